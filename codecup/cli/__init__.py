@@ -1,0 +1,54 @@
+"""The ``codecup`` command line: one module per subcommand.
+
+Each module in :data:`COMMANDS` has ``add_parser(subparsers)`` and
+``run(args) -> int``. A :class:`~codecup.errors.ConfigError` (a user's mistake)
+becomes one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from codecup.errors import CodecupError, ConfigError
+
+COMMANDS = ("games", "play", "bot", "verify", "score", "tournament", "demo", "sprt", "view")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's own usage errors also exit 2
+        self.exit(2, f"codecup: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser with every available subcommand."""
+    parser = _Parser(prog="codecup", description="CodeCup-style bot competitions.")
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"codecup.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"codecup.cli.{name}":
+                raise
+            continue
+        sub = module.add_parser(subparsers)
+        sub.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``codecup`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except ConfigError as exc:
+        print(f"codecup: error: {exc}", file=sys.stderr)
+        return 2
+    except CodecupError as exc:
+        print(f"codecup: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("codecup: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,183 @@
+"""Driving a referee dialogue synchronously: scripted lines or in-process sessions.
+
+This is the clockless, process-free way to run a dialogue: unit tests script
+each seat's lines (:class:`ScriptedChannel`), and fast in-process games
+(conformance tests, strength benchmarks) connect :class:`PlayerSession`
+objects directly (:class:`SessionChannel`). The real referee with processes
+and clocks is :mod:`codecup.runner`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
+
+import attrs
+
+from codecup.dialogue import Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
+from codecup.game import Game, PlayerSession
+
+END_OF_OUTPUT = "end of output"
+
+
+class Channel(Protocol):
+    """Where a synchronous drive sends lines and gets replies."""
+
+    def send(self, seat: int, line: str) -> None:
+        """Deliver a line to a seat."""
+
+    def receive(self, seat: int) -> str | Fault:
+        """The seat's next line, or the fault that stands in for it."""
+
+    def close(self, seat: int) -> None:
+        """The seat is done."""
+
+
+@attrs.frozen
+class DriveResult:
+    """A finished dialogue: its outcome, the announced moves, and every line sent."""
+
+    outcome: Outcome
+    moves: tuple[tuple[int, str], ...]
+    sent: tuple[tuple[int, str], ...]
+
+    def sent_to(self, seat: int) -> list[str]:
+        """The lines the referee sent to one seat, in order."""
+        return [line for s, line in self.sent if s == seat]
+
+
+def drive(
+    dialogue: Dialogue,
+    channel: Channel,
+    on_move: Callable[[int, str], None] | None = None,
+) -> DriveResult:
+    """Run ``dialogue`` to the end against ``channel``."""
+    moves: list[tuple[int, str]] = []
+    sent: list[tuple[int, str]] = []
+    closed: set[int] = set()
+    reply: str | Fault | None = None
+    while True:
+        try:
+            request = dialogue.send(reply)
+        except StopIteration as stop:
+            outcome = stop.value
+            if not isinstance(outcome, Outcome):
+                raise TypeError(f"dialogue returned {outcome!r}, not an Outcome") from None
+            return DriveResult(outcome, tuple(moves), tuple(sent))
+        reply = None
+        match request:
+            case Send(seat, line):
+                sent.append((seat, line))
+                if seat not in closed:
+                    channel.send(seat, line)
+            case Receive(seat):
+                reply = Fault(Termination.CRASH, "closed") if seat in closed else channel.receive(seat)
+            case Played(seat, move):
+                moves.append((seat, move))
+                if on_move is not None:
+                    on_move(seat, move)
+            case Close(seat):
+                if seat not in closed:
+                    closed.add(seat)
+                    channel.close(seat)
+            case _:
+                raise TypeError(f"dialogue yielded {request!r}, not a request")
+
+
+class ScriptExhausted(AssertionError):
+    """A scripted seat was asked for a line it does not have."""
+
+
+@attrs.define(eq=False)
+class ScriptedChannel:
+    """Each seat answers from a fixed list of lines and faults, in order.
+
+    Asking a seat for more than its script holds fails the test loudly;
+    :meth:`assert_done` checks that every scripted reply was used.
+    """
+
+    scripts: list[deque[str | Fault]]
+
+    @classmethod
+    def of(cls, *seats: Iterable[str | Fault]) -> ScriptedChannel:
+        """One script per seat, in seat order."""
+        return cls([deque(s) for s in seats])
+
+    def send(self, seat: int, line: str) -> None:
+        """Scripted seats ignore what they are sent (the drive result keeps it)."""
+
+    def receive(self, seat: int) -> str | Fault:
+        """The seat's next scripted reply."""
+        if not self.scripts[seat]:
+            raise ScriptExhausted(f"seat {seat} was asked for a line beyond its script")
+        return self.scripts[seat].popleft()
+
+    def close(self, seat: int) -> None:
+        """Nothing to stop."""
+
+    def assert_done(self) -> None:
+        """Every scripted reply was consumed."""
+        left = {seat: list(s) for seat, s in enumerate(self.scripts) if s}
+        if left:
+            raise AssertionError(f"unused scripted replies: {left}")
+
+
+@attrs.define(eq=False)
+class SessionChannel:
+    """Seats played by in-process :class:`PlayerSession` objects, without clocks."""
+
+    sessions: Sequence[PlayerSession]
+    pending: list[deque[str]] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.pending = [deque() for _ in self.sessions]
+
+    def send(self, seat: int, line: str) -> None:
+        """Feed the line to the session and queue its answers."""
+        session = self.sessions[seat]
+        if not session.finished:
+            self.pending[seat].extend(session.receive(line))
+
+    def receive(self, seat: int) -> str | Fault:
+        """The session's next queued answer, or end of output."""
+        if self.pending[seat]:
+            return self.pending[seat].popleft()
+        return Fault(Termination.CRASH, END_OF_OUTPUT)
+
+    def close(self, seat: int) -> None:
+        """Drop what the session still had to say."""
+        self.pending[seat].clear()
+
+
+def derive_seed(seed: int, *labels: object) -> int:
+    """A seed for one part of a game (a seat's bot, the referee), stable across runs."""
+    import hashlib
+
+    text = ":".join([str(seed), *map(str, labels)])
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+def play_bots(
+    game: Game,
+    bots: Sequence[str],
+    *,
+    seed: int = 0,
+    variant: str | None = None,
+    setup: str | None = None,
+    on_move: Callable[[int, str], None] | None = None,
+) -> DriveResult:
+    """Play one game in-process between built-in bots, without clocks.
+
+    The setup comes from ``seed`` unless given; seat ``s``'s bot is seeded
+    with ``derive_seed(seed, "seat", s)`` and the referee with
+    ``derive_seed(seed, "referee")``, as in the real runner.
+    """
+    import random
+
+    v = game.info.variant(variant).name
+    text = game.check_setup(setup, v) if setup is not None else game.random_setup(random.Random(seed), v)
+    sessions = [
+        game.new_player_checked(bot, v, derive_seed(seed, "seat", seat)) for seat, bot in enumerate(bots)
+    ]
+    return drive(game.referee(text, v, derive_seed(seed, "referee")), SessionChannel(sessions), on_move)

@@ -1,0 +1,54 @@
+"""The error hierarchy: one base, then configuration, plugin and player errors.
+
+A user's mistake (:class:`ConfigError` and its kin) is reported by the CLI as
+one line with exit status 2. A bot's fault is never raised out of a match: the
+runner turns it into a recorded result.
+"""
+
+
+class CodecupError(Exception):
+    """Base class of every error this project raises on purpose."""
+
+
+class ConfigError(CodecupError):
+    """A user's mistake: bad arguments, a bad file, an unknown name."""
+
+
+class UnknownGameError(ConfigError):
+    """No registered game has the requested name."""
+
+
+class UnknownBotError(ConfigError):
+    """The game has no built-in bot of the requested name."""
+
+
+class UnknownVariantError(ConfigError):
+    """The game has no dialogue variant of the requested name."""
+
+
+class SetupError(ConfigError):
+    """A ``--setup`` text is not a valid start position for the game."""
+
+
+class PlayersFileError(ConfigError):
+    """A ``players.yml`` (or ``tournament.yml``) is malformed."""
+
+
+class RecordError(ConfigError):
+    """A game record cannot be read or does not follow the schema."""
+
+
+class PluginError(CodecupError):
+    """A plugin failed to load or registered something invalid."""
+
+
+class MoveError(CodecupError):
+    """Base of move errors raised by game engines and notation parsers."""
+
+
+class InvalidMoveError(MoveError):
+    """The text is not a move at all (bad syntax)."""
+
+
+class IllegalMoveError(MoveError):
+    """The move is well formed but against the rules in this position."""

@@ -1,0 +1,155 @@
+"""What a game plugin provides: metadata, referee, players, scoring, rendering.
+
+A plugin registers one :class:`Game` instance per game through the
+``codecup_register_games`` hook. The framework calls only the methods below;
+everything else in a game package (engine, notation, bots) is the game's own.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Sequence
+
+import attrs
+
+from codecup.dialogue import Dialogue, Outcome
+from codecup.errors import UnknownBotError, UnknownVariantError
+
+
+@attrs.frozen
+class Variant:
+    """One dialogue variant of a game (Lucky Words has ``codecup2004`` and ``wordracer``).
+
+    ``clock`` is the default time per player per game in seconds; ``startup``
+    is an allowance, not charged to the clock, for the program's first answer
+    (0 where the original contest charged start-up to the clock).
+    """
+
+    name: str
+    description: str
+    clock: float
+    startup: float = 1.0
+
+
+@attrs.frozen
+class GameInfo:
+    """A game's metadata. The first variant is the default."""
+
+    name: str
+    title: str
+    seats: tuple[str, ...]
+    variants: tuple[Variant, ...]
+    bots: tuple[str, ...]
+
+    @property
+    def default_variant(self) -> Variant:
+        """The variant used when none is asked for."""
+        return self.variants[0]
+
+    def variant(self, name: str | None) -> Variant:
+        """The variant called ``name`` (the default for ``None``)."""
+        if name is None:
+            return self.default_variant
+        for variant in self.variants:
+            if variant.name == name:
+                return variant
+        known = ", ".join(v.name for v in self.variants)
+        raise UnknownVariantError(f"game {self.name!r} has no variant {name!r} (known: {known})")
+
+    def check_bot(self, name: str) -> None:
+        """Raise :class:`UnknownBotError` unless ``name`` is a built-in bot."""
+        if name not in self.bots:
+            known = ", ".join(self.bots)
+            raise UnknownBotError(f"game {self.name!r} has no bot {name!r} (known: {known})")
+
+
+class PlayerSession(abc.ABC):
+    """The player side of a dialogue: a bot seen as a line-in, lines-out machine.
+
+    ``codecup bot GAME NAME`` wraps one of these around stdin/stdout, and the
+    in-process player feeds it directly. Sans-I/O: it never reads or writes.
+    """
+
+    @abc.abstractmethod
+    def receive(self, line: str) -> list[str]:
+        """Take one line from the referee and return the lines to answer (maybe none)."""
+
+    @property
+    @abc.abstractmethod
+    def finished(self) -> bool:
+        """True once the referee has ended the game (``Quit``, ``x``, ...)."""
+
+
+@attrs.frozen
+class Standing:
+    """One player's totals in a tournament, for a game's ranking order."""
+
+    player: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: float = 0.0
+    score: float = 0.0
+    irregular_losses: int = 0
+
+
+class Game(abc.ABC):
+    """A game plugin's entry point into the framework."""
+
+    info: GameInfo
+
+    @abc.abstractmethod
+    def random_setup(self, rng: random.Random, variant: str) -> str:
+        """The game's random start, in the words the players receive (Pillars: 10 fields)."""
+
+    @abc.abstractmethod
+    def check_setup(self, text: str, variant: str) -> str:
+        """Validate a ``--setup`` text and return it normalised; raise ``SetupError``."""
+
+    @abc.abstractmethod
+    def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
+        """A fresh referee dialogue for one game (``seed`` for the referee's own randomness)."""
+
+    @abc.abstractmethod
+    def new_player(self, bot: str, variant: str, seed: int) -> PlayerSession:
+        """A fresh player session running built-in bot ``bot``."""
+
+    @abc.abstractmethod
+    def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
+        """Competition points per seat for a finished game (Pillars: its score)."""
+
+    def standing_key(self, standing: Standing) -> tuple[float, ...]:
+        """Sort key of a player in the standings; higher ranks first.
+
+        The default ranks by points, then score, then fewer irregular losses.
+        """
+        return (standing.points, standing.score, -standing.irregular_losses)
+
+    @abc.abstractmethod
+    def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
+        """The position after ``moves`` (as announced by ``Played``), for a terminal."""
+
+    def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
+        """The position after ``moves`` as an SVG document, for the results site."""
+        from html import escape
+
+        text = escape(self.render_text(setup, variant, moves))
+        lines = text.splitlines() or [""]
+        height = 16 * len(lines) + 8
+        width = 9 * max(len(line) for line in lines) + 16
+        rows = "".join(
+            f'<text x="8" y="{16 * (i + 1)}" xml:space="preserve">{line}</text>'
+            for i, line in enumerate(lines)
+        )
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'font-family="monospace" font-size="14">{rows}</svg>'
+        )
+
+    def new_player_checked(self, bot: str, variant: str, seed: int) -> PlayerSession:
+        """:meth:`new_player` after checking the bot and variant names."""
+        self.info.check_bot(bot)
+        self.info.variant(variant)
+        return self.new_player(bot, variant, seed)

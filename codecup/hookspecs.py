@@ -1,0 +1,55 @@
+"""The hooks of the ``codecup`` plugin system.
+
+Games register themselves; observers hear of each match's start, moves and end
+(for progress bars, logs and live views). Built-in games use exactly these
+hooks through entry points, like any third-party game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from codecup.game import Game
+    from codecup.record import MatchInfo, Record
+
+hookspec = pluggy.HookspecMarker("codecup")
+hookimpl = pluggy.HookimplMarker("codecup")
+
+
+@hookspec
+def codecup_register_games(register: Callable[[Game], None]) -> None:
+    """Register the games this plugin provides.
+
+    :param register: call it once per game with a :class:`codecup.game.Game` instance.
+    """
+
+
+@hookspec
+def codecup_match_start(match: MatchInfo) -> None:
+    """A match is about to start.
+
+    :param match: the game, variant, seed, setup and players of the match.
+    """
+
+
+@hookspec
+def codecup_move(match: MatchInfo, seat: int, move: str, elapsed: float) -> None:
+    """A seat made a move (as its game's dialogue announced it).
+
+    :param match: the match the move belongs to.
+    :param seat: the seat that moved (0 is the first seat).
+    :param move: the move in the game's own notation.
+    :param elapsed: seconds since the match started.
+    """
+
+
+@hookspec
+def codecup_match_end(record: Record) -> None:
+    """A match has ended and its record is complete.
+
+    :param record: the full record of the match.
+    """

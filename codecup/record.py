@@ -1,0 +1,210 @@
+"""The record of one game: a typed attrs tree with a versioned JSON form.
+
+The schema is documented in ``docs/record-schema.md``; bump
+:data:`SCHEMA` when a field changes meaning.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from codecup.dialogue import SeatEnd, Termination
+from codecup.errors import RecordError
+
+SCHEMA = "codecup-record/1"
+
+TO = "to"  # referee -> player
+FROM = "from"  # player -> referee
+FAULT = "fault"  # a transport fault instead of a line
+DIRECTIONS = (TO, FROM, FAULT)
+
+
+@attrs.frozen
+class PlayerInfo:
+    """A player as the record names it: a program's argv, or a built-in bot."""
+
+    name: str
+    command: tuple[str, ...] = ()
+    bot: str | None = None
+    directory: str | None = None
+
+    def describe(self) -> str:
+        """A short human description."""
+        return f"bot:{self.bot}" if self.bot else " ".join(self.command)
+
+
+@attrs.frozen
+class MatchInfo:
+    """What is fixed before a match starts."""
+
+    game: str
+    variant: str
+    seed: int
+    setup: str
+    players: tuple[PlayerInfo, ...]
+    clock: float
+
+
+@attrs.frozen
+class TranscriptLine:
+    """One line (or fault) between the referee and a seat, with its time in microseconds."""
+
+    t_us: int
+    seat: int
+    dir: str
+    text: str
+    kind: str | None = None  # the fault kind, for dir == FAULT
+
+
+@attrs.frozen
+class MoveEntry:
+    """A move as the game's dialogue announced it."""
+
+    seat: int
+    move: str
+    t_us: int
+
+
+@attrs.frozen
+class Result:
+    """The result: the game's scores, competition points and each seat's termination."""
+
+    scores: tuple[float, ...]
+    points: tuple[float, ...]
+    termination: tuple[SeatEnd, ...]
+
+
+@attrs.frozen
+class Record:
+    """One game, complete enough to be re-checked offline (``codecup verify``)."""
+
+    match: MatchInfo
+    moves: tuple[MoveEntry, ...]
+    transcript: tuple[TranscriptLine, ...]
+    clock_used: tuple[float, ...]
+    result: Result
+    extra: Mapping[str, Any] = attrs.field(factory=dict)
+    started: str = ""
+    duration: float = 0.0
+    logs: tuple[str, ...] = ()  # a capped tail of each seat's stderr
+
+    # --- JSON form -------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON document (a plain dict) of this record."""
+        m = self.match
+        return {
+            "schema": SCHEMA,
+            "game": m.game,
+            "variant": m.variant,
+            "seed": m.seed,
+            "setup": m.setup,
+            "clock_limit": m.clock,
+            "players": [attrs.asdict(p, retain_collection_types=False) for p in m.players],
+            "started": self.started,
+            "duration": round(self.duration, 6),
+            "moves": [attrs.asdict(mv) for mv in self.moves],
+            "transcript": [_line_json(t) for t in self.transcript],
+            "clock": [round(c, 6) for c in self.clock_used],
+            "result": {
+                "scores": list(self.result.scores),
+                "points": list(self.result.points),
+                "termination": [
+                    {"kind": e.kind.value, "message": e.message} for e in self.result.termination
+                ],
+            },
+            "extra": dict(self.extra),
+            "logs": list(self.logs),
+        }
+
+    def dumps(self) -> str:
+        """The record as one line of JSON."""
+        return json.dumps(self.to_json(), separators=(",", ":"), ensure_ascii=False)
+
+    def write(self, path: Path) -> None:
+        """Write the record as indented JSON."""
+        path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", "utf-8")
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Record:
+        """Parse a record document; raise :class:`RecordError` if it is malformed."""
+        try:
+            if doc.get("schema") != SCHEMA:
+                raise RecordError(f"not a {SCHEMA} record (schema {doc.get('schema')!r})")
+            players = tuple(
+                PlayerInfo(
+                    name=p["name"],
+                    command=tuple(p.get("command") or ()),
+                    bot=p.get("bot"),
+                    directory=p.get("directory"),
+                )
+                for p in doc["players"]
+            )
+            match = MatchInfo(
+                game=doc["game"],
+                variant=doc["variant"],
+                seed=int(doc["seed"]),
+                setup=doc["setup"],
+                players=players,
+                clock=float(doc["clock_limit"]),
+            )
+            result = doc["result"]
+            return cls(
+                match=match,
+                moves=tuple(MoveEntry(int(m["seat"]), m["move"], int(m["t_us"])) for m in doc["moves"]),
+                transcript=tuple(
+                    TranscriptLine(int(t["t_us"]), int(t["seat"]), t["dir"], t["text"], t.get("kind"))
+                    for t in doc["transcript"]
+                ),
+                clock_used=tuple(float(c) for c in doc["clock"]),
+                result=Result(
+                    scores=tuple(result["scores"]),
+                    points=tuple(result["points"]),
+                    termination=tuple(
+                        SeatEnd(Termination(e["kind"]), e["message"]) for e in result["termination"]
+                    ),
+                ),
+                extra=doc.get("extra") or {},
+                started=doc.get("started", ""),
+                duration=float(doc.get("duration", 0.0)),
+                logs=tuple(doc.get("logs") or ()),
+            )
+        except RecordError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise RecordError(f"malformed record: {exc!r}") from exc
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        """Parse a record from JSON text."""
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"record is not JSON: {exc}") from exc
+        return cls.from_json(doc)
+
+    @classmethod
+    def read(cls, path: Path) -> Record:
+        """Read a record file."""
+        try:
+            text = path.read_text("utf-8")
+        except OSError as exc:
+            raise RecordError(f"cannot read record {path}: {exc.strerror}") from exc
+        return cls.loads(text)
+
+    @property
+    def move_texts(self) -> list[str]:
+        """The moves' texts in order (what a game's renderer takes)."""
+        return [m.move for m in self.moves]
+
+
+def _line_json(t: TranscriptLine) -> dict[str, Any]:
+    doc: dict[str, Any] = {"t_us": t.t_us, "seat": t.seat, "dir": t.dir, "text": t.text}
+    if t.kind is not None:
+        doc["kind"] = t.kind
+    return doc
