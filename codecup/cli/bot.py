@@ -1,0 +1,44 @@
+"""``codecup bot GAME NAME``: run a built-in bot as a stdin/stdout program.
+
+The bot can then play under any referee: ours (as a command), the original
+CodeCup referees, or another tool's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from codecup.cli.common import add_words_option, apply_words_option
+from codecup.plugins import load_games
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Register the subcommand."""
+    parser = subparsers.add_parser(
+        "bot", help="run a built-in bot over stdin/stdout", description=__doc__
+    )
+    parser.add_argument("game")
+    parser.add_argument("name", help="the bot's name (see `codecup games`)")
+    parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
+    parser.add_argument("--seed", type=int, default=0, help="the bot's random seed")
+    add_words_option(parser)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Answer the referee's lines until the game ends or input closes."""
+    apply_words_option(args)
+    game = load_games().get(args.game)
+    variant = game.info.variant(args.variant).name
+    session = game.new_player_checked(args.name, variant, args.seed)
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    while not session.finished:
+        raw = stdin.readline()
+        if not raw:
+            break
+        answers = session.receive(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        if answers:
+            stdout.write("".join(f"{a}\n" for a in answers).encode())
+            stdout.flush()
+    return 0

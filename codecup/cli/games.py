@@ -1,0 +1,28 @@
+"""``codecup games``: list the installed games."""
+
+from __future__ import annotations
+
+import argparse
+
+from codecup.plugins import load_games
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Register the subcommand."""
+    return subparsers.add_parser("games", help="list the installed games", description=__doc__)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print each game's name, title, variants with their clocks, seats and bots."""
+    registry = load_games()
+    for name in registry.names():
+        info = registry.get(name).info
+        print(f"{info.name}  {info.title}")
+        for i, v in enumerate(info.variants):
+            default = " (default)" if i == 0 else ""
+            print(f"    variant {v.name}{default}: clock {v.clock:g}s - {v.description}")
+        print(f"    seats: {', '.join(info.seats)}")
+        print(f"    bots: {', '.join(info.bots)}")
+    if not registry.names():
+        print("no games installed")
+    return 0

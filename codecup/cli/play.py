@@ -1,0 +1,108 @@
+"""``codecup play GAME PLAYER PLAYER``: one game, shown as it goes, with its result.
+
+A PLAYER is ``bot:NAME`` for a built-in bot, or a command line (one string,
+split like a shell does and run without one). The first PLAYER takes the
+first seat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from codecup.cli.common import add_words_option, apply_words_option, positive_float
+from codecup.game import Game
+from codecup.hookspecs import hookimpl
+from codecup.plugins import load_games, make_plugin_manager
+from codecup.record import MatchInfo, Record
+from codecup.runner import new_match, play_match, player_info
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Register the subcommand."""
+    parser = subparsers.add_parser(
+        "play", help="play one game between two players", description=__doc__
+    )
+    parser.add_argument("game")
+    parser.add_argument("players", nargs=2, metavar="PLAYER", help="bot:NAME or a command line")
+    parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random start (default 0)")
+    parser.add_argument(
+        "--setup", help="the random start given explicitly, as the players receive it"
+    )
+    parser.add_argument(
+        "--clock", type=positive_float, help="seconds per player (default: the game's)"
+    )
+    parser.add_argument(
+        "--record", type=Path, metavar="FILE", help="write the game record (JSON) here"
+    )
+    parser.add_argument("--quiet", action="store_true", help="print only the result")
+    add_words_option(parser)
+    return parser
+
+
+class LiveView:
+    """An observer plugin that prints each move and the position after it."""
+
+    def __init__(self, game: Game, quiet: bool) -> None:
+        self.game = game
+        self.quiet = quiet
+        self.moves: list[str] = []
+
+    @hookimpl
+    def codecup_match_start(self, match: MatchInfo) -> None:
+        if self.quiet:
+            return
+        names = " vs ".join(
+            f"{p.name} ({seat})"
+            for p, seat in zip(match.players, self.game.info.seats, strict=False)
+        )
+        print(f"{self.game.info.title}, variant {match.variant}, seed {match.seed}: {names}")
+        print(self.game.render_text(match.setup, match.variant, []))
+
+    @hookimpl
+    def codecup_move(self, match: MatchInfo, seat: int, move: str, elapsed: float) -> None:
+        self.moves.append(move)
+        if self.quiet:
+            return
+        seat_name = self.game.info.seats[seat]
+        print(
+            f"\n{len(self.moves)}. {seat_name} {match.players[seat].name}: {move}   [{elapsed:.3f}s]"
+        )
+        print(self.game.render_text(match.setup, match.variant, self.moves))
+        sys.stdout.flush()
+
+
+def describe_result(game: Game, record: Record) -> str:
+    """The result in a few lines: per seat its score, points, how it ended and clock used."""
+    lines = ["Result:"]
+    for seat, player in enumerate(record.match.players):
+        end = record.result.termination[seat]
+        how = end.kind.value + (f" ({end.message})" if end.message else "")
+        lines.append(
+            f"  {game.info.seats[seat]:>6} {player.name}: score {record.result.scores[seat]:g}, "
+            f"points {record.result.points[seat]:g}, {how}, clock {record.clock_used[seat]:.3f}s"
+        )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the game and report it."""
+    apply_words_option(args)
+    registry = load_games()
+    game = registry.get(args.game)
+    players = [player_info(f"p{seat + 1}", spec) for seat, spec in enumerate(args.players)]
+    players = [p if p.bot is None else type(p)(name=f"bot:{p.bot}", bot=p.bot) for p in players]
+    match = new_match(
+        game, players, seed=args.seed, variant=args.variant, setup=args.setup, clock=args.clock
+    )
+    view = LiveView(game, args.quiet)
+    pm = make_plugin_manager(plugins=(view,))
+    record = asyncio.run(play_match(game, match, hook=pm.hook))
+    print(describe_result(game, record))
+    if args.record:
+        record.write(args.record)
+        print(f"record written to {args.record}")
+    return 0

@@ -1,0 +1,40 @@
+"""One chess clock per seat: charged only while the referee waits for that seat."""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.define(eq=False)
+class SeatClock:
+    """A seat's time budget for one game, in seconds.
+
+    ``startup`` is an allowance for the first answer only (a program's start-up
+    happens during its first wait); it is not charged.
+    """
+
+    limit: float
+    startup: float = 0.0
+    used: float = 0.0
+    answers: int = 0
+
+    @property
+    def remaining(self) -> float:
+        """Seconds left on the clock (never negative)."""
+        return max(0.0, self.limit - self.used)
+
+    def allowance(self) -> float:
+        """The longest the referee may wait for the next answer."""
+        return self.remaining + (self.startup if self.answers == 0 else 0.0)
+
+    def charge(self, elapsed: float) -> bool:
+        """Charge one wait of ``elapsed`` seconds; False if the clock ran out during it."""
+        free = self.startup if self.answers == 0 else 0.0
+        self.answers += 1
+        self.used += max(0.0, elapsed - free)
+        return self.used <= self.limit
+
+    @property
+    def flagged(self) -> bool:
+        """True once the clock has run out."""
+        return self.used > self.limit

@@ -1,0 +1,41 @@
+"""The interface every player transport offers the match runner."""
+
+from __future__ import annotations
+
+import abc
+
+from codecup.dialogue import Fault
+
+
+class Player(abc.ABC):
+    """One seat's program as the runner sees it."""
+
+    @abc.abstractmethod
+    async def start(self) -> None:
+        """Start the program (then it is suspended until first waited for)."""
+
+    @abc.abstractmethod
+    def send(self, line: str) -> None:
+        """Write one line; never blocks, never raises for a dead program."""
+
+    @abc.abstractmethod
+    async def receive(self, timeout: float) -> str | Fault:
+        """The next line, or a fault (time-out after ``timeout`` seconds, crash, bad output)."""
+
+    def hidden_time(self) -> float:
+        """Seconds of thinking done outside :meth:`receive` since the last call (in-process bots)."""
+        return 0.0
+
+    def suspend(self) -> None:  # noqa: B027 - optional for transports that cannot think while idle
+        """Stop the program from running while the opponent thinks."""
+
+    def resume(self) -> None:  # noqa: B027
+        """Let the program run again."""
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """End the program: ask, then terminate, then kill; reap it; bounded in time."""
+
+    def log_tail(self) -> str:
+        """The captured stderr (capped), for the record."""
+        return ""

@@ -1,0 +1,63 @@
+"""A built-in Python bot played in the referee's own process."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+
+import attrs
+
+from codecup.dialogue import Fault, Termination
+from codecup.drive import END_OF_OUTPUT
+from codecup.game import PlayerSession
+from codecup.players.base import Player
+
+
+@attrs.define(eq=False)
+class InProcessPlayer(Player):
+    """Runs a :class:`PlayerSession` synchronously; its thinking time is measured, not bounded.
+
+    The session computes when it is sent a line, so the time spent in
+    :meth:`send` is charged at the seat's next wait (:meth:`hidden_time`); an
+    answer that took longer than the clock allowed is turned into a time-out.
+    """
+
+    session: PlayerSession
+    pending: deque[str] = attrs.field(factory=deque)
+    thinking: float = 0.0
+    error: str | None = None
+
+    async def start(self) -> None:
+        """Nothing to start."""
+
+    def send(self, line: str) -> None:
+        """Feed the line to the session, timing its answer."""
+        if self.session.finished or self.error is not None:
+            return
+        t0 = time.perf_counter()
+        try:
+            self.pending.extend(self.session.receive(line))
+        except Exception as exc:  # a buggy bot is a crash of that seat, not of the referee
+            self.error = f"bot raised {exc!r}"
+        self.thinking += time.perf_counter() - t0
+
+    async def receive(self, timeout: float) -> str | Fault:
+        """The next queued answer, or a fault."""
+        if self.thinking > timeout:
+            return Fault(
+                Termination.TIMEOUT, f"thought for {self.thinking:.3f}s, {timeout:.3f}s allowed"
+            )
+        if self.pending:
+            return self.pending.popleft()
+        if self.error is not None:
+            return Fault(Termination.CRASH, self.error)
+        return Fault(Termination.CRASH, END_OF_OUTPUT)
+
+    def hidden_time(self) -> float:
+        """Thinking time since the last call, then reset."""
+        spent, self.thinking = self.thinking, 0.0
+        return spent
+
+    async def close(self) -> None:
+        """Drop unread answers."""
+        self.pending.clear()

@@ -1,0 +1,260 @@
+"""A bot program run as a child process, spoken to line by line.
+
+The program runs from an argv (never through a shell) in its own process
+group, so suspending, resuming and killing reach its children too. Its stdout
+is split into lines (``\\r`` stripped, strict UTF-8, a maximum length); its
+stderr is drained continuously into a capped log so it can never block on it.
+Every wait is bounded, and :meth:`close` always reaps the process and kills
+whatever is left in its group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from collections import deque
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+
+from codecup.dialogue import Fault, Termination
+from codecup.errors import ConfigError
+from codecup.players.base import Player
+
+log = logging.getLogger(__name__)
+
+
+@attrs.frozen
+class SubprocessSettings:
+    """Limits applied to a program's output and to ending it."""
+
+    max_line: int = 4096  # bytes, newline excluded
+    max_queued_lines: int = 1000
+    log_cap: int = 64 * 1024  # bytes of stderr kept
+    exit_grace: float = 0.5  # after its input is closed, time to exit by itself
+    term_grace: float = 0.3  # after SIGTERM, time before SIGKILL
+    reap_timeout: float = 2.0  # after SIGKILL
+
+
+class _Protocol(asyncio.SubprocessProtocol):
+    """Collects stdout lines and stderr bytes as the event loop receives them."""
+
+    def __init__(self, settings: SubprocessSettings) -> None:
+        self.settings = settings
+        self.buffer = bytearray()
+        self.lines: deque[str | Fault] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+        self.stdout_closed = False
+        self.exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.stderr = bytearray()
+        self.stderr_dropped = 0
+        self.broken = False  # the output stream is no longer in sync: stop reading it
+
+    def _wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if fd == 2:
+            room = self.settings.log_cap - len(self.stderr)
+            self.stderr += data[: max(room, 0)]
+            self.stderr_dropped += max(0, len(data) - max(room, 0))
+            return
+        if self.broken:
+            return
+        self.buffer += data
+        while True:
+            end = self.buffer.find(b"\n")
+            if end < 0:
+                break
+            self._line(bytes(self.buffer[:end]))
+            del self.buffer[: end + 1]
+            if self.broken:
+                return
+        if len(self.buffer) > self.settings.max_line:
+            self._fault(Termination.INVALID, f"line longer than {self.settings.max_line} bytes")
+        self._wake()
+
+    def _line(self, raw: bytes) -> None:
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        if len(raw) > self.settings.max_line:
+            self._fault(Termination.INVALID, f"line longer than {self.settings.max_line} bytes")
+            return
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self._fault(
+                Termination.INVALID, f"output is not UTF-8 text: {raw[:40]!r} ({exc.reason})"
+            )
+            return
+        if len(self.lines) >= self.settings.max_queued_lines:
+            self._fault(Termination.INVALID, "floods its output with unanswered lines")
+            return
+        log.debug("<< %s", text)
+        self.lines.append(text)
+
+    def _fault(self, kind: Termination, message: str) -> None:
+        self.lines.append(Fault(kind, message))
+        self.broken = True
+        self.buffer.clear()
+        self._wake()
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1:
+            if self.buffer and not self.broken:  # a last line without its newline still counts
+                self._line(bytes(self.buffer))
+                self.buffer.clear()
+            self.stdout_closed = True
+            self._wake()
+
+    def process_exited(self) -> None:
+        self._wake()
+
+
+@attrs.define(eq=False)
+class SubprocessPlayer(Player):
+    """A seat played by a program."""
+
+    argv: Sequence[str]
+    cwd: Path | None = None
+    settings: SubprocessSettings = attrs.field(factory=SubprocessSettings)
+    transport: asyncio.SubprocessTransport | None = None
+    protocol: _Protocol | None = None
+    pid: int = 0
+    running: bool = True
+
+    async def start(self) -> None:
+        """Start the program in its own session (and so its own process group), then suspend it."""
+        loop = asyncio.get_running_loop()
+        settings = self.settings
+        try:
+            self.transport, self.protocol = await loop.subprocess_exec(
+                lambda: _Protocol(settings),
+                *self.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                cwd=self.cwd,
+                start_new_session=True,
+            )
+        except FileNotFoundError as exc:
+            raise ConfigError(f"cannot run {self.argv[0]!r}: program not found") from exc
+        except PermissionError as exc:
+            raise ConfigError(f"cannot run {self.argv[0]!r}: permission denied") from exc
+        except NotADirectoryError as exc:
+            raise ConfigError(
+                f"cannot run {self.argv[0]!r} in {self.cwd}: not a directory"
+            ) from exc
+        self.pid = self.transport.get_pid()
+        self.suspend()
+
+    def _signal(self, sig: int) -> None:
+        # The group id is the pid: the child leads its own session.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, sig)
+
+    def suspend(self) -> None:
+        """SIGSTOP the whole process group."""
+        if self.running and self.pid:
+            self._signal(signal.SIGSTOP)
+            self.running = False
+
+    def resume(self) -> None:
+        """SIGCONT the whole process group."""
+        if not self.running and self.pid:
+            self._signal(signal.SIGCONT)
+            self.running = True
+
+    def send(self, line: str) -> None:
+        """Write the line to the program's stdin (dropped if the pipe is gone)."""
+        if self.transport is None or self.transport.is_closing():
+            return
+        pipe = self.transport.get_pipe_transport(0)
+        if pipe is None or pipe.is_closing():
+            return
+        log.debug(">> %s", line)
+        pipe.write(line.encode() + b"\n")
+
+    async def receive(self, timeout: float) -> str | Fault:
+        """The next line within ``timeout`` seconds, or a fault."""
+        protocol = self.protocol
+        assert protocol is not None, "receive() before start()"
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            if protocol.lines:
+                return protocol.lines.popleft()
+            if protocol.broken:
+                return Fault(Termination.INVALID, "output unreadable since an earlier fault")
+            if protocol.stdout_closed:
+                return Fault(Termination.CRASH, await self._exit_description())
+            if self.transport is not None and self.transport.get_returncode() is not None:
+                # It died, though a child of it may still hold its output open.
+                return Fault(Termination.CRASH, await self._exit_description())
+            left = deadline - loop.time()
+            if left <= 0:
+                return Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s")
+            protocol.waiter = loop.create_future()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(protocol.waiter, left)
+            protocol.waiter = None
+
+    async def _exit_description(self) -> str:
+        """Why the output ended: an exit code or signal if the process died soon after."""
+        assert self.transport is not None
+        for _ in range(20):  # the exit status usually follows the pipe's end within a moment
+            code = self.transport.get_returncode()
+            if code is not None:
+                if code < 0:
+                    return f"killed by signal {signal.Signals(-code).name}"
+                return f"exited with code {code}"
+            await asyncio.sleep(0.005)
+        return "closed its output (end of output)"
+
+    async def close(self) -> None:
+        """Close stdin, wait, SIGTERM, wait, SIGKILL the group, reap. Bounded in time."""
+        transport = self.transport
+        if transport is None:
+            return
+        settings = self.settings
+        stdin = transport.get_pipe_transport(0)
+        if stdin is not None:
+            stdin.close()
+        self.resume()
+        if not await self._wait_exit(settings.exit_grace):
+            self._signal(signal.SIGTERM)
+            if not await self._wait_exit(settings.term_grace):
+                self._signal(signal.SIGKILL)
+                await self._wait_exit(settings.reap_timeout)
+        # Whatever the program left behind in its group (children holding pipes) dies too.
+        self._signal(signal.SIGKILL)
+        transport.close()
+        self.transport = None
+
+    async def _wait_exit(self, timeout: float) -> bool:
+        assert self.transport is not None and self.protocol is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.transport.get_returncode() is None:
+            left = deadline - loop.time()
+            if left <= 0:
+                return False
+            self.protocol.waiter = loop.create_future()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.protocol.waiter, min(left, 0.05))
+            self.protocol.waiter = None
+        return True
+
+    def log_tail(self) -> str:
+        """The program's stderr, capped, with a note of how much was dropped."""
+        if self.protocol is None:
+            return ""
+        text = self.protocol.stderr.decode("utf-8", "replace")
+        if self.protocol.stderr_dropped:
+            text += f"\n[... {self.protocol.stderr_dropped} more bytes of stderr dropped]"
+        return text

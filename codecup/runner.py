@@ -1,0 +1,231 @@
+"""The match runner: a game's dialogue, two players, fair clocks, one record.
+
+It drives the sans-I/O dialogue, waits for each answer on the seat's clock
+(resuming the program only for that wait, suspending it afterwards), turns
+every fault into a typed :class:`~codecup.dialogue.Fault` for the dialogue to
+judge, always ends both programs, and returns a :class:`~codecup.record.Record`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import shlex
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+import pluggy
+
+from codecup.clock import SeatClock
+from codecup.dialogue import Close, Fault, Outcome, Played, Receive, Send, Termination
+from codecup.drive import derive_seed
+from codecup.game import Game
+from codecup.players import InProcessPlayer, Player, SubprocessPlayer, SubprocessSettings
+from codecup.plugins import load_games, make_plugin_manager
+from codecup.record import (
+    FAULT,
+    FROM,
+    TO,
+    MatchInfo,
+    MoveEntry,
+    PlayerInfo,
+    Record,
+    Result,
+    TranscriptLine,
+)
+
+CLOSED = "closed"
+DEFAULT_SETTINGS = SubprocessSettings()
+
+
+def player_info(name: str, spec: str, directory: str | None = None) -> PlayerInfo:
+    """Parse a player given as ``bot:NAME`` or a command line (split like a shell, run without one)."""
+    from codecup.errors import ConfigError
+
+    if spec.startswith("bot:"):
+        return PlayerInfo(name=name, bot=spec[4:], directory=directory)
+    try:
+        argv = tuple(shlex.split(spec))
+    except ValueError as exc:
+        raise ConfigError(f"cannot parse player command {spec!r}: {exc}") from exc
+    if not argv:
+        raise ConfigError(f"player {name!r} has an empty command")
+    return PlayerInfo(name=name, command=argv, directory=directory)
+
+
+def make_player(game: Game, match: MatchInfo, seat: int, settings: SubprocessSettings) -> Player:
+    """The transport for one seat: an in-process bot or a subprocess."""
+    info = match.players[seat]
+    if info.bot is not None:
+        session = game.new_player_checked(
+            info.bot, match.variant, derive_seed(match.seed, "seat", seat)
+        )
+        return InProcessPlayer(session)
+    cwd = Path(info.directory) if info.directory else None
+    return SubprocessPlayer(info.command, cwd=cwd, settings=settings)
+
+
+@attrs.define(eq=False)
+class _Match:
+    """The mutable state of one running match."""
+
+    game: Game
+    info: MatchInfo
+    players: Sequence[Player]
+    clocks: list[SeatClock]
+    hook: pluggy.HookRelay | None
+    t0: int = attrs.field(factory=time.perf_counter_ns)
+    transcript: list[TranscriptLine] = attrs.field(factory=list)
+    moves: list[MoveEntry] = attrs.field(factory=list)
+    faulted: set[int] = attrs.field(factory=set)
+    closed: set[int] = attrs.field(factory=set)
+
+    def now_us(self) -> int:
+        return (time.perf_counter_ns() - self.t0) // 1000
+
+    def note(self, seat: int, direction: str, text: str, kind: str | None = None) -> None:
+        self.transcript.append(TranscriptLine(self.now_us(), seat, direction, text, kind))
+
+    async def wait_for(self, seat: int) -> str | Fault:
+        """One answer from ``seat``, on its clock."""
+        player, clock = self.players[seat], self.clocks[seat]
+        if seat in self.faulted:  # its output is out of step with the dialogue: no more waiting
+            reply: str | Fault = Fault(Termination.CRASH, "no answer after an earlier fault")
+        else:
+            allowance = clock.allowance()
+            start = time.perf_counter()
+            player.resume()
+            reply = await player.receive(allowance)
+            elapsed = time.perf_counter() - start
+            player.suspend()
+            elapsed += player.hidden_time()
+            in_time = clock.charge(elapsed)
+            if isinstance(reply, str) and not in_time:
+                reply = Fault(
+                    Termination.TIMEOUT, f"answered {reply[:40]!r} after its clock ran out"
+                )
+            elif isinstance(reply, Fault) and reply.kind is Termination.TIMEOUT:
+                clock.used = max(clock.used, clock.limit)
+        if isinstance(reply, Fault):
+            self.faulted.add(seat)
+            self.note(seat, FAULT, reply.message, reply.kind.value)
+        else:
+            self.note(seat, FROM, reply)
+        return reply
+
+    async def run(self) -> Outcome:
+        """Drive the dialogue to its end."""
+        info = self.info
+        dialogue = self.game.referee(info.setup, info.variant, derive_seed(info.seed, "referee"))
+        reply: str | Fault | None = None
+        while True:
+            try:
+                request = dialogue.send(reply)
+            except StopIteration as stop:
+                return stop.value
+            reply = None
+            match request:
+                case Send(seat, line):
+                    self.note(seat, TO, line)
+                    if seat not in self.closed:
+                        self.players[seat].send(line)
+                case Receive(seat):
+                    if seat in self.closed:
+                        reply = Fault(Termination.CRASH, CLOSED)
+                    else:
+                        reply = await self.wait_for(seat)
+                case Played(seat, move):
+                    entry = MoveEntry(seat, move, self.now_us())
+                    self.moves.append(entry)
+                    if self.hook is not None:
+                        self.hook.codecup_move(
+                            match=info, seat=seat, move=move, elapsed=entry.t_us / 1e6
+                        )
+                case Close(seat):
+                    if seat not in self.closed:
+                        self.closed.add(seat)
+                        await self.players[seat].close()
+                case _:
+                    raise TypeError(f"dialogue yielded {request!r}")
+
+
+async def play_match(
+    game: Game,
+    info: MatchInfo,
+    *,
+    hook: pluggy.HookRelay | None = None,
+    settings: SubprocessSettings = DEFAULT_SETTINGS,
+) -> Record:
+    """Run one match; a bot's fault is part of the record, never an exception."""
+    variant = game.info.variant(info.variant)
+    players = [make_player(game, info, seat, settings) for seat in range(len(info.players))]
+    clocks = [SeatClock(info.clock, variant.startup) for _ in players]
+    started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+    if hook is not None:
+        hook.codecup_match_start(match=info)
+    state = _Match(game, info, players, clocks, hook)
+    try:
+        for player in players:
+            await player.start()
+        outcome = await state.run()
+    finally:
+        await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
+    duration = (time.perf_counter_ns() - state.t0) / 1e9
+    record = Record(
+        match=info,
+        moves=tuple(state.moves),
+        transcript=tuple(state.transcript),
+        clock_used=tuple(min(c.used, c.limit) if c.flagged else c.used for c in clocks),
+        result=Result(
+            scores=tuple(outcome.scores),
+            points=tuple(game.points(outcome, info.variant)),
+            termination=tuple(outcome.ends),
+        ),
+        extra=outcome.extra,
+        started=started,
+        duration=duration,
+        logs=tuple(p.log_tail() for p in players),
+    )
+    if hook is not None:
+        hook.codecup_match_end(record=record)
+    return record
+
+
+def run_match(info: MatchInfo, *, pm: pluggy.PluginManager | None = None) -> Record:
+    """Run one match synchronously (self-contained: usable in a process pool or on Dask)."""
+    pm = pm or make_plugin_manager()
+    game = load_games(pm).get(info.game)
+    return asyncio.run(play_match(game, info, hook=pm.hook))
+
+
+def new_match(
+    game: Game,
+    players: Sequence[PlayerInfo],
+    *,
+    seed: int = 0,
+    variant: str | None = None,
+    setup: str | None = None,
+    clock: float | None = None,
+) -> MatchInfo:
+    """A :class:`MatchInfo` with defaults filled in: the setup from the seed, the variant's clock."""
+    import random
+
+    v = game.info.variant(variant)
+    for info in players:
+        if info.bot is not None:
+            game.info.check_bot(info.bot)
+    text = (
+        game.check_setup(setup, v.name)
+        if setup is not None
+        else game.random_setup(random.Random(seed), v.name)
+    )
+    return MatchInfo(
+        game=game.info.name,
+        variant=v.name,
+        seed=seed,
+        setup=text,
+        players=tuple(players),
+        clock=v.clock if clock is None else clock,
+    )

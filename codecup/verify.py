@@ -1,0 +1,89 @@
+"""Re-checking a record offline: replay its transcript through the game's referee.
+
+The referee dialogue is deterministic given the setup, variant, seed and the
+lines each seat sent, so feeding it the recorded answers (and faults) must
+reproduce every line the referee sent, every move, and the result.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import attrs
+
+from codecup.dialogue import Fault, Termination
+from codecup.drive import derive_seed, drive
+from codecup.game import Game
+from codecup.record import FAULT, FROM, TO, Record
+
+
+@attrs.define(eq=False)
+class ReplayChannel:
+    """Answers each seat's waits from the recorded transcript."""
+
+    answers: list[deque[str | Fault]]
+
+    @classmethod
+    def from_record(cls, record: Record) -> ReplayChannel:
+        """Each seat's recorded answers and faults, in order."""
+        answers: list[deque[str | Fault]] = [deque() for _ in record.match.players]
+        for line in record.transcript:
+            if line.dir == FROM:
+                answers[line.seat].append(line.text)
+            elif line.dir == FAULT:
+                answers[line.seat].append(Fault(Termination(line.kind), line.text))
+        return cls(answers)
+
+    def send(self, seat: int, line: str) -> None:
+        """Lines sent are compared afterwards, not here."""
+
+    def receive(self, seat: int) -> str | Fault:
+        """The seat's next recorded answer."""
+        if not self.answers[seat]:
+            return Fault(Termination.CRASH, "the record has no further answer from this seat")
+        return self.answers[seat].popleft()
+
+    def close(self, seat: int) -> None:
+        """Nothing to stop."""
+
+
+def verify_record(game: Game, record: Record) -> list[str]:
+    """The differences between the record and what the rules give (empty if it verifies)."""
+    match = record.match
+    channel = ReplayChannel.from_record(record)
+    dialogue = game.referee(match.setup, match.variant, derive_seed(match.seed, "referee"))
+    try:
+        replay = drive(dialogue, channel)
+    except Exception as exc:  # a record the referee cannot even replay does not verify
+        return [f"replay failed: {exc!r}"]
+    problems: list[str] = []
+    recorded_sent = [(t.seat, t.text) for t in record.transcript if t.dir == TO]
+    if list(replay.sent) != recorded_sent:
+        problems.append(_first_difference("lines sent", list(replay.sent), recorded_sent))
+    recorded_moves = [(m.seat, m.move) for m in record.moves]
+    if list(replay.moves) != recorded_moves:
+        problems.append(_first_difference("moves", list(replay.moves), recorded_moves))
+    outcome = replay.outcome
+    if list(outcome.scores) != list(record.result.scores):
+        problems.append(
+            f"scores: rules give {list(outcome.scores)}, record says {list(record.result.scores)}"
+        )
+    points = list(game.points(outcome, match.variant))
+    if points != list(record.result.points):
+        problems.append(f"points: rules give {points}, record says {list(record.result.points)}")
+    if list(outcome.ends) != list(record.result.termination):
+        problems.append(
+            f"termination: rules give {[e.kind.value for e in outcome.ends]}, "
+            f"record says {[e.kind.value for e in record.result.termination]}"
+        )
+    leftover = [seat for seat, q in enumerate(channel.answers) if q]
+    if leftover:
+        problems.append(f"the record has answers the referee never asked for (seats {leftover})")
+    return problems
+
+
+def _first_difference(what: str, got: list, recorded: list) -> str:
+    for i, (a, b) in enumerate(zip(got, recorded, strict=False)):
+        if a != b:
+            return f"{what} differ at #{i}: rules give {a!r}, record says {b!r}"
+    return f"{what}: rules give {len(got)}, record has {len(recorded)}"

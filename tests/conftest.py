@@ -1,0 +1,53 @@
+"""Shared fixtures: a plugin manager with the test game, a process census."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).parent
+TINYGAME_DIST = TESTS / "plugins" / "tinygame_dist"
+HOSTILE = TESTS / "players" / "hostile"
+
+
+@pytest.fixture
+def tiny_pm(monkeypatch):
+    """A plugin manager that knows only the test game Twenty-one (no entry points)."""
+    monkeypatch.syspath_prepend(str(TINYGAME_DIST))
+    import tinygame
+
+    from codecup.plugins import make_plugin_manager
+
+    return make_plugin_manager(load_entry_points=False, plugins=(tinygame,))
+
+
+@pytest.fixture
+def tiny_game(tiny_pm):
+    """The Twenty-one game object."""
+    from codecup.plugins import load_games
+
+    return load_games(tiny_pm).get("twentyone")
+
+
+def processes_with(token: str) -> list[int]:
+    """Pids of live (non-zombie) processes whose command line contains ``token``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            state = (entry / "stat").read_text().split(") ", 1)[1][0]
+        except OSError:
+            continue
+        if token.encode() in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def python_argv(script: Path, *args: str) -> tuple[str, ...]:
+    """Run a test script with this interpreter."""
+    return (sys.executable, str(script), *args)

@@ -1,0 +1,77 @@
+"""Hostile programs: every fault ends as a recorded result, quickly, with no process left."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+
+import pytest
+
+from codecup.dialogue import Termination
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+from codecup.verify import verify_record
+from tests.conftest import HOSTILE, processes_with, python_argv
+
+CLOCK = 0.3  # seconds per player; the test game adds a 0.5 s start-up allowance
+
+CASES = [
+    # script, extra args, expected termination, message fragment, longest acceptable run
+    ("timeout.py", (), Termination.TIMEOUT, "no answer", 3.0),
+    ("crash.py", (), Termination.CRASH, "exited with code 3", 2.0),
+    ("end_of_output.py", (), Termination.CRASH, "end of output", 3.0),
+    ("not_text.py", (), Termination.INVALID, "not UTF-8", 3.0),
+    ("long_line.py", (), Termination.INVALID, "longer than", 3.0),
+    ("garbage.py", (), Termination.INVALID, "hello", 2.0),
+    ("illegal.py", ("7",), Termination.ILLEGAL, "7", 2.0),
+    ("ignore_sigterm.py", (), Termination.TIMEOUT, "no answer", 4.0),
+    ("child_holds_pipes.py", (), Termination.CRASH, "exited with code 0", 3.0),
+    ("flood_stderr.py", (), Termination.INVALID, "not a move", 3.0),
+]
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "kind", "fragment", "limit"), CASES, ids=[c[0] for c in CASES]
+)
+@pytest.mark.parametrize("seat", [0, 1])
+def test_hostile_program(tiny_game, script, args, kind, fragment, limit, seat):
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    hostile = PlayerInfo("hostile", command=python_argv(HOSTILE / script, *args, token))
+    opponent = PlayerInfo("opponent", bot="random")
+    players = [opponent, opponent]
+    players[seat] = hostile
+    match = new_match(tiny_game, players, seed=5, clock=CLOCK)
+
+    start = time.monotonic()
+    record = asyncio.run(play_match(tiny_game, match))
+    took = time.monotonic() - start
+
+    end = record.result.termination[seat]
+    assert end.kind is kind, end
+    assert fragment in end.message or fragment in record.transcript[-1].text
+    assert record.result.termination[1 - seat].kind is Termination.NORMAL
+    assert record.result.scores[seat] == 0 and record.result.scores[1 - seat] == 1
+    assert took < limit, f"took {took:.2f}s"
+    assert processes_with(token) == [], "a process of the bot outlived the match"
+    assert record.clock_used[seat] <= CLOCK + 1e-9
+    assert verify_record(tiny_game, record) == []
+
+
+def test_stderr_flood_is_capped(tiny_game):
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    hostile = PlayerInfo("flood", command=python_argv(HOSTILE / "flood_stderr.py", token))
+    match = new_match(tiny_game, [hostile, PlayerInfo("bot", bot="random")], seed=1, clock=2.0)
+    record = asyncio.run(play_match(tiny_game, match))
+    assert record.logs[0].startswith("spam spam")
+    assert "more bytes of stderr dropped" in record.logs[0]
+    assert len(record.logs[0]) < 70_000
+
+
+def test_program_not_found_is_a_config_error(tiny_game):
+    from codecup.errors import ConfigError
+
+    missing = PlayerInfo("ghost", command=("/nonexistent/bot-program",))
+    match = new_match(tiny_game, [missing, PlayerInfo("bot", bot="random")], seed=1, clock=1.0)
+    with pytest.raises(ConfigError, match="not found"):
+        asyncio.run(play_match(tiny_game, match))
