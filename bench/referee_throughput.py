@@ -1,0 +1,96 @@
+"""Referee throughput between two subprocess bots that answer instantly.
+
+Plays a "ping" game of N moves (each move: the referee resumes the seat, waits
+for its line, suspends it, passes the line on) and prints moves per second,
+start-up excluded, with percentiles of the per-move time.
+
+    python bench/referee_throughput.py [--moves 20000] [--games 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from codecup.dialogue import NORMAL, Dialogue, Outcome, Played, Receive, Send
+from codecup.game import Game, GameInfo, PlayerSession, Variant
+from codecup.record import FROM, PlayerInfo
+from codecup.runner import new_match, play_match
+
+ECHO = Path(__file__).with_name("echo_bot.py")
+
+
+class Ping(Game):
+    """A game of ``moves`` answers, alternating seats; every answer is passed on."""
+
+    def __init__(self, moves: int) -> None:
+        self.moves = moves
+        self.info = GameInfo("ping", "Ping", ("a", "b"), (Variant("ping", "", clock=600.0, startup=5.0),), ())
+
+    def random_setup(self, rng, variant):
+        return ""
+
+    def check_setup(self, text, variant):
+        return text
+
+    def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
+        yield Send(0, "Start")
+        seat = 0
+        for _ in range(self.moves):
+            line = yield Receive(seat)
+            yield Played(seat, line)
+            seat = 1 - seat
+            yield Send(seat, line)
+        yield Send(0, "Quit")
+        yield Send(1, "Quit")
+        return Outcome((0, 0), (NORMAL, NORMAL))
+
+    def new_player(self, bot: str, variant: str, seed: int) -> PlayerSession:
+        raise NotImplementedError
+
+    def points(self, outcome, variant):
+        return outcome.scores
+
+    def render_text(self, setup, variant, moves):
+        return ""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=20000)
+    parser.add_argument("--games", type=int, default=3)
+    args = parser.parse_args()
+    game = Ping(args.moves)
+    bot = (sys.executable, str(ECHO))
+    rates, gaps = [], []
+    for g in range(args.games):
+        match = new_match(game, [PlayerInfo("a", command=bot), PlayerInfo("b", command=bot)], seed=g)
+        record = asyncio.run(play_match(game, match))
+        answers = [t.t_us for t in record.transcript if t.dir == FROM]
+        # Start-up excluded: time from the first answer to the last.
+        span = (answers[-1] - answers[0]) / 1e6
+        rates.append((len(answers) - 1) / span)
+        gaps.extend(b - a for a, b in zip(answers, answers[1:], strict=False))
+    gaps.sort()
+
+    def pct(p: float) -> float:
+        return gaps[min(len(gaps) - 1, int(p / 100 * len(gaps)))]
+
+    print(f"referee throughput, 2 subprocess echo bots, {args.games} games x {args.moves} moves")
+    print(
+        f"  moves/s: median {statistics.median(rates):,.0f}  (per game: {', '.join(f'{r:,.0f}' for r in rates)})"
+    )
+    print(
+        f"  per-move time (us): p50 {pct(50):.0f}  p90 {pct(90):.0f}  p99 {pct(99):.0f}  "
+        f"p99.9 {pct(99.9):.0f}  max {gaps[-1]:.0f}"
+    )
+
+
+if __name__ == "__main__":
+    t = time.perf_counter()
+    main()
+    print(f"  (benchmark wall time {time.perf_counter() - t:.1f}s)")
