@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import statistics
 import sys
 import time
@@ -74,16 +75,15 @@ def main() -> None:
         # Start-up excluded: time from the first answer to the last.
         span = (answers[-1] - answers[0]) / 1e6
         rates.append((len(answers) - 1) / span)
-        gaps.extend(b - a for a, b in zip(answers, answers[1:], strict=False))
+        gaps.extend(b - a for a, b in itertools.pairwise(answers))
     gaps.sort()
 
     def pct(p: float) -> float:
         return gaps[min(len(gaps) - 1, int(p / 100 * len(gaps)))]
 
     print(f"referee throughput, 2 subprocess echo bots, {args.games} games x {args.moves} moves")
-    print(
-        f"  moves/s: median {statistics.median(rates):,.0f}  (per game: {', '.join(f'{r:,.0f}' for r in rates)})"
-    )
+    per_game = ", ".join(f"{r:,.0f}" for r in rates)
+    print(f"  moves/s: median {statistics.median(rates):,.0f}  (per game: {per_game})")
     print(
         f"  per-move time (us): p50 {pct(50):.0f}  p90 {pct(90):.0f}  p99 {pct(99):.0f}  "
         f"p99.9 {pct(99.9):.0f}  max {gaps[-1]:.0f}"
