@@ -1,0 +1,112 @@
+"""Plugins: games register through entry points; mistakes in plugins fail loudly."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codecup import hookspecs
+from codecup.errors import PluginError, UnknownGameError
+from codecup.hookspecs import hookimpl
+from codecup.plugins import load_games, make_plugin_manager
+from tests.conftest import TINYGAME_DIST
+
+ROOT = Path(__file__).parent.parent
+
+
+def run_cli(*args: str, env_path: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run the ``codecup`` command in a subprocess, optionally with an extra path entry."""
+    env = dict(os.environ)
+    if env_path is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(env_path), env.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", "codecup", *args], capture_output=True, text=True, env=env, timeout=timeout
+    )
+
+
+def test_separately_installed_game_is_listed_and_playable():
+    # The test game has its own dist-info with an entry point in group "codecup".
+    listing = run_cli("games", env_path=TINYGAME_DIST)
+    assert listing.returncode == 0, listing.stderr
+    assert "twentyone  Twenty-one (test plugin)" in listing.stdout
+    assert "variant classic (default): clock 2s" in listing.stdout
+
+    played = run_cli(
+        "play",
+        "twentyone",
+        "bot:perfect",
+        f"{sys.executable} -m codecup bot twentyone random",
+        "--seed",
+        "2",
+        env_path=TINYGAME_DIST,
+    )
+    assert played.returncode == 0, played.stderr
+    assert "Result:" in played.stdout
+    # The perfect player leaves multiples of 4 and wins from any start below 21 not 20 mod 4.
+    assert re.search(r"first bot:perfect: score 1, points 2, normal", played.stdout), played.stdout
+
+
+def test_without_the_distribution_the_game_is_unknown():
+    result = run_cli("play", "twentyone", "bot:random", "bot:random")
+    assert result.returncode == 2
+    assert result.stderr.startswith("codecup: error: unknown game 'twentyone'")
+    assert result.stderr.count("\n") == 1
+
+
+def test_registry_rejects_duplicate_names(tiny_pm):
+    import tinygame
+
+    class Again:
+        @hookimpl
+        def codecup_register_games(self, register):
+            register(tinygame.TwentyOne())
+
+    pm = make_plugin_manager(load_entry_points=False, plugins=(tinygame, Again()))
+    with pytest.raises(PluginError, match="two plugins register a game called 'twentyone'"):
+        load_games(pm)
+
+
+def test_registry_rejects_non_games():
+    class Bad:
+        @hookimpl
+        def codecup_register_games(self, register):
+            register("not a game")
+
+    with pytest.raises(PluginError, match=r"is not a codecup\.game\.Game"):
+        load_games(make_plugin_manager(load_entry_points=False, plugins=(Bad(),)))
+
+
+def test_misspelt_hook_fails_loudly():
+    class Typo:
+        @hookimpl
+        def codecup_register_gamez(self, register):  # not a hook
+            pass
+
+    with pytest.raises(PluginError, match="codecup_register_gamez"):
+        make_plugin_manager(load_entry_points=False, plugins=(Typo(),))
+
+
+def test_unknown_game_names_the_installed_ones(tiny_pm):
+    with pytest.raises(UnknownGameError, match=r"unknown game 'chess' \(installed: twentyone\)"):
+        load_games(tiny_pm).get("chess")
+
+
+def test_docs_name_every_hook():
+    names = [n for n in dir(hookspecs) if n.startswith("codecup_")]
+    assert len(names) == 4
+    docs = (ROOT / "docs" / "adding-a-game.md").read_text()
+    missing = [n for n in names if f"`{n}" not in docs]
+    assert missing == [], f"docs/adding-a-game.md does not document {missing}"
+
+
+def test_builtin_games_come_from_entry_points():
+    from importlib.metadata import entry_points
+
+    names = {ep.name for ep in entry_points(group="codecup")}
+    assert {"pillars"} <= names
+    assert set(load_games().names()) >= names - {"twentyone"}
