@@ -9,6 +9,7 @@ request            meaning                                    reply sent back
 =================  =========================================  ==================
 ``Send(seat, l)``  write line ``l`` to the seat's program     ``None``
 ``Receive(seat)``  wait (on the seat's clock) for one line    ``str`` or ``Fault``
+``Receive(s, g)``  wait at most ``g`` s, off the clock        ``str`` or ``Fault``
 ``Played(s, m)``   announce that seat ``s`` made move ``m``   ``None``
 ``Close(seat)``    the seat's program is done: end it now     ``None``
 =================  =========================================  ==================
@@ -47,9 +48,16 @@ class Send:
 
 @attrs.frozen
 class Receive:
-    """Wait for one line from a seat; its clock runs while the referee waits."""
+    """Wait for one line from a seat; its clock runs while the referee waits.
+
+    With ``grace`` set, the wait is for an optional line (Lucky Words' final
+    self-reported score): it lasts at most ``grace`` seconds, off the clock,
+    and a time-out there is not a fault of the seat (the dialogue still gets a
+    ``Fault(TIMEOUT, ...)`` reply meaning "no line came").
+    """
 
     seat: int
+    grace: float | None = None
 
 
 @attrs.frozen

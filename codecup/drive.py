@@ -71,10 +71,8 @@ def drive(
                 sent.append((seat, line))
                 if seat not in closed:
                     channel.send(seat, line)
-            case Receive(seat):
-                reply = (
-                    Fault(Termination.CRASH, "closed") if seat in closed else channel.receive(seat)
-                )
+            case Receive(seat, _grace):
+                reply = Fault(Termination.CRASH, "closed") if seat in closed else channel.receive(seat)
             case Played(seat, move):
                 moves.append((seat, move))
                 if on_move is not None:
@@ -178,15 +176,8 @@ def play_bots(
     import random
 
     v = game.info.variant(variant).name
-    text = (
-        game.check_setup(setup, v)
-        if setup is not None
-        else game.random_setup(random.Random(seed), v)
-    )
+    text = game.check_setup(setup, v) if setup is not None else game.random_setup(random.Random(seed), v)
     sessions = [
-        game.new_player_checked(bot, v, derive_seed(seed, "seat", seat))
-        for seat, bot in enumerate(bots)
+        game.new_player_checked(bot, v, derive_seed(seed, "seat", seat)) for seat, bot in enumerate(bots)
     ]
-    return drive(
-        game.referee(text, v, derive_seed(seed, "referee")), SessionChannel(sessions), on_move
-    )
+    return drive(game.referee(text, v, derive_seed(seed, "referee")), SessionChannel(sessions), on_move)

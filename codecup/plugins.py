@@ -12,9 +12,7 @@ from codecup.game import Game
 GROUP = "codecup"
 
 
-def make_plugin_manager(
-    *, load_entry_points: bool = True, plugins: tuple = ()
-) -> pluggy.PluginManager:
+def make_plugin_manager(*, load_entry_points: bool = True, plugins: tuple = ()) -> pluggy.PluginManager:
     """A new plugin manager with the hook specs, entry points and extra ``plugins`` loaded.
 
     Every call builds a fresh manager: there is no module-level global.

@@ -156,13 +156,9 @@ class Record:
             result = doc["result"]
             return cls(
                 match=match,
-                moves=tuple(
-                    MoveEntry(int(m["seat"]), m["move"], int(m["t_us"])) for m in doc["moves"]
-                ),
+                moves=tuple(MoveEntry(int(m["seat"]), m["move"], int(m["t_us"])) for m in doc["moves"]),
                 transcript=tuple(
-                    TranscriptLine(
-                        int(t["t_us"]), int(t["seat"]), t["dir"], t["text"], t.get("kind")
-                    )
+                    TranscriptLine(int(t["t_us"]), int(t["seat"]), t["dir"], t["text"], t.get("kind"))
                     for t in doc["transcript"]
                 ),
                 clock_used=tuple(float(c) for c in doc["clock"]),

@@ -59,9 +59,7 @@ def make_player(game: Game, match: MatchInfo, seat: int, settings: SubprocessSet
     """The transport for one seat: an in-process bot or a subprocess."""
     info = match.players[seat]
     if info.bot is not None:
-        session = game.new_player_checked(
-            info.bot, match.variant, derive_seed(match.seed, "seat", seat)
-        )
+        session = game.new_player_checked(info.bot, match.variant, derive_seed(match.seed, "seat", seat))
         return InProcessPlayer(session)
     cwd = Path(info.directory) if info.directory else None
     return SubprocessPlayer(info.command, cwd=cwd, settings=settings)
@@ -88,6 +86,21 @@ class _Match:
     def note(self, seat: int, direction: str, text: str, kind: str | None = None) -> None:
         self.transcript.append(TranscriptLine(self.now_us(), seat, direction, text, kind))
 
+    async def wait_optional(self, seat: int, grace: float) -> str | Fault:
+        """An optional line from ``seat`` within ``grace`` seconds, off the clock."""
+        player = self.players[seat]
+        if seat in self.faulted:
+            return Fault(Termination.CRASH, "no answer after an earlier fault")
+        player.resume()
+        reply = await player.receive(grace)
+        player.suspend()
+        player.hidden_time()
+        if isinstance(reply, Fault):
+            self.note(seat, FAULT, reply.message, reply.kind.value)
+        else:
+            self.note(seat, FROM, reply)
+        return reply
+
     async def wait_for(self, seat: int) -> str | Fault:
         """One answer from ``seat``, on its clock."""
         player, clock = self.players[seat], self.clocks[seat]
@@ -103,9 +116,7 @@ class _Match:
             elapsed += player.hidden_time()
             in_time = clock.charge(elapsed)
             if isinstance(reply, str) and not in_time:
-                reply = Fault(
-                    Termination.TIMEOUT, f"answered {reply[:40]!r} after its clock ran out"
-                )
+                reply = Fault(Termination.TIMEOUT, f"answered {reply[:40]!r} after its clock ran out")
             elif isinstance(reply, Fault) and reply.kind is Termination.TIMEOUT:
                 clock.used = max(clock.used, clock.limit)
         if isinstance(reply, Fault):
@@ -131,18 +142,18 @@ class _Match:
                     self.note(seat, TO, line)
                     if seat not in self.closed:
                         self.players[seat].send(line)
-                case Receive(seat):
+                case Receive(seat, grace):
                     if seat in self.closed:
                         reply = Fault(Termination.CRASH, CLOSED)
+                    elif grace is not None:
+                        reply = await self.wait_optional(seat, grace)
                     else:
                         reply = await self.wait_for(seat)
                 case Played(seat, move):
                     entry = MoveEntry(seat, move, self.now_us())
                     self.moves.append(entry)
                     if self.hook is not None:
-                        self.hook.codecup_move(
-                            match=info, seat=seat, move=move, elapsed=entry.t_us / 1e6
-                        )
+                        self.hook.codecup_move(match=info, seat=seat, move=move, elapsed=entry.t_us / 1e6)
                 case Close(seat):
                     if seat not in self.closed:
                         self.closed.add(seat)

@@ -8,7 +8,8 @@ import uuid
 
 import pytest
 
-from codecup.dialogue import Termination
+from codecup.dialogue import NORMAL, Outcome, Receive, Send, Termination
+from codecup.game import Game, GameInfo, Variant
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
 from codecup.verify import verify_record
@@ -31,9 +32,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("script", "args", "kind", "fragment", "limit"), CASES, ids=[c[0] for c in CASES]
-)
+@pytest.mark.parametrize(("script", "args", "kind", "fragment", "limit"), CASES, ids=[c[0] for c in CASES])
 @pytest.mark.parametrize("seat", [0, 1])
 def test_hostile_program(tiny_game, script, args, kind, fragment, limit, seat):
     token = f"codecup-test-{uuid.uuid4().hex}"
@@ -75,3 +74,44 @@ def test_program_not_found_is_a_config_error(tiny_game):
     match = new_match(tiny_game, [missing, PlayerInfo("bot", bot="random")], seed=1, clock=1.0)
     with pytest.raises(ConfigError, match="not found"):
         asyncio.run(play_match(tiny_game, match))
+
+
+class OptionalLine(Game):
+    """A one-question game: seat 0 may say something within a grace period."""
+
+    info = GameInfo("optional", "Optional line", ("a", "b"), (Variant("v", "", clock=5.0, startup=0.0),), ())
+
+    def random_setup(self, rng, variant):
+        return ""
+
+    def check_setup(self, text, variant):
+        return text
+
+    def referee(self, setup, variant, seed):
+        yield Send(0, "Say something, if you like")
+        line = yield Receive(0, grace=1.0)
+        said = line if isinstance(line, str) else None
+        return Outcome((0, 0), (NORMAL, NORMAL), {"said": said})
+
+    def new_player(self, bot, variant, seed):
+        raise NotImplementedError
+
+    def points(self, outcome, variant):
+        return outcome.scores
+
+    def render_text(self, setup, variant, moves):
+        return ""
+
+
+@pytest.mark.parametrize(("script", "said"), [("timeout.py", None), ("garbage.py", "hello, referee!")])
+def test_optional_line_waits_only_the_grace_period_off_the_clock(script, said):
+    game = OptionalLine()
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    silent = PlayerInfo("p", command=python_argv(HOSTILE / script, token))
+    match = new_match(game, [silent, PlayerInfo("q", command=python_argv(HOSTILE / "garbage.py", token))])
+    start = time.monotonic()
+    record = asyncio.run(play_match(game, match))
+    assert time.monotonic() - start < 3.0
+    assert record.extra["said"] == said
+    assert record.clock_used == (0.0, 0.0)
+    assert processes_with(token) == []

@@ -15,9 +15,7 @@ from codecup.plugins import load_games
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
-    parser = subparsers.add_parser(
-        "bot", help="run a built-in bot over stdin/stdout", description=__doc__
-    )
+    parser = subparsers.add_parser("bot", help="run a built-in bot over stdin/stdout", description=__doc__)
     parser.add_argument("game")
     parser.add_argument("name", help="the bot's name (see `codecup games`)")
     parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")

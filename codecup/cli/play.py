@@ -22,22 +22,14 @@ from codecup.runner import new_match, play_match, player_info
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
-    parser = subparsers.add_parser(
-        "play", help="play one game between two players", description=__doc__
-    )
+    parser = subparsers.add_parser("play", help="play one game between two players", description=__doc__)
     parser.add_argument("game")
     parser.add_argument("players", nargs=2, metavar="PLAYER", help="bot:NAME or a command line")
     parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random start (default 0)")
-    parser.add_argument(
-        "--setup", help="the random start given explicitly, as the players receive it"
-    )
-    parser.add_argument(
-        "--clock", type=positive_float, help="seconds per player (default: the game's)"
-    )
-    parser.add_argument(
-        "--record", type=Path, metavar="FILE", help="write the game record (JSON) here"
-    )
+    parser.add_argument("--setup", help="the random start given explicitly, as the players receive it")
+    parser.add_argument("--clock", type=positive_float, help="seconds per player (default: the game's)")
+    parser.add_argument("--record", type=Path, metavar="FILE", help="write the game record (JSON) here")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     add_words_option(parser)
     return parser
@@ -56,8 +48,7 @@ class LiveView:
         if self.quiet:
             return
         names = " vs ".join(
-            f"{p.name} ({seat})"
-            for p, seat in zip(match.players, self.game.info.seats, strict=False)
+            f"{p.name} ({seat})" for p, seat in zip(match.players, self.game.info.seats, strict=False)
         )
         print(f"{self.game.info.title}, variant {match.variant}, seed {match.seed}: {names}")
         print(self.game.render_text(match.setup, match.variant, []))
@@ -68,9 +59,7 @@ class LiveView:
         if self.quiet:
             return
         seat_name = self.game.info.seats[seat]
-        print(
-            f"\n{len(self.moves)}. {seat_name} {match.players[seat].name}: {move}   [{elapsed:.3f}s]"
-        )
+        print(f"\n{len(self.moves)}. {seat_name} {match.players[seat].name}: {move}   [{elapsed:.3f}s]")
         print(self.game.render_text(match.setup, match.variant, self.moves))
         sys.stdout.flush()
 
@@ -95,9 +84,7 @@ def run(args: argparse.Namespace) -> int:
     game = registry.get(args.game)
     players = [player_info(f"p{seat + 1}", spec) for seat, spec in enumerate(args.players)]
     players = [p if p.bot is None else type(p)(name=f"bot:{p.bot}", bot=p.bot) for p in players]
-    match = new_match(
-        game, players, seed=args.seed, variant=args.variant, setup=args.setup, clock=args.clock
-    )
+    match = new_match(game, players, seed=args.seed, variant=args.variant, setup=args.setup, clock=args.clock)
     view = LiveView(game, args.quiet)
     pm = make_plugin_manager(plugins=(view,))
     record = asyncio.run(play_match(game, match, hook=pm.hook))

@@ -44,9 +44,7 @@ class InProcessPlayer(Player):
     async def receive(self, timeout: float) -> str | Fault:
         """The next queued answer, or a fault."""
         if self.thinking > timeout:
-            return Fault(
-                Termination.TIMEOUT, f"thought for {self.thinking:.3f}s, {timeout:.3f}s allowed"
-            )
+            return Fault(Termination.TIMEOUT, f"thought for {self.thinking:.3f}s, {timeout:.3f}s allowed")
         if self.pending:
             return self.pending.popleft()
         if self.error is not None:

@@ -88,9 +88,7 @@ class _Protocol(asyncio.SubprocessProtocol):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            self._fault(
-                Termination.INVALID, f"output is not UTF-8 text: {raw[:40]!r} ({exc.reason})"
-            )
+            self._fault(Termination.INVALID, f"output is not UTF-8 text: {raw[:40]!r} ({exc.reason})")
             return
         if len(self.lines) >= self.settings.max_queued_lines:
             self._fault(Termination.INVALID, "floods its output with unanswered lines")
@@ -147,9 +145,7 @@ class SubprocessPlayer(Player):
         except PermissionError as exc:
             raise ConfigError(f"cannot run {self.argv[0]!r}: permission denied") from exc
         except NotADirectoryError as exc:
-            raise ConfigError(
-                f"cannot run {self.argv[0]!r} in {self.cwd}: not a directory"
-            ) from exc
+            raise ConfigError(f"cannot run {self.argv[0]!r} in {self.cwd}: not a directory") from exc
         self.pid = self.transport.get_pid()
         self.suspend()
 
