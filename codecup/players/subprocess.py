@@ -114,6 +114,22 @@ class _Protocol(asyncio.SubprocessProtocol):
         self._wake()
 
 
+def _wake_up(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
+async def _wait(protocol: _Protocol, loop: asyncio.AbstractEventLoop, timeout: float) -> None:
+    """Until the protocol has news or ``timeout`` seconds pass (cheaper than ``wait_for``)."""
+    waiter = protocol.waiter = loop.create_future()
+    timer = loop.call_later(timeout, _wake_up, waiter)
+    try:
+        await waiter
+    finally:
+        timer.cancel()
+        protocol.waiter = None
+
+
 @attrs.define(eq=False)
 class SubprocessPlayer(Player):
     """A seat played by a program."""
@@ -195,10 +211,7 @@ class SubprocessPlayer(Player):
             left = deadline - loop.time()
             if left <= 0:
                 return Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s")
-            protocol.waiter = loop.create_future()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(protocol.waiter, left)
-            protocol.waiter = None
+            await _wait(protocol, loop, left)
 
     async def _exit_description(self) -> str:
         """Why the output ended: an exit code or signal if the process died soon after."""
@@ -229,8 +242,23 @@ class SubprocessPlayer(Player):
                 await self._wait_exit(settings.reap_timeout)
         # Whatever the program left behind in its group (children holding pipes) dies too.
         self._signal(signal.SIGKILL)
+        await self._wait_group_gone(settings.reap_timeout)
         transport.close()
         self.transport = None
+
+    async def _wait_group_gone(self, timeout: float) -> None:
+        """Until no process of the group is left (SIGKILL is delivered asynchronously)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            try:
+                os.killpg(self.pid, 0)
+            except ProcessLookupError:
+                return
+            except PermissionError:
+                return
+            await asyncio.sleep(0.005)
+        log.warning("process group %d still present %.1fs after SIGKILL", self.pid, timeout)
 
     async def _wait_exit(self, timeout: float) -> bool:
         assert self.transport is not None and self.protocol is not None
@@ -240,10 +268,7 @@ class SubprocessPlayer(Player):
             left = deadline - loop.time()
             if left <= 0:
                 return False
-            self.protocol.waiter = loop.create_future()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.protocol.waiter, min(left, 0.05))
-            self.protocol.waiter = None
+            await _wait(self.protocol, loop, min(left, 0.05))
         return True
 
     def log_tail(self) -> str:
