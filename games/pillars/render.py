@@ -1,0 +1,113 @@
+"""Drawing a position: a labelled text grid for terminals and an SVG board for the site."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from games.pillars.engine import FIELDS, SIZE, Board, bit
+from games.pillars.notation import COLS, ROWS, Move
+from games.pillars.setup import parse_setup
+
+SEAT_NAMES = ("Red", "Blue")
+
+
+@attrs.frozen
+class Picture:
+    """A position with the last move and the jokers, as renderers need it."""
+
+    board: Board
+    last: int  # mask of the last move's fields (0 before the first move)
+    jokers: tuple[bool, bool]
+
+    @classmethod
+    def of(cls, setup: str, moves: Sequence[str]) -> Picture:
+        """Replay the announced moves (``!`` marks are stripped) from the setup."""
+        board = Board.start(parse_setup(setup))
+        last = 0
+        jokers = [False, False]
+        for text in moves:
+            move = Move.from_text(text)
+            if move.joker:
+                jokers[board.to_move] = True
+            last = move.rect.mask
+            board = board.play(move.rect)
+        return cls(board, last, (jokers[0], jokers[1]))
+
+
+def render_text(setup: str, moves: Sequence[str]) -> str:
+    """The grid: ``#`` pillar, ``r``/``b`` Red/Blue tiles (upper case: the last move), ``.`` empty."""
+    pic = Picture.of(setup, moves)
+    b = pic.board
+    lines = ["   " + " ".join(COLS)]
+    for row in range(SIZE):
+        cells = []
+        for col in range(SIZE):
+            f = bit(row, col)
+            if b.pillars & f:
+                ch = "#"
+            elif b.red & f:
+                ch = "r"
+            elif b.blue & f:
+                ch = "b"
+            else:
+                ch = "."
+            cells.append(ch.upper() if pic.last & f else ch)
+        lines.append(f"{ROWS[row]}  " + " ".join(cells))
+    lines.append(_status(pic, len(moves)))
+    return "\n".join(lines)
+
+
+def _status(pic: Picture, plies: int) -> str:
+    b = pic.board
+    jokers = ", ".join(f"{SEAT_NAMES[s]} joker" for s in (0, 1) if pic.jokers[s])
+    extra = f"; {jokers}" if jokers else ""
+    if b.over:
+        loser = SEAT_NAMES[1 - b.to_move]
+        return f"move {plies}: board full, {loser} moved last and loses{extra}"
+    return f"move {plies}: {b.empty_count} empty, {SEAT_NAMES[b.to_move]} to move{extra}"
+
+
+CELL = 36
+MARGIN = 28
+COLOURS = {"empty": "#f4f1e8", "pillar": "#444444", "red": "#d33b3b", "blue": "#3b62d3", "grid": "#999999"}
+
+
+def render_svg(setup: str, moves: Sequence[str]) -> str:
+    """The board as SVG: grey pillars, red and blue tiles, the last move outlined."""
+    pic = Picture.of(setup, moves)
+    b = pic.board
+    size = MARGIN + SIZE * CELL + 8
+    height = size + 24
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
+        f'viewBox="0 0 {size} {height}" font-family="sans-serif" font-size="14">'
+    ]
+    for i in range(SIZE):
+        centre = MARGIN + i * CELL + CELL // 2
+        parts.append(f'<text x="{centre}" y="{MARGIN - 8}" text-anchor="middle">{COLS[i]}</text>')
+        parts.append(f'<text x="{MARGIN // 2}" y="{centre + 5}" text-anchor="middle">{ROWS[i]}</text>')
+    for p in range(FIELDS):
+        row, col = divmod(p, SIZE)
+        f = 1 << p
+        kind = "pillar" if b.pillars & f else "red" if b.red & f else "blue" if b.blue & f else "empty"
+        x, y = MARGIN + col * CELL, MARGIN + row * CELL
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{COLOURS[kind]}" '
+            f'stroke="{COLOURS["grid"]}" class="{kind}"/>'
+        )
+        if kind == "pillar":
+            parts.append(f'<circle cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="{CELL / 3}" fill="#bbbbbb"/>')
+    if pic.last:
+        rows = [p // SIZE for p in range(FIELDS) if pic.last >> p & 1]
+        cols = [p % SIZE for p in range(FIELDS) if pic.last >> p & 1]
+        x, y = MARGIN + min(cols) * CELL, MARGIN + min(rows) * CELL
+        w, h = (max(cols) - min(cols) + 1) * CELL, (max(rows) - min(rows) + 1) * CELL
+        parts.append(
+            f'<rect x="{x + 2}" y="{y + 2}" width="{w - 4}" height="{h - 4}" fill="none" '
+            f'stroke="#ffd000" stroke-width="4" class="last"/>'
+        )
+    parts.append(f'<text x="{MARGIN}" y="{height - 8}">{_status(pic, len(moves))}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
