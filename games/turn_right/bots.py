@@ -1,0 +1,152 @@
+"""Built-in bots: ``random`` and ``baseline``.
+
+A bot sees a :class:`Position` where it is to move and returns a move. Both
+bots search the circuits of :func:`all_circuits` up to a corner cap (the full
+sets grow fast: 225, 1825, 11275, 50635 loops for 4, 6, 8, 10 corners).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import Protocol
+
+from games.turn_right.board import FULL, ORIGINS2, SIZE, bits, count2, has3
+from games.turn_right.circuit import Circuit
+from games.turn_right.engine import WHITE, Move, Position, corner_limit
+from games.turn_right.generate import all_circuits
+
+RANDOM_CAP = 8
+"""``random`` picks uniformly among all legal circuits of at most this many corners."""
+
+BASELINE_CAP = 6
+"""``baseline`` searches (and guards against) circuits of at most this many corners."""
+
+
+class Bot(Protocol):
+    """A move chooser."""
+
+    def choose(self, pos: Position) -> Move:
+        """The move to play in ``pos`` (the bot's seat is ``pos.to_move``)."""
+
+
+class RandomBot:
+    """A uniformly random free square, then a uniformly random legal circuit of at most 8 corners."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, pos: Position) -> Move:
+        """A random legal move."""
+        if pos.placing:
+            return self.rng.choice(bits(pos.free))
+        return self.rng.choice(all_circuits(min(pos.limit, RANDOM_CAP)))
+
+
+@functools.cache
+def _table(max_corners: int) -> tuple[tuple[Circuit, int, int, int, int, int], ...]:
+    """Each circuit with its masks unpacked, so the search loop avoids attribute lookups."""
+    return tuple((c, c.path, c.up, c.right, c.down, c.left) for c in all_circuits(max_corners))
+
+
+def _window_masks() -> tuple[int, ...]:
+    return tuple(
+        (1 << o) | (1 << (o + 1)) | (1 << (o + SIZE)) | (1 << (o + SIZE + 1)) for o in bits(ORIGINS2)
+    )
+
+
+WINDOWS = _window_masks()
+
+
+def winning_circuit(white: int, mover: int, limit: int) -> Circuit | None:
+    """A circuit of at most ``min(limit, BASELINE_CAP)`` corners that wins for ``mover`` by a 3x3."""
+    for c, path, up, right, down, left in _table(min(limit, BASELINE_CAP)):
+        w = (
+            (white & ~path)
+            | (white & up) << 1
+            | (white & down) >> 1
+            | (white & right) << SIZE
+            | (white & left) >> SIZE
+        )
+        mine, theirs = (w, FULL ^ w) if mover == WHITE else (FULL ^ w, w)
+        if has3(mine) and not has3(theirs):
+            return c
+    return None
+
+
+class BaselineBot:
+    """Greedy: win by a 3x3 when possible, never hand one over, else maximise own minus opponent's 2x2s.
+
+    Placement: the free square that most extends windows still open to its own
+    colour, and most blocks windows the opponent has started.
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, pos: Position) -> Move:
+        """The greedy move."""
+        if pos.placing:
+            return self.place(pos)
+        return self.circuit(pos)
+
+    def place(self, pos: Position) -> int:
+        """The free square with the best window value (random among ties)."""
+        me = pos.to_move
+        mine, theirs = pos.mask(me), pos.mask(1 - me)
+        best: list[int] = []
+        best_value = -1
+        for square in bits(pos.free):
+            bit = 1 << square
+            value = 0
+            for window in WINDOWS:
+                if not window & bit:
+                    continue
+                own, opp = (window & mine).bit_count(), (window & theirs).bit_count()
+                if not opp:
+                    value += (own + 1) ** 2
+                elif not own:
+                    value += opp**2
+            if value > best_value:
+                best, best_value = [square], value
+            elif value == best_value:
+                best.append(square)
+        return self.rng.choice(best)
+
+    def circuit(self, pos: Position) -> Circuit:
+        """The best-scoring safe circuit."""
+        me = pos.to_move
+        white = pos.white
+        scored: list[tuple[int, float, Circuit, int]] = []
+        for c, path, up, right, down, left in _table(min(pos.limit, BASELINE_CAP)):
+            w = (
+                (white & ~path)
+                | (white & up) << 1
+                | (white & down) >> 1
+                | (white & right) << SIZE
+                | (white & left) >> SIZE
+            )
+            mine, theirs = (w, FULL ^ w) if me == WHITE else (FULL ^ w, w)
+            mine3, theirs3 = has3(mine), has3(theirs)
+            if mine3 and not theirs3:
+                return c
+            if theirs3:
+                continue  # a 3x3 for the opponent, or for both (which the opponent wins)
+            scored.append((count2(mine) - count2(theirs), self.rng.random(), c, w))
+        scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+        reply_limit = corner_limit(pos.circuits + 1)
+        for _, _, c, w in scored:
+            if winning_circuit(w, 1 - me, reply_limit) is None:
+                return c
+        if scored:
+            return scored[0][2]
+        return self.rng.choice(all_circuits(min(pos.limit, BASELINE_CAP)))
+
+
+BOTS = {"random": RandomBot, "baseline": BaselineBot}
+"""Bot name -> class taking a seeded :class:`random.Random`."""
+
+
+def make_bot(name: str, seed: int) -> Bot:
+    """A fresh bot by name."""
+    return BOTS[name](random.Random(seed))
