@@ -1,0 +1,1 @@
+"""Lucky Words (CodeCup 2004) and its Word Racer dialogue."""

@@ -1,0 +1,72 @@
+"""What every bot does: keep its own board and answer "pick" and "place"."""
+
+from __future__ import annotations
+
+import abc
+import random
+
+from games.lucky_words.engine import CELLS, EMPTY, TURNS, new_board, picker
+
+
+class Bot(abc.ABC):
+    """A Lucky Words bot: it sees the starting letter, its seat, and every letter called.
+
+    Subclasses implement :meth:`choose_pick` and :meth:`choose_place`; this
+    class keeps the board (a list of 49 characters) and the letter history.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.board: list[str] = list(new_board(EMPTY))
+        self.seat = 0
+        self.letters: list[str] = []
+
+    def start(self, letter: str, first: bool) -> None:
+        """The game begins: ``letter`` is in the centre, ``first`` says who picks first."""
+        self.board = list(new_board(letter))
+        self.seat = 0 if first else 1
+        self.letters = [letter]
+        self.prepare()
+
+    def prepare(self) -> None:  # noqa: B027 - optional hook, most bots need nothing
+        """Load what the bot needs (the word list); called once per game, on the clock."""
+
+    @property
+    def turn(self) -> int:
+        """The turn now being played (1-based)."""
+        return len(self.letters)
+
+    @property
+    def free(self) -> list[int]:
+        """The empty cells of the bot's board."""
+        return [p for p in range(CELLS) if self.board[p] == EMPTY]
+
+    def picks_left(self, seat: int | None = None) -> int:
+        """How many picks ``seat`` (default: this bot) still makes, the current turn included."""
+        seat = self.seat if seat is None else seat
+        return sum(1 for t in range(self.turn, TURNS + 1) if picker(t) == seat)
+
+    def pick(self) -> tuple[str, int]:
+        """Choose a letter and a cell for it; the bot's board is updated."""
+        letter, cell = self.choose_pick()
+        self._put(letter, cell)
+        return letter, cell
+
+    def place(self, letter: str) -> int:
+        """Place the opponent's letter; the bot's board is updated."""
+        cell = self.choose_place(letter)
+        self._put(letter, cell)
+        return cell
+
+    def _put(self, letter: str, cell: int) -> None:
+        assert self.board[cell] == EMPTY, (cell, self.board)
+        self.board[cell] = letter
+        self.letters.append(letter)
+
+    @abc.abstractmethod
+    def choose_pick(self) -> tuple[str, int]:
+        """The letter to call and where this bot puts it."""
+
+    @abc.abstractmethod
+    def choose_place(self, letter: str) -> int:
+        """Where this bot puts the opponent's ``letter``."""

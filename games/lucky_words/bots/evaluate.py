@@ -1,0 +1,98 @@
+"""Estimating what a partly filled line will score by the end of the game.
+
+A window (a stretch of 2..7 cells in a line) whose ``e`` empty cells could
+still complete any of ``n`` words is worth ``points * (1 - exp(-n * q**e))``:
+more candidate words and fewer missing letters make a word likelier. A line
+is worth the best set of non-overlapping windows (the scoring rule's DP over
+expectations). Values are cached by pattern, so a bot's thousands of
+look-ups per move stay cheap.
+"""
+
+from __future__ import annotations
+
+import math
+
+from games.lucky_words.bots.index import WordIndex
+from games.lucky_words.scorer import POINTS
+
+SIZE = 7
+LINES = tuple(tuple(range(r * 7, r * 7 + 7)) for r in range(7)) + tuple(
+    tuple(range(c, 49, 7)) for c in range(7)
+)
+"""The 14 lines as cell tuples: rows 0..6 then columns 0..6."""
+LINES_OF = tuple((p // 7, 7 + p % 7) for p in range(49))
+"""The row line and the column line of each cell."""
+
+
+class LineEvaluator:
+    """Expected points of line patterns (``.`` = empty) for one word index and one ``q``."""
+
+    def __init__(self, index: WordIndex, q: float = 0.15, exact_only: bool = False) -> None:
+        self.index = index
+        self.q = q
+        self.exact_only = exact_only
+        self._windows: dict[str, float] = {}
+        self._lines: dict[str, float] = {}
+        self._qpow = [q**e for e in range(8)]
+
+    def window(self, pattern: str) -> float:
+        """Expected points of one window."""
+        value = self._windows.get(pattern)
+        if value is None:
+            n = len(pattern)
+            empties = pattern.count(".")
+            if empties == 0:
+                value = float(POINTS[n]) if pattern in self.index.words.by_length[n] else 0.0
+            else:
+                count = self.index.count(pattern)
+                if count == 0:
+                    value = 0.0
+                elif self.exact_only:
+                    value = POINTS[n] * self._qpow[empties]
+                else:
+                    value = POINTS[n] * (1.0 - math.exp(-count * self._qpow[empties]))
+            self._windows[pattern] = value
+        return value
+
+    def line(self, pattern: str) -> float:
+        """Expected points of a 7-cell line: the best non-overlapping windows."""
+        value = self._lines.get(pattern)
+        if value is None:
+            window = self.window
+            best = [0.0] * 8
+            for i in range(5, -1, -1):
+                b = best[i + 1]
+                for length in range(2, 8 - i):
+                    w = window(pattern[i : i + length])
+                    if w > 0.0:
+                        v = w + best[i + length]
+                        if v > b:
+                            b = v
+                best[i] = b
+            value = self._lines[pattern] = best[0]
+        return value
+
+
+def line_pattern(board: list[str], line: int) -> str:
+    """The pattern of one of the 14 lines of a board."""
+    return "".join(board[p] for p in LINES[line])
+
+
+def placement_gains(ev: LineEvaluator, board: list[str], letter: str) -> list[tuple[float, int]]:
+    """For each empty cell, the change in estimated board value if ``letter`` goes there."""
+    patterns = [line_pattern(board, i) for i in range(14)]
+    base = [ev.line(p) for p in patterns]
+    out = []
+    for cell, ch in enumerate(board):
+        if ch != ".":
+            continue
+        r, c = LINES_OF[cell]
+        col = cell // 7
+        row_pos = cell % 7
+        rp = patterns[r]
+        cp = patterns[c]
+        new_r = rp[:row_pos] + letter + rp[row_pos + 1 :]
+        new_c = cp[:col] + letter + cp[col + 1 :]
+        gain = ev.line(new_r) - base[r] + ev.line(new_c) - base[c]
+        out.append((gain, cell))
+    return out

@@ -1,0 +1,44 @@
+"""``zracer``: a medium baseline in the spirit of Word Racer's sample bot, which "uses Z where possible".
+
+It places every letter where a crude estimate (any fitting word, discounted
+by the letters still missing) gains most, and when it picks it calls Z, a
+letter that rarely fits the opponent's words, whenever its own board can
+take a Z without loss; otherwise it calls the letter best for itself.
+"""
+
+from __future__ import annotations
+
+from games.lucky_words.bots.base import Bot
+from games.lucky_words.bots.evaluate import LineEvaluator, placement_gains
+from games.lucky_words.bots.index import index_for
+from games.lucky_words.engine import LETTERS
+from games.lucky_words.words import load_words
+
+Z_TOLERANCE = 0.02
+"""How much estimated value zracer gives up to call Z."""
+
+
+class ZRacer(Bot):
+    """Greedy one-ply placement on a crude estimate; calls Z where it costs nothing."""
+
+    def prepare(self) -> None:
+        """Index the word list."""
+        self.ev = LineEvaluator(index_for(load_words()), q=0.1, exact_only=True)
+
+    def _best(self, letter: str) -> tuple[float, int]:
+        gains = placement_gains(self.ev, self.board, letter)
+        top = max(g for g, _ in gains)
+        cells = [c for g, c in gains if g >= top - 1e-9]
+        return top, self.rng.choice(cells)
+
+    def choose_place(self, letter: str) -> int:
+        """The cell where the letter gains most."""
+        return self._best(letter)[1]
+
+    def choose_pick(self) -> tuple[str, int]:
+        """Z if it fits without loss, else the best letter for its own board."""
+        z_gain, z_cell = self._best("Z")
+        if z_gain >= -Z_TOLERANCE:
+            return "Z", z_cell
+        best = max(((*self._best(letter), letter) for letter in LETTERS), key=lambda t: t[0])
+        return best[2], best[1]

@@ -1,0 +1,109 @@
+"""The ``lucky_words`` game plugin object."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import attrs
+
+from codecup.dialogue import Dialogue, Outcome
+from codecup.errors import ConfigError, SetupError
+from codecup.game import Game, GameInfo, PlayerSession
+from games.lucky_words import render
+from games.lucky_words.bots import BOT_NAMES, make_bot
+from games.lucky_words.engine import CELLS, LETTERS
+from games.lucky_words.player import LuckyWordsPlayer
+from games.lucky_words.referee import referee
+from games.lucky_words.scorer import Scorer, ScoringMode, cols_of, rows_of
+from games.lucky_words.scoring import game_points
+from games.lucky_words.variants import RULES, rules_of
+from games.lucky_words.words import load_words
+
+INFO = GameInfo(
+    name="lucky_words",
+    title="Lucky Words (CodeCup 2004) / Word Racer",
+    seats=("first", "second"),
+    variants=tuple(r.variant for r in RULES),
+    bots=BOT_NAMES,
+)
+
+
+@attrs.frozen
+class ScoredLine:
+    """One line of a scored board, for ``codecup score``."""
+
+    label: str
+    text: str
+    points: int
+    words: tuple[str, ...]
+
+
+@attrs.frozen
+class ScoreReport:
+    """A scored board: every row and column, the total, and which word list was used."""
+
+    lines: tuple[ScoredLine, ...]
+    total: int
+    note: str
+
+
+class LuckyWords(Game):
+    """Lucky Words: two hidden 7x7 boards filled with the same 49 letters."""
+
+    info = INFO
+
+    def random_setup(self, rng: random.Random, variant: str) -> str:
+        """The starting letter, uniform over A..Z."""
+        return rng.choice(LETTERS)
+
+    def check_setup(self, text: str, variant: str) -> str:
+        """The setup is one letter A..Z (lower case accepted)."""
+        letter = text.strip().upper()
+        if len(letter) != 1 or letter not in LETTERS:
+            raise SetupError(f"a Lucky Words setup is the starting letter A..Z, not {text!r}")
+        return letter
+
+    def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
+        """The referee; the word list is read here, before any line is sent."""
+        rules = rules_of(variant)
+        return referee(setup, rules, Scorer(load_words(), rules.scoring))
+
+    def new_player(self, bot: str, variant: str, seed: int) -> PlayerSession:
+        """A built-in bot speaking the variant's dialogue."""
+        return LuckyWordsPlayer(make_bot(bot, seed), rules_of(variant))
+
+    def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
+        """Win 2 (2004) or 3 (Word Racer), draw 1, loss 0; a faulty seat loses."""
+        return game_points(outcome, rules_of(variant))
+
+    def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
+        """Both boards side by side with their words and points."""
+        return render.render_text(setup, moves, rules_of(variant).scoring)
+
+    def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
+        """Both boards drawn, words boxed."""
+        return render.render_svg(setup, moves, rules_of(variant).scoring)
+
+    def score_board(self, board: str, scoring: str | None = None) -> ScoreReport:
+        """Score one board of 49 letters (``.`` for empty; blanks ignored) under ``rule`` or ``wordracer``."""
+        cells = "".join(board.split()).upper()
+        if len(cells) != CELLS or any(ch not in LETTERS and ch != "." for ch in cells):
+            raise ConfigError(
+                f"a board is 49 letters A..Z ('.' for empty), row by row; got {len(cells)} characters"
+            )
+        try:
+            mode = ScoringMode(scoring or "rule")
+        except ValueError:
+            raise ConfigError(f"unknown scoring {scoring!r} (known: rule, wordracer)") from None
+        words = load_words()
+        scored = Scorer(words, mode).board(cells)
+        lines = []
+        for kind, texts, scores in (
+            ("row", rows_of(cells), scored.rows),
+            ("col", cols_of(cells), scored.cols),
+        ):
+            for i, (text, line) in enumerate(zip(texts, scores, strict=True)):
+                found = tuple(text[s : s + n] for s, n in line.words)
+                lines.append(ScoredLine(f"{kind} {i}", text, line.points, found))
+        return ScoreReport(tuple(lines), scored.total, f"{mode.value} scoring, {words.describe()}")

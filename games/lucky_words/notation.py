@@ -1,0 +1,71 @@
+"""Reading and writing the lines of both dialogues, and the moves announced for the record.
+
+Announced moves: the picker's ``E 35`` (letter, position), then the other
+player's ``0`` (the position it gave that letter).
+"""
+
+from __future__ import annotations
+
+import re
+
+from codecup.errors import InvalidMoveError
+from games.lucky_words.engine import CELLS
+
+_DIGITS = re.compile(r"[0-9]{1,2}")
+_WORDRACER_PICK = re.compile(r"([A-Z]) ([0-9]{1,2})")
+
+
+def parse_letter(line: str, *, strict: bool) -> str:
+    """A picked letter. Lenient (2004): surrounding blanks and lower case are accepted."""
+    text = line if strict else line.strip().upper()
+    if len(text) != 1 or not ("A" <= text <= "Z"):
+        what = "an upper-case letter A..Z" if strict else "a letter A..Z"
+        raise InvalidMoveError(f"expected {what}, got {line!r}")
+    return text
+
+
+def parse_position(line: str, *, strict: bool) -> int:
+    """A board position 0..48. Lenient (2004): surrounding blanks are accepted."""
+    text = line if strict else line.strip()
+    if not _DIGITS.fullmatch(text):
+        raise InvalidMoveError(f"expected a position 0..48, got {line!r}")
+    cell = int(text)
+    if cell >= CELLS:
+        raise InvalidMoveError(f"position {cell} is outside 0..48")
+    return cell
+
+
+def parse_wordracer_pick(line: str) -> tuple[str, int]:
+    """Word Racer's one-line pick ``L P``: an upper-case letter, one space, a position."""
+    match = _WORDRACER_PICK.fullmatch(line)
+    if not match:
+        raise InvalidMoveError(f"expected 'LETTER POSITION' such as 'E 35', got {line!r}")
+    return match[1], parse_position(match[2], strict=True)
+
+
+def format_pick_move(letter: str, cell: int) -> str:
+    """The picker's announced move."""
+    return f"{letter} {cell}"
+
+
+def format_follow_move(cell: int) -> str:
+    """The other player's announced move."""
+    return str(cell)
+
+
+def parse_pick_move(move: str) -> tuple[str, int]:
+    """Read back an announced pick (``E 35``)."""
+    return parse_wordracer_pick(move)
+
+
+def parse_follow_move(move: str) -> int:
+    """Read back an announced placement (``35``)."""
+    return parse_position(move, strict=True)
+
+
+def parse_score_line(line: str) -> int | None:
+    """A self-reported score, or ``None`` when the line is not a whole number."""
+    text = line.strip()
+    if text.isascii() and text.isdigit():
+        return int(text)
+    return None

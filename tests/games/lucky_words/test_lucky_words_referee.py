@@ -1,0 +1,158 @@
+"""Both dialogues with scripted lines: whole games, every invalid case, the score line."""
+
+from __future__ import annotations
+
+import pytest
+from lw_support import FREE, scripts
+
+from codecup.dialogue import Fault, Termination
+from codecup.drive import ScriptedChannel, drive
+from games.lucky_words.game import LuckyWords
+from games.lucky_words.scorer import Scorer
+
+GAME = LuckyWords()
+# Seat 0 fills 0,1,2,... so its row 0 reads the first 7 letters it placed.
+LETTERS = "CATSEAR" + "Q" * 41
+
+
+def run(variant: str, seat0, seat1, setup: str = "E"):
+    channel = ScriptedChannel.of(seat0, seat1)
+    result = drive(GAME.referee(setup, variant, 0), channel)
+    channel.assert_done()
+    return result
+
+
+def test_codecup2004_whole_game(small_words):
+    s0, s1 = scripts("codecup2004", LETTERS)
+    result = run("codecup2004", [*s0, "4"], [*s1, "7"])
+    assert result.sent_to(0)[:2] == ["E", "start"]
+    assert result.sent_to(1)[:2] == ["E", "C"]  # seat 1's second line is seat 0's first letter
+    assert result.sent_to(0)[2] == "A"  # seat 1's pick of turn 2
+    assert len(result.moves) == 96
+    assert result.moves[:3] == ((0, "C 0"), (1, "48"), (1, "A 47"))
+    out = result.outcome
+    assert all(end.kind is Termination.NORMAL for end in out.ends)
+    boards = out.extra["boards"]
+    assert boards[0].startswith("CATSEAR")
+    scorer = Scorer(small_words)
+    assert out.scores == (float(scorer.total(boards[0])), float(scorer.total(boards[1])))
+    assert out.extra["letters"] == LETTERS
+    assert out.extra["placements"][0] == FREE
+    assert out.extra["reported_score"] == ["4", "7"]
+    assert out.extra["reported_score_right"] == [out.scores[0] == 4, out.scores[1] == 7]
+    assert GAME.points(out, "codecup2004") in ((2.0, 0.0), (0.0, 2.0), (1.0, 1.0))
+
+
+def test_codecup2004_reported_score_right_wrong_and_absent(small_words):
+    s0, s1 = scripts("codecup2004", LETTERS)
+    first = run("codecup2004", [*s0, "0"], [*s1, Fault(Termination.TIMEOUT, "grace over")])
+    right = int(first.outcome.scores[0])
+    result = run("codecup2004", [*s0, f" {right} "], [*s1, "banana"])
+    assert result.outcome.extra["reported_score"] == [f" {right} ", "banana"]
+    assert result.outcome.extra["reported_score_right"] == [True, False]
+    assert all(end.kind is Termination.NORMAL for end in result.outcome.ends)
+    assert first.outcome.extra["reported_score"][1] is None
+    assert first.outcome.extra["reported_score_right"][1] is None
+
+
+def test_codecup2004_lower_case_and_blanks_accepted(small_words):
+    s0, s1 = scripts("codecup2004", LETTERS.lower())
+    s0[1] = " 0 "
+    result = run("codecup2004", [*s0, Fault(Termination.CRASH, "end of output")], [*s1, "1"])
+    assert all(end.kind is Termination.NORMAL for end in result.outcome.ends)
+    assert result.outcome.extra["letters"] == LETTERS
+    assert result.sent_to(1)[1] == "C"
+
+
+def test_wordracer_whole_game(small_words):
+    s0, s1 = scripts("wordracer", LETTERS)
+    result = run("wordracer", s0, s1)
+    assert result.sent_to(0)[:2] == ["E", "1"]
+    assert result.sent_to(1)[:3] == ["E", "0", "C"]
+    assert all(end.kind is Termination.NORMAL for end in result.outcome.ends)
+    assert "reported_score" not in result.outcome.extra
+    assert result.outcome.extra["boards"][0].startswith("CATSEAR")
+    assert GAME.points(result.outcome, "wordracer") in ((3.0, 0.0), (0.0, 3.0), (1.0, 1.0))
+
+
+def test_wordracer_greedy_variant_scores_greedily(small_words):
+    letters = "SEARUMG" + "Q" * 41
+    s0, s1 = scripts("wordracer", letters)
+    rule = run("wordracer", s0, s1).outcome
+    greedy = run("wordracer-greedy", s0, s1).outcome
+    assert rule.extra["boards"] == greedy.extra["boards"]
+    assert rule.scores[0] - greedy.scores[0] == 1  # SEA+RUM against SEAR in row 0
+    assert greedy.extra["scoring"] == "wordracer"
+
+
+CASES_2004 = [
+    # (seat 0's lines, seat 1's lines, offender, kind, message part)
+    (["7"], [], 0, Termination.INVALID, "letter"),
+    (["AB"], [], 0, Termination.INVALID, "letter"),
+    (["A", "x"], [], 0, Termination.INVALID, "position"),
+    (["A", "49"], [], 0, Termination.INVALID, "outside"),
+    (["A", "-1"], [], 0, Termination.INVALID, "position"),
+    (["A", "24"], [], 0, Termination.ILLEGAL, "occupied"),
+    (["A", "0"], ["0", "B", "0"], 1, Termination.ILLEGAL, "occupied"),
+    (["A", "0"], ["60"], 1, Termination.INVALID, "outside"),
+    (["A", "0"], ["0", "é"], 1, Termination.INVALID, "letter"),
+    ([Fault(Termination.CRASH, "end of output")], [], 0, Termination.CRASH, "end of output"),
+    (["A", "0"], [Fault(Termination.TIMEOUT, "30 s")], 1, Termination.TIMEOUT, "30 s"),
+    (["A", Fault(Termination.INVALID, "not text")], [], 0, Termination.INVALID, "not text"),
+]
+
+
+@pytest.mark.parametrize(("seat0", "seat1", "offender", "kind", "message"), CASES_2004)
+def test_codecup2004_invalid_cases(small_words, seat0, seat1, offender, kind, message):
+    result = run("codecup2004", seat0, seat1)
+    out = result.outcome
+    assert out.ends[offender].kind is kind
+    assert message in out.ends[offender].message
+    assert out.ends[1 - offender].kind is Termination.NORMAL
+    points = GAME.points(out, "codecup2004")
+    assert points[offender] == 0.0 and points[1 - offender] == 2.0
+
+
+CASES_WORDRACER = [
+    (["a 0"], [], 0, Termination.INVALID, "LETTER POSITION"),
+    (["A  0"], [], 0, Termination.INVALID, "LETTER POSITION"),
+    (["A 0 "], [], 0, Termination.INVALID, "LETTER POSITION"),
+    (["A"], [], 0, Termination.INVALID, "LETTER POSITION"),
+    (["A 49"], [], 0, Termination.INVALID, "outside"),
+    (["A 24"], [], 0, Termination.ILLEGAL, "occupied"),
+    (["A 0"], [" 0"], 1, Termination.INVALID, "position"),
+    (["A 0"], ["0", "B 0"], 1, Termination.ILLEGAL, "occupied"),
+    (["A 0"], ["24"], 1, Termination.ILLEGAL, "occupied"),
+    (["A 0"], [Fault(Termination.CRASH, "end of output")], 1, Termination.CRASH, "end"),
+    ([Fault(Termination.TIMEOUT, "10 s")], [], 0, Termination.TIMEOUT, "10 s"),
+]
+
+
+@pytest.mark.parametrize(("seat0", "seat1", "offender", "kind", "message"), CASES_WORDRACER)
+def test_wordracer_invalid_cases(small_words, seat0, seat1, offender, kind, message):
+    result = run("wordracer", seat0, seat1)
+    out = result.outcome
+    assert out.ends[offender].kind is kind
+    assert message in out.ends[offender].message
+    points = GAME.points(out, "wordracer")
+    assert points[offender] == 0.0 and points[1 - offender] == 3.0
+
+
+def test_offence_late_in_the_game_scores_boards_so_far(small_words):
+    s0, s1 = scripts("wordracer", LETTERS)
+    # Seat 1 picks into its already filled cell 48 on turn 10: the game stops there.
+    s1 = [*s1[:9], "Q 48"]
+    s0 = s0[:9]
+    result = run("wordracer", s0, s1)
+    out = result.outcome
+    assert out.ends[1].kind is Termination.ILLEGAL
+    assert out.extra["boards"][0].startswith("CATSEAR")
+    assert out.scores[0] == float(Scorer(small_words).total(out.extra["boards"][0]))
+    assert len(out.extra["placements"][1]) == 9
+
+
+def test_setup_check():
+    assert GAME.check_setup(" q ", "wordracer") == "Q"
+    for bad in ("", "AB", "1", "é"):
+        with pytest.raises(Exception, match="starting letter"):
+            GAME.check_setup(bad, "codecup2004")
