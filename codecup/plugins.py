@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+
 import attrs
 import pluggy
 
@@ -21,10 +23,7 @@ def make_plugin_manager(*, load_entry_points: bool = True, plugins: tuple = ()) 
     pm = pluggy.PluginManager(GROUP)
     pm.add_hookspecs(hookspecs)
     if load_entry_points:
-        try:
-            pm.load_setuptools_entrypoints(GROUP)
-        except Exception as exc:  # an import error in a plugin names the plugin
-            raise PluginError(f"a codecup plugin failed to load: {exc!r}") from exc
+        _load_entry_points(pm)
     for plugin in plugins:
         pm.register(plugin)
     try:
@@ -32,6 +31,20 @@ def make_plugin_manager(*, load_entry_points: bool = True, plugins: tuple = ()) 
     except pluggy.PluginValidationError as exc:
         raise PluginError(str(exc)) from exc
     return pm
+
+
+def _load_entry_points(pm: pluggy.PluginManager) -> None:
+    """Register every entry point of the group; a broken one is named in the error."""
+    seen: set[str] = set()
+    for ep in importlib.metadata.entry_points(group=GROUP):
+        if ep.name in seen or pm.get_plugin(ep.name) is not None:
+            continue  # the same distribution found twice on the path
+        seen.add(ep.name)
+        try:
+            plugin = ep.load()
+        except Exception as exc:
+            raise PluginError(f"codecup plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}") from exc
+        pm.register(plugin, name=ep.name)
 
 
 @attrs.define(eq=False)

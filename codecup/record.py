@@ -105,7 +105,7 @@ class Record:
             "seed": m.seed,
             "setup": m.setup,
             "clock_limit": m.clock,
-            "players": [attrs.asdict(p, retain_collection_types=False) for p in m.players],
+            "players": [attrs.asdict(p) for p in m.players],
             "started": self.started,
             "duration": round(self.duration, 6),
             "moves": [attrs.asdict(mv) for mv in self.moves],
