@@ -1,0 +1,1 @@
+"""Spaghetti (CodeCup 2022): place tiles, grow paths between the walls, score the long ones."""

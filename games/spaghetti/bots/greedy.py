@@ -1,0 +1,47 @@
+"""``greedy``: the best immediate score, minus what the reply can take on the paths it touched."""
+
+from __future__ import annotations
+
+import random
+
+from games.spaghetti.bots.tactics import best_at, frontier_cells
+from games.spaghetti.engine import Position
+
+
+def greedy_value(pos: Position, move: int, seat: int) -> int:
+    """``move``'s immediate score change for ``seat`` less the opponent's best gain on its paths.
+
+    Cycles and same-wall paths cost points, so they are avoided when anything
+    else is possible; a move that opens a path the opponent can close for many
+    points is charged for it.
+    """
+    gain = pos.delta(move, seat)
+    after = pos.copy()
+    after.play(move)
+    cells = frontier_cells(pos, after, move)
+    if cells:
+        threat = best_at(after, cells, 1 - seat)
+        if threat > 0:
+            gain -= threat
+    return gain
+
+
+class GreedyBot:
+    """Plays the move of best :func:`greedy_value`, ties broken at random."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, pos: Position, clock_left: float) -> int:
+        """The best move by one-ply value."""
+        seat = pos.mover
+        best = -(10**9)
+        choices: list[int] = []
+        for move in pos.legal_moves():
+            value = greedy_value(pos, move, seat)
+            if value > best:
+                best, choices = value, [move]
+            elif value == best:
+                choices.append(move)
+        choices.sort()
+        return self.rng.choice(choices)

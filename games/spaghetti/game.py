@@ -1,0 +1,64 @@
+"""The Spaghetti game object the plugin registers."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from codecup.dialogue import Dialogue, Outcome
+from codecup.game import Game, GameInfo, PlayerSession, Variant
+from games.spaghetti import render, scoring
+from games.spaghetti.bots import BOTS, make_bot
+from games.spaghetti.jury import format_setup, parse_setup, random_jury
+from games.spaghetti.player import SpaghettiPlayer
+from games.spaghetti.referee import referee
+
+CLOCK = 30.0
+
+INFO = GameInfo(
+    name="spaghetti",
+    title="Spaghetti (CodeCup 2022)",
+    seats=("Blue", "Red"),
+    variants=(
+        Variant(
+            "codecup2022",
+            "the CodeCup 2022 dialogue: two jury moves, Start, moves passed on, Quit",
+            clock=CLOCK,
+        ),
+    ),
+    bots=tuple(BOTS),
+)
+
+
+class Spaghetti(Game):
+    """Spaghetti: tiles on a 9x7 board, paths scored between the side walls."""
+
+    info = INFO
+
+    def random_setup(self, rng: random.Random, variant: str) -> str:
+        """Two jury moves from the official generator, one per line."""
+        return format_setup(random_jury(rng))
+
+    def check_setup(self, text: str, variant: str) -> str:
+        """Two jury moves on different cells, space- or newline-separated; returned one per line."""
+        return format_setup(parse_setup(text))
+
+    def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
+        """The CodeCup 2022 dialogue; ``seed`` drives the take-over random player."""
+        return referee(setup, seed)
+
+    def new_player(self, bot: str, variant: str, seed: int) -> PlayerSession:
+        """A session running bot ``bot`` on the variant's clock."""
+        return SpaghettiPlayer(make_bot(bot, seed), self.info.variant(variant).clock)
+
+    def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
+        """The final scores (0 for an offender)."""
+        return scoring.points(outcome)
+
+    def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
+        """The text board after ``moves``."""
+        return render.render_text(setup, moves)
+
+    def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
+        """The SVG board after ``moves``."""
+        return render.render_svg(setup, moves)

@@ -1,0 +1,10 @@
+"""The entry point that registers Spaghetti with codecup."""
+
+from codecup.hookspecs import hookimpl
+from games.spaghetti.game import Spaghetti
+
+
+@hookimpl
+def codecup_register_games(register):
+    """Register Spaghetti."""
+    register(Spaghetti())
