@@ -1,0 +1,59 @@
+"""Built-in bots: legal moves, determinism, the baseline's strength and its joker."""
+
+from __future__ import annotations
+
+import random
+
+from codecup.dialogue import Termination
+from codecup.drive import play_bots
+from games.pillars.bots import BaselineBot, RandomBot
+from games.pillars.engine import Board, bit, legal_masks, random_pillars
+from games.pillars.game import Pillars
+from games.pillars.player import View
+
+GAME = Pillars()
+
+
+def test_random_bot_never_jokers_and_covers_the_moves():
+    board = Board.start(random_pillars(random.Random(1)))
+    bot = RandomBot(random.Random(2))
+    seen = set()
+    for _ in range(300):
+        move = bot.choose(View(board, 0, True, True))
+        assert board.is_legal(move.rect) and not move.joker
+        seen.add(move.rect)
+    assert len(seen) > 150  # spread over the 990 rectangles, not stuck on a few
+
+
+def test_baseline_jokers_only_on_a_proven_win():
+    board = Board.start(tuple(range(10)))
+    # Leave a small ending: only row J's 9 free fields (Ja..Ji) and field Aj empty.
+    keep = sum(bit(9, c) for c in range(9)) | bit(0, 9)
+    filled = board.empty & ~keep
+    position = Board(board.pillars, filled, 0, 0)
+    bot = BaselineBot(random.Random(0))
+    move = bot.choose(View(position, 0, True, False))
+    after = position.empty ^ move.rect.mask
+    # 10 empty: a line of 9 plus a single; a win exists, so the joker (worth 1) is played.
+    assert move.joker
+    assert after in {m ^ position.empty for m in legal_masks(position.empty)}
+    again = bot.choose(View(position, 0, False, False))
+    assert not again.joker
+
+
+def test_same_seed_same_game():
+    first = play_bots(GAME, ["baseline", "random"], seed=5)
+    second = play_bots(GAME, ["baseline", "random"], seed=5)
+    assert first.moves == second.moves and first.outcome == second.outcome
+
+
+def test_baseline_beats_random_in_both_seats():
+    wins = 0
+    for seed in range(2):
+        seat = seed % 2
+        bots = ["random", "random"]
+        bots[seat] = "baseline"
+        result = play_bots(GAME, bots, seed=seed)
+        assert all(end.kind is Termination.NORMAL for end in result.outcome.ends)
+        wins += result.outcome.scores[seat] >= 18
+    assert wins == 2
