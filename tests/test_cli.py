@@ -7,7 +7,7 @@ import json
 import pytest
 
 from codecup.cli import main
-from tests.conftest import TINYGAME_DIST
+from tests.support import TINYGAME_DIST
 
 
 @pytest.fixture(autouse=True)

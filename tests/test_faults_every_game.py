@@ -13,7 +13,7 @@ from codecup.plugins import load_games
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
 from codecup.verify import verify_record
-from tests.conftest import HOSTILE, processes_with, python_argv
+from tests.support import HOSTILE, processes_with, python_argv
 
 CLOCK = 0.3
 FAULTS = [

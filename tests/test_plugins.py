@@ -14,7 +14,7 @@ from codecup import hookspecs
 from codecup.errors import PluginError, UnknownGameError
 from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager
-from tests.conftest import TINYGAME_DIST
+from tests.support import TINYGAME_DIST
 
 ROOT = Path(__file__).parent.parent
 
