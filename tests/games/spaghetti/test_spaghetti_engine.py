@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from spaghetti_naive import naive_delta
 
 from games.spaghetti.engine import BLUE, CELLS, PLAYER_MOVES, RED, Position
 from games.spaghetti.jury import random_jury
 from games.spaghetti.notation import parse_move
+from tests.games.spaghetti.spaghetti_naive import naive_delta
 
 FIGURE3 = (
     "LLLLLRL",
