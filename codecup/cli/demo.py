@@ -1,0 +1,83 @@
+"""``codecup demo``: a tournament of the built-in bots of every installed game.
+
+For each registered game, a double round robin among its bots (in-process,
+the game's default clock, a fixed seed), with standings and the results site
+written under --out (one folder per game, and an index linking them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from html import escape
+from pathlib import Path
+
+from codecup.cli.tournament import play_spec, positive_int
+from codecup.plugins import load_games
+from codecup.record import PlayerInfo
+from codecup.site import build_site
+from codecup.site.pages import page
+from codecup.tournament.tournament import TournamentResult, TournamentSpec
+
+DEFAULT_OUT = "demo-results"
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Register the subcommand."""
+    parser = subparsers.add_parser(
+        "demo", help="a tournament of every game's built-in bots", description=__doc__
+    )
+    parser.add_argument("--out", type=Path, default=Path(DEFAULT_OUT), help=f"output folder ({DEFAULT_OUT})")
+    parser.add_argument("--game", action="append", help="only this game (repeatable; default: all)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random starts (default 1)")
+    parser.add_argument("--rounds", type=positive_int, default=1, help="double round robins per game (1)")
+    parser.add_argument("--jobs", type=positive_int, help="games at once (default: cores)")
+    parser.add_argument("--quiet", action="store_true", help="no progress output")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play every game's bots against each other and write the results."""
+    registry = load_games()
+    names = args.game or registry.names()
+    results: list[tuple[str, TournamentResult, float]] = []
+    for name in names:
+        game = registry.get(name)
+        variant = game.info.default_variant
+        players = tuple(PlayerInfo(name=bot, bot=bot) for bot in game.info.bots)
+        if len(players) < 2:
+            print(f"{name}: fewer than two bots, skipped")
+            continue
+        spec = TournamentSpec(
+            game=name,
+            variant=variant.name,
+            clock=variant.clock,
+            players=players,
+            seed=args.seed,
+            rounds=args.rounds,
+        )
+        out = args.out / name
+        if not args.quiet:
+            print(f"\n== {game.info.title}: {len(players)} bots, {spec.estimated_games()} games ==")
+        start = time.perf_counter()
+        result = play_spec(spec, game, out, jobs=args.jobs, executor=None, quiet=args.quiet)
+        build_site(out, game, result)
+        elapsed = time.perf_counter() - start
+        results.append((name, result, elapsed))
+        print(result.summary())
+    items = "".join(
+        f'<li><a href="{escape(name)}/index.html">{escape(name)}</a>: {len(r.games)} games, '
+        f"winner {escape(r.standings.order[0])} ({elapsed:.1f}s)</li>"
+        for name, r, elapsed in results
+    )
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "index.html").write_text(
+        page(
+            "codecup demo",
+            f"<h1>codecup demo</h1><p>Built-in bots of every game.</p><ul>{items}</ul>",
+            css="",
+        ),
+        "utf-8",
+    )
+    print(f"\ndemo results in {args.out}/ (open {args.out / 'index.html'}, or: codecup view {args.out})")
+    return 0

@@ -1,0 +1,142 @@
+"""``codecup tournament FILE``: play a tournament from a players.yml or tournament.yml.
+
+FILE lists the players (Word Racer format: name, directory, command; a
+command ``bot:NAME`` is a built-in bot) and may hold any option below
+(``game:``, ``format:``, ``rounds:`` ...); the command line wins. Results go
+to --out: a results log (``results.jsonl``), one record per game under
+``games/``, ``standings.txt``/``.json`` and the results site (``index.html``).
+Running the same command again finishes an interrupted tournament.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from codecup.cli.common import add_words_option, apply_words_option, positive_float
+from codecup.errors import ConfigError
+from codecup.plugins import load_games
+from codecup.tournament import executor as ex
+from codecup.tournament.players import read_players
+from codecup.tournament.progress import make_progress
+from codecup.tournament.schedule import FORMATS
+from codecup.tournament.tournament import TournamentResult, TournamentSpec, run_tournament
+
+DEFAULT_OUT = "tournament-results"
+
+
+def positive_int(text: str) -> int:
+    """An argparse type for counts."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Options on how games run (shared with ``codecup sprt``)."""
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        help=f"games at once in the local pool (default: cores, {ex.default_jobs()})",
+    )
+    parser.add_argument("--executor", help="local (default) or dask://HOST:PORT (an existing Dask cluster)")
+    parser.add_argument("--quiet", action="store_true", default=None, help="no progress output")
+    add_words_option(parser)
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Register the subcommand."""
+    parser = subparsers.add_parser("tournament", help="play a tournament", description=__doc__)
+    parser.add_argument("file", type=Path, metavar="PLAYERS.yml", help="players.yml or tournament.yml")
+    parser.add_argument("--game", help="the game (or game: in the file)")
+    parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
+    parser.add_argument("--format", choices=FORMATS, help="default round-robin (double: both seats)")
+    parser.add_argument("--rounds", type=positive_int, help="repeat the (final) round robin N times")
+    parser.add_argument("--clock", type=positive_float, help="seconds per player per game")
+    parser.add_argument("--seed", type=int, help="seed of the schedule's random starts (default 0)")
+    parser.add_argument("--out", type=Path, help=f"output folder (default {DEFAULT_OUT})")
+    parser.add_argument("--challenger", help="gauntlet: the player facing the field (default: the first)")
+    parser.add_argument("--swiss-rounds", type=positive_int, help="swiss: rounds before the final")
+    parser.add_argument("--top", type=positive_int, help="swiss: players in the final round robin (4)")
+    parser.add_argument("--no-site", action="store_true", help="do not build the results site")
+    add_run_options(parser)
+    return parser
+
+
+def _option(args: argparse.Namespace, file_options: dict[str, Any], name: str, default: Any) -> Any:
+    value = getattr(args, name, None)
+    if value is not None:
+        return value
+    return file_options.get(name, default)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the tournament, print the standings, write the results."""
+    apply_words_option(args)
+    players_file = read_players(args.file)
+    opts = dict(players_file.options)
+    registry = load_games()
+    game_name = _option(args, opts, "game", None)
+    if game_name is None:
+        raise ConfigError(f"which game? give --game or 'game:' in {args.file}")
+    game = registry.get(game_name)
+    variant = game.info.variant(_option(args, opts, "variant", None))
+    for p in players_file.players:
+        if p.bot is not None:
+            game.info.check_bot(p.bot)
+    spec = TournamentSpec(
+        game=game.info.name,
+        variant=variant.name,
+        clock=float(_option(args, opts, "clock", variant.clock)),
+        players=players_file.players,
+        seed=_option(args, opts, "seed", 0),
+        format=_option(args, opts, "format", "round-robin"),
+        rounds=_option(args, opts, "rounds", 1),
+        challenger=_option(args, opts, "challenger", None),
+        swiss_rounds=_option(args, opts, "swiss_rounds", None),
+        top=_option(args, opts, "top", 4),
+    )
+    spec.check()
+    out = Path(_option(args, opts, "out", DEFAULT_OUT))
+    if not out.is_absolute() and args.out is None and "out" in opts:
+        out = args.file.parent / out
+    quiet = bool(_option(args, opts, "quiet", False))
+    result = play_spec(
+        spec,
+        game,
+        out,
+        jobs=_option(args, opts, "jobs", None),
+        executor=_option(args, opts, "executor", None),
+        quiet=quiet,
+    )
+    if not args.no_site:
+        from codecup.site import build_site
+
+        build_site(out, game, result)
+    print(result.summary())
+    print(f"\nresults in {out}/ (standings.txt, standings.json, games/, index.html)")
+    return 0
+
+
+def play_spec(
+    spec: TournamentSpec, game, out: Path, *, jobs: int | None, executor: str | None, quiet: bool
+) -> TournamentResult:
+    """Run a tournament on the chosen executor with the right progress report."""
+    address = ex.parse_executor(executor)
+    progress = make_progress(quiet)
+    if address is None:
+        n = jobs or ex.default_jobs()
+        with ex.local_pool(n) as pool:
+            return run_tournament(spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n)
+    pool, slots, close = ex.dask_executor(address)
+    try:
+        n = jobs or slots
+        return run_tournament(spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n)
+    finally:
+        pool.shutdown(wait=False)
+        close()

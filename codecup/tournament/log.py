@@ -1,0 +1,78 @@
+"""The results log: one JSON line per finished game, flushed and fsynced before it counts.
+
+A tournament killed at any moment (``kill -9`` included) leaves at worst a
+half-written last line; reading ignores it (and the writer cuts it off), so
+that game is simply played again. A game id appears at most once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import attrs
+
+from codecup.errors import ConfigError, RecordError
+from codecup.record import Record
+
+LOG_NAME = "results.jsonl"
+
+
+@attrs.define(eq=False)
+class ResultsLog:
+    """An append-only log of finished games, keyed by scheduled game id."""
+
+    path: Path
+    records: dict[str, Record] = attrs.field(factory=dict)
+    ignored_tail: bool = False
+
+    @classmethod
+    def open(cls, path: Path) -> ResultsLog:
+        """Read what an earlier run left (if anything) and make the file ready to append."""
+        log = cls(path)
+        if not path.exists():
+            return log
+        data = path.read_bytes()
+        good = 0  # bytes of complete, parsable lines
+        for raw in data.splitlines(keepends=True):
+            if not raw.endswith(b"\n"):
+                log.ignored_tail = True
+                break
+            try:
+                doc = json.loads(raw)
+                game_id = doc["id"]
+                record = Record.from_json(doc["record"])
+            except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, RecordError):
+                # only the last line may be damaged (a kill during a write); anything else is not ours
+                if good + len(raw) == len(data):
+                    log.ignored_tail = True
+                    break
+                raise ConfigError(
+                    f"{path} is not a codecup results log (bad line after byte {good})"
+                ) from None
+            log.records.setdefault(game_id, record)
+            good += len(raw)
+        if good < len(data):
+            with path.open("r+b") as f:  # drop the torn tail so appends start on a clean line
+                f.truncate(good)
+                f.flush()
+                os.fsync(f.fileno())
+        return log
+
+    def __contains__(self, game_id: str) -> bool:
+        return game_id in self.records
+
+    def append(self, game_id: str, record: Record) -> None:
+        """Write one finished game durably; only then does it count."""
+        if game_id in self.records:
+            raise ValueError(f"game {game_id} is already in the log")
+        line = json.dumps(
+            {"id": game_id, "record": record.to_json()}, separators=(",", ":"), ensure_ascii=False
+        )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        self.records[game_id] = record

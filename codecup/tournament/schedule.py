@@ -1,0 +1,233 @@
+"""Tournament formats as schedules: batches of games, each keyed by a stable id.
+
+A format is a generator of batches. It yields a batch (games that may run at
+once), and is resumed only when every game of that batch has a result; a
+later batch may depend on earlier results (Swiss pairings, knock-out
+brackets). Because a format is a pure function of the players, the seed and
+the results so far, re-running it over a results log replays the same
+schedule: that is what makes a tournament resumable.
+
+Every pairing plays a *pair* of games with seats swapped, and both games
+share one seed (the same random start), as CodeCup rounds do.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+
+import attrs
+
+from codecup.drive import derive_seed
+
+SEP = "~"  # cannot occur in a player's name, so ids are unambiguous and safe as file names
+FORMATS = ("round-robin", "gauntlet", "swiss", "knockout")
+
+Points = Mapping[str, tuple[float, ...]]  # game id -> competition points per seat
+Ranker = Callable[[Iterable[str]], list[int]]  # game ids -> player indices, best first
+
+
+@attrs.frozen
+class ScheduledGame:
+    """One game of a schedule: who sits where, with which seed."""
+
+    id: str
+    stage: str
+    round: int
+    seats: tuple[int, int]
+    seed: int
+
+
+@attrs.frozen
+class Pairing:
+    """Two players meeting in one round; ``tag`` distinguishes repeated meetings."""
+
+    stage: str
+    round: int
+    a: int
+    b: int
+    tag: str = ""
+
+    def games(self, names: Sequence[str], seed: int) -> list[ScheduledGame]:
+        """The pair of games, seats swapped, sharing one seed."""
+        lo, hi = sorted((names[self.a], names[self.b]))
+        shared = derive_seed(seed, self.stage, self.round, self.tag, lo, hi) % 2**31
+        prefix = f"{self.stage}{self.round}{self.tag}"
+        return [
+            ScheduledGame(f"{prefix}{SEP}{names[x]}{SEP}{names[y]}", self.stage, self.round, (x, y), shared)
+            for x, y in ((self.a, self.b), (self.b, self.a))
+        ]
+
+
+def circle_rounds(n: int) -> list[list[tuple[int, int]]]:
+    """All pairings of ``n`` players in n-1 (or n, if odd) rounds, by the circle method."""
+    ids: list[int | None] = list(range(n)) + ([None] if n % 2 else [])
+    m = len(ids)
+    rounds = []
+    for _ in range(m - 1):
+        pairs = []
+        for i in range(m // 2):
+            a, b = ids[i], ids[m - 1 - i]
+            if a is not None and b is not None:
+                pairs.append((min(a, b), max(a, b)))
+        rounds.append(pairs)
+        ids = [ids[0], ids[-1], *ids[1:-1]]
+    return rounds
+
+
+def round_robin(names: Sequence[str], seed: int, rounds: int = 1, stage: str = "rr") -> list[ScheduledGame]:
+    """A double round robin (every pair, both seats), repeated ``rounds`` times."""
+    games: list[ScheduledGame] = []
+    for r in range(1, rounds + 1):
+        for pairs in circle_rounds(len(names)):
+            for a, b in pairs:
+                games += Pairing(stage, r, a, b).games(names, seed)
+    return games
+
+
+def gauntlet(names: Sequence[str], seed: int, challenger: int, rounds: int = 1) -> list[ScheduledGame]:
+    """One player against each other player, both seats, ``rounds`` times."""
+    games: list[ScheduledGame] = []
+    for r in range(1, rounds + 1):
+        for other in range(len(names)):
+            if other != challenger:
+                games += Pairing("g", r, challenger, other).games(names, seed)
+    return games
+
+
+def swiss_pairs(
+    order: Sequence[int], played: set[frozenset[int]], rematches: int = 0
+) -> list[tuple[int, int]] | None:
+    """Pair players in ranking order, top down, with at most ``rematches`` rematches (backtracking).
+
+    None if that is impossible.
+    """
+    if not order:
+        return []
+    first, rest = order[0], order[1:]
+    for i, other in enumerate(rest):
+        again = frozenset((first, other)) in played
+        if again and rematches == 0:
+            continue
+        tail = swiss_pairs([*rest[:i], *rest[i + 1 :]], played, rematches - again)
+        if tail is not None:
+            return [(first, other), *tail]
+    return None
+
+
+def fewest_rematches(order: Sequence[int], played: set[frozenset[int]]) -> list[tuple[int, int]]:
+    """Swiss pairs with no rematch if possible, else as few as possible."""
+    for allowed in range(len(order) // 2 + 1):
+        pairs = swiss_pairs(order, played, allowed)
+        if pairs is not None:
+            return pairs
+    raise AssertionError("unreachable: any pairing has at most n/2 rematches")
+
+
+def default_swiss_rounds(n: int) -> int:
+    """Enough Swiss rounds to separate ``n`` players: ceil(log2 n) + 1, at most n - 1."""
+    return max(1, min(n - 1, math.ceil(math.log2(max(n, 2))) + 1))
+
+
+def swiss(
+    names: Sequence[str], seed: int, rank: Ranker, rounds: int, top: int, final_rounds: int = 1
+) -> Iterator[list[ScheduledGame]]:
+    """Swiss rounds (pairs by standing, no rematch where possible), then a double round robin of the top."""
+    n = len(names)
+    played: set[frozenset[int]] = set()
+    byes: set[int] = set()
+    ids: list[str] = []
+    for r in range(1, rounds + 1):
+        order = rank(ids) if ids else list(range(n))
+        if n % 2:
+            # the bye goes to the lowest-ranked player who has not had one yet
+            bye = next((p for p in reversed(order) if p not in byes), order[-1])
+            byes.add(bye)
+            order = [p for p in order if p != bye]
+        pairs = fewest_rematches(order, played)
+        batch = []
+        for a, b in pairs:
+            played.add(frozenset((a, b)))
+            batch += Pairing("s", r, a, b).games(names, seed)
+        ids += [g.id for g in batch]
+        yield batch
+    finalists = sorted(rank(ids)[: max(2, min(top, n))])
+    sub = [names[i] for i in finalists]
+    final = round_robin(sub, seed, final_rounds, stage="f")
+    yield [attrs.evolve(g, seats=(finalists[g.seats[0]], finalists[g.seats[1]])) for g in final]
+
+
+def bracket(size: int) -> list[int]:
+    """Standard seeding order for a knock-out bracket of ``size`` (a power of two): 1 meets size."""
+    order = [0]
+    while len(order) < size:
+        m = 2 * len(order)
+        order = [x for s in order for x in (s, m - 1 - s)]
+    return order
+
+
+MAX_REPLAYS = 2
+
+
+def knockout(names: Sequence[str], seed: int, points: Points) -> Iterator[list[ScheduledGame]]:
+    """Single elimination; a match is a pair of games (seats swapped), replayed on a tie.
+
+    Still level after :data:`MAX_REPLAYS` replays, the better seed (earlier in
+    the players list) goes through, so the result never depends on timing.
+    """
+    n = len(names)
+    size = 1 << max(1, math.ceil(math.log2(n)))
+    slots: list[int | None] = [s if s < n else None for s in bracket(size)]
+    r = 0
+    while len(slots) > 1:
+        r += 1
+        matches = [(slots[i], slots[i + 1]) for i in range(0, len(slots), 2)]
+        winners: list[int | None] = [None] * len(matches)
+        tallies = {k: [0.0, 0.0] for k in range(len(matches))}
+        live: dict[int, tuple[int, int]] = {}
+        for k, (a, b) in enumerate(matches):
+            if a is None or b is None:
+                winners[k] = a if b is None else b
+            else:
+                live[k] = (a, b)
+        for replay in range(MAX_REPLAYS + 1):
+            if not live:
+                break
+            batch: dict[int, list[ScheduledGame]] = {}
+            for k, (a, b) in live.items():
+                tag = f"m{k + 1}" + (f"x{replay}" if replay else "")
+                batch[k] = Pairing("ko", r, a, b, tag).games(names, seed)
+            yield [g for games in batch.values() for g in games]
+            for k, games in batch.items():
+                a, b = live[k]
+                for g in games:
+                    pts = points[g.id]
+                    for seat, who in enumerate(g.seats):
+                        tallies[k][0 if who == a else 1] += pts[seat]
+                ta, tb = tallies[k]
+                if ta != tb:
+                    winners[k] = a if ta > tb else b
+                elif replay == MAX_REPLAYS:
+                    winners[k] = min(a, b)
+            live = {k: ab for k, ab in live.items() if winners[k] is None}
+        slots = winners
+
+
+def knockout_ranking(n: int, games: Sequence[ScheduledGame], points: Points) -> list[int]:
+    """Players ordered by how far they got in a knock-out (then by seed)."""
+    reached = dict.fromkeys(range(n), 0)
+    last_round = max((g.round for g in games), default=0)
+    for g in games:
+        for who in g.seats:
+            reached[who] = max(reached[who], g.round)
+    # the final's winner went one round further
+    final = [g for g in games if g.round == last_round]
+    if final:
+        tally: dict[int, float] = {}
+        for g in final:
+            for seat, who in enumerate(g.seats):
+                tally[who] = tally.get(who, 0.0) + points[g.id][seat]
+        a, b = sorted(tally)
+        winner = a if tally[a] > tally[b] else b if tally[b] > tally[a] else min(a, b)
+        reached[winner] += 1
+    return sorted(range(n), key=lambda p: (-reached[p], p))

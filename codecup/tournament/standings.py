@@ -1,0 +1,165 @@
+"""Standings from game records, ranked by each game's own ``standing_key``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from codecup.dialogue import Termination
+from codecup.game import Game, Standing
+from codecup.record import Record
+
+
+@attrs.frozen
+class PlayerStats:
+    """One player's line in the standings."""
+
+    rank: int
+    standing: Standing
+    clock_mean: float
+    clock_max: float
+    faults: Mapping[str, int]  # termination kind -> count, for kinds other than normal
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form of this line."""
+        return {
+            "rank": self.rank,
+            **attrs.asdict(self.standing),
+            "clock_mean": round(self.clock_mean, 4),
+            "clock_max": round(self.clock_max, 4),
+            "faults": dict(self.faults),
+        }
+
+
+@attrs.frozen
+class Cell:
+    """What one player did against one opponent: games and points."""
+
+    games: int = 0
+    points: float = 0.0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+
+@attrs.frozen
+class Standings:
+    """Ranked lines and the cross-table (``cross[a][b]``: a's results against b)."""
+
+    rows: tuple[PlayerStats, ...]
+    cross: Mapping[str, Mapping[str, Cell]]
+
+    @property
+    def order(self) -> list[str]:
+        """Player names, best first."""
+        return [row.standing.player for row in self.rows]
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (standings.json)."""
+        return {
+            "standings": [row.to_json() for row in self.rows],
+            "cross": {a: {b: attrs.asdict(c) for b, c in row.items()} for a, row in self.cross.items()},
+        }
+
+    def table(self, title: str = "") -> str:
+        """A plain-text table of the standings."""
+        faults_shown = any(row.faults for row in self.rows)
+        width = max([len("player"), *(len(row.standing.player) for row in self.rows)])
+        head = (
+            f"{'#':>3}  {'player':<{width}} {'games':>5} {'won':>4} {'drawn':>5} {'lost':>4} "
+            f"{'points':>8} {'score':>8} {'clock avg':>9} {'clock max':>9}"
+        )
+        if faults_shown:
+            head += "  faults"
+        lines = [title] if title else []
+        lines += [head, "-" * len(head)]
+        for row in self.rows:
+            s = row.standing
+            line = (
+                f"{row.rank:>3}  {s.player:<{width}} {s.games:>5} {s.wins:>4} {s.draws:>5} {s.losses:>4} "
+                f"{s.points:>8g} {s.score:>8g} {row.clock_mean:>8.3f}s {row.clock_max:>8.3f}s"
+            )
+            if row.faults:
+                line += "  " + ", ".join(f"{k} {v}" for k, v in sorted(row.faults.items()))
+            lines.append(line)
+        return "\n".join(lines)
+
+
+def outcome_for(record: Record, seat: int) -> int:
+    """+1 win, 0 draw, -1 loss for ``seat``, by competition points."""
+    mine = record.result.points[seat]
+    theirs = max(p for s, p in enumerate(record.result.points) if s != seat)
+    return (mine > theirs) - (mine < theirs)
+
+
+def compute_standings(
+    game: Game, players: Sequence[str], records: Iterable[Record], order: Sequence[str] | None = None
+) -> Standings:
+    """Totals per player, ranked by ``game.standing_key``.
+
+    Ties left by the game's key keep ``order`` (default: the players list),
+    so a ranking never depends on the order games finished in.
+    """
+    totals = {name: Standing(player=name) for name in players}
+    clocks: dict[str, list[float]] = {name: [] for name in players}
+    faults: dict[str, dict[str, int]] = {name: {} for name in players}
+    cross: dict[str, dict[str, Cell]] = {a: {} for a in players}
+    for record in records:
+        names = [p.name for p in record.match.players]
+        for seat, name in enumerate(names):
+            if name not in totals:
+                continue
+            res = outcome_for(record, seat)
+            end = record.result.termination[seat]
+            s = totals[name]
+            totals[name] = attrs.evolve(
+                s,
+                games=s.games + 1,
+                wins=s.wins + (res > 0),
+                draws=s.draws + (res == 0),
+                losses=s.losses + (res < 0),
+                points=s.points + record.result.points[seat],
+                score=s.score + record.result.scores[seat],
+                irregular_losses=s.irregular_losses + (end.kind is not Termination.NORMAL),
+            )
+            clocks[name].append(record.clock_used[seat])
+            if end.kind is not Termination.NORMAL:
+                faults[name][end.kind.value] = faults[name].get(end.kind.value, 0) + 1
+            for other_seat, other in enumerate(names):
+                if other_seat == seat:
+                    continue
+                c = cross[name].get(other, Cell())
+                cross[name][other] = Cell(
+                    games=c.games + 1,
+                    points=c.points + record.result.points[seat],
+                    wins=c.wins + (res > 0),
+                    draws=c.draws + (res == 0),
+                    losses=c.losses + (res < 0),
+                )
+    position = {name: i for i, name in enumerate(order or players)}
+    ranked = sorted(
+        players,
+        key=lambda n: (tuple(-x for x in game.standing_key(totals[n])), position.get(n, len(position))),
+    )
+    rows = []
+    for i, name in enumerate(ranked):
+        used = clocks[name]
+        rows.append(
+            PlayerStats(
+                rank=i + 1,
+                standing=totals[name],
+                clock_mean=sum(used) / len(used) if used else 0.0,
+                clock_max=max(used, default=0.0),
+                faults=dict(sorted(faults[name].items())),
+            )
+        )
+    return Standings(rows=tuple(rows), cross=cross)
+
+
+def reorder(standings: Standings, order: Sequence[str]) -> Standings:
+    """The same lines in another order (a format's own final ranking), renumbered."""
+    by_name = {row.standing.player: row for row in standings.rows}
+    rows = tuple(attrs.evolve(by_name[name], rank=i + 1) for i, name in enumerate(order))
+    return attrs.evolve(standings, rows=rows)

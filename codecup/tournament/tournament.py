@@ -1,0 +1,292 @@
+"""Running a tournament: schedule, executor, results log, standings.
+
+The loop asks the format for a batch, skips the games the results log
+already holds, hands the rest to the executor, and logs each game as it
+finishes (only a logged game counts). Re-running the same command over the
+same output folder therefore plays only the missing games.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import random
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from codecup.errors import ConfigError
+from codecup.game import Game
+from codecup.record import MatchInfo, PlayerInfo, Record
+from codecup.tournament import schedule as sched
+from codecup.tournament.executor import PlayFn
+from codecup.tournament.log import LOG_NAME, ResultsLog
+from codecup.tournament.progress import Progress
+from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
+from codecup.tournament.schedule import ScheduledGame
+from codecup.tournament.standings import Standings, compute_standings, reorder
+
+
+@attrs.frozen
+class TournamentSpec:
+    """Everything that decides which games are played (not how or where)."""
+
+    game: str
+    variant: str
+    clock: float
+    players: tuple[PlayerInfo, ...]
+    seed: int = 0
+    format: str = "round-robin"
+    rounds: int = 1
+    challenger: str | None = None
+    swiss_rounds: int | None = None
+    top: int = 4
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names, in the order given (the seeding order)."""
+        return [p.name for p in self.players]
+
+    def check(self) -> None:
+        """Raise :class:`ConfigError` for a combination that cannot be scheduled."""
+        if self.format not in sched.FORMATS:
+            raise ConfigError(f"unknown format {self.format!r} (known: {', '.join(sched.FORMATS)})")
+        if len(self.players) < 2:
+            raise ConfigError("a tournament needs at least two players")
+        if self.rounds < 1:
+            raise ConfigError("--rounds must be at least 1")
+        if self.challenger is not None and self.challenger not in self.names:
+            raise ConfigError(f"--challenger {self.challenger!r} is not one of the players")
+        if self.swiss_rounds is not None and self.swiss_rounds < 1:
+            raise ConfigError("--swiss-rounds must be at least 1")
+        if self.top < 2:
+            raise ConfigError("--top must be at least 2")
+
+    @property
+    def challenger_index(self) -> int:
+        """The gauntlet's challenger (the first player unless named)."""
+        return self.names.index(self.challenger) if self.challenger else 0
+
+    def n_swiss_rounds(self) -> int:
+        """Swiss rounds to play."""
+        return self.swiss_rounds or sched.default_swiss_rounds(len(self.players))
+
+    def estimated_games(self) -> int:
+        """How many games the schedule should have (exact except for knock-out replays)."""
+        n = len(self.players)
+        if self.format == "round-robin":
+            return n * (n - 1) * self.rounds
+        if self.format == "gauntlet":
+            return 2 * (n - 1) * self.rounds
+        if self.format == "swiss":
+            top = max(2, min(self.top, n))
+            return self.n_swiss_rounds() * (n // 2) * 2 + top * (top - 1) * self.rounds
+        return 2 * (n - 1)
+
+    def batches(self, points: sched.Points, rank: sched.Ranker) -> Iterator[list[ScheduledGame]]:
+        """The schedule, batch by batch (later batches may read ``points`` of earlier ones)."""
+        names = self.names
+        if self.format == "round-robin":
+            yield sched.round_robin(names, self.seed, self.rounds)
+        elif self.format == "gauntlet":
+            yield sched.gauntlet(names, self.seed, self.challenger_index, self.rounds)
+        elif self.format == "swiss":
+            yield from sched.swiss(names, self.seed, rank, self.n_swiss_rounds(), self.top, self.rounds)
+        else:
+            yield from sched.knockout(names, self.seed, points)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (for standings.json)."""
+        doc = attrs.asdict(self, recurse=True)
+        doc["players"] = [p.describe() for p in self.players]
+        return doc
+
+
+@attrs.frozen
+class TournamentResult:
+    """A finished tournament: every game with its record, the standings and ratings."""
+
+    spec: TournamentSpec
+    games: tuple[tuple[ScheduledGame, Record], ...]
+    standings: Standings
+    ratings: tuple[Rating, ...]
+    played: int  # games played by this run (the rest came from the log)
+
+    @property
+    def records(self) -> list[Record]:
+        """The records in schedule order."""
+        return [r for _, r in self.games]
+
+    def summary(self) -> str:
+        """Standings and ratings as text."""
+        s = self.spec
+        title = f"{s.game} ({s.variant}), {s.format}, {len(self.games)} games, seed {s.seed}"
+        return (
+            self.standings.table(title)
+            + "\n\nRatings (Bradley-Terry maximum likelihood, Elo scale, field mean 0):\n"
+            + ratings_table(self.ratings)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form of standings.json."""
+        return {
+            "tournament": self.spec.to_json(),
+            **self.standings.to_json(),
+            "ratings": [attrs.asdict(r) | {"interval": list(r.interval)} for r in self.ratings],
+            "games": [
+                {
+                    "id": g.id,
+                    "stage": g.stage,
+                    "round": g.round,
+                    "seed": g.seed,
+                    "players": [p.name for p in r.match.players],
+                    "points": list(r.result.points),
+                    "scores": list(r.result.scores),
+                    "termination": [e.kind.value for e in r.result.termination],
+                    "file": f"games/{g.id}.json",
+                }
+                for g, r in self.games
+            ],
+        }
+
+
+def _setup(game: Game, spec: TournamentSpec, seed: int, cache: dict[int, str]) -> str:
+    if seed not in cache:
+        cache[seed] = game.random_setup(random.Random(seed), spec.variant)
+    return cache[seed]
+
+
+def match_for(game: Game, spec: TournamentSpec, g: ScheduledGame, cache: dict[int, str]) -> MatchInfo:
+    """The match a scheduled game plays."""
+    return MatchInfo(
+        game=spec.game,
+        variant=spec.variant,
+        seed=g.seed,
+        setup=_setup(game, spec, g.seed, cache),
+        players=(spec.players[g.seats[0]], spec.players[g.seats[1]]),
+        clock=spec.clock,
+    )
+
+
+def final_order(game: Game, spec: TournamentSpec, games: list[ScheduledGame], log: ResultsLog) -> list[str]:
+    """The format's own final ranking, best first."""
+    names = spec.names
+    records = [log.records[g.id] for g in games]
+    overall = compute_standings(game, names, records).order
+    if spec.format == "swiss":
+        final = [g for g in games if g.stage == "f"]
+        finalists = {names[i] for g in final for i in g.seats}
+        top = compute_standings(game, sorted(finalists, key=names.index), [log.records[g.id] for g in final])
+        swiss = compute_standings(game, names, [log.records[g.id] for g in games if g.stage == "s"])
+        return top.order + [n for n in swiss.order if n not in finalists]
+    if spec.format == "knockout":
+        points = {g.id: tuple(log.records[g.id].result.points) for g in games}
+        return [names[i] for i in sched.knockout_ranking(len(names), games, points)]
+    return overall
+
+
+def run_tournament(
+    spec: TournamentSpec,
+    game: Game,
+    out: Path,
+    *,
+    executor: concurrent.futures.Executor,
+    play: PlayFn,
+    progress: Progress | None = None,
+    jobs: int = 1,
+) -> TournamentResult:
+    """Play (or finish) the tournament into ``out`` and return its result."""
+    spec.check()
+    progress = progress or Progress()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "games").mkdir(exist_ok=True)
+    log = ResultsLog.open(out / LOG_NAME)
+    names = spec.names
+    setups: dict[int, str] = {}
+    points: dict[str, tuple[float, ...]] = {k: tuple(r.result.points) for k, r in log.records.items()}
+    scheduled: list[ScheduledGame] = []
+
+    def rank(ids: Iterable[str]) -> list[int]:
+        order = compute_standings(game, names, [log.records[i] for i in ids]).order
+        return [names.index(n) for n in order]
+
+    progress.start(spec.estimated_games(), resumed=0)
+    played = 0
+    try:
+        for batch in spec.batches(points, rank):
+            scheduled += batch
+            todo = []
+            for g in batch:
+                match = match_for(game, spec, g, setups)
+                if g.id in log:
+                    if log.records[g.id].match != match:
+                        raise ConfigError(
+                            f"{out / LOG_NAME} holds game {g.id} of a different tournament "
+                            "(other players, seed or options): use another --out folder"
+                        )
+                    progress.done += 1
+                    _write_game(out, g, log.records[g.id], only_if_missing=True)
+                else:
+                    todo.append((g, match))
+            progress.grow(len(scheduled))
+            _run_batch(todo, executor, play, log, points, progress, out, jobs)
+            played += len(todo)
+    finally:
+        progress.set_running(0)
+        progress.close()
+    games = tuple((g, log.records[g.id]) for g in scheduled)
+    records = [r for _, r in games]
+    standings = reorder(compute_standings(game, names, records), final_order(game, spec, scheduled, log))
+    ratings = tuple(bradley_terry(names, records))
+    result = TournamentResult(spec, games, standings, ratings, played)
+    write_results(out, result)
+    return result
+
+
+def _run_batch(
+    todo: list[tuple[ScheduledGame, MatchInfo]],
+    executor: concurrent.futures.Executor,
+    play: PlayFn,
+    log: ResultsLog,
+    points: dict[str, tuple[float, ...]],
+    progress: Progress,
+    out: Path,
+    jobs: int,
+) -> None:
+    """Play a batch's games in parallel, logging each as it finishes."""
+    if not todo:
+        return
+    pending: dict[concurrent.futures.Future[Record], ScheduledGame] = {
+        executor.submit(play, match): g for g, match in todo
+    }
+    try:
+        while pending:
+            progress.set_running(min(jobs, len(pending)))
+            done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                g = pending.pop(future)
+                record = future.result()  # a framework error (not a bot fault) stops the tournament
+                log.append(g.id, record)
+                points[g.id] = tuple(record.result.points)
+                _write_game(out, g, record)
+                progress.finished(g.id, record)
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+def _write_game(out: Path, g: ScheduledGame, record: Record, only_if_missing: bool = False) -> None:
+    path = out / "games" / f"{g.id}.json"
+    if only_if_missing and path.exists():
+        return
+    tmp = path.with_suffix(".tmp")
+    record.write(tmp)
+    tmp.replace(path)
+
+
+def write_results(out: Path, result: TournamentResult) -> None:
+    """standings.txt and standings.json."""
+    (out / "standings.txt").write_text(result.summary() + "\n", "utf-8")
+    (out / "standings.json").write_text(json.dumps(result.to_json(), indent=1) + "\n", "utf-8")

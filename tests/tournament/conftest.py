@@ -1,0 +1,41 @@
+"""Fixtures: in-process tournaments of the test game Twenty-one."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import functools
+
+import pytest
+
+from codecup.record import PlayerInfo
+from codecup.runner import run_match
+from codecup.tournament import TournamentSpec, run_tournament
+
+
+@pytest.fixture
+def bots():
+    """Five in-process players: three random, two perfect (deterministic given the seed)."""
+    return tuple(
+        PlayerInfo(name=n, bot=b)
+        for n, b in [
+            ("r1", "random"),
+            ("p1", "perfect"),
+            ("r2", "random"),
+            ("p2", "perfect"),
+            ("r3", "random"),
+        ]
+    )
+
+
+@pytest.fixture
+def play_tournament(tiny_pm, tiny_game):
+    """Run a Twenty-one tournament in threads, with the test plugin manager."""
+
+    def play(players, out, **options):
+        spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=players, **options)
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            return run_tournament(
+                spec, tiny_game, out, executor=pool, play=functools.partial(run_match, pm=tiny_pm), jobs=2
+            )
+
+    return play

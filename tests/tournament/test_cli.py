@@ -1,0 +1,121 @@
+"""``codecup tournament`` and ``codecup demo`` as a user runs them, in subprocesses."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.support import TINYGAME_DIST, processes_with
+
+PLAYERS = """\
+game: twentyone
+players:
+  - {name: r1, command: "bot:random"}
+  - {name: p1, command: "bot:perfect"}
+  - {name: r2, command: "bot:random"}
+  - {name: p2, command: "bot:perfect"}
+"""
+
+
+def env():
+    e = dict(os.environ)
+    e["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TINYGAME_DIST), e.get("PYTHONPATH")]))
+    return e
+
+
+def codecup(*args, **kw):
+    return subprocess.run(
+        [sys.executable, "-m", "codecup", *map(str, args)],
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        **kw,
+    )
+
+
+def without_clocks(path):
+    doc = json.loads(path.read_text())
+    return (
+        [{k: v for k, v in row.items() if not k.startswith("clock")} for row in doc["standings"]],
+        doc["cross"],
+        [(g["id"], g["points"]) for g in doc["games"]],
+    )
+
+
+def test_tournament_cli_writes_results(tmp_path):
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    out = tmp_path / "out"
+    run = codecup("tournament", tmp_path / "players.yml", "--out", out, "--jobs", "2", "--seed", "3")
+    assert run.returncode == 0, run.stderr
+    assert "p1" in run.stdout and "Bradley-Terry" in run.stdout
+    assert run.stdout.count("rr1~") == 12  # one line per game: stdout is not a terminal
+    assert len(list((out / "games").glob("*.json"))) == 12
+    assert (out / "index.html").is_file() and len(list((out / "view").glob("*.html"))) == 12
+    quiet = codecup("tournament", tmp_path / "players.yml", "--out", out, "--quiet", "--seed", "3")
+    assert quiet.returncode == 0 and "rr1~" not in quiet.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("- name: a\n", "needs a command"), (PLAYERS.replace("twentyone", "nosuchgame"), "unknown game")],
+)
+def test_tournament_cli_user_errors(tmp_path, text, message):
+    (tmp_path / "players.yml").write_text(text)
+    run = codecup("tournament", tmp_path / "players.yml", "--out", tmp_path / "out")
+    assert run.returncode == 2
+    assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
+
+
+SUBPROCESS_PLAYERS = """\
+game: twentyone
+players:
+  - {{name: r1, command: "{python} -m codecup bot twentyone random --seed {token}"}}
+  - {{name: p1, command: "bot:perfect"}}
+  - {{name: r2, command: "{python} -m codecup bot twentyone random --seed {token}1"}}
+  - {{name: p2, command: "bot:perfect"}}
+"""
+
+
+@pytest.mark.slow
+def test_kill_at_a_random_moment_then_resume(tmp_path):
+    """SIGKILL the whole tournament (workers and bots too) at a random moment, twice; then finish it."""
+    token = str(random.randrange(10**8, 10**9))  # marks this test's bot processes
+    (tmp_path / "players.yml").write_text(SUBPROCESS_PLAYERS.format(python=sys.executable, token=token))
+    args = ["tournament", tmp_path / "players.yml", "--jobs", "2", "--quiet", "--seed", "5"]
+    out = tmp_path / "cut"
+    rng = random.Random()
+    started = time.perf_counter()
+    ref = codecup(*args, "--out", tmp_path / "ref", "--no-site")
+    took = time.perf_counter() - started
+    for attempt in range(2):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "codecup", *map(str, args), "--out", str(out), "--no-site"],
+            env=env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # so the kill takes the pool's workers too
+        )
+        time.sleep(rng.uniform(0.2, 0.8) * took / (attempt + 1))
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        # the bots run in sessions of their own and may be stopped (SIGSTOP while idle): end them too
+        for pid in processes_with(f"--seed {token}"):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    log = out / "results.jsonl"
+    logged = len(log.read_bytes().splitlines()) if log.exists() else 0
+    again = codecup(*args, "--out", out, "--no-site")
+    assert again.returncode == 0, again.stderr
+    assert len(log.read_text().splitlines()) == 12  # each game once
+    assert without_clocks(out / "standings.json") == without_clocks(tmp_path / "ref" / "standings.json")
+    assert ref.returncode == 0, ref.stderr
+    assert logged < 12, "the kills came too late to test anything"

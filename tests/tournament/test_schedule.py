@@ -1,0 +1,164 @@
+"""Every format's schedule: counts, seat balance, shared seeds, Swiss without rematches, brackets."""
+
+from __future__ import annotations
+
+import collections
+import itertools
+
+import pytest
+
+from codecup.tournament import schedule as sched
+
+NAMES = [f"p{i}" for i in range(6)]
+
+
+def seat_counts(games):
+    counts = collections.Counter()
+    for g in games:
+        counts[(g.seats[0], 0)] += 1
+        counts[(g.seats[1], 1)] += 1
+    return counts
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 8])
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_round_robin_counts_and_balance(n, rounds):
+    names = NAMES[:n] if n <= 6 else [f"x{i}" for i in range(n)]
+    games = sched.round_robin(names, seed=7, rounds=rounds)
+    assert len(games) == n * (n - 1) * rounds
+    assert len({g.id for g in games}) == len(games)
+    ordered = collections.Counter(g.seats for g in games)
+    assert set(ordered) == {(a, b) for a, b in itertools.permutations(range(n), 2)}
+    assert set(ordered.values()) == {rounds}
+    counts = seat_counts(games)
+    assert all(counts[(p, s)] == (n - 1) * rounds for p in range(n) for s in (0, 1))
+
+
+def test_pairs_share_a_seed_with_seats_swapped():
+    games = sched.round_robin(NAMES[:4], seed=1, rounds=2)
+    by_pair = collections.defaultdict(list)
+    for g in games:
+        by_pair[(g.round, frozenset(g.seats))].append(g)
+    for pair in by_pair.values():
+        a, b = pair
+        assert a.seed == b.seed and a.seats == b.seats[::-1]
+    seeds = {(r, p): pair[0].seed for (r, p), pair in by_pair.items()}
+    assert len(set(seeds.values())) == len(seeds)  # new start for every pairing and round
+    assert sched.round_robin(NAMES[:4], seed=1, rounds=2) == games  # stable
+    assert sched.round_robin(NAMES[:4], seed=2)[0].seed != games[0].seed
+
+
+def test_circle_method_rounds_are_disjoint():
+    for n in (4, 5, 6):
+        rounds = sched.circle_rounds(n)
+        for pairs in rounds:
+            players = [p for pair in pairs for p in pair]
+            assert len(players) == len(set(players))
+        assert sum(len(r) for r in rounds) == n * (n - 1) // 2
+
+
+def test_gauntlet():
+    games = sched.gauntlet(NAMES[:5], seed=3, challenger=2, rounds=3)
+    assert len(games) == 2 * 4 * 3
+    assert all(2 in g.seats for g in games)
+    counts = seat_counts(games)
+    assert counts[(2, 0)] == counts[(2, 1)] == 12
+    assert all(counts[(p, 0)] == counts[(p, 1)] == 3 for p in (0, 1, 3, 4))
+
+
+def fake_points(games, strength):
+    """The stronger player (by index in ``strength``) wins every game."""
+    return {g.id: (2.0, 0.0) if strength[g.seats[0]] > strength[g.seats[1]] else (0.0, 2.0) for g in games}
+
+
+def rank_by(points, games_by_id, n):
+    def rank(ids):
+        total = collections.Counter()
+        for i in ids:
+            g = games_by_id[i]
+            for seat, who in enumerate(g.seats):
+                total[who] += points[i][seat]
+        return sorted(range(n), key=lambda p: (-total[p], p))
+
+    return rank
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
+def test_swiss_no_rematches_then_final(n):
+    names = [f"s{i}" for i in range(n)]
+    strength = list(range(n))  # the last player is strongest
+    points, by_id = {}, {}
+    rank = rank_by(points, by_id, n)
+    rounds = sched.default_swiss_rounds(n)
+    batches = []
+    for batch in sched.swiss(names, seed=5, rank=rank, rounds=rounds, top=4):
+        for g in batch:
+            by_id[g.id] = g
+        points.update(fake_points(batch, strength))
+        batches.append(batch)
+    *swiss_rounds, final = batches
+    assert len(swiss_rounds) == rounds
+    met = collections.Counter()
+    for batch in swiss_rounds:
+        assert len(batch) == 2 * (n // 2)
+        players = [p for g in batch for p in g.seats]
+        assert all(players.count(p) == 2 for p in set(players))  # one pairing each per round
+        for g in batch[::2]:
+            met[frozenset(g.seats)] += 1
+        assert seat_counts(batch)[(players[0], 0)] == 1  # seats swapped within the pair
+    if rounds <= (n - 1) // 2 + 1:
+        assert max(met.values()) == 1, "rematch in the Swiss rounds"
+    else:  # late rounds may have no rematch-free pairing: as few as possible
+        assert sum(v - 1 for v in met.values()) <= (rounds - (n - 1) // 2 - 1) * (n // 2)
+    finalists = {p for g in final for p in g.seats}
+    swiss_ids = [g.id for batch in swiss_rounds for g in batch]
+    assert finalists == set(rank(swiss_ids)[:4])  # the top four after the Swiss rounds
+    assert n - 1 in finalists  # the strongest, unbeaten, is among them
+    assert len(final) == 4 * 3
+    assert all(g.stage == "f" for g in final)
+
+
+def test_swiss_pairs_backtracks_to_avoid_rematch():
+    # greedy would pair 0-1 then 2-3, but 2-3 already met
+    played = {frozenset((2, 3)), frozenset((0, 2))}
+    pairs = sched.swiss_pairs([0, 1, 2, 3], played)
+    assert pairs is not None
+    assert not any(frozenset(p) in played for p in pairs)
+    assert sched.swiss_pairs([0, 1], {frozenset((0, 1))}) is None
+    assert sched.fewest_rematches(
+        [0, 1, 2, 3], {frozenset((0, 1)), frozenset((0, 2)), frozenset((0, 3))}
+    ) in ([(0, 1), (2, 3)],)
+
+
+def test_bracket_seeding():
+    assert sched.bracket(2) == [0, 1]
+    assert sched.bracket(4) == [0, 3, 1, 2]
+    b = sched.bracket(8)
+    assert sorted(b) == list(range(8))
+    assert [b[i] + b[i + 1] for i in range(0, 8, 2)] == [7] * 4
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8])
+def test_knockout_strongest_wins(n):
+    names = [f"k{i}" for i in range(n)]
+    strength = [n - i for i in range(n)]  # the first seed is strongest
+    points, games = {}, []
+    for batch in sched.knockout(names, seed=1, points=points):
+        games += batch
+        points.update(fake_points(batch, strength))
+    assert len(games) == 2 * (n - 1)  # no ties: one pair per match
+    order = sched.knockout_ranking(n, games, points)
+    assert order[0] == 0
+    players_with_games = {p for g in games for p in g.seats}
+    assert players_with_games == set(range(n))
+
+
+def test_knockout_replays_ties_then_seed_goes_through():
+    names = ["a", "b"]
+    points, games = {}, []
+    for batch in sched.knockout(names, seed=1, points=points):
+        games += batch
+        points.update({g.id: (1.0, 1.0) for g in batch})  # always level
+    assert len(games) == 2 * (1 + sched.MAX_REPLAYS)
+    assert len({g.seed for g in games}) == 1 + sched.MAX_REPLAYS  # each replay is a new start
+    assert sched.knockout_ranking(2, games, points) == [0, 1]

@@ -1,0 +1,87 @@
+"""Whole tournaments in-process: every format, standings, outputs, resume from the log."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from codecup.errors import ConfigError
+from codecup.record import PlayerInfo
+from codecup.tournament.log import LOG_NAME, ResultsLog
+
+
+def test_round_robin_outputs(play_tournament, bots, tmp_path):
+    result = play_tournament(bots, tmp_path, seed=4)
+    assert len(result.games) == 20 and result.played == 20
+    assert result.standings.order[:2] == ["p1", "p2"]  # perfect play wins from a start below 17
+    rows = {row.standing.player: row.standing for row in result.standings.rows}
+    assert all(s.games == 8 for s in rows.values())
+    assert sum(s.wins for s in rows.values()) == 20
+    assert sum(s.points for s in rows.values()) == 40  # 2 per game
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == sorted(
+        f"{g.id}.json" for g, _ in result.games
+    )
+    doc = json.loads((tmp_path / "standings.json").read_text())
+    assert [row["player"] for row in doc["standings"]] == result.standings.order
+    assert doc["cross"]["p1"]["r1"]["games"] == 2
+    assert {r["player"] for r in doc["ratings"]} == {p.name for p in bots}
+    text = (tmp_path / "standings.txt").read_text()
+    assert "Bradley-Terry" in text and "p1" in text
+    assert len((tmp_path / LOG_NAME).read_text().splitlines()) == 20
+
+
+def test_formats_play_to_the_end(play_tournament, bots, tmp_path):
+    g = play_tournament(bots, tmp_path / "g", format="gauntlet", challenger="p2", rounds=2)
+    assert len(g.games) == 16 and all("p2" in {p.name for p in r.match.players} for r in g.records)
+    s = play_tournament(bots, tmp_path / "s", format="swiss", swiss_rounds=3, top=3)
+    assert len(s.games) == 3 * 4 + 6
+    assert set(s.standings.order[:2]) == {"p1", "p2"}
+    k = play_tournament(bots, tmp_path / "k", format="knockout")
+    assert k.standings.order[0] in {"p1", "p2"}
+    assert len(k.games) >= 8
+
+
+def test_resume_plays_only_missing_games(play_tournament, bots, tmp_path):
+    full = play_tournament(bots, tmp_path / "full", seed=9)
+    out = tmp_path / "cut"
+    lines = (tmp_path / "full" / LOG_NAME).read_bytes().splitlines(keepends=True)
+    (out).mkdir()
+    (out / LOG_NAME).write_bytes(b"".join(lines[:7]) + lines[7][:25])  # killed while writing line 8
+    again = play_tournament(bots, out, seed=9)
+    assert again.played == 13
+    assert [r.standing for r in again.standings.rows] == [r.standing for r in full.standings.rows]
+    assert again.standings.cross == full.standings.cross
+    log = ResultsLog.open(out / LOG_NAME)
+    assert len(log.records) == 20 and not log.ignored_tail
+    assert len((out / LOG_NAME).read_text().splitlines()) == 20
+    assert play_tournament(bots, out, seed=9).played == 0
+
+
+def test_resume_refuses_another_tournaments_log(play_tournament, bots, tmp_path):
+    play_tournament(bots, tmp_path, seed=1)
+    with pytest.raises(ConfigError, match="different tournament"):
+        play_tournament(bots, tmp_path, seed=2)
+
+
+def test_log_rejects_foreign_file(tmp_path):
+    path = tmp_path / LOG_NAME
+    path.write_text("not json\n{}\n")
+    with pytest.raises(ConfigError, match="not a codecup results log"):
+        ResultsLog.open(path)
+
+
+def test_faults_are_counted(play_tournament, tiny_pm, tmp_path):
+    import sys
+
+    from tests.support import HOSTILE
+
+    players = (
+        PlayerInfo(name="crash", command=(sys.executable, str(HOSTILE / "crash.py"))),
+        PlayerInfo(name="good", bot="perfect"),
+    )
+    result = play_tournament(players, tmp_path)
+    crash = next(r for r in result.standings.rows if r.standing.player == "crash")
+    assert crash.faults == {"crash": 2}
+    assert crash.standing.irregular_losses == 2
+    assert result.standings.order == ["good", "crash"]
