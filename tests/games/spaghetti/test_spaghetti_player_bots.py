@@ -1,0 +1,77 @@
+"""The player session, the bots, whole in-process games."""
+
+from __future__ import annotations
+
+import pytest
+
+from codecup.drive import play_bots
+from games.spaghetti.bots.greedy import GreedyBot
+from games.spaghetti.bots.search import SearchBot
+from games.spaghetti.engine import BLUE, Position
+from games.spaghetti.game import Spaghetti
+from games.spaghetti.notation import format_move, parse_move
+from tests.games.spaghetti.test_spaghetti_engine import FIGURE3
+
+GAME = Spaghetti()
+
+
+def test_player_as_blue():
+    session = GAME.new_player("random", "codecup2022", 1)
+    assert session.receive("cds") == []
+    assert session.receive("ebr") == []
+    (move,) = session.receive("Start")
+    assert len(move) == 3 and move[:2] not in ("cd", "eb")
+    assert not session.finished
+    assert session.receive("Quit") == []
+    assert session.finished
+
+
+def test_player_as_red_answers_blues_first_move():
+    session = GAME.new_player("greedy", "codecup2022", 1)
+    session.receive("cds")
+    session.receive("ebr")
+    (move,) = session.receive("aal")
+    assert move[:2] not in ("cd", "eb", "aa")
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "search-fast"])
+def test_bots_play_whole_games(bot):
+    result = play_bots(GAME, [bot, "random"], seed=4)
+    assert len(result.moves) == 61
+    assert all(end.kind.value == "normal" for end in result.outcome.ends)
+
+
+def test_same_seed_same_game():
+    first = play_bots(GAME, ["greedy", "random"], seed=8)
+    again = play_bots(GAME, ["greedy", "random"], seed=8)
+    assert first.moves == again.moves and first.outcome == again.outcome
+
+
+def test_greedy_takes_the_ten_points_of_figure3():
+    pos = Position.from_board(FIGURE3, (66, 47))
+    assert pos.mover == BLUE
+    # ces scores 10 as well; either way it is not cel (+1) nor a -3 elsewhere.
+    assert format_move(GreedyBot(1).choose(pos, 30.0)) in ("cer", "ces")
+
+
+def test_greedy_avoids_cycles():
+    pos = Position.empty()
+    for text in ("bbl", "bcr", "cbr", "cdr", "dcr", "ddl"):
+        pos.put(parse_move(text))
+    move = GreedyBot(2).choose(pos, 30.0)
+    assert pos.delta(move, pos.mover) >= 0
+
+
+def test_search_takes_the_ten_points_and_respects_a_node_budget():
+    pos = Position.from_board(FIGURE3, (66, 47))
+    bot = SearchBot(1, move_time=1.0, max_nodes=5000)
+    assert format_move(bot.choose(pos, 30.0)) in ("cer", "ces")
+    assert bot.nodes <= 5001
+
+
+def test_search_budget_fits_the_clock():
+    bot = SearchBot(1)
+    pos = Position.start([parse_move("cds"), parse_move("ebr")])
+    assert bot.budget(pos, 30.0) * 31 <= 30.0
+    assert bot.budget(pos, 1.0) == 0.0  # the reserve: answer at once
+    assert bot.budget(pos, 30.0) <= bot.move_time
