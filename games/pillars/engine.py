@@ -240,13 +240,19 @@ def random_playout(empty: int, rng: random.Random) -> int:
     """Play uniformly random rectangles until the board is full; return the number of moves.
 
     The player who made the last move loses, so an odd count means the side to
-    move at ``empty`` lost. The legal list is filtered, not rebuilt, after each move.
+    move at ``empty`` lost. The legal list is built once; a pick that has gone
+    stale (it overlaps a filled field) triggers one filtering pass, so the pick
+    is uniform over the rectangles still legal without rebuilding every move.
     """
     moves = legal_masks(empty)
+    filled = 0
     n = 0
-    choice = rng.choice
+    rnd = rng.random
     while moves:
-        m = choice(moves)
-        moves = [x for x in moves if not x & m]
+        m = moves[int(rnd() * len(moves))]
+        if m & filled:
+            moves = [x for x in moves if not x & filled]
+            continue
+        filled |= m
         n += 1
     return n

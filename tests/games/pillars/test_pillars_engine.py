@@ -94,3 +94,13 @@ def test_random_playout_fills_the_board():
     for _ in range(20):
         n = random_playout(board.empty, rng)
         assert 1 <= n <= 90
+
+
+def test_random_playout_picks_uniformly():
+    # Two adjacent fields: three rectangles; the pair ends it in one move (1 in 3),
+    # either single in two.
+    rng = random.Random(3)
+    pair = bit(4, 4) | bit(4, 5)
+    counts = [random_playout(pair, rng) for _ in range(3000)]
+    assert set(counts) == {1, 2}
+    assert 900 < counts.count(1) < 1100
