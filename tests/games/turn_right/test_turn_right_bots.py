@@ -1,0 +1,89 @@
+"""Bots: legal moves, baseline takes a 3x3 win and does not hand one over."""
+
+from __future__ import annotations
+
+import random
+
+from games.turn_right.board import FULL, count2, has3
+from games.turn_right.bots import BASELINE_CAP, RANDOM_CAP, BaselineBot, RandomBot, winning_circuit
+from games.turn_right.circuit import Circuit
+from games.turn_right.engine import WHITE, Position
+from games.turn_right.generate import all_circuits
+from tests.games.turn_right.tr_support import CHECKER_WHITE, mask, placed
+
+
+def test_random_bot_is_legal_and_varied():
+    bot = RandomBot(random.Random(0))
+    pos = placed(CHECKER_WHITE)
+    seen = set()
+    for turn in range(26):
+        p = Position(pos.white, pos.black, 36, turn)
+        c = bot.choose(p)
+        assert isinstance(c, Circuit) and c.size <= min(p.limit, RANDOM_CAP)
+        p.play(c)
+        seen.add(c.corners)
+    assert len(seen) > 20
+
+
+def test_baseline_takes_a_3x3_win():
+    # White to move (circuit 1); a1-b3 plus c1, c2 and a4-b4 ... one rotation away from a 3x3 at a1-c3.
+    white = mask("a1 a2 a3 b1 b2 b3 c1 c2 d3 a5 b6 c5 d5 e1 e4 f2 f4 f6")
+    black = FULL ^ white
+    assert not has3(white) and not has3(black)
+    pos = Position(white, black, 36, 1)
+    assert winning_circuit(white, WHITE, pos.limit) is not None
+    move = BaselineBot(random.Random(0)).choose(pos)
+    after = pos.play(move)
+    assert after.winner == WHITE
+
+
+def _safe(white: int, me: int, c: Circuit, reply_limit: int) -> bool:
+    """The move neither makes a 3x3 for the opponent nor leaves it a winning reply."""
+    w = c.rotate(white)
+    theirs = FULL ^ w if me == WHITE else w
+    return not has3(theirs) and winning_circuit(w, 1 - me, reply_limit) is None
+
+
+def test_baseline_does_not_hand_over_a_3x3():
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(200):
+        white = sum(1 << s for s in rng.sample(range(36), 18))
+        pos = Position(white, FULL ^ white, 36, rng.randrange(24))
+        me = pos.to_move
+        if winning_circuit(white, me, pos.limit) is not None:
+            continue
+        after = pos.play(BaselineBot(random.Random(1)).choose(pos))
+        assert after.winner is None
+        if winning_circuit(after.white, 1 - me, after.limit) is not None:
+            # only allowed when every candidate hands one over
+            candidates = all_circuits(min(pos.limit, BASELINE_CAP))
+            assert not any(_safe(white, me, c, after.limit) for c in candidates)
+        checked += 1
+    assert checked > 100
+
+
+def test_baseline_maximises_its_2x2_lead():
+    rng = random.Random(8)
+    for _ in range(20):
+        white = sum(1 << s for s in rng.sample(range(36), 18))
+        pos = Position(white, FULL ^ white, 36, 4)
+        me = pos.to_move
+        if winning_circuit(white, me, pos.limit) is not None:
+            continue
+        after = pos.play(BaselineBot(random.Random(2)).choose(pos))
+        diff = count2(after.mask(me)) - count2(after.mask(1 - me))
+        # every move with a bigger lead is unsafe
+        for c in all_circuits(min(pos.limit, BASELINE_CAP)):
+            w = c.rotate(white)
+            mine, theirs = (w, FULL ^ w) if me == WHITE else (FULL ^ w, w)
+            if count2(mine) - count2(theirs) > diff:
+                assert not _safe(white, me, c, after.limit)
+
+
+def test_baseline_placement_builds_its_own_windows():
+    pos = Position()
+    bot = BaselineBot(random.Random(0))
+    while pos.placing:
+        pos = pos.play(bot.choose(pos))
+    assert count2(pos.white) + count2(pos.black) > 0
