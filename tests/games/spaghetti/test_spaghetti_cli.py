@@ -1,0 +1,49 @@
+"""Whole games between ``codecup bot`` programs through ``codecup play``, checked in the record."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+CODECUP = [sys.executable, "-m", "codecup"]
+BOT = f"{sys.executable} -m codecup bot spaghetti"
+
+
+def play(tmp_path, *players: str, extra: tuple[str, ...] = ()) -> dict:
+    record = tmp_path / "game.json"
+    subprocess.run(
+        [*CODECUP, "play", "spaghetti", *players, "--seed", "5", "--record", str(record), "--quiet", *extra],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    verify = subprocess.run([*CODECUP, "verify", str(record)], capture_output=True, text=True, timeout=60)
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    return json.loads(record.read_text())
+
+
+@pytest.mark.slow
+def test_bot_programs_play_a_whole_game(tmp_path):
+    doc = play(tmp_path, f"{BOT} search-fast --seed 1", f"{BOT} greedy --seed 2")
+    result = doc["result"]
+    assert [t["kind"] for t in result["termination"]] == ["normal", "normal"]
+    assert result["points"] == [float(s) for s in result["scores"]]
+    assert len(doc["moves"]) == 61
+
+
+@pytest.mark.slow
+def test_a_program_writing_nonsense_is_taken_over(tmp_path):
+    nonsense = (
+        f'{sys.executable} -c "import sys; sys.stdin.readline(); sys.stdin.readline(); sys.stdin.readline(); '
+        f"print('hello', flush=True); sys.stdin.read()\""
+    )
+    doc = play(tmp_path, nonsense, f"{BOT} greedy --seed 2", extra=("--setup", "cds ebr"))
+    result = doc["result"]
+    assert [t["kind"] for t in result["termination"]] == ["invalid", "normal"]
+    assert result["scores"][0] == 0 and result["scores"][1] > 0
+    (takeover,) = doc["extra"]["takeovers"]
+    assert (takeover["move"], takeover["seat"], takeover["reason"]) == (1, 0, "invalid")
+    assert len(doc["moves"]) == 61
