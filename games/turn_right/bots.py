@@ -11,9 +11,9 @@ import functools
 import random
 from typing import Protocol
 
-from games.turn_right.board import FULL, ORIGINS2, SIZE, bits, count2, has3
+from games.turn_right.board import FULL, ORIGINS2, ORIGINS3, SIZE, SQUARES, bits, count2, has3
 from games.turn_right.circuit import Circuit
-from games.turn_right.engine import WHITE, Move, Position, corner_limit
+from games.turn_right.engine import BLACK, WHITE, Move, Position, corner_limit
 from games.turn_right.generate import all_circuits
 
 RANDOM_CAP = 8
@@ -49,13 +49,29 @@ def _table(max_corners: int) -> tuple[tuple[Circuit, int, int, int, int, int], .
     return tuple((c, c.path, c.up, c.right, c.down, c.left) for c in all_circuits(max_corners))
 
 
-def _window_masks() -> tuple[int, ...]:
+def _windows(span: int) -> tuple[int, ...]:
+    """The masks of every ``span`` x ``span`` window."""
+    origins = ORIGINS2 if span == 2 else ORIGINS3
     return tuple(
-        (1 << o) | (1 << (o + 1)) | (1 << (o + SIZE)) | (1 << (o + SIZE + 1)) for o in bits(ORIGINS2)
+        sum(1 << (o + df * SIZE + dr) for df in range(span) for dr in range(span)) for o in bits(origins)
     )
 
 
-WINDOWS = _window_masks()
+WINDOWS2 = _windows(2)
+WINDOWS3 = _windows(3)
+WINDOWS_AT = tuple(
+    (tuple(w for w in WINDOWS2 if w >> s & 1), tuple(w for w in WINDOWS3 if w >> s & 1))
+    for s in range(SQUARES)
+)
+"""For each square, the 2x2 and the 3x3 windows that contain it."""
+
+ENDGAME_FREE = 5
+"""With this many free squares or fewer, ``baseline`` places by searching to the end of phase 1."""
+
+THREE_WEIGHT = 2
+"""How much more a 3x3 window counts than a 2x2 one in the placement heuristic."""
+
+WIN = 1000
 
 
 def winning_circuit(white: int, mover: int, limit: int) -> Circuit | None:
@@ -91,27 +107,38 @@ class BaselineBot:
         return self.circuit(pos)
 
     def place(self, pos: Position) -> int:
-        """The free square with the best window value (random among ties)."""
+        """Near the end, search the remaining placements; before that, the best window value."""
+        free = bits(pos.free)
+        if len(free) <= ENDGAME_FREE:
+            return self.place_endgame(pos)
         me = pos.to_move
         mine, theirs = pos.mask(me), pos.mask(1 - me)
         best: list[int] = []
         best_value = -1
-        for square in bits(pos.free):
-            bit = 1 << square
-            value = 0
-            for window in WINDOWS:
-                if not window & bit:
-                    continue
-                own, opp = (window & mine).bit_count(), (window & theirs).bit_count()
-                if not opp:
-                    value += (own + 1) ** 2
-                elif not own:
-                    value += opp**2
+        for square in free:
+            value = window_value(square, mine, theirs)
             if value > best_value:
                 best, best_value = [square], value
             elif value == best_value:
                 best.append(square)
         return self.rng.choice(best)
+
+    def place_endgame(self, pos: Position) -> int:
+        """The placement whose worst case, over the remaining placements, is best for this seat.
+
+        A full board is judged by Black's first circuit (a rectangle): a 3x3 win
+        for either side if it is forced, else White's 2x2 windows minus Black's.
+        """
+        me = pos.to_move
+        sign = 1 if me == WHITE else -1
+        options = []
+        for square in bits(pos.free):
+            bit = 1 << square
+            white, black = (pos.white | bit, pos.black) if me == WHITE else (pos.white, pos.black | bit)
+            options.append(
+                (sign * _placement_search(white, black, pos.placed + 1), self.rng.random(), square)
+            )
+        return max(options)[2]
 
     def circuit(self, pos: Position) -> Circuit:
         """The best-scoring safe circuit."""
@@ -141,6 +168,44 @@ class BaselineBot:
         if scored:
             return scored[0][2]
         return self.rng.choice(all_circuits(min(pos.limit, BASELINE_CAP)))
+
+
+def window_value(square: int, mine: int, theirs: int) -> int:
+    """How much a piece on ``square`` extends windows open to its colour and blocks the opponent's."""
+    value = 0
+    windows2, windows3 = WINDOWS_AT[square]
+    for window in windows2:
+        own, opp = (window & mine).bit_count(), (window & theirs).bit_count()
+        if not opp:
+            value += (own + 1) ** 2
+        elif not own:
+            value += opp**2
+    for window in windows3:
+        own, opp = (window & mine).bit_count(), (window & theirs).bit_count()
+        if not own:
+            value += THREE_WEIGHT * opp**2
+        elif not opp:
+            value += own + 1
+    return value
+
+
+def _placement_search(white: int, black: int, placed: int) -> int:
+    """Minimax value for White of the rest of phase 1 (Black's 36th piece goes down by itself)."""
+    free = FULL & ~(white | black)
+    if placed >= SQUARES - 1:
+        return _full_board_value(white, black | free)
+    if placed % 2 == 0:
+        return max(_placement_search(white | 1 << s, black, placed + 1) for s in bits(free))
+    return min(_placement_search(white, black | 1 << s, placed + 1) for s in bits(free))
+
+
+def _full_board_value(white: int, black: int) -> int:
+    """White's view of the board at the end of phase 1, Black to play a rectangle."""
+    if winning_circuit(white, BLACK, 4) is not None:
+        return -WIN
+    if has3(white) and all(has3(c.rotate(white)) for c in all_circuits(4)):
+        return WIN
+    return count2(white) - count2(black)
 
 
 BOTS = {"random": RandomBot, "baseline": BaselineBot}
