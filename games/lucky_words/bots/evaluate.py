@@ -27,13 +27,14 @@ LINES_OF = tuple((p // 7, 7 + p % 7) for p in range(49))
 class LineEvaluator:
     """Expected points of line patterns (``.`` = empty) for one word index and one ``q``."""
 
-    def __init__(self, index: WordIndex, q: float = 0.15, exact_only: bool = False) -> None:
+    def __init__(self, index: WordIndex, q: float = 0.15, exact_only: bool = False, d: float = 1.0) -> None:
         self.index = index
         self.q = q
         self.exact_only = exact_only
         self._windows: dict[str, float] = {}
         self._lines: dict[str, float] = {}
         self._qpow = [q**e for e in range(8)]
+        self._dpow = [d**e for e in range(8)]
 
     def window(self, pattern: str) -> float:
         """Expected points of one window."""
@@ -50,7 +51,7 @@ class LineEvaluator:
                 elif self.exact_only:
                     value = POINTS[n] * self._qpow[empties]
                 else:
-                    value = POINTS[n] * (1.0 - math.exp(-count * self._qpow[empties]))
+                    value = POINTS[n] * (1.0 - math.exp(-count * self._qpow[empties])) * self._dpow[empties]
             self._windows[pattern] = value
         return value
 

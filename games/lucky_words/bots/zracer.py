@@ -1,9 +1,9 @@
 """``zracer``: a medium baseline in the spirit of Word Racer's sample bot, which "uses Z where possible".
 
 It places every letter where a crude estimate (any fitting word, discounted
-by the letters still missing) gains most, and when it picks it calls Z, a
-letter that rarely fits the opponent's words, whenever its own board can
-take a Z without loss; otherwise it calls the letter best for itself.
+by the letters still missing) gains most. When it picks, it calls Z, a
+letter that rarely fits the opponent's words, whenever Z serves its own
+board nearly as well as the best letter; otherwise it calls the best letter.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from games.lucky_words.bots.index import index_for
 from games.lucky_words.engine import LETTERS
 from games.lucky_words.words import load_words
 
-Z_TOLERANCE = 0.02
-"""How much estimated value zracer gives up to call Z."""
+Z_SHARE = 0.8
+"""Z is called when its gain is at least this share of the best letter's (and positive)."""
 
 
 class ZRacer(Bot):
-    """Greedy one-ply placement on a crude estimate; calls Z where it costs nothing."""
+    """Greedy one-ply placement on a crude estimate; calls Z where it nearly pays for itself."""
 
     def prepare(self) -> None:
         """Index the word list."""
@@ -36,9 +36,9 @@ class ZRacer(Bot):
         return self._best(letter)[1]
 
     def choose_pick(self) -> tuple[str, int]:
-        """Z if it fits without loss, else the best letter for its own board."""
-        z_gain, z_cell = self._best("Z")
-        if z_gain >= -Z_TOLERANCE:
-            return "Z", z_cell
+        """Z where it nearly pays for itself, else the best letter for its own board."""
         best = max(((*self._best(letter), letter) for letter in LETTERS), key=lambda t: t[0])
+        z_gain, z_cell = self._best("Z")
+        if z_gain > 0 and z_gain >= Z_SHARE * best[0]:
+            return "Z", z_cell
         return best[2], best[1]
