@@ -47,7 +47,7 @@ def _safe(white: int, me: int, c: Circuit, reply_limit: int) -> bool:
 def test_baseline_does_not_hand_over_a_3x3():
     rng = random.Random(4)
     checked = 0
-    for _ in range(200):
+    for _ in range(80):
         white = sum(1 << s for s in rng.sample(range(36), 18))
         pos = Position(white, FULL ^ white, 36, rng.randrange(24))
         me = pos.to_move
@@ -60,7 +60,7 @@ def test_baseline_does_not_hand_over_a_3x3():
             candidates = all_circuits(min(pos.limit, BASELINE_CAP))
             assert not any(_safe(white, me, c, after.limit) for c in candidates)
         checked += 1
-    assert checked > 100
+    assert checked > 40
 
 
 def test_baseline_maximises_its_2x2_lead():
