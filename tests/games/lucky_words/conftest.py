@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 
 import pytest
-from lw_support import SMALL_WORDS, official_path
 
 from games.lucky_words.words import WORDS_ENV, WordList
+from tests.games.lucky_words.lw_support import SMALL_WORDS, official_path
 
 
 @pytest.fixture
