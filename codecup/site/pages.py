@@ -166,9 +166,9 @@ def game_page(game: Game, game_id: str, record: Record) -> str:
         f"clock {m.clock:g}s, {len(moves)} moves.</p>"
         f"<table>{head}{''.join(players)}</table>"
         + (f"<h2>Faults</h2><ul>{fault_list}</ul>" if faults else "")
-        + '<div class="controls"><button data-go="first" title="Home">⏮</button>'
+        + '<div class="controls"><button data-go="first" title="Home">|◀</button>'
         '<button data-go="prev" title="←">◀</button><button data-go="next" title="→">▶</button>'
-        '<button data-go="last" title="End">⏭</button> <span id="ply-label"></span></div>'
+        '<button data-go="last" title="End">▶|</button> <span id="ply-label"></span></div>'
         '<div id="viewer"><div id="board" data-ply="0"></div>'
         f'<ol id="moves">{move_items}</ol></div>'
         "<p>Keys: ← → step, Home/End jump. Clock left is read from the transcript times.</p>"

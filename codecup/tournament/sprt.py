@@ -1,0 +1,103 @@
+"""A sequential probability ratio test: is NEW stronger than OLD by a margin?
+
+Games come in colour-swapped pairs sharing one start; each pair scores
+0, 1/4, 1/2, 3/4 or 1 for NEW (a win counts 1, a draw 1/2). The test is the
+generalised SPRT on the pentanomial pair scores with the logistic Elo model
+(as chess engine testing does): with mean score ``m`` and variance ``v`` per
+pair over ``N`` pairs, and ``s = 1 / (1 + 10^(-elo/400))``,
+
+    LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v)
+
+H1 (NEW is ``elo1`` stronger) is accepted when LLR >= log((1 - beta) / alpha),
+H0 (only ``elo0``) when LLR <= log(beta / (1 - alpha)).
+"""
+
+from __future__ import annotations
+
+import math
+
+import attrs
+
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+PRIOR = 0.2  # a virtual pair spread over the five outcomes: a run of identical pairs still has a variance
+
+
+def expected_score(elo: float) -> float:
+    """The logistic expected score of a player ``elo`` points stronger."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+@attrs.frozen
+class SprtSettings:
+    """The hypotheses and error rates."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __attrs_post_init__(self) -> None:
+        if not self.elo1 > self.elo0:
+            raise ValueError("elo1 must be greater than elo0")
+        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
+            raise ValueError("alpha and beta must lie strictly between 0 and 1")
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(lower, upper): accept H0 at or below, H1 at or above."""
+        return (math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha))
+
+
+@attrs.define
+class SprtState:
+    """The running test: pentanomial counts of pair scores."""
+
+    settings: SprtSettings
+    pairs: list[int] = attrs.field(factory=lambda: [0] * 5)
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    def add_pair(self, first: float, second: float) -> None:
+        """Add a pair: NEW's score (1 win, 0.5 draw, 0 loss) in each of its two games."""
+        for s in (first, second):
+            self.wins += s == 1.0
+            self.draws += s == 0.5
+            self.losses += s == 0.0
+        self.pairs[round((first + second) * 2)] += 1
+
+    @property
+    def n_pairs(self) -> int:
+        """Pairs played."""
+        return sum(self.pairs)
+
+    def llr(self) -> float:
+        """The log-likelihood ratio of H1 against H0 so far."""
+        n = self.n_pairs
+        if n == 0:
+            return 0.0
+        counts = [c + PRIOR for c in self.pairs]
+        total = sum(counts)
+        mean = sum(c * x for c, x in zip(counts, PAIR_SCORES, strict=True)) / total
+        var = sum(c * (x - mean) ** 2 for c, x in zip(counts, PAIR_SCORES, strict=True)) / total
+        s0, s1 = expected_score(self.settings.elo0), expected_score(self.settings.elo1)
+        return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+    def decision(self) -> str | None:
+        """``"H1"`` (NEW is stronger), ``"H0"`` (it is not), or None (play on)."""
+        lower, upper = self.settings.bounds
+        llr = self.llr()
+        if llr >= upper:
+            return "H1"
+        if llr <= lower:
+            return "H0"
+        return None
+
+    def line(self) -> str:
+        """The running statistic, one line."""
+        lower, upper = self.settings.bounds
+        return (
+            f"pairs {self.n_pairs:>4}  games {2 * self.n_pairs:>5}  "
+            f"W-D-L {self.wins}-{self.draws}-{self.losses}  "
+            f"LLR {self.llr():+.3f}  bounds [{lower:+.3f}, {upper:+.3f}]"
+        )

@@ -1,0 +1,32 @@
+"""A small Pillars tournament of in-process random bots, with its results site, built once."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import functools
+
+import pytest
+
+from codecup.plugins import load_games, make_plugin_manager
+from codecup.record import PlayerInfo
+from codecup.runner import run_match
+from codecup.site import build_site
+from codecup.tournament import TournamentSpec, run_tournament
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """(out folder, game, result) of a two-player Pillars round robin with its site."""
+    pm = make_plugin_manager()
+    game = load_games(pm).get("pillars")
+    players = (PlayerInfo(name="alpha", bot="random"), PlayerInfo(name="beta", bot="random"))
+    spec = TournamentSpec(
+        game="pillars", variant=game.info.default_variant.name, clock=5.0, players=players, seed=2
+    )
+    out = tmp_path_factory.mktemp("site")
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        result = run_tournament(
+            spec, game, out, executor=pool, play=functools.partial(run_match, pm=pm), jobs=2
+        )
+    build_site(out, game, result)
+    return out, game, result
