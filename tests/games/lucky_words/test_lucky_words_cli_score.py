@@ -1,0 +1,46 @@
+"""``codecup score lucky_words BOARD``."""
+
+from __future__ import annotations
+
+import io
+
+from codecup.cli import main
+
+SPEC_ROWS = ["ABALONE", "XIBIULA", "IQIPTIC", "SNOBWAY", "ELSAONM", "SHEBRAA", "WESYKYD"]
+
+
+def test_score_argument(official_words, capsys):
+    assert main(["score", "lucky_words", "".join(SPEC_ROWS)]) == 0
+    out = capsys.readouterr().out
+    assert "official CodeCup 2004 list" in out
+    assert " row 0  ABALONE   13  ABALONE" in out
+    assert " col 4  OUTWORK   13  OUTWORK" in out
+    assert out.rstrip().endswith("total 80")
+
+
+def test_score_stdin_and_wordracer_mode(small_words, capsys, monkeypatch):
+    rows = ["SEARUMG", *["QQQQQQQ"] * 6]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(rows) + "\n"))
+    assert main(["score", "lucky_words", "--scoring", "wordracer"]) == 0
+    out = capsys.readouterr().out
+    assert " row 0  SEARUMG    3  SEAR" in out
+    assert "wordracer scoring" in out
+    assert main(["score", "lucky_words", "".join(rows)]) == 0
+    assert " row 0  SEARUMG    4  SEA RUM" in capsys.readouterr().out
+
+
+def test_words_option(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "w.dat"
+    path.write_text("QQ\n")
+    # --words exports CODECUP_WORDS: set it here first so that monkeypatch restores it afterwards.
+    monkeypatch.setenv("CODECUP_WORDS", "unused")
+    assert main(["score", "lucky_words", "Q" * 49, "--words", str(path)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(f"total {14 * 3}")
+
+
+def test_user_mistakes_exit_2(small_words, capsys, tmp_path):
+    assert main(["score", "lucky_words", "ABC"]) == 2
+    assert "49 letters" in capsys.readouterr().err
+    assert main(["score", "lucky_words", "A" * 49, "--scoring", "best"]) == 2
+    assert "unknown scoring" in capsys.readouterr().err
+    assert main(["score", "lucky_words", "A" * 49, "--words", str(tmp_path / "missing")]) == 2

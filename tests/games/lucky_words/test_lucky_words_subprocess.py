@@ -1,0 +1,50 @@
+"""Whole games between ``codecup bot`` programs through ``codecup play``, in both dialogues."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+from games.lucky_words.words import WORDS_ENV
+
+BOT = f"{shlex.quote(sys.executable)} -m codecup bot lucky_words"
+
+
+def play(tmp_path, variant: str, bots: tuple[str, str], words: str | None, seed: int = 3) -> dict:
+    record = tmp_path / f"{variant}.json"
+    cmd = [sys.executable, "-m", "codecup", "play", "lucky_words"]
+    cmd += [f"{BOT} {name} --variant {variant} --seed {seat}" for seat, name in enumerate(bots)]
+    cmd += ["--variant", variant, "--seed", str(seed), "--record", str(record), "--quiet"]
+    if words:
+        cmd += ["--words", words]
+    done = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(record.read_text())
+
+
+@pytest.mark.slow
+def test_wordracer_strong_against_zracer(tmp_path, small_words):
+    data = play(tmp_path, "wordracer", ("strong", "zracer"), str(tmp_path / "small.dat"))
+    result = data["result"]
+    assert [t["kind"] for t in result["termination"]] == ["normal", "normal"]
+    assert len(data["moves"]) == 96
+    assert sorted(result["points"]) in ([0.0, 3.0], [1.0, 1.0])
+    assert "small.dat" in data["extra"]["word_list"]
+    assert all(clock < 5.0 for clock in data["clock"])
+
+
+@pytest.mark.slow
+def test_codecup2004_with_the_default_list_and_score_lines(tmp_path, monkeypatch):
+    monkeypatch.delenv(WORDS_ENV, raising=False)
+    data = play(tmp_path, "codecup2004", ("random", "zracer"), None)
+    result = data["result"]
+    assert [t["kind"] for t in result["termination"]] == ["normal", "normal"]
+    assert sorted(result["points"]) in ([0.0, 2.0], [1.0, 1.0])
+    extra = data["extra"]
+    assert "NOT the official" in extra["word_list"]
+    assert extra["reported_score"] == [str(int(s)) for s in result["scores"]]
+    assert extra["reported_score_right"] == [True, True]
