@@ -1,10 +1,12 @@
 """Turn Right: circuits validated and applied per second, and random games per second in-process.
 
-    python bench/turn_right_circuits.py [--circuits 20000] [--games 200]
+    python bench/turn_right_circuits.py [--circuits 20000] [--games 200] [--census]
 
 Validation is the referee's path: text -> parse -> every rule of a circuit.
 Applying is a rotation plus the 2x2 points and the 3x3 test of both colours
 (``Position.play_circuit``), and the bare five-shift rotation bots use.
+``--census`` also enumerates every loop on the board (about a minute) and checks
+the total against the number of cycles of the 6x6 grid graph, 1,222,363 (OEIS A140517).
 """
 
 from __future__ import annotations
@@ -12,12 +14,15 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections import Counter
 
 from codecup.drive import play_bots
 from games.turn_right.board import FULL
 from games.turn_right.engine import Position
 from games.turn_right.game import TurnRight
-from games.turn_right.generate import random_circuit
+from games.turn_right.generate import _walk, random_circuit
+
+GRID_CYCLES_6X6 = 1_222_363
 from games.turn_right.notation import format_move, read_move
 
 
@@ -29,6 +34,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--circuits", type=int, default=20000)
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--census", action="store_true", help="enumerate every loop (slow)")
     args = parser.parse_args()
     rng = random.Random(2006)
 
@@ -73,6 +79,15 @@ def main() -> None:
     print(f"circuits applied (play)       {rate(len(parsed), applied)}")
     print(f"circuits rotated (bare masks) {rate(len(parsed), rotated)}")
     print(f"random-vs-random games        {rate(args.games, games)}  ends: {ends}")
+
+    if args.census:
+        t = time.perf_counter()
+        loops = _walk(36)
+        took = time.perf_counter() - t
+        sizes = Counter(len(c) for c in loops)
+        check = "ok" if len(loops) == GRID_CYCLES_6X6 else f"MISMATCH, expected {GRID_CYCLES_6X6:,}"
+        print(f"every loop enumerated         {rate(len(loops), took)}  total {len(loops):,} ({check})")
+        print("  by corners: " + ", ".join(f"{k}: {v:,}" for k, v in sorted(sizes.items())))
 
 
 if __name__ == "__main__":
