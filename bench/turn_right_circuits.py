@@ -21,9 +21,9 @@ from games.turn_right.board import FULL
 from games.turn_right.engine import Position
 from games.turn_right.game import TurnRight
 from games.turn_right.generate import _walk, random_circuit
+from games.turn_right.notation import format_move, read_move
 
 GRID_CYCLES_6X6 = 1_222_363
-from games.turn_right.notation import format_move, read_move
 
 
 def rate(count: int, seconds: float) -> str:
