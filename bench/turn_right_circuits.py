@@ -20,7 +20,7 @@ from codecup.drive import play_bots
 from games.turn_right.board import FULL
 from games.turn_right.engine import Position
 from games.turn_right.game import TurnRight
-from games.turn_right.generate import _walk, random_circuit
+from games.turn_right.generate import loop_corners, random_circuit
 from games.turn_right.notation import format_move, read_move
 
 GRID_CYCLES_6X6 = 1_222_363
@@ -82,7 +82,7 @@ def main() -> None:
 
     if args.census:
         t = time.perf_counter()
-        loops = _walk(36)
+        loops = loop_corners(36)
         took = time.perf_counter() - t
         sizes = Counter(len(c) for c in loops)
         check = "ok" if len(loops) == GRID_CYCLES_6X6 else f"MISMATCH, expected {GRID_CYCLES_6X6:,}"

@@ -35,7 +35,7 @@ def _on_board(square: int, step: int) -> bool:
     return file_of(square) > 0
 
 
-def _walk(max_corners: int) -> list[tuple[int, ...]]:
+def loop_corners(max_corners: int) -> list[tuple[int, ...]]:
     """The corner lists (normal form, clockwise) of every loop with at most ``max_corners`` corners."""
     max_left = (max_corners - 4) // 2
     found: list[tuple[int, ...]] = []
@@ -69,7 +69,7 @@ def _walk(max_corners: int) -> list[tuple[int, ...]]:
 @functools.cache
 def all_circuits(max_corners: int) -> tuple[Circuit, ...]:
     """Every legal circuit with at most ``max_corners`` corners, in normal form (cached)."""
-    return tuple(Circuit.from_corners(c) for c in _walk(max_corners))
+    return tuple(Circuit.from_corners(c) for c in loop_corners(max_corners))
 
 
 def region_masks(cells: int) -> tuple[int, int, int, int]:
