@@ -15,7 +15,7 @@ from games.lucky_words.bots import BOT_NAMES, make_bot
 from games.lucky_words.engine import CELLS, LETTERS
 from games.lucky_words.player import LuckyWordsPlayer
 from games.lucky_words.referee import referee
-from games.lucky_words.scorer import Scorer, ScoringMode, cols_of, rows_of
+from games.lucky_words.scorer import ScoringMode, cols_of, rows_of, shared_scorer
 from games.lucky_words.scoring import game_points
 from games.lucky_words.variants import RULES, rules_of
 from games.lucky_words.words import load_words
@@ -67,7 +67,7 @@ class LuckyWords(Game):
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         """The referee; the word list is read here, before any line is sent."""
         rules = rules_of(variant)
-        return referee(setup, rules, Scorer(load_words(), rules.scoring))
+        return referee(setup, rules, shared_scorer(load_words(), rules.scoring))
 
     def new_player(self, bot: str, variant: str, seed: int) -> PlayerSession:
         """A built-in bot speaking the variant's dialogue."""
@@ -97,7 +97,7 @@ class LuckyWords(Game):
         except ValueError:
             raise ConfigError(f"unknown scoring {scoring!r} (known: rule, wordracer)") from None
         words = load_words()
-        scored = Scorer(words, mode).board(cells)
+        scored = shared_scorer(words, mode).board(cells)
         lines = []
         for kind, texts, scores in (
             ("row", rows_of(cells), scored.rows),

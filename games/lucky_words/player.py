@@ -59,7 +59,7 @@ class LuckyWordsPlayer(PlayerSession):
         self._finished = True
         if self.rules.dialect is Dialect.WORDRACER:
             return []
-        from games.lucky_words.scorer import Scorer
+        from games.lucky_words.scorer import shared_scorer
         from games.lucky_words.words import load_words
 
-        return [str(Scorer(load_words(), self.rules.scoring).total("".join(self.bot.board)))]
+        return [str(shared_scorer(load_words(), self.rules.scoring).total("".join(self.bot.board)))]

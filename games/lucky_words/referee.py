@@ -22,7 +22,7 @@ from codecup.dialogue import (
 from codecup.errors import IllegalMoveError, InvalidMoveError
 from games.lucky_words import notation
 from games.lucky_words.engine import TURNS, Position, picker
-from games.lucky_words.scorer import Scorer
+from games.lucky_words.scorer import Scorer, shared_scorer
 from games.lucky_words.variants import SCORE_GRACE, Dialect, Rules
 from games.lucky_words.words import load_words
 
@@ -50,7 +50,7 @@ def _move_error(seat: int, exc: InvalidMoveError | IllegalMoveError) -> _Offence
 
 def referee(setup: str, rules: Rules, scorer: Scorer | None = None) -> Dialogue:
     """One game: ``setup`` is the starting letter."""
-    scorer = scorer or Scorer(load_words(), rules.scoring)
+    scorer = scorer or shared_scorer(load_words(), rules.scoring)
     strict = rules.dialect is Dialect.WORDRACER
     position = Position.initial(setup)
     reported: list[int | None] = [None, None]

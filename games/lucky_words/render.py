@@ -6,20 +6,15 @@ from collections.abc import Sequence
 from html import escape
 
 from games.lucky_words.engine import SIZE, Position
-from games.lucky_words.scorer import BoardScore, Scorer, ScoringMode, cols_of
+from games.lucky_words.scorer import BoardScore, Scorer, ScoringMode, cols_of, shared_scorer
 from games.lucky_words.words import load_words
 
-_SCORERS: dict[tuple[int, ScoringMode], Scorer] = {}
 SEATS = ("first", "second")
 
 
 def scorer_for(mode: ScoringMode) -> Scorer:
     """A shared scorer for the word list in force."""
-    words = load_words()
-    key = (id(words), mode)
-    if key not in _SCORERS:
-        _SCORERS[key] = Scorer(words, mode)
-    return _SCORERS[key]
+    return shared_scorer(load_words(), mode)
 
 
 def _row_text(row: str, spans: Sequence[tuple[int, int]]) -> str:

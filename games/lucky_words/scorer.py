@@ -8,6 +8,7 @@ line (row or column) is scored on its own and the scores are cached by the
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 
 import attrs
 
@@ -58,6 +59,54 @@ def cols_of(board: str) -> list[str]:
     return [board[c::SIZE] for c in range(SIZE)]
 
 
+def _compile_rule_line() -> Callable[[str, Callable[[str, int], int]], int]:
+    """Generate the rule's DP for one 7-letter line as straight-line Python.
+
+    ``g(window, 0)`` returns ``points * 2 + 1 if window is a proper prefix of a
+    longer word``: a window that starts no word ends the scan from that start,
+    so a line of random letters costs about a dozen dictionary look-ups.
+    """
+    out = ["def rule_line(s, g):"]
+
+    def best(j: int) -> str:
+        return "0" if j >= SIZE - 1 else f"b{j}"
+
+    def window(i: int, length: int, depth: int) -> None:
+        pad = "    " * depth
+        j = i + length
+        out.append(f"{pad}v = g(s[{i}:{j}], 0)")
+        out.append(f"{pad}if v:")
+        out.append(f"{pad}    if v > 1:")
+        out.append(f"{pad}        x = (v >> 1) + {best(j)}")
+        out.append(f"{pad}        if x > b{i}:")
+        out.append(f"{pad}            b{i} = x")
+        if j < SIZE:
+            out.append(f"{pad}    if v & 1:")
+            window(i, length + 1, depth + 2)
+
+    for i in range(SIZE - 2, -1, -1):
+        out.append(f"    b{i} = {best(i + 1)}")
+        window(i, 2, 1)
+    out.append("    return b0")
+    namespace: dict[str, object] = {}
+    exec("\n".join(out), namespace)  # generated from constants above, never from input
+    return namespace["rule_line"]  # type: ignore[return-value]
+
+
+_RULE_LINE = _compile_rule_line()
+_CACHE_LIMIT = 2_000_000
+
+
+def _window_table(words: WordList) -> dict[str, int]:
+    """Every word and proper prefix of 2..7 letters: ``points * 2 + (1 if a proper prefix)``."""
+    table: dict[str, int] = {}
+    for word in words.words:
+        table[word] = table.get(word, 0) | (POINTS[len(word)] << 1)
+        for n in range(2, len(word)):
+            table[word[:n]] = table.get(word[:n], 0) | 1
+    return table
+
+
 @attrs.define(eq=False)
 class Scorer:
     """Scores lines and boards against one word list under one mode."""
@@ -65,6 +114,10 @@ class Scorer:
     words: WordList
     mode: ScoringMode = ScoringMode.RULE
     _cache: dict[str, int] = attrs.field(factory=dict, init=False)
+    _table: dict[str, int] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self._table = _window_table(self.words)
 
     def line_words(self, line: str) -> LineScore:
         """The points of one line and the words that earn them."""
@@ -76,12 +129,22 @@ class Scorer:
         """The points of one 7-letter line (cached)."""
         points = self._cache.get(line)
         if points is None:
-            points = self._cache[line] = self.line_words(line).points
+            if len(self._cache) > _CACHE_LIMIT:
+                self._cache.clear()
+            if self.mode is ScoringMode.RULE and len(line) == SIZE:
+                points = _RULE_LINE(line, self._table.get)
+            else:
+                points = self.line_words(line).points
+            self._cache[line] = points
         return points
 
     def total(self, board: str) -> int:
-        """The board's points (the fast path: cached line scores only)."""
+        """The board's points (the fast path: cached line scores, else the compiled DP)."""
         cache = self._cache
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        fast = self.mode is ScoringMode.RULE
+        get = self._table.get
         total = 0
         for line in (
             board[0:7], board[7:14], board[14:21], board[21:28], board[28:35], board[35:42], board[42:49],
@@ -89,7 +152,7 @@ class Scorer:
         ):  # fmt: skip
             points = cache.get(line)
             if points is None:
-                points = self.line(line)
+                points = cache[line] = _RULE_LINE(line, get) if fast else self.line_words(line).points
             total += points
         return total
 
@@ -143,3 +206,14 @@ class Scorer:
                     points += POINTS[length]
         words.sort()
         return LineScore(points, tuple(words))
+
+
+_SHARED: dict[tuple[int, ScoringMode], Scorer] = {}
+
+
+def shared_scorer(words: WordList, mode: ScoringMode = ScoringMode.RULE) -> Scorer:
+    """One scorer per word list and mode for the whole process (its table and cache are reused)."""
+    key = (id(words), mode)
+    if key not in _SHARED:
+        _SHARED[key] = Scorer(words, mode)
+    return _SHARED[key]

@@ -99,3 +99,12 @@ def test_line_words_are_listed_words(small_words, mode):
         scored = scorer.line_words(line)
         assert scored.points == sum(POINTS[n] for _, n in scored.words)
         assert all(line[i : i + n] in small_words.words for i, n in scored.words)
+
+
+def test_compiled_line_dp_matches_the_plain_dp(official_words):
+    rng = random.Random(3)
+    scorer = Scorer(official_words)
+    letters = "EEEETTTAAAOOIINNSSHHRRDLUCMWFGYPBVKJXQZ"
+    for _ in range(3000):
+        line = "".join(rng.choice(letters) for _ in range(7))
+        assert scorer.line(line) == scorer.line_words(line).points
