@@ -1,0 +1,67 @@
+"""Lucky Words bot time: the most clock any game took, per bot and dialogue, with real processes.
+
+    python bench/lucky_words_bottime.py [--games N] [--bots strong,zracer]
+
+Plays ``codecup play`` games between ``codecup bot`` programs (seats swapped
+each game) and reads each record's clock use, start-up included (the Word
+Racer clock charges it). Goal: every game under half the clock (5 s of
+Word Racer's 10 s, 15 s of 2004's 30 s). Uses the official list when available.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from games.lucky_words.variants import RULES
+from games.lucky_words.words import WORDS_ENV
+
+OFFICIAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "words.dat"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10, help="games per dialogue")
+    parser.add_argument("--bots", default="strong,zracer")
+    parser.add_argument("--variants", default="codecup2004,wordracer")
+    args = parser.parse_args()
+    words = os.environ.get(WORDS_ENV) or (str(OFFICIAL.resolve()) if OFFICIAL.is_file() else None)
+    print(f"word list: {words or 'default list (not official)'}")
+    bots = args.bots.split(",")
+    bot_cmd = f"{shlex.quote(sys.executable)} -m codecup bot lucky_words"
+    clocks = {r.name: r.variant.clock for r in RULES}
+    with tempfile.TemporaryDirectory() as tmp:
+        for variant in args.variants.split(","):
+            used: dict[str, list[float]] = {b: [] for b in bots}
+            for i in range(args.games):
+                seats = bots if i % 2 == 0 else bots[::-1]
+                record = Path(tmp) / f"{variant}-{i}.json"
+                cmd = [sys.executable, "-m", "codecup", "play", "lucky_words"]
+                cmd += [f"{bot_cmd} {b} --variant {variant} --seed {i}" for b in seats]
+                cmd += ["--variant", variant, "--seed", str(i), "--record", str(record), "--quiet"]
+                if words:
+                    cmd += ["--words", words]
+                subprocess.run(cmd, check=True, capture_output=True, timeout=300)
+                data = json.loads(record.read_text())
+                kinds = [t["kind"] for t in data["result"]["termination"]]
+                if kinds != ["normal", "normal"]:
+                    print(f"  game {i}: {kinds} {data['result']['termination']}")
+                for seat, bot in enumerate(seats):
+                    used[bot].append(data["clock"][seat])
+            for bot, times in used.items():
+                print(
+                    f"{variant}: {bot}: max {max(times):.2f} s, mean {statistics.mean(times):.2f} s "
+                    f"of a {clocks[variant]:g} s clock over {len(times)} games"
+                )
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
