@@ -19,7 +19,7 @@ from games.turn_right.generate import all_circuits
 RANDOM_CAP = 8
 """``random`` picks uniformly among all legal circuits of at most this many corners."""
 
-BASELINE_CAP = 6
+BASELINE_CAP = 8
 """``baseline`` searches (and guards against) circuits of at most this many corners."""
 
 
@@ -65,7 +65,7 @@ WINDOWS_AT = tuple(
 )
 """For each square, the 2x2 and the 3x3 windows that contain it."""
 
-ENDGAME_FREE = 5
+ENDGAME_FREE = 8
 """With this many free squares or fewer, ``baseline`` places by searching to the end of phase 1."""
 
 THREE_WEIGHT = 2
@@ -74,9 +74,9 @@ THREE_WEIGHT = 2
 WIN = 1000
 
 
-def winning_circuit(white: int, mover: int, limit: int) -> Circuit | None:
-    """A circuit of at most ``min(limit, BASELINE_CAP)`` corners that wins for ``mover`` by a 3x3."""
-    for c, path, up, right, down, left in _table(min(limit, BASELINE_CAP)):
+def winning_circuit(white: int, mover: int, limit: int, cap: int = BASELINE_CAP) -> Circuit | None:
+    """A circuit of at most ``min(limit, cap)`` corners that wins for ``mover`` by a 3x3."""
+    for c, path, up, right, down, left in _table(min(limit, cap)):
         w = (
             (white & ~path)
             | (white & up) << 1
@@ -97,8 +97,9 @@ class BaselineBot:
     colour, and most blocks windows the opponent has started.
     """
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, cap: int = BASELINE_CAP) -> None:
         self.rng = rng
+        self.cap = cap
 
     def choose(self, pos: Position) -> Move:
         """The greedy move."""
@@ -132,12 +133,12 @@ class BaselineBot:
         me = pos.to_move
         sign = 1 if me == WHITE else -1
         options = []
+        seen: dict[tuple[int, int], int] = {}
         for square in bits(pos.free):
             bit = 1 << square
             white, black = (pos.white | bit, pos.black) if me == WHITE else (pos.white, pos.black | bit)
-            options.append(
-                (sign * _placement_search(white, black, pos.placed + 1), self.rng.random(), square)
-            )
+            value = sign * _placement_search(white, black, pos.placed + 1, seen)
+            options.append((value, self.rng.random(), square))
         return max(options)[2]
 
     def circuit(self, pos: Position) -> Circuit:
@@ -145,7 +146,7 @@ class BaselineBot:
         me = pos.to_move
         white = pos.white
         scored: list[tuple[int, float, Circuit, int]] = []
-        for c, path, up, right, down, left in _table(min(pos.limit, BASELINE_CAP)):
+        for c, path, up, right, down, left in _table(min(pos.limit, self.cap)):
             w = (
                 (white & ~path)
                 | (white & up) << 1
@@ -163,11 +164,11 @@ class BaselineBot:
         scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
         reply_limit = corner_limit(pos.circuits + 1)
         for _, _, c, w in scored:
-            if winning_circuit(w, 1 - me, reply_limit) is None:
+            if winning_circuit(w, 1 - me, reply_limit, self.cap) is None:
                 return c
         if scored:
             return scored[0][2]
-        return self.rng.choice(all_circuits(min(pos.limit, BASELINE_CAP)))
+        return self.rng.choice(all_circuits(min(pos.limit, self.cap)))
 
 
 def window_value(square: int, mine: int, theirs: int) -> int:
@@ -189,14 +190,24 @@ def window_value(square: int, mine: int, theirs: int) -> int:
     return value
 
 
-def _placement_search(white: int, black: int, placed: int) -> int:
-    """Minimax value for White of the rest of phase 1 (Black's 36th piece goes down by itself)."""
+def _placement_search(white: int, black: int, placed: int, seen: dict[tuple[int, int], int]) -> int:
+    """Minimax value for White of the rest of phase 1 (Black's 36th piece goes down by itself).
+
+    The order of placements does not matter, only who holds which square, so
+    ``seen`` memoises positions: k free squares give about 2^k nodes, not k!.
+    """
+    key = (white, black)
+    if key in seen:
+        return seen[key]
     free = FULL & ~(white | black)
     if placed >= SQUARES - 1:
-        return _full_board_value(white, black | free)
-    if placed % 2 == 0:
-        return max(_placement_search(white | 1 << s, black, placed + 1) for s in bits(free))
-    return min(_placement_search(white, black | 1 << s, placed + 1) for s in bits(free))
+        value = _full_board_value(white, black | free)
+    elif placed % 2 == 0:
+        value = max(_placement_search(white | 1 << s, black, placed + 1, seen) for s in bits(free))
+    else:
+        value = min(_placement_search(white, black | 1 << s, placed + 1, seen) for s in bits(free))
+    seen[key] = value
+    return value
 
 
 def _full_board_value(white: int, black: int) -> int:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 
 from games.turn_right.board import FULL, count2, has3
-from games.turn_right.bots import BASELINE_CAP, RANDOM_CAP, BaselineBot, RandomBot, winning_circuit
+from games.turn_right.bots import RANDOM_CAP, BaselineBot, RandomBot, winning_circuit
 from games.turn_right.circuit import Circuit
 from games.turn_right.engine import WHITE, Position
 from games.turn_right.generate import all_circuits
 from tests.games.turn_right.tr_support import CHECKER_WHITE, mask, placed
+
+CAP = 6
+"""The bots' logic is tested with 6-corner searches (1,825 loops) to stay fast; the default cap is 8."""
 
 
 def test_random_bot_is_legal_and_varied():
@@ -41,7 +44,7 @@ def _safe(white: int, me: int, c: Circuit, reply_limit: int) -> bool:
     """The move neither makes a 3x3 for the opponent nor leaves it a winning reply."""
     w = c.rotate(white)
     theirs = FULL ^ w if me == WHITE else w
-    return not has3(theirs) and winning_circuit(w, 1 - me, reply_limit) is None
+    return not has3(theirs) and winning_circuit(w, 1 - me, reply_limit, CAP) is None
 
 
 def test_baseline_does_not_hand_over_a_3x3():
@@ -51,13 +54,13 @@ def test_baseline_does_not_hand_over_a_3x3():
         white = sum(1 << s for s in rng.sample(range(36), 18))
         pos = Position(white, FULL ^ white, 36, rng.randrange(24))
         me = pos.to_move
-        if winning_circuit(white, me, pos.limit) is not None:
+        if winning_circuit(white, me, pos.limit, CAP) is not None:
             continue
-        after = pos.play(BaselineBot(random.Random(1)).choose(pos))
+        after = pos.play(BaselineBot(random.Random(1), CAP).choose(pos))
         assert after.winner is None
-        if winning_circuit(after.white, 1 - me, after.limit) is not None:
+        if winning_circuit(after.white, 1 - me, after.limit, CAP) is not None:
             # only allowed when every candidate hands one over
-            candidates = all_circuits(min(pos.limit, BASELINE_CAP))
+            candidates = all_circuits(min(pos.limit, CAP))
             assert not any(_safe(white, me, c, after.limit) for c in candidates)
         checked += 1
     assert checked > 40
@@ -69,12 +72,12 @@ def test_baseline_maximises_its_2x2_lead():
         white = sum(1 << s for s in rng.sample(range(36), 18))
         pos = Position(white, FULL ^ white, 36, 4)
         me = pos.to_move
-        if winning_circuit(white, me, pos.limit) is not None:
+        if winning_circuit(white, me, pos.limit, CAP) is not None:
             continue
-        after = pos.play(BaselineBot(random.Random(2)).choose(pos))
+        after = pos.play(BaselineBot(random.Random(2), CAP).choose(pos))
         diff = count2(after.mask(me)) - count2(after.mask(1 - me))
         # every move with a bigger lead is unsafe
-        for c in all_circuits(min(pos.limit, BASELINE_CAP)):
+        for c in all_circuits(min(pos.limit, CAP)):
             w = c.rotate(white)
             mine, theirs = (w, FULL ^ w) if me == WHITE else (FULL ^ w, w)
             if count2(mine) - count2(theirs) > diff:
