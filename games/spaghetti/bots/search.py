@@ -1,17 +1,25 @@
 """``search``: iterative-deepening alpha-beta over the coming moves, on the clock.
 
-The value of a position is the score difference seen by the side to move.
-The root looks at every legal move; inner nodes look at the moves that score
-most for the side to move or take a cell where the other side would score
-(a block), at most ``width`` of them; a node one ply above the horizon is
-valued exactly by the mover's best immediate gain (no copy needed). Near the
-end of the game every move is searched, to the end of the game once the
-clock allows it, so the last forced moves are played exactly.
+Between careful players almost every point is scored in the last few moves,
+when the board fills up and tiles are forced to close paths (mostly into
+penalties). So the search is built for the endgame: it searches the future
+score difference (negamax, the value of a position excludes the points already
+scored, so a transposition table keyed by the board alone is sound), solves
+the last moves exactly, and spends most of its clock there.
 
-Time: the bot knows its clock (30 s a game). Each move gets the time left,
-less a reserve, divided by the moves it still has to make, and never more
-than ``move_time`` seconds; ``move_time`` and ``max_nodes`` make the budget
-small for tests and benchmarks (the ``search-fast`` bot).
+- The root looks at every legal move, ordered by the one-ply greedy value.
+- Inner nodes look at the moves that score for the side to move or take a
+  cell where the other side would score (a block), at most ``width`` of them,
+  plus a few quiet moves standing in for all moves on cells where nothing can
+  score yet; with ``FULL_WIDTH_EMPTIES`` or fewer empty cells, every move.
+- A node one ply above the horizon is valued by the mover's best immediate
+  gain, exactly and without copying.
+
+Time: the bot knows its clock (30 s a game). Each of its remaining moves has a
+weight (``ENDGAME_WEIGHT`` for moves with ``ENDGAME_EMPTIES`` or fewer empty
+cells, 1 before); a move gets its weight's share of 90% of the time left,
+never more than ``move_time`` seconds. ``move_time`` and ``max_nodes`` make the
+budget small for tests and benchmarks (the ``search-fast`` bot).
 """
 
 from __future__ import annotations
@@ -20,11 +28,16 @@ import random
 import time
 
 from games.spaghetti.bots.greedy import greedy_value
+from games.spaghetti.bots.tactics import is_hot
 from games.spaghetti.engine import Position
 
 INF = 10**6
-RESERVE = 1.5  # seconds kept back for the transport and the last moves
+SAFETY = 0.9  # share of the clock the bot plans to use; the rest absorbs transport and overruns
 FULL_WIDTH_EMPTIES = 9  # at or below this many empty cells every move is searched
+QUIET_MOVES = 3  # quiet moves searched at an inner node, standing in for the rest
+ENDGAME_EMPTIES = 18  # moves from here on get ENDGAME_WEIGHT times the time
+ENDGAME_WEIGHT = 6.0
+EXACT, LOWER, UPPER = 0, 1, 2
 
 
 class _OutOfTime(Exception):
@@ -34,7 +47,7 @@ class _OutOfTime(Exception):
 class SearchBot:
     """Alpha-beta search with a per-move time budget drawn from the game clock."""
 
-    def __init__(self, seed: int, *, move_time: float = 3.0, max_nodes: int | None = None, width: int = 10):
+    def __init__(self, seed: int, *, move_time: float = 5.0, max_nodes: int | None = None, width: int = 10):
         self.rng = random.Random(seed)
         self.move_time = move_time
         self.max_nodes = max_nodes
@@ -42,30 +55,38 @@ class SearchBot:
         self.nodes = 0
         self.deadline = 0.0
         self.last_depth = 0
+        self.table: dict[bytes, tuple[int, int, int, int]] = {}
 
     def budget(self, pos: Position, clock_left: float) -> float:
-        """Seconds to spend on this move: an even share of the usable clock, capped."""
-        my_moves_left = (len(pos.empties) + 1) // 2
-        usable = max(0.0, clock_left - RESERVE)
-        return min(self.move_time, usable / max(1, my_moves_left))
+        """Seconds to spend on this move: its weighted share of the usable clock, capped."""
+        usable = max(0.0, SAFETY * clock_left - 0.05)
+        empties = len(pos.empties)
+        weights = [self._weight(e) for e in range(empties, 0, -2)]
+        return min(self.move_time, usable * weights[0] / sum(weights))
+
+    @staticmethod
+    def _weight(empties: int) -> float:
+        if empties <= 1:
+            return 0.05  # the last move is a choice of three tiles
+        return ENDGAME_WEIGHT if empties <= ENDGAME_EMPTIES else 1.0
 
     def choose(self, pos: Position, clock_left: float) -> int:
         """The best move found within the budget."""
         seat = pos.mover
         moves = pos.legal_moves()
-        if len(moves) == 1:
-            return moves[0]
         started = time.perf_counter()
         self.deadline = started + self.budget(pos, clock_left)
         self.nodes = 0
+        self.table = {}
         # Order the root by the one-ply greedy value; random tie-breaks vary play.
         keyed = [(greedy_value(pos, m, seat), self.rng.random(), m) for m in moves]
         keyed.sort(reverse=True)
         order = [m for _, _, m in keyed]
         best = order[0]
+        empties = len(pos.empties)
         depth = 2
-        max_depth = len(pos.empties)
-        while depth <= max_depth:
+        self.last_depth = 1
+        while depth <= empties:
             try:
                 values = self._root(pos, order, depth)
             except _OutOfTime:
@@ -86,50 +107,112 @@ class SearchBot:
             raise _OutOfTime
 
     def _root(self, pos: Position, order: list[int], depth: int) -> dict[int, int]:
+        """Each root move's value (exact for the best, an upper bound for the others)."""
         values: dict[int, int] = {}
         alpha = -INF
         for move in order:
             child = pos.copy()
-            child.play(move)
-            # A null window would be faster but the full value keeps the ordering useful.
-            value = -self._negamax(child, depth - 1, -INF, -alpha + 1)
+            gain = child.play(move)
+            value = gain - self._negamax(child, depth - 1, -INF, gain - alpha)
             values[move] = value
             alpha = max(alpha, value)
         return values
 
-    def _candidates(self, pos: Position, seat: int) -> list[int]:
-        """Moves worth searching at an inner node, best first."""
+    def _best_gain(self, pos: Position, seat: int) -> int:
+        """The best immediate score change ``seat`` can make (exact; cold cells give 0)."""
+        best = -INF
+        delta = pos.delta
+        for cell in pos.empties:
+            if is_hot(pos, cell):
+                m = cell * 3
+                for move in (m, m + 1, m + 2):
+                    gain = delta(move, seat)
+                    if gain > best:
+                        best = gain
+            elif best < 0:
+                best = 0
+        return best
+
+    def _candidates(self, pos: Position, seat: int, first: int) -> list[tuple[int, int]]:
+        """``(gain, move)`` pairs worth searching at an inner node, best first.
+
+        Scoring moves and blocks (a cell where the other side would score) are
+        ranked by gain plus the other side's loss; a few quiet moves (on cells
+        where nothing can score) stand in for all the others. ``first`` (the
+        table's best move, or -1) goes first.
+        """
         delta = pos.delta
         keyed = []
+        quiet = []
+        other = 1 - seat
+        full = len(pos.empties) <= FULL_WIDTH_EMPTIES
         for cell in pos.empties:
             m = cell * 3
-            block = max(delta(m, 1 - seat), delta(m + 1, 1 - seat), delta(m + 2, 1 - seat))
+            if full:
+                for move in (m, m + 1, m + 2):
+                    gain = delta(move, seat)
+                    keyed.append((gain, gain, move))
+                continue
+            if not is_hot(pos, cell):
+                if len(quiet) < QUIET_MOVES or m <= first < m + 3:
+                    move = first if m <= first < m + 3 else m + len(quiet) % 3
+                    quiet.append((0, 0, move))
+                continue
+            block = max(delta(m, other), delta(m + 1, other), delta(m + 2, other))
             bonus = block if block > 0 else 0
             for move in (m, m + 1, m + 2):
-                keyed.append((delta(move, seat) + bonus, move))
+                gain = delta(move, seat)
+                keyed.append((gain + bonus, gain, move))
+        keyed += quiet
         keyed.sort(reverse=True)
-        if len(pos.empties) > FULL_WIDTH_EMPTIES:
+        if not full:
             keyed = keyed[: self.width]
-        return [m for _, m in keyed]
+        out = [(gain, move) for _, gain, move in keyed]
+        if first >= 0:
+            for i, (gain, move) in enumerate(out):
+                if move == first:
+                    out.insert(0, out.pop(i))
+                    break
+        return out
 
     def _negamax(self, pos: Position, depth: int, alpha: int, beta: int) -> int:
+        """The future score difference for the side to move (points already scored excluded)."""
         self._tick()
+        empties = len(pos.empties)
+        if empties == 0 or depth <= 0:
+            return 0
         seat = pos.ply & 1
-        diff = pos.scores[seat] - pos.scores[1 - seat]
-        if not pos.empties or depth <= 0:
-            return diff
         if depth == 1:
-            delta = pos.delta
-            return diff + max(delta(m, seat) for m in pos.legal_moves())
+            return self._best_gain(pos, seat)
+        exact = depth >= empties
+        key = bytes(b + 1 for b in pos.board)
+        entry = self.table.get(key)
+        first = -1
+        if entry is not None:
+            e_depth, e_flag, e_value, first = entry
+            if e_depth >= depth or e_depth >= empties:
+                if e_flag == EXACT:
+                    return e_value
+                if e_flag == LOWER and e_value >= beta:
+                    return e_value
+                if e_flag == UPPER and e_value <= alpha:
+                    return e_value
+        if exact:
+            depth = empties
+        alpha0 = alpha
         best = -INF
-        for move in self._candidates(pos, seat):
+        best_move = -1
+        for gain, move in self._candidates(pos, seat, first):
             child = pos.copy()
             child.play(move)
-            value = -self._negamax(child, depth - 1, -beta, -alpha)
+            value = gain - self._negamax(child, depth - 1, gain - beta, gain - alpha)
             if value > best:
                 best = value
+                best_move = move
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
                         break
+        flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
+        self.table[key] = (depth, flag, best, best_move)
         return best

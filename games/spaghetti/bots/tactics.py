@@ -51,3 +51,23 @@ def best_at(pos: Position, cells: set[int], seat: int) -> int:
             if gain > best:
                 best = gain
     return best
+
+
+def is_hot(pos: Position, cell: int) -> bool:
+    """Whether a tile on the empty ``cell`` can score anything (for either seat).
+
+    A move scores only if it completes a path, and a completed path through
+    the cell needs two of the cell's sides whose paths already end on a wall
+    or loop back to another side of the cell. A cell without two such sides
+    scores 0 with every tile, so searches skip it.
+    """
+    sides = SEGMENTS[cell * 3]
+    other = pos.other
+    count = 0
+    for x in sides:
+        f = other[x]
+        if KIND[f] or (f != x and f in sides):
+            count += 1
+            if count == 2:
+                return True
+    return False
