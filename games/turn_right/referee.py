@@ -44,9 +44,9 @@ def referee() -> Dialogue:
                 move = read_move(reply)
                 pos = pos.play(move)
             except InvalidMoveError as exc:
-                end = SeatEnd(Termination.INVALID, f"{reply!r}: {exc}")
+                end = SeatEnd(Termination.INVALID, f"{_quote(reply)}: {exc}")
             except IllegalMoveError as exc:
-                end = SeatEnd(Termination.ILLEGAL, f"{reply!r}: {exc}")
+                end = SeatEnd(Termination.ILLEGAL, f"{_quote(reply)}: {exc}")
         if end is not None:
             return (yield from _irregular(pos, seat, end))
         text = format_move(move)
@@ -60,6 +60,11 @@ def referee() -> Dialogue:
     else:
         result = scoring.after_circuits(pos.points)
     return Outcome(result.game_score, (NORMAL, NORMAL), result.extra())
+
+
+def _quote(line: str, limit: int = 80) -> str:
+    """The offending line for a message, cut short if it is long."""
+    return repr(line) if len(line) <= limit else repr(line[:limit]) + "..."
 
 
 def _irregular(pos: Position, offender: int, end: SeatEnd) -> Dialogue:
