@@ -138,3 +138,14 @@ def test_irregular_during_placement_scores_from_the_start_points():
     result, _ = run([Fault(Termination.CRASH, "gone")], [])
     assert result.outcome.scores == (0, 95)
     assert result.sent_to(0) == ["Start", "x"] and result.sent_to(1) == ["x"]
+
+
+def test_end_message_names_the_line_and_the_rule():
+    wp, bp = placements(CHECKER_WHITE)
+    result, _ = run(wp, [*bp, "a1-b1-b2-a2"])
+    end = result.outcome.ends[1]
+    assert end.kind is Termination.ILLEGAL
+    assert "'a1-b1-b2-a2'" in end.message and "counter-clockwise" in end.message
+    result, _ = run(["a1-" * 100], [])
+    assert result.outcome.ends[0].kind is Termination.INVALID
+    assert "..." in result.outcome.ends[0].message and len(result.outcome.ends[0].message) < 200
