@@ -63,7 +63,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--challenger", help="gauntlet: the player facing the field (default: the first)")
     parser.add_argument("--swiss-rounds", type=positive_int, help="swiss: rounds before the final")
     parser.add_argument("--top", type=positive_int, help="swiss: players in the final round robin (4)")
-    parser.add_argument("--no-site", action="store_true", help="do not build the results site")
+    parser.add_argument("--no-site", action="store_true", default=None, help="do not build the results site")
     add_run_options(parser)
     return parser
 
@@ -77,9 +77,11 @@ def _option(args: argparse.Namespace, file_options: dict[str, Any], name: str, d
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament, print the standings, write the results."""
-    apply_words_option(args)
     players_file = read_players(args.file)
     opts = dict(players_file.options)
+    if args.words is None and "words" in opts:
+        args.words = args.file.parent / opts["words"]
+    apply_words_option(args)
     registry = load_games()
     game_name = _option(args, opts, "game", None)
     if game_name is None:
@@ -114,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         executor=_option(args, opts, "executor", None),
         quiet=quiet,
     )
-    if not args.no_site:
+    if not _option(args, opts, "no_site", False):
         from codecup.site import build_site
 
         build_site(out, game, result)

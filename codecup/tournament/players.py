@@ -38,6 +38,8 @@ OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "challenger": (str,),
     "swiss_rounds": (int,),
     "top": (int,),
+    "no_site": (bool,),
+    "words": (str,),
 }
 
 

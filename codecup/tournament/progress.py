@@ -65,10 +65,12 @@ class LineProgress(Progress):
 class RichProgress(Progress):
     """A live bar: games done, running, faults so far and the time left."""
 
+    stream: TextIO = attrs.field(factory=lambda: sys.stdout)
     _bar: object = None
     _task: object = None
 
     def start(self, total: int, resumed: int) -> None:
+        from rich.console import Console
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -87,6 +89,7 @@ class RichProgress(Progress):
             TimeElapsedColumn(),
             TextColumn("left"),
             TimeRemainingColumn(),
+            console=Console(file=self.stream),
             transient=False,
         )
         self._bar = bar
@@ -124,5 +127,5 @@ def make_progress(quiet: bool, stream: TextIO | None = None) -> Progress:
     if quiet:
         return Progress()
     if stream.isatty():
-        return RichProgress()
+        return RichProgress(stream=stream)
     return LineProgress(stream=stream)

@@ -1,0 +1,135 @@
+"""Bradley-Terry ratings, the SPRT statistic, standings order, progress reports."""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+from codecup.dialogue import NORMAL, SeatEnd, Termination
+from codecup.game import Standing
+from codecup.record import MatchInfo, PlayerInfo, Record, Result
+from codecup.tournament.progress import LineProgress, Progress, RichProgress, make_progress
+from codecup.tournament.ratings import bradley_terry
+from codecup.tournament.sprt import SprtSettings, SprtState, expected_score
+from codecup.tournament.standings import compute_standings
+from tests.support import TINYGAME_DIST
+
+
+def game(a, b, points, ends=(NORMAL, NORMAL), clock=(0.5, 0.25)):
+    return Record(
+        match=MatchInfo("g", "v", 1, "", (PlayerInfo(a, bot="x"), PlayerInfo(b, bot="x")), 5.0),
+        moves=(),
+        transcript=(),
+        clock_used=clock,
+        result=Result(scores=points, points=points, termination=ends),
+    )
+
+
+def test_bradley_terry_recovers_a_known_gap():
+    # a beats b 3 games out of 4: the maximum-likelihood gap is 400*log10(3) = 191 Elo
+    records = [game("a", "b", (2, 0))] * 30 + [game("a", "b", (0, 2))] * 10
+    prior_free = 400 * math.log10(3)
+    ratings = {r.player: r for r in bradley_terry(["a", "b"], records)}
+    gap = ratings["a"].elo - ratings["b"].elo
+    assert gap == pytest.approx(prior_free, rel=0.05)  # the weak prior pulls it in only a little
+    assert ratings["a"].elo == pytest.approx(-ratings["b"].elo)
+    lo, hi = ratings["a"].interval
+    assert lo < ratings["a"].elo < hi and ratings["a"].margin > 0
+    more = {r.player: r for r in bradley_terry(["a", "b"], records * 4)}
+    assert more["a"].margin < ratings["a"].margin  # more games, narrower intervals
+
+
+def test_bradley_terry_stays_finite_for_a_clean_sweep_and_counts_draws_half():
+    sweep = bradley_terry(["a", "b", "c"], [game("a", "b", (2, 0)), game("a", "c", (2, 0))])
+    assert sweep[0].player == "a" and all(math.isfinite(r.elo) for r in sweep)
+    draws = {r.player: r.elo for r in bradley_terry(["a", "b"], [game("a", "b", (1, 1))] * 10)}
+    assert draws["a"] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_standings_count_results_faults_and_clocks():
+    crash = SeatEnd(Termination.CRASH, "exit 3")
+    records = [game("a", "b", (2, 0)), game("b", "a", (1, 1)), game("b", "a", (2, 0), ends=(NORMAL, crash))]
+    st = compute_standings(_Scoring(), ["a", "b"], records)
+    rows = {r.standing.player: r for r in st.rows}
+    assert rows["a"].standing == Standing(
+        "a", games=3, wins=1, draws=1, losses=1, points=3, score=3, irregular_losses=1
+    )
+    assert rows["a"].faults == {"crash": 1}
+    assert rows["a"].clock_max == 0.5 and rows["a"].clock_mean == pytest.approx((0.5 + 0.25 + 0.25) / 3)
+    assert st.cross["a"]["b"].games == 3 and st.cross["a"]["b"].points == 3
+    assert st.order == ["b", "a"]  # this game ranks fewer irregular losses first
+    assert "crash 1" in st.table()
+
+
+class _Scoring:
+    """A game whose ranking puts fewer irregular losses before points."""
+
+    def standing_key(self, s):
+        return (-s.irregular_losses, s.points)
+
+
+def test_sprt_bounds_and_statistic():
+    settings = SprtSettings(elo0=0, elo1=10, alpha=0.05, beta=0.05)
+    assert settings.bounds == pytest.approx((math.log(0.05 / 0.95), math.log(0.95 / 0.05)))
+    state = SprtState(settings)
+    assert state.llr() == 0 and state.decision() is None
+    for _ in range(200):
+        state.add_pair(1.0, 0.0)  # an even match: H0
+        state.add_pair(0.5, 0.5)
+    assert state.llr() < 0
+    assert state.decision() == "H0"
+    strong = SprtState(settings)
+    while strong.decision() is None:
+        strong.add_pair(1.0, 0.5)
+    assert strong.decision() == "H1" and strong.n_pairs < 100
+    assert "LLR" in strong.line() and f"{settings.bounds[1]:+.3f}" in strong.line()
+    assert expected_score(0) == 0.5
+    with pytest.raises(ValueError, match="elo1"):
+        SprtSettings(elo0=5, elo1=5)
+
+
+def test_sprt_cli_decides(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(TINYGAME_DIST))
+    run = subprocess.run(
+        [sys.executable, "-m", "codecup", "sprt", "twentyone", "bot:perfect", "bot:random", "--jobs", "2"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "H1 accepted" in run.stdout
+    assert run.stdout.count("LLR") >= 3
+
+
+def test_progress_reports():
+    records = [
+        game("a", "b", (2, 0)),
+        game("b", "a", (2, 0), ends=(NORMAL, SeatEnd(Termination.TIMEOUT, ""))),
+    ]
+    stream = io.StringIO()
+    lines = LineProgress(stream=stream)
+    lines.start(2, resumed=0)
+    for i, r in enumerate(records):
+        lines.finished(f"g{i}", r)
+    assert stream.getvalue().splitlines()[1].startswith("[2/2] g1: b vs a 2-0 (normal, timeout)")
+    assert lines.faults == 1
+    assert type(make_progress(quiet=True)) is Progress
+    assert isinstance(make_progress(quiet=False, stream=io.StringIO()), LineProgress)
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    bar = make_progress(quiet=False, stream=Tty())
+    assert isinstance(bar, RichProgress)
+    bar.start(2, resumed=1)
+    bar.set_running(1)
+    bar.finished("g1", records[1])
+    bar.close()
+    assert (bar.done, bar.faults, bar.running) == (2, 1, 1)
