@@ -133,3 +133,17 @@ def test_lowest_square_is_a_corner():
         lowest = min(path_of(c.corners))
         assert lowest == c.corners[0]
         assert file_of(lowest) < 5 and rank_of(lowest) < 5
+
+
+def test_every_small_loop_validates_from_any_corner_and_never_reversed():
+    for c in all_circuits(6):
+        for k in range(c.size):
+            listing = c.corners[k:] + c.corners[:k]
+            assert Circuit.from_corners(listing).path == c.path
+        reverse = tuple(reversed(c.corners))
+        try:
+            Circuit.from_corners(reverse)
+        except IllegalMoveError as exc:
+            assert "counter-clockwise" in str(exc)
+        else:
+            raise AssertionError(f"{c.text()} reversed was accepted")
