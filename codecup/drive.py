@@ -173,10 +173,8 @@ def play_bots(
     with ``derive_seed(seed, "seat", s)`` and the referee with
     ``derive_seed(seed, "referee")``, as in the real runner.
     """
-    import random
-
     v = game.info.variant(variant).name
-    text = game.check_setup(setup, v) if setup is not None else game.random_setup(random.Random(seed), v)
+    text = game.start_position(seed, v, setup)
     sessions = [
         game.new_player_checked(bot, v, derive_seed(seed, "seat", seat)) for seat, bot in enumerate(bots)
     ]

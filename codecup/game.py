@@ -148,6 +148,12 @@ class Game(abc.ABC):
             f'font-family="monospace" font-size="14">{rows}</svg>'
         )
 
+    def start_position(self, seed: int, variant: str, setup: str | None = None) -> str:
+        """The setup of a game: ``setup`` checked and normalised, else the random one for ``seed``."""
+        if setup is not None:
+            return self.check_setup(setup, variant)
+        return self.random_setup(random.Random(seed), variant)
+
     def new_player_checked(self, bot: str, variant: str, seed: int) -> PlayerSession:
         """:meth:`new_player` after checking the bot and variant names."""
         self.info.check_bot(bot)
