@@ -1,5 +1,5 @@
 """Built-in bots: ``random`` (uniform over legal rectangles) and ``baseline`` (an exact
-misère solver once the position is small enough, big moves before that)."""
+misère solver once the position is small enough, a simplifying heuristic before that)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import random
 
 import attrs
 
-from games.pillars.engine import RECT_OF_MASK, count_legal, legal_masks
+from games.pillars.engine import RECT_OF_MASK, components, count_legal, legal_masks, normalise
 from games.pillars.notation import Move
 from games.pillars.player import Bot, View
-from games.pillars.solver import BudgetExceeded, Solver
+from games.pillars.solver import LINE_LENGTH, BudgetExceeded, Solver
 
 BOTS = ("random", "baseline")
 
@@ -26,42 +26,61 @@ class RandomBot:
         return Move(RECT_OF_MASK[self.rng.choice(legal_masks(view.board.empty))])
 
 
+def tangle(empty: int) -> int:
+    """How hard a position is to solve: the rectangles in its regions that are not lines.
+
+    Straight lines cost the solver nothing (they add up like Nim heaps).
+    """
+    return sum(count_legal(r) for r in components(empty) if r & (r - 1) and normalise(r) not in LINE_LENGTH)
+
+
 @attrs.define(eq=False)
 class BaselineBot:
-    """Solve exactly when the search fits its budget; otherwise fill big rectangles.
+    """Solve exactly when the search fits its budget; otherwise simplify the position.
 
-    Big moves early bring the game into the solver's reach while the opponent
-    still has many ways to go wrong. Once a win is proven the bot cannot lose
-    (the search is exact), so it plays its joker then: floor(empty / 10) extra
-    points, more the earlier the proof comes. A proven loss plays for the
-    opponent's mistakes: the move leaving the most options.
+    Before the solver can settle the game, the bot plays the move that leaves
+    the fewest rectangles outside straight lines (ties: more empty fields, then
+    at random), so that a proof comes early while many fields are still empty.
+    Once a win is proven the bot cannot lose (the search is exact), so it plays
+    its joker then: floor(empty / 10) extra points, more the earlier the proof.
+    A proven loss plays for the opponent's mistakes: the move leaving the most
+    options. The node budget per game keeps it well inside the 5 s clock.
     """
 
     rng: random.Random
-    solve_below: int = 34  # empty fields; above that the search rarely finishes
-    budget: int = 12_000  # nodes per move, about a quarter of a second
+    solve_below: int = 40  # empty fields; above that the search rarely finishes
+    per_move: int = 30_000  # nodes, about half a second
+    per_game: int = 120_000  # nodes
     solver: Solver = attrs.field(factory=Solver)
+    spent: int = 0
+    style: str = "simplify"
 
     def choose(self, view: View) -> Move:
         """The proven winning move (with the joker when it pays), else a heuristic one."""
         empty = view.board.empty
         count = empty.bit_count()
         moves = legal_masks(empty)
-        if count <= self.solve_below:
+        budget = min(self.per_move, self.per_game - self.spent)
+        if count <= self.solve_below and budget > 0:
             try:
-                win = self.solver.winning_move(empty, self.budget)
+                win = self.solver.winning_move(empty, budget)
             except BudgetExceeded:
                 pass
             else:
                 if win is not None:
                     return Move(RECT_OF_MASK[win], joker=view.joker_available and count >= 10)
                 return Move(RECT_OF_MASK[self._hope(empty, moves)])
-        return Move(RECT_OF_MASK[self._big(moves)])
+            finally:
+                self.spent += self.solver.nodes
+        if self.style == "big":
+            best = max(m.bit_count() for m in moves)
+            return Move(RECT_OF_MASK[self.rng.choice([m for m in moves if m.bit_count() == best])])
+        return Move(RECT_OF_MASK[self._simplify(empty, moves)])
 
-    def _big(self, moves: list[int]) -> int:
-        """One of the largest rectangles, chosen at random among equals."""
-        best = max(m.bit_count() for m in moves)
-        return self.rng.choice([m for m in moves if m.bit_count() == best])
+    def _simplify(self, empty: int, moves: list[int]) -> int:
+        """The move leaving the least tangled position, keeping fields empty where possible."""
+        scored = [(tangle(empty ^ m), m.bit_count(), self.rng.random(), m) for m in moves]
+        return min(scored)[3]
 
     def _hope(self, empty: int, moves: list[int]) -> int:
         """In a lost position: the move leaving the opponent the most ways to go wrong."""

@@ -2,28 +2,81 @@
 
 A rectangle never spans two orthogonally connected regions of empty fields, so
 a position is a sum of independent regions. Misère sums do not add like
-Sprague-Grundy values, so the search stays exact over the whole sum, but its
-transposition table is keyed by the multiset of regions, each shifted to the
-corner: the same shapes elsewhere on the board, or reached in another order,
-are solved once.
+Sprague-Grundy values in general, so the search stays exact over the whole
+sum; its transposition table is keyed by the multiset of regions, each shifted
+to the corner, so the same shapes elsewhere on the board, or reached in
+another order, are solved once. Two facts of misère play shrink it:
+
+* Two single fields cancel: X + 1 + 1 has the outcome of X for every X. (The
+  side that wins X plays X's strategy and answers a single with the other
+  single; if X ends with both singles left, it is its turn, it fills one and
+  the opponent must fill the last.) So only the parity of singles is kept.
+* Straight lines (single fields included) add up like Nim heaps. Filling part
+  of a line of n leaves lines a + b < n, so a line is a heap of n whose moves
+  may also split it, and the misère Nim rule still holds: with every line of
+  length 1 the side to move wins iff their number is even, otherwise iff the
+  Nim sum is non-zero. (From a Nim sum of 0 with a heap of 2 or more there are
+  two such heaps, one survives any move, and n ^ a ^ b != 0 since
+  a ^ b <= a + b < n.) A position of lines only is therefore settled at once.
 """
 
 from __future__ import annotations
 
 import attrs
 
-from games.pillars.engine import components, legal_masks, normalise
+from games.pillars.engine import SIZE, components, legal_masks, normalise
 
 Key = tuple[int, ...]
+"""A position: the parity of its single fields, then its other regions normalised and sorted."""
+
+SINGLE = 1  # the normalised single field
+
+# Normalised straight lines of 2 or more fields: horizontal runs and vertical columns.
+LINE_LENGTH: dict[int, int] = {}
+for _n in range(2, SIZE + 1):
+    LINE_LENGTH[(1 << _n) - 1] = _n
+    LINE_LENGTH[sum(1 << (SIZE * i) for i in range(_n))] = _n
 
 
 class BudgetExceeded(Exception):
     """The search used up its node budget before proving anything."""
 
 
-def key_of(regions: list[int]) -> Key:
-    """The position's table key: its normalised regions, sorted."""
-    return tuple(sorted(normalise(r) for r in regions))
+def split_singles(regions: list[int]) -> tuple[int, Key]:
+    """The parity of the single fields among normalised regions, and the others sorted."""
+    others = sorted(r for r in regions if r != SINGLE)
+    return (len(regions) - len(others)) & 1, tuple(others)
+
+
+def key_of(empty: int) -> Key:
+    """The position's table key."""
+    parity, others = split_singles([normalise(r) for r in components(empty)])
+    return (parity, *others)
+
+
+def line_nim(regions: Key) -> int | None:
+    """The Nim sum of regions that are all lines of 2 or more, else ``None``."""
+    nim = 0
+    for region in regions:
+        n = LINE_LENGTH.get(region)
+        if n is None:
+            return None
+        nim ^= n
+    return nim
+
+
+def lines_mover_wins(nim: int, long: bool, singles: int) -> bool:
+    """Misère Nim over lines: ``nim`` and ``long`` describe the lines of 2 or more."""
+    return (nim ^ singles) != 0 if long else singles == 0
+
+
+@attrs.frozen
+class Option:
+    """What one move leaves of a region: single-field parity, other regions, their line Nim sum."""
+
+    singles: int
+    regions: Key
+    nim: int | None  # None unless every other region is a line
 
 
 @attrs.define(eq=False)
@@ -31,19 +84,21 @@ class Solver:
     """Memoised negamax over region multisets, with a node budget per call."""
 
     table: dict[Key, bool] = attrs.field(factory=dict)
+    # Per normalised region: the distinct results of its moves, biggest moves first.
+    options: dict[int, tuple[Option, ...]] = attrs.field(factory=dict)
     nodes: int = 0
     limit: int = 0
 
     def wins(self, empty: int, budget: int) -> bool:
         """Whether the side to move at ``empty`` wins; raise :class:`BudgetExceeded`."""
         self.nodes, self.limit = 0, budget
-        return self._wins(key_of(components(empty)))
+        return self._wins(key_of(empty))
 
     def winning_move(self, empty: int, budget: int) -> int | None:
         """A move (mask) that wins, ``None`` if every move loses; raise :class:`BudgetExceeded`."""
         self.nodes, self.limit = 0, budget
         for m in sorted(legal_masks(empty), key=int.bit_count, reverse=True):
-            if not self._wins(key_of(components(empty ^ m))):
+            if not self._wins(key_of(empty ^ m)):
                 return m
         return None
 
@@ -51,6 +106,9 @@ class Solver:
         known = self.table.get(key)
         if known is not None:
             return known
+        nim = line_nim(key[1:])
+        if nim is not None:
+            return lines_mover_wins(nim, len(key) > 1, key[0])
         self.nodes += 1
         if self.nodes > self.limit:
             raise BudgetExceeded
@@ -58,25 +116,41 @@ class Solver:
         self.table[key] = result
         return result
 
-    def _search(self, key: Key) -> bool:
-        if not key:
-            return True  # the opponent filled the last field
-        if key[-1] == 1:
-            # Only single fields (1 sorts lowest, so the largest key is 1): each
-            # move fills one, and the side to move fills the last when the count is odd.
-            return len(key) % 2 == 0
-        previous = -1
-        for i, region in enumerate(key):
-            if region == previous:
-                continue  # the same shape twice gives the same options
-            previous = region
-            others = key[:i] + key[i + 1 :]
-            # Big moves first: they end the search sooner and often win in misère endings.
-            for m in sorted(legal_masks(region), key=int.bit_count, reverse=True):
+    def _options(self, region: int) -> tuple[Option, ...]:
+        found = self.options.get(region)
+        if found is None:
+            size: dict[tuple[int, Key], int] = {}
+            for m in legal_masks(region):
                 rest = region ^ m
-                child = (
-                    tuple(sorted(others + tuple(normalise(r) for r in components(rest)))) if rest else others
-                )
-                if not self._wins(child):
+                sub = split_singles([normalise(r) for r in components(rest)]) if rest else (0, ())
+                size[sub] = max(size.get(sub, 0), m.bit_count())
+            # Big moves first: fewer fields left, shorter games, earlier cut-offs.
+            ordered = sorted(size, key=size.__getitem__, reverse=True)
+            found = tuple(Option(p, regions, line_nim(regions)) for p, regions in ordered)
+            self.options[region] = found
+        return found
+
+    def _search(self, key: Key) -> bool:
+        singles, regions = key[0], key[1:]
+        table = self.table
+        children: list[Key] = []
+        if singles:
+            children.append((0, *regions))
+        for i, region in enumerate(regions):
+            if i and region == regions[i - 1]:
+                continue  # the same shape twice gives the same options
+            others = regions[:i] + regions[i + 1 :]
+            others_nim = line_nim(others)
+            for option in self._options(region):
+                parity = singles ^ option.singles
+                if others_nim is not None and option.nim is not None:
+                    # Lines only: settled by misère Nim without a table entry.
+                    if not lines_mover_wins(others_nim ^ option.nim, bool(others or option.regions), parity):
+                        return True
+                    continue
+                child = (parity, *sorted(others + option.regions))
+                # A child already known lost for the opponent settles it without search.
+                if table.get(child) is False:
                     return True
-        return False
+                children.append(child)
+        return any(not self._wins(child) for child in children)

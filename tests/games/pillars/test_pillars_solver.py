@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.pillars.engine import FIELDS, bit, legal_masks
+from games.pillars.engine import FIELDS, Board, bit, legal_masks
 from games.pillars.solver import BudgetExceeded, Solver
 
 
@@ -61,6 +61,19 @@ def test_winning_move_really_wins():
     assert found > 0
 
 
+def test_single_fields_cancel_in_pairs_and_lines_add_like_nim():
+    solver = Solver()
+    rng = random.Random(13)
+    singles = bit(9, 0) | bit(9, 2)
+    for _ in range(40):
+        empty = clustered_position(rng, 8) & ((1 << 80) - 1)  # rows A..H: the singles stay apart
+        assert solver.wins(empty | singles, 10**6) == brute_wins(empty)
+    row_of_three = bit(0, 0) | bit(0, 1) | bit(0, 2)
+    column_of_three = bit(2, 5) | bit(3, 5) | bit(4, 5)
+    assert not solver.wins(row_of_three | column_of_three, 10**6)  # 3 ^ 3 == 0
+    assert solver.wins(row_of_three | column_of_three | bit(9, 9), 10**6)
+
+
 def test_known_positions():
     solver = Solver()
     assert solver.wins(0, 10)  # the opponent filled the last field
@@ -73,4 +86,4 @@ def test_known_positions():
 def test_budget_is_enforced():
     solver = Solver()
     with pytest.raises(BudgetExceeded):
-        solver.wins((1 << 30) - 1, 1)
+        solver.wins(Board.start(tuple(range(10))).empty, 1)
