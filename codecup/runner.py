@@ -221,17 +221,11 @@ def new_match(
     clock: float | None = None,
 ) -> MatchInfo:
     """A :class:`MatchInfo` with defaults filled in: the setup from the seed, the variant's clock."""
-    import random
-
     v = game.info.variant(variant)
     for info in players:
         if info.bot is not None:
             game.info.check_bot(info.bot)
-    text = (
-        game.check_setup(setup, v.name)
-        if setup is not None
-        else game.random_setup(random.Random(seed), v.name)
-    )
+    text = game.start_position(seed, v.name, setup)
     return MatchInfo(
         game=game.info.name,
         variant=v.name,
