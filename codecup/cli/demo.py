@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         page(
             "codecup demo",
             f"<h1>codecup demo</h1><p>Built-in bots of every game.</p><ul>{items}</ul>",
-            css="",
+            css=None,
         ),
         "utf-8",
     )

@@ -15,12 +15,13 @@ from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.tournament import TournamentResult
 
 
-def page(title: str, body: str, css: str = "style.css", script: str = "") -> str:
+def page(title: str, body: str, css: str | None = "style.css", script: str = "") -> str:
     """A complete HTML document."""
     tail = f'<script src="{script}"></script>' if script else ""
+    link = f'<link rel="stylesheet" href="{css}">' if css else ""
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<title>{escape(title)}</title><link rel="stylesheet" href="{css}"></head>'
+        f"<title>{escape(title)}</title>{link}</head>"
         f"<body>{body}{tail}</body></html>\n"
     )
 

@@ -19,7 +19,9 @@
       el.textContent = data.clocks[ply][seat].toFixed(2) + "s";
     });
     moves.forEach(function (li) {
-      li.classList.toggle("current", Number(li.dataset.ply) === ply);
+      const current = Number(li.dataset.ply) === ply;
+      li.classList.toggle("current", current);
+      if (current && li.scrollIntoView) li.scrollIntoView({ block: "nearest" });
     });
   }
 
