@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from codecup.errors import ConfigError
+from codecup.errors import CodecupError, ConfigError
 from codecup.game import Game
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.tournament import schedule as sched
@@ -267,7 +267,13 @@ def _run_batch(
             done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
             for future in done:
                 g = pending.pop(future)
-                record = future.result()  # a framework error (not a bot fault) stops the tournament
+                try:
+                    record = future.result()  # a framework error (not a bot fault) stops the tournament
+                except concurrent.futures.BrokenExecutor as exc:
+                    raise CodecupError(
+                        f"a worker process died while playing {g.id} ({exc}); the games finished so far "
+                        "are logged: run the same command again to resume"
+                    ) from exc
                 log.append(g.id, record)
                 points[g.id] = tuple(record.result.points)
                 _write_game(out, g, record)

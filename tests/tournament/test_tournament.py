@@ -85,3 +85,24 @@ def test_faults_are_counted(play_tournament, tiny_pm, tmp_path):
     assert crash.faults == {"crash": 2}
     assert crash.standing.irregular_losses == 2
     assert result.standings.order == ["good", "crash"]
+
+
+def test_a_dead_worker_stops_the_run_with_a_clear_error(tiny_pm, tiny_game, bots, tmp_path):
+    import concurrent.futures
+
+    from codecup.errors import CodecupError
+    from codecup.runner import run_match
+    from codecup.tournament import TournamentSpec, run_tournament
+
+    def play(match):
+        if match.players[0].name == "r3":
+            raise concurrent.futures.BrokenExecutor("worker killed")
+        return run_match(match, pm=tiny_pm)
+
+    spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=bots)
+    with (
+        concurrent.futures.ThreadPoolExecutor(1) as pool,
+        pytest.raises(CodecupError, match="run the same command"),
+    ):
+        run_tournament(spec, tiny_game, tmp_path, executor=pool, play=play)
+    assert 0 < len(ResultsLog.open(tmp_path / LOG_NAME).records) < 20
