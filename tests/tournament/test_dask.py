@@ -17,13 +17,14 @@ def standings_without_clocks(result):
 
 
 @pytest.mark.slow
-def test_dask_cluster_gives_the_same_results(tiny_pm, tiny_game, bots, play_tournament, tmp_path):
+@pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
+def test_dask_cluster_gives_the_same_results(processes, tiny_pm, tiny_game, bots, play_tournament, tmp_path):
     local = play_tournament(bots, tmp_path / "local", seed=11)
     spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=bots, seed=11)
     with distributed.LocalCluster(
         n_workers=1,
         threads_per_worker=2,
-        processes=False,
+        processes=processes,
         protocol="tcp",
         host="127.0.0.1",
         scheduler_port=0,
