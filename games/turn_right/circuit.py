@@ -87,13 +87,16 @@ class Circuit:
                     raise IllegalMoveError(f"the circuit passes {square_name(s)} twice")
                 path |= 1 << s
                 masks[step] |= 1 << s
-        if settled.LISTED_SQUARES_MUST_TURN:
-            for i in range(n):
-                # Opposite steps would retrace squares and were caught above.
-                if steps[i - 1] == steps[i]:
-                    raise IllegalMoveError(f"{square_name(corners[i])} is not a corner of the circuit")
-        if settled.CLOCKWISE_ONLY and signed_area(corners) > 0:
-            raise IllegalMoveError("the circuit is listed counter-clockwise")
+        # Opposite steps would retrace squares and were caught above, so equal steps mean no turn.
+        straight = [i for i in range(n) if steps[i - 1] == steps[i]]
+        if straight:
+            if settled.LISTED_SQUARES_MUST_TURN:
+                raise IllegalMoveError(f"{square_name(corners[straight[0]])} is not a corner of the circuit")
+            corners = [c for i, c in enumerate(corners) if i not in straight]
+        if signed_area(corners) > 0:
+            if settled.CLOCKWISE_ONLY:
+                raise IllegalMoveError("the circuit is listed counter-clockwise")
+            return cls.from_corners(tuple(reversed(corners)))
         return cls(tuple(corners), masks[UP], masks[RIGHT], masks[DOWN], masks[LEFT])
 
     @classmethod

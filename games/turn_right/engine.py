@@ -94,8 +94,10 @@ class Position:
         if placed == AUTO_PLACED:
             black |= FULL & ~(white | black)
             placed += 1
-        # Rule 4 (settled): no points and no 3x3 during placement.
-        return attrs.evolve(self, white=white, black=black, placed=placed)
+        if not settled.SCORE_DURING_PLACEMENT:  # rule 4 as settled: nothing counts yet
+            return attrs.evolve(self, white=white, black=black, placed=placed)
+        points, winner = self._scored(white, black)
+        return attrs.evolve(self, white=white, black=black, placed=placed, points=points, winner=winner)
 
     def play_circuit(self, circuit: Circuit) -> Position:
         """Rotate the pieces along a circuit, add the points, and look for a 3x3 (phase 2)."""
@@ -107,15 +109,18 @@ class Position:
             )
         white = circuit.rotate(self.white)
         black = FULL & ~white
+        points, winner = self._scored(white, black)
+        return Position(white, black, self.placed, self.circuits + 1, points, winner)
+
+    def _scored(self, white: int, black: int) -> tuple[tuple[int, int], int | None]:
+        """The points after the mover's move to (``white``, ``black``), and a 3x3 winner if any."""
         w, b = self.points
         points = (w + count2(white), b + count2(black))
-        mover = self.to_move
         white3, black3 = has3(white), has3(black)
-        winner = None
         if white3 and black3:
-            winner = settled.both_3x3_winner(mover)
-        elif white3:
-            winner = WHITE
-        elif black3:
-            winner = BLACK
-        return Position(white, black, self.placed, self.circuits + 1, points, winner)
+            winner = settled.both_3x3_winner(self.to_move)
+        elif white3 or black3:
+            winner = WHITE if white3 else BLACK
+        else:
+            return points, None
+        return (points if settled.WINNING_MOVE_IS_SCORED else self.points), winner

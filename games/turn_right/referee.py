@@ -51,8 +51,9 @@ def referee() -> Dialogue:
             return (yield from _irregular(pos, seat, end))
         text = format_move(move)
         yield Played(seat, text)
-        yield Send(1 - seat, text)
-    # Settled (rule 24): the last move went out as usual; now the seats are done.
+        if not pos.over or settled.PASS_ON_LAST_MOVE:
+            yield Send(1 - seat, text)
+    # Rule 24: the game is over; the seats have had the last move (as settled) and are done.
     yield Close(0)
     yield Close(1)
     if pos.winner is not None:

@@ -1,60 +1,60 @@
 """Every reading of the Turn Right rules chosen where the original page is silent.
 
 The spec (``shared/specs/turn_right.md``) marks these "Settled". They live here,
-and only here, so each one is easy to find and to revisit; the engine, referee
-and scoring import them rather than repeating the choice.
+and only here, so each one is easy to find and to revisit. The switches below
+are live: the engine, referee and scoring read them, and the tests flip some of
+them to show the other reading works. Two readings are built into the shape of
+the code rather than switched:
+
+- Rule 12: points are scored after *every* circuit, one per filled 2x2 window
+  (25 overlapping windows), and add up over the game (``Position.play_circuit``).
+- Rule 3: Black's automatic 36th piece is not announced as a ``Played`` move;
+  no seat made it. Replaying the announced moves fills the last square the same
+  way (``Position.place``), so records, rendering and bots agree.
 """
 
 from __future__ import annotations
 
-WHITE_START_POINTS = 5
-"""White's compensation for Black moving first in phase 2 (rule 11; not settled, but a tunable)."""
+# --- switches -----------------------------------------------------------------
 
 SCORE_DURING_PLACEMENT = False
-"""Rule 4: nothing is scored and no 3x3 is checked while pieces are being placed."""
+"""Rule 4: nothing is scored and no 3x3 counts while pieces are placed (True: both, after each piece)."""
 
 LISTED_SQUARES_MUST_TURN = True
-"""Rule 7: every listed square must be a real corner; a square in a straight run is invalid."""
+"""Rule 7: every listed square must be a real corner (False: squares inside a straight run are dropped)."""
 
 CLOCKWISE_ONLY = True
-"""Rule 9: a circuit listed counter-clockwise (rank 1 at the bottom) is invalid, not reversed."""
-
-SCORE_EVERY_CIRCUIT = True
-"""Rule 12: after every circuit each player scores its 2x2 windows; the counts add up over the game."""
+"""Rule 9: a counter-clockwise listing is invalid (False: it is read as the same loop, turned clockwise)."""
 
 WINNING_MOVE_IS_SCORED = True
-"""Rule 16: the points "at that moment" of a 3x3 win include the 2x2 windows of the winning move."""
+"""Rule 16: the points "at that moment" of a 3x3 win include the winning circuit's windows."""
+
+X_ON_EVERY_IRREGULAR_END = True
+"""Rule 23 names an invalid move; we also send ``x`` on a time-out or crash (False: only on bad moves).
+
+The faulted seat's send is a no-op in the framework, so only its opponent sees it.
+"""
+
+PASS_ON_LAST_MOVE = True
+"""Rule 24: the move that ends the game is passed on as usual, then both seats are closed."""
+
+# --- values -------------------------------------------------------------------
+
+WHITE_START_POINTS = 5
+"""Rule 11 (given, not settled): White's compensation for Black moving first in phase 2."""
 
 DRAW_GAME_SCORE = 50
 """Rule 15: a drawn game (equal points after 26 circuits) gives each seat a game score of 50."""
 
 SHARE_CLAMP = (0, 100)
-"""Rules 15-17: a winner's share 50 + difference is held within 0..100 *before* the bonus of 50.
+"""Rules 15-17: a winner's share 50 + difference is held within 0..100 *before* the bonus.
 
 The page caps it at 100; a 3x3 or irregular win while far behind could take it
 below 0, which we clamp too, so the loser never gets more than 100.
 """
 
 WIN_BONUS = 50
-"""Rules 16-17: the bonus for a 3x3 win or an opponent's irregular end."""
-
-X_ON_EVERY_IRREGULAR_END = True
-"""Rule 23 names an invalid move; we send ``x`` to both seats on a time-out or crash as well.
-
-(The faulted seat's send is a no-op in the framework, so only its opponent sees it.)
-"""
-
-PASS_ON_LAST_MOVE = True
-"""Rule 24: the move that ends the game (26th circuit or a 3x3) is passed on as usual, then both close.
-
-(Documentation only: the referee and the player session are written this way.)
-"""
-
-ANNOUNCE_AUTOMATIC_PLACEMENT = False
-"""Rule 3: Black's 36th piece goes down by itself; no seat made it, so it is not a ``Played`` move.
-
-Replaying the announced moves (rendering, bots) fills the last square the same way.
-"""
+"""Rules 16-17 (given): the bonus for a 3x3 win or an opponent's irregular end."""
 
 
 def share(difference: int) -> int:
@@ -64,5 +64,5 @@ def share(difference: int) -> int:
 
 
 def both_3x3_winner(mover: int) -> int:
-    """Rule 13: when one move gives both colours a 3x3, the seat that did *not* move wins."""
+    """Rule 13 (given): when one move gives both colours a 3x3, the seat that did *not* move wins."""
     return 1 - mover
