@@ -116,12 +116,13 @@ def run(args: argparse.Namespace) -> int:
         executor=_option(args, opts, "executor", None),
         quiet=quiet,
     )
-    if not _option(args, opts, "no_site", False):
+    site = not _option(args, opts, "no_site", False)
+    if site:
         from codecup.site import build_site
 
         build_site(out, game, result)
     print(result.summary())
-    print(f"\nresults in {out}/ (standings.txt, standings.json, games/, index.html)")
+    print(f"\nresults in {out}/ (standings.txt, standings.json, games/{', index.html' if site else ''})")
     return 0
 
 
