@@ -93,6 +93,8 @@ def winning_circuit(white: int, mover: int, limit: int, cap: int = BASELINE_CAP)
 class BaselineBot:
     """Greedy: win by a 3x3 when possible, never hand one over, else maximise own minus opponent's 2x2s.
 
+    Ties on that lead go to the lead in windows with three pieces of four.
+
     Placement: the free square that most extends windows still open to its own
     colour, and most blocks windows the opponent has started.
     """
@@ -160,15 +162,25 @@ class BaselineBot:
                 return c
             if theirs3:
                 continue  # a 3x3 for the opponent, or for both (which the opponent wins)
-            scored.append((count2(mine) - count2(theirs), self.rng.random(), c, w))
-        scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+            # Ties on the 2x2 lead (common: the counts are small) go to the lead in windows
+            # one piece short of full, which are the next move's 2x2s.
+            scored.append(
+                (count2(mine) - count2(theirs), near2(mine) - near2(theirs), self.rng.random(), c, w)
+            )
+        scored.sort(key=lambda t: t[:3], reverse=True)
         reply_limit = corner_limit(pos.circuits + 1)
-        for _, _, c, w in scored:
+        for *_, c, w in scored:
             if winning_circuit(w, 1 - me, reply_limit, self.cap) is None:
                 return c
         if scored:
-            return scored[0][2]
+            return scored[0][3]
         return self.rng.choice(all_circuits(min(pos.limit, self.cap)))
+
+
+def near2(mask: int) -> int:
+    """How many 2x2 windows hold at least three pieces of ``mask``."""
+    a, b, c, d = mask, mask >> 1, mask >> SIZE, mask >> (SIZE + 1)
+    return (((a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)) & ORIGINS2).bit_count()
 
 
 def window_value(square: int, mine: int, theirs: int) -> int:

@@ -90,3 +90,14 @@ def test_baseline_placement_builds_its_own_windows():
     while pos.placing:
         pos = pos.play(bot.choose(pos))
     assert count2(pos.white) + count2(pos.black) > 0
+
+
+def test_near2_counts_windows_with_three_of_four():
+    from games.turn_right.bots import near2
+
+    assert near2(mask("a1 a2 b1")) == 1
+    assert near2(mask("a1 a2 b1 b2")) == 1
+    assert near2(mask("a1 a2 a3 b1 b2 b3")) == 2
+    assert near2(mask("a1 b2")) == 0
+    assert near2(mask("f5 f6 e6")) == 1  # the top-right window; no wrap across the board's edge
+    assert near2(mask("a6 b1 b6")) == 0
