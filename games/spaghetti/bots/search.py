@@ -24,10 +24,12 @@ budget small for tests and benchmarks (the ``search-fast`` bot).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
 from games.spaghetti.bots.greedy import greedy_value
+from games.spaghetti.bots.playout import safe_playout
 from games.spaghetti.bots.tactics import is_hot
 from games.spaghetti.engine import Position
 
@@ -38,6 +40,10 @@ QUIET_MOVES = 3  # quiet moves searched at an inner node, standing in for the re
 ENDGAME_EMPTIES = 18  # moves from here on get ENDGAME_WEIGHT times the time
 ENDGAME_WEIGHT = 6.0
 EXACT, LOWER, UPPER = 0, 1, 2
+# Between MC_LOW and MC_HIGH empty cells the root's best MC_WIDTH moves are
+# compared by light playouts instead of the (blind there) depth-limited search.
+MC_LOW, MC_HIGH, MC_WIDTH = 9, 24, 16
+UCB_C = 4.0
 
 
 class _OutOfTime(Exception):
@@ -56,6 +62,40 @@ class SearchBot:
         self.deadline = 0.0
         self.last_depth = 0
         self.table: dict[bytes, tuple[int, int, int, int]] = {}
+        self.mc_low = MC_LOW
+        self.mc_high = MC_HIGH
+        self.mc_width = MC_WIDTH
+        self.playouts = 0
+        self.playout = safe_playout
+
+    def _monte_carlo(self, pos: Position, moves: list[int]) -> int:
+        """The root move of best mean final score difference over light playouts (UCB1)."""
+        seat = pos.mover
+        rand = self.rng
+        totals = [0.0] * len(moves)
+        counts = [0] * len(moves)
+        self.playouts = 0
+        while True:
+            n = self.playouts
+            if n >= len(moves):
+                if time.perf_counter() > self.deadline:
+                    break
+                if self.max_nodes is not None and n * 16 > self.max_nodes:
+                    break
+                log_n = math.log(n)
+                i = max(
+                    range(len(moves)),
+                    key=lambda j: totals[j] / counts[j] + UCB_C * math.sqrt(log_n / counts[j]),
+                )
+            else:
+                i = n
+            child = pos.copy()
+            child.play(moves[i])
+            self.playout(child, rand)
+            totals[i] += child.scores[seat] - child.scores[1 - seat]
+            counts[i] += 1
+            self.playouts += 1
+        return moves[max(range(len(moves)), key=lambda j: (counts[j], totals[j] / counts[j]))]
 
     def budget(self, pos: Position, clock_left: float) -> float:
         """Seconds to spend on this move: its weighted share of the usable clock, capped."""
@@ -84,6 +124,8 @@ class SearchBot:
         order = [m for _, _, m in keyed]
         best = order[0]
         empties = len(pos.empties)
+        if self.mc_low < empties <= self.mc_high:
+            return self._monte_carlo(pos, order[: self.mc_width])
         depth = 2
         self.last_depth = 1
         while depth <= empties:
@@ -169,7 +211,7 @@ class SearchBot:
             keyed = keyed[: self.width]
         out = [(gain, move) for _, gain, move in keyed]
         if first >= 0:
-            for i, (gain, move) in enumerate(out):
+            for i, (_gain, move) in enumerate(out):
                 if move == first:
                     out.insert(0, out.pop(i))
                     break

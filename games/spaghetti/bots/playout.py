@@ -1,0 +1,92 @@
+"""Light playouts for Monte Carlo evaluation: each side takes its best immediate score.
+
+A uniformly random playout is useless here: random tiles close cycles and
+same-wall paths all the time, while careful players score almost everything
+in the last few moves. So each playout move is drawn at random among the
+moves of best immediate score change for the mover (cells where nothing can
+score count as score-0 moves), which is close to how real bots play.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.spaghetti.bots.tactics import best_at, frontier_cells, is_hot
+from games.spaghetti.engine import Position
+
+
+def light_move(pos: Position, rand: random.Random) -> int:
+    """A random move among those of best immediate score change for the mover."""
+    seat = pos.ply & 1
+    delta = pos.delta
+    best = -(10**6)
+    choices: list[int] = []
+    for cell in pos.empties:
+        m = cell * 3
+        if is_hot(pos, cell):
+            for move in (m, m + 1, m + 2):
+                gain = delta(move, seat)
+                if gain > best:
+                    best, choices = gain, [move]
+                elif gain == best:
+                    choices.append(move)
+        elif best <= 0:
+            if best < 0:
+                best, choices = 0, []
+            choices += (m, m + 1, m + 2)
+    return choices[int(rand.random() * len(choices))]
+
+
+def light_playout(pos: Position, rand: random.Random) -> None:
+    """Play ``pos`` (in place) to the end with :func:`light_move`."""
+    while pos.empties:
+        pos.play(light_move(pos, rand))
+
+
+SAFE_TRIES = 4
+
+
+def safe_move(pos: Position, rand: random.Random) -> int:
+    """Like :func:`light_move`, but a score-0 move is tried for safety first.
+
+    Up to ``SAFE_TRIES`` random score-0 moves are tried; the first one after
+    which the opponent cannot score on the paths it touched is played (else the
+    least dangerous tried).
+    """
+    seat = pos.ply & 1
+    delta = pos.delta
+    best = -(10**6)
+    choices: list[int] = []
+    for cell in pos.empties:
+        m = cell * 3
+        if is_hot(pos, cell):
+            for move in (m, m + 1, m + 2):
+                gain = delta(move, seat)
+                if gain > best:
+                    best, choices = gain, [move]
+                elif gain == best:
+                    choices.append(move)
+        elif best <= 0:
+            if best < 0:
+                best, choices = 0, []
+            choices += (m, m + 1, m + 2)
+    if best != 0 or len(choices) == 1:
+        return choices[int(rand.random() * len(choices))]
+    least, pick = 10**6, choices[0]
+    for _ in range(SAFE_TRIES):
+        move = choices[int(rand.random() * len(choices))]
+        after = pos.copy()
+        after.play(move)
+        cells = frontier_cells(pos, after, move)
+        threat = best_at(after, cells, 1 - seat) if cells else 0
+        if threat <= 0:
+            return move
+        if threat < least:
+            least, pick = threat, move
+    return pick
+
+
+def safe_playout(pos: Position, rand: random.Random) -> None:
+    """Play ``pos`` (in place) to the end with :func:`safe_move`."""
+    while pos.empties:
+        pos.play(safe_move(pos, rand))
