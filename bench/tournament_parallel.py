@@ -1,6 +1,8 @@
 """Tournament throughput: a 4-player Pillars double round robin of subprocess bots, 1 job vs 2 jobs.
 
-Prints games per minute for each, the speed-up, and the scheduler's overhead
+Prints games per minute for each, the speed-up, how busy the pool's slots
+were (a speed-up short of 2x with busy slots means games themselves got
+slower: other load on the cores), and the scheduler's overhead
 per game (wall time not spent inside games: pool hand-off, results log with
 fsync, record files), measured on in-process bots where games are cheap.
 
@@ -11,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import sys
 import tempfile
@@ -37,21 +38,13 @@ def bot_command(bot: str, seed: int) -> tuple[str, ...]:
     return (*prefix, "bot", "pillars", bot, "--seed", str(seed))
 
 
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def timed(spec: TournamentSpec, game, jobs: int) -> tuple[float, float, list]:
-    """Wall time, CPU time of the workers and their bots (reaped with the pool), records."""
-    cpu = children_cpu()
-    with tempfile.TemporaryDirectory() as tmp:
-        with local_pool(jobs) as pool:
-            pool.submit(int).result()  # start the pool before the clock does
-            start = time.perf_counter()
-            result = run_tournament(spec, game, Path(tmp), executor=pool, play=play, jobs=jobs)
-            wall = time.perf_counter() - start
-        return wall, children_cpu() - cpu, result.records
+def timed(spec: TournamentSpec, game, jobs: int) -> tuple[float, list]:
+    """Wall time and records."""
+    with tempfile.TemporaryDirectory() as tmp, local_pool(jobs) as pool:
+        pool.submit(int).result()  # start the pool before the clock does
+        start = time.perf_counter()
+        result = run_tournament(spec, game, Path(tmp), executor=pool, play=play, jobs=jobs)
+        return time.perf_counter() - start, result.records
 
 
 def main() -> None:
@@ -68,18 +61,18 @@ def main() -> None:
     )
     rates = {}
     for jobs in (1, 2):
-        wall, cpu, records = timed(spec, game, jobs)
+        wall, records = timed(spec, game, jobs)
         rates[jobs] = 60 * len(records) / wall
-        busy = sum(r.duration for r in records) / len(records)
+        busy = sum(r.duration for r in records)
         print(
             f"  jobs {jobs}: {wall:6.1f}s wall, {rates[jobs]:5.1f} games/min, "
-            f"mean game {busy:.2f}s, CPU {cpu / len(records):.2f}s per game"
+            f"mean game {busy / len(records):.2f}s, pool slots busy {100 * busy / (wall * jobs):.0f}%"
         )
     print(f"  speed-up with 2 jobs: {rates[2] / rates[1]:.2f}x (load average now {os.getloadavg()[0]:.1f})")
 
     bots = tuple(PlayerInfo(name=f"r{i}", bot="random") for i in range(4))
     cheap = TournamentSpec("pillars", variant.name, variant.clock, bots, seed=1, rounds=args.overhead_rounds)
-    wall, _cpu, records = timed(cheap, game, 1)
+    wall, records = timed(cheap, game, 1)
     inside = sum(r.duration for r in records)
     per_game = (wall - inside) / len(records)
     print(
