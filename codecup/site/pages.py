@@ -122,11 +122,22 @@ def _json_script(doc: object) -> str:
     return f'<script id="game-data" type="application/json">{text}</script>'
 
 
+def _frame(game: Game, setup: str, variant: str, moves: list[str]) -> str:
+    """One position's drawing; a plugin's drawing error spoils one frame, not the site."""
+    try:
+        return game.render_svg(setup, variant, moves)
+    except Exception as exc:
+        return (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="40"><text x="4" y="24" fill="#b00">'
+            f"cannot draw this position: {escape(repr(exc))}</text></svg>"
+        )
+
+
 def game_page(game: Game, game_id: str, record: Record) -> str:
     """One game, viewable move by move (buttons, arrow keys), with clocks and faults."""
     m = record.match
     moves = record.move_texts
-    frames = [game.render_svg(m.setup, m.variant, moves[:k]) for k in range(len(moves) + 1)]
+    frames = [_frame(game, m.setup, m.variant, moves[:k]) for k in range(len(moves) + 1)]
     try:
         startup = game.info.variant(m.variant).startup
     except Exception:  # a record of a variant this game no longer has: show clocks without allowance

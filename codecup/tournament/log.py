@@ -7,9 +7,11 @@ that game is simply played again. A game id appears at most once.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from pathlib import Path
+from typing import IO
 
 import attrs
 
@@ -26,11 +28,19 @@ class ResultsLog:
     path: Path
     records: dict[str, Record] = attrs.field(factory=dict)
     ignored_tail: bool = False
+    _lock: IO[bytes] | None = None
 
     @classmethod
-    def open(cls, path: Path) -> ResultsLog:
-        """Read what an earlier run left (if anything) and make the file ready to append."""
+    def open(cls, path: Path, *, lock: bool = False) -> ResultsLog:
+        """Read what an earlier run left (if anything) and make the file ready to append.
+
+        With ``lock``, hold an exclusive lock on the folder's ``.lock`` file for the
+        life of this process (the kernel drops it even on ``kill -9``), so two runs
+        cannot write one log at once.
+        """
         log = cls(path)
+        if lock:
+            log._take_lock()
         if not path.exists():
             return log
         data = path.read_bytes()
@@ -59,6 +69,22 @@ class ResultsLog:
                 f.flush()
                 os.fsync(f.fileno())
         return log
+
+    def _take_lock(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = (self.path.parent / ".lock").open("ab")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            raise ConfigError(f"another run is writing {self.path} right now") from None
+        self._lock = handle
+
+    def close(self) -> None:
+        """Release the lock, if held."""
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     def __contains__(self, game_id: str) -> bool:
         return game_id in self.records

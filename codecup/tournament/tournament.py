@@ -199,10 +199,25 @@ def run_tournament(
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result."""
     spec.check()
-    progress = progress or Progress()
     out.mkdir(parents=True, exist_ok=True)
     (out / "games").mkdir(exist_ok=True)
-    log = ResultsLog.open(out / LOG_NAME)
+    log = ResultsLog.open(out / LOG_NAME, lock=True)
+    try:
+        return _run(spec, game, out, log, executor, play, progress or Progress(), jobs)
+    finally:
+        log.close()
+
+
+def _run(
+    spec: TournamentSpec,
+    game: Game,
+    out: Path,
+    log: ResultsLog,
+    executor: concurrent.futures.Executor,
+    play: PlayFn,
+    progress: Progress,
+    jobs: int,
+) -> TournamentResult:
     names = spec.names
     setups: dict[int, str] = {}
     points: dict[str, tuple[float, ...]] = {k: tuple(r.result.points) for k, r in log.records.items()}

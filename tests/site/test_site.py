@@ -105,3 +105,24 @@ def test_view_serves_on_loopback_only(site):
 def test_view_needs_a_results_folder(tmp_path):
     with pytest.raises(ConfigError, match=r"no index\.html"):
         make_server(tmp_path, 0)
+
+
+def test_a_drawing_error_spoils_one_frame_not_the_site(site):
+    from codecup.site.pages import game_page
+
+    _, game, result = site
+    g, record = result.games[0]
+
+    class Broken(type(game)):
+        def render_svg(self, setup, variant, moves):
+            if len(moves) == 2:
+                raise ValueError("no pen")
+            return super().render_svg(setup, variant, moves)
+
+    broken = Broken.__new__(Broken)
+    broken.__dict__.update(game.__dict__)
+    data = game_data(game_page(broken, g.id, record))
+    assert "cannot draw this position" in data["frames"][2] and "no pen" in data["frames"][2]
+    assert data["frames"][1] == game.render_svg(
+        record.match.setup, record.match.variant, record.move_texts[:1]
+    )

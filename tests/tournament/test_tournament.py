@@ -106,3 +106,13 @@ def test_a_dead_worker_stops_the_run_with_a_clear_error(tiny_pm, tiny_game, bots
     ):
         run_tournament(spec, tiny_game, tmp_path, executor=pool, play=play)
     assert 0 < len(ResultsLog.open(tmp_path / LOG_NAME).records) < 20
+
+
+def test_two_runs_cannot_write_one_log(play_tournament, bots, tmp_path):
+    held = ResultsLog.open(tmp_path / LOG_NAME, lock=True)
+    try:
+        with pytest.raises(ConfigError, match="another run"):
+            play_tournament(bots, tmp_path)
+    finally:
+        held.close()
+    assert play_tournament(bots, tmp_path).played == 20
