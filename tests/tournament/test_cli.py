@@ -75,12 +75,28 @@ def test_tournament_cli_user_errors(tmp_path, text, message):
     assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
 
 
+# A Twenty-one bot as a small script (a fraction of ``codecup bot``'s start-up time):
+# it adds 1-3 at random from its seed; the seed is also this test's marker.
+SCRIPT_BOT = """\
+import random, sys, time
+rng = random.Random(sys.argv[1])
+seen_start = False
+for line in sys.stdin:
+    line = line.strip()
+    if line == "Quit":
+        break
+    if line == "Start" or (line in ("1", "2", "3") and seen_start):
+        time.sleep(0.02)  # long enough games for a kill to land in one
+        print(rng.randint(1, 3), flush=True)
+    seen_start = True
+"""
+
 SUBPROCESS_PLAYERS = """\
 game: twentyone
 players:
-  - {{name: r1, command: "{python} -m codecup bot twentyone random --seed {token}"}}
+  - {{name: r1, command: "{python} -S bot.py {token}"}}
   - {{name: p1, command: "bot:perfect"}}
-  - {{name: r2, command: "{python} -m codecup bot twentyone random --seed {token}1"}}
+  - {{name: r2, command: "{python} -S bot.py {token}1"}}
   - {{name: p2, command: "bot:perfect"}}
 """
 
@@ -102,12 +118,13 @@ def test_kill_at_a_random_moment_then_resume(tmp_path):
     """SIGKILL the whole tournament (workers and bots too) at a random moment, twice; then finish it."""
     token = str(random.randrange(10**8, 10**9))  # marks this test's bot processes
     (tmp_path / "players.yml").write_text(SUBPROCESS_PLAYERS.format(python=sys.executable, token=token))
+    (tmp_path / "bot.py").write_text(SCRIPT_BOT)
     args = ["tournament", tmp_path / "players.yml", "--jobs", "2", "--quiet", "--seed", "5"]
     out = tmp_path / "cut"
     rng = random.Random()
     ref = codecup(*args, "--out", tmp_path / "ref", "--no-site")
     log = out / "results.jsonl"
-    for target in sorted(rng.sample(range(1, 11), 2)):
+    for target in sorted(rng.sample(range(1, 10), 2)):
         proc = subprocess.Popen(
             [sys.executable, "-m", "codecup", *map(str, args), "--out", str(out), "--no-site"],
             env=env(),
@@ -120,7 +137,7 @@ def test_kill_at_a_random_moment_then_resume(tmp_path):
         while (log.read_bytes().count(b"\n") if log.exists() else 0) < target and proc.poll() is None:
             assert time.monotonic() < deadline
             time.sleep(0.01)
-        time.sleep(rng.uniform(0.0, 0.3))
+        time.sleep(rng.uniform(0.0, 0.1))
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         end_bots(token)
