@@ -4,6 +4,7 @@ misère solver once the position is small enough, a simplifying heuristic before
 from __future__ import annotations
 
 import random
+import time
 
 import attrs
 
@@ -39,27 +40,41 @@ class BaselineBot:
     """Solve exactly when the search fits its budget; otherwise simplify the position.
 
     Before the solver can settle the game, the bot plays the move that leaves
-    the fewest rectangles outside straight lines (ties: more empty fields, then
-    at random), so that a proof comes early while many fields are still empty.
-    Once a win is proven the bot cannot lose (the search is exact), so it plays
-    its joker then: floor(empty / 10) extra points, more the earlier the proof.
-    A proven loss plays for the opponent's mistakes: the move leaving the most
-    options. The node budget per game keeps it well inside the 5 s clock.
+    the fewest rectangles outside straight lines, counting each field it fills
+    as ``weight`` such rectangles (so a proof comes early while many fields are
+    still empty), ties broken at random. Once a win is proven the bot cannot
+    lose (the search is exact), so it plays its joker with that move:
+    floor(empty / 10) extra points, more the earlier the proof. A proven loss
+    plays for the opponent's mistakes: the move leaving the most options.
+
+    The node budgets keep it deterministic and well inside the 5 s clock; the
+    CPU-time cap is only a safety net for a very slow machine.
     """
 
     rng: random.Random
-    solve_below: int = 40  # empty fields; above that the search rarely finishes
-    per_move: int = 30_000  # nodes, about half a second
-    per_game: int = 120_000  # nodes
+    solve_below: int = 44  # empty fields; above that the search rarely finishes
+    per_move: int = 30_000  # solver nodes, about half a second
+    per_game: int = 120_000  # solver nodes
+    weight: float = 20.0
+    cpu_cap: float = 3.0  # seconds of thinking per game before it plays only cheap moves
     solver: Solver = attrs.field(factory=Solver)
     spent: int = 0
-    style: str = "simplify"
+    thinking: float = 0.0
 
     def choose(self, view: View) -> Move:
         """The proven winning move (with the joker when it pays), else a heuristic one."""
+        start = time.process_time()
+        try:
+            return self._choose(view)
+        finally:
+            self.thinking += time.process_time() - start
+
+    def _choose(self, view: View) -> Move:
         empty = view.board.empty
         count = empty.bit_count()
         moves = legal_masks(empty)
+        if self.thinking > self.cpu_cap:
+            return Move(RECT_OF_MASK[max(moves, key=int.bit_count)])
         budget = min(self.per_move, self.per_game - self.spent)
         if count <= self.solve_below and budget > 0:
             try:
@@ -72,15 +87,13 @@ class BaselineBot:
                 return Move(RECT_OF_MASK[self._hope(empty, moves)])
             finally:
                 self.spent += self.solver.nodes
-        if self.style == "big":
-            best = max(m.bit_count() for m in moves)
-            return Move(RECT_OF_MASK[self.rng.choice([m for m in moves if m.bit_count() == best])])
         return Move(RECT_OF_MASK[self._simplify(empty, moves)])
 
     def _simplify(self, empty: int, moves: list[int]) -> int:
         """The move leaving the least tangled position, keeping fields empty where possible."""
-        scored = [(tangle(empty ^ m), m.bit_count(), self.rng.random(), m) for m in moves]
-        return min(scored)[3]
+        w = self.weight
+        scored = [(tangle(empty ^ m) + w * m.bit_count(), self.rng.random(), m) for m in moves]
+        return min(scored)[2]
 
     def _hope(self, empty: int, moves: list[int]) -> int:
         """In a lost position: the move leaving the opponent the most ways to go wrong."""

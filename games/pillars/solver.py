@@ -30,6 +30,7 @@ Key = tuple[int, ...]
 """A position: the parity of its single fields, then its other regions normalised and sorted."""
 
 SINGLE = 1  # the normalised single field
+GRUNDY_FIELDS = 14  # regions up to this size get normal-play Grundy values for move ordering
 
 # Normalised straight lines of 2 or more fields: horizontal runs and vertical columns.
 LINE_LENGTH: dict[int, int] = {}
@@ -86,6 +87,8 @@ class Solver:
     table: dict[Key, bool] = attrs.field(factory=dict)
     # Per normalised region: the distinct results of its moves, biggest moves first.
     options: dict[int, tuple[Option, ...]] = attrs.field(factory=dict)
+    # Per small normalised region: its normal-play Grundy value and those of its options.
+    grundies: dict[int, tuple[int, tuple[int, ...]]] = attrs.field(factory=dict)
     nodes: int = 0
     limit: int = 0
 
@@ -109,16 +112,21 @@ class Solver:
         nim = line_nim(key[1:])
         if nim is not None:
             return lines_mover_wins(nim, len(key) > 1, key[0])
-        self.nodes += 1
-        if self.nodes > self.limit:
-            raise BudgetExceeded
+        self._count()
         result = self._search(key)
         self.table[key] = result
         return result
 
+    def _count(self) -> None:
+        """One more unit of work: a position searched, or a region's options or Grundy value built."""
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise BudgetExceeded
+
     def _options(self, region: int) -> tuple[Option, ...]:
         found = self.options.get(region)
         if found is None:
+            self._count()
             size: dict[tuple[int, Key], int] = {}
             for m in legal_masks(region):
                 rest = region ^ m
@@ -130,18 +138,50 @@ class Solver:
             self.options[region] = found
         return found
 
+    def _grundy(self, region: int) -> tuple[int, tuple[int, ...]] | None:
+        """The normal-play Grundy value of a small region and of each of its options."""
+        found = self.grundies.get(region)
+        if found is None:
+            if region.bit_count() > GRUNDY_FIELDS:
+                return None
+            self._count()
+            values = []
+            for option in self._options(region):
+                value = option.singles
+                for sub in option.regions:
+                    value ^= self._grundy(sub)[0]  # type: ignore[index]  # subregions are smaller
+                values.append(value)
+            seen = set(values)
+            mex = 0
+            while mex in seen:
+                mex += 1
+            found = (mex, tuple(values))
+            self.grundies[region] = found
+        return found
+
     def _search(self, key: Key) -> bool:
         singles, regions = key[0], key[1:]
         table = self.table
+        # Misère play mostly follows normal play until the very end, so children
+        # that are normal-play losses (Nim sum 0) are tried first: in a won
+        # position the winning move is usually among them, and in a lost one
+        # each child's refutation is found at once.
+        grundies = [self._grundy(r) for r in regions]
+        total: int | None = singles
+        for g in grundies:
+            total = None if g is None or total is None else total ^ g[0]
+        likely: list[Key] = []
         children: list[Key] = []
         if singles:
-            children.append((0, *regions))
+            (likely if total == 1 else children).append((0, *regions))
         for i, region in enumerate(regions):
             if i and region == regions[i - 1]:
                 continue  # the same shape twice gives the same options
             others = regions[:i] + regions[i + 1 :]
             others_nim = line_nim(others)
-            for option in self._options(region):
+            g = grundies[i]
+            target = -1 if total is None or g is None else total ^ g[0]
+            for index, option in enumerate(self._options(region)):
                 parity = singles ^ option.singles
                 if others_nim is not None and option.nim is not None:
                     # Lines only: settled by misère Nim without a table entry.
@@ -152,5 +192,6 @@ class Solver:
                 # A child already known lost for the opponent settles it without search.
                 if table.get(child) is False:
                     return True
-                children.append(child)
-        return any(not self._wins(child) for child in children)
+                (likely if g is not None and g[1][index] == target else children).append(child)
+        wins = self._wins
+        return any(not wins(child) for child in likely) or any(not wins(child) for child in children)
