@@ -57,11 +57,14 @@ def _judge(pos: Position, line: str | Fault) -> tuple[int, None] | tuple[None, S
     if isinstance(line, Fault):
         return None, SeatEnd.from_fault(line)
     try:
-        move = parse_move(line)
+        # Surrounding whitespace (a trailing space, a stray \r) is forgiven.
+        move = parse_move(line.strip())
     except InvalidMoveError as exc:
         return None, SeatEnd(Termination.INVALID, str(exc))
     if not pos.is_empty(move // 3):
-        return None, SeatEnd(Termination.ILLEGAL, f"cell {line[:2]} of move {line!r} already holds a tile")
+        return None, SeatEnd(
+            Termination.ILLEGAL, f"cell {line.strip()[:2]} of move {line!r} already holds a tile"
+        )
     return move, None
 
 

@@ -3,7 +3,8 @@
 - ``random``: uniform over legal moves.
 - ``greedy``: best immediate score, avoiding cycles and own-wall paths and
   charging a move for what the opponent can then take on the paths it touched.
-- ``search``: iterative-deepening alpha-beta on the 30-second clock (up to 3 s a move).
+- ``search``: Monte Carlo with safe playouts, then exact alpha-beta at the end, on the
+  30-second clock (at most 5 s a move).
 - ``search-fast``: the same search with at most 0.05 s a move, for tests and benchmarks.
 """
 

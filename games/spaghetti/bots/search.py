@@ -1,19 +1,23 @@
-"""``search``: iterative-deepening alpha-beta over the coming moves, on the clock.
+"""``search``: Monte Carlo in the middle game, alpha-beta at the end, on the clock.
 
 Between careful players almost every point is scored in the last few moves,
 when the board fills up and tiles are forced to close paths (mostly into
-penalties). So the search is built for the endgame: it searches the future
-score difference (negamax, the value of a position excludes the points already
-scored, so a transposition table keyed by the board alone is sound), solves
-the last moves exactly, and spends most of its clock there.
+penalties), so the search is aimed at the endgame.
 
-- The root looks at every legal move, ordered by the one-ply greedy value.
-- Inner nodes look at the moves that score for the side to move or take a
-  cell where the other side would score (a block), at most ``width`` of them,
-  plus a few quiet moves standing in for all moves on cells where nothing can
-  score yet; with ``FULL_WIDTH_EMPTIES`` or fewer empty cells, every move.
-- A node one ply above the horizon is valued by the mover's best immediate
-  gain, exactly and without copying.
+- From ``MC_HIGH`` empty cells down to the exact limit, the root's best
+  ``MC_WIDTH`` moves by the one-ply greedy value are compared by their mean
+  final score difference over "safe" playouts (see :mod:`.playout`), the
+  playouts shared out by UCB1; the most played move is chosen.
+- Otherwise (the opening, and the last 7 to 9 empty cells, more with more
+  time) an iterative-deepening alpha-beta search of the future score
+  difference (negamax; a position's value excludes the points already scored,
+  so a transposition table keyed by the board alone is sound). Inner nodes
+  look at the moves that score for the side to move or take a cell where the
+  other side would score (a block), at most ``width`` of them, plus a few
+  quiet moves standing in for those on cells where nothing can score; with
+  ``FULL_WIDTH_EMPTIES`` or fewer empty cells every move, so the last moves
+  are solved exactly. A node one ply above the horizon is valued by the
+  mover's best immediate gain.
 
 Time: the bot knows its clock (30 s a game). Each of its remaining moves has a
 weight (``ENDGAME_WEIGHT`` for moves with ``ENDGAME_EMPTIES`` or fewer empty
@@ -40,9 +44,10 @@ QUIET_MOVES = 3  # quiet moves searched at an inner node, standing in for the re
 ENDGAME_EMPTIES = 18  # moves from here on get ENDGAME_WEIGHT times the time
 ENDGAME_WEIGHT = 6.0
 EXACT, LOWER, UPPER = 0, 1, 2
-# Between MC_LOW and MC_HIGH empty cells the root's best MC_WIDTH moves are
-# compared by light playouts instead of the (blind there) depth-limited search.
-MC_LOW, MC_HIGH, MC_WIDTH = 9, 24, 16
+# Between the exact limit (MC_LOW, more with more time) and MC_HIGH empty cells the
+# root's best MC_WIDTH moves are compared by safe playouts instead of the depth-limited
+# search, which sees nothing there: nothing scores until the last few moves.
+MC_LOW, MC_HIGH, MC_WIDTH = 7, 45, 16
 UCB_C = 4.0
 
 
@@ -51,7 +56,7 @@ class _OutOfTime(Exception):
 
 
 class SearchBot:
-    """Alpha-beta search with a per-move time budget drawn from the game clock."""
+    """Monte Carlo and alpha-beta search with a per-move time budget drawn from the game clock."""
 
     def __init__(self, seed: int, *, move_time: float = 5.0, max_nodes: int | None = None, width: int = 10):
         self.rng = random.Random(seed)
@@ -69,7 +74,7 @@ class SearchBot:
         self.playout = safe_playout
 
     def _monte_carlo(self, pos: Position, moves: list[int]) -> int:
-        """The root move of best mean final score difference over light playouts (UCB1)."""
+        """The most played root move of UCB1 over safe playouts (final score difference)."""
         seat = pos.mover
         rand = self.rng
         totals = [0.0] * len(moves)
@@ -124,7 +129,7 @@ class SearchBot:
         order = [m for _, _, m in keyed]
         best = order[0]
         empties = len(pos.empties)
-        if self.mc_low < empties <= self.mc_high:
+        if self._exact_limit(self.deadline - started) < empties <= self.mc_high:
             return self._monte_carlo(pos, order[: self.mc_width])
         depth = 2
         self.last_depth = 1
@@ -140,6 +145,14 @@ class SearchBot:
                 break  # the next iteration would not finish
             depth += 1
         return best
+
+    def _exact_limit(self, budget: float) -> int:
+        """Up to how many empty cells the alpha-beta search (exact near the end) is used."""
+        if budget >= 2.5:
+            return max(self.mc_low, 9)
+        if budget >= 0.6:
+            return max(self.mc_low, 8)
+        return self.mc_low
 
     def _tick(self) -> None:
         self.nodes += 1

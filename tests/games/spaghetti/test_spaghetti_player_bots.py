@@ -75,3 +75,36 @@ def test_search_budget_fits_the_clock():
     assert bot.budget(pos, 30.0) * 31 <= 30.0
     assert bot.budget(pos, 0.05) == 0.0  # nothing left: answer at once
     assert bot.budget(pos, 30.0) <= bot.move_time
+
+
+def test_search_uses_monte_carlo_in_the_middle_game_within_a_budget():
+    pos = Position.start([parse_move("cds"), parse_move("ebr")])
+    greedy = GreedyBot(3)
+    while len(pos.empties) > 30:
+        pos.play(greedy.choose(pos, 30.0))
+    bot = SearchBot(1, move_time=1.0, max_nodes=800)
+    move = bot.choose(pos, 30.0)
+    assert pos.is_empty(move // 3)
+    assert 16 <= bot.playouts <= 800 // 16 + 1
+
+
+def test_search_plays_the_endgame_exactly():
+    # With four empty cells the search solves to the end: its move's value equals a brute force.
+    pos = Position.start([parse_move("cds"), parse_move("ebr")])
+    greedy = GreedyBot(4)
+    while len(pos.empties) > 4:
+        pos.play(greedy.choose(pos, 30.0))
+
+    def solve(p: Position) -> int:
+        if p.finished:
+            return 0
+        best = -1000
+        for m in p.legal_moves():
+            child = p.copy()
+            best = max(best, child.play(m) - solve(child))
+        return best
+
+    bot = SearchBot(2, move_time=5.0)
+    move = bot.choose(pos, 30.0)
+    child = pos.copy()
+    assert child.play(move) - solve(child) == solve(pos)

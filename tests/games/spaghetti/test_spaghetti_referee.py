@@ -223,3 +223,13 @@ def test_takeover_is_deterministic_given_the_referee_seed():
     other = drive(GAME.referee(SETUP, "codecup2022", 10), ScriptedChannel.of(["bad"], ["bad"]))
     assert first.moves == again.moves
     assert first.moves != other.moves
+
+
+def test_surrounding_whitespace_is_forgiven_and_the_move_passed_on_clean():
+    moves = scripted_game(1)
+    blue = [f" {moves[0]}\r", *moves[2::2]]
+    channel = ScriptedChannel.of(blue, moves[1::2])
+    result = drive(GAME.referee(SETUP, "codecup2022", 0), channel)
+    assert result.sent_to(1)[2] == moves[0]
+    assert result.moves[0] == (0, moves[0])
+    assert all(end.kind is Termination.NORMAL for end in result.outcome.ends)
