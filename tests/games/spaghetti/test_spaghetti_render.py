@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from xml.etree import ElementTree
+
 from games.spaghetti.game import Spaghetti
 
 GAME = Spaghetti()
@@ -44,6 +46,14 @@ def test_text_board_shows_path_ends_at_the_side_walls():
 def test_svg_draws_tiles():
     svg = GAME.render_svg(SETUP, "codecup2022", ["aal", "abs", "acr"])
     assert svg.startswith("<svg") and svg.endswith("</svg>")
+    ElementTree.fromstring(svg)  # well-formed XML
     assert svg.count("<path") == 3 * 2  # aal, acr and the jury's ebr: two arcs each
     assert svg.count("<line") >= 4 + 2 * 2  # walls, and two straight tiles
     assert "#fff3a0" in svg  # the last move highlighted
+
+
+def test_svg_arcs_turn_about_the_cell_corners():
+    # An l tile's N-W arc starts at the middle of the north side, ends at the middle of the
+    # west side, sweeping about the north-west corner (sweep flag 1 in SVG's y-down frame).
+    svg = GAME.render_svg("cds\nebr", "codecup2022", ["aal"])
+    assert 'd="M 44.0 24 A 20.0 20.0 0 0 1 24 44.0"' in svg
