@@ -280,19 +280,26 @@ def _run_batch(
         while pending:
             progress.set_running(min(jobs, len(pending)))
             done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            broken: Exception | None = None
             for future in done:
                 g = pending.pop(future)
                 try:
                     record = future.result()  # a framework error (not a bot fault) stops the tournament
                 except concurrent.futures.BrokenExecutor as exc:
-                    raise CodecupError(
+                    broken = broken or CodecupError(
                         f"a worker process died while playing {g.id} ({exc}); the games finished so far "
                         "are logged: run the same command again to resume"
-                    ) from exc
+                    )
+                    continue
+                except Exception as exc:
+                    broken = broken or exc
+                    continue
                 log.append(g.id, record)
                 points[g.id] = tuple(record.result.points)
                 _write_game(out, g, record)
                 progress.finished(g.id, record)
+            if broken is not None:  # only after logging every game that did finish
+                raise broken
     finally:
         for future in pending:
             future.cancel()
