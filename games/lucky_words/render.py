@@ -55,6 +55,8 @@ def render_text(start: str, moves: Sequence[str], mode: ScoringMode) -> str:
     lines = [f"{a:<{width}}{b}" for a, b in zip(blocks[0], blocks[1], strict=True)]
     seq = "".join(position.letters)
     lines.append(f"letters: {start}|{seq}  ({len(position.letters)} of 48 picked, {mode.value} scoring)")
+    if not moves:  # the opening view says which list scores the game
+        lines.append(scorer.words.describe())
     return "\n".join(lines)
 
 

@@ -92,6 +92,7 @@ def test_render_text_marks_words_and_points(small_words):
     assert "second:" in text
     start = GAME.render_text("E", "wordracer", [])
     assert "0 of 48 picked" in start
+    assert "not the official list" in start
     svg = GAME.render_svg("E", "codecup2004", moves)
     assert svg.startswith("<svg") and svg.endswith("</svg>") and svg.count("<rect") > 98
 
