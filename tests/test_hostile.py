@@ -115,3 +115,30 @@ def test_optional_line_waits_only_the_grace_period_off_the_clock(script, said):
     assert record.extra["said"] == said
     assert record.clock_used == (0.0, 0.0)
     assert processes_with(token) == []
+
+
+def test_bots_die_with_a_killed_referee():
+    """A referee killed with SIGKILL cannot clean up: its suspended bots must not stay frozen."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.support import TESTS
+
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    referee = subprocess.Popen(
+        [sys.executable, str(TESTS / "players" / "referee_then_die.py"), str(HOSTILE / "timeout.py"), token]
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not processes_with(token) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert processes_with(token), "the bot never started"
+        time.sleep(0.3)  # the bot is now suspended, waiting its turn
+    finally:
+        referee.send_signal(signal.SIGKILL)
+        referee.wait(timeout=5)
+    deadline = time.monotonic() + 3
+    while processes_with(token) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_with(token) == []

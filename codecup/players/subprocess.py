@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import shutil
 import signal
 from collections import deque
 from collections.abc import Sequence
@@ -114,6 +115,26 @@ class _Protocol(asyncio.SubprocessProtocol):
         self._wake()
 
 
+# If the referee itself is killed (kill -9), its suspended bots must not stay frozen
+# forever: setpriv (util-linux) sets a parent-death signal, then execs the bot in place.
+_SETPRIV = shutil.which("setpriv")
+_PDEATHSIG: tuple[str, ...] = (_SETPRIV, "--pdeathsig", "KILL", "--") if _SETPRIV else ()
+
+
+def _check_program(program: str, cwd: Path | None) -> None:
+    """Raise a clear :class:`ConfigError` unless ``program`` can be run."""
+    if "/" in program:
+        path = Path(program) if Path(program).is_absolute() or cwd is None else cwd / program
+        if not path.is_file():
+            raise ConfigError(f"cannot run {program!r}: program not found")
+        if not os.access(path, os.X_OK):
+            raise ConfigError(f"cannot run {program!r}: permission denied")
+    elif shutil.which(program) is None:
+        raise ConfigError(f"cannot run {program!r}: program not found on PATH")
+    if cwd is not None and not cwd.is_dir():
+        raise ConfigError(f"cannot run {program!r} in {cwd}: not a directory")
+
+
 def _wake_up(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
@@ -146,9 +167,11 @@ class SubprocessPlayer(Player):
         """Start the program in its own session (and so its own process group), then suspend it."""
         loop = asyncio.get_running_loop()
         settings = self.settings
+        _check_program(self.argv[0], self.cwd)
         try:
             self.transport, self.protocol = await loop.subprocess_exec(
                 lambda: _Protocol(settings),
+                *_PDEATHSIG,
                 *self.argv,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,

@@ -1,4 +1,5 @@
 """Starts a child that inherits its pipes, then exits: the pipes stay open."""
+
 import subprocess
 import sys
 

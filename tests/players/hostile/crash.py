@@ -1,4 +1,5 @@
 """Exits with an error as soon as it is spoken to."""
+
 import sys
 
 sys.stdin.readline()

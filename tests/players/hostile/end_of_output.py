@@ -1,4 +1,5 @@
 """Closes its output but stays alive."""
+
 import os
 import sys
 import time

@@ -1,4 +1,5 @@
 """Floods stderr (10 MB) before answering with garbage, then exits."""
+
 import sys
 
 sys.stdin.readline()

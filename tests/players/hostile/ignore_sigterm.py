@@ -1,4 +1,5 @@
 """Ignores SIGTERM and the end of its input, and never answers."""
+
 import signal
 import sys
 import time

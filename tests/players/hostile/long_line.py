@@ -1,4 +1,5 @@
 """Writes one endless line without a newline."""
+
 import sys
 
 sys.stdin.readline()

@@ -1,4 +1,5 @@
 """Answers with bytes that are not UTF-8 text."""
+
 import sys
 import time
 

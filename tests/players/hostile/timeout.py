@@ -1,4 +1,5 @@
 """Never answers: reads its input and thinks forever."""
+
 import sys
 import time
 
