@@ -191,21 +191,24 @@ class Scorer:
         # Word Racer's referee: longest first, left to right, on cells still free; never the first word.
         by_length = self.words.by_length
         skip = self.words.first
-        n = len(line)
-        used = [False] * n
+        used = 0
         words = []
         points = 0
-        for length in range(n, 1, -1):
-            for i in range(n - length + 1):
-                if any(used[i : i + length]):
-                    continue
-                window = line[i : i + length]
-                if window != skip and window in by_length[length]:
-                    used[i : i + length] = [True] * length
-                    words.append((i, length))
-                    points += POINTS[length]
+        for i, length, mask in _GREEDY_WINDOWS[len(line)]:
+            window = line[i : i + length]
+            if window in by_length[length] and not used & mask and window != skip:
+                used |= mask
+                words.append((i, length))
+                points += POINTS[length]
         words.sort()
         return LineScore(points, tuple(words))
+
+
+_GREEDY_WINDOWS = tuple(
+    tuple((i, length, ((1 << length) - 1) << i) for length in range(n, 1, -1) for i in range(n - length + 1))
+    for n in range(SIZE + 1)
+)
+"""Per line length: the windows in Word Racer's scan order, with their cell masks."""
 
 
 _SHARED: dict[tuple[int, ScoringMode], Scorer] = {}

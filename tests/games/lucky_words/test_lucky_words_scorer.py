@@ -108,3 +108,24 @@ def test_compiled_line_dp_matches_the_plain_dp(official_words):
     for _ in range(3000):
         line = "".join(rng.choice(letters) for _ in range(7))
         assert scorer.line(line) == scorer.line_words(line).points
+
+
+def reference_greedy(line: str, words: WordList) -> int:
+    """Word Racer's scan, written out plainly: length 7..2, start left to right, free cells only."""
+    used = [False] * 7
+    points = 0
+    for length in range(7, 1, -1):
+        for i in range(8 - length):
+            window = line[i : i + length]
+            if not any(used[i : i + length]) and window in words.words and window != "AA":
+                used[i : i + length] = [True] * length
+                points += POINTS[length]
+    return points
+
+
+def test_greedy_matches_a_plain_reference(small_words):
+    rng = random.Random(11)
+    scorer = Scorer(small_words, ScoringMode.WORDRACER)
+    for _ in range(2000):
+        line = "".join(rng.choice("AERTSBDN") for _ in range(7))
+        assert scorer.line(line) == reference_greedy(line, small_words)
