@@ -304,7 +304,3 @@ class Position:
             scores[seat] += self.delta(move, seat)
             self.put(move)
             self.ply += 1
-
-    def path_end(self, node: int) -> int:
-        """The other end of the path that ends at ``node`` (valid only for path ends)."""
-        return self.other[node]
