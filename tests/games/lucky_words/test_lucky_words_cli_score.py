@@ -44,3 +44,13 @@ def test_user_mistakes_exit_2(small_words, capsys, tmp_path):
     assert main(["score", "lucky_words", "A" * 49, "--scoring", "best"]) == 2
     assert "unknown scoring" in capsys.readouterr().err
     assert main(["score", "lucky_words", "A" * 49, "--words", str(tmp_path / "missing")]) == 2
+
+
+def test_game_without_a_board_scorer(monkeypatch, capsys):
+    class Registry:
+        def get(self, name):
+            return object()  # a game with no score_board capability
+
+    monkeypatch.setattr("codecup.cli.score.load_games", Registry)
+    assert main(["score", "othergame", "ABC"]) == 2
+    assert "game othergame has no board scorer" in capsys.readouterr().err
