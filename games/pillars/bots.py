@@ -54,9 +54,10 @@ class BaselineBot:
     rng: random.Random
     solve_below: int = 44  # empty fields; above that the search rarely finishes
     per_move: int = 30_000  # solver nodes, about half a second
-    per_game: int = 120_000  # solver nodes
+    per_game: int = 100_000  # solver nodes
+    floor: int = 2_000  # solver nodes every move, even past the game's budget
     weight: float = 20.0
-    cpu_cap: float = 3.0  # seconds of thinking per game before it plays only cheap moves
+    cpu_cap: float = 2.5  # seconds of thinking per game before it plays only cheap moves
     solver: Solver = attrs.field(factory=Solver)
     spent: int = 0
     thinking: float = 0.0
@@ -73,10 +74,10 @@ class BaselineBot:
         empty = view.board.empty
         count = empty.bit_count()
         moves = legal_masks(empty)
-        if self.thinking > self.cpu_cap:
-            return Move(RECT_OF_MASK[max(moves, key=int.bit_count)])
-        budget = min(self.per_move, self.per_game - self.spent)
-        if count <= self.solve_below and budget > 0:
+        late = self.thinking > self.cpu_cap
+        # Small endings cost the solver little, so it always gets a few nodes.
+        budget = self.floor if late else max(self.floor, min(self.per_move, self.per_game - self.spent))
+        if count <= self.solve_below:
             try:
                 win = self.solver.winning_move(empty, budget)
             except BudgetExceeded:
@@ -87,6 +88,8 @@ class BaselineBot:
                 return Move(RECT_OF_MASK[self._hope(empty, moves)])
             finally:
                 self.spent += self.solver.nodes
+        if late:
+            return Move(RECT_OF_MASK[max(moves, key=int.bit_count)])
         return Move(RECT_OF_MASK[self._simplify(empty, moves)])
 
     def _simplify(self, empty: int, moves: list[int]) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from codecup.dialogue import Termination
 from codecup.drive import play_bots
 from games.pillars.bots import BaselineBot, RandomBot
@@ -41,12 +43,14 @@ def test_baseline_jokers_only_on_a_proven_win():
     assert not again.joker
 
 
+@pytest.mark.slow
 def test_same_seed_same_game():
     first = play_bots(GAME, ["baseline", "random"], seed=5)
     second = play_bots(GAME, ["baseline", "random"], seed=5)
     assert first.moves == second.moves and first.outcome == second.outcome
 
 
+@pytest.mark.slow
 def test_baseline_beats_random_in_both_seats():
     wins = 0
     for seed in range(2):
@@ -57,3 +61,23 @@ def test_baseline_beats_random_in_both_seats():
         assert all(end.kind is Termination.NORMAL for end in result.outcome.ends)
         wins += result.outcome.scores[seat] >= 18
     assert wins == 2
+
+
+def test_baseline_wins_a_won_ending_against_random():
+    # From a small position the solver settles, the baseline never lets random escape.
+    board = Board.start(tuple(range(10)))
+    keep = sum(bit(r, c) for r in range(7, 10) for c in range(10)) & board.empty
+    start = Board(board.pillars, board.empty & ~keep, 0, 0)
+    solver_bot = BaselineBot(random.Random(1))
+    first_wins = solver_bot.solver.wins(start.empty, 10**6)
+    for seed in range(5):
+        bots = [BaselineBot(random.Random(seed)), RandomBot(random.Random(seed))]
+        if not first_wins:
+            bots.reverse()  # let the baseline be the side that wins
+        position = start
+        while not position.over:
+            move = bots[position.to_move].choose(View(position, position.to_move, True, False))
+            position = position.play(move.rect)
+        baseline_seat = 0 if first_wins else 1
+        loser = 1 - position.to_move
+        assert loser != baseline_seat
