@@ -162,23 +162,35 @@ class Solver:
     def _search(self, key: Key) -> bool:
         singles, regions = key[0], key[1:]
         table = self.table
+        wins = self._wins
         # Misère play mostly follows normal play until the very end, so children
         # that are normal-play losses (Nim sum 0) are tried first: in a won
         # position the winning move is usually among them, and in a lost one
-        # each child's refutation is found at once.
+        # each child's refutation is found at once. The other children are
+        # only built if those fail.
         grundies = [self._grundy(r) for r in regions]
         total: int | None = singles
         for g in grundies:
             total = None if g is None or total is None else total ^ g[0]
+        lengths = [LINE_LENGTH.get(r) for r in regions]
+        tangled = lengths.count(None)
+        lines_nim = 0
+        for n in lengths:
+            lines_nim ^= n or 0
         likely: list[Key] = []
-        children: list[Key] = []
-        if singles:
-            (likely if total == 1 else children).append((0, *regions))
+        later: list[tuple[Key, int, Key]] = []  # (others, parity, option regions)
+        if singles:  # filling a single field
+            if total == 1:
+                likely.append((0, *regions))
+            else:
+                later.append(((), 0, regions))
         for i, region in enumerate(regions):
             if i and region == regions[i - 1]:
                 continue  # the same shape twice gives the same options
             others = regions[:i] + regions[i + 1 :]
-            others_nim = line_nim(others)
+            n = lengths[i]
+            # The Nim sum of the other regions if they are all lines, else None.
+            others_nim = None if tangled - (n is None) else lines_nim ^ (n or 0)
             g = grundies[i]
             target = -1 if total is None or g is None else total ^ g[0]
             for index, option in enumerate(self._options(region)):
@@ -188,10 +200,19 @@ class Solver:
                     if not lines_mover_wins(others_nim ^ option.nim, bool(others or option.regions), parity):
                         return True
                     continue
+                if g is None or g[1][index] != target:
+                    later.append((others, parity, option.regions))
+                    continue
                 child = (parity, *sorted(others + option.regions))
                 # A child already known lost for the opponent settles it without search.
-                if table.get(child) is False:
+                known = table.get(child)
+                if known is False:
                     return True
-                (likely if g is not None and g[1][index] == target else children).append(child)
-        wins = self._wins
-        return any(not wins(child) for child in likely) or any(not wins(child) for child in children)
+                if known is None:
+                    likely.append(child)
+        if any(not wins(child) for child in likely):
+            return True
+        for others, parity, sub in later:
+            if not wins((parity, *sorted(others + sub))):
+                return True
+        return False
