@@ -59,14 +59,17 @@ def cols_of(board: str) -> list[str]:
     return [board[c::SIZE] for c in range(SIZE)]
 
 
-def _compile_rule_line() -> Callable[[str, Callable[[str, int], int]], int]:
+def _compile_rule_line() -> Callable[..., int]:
     """Generate the rule's DP for one 7-letter line as straight-line Python.
 
-    ``g(window, 0)`` returns ``points * 2 + 1 if window is a proper prefix of a
-    longer word``: a window that starts no word ends the scan from that start,
-    so a line of random letters costs about a dozen dictionary look-ups.
+    ``g3(window3)`` gives, for the three letters at a start, the points of the
+    2-letter and 3-letter words there and whether a longer word begins so
+    (``None``: nothing does); ``g(window, 0)`` gives ``points * 2 + 1 if the
+    window is a proper prefix of a longer word`` for 4 letters and more. A
+    start is abandoned as soon as no word can begin so: a line of random
+    letters costs about eight dictionary look-ups.
     """
-    out = ["def rule_line(s, g):"]
+    out = ["def rule_line(s, g, g3):"]
 
     def best(j: int) -> str:
         return "0" if j >= SIZE - 1 else f"b{j}"
@@ -86,11 +89,37 @@ def _compile_rule_line() -> Callable[[str, Callable[[str, int], int]], int]:
 
     for i in range(SIZE - 2, -1, -1):
         out.append(f"    b{i} = {best(i + 1)}")
-        window(i, 2, 1)
+        if i + 3 > SIZE:
+            window(i, 2, 1)
+            continue
+        out.append(f"    t = g3(s[{i}:{i + 3}])")
+        out.append("    if t:")
+        out.append("        a, c, p = t")
+        for var, length in (("a", 2), ("c", 3)):
+            out.append(f"        if {var}:")
+            out.append(f"            x = {var} + {best(i + length)}")
+            out.append(f"            if x > b{i}:")
+            out.append(f"                b{i} = x")
+        if i + 3 < SIZE:
+            out.append("        if p:")
+            window(i, 4, 3)
     out.append("    return b0")
     namespace: dict[str, object] = {}
     exec("\n".join(out), namespace)  # generated from constants above, never from input
     return namespace["rule_line"]  # type: ignore[return-value]
+
+
+def _triple_table(table: dict[str, int]) -> dict[str, tuple[int, int, int]]:
+    """For every 3 letters where something begins: (2-letter word points, 3-letter word points, prefix)."""
+    triples: dict[str, list[int]] = {}
+    for key, v in table.items():
+        if len(key) == 3:
+            triples[key] = [0, v >> 1, v & 1]
+    for key, v in table.items():
+        if len(key) == 2 and v >> 1:
+            for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+                triples.setdefault(key + ch, [0, 0, 0])[0] = v >> 1
+    return {key: (a, c, p) for key, (a, c, p) in triples.items()}
 
 
 _RULE_LINE = _compile_rule_line()
@@ -115,9 +144,11 @@ class Scorer:
     mode: ScoringMode = ScoringMode.RULE
     _cache: dict[str, int] = attrs.field(factory=dict, init=False)
     _table: dict[str, int] = attrs.field(init=False)
+    _triples: dict[str, tuple[int, int, int]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         self._table = _window_table(self.words)
+        self._triples = _triple_table(self._table)
 
     def line_words(self, line: str) -> LineScore:
         """The points of one line and the words that earn them."""
@@ -132,7 +163,7 @@ class Scorer:
             if len(self._cache) > _CACHE_LIMIT:
                 self._cache.clear()
             if self.mode is ScoringMode.RULE and len(line) == SIZE:
-                points = _RULE_LINE(line, self._table.get)
+                points = _RULE_LINE(line, self._table.get, self._triples.get)
             else:
                 points = self.line_words(line).points
             self._cache[line] = points
@@ -145,6 +176,7 @@ class Scorer:
             cache.clear()
         fast = self.mode is ScoringMode.RULE
         get = self._table.get
+        get3 = self._triples.get
         total = 0
         for line in (
             board[0:7], board[7:14], board[14:21], board[21:28], board[28:35], board[35:42], board[42:49],
@@ -152,7 +184,7 @@ class Scorer:
         ):  # fmt: skip
             points = cache.get(line)
             if points is None:
-                points = cache[line] = _RULE_LINE(line, get) if fast else self.line_words(line).points
+                points = cache[line] = _RULE_LINE(line, get, get3) if fast else self.line_words(line).points
             total += points
         return total
 
