@@ -1,11 +1,13 @@
 """Estimating what a partly filled line will score by the end of the game.
 
 A window (a stretch of 2..7 cells in a line) whose ``e`` empty cells could
-still complete any of ``n`` words is worth ``points * (1 - exp(-n * q**e))``:
-more candidate words and fewer missing letters make a word likelier. A line
-is worth the best set of non-overlapping windows (the scoring rule's DP over
-expectations). Values are cached by pattern, so a bot's thousands of
-look-ups per move stay cheap.
+still complete any of ``n`` words is worth
+``points * (1 - exp(-n * q**e)) * d**e``: more candidate words and fewer
+missing letters make a word likelier (``exact_only``: ``points * q**e``
+once any word fits). A full window is worth its points if it is a word. A
+line is worth the best set of non-overlapping windows (the scoring rule's DP
+over these estimates). Values are cached by pattern, so a bot's many
+thousands of look-ups per move stay cheap.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ LINES_OF = tuple((p // 7, 7 + p % 7) for p in range(49))
 
 
 class LineEvaluator:
-    """Expected points of line patterns (``.`` = empty) for one word index and one ``q``."""
+    """Expected points of line patterns (``.`` = empty) for one word index and constants ``q``, ``d``."""
 
     def __init__(self, index: WordIndex, q: float = 0.15, exact_only: bool = False, d: float = 1.0) -> None:
         self.index = index
