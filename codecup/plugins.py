@@ -85,3 +85,19 @@ class GameRegistry:
 def load_games(pm: pluggy.PluginManager | None = None) -> GameRegistry:
     """The registry of every installed game."""
     return GameRegistry.from_plugin_manager(pm or make_plugin_manager())
+
+
+def load_game(name: str) -> Game:
+    """The game called ``name``, loading only its own plugin when its entry point has that name.
+
+    Falls back to every plugin (a plugin may register games under other names).
+    """
+    for ep in importlib.metadata.entry_points(group=GROUP, name=name):
+        try:
+            plugin = ep.load()
+        except Exception as exc:
+            raise PluginError(f"codecup plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}") from exc
+        registry = load_games(make_plugin_manager(load_entry_points=False, plugins=(plugin,)))
+        if name in registry.games:
+            return registry.get(name)
+    return load_games().get(name)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import os
 import shlex
 import time
 from collections.abc import Sequence
@@ -62,7 +63,9 @@ def make_player(game: Game, match: MatchInfo, seat: int, settings: SubprocessSet
         session = game.new_player_checked(info.bot, match.variant, derive_seed(match.seed, "seat", seat))
         return InProcessPlayer(session)
     cwd = Path(info.directory) if info.directory else None
-    return SubprocessPlayer(info.command, cwd=cwd, settings=settings)
+    # A program learns which game and dialogue it is in (``codecup bot`` picks its variant from it).
+    env = {**os.environ, "CODECUP_GAME": match.game, "CODECUP_VARIANT": match.variant}
+    return SubprocessPlayer(info.command, cwd=cwd, env=env, settings=settings)
 
 
 @attrs.define(eq=False)

@@ -72,3 +72,16 @@ def test_games_lists_variants_and_clocks(capsys):
     assert main(["games"]) == 0
     out = capsys.readouterr().out
     assert "twentyone  Twenty-one (test plugin)" in out and "bots: random, perfect" in out
+
+
+def test_command_players_learn_the_variant_from_the_referee(tmp_path):
+    """`codecup bot` without --variant speaks the dialogue the referee announces."""
+    import sys
+
+    bot = f"{sys.executable} -m codecup bot lucky_words random"
+    record = tmp_path / "wr.json"
+    argv = ["play", "lucky_words", bot, bot, "--variant", "wordracer", "--quiet", "--record", str(record)]
+    assert main(argv) == 0
+    doc = json.loads(record.read_text())
+    assert doc["variant"] == "wordracer"
+    assert [t["kind"] for t in doc["result"]["termination"]] == ["normal", "normal"]

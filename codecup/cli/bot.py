@@ -7,10 +7,11 @@ CodeCup referees, or another tool's.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from codecup.cli.common import add_words_option, apply_words_option
-from codecup.plugins import load_games
+from codecup.plugins import load_game
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -18,17 +19,27 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("bot", help="run a built-in bot over stdin/stdout", description=__doc__)
     parser.add_argument("game")
     parser.add_argument("name", help="the bot's name (see `codecup games`)")
-    parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
+    parser.add_argument(
+        "--variant",
+        help="the dialogue variant (default: $CODECUP_VARIANT set by our referee, else the game's first)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="the bot's random seed")
     add_words_option(parser)
     return parser
 
 
+def _variant_from_referee(game: str) -> str | None:
+    """The variant our referee announces in the environment, if it runs this game."""
+    if os.environ.get("CODECUP_GAME") == game:
+        return os.environ.get("CODECUP_VARIANT")
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Answer the referee's lines until the game ends or input closes."""
     apply_words_option(args)
-    game = load_games().get(args.game)
-    variant = game.info.variant(args.variant).name
+    game = load_game(args.game)
+    variant = game.info.variant(args.variant or _variant_from_referee(args.game)).name
     session = game.new_player_checked(args.name, variant, args.seed)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while not session.finished:

@@ -17,7 +17,7 @@ import os
 import shutil
 import signal
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import attrs
@@ -157,6 +157,7 @@ class SubprocessPlayer(Player):
 
     argv: Sequence[str]
     cwd: Path | None = None
+    env: Mapping[str, str] | None = None  # the whole environment; None inherits the referee's
     settings: SubprocessSettings = attrs.field(factory=SubprocessSettings)
     transport: asyncio.SubprocessTransport | None = None
     protocol: _Protocol | None = None
@@ -177,6 +178,7 @@ class SubprocessPlayer(Player):
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 cwd=self.cwd,
+                env=self.env,
                 start_new_session=True,
             )
         except FileNotFoundError as exc:
