@@ -212,7 +212,4 @@ class Solver:
                     likely.append(child)
         if any(not wins(child) for child in likely):
             return True
-        for others, parity, sub in later:
-            if not wins((parity, *sorted(others + sub))):
-                return True
-        return False
+        return any(not wins((parity, *sorted(others + sub))) for others, parity, sub in later)
