@@ -74,16 +74,21 @@ THREE_WEIGHT = 2
 WIN = 1000
 
 
+def _rotate(white: int, path: int, up: int, right: int, down: int, left: int) -> int:
+    """White's pieces after a circuit, from the circuit's precomputed path and direction masks."""
+    return (
+        (white & ~path)
+        | (white & up) << 1
+        | (white & down) >> 1
+        | (white & right) << SIZE
+        | (white & left) >> SIZE
+    )
+
+
 def winning_circuit(white: int, mover: int, limit: int, cap: int = BASELINE_CAP) -> Circuit | None:
     """A circuit of at most ``min(limit, cap)`` corners that wins for ``mover`` by a 3x3."""
     for c, path, up, right, down, left in _table(min(limit, cap)):
-        w = (
-            (white & ~path)
-            | (white & up) << 1
-            | (white & down) >> 1
-            | (white & right) << SIZE
-            | (white & left) >> SIZE
-        )
+        w = _rotate(white, path, up, right, down, left)
         mine, theirs = (w, FULL ^ w) if mover == WHITE else (FULL ^ w, w)
         if has3(mine) and not has3(theirs):
             return c
@@ -149,13 +154,7 @@ class BaselineBot:
         white = pos.white
         scored: list[tuple[int, float, Circuit, int]] = []
         for c, path, up, right, down, left in _table(min(pos.limit, self.cap)):
-            w = (
-                (white & ~path)
-                | (white & up) << 1
-                | (white & down) >> 1
-                | (white & right) << SIZE
-                | (white & left) >> SIZE
-            )
+            w = _rotate(white, path, up, right, down, left)
             mine, theirs = (w, FULL ^ w) if me == WHITE else (FULL ^ w, w)
             mine3, theirs3 = has3(mine), has3(theirs)
             if mine3 and not theirs3:

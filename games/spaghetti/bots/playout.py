@@ -15,8 +15,12 @@ from games.spaghetti.bots.tactics import best_at, frontier_cells, is_hot
 from games.spaghetti.engine import Position
 
 
-def light_move(pos: Position, rand: random.Random) -> int:
-    """A random move among those of best immediate score change for the mover."""
+def best_moves(pos: Position) -> tuple[int, list[int]]:
+    """The best immediate score change for the mover, and every move that gets it.
+
+    Only cells touching a path end ("hot" cells) can change a score; every tile
+    on any other cell scores 0.
+    """
     seat = pos.ply & 1
     delta = pos.delta
     best = -(10**6)
@@ -34,6 +38,12 @@ def light_move(pos: Position, rand: random.Random) -> int:
             if best < 0:
                 best, choices = 0, []
             choices += (m, m + 1, m + 2)
+    return best, choices
+
+
+def light_move(pos: Position, rand: random.Random) -> int:
+    """A random move among those of best immediate score change for the mover."""
+    _best, choices = best_moves(pos)
     return choices[int(rand.random() * len(choices))]
 
 
@@ -54,22 +64,7 @@ def safe_move(pos: Position, rand: random.Random) -> int:
     least dangerous tried).
     """
     seat = pos.ply & 1
-    delta = pos.delta
-    best = -(10**6)
-    choices: list[int] = []
-    for cell in pos.empties:
-        m = cell * 3
-        if is_hot(pos, cell):
-            for move in (m, m + 1, m + 2):
-                gain = delta(move, seat)
-                if gain > best:
-                    best, choices = gain, [move]
-                elif gain == best:
-                    choices.append(move)
-        elif best <= 0:
-            if best < 0:
-                best, choices = 0, []
-            choices += (m, m + 1, m + 2)
+    best, choices = best_moves(pos)
     if best != 0 or len(choices) == 1:
         return choices[int(rand.random() * len(choices))]
     least, pick = 10**6, choices[0]
