@@ -50,7 +50,7 @@ class Ping(Game):
         yield Send(1, "Quit")
         return Outcome((0, 0), (NORMAL, NORMAL))
 
-    def new_player(self, bot: str, variant: str, seed: int) -> PlayerSession:
+    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         raise NotImplementedError
 
     def points(self, outcome, variant):

@@ -113,8 +113,12 @@ class Game(abc.ABC):
         """A fresh referee dialogue for one game (``seed`` for the referee's own randomness)."""
 
     @abc.abstractmethod
-    def new_player(self, bot: str, variant: str, seed: int) -> PlayerSession:
-        """A fresh player session running built-in bot ``bot``."""
+    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
+        """A fresh player session running built-in bot ``bot``.
+
+        ``clock`` is the time in seconds the seat has for the whole game (the
+        variant's default or the organiser's ``--clock``): a bot budgets from it.
+        """
 
     @abc.abstractmethod
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
@@ -154,8 +158,10 @@ class Game(abc.ABC):
             return self.check_setup(setup, variant)
         return self.random_setup(random.Random(seed), variant)
 
-    def new_player_checked(self, bot: str, variant: str, seed: int) -> PlayerSession:
-        """:meth:`new_player` after checking the bot and variant names."""
+    def new_player_checked(
+        self, bot: str, variant: str, seed: int, clock: float | None = None
+    ) -> PlayerSession:
+        """:meth:`new_player` after checking the names; ``clock`` defaults to the variant's."""
         self.info.check_bot(bot)
-        self.info.variant(variant)
-        return self.new_player(bot, variant, seed)
+        v = self.info.variant(variant)
+        return self.new_player(bot, variant, seed, v.clock if clock is None else clock)

@@ -60,11 +60,17 @@ def make_player(game: Game, match: MatchInfo, seat: int, settings: SubprocessSet
     """The transport for one seat: an in-process bot or a subprocess."""
     info = match.players[seat]
     if info.bot is not None:
-        session = game.new_player_checked(info.bot, match.variant, derive_seed(match.seed, "seat", seat))
+        seed = derive_seed(match.seed, "seat", seat)
+        session = game.new_player_checked(info.bot, match.variant, seed, match.clock)
         return InProcessPlayer(session)
     cwd = Path(info.directory) if info.directory else None
     # A program learns which game and dialogue it is in (``codecup bot`` picks its variant from it).
-    env = {**os.environ, "CODECUP_GAME": match.game, "CODECUP_VARIANT": match.variant}
+    env = {
+        **os.environ,
+        "CODECUP_GAME": match.game,
+        "CODECUP_VARIANT": match.variant,
+        "CODECUP_CLOCK": repr(match.clock),
+    }
     return SubprocessPlayer(info.command, cwd=cwd, env=env, settings=settings)
 
 

@@ -93,7 +93,7 @@ class OptionalLine(Game):
         said = line if isinstance(line, str) else None
         return Outcome((0, 0), (NORMAL, NORMAL), {"said": said})
 
-    def new_player(self, bot, variant, seed):
+    def new_player(self, bot, variant, seed, clock):
         raise NotImplementedError
 
     def points(self, outcome, variant):

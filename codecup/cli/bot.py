@@ -24,6 +24,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="the dialogue variant (default: $CODECUP_VARIANT set by our referee, else the game's first)",
     )
     parser.add_argument("--seed", type=int, default=0, help="the bot's random seed")
+    parser.add_argument(
+        "--clock",
+        type=float,
+        help="seconds the bot has for the whole game, which it budgets from "
+        "(default: $CODECUP_CLOCK set by our referee, else the variant's clock)",
+    )
     add_words_option(parser)
     return parser
 
@@ -35,12 +41,22 @@ def _variant_from_referee(game: str) -> str | None:
     return None
 
 
+def _clock_from_referee(game: str) -> float | None:
+    """The clock our referee announces in the environment, if it runs this game."""
+    text = os.environ.get("CODECUP_CLOCK") if os.environ.get("CODECUP_GAME") == game else None
+    try:
+        return float(text) if text else None
+    except ValueError:
+        return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Answer the referee's lines until the game ends or input closes."""
     apply_words_option(args)
     game = load_game(args.game)
     variant = game.info.variant(args.variant or _variant_from_referee(args.game)).name
-    session = game.new_player_checked(args.name, variant, args.seed)
+    clock = args.clock if args.clock is not None else _clock_from_referee(args.game)
+    session = game.new_player_checked(args.name, variant, args.seed, clock)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while not session.finished:
         raw = stdin.readline()

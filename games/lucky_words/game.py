@@ -69,7 +69,7 @@ class LuckyWords(Game):
         rules = rules_of(variant)
         return referee(setup, rules, shared_scorer(load_words(), rules.scoring))
 
-    def new_player(self, bot: str, variant: str, seed: int) -> PlayerSession:
+    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         """A built-in bot speaking the variant's dialogue."""
         return LuckyWordsPlayer(make_bot(bot, seed), rules_of(variant))
 

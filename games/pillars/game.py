@@ -38,7 +38,7 @@ class Pillars(Game):
         """The referee dialogue (it uses no randomness of its own)."""
         return referee(setup)
 
-    def new_player(self, bot: str, variant: str, seed: int) -> PlayerSession:
+    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         """A built-in bot as a player session."""
         return PillarsPlayer(make_bot(bot, seed))
 

@@ -47,9 +47,9 @@ class Spaghetti(Game):
         """The CodeCup 2022 dialogue; ``seed`` drives the take-over random player."""
         return referee(setup, seed)
 
-    def new_player(self, bot: str, variant: str, seed: int) -> PlayerSession:
-        """A session running bot ``bot`` on the variant's clock."""
-        return SpaghettiPlayer(make_bot(bot, seed), self.info.variant(variant).clock)
+    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
+        """A session running bot ``bot`` on the given clock."""
+        return SpaghettiPlayer(make_bot(bot, seed), clock)
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """The final scores (0 for an offender)."""

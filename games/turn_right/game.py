@@ -48,7 +48,7 @@ class TurnRight(Game):
         self.check_setup(setup, variant)
         return referee()
 
-    def new_player(self, bot: str, variant: str, seed: int) -> PlayerSession:
+    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         """A session around a built-in bot."""
         return TurnRightPlayer(make_bot(bot, seed))
 

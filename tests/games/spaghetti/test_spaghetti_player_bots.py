@@ -16,7 +16,7 @@ GAME = Spaghetti()
 
 
 def test_player_as_blue():
-    session = GAME.new_player("random", "codecup2022", 1)
+    session = GAME.new_player_checked("random", "codecup2022", 1)
     assert session.receive("cds") == []
     assert session.receive("ebr") == []
     (move,) = session.receive("Start")
@@ -27,7 +27,7 @@ def test_player_as_blue():
 
 
 def test_player_as_red_answers_blues_first_move():
-    session = GAME.new_player("greedy", "codecup2022", 1)
+    session = GAME.new_player_checked("greedy", "codecup2022", 1)
     session.receive("cds")
     session.receive("ebr")
     (move,) = session.receive("aal")

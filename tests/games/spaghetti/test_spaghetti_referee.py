@@ -111,7 +111,7 @@ def play_with_fault(offender: int, reply: str | Fault):
     """Seat ``offender`` answers its first turn with ``reply``; the other seat is a greedy bot."""
     opponent = 1 - offender
     offender_seat = Seat(deque([reply]))
-    opponent_seat = Seat(deque(), session=GAME.new_player("greedy", "codecup2022", 5))
+    opponent_seat = Seat(deque(), session=GAME.new_player_checked("greedy", "codecup2022", 5))
     seats = [offender_seat, opponent_seat] if offender == 0 else [opponent_seat, offender_seat]
     channel = MixedChannel(seats)
     result = drive(GAME.referee(SETUP, "codecup2022", 11), channel)
@@ -182,8 +182,8 @@ class BadAnswer(PlayerSession):
 
 
 def test_fault_in_the_middle_is_recorded_at_its_move_number():
-    red = BadAnswer(GAME.new_player("greedy", "codecup2022", 1), turn=11, answer="ccz")
-    blue = GAME.new_player("greedy", "codecup2022", 2)
+    red = BadAnswer(GAME.new_player_checked("greedy", "codecup2022", 1), turn=11, answer="ccz")
+    blue = GAME.new_player_checked("greedy", "codecup2022", 2)
     result = drive(GAME.referee(SETUP, "codecup2022", 4), SessionChannel([blue, red]))
     # Red's 11th move is game move 22.
     assert result.outcome.extra["takeovers"][0]["move"] == 22

@@ -107,7 +107,7 @@ class TwentyOne(Game):
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         return referee(int(setup))
 
-    def new_player(self, bot: str, variant: str, seed: int) -> PlayerSession:
+    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         return TwentyOnePlayer(bot, seed)
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
