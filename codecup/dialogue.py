@@ -36,6 +36,8 @@ class Termination(enum.StrEnum):
     CRASH = "crash"  # the program exited, was killed, or closed its output
     INVALID = "invalid"  # unreadable output: not text, over-long, not a move at all
     ILLEGAL = "illegal"  # a well-formed move against the rules
+    LIMIT = "limit"  # broke a sandbox limit: memory, processes, file size
+    REFEREE_ERROR = "referee-error"  # the referee process itself died: no fault of either seat
 
 
 @attrs.frozen
@@ -82,8 +84,8 @@ Request: TypeAlias = Send | Receive | Played | Close
 class Fault:
     """A transport-level fault delivered in reply to :class:`Receive`.
 
-    ``kind`` is ``TIMEOUT``, ``CRASH`` or ``INVALID``; the dialogue decides the
-    consequence under its game's rules.
+    ``kind`` is ``TIMEOUT``, ``CRASH``, ``INVALID`` or ``LIMIT``; the dialogue
+    decides the consequence under its game's rules.
     """
 
     kind: Termination

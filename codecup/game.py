@@ -10,6 +10,7 @@ from __future__ import annotations
 import abc
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import attrs
 
@@ -82,6 +83,18 @@ class PlayerSession(abc.ABC):
 
 
 @attrs.frozen
+class ProvidedFile:
+    """A file a game's programs expect in their working folder (Lucky Words: ``words.dat``).
+
+    The referee puts ``source`` there under ``name`` when the program's folder
+    has no such file; it never overwrites the program's own.
+    """
+
+    name: str
+    source: Path
+
+
+@attrs.frozen
 class Standing:
     """One player's totals in a tournament, for a game's ranking order."""
 
@@ -119,6 +132,10 @@ class Game(abc.ABC):
         ``clock`` is the time in seconds the seat has for the whole game (the
         variant's default or the organiser's ``--clock``): a bot budgets from it.
         """
+
+    def provided_files(self, variant: str) -> tuple[ProvidedFile, ...]:
+        """Files every program of this variant expects in its working folder (default: none)."""
+        return ()
 
     @abc.abstractmethod
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:

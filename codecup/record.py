@@ -48,6 +48,7 @@ class MatchInfo:
     setup: str
     players: tuple[PlayerInfo, ...]
     clock: float
+    clock_mode: str = "wall"  # "wall": real time waited; "cpu": the bot's CPU time (wall backstop)
 
 
 @attrs.frozen
@@ -92,6 +93,7 @@ class Record:
     started: str = ""
     duration: float = 0.0
     logs: tuple[str, ...] = ()  # a capped tail of each seat's stderr
+    containment: tuple[str, ...] = ()  # per seat: how its program was contained ("in-process" for bots)
 
     # --- JSON form -------------------------------------------------------
 
@@ -105,6 +107,7 @@ class Record:
             "seed": m.seed,
             "setup": m.setup,
             "clock_limit": m.clock,
+            "clock_mode": m.clock_mode,
             "players": [attrs.asdict(p) for p in m.players],
             "started": self.started,
             "duration": round(self.duration, 6),
@@ -120,6 +123,7 @@ class Record:
             },
             "extra": dict(self.extra),
             "logs": list(self.logs),
+            "containment": list(self.containment),
         }
 
     def dumps(self) -> str:
@@ -152,6 +156,7 @@ class Record:
                 setup=doc["setup"],
                 players=players,
                 clock=float(doc["clock_limit"]),
+                clock_mode=str(doc.get("clock_mode", "wall")),
             )
             result = doc["result"]
             return cls(
@@ -173,6 +178,7 @@ class Record:
                 started=doc.get("started", ""),
                 duration=float(doc.get("duration", 0.0)),
                 logs=tuple(doc.get("logs") or ()),
+                containment=tuple(doc.get("containment") or ()),
             )
         except RecordError:
             raise

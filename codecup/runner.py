@@ -228,6 +228,7 @@ def new_match(
     variant: str | None = None,
     setup: str | None = None,
     clock: float | None = None,
+    clock_mode: str = "wall",
 ) -> MatchInfo:
     """A :class:`MatchInfo` with defaults filled in: the setup from the seed, the variant's clock."""
     v = game.info.variant(variant)
@@ -242,4 +243,5 @@ def new_match(
         setup=text,
         players=tuple(players),
         clock=v.clock if clock is None else clock,
+        clock_mode=clock_mode,
     )
