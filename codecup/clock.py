@@ -38,3 +38,9 @@ class SeatClock:
     def flagged(self) -> bool:
         """True once the clock has run out."""
         return self.used > self.limit
+
+
+WALL = "wall"  # the real time the referee waits, as the original contests charged
+CPU = "cpu"  # the CPU time of the program's whole tree while resumed, with a wall-clock backstop
+CLOCK_MODES = (WALL, CPU)
+DEFAULT_CLOCK_MODE = CPU  # fair on a loaded machine; falls back to wall where CPU time cannot be read

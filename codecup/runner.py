@@ -19,7 +19,7 @@ from pathlib import Path
 import attrs
 import pluggy
 
-from codecup.clock import SeatClock
+from codecup.clock import DEFAULT_CLOCK_MODE, SeatClock
 from codecup.dialogue import Close, Fault, Outcome, Played, Receive, Send, Termination
 from codecup.drive import derive_seed
 from codecup.game import Game
@@ -228,7 +228,7 @@ def new_match(
     variant: str | None = None,
     setup: str | None = None,
     clock: float | None = None,
-    clock_mode: str = "wall",
+    clock_mode: str = DEFAULT_CLOCK_MODE,
 ) -> MatchInfo:
     """A :class:`MatchInfo` with defaults filled in: the setup from the seed, the variant's clock."""
     v = game.info.variant(variant)
