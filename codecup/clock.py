@@ -44,3 +44,16 @@ WALL = "wall"  # the real time the referee waits, as the original contests charg
 CPU = "cpu"  # the CPU time of the program's whole tree while resumed, with a wall-clock backstop
 CLOCK_MODES = (WALL, CPU)
 DEFAULT_CLOCK_MODE = CPU  # fair on a loaded machine; falls back to wall where CPU time cannot be read
+
+
+BACKSTOP_FACTOR = 2.0
+
+
+def wall_backstop(cpu_allowance: float, factor: float = BACKSTOP_FACTOR) -> float:
+    """Under the ``cpu`` clock, the longest wall-clock wait for an answer worth ``cpu_allowance``.
+
+    A program that sleeps or blocks uses no CPU; this bound makes it lose on
+    time all the same. Twice the CPU allowance, plus half a second, leaves room
+    for a machine loaded with about two runnable processes per core.
+    """
+    return factor * cpu_allowance + 0.5

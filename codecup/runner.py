@@ -12,18 +12,19 @@ import asyncio
 import datetime
 import os
 import shlex
+import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 import attrs
 import pluggy
 
-from codecup.clock import DEFAULT_CLOCK_MODE, SeatClock
+from codecup.clock import CPU, DEFAULT_CLOCK_MODE, WALL, SeatClock, wall_backstop
 from codecup.dialogue import Close, Fault, Outcome, Played, Receive, Send, Termination
 from codecup.drive import derive_seed
 from codecup.game import Game
-from codecup.players import InProcessPlayer, Player, SubprocessPlayer, SubprocessSettings
+from codecup.players import Player, SubprocessPlayer, SubprocessSettings
+from codecup.players.seat import make_player
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.record import (
     FAULT,
@@ -36,9 +37,23 @@ from codecup.record import (
     Result,
     TranscriptLine,
 )
+from codecup.sandbox import Policy
 
 CLOSED = "closed"
 DEFAULT_SETTINGS = SubprocessSettings()
+DEFAULT_POLICY = Policy()
+_SAID = "CODECUP_CONTAINMENT_SAID"  # set once the run has said how bots are contained (inherited by workers)
+
+
+def announce_containment(players: Sequence[Player]) -> None:
+    """Say once per run, in one line on stderr, when programs get less than the full sandbox."""
+    boxes = [p.box for p in players if isinstance(p, SubprocessPlayer) and p.box is not None]
+    if not boxes or os.environ.get(_SAID):
+        return
+    os.environ[_SAID] = "1"
+    support = boxes[0].support
+    if not support.full:
+        print(f"codecup: {support.summary()} (see `codecup doctor`)", file=sys.stderr)
 
 
 def player_info(name: str, spec: str, directory: str | None = None) -> PlayerInfo:
@@ -56,24 +71,6 @@ def player_info(name: str, spec: str, directory: str | None = None) -> PlayerInf
     return PlayerInfo(name=name, command=argv, directory=directory)
 
 
-def make_player(game: Game, match: MatchInfo, seat: int, settings: SubprocessSettings) -> Player:
-    """The transport for one seat: an in-process bot or a subprocess."""
-    info = match.players[seat]
-    if info.bot is not None:
-        seed = derive_seed(match.seed, "seat", seat)
-        session = game.new_player_checked(info.bot, match.variant, seed, match.clock)
-        return InProcessPlayer(session)
-    cwd = Path(info.directory) if info.directory else None
-    # A program learns which game and dialogue it is in (``codecup bot`` picks its variant from it).
-    env = {
-        **os.environ,
-        "CODECUP_GAME": match.game,
-        "CODECUP_VARIANT": match.variant,
-        "CODECUP_CLOCK": repr(match.clock),
-    }
-    return SubprocessPlayer(info.command, cwd=cwd, env=env, settings=settings)
-
-
 @attrs.define(eq=False)
 class _Match:
     """The mutable state of one running match."""
@@ -88,6 +85,8 @@ class _Match:
     moves: list[MoveEntry] = attrs.field(factory=list)
     faulted: set[int] = attrs.field(factory=set)
     closed: set[int] = attrs.field(factory=set)
+    cpu_clock: bool = False  # charge the programs' CPU time (every seat can measure it)
+    backstop_factor: float = 2.0
 
     def now_us(self) -> int:
         return (time.perf_counter_ns() - self.t0) // 1000
@@ -117,11 +116,19 @@ class _Match:
             reply: str | Fault = Fault(Termination.CRASH, "no answer after an earlier fault")
         else:
             allowance = clock.allowance()
-            start = time.perf_counter()
-            player.resume()
-            reply = await player.receive(allowance)
-            elapsed = time.perf_counter() - start
-            player.suspend()
+            if self.cpu_clock:
+                start = player.cpu_time() or 0.0
+                player.resume()
+                backstop = wall_backstop(allowance, self.backstop_factor)
+                reply = await player.receive(backstop, cpu_limit=allowance)
+                player.suspend()
+                elapsed = (player.cpu_time() or 0.0) - start
+            else:
+                start = time.perf_counter()
+                player.resume()
+                reply = await player.receive(allowance)
+                elapsed = time.perf_counter() - start
+                player.suspend()
             elapsed += player.hidden_time()
             in_time = clock.charge(elapsed)
             if isinstance(reply, str) and not in_time:
@@ -177,15 +184,28 @@ async def play_match(
     *,
     hook: pluggy.HookRelay | None = None,
     settings: SubprocessSettings = DEFAULT_SETTINGS,
+    policy: Policy = DEFAULT_POLICY,
 ) -> Record:
-    """Run one match; a bot's fault is part of the record, never an exception."""
+    """Run one match; a bot's fault is part of the record, never an exception.
+
+    Each program runs in its sandbox under ``policy`` (the other seats'
+    folders are hidden from it). Under the ``cpu`` clock mode, a machine that
+    cannot measure a program's CPU time falls back to ``wall``, and the
+    record says so.
+    """
     variant = game.info.variant(info.variant)
-    players = [make_player(game, info, seat, settings) for seat in range(len(info.players))]
+    players = [make_player(game, info, seat, settings, policy) for seat in range(len(info.players))]
+    announce_containment(players)
+    cpu_clock = info.clock_mode == CPU and all(p.cpu_time() is not None for p in players)
+    if info.clock_mode == CPU and not cpu_clock:
+        info = attrs.evolve(info, clock_mode=WALL)
     clocks = [SeatClock(info.clock, variant.startup) for _ in players]
     started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     if hook is not None:
         hook.codecup_match_start(match=info)
-    state = _Match(game, info, players, clocks, hook)
+    state = _Match(
+        game, info, players, clocks, hook, cpu_clock=cpu_clock, backstop_factor=settings.backstop_factor
+    )
     try:
         for player in players:
             await player.start()
@@ -207,6 +227,7 @@ async def play_match(
         started=started,
         duration=duration,
         logs=tuple(p.log_tail() for p in players),
+        containment=tuple(p.containment() for p in players),
     )
     if hook is not None:
         hook.codecup_match_end(record=record)

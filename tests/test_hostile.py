@@ -34,13 +34,14 @@ CASES = [
 
 @pytest.mark.parametrize(("script", "args", "kind", "fragment", "limit"), CASES, ids=[c[0] for c in CASES])
 @pytest.mark.parametrize("seat", [0, 1])
-def test_hostile_program(tiny_game, script, args, kind, fragment, limit, seat):
+@pytest.mark.parametrize("clock_mode", ["wall"])
+def test_hostile_program(tiny_game, script, args, kind, fragment, limit, seat, clock_mode):
     token = f"codecup-test-{uuid.uuid4().hex}"
     hostile = PlayerInfo("hostile", command=python_argv(HOSTILE / script, *args, token))
     opponent = PlayerInfo("opponent", bot="random")
     players = [opponent, opponent]
     players[seat] = hostile
-    match = new_match(tiny_game, players, seed=5, clock=CLOCK)
+    match = new_match(tiny_game, players, seed=5, clock=CLOCK, clock_mode=clock_mode)
 
     start = time.monotonic()
     record = asyncio.run(play_match(tiny_game, match))

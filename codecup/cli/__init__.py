@@ -13,7 +13,7 @@ import sys
 
 from codecup.errors import CodecupError, ConfigError
 
-COMMANDS = ("games", "play", "bot", "verify", "score", "tournament", "demo", "sprt", "view")
+COMMANDS = ("games", "play", "bot", "verify", "score", "tournament", "demo", "sprt", "view", "doctor")
 
 
 class _Parser(argparse.ArgumentParser):

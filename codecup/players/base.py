@@ -19,8 +19,16 @@ class Player(abc.ABC):
         """Write one line; never blocks, never raises for a dead program."""
 
     @abc.abstractmethod
-    async def receive(self, timeout: float) -> str | Fault:
-        """The next line, or a fault (time-out after ``timeout`` seconds, crash, bad output)."""
+    async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
+        """The next line, or a fault (time-out, crash, bad output).
+
+        It times out after ``timeout`` seconds of wall time, or, with
+        ``cpu_limit``, once the program has used that many seconds of CPU.
+        """
+
+    def cpu_time(self) -> float | None:
+        """CPU seconds the program has used so far, or None where that cannot be measured."""
+        return None
 
     def hidden_time(self) -> float:
         """Seconds of thinking done outside :meth:`receive` since the last call (in-process bots)."""
@@ -39,3 +47,7 @@ class Player(abc.ABC):
     def log_tail(self) -> str:
         """The captured stderr (capped), for the record."""
         return ""
+
+    def containment(self) -> str:
+        """How this seat's program is contained, for the record."""
+        return "in-process"

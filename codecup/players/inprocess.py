@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 
 import attrs
 
@@ -23,6 +24,7 @@ class InProcessPlayer(Player):
     """
 
     session: PlayerSession
+    timer: Callable[[], float] = time.perf_counter  # time.thread_time charges CPU time instead
     pending: deque[str] = attrs.field(factory=deque)
     thinking: float = 0.0
     error: str | None = None
@@ -34,16 +36,20 @@ class InProcessPlayer(Player):
         """Feed the line to the session, timing its answer."""
         if self.session.finished or self.error is not None:
             return
-        t0 = time.perf_counter()
+        t0 = self.timer()
         try:
             self.pending.extend(self.session.receive(line))
         except Exception as exc:  # a buggy bot is a crash of that seat, not of the referee
             self.error = f"bot raised {exc!r}"
-        self.thinking += time.perf_counter() - t0
+        self.thinking += self.timer() - t0
 
-    async def receive(self, timeout: float) -> str | Fault:
+    def cpu_time(self) -> float | None:
+        """Its thinking is charged through :meth:`hidden_time`, by its own timer."""
+        return 0.0
+
+    async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
         """The next queued answer, or a fault."""
-        if self.thinking > timeout:
+        if self.thinking > (timeout if cpu_limit is None else cpu_limit):
             return Fault(Termination.TIMEOUT, f"thought for {self.thinking:.3f}s, {timeout:.3f}s allowed")
         if self.pending:
             return self.pending.popleft()

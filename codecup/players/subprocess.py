@@ -1,7 +1,9 @@
 """A bot program run as a child process, spoken to line by line.
 
 The program runs from an argv (never through a shell) in its own process
-group, so suspending, resuming and killing reach its children too. Its stdout
+group and, where the machine allows, in its own sandbox
+(:mod:`codecup.sandbox`): suspending, resuming and killing reach its whole
+tree (a cgroup where there is one, else the process group). Its stdout
 is split into lines (``\\r`` stripped, strict UTF-8, a maximum length); its
 stderr is drained continuously into a capped log so it can never block on it.
 Every wait is bounded, and :meth:`close` always reaps the process and kills
@@ -16,15 +18,19 @@ import logging
 import os
 import shutil
 import signal
+import subprocess
 from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import attrs
 
+from codecup.clock import BACKSTOP_FACTOR
 from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
 from codecup.players.base import Player
+from codecup.sandbox import Box
+from codecup.sandbox.orphans import kill_orphans
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +45,7 @@ class SubprocessSettings:
     exit_grace: float = 0.5  # after its input is closed, time to exit by itself
     term_grace: float = 0.3  # after SIGTERM, time before SIGKILL
     reap_timeout: float = 2.0  # after SIGKILL
+    backstop_factor: float = BACKSTOP_FACTOR  # cpu clock: wall-clock wait per second of CPU allowed
 
 
 class _Protocol(asyncio.SubprocessProtocol):
@@ -121,6 +128,9 @@ _SETPRIV = shutil.which("setpriv")
 _PDEATHSIG: tuple[str, ...] = (_SETPRIV, "--pdeathsig", "KILL", "--") if _SETPRIV else ()
 
 
+_CORES = os.cpu_count() or 1
+
+
 def _check_program(program: str, cwd: Path | None) -> None:
     """Raise a clear :class:`ConfigError` unless ``program`` can be run."""
     if "/" in program:
@@ -161,18 +171,21 @@ class SubprocessPlayer(Player):
     settings: SubprocessSettings = attrs.field(factory=SubprocessSettings)
     transport: asyncio.SubprocessTransport | None = None
     protocol: _Protocol | None = None
+    box: Box | None = None  # its sandbox; None: a process group and parent-death signal only
     pid: int = 0
     running: bool = True
+    exit_signal: int | None = None
 
     async def start(self) -> None:
         """Start the program in its own session (and so its own process group), then suspend it."""
         loop = asyncio.get_running_loop()
         settings = self.settings
         _check_program(self.argv[0], self.cwd)
+        prefix = () if self.box is not None else _PDEATHSIG
         try:
             self.transport, self.protocol = await loop.subprocess_exec(
                 lambda: _Protocol(settings),
-                *_PDEATHSIG,
+                *prefix,
                 *self.argv,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
@@ -180,7 +193,10 @@ class SubprocessPlayer(Player):
                 cwd=self.cwd,
                 env=self.env,
                 start_new_session=True,
+                preexec_fn=self.box.launch if self.box is not None else None,
             )
+        except subprocess.SubprocessError as exc:
+            raise ConfigError(f"cannot start {self.argv[0]!r} in its sandbox: {exc}") from exc
         except FileNotFoundError as exc:
             raise ConfigError(f"cannot run {self.argv[0]!r}: program not found") from exc
         except PermissionError as exc:
@@ -196,16 +212,28 @@ class SubprocessPlayer(Player):
             os.killpg(self.pid, sig)
 
     def suspend(self) -> None:
-        """SIGSTOP the whole process group."""
+        """Freeze the whole tree (its cgroup, else SIGSTOP to its process group)."""
         if self.running and self.pid:
-            self._signal(signal.SIGSTOP)
+            if self.box is not None and self.box.cgroup is not None:
+                self.box.cgroup.freeze()
+            else:
+                self._signal(signal.SIGSTOP)
             self.running = False
 
     def resume(self) -> None:
-        """SIGCONT the whole process group."""
+        """Let the whole tree run again."""
         if not self.running and self.pid:
-            self._signal(signal.SIGCONT)
+            if self.box is not None and self.box.cgroup is not None:
+                self.box.cgroup.thaw()
+            else:
+                self._signal(signal.SIGCONT)
             self.running = True
+
+    def cpu_time(self) -> float | None:
+        """CPU seconds used by the program's whole tree so far (None without a cgroup)."""
+        if self.box is not None and self.box.cgroup is not None:
+            return self.box.cgroup.cpu_time()
+        return None
 
     def send(self, line: str) -> None:
         """Write the line to the program's stdin (dropped if the pipe is gone)."""
@@ -217,12 +245,21 @@ class SubprocessPlayer(Player):
         log.debug(">> %s", line)
         pipe.write(line.encode() + b"\n")
 
-    async def receive(self, timeout: float) -> str | Fault:
-        """The next line within ``timeout`` seconds, or a fault."""
+    async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
+        """The next line within ``timeout`` seconds (and ``cpu_limit`` CPU seconds), or a fault."""
+        reply = await self._receive(timeout, cpu_limit)
+        if isinstance(reply, Fault) and self.box is not None:
+            broken = self.box.limit_message(self.pid, self.exit_signal)
+            if broken is not None:
+                return Fault(Termination.LIMIT, broken)
+        return reply
+
+    async def _receive(self, timeout: float, cpu_limit: float | None) -> str | Fault:
         protocol = self.protocol
         assert protocol is not None, "receive() before start()"
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        cpu_start = self.cpu_time() if cpu_limit is not None else None
         while True:
             if protocol.lines:
                 return protocol.lines.popleft()
@@ -235,7 +272,15 @@ class SubprocessPlayer(Player):
                 return Fault(Termination.CRASH, await self._exit_description())
             left = deadline - loop.time()
             if left <= 0:
+                if cpu_start is not None:
+                    return Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s of wall time")
                 return Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s")
+            if cpu_start is not None and cpu_limit is not None:
+                cpu_left = cpu_limit - (self.cpu_time() or 0.0) + cpu_start
+                if cpu_left <= 0:
+                    return Fault(Termination.TIMEOUT, f"no answer within {cpu_limit:.3f}s of CPU time")
+                # The tree cannot use CPU faster than every core at once: no check is due before then.
+                left = min(left, max(cpu_left / _CORES, 0.002))
             await _wait(protocol, loop, left)
 
     async def _exit_description(self) -> str:
@@ -245,16 +290,46 @@ class SubprocessPlayer(Player):
             code = self.transport.get_returncode()
             if code is not None:
                 if code < 0:
+                    self.exit_signal = -code
                     return f"killed by signal {signal.Signals(-code).name}"
                 return f"exited with code {code}"
             await asyncio.sleep(0.005)
         return "closed its output (end of output)"
 
     async def close(self) -> None:
-        """Close stdin, wait, SIGTERM, wait, SIGKILL the group, reap. Bounded in time."""
+        """Close stdin, wait, then kill the whole tree and reap it. Bounded in time."""
         transport = self.transport
         if transport is None:
             return
+        box = self.box
+        if box is not None and box.cgroup is not None:
+            try:
+                await self._close_cgroup(transport, box)
+            finally:
+                box.remove()
+            return
+        try:
+            await self._close_group(transport)
+        finally:
+            if box is not None:
+                kill_orphans(box.token)
+                box.remove()
+
+    async def _close_cgroup(self, transport: asyncio.SubprocessTransport, box: Box) -> None:
+        """Close stdin, let it exit by itself for a moment, then ``cgroup.kill`` its whole tree."""
+        stdin = transport.get_pipe_transport(0)
+        if stdin is not None:
+            stdin.close()
+        self.resume()
+        await self._wait_exit(self.settings.exit_grace)
+        assert box.cgroup is not None
+        box.cgroup.kill(self.settings.reap_timeout)
+        await self._wait_exit(self.settings.reap_timeout)
+        transport.close()
+        self.transport = None
+
+    async def _close_group(self, transport: asyncio.SubprocessTransport) -> None:
+        """Close stdin, wait, SIGTERM, wait, SIGKILL the group, reap."""
         settings = self.settings
         stdin = transport.get_pipe_transport(0)
         if stdin is not None:
@@ -295,6 +370,13 @@ class SubprocessPlayer(Player):
                 return False
             await _wait(self.protocol, loop, min(left, 0.05))
         return True
+
+    def containment(self) -> str:
+        """How the program is contained, for the record."""
+        if self.box is None:
+            return "process group, parent-death signal"
+        note = f" ({self.box.provided_note})" if self.box.provided_note else ""
+        return self.box.describe() + note
 
     def log_tail(self) -> str:
         """The program's stderr, capped, with a note of how much was dropped."""

@@ -1,0 +1,52 @@
+"""``codecup doctor``: what containment this machine gives a bot program, and why not more."""
+
+from __future__ import annotations
+
+import argparse
+
+from codecup.clock import DEFAULT_CLOCK_MODE
+from codecup.sandbox import machine_support
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Register the subcommand."""
+    return subparsers.add_parser(
+        "doctor", help="what containment this machine gives bots", description=__doc__
+    )
+
+
+def _mark(ok: bool) -> str:
+    return "yes" if ok else "NO "
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print each mechanism, yes or no, then what is missing and what to do. Exits 0 either way."""
+    support = machine_support()
+    where = support.hierarchies
+    rows = [
+        (
+            support.cgroup,
+            f"own cgroup2 per bot: freeze the whole tree, kill it, CPU time ({where.v2 or 'none'})",
+        ),
+        (support.memory_limit, "memory limit per bot (" + str(where.memory_v1 or "cgroup2 memory.max") + ")"),
+        (support.process_limit, "process limit per bot (" + str(where.pids_v1 or "cgroup2 pids.max") + ")"),
+        (
+            support.namespaces,
+            "namespaces (pid, network, mount, ipc, uts, cgroup), read-only view, no capabilities",
+        ),
+        (
+            support.subreaper or support.namespaces,
+            "a bot's orphans cannot escape (pid namespace or subreaper)",
+        ),
+    ]
+    print(support.summary())
+    for ok, text in rows:
+        print(f"  {_mark(ok)} {text}")
+    print("  yes rlimits: file size, open files, no core dumps")
+    cpu = "cpu (charged from cgroup2 cpu.stat)" if support.cgroup else "wall (no cgroup2 to measure CPU time)"
+    print(f"clock mode: default {DEFAULT_CLOCK_MODE}; on this machine a cpu clock runs as {cpu}")
+    for why in support.missing:
+        print(f"missing: {why}")
+    if not support.full:
+        print("for strangers' programs: run codecup as root on Linux with cgroup2, or in a Linux VM")
+    return 0

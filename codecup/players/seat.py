@@ -1,0 +1,52 @@
+"""The transport for one seat of a match: a built-in bot in-process, or a program in its sandbox."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from codecup.clock import CPU
+from codecup.drive import derive_seed
+from codecup.game import Game
+from codecup.players.base import Player
+from codecup.players.inprocess import InProcessPlayer
+from codecup.players.subprocess import SubprocessPlayer, SubprocessSettings
+from codecup.record import MatchInfo
+from codecup.sandbox import Box, Policy
+from codecup.sandbox.orphans import TOKEN_VARIABLE
+
+KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "TZ")  # what a program inherits from the referee's environment
+
+
+def program_environment(match: MatchInfo, box: Box) -> dict[str, str]:
+    """A clean environment: PATH and locale, HOME and TMPDIR in its scratch folder, the game's facts."""
+    env = {name: os.environ[name] for name in KEPT_VARIABLES if name in os.environ}
+    env.setdefault("LANG", "C.UTF-8")
+    env["HOME"] = box.home or os.environ.get("HOME", "/")
+    if box.tmp:
+        env["TMPDIR"] = box.tmp
+    # A program learns which game and dialogue it is in (``codecup bot`` picks its variant from it).
+    env["CODECUP_GAME"] = match.game
+    env["CODECUP_VARIANT"] = match.variant
+    env["CODECUP_CLOCK"] = repr(match.clock)
+    env[TOKEN_VARIABLE] = box.token
+    return env
+
+
+def make_player(
+    game: Game, match: MatchInfo, seat: int, settings: SubprocessSettings, policy: Policy
+) -> Player:
+    """The transport for one seat; a program's sandbox hides the other seats' folders."""
+    info = match.players[seat]
+    if info.bot is not None:
+        seed = derive_seed(match.seed, "seat", seat)
+        session = game.new_player_checked(info.bot, match.variant, seed, match.clock)
+        timer = time.thread_time if match.clock_mode == CPU else time.perf_counter
+        return InProcessPlayer(session, timer=timer)
+    cwd = Path(info.directory) if info.directory else Path.cwd()
+    others = tuple(p.directory for i, p in enumerate(match.players) if i != seat and p.directory)
+    provided = tuple((f.name, str(f.source)) for f in game.provided_files(match.variant))
+    box = Box.prepare(policy.evolve(hide=policy.hide + others, provided=policy.provided + provided), cwd)
+    env = program_environment(match, box)
+    return SubprocessPlayer(info.command, cwd=cwd, env=env, settings=settings, box=box)

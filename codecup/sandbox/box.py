@@ -1,0 +1,159 @@
+"""One bot's sandbox for one game: its scratch folder, its cgroups, how it is launched.
+
+:class:`Policy` is what the organiser decides (limits, what to hide, files to
+provide); :meth:`Box.prepare` turns it into a ready :class:`Box` with the
+mechanisms this machine gives (:mod:`codecup.sandbox.support`), and the
+subprocess player drives it: freeze and thaw, CPU time, kill, and at the end
+which limit, if any, the bot ran into.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import secrets
+import shutil
+import tempfile
+from pathlib import Path
+
+import attrs
+
+from codecup.sandbox.cgroup import BotCgroup, Limits
+from codecup.sandbox.launch import Launch
+from codecup.sandbox.support import Support, machine_support
+
+_serial = itertools.count()
+
+
+@attrs.frozen
+class Policy:
+    """What a bot may do and see, whatever the machine."""
+
+    limits: Limits = attrs.field(factory=Limits)
+    scratch_size: int = 64 << 20  # bytes of its private scratch folder (tmpfs)
+    file_size: int = 64 << 20  # the largest file it may write
+    open_files: int = 256
+    hide: tuple[str, ...] = ()  # folders it must not see (other bots', the results)
+    provided: tuple[tuple[str, str], ...] = ()  # (name, source): files its working folder should have
+    contain: bool = True  # False: only a process group and rlimits (for debugging a bot)
+
+    def evolve(self, **changes: object) -> Policy:
+        """A copy with some fields changed."""
+        return attrs.evolve(self, **changes)
+
+
+def scratch_root() -> Path:
+    """The folder holding this referee's scratch mount points."""
+    return Path(tempfile.gettempdir()) / f"codecup-sandbox-{os.getpid()}"
+
+
+@attrs.define(eq=False)
+class Box:
+    """The sandbox of one running bot."""
+
+    launch: Launch
+    support: Support
+    cgroup: BotCgroup | None = None
+    scratch: Path | None = None
+    provided_note: str = ""
+    token: str = attrs.field(factory=lambda: secrets.token_hex(8))  # marks its processes' environment
+
+    @classmethod
+    def prepare(cls, policy: Policy, workdir: Path) -> Box:
+        """A box for a bot that will start in ``workdir``, with what this machine gives."""
+        support = machine_support() if policy.contain else Support.none("containment turned off")
+        cgroup = BotCgroup.create(support.hierarchies, policy.limits) if support.cgroup else None
+        workdir = workdir.resolve()
+        namespaces = support.namespaces and "," not in str(workdir) and ":" not in str(workdir)
+        scratch: Path | None = None
+        if namespaces:
+            scratch = scratch_root() / str(next(_serial))
+            scratch.mkdir(parents=True)
+        own = str(workdir)
+        hide = tuple(
+            sorted(
+                {
+                    str(Path(p).resolve())
+                    for p in policy.hide
+                    if Path(p).is_dir() and not (own + "/").startswith(str(Path(p).resolve()) + "/")
+                }
+            )
+        )
+        provided = tuple((n, s) for n, s in policy.provided if not (workdir / n).exists())
+        launch = Launch(
+            procs_files=cgroup.procs_files if cgroup else (),
+            file_size=policy.file_size,
+            open_files=policy.open_files,
+            namespaces=namespaces,
+            workdir=own,
+            scratch=str(scratch) if scratch else "",
+            scratch_size=policy.scratch_size,
+            provided=provided if namespaces else (),
+            hide=hide,
+        )
+        note = ""
+        if provided and namespaces:
+            note = "; ".join(f"{n} provided from {s}" for n, s in provided)
+        elif provided:
+            note = "; ".join(
+                f"{n} missing from its folder (cannot be provided without a sandbox)" for n, _ in provided
+            )
+        return cls(launch, support, cgroup, scratch, note)
+
+    @property
+    def home(self) -> str | None:
+        """The bot's HOME (in its scratch folder), where it has one."""
+        return f"{self.scratch}/home" if self.scratch else None
+
+    @property
+    def tmp(self) -> str | None:
+        """The bot's TMPDIR, where it has one."""
+        return f"{self.scratch}/tmp" if self.scratch else None
+
+    def describe(self) -> str:
+        """How this bot is contained, in one line for the record."""
+        parts = []
+        if self.launch.namespaces:
+            parts.append(
+                "namespaces (pid, network, mount, ipc, uts, cgroup), read-only filesystem, "
+                f"scratch {self.launch.scratch_size >> 20} MiB, no capabilities"
+            )
+        else:
+            parts.append("process group" + (", subreaper" if self.support.subreaper else ""))
+        if self.cgroup is not None:
+            parts.append(self.cgroup.describe())
+        parts.append(
+            f"rlimits (file size {self.launch.file_size >> 20} MiB, {self.launch.open_files} files, no core)"
+        )
+        return "; ".join(parts)
+
+    def limit_message(self, keeper_pid: int, exit_signal: int | None) -> str | None:
+        """Which limit the bot broke, if any (asked after a fault)."""
+        if exit_signal == 25:  # SIGXFSZ
+            return f"wrote a file larger than {self.launch.file_size >> 20} MiB"
+        if self.cgroup is not None:
+            message = self.cgroup.hits().describe(self.cgroup.limits)
+            if message:
+                return message
+        if self.scratch is not None and keeper_pid:
+            with contextlib.suppress(OSError):
+                stat = os.statvfs(f"/proc/{keeper_pid}/root{self.scratch}")
+                if stat.f_bavail == 0:
+                    return f"filled its scratch folder ({self.launch.scratch_size >> 20} MiB)"
+        return None
+
+    def remove(self) -> None:
+        """Kill what is left of the bot and remove its cgroups and scratch mount point."""
+        if self.cgroup is not None:
+            self.cgroup.remove()
+        if self.scratch is not None:
+            with contextlib.suppress(OSError):
+                self.scratch.rmdir()
+            with contextlib.suppress(OSError):
+                self.scratch.parent.rmdir()  # the last box of this referee takes the folder along
+
+
+def remove_scratch_root() -> None:
+    """Remove this referee's scratch folder (empty mount points only)."""
+    shutil.rmtree(scratch_root(), ignore_errors=True)

@@ -1,0 +1,310 @@
+"""One bot's cgroups: freeze and thaw its whole tree, kill it, read its CPU time, limit it.
+
+A bot gets a cgroup of its own in the cgroup2 hierarchy (``cgroup.freeze``,
+``cgroup.kill``, ``cpu.stat`` need no controller), and its memory and
+process-count limits where the machine has those controllers: in cgroup2
+(``memory.max``, ``pids.max``) or in cgroup v1 hierarchies (``memory.limit_in_bytes``,
+``pids.max``). The bot's process joins them itself between fork and exec
+(:meth:`BotCgroup.join`), before it can run a single instruction of its own.
+
+The hot path (freeze, thaw, CPU time: twice per move) uses file descriptors
+opened once, and ``pread``/``pwrite``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import os
+import select
+import time
+from pathlib import Path
+
+import attrs
+
+from codecup.sandbox.mounts import Hierarchies
+
+log = logging.getLogger(__name__)
+
+PARENT = "codecup"  # every bot's cgroup lives under this folder of the referee's own cgroup
+HELPERS = 2  # the sandbox's own processes in a bot's cgroup (its keeper and its init), not counted
+_serial = itertools.count()
+
+
+@attrs.frozen
+class Limits:
+    """What one bot may use."""
+
+    memory: int = 1 << 30  # bytes, its whole tree
+    processes: int = 128  # processes and threads of its whole tree
+
+
+@attrs.frozen
+class LimitHits:
+    """Which limits a bot ran into (read after a fault, to name it)."""
+
+    oom_kills: int = 0
+    process_refusals: int = 0
+
+    def describe(self, limits: Limits) -> str | None:
+        """A sentence for the record, or None when no limit was hit."""
+        if self.oom_kills:
+            return f"exceeded its memory limit ({limits.memory >> 20} MiB)"
+        if self.process_refusals:
+            return f"tried to run more than {limits.processes} processes or threads"
+        return None
+
+
+def _write(path: Path, text: str) -> bool:
+    try:
+        path.write_text(text)
+        return True
+    except OSError:
+        return False
+
+
+def _key_value(text: str, key: str) -> int:
+    """The number after ``key`` in a flat-keyed cgroup file (``key value`` per line)."""
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if name == key:
+            with contextlib.suppress(ValueError):
+                return int(value)
+    return 0
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove_tree(path: Path) -> None:
+    """Kill every process in a cgroup and its children, then remove the folders (bounded)."""
+    for child in sorted(path.glob("*/"), reverse=True):
+        if (child / "cgroup.procs").exists():
+            _remove_tree(child)
+    _write(path / "cgroup.kill", "1")
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            path.rmdir()
+            return
+        time.sleep(0.005)
+    log.warning("could not remove cgroup %s", path)
+
+
+def clean_stale(parent: Path) -> None:
+    """Remove the cgroups of referees that died without cleaning up (``<pid>-<n>`` folders)."""
+    with contextlib.suppress(OSError):
+        for entry in parent.iterdir():
+            pid, _, _ = entry.name.partition("-")
+            if entry.is_dir() and pid.isdigit() and not _pid_alive(int(pid)):
+                _remove_tree(entry) if (entry / "cgroup.kill").exists() else _kill_v1(entry)
+
+
+def _kill_v1(path: Path) -> None:
+    """Empty a v1 cgroup by SIGKILLing its members, then remove it."""
+    for _ in range(50):
+        try:
+            pids = [int(p) for p in (path / "cgroup.procs").read_text().split()]
+        except OSError:
+            return
+        if not pids:
+            break
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, 9)
+        time.sleep(0.01)
+    with contextlib.suppress(OSError):
+        path.rmdir()
+
+
+def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
+    """The ``codecup`` folder under ``base``, made once, stale children removed."""
+    parent = base / PARENT
+    try:
+        parent.mkdir(exist_ok=True)
+    except OSError:
+        return None
+    if controllers:  # cgroup2: offer memory and pids to the bots' cgroups, where the machine lets us
+        wanted = " ".join(f"+{c}" for c in controllers)
+        _write(base / "cgroup.subtree_control", wanted)
+        _write(parent / "cgroup.subtree_control", wanted)
+    clean_stale(parent)
+    return parent
+
+
+@attrs.define(eq=False)
+class BotCgroup:
+    """The cgroups of one running bot; :meth:`remove` when its game ends."""
+
+    v2: Path
+    memory_v1: Path | None
+    pids_v1: Path | None
+    limits: Limits
+    memory_v2: bool = False
+    pids_v2: bool = False
+    _freeze_fd: int = -1
+    _events_fd: int = -1
+    _cpu_fd: int = -1
+    frozen: bool = False
+
+    @classmethod
+    def create(cls, where: Hierarchies, limits: Limits) -> BotCgroup | None:
+        """Make the cgroups (None when cgroup2 is missing or not writable here)."""
+        if where.v2 is None:
+            return None
+        parent = _parent(where.v2, ("memory", "pids"))
+        if parent is None:
+            return None
+        name = f"{os.getpid()}-{next(_serial)}"
+        v2 = parent / name
+        try:
+            v2.mkdir()
+        except OSError:
+            return None
+        offered = set((v2 / "cgroup.controllers").read_text().split())
+        group = cls(v2, None, None, limits)
+        if "memory" in offered and _write(v2 / "memory.max", str(limits.memory)):
+            _write(v2 / "memory.swap.max", "0")
+            group.memory_v2 = True
+        elif where.memory_v1 is not None and (v1 := _parent(where.memory_v1)) is not None:
+            group.memory_v1 = _make_v1(v1 / name, ("memory.limit_in_bytes", str(limits.memory)))
+            if group.memory_v1 is not None:
+                _write(group.memory_v1 / "memory.memsw.limit_in_bytes", str(limits.memory))
+        pids = str(limits.processes + HELPERS)
+        if "pids" in offered and _write(v2 / "pids.max", pids):
+            group.pids_v2 = True
+        elif where.pids_v1 is not None and (v1 := _parent(where.pids_v1)) is not None:
+            group.pids_v1 = _make_v1(v1 / name, ("pids.max", pids))
+        group._freeze_fd = os.open(v2 / "cgroup.freeze", os.O_WRONLY | os.O_CLOEXEC)
+        group._events_fd = os.open(v2 / "cgroup.events", os.O_RDONLY | os.O_CLOEXEC)
+        group._cpu_fd = os.open(v2 / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
+        return group
+
+    @property
+    def procs_files(self) -> tuple[str, ...]:
+        """The ``cgroup.procs`` files a starting bot writes its pid into."""
+        found = [self.v2 / "cgroup.procs"]
+        found += [g / "cgroup.procs" for g in (self.memory_v1, self.pids_v1) if g is not None]
+        return tuple(str(p) for p in found)
+
+    def describe(self) -> str:
+        """Which mechanisms this cgroup gives, for the record."""
+        parts = ["cgroup2 (freeze, kill, cpu time)"]
+        if self.memory_v2 or self.memory_v1:
+            parts.append(f"memory {self.limits.memory >> 20} MiB ({'v2' if self.memory_v2 else 'v1'})")
+        if self.pids_v2 or self.pids_v1:
+            parts.append(f"{self.limits.processes} processes ({'v2' if self.pids_v2 else 'v1'})")
+        return ", ".join(parts)
+
+    # --- the hot path ------------------------------------------------------
+
+    def freeze(self, timeout: float = 1.0) -> bool:
+        """Freeze the whole tree and wait until the kernel says it is frozen (bounded)."""
+        os.pwrite(self._freeze_fd, b"1", 0)
+        self.frozen = True
+        deadline = time.monotonic() + timeout
+        poller = None
+        while b"frozen 1" not in os.pread(self._events_fd, 256, 0):
+            if not self.populated():
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                log.warning("cgroup %s not frozen after %.1fs", self.v2, timeout)
+                return False
+            if poller is None:
+                poller = select.poll()
+                poller.register(self._events_fd, select.POLLPRI)
+            poller.poll(min(left, 0.01) * 1000)
+        return True
+
+    def thaw(self) -> None:
+        """Let the tree run again."""
+        os.pwrite(self._freeze_fd, b"0", 0)
+        self.frozen = False
+
+    def cpu_time(self) -> float:
+        """Seconds of CPU the whole tree has used so far."""
+        text = os.pread(self._cpu_fd, 128, 0)
+        first = text.split(b"\n", 1)[0]  # "usage_usec N"
+        return int(first.split()[1]) / 1e6
+
+    def populated(self) -> bool:
+        """True while a process is left in the cgroup."""
+        return b"populated 1" in os.pread(self._events_fd, 256, 0)
+
+    # --- the end -------------------------------------------------------------
+
+    def hits(self) -> LimitHits:
+        """Which limits were hit so far."""
+        oom = refused = 0
+        if self.memory_v2:
+            oom = _key_value(_read(self.v2 / "memory.events"), "oom_kill")
+        elif self.memory_v1 is not None:
+            oom = _key_value(_read(self.memory_v1 / "memory.oom_control"), "oom_kill")
+        if self.pids_v2:
+            refused = _key_value(_read(self.v2 / "pids.events"), "max")
+        elif self.pids_v1 is not None:
+            refused = _key_value(_read(self.pids_v1 / "pids.events"), "max")
+        return LimitHits(oom, refused)
+
+    def kill(self, timeout: float = 2.0) -> bool:
+        """SIGKILL every process in the tree (frozen or not) and wait until none is left."""
+        _write(self.v2 / "cgroup.kill", "1")
+        deadline = time.monotonic() + timeout
+        while self.populated():
+            if time.monotonic() > deadline:
+                log.warning("cgroup %s still populated %.1fs after cgroup.kill", self.v2, timeout)
+                return False
+            time.sleep(0.002)
+        return True
+
+    def remove(self) -> None:
+        """Kill what is left, close the files and remove the folders."""
+        self.kill()
+        for fd in (self._freeze_fd, self._events_fd, self._cpu_fd):
+            if fd >= 0:
+                os.close(fd)
+        self._freeze_fd = self._events_fd = self._cpu_fd = -1
+        for path in (self.v2, self.memory_v1, self.pids_v1):
+            if path is not None:
+                with contextlib.suppress(OSError):
+                    path.rmdir()
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def _make_v1(path: Path, setting: tuple[str, str]) -> Path | None:
+    """A v1 cgroup with one setting applied (None if it cannot be made or set)."""
+    try:
+        path.mkdir()
+    except OSError:
+        return None
+    if not _write(path / setting[0], setting[1]):
+        with contextlib.suppress(OSError):
+            path.rmdir()
+        return None
+    return path
+
+
+def join(procs_files: tuple[str, ...]) -> None:
+    """Move the calling process into the cgroups (called between fork and exec)."""
+    pid = str(os.getpid()).encode()
+    for name in procs_files:
+        fd = os.open(name, os.O_WRONLY)
+        try:
+            os.write(fd, pid)
+        finally:
+            os.close(fd)

@@ -1,0 +1,174 @@
+"""Between fork and exec: put a starting bot into its cgroups, its namespaces and its limits.
+
+:class:`Launch` is called as the ``preexec_fn`` of the bot's process. With
+namespaces it builds three processes, all inside the bot's cgroups::
+
+    referee
+      └─ keeper      (outside the bot's pid namespace: the pid the referee sees)
+           └─ init   (pid 1 of the bot's pid namespace, keeps its capabilities)
+                └─ bot   (no capabilities, the program the organiser named)
+
+The keeper dies with the referee (parent-death signal), init dies with the
+keeper, and when init dies the kernel kills everything left in the pid
+namespace: no process of the bot outlives its referee, even one that clears
+its own parent-death signal or double-forks a ``setsid`` child. The bot
+cannot see, signal or trace the keeper, the referee or any other bot.
+
+The bot's view of the filesystem (its own mount namespace): everything
+read-only; its working folder as an overlay whose writes land in its scratch
+folder; the scratch folder (its HOME), a size-limited tmpfs; a minimal
+``/dev``; a read-only ``/proc`` of its own pid namespace; the folders it must
+not see (other bots', the results) covered by empty read-only tmpfs.
+
+Everything here runs in a forked copy of the referee: no imports, no logging.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import signal
+
+import attrs
+
+from codecup.sandbox import linux
+from codecup.sandbox.cgroup import join
+
+NAMESPACES = (
+    linux.CLONE_NEWNS
+    | linux.CLONE_NEWNET
+    | linux.CLONE_NEWIPC
+    | linux.CLONE_NEWUTS
+    | linux.CLONE_NEWPID
+    | linux.CLONE_NEWCGROUP
+)
+DEVICES = ("null", "zero", "full", "random", "urandom")
+_NOTHING = linux.MS_NOSUID | linux.MS_NODEV
+_FD_LIMIT = 1 << 20
+
+
+@attrs.frozen
+class Launch:
+    """Everything a starting bot's ``preexec_fn`` does, decided in the referee beforehand."""
+
+    procs_files: tuple[str, ...] = ()  # cgroup.procs files to join
+    file_size: int = 64 << 20  # RLIMIT_FSIZE
+    open_files: int = 256  # RLIMIT_NOFILE
+    namespaces: bool = False
+    workdir: str = ""  # the bot's working folder (absolute)
+    scratch: str = ""  # an empty folder: its private tmpfs is mounted there
+    scratch_size: int = 64 << 20
+    provided: tuple[tuple[str, str], ...] = ()  # (name, source) put into the working folder if missing
+    hide: tuple[str, ...] = ()  # folders covered by an empty tmpfs
+
+    def __call__(self) -> None:
+        linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
+        join(self.procs_files)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (self.file_size, self.file_size))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
+        if not self.namespaces:
+            return
+        linux.unshare(NAMESPACES)
+        self.build_view()
+        read, write = os.pipe()
+        init = os.fork()
+        if init:
+            _keeper(init, read, write)
+        os.close(read)
+        self.become_init(write)  # returns in the bot only
+
+    # --- the bot's view of the filesystem ------------------------------------
+
+    def build_view(self) -> None:
+        """Mount the bot's filesystem view (in its new mount namespace)."""
+        scratch = self.scratch
+        linux.mount("none", "/", None, linux.MS_REC | linux.MS_PRIVATE)
+        linux.mount("codecup-scratch", scratch, "tmpfs", _NOTHING, f"size={self.scratch_size},mode=0755")
+        for sub in ("home", "tmp", ".upper", ".work", ".dev"):
+            os.mkdir(f"{scratch}/{sub}")
+        for name, source in self.provided:
+            if not os.path.lexists(f"{self.workdir}/{name}"):
+                _copy(source, f"{scratch}/.upper/{name}")
+        overlay = f"lowerdir={self.workdir},upperdir={scratch}/.upper,workdir={scratch}/.work"
+        linux.mount("codecup-workdir", self.workdir, "overlay", _NOTHING, overlay)
+        for path in self.hide:
+            with contextlib.suppress(OSError):  # gone since the referee decided: nothing to hide
+                linux.mount("codecup-hidden", path, "tmpfs", _NOTHING | linux.MS_RDONLY, "size=4k,mode=0555")
+        self._devices(f"{scratch}/.dev")
+        linux.set_readonly("/", recursive=True)
+        for writable in (scratch, self.workdir, "/dev/shm"):
+            linux.set_readonly(writable, recursive=False, readonly=False)
+
+    def _devices(self, staging: str) -> None:
+        """A /dev with only the harmless devices, and a private /dev/shm."""
+        linux.mount("codecup-dev", staging, "tmpfs", linux.MS_NOSUID, "size=64k,mode=0755")
+        for name in DEVICES:
+            os.close(os.open(f"{staging}/{name}", os.O_CREAT | os.O_WRONLY, 0o666))
+            linux.mount(f"/dev/{name}", f"{staging}/{name}", None, linux.MS_BIND)
+        os.mkdir(f"{staging}/shm")
+        linux.mount("codecup-shm", f"{staging}/shm", "tmpfs", _NOTHING, f"size={self.scratch_size},mode=1777")
+        for name, target in (
+            ("fd", "/proc/self/fd"),
+            ("stdin", "/proc/self/fd/0"),
+            ("stdout", "/proc/self/fd/1"),
+            ("stderr", "/proc/self/fd/2"),
+        ):
+            os.symlink(target, f"{staging}/{name}")
+        linux.mount(staging, "/dev", None, linux.MS_MOVE)
+
+    # --- pid 1 -------------------------------------------------------------------
+
+    def become_init(self, status_pipe: int) -> None:
+        """As pid 1 of the new pid namespace: mount its /proc, start the bot, reap, report."""
+        linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)  # dies with the keeper
+        linux.prctl(linux.PR_SET_DUMPABLE, 0)  # the bot cannot trace it
+        flags = linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC | linux.MS_RDONLY
+        linux.mount("proc", "/proc", "proc", flags)
+        bot = os.fork()
+        if bot == 0:
+            os.close(status_pipe)
+            linux.drop_all_capabilities()
+            os.chdir(self.workdir)  # into the overlay mounted over the folder it started in
+            return
+        try:
+            os.closerange(0, status_pipe)
+            os.closerange(status_pipe + 1, _FD_LIMIT)
+            while True:
+                pid, status = os.wait()  # also reaps the bot's orphans
+                if pid == bot:
+                    os.write(status_pipe, status.to_bytes(4, "little"))
+                    os._exit(0)
+        except BaseException:
+            os._exit(127)
+
+
+def _keeper(init: int, read: int, write: int) -> None:
+    """Wait for init outside the namespace, then end exactly as the bot ended. Never returns."""
+    try:
+        os.close(write)
+        os.closerange(0, read)
+        os.closerange(read + 1, _FD_LIMIT)
+        _, status = os.waitpid(init, 0)
+        data = os.read(read, 4)
+        if len(data) == 4:
+            status = int.from_bytes(data, "little")
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            signal.signal(sig, signal.SIG_DFL)
+            os.kill(os.getpid(), sig)
+        os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 125)
+    except BaseException:
+        os._exit(126)
+
+
+def _copy(source: str, target: str) -> None:
+    src = os.open(source, os.O_RDONLY)
+    dst = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        while chunk := os.read(src, 1 << 16):
+            os.write(dst, chunk)
+    finally:
+        os.close(src)
+        os.close(dst)

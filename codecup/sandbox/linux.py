@@ -1,0 +1,154 @@
+"""Thin ctypes wrappers of the Linux calls the sandbox needs (namespaces, mounts, capabilities).
+
+Everything is resolved when this module is imported, so the wrappers can be
+called between ``fork`` and ``exec`` (in a ``preexec_fn``) without importing
+or allocating much. Each raises :class:`OSError` with the call's ``errno``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import sys
+
+IS_LINUX = sys.platform.startswith("linux")
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWCGROUP = 0x02000000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_REMOUNT = 32
+MS_BIND = 4096
+MS_MOVE = 8192
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+
+MOUNT_ATTR_RDONLY = 0x00000001
+AT_FDCWD = -100
+AT_RECURSIVE = 0x8000
+SYS_MOUNT_SETATTR = 442  # the same number on every architecture (new syscalls are unified)
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_CAPBSET_DROP = 24
+PR_SET_SECUREBITS = 28
+PR_SET_NO_NEW_PRIVS = 38
+PR_CAP_AMBIENT = 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
+PR_SET_CHILD_SUBREAPER = 36
+
+# SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP(_LOCKED) | SECBIT_KEEP_CAPS_LOCKED
+# | SECBIT_NO_CAP_AMBIENT_RAISE(_LOCKED): uid 0 gains no capability from exec, ever again.
+SECUREBITS_LOCKED_DOWN = 0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40 | 0x80
+
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+
+
+class _MountAttr(ctypes.Structure):
+    _fields_ = [
+        ("attr_set", ctypes.c_uint64),
+        ("attr_clr", ctypes.c_uint64),
+        ("propagation", ctypes.c_uint64),
+        ("userns_fd", ctypes.c_uint64),
+    ]
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
+
+
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True) if IS_LINUX else None
+_SYS_CAPSET = 126 if os.uname().machine == "x86_64" else 91  # aarch64: 91
+
+
+def _check(result: int, what: str) -> int:
+    if result < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+    return result
+
+
+def unshare(flags: int) -> None:
+    """Move the calling process into new namespaces (``unshare(2)``)."""
+    assert _libc is not None
+    _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
+
+
+def mount(source: str, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
+    """``mount(2)``."""
+    assert _libc is not None
+    _check(
+        _libc.mount(
+            source.encode(),
+            target.encode(),
+            fstype.encode() if fstype else None,
+            ctypes.c_ulong(flags),
+            data.encode() if data else None,
+        ),
+        f"mount {target}",
+    )
+
+
+def set_readonly(path: str, *, recursive: bool, readonly: bool = True) -> None:
+    """Make the mount at ``path`` (and every mount below it, if ``recursive``) read-only or writable."""
+    assert _libc is not None
+    attr = _MountAttr(MOUNT_ATTR_RDONLY if readonly else 0, 0 if readonly else MOUNT_ATTR_RDONLY, 0, 0)
+    flags = AT_RECURSIVE if recursive else 0
+    _check(
+        _libc.syscall(
+            ctypes.c_long(SYS_MOUNT_SETATTR),
+            ctypes.c_int(AT_FDCWD),
+            path.encode(),
+            ctypes.c_uint(flags),
+            ctypes.byref(attr),
+            ctypes.c_size_t(ctypes.sizeof(attr)),
+        ),
+        f"mount_setattr {path}",
+    )
+
+
+def prctl(option: int, arg: int = 0, arg3: int = 0) -> None:
+    """``prctl(2)`` with up to two arguments."""
+    assert _libc is not None
+    _check(_libc.prctl(option, ctypes.c_ulong(arg), ctypes.c_ulong(arg3), 0, 0), f"prctl {option}")
+
+
+def drop_all_capabilities() -> None:
+    """No capabilities now or after any exec, even as uid 0, and no new privileges."""
+    assert _libc is not None
+    prctl(PR_SET_SECUREBITS, SECUREBITS_LOCKED_DOWN)
+    last = int(_LAST_CAP)
+    for cap in range(last + 1):
+        prctl(PR_CAPBSET_DROP, cap)
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
+    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+    _check(_libc.syscall(ctypes.c_long(_SYS_CAPSET), ctypes.byref(header), data), "capset")
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+
+
+def _read_last_cap() -> int:
+    try:
+        with open("/proc/sys/kernel/cap_last_cap") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return 40
+
+
+_LAST_CAP = _read_last_cap() if IS_LINUX else 0

@@ -1,0 +1,72 @@
+"""Where this machine's cgroup hierarchies are, read from ``/proc/mounts`` and ``/proc/self/cgroup``.
+
+Nothing is hard-coded: cgroup2 may be at ``/sys/fs/cgroup`` (a pure v2
+machine) or beside v1 (``/sys/fs/cgroup/unified``); the memory and pids
+controllers may be bound to v2 or to v1 hierarchies of their own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+
+@attrs.frozen
+class Hierarchies:
+    """This process's own cgroup in each hierarchy the sandbox can use (None where missing)."""
+
+    v2: Path | None = None  # our cgroup in the cgroup2 hierarchy
+    memory_v1: Path | None = None  # our cgroup in a v1 hierarchy with the memory controller
+    pids_v1: Path | None = None  # our cgroup in a v1 hierarchy with the pids controller
+    v2_controllers: frozenset[str] = frozenset()  # controllers cgroup2 offers below our cgroup
+
+
+def _unescape(field: str) -> str:
+    """Undo the octal escapes of /proc/mounts (``\\040`` for a space)."""
+    return field.encode().decode("unicode_escape") if "\\" in field else field
+
+
+def parse(mounts_text: str, cgroup_text: str) -> Hierarchies:
+    """Find our cgroups from the text of ``/proc/mounts`` and ``/proc/self/cgroup``."""
+    v2_mount: Path | None = None
+    v1_mounts: dict[str, Path] = {}
+    for line in mounts_text.splitlines():
+        fields = line.split()
+        if len(fields) < 4:
+            continue
+        point, fstype, options = _unescape(fields[1]), fields[2], fields[3].split(",")
+        if fstype == "cgroup2" and v2_mount is None:
+            v2_mount = Path(point)
+        elif fstype == "cgroup":
+            for controller in ("memory", "pids"):
+                if controller in options:
+                    v1_mounts.setdefault(controller, Path(point))
+    v2: Path | None = None
+    v1: dict[str, Path] = {}
+    for line in cgroup_text.splitlines():
+        number, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        relative = path.lstrip("/")
+        if number == "0" and controllers == "" and v2_mount is not None:
+            v2 = v2_mount / relative
+        for controller in controllers.split(","):
+            if controller in v1_mounts:
+                v1[controller] = v1_mounts[controller] / relative
+    offered: frozenset[str] = frozenset()
+    if v2 is not None:
+        try:
+            offered = frozenset((v2 / "cgroup.subtree_control").read_text().split())
+        except OSError:
+            offered = frozenset()
+    return Hierarchies(v2=v2, memory_v1=v1.get("memory"), pids_v1=v1.get("pids"), v2_controllers=offered)
+
+
+def read() -> Hierarchies:
+    """This process's cgroups (empty where the files cannot be read: not Linux, no cgroups)."""
+    try:
+        mounts = Path("/proc/mounts").read_text()
+        cgroup = Path("/proc/self/cgroup").read_text()
+    except OSError:
+        return Hierarchies()
+    return parse(mounts, cgroup)

@@ -1,0 +1,116 @@
+"""What containment this machine gives, found once per process by trying it.
+
+The answer is not guessed from the platform: a bot cgroup is made and
+removed, and a trivial program is launched in the full sandbox. Whatever
+fails is named in :attr:`Support.missing`, so the referee can say once per
+run what it degraded to, and ``codecup doctor`` can tell the user why.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import attrs
+
+from codecup.sandbox import linux, mounts
+from codecup.sandbox.cgroup import BotCgroup, Limits
+from codecup.sandbox.launch import Launch
+
+
+@attrs.frozen
+class Support:
+    """The containment mechanisms that work on this machine, and why any do not."""
+
+    hierarchies: mounts.Hierarchies = attrs.field(factory=mounts.Hierarchies)
+    cgroup: bool = False  # a bot cgroup of its own in cgroup2: freeze, kill, CPU time
+    memory_limit: bool = False
+    process_limit: bool = False
+    namespaces: bool = False  # pid, network, mount, ipc, uts namespaces, read-only view, no capabilities
+    subreaper: bool = False  # orphans of a bot come back to the referee (used without namespaces)
+    missing: tuple[str, ...] = ()
+
+    @classmethod
+    def none(cls, why: str) -> Support:
+        """No containment at all (``why`` says so)."""
+        return cls(missing=(why,))
+
+    @property
+    def full(self) -> bool:
+        """True when every mechanism the sandbox uses is available."""
+        return self.cgroup and self.memory_limit and self.process_limit and self.namespaces
+
+    def summary(self) -> str:
+        """One line: the containment bots get here."""
+        if self.full:
+            return (
+                "full sandbox: cgroup2 freeze/kill/cpu, memory and process limits, namespaces, read-only view"
+            )
+        return "degraded containment: " + "; ".join(self.missing)
+
+
+def _try_cgroup(where: mounts.Hierarchies) -> tuple[bool, bool, bool, list[str]]:
+    missing: list[str] = []
+    if where.v2 is None:
+        return False, False, False, ["no cgroup2 hierarchy (no freezing of the whole tree, no CPU clock)"]
+    group = BotCgroup.create(where, Limits())
+    if group is None:
+        return False, False, False, [f"cannot create cgroups under {where.v2} (not root, not delegated)"]
+    memory = group.memory_v2 or group.memory_v1 is not None
+    pids = group.pids_v2 or group.pids_v1 is not None
+    group.remove()
+    if not memory:
+        missing.append("no memory controller to limit a bot's memory")
+    if not pids:
+        missing.append("no pids controller to limit a bot's processes")
+    return True, memory, pids, missing
+
+
+def _try_namespaces() -> str | None:
+    """None if a trivial program runs in the full namespace sandbox, else why not."""
+    program = shutil.which("true") or sys.executable
+    with tempfile.TemporaryDirectory(prefix="codecup-probe-") as folder:
+        work, scratch = Path(folder, "work"), Path(folder, "scratch")
+        work.mkdir()
+        scratch.mkdir()
+        launch = Launch(namespaces=True, workdir=str(work), scratch=str(scratch), scratch_size=1 << 20)
+        argv = [program] if program != sys.executable else [program, "-S", "-c", ""]
+        try:
+            done = subprocess.run(
+                argv, preexec_fn=launch, cwd=work, capture_output=True, timeout=10, check=False
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"no namespace sandbox ({exc})"
+        if done.returncode != 0:
+            return f"no namespace sandbox (trial exited {done.returncode})"
+    return None
+
+
+@functools.cache
+def machine_support() -> Support:
+    """What this machine gives (found once per process)."""
+    if not linux.IS_LINUX:
+        return Support.none(f"not Linux ({sys.platform}): process group only; run the referee in a Linux VM")
+    where = mounts.read()
+    cgroup, memory, pids, missing = _try_cgroup(where)
+    namespaces = False
+    if os.geteuid() != 0:
+        missing.append("not root: no namespaces, no read-only view (run as root, or in a container or VM)")
+    else:
+        why = _try_namespaces()
+        namespaces = why is None
+        if why:
+            missing.append(why)
+    subreaper = False
+    if not namespaces:
+        try:
+            linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
+            subreaper = True
+        except OSError:
+            missing.append("no subreaper: a bot's orphans escape its process group")
+    return Support(where, cgroup, memory, pids, namespaces, subreaper, tuple(missing))

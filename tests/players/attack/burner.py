@@ -1,0 +1,17 @@
+"""A Twenty-one player that burns BURN seconds of its own CPU time on each move (pinned to CPU 0)."""
+
+import os
+import sys
+import time
+
+burn = float(sys.argv[1])
+if hasattr(os, "sched_setaffinity"):
+    os.sched_setaffinity(0, {0})
+sys.stdin.readline()  # the start number
+for line in sys.stdin:
+    if line.strip() == "Quit":
+        break
+    end = time.process_time() + burn
+    while time.process_time() < end:
+        pass
+    print("1", flush=True)

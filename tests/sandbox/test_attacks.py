@@ -1,0 +1,190 @@
+"""Every escape a hostile bot tries fails; abuse loses with a typed fault; nothing outside changes.
+
+Each test plays Twenty-one between a hostile program (tests/players/attack/attacker.py,
+which plays legal moves and attacks once) and a well-behaved program in a folder of
+its own, with the referee working in a third folder and a results folder to hide.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import re
+import socket
+import uuid
+from pathlib import Path
+
+import attrs
+import pytest
+
+from codecup.dialogue import Termination
+from codecup.record import PlayerInfo, Record
+from codecup.runner import new_match, play_match
+from codecup.sandbox import Limits, Policy
+from tests.support import TESTS, processes_with, python_argv
+
+ATTACKER = TESTS / "players" / "attack" / "attacker.py"
+THINKER = TESTS / "players" / "attack" / "thinker.py"
+POLICY = Policy(limits=Limits(memory=96 << 20, processes=24), scratch_size=16 << 20, file_size=8 << 20)
+
+
+@attrs.frozen
+class Arena:
+    """The folders of one attack: the referee's, each bot's, and the results."""
+
+    root: Path
+    referee: Path
+    attacker: Path
+    opponent: Path
+    results: Path
+
+    @classmethod
+    def make(cls, root: Path) -> Arena:
+        arena = cls(root, root / "referee", root / "attacker", root / "opponent", root / "results")
+        for folder in (arena.referee, arena.attacker, arena.opponent, arena.results):
+            folder.mkdir()
+        (arena.opponent / "secret.txt").write_text("opponent's secret")
+        (arena.results / "results.jsonl").write_text("results secret\n")
+        return arena
+
+    def snapshot(self) -> dict[str, tuple[int, int]]:
+        """Every file under the arena with its size and modification time."""
+        return {
+            str(p.relative_to(self.root)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in sorted(self.root.rglob("*"))
+        }
+
+
+def play_attack(
+    game,
+    arena: Arena,
+    attack: str,
+    *args: str,
+    seat: int = 0,
+    think: float = 0.0,
+    clock_mode: str = "wall",
+    clock: float = 2.0,
+) -> Record:
+    """Play one game against the attacker; check that nothing of either bot is left and nothing changed."""
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    hostile = PlayerInfo(
+        "attacker", command=python_argv(ATTACKER, attack, token, *args), directory=str(arena.attacker)
+    )
+    honest = PlayerInfo(
+        "honest", command=python_argv(THINKER, str(think), token), directory=str(arena.opponent)
+    )
+    players = [honest, honest]
+    players[seat] = hostile
+    match = new_match(game, players, seed=3, clock=clock, clock_mode=clock_mode)
+    before = arena.snapshot()
+    record = asyncio.run(play_match(game, match, policy=POLICY.evolve(hide=(str(arena.results),))))
+    assert processes_with(token) == [], "a process of a bot outlived the game"
+    assert arena.snapshot() == before, "a file outside the bots' scratch folders changed"
+    assert not list(Path("/tmp").glob(f"pwned-{token}"))
+    return record
+
+
+def attack_lines(record: Record, seat: int) -> list[str]:
+    return [line for line in record.logs[seat].splitlines() if line.startswith("ATTACK: ")]
+
+
+@pytest.fixture
+def arena(tmp_path, monkeypatch, full_sandbox) -> Arena:
+    arena = Arena.make(tmp_path)
+    monkeypatch.chdir(arena.referee)
+    return arena
+
+
+def assert_normal_game(record: Record) -> None:
+    assert [e.kind for e in record.result.termination] == [Termination.NORMAL, Termination.NORMAL]
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_setsid_grandchild_dies_with_the_game(tiny_game, arena, seat):
+    record = play_attack(tiny_game, arena, "setsid_child", seat=seat)
+    assert_normal_game(record)  # and play_attack found no process of it left
+
+
+def test_the_idle_bots_whole_tree_is_frozen(tiny_game, arena):
+    """A daemonised child of the bot beats every 5 ms; it must stop while the opponent thinks."""
+    record = play_attack(tiny_game, arena, "compute_while_idle", think=0.15)
+    assert_normal_game(record)
+    beats = [float(m) for m in re.findall(r"^BEAT (\S+)$", record.logs[0], re.MULTILINE)]
+    gaps = [b - a for a, b in itertools.pairwise(beats)]
+    opponent_moves = sum(1 for m in record.moves if m.seat == 1)
+    assert len(beats) > 10, "the child never ran"
+    # Frozen while the opponent thinks: silent for (nearly) all of its thinking time. The
+    # attacker answers at once, so the windows of consecutive opponent moves may merge.
+    silent = sum(g for g in gaps if g > 0.05)
+    assert silent >= 0.8 * 0.15 * (opponent_moves - 1), sorted(gaps)[-5:]
+
+
+def test_no_network(tiny_game, arena):
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    server.setblocking(False)
+    try:
+        record = play_attack(tiny_game, arena, "tcp", str(server.getsockname()[1]))
+        with pytest.raises(BlockingIOError):
+            server.accept()
+    finally:
+        server.close()
+    assert_normal_game(record)
+    assert any("connect failed" in line for line in attack_lines(record, 0))
+
+
+def test_no_write_outside_its_scratch_folder(tiny_game, arena):
+    targets = (arena.referee, arena.opponent, arena.attacker, arena.results, Path("/tmp"), Path.home())
+    record = play_attack(tiny_game, arena, "write_everywhere", *map(str, targets))
+    assert_normal_game(record)
+    wrote = [line for line in attack_lines(record, 0) if "wrote into" in line]
+    # Its own folder looks writable (an overlay), but the writes land in its scratch folder:
+    # play_attack checked that the real folder did not change.
+    assert wrote == [f"ATTACK: wrote into {arena.attacker}"], wrote
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_cannot_kill_the_opponent_or_the_referee(tiny_game, arena, seat):
+    record = play_attack(tiny_game, arena, "kill_everyone", seat=seat, think=0.05)
+    assert_normal_game(record)  # the opponent played on; the referee (this process) wrote the record
+    assert record.result.scores == (0, 1) or record.result.scores == (1, 0)
+
+
+def test_cannot_see_other_bots_or_the_results_or_the_referees_environment(tiny_game, arena, monkeypatch):
+    monkeypatch.setenv("CODECUP_TEST_SECRET", "referee's secret")
+    record = play_attack(tiny_game, arena, "snoop", str(arena.opponent), str(arena.results))
+    lines = "\n".join(attack_lines(record, 0))
+    assert "secret.txt" not in lines and "results.jsonl" not in lines
+    assert f"listing {arena.opponent}: []" in lines and f"listing {arena.results}: []" in lines
+    environment = next(line for line in attack_lines(record, 0) if "environment:" in line)
+    assert "CODECUP_TEST_SECRET" not in environment and "HOME" in environment
+
+
+def test_no_privileges(tiny_game, arena):
+    record = play_attack(tiny_game, arena, "escalate")
+    lines = attack_lines(record, 0)
+    assert any("remount failed" in line for line in lines), lines
+    assert any("write /proc/sys failed" in line for line in lines), lines
+    assert any("setuid failed" in line for line in lines), lines
+    assert "ATTACK: CapEff:\t0000000000000000".replace("\t", " ") in [
+        line.replace("\t", " ") for line in lines
+    ]
+
+
+@pytest.mark.parametrize(
+    ("attack", "message"),
+    [
+        ("fork_bomb", "processes"),
+        ("memory_hog", "memory limit"),
+        ("disk_filler", "scratch folder"),
+        ("big_file", "file larger than"),
+    ],
+)
+def test_abuse_loses_with_a_limit_fault(tiny_game, arena, attack, message):
+    record = play_attack(tiny_game, arena, attack, clock=1.0)
+    end = record.result.termination[0]
+    assert end.kind is Termination.LIMIT, end
+    assert message in end.message, end.message
+    assert record.result.termination[1].kind is Termination.NORMAL
+    assert record.result.scores == (0, 1)

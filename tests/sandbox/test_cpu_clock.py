@@ -1,0 +1,77 @@
+"""The ``cpu`` clock charges a program's CPU time, fairly on a loaded core, with a wall-clock backstop."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+from codecup.clock import BACKSTOP_FACTOR, wall_backstop
+from codecup.dialogue import Termination
+from codecup.players import SubprocessSettings
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+from tests.support import HOSTILE, TESTS, processes_with, python_argv
+
+BURNER = TESTS / "players" / "attack" / "burner.py"
+BURN = 0.04  # CPU seconds per move
+
+
+def play(game, command, clock=2.0, mode="cpu", backstop=BACKSTOP_FACTOR):
+    players = [PlayerInfo("p", command=command), PlayerInfo("r", bot="random")]
+    match = new_match(game, players, seed=4, clock=clock, clock_mode=mode)
+    settings = SubprocessSettings(backstop_factor=backstop)
+    return asyncio.run(play_match(game, match, settings=settings))
+
+
+def test_cpu_charge_does_not_grow_with_load(tiny_game, full_sandbox):
+    """Three busy processes share CPU 0 with the bot: it gets a quarter of it, but is charged its CPU."""
+    load = [
+        subprocess.Popen([sys.executable, "-c", "import os\nos.sched_setaffinity(0, {0})\nwhile True: pass"])
+        for _ in range(3)
+    ]
+    try:
+        record = play(tiny_game, python_argv(BURNER, str(BURN)), backstop=100.0)
+    finally:
+        for process in load:
+            process.kill()
+            process.wait()
+    assert record.match.clock_mode == "cpu"
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    moves = sum(1 for m in record.moves if m.seat == 0)
+    charged = record.clock_used[0] / moves
+    # The first answer's start-up allowance hides some of its charge: a lower bound of half.
+    assert BURN * 0.5 <= charged <= BURN * 1.5, (charged, moves)
+
+
+def test_a_sleeping_program_still_loses_on_time(tiny_game, full_sandbox):
+    clock = 0.2
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    start = time.monotonic()
+    record = play(tiny_game, python_argv(HOSTILE / "timeout.py", token), clock=clock)
+    took = time.monotonic() - start
+    end = record.result.termination[0]
+    assert end.kind is Termination.TIMEOUT and "wall time" in end.message, end
+    startup = tiny_game.info.default_variant.startup
+    assert took < wall_backstop(clock + startup) + 2.0
+    assert processes_with(token) == []
+
+
+def test_a_spinning_program_loses_on_cpu_time(tiny_game, full_sandbox):
+    # A generous backstop, so that CPU time runs out first however busy the machine is.
+    record = play(tiny_game, python_argv(BURNER, "100"), clock=0.2, backstop=100.0)
+    end = record.result.termination[0]
+    assert end.kind is Termination.TIMEOUT and "CPU time" in end.message, end
+    assert record.clock_used[0] == pytest.approx(0.2)
+
+
+def test_wall_mode_is_recorded(tiny_game):
+    record = play(tiny_game, python_argv(BURNER, "0"), mode="wall")
+    assert record.match.clock_mode == "wall"
+    assert record.result.termination[0].kind is Termination.NORMAL
+    assert os.cpu_count()
