@@ -32,6 +32,7 @@ class PlayerInfo:
     command: tuple[str, ...] = ()
     bot: str | None = None
     directory: str | None = None
+    env: tuple[tuple[str, str], ...] = ()  # variables players.yml sets for the program
 
     def describe(self) -> str:
         """A short human description."""
@@ -146,6 +147,7 @@ class Record:
                     command=tuple(p.get("command") or ()),
                     bot=p.get("bot"),
                     directory=p.get("directory"),
+                    env=tuple((str(k), str(v)) for k, v in p.get("env") or ()),
                 )
                 for p in doc["players"]
             )

@@ -234,11 +234,13 @@ async def play_match(
     return record
 
 
-def run_match(info: MatchInfo, *, pm: pluggy.PluginManager | None = None) -> Record:
+def run_match(
+    info: MatchInfo, *, pm: pluggy.PluginManager | None = None, policy: Policy = DEFAULT_POLICY
+) -> Record:
     """Run one match synchronously (self-contained: usable in a process pool or on Dask)."""
     pm = pm or make_plugin_manager()
     game = load_games(pm).get(info.game)
-    return asyncio.run(play_match(game, info, hook=pm.hook))
+    return asyncio.run(play_match(game, info, hook=pm.hook, policy=policy))
 
 
 def new_match(

@@ -12,25 +12,28 @@ from codecup.game import Game
 from codecup.players.base import Player
 from codecup.players.inprocess import InProcessPlayer
 from codecup.players.subprocess import SubprocessPlayer, SubprocessSettings
-from codecup.record import MatchInfo
+from codecup.record import MatchInfo, PlayerInfo
 from codecup.sandbox import Box, Policy
 from codecup.sandbox.orphans import TOKEN_VARIABLE
 
 KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "TZ")  # what a program inherits from the referee's environment
 
 
-def program_environment(match: MatchInfo, box: Box) -> dict[str, str]:
-    """A clean environment: PATH and locale, HOME and TMPDIR in its scratch folder, the game's facts."""
+def program_environment(match: MatchInfo, info: PlayerInfo, box: Box | None) -> dict[str, str]:
+    """A clean environment: PATH and locale, HOME and TMPDIR in its scratch folder, the game's facts,
+    and what ``players.yml`` sets for the program."""
     env = {name: os.environ[name] for name in KEPT_VARIABLES if name in os.environ}
     env.setdefault("LANG", "C.UTF-8")
-    env["HOME"] = box.home or os.environ.get("HOME", "/")
-    if box.tmp:
+    env["HOME"] = (box.home if box else None) or os.environ.get("HOME", "/")
+    if box is not None and box.tmp:
         env["TMPDIR"] = box.tmp
     # A program learns which game and dialogue it is in (``codecup bot`` picks its variant from it).
     env["CODECUP_GAME"] = match.game
     env["CODECUP_VARIANT"] = match.variant
     env["CODECUP_CLOCK"] = repr(match.clock)
-    env[TOKEN_VARIABLE] = box.token
+    env.update(info.env)
+    if box is not None:
+        env[TOKEN_VARIABLE] = box.token
     return env
 
 
@@ -47,6 +50,8 @@ def make_player(
     cwd = Path(info.directory) if info.directory else Path.cwd()
     others = tuple(p.directory for i, p in enumerate(match.players) if i != seat and p.directory)
     provided = tuple((f.name, str(f.source)) for f in game.provided_files(match.variant))
-    box = Box.prepare(policy.evolve(hide=policy.hide + others, provided=policy.provided + provided), cwd)
-    env = program_environment(match, box)
+    box = None
+    if policy.contain:
+        box = Box.prepare(policy.evolve(hide=policy.hide + others, provided=policy.provided + provided), cwd)
+    env = program_environment(match, info, box)
     return SubprocessPlayer(info.command, cwd=cwd, env=env, settings=settings, box=box)

@@ -10,6 +10,7 @@ which limit, if any, the bot ran into.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import secrets
@@ -36,16 +37,28 @@ class Policy:
     open_files: int = 256
     hide: tuple[str, ...] = ()  # folders it must not see (other bots', the results)
     provided: tuple[tuple[str, str], ...] = ()  # (name, source): files its working folder should have
-    contain: bool = True  # False: only a process group and rlimits (for debugging a bot)
+    contain: bool = True  # False: no sandbox, only a process group (for debugging a bot)
 
     def evolve(self, **changes: object) -> Policy:
         """A copy with some fields changed."""
         return attrs.evolve(self, **changes)
 
 
+SCRATCH_PREFIX = "codecup-sandbox-"
+
+
 def scratch_root() -> Path:
     """The folder holding this referee's scratch mount points."""
-    return Path(tempfile.gettempdir()) / f"codecup-sandbox-{os.getpid()}"
+    return Path(tempfile.gettempdir()) / f"{SCRATCH_PREFIX}{os.getpid()}"
+
+
+@functools.cache
+def _clean_stale_scratch() -> None:
+    """Remove the (empty) scratch folders of referees that died without cleaning up."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
+        pid = folder.name.removeprefix(SCRATCH_PREFIX)
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 @attrs.define(eq=False)
@@ -62,7 +75,8 @@ class Box:
     @classmethod
     def prepare(cls, policy: Policy, workdir: Path) -> Box:
         """A box for a bot that will start in ``workdir``, with what this machine gives."""
-        support = machine_support() if policy.contain else Support.none("containment turned off")
+        support = machine_support()
+        _clean_stale_scratch()
         cgroup = BotCgroup.create(support.hierarchies, policy.limits) if support.cgroup else None
         workdir = workdir.resolve()
         namespaces = support.namespaces and "," not in str(workdir) and ":" not in str(workdir)

@@ -188,3 +188,27 @@ def test_abuse_loses_with_a_limit_fault(tiny_game, arena, attack, message):
     assert message in end.message, end.message
     assert record.result.termination[1].kind is Termination.NORMAL
     assert record.result.scores == (0, 1)
+
+
+def test_every_process_dies_with_a_killed_referee(full_sandbox):
+    """SIGKILL of the referee leaves nothing: not the bots, not a bot's frozen setsid grandchild."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    referee = subprocess.Popen([sys.executable, str(TESTS / "players" / "referee_with_attacker.py"), token])
+    try:
+        deadline = time.monotonic() + 20
+        grandchild = f"sleep(3600)\0{token}"  # the attacker's setsid grandchild: python -c ... TOKEN
+        while not processes_with(grandchild) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert processes_with(grandchild), "the attacker's grandchild never started"
+    finally:
+        referee.send_signal(signal.SIGKILL)
+        referee.wait(timeout=5)
+    deadline = time.monotonic() + 5
+    while processes_with(token) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_with(token) == []
