@@ -2,7 +2,10 @@
 
 Plays a "ping" game of N moves (each move: the referee resumes the seat, waits
 for its line, suspends it, passes the line on) and prints moves per second,
-start-up excluded, with percentiles of the per-move time.
+start-up excluded, with percentiles of the per-move time: with the sandbox
+(`codecup doctor` says what this machine gives; clock mode cpu) and without
+it (a process group and SIGSTOP, the referee's previous path; clock mode
+wall), games alternating so that a busy machine slows both alike.
 
     python bench/referee_throughput.py [--moves 20000] [--games 3]
 """
@@ -21,6 +24,7 @@ from codecup.dialogue import NORMAL, Dialogue, Outcome, Played, Receive, Send
 from codecup.game import Game, GameInfo, PlayerSession, Variant
 from codecup.record import FROM, PlayerInfo
 from codecup.runner import new_match, play_match
+from codecup.sandbox import Policy, machine_support
 
 ECHO = Path(__file__).with_name("echo_bot.py")
 
@@ -67,27 +71,38 @@ def main() -> None:
     args = parser.parse_args()
     game = Ping(args.moves)
     bot = (sys.executable, str(ECHO))
-    rates, gaps = [], []
-    for g in range(args.games):
-        match = new_match(game, [PlayerInfo("a", command=bot), PlayerInfo("b", command=bot)], seed=g)
-        record = asyncio.run(play_match(game, match))
-        answers = [t.t_us for t in record.transcript if t.dir == FROM]
-        # Start-up excluded: time from the first answer to the last.
-        span = (answers[-1] - answers[0]) / 1e6
-        rates.append((len(answers) - 1) / span)
-        gaps.extend(b - a for a, b in itertools.pairwise(answers))
-    gaps.sort()
-
-    def pct(p: float) -> float:
-        return gaps[min(len(gaps) - 1, int(p / 100 * len(gaps)))]
-
     print(f"referee throughput, 2 subprocess echo bots, {args.games} games x {args.moves} moves")
-    per_game = ", ".join(f"{r:,.0f}" for r in rates)
-    print(f"  moves/s: median {statistics.median(rates):,.0f}  (per game: {per_game})")
-    print(
-        f"  per-move time (us): p50 {pct(50):.0f}  p90 {pct(90):.0f}  p99 {pct(99):.0f}  "
-        f"p99.9 {pct(99.9):.0f}  max {gaps[-1]:.0f}"
-    )
+    print(f"  {machine_support().summary()}")
+    modes = {
+        "without sandbox (wall clock)": (Policy(contain=False), "wall"),
+        "with sandbox (cpu clock)": (Policy(), "cpu"),
+    }
+    rates: dict[str, list[float]] = {label: [] for label in modes}
+    gaps: dict[str, list[int]] = {label: [] for label in modes}
+    for g in range(args.games):
+        for label, (policy, clock_mode) in modes.items():
+            players = [PlayerInfo("a", command=bot), PlayerInfo("b", command=bot)]
+            match = new_match(game, players, seed=g, clock_mode=clock_mode)
+            record = asyncio.run(play_match(game, match, policy=policy))
+            answers = [t.t_us for t in record.transcript if t.dir == FROM]
+            # Start-up excluded: time from the first answer to the last.
+            span = (answers[-1] - answers[0]) / 1e6
+            rates[label].append((len(answers) - 1) / span)
+            gaps[label].extend(b - a for a, b in itertools.pairwise(answers))
+    for label in modes:
+        times = sorted(gaps[label])
+
+        def pct(p: float, times: list[int] = times) -> float:
+            return times[min(len(times) - 1, int(p / 100 * len(times)))]
+
+        per_game = ", ".join(f"{r:,.0f}" for r in rates[label])
+        print(f"  {label}: moves/s median {statistics.median(rates[label]):,.0f}  (per game: {per_game})")
+        print(
+            f"    per-move time (us): p50 {pct(50):.0f}  p90 {pct(90):.0f}  p99 {pct(99):.0f}  "
+            f"p99.9 {pct(99.9):.0f}  max {times[-1]:.0f}"
+        )
+    without, with_ = (statistics.median(r) for r in rates.values())
+    print(f"  with / without: {with_ / without:.2f} (goal: at least 0.90)")
 
 
 if __name__ == "__main__":

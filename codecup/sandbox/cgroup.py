@@ -17,7 +17,6 @@ import contextlib
 import itertools
 import logging
 import os
-import select
 import time
 from pathlib import Path
 
@@ -28,7 +27,6 @@ from codecup.sandbox.mounts import Hierarchies
 log = logging.getLogger(__name__)
 
 PARENT = "codecup"  # every bot's cgroup lives under this folder of the referee's own cgroup
-HELPERS = 2  # the sandbox's own processes in a bot's cgroup (its keeper and its init), not counted
 _serial = itertools.count()
 
 
@@ -178,7 +176,7 @@ class BotCgroup:
             group.memory_v1 = _make_v1(v1 / name, ("memory.limit_in_bytes", str(limits.memory)))
             if group.memory_v1 is not None:
                 _write(group.memory_v1 / "memory.memsw.limit_in_bytes", str(limits.memory))
-        pids = str(limits.processes + HELPERS)
+        pids = str(limits.processes)
         if "pids" in offered and _write(v2 / "pids.max", pids):
             group.pids_v2 = True
         elif where.pids_v1 is not None and (v1 := _parent(where.pids_v1)) is not None:
@@ -207,22 +205,25 @@ class BotCgroup:
     # --- the hot path ------------------------------------------------------
 
     def freeze(self, timeout: float = 1.0) -> bool:
-        """Freeze the whole tree and wait until the kernel says it is frozen (bounded)."""
+        """Freeze the whole tree and wait until the kernel says it is frozen (bounded).
+
+        The wait yields the processor rather than polling ``cgroup.events``:
+        the kernel rate-limits that file's notifications to one per 10 ms,
+        while a bot blocked reading its input freezes within microseconds
+        once it gets a processor.
+        """
         os.pwrite(self._freeze_fd, b"1", 0)
         self.frozen = True
-        deadline = time.monotonic() + timeout
-        poller = None
+        start = time.monotonic()
         while b"frozen 1" not in os.pread(self._events_fd, 256, 0):
-            if not self.populated():
-                return True
-            left = deadline - time.monotonic()
-            if left <= 0:
+            waited = time.monotonic() - start
+            if waited > timeout:
                 log.warning("cgroup %s not frozen after %.1fs", self.v2, timeout)
                 return False
-            if poller is None:
-                poller = select.poll()
-                poller.register(self._events_fd, select.POLLPRI)
-            poller.poll(min(left, 0.01) * 1000)
+            if waited < 0.002:
+                os.sched_yield()
+            else:
+                time.sleep(0.0002)
         return True
 
     def thaw(self) -> None:

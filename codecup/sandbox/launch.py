@@ -8,6 +8,10 @@ namespaces it builds three processes, all inside the bot's cgroups::
            └─ init   (pid 1 of the bot's pid namespace, keeps its capabilities)
                 └─ bot   (no capabilities, the program the organiser named)
 
+Only the bot joins its cgroups: freezing, killing, CPU time and limits are
+about its tree alone, and the keeper and init (asleep in ``wait``) cost no
+wake-up when the bot is frozen.
+
 The keeper dies with the referee (parent-death signal), init dies with the
 keeper, and when init dies the kernel kills everything left in the pid
 namespace: no process of the bot outlives its referee, even one that clears
@@ -64,20 +68,21 @@ class Launch:
 
     def __call__(self) -> None:
         linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
-        join(self.procs_files)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_FSIZE, (self.file_size, self.file_size))
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
         if not self.namespaces:
+            join(self.procs_files)
             return
-        linux.unshare(NAMESPACES)
+        cgroups = [os.open(name, os.O_WRONLY) for name in self.procs_files]  # before all is read-only
+        linux.unshare(NAMESPACES & ~linux.CLONE_NEWCGROUP)
         self.build_view()
         read, write = os.pipe()
         init = os.fork()
         if init:
             _keeper(init, read, write)
         os.close(read)
-        self.become_init(write)  # returns in the bot only
+        self.become_init(write, cgroups)  # returns in the bot only
 
     # --- the bot's view of the filesystem ------------------------------------
 
@@ -120,7 +125,7 @@ class Launch:
 
     # --- pid 1 -------------------------------------------------------------------
 
-    def become_init(self, status_pipe: int) -> None:
+    def become_init(self, status_pipe: int, cgroups: list[int]) -> None:
         """As pid 1 of the new pid namespace: mount its /proc, start the bot, reap, report."""
         linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)  # dies with the keeper
         linux.prctl(linux.PR_SET_DUMPABLE, 0)  # the bot cannot trace it
@@ -129,6 +134,10 @@ class Launch:
         bot = os.fork()
         if bot == 0:
             os.close(status_pipe)
+            for fd in cgroups:
+                os.write(fd, str(os.getpid()).encode())
+                os.close(fd)
+            linux.unshare(linux.CLONE_NEWCGROUP)  # its cgroup is the root of what it sees
             linux.drop_all_capabilities()
             os.chdir(self.workdir)  # into the overlay mounted over the folder it started in
             return

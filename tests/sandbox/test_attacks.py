@@ -201,10 +201,11 @@ def test_every_process_dies_with_a_killed_referee(full_sandbox):
     referee = subprocess.Popen([sys.executable, str(TESTS / "players" / "referee_with_attacker.py"), token])
     try:
         deadline = time.monotonic() + 20
-        grandchild = f"sleep(3600)\0{token}"  # the attacker's setsid grandchild: python -c ... TOKEN
-        while not processes_with(grandchild) and time.monotonic() < deadline:
+        attacker = f"setsid_child\0{token}"  # the attacker and, once it has answered, its grandchild
+        while len(processes_with(attacker)) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert processes_with(grandchild), "the attacker's grandchild never started"
+        time.sleep(0.5)  # the attacker has answered: its short-lived middle child is gone by now
+        assert len(processes_with(attacker)) == 2, "the attacker's grandchild never started"
     finally:
         referee.send_signal(signal.SIGKILL)
         referee.wait(timeout=5)

@@ -36,7 +36,13 @@ def spawn(body):
 
 
 def forever_sleeping():
-    os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(3600)", token])
+    time.sleep(3600)
+
+
+def slow_answers():
+    """Think 20 ms a move from now on, so that the bot's tree is resumed for a while each move."""
+    global think
+    think = 0.02
 
 
 def heartbeat():
@@ -148,7 +154,7 @@ def escalate():
 
 ATTACKS = {
     "setsid_child": lambda: spawn(forever_sleeping),
-    "compute_while_idle": lambda: spawn(heartbeat),
+    "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
     "tcp": tcp,
     "write_everywhere": write_everywhere,
     "kill_everyone": kill_everyone,
@@ -161,6 +167,7 @@ ATTACKS = {
 }
 
 sys.stdin.readline()  # the start number
+think = 0.0
 attacked = False
 for line in sys.stdin:
     if line.strip() == "Quit":
@@ -168,4 +175,5 @@ for line in sys.stdin:
     if not attacked:
         attacked = True
         ATTACKS[attack]()
+    time.sleep(think)
     print("1", flush=True)
