@@ -1,0 +1,49 @@
+"""Where the machine gives no sandbox: a process group, the subreaper, rlimits; said once, recorded."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+
+from codecup import runner
+from codecup.dialogue import Termination
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+from codecup.sandbox import Support, box, linux
+from tests.support import TESTS, processes_with, python_argv
+
+ATTACKER = TESTS / "players" / "attack" / "attacker.py"
+
+
+@pytest.fixture
+def degraded(monkeypatch):
+    """Pretend this machine has no cgroup2 and no namespaces (the referee is still a subreaper)."""
+    if not linux.IS_LINUX:
+        pytest.skip("the subreaper is Linux's")
+    linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
+    support = Support(subreaper=True, missing=("no cgroup2 (pretended)", "not root (pretended)"))
+    monkeypatch.setattr(box, "machine_support", lambda: support)
+    monkeypatch.delenv(runner._SAID, raising=False)
+    return support
+
+
+def play(game, token):
+    attacker = PlayerInfo("attacker", command=python_argv(ATTACKER, "setsid_child", token))
+    match = new_match(game, [attacker, PlayerInfo("r", bot="random")], seed=1, clock_mode="cpu")
+    return asyncio.run(play_match(game, match))
+
+
+def test_orphans_are_killed_and_the_downgrade_said_once_and_recorded(tiny_game, degraded, capsys):
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    records = [play(tiny_game, token) for _ in range(2)]
+    assert processes_with(token) == [], "the bot's setsid grandchild outlived its game"
+    said = [line for line in capsys.readouterr().err.splitlines() if "degraded containment" in line]
+    assert said == [
+        "codecup: degraded containment: no cgroup2 (pretended); not root (pretended) (see `codecup doctor`)"
+    ]
+    for record in records:
+        assert record.result.termination[0].kind is Termination.NORMAL
+        assert record.containment[0].startswith("process group, subreaper; rlimits")
+        assert record.match.clock_mode == "wall"  # no cgroup2: no CPU time to charge
