@@ -137,6 +137,8 @@ class Record:
     @classmethod
     def from_json(cls, doc: Any) -> Record:
         """Parse a record document; raise :class:`RecordError` if it is malformed."""
+        if not isinstance(doc, Mapping):
+            raise RecordError(f"malformed record: a JSON {_json_kind(doc)}, not an object")
         try:
             if doc.get("schema") != SCHEMA:
                 raise RecordError(f"not a {SCHEMA} record (schema {doc.get('schema')!r})")
@@ -182,31 +184,52 @@ class Record:
             )
         except RecordError:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise RecordError(f"malformed record: {exc!r}") from exc
+        except KeyError as exc:
+            raise RecordError(f"malformed record: no field {exc}") from None
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise RecordError(f"malformed record: {exc}") from None
 
     @classmethod
-    def loads(cls, text: str) -> Record:
-        """Parse a record from JSON text."""
+    def loads(cls, text: str | bytes) -> Record:
+        """Parse a record from JSON text; raise :class:`RecordError` if it is not one."""
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"record is not JSON: {exc}") from exc
+            raise RecordError(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        except UnicodeDecodeError:
+            raise RecordError("not UTF-8 text") from None
+        except RecursionError:
+            raise RecordError("not a record (JSON nested too deeply)") from None
         return cls.from_json(doc)
 
     @classmethod
     def read(cls, path: Path) -> Record:
-        """Read a record file."""
+        """Read a record file; a file that is not a readable record is one :class:`RecordError`."""
         try:
-            text = path.read_text("utf-8")
+            data = path.read_bytes()
         except OSError as exc:
-            raise RecordError(f"cannot read record {path}: {exc.strerror}") from exc
-        return cls.loads(text)
+            raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
+        try:
+            return cls.loads(text)
+        except RecordError as exc:
+            raise RecordError(f"{path}: {exc}") from None
 
     @property
     def move_texts(self) -> list[str]:
         """The moves' texts in order (what a game's renderer takes)."""
         return [m.move for m in self.moves]
+
+
+def _json_kind(doc: Any) -> str:
+    if isinstance(doc, list):
+        return "list"
+    if isinstance(doc, str):
+        return "string"
+    return "number" if isinstance(doc, int | float) and not isinstance(doc, bool) else "literal"
 
 
 def _line_json(t: TranscriptLine) -> dict[str, Any]:
