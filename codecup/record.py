@@ -32,10 +32,16 @@ class PlayerInfo:
     command: tuple[str, ...] = ()
     bot: str | None = None
     directory: str | None = None
+    language: str | None = None  # informative, as the Word Racer kit's players.yml gives it
 
     def describe(self) -> str:
         """A short human description."""
         return f"bot:{self.bot}" if self.bot else " ".join(self.command)
+
+    @property
+    def label(self) -> str:
+        """The name as shown with the player: with its language, if one was given."""
+        return f"{self.name} ({self.language})" if self.language else self.name
 
 
 @attrs.frozen
@@ -108,7 +114,7 @@ class Record:
             "setup": m.setup,
             "clock_limit": m.clock,
             "clock_mode": m.clock_mode,
-            "players": [attrs.asdict(p) for p in m.players],
+            "players": [_player_json(p) for p in m.players],
             "started": self.started,
             "duration": round(self.duration, 6),
             "moves": [attrs.asdict(mv) for mv in self.moves],
@@ -148,6 +154,7 @@ class Record:
                     command=tuple(p.get("command") or ()),
                     bot=p.get("bot"),
                     directory=p.get("directory"),
+                    language=p.get("language"),
                 )
                 for p in doc["players"]
             )
@@ -222,6 +229,13 @@ class Record:
     def move_texts(self) -> list[str]:
         """The moves' texts in order (what a game's renderer takes)."""
         return [m.move for m in self.moves]
+
+
+def _player_json(p: PlayerInfo) -> dict[str, Any]:
+    doc = attrs.asdict(p)
+    if p.language is None:  # optional: records of players without one stay as they were
+        del doc["language"]
+    return doc
 
 
 def _json_kind(doc: Any) -> str:

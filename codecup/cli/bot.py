@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from codecup.cli.common import add_words_option, apply_words_option
+from codecup.cli.common import add_words_option, apply_words_option, clock_seconds
 from codecup.plugins import load_game
 
 
@@ -26,7 +26,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="the bot's random seed")
     parser.add_argument(
         "--clock",
-        type=float,
+        type=clock_seconds,
         help="seconds the bot has for the whole game, which it budgets from "
         "(default: $CODECUP_CLOCK set by our referee, else the variant's clock)",
     )

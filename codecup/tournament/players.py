@@ -1,27 +1,42 @@
 """Reading a ``players.yml`` / ``tournament.yml`` into typed objects, at the edge.
 
-The Word Racer format is a list of players, each with ``name``, ``directory``
-(relative to the file's folder) and ``command`` (one string, split like a
-shell does and run without one; ``bot:NAME`` is a built-in bot). A file may
-instead be a mapping with ``players:`` and any tournament option (``game:``,
-``format:``, ``rounds:`` ...): a ``tournament.yml``.
+Two shapes are read:
+
+- a list of players, each with ``name``, ``directory`` and ``command`` (one
+  string, split like a shell does and run without one; ``bot:NAME`` is a
+  built-in bot), and optionally ``language`` (informative, shown with the name);
+- a mapping with ``players:`` (that list) and any tournament option
+  (``game:``, ``format:``, ``rounds:`` ...): a ``tournament.yml``. The Word
+  Racer contest kit's ``conf/players.yml`` is this shape with ``players:`` only.
+
+A ``directory`` is relative to the *base* folder: ``--base`` on the command
+line (the kit's ``run/``), else ``base:`` in the file (relative to the file),
+else the file's own folder.
+
+Everything is checked before the first game: names, options, and each
+player's command (directory, program, script), so a typo is one line naming
+the player, not a crash in the middle of a tournament.
 """
 
 from __future__ import annotations
 
-import re
+import os
+import shlex
+import shutil
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import attrs
 import yaml
 
+from codecup.checks import check_clock
 from codecup.errors import ConfigError, PlayersFileError
+from codecup.names import file_name, file_name_clash, name_problem
 from codecup.record import PlayerInfo
 from codecup.runner import player_info
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+@-]{0,63}$")
+PLAYER_KEYS = ("name", "command", "directory", "language")
 
 #: Options a tournament file may hold, with the type each must have.
 OPTION_TYPES: dict[str, tuple[type, ...]] = {
@@ -42,6 +57,13 @@ OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "words": (str,),
 }
 
+#: The least value of whole-number options (the command line refuses the same).
+OPTION_MINIMUM = {"rounds": 1, "jobs": 1, "swiss_rounds": 1, "top": 2}
+
+#: Script files an interpreter is commonly given (``python3 bot.py``, ``java -jar bot.jar``):
+#: when the first argument after the program names one, it must exist.
+SCRIPT_SUFFIXES = frozenset({".py", ".jar", ".js", ".mjs", ".rb", ".pl", ".php", ".lua", ".sh", ".R"})
+
 
 @attrs.frozen
 class PlayersFile:
@@ -50,47 +72,114 @@ class PlayersFile:
     path: Path
     players: tuple[PlayerInfo, ...]
     options: Mapping[str, Any] = attrs.field(factory=dict)
+    base: Path | None = None  # where directories were resolved (None: no player has one)
 
 
-def parse_player(entry: Any, index: int, base: Path, where: str) -> PlayerInfo:
+@attrs.frozen
+class _Base:
+    """The folder directories are relative to, and how it was chosen (for messages)."""
+
+    path: Path
+    chosen: bool  # given by --base or base:, rather than defaulted to the file's folder
+
+
+def parse_player(entry: Any, index: int, base: Path | _Base, where: str) -> PlayerInfo:
     """One entry of the players list."""
+    if isinstance(base, Path):
+        base = _Base(base, chosen=True)
     if not isinstance(entry, Mapping):
         raise PlayersFileError(f"{where}: player #{index + 1} must be a mapping with name and command")
-    unknown = set(entry) - {"name", "command", "directory"}
+    unknown = set(map(str, entry)) - set(PLAYER_KEYS)
     if unknown:
-        raise PlayersFileError(f"{where}: player #{index + 1} has unknown keys: {', '.join(sorted(unknown))}")
-    name, command, directory = entry.get("name"), entry.get("command"), entry.get("directory")
-    if not isinstance(name, str) or not NAME.match(name):
         raise PlayersFileError(
-            f"{where}: player #{index + 1} needs a name of letters, digits and _.+@- (got {name!r})"
+            f"{where}: player #{index + 1} has unknown keys: {', '.join(sorted(unknown))} "
+            f"(known: {', '.join(PLAYER_KEYS)})"
         )
+    name, command, directory = entry.get("name"), entry.get("command"), entry.get("directory")
+    language = entry.get("language")
+    problem = name_problem(name)
+    if problem is not None:
+        raise PlayersFileError(f"{where}: player #{index + 1}: {problem}")
     if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
-        command = " ".join(_quote(c) for c in command)
+        command = " ".join(shlex.quote(c) for c in command)
     if not isinstance(command, str) or not command.strip():
         raise PlayersFileError(f"{where}: player {name!r} needs a command (a string, or bot:NAME)")
     if directory is not None and not isinstance(directory, str):
         raise PlayersFileError(f"{where}: player {name!r}: directory must be a string")
+    if language is not None and (not isinstance(language, str | int | float) or isinstance(language, bool)):
+        raise PlayersFileError(f"{where}: player {name!r}: language must be text, not {language!r}")
     folder: str | None = None
     if not command.startswith("bot:"):
-        path = (base / directory) if directory else base
+        path = (base.path / directory) if directory else base.path
         if not path.is_dir():
-            raise PlayersFileError(f"{where}: player {name!r}: directory {path} does not exist")
+            hint = "" if base.chosen else " (directories are relative to the file's folder: give --base DIR)"
+            raise PlayersFileError(f"{where}: player {name!r}: directory {path} does not exist{hint}")
         folder = str(path.resolve())
     try:
-        return player_info(name, command.strip(), folder)
+        info = player_info(name, command.strip(), folder)
     except ConfigError as exc:
         raise PlayersFileError(f"{where}: {exc}") from None
+    return attrs.evolve(info, language=str(language).strip() or None) if language is not None else info
 
 
-def _quote(word: str) -> str:
-    import shlex
+def command_problem(player: PlayerInfo) -> str | None:
+    """Why ``player``'s program cannot be started, or None if it looks runnable.
 
-    return shlex.quote(word)
+    The same rules the referee applies when it starts the program (a name
+    without ``/`` is looked up on PATH, a path is relative to the player's
+    directory), plus one: when the first argument after the program names a
+    script (``bot.py``, ``bot.jar``), that file must exist in the directory.
+    """
+    if player.bot is not None or not player.command:
+        return None
+    cwd = Path(player.directory) if player.directory else Path.cwd()
+    if not cwd.is_dir():
+        return f"directory {cwd} does not exist"
+    program, *args = player.command
+    if "/" in program:
+        path = cwd / program
+        if not path.is_file():
+            return f"cannot run {program!r}: no such file in {cwd}"
+        if not os.access(path, os.X_OK):
+            return f"cannot run {program!r}: it is not executable (chmod +x {shlex.quote(str(path))})"
+    elif shutil.which(program) is None:
+        return f"cannot run {program!r}: program not found on PATH"
+    script = next((a for a in args if not a.startswith("-")), None)
+    if script is not None and PurePath(script).suffix in SCRIPT_SUFFIXES and not (cwd / script).is_file():
+        return f"cannot run {program} {shlex.quote(script)}: no file {script!r} in {cwd}"
+    return None
 
 
-def parse_players(doc: Any, base: Path, where: str) -> PlayersFile:
-    """Turn a loaded YAML document into a :class:`PlayersFile`."""
+def check_commands(players: tuple[PlayerInfo, ...] | list[PlayerInfo], where: str) -> None:
+    """Raise :class:`ConfigError` naming the first player whose program cannot be started."""
+    for p in players:
+        problem = command_problem(p)
+        if problem is not None:
+            raise ConfigError(f"{where}player {p.name!r}: {problem}")
+
+
+def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
+    if norm == "clock":
+        try:
+            return check_clock(value, f"option {key!r}")
+        except ConfigError as exc:
+            raise PlayersFileError(f"{where}: {exc}") from None
+    types = OPTION_TYPES[norm]
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        raise PlayersFileError(f"{where}: option {key!r} must be {types[0].__name__}, not {value!r}")
+    least = OPTION_MINIMUM.get(norm)
+    if least is not None and value < least:
+        raise PlayersFileError(f"{where}: option {key!r} must be at least {least}, not {value!r}")
+    return value
+
+
+def parse_players(doc: Any, base: Path, where: str, *, base_given: Path | None = None) -> PlayersFile:
+    """Turn a loaded YAML document into a :class:`PlayersFile`.
+
+    ``base`` is the file's folder; ``base_given`` (``--base``) wins over a ``base:`` in the file.
+    """
     options: dict[str, Any] = {}
+    folder = _Base(base_given, chosen=True) if base_given is not None else _Base(base, chosen=False)
     if isinstance(doc, Mapping):
         if "players" not in doc:
             raise PlayersFileError(f"{where}: a mapping needs a 'players:' list")
@@ -98,35 +187,51 @@ def parse_players(doc: Any, base: Path, where: str) -> PlayersFile:
             if key == "players":
                 continue
             norm = str(key).replace("-", "_")
+            if norm == "base":
+                if not isinstance(value, str) or not value:
+                    raise PlayersFileError(f"{where}: option 'base' must be a folder, not {value!r}")
+                if base_given is None:
+                    folder = _Base(base / value, chosen=True)
+                continue
             if norm not in OPTION_TYPES:
-                known = ", ".join(sorted(OPTION_TYPES))
+                known = ", ".join(sorted([*OPTION_TYPES, "base"]))
                 raise PlayersFileError(f"{where}: unknown option {key!r} (known: players, {known})")
-            types = OPTION_TYPES[norm]
-            if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-                raise PlayersFileError(f"{where}: option {key!r} must be {types[0].__name__}, not {value!r}")
-            options[norm] = value
+            options[norm] = _check_option(norm, key, value, where)
         entries = doc["players"]
     else:
         entries = doc
     if not isinstance(entries, list):
         raise PlayersFileError(f"{where}: expected a list of players")
-    players = tuple(parse_player(entry, i, base, where) for i, entry in enumerate(entries))
+    if folder.chosen and not folder.path.is_dir():
+        raise PlayersFileError(f"{where}: base folder {folder.path} does not exist")
+    players = tuple(parse_player(entry, i, folder, where) for i, entry in enumerate(entries))
     seen: set[str] = set()
     for p in players:
         if p.name in seen:
             raise PlayersFileError(f"{where}: two players are called {p.name!r}")
         seen.add(p.name)
+    clash = file_name_clash(p.name for p in players)
+    if clash is not None:
+        a, b = clash
+        raise PlayersFileError(
+            f"{where}: players {a!r} and {b!r} would share the file name {file_name(b)!r} "
+            "(names are used in file names, and some file systems ignore case): rename one"
+        )
     if len(players) < 2:
         raise PlayersFileError(f"{where}: a tournament needs at least two players (found {len(players)})")
-    return PlayersFile(path=Path(where), players=players, options=options)
+    return PlayersFile(path=Path(where), players=players, options=options, base=folder.path)
 
 
-def read_players(path: Path) -> PlayersFile:
-    """Read and check a players or tournament file; a bad file is one :class:`PlayersFileError`."""
+def read_players(path: Path, base: Path | None = None, *, check: bool = True) -> PlayersFile:
+    """Read and check a players or tournament file; a bad file is one :class:`PlayersFileError`.
+
+    ``base`` is ``--base``: the folder player directories are relative to.
+    With ``check``, every player's program is checked too (:func:`command_problem`).
+    """
     try:
         text = path.read_text("utf-8")
     except OSError as exc:
-        raise PlayersFileError(f"cannot read {path}: {exc.strerror}") from None
+        raise PlayersFileError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise PlayersFileError(f"{path} is not UTF-8 text") from None
     try:
@@ -135,4 +240,14 @@ def read_players(path: Path) -> PlayersFile:
         mark = getattr(exc, "problem_mark", None)
         at = f" (line {mark.line + 1})" if mark is not None else ""
         raise PlayersFileError(f"{path} is not valid YAML{at}: {getattr(exc, 'problem', exc)}") from None
-    return parse_players(doc, path.parent, str(path))
+    except RecursionError:
+        raise PlayersFileError(f"{path} is nested too deeply to be a players file") from None
+    if base is not None and not base.is_dir():
+        raise PlayersFileError(f"--base {base}: no such folder")
+    players_file = parse_players(doc, path.parent, str(path), base_given=base)
+    if check:
+        try:
+            check_commands(players_file.players, f"{path}: ")
+        except ConfigError as exc:
+            raise PlayersFileError(str(exc)) from None
+    return players_file
