@@ -29,7 +29,9 @@ def check(registry, path: Path) -> list[str]:
     """The problems of one record file (empty if it verifies); :class:`ConfigError` if unreadable."""
     record = Record.read(path)
     try:
-        problems = verify_record(registry.get(record.match.game), record)
+        game = registry.get(record.match.game)
+        game.info.variant(record.match.variant)  # a variant the game does not know cannot be replayed
+        problems = verify_record(game, record)
     except ConfigError as exc:  # an unknown game, or the game refuses the record's variant or setup
         raise ConfigError(f"{path}: {exc}") from None
     except Exception as exc:  # the record's contents are input too: anything it breaks is its fault
