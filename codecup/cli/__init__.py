@@ -14,6 +14,7 @@ import importlib
 import os
 import select
 import sys
+from typing import NoReturn
 
 from codecup import __version__
 from codecup.errors import CodecupError, ConfigError
@@ -22,7 +23,7 @@ COMMANDS = ("games", "play", "bot", "verify", "score", "tournament", "demo", "sp
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own usage errors also exit 2
+    def error(self, message: str) -> NoReturn:  # argparse's own usage errors also exit 2
         self.exit(2, f"codecup: error: {message}\n")
 
 

@@ -98,7 +98,7 @@ def parse_player(entry: Any, index: int, base: Path | _Base, where: str) -> Play
     name, command, directory = entry.get("name"), entry.get("command"), entry.get("directory")
     language = entry.get("language")
     problem = name_problem(name)
-    if problem is not None:
+    if problem is not None or not isinstance(name, str):
         raise PlayersFileError(f"{where}: player #{index + 1}: {problem}")
     if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
         command = " ".join(shlex.quote(c) for c in command)
@@ -168,7 +168,7 @@ def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
     if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
         raise PlayersFileError(f"{where}: option {key!r} must be {types[0].__name__}, not {value!r}")
     least = OPTION_MINIMUM.get(norm)
-    if least is not None and value < least:
+    if least is not None and isinstance(value, int) and value < least:
         raise PlayersFileError(f"{where}: option {key!r} must be at least {least}, not {value!r}")
     return value
 
