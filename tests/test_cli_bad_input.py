@@ -323,3 +323,14 @@ def test_head_of_games_in_a_shell_pipeline():
     )
     assert run.returncode == 0 and run.stderr == ""
     assert run.stdout.count("\n") == 1
+
+
+@pytest.mark.parametrize("announced", ["inf", "nan", "0", "-3", "1e9", "soon"])
+def test_a_bot_ignores_an_insane_clock_in_its_environment(announced, monkeypatch):
+    from codecup.cli.bot import _clock_from_referee
+
+    monkeypatch.setenv("CODECUP_GAME", "twentyone")
+    monkeypatch.setenv("CODECUP_CLOCK", announced)
+    assert _clock_from_referee("twentyone") is None
+    monkeypatch.setenv("CODECUP_CLOCK", "2.5")
+    assert _clock_from_referee("twentyone") == 2.5

@@ -10,7 +10,9 @@ import argparse
 import os
 import sys
 
+from codecup.checks import check_clock
 from codecup.cli.common import add_words_option, apply_words_option, clock_seconds
+from codecup.errors import ConfigError
 from codecup.plugins import load_game
 
 
@@ -45,8 +47,8 @@ def _clock_from_referee(game: str) -> float | None:
     """The clock our referee announces in the environment, if it runs this game."""
     text = os.environ.get("CODECUP_CLOCK") if os.environ.get("CODECUP_GAME") == game else None
     try:
-        return float(text) if text else None
-    except ValueError:
+        return check_clock(float(text)) if text else None
+    except (ValueError, ConfigError):  # not a sane clock (inf, nan, 0, days): the variant's is used
         return None
 
 
