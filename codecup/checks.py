@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import math
+import os
+import shlex
+import shutil
+from collections.abc import Iterable
+from pathlib import Path, PurePath
 
 from codecup.errors import ConfigError
+from codecup.record import PlayerInfo
 
 #: The longest clock accepted (seconds per player per game). CodeCup clocks are
 #: seconds to minutes; a clock of days is a typo, and an infinite one would let a
 #: hung bot hang the whole run.
 MAX_CLOCK = 24 * 3600.0
+
+#: Script files an interpreter is commonly given (``python3 bot.py``, ``java -jar bot.jar``):
+#: when the first argument after the program names one, it must exist.
+SCRIPT_SUFFIXES = frozenset({".py", ".jar", ".js", ".mjs", ".rb", ".pl", ".php", ".lua", ".sh", ".R"})
 
 
 def check_clock(value: object, what: str = "clock") -> float:
@@ -25,3 +35,39 @@ def check_clock(value: object, what: str = "clock") -> float:
     if seconds > MAX_CLOCK:
         raise ConfigError(f"{what} of {seconds:g} s is more than a day ({MAX_CLOCK:g} s): a typo?")
     return seconds
+
+
+def command_problem(player: PlayerInfo) -> str | None:
+    """Why ``player``'s program cannot be started, or None if it looks runnable.
+
+    The same rules the referee applies when it starts the program (a name
+    without ``/`` is looked up on PATH, a path is relative to the player's
+    directory), plus one: when the first argument after the program names a
+    script (``bot.py``, ``bot.jar``), that file must exist in the directory.
+    """
+    if player.bot is not None or not player.command:
+        return None
+    cwd = Path(player.directory) if player.directory else Path.cwd()
+    if not cwd.is_dir():
+        return f"directory {cwd} does not exist"
+    program, *args = player.command
+    if "/" in program:
+        path = cwd / program
+        if not path.is_file():
+            return f"cannot run {program!r}: program not found (no file {path})"
+        if not os.access(path, os.X_OK):
+            return f"cannot run {program!r}: it is not executable (chmod +x {shlex.quote(str(path))})"
+    elif shutil.which(program) is None:
+        return f"cannot run {program!r}: program not found on PATH"
+    script = next((a for a in args if not a.startswith("-")), None)
+    if script is not None and PurePath(script).suffix in SCRIPT_SUFFIXES and not (cwd / script).is_file():
+        return f"cannot run {program} {shlex.quote(script)}: no file {script!r} in {cwd}"
+    return None
+
+
+def check_commands(players: Iterable[PlayerInfo], where: str) -> None:
+    """Raise :class:`ConfigError` naming the first player whose program cannot be started."""
+    for p in players:
+        problem = command_problem(p)
+        if problem is not None:
+            raise ConfigError(f"{where}player {p.name!r}: {problem}")

@@ -334,3 +334,9 @@ def test_a_bot_ignores_an_insane_clock_in_its_environment(announced, monkeypatch
     assert _clock_from_referee("twentyone") is None
     monkeypatch.setenv("CODECUP_CLOCK", "2.5")
     assert _clock_from_referee("twentyone") == 2.5
+
+
+def test_play_checks_both_programs_first(tmp_path, capsys):
+    argv = ["play", "twentyone", "bot:random", f"python3 {tmp_path / 'gone.py'}", "--quiet"]
+    one_line_error(capsys, argv, "player 'p2': cannot run python3")
+    assert capsys.readouterr().out == ""

@@ -12,6 +12,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+from codecup.checks import check_commands
 from codecup.cli.common import add_words_option, apply_words_option, clock_seconds, output_file
 from codecup.game import Game
 from codecup.hookspecs import hookimpl
@@ -86,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     game = registry.get(args.game)
     players = [player_info(f"p{seat + 1}", spec) for seat, spec in enumerate(args.players)]
     players = [p if p.bot is None else type(p)(name=f"bot:{p.bot}", bot=p.bot) for p in players]
+    check_commands(players, "")
     match = new_match(game, players, seed=args.seed, variant=args.variant, setup=args.setup, clock=args.clock)
     view = LiveView(game, args.quiet)
     pm = make_plugin_manager(plugins=(view,))

@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from codecup.checks import check_commands
 from codecup.cli.common import apply_words_option, clock_seconds, finite_float, output_dir
 from codecup.cli.tournament import add_run_options, positive_int
 from codecup.drive import derive_seed
@@ -24,7 +25,6 @@ from codecup.record import MatchInfo, Record
 from codecup.runner import player_info
 from codecup.tournament import executor as ex
 from codecup.tournament.log import LOG_NAME, ResultsLog
-from codecup.tournament.players import check_commands
 from codecup.tournament.sprt import SprtSettings, SprtState
 from codecup.tournament.standings import outcome_for
 

@@ -20,17 +20,15 @@ the player, not a crash in the middle of a tournament.
 
 from __future__ import annotations
 
-import os
 import shlex
-import shutil
 from collections.abc import Mapping
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import Any
 
 import attrs
 import yaml
 
-from codecup.checks import check_clock
+from codecup.checks import check_clock, check_commands
 from codecup.errors import ConfigError, PlayersFileError
 from codecup.names import file_name, file_name_clash, name_problem
 from codecup.record import PlayerInfo
@@ -59,10 +57,6 @@ OPTION_TYPES: dict[str, tuple[type, ...]] = {
 
 #: The least value of whole-number options (the command line refuses the same).
 OPTION_MINIMUM = {"rounds": 1, "jobs": 1, "swiss_rounds": 1, "top": 2}
-
-#: Script files an interpreter is commonly given (``python3 bot.py``, ``java -jar bot.jar``):
-#: when the first argument after the program names one, it must exist.
-SCRIPT_SUFFIXES = frozenset({".py", ".jar", ".js", ".mjs", ".rb", ".pl", ".php", ".lua", ".sh", ".R"})
 
 
 @attrs.frozen
@@ -120,42 +114,6 @@ def parse_player(entry: Any, index: int, base: Path | _Base, where: str) -> Play
     except ConfigError as exc:
         raise PlayersFileError(f"{where}: {exc}") from None
     return attrs.evolve(info, language=str(language).strip() or None) if language is not None else info
-
-
-def command_problem(player: PlayerInfo) -> str | None:
-    """Why ``player``'s program cannot be started, or None if it looks runnable.
-
-    The same rules the referee applies when it starts the program (a name
-    without ``/`` is looked up on PATH, a path is relative to the player's
-    directory), plus one: when the first argument after the program names a
-    script (``bot.py``, ``bot.jar``), that file must exist in the directory.
-    """
-    if player.bot is not None or not player.command:
-        return None
-    cwd = Path(player.directory) if player.directory else Path.cwd()
-    if not cwd.is_dir():
-        return f"directory {cwd} does not exist"
-    program, *args = player.command
-    if "/" in program:
-        path = cwd / program
-        if not path.is_file():
-            return f"cannot run {program!r}: no such file in {cwd}"
-        if not os.access(path, os.X_OK):
-            return f"cannot run {program!r}: it is not executable (chmod +x {shlex.quote(str(path))})"
-    elif shutil.which(program) is None:
-        return f"cannot run {program!r}: program not found on PATH"
-    script = next((a for a in args if not a.startswith("-")), None)
-    if script is not None and PurePath(script).suffix in SCRIPT_SUFFIXES and not (cwd / script).is_file():
-        return f"cannot run {program} {shlex.quote(script)}: no file {script!r} in {cwd}"
-    return None
-
-
-def check_commands(players: tuple[PlayerInfo, ...] | list[PlayerInfo], where: str) -> None:
-    """Raise :class:`ConfigError` naming the first player whose program cannot be started."""
-    for p in players:
-        problem = command_problem(p)
-        if problem is not None:
-            raise ConfigError(f"{where}player {p.name!r}: {problem}")
 
 
 def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
@@ -226,7 +184,7 @@ def read_players(path: Path, base: Path | None = None, *, check: bool = True) ->
     """Read and check a players or tournament file; a bad file is one :class:`PlayersFileError`.
 
     ``base`` is ``--base``: the folder player directories are relative to.
-    With ``check``, every player's program is checked too (:func:`command_problem`).
+    With ``check``, every player's program is checked too (:func:`codecup.checks.command_problem`).
     """
     try:
         text = path.read_text("utf-8")

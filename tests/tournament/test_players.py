@@ -7,10 +7,11 @@ import stat
 
 import pytest
 
+from codecup.checks import check_commands, command_problem
 from codecup.errors import ConfigError, PlayersFileError
 from codecup.names import file_name, file_name_clash, name_problem
 from codecup.record import PlayerInfo
-from codecup.tournament.players import check_commands, command_problem, read_players
+from codecup.tournament.players import read_players
 from codecup.tournament.schedule import round_robin
 
 TWO_BOTS = "- name: a\n  command: bot:x\n- name: b\n  command: bot:y\n"
@@ -204,7 +205,7 @@ def test_every_command_is_checked_before_any_game_and_names_the_player(tmp_path)
     assert "not executable" in command_problem(_player(tmp_path, "./run.sh"))
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     assert command_problem(_player(tmp_path, "./run.sh")) is None
-    assert "no such file" in command_problem(_player(tmp_path, "./missing"))
+    assert "program not found (no file" in command_problem(_player(tmp_path, "./missing"))
     assert "not found on PATH" in command_problem(_player(tmp_path, "no-such-program-xyz"))
     assert "no file 'gone.py'" in command_problem(_player(tmp_path, "python3 gone.py"))
     assert "no file 'bot.jar'" in command_problem(_player(tmp_path, "java -jar bot.jar"))
@@ -214,7 +215,7 @@ def test_every_command_is_checked_before_any_game_and_names_the_player(tmp_path)
 
 def test_read_players_checks_commands(tmp_path):
     path = write(tmp_path, "- name: first\n  command: bot:x\n- name: Zoë\n  command: ./nothing-here\n")
-    with pytest.raises(PlayersFileError, match=r"player 'Zoë': cannot run './nothing-here': no such file"):
+    with pytest.raises(PlayersFileError, match=r"player 'Zoë': cannot run './nothing-here': program not found"):
         read_players(path)
     assert read_players(path, check=False).players[1].command == ("./nothing-here",)
 
