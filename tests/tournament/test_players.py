@@ -215,7 +215,7 @@ def test_every_command_is_checked_before_any_game_and_names_the_player(tmp_path)
 
 def test_read_players_checks_commands(tmp_path):
     path = write(tmp_path, "- name: first\n  command: bot:x\n- name: Zoë\n  command: ./nothing-here\n")
-    with pytest.raises(PlayersFileError, match=r"player 'Zoë': cannot run './nothing-here': program not found"):
+    with pytest.raises(PlayersFileError, match=r"player 'Zoë': cannot run './nothing-here': program not"):
         read_players(path)
     assert read_players(path, check=False).players[1].command == ("./nothing-here",)
 
