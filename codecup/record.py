@@ -33,10 +33,16 @@ class PlayerInfo:
     bot: str | None = None
     directory: str | None = None
     env: tuple[tuple[str, str], ...] = ()  # variables players.yml sets for the program
+    language: str | None = None  # informative, as the Word Racer kit's players.yml gives it
 
     def describe(self) -> str:
         """A short human description."""
         return f"bot:{self.bot}" if self.bot else " ".join(self.command)
+
+    @property
+    def label(self) -> str:
+        """The name as shown with the player: with its language, if one was given."""
+        return f"{self.name} ({self.language})" if self.language else self.name
 
 
 @attrs.frozen
@@ -109,7 +115,7 @@ class Record:
             "setup": m.setup,
             "clock_limit": m.clock,
             "clock_mode": m.clock_mode,
-            "players": [attrs.asdict(p) for p in m.players],
+            "players": [_player_json(p) for p in m.players],
             "started": self.started,
             "duration": round(self.duration, 6),
             "moves": [attrs.asdict(mv) for mv in self.moves],
@@ -138,6 +144,8 @@ class Record:
     @classmethod
     def from_json(cls, doc: Any) -> Record:
         """Parse a record document; raise :class:`RecordError` if it is malformed."""
+        if not isinstance(doc, Mapping):
+            raise RecordError(f"malformed record: a JSON {_json_kind(doc)}, not an object")
         try:
             if doc.get("schema") != SCHEMA:
                 raise RecordError(f"not a {SCHEMA} record (schema {doc.get('schema')!r})")
@@ -148,6 +156,7 @@ class Record:
                     bot=p.get("bot"),
                     directory=p.get("directory"),
                     env=tuple((str(k), str(v)) for k, v in p.get("env") or ()),
+                    language=p.get("language"),
                 )
                 for p in doc["players"]
             )
@@ -184,31 +193,59 @@ class Record:
             )
         except RecordError:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise RecordError(f"malformed record: {exc!r}") from exc
+        except KeyError as exc:
+            raise RecordError(f"malformed record: no field {exc}") from None
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise RecordError(f"malformed record: {exc}") from None
 
     @classmethod
-    def loads(cls, text: str) -> Record:
-        """Parse a record from JSON text."""
+    def loads(cls, text: str | bytes) -> Record:
+        """Parse a record from JSON text; raise :class:`RecordError` if it is not one."""
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"record is not JSON: {exc}") from exc
+            raise RecordError(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        except UnicodeDecodeError:
+            raise RecordError("not UTF-8 text") from None
+        except RecursionError:
+            raise RecordError("not a record (JSON nested too deeply)") from None
         return cls.from_json(doc)
 
     @classmethod
     def read(cls, path: Path) -> Record:
-        """Read a record file."""
+        """Read a record file; a file that is not a readable record is one :class:`RecordError`."""
         try:
-            text = path.read_text("utf-8")
+            data = path.read_bytes()
         except OSError as exc:
-            raise RecordError(f"cannot read record {path}: {exc.strerror}") from exc
-        return cls.loads(text)
+            raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
+        try:
+            return cls.loads(text)
+        except RecordError as exc:
+            raise RecordError(f"{path}: {exc}") from None
 
     @property
     def move_texts(self) -> list[str]:
         """The moves' texts in order (what a game's renderer takes)."""
         return [m.move for m in self.moves]
+
+
+def _player_json(p: PlayerInfo) -> dict[str, Any]:
+    doc = attrs.asdict(p)
+    if p.language is None:  # optional: records of players without one stay as they were
+        del doc["language"]
+    return doc
+
+
+def _json_kind(doc: Any) -> str:
+    if isinstance(doc, list):
+        return "list"
+    if isinstance(doc, str):
+        return "string"
+    return "number" if isinstance(doc, int | float) and not isinstance(doc, bool) else "literal"
 
 
 def _line_json(t: TranscriptLine) -> dict[str, Any]:

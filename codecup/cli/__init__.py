@@ -2,28 +2,35 @@
 
 Each module in :data:`COMMANDS` has ``add_parser(subparsers)`` and
 ``run(args) -> int``. A :class:`~codecup.errors.ConfigError` (a user's mistake)
-becomes one line on stderr and exit status 2.
+becomes one line on stderr and exit status 2; any other error of ours or of the
+system (a full disk) one line and status 1. A reader that stops reading
+(``codecup games | head -1``) ends the command quietly, as it ends ``cat``.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import select
 import sys
+from typing import NoReturn
 
+from codecup import __version__
 from codecup.errors import CodecupError, ConfigError
 
 COMMANDS = ("games", "play", "bot", "verify", "score", "tournament", "demo", "sprt", "view", "doctor")
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own usage errors also exit 2
+    def error(self, message: str) -> NoReturn:  # argparse's own usage errors also exit 2
         self.exit(2, f"codecup: error: {message}\n")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser with every available subcommand (or just ``only``, to start faster)."""
     parser = _Parser(prog="codecup", description="CodeCup-style bot competitions.")
+    parser.add_argument("--version", action="version", version=f"codecup {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in (only,) if only in COMMANDS else COMMANDS:
         try:
@@ -44,16 +51,54 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(args_list[0] if args_list else None)
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:  # --help, or a usage error (already printed, status 2)
+    except SystemExit as exc:  # --help, --version, or a usage error (already printed, status 2)
         return int(exc.code or 0)
     try:
-        return int(args.run(args) or 0)
+        status = int(args.run(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit where it can't be caught
+        return status
+    except BrokenPipeError as exc:
+        if _stdout_gone():
+            return _quiet_exit()
+        print(f"codecup: error: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     except ConfigError as exc:
         print(f"codecup: error: {exc}", file=sys.stderr)
         return 2
     except CodecupError as exc:
         print(f"codecup: error: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # not the input's fault (those are ConfigErrors): a full disk, a lost mount
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"codecup: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("codecup: interrupted", file=sys.stderr)
         return 130
+
+
+#: The exit status of a program killed by SIGPIPE (128 + 13), which is what
+#: ``cat`` or ``ls`` end with when their reader goes away.
+SIGPIPE_STATUS = 141
+
+
+def _stdout_gone() -> bool:
+    """Whether standard output is a pipe whose reader has gone (rather than some other pipe)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return True  # not a real file: nothing better to go on
+    poll = select.poll()
+    poll.register(fd, select.POLLOUT)
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poll.poll(0))
+
+
+def _quiet_exit() -> int:
+    """Stop without a word; what is still buffered must not fail again at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass
+    return SIGPIPE_STATUS

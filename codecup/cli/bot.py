@@ -10,7 +10,9 @@ import argparse
 import os
 import sys
 
-from codecup.cli.common import add_words_option, apply_words_option
+from codecup.checks import check_clock
+from codecup.cli.common import add_words_option, apply_words_option, clock_seconds
+from codecup.errors import ConfigError
 from codecup.plugins import load_game
 
 
@@ -26,7 +28,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="the bot's random seed")
     parser.add_argument(
         "--clock",
-        type=float,
+        type=clock_seconds,
         help="seconds the bot has for the whole game, which it budgets from "
         "(default: $CODECUP_CLOCK set by our referee, else the variant's clock)",
     )
@@ -45,8 +47,8 @@ def _clock_from_referee(game: str) -> float | None:
     """The clock our referee announces in the environment, if it runs this game."""
     text = os.environ.get("CODECUP_CLOCK") if os.environ.get("CODECUP_GAME") == game else None
     try:
-        return float(text) if text else None
-    except ValueError:
+        return check_clock(float(text)) if text else None
+    except (ValueError, ConfigError):  # not a sane clock (inf, nan, 0, days): the variant's is used
         return None
 
 

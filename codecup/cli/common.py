@@ -1,11 +1,18 @@
-"""Options shared by several subcommands."""
+"""Options and checks shared by several subcommands.
+
+Everything here turns a user's bad argument into a :class:`ConfigError` (or an
+argparse error): one clear line and exit status 2, never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import tempfile
 from pathlib import Path
 
+from codecup.checks import check_clock
 from codecup.errors import ConfigError
 
 WORDS_ENV = "CODECUP_WORDS"
@@ -31,12 +38,85 @@ def apply_words_option(args: argparse.Namespace) -> None:
     os.environ[WORDS_ENV] = str(path.resolve())
 
 
-def positive_float(text: str) -> float:
-    """An argparse type for a clock in seconds."""
+def clock_seconds(text: str) -> float:
+    """An argparse type for a clock in seconds (see :func:`check_clock`)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    try:
+        return check_clock(value, "the clock")
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+#: The old name of :func:`clock_seconds` (it always meant a clock).
+positive_float = clock_seconds
+
+
+def finite_float(text: str) -> float:
+    """An argparse type for a finite number (no nan or inf)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number: {text!r}")
     return value
+
+
+def port_number(text: str) -> int:
+    """An argparse type for a TCP port (0 picks a free one)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
+    return value
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def output_dir(path: Path, option: str = "--out") -> Path:
+    """Make sure ``path`` is a folder we can write into (creating it), or raise :class:`ConfigError`.
+
+    The test is a real write (a temporary file), not permission bits: those say
+    nothing to root, and nothing about read-only mounts.
+    """
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{option} {path}: exists and is not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a parent is a file, or a dangling symlink is in the way
+        raise ConfigError(
+            f"{option} {path}: cannot create the folder (something in the way is not a folder)"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{option} {path}: cannot create the folder: {_why(exc)}") from None
+    try:
+        with tempfile.TemporaryFile(dir=path, prefix=".codecup-write-test"):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"{option} {path}: cannot write into this folder: {_why(exc)}") from None
+    return path
+
+
+def output_file(path: Path, option: str) -> Path:
+    """Make sure a file can be written at ``path`` (its folder must exist), or raise :class:`ConfigError`.
+
+    Checked before the work whose result it will hold, so a typo costs nothing.
+    """
+    if path.is_dir():
+        raise ConfigError(f"{option} {path}: is a folder, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise ConfigError(f"{option} {path}: folder {folder} does not exist")
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".codecup-write-test"):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"{option} {path}: cannot write into {folder}: {_why(exc)}") from None
+    return path

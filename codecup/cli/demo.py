@@ -12,6 +12,7 @@ import time
 from html import escape
 from pathlib import Path
 
+from codecup.cli.common import output_dir
 from codecup.cli.tournament import play_spec, positive_int
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo
@@ -38,6 +39,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Play every game's bots against each other and write the results."""
+    output_dir(args.out)
     registry = load_games()
     names = args.game or registry.names()
     results: list[tuple[str, TournamentResult, float]] = []

@@ -12,7 +12,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from codecup.cli.common import add_words_option, apply_words_option, positive_float
+from codecup.checks import check_commands
+from codecup.cli.common import add_words_option, apply_words_option, clock_seconds, output_file
 from codecup.game import Game
 from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager
@@ -28,7 +29,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random start (default 0)")
     parser.add_argument("--setup", help="the random start given explicitly, as the players receive it")
-    parser.add_argument("--clock", type=positive_float, help="seconds per player (default: the game's)")
+    parser.add_argument("--clock", type=clock_seconds, help="seconds per player (default: the game's)")
     parser.add_argument("--record", type=Path, metavar="FILE", help="write the game record (JSON) here")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     add_words_option(parser)
@@ -80,10 +81,13 @@ def describe_result(game: Game, record: Record) -> str:
 def run(args: argparse.Namespace) -> int:
     """Play the game and report it."""
     apply_words_option(args)
+    if args.record is not None:
+        output_file(args.record, "--record")
     registry = load_games()
     game = registry.get(args.game)
     players = [player_info(f"p{seat + 1}", spec) for seat, spec in enumerate(args.players)]
     players = [p if p.bot is None else type(p)(name=f"bot:{p.bot}", bot=p.bot) for p in players]
+    check_commands(players, "")
     match = new_match(game, players, seed=args.seed, variant=args.variant, setup=args.setup, clock=args.clock)
     view = LiveView(game, args.quiet)
     pm = make_plugin_manager(plugins=(view,))

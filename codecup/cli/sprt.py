@@ -15,7 +15,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from codecup.cli.common import apply_words_option, positive_float
+from codecup.checks import check_commands
+from codecup.cli.common import apply_words_option, clock_seconds, finite_float, output_dir
 from codecup.cli.tournament import add_run_options, positive_int
 from codecup.drive import derive_seed
 from codecup.errors import ConfigError
@@ -34,15 +35,17 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("game")
     parser.add_argument("new", metavar="NEW", help="bot:NAME or a command line")
     parser.add_argument("old", metavar="OLD", help="bot:NAME or a command line")
-    parser.add_argument("--elo0", type=float, default=0.0, help="H0: NEW is at most this much stronger (0)")
     parser.add_argument(
-        "--elo1", type=float, default=10.0, help="H1: NEW is at least this much stronger (10)"
+        "--elo0", type=finite_float, default=0.0, help="H0: NEW is at most this much stronger (0)"
+    )
+    parser.add_argument(
+        "--elo1", type=finite_float, default=10.0, help="H1: NEW is at least this much stronger (10)"
     )
     parser.add_argument("--alpha", type=float, default=0.05, help="false positive rate (0.05)")
     parser.add_argument("--beta", type=float, default=0.05, help="false negative rate (0.05)")
     parser.add_argument("--max-games", type=positive_int, default=20000, help="stop undecided after N games")
     parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
-    parser.add_argument("--clock", type=positive_float, help="seconds per player per game")
+    parser.add_argument("--clock", type=clock_seconds, help="seconds per player per game")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random starts (default 0)")
     parser.add_argument("--out", type=Path, help="keep every game's record in this folder's results log")
     add_run_options(parser)
@@ -79,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
     for p in (new, old):
         if p.bot is not None:
             game.info.check_bot(p.bot)
+    check_commands([new, old], "")
+    if args.out is not None:
+        output_dir(args.out)
     address = ex.parse_executor(args.executor)
     if address is None:
         jobs = args.jobs or ex.default_jobs()

@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from codecup.cli.common import add_words_option, apply_words_option, positive_float
+from codecup.cli.common import add_words_option, apply_words_option, clock_seconds, output_dir
 from codecup.errors import ConfigError
 from codecup.plugins import load_games
 from codecup.tournament import executor as ex
@@ -57,9 +57,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
     parser.add_argument("--format", choices=FORMATS, help="default round-robin (double: both seats)")
     parser.add_argument("--rounds", type=positive_int, help="repeat the (final) round robin N times")
-    parser.add_argument("--clock", type=positive_float, help="seconds per player per game")
+    parser.add_argument("--clock", type=clock_seconds, help="seconds per player per game")
     parser.add_argument("--seed", type=int, help="seed of the schedule's random starts (default 0)")
     parser.add_argument("--out", type=Path, help=f"output folder (default {DEFAULT_OUT})")
+    parser.add_argument(
+        "--base",
+        type=Path,
+        metavar="DIR",
+        help="folder the players' directories are relative to (the Word Racer kit's run/; "
+        "or base: in the file; default: the file's folder)",
+    )
     parser.add_argument("--challenger", help="gauntlet: the player facing the field (default: the first)")
     parser.add_argument("--swiss-rounds", type=positive_int, help="swiss: rounds before the final")
     parser.add_argument("--top", type=positive_int, help="swiss: players in the final round robin (4)")
@@ -77,7 +84,7 @@ def _option(args: argparse.Namespace, file_options: dict[str, Any], name: str, d
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament, print the standings, write the results."""
-    players_file = read_players(args.file)
+    players_file = read_players(args.file, args.base)
     opts = dict(players_file.options)
     if args.words is None and "words" in opts:
         args.words = args.file.parent / opts["words"]
@@ -85,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
     registry = load_games()
     game_name = _option(args, opts, "game", None)
     if game_name is None:
-        raise ConfigError(f"which game? give --game or 'game:' in {args.file}")
+        installed = ", ".join(registry.names())
+        raise ConfigError(f"which game? give --game (installed: {installed}) or 'game:' in {args.file}")
     game = registry.get(game_name)
     variant = game.info.variant(_option(args, opts, "variant", None))
     for p in players_file.players:
@@ -107,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(_option(args, opts, "out", DEFAULT_OUT))
     if not out.is_absolute() and args.out is None and "out" in opts:
         out = args.file.parent / out
+    output_dir(out)
     quiet = bool(_option(args, opts, "quiet", False))
     result = play_spec(
         spec,
@@ -122,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
 
         build_site(out, game, result)
     print(result.summary())
+    if any(p.language for p in spec.players):
+        print("\nPlayers: " + ", ".join(p.label for p in spec.players))
     print(f"\nresults in {out}/ (standings.txt, standings.json, games/{', index.html' if site else ''})")
     return 0
 

@@ -12,6 +12,7 @@ import functools
 import http.server
 from pathlib import Path
 
+from codecup.cli.common import port_number
 from codecup.errors import ConfigError
 
 HOST = "127.0.0.1"
@@ -21,7 +22,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("view", help="serve a results site on 127.0.0.1", description=__doc__)
     parser.add_argument("dir", type=Path, metavar="DIR", help="a tournament's or the demo's output folder")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument(
+        "--port", type=port_number, default=8000, help="port (default 8000; 0 picks a free one)"
+    )
     return parser
 
 

@@ -14,6 +14,7 @@ opened once, and ``pread``/``pwrite``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import logging
 import os
@@ -123,8 +124,9 @@ def _kill_v1(path: Path) -> None:
         path.rmdir()
 
 
+@functools.cache
 def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
-    """The ``codecup`` folder under ``base``, made once, stale children removed."""
+    """The ``codecup`` folder under ``base``, made once per process, stale children removed."""
     parent = base / PARENT
     try:
         parent.mkdir(exist_ok=True)

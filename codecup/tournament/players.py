@@ -1,15 +1,28 @@
 """Reading a ``players.yml`` / ``tournament.yml`` into typed objects, at the edge.
 
-The Word Racer format is a list of players, each with ``name``, ``directory``
-(relative to the file's folder) and ``command`` (one string, split like a
-shell does and run without one; ``bot:NAME`` is a built-in bot). A file may
-instead be a mapping with ``players:`` and any tournament option (``game:``,
-``format:``, ``rounds:`` ...): a ``tournament.yml``.
+Two shapes are read:
+
+- a list of players, each with ``name``, ``directory`` and ``command`` (one
+  string, split like a shell does and run without one; ``bot:NAME`` is a
+  built-in bot), and optionally ``language`` (informative, shown with the name)
+  and ``env`` (a mapping of environment variables for the program, which otherwise
+  gets a clean environment: see ``docs/security.md``);
+- a mapping with ``players:`` (that list) and any tournament option
+  (``game:``, ``format:``, ``rounds:`` ...): a ``tournament.yml``. The Word
+  Racer contest kit's ``conf/players.yml`` is this shape with ``players:`` only.
+
+A ``directory`` is relative to the *base* folder: ``--base`` on the command
+line (the kit's ``run/``), else ``base:`` in the file (relative to the file),
+else the file's own folder.
+
+Everything is checked before the first game: names, options, and each
+player's command (directory, program, script), so a typo is one line naming
+the player, not a crash in the middle of a tournament.
 """
 
 from __future__ import annotations
 
-import re
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,11 +30,13 @@ from typing import Any
 import attrs
 import yaml
 
+from codecup.checks import check_clock, check_commands
 from codecup.errors import ConfigError, PlayersFileError
+from codecup.names import file_name, file_name_clash, name_problem
 from codecup.record import PlayerInfo
 from codecup.runner import player_info
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+@-]{0,63}$")
+PLAYER_KEYS = ("name", "command", "directory", "language", "env")
 
 #: Options a tournament file may hold, with the type each must have.
 OPTION_TYPES: dict[str, tuple[type, ...]] = {
@@ -42,6 +57,9 @@ OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "words": (str,),
 }
 
+#: The least value of whole-number options (the command line refuses the same).
+OPTION_MINIMUM = {"rounds": 1, "jobs": 1, "swiss_rounds": 1, "top": 2}
+
 
 @attrs.frozen
 class PlayersFile:
@@ -50,47 +68,97 @@ class PlayersFile:
     path: Path
     players: tuple[PlayerInfo, ...]
     options: Mapping[str, Any] = attrs.field(factory=dict)
+    base: Path | None = None  # where directories were resolved (None: no player has one)
 
 
-def parse_player(entry: Any, index: int, base: Path, where: str) -> PlayerInfo:
+@attrs.frozen
+class _Base:
+    """The folder directories are relative to, and how it was chosen (for messages)."""
+
+    path: Path
+    chosen: bool  # given by --base or base:, rather than defaulted to the file's folder
+
+
+def parse_player(entry: Any, index: int, base: Path | _Base, where: str) -> PlayerInfo:
     """One entry of the players list."""
+    if isinstance(base, Path):
+        base = _Base(base, chosen=True)
     if not isinstance(entry, Mapping):
         raise PlayersFileError(f"{where}: player #{index + 1} must be a mapping with name and command")
-    unknown = set(entry) - {"name", "command", "directory"}
+    unknown = set(map(str, entry)) - set(PLAYER_KEYS)
     if unknown:
-        raise PlayersFileError(f"{where}: player #{index + 1} has unknown keys: {', '.join(sorted(unknown))}")
-    name, command, directory = entry.get("name"), entry.get("command"), entry.get("directory")
-    if not isinstance(name, str) or not NAME.match(name):
         raise PlayersFileError(
-            f"{where}: player #{index + 1} needs a name of letters, digits and _.+@- (got {name!r})"
+            f"{where}: player #{index + 1} has unknown keys: {', '.join(sorted(unknown))} "
+            f"(known: {', '.join(PLAYER_KEYS)})"
         )
+    name, command, directory = entry.get("name"), entry.get("command"), entry.get("directory")
+    language = entry.get("language")
+    problem = name_problem(name)
+    if problem is not None or not isinstance(name, str):
+        raise PlayersFileError(f"{where}: player #{index + 1}: {problem}")
     if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
-        command = " ".join(_quote(c) for c in command)
+        command = " ".join(shlex.quote(c) for c in command)
     if not isinstance(command, str) or not command.strip():
         raise PlayersFileError(f"{where}: player {name!r} needs a command (a string, or bot:NAME)")
     if directory is not None and not isinstance(directory, str):
         raise PlayersFileError(f"{where}: player {name!r}: directory must be a string")
+    if language is not None and (not isinstance(language, str | int | float) or isinstance(language, bool)):
+        raise PlayersFileError(f"{where}: player {name!r}: language must be text, not {language!r}")
+    env = _environment(entry.get("env"), name, where)
     folder: str | None = None
     if not command.startswith("bot:"):
-        path = (base / directory) if directory else base
+        path = (base.path / directory) if directory else base.path
         if not path.is_dir():
-            raise PlayersFileError(f"{where}: player {name!r}: directory {path} does not exist")
+            hint = "" if base.chosen else " (directories are relative to the file's folder: give --base DIR)"
+            raise PlayersFileError(f"{where}: player {name!r}: directory {path} does not exist{hint}")
         folder = str(path.resolve())
     try:
-        return player_info(name, command.strip(), folder)
+        info = player_info(name, command.strip(), folder)
     except ConfigError as exc:
         raise PlayersFileError(f"{where}: {exc}") from None
+    if env:
+        info = attrs.evolve(info, env=env)
+    return attrs.evolve(info, language=str(language).strip() or None) if language is not None else info
 
 
-def _quote(word: str) -> str:
-    import shlex
+def _environment(value: Any, name: str, where: str) -> tuple[tuple[str, str], ...]:
+    """A player's ``env:``: a mapping of variable names to text values."""
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping):
+        raise PlayersFileError(f"{where}: player {name!r}: env must be a mapping of NAME: value")
+    env = []
+    for key, text in value.items():
+        if not isinstance(key, str) or not key or "=" in key or "\0" in key:
+            raise PlayersFileError(f"{where}: player {name!r}: {key!r} is not an environment variable name")
+        if isinstance(text, bool) or not isinstance(text, str | int | float) or "\0" in str(text):
+            raise PlayersFileError(f"{where}: player {name!r}: env {key} must be text, not {text!r}")
+        env.append((key, str(text)))
+    return tuple(env)
 
-    return shlex.quote(word)
+
+def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
+    if norm == "clock":
+        try:
+            return check_clock(value, f"option {key!r}")
+        except ConfigError as exc:
+            raise PlayersFileError(f"{where}: {exc}") from None
+    types = OPTION_TYPES[norm]
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        raise PlayersFileError(f"{where}: option {key!r} must be {types[0].__name__}, not {value!r}")
+    least = OPTION_MINIMUM.get(norm)
+    if least is not None and isinstance(value, int) and value < least:
+        raise PlayersFileError(f"{where}: option {key!r} must be at least {least}, not {value!r}")
+    return value
 
 
-def parse_players(doc: Any, base: Path, where: str) -> PlayersFile:
-    """Turn a loaded YAML document into a :class:`PlayersFile`."""
+def parse_players(doc: Any, base: Path, where: str, *, base_given: Path | None = None) -> PlayersFile:
+    """Turn a loaded YAML document into a :class:`PlayersFile`.
+
+    ``base`` is the file's folder; ``base_given`` (``--base``) wins over a ``base:`` in the file.
+    """
     options: dict[str, Any] = {}
+    folder = _Base(base_given, chosen=True) if base_given is not None else _Base(base, chosen=False)
     if isinstance(doc, Mapping):
         if "players" not in doc:
             raise PlayersFileError(f"{where}: a mapping needs a 'players:' list")
@@ -98,35 +166,51 @@ def parse_players(doc: Any, base: Path, where: str) -> PlayersFile:
             if key == "players":
                 continue
             norm = str(key).replace("-", "_")
+            if norm == "base":
+                if not isinstance(value, str) or not value:
+                    raise PlayersFileError(f"{where}: option 'base' must be a folder, not {value!r}")
+                if base_given is None:
+                    folder = _Base(base / value, chosen=True)
+                continue
             if norm not in OPTION_TYPES:
-                known = ", ".join(sorted(OPTION_TYPES))
+                known = ", ".join(sorted([*OPTION_TYPES, "base"]))
                 raise PlayersFileError(f"{where}: unknown option {key!r} (known: players, {known})")
-            types = OPTION_TYPES[norm]
-            if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-                raise PlayersFileError(f"{where}: option {key!r} must be {types[0].__name__}, not {value!r}")
-            options[norm] = value
+            options[norm] = _check_option(norm, key, value, where)
         entries = doc["players"]
     else:
         entries = doc
     if not isinstance(entries, list):
         raise PlayersFileError(f"{where}: expected a list of players")
-    players = tuple(parse_player(entry, i, base, where) for i, entry in enumerate(entries))
+    if folder.chosen and not folder.path.is_dir():
+        raise PlayersFileError(f"{where}: base folder {folder.path} does not exist")
+    players = tuple(parse_player(entry, i, folder, where) for i, entry in enumerate(entries))
     seen: set[str] = set()
     for p in players:
         if p.name in seen:
             raise PlayersFileError(f"{where}: two players are called {p.name!r}")
         seen.add(p.name)
+    clash = file_name_clash(p.name for p in players)
+    if clash is not None:
+        a, b = clash
+        raise PlayersFileError(
+            f"{where}: players {a!r} and {b!r} would share the file name {file_name(b)!r} "
+            "(names are used in file names, and some file systems ignore case): rename one"
+        )
     if len(players) < 2:
         raise PlayersFileError(f"{where}: a tournament needs at least two players (found {len(players)})")
-    return PlayersFile(path=Path(where), players=players, options=options)
+    return PlayersFile(path=Path(where), players=players, options=options, base=folder.path)
 
 
-def read_players(path: Path) -> PlayersFile:
-    """Read and check a players or tournament file; a bad file is one :class:`PlayersFileError`."""
+def read_players(path: Path, base: Path | None = None, *, check: bool = True) -> PlayersFile:
+    """Read and check a players or tournament file; a bad file is one :class:`PlayersFileError`.
+
+    ``base`` is ``--base``: the folder player directories are relative to.
+    With ``check``, every player's program is checked too (:func:`codecup.checks.command_problem`).
+    """
     try:
         text = path.read_text("utf-8")
     except OSError as exc:
-        raise PlayersFileError(f"cannot read {path}: {exc.strerror}") from None
+        raise PlayersFileError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise PlayersFileError(f"{path} is not UTF-8 text") from None
     try:
@@ -135,4 +219,14 @@ def read_players(path: Path) -> PlayersFile:
         mark = getattr(exc, "problem_mark", None)
         at = f" (line {mark.line + 1})" if mark is not None else ""
         raise PlayersFileError(f"{path} is not valid YAML{at}: {getattr(exc, 'problem', exc)}") from None
-    return parse_players(doc, path.parent, str(path))
+    except RecursionError:
+        raise PlayersFileError(f"{path} is nested too deeply to be a players file") from None
+    if base is not None and not base.is_dir():
+        raise PlayersFileError(f"--base {base}: no such folder")
+    players_file = parse_players(doc, path.parent, str(path), base_given=base)
+    if check:
+        try:
+            check_commands(players_file.players, f"{path}: ")
+        except ConfigError as exc:
+            raise PlayersFileError(str(exc)) from None
+    return players_file

@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 import attrs
 
 from codecup.drive import derive_seed
+from codecup.names import file_name
 
-SEP = "~"  # cannot occur in a player's name, so ids are unambiguous and safe as file names
+SEP = "~"  # cannot occur in a file_name(), so ids are unambiguous and safe as file names
 FORMATS = ("round-robin", "gauntlet", "swiss", "knockout")
 
 Points = Mapping[str, tuple[float, ...]]  # game id -> competition points per seat
@@ -54,7 +55,13 @@ class Pairing:
         shared = derive_seed(seed, self.stage, self.round, self.tag, lo, hi) % 2**31
         prefix = f"{self.stage}{self.round}{self.tag}"
         return [
-            ScheduledGame(f"{prefix}{SEP}{names[x]}{SEP}{names[y]}", self.stage, self.round, (x, y), shared)
+            ScheduledGame(
+                f"{prefix}{SEP}{file_name(names[x])}{SEP}{file_name(names[y])}",
+                self.stage,
+                self.round,
+                (x, y),
+                shared,
+            )
             for x, y in ((self.a, self.b), (self.b, self.a))
         ]
 

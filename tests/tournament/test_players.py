@@ -1,21 +1,33 @@
-"""players.yml / tournament.yml parsing."""
+"""players.yml / tournament.yml parsing: both shapes, the Word Racer kit's layout, every mistake."""
 
 from __future__ import annotations
 
+import os
+import stat
+
 import pytest
 
-from codecup.errors import PlayersFileError
+from codecup.checks import check_commands, command_problem
+from codecup.errors import ConfigError, PlayersFileError
+from codecup.names import file_name, file_name_clash, name_problem
+from codecup.record import PlayerInfo
 from codecup.tournament.players import read_players
+from codecup.tournament.schedule import round_robin
+
+TWO_BOTS = "- name: a\n  command: bot:x\n- name: b\n  command: bot:y\n"
+SECOND = "- name: b\n  command: bot:y\n"
 
 
 def write(tmp_path, text, name="players.yml"):
     path = tmp_path / name
-    path.write_text(text)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
     return path
 
 
 def test_word_racer_list(tmp_path):
     (tmp_path / "alice").mkdir()
+    (tmp_path / "alice" / "my bot.py").write_text("print()\n")
     path = write(
         tmp_path,
         "- name: alice\n  directory: alice\n  command: python3 'my bot.py' --fast\n"
@@ -41,26 +53,130 @@ def test_mapping_with_options(tmp_path):
     assert [p.name for p in pf.players] == ["a", "b"]
 
 
+def _kit(tmp_path):
+    """The Word Racer kit's layout: conf/players.yml as its template writes it, bots in run/<dir>."""
+    for folder, program in (("mybot", "mybot_racer"), ("zracer", "zracer.py")):
+        (tmp_path / "run" / folder).mkdir(parents=True)
+        exe = tmp_path / "run" / folder / program
+        exe.write_text("#!/bin/sh\n")
+        exe.chmod(0o755)
+    return write(
+        tmp_path,
+        "players:\n"
+        "  - name: MyBot\n    language: Scala\n    directory: mybot\n    command: ./mybot_racer\n"
+        "  - name: ZRacer\n    language: Python\n    directory: zracer\n    command: python zracer.py\n",
+        "conf/players.yml",
+    )
+
+
+def test_word_racer_kit_layout_with_base(tmp_path):
+    path = _kit(tmp_path)
+    pf = read_players(path, tmp_path / "run")
+    mine, zracer = pf.players
+    assert mine.directory == str((tmp_path / "run" / "mybot").resolve())
+    assert mine.command == ("./mybot_racer",) and mine.language == "Scala"
+    assert zracer.label == "ZRacer (Python)"
+    assert pf.options == {}
+
+
+def test_kit_layout_without_base_says_how(tmp_path):
+    path = _kit(tmp_path)
+    with pytest.raises(PlayersFileError, match=r"conf/mybot does not exist .*give --base DIR"):
+        read_players(path)
+
+
+def test_base_in_the_file_is_relative_to_the_file_and_base_option_wins(tmp_path):
+    path = _kit(tmp_path)
+    text = path.read_text()
+    write(tmp_path, "base: ../run\n" + text, "conf/players.yml")
+    assert read_players(path).players[0].directory == str((tmp_path / "run" / "mybot").resolve())
+    (tmp_path / "other").mkdir()
+    with pytest.raises(PlayersFileError, match="other/mybot does not exist"):
+        read_players(path, tmp_path / "other")
+    write(tmp_path, "base: ../nowhere\n" + text, "conf/players.yml")
+    with pytest.raises(PlayersFileError, match=r"base folder .*nowhere does not exist"):
+        read_players(path)
+    with pytest.raises(PlayersFileError, match=r"--base .*: no such folder"):
+        read_players(path, tmp_path / "nowhere")
+
+
+def test_any_printable_name_is_accepted_and_ids_stay_safe_file_names(tmp_path):
+    names = ["Jürgen", "Zoë's bot", "神", "a/b", "..", "plain-name"]
+    path = write(tmp_path, "".join(f'- name: "{n}"\n  command: bot:x\n' for n in names))
+    pf = read_players(path)
+    assert [p.name for p in pf.players] == names
+    for game in round_robin(names, seed=1, rounds=1):
+        assert "/" not in game.id and game.id.isascii() and game.id.isprintable()
+        assert ".." not in game.id.split("~")
+        # the id is a file name in every folder: records and site pages
+        (tmp_path / "games").mkdir(exist_ok=True)
+        (tmp_path / "games" / f"{game.id}.json").write_text("{}")
+    assert len(os.listdir(tmp_path / "games")) == len(names) * (len(names) - 1)
+
+
+def test_file_names_keep_plain_names_and_tell_others_apart():
+    assert file_name("alice") == "alice"  # ids of plain names never change (resumable logs)
+    assert file_name("Jürgen").startswith("Jurgen-")
+    assert file_name("Jürgen") != file_name("Jurgen_")
+    assert file_name("神") != file_name("仏")
+    assert file_name_clash(["Alice", "alice"]) == ("Alice", "alice")
+    assert file_name_clash(["Jürgen", "Jurgen", "神"]) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("a\tb", "printable"),
+        ("a\nb", "printable"),
+        ("\x1b[31mred", "printable"),
+        (" lead", "start or end with a space"),
+        ("x" * 65, "at most 64"),
+        (7, "must be text"),
+        (None, "must be text"),
+    ],
+)
+def test_names_that_are_refused(name, problem):
+    assert problem in name_problem(name)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("- name: a\n  command: bot:x\n", "at least two players"),
         ("- name: a\n  command: bot:x\n- name: a\n  command: bot:y\n", "two players are called 'a'"),
+        ("- name: Bob\n  command: bot:x\n- name: bob\n  command: bot:y\n", "would share the file name"),
         ("- name: a\n- name: b\n  command: bot:y\n", "needs a command"),
-        ("- name: a b\n  command: bot:x\n- name: b\n  command: bot:y\n", "needs a name"),
+        ('- name: "a\\tb"\n  command: bot:x\n- name: b\n  command: bot:y\n', "must be printable"),
+        ("- name: 2004\n  command: bot:x\n- name: b\n  command: bot:y\n", "quote it"),
         ("- name: a\n  command: bot:x\n  colour: red\n- name: b\n  command: bot:y\n", "unknown keys: colour"),
+        ("- name: a\n  command: bot:x\n  language: [1]\n- name: b\n  command: bot:y\n", "language must be"),
         ("- name: a\n  command: ./x\n  directory: nowhere\n- name: b\n  command: bot:y\n", "does not exist"),
         ('- name: a\n  command: "x \'y"\n- name: b\n  command: bot:y\n', "cannot parse"),
+        ("- name: a\n  command: bot:x\n  env: [A]\n- name: b\n  command: bot:y\n", "env must be a mapping"),
+        ("- name: a\n  command: bot:x\n  env: {A: [1]}\n- name: b\n  command: bot:y\n", "env A must be text"),
+        ('- name: a\n  command: bot:x\n  env: {"A=B": 1}\n' + SECOND, "not an environment"),
         ("players: 3\n", "expected a list"),
         ("rounds: 2\n", "needs a 'players:' list"),
         ("rounds: two\nplayers: []\n", "must be int"),
+        ("rounds: 0\nplayers: []\n", "'rounds' must be at least 1"),
+        ("jobs: -1\nplayers: []\n", "'jobs' must be at least 1"),
+        ("top: 1\nplayers: []\n", "'top' must be at least 2"),
+        ("clock: .inf\nplayers: []\n", "positive and finite"),
+        ("clock: .nan\nplayers: []\n", "positive and finite"),
+        ("clock: 0\nplayers: []\n", "positive and finite"),
+        ("clock: -2\nplayers: []\n", "positive and finite"),
+        ("clock: 100000.0\nplayers: []\n", "more than a day"),
+        ("clock: fast\nplayers: []\n", "must be a number of seconds"),
+        ("base: 3\nplayers: []\n", "'base' must be a folder"),
         ("colour: red\nplayers: []\n", "unknown option 'colour'"),
         ("- name: a\n  command: [unclosed\n", "not valid YAML (line"),
         ("just text\n", "expected a list"),
     ],
 )
 def test_bad_files_are_one_clear_error(tmp_path, text, message):
-    with pytest.raises(PlayersFileError, match=r".*") as info:
+    with pytest.raises(PlayersFileError) as info:
         read_players(write(tmp_path, text))
     assert message in str(info.value)
     assert "\n" not in str(info.value)
@@ -69,3 +185,53 @@ def test_bad_files_are_one_clear_error(tmp_path, text, message):
 def test_missing_file(tmp_path):
     with pytest.raises(PlayersFileError, match="cannot read"):
         read_players(tmp_path / "none.yml")
+
+
+def test_not_utf8(tmp_path):
+    (tmp_path / "p.yml").write_bytes(b"- name: \xff\n")
+    with pytest.raises(PlayersFileError, match="not UTF-8"):
+        read_players(tmp_path / "p.yml")
+
+
+def _player(tmp_path, command, name="mine"):
+    path = write(tmp_path, f"- name: {name}\n  command: {command}\n- name: other\n  command: bot:x\n")
+    return read_players(path, check=False).players[0]
+
+
+def test_every_command_is_checked_before_any_game_and_names_the_player(tmp_path):
+    (tmp_path / "bot.py").write_text("print()\n")
+    script = tmp_path / "run.sh"
+    script.write_text("#!/bin/sh\n")
+    assert command_problem(_player(tmp_path, "python3 bot.py")) is None
+    assert command_problem(_player(tmp_path, "python3 -u bot.py --fast")) is None
+    assert command_problem(_player(tmp_path, "python3 -m json.tool")) is None  # a module, not a file
+    assert command_problem(_player(tmp_path, "bot:x")) is None
+    assert "not executable" in command_problem(_player(tmp_path, "./run.sh"))
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    assert command_problem(_player(tmp_path, "./run.sh")) is None
+    assert "program not found (no file" in command_problem(_player(tmp_path, "./missing"))
+    assert "not found on PATH" in command_problem(_player(tmp_path, "no-such-program-xyz"))
+    assert "no file 'gone.py'" in command_problem(_player(tmp_path, "python3 gone.py"))
+    assert "no file 'bot.jar'" in command_problem(_player(tmp_path, "java -jar bot.jar"))
+    with pytest.raises(ConfigError, match=r"^player 'mine': cannot run 'no-such-program-xyz'"):
+        check_commands([_player(tmp_path, "no-such-program-xyz")], "")
+
+
+def test_read_players_checks_commands(tmp_path):
+    path = write(tmp_path, "- name: first\n  command: bot:x\n- name: Zoë\n  command: ./nothing-here\n")
+    with pytest.raises(PlayersFileError, match=r"player 'Zoë': cannot run './nothing-here': program not"):
+        read_players(path)
+    assert read_players(path, check=False).players[1].command == ("./nothing-here",)
+
+
+def test_language_is_kept_in_the_record_only_when_given():
+    from codecup.record import _player_json
+
+    assert "language" not in _player_json(PlayerInfo(name="a", bot="x"))
+    assert _player_json(PlayerInfo(name="a", bot="x", language="C++"))["language"] == "C++"
+
+
+def test_env_is_kept_as_text_in_the_record(tmp_path):
+    path = write(tmp_path, "- name: a\n  command: bot:x\n  env: {JAVA_OPTS: -Xmx256m, LEVEL: 3}\n" + SECOND)
+    a = read_players(path).players[0]
+    assert a.env == (("JAVA_OPTS", "-Xmx256m"), ("LEVEL", "3"))

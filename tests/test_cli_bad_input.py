@@ -1,0 +1,342 @@
+"""Bad input to every subcommand: one clear line on stderr, exit status 2, never a traceback.
+
+Mistakes found before any work run in-process through ``main``; what needs
+real programs or a real pipe runs ``codecup`` in a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codecup import __version__
+from codecup.cli import SIGPIPE_STATUS, main
+from tests.support import TINYGAME_DIST
+
+TWO = (
+    "game: twentyone\nplayers:\n  - {name: a, command: 'bot:random'}\n  - {name: b, command: 'bot:perfect'}\n"
+)
+
+
+@pytest.fixture(autouse=True)
+def with_tinygame(monkeypatch):
+    monkeypatch.syspath_prepend(str(TINYGAME_DIST))
+    import importlib
+
+    importlib.invalidate_caches()
+
+
+def env():
+    e = dict(os.environ)
+    e["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TINYGAME_DIST), e.get("PYTHONPATH")]))
+    return e
+
+
+def codecup(*args, **kw):
+    if "stdout" not in kw:
+        kw.setdefault("capture_output", True)
+    return subprocess.run(
+        [sys.executable, "-m", "codecup", *map(str, args)], env=env(), text=True, timeout=120, **kw
+    )
+
+
+def one_line_error(capsys, argv, message):
+    status = main([str(a) for a in argv])
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert err.startswith("codecup: error:") and err.count("\n") == 1, err
+    assert message in err, err
+    return err
+
+
+@pytest.fixture
+def players(tmp_path):
+    path = tmp_path / "t.yml"
+    path.write_text(TWO)
+    return path
+
+
+@pytest.fixture
+def a_file(tmp_path):
+    path = tmp_path / "a-file"
+    path.write_text("not a folder\n")
+    return path
+
+
+def read_only_folder() -> Path:
+    """A folder no one can create files in, root included: /proc is a read-only kind of mount."""
+    proc = Path("/proc")
+    try:
+        (proc / "codecup-test").touch()
+    except OSError:
+        return proc
+    pytest.skip("no folder here refuses writes to root (/proc accepted a file)")
+
+
+# --- --out / --record ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["tournament", "sprt", "demo"])
+def test_out_naming_an_existing_file(command, players, a_file, capsys):
+    argv = {
+        "tournament": ["tournament", players],
+        "sprt": ["sprt", "twentyone", "bot:perfect", "bot:random"],
+        "demo": ["demo", "--game", "twentyone"],
+    }[command]
+    one_line_error(capsys, [*argv, "--out", a_file], "exists and is not a folder")
+
+
+def test_out_under_a_file(players, a_file, capsys):
+    one_line_error(capsys, ["tournament", players, "--out", a_file / "sub"], "cannot create the folder")
+
+
+def test_out_in_a_folder_that_refuses_writes(players, capsys):
+    folder = read_only_folder()
+    one_line_error(capsys, ["tournament", players, "--out", folder], "cannot write into this folder")
+    one_line_error(capsys, ["tournament", players, "--out", folder / "new"], "cannot create the folder")
+
+
+@pytest.mark.parametrize("where", ["folder", "missing-folder", "under-file", "read-only"])
+def test_record_that_cannot_be_written_is_refused_before_the_game(where, tmp_path, a_file, capsys):
+    target = {
+        "folder": tmp_path,
+        "missing-folder": tmp_path / "nowhere" / "g.json",
+        "under-file": a_file / "g.json",
+        "read-only": read_only_folder() / "g.json" if where == "read-only" else None,
+    }[where]
+    argv = ["play", "twentyone", "bot:random", "bot:random", "--quiet", "--record", target]
+    one_line_error(capsys, argv, "--record")
+    assert capsys.readouterr().out == ""  # no game was played
+
+
+# --- verify -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe{}", "not UTF-8 text"),
+        (b"\x89PNG\r\n\x1a\n", "not UTF-8 text"),
+        (b"hello", "not JSON"),
+        (b"", "not JSON"),
+        (b"[1, 2]", "a JSON list, not an object"),
+        (b'"text"', "a JSON string, not an object"),
+        (b'{"schema": "codecup-record/1"}', "malformed record: no field"),
+        (b"[" * 100000, "nested too deeply"),
+    ],
+)
+def test_verify_of_a_file_that_is_not_a_record(content, message, tmp_path, capsys):
+    path = tmp_path / "x.json"
+    path.write_bytes(content)
+    err = one_line_error(capsys, ["verify", path], message)
+    assert str(path) in err
+
+
+def test_verify_reports_every_unreadable_file_and_checks_the_rest(tmp_path, capsys):
+    good = tmp_path / "good.json"
+    assert main(["play", "twentyone", "bot:random", "bot:perfect", "--quiet", "--record", str(good)]) == 0
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff")
+    capsys.readouterr()
+    assert main(["verify", str(bad), str(good), str(tmp_path / "gone.json")]) == 2
+    out, err = capsys.readouterr()
+    assert f"{good}: ok" in out
+    assert err.count("\n") == 2 and "bad.json: not UTF-8" in err and "cannot read record" in err
+
+
+def test_verify_of_a_record_with_nonsense_inside_does_not_verify(tmp_path, capsys):
+    path = tmp_path / "g.json"
+    assert main(["play", "twentyone", "bot:random", "bot:perfect", "--quiet", "--record", str(path)]) == 0
+    doc = json.loads(path.read_text())
+    for field, value in [("variant", "nope"), ("game", "chess")]:  # the game refuses: unreadable
+        path.write_text(json.dumps({**doc, field: value}))
+        capsys.readouterr()
+        assert main(["verify", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and str(path) in err
+    seat_7 = {**doc, "transcript": [{**doc["transcript"][0], "seat": 7}, *doc["transcript"][1:]]}
+    for bad in ({**doc, "setup": "not a setup"}, seat_7):  # the rules cannot replay it: it does not verify
+        path.write_text(json.dumps(bad))
+        capsys.readouterr()
+        assert main(["verify", str(path)]) == 1
+        out, err = capsys.readouterr()
+        assert "DOES NOT VERIFY" in out and err == ""
+
+
+# --- clocks -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("clock", ["inf", "-inf", "nan", "0", "-1", "1e9", "fast"])
+@pytest.mark.parametrize("command", ["play", "tournament", "sprt", "bot"])
+def test_every_clock_must_be_finite_positive_and_sane(command, clock, players, capsys):
+    argv = {
+        "play": ["play", "twentyone", "bot:random", "bot:random"],
+        "tournament": ["tournament", players],
+        "sprt": ["sprt", "twentyone", "bot:perfect", "bot:random"],
+        "bot": ["bot", "twentyone", "random"],
+    }[command]
+    one_line_error(capsys, [*argv, f"--clock={clock}"], "argument --clock")
+
+
+@pytest.mark.parametrize(("value", "message"), [(".inf", "finite"), (".nan", "finite"), ("0", "positive")])
+def test_clock_in_a_tournament_file(value, message, tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text(f"clock: {value}\n" + TWO)
+    one_line_error(capsys, ["tournament", path, "--out", tmp_path / "out"], message)
+    assert not (tmp_path / "out").exists()
+
+
+# --- players ------------------------------------------------------------------------------------
+
+
+def test_missing_program_is_found_before_any_game_and_names_the_player(tmp_path, capsys):
+    path = tmp_path / "players.yml"
+    path.write_text(
+        "game: twentyone\nplayers:\n"
+        "  - {name: a, command: 'bot:random'}\n  - {name: b, command: 'bot:perfect'}\n"
+        "  - {name: Zoë, command: ./zoe-bot}\n"
+    )
+    one_line_error(
+        capsys, ["tournament", path, "--out", tmp_path / "out"], "player 'Zoë': cannot run './zoe-bot'"
+    )
+    assert not (tmp_path / "out" / "results.jsonl").exists()
+
+
+def test_sprt_checks_both_programs_first(capsys):
+    one_line_error(capsys, ["sprt", "twentyone", "bot:random", "python3 nothere.py"], "player 'old'")
+
+
+def test_non_ascii_names_play_a_tournament_with_safe_file_names(tmp_path):
+    path = tmp_path / "players.yml"
+    path.write_text(
+        "game: twentyone\nplayers:\n"
+        "  - {name: Jürgen, command: 'bot:random'}\n  - {name: \"Zoë's bot\", command: 'bot:perfect'}\n"
+        "  - {name: 神, command: 'bot:random'}\n"
+    )
+    out = tmp_path / "out"
+    run = codecup("tournament", path, "--out", out, "--jobs", "1", "--quiet")
+    assert run.returncode == 0, run.stderr
+    assert "Jürgen" in run.stdout and "Zoë's bot" in run.stdout and "神" in run.stdout
+    records = sorted((out / "games").iterdir())
+    assert len(records) == 6 and all(p.name.isascii() and "'" not in p.name for p in records)
+    assert all(p.name.isascii() for p in (out / "view").iterdir())
+    names = {p["name"] for r in records for p in json.loads(r.read_text())["players"]}
+    assert names == {"Jürgen", "Zoë's bot", "神"}
+
+
+def test_word_racer_kit_layout_runs_unchanged(tmp_path):
+    """conf/players.yml as the kit writes it, bots in run/<directory>, --base run."""
+    kit = tmp_path / "kit"
+    for folder, bot in (("mybot", "random"), ("zracer", "perfect")):
+        (kit / "run" / folder).mkdir(parents=True)
+        program = kit / "run" / folder / "racer"
+        program.write_text(f"#!/bin/sh\nexec {sys.executable} -m codecup bot twentyone {bot}\n")
+        program.chmod(0o755)
+    (kit / "conf").mkdir()
+    (kit / "conf" / "players.yml").write_text(
+        "players:\n"
+        "  - name: MyBot\n    language: Scala\n    directory: mybot\n    command: ./racer\n"
+        "  - name: ZRacer\n    language: Java\n    directory: zracer\n    command: ./racer\n"
+    )
+    run = codecup(
+        "tournament", "conf/players.yml", "--base", "run", "--game", "twentyone", "--quiet", cwd=kit
+    )
+    assert run.returncode == 0, run.stderr
+    assert "Players: MyBot (Scala), ZRacer (Java)" in run.stdout
+    records = list((kit / "tournament-results" / "games").glob("*.json"))
+    assert len(records) == 2
+    players = json.loads(records[0].read_text())["players"]
+    assert {p["language"] for p in players} == {"Scala", "Java"}
+    assert all(p["directory"].startswith(str((kit / "run").resolve())) for p in players)
+
+    run = codecup("tournament", "conf/players.yml", "--game", "twentyone", "--quiet", cwd=kit)
+    assert run.returncode == 2 and "give --base DIR" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_tournament_without_a_game_names_the_installed_ones(players, capsys):
+    players.write_text(TWO.replace("game: twentyone\n", ""))
+    one_line_error(capsys, ["tournament", players], "installed: ")
+
+
+# --- other arguments ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["view", ".", "--port", "70000"], "a port is 0 to 65535"),
+        (["view", ".", "--port", "-1"], "a port is 0 to 65535"),
+        (["sprt", "twentyone", "bot:random", "bot:perfect", "--elo1", "inf"], "must be a finite number"),
+        (["sprt", "twentyone", "bot:random", "bot:perfect", "--elo0", "nan"], "must be a finite number"),
+        (["tournament", "/no/such/players.yml", "--game", "twentyone"], "cannot read"),
+        (["tournament", "PLAYERS", "--base", "/no/such/folder"], "no such folder"),
+        (["score", "twentyone", "x"], "has no board scorer"),
+    ],
+)
+def test_other_bad_arguments(argv, message, players, capsys):
+    one_line_error(capsys, [players if a == "PLAYERS" else a for a in argv], message)
+
+
+# --- output -------------------------------------------------------------------------------------
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"codecup {__version__}"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["games"],
+        ["play", "twentyone", "bot:random", "bot:perfect"],
+        ["bot", "twentyone", "random"],
+        ["tournament", "PLAYERS", "--jobs", "1", "--quiet", "--out", "OUT"],
+    ],
+)
+def test_a_reader_that_stops_reading_ends_the_command_quietly(argv, players, tmp_path):
+    """``codecup games | head -1``: the pipe's reader is gone before anything is written."""
+    argv = [{"PLAYERS": str(players), "OUT": str(tmp_path / "out")}.get(a, a) for a in argv]
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        run = codecup(*argv, stdout=write_end, stderr=subprocess.PIPE, input="5\nStart\n")
+    finally:
+        os.close(write_end)
+    assert run.stderr == ""
+    assert run.returncode == SIGPIPE_STATUS
+
+
+def test_head_of_games_in_a_shell_pipeline():
+    run = subprocess.run(
+        f"{sys.executable} -m codecup games | head -1",
+        shell=True,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0 and run.stderr == ""
+    assert run.stdout.count("\n") == 1
+
+
+@pytest.mark.parametrize("announced", ["inf", "nan", "0", "-3", "1e9", "soon"])
+def test_a_bot_ignores_an_insane_clock_in_its_environment(announced, monkeypatch):
+    from codecup.cli.bot import _clock_from_referee
+
+    monkeypatch.setenv("CODECUP_GAME", "twentyone")
+    monkeypatch.setenv("CODECUP_CLOCK", announced)
+    assert _clock_from_referee("twentyone") is None
+    monkeypatch.setenv("CODECUP_CLOCK", "2.5")
+    assert _clock_from_referee("twentyone") == 2.5
+
+
+def test_play_checks_both_programs_first(tmp_path, capsys):
+    argv = ["play", "twentyone", "bot:random", f"python3 {tmp_path / 'gone.py'}", "--quiet"]
+    one_line_error(capsys, argv, "player 'p2': cannot run python3")
+    assert capsys.readouterr().out == ""
