@@ -26,6 +26,7 @@ from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
 from codecup.tournament.schedule import ScheduledGame
+from codecup.tournament.standings import SCHEMA as STANDINGS_SCHEMA
 from codecup.tournament.standings import Standings, compute_standings, reorder
 
 
@@ -132,6 +133,7 @@ class TournamentResult:
     def to_json(self) -> dict[str, Any]:
         """The JSON form of standings.json."""
         return {
+            "schema": STANDINGS_SCHEMA,
             "tournament": self.spec.to_json(),
             **self.standings.to_json(),
             "ratings": [attrs.asdict(r) | {"interval": list(r.interval)} for r in self.ratings],
@@ -181,10 +183,20 @@ def final_order(game: Game, spec: TournamentSpec, games: list[ScheduledGame], lo
         top = compute_standings(game, sorted(finalists, key=names.index), [log.records[g.id] for g in final])
         swiss = compute_standings(game, names, [log.records[g.id] for g in games if g.stage == "s"])
         return top.order + [n for n in swiss.order if n not in finalists]
+    if spec.format == "gauntlet":  # unequal numbers of games: rank per-game rates
+        return compute_standings(game, names, records, rates=True).order
     if spec.format == "knockout":
         points = {g.id: tuple(log.records[g.id].result.points) for g in games}
         return [names[i] for i in sched.knockout_ranking(len(names), games, points)]
     return overall
+
+
+def format_standings(game: Game, spec: TournamentSpec, records: list[Record]) -> Standings:
+    """Standings as the format ranks them (a gauntlet: per-game rates, with its challenger)."""
+    if spec.format == "gauntlet":
+        st = compute_standings(game, spec.names, records, rates=True)
+        return attrs.evolve(st, challenger=spec.names[spec.challenger_index])
+    return compute_standings(game, spec.names, records)
 
 
 def run_tournament(
@@ -253,7 +265,9 @@ def _run(
         progress.close()
     games = tuple((g, log.records[g.id]) for g in scheduled)
     records = [r for _, r in games]
-    standings = reorder(compute_standings(game, names, records), final_order(game, spec, scheduled, log))
+    standings = reorder(
+        format_standings(game, spec, records), final_order(game, spec, scheduled, log)
+    )
     ratings = tuple(bradley_terry(names, records))
     result = TournamentResult(spec, games, standings, ratings, played)
     write_results(out, result)
@@ -315,6 +329,7 @@ def _write_game(out: Path, g: ScheduledGame, record: Record, only_if_missing: bo
 
 
 def write_results(out: Path, result: TournamentResult) -> None:
-    """standings.txt and standings.json."""
+    """standings.txt, standings.json (docs/standings-schema.md) and standings.csv."""
     (out / "standings.txt").write_text(result.summary() + "\n", "utf-8")
     (out / "standings.json").write_text(json.dumps(result.to_json(), indent=1) + "\n", "utf-8")
+    (out / "standings.csv").write_text(result.standings.csv(), "utf-8")
