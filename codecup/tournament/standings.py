@@ -17,11 +17,11 @@ from typing import Any
 
 import attrs
 
-SCHEMA = "codecup-standings/1"
-
 from codecup.dialogue import Termination
 from codecup.game import Game, Standing
 from codecup.record import Record
+
+SCHEMA = "codecup-standings/1"
 
 
 @attrs.frozen

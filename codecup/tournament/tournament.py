@@ -265,9 +265,7 @@ def _run(
         progress.close()
     games = tuple((g, log.records[g.id]) for g in scheduled)
     records = [r for _, r in games]
-    standings = reorder(
-        format_standings(game, spec, records), final_order(game, spec, scheduled, log)
-    )
+    standings = reorder(format_standings(game, spec, records), final_order(game, spec, scheduled, log))
     ratings = tuple(bradley_terry(names, records))
     result = TournamentResult(spec, games, standings, ratings, played)
     write_results(out, result)
