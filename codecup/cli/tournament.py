@@ -21,7 +21,7 @@ from codecup.tournament import executor as ex
 from codecup.tournament.players import read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS
-from codecup.tournament.tournament import TournamentResult, TournamentSpec, run_tournament
+from codecup.tournament.tournament import OnRecord, TournamentResult, TournamentSpec, run_tournament
 
 DEFAULT_OUT = "tournament-results"
 
@@ -108,6 +108,12 @@ def run(args: argparse.Namespace) -> int:
     if not out.is_absolute() and args.out is None and "out" in opts:
         out = args.file.parent / out
     quiet = bool(_option(args, opts, "quiet", False))
+    site = not _option(args, opts, "no_site", False)
+    live = None
+    if site:  # written as games finish: an organiser can watch the standings grow
+        from codecup.site.live import LiveSite
+
+        live = LiveSite(out, game, spec)
     result = play_spec(
         spec,
         game,
@@ -115,19 +121,24 @@ def run(args: argparse.Namespace) -> int:
         jobs=_option(args, opts, "jobs", None),
         executor=_option(args, opts, "executor", None),
         quiet=quiet,
+        on_record=live,
     )
-    site = not _option(args, opts, "no_site", False)
-    if site:
-        from codecup.site import build_site
-
-        build_site(out, game, result)
+    if live is not None:
+        live.finish(result)
     print(result.summary())
     print(f"\nresults in {out}/ (standings.txt, standings.json, games/{', index.html' if site else ''})")
     return 0
 
 
 def play_spec(
-    spec: TournamentSpec, game, out: Path, *, jobs: int | None, executor: str | None, quiet: bool
+    spec: TournamentSpec,
+    game,
+    out: Path,
+    *,
+    jobs: int | None,
+    executor: str | None,
+    quiet: bool,
+    on_record: OnRecord | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report."""
     address = ex.parse_executor(executor)
@@ -135,11 +146,15 @@ def play_spec(
     if address is None:
         n = jobs or ex.default_jobs()
         with ex.local_pool(n) as pool:
-            return run_tournament(spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n)
+            return run_tournament(
+                spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n, on_record=on_record
+            )
     pool, slots, close = ex.dask_executor(address)
     try:
         n = jobs or slots
-        return run_tournament(spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n)
+        return run_tournament(
+            spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n, on_record=on_record
+        )
     finally:
         pool.shutdown(wait=False)
         close()

@@ -145,8 +145,8 @@ def make_server(directory: Path, port: int) -> http.server.ThreadingHTTPServer:
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     server = make_server(args.dir, args.port)
-    host, port = server.server_address[:2]
-    print(f"serving {args.dir} at http://{host}:{port}/ (Ctrl-C to stop)", flush=True)
+    port = server.server_address[1]
+    print(f"serving {args.dir} at http://{HOST}:{port}/ (Ctrl-C to stop)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

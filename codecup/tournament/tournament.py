@@ -11,7 +11,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,8 @@ from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.standings import SCHEMA as STANDINGS_SCHEMA
 from codecup.tournament.standings import Standings, compute_standings, reorder
+
+OnRecord = Callable[[ScheduledGame, Record], None]  # told of every finished (or resumed) game
 
 
 @attrs.frozen
@@ -208,14 +210,19 @@ def run_tournament(
     play: PlayFn,
     progress: Progress | None = None,
     jobs: int = 1,
+    on_record: OnRecord | None = None,
 ) -> TournamentResult:
-    """Play (or finish) the tournament into ``out`` and return its result."""
+    """Play (or finish) the tournament into ``out`` and return its result.
+
+    ``on_record(game, record)`` is called for every game as it is logged (and
+    for every game already in the log), e.g. to write the results site live.
+    """
     spec.check()
     out.mkdir(parents=True, exist_ok=True)
     (out / "games").mkdir(exist_ok=True)
     log = ResultsLog.open(out / LOG_NAME, lock=True)
     try:
-        return _run(spec, game, out, log, executor, play, progress or Progress(), jobs)
+        return _run(spec, game, out, log, executor, play, progress or Progress(), jobs, on_record)
     finally:
         log.close()
 
@@ -229,6 +236,7 @@ def _run(
     play: PlayFn,
     progress: Progress,
     jobs: int,
+    on_record: OnRecord | None = None,
 ) -> TournamentResult:
     names = spec.names
     setups: dict[int, str] = {}
@@ -255,10 +263,12 @@ def _run(
                         )
                     progress.done += 1
                     _write_game(out, g, log.records[g.id], only_if_missing=True)
+                    if on_record is not None:
+                        on_record(g, log.records[g.id])
                 else:
                     todo.append((g, match))
             progress.grow(len(scheduled))
-            _run_batch(todo, executor, play, log, points, progress, out, jobs)
+            _run_batch(todo, executor, play, log, points, progress, out, jobs, on_record)
             played += len(todo)
     finally:
         progress.set_running(0)
@@ -281,6 +291,7 @@ def _run_batch(
     progress: Progress,
     out: Path,
     jobs: int,
+    on_record: OnRecord | None = None,
 ) -> None:
     """Play a batch's games in parallel, logging each as it finishes."""
     if not todo:
@@ -310,6 +321,8 @@ def _run_batch(
                 points[g.id] = tuple(record.result.points)
                 _write_game(out, g, record)
                 progress.finished(g.id, record)
+                if on_record is not None:
+                    on_record(g, record)
             if broken is not None:  # only after logging every game that did finish
                 raise broken
     finally:
