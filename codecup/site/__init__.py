@@ -12,6 +12,7 @@ a tournament runs.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from importlib import resources
 from pathlib import Path
 
@@ -53,14 +54,18 @@ def write_game_page(out: Path, game: Game, game_id: str, record) -> Path:
     return path
 
 
-def build_site(out: Path, game: Game, result: TournamentResult) -> Path:
-    """Write the whole site of a finished tournament into ``out`` and return the path of its index."""
+def build_site(out: Path, game: Game, result: TournamentResult, written: Collection[str] = ()) -> Path:
+    """Write the site of a finished tournament into ``out`` and return the path of its index.
+
+    ``written``: ids of games whose pages are already there (a live site wrote them).
+    """
     from codecup.site.pages import index_page
 
     out.mkdir(parents=True, exist_ok=True)
     write_assets(out, game)
     for g, record in result.games:
-        write_game_page(out, game, g.id, record)
+        if g.id not in written:
+            write_game_page(out, game, g.id, record)
     index = out / "index.html"
     write_atomic(
         index,

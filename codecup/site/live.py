@@ -72,5 +72,5 @@ class LiveSite:
         self._written = self.clock()
 
     def finish(self, result: TournamentResult) -> Path:
-        """The final site (every page again, and an index that no longer reloads)."""
-        return build_site(self.out, self.game, result)
+        """The final site: the pages not written yet, and an index that no longer reloads."""
+        return build_site(self.out, self.game, result, written=self.games.keys())

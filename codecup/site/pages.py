@@ -62,7 +62,7 @@ def render(template: str, **values: Any) -> str:
 
 def page(title: str, body: str, css: str | None = "style.css", script: str = "") -> str:
     """A page around ``body``, markup its caller built and escaped (the demo's index)."""
-    root = css.removesuffix("style.css") if css else ""
+    root = css.removesuffix("style.css") if css else None
     return render("page.html", title=title, body=Markup(body), root=root)
 
 
