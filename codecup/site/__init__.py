@@ -12,7 +12,7 @@ a tournament runs.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -76,4 +76,19 @@ def build_site(out: Path, game: Game, result: TournamentResult, written: Collect
     return index
 
 
-__all__ = ["build_site", "write_assets", "write_game_page"]
+def write_demo_index(out: Path, entries: Sequence[tuple[str, str, TournamentResult, float]]) -> Path:
+    """The demo's front page, linking each game's site: entries are (name, title, result, seconds)."""
+    from codecup.site.pages import render
+
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(out / "style.css", _asset("style.css"))
+    rows = [
+        {"name": name, "title": title, "games": len(r.games), "winner": r.standings.order[0], "seconds": took}
+        for name, title, r, took in entries
+    ]
+    index = out / "index.html"
+    write_atomic(index, render("demo.html", root="", entries=rows))
+    return index
+
+
+__all__ = ["build_site", "write_assets", "write_demo_index", "write_game_page"]

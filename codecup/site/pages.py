@@ -2,8 +2,7 @@
 
 Presentation lives in ``templates/``; this module only gathers the values a
 template shows. Autoescaping is on for every template, so a bot's name, move
-or stderr is text, never markup, unless a value is explicitly marked safe
-(only :func:`page`'s body, which its caller built).
+or stderr is always text, never markup.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from typing import Any
 
 import attrs
 import jinja2
-from markupsafe import Markup
 
 from codecup.dialogue import Termination
 from codecup.game import Game
@@ -58,12 +56,6 @@ def environment() -> jinja2.Environment:
 def render(template: str, **values: Any) -> str:
     """Render one template of the site."""
     return environment().get_template(template).render(**values)
-
-
-def page(title: str, body: str, css: str | None = "style.css", script: str = "") -> str:
-    """A page around ``body``, markup its caller built and escaped (the demo's index)."""
-    root = css.removesuffix("style.css") if css else None
-    return render("page.html", title=title, body=Markup(body), root=root)
 
 
 def game_href(game_id: str) -> str:

@@ -222,3 +222,25 @@ def test_live_site_writes_pages_as_games_finish_and_the_index_when_due(site, tmp
     live.finish(result)
     final = (tmp_path / "index.html").read_text()
     assert 'http-equiv="refresh"' not in final and "Finished:" in final
+
+
+def test_demo_index_links_each_game_and_escapes(site, tmp_path):
+    import attrs
+
+    from codecup.site import write_demo_index
+
+    _, _, result = site
+    evil = attrs.evolve(
+        result,
+        standings=attrs.evolve(
+            result.standings,
+            rows=tuple(
+                attrs.evolve(r, standing=attrs.evolve(r.standing, player="<b>x</b>"))
+                for r in result.standings.rows
+            ),
+        ),
+    )
+    html = write_demo_index(tmp_path, [("pillars", "Pillars & co", evil, 1.25)]).read_text()
+    assert 'href="pillars/index.html"' in html and "Pillars &amp; co" in html
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x" not in html and "1.2 s" in html
+    assert (tmp_path / "style.css").is_file()
