@@ -9,6 +9,7 @@ the final site, whose index no longer reloads.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +38,7 @@ class LiveSite:
     games: dict[str, tuple[ScheduledGame, Record]] = attrs.field(factory=dict)
     _written: float | None = None
     _started: bool = False
+    _broken: bool = False  # writing failed once (disk full, folder gone): the run goes on without it
 
     def start(self) -> None:
         """The shared files (on the first game: a run refused at its start touches nothing)."""
@@ -45,13 +47,23 @@ class LiveSite:
         self._started = True
 
     def add(self, g: ScheduledGame, record: Record) -> None:
-        """A game finished: write its page, and the index if it is due."""
-        if not self._started:
-            self.start()
-        write_game_page(self.out, self.game, g.id, record)
+        """A game finished: write its page, and the index if it is due.
+
+        A site that cannot be written does not stop the tournament: one line on
+        stderr, and the site is tried again when the run ends.
+        """
         self.games[g.id] = (g, record)
-        if self._written is None or self.clock() - self._written >= self.interval:
-            self.write_index()
+        if self._broken:
+            return
+        try:
+            if not self._started:
+                self.start()
+            write_game_page(self.out, self.game, g.id, record)
+            if self._written is None or self.clock() - self._written >= self.interval:
+                self.write_index()
+        except OSError as exc:
+            self._broken = True
+            print(f"codecup: warning: cannot write the live site in {self.out}: {exc}", file=sys.stderr)
 
     __call__ = add  # a tournament's on_record callback
 
@@ -73,4 +85,4 @@ class LiveSite:
 
     def finish(self, result: TournamentResult) -> Path:
         """The final site: the pages not written yet, and an index that no longer reloads."""
-        return build_site(self.out, self.game, result, written=self.games.keys())
+        return build_site(self.out, self.game, result, written=() if self._broken else self.games.keys())

@@ -24,7 +24,7 @@ from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.standings import Standings
 
 LOG_LINES = 200  # the last lines of a seat's stderr shown on its game page
-LOG_CHARS = 16_000  # and at most this much of it (a page stays small)
+LOG_CHARS = 8_000  # and at most this much of it: escaped (up to 5 bytes a character), still small
 TEXT_SCRIPT = "text"  # the draw script of a game without its own: text frames
 
 

@@ -244,3 +244,27 @@ def test_demo_index_links_each_game_and_escapes(site, tmp_path):
     assert 'href="pillars/index.html"' in html and "Pillars &amp; co" in html
     assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x" not in html and "1.2 s" in html
     assert (tmp_path / "style.css").is_file()
+
+
+def test_a_page_stays_small_whatever_a_bot_writes_to_stderr(game_pages, tmp_path):
+    from codecup.site import write_assets, write_game_page
+
+    _, game, _, record = game_pages["lucky_words"]  # the largest frames of the four games
+    noisy = attrs.evolve(record, logs=("<&>\n" * 50_000, '"' * 200_000))
+    write_assets(tmp_path, game)
+    page = write_game_page(tmp_path, game, "noisy", noisy)
+    assert page.stat().st_size < 150_000
+    assert "the last 200 shown" in page.read_text()
+
+
+def test_a_live_site_that_cannot_be_written_does_not_stop_the_run(site, tmp_path, capsys):
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    live = LiveSite(blocked / "out", game, result.spec)
+    for g, r in result.games:
+        live.add(g, r)  # no exception
+    assert capsys.readouterr().err.count("cannot write the live site") == 1
+    assert len(live.games) == len(result.games)
