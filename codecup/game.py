@@ -11,6 +11,7 @@ import abc
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -168,6 +169,23 @@ class Game(abc.ABC):
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'font-family="monospace" font-size="14">{rows}</svg>'
         )
+
+    def view_script(self) -> str | None:
+        """JavaScript that draws this game's positions in the results site, or None.
+
+        The script defines ``codecupDraw(frame, view)`` returning ``{svg, status}``
+        for one entry of :meth:`view_frames` (see ``docs/site.md``). It is written
+        once per site and shared by every game page. None (the default): the site
+        shows :meth:`render_text` frames.
+        """
+        return None
+
+    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
+        """What the view script draws, per position (0 to ``len(moves)`` moves): small JSON values.
+
+        The default is :meth:`render_text` of each position, for the site's text viewer.
+        """
+        return [self.render_text(setup, variant, moves[:k]) for k in range(len(moves) + 1)]
 
     def start_position(self, seed: int, variant: str, setup: str | None = None) -> str:
         """The setup of a game: ``setup`` checked and normalised, else the random one for ``seed``."""

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import argparse
 import time
-from html import escape
 from pathlib import Path
 
 from codecup.cli.common import output_dir
 from codecup.cli.tournament import play_spec, positive_int
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo
-from codecup.site import build_site
-from codecup.site.pages import page
+from codecup.site import build_site, write_demo_index
 from codecup.tournament.tournament import TournamentResult, TournamentSpec
 
 DEFAULT_OUT = "demo-results"
@@ -67,19 +65,6 @@ def run(args: argparse.Namespace) -> int:
         elapsed = time.perf_counter() - start
         results.append((name, result, elapsed))
         print(result.summary())
-    items = "".join(
-        f'<li><a href="{escape(name)}/index.html">{escape(name)}</a>: {len(r.games)} games, '
-        f"winner {escape(r.standings.order[0])} ({elapsed:.1f}s)</li>"
-        for name, r, elapsed in results
-    )
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "index.html").write_text(
-        page(
-            "codecup demo",
-            f"<h1>codecup demo</h1><p>Built-in bots of every game.</p><ul>{items}</ul>",
-            css=None,
-        ),
-        "utf-8",
-    )
+    write_demo_index(args.out, [(name, registry.get(name).info.title, r, t) for name, r, t in results])
     print(f"\ndemo results in {args.out}/ (open {args.out / 'index.html'}, or: codecup view {args.out})")
     return 0

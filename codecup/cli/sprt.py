@@ -3,7 +3,14 @@
 NEW and OLD are ``bot:NAME`` or command lines. A sequential probability ratio
 test (pentanomial GSPRT, logistic Elo) accepts H1 (NEW is at least --elo1
 stronger) or H0 (at most --elo0), with error rates --alpha and --beta,
-printing the log-likelihood ratio and its bounds after every pair.
+printing after every pair the Elo difference with its 95% interval, the
+likelihood of superiority (LOS) and the log-likelihood ratio with its bounds,
+and at the end the faults of each side.
+
+Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
+3 no decision within --max-games, 2 a usage error. With --out, every game is
+kept in DIR/results.jsonl, and the same command run again over DIR resumes
+from it (a folder holding another run's results log is refused).
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import random
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +35,10 @@ from codecup.tournament import executor as ex
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.sprt import SprtSettings, SprtState
 from codecup.tournament.standings import outcome_for
+
+EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 1, 3
+SIDES = ("NEW", "OLD")
+_KEY = re.compile(r"sprt(\d+)~([01])")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -52,21 +64,61 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def pair_matches(game, args, new, old, variant) -> Iterator[tuple[int, MatchInfo, MatchInfo]]:
-    """Pair k: both games share a start, NEW moves first in the first."""
-    clock = args.clock or variant.clock
-    k = 0
+def pair_matches(game, args, new, old, variant, k: int = 0) -> Iterator[tuple[int, MatchInfo, MatchInfo]]:
+    """Pair k (from ``k`` on): both games share a start, NEW moves first in the first."""
     while True:
-        seed = derive_seed(args.seed, "sprt", k) % 2**31
-        setup = game.random_setup(random.Random(seed), variant.name)
-        yield (
-            k,
-            *(
-                MatchInfo(game.info.name, variant.name, seed, setup, players, clock)
-                for players in ((new, old), (old, new))
-            ),
-        )
+        yield (k, *pair(game, args, new, old, variant, k))
         k += 1
+
+
+def pair(game, args, new, old, variant, k: int) -> tuple[MatchInfo, MatchInfo]:
+    """The two matches of pair ``k``."""
+    clock = args.clock or variant.clock
+    seed = derive_seed(args.seed, "sprt", k) % 2**31
+    setup = game.random_setup(random.Random(seed), variant.name)
+    first, second = (
+        MatchInfo(game.info.name, variant.name, seed, setup, players, clock)
+        for players in ((new, old), (old, new))
+    )
+    return first, second
+
+
+def open_log(out: Path, expected) -> ResultsLog:
+    """The run's results log in ``out``, refusing one that holds another run's games.
+
+    ``expected(k)`` gives pair ``k``'s two matches; every logged game must be one of them.
+    """
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out}: exists and is not a folder")
+    log = ResultsLog.open(out / LOG_NAME, lock=True)
+    for key, record in log.records.items():
+        m = _KEY.fullmatch(key)
+        if m is None or record.match != expected(int(m.group(1)))[int(m.group(2))]:
+            log.close()
+            raise ConfigError(
+                f"{out / LOG_NAME} holds games of another run (game {key}: other players, game, seed or "
+                "clock): use another --out folder"
+            )
+    return log
+
+
+def count_faults(faults: dict[str, dict[str, int]], records: tuple[Record, Record]) -> None:
+    """Add a pair's faults by side (NEW sits first in the pair's first game, second in its second)."""
+    for record, new_seat in zip(records, (0, 1), strict=True):
+        for seat, end in enumerate(record.result.termination):
+            if end.kind.value != "normal":
+                side = faults[SIDES[seat != new_seat]]
+                side[end.kind.value] = side.get(end.kind.value, 0) + 1
+
+
+def faults_line(faults: dict[str, dict[str, int]]) -> str:
+    """Faults per side, one line."""
+    parts = []
+    for side in SIDES:
+        kinds = faults[side]
+        text = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) if kinds else "none"
+        parts.append(f"{side} {text}")
+    return "faults: " + "; ".join(parts)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -85,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
     check_commands([new, old], "")
     if args.out is not None:
         output_dir(args.out)
+    log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k)) if args.out else None
     address = ex.parse_executor(args.executor)
     if address is None:
         jobs = args.jobs or ex.default_jobs()
@@ -93,8 +146,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         pool, slots, close = ex.dask_executor(address)
         jobs = args.jobs or slots
-    log = ResultsLog.open(args.out / LOG_NAME) if args.out else None
     state = SprtState(settings)
+    faults: dict[str, dict[str, int]] = {side: {} for side in SIDES}
     quiet = bool(args.quiet)
     if not quiet:
         lower, upper = settings.bounds
@@ -108,33 +161,63 @@ def run(args: argparse.Namespace) -> int:
     max_pairs = max(1, args.max_games // 2)
     verdict = None
     try:
-        verdict = _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet)
+        verdict = _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet, faults)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         if close is not None:
             close()
+        if log is not None:
+            log.close()
     took = time.perf_counter() - start
     if quiet:
         print(state.line())
+    print(f"estimate: NEW - OLD {state.estimate()} after {2 * state.n_pairs} games")
+    print(faults_line(faults))
     if verdict == "H1":
         print(f"H1 accepted: NEW is stronger than OLD by at least {args.elo1:g} Elo ({took:.1f}s)")
-    elif verdict == "H0":
+        return EXIT_H1
+    if verdict == "H0":
         print(f"H0 accepted: NEW is not stronger than OLD by {args.elo1:g} Elo ({took:.1f}s)")
-    else:
-        print(f"no decision after {2 * state.n_pairs} games ({took:.1f}s)")
-    return 0
+        return EXIT_H0
+    print(f"no decision after {2 * state.n_pairs} games ({took:.1f}s)")
+    return EXIT_UNDECIDED
 
 
-def _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet) -> str | None:
+def _logged(log: ResultsLog | None, key: str) -> concurrent.futures.Future[Record] | None:
+    """A finished future of a game the log already holds (a resumed run)."""
+    if log is None or key not in log:
+        return None
+    done: concurrent.futures.Future[Record] = concurrent.futures.Future()
+    done.set_result(log.records[key])
+    return done
+
+
+def _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet, faults) -> str | None:
     """Keep ``jobs`` games in flight; count pairs strictly in order, so the run is reproducible."""
-    matches = pair_matches(game, args, new, old, variant)
     futures: dict[int, tuple[concurrent.futures.Future[Record], concurrent.futures.Future[Record]]] = {}
-    submitted = 0
     next_pair = 0
+    while log is not None and f"sprt{next_pair}~0" in log and f"sprt{next_pair}~1" in log:
+        # a resumed run: the pairs its log holds count first, in order, without the pool
+        records = (log.records[f"sprt{next_pair}~0"], log.records[f"sprt{next_pair}~1"])
+        state.add_pair(*[(1 + outcome_for(r, seat)) / 2 for r, seat in zip(records, (0, 1), strict=True)])
+        count_faults(faults, records)
+        next_pair += 1
+        if state.decision() is not None or next_pair >= max_pairs:
+            break
+    if next_pair and not quiet:
+        print(f"resumed {next_pair} pairs from {log.path}: {state.line()}", flush=True)
+    if state.decision() is not None:
+        return state.decision()
+    submitted = next_pair
+    matches = pair_matches(game, args, new, old, variant, next_pair)
+    from_log: set[int] = set()  # later pairs the log held whole: they take no place in the pool
     while True:
-        while submitted < max_pairs and len(futures) * 2 < max(2, jobs + 1):
+        while submitted < max_pairs and 2 * len(futures.keys() - from_log) < max(2, jobs + 1):
             k, first, second = next(matches)
-            futures[k] = (pool.submit(ex.play, first), pool.submit(ex.play, second))
+            a, b = _logged(log, f"sprt{k}~0"), _logged(log, f"sprt{k}~1")
+            if a is not None and b is not None:
+                from_log.add(k)
+            futures[k] = (a or pool.submit(ex.play, first), b or pool.submit(ex.play, second))
             submitted += 1
         if next_pair not in futures:
             return None
@@ -147,12 +230,13 @@ def _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quie
                     log.append(key, record)
         scores = [(1 + outcome_for(r, seat)) / 2 for r, seat in zip(records, (0, 1), strict=True)]
         state.add_pair(*scores)
+        count_faults(faults, records)
         next_pair += 1
         if not quiet:
             print(state.line(), flush=True)
         verdict = state.decision()
         if verdict is not None:
-            for pair in futures.values():
-                for f in pair:
+            for both in futures.values():
+                for f in both:
                     f.cancel()
             return verdict

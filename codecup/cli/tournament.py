@@ -21,7 +21,7 @@ from codecup.tournament import executor as ex
 from codecup.tournament.players import read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS
-from codecup.tournament.tournament import TournamentResult, TournamentSpec, run_tournament
+from codecup.tournament.tournament import OnRecord, TournamentResult, TournamentSpec, run_tournament
 
 DEFAULT_OUT = "tournament-results"
 
@@ -117,6 +117,12 @@ def run(args: argparse.Namespace) -> int:
         out = args.file.parent / out
     output_dir(out)
     quiet = bool(_option(args, opts, "quiet", False))
+    site = not _option(args, opts, "no_site", False)
+    live = None
+    if site:  # written as games finish: an organiser can watch the standings grow
+        from codecup.site.live import LiveSite
+
+        live = LiveSite(out, game, spec)
     result = play_spec(
         spec,
         game,
@@ -124,12 +130,10 @@ def run(args: argparse.Namespace) -> int:
         jobs=_option(args, opts, "jobs", None),
         executor=_option(args, opts, "executor", None),
         quiet=quiet,
+        on_record=live,
     )
-    site = not _option(args, opts, "no_site", False)
-    if site:
-        from codecup.site import build_site
-
-        build_site(out, game, result)
+    if live is not None:
+        live.finish(result)
     print(result.summary())
     if any(p.language for p in spec.players):
         print("\nPlayers: " + ", ".join(p.label for p in spec.players))
@@ -138,7 +142,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def play_spec(
-    spec: TournamentSpec, game, out: Path, *, jobs: int | None, executor: str | None, quiet: bool
+    spec: TournamentSpec,
+    game,
+    out: Path,
+    *,
+    jobs: int | None,
+    executor: str | None,
+    quiet: bool,
+    on_record: OnRecord | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report."""
     address = ex.parse_executor(executor)
@@ -146,11 +157,15 @@ def play_spec(
     if address is None:
         n = jobs or ex.default_jobs()
         with ex.local_pool(n) as pool:
-            return run_tournament(spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n)
+            return run_tournament(
+                spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n, on_record=on_record
+            )
     pool, slots, close = ex.dask_executor(address)
     try:
         n = jobs or slots
-        return run_tournament(spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n)
+        return run_tournament(
+            spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n, on_record=on_record
+        )
     finally:
         pool.shutdown(wait=False)
         close()

@@ -1,12 +1,18 @@
 """The static results site of a tournament: no server, no network.
 
 ``index.html`` has the standings, the cross-table and per-player figures;
-``view/<game>.html`` shows one game move by move, every position drawn by
-the game plugin's ``render_svg`` beforehand, so a plain file browser works.
+``view/<game>.html`` shows one game move by move. A game page holds the
+record's moves and one small frame per position; ``draw/<GAME>.js``, one
+script per game shared by all its pages, draws them in the browser
+(:meth:`codecup.game.Game.view_script`), so a plain file browser works and a
+page stays small. :class:`~codecup.site.live.LiveSite` writes the site while
+a tournament runs.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Collection, Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -18,19 +24,71 @@ def _asset(name: str) -> str:
     return resources.files("codecup.site").joinpath(name).read_text("utf-8")
 
 
-def build_site(out: Path, game: Game, result: TournamentResult) -> Path:
-    """Write the site into ``out`` and return the path of its index."""
-    from codecup.site.pages import game_page, index_page
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, so a reader never sees half a page."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, "utf-8")
+    os.replace(tmp, path)
+
+
+def write_assets(out: Path, game: Game) -> None:
+    """The files every page shares: style, viewer, the game's drawing script."""
+    from codecup.site.pages import TEXT_SCRIPT, script_name
+
+    (out / "view").mkdir(parents=True, exist_ok=True)
+    (out / "draw").mkdir(exist_ok=True)
+    write_atomic(out / "style.css", _asset("style.css"))
+    write_atomic(out / "viewer.js", _asset("viewer.js"))
+    script = game.view_script()
+    write_atomic(
+        out / "draw" / script_name(game), script if script is not None else _asset(f"{TEXT_SCRIPT}.js")
+    )
+
+
+def write_game_page(out: Path, game: Game, game_id: str, record) -> Path:
+    """One game's page."""
+    from codecup.site.pages import game_page
+
+    path = out / "view" / f"{game_id}.html"
+    write_atomic(path, game_page(game, game_id, record))
+    return path
+
+
+def build_site(out: Path, game: Game, result: TournamentResult, written: Collection[str] = ()) -> Path:
+    """Write the site of a finished tournament into ``out`` and return the path of its index.
+
+    ``written``: ids of games whose pages are already there (a live site wrote them).
+    """
+    from codecup.site.pages import index_page
 
     out.mkdir(parents=True, exist_ok=True)
-    (out / "view").mkdir(exist_ok=True)
-    (out / "style.css").write_text(_asset("style.css"), "utf-8")
-    (out / "viewer.js").write_text(_asset("viewer.js"), "utf-8")
+    write_assets(out, game)
     for g, record in result.games:
-        (out / "view" / f"{g.id}.html").write_text(game_page(game, g.id, record), "utf-8")
+        if g.id not in written:
+            write_game_page(out, game, g.id, record)
     index = out / "index.html"
-    index.write_text(index_page(game, result), "utf-8")
+    write_atomic(
+        index,
+        index_page(
+            game, result.spec, result.games, result.standings, result.ratings, total=len(result.games)
+        ),
+    )
     return index
 
 
-__all__ = ["build_site"]
+def write_demo_index(out: Path, entries: Sequence[tuple[str, str, TournamentResult, float]]) -> Path:
+    """The demo's front page, linking each game's site: entries are (name, title, result, seconds)."""
+    from codecup.site.pages import render
+
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(out / "style.css", _asset("style.css"))
+    rows = [
+        {"name": name, "title": title, "games": len(r.games), "winner": r.standings.order[0], "seconds": took}
+        for name, title, r, took in entries
+    ]
+    index = out / "index.html"
+    write_atomic(index, render("demo.html", root="", entries=rows))
+    return index
+
+
+__all__ = ["build_site", "write_assets", "write_demo_index", "write_game_page"]

@@ -1,17 +1,40 @@
-// Move-by-move viewer: every position is precomputed into the page, so this needs no server.
+// Move-by-move viewer of one game page. The game's own script (../draw/GAME.js, shared by
+// every page of that game) defines codecupDraw(frame, view) -> {svg, status}; the page holds
+// the record's moves and one small frame per position. No server, no network: file:// works.
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("game-data").textContent);
   const board = document.getElementById("board");
+  const status = document.getElementById("status");
   const label = document.getElementById("ply-label");
   const clocks = document.querySelectorAll("[data-clock-seat]");
   const moves = document.querySelectorAll("#moves li[data-ply]");
   const last = data.frames.length - 1;
   let ply = 0;
 
+  function draw(k) {
+    const view = {
+      ply: k,
+      last: last,
+      moves: data.moves,
+      movers: data.movers,
+      seats: data.seats,
+      shared: data.shared,
+      end: k === last ? data.end : "",
+    };
+    try {
+      return window.codecupDraw(data.frames[k], view);
+    } catch (err) {
+      return { svg: "", status: "cannot draw this position: " + err };
+    }
+  }
+
   function show(k) {
     ply = Math.max(0, Math.min(last, k));
-    board.innerHTML = data.frames[ply];
+    const drawn = draw(ply);
+    board.innerHTML = drawn.svg;
+    status.textContent = drawn.status;
+    status.classList.toggle("fault", ply === last && data.end !== "");
     board.dataset.ply = String(ply);
     label.textContent = ply === 0 ? "start" : "after move " + ply + " of " + last + ": " + data.moves[ply - 1];
     clocks.forEach(function (el) {
@@ -25,11 +48,11 @@
     });
   }
 
-  const actions = { first: 0, prev: -1, next: 1, last: Infinity };
+  const steps = { first: -Infinity, prev: -1, next: 1, last: Infinity };
   document.querySelectorAll("button[data-go]").forEach(function (button) {
     button.addEventListener("click", function () {
       const go = button.dataset.go;
-      show(go === "first" ? 0 : go === "last" ? last : ply + actions[go]);
+      show(go === "first" ? 0 : go === "last" ? last : ply + steps[go]);
     });
   });
   moves.forEach(function (li) {

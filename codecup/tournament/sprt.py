@@ -10,6 +10,11 @@ pair over ``N`` pairs, and ``s = 1 / (1 + 10^(-elo/400))``,
 
 H1 (NEW is ``elo1`` stronger) is accepted when LLR >= log((1 - beta) / alpha),
 H0 (only ``elo0``) when LLR <= log(beta / (1 - alpha)).
+
+The estimate shown beside it: the Elo difference ``-400 log10(1/m - 1)``,
+its 95% interval from ``m ± 1.96 sqrt(v / N)`` mapped the same way, and the
+likelihood of superiority ``LOS = Phi((m - 1/2) / sqrt(v / N))``, the
+probability that NEW is stronger at all (all from the same counts as the LLR).
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from __future__ import annotations
 import math
 
 import attrs
+
+Z95 = 1.959964
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 PRIOR = 0.2  # a virtual pair spread over the five outcomes: a run of identical pairs still has a variance
@@ -71,17 +78,43 @@ class SprtState:
         """Pairs played."""
         return sum(self.pairs)
 
+    def _moments(self) -> tuple[float, float]:
+        """Mean and variance of the pair scores (with the weak prior)."""
+        counts = [c + PRIOR for c in self.pairs]
+        total = sum(counts)
+        mean = sum(c * x for c, x in zip(counts, PAIR_SCORES, strict=True)) / total
+        var = sum(c * (x - mean) ** 2 for c, x in zip(counts, PAIR_SCORES, strict=True)) / total
+        return mean, var
+
     def llr(self) -> float:
         """The log-likelihood ratio of H1 against H0 so far."""
         n = self.n_pairs
         if n == 0:
             return 0.0
-        counts = [c + PRIOR for c in self.pairs]
-        total = sum(counts)
-        mean = sum(c * x for c, x in zip(counts, PAIR_SCORES, strict=True)) / total
-        var = sum(c * (x - mean) ** 2 for c, x in zip(counts, PAIR_SCORES, strict=True)) / total
+        mean, var = self._moments()
         s0, s1 = expected_score(self.settings.elo0), expected_score(self.settings.elo1)
         return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+    def elo(self) -> tuple[float, float, float]:
+        """NEW's estimated Elo advantage and its 95% interval ``(elo, low, high)``."""
+        if self.n_pairs == 0:
+            return (0.0, -math.inf, math.inf)
+        mean, var = self._moments()
+        se = math.sqrt(var / self.n_pairs)
+        return (elo_of(mean), elo_of(mean - Z95 * se), elo_of(mean + Z95 * se))
+
+    def los(self) -> float:
+        """The likelihood of superiority: the probability that NEW is stronger than OLD at all."""
+        if self.n_pairs == 0:
+            return 0.5
+        mean, var = self._moments()
+        se = math.sqrt(var / self.n_pairs)
+        return 0.5 * (1 + math.erf((mean - 0.5) / (se * math.sqrt(2))))
+
+    def estimate(self) -> str:
+        """The Elo difference with its interval and the LOS, as text."""
+        elo, lo, hi = self.elo()
+        return f"Elo {_signed(elo)} [{_signed(lo)}, {_signed(hi)}]  LOS {100 * self.los():.1f}%"
 
     def decision(self) -> str | None:
         """``"H1"`` (NEW is stronger), ``"H0"`` (it is not), or None (play on)."""
@@ -98,6 +131,22 @@ class SprtState:
         lower, upper = self.settings.bounds
         return (
             f"pairs {self.n_pairs:>4}  games {2 * self.n_pairs:>5}  "
-            f"W-D-L {self.wins}-{self.draws}-{self.losses}  "
+            f"W-D-L {self.wins}-{self.draws}-{self.losses}  {self.estimate()}  "
             f"LLR {self.llr():+.3f}  bounds [{lower:+.3f}, {upper:+.3f}]"
         )
+
+
+def elo_of(score: float) -> float:
+    """The Elo difference whose expected score is ``score`` (infinite at 0 and 1)."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def _signed(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    n = round(value, 1)
+    return f"{n:+.1f}" if n else "0.0"

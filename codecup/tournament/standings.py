@@ -1,7 +1,17 @@
-"""Standings from game records, ranked by each game's own ``standing_key``."""
+"""Standings from game records, ranked by each game's own ``standing_key``.
+
+Formats in which every player plays as many games (round robin, a Swiss
+final) rank totals. A gauntlet does not: the challenger plays every game and
+each opponent only its own pairs, so there standings rank per-game rates
+(``per_game``: the game's key applied to points, score and irregular losses
+divided by games played), and :meth:`Standings.challenger_table` shows the
+challenger against each opponent as a match of its own.
+"""
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -10,6 +20,8 @@ import attrs
 from codecup.dialogue import Termination
 from codecup.game import Game, Standing
 from codecup.record import Record
+
+SCHEMA = "codecup-standings/1"
 
 
 @attrs.frozen
@@ -22,11 +34,25 @@ class PlayerStats:
     clock_max: float
     faults: Mapping[str, int]  # termination kind -> count, for kinds other than normal
 
+    @property
+    def points_per_game(self) -> float:
+        """Competition points per game played (0 before any game)."""
+        s = self.standing
+        return s.points / s.games if s.games else 0.0
+
+    @property
+    def score_per_game(self) -> float:
+        """The game's score per game played (0 before any game)."""
+        s = self.standing
+        return s.score / s.games if s.games else 0.0
+
     def to_json(self) -> dict[str, Any]:
         """The JSON form of this line."""
         return {
             "rank": self.rank,
             **attrs.asdict(self.standing),
+            "points_per_game": round(self.points_per_game, 6),
+            "score_per_game": round(self.score_per_game, 6),
             "clock_mean": round(self.clock_mean, 4),
             "clock_max": round(self.clock_max, 4),
             "faults": dict(self.faults),
@@ -50,6 +76,34 @@ class Standings:
 
     rows: tuple[PlayerStats, ...]
     cross: Mapping[str, Mapping[str, Cell]]
+    per_game: bool = False  # ranked by per-game rates (a gauntlet), not totals
+    challenger: str | None = None  # a gauntlet's challenger
+
+    @property
+    def ranked_by(self) -> str:
+        """``"per-game"`` or ``"total"``: what the ranking compares."""
+        return "per-game" if self.per_game else "total"
+
+    def challenger_rows(self) -> list[tuple[str, Cell]]:
+        """A gauntlet's challenger against each opponent, in ranking order of the opponents."""
+        if self.challenger is None:
+            return []
+        mine = self.cross.get(self.challenger, {})
+        return [(name, mine[name]) for name in self.order if name in mine]
+
+    def challenger_table(self) -> str:
+        """The challenger's match against each opponent, as text (empty unless a gauntlet)."""
+        rows = self.challenger_rows()
+        if not rows:
+            return ""
+        width = max([len("opponent"), *(len(name) for name, _ in rows)])
+        head = f"{'opponent':<{width}} {'games':>5} {'won':>4} {'drawn':>5} {'lost':>4} {'points':>8}"
+        lines = [f"{self.challenger} against each opponent:", head, "-" * len(head)]
+        for name, c in rows:
+            lines.append(
+                f"{name:<{width}} {c.games:>5} {c.wins:>4} {c.draws:>5} {c.losses:>4} {c.points:>8g}"
+            )
+        return "\n".join(lines)
 
     @property
     def order(self) -> list[str]:
@@ -59,6 +113,8 @@ class Standings:
     def to_json(self) -> dict[str, Any]:
         """The JSON form (standings.json)."""
         return {
+            "ranked_by": self.ranked_by,
+            "challenger": self.challenger,
             "standings": [row.to_json() for row in self.rows],
             "cross": {a: {b: attrs.asdict(c) for b, c in row.items()} for a, row in self.cross.items()},
         }
@@ -69,7 +125,9 @@ class Standings:
         width = max([len("player"), *(len(row.standing.player) for row in self.rows)])
         head = (
             f"{'#':>3}  {'player':<{width}} {'games':>5} {'won':>4} {'drawn':>5} {'lost':>4} "
-            f"{'points':>8} {'score':>8} {'clock avg':>9} {'clock max':>9}"
+            f"{'points':>8} {'score':>8}"
+            + (f" {'pts/game':>8}" if self.per_game else "")
+            + f" {'clock avg':>9} {'clock max':>9}"
         )
         if faults_shown:
             head += "  faults"
@@ -79,12 +137,63 @@ class Standings:
             s = row.standing
             line = (
                 f"{row.rank:>3}  {s.player:<{width}} {s.games:>5} {s.wins:>4} {s.draws:>5} {s.losses:>4} "
-                f"{s.points:>8g} {s.score:>8g} {row.clock_mean:>8.3f}s {row.clock_max:>8.3f}s"
+                f"{s.points:>8g} {s.score:>8g}"
+                + (f" {row.points_per_game:>8.3f}" if self.per_game else "")
+                + f" {row.clock_mean:>8.3f}s {row.clock_max:>8.3f}s"
             )
             if row.faults:
                 line += "  " + ", ".join(f"{k} {v}" for k, v in sorted(row.faults.items()))
             lines.append(line)
+        if self.per_game:
+            lines.append("(ranked by per-game rates: players played different numbers of games)")
+        if self.challenger_rows():
+            lines += ["", self.challenger_table()]
         return "\n".join(lines)
+
+    def csv(self) -> str:
+        """The standings as CSV (standings.csv), one line per player, best first."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        for row in self.rows:
+            s = row.standing
+            writer.writerow(
+                [
+                    row.rank,
+                    s.player,
+                    s.games,
+                    s.wins,
+                    s.draws,
+                    s.losses,
+                    f"{s.points:g}",
+                    f"{s.score:g}",
+                    f"{row.points_per_game:.6g}",
+                    f"{row.score_per_game:.6g}",
+                    s.irregular_losses,
+                    f"{row.clock_mean:.4f}",
+                    f"{row.clock_max:.4f}",
+                    " ".join(f"{k}={v}" for k, v in row.faults.items()),
+                ]
+            )
+        return out.getvalue()
+
+
+CSV_COLUMNS = (
+    "rank",
+    "player",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "points",
+    "score",
+    "points_per_game",
+    "score_per_game",
+    "irregular_losses",
+    "clock_mean",
+    "clock_max",
+    "faults",
+)
 
 
 def outcome_for(record: Record, seat: int) -> int:
@@ -94,10 +203,26 @@ def outcome_for(record: Record, seat: int) -> int:
     return (mine > theirs) - (mine < theirs)
 
 
+def rates_of(standing: Standing) -> Standing:
+    """The standing's points, score and irregular losses divided by its games (for fair ranking)."""
+    n = standing.games or 1
+    return attrs.evolve(
+        standing,
+        points=standing.points / n,
+        score=standing.score / n,
+        irregular_losses=standing.irregular_losses / n,  # type: ignore[arg-type]
+    )
+
+
 def compute_standings(
-    game: Game, players: Sequence[str], records: Iterable[Record], order: Sequence[str] | None = None
+    game: Game,
+    players: Sequence[str],
+    records: Iterable[Record],
+    order: Sequence[str] | None = None,
+    *,
+    rates: bool = False,
 ) -> Standings:
-    """Totals per player, ranked by ``game.standing_key``.
+    """Totals per player, ranked by ``game.standing_key`` (of per-game rates with ``rates``).
 
     Ties left by the game's key keep ``order`` (default: the players list),
     so a ranking never depends on the order games finished in.
@@ -139,9 +264,10 @@ def compute_standings(
                     losses=c.losses + (res < 0),
                 )
     position = {name: i for i, name in enumerate(order or players)}
+    ranked_on = {n: rates_of(s) if rates else s for n, s in totals.items()}
     ranked = sorted(
         players,
-        key=lambda n: (tuple(-x for x in game.standing_key(totals[n])), position.get(n, len(position))),
+        key=lambda n: (tuple(-x for x in game.standing_key(ranked_on[n])), position.get(n, len(position))),
     )
     rows = []
     for i, name in enumerate(ranked):
@@ -155,7 +281,7 @@ def compute_standings(
                 faults=dict(sorted(faults[name].items())),
             )
         )
-    return Standings(rows=tuple(rows), cross=cross)
+    return Standings(rows=tuple(rows), cross=cross, per_game=rates)
 
 
 def reorder(standings: Standings, order: Sequence[str]) -> Standings:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,10 @@ from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
 from codecup.tournament.schedule import ScheduledGame
+from codecup.tournament.standings import SCHEMA as STANDINGS_SCHEMA
 from codecup.tournament.standings import Standings, compute_standings, reorder
+
+OnRecord = Callable[[ScheduledGame, Record], None]  # told of every finished (or resumed) game
 
 
 @attrs.frozen
@@ -132,6 +135,7 @@ class TournamentResult:
     def to_json(self) -> dict[str, Any]:
         """The JSON form of standings.json."""
         return {
+            "schema": STANDINGS_SCHEMA,
             "tournament": self.spec.to_json(),
             **self.standings.to_json(),
             "ratings": [attrs.asdict(r) | {"interval": list(r.interval)} for r in self.ratings],
@@ -181,10 +185,20 @@ def final_order(game: Game, spec: TournamentSpec, games: list[ScheduledGame], lo
         top = compute_standings(game, sorted(finalists, key=names.index), [log.records[g.id] for g in final])
         swiss = compute_standings(game, names, [log.records[g.id] for g in games if g.stage == "s"])
         return top.order + [n for n in swiss.order if n not in finalists]
+    if spec.format == "gauntlet":  # unequal numbers of games: rank per-game rates
+        return compute_standings(game, names, records, rates=True).order
     if spec.format == "knockout":
         points = {g.id: tuple(log.records[g.id].result.points) for g in games}
         return [names[i] for i in sched.knockout_ranking(len(names), games, points)]
     return overall
+
+
+def format_standings(game: Game, spec: TournamentSpec, records: list[Record]) -> Standings:
+    """Standings as the format ranks them (a gauntlet: per-game rates, with its challenger)."""
+    if spec.format == "gauntlet":
+        st = compute_standings(game, spec.names, records, rates=True)
+        return attrs.evolve(st, challenger=spec.names[spec.challenger_index])
+    return compute_standings(game, spec.names, records)
 
 
 def run_tournament(
@@ -196,14 +210,19 @@ def run_tournament(
     play: PlayFn,
     progress: Progress | None = None,
     jobs: int = 1,
+    on_record: OnRecord | None = None,
 ) -> TournamentResult:
-    """Play (or finish) the tournament into ``out`` and return its result."""
+    """Play (or finish) the tournament into ``out`` and return its result.
+
+    ``on_record(game, record)`` is called for every game as it is logged (and
+    for every game already in the log), e.g. to write the results site live.
+    """
     spec.check()
     out.mkdir(parents=True, exist_ok=True)
     (out / "games").mkdir(exist_ok=True)
     log = ResultsLog.open(out / LOG_NAME, lock=True)
     try:
-        return _run(spec, game, out, log, executor, play, progress or Progress(), jobs)
+        return _run(spec, game, out, log, executor, play, progress or Progress(), jobs, on_record)
     finally:
         log.close()
 
@@ -217,6 +236,7 @@ def _run(
     play: PlayFn,
     progress: Progress,
     jobs: int,
+    on_record: OnRecord | None = None,
 ) -> TournamentResult:
     names = spec.names
     setups: dict[int, str] = {}
@@ -243,17 +263,19 @@ def _run(
                         )
                     progress.done += 1
                     _write_game(out, g, log.records[g.id], only_if_missing=True)
+                    if on_record is not None:
+                        on_record(g, log.records[g.id])
                 else:
                     todo.append((g, match))
             progress.grow(len(scheduled))
-            _run_batch(todo, executor, play, log, points, progress, out, jobs)
+            _run_batch(todo, executor, play, log, points, progress, out, jobs, on_record)
             played += len(todo)
     finally:
         progress.set_running(0)
         progress.close()
     games = tuple((g, log.records[g.id]) for g in scheduled)
     records = [r for _, r in games]
-    standings = reorder(compute_standings(game, names, records), final_order(game, spec, scheduled, log))
+    standings = reorder(format_standings(game, spec, records), final_order(game, spec, scheduled, log))
     ratings = tuple(bradley_terry(names, records))
     result = TournamentResult(spec, games, standings, ratings, played)
     write_results(out, result)
@@ -269,6 +291,7 @@ def _run_batch(
     progress: Progress,
     out: Path,
     jobs: int,
+    on_record: OnRecord | None = None,
 ) -> None:
     """Play a batch's games in parallel, logging each as it finishes."""
     if not todo:
@@ -298,6 +321,8 @@ def _run_batch(
                 points[g.id] = tuple(record.result.points)
                 _write_game(out, g, record)
                 progress.finished(g.id, record)
+                if on_record is not None:
+                    on_record(g, record)
             if broken is not None:  # only after logging every game that did finish
                 raise broken
     finally:
@@ -315,6 +340,7 @@ def _write_game(out: Path, g: ScheduledGame, record: Record, only_if_missing: bo
 
 
 def write_results(out: Path, result: TournamentResult) -> None:
-    """standings.txt and standings.json."""
+    """standings.txt, standings.json (docs/standings-schema.md) and standings.csv."""
     (out / "standings.txt").write_text(result.summary() + "\n", "utf-8")
     (out / "standings.json").write_text(json.dumps(result.to_json(), indent=1) + "\n", "utf-8")
+    (out / "standings.csv").write_text(result.standings.csv(), "utf-8")

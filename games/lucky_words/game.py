@@ -10,7 +10,7 @@ import attrs
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import ConfigError, SetupError
 from codecup.game import Game, GameInfo, PlayerSession
-from games.lucky_words import render
+from games.lucky_words import render, view
 from games.lucky_words.bots import BOT_NAMES, make_bot
 from games.lucky_words.engine import CELLS, LETTERS
 from games.lucky_words.player import LuckyWordsPlayer
@@ -84,6 +84,14 @@ class LuckyWords(Game):
     def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
         """Both boards drawn, words boxed."""
         return render.render_svg(setup, moves, rules_of(variant).scoring)
+
+    def view_script(self) -> str:
+        """The results site's drawing script (games/lucky_words/draw.js)."""
+        return view.script()
+
+    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list:
+        """Per position, both boards with their words and points, for draw.js."""
+        return view.frames(setup, moves, rules_of(variant).scoring)
 
     def score_board(self, board: str, scoring: str | None = None) -> ScoreReport:
         """Score one board of 49 letters (``.`` for empty; blanks ignored) under ``rule`` or ``wordracer``."""

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from codecup.dialogue import Dialogue, Outcome
 from codecup.game import Game, GameInfo, PlayerSession, Standing, Variant
-from games.pillars import render, setup
+from games.pillars import render, setup, view
 from games.pillars.bots import BOTS, make_bot
 from games.pillars.player import PillarsPlayer
 from games.pillars.referee import referee
@@ -57,3 +57,11 @@ class Pillars(Game):
     def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
         """An SVG board; the last move outlined."""
         return render.render_svg(setup, moves)
+
+    def view_script(self) -> str:
+        """The results site's drawing script (games/pillars/draw.js)."""
+        return view.script()
+
+    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list:
+        """Per position, the fields, the last move and the status, for draw.js."""
+        return view.frames(setup, moves)

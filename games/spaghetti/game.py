@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from codecup.dialogue import Dialogue, Outcome
 from codecup.game import Game, GameInfo, PlayerSession, Variant
-from games.spaghetti import render, scoring
+from games.spaghetti import render, scoring, view
 from games.spaghetti.bots import BOTS, make_bot
 from games.spaghetti.jury import format_setup, parse_setup, random_jury
 from games.spaghetti.player import SpaghettiPlayer
@@ -54,6 +54,14 @@ class Spaghetti(Game):
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """The final scores (0 for an offender)."""
         return scoring.points(outcome)
+
+    def view_script(self) -> str:
+        """The results site's drawing script (games/spaghetti/draw.js)."""
+        return view.script()
+
+    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list:
+        """Per position, the tiles, the segments' colours and the scores, for draw.js."""
+        return view.frames(setup, moves)
 
     def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
         """The text board after ``moves``."""

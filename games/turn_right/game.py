@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import SetupError
 from codecup.game import Game, GameInfo, PlayerSession, Variant
-from games.turn_right import render, scoring
+from games.turn_right import render, scoring, view
 from games.turn_right.bots import BOTS, make_bot
 from games.turn_right.player import TurnRightPlayer
 from games.turn_right.referee import referee
@@ -55,6 +55,14 @@ class TurnRight(Game):
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """Game points: 2/0 or 1/1 after 26 circuits; 3/0 for a 3x3 or an opponent's irregular end."""
         return tuple(float(p) for p in scoring.game_points(outcome.extra))
+
+    def view_script(self) -> str:
+        """The results site's drawing script (games/turn_right/draw.js)."""
+        return view.script()
+
+    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list:
+        """Per position, the pieces, the last circuit and the status, for draw.js."""
+        return view.frames(moves)
 
     def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
         """The board after the announced moves."""

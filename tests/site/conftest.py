@@ -30,3 +30,28 @@ def site(tmp_path_factory):
         )
     build_site(out, game, result)
     return out, game, result
+
+
+GAMES = ("pillars", "lucky_words", "turn_right", "spaghetti")
+
+
+@pytest.fixture(scope="module")
+def game_pages(tmp_path_factory):
+    """One game of random bots per installed game, with its page: name -> (out, game, id, record)."""
+    from codecup.runner import new_match
+    from codecup.site import write_assets, write_game_page
+
+    pm = make_plugin_manager()
+    registry = load_games(pm)
+    pages = {}
+    for name in GAMES:
+        game = registry.get(name)
+        players = (PlayerInfo(name="alpha", bot="random"), PlayerInfo(name="beta", bot="random"))
+        match = new_match(game, players, seed=3, clock=30.0)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:  # out of any running event loop (Playwright's)
+            record = pool.submit(run_match, match, pm=pm).result()
+        out = tmp_path_factory.mktemp(name)
+        write_assets(out, game)
+        write_game_page(out, game, "g1", record)
+        pages[name] = (out, game, "g1", record)
+    return pages

@@ -52,11 +52,64 @@ def browser():
             b.close()
 
 
-SAME_BOARD = """(expected) => {
-    const parsed = document.createElement('div');
-    parsed.innerHTML = expected;
-    return parsed.innerHTML === document.getElementById('board').innerHTML;
+# The share of pixels where two SVG drawings differ, over the top ``height`` pixels (the board:
+# render_svg adds a status strip below, which the site shows as text instead). With ``ink``,
+# only where something is drawn counts, not its colour.
+PIXEL_DIFF = """async ([a, b, height, ink]) => {
+    function load(svg) {
+        return new Promise(function (resolve, reject) {
+            const img = new Image();
+            img.onload = function () { resolve(img); };
+            img.onerror = reject;
+            img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+        });
+    }
+    const images = await Promise.all([load(a), load(b)]);
+    const width = Math.max(images[0].width, images[1].width);
+    const pixels = images.map(function (img) {
+        const canvas = document.createElement("canvas");
+        canvas.width = width;
+        canvas.height = height;
+        const ctx = canvas.getContext("2d");
+        ctx.fillStyle = "#fff";
+        ctx.fillRect(0, 0, width, height);
+        ctx.drawImage(img, 0, 0);
+        return ctx.getImageData(0, 0, width, height).data;
+    });
+    const [p, q] = pixels;
+    let differ = 0;
+    for (let i = 0; i < p.length; i += 4) {
+        if (ink) {
+            const inkP = p[i] + p[i + 1] + p[i + 2] < 700, inkQ = q[i] + q[i + 1] + q[i + 2] < 700;
+            if (inkP !== inkQ) differ++;
+        } else {
+            const d = Math.abs(p[i] - q[i]) + Math.abs(p[i + 1] - q[i + 1]) + Math.abs(p[i + 2] - q[i + 2]);
+            if (d > 60) differ++;
+        }
+    }
+    return differ / (width * height);
 }"""
+
+
+def open_page(browser, path, errors):
+    page = browser.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: (errors.append(f"dialog: {d.message}"), d.dismiss()))
+    page.goto(path.as_uri())
+    return page
+
+
+def board_differs(page, game, record, k, ink=False, against=None) -> float:
+    """How much the browser's drawing of position ``k`` differs from the plugin's render_svg.
+
+    ``against``: compare with render_svg of that position instead (to see the measure can fail).
+    """
+    shown = page.inner_html("#board")
+    height = page.evaluate("() => document.querySelector('#board svg').getAttribute('height')")
+    k = k if against is None else against
+    expected = game.render_svg(record.match.setup, record.match.variant, record.move_texts[:k])
+    return page.evaluate(PIXEL_DIFF, [shown, expected, int(float(height)), ink])
 
 
 @pytest.mark.slow
@@ -64,30 +117,25 @@ def test_step_through_a_game_with_the_keys(site, browser):
     out, game, result = site
     g, record = max(result.games, key=lambda gr: len(gr[1].moves))
     moves = record.move_texts
-    setup, variant = record.match.setup, record.match.variant
-    page = browser.new_page()
     errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto((out / "view" / f"{g.id}.html").as_uri())
+    page = open_page(browser, out / "view" / f"{g.id}.html", errors)
 
     def shown() -> int:
         return int(page.get_attribute("#board", "data-ply"))
 
     assert shown() == 0
-    assert page.evaluate(SAME_BOARD, game.render_svg(setup, variant, []))
+    assert board_differs(page, game, record, 0) < 0.002
     k = min(7, len(moves))
     for _ in range(k):
         page.keyboard.press("ArrowRight")
     assert shown() == k
-    assert page.evaluate(SAME_BOARD, game.render_svg(setup, variant, moves[:k]))
+    assert board_differs(page, game, record, k) < 0.002
     assert moves[k - 1] in page.inner_text("#ply-label")
     page.keyboard.press("ArrowLeft")
     assert shown() == k - 1
-    assert page.evaluate(SAME_BOARD, game.render_svg(setup, variant, moves[: k - 1]))
     page.keyboard.press("End")
     assert shown() == len(moves)
-    assert page.evaluate(SAME_BOARD, game.render_svg(setup, variant, moves))
+    assert board_differs(page, game, record, len(moves)) < 0.002
     page.keyboard.press("ArrowRight")  # stays at the end
     assert shown() == len(moves)
     page.click("button[data-go=first]")
@@ -98,8 +146,87 @@ def test_step_through_a_game_with_the_keys(site, browser):
     assert shown() == 3
     assert page.inner_text("#moves li.current").endswith(moves[2])
     assert page.inner_text("[data-clock-seat='0']").endswith("s")
-    index = browser.new_page()
-    index.on("pageerror", lambda e: errors.append(str(e)))
-    index.goto((out / "index.html").as_uri())
+    index = open_page(browser, out / "index.html", errors)
     assert index.inner_text("#standings").count("alpha") == 1
+    assert "Finished" in index.inner_text("#finished")
+    assert errors == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["pillars", "lucky_words", "turn_right", "spaghetti"])
+def test_every_game_is_drawn_in_the_browser_as_render_svg_draws_it(game_pages, browser, name):
+    out, game, game_id, record = game_pages[name]
+    errors: list[str] = []
+    page = open_page(browser, out / "view" / f"{game_id}.html", errors)
+    n = len(record.moves)
+    # Spaghetti's site colours the paths as the contest's visualiser did (render_svg does not):
+    # compare where ink is, not its colour.
+    ink = name == "spaghetti"
+    for k in (0, 1, n // 2, n):
+        page.evaluate(f"() => document.querySelector(\"#moves li[data-ply='{k}']\")?.click()")
+        if k == 0:
+            page.keyboard.press("Home")
+        assert int(page.get_attribute("#board", "data-ply")) == k
+        assert board_differs(page, game, record, k, ink) < 0.005, (name, k)
+        status = page.inner_text("#status")
+        assert status and ("to move" in status) == (k < n and "over" not in status.lower()), status
+    assert "to move" not in page.inner_text("#status")  # the end says how the game ended
+    assert board_differs(page, game, record, n, ink, against=0) > 0.01  # the measure sees a difference
+    assert (out / "view" / f"{game_id}.html").stat().st_size < 150_000
+    assert errors == []
+
+
+@pytest.mark.slow
+def test_a_crashed_game_says_who_crashed_and_shows_stderr(game_pages, browser):
+    import attrs
+
+    from codecup.dialogue import NORMAL, SeatEnd, Termination
+    from codecup.site import write_game_page
+
+    out, game, _, record = game_pages["pillars"]
+    crashed = attrs.evolve(
+        record,
+        moves=record.moves[:5],
+        result=attrs.evolve(record.result, termination=(NORMAL, SeatEnd(Termination.CRASH, "exit status 3"))),
+        logs=("", "thinking...\n<script>alert('x')</script>\nTraceback: boom"),
+    )
+    write_game_page(out, game, "crashed", crashed)
+    errors: list[str] = []
+    page = open_page(browser, out / "view" / "crashed.html", errors)
+    page.keyboard.press("End")
+    status = page.inner_text("#status")
+    assert "Blue (beta) crashed: exit status 3" in status and "to move" not in status
+    page.keyboard.press("ArrowLeft")
+    assert "to move" in page.inner_text("#status")  # earlier positions still say whose turn it was
+    log = page.inner_text("#stderr-1")
+    assert "<script>alert('x')</script>" in log and "Traceback: boom" in log
+    assert page.evaluate("() => document.querySelectorAll('#stderr-1 script').length") == 0
+    assert errors == []
+
+
+@pytest.mark.slow
+def test_the_live_index_reloads_itself_and_says_how_far_the_run_is(site, browser, tmp_path):
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    live = LiveSite(tmp_path, game, result.spec, interval=0.0, refresh=1)
+    games = list(result.games)
+    live.add(*games[0])
+    errors: list[str] = []
+    page = open_page(browser, tmp_path / "index.html", errors)
+    total = result.spec.estimated_games()
+    assert f"Live: 1 of {total} games played" in page.inner_text("#live")
+    assert page.locator("meta[http-equiv=refresh]").count() == 1
+    live.add(*games[1])
+    page.wait_for_function(
+        f"() => (document.getElementById('live') || {{}}).textContent?.includes('2 of {total}')",
+        timeout=15_000,
+    )
+    assert page.inner_text("#games").count("rr1~") == 2
+    live.finish(result)
+    page.wait_for_selector("#finished", timeout=15_000)
+    assert page.locator("meta[http-equiv=refresh]").count() == 0
+    assert page.inner_text("#standings").count("alpha") == 1
+    page.wait_for_timeout(1500)  # a finished index stays put
+    assert "Finished" in page.inner_text("#finished")
     assert errors == []

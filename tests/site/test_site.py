@@ -7,6 +7,7 @@ import re
 import threading
 import urllib.request
 
+import attrs
 import pytest
 
 from codecup.cli.view import make_server
@@ -23,7 +24,7 @@ def game_data(html: str) -> dict:
 
 
 def test_index_has_standings_cross_table_figures_and_links(site):
-    out, _game, result = site
+    out, game, result = site
     html = (out / "index.html").read_text()
     for marker in (
         'id="standings"',
@@ -31,24 +32,76 @@ def test_index_has_standings_cross_table_figures_and_links(site):
         'class="figure"',
         "Ratings (Elo, 95% interval)",
         "Clock used",
+        'id="finished"',
+        'href="standings.csv"',
     ):
         assert marker in html
+    assert 'http-equiv="refresh"' not in html  # a finished tournament's index stays put
     for g, _ in result.games:
         assert f'href="view/{g.id}.html"' in html
         assert (out / "view" / f"{g.id}.html").is_file()
     assert (out / "viewer.js").is_file() and (out / "style.css").is_file()
+    assert (out / "draw" / "pillars.js").read_text() == game.view_script()
     assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")  # no network
 
 
-def test_game_page_embeds_every_position(site):
+def test_game_page_holds_the_moves_and_one_small_frame_per_position(site):
     out, game, result = site
     g, record = result.games[0]
-    data = game_data((out / "view" / f"{g.id}.html").read_text())
+    html = (out / "view" / f"{g.id}.html").read_text()
+    data = game_data(html)
     moves = record.move_texts
     assert data["moves"] == moves
+    assert data["frames"] == game.view_frames(record.match.setup, record.match.variant, moves)
     assert len(data["frames"]) == len(moves) + 1 == len(data["clocks"])
-    for k in (0, len(moves) // 2, len(moves)):
-        assert data["frames"][k] == game.render_svg(record.match.setup, record.match.variant, moves[:k])
+    assert '<script src="../draw/pillars.js"></script>' in html
+    assert "<svg" not in html  # positions are drawn in the browser
+    assert len(html.encode()) < 150_000
+
+
+def test_every_game_page_stays_small(game_pages):
+    for name, (out, _game, game_id, record) in game_pages.items():
+        size = (out / "view" / f"{game_id}.html").stat().st_size
+        assert size < 150_000, (name, size)
+        assert len(record.moves) > 20, name  # a whole game, not a stub
+
+
+def test_names_moves_and_stderr_are_escaped(site):
+    from codecup.site.pages import game_page, index_page
+
+    _, game, result = site
+    _, record = result.games[0]
+    evil = "<script>alert(1)</script>"
+    players = tuple(attrs.evolve(p, name=evil + p.name) for p in record.match.players)
+    crash = SeatEnd(Termination.CRASH, "</script>" + evil)
+    bad = attrs.evolve(
+        record,
+        match=attrs.evolve(record.match, players=players),
+        logs=(evil, "a & b"),
+        result=attrs.evolve(record.result, termination=(NORMAL, crash)),
+    )
+    html = game_page(game, f"{evil}id", bad)
+    assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "a &amp; b" in html
+    data = game_data(html)  # the crash note travels in the page's JSON, escaped there too
+    assert evil in data["end"] and "\\u003c/script\\u003e\\u003cscript\\u003ealert(1)" in html
+    st = attrs.evolve(
+        result.standings,
+        rows=tuple(
+            attrs.evolve(r, standing=attrs.evolve(r.standing, player=evil)) for r in result.standings.rows
+        ),
+    )
+    index = index_page(game, result.spec, result.games, st, result.ratings)
+    assert "<script>alert" not in index and "&lt;script&gt;alert(1)&lt;/script&gt;" in index
+
+
+def test_numbers_read_right():
+    from codecup.site.figures import signed
+    from codecup.site.pages import _num, _plural
+
+    assert [signed(x) for x in (-0.4, 0.0, 0.4, 12.6, -7.5)] == ["0", "0", "0", "+13", "-8"]
+    assert [_num(x) for x in (-0.0, 1.0, 2.5, 10.0)] == ["0", "1", "2.5", "10"]
+    assert _plural("point", 1) == "point" and _plural("point", 0) == "points"
 
 
 def make_record(transcript, moves, clock=10.0):
@@ -107,22 +160,111 @@ def test_view_needs_a_results_folder(tmp_path):
         make_server(tmp_path, 0)
 
 
-def test_a_drawing_error_spoils_one_frame_not_the_site(site):
+def test_a_drawing_error_spoils_the_board_not_the_site(site):
     from codecup.site.pages import game_page
 
     _, game, result = site
     g, record = result.games[0]
 
     class Broken(type(game)):
-        def render_svg(self, setup, variant, moves):
-            if len(moves) == 2:
-                raise ValueError("no pen")
-            return super().render_svg(setup, variant, moves)
+        def view_frames(self, setup, variant, moves):
+            raise ValueError("no pen")
 
     broken = Broken.__new__(Broken)
     broken.__dict__.update(game.__dict__)
     data = game_data(game_page(broken, g.id, record))
-    assert "cannot draw this position" in data["frames"][2] and "no pen" in data["frames"][2]
-    assert data["frames"][1] == game.render_svg(
-        record.match.setup, record.match.variant, record.move_texts[:1]
+    assert len(data["frames"]) == len(record.moves) + 1
+    assert "cannot draw this game" in data["frames"][0] and "no pen" in data["frames"][0]
+
+
+def test_a_game_without_a_script_gets_text_frames_sharing_lines(site):
+    from codecup.game import Game
+    from codecup.site.pages import game_page, script_name
+
+    _, game, result = site
+    g, record = result.games[0]
+
+    class Plain(type(game)):
+        view_script = Game.view_script
+        view_frames = Game.view_frames
+
+    plain = Plain.__new__(Plain)
+    plain.__dict__.update(game.__dict__)
+    assert script_name(plain) == "text.js"
+    data = game_data(game_page(plain, g.id, record))
+    m = record.match
+    for k in (0, len(record.moves)):
+        text = "\n".join(data["shared"][i] for i in data["frames"][k])
+        assert text == game.render_text(m.setup, m.variant, record.move_texts[:k])
+    assert len(data["shared"]) < sum(len(f) for f in data["frames"])  # lines are shared, not repeated
+
+
+def test_live_site_writes_pages_as_games_finish_and_the_index_when_due(site, tmp_path):
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    now = [0.0]
+    live = LiveSite(tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0])
+    (g1, r1), (g2, r2) = result.games[:2]
+    g3, r3 = attrs.evolve(g1, id="extra"), r1
+    live.add(g1, r1)
+    index = (tmp_path / "index.html").read_text()
+    total = result.spec.estimated_games()
+    assert f"Live: 1 of {total} games played" in index and 'http-equiv="refresh"' in index
+    assert (tmp_path / "view" / f"{g1.id}.html").is_file() and (tmp_path / "draw" / "pillars.js").is_file()
+    now[0] = 1.0
+    live.add(g2, r2)  # its page at once, the index not yet due
+    assert (tmp_path / "view" / f"{g2.id}.html").is_file()
+    assert "Live: 1 of" in (tmp_path / "index.html").read_text()
+    now[0] = 6.0
+    live.add(g3, r3)
+    assert f"Live: 3 of {max(3, total)}" in (tmp_path / "index.html").read_text()
+    live.finish(result)
+    final = (tmp_path / "index.html").read_text()
+    assert 'http-equiv="refresh"' not in final and "Finished:" in final
+
+
+def test_demo_index_links_each_game_and_escapes(site, tmp_path):
+    import attrs
+
+    from codecup.site import write_demo_index
+
+    _, _, result = site
+    evil = attrs.evolve(
+        result,
+        standings=attrs.evolve(
+            result.standings,
+            rows=tuple(
+                attrs.evolve(r, standing=attrs.evolve(r.standing, player="<b>x</b>"))
+                for r in result.standings.rows
+            ),
+        ),
     )
+    html = write_demo_index(tmp_path, [("pillars", "Pillars & co", evil, 1.25)]).read_text()
+    assert 'href="pillars/index.html"' in html and "Pillars &amp; co" in html
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x" not in html and "1.2 s" in html
+    assert (tmp_path / "style.css").is_file()
+
+
+def test_a_page_stays_small_whatever_a_bot_writes_to_stderr(game_pages, tmp_path):
+    from codecup.site import write_assets, write_game_page
+
+    _, game, _, record = game_pages["lucky_words"]  # the largest frames of the four games
+    noisy = attrs.evolve(record, logs=("<&>\n" * 50_000, '"' * 200_000))
+    write_assets(tmp_path, game)
+    page = write_game_page(tmp_path, game, "noisy", noisy)
+    assert page.stat().st_size < 150_000
+    assert "the last 200 shown" in page.read_text()
+
+
+def test_a_live_site_that_cannot_be_written_does_not_stop_the_run(site, tmp_path, capsys):
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    live = LiveSite(blocked / "out", game, result.spec)
+    for g, r in result.games:
+        live.add(g, r)  # no exception
+    assert capsys.readouterr().err.count("cannot write the live site") == 1
+    assert len(live.games) == len(result.games)

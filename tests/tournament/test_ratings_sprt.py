@@ -93,18 +93,71 @@ def test_sprt_bounds_and_statistic():
         SprtSettings(elo0=5, elo1=5)
 
 
-def test_sprt_cli_decides(tmp_path):
-    env = dict(os.environ, PYTHONPATH=str(TINYGAME_DIST))
-    run = subprocess.run(
-        [sys.executable, "-m", "codecup", "sprt", "twentyone", "bot:perfect", "bot:random", "--jobs", "2"],
+def sprt(*args, cwd=None):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TINYGAME_DIST), os.environ.get("PYTHONPATH", "")]))
+    return subprocess.run(
+        [sys.executable, "-m", "codecup", "sprt", "twentyone", *map(str, args), "--jobs", "2"],
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
+        cwd=cwd,
     )
+
+
+def test_sprt_cli_accepts_h1_with_exit_0_and_prints_the_estimate(tmp_path):
+    run = sprt("bot:perfect", "bot:random")
     assert run.returncode == 0, run.stderr
     assert "H1 accepted" in run.stdout
     assert run.stdout.count("LLR") >= 3
+    progress = [line for line in run.stdout.splitlines() if line.startswith("pairs")]
+    assert all("Elo +" in line and "LOS" in line for line in progress[2:])
+    assert "estimate: NEW - OLD Elo +" in run.stdout
+    assert "faults: NEW none; OLD none" in run.stdout
+
+
+def test_sprt_cli_exit_1_for_h0_and_3_undecided():
+    h0 = sprt("bot:random", "bot:perfect")
+    assert h0.returncode == 1, h0.stderr
+    assert "H0 accepted" in h0.stdout and "LOS 0.0%" in h0.stdout
+    undecided = sprt("bot:random", "bot:random", "--max-games", "4")
+    assert undecided.returncode == 3, undecided.stderr
+    assert "no decision after 4 games" in undecided.stdout
+
+
+def test_sprt_resumes_from_its_own_log_and_refuses_another_runs(tmp_path):
+    out = tmp_path / "out"
+    first = sprt("bot:perfect", "bot:random", "--out", out, "--max-games", "4")
+    assert first.returncode == 3, first.stderr
+    log = (out / "results.jsonl").read_text().splitlines()
+    assert len(log) == 4
+    again = sprt("bot:perfect", "bot:random", "--out", out)
+    assert again.returncode == 0, again.stderr
+    assert "resumed 2 pairs from" in again.stdout
+    assert (out / "results.jsonl").read_text().splitlines()[:4] == log  # kept, not replayed
+    other = sprt("bot:random", "bot:perfect", "--out", out)
+    assert other.returncode == 2
+    assert "holds games of another run" in other.stderr and "Traceback" not in other.stderr
+    tournament = tmp_path / "t"
+    tournament.mkdir()
+    foreign = (out / "results.jsonl").read_text().replace("sprt0~0", "rr1~a~b")
+    (tournament / "results.jsonl").write_text(foreign)
+    assert sprt("bot:perfect", "bot:random", "--out", tournament).returncode == 2
+    (tmp_path / "file").write_text("")
+    as_file = sprt("bot:perfect", "bot:random", "--out", tmp_path / "file")
+    assert as_file.returncode == 2 and "exists and is not a folder" in as_file.stderr
+
+
+def test_sprt_estimate():
+    state = SprtState(SprtSettings())
+    assert state.elo()[0] == 0 and state.los() == 0.5
+    for _ in range(50):
+        state.add_pair(1.0, 0.5)
+        state.add_pair(0.5, 0.5)
+    elo, lo, hi = state.elo()
+    assert lo < elo < hi and elo == pytest.approx(-400 * math.log10(1 / 0.62 - 1), abs=5)
+    assert state.los() > 0.99
+    assert "Elo +" in state.estimate() and "LOS" in state.line()
 
 
 def test_progress_reports():

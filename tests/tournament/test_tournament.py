@@ -23,7 +23,10 @@ def test_round_robin_outputs(play_tournament, bots, tmp_path):
         f"{g.id}.json" for g, _ in result.games
     )
     doc = json.loads((tmp_path / "standings.json").read_text())
+    assert doc["schema"] == "codecup-standings/1" and doc["ranked_by"] == "total"
     assert [row["player"] for row in doc["standings"]] == result.standings.order
+    csv_lines = (tmp_path / "standings.csv").read_text().splitlines()
+    assert csv_lines[0].startswith("rank,player,") and len(csv_lines) == 1 + len(bots)
     assert doc["cross"]["p1"]["r1"]["games"] == 2
     assert {r["player"] for r in doc["ratings"]} == {p.name for p in bots}
     text = (tmp_path / "standings.txt").read_text()
@@ -34,6 +37,7 @@ def test_round_robin_outputs(play_tournament, bots, tmp_path):
 def test_formats_play_to_the_end(play_tournament, bots, tmp_path):
     g = play_tournament(bots, tmp_path / "g", format="gauntlet", challenger="p2", rounds=2)
     assert len(g.games) == 16 and all("p2" in {p.name for p in r.match.players} for r in g.records)
+    assert g.standings.per_game and g.standings.challenger == "p2"
     s = play_tournament(bots, tmp_path / "s", format="swiss", swiss_rounds=3, top=3)
     assert len(s.games) == 3 * 4 + 6
     assert set(s.standings.order[:2]) == {"p1", "p2"}

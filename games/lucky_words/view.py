@@ -1,0 +1,47 @@
+"""The results site's frames of a Lucky Words game, drawn in the browser by ``draw.js``.
+
+Scoring needs the word list, which the browser does not have, so each frame
+carries the words found: per line its points and ``(start, length)`` pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any
+
+from games.lucky_words.engine import SIZE, Position
+from games.lucky_words.render import scorer_for
+from games.lucky_words.scorer import LineScore, ScoringMode
+
+
+def script() -> str:
+    """The drawing script (``codecupDraw``)."""
+    return resources.files("games.lucky_words").joinpath("draw.js").read_text("utf-8")
+
+
+def _line(score: LineScore) -> list[int]:
+    """``[points, start, length, start, length, ...]``."""
+    return [score.points, *(x for word in score.words for x in word)]
+
+
+def frames(start: str, moves: Sequence[str], mode: ScoringMode) -> list[dict[str, Any]]:
+    """Per position: both boards (49 letters, ``.`` empty), each line's points and words, the letters."""
+    scorer = scorer_for(mode)
+    out = []
+    for k in range(len(moves) + 1):
+        position = Position.after(start, moves[:k])
+        boards = []
+        for board in position.boards:
+            score = scorer.board(board)
+            boards.append(
+                {
+                    "c": board,
+                    "t": score.total,
+                    "r": [_line(line) for line in score.rows],
+                    "k": [_line(line) for line in score.cols],
+                }
+            )
+        out.append({"b": boards, "s": start + " " + "".join(position.letters), "n": len(position.letters)})
+    assert all(len(b["c"]) == SIZE * SIZE for f in out for b in f["b"])
+    return out

@@ -1,0 +1,49 @@
+"""The results site's frames of a Turn Right game, drawn in the browser by ``draw.js``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any
+
+from games.turn_right.board import SIZE
+from games.turn_right.circuit import Circuit
+from games.turn_right.engine import WHITE, Position
+from games.turn_right.notation import read_move
+
+NAMES = ("White", "Black")
+
+
+def script() -> str:
+    """The drawing script (``codecupDraw``)."""
+    return resources.files("games.turn_right").joinpath("draw.js").read_text("utf-8")
+
+
+def _frame(pos: Position, last: Circuit | None) -> dict[str, Any]:
+    squares = "".join(
+        "W" if pos.white >> s & 1 else "B" if pos.black >> s & 1 else "." for s in range(SIZE * SIZE)
+    )
+    w, b = pos.points
+    head = f"placement {pos.placed}/36" if pos.placing else f"circuit {pos.circuits}/26"
+    if pos.winner is not None:
+        over = f"3x3: {NAMES[0] if pos.winner == WHITE else NAMES[1]} wins"
+    else:
+        over = "game over" if pos.over else ""
+    return {
+        "p": squares,
+        "c": list(last.corners) if last is not None else None,
+        "st": f"{head}, points White {w} - Black {b}",
+        "over": over,
+        "tm": None if over else NAMES[0] if pos.to_move == WHITE else NAMES[1],
+    }
+
+
+def frames(moves: Sequence[str]) -> list[dict[str, Any]]:
+    """Per position: the 36 squares (file-major, ``WB.``), the last circuit's corners, the status."""
+    pos = Position()
+    out = [_frame(pos, None)]
+    for text in moves:
+        move = read_move(text)
+        pos = pos.play(move)
+        out.append(_frame(pos, move if isinstance(move, Circuit) else None))
+    return out

@@ -1,0 +1,121 @@
+"""``codecup view`` serves the site's own files to this machine only: one test per attack."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from codecup.cli.view import host_allowed, make_server
+from codecup.errors import ConfigError
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A small results folder and a running server of it: yields (folder, port)."""
+    site = tmp_path / "results"
+    (site / "view").mkdir(parents=True)
+    (site / "games").mkdir()
+    (site / "index.html").write_text("<h1>index</h1>")
+    (site / "style.css").write_text("body{}")
+    (site / "view" / "g1.html").write_text("<p>game</p>")
+    (site / "games" / "g1.json").write_text("{}")
+    (site / "results.jsonl").write_text('{"id": "secret"}\n')
+    (site / ".lock").write_text("")
+    (tmp_path / "outside.html").write_text("outside")
+    os.symlink("/etc/passwd", site / "passwd.txt")
+    os.symlink(tmp_path / "outside.html", site / "escape.html")
+    os.symlink(tmp_path, site / "up")
+    os.symlink(site / "style.css", site / "inside.css")  # a link that stays inside is fine
+    server = make_server(site, 0)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        yield site, server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+def get(port: int, path: str, host: str | None = None, method: str = "GET") -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.putrequest(method, path, skip_host=True)
+        conn.putheader("Host", host if host is not None else f"127.0.0.1:{port}")
+        conn.endheaders()
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def test_serves_the_site_pages(served):
+    _, port = served
+    assert get(port, "/") == (200, b"<h1>index</h1>")
+    assert get(port, "/index.html") == (200, b"<h1>index</h1>")
+    assert get(port, "/view/g1.html?x=1") == (200, b"<p>game</p>")
+    assert get(port, "/games/g1.json")[0] == 200
+    assert get(port, "/inside.css") == (200, b"body{}")
+    status, body = get(port, "/style.css", method="HEAD")
+    assert (status, body) == (200, b"")
+
+
+def test_a_symlink_to_etc_passwd_is_not_served(served):
+    _, port = served
+    status, body = get(port, "/passwd.txt")
+    assert status == 404 and b"root:" not in body
+    assert get(port, "/escape.html")[0] == 404
+    assert get(port, "/up/outside.html")[0] == 404
+
+
+def test_no_folder_listings(served):
+    _, port = served
+    status, body = get(port, "/view/")
+    assert status == 404 and b"g1.html" not in body
+    assert get(port, "/games")[0] == 404
+
+
+def test_the_results_log_and_lock_file_are_not_served(served):
+    _, port = served
+    for path in ("/results.jsonl", "/.lock", "/%2elock", "/view/../results.jsonl", "/view/%2e%2e/.lock"):
+        status, body = get(port, path)
+        assert status == 404, path
+        assert b"secret" not in body
+
+
+def test_dot_dot_cannot_climb_out(served):
+    _, port = served
+    for path in ("/../outside.html", "/%2e%2e/outside.html", "/view/../../outside.html", "//etc/passwd"):
+        status, body = get(port, path)
+        assert status == 404, path
+        assert b"outside" not in body and b"root:" not in body
+
+
+def test_a_foreign_host_header_is_refused(served):
+    _, port = served
+    for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example", "localhost.evil", ""):
+        status, body = get(port, "/index.html", host=host)
+        assert status == 421, host
+        assert b"index" not in body
+    for host in ("localhost", f"localhost:{port}", "127.0.0.1", f"[::1]:{port}", "LOCALHOST"):
+        assert get(port, "/index.html", host=host)[0] == 200, host
+
+
+def test_host_allowed():
+    assert host_allowed("localhost:8000") and host_allowed("[::1]") and host_allowed("127.0.0.1:1")
+    assert not host_allowed(None) and not host_allowed("127.0.0.2") and not host_allowed("::1")
+
+
+def test_view_binds_loopback_and_needs_a_site(tmp_path):
+    with pytest.raises(ConfigError, match=r"no index\.html"):
+        make_server(tmp_path, 0)
+    (tmp_path / "index.html").write_text("x")
+    server = make_server(Path(tmp_path), 0)
+    try:
+        assert server.server_address[0] == "127.0.0.1"
+    finally:
+        server.server_close()

@@ -1,0 +1,76 @@
+"""Standings: a gauntlet ranks per-game rates; the standings files have a versioned shape."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from codecup.dialogue import NORMAL
+from codecup.record import MatchInfo, PlayerInfo, Record, Result
+from codecup.tournament.standings import CSV_COLUMNS, SCHEMA, compute_standings
+from codecup.tournament.tournament import TournamentSpec, format_standings
+
+
+class _ByPoints:
+    def standing_key(self, s):
+        return (s.points, s.score, -s.irregular_losses)
+
+
+def game(a, b, points):
+    return Record(
+        match=MatchInfo("g", "v", 1, "", (PlayerInfo(a, bot="x"), PlayerInfo(b, bot="x")), 5.0),
+        moves=(),
+        transcript=(),
+        clock_used=(0.1, 0.2),
+        result=Result(scores=points, points=points, termination=(NORMAL, NORMAL)),
+    )
+
+
+def gauntlet_records():
+    """The issue's case: a challenger losing every game 9-11 to four opponents, 2 games each."""
+    records = []
+    for opp in ("b1", "b2", "b3", "b4"):
+        records += [game("chal", opp, (9, 11)), game(opp, "chal", (11, 9))]
+    return records
+
+
+def test_totals_would_put_a_losing_challenger_first():
+    st = compute_standings(_ByPoints(), ["chal", "b1", "b2", "b3", "b4"], gauntlet_records())
+    assert st.order[0] == "chal"  # 72 points in 8 games beats 22 in 2: why a gauntlet ranks rates
+
+
+def test_a_gauntlet_ranks_per_game_rates_and_shows_each_match():
+    players = tuple(PlayerInfo(n, bot="x") for n in ("chal", "b1", "b2", "b3", "b4"))
+    spec = TournamentSpec("g", "v", 5.0, players, format="gauntlet")
+    st = format_standings(_ByPoints(), spec, gauntlet_records())
+    assert st.order[-1] == "chal"
+    assert st.per_game and st.ranked_by == "per-game" and st.challenger == "chal"
+    rows = {r.standing.player: r for r in st.rows}
+    assert rows["chal"].points_per_game == 9 and rows["b1"].points_per_game == 11
+    matches = st.challenger_rows()
+    assert [name for name, _ in matches] == ["b1", "b2", "b3", "b4"]
+    assert all(c.games == 2 and c.losses == 2 and c.points == 18 for _, c in matches)
+    text = st.table()
+    assert "pts/game" in text and "chal against each opponent:" in text
+    doc = st.to_json()
+    assert doc["ranked_by"] == "per-game" and doc["challenger"] == "chal"
+    assert doc["standings"][0]["points_per_game"] == 11
+
+
+def test_a_round_robin_ranks_totals():
+    players = tuple(PlayerInfo(n, bot="x") for n in ("a", "b"))
+    spec = TournamentSpec("g", "v", 5.0, players)
+    st = format_standings(_ByPoints(), spec, [game("a", "b", (2, 0)), game("b", "a", (1, 1))])
+    assert st.order == ["a", "b"] and not st.per_game and st.challenger is None
+    assert st.to_json()["ranked_by"] == "total"
+    assert "pts/game" not in st.table() and "against each opponent" not in st.table()
+
+
+def test_standings_csv():
+    st = compute_standings(_ByPoints(), ["a", "b,c"], [game("a", "b,c", (2, 0)), game("b,c", "a", (1, 1))])
+    rows = list(csv.reader(io.StringIO(st.csv())))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    first = dict(zip(rows[0], rows[1], strict=True))
+    assert first["player"] == "a" and first["points"] == "3" and first["points_per_game"] == "1.5"
+    assert rows[2][1] == "b,c"  # quoted, not split
+    assert SCHEMA == "codecup-standings/1"
