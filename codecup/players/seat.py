@@ -6,6 +6,8 @@ import os
 import time
 from pathlib import Path
 
+import attrs
+
 from codecup.clock import CPU
 from codecup.drive import derive_seed
 from codecup.game import Game
@@ -52,6 +54,7 @@ def make_player(
     provided = tuple((f.name, str(f.source)) for f in game.provided_files(match.variant))
     box = None
     if policy.contain:
-        box = Box.prepare(policy.evolve(hide=policy.hide + others, provided=policy.provided + provided), cwd)
+        seat_policy = attrs.evolve(policy, hide=policy.hide + others, provided=policy.provided + provided)
+        box = Box.prepare(seat_policy, cwd)
     env = program_environment(match, info, box)
     return SubprocessPlayer(info.command, cwd=cwd, env=env, settings=settings, box=box)

@@ -240,7 +240,7 @@ class SubprocessPlayer(Player):
         if self.transport is None or self.transport.is_closing():
             return
         pipe = self.transport.get_pipe_transport(0)
-        if pipe is None or pipe.is_closing():
+        if not isinstance(pipe, asyncio.WriteTransport) or pipe.is_closing():
             return
         log.debug(">> %s", line)
         pipe.write(line.encode() + b"\n")

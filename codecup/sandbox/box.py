@@ -39,10 +39,6 @@ class Policy:
     provided: tuple[tuple[str, str], ...] = ()  # (name, source): files its working folder should have
     contain: bool = True  # False: no sandbox, only a process group (for debugging a bot)
 
-    def evolve(self, **changes: object) -> Policy:
-        """A copy with some fields changed."""
-        return attrs.evolve(self, **changes)
-
 
 SCRATCH_PREFIX = "codecup-sandbox-"
 

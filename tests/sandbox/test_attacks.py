@@ -77,7 +77,7 @@ def play_attack(
     players[seat] = hostile
     match = new_match(game, players, seed=3, clock=clock, clock_mode=clock_mode)
     before = arena.snapshot()
-    record = asyncio.run(play_match(game, match, policy=POLICY.evolve(hide=(str(arena.results),))))
+    record = asyncio.run(play_match(game, match, policy=attrs.evolve(POLICY, hide=(str(arena.results),))))
     assert processes_with(token) == [], "a process of a bot outlived the game"
     assert arena.snapshot() == before, "a file outside the bots' scratch folders changed"
     assert not list(Path("/tmp").glob(f"pwned-{token}"))

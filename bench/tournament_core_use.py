@@ -1,0 +1,59 @@
+"""How much of the machine a tournament turns into bots' thinking: core use.
+
+Core use = (sum over games and seats of the clock the bots used) / (wall time x cores).
+A 6-player Pillars double round robin (30 games) of `baseline` programs, each
+run as a subprocess (`codecup bot pillars baseline`), with 2 jobs; the time not
+spent on bots' clocks is start-up, the referee, and the pool's scheduling.
+
+    python bench/tournament_core_use.py [--players 6] [--jobs 2] [--clock-mode cpu]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from codecup.record import Record
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--clock-mode", default="cpu", choices=("cpu", "wall"))
+    parser.add_argument("--bot", default="baseline")
+    args = parser.parse_args()
+    cores = os.cpu_count() or 1
+    with tempfile.TemporaryDirectory() as folder:
+        players = Path(folder, "players.yml")
+        players.write_text(
+            "".join(
+                f"- name: p{i}\n  command: {sys.executable} -m codecup bot pillars {args.bot} --seed {i}\n"
+                for i in range(args.players)
+            )
+        )
+        out = Path(folder, "out")
+        command = [sys.executable, "-m", "codecup", "tournament", str(players), "--game", "pillars"]
+        command += ["--jobs", str(args.jobs), "--out", str(out), "--no-site", "--quiet"]
+        command += ["--clock-mode", args.clock_mode]
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        wall = time.perf_counter() - start
+        records = [Record.read(p) for p in sorted((out / "games").glob("*.json"))]
+    clock = sum(sum(r.clock_used) for r in records)
+    games = len(records)
+    print(
+        f"Pillars double round robin, {args.players} x {args.bot} programs, {games} games, {args.jobs} jobs, "
+        f"{cores} cores, clock mode {args.clock_mode}"
+    )
+    print(f"  wall {wall:.1f} s, bots' clock {clock:.1f} s ({clock / games:.2f} s per game)")
+    print(f"  core use {clock / (wall * cores):.2f} (goal: at least 0.90)")
+
+
+if __name__ == "__main__":
+    main()
