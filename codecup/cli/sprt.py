@@ -16,7 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from codecup.cli.common import apply_words_option, positive_float
-from codecup.cli.tournament import add_run_options, positive_int
+from codecup.cli.stopping import report, stop_on_signals
+from codecup.cli.tournament import add_run_options, positive_int, warn_oversubscription
+from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed
 from codecup.errors import ConfigError
 from codecup.plugins import load_games
@@ -52,6 +54,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def pair_matches(game, args, new, old, variant) -> Iterator[tuple[int, MatchInfo, MatchInfo]]:
     """Pair k: both games share a start, NEW moves first in the first."""
     clock = args.clock or variant.clock
+    clock_mode = args.clock_mode or DEFAULT_CLOCK_MODE
     k = 0
     while True:
         seed = derive_seed(args.seed, "sprt", k) % 2**31
@@ -59,7 +62,7 @@ def pair_matches(game, args, new, old, variant) -> Iterator[tuple[int, MatchInfo
         yield (
             k,
             *(
-                MatchInfo(game.info.name, variant.name, seed, setup, players, clock)
+                MatchInfo(game.info.name, variant.name, seed, setup, players, clock, clock_mode)
                 for players in ((new, old), (old, new))
             ),
         )
@@ -80,13 +83,14 @@ def run(args: argparse.Namespace) -> int:
         if p.bot is not None:
             game.info.check_bot(p.bot)
     address = ex.parse_executor(args.executor)
+    pool: ex.GamePool
     if address is None:
         jobs = args.jobs or ex.default_jobs()
-        pool: concurrent.futures.Executor = ex.local_pool(jobs)
-        close = None
+        warn_oversubscription(jobs)
+        pool = ex.LocalPool(jobs)
     else:
-        pool, slots, close = ex.dask_executor(address)
-        jobs = args.jobs or slots
+        pool = ex.DaskPool(address)
+        jobs = args.jobs or pool.jobs
     log = ResultsLog.open(args.out / LOG_NAME) if args.out else None
     state = SprtState(settings)
     quiet = bool(args.quiet)
@@ -102,11 +106,10 @@ def run(args: argparse.Namespace) -> int:
     max_pairs = max(1, args.max_games // 2)
     verdict = None
     try:
-        verdict = _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        if close is not None:
-            close()
+        with stop_on_signals(), pool:
+            verdict = _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet)
+    except KeyboardInterrupt as exc:
+        return report(exc, f"no decision after {2 * state.n_pairs} games")
     took = time.perf_counter() - start
     if quiet:
         print(state.line())

@@ -51,8 +51,8 @@ def test_executor_option_is_checked():
 
 
 def test_missing_dask_is_a_clear_error(monkeypatch):
-    from codecup.tournament.executor import dask_executor
+    from codecup.tournament.executor import DaskPool
 
     monkeypatch.setitem(__import__("sys").modules, "distributed", None)
     with pytest.raises(ConfigError, match=r"pip install 'codecup\[dask\]'"):
-        dask_executor("tcp://127.0.0.1:1")
+        DaskPool("tcp://127.0.0.1:1")
