@@ -48,7 +48,10 @@ def play(match: MatchInfo) -> Record:
     global _worker_pm
     if _worker_pm is None:
         _worker_pm = make_plugin_manager()
-    return run_match(match, pm=_worker_pm)
+    try:
+        return run_match(match, pm=_worker_pm)
+    except _Terminate:  # the match has closed its players on the way out: end this worker
+        os._exit(1)
 
 
 def default_jobs() -> int:
@@ -84,8 +87,27 @@ def _alive(pid: int) -> bool:
     return True
 
 
+#: Seconds a worker told to stop has to close its bots before it SIGKILLs itself.
+WORKER_GRACE = 2.5
+
+
+class _Terminate(SystemExit):
+    """Raised in a worker's main thread by SIGTERM: unwinds the match, which closes its bots."""
+
+
+def _kill_self_after(seconds: float) -> None:
+    time.sleep(seconds)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM kills at once
+    threading.Thread(target=_kill_self_after, args=(WORKER_GRACE,), daemon=True).start()
+    raise _Terminate(1)
+
+
 def _die_with(pid: int) -> None:
-    """Block until process ``pid`` has ended, then SIGKILL this process (its bots die with it)."""
+    """Block until process ``pid`` has ended, then stop this worker as SIGTERM does."""
     fd = None
     with contextlib.suppress(AttributeError, OSError):
         fd = os.pidfd_open(pid)  # Linux 5.3: readable once the process has ended, no polling
@@ -97,18 +119,22 @@ def _die_with(pid: int) -> None:
     else:
         while _alive(pid):
             time.sleep(0.2)
-    os.kill(os.getpid(), signal.SIGKILL)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def worker_init(parent: int) -> None:
-    """Set up a pool worker: it ignores Ctrl-C (its parent decides) and dies when ``parent`` dies.
+    """Set up a pool worker: it ignores Ctrl-C (its parent decides), stops cleanly on SIGTERM,
+    and stops when ``parent`` dies, even by SIGKILL.
 
+    SIGTERM unwinds the running match, so its players are closed (their whole
+    process groups killed) before the worker exits, within :data:`WORKER_GRACE`.
     The workers are children of the forkserver, not of ``parent``, and the
     forkserver lives as long as any worker does (they hold its "alive" pipe),
     so ``PR_SET_PDEATHSIG`` would never fire: a thread watches ``parent``
     instead, through a pidfd where the kernel has them.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_sigterm)
     threading.Thread(target=_die_with, args=(parent,), name="die-with-parent", daemon=True).start()
 
 
@@ -194,12 +220,12 @@ class LocalPool(GamePool):
         return future
 
     def abort(self) -> None:
-        """SIGTERM every worker (a referee's bots die with it), SIGKILL what is left after 2 s."""
+        """SIGTERM every worker (each closes its bots), SIGKILL what is left after a grace."""
         workers = list(self._workers().values())
         for p in workers:
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 p.terminate()
-        deadline = time.monotonic() + 2.0
+        deadline = time.monotonic() + WORKER_GRACE + 0.5
         for p in workers:
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 p.join(max(0.0, deadline - time.monotonic()))
