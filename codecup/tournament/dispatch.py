@@ -9,10 +9,7 @@ with it, though only one of them is to blame. So the games in flight become
 suspects: the pool is rebuilt and each suspect is played again, alone. One
 whose referee dies again alone gets a "referee error" record (both seats
 :data:`~codecup.dialogue.Termination.REFEREE_ERROR`, no points); the others
-finish normally. No game is tried more than twice, so this always ends; and if
-referees keep dying alone with no game finishing in between, the machine
-rather than a game is at fault, and the run stops with one line instead of
-recording every game as a referee error.
+finish normally. No game is tried more than twice, so this always ends.
 """
 
 from __future__ import annotations
@@ -35,8 +32,6 @@ Future: TypeAlias = concurrent.futures.Future[Record]
 
 #: Seconds between checks of the executor itself (a lost Dask scheduler, no workers).
 WATCH_EVERY = 2.0
-#: Referees dying alone in a row, with no game finishing in between, that stop the run.
-DEATHS_IN_A_ROW = 3
 
 
 def referee_error_record(match: MatchInfo, why: str, started: str = "", duration: float = 0.0) -> Record:
@@ -84,25 +79,6 @@ class _Batch:
         self.play = play
         self.on_result = on_result
         self.progress = progress
-        self.dead: list[tuple[Any, Record]] = []  # referee errors not yet handed on
-
-    def finished(self, key: Any, record: Record) -> None:
-        if is_referee_error(record):
-            self.dead.append((key, record))
-            if len(self.dead) >= DEATHS_IN_A_ROW:
-                raise CodecupError(
-                    f"referee processes keep dying ({self.dead[-1][1].result.termination[0].message}): "
-                    "the games finished so far are logged; run the same command again to resume"
-                )
-            return
-        self.flush()
-        self.on_result(key, record)
-
-    def flush(self) -> None:
-        """Hand on the referee errors held back (a game finished since, so the machine is fine)."""
-        dead, self.dead = self.dead, []
-        for key, record in dead:
-            self.on_result(key, record)
 
     def wait(self, futures: Sequence[Future]) -> set[Future]:
         """Until one of ``futures`` is done, checking on the executor every few seconds."""
@@ -128,7 +104,7 @@ class _Batch:
             record = referee_error_record(match, why, started, time.perf_counter() - t0)
         except concurrent.futures.CancelledError:
             raise self.pool.lost() from None
-        self.finished(key, record)
+        self.on_result(key, record)
 
 
 def play_batch(
@@ -189,10 +165,9 @@ def play_batch(
                         error = error or exc
                         continue
                     record = referee_error_record(match, f"the Dask workers running it died ({exc})")
-                batch.finished(key, record)
+                on_result(key, record)
             if error is not None:  # only after handing on every game that did finish
                 raise error
-        batch.flush()
     finally:
         for future in flight:
             future.cancel()
