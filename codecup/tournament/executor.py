@@ -266,7 +266,9 @@ class DaskPool(GamePool):
                 "--executor dask:// needs Dask distributed: pip install 'codecup[dask]'"
             ) from None
         # Dask logs its own view of a lost connection (with tracebacks); ours is one line.
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        for name in ["distributed", *logging.root.manager.loggerDict]:
+            if name.startswith("distributed"):
+                logging.getLogger(name).setLevel(logging.CRITICAL)
         try:
             self.client = Client(address, timeout=10, set_as_default=False)
         except (OSError, TimeoutError) as exc:
