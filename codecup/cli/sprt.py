@@ -20,7 +20,7 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_run_options, positive_int, warn_oversubscription
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed
-from codecup.errors import ConfigError
+from codecup.errors import CodecupError, ConfigError
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, Record
 from codecup.runner import player_info
@@ -110,6 +110,10 @@ def run(args: argparse.Namespace) -> int:
             verdict = _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet)
     except KeyboardInterrupt as exc:
         return report(exc, f"no decision after {2 * state.n_pairs} games")
+    except concurrent.futures.BrokenExecutor:
+        raise CodecupError(
+            f"a referee process died (killed, or out of memory) after {2 * state.n_pairs} games"
+        ) from None
     took = time.perf_counter() - start
     if quiet:
         print(state.line())
