@@ -13,6 +13,7 @@ finished game).
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,7 @@ def check_clock_mode(value: Any, where: Path) -> str:
     return str(value)
 
 
+@functools.cache  # once per run, though demo plays one tournament per game
 def warn_oversubscription(jobs: int) -> None:
     """One line on stderr when ``jobs`` games would share cores."""
     warning = ex.oversubscription(jobs)

@@ -116,7 +116,7 @@ def _free_port() -> int:
 
 
 @pytest.mark.slow
-def test_a_lost_scheduler_is_one_line_and_the_same_command_resumes(tmp_path):
+def test_a_lost_scheduler_is_one_line_that_says_the_same_command_resumes(tmp_path):
     port = _free_port()
     argv = [sys.executable, "-m", "distributed.cli.dask_scheduler", "--no-dashboard"]
     scheduler = subprocess.Popen(
