@@ -149,7 +149,8 @@ def play_batch(
                 continue
             progress.set_running(min(pool.jobs, len(flight)))
             error: BaseException | None = None
-            for future in batch.wait(list(flight)):
+            done = batch.wait(list(flight))
+            for future in [f for f in flight if f in done]:  # in submission order: deterministic
                 key, match = flight.pop(future)
                 try:
                     record = future.result()
