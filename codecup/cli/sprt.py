@@ -110,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
             verdict = _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet)
     except KeyboardInterrupt as exc:
         return report(exc, f"no decision after {2 * state.n_pairs} games")
+    except concurrent.futures.CancelledError:  # not by us: a lost Dask scheduler
+        raise pool.lost() from None
     except concurrent.futures.BrokenExecutor:
         raise CodecupError(
             f"a referee process died (killed, or out of memory) after {2 * state.n_pairs} games"
