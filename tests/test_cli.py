@@ -85,3 +85,47 @@ def test_command_players_learn_the_variant_from_the_referee(tmp_path):
     doc = json.loads(record.read_text())
     assert doc["variant"] == "wordracer"
     assert [t["kind"] for t in doc["result"]["termination"]] == ["normal", "normal"]
+
+
+NOISY_CRASH = """\
+import sys
+for i in range(30):
+    print(f"trace line {i}", file=sys.stderr)
+sys.stderr.flush()
+sys.stdin.readline()
+sys.exit(3)
+"""
+
+
+@pytest.mark.parametrize("everything", [False, True], ids=["tail", "all"])
+def test_play_shows_a_faulting_bots_stderr(everything, tmp_path, capsys):
+    import sys
+
+    (tmp_path / "noisy.py").write_text(NOISY_CRASH)
+    argv = ["play", "twentyone", f"{sys.executable} {tmp_path / 'noisy.py'}", "bot:random", "--quiet"]
+    assert main(argv + (["--stderr"] if everything else [])) == 0
+    out = capsys.readouterr().out
+    assert "crash (exited with code 3)" in out
+    shown = [n for n in range(30) if f"| trace line {n}\n" in out]
+    assert shown == (list(range(30)) if everything else list(range(20, 30)))
+    assert ("last 10 lines; all with --stderr" in out) != everything
+
+
+def test_play_shows_no_stderr_without_a_fault(capsys):
+    assert main(["play", "twentyone", "bot:perfect", "bot:random", "--quiet"]) == 0
+    assert "stderr of" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("mode", ["wall", "cpu"])
+def test_play_records_the_clock_mode(mode, tmp_path):
+    record = tmp_path / "game.json"
+    argv = ["play", "twentyone", "bot:perfect", "bot:random", "--quiet", "--clock-mode", mode]
+    assert main([*argv, "--record", str(record)]) == 0
+    assert json.loads(record.read_text())["clock_mode"] == mode
+
+
+@pytest.mark.parametrize("command", ["play twentyone bot:random bot:random", "demo", "sprt twentyone a b"])
+def test_a_bad_clock_mode_is_one_line(command, capsys):
+    assert main([*command.split(), "--clock-mode", "sundial"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'sundial'" in err and err.count("\n") == 1

@@ -12,7 +12,9 @@ import time
 from pathlib import Path
 
 from codecup.cli.common import output_dir
-from codecup.cli.tournament import play_spec, positive_int
+from codecup.cli.stopping import report, stop_on_signals
+from codecup.cli.tournament import add_clock_mode_option, play_spec, positive_int
+from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo
 from codecup.site import build_site, write_demo_index
@@ -32,12 +34,21 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--rounds", type=positive_int, default=1, help="double round robins per game (1)")
     parser.add_argument("--jobs", type=positive_int, help="games at once (default: cores)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
+    add_clock_mode_option(parser)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     """Play every game's bots against each other and write the results."""
     output_dir(args.out)
+    try:
+        with stop_on_signals():
+            return _demo(args)
+    except KeyboardInterrupt as exc:
+        return report(exc, f"the games finished so far are logged under {args.out}/; run it again to resume")
+
+
+def _demo(args: argparse.Namespace) -> int:
     registry = load_games()
     names = args.game or registry.names()
     results: list[tuple[str, TournamentResult, float]] = []
@@ -55,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
             players=players,
             seed=args.seed,
             rounds=args.rounds,
+            clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
         )
         out = args.out / name
         if not args.quiet:

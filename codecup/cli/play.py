@@ -2,7 +2,8 @@
 
 A PLAYER is ``bot:NAME`` for a built-in bot, or a command line (one string,
 split like a shell does and run without one). The first PLAYER takes the
-first seat.
+first seat. When a bot faults, the last lines of its stderr follow the
+result (all of every bot's stderr with ``--stderr``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from pathlib import Path
 
 from codecup.checks import check_commands
 from codecup.cli.common import add_words_option, apply_words_option, clock_seconds, output_file
+from codecup.cli.stopping import report, stop_on_signals
+from codecup.cli.tournament import add_clock_mode_option
+from codecup.clock import DEFAULT_CLOCK_MODE
+from codecup.dialogue import Termination
 from codecup.game import Game
 from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager
@@ -32,6 +37,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player (default: the game's)")
     parser.add_argument("--record", type=Path, metavar="FILE", help="write the game record (JSON) here")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
+    parser.add_argument("--stderr", action="store_true", help="show each bot's whole stderr after the result")
+    add_clock_mode_option(parser)
     add_words_option(parser)
     return parser
 
@@ -78,6 +85,28 @@ def describe_result(game: Game, record: Record) -> str:
     return "\n".join(lines)
 
 
+STDERR_LINES = 10  # of a faulting bot's stderr, shown after the result
+
+
+def describe_stderr(game: Game, record: Record, everything: bool = False) -> str:
+    """A faulting bot's last lines of stderr (every bot's whole stderr with ``everything``)."""
+    parts = []
+    for seat, player in enumerate(record.match.players):
+        log = (record.logs[seat] if seat < len(record.logs) else "").rstrip()
+        faulted = record.result.termination[seat].kind not in (Termination.NORMAL, Termination.REFEREE_ERROR)
+        if not log or not (everything or faulted):
+            continue
+        lines = log.splitlines()
+        if everything or len(lines) <= STDERR_LINES:
+            head = f"stderr of {game.info.seats[seat]} {player.name}:"
+        else:
+            lines = lines[-STDERR_LINES:]
+            who = f"{game.info.seats[seat]} {player.name}"
+            head = f"stderr of {who} (last {STDERR_LINES} lines; all with --stderr):"
+        parts.append("\n".join([head, *(f"  | {line}" for line in lines)]))
+    return "\n".join(parts)
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the game and report it."""
     apply_words_option(args)
@@ -88,11 +117,26 @@ def run(args: argparse.Namespace) -> int:
     players = [player_info(f"p{seat + 1}", spec) for seat, spec in enumerate(args.players)]
     players = [p if p.bot is None else type(p)(name=f"bot:{p.bot}", bot=p.bot) for p in players]
     check_commands(players, "")
-    match = new_match(game, players, seed=args.seed, variant=args.variant, setup=args.setup, clock=args.clock)
+    match = new_match(
+        game,
+        players,
+        seed=args.seed,
+        variant=args.variant,
+        setup=args.setup,
+        clock=args.clock,
+        clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
+    )
     view = LiveView(game, args.quiet)
     pm = make_plugin_manager(plugins=(view,))
-    record = asyncio.run(play_match(game, match, hook=pm.hook))
+    try:
+        with stop_on_signals():
+            record = asyncio.run(play_match(game, match, hook=pm.hook))
+    except KeyboardInterrupt as exc:
+        return report(exc, "the game was not finished")
     print(describe_result(game, record))
+    stderr = describe_stderr(game, record, everything=args.stderr)
+    if stderr:
+        print(stderr)
     if args.record:
         record.write(args.record)
         print(f"record written to {args.record}")

@@ -25,9 +25,11 @@ from pathlib import Path
 
 from codecup.checks import check_commands
 from codecup.cli.common import apply_words_option, clock_seconds, finite_float, output_dir
-from codecup.cli.tournament import add_run_options, positive_int
+from codecup.cli.stopping import report, stop_on_signals
+from codecup.cli.tournament import add_run_options, positive_int, warn_oversubscription
+from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed
-from codecup.errors import ConfigError
+from codecup.errors import CodecupError, ConfigError
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, Record
 from codecup.runner import player_info
@@ -74,10 +76,11 @@ def pair_matches(game, args, new, old, variant, k: int = 0) -> Iterator[tuple[in
 def pair(game, args, new, old, variant, k: int) -> tuple[MatchInfo, MatchInfo]:
     """The two matches of pair ``k``."""
     clock = args.clock or variant.clock
+    clock_mode = args.clock_mode or DEFAULT_CLOCK_MODE
     seed = derive_seed(args.seed, "sprt", k) % 2**31
     setup = game.random_setup(random.Random(seed), variant.name)
     first, second = (
-        MatchInfo(game.info.name, variant.name, seed, setup, players, clock)
+        MatchInfo(game.info.name, variant.name, seed, setup, players, clock, clock_mode)
         for players in ((new, old), (old, new))
     )
     return first, second
@@ -139,13 +142,14 @@ def run(args: argparse.Namespace) -> int:
         output_dir(args.out)
     log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k)) if args.out else None
     address = ex.parse_executor(args.executor)
+    pool: ex.GamePool
     if address is None:
         jobs = args.jobs or ex.default_jobs()
-        pool: concurrent.futures.Executor = ex.local_pool(jobs)
-        close = None
+        warn_oversubscription(jobs)
+        pool = ex.LocalPool(jobs)
     else:
-        pool, slots, close = ex.dask_executor(address)
-        jobs = args.jobs or slots
+        pool = ex.DaskPool(address)
+        jobs = args.jobs or pool.jobs
     state = SprtState(settings)
     faults: dict[str, dict[str, int]] = {side: {} for side in SIDES}
     quiet = bool(args.quiet)
@@ -161,11 +165,17 @@ def run(args: argparse.Namespace) -> int:
     max_pairs = max(1, args.max_games // 2)
     verdict = None
     try:
-        verdict = _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet, faults)
+        with stop_on_signals(), pool:
+            verdict = _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet, faults)
+    except KeyboardInterrupt as exc:
+        return report(exc, f"no decision after {2 * state.n_pairs} games")
+    except concurrent.futures.CancelledError:  # not by us: a lost Dask scheduler
+        raise pool.lost() from None
+    except concurrent.futures.BrokenExecutor:
+        raise CodecupError(
+            f"a referee process died (killed, or out of memory) after {2 * state.n_pairs} games"
+        ) from None
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        if close is not None:
-            close()
         if log is not None:
             log.close()
     took = time.perf_counter() - start

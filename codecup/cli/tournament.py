@@ -5,16 +5,22 @@ command ``bot:NAME`` is a built-in bot) and may hold any option below
 (``game:``, ``format:``, ``rounds:`` ...); the command line wins. Results go
 to --out: a results log (``results.jsonl``), one record per game under
 ``games/``, ``standings.txt``/``.json`` and the results site (``index.html``).
-Running the same command again finishes an interrupted tournament.
+Running the same command again finishes an interrupted tournament
+(Ctrl-C, SIGTERM and even SIGKILL leave no process behind and lose no
+finished game).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import sys
 from pathlib import Path
 from typing import Any
 
 from codecup.cli.common import add_words_option, apply_words_option, clock_seconds, output_dir
+from codecup.cli.stopping import report, stop_on_signals
+from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
 from codecup.plugins import load_games
 from codecup.tournament import executor as ex
@@ -37,8 +43,33 @@ def positive_int(text: str) -> int:
     return value
 
 
+def add_clock_mode_option(parser: argparse.ArgumentParser) -> None:
+    """``--clock-mode wall|cpu``: what a seat's clock charges."""
+    parser.add_argument(
+        "--clock-mode",
+        choices=CLOCK_MODES,
+        help=f"charge a bot's wall time or its CPU time (with a wall backstop); default {DEFAULT_CLOCK_MODE}",
+    )
+
+
+def check_clock_mode(value: Any, where: Path) -> str:
+    """A clock mode from a file, checked (a bad one is a :class:`ConfigError`)."""
+    if value not in CLOCK_MODES:
+        raise ConfigError(f"{where}: clock-mode must be one of {', '.join(CLOCK_MODES)}, not {value!r}")
+    return str(value)
+
+
+@functools.cache  # once per run, though demo plays one tournament per game
+def warn_oversubscription(jobs: int) -> None:
+    """One line on stderr when ``jobs`` games would share cores."""
+    warning = ex.oversubscription(jobs)
+    if warning:
+        print(f"codecup: {warning}", file=sys.stderr, flush=True)
+
+
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """Options on how games run (shared with ``codecup sprt``)."""
+    add_clock_mode_option(parser)
     parser.add_argument(
         "--jobs",
         type=positive_int,
@@ -99,10 +130,12 @@ def run(args: argparse.Namespace) -> int:
     for p in players_file.players:
         if p.bot is not None:
             game.info.check_bot(p.bot)
+    clock_mode = args.clock_mode or check_clock_mode(opts.get("clock_mode", DEFAULT_CLOCK_MODE), args.file)
     spec = TournamentSpec(
         game=game.info.name,
         variant=variant.name,
         clock=float(_option(args, opts, "clock", variant.clock)),
+        clock_mode=clock_mode,
         players=players_file.players,
         seed=_option(args, opts, "seed", 0),
         format=_option(args, opts, "format", "round-robin"),
@@ -123,15 +156,19 @@ def run(args: argparse.Namespace) -> int:
         from codecup.site.live import LiveSite
 
         live = LiveSite(out, game, spec)
-    result = play_spec(
-        spec,
-        game,
-        out,
-        jobs=_option(args, opts, "jobs", None),
-        executor=_option(args, opts, "executor", None),
-        quiet=quiet,
-        on_record=live,
-    )
+    try:
+        with stop_on_signals():
+            result = play_spec(
+                spec,
+                game,
+                out,
+                jobs=_option(args, opts, "jobs", None),
+                executor=_option(args, opts, "executor", None),
+                quiet=quiet,
+                on_record=live,
+            )
+    except KeyboardInterrupt as exc:
+        return report(exc, f"the games finished so far are logged in {out}/; the same command resumes")
     if live is not None:
         live.finish(result)
     print(result.summary())
@@ -154,18 +191,15 @@ def play_spec(
     """Run a tournament on the chosen executor with the right progress report."""
     address = ex.parse_executor(executor)
     progress = make_progress(quiet)
+    pool: ex.GamePool
     if address is None:
         n = jobs or ex.default_jobs()
-        with ex.local_pool(n) as pool:
-            return run_tournament(
-                spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n, on_record=on_record
-            )
-    pool, slots, close = ex.dask_executor(address)
-    try:
-        n = jobs or slots
+        warn_oversubscription(n)
+        pool = ex.LocalPool(n)
+    else:
+        pool = ex.DaskPool(address)
+        n = pool.jobs = jobs or pool.jobs
+    with pool:
         return run_tournament(
             spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n, on_record=on_record
         )
-    finally:
-        pool.shutdown(wait=False)
-        close()

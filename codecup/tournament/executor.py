@@ -1,29 +1,41 @@
 """Where games run: a local process pool (the default) or an existing Dask cluster.
 
-Both are ``concurrent.futures`` executors running :func:`play`, so the
-schedule, the log and the standings do not care which one is used. Dask is
-used through ``distributed.Client(...).get_executor()``, its own executor
-interface.
+Both are ``concurrent.futures`` executors running :func:`play`, wrapped in a
+:class:`GamePool` that adds what a long tournament needs from them: a local
+pool is rebuilt after a worker dies (see :mod:`codecup.tournament.dispatch`),
+its workers die with the process that started them (even on ``kill -9``), and
+a Dask cluster that loses its scheduler or has no workers says so.
 
 Fair clocks in a pool: the runner charges a seat's clock only while the
-referee waits for that seat, and SIGSTOPs the idle program, so each game
-has one busy program at a time. With ``jobs`` no larger than the number of
+referee waits for that seat, and freezes the idle program, so each game has
+one busy program at a time. With ``jobs`` no larger than the number of
 cores, every game's active program has a core to itself.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
+import logging
 import multiprocessing
 import os
+import select
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable
+from typing import Any
 
 import pluggy
 
-from codecup.errors import ConfigError
+from codecup.errors import CodecupError, ConfigError
 from codecup.record import MatchInfo, Record
 
 PlayFn = Callable[[MatchInfo], Record]
+
+#: Programs that compute at once in one game: the runner resumes only the seat it waits for.
+BUSY_SEATS_PER_GAME = 1
 
 _worker_pm: pluggy.PluginManager | None = None
 
@@ -36,7 +48,10 @@ def play(match: MatchInfo) -> Record:
     global _worker_pm
     if _worker_pm is None:
         _worker_pm = make_plugin_manager()
-    return run_match(match, pm=_worker_pm)
+    try:
+        return run_match(match, pm=_worker_pm)
+    except _Terminate:  # the match has closed its players on the way out: end this worker
+        os._exit(1)
 
 
 def default_jobs() -> int:
@@ -47,29 +62,265 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def local_pool(jobs: int) -> concurrent.futures.Executor:
-    """A process pool of ``jobs`` workers.
-
-    ``forkserver`` rather than ``fork``: the parent runs a progress thread, and
-    forking a threaded process can deadlock the child.
-    """
-    return concurrent.futures.ProcessPoolExecutor(
-        max_workers=jobs, mp_context=multiprocessing.get_context("forkserver")
+def oversubscription(jobs: int) -> str | None:
+    """A one-line warning when ``jobs`` games would run more busy programs than there are cores."""
+    cores = default_jobs()
+    busy = jobs * BUSY_SEATS_PER_GAME
+    if busy <= cores:
+        return None
+    return (
+        f"warning: {jobs} games at once run {busy} busy programs on {cores} cores: "
+        f"they will wait for a core on their own clocks (fair clocks need --jobs {cores} or fewer)"
     )
 
 
-def dask_executor(address: str) -> tuple[concurrent.futures.Executor, int, Callable[[], None]]:
-    """An executor on an existing Dask cluster at ``address``, its worker threads, and a disconnect."""
+# --- the worker side -------------------------------------------------------
+
+
+def _alive(pid: int) -> bool:
     try:
-        from distributed import Client
-    except ImportError:
-        raise ConfigError("--executor dask:// needs Dask distributed: pip install 'codecup[dask]'") from None
-    try:
-        client = Client(address, timeout=10, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise ConfigError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    slots = sum(client.nthreads().values()) or 1
-    return client.get_executor(pure=False), slots, client.close
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+#: Seconds a worker told to stop has to close its bots before it SIGKILLs itself.
+WORKER_GRACE = 2.5
+
+
+class _Terminate(SystemExit):
+    """Raised in a worker's main thread by SIGTERM: unwinds the match, which closes its bots."""
+
+
+def _kill_self_after(seconds: float) -> None:
+    time.sleep(seconds)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM kills at once
+    threading.Thread(target=_kill_self_after, args=(WORKER_GRACE,), daemon=True).start()
+    raise _Terminate(1)
+
+
+def _die_with(pid: int) -> None:
+    """Block until process ``pid`` has ended, then stop this worker as SIGTERM does."""
+    fd = None
+    with contextlib.suppress(AttributeError, OSError):
+        fd = os.pidfd_open(pid)  # Linux 5.3: readable once the process has ended, no polling
+    if fd is not None and _alive(pid):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        while not poller.poll():
+            pass
+    else:
+        while _alive(pid):
+            time.sleep(0.2)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def worker_init(parent: int) -> None:
+    """Set up a pool worker: it ignores Ctrl-C (its parent decides), stops cleanly on SIGTERM,
+    and stops when ``parent`` dies, even by SIGKILL.
+
+    SIGTERM unwinds the running match, so its players are closed (their whole
+    process groups killed) before the worker exits, within :data:`WORKER_GRACE`.
+    The workers are children of the forkserver, not of ``parent``, and the
+    forkserver lives as long as any worker does (they hold its "alive" pipe),
+    so ``PR_SET_PDEATHSIG`` would never fire: a thread watches ``parent``
+    instead, through a pidfd where the kernel has them.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    threading.Thread(target=_die_with, args=(parent,), name="die-with-parent", daemon=True).start()
+
+
+# --- pools -------------------------------------------------------------------
+
+
+class GamePool(concurrent.futures.Executor):
+    """An executor for games, with the hooks the tournament loop uses to survive trouble.
+
+    The base wraps any executor (a thread pool in tests) and can do none of it:
+    a broken executor stays broken.
+    """
+
+    #: At most ``jobs`` games in flight, so that a dead worker is traced to few games.
+    limits_in_flight = True
+
+    def __init__(self, executor: concurrent.futures.Executor, jobs: int) -> None:
+        self.executor = executor
+        self.jobs = jobs
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        """Run ``fn(*args, **kwargs)`` somewhere."""
+        return self.executor.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop taking work; with ``wait``, let running games finish."""
+        self.executor.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+    def abort(self) -> None:
+        """Stop now: cancel what has not started, end what runs (on an interrupt)."""
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.shutdown(wait=True)
+        else:
+            self.abort()
+
+    def restart(self) -> bool:
+        """Replace a broken executor with a fresh one; False if this pool cannot."""
+        return False
+
+    def death(self) -> str:
+        """How the last worker process died, as far as known (for a referee-error record)."""
+        return "the worker process died"
+
+    def check(self) -> None:
+        """Called every few seconds while waiting for games: raise or warn about the executor itself."""
+
+    def lost(self) -> CodecupError:
+        """The error for games that the executor cancelled by itself."""
+        return CodecupError("the executor cancelled games it was running")
+
+
+class LocalPool(GamePool):
+    """A ``forkserver`` process pool of ``jobs`` workers that can be rebuilt after a worker dies.
+
+    ``forkserver`` rather than ``fork``: the parent runs a progress thread, and
+    forking a threaded process can deadlock the child. Its helper processes
+    (the forkserver and the resource tracker) end by themselves once the
+    parent and every worker are gone.
+    """
+
+    def __init__(self, jobs: int) -> None:
+        super().__init__(self._new(jobs), jobs)
+        self._seen: dict[int, multiprocessing.process.BaseProcess] = {}
+
+    @staticmethod
+    def _new(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
+        return concurrent.futures.ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=worker_init,
+            initargs=(os.getpid(),),
+        )
+
+    def _workers(self) -> dict[int, multiprocessing.process.BaseProcess]:
+        return dict(getattr(self.executor, "_processes", None) or {})
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        future = super().submit(fn, *args, **kwargs)
+        self._seen.update(self._workers())  # to read a dead worker's exit status later
+        return future
+
+    def abort(self) -> None:
+        """SIGTERM every worker (each closes its bots), SIGKILL what is left after a grace."""
+        workers = list(self._workers().values())
+        for p in workers:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                p.terminate()
+        deadline = time.monotonic() + WORKER_GRACE + 0.5
+        for p in workers:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                p.join(max(0.0, deadline - time.monotonic()))
+                if p.exitcode is None:
+                    p.kill()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def restart(self) -> bool:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = self._new(self.jobs)
+        self._seen.clear()
+        return True
+
+    def death(self) -> str:
+        for p in self._seen.values():
+            code = p.exitcode
+            if code is not None and code < 0 and code != -signal.SIGTERM:  # the others were SIGTERMed
+                return f"the referee process was killed by {signal.Signals(-code).name}"
+            if code is not None and code > 0:
+                return f"the referee process exited with code {code}"
+        return "the referee process died"
+
+
+class DaskPool(GamePool):
+    """Games on an existing Dask cluster, through ``Client.get_executor()``.
+
+    Dask reschedules the task of a lost worker itself (and gives up with
+    ``KilledWorker`` after a few), so games are all submitted at once.
+    """
+
+    limits_in_flight = False
+
+    def __init__(self, address: str, *, patience: float = 30.0) -> None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ConfigError(
+                "--executor dask:// needs Dask distributed: pip install 'codecup[dask]'"
+            ) from None
+        # Dask logs its own view of a lost connection (with tracebacks); ours is one line.
+        for name in ["distributed", *logging.root.manager.loggerDict]:
+            if name.startswith("distributed"):
+                logging.getLogger(name).setLevel(logging.CRITICAL)
+        try:
+            self.client = Client(address, timeout=10, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise ConfigError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        self.address = address
+        self.patience = patience
+        self._no_workers_since: float | None = None
+        self._warned = False
+        slots = sum(self.client.nthreads().values()) or 1
+        super().__init__(self.client.get_executor(pure=False), slots)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        with contextlib.suppress(Exception):  # the scheduler may be gone already
+            self.executor.shutdown(wait=wait and self.client.status == "running")
+        with contextlib.suppress(Exception):
+            self.client.close(timeout=2)
+
+    def abort(self) -> None:
+        self.shutdown(wait=False)
+
+    def lost(self) -> CodecupError:
+        return CodecupError(
+            f"lost the Dask scheduler at {self.address}: the games finished so far are logged; "
+            "run the same command again to resume"
+        )
+
+    def check(self) -> None:
+        if self.client.status not in ("running", "connecting"):
+            raise self.lost()
+        try:
+            workers = self.client.nthreads()
+        except (OSError, TimeoutError):
+            raise self.lost() from None
+        if workers:
+            self._no_workers_since = None
+            return
+        now = time.monotonic()
+        if self._no_workers_since is None:
+            self._no_workers_since = now
+        if not self._warned and now - self._no_workers_since >= self.patience:
+            self._warned = True
+            print(
+                f"codecup: waiting for Dask workers: the scheduler at {self.address} has none "
+                f"(start some with: dask worker {self.address})",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+def local_pool(jobs: int) -> LocalPool:
+    """A process pool of ``jobs`` workers (see :class:`LocalPool`)."""
+    return LocalPool(jobs)
 
 
 def parse_executor(spec: str | None) -> str | None:

@@ -45,6 +45,7 @@ OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "format": (str,),
     "rounds": (int,),
     "clock": (int, float),
+    "clock_mode": (str,),
     "seed": (int,),
     "jobs": (int,),
     "executor": (str,),

@@ -4,6 +4,10 @@ The loop asks the format for a batch, skips the games the results log
 already holds, hands the rest to the executor, and logs each game as it
 finishes (only a logged game counts). Re-running the same command over the
 same output folder therefore plays only the missing games.
+
+A game whose referee process died is logged as a referee error (see
+:mod:`codecup.tournament.dispatch`); it gives neither player points and is
+left out of the standings and ratings, and the summary lists it.
 """
 
 from __future__ import annotations
@@ -17,11 +21,14 @@ from typing import Any
 
 import attrs
 
-from codecup.errors import CodecupError, ConfigError
+from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
+from codecup.dialogue import Termination
+from codecup.errors import ConfigError
 from codecup.game import Game
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.tournament import schedule as sched
-from codecup.tournament.executor import PlayFn
+from codecup.tournament.dispatch import is_referee_error, play_batch
+from codecup.tournament.executor import GamePool, PlayFn
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
@@ -46,6 +53,7 @@ class TournamentSpec:
     challenger: str | None = None
     swiss_rounds: int | None = None
     top: int = 4
+    clock_mode: str = DEFAULT_CLOCK_MODE
 
     @property
     def names(self) -> list[str]:
@@ -66,6 +74,8 @@ class TournamentSpec:
             raise ConfigError("--swiss-rounds must be at least 1")
         if self.top < 2:
             raise ConfigError("--top must be at least 2")
+        if self.clock_mode not in CLOCK_MODES:
+            raise ConfigError(f"clock mode {self.clock_mode!r} is not one of: {', '.join(CLOCK_MODES)}")
 
     @property
     def challenger_index(self) -> int:
@@ -123,14 +133,24 @@ class TournamentResult:
         return [r for _, r in self.games]
 
     def summary(self) -> str:
-        """Standings and ratings as text."""
+        """Standings, ratings, referee errors and faults as text."""
         s = self.spec
         title = f"{s.game} ({s.variant}), {s.format}, {len(self.games)} games, seed {s.seed}"
-        return (
+        text = (
             self.standings.table(title)
             + "\n\nRatings (Bradley-Terry maximum likelihood, Elo scale, field mean 0):\n"
             + ratings_table(self.ratings)
         )
+        dead = [g.id for g, r in self.games if is_referee_error(r)]
+        if dead:
+            text += (
+                f"\n\nReferee errors: {len(dead)} game{'s' if len(dead) != 1 else ''} whose referee process "
+                "died (no points, left out of the standings and ratings): " + ", ".join(dead)
+            )
+        faults = fault_summary(self.games)
+        if faults:
+            text += "\n\n" + faults
+        return text
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form of standings.json."""
@@ -171,19 +191,54 @@ def match_for(game: Game, spec: TournamentSpec, g: ScheduledGame, cache: dict[in
         setup=_setup(game, spec, g.seed, cache),
         players=(spec.players[g.seats[0]], spec.players[g.seats[1]]),
         clock=spec.clock,
+        clock_mode=spec.clock_mode,
     )
+
+
+FAULTS_SHOWN = 20  # faults listed in a summary; the rest are counted
+STDERR_LINES = 5  # last lines of a faulting bot's stderr shown with its fault
+
+
+def fault_summary(games: Iterable[tuple[ScheduledGame, Record]], limit: int = FAULTS_SHOWN) -> str:
+    """Each bot fault (not referee errors) with its message and the last lines of the bot's stderr."""
+    lines: list[str] = []
+    shown = total = 0
+    for g, record in games:
+        for seat, end in enumerate(record.result.termination):
+            if end.kind in (Termination.NORMAL, Termination.REFEREE_ERROR):
+                continue
+            total += 1
+            if shown >= limit:
+                continue
+            shown += 1
+            name = record.match.players[seat].name
+            lines.append(f"  {g.id}: {name} {end.kind.value}" + (f" ({end.message})" if end.message else ""))
+            log = record.logs[seat] if seat < len(record.logs) else ""
+            lines += [f"    | {line}" for line in log.rstrip().splitlines()[-STDERR_LINES:]]
+    if not total:
+        return ""
+    if total > shown:
+        lines.append(f"  ... and {total - shown} more (see games/ID.json)")
+    return f"Faults ({total}; with the last lines of the bot's stderr):\n" + "\n".join(lines)
+
+
+def counted(records: Iterable[Record]) -> list[Record]:
+    """The records that count for standings and ratings (not referee errors)."""
+    return [r for r in records if not is_referee_error(r)]
 
 
 def final_order(game: Game, spec: TournamentSpec, games: list[ScheduledGame], log: ResultsLog) -> list[str]:
     """The format's own final ranking, best first."""
     names = spec.names
-    records = [log.records[g.id] for g in games]
+    records = counted(log.records[g.id] for g in games)
     overall = compute_standings(game, names, records).order
     if spec.format == "swiss":
         final = [g for g in games if g.stage == "f"]
         finalists = {names[i] for g in final for i in g.seats}
-        top = compute_standings(game, sorted(finalists, key=names.index), [log.records[g.id] for g in final])
-        swiss = compute_standings(game, names, [log.records[g.id] for g in games if g.stage == "s"])
+        top = compute_standings(
+            game, sorted(finalists, key=names.index), counted(log.records[g.id] for g in final)
+        )
+        swiss = compute_standings(game, names, counted(log.records[g.id] for g in games if g.stage == "s"))
         return top.order + [n for n in swiss.order if n not in finalists]
     if spec.format == "gauntlet":  # unequal numbers of games: rank per-game rates
         return compute_standings(game, names, records, rates=True).order
@@ -216,13 +271,16 @@ def run_tournament(
 
     ``on_record(game, record)`` is called for every game as it is logged (and
     for every game already in the log), e.g. to write the results site live.
+    ``executor`` runs ``play`` on each match; a :class:`GamePool` (the CLI's
+    local pool) also survives a dead referee process, a plain executor does not.
     """
     spec.check()
     out.mkdir(parents=True, exist_ok=True)
     (out / "games").mkdir(exist_ok=True)
     log = ResultsLog.open(out / LOG_NAME, lock=True)
     try:
-        return _run(spec, game, out, log, executor, play, progress or Progress(), jobs, on_record)
+        pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
+        return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, on_record)
     finally:
         log.close()
 
@@ -232,7 +290,7 @@ def _run(
     game: Game,
     out: Path,
     log: ResultsLog,
-    executor: concurrent.futures.Executor,
+    executor: GamePool,
     play: PlayFn,
     progress: Progress,
     jobs: int,
@@ -244,7 +302,7 @@ def _run(
     scheduled: list[ScheduledGame] = []
 
     def rank(ids: Iterable[str]) -> list[int]:
-        order = compute_standings(game, names, [log.records[i] for i in ids]).order
+        order = compute_standings(game, names, counted(log.records[i] for i in ids)).order
         return [names.index(n) for n in order]
 
     progress.start(spec.estimated_games(), resumed=0)
@@ -268,13 +326,13 @@ def _run(
                 else:
                     todo.append((g, match))
             progress.grow(len(scheduled))
-            _run_batch(todo, executor, play, log, points, progress, out, jobs, on_record)
+            _run_batch(todo, executor, play, log, points, progress, out, on_record)
             played += len(todo)
     finally:
         progress.set_running(0)
         progress.close()
     games = tuple((g, log.records[g.id]) for g in scheduled)
-    records = [r for _, r in games]
+    records = counted(r for _, r in games)
     standings = reorder(format_standings(game, spec, records), final_order(game, spec, scheduled, log))
     ratings = tuple(bradley_terry(names, records))
     result = TournamentResult(spec, games, standings, ratings, played)
@@ -284,50 +342,25 @@ def _run(
 
 def _run_batch(
     todo: list[tuple[ScheduledGame, MatchInfo]],
-    executor: concurrent.futures.Executor,
+    pool: GamePool,
     play: PlayFn,
     log: ResultsLog,
     points: dict[str, tuple[float, ...]],
     progress: Progress,
     out: Path,
-    jobs: int,
     on_record: OnRecord | None = None,
 ) -> None:
     """Play a batch's games in parallel, logging each as it finishes."""
-    if not todo:
-        return
-    pending: dict[concurrent.futures.Future[Record], ScheduledGame] = {
-        executor.submit(play, match): g for g, match in todo
-    }
-    try:
-        while pending:
-            progress.set_running(min(jobs, len(pending)))
-            done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
-            broken: Exception | None = None
-            for future in done:
-                g = pending.pop(future)
-                try:
-                    record = future.result()  # a framework error (not a bot fault) stops the tournament
-                except concurrent.futures.BrokenExecutor as exc:
-                    broken = broken or CodecupError(
-                        f"a worker process died while playing {g.id} ({exc}); the games finished so far "
-                        "are logged: run the same command again to resume"
-                    )
-                    continue
-                except Exception as exc:
-                    broken = broken or exc
-                    continue
-                log.append(g.id, record)
-                points[g.id] = tuple(record.result.points)
-                _write_game(out, g, record)
-                progress.finished(g.id, record)
-                if on_record is not None:
-                    on_record(g, record)
-            if broken is not None:  # only after logging every game that did finish
-                raise broken
-    finally:
-        for future in pending:
-            future.cancel()
+
+    def finished(g: ScheduledGame, record: Record) -> None:
+        log.append(g.id, record)
+        points[g.id] = tuple(record.result.points)
+        _write_game(out, g, record)
+        progress.finished(g.id, record)
+        if on_record is not None:
+            on_record(g, record)
+
+    play_batch(todo, pool, play, finished, progress)
 
 
 def _write_game(out: Path, g: ScheduledGame, record: Record, only_if_missing: bool = False) -> None:

@@ -169,3 +169,29 @@ def test_tournament_yml_holds_the_options(tmp_path):
     )
     assert override.returncode == 0, override.stderr
     assert json.loads((tmp_path / "g" / "standings.json").read_text())["tournament"]["format"] == "gauntlet"
+
+
+def test_clock_mode_in_the_file_is_used_and_checked(tmp_path):
+    (tmp_path / "t.yml").write_text(PLAYERS.replace("players:", "clock-mode: wall\nplayers:"))
+    out = tmp_path / "o"
+    run = codecup("tournament", tmp_path / "t.yml", "--out", out, "--quiet", "--no-site", "--jobs", "1")
+    assert run.returncode == 0, run.stderr
+    assert json.loads((out / "standings.json").read_text())["tournament"]["clock_mode"] == "wall"
+    assert {json.loads(p.read_text())["clock_mode"] for p in (out / "games").glob("*.json")} == {"wall"}
+
+    (tmp_path / "bad.yml").write_text(PLAYERS.replace("players:", "clock-mode: sundial\nplayers:"))
+    bad = codecup("tournament", tmp_path / "bad.yml", "--out", tmp_path / "b")
+    assert bad.returncode == 2
+    assert "clock-mode must be one of wall, cpu, not 'sundial'" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_more_jobs_than_cores_warns_once(tmp_path):
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    jobs = len(os.sched_getaffinity(0)) + 1
+    run = codecup("tournament", tmp_path / "players.yml", "--out", tmp_path / "o", "--quiet", "--jobs", jobs)
+    assert run.returncode == 0, run.stderr
+    warnings = [line for line in run.stderr.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and f"{jobs} games at once" in warnings[0]
+    fair = codecup("tournament", tmp_path / "players.yml", "--out", tmp_path / "o", "--quiet", "--jobs", "1")
+    assert fair.returncode == 0 and "warning" not in fair.stderr

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
+
 import pytest
 
 from codecup.cli.tournament import play_spec
@@ -51,8 +57,115 @@ def test_executor_option_is_checked():
 
 
 def test_missing_dask_is_a_clear_error(monkeypatch):
-    from codecup.tournament.executor import dask_executor
+    from codecup.tournament.executor import DaskPool
 
     monkeypatch.setitem(__import__("sys").modules, "distributed", None)
     with pytest.raises(ConfigError, match=r"pip install 'codecup\[dask\]'"):
-        dask_executor("tcp://127.0.0.1:1")
+        DaskPool("tcp://127.0.0.1:1")
+
+
+def test_no_workers_is_said_with_the_address_then_the_run_goes_on(
+    tiny_game, bots, monkeypatch, capsys, tmp_path
+):
+    """With no workers the run says so (once, naming the scheduler), and goes on when one joins."""
+    import threading
+
+    from codecup.tournament import dispatch, run_tournament
+    from codecup.tournament.executor import DaskPool
+
+    monkeypatch.setattr(dispatch, "WATCH_EVERY", 0.05)
+    spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=bots[:2], seed=3)
+    options = {"protocol": "tcp", "host": "127.0.0.1", "scheduler_port": 0, "dashboard_address": None}
+    with distributed.LocalCluster(n_workers=0, processes=False, **options) as cluster:
+        pool = DaskPool(cluster.scheduler_address, patience=0.2)
+        results = []
+        runner = threading.Thread(
+            target=lambda: results.append(
+                run_tournament(spec, tiny_game, tmp_path, executor=pool, play=_play_tiny, jobs=1)
+            )
+        )
+        runner.start()
+        deadline = time.monotonic() + 30
+        err = ""
+        while "waiting for Dask workers" not in err and time.monotonic() < deadline:
+            time.sleep(0.05)
+            err += capsys.readouterr().err
+        assert f"the scheduler at {cluster.scheduler_address} has none" in err
+        cluster.scale(1)
+        runner.join(60)
+        pool.shutdown()
+    assert not runner.is_alive() and results[0].played == 2
+    assert err.count("waiting for Dask workers") == 1
+
+
+def _play_tiny(match):
+    from codecup.plugins import make_plugin_manager
+    from codecup.runner import run_match
+    from tests.support import TINYGAME_DIST
+
+    sys.path.insert(0, str(TINYGAME_DIST))
+    import tinygame
+
+    return run_match(match, pm=make_plugin_manager(load_entry_points=False, plugins=(tinygame,)))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_a_lost_scheduler_is_one_line_that_says_the_same_command_resumes(tmp_path):
+    port = _free_port()
+    argv = [sys.executable, "-m", "distributed.cli.dask_scheduler", "--no-dashboard"]
+    scheduler = subprocess.Popen(
+        [*argv, "--host", "127.0.0.1", "--port", f"{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        (tmp_path / "players.yml").write_text(PLAYERS)
+        deadline = time.monotonic() + 30
+        while True:  # until the scheduler listens
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline and scheduler.poll() is None
+            time.sleep(0.1)
+        argv = [sys.executable, "-m", "codecup", "tournament", str(tmp_path / "players.yml"), "--quiet"]
+        run = subprocess.Popen(
+            [*argv, "--executor", f"dask://127.0.0.1:{port}", "--no-site", "--out", str(tmp_path / "o")],
+            env=cli_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(3)  # connected, waiting for workers that never come
+        scheduler.kill()
+        _, err = run.communicate(timeout=60)
+    finally:
+        scheduler.kill()
+        scheduler.wait()
+    assert run.returncode == 1, err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert f"lost the Dask scheduler at tcp://127.0.0.1:{port}" in lines[0]
+    assert "run the same command again to resume" in lines[0]
+
+
+PLAYERS = """\
+game: twentyone
+players:
+  - {name: r1, command: "bot:random"}
+  - {name: p1, command: "bot:perfect"}
+"""
+
+
+def cli_env():
+    from tests.support import TINYGAME_DIST
+
+    e = dict(os.environ)
+    e["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TINYGAME_DIST), e.get("PYTHONPATH")]))
+    return e

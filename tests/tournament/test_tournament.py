@@ -123,3 +123,30 @@ def test_two_runs_cannot_write_one_log(play_tournament, bots, tmp_path):
     finally:
         held.close()
     assert play_tournament(bots, tmp_path).played == 20
+
+
+NOISY_CRASH = """\
+import sys
+for i in range(30):
+    print(f"trace line {i}", file=sys.stderr)
+sys.stderr.flush()
+sys.stdin.readline()
+sys.exit(3)
+"""
+
+
+def test_the_summary_lists_faults_with_the_bots_stderr(play_tournament, tmp_path):
+    import sys
+
+    from codecup.record import PlayerInfo
+
+    (tmp_path / "noisy.py").write_text(NOISY_CRASH)
+    players = (
+        PlayerInfo("noisy", command=(sys.executable, str(tmp_path / "noisy.py"))),
+        PlayerInfo("p1", bot="perfect"),
+    )
+    summary = play_tournament(players, tmp_path / "out").summary()
+    assert "Faults (2; with the last lines of the bot's stderr):" in summary
+    assert "rr1~noisy~p1: noisy crash (exited with code 3)" in summary
+    assert "    | trace line 29" in summary and "    | trace line 25" in summary
+    assert "trace line 24" not in summary

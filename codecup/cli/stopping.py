@@ -1,0 +1,58 @@
+"""Stopping a long command cleanly on SIGTERM or SIGHUP, as on Ctrl-C.
+
+Python turns SIGINT into :class:`KeyboardInterrupt`, so ``finally`` blocks
+run: pool workers are ended, bots are closed, the results log stays whole.
+SIGTERM and SIGHUP would kill the process outright (its workers then notice
+and die too, but nothing is said); here they raise :class:`Stopped`, a
+``KeyboardInterrupt``, so they take the same clean path and the command
+exits with the conventional status 128 + the signal's number.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+from collections.abc import Iterator
+from types import FrameType
+
+HANDLED = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Stopped(KeyboardInterrupt):
+    """The command was asked to stop by a signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise(signum: int, frame: FrameType | None) -> None:
+    raise Stopped(signum)
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP raise :class:`Stopped` in the main thread."""
+    old = {sig: signal.signal(sig, _raise) for sig in HANDLED}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def status_of(exc: KeyboardInterrupt) -> int:
+    """The exit status for an interrupt: 128 + the signal's number (130 for Ctrl-C)."""
+    return 128 + (exc.signum if isinstance(exc, Stopped) else signal.SIGINT)
+
+
+def name_of(exc: KeyboardInterrupt) -> str:
+    """The signal's name (SIGINT for Ctrl-C)."""
+    return signal.Signals(exc.signum).name if isinstance(exc, Stopped) else "SIGINT"
+
+
+def report(exc: KeyboardInterrupt, what: str) -> int:
+    """Say in one line on stderr that the command stopped and ``what`` follows; the exit status."""
+    print(f"codecup: stopped by {name_of(exc)}{': ' + what if what else ''}", file=sys.stderr, flush=True)
+    return status_of(exc)

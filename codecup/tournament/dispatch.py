@@ -1,0 +1,174 @@
+"""Playing a batch of games on a :class:`~codecup.tournament.executor.GamePool`, surviving dead referees.
+
+Games go to the pool at most ``jobs`` at a time (where the pool asks for it),
+and each finished game is handed to ``on_result`` at once (the caller logs it).
+
+A referee process can die: killed, out of memory, or a bot run in-process that
+takes it down. A local pool is then broken, and every game in flight fails
+with it, though only one of them is to blame. So the games in flight become
+suspects: the pool is rebuilt and each suspect is played again, alone. One
+whose referee dies again alone gets a "referee error" record (both seats
+:data:`~codecup.dialogue.Termination.REFEREE_ERROR`, no points); the others
+finish normally. No game is tried more than twice, so this always ends.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import datetime
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias, TypeVar
+
+from codecup.dialogue import SeatEnd, Termination
+from codecup.errors import CodecupError
+from codecup.record import MatchInfo, Record, Result
+from codecup.tournament.executor import GamePool, PlayFn
+from codecup.tournament.progress import Progress
+
+K = TypeVar("K")
+Future: TypeAlias = concurrent.futures.Future[Record]
+
+#: Seconds between checks of the executor itself (a lost Dask scheduler, no workers).
+WATCH_EVERY = 2.0
+
+
+def referee_error_record(match: MatchInfo, why: str, started: str = "", duration: float = 0.0) -> Record:
+    """The record of a game whose referee process died: no moves, no points, no fault of either seat."""
+    n = len(match.players)
+    end = SeatEnd(Termination.REFEREE_ERROR, f"{why}: no fault of either player")
+    return Record(
+        match=match,
+        moves=(),
+        transcript=(),
+        clock_used=(0.0,) * n,
+        result=Result(scores=(0.0,) * n, points=(0.0,) * n, termination=(end,) * n),
+        started=started,
+        duration=duration,
+        logs=("",) * n,
+    )
+
+
+def is_referee_error(record: Record) -> bool:
+    """True for a game whose referee died (it counts for neither player)."""
+    return any(e.kind is Termination.REFEREE_ERROR for e in record.result.termination)
+
+
+def _killed_worker(exc: BaseException) -> bool:
+    # Dask's own verdict after the workers running a task died a few times; not imported, as
+    # Dask is optional.
+    return type(exc).__name__ == "KilledWorker"
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+class _Batch:
+    """The state of one batch being played."""
+
+    def __init__(
+        self,
+        pool: GamePool,
+        play: PlayFn,
+        on_result: Callable[[Any, Record], None],
+        progress: Progress,
+    ) -> None:
+        self.pool = pool
+        self.play = play
+        self.on_result = on_result
+        self.progress = progress
+
+    def wait(self, futures: Sequence[Future]) -> set[Future]:
+        """Until one of ``futures`` is done, checking on the executor every few seconds."""
+        while True:
+            done, _ = concurrent.futures.wait(
+                futures, timeout=WATCH_EVERY, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            if done:
+                return done
+            self.pool.check()
+
+    def alone(self, key: Any, match: MatchInfo) -> None:
+        """Play a suspect game with nothing else running."""
+        self.progress.set_running(1)
+        started, t0 = _now(), time.perf_counter()
+        future = self.pool.submit(self.play, match)
+        self.wait([future])
+        try:
+            record = future.result()
+        except concurrent.futures.BrokenExecutor:
+            why = self.pool.death()
+            self.pool.restart()
+            record = referee_error_record(match, why, started, time.perf_counter() - t0)
+        except concurrent.futures.CancelledError:
+            raise self.pool.lost() from None
+        self.on_result(key, record)
+
+
+def play_batch(
+    todo: Sequence[tuple[K, MatchInfo]],
+    pool: GamePool,
+    play: PlayFn,
+    on_result: Callable[[K, Record], None],
+    progress: Progress,
+) -> None:
+    """Play every game of ``todo`` (key, match), calling ``on_result(key, record)`` as each finishes.
+
+    A framework error in a game (not a bot's fault, which is a record) stops
+    the batch, after the games that did finish were handed on.
+    """
+    batch = _Batch(pool, play, on_result, progress)
+    queue = deque(todo)
+    flight: dict[concurrent.futures.Future[Record], tuple[K, MatchInfo]] = {}
+    suspects: list[tuple[K, MatchInfo]] = []
+    broken = False
+    try:
+        while queue or flight or suspects:
+            if broken and not flight:  # every game of the broken pool has failed: rebuild, try suspects
+                if not pool.restart():
+                    key = suspects[0][0] if suspects else "a game"
+                    raise CodecupError(
+                        f"a worker process died while playing {key}; the games finished so far "
+                        "are logged: run the same command again to resume"
+                    )
+                broken = False
+                for key, match in suspects:
+                    batch.alone(key, match)
+                suspects = []
+                continue
+            while not broken and queue and (not pool.limits_in_flight or len(flight) < pool.jobs):
+                key, match = queue.popleft()
+                try:
+                    flight[pool.submit(play, match)] = (key, match)
+                except concurrent.futures.BrokenExecutor:  # a worker died while idle
+                    queue.appendleft((key, match))
+                    broken = True
+            if not flight:
+                continue
+            progress.set_running(min(pool.jobs, len(flight)))
+            error: BaseException | None = None
+            done = batch.wait(list(flight))
+            for future in [f for f in flight if f in done]:  # in submission order: deterministic
+                key, match = flight.pop(future)
+                try:
+                    record = future.result()
+                except concurrent.futures.BrokenExecutor:
+                    suspects.append((key, match))
+                    broken = True
+                    continue
+                except concurrent.futures.CancelledError:  # not by us: the executor gave up
+                    error = error or pool.lost()
+                    continue
+                except Exception as exc:
+                    if not _killed_worker(exc):
+                        error = error or exc
+                        continue
+                    record = referee_error_record(match, f"the Dask workers running it died ({exc})")
+                on_result(key, record)
+            if error is not None:  # only after handing on every game that did finish
+                raise error
+    finally:
+        for future in flight:
+            future.cancel()

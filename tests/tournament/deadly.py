@@ -1,0 +1,85 @@
+"""A test plugin whose in-process bot kills its referee process, and a pool ``play`` that knows it.
+
+Twenty-one with one more bot, ``deadly``: on its third move it SIGKILLs the
+process it runs in (the referee, in a pool worker), as an out-of-memory kill
+would. ``flaky`` does the same only once in a tournament (a marker file in the
+folder given to :func:`play` remembers), like a referee killed by something
+that has nothing to do with the game. Each kill is noted
+in that folder's ``kills``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+from codecup.game import PlayerSession
+from codecup.hookspecs import hookimpl
+from codecup.record import MatchInfo, Record
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "plugins" / "tinygame_dist"))
+
+import tinygame
+
+
+class DeadlyPlayer(tinygame.TwentyOnePlayer):
+    """Plays like ``random``, but kills its own process on its first move."""
+
+    def __init__(self, bot: str, seed: int, tag: str) -> None:
+        super().__init__("random", seed)
+        self.kind = bot
+        self.tag = tag
+        self.moves = 0
+
+    def _move(self) -> list[str]:
+        self.moves += 1
+        if self.moves == 1:
+            folder = Path(_folder)
+            marker = folder / "flaky-has-killed"
+            if self.kind == "deadly" or not marker.exists():
+                marker.touch()
+                with (folder / "kills").open("a") as f:
+                    f.write(self.tag + "\n")
+                os.kill(os.getpid(), signal.SIGKILL)
+        return super()._move()
+
+
+class Deadly(tinygame.TwentyOne):
+    """Twenty-one with the referee-killing bots."""
+
+    info = tinygame.TwentyOne.info.__class__(
+        name="twentyone",
+        title=tinygame.TwentyOne.info.title,
+        seats=tinygame.TwentyOne.info.seats,
+        variants=tinygame.TwentyOne.info.variants,
+        bots=("random", "perfect", "deadly", "flaky"),
+    )
+
+    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
+        if bot in ("deadly", "flaky"):
+            return DeadlyPlayer(bot, seed, f"{bot}-{seed}")
+        return super().new_player(bot, variant, seed, clock)
+
+
+@hookimpl
+def codecup_register_games(register) -> None:
+    """Register the deadly Twenty-one."""
+    register(Deadly())
+
+
+_pm = None
+_folder = ""
+
+
+def play(folder: str, match: MatchInfo) -> Record:
+    """The pool's ``play`` (bind ``folder`` with ``functools.partial``), with this plugin's game."""
+    from codecup.plugins import make_plugin_manager
+    from codecup.runner import run_match
+
+    global _pm, _folder
+    _folder = folder
+    if _pm is None:
+        _pm = make_plugin_manager(load_entry_points=False, plugins=(sys.modules[__name__],))
+    return run_match(match, pm=_pm)

@@ -1,0 +1,80 @@
+"""The dispatch loop's answers to an executor's trouble, with fake executors (no processes)."""
+
+from __future__ import annotations
+
+import concurrent.futures
+
+import pytest
+
+from codecup.dialogue import Termination
+from codecup.errors import CodecupError
+from codecup.record import MatchInfo, PlayerInfo
+from codecup.tournament.dispatch import play_batch
+from codecup.tournament.executor import GamePool
+from codecup.tournament.progress import Progress
+
+PLAYERS = (PlayerInfo("a", bot="random"), PlayerInfo("b", bot="random"))
+MATCH = MatchInfo("twentyone", "classic", 1, "3", PLAYERS, 2.0)
+
+
+class KilledWorker(Exception):
+    """Named as Dask's own, which dispatch recognises by name."""
+
+
+class Failing(GamePool):
+    """Every game fails with ``exc``; ``restarts`` counts the rebuilds asked for."""
+
+    def __init__(self, exc: BaseException | None, *, can_restart: bool = False, cancel: bool = False) -> None:
+        super().__init__(concurrent.futures.ThreadPoolExecutor(1), jobs=2)
+        self.exc, self.can_restart, self.cancel, self.restarts = exc, can_restart, cancel, 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        if self.cancel:  # as Dask's executor does when it loses its scheduler
+            future.cancel()
+            future.set_running_or_notify_cancel()
+        else:
+            future.set_exception(self.exc)
+        return future
+
+    def restart(self) -> bool:
+        self.restarts += 1
+        return self.can_restart
+
+    def death(self) -> str:
+        return "the referee process was killed by SIGKILL"
+
+    def lost(self) -> CodecupError:
+        return CodecupError("lost it: run the same command again to resume")
+
+
+def run(pool: GamePool, n: int = 3) -> dict:
+    results: dict = {}
+    play_batch([(f"g{i}", MATCH) for i in range(n)], pool, lambda m: None, results.__setitem__, Progress())
+    return results
+
+
+def test_dasks_killed_worker_is_a_referee_error():
+    results = run(Failing(KilledWorker("gave up")))
+    assert sorted(results) == ["g0", "g1", "g2"]
+    for record in results.values():
+        assert [e.kind for e in record.result.termination] == [Termination.REFEREE_ERROR] * 2
+        assert record.result.points == (0.0, 0.0) and "gave up" in record.result.termination[0].message
+
+
+def test_a_broken_pool_is_rebuilt_and_each_suspect_tried_once_alone():
+    pool = Failing(concurrent.futures.BrokenExecutor("dead"), can_restart=True)
+    results = run(pool)
+    assert sorted(results) == ["g0", "g1", "g2"]  # every game ends, none loops
+    assert all("killed by SIGKILL" in r.result.termination[0].message for r in results.values())
+    assert pool.restarts == 2 + 3  # after each of the two in-flight rounds, and after each solo death
+
+
+def test_a_pool_that_cannot_be_rebuilt_stops_the_run_with_a_resume_hint():
+    with pytest.raises(CodecupError, match=r"a worker process died while playing g0.*same command"):
+        run(Failing(concurrent.futures.BrokenExecutor("dead")))
+
+
+def test_games_cancelled_by_the_executor_itself_are_its_lost_error():
+    with pytest.raises(CodecupError, match="lost it"):
+        run(Failing(None, cancel=True))

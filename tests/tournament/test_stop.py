@@ -1,0 +1,248 @@
+"""A run stops clean: SIGINT, SIGTERM or SIGKILL of the command leaves no process behind, and
+a tournament resumes with every game logged exactly once.
+
+Each run gets a unique token in its environment (inherited by the pool's workers, the
+forkserver and the resource tracker) and in its script bots' command lines (a sandboxed
+bot may get a clean environment), so "no process of that run is left" is checkable.
+The command runs in a session of its own: SIGINT goes to its process group, as Ctrl-C in
+a terminal would; SIGTERM and SIGKILL only to the command's own process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support import TINYGAME_DIST
+
+TOKEN_VAR = "CODECUP_TEST_RUN"
+GONE_WITHIN = 5.0  # seconds for every process of a stopped run to be gone
+
+# A Twenty-one bot as a small script: adds 1-3 at random from its seed (its first argument,
+# which also carries the run's token), a little slowly so games last long enough to be cut.
+SCRIPT_BOT = """\
+import random, sys, time
+rng = random.Random(sys.argv[1])
+delay = float(sys.argv[2]) if len(sys.argv) > 2 else 0.02
+seen_start = False
+for line in sys.stdin:
+    line = line.strip()
+    if line == "Quit":
+        break
+    if line == "Start" or (line in ("1", "2", "3") and seen_start):
+        time.sleep(delay)
+        print(rng.randint(1, 3), flush=True)
+    seen_start = True
+"""
+
+PLAYERS = """\
+game: twentyone
+players:
+  - {{name: r1, command: "{python} -S bot.py {token}a"}}
+  - {{name: p1, command: "bot:perfect"}}
+  - {{name: r2, command: "{python} -S bot.py {token}b"}}
+  - {{name: p2, command: "bot:perfect"}}
+"""
+GAMES = 12  # a double round robin of four
+
+
+def run_processes(token: str) -> list[int]:
+    """Live processes of the run marked ``token`` (in their environment or command line)."""
+    found = []
+    needle = token.encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            state = (entry / "stat").read_text().rsplit(") ", 1)[1][0]
+            marked = needle in (entry / "cmdline").read_bytes() or needle in (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if marked and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def wait_gone(token: str, within: float = GONE_WITHIN) -> list[int]:
+    """Poll until no process of the run is left; what is left after ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while (left := run_processes(token)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
+
+
+def bot_running(token: str) -> bool:
+    for pid in run_processes(token):
+        with contextlib.suppress(OSError):
+            if b"\0bot.py\0" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return True
+    return False
+
+
+def describe(pid: int) -> str:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:200]
+    return str(pid)
+
+
+def kill_all(pids: list[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def token():
+    """A unique mark of this test's processes; whatever still carries it is killed at the end."""
+    mark = f"stoptest{random.randrange(10**9)}"
+    yield mark
+    kill_all(run_processes(mark))
+
+
+def env_with(token: str) -> dict[str, str]:
+    e = dict(os.environ)
+    e["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TINYGAME_DIST), e.get("PYTHONPATH")]))
+    e[TOKEN_VAR] = token
+    return e
+
+
+class Run:
+    """The command started in a session of its own, its stderr into a file."""
+
+    def __init__(self, token: str, *args, cwd: Path) -> None:
+        self.err = cwd / f"stderr-{random.randrange(10**9)}.txt"
+        with self.err.open("w") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "codecup", *map(str, args)],
+                env=env_with(token),
+                cwd=cwd,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                start_new_session=True,
+            )
+
+    @property
+    def stderr(self) -> str:
+        return self.err.read_text()
+
+
+def stop(run: Run, sig: signal.Signals) -> None:
+    if sig is signal.SIGINT:
+        os.killpg(run.proc.pid, sig)  # Ctrl-C reaches the whole foreground process group
+    else:
+        os.kill(run.proc.pid, sig)
+
+
+def logged(log: Path) -> list[str]:
+    if not log.exists():
+        return []
+    return [json.loads(line)["id"] for line in log.read_bytes().splitlines() if line.endswith(b"}")]
+
+
+def until(condition, what: str, within: float = 60.0) -> None:
+    deadline = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
+def check_stopped(run: Run, sig: signal.Signals, token: str) -> None:
+    """The command ended as the signal asks, said so in one line, and left nothing running."""
+    try:
+        status = run.proc.wait(timeout=GONE_WITHIN)
+    except subprocess.TimeoutExpired:
+        run.proc.kill()
+        run.proc.wait()
+        pytest.fail(f"the command was still running {GONE_WITHIN}s after {sig.name}")
+    left = wait_gone(token)
+    err = run.stderr
+    assert not left, f"left running after {sig.name}: {[describe(p) for p in left]}"
+    if sig is signal.SIGKILL:
+        assert status == -signal.SIGKILL
+    else:
+        assert status == 128 + sig, err
+        last = err.strip().splitlines()[-1]
+        assert last.startswith(f"codecup: stopped by {sig.name}"), err
+        assert "Traceback" not in err
+
+
+SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: s.name)
+def test_tournament_stops_clean_and_resumes(sig, token, tmp_path):
+    (tmp_path / "players.yml").write_text(PLAYERS.format(python=sys.executable, token=token))
+    (tmp_path / "bot.py").write_text(SCRIPT_BOT)
+    out = tmp_path / "out"
+    args = ["tournament", tmp_path / "players.yml", "--jobs", "2", "--quiet", "--no-site", "--out", out]
+    rng = random.Random()
+    target = rng.randrange(1, 6)
+    run = Run(token, *args, cwd=tmp_path)
+    log = out / "results.jsonl"
+    until(lambda: len(logged(log)) >= target or run.proc.poll() is not None, f"{target} logged games")
+    time.sleep(rng.uniform(0.0, 0.2))  # a random moment, most likely within a game
+    stop(run, sig)
+    check_stopped(run, sig, token)
+    cut = logged(log)
+    assert len(cut) < GAMES, "the signal came too late to test anything"
+
+    again = subprocess.run(
+        [sys.executable, "-m", "codecup", *map(str, args)],
+        env=env_with(token),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert again.returncode == 0, again.stderr
+    ids = logged(log)
+    assert len(ids) == GAMES and len(set(ids)) == GAMES  # every game exactly once
+    assert ids[: len(cut)] == cut  # what was logged stays
+    assert not wait_gone(token)
+
+
+def test_play_stops_clean(token, tmp_path):
+    (tmp_path / "bot.py").write_text(SCRIPT_BOT)
+    for sig in SIGNALS:
+        run = Run(
+            token,
+            "play",
+            "twentyone",
+            f"{sys.executable} -S bot.py {token} 0.3",
+            "bot:random",
+            "--clock",
+            "60",
+            cwd=tmp_path,
+        )
+        until(lambda: bot_running(token), "the bot to start")
+        time.sleep(0.2)
+        stop(run, sig)
+        check_stopped(run, sig, token)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["sprt", "demo"])
+def test_sprt_and_demo_stop_clean(command, token, tmp_path):
+    (tmp_path / "bot.py").write_text(SCRIPT_BOT)
+    for sig in SIGNALS:
+        out = tmp_path / f"{command}-{sig.name}"
+        if command == "sprt":
+            args = ["sprt", "twentyone", f"{sys.executable} -S bot.py {token}", "bot:random", "--jobs", "2"]
+            args += ["--out", out, "--quiet"]
+        else:
+            args = ["demo", "--game", "twentyone", "--rounds", "50", "--jobs", "2", "--quiet", "--out", out]
+        run = Run(token, *args, cwd=tmp_path)
+        log = out / ("results.jsonl" if command == "sprt" else "twentyone/results.jsonl")
+        until(lambda: len(logged(log)) >= 2 or run.proc.poll() is not None, "two logged games")  # noqa: B023
+        stop(run, sig)
+        check_stopped(run, sig, token)
