@@ -205,6 +205,7 @@ def _logged(log: ResultsLog | None, key: str) -> concurrent.futures.Future[Recor
 def _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet, faults) -> str | None:
     """Keep ``jobs`` games in flight; count pairs strictly in order, so the run is reproducible."""
     futures: dict[int, tuple[concurrent.futures.Future[Record], concurrent.futures.Future[Record]]] = {}
+    play = ex.play_hiding(args.out) if args.out is not None else ex.play
     next_pair = 0
     while log is not None and f"sprt{next_pair}~0" in log and f"sprt{next_pair}~1" in log:
         # a resumed run: the pairs its log holds count first, in order, without the pool
@@ -227,7 +228,7 @@ def _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quie
             a, b = _logged(log, f"sprt{k}~0"), _logged(log, f"sprt{k}~1")
             if a is not None and b is not None:
                 from_log.add(k)
-            futures[k] = (a or pool.submit(ex.play, first), b or pool.submit(ex.play, second))
+            futures[k] = (a or pool.submit(play, first), b or pool.submit(play, second))
             submitted += 1
         if next_pair not in futures:
             return None

@@ -201,5 +201,12 @@ def play_spec(
         n = pool.jobs = jobs or pool.jobs
     with pool:
         return run_tournament(
-            spec, game, out, executor=pool, play=ex.play, progress=progress, jobs=n, on_record=on_record
+            spec,
+            game,
+            out,
+            executor=pool,
+            play=ex.play_hiding(out),
+            progress=progress,
+            jobs=n,
+            on_record=on_record,
         )

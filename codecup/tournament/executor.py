@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
@@ -25,6 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pluggy
@@ -40,18 +42,27 @@ BUSY_SEATS_PER_GAME = 1
 _worker_pm: pluggy.PluginManager | None = None
 
 
-def play(match: MatchInfo) -> Record:
-    """Run one match in this worker (its plugin manager is built once per worker process)."""
+def play(match: MatchInfo, hide: tuple[str, ...] = ()) -> Record:
+    """Run one match in this worker (its plugin manager is built once per worker process).
+
+    ``hide``: folders the bots must not see (the results), besides each other's.
+    """
     from codecup.plugins import make_plugin_manager
     from codecup.runner import run_match
+    from codecup.sandbox import Policy
 
     global _worker_pm
     if _worker_pm is None:
         _worker_pm = make_plugin_manager()
     try:
-        return run_match(match, pm=_worker_pm)
+        return run_match(match, pm=_worker_pm, policy=Policy(hide=hide))
     except _Terminate:  # the match has closed its players on the way out: end this worker
         os._exit(1)
+
+
+def play_hiding(out: Path) -> PlayFn:
+    """:func:`play`, with the results folder ``out`` hidden from every bot (picklable, for any pool)."""
+    return functools.partial(play, hide=(str(out.resolve()),))
 
 
 def default_jobs() -> int:

@@ -213,3 +213,14 @@ def test_every_process_dies_with_a_killed_referee(full_sandbox):
     while processes_with(token) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert processes_with(token) == []
+
+
+def test_a_tournaments_results_folder_is_hidden_from_its_bots(tiny_game, tiny_pm, arena, monkeypatch):
+    from codecup.tournament import executor
+
+    monkeypatch.setattr(executor, "_worker_pm", tiny_pm)
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    snoop = PlayerInfo("snoop", command=python_argv(ATTACKER, "snoop", token, str(arena.results)))
+    match = new_match(tiny_game, [snoop, PlayerInfo("r", bot="random")], seed=1)
+    record = executor.play_hiding(arena.results)(match)
+    assert f"ATTACK: listing {arena.results}: []" in attack_lines(record, 0)
