@@ -11,9 +11,12 @@ import functools
 import random
 from typing import Protocol
 
+import attrs
+
+from codecup.budget import Thinking, clock_scale
 from games.turn_right.board import FULL, ORIGINS2, ORIGINS3, SIZE, SQUARES, bits, count2, has3
 from games.turn_right.circuit import Circuit
-from games.turn_right.engine import BLACK, WHITE, Move, Position, corner_limit
+from games.turn_right.engine import BLACK, CIRCUITS, WHITE, Move, Position, corner_limit
 from games.turn_right.generate import all_circuits
 
 RANDOM_CAP = 8
@@ -95,6 +98,37 @@ def winning_circuit(white: int, mover: int, limit: int, cap: int = BASELINE_CAP)
     return None
 
 
+STANDARD_CLOCK = 30.0
+"""The CodeCup 2006 clock, in seconds per player per game."""
+
+POSITIONS_PER_SECOND = 25_000
+"""Positions per second of clock (a circuit tried on a board, or a placement-search node).
+
+About a tenth of a second of CPU on the reference machine: at the standard
+clock the full 8-corner search of every move fits with room to spare.
+"""
+
+CLOCK_RANGE = (0.5, 120.0)
+"""Clocks outside this range budget as its ends."""
+
+CAPS = (4, 6, 8)
+"""The corner caps ``baseline`` chooses from, each move the largest its budget affords."""
+
+
+@attrs.frozen
+class Budget:
+    """The baseline's work for one game, in positions, scaled from its clock."""
+
+    positions: int  # per game
+    floor: int  # per move at least, even past the game's budget: a 4-corner search and its checks
+
+    @classmethod
+    def for_clock(cls, clock: float) -> Budget:
+        """The budget for a seat with ``clock`` seconds for the whole game."""
+        seconds = clock_scale(clock, 1.0, *CLOCK_RANGE)
+        return cls(round(POSITIONS_PER_SECOND * seconds), 4 * len(all_circuits(CAPS[0])))
+
+
 class BaselineBot:
     """Greedy: win by a 3x3 when possible, never hand one over, else maximise own minus opponent's 2x2s.
 
@@ -102,22 +136,35 @@ class BaselineBot:
 
     Placement: the free square that most extends windows still open to its own
     colour, and most blocks windows the opponent has started.
+
+    Its work is counted in positions and budgeted from its clock
+    (:class:`Budget`): each circuit gets an equal share of what is left, and
+    searches the largest corner cap (at most ``cap``) whose scan fits in half of
+    it, the rest going to checking that the chosen circuit hands over no 3x3.
+    Time is only a safety net (:class:`~codecup.budget.Thinking`): past three
+    quarters of the clock it searches 4-corner circuits and places by the
+    window heuristic alone.
     """
 
-    def __init__(self, rng: random.Random, cap: int = BASELINE_CAP) -> None:
+    def __init__(self, rng: random.Random, cap: int = BASELINE_CAP, clock: float = STANDARD_CLOCK) -> None:
         self.rng = rng
         self.cap = cap
+        self.budget = Budget.for_clock(clock)
+        self.thinking = Thinking(clock)
+        self.spent = 0  # positions this game
 
     def choose(self, pos: Position) -> Move:
         """The greedy move."""
-        if pos.placing:
-            return self.place(pos)
-        return self.circuit(pos)
+        hurried = self.thinking.hurried
+        with self.thinking:
+            if pos.placing:
+                return self.place(pos, hurried)
+            return self.circuit(pos, hurried)
 
-    def place(self, pos: Position) -> int:
+    def place(self, pos: Position, hurried: bool = False) -> int:
         """Near the end, search the remaining placements; before that, the best window value."""
         free = bits(pos.free)
-        if len(free) <= ENDGAME_FREE:
+        if len(free) <= ENDGAME_FREE and not hurried:
             return self.place_endgame(pos)
         me = pos.to_move
         mine, theirs = pos.mask(me), pos.mask(1 - me)
@@ -136,6 +183,7 @@ class BaselineBot:
 
         A full board is judged by Black's first circuit (a rectangle): a 3x3 win
         for either side if it is forced, else White's 2x2 windows minus Black's.
+        Its cost is bounded (at most a few thousand nodes from 8 free squares).
         """
         me = pos.to_move
         sign = 1 if me == WHITE else -1
@@ -146,14 +194,25 @@ class BaselineBot:
             white, black = (pos.white | bit, pos.black) if me == WHITE else (pos.white, pos.black | bit)
             value = sign * _placement_search(white, black, pos.placed + 1, seen)
             options.append((value, self.rng.random(), square))
+        self.spent += len(seen)
         return max(options)[2]
 
-    def circuit(self, pos: Position) -> Circuit:
-        """The best-scoring safe circuit."""
+    def move_budget(self, pos: Position) -> int:
+        """Positions for this circuit: an equal share of what is left for the seat's circuits."""
+        own_left = (CIRCUITS - pos.circuits + 1) // 2
+        return max(self.budget.floor, (self.budget.positions - self.spent) // max(1, own_left))
+
+    def circuit(self, pos: Position, hurried: bool = False) -> Circuit:
+        """The best-scoring safe circuit within this move's budget."""
+        budget = self.budget.floor if hurried else self.move_budget(pos)
+        cap = max(c for c in CAPS if c == CAPS[0] or (c <= self.cap and 2 * len(_table(c)) <= budget))
         me = pos.to_move
         white = pos.white
-        scored: list[tuple[int, float, Circuit, int]] = []
-        for c, path, up, right, down, left in _table(min(pos.limit, self.cap)):
+        table = _table(min(pos.limit, cap))
+        self.spent += len(table)
+        budget -= len(table)
+        scored: list[tuple[int, int, float, Circuit, int]] = []
+        for c, path, up, right, down, left in table:
             w = _rotate(white, path, up, right, down, left)
             mine, theirs = (w, FULL ^ w) if me == WHITE else (FULL ^ w, w)
             mine3, theirs3 = has3(mine), has3(theirs)
@@ -168,12 +227,16 @@ class BaselineBot:
             )
         scored.sort(key=lambda t: t[:3], reverse=True)
         reply_limit = corner_limit(pos.circuits + 1)
-        for *_, c, w in scored:
-            if winning_circuit(w, 1 - me, reply_limit, self.cap) is None:
+        check = len(_table(min(reply_limit, cap)))
+        # Each check costs at most a scan of the opponent's circuits; past the
+        # budget the best-scoring circuit goes unchecked.
+        for *_, c, w in scored[: max(1, budget // check)]:
+            self.spent += check
+            if winning_circuit(w, 1 - me, reply_limit, cap) is None:
                 return c
         if scored:
             return scored[0][3]
-        return self.rng.choice(all_circuits(min(pos.limit, self.cap)))
+        return self.rng.choice(all_circuits(min(pos.limit, cap)))
 
 
 def near2(mask: int) -> int:
@@ -230,10 +293,15 @@ def _full_board_value(white: int, black: int) -> int:
     return count2(white) - count2(black)
 
 
-BOTS = {"random": RandomBot, "baseline": BaselineBot}
-"""Bot name -> class taking a seeded :class:`random.Random`."""
+BOTS = ("random", "baseline")
+"""The built-in bots' names."""
 
 
-def make_bot(name: str, seed: int) -> Bot:
-    """A fresh bot by name."""
-    return BOTS[name](random.Random(seed))
+def make_bot(name: str, seed: int, clock: float = STANDARD_CLOCK) -> Bot:
+    """A fresh bot by name, budgeting from ``clock`` seconds for the whole game."""
+    rng = random.Random(seed)
+    if name == "random":
+        return RandomBot(rng)
+    if name == "baseline":
+        return BaselineBot(rng, clock=clock)
+    raise ValueError(f"no Turn Right bot called {name!r}")
