@@ -41,8 +41,8 @@ STANDARD_CLOCK = 5.0
 NODES_PER_SECOND = 12_000
 """Solver nodes per second of clock: about a sixth of a second of CPU on the reference machine."""
 
-POSITIONS_PER_SECOND = 800
-"""Positions the heuristic may score per second of clock: about 0.06 s of CPU."""
+POSITIONS_PER_SECOND = 1_200
+"""Positions the heuristic may score per second of clock: about 0.1 s of CPU (most games use less)."""
 
 CLOCK_RANGE = (0.5, 20.0)
 """Clocks outside this range budget as its ends (below: still a playable game; above: memory)."""
@@ -76,7 +76,7 @@ class Budget:
         seconds = clock_scale(clock, 1.0, *CLOCK_RANGE)
         nodes = round(NODES_PER_SECOND * seconds)
         positions = round(POSITIONS_PER_SECOND * seconds)
-        return cls(nodes, nodes * 3 // 10, nodes // 30, positions, positions // 4)
+        return cls(nodes, nodes * 3 // 10, nodes // 30, positions, positions // 6)
 
 
 @attrs.define(eq=False)

@@ -85,7 +85,7 @@ def test_baseline_wins_a_won_ending_against_random():
 
 def test_baseline_budget_scales_with_its_clock():
     standard, short, long = (Budget.for_clock(c) for c in (5.0, 2.0, 60.0))
-    assert standard == Budget(60_000, 18_000, 2_000, 4_000, 1_000)
+    assert standard == Budget(60_000, 18_000, 2_000, 6_000, 1_000)
     assert short.nodes * 5 == standard.nodes * 2 and short.positions * 5 == standard.positions * 2
     assert long == Budget.for_clock(20.0) and long.nodes == 4 * standard.nodes  # clamped: memory
     assert Budget.for_clock(0.01) == Budget.for_clock(0.5)
