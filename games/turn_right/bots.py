@@ -46,8 +46,12 @@ class RandomBot:
         return self.rng.choice(all_circuits(min(pos.limit, RANDOM_CAP)))
 
 
+Table = tuple[tuple[Circuit, int, int, int, int, int], ...]
+"""Circuits with their path and direction masks unpacked."""
+
+
 @functools.cache
-def _table(max_corners: int) -> tuple[tuple[Circuit, int, int, int, int, int], ...]:
+def _table(max_corners: int) -> Table:
     """Each circuit with its masks unpacked, so the search loop avoids attribute lookups."""
     return tuple((c, c.path, c.up, c.right, c.down, c.left) for c in all_circuits(max_corners))
 
@@ -90,29 +94,43 @@ def _rotate(white: int, path: int, up: int, right: int, down: int, left: int) ->
 
 def winning_circuit(white: int, mover: int, limit: int, cap: int = BASELINE_CAP) -> Circuit | None:
     """A circuit of at most ``min(limit, cap)`` corners that wins for ``mover`` by a 3x3."""
-    for c, path, up, right, down, left in _table(min(limit, cap)):
+    return _first_win(white, mover, _table(min(limit, cap)))[0]
+
+
+def _first_win(white: int, mover: int, table: Table) -> tuple[Circuit | None, int]:
+    """The first circuit of ``table`` that wins for ``mover`` by a 3x3, and how many were tried."""
+    for tried, (c, path, up, right, down, left) in enumerate(table, 1):
         w = _rotate(white, path, up, right, down, left)
         mine, theirs = (w, FULL ^ w) if mover == WHITE else (FULL ^ w, w)
         if has3(mine) and not has3(theirs):
-            return c
-    return None
+            return c, tried
+    return None, len(table)
 
 
 STANDARD_CLOCK = 30.0
 """The CodeCup 2006 clock, in seconds per player per game."""
 
-POSITIONS_PER_SECOND = 25_000
+POSITIONS_PER_SECOND = 75_000
 """Positions per second of clock (a circuit tried on a board, or a placement-search node).
 
-About a tenth of a second of CPU on the reference machine: at the standard
-clock the full 8-corner search of every move fits with room to spare.
+About a fifth of a second of CPU on the reference machine (a position costs
+about 2.5 us): at the standard clock every move gets the full 8-corner search
+with its checks.
 """
 
 CLOCK_RANGE = (0.5, 120.0)
 """Clocks outside this range budget as its ends."""
 
-CAPS = (4, 6, 8)
-"""The corner caps ``baseline`` chooses from, each move the largest its budget affords."""
+CAPS = {4: 225, 6: 1825, 8: 11275}
+"""The corner caps ``baseline`` chooses from (each move the largest it can afford) and their circuits."""
+
+BUILD_COST = 6
+"""Positions a circuit of a cap's table costs to build, charged when a bot first uses that cap.
+
+The table is built once per process, and ``codecup bot`` is one game per
+process, so a bot is charged for it in every game, built or not: the same
+seed then plays the same game in-process and as a program.
+"""
 
 
 @attrs.frozen
@@ -126,7 +144,7 @@ class Budget:
     def for_clock(cls, clock: float) -> Budget:
         """The budget for a seat with ``clock`` seconds for the whole game."""
         seconds = clock_scale(clock, 1.0, *CLOCK_RANGE)
-        return cls(round(POSITIONS_PER_SECOND * seconds), 4 * len(all_circuits(CAPS[0])))
+        return cls(round(POSITIONS_PER_SECOND * seconds), 4 * CAPS[4])
 
 
 class BaselineBot:
@@ -152,6 +170,7 @@ class BaselineBot:
         self.budget = Budget.for_clock(clock)
         self.thinking = Thinking(clock)
         self.spent = 0  # positions this game
+        self.built: set[int] = set()  # the caps whose tables this game has paid for
 
     def choose(self, pos: Position) -> Move:
         """The greedy move."""
@@ -205,10 +224,16 @@ class BaselineBot:
     def circuit(self, pos: Position, hurried: bool = False) -> Circuit:
         """The best-scoring safe circuit within this move's budget."""
         budget = self.budget.floor if hurried else self.move_budget(pos)
-        cap = max(c for c in CAPS if c == CAPS[0] or (c <= self.cap and 2 * len(_table(c)) <= budget))
+        limits = (pos.limit, corner_limit(pos.circuits + 1))  # ours, and the opponent's reply's
+        cap = max(c for c in CAPS if c == 4 or (c <= self.cap and self._cost(c, *limits) <= budget))
+        mine_cap, reply_cap = (min(limit, cap) for limit in limits)
+        for c in {mine_cap, reply_cap} - self.built:
+            self.built.add(c)
+            self.spent += BUILD_COST * CAPS[c]
+            budget -= BUILD_COST * CAPS[c]
         me = pos.to_move
         white = pos.white
-        table = _table(min(pos.limit, cap))
+        table = _table(mine_cap)
         self.spent += len(table)
         budget -= len(table)
         scored: list[tuple[int, int, float, Circuit, int]] = []
@@ -226,17 +251,26 @@ class BaselineBot:
                 (count2(mine) - count2(theirs), near2(mine) - near2(theirs), self.rng.random(), c, w)
             )
         scored.sort(key=lambda t: t[:3], reverse=True)
-        reply_limit = corner_limit(pos.circuits + 1)
-        check = len(_table(min(reply_limit, cap)))
-        # Each check costs at most a scan of the opponent's circuits; past the
-        # budget the best-scoring circuit goes unchecked.
-        for *_, c, w in scored[: max(1, budget // check)]:
-            self.spent += check
-            if winning_circuit(w, 1 - me, reply_limit, cap) is None:
+        replies = _table(reply_cap)
+        # A check scans the opponent's circuits until one wins (an unsafe candidate
+        # is usually refuted early). Past the budget the best-scoring circuit goes unchecked.
+        for *_, c, w in scored:
+            if budget <= 0:
+                break
+            win, tried = _first_win(w, 1 - me, replies)
+            self.spent += tried
+            budget -= tried
+            if win is None:
                 return c
         if scored:
             return scored[0][3]
-        return self.rng.choice(all_circuits(min(pos.limit, cap)))
+        return self.rng.choice(all_circuits(mine_cap))
+
+    def _cost(self, cap: int, limit: int, reply_limit: int) -> int:
+        """What a search up to ``cap`` corners costs at least: its scan, one check, and new tables."""
+        mine, reply = min(limit, cap), min(reply_limit, cap)
+        build = sum(BUILD_COST * CAPS[c] for c in {mine, reply} - self.built)
+        return CAPS[mine] + CAPS[reply] + build
 
 
 def near2(mask: int) -> int:
