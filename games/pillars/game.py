@@ -39,8 +39,8 @@ class Pillars(Game):
         return referee(setup)
 
     def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
-        """A built-in bot as a player session."""
-        return PillarsPlayer(make_bot(bot, seed))
+        """A built-in bot as a player session, budgeting from the seat's clock."""
+        return PillarsPlayer(make_bot(bot, seed, clock))
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """Competition points are the game's own score (rule 11)."""

@@ -11,9 +11,12 @@ import functools
 import random
 from typing import Protocol
 
+import attrs
+
+from codecup.budget import Thinking, clock_scale
 from games.turn_right.board import FULL, ORIGINS2, ORIGINS3, SIZE, SQUARES, bits, count2, has3
 from games.turn_right.circuit import Circuit
-from games.turn_right.engine import BLACK, WHITE, Move, Position, corner_limit
+from games.turn_right.engine import BLACK, CIRCUITS, WHITE, Move, Position, corner_limit
 from games.turn_right.generate import all_circuits
 
 RANDOM_CAP = 8
@@ -43,8 +46,12 @@ class RandomBot:
         return self.rng.choice(all_circuits(min(pos.limit, RANDOM_CAP)))
 
 
+Table = tuple[tuple[Circuit, int, int, int, int, int], ...]
+"""Circuits with their path and direction masks unpacked."""
+
+
 @functools.cache
-def _table(max_corners: int) -> tuple[tuple[Circuit, int, int, int, int, int], ...]:
+def _table(max_corners: int) -> Table:
     """Each circuit with its masks unpacked, so the search loop avoids attribute lookups."""
     return tuple((c, c.path, c.up, c.right, c.down, c.left) for c in all_circuits(max_corners))
 
@@ -87,12 +94,57 @@ def _rotate(white: int, path: int, up: int, right: int, down: int, left: int) ->
 
 def winning_circuit(white: int, mover: int, limit: int, cap: int = BASELINE_CAP) -> Circuit | None:
     """A circuit of at most ``min(limit, cap)`` corners that wins for ``mover`` by a 3x3."""
-    for c, path, up, right, down, left in _table(min(limit, cap)):
+    return _first_win(white, mover, _table(min(limit, cap)))[0]
+
+
+def _first_win(white: int, mover: int, table: Table) -> tuple[Circuit | None, int]:
+    """The first circuit of ``table`` that wins for ``mover`` by a 3x3, and how many were tried."""
+    for tried, (c, path, up, right, down, left) in enumerate(table, 1):
         w = _rotate(white, path, up, right, down, left)
         mine, theirs = (w, FULL ^ w) if mover == WHITE else (FULL ^ w, w)
         if has3(mine) and not has3(theirs):
-            return c
-    return None
+            return c, tried
+    return None, len(table)
+
+
+STANDARD_CLOCK = 30.0
+"""The CodeCup 2006 clock, in seconds per player per game."""
+
+POSITIONS_PER_SECOND = 75_000
+"""Positions per second of clock (a circuit tried on a board, or a placement-search node).
+
+About a fifth of a second of CPU on the reference machine (a position costs
+about 2.5 us): at the standard clock every move gets the full 8-corner search
+with its checks.
+"""
+
+CLOCK_RANGE = (0.5, 120.0)
+"""Clocks outside this range budget as its ends."""
+
+CAPS = {4: 225, 6: 1825, 8: 11275}
+"""The corner caps ``baseline`` chooses from (each move the largest it can afford) and their circuits."""
+
+BUILD_COST = 6
+"""Positions a circuit of a cap's table costs to build, charged when a bot first uses that cap.
+
+The table is built once per process, and ``codecup bot`` is one game per
+process, so a bot is charged for it in every game, built or not: the same
+seed then plays the same game in-process and as a program.
+"""
+
+
+@attrs.frozen
+class Budget:
+    """The baseline's work for one game, in positions, scaled from its clock."""
+
+    positions: int  # per game
+    floor: int  # per move at least, even past the game's budget: a 4-corner search and its checks
+
+    @classmethod
+    def for_clock(cls, clock: float) -> Budget:
+        """The budget for a seat with ``clock`` seconds for the whole game."""
+        seconds = clock_scale(clock, 1.0, *CLOCK_RANGE)
+        return cls(round(POSITIONS_PER_SECOND * seconds), 4 * CAPS[4])
 
 
 class BaselineBot:
@@ -102,22 +154,36 @@ class BaselineBot:
 
     Placement: the free square that most extends windows still open to its own
     colour, and most blocks windows the opponent has started.
+
+    Its work is counted in positions and budgeted from its clock
+    (:class:`Budget`): each circuit gets an equal share of what is left, and
+    searches the largest corner cap (at most ``cap``) whose scan fits in half of
+    it, the rest going to checking that the chosen circuit hands over no 3x3.
+    Time is only a safety net (:class:`~codecup.budget.Thinking`): past three
+    quarters of the clock it searches 4-corner circuits and places by the
+    window heuristic alone.
     """
 
-    def __init__(self, rng: random.Random, cap: int = BASELINE_CAP) -> None:
+    def __init__(self, rng: random.Random, cap: int = BASELINE_CAP, clock: float = STANDARD_CLOCK) -> None:
         self.rng = rng
         self.cap = cap
+        self.budget = Budget.for_clock(clock)
+        self.thinking = Thinking(clock)
+        self.spent = 0  # positions this game
+        self.built: set[int] = set()  # the caps whose tables this game has paid for
 
     def choose(self, pos: Position) -> Move:
         """The greedy move."""
-        if pos.placing:
-            return self.place(pos)
-        return self.circuit(pos)
+        hurried = self.thinking.hurried
+        with self.thinking:
+            if pos.placing:
+                return self.place(pos, hurried)
+            return self.circuit(pos, hurried)
 
-    def place(self, pos: Position) -> int:
+    def place(self, pos: Position, hurried: bool = False) -> int:
         """Near the end, search the remaining placements; before that, the best window value."""
         free = bits(pos.free)
-        if len(free) <= ENDGAME_FREE:
+        if len(free) <= ENDGAME_FREE and not hurried:
             return self.place_endgame(pos)
         me = pos.to_move
         mine, theirs = pos.mask(me), pos.mask(1 - me)
@@ -136,6 +202,7 @@ class BaselineBot:
 
         A full board is judged by Black's first circuit (a rectangle): a 3x3 win
         for either side if it is forced, else White's 2x2 windows minus Black's.
+        Its cost is bounded (at most a few thousand nodes from 8 free squares).
         """
         me = pos.to_move
         sign = 1 if me == WHITE else -1
@@ -146,14 +213,31 @@ class BaselineBot:
             white, black = (pos.white | bit, pos.black) if me == WHITE else (pos.white, pos.black | bit)
             value = sign * _placement_search(white, black, pos.placed + 1, seen)
             options.append((value, self.rng.random(), square))
+        self.spent += len(seen)
         return max(options)[2]
 
-    def circuit(self, pos: Position) -> Circuit:
-        """The best-scoring safe circuit."""
+    def move_budget(self, pos: Position) -> int:
+        """Positions for this circuit: an equal share of what is left for the seat's circuits."""
+        own_left = (CIRCUITS - pos.circuits + 1) // 2
+        return max(self.budget.floor, (self.budget.positions - self.spent) // max(1, own_left))
+
+    def circuit(self, pos: Position, hurried: bool = False) -> Circuit:
+        """The best-scoring safe circuit within this move's budget."""
+        budget = self.budget.floor if hurried else self.move_budget(pos)
+        limits = (pos.limit, corner_limit(pos.circuits + 1))  # ours, and the opponent's reply's
+        cap = max(c for c in CAPS if c == 4 or (c <= self.cap and self._cost(c, *limits) <= budget))
+        mine_cap, reply_cap = (min(limit, cap) for limit in limits)
+        for c in {mine_cap, reply_cap} - self.built:
+            self.built.add(c)
+            self.spent += BUILD_COST * CAPS[c]
+            budget -= BUILD_COST * CAPS[c]
         me = pos.to_move
         white = pos.white
-        scored: list[tuple[int, float, Circuit, int]] = []
-        for c, path, up, right, down, left in _table(min(pos.limit, self.cap)):
+        table = _table(mine_cap)
+        self.spent += len(table)
+        budget -= len(table)
+        scored: list[tuple[int, int, float, Circuit, int]] = []
+        for c, path, up, right, down, left in table:
             w = _rotate(white, path, up, right, down, left)
             mine, theirs = (w, FULL ^ w) if me == WHITE else (FULL ^ w, w)
             mine3, theirs3 = has3(mine), has3(theirs)
@@ -167,13 +251,26 @@ class BaselineBot:
                 (count2(mine) - count2(theirs), near2(mine) - near2(theirs), self.rng.random(), c, w)
             )
         scored.sort(key=lambda t: t[:3], reverse=True)
-        reply_limit = corner_limit(pos.circuits + 1)
+        replies = _table(reply_cap)
+        # A check scans the opponent's circuits until one wins (an unsafe candidate
+        # is usually refuted early). Past the budget the best-scoring circuit goes unchecked.
         for *_, c, w in scored:
-            if winning_circuit(w, 1 - me, reply_limit, self.cap) is None:
+            if budget <= 0:
+                break
+            win, tried = _first_win(w, 1 - me, replies)
+            self.spent += tried
+            budget -= tried
+            if win is None:
                 return c
         if scored:
             return scored[0][3]
-        return self.rng.choice(all_circuits(min(pos.limit, self.cap)))
+        return self.rng.choice(all_circuits(mine_cap))
+
+    def _cost(self, cap: int, limit: int, reply_limit: int) -> int:
+        """What a search up to ``cap`` corners costs at least: its scan, one check, and new tables."""
+        mine, reply = min(limit, cap), min(reply_limit, cap)
+        build = sum(BUILD_COST * CAPS[c] for c in {mine, reply} - self.built)
+        return CAPS[mine] + CAPS[reply] + build
 
 
 def near2(mask: int) -> int:
@@ -230,10 +327,15 @@ def _full_board_value(white: int, black: int) -> int:
     return count2(white) - count2(black)
 
 
-BOTS = {"random": RandomBot, "baseline": BaselineBot}
-"""Bot name -> class taking a seeded :class:`random.Random`."""
+BOTS = ("random", "baseline")
+"""The built-in bots' names."""
 
 
-def make_bot(name: str, seed: int) -> Bot:
-    """A fresh bot by name."""
-    return BOTS[name](random.Random(seed))
+def make_bot(name: str, seed: int, clock: float = STANDARD_CLOCK) -> Bot:
+    """A fresh bot by name, budgeting from ``clock`` seconds for the whole game."""
+    rng = random.Random(seed)
+    if name == "random":
+        return RandomBot(rng)
+    if name == "baseline":
+        return BaselineBot(rng, clock=clock)
+    raise ValueError(f"no Turn Right bot called {name!r}")

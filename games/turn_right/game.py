@@ -24,7 +24,7 @@ INFO = GameInfo(
             clock=30.0,
         ),
     ),
-    bots=tuple(BOTS),
+    bots=BOTS,
 )
 
 
@@ -49,8 +49,8 @@ class TurnRight(Game):
         return referee()
 
     def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
-        """A session around a built-in bot."""
-        return TurnRightPlayer(make_bot(bot, seed))
+        """A session around a built-in bot, budgeting from the seat's clock."""
+        return TurnRightPlayer(make_bot(bot, seed, clock))
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """Game points: 2/0 or 1/1 after 26 circuits; 3/0 for a 3x3 or an opponent's irregular end."""

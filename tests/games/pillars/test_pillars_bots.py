@@ -7,8 +7,8 @@ import random
 import pytest
 
 from codecup.dialogue import Termination
-from codecup.drive import play_bots
-from games.pillars.bots import BaselineBot, RandomBot
+from codecup.drive import DriveResult, SessionChannel, derive_seed, drive, play_bots
+from games.pillars.bots import SAMPLE, BaselineBot, Budget, RandomBot
 from games.pillars.engine import Board, bit, legal_masks, random_pillars
 from games.pillars.game import Pillars
 from games.pillars.player import View
@@ -81,3 +81,40 @@ def test_baseline_wins_a_won_ending_against_random():
         baseline_seat = 0 if first_wins else 1
         loser = 1 - position.to_move
         assert loser != baseline_seat
+
+
+def test_baseline_budget_scales_with_its_clock():
+    standard, short, long = (Budget.for_clock(c) for c in (5.0, 2.0, 60.0))
+    assert standard == Budget(60_000, 18_000, 2_000, 6_000, 1_000)
+    assert short.nodes * 5 == standard.nodes * 2 and short.positions * 5 == standard.positions * 2
+    assert long == Budget.for_clock(20.0) and long.nodes == 4 * standard.nodes  # clamped: memory
+    assert Budget.for_clock(0.01) == Budget.for_clock(0.5)
+
+
+def _play_with_clock(clock: float, seed: int) -> tuple[BaselineBot, DriveResult]:
+    v = GAME.info.variant(None).name
+    sessions = [
+        GAME.new_player_checked(bot, v, derive_seed(seed, "seat", seat), clock)
+        for seat, bot in enumerate(("baseline", "random"))
+    ]
+    result = drive(GAME.referee(GAME.start_position(seed, v, None), v, 0), SessionChannel(sessions))
+    return sessions[0].bot, result
+
+
+def test_baseline_keeps_to_its_work_budget_on_a_tiny_clock():
+    bot, result = _play_with_clock(0.5, seed=1)
+    assert all(end.kind is Termination.NORMAL for end in result.outcome.ends)
+    b = bot.budget
+    moves = sum(seat == 0 for seat, _ in result.moves)
+    assert bot.scored <= b.positions + SAMPLE * moves
+    assert bot.spent <= b.nodes + (b.floor + 1) * moves  # a budget is overrun by one node at most
+    assert bot.scored > b.positions // 2  # the heuristic did run, sampled
+
+
+def test_hurried_baseline_plays_the_biggest_rectangle():
+    board = Board.start(tuple(range(10)))
+    bot = BaselineBot(random.Random(0), clock=2.0)
+    bot.thinking.cpu = 1.5  # three quarters of its clock already thought: the safety net
+    move = bot.choose(View(board, 0, True, True))
+    assert move.rect.mask.bit_count() == max(m.bit_count() for m in legal_masks(board.empty))
+    assert bot.scored == 0 and bot.spent == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from games.turn_right.board import FULL, count2, has3
-from games.turn_right.bots import RANDOM_CAP, BaselineBot, RandomBot, winning_circuit
+from games.turn_right.bots import CAPS, RANDOM_CAP, BaselineBot, Budget, RandomBot, winning_circuit
 from games.turn_right.circuit import Circuit
 from games.turn_right.engine import WHITE, Position
 from games.turn_right.generate import all_circuits
@@ -101,3 +101,36 @@ def test_near2_counts_windows_with_three_of_four():
     assert near2(mask("a1 b2")) == 0
     assert near2(mask("f5 f6 e6")) == 1  # the top-right window; no wrap across the board's edge
     assert near2(mask("a6 b1 b6")) == 0
+
+
+def test_baseline_budget_scales_with_its_clock():
+    standard, short = Budget.for_clock(30.0), Budget.for_clock(2.0)
+    assert standard.positions == 2_250_000 and short.positions * 15 == standard.positions
+    assert Budget.for_clock(1000.0) == Budget.for_clock(120.0)
+    assert short.floor == 4 * len(all_circuits(4))
+    assert {c: len(all_circuits(c)) for c in CAPS} == CAPS
+
+
+def _phase2(seed: int) -> Position:
+    """A random full board before circuit 17, whose limit allows 8 corners (5 circuits left each)."""
+    rng = random.Random(seed)
+    white = sum(1 << s for s in rng.sample(range(36), 18))
+    return Position(white, FULL ^ white, 36, 16)
+
+
+def test_baseline_searches_the_corner_cap_its_budget_affords():
+    pos = _phase2(5)
+    assert pos.limit >= 8
+    standard = BaselineBot(random.Random(0), clock=30.0)
+    standard.choose(pos)
+    assert standard.built == {8}
+    short = BaselineBot(random.Random(0), clock=2.0)  # 30,000 positions for this circuit
+    budget = short.move_budget(pos)
+    assert short.choose(pos).size <= 6 and short.built == {6}
+    assert 0 < short.spent < budget + CAPS[6]  # a check may overrun by one scan at most
+
+
+def test_hurried_baseline_searches_four_corners():
+    bot = BaselineBot(random.Random(0), clock=2.0)
+    bot.thinking.wall = 1.5  # three quarters of its clock: the safety net
+    assert bot.choose(_phase2(6)).size <= 4

@@ -1,0 +1,60 @@
+"""How a built-in bot spends its clock: work scaled from the clock, time only as a safety net.
+
+A built-in bot's search budgets are counted in work (solver nodes, positions),
+never in seconds, so under a seed it plays the same game on a fast machine, a
+slow one and a loaded one. The amount of work follows the clock the seat is
+given (``Game.new_player``'s ``clock``): :func:`clock_scale` turns it into a
+factor of the game's standard clock, clamped so a tiny clock still plays and
+a huge one does not exhaust memory.
+
+Time is only a safety net (:class:`Thinking`): once the bot's own thinking,
+wall or CPU, reaches a share of its clock (far more than its work needs at the
+standard clock on an ordinary machine, even loaded), it plays cheap moves for
+the rest of the game rather than lose on time.
+"""
+
+from __future__ import annotations
+
+import time
+
+import attrs
+
+HURRY_SHARE = 0.75
+"""The share of its clock a bot may think before the safety net makes it play cheap moves."""
+
+
+def clock_scale(clock: float, standard: float, low: float, high: float) -> float:
+    """``clock / standard``, the clock first clamped to ``[low, high]`` seconds."""
+    return min(max(clock, low), high) / standard
+
+
+@attrs.define(eq=False)
+class Thinking:
+    """A bot's thinking time over one game, wall and CPU, against its clock.
+
+    Wrap each move's thinking in ``with thinking:``. Wall time is what a
+    referee charges in wall mode (it grows when the machine is loaded); CPU
+    time is what it charges in CPU mode. Either reaching ``share`` of the
+    clock sets :attr:`hurried`.
+    """
+
+    clock: float
+    share: float = HURRY_SHARE
+    wall: float = 0.0
+    cpu: float = 0.0
+    _started: tuple[float, float] = (0.0, 0.0)
+
+    def __enter__(self) -> Thinking:
+        self._started = (time.perf_counter(), time.process_time())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        wall, cpu = self._started
+        self.wall += time.perf_counter() - wall
+        self.cpu += time.process_time() - cpu
+
+    @property
+    def hurried(self) -> bool:
+        """True once the thinking so far, wall or CPU, reached the safety net's share of the clock."""
+        limit = self.share * self.clock
+        return self.wall >= limit or self.cpu >= limit
