@@ -96,11 +96,7 @@ def output_dir(path: Path, option: str = "--out") -> Path:
         ) from None
     except OSError as exc:
         raise ConfigError(f"{option} {path}: cannot create the folder: {_why(exc)}") from None
-    try:
-        with tempfile.TemporaryFile(dir=path, prefix=".codecup-write-test"):
-            pass
-    except OSError as exc:
-        raise ConfigError(f"{option} {path}: cannot write into this folder: {_why(exc)}") from None
+    _write_test(path, f"{option} {path}: cannot write into this folder")
     return path
 
 
@@ -114,9 +110,14 @@ def output_file(path: Path, option: str) -> Path:
     folder = path.parent
     if not folder.is_dir():
         raise ConfigError(f"{option} {path}: folder {folder} does not exist")
+    _write_test(folder, f"{option} {path}: cannot write into {folder}")
+    return path
+
+
+def _write_test(folder: Path, message: str) -> None:
+    """Raise :class:`ConfigError` (``message``: why) unless a file can be written in ``folder``."""
     try:
         with tempfile.TemporaryFile(dir=folder, prefix=".codecup-write-test"):
             pass
     except OSError as exc:
-        raise ConfigError(f"{option} {path}: cannot write into {folder}: {_why(exc)}") from None
-    return path
+        raise ConfigError(f"{message}: {_why(exc)}") from None

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import attrs
 
+from codecup.processes import alive
 from codecup.sandbox.mounts import Hierarchies
 
 log = logging.getLogger(__name__)
@@ -73,16 +74,6 @@ def _key_value(text: str, key: str) -> int:
     return 0
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _remove_tree(path: Path) -> None:
     """Kill every process in a cgroup and its children, then remove the folders (bounded)."""
     for child in sorted(path.glob("*/"), reverse=True):
@@ -103,7 +94,7 @@ def clean_stale(parent: Path) -> None:
     with contextlib.suppress(OSError):
         for entry in parent.iterdir():
             pid, _, _ = entry.name.partition("-")
-            if entry.is_dir() and pid.isdigit() and not _pid_alive(int(pid)):
+            if entry.is_dir() and pid.isdigit() and not alive(int(pid)):
                 _remove_tree(entry) if (entry / "cgroup.kill").exists() else _kill_v1(entry)
 
 

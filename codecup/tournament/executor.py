@@ -32,6 +32,7 @@ from typing import Any
 import pluggy
 
 from codecup.errors import CodecupError, ConfigError
+from codecup.processes import alive
 from codecup.record import MatchInfo, Record
 
 PlayFn = Callable[[MatchInfo], Record]
@@ -88,16 +89,6 @@ def oversubscription(jobs: int) -> str | None:
 # --- the worker side -------------------------------------------------------
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 #: Seconds a worker told to stop has to close its bots before it SIGKILLs itself.
 WORKER_GRACE = 2.5
 
@@ -122,13 +113,13 @@ def _die_with(pid: int) -> None:
     fd = None
     with contextlib.suppress(AttributeError, OSError):
         fd = os.pidfd_open(pid)  # Linux 5.3: readable once the process has ended, no polling
-    if fd is not None and _alive(pid):
+    if fd is not None and alive(pid):
         poller = select.poll()
         poller.register(fd, select.POLLIN)
         while not poller.poll():
             pass
     else:
-        while _alive(pid):
+        while alive(pid):
             time.sleep(0.2)
     os.kill(os.getpid(), signal.SIGTERM)
 
