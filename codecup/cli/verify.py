@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from codecup.cli.common import add_words_option, apply_words_option
 from codecup.plugins import load_games
 from codecup.record import Record
 from codecup.verify import verify_record
@@ -16,11 +17,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "verify", help="re-check game records against the rules", description=__doc__
     )
     parser.add_argument("records", nargs="+", type=Path, metavar="RECORD")
+    add_words_option(parser)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     """Verify each record; 1 if any disagrees with the rules."""
+    apply_words_option(args)
     registry = load_games()
     failed = 0
     for path in args.records:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import attrs
 
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import ConfigError, SetupError
-from codecup.game import Game, GameInfo, PlayerSession
+from codecup.game import Game, GameInfo, PlayerSession, ProvidedFile
 from games.lucky_words import render
 from games.lucky_words.bots import BOT_NAMES, make_bot
 from games.lucky_words.engine import CELLS, LETTERS
@@ -18,7 +19,7 @@ from games.lucky_words.referee import referee
 from games.lucky_words.scorer import ScoringMode, cols_of, rows_of, shared_scorer
 from games.lucky_words.scoring import game_points
 from games.lucky_words.variants import RULES, rules_of
-from games.lucky_words.words import load_words
+from games.lucky_words.words import LOCAL_NAME, WordListId, find_words, load_words
 
 INFO = GameInfo(
     name="lucky_words",
@@ -67,11 +68,25 @@ class LuckyWords(Game):
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         """The referee; the word list is read here, before any line is sent."""
         rules = rules_of(variant)
-        return referee(setup, rules, shared_scorer(load_words(), rules.scoring))
+        return referee(setup, rules, load_words())
 
     def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         """A built-in bot speaking the variant's dialogue."""
         return LuckyWordsPlayer(make_bot(bot, seed), rules_of(variant))
+
+    def replay_referee(self, setup: str, variant: str, seed: int, extra: Mapping[str, Any]) -> Dialogue:
+        """The referee scoring with the word list the record names, found by its hash.
+
+        A record made before lists were identified is replayed with the list in force.
+        """
+        rules = rules_of(variant)
+        wanted = WordListId.from_json(extra.get("word_list"))
+        words = load_words() if wanted is None else find_words(wanted)
+        return referee(setup, rules, words)
+
+    def provided_files(self, variant: str) -> tuple[ProvidedFile, ...]:
+        """``words.dat``: the word list in force (``--words``, ``./words.dat`` or the bundled one)."""
+        return (ProvidedFile(LOCAL_NAME, load_words().as_file()),)
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """Win 2 (2004) or 3 (Word Racer), draw 1, loss 0; a faulty seat loses."""

@@ -33,7 +33,7 @@ def test_wordracer_strong_against_zracer(tmp_path, small_words):
     assert [t["kind"] for t in result["termination"]] == ["normal", "normal"]
     assert len(data["moves"]) == 96
     assert sorted(result["points"]) in ([0.0, 3.0], [1.0, 1.0])
-    assert "small.dat" in data["extra"]["word_list"]
+    assert data["extra"]["word_list"]["source"].endswith("small.dat")
     assert all(clock < 5.0 for clock in data["clock"])
 
 
@@ -45,6 +45,7 @@ def test_codecup2004_with_the_default_list_and_score_lines(tmp_path, monkeypatch
     assert [t["kind"] for t in result["termination"]] == ["normal", "normal"]
     assert sorted(result["points"]) in ([0.0, 2.0], [1.0, 1.0])
     extra = data["extra"]
-    assert "NOT the official" in extra["word_list"]
+    assert "NOT the official" in extra["word_list"]["source"]
+    assert extra["word_list"]["found"] == "bundled" and not extra["word_list"]["official"]
     assert extra["reported_score"] == [str(int(s)) for s in result["scores"]]
     assert extra["reported_score_right"] == [True, True]
