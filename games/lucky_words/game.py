@@ -94,11 +94,13 @@ class LuckyWords(Game):
 
     def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
         """Both boards side by side with their words and points."""
-        return render.render_text(setup, moves, rules_of(variant).scoring)
+        rules = rules_of(variant)
+        return render.render_text(setup, moves, rules.scoring, rules.overwrite)
 
     def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
         """Both boards drawn, words boxed."""
-        return render.render_svg(setup, moves, rules_of(variant).scoring)
+        rules = rules_of(variant)
+        return render.render_svg(setup, moves, rules.scoring, rules.overwrite)
 
     def score_board(self, board: str, scoring: str | None = None) -> ScoreReport:
         """Score one board of 49 letters (``.`` for empty; blanks ignored) under ``rule`` or ``wordracer``."""

@@ -53,7 +53,7 @@ def referee(setup: str, rules: Rules, words: WordList | None = None) -> Dialogue
     words = words or load_words()
     scorer = shared_scorer(words, rules.scoring)
     strict = rules.dialect is Dialect.WORDRACER
-    position = Position.initial(setup)
+    position = Position.initial(setup, rules.overwrite)
     reported: list[int | None] = [None, None]
     reported_lines: list[str | None] = [None, None]
     for seat in (0, 1):
