@@ -13,6 +13,7 @@ from codecup.errors import ConfigError, SetupError
 from codecup.game import Game, GameInfo, PlayerSession, ProvidedFile
 from games.lucky_words import render
 from games.lucky_words.bots import BOT_NAMES, make_bot
+from games.lucky_words.bots.base import Bot
 from games.lucky_words.engine import CELLS, LETTERS
 from games.lucky_words.player import LuckyWordsPlayer
 from games.lucky_words.referee import referee
@@ -71,8 +72,12 @@ class LuckyWords(Game):
         return referee(setup, rules, load_words())
 
     def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
-        """A built-in bot speaking the variant's dialogue."""
-        return LuckyWordsPlayer(make_bot(bot, seed), rules_of(variant))
+        """A built-in bot speaking the variant's dialogue, or the other one if the referee speaks it."""
+
+        def fresh(clock: float) -> Bot:  # the clock the bot may spend (make_bot takes it once bots budget)
+            return make_bot(bot, seed)
+
+        return LuckyWordsPlayer(fresh(clock), rules_of(variant), clock=clock, rebuild=fresh)
 
     def replay_referee(self, setup: str, variant: str, seed: int, extra: Mapping[str, Any]) -> Dialogue:
         """The referee scoring with the word list the record names, found by its hash.
