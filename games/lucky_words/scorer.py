@@ -187,9 +187,12 @@ class Scorer:
     _boards: dict[str, int] = attrs.field(factory=dict, init=False)
     _lines: dict[str, int] = attrs.field(factory=dict, init=False)
     _tables: WordTables = attrs.field(init=False)
+    _fast: tuple[object, ...] = attrs.field(init=False)  # the compiled DP's table arguments, bound once
 
     def __attrs_post_init__(self) -> None:
         self._tables = tables_for(self.words)
+        t = self._tables
+        self._fast = (t.window.get, t.starts.get, t.tails)
 
     def line_words(self, line: str) -> LineScore:
         """The points of one line and the words that earn them."""
@@ -218,8 +221,7 @@ class Scorer:
             if len(self._boards) > _CACHE_LIMIT:
                 self._boards.clear()
             if self.mode is ScoringMode.RULE:
-                t = self._tables
-                points = _RULE_BOARD(board, t.window.get, t.starts.get, t.tails)
+                points = _RULE_BOARD(board, *self._fast)
             else:
                 line = self.line
                 points = sum(line(r) for r in rows_of(board)) + sum(line(c) for c in cols_of(board))

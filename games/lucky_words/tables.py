@@ -41,8 +41,8 @@ class WordTables:
 
     sha256: str
     window: dict[str, int]
-    starts: dict[str, tuple[int, int, int]]
-    tails: dict[str, tuple[int, int]]
+    starts: dict[str, tuple[int, ...]]
+    tails: dict[str, tuple[int, ...]]
 
     @classmethod
     def build(cls, words: WordList) -> WordTables:
@@ -56,7 +56,7 @@ class WordTables:
         return cls(words.sha256, window, _starts(window), _tails(window))
 
 
-def _starts(window: dict[str, int]) -> dict[str, tuple[int, int, int]]:
+def _starts(window: dict[str, int]) -> dict[str, tuple[int, ...]]:
     starts: dict[str, list[int]] = {}
     for key, v in window.items():
         if len(key) == 3:
@@ -65,17 +65,25 @@ def _starts(window: dict[str, int]) -> dict[str, tuple[int, int, int]]:
         if len(key) == 2 and v >> 1:
             for ch in SYMBOLS:  # the third cell may be empty: "AT." still holds AT
                 starts.setdefault(key + ch, [0, 0, 0])[0] = v >> 1
-    return {key: (a, c, p) for key, (a, c, p) in starts.items()}
+    return {key: _shared(a, c, p) for key, (a, c, p) in starts.items()}
 
 
-def _tails(window: dict[str, int]) -> dict[str, tuple[int, int]]:
+def _tails(window: dict[str, int]) -> dict[str, tuple[int, ...]]:
     pairs = {a + b: window.get(a + b, 0) >> 1 for a in SYMBOLS for b in SYMBOLS}
-    tails: dict[str, tuple[int, int]] = {}
+    tails: dict[str, tuple[int, ...]] = {}
     for a in SYMBOLS:
         for bc, last in pairs.items():
             key = a + bc
-            tails[key] = (max(last, pairs[key[:2]], window.get(key, 0) >> 1), last)
+            tails[key] = _shared(max(last, pairs[key[:2]], window.get(key, 0) >> 1), last)
     return tails
+
+
+_VALUES: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _shared(*value: int) -> tuple[int, ...]:
+    """One object per distinct value: a few dozen tuples instead of thousands keeps the tables small."""
+    return _VALUES.setdefault(value, value)
 
 
 _SHARED: dict[str, WordTables] = {}
