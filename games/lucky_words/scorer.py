@@ -61,23 +61,29 @@ def cols_of(board: str) -> list[str]:
 
 
 def _line_dp(
-    out: list[str], win: Callable[[int, int], str], head: Callable[[int], str], tail: str, result: str
+    out: list[str],
+    win: Callable[[int, int], str],
+    cell: Callable[[int], str],
+    head: Callable[[int], str],
+    tail: str,
+    result: str,
 ) -> None:
     """Append the rule's DP for one 7-cell line as straight-line Python (indented once).
 
     ``b{i}`` is the most points from cell ``i`` on. ``tail`` is the
     expression of the ``tails`` entry of cells 4..6 (``b4, b5``);
     ``head(i)`` of the ``starts`` entry of cells ``i..i+2`` (2- and
-    3-letter words at ``i``, and whether a longer one begins so);
-    ``win(i, j)`` of cells ``i..j-1``, looked up in ``window`` only while a
-    word can still begin so. A line of random letters costs about six
-    dictionary look-ups.
+    3-letter words at ``i``, and the letters after which a longer word
+    begins so); ``cell(k)`` of cell ``k``; ``win(i, j)`` of cells
+    ``i..j-1``, looked up in ``window`` only while a word can still begin
+    so. A line of random letters costs about six dictionary look-ups.
     """
 
     def best(j: int) -> str:
         return "0" if j >= SIZE - 1 else f"b{j}"
 
-    def window(i: int, length: int, depth: str) -> None:
+    def window(i: int, length: int, depth: str, listed: bool = False) -> None:
+        # ``listed``: the window is known to be a word or a prefix (its entry is nonzero).
         j = i + length
         out.append(f"{depth}v = g({win(i, j)}, 0)")
         if j == SIZE:  # nothing longer: only whether it is a word
@@ -86,13 +92,16 @@ def _line_dp(
             out.append(f"{depth}    if x > b{i}:")
             out.append(f"{depth}        b{i} = x")
             return
-        out.append(f"{depth}if v:")
-        out.append(f"{depth}    if v > 1:")
-        out.append(f"{depth}        x = (v >> 1) + {best(j)}")
-        out.append(f"{depth}        if x > b{i}:")
-        out.append(f"{depth}            b{i} = x")
-        out.append(f"{depth}    if v & 1:")
-        window(i, length + 1, depth + "        ")
+        inner = depth
+        if not listed:
+            out.append(f"{depth}if v:")
+            inner = depth + "    "
+        out.append(f"{inner}if v > 1:")
+        out.append(f"{inner}    x = (v >> 1) + {best(j)}")
+        out.append(f"{inner}    if x > b{i}:")
+        out.append(f"{inner}        b{i} = x")
+        out.append(f"{inner}if v & 1:")
+        window(i, length + 1, inner + "    ")
 
     out.append(f"    b4, b5 = {tail}")
     for i in range(3, -1, -1):
@@ -108,8 +117,8 @@ def _line_dp(
             out.append(f"            x = {var} + {best(i + length)}")
             out.append(f"            if x > b{i}:")
             out.append(f"                b{i} = x")
-        out.append("        if p:")
-        window(i, 4, "            ")
+        out.append(f"        if p and {cell(i + 3)} in p:")
+        window(i, 4, "            ", listed=True)
     out.append(f"    {result}")
 
 
@@ -121,7 +130,14 @@ def _compile(name: str, source: list[str], namespace: dict[str, object]) -> Call
 def _compile_rule_line() -> Callable[..., int]:
     """``rule_line(s, g, g3, tails)``: the rule's points of the 7-cell line ``s``."""
     out = ["def rule_line(s, g, g3, tails):"]
-    _line_dp(out, lambda i, j: f"s[{i}:{j}]", lambda i: f"g3(s[{i}:{i + 3}])", "tails[s[4:7]]", "return b0")
+    _line_dp(
+        out,
+        lambda i, j: f"s[{i}:{j}]",
+        lambda k: f"s[{k}]",
+        lambda i: f"g3(s[{i}:{i + 3}])",
+        "tails[s[4:7]]",
+        "return b0",
+    )
     return _compile("rule_line", out, {})
 
 
@@ -154,10 +170,13 @@ def _compile_rule_board() -> Callable[..., int]:
         def win(i: int, j: int, cells: list[int] = cells) -> str:
             return text(cut(cells, i, j))
 
+        def cell(k: int, cells: list[int] = cells) -> str:
+            return f"s[{cells[k]}]"
+
         def head(i: int, n: int = n) -> str:
             return f"h{4 * n + i}"
 
-        _line_dp(body, win, head, f"u{n}", "total += b0")
+        _line_dp(body, win, cell, head, f"u{n}", "total += b0")
     out = [
         "def rule_board(s, g, g3, tails):",
         f"    {', '.join(f'h{k}' for k in range(len(heads)))}, = map(g3, HEADS(s))",

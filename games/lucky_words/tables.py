@@ -11,6 +11,8 @@ word right before an empty cell is seen like one before a letter.
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 import attrs
 
 from games.lucky_words.words import WordList
@@ -31,8 +33,9 @@ class WordTables:
     ``points * 2 + (1 if w is a proper prefix of a longer word)``.
 
     ``starts[t]`` for three cells ``t`` where a word of 2 or more letters
-    begins: ``(points of t[:2] as a word, points of t as a word, 1 if a word
-    of 4+ letters begins with t)``; missing when nothing begins there.
+    begins: ``(points of t[:2] as a word, points of t as a word, the letters
+    x for which t + x is a word or a prefix)``; missing when nothing begins
+    there.
 
     ``tails[t]`` for every three cells ``t`` (all of :data:`SYMBOLS` cubed):
     ``(best points in t, best points in t[1:])``, the rule's DP over the
@@ -41,8 +44,8 @@ class WordTables:
 
     sha256: str
     window: dict[str, int]
-    starts: dict[str, tuple[int, ...]]
-    tails: dict[str, tuple[int, ...]]
+    starts: dict[str, tuple[int | str, ...]]
+    tails: dict[str, tuple[int, int]]
 
     @classmethod
     def build(cls, words: WordList) -> WordTables:
@@ -56,32 +59,34 @@ class WordTables:
         return cls(words.sha256, window, _starts(window), _tails(window))
 
 
-def _starts(window: dict[str, int]) -> dict[str, tuple[int, ...]]:
-    starts: dict[str, list[int]] = {}
+def _starts(window: dict[str, int]) -> dict[str, tuple[int | str, ...]]:
+    starts: dict[str, list[int | str]] = {}
     for key, v in window.items():
         if len(key) == 3:
-            starts[key] = [0, v >> 1, v & 1]
+            after = "".join(ch for ch in SYMBOLS if key + ch in window) if v & 1 else ""
+            starts[key] = [0, v >> 1, after]
     for key, v in window.items():
         if len(key) == 2 and v >> 1:
             for ch in SYMBOLS:  # the third cell may be empty: "AT." still holds AT
-                starts.setdefault(key + ch, [0, 0, 0])[0] = v >> 1
-    return {key: _shared(a, c, p) for key, (a, c, p) in starts.items()}
+                starts.setdefault(key + ch, [0, 0, ""])[0] = v >> 1
+    return {key: _shared(tuple(entry)) for key, entry in starts.items()}
 
 
-def _tails(window: dict[str, int]) -> dict[str, tuple[int, ...]]:
+def _tails(window: dict[str, int]) -> dict[str, tuple[int, int]]:
     pairs = {a + b: window.get(a + b, 0) >> 1 for a in SYMBOLS for b in SYMBOLS}
-    tails: dict[str, tuple[int, ...]] = {}
+    tails: dict[str, tuple[int, int]] = {}
     for a in SYMBOLS:
         for bc, last in pairs.items():
             key = a + bc
-            tails[key] = _shared(max(last, pairs[key[:2]], window.get(key, 0) >> 1), last)
+            tails[key] = _shared((max(last, pairs[key[:2]], window.get(key, 0) >> 1), last))
     return tails
 
 
-_VALUES: dict[tuple[int, ...], tuple[int, ...]] = {}
+_VALUES: dict[object, Any] = {}
+_T = TypeVar("_T", bound=tuple)
 
 
-def _shared(*value: int) -> tuple[int, ...]:
+def _shared(value: _T) -> _T:
     """One object per distinct value: a few dozen tuples instead of thousands keeps the tables small."""
     return _VALUES.setdefault(value, value)
 
