@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games.lucky_words.scorer import Scorer, ScoringMode
+from games.lucky_words.tables import tables_for
 from games.lucky_words.words import WordList
 from tests.games.lucky_words.lw_support import SMALL_WORDS
 
@@ -110,3 +111,15 @@ def test_official_list_on_boards_with_empty_cells(official_words):
     for mode in ScoringMode:
         for _ in range(60):
             check("".join(rng.choice(cells) for _ in range(49)), official_words, mode)
+
+
+def test_word_tables_are_built_once_per_list_and_shared(tmp_path):
+    lf, crlf = tmp_path / "lf.dat", tmp_path / "crlf.dat"
+    lf.write_text(SMALL_WORDS)
+    crlf.write_bytes(SMALL_WORDS.replace("\n", "\r\n").encode())
+    a, b = WordList.from_file(lf), WordList.from_file(crlf)
+    assert a is not b and a.sha256 == b.sha256  # the same list from two files
+    assert tables_for(a) is tables_for(b)
+    assert Scorer(a, ScoringMode.RULE)._tables is Scorer(b, ScoringMode.WORDRACER)._tables
+    other = WordList.from_words(["CAT", "DOG"], "other")
+    assert tables_for(other) is not tables_for(a)
