@@ -72,13 +72,19 @@ def _starts(window: dict[str, int]) -> dict[str, tuple[int | str, ...]]:
     return {key: _shared(tuple(entry)) for key, entry in starts.items()}
 
 
+_TRIPLES = tuple(a + b + c for a in SYMBOLS for b in SYMBOLS for c in SYMBOLS)
+
+
 def _tails(window: dict[str, int]) -> dict[str, tuple[int, int]]:
-    pairs = {a + b: window.get(a + b, 0) >> 1 for a in SYMBOLS for b in SYMBOLS}
-    tails: dict[str, tuple[int, int]] = {}
-    for a in SYMBOLS:
-        for bc, last in pairs.items():
-            key = a + bc
-            tails[key] = _shared((max(last, pairs[key[:2]], window.get(key, 0) >> 1), last))
+    tails = dict.fromkeys(_TRIPLES, _shared((0, 0)))
+    # Only three cells holding a word of 2 or 3 letters score: set those, the rest stay (0, 0).
+    holding = {k for k, v in window.items() if len(k) == 3 and v >> 1}
+    for word in (k for k, v in window.items() if len(k) == 2 and v >> 1):
+        holding.update(word + x for x in SYMBOLS)
+        holding.update(x + word for x in SYMBOLS)
+    for key in holding:
+        last = window.get(key[1:], 0) >> 1
+        tails[key] = _shared((max(last, window.get(key[:2], 0) >> 1, window.get(key, 0) >> 1), last))
     return tails
 
 

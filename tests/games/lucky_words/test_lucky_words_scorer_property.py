@@ -8,7 +8,6 @@ left-to-right scan for Word Racer.
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
@@ -41,11 +40,18 @@ def brute_rule(line: str, words: frozenset[str]) -> int:
     """The best total over every set of non-overlapping windows that are listed words."""
     found = [(i, n) for n in range(2, 8) for i in range(8 - n) if line[i : i + n] in words]
     best = 0
-    for k in range(len(found) + 1):
-        for chosen in itertools.combinations(found, k):
-            cells = [c for i, n in chosen for c in range(i, i + n)]
-            if len(cells) == len(set(cells)):
-                best = max(best, sum(POINTS_BY_LENGTH[n] for _, n in chosen))
+
+    def extend(k: int, used: frozenset[int], points: int) -> None:
+        # Every set is reached once: windows are added in the order of ``found``, never overlapping.
+        nonlocal best
+        best = max(best, points)
+        for m in range(k, len(found)):
+            i, n = found[m]
+            cells = frozenset(range(i, i + n))
+            if not cells & used:
+                extend(m + 1, used | cells, points + POINTS_BY_LENGTH[n])
+
+    extend(0, frozenset(), 0)
     return best
 
 
