@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +133,16 @@ class Game(abc.ABC):
         ``clock`` is the time in seconds the seat has for the whole game (the
         variant's default or the organiser's ``--clock``): a bot budgets from it.
         """
+
+    def replay_referee(self, setup: str, variant: str, seed: int, extra: Mapping[str, Any]) -> Dialogue:
+        """The referee that re-checks a record whose game data is ``extra`` (``codecup verify``).
+
+        The default is :meth:`referee`. A game whose referee depends on
+        something outside the record (Lucky Words: the word list) finds the
+        same thing again from what its ``extra`` names, or raises a
+        :class:`~codecup.errors.ConfigError` saying what it needs.
+        """
+        return self.referee(setup, variant, seed)
 
     def provided_files(self, variant: str) -> tuple[ProvidedFile, ...]:
         """Files every program of this variant expects in its working folder (default: none)."""

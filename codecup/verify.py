@@ -51,7 +51,9 @@ def verify_record(game: Game, record: Record) -> list[str]:
     """The differences between the record and what the rules give (empty if it verifies)."""
     match = record.match
     channel = ReplayChannel.from_record(record)
-    dialogue = game.referee(match.setup, match.variant, derive_seed(match.seed, "referee"))
+    dialogue = game.replay_referee(
+        match.setup, match.variant, derive_seed(match.seed, "referee"), record.extra
+    )
     try:
         replay = drive(dialogue, channel)
     except Exception as exc:  # a record the referee cannot even replay does not verify

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import attrs
 
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import ConfigError, SetupError
-from codecup.game import Game, GameInfo, PlayerSession
+from codecup.game import Game, GameInfo, PlayerSession, ProvidedFile
 from games.lucky_words import render, view
 from games.lucky_words.bots import BOT_NAMES, make_bot
+from games.lucky_words.bots.base import Bot
 from games.lucky_words.engine import CELLS, LETTERS
 from games.lucky_words.player import LuckyWordsPlayer
 from games.lucky_words.referee import referee
 from games.lucky_words.scorer import ScoringMode, cols_of, rows_of, shared_scorer
 from games.lucky_words.scoring import game_points
 from games.lucky_words.variants import RULES, rules_of
-from games.lucky_words.words import load_words
+from games.lucky_words.words import LOCAL_NAME, WordListId, find_words, load_words
 
 INFO = GameInfo(
     name="lucky_words",
@@ -67,11 +69,29 @@ class LuckyWords(Game):
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         """The referee; the word list is read here, before any line is sent."""
         rules = rules_of(variant)
-        return referee(setup, rules, shared_scorer(load_words(), rules.scoring))
+        return referee(setup, rules, load_words())
 
     def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
-        """A built-in bot speaking the variant's dialogue."""
-        return LuckyWordsPlayer(make_bot(bot, seed), rules_of(variant))
+        """A built-in bot speaking the variant's dialogue, or the other one if the referee speaks it."""
+
+        def fresh(clock: float) -> Bot:  # the clock the bot may spend (make_bot takes it once bots budget)
+            return make_bot(bot, seed)
+
+        return LuckyWordsPlayer(fresh(clock), rules_of(variant), clock=clock, rebuild=fresh)
+
+    def replay_referee(self, setup: str, variant: str, seed: int, extra: Mapping[str, Any]) -> Dialogue:
+        """The referee scoring with the word list the record names, found by its hash.
+
+        A record made before lists were identified is replayed with the list in force.
+        """
+        rules = rules_of(variant)
+        wanted = WordListId.from_json(extra.get("word_list"))
+        words = load_words() if wanted is None else find_words(wanted)
+        return referee(setup, rules, words)
+
+    def provided_files(self, variant: str) -> tuple[ProvidedFile, ...]:
+        """``words.dat``: the word list in force (``--words``, ``./words.dat`` or the bundled one)."""
+        return (ProvidedFile(LOCAL_NAME, load_words().as_file()),)
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """Win 2 (2004) or 3 (Word Racer), draw 1, loss 0; a faulty seat loses."""
@@ -79,11 +99,13 @@ class LuckyWords(Game):
 
     def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
         """Both boards side by side with their words and points."""
-        return render.render_text(setup, moves, rules_of(variant).scoring)
+        rules = rules_of(variant)
+        return render.render_text(setup, moves, rules.scoring, rules.overwrite)
 
     def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
         """Both boards drawn, words boxed."""
-        return render.render_svg(setup, moves, rules_of(variant).scoring)
+        rules = rules_of(variant)
+        return render.render_svg(setup, moves, rules.scoring, rules.overwrite)
 
     def view_script(self) -> str:
         """The results site's drawing script (games/lucky_words/draw.js)."""
@@ -91,7 +113,8 @@ class LuckyWords(Game):
 
     def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list:
         """Per position, both boards with their words and points, for draw.js."""
-        return view.frames(setup, moves, rules_of(variant).scoring)
+        rules = rules_of(variant)
+        return view.frames(setup, moves, rules.scoring, rules.overwrite)
 
     def score_board(self, board: str, scoring: str | None = None) -> ScoreReport:
         """Score one board of 49 letters (``.`` for empty; blanks ignored) under ``rule`` or ``wordracer``."""

@@ -1,19 +1,56 @@
-"""The player side of both dialogues, wrapping a bot (sans-I/O)."""
+"""The player side of both dialogues, wrapping a bot (sans-I/O).
+
+The referee's second line tells the dialogues apart (spec items 11-12 and
+19): ``start`` or a letter in CodeCup 2004, ``1`` or ``0`` in Word Racer.
+The session follows the dialogue it hears, so ``codecup bot lucky_words
+NAME`` plays under either referee without being told which.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from codecup.game import PlayerSession
 from games.lucky_words.bots.base import Bot
 from games.lucky_words.engine import TURNS
-from games.lucky_words.variants import Dialect, Rules
+from games.lucky_words.variants import Dialect, Rules, rules_of
+
+PLAIN_RULES = {Dialect.CODECUP2004: "codecup2004", Dialect.WORDRACER: "wordracer"}
+"""The variant taken for a dialogue heard when the configured variant speaks the other one."""
+
+
+def dialect_of(second_line: str) -> Dialect | None:
+    """The dialogue a referee's second line belongs to, or ``None`` if it belongs to neither."""
+    text = second_line.strip()
+    if text in ("0", "1"):
+        return Dialect.WORDRACER
+    if text.lower() == "start" or (len(text) == 1 and text.isascii() and text.isalpha()):
+        return Dialect.CODECUP2004
+    return None
 
 
 class LuckyWordsPlayer(PlayerSession):
-    """Speaks one variant's dialogue for a bot; in 2004 it reports its own score at the end."""
+    """Speaks the referee's dialogue for a bot; in 2004 it reports its own score at the end.
 
-    def __init__(self, bot: Bot, rules: Rules) -> None:
+    ``rules`` is the variant asked for. When the referee speaks the other
+    dialogue, the session switches to that dialogue's plain variant and, if
+    given ``rebuild``, makes a new bot for that variant's clock (never more
+    than ``clock``), so a bot set up for 2004's 30 s does not overspend Word
+    Racer's 10 s. A second line of neither dialogue ends the session silently.
+    """
+
+    def __init__(
+        self,
+        bot: Bot,
+        rules: Rules,
+        *,
+        clock: float | None = None,
+        rebuild: Callable[[float], Bot] | None = None,
+    ) -> None:
         self.bot = bot
         self.rules = rules
+        self.clock = rules.variant.clock if clock is None else clock
+        self._rebuild = rebuild
         self._start: str | None = None
         self._begun = False
         self._finished = False
@@ -31,7 +68,13 @@ class LuckyWordsPlayer(PlayerSession):
             return []
         if not self._begun:
             self._begun = True
-            if self.rules.dialect is Dialect.WORDRACER:
+            heard = dialect_of(text)
+            if heard is None:
+                self._finished = True
+                return []
+            if heard is not self.rules.dialect:
+                self._switch(rules_of(PLAIN_RULES[heard]))
+            if heard is Dialect.WORDRACER:
                 first = text == "1"
                 self.bot.start(self._start, first)
                 return self._pick() if first else []
@@ -40,6 +83,12 @@ class LuckyWordsPlayer(PlayerSession):
             if first:
                 return self._pick()
         return self._follow(text.upper())
+
+    def _switch(self, rules: Rules) -> None:
+        self.rules = rules
+        self.clock = min(self.clock, rules.variant.clock)
+        if self._rebuild is not None:
+            self.bot = self._rebuild(self.clock)
 
     def _pick(self) -> list[str]:
         letter, cell = self.bot.pick()

@@ -24,7 +24,7 @@ from games.lucky_words import notation
 from games.lucky_words.engine import TURNS, Position, picker
 from games.lucky_words.scorer import Scorer, shared_scorer
 from games.lucky_words.variants import SCORE_GRACE, Dialect, Rules
-from games.lucky_words.words import load_words
+from games.lucky_words.words import WordList, load_words
 
 
 class _Offence(Exception):
@@ -48,11 +48,12 @@ def _move_error(seat: int, exc: InvalidMoveError | IllegalMoveError) -> _Offence
     return _Offence(seat, SeatEnd(kind, str(exc)))
 
 
-def referee(setup: str, rules: Rules, scorer: Scorer | None = None) -> Dialogue:
-    """One game: ``setup`` is the starting letter."""
-    scorer = scorer or shared_scorer(load_words(), rules.scoring)
+def referee(setup: str, rules: Rules, words: WordList | None = None) -> Dialogue:
+    """One game: ``setup`` is the starting letter; ``words`` the list (default: the one in force)."""
+    words = words or load_words()
+    scorer = shared_scorer(words, rules.scoring)
     strict = rules.dialect is Dialect.WORDRACER
-    position = Position.initial(setup)
+    position = Position.initial(setup, rules.overwrite)
     reported: list[int | None] = [None, None]
     reported_lines: list[str | None] = [None, None]
     for seat in (0, 1):
@@ -99,7 +100,7 @@ def referee(setup: str, rules: Rules, scorer: Scorer | None = None) -> Dialogue:
         ends[offence.seat] = offence.end
         for seat in (0, 1):
             yield Close(seat)
-        return _outcome(position, scorer, rules, (ends[0], ends[1]), reported_lines, reported)
+        return _outcome(position, scorer, words, rules, (ends[0], ends[1]), reported_lines, reported)
     if not strict:
         # The optional self-reported score, read within a short grace period (off the clock):
         # a time-out or end of output there only means "no score line".
@@ -110,12 +111,13 @@ def referee(setup: str, rules: Rules, scorer: Scorer | None = None) -> Dialogue:
                 reported[seat] = notation.parse_score_line(reply)
     for seat in (0, 1):
         yield Close(seat)
-    return _outcome(position, scorer, rules, (NORMAL, NORMAL), reported_lines, reported)
+    return _outcome(position, scorer, words, rules, (NORMAL, NORMAL), reported_lines, reported)
 
 
 def _outcome(
     position: Position,
     scorer: Scorer,
+    words: WordList,
     rules: Rules,
     ends: tuple[SeatEnd, SeatEnd],
     reported_lines: list[str | None],
@@ -128,7 +130,7 @@ def _outcome(
         "boards": list(position.boards),
         "placements": [list(c) for c in position.cells],
         "scoring": rules.scoring.value,
-        "word_list": scorer.words.describe(),
+        "word_list": words.identity().to_json(),
     }
     if rules.dialect is Dialect.CODECUP2004:
         extra["reported_score"] = reported_lines

@@ -44,9 +44,9 @@ def board_lines(board: str, score: BoardScore, title: str) -> list[str]:
     return lines
 
 
-def render_text(start: str, moves: Sequence[str], mode: ScoringMode) -> str:
-    """Both boards after ``moves``, side by side."""
-    position = Position.after(start, moves)
+def render_text(start: str, moves: Sequence[str], mode: ScoringMode, overwrite: bool = False) -> str:
+    """Both boards after ``moves``, side by side (``overwrite``: variant ``wordracer-contest``)."""
+    position = Position.after(start, moves, overwrite)
     scorer = scorer_for(mode)
     blocks = [
         board_lines(board, scorer.board(board), f"{SEATS[s]}") for s, board in enumerate(position.boards)
@@ -64,9 +64,9 @@ CELL = 36
 PAD = 24
 
 
-def render_svg(start: str, moves: Sequence[str], mode: ScoringMode) -> str:
+def render_svg(start: str, moves: Sequence[str], mode: ScoringMode, overwrite: bool = False) -> str:
     """Both boards after ``moves`` as SVG: row words boxed in blue, column words in red."""
-    position = Position.after(start, moves)
+    position = Position.after(start, moves, overwrite)
     scorer = scorer_for(mode)
     board_w = SIZE * CELL + 40
     width = 2 * board_w + 3 * PAD

@@ -1,21 +1,22 @@
 """Word points of a board: the rule as written (maximum per line) and Word Racer's greedy scorer.
 
 A board is a 49-character string, row by row, ``.`` for an empty cell. Each
-line (row or column) is scored on its own and the scores are cached by the
-7-letter line, so re-scoring boards (and a bot's many look-ups) stays cheap.
+line (row or column) is scored on its own. The rule's fast path is one
+generated function per board over tables shared per word list
+(:mod:`games.lucky_words.tables`); ``line_words`` is the plain DP that also
+says which words count.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Callable
+from operator import itemgetter
 
 import attrs
 
+from games.lucky_words.tables import POINTS, WordTables, tables_for
 from games.lucky_words.words import WordList
-
-POINTS = (0, 0, 1, 2, 3, 5, 8, 13)
-"""Word points by length (index = length)."""
 
 SIZE = 7
 CELLS = SIZE * SIZE
@@ -59,96 +60,158 @@ def cols_of(board: str) -> list[str]:
     return [board[c::SIZE] for c in range(SIZE)]
 
 
-def _compile_rule_line() -> Callable[..., int]:
-    """Generate the rule's DP for one 7-letter line as straight-line Python.
+def _line_dp(
+    out: list[str],
+    win: Callable[[int, int], str],
+    cell: Callable[[int], str],
+    head: Callable[[int], str],
+    tail: str,
+    result: str,
+) -> None:
+    """Append the rule's DP for one 7-cell line as straight-line Python (indented once).
 
-    ``g3(window3)`` gives, for the three letters at a start, the points of the
-    2-letter and 3-letter words there and whether a longer word begins so
-    (``None``: nothing does); ``g(window, 0)`` gives ``points * 2 + 1 if the
-    window is a proper prefix of a longer word`` for 4 letters and more. A
-    start is abandoned as soon as no word can begin so: a line of random
-    letters costs about eight dictionary look-ups.
+    ``b{i}`` is the most points from cell ``i`` on. ``tail`` is the
+    expression of the ``tails`` entry of cells 4..6 (``b4, b5``);
+    ``head(i)`` of the ``starts`` entry of cells ``i..i+2`` (2- and
+    3-letter words at ``i``, and the letters after which a longer word
+    begins so); ``cell(k)`` of cell ``k``; ``win(i, j)`` of cells
+    ``i..j-1``, looked up in ``window`` only while a word can still begin
+    so. A line of random letters costs about six dictionary look-ups.
     """
-    out = ["def rule_line(s, g, g3):"]
 
     def best(j: int) -> str:
         return "0" if j >= SIZE - 1 else f"b{j}"
 
-    def window(i: int, length: int, depth: int) -> None:
-        pad = "    " * depth
+    def window(i: int, length: int, depth: str, listed: bool = False) -> None:
+        # ``listed``: the window is known to be a word or a prefix (its entry is nonzero).
         j = i + length
-        out.append(f"{pad}v = g(s[{i}:{j}], 0)")
-        out.append(f"{pad}if v:")
-        out.append(f"{pad}    if v > 1:")
-        out.append(f"{pad}        x = (v >> 1) + {best(j)}")
-        out.append(f"{pad}        if x > b{i}:")
-        out.append(f"{pad}            b{i} = x")
-        if j < SIZE:
-            out.append(f"{pad}    if v & 1:")
-            window(i, length + 1, depth + 2)
+        out.append(f"{depth}v = g({win(i, j)}, 0)")
+        if j == SIZE:  # nothing longer: only whether it is a word
+            out.append(f"{depth}if v > 1:")
+            out.append(f"{depth}    x = v >> 1")
+            out.append(f"{depth}    if x > b{i}:")
+            out.append(f"{depth}        b{i} = x")
+            return
+        inner = depth
+        if not listed:
+            out.append(f"{depth}if v:")
+            inner = depth + "    "
+        out.append(f"{inner}if v > 1:")
+        out.append(f"{inner}    x = (v >> 1) + {best(j)}")
+        out.append(f"{inner}    if x > b{i}:")
+        out.append(f"{inner}        b{i} = x")
+        out.append(f"{inner}if v & 1:")
+        window(i, length + 1, inner + "    ")
 
-    for i in range(SIZE - 2, -1, -1):
-        out.append(f"    b{i} = {best(i + 1)}")
-        if i + 3 > SIZE:
-            window(i, 2, 1)
-            continue
-        out.append(f"    t = g3(s[{i}:{i + 3}])")
-        out.append("    if t:")
-        out.append("        a, c, p = t")
+    out.append(f"    b4, b5 = {tail}")
+    for i in range(3, -1, -1):
+        out.append(f"    b{i} = b{i + 1}")
+        t = head(i)
+        if not t.isidentifier():  # an expression: evaluate it once
+            out.append(f"    t = {t}")
+            t = "t"
+        out.append(f"    if {t}:")
+        out.append(f"        a, c, p = {t}")
         for var, length in (("a", 2), ("c", 3)):
             out.append(f"        if {var}:")
             out.append(f"            x = {var} + {best(i + length)}")
             out.append(f"            if x > b{i}:")
             out.append(f"                b{i} = x")
-        if i + 3 < SIZE:
-            out.append("        if p:")
-            window(i, 4, 3)
-    out.append("    return b0")
-    namespace: dict[str, object] = {}
-    exec("\n".join(out), namespace)  # generated from constants above, never from input
-    return namespace["rule_line"]  # type: ignore[return-value]
+        out.append(f"        if p and {cell(i + 3)} in p:")
+        window(i, 4, "            ", listed=True)
+    out.append(f"    {result}")
 
 
-def _triple_table(table: dict[str, int]) -> dict[str, tuple[int, int, int]]:
-    """For every 3 letters where something begins: (2-letter word points, 3-letter word points, prefix)."""
-    triples: dict[str, list[int]] = {}
-    for key, v in table.items():
-        if len(key) == 3:
-            triples[key] = [0, v >> 1, v & 1]
-    for key, v in table.items():
-        if len(key) == 2 and v >> 1:
-            for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
-                triples.setdefault(key + ch, [0, 0, 0])[0] = v >> 1
-    return {key: (a, c, p) for key, (a, c, p) in triples.items()}
+def _compile(name: str, source: list[str], namespace: dict[str, object]) -> Callable[..., int]:
+    exec("\n".join(source), namespace)  # generated from the constants here, never from input
+    return namespace[name]  # type: ignore[return-value]
+
+
+def _compile_rule_line() -> Callable[..., int]:
+    """``rule_line(s, g, g3, tails)``: the rule's points of the 7-cell line ``s``."""
+    out = ["def rule_line(s, g, g3, tails):"]
+    _line_dp(
+        out,
+        lambda i, j: f"s[{i}:{j}]",
+        lambda k: f"s[{k}]",
+        lambda i: f"g3(s[{i}:{i + 3}])",
+        "tails[s[4:7]]",
+        "return b0",
+    )
+    return _compile("rule_line", out, {})
+
+
+def _compile_rule_board() -> Callable[..., int]:
+    """``rule_board(s, g, g3, tails)``: the rule's points of the board ``s``, its 14 lines inlined.
+
+    Windows are sliced straight from the board (a column's with step 7), and
+    the 70 three-cell look-ups every board needs are done up front by
+    ``map`` (in C, into local names), so no line is built and no call is
+    made per line.
+    """
+    lines = [[r * SIZE + k for k in range(SIZE)] for r in range(SIZE)]
+    lines += [[c + SIZE * k for k in range(SIZE)] for c in range(SIZE)]
+    heads: list[slice] = []
+    tails: list[slice] = []
+
+    def cut(cells: list[int], i: int, j: int) -> slice:
+        step = cells[1] - cells[0]
+        return slice(cells[i], cells[j - 1] + 1, None if step == 1 else step)
+
+    def text(sl: slice) -> str:
+        return f"s[{sl.start}:{sl.stop}{'' if sl.step is None else f':{sl.step}'}]"
+
+    body: list[str] = []
+    for n, cells in enumerate(lines):
+        tails.append(cut(cells, 4, SIZE))
+        for i in range(4):
+            heads.append(cut(cells, i, i + 3))
+
+        def win(i: int, j: int, cells: list[int] = cells) -> str:
+            return text(cut(cells, i, j))
+
+        def cell(k: int, cells: list[int] = cells) -> str:
+            return f"s[{cells[k]}]"
+
+        def head(i: int, n: int = n) -> str:
+            return f"h{4 * n + i}"
+
+        _line_dp(body, win, cell, head, f"u{n}", "total += b0")
+    out = [
+        "def rule_board(s, g, g3, tails):",
+        f"    {', '.join(f'h{k}' for k in range(len(heads)))}, = map(g3, HEADS(s))",
+        f"    {', '.join(f'u{k}' for k in range(len(tails)))}, = map(tails.__getitem__, TAILS(s))",
+        "    total = 0",
+        *body,
+        "    return total",
+    ]
+    return _compile("rule_board", out, {"HEADS": itemgetter(*heads), "TAILS": itemgetter(*tails)})
 
 
 _RULE_LINE = _compile_rule_line()
-_CACHE_LIMIT = 2_000_000
-
-
-def _window_table(words: WordList) -> dict[str, int]:
-    """Every word and proper prefix of 2..7 letters: ``points * 2 + (1 if a proper prefix)``."""
-    table: dict[str, int] = {}
-    for word in words.words:
-        table[word] = table.get(word, 0) | (POINTS[len(word)] << 1)
-        for n in range(2, len(word)):
-            table[word[:n]] = table.get(word[:n], 0) | 1
-    return table
+_RULE_BOARD = _compile_rule_board()
+_CACHE_LIMIT = 200_000
 
 
 @attrs.define(eq=False)
 class Scorer:
-    """Scores lines and boards against one word list under one mode."""
+    """Scores lines and boards against one word list under one mode.
+
+    A board holds ``A``..``Z`` and ``.`` only (what the engine and
+    ``codecup score`` produce). Scores are cached per board and per line.
+    """
 
     words: WordList
     mode: ScoringMode = ScoringMode.RULE
-    _cache: dict[str, int] = attrs.field(factory=dict, init=False)
-    _table: dict[str, int] = attrs.field(init=False)
-    _triples: dict[str, tuple[int, int, int]] = attrs.field(init=False)
+    _boards: dict[str, int] = attrs.field(factory=dict, init=False)
+    _lines: dict[str, int] = attrs.field(factory=dict, init=False)
+    _tables: WordTables = attrs.field(init=False)
+    _fast: tuple[object, ...] = attrs.field(init=False)  # the compiled DP's table arguments, bound once
 
     def __attrs_post_init__(self) -> None:
-        self._table = _window_table(self.words)
-        self._triples = _triple_table(self._table)
+        self._tables = tables_for(self.words)
+        t = self._tables
+        self._fast = (t.window.get, t.starts.get, t.tails)
 
     def line_words(self, line: str) -> LineScore:
         """The points of one line and the words that earn them."""
@@ -157,36 +220,32 @@ class Scorer:
         return self._greedy(line)
 
     def line(self, line: str) -> int:
-        """The points of one 7-letter line (cached)."""
-        points = self._cache.get(line)
+        """The points of one line (cached)."""
+        points = self._lines.get(line)
         if points is None:
-            if len(self._cache) > _CACHE_LIMIT:
-                self._cache.clear()
+            if len(self._lines) > _CACHE_LIMIT:
+                self._lines.clear()
             if self.mode is ScoringMode.RULE and len(line) == SIZE:
-                points = _RULE_LINE(line, self._table.get, self._triples.get)
+                t = self._tables
+                points = _RULE_LINE(line, t.window.get, t.starts.get, t.tails)
             else:
                 points = self.line_words(line).points
-            self._cache[line] = points
+            self._lines[line] = points
         return points
 
     def total(self, board: str) -> int:
-        """The board's points (the fast path: cached line scores, else the compiled DP)."""
-        cache = self._cache
-        if len(cache) > _CACHE_LIMIT:
-            cache.clear()
-        fast = self.mode is ScoringMode.RULE
-        get = self._table.get
-        get3 = self._triples.get
-        total = 0
-        for line in (
-            board[0:7], board[7:14], board[14:21], board[21:28], board[28:35], board[35:42], board[42:49],
-            board[0::7], board[1::7], board[2::7], board[3::7], board[4::7], board[5::7], board[6::7],
-        ):  # fmt: skip
-            points = cache.get(line)
-            if points is None:
-                points = cache[line] = _RULE_LINE(line, get, get3) if fast else self.line_words(line).points
-            total += points
-        return total
+        """The board's points (cached; the rule's by one compiled function for all 14 lines)."""
+        points = self._boards.get(board)
+        if points is None:
+            if len(self._boards) > _CACHE_LIMIT:
+                self._boards.clear()
+            if self.mode is ScoringMode.RULE:
+                points = _RULE_BOARD(board, *self._fast)
+            else:
+                line = self.line
+                points = sum(line(r) for r in rows_of(board)) + sum(line(c) for c in cols_of(board))
+            self._boards[board] = points
+        return points
 
     def board(self, board: str) -> BoardScore:
         """Per-line points and words of a board."""
@@ -243,12 +302,12 @@ _GREEDY_WINDOWS = tuple(
 """Per line length: the windows in Word Racer's scan order, with their cell masks."""
 
 
-_SHARED: dict[tuple[int, ScoringMode], Scorer] = {}
+_SHARED: dict[tuple[str, ScoringMode], Scorer] = {}
 
 
 def shared_scorer(words: WordList, mode: ScoringMode = ScoringMode.RULE) -> Scorer:
-    """One scorer per word list and mode for the whole process (its table and cache are reused)."""
-    key = (id(words), mode)
+    """One scorer per word list (by its hash) and mode for the whole process (its caches are reused)."""
+    key = (words.sha256, mode)
     if key not in _SHARED:
         _SHARED[key] = Scorer(words, mode)
     return _SHARED[key]

@@ -2,7 +2,9 @@
 
 ``codecup2004`` and ``wordracer`` both score by the rule as written (the
 maximum per line). ``wordracer-greedy`` is the Word Racer dialogue scored by
-that contest's greedy referee, to re-enact its published results.
+that contest's greedy referee. ``wordracer-contest`` is that referee as it
+really ran the contest's published games: it also accepted a placement on an
+occupied cell and replaced the letter (spec item 27), so those games replay.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ class Rules:
     dialect: Dialect
     scoring: ScoringMode
     win_points: int
+    overwrite: bool = False
+    """A placement on an occupied cell replaces its letter instead of losing the game."""
 
     @property
     def name(self) -> str:
@@ -72,6 +76,19 @@ RULES = (
         Dialect.WORDRACER,
         ScoringMode.WORDRACER,
         3,
+    ),
+    Rules(
+        Variant(
+            "wordracer-contest",
+            "the Word Racer contest's referee as it ran: greedy scoring, and a placement on an "
+            "occupied cell replaces the letter",
+            clock=10.0,
+            startup=0.0,
+        ),
+        Dialect.WORDRACER,
+        ScoringMode.WORDRACER,
+        3,
+        overwrite=True,
     ),
 )
 

@@ -25,12 +25,17 @@ def _line(score: LineScore) -> list[int]:
     return [score.points, *(x for word in score.words for x in word)]
 
 
-def frames(start: str, moves: Sequence[str], mode: ScoringMode) -> list[dict[str, Any]]:
-    """Per position: both boards (49 letters, ``.`` empty), each line's points and words, the letters."""
+def frames(
+    start: str, moves: Sequence[str], mode: ScoringMode, overwrite: bool = False
+) -> list[dict[str, Any]]:
+    """Per position: both boards (49 letters, ``.`` empty), each line's points and words, the letters.
+
+    ``overwrite``: a placement on an occupied cell replaces its letter (``wordracer-contest``).
+    """
     scorer = scorer_for(mode)
     out = []
     for k in range(len(moves) + 1):
-        position = Position.after(start, moves[:k])
+        position = Position.after(start, moves[:k], overwrite)
         boards = []
         for board in position.boards:
             score = scorer.board(board)

@@ -1,15 +1,22 @@
-"""The word list: where it comes from, how it is read, and a fast index of it.
+"""The word list: where it comes from, how it is read, and what identifies it.
 
 The list is chosen once per process: ``$CODECUP_WORDS`` (set by the CLI's
 ``--words PATH``), else ``words.dat`` in the current directory, else the
 default list installed with the project (the ``english-words`` package's
 ``web2`` list, *not* the official CodeCup 2004 list). A missing, unreadable
 or empty list raises :class:`WordListError` before any game starts.
+
+A list is identified by the SHA-256 of its words in file order, one per line
+with LF line ends (so a CRLF copy of the official list is the same list):
+records name it, and ``codecup verify`` looks for a list with that hash.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
@@ -21,6 +28,8 @@ WORDS_ENV = "CODECUP_WORDS"
 
 LOCAL_NAME = "words.dat"
 DEFAULT_SOURCE = "default list (english-words package, web2; NOT the official CodeCup 2004 list)"
+OFFICIAL_SHA256 = "76402163adcdb38708e974746c5ae678d335b8b74e56227f39371bdc49e0b8e1"
+"""The identity of the official CodeCup 2004 list (48,953 words, AA first)."""
 MIN_LEN, MAX_LEN = 2, 7
 _A = ord("A")
 
@@ -36,6 +45,8 @@ class WordList:
     ``by_length[n]`` is the set of words of length ``n`` (empty sets for 0, 1).
     ``first`` is the first valid word in file order (the Word Racer scorer
     never matches it: its lookup skipped the list's first entry, AA).
+    ``sha256`` identifies the list (see the module's docstring); ``found``
+    says how it was chosen (``$CODECUP_WORDS``, ``./words.dat``, ``bundled``).
     """
 
     source: str
@@ -43,6 +54,9 @@ class WordList:
     words: frozenset[str]
     by_length: tuple[frozenset[str], ...]
     first: str
+    sha256: str = ""
+    found: str = ""
+    in_order: tuple[str, ...] = attrs.field(default=(), repr=False)
 
     @classmethod
     def from_words(cls, words: list[str], source: str, official: bool = False) -> WordList:
@@ -56,7 +70,8 @@ class WordList:
             raise WordListError(f"word list {source} holds no word of 2..7 letters A..Z")
         allw = frozenset(kept)
         by_length = tuple(frozenset(w for w in allw if len(w) == n) for n in range(MAX_LEN + 1))
-        return cls(source, official, allw, by_length, kept[0])
+        digest = hashlib.sha256(_text(kept).encode("ascii")).hexdigest()
+        return cls(source, official, allw, by_length, kept[0], digest, in_order=tuple(kept))
 
     @classmethod
     def from_file(cls, path: Path) -> WordList:
@@ -65,10 +80,8 @@ class WordList:
             text = Path(path).read_bytes().decode("ascii", "replace")
         except OSError as exc:
             raise WordListError(f"cannot read word list {path}: {exc.strerror or exc}") from None
-        words = text.split()
-        # The official list has exactly 48,953 words and begins with AA.
-        wl = cls.from_words(words, str(path))
-        return attrs.evolve(wl, official=len(wl.words) == 48953 and wl.first == "AA")
+        wl = cls.from_words(text.split(), str(Path(path).resolve()))
+        return attrs.evolve(wl, official=wl.sha256 == OFFICIAL_SHA256)
 
     @classmethod
     def default(cls) -> WordList:
@@ -90,28 +103,135 @@ class WordList:
     def describe(self) -> str:
         """One line saying which list is in use."""
         tag = "official CodeCup 2004 list" if self.official else "not the official list"
-        return f"word list: {self.source} ({len(self.words)} words, {tag})"
+        return f"word list: {self.source} ({len(self.words)} words, {tag}, sha256 {self.sha256[:12]})"
+
+    def as_file(self) -> Path:
+        """A file holding this list: its own path, or (the bundled list) a copy in the temp folder."""
+        if self.source != DEFAULT_SOURCE:
+            return Path(self.source).resolve()
+        path = Path(tempfile.gettempdir()) / f"codecup-words-{self.sha256[:16]}.dat"
+        text = _text(self.in_order).encode("ascii")
+        if not (path.is_file() and path.read_bytes() == text):
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(text)
+            os.replace(tmp, path)  # atomic: another process may be writing the same list
+        return path
+
+    def identity(self) -> WordListId:
+        """What a record keeps to name this list."""
+        return WordListId(self.sha256, len(self.words), self.source, self.found, self.official)
+
+
+@attrs.frozen
+class WordListId:
+    """A word list as a record names it: its hash, size, where it was found, and whether it is official."""
+
+    sha256: str
+    words: int
+    source: str
+    found: str
+    official: bool
+
+    def to_json(self) -> dict[str, object]:
+        """The record's form."""
+        return attrs.asdict(self)
+
+    @classmethod
+    def from_json(cls, doc: object) -> WordListId | None:
+        """Read the record's form; ``None`` for a record made before lists were identified."""
+        if not isinstance(doc, dict) or not isinstance(doc.get("sha256"), str):
+            return None
+        return cls(
+            doc["sha256"],
+            int(doc.get("words") or 0),
+            str(doc.get("source", "")),
+            str(doc.get("found", "")),
+            bool(doc.get("official", False)),
+        )
+
+    def describe(self) -> str:
+        """One line naming the list."""
+        tag = "the official CodeCup 2004 list" if self.official else "not the official list"
+        return f"sha256 {self.sha256} ({self.words} words, {tag}; found at {self.source})"
+
+
+FOUND_ENV = f"${WORDS_ENV}"
+FOUND_LOCAL = f"./{LOCAL_NAME}"
+FOUND_BUNDLED = "bundled"
+
+
+def _text(words: Sequence[str]) -> str:
+    """A list as the text its hash is taken of: one word per line, LF line ends."""
+    return "".join(f"{word}\n" for word in words)
 
 
 _CACHE: dict[tuple[str, float], WordList] = {}
+_FOUND: dict[tuple[tuple[str, float], str], WordList] = {}
 
 
 def locate() -> Path | None:
     """The path of the list to use, or ``None`` for the default list."""
+    found = _locate()
+    return None if found is None else found[0]
+
+
+def _locate() -> tuple[Path, str] | None:
     env = os.environ.get(WORDS_ENV)
     if env:
         path = Path(env)
         if not path.is_file():
             raise WordListError(f"word list {path} (from ${WORDS_ENV}) does not exist or is not a file")
-        return path
+        return path, FOUND_ENV
     local = Path(LOCAL_NAME)
-    return local if local.is_file() else None
+    return (local, FOUND_LOCAL) if local.is_file() else None
+
+
+def _load(path: Path | None, found: str) -> WordList:
+    """A list by path (``None``: the bundled one), read once per path and modification time."""
+    key = ("", 0.0) if path is None else (str(path.resolve()), path.stat().st_mtime)
+    if key not in _CACHE:
+        _CACHE[key] = WordList.default() if path is None else WordList.from_file(path)
+    if (key, found) not in _FOUND:
+        _FOUND[key, found] = attrs.evolve(_CACHE[key], found=found)
+    return _FOUND[key, found]
 
 
 def load_words() -> WordList:
     """The word list in force (cached per path and modification time)."""
-    path = locate()
-    key = ("", 0.0) if path is None else (str(path.resolve()), path.stat().st_mtime)
-    if key not in _CACHE:
-        _CACHE[key] = WordList.default() if path is None else WordList.from_file(path)
-    return _CACHE[key]
+    located = _locate()
+    if located is None:
+        return _load(None, FOUND_BUNDLED)
+    return _load(*located)
+
+
+def find_words(wanted: WordListId) -> WordList:
+    """The list with ``wanted``'s hash among those at hand, else a one-line :class:`WordListError`.
+
+    Looked at: ``$CODECUP_WORDS`` (``--words``), ``./words.dat``, the path the
+    record names, and the bundled list.
+    """
+    candidates: list[tuple[Path | None, str]] = []
+    env = os.environ.get(WORDS_ENV)
+    if env:
+        candidates.append((Path(env), FOUND_ENV))
+    candidates.append((Path(LOCAL_NAME), FOUND_LOCAL))
+    if wanted.source and wanted.source != DEFAULT_SOURCE:
+        candidates.append((Path(wanted.source), "the record's path"))
+    for path, found in candidates:
+        if path is not None and path.is_file():
+            try:
+                words = _load(path, found)
+            except WordListError:
+                continue
+            if words.sha256 == wanted.sha256:
+                return words
+    try:
+        bundled = _load(None, FOUND_BUNDLED)
+    except WordListError:
+        bundled = None
+    if bundled is not None and bundled.sha256 == wanted.sha256:
+        return bundled
+    raise WordListError(
+        f"this record was scored with the word list {wanted.describe()}; "
+        f"give it with --words PATH (or ${WORDS_ENV})"
+    )

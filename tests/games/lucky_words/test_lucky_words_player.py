@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.lucky_words.bots.randombot import RandomBot
-from games.lucky_words.player import LuckyWordsPlayer
+from games.lucky_words.player import LuckyWordsPlayer, dialect_of
 from games.lucky_words.variants import rules_of
 
 
@@ -48,3 +50,74 @@ def test_session_finishes_after_the_last_placement(small_words):
     out = session.receive("A")
     assert session.finished
     assert len(out) == 2 and out[1].isdigit()
+
+
+# --- the dialogue heard on line 2 ---------------------------------------------------------------
+
+
+class Made:
+    """A bot factory that remembers the clocks it was asked for."""
+
+    def __init__(self) -> None:
+        self.clocks: list[float] = []
+
+    def __call__(self, clock: float) -> RandomBot:
+        self.clocks.append(clock)
+        return RandomBot(9)
+
+
+@pytest.mark.parametrize(
+    ("second", "heard"),
+    [
+        ("1", "wordracer"),
+        ("0", "wordracer"),
+        ("start", "codecup2004"),
+        ("START", "codecup2004"),
+        ("C", "codecup2004"),
+        ("c", "codecup2004"),
+    ],
+)
+def test_dialect_of_the_second_line(second, heard):
+    assert dialect_of(second) is rules_of(heard).dialect
+
+
+@pytest.mark.parametrize("second", ["", "2", "10", "begin", "é", "A 3"])
+def test_a_second_line_of_neither_dialogue(second):
+    assert dialect_of(second) is None
+    session = LuckyWordsPlayer(RandomBot(1), rules_of("codecup2004"))
+    session.receive("E")
+    assert session.receive(second) == [] and session.finished
+
+
+def test_a_2004_session_under_a_word_racer_referee_speaks_word_racer(small_words):
+    made = Made()
+    first = LuckyWordsPlayer(made(30.0), rules_of("codecup2004"), clock=30.0, rebuild=made)
+    first.receive("E")
+    (pick,) = first.receive("1")
+    letter, cell = pick.split(" ")
+    assert letter.isupper() and 0 <= int(cell) < 49
+    assert first.rules.name == "wordracer"
+    assert made.clocks == [30.0, 10.0]  # rebuilt for Word Racer's 10 s
+    second = LuckyWordsPlayer(RandomBot(4), rules_of("codecup2004"))
+    second.receive("E")
+    assert second.receive("0") == []
+    out = second.receive("Q")
+    assert len(out) == 2 and out[0].isdigit() and " " in out[1]
+
+
+def test_a_word_racer_session_under_a_2004_referee_speaks_2004(small_words):
+    made = Made()
+    session = LuckyWordsPlayer(made(5.0), rules_of("wordracer-greedy"), clock=5.0, rebuild=made)
+    session.receive("E")
+    letter, cell = session.receive("start")
+    assert letter.isalpha() and cell.isdigit()
+    assert session.rules.name == "codecup2004"
+    assert made.clocks == [5.0, 5.0]  # never more than the clock given
+
+
+def test_the_variant_asked_for_is_kept_when_the_referee_speaks_it(small_words):
+    made = Made()
+    session = LuckyWordsPlayer(made(10.0), rules_of("wordracer-contest"), clock=10.0, rebuild=made)
+    session.receive("E")
+    session.receive("1")
+    assert session.rules.name == "wordracer-contest" and made.clocks == [10.0]

@@ -33,7 +33,7 @@ def test_wordracer_strong_against_zracer(tmp_path, small_words):
     assert [t["kind"] for t in result["termination"]] == ["normal", "normal"]
     assert len(data["moves"]) == 96
     assert sorted(result["points"]) in ([0.0, 3.0], [1.0, 1.0])
-    assert "small.dat" in data["extra"]["word_list"]
+    assert data["extra"]["word_list"]["source"].endswith("small.dat")
     assert all(clock < 5.0 for clock in data["clock"])
 
 
@@ -45,6 +45,23 @@ def test_codecup2004_with_the_default_list_and_score_lines(tmp_path, monkeypatch
     assert [t["kind"] for t in result["termination"]] == ["normal", "normal"]
     assert sorted(result["points"]) in ([0.0, 2.0], [1.0, 1.0])
     extra = data["extra"]
-    assert "NOT the official" in extra["word_list"]
+    assert "NOT the official" in extra["word_list"]["source"]
+    assert extra["word_list"]["found"] == "bundled" and not extra["word_list"]["official"]
     assert extra["reported_score"] == [str(int(s)) for s in result["scores"]]
     assert extra["reported_score_right"] == [True, True]
+
+
+@pytest.mark.parametrize("variant", ["codecup2004", "wordracer", "wordracer-contest"])
+def test_codecup_bot_told_nothing_follows_the_referees_dialogue(tmp_path, small_words, variant):
+    """No --variant, no $CODECUP_VARIANT/$CODECUP_CLOCK: the program hears the dialogue on line 2."""
+    told_nothing = f"env -u CODECUP_GAME -u CODECUP_VARIANT -u CODECUP_CLOCK {BOT} zracer"
+    record = tmp_path / "game.json"
+    cmd = [sys.executable, "-m", "codecup", "play", "lucky_words", told_nothing, "bot:random"]
+    cmd += ["--variant", variant, "--seed", "4", "--record", str(record), "--quiet"]
+    done = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(record.read_text())
+    assert [t["kind"] for t in data["result"]["termination"]] == ["normal", "normal"], data["result"]
+    assert len(data["moves"]) == 96
+    if variant == "codecup2004":  # the self-reported score line of the 2004 dialogue
+        assert data["extra"]["reported_score_right"][0] is True

@@ -1,0 +1,154 @@
+"""A record names its word list; `codecup verify` finds that list by its hash, or says which it needs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from codecup.cli import main
+from codecup.game import ProvidedFile
+from games.lucky_words.game import LuckyWords
+from games.lucky_words.words import WORDS_ENV, WordList, load_words
+from tests.games.lucky_words.lw_support import SMALL_WORDS
+
+OTHER_WORDS = "CAT\nDOG\nZAP\n"
+
+
+@pytest.fixture
+def no_list(tmp_path, monkeypatch):
+    """No $CODECUP_WORDS (restored afterwards even if --words sets it) and an empty current folder."""
+    monkeypatch.setenv(WORDS_ENV, "")
+    monkeypatch.delenv(WORDS_ENV)
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    return here
+
+
+def record_with(tmp_path, words_file, variant="wordracer") -> tuple:
+    record = tmp_path / f"{variant}.json"
+    argv = ["play", "lucky_words", "bot:random", "bot:zracer", "--variant", variant, "--seed", "5"]
+    argv += ["--record", str(record), "--quiet", "--words", str(words_file)]
+    assert main(argv) == 0
+    return record, json.loads(record.read_text())
+
+
+def test_the_record_names_its_list(tmp_path, no_list):
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS.replace("\n", "\r\n"))
+    _, doc = record_with(tmp_path, small)
+    named = doc["extra"]["word_list"]
+    expected = WordList.from_file(small)
+    assert named == {
+        "sha256": expected.sha256,
+        "words": 24,
+        "source": str(small.resolve()),
+        "found": "$CODECUP_WORDS",
+        "official": False,
+    }
+
+
+def test_verify_finds_the_list_by_its_hash_wherever_it_is(tmp_path, no_list, monkeypatch, capsys):
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, _ = record_with(tmp_path, small)
+    other = tmp_path / "other.dat"
+    other.write_text(OTHER_WORDS)
+    moved = tmp_path / "moved.dat"
+    small.rename(moved)  # the record's path no longer holds it
+    monkeypatch.delenv(WORDS_ENV)
+
+    # Nothing at hand has that list: one line naming it, status 2.
+    assert main(["verify", str(record)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--words" in err
+    assert WordList.from_file(moved).sha256 in err and "24 words" in err
+
+    # Another list in $CODECUP_WORDS is not taken for it.
+    monkeypatch.setenv(WORDS_ENV, str(other))
+    assert main(["verify", str(record)]) == 2
+    capsys.readouterr()
+
+    # --words with the same words (CRLF line ends: the same list) verifies.
+    crlf = tmp_path / "crlf.dat"
+    crlf.write_bytes(SMALL_WORDS.replace("\n", "\r\n").encode())
+    assert main(["verify", str(record), "--words", str(crlf)]) == 0
+    assert ": ok (lucky_words" in capsys.readouterr().out
+
+    # ./words.dat is found by its hash even when $CODECUP_WORDS names another list.
+    monkeypatch.setenv(WORDS_ENV, str(other))
+    (no_list / "words.dat").write_text(SMALL_WORDS)
+    assert main(["verify", str(record)]) == 0
+    capsys.readouterr()
+
+
+def test_verify_finds_the_list_at_the_records_path(tmp_path, no_list, capsys):
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, _ = record_with(tmp_path, small, "codecup2004")
+    assert main(["verify", str(record)]) == 0
+
+
+def test_a_record_of_the_bundled_list_verifies_whatever_list_is_set(tmp_path, no_list, monkeypatch, capsys):
+    record = tmp_path / "bundled.json"
+    argv = [
+        "play",
+        "lucky_words",
+        "bot:random",
+        "bot:random",
+        "--seed",
+        "2",
+        "--record",
+        str(record),
+        "--quiet",
+    ]
+    assert main(argv) == 0
+    named = json.loads(record.read_text())["extra"]["word_list"]
+    assert named["found"] == "bundled" and not named["official"]
+    other = tmp_path / "other.dat"
+    other.write_text(OTHER_WORDS)
+    monkeypatch.setenv(WORDS_ENV, str(other))
+    assert main(["verify", str(record)]) == 0
+
+
+def test_a_record_changed_after_the_fact_still_fails(tmp_path, no_list, capsys):
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, doc = record_with(tmp_path, small)
+    doc["result"]["scores"] = [s + 1 for s in doc["result"]["scores"]]
+    record.write_text(json.dumps(doc))
+    assert main(["verify", str(record)]) == 1
+    assert "DOES NOT VERIFY" in capsys.readouterr().out
+
+
+def test_an_old_record_without_a_list_identity_uses_the_list_in_force(tmp_path, no_list, monkeypatch):
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, doc = record_with(tmp_path, small)
+    doc["extra"]["word_list"] = "word list: small.dat (24 words, not the official list)"
+    record.write_text(json.dumps(doc))
+    monkeypatch.setenv(WORDS_ENV, str(small))
+    assert main(["verify", str(record)]) == 0
+
+
+# --- words.dat for programs ------------------------------------------------------------------
+
+
+def test_provided_words_dat_is_the_list_in_force(tmp_path, no_list, monkeypatch):
+    game = LuckyWords()
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    monkeypatch.setenv(WORDS_ENV, str(small))
+    for variant in game.info.variants:
+        assert game.provided_files(variant.name) == (ProvidedFile("words.dat", small.resolve()),)
+    monkeypatch.delenv(WORDS_ENV)
+    (no_list / "words.dat").write_text(OTHER_WORDS)
+    assert game.provided_files("wordracer") == (ProvidedFile("words.dat", (no_list / "words.dat").resolve()),)
+
+
+def test_provided_words_dat_of_the_bundled_list_is_a_file_of_that_list(no_list):
+    (provided,) = LuckyWords().provided_files("codecup2004")
+    assert provided.name == "words.dat"
+    assert WordList.from_file(provided.source).sha256 == load_words().sha256
+    assert LuckyWords().provided_files("codecup2004") == (provided,)  # written once, then reused
