@@ -71,7 +71,7 @@ class LuckyWords(Game):
 
     def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         """A built-in bot speaking the variant's dialogue."""
-        return LuckyWordsPlayer(make_bot(bot, seed), rules_of(variant))
+        return LuckyWordsPlayer(make_bot(bot, seed, clock), rules_of(variant))
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """Win 2 (2004) or 3 (Word Racer), draw 1, loss 0; a faulty seat loses."""
