@@ -21,8 +21,9 @@ Its thinking is counted in work, not time: the number of candidate words
 per frame line and the look-ahead depend only on the clock it is given
 (:class:`Budget`), so under a seed it plays the same game whatever the
 machine's load. Time is only a safety net: past half its clock in processor
-time (or 90% in wall time, where a wall clock would soon run out) it drops the look-ahead. At the standard clocks
-it uses about a tenth of its clock (``bench/lucky_words_bottime.py``).
+time (or 90% in wall time, where a wall clock would soon run out) it drops
+the look-ahead. At the standard clocks it uses a small share of its clock
+(``bench/lucky_words_bottime.py``).
 """
 
 from __future__ import annotations

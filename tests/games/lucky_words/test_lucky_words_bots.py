@@ -111,8 +111,7 @@ def test_strong_safety_net_fires_on_a_hopeless_machine(small_words, monkeypatch)
 
 
 def test_strong_completes_its_frame(official_words):
-    bots: list[object] = []
-    moves, bots = _strong_game(2)
+    _, bots = _strong_game(2)
     strong = bots[0]
     assert len(strong.words) == 4 and not strong.plan
     board = strong.board
