@@ -122,6 +122,7 @@ class StrongBot(Bot):
     frame_lines = 4  # 27 cells: 24 own picks and three of the opponent's letters that fit
     finalists = 12  # candidates per frame line scored by the line estimate
     save_value = 3.0  # the worth of an opponent's letter landing in a planned cell (a pick saved)
+    prior = 6.0  # the list's letter shares weigh as much as this many of the opponent's picks
     free_pick = 3.0  # a pick outside the plan must gain at least this much more than the plan's
     panic = 0.5
     """Share of the clock in processor time after which the bot stops looking ahead (a safety net)."""
@@ -149,6 +150,8 @@ class StrongBot(Bot):
         self.model = list(new_board(self.board[24]))
         text = "".join(words.words)
         self.share = [(ch, text.count(ch) / len(text)) for ch in LETTERS]
+        self.called = dict.fromkeys(LETTERS, 0)  # the opponent's picks so far, by letter
+        self.next_share = self.share
         self.words: list[PlannedWord] = []
         self.plan: dict[int, str] = {}
         self._frame()
@@ -178,11 +181,13 @@ class StrongBot(Bot):
         return self._timed(super().place, letter)
 
     def _timed(self, call: Callable[..., T], *args: str | bool) -> T:
-        cpu, wall = time.process_time(), time.perf_counter()
+        # The bot's own thread's processor time: process_time() is a slow system call on
+        # some virtual machines (0.3 ms here), thread_time() is not.
+        cpu, wall = time.thread_time(), time.perf_counter()
         try:
             return call(*args)
         finally:
-            self.cpu += time.process_time() - cpu
+            self.cpu += time.thread_time() - cpu
             self.wall += time.perf_counter() - wall
 
     # --- the plan ---------------------------------------------------------------------------
@@ -296,12 +301,12 @@ class StrongBot(Bot):
     def _flex(
         self, table: dict[str, list[tuple[float, int]]], board: list[str], cells: list[int], cell: int
     ) -> float:
-        """The expected best gain of the next letter (by the list's letter shares) once ``cell``
+        """The expected best gain of the opponent's next letter (:meth:`_expect`) once ``cell``
         is filled: only the cells in its row and column change their gains."""
         affected = AFFECTED[cell]
         near = [c for c in cells if c in affected and c != cell]
         total = 0.0
-        for ch, weight in self.share:
+        for ch, weight in self.next_share:
             best = -1e9
             for gain, other in table[ch]:
                 if other not in affected:
@@ -337,6 +342,14 @@ class StrongBot(Bot):
                 best, best_total = option, total
         return best
 
+    def _expect(self, letter: str) -> None:
+        """The opponent called ``letter``: the next letter to land in the open cells is its next
+        pick, expected by the letters it has called (a bot that calls Z often will again) with
+        the list's letter shares as a prior worth :attr:`prior` picks."""
+        self.called[letter] += 1
+        n = sum(self.called.values()) + self.prior
+        self.next_share = [(ch, (self.called[ch] + self.prior * share) / n) for ch, share in self.share]
+
     def _model_gain(self, letter: str) -> float:
         """The letter's best gain on the model of the opponent's board, by our own estimate."""
         return max(placement_gains(self.ev, self.model, letter))[0]
@@ -347,6 +360,7 @@ class StrongBot(Bot):
     def choose_place(self, letter: str) -> int:
         """An open cell where the letter gains most, or a planned cell that wants it."""
         self._model_place(letter)
+        self._expect(letter)
         cells = self._open()
         wanted = [c for c, ch in self.plan.items() if ch == letter]
         if not cells:  # the frame needed more letters than the bot picks, and they did not come
