@@ -71,6 +71,28 @@ def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def _report(
+    bot: str, opponent: str, variant: str, results: list[tuple[float, float, float]], took: float, done: bool
+) -> None:
+    mine = [r[0] for r in results]
+    theirs = [r[1] for r in results]
+    n = len(results)
+    wins = sum(a > b for a, b in zip(mine, theirs, strict=True))
+    draws = sum(a == b for a, b in zip(mine, theirs, strict=True))
+    low, high = wilson(wins, n)
+    half = 1.96 * statistics.stdev(mine) / math.sqrt(n) if n > 1 else math.inf
+    print(
+        f"{'' if done else '  (so far) '}{bot} vs {opponent} [{ABOUT.get(opponent, opponent)}], "
+        f"{SCORING.get(variant, variant)} scoring ({variant}), {n} games: "
+        f"mean {statistics.mean(mine):.1f} +- {half:.1f} "
+        f"(opponent {statistics.mean(theirs):.1f}), "
+        f"min {min(mine):.0f}; won {wins}, drew {draws}, lost {n - wins - draws}: "
+        f"win rate {100 * wins / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]; "
+        f"{sum(r[2] for r in results) / n:.2f} s/game, {took:.0f} s wall"
+    )
+    sys.stdout.flush()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing and scoring (even)")
@@ -79,6 +101,7 @@ def main() -> None:
     parser.add_argument("--opponents", default="v0,frame,frame4,zracer-class")
     parser.add_argument("--variants", default="wordracer-greedy,wordracer", help="greedy / rule scoring")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--every", type=int, default=50, help="print an interim line every N games")
     args = parser.parse_args()
     if not os.environ.get(WORDS_ENV) and OFFICIAL.is_file():
         os.environ[WORDS_ENV] = str(OFFICIAL.resolve())
@@ -89,24 +112,11 @@ def main() -> None:
             for opponent in args.opponents.split(","):
                 jobs = [(args.bot, opponent, variant, args.first + i // 2, i % 2) for i in range(args.games)]
                 start = time.perf_counter()
-                results = list(pool.map(_one, jobs, chunksize=4))
-                took = time.perf_counter() - start
-                mine = [r[0] for r in results]
-                theirs = [r[1] for r in results]
-                n = len(results)
-                wins = sum(a > b for a, b in zip(mine, theirs, strict=True))
-                draws = sum(a == b for a, b in zip(mine, theirs, strict=True))
-                low, high = wilson(wins, n)
-                half = 1.96 * statistics.stdev(mine) / math.sqrt(n)
-                print(
-                    f"{args.bot} vs {opponent} [{ABOUT.get(opponent, opponent)}], "
-                    f"{SCORING.get(variant, variant)} scoring ({variant}), {n} games: "
-                    f"mean {statistics.mean(mine):.1f} +- {half:.1f} "
-                    f"(opponent {statistics.mean(theirs):.1f}), "
-                    f"min {min(mine):.0f}; won {wins}, drew {draws}, lost {n - wins - draws}: "
-                    f"win rate {100 * wins / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]; "
-                    f"{sum(r[2] for r in results) / n:.2f} s/game, {took:.0f} s wall"
-                )
+                results: list[tuple[float, float, float]] = []
+                for block in range(0, len(jobs), args.every):
+                    results += pool.map(_one, jobs[block : block + args.every], chunksize=2)
+                    done = len(results) == len(jobs)
+                    _report(args.bot, opponent, variant, results, time.perf_counter() - start, done)
                 sys.stdout.flush()
 
 
