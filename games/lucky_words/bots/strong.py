@@ -351,8 +351,9 @@ class StrongBot(Bot):
         self.next_share = [(ch, (self.called[ch] + self.prior * share) / n) for ch, share in self.share]
 
     def _model_gain(self, letter: str) -> float:
-        """The letter's best gain on the model of the opponent's board, by our own estimate."""
-        return max(placement_gains(self.ev, self.model, letter))[0]
+        """The letter's best gain on the model of the opponent's board, by the model's own
+        crude estimate (better against the frame planners than our estimate, on the bench)."""
+        return max(placement_gains(self.model_ev, self.model, letter))[0]
 
     def _model_place(self, letter: str) -> None:
         self.model[max(placement_gains(self.model_ev, self.model, letter))[1]] = letter
