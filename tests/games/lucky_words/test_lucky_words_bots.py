@@ -20,6 +20,7 @@ def test_unknown_bot_name():
 
 def test_strong_picks_for_its_own_word(small_words):
     bot = make_bot("strong", 0)
+    bot.spite = 0.0  # its own board alone (T also completes AT for the opponent)
     bot.start("A", first=True)  # the A in cell 24
     bot.board[23] = "C"
     letter, cell = bot.pick()
