@@ -21,8 +21,10 @@ Its thinking is counted in work, not time: the number of candidate words
 per frame line and the look-ahead depend only on the clock it is given
 (:class:`Budget`), so under a seed it plays the same game whatever the
 machine's load. Time is only a safety net: past half its clock in processor
-time (or 90% in wall time, where a wall clock would soon run out) it drops
-the look-ahead. At the standard clocks it uses a small share of its clock
+time it drops the look-ahead. Wall time is never consulted: on a loaded
+machine it would change the game (a referee that charges wall time on a
+loaded machine is unfair to every bot; ours charges processor time). At the
+standard clocks it uses a small share of its clock
 (``bench/lucky_words_bottime.py``).
 """
 
@@ -129,15 +131,12 @@ class StrongBot(Bot):
     free_pick = 3.0  # a pick outside the plan must gain at least this much more than the plan's
     panic = 0.5
     """Share of the clock in processor time after which the bot stops looking ahead (a safety net)."""
-    wall_panic = 0.9
-    """Share of the clock in wall time after which it does the same (a wall clock on a loaded machine)."""
 
     def __init__(self, seed: int, clock: float | None = None) -> None:
         super().__init__(seed)
         self.clock = clock
         self.budget = Budget.for_clock(clock)
         self.cpu = 0.0
-        self.wall = 0.0
 
     # --- set-up -----------------------------------------------------------------------------
 
@@ -163,17 +162,14 @@ class StrongBot(Bot):
     # --- clock ------------------------------------------------------------------------------
 
     def _calm(self) -> bool:
-        """False once the safety net has fired: processor time past :attr:`panic` of the clock,
-        or wall time past :attr:`wall_panic` of it (a machine so loaded that a wall clock
-        would run out). Processor time does not grow with the machine's load, so under a
-        seed the net never fires at the standard clocks and the game stays the same."""
-        if self.clock is None:
-            return True
-        return self.cpu < self.panic * self.clock and self.wall < self.wall_panic * self.clock
+        """False once the safety net has fired: processor time past :attr:`panic` of the clock.
+        Processor time does not grow with the machine's load, so under a seed the net never
+        fires at the standard clocks and the game stays the same."""
+        return self.clock is None or self.cpu < self.panic * self.clock
 
     def start(self, letter: str, first: bool) -> None:
         """As :meth:`Bot.start`; the set-up counts as thinking (Word Racer's clock charges it)."""
-        self.cpu = self.wall = 0.0
+        self.cpu = 0.0
         self._timed(super().start, letter, first)
 
     def pick(self) -> tuple[str, int]:
@@ -187,12 +183,11 @@ class StrongBot(Bot):
     def _timed(self, call: Callable[..., T], *args: str | bool) -> T:
         # The bot's own thread's processor time: process_time() is a slow system call on
         # some virtual machines (0.3 ms here), thread_time() is not.
-        cpu, wall = time.thread_time(), time.perf_counter()
+        cpu = time.thread_time()
         try:
             return call(*args)
         finally:
             self.cpu += time.thread_time() - cpu
-            self.wall += time.perf_counter() - wall
 
     # --- the plan ---------------------------------------------------------------------------
 

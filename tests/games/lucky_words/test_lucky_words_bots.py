@@ -72,7 +72,7 @@ class _TickingClocks:
         self.now += self.tick
         return self.now
 
-    perf_counter = thread_time = _read
+    thread_time = _read
 
 
 def _strong_game(seed: int) -> tuple[list[str], list[object]]:
@@ -94,9 +94,8 @@ def _strong_game(seed: int) -> tuple[list[str], list[object]]:
 def test_strong_plays_the_same_game_on_a_slower_machine(small_words, monkeypatch):
     monkeypatch.setattr("games.lucky_words.bots.strong.time", _TickingClocks(0.001))
     calm, _ = _strong_game(5)
-    # Two ticks a move (a reading before and after): 49 moves of 0.08 s, 3.9 s of its 10 s
-    # clock, as on a loaded machine, and still short of the safety net.
-    monkeypatch.setattr("games.lucky_words.bots.strong.time", _TickingClocks(0.04))
+    # 49 moves of 0.08 s: 3.9 s of its 10 s clock, a slow machine, still short of the net.
+    monkeypatch.setattr("games.lucky_words.bots.strong.time", _TickingClocks(0.08))
     loaded, bots = _strong_game(5)
     assert loaded == calm
     assert bots[0]._calm()  # the safety net never fired
