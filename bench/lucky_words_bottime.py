@@ -1,11 +1,14 @@
 """Lucky Words bot time: the most clock any game took, per bot and dialogue, with real processes.
 
-    python bench/lucky_words_bottime.py [--games N] [--bots strong,zracer]
+    python bench/lucky_words_bottime.py [--games N] [--bots strong,zracer] [--clock S] [--busy N]
 
 Plays ``codecup play`` games between ``codecup bot`` programs (seats swapped
 each game) and reads each record's clock use, start-up included (the Word
-Racer clock charges it). Goal: every game under half the clock (5 s of
-Word Racer's 10 s, 15 s of 2004's 30 s). Uses the official list when available.
+Racer clock charges it), in the referee's default clock mode. ``--clock``
+gives every seat that clock (the bots read it from ``$CODECUP_CLOCK`` and
+budget from it); ``--busy N`` keeps N busy processes running meanwhile, a
+loaded machine. Goal: no game lost on time; at the standard clocks every
+game under half the clock. Uses the official list when available.
 """
 
 from __future__ import annotations
@@ -31,15 +34,29 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10, help="games per dialogue")
     parser.add_argument("--bots", default="strong,zracer")
     parser.add_argument("--variants", default="codecup2004,wordracer")
+    parser.add_argument("--clock", type=float, help="seconds per seat (default: the variant's)")
+    parser.add_argument("--busy", type=int, default=0, help="busy processes to run meanwhile")
     args = parser.parse_args()
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
+    try:
+        _run(args)
+    finally:
+        for proc in busy:
+            proc.kill()
+            proc.wait()
+
+
+def _run(args: argparse.Namespace) -> None:
     words = os.environ.get(WORDS_ENV) or (str(OFFICIAL.resolve()) if OFFICIAL.is_file() else None)
-    print(f"word list: {words or 'default list (not official)'}")
+    print(f"word list: {words or 'default list (not official)'}; {args.busy} busy processes")
     bots = args.bots.split(",")
     bot_cmd = f"{shlex.quote(sys.executable)} -m codecup bot lucky_words"
     clocks = {r.name: r.variant.clock for r in RULES}
     with tempfile.TemporaryDirectory() as tmp:
         for variant in args.variants.split(","):
             used: dict[str, list[float]] = {b: [] for b in bots}
+            faults: dict[str, int] = dict.fromkeys(bots, 0)
+            clock = args.clock or clocks[variant]
             for i in range(args.games):
                 seats = bots if i % 2 == 0 else bots[::-1]
                 record = Path(tmp) / f"{variant}-{i}.json"
@@ -48,6 +65,8 @@ def main() -> None:
                 cmd += ["--variant", variant, "--seed", str(i), "--record", str(record), "--quiet"]
                 if words:
                     cmd += ["--words", words]
+                if args.clock:
+                    cmd += ["--clock", str(args.clock)]
                 subprocess.run(cmd, check=True, capture_output=True, timeout=300)
                 data = json.loads(record.read_text())
                 kinds = [t["kind"] for t in data["result"]["termination"]]
@@ -55,10 +74,11 @@ def main() -> None:
                     print(f"  game {i}: {kinds} {data['result']['termination']}")
                 for seat, bot in enumerate(seats):
                     used[bot].append(data["clock"][seat])
+                    faults[bot] += kinds[seat] != "normal"
             for bot, times in used.items():
                 print(
                     f"{variant}: {bot}: max {max(times):.2f} s, mean {statistics.mean(times):.2f} s "
-                    f"of a {clocks[variant]:g} s clock over {len(times)} games"
+                    f"of a {clock:g} s clock over {len(times)} games, {faults[bot]} not ended normally"
                 )
             sys.stdout.flush()
 

@@ -74,8 +74,8 @@ class LuckyWords(Game):
     def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         """A built-in bot speaking the variant's dialogue, or the other one if the referee speaks it."""
 
-        def fresh(clock: float) -> Bot:  # the clock the bot may spend (make_bot takes it once bots budget)
-            return make_bot(bot, seed)
+        def fresh(clock: float) -> Bot:  # the bot, budgeting from the clock it may spend
+            return make_bot(bot, seed, clock)
 
         return LuckyWordsPlayer(fresh(clock), rules_of(variant), clock=clock, rebuild=fresh)
 

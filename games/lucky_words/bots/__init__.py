@@ -7,8 +7,8 @@ from games.lucky_words.bots.base import Bot
 BOT_NAMES = ("random", "zracer", "strong")
 
 
-def make_bot(name: str, seed: int) -> Bot:
-    """A fresh bot by name."""
+def make_bot(name: str, seed: int, clock: float | None = None) -> Bot:
+    """A fresh bot by name; ``clock`` is the seat's time for the whole game (``None``: no limit known)."""
     if name == "random":
         from games.lucky_words.bots.randombot import RandomBot
 
@@ -20,5 +20,5 @@ def make_bot(name: str, seed: int) -> Bot:
     if name == "strong":
         from games.lucky_words.bots.strong import StrongBot
 
-        return StrongBot(seed)
+        return StrongBot(seed, clock)
     raise KeyError(name)

@@ -1,140 +1,402 @@
-"""``strong``: expected-value placement with one letter of look-ahead, picking also against the opponent.
+"""``strong``: plans whole words for its own picks, places every other letter by expected value.
 
-Each line's future points are estimated from whether words still fit each
-window and how many letters they miss (:mod:`evaluate`): about
-``points * 0.72 ** missing``. A move's first score is how much it raises
-that estimate; the best six moves are then re-ranked by adding three times
-the expected best gain of the *next* letter on the board they leave (letters
-drawn by their share in the word list), so the bot keeps room for what is
-still to come. A pick's score also subtracts 0.4 times that letter's best
-gain on a model of the opponent's board: every letter of the game placed by
-a cruder estimate (the letters are public, only the cells are hidden). After
-3 s of its own thinking in a game the bot drops the look-ahead, to stay well
-inside Word Racer's 10 s clock on a busy machine.
+A picker chooses half the letters, so it can *make* words rather than hope
+for them: a 7-letter word in a row or column is worth 13. The bot keeps a
+plan, 7-letter words in lines of its board whose missing letters its own
+remaining picks can supply (the plan never needs more cells than it has
+picks left, so the plan is always completed). A word joins the plan when
+13, plus what its letters add to the crossing lines, less what the line was
+already expected to give, beats the picks it costs (:attr:`pick_cost` each).
+
+Every estimate is taken on the board as it will be, planned letters in
+place (:mod:`evaluate`: a window's worth from how many words still fit it
+and how many letters it misses). The opponent's letters go to the open
+cells where they gain most, re-ranked by one letter of look-ahead, or into a
+planned cell that wants that letter (a pick saved). The bot's own pick is
+the planned letter the opponent can use least (a model of its board: every
+letter of the game placed by a cruder estimate), or a letter outside the
+plan when that gains clearly more and the plan can spare the pick.
+
+Its thinking is counted in work, not time: the number of candidate words
+per frame line and the look-ahead depend only on the clock it is given
+(:class:`Budget`), so under a seed it plays the same game whatever the
+machine's load. Time is only a safety net: past half its clock in processor
+time it drops the look-ahead. Wall time is never consulted: on a loaded
+machine it would change the game (a referee that charges wall time on a
+loaded machine is unfair to every bot; ours charges processor time). At the
+standard clocks it uses a small share of its clock
+(``bench/lucky_words_bottime.py``).
 """
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import attrs
 
 from games.lucky_words.bots.base import Bot
-from games.lucky_words.bots.evaluate import AFFECTED, LineEvaluator, placement_gains
-from games.lucky_words.bots.index import index_for
-from games.lucky_words.engine import LETTERS, new_board
-from games.lucky_words.words import load_words
+from games.lucky_words.bots.evaluate import AFFECTED, LINES, LineEvaluator, placement_gains
+from games.lucky_words.bots.index import WordIndex, index_for
+from games.lucky_words.engine import EMPTY, LETTERS, new_board
+from games.lucky_words.words import WordList, load_words
+
+T = TypeVar("T")
+
+FULL_CLOCK = 8.0
+"""A clock of at least this many seconds gets the full work budget (Word Racer gives 10 s, 2004 30 s)."""
+
+
+@attrs.frozen
+class Budget:
+    """How much the bot thinks, fixed by its clock alone (never by how fast the machine is)."""
+
+    candidates: int
+    """Candidate words (a seeded sample) ranked for each line of the frame (0: no frame, which
+    spares the start-up its stem tables on the shortest clocks)."""
+    look: int
+    """Moves re-ranked by one letter of look-ahead (1: none)."""
+
+    @classmethod
+    def for_clock(cls, clock: float | None) -> Budget:
+        """The budget for a seat with ``clock`` seconds for the whole game (``None``: unlimited)."""
+        if clock is None or clock >= FULL_CLOCK:
+            return cls(candidates=3000, look=6)
+        if clock >= 4.0:
+            return cls(candidates=1000, look=3)
+        if clock >= 2.5:
+            return cls(candidates=300, look=1)
+        return cls(candidates=0, look=1)
+
+
+@attrs.frozen
+class PlannedWord:
+    """A word the bot means to complete: its line (0..13) and its letters."""
+
+    line: int
+    word: str
+
+
+_SEVENS: dict[int, tuple[str, ...]] = {}
+_FERTILITY: dict[tuple[int, bool], dict[str, int]] = {}
+
+
+def _fertility(words: WordList, prefixes: bool) -> dict[str, int]:
+    """Per stem of 1..4 letters: the points of the words of 5..7 letters that begin (or end) with it."""
+    key = (id(words), prefixes)
+    if key not in _FERTILITY:
+        table: dict[str, int] = {}
+        for n, points in ((5, 5), (6, 8), (7, 13)):
+            for w in words.by_length[n]:
+                for k in range(1, 5):
+                    stem = w[:k] if prefixes else w[-k:]
+                    table[stem] = table.get(stem, 0) + points
+        _FERTILITY[key] = table
+    return _FERTILITY[key]
+
+
+def _line_cells(columns: bool, i: int) -> tuple[int, ...]:
+    """Column ``i``'s cells top to bottom, or row ``i``'s left to right."""
+    return LINES[7 + i] if columns else LINES[i]
+
+
+def _stem_pattern(stem: str, prefix: bool) -> str:
+    """A 7-cell line whose fixed letters are ``stem`` at its start (or end)."""
+    gap = EMPTY * (7 - len(stem))
+    return stem + gap if prefix else gap + stem
+
+
+def _sevens(words: WordList) -> tuple[str, ...]:
+    """The 7-letter words in the index's order (bit ``i`` of a match is word ``i``)."""
+    key = id(words)
+    if key not in _SEVENS:
+        _SEVENS[key] = tuple(sorted(words.by_length[7]))
+    return _SEVENS[key]
 
 
 class StrongBot(Bot):
     """The strongest built-in bot."""
 
-    # Tuned against zracer on the official list (bench/lucky_words_strength.py).
+    # Tuned on the official list against the bench's sparring set (bench/lucky_words_strength.py).
     q = 1.0
     d = 0.72
     spite = 0.4  # share of the letter's worth to the model opponent subtracted from a pick
-    # One letter of look-ahead: the best few moves are re-ranked by the expected best gain of
-    # the next letter (by the list's letter shares) on the board they leave, weighted by beta.
-    look_picks = 6
-    look_places = 6
-    beta = 3.0
-    budget = 3.0
-    """Seconds of its own thinking after which the bot drops the look-ahead (Word Racer's
-    10 s clock counts start-up too; a loaded machine can make a game take twice as long)."""
+    beta = 3.0  # weight of the look-ahead (the expected best gain of the next letter)
+    frame_lines = 4  # 27 cells: 24 own picks and three of the opponent's letters that fit
+    finalists = 12  # candidates per frame line scored by the line estimate
+    save_value = 3.0  # the worth of an opponent's letter landing in a planned cell (a pick saved)
+    prior = 6.0  # the list's letter shares weigh as much as this many of the opponent's picks
+    free_pick = 3.0  # a pick outside the plan must gain at least this much more than the plan's
+    panic = 0.5
+    """Share of the clock in processor time after which the bot stops looking ahead (a safety net)."""
+
+    def __init__(self, seed: int, clock: float | None = None) -> None:
+        super().__init__(seed)
+        self.clock = clock
+        self.budget = Budget.for_clock(clock)
+        self.cpu = 0.0
+
+    # --- set-up -----------------------------------------------------------------------------
 
     def prepare(self) -> None:
-        """Index the word list; start the model of the opponent's board."""
-        self.thinking = 0.0
-        index = index_for(load_words())
-        self.ev = LineEvaluator(index, q=self.q, d=self.d)
+        """Index the word list; choose the frame; start the model of the opponent's board."""
+        words = load_words()
+        self.index: WordIndex = index_for(words)
+        self.sevens = _sevens(words)
+        self.ev = LineEvaluator(self.index, q=self.q, d=self.d)
         # The model opponent places with a cruder estimate than ours: with our own it would
         # mirror our board, and spite would only scale our own gains.
-        self.model_ev = LineEvaluator(index, q=0.1, exact_only=True)
+        self.model_ev = LineEvaluator(self.index, q=0.1, exact_only=True)
         self.model = list(new_board(self.board[24]))
-        words = load_words()
         text = "".join(words.words)
         self.share = [(ch, text.count(ch) / len(text)) for ch in LETTERS]
+        self.called = dict.fromkeys(LETTERS, 0)  # the opponent's picks so far, by letter
+        self.next_share = self.share
+        self.words: list[PlannedWord] = []
+        self.plan: dict[int, str] = {}
+        if self.budget.candidates:
+            self._frame()
 
-    def _table(self) -> dict[str, list[tuple[float, int]]]:
-        """Every letter's placement gains on the bot's board, best first."""
-        return {ch: sorted(placement_gains(self.ev, self.board, ch), reverse=True) for ch in LETTERS}
+    # --- clock ------------------------------------------------------------------------------
 
-    def _flex(self, table: dict[str, list[tuple[float, int]]], cell: int) -> float:
-        """The expected best gain of the next letter (drawn by the list's letter shares)
-        once ``cell`` is filled: only the cells in its row and column change their gains."""
+    def _calm(self) -> bool:
+        """False once the safety net has fired: processor time past :attr:`panic` of the clock.
+        Processor time does not grow with the machine's load, so under a seed the net never
+        fires at the standard clocks and the game stays the same."""
+        return self.clock is None or self.cpu < self.panic * self.clock
+
+    def start(self, letter: str, first: bool) -> None:
+        """As :meth:`Bot.start`; the set-up counts as thinking (Word Racer's clock charges it)."""
+        self.cpu = 0.0
+        self._timed(super().start, letter, first)
+
+    def pick(self) -> tuple[str, int]:
+        """As :meth:`Bot.pick`, timed."""
+        return self._timed(super().pick)
+
+    def place(self, letter: str) -> int:
+        """As :meth:`Bot.place`, timed."""
+        return self._timed(super().place, letter)
+
+    def _timed(self, call: Callable[..., T], *args: str | bool) -> T:
+        # The bot's own thread's processor time: process_time() is a slow system call on
+        # some virtual machines (0.3 ms here), thread_time() is not.
+        cpu = time.thread_time()
+        try:
+            return call(*args)
+        finally:
+            self.cpu += time.thread_time() - cpu
+
+    # --- the plan ---------------------------------------------------------------------------
+
+    def _virtual(self) -> list[str]:
+        """The board as it will be: planned letters in place."""
+        board = list(self.board)
+        for cell, letter in self.plan.items():
+            board[cell] = letter
+        return board
+
+    def _open(self) -> list[int]:
+        """Empty cells outside the plan."""
+        return [p for p in range(49) if self.board[p] == EMPTY and p not in self.plan]
+
+    def _own_left(self) -> int:
+        """Own picks still to make (the current one included when it is this bot's turn)."""
+        return self.picks_left()
+
+    def _frame(self) -> None:
+        """Fix the frame: :attr:`frame_lines` parallel lines at one edge, each a 7-letter word.
+
+        The lines run across the starting letter's line (so one letter is given) and are
+        chosen one by one so that the lines crossing them keep the most promise: candidate
+        words (a seeded sample) are ranked by how many words of 5..7 letters the crossing
+        lines could still become, and the best few by the line estimate itself.
+        """
+        sevens = self.sevens
+        best: tuple[float, list[tuple[int, str]]] | None = None
+        k = self.frame_lines
+        for columns in (True, False):
+            for from_start in (True, False):
+                lines = list(range(k)) if from_start else list(range(6, 6 - k, -1))
+                chosen = self._frame_words(columns, from_start, lines, sevens)
+                board = list(self.board)
+                for line, word in chosen:
+                    for pos, cell in enumerate(_line_cells(columns, line)):
+                        board[cell] = word[pos]
+                crossing = [_line_cells(not columns, r) for r in range(7)]
+                value = 13.0 * len(chosen)
+                value += sum(self.ev.line("".join(board[c] for c in cells)) for cells in crossing)
+                if best is None or value > best[0]:
+                    best = (value, [(line + (7 if columns else 0), word) for line, word in chosen])
+        assert best is not None
+        if len(best[1]) < k:  # a partial frame does not pay for the letters it fixes
+            return
+        for line, word in best[1]:
+            self.words.append(PlannedWord(line, word))
+            for pos, cell in enumerate(LINES[line]):
+                if self.board[cell] == EMPTY:
+                    self.plan[cell] = word[pos]
+
+    def _frame_words(
+        self, columns: bool, from_start: bool, lines: list[int], sevens: tuple[str, ...]
+    ) -> list[tuple[int, str]]:
+        """The frame's words for one orientation, line by line (see :meth:`_frame`)."""
+        fertility = _fertility(self.index.words, from_start)
+        start = self.board[24]
+        # The crossing lines' fixed letters, in reading order from the frame's edge.
+        stems = [""] * 7
+        chosen: list[tuple[int, str]] = []
+        for line in lines:
+            fits = [w for w in sevens if w[3] == start] if line == 3 else sevens
+            if not fits:  # a small list: the frame stops short
+                break
+            sample = self.rng.sample(fits, min(self.budget.candidates, len(fits)))
+
+            def stem(r: int, w: str, stems: list[str] = stems) -> str:
+                return stems[r] + w[r] if from_start else w[r] + stems[r]
+
+            ranked = sorted(
+                sample, key=lambda w: -sum(math.log1p(fertility.get(stem(r, w), 0)) for r in range(7))
+            )
+            top = None
+            for w in ranked[: self.finalists]:
+                value = sum(self.ev.line(_stem_pattern(stem(r, w), from_start)) for r in range(7))
+                if top is None or value > top[0]:
+                    top = (value, w)
+            assert top is not None
+            word = top[1]
+            chosen.append((line, word))
+            stems = [stem(r, word) for r in range(7)]
+        return chosen
+
+    def _weakest(self) -> int:
+        """The planned cell to give up: one in the planned word that misses most letters."""
+
+        def missing(cell: int) -> int:
+            return max(
+                sum(1 for x in LINES[w.line] if x in self.plan) for w in self.words if cell in LINES[w.line]
+            )
+
+        return max(self.plan, key=lambda c: (missing(c), -c))
+
+    def _break(self, cell: int) -> None:
+        """A letter other than the planned one went into ``cell``: drop the words through it."""
+        kept = [w for w in self.words if cell not in LINES[w.line]]
+        self.words = kept
+        self.plan = {}
+        for w in kept:
+            for k, c in enumerate(LINES[w.line]):
+                if self.board[c] == EMPTY:
+                    self.plan[c] = w.word[k]
+
+    # --- choosing moves ---------------------------------------------------------------------
+
+    def _table(self, board: list[str], cells: list[int]) -> dict[str, list[tuple[float, int]]]:
+        """Every letter's placement gains over ``cells``, best first."""
+        return {ch: sorted(placement_gains(self.ev, board, ch, cells), reverse=True) for ch in LETTERS}
+
+    def _flex(
+        self, table: dict[str, list[tuple[float, int]]], board: list[str], cells: list[int], cell: int
+    ) -> float:
+        """The expected best gain of the opponent's next letter (:meth:`_expect`) once ``cell``
+        is filled: only the cells in its row and column change their gains."""
         affected = AFFECTED[cell]
-        board = self.board
+        near = [c for c in cells if c in affected and c != cell]
         total = 0.0
-        for ch, weight in self.share:
+        for ch, weight in self.next_share:
             best = -1e9
             for gain, other in table[ch]:
                 if other not in affected:
                     best = gain
                     break
-            for gain, _ in placement_gains(self.ev, board, ch, affected):
+            for gain, _ in placement_gains(self.ev, board, ch, near):
                 if gain > best:
                     best = gain
             if best > -1e9:
                 total += weight * best
         return total
 
-    def _lookahead(self, k: int) -> int:
-        return k if self.thinking < self.budget else 1
-
-    def pick(self) -> tuple[str, int]:
-        """As :meth:`Bot.pick`, timed."""
-        start = time.perf_counter()
-        try:
-            return super().pick()
-        finally:
-            self.thinking += time.perf_counter() - start
-
-    def place(self, letter: str) -> int:
-        """As :meth:`Bot.place`, timed."""
-        start = time.perf_counter()
-        try:
-            return super().place(letter)
-        finally:
-            self.thinking += time.perf_counter() - start
-
     def _rerank(
-        self, options: list[tuple[float, int, str]], k: int, table: dict[str, list[tuple[float, int]]]
+        self,
+        options: list[tuple[float, int, str]],
+        table: dict[str, list[tuple[float, int]]],
+        board: list[str],
+        cells: list[int],
     ) -> tuple[float, int, str]:
+        """The option best after one letter of look-ahead (its own score unchanged)."""
         options.sort(reverse=True)
-        if k <= 1 or self.board.count(".") <= 2:
+        look = self.budget.look if self._calm() else 1
+        if look <= 1 or len(cells) <= 2:
             return options[0]
-        best = None
-        for score, cell, letter in options[:k]:
-            self.board[cell] = letter
-            total = score + self.beta * self._flex(table, cell)
-            self.board[cell] = "."
-            if best is None or total > best[0]:
-                best = (total, cell, letter)
-        assert best is not None
+        best = options[0]
+        best_total = -1e18
+        for option in options[:look]:
+            score, cell, letter = option
+            board[cell] = letter
+            total = score + self.beta * self._flex(table, board, cells, cell)
+            board[cell] = EMPTY
+            if total > best_total:
+                best, best_total = option, total
         return best
 
-    def _best(self, board: list[str], letter: str, ev: LineEvaluator | None = None) -> tuple[float, int]:
-        return max(placement_gains(ev or self.ev, board, letter))
+    def _expect(self, letter: str) -> None:
+        """The opponent called ``letter``: the next letter to land in the open cells is its next
+        pick, expected by the letters it has called (a bot that calls Z often will again) with
+        the list's letter shares as a prior worth :attr:`prior` picks."""
+        self.called[letter] += 1
+        n = sum(self.called.values()) + self.prior
+        self.next_share = [(ch, (self.called[ch] + self.prior * share) / n) for ch, share in self.share]
+
+    def _model_gain(self, letter: str) -> float:
+        """The letter's best gain on the model of the opponent's board, by the model's own
+        crude estimate (better against the frame planners than our estimate, on the bench)."""
+        return max(placement_gains(self.model_ev, self.model, letter))[0]
 
     def _model_place(self, letter: str) -> None:
-        self.model[self._best(self.model, letter, self.model_ev)[1]] = letter
+        self.model[max(placement_gains(self.model_ev, self.model, letter))[1]] = letter
 
     def choose_place(self, letter: str) -> int:
-        """The cell where the letter gains most."""
+        """An open cell where the letter gains most, or a planned cell that wants it."""
         self._model_place(letter)
-        if self._lookahead(self.look_places) > 1:
-            table = self._table()
-            options = [(g, c, letter) for g, c in table[letter]]
-            return self._rerank(options, self.look_places, table)[1]
-        return self._best(self.board, letter)[1]
+        self._expect(letter)
+        cells = self._open()
+        wanted = [c for c, ch in self.plan.items() if ch == letter]
+        if not cells:  # the frame needed more letters than the bot picks, and they did not come
+            cell = min(wanted) if wanted else self._weakest()
+            if self.plan.pop(cell) != letter:
+                self._break(cell)
+            return cell
+        board = self._virtual()
+        table = self._table(board, cells)
+        best = self._rerank([(g, c, letter) for g, c in table[letter]], table, board, cells)
+        if wanted and self.save_value >= best[0]:
+            cell = min(wanted)
+            del self.plan[cell]
+            return cell
+        return best[1]
 
     def choose_pick(self) -> tuple[str, int]:
-        """The letter best for its own board less a share of its worth to the opponent."""
-        table = self._table()
-        options = []
-        for letter in LETTERS:
-            gain, cell = table[letter][0]
-            if self.spite:
-                gain -= self.spite * self._best(self.model, letter)[0]
-            options.append((gain, cell, letter))
-        best = self._rerank(options, self._lookahead(self.look_picks), table)
-        self._model_place(best[2])
-        return best[2], best[1]
+        """A planned letter the opponent can use least, or a clearly better letter outside the plan."""
+        spite = {ch: self.spite * self._model_gain(ch) for ch in LETTERS} if self.spite else {}
+        slack = self._own_left() - len(self.plan)
+        choice: tuple[int, str] | None = None
+        planned = min(
+            ((spite.get(ch, 0.0), c, ch) for c, ch in self.plan.items()), default=None, key=lambda t: t[:2]
+        )
+        if slack > 0 or planned is None:
+            cells = self._open()
+            board = self._virtual()
+            table = self._table(board, cells)
+            options = [(table[ch][0][0] - spite.get(ch, 0.0), table[ch][0][1], ch) for ch in LETTERS]
+            best = self._rerank(options, table, board, cells)
+            if planned is None or best[0] > self.free_pick - planned[0]:
+                choice = (best[1], best[2])
+        if choice is None:
+            assert planned is not None
+            _, cell, letter = planned
+            del self.plan[cell]
+            choice = (cell, letter)
+        self._model_place(choice[1])
+        return choice[1], choice[0]

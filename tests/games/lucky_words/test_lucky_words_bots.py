@@ -1,4 +1,4 @@
-"""The built-in bots: legal play, zracer's Z, strong against zracer."""
+"""The built-in bots: legal play, zracer's Z, strong against zracer, strong's clock and frame."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import pytest
 
 from codecup.drive import play_bots
 from games.lucky_words.bots import make_bot
+from games.lucky_words.bots.evaluate import LINES
 from games.lucky_words.game import LuckyWords
 from games.lucky_words.words import WORDS_ENV
 
@@ -19,6 +20,7 @@ def test_unknown_bot_name():
 
 def test_strong_picks_for_its_own_word(small_words):
     bot = make_bot("strong", 0)
+    bot.spite = 0.0  # its own board alone (T also completes AT for the opponent)
     bot.start("A", first=True)  # the A in cell 24
     bot.board[23] = "C"
     letter, cell = bot.pick()
@@ -46,3 +48,72 @@ def test_strong_beats_zracer_on_the_default_list(tmp_path, monkeypatch):
         assert out.scores[seat] > out.scores[1 - seat] > 40
         zracer_picks += out.extra["letters"][1 - seat :: 2]
     assert "Z" in zracer_picks  # zracer calls Z where it can
+
+
+def test_strong_budget_depends_on_the_clock_alone():
+    from games.lucky_words.bots.strong import Budget
+
+    full, standard, short = Budget.for_clock(None), Budget.for_clock(10.0), Budget.for_clock(2.0)
+    assert full == standard == Budget.for_clock(30.0)
+    assert short.candidates < Budget.for_clock(5.0).candidates < standard.candidates
+    assert short.look <= Budget.for_clock(5.0).look <= standard.look
+    assert make_bot("strong", 0, 2.0).budget == short
+
+
+class _TickingClocks:
+    """``time`` on a machine where every reading comes ``tick`` seconds after the last:
+    each move the bot makes seems to take ``tick`` seconds, however fast the real machine."""
+
+    def __init__(self, tick: float) -> None:
+        self.tick = tick
+        self.now = 0.0
+
+    def _read(self) -> float:
+        self.now += self.tick
+        return self.now
+
+    thread_time = _read
+
+
+def _strong_game(seed: int) -> tuple[list[str], list[object]]:
+    bots: list[object] = []
+    original = make_bot
+
+    def keep(name: str, seed: int, clock: float | None = None):
+        bot = original(name, seed, clock)
+        bots.append(bot)
+        return bot
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("games.lucky_words.game.make_bot", keep)
+        result = play_bots(GAME, ("strong", "zracer"), seed=seed, variant="wordracer")
+    assert [end.kind.value for end in result.outcome.ends] == ["normal", "normal"]
+    return [m for _, m in result.moves], bots
+
+
+def test_strong_plays_the_same_game_on_a_slower_machine(small_words, monkeypatch):
+    monkeypatch.setattr("games.lucky_words.bots.strong.time", _TickingClocks(0.001))
+    calm, _ = _strong_game(5)
+    # 49 moves of 0.08 s: 3.9 s of its 10 s clock, a slow machine, still short of the net.
+    monkeypatch.setattr("games.lucky_words.bots.strong.time", _TickingClocks(0.08))
+    loaded, bots = _strong_game(5)
+    assert loaded == calm
+    assert bots[0]._calm()  # the safety net never fired
+
+
+def test_strong_safety_net_fires_on_a_hopeless_machine(small_words, monkeypatch):
+    monkeypatch.setattr("games.lucky_words.bots.strong.time", _TickingClocks(0.001))
+    calm, _ = _strong_game(5)
+    monkeypatch.setattr("games.lucky_words.bots.strong.time", _TickingClocks(1.0))
+    hopeless, bots = _strong_game(5)
+    assert not bots[0]._calm()  # it stopped looking ahead, and still played every move
+    assert len(hopeless) == len(calm) == 96
+
+
+def test_strong_completes_its_frame(official_words):
+    _, bots = _strong_game(2)
+    strong = bots[0]
+    assert len(strong.words) == 4 and not strong.plan
+    board = strong.board
+    for planned in strong.words:
+        assert "".join(board[c] for c in LINES[planned.line]) == planned.word
