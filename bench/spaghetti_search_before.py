@@ -1,7 +1,8 @@
 """The ``search`` bot as it was before it played for its own points (a verbatim copy), the bench baseline.
 
 Copied from ``games/spaghetti/bots/search.py`` at commit e6761d0 so the benches
-can compare the new bot with it; only this paragraph was added.
+can compare the new bot with it; only this paragraph was added, and the
+``greedy_value`` it orders its root by is copied in, as it was then.
 
 ``search``: Monte Carlo in the middle game, alpha-beta at the end, on the clock.
 
@@ -37,9 +38,8 @@ import math
 import random
 import time
 
-from games.spaghetti.bots.greedy import greedy_value
 from games.spaghetti.bots.playout import safe_playout
-from games.spaghetti.bots.tactics import is_hot
+from games.spaghetti.bots.tactics import best_at, frontier_cells, is_hot
 from games.spaghetti.engine import Position
 
 INF = 10**6
@@ -54,6 +54,19 @@ EXACT, LOWER, UPPER = 0, 1, 2
 # search, which sees nothing there: nothing scores until the last few moves.
 MC_LOW, MC_HIGH, MC_WIDTH = 7, 45, 16
 UCB_C = 4.0
+
+
+def greedy_value(pos: Position, move: int, seat: int) -> int:
+    """Today's ``greedy`` value (copied too): the move's gain less the reply's best gain on its paths."""
+    gain = pos.delta(move, seat)
+    after = pos.copy()
+    after.play(move)
+    cells = frontier_cells(pos, after, move)
+    if cells:
+        threat = best_at(after, cells, 1 - seat)
+        if threat > 0:
+            gain -= threat
+    return gain
 
 
 class _OutOfTime(Exception):
