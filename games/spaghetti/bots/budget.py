@@ -4,8 +4,9 @@ The budget is counted in work, not seconds, so a seed gives the same game on
 any machine under any load: a *node* is one alpha-beta node (about 10 µs
 here) and a playout ply counts ``PLY_WORK`` nodes (a safe playout ply costs
 about three nodes' time). A clock of ``clock`` seconds buys ``clock *
-WORK_PER_SECOND * scale`` nodes for the whole game, about 40% of the clock on
-this machine at full scale, so a machine twice as slow still fits.
+WORK_PER_SECOND * scale`` nodes for the whole game (``STARTUP`` seconds kept
+back for the program's start-up), about 40% of the clock on this machine at
+full scale, so a machine twice as slow still fits.
 
 The game's work is shared out in advance over the seat's own moves: each move
 gets its weight's share (``ENDGAME_WEIGHT`` once ``ENDGAME_EMPTIES`` or fewer
@@ -15,8 +16,10 @@ clock and on how many cells are empty, never on time measured.
 
 Time is only a safety net (:func:`safety_seconds`): a move may take at most
 ``SAFETY_FACTOR`` times its weighted share of what is really left on the
-clock. At the standard 30 s clock the plan uses under half of each share, so
-the net fires only on a machine several times slower than this one.
+clock, less ``LATENCY`` for each move still to come (a wall clock charges the
+time a loaded machine takes to schedule the bot and pass lines, which the bot
+cannot see). At the standard 30 s clock the plan uses under half of each
+share, so the net fires only on a machine several times slower than this one.
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ ENDGAME_EMPTIES = 18  # moves from here on get ENDGAME_WEIGHT times the work
 ENDGAME_WEIGHT = 6.0
 LAST_WEIGHT = 0.05
 SAFETY_FACTOR = 2.5  # a move may overrun its share of the real clock this many times
-SAFETY_SHARE = 0.85  # the share of the real clock left that the safety net plans with
+SAFETY_SHARE = 0.7  # the share of the real clock left that the safety net plans with
 RESERVE = 0.05  # seconds kept back for transport
+LATENCY = 0.03  # seconds a wall clock may charge a move beyond what the bot sees (scheduling, pipes)
+STARTUP = 0.5  # seconds of the clock the plan leaves for the program's start-up
 
 
 def weight(empties: int) -> float:
@@ -44,8 +49,8 @@ def own_weights(empties: int) -> list[float]:
 
 
 def game_work(clock: float, scale: float = 1.0) -> float:
-    """Nodes the whole game's clock buys."""
-    return clock * WORK_PER_SECOND * scale
+    """Nodes the whole game's clock buys, once the start-up is paid."""
+    return max(0.0, clock - STARTUP) * WORK_PER_SECOND * scale
 
 
 def move_work(clock: float, empties: int, scale: float = 1.0) -> int:
@@ -61,6 +66,6 @@ def move_work(clock: float, empties: int, scale: float = 1.0) -> int:
 
 def safety_seconds(clock_left: float, empties: int) -> float:
     """The most time a move may take, from the clock really left: the net under the work plan."""
-    usable = max(0.0, SAFETY_SHARE * clock_left - RESERVE)
     weights = own_weights(empties)
+    usable = max(0.0, SAFETY_SHARE * (clock_left - LATENCY * len(weights)) - RESERVE)
     return min(usable * SAFETY_FACTOR * weights[0] / sum(weights), usable / 2)

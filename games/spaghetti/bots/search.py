@@ -115,8 +115,10 @@ class SearchBot:
         self.playouts = 0
         while True:
             n = self.playouts
+            if n and time.perf_counter() > self.deadline:
+                break  # the safety net, even before every move has had a playout
             if n >= len(moves):
-                if self.work >= self.budget or time.perf_counter() > self.deadline:
+                if self.work >= self.budget:
                     break
                 log_n = math.log(n)
                 i = max(
@@ -132,7 +134,7 @@ class SearchBot:
             counts[i] += 1
             self.playouts += 1
             self.work += cost
-        return moves[max(range(len(moves)), key=lambda j: (counts[j], totals[j] / counts[j]))]
+        return moves[max(range(len(moves)), key=lambda j: (counts[j], totals[j] / max(counts[j], 1)))]
 
     def move_budget(self, pos: Position) -> int:
         """The work (nodes) planned for this move: its share of the game's, capped by ``max_nodes``."""

@@ -40,7 +40,9 @@ class FakeTime:
 
 def _patch(monkeypatch: pytest.MonkeyPatch, fake: FakeTime) -> None:
     monkeypatch.setattr(search, "time", types.SimpleNamespace(perf_counter=fake.perf_counter))
-    monkeypatch.setattr(player, "time", types.SimpleNamespace(perf_counter=fake.perf_counter))
+    monkeypatch.setattr(
+        player, "time", types.SimpleNamespace(perf_counter=fake.perf_counter, process_time=fake.perf_counter)
+    )
 
 
 @pytest.mark.parametrize("step", [0.0, 0.002])
