@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from codecup.drive import play_bots
+from games.spaghetti.bots import make_bot
 from games.spaghetti.bots.greedy import GreedyBot
 from games.spaghetti.bots.search import SearchBot
 from games.spaghetti.engine import BLUE, Position
@@ -72,7 +73,8 @@ def test_search_takes_the_ten_points_and_respects_a_node_budget():
 def test_search_work_budget_follows_the_clock_not_the_time_left():
     pos = Position.start([parse_move("cds"), parse_move("ebr")])
     full, short = SearchBot(1, 30.0), SearchBot(1, 2.0)
-    assert full.move_budget(pos) == 15 * short.move_budget(pos)
+    # Both keep 0.5 s back for start-up; the work is in proportion to the rest.
+    assert abs(full.move_budget(pos) * 1.5 - short.move_budget(pos) * 29.5) <= 29.5
     assert SearchBot(1, 30.0, scale=0.1).move_budget(pos) == full.move_budget(pos) // 10
 
 
@@ -108,3 +110,33 @@ def test_search_plays_the_endgame_exactly():
     move = bot.choose(pos, 30.0)
     child = pos.copy()
     assert child.play(move) - solve(child) == solve(pos)
+
+
+def test_search_plays_the_endgame_exactly_for_its_own_points():
+    # The default objective: own future points less half the opponent's, the opponent
+    # modelled as minimising it. The chosen move's value equals a brute force of that.
+    pos = Position.start([parse_move("cds"), parse_move("ebr")])
+    greedy = GreedyBot(5)
+    while len(pos.empties) > 4:
+        pos.play(greedy.choose(pos, 30.0))
+    root = pos.mover
+
+    def value(p: Position) -> float:
+        if p.finished:
+            return 0.0
+        results = []
+        for m in p.legal_moves():
+            child = p.copy()
+            gain = child.play(m)
+            results.append((gain if p.mover == root else -0.5 * gain) + value(child))
+        return max(results) if p.mover == root else min(results)
+
+    bot = SearchBot(3)
+    move = bot.choose(pos, 30.0)
+    child = pos.copy()
+    assert child.play(move) + value(child) == value(pos)
+
+
+def test_search_diff_is_search_with_the_difference():
+    assert make_bot("search-diff", 1).opp_mult == make_bot("search-diff", 1).own_mult
+    assert make_bot("search", 1).opp_mult * 2 == make_bot("search", 1).own_mult
