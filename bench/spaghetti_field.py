@@ -88,7 +88,7 @@ def make(name: str, seed: int, clock: float, scale: float) -> Bot:
     if name == "search":
         return SearchBot(seed, clock, scale=scale)
     if name == "search-diff":
-        return SearchBot(seed, clock, scale=scale, opponent_weight=1.0)
+        return SearchBot(seed, clock, scale=scale, opponent_weight=1.0, mc_opponent_weight=None)
     if name.startswith("search-w"):  # search-w0.25 or search-w0.5/0: other opponent weights (alpha-beta/MC)
         ab, _, mc = name[len("search-w") :].partition("/")
         return SearchBot(

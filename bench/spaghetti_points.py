@@ -90,7 +90,12 @@ def main() -> None:
     tasks = [(s, o, i, args.scale) for s in subjects for o in field for i in range(args.games)]
     begin = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(_play_args, tasks, chunksize=4))
+        results = []
+        for n, r in enumerate(pool.map(_play_args, tasks, chunksize=4), 1):
+            results.append(r)
+            if n % 100 == 0:
+                done = f"  {n}/{len(tasks)} games, {time.perf_counter() - begin:.0f} s"
+                print(done, file=sys.stderr, flush=True)
     took = time.perf_counter() - begin
     by_pair: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for (s, o, _i, _scale), r in zip(tasks, results, strict=True):

@@ -25,9 +25,11 @@ BOTS: dict[str, Callable[[int, float], Bot]] = {
     "random": lambda seed, clock: RandomBot(seed),
     "greedy": lambda seed, clock: GreedyBot(seed),
     "search": lambda seed, clock: SearchBot(seed, clock),
-    "search-diff": lambda seed, clock: SearchBot(seed, clock, opponent_weight=1.0),
+    "search-diff": lambda seed, clock: SearchBot(seed, clock, opponent_weight=1.0, mc_opponent_weight=None),
     "search-fast": lambda seed, clock: SearchBot(seed, clock, scale=FAST_SCALE),
-    "search-diff-fast": lambda seed, clock: SearchBot(seed, clock, scale=FAST_SCALE, opponent_weight=1.0),
+    "search-diff-fast": lambda seed, clock: SearchBot(
+        seed, clock, scale=FAST_SCALE, opponent_weight=1.0, mc_opponent_weight=None
+    ),
 }
 
 

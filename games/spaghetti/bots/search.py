@@ -1,12 +1,14 @@
 """``search``: Monte Carlo in the middle game, alpha-beta at the end, for its own points.
 
 CodeCup 2022 ranks by the sum of each player's own points, not by the margin
-over the opponent, so the search values a line by its own points less a
-fraction ``opponent_weight`` (``OWN_OPPONENT_WEIGHT``) of the opponent's: the
-opponent's points cost us nothing, but an opponent is modelled as caring about
-them, and a little of the margin keeps the opponent from scoring the long
-paths we could score ourselves. ``opponent_weight=1`` is the old objective,
-the score difference (the ``search-diff`` bot, for head-to-head play).
+over the opponent, so a playout is valued by the bot's own final score
+(``mc_opponent_weight`` 0), the expected own points under the playout policy.
+The alpha-beta search needs one zero-sum value, so it searches own points
+less a fraction ``opponent_weight`` (``OWN_OPPONENT_WEIGHT``, a half) of the
+opponent's: the opponent is modelled as caring about both scores, and the bot
+weighs its own points double. ``opponent_weight=1`` with
+``mc_opponent_weight=None`` (the same) is the old objective, the score
+difference (the ``search-diff`` bot, for head-to-head play).
 
 Between careful players almost every point is scored in the last few moves,
 when the board fills up and tiles are forced to close paths (mostly into
@@ -57,7 +59,8 @@ UCB_C = 4.0
 # Work a move needs before the alpha-beta search takes over at 9 or 8 empty cells
 # (an exact search of 9 empty cells takes about 100,000 nodes, of 8 about 30,000).
 EXACT_9_WORK, EXACT_8_WORK = 150_000, 40_000
-OWN_OPPONENT_WEIGHT = 0.5  # ``search``: own points less half the opponent's
+OWN_OPPONENT_WEIGHT = 0.5  # ``search``'s alpha-beta: own points less half the opponent's
+OWN_MC_OPPONENT_WEIGHT = 0.0  # ``search``'s playouts: own points alone
 WEIGHT_UNIT = 4  # the weights as integers: own gains count 4, the opponent's 4 * weight
 
 
@@ -75,7 +78,7 @@ class SearchBot:
         *,
         scale: float = 1.0,
         opponent_weight: float = OWN_OPPONENT_WEIGHT,
-        mc_opponent_weight: float | None = None,
+        mc_opponent_weight: float | None = OWN_MC_OPPONENT_WEIGHT,
         max_nodes: int | None = None,
         width: int = 10,
     ):

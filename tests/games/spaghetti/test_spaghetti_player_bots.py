@@ -138,5 +138,7 @@ def test_search_plays_the_endgame_exactly_for_its_own_points():
 
 
 def test_search_diff_is_search_with_the_difference():
-    assert make_bot("search-diff", 1).opp_mult == make_bot("search-diff", 1).own_mult
-    assert make_bot("search", 1).opp_mult * 2 == make_bot("search", 1).own_mult
+    diff = make_bot("search-diff", 1)
+    assert diff.opp_mult == diff.mc_opp_mult == diff.own_mult
+    own = make_bot("search", 1)
+    assert own.opp_mult * 2 == own.own_mult and own.mc_opp_mult == 0
