@@ -15,7 +15,9 @@ the last move, a choice of three tiles). A move's budget depends only on the
 clock and on how many cells are empty, never on time measured.
 
 Time is only a safety net (:func:`safety_seconds`): a move may take at most
-``SAFETY_FACTOR`` times its weighted share of what is really left on the
+``SAFETY_FACTOR`` times its weighted share (an equal share at least, so that a
+hiccup of a loaded machine on a cheap early move does not fire it) of
+``SAFETY_SHARE`` of what is really left on the
 clock, less ``LATENCY`` for each move still to come (a wall clock charges the
 time a loaded machine takes to schedule the bot and pass lines, which the bot
 cannot see). At the standard 30 s clock the plan uses under half of each
@@ -68,4 +70,5 @@ def safety_seconds(clock_left: float, empties: int) -> float:
     """The most time a move may take, from the clock really left: the net under the work plan."""
     weights = own_weights(empties)
     usable = max(0.0, SAFETY_SHARE * (clock_left - LATENCY * len(weights)) - RESERVE)
-    return min(usable * SAFETY_FACTOR * weights[0] / sum(weights), usable / 2)
+    share = max(weights[0] / sum(weights), 1 / len(weights))  # early moves: an equal share at least
+    return min(usable * SAFETY_FACTOR * share, usable / 2)

@@ -12,16 +12,18 @@ import types
 
 import pytest
 
-from codecup.drive import play_bots
+from codecup.drive import DriveResult, SessionChannel, derive_seed, drive
 from games.spaghetti import player
 from games.spaghetti.bots import search
 from games.spaghetti.bots.budget import move_work, safety_seconds
 from games.spaghetti.bots.search import SearchBot
 from games.spaghetti.engine import Position
-from games.spaghetti.game import Spaghetti
+from games.spaghetti.game import CLOCK, Spaghetti
 from games.spaghetti.notation import parse_move
+from games.spaghetti.player import SpaghettiPlayer
 
 GAME = Spaghetti()
+VARIANT = "codecup2022"
 
 
 class FakeTime:
@@ -45,12 +47,22 @@ def _patch(monkeypatch: pytest.MonkeyPatch, fake: FakeTime) -> None:
     )
 
 
+def _game(seed: int) -> DriveResult:
+    """A game at the standard clock between the two objectives, with a little work each."""
+    setup = GAME.start_position(seed, VARIANT)
+    sessions = [
+        SpaghettiPlayer(SearchBot(derive_seed(seed, "seat", 0), CLOCK, scale=0.02), CLOCK),
+        SpaghettiPlayer(SearchBot(derive_seed(seed, "seat", 1), CLOCK, scale=0.02, opponent_weight=1), CLOCK),
+    ]
+    return drive(GAME.referee(setup, VARIANT, derive_seed(seed, "referee")), SessionChannel(sessions))
+
+
 @pytest.mark.parametrize("step", [0.0, 0.002])
 def test_fake_time_does_not_change_the_game(monkeypatch, step):
-    real = play_bots(GAME, ["search-fast", "search-diff-fast"], seed=5)
+    real = _game(5)
     fake = FakeTime(step)
     _patch(monkeypatch, fake)
-    again = play_bots(GAME, ["search-fast", "search-diff-fast"], seed=5)
+    again = _game(5)
     assert fake.calls > 61  # the bots did read the patched time
     assert again.moves == real.moves
     assert again.outcome == real.outcome
