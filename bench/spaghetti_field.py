@@ -47,6 +47,9 @@ class BeforeSearch(before.SearchBot):
             return max(self.mc_low, 8)
         return self.mc_low
 
+    def observe(self, pos: Position, move: int) -> None:
+        """The old bot learnt nothing from the opponent's moves."""
+
     def choose(self, pos: Position, clock_left: float) -> int:
         """The old choice, with the new bot's work for this move."""
         empties = len(pos.empties)
@@ -63,6 +66,9 @@ class SpoilerBot:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
+
+    def observe(self, pos: Position, move: int) -> None:
+        """Nothing to learn."""
 
     def choose(self, pos: Position, clock_left: float) -> int:
         """The move of best (opponent's best gain at the cell, own gain), ties at random."""
@@ -87,6 +93,8 @@ def make(name: str, seed: int, clock: float, scale: float) -> Bot:
     """A bench bot: the searches at ``scale`` of their work, the rest as built in."""
     if name == "search":
         return SearchBot(seed, clock, scale=scale)
+    if name == "search-blind":  # search without spotting a random opponent
+        return SearchBot(seed, clock, scale=scale, detect_random=False)
     if name == "search-diff":
         return SearchBot(seed, clock, scale=scale, opponent_weight=1.0, mc_opponent_weight=None)
     if name.startswith("search-w"):  # search-w0.25 or search-w0.5/0: other opponent weights (alpha-beta/MC)

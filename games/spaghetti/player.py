@@ -53,7 +53,9 @@ class SpaghettiPlayer(PlayerSession):
         pos = self.pos
         assert pos is not None
         if line != START:
-            pos.play(parse_move(line))
+            move = parse_move(line)
+            self.bot.observe(pos, move)
+            pos.play(move)
         if pos.finished:
             return []
         move = self.bot.choose(pos, max(0.0, self.clock - self.used))

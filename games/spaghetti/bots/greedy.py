@@ -50,6 +50,9 @@ class GreedyBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
+    def observe(self, pos: Position, move: int) -> None:
+        """Nothing to learn."""
+
     def choose(self, pos: Position, clock_left: float) -> int:
         """The best move by one-ply value."""
         seat = pos.mover

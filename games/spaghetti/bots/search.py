@@ -43,7 +43,7 @@ import time
 
 from games.spaghetti.bots.budget import PLY_WORK, move_work, safety_seconds
 from games.spaghetti.bots.greedy import greedy_value
-from games.spaghetti.bots.playout import safe_playout
+from games.spaghetti.bots.playout import against_random_playout, best_moves, safe_playout
 from games.spaghetti.bots.tactics import is_hot
 from games.spaghetti.engine import Position
 
@@ -61,6 +61,10 @@ UCB_C = 4.0
 EXACT_9_WORK, EXACT_8_WORK = 150_000, 40_000
 OWN_OPPONENT_WEIGHT = 0.5  # ``search``'s alpha-beta: own points less half the opponent's
 OWN_MC_OPPONENT_WEIGHT = 0.0  # ``search``'s playouts: own points alone
+# An opponent that takes a penalty while a move costing nothing is there, with more
+# than BLUNDER_EMPTIES empty cells (where careful players never do), is taken to be
+# the referee's random take-over player (or as weak as one).
+BLUNDER_EMPTIES = 12
 WEIGHT_UNIT = 4  # the weights as integers: own gains count 4, the opponent's 4 * weight
 
 
@@ -81,6 +85,7 @@ class SearchBot:
         mc_opponent_weight: float | None = OWN_MC_OPPONENT_WEIGHT,
         max_nodes: int | None = None,
         width: int = 10,
+        detect_random: bool = True,
     ):
         self.rng = random.Random(seed)
         self.clock = clock
@@ -103,6 +108,18 @@ class SearchBot:
         self.mc_width = MC_WIDTH
         self.playouts = 0
         self.playout = safe_playout
+        self.detect_random = detect_random
+        self.opponent_random = False
+
+    def observe(self, pos: Position, move: int) -> None:
+        """Spot the random take-over player: a penalty taken early while a move costing nothing was there."""
+        if (
+            self.detect_random
+            and not self.opponent_random
+            and len(pos.empties) > BLUNDER_EMPTIES
+            and pos.delta(move, pos.mover) < 0 <= best_moves(pos)[0]
+        ):
+            self.opponent_random = True
 
     def _value(self, pos: Position, seat: int) -> int:
         """A finished playout's value for ``seat``: own score less the weighted opponent's."""
@@ -132,7 +149,10 @@ class SearchBot:
                 i = n
             child = pos.copy()
             child.play(moves[i])
-            self.playout(child, rand)
+            if self.opponent_random:
+                against_random_playout(child, rand, seat)
+            else:
+                self.playout(child, rand)
             totals[i] += self._value(child, seat)
             counts[i] += 1
             self.playouts += 1
@@ -161,7 +181,9 @@ class SearchBot:
         keyed.sort(reverse=True)
         order = [m for _, _, m in keyed]
         best = order[0]
-        if self._exact_limit() < empties <= self.mc_high:
+        if self._exact_limit() < empties <= self.mc_high or (self.opponent_random and empties > 2):
+            # Against the random take-over player the search would model a foe that is
+            # not there: playouts with a random opponent estimate our points to the end.
             return self._monte_carlo(pos, order[: self.mc_width])
         depth = 2
         self.last_depth = 1
