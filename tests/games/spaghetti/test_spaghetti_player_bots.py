@@ -142,3 +142,32 @@ def test_search_diff_is_search_with_the_difference():
     assert diff.opp_mult == diff.mc_opp_mult == diff.own_mult
     own = make_bot("search", 1)
     assert own.opp_mult * 2 == own.own_mult and own.mc_opp_mult == 0
+
+
+def test_search_spots_the_random_take_over_player():
+    pos = Position.empty()
+    for text in ("bbl", "bcr", "cbr", "cdr", "dcr", "ddl"):
+        pos.put(parse_move(text))
+    careful, blind, spotting = SearchBot(1), SearchBot(1, detect_random=False), SearchBot(1)
+    careful.observe(pos, parse_move("aal"))  # costs nothing: no sign of a random player
+    assert not careful.opponent_random
+    blind.observe(pos, parse_move("ccl"))
+    assert not blind.opponent_random
+    spotting.observe(pos, parse_move("ccl"))  # two cycles, -10, with free moves all around
+    assert spotting.opponent_random
+    pos.play(parse_move("ccl"))
+    spotting.max_nodes = 2000
+    move = spotting.choose(pos, 30.0)
+    assert pos.is_empty(move // 3) and spotting.playouts >= 16  # Monte Carlo against a random opponent
+
+
+def test_a_late_penalty_is_no_sign_of_a_random_player():
+    pos = Position.start([parse_move("cds"), parse_move("ebr")])
+    greedy = GreedyBot(6)
+    while len(pos.empties) > 12:
+        pos.play(greedy.choose(pos, 30.0))
+    bot = SearchBot(1)
+    worst = min(pos.legal_moves(), key=lambda m: pos.delta(m, pos.mover))
+    assert pos.delta(worst, pos.mover) < 0
+    bot.observe(pos, worst)
+    assert not bot.opponent_random
