@@ -4,7 +4,8 @@
 - ``greedy``: the best immediate score for itself, avoiding cycles and own-wall
   paths; among equal scores, the move that leaves the opponent least to take.
 - ``search``: Monte Carlo with safe playouts, then alpha-beta at the end, for its
-  own points (less half the opponent's); its work is planned from its clock.
+  own points (less half the opponent's); its work is planned from its clock. It spots
+  the referee's random take-over player and then plays against a random opponent.
 - ``search-diff``: the same search for the score difference (head-to-head play).
 - ``search-fast``, ``search-diff-fast``: those with a twentieth of the work, for
   tests and benchmarks.
