@@ -49,7 +49,7 @@ class Spaghetti(Game):
 
     def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         """A session running bot ``bot`` on the given clock."""
-        return SpaghettiPlayer(make_bot(bot, seed), clock)
+        return SpaghettiPlayer(make_bot(bot, seed, clock), clock)
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """The final scores (0 for an offender)."""

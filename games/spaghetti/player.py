@@ -10,19 +10,25 @@ from games.spaghetti.engine import Position
 from games.spaghetti.notation import format_move, parse_move
 from games.spaghetti.referee import QUIT, START
 
+STARTUP_CAP = 1.0  # seconds of start-up counted at most
+
 
 class SpaghettiPlayer(PlayerSession):
     """Reads the two jury moves, then ``Start`` or Blue's first move, then moves until ``Quit``.
 
-    The session keeps the position and the time the bot has used, so a bot can
-    budget the 30-second clock (``clock`` seconds per game); the time counted is
-    from receiving a line to answering it, as the referee's clock counts it.
+    The session keeps the position and the time the bot has used, so a bot's
+    safety net knows what is left of its ``clock`` seconds: the time from
+    receiving a line to answering it (wall time, never less than the CPU time
+    a cpu clock charges), plus the CPU time the process had used when the
+    session was made, the interpreter's start-up, which a cpu clock charges too
+    (at most ``STARTUP_CAP``: in a long in-process run that figure is other
+    games' work).
     """
 
     def __init__(self, bot: Bot, clock: float) -> None:
         self.bot = bot
         self.clock = clock
-        self.used = 0.0
+        self.used = min(time.process_time(), STARTUP_CAP)
         self.jury: list[int] = []
         self.pos: Position | None = None
         self.done = False
@@ -47,7 +53,9 @@ class SpaghettiPlayer(PlayerSession):
         pos = self.pos
         assert pos is not None
         if line != START:
-            pos.play(parse_move(line))
+            move = parse_move(line)
+            self.bot.observe(pos, move)
+            pos.play(move)
         if pos.finished:
             return []
         move = self.bot.choose(pos, max(0.0, self.clock - self.used))

@@ -13,3 +13,7 @@ class Bot(Protocol):
     def choose(self, pos: Position, clock_left: float) -> int:
         """The move to play, with ``clock_left`` seconds left on this player's clock."""
         ...
+
+    def observe(self, pos: Position, move: int) -> None:
+        """The opponent is about to play ``move`` in ``pos`` (a bot may learn how it plays)."""
+        ...

@@ -85,3 +85,15 @@ def safe_playout(pos: Position, rand: random.Random) -> None:
     """Play ``pos`` (in place) to the end with :func:`safe_move`."""
     while pos.empties:
         pos.play(safe_move(pos, rand))
+
+
+def random_move(pos: Position, rand: random.Random) -> int:
+    """A uniformly random legal move (the take-over player's choice)."""
+    empties = pos.empties
+    return empties[int(rand.random() * len(empties))] * 3 + int(rand.random() * 3)
+
+
+def against_random_playout(pos: Position, rand: random.Random, seat: int) -> None:
+    """Play ``pos`` (in place) to the end: ``seat`` by :func:`safe_move`, the other side at random."""
+    while pos.empties:
+        pos.play(safe_move(pos, rand) if pos.ply & 1 == seat else random_move(pos, rand))

@@ -13,6 +13,9 @@ class RandomBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
+    def observe(self, pos: Position, move: int) -> None:
+        """Nothing to learn."""
+
     def choose(self, pos: Position, clock_left: float) -> int:
         """A random empty cell, a random tile."""
         cell = self.rng.choice(sorted(pos.empties))

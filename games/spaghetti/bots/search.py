@@ -1,4 +1,14 @@
-"""``search``: Monte Carlo in the middle game, alpha-beta at the end, on the clock.
+"""``search``: Monte Carlo in the middle game, alpha-beta at the end, for its own points.
+
+CodeCup 2022 ranks by the sum of each player's own points, not by the margin
+over the opponent, so a playout is valued by the bot's own final score
+(``mc_opponent_weight`` 0), the expected own points under the playout policy.
+The alpha-beta search needs one zero-sum value, so it searches own points
+less a fraction ``opponent_weight`` (``OWN_OPPONENT_WEIGHT``, a half) of the
+opponent's: the opponent is modelled as caring about both scores, and the bot
+weighs its own points double. ``opponent_weight=1`` with
+``mc_opponent_weight=None`` (the same) is the old objective, the score
+difference (the ``search-diff`` bot, for head-to-head play).
 
 Between careful players almost every point is scored in the last few moves,
 when the board fills up and tiles are forced to close paths (mostly into
@@ -6,24 +16,23 @@ penalties), so the search is aimed at the endgame.
 
 - From ``MC_HIGH`` empty cells down to the exact limit, the root's best
   ``MC_WIDTH`` moves by the one-ply greedy value are compared by their mean
-  final score difference over "safe" playouts (see :mod:`.playout`), the
-  playouts shared out by UCB1; the most played move is chosen.
+  final value over "safe" playouts (see :mod:`.playout`), the playouts shared
+  out by UCB1; the most played move is chosen.
 - Otherwise (the opening, and the last 7 to 9 empty cells, more with more
-  time) an iterative-deepening alpha-beta search of the future score
-  difference (negamax; a position's value excludes the points already scored,
-  so a transposition table keyed by the board alone is sound). Inner nodes
-  look at the moves that score for the side to move or take a cell where the
-  other side would score (a block), at most ``width`` of them, plus a few
-  quiet moves standing in for those on cells where nothing can score; with
-  ``FULL_WIDTH_EMPTIES`` or fewer empty cells every move, so the last moves
-  are solved exactly. A node one ply above the horizon is valued by the
-  mover's best immediate gain.
+  work) an iterative-deepening alpha-beta search of the future value
+  (negamax with the opponent's gains weighted; a position's value excludes the
+  points already scored, so a transposition table keyed by the board alone is
+  sound within one move). Inner nodes look at the moves that score for the
+  side to move or take a cell where the other side would score (a block), at
+  most ``width`` of them, plus a few quiet moves standing in for those on cells
+  where nothing can score; with ``FULL_WIDTH_EMPTIES`` or fewer empty cells
+  every move, so the last moves are solved exactly. A node one ply above the
+  horizon is valued by the mover's best immediate gain.
 
-Time: the bot knows its clock (30 s a game). Each of its remaining moves has a
-weight (``ENDGAME_WEIGHT`` for moves with ``ENDGAME_EMPTIES`` or fewer empty
-cells, 1 before); a move gets its weight's share of 90% of the time left,
-never more than ``move_time`` seconds. ``move_time`` and ``max_nodes`` make the
-budget small for tests and benchmarks (the ``search-fast`` bot).
+Budget: in work (nodes, playout plies), planned from the clock the bot is
+given (see :mod:`.budget`), so a seed gives the same game whatever the
+machine's load; time is only a safety net. ``scale`` shrinks the work for
+tests and benchmarks (the ``search-fast`` bot), ``max_nodes`` caps a move.
 """
 
 from __future__ import annotations
@@ -32,60 +41,104 @@ import math
 import random
 import time
 
+from games.spaghetti.bots.budget import PLY_WORK, move_work, safety_seconds
 from games.spaghetti.bots.greedy import greedy_value
-from games.spaghetti.bots.playout import safe_playout
+from games.spaghetti.bots.playout import against_random_playout, best_moves, safe_playout
 from games.spaghetti.bots.tactics import is_hot
 from games.spaghetti.engine import Position
 
 INF = 10**6
-SAFETY = 0.9  # share of the clock the bot plans to use; the rest absorbs transport and overruns
 FULL_WIDTH_EMPTIES = 9  # at or below this many empty cells every move is searched
 QUIET_MOVES = 3  # quiet moves searched at an inner node, standing in for the rest
-ENDGAME_EMPTIES = 18  # moves from here on get ENDGAME_WEIGHT times the time
-ENDGAME_WEIGHT = 6.0
 EXACT, LOWER, UPPER = 0, 1, 2
-# Between the exact limit (MC_LOW, more with more time) and MC_HIGH empty cells the
+# Between the exact limit (MC_LOW, more with more work) and MC_HIGH empty cells the
 # root's best MC_WIDTH moves are compared by safe playouts instead of the depth-limited
 # search, which sees nothing there: nothing scores until the last few moves.
 MC_LOW, MC_HIGH, MC_WIDTH = 7, 45, 16
 UCB_C = 4.0
+# Work a move needs before the alpha-beta search takes over at 9 or 8 empty cells
+# (an exact search of 9 empty cells takes about 100,000 nodes, of 8 about 30,000).
+EXACT_9_WORK, EXACT_8_WORK = 150_000, 40_000
+OWN_OPPONENT_WEIGHT = 0.5  # ``search``'s alpha-beta: own points less half the opponent's
+OWN_MC_OPPONENT_WEIGHT = 0.0  # ``search``'s playouts: own points alone
+# An opponent that takes a penalty while a move costing nothing is there, with more
+# than BLUNDER_EMPTIES empty cells (where careful players never do), is taken to be
+# the referee's random take-over player (or as weak as one).
+BLUNDER_EMPTIES = 12
+WEIGHT_UNIT = 4  # the weights as integers: own gains count 4, the opponent's 4 * weight
 
 
-class _OutOfTime(Exception):
-    """The move's budget ran out in the middle of an iteration."""
+class _OutOfWork(Exception):
+    """The move's budget (work, or the time safety net) ran out in the middle of an iteration."""
 
 
 class SearchBot:
-    """Monte Carlo and alpha-beta search with a per-move time budget drawn from the game clock."""
+    """Monte Carlo and alpha-beta search with a per-move work budget planned from the game clock."""
 
-    def __init__(self, seed: int, *, move_time: float = 5.0, max_nodes: int | None = None, width: int = 10):
+    def __init__(
+        self,
+        seed: int,
+        clock: float = 30.0,
+        *,
+        scale: float = 1.0,
+        opponent_weight: float = OWN_OPPONENT_WEIGHT,
+        mc_opponent_weight: float | None = OWN_MC_OPPONENT_WEIGHT,
+        max_nodes: int | None = None,
+        width: int = 10,
+        detect_random: bool = True,
+    ):
         self.rng = random.Random(seed)
-        self.move_time = move_time
+        self.clock = clock
+        self.scale = scale
+        self.own_mult = WEIGHT_UNIT
+        self.opp_mult = round(WEIGHT_UNIT * opponent_weight)
+        mc_weight = opponent_weight if mc_opponent_weight is None else mc_opponent_weight
+        self.mc_opp_mult = round(WEIGHT_UNIT * mc_weight)
         self.max_nodes = max_nodes
         self.width = width
+        self.work = 0
         self.nodes = 0
+        self.budget = 0
         self.deadline = 0.0
         self.last_depth = 0
         self.table: dict[bytes, tuple[int, int, int, int]] = {}
+        self.root = 0
         self.mc_low = MC_LOW
         self.mc_high = MC_HIGH
         self.mc_width = MC_WIDTH
         self.playouts = 0
         self.playout = safe_playout
+        self.detect_random = detect_random
+        self.opponent_random = False
+
+    def observe(self, pos: Position, move: int) -> None:
+        """Spot the random take-over player: a penalty taken early while a move costing nothing was there."""
+        if (
+            self.detect_random
+            and not self.opponent_random
+            and len(pos.empties) > BLUNDER_EMPTIES
+            and pos.delta(move, pos.mover) < 0 <= best_moves(pos)[0]
+        ):
+            self.opponent_random = True
+
+    def _value(self, pos: Position, seat: int) -> int:
+        """A finished playout's value for ``seat``: own score less the weighted opponent's."""
+        return self.own_mult * pos.scores[seat] - self.mc_opp_mult * pos.scores[1 - seat]
 
     def _monte_carlo(self, pos: Position, moves: list[int]) -> int:
-        """The most played root move of UCB1 over safe playouts (final score difference)."""
+        """The most played root move of UCB1 over safe playouts (final value)."""
         seat = pos.mover
         rand = self.rng
         totals = [0.0] * len(moves)
         counts = [0] * len(moves)
+        cost = PLY_WORK * len(pos.empties)
         self.playouts = 0
         while True:
             n = self.playouts
+            if n and time.perf_counter() > self.deadline:
+                break  # the safety net, even before every move has had a playout
             if n >= len(moves):
-                if time.perf_counter() > self.deadline:
-                    break
-                if self.max_nodes is not None and n * 16 > self.max_nodes:
+                if self.work >= self.budget:
                     break
                 log_n = math.log(n)
                 i = max(
@@ -96,31 +149,31 @@ class SearchBot:
                 i = n
             child = pos.copy()
             child.play(moves[i])
-            self.playout(child, rand)
-            totals[i] += child.scores[seat] - child.scores[1 - seat]
+            if self.opponent_random:
+                against_random_playout(child, rand, seat)
+            else:
+                self.playout(child, rand)
+            totals[i] += self._value(child, seat)
             counts[i] += 1
             self.playouts += 1
-        return moves[max(range(len(moves)), key=lambda j: (counts[j], totals[j] / counts[j]))]
+            self.work += cost
+        return moves[max(range(len(moves)), key=lambda j: (counts[j], totals[j] / max(counts[j], 1)))]
 
-    def budget(self, pos: Position, clock_left: float) -> float:
-        """Seconds to spend on this move: its weighted share of the usable clock, capped."""
-        usable = max(0.0, SAFETY * clock_left - 0.05)
-        empties = len(pos.empties)
-        weights = [self._weight(e) for e in range(empties, 0, -2)]
-        return min(self.move_time, usable * weights[0] / sum(weights))
-
-    @staticmethod
-    def _weight(empties: int) -> float:
-        if empties <= 1:
-            return 0.05  # the last move is a choice of three tiles
-        return ENDGAME_WEIGHT if empties <= ENDGAME_EMPTIES else 1.0
+    def move_budget(self, pos: Position) -> int:
+        """The work (nodes) planned for this move: its share of the game's, capped by ``max_nodes``."""
+        work = move_work(self.clock, len(pos.empties), self.scale)
+        return work if self.max_nodes is None else min(work, self.max_nodes)
 
     def choose(self, pos: Position, clock_left: float) -> int:
-        """The best move found within the budget."""
+        """The best move found within the work budget (and the time safety net)."""
         seat = pos.mover
+        self.root = seat
         moves = pos.legal_moves()
         started = time.perf_counter()
-        self.deadline = started + self.budget(pos, clock_left)
+        empties = len(pos.empties)
+        self.deadline = started + safety_seconds(clock_left, empties)
+        self.budget = self.move_budget(pos)
+        self.work = 0
         self.nodes = 0
         self.table = {}
         # Order the root by the one-ply greedy value; random tie-breaks vary play.
@@ -128,38 +181,44 @@ class SearchBot:
         keyed.sort(reverse=True)
         order = [m for _, _, m in keyed]
         best = order[0]
-        empties = len(pos.empties)
-        if self._exact_limit(self.deadline - started) < empties <= self.mc_high:
+        if self._exact_limit() < empties <= self.mc_high or (self.opponent_random and empties > 2):
+            # Against the random take-over player the search would model a foe that is
+            # not there: playouts with a random opponent estimate our points to the end.
             return self._monte_carlo(pos, order[: self.mc_width])
         depth = 2
         self.last_depth = 1
         while depth <= empties:
             try:
                 values = self._root(pos, order, depth)
-            except _OutOfTime:
+            except _OutOfWork:
                 break
             order = sorted(order, key=lambda m: values[m], reverse=True)
             best = order[0]
             self.last_depth = depth
-            if time.perf_counter() > started + (self.deadline - started) / 3:
+            if self.work * 3 > self.budget:
                 break  # the next iteration would not finish
             depth += 1
         return best
 
-    def _exact_limit(self, budget: float) -> int:
+    def _exact_limit(self) -> int:
         """Up to how many empty cells the alpha-beta search (exact near the end) is used."""
-        if budget >= 2.5:
+        if self.budget >= EXACT_9_WORK:
             return max(self.mc_low, 9)
-        if budget >= 0.6:
+        if self.budget >= EXACT_8_WORK:
             return max(self.mc_low, 8)
         return self.mc_low
 
     def _tick(self) -> None:
         self.nodes += 1
+        self.work += 1
+        if self.work > self.budget:
+            raise _OutOfWork
         if self.nodes & 63 == 0 and time.perf_counter() > self.deadline:
-            raise _OutOfTime
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise _OutOfTime
+            raise _OutOfWork
+
+    def _mult(self, seat: int) -> int:
+        """What a point of ``seat``'s counts in the searched value."""
+        return self.own_mult if seat == self.root else self.opp_mult
 
     def _root(self, pos: Position, order: list[int], depth: int) -> dict[int, int]:
         """Each root move's value (exact for the best, an upper bound for the others)."""
@@ -167,7 +226,7 @@ class SearchBot:
         alpha = -INF
         for move in order:
             child = pos.copy()
-            gain = child.play(move)
+            gain = self.own_mult * child.play(move)
             value = gain - self._negamax(child, depth - 1, -INF, gain - alpha)
             values[move] = value
             alpha = max(alpha, value)
@@ -197,8 +256,8 @@ class SearchBot:
         table's best move, or -1) goes first.
         """
         delta = pos.delta
-        keyed = []
-        quiet = []
+        keyed: list[tuple[int, int, int]] = []
+        quiet: list[tuple[int, int, int]] = []
         other = 1 - seat
         full = len(pos.empties) <= FULL_WIDTH_EMPTIES
         for cell in pos.empties:
@@ -231,14 +290,19 @@ class SearchBot:
         return out
 
     def _negamax(self, pos: Position, depth: int, alpha: int, beta: int) -> int:
-        """The future score difference for the side to move (points already scored excluded)."""
+        """The future value for the side to move (points already scored excluded).
+
+        The value is the root player's future gains less the weighted
+        opponent's (times ``WEIGHT_UNIT``), negated on the opponent's turns.
+        """
         self._tick()
         empties = len(pos.empties)
         if empties == 0 or depth <= 0:
             return 0
         seat = pos.ply & 1
+        mult = self._mult(seat)
         if depth == 1:
-            return self._best_gain(pos, seat)
+            return mult * self._best_gain(pos, seat)
         exact = depth >= empties
         key = bytes(b + 1 for b in pos.board)
         entry = self.table.get(key)
@@ -257,7 +321,8 @@ class SearchBot:
         alpha0 = alpha
         best = -INF
         best_move = -1
-        for gain, move in self._candidates(pos, seat, first):
+        for raw, move in self._candidates(pos, seat, first):
+            gain = mult * raw
             child = pos.copy()
             child.play(move)
             value = gain - self._negamax(child, depth - 1, gain - beta, gain - alpha)

@@ -1,0 +1,109 @@
+"""The bots of the Spaghetti points bench: the field, today's ``search`` on a work plan, a spoiler.
+
+``BeforeSearch`` runs the verbatim copy of the old ``search``
+(``bench/spaghetti_search_before.py``) on the same work plan as the new one
+(``games.spaghetti.bots.budget``): a move gets the same number of nodes, its
+Monte Carlo phase the same number of playouts (the old code counts a playout
+as 16 nodes, so its node cap is scaled to match), and it moves to the exact
+search at the same work thresholds. Its time budget is set out of reach, so
+work alone decides, as for the new bot.
+
+``SpoilerBot`` is a bot of our own written to play differently: it grabs
+what the opponent could score next, taking the cell where the opponent's
+best tile scores most (and the tile best for itself there), else its own best
+immediate score, like a defender who cares about the margin more than points.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from games.spaghetti.bots import make_bot
+from games.spaghetti.bots.base import Bot
+from games.spaghetti.bots.budget import PLY_WORK, move_work
+from games.spaghetti.bots.search import EXACT_8_WORK, EXACT_9_WORK, SearchBot
+from games.spaghetti.bots.tactics import is_hot
+from games.spaghetti.engine import Position
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import spaghetti_search_before as before
+
+
+class BeforeSearch(before.SearchBot):
+    """Today's ``search`` (before this change), budgeted in work like the new one."""
+
+    def __init__(self, seed: int, clock: float, scale: float) -> None:
+        super().__init__(seed, move_time=1e9)
+        self.clock = clock
+        self.scale = scale
+        self.planned = 0
+
+    def _exact_limit(self, budget: float) -> int:
+        if self.planned >= EXACT_9_WORK:
+            return max(self.mc_low, 9)
+        if self.planned >= EXACT_8_WORK:
+            return max(self.mc_low, 8)
+        return self.mc_low
+
+    def observe(self, pos: Position, move: int) -> None:
+        """The old bot learnt nothing from the opponent's moves."""
+
+    def choose(self, pos: Position, clock_left: float) -> int:
+        """The old choice, with the new bot's work for this move."""
+        empties = len(pos.empties)
+        self.planned = move_work(self.clock, empties, self.scale)
+        if self._exact_limit(0.0) < empties <= self.mc_high:
+            self.max_nodes = max(1, self.planned * 16 // (PLY_WORK * empties))
+        else:
+            self.max_nodes = self.planned
+        return super().choose(pos, 1e9)
+
+
+class SpoilerBot:
+    """Blocks the opponent's best scoring cell, else takes its own best immediate score."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def observe(self, pos: Position, move: int) -> None:
+        """Nothing to learn."""
+
+    def choose(self, pos: Position, clock_left: float) -> int:
+        """The move of best (opponent's best gain at the cell, own gain), ties at random."""
+        seat = pos.mover
+        best = (-(10**9), -(10**9))
+        choices: list[int] = []
+        for cell in sorted(pos.empties):
+            m = cell * 3
+            hot = is_hot(pos, cell)
+            block = max(pos.delta(x, 1 - seat) for x in (m, m + 1, m + 2)) if hot else 0
+            for move in (m, m + 1, m + 2):
+                own = pos.delta(move, seat) if hot else 0
+                value = (max(block, 0) if own >= 0 else -1, own)
+                if value > best:
+                    best, choices = value, [move]
+                elif value == best:
+                    choices.append(move)
+        return self.rng.choice(choices)
+
+
+def make(name: str, seed: int, clock: float, scale: float) -> Bot:
+    """A bench bot: the searches at ``scale`` of their work, the rest as built in."""
+    if name == "search":
+        return SearchBot(seed, clock, scale=scale)
+    if name == "search-blind":  # search without spotting a random opponent
+        return SearchBot(seed, clock, scale=scale, detect_random=False)
+    if name == "search-diff":
+        return SearchBot(seed, clock, scale=scale, opponent_weight=1.0, mc_opponent_weight=None)
+    if name.startswith("search-w"):  # search-w0.25 or search-w0.5/0: other opponent weights (alpha-beta/MC)
+        ab, _, mc = name[len("search-w") :].partition("/")
+        return SearchBot(
+            seed, clock, scale=scale, opponent_weight=float(ab), mc_opponent_weight=float(mc) if mc else None
+        )
+    if name == "search-before":
+        return BeforeSearch(seed, clock, scale)
+    if name == "spoiler":
+        return SpoilerBot(seed)
+    return make_bot(name, seed, clock)

@@ -1,0 +1,151 @@
+"""Spaghetti: own points per game against a fixed field, as CodeCup 2022 ranks.
+
+CodeCup 2022 ranks by the sum of each player's own points, so the figure that
+matters is a bot's own points per game against a field of opponents, not its
+margin or win rate. Each subject bot (default: the new ``search`` and today's,
+``search-before``) plays ``--games`` games against each field bot (default:
+random, greedy, search-fast, search-before, spoiler), colours swapped: game
+``i`` uses setup seed ``i // 2``, the subject plays Blue when ``i`` is even, and
+every subject meets the same setups and seeds, so the subjects' games pair up.
+
+Printed per pairing: the subject's OWN POINTS per game with a 95% interval,
+then, labelled, the margin (own minus opponent's points), the win rate and
+the subject's share of the points. Then per subject its own points against
+the whole field (each pairing weighted equally), and the first subject
+against the second: the ratio of their own points against the field and
+the paired difference per game with its 95% interval.
+
+Budget: the searches are budgeted in work (see ``games/spaghetti/bots/budget.py``),
+and at full work a game takes about 12 s a side, so ``--scale`` (default 0.1)
+gives ``search``, ``search-diff`` and ``search-before`` that share of their work,
+the same for all; ``search-fast`` is the built-in bot at its own 5%. The
+clock stays 30 s (it only sets the work and the safety net).
+
+    python bench/spaghetti_points.py [--games 200] [--scale 0.1] [--jobs 2]
+        [--subjects search,search-before] [--field random,greedy,search-fast,search-before,spoiler]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from spaghetti_field import make
+
+from codecup.drive import SessionChannel, derive_seed, drive
+from games.spaghetti.game import CLOCK, Spaghetti
+from games.spaghetti.player import SpaghettiPlayer
+
+VARIANT = "codecup2022"
+Z95 = 1.96
+
+
+def play(subject: str, opponent: str, i: int, scale: float) -> tuple[float, float]:
+    """Game ``i`` of a pairing: (the subject's points, the opponent's)."""
+    game = Spaghetti()
+    seed = i // 2
+    setup = game.random_setup(random.Random(seed), VARIANT)
+    names = [subject, opponent] if i % 2 == 0 else [opponent, subject]
+    sessions = [
+        SpaghettiPlayer(make(n, derive_seed(seed, "seat", s, i), CLOCK, scale), CLOCK)
+        for s, n in enumerate(names)
+    ]
+    result = drive(game.referee(setup, VARIANT, derive_seed(seed, "referee")), SessionChannel(sessions))
+    got = game.points(result.outcome, VARIANT)
+    return (got[0], got[1]) if i % 2 == 0 else (got[1], got[0])
+
+
+def _play_args(args: tuple[str, str, int, float]) -> tuple[float, float]:
+    return play(*args)
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% interval (normal approximation)."""
+    n = len(xs)
+    m = sum(xs) / n
+    var = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    return m, Z95 * math.sqrt(var / n)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="games per pairing (even: both colours)")
+    parser.add_argument("--scale", type=float, default=0.1, help="share of the searches' work")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--subjects", default="search,search-before")
+    parser.add_argument("--field", default="random,greedy,search-fast,search-before,spoiler")
+    args = parser.parse_args()
+    subjects = args.subjects.split(",")
+    field = args.field.split(",")
+    print(
+        f"{args.games} games per pairing, colours swapped; searches at {args.scale:g} of their work "
+        f"(search-fast at its own 0.05); clock {CLOCK:g} s"
+    )
+    tasks = [(s, o, i, args.scale) for s in subjects for o in field for i in range(args.games)]
+    begin = time.perf_counter()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        results = []
+        for n, r in enumerate(pool.map(_play_args, tasks, chunksize=4), 1):
+            results.append(r)
+            if n % 100 == 0:
+                done = f"  {n}/{len(tasks)} games, {time.perf_counter() - begin:.0f} s"
+                print(done, file=sys.stderr, flush=True)
+    took = time.perf_counter() - begin
+    by_pair: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for (s, o, _i, _scale), r in zip(tasks, results, strict=True):
+        by_pair.setdefault((s, o), []).append(r)
+    for s in subjects:
+        print(f"\n{s}:")
+        print(
+            f"  {'opponent':<14} {'OWN POINTS/game':>20} | "
+            f"{'margin/game':>16} {'win rate':>9} {'points share':>12}"
+        )
+        for o in field:
+            games = by_pair[(s, o)]
+            own, own_ci = mean_ci([a for a, _ in games])
+            margin, margin_ci = mean_ci([a - b for a, b in games])
+            wins = sum(a > b for a, b in games) + 0.5 * sum(a == b for a, b in games)
+            total = sum(a + b for a, b in games)
+            share = sum(a for a, _ in games) / total if total else 0.5
+            print(
+                f"  {o:<14} {own:>11.2f} ± {own_ci:5.2f} | {margin:>+8.2f} ± {margin_ci:5.2f} "
+                f"{100 * wins / len(games):>8.1f}% {100 * share:>11.1f}%"
+            )
+        own, ci = field_mean(by_pair, s, field)
+        print(f"  {'FIELD':<14} {own:>11.2f} ± {ci:5.2f}   (own points per game, pairings weighted equally)")
+    if len(subjects) >= 2:
+        a, b = subjects[0], subjects[1]
+        own_a, _ = field_mean(by_pair, a, field)
+        own_b, _ = field_mean(by_pair, b, field)
+        diffs = [x[0] - y[0] for o in field for x, y in zip(by_pair[(a, o)], by_pair[(b, o)], strict=True)]
+        d, d_ci = mean_ci(diffs)
+        print(
+            f"\n{a} vs {b}, own points per game against the field: {own_a:.2f} vs {own_b:.2f}, "
+            f"ratio {own_a / own_b:.3f} ({100 * (own_a / own_b - 1):+.1f}%); paired difference "
+            f"{d:+.2f} ± {d_ci:.2f} per game (95%, {len(diffs)} game pairs)"
+        )
+    print(f"\n{len(tasks)} games in {took:.0f} s with {args.jobs} jobs")
+
+
+def field_mean(
+    by_pair: dict[tuple[str, str], list[tuple[float, float]]], s: str, field: list[str]
+) -> tuple[float, float]:
+    """A subject's own points per game over the field (pairings weighted equally) and its 95% half-width."""
+    means = []
+    var = 0.0
+    for o in field:
+        m, ci = mean_ci([a for a, _ in by_pair[(s, o)]])
+        means.append(m)
+        var += (ci / Z95) ** 2
+    k = len(field)
+    return sum(means) / k, Z95 * math.sqrt(var) / k
+
+
+if __name__ == "__main__":
+    main()

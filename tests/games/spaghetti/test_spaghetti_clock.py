@@ -1,0 +1,89 @@
+"""Spaghetti bots budget in work: the game under a seed does not depend on the time functions.
+
+The time the bots read is patched (a machine infinitely fast, one much slower
+than this one, one where the clock runs out): at the standard 30 s clock the
+first two play exactly the unpatched game, because time is only a safety net;
+the third still answers with legal moves, having cut its work short.
+"""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from codecup.drive import DriveResult, SessionChannel, derive_seed, drive
+from games.spaghetti import player
+from games.spaghetti.bots import search
+from games.spaghetti.bots.budget import move_work, safety_seconds
+from games.spaghetti.bots.search import SearchBot
+from games.spaghetti.engine import Position
+from games.spaghetti.game import CLOCK, Spaghetti
+from games.spaghetti.notation import parse_move
+from games.spaghetti.player import SpaghettiPlayer
+
+GAME = Spaghetti()
+VARIANT = "codecup2022"
+
+
+class FakeTime:
+    """A ``time`` module whose ``perf_counter`` moves ``step`` seconds a call."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+        self.calls = 0
+
+    def perf_counter(self) -> float:
+        self.calls += 1
+        self.now += self.step
+        return self.now
+
+
+def _patch(monkeypatch: pytest.MonkeyPatch, fake: FakeTime) -> None:
+    monkeypatch.setattr(search, "time", types.SimpleNamespace(perf_counter=fake.perf_counter))
+    monkeypatch.setattr(
+        player, "time", types.SimpleNamespace(perf_counter=fake.perf_counter, process_time=fake.perf_counter)
+    )
+
+
+def _game(seed: int) -> DriveResult:
+    """A game at the standard clock between the two objectives, with a little work each."""
+    setup = GAME.start_position(seed, VARIANT)
+    sessions = [
+        SpaghettiPlayer(SearchBot(derive_seed(seed, "seat", 0), CLOCK, scale=0.02), CLOCK),
+        SpaghettiPlayer(SearchBot(derive_seed(seed, "seat", 1), CLOCK, scale=0.02, opponent_weight=1), CLOCK),
+    ]
+    return drive(GAME.referee(setup, VARIANT, derive_seed(seed, "referee")), SessionChannel(sessions))
+
+
+@pytest.mark.parametrize("step", [0.0, 0.002])
+def test_fake_time_does_not_change_the_game(monkeypatch, step):
+    real = _game(5)
+    fake = FakeTime(step)
+    _patch(monkeypatch, fake)
+    again = _game(5)
+    assert fake.calls > 61  # the bots did read the patched time
+    assert again.moves == real.moves
+    assert again.outcome == real.outcome
+
+
+def test_the_safety_net_cuts_the_work_when_the_clock_runs_out(monkeypatch):
+    pos = Position.start([parse_move("cds"), parse_move("ebr")])
+    fake = FakeTime(1.0)  # every look at the clock costs a second
+    _patch(monkeypatch, fake)
+    bot = SearchBot(1, 30.0)
+    move = bot.choose(pos, 30.0)
+    assert pos.is_empty(move // 3)
+    assert bot.work < bot.budget / 10
+
+
+def test_the_safety_net_stays_above_the_plan_at_the_standard_clock():
+    # This machine does about 100,000 nodes a second; on one half as fast every
+    # move's planned work still finishes before its safety net, within the clock.
+    left = 30.0
+    for empties in range(61, 0, -2):
+        planned = move_work(30.0, empties) / 50_000
+        assert planned < safety_seconds(left, empties)
+        left -= planned
+    assert left > 5.0
