@@ -117,8 +117,8 @@ class _Match:
         else:
             allowance = clock.allowance()
             if self.cpu_clock:
-                start = player.cpu_time() or 0.0
                 player.resume()
+                start = player.resumed_cpu
                 backstop = wall_backstop(allowance, self.backstop_factor)
                 reply = await player.receive(backstop, cpu_limit=allowance)
                 player.suspend()

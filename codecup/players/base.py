@@ -26,6 +26,9 @@ class Player(abc.ABC):
         ``cpu_limit``, once the program has used that many seconds of CPU.
         """
 
+    #: The program's CPU time when it was last resumed (where :meth:`cpu_time` measures it).
+    resumed_cpu: float = 0.0
+
     def cpu_time(self) -> float | None:
         """CPU seconds the program has used so far, or None where that cannot be measured."""
         return None

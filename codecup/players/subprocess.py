@@ -175,6 +175,7 @@ class SubprocessPlayer(Player):
     pid: int = 0
     running: bool = True
     exit_signal: int | None = None
+    resumed_cpu: float = 0.0  # the tree's CPU time when it was last resumed
 
     async def start(self) -> None:
         """Start the program in its own session (and so its own process group), then suspend it."""
@@ -221,9 +222,10 @@ class SubprocessPlayer(Player):
             self.running = False
 
     def resume(self) -> None:
-        """Let the whole tree run again."""
+        """Let the whole tree run again (noting its CPU time so far, where a cgroup measures it)."""
         if not self.running and self.pid:
             if self.box is not None and self.box.cgroup is not None:
+                self.resumed_cpu = self.box.cgroup.cpu_time()
                 self.box.cgroup.thaw()
             else:
                 self._signal(signal.SIGCONT)
@@ -246,42 +248,47 @@ class SubprocessPlayer(Player):
         pipe.write(line.encode() + b"\n")
 
     async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
-        """The next line within ``timeout`` seconds (and ``cpu_limit`` CPU seconds), or a fault."""
-        reply = await self._receive(timeout, cpu_limit)
-        if isinstance(reply, Fault) and self.box is not None:
-            broken = self.box.limit_message(self.pid, self.exit_signal)
-            if broken is not None:
-                return Fault(Termination.LIMIT, broken)
-        return reply
-
-    async def _receive(self, timeout: float, cpu_limit: float | None) -> str | Fault:
+        """The next line within ``timeout`` seconds (and ``cpu_limit`` CPU seconds since the last
+        :meth:`resume`), or a fault; a fault is named after the sandbox limit it broke, if any."""
         protocol = self.protocol
         assert protocol is not None, "receive() before start()"
+        if protocol.lines:  # the hot path: the answer is already here
+            return protocol.lines.popleft()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        cpu_start = self.cpu_time() if cpu_limit is not None else None
+        cpu_left = cpu_limit
         while True:
             if protocol.lines:
                 return protocol.lines.popleft()
             if protocol.broken:
-                return Fault(Termination.INVALID, "output unreadable since an earlier fault")
-            if protocol.stdout_closed:
-                return Fault(Termination.CRASH, await self._exit_description())
-            if self.transport is not None and self.transport.get_returncode() is not None:
-                # It died, though a child of it may still hold its output open.
-                return Fault(Termination.CRASH, await self._exit_description())
+                return self._named(Fault(Termination.INVALID, "output unreadable since an earlier fault"))
+            if protocol.stdout_closed or (
+                self.transport is not None and self.transport.get_returncode() is not None
+            ):
+                # It died (a child of it may still hold its output open), or its output ended.
+                return self._named(Fault(Termination.CRASH, await self._exit_description()))
             left = deadline - loop.time()
             if left <= 0:
-                if cpu_start is not None:
-                    return Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s of wall time")
-                return Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s")
-            if cpu_start is not None and cpu_limit is not None:
-                cpu_left = cpu_limit - (self.cpu_time() or 0.0) + cpu_start
+                wall = " of wall time" if cpu_limit is not None else ""
+                return self._named(Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s{wall}"))
+            if cpu_limit is not None and cpu_left is not None:
                 if cpu_left <= 0:
-                    return Fault(Termination.TIMEOUT, f"no answer within {cpu_limit:.3f}s of CPU time")
+                    return self._named(
+                        Fault(Termination.TIMEOUT, f"no answer within {cpu_limit:.3f}s of CPU time")
+                    )
                 # The tree cannot use CPU faster than every core at once: no check is due before then.
                 left = min(left, max(cpu_left / _CORES, 0.002))
             await _wait(protocol, loop, left)
+            if cpu_limit is not None and not protocol.lines:  # woken by the timer: read the CPU used
+                cpu_left = cpu_limit - ((self.cpu_time() or 0.0) - self.resumed_cpu)
+
+    def _named(self, fault: Fault) -> Fault:
+        """The fault, as a ``limit`` fault if the program broke a sandbox limit."""
+        if self.box is not None:
+            broken = self.box.limit_message(self.pid, self.exit_signal)
+            if broken is not None:
+                return Fault(Termination.LIMIT, broken)
+        return fault
 
     async def _exit_description(self) -> str:
         """Why the output ended: an exit code or signal if the process died soon after."""

@@ -197,16 +197,26 @@ class BotCgroup:
 
     # --- the hot path ------------------------------------------------------
 
-    def freeze(self, timeout: float = 1.0) -> bool:
-        """Freeze the whole tree and wait until the kernel says it is frozen (bounded).
+    def freeze(self) -> None:
+        """Freeze the whole tree; :meth:`wait_frozen` confirms it.
+
+        When the write returns, the kernel has set the freeze trap of every task
+        in the tree: a running task is kicked and stops before it runs another
+        instruction of its own, a sleeping one stops when it wakes. What is left
+        is the kernel's bookkeeping, so the referee confirms it while the
+        opponent thinks (at the next :meth:`thaw`), not before the opponent may start.
+        """
+        os.pwrite(self._freeze_fd, b"1", 0)
+        self.frozen = True
+
+    def wait_frozen(self, timeout: float = 1.0) -> bool:
+        """Wait until ``cgroup.events`` says the tree is frozen (bounded).
 
         The wait yields the processor rather than polling ``cgroup.events``:
         the kernel rate-limits that file's notifications to one per 10 ms,
         while a bot blocked reading its input freezes within microseconds
         once it gets a processor.
         """
-        os.pwrite(self._freeze_fd, b"1", 0)
-        self.frozen = True
         start = time.monotonic()
         while b"frozen 1" not in os.pread(self._events_fd, 256, 0):
             waited = time.monotonic() - start
@@ -220,7 +230,9 @@ class BotCgroup:
         return True
 
     def thaw(self) -> None:
-        """Let the tree run again."""
+        """Let the tree run again, once its last freeze is confirmed."""
+        if self.frozen:
+            self.wait_frozen()
         os.pwrite(self._freeze_fd, b"0", 0)
         self.frozen = False
 
