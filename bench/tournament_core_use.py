@@ -5,7 +5,7 @@ A 6-player Pillars double round robin (30 games) of `baseline` programs, each
 run as a subprocess (`codecup bot pillars baseline`), with 2 jobs; the time not
 spent on bots' clocks is start-up, the referee, and the pool's scheduling.
 
-    python bench/tournament_core_use.py [--players 6] [--jobs 2] [--clock-mode cpu]
+    python bench/tournament_core_use.py [--players 6] [--jobs 2] [--clock-mode cpu] [--clock S]
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--clock-mode", default="cpu", choices=("cpu", "wall"))
     parser.add_argument("--bot", default="baseline")
+    parser.add_argument("--clock", type=float, help="seconds per seat (default: the game's 5 s)")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory() as folder:
@@ -41,6 +42,8 @@ def main() -> None:
         command = [sys.executable, "-m", "codecup", "tournament", str(players), "--game", "pillars"]
         command += ["--jobs", str(args.jobs), "--out", str(out), "--no-site", "--quiet"]
         command += ["--clock-mode", args.clock_mode]
+        if args.clock:
+            command += ["--clock", str(args.clock)]
         start = time.perf_counter()
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         wall = time.perf_counter() - start
