@@ -242,11 +242,14 @@ class LocalPool(GamePool):
         return True
 
     def death(self) -> str:
-        for p in self._seen.values():
-            code = p.exitcode
-            if code is not None and code < 0 and code != -signal.SIGTERM:  # the others were SIGTERMed
+        # The pool SIGTERMs the other workers when one dies, and they exit with a code of
+        # their own: a signal other than SIGTERM is the cause, an exit code only otherwise.
+        codes = [p.exitcode for p in self._seen.values() if p.exitcode is not None]
+        for code in codes:
+            if code < 0 and code != -signal.SIGTERM:
                 return f"the referee process was killed by {signal.Signals(-code).name}"
-            if code is not None and code > 0:
+        for code in codes:
+            if code > 0:
                 return f"the referee process exited with code {code}"
         return "the referee process died"
 
