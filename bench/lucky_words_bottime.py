@@ -23,8 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from games.lucky_words.variants import RULES
-from games.lucky_words.words import WORDS_ENV
+from codecup_games.lucky_words.variants import RULES
+from codecup_games.lucky_words.words import WORDS_ENV
 
 OFFICIAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "words.dat"
 

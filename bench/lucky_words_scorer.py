@@ -22,11 +22,11 @@ import time
 from pathlib import Path
 
 from codecup.drive import play_bots
-from games.lucky_words import scorer as scorer_mod
-from games.lucky_words.game import LuckyWords
-from games.lucky_words.scorer import Scorer, ScoringMode
-from games.lucky_words.tables import tables_for
-from games.lucky_words.words import WORDS_ENV, WordList, load_words
+from codecup_games.lucky_words import scorer as scorer_mod
+from codecup_games.lucky_words.game import LuckyWords
+from codecup_games.lucky_words.scorer import Scorer, ScoringMode
+from codecup_games.lucky_words.tables import tables_for
+from codecup_games.lucky_words.words import WORDS_ENV, WordList, load_words
 
 OFFICIAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "words.dat"
 # English letter frequencies (per 100 letters, rounded up), for realistic random boards.

@@ -21,15 +21,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from codecup.drive import DriveResult, SessionChannel, derive_seed, drive
-from games.lucky_words.bots import make_bot
-from games.lucky_words.bots.base import Bot
-from games.lucky_words.bots.evaluate import LineEvaluator, placement_gains
-from games.lucky_words.bots.index import index_for
-from games.lucky_words.engine import LETTERS
-from games.lucky_words.game import LuckyWords
-from games.lucky_words.player import LuckyWordsPlayer
-from games.lucky_words.variants import rules_of
-from games.lucky_words.words import load_words
+from codecup_games.lucky_words.bots import make_bot
+from codecup_games.lucky_words.bots.base import Bot
+from codecup_games.lucky_words.bots.evaluate import LineEvaluator, placement_gains
+from codecup_games.lucky_words.bots.index import index_for
+from codecup_games.lucky_words.engine import LETTERS
+from codecup_games.lucky_words.game import LuckyWords
+from codecup_games.lucky_words.player import LuckyWordsPlayer
+from codecup_games.lucky_words.variants import rules_of
+from codecup_games.lucky_words.words import load_words
 
 GAME = LuckyWords()
 

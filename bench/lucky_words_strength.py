@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from games.lucky_words.words import WORDS_ENV, load_words
+from codecup_games.lucky_words.words import WORDS_ENV, load_words
 
 OFFICIAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "words.dat"
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import time
 
-from games.lucky_words.bots.base import Bot
-from games.lucky_words.bots.evaluate import AFFECTED, LineEvaluator, placement_gains
-from games.lucky_words.bots.index import index_for
-from games.lucky_words.engine import LETTERS, new_board
-from games.lucky_words.words import load_words
+from codecup_games.lucky_words.bots.base import Bot
+from codecup_games.lucky_words.bots.evaluate import AFFECTED, LineEvaluator, placement_gains
+from codecup_games.lucky_words.bots.index import index_for
+from codecup_games.lucky_words.engine import LETTERS, new_board
+from codecup_games.lucky_words.words import load_words
 
 
 class StrongV0(Bot):

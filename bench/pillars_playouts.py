@@ -14,7 +14,7 @@ import argparse
 import random
 import time
 
-from games.pillars.engine import Board, legal_masks, random_pillars, random_playout
+from codecup_games.pillars.engine import Board, legal_masks, random_pillars, random_playout
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ import time
 
 from codecup.dialogue import Termination
 from codecup.drive import play_bots
-from games.pillars.game import Pillars
+from codecup_games.pillars.game import Pillars
 
 
 def main() -> None:

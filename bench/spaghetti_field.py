@@ -2,7 +2,7 @@
 
 ``BeforeSearch`` runs the verbatim copy of the old ``search``
 (``bench/spaghetti_search_before.py``) on the same work plan as the new one
-(``games.spaghetti.bots.budget``): a move gets the same number of nodes, its
+(``codecup_games.spaghetti.bots.budget``): a move gets the same number of nodes, its
 Monte Carlo phase the same number of playouts (the old code counts a playout
 as 16 nodes, so its node cap is scaled to match), and it moves to the exact
 search at the same work thresholds. Its time budget is set out of reach, so
@@ -20,12 +20,12 @@ import random
 import sys
 from pathlib import Path
 
-from games.spaghetti.bots import make_bot
-from games.spaghetti.bots.base import Bot
-from games.spaghetti.bots.budget import PLY_WORK, move_work
-from games.spaghetti.bots.search import EXACT_8_WORK, EXACT_9_WORK, SearchBot
-from games.spaghetti.bots.tactics import is_hot
-from games.spaghetti.engine import Position
+from codecup_games.spaghetti.bots import make_bot
+from codecup_games.spaghetti.bots.base import Bot
+from codecup_games.spaghetti.bots.budget import PLY_WORK, move_work
+from codecup_games.spaghetti.bots.search import EXACT_8_WORK, EXACT_9_WORK, SearchBot
+from codecup_games.spaghetti.bots.tactics import is_hot
+from codecup_games.spaghetti.engine import Position
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import spaghetti_search_before as before

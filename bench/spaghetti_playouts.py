@@ -16,9 +16,9 @@ import random
 import time
 
 from codecup.drive import play_bots
-from games.spaghetti.engine import Position
-from games.spaghetti.game import Spaghetti
-from games.spaghetti.jury import random_jury
+from codecup_games.spaghetti.engine import Position
+from codecup_games.spaghetti.game import Spaghetti
+from codecup_games.spaghetti.jury import random_jury
 
 
 def main() -> None:

@@ -39,8 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from spaghetti_field import make
 
 from codecup.drive import SessionChannel, derive_seed, drive
-from games.spaghetti.game import CLOCK, Spaghetti
-from games.spaghetti.player import SpaghettiPlayer
+from codecup_games.spaghetti.game import CLOCK, Spaghetti
+from codecup_games.spaghetti.player import SpaghettiPlayer
 
 VARIANT = "codecup2022"
 Z95 = 1.96

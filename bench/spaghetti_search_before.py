@@ -38,9 +38,9 @@ import math
 import random
 import time
 
-from games.spaghetti.bots.playout import safe_playout
-from games.spaghetti.bots.tactics import best_at, frontier_cells, is_hot
-from games.spaghetti.engine import Position
+from codecup_games.spaghetti.bots.playout import safe_playout
+from codecup_games.spaghetti.bots.tactics import best_at, frontier_cells, is_hot
+from codecup_games.spaghetti.engine import Position
 
 INF = 10**6
 SAFETY = 0.9  # share of the clock the bot plans to use; the rest absorbs transport and overruns

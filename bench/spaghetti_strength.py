@@ -23,10 +23,10 @@ import random
 import time
 
 from codecup.drive import SessionChannel, derive_seed, drive
-from games.spaghetti.bots import make_bot
-from games.spaghetti.bots.search import SearchBot
-from games.spaghetti.game import CLOCK, Spaghetti
-from games.spaghetti.player import SpaghettiPlayer
+from codecup_games.spaghetti.bots import make_bot
+from codecup_games.spaghetti.bots.search import SearchBot
+from codecup_games.spaghetti.game import CLOCK, Spaghetti
+from codecup_games.spaghetti.player import SpaghettiPlayer
 
 VARIANT = "codecup2022"
 

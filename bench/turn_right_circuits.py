@@ -17,11 +17,11 @@ import time
 from collections import Counter
 
 from codecup.drive import play_bots
-from games.turn_right.board import FULL
-from games.turn_right.engine import Position
-from games.turn_right.game import TurnRight
-from games.turn_right.generate import loop_corners, random_circuit
-from games.turn_right.notation import format_move, read_move
+from codecup_games.turn_right.board import FULL
+from codecup_games.turn_right.engine import Position
+from codecup_games.turn_right.game import TurnRight
+from codecup_games.turn_right.generate import loop_corners, random_circuit
+from codecup_games.turn_right.notation import format_move, read_move
 
 GRID_CYCLES_6X6 = 1_222_363
 

@@ -14,7 +14,7 @@ import time
 from collections import Counter
 
 from codecup.drive import play_bots
-from games.turn_right.game import TurnRight
+from codecup_games.turn_right.game import TurnRight
 
 
 def main() -> int:

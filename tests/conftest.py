@@ -2,9 +2,34 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+
 import pytest
 
 from tests.support import TINYGAME_DIST
+
+
+def _games_from_this_checkout() -> None:
+    """Import ``codecup_games`` from this checkout's ``games/``, as ``codecup`` is (pytest's pythonpath).
+
+    Installed, the package maps ``codecup_games`` to ``games/``; without this an
+    in-process test could mix this checkout's framework with an older installed copy of the games.
+    """
+    if "codecup_games" in sys.modules:
+        return
+    folder = Path(__file__).resolve().parents[1] / "games"
+    spec = importlib.util.spec_from_file_location(
+        "codecup_games", folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["codecup_games"] = module
+    spec.loader.exec_module(module)
+
+
+_games_from_this_checkout()
 
 
 @pytest.fixture

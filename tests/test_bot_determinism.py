@@ -79,8 +79,8 @@ def _fake_time(rate: float) -> types.SimpleNamespace:
 
 def _import_all(game: str) -> None:
     """Import every module of the game's package, so that patching reaches modules imported lazily."""
-    package = importlib.import_module(f"games.{game}")
-    for info in pkgutil.walk_packages(package.__path__, f"games.{game}."):
+    package = importlib.import_module(f"codecup_games.{game}")
+    for info in pkgutil.walk_packages(package.__path__, f"codecup_games.{game}."):
         importlib.import_module(info.name)
 
 
@@ -88,7 +88,7 @@ def _import_all(game: str) -> None:
 def _patched_time(monkeypatch: pytest.MonkeyPatch, game: str, rate: float) -> Iterator[None]:
     """Every module of the game (and ``codecup.budget``) sees time run at ``rate``."""
     fake = _fake_time(rate)
-    prefixes = (f"games.{game}.", "codecup.budget")
+    prefixes = (f"codecup_games.{game}.", "codecup.budget")
     with monkeypatch.context() as m:
         for name, module in list(sys.modules.items()):
             if module is None or not name.startswith(prefixes):

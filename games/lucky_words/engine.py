@@ -100,7 +100,7 @@ class Position:
     @classmethod
     def after(cls, start: str, moves: Sequence[str], overwrite: bool = False) -> Position:
         """Replay announced moves: on each turn the picker's ``L P``, then the other's ``P``."""
-        from games.lucky_words.notation import parse_follow_move, parse_pick_move
+        from codecup_games.lucky_words.notation import parse_follow_move, parse_pick_move
 
         position = cls.initial(start, overwrite)
         for index, move in enumerate(moves):

@@ -11,16 +11,16 @@ import attrs
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import ConfigError, SetupError
 from codecup.game import Game, GameInfo, PlayerSession, ProvidedFile
-from games.lucky_words import render, view
-from games.lucky_words.bots import BOT_NAMES, make_bot
-from games.lucky_words.bots.base import Bot
-from games.lucky_words.engine import CELLS, LETTERS
-from games.lucky_words.player import LuckyWordsPlayer
-from games.lucky_words.referee import referee
-from games.lucky_words.scorer import ScoringMode, cols_of, rows_of, shared_scorer
-from games.lucky_words.scoring import game_points
-from games.lucky_words.variants import RULES, rules_of
-from games.lucky_words.words import LOCAL_NAME, WordListId, find_words, load_words
+from codecup_games.lucky_words import render, view
+from codecup_games.lucky_words.bots import BOT_NAMES, make_bot
+from codecup_games.lucky_words.bots.base import Bot
+from codecup_games.lucky_words.engine import CELLS, LETTERS
+from codecup_games.lucky_words.player import LuckyWordsPlayer
+from codecup_games.lucky_words.referee import referee
+from codecup_games.lucky_words.scorer import ScoringMode, cols_of, rows_of, shared_scorer
+from codecup_games.lucky_words.scoring import game_points
+from codecup_games.lucky_words.variants import RULES, rules_of
+from codecup_games.lucky_words.words import LOCAL_NAME, WordListId, find_words, load_words
 
 INFO = GameInfo(
     name="lucky_words",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from codecup.errors import InvalidMoveError
-from games.lucky_words.engine import CELLS
+from codecup_games.lucky_words.engine import CELLS
 
 _DIGITS = re.compile(r"[0-9]{1,2}")
 _WORDRACER_PICK = re.compile(r"([A-Z]) ([0-9]{1,2})")

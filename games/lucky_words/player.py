@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from codecup.game import PlayerSession
-from games.lucky_words.bots.base import Bot
-from games.lucky_words.engine import TURNS
-from games.lucky_words.variants import Dialect, Rules, rules_of
+from codecup_games.lucky_words.bots.base import Bot
+from codecup_games.lucky_words.engine import TURNS
+from codecup_games.lucky_words.variants import Dialect, Rules, rules_of
 
 PLAIN_RULES = {Dialect.CODECUP2004: "codecup2004", Dialect.WORDRACER: "wordracer"}
 """The variant taken for a dialogue heard when the configured variant speaks the other one."""
@@ -108,7 +108,7 @@ class LuckyWordsPlayer(PlayerSession):
         self._finished = True
         if self.rules.dialect is Dialect.WORDRACER:
             return []
-        from games.lucky_words.scorer import shared_scorer
-        from games.lucky_words.words import load_words
+        from codecup_games.lucky_words.scorer import shared_scorer
+        from codecup_games.lucky_words.words import load_words
 
         return [str(shared_scorer(load_words(), self.rules.scoring).total("".join(self.bot.board)))]

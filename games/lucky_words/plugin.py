@@ -1,7 +1,7 @@
 """Registers Lucky Words with codecup."""
 
 from codecup.hookspecs import hookimpl
-from games.lucky_words.game import LuckyWords
+from codecup_games.lucky_words.game import LuckyWords
 
 
 @hookimpl

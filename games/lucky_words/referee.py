@@ -20,11 +20,11 @@ from codecup.dialogue import (
     Termination,
 )
 from codecup.errors import IllegalMoveError, InvalidMoveError
-from games.lucky_words import notation
-from games.lucky_words.engine import TURNS, Position, picker
-from games.lucky_words.scorer import Scorer, shared_scorer
-from games.lucky_words.variants import SCORE_GRACE, Dialect, Rules
-from games.lucky_words.words import WordList, load_words
+from codecup_games.lucky_words import notation
+from codecup_games.lucky_words.engine import TURNS, Position, picker
+from codecup_games.lucky_words.scorer import Scorer, shared_scorer
+from codecup_games.lucky_words.variants import SCORE_GRACE, Dialect, Rules
+from codecup_games.lucky_words.words import WordList, load_words
 
 
 class _Offence(Exception):

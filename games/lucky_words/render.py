@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from games.lucky_words.engine import SIZE, Position
-from games.lucky_words.scorer import BoardScore, Scorer, ScoringMode, cols_of, shared_scorer
-from games.lucky_words.words import load_words
+from codecup_games.lucky_words.engine import SIZE, Position
+from codecup_games.lucky_words.scorer import BoardScore, Scorer, ScoringMode, cols_of, shared_scorer
+from codecup_games.lucky_words.words import load_words
 
 SEATS = ("first", "second")
 

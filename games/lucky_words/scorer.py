@@ -3,7 +3,7 @@
 A board is a 49-character string, row by row, ``.`` for an empty cell. Each
 line (row or column) is scored on its own. The rule's fast path is one
 generated function per board over tables shared per word list
-(:mod:`games.lucky_words.tables`); ``line_words`` is the plain DP that also
+(:mod:`codecup_games.lucky_words.tables`); ``line_words`` is the plain DP that also
 says which words count.
 """
 
@@ -15,8 +15,8 @@ from operator import itemgetter
 
 import attrs
 
-from games.lucky_words.tables import POINTS, WordTables, tables_for
-from games.lucky_words.words import WordList
+from codecup_games.lucky_words.tables import POINTS, WordTables, tables_for
+from codecup_games.lucky_words.words import WordList
 
 SIZE = 7
 CELLS = SIZE * SIZE

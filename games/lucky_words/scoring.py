@@ -7,7 +7,7 @@ and its opponent the win points, whatever the boards hold.
 from __future__ import annotations
 
 from codecup.dialogue import Outcome, Termination
-from games.lucky_words.variants import Rules
+from codecup_games.lucky_words.variants import Rules
 
 
 def game_points(outcome: Outcome, rules: Rules) -> tuple[float, float]:

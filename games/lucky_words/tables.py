@@ -1,6 +1,6 @@
 """Look-up tables over a word list, built once per process per list and shared by every user.
 
-The rule scorer's compiled DP (:mod:`games.lucky_words.scorer`) reads them;
+The rule scorer's compiled DP (:mod:`codecup_games.lucky_words.scorer`) reads them;
 bots may too. They are keyed by the list's SHA-256, so the same list loaded
 twice (another path, another ``found``) shares one set.
 
@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from games.lucky_words.words import WordList
+from codecup_games.lucky_words.words import WordList
 
 POINTS = (0, 0, 1, 2, 3, 5, 8, 13)
 """Word points by length (index = length)."""

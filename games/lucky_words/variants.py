@@ -14,7 +14,7 @@ import enum
 import attrs
 
 from codecup.game import Variant
-from games.lucky_words.scorer import ScoringMode
+from codecup_games.lucky_words.scorer import ScoringMode
 
 
 class Dialect(enum.StrEnum):

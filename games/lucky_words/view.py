@@ -10,14 +10,14 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from games.lucky_words.engine import SIZE, Position
-from games.lucky_words.render import scorer_for
-from games.lucky_words.scorer import LineScore, ScoringMode
+from codecup_games.lucky_words.engine import SIZE, Position
+from codecup_games.lucky_words.render import scorer_for
+from codecup_games.lucky_words.scorer import LineScore, ScoringMode
 
 
 def script() -> str:
     """The drawing script (``codecupDraw``)."""
-    return resources.files("games.lucky_words").joinpath("draw.js").read_text("utf-8")
+    return resources.files("codecup_games.lucky_words").joinpath("draw.js").read_text("utf-8")
 
 
 def _line(score: LineScore) -> list[int]:

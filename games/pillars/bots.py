@@ -8,10 +8,10 @@ import random
 import attrs
 
 from codecup.budget import Thinking, clock_scale
-from games.pillars.engine import RECT_OF_MASK, components, count_legal, legal_masks, normalise
-from games.pillars.notation import Move
-from games.pillars.player import Bot, View
-from games.pillars.solver import LINE_LENGTH, BudgetExceeded, Solver
+from codecup_games.pillars.engine import RECT_OF_MASK, components, count_legal, legal_masks, normalise
+from codecup_games.pillars.notation import Move
+from codecup_games.pillars.player import Bot, View
+from codecup_games.pillars.solver import LINE_LENGTH, BudgetExceeded, Solver
 
 BOTS = ("random", "baseline")
 

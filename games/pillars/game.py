@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 from codecup.dialogue import Dialogue, Outcome
 from codecup.game import Game, GameInfo, PlayerSession, Standing, Variant
-from games.pillars import render, setup, view
-from games.pillars.bots import BOTS, make_bot
-from games.pillars.player import PillarsPlayer
-from games.pillars.referee import referee
+from codecup_games.pillars import render, setup, view
+from codecup_games.pillars.bots import BOTS, make_bot
+from codecup_games.pillars.player import PillarsPlayer
+from codecup_games.pillars.referee import referee
 
 INFO = GameInfo(
     name="pillars",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import attrs
 
 from codecup.errors import InvalidMoveError
-from games.pillars.engine import SIZE, Rect
+from codecup_games.pillars.engine import SIZE, Rect
 
 ROWS = "ABCDEFGHIJ"
 COLS = "abcdefghij"

@@ -7,10 +7,10 @@ from typing import Protocol
 import attrs
 
 from codecup.game import PlayerSession
-from games.pillars.engine import BLUE, RED, SIZE, Board
-from games.pillars.notation import Move, parse_rect
-from games.pillars.referee import QUIT, START
-from games.pillars.setup import parse_setup
+from codecup_games.pillars.engine import BLUE, RED, SIZE, Board
+from codecup_games.pillars.notation import Move, parse_rect
+from codecup_games.pillars.referee import QUIT, START
+from codecup_games.pillars.setup import parse_setup
 
 
 @attrs.frozen

@@ -1,7 +1,7 @@
-"""The entry point ``pillars = "games.pillars.plugin"``."""
+"""The entry point ``pillars = "codecup_games.pillars.plugin"``."""
 
 from codecup.hookspecs import hookimpl
-from games.pillars.game import Pillars
+from codecup_games.pillars.game import Pillars
 
 
 @hookimpl

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from codecup.dialogue import NORMAL, Dialogue, Fault, Outcome, Played, Receive, SeatEnd, Send, Termination
 from codecup.errors import InvalidMoveError
-from games.pillars.engine import RED, Board
-from games.pillars.notation import Move, format_rect
-from games.pillars.scoring import irregular_scores, joker_value, regular_scores
-from games.pillars.setup import format_setup, parse_setup
+from codecup_games.pillars.engine import RED, Board
+from codecup_games.pillars.notation import Move, format_rect
+from codecup_games.pillars.scoring import irregular_scores, joker_value, regular_scores
+from codecup_games.pillars.setup import format_setup, parse_setup
 
 START = "Start"
 QUIT = "Quit"

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 import attrs
 
-from games.pillars.engine import FIELDS, SIZE, Board, bit
-from games.pillars.notation import COLS, ROWS, Move
-from games.pillars.setup import parse_setup
+from codecup_games.pillars.engine import FIELDS, SIZE, Board, bit
+from codecup_games.pillars.notation import COLS, ROWS, Move
+from codecup_games.pillars.setup import parse_setup
 
 SEAT_NAMES = ("Red", "Blue")
 

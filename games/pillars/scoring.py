@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.pillars.engine import BLUE
+from codecup_games.pillars.engine import BLUE
 
 WIN = 18
 LOSS = 9

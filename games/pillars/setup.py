@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from codecup.errors import InvalidMoveError, SetupError
-from games.pillars.engine import SIZE, random_pillars
-from games.pillars.notation import format_field, parse_field
+from codecup_games.pillars.engine import SIZE, random_pillars
+from codecup_games.pillars.notation import format_field, parse_field
 
 
 def format_setup(cols: tuple[int, ...]) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import attrs
 
-from games.pillars.engine import SIZE, components, legal_masks, normalise
+from codecup_games.pillars.engine import SIZE, components, legal_masks, normalise
 
 Key = tuple[int, ...]
 """A position: the parity of its single fields, then its other regions normalised and sorted."""

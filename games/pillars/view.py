@@ -6,15 +6,15 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from games.pillars.engine import FIELDS, Board
-from games.pillars.notation import Move
-from games.pillars.render import SEAT_NAMES
-from games.pillars.setup import parse_setup
+from codecup_games.pillars.engine import FIELDS, Board
+from codecup_games.pillars.notation import Move
+from codecup_games.pillars.render import SEAT_NAMES
+from codecup_games.pillars.setup import parse_setup
 
 
 def script() -> str:
     """The drawing script (``codecupDraw``)."""
-    return resources.files("games.pillars").joinpath("draw.js").read_text("utf-8")
+    return resources.files("codecup_games.pillars").joinpath("draw.js").read_text("utf-8")
 
 
 def _frame(board: Board, last: Move | None, jokers: list[bool], ply: int) -> dict[str, Any]:

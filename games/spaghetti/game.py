@@ -7,11 +7,11 @@ from collections.abc import Sequence
 
 from codecup.dialogue import Dialogue, Outcome
 from codecup.game import Game, GameInfo, PlayerSession, Variant
-from games.spaghetti import render, scoring, view
-from games.spaghetti.bots import BOTS, make_bot
-from games.spaghetti.jury import format_setup, parse_setup, random_jury
-from games.spaghetti.player import SpaghettiPlayer
-from games.spaghetti.referee import referee
+from codecup_games.spaghetti import render, scoring, view
+from codecup_games.spaghetti.bots import BOTS, make_bot
+from codecup_games.spaghetti.jury import format_setup, parse_setup, random_jury
+from codecup_games.spaghetti.player import SpaghettiPlayer
+from codecup_games.spaghetti.referee import referee
 
 CLOCK = 30.0
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from codecup.errors import InvalidMoveError, SetupError
-from games.spaghetti.engine import COLS, ROWS
-from games.spaghetti.notation import format_move, parse_move
+from codecup_games.spaghetti.engine import COLS, ROWS
+from codecup_games.spaghetti.notation import format_move, parse_move
 
 CENTRE = (ROWS // 2) * COLS + COLS // 2  # row e, column d
 # The generator's cells: rows b..h, columns b..f, never the centre.

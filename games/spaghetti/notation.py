@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from codecup.errors import InvalidMoveError
-from games.spaghetti.engine import COLS, ROWS, TILES
+from codecup_games.spaghetti.engine import COLS, ROWS, TILES
 
 ROW_LETTERS = "abcdefghi"[:ROWS]
 COL_LETTERS = "abcdefg"[:COLS]

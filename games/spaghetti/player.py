@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 
 from codecup.game import PlayerSession
-from games.spaghetti.bots.base import Bot
-from games.spaghetti.engine import Position
-from games.spaghetti.notation import format_move, parse_move
-from games.spaghetti.referee import QUIT, START
+from codecup_games.spaghetti.bots.base import Bot
+from codecup_games.spaghetti.engine import Position
+from codecup_games.spaghetti.notation import format_move, parse_move
+from codecup_games.spaghetti.referee import QUIT, START
 
 STARTUP_CAP = 1.0  # seconds of start-up counted at most
 

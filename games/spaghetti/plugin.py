@@ -1,7 +1,7 @@
 """The entry point that registers Spaghetti with codecup."""
 
 from codecup.hookspecs import hookimpl
-from games.spaghetti.game import Spaghetti
+from codecup_games.spaghetti.game import Spaghetti
 
 
 @hookimpl

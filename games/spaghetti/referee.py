@@ -30,9 +30,9 @@ from codecup.dialogue import (
     Termination,
 )
 from codecup.errors import InvalidMoveError
-from games.spaghetti.engine import Position
-from games.spaghetti.jury import parse_setup
-from games.spaghetti.notation import format_move, parse_move
+from codecup_games.spaghetti.engine import Position
+from codecup_games.spaghetti.jury import parse_setup
+from codecup_games.spaghetti.notation import format_move, parse_move
 
 START = "Start"
 QUIT = "Quit"

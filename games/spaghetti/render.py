@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from games.spaghetti.engine import (
+from codecup_games.spaghetti.engine import (
     CELLS,
     COLS,
     KIND,
@@ -17,8 +17,8 @@ from games.spaghetti.engine import (
     Position,
     v_node,
 )
-from games.spaghetti.jury import parse_setup
-from games.spaghetti.notation import COL_LETTERS, ROW_LETTERS, parse_move
+from codecup_games.spaghetti.jury import parse_setup
+from codecup_games.spaghetti.notation import COL_LETTERS, ROW_LETTERS, parse_move
 
 # Path kinds, for colouring segments and marking wall ends.
 OPEN, CYCLE, NEUTRAL, SAME_WALL, ACROSS = "open", "cycle", "neutral", "same-wall", "across"

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from games.spaghetti.engine import (
+from codecup_games.spaghetti.engine import (
     CELLS,
     INTERIOR,
     KIND,
@@ -27,8 +27,8 @@ from games.spaghetti.engine import (
     TILES,
     Position,
 )
-from games.spaghetti.jury import parse_setup
-from games.spaghetti.notation import parse_move
+from codecup_games.spaghetti.jury import parse_setup
+from codecup_games.spaghetti.notation import parse_move
 
 NAMES = ("Blue", "Red")
 BLACK, GREY, OWN, LIGHT = "k", "g", ("b", "r"), ("B", "R")
@@ -36,7 +36,7 @@ BLACK, GREY, OWN, LIGHT = "k", "g", ("b", "r"), ("B", "R")
 
 def script() -> str:
     """The drawing script (``codecupDraw``)."""
-    return resources.files("games.spaghetti").joinpath("draw.js").read_text("utf-8")
+    return resources.files("codecup_games.spaghetti").joinpath("draw.js").read_text("utf-8")
 
 
 @attrs.frozen

@@ -14,10 +14,10 @@ from typing import Protocol
 import attrs
 
 from codecup.budget import Thinking, clock_scale
-from games.turn_right.board import FULL, ORIGINS2, ORIGINS3, SIZE, SQUARES, bits, count2, has3
-from games.turn_right.circuit import Circuit
-from games.turn_right.engine import BLACK, CIRCUITS, WHITE, Move, Position, corner_limit
-from games.turn_right.generate import all_circuits
+from codecup_games.turn_right.board import FULL, ORIGINS2, ORIGINS3, SIZE, SQUARES, bits, count2, has3
+from codecup_games.turn_right.circuit import Circuit
+from codecup_games.turn_right.engine import BLACK, CIRCUITS, WHITE, Move, Position, corner_limit
+from codecup_games.turn_right.generate import all_circuits
 
 RANDOM_CAP = 8
 """``random`` picks uniformly among all legal circuits of at most this many corners."""

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import attrs
 
 from codecup.errors import IllegalMoveError
-from games.turn_right import settled
-from games.turn_right.board import DOWN, LEFT, RIGHT, SIZE, UP, file_of, rank_of, square_name
+from codecup_games.turn_right import settled
+from codecup_games.turn_right.board import DOWN, LEFT, RIGHT, SIZE, UP, file_of, rank_of, square_name
 
 
 @attrs.frozen

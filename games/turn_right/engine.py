@@ -9,9 +9,9 @@ from __future__ import annotations
 import attrs
 
 from codecup.errors import IllegalMoveError
-from games.turn_right import settled
-from games.turn_right.board import FULL, SQUARES, count2, has3, square_name
-from games.turn_right.circuit import Circuit
+from codecup_games.turn_right import settled
+from codecup_games.turn_right.board import FULL, SQUARES, count2, has3, square_name
+from codecup_games.turn_right.circuit import Circuit
 
 WHITE, BLACK = 0, 1
 PIECES = 18

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import SetupError
 from codecup.game import Game, GameInfo, PlayerSession, Variant
-from games.turn_right import render, scoring, view
-from games.turn_right.bots import BOTS, make_bot
-from games.turn_right.player import TurnRightPlayer
-from games.turn_right.referee import referee
+from codecup_games.turn_right import render, scoring, view
+from codecup_games.turn_right.bots import BOTS, make_bot
+from codecup_games.turn_right.player import TurnRightPlayer
+from codecup_games.turn_right.referee import referee
 
 INFO = GameInfo(
     name="turn_right",

@@ -15,8 +15,8 @@ from __future__ import annotations
 import functools
 import random
 
-from games.turn_right.board import DOWN, LEFT, RIGHT, SIZE, SQUARES, UP, file_of, rank_of
-from games.turn_right.circuit import Circuit, corner_count
+from codecup_games.turn_right.board import DOWN, LEFT, RIGHT, SIZE, SQUARES, UP, file_of, rank_of
+from codecup_games.turn_right.circuit import Circuit, corner_count
 
 _TURN_RIGHT = {UP: RIGHT, RIGHT: DOWN, DOWN: LEFT, LEFT: UP}
 _TURN_LEFT = {v: k for k, v in _TURN_RIGHT.items()}

@@ -9,9 +9,9 @@ loop is *illegal*.
 from __future__ import annotations
 
 from codecup.errors import InvalidMoveError
-from games.turn_right.board import parse_square, square_name
-from games.turn_right.circuit import Circuit
-from games.turn_right.engine import Move
+from codecup_games.turn_right.board import parse_square, square_name
+from codecup_games.turn_right.circuit import Circuit
+from codecup_games.turn_right.engine import Move
 
 MAX_TEXT = 200
 """Longer than any legal circuit (36 corners x 3 characters); longer lines are not read as moves."""

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from codecup.game import PlayerSession
-from games.turn_right.bots import Bot
-from games.turn_right.engine import Position
-from games.turn_right.notation import format_move, read_move
-from games.turn_right.referee import ABORT, START
+from codecup_games.turn_right.bots import Bot
+from codecup_games.turn_right.engine import Position
+from codecup_games.turn_right.notation import format_move, read_move
+from codecup_games.turn_right.referee import ABORT, START
 
 
 class TurnRightPlayer(PlayerSession):

@@ -1,7 +1,7 @@
-"""Entry point ``turn_right = "games.turn_right.plugin"``: registers Turn Right."""
+"""Entry point ``turn_right = "codecup_games.turn_right.plugin"``: registers Turn Right."""
 
 from codecup.hookspecs import hookimpl
-from games.turn_right.game import TurnRight
+from codecup_games.turn_right.game import TurnRight
 
 
 @hookimpl

@@ -21,9 +21,9 @@ from codecup.dialogue import (
     Termination,
 )
 from codecup.errors import IllegalMoveError, InvalidMoveError
-from games.turn_right import scoring, settled
-from games.turn_right.engine import Position
-from games.turn_right.notation import format_move, read_move
+from codecup_games.turn_right import scoring, settled
+from codecup_games.turn_right.engine import Position
+from codecup_games.turn_right.notation import format_move, read_move
 
 START = "Start"
 ABORT = "x"

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from games.turn_right.board import FILES, SIZE, square_at, square_name
-from games.turn_right.circuit import Circuit
-from games.turn_right.engine import WHITE, Position
-from games.turn_right.notation import read_move
+from codecup_games.turn_right.board import FILES, SIZE, square_at, square_name
+from codecup_games.turn_right.circuit import Circuit
+from codecup_games.turn_right.engine import WHITE, Position
+from codecup_games.turn_right.notation import read_move
 
 
 @attrs.frozen

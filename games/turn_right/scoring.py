@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from games.turn_right import settled
+from codecup_games.turn_right import settled
 
 
 class End(enum.StrEnum):

@@ -6,17 +6,17 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from games.turn_right.board import SIZE
-from games.turn_right.circuit import Circuit
-from games.turn_right.engine import WHITE, Position
-from games.turn_right.notation import read_move
+from codecup_games.turn_right.board import SIZE
+from codecup_games.turn_right.circuit import Circuit
+from codecup_games.turn_right.engine import WHITE, Position
+from codecup_games.turn_right.notation import read_move
 
 NAMES = ("White", "Black")
 
 
 def script() -> str:
     """The drawing script (``codecupDraw``)."""
-    return resources.files("games.turn_right").joinpath("draw.js").read_text("utf-8")
+    return resources.files("codecup_games.turn_right").joinpath("draw.js").read_text("utf-8")
 
 
 def _frame(pos: Position, last: Circuit | None) -> dict[str, Any]:

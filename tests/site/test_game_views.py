@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import random
 
-from games.spaghetti.engine import COLS
-from games.spaghetti.view import Painter, frames
+from codecup_games.spaghetti.engine import COLS
+from codecup_games.spaghetti.view import Painter, frames
 
 FIGURE_3 = ["LLLLLRL", ".RLSSRL", "SLSS.RS", "SLLRRLR", "LRRSSSS", "LRSRRLL", "SLSRLS.", "SLSRRSR", "SRSSRSS"]
 

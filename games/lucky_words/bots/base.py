@@ -5,7 +5,7 @@ from __future__ import annotations
 import abc
 import random
 
-from games.lucky_words.engine import CELLS, EMPTY, TURNS, new_board, picker
+from codecup_games.lucky_words.engine import CELLS, EMPTY, TURNS, new_board, picker
 
 
 class Bot(abc.ABC):

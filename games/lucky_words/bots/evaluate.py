@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
-from games.lucky_words.bots.index import WordIndex
-from games.lucky_words.scorer import POINTS
+from codecup_games.lucky_words.bots.index import WordIndex
+from codecup_games.lucky_words.scorer import POINTS
 
 SIZE = 7
 LINES = tuple(tuple(range(r * 7, r * 7 + 7)) for r in range(7)) + tuple(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from games.lucky_words.words import MAX_LEN, MIN_LEN, WordList
+from codecup_games.lucky_words.words import MAX_LEN, MIN_LEN, WordList
 
 _A = ord("A")
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.lucky_words.bots.base import Bot
-from games.lucky_words.engine import LETTERS
+from codecup_games.lucky_words.bots.base import Bot
+from codecup_games.lucky_words.engine import LETTERS
 
 
 class RandomBot(Bot):

@@ -37,11 +37,11 @@ from typing import TypeVar
 
 import attrs
 
-from games.lucky_words.bots.base import Bot
-from games.lucky_words.bots.evaluate import AFFECTED, LINES, LineEvaluator, placement_gains
-from games.lucky_words.bots.index import WordIndex, index_for
-from games.lucky_words.engine import EMPTY, LETTERS, new_board
-from games.lucky_words.words import WordList, load_words
+from codecup_games.lucky_words.bots.base import Bot
+from codecup_games.lucky_words.bots.evaluate import AFFECTED, LINES, LineEvaluator, placement_gains
+from codecup_games.lucky_words.bots.index import WordIndex, index_for
+from codecup_games.lucky_words.engine import EMPTY, LETTERS, new_board
+from codecup_games.lucky_words.words import WordList, load_words
 
 T = TypeVar("T")
 

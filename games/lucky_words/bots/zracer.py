@@ -8,11 +8,11 @@ board nearly as well as the best letter; otherwise it calls the best letter.
 
 from __future__ import annotations
 
-from games.lucky_words.bots.base import Bot
-from games.lucky_words.bots.evaluate import LineEvaluator, placement_gains
-from games.lucky_words.bots.index import index_for
-from games.lucky_words.engine import LETTERS
-from games.lucky_words.words import load_words
+from codecup_games.lucky_words.bots.base import Bot
+from codecup_games.lucky_words.bots.evaluate import LineEvaluator, placement_gains
+from codecup_games.lucky_words.bots.index import index_for
+from codecup_games.lucky_words.engine import LETTERS
+from codecup_games.lucky_words.words import load_words
 
 Z_SHARE = 0.8
 """Z is called when its gain is at least this share of the best letter's (and positive)."""

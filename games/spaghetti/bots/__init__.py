@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.spaghetti.bots.base import Bot
-from games.spaghetti.bots.greedy import GreedyBot
-from games.spaghetti.bots.random_bot import RandomBot
-from games.spaghetti.bots.search import SearchBot
+from codecup_games.spaghetti.bots.base import Bot
+from codecup_games.spaghetti.bots.greedy import GreedyBot
+from codecup_games.spaghetti.bots.random_bot import RandomBot
+from codecup_games.spaghetti.bots.search import SearchBot
 
 FAST_SCALE = 0.05  # search-fast's share of search's work
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from games.spaghetti.engine import Position
+from codecup_games.spaghetti.engine import Position
 
 
 class Bot(Protocol):

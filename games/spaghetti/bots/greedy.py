@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from games.spaghetti.bots.tactics import best_at, frontier_cells
-from games.spaghetti.engine import Position
+from codecup_games.spaghetti.bots.tactics import best_at, frontier_cells
+from codecup_games.spaghetti.engine import Position
 
 
 def greedy_value(pos: Position, move: int, seat: int) -> int:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 
-from games.spaghetti.bots.tactics import best_at, frontier_cells, is_hot
-from games.spaghetti.engine import Position
+from codecup_games.spaghetti.bots.tactics import best_at, frontier_cells, is_hot
+from codecup_games.spaghetti.engine import Position
 
 
 def best_moves(pos: Position) -> tuple[int, list[int]]:

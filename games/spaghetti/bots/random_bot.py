@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.spaghetti.engine import Position
+from codecup_games.spaghetti.engine import Position
 
 
 class RandomBot:

@@ -41,11 +41,11 @@ import math
 import random
 import time
 
-from games.spaghetti.bots.budget import PLY_WORK, move_work, safety_seconds
-from games.spaghetti.bots.greedy import greedy_value
-from games.spaghetti.bots.playout import against_random_playout, best_moves, safe_playout
-from games.spaghetti.bots.tactics import is_hot
-from games.spaghetti.engine import Position
+from codecup_games.spaghetti.bots.budget import PLY_WORK, move_work, safety_seconds
+from codecup_games.spaghetti.bots.greedy import greedy_value
+from codecup_games.spaghetti.bots.playout import against_random_playout, best_moves, safe_playout
+from codecup_games.spaghetti.bots.tactics import is_hot
+from codecup_games.spaghetti.engine import Position
 
 INF = 10**6
 FULL_WIDTH_EMPTIES = 9  # at or below this many empty cells every move is searched

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.spaghetti.engine import CELLS, COLS, KIND, NODES, SEGMENTS, Position, h_node, v_node
+from codecup_games.spaghetti.engine import CELLS, COLS, KIND, NODES, SEGMENTS, Position, h_node, v_node
 
 
 def _node_cells() -> tuple[tuple[int, int], ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from games.lucky_words.words import WORDS_ENV
+from codecup_games.lucky_words.words import WORDS_ENV
 
 OFFICIAL = Path(__file__).resolve().parents[3] / ".." / "shared" / "words.dat"
 

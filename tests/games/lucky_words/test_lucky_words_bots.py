@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from codecup.drive import play_bots
-from games.lucky_words.bots import make_bot
-from games.lucky_words.bots.evaluate import LINES
-from games.lucky_words.game import LuckyWords
-from games.lucky_words.words import WORDS_ENV
+from codecup_games.lucky_words.bots import make_bot
+from codecup_games.lucky_words.bots.evaluate import LINES
+from codecup_games.lucky_words.game import LuckyWords
+from codecup_games.lucky_words.words import WORDS_ENV
 
 GAME = LuckyWords()
 
@@ -51,7 +51,7 @@ def test_strong_beats_zracer_on_the_default_list(tmp_path, monkeypatch):
 
 
 def test_strong_budget_depends_on_the_clock_alone():
-    from games.lucky_words.bots.strong import Budget
+    from codecup_games.lucky_words.bots.strong import Budget
 
     full, standard, short = Budget.for_clock(None), Budget.for_clock(10.0), Budget.for_clock(2.0)
     assert full == standard == Budget.for_clock(30.0)
@@ -85,26 +85,26 @@ def _strong_game(seed: int) -> tuple[list[str], list[object]]:
         return bot
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("games.lucky_words.game.make_bot", keep)
+        mp.setattr("codecup_games.lucky_words.game.make_bot", keep)
         result = play_bots(GAME, ("strong", "zracer"), seed=seed, variant="wordracer")
     assert [end.kind.value for end in result.outcome.ends] == ["normal", "normal"]
     return [m for _, m in result.moves], bots
 
 
 def test_strong_plays_the_same_game_on_a_slower_machine(small_words, monkeypatch):
-    monkeypatch.setattr("games.lucky_words.bots.strong.time", _TickingClocks(0.001))
+    monkeypatch.setattr("codecup_games.lucky_words.bots.strong.time", _TickingClocks(0.001))
     calm, _ = _strong_game(5)
     # 49 moves of 0.08 s: 3.9 s of its 10 s clock, a slow machine, still short of the net.
-    monkeypatch.setattr("games.lucky_words.bots.strong.time", _TickingClocks(0.08))
+    monkeypatch.setattr("codecup_games.lucky_words.bots.strong.time", _TickingClocks(0.08))
     loaded, bots = _strong_game(5)
     assert loaded == calm
     assert bots[0]._calm()  # the safety net never fired
 
 
 def test_strong_safety_net_fires_on_a_hopeless_machine(small_words, monkeypatch):
-    monkeypatch.setattr("games.lucky_words.bots.strong.time", _TickingClocks(0.001))
+    monkeypatch.setattr("codecup_games.lucky_words.bots.strong.time", _TickingClocks(0.001))
     calm, _ = _strong_game(5)
-    monkeypatch.setattr("games.lucky_words.bots.strong.time", _TickingClocks(1.0))
+    monkeypatch.setattr("codecup_games.lucky_words.bots.strong.time", _TickingClocks(1.0))
     hopeless, bots = _strong_game(5)
     assert not bots[0]._calm()  # it stopped looking ahead, and still played every move
     assert len(hopeless) == len(calm) == 96

@@ -11,9 +11,9 @@ from codecup.dialogue import Outcome, SeatEnd, Termination
 from codecup.drive import play_bots
 from codecup.errors import ConfigError
 from codecup.plugins import load_games, make_plugin_manager
-from games.lucky_words.engine import Position
-from games.lucky_words.game import LuckyWords
-from games.lucky_words.scorer import Scorer
+from codecup_games.lucky_words.engine import Position
+from codecup_games.lucky_words.game import LuckyWords
+from codecup_games.lucky_words.scorer import Scorer
 
 GAME = LuckyWords()
 VARIANTS = [v.name for v in GAME.info.variants]

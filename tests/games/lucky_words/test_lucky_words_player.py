@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.lucky_words.bots.randombot import RandomBot
-from games.lucky_words.player import LuckyWordsPlayer, dialect_of
-from games.lucky_words.variants import rules_of
+from codecup_games.lucky_words.bots.randombot import RandomBot
+from codecup_games.lucky_words.player import LuckyWordsPlayer, dialect_of
+from codecup_games.lucky_words.variants import rules_of
 
 
 def test_codecup2004_first_player_picks_with_two_lines(small_words):

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from games.lucky_words.scorer import POINTS, Scorer, ScoringMode, cols_of, rows_of
-from games.lucky_words.words import WordList
+from codecup_games.lucky_words.scorer import POINTS, Scorer, ScoringMode, cols_of, rows_of
+from codecup_games.lucky_words.words import WordList
 
 SPEC_BOARD = "ABALONE" "XIBIULA" "IQIPTIC" "SNOBWAY" "ELSAONM" "SHEBRAA" "WESYKYD"  # fmt: skip
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from games.lucky_words.words import WORDS_ENV
+from codecup_games.lucky_words.words import WORDS_ENV
 
 BOT = f"{shlex.quote(sys.executable)} -m codecup bot lucky_words"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from codecup.errors import ConfigError
-from games.lucky_words import words as words_mod
-from games.lucky_words.words import WORDS_ENV, WordList, WordListError, load_words
+from codecup_games.lucky_words import words as words_mod
+from codecup_games.lucky_words.words import WORDS_ENV, WordList, WordListError, load_words
 
 
 def test_env_var_wins(small_words):

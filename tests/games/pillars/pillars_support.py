@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from games.pillars.engine import RECT_OF_MASK, Board, legal_masks
-from games.pillars.notation import format_rect, parse_rect
-from games.pillars.setup import parse_setup
+from codecup_games.pillars.engine import RECT_OF_MASK, Board, legal_masks
+from codecup_games.pillars.notation import format_rect, parse_rect
+from codecup_games.pillars.setup import parse_setup
 
 DIAGONAL = "\n".join(r + r.lower() for r in "ABCDEFGHIJ")
 

@@ -8,10 +8,10 @@ import pytest
 
 from codecup.dialogue import Termination
 from codecup.drive import DriveResult, SessionChannel, derive_seed, drive, play_bots
-from games.pillars.bots import SAMPLE, BaselineBot, Budget, RandomBot
-from games.pillars.engine import Board, bit, legal_masks, random_pillars
-from games.pillars.game import Pillars
-from games.pillars.player import View
+from codecup_games.pillars.bots import SAMPLE, BaselineBot, Budget, RandomBot
+from codecup_games.pillars.engine import Board, bit, legal_masks, random_pillars
+from codecup_games.pillars.game import Pillars
+from codecup_games.pillars.player import View
 
 GAME = Pillars()
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.pillars.engine import (
+from codecup_games.pillars.engine import (
     ALL_MASKS,
     FIELDS,
     FULL,

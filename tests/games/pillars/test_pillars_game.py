@@ -6,7 +6,7 @@ from codecup.dialogue import NORMAL, Outcome
 from codecup.drive import play_bots
 from codecup.game import Standing
 from codecup.plugins import load_games
-from games.pillars.game import Pillars
+from codecup_games.pillars.game import Pillars
 
 
 def test_registered_through_the_entry_point():

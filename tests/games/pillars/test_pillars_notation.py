@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from codecup.errors import InvalidMoveError
-from games.pillars.engine import Rect
-from games.pillars.notation import Move, format_field, format_rect, parse_field, parse_rect
+from codecup_games.pillars.engine import Rect
+from codecup_games.pillars.notation import Move, format_field, format_rect, parse_field, parse_rect
 
 
 def test_fields():

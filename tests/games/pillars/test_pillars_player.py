@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from games.pillars.bots import make_bot
-from games.pillars.engine import Board
-from games.pillars.notation import Move
-from games.pillars.player import PillarsPlayer, View
-from games.pillars.setup import parse_setup
-from tests.games.pillars.pillars_support import DIAGONAL
+from codecup_games.pillars.bots import make_bot
+from codecup_games.pillars.engine import Board
+from codecup_games.pillars.notation import Move
+from codecup_games.pillars.player import PillarsPlayer, View
+from codecup_games.pillars.setup import parse_setup
+from tests.codecup_games.pillars.pillars_support import DIAGONAL
 
 
 class Scripted:

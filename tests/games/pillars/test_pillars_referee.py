@@ -6,8 +6,8 @@ import pytest
 
 from codecup.dialogue import Fault, Termination
 from codecup.drive import ScriptedChannel, drive
-from games.pillars.referee import referee
-from tests.games.pillars.pillars_support import DIAGONAL, empty_before, greedy_game
+from codecup_games.pillars.referee import referee
+from tests.codecup_games.pillars.pillars_support import DIAGONAL, empty_before, greedy_game
 
 PILLARS = DIAGONAL.split("\n")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from games.pillars.game import Pillars
-from tests.games.pillars.pillars_support import DIAGONAL, greedy_game
+from codecup_games.pillars.game import Pillars
+from tests.codecup_games.pillars.pillars_support import DIAGONAL, greedy_game
 
 GAME = Pillars()
 VARIANT = "codecup2009"

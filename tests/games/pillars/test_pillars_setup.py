@@ -7,9 +7,9 @@ import random
 import pytest
 
 from codecup.errors import SetupError
-from games.pillars.game import Pillars
-from games.pillars.setup import parse_setup
-from tests.games.pillars.pillars_support import DIAGONAL
+from codecup_games.pillars.game import Pillars
+from codecup_games.pillars.setup import parse_setup
+from tests.codecup_games.pillars.pillars_support import DIAGONAL
 
 GAME = Pillars()
 VARIANT = "codecup2009"

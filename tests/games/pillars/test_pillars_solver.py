@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from games.pillars.engine import FIELDS, Board, bit, legal_masks
-from games.pillars.solver import BudgetExceeded, Solver
+from codecup_games.pillars.engine import FIELDS, Board, bit, legal_masks
+from codecup_games.pillars.solver import BudgetExceeded, Solver
 
 
 @functools.cache

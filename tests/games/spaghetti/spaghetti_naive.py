@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.spaghetti.engine import COLS, CYCLE_PENALTY, ROWS, SAME_WALL_PENALTY
+from codecup_games.spaghetti.engine import COLS, CYCLE_PENALTY, ROWS, SAME_WALL_PENALTY
 
 N, E, S, W = 0, 1, 2, 3
 OPPOSITE = {N: S, S: N, E: W, W: E}

@@ -13,14 +13,14 @@ import types
 import pytest
 
 from codecup.drive import DriveResult, SessionChannel, derive_seed, drive
-from games.spaghetti import player
-from games.spaghetti.bots import search
-from games.spaghetti.bots.budget import move_work, safety_seconds
-from games.spaghetti.bots.search import SearchBot
-from games.spaghetti.engine import Position
-from games.spaghetti.game import CLOCK, Spaghetti
-from games.spaghetti.notation import parse_move
-from games.spaghetti.player import SpaghettiPlayer
+from codecup_games.spaghetti import player
+from codecup_games.spaghetti.bots import search
+from codecup_games.spaghetti.bots.budget import move_work, safety_seconds
+from codecup_games.spaghetti.bots.search import SearchBot
+from codecup_games.spaghetti.engine import Position
+from codecup_games.spaghetti.game import CLOCK, Spaghetti
+from codecup_games.spaghetti.notation import parse_move
+from codecup_games.spaghetti.player import SpaghettiPlayer
 
 GAME = Spaghetti()
 VARIANT = "codecup2022"

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from codecup.drive import play_bots
-from games.spaghetti.bots import make_bot
-from games.spaghetti.bots.greedy import GreedyBot
-from games.spaghetti.bots.search import SearchBot
-from games.spaghetti.engine import BLUE, Position
-from games.spaghetti.game import Spaghetti
-from games.spaghetti.notation import format_move, parse_move
-from tests.games.spaghetti.test_spaghetti_engine import FIGURE3
+from codecup_games.spaghetti.bots import make_bot
+from codecup_games.spaghetti.bots.greedy import GreedyBot
+from codecup_games.spaghetti.bots.search import SearchBot
+from codecup_games.spaghetti.engine import BLUE, Position
+from codecup_games.spaghetti.game import Spaghetti
+from codecup_games.spaghetti.notation import format_move, parse_move
+from tests.codecup_games.spaghetti.test_spaghetti_engine import FIGURE3
 
 GAME = Spaghetti()
 

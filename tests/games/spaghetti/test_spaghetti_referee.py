@@ -11,10 +11,10 @@ import pytest
 from codecup.dialogue import Fault, Termination
 from codecup.drive import ScriptedChannel, SessionChannel, drive
 from codecup.game import PlayerSession
-from games.spaghetti.engine import PLAYER_MOVES, Position
-from games.spaghetti.game import Spaghetti
-from games.spaghetti.jury import parse_setup
-from games.spaghetti.notation import format_move, parse_move
+from codecup_games.spaghetti.engine import PLAYER_MOVES, Position
+from codecup_games.spaghetti.game import Spaghetti
+from codecup_games.spaghetti.jury import parse_setup
+from codecup_games.spaghetti.notation import format_move, parse_move
 
 SETUP = "cds\nebr"
 GAME = Spaghetti()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xml.etree import ElementTree
 
-from games.spaghetti.game import Spaghetti
+from codecup_games.spaghetti.game import Spaghetti
 
 GAME = Spaghetti()
 SETUP = "cds\nebr"

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from codecup.errors import InvalidMoveError, SetupError
-from games.spaghetti.engine import COLS
-from games.spaghetti.game import Spaghetti
-from games.spaghetti.jury import CENTRE, mirror, parse_setup, random_jury
-from games.spaghetti.notation import format_move, parse_move
+from codecup_games.spaghetti.engine import COLS
+from codecup_games.spaghetti.game import Spaghetti
+from codecup_games.spaghetti.jury import CENTRE, mirror, parse_setup, random_jury
+from codecup_games.spaghetti.notation import format_move, parse_move
 
 GAME = Spaghetti()
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from games.turn_right.board import FULL, count2, has3
-from games.turn_right.bots import CAPS, RANDOM_CAP, BaselineBot, Budget, RandomBot, winning_circuit
-from games.turn_right.circuit import Circuit
-from games.turn_right.engine import WHITE, Position
-from games.turn_right.generate import all_circuits
-from tests.games.turn_right.tr_support import CHECKER_WHITE, mask, placed
+from codecup_games.turn_right.board import FULL, count2, has3
+from codecup_games.turn_right.bots import CAPS, RANDOM_CAP, BaselineBot, Budget, RandomBot, winning_circuit
+from codecup_games.turn_right.circuit import Circuit
+from codecup_games.turn_right.engine import WHITE, Position
+from codecup_games.turn_right.generate import all_circuits
+from tests.codecup_games.turn_right.tr_support import CHECKER_WHITE, mask, placed
 
 CAP = 6
 """The bots' logic is tested with 6-corner searches (1,825 loops) to stay fast; the default cap is 8."""
@@ -93,7 +93,7 @@ def test_baseline_placement_builds_its_own_windows():
 
 
 def test_near2_counts_windows_with_three_of_four():
-    from games.turn_right.bots import near2
+    from codecup_games.turn_right.bots import near2
 
     assert near2(mask("a1 a2 b1")) == 1
     assert near2(mask("a1 a2 b1 b2")) == 1

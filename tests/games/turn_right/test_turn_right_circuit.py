@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from codecup.errors import IllegalMoveError, InvalidMoveError
-from games.turn_right.board import parse_square, square_name
-from games.turn_right.circuit import Circuit, normal_form, signed_area
-from games.turn_right.notation import format_move, parse_move, read_move
-from tests.games.turn_right.tr_support import mask
+from codecup_games.turn_right.board import parse_square, square_name
+from codecup_games.turn_right.circuit import Circuit, normal_form, signed_area
+from codecup_games.turn_right.notation import format_move, parse_move, read_move
+from tests.codecup_games.turn_right.tr_support import mask
 
 
 def moved(circuit: Circuit, name: str) -> str:

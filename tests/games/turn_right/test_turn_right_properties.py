@@ -7,9 +7,9 @@ import random
 import pytest
 
 from codecup.errors import IllegalMoveError
-from games.turn_right.board import FULL, bits, file_of, rank_of
-from games.turn_right.circuit import Circuit, normal_form
-from games.turn_right.generate import all_circuits, loop_corners, random_circuit
+from codecup_games.turn_right.board import FULL, bits, file_of, rank_of
+from codecup_games.turn_right.circuit import Circuit, normal_form
+from codecup_games.turn_right.generate import all_circuits, loop_corners, random_circuit
 
 TRIALS = 400
 

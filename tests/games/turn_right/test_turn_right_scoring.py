@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from codecup.dialogue import NORMAL, Outcome, SeatEnd, Termination
 from codecup.game import Standing
-from games.turn_right import scoring
-from games.turn_right.game import TurnRight
-from games.turn_right.scoring import End
+from codecup_games.turn_right import scoring
+from codecup_games.turn_right.game import TurnRight
+from codecup_games.turn_right.scoring import End
 
 WHITE, BLACK = 0, 1
 

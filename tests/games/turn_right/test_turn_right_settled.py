@@ -7,12 +7,12 @@ import pytest
 from codecup.dialogue import Fault, Termination
 from codecup.drive import ScriptedChannel, drive
 from codecup.errors import IllegalMoveError
-from games.turn_right import settled
-from games.turn_right.board import parse_square
-from games.turn_right.engine import WHITE, Position
-from games.turn_right.notation import format_move, read_move
-from games.turn_right.referee import referee
-from tests.games.turn_right.tr_support import THREE_WHITE, placed, placements
+from codecup_games.turn_right import settled
+from codecup_games.turn_right.board import parse_square
+from codecup_games.turn_right.engine import WHITE, Position
+from codecup_games.turn_right.notation import format_move, read_move
+from codecup_games.turn_right.referee import referee
+from tests.codecup_games.turn_right.tr_support import THREE_WHITE, placed, placements
 
 
 def test_counter_clockwise_read_as_clockwise(monkeypatch):

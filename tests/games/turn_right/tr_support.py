@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.turn_right.board import FULL, bits, parse_square, square_name
-from games.turn_right.engine import Position
+from codecup_games.turn_right.board import FULL, bits, parse_square, square_name
+from codecup_games.turn_right.engine import Position
 
 CHECKER_WHITE = " ".join(square_name(s) for s in range(36) if (s // 6 + s % 6) % 2 == 0)
 """White on the dark squares of a chessboard colouring: no 2x2 window of either colour."""
