@@ -7,7 +7,7 @@ import os
 import pytest
 
 from codecup_games.lucky_words.words import WORDS_ENV, WordList
-from tests.codecup_games.lucky_words.lw_support import SMALL_WORDS, official_path
+from tests.games.lucky_words.lw_support import SMALL_WORDS, official_path
 
 
 @pytest.fixture

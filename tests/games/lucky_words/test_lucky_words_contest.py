@@ -9,7 +9,7 @@ from codecup.drive import ScriptedChannel, drive
 from codecup_games.lucky_words.engine import Position
 from codecup_games.lucky_words.game import LuckyWords
 from codecup_games.lucky_words.scorer import Scorer, ScoringMode
-from tests.codecup_games.lucky_words.lw_support import FREE, scripts
+from tests.games.lucky_words.lw_support import FREE, scripts
 
 GAME = LuckyWords()
 LETTERS = "ZCATSEAR" + "Q" * 40

@@ -8,7 +8,7 @@ from codecup.dialogue import Fault, Termination
 from codecup.drive import ScriptedChannel, drive
 from codecup_games.lucky_words.game import LuckyWords
 from codecup_games.lucky_words.scorer import Scorer
-from tests.codecup_games.lucky_words.lw_support import FREE, scripts
+from tests.games.lucky_words.lw_support import FREE, scripts
 
 GAME = LuckyWords()
 # Seat 0 fills 0,1,2,... so its row 0 reads the first 7 letters it placed.

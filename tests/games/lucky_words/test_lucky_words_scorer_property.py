@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from codecup_games.lucky_words.scorer import Scorer, ScoringMode
 from codecup_games.lucky_words.tables import tables_for
 from codecup_games.lucky_words.words import WordList
-from tests.codecup_games.lucky_words.lw_support import SMALL_WORDS
+from tests.games.lucky_words.lw_support import SMALL_WORDS
 
 POINTS_BY_LENGTH = {2: 1, 3: 2, 4: 3, 5: 5, 6: 8, 7: 13}
 SMALL = WordList.from_words(SMALL_WORDS.split(), "small")

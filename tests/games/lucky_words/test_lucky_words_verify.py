@@ -10,7 +10,7 @@ from codecup.cli import main
 from codecup.game import ProvidedFile
 from codecup_games.lucky_words.game import LuckyWords
 from codecup_games.lucky_words.words import WORDS_ENV, WordList, load_words
-from tests.codecup_games.lucky_words.lw_support import SMALL_WORDS
+from tests.games.lucky_words.lw_support import SMALL_WORDS
 
 OTHER_WORDS = "CAT\nDOG\nZAP\n"
 

@@ -7,7 +7,7 @@ from codecup_games.pillars.engine import Board
 from codecup_games.pillars.notation import Move
 from codecup_games.pillars.player import PillarsPlayer, View
 from codecup_games.pillars.setup import parse_setup
-from tests.codecup_games.pillars.pillars_support import DIAGONAL
+from tests.games.pillars.pillars_support import DIAGONAL
 
 
 class Scripted:

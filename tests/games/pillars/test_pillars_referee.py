@@ -7,7 +7,7 @@ import pytest
 from codecup.dialogue import Fault, Termination
 from codecup.drive import ScriptedChannel, drive
 from codecup_games.pillars.referee import referee
-from tests.codecup_games.pillars.pillars_support import DIAGONAL, empty_before, greedy_game
+from tests.games.pillars.pillars_support import DIAGONAL, empty_before, greedy_game
 
 PILLARS = DIAGONAL.split("\n")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from codecup_games.pillars.game import Pillars
-from tests.codecup_games.pillars.pillars_support import DIAGONAL, greedy_game
+from tests.games.pillars.pillars_support import DIAGONAL, greedy_game
 
 GAME = Pillars()
 VARIANT = "codecup2009"

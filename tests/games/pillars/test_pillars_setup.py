@@ -9,7 +9,7 @@ import pytest
 from codecup.errors import SetupError
 from codecup_games.pillars.game import Pillars
 from codecup_games.pillars.setup import parse_setup
-from tests.codecup_games.pillars.pillars_support import DIAGONAL
+from tests.games.pillars.pillars_support import DIAGONAL
 
 GAME = Pillars()
 VARIANT = "codecup2009"

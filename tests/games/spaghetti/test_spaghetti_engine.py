@@ -9,7 +9,7 @@ import pytest
 from codecup_games.spaghetti.engine import BLUE, CELLS, PLAYER_MOVES, RED, Position
 from codecup_games.spaghetti.jury import random_jury
 from codecup_games.spaghetti.notation import parse_move
-from tests.codecup_games.spaghetti.spaghetti_naive import naive_delta
+from tests.games.spaghetti.spaghetti_naive import naive_delta
 
 FIGURE3 = (
     "LLLLLRL",

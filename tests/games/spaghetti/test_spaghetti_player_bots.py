@@ -11,7 +11,7 @@ from codecup_games.spaghetti.bots.search import SearchBot
 from codecup_games.spaghetti.engine import BLUE, Position
 from codecup_games.spaghetti.game import Spaghetti
 from codecup_games.spaghetti.notation import format_move, parse_move
-from tests.codecup_games.spaghetti.test_spaghetti_engine import FIGURE3
+from tests.games.spaghetti.test_spaghetti_engine import FIGURE3
 
 GAME = Spaghetti()
 

@@ -9,7 +9,7 @@ from codecup_games.turn_right.bots import CAPS, RANDOM_CAP, BaselineBot, Budget,
 from codecup_games.turn_right.circuit import Circuit
 from codecup_games.turn_right.engine import WHITE, Position
 from codecup_games.turn_right.generate import all_circuits
-from tests.codecup_games.turn_right.tr_support import CHECKER_WHITE, mask, placed
+from tests.games.turn_right.tr_support import CHECKER_WHITE, mask, placed
 
 CAP = 6
 """The bots' logic is tested with 6-corner searches (1,825 loops) to stay fast; the default cap is 8."""

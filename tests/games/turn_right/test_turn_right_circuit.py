@@ -8,7 +8,7 @@ from codecup.errors import IllegalMoveError, InvalidMoveError
 from codecup_games.turn_right.board import parse_square, square_name
 from codecup_games.turn_right.circuit import Circuit, normal_form, signed_area
 from codecup_games.turn_right.notation import format_move, parse_move, read_move
-from tests.codecup_games.turn_right.tr_support import mask
+from tests.games.turn_right.tr_support import mask
 
 
 def moved(circuit: Circuit, name: str) -> str:

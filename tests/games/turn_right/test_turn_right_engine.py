@@ -9,7 +9,7 @@ from codecup_games.turn_right.board import FULL, count2, has3, parse_square
 from codecup_games.turn_right.engine import BLACK, WHITE, Position, corner_limit
 from codecup_games.turn_right.generate import random_circuit
 from codecup_games.turn_right.notation import read_move
-from tests.codecup_games.turn_right.tr_support import CHECKER_WHITE, THREE_WHITE, mask, placed, placements
+from tests.games.turn_right.tr_support import CHECKER_WHITE, THREE_WHITE, mask, placed, placements
 
 
 def test_white_places_first_and_black_last_piece_is_automatic():

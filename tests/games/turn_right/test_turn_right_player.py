@@ -11,7 +11,7 @@ from codecup_games.turn_right.circuit import Circuit
 from codecup_games.turn_right.game import TurnRight
 from codecup_games.turn_right.notation import parse_move, read_move
 from codecup_games.turn_right.player import TurnRightPlayer
-from tests.codecup_games.turn_right.tr_support import CHECKER_WHITE, circuit_lines, placements
+from tests.games.turn_right.tr_support import CHECKER_WHITE, circuit_lines, placements
 
 
 def test_white_starts_and_black_answers_the_first_placement():

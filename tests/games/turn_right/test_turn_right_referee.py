@@ -9,7 +9,7 @@ from codecup.dialogue import Fault, Termination
 from codecup.drive import ScriptedChannel, drive
 from codecup_games.turn_right.notation import format_move, read_move
 from codecup_games.turn_right.referee import referee
-from tests.codecup_games.turn_right.tr_support import CHECKER_WHITE, THREE_WHITE, circuit_lines, placements
+from tests.games.turn_right.tr_support import CHECKER_WHITE, THREE_WHITE, circuit_lines, placements
 
 
 @attrs.define(eq=False)

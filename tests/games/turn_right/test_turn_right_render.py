@@ -8,7 +8,7 @@ import pytest
 
 from codecup.errors import SetupError
 from codecup_games.turn_right.game import TurnRight
-from tests.codecup_games.turn_right.tr_support import THREE_WHITE, placements
+from tests.games.turn_right.tr_support import THREE_WHITE, placements
 
 V = "codecup2006"
 

@@ -12,7 +12,7 @@ from codecup_games.turn_right.board import parse_square
 from codecup_games.turn_right.engine import WHITE, Position
 from codecup_games.turn_right.notation import format_move, read_move
 from codecup_games.turn_right.referee import referee
-from tests.codecup_games.turn_right.tr_support import THREE_WHITE, placed, placements
+from tests.games.turn_right.tr_support import THREE_WHITE, placed, placements
 
 
 def test_counter_clockwise_read_as_clockwise(monkeypatch):
