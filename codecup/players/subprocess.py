@@ -176,6 +176,7 @@ class SubprocessPlayer(Player):
     running: bool = True
     exit_signal: int | None = None
     resumed_cpu: float = 0.0  # the tree's CPU time when it was last resumed
+    frozen_cpu: float | None = None  # its CPU time read while frozen: still its CPU time at the next resume
 
     async def start(self) -> None:
         """Start the program in its own session (and so its own process group), then suspend it."""
@@ -225,7 +226,10 @@ class SubprocessPlayer(Player):
         """Let the whole tree run again (noting its CPU time so far, where a cgroup measures it)."""
         if not self.running and self.pid:
             if self.box is not None and self.box.cgroup is not None:
-                self.resumed_cpu = self.box.cgroup.cpu_time()
+                # A frozen tree uses no CPU of its own: the reading taken when it was charged
+                # after its last answer serves (one cpu.stat read a move, not two).
+                frozen_cpu, self.frozen_cpu = self.frozen_cpu, None
+                self.resumed_cpu = self.box.cgroup.cpu_time() if frozen_cpu is None else frozen_cpu
                 self.box.cgroup.thaw()
             else:
                 self._signal(signal.SIGCONT)
@@ -234,7 +238,10 @@ class SubprocessPlayer(Player):
     def cpu_time(self) -> float | None:
         """CPU seconds used by the program's whole tree so far (None without a cgroup)."""
         if self.box is not None and self.box.cgroup is not None:
-            return self.box.cgroup.cpu_time()
+            used = self.box.cgroup.cpu_time()
+            if not self.running:
+                self.frozen_cpu = used
+            return used
         return None
 
     def send(self, line: str) -> None:
