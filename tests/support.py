@@ -30,3 +30,32 @@ def processes_with(token: str) -> list[int]:
 def python_argv(script: Path, *args: str) -> tuple[str, ...]:
     """Run a test script with this interpreter."""
     return (sys.executable, str(script), *args)
+
+
+# A Twenty-one bot as a small script: adds 1-3 at random from its seed (its first argument,
+# which may also carry a run's token), after a delay (its second argument, default 0.02 s)
+# so that games last long enough for a kill to land in one.
+TWENTYONE_SCRIPT_BOT = """\
+import random, sys, time
+rng = random.Random(sys.argv[1])
+delay = float(sys.argv[2]) if len(sys.argv) > 2 else 0.02
+seen_start = False
+for line in sys.stdin:
+    line = line.strip()
+    if line == "Quit":
+        break
+    if line == "Start" or (line in ("1", "2", "3") and seen_start):
+        time.sleep(delay)
+        print(rng.randint(1, 3), flush=True)
+    seen_start = True
+"""
+
+# A program that writes 30 lines to stderr, reads one line, then exits with code 3.
+NOISY_CRASH = """\
+import sys
+for i in range(30):
+    print(f"trace line {i}", file=sys.stderr)
+sys.stderr.flush()
+sys.stdin.readline()
+sys.exit(3)
+"""

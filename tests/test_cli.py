@@ -7,7 +7,7 @@ import json
 import pytest
 
 from codecup.cli import main
-from tests.support import TINYGAME_DIST
+from tests.support import NOISY_CRASH, TINYGAME_DIST
 
 
 @pytest.fixture(autouse=True)
@@ -85,16 +85,6 @@ def test_command_players_learn_the_variant_from_the_referee(tmp_path):
     doc = json.loads(record.read_text())
     assert doc["variant"] == "wordracer"
     assert [t["kind"] for t in doc["result"]["termination"]] == ["normal", "normal"]
-
-
-NOISY_CRASH = """\
-import sys
-for i in range(30):
-    print(f"trace line {i}", file=sys.stderr)
-sys.stderr.flush()
-sys.stdin.readline()
-sys.exit(3)
-"""
 
 
 @pytest.mark.parametrize("everything", [False, True], ids=["tail", "all"])

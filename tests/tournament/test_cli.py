@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.support import TINYGAME_DIST, processes_with
+from tests.support import TINYGAME_DIST, TWENTYONE_SCRIPT_BOT, processes_with
 
 PLAYERS = """\
 game: twentyone
@@ -75,22 +75,6 @@ def test_tournament_cli_user_errors(tmp_path, text, message):
     assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
 
 
-# A Twenty-one bot as a small script (a fraction of ``codecup bot``'s start-up time):
-# it adds 1-3 at random from its seed; the seed is also this test's marker.
-SCRIPT_BOT = """\
-import random, sys, time
-rng = random.Random(sys.argv[1])
-seen_start = False
-for line in sys.stdin:
-    line = line.strip()
-    if line == "Quit":
-        break
-    if line == "Start" or (line in ("1", "2", "3") and seen_start):
-        time.sleep(0.02)  # long enough games for a kill to land in one
-        print(rng.randint(1, 3), flush=True)
-    seen_start = True
-"""
-
 SUBPROCESS_PLAYERS = """\
 game: twentyone
 players:
@@ -118,7 +102,7 @@ def test_kill_at_a_random_moment_then_resume(tmp_path):
     """SIGKILL the whole tournament (workers and bots too) at a random moment, twice; then finish it."""
     token = str(random.randrange(10**8, 10**9))  # marks this test's bot processes
     (tmp_path / "players.yml").write_text(SUBPROCESS_PLAYERS.format(python=sys.executable, token=token))
-    (tmp_path / "bot.py").write_text(SCRIPT_BOT)
+    (tmp_path / "bot.py").write_text(TWENTYONE_SCRIPT_BOT)
     args = ["tournament", tmp_path / "players.yml", "--jobs", "2", "--quiet", "--seed", "5"]
     out = tmp_path / "cut"
     rng = random.Random()

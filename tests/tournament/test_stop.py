@@ -22,27 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import TINYGAME_DIST
+from tests.support import TINYGAME_DIST, TWENTYONE_SCRIPT_BOT
 
 TOKEN_VAR = "CODECUP_TEST_RUN"
 GONE_WITHIN = 5.0  # seconds for every process of a stopped run to be gone
 
-# A Twenty-one bot as a small script: adds 1-3 at random from its seed (its first argument,
-# which also carries the run's token), a little slowly so games last long enough to be cut.
-SCRIPT_BOT = """\
-import random, sys, time
-rng = random.Random(sys.argv[1])
-delay = float(sys.argv[2]) if len(sys.argv) > 2 else 0.02
-seen_start = False
-for line in sys.stdin:
-    line = line.strip()
-    if line == "Quit":
-        break
-    if line == "Start" or (line in ("1", "2", "3") and seen_start):
-        time.sleep(delay)
-        print(rng.randint(1, 3), flush=True)
-    seen_start = True
-"""
 
 PLAYERS = """\
 game: twentyone
@@ -183,7 +167,7 @@ SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL]
 @pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: s.name)
 def test_tournament_stops_clean_and_resumes(sig, token, tmp_path):
     (tmp_path / "players.yml").write_text(PLAYERS.format(python=sys.executable, token=token))
-    (tmp_path / "bot.py").write_text(SCRIPT_BOT)
+    (tmp_path / "bot.py").write_text(TWENTYONE_SCRIPT_BOT)
     out = tmp_path / "out"
     args = ["tournament", tmp_path / "players.yml", "--jobs", "2", "--quiet", "--no-site", "--out", out]
     rng = random.Random()
@@ -212,7 +196,7 @@ def test_tournament_stops_clean_and_resumes(sig, token, tmp_path):
 
 
 def test_play_stops_clean(token, tmp_path):
-    (tmp_path / "bot.py").write_text(SCRIPT_BOT)
+    (tmp_path / "bot.py").write_text(TWENTYONE_SCRIPT_BOT)
     for sig in SIGNALS:
         run = Run(
             token,
@@ -233,7 +217,7 @@ def test_play_stops_clean(token, tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("command", ["sprt", "demo"])
 def test_sprt_and_demo_stop_clean(command, token, tmp_path):
-    (tmp_path / "bot.py").write_text(SCRIPT_BOT)
+    (tmp_path / "bot.py").write_text(TWENTYONE_SCRIPT_BOT)
     for sig in SIGNALS:
         out = tmp_path / f"{command}-{sig.name}"
         if command == "sprt":

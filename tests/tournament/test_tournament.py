@@ -9,6 +9,7 @@ import pytest
 from codecup.errors import ConfigError
 from codecup.record import PlayerInfo
 from codecup.tournament.log import LOG_NAME, ResultsLog
+from tests.support import NOISY_CRASH
 
 
 def test_round_robin_outputs(play_tournament, bots, tmp_path):
@@ -123,16 +124,6 @@ def test_two_runs_cannot_write_one_log(play_tournament, bots, tmp_path):
     finally:
         held.close()
     assert play_tournament(bots, tmp_path).played == 20
-
-
-NOISY_CRASH = """\
-import sys
-for i in range(30):
-    print(f"trace line {i}", file=sys.stderr)
-sys.stderr.flush()
-sys.stdin.readline()
-sys.exit(3)
-"""
 
 
 def test_the_summary_lists_faults_with_the_bots_stderr(play_tournament, tmp_path):
