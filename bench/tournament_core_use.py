@@ -5,7 +5,14 @@ A 6-player Pillars double round robin (30 games) of `baseline` programs, each
 run as a subprocess (`codecup bot pillars baseline`), with 2 jobs; the time not
 spent on bots' clocks is start-up, the referee, and the pool's scheduling.
 
-    python bench/tournament_core_use.py [--players 6] [--jobs 2] [--clock-mode cpu] [--clock S]
+`baseline` budgets its work from its clock and thinks about a tenth of a second
+a game, less than a Python program's start-up, so its figure says mostly what a
+start costs. `--spend` runs each player as `bench/spender_bot.py pillars
+baseline`, which also computes for most of its clock before its answers, as
+real entries do: that figure says how much of the machine the framework turns
+into bots' thinking.
+
+    python bench/tournament_core_use.py [--players 6] [--jobs 2] [--clock-mode cpu] [--clock S] [--spend]
 """
 
 from __future__ import annotations
@@ -20,6 +27,9 @@ from pathlib import Path
 
 from codecup.record import Record
 
+SPENDER = Path(__file__).with_name("spender_bot.py")
+SPENDING = " spending their clock"
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -28,13 +38,15 @@ def main() -> None:
     parser.add_argument("--clock-mode", default="cpu", choices=("cpu", "wall"))
     parser.add_argument("--bot", default="baseline")
     parser.add_argument("--clock", type=float, help="seconds per seat (default: the game's 5 s)")
+    parser.add_argument("--spend", action="store_true", help="players spend most of their clock")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory() as folder:
         players = Path(folder, "players.yml")
+        program = f"{SPENDER} pillars" if args.spend else "-m codecup bot pillars"
         players.write_text(
             "".join(
-                f"- name: p{i}\n  command: {sys.executable} -m codecup bot pillars {args.bot} --seed {i}\n"
+                f"- name: p{i}\n  command: {sys.executable} {program} {args.bot} --seed {i}\n"
                 for i in range(args.players)
             )
         )
@@ -51,7 +63,7 @@ def main() -> None:
     clock = sum(sum(r.clock_used) for r in records)
     games = len(records)
     print(
-        f"Pillars double round robin, {args.players} x {args.bot} programs, {games} games, {args.jobs} jobs, "
+        f"Pillars double round robin, {args.players} x {args.bot} programs{SPENDING * args.spend}, {games} games, {args.jobs} jobs, "
         f"{cores} cores, clock mode {args.clock_mode}"
     )
     print(f"  wall {wall:.1f} s, bots' clock {clock:.1f} s ({clock / games:.2f} s per game)")

@@ -1,0 +1,53 @@
+"""A built-in bot as a program that spends its clock as contest entries do (for bench/tournament_core_use.py).
+
+    python bench/spender_bot.py GAME BOT [--seed S] [--share 0.8]
+
+It plays built-in bot ``BOT`` of ``GAME`` and, before each answer, computes
+(busy CPU) for a tenth of what is left of ``share`` of its clock: real
+entries think for most of their clock, which the built-in bots, budgeting
+in work, do not. The clock is the one our referee announces in
+``CODECUP_CLOCK`` (else the variant's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from codecup.plugins import load_game
+
+
+def burn(seconds: float) -> None:
+    """Use ``seconds`` of this process's CPU time."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        sum(range(1000))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("bot")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--share", type=float, default=0.8, help="share of the clock to spend (default 0.8)")
+    args = parser.parse_args()
+    game = load_game(args.game)
+    variant = game.info.variant(os.environ.get("CODECUP_VARIANT")).name
+    clock = float(os.environ.get("CODECUP_CLOCK") or game.info.variant(variant).clock)
+    session = game.new_player_checked(args.bot, variant, args.seed, clock)
+    budget = args.share * clock
+    start = time.process_time()
+    for raw in sys.stdin:
+        answers = session.receive(raw.rstrip("\r\n"))
+        if answers:
+            burn(max(0.0, budget - (time.process_time() - start)) / 10)
+            sys.stdout.write("".join(f"{a}\n" for a in answers))
+            sys.stdout.flush()
+        if session.finished:
+            break
+
+
+if __name__ == "__main__":
+    main()
