@@ -63,7 +63,8 @@ def main() -> None:
     clock = sum(sum(r.clock_used) for r in records)
     games = len(records)
     print(
-        f"Pillars double round robin, {args.players} x {args.bot} programs{SPENDING * args.spend}, {games} games, {args.jobs} jobs, "
+        f"Pillars double round robin, {args.players} x {args.bot} programs{SPENDING * args.spend}, "
+        f"{games} games, {args.jobs} jobs, "
         f"{cores} cores, clock mode {args.clock_mode}"
     )
     print(f"  wall {wall:.1f} s, bots' clock {clock:.1f} s ({clock / games:.2f} s per game)")
