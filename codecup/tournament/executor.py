@@ -242,6 +242,12 @@ class LocalPool(GamePool):
         return True
 
     def death(self) -> str:
+        # The pool's manager thread fails the futures first, then reaps the workers. Read no
+        # exit status before it is done: two threads polling one forkserver child race, and
+        # the loser reads 255 ("the forkserver died") instead of the status.
+        manager = getattr(self.executor, "_executor_manager_thread", None)
+        if isinstance(manager, threading.Thread):
+            manager.join(WORKER_GRACE + 1.0)
         # The pool SIGTERMs the other workers when one dies, and they exit with a code of
         # their own: a signal other than SIGTERM is the cause, an exit code only otherwise.
         codes = [p.exitcode for p in self._seen.values() if p.exitcode is not None]
