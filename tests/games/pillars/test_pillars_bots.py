@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from codecup.bots import RandomBot
 from codecup.dialogue import Termination
 from codecup.drive import DriveResult, SessionChannel, derive_seed, drive, play_bots
-from codecup.bots import RandomBot
 from codecup_games.pillars.bots import SAMPLE, BaselineBot, Budget
 from codecup_games.pillars.engine import Board, bit, legal_masks, random_pillars
 from codecup_games.pillars.game import Pillars
