@@ -10,13 +10,15 @@ import attrs
 
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import ConfigError, SetupError
-from codecup.game import Game, GameInfo, PlayerSession, ProvidedFile
-from codecup_games.lucky_words import render, view
+from codecup.game import Game, GameInfo, ProvidedFile
+from codecup.session import PlayerSession
+from codecup_games.lucky_words import view
 from codecup_games.lucky_words.bots import BOT_NAMES, make_bot
 from codecup_games.lucky_words.bots.base import Bot
 from codecup_games.lucky_words.engine import CELLS, LETTERS
 from codecup_games.lucky_words.player import LuckyWordsPlayer
 from codecup_games.lucky_words.referee import referee
+from codecup_games.lucky_words.rules import LuckyWordsState
 from codecup_games.lucky_words.scorer import ScoringMode, cols_of, rows_of, shared_scorer
 from codecup_games.lucky_words.scoring import game_points
 from codecup_games.lucky_words.variants import RULES, rules_of
@@ -66,6 +68,10 @@ class LuckyWords(Game):
             raise SetupError(f"a Lucky Words setup is the starting letter A..Z, not {text!r}")
         return letter
 
+    def new_state(self, setup: str, variant: str) -> LuckyWordsState:
+        """The starting letter on both boards, scored by the variant's rule and the list in force."""
+        return LuckyWordsState.start(setup, rules_of(variant))
+
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         """The referee; the word list is read here, before any line is sent."""
         rules = rules_of(variant)
@@ -97,24 +103,13 @@ class LuckyWords(Game):
         """Win 2 (2004) or 3 (Word Racer), draw 1, loss 0; a faulty seat loses."""
         return game_points(outcome, rules_of(variant))
 
-    def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
-        """Both boards side by side with their words and points."""
-        rules = rules_of(variant)
-        return render.render_text(setup, moves, rules.scoring, rules.overwrite)
-
-    def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
-        """Both boards drawn, words boxed."""
-        rules = rules_of(variant)
-        return render.render_svg(setup, moves, rules.scoring, rules.overwrite)
-
     def view_script(self) -> str:
         """The results site's drawing script (games/lucky_words/draw.js)."""
         return view.script()
 
-    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list:
+    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, both boards with their words and points, for draw.js."""
-        rules = rules_of(variant)
-        return view.frames(setup, moves, rules.scoring, rules.overwrite)
+        return view.frames(self.states(setup, variant, moves))
 
     def score_board(self, board: str, scoring: str | None = None) -> ScoreReport:
         """Score one board of 49 letters (``.`` for empty; blanks ignored) under ``rule`` or ``wordracer``."""
