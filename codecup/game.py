@@ -183,6 +183,15 @@ class Game(abc.ABC):
         """
         return self.referee(setup, variant, seed)
 
+    def replay_state(self, setup: str, variant: str, extra: Mapping[str, Any]) -> State:
+        """The rules' first state for re-checking a record whose game data is ``extra`` (``codecup verify``).
+
+        The default is :meth:`new_state`. A game whose rules depend on
+        something outside the setup (Lucky Words: the word list that scores)
+        finds it again from ``extra``, as :meth:`replay_referee` does.
+        """
+        return self.new_state(setup, variant)
+
     def provided_files(self, variant: str) -> tuple[ProvidedFile, ...]:
         """Files every program of this variant expects in its working folder (default: none)."""
         return ()

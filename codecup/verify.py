@@ -94,7 +94,7 @@ def rules_problems(game: Game, record: Record) -> list[str]:
     """What the game's rules find wrong with the record's moves and, after a normal end, its scores."""
     match = record.match
     try:
-        state = game.new_state(match.setup, match.variant)
+        state = game.replay_state(match.setup, match.variant, record.extra)
     except Exception as exc:  # a setup the rules reject does not verify
         return [f"rules: the setup does not load: {exc!r}"]
     for i, entry in enumerate(record.moves):
