@@ -22,7 +22,7 @@ from codecup_games.lucky_words.rules import LuckyWordsState
 from codecup_games.lucky_words.scorer import ScoringMode, cols_of, rows_of, shared_scorer
 from codecup_games.lucky_words.scoring import game_points
 from codecup_games.lucky_words.variants import RULES, rules_of
-from codecup_games.lucky_words.words import LOCAL_NAME, WordListId, find_words, load_words
+from codecup_games.lucky_words.words import LOCAL_NAME, WordList, WordListId, find_words, load_words
 
 INFO = GameInfo(
     name="lucky_words",
@@ -50,6 +50,15 @@ class ScoreReport:
     lines: tuple[ScoredLine, ...]
     total: int
     note: str
+
+
+def record_words(extra: Mapping[str, Any]) -> WordList:
+    """The word list a record names, found by its hash.
+
+    A record made before lists were identified is replayed with the list in force.
+    """
+    wanted = WordListId.from_json(extra.get("word_list"))
+    return load_words() if wanted is None else find_words(wanted)
 
 
 class LuckyWords(Game):
@@ -86,14 +95,12 @@ class LuckyWords(Game):
         return LuckyWordsPlayer(fresh(clock), rules_of(variant), clock=clock, rebuild=fresh)
 
     def replay_referee(self, setup: str, variant: str, seed: int, extra: Mapping[str, Any]) -> Dialogue:
-        """The referee scoring with the word list the record names, found by its hash.
+        """The referee scoring with the word list the record names (see :func:`record_words`)."""
+        return referee(setup, rules_of(variant), record_words(extra))
 
-        A record made before lists were identified is replayed with the list in force.
-        """
-        rules = rules_of(variant)
-        wanted = WordListId.from_json(extra.get("word_list"))
-        words = load_words() if wanted is None else find_words(wanted)
-        return referee(setup, rules, words)
+    def replay_state(self, setup: str, variant: str, extra: Mapping[str, Any]) -> LuckyWordsState:
+        """The first state, scoring with the word list the record names (see :func:`record_words`)."""
+        return LuckyWordsState.start(setup, rules_of(variant), record_words(extra))
 
     def provided_files(self, variant: str) -> tuple[ProvidedFile, ...]:
         """``words.dat``: the word list in force (``--words``, ``./words.dat`` or the bundled one)."""
