@@ -30,10 +30,7 @@ GAMES = load_games().names()
 SEEDS = (1, 2, 3)
 MAX_PLIES = 10_000
 
-NOT_PORTED = {
-    "lucky_words": "not on the rules API yet (Game.new_state): its port removes this entry",
-    "spaghetti": "not on the rules API yet (Game.new_state): its port removes this entry",
-}
+NOT_PORTED: dict[str, str] = {}
 """Games still on the old Game API only, by name; the rules-API tests skip them, saying why."""
 
 
