@@ -10,6 +10,7 @@ from codecup.bots import Bot
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import SetupError
 from codecup.game import Game, GameInfo, Variant
+from codecup.rules import replay
 from codecup.session import RulesPlayer, Wire
 from codecup_games.turn_right import scoring, view
 from codecup_games.turn_right.bots import BOTS, make_bot
@@ -46,7 +47,7 @@ class TurnRight(Game):
 
     info = INFO
 
-    def rules(self, variant: str) -> Settled:
+    def settled(self, variant: str) -> Settled:
         """The variant's settled readings."""
         options = self.info.variant(variant).options
         assert isinstance(options, Settled)
@@ -65,12 +66,12 @@ class TurnRight(Game):
     def new_state(self, setup: str, variant: str) -> TurnRightState:
         """The empty board under the variant's readings."""
         self.check_setup(setup, variant)
-        return TurnRightState.start(self.rules(variant))
+        return TurnRightState.start(self.settled(variant))
 
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         """The dialogue (it uses no randomness)."""
         self.check_setup(setup, variant)
-        return referee(self.rules(variant))
+        return referee(self.settled(variant))
 
     def wire(self, variant: str) -> Wire:
         """No setup lines, ``Start``, ``x``; the session ends itself at the game's end."""
@@ -90,4 +91,4 @@ class TurnRight(Game):
 
     def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, the pieces, the last circuit and the status, for draw.js."""
-        return [view.frame(state) for state in self.states(setup, variant, moves)]
+        return [view.frame(state) for state in replay(self.new_state(setup, variant), moves)]

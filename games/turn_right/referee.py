@@ -13,15 +13,16 @@ from codecup.dialogue import (
     NORMAL,
     Close,
     Dialogue,
-    Fault,
     Outcome,
     Played,
     Receive,
     SeatEnd,
     Send,
     Termination,
+    ends_after,
+    send_all,
 )
-from codecup.rules import judge
+from codecup.rules import judge_reply
 from codecup_games.turn_right import scoring
 from codecup_games.turn_right.engine import Position
 from codecup_games.turn_right.rules import TurnRightState
@@ -37,7 +38,7 @@ def referee(rules: Settled = SETTLED) -> Dialogue:
     yield Send(0, START)
     while (seat := state.to_move) is not None:
         reply = yield Receive(seat)
-        judged = SeatEnd.from_fault(reply) if isinstance(reply, Fault) else judge(state, reply)
+        judged = judge_reply(state, reply)
         if isinstance(judged, SeatEnd):
             return (yield from _irregular(state.pos, seat, judged))
         state = judged.state
@@ -54,9 +55,6 @@ def referee(rules: Settled = SETTLED) -> Dialogue:
 def _irregular(pos: Position, offender: int, end: SeatEnd) -> Dialogue:
     """Rule 23 (and settled: every fault): ``x`` to both seats; rule 17's result."""
     if end.kind in (Termination.INVALID, Termination.ILLEGAL) or pos.rules.x_on_every_irregular_end:
-        yield Send(0, ABORT)
-        yield Send(1, ABORT)
+        yield from send_all(ABORT)
     result = scoring.after_irregular(pos.points, offender)
-    ends = [NORMAL, NORMAL]
-    ends[offender] = end
-    return Outcome(result.game_score, (ends[0], ends[1]), result.extra())
+    return Outcome(result.game_score, ends_after(offender, end), result.extra())
