@@ -22,37 +22,36 @@ from codecup.dialogue import (
     SeatEnd,
     Send,
     Termination,
+    ends_after,
 )
 from codecup.errors import InvalidMoveError
-from codecup.rules import judge
+from codecup.rules import judge, judge_reply
 from codecup_games.lucky_words import notation
 from codecup_games.lucky_words.rules import LuckyWordsState
 from codecup_games.lucky_words.variants import SCORE_GRACE, Dialect, Rules
 from codecup_games.lucky_words.words import WordList, load_words
 
 
-def _move(seat: int, picking: bool, strict: bool) -> Generator[Request, Reply, str | SeatEnd]:
-    """The seat's reply as a move in the rules' notation, or how its game ends.
+def _lenient_move(seat: int, picking: bool) -> Generator[Request, Reply, str | SeatEnd]:
+    """A CodeCup 2004 reply read into the rules' notation, or how the seat's game ends.
 
-    Word Racer's lines are the notation itself. CodeCup 2004 picks with two
-    lines (the letter, then the position) and forgives blanks and lower case:
-    a line it cannot read ends the game before the next is asked for.
+    CodeCup 2004 picks with two lines (the letter, then the position) and
+    forgives blanks and lower case; a line it cannot read ends the game before
+    the next is asked for.
     """
-    reply = yield Receive(seat)
-    if isinstance(reply, Fault):
-        return SeatEnd.from_fault(reply)
-    assert reply is not None
-    if strict:
-        return reply
+    first = yield Receive(seat)
+    if isinstance(first, Fault):
+        return SeatEnd.from_fault(first)
+    assert first is not None
     try:
         if not picking:
-            return notation.format_follow_move(notation.parse_position(reply, strict=False))
-        letter = notation.parse_letter(reply, strict=False)
-        reply = yield Receive(seat)
-        if isinstance(reply, Fault):
-            return SeatEnd.from_fault(reply)
-        assert reply is not None
-        return notation.format_pick_move(letter, notation.parse_position(reply, strict=False))
+            return notation.format_follow_move(notation.parse_position(first, strict=False))
+        letter = notation.parse_letter(first, strict=False)
+        second = yield Receive(seat)
+        if isinstance(second, Fault):
+            return SeatEnd.from_fault(second)
+        assert second is not None
+        return notation.format_pick_move(letter, notation.parse_position(second, strict=False))
     except InvalidMoveError as exc:
         return SeatEnd(Termination.INVALID, str(exc))
 
@@ -62,7 +61,7 @@ def referee(setup: str, rules: Rules, words: WordList | None = None) -> Dialogue
     words = words or load_words()
     strict = rules.dialect is Dialect.WORDRACER
     state = LuckyWordsState.start(setup, rules, words)
-    ends = [NORMAL, NORMAL]
+    ends: tuple[SeatEnd, ...] = (NORMAL, NORMAL)
     reported: list[int | None] = [None, None]
     reported_lines: list[str | None] = [None, None]
     for seat in (0, 1):
@@ -74,10 +73,13 @@ def referee(setup: str, rules: Rules, words: WordList | None = None) -> Dialogue
         yield Send(0, "start")
     while (seat := state.to_move) is not None:
         picking = state.picking
-        move = yield from _move(seat, picking, strict)
-        judged = move if isinstance(move, SeatEnd) else judge(state, move)
+        if strict:  # Word Racer's lines are the rules' notation itself
+            judged = judge_reply(state, (yield Receive(seat)))
+        else:
+            move = yield from _lenient_move(seat, picking)
+            judged = move if isinstance(move, SeatEnd) else judge(state, move)
         if isinstance(judged, SeatEnd):
-            ends[seat] = judged
+            ends = ends_after(seat, judged)
             break
         state = judged.state
         yield Played(seat, judged.move)
@@ -93,14 +95,14 @@ def referee(setup: str, rules: Rules, words: WordList | None = None) -> Dialogue
                 reported[seat] = notation.parse_score_line(reply)
     for seat in (0, 1):
         yield Close(seat)
-    return _outcome(state, words, rules, (ends[0], ends[1]), reported_lines, reported)
+    return _outcome(state, words, rules, ends, reported_lines, reported)
 
 
 def _outcome(
     state: LuckyWordsState,
     words: WordList,
     rules: Rules,
-    ends: tuple[SeatEnd, SeatEnd],
+    ends: tuple[SeatEnd, ...],
     reported_lines: list[str | None],
     reported: list[int | None],
 ) -> Outcome:

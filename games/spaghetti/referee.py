@@ -21,7 +21,6 @@ from codecup.dialogue import (
     NORMAL,
     Close,
     Dialogue,
-    Fault,
     Outcome,
     Played,
     Receive,
@@ -29,7 +28,7 @@ from codecup.dialogue import (
     Send,
     Termination,
 )
-from codecup.rules import judge
+from codecup.rules import judge_reply
 from codecup_games.spaghetti.jury import parse_setup
 from codecup_games.spaghetti.notation import format_move
 from codecup_games.spaghetti.rules import SpaghettiState, random_move
@@ -65,8 +64,7 @@ def referee(setup: str, seed: int) -> Dialogue:
     yield Send(0, START)
     while (seat := state.to_move) is not None:
         if ends[seat] is NORMAL:
-            reply = yield Receive(seat)
-            judged = SeatEnd.from_fault(reply) if isinstance(reply, Fault) else judge(state, reply)
+            judged = judge_reply(state, (yield Receive(seat)))
             if isinstance(judged, SeatEnd):
                 ends[seat] = judged
                 takeovers.append(TakeOver(state.pos.ply + 1, seat, judged.kind, judged.message))
