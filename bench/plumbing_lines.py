@@ -44,6 +44,29 @@ BEFORE: dict[str, list[tuple[str, str]]] = {
         ("games/turn_right/game.py", "TurnRight.render_text"),
         ("games/turn_right/game.py", "TurnRight.render_svg"),
     ],
+    "spaghetti": [
+        ("games/spaghetti/player.py", "*"),  # SpaghettiPlayer: the session, its clock, observe
+        ("games/spaghetti/referee.py", "_judge"),
+        ("games/spaghetti/bots/random_bot.py", "RandomBot"),
+        ("games/spaghetti/render.py", "snapshot"),  # the replay for render_text and render_svg
+        ("games/spaghetti/view.py", "frames/For"),  # the replay in the site's frames (the jury's tiles)
+        ("games/spaghetti/view.py", "frames/Assign"),  # ... (the jury parsed)
+        ("games/spaghetti/game.py", "Spaghetti.new_player"),
+        ("games/spaghetti/game.py", "Spaghetti.render_text"),
+        ("games/spaghetti/game.py", "Spaghetti.render_svg"),
+    ],
+    "lucky_words": [
+        ("games/lucky_words/player.py", "*"),
+        ("games/lucky_words/referee.py", "_Offence"),
+        ("games/lucky_words/referee.py", "_line"),
+        ("games/lucky_words/referee.py", "_move_error"),
+        ("games/lucky_words/bots/randombot.py", "RandomBot"),
+        ("games/lucky_words/engine.py", "Position.after"),  # the replay for render, view and tests
+        ("games/lucky_words/render.py", "scorer_for"),
+        ("games/lucky_words/game.py", "LuckyWords.new_player"),
+        ("games/lucky_words/game.py", "LuckyWords.render_text"),
+        ("games/lucky_words/game.py", "LuckyWords.render_svg"),
+    ],
     "twentyone": [
         (TINY, "TwentyOnePlayer"),
         (TINY, "referee/If"),  # the judging of a reply (the first if/elif chain)
@@ -75,6 +98,19 @@ AFTER: dict[str, list[tuple[str, str]]] = {
         ("games/turn_right/game.py", "session"),
         ("games/turn_right/game.py", "TurnRight.wire"),
         ("games/turn_right/game.py", "TurnRight.new_bot"),
+    ],
+    "spaghetti": [
+        ("games/spaghetti/player.py", "*"),  # ClockedBot (the bots' clock, observe), WIRE, session
+        ("games/spaghetti/bots/random_bot.py", "RandomBot"),  # kept: seeded games unchanged
+        ("games/spaghetti/game.py", "Spaghetti.wire"),
+        ("games/spaghetti/game.py", "Spaghetti.new_bot"),
+    ],
+    "lucky_words": [
+        ("games/lucky_words/player.py", "*"),  # kept: both seats place every letter on hidden boards
+        ("games/lucky_words/referee.py", "_lenient_move"),  # the 2004 lines read into the notation
+        ("games/lucky_words/bots/randombot.py", "RandomBot"),  # kept: answers the session's pick/place
+        ("games/lucky_words/game.py", "LuckyWords.new_player"),
+        ("games/lucky_words/game.py", "LuckyWords.replay_state"),
     ],
     "twentyone": [
         (TINY, "TwentyOne.wire"),
