@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import attrs
 
 from codecup.rules import State
 
+S_contra = TypeVar("S_contra", bound=State, contravariant=True)
+
 RANDOM = "random"
 """The name of the derived bot."""
 
 
-class Bot(Protocol):
+class Bot(Protocol[S_contra]):
     """A strategy: given a state where its seat is to move, the move it plays (wire notation).
 
     A bot may keep its own memory between moves (one bot plays one game).
+    ``Bot[MyState]`` is a bot of one game's states; a bare ``Bot`` takes any.
     """
 
-    def choose(self, state: State) -> str:
+    def choose(self, state: S_contra) -> str:
         """The move to play in ``state``; the bot's seat is ``state.to_move``."""
         ...
 

@@ -148,7 +148,7 @@ class Game(abc.ABC):
         """
         return Wire()
 
-    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot:
+    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot[Any]:
         """A fresh built-in bot for the rules-derived player session.
 
         ``clock`` is the time in seconds the seat has for the whole game: a

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 
 from codecup.bots import Bot
+from codecup.errors import MoveError
 from codecup.rules import State
 
 
@@ -63,12 +65,13 @@ class RulesPlayer(PlayerSession):
     ``new_state`` builds the first state from the setup text. A line that is
     neither the start word nor a closing word is the opponent's move, applied
     to the state; whenever the state then has this seat to move, the bot's
-    move is applied and answered.
+    move is applied and answered. A move of the bot's that the rules refuse
+    is answered all the same, for the referee to judge, and ends the session.
     """
 
     wire: Wire
     new_state: Callable[[str], State]
-    bot: Bot
+    bot: Bot[Any]
     setup: list[str] = attrs.field(factory=list)
     state: State | None = None
     done: bool = False
@@ -104,7 +107,13 @@ class RulesPlayer(PlayerSession):
     def _move(self) -> str:
         assert self.state is not None
         move = self.bot.choose(self.state)
-        self.state = self.state.apply(move)
+        try:
+            self.state = self.state.apply(move)
+        except MoveError:
+            # A bot's bad move is the referee's to judge (a fault of the seat, never a
+            # traceback here); the session cannot follow the game past it.
+            self.done = True
+            return move
         self._over()
         return move
 

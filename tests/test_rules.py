@@ -123,3 +123,12 @@ def test_session_over_at_the_end_and_with_its_own_closing_word():
     other = nim_player(Wire(quit=frozenset({"x"})))
     other.receive("Start")
     assert other.receive("x") == [] and other.finished
+
+
+def test_a_bad_move_of_the_bot_is_answered_for_the_referee_to_judge():
+    class Cheat:
+        def choose(self, state: State) -> str:
+            return "t9"
+
+    player = RulesPlayer(Wire(), lambda setup: Nim(5), Cheat())
+    assert player.receive("Start") == ["t9"] and player.finished

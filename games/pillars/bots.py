@@ -11,7 +11,6 @@ import attrs
 
 from codecup.bots import RANDOM, Bot, RandomBot
 from codecup.budget import Thinking, clock_scale
-from codecup.rules import State
 from codecup_games.pillars.engine import RECT_OF_MASK, components, count_legal, legal_masks, normalise
 from codecup_games.pillars.notation import Move
 from codecup_games.pillars.rules import PillarsState, View
@@ -34,9 +33,8 @@ class StrategyBot:
 
     strategy: Strategy
 
-    def choose(self, state: State) -> str:
+    def choose(self, state: PillarsState) -> str:
         """The strategy's move for the seat to move, as written."""
-        assert isinstance(state, PillarsState)
         return self.strategy.choose(state.view()).text()
 
 
@@ -176,7 +174,7 @@ class BaselineBot:
         return max(moves, key=lambda m: (count_legal(empty ^ m), -m.bit_count()))
 
 
-def make_bot(name: str, seed: int, clock: float = STANDARD_CLOCK) -> Bot:
+def make_bot(name: str, seed: int, clock: float = STANDARD_CLOCK) -> Bot[PillarsState]:
     """A fresh bot by name, budgeting from ``clock`` seconds for the whole game."""
     if name == RANDOM:
         return RandomBot.seeded(seed)

@@ -29,7 +29,7 @@ WIRE = Wire(setup_lines=SIZE)
 """Ten pillar fields, ``Start`` to Red, moves passed on, ``Quit`` (rules 12-16)."""
 
 
-def session(bot: Bot) -> RulesPlayer:
+def session(bot: Bot[PillarsState]) -> RulesPlayer:
     """A Pillars player session around ``bot``."""
     return RulesPlayer(WIRE, PillarsState.start, bot)
 
@@ -59,7 +59,7 @@ class Pillars(Game):
         """Ten setup lines, ``Start``, ``Quit``."""
         return WIRE
 
-    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot:
+    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot[PillarsState]:
         """A built-in bot, budgeting from the seat's clock."""
         return make_bot(bot, seed, clock)
 

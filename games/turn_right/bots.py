@@ -15,7 +15,6 @@ import attrs
 
 from codecup.bots import RANDOM, Bot, RandomBot
 from codecup.budget import Thinking, clock_scale
-from codecup.rules import State
 from codecup_games.turn_right.board import FULL, ORIGINS2, ORIGINS3, SIZE, SQUARES, bits, count2, has3
 from codecup_games.turn_right.circuit import Circuit
 from codecup_games.turn_right.engine import BLACK, CIRCUITS, WHITE, Move, Position, corner_limit
@@ -41,9 +40,8 @@ class StrategyBot:
 
     strategy: Strategy
 
-    def choose(self, state: State) -> str:
+    def choose(self, state: TurnRightState) -> str:
         """The strategy's move, as passed on."""
-        assert isinstance(state, TurnRightState)
         return format_move(self.strategy.choose(state.pos))
 
 
@@ -332,7 +330,7 @@ BOTS = (RANDOM, "baseline")
 """The built-in bots' names."""
 
 
-def make_bot(name: str, seed: int, clock: float = STANDARD_CLOCK) -> Bot:
+def make_bot(name: str, seed: int, clock: float = STANDARD_CLOCK) -> Bot[TurnRightState]:
     """A fresh bot by name, budgeting from ``clock`` seconds for the whole game."""
     if name == RANDOM:
         return RandomBot.seeded(seed)

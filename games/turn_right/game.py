@@ -37,7 +37,7 @@ WIRE = Wire(quit=frozenset({ABORT}), over_at_end=True)
 """No setup, ``Start`` to White, moves passed on; ``x`` aborts, and a player knows the end itself."""
 
 
-def session(bot: Bot, rules: Settled = SETTLED) -> RulesPlayer:
+def session(bot: Bot[TurnRightState], rules: Settled = SETTLED) -> RulesPlayer:
     """A Turn Right player session around ``bot``, under ``rules``."""
     return RulesPlayer(WIRE, lambda setup: TurnRightState.start(rules), bot)
 
@@ -77,7 +77,7 @@ class TurnRight(Game):
         """No setup lines, ``Start``, ``x``; the session ends itself at the game's end."""
         return WIRE
 
-    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot:
+    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot[TurnRightState]:
         """A built-in bot, budgeting from the seat's clock."""
         return make_bot(bot, seed, clock)
 

@@ -59,8 +59,7 @@ class PerfectBot:
 
     rng: random.Random
 
-    def choose(self, state: State) -> str:
-        assert isinstance(state, Counter)
+    def choose(self, state: Counter) -> str:
         return str((TARGET - 1 - state.total) % 4 or self.rng.randint(1, 3))
 
 
@@ -114,7 +113,7 @@ class TwentyOne(Game):
     def wire(self, variant: str) -> Wire:
         return Wire(setup_lines=1)
 
-    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot:
+    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot[Counter]:
         return PerfectBot(random.Random(seed)) if bot == "perfect" else RandomBot.seeded(seed)
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
