@@ -10,7 +10,6 @@ import time
 
 import attrs
 
-from codecup.rules import State
 from codecup.session import RulesPlayer, Wire
 from codecup_games.spaghetti.bots.base import Bot
 from codecup_games.spaghetti.notation import format_move
@@ -37,10 +36,9 @@ class ClockedBot:
     clock: float
     used: float = attrs.field(init=False, factory=lambda: min(time.process_time(), STARTUP_CAP))
 
-    def choose(self, state: State) -> str:
+    def choose(self, state: SpaghettiState) -> str:
         """The bot's move in ``state``, after it has seen the opponent's last move."""
         started = time.perf_counter()
-        assert isinstance(state, SpaghettiState)
         if state.last is not None and state.before is not None:  # the opponent's move
             self.bot.observe(state.before, state.last)
         move = self.bot.choose(state.pos, max(0.0, self.clock - self.used))
