@@ -40,7 +40,7 @@ from spaghetti_field import make
 
 from codecup.drive import SessionChannel, derive_seed, drive
 from codecup_games.spaghetti.game import CLOCK, Spaghetti
-from codecup_games.spaghetti.player import SpaghettiPlayer
+from codecup_games.spaghetti.player import session
 
 VARIANT = "codecup2022"
 Z95 = 1.96
@@ -53,8 +53,7 @@ def play(subject: str, opponent: str, i: int, scale: float) -> tuple[float, floa
     setup = game.random_setup(random.Random(seed), VARIANT)
     names = [subject, opponent] if i % 2 == 0 else [opponent, subject]
     sessions = [
-        SpaghettiPlayer(make(n, derive_seed(seed, "seat", s, i), CLOCK, scale), CLOCK)
-        for s, n in enumerate(names)
+        session(make(n, derive_seed(seed, "seat", s, i), CLOCK, scale), CLOCK) for s, n in enumerate(names)
     ]
     result = drive(game.referee(setup, VARIANT, derive_seed(seed, "referee")), SessionChannel(sessions))
     got = game.points(result.outcome, VARIANT)

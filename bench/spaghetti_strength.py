@@ -23,19 +23,20 @@ import random
 import time
 
 from codecup.drive import SessionChannel, derive_seed, drive
+from codecup.session import RulesPlayer
+from codecup_games.spaghetti import player
 from codecup_games.spaghetti.bots import make_bot
 from codecup_games.spaghetti.bots.search import SearchBot
 from codecup_games.spaghetti.game import CLOCK, Spaghetti
-from codecup_games.spaghetti.player import SpaghettiPlayer
 
 VARIANT = "codecup2022"
 
 
-def session(name: str, seed: int, scale: float) -> SpaghettiPlayer:
+def session(name: str, seed: int, scale: float) -> RulesPlayer:
     """A player session; ``search`` gets ``scale`` of its work."""
     if name == "search":
-        return SpaghettiPlayer(SearchBot(seed, CLOCK, scale=scale), CLOCK)
-    return SpaghettiPlayer(make_bot(name, seed, CLOCK), CLOCK)
+        return player.session(SearchBot(seed, CLOCK, scale=scale), CLOCK)
+    return player.session(make_bot(name, seed, CLOCK), CLOCK)
 
 
 def run_pair(first: str, second: str, games: int, scale: float) -> None:

@@ -1,8 +1,15 @@
-"""What a game plugin provides: metadata, referee, players, scoring, rendering.
+"""What a game plugin provides: metadata, rules, referee, players, scoring, rendering.
 
 A plugin registers one :class:`Game` instance per game through the
 ``codecup_register_games`` hook. The framework calls only the methods below;
 everything else in a game package (engine, notation, bots) is the game's own.
+
+The rules (:meth:`Game.new_state`, see :mod:`codecup.rules`) are the main
+contract: from them the defaults of :meth:`Game.new_player` (the player
+session of the common CodeCup dialogue, :mod:`codecup.session`),
+:meth:`Game.new_bot` (the ``random`` bot), :meth:`Game.render_text`,
+:meth:`Game.render_svg` and :meth:`Game.view_frames` (replaying the moves into
+states) are derived. A game written before the rules API overrides those instead.
 """
 
 from __future__ import annotations
@@ -15,8 +22,13 @@ from typing import Any
 
 import attrs
 
+from codecup.bots import RANDOM, Bot, RandomBot
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import UnknownBotError, UnknownVariantError
+from codecup.rules import State, replay, text_svg
+from codecup.session import PlayerSession, RulesPlayer, Wire
+
+__all__ = ["Game", "GameInfo", "PlayerSession", "ProvidedFile", "Standing", "Variant"]
 
 
 @attrs.frozen
@@ -32,6 +44,9 @@ class Variant:
     description: str
     clock: float
     startup: float = 1.0
+    options: object = None
+    """The variant's rule options: the game's own frozen attrs record, read by its rules
+    (Turn Right: its settled readings), or ``None`` for a game without any."""
 
 
 @attrs.frozen
@@ -64,23 +79,6 @@ class GameInfo:
         if name not in self.bots:
             known = ", ".join(self.bots)
             raise UnknownBotError(f"game {self.name!r} has no bot {name!r} (known: {known})")
-
-
-class PlayerSession(abc.ABC):
-    """The player side of a dialogue: a bot seen as a line-in, lines-out machine.
-
-    ``codecup bot GAME NAME`` wraps one of these around stdin/stdout, and the
-    in-process player feeds it directly. Sans-I/O: it never reads or writes.
-    """
-
-    @abc.abstractmethod
-    def receive(self, line: str) -> list[str]:
-        """Take one line from the referee and return the lines to answer (maybe none)."""
-
-    @property
-    @abc.abstractmethod
-    def finished(self) -> bool:
-        """True once the referee has ended the game (``Quit``, ``x``, ...)."""
 
 
 @attrs.frozen
@@ -126,13 +124,54 @@ class Game(abc.ABC):
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         """A fresh referee dialogue for one game (``seed`` for the referee's own randomness)."""
 
-    @abc.abstractmethod
+    def new_state(self, setup: str, variant: str) -> State:
+        """The rules' first state for the ``setup`` text (as the players receive it) and variant.
+
+        Every game should give its rules; the default (for a game written
+        before the rules API) raises :class:`NotImplementedError`.
+        """
+        raise NotImplementedError(f"game {self.info.name!r} does not give its rules (Game.new_state)")
+
+    @property
+    def has_rules(self) -> bool:
+        """Whether the game gives its rules (overrides :meth:`new_state`)."""
+        return type(self).new_state is not Game.new_state
+
+    def states(self, setup: str, variant: str, moves: Sequence[str]) -> list[State]:
+        """The states from the setup through each announced move (``len(moves) + 1`` of them)."""
+        return replay(self.new_state(setup, variant), moves)
+
+    def wire(self, variant: str) -> Wire:
+        """The game's lines in the common CodeCup dialogue, for the derived player session.
+
+        The default: no setup lines, ``Start``, ``Quit``.
+        """
+        return Wire()
+
+    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot[Any]:
+        """A fresh built-in bot for the rules-derived player session.
+
+        ``clock`` is the time in seconds the seat has for the whole game: a
+        bot budgets from it. The default knows only the derived ``random``
+        bot; a game with its own bots extends it.
+        """
+        if bot == RANDOM:
+            return RandomBot.seeded(seed)
+        raise UnknownBotError(f"game {self.info.name!r} has no bot {bot!r}")
+
     def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         """A fresh player session running built-in bot ``bot``.
 
         ``clock`` is the time in seconds the seat has for the whole game (the
         variant's default or the organiser's ``--clock``): a bot budgets from it.
+        The default is the session of the common CodeCup dialogue
+        (:class:`~codecup.session.RulesPlayer`) around :meth:`new_bot`.
         """
+        return RulesPlayer(
+            self.wire(variant),
+            lambda setup: self.new_state(setup, variant),
+            self.new_bot(bot, variant, seed, clock),
+        )
 
     def replay_referee(self, setup: str, variant: str, seed: int, extra: Mapping[str, Any]) -> Dialogue:
         """The referee that re-checks a record whose game data is ``extra`` (``codecup verify``).
@@ -143,6 +182,15 @@ class Game(abc.ABC):
         :class:`~codecup.errors.ConfigError` saying what it needs.
         """
         return self.referee(setup, variant, seed)
+
+    def replay_state(self, setup: str, variant: str, extra: Mapping[str, Any]) -> State:
+        """The rules' first state for re-checking a record whose game data is ``extra`` (``codecup verify``).
+
+        The default is :meth:`new_state`. A game whose rules depend on
+        something outside the setup (Lucky Words: the word list that scores)
+        finds it again from ``extra``, as :meth:`replay_referee` does.
+        """
+        return self.new_state(setup, variant)
 
     def provided_files(self, variant: str) -> tuple[ProvidedFile, ...]:
         """Files every program of this variant expects in its working folder (default: none)."""
@@ -159,26 +207,22 @@ class Game(abc.ABC):
         """
         return (standing.points, standing.score, -standing.irregular_losses)
 
-    @abc.abstractmethod
     def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
-        """The position after ``moves`` (as announced by ``Played``), for a terminal."""
+        """The position after ``moves`` (as announced by ``Played``), for a terminal.
+
+        The default draws the last of :meth:`states`.
+        """
+        return self.states(setup, variant, moves)[-1].render_text()
 
     def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
-        """The position after ``moves`` as an SVG document, for the results site."""
-        from html import escape
+        """The position after ``moves`` as an SVG document, for the results site.
 
-        text = escape(self.render_text(setup, variant, moves))
-        lines = text.splitlines() or [""]
-        height = 16 * len(lines) + 8
-        width = 9 * max(len(line) for line in lines) + 16
-        rows = "".join(
-            f'<text x="8" y="{16 * (i + 1)}" xml:space="preserve">{line}</text>'
-            for i, line in enumerate(lines)
-        )
-        return (
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'font-family="monospace" font-size="14">{rows}</svg>'
-        )
+        The default draws the last of :meth:`states` (for a game without rules:
+        :meth:`render_text` in monospace).
+        """
+        if self.has_rules:
+            return self.states(setup, variant, moves)[-1].render_svg()
+        return text_svg(self.render_text(setup, variant, moves))
 
     def view_script(self) -> str | None:
         """JavaScript that draws this game's positions in the results site, or None.
@@ -193,8 +237,10 @@ class Game(abc.ABC):
     def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """What the view script draws, per position (0 to ``len(moves)`` moves): small JSON values.
 
-        The default is :meth:`render_text` of each position, for the site's text viewer.
+        The default is the text of each position, for the site's text viewer.
         """
+        if self.has_rules:
+            return [state.render_text() for state in self.states(setup, variant, moves)]
         return [self.render_text(setup, variant, moves[:k]) for k in range(len(moves) + 1)]
 
     def start_position(self, seed: int, variant: str, setup: str | None = None) -> str:

@@ -8,8 +8,6 @@ turns, the second on even turns.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import attrs
 
 from codecup.errors import IllegalMoveError, InvalidMoveError
@@ -96,19 +94,3 @@ class Position:
         cells = list(self.cells)
         cells[seat] = (*cells[seat], cell)
         return attrs.evolve(self, boards=(boards[0], boards[1]), cells=(cells[0], cells[1]))
-
-    @classmethod
-    def after(cls, start: str, moves: Sequence[str], overwrite: bool = False) -> Position:
-        """Replay announced moves: on each turn the picker's ``L P``, then the other's ``P``."""
-        from codecup_games.lucky_words.notation import parse_follow_move, parse_pick_move
-
-        position = cls.initial(start, overwrite)
-        for index, move in enumerate(moves):
-            turn = index // 2 + 1
-            seat = picker(turn)
-            if index % 2 == 0:
-                letter, cell = parse_pick_move(move)
-                position = position.pick(seat, letter, cell)
-            else:
-                position = position.follow(1 - seat, parse_follow_move(move))
-        return position

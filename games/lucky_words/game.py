@@ -10,17 +10,20 @@ import attrs
 
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import ConfigError, SetupError
-from codecup.game import Game, GameInfo, PlayerSession, ProvidedFile
-from codecup_games.lucky_words import render, view
+from codecup.game import Game, GameInfo, ProvidedFile
+from codecup.rules import replay
+from codecup.session import PlayerSession
+from codecup_games.lucky_words import view
 from codecup_games.lucky_words.bots import BOT_NAMES, make_bot
 from codecup_games.lucky_words.bots.base import Bot
 from codecup_games.lucky_words.engine import CELLS, LETTERS
 from codecup_games.lucky_words.player import LuckyWordsPlayer
 from codecup_games.lucky_words.referee import referee
+from codecup_games.lucky_words.rules import LuckyWordsState
 from codecup_games.lucky_words.scorer import ScoringMode, cols_of, rows_of, shared_scorer
 from codecup_games.lucky_words.scoring import game_points
 from codecup_games.lucky_words.variants import RULES, rules_of
-from codecup_games.lucky_words.words import LOCAL_NAME, WordListId, find_words, load_words
+from codecup_games.lucky_words.words import LOCAL_NAME, WordList, WordListId, find_words, load_words
 
 INFO = GameInfo(
     name="lucky_words",
@@ -50,6 +53,15 @@ class ScoreReport:
     note: str
 
 
+def record_words(extra: Mapping[str, Any]) -> WordList:
+    """The word list a record names, found by its hash.
+
+    A record made before lists were identified is replayed with the list in force.
+    """
+    wanted = WordListId.from_json(extra.get("word_list"))
+    return load_words() if wanted is None else find_words(wanted)
+
+
 class LuckyWords(Game):
     """Lucky Words: two hidden 7x7 boards filled with the same 49 letters."""
 
@@ -66,6 +78,10 @@ class LuckyWords(Game):
             raise SetupError(f"a Lucky Words setup is the starting letter A..Z, not {text!r}")
         return letter
 
+    def new_state(self, setup: str, variant: str) -> LuckyWordsState:
+        """The starting letter on both boards, scored by the variant's rule and the list in force."""
+        return LuckyWordsState.start(setup, rules_of(variant))
+
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         """The referee; the word list is read here, before any line is sent."""
         rules = rules_of(variant)
@@ -80,14 +96,12 @@ class LuckyWords(Game):
         return LuckyWordsPlayer(fresh(clock), rules_of(variant), clock=clock, rebuild=fresh)
 
     def replay_referee(self, setup: str, variant: str, seed: int, extra: Mapping[str, Any]) -> Dialogue:
-        """The referee scoring with the word list the record names, found by its hash.
+        """The referee scoring with the word list the record names (see :func:`record_words`)."""
+        return referee(setup, rules_of(variant), record_words(extra))
 
-        A record made before lists were identified is replayed with the list in force.
-        """
-        rules = rules_of(variant)
-        wanted = WordListId.from_json(extra.get("word_list"))
-        words = load_words() if wanted is None else find_words(wanted)
-        return referee(setup, rules, words)
+    def replay_state(self, setup: str, variant: str, extra: Mapping[str, Any]) -> LuckyWordsState:
+        """The first state, scoring with the word list the record names (see :func:`record_words`)."""
+        return LuckyWordsState.start(setup, rules_of(variant), record_words(extra))
 
     def provided_files(self, variant: str) -> tuple[ProvidedFile, ...]:
         """``words.dat``: the word list in force (``--words``, ``./words.dat`` or the bundled one)."""
@@ -97,24 +111,13 @@ class LuckyWords(Game):
         """Win 2 (2004) or 3 (Word Racer), draw 1, loss 0; a faulty seat loses."""
         return game_points(outcome, rules_of(variant))
 
-    def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
-        """Both boards side by side with their words and points."""
-        rules = rules_of(variant)
-        return render.render_text(setup, moves, rules.scoring, rules.overwrite)
-
-    def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
-        """Both boards drawn, words boxed."""
-        rules = rules_of(variant)
-        return render.render_svg(setup, moves, rules.scoring, rules.overwrite)
-
     def view_script(self) -> str:
         """The results site's drawing script (games/lucky_words/draw.js)."""
         return view.script()
 
-    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list:
+    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, both boards with their words and points, for draw.js."""
-        rules = rules_of(variant)
-        return view.frames(setup, moves, rules.scoring, rules.overwrite)
+        return view.frames(replay(self.new_state(setup, variant), moves))
 
     def score_board(self, board: str, scoring: str | None = None) -> ScoreReport:
         """Score one board of 49 letters (``.`` for empty; blanks ignored) under ``rule`` or ``wordracer``."""

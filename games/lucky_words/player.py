@@ -4,15 +4,22 @@ The referee's second line tells the dialogues apart (spec items 11-12 and
 19): ``start`` or a letter in CodeCup 2004, ``1`` or ``0`` in Word Racer.
 The session follows the dialogue it hears, so ``codecup bot lucky_words
 NAME`` plays under either referee without being told which.
+
+This is not the framework's derived session (:class:`~codecup.session.RulesPlayer`,
+one seat moves and the other is told the move): here the picker calls a
+letter and both seats place it, each on its own board, which the other
+never sees, so a player cannot follow the rules' state of both boards; and
+CodeCup 2004 picks in two lines and ends with an optional score line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from codecup.game import PlayerSession
+from codecup.session import PlayerSession
 from codecup_games.lucky_words.bots.base import Bot
 from codecup_games.lucky_words.engine import TURNS
+from codecup_games.lucky_words.notation import format_follow_move, format_pick_move
 from codecup_games.lucky_words.variants import Dialect, Rules, rules_of
 
 PLAIN_RULES = {Dialect.CODECUP2004: "codecup2004", Dialect.WORDRACER: "wordracer"}
@@ -92,11 +99,12 @@ class LuckyWordsPlayer(PlayerSession):
 
     def _pick(self) -> list[str]:
         letter, cell = self.bot.pick()
-        out = [f"{letter} {cell}"] if self.rules.dialect is Dialect.WORDRACER else [letter, str(cell)]
+        pick = format_pick_move(letter, cell)
+        out = [pick] if self.rules.dialect is Dialect.WORDRACER else pick.split(" ")
         return out + self._end_if_full()
 
     def _follow(self, letter: str) -> list[str]:
-        out = [str(self.bot.place(letter))]
+        out = [format_follow_move(self.bot.place(letter))]
         ending = self._end_if_full()
         if self._finished:
             return out + ending

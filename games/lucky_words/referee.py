@@ -7,6 +7,8 @@ that moment (empty cells never form words).
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 from codecup.dialogue import (
     NORMAL,
     Close,
@@ -15,45 +17,51 @@ from codecup.dialogue import (
     Outcome,
     Played,
     Receive,
+    Reply,
+    Request,
     SeatEnd,
     Send,
     Termination,
+    ends_after,
 )
-from codecup.errors import IllegalMoveError, InvalidMoveError
+from codecup.errors import InvalidMoveError
+from codecup.rules import judge, judge_reply
 from codecup_games.lucky_words import notation
-from codecup_games.lucky_words.engine import TURNS, Position, picker
-from codecup_games.lucky_words.scorer import Scorer, shared_scorer
+from codecup_games.lucky_words.rules import LuckyWordsState
 from codecup_games.lucky_words.variants import SCORE_GRACE, Dialect, Rules
 from codecup_games.lucky_words.words import WordList, load_words
 
 
-class _Offence(Exception):
-    """A seat broke the dialogue; carries its end."""
+def _lenient_move(seat: int, picking: bool) -> Generator[Request, Reply, str | SeatEnd]:
+    """A CodeCup 2004 reply read into the rules' notation, or how the seat's game ends.
 
-    def __init__(self, seat: int, end: SeatEnd) -> None:
-        super().__init__(end.message)
-        self.seat = seat
-        self.end = end
-
-
-def _line(reply: str | Fault | None, seat: int) -> str:
-    if isinstance(reply, Fault):
-        raise _Offence(seat, SeatEnd.from_fault(reply))
-    assert reply is not None
-    return reply
-
-
-def _move_error(seat: int, exc: InvalidMoveError | IllegalMoveError) -> _Offence:
-    kind = Termination.ILLEGAL if isinstance(exc, IllegalMoveError) else Termination.INVALID
-    return _Offence(seat, SeatEnd(kind, str(exc)))
+    CodeCup 2004 picks with two lines (the letter, then the position) and
+    forgives blanks and lower case; a line it cannot read ends the game before
+    the next is asked for.
+    """
+    first = yield Receive(seat)
+    if isinstance(first, Fault):
+        return SeatEnd.from_fault(first)
+    assert first is not None
+    try:
+        if not picking:
+            return notation.format_follow_move(notation.parse_position(first, strict=False))
+        letter = notation.parse_letter(first, strict=False)
+        second = yield Receive(seat)
+        if isinstance(second, Fault):
+            return SeatEnd.from_fault(second)
+        assert second is not None
+        return notation.format_pick_move(letter, notation.parse_position(second, strict=False))
+    except InvalidMoveError as exc:
+        return SeatEnd(Termination.INVALID, str(exc))
 
 
 def referee(setup: str, rules: Rules, words: WordList | None = None) -> Dialogue:
     """One game: ``setup`` is the starting letter; ``words`` the list (default: the one in force)."""
     words = words or load_words()
-    scorer = shared_scorer(words, rules.scoring)
     strict = rules.dialect is Dialect.WORDRACER
-    position = Position.initial(setup, rules.overwrite)
+    state = LuckyWordsState.start(setup, rules, words)
+    ends: tuple[SeatEnd, ...] = (NORMAL, NORMAL)
     reported: list[int | None] = [None, None]
     reported_lines: list[str | None] = [None, None]
     for seat in (0, 1):
@@ -63,45 +71,21 @@ def referee(setup: str, rules: Rules, words: WordList | None = None) -> Dialogue
         yield Send(1, "0")
     else:
         yield Send(0, "start")
-    try:
-        for turn in range(1, TURNS + 1):
-            seat = picker(turn)
-            other = 1 - seat
-            if strict:
-                line = _line((yield Receive(seat)), seat)
-                try:
-                    letter, cell = notation.parse_wordracer_pick(line)
-                    position = position.pick(seat, letter, cell)
-                except (InvalidMoveError, IllegalMoveError) as exc:
-                    raise _move_error(seat, exc) from None
-            else:
-                line = _line((yield Receive(seat)), seat)
-                try:
-                    letter = notation.parse_letter(line, strict=False)
-                except InvalidMoveError as exc:
-                    raise _move_error(seat, exc) from None
-                line = _line((yield Receive(seat)), seat)
-                try:
-                    cell = notation.parse_position(line, strict=False)
-                    position = position.pick(seat, letter, cell)
-                except (InvalidMoveError, IllegalMoveError) as exc:
-                    raise _move_error(seat, exc) from None
-            yield Played(seat, notation.format_pick_move(letter, cell))
-            yield Send(other, letter)
-            line = _line((yield Receive(other)), other)
-            try:
-                cell = notation.parse_position(line, strict=strict)
-                position = position.follow(other, cell)
-            except (InvalidMoveError, IllegalMoveError) as exc:
-                raise _move_error(other, exc) from None
-            yield Played(other, notation.format_follow_move(cell))
-    except _Offence as offence:
-        ends = [NORMAL, NORMAL]
-        ends[offence.seat] = offence.end
-        for seat in (0, 1):
-            yield Close(seat)
-        return _outcome(position, scorer, words, rules, (ends[0], ends[1]), reported_lines, reported)
-    if not strict:
+    while (mover := state.to_move) is not None:
+        picking = state.picking
+        if strict:  # Word Racer's lines are the rules' notation itself
+            judged = judge_reply(state, (yield Receive(mover)))
+        else:
+            move = yield from _lenient_move(mover, picking)
+            judged = move if isinstance(move, SeatEnd) else judge(state, move)
+        if isinstance(judged, SeatEnd):
+            ends = ends_after(mover, judged)
+            break
+        state = judged.state
+        yield Played(mover, judged.move)
+        if picking:
+            yield Send(1 - mover, state.position.letters[-1])
+    if not strict and state.terminal:
         # The optional self-reported score, read within a short grace period (off the clock):
         # a time-out or end of output there only means "no score line".
         for seat in (1, 0):
@@ -111,19 +95,19 @@ def referee(setup: str, rules: Rules, words: WordList | None = None) -> Dialogue
                 reported[seat] = notation.parse_score_line(reply)
     for seat in (0, 1):
         yield Close(seat)
-    return _outcome(position, scorer, words, rules, (NORMAL, NORMAL), reported_lines, reported)
+    return _outcome(state, words, rules, ends, reported_lines, reported)
 
 
 def _outcome(
-    position: Position,
-    scorer: Scorer,
+    state: LuckyWordsState,
     words: WordList,
     rules: Rules,
-    ends: tuple[SeatEnd, SeatEnd],
+    ends: tuple[SeatEnd, ...],
     reported_lines: list[str | None],
     reported: list[int | None],
 ) -> Outcome:
-    scores = tuple(scorer.total(board) for board in position.boards)
+    position = state.position
+    scores = state.scores()
     extra: dict[str, object] = {
         "start": position.start,
         "letters": "".join(position.letters),
@@ -137,4 +121,4 @@ def _outcome(
         extra["reported_score_right"] = [
             None if line is None else reported[s] == scores[s] for s, line in enumerate(reported_lines)
         ]
-    return Outcome((float(scores[0]), float(scores[1])), ends, extra)
+    return Outcome((scores[0], scores[1]), ends, extra)

@@ -5,16 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from codecup_games.lucky_words.engine import SIZE, Position
-from codecup_games.lucky_words.scorer import BoardScore, Scorer, ScoringMode, cols_of, shared_scorer
-from codecup_games.lucky_words.words import load_words
+from codecup_games.lucky_words.engine import SIZE
+from codecup_games.lucky_words.rules import LuckyWordsState
+from codecup_games.lucky_words.scorer import BoardScore, cols_of
 
 SEATS = ("first", "second")
-
-
-def scorer_for(mode: ScoringMode) -> Scorer:
-    """A shared scorer for the word list in force."""
-    return shared_scorer(load_words(), mode)
 
 
 def _row_text(row: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -44,18 +39,18 @@ def board_lines(board: str, score: BoardScore, title: str) -> list[str]:
     return lines
 
 
-def render_text(start: str, moves: Sequence[str], mode: ScoringMode, overwrite: bool = False) -> str:
-    """Both boards after ``moves``, side by side (``overwrite``: variant ``wordracer-contest``)."""
-    position = Position.after(start, moves, overwrite)
-    scorer = scorer_for(mode)
+def render_text(state: LuckyWordsState) -> str:
+    """Both boards of ``state``, side by side."""
+    position, scorer = state.position, state.scorer
     blocks = [
         board_lines(board, scorer.board(board), f"{SEATS[s]}") for s, board in enumerate(position.boards)
     ]
     width = max(len(line) for line in blocks[0]) + 4
     lines = [f"{a:<{width}}{b}" for a, b in zip(blocks[0], blocks[1], strict=True)]
     seq = "".join(position.letters)
-    lines.append(f"letters: {start}|{seq}  ({len(position.letters)} of 48 picked, {mode.value} scoring)")
-    if not moves:  # the opening view says which list scores the game
+    picked = len(position.letters)
+    lines.append(f"letters: {position.start}|{seq}  ({picked} of 48 picked, {scorer.mode.value} scoring)")
+    if not position.letters:  # the opening view says which list scores the game
         lines.append(scorer.words.describe())
     return "\n".join(lines)
 
@@ -64,10 +59,9 @@ CELL = 36
 PAD = 24
 
 
-def render_svg(start: str, moves: Sequence[str], mode: ScoringMode, overwrite: bool = False) -> str:
-    """Both boards after ``moves`` as SVG: row words boxed in blue, column words in red."""
-    position = Position.after(start, moves, overwrite)
-    scorer = scorer_for(mode)
+def render_svg(state: LuckyWordsState) -> str:
+    """Both boards of ``state`` as SVG: row words boxed in blue, column words in red."""
+    position, scorer = state.position, state.scorer
     board_w = SIZE * CELL + 40
     width = 2 * board_w + 3 * PAD
     height = SIZE * CELL + 100
@@ -112,7 +106,7 @@ def render_svg(start: str, moves: Sequence[str], mode: ScoringMode, overwrite: b
                 f'<text x="{x0 + c * CELL + CELL / 2}" y="{y0 + SIZE * CELL + 20}" text-anchor="middle" '
                 f'fill="#bf1f1f">{line.points}</text>'
             )
-    seq = escape(start + " " + "".join(position.letters))
+    seq = escape(position.start + " " + "".join(position.letters))
     parts.append(f'<text x="{PAD}" y="{height - 12}" font-size="12">letters: {seq}</text>')
     parts.append("</svg>")
     return "".join(parts)

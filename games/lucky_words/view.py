@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from codecup_games.lucky_words.engine import SIZE, Position
-from codecup_games.lucky_words.render import scorer_for
-from codecup_games.lucky_words.scorer import LineScore, ScoringMode
+from codecup_games.lucky_words.engine import SIZE
+from codecup_games.lucky_words.rules import LuckyWordsState
+from codecup_games.lucky_words.scorer import LineScore
 
 
 def script() -> str:
@@ -25,20 +25,14 @@ def _line(score: LineScore) -> list[int]:
     return [score.points, *(x for word in score.words for x in word)]
 
 
-def frames(
-    start: str, moves: Sequence[str], mode: ScoringMode, overwrite: bool = False
-) -> list[dict[str, Any]]:
-    """Per position: both boards (49 letters, ``.`` empty), each line's points and words, the letters.
-
-    ``overwrite``: a placement on an occupied cell replaces its letter (``wordracer-contest``).
-    """
-    scorer = scorer_for(mode)
-    out = []
-    for k in range(len(moves) + 1):
-        position = Position.after(start, moves[:k], overwrite)
+def frames(states: Sequence[LuckyWordsState]) -> list[dict[str, Any]]:
+    """Per state: both boards (49 letters, ``.`` empty), each line's points and words, the letters."""
+    out: list[dict[str, Any]] = []
+    for state in states:
+        position = state.position
         boards = []
         for board in position.boards:
-            score = scorer.board(board)
+            score = state.scorer.board(board)
             boards.append(
                 {
                     "c": board,
@@ -47,6 +41,7 @@ def frames(
                     "k": [_line(line) for line in score.cols],
                 }
             )
-        out.append({"b": boards, "s": start + " " + "".join(position.letters), "n": len(position.letters)})
+        letters = "".join(position.letters)
+        out.append({"b": boards, "s": position.start + " " + letters, "n": len(position.letters)})
     assert all(len(b["c"]) == SIZE * SIZE for f in out for b in f["b"])
     return out

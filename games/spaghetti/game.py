@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from codecup.dialogue import Dialogue, Outcome
-from codecup.game import Game, GameInfo, PlayerSession, Variant
-from codecup_games.spaghetti import render, scoring, view
+from codecup.game import Game, GameInfo, Variant
+from codecup.rules import replay
+from codecup.session import Wire
+from codecup_games.spaghetti import scoring, view
 from codecup_games.spaghetti.bots import BOTS, make_bot
 from codecup_games.spaghetti.jury import format_setup, parse_setup, random_jury
-from codecup_games.spaghetti.player import SpaghettiPlayer
+from codecup_games.spaghetti.player import WIRE, ClockedBot
 from codecup_games.spaghetti.referee import referee
+from codecup_games.spaghetti.rules import SpaghettiState
 
 CLOCK = 30.0
 
@@ -47,9 +51,17 @@ class Spaghetti(Game):
         """The CodeCup 2022 dialogue; ``seed`` drives the take-over random player."""
         return referee(setup, seed)
 
-    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
-        """A session running bot ``bot`` on the given clock."""
-        return SpaghettiPlayer(make_bot(bot, seed, clock), clock)
+    def new_state(self, setup: str, variant: str) -> SpaghettiState:
+        """The board after the two jury tiles."""
+        return SpaghettiState.start(setup)
+
+    def wire(self, variant: str) -> Wire:
+        """Two jury moves, ``Start``, ``Quit``."""
+        return WIRE
+
+    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> ClockedBot:
+        """Built-in bot ``bot`` on the given clock, seeing the opponent's moves."""
+        return ClockedBot(make_bot(bot, seed, clock), clock)
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """The final scores (0 for an offender)."""
@@ -59,14 +71,6 @@ class Spaghetti(Game):
         """The results site's drawing script (games/spaghetti/draw.js)."""
         return view.script()
 
-    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list:
+    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, the tiles, the segments' colours and the scores, for draw.js."""
-        return view.frames(setup, moves)
-
-    def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
-        """The text board after ``moves``."""
-        return render.render_text(setup, moves)
-
-    def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
-        """The SVG board after ``moves``."""
-        return render.render_svg(setup, moves)
+        return view.frames(replay(self.new_state(setup, variant), moves))

@@ -1,64 +1,51 @@
-"""The player side of the Spaghetti dialogue, wrapping a bot."""
+"""A Spaghetti bot as the framework's :class:`~codecup.bots.Bot`, keeping its clock.
+
+The player session itself is the framework's (:class:`~codecup.session.RulesPlayer`):
+two jury moves, ``Start`` or Blue's first move, moves until ``Quit``.
+"""
 
 from __future__ import annotations
 
 import time
 
-from codecup.game import PlayerSession
+import attrs
+
+from codecup.session import RulesPlayer, Wire
 from codecup_games.spaghetti.bots.base import Bot
-from codecup_games.spaghetti.engine import Position
-from codecup_games.spaghetti.notation import format_move, parse_move
-from codecup_games.spaghetti.referee import QUIT, START
+from codecup_games.spaghetti.notation import format_move
+from codecup_games.spaghetti.rules import SpaghettiState
 
 STARTUP_CAP = 1.0  # seconds of start-up counted at most
 
+WIRE = Wire(setup_lines=2)
+"""Two jury moves, ``Start`` to Blue, moves passed on, ``Quit`` (spec rules 5-8)."""
 
-class SpaghettiPlayer(PlayerSession):
-    """Reads the two jury moves, then ``Start`` or Blue's first move, then moves until ``Quit``.
 
-    The session keeps the position and the time the bot has used, so a bot's
-    safety net knows what is left of its ``clock`` seconds: the time from
-    receiving a line to answering it (wall time, never less than the CPU time
-    a cpu clock charges), plus the CPU time the process had used when the
-    session was made, the interpreter's start-up, which a cpu clock charges too
-    (at most ``STARTUP_CAP``: in a long in-process run that figure is other
-    games' work).
+@attrs.define(eq=False)
+class ClockedBot:
+    """Shows a Spaghetti bot each opponent move and the time left on its ``clock``.
+
+    The time used is the time the bot spends choosing (wall time, never less
+    than the CPU time a cpu clock charges), plus the CPU time the process had
+    used when the bot was made, the interpreter's start-up, which a cpu clock
+    charges too (at most ``STARTUP_CAP``: in a long in-process run that figure
+    is other games' work).
     """
 
-    def __init__(self, bot: Bot, clock: float) -> None:
-        self.bot = bot
-        self.clock = clock
-        self.used = min(time.process_time(), STARTUP_CAP)
-        self.jury: list[int] = []
-        self.pos: Position | None = None
-        self.done = False
+    bot: Bot
+    clock: float
+    used: float = attrs.field(init=False, factory=lambda: min(time.process_time(), STARTUP_CAP))
 
-    @property
-    def finished(self) -> bool:
-        """True once ``Quit`` has come."""
-        return self.done
-
-    def receive(self, line: str) -> list[str]:
-        """Take one referee line; answer with a move when it is this player's turn."""
+    def choose(self, state: SpaghettiState) -> str:
+        """The bot's move in ``state``, after it has seen the opponent's last move."""
         started = time.perf_counter()
-        line = line.strip()
-        if line == QUIT:
-            self.done = True
-            return []
-        if len(self.jury) < 2:
-            self.jury.append(parse_move(line))
-            if len(self.jury) == 2:
-                self.pos = Position.start(self.jury)
-            return []
-        pos = self.pos
-        assert pos is not None
-        if line != START:
-            move = parse_move(line)
-            self.bot.observe(pos, move)
-            pos.play(move)
-        if pos.finished:
-            return []
-        move = self.bot.choose(pos, max(0.0, self.clock - self.used))
-        pos.play(move)
+        if state.last is not None and state.before is not None:  # the opponent's move
+            self.bot.observe(state.before, state.last)
+        move = self.bot.choose(state.pos, max(0.0, self.clock - self.used))
         self.used += time.perf_counter() - started
-        return [format_move(move)]
+        return format_move(move)
+
+
+def session(bot: Bot, clock: float) -> RulesPlayer:
+    """The player session of ``bot`` on a game of ``clock`` seconds."""
+    return RulesPlayer(WIRE, SpaghettiState.start, ClockedBot(bot, clock))

@@ -21,7 +21,6 @@ from codecup.dialogue import (
     NORMAL,
     Close,
     Dialogue,
-    Fault,
     Outcome,
     Played,
     Receive,
@@ -29,10 +28,10 @@ from codecup.dialogue import (
     Send,
     Termination,
 )
-from codecup.errors import InvalidMoveError
-from codecup_games.spaghetti.engine import Position
+from codecup.rules import judge_reply
 from codecup_games.spaghetti.jury import parse_setup
-from codecup_games.spaghetti.notation import format_move, parse_move
+from codecup_games.spaghetti.notation import format_move
+from codecup_games.spaghetti.rules import SpaghettiState, random_move
 
 START = "Start"
 QUIT = "Quit"
@@ -52,55 +51,37 @@ class TakeOver:
         return {"move": self.move, "seat": self.seat, "reason": self.reason.value, "message": self.message}
 
 
-def _judge(pos: Position, line: str | Fault) -> tuple[int, None] | tuple[None, SeatEnd]:
-    """The move a seat's reply stands for, or how the seat ends."""
-    if isinstance(line, Fault):
-        return None, SeatEnd.from_fault(line)
-    try:
-        # Surrounding whitespace (a trailing space, a stray \r) is forgiven.
-        move = parse_move(line.strip())
-    except InvalidMoveError as exc:
-        return None, SeatEnd(Termination.INVALID, str(exc))
-    if not pos.is_empty(move // 3):
-        return None, SeatEnd(
-            Termination.ILLEGAL, f"cell {line.strip()[:2]} of move {line!r} already holds a tile"
-        )
-    return move, None
-
-
 def referee(setup: str, seed: int) -> Dialogue:
     """The dialogue of one game from the setup text (two jury moves) and the referee's seed."""
+    state = SpaghettiState.start(setup)
     jury = parse_setup(setup)
-    pos = Position.start(jury)
     takeover_rng = random.Random(seed)
     ends: list[SeatEnd] = [NORMAL, NORMAL]
     takeovers: list[TakeOver] = []
-    for move in jury:
+    for tile in jury:
         for seat in (0, 1):
-            yield Send(seat, format_move(move))
+            yield Send(seat, format_move(tile))
     yield Send(0, START)
-    while not pos.finished:
-        seat = pos.mover
-        if ends[seat] is NORMAL:
-            move, end = _judge(pos, (yield Receive(seat)))
-            if end is not None:
-                ends[seat] = end
-                takeovers.append(TakeOver(pos.ply + 1, seat, end.kind, end.message))
-                yield Send(seat, QUIT)
-                yield Close(seat)
-        if ends[seat] is not NORMAL:
-            cell = takeover_rng.choice(sorted(pos.empties))
-            move = cell * 3 + takeover_rng.randrange(3)
-        assert move is not None
-        pos.play(move)
-        text = format_move(move)
-        yield Played(seat, text)
-        if not pos.finished and ends[1 - seat] is NORMAL:
-            yield Send(1 - seat, text)
+    while (mover := state.to_move) is not None:
+        if ends[mover] is NORMAL:
+            judged = judge_reply(state, (yield Receive(mover)))
+            if isinstance(judged, SeatEnd):
+                ends[mover] = judged
+                takeovers.append(TakeOver(state.pos.ply + 1, mover, judged.kind, judged.message))
+                yield Send(mover, QUIT)
+                yield Close(mover)
+            else:
+                move, state = judged.move, judged.state
+        if ends[mover] is not NORMAL:
+            move = format_move(random_move(state.pos, takeover_rng))
+            state = state.apply(move)
+        yield Played(mover, move)
+        if not state.terminal and ends[1 - mover] is NORMAL:
+            yield Send(1 - mover, move)
     for seat in (0, 1):
         if ends[seat] is NORMAL:
             yield Send(seat, QUIT)
-    board_scores = tuple(pos.scores)
+    board_scores = tuple(state.pos.scores)
     scores = tuple(0 if ends[seat] is not NORMAL else board_scores[seat] for seat in (0, 1))
     extra = {
         "jury": [format_move(m) for m in jury],

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import attrs
 
 from codecup_games.spaghetti.engine import (
@@ -17,8 +15,8 @@ from codecup_games.spaghetti.engine import (
     Position,
     v_node,
 )
-from codecup_games.spaghetti.jury import parse_setup
-from codecup_games.spaghetti.notation import COL_LETTERS, ROW_LETTERS, parse_move
+from codecup_games.spaghetti.notation import COL_LETTERS, ROW_LETTERS, format_move
+from codecup_games.spaghetti.rules import SpaghettiState
 
 # Path kinds, for colouring segments and marking wall ends.
 OPEN, CYCLE, NEUTRAL, SAME_WALL, ACROSS = "open", "cycle", "neutral", "same-wall", "across"
@@ -26,22 +24,17 @@ OPEN, CYCLE, NEUTRAL, SAME_WALL, ACROSS = "open", "cycle", "neutral", "same-wall
 
 @attrs.frozen
 class Snapshot:
-    """A position after some moves, with what the drawings need."""
+    """A position with what the drawings need."""
 
     pos: Position
     last: int | None  # the last move's cell, if any move was played
     path_kind: tuple[str, ...]  # per node: the kind of the path through it ("" if none)
 
 
-def snapshot(setup: str, moves: Sequence[str]) -> Snapshot:
-    """Replay the jury tiles and the announced moves (already checked by the referee)."""
-    pos = Position.start(parse_setup(setup))
-    last = None
-    for text in moves:
-        move = parse_move(text)
-        pos.play(move)
-        last = move // 3
-    return Snapshot(pos, last, _path_kinds(pos))
+def snapshot(state: SpaghettiState) -> Snapshot:
+    """What the drawings of ``state`` need."""
+    last = None if state.last is None else state.last // 3
+    return Snapshot(state.pos, last, _path_kinds(state.pos))
 
 
 def _path_kinds(pos: Position) -> tuple[str, ...]:
@@ -90,14 +83,14 @@ def _path_kinds(pos: Position) -> tuple[str, ...]:
 _END_MARK = {"": " ", OPEN: "~", NEUTRAL: "^", SAME_WALL: "=", ACROSS: "#", CYCLE: "o"}
 
 
-def render_text(setup: str, moves: Sequence[str]) -> str:
+def render_text(state: SpaghettiState) -> str:
     """The board (last move in brackets), what the paths at the side walls end in, and the score.
 
     Beside each row, Blue's wall (left) and Red's wall (right) show the path
     that ends there: ``~`` still open, ``^`` ends on the top or bottom wall,
     ``=`` returns to the same wall, ``#`` crosses to the other side wall.
     """
-    snap = snapshot(setup, moves)
+    snap = snapshot(state)
     pos = snap.pos
     lines = ["     " + "  ".join(COL_LETTERS)]
     for row in range(ROWS):
@@ -115,7 +108,7 @@ def render_text(setup: str, moves: Sequence[str]) -> str:
         status = "game over"
     else:
         status = f"{'Blue' if pos.mover == 0 else 'Red'} to move ({pos.ply + 1}/{CELLS - 2})"
-    last = f"   last: {moves[-1]}" if moves else ""
+    last = "" if state.last is None else f"   last: {format_move(state.last)}"
     lines.append(f" Blue {blue}  Red {red}   {status}{last}")
     lines.append(" walls: ~ open  ^ top/bottom  = same wall  # across")
     return "\n".join(lines)
@@ -146,9 +139,9 @@ def _segment_svg(x: float, y: float, tile: int, half: int, colour: str) -> str:
     )
 
 
-def render_svg(setup: str, moves: Sequence[str]) -> str:
+def render_svg(state: SpaghettiState) -> str:
     """The tiles as arcs and lines, coloured by what their path ends in; walls in the players' colours."""
-    snap = snapshot(setup, moves)
+    snap = snapshot(state)
     pos = snap.pos
     width = COLS * _SIZE + 2 * _MARGIN
     height = ROWS * _SIZE + 2 * _MARGIN + 24

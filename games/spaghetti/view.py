@@ -25,10 +25,8 @@ from codecup_games.spaghetti.engine import (
     OWN_WALL,
     SEGMENTS,
     TILES,
-    Position,
 )
-from codecup_games.spaghetti.jury import parse_setup
-from codecup_games.spaghetti.notation import parse_move
+from codecup_games.spaghetti.rules import SpaghettiState
 
 NAMES = ("Blue", "Red")
 BLACK, GREY, OWN, LIGHT = "k", "g", ("b", "r"), ("B", "R")
@@ -130,30 +128,30 @@ class Painter:
         return "".join(out)
 
 
-def frames(setup: str, moves: Sequence[str]) -> list[dict[str, Any]]:
-    """Per position: the tiles (``lsr.``), each segment's colour, the last cell, the scores."""
-    jury = parse_setup(setup)
-    pos = Position.start(jury)
+def frames(states: Sequence[SpaghettiState]) -> list[dict[str, Any]]:
+    """Per state of a game: the tiles (``lsr.``), each segment's colour, the last cell, the scores.
+
+    A closed path's colours depend on who closed it, so the painter follows
+    the states in order from the start.
+    """
     painter = Painter()
-    for move in jury:
-        painter.place(move // 3, move % 3, None)
-
-    def frame(last: int) -> dict[str, Any]:
-        tiles = "".join("." if t < 0 else TILES[t] for t in pos.board)
-        return {
-            "t": tiles,
-            "c": painter.colours(),
-            "l": last,
-            "s": list(pos.scores),
-            "tm": None if pos.finished else NAMES[pos.mover],
-            "p": pos.ply,
-        }
-
-    out = [frame(-1)]
-    for text in moves:
-        move = parse_move(text)
-        mover = pos.mover
-        pos.play(move)
-        painter.place(move // 3, move % 3, mover)
-        out.append(frame(move // 3))
+    for cell, tile in enumerate(states[0].pos.board):
+        if tile >= 0:  # the jury's tiles
+            painter.place(cell, tile, None)
+    out = []
+    for state in states:
+        pos = state.pos
+        if state.last is not None:
+            assert state.before is not None
+            painter.place(state.last // 3, state.last % 3, state.before.mover)
+        out.append(
+            {
+                "t": "".join("." if t < 0 else TILES[t] for t in pos.board),
+                "c": painter.colours(),
+                "l": -1 if state.last is None else state.last // 3,
+                "s": list(pos.scores),
+                "tm": None if pos.finished else NAMES[pos.mover],
+                "p": pos.ply,
+            }
+        )
     return out

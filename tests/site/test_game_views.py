@@ -68,6 +68,6 @@ def test_spaghetti_frames_follow_the_scores():
     game = load_games().get("spaghetti")
     setup = game.random_setup(random.Random(5), "codecup2022")
     moves = ["aas", "abs", "acs"]  # the jury never uses row a
-    got = frames(setup, moves)
+    got = frames(game.states(setup, "codecup2022", moves))
     assert [f["tm"] for f in got] == ["Blue", "Red", "Blue", "Red"]
     assert got[0]["l"] == -1 and got[1]["l"] == 0 and got[3]["t"][:3] == "sss"

@@ -1,14 +1,19 @@
-"""``random``: a uniformly random legal move."""
+"""``random``: a uniformly random legal move, drawn as the referee's take-over player draws it."""
 
 from __future__ import annotations
 
 import random
 
 from codecup_games.spaghetti.engine import Position
+from codecup_games.spaghetti.rules import random_move
 
 
 class RandomBot:
-    """Uniform over empty cells and tiles (so uniform over legal moves)."""
+    """Uniform over empty cells and tiles (so uniform over legal moves).
+
+    Not the framework's derived bot (one draw among the listed moves): this
+    one draws a cell, then a tile, so seeded games stay the games they were.
+    """
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
@@ -18,5 +23,4 @@ class RandomBot:
 
     def choose(self, pos: Position, clock_left: float) -> int:
         """A random empty cell, a random tile."""
-        cell = self.rng.choice(sorted(pos.empties))
-        return cell * 3 + self.rng.randrange(3)
+        return random_move(pos, self.rng)

@@ -6,7 +6,6 @@ import pytest
 
 from codecup.dialogue import Termination
 from codecup.drive import ScriptedChannel, drive
-from codecup_games.lucky_words.engine import Position
 from codecup_games.lucky_words.game import LuckyWords
 from codecup_games.lucky_words.scorer import Scorer, ScoringMode
 from tests.games.lucky_words.lw_support import FREE, scripts
@@ -44,7 +43,7 @@ def test_overwrites_are_accepted_and_the_board_is_scored_as_it_stands(small_word
     assert out.extra["placements"] == [CELLS0, CELLS1]
     assert GAME.points(out, "wordracer-contest") in ((3.0, 0.0), (0.0, 3.0), (1.0, 1.0))
     # The announced moves replay to the same boards (what the viewer and the site draw).
-    replayed = Position.after("E", [m for _, m in result.moves], overwrite=True)
+    replayed = GAME.states("E", "wordracer-contest", [m for _, m in result.moves])[-1].position
     assert list(replayed.boards) == [board0, board1]
     assert "Z" in GAME.render_text("E", "wordracer-contest", [m for _, m in result.moves])
     assert GAME.render_svg("E", "wordracer-contest", [m for _, m in result.moves]).startswith("<svg")

@@ -11,7 +11,6 @@ from codecup.dialogue import Outcome, SeatEnd, Termination
 from codecup.drive import play_bots
 from codecup.errors import ConfigError
 from codecup.plugins import load_games, make_plugin_manager
-from codecup_games.lucky_words.engine import Position
 from codecup_games.lucky_words.game import LuckyWords
 from codecup_games.lucky_words.scorer import Scorer
 
@@ -39,7 +38,7 @@ def test_bots_play_whole_games(small_words, variant, bots):
     assert all(end.kind is Termination.NORMAL for end in out.ends), out.ends
     assert len(result.moves) == 96
     assert all("." not in board for board in out.extra["boards"])
-    position = Position.after(out.extra["start"], [m for _, m in result.moves])
+    position = GAME.states(out.extra["start"], variant, [m for _, m in result.moves])[-1].position
     assert list(position.boards) == out.extra["boards"]
     if variant == "codecup2004":
         # The built-in bots report their own score, and get it right.
@@ -87,7 +86,7 @@ def test_render_text_marks_words_and_points(small_words):
             moves += [f"{letter} {c1}", str(c0)]
     text = GAME.render_text("E", "codecup2004", moves)
     assert "[C A T][S E A R]" in text  # CAT + SEAR (5) beats CAT + SEA (4)
-    total = Scorer(small_words).total(Position.after("E", moves).boards[0])
+    total = Scorer(small_words).total(GAME.states("E", "codecup2004", moves)[-1].position.boards[0])
     assert f"first: {total} points" in text
     assert "second:" in text
     start = GAME.render_text("E", "wordracer", [])

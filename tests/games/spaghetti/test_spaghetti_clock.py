@@ -20,7 +20,7 @@ from codecup_games.spaghetti.bots.search import SearchBot
 from codecup_games.spaghetti.engine import Position
 from codecup_games.spaghetti.game import CLOCK, Spaghetti
 from codecup_games.spaghetti.notation import parse_move
-from codecup_games.spaghetti.player import SpaghettiPlayer
+from codecup_games.spaghetti.player import session
 
 GAME = Spaghetti()
 VARIANT = "codecup2022"
@@ -51,8 +51,8 @@ def _game(seed: int) -> DriveResult:
     """A game at the standard clock between the two objectives, with a little work each."""
     setup = GAME.start_position(seed, VARIANT)
     sessions = [
-        SpaghettiPlayer(SearchBot(derive_seed(seed, "seat", 0), CLOCK, scale=0.02), CLOCK),
-        SpaghettiPlayer(SearchBot(derive_seed(seed, "seat", 1), CLOCK, scale=0.02, opponent_weight=1), CLOCK),
+        session(SearchBot(derive_seed(seed, "seat", 0), CLOCK, scale=0.02), CLOCK),
+        session(SearchBot(derive_seed(seed, "seat", 1), CLOCK, scale=0.02, opponent_weight=1), CLOCK),
     ]
     return drive(GAME.referee(setup, VARIANT, derive_seed(seed, "referee")), SessionChannel(sessions))
 

@@ -1,0 +1,43 @@
+"""The bot protocol of the rules level, and the ``random`` bot every game gets from it."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, TypeVar
+
+import attrs
+
+from codecup.rules import State
+
+S_contra = TypeVar("S_contra", bound=State, contravariant=True)
+
+RANDOM = "random"
+"""The name of the derived bot."""
+
+
+class Bot(Protocol[S_contra]):
+    """A strategy: given a state where its seat is to move, the move it plays (wire notation).
+
+    A bot may keep its own memory between moves (one bot plays one game).
+    ``Bot[MyState]`` is a bot of one game's states; a bare ``Bot`` takes any.
+    """
+
+    def choose(self, state: S_contra) -> str:
+        """The move to play in ``state``; the bot's seat is ``state.to_move``."""
+        ...
+
+
+@attrs.define(eq=False)
+class RandomBot:
+    """A uniformly random pick among the state's listed legal moves, from its own seeded generator."""
+
+    rng: random.Random
+
+    @classmethod
+    def seeded(cls, seed: int) -> RandomBot:
+        """A random bot whose games are fixed by ``seed``."""
+        return cls(random.Random(seed))
+
+    def choose(self, state: State) -> str:
+        """Any listed legal move, each equally likely."""
+        return self.rng.choice(state.legal_moves())

@@ -1,0 +1,160 @@
+"""The rules level: a game's main contract, from which the framework derives the rest.
+
+A game gives one :class:`State` per position (OpenSpiel's State is the model):
+whose turn it is, the legal moves, the position after a move, whether the game
+is over, the scores, and a drawing. States are immutable: :meth:`State.apply`
+returns a new one. Moves are strings in the game's wire notation, exactly as a
+player writes them, so the framework needs no move type of its own; a game
+keeps its fast move objects inside its engine.
+
+From the rules the framework derives, once for every game:
+
+- :func:`judge` (:func:`judge_reply` for a fault too): a reply line read as a
+  move, or how the seat's game ends (``INVALID``: not a move at all;
+  ``ILLEGAL``: a move against the rules);
+- :func:`replay`: the states of a record's moves, for rendering and verify;
+- the ``random`` bot (:mod:`codecup.bots`) and the player session of the
+  common CodeCup dialogue (:mod:`codecup.session`).
+
+A game's :meth:`~codecup.game.Game.new_state` builds the first state from the
+setup text and the variant.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Sequence
+from html import escape
+from typing import Generic, Self, TypeVar
+
+import attrs
+
+from codecup.dialogue import Fault, Reply, SeatEnd, Termination
+from codecup.errors import IllegalMoveError, InvalidMoveError
+
+
+class State(abc.ABC):
+    """One position of a game under its rules; immutable.
+
+    Seats are numbered from 0 in the order of the game's ``GameInfo.seats``.
+    """
+
+    @property
+    @abc.abstractmethod
+    def to_move(self) -> int | None:
+        """The seat whose move it is, or ``None`` once the game is over."""
+
+    @property
+    def terminal(self) -> bool:
+        """True once the game is over (no seat is to move)."""
+        return self.to_move is None
+
+    @abc.abstractmethod
+    def legal_moves(self) -> Sequence[str]:
+        """The legal moves of the seat to move, in wire notation (empty when terminal).
+
+        Every move listed is legal. A game whose moves are too many to list
+        (Turn Right's circuits) may list a subset and say which in its
+        docstring; the ``random`` bot picks uniformly among the listed moves.
+        The sequence may be lazy: only ``len`` and indexing are required.
+        """
+
+    @abc.abstractmethod
+    def apply(self, move: str) -> Self:
+        """The state after the seat to move plays ``move`` (wire notation).
+
+        Raise :class:`~codecup.errors.InvalidMoveError` when the text is not a
+        move at all and :class:`~codecup.errors.IllegalMoveError` when it is a
+        move against the rules here (also when the game is over).
+        """
+
+    def notation(self, move: str) -> str:
+        """``move`` (legal here) as the referee announces it: the game's normal form.
+
+        The default is the move with surrounding white space removed; a game
+        with several spellings of one move (Turn Right's circuits) normalises it.
+        """
+        return move.strip()
+
+    @abc.abstractmethod
+    def scores(self) -> tuple[float, ...]:
+        """The game's own score per seat of a finished game (Pillars: 18 + J and 9 - J).
+
+        Only meaningful when :attr:`terminal`; irregular ends (faults) are
+        scored by the game's referee dialogue, not here.
+        """
+
+    @abc.abstractmethod
+    def render_text(self) -> str:
+        """The position for a terminal: a few lines of text."""
+
+    def render_svg(self) -> str:
+        """The position as an SVG document; the default draws :meth:`render_text` in monospace."""
+        return text_svg(self.render_text())
+
+
+S = TypeVar("S", bound=State)
+
+
+@attrs.frozen
+class Accepted(Generic[S]):
+    """A reply judged to be a legal move: the move as announced, and the state after it."""
+
+    move: str
+    state: S
+
+
+def judge(state: S, line: str) -> Accepted[S] | SeatEnd:
+    """Read a seat's reply ``line`` as its move in ``state``, as every referee dialogue must.
+
+    Returns the accepted move and the state after it, or the seat's end:
+    ``INVALID`` when the line is not a move at all, ``ILLEGAL`` when it is a
+    move against the rules. The message quotes the line (cut short).
+    """
+    try:
+        after = state.apply(line)
+    except InvalidMoveError as exc:
+        return SeatEnd(Termination.INVALID, f"{quote(line)}: not a move: {exc}")
+    except IllegalMoveError as exc:
+        return SeatEnd(Termination.ILLEGAL, f"{quote(line)}: {exc}")
+    return Accepted(state.notation(line), after)
+
+
+def judge_reply(state: S, reply: Reply) -> Accepted[S] | SeatEnd:
+    """A ``Receive``'s reply judged: a line as by :func:`judge`, a fault as the seat's end."""
+    if isinstance(reply, Fault):
+        return SeatEnd.from_fault(reply)
+    if reply is None:
+        raise TypeError("a Receive was answered with None")
+    return judge(state, reply)
+
+
+def replay(state: S, moves: Iterable[str]) -> list[S]:
+    """The states from ``state`` through each of ``moves`` in turn (``len(moves) + 1`` of them).
+
+    A move that does not apply raises its :class:`~codecup.errors.MoveError`.
+    """
+    states = [state]
+    for move in moves:
+        state = state.apply(move)
+        states.append(state)
+    return states
+
+
+def quote(line: str, limit: int = 80) -> str:
+    """``line`` for an error message: its repr, cut short if it is long."""
+    return repr(line) if len(line) <= limit else repr(line[:limit]) + "..."
+
+
+def text_svg(text: str) -> str:
+    """Lines of text drawn as an SVG document in a monospace font."""
+    lines = escape(text).splitlines() or [""]
+    height = 16 * len(lines) + 8
+    width = 9 * max(len(line) for line in lines) + 16
+    rows = "".join(
+        f'<text x="8" y="{16 * (i + 1)}" xml:space="preserve">{line}</text>' for i, line in enumerate(lines)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'font-family="monospace" font-size="14">{rows}</svg>'
+    )

@@ -1,0 +1,125 @@
+"""The player side of the common CodeCup dialogue, derived from the rules.
+
+Most CodeCup games talk the same way: the referee sends both seats the setup
+(a fixed number of lines), then ``Start`` to the seat that moves first; each
+accepted move is passed on to the other seat; a closing word (``Quit``) ends
+the game. :class:`Wire` is the little a game says about its own lines, and
+:class:`RulesPlayer` is the session behind ``codecup bot GAME NAME`` and the
+in-process bots: it keeps the state itself and asks a :class:`~codecup.bots.Bot`
+for a move whenever it is its turn.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from codecup.bots import Bot
+from codecup.errors import MoveError
+from codecup.rules import State
+
+
+class PlayerSession(abc.ABC):
+    """The player side of a dialogue: a bot seen as a line-in, lines-out machine.
+
+    ``codecup bot GAME NAME`` wraps one of these around stdin/stdout, and the
+    in-process player feeds it directly. Sans-I/O: it never reads or writes.
+    """
+
+    @abc.abstractmethod
+    def receive(self, line: str) -> list[str]:
+        """Take one line from the referee and return the lines to answer (maybe none)."""
+
+    @property
+    @abc.abstractmethod
+    def finished(self) -> bool:
+        """True once the referee has ended the game (``Quit``, ``x``, ...)."""
+
+
+@attrs.frozen
+class Wire:
+    """A game's lines in the common CodeCup dialogue.
+
+    ``setup_lines``: how many lines of setup each seat receives first (they
+    are joined with newlines into the setup text for ``new_state``).
+    ``start``: the line that tells the first seat to move.
+    ``quit``: lines that end the game for a player.
+    ``over_at_end``: the player is finished once the state is terminal
+    (Turn Right closes the seats without a closing word); otherwise it waits
+    for one of ``quit``.
+    """
+
+    setup_lines: int = 0
+    start: str = "Start"
+    quit: frozenset[str] = frozenset({"Quit"})
+    over_at_end: bool = False
+
+
+@attrs.define(eq=False)
+class RulesPlayer(PlayerSession):
+    """A bot wrapped as a line-in, lines-out machine for the common CodeCup dialogue.
+
+    ``new_state`` builds the first state from the setup text. A line that is
+    neither the start word nor a closing word is the opponent's move, applied
+    to the state; whenever the state then has this seat to move, the bot's
+    move is applied and answered. A move of the bot's that the rules refuse
+    is answered all the same, for the referee to judge, and ends the session.
+    """
+
+    wire: Wire
+    new_state: Callable[[str], State]
+    bot: Bot[Any]
+    setup: list[str] = attrs.field(factory=list)
+    state: State | None = None
+    done: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.wire.setup_lines == 0:
+            self.state = self.new_state("")
+
+    @property
+    def finished(self) -> bool:
+        """True after a closing word (or, if the wire says so, once the game is over)."""
+        return self.done
+
+    def receive(self, line: str) -> list[str]:
+        """Answer one referee line."""
+        line = line.strip()
+        if self.done:
+            return []
+        if line in self.wire.quit:
+            self.done = True
+            return []
+        if self.state is None:
+            self.setup.append(line)
+            if len(self.setup) == self.wire.setup_lines:
+                self.state = self.new_state("\n".join(self.setup))
+            return []
+        if line != self.wire.start:
+            self.state = self.state.apply(line)
+            if self._over():
+                return []
+        return [self._move()]
+
+    def _move(self) -> str:
+        assert self.state is not None
+        move = self.bot.choose(self.state)
+        try:
+            self.state = self.state.apply(move)
+        except MoveError:
+            # A bot's bad move is the referee's to judge (a fault of the seat, never a
+            # traceback here); the session cannot follow the game past it.
+            self.done = True
+            return move
+        self._over()
+        return move
+
+    def _over(self) -> bool:
+        assert self.state is not None
+        over = self.state.terminal
+        if over and self.wire.over_at_end:
+            self.done = True
+        return over
