@@ -1,0 +1,10 @@
+"""The entry point ``connect_four = "connect_four.plugin"`` in the group ``codecup``."""
+
+from codecup.hookspecs import hookimpl
+from connect_four.game import ConnectFour
+
+
+@hookimpl
+def codecup_register_games(register) -> None:
+    """Register Connect Four."""
+    register(ConnectFour())

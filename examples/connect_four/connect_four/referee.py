@@ -1,0 +1,29 @@
+"""The referee dialogue, sans-I/O: the setup line (if any) to both seats, ``Start`` to Red, each move
+passed on to the other seat, ``Quit`` to both at the end. A reply that is not a move (``invalid``), a
+move into a full column (``illegal``) or a fault (time-out, crash, ...) loses the game for that seat.
+"""
+
+from codecup.dialogue import NORMAL, Dialogue, Fault, Outcome, Played, Receive, SeatEnd, Send
+from codecup.rules import State, judge
+
+
+def referee(state: State, setup_line: str | None) -> Dialogue:
+    """One game from ``state`` (after the opening, if any); ``setup_line`` goes to both seats first."""
+    for seat in (0, 1) if setup_line is not None else ():
+        yield Send(seat, setup_line)
+    yield Send(0, "Start")
+    while (seat := state.to_move) is not None:
+        reply = yield Receive(seat)
+        judged = SeatEnd.from_fault(reply) if isinstance(reply, Fault) else judge(state, reply)
+        if isinstance(judged, SeatEnd):  # the seat loses the game
+            outcome = Outcome((float(seat), 1.0 - seat), (judged, NORMAL) if seat == 0 else (NORMAL, judged))
+            break
+        state = judged.state
+        yield Played(seat, judged.move)
+        if not state.terminal:
+            yield Send(1 - seat, judged.move)
+    else:  # no break: four in a row or a full board
+        outcome = Outcome(state.scores(), (NORMAL, NORMAL))
+    yield Send(0, "Quit")
+    yield Send(1, "Quit")
+    return outcome
