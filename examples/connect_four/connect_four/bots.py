@@ -3,8 +3,8 @@
 import random
 
 import attrs
-
 from codecup.rules import State
+
 from connect_four.rules import COLUMNS, Board, has_four
 
 BOTS = ("random", "simple")

@@ -6,12 +6,12 @@ from importlib import resources
 from typing import Any, cast
 
 import attrs
-
 from codecup.bots import Bot
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import SetupError
 from codecup.game import Game, GameInfo, Variant
 from codecup.session import Wire
+
 from connect_four.bots import BOTS, SimpleBot
 from connect_four.referee import referee
 from connect_four.rules import COLUMNS, HEIGHT, SEATS, WIDTH, Board, from_setup

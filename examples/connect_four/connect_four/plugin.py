@@ -1,6 +1,7 @@
 """The entry point ``connect_four = "connect_four.plugin"`` in the group ``codecup``."""
 
 from codecup.hookspecs import hookimpl
+
 from connect_four.game import ConnectFour
 
 

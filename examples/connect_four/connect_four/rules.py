@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import attrs
-
 from codecup.errors import IllegalMoveError, InvalidMoveError
 from codecup.rules import State
 
