@@ -15,7 +15,8 @@ from typing import Protocol
 
 import attrs
 
-from codecup.dialogue import Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
+from codecup.dialogue import Dialogue, Fault, Outcome, Termination
+from codecup.dispatch import dispatch, run_sync
 from codecup.game import Game, PlayerSession
 
 END_OF_OUTPUT = "end of output"
@@ -52,37 +53,37 @@ def drive(
     channel: Channel,
     on_move: Callable[[int, str], None] | None = None,
 ) -> DriveResult:
-    """Run ``dialogue`` to the end against ``channel``."""
-    moves: list[tuple[int, str]] = []
-    sent: list[tuple[int, str]] = []
-    closed: set[int] = set()
-    reply: str | Fault | None = None
-    while True:
-        try:
-            request = dialogue.send(reply)
-        except StopIteration as stop:
-            outcome = stop.value
-            if not isinstance(outcome, Outcome):
-                raise TypeError(f"dialogue returned {outcome!r}, not an Outcome") from None
-            return DriveResult(outcome, tuple(moves), tuple(sent))
-        reply = None
-        match request:
-            case Send(seat, line):
-                sent.append((seat, line))
-                if seat not in closed:
-                    channel.send(seat, line)
-            case Receive(seat, _grace):
-                reply = Fault(Termination.CRASH, "closed") if seat in closed else channel.receive(seat)
-            case Played(seat, move):
-                moves.append((seat, move))
-                if on_move is not None:
-                    on_move(seat, move)
-            case Close(seat):
-                if seat not in closed:
-                    closed.add(seat)
-                    channel.close(seat)
-            case _:
-                raise TypeError(f"dialogue yielded {request!r}, not a request")
+    """Run ``dialogue`` to the end against ``channel`` (through :func:`codecup.dispatch.dispatch`)."""
+    seats = _ChannelSeats(channel, on_move)
+    outcome = run_sync(dispatch(dialogue, seats))
+    return DriveResult(outcome, tuple(seats.moves), tuple(seats.lines))
+
+
+@attrs.define(eq=False)
+class _ChannelSeats:
+    """A synchronous channel as the dispatch loop's seats, keeping the moves and every line sent."""
+
+    channel: Channel
+    on_move: Callable[[int, str], None] | None
+    moves: list[tuple[int, str]] = attrs.field(factory=list)
+    lines: list[tuple[int, str]] = attrs.field(factory=list)
+
+    def sent(self, seat: int, line: str) -> None:
+        self.lines.append((seat, line))
+
+    def send(self, seat: int, line: str) -> None:
+        self.channel.send(seat, line)
+
+    async def receive(self, seat: int, grace: float | None) -> str | Fault:
+        return self.channel.receive(seat)
+
+    def played(self, seat: int, move: str) -> None:
+        self.moves.append((seat, move))
+        if self.on_move is not None:
+            self.on_move(seat, move)
+
+    async def close(self, seat: int) -> None:
+        self.channel.close(seat)
 
 
 class ScriptExhausted(AssertionError):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Iterable, Sequence
 from html import escape
-from typing import Self
+from typing import Generic, Self, TypeVar
 
 import attrs
 
@@ -92,15 +92,18 @@ class State(abc.ABC):
         return text_svg(self.render_text())
 
 
+S = TypeVar("S", bound=State)
+
+
 @attrs.frozen
-class Accepted:
+class Accepted(Generic[S]):
     """A reply judged to be a legal move: the move as announced, and the state after it."""
 
     move: str
-    state: State
+    state: S
 
 
-def judge(state: State, line: str) -> Accepted | SeatEnd:
+def judge(state: S, line: str) -> Accepted[S] | SeatEnd:
     """Read a seat's reply ``line`` as its move in ``state``, as every referee dialogue must.
 
     Returns the accepted move and the state after it, or the seat's end:
@@ -116,7 +119,7 @@ def judge(state: State, line: str) -> Accepted | SeatEnd:
     return Accepted(state.notation(line), after)
 
 
-def replay(state: State, moves: Iterable[str]) -> list[State]:
+def replay(state: S, moves: Iterable[str]) -> list[S]:
     """The states from ``state`` through each of ``moves`` in turn (``len(moves) + 1`` of them).
 
     A move that does not apply raises its :class:`~codecup.errors.MoveError`.

@@ -20,7 +20,8 @@ import attrs
 import pluggy
 
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, WALL, SeatClock, wall_backstop
-from codecup.dialogue import Close, Fault, Outcome, Played, Receive, Send, Termination
+from codecup.dialogue import Fault, Outcome, Termination
+from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
 from codecup.game import Game
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
@@ -39,7 +40,6 @@ from codecup.record import (
 )
 from codecup.sandbox import Policy
 
-CLOSED = "closed"
 DEFAULT_SETTINGS = SubprocessSettings()
 DEFAULT_POLICY = Policy()
 _SAID = "CODECUP_CONTAINMENT_SAID"  # set once the run has said how bots are contained (inherited by workers)
@@ -84,7 +84,6 @@ class _Match:
     transcript: list[TranscriptLine] = attrs.field(factory=list)
     moves: list[MoveEntry] = attrs.field(factory=list)
     faulted: set[int] = attrs.field(factory=set)
-    closed: set[int] = attrs.field(factory=set)
     cpu_clock: bool = False  # charge the programs' CPU time (every seat can measure it)
     backstop_factor: float = 2.0
 
@@ -142,40 +141,35 @@ class _Match:
             self.note(seat, FROM, reply)
         return reply
 
+    def sent(self, seat: int, line: str) -> None:
+        """Every line the dialogue sends goes into the transcript."""
+        self.note(seat, TO, line)
+
+    def send(self, seat: int, line: str) -> None:
+        """Deliver a line to the seat's program."""
+        self.players[seat].send(line)
+
+    async def receive(self, seat: int, grace: float | None) -> str | Fault:
+        """The seat's answer: on its clock, or (``grace``) an optional line off it."""
+        return await (self.wait_for(seat) if grace is None else self.wait_optional(seat, grace))
+
+    def played(self, seat: int, move: str) -> None:
+        """Record the move and tell the observers."""
+        entry = MoveEntry(seat, move, self.now_us())
+        self.moves.append(entry)
+        if self.hook is not None:
+            self.hook.codecup_move(match=self.info, seat=seat, move=move, elapsed=entry.t_us / 1e6)
+
+    async def close(self, seat: int) -> None:
+        """End the seat's program."""
+        await self.players[seat].close()
+
     async def run(self) -> Outcome:
         """Drive the dialogue to its end."""
         info = self.info
-        dialogue = self.game.referee(info.setup, info.variant, derive_seed(info.seed, "referee"))
-        reply: str | Fault | None = None
-        while True:
-            try:
-                request = dialogue.send(reply)
-            except StopIteration as stop:
-                return stop.value
-            reply = None
-            match request:
-                case Send(seat, line):
-                    self.note(seat, TO, line)
-                    if seat not in self.closed:
-                        self.players[seat].send(line)
-                case Receive(seat, grace):
-                    if seat in self.closed:
-                        reply = Fault(Termination.CRASH, CLOSED)
-                    elif grace is not None:
-                        reply = await self.wait_optional(seat, grace)
-                    else:
-                        reply = await self.wait_for(seat)
-                case Played(seat, move):
-                    entry = MoveEntry(seat, move, self.now_us())
-                    self.moves.append(entry)
-                    if self.hook is not None:
-                        self.hook.codecup_move(match=info, seat=seat, move=move, elapsed=entry.t_us / 1e6)
-                case Close(seat):
-                    if seat not in self.closed:
-                        self.closed.add(seat)
-                        await self.players[seat].close()
-                case _:
-                    raise TypeError(f"dialogue yielded {request!r}")
+        return await dispatch(
+            self.game.referee(info.setup, info.variant, derive_seed(info.seed, "referee")), self
+        )
 
 
 async def play_match(

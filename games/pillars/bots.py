@@ -1,30 +1,43 @@
-"""Built-in bots: ``random`` (uniform over legal rectangles) and ``baseline`` (an exact
-misère solver once the position is small enough, a simplifying heuristic before that)."""
+"""Built-in bots: ``random`` (the framework's, uniform over legal rectangles, never a joker)
+and ``baseline`` (an exact misère solver once the position is small enough, a simplifying
+heuristic before that)."""
 
 from __future__ import annotations
 
 import random
+from typing import Protocol
 
 import attrs
 
+from codecup.bots import RANDOM, Bot, RandomBot
 from codecup.budget import Thinking, clock_scale
+from codecup.rules import State
 from codecup_games.pillars.engine import RECT_OF_MASK, components, count_legal, legal_masks, normalise
 from codecup_games.pillars.notation import Move
-from codecup_games.pillars.player import Bot, View
+from codecup_games.pillars.rules import PillarsState, View
 from codecup_games.pillars.solver import LINE_LENGTH, BudgetExceeded, Solver
 
-BOTS = ("random", "baseline")
+BOTS = (RANDOM, "baseline")
+
+
+class Strategy(Protocol):
+    """A Pillars strategy on the engine's terms: a :class:`View` in, a :class:`Move` out."""
+
+    def choose(self, view: View) -> Move:
+        """The move to play (``joker=True`` to claim victory with it)."""
+        ...
 
 
 @attrs.define(eq=False)
-class RandomBot:
-    """A uniformly random legal rectangle; never plays the joker."""
+class StrategyBot:
+    """A :class:`Strategy` as the framework's :class:`~codecup.bots.Bot`."""
 
-    rng: random.Random
+    strategy: Strategy
 
-    def choose(self, view: View) -> Move:
-        """Any legal rectangle, each equally likely."""
-        return Move(RECT_OF_MASK[self.rng.choice(legal_masks(view.board.empty))])
+    def choose(self, state: State) -> str:
+        """The strategy's move for the seat to move, as written."""
+        assert isinstance(state, PillarsState)
+        return self.strategy.choose(state.view()).text()
 
 
 def tangle(empty: int) -> int:
@@ -165,9 +178,8 @@ class BaselineBot:
 
 def make_bot(name: str, seed: int, clock: float = STANDARD_CLOCK) -> Bot:
     """A fresh bot by name, budgeting from ``clock`` seconds for the whole game."""
-    rng = random.Random(seed)
-    if name == "random":
-        return RandomBot(rng)
+    if name == RANDOM:
+        return RandomBot.seeded(seed)
     if name == "baseline":
-        return BaselineBot(rng, clock)
+        return StrategyBot(BaselineBot(random.Random(seed), clock))
     raise ValueError(f"no Pillars bot called {name!r}")

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
+from codecup.bots import Bot
 from codecup.dialogue import Dialogue, Outcome
-from codecup.game import Game, GameInfo, PlayerSession, Standing, Variant
-from codecup_games.pillars import render, setup, view
+from codecup.game import Game, GameInfo, Standing, Variant
+from codecup.session import RulesPlayer, Wire
+from codecup_games.pillars import setup, view
 from codecup_games.pillars.bots import BOTS, make_bot
-from codecup_games.pillars.player import PillarsPlayer
+from codecup_games.pillars.engine import SIZE
 from codecup_games.pillars.referee import referee
+from codecup_games.pillars.rules import PillarsState
 
 INFO = GameInfo(
     name="pillars",
@@ -19,6 +23,14 @@ INFO = GameInfo(
     variants=(Variant("codecup2009", "the CodeCup 2009 rules: 5 s per player per game", clock=5.0),),
     bots=BOTS,
 )
+
+WIRE = Wire(setup_lines=SIZE)
+"""Ten pillar fields, ``Start`` to Red, moves passed on, ``Quit`` (rules 12-16)."""
+
+
+def session(bot: Bot) -> RulesPlayer:
+    """A Pillars player session around ``bot``."""
+    return RulesPlayer(WIRE, PillarsState.start, bot)
 
 
 class Pillars(Game):
@@ -34,13 +46,21 @@ class Pillars(Game):
         """Accept the fields separated by whitespace or newlines; return one per line."""
         return setup.normalise_setup(text)
 
+    def new_state(self, setup: str, variant: str) -> PillarsState:
+        """The empty board around the ten pillars."""
+        return PillarsState.start(setup)
+
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         """The referee dialogue (it uses no randomness of its own)."""
         return referee(setup)
 
-    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
-        """A built-in bot as a player session, budgeting from the seat's clock."""
-        return PillarsPlayer(make_bot(bot, seed, clock))
+    def wire(self, variant: str) -> Wire:
+        """Ten setup lines, ``Start``, ``Quit``."""
+        return WIRE
+
+    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot:
+        """A built-in bot, budgeting from the seat's clock."""
+        return make_bot(bot, seed, clock)
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """Competition points are the game's own score (rule 11)."""
@@ -50,18 +70,10 @@ class Pillars(Game):
         """Ranked by total score."""
         return (standing.score,)
 
-    def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
-        """A labelled grid; the last move in upper case."""
-        return render.render_text(setup, moves)
-
-    def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
-        """An SVG board; the last move outlined."""
-        return render.render_svg(setup, moves)
-
     def view_script(self) -> str:
         """The results site's drawing script (games/pillars/draw.js)."""
         return view.script()
 
-    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list:
+    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, the fields, the last move and the status, for draw.js."""
-        return view.frames(setup, moves)
+        return [view.frame(state) for state in self.states(setup, variant, moves)]

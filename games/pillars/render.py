@@ -2,43 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import attrs
+from codecup_games.pillars.engine import FIELDS, SIZE, bit
+from codecup_games.pillars.notation import COLS, ROWS
 
-from codecup_games.pillars.engine import FIELDS, SIZE, Board, bit
-from codecup_games.pillars.notation import COLS, ROWS, Move
-from codecup_games.pillars.setup import parse_setup
+if TYPE_CHECKING:
+    from codecup_games.pillars.rules import PillarsState
 
 SEAT_NAMES = ("Red", "Blue")
 
 
-@attrs.frozen
-class Picture:
-    """A position with the last move and the jokers, as renderers need it."""
-
-    board: Board
-    last: int  # mask of the last move's fields (0 before the first move)
-    jokers: tuple[bool, bool]
-
-    @classmethod
-    def of(cls, setup: str, moves: Sequence[str]) -> Picture:
-        """Replay the announced moves (``!`` marks are stripped) from the setup."""
-        board = Board.start(parse_setup(setup))
-        last = 0
-        jokers = [False, False]
-        for text in moves:
-            move = Move.from_text(text)
-            if move.joker:
-                jokers[board.to_move] = True
-            last = move.rect.mask
-            board = board.play(move.rect)
-        return cls(board, last, (jokers[0], jokers[1]))
-
-
-def render_text(setup: str, moves: Sequence[str]) -> str:
+def render_text(pic: PillarsState) -> str:
     """The grid: ``#`` pillar, ``r``/``b`` Red/Blue tiles (upper case: the last move), ``.`` empty."""
-    pic = Picture.of(setup, moves)
     b = pic.board
     lines = ["   " + " ".join(COLS)]
     for row in range(SIZE):
@@ -55,13 +31,20 @@ def render_text(setup: str, moves: Sequence[str]) -> str:
                 ch = "."
             cells.append(ch.upper() if pic.last & f else ch)
         lines.append(f"{ROWS[row]}  " + " ".join(cells))
-    lines.append(_status(pic, len(moves)))
+    lines.append(status(pic))
     return "\n".join(lines)
 
 
-def _status(pic: Picture, plies: int) -> str:
+def joker_text(pic: PillarsState) -> str:
+    """The jokers played so far, as ``Red joker, Blue joker`` (empty if none)."""
+    return ", ".join(f"{SEAT_NAMES[s]} joker" for s in (0, 1) if pic.jokers[s] is not None)
+
+
+def status(pic: PillarsState) -> str:
+    """One line: the move number, the fields left, who moves or who lost, the jokers."""
     b = pic.board
-    jokers = ", ".join(f"{SEAT_NAMES[s]} joker" for s in (0, 1) if pic.jokers[s])
+    plies = pic.plies
+    jokers = joker_text(pic)
     extra = f"; {jokers}" if jokers else ""
     if b.over:
         loser = SEAT_NAMES[1 - b.to_move]
@@ -74,9 +57,8 @@ MARGIN = 28
 COLOURS = {"empty": "#f4f1e8", "pillar": "#444444", "red": "#d33b3b", "blue": "#3b62d3", "grid": "#999999"}
 
 
-def render_svg(setup: str, moves: Sequence[str]) -> str:
+def render_svg(pic: PillarsState) -> str:
     """The board as SVG: grey pillars, red and blue tiles, the last move outlined."""
-    pic = Picture.of(setup, moves)
     b = pic.board
     size = MARGIN + SIZE * CELL + 8
     height = size + 24
@@ -108,6 +90,6 @@ def render_svg(setup: str, moves: Sequence[str]) -> str:
             f'<rect x="{x + 2}" y="{y + 2}" width="{w - 4}" height="{h - 4}" fill="none" '
             f'stroke="#ffd000" stroke-width="4" class="last"/>'
         )
-    parts.append(f'<text x="{MARGIN}" y="{height - 8}">{_status(pic, len(moves))}</text>')
+    parts.append(f'<text x="{MARGIN}" y="{height - 8}">{status(pic)}</text>')
     parts.append("</svg>")
     return "\n".join(parts)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from codecup_games.pillars.engine import FIELDS, Board
-from codecup_games.pillars.notation import Move
-from codecup_games.pillars.render import SEAT_NAMES
-from codecup_games.pillars.setup import parse_setup
+from codecup_games.pillars.engine import FIELDS, RECT_OF_MASK
+from codecup_games.pillars.render import SEAT_NAMES, joker_text
+from codecup_games.pillars.rules import PillarsState
 
 
 def script() -> str:
@@ -17,36 +15,22 @@ def script() -> str:
     return resources.files("codecup_games.pillars").joinpath("draw.js").read_text("utf-8")
 
 
-def _frame(board: Board, last: Move | None, jokers: list[bool], ply: int) -> dict[str, Any]:
+def frame(state: PillarsState) -> dict[str, Any]:
+    """One position: the 100 fields (``#`` pillar, ``r``/``b`` tiles, ``.``), the last move, the status."""
+    board = state.board
     cells = "".join(
         "#" if board.pillars >> p & 1 else "r" if board.red >> p & 1 else "b" if board.blue >> p & 1 else "."
         for p in range(FIELDS)
     )
-    joker_text = ", ".join(f"{SEAT_NAMES[s]} joker" for s in (0, 1) if jokers[s])
     if board.over:
-        status = f"move {ply}: board full, {SEAT_NAMES[1 - board.to_move]} moved last and loses"
+        status = f"move {state.plies}: board full, {SEAT_NAMES[1 - board.to_move]} moved last and loses"
     else:
-        status = f"move {ply}: {board.empty_count} empty"
-    r = last.rect if last else None
+        status = f"move {state.plies}: {board.empty_count} empty"
+    r = RECT_OF_MASK[state.last] if state.last else None
     return {
         "b": cells,
         "l": [r.top, r.left, r.bottom, r.right] if r else None,
         "st": status,
         "tm": None if board.over else SEAT_NAMES[board.to_move],
-        "j": joker_text,
+        "j": joker_text(state),
     }
-
-
-def frames(setup: str, moves: Sequence[str]) -> list[dict[str, Any]]:
-    """Per position: the 100 fields (``#`` pillar, ``r``/``b`` tiles, ``.``), the last move, the status."""
-    board = Board.start(parse_setup(setup))
-    jokers = [False, False]
-    last = None
-    out = [_frame(board, None, jokers, 0)]
-    for k, text in enumerate(moves, start=1):
-        last = Move.from_text(text)
-        if last.joker:
-            jokers[board.to_move] = True
-        board = board.play(last.rect)
-        out.append(_frame(board, last, jokers, k))
-    return out

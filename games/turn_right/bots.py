@@ -1,8 +1,8 @@
-"""Built-in bots: ``random`` and ``baseline``.
+"""Built-in bots: ``random`` (the framework's, over the listed legal moves) and ``baseline``.
 
-A bot sees a :class:`Position` where it is to move and returns a move. Both
-bots search the circuits of :func:`all_circuits` up to a corner cap (the full
-sets grow fast: 225, 1825, 11275, 50635 loops for 4, 6, 8, 10 corners).
+A strategy sees a :class:`Position` where it is to move and returns a move.
+The bots pick among the circuits of :func:`all_circuits` up to a corner cap
+(the full sets grow fast: 225, 1825, 11275, 50635 loops for 4, 6, 8, 10 corners).
 """
 
 from __future__ import annotations
@@ -13,37 +13,38 @@ from typing import Protocol
 
 import attrs
 
+from codecup.bots import RANDOM, Bot, RandomBot
 from codecup.budget import Thinking, clock_scale
+from codecup.rules import State
 from codecup_games.turn_right.board import FULL, ORIGINS2, ORIGINS3, SIZE, SQUARES, bits, count2, has3
 from codecup_games.turn_right.circuit import Circuit
 from codecup_games.turn_right.engine import BLACK, CIRCUITS, WHITE, Move, Position, corner_limit
 from codecup_games.turn_right.generate import all_circuits
-
-RANDOM_CAP = 8
-"""``random`` picks uniformly among all legal circuits of at most this many corners."""
+from codecup_games.turn_right.notation import format_move
+from codecup_games.turn_right.rules import TurnRightState
 
 BASELINE_CAP = 8
 """``baseline`` searches (and guards against) circuits of at most this many corners."""
 
 
-class Bot(Protocol):
-    """A move chooser."""
+class Strategy(Protocol):
+    """A move chooser on the engine's terms."""
 
     def choose(self, pos: Position) -> Move:
         """The move to play in ``pos`` (the bot's seat is ``pos.to_move``)."""
+        ...
 
 
-class RandomBot:
-    """A uniformly random free square, then a uniformly random legal circuit of at most 8 corners."""
+@attrs.define(eq=False)
+class StrategyBot:
+    """A :class:`Strategy` as the framework's :class:`~codecup.bots.Bot`."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
+    strategy: Strategy
 
-    def choose(self, pos: Position) -> Move:
-        """A random legal move."""
-        if pos.placing:
-            return self.rng.choice(bits(pos.free))
-        return self.rng.choice(all_circuits(min(pos.limit, RANDOM_CAP)))
+    def choose(self, state: State) -> str:
+        """The strategy's move, as passed on."""
+        assert isinstance(state, TurnRightState)
+        return format_move(self.strategy.choose(state.pos))
 
 
 Table = tuple[tuple[Circuit, int, int, int, int, int], ...]
@@ -327,15 +328,14 @@ def _full_board_value(white: int, black: int) -> int:
     return count2(white) - count2(black)
 
 
-BOTS = ("random", "baseline")
+BOTS = (RANDOM, "baseline")
 """The built-in bots' names."""
 
 
 def make_bot(name: str, seed: int, clock: float = STANDARD_CLOCK) -> Bot:
     """A fresh bot by name, budgeting from ``clock`` seconds for the whole game."""
-    rng = random.Random(seed)
-    if name == "random":
-        return RandomBot(rng)
+    if name == RANDOM:
+        return RandomBot.seeded(seed)
     if name == "baseline":
-        return BaselineBot(rng, clock=clock)
+        return StrategyBot(BaselineBot(random.Random(seed), clock=clock))
     raise ValueError(f"no Turn Right bot called {name!r}")

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import attrs
 
 from codecup.errors import IllegalMoveError
-from codecup_games.turn_right import settled
 from codecup_games.turn_right.board import DOWN, LEFT, RIGHT, SIZE, UP, file_of, rank_of, square_name
+from codecup_games.turn_right.settled import SETTLED, Settled
 
 
 @attrs.frozen
@@ -59,11 +59,12 @@ class Circuit:
         return "-".join(square_name(s) for s in self.corners)
 
     @classmethod
-    def from_corners(cls, corners: Sequence[int]) -> Circuit:
+    def from_corners(cls, corners: Sequence[int], rules: Settled = SETTLED) -> Circuit:
         """Check every rule of a listed circuit except the corner limit; raise :class:`IllegalMoveError`.
 
         Rules: consecutive corners (cyclically) on one file or rank; each square
-        once on the path; every listed square a real corner; clockwise.
+        once on the path; every listed square a real corner; clockwise (the
+        last two as ``rules`` read them).
         """
         n = len(corners)
         if n < 4:
@@ -90,13 +91,13 @@ class Circuit:
         # Opposite steps would retrace squares and were caught above, so equal steps mean no turn.
         straight = [i for i in range(n) if steps[i - 1] == steps[i]]
         if straight:
-            if settled.LISTED_SQUARES_MUST_TURN:
+            if rules.listed_squares_must_turn:
                 raise IllegalMoveError(f"{square_name(corners[straight[0]])} is not a corner of the circuit")
             corners = [c for i, c in enumerate(corners) if i not in straight]
         if signed_area(corners) > 0:
-            if settled.CLOCKWISE_ONLY:
+            if rules.clockwise_only:
                 raise IllegalMoveError("the circuit is listed counter-clockwise")
-            return cls.from_corners(tuple(reversed(corners)))
+            return cls.from_corners(tuple(reversed(corners)), rules)
         return cls(tuple(corners), masks[UP], masks[RIGHT], masks[DOWN], masks[LEFT])
 
     @classmethod

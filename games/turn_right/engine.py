@@ -12,6 +12,7 @@ from codecup.errors import IllegalMoveError
 from codecup_games.turn_right import settled
 from codecup_games.turn_right.board import FULL, SQUARES, count2, has3, square_name
 from codecup_games.turn_right.circuit import Circuit
+from codecup_games.turn_right.settled import SETTLED, Settled
 
 WHITE, BLACK = 0, 1
 PIECES = 18
@@ -30,7 +31,10 @@ def corner_limit(circuits_played: int) -> int:
 
 @attrs.frozen
 class Position:
-    """A position: the pieces, how far the game is, the points, and a 3x3 winner if any."""
+    """A position: the pieces, how far the game is, the points, and a 3x3 winner if any.
+
+    ``rules`` are the variant's settled readings the position is played under.
+    """
 
     white: int = 0
     black: int = 0
@@ -38,6 +42,7 @@ class Position:
     circuits: int = 0
     points: tuple[int, int] = (settled.WHITE_START_POINTS, 0)
     winner: int | None = None
+    rules: Settled = SETTLED
 
     @property
     def placing(self) -> bool:
@@ -94,7 +99,7 @@ class Position:
         if placed == AUTO_PLACED:
             black |= FULL & ~(white | black)
             placed += 1
-        if not settled.SCORE_DURING_PLACEMENT:  # rule 4 as settled: nothing counts yet
+        if not self.rules.score_during_placement:  # rule 4 as settled: nothing counts yet
             return attrs.evolve(self, white=white, black=black, placed=placed)
         points, winner = self._scored(white, black)
         return attrs.evolve(self, white=white, black=black, placed=placed, points=points, winner=winner)
@@ -110,7 +115,7 @@ class Position:
         white = circuit.rotate(self.white)
         black = FULL & ~white
         points, winner = self._scored(white, black)
-        return Position(white, black, self.placed, self.circuits + 1, points, winner)
+        return Position(white, black, self.placed, self.circuits + 1, points, winner, self.rules)
 
     def _scored(self, white: int, black: int) -> tuple[tuple[int, int], int | None]:
         """The points after the mover's move to (``white``, ``black``), and a 3x3 winner if any."""
@@ -123,4 +128,4 @@ class Position:
             winner = WHITE if white3 else BLACK
         else:
             return points, None
-        return (points if settled.WINNING_MOVE_IS_SCORED else self.points), winner
+        return (points if self.rules.winning_move_is_scored else self.points), winner

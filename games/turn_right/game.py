@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
+from codecup.bots import Bot
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import SetupError
-from codecup.game import Game, GameInfo, PlayerSession, Variant
-from codecup_games.turn_right import render, scoring, view
+from codecup.game import Game, GameInfo, Variant
+from codecup.session import RulesPlayer, Wire
+from codecup_games.turn_right import scoring, view
 from codecup_games.turn_right.bots import BOTS, make_bot
-from codecup_games.turn_right.player import TurnRightPlayer
-from codecup_games.turn_right.referee import referee
+from codecup_games.turn_right.referee import ABORT, referee
+from codecup_games.turn_right.rules import TurnRightState
+from codecup_games.turn_right.settled import SETTLED, Settled
 
 INFO = GameInfo(
     name="turn_right",
@@ -22,16 +26,31 @@ INFO = GameInfo(
             "codecup2006",
             "the CodeCup 2006 dialogue: Start, placements, circuits in normal form, x on an invalid move",
             clock=30.0,
+            options=SETTLED,
         ),
     ),
     bots=BOTS,
 )
+
+WIRE = Wire(quit=frozenset({ABORT}), over_at_end=True)
+"""No setup, ``Start`` to White, moves passed on; ``x`` aborts, and a player knows the end itself."""
+
+
+def session(bot: Bot, rules: Settled = SETTLED) -> RulesPlayer:
+    """A Turn Right player session around ``bot``, under ``rules``."""
+    return RulesPlayer(WIRE, lambda setup: TurnRightState.start(rules), bot)
 
 
 class TurnRight(Game):
     """Turn Right: 18 pieces each on a 6x6 board, then 26 clockwise circuits."""
 
     info = INFO
+
+    def rules(self, variant: str) -> Settled:
+        """The variant's settled readings."""
+        options = self.info.variant(variant).options
+        assert isinstance(options, Settled)
+        return options
 
     def random_setup(self, rng: random.Random, variant: str) -> str:
         """Every game starts from the empty board: the setup is empty."""
@@ -43,14 +62,23 @@ class TurnRight(Game):
             raise SetupError(f"Turn Right has no setup; every game starts on the empty board, not {text!r}")
         return ""
 
+    def new_state(self, setup: str, variant: str) -> TurnRightState:
+        """The empty board under the variant's readings."""
+        self.check_setup(setup, variant)
+        return TurnRightState.start(self.rules(variant))
+
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         """The dialogue (it uses no randomness)."""
         self.check_setup(setup, variant)
-        return referee()
+        return referee(self.rules(variant))
 
-    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
-        """A session around a built-in bot, budgeting from the seat's clock."""
-        return TurnRightPlayer(make_bot(bot, seed, clock))
+    def wire(self, variant: str) -> Wire:
+        """No setup lines, ``Start``, ``x``; the session ends itself at the game's end."""
+        return WIRE
+
+    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot:
+        """A built-in bot, budgeting from the seat's clock."""
+        return make_bot(bot, seed, clock)
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """Game points: 2/0 or 1/1 after 26 circuits; 3/0 for a 3x3 or an opponent's irregular end."""
@@ -60,14 +88,6 @@ class TurnRight(Game):
         """The results site's drawing script (games/turn_right/draw.js)."""
         return view.script()
 
-    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list:
+    def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, the pieces, the last circuit and the status, for draw.js."""
-        return view.frames(moves)
-
-    def render_text(self, setup: str, variant: str, moves: Sequence[str]) -> str:
-        """The board after the announced moves."""
-        return render.text(moves)
-
-    def render_svg(self, setup: str, variant: str, moves: Sequence[str]) -> str:
-        """An SVG board after the announced moves."""
-        return render.svg(moves)
+        return [view.frame(state) for state in self.states(setup, variant, moves)]

@@ -12,6 +12,7 @@ from codecup.errors import InvalidMoveError
 from codecup_games.turn_right.board import parse_square, square_name
 from codecup_games.turn_right.circuit import Circuit
 from codecup_games.turn_right.engine import Move
+from codecup_games.turn_right.settled import SETTLED, Settled
 
 MAX_TEXT = 200
 """Longer than any legal circuit (36 corners x 3 characters); longer lines are not read as moves."""
@@ -33,16 +34,16 @@ def parse_move(text: str) -> list[int] | int:
     return squares[0] if len(squares) == 1 else squares
 
 
-def to_move(parsed: list[int] | int) -> Move:
+def to_move(parsed: list[int] | int, rules: Settled = SETTLED) -> Move:
     """Turn parsed text into a move, checking a circuit's rules (except the corner limit)."""
     if isinstance(parsed, int):
         return parsed
-    return Circuit.from_corners(parsed)
+    return Circuit.from_corners(parsed, rules)
 
 
-def read_move(text: str) -> Move:
-    """Parse and check a move: :class:`InvalidMoveError` or :class:`IllegalMoveError`."""
-    return to_move(parse_move(text))
+def read_move(text: str, rules: Settled = SETTLED) -> Move:
+    """Parse and check a move under ``rules``: :class:`InvalidMoveError` or :class:`IllegalMoveError`."""
+    return to_move(parse_move(text), rules)
 
 
 def format_move(move: Move) -> str:

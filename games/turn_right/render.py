@@ -2,34 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import attrs
+from typing import TYPE_CHECKING
 
 from codecup_games.turn_right.board import FILES, SIZE, square_at, square_name
 from codecup_games.turn_right.circuit import Circuit
-from codecup_games.turn_right.engine import WHITE, Position
-from codecup_games.turn_right.notation import read_move
+from codecup_games.turn_right.engine import WHITE
 
-
-@attrs.frozen
-class Picture:
-    """A position and the circuit that led to it (if the last move was one)."""
-
-    pos: Position
-    last: Circuit | None
-    moves: int
-
-
-def replay(moves: Sequence[str]) -> Picture:
-    """Play the announced moves from the empty board (Black's last piece goes down by itself)."""
-    pos = Position()
-    last: Circuit | None = None
-    for text in moves:
-        move = read_move(text)
-        pos = pos.play(move)
-        last = move if isinstance(move, Circuit) else None
-    return Picture(pos, last, len(moves))
+if TYPE_CHECKING:
+    from codecup_games.turn_right.rules import TurnRightState
 
 
 def _arrow(circuit: Circuit | None, square: int) -> str:
@@ -50,7 +30,7 @@ def _arrow(circuit: Circuit | None, square: int) -> str:
     )
 
 
-def status(pic: Picture) -> str:
+def status(pic: TurnRightState) -> str:
     """One line: phase, points, and the end if reached."""
     pos = pic.pos
     w, b = pos.points
@@ -65,9 +45,8 @@ def status(pic: Picture) -> str:
     return line
 
 
-def text(moves: Sequence[str]) -> str:
+def text(pic: TurnRightState) -> str:
     """The board, rank 6 at the top: ``W``/``B`` pieces, ``.`` free; arrows show the last circuit."""
-    pic = replay(moves)
     pos = pic.pos
     rows = [status(pic)]
     if pic.last is not None:
@@ -88,9 +67,8 @@ CELL = 48
 MARGIN = 28
 
 
-def svg(moves: Sequence[str]) -> str:
+def svg(pic: TurnRightState) -> str:
     """An SVG drawing of the board with the last circuit as a red arrowed loop."""
-    pic = replay(moves)
     pos = pic.pos
     size = SIZE * CELL
     width = size + 2 * MARGIN

@@ -1,10 +1,11 @@
 """Every reading of the Turn Right rules chosen where the original page is silent.
 
 The spec (``shared/specs/turn_right.md``) marks these "Settled". They live here,
-and only here, so each one is easy to find and to revisit. The switches below
-are live: the engine, referee and scoring read them, and the tests flip some of
-them to show the other reading works. Two readings are built into the shape of
-the code rather than switched:
+and only here, so each one is easy to find and to revisit. The switched readings
+are the variant's rule options (:class:`Settled`, ``Variant.options``): the
+engine, notation, referee and scoring get them passed, and the tests flip some
+of them to show the other reading works. Two readings are built into the shape
+of the code rather than switched:
 
 - Rule 12: points are scored after *every* circuit, one per filled 2x2 window
   (25 overlapping windows), and add up over the game (``Position.play_circuit``).
@@ -15,28 +16,39 @@ the code rather than switched:
 
 from __future__ import annotations
 
+import attrs
+
 # --- switches -----------------------------------------------------------------
 
-SCORE_DURING_PLACEMENT = False
-"""Rule 4: nothing is scored and no 3x3 counts while pieces are placed (True: both, after each piece)."""
 
-LISTED_SQUARES_MUST_TURN = True
-"""Rule 7: every listed square must be a real corner (False: squares inside a straight run are dropped)."""
+@attrs.frozen
+class Settled:
+    """The switched readings of the rules: a Turn Right variant's rule options."""
 
-CLOCKWISE_ONLY = True
-"""Rule 9: a counter-clockwise listing is invalid (False: it is read as the same loop, turned clockwise)."""
+    score_during_placement: bool = False
+    """Rule 4: nothing is scored and no 3x3 counts while pieces are placed (True: both, after each piece)."""
 
-WINNING_MOVE_IS_SCORED = True
-"""Rule 16: the points "at that moment" of a 3x3 win include the winning circuit's windows."""
+    listed_squares_must_turn: bool = True
+    """Rule 7: every listed square must be a real corner (False: squares in a straight run are dropped)."""
 
-X_ON_EVERY_IRREGULAR_END = True
-"""Rule 23 names an invalid move; we also send ``x`` on a time-out or crash (False: only on bad moves).
+    clockwise_only: bool = True
+    """Rule 9: a counter-clockwise listing is invalid (False: it is read as the same loop, clockwise)."""
 
-The faulted seat's send is a no-op in the framework, so only its opponent sees it.
-"""
+    winning_move_is_scored: bool = True
+    """Rule 16: the points "at that moment" of a 3x3 win include the winning circuit's windows."""
 
-PASS_ON_LAST_MOVE = True
-"""Rule 24: the move that ends the game is passed on as usual, then both seats are closed."""
+    x_on_every_irregular_end: bool = True
+    """Rule 23 names an invalid move; we also send ``x`` on a time-out or crash (False: only on bad moves).
+
+    The faulted seat's send is a no-op in the framework, so only its opponent sees it.
+    """
+
+    pass_on_last_move: bool = True
+    """Rule 24: the move that ends the game is passed on as usual, then both seats are closed."""
+
+
+SETTLED = Settled()
+"""The readings of the ``codecup2006`` variant."""
 
 # --- values -------------------------------------------------------------------
 

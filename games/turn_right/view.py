@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
 from codecup_games.turn_right.board import SIZE
-from codecup_games.turn_right.circuit import Circuit
-from codecup_games.turn_right.engine import WHITE, Position
-from codecup_games.turn_right.notation import read_move
+from codecup_games.turn_right.engine import WHITE
+from codecup_games.turn_right.rules import TurnRightState
 
 NAMES = ("White", "Black")
 
@@ -19,7 +17,9 @@ def script() -> str:
     return resources.files("codecup_games.turn_right").joinpath("draw.js").read_text("utf-8")
 
 
-def _frame(pos: Position, last: Circuit | None) -> dict[str, Any]:
+def frame(state: TurnRightState) -> dict[str, Any]:
+    """One position: the 36 squares (file-major, ``WB.``), the last circuit's corners, the status."""
+    pos, last = state.pos, state.last
     squares = "".join(
         "W" if pos.white >> s & 1 else "B" if pos.black >> s & 1 else "." for s in range(SIZE * SIZE)
     )
@@ -36,14 +36,3 @@ def _frame(pos: Position, last: Circuit | None) -> dict[str, Any]:
         "over": over,
         "tm": None if over else NAMES[0] if pos.to_move == WHITE else NAMES[1],
     }
-
-
-def frames(moves: Sequence[str]) -> list[dict[str, Any]]:
-    """Per position: the 36 squares (file-major, ``WB.``), the last circuit's corners, the status."""
-    pos = Position()
-    out = [_frame(pos, None)]
-    for text in moves:
-        move = read_move(text)
-        pos = pos.play(move)
-        out.append(_frame(pos, move if isinstance(move, Circuit) else None))
-    return out

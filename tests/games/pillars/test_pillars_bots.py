@@ -6,12 +6,14 @@ import random
 
 import pytest
 
+from codecup.bots import RandomBot
 from codecup.dialogue import Termination
 from codecup.drive import DriveResult, SessionChannel, derive_seed, drive, play_bots
-from codecup_games.pillars.bots import SAMPLE, BaselineBot, Budget, RandomBot
+from codecup_games.pillars.bots import SAMPLE, BaselineBot, Budget
 from codecup_games.pillars.engine import Board, bit, legal_masks, random_pillars
 from codecup_games.pillars.game import Pillars
-from codecup_games.pillars.player import View
+from codecup_games.pillars.notation import Move
+from codecup_games.pillars.rules import PillarsState, View
 
 GAME = Pillars()
 
@@ -21,7 +23,7 @@ def test_random_bot_never_jokers_and_covers_the_moves():
     bot = RandomBot(random.Random(2))
     seen = set()
     for _ in range(300):
-        move = bot.choose(View(board, 0, True, True))
+        move = Move.from_text(bot.choose(PillarsState(board)))
         assert board.is_legal(move.rect) and not move.joker
         seen.add(move.rect)
     assert len(seen) > 150  # spread over the 990 rectangles, not stuck on a few
@@ -71,12 +73,15 @@ def test_baseline_wins_a_won_ending_against_random():
     solver_bot = BaselineBot(random.Random(1))
     first_wins = solver_bot.solver.wins(start.empty, 10**6)
     for seed in range(5):
-        bots = [BaselineBot(random.Random(seed)), RandomBot(random.Random(seed))]
-        if not first_wins:
-            bots.reverse()  # let the baseline be the side that wins
+        baseline, rand = BaselineBot(random.Random(seed)), RandomBot(random.Random(seed))
+        bots = [baseline, rand] if first_wins else [rand, baseline]  # the baseline is the side that wins
         position = start
         while not position.over:
-            move = bots[position.to_move].choose(View(position, position.to_move, True, False))
+            bot = bots[position.to_move]
+            if isinstance(bot, RandomBot):
+                move = Move.from_text(bot.choose(PillarsState(position)))
+            else:
+                move = bot.choose(View(position, position.to_move, True, False))
             position = position.play(move.rect)
         baseline_seat = 0 if first_wins else 1
         loser = 1 - position.to_move
@@ -98,7 +103,7 @@ def _play_with_clock(clock: float, seed: int) -> tuple[BaselineBot, DriveResult]
         for seat, bot in enumerate(("baseline", "random"))
     ]
     result = drive(GAME.referee(GAME.start_position(seed, v, None), v, 0), SessionChannel(sessions))
-    return sessions[0].bot, result
+    return sessions[0].bot.strategy, result  # the baseline strategy inside the framework's bot
 
 
 def test_baseline_keeps_to_its_work_budget_on_a_tiny_clock():

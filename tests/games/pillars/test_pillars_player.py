@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from codecup_games.pillars.bots import make_bot
+from codecup.session import RulesPlayer
+from codecup_games.pillars.bots import StrategyBot, make_bot
 from codecup_games.pillars.engine import Board
+from codecup_games.pillars.game import session
 from codecup_games.pillars.notation import Move
-from codecup_games.pillars.player import PillarsPlayer, View
+from codecup_games.pillars.rules import View
 from codecup_games.pillars.setup import parse_setup
 from tests.games.pillars.pillars_support import DIAGONAL
 
@@ -22,14 +24,14 @@ class Scripted:
         return Move.from_text(self.moves.pop(0))
 
 
-def feed_pillars(player: PillarsPlayer) -> None:
+def feed_pillars(player: RulesPlayer) -> None:
     for line in DIAGONAL.split("\n"):
         assert player.receive(line) == []
 
 
 def test_red_starts_and_answers_each_move():
     bot = Scripted("!AcBd", "CaCb")
-    player = PillarsPlayer(bot)
+    player = session(StrategyBot(bot))
     feed_pillars(player)
     assert player.receive("Start") == ["!AcBd"]
     assert player.receive("AeAj") == ["CaCb"]
@@ -42,7 +44,7 @@ def test_red_starts_and_answers_each_move():
 
 def test_blue_learns_its_colour_from_reds_move():
     bot = Scripted("!AeAj")
-    player = PillarsPlayer(bot)
+    player = session(StrategyBot(bot))
     feed_pillars(player)
     assert player.receive("AcBd") == ["!AeAj"]
     view = bot.views[0]
@@ -53,7 +55,7 @@ def test_blue_learns_its_colour_from_reds_move():
 
 def test_built_in_bots_play_legal_moves_as_either_colour():
     for name in ("random", "baseline"):
-        player = PillarsPlayer(make_bot(name, 3))
+        player = session(make_bot(name, 3))
         feed_pillars(player)
         [reply] = player.receive("AcBd")
         move = Move.from_text(reply)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 
+from codecup.bots import RandomBot
 from codecup_games.turn_right.board import FULL, count2, has3
-from codecup_games.turn_right.bots import CAPS, RANDOM_CAP, BaselineBot, Budget, RandomBot, winning_circuit
+from codecup_games.turn_right.bots import CAPS, BaselineBot, Budget, winning_circuit
 from codecup_games.turn_right.circuit import Circuit
 from codecup_games.turn_right.engine import WHITE, Position
 from codecup_games.turn_right.generate import all_circuits
+from codecup_games.turn_right.notation import read_move
+from codecup_games.turn_right.rules import LISTED_CORNERS, TurnRightState
 from tests.games.turn_right.tr_support import CHECKER_WHITE, mask, placed
 
 CAP = 6
@@ -21,8 +24,8 @@ def test_random_bot_is_legal_and_varied():
     seen = set()
     for turn in range(26):
         p = Position(pos.white, pos.black, 36, turn)
-        c = bot.choose(p)
-        assert isinstance(c, Circuit) and c.size <= min(p.limit, RANDOM_CAP)
+        c = read_move(bot.choose(TurnRightState(p)))
+        assert isinstance(c, Circuit) and c.size <= min(p.limit, LISTED_CORNERS)
         p.play(c)
         seen.add(c.corners)
     assert len(seen) > 20

@@ -8,15 +8,14 @@ from codecup.dialogue import Termination
 from codecup.drive import play_bots
 from codecup_games.turn_right.bots import make_bot
 from codecup_games.turn_right.circuit import Circuit
-from codecup_games.turn_right.game import TurnRight
+from codecup_games.turn_right.game import TurnRight, session
 from codecup_games.turn_right.notation import parse_move, read_move
-from codecup_games.turn_right.player import TurnRightPlayer
 from tests.games.turn_right.tr_support import CHECKER_WHITE, circuit_lines, placements
 
 
 def test_white_starts_and_black_answers_the_first_placement():
-    white = TurnRightPlayer(make_bot("random", 1))
-    black = TurnRightPlayer(make_bot("random", 2))
+    white = session(make_bot("random", 1))
+    black = session(make_bot("random", 2))
     [first] = white.receive("Start")
     assert isinstance(parse_move(first), int)
     [answer] = black.receive(first)
@@ -33,22 +32,22 @@ def test_black_writes_a_circuit_after_whites_18th_placement():
             self.moves = iter(bp)
             self.bot = make_bot("baseline", 0)
 
-        def choose(self, pos):
-            if pos.placing:
-                return parse_move(next(self.moves))
-            return self.bot.choose(pos)
+        def choose(self, state):
+            if state.pos.placing:
+                return next(self.moves)
+            return self.bot.choose(state)
 
-    black = TurnRightPlayer(Scripted())
+    black = session(Scripted())
     for i in range(17):
         black.receive(wp[i])
     [circuit] = black.receive(wp[17])
     move = read_move(circuit)
     assert isinstance(move, Circuit) and move.size == 4  # the first circuit is a rectangle
-    assert black.pos.free == 0 and not black.finished
+    assert black.state.pos.free == 0 and not black.finished
 
 
 def test_x_ends_the_session():
-    white = TurnRightPlayer(make_bot("random", 1))
+    white = session(make_bot("random", 1))
     white.receive("Start")
     assert white.receive("x") == [] and white.finished
     assert white.receive("a1") == []
@@ -62,11 +61,11 @@ def test_session_finishes_after_the_26th_circuit():
         def __init__(self, lines):
             self.lines = iter(lines)
 
-        def choose(self, pos):
-            return read_move(next(self.lines))
+        def choose(self, state):
+            return next(self.lines)
 
-    white = TurnRightPlayer(Script(wp + wc))
-    black = TurnRightPlayer(Script(bp + bc))
+    white = session(Script(wp + wc))
+    black = session(Script(bp + bc))
     line = white.receive("Start")[0]
     seats = [white, black]
     seat = 1
@@ -78,7 +77,7 @@ def test_session_finishes_after_the_26th_circuit():
         seat = 1 - seat
     # White played the 26th circuit and knows the game is over; Black received it and answers nothing.
     assert white.finished and black.finished
-    assert white.pos.circuits == black.pos.circuits == 26 and white.pos == black.pos
+    assert white.state.pos.circuits == black.state.pos.circuits == 26 and white.state.pos == black.state.pos
 
 
 @pytest.mark.parametrize("bots", [("random", "random"), ("baseline", "random"), ("random", "baseline")])

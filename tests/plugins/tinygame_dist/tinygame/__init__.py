@@ -9,80 +9,87 @@ from __future__ import annotations
 
 import random
 
-from codecup.dialogue import NORMAL, Dialogue, Outcome, Played, Receive, SeatEnd, Send, Termination
-from codecup.errors import SetupError
-from codecup.game import Game, GameInfo, PlayerSession, Variant
+import attrs
+
+from codecup.bots import Bot, RandomBot
+from codecup.dialogue import NORMAL, Dialogue, Fault, Outcome, Played, Receive, SeatEnd, Send
+from codecup.errors import IllegalMoveError, InvalidMoveError, SetupError
+from codecup.game import Game, GameInfo, Variant
 from codecup.hookspecs import hookimpl
+from codecup.rules import State, judge
+from codecup.session import Wire
 
 TARGET = 21
+STEPS = ("1", "2", "3")
 
 
-class TwentyOnePlayer(PlayerSession):
-    """A bot: ``random`` adds 1..3 at random, ``perfect`` leaves a multiple of 4 short of 21."""
+@attrs.frozen
+class Counter(State):
+    """The counter and whose turn it is; over once it reaches 21."""
 
-    def __init__(self, bot: str, seed: int) -> None:
-        self.bot = bot
-        self.rng = random.Random(seed)
-        self.total: int | None = None
-        self.done = False
+    total: int
+    seat: int = 0
 
     @property
-    def finished(self) -> bool:
-        return self.done
+    def to_move(self) -> int | None:
+        return None if self.total >= TARGET else self.seat
 
-    def _move(self) -> list[str]:
-        assert self.total is not None
-        step = (TARGET - 1 - self.total) % 4 if self.bot == "perfect" else 0
-        step = step or self.rng.randint(1, 3)
-        self.total += step
-        return [str(step)]
+    def legal_moves(self) -> list[str]:
+        return [] if self.terminal else list(STEPS)
 
-    def receive(self, line: str) -> list[str]:
-        if line == "Quit":
-            self.done = True
-            return []
-        if self.total is None:
-            self.total = int(line)
-            return []
-        if line == "Start":
-            return self._move()
-        self.total += int(line)
-        return self._move()
+    def apply(self, move: str) -> Counter:
+        if move not in STEPS:
+            raise (IllegalMoveError if move.strip().isdigit() else InvalidMoveError)(
+                f"add 1, 2 or 3, not {move!r}"
+            )
+        if self.terminal:
+            raise IllegalMoveError("the game is over")
+        return Counter(self.total + int(move), 1 - self.seat)
+
+    def scores(self) -> tuple[float, ...]:
+        return (1, 0) if self.seat == 0 else (0, 1)  # the seat that reached 21 (not to move) loses
+
+    def render_text(self) -> str:
+        return f"total {self.total}"
+
+
+@attrs.define(eq=False)
+class PerfectBot:
+    """Leave a multiple of 4 short of 21 when it can; else a random step."""
+
+    rng: random.Random
+
+    def choose(self, state: State) -> str:
+        assert isinstance(state, Counter)
+        return str((TARGET - 1 - state.total) % 4 or self.rng.randint(1, 3))
 
 
 def referee(start: int) -> Dialogue:
     """The dialogue: the loser is whoever reaches 21; a fault loses too."""
-    total = start
+    state = Counter(start)
     for seat in (0, 1):
         yield Send(seat, str(start))
     yield Send(0, "Start")
     seat = 0
     while True:
         line = yield Receive(seat)
-        end: SeatEnd | None = None
-        if not isinstance(line, str):
-            end = SeatEnd.from_fault(line)
-        elif line not in ("1", "2", "3"):
-            kind = Termination.ILLEGAL if line.strip().isdigit() else Termination.INVALID
-            end = SeatEnd(kind, f"bad move {line!r}")
-        if end is not None:
+        judged = SeatEnd.from_fault(line) if isinstance(line, Fault) else judge(state, line)
+        if isinstance(judged, SeatEnd):
             yield Send(0, "Quit")
             yield Send(1, "Quit")
             ends = [NORMAL, NORMAL]
-            ends[seat] = end
+            ends[seat] = judged
             scores = [1, 1]
             scores[seat] = 0
             return Outcome(tuple(scores), tuple(ends))
-        total += int(line)
-        yield Played(seat, line)
-        if total >= TARGET:
+        state = judged.state
+        yield Played(seat, judged.move)
+        if state.terminal:
             yield Send(0, "Quit")
             yield Send(1, "Quit")
-            scores = [1, 1]
-            scores[seat] = 0
-            return Outcome(tuple(scores), (NORMAL, NORMAL), {"total": total})
+            return Outcome(state.scores(), (NORMAL, NORMAL), {"total": state.total})
         seat = 1 - seat
-        yield Send(seat, line)
+        yield Send(seat, judged.move)
 
 
 class TwentyOne(Game):
@@ -104,17 +111,20 @@ class TwentyOne(Game):
             raise SetupError(f"setup must be a number below {TARGET}, not {text!r}")
         return str(int(text))
 
+    def new_state(self, setup: str, variant: str) -> Counter:
+        return Counter(int(setup))
+
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         return referee(int(setup))
 
-    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
-        return TwentyOnePlayer(bot, seed)
+    def wire(self, variant: str) -> Wire:
+        return Wire(setup_lines=1)
+
+    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot:
+        return PerfectBot(random.Random(seed)) if bot == "perfect" else RandomBot.seeded(seed)
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         return tuple(2.0 * s for s in outcome.scores)
-
-    def render_text(self, setup: str, variant: str, moves) -> str:
-        return f"total {int(setup) + sum(int(m) for m in moves)}"
 
 
 @hookimpl

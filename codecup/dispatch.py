@@ -1,0 +1,82 @@
+"""The one loop that carries a referee dialogue's requests to the seats.
+
+The real referee (:mod:`codecup.runner`: processes, clocks, a transcript) and
+the clockless drives (:mod:`codecup.drive`: scripted lines, in-process
+sessions, offline verify) differ only in what a seat is; the rules of the
+protocol are here, once: a line to a closed seat is kept for the record but
+not delivered, a wait on a closed seat is a ``closed`` crash, a seat is closed
+once, and the dialogue must return an :class:`~codecup.dialogue.Outcome`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Coroutine
+from typing import Any, Protocol, TypeVar
+
+from codecup.dialogue import Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
+
+CLOSED = "closed"
+"""The message of the fault a wait on a closed seat gets."""
+
+T = TypeVar("T")
+
+
+class Seats(Protocol):
+    """What the dispatch loop drives: the seats of one game, however they are played."""
+
+    def sent(self, seat: int, line: str) -> None:
+        """Note a line the dialogue sent to ``seat`` (also to a closed seat: the record keeps it)."""
+
+    def send(self, seat: int, line: str) -> None:
+        """Deliver a line to an open seat."""
+
+    async def receive(self, seat: int, grace: float | None) -> str | Fault:
+        """An open seat's next line (``grace``: an optional line, off the clock) or its fault."""
+        ...
+
+    def played(self, seat: int, move: str) -> None:
+        """A move the dialogue announced."""
+
+    async def close(self, seat: int) -> None:
+        """End the seat's program now (called once per seat)."""
+
+
+async def dispatch(dialogue: Dialogue, seats: Seats) -> Outcome:
+    """Run ``dialogue`` to its end against ``seats``; its outcome."""
+    closed: set[int] = set()
+    reply: str | Fault | None = None
+    while True:
+        try:
+            request = dialogue.send(reply)
+        except StopIteration as stop:
+            if not isinstance(stop.value, Outcome):
+                raise TypeError(f"dialogue returned {stop.value!r}, not an Outcome") from None
+            return stop.value
+        reply = None
+        match request:
+            case Send(seat, line):
+                seats.sent(seat, line)
+                if seat not in closed:
+                    seats.send(seat, line)
+            case Receive(seat, grace):
+                reply = (
+                    Fault(Termination.CRASH, CLOSED) if seat in closed else await seats.receive(seat, grace)
+                )
+            case Played(seat, move):
+                seats.played(seat, move)
+            case Close(seat):
+                if seat not in closed:
+                    closed.add(seat)
+                    await seats.close(seat)
+            case _:
+                raise TypeError(f"dialogue yielded {request!r}, not a request")
+
+
+def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
+    """The result of a coroutine that never suspends (seats that answer at once), without an event loop."""
+    try:
+        coroutine.send(None)
+    except StopIteration as stop:
+        return stop.value  # type: ignore[no-any-return]
+    coroutine.close()
+    raise RuntimeError("synchronous seats suspended: they must answer at once")
