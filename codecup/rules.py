@@ -9,8 +9,9 @@ keeps its fast move objects inside its engine.
 
 From the rules the framework derives, once for every game:
 
-- :func:`judge`: a reply line read as a move, or how the seat's game ends
-  (``INVALID``: not a move at all; ``ILLEGAL``: a move against the rules);
+- :func:`judge` (:func:`judge_reply` for a fault too): a reply line read as a
+  move, or how the seat's game ends (``INVALID``: not a move at all;
+  ``ILLEGAL``: a move against the rules);
 - :func:`replay`: the states of a record's moves, for rendering and verify;
 - the ``random`` bot (:mod:`codecup.bots`) and the player session of the
   common CodeCup dialogue (:mod:`codecup.session`).
@@ -28,7 +29,7 @@ from typing import Generic, Self, TypeVar
 
 import attrs
 
-from codecup.dialogue import SeatEnd, Termination
+from codecup.dialogue import Fault, Reply, SeatEnd, Termination
 from codecup.errors import IllegalMoveError, InvalidMoveError
 
 
@@ -117,6 +118,15 @@ def judge(state: S, line: str) -> Accepted[S] | SeatEnd:
     except IllegalMoveError as exc:
         return SeatEnd(Termination.ILLEGAL, f"{quote(line)}: {exc}")
     return Accepted(state.notation(line), after)
+
+
+def judge_reply(state: S, reply: Reply) -> Accepted[S] | SeatEnd:
+    """A ``Receive``'s reply judged: a line as by :func:`judge`, a fault as the seat's end."""
+    if isinstance(reply, Fault):
+        return SeatEnd.from_fault(reply)
+    if reply is None:
+        raise TypeError("a Receive was answered with None")
+    return judge(state, reply)
 
 
 def replay(state: S, moves: Iterable[str]) -> list[S]:

@@ -1,8 +1,11 @@
-"""Re-checking a record offline: replay its transcript through the game's referee.
+"""Re-checking a record offline: its transcript through the game's referee, its moves through the rules.
 
 The referee dialogue is deterministic given the setup, variant, seed and the
 lines each seat sent, so feeding it the recorded answers (and faults) must
-reproduce every line the referee sent, every move, and the result.
+reproduce every line the referee sent, every move, and the result. A game
+that gives its rules (:meth:`~codecup.game.Game.new_state`) is checked by
+them too: every recorded move by the seat to move, legal in its position, and
+a game that ended normally for both seats over, with the rules' scores.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import attrs
 
 from codecup.dialogue import Fault, Termination
 from codecup.drive import derive_seed, drive
+from codecup.errors import MoveError
 from codecup.game import Game
 from codecup.record import FAULT, FROM, TO, Record
 
@@ -81,7 +85,35 @@ def verify_record(game: Game, record: Record) -> list[str]:
     leftover = [seat for seat, q in enumerate(channel.answers) if q]
     if leftover:
         problems.append(f"the record has answers the referee never asked for (seats {leftover})")
+    if game.has_rules:
+        problems.extend(rules_problems(game, record))
     return problems
+
+
+def rules_problems(game: Game, record: Record) -> list[str]:
+    """What the game's rules find wrong with the record's moves and, after a normal end, its scores."""
+    match = record.match
+    try:
+        state = game.new_state(match.setup, match.variant)
+    except Exception as exc:  # a setup the rules reject does not verify
+        return [f"rules: the setup does not load: {exc!r}"]
+    for i, entry in enumerate(record.moves):
+        if entry.seat != state.to_move:
+            return [f"rules: move #{i} {entry.move!r} by seat {entry.seat}; seat {state.to_move} is to move"]
+        try:
+            state = state.apply(entry.move)
+        except MoveError as exc:
+            return [f"rules: move #{i} {entry.move!r} does not apply: {exc}"]
+    if any(end.kind is not Termination.NORMAL for end in record.result.termination):
+        return []  # an irregular end is scored by the referee's fault rules, checked above
+    if not state.terminal:
+        return [
+            f"rules: the game ended normally after {len(record.moves)} moves, but the position is not over"
+        ]
+    scores = list(state.scores())
+    if scores != list(record.result.scores):
+        return [f"rules: final scores {scores}, record says {list(record.result.scores)}"]
+    return []
 
 
 def _first_difference(what: str, got: list, recorded: list) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from codecup.bots import Bot
 from codecup.dialogue import Dialogue, Outcome
 from codecup.game import Game, GameInfo, Standing, Variant
+from codecup.rules import replay
 from codecup.session import RulesPlayer, Wire
 from codecup_games.pillars import setup, view
 from codecup_games.pillars.bots import BOTS, make_bot
@@ -76,4 +77,4 @@ class Pillars(Game):
 
     def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, the fields, the last move and the status, for draw.js."""
-        return [view.frame(state) for state in self.states(setup, variant, moves)]
+        return [view.frame(state) for state in replay(self.new_state(setup, variant), moves)]

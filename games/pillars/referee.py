@@ -3,8 +3,8 @@ without the joker mark, ``Quit`` to both at the end."""
 
 from __future__ import annotations
 
-from codecup.dialogue import NORMAL, Dialogue, Fault, Outcome, Played, Receive, SeatEnd, Send
-from codecup.rules import judge
+from codecup.dialogue import NORMAL, Dialogue, Outcome, Played, Receive, SeatEnd, Send
+from codecup.rules import judge_reply
 from codecup_games.pillars.engine import RED
 from codecup_games.pillars.rules import PillarsState, pass_on
 from codecup_games.pillars.scoring import irregular_scores, regular_scores
@@ -25,7 +25,7 @@ def referee(setup: str) -> Dialogue:
     seat = RED
     while True:
         reply = yield Receive(seat)
-        judged = SeatEnd.from_fault(reply) if isinstance(reply, Fault) else judge(state, reply)
+        judged = judge_reply(state, reply)
         if isinstance(judged, SeatEnd):
             yield Send(0, QUIT)
             yield Send(1, QUIT)

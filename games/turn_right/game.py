@@ -10,6 +10,7 @@ from codecup.bots import Bot
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import SetupError
 from codecup.game import Game, GameInfo, Variant
+from codecup.rules import replay
 from codecup.session import RulesPlayer, Wire
 from codecup_games.turn_right import scoring, view
 from codecup_games.turn_right.bots import BOTS, make_bot
@@ -90,4 +91,4 @@ class TurnRight(Game):
 
     def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, the pieces, the last circuit and the status, for draw.js."""
-        return [view.frame(state) for state in self.states(setup, variant, moves)]
+        return [view.frame(state) for state in replay(self.new_state(setup, variant), moves)]

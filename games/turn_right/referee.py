@@ -13,7 +13,6 @@ from codecup.dialogue import (
     NORMAL,
     Close,
     Dialogue,
-    Fault,
     Outcome,
     Played,
     Receive,
@@ -21,7 +20,7 @@ from codecup.dialogue import (
     Send,
     Termination,
 )
-from codecup.rules import judge
+from codecup.rules import judge_reply
 from codecup_games.turn_right import scoring
 from codecup_games.turn_right.engine import Position
 from codecup_games.turn_right.rules import TurnRightState
@@ -37,7 +36,7 @@ def referee(rules: Settled = SETTLED) -> Dialogue:
     yield Send(0, START)
     while (seat := state.to_move) is not None:
         reply = yield Receive(seat)
-        judged = SeatEnd.from_fault(reply) if isinstance(reply, Fault) else judge(state, reply)
+        judged = judge_reply(state, reply)
         if isinstance(judged, SeatEnd):
             return (yield from _irregular(state.pos, seat, judged))
         state = judged.state

@@ -12,11 +12,11 @@ import random
 import attrs
 
 from codecup.bots import Bot, RandomBot
-from codecup.dialogue import NORMAL, Dialogue, Fault, Outcome, Played, Receive, SeatEnd, Send
+from codecup.dialogue import NORMAL, Dialogue, Outcome, Played, Receive, SeatEnd, Send
 from codecup.errors import IllegalMoveError, InvalidMoveError, SetupError
 from codecup.game import Game, GameInfo, Variant
 from codecup.hookspecs import hookimpl
-from codecup.rules import State, judge
+from codecup.rules import State, judge_reply
 from codecup.session import Wire
 
 TARGET = 21
@@ -73,7 +73,7 @@ def referee(start: int) -> Dialogue:
     seat = 0
     while True:
         line = yield Receive(seat)
-        judged = SeatEnd.from_fault(line) if isinstance(line, Fault) else judge(state, line)
+        judged = judge_reply(state, line)
         if isinstance(judged, SeatEnd):
             yield Send(0, "Quit")
             yield Send(1, "Quit")
