@@ -18,8 +18,12 @@ from pathlib import Path
 
 import pytest
 
+from codecup.dialogue import Termination
 from codecup.plugins import load_games, make_plugin_manager
+from codecup.record import PlayerInfo
+from codecup.verify import verify_record
 from tests import test_conformance
+from tests.test_conformance import ruled  # noqa: F401  (the fixture of the rules-level checks)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "connect_four"
@@ -34,7 +38,8 @@ def game(monkeypatch):
     return load_games(make_plugin_manager(load_entry_points=False, plugins=(plugin,))).get("connect_four")
 
 
-# Every check of the conformance suite, on the example's game (the ``game`` fixture above).
+# Every check of the conformance suite, on the example's game (the ``game`` fixture above); the one
+# that starts ``codecup bot`` as a program is redefined below, with the example's entry point.
 CONFORMANCE = [name for name in vars(test_conformance) if name.startswith("test_")]
 globals().update({name: getattr(test_conformance, name) for name in CONFORMANCE})
 
@@ -49,16 +54,31 @@ def test_the_example_keeps_to_its_line_budget():
     assert sources and lines <= LINE_BUDGET, f"{lines} non-blank lines of Python outside the tests"
 
 
-def fake_install(tmp_path: Path) -> dict[str, str]:
-    """An environment where the example is on the path with a dist-info holding its entry points."""
+def fake_install(tmp_path: Path) -> list[str]:
+    """Path entries that make the example look installed: a dist-info with its entry points, its folder."""
     project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text())["project"]
-    info = tmp_path / "codecup_connect_four-0.0.dist-info"
-    info.mkdir()
+    info = tmp_path / "site" / "codecup_connect_four-0.0.dist-info"
+    info.mkdir(parents=True)
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: 0.0\n")
     points = "".join(f"{name} = {value}\n" for name, value in project["entry-points"]["codecup"].items())
     (info / "entry_points.txt").write_text(f"[codecup]\n{points}")
-    path = os.pathsep.join([str(tmp_path), str(EXAMPLE), str(ROOT), os.environ.get("PYTHONPATH", "")])
-    return {**os.environ, "PYTHONPATH": path}
+    return [str(info.parent), str(EXAMPLE)]
+
+
+def test_codecup_bot_plays_under_our_referee(game, tmp_path):
+    """`codecup bot connect_four simple` as a program (finding the game by its entry point) against a bot."""
+    program = (
+        f"import sys; sys.path[:0] = {fake_install(tmp_path)!r}; from codecup.cli import main; "
+        "sys.exit(main(['bot', 'connect_four', 'simple', '--seed', '5']))"
+    )
+    players = [
+        PlayerInfo("program", command=(sys.executable, "-c", program)),
+        PlayerInfo("bot", bot="random"),
+    ]
+    for variant in game.info.variants:
+        record = test_conformance.play_random(game, 5, variant.name, players)
+        assert all(end.kind is Termination.NORMAL for end in record.result.termination), record.result
+        assert verify_record(game, record) == []
 
 
 def codecup(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -68,7 +88,8 @@ def codecup(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedP
 
 
 def test_the_command_line_finds_plays_and_verifies_it_through_its_entry_point(tmp_path):
-    env = fake_install(tmp_path)
+    path = [*fake_install(tmp_path), str(ROOT), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
     listing = codecup(env, "games", cwd=tmp_path)
     assert listing.returncode == 0, listing.stderr
     assert "connect_four" in listing.stdout

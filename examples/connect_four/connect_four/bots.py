@@ -7,8 +7,6 @@ from codecup.rules import State
 
 from connect_four.rules import COLUMNS, Board, has_four
 
-BOTS = ("random", "simple")
-
 
 @attrs.define(eq=False)
 class SimpleBot:

@@ -12,7 +12,7 @@ from codecup.errors import SetupError
 from codecup.game import Game, GameInfo, Variant
 from codecup.session import Wire
 
-from connect_four.bots import BOTS, SimpleBot
+from connect_four.bots import SimpleBot
 from connect_four.referee import referee
 from connect_four.rules import COLUMNS, HEIGHT, SEATS, WIDTH, Board, from_setup
 
@@ -32,7 +32,7 @@ INFO = GameInfo(
         Variant("classic", "an empty board; nothing before Start", clock=5.0, options=Options(opening=0)),
         Variant("opening", "a random 2-move opening, one setup line", clock=5.0, options=Options(opening=2)),
     ),
-    bots=BOTS,
+    bots=("random", "simple"),
 )
 
 
@@ -66,7 +66,7 @@ class ConnectFour(Game):
 
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         """The referee dialogue (it needs no randomness of its own)."""
-        return referee(self.new_state(setup, variant), setup if self.opening(variant) else None)
+        return referee(self.new_state(setup, variant), [setup] if self.opening(variant) else [])
 
     def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot:
         """``simple``, else the framework's ``random``; both move at once, whatever the clock."""

@@ -3,18 +3,19 @@ passed on to the other seat, ``Quit`` to both at the end. A reply that is not a 
 move into a full column (``illegal``) or a fault (time-out, crash, ...) loses the game for that seat.
 """
 
-from codecup.dialogue import NORMAL, Dialogue, Fault, Outcome, Played, Receive, SeatEnd, Send
-from codecup.rules import State, judge
+from codecup.dialogue import NORMAL, Dialogue, Outcome, Played, Receive, SeatEnd, Send
+from codecup.rules import State, judge_reply
 
 
-def referee(state: State, setup_line: str | None) -> Dialogue:
-    """One game from ``state`` (after the opening, if any); ``setup_line`` goes to both seats first."""
-    for seat in (0, 1) if setup_line is not None else ():
-        yield Send(seat, setup_line)
+def referee(state: State, setup_lines: list[str]) -> Dialogue:
+    """One game from ``state`` (after the opening, if any); both seats are sent ``setup_lines`` first."""
+    for line in setup_lines:
+        yield Send(0, line)
+        yield Send(1, line)
     yield Send(0, "Start")
     while (seat := state.to_move) is not None:
         reply = yield Receive(seat)
-        judged = SeatEnd.from_fault(reply) if isinstance(reply, Fault) else judge(state, reply)
+        judged = judge_reply(state, reply)  # the move and the state after it, or the seat's end
         if isinstance(judged, SeatEnd):  # the seat loses the game
             outcome = Outcome((float(seat), 1.0 - seat), (judged, NORMAL) if seat == 0 else (NORMAL, judged))
             break

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 from codecup.errors import IllegalMoveError, InvalidMoveError
 from codecup.rules import State
@@ -89,7 +91,4 @@ class Board(State):
 
 def from_setup(setup: str) -> Board:
     """The position after the opening ``setup``: column letters separated by spaces, maybe none."""
-    board = Board()
-    for letter in setup.split():
-        board = board.apply(letter)
-    return board
+    return functools.reduce(Board.apply, setup.split(), Board())
