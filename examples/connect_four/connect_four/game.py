@@ -84,6 +84,6 @@ class ConnectFour(Game):
 
     def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, the cells (top row first, as ``Board.cell`` marks them) and the status."""
+        top_first = [(c, r) for r in reversed(range(HEIGHT)) for c in range(WIDTH)]
         boards = cast(list[Board], self.states(setup, variant, moves))
-        cells = [[b.cell(c, r) for r in reversed(range(HEIGHT)) for c in range(WIDTH)] for b in boards]
-        return [{"b": "".join(c), "st": b.status()} for b, c in zip(boards, cells, strict=True)]
+        return [{"b": "".join(b.cell(c, r) for c, r in top_first), "st": b.status()} for b in boards]
