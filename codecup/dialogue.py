@@ -111,6 +111,17 @@ class SeatEnd:
 NORMAL = SeatEnd()
 
 
+def ends_after(seat: int, end: SeatEnd, seats: int = 2) -> tuple[SeatEnd, ...]:
+    """Every seat's end when ``seat`` ended as ``end`` (a fault, a bad move) and the others normally."""
+    return tuple(end if s == seat else NORMAL for s in range(seats))
+
+
+def send_all(line: str, seats: int = 2) -> Generator[Send, None, None]:
+    """Send ``line`` to every seat in order (``yield from send_all(QUIT)``); a closed seat drops it."""
+    for seat in range(seats):
+        yield Send(seat, line)
+
+
 @attrs.frozen
 class Outcome:
     """What a finished dialogue returns.

@@ -3,7 +3,7 @@ without the joker mark, ``Quit`` to both at the end."""
 
 from __future__ import annotations
 
-from codecup.dialogue import NORMAL, Dialogue, Outcome, Played, Receive, SeatEnd, Send
+from codecup.dialogue import NORMAL, Dialogue, Outcome, Played, Receive, SeatEnd, Send, ends_after, send_all
 from codecup.rules import judge_reply
 from codecup_games.pillars.engine import RED
 from codecup_games.pillars.rules import PillarsState, pass_on
@@ -27,20 +27,16 @@ def referee(setup: str) -> Dialogue:
         reply = yield Receive(seat)
         judged = judge_reply(state, reply)
         if isinstance(judged, SeatEnd):
-            yield Send(0, QUIT)
-            yield Send(1, QUIT)
-            ends = [NORMAL, NORMAL]
-            ends[seat] = judged
+            yield from send_all(QUIT)
             return Outcome(
                 irregular_scores(seat, state.jokers, state.board.empty_count),
-                (ends[0], ends[1]),
+                ends_after(seat, judged),
                 _extra(state, loser=seat, irregular=True),
             )
         state = judged.state
         yield Played(seat, judged.move)
         if state.terminal:
-            yield Send(0, QUIT)
-            yield Send(1, QUIT)
+            yield from send_all(QUIT)
             return Outcome(regular_scores(seat, state.jokers), (NORMAL, NORMAL), _extra(state, seat, False))
         seat = 1 - seat
         yield Send(seat, pass_on(judged.move))

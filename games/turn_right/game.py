@@ -47,7 +47,7 @@ class TurnRight(Game):
 
     info = INFO
 
-    def rules(self, variant: str) -> Settled:
+    def settled(self, variant: str) -> Settled:
         """The variant's settled readings."""
         options = self.info.variant(variant).options
         assert isinstance(options, Settled)
@@ -66,12 +66,12 @@ class TurnRight(Game):
     def new_state(self, setup: str, variant: str) -> TurnRightState:
         """The empty board under the variant's readings."""
         self.check_setup(setup, variant)
-        return TurnRightState.start(self.rules(variant))
+        return TurnRightState.start(self.settled(variant))
 
     def referee(self, setup: str, variant: str, seed: int) -> Dialogue:
         """The dialogue (it uses no randomness)."""
         self.check_setup(setup, variant)
-        return referee(self.rules(variant))
+        return referee(self.settled(variant))
 
     def wire(self, variant: str) -> Wire:
         """No setup lines, ``Start``, ``x``; the session ends itself at the game's end."""

@@ -19,6 +19,8 @@ from codecup.dialogue import (
     SeatEnd,
     Send,
     Termination,
+    ends_after,
+    send_all,
 )
 from codecup.rules import judge_reply
 from codecup_games.turn_right import scoring
@@ -53,9 +55,6 @@ def referee(rules: Settled = SETTLED) -> Dialogue:
 def _irregular(pos: Position, offender: int, end: SeatEnd) -> Dialogue:
     """Rule 23 (and settled: every fault): ``x`` to both seats; rule 17's result."""
     if end.kind in (Termination.INVALID, Termination.ILLEGAL) or pos.rules.x_on_every_irregular_end:
-        yield Send(0, ABORT)
-        yield Send(1, ABORT)
+        yield from send_all(ABORT)
     result = scoring.after_irregular(pos.points, offender)
-    ends = [NORMAL, NORMAL]
-    ends[offender] = end
-    return Outcome(result.game_score, (ends[0], ends[1]), result.extra())
+    return Outcome(result.game_score, ends_after(offender, end), result.extra())

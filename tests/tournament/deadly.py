@@ -15,7 +15,7 @@ import signal
 import sys
 from pathlib import Path
 
-from codecup.game import PlayerSession
+from codecup.bots import Bot, RandomBot
 from codecup.hookspecs import hookimpl
 from codecup.record import MatchInfo, Record
 
@@ -24,16 +24,16 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "plugins" / "tinygame_dist"))
 import tinygame
 
 
-class DeadlyPlayer(tinygame.TwentyOnePlayer):
+class DeadlyBot(RandomBot):
     """Plays like ``random``, but kills its own process on its first move."""
 
     def __init__(self, bot: str, seed: int, tag: str) -> None:
-        super().__init__("random", seed)
+        super().__init__(RandomBot.seeded(seed).rng)
         self.kind = bot
         self.tag = tag
         self.moves = 0
 
-    def _move(self) -> list[str]:
+    def choose(self, state) -> str:
         self.moves += 1
         if self.moves == 1:
             folder = Path(_folder)
@@ -43,7 +43,7 @@ class DeadlyPlayer(tinygame.TwentyOnePlayer):
                 with (folder / "kills").open("a") as f:
                     f.write(self.tag + "\n")
                 os.kill(os.getpid(), signal.SIGKILL)
-        return super()._move()
+        return super().choose(state)
 
 
 class Deadly(tinygame.TwentyOne):
@@ -57,10 +57,10 @@ class Deadly(tinygame.TwentyOne):
         bots=("random", "perfect", "deadly", "flaky"),
     )
 
-    def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
+    def new_bot(self, bot: str, variant: str, seed: int, clock: float) -> Bot:
         if bot in ("deadly", "flaky"):
-            return DeadlyPlayer(bot, seed, f"{bot}-{seed}")
-        return super().new_player(bot, variant, seed, clock)
+            return DeadlyBot(bot, seed, f"{bot}-{seed}")
+        return super().new_bot(bot, variant, seed, clock)
 
 
 @hookimpl

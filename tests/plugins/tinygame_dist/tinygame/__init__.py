@@ -12,7 +12,7 @@ import random
 import attrs
 
 from codecup.bots import Bot, RandomBot
-from codecup.dialogue import NORMAL, Dialogue, Outcome, Played, Receive, SeatEnd, Send
+from codecup.dialogue import NORMAL, Dialogue, Outcome, Played, Receive, SeatEnd, Send, ends_after, send_all
 from codecup.errors import IllegalMoveError, InvalidMoveError, SetupError
 from codecup.game import Game, GameInfo, Variant
 from codecup.hookspecs import hookimpl
@@ -75,18 +75,12 @@ def referee(start: int) -> Dialogue:
         line = yield Receive(seat)
         judged = judge_reply(state, line)
         if isinstance(judged, SeatEnd):
-            yield Send(0, "Quit")
-            yield Send(1, "Quit")
-            ends = [NORMAL, NORMAL]
-            ends[seat] = judged
-            scores = [1, 1]
-            scores[seat] = 0
-            return Outcome(tuple(scores), tuple(ends))
+            yield from send_all("Quit")
+            return Outcome((0, 1) if seat == 0 else (1, 0), ends_after(seat, judged))
         state = judged.state
         yield Played(seat, judged.move)
         if state.terminal:
-            yield Send(0, "Quit")
-            yield Send(1, "Quit")
+            yield from send_all("Quit")
             return Outcome(state.scores(), (NORMAL, NORMAL), {"total": state.total})
         seat = 1 - seat
         yield Send(seat, judged.move)

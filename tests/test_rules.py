@@ -1,0 +1,125 @@
+"""The rules level and what the framework derives from it: judge, replay, the random bot, the session."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+from codecup.bots import RandomBot
+from codecup.dialogue import Fault, SeatEnd, Termination
+from codecup.errors import IllegalMoveError, InvalidMoveError
+from codecup.rules import Accepted, State, judge, judge_reply, replay
+from codecup.session import RulesPlayer, Wire
+
+
+@attrs.frozen
+class Nim(State):
+    """One heap; take 1 or 2 (written ``t1``, ``t2``, spaces allowed); taking the last wins."""
+
+    heap: int
+    seat: int = 0
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.heap == 0 else self.seat
+
+    def legal_moves(self) -> list[str]:
+        return [f"t{n}" for n in (1, 2) if n <= self.heap]
+
+    def apply(self, move: str) -> Nim:
+        text = move.strip()
+        if len(text) != 2 or text[0] != "t" or not text[1].isdigit():
+            raise InvalidMoveError("a move is t1 or t2")
+        n = int(text[1])
+        if self.terminal or n not in (1, 2) or n > self.heap:
+            raise IllegalMoveError(f"cannot take {n} from {self.heap}")
+        return Nim(self.heap - n, 1 - self.seat)
+
+    def scores(self) -> tuple[float, ...]:
+        return (1, 0) if self.seat == 1 else (0, 1)  # the seat that took the last one is not to move
+
+    def render_text(self) -> str:
+        return f"heap {self.heap}"
+
+
+def test_judge_reads_a_line_as_a_move_or_the_seats_end():
+    state = Nim(3)
+    accepted = judge(state, " t2 ")
+    assert accepted == Accepted("t2", Nim(1, 1))
+    invalid = judge(state, "take two")
+    assert isinstance(invalid, SeatEnd) and invalid.kind is Termination.INVALID
+    assert "'take two'" in invalid.message and "t1 or t2" in invalid.message
+    illegal = judge(Nim(1), "t2")
+    assert isinstance(illegal, SeatEnd) and illegal.kind is Termination.ILLEGAL
+    assert "cannot take 2 from 1" in illegal.message
+    long = judge(state, "x" * 500)
+    assert isinstance(long, SeatEnd) and "..." in long.message and len(long.message) < 200
+
+
+def test_judge_reply_turns_a_fault_into_the_seats_end():
+    fault = Fault(Termination.TIMEOUT, "late")
+    assert judge_reply(Nim(3), fault) == SeatEnd(Termination.TIMEOUT, "late")
+    assert judge_reply(Nim(3), "t1") == Accepted("t1", Nim(2, 1))
+    with pytest.raises(TypeError):
+        judge_reply(Nim(3), None)
+
+
+def test_replay_gives_every_state_and_stops_at_a_bad_move():
+    states = replay(Nim(4), ["t1", "t2", "t1"])
+    assert [s.heap for s in states] == [4, 3, 1, 0] and states[-1].terminal
+    assert states[-1].scores() == (1, 0)
+    with pytest.raises(IllegalMoveError):
+        replay(Nim(1), ["t1", "t1"])
+
+
+def test_default_svg_draws_the_text():
+    svg = Nim(5).render_svg()
+    assert svg.startswith("<svg") and "heap 5" in svg
+
+
+def test_random_bot_is_uniform_over_listed_moves_and_seeded():
+    picks = [RandomBot.seeded(s).choose(Nim(5)) for s in range(200)]
+    assert set(picks) == {"t1", "t2"} and 60 < picks.count("t1") < 140
+    a, b = RandomBot(random.Random(3)), RandomBot(random.Random(3))
+    assert [a.choose(Nim(9)) for _ in range(20)] == [b.choose(Nim(9)) for _ in range(20)]
+
+
+class Greedy:
+    """Takes two whenever it can."""
+
+    def choose(self, state: State) -> str:
+        return state.legal_moves()[-1]
+
+
+def nim_player(wire: Wire) -> RulesPlayer:
+    return RulesPlayer(wire, lambda setup: Nim(int(setup or 5)), Greedy())
+
+
+def test_session_reads_the_setup_then_answers_start_and_moves():
+    player = nim_player(Wire(setup_lines=1))
+    assert player.receive("7") == []
+    assert player.receive("Start") == ["t2"]
+    assert player.receive("t1") == ["t2"]
+    assert isinstance(player.state, Nim) and player.state.heap == 2
+    assert player.receive("Quit") == [] and player.finished
+    assert player.receive("t1") == []
+
+
+def test_second_seat_learns_its_turn_from_the_first_move():
+    player = nim_player(Wire(setup_lines=1))
+    player.receive("4")
+    assert player.receive("t1") == ["t2"]
+    assert player.receive("t1") == []  # the opponent took the last: no answer, waiting for Quit
+    assert not player.finished
+    assert player.receive("Quit") == [] and player.finished
+
+
+def test_session_over_at_the_end_and_with_its_own_closing_word():
+    player = nim_player(Wire(quit=frozenset({"x"}), over_at_end=True))
+    assert player.receive("Start") == ["t2"]
+    assert player.receive("t1") == ["t2"] and player.finished  # it took the last itself
+    other = nim_player(Wire(quit=frozenset({"x"})))
+    other.receive("Start")
+    assert other.receive("x") == [] and other.finished
