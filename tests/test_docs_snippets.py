@@ -7,7 +7,9 @@ A marker on the line before a block (an HTML comment, invisible when rendered) s
 - ``<!-- illustrative -->``: not run (a fragment, a signature, a sketch).
 
 Every other ``python`` block runs: a page's blocks in order in one namespace (as a reader types
-them), with the example game importable, in a temporary folder. ``toml`` blocks must parse.
+them), with the example game importable, in a temporary folder; but a block that is one bare
+``def`` line (a signature, as docs/hooks.md gives each hook's) only has to compile as a stub.
+``toml`` blocks must parse.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 EXAMPLE = ROOT / "examples" / "connect_four"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+SIGNATURE = re.compile(r"\Adef \w+\(.*\)( -> [^:\n]+)?\n?\Z")
 MARKER = re.compile(r"^<!--\s*(example:\s*(?P<path>\S+)|output|illustrative)\s*-->$")
 
 
@@ -94,6 +97,9 @@ def test_the_python_blocks_of_a_page_run(page, monkeypatch, tmp_path):
             assert printed == block.text, f"{block.where}: the block before it prints\n{printed}"
         if block.lang != "python" or block.marker is not None:
             continue
+        if SIGNATURE.match(block.text):
+            compile(block.text.rstrip() + ": ...", block.where, "exec")
+            continue
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             exec(compile(block.text, block.where, "exec"), namespace)
@@ -103,6 +109,12 @@ def test_the_python_blocks_of_a_page_run(page, monkeypatch, tmp_path):
 @pytest.mark.parametrize("block", [b for b in BLOCKS if b.lang == "toml"], ids=lambda b: b.where)
 def test_a_toml_block_parses(block):
     tomllib.loads(block.text)
+
+
+def test_a_signature_block_is_one_bare_def_line():
+    assert SIGNATURE.match("def codecup_move(match: MatchInfo, seat: int) -> None\n")
+    assert not SIGNATURE.match("def f(x):\n    return x\n")
+    assert not SIGNATURE.match("def f(x) -> None:\n")
 
 
 def test_markers_stand_before_blocks_they_fit():
