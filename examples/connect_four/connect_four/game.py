@@ -10,6 +10,7 @@ from codecup.bots import Bot
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import SetupError
 from codecup.game import Game, GameInfo, Variant
+from codecup.rules import replay
 from codecup.session import Wire
 
 from connect_four.bots import SimpleBot
@@ -85,5 +86,5 @@ class ConnectFour(Game):
     def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, the cells (top row first, as ``Board.cell`` marks them) and the status."""
         top_first = [(c, r) for r in reversed(range(HEIGHT)) for c in range(WIDTH)]
-        boards = cast(list[Board], self.states(setup, variant, moves))
+        boards = replay(self.new_state(setup, variant), moves)  # typed: our own Board
         return [{"b": "".join(b.cell(c, r) for c, r in top_first), "st": b.status()} for b in boards]
