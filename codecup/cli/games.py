@@ -1,4 +1,4 @@
-"""``codecup games``: list the installed games."""
+"""``codecup games``: list the installed games (and any installed plugin that is broken)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,16 @@ import argparse
 from codecup.plugins import load_games
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Register the subcommand."""
-    return subparsers.add_parser("games", help="list the installed games", description=__doc__)
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "games", help="list the installed games", description=__doc__
+    )
+    return parser
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print each game's name, title, variants with their clocks, seats and bots."""
+    """Print each game's name, title, variants with their clocks, seats and bots; then broken plugins."""
     registry = load_games()
     for name in registry.names():
         info = registry.get(name).info
@@ -25,4 +28,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"    bots: {', '.join(info.bots)}")
     if not registry.names():
         print("no games installed")
+    for broken in registry.broken:
+        print(f"{broken.name}  BROKEN (skipped): {broken.reason}")
     return 0

@@ -54,7 +54,7 @@ def play(match: MatchInfo, hide: tuple[str, ...] = ()) -> Record:
 
     global _worker_pm
     if _worker_pm is None:
-        _worker_pm = make_plugin_manager()
+        _worker_pm = make_plugin_manager(report=None)  # the command has named any broken plugin
     try:
         return run_match(match, pm=_worker_pm, policy=Policy(hide=hide))
     except _Terminate:  # the match has closed its players on the way out: end this worker
