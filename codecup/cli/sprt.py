@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from codecup.checks import check_commands
-from codecup.cli.common import apply_words_option, clock_seconds, finite_float, output_dir
+from codecup.cli.common import clock_seconds, finite_float, output_dir
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_run_options, positive_int, warn_oversubscription
 from codecup.clock import DEFAULT_CLOCK_MODE
@@ -126,7 +126,6 @@ def faults_line(faults: dict[str, dict[str, int]]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Play pairs until the test decides or --max-games is reached."""
-    apply_words_option(args)
     try:
         settings = SprtSettings(args.elo0, args.elo1, args.alpha, args.beta)
     except ValueError as exc:

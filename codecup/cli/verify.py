@@ -10,7 +10,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from codecup.cli.common import add_words_option, apply_words_option
 from codecup.errors import ConfigError
 from codecup.plugins import load_games
 from codecup.record import Record
@@ -23,7 +22,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "verify", help="re-check game records against the rules", description=__doc__
     )
     parser.add_argument("records", nargs="+", type=Path, metavar="RECORD")
-    add_words_option(parser)
     return parser
 
 
@@ -46,7 +44,6 @@ def check(registry, path: Path) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Verify each record: 2 if any cannot be read, else 1 if any disagrees with the rules."""
-    apply_words_option(args)
     registry = load_games()
     failed = unreadable = 0
     for path in args.records:
