@@ -33,7 +33,7 @@ def frames(
     ``overwrite``: a placement on an occupied cell replaces its letter (``wordracer-contest``).
     """
     scorer = scorer_for(mode)
-    out = []
+    out: list[dict[str, Any]] = []
     for k in range(len(moves) + 1):
         position = Position.after(start, moves[:k], overwrite)
         boards = []

@@ -44,6 +44,7 @@ def referee(setup: str) -> Dialogue:
     seat = RED
     while True:
         reply = yield Receive(seat)
+        assert reply is not None  # a Receive is answered with a line or a fault
         judged = (
             SeatEnd.from_fault(reply)
             if isinstance(reply, Fault)

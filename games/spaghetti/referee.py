@@ -75,6 +75,7 @@ def referee(setup: str, seed: int) -> Dialogue:
     takeover_rng = random.Random(seed)
     ends: list[SeatEnd] = [NORMAL, NORMAL]
     takeovers: list[TakeOver] = []
+    move: int | None
     for move in jury:
         for seat in (0, 1):
             yield Send(seat, format_move(move))
@@ -82,7 +83,9 @@ def referee(setup: str, seed: int) -> Dialogue:
     while not pos.finished:
         seat = pos.mover
         if ends[seat] is NORMAL:
-            move, end = _judge(pos, (yield Receive(seat)))
+            reply = yield Receive(seat)
+            assert reply is not None  # a Receive is answered with a line or a fault
+            move, end = _judge(pos, reply)
             if end is not None:
                 ends[seat] = end
                 takeovers.append(TakeOver(pos.ply + 1, seat, end.kind, end.message))

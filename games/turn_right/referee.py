@@ -36,6 +36,7 @@ def referee() -> Dialogue:
     while not pos.over:
         seat = pos.to_move
         reply = yield Receive(seat)
+        assert reply is not None  # a Receive is answered with a line or a fault
         end: SeatEnd | None = None
         if isinstance(reply, Fault):
             end = SeatEnd.from_fault(reply)
