@@ -20,6 +20,7 @@ from pathlib import Path
 
 import attrs
 
+from codecup.cli.common import Subparsers
 from codecup.plugins import CodecupPluginManager, gather, make_plugin_manager, say_once
 
 #: The framework's commands that run a game, and so take every game's options by default.
@@ -138,9 +139,7 @@ class Extensions:
             except argparse.ArgumentError:
                 _warn(owned.plugin, f"option --{option.name} clashes with one of codecup's own options")
 
-    def add_commands(
-        self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser], taken: Iterable[str]
-    ) -> None:
+    def add_commands(self, subparsers: Subparsers, taken: Iterable[str]) -> None:
         """Add the plugins' commands (one named like a command in ``taken`` is skipped)."""
         reserved = set(taken)
         for owned in self.commands:

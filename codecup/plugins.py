@@ -147,10 +147,11 @@ def _load_entry_points(pm: CodecupPluginManager) -> None:
 def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object | None:
     """The entry point's object, or None when importing it fails (then it is skipped)."""
     try:
-        return ep.load()
+        plugin: object = ep.load()
     except Exception as exc:
         pm.skip(object(), ep.name, f"cannot import {ep.value}: {type(exc).__name__}: {exc}")
         return None
+    return plugin
 
 
 def gather(pm: CodecupPluginManager, hook: str, kind: type[T]) -> list[tuple[str, T]]:
@@ -198,7 +199,7 @@ class GameRegistry:
             pm.hook.codecup_register_games(register=registry.add)
             return registry
         by_plugin: dict[str, list[Game]] = {}
-        for plugin, game in gather(pm, "codecup_register_games", Game):
+        for plugin, game in gather(pm, "codecup_register_games", Game):  # type: ignore[type-abstract]  # only for isinstance
             by_plugin.setdefault(plugin, []).append(game)
         for plugin, games in by_plugin.items():
             taken = [g.info.name for g in games if g.info.name in registry.games]

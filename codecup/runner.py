@@ -151,7 +151,8 @@ class _Match:
             try:
                 request = dialogue.send(reply)
             except StopIteration as stop:
-                return stop.value
+                outcome: Outcome = stop.value
+                return outcome
             reply = None
             match request:
                 case Send(seat, line):

@@ -8,6 +8,7 @@ reproduce every line the referee sent, every move, and the result.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 import attrs
 
@@ -31,7 +32,7 @@ class ReplayChannel:
             if line.dir == FROM:
                 answers[line.seat].append(line.text)
             elif line.dir == FAULT:
-                answers[line.seat].append(Fault(Termination(line.kind), line.text))
+                answers[line.seat].append(Fault(Termination(str(line.kind)), line.text))
         return cls(answers)
 
     def send(self, seat: int, line: str) -> None:
@@ -84,7 +85,7 @@ def verify_record(game: Game, record: Record) -> list[str]:
     return problems
 
 
-def _first_difference(what: str, got: list, recorded: list) -> str:
+def _first_difference(what: str, got: Sequence[object], recorded: Sequence[object]) -> str:
     for i, (a, b) in enumerate(zip(got, recorded, strict=False)):
         if a != b:
             return f"{what} differ at #{i}: rules give {a!r}, record says {b!r}"

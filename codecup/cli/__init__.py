@@ -15,9 +15,10 @@ import importlib
 import os
 import select
 import sys
-from typing import NoReturn
+from typing import NoReturn, cast
 
 from codecup import __version__
+from codecup.cli.common import Subparsers
 from codecup.errors import CodecupError, ConfigError
 from codecup.extensions import Extensions, load_extensions
 
@@ -37,7 +38,8 @@ def build_parser(only: str | None = None, extensions: Extensions | None = None) 
     extensions = load_extensions() if extensions is None else extensions
     parser = _Parser(prog="codecup", description="CodeCup-style bot competitions.")
     parser.add_argument("--version", action="version", version=f"codecup {__version__}")
-    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    # Its parsers are _Parsers: ArgumentParsers, as every add_parser expects.
+    subparsers = cast(Subparsers, parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
     for name in (only,) if only in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(f"codecup.cli.{name}")

@@ -11,12 +11,12 @@ import os
 import sys
 
 from codecup.checks import check_clock
-from codecup.cli.common import clock_seconds
+from codecup.cli.common import Subparsers, clock_seconds
 from codecup.errors import ConfigError
 from codecup.plugins import load_game
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("bot", help="run a built-in bot over stdin/stdout", description=__doc__)
     parser.add_argument("game")

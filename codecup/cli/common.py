@@ -10,9 +10,13 @@ import argparse
 import math
 import tempfile
 from pathlib import Path
+from typing import TypeAlias
 
 from codecup.checks import check_clock
 from codecup.errors import ConfigError
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What each command's ``add_parser`` is given (argparse's own, unnamed in its public API)."""
 
 
 def clock_seconds(text: str) -> float:

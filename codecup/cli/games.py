@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from codecup.cli.common import Subparsers
 from codecup.plugins import load_games
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "games", help="list the installed games", description=__doc__
-    )
-    return parser
+    return subparsers.add_parser("games", help="list the installed games", description=__doc__)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from codecup.checks import check_commands
-from codecup.cli.common import clock_seconds, output_file
+from codecup.cli.common import Subparsers, clock_seconds, output_file
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option
 from codecup.clock import DEFAULT_CLOCK_MODE
@@ -26,7 +26,7 @@ from codecup.record import MatchInfo, Record
 from codecup.runner import new_match, play_match, player_info
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("play", help="play one game between two players", description=__doc__)
     parser.add_argument("game")

@@ -18,11 +18,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from codecup.cli.common import clock_seconds, output_dir
+from codecup.cli.common import Subparsers, clock_seconds, output_dir
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
+from codecup.game import Game
 from codecup.plugins import load_games
 from codecup.tournament import executor as ex
 from codecup.tournament.players import read_players
@@ -80,7 +81,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", default=None, help="no progress output")
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("tournament", help="play a tournament", description=__doc__)
     parser.add_argument("file", type=Path, metavar="PLAYERS.yml", help="players.yml or tournament.yml")
@@ -179,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
 
 def play_spec(
     spec: TournamentSpec,
-    game,
+    game: Game,
     out: Path,
     *,
     jobs: int | None,

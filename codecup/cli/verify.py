@@ -10,13 +10,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from codecup.cli.common import Subparsers
 from codecup.errors import ConfigError
-from codecup.plugins import load_games
+from codecup.plugins import GameRegistry, load_games
 from codecup.record import Record
 from codecup.verify import verify_record
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser(
         "verify", help="re-check game records against the rules", description=__doc__
@@ -25,7 +26,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def check(registry, path: Path) -> list[str]:
+def check(registry: GameRegistry, path: Path) -> list[str]:
     """The problems of one record file (empty if it verifies); :class:`ConfigError` if unreadable."""
     record = Record.read(path)
     try:

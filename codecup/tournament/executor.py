@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import pluggy
@@ -169,7 +170,9 @@ class GamePool(concurrent.futures.Executor):
         """Stop now: cancel what has not started, end what runs (on an interrupt)."""
         self.executor.shutdown(wait=False, cancel_futures=True)
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if exc_type is None:
             self.shutdown(wait=True)
         else:
