@@ -177,8 +177,7 @@ def gather(pm: CodecupPluginManager, hook: str, kind: type[T]) -> list[tuple[str
         if problem:
             if name not in pm.installed:
                 raise PluginError(f"plugin {name!r} {problem}")
-            pm.skip(impl.plugin, name, problem)
-            found = [(n, item) for n, item in found if n != name]
+            pm.skip(impl.plugin, name, problem)  # what it registered is not kept: found has none of it yet
             continue
         found.extend((name, item) for item in got)
     return found

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 
-class _JumpingSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
+class _JumpingSelector(selectors.DefaultSelector):
     """A selector that, rather than block with a timeout, moves its loop's clock past it."""
 
     def __init__(self, loop: FakeClockLoop) -> None:
