@@ -43,6 +43,7 @@ class BrokenPlugin:
 Report = Callable[[BrokenPlugin], None]
 
 _said: set[str] = set()  # the warnings this process has printed: each one once
+_skipped: dict[str, str] = {}  # installed plugins found broken in this process, and why: skipped by all
 
 
 def say_once(line: str) -> None:
@@ -71,6 +72,7 @@ class CodecupPluginManager(pluggy.PluginManager):
         if self.is_registered(plugin):
             self.unregister(plugin)
         self.installed.discard(name)
+        _skipped.setdefault(name, reason)  # a hook that failed here is not called by the next manager
         broken = BrokenPlugin(name, _one_line(reason))
         if broken not in self.broken:
             self.broken.append(broken)
@@ -133,6 +135,9 @@ def _load_entry_points(pm: CodecupPluginManager) -> None:
     for ep in importlib.metadata.entry_points(group=GROUP):
         if pm.has_plugin(ep.name) or any(b.name == ep.name for b in pm.broken):
             continue  # the same distribution found twice on the path
+        if ep.name in _skipped:
+            pm.skip(object(), ep.name, _skipped[ep.name])
+            continue
         plugin = _load(pm, ep)
         if plugin is None:
             continue
@@ -246,6 +251,8 @@ def load_game(name: str) -> Game:
     and a broken one is then reported like any other).
     """
     for ep in importlib.metadata.entry_points(group=GROUP, name=name):
+        if ep.name in _skipped:
+            break
         pm = make_plugin_manager(load_entry_points=False)
         plugin = _load(pm, ep)
         if plugin is None:

@@ -117,3 +117,24 @@ def test_a_plugin_handed_over_directly_still_fails_loudly():
 
     with pytest.raises(PluginError, match="codecup_register_games raised RuntimeError: boom"):
         load_games(make_plugin_manager(load_entry_points=False, plugins=(Raises(),)))
+
+
+def test_a_plugin_broken_in_one_hook_is_skipped_whole():
+    """Its options hook raises as the command line is built; its game is not offered either."""
+    extra = TESTS / "plugins" / "options_raise_dist"
+    path = os.pathsep.join([str(extra), str(TINYGAME_DIST), os.environ.get("PYTHONPATH", "")])
+    run = subprocess.run(
+        [sys.executable, "-m", "codecup", "games"],
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == (
+        "codecup: plugin 'options_raise' is broken and was skipped: "
+        "codecup_register_options raised RuntimeError: no options today\n"
+    )
+    assert "twentytwo" not in run.stdout.replace("options_raise  BROKEN", "")
+    assert "twentyone  Twenty-one" in run.stdout
+    assert "options_raise  BROKEN (skipped): codecup_register_options raised" in run.stdout
