@@ -147,6 +147,68 @@ def test_the_idle_seat_is_suspended_and_its_clock_does_not_run(tiny_game, match,
     assert record.clock_used == (2.25 - STARTUP, 0.25)  # each seat's first answer within its allowance
 
 
+@attrs.define(eq=False)
+class FakeCpuProgram(FakeProgram):
+    """A program that uses ``share`` seconds of CPU per second of wall time while it runs."""
+
+    share: float = 1.0
+    cpu: float = 0.0
+
+    def cpu_time(self) -> float:
+        return self.cpu
+
+    def resume(self) -> None:
+        super().resume()
+        self.resumed_cpu = self.cpu
+
+    async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
+        assert cpu_limit is not None
+        self.timeouts.append(timeout)
+        think = self.thinks.pop(0) if self.thinks else 0.0
+        # Out of CPU time, or out of wall time (the backstop), whichever comes first.
+        limit = min(timeout, cpu_limit / self.share if self.share else timeout)
+        if think > limit:
+            await asyncio.sleep(limit)
+            self.cpu += limit * self.share
+            return Fault(Termination.TIMEOUT, f"no answer within {cpu_limit:.3f}s of CPU time")
+        await asyncio.sleep(think)
+        self.cpu += think * self.share
+        return "3"
+
+
+def play_cpu(
+    game: Game, match: MatchInfo, monkeypatch: pytest.MonkeyPatch, share: float, *thinks: Sequence[float]
+) -> tuple[Record, list[FakeCpuProgram]]:
+    """Play under the ``cpu`` clock, each program getting ``share`` of a core."""
+    events: list[tuple[float, int, str]] = []
+    programs = [FakeCpuProgram(seat, list(t), events, share=share) for seat, t in enumerate(thinks)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    record = fakeclock.run(play_match(game, attrs.evolve(match, clock_mode="cpu")))
+    assert record.match.clock_mode == "cpu"
+    return record, programs
+
+
+def test_under_the_cpu_clock_a_program_is_charged_its_cpu_time_not_the_wall_time(
+    tiny_game, match, monkeypatch
+):
+    # On a loaded machine each program gets half a core: 4 s of wall time is 2 s of CPU.
+    record, programs = play_cpu(tiny_game, match, monkeypatch, 0.5, [1.0 + 1.0, 1.0, 1.0, 1.0], [0, 0, 0])
+    assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2
+    assert record.clock_used[0] == CLOCK  # 0.5 s free at start-up, then 0.5 + 0.5 + 0.5 + 0.5
+    assert programs[0].cpu == 2.5
+
+
+def test_under_the_cpu_clock_a_program_that_sleeps_is_ended_by_the_wall_backstop(
+    tiny_game, match, monkeypatch
+):
+    from codecup.clock import wall_backstop
+
+    record, programs = play_cpu(tiny_game, match, monkeypatch, 0.0, [100.0], [])
+    assert programs[0].timeouts == [wall_backstop(STARTUP + CLOCK)]
+    assert record.result.termination[0].kind is Termination.TIMEOUT
+    assert record.clock_used[0] == CLOCK
+
+
 @attrs.define
 class SlowSession:
     """An in-process bot that moves ``3`` after moving the loop's clock on by its scripted thinking."""
