@@ -17,11 +17,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
-from codecup.cli.common import Subparsers
 from codecup.plugins import CodecupPluginManager, gather, make_plugin_manager, say_once
+
+if TYPE_CHECKING:  # codecup.cli imports this module: no import of it at run time
+    from codecup.cli.common import Subparsers
 
 #: The framework's commands that run a game, and so take every game's options by default.
 GAME_COMMANDS = ("play", "bot", "tournament", "sprt", "demo", "verify")

@@ -142,3 +142,15 @@ def test_a_plugin_registering_the_wrong_thing_fails_loudly():
 
     with pytest.raises(PluginError, match=r"not a codecup\.extensions\.GameOption"):
         extensions(Wrong())
+
+
+@pytest.mark.parametrize("module", ["codecup.extensions", "codecup.hookspecs", "codecup.plugins"])
+def test_a_plugin_can_import_the_api_first(module):
+    """A plugin imports these before (or without) codecup.cli: no circular import."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr

@@ -54,3 +54,20 @@ def test_each_hookspec_is_documented_in_its_docstring():
         assert doc.splitlines() and doc.splitlines()[0].endswith("."), name
         for argument in inspect.signature(spec).parameters:
             assert f":param {argument}:" in doc, f"{name}: no :param {argument}:"
+
+
+def test_the_examples_run():
+    """Each Python snippet runs, in order, as one session; the register hooks register what they should."""
+    from codecup.extensions import Command, GameOption
+
+    namespace: dict[str, object] = {}
+    snippets = re.findall(r"```python\n(.*?)```", DOCS.read_text(), flags=re.DOTALL)
+    assert len(snippets) > len(_hookspecs())
+    for snippet in snippets:
+        exec(compile("from __future__ import annotations\n" + snippet, str(DOCS), "exec"), namespace)
+        for hook, kind in (("codecup_register_options", GameOption), ("codecup_register_commands", Command)):
+            function = namespace.pop(hook, None)
+            if callable(function) and "@hookimpl" in snippet:
+                registered: list[object] = []
+                function(registered.append)
+                assert registered and all(isinstance(x, kind) for x in registered), snippet
