@@ -1,8 +1,26 @@
-"""One chess clock per seat: charged only while the referee waits for that seat."""
+"""One chess clock per seat: charged only while the referee waits for that seat.
+
+The referee reads wall time from one source, the running event loop's clock
+(:func:`loop_time`): the waits on a program (its deadlines are timers of the
+loop) and the charges to its clock agree, and a test replaces that clock with
+a fake one that jumps to the next deadline instead of sleeping (trio's
+``MockClock``), so time-outs are tested without waiting.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+
 import attrs
+
+Timer = Callable[[], float]
+"""A clock: seconds, monotonic, from an arbitrary origin."""
+
+
+def loop_time() -> float:
+    """The running event loop's clock (:meth:`asyncio.AbstractEventLoop.time`): the referee's wall time."""
+    return asyncio.get_running_loop().time()
 
 
 @attrs.define(eq=False)

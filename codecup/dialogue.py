@@ -52,8 +52,8 @@ class Send:
 class Receive:
     """Wait for one line from a seat; its clock runs while the referee waits.
 
-    With ``grace`` set, the wait is for an optional line (Lucky Words' final
-    self-reported score): it lasts at most ``grace`` seconds, off the clock,
+    With ``grace`` set, the wait is for an optional line (a seat's final
+    self-reported score, say): it lasts at most ``grace`` seconds, off the clock,
     and a time-out there is not a fault of the seat (the dialogue still gets a
     ``Fault(TIMEOUT, ...)`` reply meaning "no line came").
     """
@@ -128,7 +128,7 @@ class Outcome:
 
     ``scores`` is the game's own score per seat (e.g. Pillars 18+J / 9-J).
     ``extra`` holds game-specific JSON-compatible data written into the record
-    as-is (final boards, a take-over point); the framework never reads it.
+    as-is (a final position, a take-over point); the framework never reads it.
     """
 
     scores: tuple[float, ...]

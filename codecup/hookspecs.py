@@ -1,8 +1,11 @@
-"""The hooks of the ``codecup`` plugin system.
+"""The hooks of the ``codecup`` plugin system (each one is described in ``docs/hooks.md``).
 
-Games register themselves; observers hear of each match's start, moves and end
-(for progress bars, logs and live views). Built-in games use exactly these
-hooks through entry points, like any third-party game.
+Games register themselves, and what they add to the command line (options of
+the framework's commands, commands of their own); observers hear of each
+match's start, moves and end (for progress bars, logs and live views).
+Built-in games use exactly these hooks through entry points, like any
+third-party game. A register hook is given a ``register`` callback rather
+than returning values; every plugin's hook is called.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from codecup.extensions import Command, GameOption
     from codecup.game import Game
     from codecup.record import MatchInfo, Record
 
@@ -25,6 +29,28 @@ def codecup_register_games(register: Callable[[Game], None]) -> None:
     """Register the games this plugin provides.
 
     :param register: call it once per game with a :class:`codecup.game.Game` instance.
+    """
+
+
+@hookspec
+def codecup_register_options(register: Callable[[GameOption], None]) -> None:
+    """Register the options this plugin adds to the framework's commands (and to tournament files).
+
+    Called once per command line, before it is parsed. An option named like
+    one of the command's own, or like another plugin's, is skipped with a warning.
+
+    :param register: call it once per option with a :class:`codecup.extensions.GameOption`.
+    """
+
+
+@hookspec
+def codecup_register_commands(register: Callable[[Command], None]) -> None:
+    """Register the subcommands this plugin adds to ``codecup``.
+
+    Called once per command line, before it is parsed. A command named like
+    one of codecup's own, or like another plugin's, is skipped with a warning.
+
+    :param register: call it once per command with a :class:`codecup.extensions.Command`.
     """
 
 

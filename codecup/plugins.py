@@ -1,8 +1,20 @@
-"""Building the plugin manager and the game registry from entry points."""
+"""Building the plugin manager and the game registry from entry points.
+
+An installed plugin that is broken (it fails to import, misspells a hook, or
+its hook raises or registers something that is not what the hook asks for)
+is skipped: it is named, once per process, in one line on stderr, kept in
+:attr:`CodecupPluginManager.broken` (``codecup games`` lists it), and every
+other plugin works. A plugin handed over directly (``plugins=``, as the
+framework's own observers and the tests do) is code of the caller's: its
+mistakes raise :class:`~codecup.errors.PluginError`.
+"""
 
 from __future__ import annotations
 
 import importlib.metadata
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 import attrs
 import pluggy
@@ -13,38 +25,167 @@ from codecup.game import Game
 
 GROUP = "codecup"
 
+T = TypeVar("T")
 
-def make_plugin_manager(*, load_entry_points: bool = True, plugins: tuple = ()) -> pluggy.PluginManager:
+
+@attrs.frozen
+class BrokenPlugin:
+    """An installed plugin that was skipped, and why (one line)."""
+
+    name: str
+    reason: str
+
+    def line(self) -> str:
+        """The warning printed on stderr."""
+        return f"codecup: plugin {self.name!r} is broken and was skipped: {self.reason}"
+
+
+Report = Callable[[BrokenPlugin], None]
+
+_said: set[str] = set()  # the warnings this process has printed: each one once
+_skipped: dict[str, str] = {}  # installed plugins found broken in this process, and why: skipped by all
+
+
+def say_once(line: str) -> None:
+    """Print a warning about a plugin on stderr, once per process however often it is found."""
+    if line not in _said:
+        _said.add(line)
+        print(line, file=sys.stderr, flush=True)
+
+
+def warn_once(broken: BrokenPlugin) -> None:
+    """Name a broken plugin on stderr, once per process however many managers find it."""
+    say_once(broken.line())
+
+
+class CodecupPluginManager(pluggy.PluginManager):
+    """A plugin manager that remembers which installed plugins it skipped as broken."""
+
+    def __init__(self, report: Report | None = warn_once) -> None:
+        super().__init__(GROUP)
+        self.broken: list[BrokenPlugin] = []
+        self.installed: set[str] = set()  # names of the plugins loaded from entry points
+        self._report = report
+
+    def skip(self, plugin: object, name: str, reason: str) -> None:
+        """Unregister a broken plugin, note it and report it."""
+        if self.is_registered(plugin):
+            self.unregister(plugin)
+        self.installed.discard(name)
+        _skipped.setdefault(name, reason)  # a hook that failed here is not called by the next manager
+        broken = BrokenPlugin(name, _one_line(reason))
+        if broken not in self.broken:
+            self.broken.append(broken)
+            if self._report is not None:
+                self._report(broken)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def make_plugin_manager(
+    *, load_entry_points: bool = True, plugins: Iterable[object] = (), report: Report | None = warn_once
+) -> CodecupPluginManager:
     """A new plugin manager with the hook specs, entry points and extra ``plugins`` loaded.
 
     Every call builds a fresh manager: there is no module-level global.
-    ``check_pending`` makes a misspelt hook implementation fail loudly.
+    ``check_pending`` makes a misspelt hook fail loudly: an installed plugin
+    with one is skipped and reported through ``report`` (None: silently, as
+    a tournament's workers do, the command having said it already); a plugin
+    in ``plugins`` raises :class:`PluginError`.
     """
-    pm = pluggy.PluginManager(GROUP)
+    pm = CodecupPluginManager(report)
     pm.add_hookspecs(hookspecs)
     if load_entry_points:
         _load_entry_points(pm)
     for plugin in plugins:
-        pm.register(plugin)
-    try:
-        pm.check_pending()
-    except pluggy.PluginValidationError as exc:
-        raise PluginError(str(exc)) from exc
+        try:
+            pm.register(plugin)
+        except pluggy.PluginValidationError as exc:
+            raise PluginError(str(exc)) from exc
+    _check_pending(pm)
     return pm
 
 
-def _load_entry_points(pm: pluggy.PluginManager) -> None:
-    """Register every entry point of the group; a broken one is named in the error."""
-    seen: set[str] = set()
-    for ep in importlib.metadata.entry_points(group=GROUP):
-        if ep.name in seen or pm.get_plugin(ep.name) is not None:
-            continue  # the same distribution found twice on the path
-        seen.add(ep.name)
+def _check_pending(pm: CodecupPluginManager) -> None:
+    """Skip each installed plugin with an unknown hook; raise for any other plugin."""
+    while True:
         try:
-            plugin = ep.load()
+            pm.check_pending()
+            return
+        except pluggy.PluginValidationError as exc:
+            name = pm.get_name(exc.plugin)
+            if name is None or name not in pm.installed:
+                raise PluginError(str(exc)) from exc
+            pm.skip(exc.plugin, name, _unknown_hooks(pm, exc.plugin))
+
+
+def _unknown_hooks(pm: pluggy.PluginManager, plugin: object) -> str:
+    names = sorted(
+        caller.name
+        for caller in pm.get_hookcallers(plugin) or ()
+        if not caller.has_spec() and not caller.name.startswith("_")
+    )
+    return "unknown hook " + ", ".join(repr(n) for n in names)
+
+
+def _load_entry_points(pm: CodecupPluginManager) -> None:
+    """Register every entry point of the group; a broken one is skipped."""
+    for ep in importlib.metadata.entry_points(group=GROUP):
+        if pm.has_plugin(ep.name) or any(b.name == ep.name for b in pm.broken):
+            continue  # the same distribution found twice on the path
+        if ep.name in _skipped:
+            pm.skip(object(), ep.name, _skipped[ep.name])
+            continue
+        plugin = _load(pm, ep)
+        if plugin is None:
+            continue
+        try:
+            pm.register(plugin, name=ep.name)
+        except (pluggy.PluginValidationError, ValueError) as exc:  # a bad hook signature; a clash
+            pm.skip(plugin, ep.name, str(exc).partition("hookimpl definition: ")[2] or str(exc))
+            continue
+        pm.installed.add(ep.name)
+
+
+def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object | None:
+    """The entry point's object, or None when importing it fails (then it is skipped)."""
+    try:
+        plugin: object = ep.load()
+    except Exception as exc:
+        pm.skip(object(), ep.name, f"cannot import {ep.value}: {type(exc).__name__}: {exc}")
+        return None
+    return plugin
+
+
+def gather(pm: CodecupPluginManager, hook: str, kind: type[T]) -> list[tuple[str, T]]:
+    """What each plugin registers through the register-callback ``hook``, with the plugin's name.
+
+    Each plugin's hook is called on its own, so one that raises or registers
+    something not a ``kind`` spoils only itself: an installed one is skipped
+    as broken (with everything it registered), any other raises :class:`PluginError`.
+    """
+    found: list[tuple[str, T]] = []
+    for impl in getattr(pm.hook, hook).get_hookimpls():
+        name = impl.plugin_name
+        got: list[Any] = []
+        try:
+            impl.function(**{arg: got.append for arg in impl.argnames})
         except Exception as exc:
-            raise PluginError(f"codecup plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}") from exc
-        pm.register(plugin, name=ep.name)
+            problem = f"{hook} raised {type(exc).__name__}: {exc}"
+        else:
+            bad = [item for item in got if not isinstance(item, kind)]
+            problem = (
+                f"registered {bad[0]!r}, which is not a {kind.__module__}.{kind.__name__}" if bad else ""
+            )
+        if problem:
+            if name not in pm.installed:
+                raise PluginError(f"plugin {name!r} {problem}")
+            pm.skip(impl.plugin, name, problem)  # what it registered is not kept: found has none of it yet
+            continue
+        found.extend((name, item) for item in got)
+    return found
 
 
 @attrs.define(eq=False)
@@ -52,12 +193,28 @@ class GameRegistry:
     """The games registered through the plugin manager, by name."""
 
     games: dict[str, Game] = attrs.field(factory=dict)
+    broken: list[BrokenPlugin] = attrs.field(factory=list)
 
     @classmethod
     def from_plugin_manager(cls, pm: pluggy.PluginManager) -> GameRegistry:
         """Collect every game registered through ``codecup_register_games``."""
         registry = cls()
-        pm.hook.codecup_register_games(register=registry.add)
+        if not isinstance(pm, CodecupPluginManager):
+            pm.hook.codecup_register_games(register=registry.add)
+            return registry
+        by_plugin: dict[str, list[Game]] = {}
+        for plugin, game in gather(pm, "codecup_register_games", Game):  # type: ignore[type-abstract]  # only for isinstance
+            by_plugin.setdefault(plugin, []).append(game)
+        for plugin, games in by_plugin.items():
+            taken = [g.info.name for g in games if g.info.name in registry.games]
+            if taken and plugin in pm.installed:
+                pm.skip(
+                    pm.get_plugin(plugin), plugin, f"registers a game called {taken[0]!r} as another does"
+                )
+                continue
+            for game in games:
+                registry.add(game)
+        registry.broken = list(pm.broken)
         return registry
 
     def add(self, game: Game) -> None:
@@ -90,14 +247,23 @@ def load_games(pm: pluggy.PluginManager | None = None) -> GameRegistry:
 def load_game(name: str) -> Game:
     """The game called ``name``, loading only its own plugin when its entry point has that name.
 
-    Falls back to every plugin (a plugin may register games under other names).
+    Falls back to every plugin (a plugin may register games under other names,
+    and a broken one is then reported like any other).
     """
     for ep in importlib.metadata.entry_points(group=GROUP, name=name):
+        if ep.name in _skipped:
+            break
+        pm = make_plugin_manager(load_entry_points=False)
+        plugin = _load(pm, ep)
+        if plugin is None:
+            break
         try:
-            plugin = ep.load()
-        except Exception as exc:
-            raise PluginError(f"codecup plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}") from exc
-        registry = load_games(make_plugin_manager(load_entry_points=False, plugins=(plugin,)))
+            pm.register(plugin, name=ep.name)
+        except (pluggy.PluginValidationError, ValueError):
+            break
+        pm.installed.add(ep.name)
+        _check_pending(pm)
+        registry = load_games(pm)
         if name in registry.games:
             return registry.get(name)
     return load_games().get(name)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import attrs
 import pluggy
 
-from codecup.clock import CPU, DEFAULT_CLOCK_MODE, WALL, SeatClock, wall_backstop
+from codecup.clock import CPU, DEFAULT_CLOCK_MODE, WALL, SeatClock, loop_time, wall_backstop
 from codecup.dialogue import Fault, Outcome, Termination
 from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
@@ -123,10 +123,10 @@ class _Match:
                 player.suspend()
                 elapsed = (player.cpu_time() or 0.0) - start
             else:
-                start = time.perf_counter()
+                start = loop_time()  # the clock the player's deadline runs on (a test's fake one)
                 player.resume()
                 reply = await player.receive(allowance)
-                elapsed = time.perf_counter() - start
+                elapsed = loop_time() - start
                 player.suspend()
             elapsed += player.hidden_time()
             in_time = clock.charge(elapsed)

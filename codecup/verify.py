@@ -11,6 +11,7 @@ a game that ended normally for both seats over, with the rules' scores.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 import attrs
 
@@ -35,7 +36,7 @@ class ReplayChannel:
             if line.dir == FROM:
                 answers[line.seat].append(line.text)
             elif line.dir == FAULT:
-                answers[line.seat].append(Fault(Termination(line.kind), line.text))
+                answers[line.seat].append(Fault(Termination(str(line.kind)), line.text))
         return cls(answers)
 
     def send(self, seat: int, line: str) -> None:
@@ -116,7 +117,7 @@ def rules_problems(game: Game, record: Record) -> list[str]:
     return []
 
 
-def _first_difference(what: str, got: list, recorded: list) -> str:
+def _first_difference(what: str, got: Sequence[object], recorded: Sequence[object]) -> str:
     for i, (a, b) in enumerate(zip(got, recorded, strict=False)):
         if a != b:
             return f"{what} differ at #{i}: rules give {a!r}, record says {b!r}"

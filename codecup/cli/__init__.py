@@ -1,7 +1,8 @@
 """The ``codecup`` command line: one module per subcommand.
 
 Each module in :data:`COMMANDS` has ``add_parser(subparsers)`` and
-``run(args) -> int``. A :class:`~codecup.errors.ConfigError` (a user's mistake)
+``run(args) -> int``; installed plugins add options to these commands and
+commands of their own (:mod:`codecup.extensions`). A :class:`~codecup.errors.ConfigError` (a user's mistake)
 becomes one line on stderr and exit status 2; any other error of ours or of the
 system (a full disk) one line and status 1. A reader that stops reading
 (``codecup games | head -1``) ends the command quietly, as it ends ``cat``.
@@ -14,12 +15,14 @@ import importlib
 import os
 import select
 import sys
-from typing import NoReturn
+from typing import NoReturn, cast
 
 from codecup import __version__
+from codecup.cli.common import Subparsers
 from codecup.errors import CodecupError, ConfigError
+from codecup.extensions import Extensions, load_extensions
 
-COMMANDS = ("games", "play", "bot", "verify", "score", "tournament", "demo", "sprt", "view", "doctor")
+COMMANDS = ("games", "play", "bot", "verify", "tournament", "demo", "sprt", "view", "doctor")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -27,11 +30,16 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"codecup: error: {message}\n")
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser with every available subcommand (or just ``only``, to start faster)."""
+def build_parser(only: str | None = None, extensions: Extensions | None = None) -> argparse.ArgumentParser:
+    """The parser with every available subcommand (or just ``only``, to start faster).
+
+    ``extensions``: the options and commands plugins add (default: the installed plugins').
+    """
+    extensions = load_extensions() if extensions is None else extensions
     parser = _Parser(prog="codecup", description="CodeCup-style bot competitions.")
     parser.add_argument("--version", action="version", version=f"codecup {__version__}")
-    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    # Its parsers are _Parsers: ArgumentParsers, as every add_parser expects.
+    subparsers = cast(Subparsers, parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
     for name in (only,) if only in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(f"codecup.cli.{name}")
@@ -41,6 +49,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             continue
         sub = module.add_parser(subparsers)
         sub.set_defaults(run=module.run)
+        extensions.add_options(sub, name)
+    if only not in COMMANDS:
+        extensions.add_commands(subparsers, taken=COMMANDS)
     return parser
 
 
@@ -48,12 +59,14 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``codecup`` console script."""
     args_list = sys.argv[1:] if argv is None else argv
     # Importing one subcommand (not all) keeps a bot's start-up short: `codecup bot` runs on a clock.
-    parser = build_parser(args_list[0] if args_list else None)
+    extensions = load_extensions()  # a broken plugin is named here, once, and skipped
+    parser = build_parser(args_list[0] if args_list else None, extensions)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error (already printed, status 2)
         return int(exc.code or 0)
     try:
+        extensions.apply(args, args.command)
         status = int(args.run(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not at exit where it can't be caught
         return status

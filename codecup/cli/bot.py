@@ -11,12 +11,12 @@ import os
 import sys
 
 from codecup.checks import check_clock
-from codecup.cli.common import add_words_option, apply_words_option, clock_seconds
+from codecup.cli.common import Subparsers, clock_seconds
 from codecup.errors import ConfigError
 from codecup.plugins import load_game
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("bot", help="run a built-in bot over stdin/stdout", description=__doc__)
     parser.add_argument("game")
@@ -32,7 +32,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="seconds the bot has for the whole game, which it budgets from "
         "(default: $CODECUP_CLOCK set by our referee, else the variant's clock)",
     )
-    add_words_option(parser)
     return parser
 
 
@@ -54,7 +53,6 @@ def _clock_from_referee(game: str) -> float | None:
 
 def run(args: argparse.Namespace) -> int:
     """Answer the referee's lines until the game ends or input closes."""
-    apply_words_option(args)
     game = load_game(args.game)
     variant = game.info.variant(args.variant or _variant_from_referee(args.game)).name
     clock = args.clock if args.clock is not None else _clock_from_referee(args.game)

@@ -8,34 +8,15 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import tempfile
 from pathlib import Path
+from typing import TypeAlias
 
 from codecup.checks import check_clock
 from codecup.errors import ConfigError
 
-WORDS_ENV = "CODECUP_WORDS"
-
-
-def add_words_option(parser: argparse.ArgumentParser) -> None:
-    """``--words PATH``: the word list for word games (passed on as ``CODECUP_WORDS``)."""
-    parser.add_argument(
-        "--words",
-        type=Path,
-        metavar="PATH",
-        help=f"word list for word games (sets {WORDS_ENV}; default ./words.dat, then the bundled list)",
-    )
-
-
-def apply_words_option(args: argparse.Namespace) -> None:
-    """Export ``--words`` to the environment, so games and child bots see the same list."""
-    path = getattr(args, "words", None)
-    if path is None:
-        return
-    if not path.is_file():
-        raise ConfigError(f"word list {path} does not exist or is not a file")
-    os.environ[WORDS_ENV] = str(path.resolve())
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What each command's ``add_parser`` is given (argparse's own, unnamed in its public API)."""
 
 
 def clock_seconds(text: str) -> float:

@@ -11,7 +11,7 @@ import argparse
 import time
 from pathlib import Path
 
-from codecup.cli.common import output_dir
+from codecup.cli.common import Subparsers, output_dir
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, play_spec, positive_int
 from codecup.clock import DEFAULT_CLOCK_MODE
@@ -23,7 +23,7 @@ from codecup.tournament.tournament import TournamentResult, TournamentSpec
 DEFAULT_OUT = "demo-results"
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser(
         "demo", help="a tournament of every game's built-in bots", description=__doc__

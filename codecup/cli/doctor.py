@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from codecup.cli.common import Subparsers
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.sandbox import machine_support
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     return subparsers.add_parser(
         "doctor", help="what containment this machine gives bots", description=__doc__

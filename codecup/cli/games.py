@@ -1,19 +1,20 @@
-"""``codecup games``: list the installed games."""
+"""``codecup games``: list the installed games (and any installed plugin that is broken)."""
 
 from __future__ import annotations
 
 import argparse
 
+from codecup.cli.common import Subparsers
 from codecup.plugins import load_games
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     return subparsers.add_parser("games", help="list the installed games", description=__doc__)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print each game's name, title, variants with their clocks, seats and bots."""
+    """Print each game's name, title, variants with their clocks, seats and bots; then broken plugins."""
     registry = load_games()
     for name in registry.names():
         info = registry.get(name).info
@@ -25,4 +26,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"    bots: {', '.join(info.bots)}")
     if not registry.names():
         print("no games installed")
+    for broken in registry.broken:
+        print(f"{broken.name}  BROKEN (skipped): {broken.reason}")
     return 0

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from codecup.checks import check_commands
-from codecup.cli.common import add_words_option, apply_words_option, clock_seconds, output_file
+from codecup.cli.common import Subparsers, clock_seconds, output_file
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option
 from codecup.clock import DEFAULT_CLOCK_MODE
@@ -26,7 +26,7 @@ from codecup.record import MatchInfo, Record
 from codecup.runner import new_match, play_match, player_info
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("play", help="play one game between two players", description=__doc__)
     parser.add_argument("game")
@@ -39,7 +39,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     parser.add_argument("--stderr", action="store_true", help="show each bot's whole stderr after the result")
     add_clock_mode_option(parser)
-    add_words_option(parser)
     return parser
 
 
@@ -109,7 +108,6 @@ def describe_stderr(game: Game, record: Record, everything: bool = False) -> str
 
 def run(args: argparse.Namespace) -> int:
     """Play the game and report it."""
-    apply_words_option(args)
     if args.record is not None:
         output_file(args.record, "--record")
     registry = load_games()

@@ -20,18 +20,19 @@ import concurrent.futures
 import random
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from codecup.checks import check_commands
-from codecup.cli.common import apply_words_option, clock_seconds, finite_float, output_dir
+from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_run_options, positive_int, warn_oversubscription
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed
 from codecup.errors import CodecupError, ConfigError
+from codecup.game import Game, Variant
 from codecup.plugins import load_games
-from codecup.record import MatchInfo, Record
+from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
 from codecup.tournament import executor as ex
 from codecup.tournament.log import LOG_NAME, ResultsLog
@@ -43,7 +44,7 @@ SIDES = ("NEW", "OLD")
 _KEY = re.compile(r"sprt(\d+)~([01])")
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("sprt", help="test whether NEW is stronger than OLD", description=__doc__)
     parser.add_argument("game")
@@ -66,14 +67,18 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def pair_matches(game, args, new, old, variant, k: int = 0) -> Iterator[tuple[int, MatchInfo, MatchInfo]]:
+def pair_matches(
+    game: Game, args: argparse.Namespace, new: PlayerInfo, old: PlayerInfo, variant: Variant, k: int = 0
+) -> Iterator[tuple[int, MatchInfo, MatchInfo]]:
     """Pair k (from ``k`` on): both games share a start, NEW moves first in the first."""
     while True:
         yield (k, *pair(game, args, new, old, variant, k))
         k += 1
 
 
-def pair(game, args, new, old, variant, k: int) -> tuple[MatchInfo, MatchInfo]:
+def pair(
+    game: Game, args: argparse.Namespace, new: PlayerInfo, old: PlayerInfo, variant: Variant, k: int
+) -> tuple[MatchInfo, MatchInfo]:
     """The two matches of pair ``k``."""
     clock = args.clock or variant.clock
     clock_mode = args.clock_mode or DEFAULT_CLOCK_MODE
@@ -86,7 +91,7 @@ def pair(game, args, new, old, variant, k: int) -> tuple[MatchInfo, MatchInfo]:
     return first, second
 
 
-def open_log(out: Path, expected) -> ResultsLog:
+def open_log(out: Path, expected: Callable[[int], tuple[MatchInfo, MatchInfo]]) -> ResultsLog:
     """The run's results log in ``out``, refusing one that holds another run's games.
 
     ``expected(k)`` gives pair ``k``'s two matches; every logged game must be one of them.
@@ -126,7 +131,6 @@ def faults_line(faults: dict[str, dict[str, int]]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Play pairs until the test decides or --max-games is reached."""
-    apply_words_option(args)
     try:
         settings = SprtSettings(args.elo0, args.elo1, args.alpha, args.beta)
     except ValueError as exc:
@@ -202,7 +206,20 @@ def _logged(log: ResultsLog | None, key: str) -> concurrent.futures.Future[Recor
     return done
 
 
-def _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet, faults) -> str | None:
+def _play(
+    pool: ex.GamePool,
+    jobs: int,
+    game: Game,
+    args: argparse.Namespace,
+    new: PlayerInfo,
+    old: PlayerInfo,
+    variant: Variant,
+    state: SprtState,
+    log: ResultsLog | None,
+    max_pairs: int,
+    quiet: bool,
+    faults: dict[str, dict[str, int]],
+) -> str | None:
     """Keep ``jobs`` games in flight; count pairs strictly in order, so the run is reproducible."""
     futures: dict[int, tuple[concurrent.futures.Future[Record], concurrent.futures.Future[Record]]] = {}
     play = ex.play_hiding(args.out) if args.out is not None else ex.play
@@ -215,7 +232,7 @@ def _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quie
         next_pair += 1
         if state.decision() is not None or next_pair >= max_pairs:
             break
-    if next_pair and not quiet:
+    if next_pair and not quiet and log is not None:  # pairs were resumed only from a log
         print(f"resumed {next_pair} pairs from {log.path}: {state.line()}", flush=True)
     if state.decision() is not None:
         return state.decision()

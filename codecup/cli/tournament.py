@@ -18,10 +18,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from codecup.cli.common import add_words_option, apply_words_option, clock_seconds, output_dir
+from codecup.cli.common import Subparsers, clock_seconds, output_dir
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
+from codecup.extensions import load_extensions
+from codecup.game import Game
 from codecup.plugins import load_games
 from codecup.tournament import executor as ex
 from codecup.tournament.players import read_players
@@ -77,10 +79,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--executor", help="local (default) or dask://HOST:PORT (an existing Dask cluster)")
     parser.add_argument("--quiet", action="store_true", default=None, help="no progress output")
-    add_words_option(parser)
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("tournament", help="play a tournament", description=__doc__)
     parser.add_argument("file", type=Path, metavar="PLAYERS.yml", help="players.yml or tournament.yml")
@@ -115,11 +116,10 @@ def _option(args: argparse.Namespace, file_options: dict[str, Any], name: str, d
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament, print the standings, write the results."""
-    players_file = read_players(args.file, args.base)
+    extensions = load_extensions()
+    players_file = read_players(args.file, args.base, plugin_options=extensions.file_keys())
     opts = dict(players_file.options)
-    if args.words is None and "words" in opts:
-        args.words = args.file.parent / opts["words"]
-    apply_words_option(args)
+    extensions.apply_file(args, players_file.plugin_options, args.file.parent)
     registry = load_games()
     game_name = _option(args, opts, "game", None)
     if game_name is None:
@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
 
 def play_spec(
     spec: TournamentSpec,
-    game,
+    game: Game,
     out: Path,
     *,
     jobs: int | None,

@@ -10,24 +10,23 @@ import argparse
 import sys
 from pathlib import Path
 
-from codecup.cli.common import add_words_option, apply_words_option
+from codecup.cli.common import Subparsers
 from codecup.errors import ConfigError
-from codecup.plugins import load_games
+from codecup.plugins import GameRegistry, load_games
 from codecup.record import Record
 from codecup.verify import verify_record
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser(
         "verify", help="re-check game records against the rules", description=__doc__
     )
     parser.add_argument("records", nargs="+", type=Path, metavar="RECORD")
-    add_words_option(parser)
     return parser
 
 
-def check(registry, path: Path) -> list[str]:
+def check(registry: GameRegistry, path: Path) -> list[str]:
     """The problems of one record file (empty if it verifies); :class:`ConfigError` if unreadable."""
     record = Record.read(path)
     try:
@@ -46,7 +45,6 @@ def check(registry, path: Path) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Verify each record: 2 if any cannot be read, else 1 if any disagrees with the rules."""
-    apply_words_option(args)
     registry = load_games()
     failed = unreadable = 0
     for path in args.records:

@@ -21,7 +21,7 @@ import urllib.parse
 from http import HTTPStatus
 from pathlib import Path
 
-from codecup.cli.common import port_number
+from codecup.cli.common import Subparsers, port_number
 from codecup.errors import ConfigError
 
 HOST = "127.0.0.1"
@@ -37,7 +37,7 @@ SERVED = {
 _HOST_RE = re.compile(r"^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$", re.IGNORECASE)
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("view", help="serve a results site on 127.0.0.1", description=__doc__)
     parser.add_argument("dir", type=Path, metavar="DIR", help="a tournament's or the demo's output folder")
@@ -86,7 +86,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
     server_version = "codecup-view"
     sys_version = ""
 
-    def log_message(self, format: str, *args) -> None:  # one line per request is noise here
+    def log_message(self, format: str, *args: object) -> None:  # one line per request is noise here
         pass
 
     def _refuse(self, status: HTTPStatus) -> None:

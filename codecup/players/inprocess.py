@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
 
 import attrs
 
+from codecup.clock import Timer
 from codecup.dialogue import Fault, Termination
 from codecup.drive import END_OF_OUTPUT
 from codecup.game import PlayerSession
@@ -24,7 +24,7 @@ class InProcessPlayer(Player):
     """
 
     session: PlayerSession
-    timer: Callable[[], float] = time.perf_counter  # time.thread_time charges CPU time instead
+    timer: Timer = time.perf_counter  # the referee gives its loop's clock; time.thread_time charges CPU
     pending: deque[str] = attrs.field(factory=deque)
     thinking: float = 0.0
     error: str | None = None

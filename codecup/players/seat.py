@@ -8,7 +8,7 @@ from pathlib import Path
 
 import attrs
 
-from codecup.clock import CPU
+from codecup.clock import CPU, loop_time
 from codecup.drive import derive_seed
 from codecup.game import Game
 from codecup.players.base import Player
@@ -47,7 +47,7 @@ def make_player(
     if info.bot is not None:
         seed = derive_seed(match.seed, "seat", seat)
         session = game.new_player_checked(info.bot, match.variant, seed, match.clock)
-        timer = time.thread_time if match.clock_mode == CPU else time.perf_counter
+        timer = time.thread_time if match.clock_mode == CPU else loop_time
         return InProcessPlayer(session, timer=timer)
     cwd = Path(info.directory) if info.directory else Path.cwd()
     others = tuple(p.directory for i, p in enumerate(match.players) if i != seat and p.directory)

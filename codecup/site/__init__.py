@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from codecup.game import Game
+from codecup.record import Record
 from codecup.tournament.tournament import TournamentResult
 
 
@@ -45,7 +46,7 @@ def write_assets(out: Path, game: Game) -> None:
     )
 
 
-def write_game_page(out: Path, game: Game, game_id: str, record) -> Path:
+def write_game_page(out: Path, game: Game, game_id: str, record: Record) -> Path:
     """One game's page."""
     from codecup.site.pages import game_page
 

@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import pluggy
@@ -54,7 +55,7 @@ def play(match: MatchInfo, hide: tuple[str, ...] = ()) -> Record:
 
     global _worker_pm
     if _worker_pm is None:
-        _worker_pm = make_plugin_manager()
+        _worker_pm = make_plugin_manager(report=None)  # the command has named any broken plugin
     try:
         return run_match(match, pm=_worker_pm, policy=Policy(hide=hide))
     except _Terminate:  # the match has closed its players on the way out: end this worker
@@ -169,7 +170,9 @@ class GamePool(concurrent.futures.Executor):
         """Stop now: cancel what has not started, end what runs (on an interrupt)."""
         self.executor.shutdown(wait=False, cancel_futures=True)
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if exc_type is None:
             self.shutdown(wait=True)
         else:

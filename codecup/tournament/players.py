@@ -8,7 +8,8 @@ Two shapes are read:
   and ``env`` (a mapping of environment variables for the program, which otherwise
   gets a clean environment: see ``docs/security.md``);
 - a mapping with ``players:`` (that list) and any tournament option
-  (``game:``, ``format:``, ``rounds:`` ...): a ``tournament.yml``. The Word
+  (``game:``, ``format:``, ``rounds:`` ..., and the options game plugins add,
+  as text: see :mod:`codecup.extensions`): a ``tournament.yml``. The Word
   Racer contest kit's ``conf/players.yml`` is this shape with ``players:`` only.
 
 A ``directory`` is relative to the *base* folder: ``--base`` on the command
@@ -23,7 +24,7 @@ the player, not a crash in the middle of a tournament.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,6 @@ OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "swiss_rounds": (int,),
     "top": (int,),
     "no_site": (bool,),
-    "words": (str,),
 }
 
 #: The least value of whole-number options (the command line refuses the same).
@@ -70,6 +70,7 @@ class PlayersFile:
     players: tuple[PlayerInfo, ...]
     options: Mapping[str, Any] = attrs.field(factory=dict)
     base: Path | None = None  # where directories were resolved (None: no player has one)
+    plugin_options: Mapping[str, str] = attrs.field(factory=dict)  # values of options game plugins add
 
 
 @attrs.frozen
@@ -153,12 +154,21 @@ def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
     return value
 
 
-def parse_players(doc: Any, base: Path, where: str, *, base_given: Path | None = None) -> PlayersFile:
+def parse_players(
+    doc: Any,
+    base: Path,
+    where: str,
+    *,
+    base_given: Path | None = None,
+    plugin_options: Collection[str] = (),
+) -> PlayersFile:
     """Turn a loaded YAML document into a :class:`PlayersFile`.
 
     ``base`` is the file's folder; ``base_given`` (``--base``) wins over a ``base:`` in the file.
+    ``plugin_options``: the keys of the options game plugins add (each a text value).
     """
     options: dict[str, Any] = {}
+    from_plugins: dict[str, str] = {}
     folder = _Base(base_given, chosen=True) if base_given is not None else _Base(base, chosen=False)
     if isinstance(doc, Mapping):
         if "players" not in doc:
@@ -173,8 +183,13 @@ def parse_players(doc: Any, base: Path, where: str, *, base_given: Path | None =
                 if base_given is None:
                     folder = _Base(base / value, chosen=True)
                 continue
+            if norm in plugin_options and norm not in OPTION_TYPES:
+                if not isinstance(value, str):
+                    raise PlayersFileError(f"{where}: option {key!r} must be str, not {value!r}")
+                from_plugins[norm] = value
+                continue
             if norm not in OPTION_TYPES:
-                known = ", ".join(sorted([*OPTION_TYPES, "base"]))
+                known = ", ".join(sorted([*OPTION_TYPES, *plugin_options, "base"]))
                 raise PlayersFileError(f"{where}: unknown option {key!r} (known: players, {known})")
             options[norm] = _check_option(norm, key, value, where)
         entries = doc["players"]
@@ -199,14 +214,19 @@ def parse_players(doc: Any, base: Path, where: str, *, base_given: Path | None =
         )
     if len(players) < 2:
         raise PlayersFileError(f"{where}: a tournament needs at least two players (found {len(players)})")
-    return PlayersFile(path=Path(where), players=players, options=options, base=folder.path)
+    return PlayersFile(
+        path=Path(where), players=players, options=options, base=folder.path, plugin_options=from_plugins
+    )
 
 
-def read_players(path: Path, base: Path | None = None, *, check: bool = True) -> PlayersFile:
+def read_players(
+    path: Path, base: Path | None = None, *, check: bool = True, plugin_options: Collection[str] = ()
+) -> PlayersFile:
     """Read and check a players or tournament file; a bad file is one :class:`PlayersFileError`.
 
     ``base`` is ``--base``: the folder player directories are relative to.
     With ``check``, every player's program is checked too (:func:`codecup.checks.command_problem`).
+    ``plugin_options``: the keys of the options game plugins add (see :func:`parse_players`).
     """
     try:
         text = path.read_text("utf-8")
@@ -224,7 +244,7 @@ def read_players(path: Path, base: Path | None = None, *, check: bool = True) ->
         raise PlayersFileError(f"{path} is nested too deeply to be a players file") from None
     if base is not None and not base.is_dir():
         raise PlayersFileError(f"--base {base}: no such folder")
-    players_file = parse_players(doc, path.parent, str(path), base_given=base)
+    players_file = parse_players(doc, path.parent, str(path), base_given=base, plugin_options=plugin_options)
     if check:
         try:
             check_commands(players_file.players, f"{path}: ")

@@ -87,7 +87,7 @@ class WordList:
     def default(cls) -> WordList:
         """The list installed with the project (not the official one)."""
         try:
-            from english_words import get_english_words_set
+            from english_words import get_english_words_set  # type: ignore[import-untyped]  # no hints
         except ImportError:  # pragma: no cover - a dependency of the project
             raise WordListError(
                 "no word list: give --words PATH (or $CODECUP_WORDS), put words.dat in the "

@@ -35,7 +35,7 @@ def parse_field(text: str) -> tuple[int, int]:
     """``Cd`` -> ``(2, 3)``; raise :class:`InvalidMoveError` unless row upper and column lower case."""
     if len(text) != 2:
         raise InvalidMoveError(f"a field is two letters like 'Cd', not {text!r}")
-    row, col = text
+    row, col = text[0], text[1]
     if row not in ROWS:
         raise InvalidMoveError(f"{text!r}: the row must be an upper-case letter A..J, not {row!r}")
     if col not in COLS:

@@ -190,7 +190,7 @@ class Position:
 
     def legal_moves(self) -> list[int]:
         """Every legal move, as ``cell * 3 + tile``."""
-        out = []
+        out: list[int] = []
         for cell in self.empties:
             m = cell * 3
             out += (m, m + 1, m + 2)

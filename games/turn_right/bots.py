@@ -226,10 +226,10 @@ class BaselineBot:
         limits = (pos.limit, corner_limit(pos.circuits + 1))  # ours, and the opponent's reply's
         cap = max(c for c in CAPS if c == 4 or (c <= self.cap and self._cost(c, *limits) <= budget))
         mine_cap, reply_cap = (min(limit, cap) for limit in limits)
-        for c in {mine_cap, reply_cap} - self.built:
-            self.built.add(c)
-            self.spent += BUILD_COST * CAPS[c]
-            budget -= BUILD_COST * CAPS[c]
+        for corners in {mine_cap, reply_cap} - self.built:
+            self.built.add(corners)
+            self.spent += BUILD_COST * CAPS[corners]
+            budget -= BUILD_COST * CAPS[corners]
         me = pos.to_move
         white = pos.white
         table = _table(mine_cap)

@@ -51,6 +51,6 @@ def test_game_without_a_board_scorer(monkeypatch, capsys):
         def get(self, name):
             return object()  # a game with no score_board capability
 
-    monkeypatch.setattr("codecup.cli.score.load_games", Registry)
+    monkeypatch.setattr("codecup_games.lucky_words.cli.load_games", Registry)
     assert main(["score", "othergame", "ABC"]) == 2
     assert "game othergame has no board scorer" in capsys.readouterr().err

@@ -1,0 +1,182 @@
+"""What a game plugin adds to the command line: options of the framework's commands, and subcommands.
+
+A game may need a setting the framework knows nothing of (a data file its
+engine reads, say). It registers a :class:`GameOption` (hook ``codecup_register_options``):
+``--NAME VALUE`` on the commands it names, and ``NAME:`` in a tournament file.
+A game may also bring a command of its own: it registers a :class:`Command`
+(hook ``codecup_register_commands``). See ``docs/hooks.md``.
+
+A value given is handed to the option's ``apply`` before the command runs
+(a tournament file's value when the command line gives none); ``apply``
+raises :class:`~codecup.errors.ConfigError` for a bad value, which the CLI
+reports as one line with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import attrs
+
+from codecup.plugins import CodecupPluginManager, gather, make_plugin_manager, say_once
+
+if TYPE_CHECKING:  # codecup.cli imports this module: no import of it at run time
+    from codecup.cli.common import Subparsers
+
+#: The framework's commands that run a game, and so take every game's options by default.
+GAME_COMMANDS = ("play", "bot", "tournament", "sprt", "demo", "verify")
+
+#: The command whose file (``tournament.yml``) may give a game option's value.
+FILE_COMMAND = "tournament"
+
+_NAME = r"[a-z][a-z0-9]*(-[a-z0-9]+)*"
+
+
+@attrs.frozen
+class GameOption:
+    """A command-line option a game plugin adds to the framework's commands.
+
+    ``--NAME VALUE`` on each command in ``commands`` (a plugin's own commands
+    may be named too); with ``tournament`` among them, also ``NAME:`` in a
+    tournament file (``-`` may be written ``_``), where a ``path`` value is
+    relative to the file's folder. ``apply`` receives the value given, before
+    the command runs, and puts it in force (or raises
+    :class:`~codecup.errors.ConfigError`); nothing is applied when no value is given.
+    """
+
+    name: str = attrs.field(validator=attrs.validators.matches_re(_NAME))
+    help: str
+    apply: Callable[[str], None]
+    metavar: str = "VALUE"
+    path: bool = False
+    commands: tuple[str, ...] = GAME_COMMANDS
+
+    @property
+    def dest(self) -> str:
+        """The attribute of the parsed arguments, and the key in a tournament file."""
+        return self.name.replace("-", "_")
+
+
+@attrs.frozen
+class Command:
+    """A subcommand a game plugin adds to ``codecup``.
+
+    ``add_arguments`` adds its arguments to its parser; ``run`` does the work
+    and returns the exit status (a :class:`~codecup.errors.ConfigError` it
+    raises is one line and status 2, as for every command).
+    """
+
+    name: str = attrs.field(validator=attrs.validators.matches_re(_NAME))
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    description: str | None = None
+
+
+@attrs.frozen
+class _OwnedOption:
+    """An option, with the plugin that added it (for warnings)."""
+
+    plugin: str
+    option: GameOption
+
+
+@attrs.frozen
+class _OwnedCommand:
+    """A command, with the plugin that added it (for warnings)."""
+
+    plugin: str
+    command: Command
+
+
+def _warn(plugin: str, what: str) -> None:
+    say_once(f"codecup: plugin {plugin!r}: {what}; skipped")  # once: an option clashes on several commands
+
+
+@attrs.frozen
+class Extensions:
+    """Every option and command the installed plugins add (the first of two with one name wins)."""
+
+    options: tuple[_OwnedOption, ...] = ()
+    commands: tuple[_OwnedCommand, ...] = ()
+
+    @classmethod
+    def from_plugin_manager(cls, pm: CodecupPluginManager) -> Extensions:
+        """Ask every plugin for its options and commands."""
+        options: dict[str, _OwnedOption] = {}
+        for plugin, option in gather(pm, "codecup_register_options", GameOption):
+            if option.dest in options:
+                _warn(
+                    plugin, f"option --{option.name} is added by plugin {options[option.dest].plugin!r} too"
+                )
+            else:
+                options[option.dest] = _OwnedOption(plugin, option)
+        commands: dict[str, _OwnedCommand] = {}
+        for plugin, command in gather(pm, "codecup_register_commands", Command):
+            if command.name in commands:
+                _warn(
+                    plugin,
+                    f"command {command.name!r} is added by plugin {commands[command.name].plugin!r} too",
+                )
+            else:
+                commands[command.name] = _OwnedCommand(plugin, command)
+        return cls(tuple(options.values()), tuple(commands.values()))
+
+    def options_for(self, command: str) -> list[GameOption]:
+        """The options the plugins add to ``command``."""
+        return [o.option for o in self.options if command in o.option.commands]
+
+    def add_options(self, parser: argparse.ArgumentParser, command: str) -> None:
+        """Add the plugins' options of ``command`` to its parser (one that clashes is skipped)."""
+        for owned in self.options:
+            option = owned.option
+            if command not in option.commands:
+                continue
+            try:
+                parser.add_argument(
+                    f"--{option.name}", dest=option.dest, metavar=option.metavar, help=option.help
+                )
+            except argparse.ArgumentError:
+                _warn(owned.plugin, f"option --{option.name} clashes with one of codecup's own options")
+
+    def add_commands(self, subparsers: Subparsers, taken: Iterable[str]) -> None:
+        """Add the plugins' commands (one named like a command in ``taken`` is skipped)."""
+        reserved = set(taken)
+        for owned in self.commands:
+            command = owned.command
+            if command.name in reserved:
+                _warn(owned.plugin, f"command {command.name!r} is one of codecup's own")
+                continue
+            sub = subparsers.add_parser(command.name, help=command.help, description=command.description)
+            command.add_arguments(sub)
+            sub.set_defaults(run=command.run)
+            self.add_options(sub, command.name)
+
+    def apply(self, args: argparse.Namespace, command: str) -> None:
+        """Put in force each of ``command``'s plugin options given on the command line."""
+        for option in self.options_for(command):
+            value = getattr(args, option.dest, None)
+            if value is not None:
+                option.apply(value)
+
+    def file_keys(self) -> list[str]:
+        """The keys a tournament file may hold for the plugins' options."""
+        return [option.dest for option in self.options_for(FILE_COMMAND)]
+
+    def apply_file(self, args: argparse.Namespace, values: Mapping[str, str], folder: Path) -> None:
+        """Put in force each tournament-file value whose option the command line does not give.
+
+        A ``path`` option's value is relative to ``folder`` (the file's own).
+        """
+        for option in self.options_for(FILE_COMMAND):
+            if getattr(args, option.dest, None) is None and option.dest in values:
+                value = values[option.dest]
+                option.apply(str(folder / value) if option.path else value)
+
+
+def load_extensions(pm: CodecupPluginManager | None = None) -> Extensions:
+    """The options and commands of every installed plugin."""
+    return Extensions.from_plugin_manager(pm or make_plugin_manager())

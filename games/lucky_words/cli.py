@@ -1,0 +1,76 @@
+"""What Lucky Words adds to the command line: ``--words PATH`` and ``codecup score``.
+
+``--words PATH`` (``words:`` in a tournament file, relative to the file) sets
+the word list for every command that runs a game, and for ``score``: it is
+exported as ``$CODECUP_WORDS``, so this process and the programs it starts
+read the same list (see :mod:`codecup_games.lucky_words.words`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from codecup.errors import ConfigError
+from codecup.extensions import GAME_COMMANDS, Command, GameOption
+from codecup.plugins import load_games
+from codecup_games.lucky_words.words import WORDS_ENV
+
+
+def use_word_list(value: str) -> None:
+    """Export the word list ``value`` names (a file) as ``$CODECUP_WORDS``."""
+    path = Path(value)
+    if not path.is_file():
+        raise ConfigError(f"word list {path} does not exist or is not a file")
+    os.environ[WORDS_ENV] = str(path.resolve())
+
+
+WORDS_OPTION = GameOption(
+    name="words",
+    help=f"word list for word games (sets {WORDS_ENV}; default ./words.dat, then the bundled list)",
+    apply=use_word_list,
+    metavar="PATH",
+    path=True,
+    commands=(*GAME_COMMANDS, "score"),
+)
+
+SCORE_DESCRIPTION = """\
+``codecup score GAME BOARD``: score one board with a game's own scorer.
+
+BOARD is the board's text (Lucky Words: 49 letters row by row); without it,
+or with ``-``, the board is read from standard input (e.g. 7 lines).
+"""
+
+
+def add_score_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``codecup score`` (``--words`` is added as the option's)."""
+    parser.add_argument("game")
+    parser.add_argument("board", nargs="?", default="-", help="the board's text, or - for standard input")
+    parser.add_argument("--scoring", help="the game's scoring mode (Lucky Words: rule or wordracer)")
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """Print each scored line and the total."""
+    game = load_games().get(args.game)
+    score_board = getattr(game, "score_board", None)
+    if score_board is None:
+        raise ConfigError(f"game {args.game} has no board scorer")
+    text = sys.stdin.read() if args.board == "-" else args.board
+    report = score_board(text, args.scoring)
+    print(report.note)
+    for line in report.lines:
+        words = " ".join(line.words) if line.words else "-"
+        print(f"{line.label:>6}  {line.text}  {line.points:>3}  {words}")
+    print(f"total {report.total}")
+    return 0
+
+
+SCORE_COMMAND = Command(
+    name="score",
+    help="score a board with a game's scorer",
+    add_arguments=add_score_arguments,
+    run=run_score,
+    description=SCORE_DESCRIPTION,
+)

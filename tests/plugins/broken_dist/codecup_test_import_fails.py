@@ -1,0 +1,3 @@
+"""A plugin that cannot be imported."""
+
+import codecup_no_such_module  # noqa: F401

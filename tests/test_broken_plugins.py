@@ -1,0 +1,140 @@
+"""One broken plugin breaks nothing else: it is named once, on one line, and skipped.
+
+The broken plugins are small installed distributions in ``tests/plugins/broken_dist``
+(as datasette keeps its test plugins under ``tests/plugins/``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from codecup.errors import PluginError
+from codecup.hookspecs import hookimpl
+from codecup.plugins import BrokenPlugin, load_games, make_plugin_manager
+from tests.support import TESTS, TINYGAME_DIST
+
+BROKEN_DIST = TESTS / "plugins" / "broken_dist"
+BROKEN = {
+    "import_fails": "cannot import codecup_test_import_fails: ModuleNotFoundError",
+    "misspelt_hook": "unknown hook 'codecup_register_gamez'",
+    "bad_signature": "Argument(s) {'board'} are declared in the hookimpl but can not be found",
+    "registers_junk": "registered 'not a game', which is not a codecup.game.Game",
+}
+
+
+def codecup(*args: str) -> subprocess.CompletedProcess[str]:
+    path = os.pathsep.join([str(BROKEN_DIST), str(TINYGAME_DIST), os.environ.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", "codecup", *args],
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def assert_named_once_each(stderr: str) -> None:
+    lines = stderr.splitlines()
+    assert len(lines) == len(BROKEN), stderr
+    for name, reason in BROKEN.items():
+        mine = [line for line in lines if f"plugin {name!r} is broken and was skipped" in line]
+        assert len(mine) == 1, stderr
+        assert reason in mine[0]
+
+
+def test_games_lists_every_game_and_each_broken_plugin_with_its_reason():
+    run = codecup("games")
+    assert run.returncode == 0, run.stderr
+    for game in ("lucky_words", "pillars", "spaghetti", "turn_right", "twentyone"):
+        assert f"\n{game}  " in f"\n{run.stdout}"
+    for name, reason in BROKEN.items():
+        line = next(line for line in run.stdout.splitlines() if line.startswith(f"{name}  "))
+        assert "BROKEN" in line and reason in line
+    assert_named_once_each(run.stderr)
+    assert "Traceback" not in run.stderr
+
+
+def test_every_other_game_plays_and_each_broken_plugin_is_named_once():
+    bot = f"{sys.executable} -m codecup bot twentyone random"  # another process, which loads them too
+    run = codecup("play", "twentyone", "bot:perfect", bot, "--quiet")
+    assert run.returncode == 0, run.stderr
+    assert "first bot:perfect: score 1" in run.stdout
+    assert_named_once_each(run.stderr)
+
+
+def test_the_plugin_options_and_commands_of_others_still_work():
+    run = codecup("score", "lucky_words", "Q" * 49, "--words", "/no/such/words")
+    assert run.returncode == 2
+    last = run.stderr.splitlines()[-1]
+    assert last == "codecup: error: word list /no/such/words does not exist or is not a file"
+
+
+@pytest.fixture
+def broken_installed(monkeypatch):
+    monkeypatch.syspath_prepend(str(BROKEN_DIST))
+    import importlib
+
+    importlib.invalidate_caches()
+
+
+def test_the_manager_keeps_the_broken_plugins_and_reports_each_once(broken_installed):
+    said: list[BrokenPlugin] = []
+    pm = make_plugin_manager(report=said.append)
+    registry = load_games(pm)
+    assert sorted(b.name for b in said) == sorted(BROKEN)
+    assert sorted(b.name for b in registry.broken) == sorted(BROKEN)
+    assert {"lucky_words", "pillars", "spaghetti", "turn_right"} <= set(registry.names())
+    load_games(pm)  # asked again: nothing new to say
+    assert len(said) == len(BROKEN)
+
+
+def test_an_installed_plugin_whose_hook_raises_is_skipped_with_what_it_registered(tiny_pm):
+    import tinygame
+
+    class Raises:
+        @hookimpl
+        def codecup_register_games(self, register):
+            register(tinygame.TwentyOne())
+            raise RuntimeError("half way")
+
+    said: list[BrokenPlugin] = []
+    pm = make_plugin_manager(load_entry_points=False, report=said.append)
+    pm.register(Raises(), name="raises")
+    pm.installed.add("raises")  # as if loaded from an entry point
+    assert load_games(pm).names() == []
+    assert said == [BrokenPlugin("raises", "codecup_register_games raised RuntimeError: half way")]
+
+
+def test_a_plugin_handed_over_directly_still_fails_loudly():
+    class Raises:
+        @hookimpl
+        def codecup_register_games(self, register):
+            raise RuntimeError("boom")
+
+    with pytest.raises(PluginError, match="codecup_register_games raised RuntimeError: boom"):
+        load_games(make_plugin_manager(load_entry_points=False, plugins=(Raises(),)))
+
+
+def test_a_plugin_broken_in_one_hook_is_skipped_whole():
+    """Its options hook raises as the command line is built; its game is not offered either."""
+    extra = TESTS / "plugins" / "options_raise_dist"
+    path = os.pathsep.join([str(extra), str(TINYGAME_DIST), os.environ.get("PYTHONPATH", "")])
+    run = subprocess.run(
+        [sys.executable, "-m", "codecup", "games"],
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == (
+        "codecup: plugin 'options_raise' is broken and was skipped: "
+        "codecup_register_options raised RuntimeError: no options today\n"
+    )
+    assert "twentytwo" not in run.stdout.replace("options_raise  BROKEN", "")
+    assert "twentyone  Twenty-one" in run.stdout
+    assert "options_raise  BROKEN (skipped): codecup_register_options raised" in run.stdout

@@ -1,0 +1,156 @@
+"""Options and commands that game plugins add to the command line (codecup.extensions)."""
+
+from __future__ import annotations
+
+import argparse
+
+import attrs
+import pytest
+
+from codecup.cli import build_parser
+from codecup.errors import ConfigError, PluginError
+from codecup.extensions import GAME_COMMANDS, Command, Extensions, GameOption
+from codecup.hookspecs import hookimpl
+from codecup.plugins import make_plugin_manager
+
+pytestmark = pytest.mark.usefixtures("fresh_warnings")
+
+
+@pytest.fixture
+def fresh_warnings(monkeypatch):
+    monkeypatch.setattr("codecup.plugins._said", set())
+
+
+@attrs.define
+class Applied:
+    values: list[str] = attrs.field(factory=list)
+
+    def __call__(self, value: str) -> None:
+        if value == "bad":
+            raise ConfigError("a bad colour")
+        self.values.append(value)
+
+
+def extensions(*plugins: object) -> Extensions:
+    return Extensions.from_plugin_manager(make_plugin_manager(load_entry_points=False, plugins=plugins))
+
+
+class Colours:
+    def __init__(self, applied: Applied) -> None:
+        self.option = GameOption(name="colour-scheme", help="the colours", apply=applied, path=True)
+        self.command = Command(
+            name="paint",
+            help="paint a board",
+            add_arguments=lambda parser: parser.add_argument("board"),
+            run=lambda args: 7,
+        )
+
+    @hookimpl
+    def codecup_register_options(self, register):
+        register(self.option)
+
+    @hookimpl
+    def codecup_register_commands(self, register):
+        register(self.command)
+
+
+def test_an_option_is_added_to_every_game_command_and_applied_when_given():
+    applied = Applied()
+    ext = extensions(Colours(applied))
+    parser = build_parser(extensions=ext)
+    for command in GAME_COMMANDS:
+        sub = parser._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
+        assert "--colour-scheme" in sub.format_help()
+    assert "--colour-scheme" not in parser._subparsers._group_actions[0].choices["games"].format_help()  # type: ignore[union-attr]
+    args = parser.parse_args(["verify", "r.json", "--colour-scheme", "dark"])
+    ext.apply(args, args.command)
+    assert applied.values == ["dark"]
+    args = parser.parse_args(["verify", "r.json"])
+    ext.apply(args, args.command)  # not given: nothing applied
+    assert applied.values == ["dark"]
+
+
+def test_a_tournament_file_value_is_relative_to_the_file_and_the_command_line_wins(tmp_path):
+    applied = Applied()
+    ext = extensions(Colours(applied))
+    assert ext.file_keys() == ["colour_scheme"]
+    args = argparse.Namespace(colour_scheme=None)
+    ext.apply_file(args, {"colour_scheme": "dark.txt"}, tmp_path)
+    assert applied.values == [str(tmp_path / "dark.txt")]
+    ext.apply_file(argparse.Namespace(colour_scheme="light"), {"colour_scheme": "dark.txt"}, tmp_path)
+    assert len(applied.values) == 1
+
+
+def test_a_plugin_command_runs_and_takes_the_options_that_name_it():
+    applied = Applied()
+    plugin = Colours(applied)
+    plugin.option = attrs.evolve(plugin.option, commands=("paint",))
+    parser = build_parser(extensions=extensions(plugin))
+    args = parser.parse_args(["paint", "B", "--colour-scheme", "x"])
+    assert args.run(args) == 7 and args.colour_scheme == "x"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["play", "g", "a", "b", "--colour-scheme", "x"])
+
+
+def test_a_bad_value_is_the_users_mistake(capsys, monkeypatch):
+    applied = Applied()
+    ext = extensions(Colours(applied))
+    monkeypatch.setattr("codecup.cli.load_extensions", lambda: ext)
+    from codecup.cli import main
+
+    assert main(["paint", "B", "--colour-scheme", "bad"]) == 2  # paint does not take it: a usage error
+    capsys.readouterr()
+    assert main(["verify", "nothing.json", "--colour-scheme", "bad"]) == 2
+    assert capsys.readouterr().err == "codecup: error: a bad colour\n"
+
+
+def test_clashing_options_and_commands_are_skipped_with_one_warning_each(capsys):
+    class Clashes:
+        @hookimpl
+        def codecup_register_options(self, register):
+            register(GameOption(name="clock", help="clashes with play's --clock", apply=print))
+
+        @hookimpl
+        def codecup_register_commands(self, register):
+            register(Command(name="games", help="one of codecup's own", add_arguments=print, run=len))
+
+    ext = extensions(Colours(Applied()), Colours(Applied()), Clashes())
+    parser = build_parser(extensions=ext)
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 4, err
+    assert "option --colour-scheme is added by plugin" in err[0] and err[0].endswith("too; skipped")
+    assert "command 'paint' is added by plugin" in err[1]
+    assert "option --clock clashes with one of codecup's own options; skipped" in err[2]
+    assert "command 'games' is one of codecup's own; skipped" in err[3]
+    assert parser.parse_args(["play", "g", "a", "b", "--clock", "3"]).clock == 3.0
+    build_parser(extensions=ext)
+    assert capsys.readouterr().err == ""  # said once
+
+
+def test_names_are_checked_when_registered():
+    with pytest.raises(ValueError, match="name"):
+        GameOption(name="--words", help="", apply=print)
+    with pytest.raises(ValueError, match="name"):
+        Command(name="Score", help="", add_arguments=print, run=len)
+
+
+def test_a_plugin_registering_the_wrong_thing_fails_loudly():
+    class Wrong:
+        @hookimpl
+        def codecup_register_options(self, register):
+            register("--words")
+
+    with pytest.raises(PluginError, match=r"not a codecup\.extensions\.GameOption"):
+        extensions(Wrong())
+
+
+@pytest.mark.parametrize("module", ["codecup.extensions", "codecup.hookspecs", "codecup.plugins"])
+def test_a_plugin_can_import_the_api_first(module):
+    """A plugin imports these before (or without) codecup.cli: no circular import."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr

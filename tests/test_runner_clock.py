@@ -1,0 +1,264 @@
+"""The runner's clocks on a fake clock (trio's habit): time-outs, suspension, start-up allowance.
+
+Nothing here sleeps: the event loop's clock (the one the referee reads) jumps
+to the next deadline when nothing is ready, and a fake program "thinks" by
+sleeping on that clock, or an in-process bot by moving it on. So every
+charge is exact, and a test of a 2-second clock takes milliseconds.
+Twenty-one (the test plugin) is the game: from 0, each move of 3; the
+first seat's fourth move reaches 21.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+
+import attrs
+import pytest
+
+from codecup.dialogue import Fault, Termination
+from codecup.game import Game
+from codecup.players.base import Player
+from codecup.record import MatchInfo, PlayerInfo, Record
+from codecup.runner import play_match
+from tests import fakeclock
+
+CLOCK, STARTUP = 2.0, 0.5  # Twenty-one's clock and start-up allowance
+EPSILON = 2.0**-10  # exact in binary: every sum of the times below is exact
+
+
+@attrs.define(eq=False)
+class FakeProgram(Player):
+    """A program that answers ``3`` after thinking the scripted seconds, on the loop's clock.
+
+    It keeps the transport's contract: it times out once ``timeout`` seconds
+    have passed. It notes when it is resumed and suspended, and each timeout it was given.
+    """
+
+    seat: int
+    thinks: list[float]
+    events: list[tuple[float, int, str]]
+    timeouts: list[float] = attrs.field(factory=list)
+    received: list[str] = attrs.field(factory=list)
+
+    async def start(self) -> None:
+        self.events.append((asyncio.get_running_loop().time(), self.seat, "suspended"))
+
+    def send(self, line: str) -> None:
+        self.received.append(line)
+
+    async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
+        self.timeouts.append(timeout)
+        think = self.thinks.pop(0) if self.thinks else 0.0
+        if think > timeout:
+            await asyncio.sleep(timeout)
+            return Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s")
+        await asyncio.sleep(think)
+        return "3"
+
+    def resume(self) -> None:
+        self.events.append((asyncio.get_running_loop().time(), self.seat, "resumed"))
+
+    def suspend(self) -> None:
+        self.events.append((asyncio.get_running_loop().time(), self.seat, "suspended"))
+
+    async def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def match(tiny_game: Game) -> MatchInfo:
+    players = (PlayerInfo(name="a", command=("a",)), PlayerInfo(name="b", command=("b",)))
+    return MatchInfo("twentyone", "classic", 0, "0", players, CLOCK, "wall")
+
+
+def play(
+    game: Game, match: MatchInfo, monkeypatch: pytest.MonkeyPatch, *thinks: Sequence[float]
+) -> tuple[Record, list[FakeProgram], list[tuple[float, int, str]]]:
+    """Play with fake programs thinking ``thinks[seat]``; the record, the programs and their events."""
+    events: list[tuple[float, int, str]] = []
+    programs = [FakeProgram(seat, list(t), events) for seat, t in enumerate(thinks)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    started = time.perf_counter()
+    record = fakeclock.run(play_match(game, match))
+    assert time.perf_counter() - started < 1.0  # seconds of clock, no real waiting
+    return record, programs, events
+
+
+def test_a_seat_whose_thinking_spends_its_clock_exactly_is_in_time(tiny_game, match, monkeypatch):
+    first = [STARTUP + 0.5, 0.5, 0.5, 0.5]  # 2.0 charged: the whole clock
+    record, programs, _ = play(tiny_game, match, monkeypatch, first, [1.0, 0.25, 0.5])
+    assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2
+    assert record.result.scores == (0, 1)  # the first seat reached 21 (the game's own result)
+    assert record.clock_used == (CLOCK, 1.25)
+    # Each wait lasts at most what is left on the clock (and the start-up allowance, the first time).
+    assert programs[0].timeouts == [STARTUP + CLOCK, 1.5, 1.0, 0.5]
+
+
+def test_a_seat_times_out_exactly_when_its_clock_is_spent(tiny_game, match, monkeypatch):
+    first = [STARTUP + 0.5, 0.5, 0.5, 0.5 + EPSILON]
+    record, programs, events = play(tiny_game, match, monkeypatch, first, [0.25, 0.25, 0.25])
+    end = record.result.termination[0]
+    assert end.kind is Termination.TIMEOUT
+    assert record.clock_used[0] == CLOCK
+    assert programs[0].timeouts[-1] == 0.5
+    # The fourth wait began when the seat had 0.5 s left, and ended exactly then.
+    waits = [(t, what) for t, seat, what in events if seat == 0 and what in ("resumed", "suspended")][1:]
+    resumed, suspended = waits[-2][0], waits[-1][0]
+    assert suspended - resumed == 0.5
+
+
+def test_a_first_answer_within_the_start_up_allowance_is_not_charged(tiny_game, match, monkeypatch):
+    record, _, _ = play(tiny_game, match, monkeypatch, [STARTUP, 0, 0, 0], [STARTUP, 0, 0])
+    assert record.clock_used == (0.0, 0.0)
+
+    record, _, _ = play(tiny_game, match, monkeypatch, [STARTUP + CLOCK, 0, 0, 0], [0, 0, 0])
+    assert record.result.termination[0].kind is Termination.NORMAL  # in time: the whole allowance
+    assert record.clock_used[0] == CLOCK
+
+    record, _, _ = play(tiny_game, match, monkeypatch, [STARTUP + CLOCK + EPSILON], [])
+    assert record.result.termination[0].kind is Termination.TIMEOUT
+
+
+def test_the_allowance_is_only_for_the_first_answer(tiny_game, match, monkeypatch):
+    record, programs, _ = play(tiny_game, match, monkeypatch, [0, STARTUP, CLOCK - STARTUP + EPSILON], [0, 0])
+    assert programs[0].timeouts == [STARTUP + CLOCK, CLOCK, CLOCK - STARTUP]
+    assert record.result.termination[0].kind is Termination.TIMEOUT
+
+
+def test_the_idle_seat_is_suspended_and_its_clock_does_not_run(tiny_game, match, monkeypatch):
+    record, _, events = play(tiny_game, match, monkeypatch, [1.5, 0.25, 0.25, 0.25], [0.125] * 3)
+    running: set[int] = set()
+    waited: dict[int, float] = {0: 0.0, 1: 0.0}
+    since: dict[int, float] = {}
+    for t, seat, what in events:
+        if what == "resumed":
+            assert not running, f"seat {seat} resumed at {t} while seat {running} runs"
+            running.add(seat)
+            since[seat] = t
+        else:
+            if seat in running:
+                waited[seat] += t - since[seat]
+            running.discard(seat)
+    assert not running
+    # Each seat ran only while waited for; its clock is charged that time and no other.
+    assert waited == {0: 2.25, 1: 0.375}
+    assert record.clock_used == (2.25 - STARTUP, 0.25)  # each seat's first answer within its allowance
+
+
+@attrs.define(eq=False)
+class FakeCpuProgram(FakeProgram):
+    """A program that uses ``share`` seconds of CPU per second of wall time while it runs."""
+
+    share: float = 1.0
+    cpu: float = 0.0
+
+    def cpu_time(self) -> float:
+        return self.cpu
+
+    def resume(self) -> None:
+        super().resume()
+        self.resumed_cpu = self.cpu
+
+    async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
+        assert cpu_limit is not None
+        self.timeouts.append(timeout)
+        think = self.thinks.pop(0) if self.thinks else 0.0
+        # Out of CPU time, or out of wall time (the backstop), whichever comes first.
+        limit = min(timeout, cpu_limit / self.share if self.share else timeout)
+        if think > limit:
+            await asyncio.sleep(limit)
+            self.cpu += limit * self.share
+            return Fault(Termination.TIMEOUT, f"no answer within {cpu_limit:.3f}s of CPU time")
+        await asyncio.sleep(think)
+        self.cpu += think * self.share
+        return "3"
+
+
+def play_cpu(
+    game: Game, match: MatchInfo, monkeypatch: pytest.MonkeyPatch, share: float, *thinks: Sequence[float]
+) -> tuple[Record, list[FakeCpuProgram]]:
+    """Play under the ``cpu`` clock, each program getting ``share`` of a core."""
+    events: list[tuple[float, int, str]] = []
+    programs = [FakeCpuProgram(seat, list(t), events, share=share) for seat, t in enumerate(thinks)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    record = fakeclock.run(play_match(game, attrs.evolve(match, clock_mode="cpu")))
+    assert record.match.clock_mode == "cpu"
+    return record, programs
+
+
+def test_under_the_cpu_clock_a_program_is_charged_its_cpu_time_not_the_wall_time(
+    tiny_game, match, monkeypatch
+):
+    # On a loaded machine each program gets half a core: 4 s of wall time is 2 s of CPU.
+    record, programs = play_cpu(tiny_game, match, monkeypatch, 0.5, [1.0 + 1.0, 1.0, 1.0, 1.0], [0, 0, 0])
+    assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2
+    assert record.clock_used[0] == CLOCK  # 0.5 s free at start-up, then 0.5 + 0.5 + 0.5 + 0.5
+    assert programs[0].cpu == 2.5
+
+
+def test_under_the_cpu_clock_a_program_that_sleeps_is_ended_by_the_wall_backstop(
+    tiny_game, match, monkeypatch
+):
+    from codecup.clock import wall_backstop
+
+    record, programs = play_cpu(tiny_game, match, monkeypatch, 0.0, [100.0], [])
+    assert programs[0].timeouts == [wall_backstop(STARTUP + CLOCK)]
+    assert record.result.termination[0].kind is Termination.TIMEOUT
+    assert record.clock_used[0] == CLOCK
+
+
+@attrs.define
+class SlowSession:
+    """An in-process bot that moves ``3`` after moving the loop's clock on by its scripted thinking."""
+
+    thinks: list[float]
+    finished: bool = False
+
+    def receive(self, line: str) -> list[str]:
+        if line == "Quit":
+            self.finished = True
+        if line in ("Start", "3"):
+            loop = asyncio.get_running_loop()
+            assert isinstance(loop, fakeclock.FakeClockLoop)
+            loop.advance(self.thinks.pop(0))
+            return ["3"]
+        return []
+
+
+def test_an_in_process_bot_is_charged_its_thinking_on_the_same_clock(tiny_game, match, monkeypatch):
+    sessions = [SlowSession([STARTUP + 0.5, 0.5, 0.5, 0.5 + EPSILON]), SlowSession([0.25] * 3)]
+    monkeypatch.setattr(tiny_game, "new_player_checked", lambda *_: sessions.pop(0))  # seat 0, then 1
+    bots = (PlayerInfo(name="a", bot="slow"), PlayerInfo(name="b", bot="slow"))
+    started = time.perf_counter()
+    record = fakeclock.run(play_match(tiny_game, attrs.evolve(match, players=bots)))
+    assert time.perf_counter() - started < 1.0
+    assert [end.kind for end in record.result.termination] == [Termination.TIMEOUT, Termination.NORMAL]
+    assert record.clock_used == (CLOCK, 0.5)
+
+
+def test_a_program_that_never_answers_times_out_on_the_loops_clock():
+    """The subprocess transport's deadline is a timer of the loop: the fake clock jumps to it."""
+    from codecup.players import SubprocessPlayer
+
+    async def wait_for_nothing() -> tuple[str | Fault, float]:
+        loop = asyncio.get_running_loop()
+        assert isinstance(loop, fakeclock.FakeClockLoop)
+        player = SubprocessPlayer(("sleep", "1000"))
+        await player.start()
+        try:
+            begun = loop.time()
+            player.resume()
+            reply = await player.receive(30.0)
+            return reply, loop.time() - begun
+        finally:
+            loop.autojump = False  # closing it takes real time: its exit comes in real time
+            await player.close()
+
+    started = time.perf_counter()
+    reply, waited = fakeclock.run(wait_for_nothing(), real_time=True)
+    assert isinstance(reply, Fault) and reply.kind is Termination.TIMEOUT
+    assert reply.message == "no answer within 30.000s"
+    assert 30.0 <= waited < 31.0
+    assert time.perf_counter() - started < 10.0
