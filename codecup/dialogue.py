@@ -2,7 +2,7 @@
 
 A game's referee dialogue is a generator. It yields requests and receives
 replies; it never touches a process or a clock, so every path through it can
-be unit-tested with scripted lines (see :mod:`codecup.scripted`).
+be unit-tested with scripted lines (see :class:`codecup.drive.ScriptedChannel`).
 
 =================  =========================================  ==================
 request            meaning                                    reply sent back
