@@ -30,10 +30,6 @@ GAMES = load_games().names()
 SEEDS = (1, 2, 3)
 MAX_PLIES = 10_000
 
-NOT_PORTED: dict[str, str] = {}
-"""Games still on the old Game API only, by name; the rules-API tests skip them, saying why."""
-
-
 @pytest.fixture(params=[*GAMES, "twentyone"])
 def game(request, monkeypatch) -> Game:
     """Each installed game, and the test plugin's game."""
@@ -47,10 +43,8 @@ def game(request, monkeypatch) -> Game:
 
 @pytest.fixture
 def ruled(game) -> Game:
-    """The game, if it gives its rules; a game neither ported nor listed in NOT_PORTED fails."""
-    if game.info.name in NOT_PORTED:
-        pytest.skip(f"{game.info.name}: {NOT_PORTED[game.info.name]}")
-    assert game.has_rules, f"{game.info.name} gives no rules (Game.new_state) and is not in NOT_PORTED"
+    """The game, which must give its rules (:meth:`Game.new_state`)."""
+    assert game.has_rules, f"{game.info.name} gives no rules (Game.new_state)"
     return game
 
 
