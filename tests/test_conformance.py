@@ -30,6 +30,7 @@ GAMES = load_games().names()
 SEEDS = (1, 2, 3)
 MAX_PLIES = 10_000
 
+
 @pytest.fixture(params=[*GAMES, "twentyone"])
 def game(request, monkeypatch) -> Game:
     """Each installed game, and the test plugin's game."""
