@@ -18,12 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from codecup.dialogue import Termination
+from codecup import testing
 from codecup.plugins import load_games, make_plugin_manager
-from codecup.record import PlayerInfo
-from codecup.verify import verify_record
-from tests import test_conformance
-from tests.test_conformance import ruled  # noqa: F401  (the fixture of the rules-level checks)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "connect_four"
@@ -38,14 +34,8 @@ def game(monkeypatch):
     return load_games(make_plugin_manager(load_entry_points=False, plugins=(plugin,))).get("connect_four")
 
 
-# Every check of the conformance suite, on the example's game (the ``game`` fixture above); the one
-# that starts ``codecup bot`` as a program is redefined below, with the example's entry point.
-CONFORMANCE = [name for name in vars(test_conformance) if name.startswith("test_")]
-globals().update({name: getattr(test_conformance, name) for name in CONFORMANCE})
-
-
-def test_the_conformance_checks_are_collected_here():
-    assert len(CONFORMANCE) >= 3
+def test_every_conformance_check_but_the_program_passes(game):
+    testing.check_game(game, program=False)
 
 
 def test_the_example_keeps_to_its_line_budget():
@@ -71,14 +61,7 @@ def test_codecup_bot_plays_under_our_referee(game, tmp_path):
         f"import sys; sys.path[:0] = {fake_install(tmp_path)!r}; from codecup.cli import main; "
         "sys.exit(main(['bot', 'connect_four', 'simple', '--seed', '5']))"
     )
-    players = [
-        PlayerInfo("program", command=(sys.executable, "-c", program)),
-        PlayerInfo("bot", bot="random"),
-    ]
-    for variant in game.info.variants:
-        record = test_conformance.play_random(game, 5, variant.name, players)
-        assert all(end.kind is Termination.NORMAL for end in record.result.termination), record.result
-        assert verify_record(game, record) == []
+    testing.check_program(game, (sys.executable, "-c", program))
 
 
 def codecup(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

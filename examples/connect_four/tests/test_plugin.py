@@ -7,6 +7,7 @@ import pytest
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
+from codecup.testing import check_game
 from codecup.verify import verify_record
 
 from connect_four import plugin
@@ -25,12 +26,24 @@ def test_the_hook_registers_connect_four(game):
     assert game.has_rules
 
 
-def test_the_installed_distribution_has_the_entry_point():
+def installed() -> bool:
+    """Whether the distribution is installed (its entry point lets `codecup bot` find the game)."""
     try:
         importlib.metadata.distribution("codecup-connect-four")
     except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+def test_the_installed_distribution_has_the_entry_point():
+    if not installed():
         pytest.skip("codecup-connect-four is not installed (pip install examples/connect_four)")
     assert "connect_four" in load_games().names()
+
+
+def test_the_framework_conformance_checks(game):
+    """Every check of codecup.testing; `codecup bot connect_four random` as a program once installed."""
+    check_game(game, program=installed())
 
 
 @pytest.mark.parametrize("variant", ["classic", "opening"])

@@ -1,0 +1,192 @@
+"""Conformance checks for a game plugin, to run from the plugin's own tests.
+
+The framework's suite runs these on every installed game; a plugin author
+runs them on theirs before anyone installs it::
+
+    from codecup.testing import check_game
+    from my_game.game import MyGame
+
+    def test_my_game_conforms():
+        check_game(MyGame())
+
+Each check plays seeded games in-process (no clocks to wait for, no
+program unless asked) and raises :class:`AssertionError` saying what is
+wrong. They need the game's rules (:meth:`~codecup.game.Game.new_state`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from collections.abc import Sequence
+
+from codecup.bots import RandomBot
+from codecup.dialogue import SeatEnd, Termination
+from codecup.errors import MoveError
+from codecup.game import Game
+from codecup.record import PlayerInfo, Record
+from codecup.rules import Accepted, judge, replay
+from codecup.runner import new_match, play_match
+from codecup.verify import verify_record
+
+SEEDS = (1, 2, 3)
+"""The seeds :func:`check_game` plays each check with."""
+
+MAX_PLIES = 10_000
+"""A random game longer than this is taken for one that never ends."""
+
+GARBAGE = "\x00 not a move"
+
+
+def play(game: Game, seed: int, variant: str, players: Sequence[PlayerInfo] | None = None) -> Record:
+    """One game under our referee (``random`` against ``random`` unless ``players`` says), its record."""
+    seats = players or [PlayerInfo(f"random{seat}", bot="random") for seat in range(len(game.info.seats))]
+    match = new_match(game, list(seats), seed=seed, variant=variant, clock=600.0)
+    return asyncio.run(play_match(game, match))
+
+
+def _normal(record: Record) -> None:
+    ends = record.result.termination
+    assert all(end.kind is Termination.NORMAL for end in ends), f"the game did not end normally: {ends}"
+
+
+def check_info(game: Game) -> None:
+    """The metadata: a name, a title, two seats, variants with clocks, a ``random`` bot."""
+    info = game.info
+    assert info.name and info.title, "GameInfo needs a name and a title"
+    assert len(info.seats) == 2, f"two seats expected, not {info.seats}"
+    assert info.variants and all(v.clock > 0 for v in info.variants), "every variant needs a clock"
+    assert "random" in info.bots, "every game offers the random bot"
+
+
+def check_rules_playthrough(game: Game, seed: int) -> None:
+    """In every variant, a seeded random game through the rules alone.
+
+    Every state has a seat to move with a listed move until the game is over;
+    every listed move is judged legal, in a stable normal form; a garbage line
+    is judged ``INVALID``; the final state is scored and takes no more moves;
+    replaying the moves gives the same states, and the game's drawings of them.
+    """
+    assert game.has_rules, f"{game.info.name} gives no rules (Game.new_state)"
+    for variant in game.info.variants:
+        setup = game.start_position(seed, variant.name)
+        state = game.new_state(setup, variant.name)
+        rng = random.Random(seed)
+        moves: list[str] = []
+        while not state.terminal:
+            assert len(moves) < MAX_PLIES, f"{variant.name}: no end after {MAX_PLIES} moves"
+            assert state.to_move in (0, 1), f"seat to move {state.to_move!r}"
+            legal = state.legal_moves()
+            assert len(legal) > 0, f"seat {state.to_move} has no listed move but the game is not over"
+            judged = judge(state, legal[rng.randrange(len(legal))])
+            assert isinstance(judged, Accepted), f"a listed move is refused: {judged}"
+            announced = judged.move
+            assert state.notation(announced) == announced, f"{announced!r}: the normal form is not stable"
+            again = judge(state, announced)
+            assert isinstance(again, Accepted) and again.state.render_text() == judged.state.render_text()
+            garbage = judge(state, GARBAGE)
+            assert isinstance(garbage, SeatEnd) and garbage.kind is Termination.INVALID, garbage
+            moves.append(announced)
+            state = judged.state
+        assert len(state.legal_moves()) == 0, "a finished game lists moves"
+        assert len(state.scores()) == len(game.info.seats), "one score per seat"
+        try:
+            state.apply(moves[0])
+        except MoveError:
+            pass
+        else:
+            raise AssertionError("a finished game accepts a move")
+        states = replay(game.new_state(setup, variant.name), moves)
+        assert len(states) == len(moves) + 1 and states[-1].render_text() == state.render_text()
+        assert game.render_text(setup, variant.name, moves) == state.render_text()
+        assert game.render_svg(setup, variant.name, moves).lstrip().startswith("<svg")
+        assert len(game.view_frames(setup, variant.name, moves)) == len(moves) + 1
+
+
+def check_random_bot_is_seeded(game: Game, seed: int = 4) -> None:
+    """Two ``random`` bots with one seed choose the same moves."""
+    variant = game.info.default_variant.name
+    state = game.new_state(game.start_position(seed, variant), variant)
+    first, second = RandomBot.seeded(seed), RandomBot.seeded(seed)
+    for _ in range(5):
+        if state.terminal:
+            break
+        move = first.choose(state)
+        assert second.choose(state) == move, "the random bot is not seeded"
+        state = state.apply(move)
+
+
+def check_record_round_trip(game: Game, seed: int) -> None:
+    """In every variant, a random game under our referee ends normally, its record survives JSON
+    and verifies, and the game draws its positions."""
+    for variant in game.info.variants:
+        record = play(game, seed, variant.name)
+        _normal(record)
+        assert len(record.moves) > 0, "no move was played"
+        assert len(record.result.scores) == len(record.result.points) == 2
+        again = Record.loads(record.dumps())
+        assert again.to_json() == record.to_json(), "the record does not survive JSON"
+        assert Record.loads(again.dumps()) == again
+        assert verify_record(game, again) == [], verify_record(game, again)
+        moves = record.move_texts
+        for ply in (0, len(moves) // 2, len(moves)):
+            assert isinstance(game.render_text(record.match.setup, variant.name, moves[:ply]), str)
+
+
+def check_same_seed_same_game(game: Game, seed: int = 7) -> None:
+    """One seed, one game: the same moves and the same result."""
+    variant = game.info.default_variant.name
+    first, second = play(game, seed, variant), play(game, seed, variant)
+    assert first.move_texts == second.move_texts, "the same seed played different moves"
+    assert first.result == second.result
+
+
+def check_program(game: Game, program: Sequence[str] | None = None, seed: int = 5) -> None:
+    """The derived player session as a program, ``codecup bot GAME random``, plays a normal game.
+
+    ``program`` is its command line; the default runs this interpreter's
+    ``codecup``, which finds the game through its entry point (so the plugin
+    must be installed).
+    """
+    argv = program or (sys.executable, "-m", "codecup", "bot", game.info.name, "random", "--seed", str(seed))
+    players = [PlayerInfo("program", command=tuple(argv)), PlayerInfo("bot", bot="random")]
+    record = play(game, seed, game.info.default_variant.name, players)
+    _normal(record)
+    assert verify_record(game, record) == [], verify_record(game, record)
+
+
+def check_tampered_records(game: Game, seed: int = 1) -> None:
+    """A record whose scores, answers or moves were changed does not verify."""
+    record = play(game, seed, game.info.default_variant.name)
+    doc = record.to_json()
+    doc["result"]["scores"] = [s + 1 for s in doc["result"]["scores"]]
+    assert any(p.startswith("scores:") for p in verify_record(game, Record.from_json(doc))), "scores"
+
+    doc = record.to_json()
+    first_answer = next(t for t in doc["transcript"] if t["dir"] == "from")
+    first_answer["text"] = GARBAGE
+    assert verify_record(game, Record.from_json(doc)) != [], "a changed answer verifies"
+
+    doc = record.to_json()
+    doc["moves"][-1]["move"] = GARBAGE
+    problems = verify_record(game, Record.from_json(doc))
+    assert any(p.startswith("rules: move #") for p in problems), problems
+
+    doc = record.to_json()
+    doc["moves"] = doc["moves"][:-1]
+    problems = verify_record(game, Record.from_json(doc))
+    assert any("position is not over" in p for p in problems), problems
+
+
+def check_game(game: Game, *, seeds: Sequence[int] = SEEDS, program: bool = True) -> None:
+    """Every check above; ``program=False`` leaves out :func:`check_program` (a plugin not installed)."""
+    check_info(game)
+    for seed in seeds:
+        check_rules_playthrough(game, seed)
+        check_record_round_trip(game, seed)
+    check_random_bot_is_seeded(game)
+    check_same_seed_same_game(game)
+    check_tampered_records(game)
+    if program:
+        check_program(game)
