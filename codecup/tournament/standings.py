@@ -125,9 +125,7 @@ class Standings:
         width = max([len("player"), *(len(row.standing.player) for row in self.rows)])
         head = (
             f"{'#':>3}  {'player':<{width}} {'games':>5} {'won':>4} {'drawn':>5} {'lost':>4} "
-            f"{'points':>8} {'score':>8}"
-            + (f" {'pts/game':>8}" if self.per_game else "")
-            + f" {'clock avg':>9} {'clock max':>9}"
+            f"{'points':>8} {'pts/game':>8} {'score':>8} {'clock avg':>9} {'clock max':>9}"
         )
         if faults_shown:
             head += "  faults"
@@ -137,9 +135,8 @@ class Standings:
             s = row.standing
             line = (
                 f"{row.rank:>3}  {s.player:<{width}} {s.games:>5} {s.wins:>4} {s.draws:>5} {s.losses:>4} "
-                f"{s.points:>8g} {s.score:>8g}"
-                + (f" {row.points_per_game:>8.3f}" if self.per_game else "")
-                + f" {row.clock_mean:>8.3f}s {row.clock_max:>8.3f}s"
+                f"{s.points:>8g} {row.points_per_game:>8.2f} {s.score:>8g}"
+                f" {row.clock_mean:>8.3f}s {row.clock_max:>8.3f}s"
             )
             if row.faults:
                 line += "  " + ", ".join(f"{k} {v}" for k, v in sorted(row.faults.items()))

@@ -63,7 +63,9 @@ def test_a_round_robin_ranks_totals():
     st = format_standings(_ByPoints(), spec, [game("a", "b", (2, 0)), game("b", "a", (1, 1))])
     assert st.order == ["a", "b"] and not st.per_game and st.challenger is None
     assert st.to_json()["ranked_by"] == "total"
-    assert "pts/game" not in st.table() and "against each opponent" not in st.table()
+    assert "per-game rates" not in st.table() and "against each opponent" not in st.table()
+    row_a = next(line for line in st.table().splitlines() if " a " in line)
+    assert row_a.split()[:9] == ["1", "a", "2", "1", "1", "0", "3", "1.50", "3"]  # points per game shown
 
 
 def test_standings_csv():
