@@ -37,6 +37,8 @@ def test_index_has_standings_cross_table_figures_and_links(site):
     ):
         assert marker in html
     assert 'http-equiv="refresh"' not in html  # a finished tournament's index stays put
+    best = result.standings.rows[0]
+    assert "<th>points / game</th>" in html and f"<td>{best.points_per_game:.2f}</td>" in html
     for g, _ in result.games:
         assert f'href="view/{g.id}.html"' in html
         assert (out / "view" / f"{g.id}.html").is_file()
