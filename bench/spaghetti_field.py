@@ -1,12 +1,14 @@
 """The bots of the Spaghetti points bench: the field, today's ``search`` on a work plan, a spoiler.
 
 ``BeforeSearch`` runs the verbatim copy of the old ``search``
-(``bench/spaghetti_search_before.py``) on the same work plan as the new one
-(``codecup_games.spaghetti.bots.budget``): a move gets the same number of nodes, its
-Monte Carlo phase the same number of playouts (the old code counts a playout
+(``bench/spaghetti_search_before.py``) on the work plan it was measured with
+(``codecup_games.spaghetti.bots.budget`` as it was then, frozen below, so a new
+plan for ``search`` leaves the baseline as it was): a move gets that plan's
+nodes, its Monte Carlo phase as many playouts (the old code counts a playout
 as 16 nodes, so its node cap is scaled to match), and it moves to the exact
 search at the same work thresholds. Its time budget is set out of reach, so
-work alone decides, as for the new bot.
+work alone decides; the new bots run without their time safety net
+(``Unhurried``) for the same reason.
 
 ``SpoilerBot`` is a bot of our own written to play differently: it grabs
 what the opponent could score next, taking the cell where the opponent's
@@ -22,13 +24,31 @@ from pathlib import Path
 
 from codecup_games.spaghetti.bots import make_bot
 from codecup_games.spaghetti.bots.base import Bot
-from codecup_games.spaghetti.bots.budget import PLY_WORK, move_work
-from codecup_games.spaghetti.bots.search import EXACT_8_WORK, EXACT_9_WORK, SearchBot
+from codecup_games.spaghetti.bots.search import SearchBot
 from codecup_games.spaghetti.bots.tactics import is_hot
 from codecup_games.spaghetti.engine import Position
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import spaghetti_search_before as before
+
+# The work plan the old search was measured with (games/spaghetti/bots/budget.py as it
+# was), frozen here so that a change of the new bot's plan leaves the baseline as it was.
+WORK_PER_SECOND, PLY_WORK, STARTUP = 40_000, 3, 0.5
+ENDGAME_EMPTIES, ENDGAME_WEIGHT, LAST_WEIGHT = 18, 6.0, 0.05
+EXACT_9_WORK, EXACT_8_WORK = 150_000, 40_000
+
+
+def _weight(empties: int) -> float:
+    if empties <= 1:
+        return LAST_WEIGHT
+    return ENDGAME_WEIGHT if empties <= ENDGAME_EMPTIES else 1.0
+
+
+def move_work(clock: float, empties: int, scale: float = 1.0) -> int:
+    """The old plan's nodes for a move with ``empties`` empty cells (its budget.move_work)."""
+    first = 61 if empties & 1 else 60
+    total = sum(_weight(e) for e in range(first, 0, -2))
+    return max(1, int(max(0.0, clock - STARTUP) * WORK_PER_SECOND * scale * _weight(empties) / total))
 
 
 class BeforeSearch(before.SearchBot):
@@ -89,19 +109,38 @@ class SpoilerBot:
         return self.rng.choice(choices)
 
 
+PLANS: dict[str, tuple[tuple[int, float], ...]] = {
+    "search-p0": ((1, LAST_WEIGHT), (ENDGAME_EMPTIES, ENDGAME_WEIGHT), (61, 1.0)),  # search on the old plan
+}
+
+
+class Unhurried(SearchBot):
+    """``search`` without its time safety net, like ``BeforeSearch``: work alone decides.
+
+    On a loaded machine the net would cut the new bot's work (and not the old
+    one's), so the bench would measure the load, not the bots.
+    """
+
+    def choose(self, pos: Position, clock_left: float) -> int:
+        """The move the work plan gives, whatever the time left."""
+        return super().choose(pos, 1e9)
+
+
 def make(name: str, seed: int, clock: float, scale: float) -> Bot:
-    """A bench bot: the searches at ``scale`` of their work, the rest as built in."""
+    """A bench bot: the searches at ``scale`` of their work (no time net), the rest as built in."""
     if name == "search":
-        return SearchBot(seed, clock, scale=scale)
+        return Unhurried(seed, clock, scale=scale)
     if name == "search-blind":  # search without spotting a random opponent
-        return SearchBot(seed, clock, scale=scale, detect_random=False)
+        return Unhurried(seed, clock, scale=scale, detect_random=False)
     if name == "search-diff":
-        return SearchBot(seed, clock, scale=scale, opponent_weight=1.0, mc_opponent_weight=None)
+        return Unhurried(seed, clock, scale=scale, opponent_weight=1.0, mc_opponent_weight=None)
     if name.startswith("search-w"):  # search-w0.25 or search-w0.5/0: other opponent weights (alpha-beta/MC)
         ab, _, mc = name[len("search-w") :].partition("/")
-        return SearchBot(
+        return Unhurried(
             seed, clock, scale=scale, opponent_weight=float(ab), mc_opponent_weight=float(mc) if mc else None
         )
+    if name in PLANS:  # search on another work plan
+        return Unhurried(seed, clock, scale=scale, plan=PLANS[name])
     if name == "search-before":
         return BeforeSearch(seed, clock, scale)
     if name == "spoiler":

@@ -11,23 +11,44 @@ from __future__ import annotations
 
 import random
 
-from codecup_games.spaghetti.bots.tactics import best_at, frontier_cells, is_hot
-from codecup_games.spaghetti.engine import Position
+from codecup_games.spaghetti.bots.tactics import best_at, frontier_cells
+from codecup_games.spaghetti.engine import KIND, SEGMENTS, Position
 
 
 def best_moves(pos: Position) -> tuple[int, list[int]]:
     """The best immediate score change for the mover, and every move that gets it.
 
-    Only cells touching a path end ("hot" cells) can change a score; every tile
-    on any other cell scores 0.
+    Only cells touching a path end ("hot" cells, :func:`.tactics.is_hot`,
+    inlined here: this is the playouts' inner loop) can change a score; every
+    tile on any other cell scores 0.
     """
     seat = pos.ply & 1
     delta = pos.delta
+    other = pos.other
+    kind = KIND
+    segments = SEGMENTS
     best = -(10**6)
     choices: list[int] = []
     for cell in pos.empties:
         m = cell * 3
-        if is_hot(pos, cell):
+        sides = segments[m]
+        n, w, s, e = sides
+        hot = 0
+        f = other[n]
+        if kind[f] or (f != n and f in sides):
+            hot = 1
+        f = other[w]
+        if kind[f] or (f != w and f in sides):
+            hot += 1
+        if hot < 2:
+            f = other[s]
+            if kind[f] or (f != s and f in sides):
+                hot += 1
+            if hot < 2:
+                f = other[e]
+                if kind[f] or (f != e and f in sides):
+                    hot += 1
+        if hot >= 2:
             for move in (m, m + 1, m + 2):
                 gain = delta(move, seat)
                 if gain > best:

@@ -41,7 +41,7 @@ import math
 import random
 import time
 
-from codecup_games.spaghetti.bots.budget import PLY_WORK, move_work, safety_seconds
+from codecup_games.spaghetti.bots.budget import PLAN, PLY_WORK, move_work, safety_seconds
 from codecup_games.spaghetti.bots.greedy import greedy_value
 from codecup_games.spaghetti.bots.playout import against_random_playout, best_moves, safe_playout
 from codecup_games.spaghetti.bots.tactics import is_hot
@@ -86,10 +86,12 @@ class SearchBot:
         max_nodes: int | None = None,
         width: int = 10,
         detect_random: bool = True,
+        plan: tuple[tuple[int, float], ...] = PLAN,
     ):
         self.rng = random.Random(seed)
         self.clock = clock
         self.scale = scale
+        self.plan = plan
         self.own_mult = WEIGHT_UNIT
         self.opp_mult = round(WEIGHT_UNIT * opponent_weight)
         mc_weight = opponent_weight if mc_opponent_weight is None else mc_opponent_weight
@@ -161,7 +163,7 @@ class SearchBot:
 
     def move_budget(self, pos: Position) -> int:
         """The work (nodes) planned for this move: its share of the game's, capped by ``max_nodes``."""
-        work = move_work(self.clock, len(pos.empties), self.scale)
+        work = move_work(self.clock, len(pos.empties), self.scale, self.plan)
         return work if self.max_nodes is None else min(work, self.max_nodes)
 
     def choose(self, pos: Position, clock_left: float) -> int:
@@ -171,7 +173,7 @@ class SearchBot:
         moves = pos.legal_moves()
         started = time.perf_counter()
         empties = len(pos.empties)
-        self.deadline = started + safety_seconds(clock_left, empties)
+        self.deadline = started + safety_seconds(clock_left, empties, self.plan)
         self.budget = self.move_budget(pos)
         self.work = 0
         self.nodes = 0

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from codecup.drive import play_bots
 from codecup_games.spaghetti.bots import make_bot
 from codecup_games.spaghetti.bots.greedy import GreedyBot
+from codecup_games.spaghetti.bots.playout import best_moves, safe_move
 from codecup_games.spaghetti.bots.search import SearchBot
+from codecup_games.spaghetti.bots.tactics import is_hot
 from codecup_games.spaghetti.engine import BLUE, Position
 from codecup_games.spaghetti.game import Spaghetti
 from codecup_games.spaghetti.notation import format_move, parse_move
@@ -171,3 +175,21 @@ def test_a_late_penalty_is_no_sign_of_a_random_player():
     assert pos.delta(worst, pos.mover) < 0
     bot.observe(pos, worst)
     assert not bot.opponent_random
+
+
+def test_playout_best_moves_are_the_best_immediate_changes():
+    # best_moves inlines is_hot for speed: it must list exactly the moves of best change,
+    # cold cells (where nothing can score) counting as change 0, in the empties' order.
+    rng = random.Random(7)
+    for _ in range(5):
+        pos = Position.start([parse_move("cds"), parse_move("ebr")])
+        while pos.empties:
+            seat = pos.mover
+            gains = [
+                (pos.delta(m, seat) if is_hot(pos, m // 3) else 0, m)
+                for c in pos.empties
+                for m in (c * 3, c * 3 + 1, c * 3 + 2)
+            ]
+            top = max(g for g, _ in gains)
+            assert best_moves(pos) == (top, [m for g, m in gains if g == top])
+            pos.play(safe_move(pos, rng))
