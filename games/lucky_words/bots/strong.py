@@ -40,6 +40,7 @@ import attrs
 from codecup_games.lucky_words.bots.base import Bot
 from codecup_games.lucky_words.bots.evaluate import AFFECTED, LINES, LineEvaluator, placement_gains
 from codecup_games.lucky_words.bots.index import WordIndex, index_for
+from codecup_games.lucky_words.bots.reframe import Reframe, reframe_options
 from codecup_games.lucky_words.engine import EMPTY, LETTERS, new_board
 from codecup_games.lucky_words.words import WordList, load_words
 
@@ -58,16 +59,18 @@ class Budget:
     spares the start-up its stem tables on the shortest clocks)."""
     look: int
     """Moves re-ranked by one letter of look-ahead (1: none)."""
+    swaps: int = 0
+    """Replacement words tried per frame cell for an opponent's letter (0: only the planned letter)."""
 
     @classmethod
     def for_clock(cls, clock: float | None) -> Budget:
         """The budget for a seat with ``clock`` seconds for the whole game (``None``: unlimited)."""
         if clock is None or clock >= FULL_CLOCK:
-            return cls(candidates=3000, look=6)
+            return cls(candidates=3000, look=6, swaps=16)
         if clock >= 4.0:
-            return cls(candidates=1000, look=3)
+            return cls(candidates=1000, look=3, swaps=8)
         if clock >= 2.5:
-            return cls(candidates=300, look=1)
+            return cls(candidates=300, look=1, swaps=4)
         return cls(candidates=0, look=1)
 
 
@@ -357,24 +360,42 @@ class StrongBot(Bot):
     def _model_place(self, letter: str) -> None:
         self.model[max(placement_gains(self.model_ev, self.model, letter))[1]] = letter
 
+    def _reframes(self, letter: str, board: list[str]) -> Reframe | None:
+        """The best way to put ``letter`` in the frame, its word changed if need be (lowest cell on ties)."""
+        frame = [(w.line, w.word) for w in self.words]
+        options = reframe_options(
+            self.index, self.sevens, self.ev, self.board, board, frame, letter, self.rng, self.budget.swaps
+        )
+        return max(options, key=lambda r: (r.delta, -r.cell, r.word), default=None)
+
+    def _take(self, option: Reframe) -> int:
+        """Put the letter in the frame as ``option`` says: its line's word and plan change."""
+        line = self.words[option.slot].line
+        self.words[option.slot] = PlannedWord(line, option.word)
+        for k, c in enumerate(LINES[line]):
+            if self.board[c] == EMPTY:
+                self.plan[c] = option.word[k]
+        del self.plan[option.cell]
+        return option.cell
+
     def choose_place(self, letter: str) -> int:
-        """An open cell where the letter gains most, or a planned cell that wants it."""
+        """An open cell where the letter gains most, or a frame cell (its word changed if need be)."""
         self._model_place(letter)
         self._expect(letter)
         cells = self._open()
-        wanted = [c for c, ch in self.plan.items() if ch == letter]
-        if not cells:  # the frame needed more letters than the bot picks, and they did not come
-            cell = min(wanted) if wanted else self._weakest()
-            if self.plan.pop(cell) != letter:
-                self._break(cell)
-            return cell
         board = self._virtual()
+        frame = self._reframes(letter, board)
+        if not cells:  # the frame needed more letters than the bot picks, and they did not come
+            if frame is not None:
+                return self._take(frame)
+            cell = self._weakest()
+            self.plan.pop(cell)
+            self._break(cell)
+            return cell
         table = self._table(board, cells)
         best = self._rerank([(g, c, letter) for g, c in table[letter]], table, board, cells)
-        if wanted and self.save_value >= best[0]:
-            cell = min(wanted)
-            del self.plan[cell]
-            return cell
+        if frame is not None and self.save_value + frame.delta >= best[0]:
+            return self._take(frame)
         return best[1]
 
     def choose_pick(self) -> tuple[str, int]:
