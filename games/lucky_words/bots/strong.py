@@ -125,7 +125,7 @@ class StrongBot(Bot):
     # Tuned on the official list against the bench's sparring set (bench/lucky_words_strength.py).
     q = 1.0
     d = 0.72
-    spite = 0.4  # share of the letter's worth to the model opponent subtracted from a pick
+    spite = 0.8  # share of the letter's worth to the model opponent subtracted from a pick
     beta = 3.0  # weight of the look-ahead (the expected best gain of the next letter)
     frame_lines = 4  # 27 cells: 24 own picks and three of the opponent's letters that fit
     finalists = 12  # candidates per frame line scored by the line estimate
