@@ -1,19 +1,20 @@
 """``strong``: plans whole words for its own picks, places every other letter by expected value.
 
 A picker chooses half the letters, so it can *make* words rather than hope
-for them: a 7-letter word in a row or column is worth 13. The bot keeps a
-plan, 7-letter words in lines of its board whose missing letters its own
-remaining picks can supply (the plan never needs more cells than it has
-picks left, so the plan is always completed). A word joins the plan when
-13, plus what its letters add to the crossing lines, less what the line was
-already expected to give, beats the picks it costs (:attr:`pick_cost` each).
+for them: a 7-letter word in a row or column is worth 13. At the start the
+bot fixes a *frame*: four parallel lines at one edge of the board, each a
+7-letter word chosen so that the crossing lines stay fertile (27 cells: its
+24 picks and three of the opponent's letters that fit).
 
 Every estimate is taken on the board as it will be, planned letters in
 place (:mod:`evaluate`: a window's worth from how many words still fit it
 and how many letters it misses). The opponent's letters go to the open
 cells where they gain most, re-ranked by one letter of look-ahead, or into a
-planned cell that wants that letter (a pick saved). The bot's own pick is
-the planned letter the opponent can use least (a model of its board: every
+frame cell (a pick saved): one that wants that letter, or one whose line's word
+is changed to a 7-letter word with the letter there (:mod:`reframe`: the frame's
+lines are parallel, so a line's word can change alone), when the saved pick
+plus the change to the crossing lines' estimates beats the best open cell.
+The bot's own pick is the planned letter the opponent can use least (a model of its board: every
 letter of the game placed by a cruder estimate), or a letter outside the
 plan when that gains clearly more and the plan can spare the pick.
 
