@@ -11,6 +11,7 @@ import attrs
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import ConfigError, SetupError
 from codecup.game import Game, GameInfo, ProvidedFile
+from codecup.rules import replay
 from codecup.session import PlayerSession
 from codecup_games.lucky_words import view
 from codecup_games.lucky_words.bots import BOT_NAMES, make_bot
@@ -116,7 +117,7 @@ class LuckyWords(Game):
 
     def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, both boards with their words and points, for draw.js."""
-        return view.frames(self.states(setup, variant, moves))
+        return view.frames(replay(self.new_state(setup, variant), moves))
 
     def score_board(self, board: str, scoring: str | None = None) -> ScoreReport:
         """Score one board of 49 letters (``.`` for empty; blanks ignored) under ``rule`` or ``wordracer``."""

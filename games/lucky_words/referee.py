@@ -71,20 +71,20 @@ def referee(setup: str, rules: Rules, words: WordList | None = None) -> Dialogue
         yield Send(1, "0")
     else:
         yield Send(0, "start")
-    while (seat := state.to_move) is not None:
+    while (mover := state.to_move) is not None:
         picking = state.picking
         if strict:  # Word Racer's lines are the rules' notation itself
-            judged = judge_reply(state, (yield Receive(seat)))
+            judged = judge_reply(state, (yield Receive(mover)))
         else:
-            move = yield from _lenient_move(seat, picking)
+            move = yield from _lenient_move(mover, picking)
             judged = move if isinstance(move, SeatEnd) else judge(state, move)
         if isinstance(judged, SeatEnd):
-            ends = ends_after(seat, judged)
+            ends = ends_after(mover, judged)
             break
         state = judged.state
-        yield Played(seat, judged.move)
+        yield Played(mover, judged.move)
         if picking:
-            yield Send(1 - seat, state.position.letters[-1])
+            yield Send(1 - mover, state.position.letters[-1])
     if not strict and state.terminal:
         # The optional self-reported score, read within a short grace period (off the clock):
         # a time-out or end of output there only means "no score line".

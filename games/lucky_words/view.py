@@ -27,7 +27,7 @@ def _line(score: LineScore) -> list[int]:
 
 def frames(states: Sequence[LuckyWordsState]) -> list[dict[str, Any]]:
     """Per state: both boards (49 letters, ``.`` empty), each line's points and words, the letters."""
-    out = []
+    out: list[dict[str, Any]] = []
     for state in states:
         position = state.position
         boards = []

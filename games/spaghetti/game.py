@@ -8,6 +8,7 @@ from typing import Any
 
 from codecup.dialogue import Dialogue, Outcome
 from codecup.game import Game, GameInfo, Variant
+from codecup.rules import replay
 from codecup.session import Wire
 from codecup_games.spaghetti import scoring, view
 from codecup_games.spaghetti.bots import BOTS, make_bot
@@ -72,4 +73,4 @@ class Spaghetti(Game):
 
     def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, the tiles, the segments' colours and the scores, for draw.js."""
-        return view.frames(self.states(setup, variant, moves))
+        return view.frames(replay(self.new_state(setup, variant), moves))

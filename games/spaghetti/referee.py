@@ -58,26 +58,26 @@ def referee(setup: str, seed: int) -> Dialogue:
     takeover_rng = random.Random(seed)
     ends: list[SeatEnd] = [NORMAL, NORMAL]
     takeovers: list[TakeOver] = []
-    for move in jury:
+    for tile in jury:
         for seat in (0, 1):
-            yield Send(seat, format_move(move))
+            yield Send(seat, format_move(tile))
     yield Send(0, START)
-    while (seat := state.to_move) is not None:
-        if ends[seat] is NORMAL:
-            judged = judge_reply(state, (yield Receive(seat)))
+    while (mover := state.to_move) is not None:
+        if ends[mover] is NORMAL:
+            judged = judge_reply(state, (yield Receive(mover)))
             if isinstance(judged, SeatEnd):
-                ends[seat] = judged
-                takeovers.append(TakeOver(state.pos.ply + 1, seat, judged.kind, judged.message))
-                yield Send(seat, QUIT)
-                yield Close(seat)
+                ends[mover] = judged
+                takeovers.append(TakeOver(state.pos.ply + 1, mover, judged.kind, judged.message))
+                yield Send(mover, QUIT)
+                yield Close(mover)
             else:
                 move, state = judged.move, judged.state
-        if ends[seat] is not NORMAL:
+        if ends[mover] is not NORMAL:
             move = format_move(random_move(state.pos, takeover_rng))
             state = state.apply(move)
-        yield Played(seat, move)
-        if not state.terminal and ends[1 - seat] is NORMAL:
-            yield Send(1 - seat, move)
+        yield Played(mover, move)
+        if not state.terminal and ends[1 - mover] is NORMAL:
+            yield Send(1 - mover, move)
     for seat in (0, 1):
         if ends[seat] is NORMAL:
             yield Send(seat, QUIT)
