@@ -1,19 +1,20 @@
 """``strong``: plans whole words for its own picks, places every other letter by expected value.
 
 A picker chooses half the letters, so it can *make* words rather than hope
-for them: a 7-letter word in a row or column is worth 13. The bot keeps a
-plan, 7-letter words in lines of its board whose missing letters its own
-remaining picks can supply (the plan never needs more cells than it has
-picks left, so the plan is always completed). A word joins the plan when
-13, plus what its letters add to the crossing lines, less what the line was
-already expected to give, beats the picks it costs (:attr:`pick_cost` each).
+for them: a 7-letter word in a row or column is worth 13. At the start the
+bot fixes a *frame*: four parallel lines at one edge of the board, each a
+7-letter word chosen so that the crossing lines stay fertile (27 cells: its
+24 picks and three of the opponent's letters that fit).
 
 Every estimate is taken on the board as it will be, planned letters in
 place (:mod:`evaluate`: a window's worth from how many words still fit it
 and how many letters it misses). The opponent's letters go to the open
 cells where they gain most, re-ranked by one letter of look-ahead, or into a
-planned cell that wants that letter (a pick saved). The bot's own pick is
-the planned letter the opponent can use least (a model of its board: every
+frame cell (a pick saved): one that wants that letter, or one whose line's word
+is changed to a 7-letter word with the letter there (:mod:`reframe`: the frame's
+lines are parallel, so a line's word can change alone), when the saved pick
+plus the change to the crossing lines' estimates beats the best open cell.
+The bot's own pick is the planned letter the opponent can use least (a model of its board: every
 letter of the game placed by a cruder estimate), or a letter outside the
 plan when that gains clearly more and the plan can spare the pick.
 
@@ -40,6 +41,7 @@ import attrs
 from codecup_games.lucky_words.bots.base import Bot
 from codecup_games.lucky_words.bots.evaluate import AFFECTED, LINES, LineEvaluator, placement_gains
 from codecup_games.lucky_words.bots.index import WordIndex, index_for
+from codecup_games.lucky_words.bots.reframe import Reframe, reframe_options
 from codecup_games.lucky_words.engine import EMPTY, LETTERS, new_board
 from codecup_games.lucky_words.words import WordList, load_words
 
@@ -58,16 +60,18 @@ class Budget:
     spares the start-up its stem tables on the shortest clocks)."""
     look: int
     """Moves re-ranked by one letter of look-ahead (1: none)."""
+    swaps: int = 0
+    """Replacement words tried per frame cell for an opponent's letter (0: only the planned letter)."""
 
     @classmethod
     def for_clock(cls, clock: float | None) -> Budget:
         """The budget for a seat with ``clock`` seconds for the whole game (``None``: unlimited)."""
         if clock is None or clock >= FULL_CLOCK:
-            return cls(candidates=3000, look=6)
+            return cls(candidates=3000, look=6, swaps=16)
         if clock >= 4.0:
-            return cls(candidates=1000, look=3)
+            return cls(candidates=1000, look=3, swaps=8)
         if clock >= 2.5:
-            return cls(candidates=300, look=1)
+            return cls(candidates=300, look=1, swaps=4)
         return cls(candidates=0, look=1)
 
 
@@ -122,7 +126,7 @@ class StrongBot(Bot):
     # Tuned on the official list against the bench's sparring set (bench/lucky_words_strength.py).
     q = 1.0
     d = 0.72
-    spite = 0.4  # share of the letter's worth to the model opponent subtracted from a pick
+    spite = 0.8  # share of the letter's worth to the model opponent subtracted from a pick
     beta = 3.0  # weight of the look-ahead (the expected best gain of the next letter)
     frame_lines = 4  # 27 cells: 24 own picks and three of the opponent's letters that fit
     finalists = 12  # candidates per frame line scored by the line estimate
@@ -357,24 +361,42 @@ class StrongBot(Bot):
     def _model_place(self, letter: str) -> None:
         self.model[max(placement_gains(self.model_ev, self.model, letter))[1]] = letter
 
+    def _reframes(self, letter: str, board: list[str]) -> Reframe | None:
+        """The best way to put ``letter`` in the frame, its word changed if need be (lowest cell on ties)."""
+        frame = [(w.line, w.word) for w in self.words]
+        options = reframe_options(
+            self.index, self.sevens, self.ev, self.board, board, frame, letter, self.rng, self.budget.swaps
+        )
+        return max(options, key=lambda r: (r.delta, -r.cell, r.word), default=None)
+
+    def _take(self, option: Reframe) -> int:
+        """Put the letter in the frame as ``option`` says: its line's word and plan change."""
+        line = self.words[option.slot].line
+        self.words[option.slot] = PlannedWord(line, option.word)
+        for k, c in enumerate(LINES[line]):
+            if self.board[c] == EMPTY:
+                self.plan[c] = option.word[k]
+        del self.plan[option.cell]
+        return option.cell
+
     def choose_place(self, letter: str) -> int:
-        """An open cell where the letter gains most, or a planned cell that wants it."""
+        """An open cell where the letter gains most, or a frame cell (its word changed if need be)."""
         self._model_place(letter)
         self._expect(letter)
         cells = self._open()
-        wanted = [c for c, ch in self.plan.items() if ch == letter]
-        if not cells:  # the frame needed more letters than the bot picks, and they did not come
-            cell = min(wanted) if wanted else self._weakest()
-            if self.plan.pop(cell) != letter:
-                self._break(cell)
-            return cell
         board = self._virtual()
+        frame = self._reframes(letter, board)
+        if not cells:  # the frame needed more letters than the bot picks, and they did not come
+            if frame is not None:
+                return self._take(frame)
+            cell = self._weakest()
+            self.plan.pop(cell)
+            self._break(cell)
+            return cell
         table = self._table(board, cells)
         best = self._rerank([(g, c, letter) for g, c in table[letter]], table, board, cells)
-        if wanted and self.save_value >= best[0]:
-            cell = min(wanted)
-            del self.plan[cell]
-            return cell
+        if frame is not None and self.save_value + frame.delta >= best[0]:
+            return self._take(frame)
         return best[1]
 
     def choose_pick(self) -> tuple[str, int]:
