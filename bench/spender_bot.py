@@ -2,11 +2,13 @@
 
     python bench/spender_bot.py GAME BOT [--seed S] [--share 0.8]
 
-It plays built-in bot ``BOT`` of ``GAME`` and, before each answer, computes
-(busy CPU) for a tenth of what is left of ``share`` of its clock: real
-entries think for most of their clock, which the built-in bots, budgeting
-in work, do not. The clock is the one our referee announces in
-``CODECUP_CLOCK`` (else the variant's).
+It plays built-in bot ``BOT`` of ``GAME`` and, before each answer but its
+first, computes (busy CPU) for a tenth of what is left of ``share`` of its
+clock: real entries think for most of their clock, which the built-in bots,
+budgeting in work, do not. The first answer comes at once: the referee does
+not charge a program's first answer up to the variant's start-up allowance,
+so thinking there would be thinking the clock does not count. The clock is
+the one our referee announces in ``CODECUP_CLOCK`` (else the variant's).
 """
 
 from __future__ import annotations
@@ -39,10 +41,13 @@ def main() -> None:
     session = game.new_player_checked(args.bot, variant, args.seed, clock)
     budget = args.share * clock
     start = time.process_time()
+    first = True
     for raw in sys.stdin:
         answers = session.receive(raw.rstrip("\r\n"))
         if answers:
-            burn(max(0.0, budget - (time.process_time() - start)) / 10)
+            if not first:
+                burn(max(0.0, budget - (time.process_time() - start)) / 10)
+            first = False
             sys.stdout.write("".join(f"{a}\n" for a in answers))
             sys.stdout.flush()
         if session.finished:
