@@ -87,6 +87,8 @@ class SearchBot:
         width: int = 10,
         detect_random: bool = True,
         plan: tuple[tuple[int, float], ...] = PLAN,
+        ucb_c: float = UCB_C,
+        mc_width: int = MC_WIDTH,
     ):
         self.rng = random.Random(seed)
         self.clock = clock
@@ -96,6 +98,7 @@ class SearchBot:
         self.opp_mult = round(WEIGHT_UNIT * opponent_weight)
         mc_weight = opponent_weight if mc_opponent_weight is None else mc_opponent_weight
         self.mc_opp_mult = round(WEIGHT_UNIT * mc_weight)
+        self.ucb_c = ucb_c
         self.max_nodes = max_nodes
         self.width = width
         self.work = 0
@@ -107,7 +110,7 @@ class SearchBot:
         self.root = 0
         self.mc_low = MC_LOW
         self.mc_high = MC_HIGH
-        self.mc_width = MC_WIDTH
+        self.mc_width = mc_width
         self.playouts = 0
         self.playout = safe_playout
         self.detect_random = detect_random
@@ -134,6 +137,7 @@ class SearchBot:
         totals = [0.0] * len(moves)
         counts = [0] * len(moves)
         cost = PLY_WORK * len(pos.empties)
+        c = self.ucb_c
         self.playouts = 0
         while True:
             n = self.playouts
@@ -145,7 +149,7 @@ class SearchBot:
                 log_n = math.log(n)
                 i = max(
                     range(len(moves)),
-                    key=lambda j: totals[j] / counts[j] + UCB_C * math.sqrt(log_n / counts[j]),
+                    key=lambda j: totals[j] / counts[j] + c * math.sqrt(log_n / counts[j]),
                 )
             else:
                 i = n
