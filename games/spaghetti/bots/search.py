@@ -331,7 +331,14 @@ class SearchBot:
             gain = mult * raw
             child = pos.copy()
             child.play(move)
-            value = gain - self._negamax(child, depth - 1, gain - beta, gain - alpha)
+            if best_move < 0 or beta - alpha <= 1:
+                value = gain - self._negamax(child, depth - 1, gain - beta, gain - alpha)
+            else:
+                # Principal variation search: after the first move a null window
+                # only asks whether this one is better; re-search if it is.
+                value = gain - self._negamax(child, depth - 1, gain - alpha - 1, gain - alpha)
+                if alpha < value < beta:
+                    value = gain - self._negamax(child, depth - 1, gain - beta, gain - value)
             if value > best:
                 best = value
                 best_move = move
