@@ -140,7 +140,7 @@ def make(name: str, seed: int, clock: float, scale: float) -> Bot:
             seed, clock, scale=scale, opponent_weight=float(ab), mc_opponent_weight=float(mc) if mc else None
         )
     if name.startswith("search:"):  # search:x2.5:ab0.5:mc0 - more work, other opponent weights
-        opts = {o.rstrip("0123456789."): float(o.lstrip("abcmwx")) for o in name.split(":")[1:]}
+        opts = {o.rstrip("0123456789."): float(o.lstrip("abcemwx")) for o in name.split(":")[1:]}
         return Unhurried(
             seed,
             clock,
@@ -149,6 +149,7 @@ def make(name: str, seed: int, clock: float, scale: float) -> Bot:
             mc_opponent_weight=opts.get("mc", 0.0),
             ucb_c=opts.get("c", 4.0),
             mc_width=int(opts.get("w", 16)),
+            mc_low=int(opts.get("e", 7)),
         )
     if name in PLANS:  # search on another work plan
         return Unhurried(seed, clock, scale=scale, plan=PLANS[name])

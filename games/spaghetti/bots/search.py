@@ -45,7 +45,7 @@ from codecup_games.spaghetti.bots.budget import PLAN, PLY_WORK, move_work, safet
 from codecup_games.spaghetti.bots.greedy import greedy_value
 from codecup_games.spaghetti.bots.playout import against_random_playout, best_moves, safe_playout
 from codecup_games.spaghetti.bots.tactics import is_hot
-from codecup_games.spaghetti.engine import Position
+from codecup_games.spaghetti.engine import CELLS, Position
 
 INF = 10**6
 FULL_WIDTH_EMPTIES = 9  # at or below this many empty cells every move is searched
@@ -89,6 +89,7 @@ class SearchBot:
         plan: tuple[tuple[int, float], ...] = PLAN,
         ucb_c: float = UCB_C,
         mc_width: int = MC_WIDTH,
+        mc_low: int = MC_LOW,
     ):
         self.rng = random.Random(seed)
         self.clock = clock
@@ -107,8 +108,9 @@ class SearchBot:
         self.deadline = 0.0
         self.last_depth = 0
         self.table: dict[bytes, tuple[int, int, int, int]] = {}
+        self.history = [0] * (3 * CELLS)  # cut-offs per move (a move ordering heuristic)
         self.root = 0
-        self.mc_low = MC_LOW
+        self.mc_low = mc_low
         self.mc_high = MC_HIGH
         self.mc_width = mc_width
         self.playouts = 0
@@ -182,6 +184,7 @@ class SearchBot:
         self.work = 0
         self.nodes = 0
         self.table = {}
+        self.history = [0] * (3 * CELLS)
         # Order the root by the one-ply greedy value; random tie-breaks vary play.
         keyed = [(greedy_value(pos, m, seat), self.rng.random(), m) for m in moves]
         keyed.sort(reverse=True)
@@ -266,13 +269,19 @@ class SearchBot:
         quiet: list[tuple[int, int, int]] = []
         other = 1 - seat
         full = len(pos.empties) <= FULL_WIDTH_EMPTIES
-        for cell in pos.empties:
-            m = cell * 3
-            if full:
+        if full:
+            history = self.history
+            for cell in pos.empties:
+                m = cell * 3
                 for move in (m, m + 1, m + 2):
                     gain = delta(move, seat)
-                    keyed.append((gain, gain, move))
-                continue
+                    keyed.append((gain * 1_000_000 + history[move], gain, move))
+            keyed.sort(reverse=True)
+            if first >= 0:
+                return [(delta(first, seat), first)] + [(g, m) for _, g, m in keyed if m != first]
+            return [(g, m) for _, g, m in keyed]
+        for cell in pos.empties:
+            m = cell * 3
             if not is_hot(pos, cell):
                 if len(quiet) < QUIET_MOVES or m <= first < m + 3:
                     move = first if m <= first < m + 3 else m + len(quiet) % 3
@@ -345,6 +354,7 @@ class SearchBot:
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
+                        self.history[move] += depth * depth
                         break
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
         self.table[key] = (depth, flag, best, best_move)
