@@ -8,7 +8,8 @@ nodes, its Monte Carlo phase as many playouts (the old code counts a playout
 as 16 nodes, so its node cap is scaled to match), and it moves to the exact
 search at the same work thresholds. Its time budget is set out of reach, so
 work alone decides; the new bots run without their time safety net
-(``Unhurried``) for the same reason.
+(``Unhurried``) for the same reason. ``search:...`` names are ``search`` with
+other settings (:func:`variant`), for A/B runs.
 
 ``SpoilerBot`` is a bot of our own written to play differently: it grabs
 what the opponent could score next, taking the cell where the opponent's
@@ -22,8 +23,9 @@ import random
 import sys
 from pathlib import Path
 
-from codecup_games.spaghetti.bots import make_bot
+from codecup_games.spaghetti.bots import make_bot, search
 from codecup_games.spaghetti.bots.base import Bot
+from codecup_games.spaghetti.bots.budget import PLAN
 from codecup_games.spaghetti.bots.search import SearchBot
 from codecup_games.spaghetti.bots.tactics import is_hot
 from codecup_games.spaghetti.engine import Position
@@ -111,6 +113,8 @@ class SpoilerBot:
 
 PLANS: dict[str, tuple[tuple[int, float], ...]] = {
     "search-p0": ((1, LAST_WEIGHT), (ENDGAME_EMPTIES, ENDGAME_WEIGHT), (61, 1.0)),  # search on the old plan
+    # weight 25 with 9 or 10 empty cells (enough for an exact search of 10 at 2.5 times the work)
+    "search-p1": ((1, 0.05), (8, 3.0), (10, 25.0), (12, 10.0), (18, 6.0), (45, 1.0), (61, 0.25)),
 }
 
 
@@ -126,6 +130,28 @@ class Unhurried(SearchBot):
         return super().choose(pos, 1e9)
 
 
+def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
+    """``search`` with options, e.g. ``search:x2.5:ab1:mc1:c16:w99:e10:p1`` (each optional).
+
+    ``x``: times the work; ``ab``, ``mc``: the opponent's weight in the alpha-beta
+    search and in the playouts; ``c``: the UCB constant; ``w``: the Monte Carlo
+    width; ``e``: alpha-beta at this many empty cells or fewer whatever the
+    work; ``p``: the plan ``search-p<n>`` of :data:`PLANS`. Defaults: ``search``'s.
+    """
+    opts = {o.rstrip("0123456789."): float(o.lstrip("abcemptwx")) for o in name.split(":")[1:]}
+    return Unhurried(
+        seed,
+        clock,
+        scale=scale * opts.get("x", 1.0),
+        opponent_weight=opts.get("ab", search.OWN_OPPONENT_WEIGHT),
+        mc_opponent_weight=opts.get("mc", search.OWN_MC_OPPONENT_WEIGHT),
+        ucb_c=opts.get("c", search.UCB_C),
+        mc_width=int(opts.get("w", search.MC_WIDTH)),
+        mc_low=int(opts.get("e", search.MC_LOW)),
+        plan=PLANS[f"search-p{int(opts['p'])}"] if "p" in opts else PLAN,
+    )
+
+
 def make(name: str, seed: int, clock: float, scale: float) -> Bot:
     """A bench bot: the searches at ``scale`` of their work (no time net), the rest as built in."""
     if name == "search":
@@ -139,18 +165,8 @@ def make(name: str, seed: int, clock: float, scale: float) -> Bot:
         return Unhurried(
             seed, clock, scale=scale, opponent_weight=float(ab), mc_opponent_weight=float(mc) if mc else None
         )
-    if name.startswith("search:"):  # search:x2.5:ab0.5:mc0 - more work, other opponent weights
-        opts = {o.rstrip("0123456789."): float(o.lstrip("abcemwx")) for o in name.split(":")[1:]}
-        return Unhurried(
-            seed,
-            clock,
-            scale=scale * opts.get("x", 1.0),
-            opponent_weight=opts.get("ab", 0.5),
-            mc_opponent_weight=opts.get("mc", 0.0),
-            ucb_c=opts.get("c", 4.0),
-            mc_width=int(opts.get("w", 16)),
-            mc_low=int(opts.get("e", 7)),
-        )
+    if name.startswith("search:"):
+        return variant(name, seed, clock, scale)
     if name in PLANS:  # search on another work plan
         return Unhurried(seed, clock, scale=scale, plan=PLANS[name])
     if name == "search-before":
