@@ -23,8 +23,15 @@ spite too: words of letters common in the list (useful to any board) lose
 points (``frame_spite``; against the bench's frame planner this took the
 opponent from 115 to 104 points a game for 1.6 of our own).
 
+With at most ``endgame_cells`` empty cells (20 at the standard clocks) the
+estimates give way to playouts (:mod:`endgame`): the few best cells for the
+opponent's letter, or the few best planned and unplanned letters to pick,
+are compared by the mean final score of a fixed number of playouts to the end
+(the opponent's letters drawn from its expected shares, the same draws for
+every candidate), a pick less its spite.
+
 Its thinking is counted in work, not time: the number of candidate words
-per frame line and the look-ahead depend only on the clock it is given
+per frame line, the look-ahead and the playouts depend only on the clock it is given
 (:class:`Budget`), so under a seed it plays the same game whatever the
 machine's load. Time is only a safety net: past half its clock in processor
 time it drops the look-ahead. Wall time is never consulted: on a loaded
@@ -44,10 +51,11 @@ from typing import TypeVar
 import attrs
 
 from codecup_games.lucky_words.bots.base import Bot
+from codecup_games.lucky_words.bots.endgame import draw_letters, playout
 from codecup_games.lucky_words.bots.evaluate import AFFECTED, LINES, LineEvaluator, placement_gains
 from codecup_games.lucky_words.bots.index import WordIndex, index_for
 from codecup_games.lucky_words.bots.reframe import Reframe, reframe_options
-from codecup_games.lucky_words.engine import EMPTY, LETTERS, new_board
+from codecup_games.lucky_words.engine import EMPTY, LETTERS, TURNS, new_board, picker
 from codecup_games.lucky_words.words import WordList, load_words
 
 T = TypeVar("T")
@@ -67,14 +75,19 @@ class Budget:
     """Moves re-ranked by one letter of look-ahead (1: none)."""
     swaps: int = 0
     """Replacement words tried per frame cell for an opponent's letter (0: only the planned letter)."""
+    playouts: int = 0
+    """Playouts per candidate move once at most ``endgame_cells`` cells are empty (0: none)."""
+    endgame_cells: int = 0
+    endgame_width: int = 6
+    """Candidate moves compared by playouts."""
 
     @classmethod
     def for_clock(cls, clock: float | None) -> Budget:
         """The budget for a seat with ``clock`` seconds for the whole game (``None``: unlimited)."""
         if clock is None or clock >= FULL_CLOCK:
-            return cls(candidates=3000, look=6, swaps=16)
+            return cls(candidates=3000, look=6, swaps=16, playouts=32, endgame_cells=20)
         if clock >= 4.0:
-            return cls(candidates=1000, look=3, swaps=8)
+            return cls(candidates=1000, look=3, swaps=8, playouts=16, endgame_cells=12)
         if clock >= 2.5:
             return cls(candidates=300, look=1, swaps=4)
         return cls(candidates=0, look=1)
@@ -275,8 +288,10 @@ class StrongBot(Bot):
 
             ranked = sorted(
                 sample,
-                key=lambda w: -sum(math.log1p(fertility.get(stem(r, w), 0)) for r in range(7))
-                + self.frame_spite * 0.3 * sum(self.useful[ch] for ch in w),
+                key=lambda w: (
+                    -sum(math.log1p(fertility.get(stem(r, w), 0)) for r in range(7))
+                    + self.frame_spite * 0.3 * sum(self.useful[ch] for ch in w)
+                ),
             )
             top = None
             for w in ranked[: self.finalists]:
@@ -409,9 +424,56 @@ class StrongBot(Bot):
             self._break(cell)
             return cell
         table = self._table(board, cells)
+        if self._endgame():
+            return self._mc_place(letter, table[letter], frame)
         best = self._rerank([(g, c, letter) for g, c in table[letter]], table, board, cells)
         if frame is not None and self.save_value + frame.delta >= best[0]:
             return self._take(frame)
+        return best[1]
+
+    # --- the endgame ------------------------------------------------------------------------
+
+    def _endgame(self) -> bool:
+        """Whether moves are chosen by playouts now (few cells left, and work for them)."""
+        return bool(self.budget.playouts) and len(self.free) <= self.budget.endgame_cells and self._calm()
+
+    def _futures(self) -> tuple[list[bool], list[list[str]]]:
+        """The turns after this one (True: this bot picks) and the opponent's letters in them."""
+        ours = [picker(t) == self.seat for t in range(self.turn + 1, TURNS + 1)]
+        count = ours.count(False)
+        return ours, draw_letters(self.rng, self.next_share, count, self.budget.playouts)
+
+    def _playouts(
+        self, cell: int, letter: str, plan: dict[int, str], futures: tuple[list[bool], list[list[str]]]
+    ) -> float:
+        """The mean final score of the playouts after ``letter`` goes into ``cell``."""
+        board = list(self.board)
+        board[cell] = letter
+        ours, draws = futures
+        return sum(playout(self.ev, board, plan, ours, letters) for letters in draws) / len(draws)
+
+    def _plan_after(self, option: Reframe) -> dict[int, str]:
+        plan = dict(self.plan)
+        line = self.words[option.slot].line
+        for k, c in enumerate(LINES[line]):
+            if self.board[c] == EMPTY:
+                plan[c] = option.word[k]
+        del plan[option.cell]
+        return plan
+
+    def _mc_place(self, letter: str, gains: list[tuple[float, int]], frame: Reframe | None) -> int:
+        """The best of the open cells that gain most and the frame option, by playouts."""
+        futures = self._futures()
+        best: tuple[float, int] | None = None
+        for _, cell in gains[: self.budget.endgame_width]:
+            value = self._playouts(cell, letter, self.plan, futures)
+            if best is None or value > best[0]:
+                best = (value, cell)
+        assert best is not None
+        if frame is not None:
+            value = self._playouts(frame.cell, letter, self._plan_after(frame), futures)
+            if value >= best[0]:
+                return self._take(frame)
         return best[1]
 
     def choose_pick(self) -> tuple[str, int]:
@@ -430,6 +492,8 @@ class StrongBot(Bot):
             default=None,
             key=lambda t: t[:2],
         )
+        if self._endgame():
+            return self._mc_pick(spite, wanted)
         if slack > 0 or planned is None:
             cells = self._open()
             board = self._virtual()
@@ -445,3 +509,30 @@ class StrongBot(Bot):
             choice = (cell, letter)
         self._model_place(choice[1])
         return choice[1], choice[0]
+
+    def _mc_pick(self, spite: dict[str, float], wanted: dict[str, float]) -> tuple[str, int]:
+        """The best of a few planned letters and a few letters outside the plan, by playouts less spite."""
+        width = self.budget.endgame_width
+        planned = sorted(
+            (spite.get(ch, 0.0) + self.defer * wanted.get(ch, 0.0), c, ch) for c, ch in self.plan.items()
+        )
+        options = [(c, ch) for _, c, ch in planned[: width // 2]]
+        cells = self._open()
+        if cells:
+            table = self._table(self._virtual(), cells)
+            free = sorted(
+                ((table[ch][0][0] - spite.get(ch, 0.0), table[ch][0][1], ch) for ch in LETTERS), reverse=True
+            )
+            options += [(c, ch) for _, c, ch in free[: width - len(options)]]
+        futures = self._futures()
+        best: tuple[float, int, str] | None = None
+        for cell, letter in options:
+            plan = {c: ch for c, ch in self.plan.items() if c != cell}
+            value = self._playouts(cell, letter, plan, futures) - spite.get(letter, 0.0)
+            if best is None or value > best[0]:
+                best = (value, cell, letter)
+        assert best is not None
+        _, cell, letter = best
+        self.plan.pop(cell, None)
+        self._model_place(letter)
+        return letter, cell
