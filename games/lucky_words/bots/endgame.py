@@ -15,12 +15,8 @@ from __future__ import annotations
 
 import random
 
-from codecup_games.lucky_words.bots.evaluate import LINES, LINES_OF, LineEvaluator
+from codecup_games.lucky_words.bots.evaluate import LINES_OF, LineEvaluator, line_pattern
 from codecup_games.lucky_words.engine import EMPTY, LETTERS
-
-
-def _patterns(board: list[str]) -> list[str]:
-    return ["".join(board[p] for p in cells) for cells in LINES]
 
 
 def _best_cell(ev: LineEvaluator, patterns: list[str], cells: list[int], letter: str) -> int:
@@ -73,7 +69,7 @@ def playout(
     """
     board = list(board)
     plan = dict(plan)
-    patterns = _patterns(board)
+    patterns = [line_pattern(board, i) for i in range(14)]
     drawn = iter(letters)
     for mine in ours:
         open_cells = [p for p in range(49) if board[p] == EMPTY and p not in plan]

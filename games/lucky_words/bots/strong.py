@@ -34,7 +34,7 @@ Its thinking is counted in work, not time: the number of candidate words
 per frame line, the look-ahead and the playouts depend only on the clock it is given
 (:class:`Budget`), so under a seed it plays the same game whatever the
 machine's load. Time is only a safety net: past half its clock in processor
-time it drops the look-ahead. Wall time is never consulted: on a loaded
+time it drops the look-ahead and the playouts. Wall time is never consulted: on a loaded
 machine it would change the game (a referee that charges wall time on a
 loaded machine is unfair to every bot; ours charges processor time). At the
 standard clocks it uses a small share of its clock
@@ -78,6 +78,7 @@ class Budget:
     playouts: int = 0
     """Playouts per candidate move once at most ``endgame_cells`` cells are empty (0: none)."""
     endgame_cells: int = 0
+    """Empty cells from which moves are chosen by playouts."""
     endgame_width: int = 6
     """Candidate moves compared by playouts."""
 
@@ -157,6 +158,8 @@ class StrongBot(Bot):
     frame_spite = 1.0
     """Points taken off a frame word per unit of its letters' use to the opponent (a letter's share
     of the list, 1 on average): every letter of the frame is also a letter on the opponent's board."""
+    frame_spite_rank = 0.3
+    """The same, in the sample's ranking by stem fertility (a sum of logarithms, a smaller scale)."""
     panic = 0.5
     """Share of the clock in processor time after which the bot stops looking ahead (a safety net)."""
 
@@ -290,13 +293,13 @@ class StrongBot(Bot):
                 sample,
                 key=lambda w: (
                     -sum(math.log1p(fertility.get(stem(r, w), 0)) for r in range(7))
-                    + self.frame_spite * 0.3 * sum(self.useful[ch] for ch in w)
+                    + self.frame_spite_rank * self._use(w)
                 ),
             )
             top = None
             for w in ranked[: self.finalists]:
                 value = sum(self.ev.line(_stem_pattern(stem(r, w), from_start)) for r in range(7))
-                value -= self.frame_spite * sum(self.useful[ch] for ch in w)
+                value -= self.frame_spite * self._use(w)
                 if top is None or value > top[0]:
                     top = (value, w)
             assert top is not None
@@ -304,6 +307,10 @@ class StrongBot(Bot):
             chosen.append((line, word))
             stems = [stem(r, word) for r in range(7)]
         return chosen
+
+    def _use(self, word: str) -> float:
+        """How useful the word's letters are to any board (the sum of their list shares, 1 on average)."""
+        return sum(self.useful[ch] for ch in word)
 
     def _weakest(self) -> int:
         """The planned cell to give up: one in the planned word that misses most letters."""
@@ -401,12 +408,8 @@ class StrongBot(Bot):
 
     def _take(self, option: Reframe) -> int:
         """Put the letter in the frame as ``option`` says: its line's word and plan change."""
-        line = self.words[option.slot].line
-        self.words[option.slot] = PlannedWord(line, option.word)
-        for k, c in enumerate(LINES[line]):
-            if self.board[c] == EMPTY:
-                self.plan[c] = option.word[k]
-        del self.plan[option.cell]
+        self.plan = self._plan_after(option)
+        self.words[option.slot] = PlannedWord(self.words[option.slot].line, option.word)
         return option.cell
 
     def choose_place(self, letter: str) -> int:
@@ -453,6 +456,7 @@ class StrongBot(Bot):
         return sum(playout(self.ev, board, plan, ours, letters) for letters in draws) / len(draws)
 
     def _plan_after(self, option: Reframe) -> dict[int, str]:
+        """The plan once the letter is in the frame as ``option`` says (its line's word changed)."""
         plan = dict(self.plan)
         line = self.words[option.slot].line
         for k, c in enumerate(LINES[line]):
@@ -481,25 +485,19 @@ class StrongBot(Bot):
         spite = {ch: self.spite * self._model_gain(ch) for ch in LETTERS} if self.spite else {}
         slack = self._own_left() - len(self.plan)
         choice: tuple[int, str] | None = None
-        if self.defer:
-            theirs = self.picks_left(1 - self.seat)
-            share = dict(self.next_share)
-            wanted = {ch: 1.0 - (1.0 - share[ch]) ** theirs for ch in LETTERS}
-        else:
-            wanted = {}
-        planned = min(
-            ((spite.get(ch, 0.0) + self.defer * wanted.get(ch, 0.0), c, ch) for c, ch in self.plan.items()),
-            default=None,
-            key=lambda t: t[:2],
-        )
+        theirs = self.picks_left(1 - self.seat)
+        wanted = {ch: 1.0 - (1.0 - share) ** theirs for ch, share in self.next_share}
+        # The planned letters, the one to pick first first: least use to the opponent, least
+        # likely to come free.
+        ranked = sorted((spite.get(ch, 0.0) + self.defer * wanted[ch], c, ch) for c, ch in self.plan.items())
         if self._endgame():
-            return self._mc_pick(spite, wanted)
+            return self._mc_pick(spite, ranked)
+        planned = ranked[0] if ranked else None
         if slack > 0 or planned is None:
             cells = self._open()
             board = self._virtual()
             table = self._table(board, cells)
-            options = [(table[ch][0][0] - spite.get(ch, 0.0), table[ch][0][1], ch) for ch in LETTERS]
-            best = self._rerank(options, table, board, cells)
+            best = self._rerank(self._free_options(table, spite), table, board, cells)
             if planned is None or best[0] > self.free_pick - planned[0]:
                 choice = (best[1], best[2])
         if choice is None:
@@ -510,19 +508,22 @@ class StrongBot(Bot):
         self._model_place(choice[1])
         return choice[1], choice[0]
 
-    def _mc_pick(self, spite: dict[str, float], wanted: dict[str, float]) -> tuple[str, int]:
-        """The best of a few planned letters and a few letters outside the plan, by playouts less spite."""
+    @staticmethod
+    def _free_options(
+        table: dict[str, list[tuple[float, int]]], spite: dict[str, float]
+    ) -> list[tuple[float, int, str]]:
+        """Per letter: its best gain less its spite, its best cell, the letter."""
+        return [(table[ch][0][0] - spite.get(ch, 0.0), table[ch][0][1], ch) for ch in LETTERS]
+
+    def _mc_pick(self, spite: dict[str, float], ranked: list[tuple[float, int, str]]) -> tuple[str, int]:
+        """The best of the first few ``ranked`` planned letters and a few letters outside the plan,
+        by playouts less spite."""
         width = self.budget.endgame_width
-        planned = sorted(
-            (spite.get(ch, 0.0) + self.defer * wanted.get(ch, 0.0), c, ch) for c, ch in self.plan.items()
-        )
-        options = [(c, ch) for _, c, ch in planned[: width // 2]]
+        options = [(c, ch) for _, c, ch in ranked[: width // 2]]
         cells = self._open()
         if cells:
             table = self._table(self._virtual(), cells)
-            free = sorted(
-                ((table[ch][0][0] - spite.get(ch, 0.0), table[ch][0][1], ch) for ch in LETTERS), reverse=True
-            )
+            free = sorted(self._free_options(table, spite), reverse=True)
             options += [(c, ch) for _, c, ch in free[: width - len(options)]]
         futures = self._futures()
         best: tuple[float, int, str] | None = None
