@@ -24,6 +24,16 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "plugins" / "tinygame_dist"))
 import tinygame
 
 
+def _first(marker: Path) -> bool:
+    """Create ``marker``; True only for the one process that created it (two games in flight
+    at once may both ask: checking for the file and then making it would let both kill)."""
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
+
+
 class DeadlyBot(RandomBot):
     """Plays like ``random``, but kills its own process on its first move."""
 
@@ -38,8 +48,7 @@ class DeadlyBot(RandomBot):
         if self.moves == 1:
             folder = Path(_folder)
             marker = folder / "flaky-has-killed"
-            if self.kind == "deadly" or not marker.exists():
-                marker.touch()
+            if self.kind == "deadly" or _first(marker):
                 with (folder / "kills").open("a") as f:
                     f.write(self.tag + "\n")
                 os.kill(os.getpid(), signal.SIGKILL)
