@@ -109,6 +109,26 @@ def _on_sigterm(signum: int, frame: object) -> None:
     raise _Terminate(1)
 
 
+#: Seconds before a swallowed SIGTERM is sent again (time for the swallowing code to return).
+_REDELIVER_AFTER = 0.05
+
+
+def _redeliver_sigterm() -> None:
+    time.sleep(_REDELIVER_AFTER)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _on_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    """Python swallows an exception raised in a weakref callback, a ``__del__`` or the garbage
+    collector; the SIGTERM handler's may land there. Then the signal is delivered again, from a
+    thread and a moment later, so the match still unwinds (and nothing is printed)."""
+    if isinstance(unraisable.exc_value, _Terminate):
+        signal.signal(signal.SIGTERM, _on_sigterm)
+        threading.Thread(target=_redeliver_sigterm, daemon=True).start()
+        return
+    sys.__unraisablehook__(unraisable)
+
+
 def _die_with(pid: int) -> None:
     """Block until process ``pid`` has ended, then stop this worker as SIGTERM does."""
     fd = None
@@ -130,7 +150,9 @@ def worker_init(parent: int) -> None:
     and stops when ``parent`` dies, even by SIGKILL.
 
     SIGTERM unwinds the running match, so its players are closed (their whole
-    process groups killed) before the worker exits, within :data:`WORKER_GRACE`.
+    process groups killed) before the worker exits, within :data:`WORKER_GRACE`
+    (also when the handler's exception lands where Python swallows it: it is
+    delivered again).
     The workers are children of the forkserver, not of ``parent``, and the
     forkserver lives as long as any worker does (they hold its "alive" pipe),
     so ``PR_SET_PDEATHSIG`` would never fire: a thread watches ``parent``
@@ -138,6 +160,7 @@ def worker_init(parent: int) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
+    sys.unraisablehook = _on_unraisable
     threading.Thread(target=_die_with, args=(parent,), name="die-with-parent", daemon=True).start()
 
 

@@ -1,0 +1,38 @@
+"""A pool worker's SIGTERM unwinds the match even when its exception lands where Python swallows it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+# The handler raises in a weakref callback (as a real SIGTERM may, between any two bytecodes):
+# Python would print "Exception ignored" and go on; the worker must still unwind, silently,
+# well before its grace period (2.5 s) has it SIGKILL itself.
+SCRIPT = textwrap.dedent(
+    """
+    import os, signal, time, weakref
+    from codecup.tournament import executor
+
+    executor.worker_init(os.getppid())
+
+    class Thing:
+        pass
+
+    thing = Thing()
+    ref = weakref.ref(thing, lambda _: executor._on_sigterm(signal.SIGTERM, None))
+    try:
+        del thing
+        time.sleep(10)
+        print("slept on")
+    except executor._Terminate:
+        print("unwound")
+    """
+)
+
+
+def test_a_swallowed_sigterm_is_delivered_again():
+    done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=30)
+    assert done.stdout.strip() == "unwound", (done.returncode, done.stderr)
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 0
