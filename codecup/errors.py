@@ -38,6 +38,15 @@ class RecordError(ConfigError):
     """A game record cannot be read or does not follow the schema."""
 
 
+class DialogueError(ConfigError):
+    """A line from the referee does not fit the game's dialogue (the input of ``codecup bot``).
+
+    The bot program says which line and why in one line on stderr and exits
+    with status 2, as for any other bad input, instead of guessing or
+    crashing.
+    """
+
+
 class PluginError(CodecupError):
     """A plugin failed to load or registered something invalid."""
 

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from codecup.bots import Bot
-from codecup.errors import MoveError
+from codecup.errors import ConfigError, DialogueError, MoveError
 from codecup.rules import State
 
 
@@ -67,6 +67,9 @@ class RulesPlayer(PlayerSession):
     to the state; whenever the state then has this seat to move, the bot's
     move is applied and answered. A move of the bot's that the rules refuse
     is answered all the same, for the referee to judge, and ends the session.
+    A referee line that does not fit (a setup the game refuses, a move that
+    is not legal, ``Start`` once the game has begun) raises
+    :class:`~codecup.errors.DialogueError`.
     """
 
     wire: Wire
@@ -75,6 +78,10 @@ class RulesPlayer(PlayerSession):
     setup: list[str] = attrs.field(factory=list)
     state: State | None = None
     done: bool = False
+    heard: int = 0
+    """Lines received so far (for the error that names a bad one)."""
+    began: bool = False
+    """Whether the game has begun for this seat (``Start`` or a first move heard)."""
 
     def __attrs_post_init__(self) -> None:
         if self.wire.setup_lines == 0:
@@ -86,22 +93,37 @@ class RulesPlayer(PlayerSession):
         return self.done
 
     def receive(self, line: str) -> list[str]:
-        """Answer one referee line."""
+        """Answer one referee line; raise :class:`~codecup.errors.DialogueError` for one that does not fit."""
         line = line.strip()
         if self.done:
             return []
+        self.heard += 1
         if line in self.wire.quit:
             self.done = True
             return []
         if self.state is None:
             self.setup.append(line)
             if len(self.setup) == self.wire.setup_lines:
-                self.state = self.new_state("\n".join(self.setup))
+                try:
+                    self.state = self.new_state("\n".join(self.setup))
+                except (ConfigError, MoveError) as exc:
+                    raise DialogueError(
+                        f"the referee's setup (lines 1-{self.heard}) is not valid: {exc}"
+                    ) from None
             return []
-        if line != self.wire.start:
-            self.state = self.state.apply(line)
-            if self._over():
-                return []
+        if line == self.wire.start:
+            if self.began:
+                raise DialogueError(f"line {self.heard} from the referee: {line!r} after the game has begun")
+        else:
+            try:
+                self.state = self.state.apply(line)
+            except MoveError as exc:
+                raise DialogueError(
+                    f"line {self.heard} from the referee: {line!r} is not a legal move here: {exc}"
+                ) from None
+        self.began = True
+        if self._over():
+            return []
         return [self._move()]
 
     def _move(self) -> str:

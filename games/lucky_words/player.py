@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from codecup.errors import DialogueError
 from codecup.session import PlayerSession
 from codecup_games.lucky_words.bots.base import Bot
 from codecup_games.lucky_words.engine import TURNS
@@ -36,6 +37,13 @@ def dialect_of(second_line: str) -> Dialect | None:
     return None
 
 
+def _letter(text: str, number: int, what: str) -> str:
+    """``text`` as an upper-case letter A..Z (either case accepted), or a :class:`DialogueError`."""
+    if len(text) == 1 and text.isascii() and text.isalpha():
+        return text.upper()
+    raise DialogueError(f"line {number} from the referee: {text!r} is not {what} (one letter A..Z)")
+
+
 class LuckyWordsPlayer(PlayerSession):
     """Speaks the referee's dialogue for a bot; in 2004 it reports its own score at the end.
 
@@ -43,7 +51,9 @@ class LuckyWordsPlayer(PlayerSession):
     dialogue, the session switches to that dialogue's plain variant and, if
     given ``rebuild``, makes a new bot for that variant's clock (never more
     than ``clock``), so a bot set up for 2004's 30 s does not overspend Word
-    Racer's 10 s. A second line of neither dialogue ends the session silently.
+    Racer's 10 s. A line that fits neither dialogue (a starting or an
+    opponent's letter that is not one letter A..Z, a second line of neither
+    dialogue) raises :class:`~codecup.errors.DialogueError`.
     """
 
     def __init__(
@@ -61,6 +71,7 @@ class LuckyWordsPlayer(PlayerSession):
         self._start: str | None = None
         self._begun = False
         self._finished = False
+        self._heard = 0
 
     @property
     def finished(self) -> bool:
@@ -68,17 +79,22 @@ class LuckyWordsPlayer(PlayerSession):
         return self._finished
 
     def receive(self, line: str) -> list[str]:
-        """Answer one referee line."""
+        """Answer one referee line; raise :class:`~codecup.errors.DialogueError` for one that does not fit."""
+        if self._finished:
+            return []
+        self._heard += 1
         text = line.strip()
         if self._start is None:
-            self._start = text.upper()
+            self._start = _letter(text, self._heard, "the starting letter")
             return []
         if not self._begun:
             self._begun = True
             heard = dialect_of(text)
             if heard is None:
-                self._finished = True
-                return []
+                raise DialogueError(
+                    f"line 2 from the referee: {text!r} is neither 'start' or a letter (CodeCup 2004) "
+                    "nor '1' or '0' (Word Racer)"
+                )
             if heard is not self.rules.dialect:
                 self._switch(rules_of(PLAIN_RULES[heard]))
             if heard is Dialect.WORDRACER:
@@ -89,7 +105,7 @@ class LuckyWordsPlayer(PlayerSession):
             self.bot.start(self._start, first)
             if first:
                 return self._pick()
-        return self._follow(text.upper())
+        return self._follow(_letter(text, self._heard, "the opponent's letter"))
 
     def _switch(self, rules: Rules) -> None:
         self.rules = rules

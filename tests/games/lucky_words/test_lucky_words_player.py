@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from codecup.errors import DialogueError
 from codecup_games.lucky_words.bots.randombot import RandomBot
 from codecup_games.lucky_words.player import LuckyWordsPlayer, dialect_of
 from codecup_games.lucky_words.variants import rules_of
@@ -86,7 +87,9 @@ def test_a_second_line_of_neither_dialogue(second):
     assert dialect_of(second) is None
     session = LuckyWordsPlayer(RandomBot(1), rules_of("codecup2004"))
     session.receive("E")
-    assert session.receive(second) == [] and session.finished
+    with pytest.raises(DialogueError, match="line 2 from the referee"):
+        session.receive(second)
+    assert not session.finished
 
 
 def test_a_2004_session_under_a_word_racer_referee_speaks_word_racer(small_words):
