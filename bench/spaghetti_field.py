@@ -131,14 +131,15 @@ class Unhurried(SearchBot):
 
 
 def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
-    """``search`` with options, e.g. ``search:x2.5:ab1:mc1:c16:w99:e10:p1`` (each optional).
+    """``search`` with options, e.g. ``search:x2.5:ab1:mc1:c16:w99:e10:p1:r16`` (each optional).
 
     ``x``: times the work; ``ab``, ``mc``: the opponent's weight in the alpha-beta
     search and in the playouts; ``c``: the UCB constant; ``w``: the Monte Carlo
     width; ``e``: alpha-beta at this many empty cells or fewer whatever the
-    work; ``p``: the plan ``search-p<n>`` of :data:`PLANS`. Defaults: ``search``'s.
+    work; ``p``: the plan ``search-p<n>`` of :data:`PLANS`; ``r``: the Monte Carlo width
+    against a random opponent. Defaults: ``search``'s.
     """
-    opts = {o.rstrip("0123456789."): float(o.lstrip("abcemptwx")) for o in name.split(":")[1:]}
+    opts = {o.rstrip("0123456789."): float(o.lstrip("abcemprtwx")) for o in name.split(":")[1:]}
     return Unhurried(
         seed,
         clock,
@@ -149,6 +150,7 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
         mc_width=int(opts.get("w", search.MC_WIDTH)),
         mc_low=int(opts.get("e", search.MC_LOW)),
         plan=PLANS[f"search-p{int(opts['p'])}"] if "p" in opts else PLAN,
+        random_width=int(opts.get("r", search.RANDOM_WIDTH)),
     )
 
 

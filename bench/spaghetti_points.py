@@ -23,11 +23,20 @@ clock stays 30 s (it only sets the work and the safety net).
 
     python bench/spaghetti_points.py [--games 200] [--scale 0.1] [--jobs 2]
         [--subjects search,search-before] [--field random,greedy,search-fast,search-before,spoiler]
+        [--store games.jsonl]
+
+``--store`` keeps every game's points in a file (one JSON line a game, keyed by
+subject, opponent, game number and scale) and replays none already there: a
+game is a function of those (seeded, budgeted in work), so a subject measured
+once (``search-before``, frozen) need not be played again to be compared with a
+new one. The file belongs to one version of the bots: start a new file when a
+bot changes.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
@@ -79,6 +88,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--subjects", default="search,search-before")
     parser.add_argument("--field", default="random,greedy,search-fast,search-before,spoiler")
+    parser.add_argument("--store", help="a file of games' points (JSON lines) to reuse and extend")
     args = parser.parse_args()
     subjects = args.subjects.split(",")
     field = args.field.split(",")
@@ -87,18 +97,23 @@ def main() -> None:
         f"(search-fast at its own 0.05); clock {CLOCK:g} s"
     )
     tasks = [(s, o, i, args.scale) for s in subjects for o in field for i in range(args.games)]
+    stored = load_store(args.store) if args.store else {}
+    todo = [t for t in tasks if t not in stored]
+    if stored:
+        print(f"{len(tasks) - len(todo)} of the {len(tasks)} games taken from {args.store}")
     begin = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        results = []
-        for n, r in enumerate(pool.map(_play_args, tasks, chunksize=4), 1):
-            results.append(r)
+        for n, (task, r) in enumerate(zip(todo, pool.map(_play_args, todo, chunksize=4), strict=True), 1):
+            stored[task] = r
+            if args.store:
+                save_game(args.store, task, r)
             if n % 100 == 0:
-                done = f"  {n}/{len(tasks)} games, {time.perf_counter() - begin:.0f} s"
+                done = f"  {n}/{len(todo)} games, {time.perf_counter() - begin:.0f} s"
                 print(done, file=sys.stderr, flush=True)
     took = time.perf_counter() - begin
     by_pair: dict[tuple[str, str], list[tuple[float, float]]] = {}
-    for (s, o, _i, _scale), r in zip(tasks, results, strict=True):
-        by_pair.setdefault((s, o), []).append(r)
+    for task in tasks:
+        by_pair.setdefault((task[0], task[1]), []).append(stored[task])
     for s in subjects:
         print(f"\n{s}:")
         print(
@@ -129,7 +144,30 @@ def main() -> None:
             f"ratio {own_a / own_b:.3f} ({100 * (own_a / own_b - 1):+.1f}%); paired difference "
             f"{d:+.2f} ± {d_ci:.2f} per game (95%, {len(diffs)} game pairs)"
         )
-    print(f"\n{len(tasks)} games in {took:.0f} s with {args.jobs} jobs")
+    print(f"\n{len(todo)} games played in {took:.0f} s with {args.jobs} jobs")
+
+
+Task = tuple[str, str, int, float]
+
+
+def load_store(path: str) -> dict[Task, tuple[float, float]]:
+    """The games kept in ``path`` (none if it does not exist), by (subject, opponent, game, scale)."""
+    out: dict[Task, tuple[float, float]] = {}
+    if not Path(path).exists():
+        return out
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            g = json.loads(line)
+            out[(g["subject"], g["opponent"], g["game"], g["scale"])] = (g["own"], g["other"])
+    return out
+
+
+def save_game(path: str, task: Task, points: tuple[float, float]) -> None:
+    """Append one game's points to ``path``."""
+    s, o, i, scale = task
+    record = {"subject": s, "opponent": o, "game": i, "scale": scale, "own": points[0], "other": points[1]}
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(record) + "\n")
 
 
 def field_mean(

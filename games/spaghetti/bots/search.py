@@ -17,7 +17,10 @@ penalties), so the search is aimed at the endgame.
 - From ``MC_HIGH`` empty cells down to the exact limit, the root's best
   ``MC_WIDTH`` moves by the one-ply greedy value are compared by their mean
   final value over "safe" playouts (see :mod:`.playout`), the playouts shared
-  out by UCB1; the most played move is chosen.
+  out by UCB1; the most played move is chosen. Against an opponent taken for
+  the random take-over player (see :meth:`SearchBot.observe`) the playouts
+  play it at random and the best ``RANDOM_WIDTH`` moves are compared: the
+  greedy order, made for a careful opponent, says little there.
 - Otherwise (the opening, and the last 7 to 9 empty cells, more with more
   work) an iterative-deepening alpha-beta search of the future value
   (negamax with the opponent's gains weighted; a position's value excludes the
@@ -71,6 +74,9 @@ OWN_MC_OPPONENT_WEIGHT = 0.0  # ``search``'s playouts: own points alone
 # than BLUNDER_EMPTIES empty cells (where careful players never do), is taken to be
 # the referee's random take-over player (or as weak as one).
 BLUNDER_EMPTIES = 12
+# Against a random opponent the root's greedy order means little (it ranks moves by what
+# a careful opponent could take), so the Monte Carlo compares three times as many moves.
+RANDOM_WIDTH = 48
 WEIGHT_UNIT = 4  # the weights as integers: own gains count 4, the opponent's 4 * weight
 
 
@@ -96,6 +102,7 @@ class SearchBot:
         ucb_c: float = UCB_C,
         mc_width: int = MC_WIDTH,
         mc_low: int = MC_LOW,
+        random_width: int = RANDOM_WIDTH,
     ):
         self.rng = random.Random(seed)
         self.clock = clock
@@ -122,6 +129,7 @@ class SearchBot:
         self.playouts = 0
         self.playout = safe_playout
         self.detect_random = detect_random
+        self.random_width = random_width
         self.opponent_random = False
 
     def observe(self, pos: Position, move: int) -> None:
@@ -199,7 +207,8 @@ class SearchBot:
         if self._exact_limit() < empties <= self.mc_high or (self.opponent_random and empties > 2):
             # Against the random take-over player the search would model a foe that is
             # not there: playouts with a random opponent estimate our points to the end.
-            return self._monte_carlo(pos, order[: self.mc_width])
+            width = self.random_width if self.opponent_random else self.mc_width
+            return self._monte_carlo(pos, order[:width])
         depth = 2
         self.last_depth = 1
         while depth <= empties:
