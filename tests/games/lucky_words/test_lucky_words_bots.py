@@ -117,3 +117,16 @@ def test_strong_completes_its_frame(official_words):
     board = strong.board
     for planned in strong.words:
         assert "".join(board[c] for c in LINES[planned.line]) == planned.word
+
+
+def test_strong_expects_a_flood_and_forgets_it_once_it_ends(small_words):
+    bot = make_bot("strong", 0)
+    bot.start("A", first=True)
+    for _ in range(8):
+        bot._expect("Z")
+    assert dict(bot.next_share)["Z"] > 0.3  # a Z caller will call Z again
+    for _ in range(8):
+        bot._expect("E")
+    shares = dict(bot.next_share)
+    assert shares["Z"] < 0.05 < 0.3 < shares["E"]  # it stopped: its last calls count most
+    assert sum(shares.values()) == pytest.approx(1.0)
