@@ -17,7 +17,10 @@ plus the change to the crossing lines' estimates beats the best open cell.
 The bot's own pick is the planned letter the opponent can use least (a model of its board: every
 letter of the game placed by a cruder estimate) and is least likely to call
 itself (a letter that may come free waits), or a letter outside the
-plan when that gains clearly more and the plan can spare the pick. Each of its
+plan when that gains clearly more and the plan can spare the pick. The
+opponent's next letters are expected from its calls; once it floods with one
+letter (a Z caller), its earlier calls fade, so a flood that has ended is not
+expected to go on. Each of its
 picks also lands on the opponent's board, so the frame's words are chosen with
 spite too: words of letters common in the list (useful to any board) lose
 points (``frame_spite``; with the waiting letters it took the bench's frame
