@@ -17,7 +17,10 @@ plus the change to the crossing lines' estimates beats the best open cell.
 The bot's own pick is the planned letter the opponent can use least (a model of its board: every
 letter of the game placed by a cruder estimate) and is least likely to call
 itself (a letter that may come free waits), or a letter outside the
-plan when that gains clearly more and the plan can spare the pick. Each of its
+plan when that gains clearly more and the plan can spare the pick. The
+opponent's next letters are expected from its calls; once it floods with one
+letter (a Z caller), its earlier calls fade, so a flood that has ended is not
+expected to go on. Each of its
 picks also lands on the opponent's board, so the frame's words are chosen with
 spite too: words of letters common in the list (useful to any board) lose
 points (``frame_spite``; with the waiting letters it took the bench's frame
@@ -151,6 +154,14 @@ class StrongBot(Bot):
     finalists = 12  # candidates per frame line scored by the line estimate
     save_value = 3.0  # the worth of an opponent's letter landing in a planned cell (a pick saved)
     prior = 6.0  # the list's letter shares weigh as much as this many of the opponent's picks
+    forget = 0.7
+    """Once the opponent floods (see :attr:`flood_calls`), each of its calls weighs this much less
+    at each later call: its last few calls say most about its next (a Z caller stops calling Z
+    once Z gains nothing on its board)."""
+    flood_calls = 4
+    flood_share = 0.6
+    """The opponent floods when one letter makes at least ``flood_share`` of its calls, and at
+    least ``flood_calls`` of them; from then on the expected shares fade (:attr:`forget`)."""
     free_pick = 3.0  # a pick outside the plan must gain at least this much more than the plan's
     defer = 3.0
     """A planned letter the opponent may call itself waits: the chance that it does (by its letter
@@ -185,7 +196,9 @@ class StrongBot(Bot):
         self.share = [(ch, text.count(ch) / len(text)) for ch in LETTERS]
         self.useful = {ch: 26 * share for ch, share in self.share}
         self.called = dict.fromkeys(LETTERS, 0)  # the opponent's picks so far, by letter
+        self.recent = dict.fromkeys(LETTERS, 0.0)  # the same, earlier ones fading by ``forget``
         self.next_share = self.share
+        self.flood = False  # whether the opponent has flooded (then its expected shares fade)
         self.words: list[PlannedWord] = []
         self.plan: dict[int, str] = {}
         if self.budget.candidates:
@@ -385,10 +398,22 @@ class StrongBot(Bot):
     def _expect(self, letter: str) -> None:
         """The opponent called ``letter``: the next letter to land in the open cells is its next
         pick, expected by the letters it has called (a bot that calls Z often will again) with
-        the list's letter shares as a prior worth :attr:`prior` picks."""
+        the list's letter shares as a prior worth :attr:`prior` picks. Once it has flooded with
+        one letter, by the letters it has called lately (earlier calls fading by :attr:`forget`
+        a call): a flood that has ended is not expected to go on."""
         self.called[letter] += 1
-        n = sum(self.called.values()) + self.prior
-        self.next_share = [(ch, (self.called[ch] + self.prior * share) / n) for ch, share in self.share]
+        for ch in self.recent:
+            self.recent[ch] *= self.forget
+        self.recent[letter] += 1
+        count = self.called[letter]
+        if count >= self.flood_calls and count >= self.flood_share * sum(self.called.values()):
+            self.flood = True
+        self.next_share = self._shares(self.recent if self.flood else self.called)
+
+    def _shares(self, called: dict[str, int] | dict[str, float]) -> list[tuple[str, float]]:
+        """Per letter, its share of ``called`` with the list's shares as a prior worth :attr:`prior` calls."""
+        n = sum(called.values()) + self.prior
+        return [(ch, (called[ch] + self.prior * share) / n) for ch, share in self.share]
 
     def _model_gain(self, letter: str) -> float:
         """The letter's best gain on the model of the opponent's board, by the model's own

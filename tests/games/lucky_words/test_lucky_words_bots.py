@@ -117,3 +117,29 @@ def test_strong_completes_its_frame(official_words):
     board = strong.board
     for planned in strong.words:
         assert "".join(board[c] for c in LINES[planned.line]) == planned.word
+
+
+def test_strong_forgets_a_flood_once_it_ends(small_words):
+    bot = make_bot("strong", 0)
+    bot.start("A", first=True)
+    for letter in "ZEZ":
+        bot._expect(letter)
+    assert not bot.flood  # two Zs are no flood yet: every call counts alike
+    assert dict(bot.next_share)["Z"] == pytest.approx((2 + 6 * dict(bot.share)["Z"]) / 9)
+    for _ in range(6):
+        bot._expect("Z")
+    assert bot.flood
+    assert dict(bot.next_share)["Z"] > 0.3  # a Z caller will call Z again
+    for _ in range(8):
+        bot._expect("E")
+    shares = dict(bot.next_share)
+    assert shares["Z"] < 0.05 < 0.3 < shares["E"]  # it stopped: its last calls count most
+    assert sum(shares.values()) == pytest.approx(1.0)
+
+
+def test_strong_sees_no_flood_in_varied_calls(small_words):
+    bot = make_bot("strong", 0)
+    bot.start("A", first=False)
+    for letter in "SESTERSTEAS":
+        bot._expect(letter)
+    assert not bot.flood  # four S of eleven calls
