@@ -27,19 +27,24 @@ PLAIN_RULES = {Dialect.CODECUP2004: "codecup2004", Dialect.WORDRACER: "wordracer
 """The variant taken for a dialogue heard when the configured variant speaks the other one."""
 
 
+def _is_letter(text: str) -> bool:
+    """Whether ``text`` is one letter A..Z, in either case."""
+    return len(text) == 1 and text.isascii() and text.isalpha()
+
+
 def dialect_of(second_line: str) -> Dialect | None:
     """The dialogue a referee's second line belongs to, or ``None`` if it belongs to neither."""
     text = second_line.strip()
     if text in ("0", "1"):
         return Dialect.WORDRACER
-    if text.lower() == "start" or (len(text) == 1 and text.isascii() and text.isalpha()):
+    if text.lower() == "start" or _is_letter(text):
         return Dialect.CODECUP2004
     return None
 
 
 def _letter(text: str, number: int, what: str) -> str:
     """``text`` as an upper-case letter A..Z (either case accepted), or a :class:`DialogueError`."""
-    if len(text) == 1 and text.isascii() and text.isalpha():
+    if _is_letter(text):
         return text.upper()
     raise DialogueError(f"line {number} from the referee: {text!r} is not {what} (one letter A..Z)")
 
@@ -92,7 +97,7 @@ class LuckyWordsPlayer(PlayerSession):
             heard = dialect_of(text)
             if heard is None:
                 raise DialogueError(
-                    f"line 2 from the referee: {text!r} is neither 'start' or a letter (CodeCup 2004) "
+                    f"line 2 from the referee: {text!r} is not 'start' or a letter (CodeCup 2004), "
                     "nor '1' or '0' (Word Racer)"
                 )
             if heard is not self.rules.dialect:
