@@ -542,11 +542,17 @@ class StrongBot(Bot):
 
     def _mc_pick(self, spite: dict[str, float], ranked: list[tuple[float, int, str]]) -> tuple[str, int]:
         """The best of the first few ``ranked`` planned letters and a few letters outside the plan,
-        by playouts less spite."""
+        by playouts less spite.
+
+        A letter outside the plan is a candidate only when the plan can spare the pick (more own
+        picks left than planned cells), as before the endgame: the playouts draw the opponent's
+        letters from its shares, so they count on it to supply the planned letters the bot no
+        longer picks itself, and a Z caller, which calls what its own board needs, may never do
+        so (a frame word broke, the one game of 200 lost against ``zracer-class``)."""
         width = self.budget.endgame_width
         options = [(c, ch) for _, c, ch in ranked[: width // 2]]
         cells = self._open()
-        if cells:
+        if cells and (not options or self._own_left() > len(self.plan)):
             table = self._table(self._virtual(), cells)
             free = sorted(self._free_options(table, spite), reverse=True)
             options += [(c, ch) for _, c, ch in free[: width - len(options)]]

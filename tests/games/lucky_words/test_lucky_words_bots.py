@@ -7,6 +7,7 @@ import pytest
 from codecup.drive import play_bots
 from codecup_games.lucky_words.bots import make_bot
 from codecup_games.lucky_words.bots.evaluate import LINES
+from codecup_games.lucky_words.engine import LETTERS
 from codecup_games.lucky_words.game import LuckyWords
 from codecup_games.lucky_words.words import WORDS_ENV
 
@@ -143,3 +144,22 @@ def test_strong_sees_no_flood_in_varied_calls(small_words):
     for letter in "SESTERSTEAS":
         bot._expect(letter)
     assert not bot.flood  # four S of eleven calls
+
+
+def test_strong_keeps_to_its_plan_in_the_endgame_without_a_pick_to_spare(small_words):
+    bot = make_bot("strong", 0)
+    bot.start("A", first=True)
+    # cells 0..9 empty, the rest full
+    for cell in range(10, 49):
+        if cell != 24:
+            bot.board[cell] = "Z"
+    bot.board[10:12] = ["R", "T"]  # an A in cell 9 makes ART
+    bot.letters = ["A"] + ["Z"] * 38  # turn 39: its picks are turns 39, 41, 43, 45, 47
+    assert bot.picks_left() == 5
+    bot.plan = dict.fromkeys(range(5), "C")  # five planned cells for five picks
+    # The playouts expect the opponent to call C every time, so A in 9 looks free of cost; but
+    # if the opponent called anything else, a planned word would break.
+    bot.next_share = [(ch, 1.0 if ch == "C" else 0.0) for ch in LETTERS]
+    assert bot._endgame()
+    letter, cell = bot.pick()
+    assert cell in range(5) and letter == "C"
