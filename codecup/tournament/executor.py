@@ -42,6 +42,8 @@ PlayFn = Callable[[MatchInfo], Record]
 BUSY_SEATS_PER_GAME = 1
 
 _worker_pm: pluggy.PluginManager | None = None
+#: Whether this worker is running a match (whose players SIGTERM must close before it exits).
+_in_match = False
 
 
 def play(match: MatchInfo, hide: tuple[str, ...] = ()) -> Record:
@@ -53,13 +55,16 @@ def play(match: MatchInfo, hide: tuple[str, ...] = ()) -> Record:
     from codecup.runner import run_match
     from codecup.sandbox import Policy
 
-    global _worker_pm
+    global _worker_pm, _in_match
     if _worker_pm is None:
         _worker_pm = make_plugin_manager(report=None)  # the command has named any broken plugin
+    _in_match = True
     try:
         return run_match(match, pm=_worker_pm, policy=Policy(hide=hide))
     except _Terminate:  # the match has closed its players on the way out: end this worker
         os._exit(1)
+    finally:
+        _in_match = False
 
 
 def play_hiding(out: Path) -> PlayFn:
@@ -104,6 +109,13 @@ def _kill_self_after(seconds: float) -> None:
 
 
 def _on_sigterm(signum: int, frame: object) -> None:
+    """Unwind the running match (which closes its players); with none running, exit at once.
+
+    Outside a match there is nothing to close, and an exception raised there could land in
+    the pool's own code (in the worker's initializer it prints a traceback): exit silently.
+    """
+    if not _in_match:
+        os._exit(1)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM kills at once
     threading.Thread(target=_kill_self_after, args=(WORKER_GRACE,), daemon=True).start()
     raise _Terminate(1)
@@ -124,7 +136,10 @@ def _on_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
     thread and a moment later, so the match still unwinds (and nothing is printed)."""
     if isinstance(unraisable.exc_value, _Terminate):
         signal.signal(signal.SIGTERM, _on_sigterm)
-        threading.Thread(target=_redeliver_sigterm, daemon=True).start()
+        try:
+            threading.Thread(target=_redeliver_sigterm, daemon=True).start()
+        except BaseException:  # no thread at shutdown, or a second SIGTERM: exit as SIGKILL would
+            os._exit(1)
         return
     sys.__unraisablehook__(unraisable)
 
@@ -259,10 +274,24 @@ class LocalPool(GamePool):
                 p.join(max(0.0, deadline - time.monotonic()))
                 if p.exitcode is None:
                     p.kill()
+        self._shutdown_now()
+
+    def _shutdown_now(self) -> None:
+        """Shut the pool down without waiting for games, then wait (bounded) for its manager thread.
+
+        Until it has ended, the interpreter's exit races it: the pool's exit hook wakes the
+        thread through a pipe that the thread closes as it ends, and losing the race prints an
+        ``OSError: [Errno 9] Bad file descriptor`` traceback after the command's last line
+        (CPython 3.11's ``concurrent.futures.process._python_exit``). The workers are already
+        ended or told to end, so the thread soon has nothing left to wait for.
+        """
+        manager = getattr(self.executor, "_executor_manager_thread", None)  # shutdown() forgets it
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+            manager.join(WORKER_GRACE + 1.0)
 
     def restart(self) -> bool:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self._shutdown_now()
         self.executor = self._new(self.jobs)
         self._seen.clear()
         return True

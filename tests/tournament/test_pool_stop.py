@@ -1,0 +1,65 @@
+"""Stopping the local pool prints nothing: no thread left for the interpreter's exit to race,
+no exception raised into the pool's own code by a SIGTERM between games."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+from codecup.tournament.executor import LocalPool
+
+
+def _manager(pool: LocalPool) -> threading.Thread:
+    manager = pool.executor._executor_manager_thread  # type: ignore[attr-defined]
+    assert isinstance(manager, threading.Thread)
+    return manager
+
+
+@pytest.mark.slow
+def test_abort_ends_the_pools_manager_thread():
+    # While the manager thread lives, CPython 3.11's exit hook may write to the pipe the
+    # thread is closing: "OSError: [Errno 9] Bad file descriptor" after a stopped command's
+    # last line. abort() returns only once the thread has ended.
+    pool = LocalPool(2)
+    futures = [pool.submit(time.sleep, 30) for _ in range(3)]
+    manager = _manager(pool)
+    pool.abort()
+    assert not manager.is_alive()
+    assert all(f.done() for f in futures)
+
+
+@pytest.mark.slow
+def test_restart_ends_the_old_manager_thread():
+    pool = LocalPool(1)
+    try:
+        pool.submit(time.sleep, 0).result(timeout=30)
+        old = _manager(pool)
+        assert pool.restart()
+        assert not old.is_alive()
+        assert pool.submit(time.sleep, 0).result(timeout=30) is None
+    finally:
+        pool.abort()
+
+
+OUTSIDE_A_MATCH = textwrap.dedent(
+    """
+    import os, signal, sys, time
+    from codecup.tournament.executor import worker_init
+    try:  # as the pool calls the initializer: it logs (with a traceback) what escapes
+        worker_init(os.getppid())
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)
+    except BaseException as exc:
+        print("escaped:", type(exc).__name__, file=sys.stderr)
+    """
+)
+
+
+def test_sigterm_outside_a_match_exits_at_once_and_quietly():
+    done = subprocess.run([sys.executable, "-c", OUTSIDE_A_MATCH], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "")
