@@ -15,6 +15,7 @@ SCRIPT = textwrap.dedent(
     from codecup.tournament import executor
 
     executor.worker_init(os.getppid())
+    executor._in_match = True  # as play() sets it while a match runs
 
     class Thing:
         pass
