@@ -21,13 +21,13 @@ from codecup_games.lucky_words.engine import EMPTY, LETTERS
 
 def _best_cell(ev: LineEvaluator, patterns: list[str], cells: list[int], letter: str) -> int:
     """The cell of ``cells`` where ``letter`` gains most (lowest on ties)."""
-    line = ev.line
+    line, letters = ev.line, ev.line_letters
+    x = ord(letter) - ord("A")
     best, best_gain = cells[0], -1e18
     for cell in cells:
         r, c = LINES_OF[cell]
         rp, cp = patterns[r], patterns[c]
-        i, j = cell % 7, cell // 7
-        gain = line(rp[:i] + letter + rp[i + 1 :]) - line(rp) + line(cp[:j] + letter + cp[j + 1 :]) - line(cp)
+        gain = letters(rp, cell % 7)[x] - line(rp) + letters(cp, cell // 7)[x] - line(cp)
         if gain > best_gain:
             best, best_gain = cell, gain
     return best
@@ -35,18 +35,16 @@ def _best_cell(ev: LineEvaluator, patterns: list[str], cells: list[int], letter:
 
 def _best_pick(ev: LineEvaluator, patterns: list[str], cells: list[int]) -> tuple[int, str]:
     """The cell and letter that gain most (first in cell then letter order on ties)."""
-    line = ev.line
+    line, letters = ev.line, ev.line_letters
     best, best_gain = (cells[0], "E"), -1e18
     for cell in cells:
         r, c = LINES_OF[cell]
         rp, cp = patterns[r], patterns[c]
-        i, j = cell % 7, cell // 7
         base = line(rp) + line(cp)
-        head_r, tail_r, head_c, tail_c = rp[:i], rp[i + 1 :], cp[:j], cp[j + 1 :]
-        for letter in LETTERS:
-            gain = line(head_r + letter + tail_r) + line(head_c + letter + tail_c) - base
-            if gain > best_gain:
-                best, best_gain = (cell, letter), gain
+        gains = [a + b - base for a, b in zip(letters(rp, cell % 7), letters(cp, cell // 7), strict=True)]
+        gain = max(gains)
+        if gain > best_gain:
+            best, best_gain = (cell, LETTERS[gains.index(gain)]), gain
     return best
 
 

@@ -19,6 +19,8 @@ from codecup_games.lucky_words.bots.index import WordIndex
 from codecup_games.lucky_words.scorer import POINTS
 
 SIZE = 7
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ZEROS = [0.0] * 26  # shared: the windows that no letter makes a word (never changed)
 LINES = tuple(tuple(range(r * 7, r * 7 + 7)) for r in range(7)) + tuple(
     tuple(range(c, 49, 7)) for c in range(7)
 )
@@ -36,6 +38,8 @@ class LineEvaluator:
         self.exact_only = exact_only
         self._windows: dict[str, float] = {}
         self._lines: dict[str, float] = {}
+        self._letters: dict[tuple[str, int], list[float]] = {}
+        self._holes: dict[tuple[str, int], list[float]] = {}
         self._qpow = [q**e for e in range(8)]
         self._dpow = [d**e for e in range(8)]
 
@@ -64,6 +68,84 @@ class LineEvaluator:
         if value is None:
             value = self._lines[pattern] = _LINE_DP(pattern, self._windows.get, self.window)
         return value
+
+    def line_letters(self, pattern: str, i: int) -> list[float]:
+        """Per letter A..Z, :meth:`line` of ``pattern`` with that letter in its empty cell ``i``:
+        the same values, cached per pattern and cell and computed for all letters at once (the
+        windows through ``i`` by one match and a mask per letter, the DP once for the windows
+        that miss ``i``), since most callers ask for every letter."""
+        key = (pattern, i)
+        values = self._letters.get(key)
+        if values is None:
+            values = self._letters[key] = self._line_letters(pattern, i)
+        return values
+
+    def _line_letters(self, s: str, i: int) -> list[float]:
+        """:meth:`line_letters` uncached: :func:`_compile_line_dp`'s DP, each value of it a
+        list over the letters where a window (or the rest of the line) goes through ``i``."""
+        get, window, through = self._windows.get, self.window, self._hole_windows
+        # b[k]: the best value of cells k..6, the same for every letter right of i (b[6] = b[7] = 0).
+        b = [0.0] * (SIZE + 1)
+        for k in range(SIZE - 2, i, -1):
+            best = b[k + 1]
+            for j in range(k + 2, SIZE + 1):
+                sub = s[k:j]
+                w = get(sub)
+                if w is None:
+                    w = window(sub)
+                if j < SIZE - 1:
+                    w += b[j]
+                if w > best:
+                    best = w
+            b[k] = best
+        vecs: list[list[float]] = [[]] * SIZE  # per letter, for k <= i
+        for k in range(min(i, SIZE - 2), -1, -1):
+            bests = [b[k + 1]] * 26 if k + 1 > i or k == SIZE - 2 else vecs[k + 1]
+            for j in range(k + 2, SIZE + 1):
+                # A window worth 0 adds nothing: b[k] >= b[j] for j > k, letter by letter.
+                if j > i:  # the window goes through i
+                    ws = through(s[k:j], i - k)
+                    if ws is _ZEROS:
+                        continue
+                    if j < SIZE - 1:
+                        bj = b[j]
+                        ws = [w + bj for w in ws]
+                else:
+                    sub = s[k:j]
+                    w = get(sub)
+                    if w is None:
+                        w = window(sub)
+                    if w == 0.0:
+                        continue
+                    ws = [w + x for x in vecs[j]] if j < SIZE - 1 else [w] * 26
+                bests = [w if w > x else x for x, w in zip(bests, ws, strict=True)]
+            vecs[k] = bests
+        return vecs[0]
+
+    def _hole_windows(self, hole: str, k: int) -> list[float]:
+        """Per letter A..Z, :meth:`window` of ``hole`` with that letter in its empty cell ``k``
+        (one match of ``hole``, then one mask per letter; cached)."""
+        key = (hole, k)
+        values = self._holes.get(key)
+        if values is None:
+            bits = self.index.matches(hole)
+            if not bits:
+                values = _ZEROS
+            else:
+                n = len(hole)
+                empties = hole.count(".") - 1
+                points = POINTS[n]
+                counts = [(bits & mask).bit_count() for mask in self.index.masks[n][k]]
+                if empties == 0:
+                    values = [float(points) if c else 0.0 for c in counts]
+                elif self.exact_only:
+                    value = points * self._qpow[empties]
+                    values = [value if c else 0.0 for c in counts]
+                else:
+                    qe, de = self._qpow[empties], self._dpow[empties]
+                    values = [points * (1.0 - math.exp(-c * qe)) * de if c else 0.0 for c in counts]
+            self._holes[key] = values
+        return values
 
 
 def _compile_line_dp() -> Callable[[str, Callable[[str], float | None], Callable[[str], float]], float]:
@@ -108,17 +190,13 @@ def placement_gains(
     """Per empty cell (of ``cells``, default all): the change in estimated value if ``letter`` goes there."""
     patterns = [line_pattern(board, i) for i in range(14)]
     base = [ev.line(p) for p in patterns]
+    letters = ev.line_letters
+    x = ord(letter) - ord("A")
     out = []
     for cell in range(49) if cells is None else cells:
         if board[cell] != ".":
             continue
         r, c = LINES_OF[cell]
-        col = cell // 7
-        row_pos = cell % 7
-        rp = patterns[r]
-        cp = patterns[c]
-        new_r = rp[:row_pos] + letter + rp[row_pos + 1 :]
-        new_c = cp[:col] + letter + cp[col + 1 :]
-        gain = ev.line(new_r) - base[r] + ev.line(new_c) - base[c]
+        gain = letters(patterns[r], cell % 7)[x] - base[r] + letters(patterns[c], cell // 7)[x] - base[c]
         out.append((gain, cell))
     return out

@@ -26,7 +26,8 @@ spite too: words of letters common in the list (useful to any board) lose
 points (``frame_spite``; with the waiting letters it took the bench's frame
 planner from 115.3 to 105.5 points a game for 2.7 of our own, 200 games).
 
-With at most ``endgame_cells`` empty cells (20 at the standard clocks) the
+With at most ``endgame_cells`` empty cells (20 at the standard clocks, 26 once the
+opponent floods) the
 estimates give way to playouts (:mod:`endgame`): the few best cells for the
 opponent's letter, or the few best planned and unplanned letters to pick,
 are compared by the mean final score of a fixed number of playouts to the end
@@ -82,6 +83,9 @@ class Budget:
     """Playouts per candidate move once at most ``endgame_cells`` cells are empty (0: none)."""
     endgame_cells: int = 0
     """Empty cells from which moves are chosen by playouts."""
+    flood_endgame_cells: int = 0
+    """The same once the opponent floods (a Z caller: its letters are few and foreseeable, so the
+    playouts see further); at least ``endgame_cells``."""
     endgame_width: int = 6
     """Candidate moves compared by playouts."""
 
@@ -89,7 +93,9 @@ class Budget:
     def for_clock(cls, clock: float | None) -> Budget:
         """The budget for a seat with ``clock`` seconds for the whole game (``None``: unlimited)."""
         if clock is None or clock >= FULL_CLOCK:
-            return cls(candidates=3000, look=6, swaps=16, playouts=32, endgame_cells=20)
+            return cls(
+                candidates=3000, look=6, swaps=16, playouts=32, endgame_cells=20, flood_endgame_cells=26
+            )
         if clock >= 4.0:
             return cls(candidates=1000, look=3, swaps=8, playouts=16, endgame_cells=12)
         if clock >= 2.5:
@@ -463,7 +469,8 @@ class StrongBot(Bot):
 
     def _endgame(self) -> bool:
         """Whether moves are chosen by playouts now (few cells left, and work for them)."""
-        return bool(self.budget.playouts) and len(self.free) <= self.budget.endgame_cells and self._calm()
+        cells = max(self.budget.endgame_cells, self.budget.flood_endgame_cells if self.flood else 0)
+        return bool(self.budget.playouts) and len(self.free) <= cells and self._calm()
 
     def _futures(self) -> tuple[list[bool], list[list[str]]]:
         """The turns after this one (True: this bot picks) and the opponent's letters in them."""

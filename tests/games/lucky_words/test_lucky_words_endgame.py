@@ -60,3 +60,26 @@ def test_draws_follow_the_shares_and_the_seed():
     assert draw_letters(random.Random(1), shares, 3, 2) == [["Z", "Z", "Z"], ["Z", "Z", "Z"]]
     mixed = [("A", 0.5), ("Z", 0.5)]
     assert draw_letters(random.Random(7), mixed, 5, 3) == draw_letters(random.Random(7), mixed, 5, 3)
+
+
+def test_line_letters_equals_line_for_every_letter():
+    """The batched values are the very floats of :meth:`LineEvaluator.line` (decisions unchanged)."""
+    words = WordList.from_words(
+        ["ABALONE", "ZEALOTS", "AT", "TA", "ZA", "LONE", "ALE", "TEA", "SEAL", "LATE"], "t"
+    )
+    rng = random.Random(1)
+    for exact_only in (False, True):
+        batched = LineEvaluator(
+            WordIndex.build(words), q=1.0 if not exact_only else 0.1, d=0.72, exact_only=exact_only
+        )
+        single = LineEvaluator(
+            WordIndex.build(words), q=1.0 if not exact_only else 0.1, d=0.72, exact_only=exact_only
+        )
+        for _ in range(300):
+            pattern = "".join(rng.choice("AELNOST....") for _ in range(7))
+            for i in (k for k, ch in enumerate(pattern) if ch == EMPTY):
+                values = batched.line_letters(pattern, i)
+                expected = [
+                    single.line(pattern[:i] + ch + pattern[i + 1 :]) for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                ]
+                assert values == expected, (pattern, i)
