@@ -105,7 +105,7 @@ def test_kill_at_a_random_moment_then_resume(tmp_path):
     (tmp_path / "bot.py").write_text(TWENTYONE_SCRIPT_BOT)
     args = ["tournament", tmp_path / "players.yml", "--jobs", "2", "--quiet", "--seed", "5"]
     out = tmp_path / "cut"
-    rng = random.Random()
+    rng = random.Random(108)  # which games to cut after (seeded); the moment within a game is timing
     ref = codecup(*args, "--out", tmp_path / "ref", "--no-site")
     log = out / "results.jsonl"
     for target in sorted(rng.sample(range(1, 10), 2)):
