@@ -19,7 +19,6 @@ from codecup_games.lucky_words.bots.index import WordIndex
 from codecup_games.lucky_words.scorer import POINTS
 
 SIZE = 7
-_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ZEROS = [0.0] * 26  # shared: the windows that no letter makes a word (never changed)
 LINES = tuple(tuple(range(r * 7, r * 7 + 7)) for r in range(7)) + tuple(
     tuple(range(c, 49, 7)) for c in range(7)

@@ -7,7 +7,7 @@ import random
 from codecup_games.lucky_words.bots.endgame import draw_letters, playout
 from codecup_games.lucky_words.bots.evaluate import LineEvaluator
 from codecup_games.lucky_words.bots.index import WordIndex
-from codecup_games.lucky_words.engine import EMPTY
+from codecup_games.lucky_words.engine import EMPTY, LETTERS
 from codecup_games.lucky_words.scorer import Scorer
 from codecup_games.lucky_words.words import WordList
 
@@ -68,18 +68,11 @@ def test_line_letters_equals_line_for_every_letter():
         ["ABALONE", "ZEALOTS", "AT", "TA", "ZA", "LONE", "ALE", "TEA", "SEAL", "LATE"], "t"
     )
     rng = random.Random(1)
-    for exact_only in (False, True):
-        batched = LineEvaluator(
-            WordIndex.build(words), q=1.0 if not exact_only else 0.1, d=0.72, exact_only=exact_only
-        )
-        single = LineEvaluator(
-            WordIndex.build(words), q=1.0 if not exact_only else 0.1, d=0.72, exact_only=exact_only
-        )
+    index = WordIndex.build(words)
+    for q, exact_only in ((1.0, False), (0.1, True)):
+        batched, single = (LineEvaluator(index, q=q, d=0.72, exact_only=exact_only) for _ in range(2))
         for _ in range(300):
             pattern = "".join(rng.choice("AELNOST....") for _ in range(7))
             for i in (k for k, ch in enumerate(pattern) if ch == EMPTY):
-                values = batched.line_letters(pattern, i)
-                expected = [
-                    single.line(pattern[:i] + ch + pattern[i + 1 :]) for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                ]
-                assert values == expected, (pattern, i)
+                expected = [single.line(pattern[:i] + ch + pattern[i + 1 :]) for ch in LETTERS]
+                assert batched.line_letters(pattern, i) == expected, (pattern, i)
