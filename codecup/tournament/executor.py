@@ -285,10 +285,15 @@ class LocalPool(GamePool):
         (CPython 3.11's ``concurrent.futures.process._python_exit``). The workers are already
         ended or told to end, so the thread soon has nothing left to wait for.
         """
-        manager = getattr(self.executor, "_executor_manager_thread", None)  # shutdown() forgets it
+        manager = self._manager_thread()  # shutdown() forgets it
         self.executor.shutdown(wait=False, cancel_futures=True)
-        if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+        if manager is not None:
             manager.join(WORKER_GRACE + 1.0)
+
+    def _manager_thread(self) -> threading.Thread | None:
+        """The pool's manager thread (it fails the futures of dead workers, then reaps them)."""
+        manager = getattr(self.executor, "_executor_manager_thread", None)
+        return manager if isinstance(manager, threading.Thread) else None
 
     def restart(self) -> bool:
         self._shutdown_now()
@@ -300,8 +305,8 @@ class LocalPool(GamePool):
         # The pool's manager thread fails the futures first, then reaps the workers. Read no
         # exit status before it is done: two threads polling one forkserver child race, and
         # the loser reads 255 ("the forkserver died") instead of the status.
-        manager = getattr(self.executor, "_executor_manager_thread", None)
-        if isinstance(manager, threading.Thread):
+        manager = self._manager_thread()
+        if manager is not None:
             manager.join(WORKER_GRACE + 1.0)
         # The pool SIGTERMs the other workers when one dies, and they exit with a code of
         # their own: a signal other than SIGTERM is the cause, an exit code only otherwise.
