@@ -96,8 +96,16 @@ class Launch:
         for name, source in self.provided:
             if not os.path.lexists(f"{self.workdir}/{name}"):
                 _copy(source, f"{scratch}/.upper/{name}")
+        # A scratch folder inside the working folder (a bot started in /tmp, say) would vanish
+        # under the overlay, which shows the folder's own files and none of the mounts below
+        # it: held by a descriptor, it is bound back into place on top of the overlay.
+        inside = scratch.startswith(self.workdir.rstrip("/") + "/")
+        held = os.open(scratch, os.O_PATH | os.O_DIRECTORY) if inside else -1
         overlay = f"lowerdir={self.workdir},upperdir={scratch}/.upper,workdir={scratch}/.work"
         linux.mount("codecup-workdir", self.workdir, "overlay", _NOTHING, overlay)
+        if inside:
+            linux.mount(f"/proc/self/fd/{held}", scratch, None, linux.MS_BIND)
+            os.close(held)
         for path in self.hide:
             with contextlib.suppress(OSError):  # gone since the referee decided: nothing to hide
                 linux.mount("codecup-hidden", path, "tmpfs", _NOTHING | linux.MS_RDONLY, "size=4k,mode=0555")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -50,6 +51,20 @@ def test_plain_python3_on_path(tiny_game, tmp_path, full_sandbox):
     assert record.containment[0].startswith("namespaces")
     assert "cgroup2" in record.containment[0]
     assert record.containment[1] == "in-process"
+
+
+def test_a_bot_whose_folder_holds_the_scratch_folders(tiny_game, tmp_path, monkeypatch, full_sandbox):
+    """A bot started in the temporary folder (``codecup play`` run from /tmp, say): its scratch
+    folder lies inside its working folder, under the overlay, and must still be there."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    (tmp_path / "bot.py").write_text("open('written.txt', 'w').write('x')\n" + PYTHON_BOT)
+    record = play(tiny_game, PlayerInfo("py", command=("python3", "bot.py"), directory=str(tmp_path)))
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    assert record.containment[0].startswith("namespaces")
+    assert not (tmp_path / "written.txt").exists()  # its writes landed in its scratch folder
+    assert list(temp.iterdir()) == []  # and the scratch mount points are gone
 
 
 def test_compiled_program(tiny_game, tmp_path, full_sandbox):
