@@ -96,19 +96,22 @@ class Launch:
         for name, source in self.provided:
             if not os.path.lexists(f"{self.workdir}/{name}"):
                 _copy(source, f"{scratch}/.upper/{name}")
-        # A scratch folder inside the working folder (a bot started in /tmp, say) would vanish
-        # under the overlay, which shows the folder's own files and none of the mounts below
-        # it: held by a descriptor, it is bound back into place on top of the overlay.
-        inside = scratch.startswith(self.workdir.rstrip("/") + "/")
-        held = os.open(scratch, os.O_PATH | os.O_DIRECTORY) if inside else -1
+        # A scratch folder inside the working folder (a bot started in /tmp, say) or inside a
+        # hidden folder would vanish under the overlay (which shows the folder's own files, none
+        # of the mounts below it) or the hiding tmpfs: held by a descriptor, it is bound back
+        # into place on top of them.
+        covered = any(scratch.startswith(p.rstrip("/") + "/") for p in (self.workdir, *self.hide))
+        held = os.open(scratch, os.O_PATH | os.O_DIRECTORY) if covered else -1
         overlay = f"lowerdir={self.workdir},upperdir={scratch}/.upper,workdir={scratch}/.work"
         linux.mount("codecup-workdir", self.workdir, "overlay", _NOTHING, overlay)
-        if inside:
-            linux.mount(f"/proc/self/fd/{held}", scratch, None, linux.MS_BIND)
-            os.close(held)
         for path in self.hide:
+            # Read-only at once, unless the scratch folder's mount point is to be made in it
+            # (all of / is made read-only below anyway).
+            flags = _NOTHING if scratch.startswith(path.rstrip("/") + "/") else _NOTHING | linux.MS_RDONLY
             with contextlib.suppress(OSError):  # gone since the referee decided: nothing to hide
-                linux.mount("codecup-hidden", path, "tmpfs", _NOTHING | linux.MS_RDONLY, "size=4k,mode=0555")
+                linux.mount("codecup-hidden", path, "tmpfs", flags, "size=4k,mode=0555")
+        if covered:
+            _bind_back(held, scratch)
         self._devices(f"{scratch}/.dev")
         linux.set_readonly("/", recursive=True)
         for writable in (scratch, self.workdir, "/dev/shm"):
@@ -159,6 +162,14 @@ class Launch:
                     os._exit(0)
         except BaseException:
             os._exit(127)
+
+
+def _bind_back(held: int, path: str) -> None:
+    """Bind the folder held open as ``held`` onto ``path`` again (creating the mount point when
+    what covers it, a hiding tmpfs, does not have it), and close ``held``."""
+    os.makedirs(path, exist_ok=True)
+    linux.mount(f"/proc/self/fd/{held}", path, None, linux.MS_BIND)
+    os.close(held)
 
 
 def _keeper(init: int, read: int, write: int) -> None:

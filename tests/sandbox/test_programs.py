@@ -13,6 +13,7 @@ from codecup.dialogue import Termination
 from codecup.game import ProvidedFile
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
+from codecup.sandbox import Policy
 
 PYTHON_BOT = """\
 import sys
@@ -53,17 +54,26 @@ def test_plain_python3_on_path(tiny_game, tmp_path, full_sandbox):
     assert record.containment[1] == "in-process"
 
 
-def test_a_bot_whose_folder_holds_the_scratch_folders(tiny_game, tmp_path, monkeypatch, full_sandbox):
-    """A bot started in the temporary folder (``codecup play`` run from /tmp, say): its scratch
-    folder lies inside its working folder, under the overlay, and must still be there."""
-    temp = tmp_path / "tmp"
-    temp.mkdir()
+@pytest.mark.parametrize("where", ["its folder", "a hidden folder"])
+def test_the_scratch_folders_inside_a_folder_the_bot_sees_differently(
+    tiny_game, tmp_path, monkeypatch, full_sandbox, where
+):
+    """The scratch folders' mount points (in the temporary folder) inside the bot's working
+    folder (``codecup play`` run from /tmp, say), covered by its overlay, or inside a folder
+    hidden from it, covered by an empty tmpfs: the bot's scratch folder must still be there."""
+    folder = tmp_path if where == "its folder" else tmp_path / "bot"
+    hidden = tmp_path / "results"
+    temp = (folder if where == "its folder" else hidden) / "tmp"
+    temp.mkdir(parents=True)
+    folder.mkdir(exist_ok=True)
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    (tmp_path / "bot.py").write_text("open('written.txt', 'w').write('x')\n" + PYTHON_BOT)
-    record = play(tiny_game, PlayerInfo("py", command=("python3", "bot.py"), directory=str(tmp_path)))
+    (folder / "bot.py").write_text("open('written.txt', 'w').write('x')\n" + PYTHON_BOT)
+    bot = PlayerInfo("py", command=("python3", "bot.py"), directory=str(folder))
+    match = new_match(tiny_game, [bot, PlayerInfo("random", bot="random")], seed=2)
+    record = asyncio.run(play_match(tiny_game, match, policy=Policy(hide=(str(hidden),))))
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
     assert record.containment[0].startswith("namespaces")
-    assert not (tmp_path / "written.txt").exists()  # its writes landed in its scratch folder
+    assert not (folder / "written.txt").exists()  # its writes landed in its scratch folder
     assert list(temp.iterdir()) == []  # and the scratch mount points are gone
 
 
