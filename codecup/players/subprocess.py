@@ -20,7 +20,7 @@ import shutil
 import signal
 import subprocess
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import attrs
@@ -46,6 +46,34 @@ class SubprocessSettings:
     term_grace: float = 0.3  # after SIGTERM, time before SIGKILL
     reap_timeout: float = 2.0  # after SIGKILL
     backstop_factor: float = BACKSTOP_FACTOR  # cpu clock: wall-clock wait per second of CPU allowed
+
+
+@attrs.frozen
+class Reporting:
+    """A ``preexec_fn`` that writes why ``launch`` failed, in one line, to the descriptor ``fd``
+    before failing: ``subprocess`` itself only says that something in ``preexec_fn`` raised.
+    It runs in the forked child, so it imports nothing."""
+
+    launch: Callable[[], None]
+    fd: int
+
+    def __call__(self) -> None:
+        try:
+            self.launch()
+        except BaseException as exc:
+            with contextlib.suppress(OSError):
+                os.write(self.fd, f"{type(exc).__name__}: {exc}".encode(errors="replace")[:1000])
+            raise
+
+
+def read_reason(read: int) -> str:
+    """What a failed :class:`Reporting` launch wrote to the pipe read by ``read`` ('' if nothing):
+    the child wrote it before ``subprocess`` heard of the failure."""
+    os.set_blocking(read, False)
+    try:
+        return os.read(read, 1000).decode(errors="replace").strip()
+    except OSError:
+        return ""
 
 
 class _Protocol(asyncio.SubprocessProtocol):
@@ -184,6 +212,8 @@ class SubprocessPlayer(Player):
         settings = self.settings
         _check_program(self.argv[0], self.cwd)
         prefix = () if self.box is not None else _PDEATHSIG
+        reason_read, reason_write = os.pipe()  # both closed at the bot's exec
+        launch = Reporting(self.box.launch, reason_write) if self.box is not None else None
         try:
             self.transport, self.protocol = await loop.subprocess_exec(
                 lambda: _Protocol(settings),
@@ -195,16 +225,21 @@ class SubprocessPlayer(Player):
                 cwd=self.cwd,
                 env=self.env,
                 start_new_session=True,
-                preexec_fn=self.box.launch if self.box is not None else None,
+                preexec_fn=launch,
             )
         except subprocess.SubprocessError as exc:
-            raise ConfigError(f"cannot start {self.argv[0]!r} in its sandbox: {exc}") from exc
+            reason = read_reason(reason_read) or str(exc)
+            raise ConfigError(f"cannot start {self.argv[0]!r} in its sandbox: {reason}") from exc
         except FileNotFoundError as exc:
             raise ConfigError(f"cannot run {self.argv[0]!r}: program not found") from exc
         except PermissionError as exc:
             raise ConfigError(f"cannot run {self.argv[0]!r}: permission denied") from exc
         except NotADirectoryError as exc:
             raise ConfigError(f"cannot run {self.argv[0]!r} in {self.cwd}: not a directory") from exc
+        finally:
+            for fd in (reason_read, reason_write):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
         self.pid = self.transport.get_pid()
         self.suspend()
 
