@@ -36,6 +36,10 @@ def run(args: argparse.Namespace) -> int:
             "namespaces (pid, network, mount, ipc, uts, cgroup), read-only view, no capabilities",
         ),
         (
+            support.syscall_filter,
+            "system call filter: no kernel keyrings (add_key, request_key, keyctl)",
+        ),
+        (
             support.subreaper or support.namespaces,
             "a bot's orphans cannot escape (pid namespace or subreaper)",
         ),

@@ -101,6 +101,7 @@ class Box:
             scratch_size=policy.scratch_size,
             provided=provided if namespaces else (),
             hide=hide,
+            syscall_filter=support.syscall_filter,
         )
         note = ""
         if provided and namespaces:
@@ -131,6 +132,8 @@ class Box:
             )
         else:
             parts.append("process group" + (", subreaper" if self.support.subreaper else ""))
+        if self.launch.syscall_filter:
+            parts.append("no kernel keyrings (seccomp)")
         if self.cgroup is not None:
             parts.append(self.cgroup.describe())
         parts.append(

@@ -22,7 +22,9 @@ The bot's view of the filesystem (its own mount namespace): everything
 read-only; its working folder as an overlay whose writes land in its scratch
 folder; the scratch folder (its HOME), a size-limited tmpfs; a minimal
 ``/dev``; a read-only ``/proc`` of its own pid namespace; the folders it must
-not see (other bots', the results) covered by empty read-only tmpfs.
+not see (other bots', the results) covered by empty read-only tmpfs. Its calls
+to the kernel's keyrings, shared by every process of its uid, fail (a system
+call filter, :mod:`.seccomp`).
 
 Everything here runs in a forked copy of the referee: no imports, no logging.
 """
@@ -36,7 +38,7 @@ import signal
 
 import attrs
 
-from codecup.sandbox import linux
+from codecup.sandbox import linux, seccomp
 from codecup.sandbox.cgroup import join
 
 NAMESPACES = (
@@ -65,6 +67,7 @@ class Launch:
     scratch_size: int = 64 << 20
     provided: tuple[tuple[str, str], ...] = ()  # (name, source) put into the working folder if missing
     hide: tuple[str, ...] = ()  # folders covered by an empty tmpfs
+    syscall_filter: bool = False  # deny the kernel's keyrings (see :mod:`.seccomp`)
 
     def __call__(self) -> None:
         linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -73,6 +76,9 @@ class Launch:
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
         if not self.namespaces:
             join(self.procs_files)
+            if self.syscall_filter:
+                linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+                seccomp.install()
             return
         cgroups = [os.open(name, os.O_WRONLY) for name in self.procs_files]  # before all is read-only
         linux.unshare(NAMESPACES & ~linux.CLONE_NEWCGROUP)
@@ -150,6 +156,8 @@ class Launch:
                 os.close(fd)
             linux.unshare(linux.CLONE_NEWCGROUP)  # its cgroup is the root of what it sees
             linux.drop_all_capabilities()
+            if self.syscall_filter:
+                seccomp.install()
             os.chdir(self.workdir)  # into the overlay mounted over the folder it started in
             return
         try:

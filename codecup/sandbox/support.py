@@ -18,7 +18,7 @@ from pathlib import Path
 
 import attrs
 
-from codecup.sandbox import linux, mounts
+from codecup.sandbox import linux, mounts, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
 from codecup.sandbox.launch import Launch
 
@@ -33,6 +33,7 @@ class Support:
     process_limit: bool = False
     namespaces: bool = False  # pid, network, mount, ipc, uts namespaces, read-only view, no capabilities
     subreaper: bool = False  # orphans of a bot come back to the referee (used without namespaces)
+    syscall_filter: bool = False  # seccomp denies the kernel's keyrings (shared by every process of a uid)
     missing: tuple[str, ...] = ()
 
     @classmethod
@@ -43,13 +44,15 @@ class Support:
     @property
     def full(self) -> bool:
         """True when every mechanism the sandbox uses is available."""
-        return self.cgroup and self.memory_limit and self.process_limit and self.namespaces
+        limits = self.memory_limit and self.process_limit
+        return self.cgroup and limits and self.namespaces and self.syscall_filter
 
     def summary(self) -> str:
         """One line: the containment bots get here."""
         if self.full:
             return (
-                "full sandbox: cgroup2 freeze/kill/cpu, memory and process limits, namespaces, read-only view"
+                "full sandbox: cgroup2 freeze/kill/cpu, memory and process limits, namespaces, "
+                "read-only view, no keyrings"
             )
         return "degraded containment: " + "; ".join(self.missing)
 
@@ -71,14 +74,37 @@ def _try_cgroup(where: mounts.Hierarchies) -> tuple[bool, bool, bool, list[str]]
     return True, memory, pids, missing
 
 
-def _try_namespaces() -> str | None:
+def _try_filter() -> str | None:
+    """None if a trivial program runs under the system call filter, else why not."""
+    if not seccomp.available():
+        return f"no system call filter for {os.uname().machine}: a bot can use the kernel's keyrings"
+    program = shutil.which("true") or sys.executable
+    argv = [program] if program != sys.executable else [program, "-S", "-c", ""]
+    try:
+        done = subprocess.run(
+            argv, preexec_fn=Launch(syscall_filter=True), capture_output=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"no system call filter ({exc}): a bot can use the kernel's keyrings"
+    if done.returncode != 0:
+        return f"no system call filter (trial exited {done.returncode}): a bot can use the kernel's keyrings"
+    return None
+
+
+def _try_namespaces(syscall_filter: bool) -> str | None:
     """None if a trivial program runs in the full namespace sandbox, else why not."""
     program = shutil.which("true") or sys.executable
     with tempfile.TemporaryDirectory(prefix="codecup-probe-") as folder:
         work, scratch = Path(folder, "work"), Path(folder, "scratch")
         work.mkdir()
         scratch.mkdir()
-        launch = Launch(namespaces=True, workdir=str(work), scratch=str(scratch), scratch_size=1 << 20)
+        launch = Launch(
+            namespaces=True,
+            workdir=str(work),
+            scratch=str(scratch),
+            scratch_size=1 << 20,
+            syscall_filter=syscall_filter,
+        )
         argv = [program] if program != sys.executable else [program, "-S", "-c", ""]
         try:
             done = subprocess.run(
@@ -98,11 +124,15 @@ def machine_support() -> Support:
         return Support.none(f"not Linux ({sys.platform}): process group only; run the referee in a Linux VM")
     where = mounts.read()
     cgroup, memory, pids, missing = _try_cgroup(where)
+    why_no_filter = _try_filter()
+    syscall_filter = why_no_filter is None
+    if why_no_filter:
+        missing.append(why_no_filter)
     namespaces = False
     if os.geteuid() != 0:
         missing.append("not root: no namespaces, no read-only view (run as root, or in a container or VM)")
     else:
-        why = _try_namespaces()
+        why = _try_namespaces(syscall_filter)
         namespaces = why is None
         if why:
             missing.append(why)
@@ -113,4 +143,4 @@ def machine_support() -> Support:
             subreaper = True
         except OSError:
             missing.append("no subreaper: a bot's orphans escape its process group")
-    return Support(where, cgroup, memory, pids, namespaces, subreaper, tuple(missing))
+    return Support(where, cgroup, memory, pids, namespaces, subreaper, syscall_filter, tuple(missing))

