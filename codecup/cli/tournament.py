@@ -205,7 +205,7 @@ def play_spec(
             game,
             out,
             executor=pool,
-            play=ex.play_hiding(out),
+            play=ex.play_hiding(out, [p.directory for p in spec.players if p.directory]),
             progress=progress,
             jobs=n,
             on_record=on_record,

@@ -25,7 +25,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -49,7 +49,8 @@ _in_match = False
 def play(match: MatchInfo, hide: tuple[str, ...] = ()) -> Record:
     """Run one match in this worker (its plugin manager is built once per worker process).
 
-    ``hide``: folders the bots must not see (the results), besides each other's.
+    ``hide``: folders the bots must not see (the results, the other players' of a tournament),
+    besides each other's; a bot still sees its own folder.
     """
     from codecup.plugins import make_plugin_manager
     from codecup.runner import run_match
@@ -67,9 +68,12 @@ def play(match: MatchInfo, hide: tuple[str, ...] = ()) -> Record:
         _in_match = False
 
 
-def play_hiding(out: Path) -> PlayFn:
-    """:func:`play`, with the results folder ``out`` hidden from every bot (picklable, for any pool)."""
-    return functools.partial(play, hide=(str(out.resolve()),))
+def play_hiding(out: Path, folders: Iterable[str] = ()) -> PlayFn:
+    """:func:`play`, with the results folder ``out`` and ``folders`` (every player's of a
+    tournament) hidden from every bot but a folder's own (picklable, for any pool)."""
+    return functools.partial(
+        play, hide=(str(out.resolve()), *sorted({str(Path(f).resolve()) for f in folders}))
+    )
 
 
 def default_jobs() -> int:

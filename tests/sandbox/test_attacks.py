@@ -261,3 +261,54 @@ def test_a_tournaments_results_folder_is_hidden_from_its_bots(tiny_game, tiny_pm
     match = new_match(tiny_game, [snoop, PlayerInfo("r", bot="random")], seed=1)
     record = executor.play_hiding(arena.results)(match)
     assert f"ATTACK: listing {arena.results}: []" in attack_lines(record, 0)
+
+
+def test_a_tournaments_players_cannot_see_each_others_folders(tmp_path, full_sandbox):
+    """``codecup tournament`` with three programs: a bot sees its own folder, but neither its
+    opponent's nor a third player's (whose program it might copy or print into its log)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.support import TINYGAME_DIST
+
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    folders = {name: tmp_path / name for name in ("snoop", "alice", "carol")}
+    for name, folder in folders.items():
+        folder.mkdir()
+        (folder / f"{name}-secret.txt").write_text(f"{name}'s program")
+    snoop = " ".join(python_argv(ATTACKER, "snoop", token, *(str(f) for f in folders.values())))
+    honest = " ".join(python_argv(THINKER, "0", token))
+    (tmp_path / "players.yml").write_text(
+        "game: twentyone\nplayers:\n"
+        f"  - {{name: snoop, directory: snoop, command: '{snoop}'}}\n"
+        f"  - {{name: alice, directory: alice, command: '{honest}'}}\n"
+        f"  - {{name: carol, directory: carol, command: '{honest}'}}\n"
+    )
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(TINYGAME_DIST), os.environ.get("PYTHONPATH")])),
+    )
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [sys.executable, "-m", "codecup", "tournament", str(tmp_path / "players.yml"), "--out", str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    games = [json.loads(p.read_text()) for p in sorted((out / "games").glob("*.json"))]
+    logs = [
+        g["logs"][seat]
+        for g in games
+        for seat, player in enumerate(g["players"])
+        if player["name"] == "snoop"
+    ]
+    assert len(logs) == 4
+    for log in logs:
+        assert f"listing {folders['snoop']}: ['snoop-secret.txt']" in log, log
+        assert f"listing {folders['alice']}: []" in log, log
+        assert f"listing {folders['carol']}: []" in log, log
