@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,14 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         help="folder the players' directories are relative to (the Word Racer kit's run/; "
         "or base: in the file; default: the file's folder)",
     )
+    parser.add_argument(
+        "--hide",
+        type=Path,
+        action="append",
+        metavar="DIR",
+        help="a folder no bot may see (repeatable; added to hide: in the file). Every player's "
+        "folder and the results are hidden from the other players' bots anyway",
+    )
     parser.add_argument("--challenger", help="gauntlet: the player facing the field (default: the first)")
     parser.add_argument("--swiss-rounds", type=positive_int, help="swiss: rounds before the final")
     parser.add_argument("--top", type=positive_int, help="swiss: players in the final round robin (4)")
@@ -112,6 +121,12 @@ def _option(args: argparse.Namespace, file_options: dict[str, Any], name: str, d
     if value is not None:
         return value
     return file_options.get(name, default)
+
+
+def _folder(path: Path, option: str) -> str:
+    if not path.is_dir():
+        raise ConfigError(f"{option} {path}: not a folder")
+    return str(path.resolve())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -149,6 +164,8 @@ def run(args: argparse.Namespace) -> int:
     if not out.is_absolute() and args.out is None and "out" in opts:
         out = args.file.parent / out
     output_dir(out)
+    hidden = [*opts.get("hide", ()), *(_folder(p, "--hide") for p in args.hide or ())]
+    hidden += [p.directory for p in spec.players if p.directory]
     quiet = bool(_option(args, opts, "quiet", False))
     site = not _option(args, opts, "no_site", False)
     live = None
@@ -166,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
                 executor=_option(args, opts, "executor", None),
                 quiet=quiet,
                 on_record=live,
+                hide=hidden,
             )
     except KeyboardInterrupt as exc:
         return report(exc, f"the games finished so far are logged in {out}/; the same command resumes")
@@ -187,8 +205,11 @@ def play_spec(
     executor: str | None,
     quiet: bool,
     on_record: OnRecord | None = None,
+    hide: Sequence[str] = (),
 ) -> TournamentResult:
-    """Run a tournament on the chosen executor with the right progress report."""
+    """Run a tournament on the chosen executor with the right progress report.
+
+    ``hide``: folders no bot may see (but its own), besides the results ``out``."""
     address = ex.parse_executor(executor)
     progress = make_progress(quiet)
     pool: ex.GamePool
@@ -205,7 +226,7 @@ def play_spec(
             game,
             out,
             executor=pool,
-            play=ex.play_hiding(out, [p.directory for p in spec.players if p.directory]),
+            play=ex.play_hiding(out, hide),
             progress=progress,
             jobs=n,
             on_record=on_record,

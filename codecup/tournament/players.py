@@ -154,6 +154,20 @@ def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
     return value
 
 
+def _hidden_folders(value: Any, base: Path, where: str) -> tuple[str, ...]:
+    """The ``hide:`` option: a folder or a list of folders (relative to the file), each existing."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items or not all(isinstance(i, str) and i for i in items):
+        raise PlayersFileError(f"{where}: option 'hide' must be a folder or a list of folders, not {value!r}")
+    folders = []
+    for item in items:
+        folder = base / item
+        if not folder.is_dir():
+            raise PlayersFileError(f"{where}: option 'hide': {folder} is not a folder")
+        folders.append(str(folder.resolve()))
+    return tuple(folders)
+
+
 def parse_players(
     doc: Any,
     base: Path,
@@ -183,13 +197,16 @@ def parse_players(
                 if base_given is None:
                     folder = _Base(base / value, chosen=True)
                 continue
+            if norm == "hide":
+                options["hide"] = _hidden_folders(value, base, where)
+                continue
             if norm in plugin_options and norm not in OPTION_TYPES:
                 if not isinstance(value, str):
                     raise PlayersFileError(f"{where}: option {key!r} must be str, not {value!r}")
                 from_plugins[norm] = value
                 continue
             if norm not in OPTION_TYPES:
-                known = ", ".join(sorted([*OPTION_TYPES, *plugin_options, "base"]))
+                known = ", ".join(sorted([*OPTION_TYPES, *plugin_options, "base", "hide"]))
                 raise PlayersFileError(f"{where}: unknown option {key!r} (known: players, {known})")
             options[norm] = _check_option(norm, key, value, where)
         entries = doc["players"]

@@ -265,7 +265,8 @@ def test_a_tournaments_results_folder_is_hidden_from_its_bots(tiny_game, tiny_pm
 
 def test_a_tournaments_players_cannot_see_each_others_folders(tmp_path, full_sandbox):
     """``codecup tournament`` with three programs: a bot sees its own folder, but neither its
-    opponent's nor a third player's (whose program it might copy or print into its log)."""
+    opponent's nor a third player's (whose program it might copy or print into its log), nor
+    the folders the organiser hides (``hide:`` in the file, ``--hide``)."""
     import json
     import os
     import subprocess
@@ -274,7 +275,7 @@ def test_a_tournaments_players_cannot_see_each_others_folders(tmp_path, full_san
     from tests.support import TINYGAME_DIST
 
     token = f"codecup-test-{uuid.uuid4().hex}"
-    folders = {name: tmp_path / name for name in ("snoop", "alice", "carol")}
+    folders = {name: tmp_path / name for name in ("snoop", "alice", "carol", "private", "keys")}
     for name, folder in folders.items():
         folder.mkdir()
         (folder / f"{name}-secret.txt").write_text(f"{name}'s program")
@@ -285,6 +286,7 @@ def test_a_tournaments_players_cannot_see_each_others_folders(tmp_path, full_san
         f"  - {{name: snoop, directory: snoop, command: '{snoop}'}}\n"
         f"  - {{name: alice, directory: alice, command: '{honest}'}}\n"
         f"  - {{name: carol, directory: carol, command: '{honest}'}}\n"
+        "hide: private\n"
     )
     env = dict(
         os.environ,
@@ -292,7 +294,10 @@ def test_a_tournaments_players_cannot_see_each_others_folders(tmp_path, full_san
     )
     out = tmp_path / "out"
     run = subprocess.run(
-        [sys.executable, "-m", "codecup", "tournament", str(tmp_path / "players.yml"), "--out", str(out)],
+        [
+            *(sys.executable, "-m", "codecup", "tournament", str(tmp_path / "players.yml")),
+            *("--out", str(out), "--hide", str(folders["keys"])),
+        ],
         env=env,
         capture_output=True,
         text=True,
@@ -312,3 +317,5 @@ def test_a_tournaments_players_cannot_see_each_others_folders(tmp_path, full_san
         assert f"listing {folders['snoop']}: ['snoop-secret.txt']" in log, log
         assert f"listing {folders['alice']}: []" in log, log
         assert f"listing {folders['carol']}: []" in log, log
+        assert f"listing {folders['private']}: []" in log, log  # hide: in the file
+        assert f"listing {folders['keys']}: []" in log, log  # --hide

@@ -69,10 +69,28 @@ def test_tournament_cli_writes_results(tmp_path):
     [("- name: a\n", "needs a command"), (PLAYERS.replace("twentyone", "nosuchgame"), "unknown game")],
 )
 def test_tournament_cli_user_errors(tmp_path, text, message):
+    """A bad players file is one line and exit status 2."""
     (tmp_path / "players.yml").write_text(text)
     run = codecup("tournament", tmp_path / "players.yml", "--out", tmp_path / "out")
     assert run.returncode == 2
     assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
+
+
+def test_tournament_cli_hide_must_be_a_folder(tmp_path):
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    run = codecup("tournament", tmp_path / "players.yml", "--hide", tmp_path / "nowhere")
+    assert run.returncode == 2
+    assert "--hide" in run.stderr and "not a folder" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_hide_in_the_file_is_relative_to_it(tmp_path):
+    from codecup.tournament.players import read_players
+
+    (tmp_path / "secrets").mkdir()
+    (tmp_path / "players.yml").write_text(PLAYERS + "hide: [secrets]\n")
+    players_file = read_players(tmp_path / "players.yml")
+    assert players_file.options["hide"] == (str((tmp_path / "secrets").resolve()),)
 
 
 SUBPROCESS_PLAYERS = """\
