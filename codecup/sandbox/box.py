@@ -75,7 +75,7 @@ class Box:
         _clean_stale_scratch()
         cgroup = BotCgroup.create(support.hierarchies, policy.limits) if support.cgroup else None
         workdir = workdir.resolve()
-        namespaces = support.namespaces and "," not in str(workdir) and ":" not in str(workdir)
+        namespaces = support.namespaces
         scratch: Path | None = None
         if namespaces:
             scratch = scratch_root() / str(next(_serial))

@@ -108,8 +108,17 @@ class Launch:
         # into place on top of them.
         covered = any(scratch.startswith(p.rstrip("/") + "/") for p in (self.workdir, *self.hide))
         held = os.open(scratch, os.O_PATH | os.O_DIRECTORY) if covered else -1
-        overlay = f"lowerdir={self.workdir},upperdir={scratch}/.upper,workdir={scratch}/.work"
+        # The overlay's folders are named by descriptor: a comma or colon in a path (which the
+        # mount options would split on) cannot break or change the mount.
+        layers = [
+            os.open(p, os.O_PATH | os.O_DIRECTORY)
+            for p in (self.workdir, f"{scratch}/.upper", f"{scratch}/.work")
+        ]
+        lower, upper, work = (f"/proc/self/fd/{fd}" for fd in layers)
+        overlay = f"lowerdir={lower},upperdir={upper},workdir={work}"
         linux.mount("codecup-workdir", self.workdir, "overlay", _NOTHING, overlay)
+        for fd in layers:
+            os.close(fd)
         for path in self.hide:
             # Read-only at once, unless the scratch folder's mount point is to be made in it
             # (all of / is made read-only below anyway).

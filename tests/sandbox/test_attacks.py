@@ -12,6 +12,7 @@ import itertools
 import platform
 import re
 import socket
+import tempfile
 import uuid
 from pathlib import Path
 
@@ -40,8 +41,8 @@ class Arena:
     results: Path
 
     @classmethod
-    def make(cls, root: Path) -> Arena:
-        arena = cls(root, root / "referee", root / "attacker", root / "opponent", root / "results")
+    def make(cls, root: Path, attacker: str = "attacker") -> Arena:
+        arena = cls(root, root / "referee", root / attacker, root / "opponent", root / "results")
         for folder in (arena.referee, arena.attacker, arena.opponent, arena.results):
             folder.mkdir()
         (arena.opponent / "secret.txt").write_text("opponent's secret")
@@ -144,6 +145,25 @@ def test_no_write_outside_its_scratch_folder(tiny_game, arena):
     # Its own folder looks writable (an overlay), but the writes land in its scratch folder:
     # play_attack checked that the real folder did not change.
     assert wrote == [f"ATTACK: wrote into {arena.attacker}"], wrote
+
+
+@pytest.mark.parametrize("name", ["bot,with,commas", "bot:with:colons"])
+def test_a_folder_whose_name_mount_options_would_split_gets_the_whole_sandbox(
+    tiny_game, tmp_path, monkeypatch, full_sandbox, name
+):
+    """A comma or colon in the bot's folder (or in TMPDIR, under which its scratch lies) once
+    left the bot without namespaces: it could write anywhere. Now it is contained like any."""
+    (tmp_path / "arena").mkdir()
+    arena = Arena.make(tmp_path / "arena", attacker=name)
+    monkeypatch.chdir(arena.referee)
+    odd_tmp = tmp_path / f"tmp{name}"
+    odd_tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(odd_tmp))
+    targets = (arena.referee, arena.opponent, arena.results, Path("/tmp"))
+    record = play_attack(tiny_game, arena, "write_everywhere", *map(str, targets))
+    assert_normal_game(record)
+    assert record.containment[0].startswith("namespaces"), record.containment[0]
+    assert [line for line in attack_lines(record, 0) if "wrote into" in line] == [], attack_lines(record, 0)
 
 
 @pytest.mark.parametrize("seat", [0, 1])
