@@ -6,7 +6,7 @@ import argparse
 
 from codecup.cli.common import Subparsers
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.sandbox import machine_support
+from codecup.sandbox import machine_support, seccomp
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         ),
         (
             support.syscall_filter,
-            "system call filter: no kernel keyrings (add_key, request_key, keyctl)",
+            f"system call filter: no kernel keyrings ({', '.join(seccomp.DENIED_NAMES)})",
         ),
         (
             support.subreaper or support.namespaces,
