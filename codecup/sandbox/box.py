@@ -81,15 +81,8 @@ class Box:
             scratch = scratch_root() / str(next(_serial))
             scratch.mkdir(parents=True)
         own = str(workdir)
-        hide = tuple(
-            sorted(
-                {
-                    str(Path(p).resolve())
-                    for p in policy.hide
-                    if Path(p).is_dir() and not (own + "/").startswith(str(Path(p).resolve()) + "/")
-                }
-            )
-        )
+        # Its own folder is never hidden from it; a hidden folder holding it is, but for it.
+        hide = tuple(sorted({str(Path(p).resolve()) for p in policy.hide if Path(p).is_dir()} - {own}))
         provided = tuple((n, s) for n, s in policy.provided if not (workdir / n).exists())
         launch = Launch(
             procs_files=cgroup.procs_files if cgroup else (),

@@ -105,9 +105,10 @@ class Launch:
         # A scratch folder inside the working folder (a bot started in /tmp, say) or inside a
         # hidden folder would vanish under the overlay (which shows the folder's own files, none
         # of the mounts below it) or the hiding tmpfs: held by a descriptor, it is bound back
-        # into place on top of them.
-        covered = any(scratch.startswith(p.rstrip("/") + "/") for p in (self.workdir, *self.hide))
+        # into place on top of them. So is the working folder (its overlay) inside a hidden one.
+        covered = any(_inside(scratch, p) for p in (self.workdir, *self.hide))
         held = os.open(scratch, os.O_PATH | os.O_DIRECTORY) if covered else -1
+        workdir_covered = any(_inside(self.workdir, p) for p in self.hide)
         # The overlay's folders are named by descriptor: a comma or colon in a path (which the
         # mount options would split on) cannot break or change the mount.
         layers = [
@@ -119,12 +120,16 @@ class Launch:
         linux.mount("codecup-workdir", self.workdir, "overlay", _NOTHING, overlay)
         for fd in layers:
             os.close(fd)
+        overlay_held = os.open(self.workdir, os.O_PATH | os.O_DIRECTORY) if workdir_covered else -1
         for path in self.hide:
-            # Read-only at once, unless the scratch folder's mount point is to be made in it
-            # (all of / is made read-only below anyway).
-            flags = _NOTHING if scratch.startswith(path.rstrip("/") + "/") else _NOTHING | linux.MS_RDONLY
+            # Read-only at once, unless a mount point is to be made in it (the scratch folder's or
+            # the working folder's; all of / is made read-only below anyway).
+            keeps = _inside(scratch, path) or _inside(self.workdir, path)
+            flags = _NOTHING if keeps else _NOTHING | linux.MS_RDONLY
             with contextlib.suppress(OSError):  # gone since the referee decided: nothing to hide
                 linux.mount("codecup-hidden", path, "tmpfs", flags, "size=4k,mode=0555")
+        if workdir_covered:
+            _bind_back(overlay_held, self.workdir)
         if covered:
             _bind_back(held, scratch)
         self._devices(f"{scratch}/.dev")
@@ -179,6 +184,11 @@ class Launch:
                     os._exit(0)
         except BaseException:
             os._exit(127)
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Whether ``path`` lies strictly inside ``folder``."""
+    return path.startswith(folder.rstrip("/") + "/")
 
 
 def _bind_back(held: int, path: str) -> None:

@@ -67,6 +67,7 @@ def play_attack(
     clock_mode: str = "wall",
     clock: float = 2.0,
     token: str = "",
+    hide: tuple[str, ...] = (),
 ) -> Record:
     """Play one game against the attacker; check that nothing of either bot is left and nothing changed."""
     token = token or f"codecup-test-{uuid.uuid4().hex}"
@@ -80,7 +81,9 @@ def play_attack(
     players[seat] = hostile
     match = new_match(game, players, seed=3, clock=clock, clock_mode=clock_mode)
     before = arena.snapshot()
-    record = asyncio.run(play_match(game, match, policy=attrs.evolve(POLICY, hide=(str(arena.results),))))
+    record = asyncio.run(
+        play_match(game, match, policy=attrs.evolve(POLICY, hide=(str(arena.results), *hide)))
+    )
     assert processes_with(token) == [], "a process of a bot outlived the game"
     assert arena.snapshot() == before, "a file outside the bots' scratch folders changed"
     assert not list(Path("/tmp").glob(f"pwned-{token}"))
@@ -164,6 +167,24 @@ def test_a_folder_whose_name_mount_options_would_split_gets_the_whole_sandbox(
     assert_normal_game(record)
     assert record.containment[0].startswith("namespaces"), record.containment[0]
     assert [line for line in attack_lines(record, 0) if "wrote into" in line] == [], attack_lines(record, 0)
+
+
+def test_a_hidden_folder_that_holds_the_bots_own_shows_it_only_its_own(
+    tiny_game, tmp_path, monkeypatch, full_sandbox
+):
+    """A bot inside a folder to hide (another player's, one given to --hide) sees its own folder
+    there and nothing else of it."""
+    (tmp_path / "arena" / "parent").mkdir(parents=True)
+    arena = Arena.make(tmp_path / "arena", attacker="parent/attacker")
+    (arena.attacker / "mine.txt").write_text("its own file")
+    parent = arena.attacker.parent
+    (parent / "sibling-secret.txt").write_text("someone else's")
+    monkeypatch.chdir(arena.referee)
+    record = play_attack(tiny_game, arena, "snoop", str(parent), str(arena.attacker), hide=(str(parent),))
+    assert_normal_game(record)
+    lines = attack_lines(record, 0)
+    assert f"ATTACK: listing {parent}: ['attacker']" in lines, lines
+    assert f"ATTACK: listing {arena.attacker}: ['mine.txt']" in lines, lines
 
 
 @pytest.mark.parametrize("seat", [0, 1])
