@@ -1,5 +1,5 @@
 """The system call filter alone (no root needed): a filtered program cannot touch the kernel's
-keyrings, in the native ABI or another the machine runs, and everything else still works."""
+keyrings or inotify, in the native ABI or another the machine runs, and everything else works."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import ctypes, errno, os
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
 for number in {numbers}:
-    result = libc.syscall(number, 0, ctypes.c_int(-4), 0)  # keyctl(GET_KEYRING_ID, USER) and the like
+    result = libc.syscall(number, 0, ctypes.c_int(-4), 0)  # keyctl(GET_KEYRING_ID, USER), inotify_init1(0)...
     print(number, "denied" if result < 0 and ctypes.get_errno() == errno.EPERM else "allowed")
 print("pid", os.getpid() > 0, "file", len(open({path!r}).read()) > 0)
 """
@@ -42,11 +42,14 @@ def _run(numbers: list[int], *, syscall_filter: bool) -> list[str]:
 
 def test_the_keyring_calls_are_denied_and_nothing_else():
     native = seccomp.ABIS[os.uname().machine][0]
-    add_key, request_key, keyctl = native.denied
-    lines = _run([add_key, request_key, keyctl], syscall_filter=True)
-    assert lines == [f"{n} denied" for n in (add_key, request_key, keyctl)] + ["pid True file True"]
-    # the same keyctl is allowed without the filter (so the filter, not the machine, denied it)
-    assert _run([keyctl], syscall_filter=False)[0] == f"{keyctl} allowed"
+    lines = _run(list(native.denied), syscall_filter=True)
+    assert lines == [f"{n} denied" for n in native.denied] + ["pid True file True"]
+    # keyctl and inotify_init1 are allowed without the filter (so the filter denied them)
+    keyctl, inotify_init1 = native.number("keyctl"), native.number("inotify_init1")
+    assert _run([keyctl, inotify_init1], syscall_filter=False)[:2] == [
+        f"{keyctl} allowed",
+        f"{inotify_init1} allowed",
+    ]
 
 
 @pytest.mark.skipif(os.uname().machine != "x86_64", reason="the x32 ABI is an x86-64 one")

@@ -126,7 +126,7 @@ class Box:
         else:
             parts.append("process group" + (", subreaper" if self.support.subreaper else ""))
         if self.launch.syscall_filter:
-            parts.append("no kernel keyrings (seccomp)")
+            parts.append("no kernel keyrings or inotify (seccomp)")
         if self.cgroup is not None:
             parts.append(self.cgroup.describe())
         parts.append(

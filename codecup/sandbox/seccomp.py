@@ -1,13 +1,20 @@
-"""A system call filter (seccomp) that closes what namespaces leave shared: the kernel's keyrings.
+"""A system call filter (seccomp) that closes what namespaces leave shared between processes of one uid.
 
-A bot keeps uid 0 (with no capabilities), and the kernel keeps one *user
-keyring* per uid in the machine's user namespace, whatever the bot's other
-namespaces: a key a bot adds there outlives its game, the next bot (or the
-referee, which shares uid 0) could read it, and ``request_key`` may make the
-kernel start a helper program as root outside the sandbox. So the bot's
-``add_key``, ``request_key`` and ``keyctl`` fail with ``EPERM``, as under
-Docker's default profile, in every system call ABI the machine runs (on x86-64
-also the i386 and x32 ones, else a bot could call them through ``int 0x80``).
+A bot keeps uid 0 (with no capabilities), and the kernel keeps some state per
+uid for the whole machine, whatever the bot's other namespaces:
+
+- the *user keyring*: a key a bot adds there outlives its game, the next bot
+  (or the referee, which shares uid 0) could read it, and ``request_key`` may
+  make the kernel start a helper program as root outside the sandbox;
+- the *inotify instances* (``fs.inotify.max_user_instances``, 128 on most
+  machines): a bot could take them all while it plays, and no process of uid 0
+  on the machine, the opponent and the machine's own services included, could
+  watch a file.
+
+So the bot's ``add_key``, ``request_key``, ``keyctl``, ``inotify_init`` and
+``inotify_init1`` fail with ``EPERM`` (the first three as under Docker's
+default profile), in every system call ABI the machine runs (on x86-64 also the
+i386 and x32 ones, else a bot could make them through ``int 0x80``).
 
 The filter is a classic BPF program built once, when this module is imported,
 so that :func:`install` can run between ``fork`` and ``exec``. It needs
@@ -42,19 +49,46 @@ _X32_BIT = 0x40000000
 
 @attrs.frozen
 class Abi:
-    """One system call ABI: its audit architecture and its numbers of the denied calls."""
+    """One system call ABI: its audit architecture and the numbers of the denied calls in it."""
 
     arch: int  # AUDIT_ARCH_*
-    denied: tuple[int, ...]  # add_key, request_key, keyctl
+    calls: tuple[tuple[str, int], ...]  # (name, number) of each denied call this ABI has
     mask: int = 0xFFFFFFFF  # applied to the call number first (x86-64: folds x32 onto x86-64)
 
+    @property
+    def denied(self) -> tuple[int, ...]:
+        """The numbers of the denied calls."""
+        return tuple(number for _, number in self.calls)
 
-# The ABIs each machine runs, native first.
+    def number(self, name: str) -> int:
+        """The number of the denied call ``name`` in this ABI."""
+        return dict(self.calls)[name]
+
+
+def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
+    return tuple(numbers.items())
+
+
+# The ABIs each machine runs, native first (aarch64 has no inotify_init, only inotify_init1).
 ABIS: dict[str, tuple[Abi, ...]] = {
-    "x86_64": (Abi(0xC000003E, (248, 249, 250), ~_X32_BIT & 0xFFFFFFFF), Abi(0x40000003, (286, 287, 288))),
-    "aarch64": (Abi(0xC00000B7, (217, 218, 219)), Abi(0x40000028, (309, 310, 311))),
+    "x86_64": (
+        Abi(
+            0xC000003E,
+            _calls(add_key=248, request_key=249, keyctl=250, inotify_init=253, inotify_init1=294),
+            ~_X32_BIT & 0xFFFFFFFF,
+        ),
+        Abi(
+            0x40000003, _calls(add_key=286, request_key=287, keyctl=288, inotify_init=291, inotify_init1=332)
+        ),
+    ),
+    "aarch64": (
+        Abi(0xC00000B7, _calls(add_key=217, request_key=218, keyctl=219, inotify_init1=26)),
+        Abi(
+            0x40000028, _calls(add_key=309, request_key=310, keyctl=311, inotify_init=316, inotify_init1=360)
+        ),
+    ),
 }
-DENIED_NAMES = ("add_key", "request_key", "keyctl")
+DENIED_NAMES = ("add_key", "request_key", "keyctl", "inotify_init", "inotify_init1")
 
 
 def program(abis: tuple[Abi, ...]) -> list[tuple[int, int, int, int]]:
@@ -111,7 +145,7 @@ def available() -> bool:
 
 
 def install() -> None:
-    """Deny the keyring calls to this process and everything it will run (needs ``no_new_privs``)."""
+    """Deny the calls to this process and everything it will run (needs ``no_new_privs``)."""
     if _FILTER is None:
         raise OSError(errno.ENOSYS, f"no system call filter for {os.uname().machine}")
     linux.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(_FILTER[1]))

@@ -33,7 +33,7 @@ class Support:
     process_limit: bool = False
     namespaces: bool = False  # pid, network, mount, ipc, uts namespaces, read-only view, no capabilities
     subreaper: bool = False  # orphans of a bot come back to the referee (used without namespaces)
-    syscall_filter: bool = False  # seccomp denies the kernel's keyrings (shared by every process of a uid)
+    syscall_filter: bool = False  # seccomp denies keyrings and inotify (shared by every process of a uid)
     missing: tuple[str, ...] = ()
 
     @classmethod
@@ -52,7 +52,7 @@ class Support:
         if self.full:
             return (
                 "full sandbox: cgroup2 freeze/kill/cpu, memory and process limits, namespaces, "
-                "read-only view, no keyrings"
+                "read-only view, no keyrings or inotify"
             )
         return "degraded containment: " + "; ".join(self.missing)
 
@@ -74,10 +74,13 @@ def _try_cgroup(where: mounts.Hierarchies) -> tuple[bool, bool, bool, list[str]]
     return True, memory, pids, missing
 
 
+_UNFILTERED = "a bot can use the kernel's keyrings and inotify"
+
+
 def _try_filter() -> str | None:
     """None if a trivial program runs under the system call filter, else why not."""
     if not seccomp.available():
-        return f"no system call filter for {os.uname().machine}: a bot can use the kernel's keyrings"
+        return f"no system call filter for {os.uname().machine}: {_UNFILTERED}"
     program = shutil.which("true") or sys.executable
     argv = [program] if program != sys.executable else [program, "-S", "-c", ""]
     try:
@@ -85,9 +88,9 @@ def _try_filter() -> str | None:
             argv, preexec_fn=Launch(syscall_filter=True), capture_output=True, timeout=10, check=False
         )
     except (OSError, subprocess.SubprocessError) as exc:
-        return f"no system call filter ({exc}): a bot can use the kernel's keyrings"
+        return f"no system call filter ({exc}): {_UNFILTERED}"
     if done.returncode != 0:
-        return f"no system call filter (trial exited {done.returncode}): a bot can use the kernel's keyrings"
+        return f"no system call filter (trial exited {done.returncode}): {_UNFILTERED}"
     return None
 
 

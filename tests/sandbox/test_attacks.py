@@ -150,6 +150,14 @@ def test_no_write_outside_its_scratch_folder(tiny_game, arena):
     assert wrote == [f"ATTACK: wrote into {arena.attacker}"], wrote
 
 
+def test_no_inotify(tiny_game, arena):
+    """uid 0 has one quota of inotify instances for the whole machine (128 on most): a bot that
+    took them all would leave its opponent and the machine's services without."""
+    record = play_attack(tiny_game, arena, "inotify_hoard")
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == ["ATTACK: inotify: took 0 instances, then Operation not permitted"]
+
+
 @pytest.mark.parametrize("name", ["bot,with,commas", "bot:with:colons"])
 def test_a_folder_whose_name_mount_options_would_split_gets_the_whole_sandbox(
     tiny_game, tmp_path, monkeypatch, full_sandbox, name

@@ -179,6 +179,19 @@ def keyring():
         say("i386 keyctl: " + (f"keyring {result}" if result >= 0 else os.strerror(-result)))
 
 
+def inotify_hoard():
+    """Take every inotify instance it can: uid 0 has one quota for the whole machine."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    held = []
+    while len(held) < 200:
+        fd = libc.inotify_init1(0)
+        if fd < 0:
+            say(f"inotify: took {len(held)} instances, then {os.strerror(ctypes.get_errno())}")
+            return
+        held.append(fd)
+    say(f"inotify: took {len(held)} instances")
+
+
 ATTACKS = {
     "setsid_child": lambda: spawn(forever_sleeping),
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
@@ -192,6 +205,7 @@ ATTACKS = {
     "snoop": snoop,
     "escalate": escalate,
     "keyring": keyring,
+    "inotify_hoard": inotify_hoard,
 }
 
 sys.stdin.readline()  # the start number
