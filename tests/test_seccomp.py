@@ -66,3 +66,34 @@ def test_every_abi_block_ends_in_a_return():
         for i, (op, jt, jf, _k) in enumerate(code):
             if op == 0x15:
                 assert i + 1 + max(jt, jf) < len(code)
+
+
+SOCKETS = """
+import socket
+def attempt(make):
+    try:
+        for s in make():
+            s.close()
+        return "allowed"
+    except OSError as exc:
+        return exc.strerror
+print(attempt(lambda: [socket.socket(socket.AF_INET, socket.SOCK_STREAM)]))
+print(attempt(lambda: [socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)]))
+print(attempt(lambda: [socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)]))
+print(attempt(lambda: [socket.socket(40, socket.SOCK_STREAM)]))  # AF_VSOCK: past any network namespace
+print(attempt(lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)))
+print(attempt(lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)))
+"""
+
+
+def test_sockets_for_the_internet_and_connected_pairs_only():
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", SOCKETS],
+        preexec_fn=Launch(syscall_filter=True),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    denied = "Operation not permitted"
+    assert done.stdout.splitlines() == ["allowed", "allowed", denied, denied, "allowed", denied]

@@ -41,6 +41,10 @@ class Policy:
 
 
 SCRATCH_PREFIX = "codecup-sandbox-"
+#: Hidden from every bot: the machine's runtime folder, where its services keep their sockets
+#: and FIFOs (``/run/initctl`` asks init to reboot); a read-only mount does not stop writes to a
+#: FIFO (sockets are closed by the system call filter wherever they are).
+SYSTEM_HIDDEN = ("/run",)
 
 
 def scratch_root() -> Path:
@@ -82,7 +86,8 @@ class Box:
             scratch.mkdir(parents=True)
         own = str(workdir)
         # Its own folder is never hidden from it; a hidden folder holding it is, but for it.
-        hide = tuple(sorted({str(Path(p).resolve()) for p in policy.hide if Path(p).is_dir()} - {own}))
+        folders = (*policy.hide, *SYSTEM_HIDDEN)
+        hide = tuple(sorted({str(Path(p).resolve()) for p in folders if Path(p).is_dir()} - {own}))
         provided = tuple((n, s) for n, s in policy.provided if not (workdir / n).exists())
         launch = Launch(
             procs_files=cgroup.procs_files if cgroup else (),

@@ -133,7 +133,10 @@ class Launch:
         if covered:
             _bind_back(held, scratch)
         self._devices(f"{scratch}/.dev")
-        linux.set_readonly("/", recursive=True)
+        # Read-only, and no device nodes but its own /dev's: a node elsewhere (a disk in a
+        # chroot, say) would open, since a read-only mount does not stop writes to devices.
+        linux.set_attributes("/", recursive=True, add=linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NODEV)
+        linux.set_attributes("/dev", recursive=True, remove=linux.MOUNT_ATTR_NODEV)
         for writable in (scratch, self.workdir, "/dev/shm"):
             linux.set_readonly(writable, recursive=False, readonly=False)
 

@@ -32,6 +32,7 @@ MS_REC = 16384
 MS_PRIVATE = 1 << 18
 
 MOUNT_ATTR_RDONLY = 0x00000001
+MOUNT_ATTR_NODEV = 0x00000004
 AT_FDCWD = -100
 AT_RECURSIVE = 0x8000
 SYS_MOUNT_SETATTR = 442  # the same number on every architecture (new syscalls are unified)
@@ -107,8 +108,17 @@ def mount(source: str, target: str, fstype: str | None, flags: int, data: str | 
 
 def set_readonly(path: str, *, recursive: bool, readonly: bool = True) -> None:
     """Make the mount at ``path`` (and every mount below it, if ``recursive``) read-only or writable."""
+    if readonly:
+        set_attributes(path, recursive=recursive, add=MOUNT_ATTR_RDONLY)
+    else:
+        set_attributes(path, recursive=recursive, remove=MOUNT_ATTR_RDONLY)
+
+
+def set_attributes(path: str, *, recursive: bool, add: int = 0, remove: int = 0) -> None:
+    """Set the ``MOUNT_ATTR_*`` flags ``add`` and clear ``remove`` on the mount at ``path`` (and
+    every mount below it, if ``recursive``): ``mount_setattr(2)``."""
     assert _libc is not None
-    attr = _MountAttr(MOUNT_ATTR_RDONLY if readonly else 0, 0 if readonly else MOUNT_ATTR_RDONLY, 0, 0)
+    attr = _MountAttr(add, remove, 0, 0)
     flags = AT_RECURSIVE if recursive else 0
     _check(
         _libc.syscall(

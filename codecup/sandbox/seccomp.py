@@ -1,24 +1,33 @@
-"""A system call filter (seccomp) that closes what namespaces leave shared between processes of one uid.
+"""A system call filter (seccomp) for what namespaces leave shared with the rest of the machine.
 
-A bot keeps uid 0 (with no capabilities), and the kernel keeps some state per
-uid for the whole machine, whatever the bot's other namespaces:
+A bot keeps uid 0 (with no capabilities) and sees the machine's filesystem
+read-only. Namespaces and a read-only view leave some ways out, which the
+filter closes, in every system call ABI the machine runs (on x86-64 also the
+i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
 
-- the *user keyring*: a key a bot adds there outlives its game, the next bot
-  (or the referee, which shares uid 0) could read it, and ``request_key`` may
-  make the kernel start a helper program as root outside the sandbox;
-- the *inotify instances* (``fs.inotify.max_user_instances``, 128 on most
-  machines): a bot could take them all while it plays, and no process of uid 0
-  on the machine, the opponent and the machine's own services included, could
-  watch a file.
+- *Unix sockets in the filesystem*: a read-only mount does not stop
+  ``connect`` to a socket file, and a new network namespace does not cover
+  them. A bot could reach a tournament's own multiprocessing forkserver (and
+  have it run code as root outside the sandbox), ``docker.sock``, the D-Bus
+  system bus. So ``socket`` is allowed for the internet and netlink families
+  only (in the bot's empty network namespace they reach nothing), and
+  ``socketpair`` for connected types only (a datagram pair could ``sendto`` a
+  socket file); i386's ``socketcall``, which hides its arguments, is denied. A
+  bot keeps ``socketpair(AF_UNIX, SOCK_STREAM)``, which asyncio and
+  multiprocessing use.
+- *The user keyring* of uid 0: a key a bot adds there outlives its game, the
+  next bot (or the referee, which shares uid 0) could read it, and
+  ``request_key`` may make the kernel start a helper as root outside the
+  sandbox: ``add_key``, ``request_key`` and ``keyctl`` are denied (as under
+  Docker's default profile).
+- *The inotify instances* of uid 0 (``fs.inotify.max_user_instances``, 128 on
+  most machines): a bot could take them all while it plays, and no process of
+  uid 0 on the machine could watch a file: ``inotify_init(1)`` are denied.
 
-So the bot's ``add_key``, ``request_key``, ``keyctl``, ``inotify_init`` and
-``inotify_init1`` fail with ``EPERM`` (the first three as under Docker's
-default profile), in every system call ABI the machine runs (on x86-64 also the
-i386 and x32 ones, else a bot could make them through ``int 0x80``).
-
-The filter is a classic BPF program built once, when this module is imported,
-so that :func:`install` can run between ``fork`` and ``exec``. It needs
-``no_new_privs``, which the sandbox sets when it drops the capabilities.
+A denied call fails with ``EPERM``. The filter is a classic BPF program built
+once, when this module is imported, so that :func:`install` can run between
+``fork`` and ``exec``. It needs ``no_new_privs``, which the sandbox sets when
+it drops the capabilities.
 """
 
 from __future__ import annotations
@@ -26,7 +35,9 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import socket
 import struct
+import sys
 
 import attrs
 
@@ -43,76 +54,114 @@ _JEQ_K = 0x15  # BPF_JMP | BPF_JEQ | BPF_K
 _AND_K = 0x54  # BPF_ALU | BPF_AND | BPF_K
 _RET_K = 0x06  # BPF_RET | BPF_K
 
-_NR, _ARCH = 0, 4  # offsets in struct seccomp_data
+# Offsets in struct seccomp_data: the call's number, its ABI, the low 32 bits of its arguments.
+_NR, _ARCH = 0, 4
+_LOW = 0 if sys.byteorder == "little" else 4
+_ARG0, _ARG1 = 16 + _LOW, 24 + _LOW
 _X32_BIT = 0x40000000
+_SOCK_TYPE_MASK = 0xF
+
+#: The socket families a bot may create: in its empty network namespace they reach nothing.
+ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6), 16)  # 16: AF_NETLINK
 
 
 @attrs.frozen
 class Abi:
-    """One system call ABI: its audit architecture and the numbers of the denied calls in it."""
+    """One system call ABI: its audit architecture and the numbers of the calls the filter checks."""
 
     arch: int  # AUDIT_ARCH_*
-    calls: tuple[tuple[str, int], ...]  # (name, number) of each denied call this ABI has
+    calls: tuple[tuple[str, int], ...]  # (name, number) of each call denied outright
+    socket: int  # socket(2): allowed for ALLOWED_FAMILIES only
+    socketpair: int  # socketpair(2): denied for datagram pairs
     mask: int = 0xFFFFFFFF  # applied to the call number first (x86-64: folds x32 onto x86-64)
 
     @property
     def denied(self) -> tuple[int, ...]:
-        """The numbers of the denied calls."""
+        """The numbers of the calls denied outright."""
         return tuple(number for _, number in self.calls)
 
     def number(self, name: str) -> int:
-        """The number of the denied call ``name`` in this ABI."""
-        return dict(self.calls)[name]
+        """The number of the call ``name`` in this ABI (one denied outright, or a socket call)."""
+        return {**dict(self.calls), "socket": self.socket, "socketpair": self.socketpair}[name]
 
 
 def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
     return tuple(numbers.items())
 
 
+_KEYS_X86_64 = _calls(add_key=248, request_key=249, keyctl=250, inotify_init=253, inotify_init1=294)
+_KEYS_I386 = _calls(add_key=286, request_key=287, keyctl=288, inotify_init=291, inotify_init1=332)
+_KEYS_ARM = _calls(add_key=309, request_key=310, keyctl=311, inotify_init=316, inotify_init1=360)
+
 # The ABIs each machine runs, native first (aarch64 has no inotify_init, only inotify_init1).
 ABIS: dict[str, tuple[Abi, ...]] = {
     "x86_64": (
-        Abi(
-            0xC000003E,
-            _calls(add_key=248, request_key=249, keyctl=250, inotify_init=253, inotify_init1=294),
-            ~_X32_BIT & 0xFFFFFFFF,
-        ),
-        Abi(
-            0x40000003, _calls(add_key=286, request_key=287, keyctl=288, inotify_init=291, inotify_init1=332)
-        ),
+        Abi(0xC000003E, _KEYS_X86_64, socket=41, socketpair=53, mask=~_X32_BIT & 0xFFFFFFFF),
+        Abi(0x40000003, (*_KEYS_I386, ("socketcall", 102)), socket=359, socketpair=360),
     ),
     "aarch64": (
-        Abi(0xC00000B7, _calls(add_key=217, request_key=218, keyctl=219, inotify_init1=26)),
-        Abi(
-            0x40000028, _calls(add_key=309, request_key=310, keyctl=311, inotify_init=316, inotify_init1=360)
-        ),
+        Abi(0xC00000B7, _calls(add_key=217, request_key=218, keyctl=219, inotify_init1=26), 198, 199),
+        Abi(0x40000028, _KEYS_ARM, socket=281, socketpair=288),
     ),
 }
 DENIED_NAMES = ("add_key", "request_key", "keyctl", "inotify_init", "inotify_init1")
 
+Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
+_Item = tuple[int, str | int, str | int, int] | str  # an instruction with labels, or a label
 
-def program(abis: tuple[Abi, ...]) -> list[tuple[int, int, int, int]]:
-    """The filter as ``(code, jt, jf, k)`` instructions: the denied calls of each ABI fail with
-    ``EPERM``; anything else of a known ABI is allowed; an unknown ABI gets ``ENOSYS``."""
-    deny = (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)
-    allow = (_RET_K, 0, 0, SECCOMP_RET_ALLOW)
-    unknown = (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS)
-    code: list[tuple[int, int, int, int]] = [(_LD_W_ABS, 0, 0, _ARCH)]
-    for abi in abis:
-        # This ABI's block: load the number, mask it, one test per denied call, allow.
-        block: list[tuple[int, int, int, int]] = [(_LD_W_ABS, 0, 0, _NR)]
-        if abi.mask != 0xFFFFFFFF:
-            block.append((_AND_K, 0, 0, abi.mask))
-        count = len(abi.denied)
-        for i, number in enumerate(abi.denied):
-            # Jump over the remaining tests and the allow to the deny.
-            block.append((_JEQ_K, count - i, 0, number))
-        block += [allow, deny]
-        # Not this ABI: skip its block (the arch word is still in the accumulator).
-        code.append((_JEQ_K, 0, len(block), abi.arch))
-        code += block
-    code.append(unknown)
+
+def _assemble(items: list[_Item]) -> list[Instruction]:
+    """Resolve the labels (strings) of forward jumps into offsets."""
+    where: dict[str, int] = {}
+    count = 0
+    for item in items:
+        if isinstance(item, str):
+            where[item] = count
+        else:
+            count += 1
+    code: list[Instruction] = []
+    for item in items:
+        if isinstance(item, str):
+            continue
+        op, jt, jf, k = item
+        here = len(code) + 1
+        offsets = [where[j] - here if isinstance(j, str) else j for j in (jt, jf)]
+        assert all(0 <= o < 256 for o in offsets), "a jump out of reach"
+        code.append((op, offsets[0], offsets[1], k))
     return code
+
+
+def program(abis: tuple[Abi, ...]) -> list[Instruction]:
+    """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
+    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES and datagram ``socketpair`` too, and
+    everything else is allowed; an ABI the machine does not run gets ``ENOSYS``."""
+    items: list[_Item] = []
+    for i, abi in enumerate(abis):
+        items += [(_LD_W_ABS, 0, 0, _ARCH), (_JEQ_K, 0, f"abi{i + 1}", abi.arch), (_LD_W_ABS, 0, 0, _NR)]
+        if abi.mask != 0xFFFFFFFF:
+            items.append((_AND_K, 0, 0, abi.mask))
+        items += [(_JEQ_K, "deny", 0, number) for number in abi.denied]
+        items += [
+            (_JEQ_K, f"socket{i}", 0, abi.socket),
+            (_JEQ_K, f"pair{i}", "allow", abi.socketpair),
+            f"socket{i}",
+            (_LD_W_ABS, 0, 0, _ARG0),
+            *((_JEQ_K, "allow", 0, family) for family in ALLOWED_FAMILIES),
+            (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM),
+            f"pair{i}",
+            (_LD_W_ABS, 0, 0, _ARG1),
+            (_AND_K, 0, 0, _SOCK_TYPE_MASK),
+            (_JEQ_K, "deny", "allow", int(socket.SOCK_DGRAM)),
+            f"abi{i + 1}",
+        ]
+    items += [
+        (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS),
+        "allow",
+        (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
+        "deny",
+        (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM),
+    ]
+    return _assemble(items)
 
 
 class _SockFilter(ctypes.Structure):

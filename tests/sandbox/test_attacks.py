@@ -12,6 +12,7 @@ import itertools
 import platform
 import re
 import socket
+import stat
 import tempfile
 import uuid
 from pathlib import Path
@@ -156,6 +157,45 @@ def test_no_inotify(tiny_game, arena):
     record = play_attack(tiny_game, arena, "inotify_hoard")
     assert_normal_game(record)
     assert attack_lines(record, 0) == ["ATTACK: inotify: took 0 instances, then Operation not permitted"]
+
+
+def test_no_unix_sockets_fifos_or_devices_of_the_machine(tiny_game, arena, tmp_path):
+    """The read-only view does not stop a connect to a socket file, a write into a FIFO or the
+    opening of a device node: the system call filter, the hidden /run and nodev mounts do."""
+    import os
+
+    service = tmp_path / "service"
+    service.mkdir()
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(service / "sock"))
+    server.listen()
+    server.setblocking(False)
+    fifo = Path("/run") / f"codecup-test-{uuid.uuid4().hex}.fifo"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    os.mknod(service / "zero", 0o600 | stat.S_IFCHR, os.makedev(1, 5))  # /dev/zero's numbers
+    try:
+        record = play_attack(
+            tiny_game, arena, "machine_ipc", str(service / "sock"), str(fifo), str(service / "zero")
+        )
+        with pytest.raises(BlockingIOError):
+            server.accept()
+        try:
+            written = os.read(reader, 100)  # b"" once no writer is left
+        except BlockingIOError:
+            written = b""
+        assert written == b""
+    finally:
+        server.close()
+        os.close(reader)
+        fifo.unlink()
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == [
+        "ATTACK: unix socket: Operation not permitted",
+        "ATTACK: datagram pair: Operation not permitted",
+        "ATTACK: fifo: No such file or directory",
+        "ATTACK: device: Permission denied",
+    ]
 
 
 @pytest.mark.parametrize("name", ["bot,with,commas", "bot:with:colons"])

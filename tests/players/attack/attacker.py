@@ -192,6 +192,41 @@ def inotify_hoard():
     say(f"inotify: took {len(held)} instances")
 
 
+def machine_ipc():
+    """Reach the machine's services through its filesystem, which it sees read-only: connect to
+    a unix socket (a tournament's forkserver, docker.sock), write into a FIFO (/run/initctl),
+    open a device node outside /dev (a disk)."""
+    socket_path, fifo_path, device_path = args
+    try:
+        client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        client.settimeout(0.5)
+        client.connect(socket_path)
+        client.sendall(b"hello from the sandbox")
+        client.close()
+        say("unix socket: connected")
+    except OSError as exc:
+        say(f"unix socket: {exc.strerror}")
+    try:
+        pair = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        pair[0].sendto(b"hello from the sandbox", socket_path)
+        say("datagram pair: sent")
+    except OSError as exc:
+        say(f"datagram pair: {exc.strerror}")
+    try:
+        fd = os.open(fifo_path, os.O_WRONLY | os.O_NONBLOCK)
+        os.write(fd, b"hello from the sandbox")
+        os.close(fd)
+        say("fifo: written")
+    except OSError as exc:
+        say(f"fifo: {exc.strerror}")
+    try:
+        with open(device_path, "rb") as device:
+            device.read(1)
+        say("device: read")
+    except OSError as exc:
+        say(f"device: {exc.strerror}")
+
+
 ATTACKS = {
     "setsid_child": lambda: spawn(forever_sleeping),
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
@@ -206,6 +241,7 @@ ATTACKS = {
     "escalate": escalate,
     "keyring": keyring,
     "inotify_hoard": inotify_hoard,
+    "machine_ipc": machine_ipc,
 }
 
 sys.stdin.readline()  # the start number
