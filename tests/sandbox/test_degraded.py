@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 
+import attrs
 import pytest
 
 from codecup import runner
@@ -47,3 +48,23 @@ def test_orphans_are_killed_and_the_downgrade_said_once_and_recorded(tiny_game, 
         assert record.result.termination[0].kind is Termination.NORMAL
         assert record.containment[0].startswith("process group, subreaper; rlimits")
         assert record.match.clock_mode == "wall"  # no cgroup2: no CPU time to charge
+
+
+def test_without_namespaces_the_filter_still_closes_the_keyrings(tiny_game, degraded, monkeypatch):
+    """No root, no namespaces, but a system call filter (it needs no privilege): the bot runs and
+    cannot use the kernel's keyrings."""
+    from codecup.sandbox import seccomp
+
+    if not seccomp.available():
+        pytest.skip("no filter for this machine's system call ABIs")
+    monkeypatch.setattr(box, "machine_support", lambda: attrs.evolve(degraded, syscall_filter=True))
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    attacker = PlayerInfo("attacker", command=python_argv(ATTACKER, "keyring", token))
+    match = new_match(tiny_game, [attacker, PlayerInfo("r", bot="random")], seed=1)
+    record = asyncio.run(play_match(tiny_game, match))
+    assert record.result.termination[0].kind is Termination.NORMAL
+    assert "no kernel keyrings or inotify (seccomp)" in record.containment[0]
+    lines = [line for line in record.logs[0].splitlines() if line.startswith("ATTACK: add_key")]
+    assert lines == [
+        f"ATTACK: add_key {ring}: Operation not permitted" for ring in ("user", "session", "user session")
+    ]
