@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         ),
         (
             support.syscall_filter,
-            f"system call filter: no kernel keyrings, no inotify ({', '.join(seccomp.DENIED_NAMES)})",
+            f"system call filter: {seccomp.SUMMARY}",
         ),
         (
             support.subreaper or support.namespaces,

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import attrs
 
+from codecup.sandbox import seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
 from codecup.sandbox.launch import Launch
 from codecup.sandbox.support import Support, machine_support
@@ -131,7 +132,7 @@ class Box:
         else:
             parts.append("process group" + (", subreaper" if self.support.subreaper else ""))
         if self.launch.syscall_filter:
-            parts.append("no kernel keyrings or inotify (seccomp)")
+            parts.append(f"system call filter ({seccomp.SUMMARY})")
         if self.cgroup is not None:
             parts.append(self.cgroup.describe())
         parts.append(

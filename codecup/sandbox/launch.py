@@ -22,9 +22,9 @@ The bot's view of the filesystem (its own mount namespace): everything
 read-only; its working folder as an overlay whose writes land in its scratch
 folder; the scratch folder (its HOME), a size-limited tmpfs; a minimal
 ``/dev``; a read-only ``/proc`` of its own pid namespace; the folders it must
-not see (other bots', the results) covered by empty read-only tmpfs. Its calls
-to the kernel's keyrings and inotify, shared by every process of its uid, fail
-(a system call filter, :mod:`.seccomp`).
+not see (other bots', the results) covered by empty read-only tmpfs. Every mount
+but its ``/dev`` is ``nodev``. A system call filter (:mod:`.seccomp`) closes
+what that leaves: the machine's unix sockets, the kernel's keyrings, inotify.
 
 Everything here runs in a forked copy of the referee: no imports, no logging.
 """
@@ -67,7 +67,7 @@ class Launch:
     scratch_size: int = 64 << 20
     provided: tuple[tuple[str, str], ...] = ()  # (name, source) put into the working folder if missing
     hide: tuple[str, ...] = ()  # folders covered by an empty tmpfs
-    syscall_filter: bool = False  # deny the kernel's keyrings and inotify (see :mod:`.seccomp`)
+    syscall_filter: bool = False  # the system call filter of :mod:`.seccomp`
 
     def __call__(self) -> None:
         linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)

@@ -104,7 +104,8 @@ ABIS: dict[str, tuple[Abi, ...]] = {
         Abi(0x40000028, _KEYS_ARM, socket=281, socketpair=288),
     ),
 }
-DENIED_NAMES = ("add_key", "request_key", "keyctl", "inotify_init", "inotify_init1")
+#: What the filter closes, in a few words (for ``codecup doctor`` and the records).
+SUMMARY = "no unix sockets of the machine, no kernel keyrings, no inotify"
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
 _Item = tuple[int, str | int, str | int, int] | str  # an instruction with labels, or a label

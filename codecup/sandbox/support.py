@@ -33,7 +33,7 @@ class Support:
     process_limit: bool = False
     namespaces: bool = False  # pid, network, mount, ipc, uts namespaces, read-only view, no capabilities
     subreaper: bool = False  # orphans of a bot come back to the referee (used without namespaces)
-    syscall_filter: bool = False  # seccomp denies keyrings and inotify (shared by every process of a uid)
+    syscall_filter: bool = False  # seccomp: no unix sockets of the machine, no keyrings, no inotify
     missing: tuple[str, ...] = ()
 
     @classmethod
@@ -52,7 +52,7 @@ class Support:
         if self.full:
             return (
                 "full sandbox: cgroup2 freeze/kill/cpu, memory and process limits, namespaces, "
-                "read-only view, no keyrings or inotify"
+                "read-only view, system call filter"
             )
         return "degraded containment: " + "; ".join(self.missing)
 
@@ -74,7 +74,7 @@ def _try_cgroup(where: mounts.Hierarchies) -> tuple[bool, bool, bool, list[str]]
     return True, memory, pids, missing
 
 
-_UNFILTERED = "a bot can use the kernel's keyrings and inotify"
+_UNFILTERED = "a bot can use the machine's unix sockets, the kernel's keyrings and inotify"
 
 
 def _try_filter() -> str | None:
