@@ -193,6 +193,7 @@ def test_no_unix_sockets_fifos_or_devices_of_the_machine(tiny_game, arena, tmp_p
     assert attack_lines(record, 0) == [
         "ATTACK: unix socket: Operation not permitted",
         "ATTACK: datagram pair: Operation not permitted",
+        "ATTACK: vsock: Operation not permitted",
         "ATTACK: fifo: No such file or directory",
         "ATTACK: device: Permission denied",
     ]

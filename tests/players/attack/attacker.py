@@ -195,7 +195,7 @@ def inotify_hoard():
 def machine_ipc():
     """Reach the machine's services through its filesystem, which it sees read-only: connect to
     a unix socket (a tournament's forkserver, docker.sock), write into a FIFO (/run/initctl),
-    open a device node outside /dev (a disk)."""
+    open a device node outside /dev (a disk); and a VM's host through vsock."""
     socket_path, fifo_path, device_path = args
     try:
         client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -212,6 +212,13 @@ def machine_ipc():
         say("datagram pair: sent")
     except OSError as exc:
         say(f"datagram pair: {exc.strerror}")
+    try:
+        host = socket.socket(40, socket.SOCK_STREAM)  # AF_VSOCK: a VM's host, past any network namespace
+        host.settimeout(0.5)
+        host.connect((2, 1))  # the host (CID 2), a port nothing listens on
+        say("vsock: connected")
+    except OSError as exc:
+        say(f"vsock: {exc.strerror}")
     try:
         fd = os.open(fifo_path, os.O_WRONLY | os.O_NONBLOCK)
         os.write(fd, b"hello from the sandbox")
