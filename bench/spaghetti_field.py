@@ -137,9 +137,10 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
     search and in the playouts; ``c``: the UCB constant; ``w``: the Monte Carlo
     width; ``e``: alpha-beta at this many empty cells or fewer whatever the
     work; ``p``: the plan ``search-p<n>`` of :data:`PLANS`; ``r``: the Monte Carlo width
-    against a random opponent. Defaults: ``search``'s.
+    against a random opponent; ``s0``: without the endgame's move equivalences (and on
+    the exact search's old work thresholds), ``search`` as it was before them. Defaults: ``search``'s.
     """
-    opts = {o.rstrip("0123456789."): float(o.lstrip("abcemprtwx")) for o in name.split(":")[1:]}
+    opts = {o.rstrip("0123456789."): float(o.lstrip("abcemprstwx")) for o in name.split(":")[1:]}
     return Unhurried(
         seed,
         clock,
@@ -151,6 +152,7 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
         mc_low=int(opts.get("e", search.MC_LOW)),
         plan=PLANS[f"search-p{int(opts['p'])}"] if "p" in opts else PLAN,
         random_width=int(opts.get("r", search.RANDOM_WIDTH)),
+        equivalences=bool(opts.get("s", 1)),
     )
 
 
