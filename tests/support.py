@@ -50,6 +50,16 @@ for line in sys.stdin:
     seen_start = True
 """
 
+# A program that writes terminal escape sequences to stderr (retitle the terminal, colour,
+# erase the line, reorder it by a bidi override), reads one line, then exits with code 3.
+ESCAPING_CRASH = """\
+import sys
+sys.stderr.write("\\x1b]0;PWNED\\x07\\x1b[31mred\\x1b[0m \\x1b[2Kerased \\u202egnp.exe\\n")
+sys.stderr.flush()
+sys.stdin.readline()
+sys.exit(3)
+"""
+
 # A program that writes 30 lines to stderr, reads one line, then exits with code 3.
 NOISY_CRASH = """\
 import sys

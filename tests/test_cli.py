@@ -7,7 +7,7 @@ import json
 import pytest
 
 from codecup.cli import main
-from tests.support import NOISY_CRASH, TINYGAME_DIST
+from tests.support import ESCAPING_CRASH, NOISY_CRASH, TINYGAME_DIST
 
 
 @pytest.fixture(autouse=True)
@@ -99,6 +99,17 @@ def test_play_shows_a_faulting_bots_stderr(everything, tmp_path, capsys):
     shown = [n for n in range(30) if f"| trace line {n}\n" in out]
     assert shown == (list(range(30)) if everything else list(range(20, 30)))
     assert ("last 10 lines; all with --stderr" in out) != everything
+
+
+def test_play_shows_a_bots_stderr_with_its_escape_sequences_defused(tmp_path, capsys):
+    import sys
+
+    (tmp_path / "escaping.py").write_text(ESCAPING_CRASH)
+    argv = ["play", "twentyone", f"{sys.executable} {tmp_path / 'escaping.py'}", "bot:random", "--quiet"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "  | \\x1b]0;PWNED\\x07\\x1b[31mred\\x1b[0m \\x1b[2Kerased \\u202egnp.exe\n" in out
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
 
 
 def test_play_shows_no_stderr_without_a_fault(capsys):

@@ -24,6 +24,7 @@ from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.record import MatchInfo, Record
 from codecup.runner import new_match, play_match, player_info
+from codecup.terminal import printable
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -76,7 +77,7 @@ def describe_result(game: Game, record: Record) -> str:
     lines = ["Result:"]
     for seat, player in enumerate(record.match.players):
         end = record.result.termination[seat]
-        how = end.kind.value + (f" ({end.message})" if end.message else "")
+        how = end.kind.value + (f" ({printable(end.message)})" if end.message else "")
         lines.append(
             f"  {game.info.seats[seat]:>6} {player.name}: score {record.result.scores[seat]:g}, "
             f"points {record.result.points[seat]:g}, {how}, clock {record.clock_used[seat]:.3f}s"
@@ -102,7 +103,7 @@ def describe_stderr(game: Game, record: Record, everything: bool = False) -> str
             lines = lines[-STDERR_LINES:]
             who = f"{game.info.seats[seat]} {player.name}"
             head = f"stderr of {who} (last {STDERR_LINES} lines; all with --stderr):"
-        parts.append("\n".join([head, *(f"  | {line}" for line in lines)]))
+        parts.append("\n".join([head, *(f"  | {printable(line)}" for line in lines)]))
     return "\n".join(parts)
 
 

@@ -26,6 +26,7 @@ from codecup.dialogue import Termination
 from codecup.errors import ConfigError
 from codecup.game import Game
 from codecup.record import MatchInfo, PlayerInfo, Record
+from codecup.terminal import printable
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
 from codecup.tournament.executor import GamePool, PlayFn
@@ -212,9 +213,10 @@ def fault_summary(games: Iterable[tuple[ScheduledGame, Record]], limit: int = FA
                 continue
             shown += 1
             name = record.match.players[seat].name
-            lines.append(f"  {g.id}: {name} {end.kind.value}" + (f" ({end.message})" if end.message else ""))
+            why = f" ({printable(end.message)})" if end.message else ""
+            lines.append(f"  {g.id}: {name} {end.kind.value}{why}")
             log = record.logs[seat] if seat < len(record.logs) else ""
-            lines += [f"    | {line}" for line in log.rstrip().splitlines()[-STDERR_LINES:]]
+            lines += [f"    | {printable(line)}" for line in log.rstrip().splitlines()[-STDERR_LINES:]]
     if not total:
         return ""
     if total > shown:

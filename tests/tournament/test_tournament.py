@@ -141,3 +141,19 @@ def test_the_summary_lists_faults_with_the_bots_stderr(play_tournament, tmp_path
     assert "rr1~noisy~p1: noisy crash (exited with code 3)" in summary
     assert "    | trace line 29" in summary and "    | trace line 25" in summary
     assert "trace line 24" not in summary
+
+
+def test_the_summary_defuses_a_bots_escape_sequences(play_tournament, tmp_path):
+    import sys
+
+    from codecup.record import PlayerInfo
+    from tests.support import ESCAPING_CRASH
+
+    (tmp_path / "escaping.py").write_text(ESCAPING_CRASH)
+    players = (
+        PlayerInfo("escaping", command=(sys.executable, str(tmp_path / "escaping.py"))),
+        PlayerInfo("p1", bot="perfect"),
+    )
+    summary = play_tournament(players, tmp_path / "out").summary()
+    assert "    | \\x1b]0;PWNED\\x07\\x1b[31mred" in summary
+    assert "\x1b" not in summary and "\x07" not in summary and "\u202e" not in summary

@@ -1,0 +1,28 @@
+"""Text from a bot, made safe to print on the organiser's terminal.
+
+A bot's stderr is a stranger's bytes. Printed as they are, its escape
+sequences would reach the terminal that runs the referee: retitle it, erase or
+rewrite the lines above (a fault made to look like a win), or, on terminals
+that allow it, set the clipboard (OSC 52) for the organiser to paste. So every
+control character (C0 but tab, DEL, C1) and every format character (such as
+the bidirectional overrides that reorder what a line shows) is shown as an
+escape (``\\x1b``, ``\\u202e``) instead.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+_UNSAFE = ("Cc", "Cf")  # Unicode categories: control, format
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control or format character but tab written as an escape."""
+    if text.isprintable():
+        return text
+    return "".join(_escape(c) if c != "\t" and unicodedata.category(c) in _UNSAFE else c for c in text)

@@ -1,0 +1,23 @@
+"""A bot's text on the organiser's terminal: control and format characters shown as escapes."""
+
+from __future__ import annotations
+
+import pytest
+
+from codecup.terminal import printable
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("plain text, tabs\tkept", "plain text, tabs\tkept"),
+        ("\x1b[2Kerased", "\\x1b[2Kerased"),  # CSI: erase the line
+        ("\x1b]52;c;cm0gLXJmIH4=\x07", "\\x1b]52;c;cm0gLXJmIH4=\\x07"),  # OSC 52: set the clipboard
+        ("\x9b31m", "\\x9b31m"),  # C1 CSI
+        ("a\x7fb\x00c", "a\\x7fb\\x00c"),
+        ("\u202egnp.exe", "\\u202egnp.exe"),  # a bidi override: shows "exe.png"
+        ("Jürgen 神 ♞", "Jürgen 神 ♞"),
+    ],
+)
+def test_printable(text, shown):
+    assert printable(text) == shown
