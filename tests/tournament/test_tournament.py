@@ -126,34 +126,31 @@ def test_two_runs_cannot_write_one_log(play_tournament, bots, tmp_path):
     assert play_tournament(bots, tmp_path).played == 20
 
 
-def test_the_summary_lists_faults_with_the_bots_stderr(play_tournament, tmp_path):
+def _summary_with(play_tournament, tmp_path, program: str) -> str:
+    """The summary of a tournament of ``program`` (a crashing script) against ``perfect``."""
     import sys
 
     from codecup.record import PlayerInfo
 
-    (tmp_path / "noisy.py").write_text(NOISY_CRASH)
+    (tmp_path / "crashing.py").write_text(program)
     players = (
-        PlayerInfo("noisy", command=(sys.executable, str(tmp_path / "noisy.py"))),
+        PlayerInfo("crashing", command=(sys.executable, str(tmp_path / "crashing.py"))),
         PlayerInfo("p1", bot="perfect"),
     )
-    summary = play_tournament(players, tmp_path / "out").summary()
+    return play_tournament(players, tmp_path / "out").summary()
+
+
+def test_the_summary_lists_faults_with_the_bots_stderr(play_tournament, tmp_path):
+    summary = _summary_with(play_tournament, tmp_path, NOISY_CRASH)
     assert "Faults (2; with the last lines of the bot's stderr):" in summary
-    assert "rr1~noisy~p1: noisy crash (exited with code 3)" in summary
+    assert "rr1~crashing~p1: crashing crash (exited with code 3)" in summary
     assert "    | trace line 29" in summary and "    | trace line 25" in summary
     assert "trace line 24" not in summary
 
 
 def test_the_summary_defuses_a_bots_escape_sequences(play_tournament, tmp_path):
-    import sys
-
-    from codecup.record import PlayerInfo
     from tests.support import ESCAPING_CRASH
 
-    (tmp_path / "escaping.py").write_text(ESCAPING_CRASH)
-    players = (
-        PlayerInfo("escaping", command=(sys.executable, str(tmp_path / "escaping.py"))),
-        PlayerInfo("p1", bot="perfect"),
-    )
-    summary = play_tournament(players, tmp_path / "out").summary()
+    summary = _summary_with(play_tournament, tmp_path, ESCAPING_CRASH)
     assert "    | \\x1b]0;PWNED\\x07\\x1b[31mred" in summary
     assert "\x1b" not in summary and "\x07" not in summary and "\u202e" not in summary
