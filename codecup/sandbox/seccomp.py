@@ -14,7 +14,8 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   ``socketpair`` for connected types only (a datagram pair could ``sendto`` a
   socket file); i386's ``socketcall``, which hides its arguments, is denied. A
   bot keeps ``socketpair(AF_UNIX, SOCK_STREAM)``, which asyncio and
-  multiprocessing use.
+  multiprocessing use (its ``forkserver`` start method, which needs a unix
+  socket, fails; ``fork`` works).
 - *The user keyring* of uid 0: a key a bot adds there outlives its game, the
   next bot (or the referee, which shares uid 0) could read it, and
   ``request_key`` may make the kernel start a helper as root outside the
