@@ -37,7 +37,6 @@ import ctypes
 import errno
 import os
 import socket
-import struct
 import sys
 
 import attrs
@@ -109,6 +108,7 @@ ABIS: dict[str, tuple[Abi, ...]] = {
 SUMMARY = "no unix sockets of the machine, no kernel keyrings, no inotify"
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
+_DENY: Instruction = (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)
 _Item = tuple[int, str | int, str | int, int] | str  # an instruction with labels, or a label
 
 
@@ -149,7 +149,7 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             f"socket{i}",
             (_LD_W_ABS, 0, 0, _ARG0),
             *((_JEQ_K, "allow", 0, family) for family in ALLOWED_FAMILIES),
-            (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM),
+            _DENY,
             f"pair{i}",
             (_LD_W_ABS, 0, 0, _ARG1),
             (_AND_K, 0, 0, _SOCK_TYPE_MASK),
@@ -161,7 +161,7 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
         "allow",
         (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
         "deny",
-        (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM),
+        _DENY,
     ]
     return _assemble(items)
 
@@ -181,8 +181,7 @@ class _SockFprog(ctypes.Structure):
 
 def _build(abis: tuple[Abi, ...]) -> tuple[ctypes.Array[_SockFilter], _SockFprog]:
     code = program(abis)
-    raw = b"".join(struct.pack("=HBBI", *insn) for insn in code)
-    instructions = (_SockFilter * len(code)).from_buffer_copy(raw)
+    instructions = (_SockFilter * len(code))(*(_SockFilter(*insn) for insn in code))
     return instructions, _SockFprog(len(code), instructions)
 
 

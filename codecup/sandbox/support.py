@@ -74,29 +74,28 @@ def _try_cgroup(where: mounts.Hierarchies) -> tuple[bool, bool, bool, list[str]]
     return True, memory, pids, missing
 
 
-_UNFILTERED = "a bot can use the machine's unix sockets, the kernel's keyrings and inotify"
+def _trial(launch: Launch, cwd: Path | None = None) -> str | None:
+    """None if a trivial program runs under ``launch``, else why not (in a few words)."""
+    program = shutil.which("true") or sys.executable
+    argv = [program] if program != sys.executable else [program, "-S", "-c", ""]
+    try:
+        done = subprocess.run(argv, preexec_fn=launch, cwd=cwd, capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return str(exc)
+    return f"trial exited {done.returncode}" if done.returncode != 0 else None
 
 
 def _try_filter() -> str | None:
     """None if a trivial program runs under the system call filter, else why not."""
+    unfiltered = "a bot can use the machine's unix sockets, the kernel's keyrings and inotify"
     if not seccomp.available():
-        return f"no system call filter for {os.uname().machine}: {_UNFILTERED}"
-    program = shutil.which("true") or sys.executable
-    argv = [program] if program != sys.executable else [program, "-S", "-c", ""]
-    try:
-        done = subprocess.run(
-            argv, preexec_fn=Launch(syscall_filter=True), capture_output=True, timeout=10, check=False
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        return f"no system call filter ({exc}): {_UNFILTERED}"
-    if done.returncode != 0:
-        return f"no system call filter (trial exited {done.returncode}): {_UNFILTERED}"
-    return None
+        return f"no system call filter for {os.uname().machine}: {unfiltered}"
+    why = _trial(Launch(syscall_filter=True))
+    return f"no system call filter ({why}): {unfiltered}" if why else None
 
 
 def _try_namespaces(syscall_filter: bool) -> str | None:
     """None if a trivial program runs in the full namespace sandbox, else why not."""
-    program = shutil.which("true") or sys.executable
     with tempfile.TemporaryDirectory(prefix="codecup-probe-") as folder:
         work, scratch = Path(folder, "work"), Path(folder, "scratch")
         work.mkdir()
@@ -108,16 +107,8 @@ def _try_namespaces(syscall_filter: bool) -> str | None:
             scratch_size=1 << 20,
             syscall_filter=syscall_filter,
         )
-        argv = [program] if program != sys.executable else [program, "-S", "-c", ""]
-        try:
-            done = subprocess.run(
-                argv, preexec_fn=launch, cwd=work, capture_output=True, timeout=10, check=False
-            )
-        except (OSError, subprocess.SubprocessError) as exc:
-            return f"no namespace sandbox ({exc})"
-        if done.returncode != 0:
-            return f"no namespace sandbox (trial exited {done.returncode})"
-    return None
+        why = _trial(launch, cwd=work)
+    return f"no namespace sandbox ({why})" if why else None
 
 
 @functools.cache
