@@ -24,6 +24,13 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
 - *The inotify instances* of uid 0 (``fs.inotify.max_user_instances``, 128 on
   most machines): a bot could take them all while it plays, and no process of
   uid 0 on the machine could watch a file: ``inotify_init(1)`` are denied.
+- *New namespaces*, a user namespace above all: uid 0 without capabilities may
+  still make one, and in it (with a cgroup and a mount namespace of its own)
+  mount the cgroup file systems afresh, writable, and lift its own process and
+  memory limits, which it may write as uid 0. So ``unshare`` and ``clone``
+  with any ``CLONE_NEW*`` flag are denied, and so is ``setns``; ``clone3``,
+  whose flags a filter cannot read, fails with ``ENOSYS``, on which the C
+  library falls back to ``clone`` (threads and processes work as before).
 
 A denied call fails with ``EPERM``. The filter is a classic BPF program built
 once, when this module is imported, so that :func:`install` can run between
@@ -60,6 +67,13 @@ _LOW = 0 if sys.byteorder == "little" else 4
 _ARG0, _ARG1 = 16 + _LOW, 24 + _LOW
 _X32_BIT = 0x40000000
 _SOCK_TYPE_MASK = 0xF
+_JSET_K = 0x45  # BPF_JMP | BPF_JSET | BPF_K
+
+#: ``CLONE_NEWNS``, ``CLONE_NEWCGROUP``, ``CLONE_NEWUTS``, ``CLONE_NEWIPC``, ``CLONE_NEWUSER``,
+#: ``CLONE_NEWPID`` and ``CLONE_NEWNET``: ``unshare`` or ``clone`` with any of them is denied.
+#: (``CLONE_NEWTIME``, 0x80, is left out: in ``clone`` that bit belongs to the exit signal, and
+#: without a user namespace a time namespace needs a capability the bot has not.)
+NAMESPACE_FLAGS = 0x7E020000
 
 #: The socket families a bot may create: in its empty network namespace they reach nothing.
 ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6), 16)  # 16: AF_NETLINK
@@ -73,6 +87,9 @@ class Abi:
     calls: tuple[tuple[str, int], ...]  # (name, number) of each call denied outright
     socket: int  # socket(2): allowed for ALLOWED_FAMILIES only
     socketpair: int  # socketpair(2): denied for datagram pairs
+    clone: int  # clone(2): denied with NAMESPACE_FLAGS (its first argument)
+    unshare: int  # unshare(2): the same
+    clone3: int = 435  # clone3(2): ENOSYS (its flags are in memory a filter cannot read)
     mask: int = 0xFFFFFFFF  # applied to the call number first (x86-64: folds x32 onto x86-64)
 
     @property
@@ -82,30 +99,37 @@ class Abi:
 
     def number(self, name: str) -> int:
         """The number of the call ``name`` in this ABI (one denied outright, or a socket call)."""
-        return {**dict(self.calls), "socket": self.socket, "socketpair": self.socketpair}[name]
+        checked = {"socket": self.socket, "socketpair": self.socketpair, "clone": self.clone}
+        return {**dict(self.calls), **checked, "unshare": self.unshare, "clone3": self.clone3}[name]
 
 
 def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
     return tuple(numbers.items())
 
 
-_KEYS_X86_64 = _calls(add_key=248, request_key=249, keyctl=250, inotify_init=253, inotify_init1=294)
-_KEYS_I386 = _calls(add_key=286, request_key=287, keyctl=288, inotify_init=291, inotify_init1=332)
-_KEYS_ARM = _calls(add_key=309, request_key=310, keyctl=311, inotify_init=316, inotify_init1=360)
+# The calls denied outright, per ABI (keyrings, inotify, joining namespaces).
+_DENIED_X86_64 = _calls(
+    add_key=248, request_key=249, keyctl=250, inotify_init=253, inotify_init1=294, setns=308
+)
+_DENIED_I386 = _calls(
+    add_key=286, request_key=287, keyctl=288, inotify_init=291, inotify_init1=332, setns=346
+)
+_DENIED_ARM = _calls(add_key=309, request_key=310, keyctl=311, inotify_init=316, inotify_init1=360, setns=375)
+_DENIED_AARCH64 = _calls(add_key=217, request_key=218, keyctl=219, inotify_init1=26, setns=268)
 
 # The ABIs each machine runs, native first (aarch64 has no inotify_init, only inotify_init1).
 ABIS: dict[str, tuple[Abi, ...]] = {
     "x86_64": (
-        Abi(0xC000003E, _KEYS_X86_64, socket=41, socketpair=53, mask=~_X32_BIT & 0xFFFFFFFF),
-        Abi(0x40000003, (*_KEYS_I386, ("socketcall", 102)), socket=359, socketpair=360),
+        Abi(0xC000003E, _DENIED_X86_64, 41, 53, clone=56, unshare=272, mask=~_X32_BIT & 0xFFFFFFFF),
+        Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102)), 359, 360, clone=120, unshare=310),
     ),
     "aarch64": (
-        Abi(0xC00000B7, _calls(add_key=217, request_key=218, keyctl=219, inotify_init1=26), 198, 199),
-        Abi(0x40000028, _KEYS_ARM, socket=281, socketpair=288),
+        Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97),
+        Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337),
     ),
 }
 #: What the filter closes, in a few words (for ``codecup doctor`` and the records).
-SUMMARY = "no unix sockets of the machine, no kernel keyrings, no inotify"
+SUMMARY = "no unix sockets of the machine, no kernel keyrings, no inotify, no new namespaces"
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
 _DENY: Instruction = (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)
@@ -135,8 +159,9 @@ def _assemble(items: list[_Item]) -> list[Instruction]:
 
 def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
-    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES and datagram ``socketpair`` too, and
-    everything else is allowed; an ABI the machine does not run gets ``ENOSYS``."""
+    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, datagram ``socketpair`` and ``clone`` or
+    ``unshare`` with NAMESPACE_FLAGS too, ``clone3`` gets ``ENOSYS``, and everything else is
+    allowed; an ABI the machine does not run gets ``ENOSYS``."""
     items: list[_Item] = []
     for i, abi in enumerate(abis):
         items += [(_LD_W_ABS, 0, 0, _ARCH), (_JEQ_K, 0, f"abi{i + 1}", abi.arch), (_LD_W_ABS, 0, 0, _NR)]
@@ -144,6 +169,9 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             items.append((_AND_K, 0, 0, abi.mask))
         items += [(_JEQ_K, "deny", 0, number) for number in abi.denied]
         items += [
+            (_JEQ_K, f"ns{i}", 0, abi.clone),
+            (_JEQ_K, f"ns{i}", 0, abi.unshare),
+            (_JEQ_K, "nosys", 0, abi.clone3),
             (_JEQ_K, f"socket{i}", 0, abi.socket),
             (_JEQ_K, f"pair{i}", "allow", abi.socketpair),
             f"socket{i}",
@@ -154,9 +182,13 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_LD_W_ABS, 0, 0, _ARG1),
             (_AND_K, 0, 0, _SOCK_TYPE_MASK),
             (_JEQ_K, "deny", "allow", int(socket.SOCK_DGRAM)),
+            f"ns{i}",
+            (_LD_W_ABS, 0, 0, _ARG0),
+            (_JSET_K, "deny", "allow", NAMESPACE_FLAGS),
             f"abi{i + 1}",
         ]
     items += [
+        "nosys",
         (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS),
         "allow",
         (_RET_K, 0, 0, SECCOMP_RET_ALLOW),

