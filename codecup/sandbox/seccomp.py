@@ -31,6 +31,10 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   with any ``CLONE_NEW*`` flag are denied, and so is ``setns``; ``clone3``,
   whose flags a filter cannot read, fails with ``ENOSYS``, on which the C
   library falls back to ``clone`` (threads and processes work as before).
+- *Exploit tools*: ``userfaultfd``, ``perf_event_open`` and ``bpf`` are
+  denied and io_uring fails with ``ENOSYS`` (programs fall back to plain
+  calls), as under Docker's default profile: kernel interfaces a bot has no
+  use for, through which many of the kernel's privilege escalations went.
 
 A denied call fails with ``EPERM``. The filter is a classic BPF program built
 once, when this module is imported, so that :func:`install` can run between
@@ -79,6 +83,16 @@ NAMESPACE_FLAGS = 0x7E020000
 ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6), 16)  # 16: AF_NETLINK
 
 
+def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
+    return tuple(numbers.items())
+
+
+# Calls that fail with ENOSYS, as on a kernel without them, so that programs fall back
+# (numbered alike in every ABI): clone3, whose flags are in memory a filter cannot read
+# (the C library then uses clone), and io_uring (libuv, for one, then uses threads).
+_MISSING = _calls(clone3=435, io_uring_setup=425, io_uring_enter=426, io_uring_register=427)
+
+
 @attrs.frozen
 class Abi:
     """One system call ABI: its audit architecture and the numbers of the calls the filter checks."""
@@ -89,7 +103,7 @@ class Abi:
     socketpair: int  # socketpair(2): denied for datagram pairs
     clone: int  # clone(2): denied with NAMESPACE_FLAGS (its first argument)
     unshare: int  # unshare(2): the same
-    clone3: int = 435  # clone3(2): ENOSYS (its flags are in memory a filter cannot read)
+    missing: tuple[tuple[str, int], ...] = _MISSING  # (name, number) of each call that gets ENOSYS
     mask: int = 0xFFFFFFFF  # applied to the call number first (x86-64: folds x32 onto x86-64)
 
     @property
@@ -100,22 +114,27 @@ class Abi:
     def number(self, name: str) -> int:
         """The number of the call ``name`` in this ABI (one denied outright, or a socket call)."""
         checked = {"socket": self.socket, "socketpair": self.socketpair, "clone": self.clone}
-        return {**dict(self.calls), **checked, "unshare": self.unshare, "clone3": self.clone3}[name]
+        return {**dict(self.calls), **dict(self.missing), **checked, "unshare": self.unshare}[name]
 
 
-def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
-    return tuple(numbers.items())
-
-
-# The calls denied outright, per ABI (keyrings, inotify, joining namespaces).
+# The calls denied outright, per ABI (keyrings, inotify, joining namespaces, and the kernel
+# interfaces most used by exploits that a bot has no use for).
 _DENIED_X86_64 = _calls(
-    add_key=248, request_key=249, keyctl=250, inotify_init=253, inotify_init1=294, setns=308
-)
+    add_key=248, request_key=249, keyctl=250, inotify_init=253, inotify_init1=294, setns=308,
+    userfaultfd=323, perf_event_open=298, bpf=321,
+)  # fmt: skip
 _DENIED_I386 = _calls(
-    add_key=286, request_key=287, keyctl=288, inotify_init=291, inotify_init1=332, setns=346
-)
-_DENIED_ARM = _calls(add_key=309, request_key=310, keyctl=311, inotify_init=316, inotify_init1=360, setns=375)
-_DENIED_AARCH64 = _calls(add_key=217, request_key=218, keyctl=219, inotify_init1=26, setns=268)
+    add_key=286, request_key=287, keyctl=288, inotify_init=291, inotify_init1=332, setns=346,
+    userfaultfd=374, perf_event_open=336, bpf=357,
+)  # fmt: skip
+_DENIED_ARM = _calls(
+    add_key=309, request_key=310, keyctl=311, inotify_init=316, inotify_init1=360, setns=375,
+    userfaultfd=388, perf_event_open=364, bpf=386,
+)  # fmt: skip
+_DENIED_AARCH64 = _calls(
+    add_key=217, request_key=218, keyctl=219, inotify_init1=26, setns=268,
+    userfaultfd=282, perf_event_open=241, bpf=280,
+)  # fmt: skip
 
 # The ABIs each machine runs, native first (aarch64 has no inotify_init, only inotify_init1).
 ABIS: dict[str, tuple[Abi, ...]] = {
@@ -129,7 +148,7 @@ ABIS: dict[str, tuple[Abi, ...]] = {
     ),
 }
 #: What the filter closes, in a few words (for ``codecup doctor`` and the records).
-SUMMARY = "no unix sockets of the machine, no kernel keyrings, no inotify, no new namespaces"
+SUMMARY = "no unix sockets of the machine, no kernel keyrings, no inotify, no new namespaces, no io_uring"
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
 _DENY: Instruction = (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)
@@ -160,7 +179,7 @@ def _assemble(items: list[_Item]) -> list[Instruction]:
 def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
     with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, datagram ``socketpair`` and ``clone`` or
-    ``unshare`` with NAMESPACE_FLAGS too, ``clone3`` gets ``ENOSYS``, and everything else is
+    ``unshare`` with NAMESPACE_FLAGS too, the ABI's ``missing`` calls get ``ENOSYS``, and everything else is
     allowed; an ABI the machine does not run gets ``ENOSYS``."""
     items: list[_Item] = []
     for i, abi in enumerate(abis):
@@ -171,7 +190,7 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
         items += [
             (_JEQ_K, f"ns{i}", 0, abi.clone),
             (_JEQ_K, f"ns{i}", 0, abi.unshare),
-            (_JEQ_K, "nosys", 0, abi.clone3),
+            *((_JEQ_K, "nosys", 0, number) for _, number in abi.missing),
             (_JEQ_K, f"socket{i}", 0, abi.socket),
             (_JEQ_K, f"pair{i}", "allow", abi.socketpair),
             f"socket{i}",

@@ -172,6 +172,19 @@ def test_no_user_namespaces(tiny_game, arena):
     assert not any("lifted" in line for line in lines), lines
 
 
+def test_no_kernel_interfaces_exploits_use(tiny_game, arena):
+    """userfaultfd, io_uring, perf events and bpf: no capability needed, no use to a bot, and
+    the way in of many of the kernel's privilege escalations."""
+    record = play_attack(tiny_game, arena, "exploit_tools")
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == [
+        "ATTACK: userfaultfd: Operation not permitted",
+        "ATTACK: io_uring_setup: Function not implemented",
+        "ATTACK: perf_event_open: Operation not permitted",
+        "ATTACK: bpf: Operation not permitted",
+    ]
+
+
 def test_no_unix_sockets_fifos_or_devices_of_the_machine(tiny_game, arena, tmp_path):
     """The read-only view does not stop a connect to a socket file, a write into a FIFO or the
     opening of a device node: the system call filter, the hidden /run and nodev mounts do."""

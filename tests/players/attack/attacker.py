@@ -252,6 +252,31 @@ def user_namespace():
     lift_own_limits()
 
 
+def exploit_tools():
+    """Open the kernel interfaces most privilege escalations went through (none needs a capability)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    numbers = {
+        "x86_64": {"userfaultfd": 323, "io_uring_setup": 425, "perf_event_open": 298, "bpf": 321},
+        "aarch64": {"userfaultfd": 282, "io_uring_setup": 425, "perf_event_open": 241, "bpf": 280},
+    }[os.uname().machine]
+    params = ctypes.create_string_buffer(120)  # struct io_uring_params, zeroed
+    # struct perf_event_attr: the software clock of this process, user space only (what an
+    # unprivileged process may count: exclude_kernel and exclude_hv, bits 5 and 6 at offset 40)
+    attr = ctypes.create_string_buffer(128)
+    attr[0:8] = (1).to_bytes(4, "little") + (128).to_bytes(4, "little")  # PERF_TYPE_SOFTWARE, size
+    attr[40:48] = (0x60).to_bytes(8, "little")
+    calls = {
+        "userfaultfd": (1,),  # UFFD_USER_MODE_ONLY
+        "io_uring_setup": (8, params),
+        "perf_event_open": (attr, 0, -1, -1, 0),
+        "bpf": (0, attr, 128),  # BPF_MAP_CREATE
+    }
+    for name, call_args in calls.items():
+        result = libc.syscall(numbers[name], *call_args)
+        say(f"{name}: " + ("opened" if result >= 0 else os.strerror(ctypes.get_errno())))
+
+
 def machine_ipc():
     """Reach the machine's services through its filesystem, which it sees read-only: connect to
     a unix socket (a tournament's forkserver, docker.sock), write into a FIFO (/run/initctl),
@@ -310,6 +335,7 @@ ATTACKS = {
     "inotify_hoard": inotify_hoard,
     "machine_ipc": machine_ipc,
     "user_namespace": user_namespace,
+    "exploit_tools": exploit_tools,
 }
 
 sys.stdin.readline()  # the start number
