@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
         ),
         (support.memory_limit, "memory limit per bot (" + str(where.memory_v1 or "cgroup2 memory.max") + ")"),
         (support.process_limit, "process limit per bot (" + str(where.pids_v1 or "cgroup2 pids.max") + ")"),
+        (support.cpu_limit, "processor limit per bot (" + str(where.cpu_v1 or "cgroup2 cpu.max") + ")"),
         (
             support.namespaces,
             "namespaces (pid, network, mount, ipc, uts, cgroup), read-only view, no capabilities",

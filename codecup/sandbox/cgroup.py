@@ -2,9 +2,10 @@
 
 A bot gets a cgroup of its own in the cgroup2 hierarchy (``cgroup.freeze``,
 ``cgroup.kill``, ``cpu.stat`` need no controller), and its memory and
-process-count limits where the machine has those controllers: in cgroup2
-(``memory.max``, ``pids.max``) or in cgroup v1 hierarchies (``memory.limit_in_bytes``,
-``pids.max``). The bot's process joins them itself between fork and exec
+process-count limits and its share of the processors where the machine has
+those controllers: in cgroup2 (``memory.max``, ``pids.max``, ``cpu.max``) or in
+cgroup v1 hierarchies (``memory.limit_in_bytes``, ``pids.max``,
+``cpu.cfs_quota_us``). The bot's process joins them itself between fork and exec
 (:meth:`BotCgroup.join`), before it can run a single instruction of its own.
 
 The hot path (freeze, thaw, CPU time: twice per move) uses file descriptors
@@ -29,6 +30,7 @@ from codecup.sandbox.mounts import Hierarchies
 log = logging.getLogger(__name__)
 
 PARENT = "codecup"  # every bot's cgroup lives under this folder of the referee's own cgroup
+CPU_PERIOD_USEC = 100_000  # the period of the processor quota (the kernel's default)
 _serial = itertools.count()
 
 
@@ -38,6 +40,10 @@ class Limits:
 
     memory: int = 1 << 30  # bytes, its whole tree
     processes: int = 128  # processes and threads of its whole tree
+    # Processors its whole tree may use at once. A CPU clock charges every thread, so this is
+    # not about its own clock: it keeps a bot that runs a hundred busy processes from taking
+    # every core of the machine from the bots of the tournament's other games.
+    cpus: float = 1.0
 
 
 @attrs.frozen
@@ -123,7 +129,7 @@ def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
         parent.mkdir(exist_ok=True)
     except OSError:
         return None
-    if controllers:  # cgroup2: offer memory and pids to the bots' cgroups, where the machine lets us
+    if controllers:  # cgroup2: offer memory, pids and cpu to the bots' cgroups, where the machine lets us
         wanted = " ".join(f"+{c}" for c in controllers)
         _write(base / "cgroup.subtree_control", wanted)
         _write(parent / "cgroup.subtree_control", wanted)
@@ -141,6 +147,8 @@ class BotCgroup:
     limits: Limits
     memory_v2: bool = False
     pids_v2: bool = False
+    cpu_v1: Path | None = None
+    cpu_v2: bool = False
     _freeze_fd: int = -1
     _events_fd: int = -1
     _cpu_fd: int = -1
@@ -151,7 +159,7 @@ class BotCgroup:
         """Make the cgroups (None when cgroup2 is missing or not writable here)."""
         if where.v2 is None:
             return None
-        parent = _parent(where.v2, ("memory", "pids"))
+        parent = _parent(where.v2, ("memory", "pids", "cpu"))
         if parent is None:
             return None
         name = f"{os.getpid()}-{next(_serial)}"
@@ -174,6 +182,11 @@ class BotCgroup:
             group.pids_v2 = True
         elif where.pids_v1 is not None and (v1 := _parent(where.pids_v1)) is not None:
             group.pids_v1 = _make_v1(v1 / name, ("pids.max", pids))
+        quota = str(max(1000, round(limits.cpus * CPU_PERIOD_USEC)))
+        if "cpu" in offered and _write(v2 / "cpu.max", f"{quota} {CPU_PERIOD_USEC}"):
+            group.cpu_v2 = True
+        elif where.cpu_v1 is not None and (v1 := _parent(where.cpu_v1)) is not None:
+            group.cpu_v1 = _make_v1(v1 / name, ("cpu.cfs_quota_us", quota))
         group._freeze_fd = os.open(v2 / "cgroup.freeze", os.O_WRONLY | os.O_CLOEXEC)
         group._events_fd = os.open(v2 / "cgroup.events", os.O_RDONLY | os.O_CLOEXEC)
         group._cpu_fd = os.open(v2 / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
@@ -183,7 +196,7 @@ class BotCgroup:
     def procs_files(self) -> tuple[str, ...]:
         """The ``cgroup.procs`` files a starting bot writes its pid into."""
         found = [self.v2 / "cgroup.procs"]
-        found += [g / "cgroup.procs" for g in (self.memory_v1, self.pids_v1) if g is not None]
+        found += [g / "cgroup.procs" for g in (self.memory_v1, self.pids_v1, self.cpu_v1) if g is not None]
         return tuple(str(p) for p in found)
 
     def describe(self) -> str:
@@ -193,6 +206,8 @@ class BotCgroup:
             parts.append(f"memory {self.limits.memory >> 20} MiB ({'v2' if self.memory_v2 else 'v1'})")
         if self.pids_v2 or self.pids_v1:
             parts.append(f"{self.limits.processes} processes ({'v2' if self.pids_v2 else 'v1'})")
+        if self.cpu_v2 or self.cpu_v1:
+            parts.append(f"{self.limits.cpus:g} CPU ({'v2' if self.cpu_v2 else 'v1'})")
         return ", ".join(parts)
 
     # --- the hot path ------------------------------------------------------
@@ -279,7 +294,7 @@ class BotCgroup:
             if fd >= 0:
                 os.close(fd)
         self._freeze_fd = self._events_fd = self._cpu_fd = -1
-        for path in (self.v2, self.memory_v1, self.pids_v1):
+        for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
             if path is not None:
                 with contextlib.suppress(OSError):
                     path.rmdir()

@@ -1,7 +1,7 @@
 """Where this machine's cgroup hierarchies are, read from ``/proc/mounts`` and ``/proc/self/cgroup``.
 
 Nothing is hard-coded: cgroup2 may be at ``/sys/fs/cgroup`` (a pure v2
-machine) or beside v1 (``/sys/fs/cgroup/unified``); the memory and pids
+machine) or beside v1 (``/sys/fs/cgroup/unified``); the memory, pids and cpu
 controllers may be bound to v2 or to v1 hierarchies of their own.
 """
 
@@ -19,6 +19,7 @@ class Hierarchies:
     v2: Path | None = None  # our cgroup in the cgroup2 hierarchy
     memory_v1: Path | None = None  # our cgroup in a v1 hierarchy with the memory controller
     pids_v1: Path | None = None  # our cgroup in a v1 hierarchy with the pids controller
+    cpu_v1: Path | None = None  # our cgroup in a v1 hierarchy with the cpu controller
     v2_controllers: frozenset[str] = frozenset()  # controllers cgroup2 offers below our cgroup
 
 
@@ -39,7 +40,7 @@ def parse(mounts_text: str, cgroup_text: str) -> Hierarchies:
         if fstype == "cgroup2" and v2_mount is None:
             v2_mount = Path(point)
         elif fstype == "cgroup":
-            for controller in ("memory", "pids"):
+            for controller in ("memory", "pids", "cpu"):
                 if controller in options:
                     v1_mounts.setdefault(controller, Path(point))
     v2: Path | None = None
@@ -59,7 +60,13 @@ def parse(mounts_text: str, cgroup_text: str) -> Hierarchies:
             offered = frozenset((v2 / "cgroup.subtree_control").read_text().split())
         except OSError:
             offered = frozenset()
-    return Hierarchies(v2=v2, memory_v1=v1.get("memory"), pids_v1=v1.get("pids"), v2_controllers=offered)
+    return Hierarchies(
+        v2=v2,
+        memory_v1=v1.get("memory"),
+        pids_v1=v1.get("pids"),
+        cpu_v1=v1.get("cpu"),
+        v2_controllers=offered,
+    )
 
 
 def read() -> Hierarchies:

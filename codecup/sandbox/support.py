@@ -31,6 +31,7 @@ class Support:
     cgroup: bool = False  # a bot cgroup of its own in cgroup2: freeze, kill, CPU time
     memory_limit: bool = False
     process_limit: bool = False
+    cpu_limit: bool = False  # a bot's whole tree uses at most Limits.cpus processors at once
     namespaces: bool = False  # pid, network, mount, ipc, uts namespaces, read-only view, no capabilities
     subreaper: bool = False  # orphans of a bot come back to the referee (used without namespaces)
     syscall_filter: bool = False  # seccomp: no unix sockets of the machine, keyrings, inotify, namespaces
@@ -44,34 +45,48 @@ class Support:
     @property
     def full(self) -> bool:
         """True when every mechanism the sandbox uses is available."""
-        limits = self.memory_limit and self.process_limit
+        limits = self.memory_limit and self.process_limit and self.cpu_limit
         return self.cgroup and limits and self.namespaces and self.syscall_filter
 
     def summary(self) -> str:
         """One line: the containment bots get here."""
         if self.full:
             return (
-                "full sandbox: cgroup2 freeze/kill/cpu, memory and process limits, namespaces, "
+                "full sandbox: cgroup2 freeze/kill/cpu, memory, process and processor limits, namespaces, "
                 "read-only view, system call filter"
             )
         return "degraded containment: " + "; ".join(self.missing)
 
 
-def _try_cgroup(where: mounts.Hierarchies) -> tuple[bool, bool, bool, list[str]]:
-    missing: list[str] = []
+@attrs.frozen
+class _CgroupTrial:
+    """What a trial bot cgroup gave: the cgroup itself, and which limits it could set."""
+
+    cgroup: bool = False
+    memory: bool = False
+    pids: bool = False
+    cpu: bool = False
+    missing: tuple[str, ...] = ()
+
+
+def _try_cgroup(where: mounts.Hierarchies) -> _CgroupTrial:
     if where.v2 is None:
-        return False, False, False, ["no cgroup2 hierarchy (no freezing of the whole tree, no CPU clock)"]
+        return _CgroupTrial(missing=("no cgroup2 hierarchy (no freezing of the whole tree, no CPU clock)",))
     group = BotCgroup.create(where, Limits())
     if group is None:
-        return False, False, False, [f"cannot create cgroups under {where.v2} (not root, not delegated)"]
+        return _CgroupTrial(missing=(f"cannot create cgroups under {where.v2} (not root, not delegated)",))
     memory = group.memory_v2 or group.memory_v1 is not None
     pids = group.pids_v2 or group.pids_v1 is not None
+    cpu = group.cpu_v2 or group.cpu_v1 is not None
     group.remove()
+    missing = []
     if not memory:
         missing.append("no memory controller to limit a bot's memory")
     if not pids:
         missing.append("no pids controller to limit a bot's processes")
-    return True, memory, pids, missing
+    if not cpu:
+        missing.append("no cpu controller: a bot's processes may take every core from the other games' bots")
+    return _CgroupTrial(True, memory, pids, cpu, tuple(missing))
 
 
 def _trial(launch: Launch, cwd: Path | None = None) -> str | None:
@@ -117,7 +132,8 @@ def machine_support() -> Support:
     if not linux.IS_LINUX:
         return Support.none(f"not Linux ({sys.platform}): process group only; run the referee in a Linux VM")
     where = mounts.read()
-    cgroup, memory, pids, missing = _try_cgroup(where)
+    trial = _try_cgroup(where)
+    missing = list(trial.missing)
     why_no_filter = _try_filter()
     syscall_filter = why_no_filter is None
     if why_no_filter:
@@ -137,4 +153,14 @@ def machine_support() -> Support:
             subreaper = True
         except OSError:
             missing.append("no subreaper: a bot's orphans escape its process group")
-    return Support(where, cgroup, memory, pids, namespaces, subreaper, syscall_filter, tuple(missing))
+    return Support(
+        where,
+        cgroup=trial.cgroup,
+        memory_limit=trial.memory,
+        process_limit=trial.pids,
+        cpu_limit=trial.cpu,
+        namespaces=namespaces,
+        subreaper=subreaper,
+        syscall_filter=syscall_filter,
+        missing=tuple(missing),
+    )

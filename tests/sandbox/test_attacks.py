@@ -185,6 +185,16 @@ def test_no_kernel_interfaces_exploits_use(tiny_game, arena):
     ]
 
 
+def test_a_bots_processes_get_one_processor_at_most(tiny_game, arena):
+    """Its clock charges every process of a bot, but a bot that has run out of care could still
+    take every core from the bots of a tournament's other games while it loses on time."""
+    record = play_attack(tiny_game, arena, "all_cores", clock=10.0)
+    assert_normal_game(record)
+    (line,) = attack_lines(record, 0)
+    cores = float(line.removeprefix("ATTACK: cores: "))
+    assert 0 < cores <= 1.15, line  # one processor (the kernel's quota, per 100 ms period)
+
+
 def test_no_unix_sockets_fifos_or_devices_of_the_machine(tiny_game, arena, tmp_path):
     """The read-only view does not stop a connect to a socket file, a write into a FIFO or the
     opening of a device node: the system call filter, the hidden /run and nodev mounts do."""

@@ -277,6 +277,28 @@ def exploit_tools():
         say(f"{name}: " + ("opened" if result >= 0 else os.strerror(ctypes.get_errno())))
 
 
+def all_cores():
+    """Run eight busy processes for a second, each in a session of its own: processors taken
+    from the other games' bots."""
+    import resource
+
+    start = time.monotonic()
+    children = []
+    for _ in range(8):
+        child = os.fork()
+        if child == 0:
+            os.setsid()  # a session of its own: the kernel's autogroup no longer pools them
+            while time.monotonic() < start + 1.0:
+                pass
+            os._exit(0)
+        children.append(child)
+    for child in children:
+        os.waitpid(child, 0)
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cores = (used.ru_utime + used.ru_stime) / (time.monotonic() - start)
+    say(f"cores: {cores:.2f}")
+
+
 def machine_ipc():
     """Reach the machine's services through its filesystem, which it sees read-only: connect to
     a unix socket (a tournament's forkserver, docker.sock), write into a FIFO (/run/initctl),
@@ -336,6 +358,7 @@ ATTACKS = {
     "machine_ipc": machine_ipc,
     "user_namespace": user_namespace,
     "exploit_tools": exploit_tools,
+    "all_cores": all_cores,
 }
 
 sys.stdin.readline()  # the start number

@@ -1,0 +1,37 @@
+"""Finding the cgroup hierarchies from /proc/mounts and /proc/self/cgroup (no root needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codecup.sandbox.mounts import parse
+
+BESIDE_V1 = """\
+tmpfs /sys/fs/cgroup tmpfs rw,relatime,mode=755 0 0
+cgroup /sys/fs/cgroup/cpu,cpuacct cgroup rw,relatime,cpu,cpuacct 0 0
+cgroup /sys/fs/cgroup/cpuset cgroup rw,relatime,cpuset 0 0
+cgroup /sys/fs/cgroup/memory cgroup rw,relatime,memory 0 0
+cgroup /sys/fs/cgroup/pids cgroup rw,relatime,pids 0 0
+cgroup2 /sys/fs/cgroup/unified cgroup2 rw,relatime 0 0
+"""
+BESIDE_V1_SELF = """\
+5:pids:/
+4:memory:/jobs/7
+3:cpuset:/
+2:cpu,cpuacct:/jobs/7
+0::/
+"""
+
+
+def test_v1_controllers_beside_cgroup2():
+    found = parse(BESIDE_V1, BESIDE_V1_SELF)
+    assert found.v2 == Path("/sys/fs/cgroup/unified")
+    assert found.memory_v1 == Path("/sys/fs/cgroup/memory/jobs/7")
+    assert found.pids_v1 == Path("/sys/fs/cgroup/pids")
+    assert found.cpu_v1 == Path("/sys/fs/cgroup/cpu,cpuacct/jobs/7")  # not the cpuset hierarchy
+
+
+def test_pure_cgroup2_has_no_v1_hierarchies():
+    found = parse("cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid 0 0\n", "0::/user.slice/x\n")
+    assert found.v2 == Path("/sys/fs/cgroup/user.slice/x")
+    assert (found.memory_v1, found.pids_v1, found.cpu_v1) == (None, None, None)
