@@ -21,9 +21,11 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   ``request_key`` may make the kernel start a helper as root outside the
   sandbox: ``add_key``, ``request_key`` and ``keyctl`` are denied (as under
   Docker's default profile).
-- *The inotify instances* of uid 0 (``fs.inotify.max_user_instances``, 128 on
+- *The inotify instances and fanotify groups* of uid 0
+  (``fs.inotify.max_user_instances``, ``fs.fanotify.max_user_groups``, 128 on
   most machines): a bot could take them all while it plays, and no process of
-  uid 0 on the machine could watch a file: ``inotify_init(1)`` are denied.
+  uid 0 on the machine could watch a file: ``inotify_init(1)`` and
+  ``fanotify_init`` are denied.
 - *New namespaces*, a user namespace above all: uid 0 without capabilities may
   still make one, and in it (with a cgroup and a mount namespace of its own)
   mount the cgroup file systems afresh, writable, and lift its own process and
@@ -117,22 +119,22 @@ class Abi:
         return {**dict(self.calls), **dict(self.missing), **checked, "unshare": self.unshare}[name]
 
 
-# The calls denied outright, per ABI (keyrings, inotify, joining namespaces, and the kernel
+# The calls denied outright, per ABI (keyrings, inotify, fanotify, joining namespaces, and the kernel
 # interfaces most used by exploits that a bot has no use for).
 _DENIED_X86_64 = _calls(
     add_key=248, request_key=249, keyctl=250, inotify_init=253, inotify_init1=294, setns=308,
-    userfaultfd=323, perf_event_open=298, bpf=321,
+    fanotify_init=300, userfaultfd=323, perf_event_open=298, bpf=321,
 )  # fmt: skip
 _DENIED_I386 = _calls(
     add_key=286, request_key=287, keyctl=288, inotify_init=291, inotify_init1=332, setns=346,
-    userfaultfd=374, perf_event_open=336, bpf=357,
+    fanotify_init=338, userfaultfd=374, perf_event_open=336, bpf=357,
 )  # fmt: skip
 _DENIED_ARM = _calls(
     add_key=309, request_key=310, keyctl=311, inotify_init=316, inotify_init1=360, setns=375,
-    userfaultfd=388, perf_event_open=364, bpf=386,
+    fanotify_init=367, userfaultfd=388, perf_event_open=364, bpf=386,
 )  # fmt: skip
 _DENIED_AARCH64 = _calls(
-    add_key=217, request_key=218, keyctl=219, inotify_init1=26, setns=268,
+    add_key=217, request_key=218, keyctl=219, inotify_init1=26, fanotify_init=262, setns=268,
     userfaultfd=282, perf_event_open=241, bpf=280,
 )  # fmt: skip
 
@@ -148,7 +150,10 @@ ABIS: dict[str, tuple[Abi, ...]] = {
     ),
 }
 #: What the filter closes, in a few words (for ``codecup doctor`` and the records).
-SUMMARY = "no unix sockets of the machine, no kernel keyrings, no inotify, no new namespaces, no io_uring"
+SUMMARY = (
+    "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
+    "no io_uring"
+)
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
 _DENY: Instruction = (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)

@@ -151,12 +151,16 @@ def test_no_write_outside_its_scratch_folder(tiny_game, arena):
     assert wrote == [f"ATTACK: wrote into {arena.attacker}"], wrote
 
 
-def test_no_inotify(tiny_game, arena):
-    """uid 0 has one quota of inotify instances for the whole machine (128 on most): a bot that
-    took them all would leave its opponent and the machine's services without."""
+def test_no_inotify_or_fanotify(tiny_game, arena):
+    """uid 0 has one quota of inotify instances and one of fanotify groups for the whole machine
+    (128 on most): a bot that took them all would leave its opponent and the machine's services
+    without."""
     record = play_attack(tiny_game, arena, "inotify_hoard")
     assert_normal_game(record)
-    assert attack_lines(record, 0) == ["ATTACK: inotify: took 0 instances, then Operation not permitted"]
+    assert attack_lines(record, 0) == [
+        "ATTACK: inotify: took 0 instances, then Operation not permitted",
+        "ATTACK: fanotify: took 0 instances, then Operation not permitted",
+    ]
 
 
 def test_no_user_namespaces(tiny_game, arena):
