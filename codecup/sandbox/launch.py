@@ -173,6 +173,7 @@ class Launch:
         linux.prctl(linux.PR_SET_DUMPABLE, 0)  # the bot cannot trace it
         flags = linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC | linux.MS_RDONLY
         linux.mount("proc", "/proc", "proc", flags)
+        linux.blank_command_line()  # the referee's, with every player's command: not for the bot
         bot = os.fork()
         if bot == 0:
             os.close(status_pipe)

@@ -153,6 +153,25 @@ def drop_all_capabilities() -> None:
     prctl(PR_SET_NO_NEW_PRIVS, 1)
 
 
+def blank_command_line(label: bytes = b"codecup-init") -> None:
+    """Overwrite this process's command line, what ``/proc/PID/cmdline`` shows, with ``label``.
+
+    A forked referee's command line is the referee's: in ``codecup play`` every
+    player's command, which a bot could read from its pid 1. The kernel reads the
+    command line from the process's memory, the strings the program started
+    with; Python copied them at start-up and does not read them again.
+    """
+    with open("/proc/self/stat", "rb") as f:
+        stat = f.read()
+    fields = stat[stat.rindex(b")") + 2 :].split()  # from field 3 (the state) on
+    start, end = int(fields[45]), int(fields[46])  # fields 48 and 49: arg_start, arg_end
+    if end <= start:
+        return
+    text = label[: end - start - 1]
+    ctypes.memset(start, 0, end - start)
+    ctypes.memmove(start, text, len(text))
+
+
 def _read_last_cap() -> int:
     try:
         with open("/proc/sys/kernel/cap_last_cap") as f:

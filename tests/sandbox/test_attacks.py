@@ -293,7 +293,9 @@ def test_cannot_kill_the_opponent_or_the_referee(tiny_game, arena, seat):
     assert record.result.scores == (0, 1) or record.result.scores == (1, 0)
 
 
-def test_cannot_see_other_bots_or_the_results_or_the_referees_environment(tiny_game, arena, monkeypatch):
+def test_cannot_see_other_bots_or_the_results_or_the_referees_environment_or_command(
+    tiny_game, arena, monkeypatch
+):
     monkeypatch.setenv("CODECUP_TEST_SECRET", "referee's secret")
     record = play_attack(tiny_game, arena, "snoop", str(arena.opponent), str(arena.results))
     lines = "\n".join(attack_lines(record, 0))
@@ -301,6 +303,9 @@ def test_cannot_see_other_bots_or_the_results_or_the_referees_environment(tiny_g
     assert f"listing {arena.opponent}: []" in lines and f"listing {arena.results}: []" in lines
     environment = next(line for line in attack_lines(record, 0) if "environment:" in line)
     assert "CODECUP_TEST_SECRET" not in environment and "HOME" in environment
+    # its pid 1 is a fork of the referee, whose command line (in `codecup play`, every player's
+    # command) it would show
+    assert "ATTACK: pid 1 command line: codecup-init" in attack_lines(record, 0)
 
 
 def test_no_privileges(tiny_game, arena):

