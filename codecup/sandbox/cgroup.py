@@ -129,10 +129,11 @@ def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
         parent.mkdir(exist_ok=True)
     except OSError:
         return None
-    if controllers:  # cgroup2: offer memory, pids and cpu to the bots' cgroups, where the machine lets us
-        wanted = " ".join(f"+{c}" for c in controllers)
-        _write(base / "cgroup.subtree_control", wanted)
-        _write(parent / "cgroup.subtree_control", wanted)
+    # cgroup2: offer memory, pids and cpu to the bots' cgroups, where the machine lets us; one
+    # write each, since the kernel refuses a whole write if it cannot enable one of them
+    for controller in controllers:
+        _write(base / "cgroup.subtree_control", f"+{controller}")
+        _write(parent / "cgroup.subtree_control", f"+{controller}")
     clean_stale(parent)
     return parent
 
