@@ -72,15 +72,9 @@ def lookups_per_board(words: WordList, boards: list[str]) -> float:
 
         return get
 
-    class CountedTails(dict):
-        def __getitem__(self, key: str) -> object:
-            nonlocal count
-            count += 1
-            return super().__getitem__(key)
-
-    tails = CountedTails(tables.tails)
+    dp = Scorer(words)._fast[2:]  # the DP's constants, as the scorer passes them
     for board in boards:
-        scorer_mod._RULE_BOARD(board, counted(tables.window), counted(tables.starts), tails)
+        scorer_mod._RULE_BOARD(board, counted(tables.window), counted(tables.cells), *dp)
     return count / len(boards)
 
 

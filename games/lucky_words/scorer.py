@@ -15,7 +15,7 @@ from operator import itemgetter
 
 import attrs
 
-from codecup_games.lucky_words.tables import POINTS, WordTables, tables_for
+from codecup_games.lucky_words.tables import POINTS, WordTables, line_dp, tables_for
 from codecup_games.lucky_words.words import WordList
 
 SIZE = 7
@@ -142,17 +142,19 @@ def _compile_rule_line() -> Callable[..., int]:
 
 
 def _compile_rule_board() -> Callable[..., int]:
-    """``rule_board(s, g, g3, tails)``: the rule's points of the board ``s``, its 14 lines inlined.
+    """``rule_board(s, g, get, nothing, dp...)``: the rule's points of the board ``s``, its 14 lines inlined.
 
-    Windows are sliced straight from the board (a column's with step 7), and
-    the 70 three-cell look-ups every board needs are done up front by
-    ``map`` (in C, into local names), so no line is built and no call is
-    made per line.
+    The 70 three-cell entries a board needs (cells 0..2 to 4..6 of each
+    line, :attr:`WordTables.cells`) are looked up up front by ``map`` (in
+    C, into local names). A line is then the :class:`LineDP` states from
+    its last three cells leftwards, one tuple index per cell; a word of 4
+    or more cells is looked up in ``window`` only when the entry lists the
+    next cell's letter (``after``). Windows are sliced straight from the
+    board (a column's with step 7).
     """
     lines = [[r * SIZE + k for k in range(SIZE)] for r in range(SIZE)]
     lines += [[c + SIZE * k for k in range(SIZE)] for c in range(SIZE)]
-    heads: list[slice] = []
-    tails: list[slice] = []
+    keys: list[slice] = []
 
     def cut(cells: list[int], i: int, j: int) -> slice:
         step = cells[1] - cells[0]
@@ -162,30 +164,63 @@ def _compile_rule_board() -> Callable[..., int]:
         return f"s[{sl.start}:{sl.stop}{'' if sl.step is None else f':{sl.step}'}]"
 
     body: list[str] = []
+    add = body.append
     for n, cells in enumerate(lines):
-        tails.append(cut(cells, 4, SIZE))
-        for i in range(4):
-            heads.append(cut(cells, i, i + 3))
+        keys += [cut(cells, i, i + 3) for i in range(SIZE - 2)]
+        e = [f"e{5 * n + i}" for i in range(SIZE - 2)]  # the entries of cells i..i+2
 
-        def win(i: int, j: int, cells: list[int] = cells) -> str:
+        def w(i: int, j: int, cells: list[int] = cells) -> str:
             return text(cut(cells, i, j))
 
-        def cell(k: int, cells: list[int] = cells) -> str:
+        def c(k: int, cells: list[int] = cells) -> str:
             return f"s[{cells[k]}]"
 
-        def head(i: int, n: int = n) -> str:
-            return f"h{4 * n + i}"
-
-        _line_dp(body, win, cell, head, f"u{n}", "total += b0")
+        add(f"    q = {e[4]}[0][START]")  # the state at cell 3, from cells 4..6
+        add(f"    r = {e[3]}[0][q]")  # cell 3
+        add(f"    if {e[3]}[1] and {c(6)} in {e[3]}[1] and g({w(3, 7)}, 0) > 1:")
+        add(f"        r = {e[3]}[0][FOUR][q]")
+        add(f"    q = {e[2]}[0][r]")  # cell 2
+        add(f"    if {e[2]}[1] and {c(5)} in {e[2]}[1]:")
+        add(f"        v = g({w(2, 6)}, 0)")
+        add("        if v > 1:")
+        add(f"            q = {e[2]}[0][FOUR][r]")
+        add(f"        if v & 1 and g({w(2, 7)}, 0) > 1:")
+        add(f"            q = RAISED[{POINTS[5]}][q]")
+        add(f"    r = {e[1]}[0][q]")  # cell 1
+        add(f"    if {e[1]}[1] and {c(4)} in {e[1]}[1]:")
+        add(f"        v = g({w(1, 5)}, 0)")
+        add("        if v > 1:")
+        add(f"            r = {e[1]}[0][FOUR][q]")
+        add("        if v & 1:")
+        add(f"            v = g({w(1, 6)}, 0)")
+        add("            if v > 1:")
+        add(f"                r = RAISED[{POINTS[5]}][r]")
+        add(f"            if v & 1 and g({w(1, 7)}, 0) > 1:")
+        add(f"                r = RAISED[{POINTS[6]}][r]")
+        add(f"    q = {e[0]}[0][r]")  # cell 0
+        add(f"    if {e[0]}[1] and {c(3)} in {e[0]}[1]:")
+        add(f"        v = g({w(0, 4)}, 0)")
+        add("        if v > 1:")
+        add(f"            q = {e[0]}[0][FOUR][r]")
+        add("        if v & 1:")
+        add(f"            v = g({w(0, 5)}, 0)")
+        add("            if v > 1:")  # 5 cells, then the best of cells 5..6
+        add(f"                q = RAISED[{POINTS[5]} + SECOND[{e[4]}[0][START]]][q]")
+        add("            if v & 1:")
+        add(f"                v = g({w(0, 6)}, 0)")
+        add("                if v > 1:")
+        add(f"                    q = RAISED[{POINTS[6]}][q]")
+        add(f"                if v & 1 and g({w(0, 7)}, 0) > 1:")
+        add(f"                    q = RAISED[{POINTS[7]}][q]")
+        add("    total += BEST[q]")
     out = [
-        "def rule_board(s, g, g3, tails):",
-        f"    {', '.join(f'h{k}' for k in range(len(heads)))}, = map(g3, HEADS(s))",
-        f"    {', '.join(f'u{k}' for k in range(len(tails)))}, = map(tails.__getitem__, TAILS(s))",
+        "def rule_board(s, g, get, nothing, START, FOUR, BEST, SECOND, RAISED):",
+        f"    {', '.join(f'e{k}' for k in range(len(keys)))}, = map(get, KEYS(s), nothing)",
         "    total = 0",
         *body,
         "    return total",
     ]
-    return _compile("rule_board", out, {"HEADS": itemgetter(*heads), "TAILS": itemgetter(*tails)})
+    return _compile("rule_board", out, {"KEYS": itemgetter(*keys)})
 
 
 _RULE_LINE = _compile_rule_line()
@@ -211,7 +246,17 @@ class Scorer:
     def __attrs_post_init__(self) -> None:
         self._tables = tables_for(self.words)
         t = self._tables
-        self._fast = (t.window.get, t.starts.get, t.tails)
+        dp = line_dp()
+        self._fast = (
+            t.window.get,
+            t.cells.get,
+            (dp.nothing,) * 70,
+            dp.start,
+            dp.four,
+            dp.best,
+            dp.second,
+            dp.raised,
+        )
 
     def line_words(self, line: str) -> LineScore:
         """The points of one line and the words that earn them."""
