@@ -60,7 +60,10 @@ def best_cold_rate(words: WordList, mode: ScoringMode, boards: list[str], repeat
 
 
 def lookups_per_board(words: WordList, boards: list[str]) -> float:
-    """Dictionary look-ups the rule's compiled DP makes per board (a work count, independent of load)."""
+    """Look-ups in ``cells`` and ``window`` the rule's DP makes per board (a work count, independent of load).
+
+    The 4-cell windows read from an entry's small ``after`` dict are not counted.
+    """
     tables = tables_for(words)
     count = 0
 

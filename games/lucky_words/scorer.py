@@ -147,10 +147,11 @@ def _compile_rule_board() -> Callable[..., int]:
     The 70 three-cell entries a board needs (cells 0..2 to 4..6 of each
     line, :attr:`WordTables.cells`) are looked up up front by ``map`` (in
     C, into local names). A line is then the :class:`LineDP` states from
-    its last three cells leftwards, one tuple index per cell; a word of 4
-    or more cells is looked up in ``window`` only when the entry lists the
-    next cell's letter (``after``). Windows are sliced straight from the
-    board (a column's with step 7).
+    its last three cells leftwards, one tuple index per cell. A window of 4
+    cells is read from the entry's ``after`` by the next cell's letter, and
+    longer ones are looked up in ``window`` only while a word can still
+    begin so. Windows are sliced straight from the board (a column's with
+    step 7).
     """
     lines = [[r * SIZE + k for k in range(SIZE)] for r in range(SIZE)]
     lines += [[c + SIZE * k for k in range(SIZE)] for c in range(SIZE)]
@@ -177,18 +178,18 @@ def _compile_rule_board() -> Callable[..., int]:
 
         add(f"    q = {e[4]}[0][START]")  # the state at cell 3, from cells 4..6
         add(f"    r = {e[3]}[0][q]")  # cell 3
-        add(f"    if {e[3]}[1] and {c(6)} in {e[3]}[1] and g({w(3, 7)}, 0) > 1:")
+        add(f"    if {e[3]}[1] and {e[3]}[1].get({c(6)}, 0) > 1:")
         add(f"        r = {e[3]}[0][FOUR][q]")
         add(f"    q = {e[2]}[0][r]")  # cell 2
-        add(f"    if {e[2]}[1] and {c(5)} in {e[2]}[1]:")
-        add(f"        v = g({w(2, 6)}, 0)")
+        add(f"    if {e[2]}[1]:")
+        add(f"        v = {e[2]}[1].get({c(5)}, 0)")
         add("        if v > 1:")
         add(f"            q = {e[2]}[0][FOUR][r]")
         add(f"        if v & 1 and g({w(2, 7)}, 0) > 1:")
         add(f"            q = RAISED[{POINTS[5]}][q]")
         add(f"    r = {e[1]}[0][q]")  # cell 1
-        add(f"    if {e[1]}[1] and {c(4)} in {e[1]}[1]:")
-        add(f"        v = g({w(1, 5)}, 0)")
+        add(f"    if {e[1]}[1]:")
+        add(f"        v = {e[1]}[1].get({c(4)}, 0)")
         add("        if v > 1:")
         add(f"            r = {e[1]}[0][FOUR][q]")
         add("        if v & 1:")
@@ -198,8 +199,8 @@ def _compile_rule_board() -> Callable[..., int]:
         add(f"            if v & 1 and g({w(1, 7)}, 0) > 1:")
         add(f"                r = RAISED[{POINTS[6]}][r]")
         add(f"    q = {e[0]}[0][r]")  # cell 0
-        add(f"    if {e[0]}[1] and {c(3)} in {e[0]}[1]:")
-        add(f"        v = g({w(0, 4)}, 0)")
+        add(f"    if {e[0]}[1]:")
+        add(f"        v = {e[0]}[1].get({c(3)}, 0)")
         add("        if v > 1:")
         add(f"            q = {e[0]}[0][FOUR][r]")
         add("        if v & 1:")

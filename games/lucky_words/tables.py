@@ -45,15 +45,17 @@ class WordTables:
     ``cells[t]`` for three cells ``t`` where a word of 2 or 3 letters begins
     or lies, or a longer word begins: ``(moves, after)``, ``moves`` the
     :func:`line_dp` transitions of ``t`` (see :class:`LineDP`), ``after``
-    the letters x for which t + x is a word or a prefix; missing (read as
-    ``line_dp().nothing``) elsewhere.
+    ``{x: window[t + x]}`` for the letters x for which t + x is a word or a
+    prefix (empty if none); missing (read as ``line_dp().nothing``)
+    elsewhere. The entries and their ``after`` dicts are shared between
+    keys: read them, never change them.
     """
 
     sha256: str
     window: dict[str, int]
     starts: dict[str, tuple[int | str, ...]]
     tails: dict[str, tuple[int, int]]
-    cells: dict[str, tuple[tuple[Any, ...], str]]
+    cells: dict[str, tuple[tuple[Any, ...], dict[str, int]]]
 
     @classmethod
     def build(cls, words: WordList) -> WordTables:
@@ -143,9 +145,9 @@ class LineDP:
     moves: dict[tuple[int, State], tuple[Any, ...]]
 
     @property
-    def nothing(self) -> tuple[tuple[Any, ...], str]:
+    def nothing(self) -> tuple[tuple[Any, ...], dict[str, int]]:
         """The :attr:`WordTables.cells` entry of three cells where no word begins or lies."""
-        return (self.moves[0, (0, 0, 0, 0)], "")
+        return (self.moves[0, (0, 0, 0, 0)], {})
 
 
 UNREACHED = 1 << 30
@@ -190,20 +192,23 @@ def line_dp() -> LineDP:
     return _line_dp()
 
 
-def _cells(window: dict[str, int]) -> dict[str, tuple[tuple[Any, ...], str]]:
+def _cells(window: dict[str, int]) -> dict[str, tuple[tuple[Any, ...], dict[str, int]]]:
     pairs = {k for k, v in window.items() if len(k) == 2 and v >> 1}
     keys = {k for k in window if len(k) == 3}
     for pair in pairs:
         keys.update(pair + x for x in SYMBOLS)
         keys.update(x + pair for x in SYMBOLS)
     moves = line_dp().moves
+    afters: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}  # one object per distinct value
+    entries: dict[tuple[int, State, int], tuple[tuple[Any, ...], dict[str, int]]] = {}
     cells = {}
     for key in keys:
         v = window.get(key, 0)
         mask = (key[:2] in pairs) | (v > 1) << 1
         tail = _step(mask, _step(key[1:] in pairs, (0, 0, 0, 0)))
-        after = "".join(ch for ch in SYMBOLS if key + ch in window) if v & 1 else ""
-        cells[key] = _shared((moves[mask, tail], after))
+        after = {ch: window[key + ch] for ch in SYMBOLS if key + ch in window} if v & 1 else {}
+        after = afters.setdefault(tuple(after.items()), after)
+        cells[key] = entries.setdefault((mask, tail, id(after)), (moves[mask, tail], after))
     return cells
 
 
