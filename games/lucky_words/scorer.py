@@ -146,12 +146,12 @@ def _compile_rule_board() -> Callable[..., int]:
 
     The 70 three-cell entries a board needs (cells 0..2 to 4..6 of each
     line, :attr:`WordTables.cells`) are looked up up front by ``map`` (in
-    C, into local names). A line is then the :class:`LineDP` states from
-    its last three cells leftwards, one tuple index per cell. A window of 4
-    cells is read from the entry's ``after`` by the next cell's letter, and
-    longer ones are looked up in ``window`` only while a word can still
-    begin so. Windows are sliced straight from the board (a column's with
-    step 7).
+    C, unpacked into local names: ``t`` the moves and ``a`` the after of
+    each). A line is then the :class:`LineDP` states from its last three
+    cells leftwards, one tuple index per cell. A window of 4 cells is read
+    from the entry's ``after`` by the next cell's letter, and longer ones
+    are looked up in ``window`` only while a word can still begin so.
+    Windows are sliced straight from the board (a column's with step 7).
     """
     lines = [[r * SIZE + k for k in range(SIZE)] for r in range(SIZE)]
     lines += [[c + SIZE * k for k in range(SIZE)] for c in range(SIZE)]
@@ -168,7 +168,8 @@ def _compile_rule_board() -> Callable[..., int]:
     add = body.append
     for n, cells in enumerate(lines):
         keys += [cut(cells, i, i + 3) for i in range(SIZE - 2)]
-        e = [f"e{5 * n + i}" for i in range(SIZE - 2)]  # the entries of cells i..i+2
+        t = [f"t{5 * n + i}" for i in range(SIZE - 2)]  # the entries of cells i..i+2: moves
+        a = [f"a{5 * n + i}" for i in range(SIZE - 2)]  # and after
 
         def w(i: int, j: int, cells: list[int] = cells) -> str:
             return text(cut(cells, i, j))
@@ -176,37 +177,37 @@ def _compile_rule_board() -> Callable[..., int]:
         def c(k: int, cells: list[int] = cells) -> str:
             return f"s[{cells[k]}]"
 
-        add(f"    q = {e[4]}[0][START]")  # the state at cell 3, from cells 4..6
-        add(f"    r = {e[3]}[0][q]")  # cell 3
-        add(f"    if {e[3]}[1] and {e[3]}[1].get({c(6)}, 0) > 1:")
-        add(f"        r = {e[3]}[0][FOUR][q]")
-        add(f"    q = {e[2]}[0][r]")  # cell 2
-        add(f"    if {e[2]}[1]:")
-        add(f"        v = {e[2]}[1].get({c(5)}, 0)")
+        add(f"    q = {t[4]}[START]")  # the state at cell 3, from cells 4..6
+        add(f"    r = {t[3]}[q]")  # cell 3
+        add(f"    if {a[3]} and {a[3]}.get({c(6)}, 0) > 1:")
+        add(f"        r = {t[3]}[FOUR][q]")
+        add(f"    q = {t[2]}[r]")  # cell 2
+        add(f"    if {a[2]}:")
+        add(f"        v = {a[2]}.get({c(5)}, 0)")
         add("        if v > 1:")
-        add(f"            q = {e[2]}[0][FOUR][r]")
+        add(f"            q = {t[2]}[FOUR][r]")
         add(f"        if v & 1 and g({w(2, 7)}, 0) > 1:")
         add(f"            q = RAISED[{POINTS[5]}][q]")
-        add(f"    r = {e[1]}[0][q]")  # cell 1
-        add(f"    if {e[1]}[1]:")
-        add(f"        v = {e[1]}[1].get({c(4)}, 0)")
+        add(f"    r = {t[1]}[q]")  # cell 1
+        add(f"    if {a[1]}:")
+        add(f"        v = {a[1]}.get({c(4)}, 0)")
         add("        if v > 1:")
-        add(f"            r = {e[1]}[0][FOUR][q]")
+        add(f"            r = {t[1]}[FOUR][q]")
         add("        if v & 1:")
         add(f"            v = g({w(1, 6)}, 0)")
         add("            if v > 1:")
         add(f"                r = RAISED[{POINTS[5]}][r]")
         add(f"            if v & 1 and g({w(1, 7)}, 0) > 1:")
         add(f"                r = RAISED[{POINTS[6]}][r]")
-        add(f"    q = {e[0]}[0][r]")  # cell 0
-        add(f"    if {e[0]}[1]:")
-        add(f"        v = {e[0]}[1].get({c(3)}, 0)")
+        add(f"    q = {t[0]}[r]")  # cell 0
+        add(f"    if {a[0]}:")
+        add(f"        v = {a[0]}.get({c(3)}, 0)")
         add("        if v > 1:")
-        add(f"            q = {e[0]}[0][FOUR][r]")
+        add(f"            q = {t[0]}[FOUR][r]")
         add("        if v & 1:")
         add(f"            v = g({w(0, 5)}, 0)")
         add("            if v > 1:")  # 5 cells, then the best of cells 5..6
-        add(f"                q = RAISED[{POINTS[5]} + SECOND[{e[4]}[0][START]]][q]")
+        add(f"                q = RAISED[{POINTS[5]} + SECOND[{t[4]}[START]]][q]")
         add("            if v & 1:")
         add(f"                v = g({w(0, 6)}, 0)")
         add("                if v > 1:")
@@ -216,7 +217,7 @@ def _compile_rule_board() -> Callable[..., int]:
         add("    total += BEST[q]")
     out = [
         "def rule_board(s, g, get, nothing, START, FOUR, BEST, SECOND, RAISED):",
-        f"    {', '.join(f'e{k}' for k in range(len(keys)))}, = map(get, KEYS(s), nothing)",
+        f"    {', '.join(f'(t{k}, a{k})' for k in range(len(keys)))}, = map(get, KEYS(s), nothing)",
         "    total = 0",
         *body,
         "    return total",
