@@ -179,18 +179,18 @@ def _compile_rule_board() -> Callable[..., int]:
 
         add(f"    q = {t[4]}[START]")  # the state at cell 3, from cells 4..6
         add(f"    r = {t[3]}[q]")  # cell 3
-        add(f"    if {a[3]} and {a[3]}.get({c(6)}, 0) > 1:")
+        add(f"    if {a[3]} and {c(6)} in {a[3]} and {a[3]}[{c(6)}] > 1:")
         add(f"        r = {t[3]}[FOUR][q]")
         add(f"    q = {t[2]}[r]")  # cell 2
-        add(f"    if {a[2]}:")
-        add(f"        v = {a[2]}.get({c(5)}, 0)")
+        add(f"    if {a[2]} and {c(5)} in {a[2]}:")
+        add(f"        v = {a[2]}[{c(5)}]")
         add("        if v > 1:")
         add(f"            q = {t[2]}[FOUR][r]")
         add(f"        if v & 1 and g({w(2, 7)}, 0) > 1:")
         add(f"            q = RAISED[{POINTS[5]}][q]")
         add(f"    r = {t[1]}[q]")  # cell 1
-        add(f"    if {a[1]}:")
-        add(f"        v = {a[1]}.get({c(4)}, 0)")
+        add(f"    if {a[1]} and {c(4)} in {a[1]}:")
+        add(f"        v = {a[1]}[{c(4)}]")
         add("        if v > 1:")
         add(f"            r = {t[1]}[FOUR][q]")
         add("        if v & 1:")
@@ -200,8 +200,8 @@ def _compile_rule_board() -> Callable[..., int]:
         add(f"            if v & 1 and g({w(1, 7)}, 0) > 1:")
         add(f"                r = RAISED[{POINTS[6]}][r]")
         add(f"    q = {t[0]}[r]")  # cell 0
-        add(f"    if {a[0]}:")
-        add(f"        v = {a[0]}.get({c(3)}, 0)")
+        add(f"    if {a[0]} and {c(3)} in {a[0]}:")
+        add(f"        v = {a[0]}[{c(3)}]")
         add("        if v > 1:")
         add(f"            q = {t[0]}[FOUR][r]")
         add("        if v & 1:")
