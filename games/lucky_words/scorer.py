@@ -177,10 +177,9 @@ def _compile_rule_board() -> Callable[..., int]:
         def c(k: int, cells: list[int] = cells) -> str:
             return f"s[{cells[k]}]"
 
-        add(f"    q = {t[4]}[START]")  # the state at cell 3, from cells 4..6
-        add(f"    r = {t[3]}[q]")  # cell 3
+        add(f"    r = {t[3]}[{t[4]}[START]]")  # cell 3, from the state of cells 4..6
         add(f"    if {a[3]} and {c(6)} in {a[3]} and {a[3]}[{c(6)}] > 1:")
-        add(f"        r = {t[3]}[FOUR][q]")
+        add(f"        r = {t[3]}[FOUR][{t[4]}[START]]")
         add(f"    q = {t[2]}[r]")  # cell 2
         add(f"    if {a[2]} and {c(5)} in {a[2]}:")
         add(f"        v = {a[2]}[{c(5)}]")
@@ -199,28 +198,27 @@ def _compile_rule_board() -> Callable[..., int]:
         add(f"                r = RAISED[{POINTS[5]}][r]")
         add(f"            if v & 1 and g({w(1, 7)}, 0) > 1:")
         add(f"                r = RAISED[{POINTS[6]}][r]")
-        add(f"    q = {t[0]}[r]")  # cell 0
+        z = f"z{n}"
+        add(f"    {z} = {t[0]}[r]")  # cell 0: the line's state
         add(f"    if {a[0]} and {c(3)} in {a[0]}:")
         add(f"        v = {a[0]}[{c(3)}]")
         add("        if v > 1:")
-        add(f"            q = {t[0]}[FOUR][r]")
+        add(f"            {z} = {t[0]}[FOUR][r]")
         add("        if v & 1:")
         add(f"            v = g({w(0, 5)}, 0)")
         add("            if v > 1:")  # 5 cells, then the best of cells 5..6
-        add(f"                q = RAISED[{POINTS[5]} + SECOND[{t[4]}[START]]][q]")
+        add(f"                {z} = RAISED[{POINTS[5]} + SECOND[{t[4]}[START]]][{z}]")
         add("            if v & 1:")
         add(f"                v = g({w(0, 6)}, 0)")
         add("                if v > 1:")
-        add(f"                    q = RAISED[{POINTS[6]}][q]")
+        add(f"                    {z} = RAISED[{POINTS[6]}][{z}]")
         add(f"                if v & 1 and g({w(0, 7)}, 0) > 1:")
-        add(f"                    q = RAISED[{POINTS[7]}][q]")
-        add("    total += BEST[q]")
+        add(f"                    {z} = RAISED[{POINTS[7]}][{z}]")
     out = [
         "def rule_board(s, g, get, nothing, START, FOUR, BEST, SECOND, RAISED):",
         f"    {', '.join(f'(t{k}, a{k})' for k in range(len(keys)))}, = map(get, KEYS(s), nothing)",
-        "    total = 0",
         *body,
-        "    return total",
+        f"    return {' + '.join(f'BEST[z{n}]' for n in range(len(lines)))}",
     ]
     return _compile("rule_board", out, {"KEYS": itemgetter(*keys)})
 
