@@ -15,7 +15,7 @@ from operator import itemgetter
 
 import attrs
 
-from codecup_games.lucky_words.tables import POINTS, WordTables, tables_for
+from codecup_games.lucky_words.tables import POINTS, WordTables, line_dp, tables_for
 from codecup_games.lucky_words.words import WordList
 
 SIZE = 7
@@ -142,17 +142,20 @@ def _compile_rule_line() -> Callable[..., int]:
 
 
 def _compile_rule_board() -> Callable[..., int]:
-    """``rule_board(s, g, g3, tails)``: the rule's points of the board ``s``, its 14 lines inlined.
+    """``rule_board(s, g, get, nothing, dp...)``: the rule's points of the board ``s``, its 14 lines inlined.
 
-    Windows are sliced straight from the board (a column's with step 7), and
-    the 70 three-cell look-ups every board needs are done up front by
-    ``map`` (in C, into local names), so no line is built and no call is
-    made per line.
+    The 70 three-cell entries a board needs (cells 0..2 to 4..6 of each
+    line, :attr:`WordTables.cells`) are looked up up front by ``map`` (in
+    C, unpacked into local names: ``t`` the moves and ``a`` the after of
+    each). A line is then the :class:`LineDP` states from its last three
+    cells leftwards, one tuple index per cell. A window of 4 cells is read
+    from the entry's ``after`` by the next cell's letter, and longer ones
+    are looked up in ``window`` only while a word can still begin so.
+    Windows are sliced straight from the board (a column's with step 7).
     """
     lines = [[r * SIZE + k for k in range(SIZE)] for r in range(SIZE)]
     lines += [[c + SIZE * k for k in range(SIZE)] for c in range(SIZE)]
-    heads: list[slice] = []
-    tails: list[slice] = []
+    keys: list[slice] = []
 
     def cut(cells: list[int], i: int, j: int) -> slice:
         step = cells[1] - cells[0]
@@ -162,30 +165,62 @@ def _compile_rule_board() -> Callable[..., int]:
         return f"s[{sl.start}:{sl.stop}{'' if sl.step is None else f':{sl.step}'}]"
 
     body: list[str] = []
+    add = body.append
     for n, cells in enumerate(lines):
-        tails.append(cut(cells, 4, SIZE))
-        for i in range(4):
-            heads.append(cut(cells, i, i + 3))
+        keys += [cut(cells, i, i + 3) for i in range(SIZE - 2)]
+        t = [f"t{5 * n + i}" for i in range(SIZE - 2)]  # the entries of cells i..i+2: moves
+        a = [f"a{5 * n + i}" for i in range(SIZE - 2)]  # and after
 
-        def win(i: int, j: int, cells: list[int] = cells) -> str:
+        def w(i: int, j: int, cells: list[int] = cells) -> str:
             return text(cut(cells, i, j))
 
-        def cell(k: int, cells: list[int] = cells) -> str:
+        def c(k: int, cells: list[int] = cells) -> str:
             return f"s[{cells[k]}]"
 
-        def head(i: int, n: int = n) -> str:
-            return f"h{4 * n + i}"
-
-        _line_dp(body, win, cell, head, f"u{n}", "total += b0")
+        add(f"    r = {t[3]}[{t[4]}[START]]")  # cell 3, from the state of cells 4..6
+        add(f"    if {a[3]} and {c(6)} in {a[3]} and {a[3]}[{c(6)}] > 1:")
+        add(f"        r = {t[3]}[FOUR][{t[4]}[START]]")
+        add(f"    q = {t[2]}[r]")  # cell 2
+        add(f"    if {a[2]} and {c(5)} in {a[2]}:")
+        add(f"        v = {a[2]}[{c(5)}]")
+        add("        if v > 1:")
+        add(f"            q = {t[2]}[FOUR][r]")
+        add(f"        if v & 1 and g({w(2, 7)}, 0) > 1:")
+        add(f"            q = RAISED[{POINTS[5]}][q]")
+        add(f"    r = {t[1]}[q]")  # cell 1
+        add(f"    if {a[1]} and {c(4)} in {a[1]}:")
+        add(f"        v = {a[1]}[{c(4)}]")
+        add("        if v > 1:")
+        add(f"            r = {t[1]}[FOUR][q]")
+        add("        if v & 1:")
+        add(f"            v = g({w(1, 6)}, 0)")
+        add("            if v > 1:")
+        add(f"                r = RAISED[{POINTS[5]}][r]")
+        add(f"            if v & 1 and g({w(1, 7)}, 0) > 1:")
+        add(f"                r = RAISED[{POINTS[6]}][r]")
+        z = f"z{n}"
+        add(f"    {z} = {t[0]}[r]")  # cell 0: the line's state
+        add(f"    if {a[0]} and {c(3)} in {a[0]}:")
+        add(f"        v = {a[0]}[{c(3)}]")
+        add("        if v > 1:")
+        add(f"            {z} = {t[0]}[FOUR][r]")
+        add("        if v & 1:")
+        add(f"            v = g({w(0, 5)}, 0)")
+        add("            if v > 1:")  # 5 cells, then the best of cells 5..6
+        add(f"                {z} = RAISED[{POINTS[5]} + SECOND[{t[4]}[START]]][{z}]")
+        add("            if v & 1:")
+        add(f"                v = g({w(0, 6)}, 0)")
+        add("                if v > 1:")
+        add(f"                    {z} = RAISED[{POINTS[6]}][{z}]")
+        add(f"                if v & 1 and g({w(0, 7)}, 0) > 1:")
+        add(f"                    {z} = RAISED[{POINTS[7]}][{z}]")
     out = [
-        "def rule_board(s, g, g3, tails):",
-        f"    {', '.join(f'h{k}' for k in range(len(heads)))}, = map(g3, HEADS(s))",
-        f"    {', '.join(f'u{k}' for k in range(len(tails)))}, = map(tails.__getitem__, TAILS(s))",
-        "    total = 0",
+        "def rule_board(s, g, get, nothing, START, FOUR, BEST, SECOND, RAISED):",
+        f"    {', '.join(f'(t{k}, a{k})' for k in range(len(keys)))}, = map(get, KEYS(s), nothing)",
         *body,
-        "    return total",
+        f"    return {' + '.join(f'BEST[z{n}]' for n in range(len(lines)))}",
     ]
-    return _compile("rule_board", out, {"HEADS": itemgetter(*heads), "TAILS": itemgetter(*tails)})
+    return _compile("rule_board", out, {"KEYS": itemgetter(*keys)})
 
 
 _RULE_LINE = _compile_rule_line()
@@ -211,7 +246,17 @@ class Scorer:
     def __attrs_post_init__(self) -> None:
         self._tables = tables_for(self.words)
         t = self._tables
-        self._fast = (t.window.get, t.starts.get, t.tails)
+        dp = line_dp()
+        self._fast = (
+            t.window.get,
+            t.cells.get,
+            (dp.nothing,) * 70,
+            dp.start,
+            dp.four,
+            dp.best,
+            dp.second,
+            dp.raised,
+        )
 
     def line_words(self, line: str) -> LineScore:
         """The points of one line and the words that earn them."""
