@@ -102,8 +102,8 @@ RANDOM_WIDTH = 48
 # up for us (RANDOM_SETUP), and the root's moves compared by successive halving
 # (RANDOM_HALVING): each round gives every move still in the running the same number of
 # playouts, one at least, and keeps the better half. With fewer playouts in a move's
-# work than that (the middle game at a tenth of the work: about 20 for 48 moves) the
-# move takes the playouts the rounds need (about 95 for 48 moves), more than its share.
+# work than that (the middle game at a tenth of the work: 15 to 30 for 48 moves) the
+# move takes the playouts the rounds need (104 for 48 moves), more than its share.
 RANDOM_SETUP = True
 RANDOM_HALVING = True
 WEIGHT_UNIT = 4  # the weights as integers: own gains count 4, the opponent's 4 * weight
