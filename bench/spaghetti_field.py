@@ -138,9 +138,12 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
     width; ``e``: alpha-beta at this many empty cells or fewer whatever the
     work; ``p``: the plan ``search-p<n>`` of :data:`PLANS`; ``r``: the Monte Carlo width
     against a random opponent; ``s0``: without the endgame's move equivalences (and on
-    the exact search's old work thresholds), ``search`` as it was before them. Defaults: ``search``'s.
+    the exact search's old work thresholds), ``search`` as it was before them; ``o0``,
+    ``h0``: against the random player, our playout moves by ``safe_move`` and the root by
+    UCB1, not by what a move sets up and successive halving (``search:o0:h0`` is ``search``
+    as it was before them). Defaults: ``search``'s.
     """
-    opts = {o.rstrip("0123456789."): float(o.lstrip("abcemprstwx")) for o in name.split(":")[1:]}
+    opts = {o.rstrip("0123456789."): float(o.lstrip("abcehmoprstwx")) for o in name.split(":")[1:]}
     return Unhurried(
         seed,
         clock,
@@ -153,6 +156,8 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
         plan=PLANS[f"search-p{int(opts['p'])}"] if "p" in opts else PLAN,
         random_width=int(opts.get("r", search.RANDOM_WIDTH)),
         equivalences=bool(opts.get("s", 1)),
+        random_setup=bool(opts.get("o", search.RANDOM_SETUP)),
+        random_halving=bool(opts.get("h", search.RANDOM_HALVING)),
     )
 
 

@@ -118,3 +118,36 @@ def against_random_playout(pos: Position, rand: random.Random, seat: int) -> Non
     """Play ``pos`` (in place) to the end: ``seat`` by :func:`safe_move`, the other side at random."""
     while pos.empties:
         pos.play(safe_move(pos, rand) if pos.ply & 1 == seat else random_move(pos, rand))
+
+
+SETUP_TRIES = 4
+
+
+def setup_move(pos: Position, rand: random.Random) -> int:
+    """Like :func:`safe_move`, but a score-0 move is tried for what it sets up for the mover.
+
+    Against a random opponent a scoring chance left open is seldom taken (the
+    random player hits the one cell with a chance of about one in the empty
+    cells), so up to ``SETUP_TRIES`` random score-0 moves are tried and the one
+    after which the mover could score most on the paths it touched is played.
+    """
+    seat = pos.ply & 1
+    best, choices = best_moves(pos)
+    if best != 0 or len(choices) == 1:
+        return choices[int(rand.random() * len(choices))]
+    most, pick = -(10**6), choices[0]
+    for _ in range(SETUP_TRIES):
+        move = choices[int(rand.random() * len(choices))]
+        after = pos.copy()
+        after.play(move)
+        cells = frontier_cells(pos, after, move)
+        chance = best_at(after, cells, seat) if cells else 0
+        if chance > most:
+            most, pick = chance, move
+    return pick
+
+
+def setup_against_random_playout(pos: Position, rand: random.Random, seat: int) -> None:
+    """Play ``pos`` (in place) to the end: ``seat`` by :func:`setup_move`, the other side at random."""
+    while pos.empties:
+        pos.play(setup_move(pos, rand) if pos.ply & 1 == seat else random_move(pos, rand))

@@ -20,7 +20,11 @@ penalties), so the search is aimed at the endgame.
   out by UCB1; the most played move is chosen. Against an opponent taken for
   the random take-over player (see :meth:`SearchBot.observe`) the playouts
   play it at random and the best ``RANDOM_WIDTH`` moves are compared: the
-  greedy order, made for a careful opponent, says little there.
+  greedy order, made for a careful opponent, says little there. There our
+  playout moves look for what a score-0 move sets up for us
+  (:func:`.playout.setup_move`: a chance left open is seldom taken by a random
+  player), and the moves are compared by successive halving (:meth:`SearchBot._halving`),
+  not UCB1.
 - Otherwise (the opening, and the last 7 to 10 empty cells, more with more
   work) an iterative-deepening alpha-beta search of the future value
   (negamax with the opponent's gains weighted; a position's value excludes the
@@ -59,7 +63,12 @@ import time
 from codecup_games.spaghetti.bots.budget import PLAN, PLY_WORK, move_work, safety_seconds
 from codecup_games.spaghetti.bots.endgame import Codes, distinct_moves, empty_cells, state_key
 from codecup_games.spaghetti.bots.greedy import greedy_value
-from codecup_games.spaghetti.bots.playout import against_random_playout, best_moves, safe_playout
+from codecup_games.spaghetti.bots.playout import (
+    against_random_playout,
+    best_moves,
+    safe_playout,
+    setup_against_random_playout,
+)
 from codecup_games.spaghetti.bots.tactics import is_hot
 from codecup_games.spaghetti.engine import CELLS, Position
 
@@ -89,6 +98,14 @@ BLUNDER_EMPTIES = 12
 # Against a random opponent the root's greedy order means little (it ranks moves by what
 # a careful opponent could take), so the Monte Carlo compares three times as many moves.
 RANDOM_WIDTH = 48
+# Against the random player our playout moves are chosen for what a score-0 move sets
+# up for us (RANDOM_SETUP), and the root's moves compared by successive halving
+# (RANDOM_HALVING): each round gives every move still in the running the same number of
+# playouts, one at least, and keeps the better half. With fewer playouts in a move's
+# work than that (the middle game at a tenth of the work: 15 to 30 for 48 moves) the
+# move takes the playouts the rounds need (104 for 48 moves), more than its share.
+RANDOM_SETUP = True
+RANDOM_HALVING = True
 WEIGHT_UNIT = 4  # the weights as integers: own gains count 4, the opponent's 4 * weight
 
 
@@ -116,6 +133,8 @@ class SearchBot:
         mc_low: int = MC_LOW,
         random_width: int = RANDOM_WIDTH,
         equivalences: bool = True,
+        random_setup: bool = RANDOM_SETUP,
+        random_halving: bool = RANDOM_HALVING,
     ):
         self.rng = random.Random(seed)
         self.clock = clock
@@ -145,6 +164,8 @@ class SearchBot:
         self.random_width = random_width
         self.opponent_random = False
         self.equivalences = equivalences
+        self.random_playout = setup_against_random_playout if random_setup else against_random_playout
+        self.random_halving = random_halving
 
     def observe(self, pos: Position, move: int) -> None:
         """Spot the random take-over player: a penalty taken early while a move costing nothing was there."""
@@ -186,7 +207,7 @@ class SearchBot:
             child = pos.copy()
             child.play(moves[i])
             if self.opponent_random:
-                against_random_playout(child, rand, seat)
+                self.random_playout(child, rand, seat)
             else:
                 self.playout(child, rand)
             totals[i] += self._value(child, seat)
@@ -194,6 +215,40 @@ class SearchBot:
             self.playouts += 1
             self.work += cost
         return moves[max(range(len(moves)), key=lambda j: (counts[j], totals[j] / max(counts[j], 1)))]
+
+    def _halving(self, pos: Position, moves: list[int]) -> int:
+        """The best root move by successive halving over playouts against a random opponent.
+
+        The move's playouts (its work over a playout's, at least one a move) are
+        shared over ``ceil(log2(len(moves)))`` rounds; each round plays every move
+        still in the running equally often (at least once) and keeps the better
+        half by mean final value. The last round's best is chosen.
+        """
+        seat = pos.mover
+        rand = self.rng
+        cost = PLY_WORK * len(pos.empties)
+        rounds = max(1, math.ceil(math.log2(len(moves))))
+        per_round = max(len(moves), self.budget // cost) // rounds
+        totals = [0.0] * len(moves)
+        counts = [0] * len(moves)
+        alive = list(range(len(moves)))
+        self.playouts = 0
+        for _ in range(rounds):
+            each = max(1, per_round // len(alive))
+            for i in alive:
+                for _ in range(each):
+                    child = pos.copy()
+                    child.play(moves[i])
+                    self.random_playout(child, rand, seat)
+                    totals[i] += self._value(child, seat)
+                    counts[i] += 1
+                self.playouts += each
+                self.work += cost * each
+            alive.sort(key=lambda j: totals[j] / counts[j], reverse=True)
+            if len(alive) == 1 or time.perf_counter() > self.deadline:
+                break  # the safety net stops the halving between rounds
+            alive = alive[: (len(alive) + 1) // 2]
+        return moves[alive[0]]
 
     def move_budget(self, pos: Position) -> int:
         """The work (nodes) planned for this move: its share of the game's, capped by ``max_nodes``."""
@@ -221,8 +276,11 @@ class SearchBot:
         if self._exact_limit() < empties <= self.mc_high or (self.opponent_random and empties > 2):
             # Against the random take-over player the search would model a foe that is
             # not there: playouts with a random opponent estimate our points to the end.
-            width = self.random_width if self.opponent_random else self.mc_width
-            return self._monte_carlo(pos, order[:width])
+            if self.opponent_random:
+                if self.random_halving:
+                    return self._halving(pos, order[: self.random_width])
+                return self._monte_carlo(pos, order[: self.random_width])
+            return self._monte_carlo(pos, order[: self.mc_width])
         depth = 2
         self.last_depth = 1
         while depth <= empties:

@@ -9,10 +9,10 @@ import pytest
 from codecup.drive import play_bots
 from codecup_games.spaghetti.bots import make_bot
 from codecup_games.spaghetti.bots.greedy import GreedyBot
-from codecup_games.spaghetti.bots.playout import best_moves, safe_move
+from codecup_games.spaghetti.bots.playout import best_moves, safe_move, setup_move
 from codecup_games.spaghetti.bots.search import MC_WIDTH, RANDOM_WIDTH, SearchBot
 from codecup_games.spaghetti.bots.tactics import is_hot
-from codecup_games.spaghetti.engine import BLUE, Position
+from codecup_games.spaghetti.engine import BLUE, Position, move_of
 from codecup_games.spaghetti.game import Spaghetti
 from codecup_games.spaghetti.notation import format_move, parse_move
 from tests.games.spaghetti.test_spaghetti_engine import FIGURE3
@@ -164,6 +164,38 @@ def test_search_spots_the_random_take_over_player():
     move = spotting.choose(pos, 30.0)
     # Monte Carlo against a random opponent, over more root moves than against a careful one
     assert pos.is_empty(move // 3) and spotting.playouts >= RANDOM_WIDTH > MC_WIDTH
+
+
+def test_against_the_random_player_playout_moves_set_up_a_score():
+    # Row e runs from Blue's wall to its empty cells f and g; every other cell is a
+    # straight tile. No move scores now. A straight tile on either empty cell opens a
+    # path across for the next move (7 or 6 points for Blue there, 1 or 2 for Red): a
+    # careful playout move avoids it (the opponent could take it), a playout move
+    # against the random player looks for it (the random player seldom takes it).
+    rows = ["SSSSSSS"] * 9
+    rows[4] = "SSSSS.."
+    pos = Position.from_board(rows, ply=58)
+    best, choices = best_moves(pos)
+    assert pos.mover == BLUE and best == 0 and sorted(choices) == sorted(pos.legal_moves())
+    straights = {move_of(4 * 7 + 5, 1), move_of(4 * 7 + 6, 1)}
+    assert sum(setup_move(pos, random.Random(s)) in straights for s in range(20)) == 15
+    assert sum(safe_move(pos, random.Random(s)) in straights for s in range(20)) == 0
+
+
+def test_against_the_random_player_the_root_is_compared_by_successive_halving():
+    pos = Position.start([parse_move("cds"), parse_move("ebr")])
+    bot = SearchBot(1, scale=0.01)
+    bot.opponent_random = True
+    pos.play(bot.choose(pos, 30.0))
+    move = bot.choose(pos, 30.0)
+    # A budget of no whole playout: six rounds of 48 // 6 = 8 playouts, at least one a move:
+    # 48 moves once, 24 once, 12 once, 6 once, 3 twice, 2 four times
+    assert bot.budget < 3 * 60 and bot.playouts == 48 + 24 + 12 + 6 + 3 * 2 + 2 * 4
+    assert pos.is_empty(move // 3)
+    careful = SearchBot(1, scale=0.01, random_halving=False)
+    careful.opponent_random = True
+    careful.choose(Position.start([parse_move("cds"), parse_move("ebr")]), 30.0)
+    assert careful.playouts == RANDOM_WIDTH  # UCB1 stops at its budget once each move has one
 
 
 def test_a_late_penalty_is_no_sign_of_a_random_player():
