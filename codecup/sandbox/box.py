@@ -20,7 +20,7 @@ from pathlib import Path
 
 import attrs
 
-from codecup.sandbox import seccomp
+from codecup.sandbox import mounts, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
 from codecup.sandbox.launch import Launch
 from codecup.sandbox.support import Support, machine_support
@@ -46,6 +46,7 @@ SCRATCH_PREFIX = "codecup-sandbox-"
 #: and FIFOs (``/run/initctl`` asks init to reboot); a read-only mount does not stop writes to a
 #: FIFO (sockets are closed by the system call filter wherever they are).
 SYSTEM_HIDDEN = ("/run",)
+# So is every proc file system mounted elsewhere than /proc (see mounts.other_proc_mounts).
 
 
 def scratch_root() -> Path:
@@ -87,7 +88,7 @@ class Box:
             scratch.mkdir(parents=True)
         own = str(workdir)
         # Its own folder is never hidden from it; a hidden folder holding it is, but for it.
-        folders = (*policy.hide, *SYSTEM_HIDDEN)
+        folders = (*policy.hide, *SYSTEM_HIDDEN, *mounts.machine_proc_mounts())
         hide = tuple(sorted({str(Path(p).resolve()) for p in folders if Path(p).is_dir()} - {own}))
         provided = tuple((n, s) for n, s in policy.provided if not (workdir / n).exists())
         launch = Launch(

@@ -69,6 +69,32 @@ def parse(mounts_text: str, cgroup_text: str) -> Hierarchies:
     )
 
 
+def other_proc_mounts(mounts_text: str) -> tuple[str, ...]:
+    """Where ``/proc/mounts`` shows a proc file system other than ``/proc`` (a chroot's, say).
+
+    A bot's own ``/proc`` shows only its pid namespace, but another proc mount of the
+    machine shows every process: through it a bot could read the command line of every
+    one, and the memory, files and working folder of any process as unprivileged as
+    itself (its opponent).
+    """
+    points = []
+    for line in mounts_text.splitlines():
+        fields = line.split()
+        if len(fields) >= 3 and fields[2] == "proc":
+            point = _unescape(fields[1])
+            if point != "/proc" and not point.startswith("/proc/"):
+                points.append(point)
+    return tuple(points)
+
+
+def machine_proc_mounts() -> tuple[str, ...]:
+    """:func:`other_proc_mounts` of this process's mount table (empty where it cannot be read)."""
+    try:
+        return other_proc_mounts(Path("/proc/self/mounts").read_text())
+    except OSError:
+        return ()
+
+
 def read() -> Hierarchies:
     """This process's cgroups (empty where the files cannot be read: not Linux, no cgroups)."""
     try:

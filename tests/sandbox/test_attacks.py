@@ -209,6 +209,23 @@ def test_a_bot_takes_no_more_than_its_share_of_uid_0s_quotas(tiny_game, arena):
     assert queues == "ATTACK: made 0 message queues", queues  # 80 KiB each: past its 64 KiB
 
 
+def test_no_other_proc_file_system_of_the_machine(tiny_game, arena):
+    """A proc file system mounted elsewhere (a chroot's) shows every process of the machine:
+    through it a bot could read its opponent's memory and files. Each is hidden like /run."""
+    import subprocess
+    import tempfile
+
+    where = Path(tempfile.mkdtemp(prefix="codecup-test-chroot-proc-"))  # outside the arena
+    subprocess.run(["mount", "-t", "proc", "proc", str(where)], check=True)
+    try:
+        record = play_attack(tiny_game, arena, "other_proc", str(where))
+    finally:
+        subprocess.run(["umount", str(where)], check=True)
+        where.rmdir()
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == ["ATTACK: other proc: 0 processes"]
+
+
 def test_no_unix_sockets_fifos_or_devices_of_the_machine(tiny_game, arena, tmp_path):
     """The read-only view does not stop a connect to a socket file, a write into a FIFO or the
     opening of a device node: the system call filter, the hidden /run and nodev mounts do."""

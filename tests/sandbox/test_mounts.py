@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codecup.sandbox.mounts import parse
+from codecup.sandbox.mounts import other_proc_mounts, parse
 
 BESIDE_V1 = """\
 tmpfs /sys/fs/cgroup tmpfs rw,relatime,mode=755 0 0
@@ -35,3 +35,14 @@ def test_pure_cgroup2_has_no_v1_hierarchies():
     found = parse("cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid 0 0\n", "0::/user.slice/x\n")
     assert found.v2 == Path("/sys/fs/cgroup/user.slice/x")
     assert (found.memory_v1, found.pids_v1, found.cpu_v1) == (None, None, None)
+
+
+def test_proc_mounted_elsewhere_is_found():
+    table = (
+        "proc /proc proc rw,nosuid 0 0\n"
+        "binfmt_misc /proc/sys/fs/binfmt_misc binfmt_misc rw 0 0\n"
+        "proc /srv/chroot/sid/proc proc rw 0 0\n"
+        "proc /srv/with\\040space/proc proc rw 0 0\n"
+        "sysfs /sys sysfs rw 0 0\n"
+    )
+    assert other_proc_mounts(table) == ("/srv/chroot/sid/proc", "/srv/with space/proc")

@@ -335,6 +335,35 @@ def uid_quotas():
     say(f"made {made} message queues")
 
 
+def other_proc():
+    """Through a proc file system the machine mounted elsewhere (a chroot's), read the opponent:
+    its command line, environment, memory and files (it is as unprivileged as this bot)."""
+    where = args[0]
+    pids = [p for p in os.listdir(where) if p.isdigit()]
+    say(f"other proc: {len(pids)} processes")
+    for pid in pids:
+        try:
+            with open(f"{where}/{pid}/cmdline", "rb") as f:
+                command = f.read()
+        except OSError:
+            continue
+        if b"thinker" not in command or token.encode() not in command:
+            continue
+        say("found the opponent")
+        try:
+            with open(f"{where}/{pid}/maps") as f:
+                start = int(f.readline().split("-")[0], 16)
+            with open(f"{where}/{pid}/mem", "rb") as f:
+                f.seek(start)
+                say(f"read its memory: {len(f.read(64))} bytes")
+        except OSError as exc:
+            say(f"memory: {exc.strerror}")
+        try:
+            say(f"its folder: {os.listdir(f'{where}/{pid}/cwd')}")
+        except OSError as exc:
+            say(f"folder: {exc.strerror}")
+
+
 def machine_ipc():
     """Reach the machine's services through its filesystem, which it sees read-only: connect to
     a unix socket (a tournament's forkserver, docker.sock), write into a FIFO (/run/initctl),
@@ -396,6 +425,7 @@ ATTACKS = {
     "exploit_tools": exploit_tools,
     "all_cores": all_cores,
     "uid_quotas": uid_quotas,
+    "other_proc": other_proc,
 }
 
 sys.stdin.readline()  # the start number
