@@ -102,7 +102,7 @@ def _trial(launch: Launch, cwd: Path | None = None) -> str | None:
 
 def _try_filter() -> str | None:
     """None if a trivial program runs under the system call filter, else why not."""
-    unfiltered = "a bot can use the machine's unix sockets, the kernel's keyrings and inotify"
+    unfiltered = "a bot can use the machine's unix sockets, the kernel's keyrings, inotify and new namespaces"
     if not seccomp.available():
         return f"no system call filter for {os.uname().machine}: {unfiltered}"
     why = _trial(Launch(syscall_filter=True))
