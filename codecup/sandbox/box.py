@@ -44,9 +44,9 @@ class Policy:
 SCRATCH_PREFIX = "codecup-sandbox-"
 #: Hidden from every bot: the machine's runtime folder, where its services keep their sockets
 #: and FIFOs (``/run/initctl`` asks init to reboot); a read-only mount does not stop writes to a
-#: FIFO (sockets are closed by the system call filter wherever they are).
+#: FIFO (sockets are closed by the system call filter wherever they are). So is every proc file
+#: system mounted elsewhere than /proc, found at each start (:func:`.mounts.machine_proc_mounts`).
 SYSTEM_HIDDEN = ("/run",)
-# So is every proc file system mounted elsewhere than /proc (see mounts.other_proc_mounts).
 
 
 def scratch_root() -> Path:

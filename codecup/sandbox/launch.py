@@ -24,7 +24,7 @@ folder; the scratch folder (its HOME), a size-limited tmpfs; a minimal
 ``/dev``; a read-only ``/proc`` of its own pid namespace; the folders it must
 not see (other bots', the results) covered by empty read-only tmpfs. Every mount
 but its ``/dev`` is ``nodev``. A system call filter (:mod:`.seccomp`) closes
-what that leaves: the machine's unix sockets, the kernel's keyrings, inotify.
+what that leaves (its ``SUMMARY``).
 
 Everything here runs in a forked copy of the referee: no imports, no logging.
 """

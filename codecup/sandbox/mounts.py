@@ -1,4 +1,6 @@
-"""Where this machine's cgroup hierarchies are, read from ``/proc/mounts`` and ``/proc/self/cgroup``.
+"""Where this machine's cgroup hierarchies (and any proc file system besides ``/proc``) are.
+
+Read from ``/proc/mounts`` and ``/proc/self/cgroup``.
 
 Nothing is hard-coded: cgroup2 may be at ``/sys/fs/cgroup`` (a pure v2
 machine) or beside v1 (``/sys/fs/cgroup/unified``); the memory, pids and cpu

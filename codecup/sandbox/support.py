@@ -34,7 +34,7 @@ class Support:
     cpu_limit: bool = False  # a bot's whole tree uses at most Limits.cpus processors at once
     namespaces: bool = False  # pid, network, mount, ipc, uts namespaces, read-only view, no capabilities
     subreaper: bool = False  # orphans of a bot come back to the referee (used without namespaces)
-    syscall_filter: bool = False  # seccomp: no unix sockets of the machine, keyrings, inotify, namespaces
+    syscall_filter: bool = False  # the system call filter (what it closes: seccomp.SUMMARY)
     missing: tuple[str, ...] = ()
 
     @classmethod
@@ -102,7 +102,7 @@ def _trial(launch: Launch, cwd: Path | None = None) -> str | None:
 
 def _try_filter() -> str | None:
     """None if a trivial program runs under the system call filter, else why not."""
-    unfiltered = "a bot can use the machine's unix sockets, the kernel's keyrings, inotify and new namespaces"
+    unfiltered = f"a bot is not held to: {seccomp.SUMMARY}"
     if not seccomp.available():
         return f"no system call filter for {os.uname().machine}: {unfiltered}"
     why = _trial(Launch(syscall_filter=True))

@@ -154,6 +154,15 @@ def escalate():
         say(" ".join(line.strip() for line in f if line.startswith("CapEff")))
 
 
+def i386_call(code):
+    """Run x86-64 machine code that makes an i386 system call; its result (negative: -errno)."""
+    import mmap
+
+    page = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    page.write(code)
+    return ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(page)))()
+
+
 # keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING, 0) through the i386 ABI (int 0x80),
 # as x86-64 machine code: push rbx; mov eax, 288; mov ebx, 0; mov ecx, -4; xor edx, edx;
 # int 0x80; pop rbx; ret.
@@ -172,12 +181,7 @@ def keyring():
         kid = libc.syscall(keyctl, search, ctypes.c_int(ring), b"user", f"referee-{token}".encode(), 0)
         say(f"search {name}: " + ("found the referee's key" if kid >= 0 else os.strerror(ctypes.get_errno())))
     if os.uname().machine == "x86_64":
-        import mmap
-
-        page = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
-        page.write(I386_KEYCTL)
-        call = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(page)))
-        result = call()
+        result = i386_call(I386_KEYCTL)
         say("i386 keyctl: " + (f"keyring {result}" if result >= 0 else os.strerror(-result)))
 
 
@@ -209,15 +213,6 @@ def inotify_hoard():
 # push rbx; mov eax, 310; mov ebx, 0x10000000; int 0x80; pop rbx; ret.
 I386_UNSHARE_USER = bytes.fromhex("53b836010000bb00000010cd805bc3")
 CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUSER = 0x20000, 0x02000000, 0x10000000
-
-
-def i386_call(code):
-    """Run x86-64 machine code that makes an i386 system call; its result (negative: -errno)."""
-    import mmap
-
-    page = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
-    page.write(code)
-    return ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(page)))()
 
 
 def lift_own_limits():
