@@ -3,6 +3,7 @@ keyrings or inotify, in the native ABI or another the machine runs, and everythi
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -131,3 +132,73 @@ def test_no_new_namespaces_but_processes_and_threads_work():
     lines = _run_code(NAMESPACES.format(**numbers), syscall_filter=True)
     denied, nosys = "Operation not permitted", "Function not implemented"
     assert lines == [denied, "allowed", nosys, denied, "allowed", "thread [1] fork 0", denied]
+
+
+LOCKS = """
+import fcntl, os, sqlite3, sys
+path = sys.argv[1]
+with open(path) as f:  # read only, as a bot sees the machine's files
+    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    fcntl.lockf(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    print("locked", flush=True)
+    sys.stdin.readline()  # the test tries the same locks from outside meanwhile
+    leased = (path, 1024, fcntl.F_RDLCK)  # F_SETLEASE
+    watched = (os.path.dirname(path), 1026, 0)  # F_NOTIFY
+    for name, (target, command, arg) in (("lease", leased), ("notify", watched)):
+        try:
+            fcntl.fcntl(os.open(target, os.O_RDONLY), command, arg)
+            print(name, "taken")
+        except OSError as exc:
+            print(name, exc.strerror)
+db = sqlite3.connect(path + ".db")
+db.execute("create table t (x)")
+db.execute("insert into t values (7)")
+db.commit()
+print("sqlite", db.execute("select x from t").fetchall())
+"""
+
+
+def _locks_seen_from_outside(path, *, syscall_filter: bool) -> tuple[list[str], list[str]]:
+    """Run LOCKS on ``path``; while it holds its locks, try the same locks here (what was refused)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-S", "-c", LOCKS, str(path)],
+        preexec_fn=Launch(syscall_filter=syscall_filter),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stdin is not None
+    try:
+        assert proc.stdout.readline() == "locked\n"
+        refused = []
+        with open(path, "r+") as f:
+            for name, lock in (("flock", fcntl.flock), ("lockf", fcntl.lockf)):
+                try:
+                    lock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    lock(f, fcntl.LOCK_UN)
+                except BlockingIOError:
+                    refused.append(name)
+        out, _ = proc.communicate("go\n", timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+    return refused, out.splitlines()
+
+
+def test_a_bots_locks_lock_nothing_and_leases_are_denied(tmp_path):
+    """A bot sees the machine's files, and locks are taken on files: its flock and record locks
+    succeed but hold no one else up (a read lock on dpkg's lock file would stop apt), and as the
+    owner of most files (uid 0) it could take a lease, which holds up any process of the machine
+    that opens the file for writing for 45 s: leases, and dnotify, are denied. SQLite works."""
+    filtered, unfiltered = tmp_path / "filtered", tmp_path / "unfiltered"
+    for folder in (filtered, unfiltered):
+        folder.mkdir()
+        (folder / "file").write_text("x")
+    refused, lines = _locks_seen_from_outside(filtered / "file", syscall_filter=True)
+    denied = "Operation not permitted"
+    assert refused == []
+    assert lines == [f"lease {denied}", f"notify {denied}", "sqlite [(7,)]"]
+    # Without the filter the same program holds the test up, and takes the lease.
+    refused, lines = _locks_seen_from_outside(unfiltered / "file", syscall_filter=False)
+    assert refused == ["flock", "lockf"]
+    assert lines == ["lease taken", "notify taken", "sqlite [(7,)]"]

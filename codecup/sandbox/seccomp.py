@@ -33,15 +33,24 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   with any ``CLONE_NEW*`` flag are denied, and so is ``setns``; ``clone3``,
   whose flags a filter cannot read, fails with ``ENOSYS``, on which the C
   library falls back to ``clone`` (threads and processes work as before).
+- *Locks on the machine's files*: a lock is taken on a file, not on a view of
+  it, and a bot sees the machine's files. A read lock on dpkg's lock file
+  would stop apt while the bot plays, a ``flock`` another tournament's log;
+  and as uid 0, the owner of most files, a bot could take a lease, on which
+  any process of the machine that opens the file for writing waits 45
+  seconds. So ``flock`` and ``fcntl``'s record locks (``F_SETLK``,
+  ``F_SETLKW``, their 64-bit and open-file-description forms) succeed and lock
+  nothing, so that programs that lock their own files (SQLite) work, and
+  leases (``F_SETLEASE``) and directory notifications (``F_NOTIFY``) fail.
 - *Exploit tools*: ``userfaultfd``, ``perf_event_open`` and ``bpf`` are
   denied and io_uring fails with ``ENOSYS`` (programs fall back to plain
   calls), as under Docker's default profile: kernel interfaces a bot has no
   use for, through which many of the kernel's privilege escalations went.
 
-A denied call fails with ``EPERM``. The filter is a classic BPF program built
-once, when this module is imported, so that :func:`install` can run between
-``fork`` and ``exec``. It needs ``no_new_privs``, which the sandbox sets when
-it drops the capabilities.
+A denied call fails with ``EPERM``; a call made a no-op returns 0 unmade. The
+filter is a classic BPF program built once, when this module is imported, so
+that :func:`install` can run between ``fork`` and ``exec``. It needs
+``no_new_privs``, which the sandbox sets when it drops the capabilities.
 """
 
 from __future__ import annotations
@@ -81,6 +90,12 @@ _JSET_K = 0x45  # BPF_JMP | BPF_JSET | BPF_K
 #: without a user namespace a time namespace needs a capability the bot has not.)
 NAMESPACE_FLAGS = 0x7E020000
 
+#: ``fcntl`` commands denied: ``F_SETLEASE`` and ``F_NOTIFY``.
+DENIED_FCNTL = (1024, 1026)
+#: ``fcntl`` commands made no-ops: ``F_SETLK``, ``F_SETLKW``, ``F_SETLK64``, ``F_SETLKW64`` (i386 and
+#: arm), ``F_OFD_SETLK`` and ``F_OFD_SETLKW``.
+NOOP_FCNTL = (6, 7, 13, 14, 37, 38)
+
 #: The socket families a bot may create: in its empty network namespace they reach nothing.
 ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6), 16)  # 16: AF_NETLINK
 
@@ -105,6 +120,8 @@ class Abi:
     socketpair: int  # socketpair(2): denied for datagram pairs
     clone: int  # clone(2): denied with NAMESPACE_FLAGS (its first argument)
     unshare: int  # unshare(2): the same
+    fcntl: tuple[int, ...]  # fcntl(2) (and fcntl64): DENIED_FCNTL denied, NOOP_FCNTL made no-ops
+    flock: int  # flock(2): made a no-op
     missing: tuple[tuple[str, int], ...] = _MISSING  # (name, number) of each call that gets ENOSYS
     mask: int = 0xFFFFFFFF  # applied to the call number first (x86-64: folds x32 onto x86-64)
 
@@ -114,9 +131,10 @@ class Abi:
         return tuple(number for _, number in self.calls)
 
     def number(self, name: str) -> int:
-        """The number of the call ``name`` in this ABI (one denied outright, or a socket call)."""
+        """The number of the call ``name`` in this ABI (one the filter checks)."""
         checked = {"socket": self.socket, "socketpair": self.socketpair, "clone": self.clone}
-        return {**dict(self.calls), **dict(self.missing), **checked, "unshare": self.unshare}[name]
+        checked |= {"unshare": self.unshare, "flock": self.flock, "fcntl": self.fcntl[0]}
+        return {**dict(self.calls), **dict(self.missing), **checked}[name]
 
 
 # The calls denied outright, per ABI (keyrings, inotify, fanotify, joining namespaces, and the kernel
@@ -141,18 +159,37 @@ _DENIED_AARCH64 = _calls(
 # The ABIs each machine runs, native first (aarch64 has no inotify_init, only inotify_init1).
 ABIS: dict[str, tuple[Abi, ...]] = {
     "x86_64": (
-        Abi(0xC000003E, _DENIED_X86_64, 41, 53, clone=56, unshare=272, mask=~_X32_BIT & 0xFFFFFFFF),
-        Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102)), 359, 360, clone=120, unshare=310),
+        Abi(
+            0xC000003E,
+            _DENIED_X86_64,
+            41,
+            53,
+            clone=56,
+            unshare=272,
+            fcntl=(72,),
+            flock=73,
+            mask=~_X32_BIT & 0xFFFFFFFF,
+        ),
+        Abi(
+            0x40000003,
+            (*_DENIED_I386, ("socketcall", 102)),
+            359,
+            360,
+            clone=120,
+            unshare=310,
+            fcntl=(55, 221),
+            flock=143,
+        ),
     ),
     "aarch64": (
-        Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97),
-        Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337),
+        Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32),
+        Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143),
     ),
 }
 #: What the filter closes, in a few words (for ``codecup doctor`` and the records).
 SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
-    "no io_uring"
+    "no io_uring, no locks on the machine's files"
 )
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
@@ -184,7 +221,8 @@ def _assemble(items: list[_Item]) -> list[Instruction]:
 def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
     with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, datagram ``socketpair`` and ``clone`` or
-    ``unshare`` with NAMESPACE_FLAGS too, the ABI's ``missing`` calls get ``ENOSYS``, and everything else is
+    ``unshare`` with NAMESPACE_FLAGS too, and ``fcntl`` with DENIED_FCNTL; ``flock`` and ``fcntl`` with
+    NOOP_FCNTL return 0 unmade; the ABI's ``missing`` calls get ``ENOSYS``, and everything else is
     allowed; an ABI the machine does not run gets ``ENOSYS``."""
     items: list[_Item] = []
     for i, abi in enumerate(abis):
@@ -196,6 +234,8 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JEQ_K, f"ns{i}", 0, abi.clone),
             (_JEQ_K, f"ns{i}", 0, abi.unshare),
             *((_JEQ_K, "nosys", 0, number) for _, number in abi.missing),
+            *((_JEQ_K, f"fcntl{i}", 0, number) for number in abi.fcntl),
+            (_JEQ_K, "noop", 0, abi.flock),
             (_JEQ_K, f"socket{i}", 0, abi.socket),
             (_JEQ_K, f"pair{i}", "allow", abi.socketpair),
             f"socket{i}",
@@ -209,9 +249,16 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             f"ns{i}",
             (_LD_W_ABS, 0, 0, _ARG0),
             (_JSET_K, "deny", "allow", NAMESPACE_FLAGS),
+            f"fcntl{i}",
+            (_LD_W_ABS, 0, 0, _ARG1),
+            *((_JEQ_K, "deny", 0, command) for command in DENIED_FCNTL),
+            *((_JEQ_K, "noop", 0, command) for command in NOOP_FCNTL),
+            (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
             f"abi{i + 1}",
         ]
     items += [
+        "noop",
+        (_RET_K, 0, 0, SECCOMP_RET_ERRNO | 0),  # the call is not made and returns 0
         "nosys",
         (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS),
         "allow",

@@ -266,6 +266,21 @@ def test_no_unix_sockets_fifos_or_devices_of_the_machine(tiny_game, arena, tmp_p
     ]
 
 
+def test_no_locks_on_the_machines_files(tiny_game, arena):
+    """A bot sees the machine's files, and a lock is taken on the file: its locks must hold up
+    no process outside (a read lock on dpkg's lock file stops apt), and as the owner (uid 0) of
+    most files it must not lease one (whoever opens it for writing would wait 45 s)."""
+    lock = arena.referee / "the-machines.lock"
+    lock.write_text("")
+    record = play_attack(tiny_game, arena, "machine_locks", str(lock))
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == [
+        "ATTACK: locks that hold up another process: []",
+        "ATTACK: lease: Operation not permitted",
+        "ATTACK: dnotify: Operation not permitted",
+    ]
+
+
 @pytest.mark.parametrize("name", ["bot,with,commas", "bot:with:colons"])
 def test_a_folder_whose_name_mount_options_would_split_gets_the_whole_sandbox(
     tiny_game, tmp_path, monkeypatch, full_sandbox, name

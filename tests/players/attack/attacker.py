@@ -401,6 +401,46 @@ def machine_ipc():
         say(f"device: {exc.strerror}")
 
 
+held = []  # files kept open for the rest of the game, and with them their locks
+
+
+def machine_locks():
+    """Lock a file of the machine (read only to it): a read lock on dpkg's lock file stops apt;
+    as the owner (uid 0) of most files, lease one, so that whoever opens it for writing waits
+    45 s; watch its folder (dnotify)."""
+    import fcntl
+    import struct
+
+    path = args[0]
+    f = open(path)  # noqa: SIM115 (held until the game ends)
+    held.append(f)
+    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    fcntl.lockf(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    if os.fork() == 0:  # another process, as any of the machine: is it held up?
+        other = open(path)  # noqa: SIM115
+        locked = []
+        try:
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            locked.append("flock")
+        query = struct.pack("@hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0)
+        if struct.unpack("@hhqqi", fcntl.fcntl(other, fcntl.F_GETLK, query))[0] != fcntl.F_UNLCK:
+            locked.append("record lock")
+        say(f"locks that hold up another process: {locked}")
+        os._exit(0)
+    os.wait()
+    for name, target, command, arg in (
+        ("lease", path, 1024, fcntl.F_RDLCK),  # F_SETLEASE
+        ("dnotify", os.path.dirname(path), 1026, 0x4),  # F_NOTIFY, DN_CREATE
+    ):
+        try:
+            fd = os.open(target, os.O_RDONLY)
+            fcntl.fcntl(fd, command, arg)
+            say(f"{name}: taken")
+        except OSError as exc:
+            say(f"{name}: {exc.strerror}")
+
+
 ATTACKS = {
     "setsid_child": lambda: spawn(forever_sleeping),
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
@@ -421,6 +461,7 @@ ATTACKS = {
     "all_cores": all_cores,
     "uid_quotas": uid_quotas,
     "other_proc": other_proc,
+    "machine_locks": machine_locks,
 }
 
 sys.stdin.readline()  # the start number
