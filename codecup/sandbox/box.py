@@ -45,7 +45,8 @@ SCRATCH_PREFIX = "codecup-sandbox-"
 #: Hidden from every bot: the machine's runtime folder, where its services keep their sockets
 #: and FIFOs (``/run/initctl`` asks init to reboot); a read-only mount does not stop writes to a
 #: FIFO (sockets are closed by the system call filter wherever they are). So is every proc file
-#: system mounted elsewhere than /proc, found at each start (:func:`.mounts.machine_proc_mounts`).
+#: system mounted elsewhere than /proc, found at each start (:func:`.mounts.machine_proc_mounts`),
+#: and every cgroup file system (:func:`.mounts.cgroup_mounts`).
 SYSTEM_HIDDEN = ("/run",)
 
 
@@ -87,12 +88,24 @@ class Box:
             scratch = scratch_root() / str(next(_serial))
             scratch.mkdir(parents=True)
         own = str(workdir)
+        # The machine's cgroup file systems are hidden, and those holding the bot's cgroups
+        # mounted again over them in its cgroup namespace: it sees its own cgroups only.
+        cgroup_mounts = mounts.machine_cgroup_mounts() if namespaces else ()
+        procs_files = cgroup.procs_files if cgroup else ()
+        views = tuple(
+            m for m in cgroup_mounts if any(f.startswith(m.point.rstrip("/") + "/") for f in procs_files)
+        )
         # Its own folder is never hidden from it; a hidden folder holding it is, but for it.
-        folders = (*policy.hide, *SYSTEM_HIDDEN, *mounts.machine_proc_mounts())
+        folders = (
+            *policy.hide,
+            *SYSTEM_HIDDEN,
+            *mounts.machine_proc_mounts(),
+            *(m.point for m in cgroup_mounts),
+        )
         hide = tuple(sorted({str(Path(p).resolve()) for p in folders if Path(p).is_dir()} - {own}))
         provided = tuple((n, s) for n, s in policy.provided if not (workdir / n).exists())
         launch = Launch(
-            procs_files=cgroup.procs_files if cgroup else (),
+            procs_files=procs_files,
             file_size=policy.file_size,
             open_files=policy.open_files,
             namespaces=namespaces,
@@ -101,6 +114,7 @@ class Box:
             scratch_size=policy.scratch_size,
             provided=provided if namespaces else (),
             hide=hide,
+            cgroup_views=views,
             syscall_filter=support.syscall_filter,
         )
         note = ""

@@ -21,7 +21,8 @@ cannot see, signal or trace the keeper, the referee or any other bot.
 The bot's view of the filesystem (its own mount namespace): everything
 read-only; its working folder as an overlay whose writes land in its scratch
 folder; the scratch folder (its HOME), a size-limited tmpfs; a minimal
-``/dev``; a read-only ``/proc`` of its own pid namespace; the folders it must
+``/dev``; a read-only ``/proc`` of its own pid namespace; its own cgroups
+only, each the root of its hierarchy, read-only; the folders it must
 not see (other bots', the results) covered by empty read-only tmpfs. Every mount
 but its ``/dev`` is ``nodev``. A system call filter (:mod:`.seccomp`) closes
 what that leaves (its ``SUMMARY``).
@@ -40,6 +41,7 @@ import attrs
 
 from codecup.sandbox import linux, seccomp
 from codecup.sandbox.cgroup import join
+from codecup.sandbox.mounts import CgroupMount
 
 NAMESPACES = (
     linux.CLONE_NEWNS
@@ -72,6 +74,9 @@ class Launch:
     scratch_size: int = 64 << 20
     provided: tuple[tuple[str, str], ...] = ()  # (name, source) put into the working folder if missing
     hide: tuple[str, ...] = ()  # folders covered by an empty tmpfs
+    # The hierarchies the bot has cgroups in, mounted again (over their hiding tmpfs, read-only)
+    # once it is in its cgroup namespace: it sees its own cgroups only, each as the root.
+    cgroup_views: tuple[CgroupMount, ...] = ()
     syscall_filter: bool = False  # the system call filter of :mod:`.seccomp`
 
     def __call__(self) -> None:
@@ -181,6 +186,7 @@ class Launch:
                 os.write(fd, str(os.getpid()).encode())
                 os.close(fd)
             linux.unshare(linux.CLONE_NEWCGROUP)  # its cgroup is the root of what it sees
+            self.mount_cgroup_views()
             linux.drop_all_capabilities()
             if self.syscall_filter:
                 seccomp.install()
@@ -196,6 +202,14 @@ class Launch:
                     os._exit(0)
         except BaseException:
             os._exit(127)
+
+    def mount_cgroup_views(self) -> None:
+        """Mount each of :attr:`cgroup_views` again, read-only, in the bot's cgroup namespace (its own
+        cgroup is then the root of what it shows). Where that fails, the hiding tmpfs stays."""
+        flags = linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC
+        for view in self.cgroup_views:
+            with contextlib.suppress(OSError):
+                linux.mount("cgroup", view.point, view.fstype, flags, view.options or None)
 
 
 def _inside(path: str, folder: str) -> bool:

@@ -89,6 +89,56 @@ def other_proc_mounts(mounts_text: str) -> tuple[str, ...]:
     return tuple(points)
 
 
+@attrs.frozen
+class CgroupMount:
+    """A cgroup file system the machine has mounted: where, and how to mount its hierarchy again."""
+
+    point: str
+    fstype: str  # "cgroup2", or "cgroup" for a v1 hierarchy
+    options: str  # v1: the hierarchy's controllers (or ``name=``), which a new mount must name again
+
+
+# Options of any mount, not of the hierarchy (a v1 hierarchy is mounted again by its controllers).
+_MOUNT_FLAGS = frozenset(
+    {"rw", "ro", "nosuid", "nodev", "noexec", "relatime", "noatime", "nodiratime", "strictatime"}
+    | {"sync", "dirsync", "mand", "lazytime"}
+)
+
+
+def cgroup_mounts(mounts_text: str) -> tuple[CgroupMount, ...]:
+    """The cgroup file systems ``/proc/mounts`` shows (v1 and v2).
+
+    Each shows every cgroup of its hierarchy, the opponent's (its processor time and memory)
+    and those of the machine, and at its root the machine's limits, not the bot's own: a
+    bot sees instead, at the same place, its own hierarchy from its own cgroup down
+    (:attr:`.launch.Launch.cgroup_views`), so that a runtime that sizes itself by its cgroup
+    (a JVM's heap, Go's processors) finds its own limits.
+    """
+    found = []
+    for line in mounts_text.splitlines():
+        fields = line.split()
+        if len(fields) < 4 or fields[2] not in ("cgroup", "cgroup2"):
+            continue
+        options = ""
+        if fields[2] == "cgroup":
+            kept = [
+                o
+                for o in fields[3].split(",")
+                if o not in _MOUNT_FLAGS and not o.startswith("release_agent=")
+            ]
+            options = ",".join(kept)
+        found.append(CgroupMount(_unescape(fields[1]), fields[2], options))
+    return tuple(found)
+
+
+def machine_cgroup_mounts() -> tuple[CgroupMount, ...]:
+    """:func:`cgroup_mounts` of this process's mount table (empty where it cannot be read)."""
+    try:
+        return cgroup_mounts(Path("/proc/self/mounts").read_text())
+    except OSError:
+        return ()
+
+
 def machine_proc_mounts() -> tuple[str, ...]:
     """:func:`other_proc_mounts` of this process's mount table (empty where it cannot be read)."""
     try:

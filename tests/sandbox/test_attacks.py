@@ -266,6 +266,18 @@ def test_no_unix_sockets_fifos_or_devices_of_the_machine(tiny_game, arena, tmp_p
     ]
 
 
+def test_a_bot_sees_its_own_cgroups_only(tiny_game, arena):
+    """The machine's cgroup file systems show every cgroup, the opponent's (its processor time
+    and memory) among them, and at their roots the machine's limits: a bot sees its own
+    cgroups instead, each as the root of its hierarchy, with its own limits there (where a
+    JVM or Go looks to size itself)."""
+    record = play_attack(tiny_game, arena, "cgroups")
+    assert_normal_game(record)
+    lines = attack_lines(record, 0)
+    assert lines[0] == "ATTACK: cgroups of others: 0"
+    assert str(POLICY.limits.memory) in lines[1] and "('pids.max', '24')" in lines[1]
+
+
 def test_no_locks_on_the_machines_files(tiny_game, arena):
     """A bot sees the machine's files, and a lock is taken on the file: its locks must hold up
     no process outside (a read lock on dpkg's lock file stops apt), and as the owner (uid 0) of

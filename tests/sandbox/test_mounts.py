@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codecup.sandbox.mounts import other_proc_mounts, parse
+from codecup.sandbox.mounts import CgroupMount, cgroup_mounts, other_proc_mounts, parse
 
 BESIDE_V1 = """\
 tmpfs /sys/fs/cgroup tmpfs rw,relatime,mode=755 0 0
@@ -46,3 +46,22 @@ def test_proc_mounted_elsewhere_is_found():
         "sysfs /sys sysfs rw 0 0\n"
     )
     assert other_proc_mounts(table) == ("/srv/chroot/sid/proc", "/srv/with space/proc")
+
+
+def test_cgroup_mounts_are_found_with_what_mounting_their_hierarchy_again_needs():
+    mounts = (
+        BESIDE_V1
+        + "cgroup /sys/fs/cgroup/systemd cgroup rw,nosuid,nodev,noexec,relatime,xattr,name=systemd 0 0\n"
+    )
+    mounts += "cgroup /sys/fs/cgroup/freezer cgroup rw,relatime,freezer,release_agent=/sbin/agent 0 0\n"
+    assert cgroup_mounts(mounts) == (
+        CgroupMount("/sys/fs/cgroup/cpu,cpuacct", "cgroup", "cpu,cpuacct"),
+        CgroupMount("/sys/fs/cgroup/cpuset", "cgroup", "cpuset"),
+        CgroupMount("/sys/fs/cgroup/memory", "cgroup", "memory"),
+        CgroupMount("/sys/fs/cgroup/pids", "cgroup", "pids"),
+        CgroupMount("/sys/fs/cgroup/unified", "cgroup2", ""),
+        CgroupMount("/sys/fs/cgroup/systemd", "cgroup", "xattr,name=systemd"),
+        CgroupMount("/sys/fs/cgroup/freezer", "cgroup", "freezer"),
+    )
+    pure = "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime,nsdelegate 0 0\n"
+    assert cgroup_mounts(pure) == (CgroupMount("/sys/fs/cgroup", "cgroup2", ""),)

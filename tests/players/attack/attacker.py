@@ -441,6 +441,25 @@ def machine_locks():
             say(f"{name}: {exc.strerror}")
 
 
+def cgroups():
+    """Read the cgroup file systems: the opponent's cgroup (its processor time, its memory), the
+    machine's; and the limits it finds at their roots, where a runtime (a JVM) looks for its own."""
+    others = 0
+    seen = {}
+    for root, _dirs, files in os.walk("/sys/fs/cgroup"):
+        if "cgroup.procs" not in files:
+            continue
+        if os.path.ismount(root):
+            for name in ("memory.max", "memory.limit_in_bytes", "pids.max"):
+                if name in files:
+                    with open(f"{root}/{name}") as f:
+                        seen[name] = f.read().strip()
+        else:
+            others += 1
+    say(f"cgroups of others: {others}")
+    say(f"limits at the roots: {sorted(seen.items())}")
+
+
 ATTACKS = {
     "setsid_child": lambda: spawn(forever_sleeping),
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
@@ -462,6 +481,7 @@ ATTACKS = {
     "uid_quotas": uid_quotas,
     "other_proc": other_proc,
     "machine_locks": machine_locks,
+    "cgroups": cgroups,
 }
 
 sys.stdin.readline()  # the start number
