@@ -42,6 +42,10 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   ``F_SETLKW``, their 64-bit and open-file-description forms) succeed and lock
   nothing, so that programs that lock their own files (SQLite) work, and
   leases (``F_SETLEASE``) and directory notifications (``F_NOTIFY``) fail.
+- *The machine's asynchronous I/O quota* (``fs.aio-max-nr``): one
+  ``io_setup`` could take all of it, and no process of the machine could
+  then set up a context: ``io_setup`` fails with ``ENOSYS``, as on a kernel
+  without it (the C library's POSIX aio uses threads).
 - *Exploit tools*: ``userfaultfd``, ``perf_event_open`` and ``bpf`` are
   denied and io_uring fails with ``ENOSYS`` (programs fall back to plain
   calls), as under Docker's default profile: kernel interfaces a bot has no
@@ -106,7 +110,10 @@ def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
 
 # Calls that fail with ENOSYS, as on a kernel without them, so that programs fall back
 # (numbered alike in every ABI): clone3, whose flags are in memory a filter cannot read
-# (the C library then uses clone), and io_uring (libuv, for one, then uses threads).
+# (the C library then uses clone), and io_uring (libuv, for one, then uses threads). Each ABI
+# adds io_setup (its own number): the kernel's asynchronous I/O contexts come out of one
+# quota for the whole machine (fs.aio-max-nr, 65,536 events), which one call could take; the
+# C library's POSIX aio uses threads, not these.
 _MISSING = _calls(clone3=435, io_uring_setup=425, io_uring_enter=426, io_uring_register=427)
 
 
@@ -168,6 +175,7 @@ ABIS: dict[str, tuple[Abi, ...]] = {
             unshare=272,
             fcntl=(72,),
             flock=73,
+            missing=(*_MISSING, ("io_setup", 206)),
             mask=~_X32_BIT & 0xFFFFFFFF,
         ),
         Abi(
@@ -179,17 +187,38 @@ ABIS: dict[str, tuple[Abi, ...]] = {
             unshare=310,
             fcntl=(55, 221),
             flock=143,
+            missing=(*_MISSING, ("io_setup", 245)),
         ),
     ),
     "aarch64": (
-        Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32),
-        Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143),
+        Abi(
+            0xC00000B7,
+            _DENIED_AARCH64,
+            198,
+            199,
+            clone=220,
+            unshare=97,
+            fcntl=(25,),
+            flock=32,
+            missing=(*_MISSING, ("io_setup", 0)),
+        ),
+        Abi(
+            0x40000028,
+            _DENIED_ARM,
+            281,
+            288,
+            clone=120,
+            unshare=337,
+            fcntl=(55, 221),
+            flock=143,
+            missing=(*_MISSING, ("io_setup", 243)),
+        ),
     ),
 }
 #: What the filter closes, in a few words (for ``codecup doctor`` and the records).
 SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
-    "no io_uring, no locks on the machine's files"
+    "no io_uring or kernel aio, no locks on the machine's files"
 )
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant

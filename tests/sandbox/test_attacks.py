@@ -209,6 +209,14 @@ def test_a_bot_takes_no_more_than_its_share_of_uid_0s_quotas(tiny_game, arena):
     assert queues == "ATTACK: made 0 message queues", queues  # 80 KiB each: past its 64 KiB
 
 
+def test_no_kernel_aio_out_of_the_machines_one_quota(tiny_game, arena):
+    """The kernel's asynchronous I/O contexts come out of one quota for the whole machine
+    (fs.aio-max-nr): a bot that took it all would leave every process of the machine without."""
+    record = play_attack(tiny_game, arena, "machine_aio")
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == ["ATTACK: aio: Function not implemented"]
+
+
 def test_no_other_proc_file_system_of_the_machine(tiny_game, arena):
     """A proc file system mounted elsewhere (a chroot's) shows every process of the machine:
     through it a bot could read its opponent's memory and files. Each is hidden like /run."""

