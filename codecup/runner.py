@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import attrs
 import pluggy
 
+from codecup import loop
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, WALL, SeatClock, loop_time, wall_backstop
 from codecup.dialogue import Fault, Outcome, Termination
 from codecup.dispatch import dispatch
@@ -234,7 +235,7 @@ def run_match(
     """Run one match synchronously (self-contained: usable in a process pool or on Dask)."""
     pm = pm or make_plugin_manager()
     game = load_games(pm).get(info.game)
-    return asyncio.run(play_match(game, info, hook=pm.hook, policy=policy))
+    return loop.run(play_match(game, info, hook=pm.hook, policy=policy))
 
 
 def new_match(

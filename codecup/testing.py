@@ -16,11 +16,11 @@ wrong. They need the game's rules (:meth:`~codecup.game.Game.new_state`).
 
 from __future__ import annotations
 
-import asyncio
 import random
 import sys
 from collections.abc import Sequence
 
+from codecup import loop
 from codecup.bots import RandomBot
 from codecup.dialogue import SeatEnd, Termination
 from codecup.errors import MoveError
@@ -43,7 +43,7 @@ def play(game: Game, seed: int, variant: str, players: Sequence[PlayerInfo] | No
     """One game under our referee (``random`` against ``random`` unless ``players`` says), its record."""
     seats = players or [PlayerInfo(f"random{seat}", bot="random") for seat in range(len(game.info.seats))]
     match = new_match(game, list(seats), seed=seed, variant=variant, clock=600.0)
-    return asyncio.run(play_match(game, match))
+    return loop.run(play_match(game, match))
 
 
 def _normal(record: Record) -> None:

@@ -9,10 +9,10 @@ result (all of every bot's stderr with ``--stderr``).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
 
+from codecup import loop
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, output_file
 from codecup.cli.stopping import report, stop_on_signals
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     pm = make_plugin_manager(plugins=(view,))
     try:
         with stop_on_signals():
-            record = asyncio.run(play_match(game, match, hook=pm.hook))
+            record = loop.run(play_match(game, match, hook=pm.hook))
     except KeyboardInterrupt as exc:
         return report(exc, "the game was not finished")
     print(describe_result(game, record))
