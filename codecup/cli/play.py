@@ -16,7 +16,7 @@ from codecup import loop
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, output_file
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_clock_mode_option
+from codecup.cli.tournament import add_clock_mode_option, add_limit_options, limits_of
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.game import Game
@@ -24,6 +24,7 @@ from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.record import MatchInfo, Record
 from codecup.runner import new_match, play_match, player_info
+from codecup.sandbox import Policy
 from codecup.terminal import printable
 
 
@@ -40,6 +41,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     parser.add_argument("--stderr", action="store_true", help="show each bot's whole stderr after the result")
     add_clock_mode_option(parser)
+    add_limit_options(parser)
     return parser
 
 
@@ -129,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
     pm = make_plugin_manager(plugins=(view,))
     try:
         with stop_on_signals():
-            record = loop.run(play_match(game, match, hook=pm.hook))
+            policy = Policy(limits=limits_of(args, {}))
+            record = loop.run(play_match(game, match, hook=pm.hook, policy=policy))
     except KeyboardInterrupt as exc:
         return report(exc, "the game was not finished")
     print(describe_result(game, record))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import random
 import re
 import time
@@ -26,7 +27,7 @@ from pathlib import Path
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_run_options, positive_int, warn_oversubscription
+from codecup.cli.tournament import add_run_options, limits_of, positive_int, warn_oversubscription
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed
 from codecup.errors import CodecupError, ConfigError
@@ -222,7 +223,12 @@ def _play(
 ) -> str | None:
     """Keep ``jobs`` games in flight; count pairs strictly in order, so the run is reproducible."""
     futures: dict[int, tuple[concurrent.futures.Future[Record], concurrent.futures.Future[Record]]] = {}
-    play = ex.play_hiding(args.out) if args.out is not None else ex.play
+    limits = limits_of(args, {})
+    play = (
+        ex.play_hiding(args.out, limits=limits)
+        if args.out is not None
+        else functools.partial(ex.play, limits=limits)
+    )
     next_pair = 0
     while log is not None and f"sprt{next_pair}~0" in log and f"sprt{next_pair}~1" in log:
         # a resumed run: the pairs its log holds count first, in order, without the pool

@@ -26,6 +26,7 @@ from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
 from codecup.game import Game
 from codecup.plugins import load_games
+from codecup.sandbox import Limits
 from codecup.tournament import executor as ex
 from codecup.tournament.players import read_players
 from codecup.tournament.progress import make_progress
@@ -70,9 +71,40 @@ def warn_oversubscription(jobs: int) -> None:
         print(f"codecup: {warning}", file=sys.stderr, flush=True)
 
 
+def add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """``--memory MIB`` and ``--processes N``: what each subprocess bot may use."""
+    defaults = Limits()
+    parser.add_argument(
+        "--memory",
+        type=positive_int,
+        metavar="MIB",
+        help=f"memory of each bot, its whole process tree, in MiB (default {defaults.memory >> 20}; "
+        "CodeCup's jury machines gave 64)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=positive_int,
+        metavar="N",
+        help=f"processes and threads of each bot (default {defaults.processes})",
+    )
+
+
+def limits_of(args: argparse.Namespace, file_options: dict[str, Any]) -> Limits:
+    """Each bot's limits: the command line's, else the file's (``memory:``, ``processes:``), else
+    the defaults."""
+    defaults = Limits()
+    memory = _option(args, file_options, "memory", None)
+    processes = _option(args, file_options, "processes", None)
+    return Limits(
+        memory=defaults.memory if memory is None else memory << 20,
+        processes=defaults.processes if processes is None else processes,
+    )
+
+
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """Options on how games run (shared with ``codecup sprt``)."""
     add_clock_mode_option(parser)
+    add_limit_options(parser)
     parser.add_argument(
         "--jobs",
         type=positive_int,
@@ -184,6 +216,7 @@ def run(args: argparse.Namespace) -> int:
                 quiet=quiet,
                 on_record=live,
                 hide=hidden,
+                limits=limits_of(args, opts),
             )
     except KeyboardInterrupt as exc:
         return report(exc, f"the games finished so far are logged in {out}/; the same command resumes")
@@ -206,10 +239,12 @@ def play_spec(
     quiet: bool,
     on_record: OnRecord | None = None,
     hide: Sequence[str] = (),
+    limits: Limits | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
-    ``hide``: folders no bot may see (but its own), besides the results ``out``."""
+    ``hide``: folders no bot may see (but its own), besides the results ``out``; ``limits``:
+    what each subprocess bot may use (default :class:`~codecup.sandbox.Limits`)."""
     address = ex.parse_executor(executor)
     progress = make_progress(quiet)
     pool: ex.GamePool
@@ -226,7 +261,7 @@ def play_spec(
             game,
             out,
             executor=pool,
-            play=ex.play_hiding(out, hide),
+            play=ex.play_hiding(out, hide, limits or Limits()),
             progress=progress,
             jobs=n,
             on_record=on_record,

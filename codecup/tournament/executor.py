@@ -28,13 +28,16 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from codecup.errors import CodecupError, ConfigError
 from codecup.processes import alive
 from codecup.record import MatchInfo, Record
+
+if TYPE_CHECKING:
+    from codecup.sandbox import Limits
 
 PlayFn = Callable[[MatchInfo], Record]
 
@@ -46,34 +49,35 @@ _worker_pm: pluggy.PluginManager | None = None
 _in_match = False
 
 
-def play(match: MatchInfo, hide: tuple[str, ...] = ()) -> Record:
+def play(match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = None) -> Record:
     """Run one match in this worker (its plugin manager is built once per worker process).
 
     ``hide``: folders the bots must not see (the results, the other players' of a tournament),
-    besides each other's; a bot still sees its own folder.
+    besides each other's; a bot still sees its own folder. ``limits``: what each bot may use
+    (default :class:`~codecup.sandbox.Limits`).
     """
     from codecup.plugins import make_plugin_manager
     from codecup.runner import run_match
-    from codecup.sandbox import Policy
+    from codecup.sandbox import Limits, Policy
 
     global _worker_pm, _in_match
     if _worker_pm is None:
         _worker_pm = make_plugin_manager(report=None)  # the command has named any broken plugin
     _in_match = True
     try:
-        return run_match(match, pm=_worker_pm, policy=Policy(hide=hide))
+        return run_match(match, pm=_worker_pm, policy=Policy(limits=limits or Limits(), hide=hide))
     except _Terminate:  # the match has closed its players on the way out: end this worker
         os._exit(1)
     finally:
         _in_match = False
 
 
-def play_hiding(out: Path, folders: Iterable[str] = ()) -> PlayFn:
+def play_hiding(out: Path, folders: Iterable[str] = (), limits: Limits | None = None) -> PlayFn:
     """:func:`play`, with the results folder ``out`` and ``folders`` (every player's of a
-    tournament) hidden from every bot but a folder's own (picklable, for any pool)."""
-    return functools.partial(
-        play, hide=(str(out.resolve()), *sorted({str(Path(f).resolve()) for f in folders}))
-    )
+    tournament) hidden from every bot but a folder's own, and each bot's ``limits``
+    (picklable, for any pool)."""
+    hide = (str(out.resolve()), *sorted({str(Path(f).resolve()) for f in folders}))
+    return functools.partial(play, hide=hide, limits=limits)
 
 
 def default_jobs() -> int:

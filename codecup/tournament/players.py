@@ -56,10 +56,12 @@ OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "swiss_rounds": (int,),
     "top": (int,),
     "no_site": (bool,),
+    "memory": (int,),
+    "processes": (int,),
 }
 
 #: The least value of whole-number options (the command line refuses the same).
-OPTION_MINIMUM = {"rounds": 1, "jobs": 1, "swiss_rounds": 1, "top": 2}
+OPTION_MINIMUM = {"rounds": 1, "jobs": 1, "swiss_rounds": 1, "top": 2, "memory": 1, "processes": 1}
 
 
 @attrs.frozen
