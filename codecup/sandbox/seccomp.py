@@ -164,57 +164,22 @@ _DENIED_AARCH64 = _calls(
 )  # fmt: skip
 
 # The ABIs each machine runs, native first (aarch64 has no inotify_init, only inotify_init1).
+# fmt: off
 ABIS: dict[str, tuple[Abi, ...]] = {
     "x86_64": (
-        Abi(
-            0xC000003E,
-            _DENIED_X86_64,
-            41,
-            53,
-            clone=56,
-            unshare=272,
-            fcntl=(72,),
-            flock=73,
-            missing=(*_MISSING, ("io_setup", 206)),
-            mask=~_X32_BIT & 0xFFFFFFFF,
-        ),
-        Abi(
-            0x40000003,
-            (*_DENIED_I386, ("socketcall", 102)),
-            359,
-            360,
-            clone=120,
-            unshare=310,
-            fcntl=(55, 221),
-            flock=143,
-            missing=(*_MISSING, ("io_setup", 245)),
-        ),
+        Abi(0xC000003E, _DENIED_X86_64, 41, 53, clone=56, unshare=272, fcntl=(72,), flock=73,
+            missing=(*_MISSING, ("io_setup", 206)), mask=~_X32_BIT & 0xFFFFFFFF),
+        Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102)), 359, 360, clone=120, unshare=310,
+            fcntl=(55, 221), flock=143, missing=(*_MISSING, ("io_setup", 245))),
     ),
     "aarch64": (
-        Abi(
-            0xC00000B7,
-            _DENIED_AARCH64,
-            198,
-            199,
-            clone=220,
-            unshare=97,
-            fcntl=(25,),
-            flock=32,
-            missing=(*_MISSING, ("io_setup", 0)),
-        ),
-        Abi(
-            0x40000028,
-            _DENIED_ARM,
-            281,
-            288,
-            clone=120,
-            unshare=337,
-            fcntl=(55, 221),
-            flock=143,
-            missing=(*_MISSING, ("io_setup", 243)),
-        ),
+        Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32,
+            missing=(*_MISSING, ("io_setup", 0))),
+        Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143,
+            missing=(*_MISSING, ("io_setup", 243))),
     ),
 }
+# fmt: on
 #: What the filter closes, in a few words (for ``codecup doctor`` and the records).
 SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
