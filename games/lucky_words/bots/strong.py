@@ -2,9 +2,10 @@
 
 A picker chooses half the letters, so it can *make* words rather than hope
 for them: a 7-letter word in a row or column is worth 13. At the start the
-bot fixes a *frame*: four parallel lines at one edge of the board, each a
-7-letter word chosen so that the crossing lines stay fertile (27 cells: its
-24 picks and three of the opponent's letters that fit).
+bot fixes a *frame*: four adjacent parallel lines at an edge of the board or in
+its middle, each a 7-letter word chosen so that the crossing lines stay fertile
+(27 cells: its 24 picks and three of the opponent's letters that fit), even
+with a flood letter in them.
 
 Every estimate is taken on the board as it will be, planned letters in
 place (:mod:`evaluate`: a window's worth from how many words still fit it
@@ -47,7 +48,9 @@ standard clocks it uses a small share of its clock
 
 from __future__ import annotations
 
+import functools
 import math
+import random
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -113,6 +116,7 @@ class PlannedWord:
 
 _SEVENS: dict[int, tuple[str, ...]] = {}
 _FERTILITY: dict[tuple[int, bool], dict[str, int]] = {}
+_INFIX: dict[tuple[int, int], dict[str, int]] = {}
 
 
 def _fertility(words: WordList, prefixes: bool) -> dict[str, int]:
@@ -129,6 +133,24 @@ def _fertility(words: WordList, prefixes: bool) -> dict[str, int]:
     return _FERTILITY[key]
 
 
+def _infix_fertility(words: WordList, offset: int) -> dict[str, int]:
+    """Per stem of 1..4 letters in cells ``offset``.. of a line: the points of the words of 5..7
+    letters that fit a window covering cells ``offset..offset+3`` with the stem there."""
+    key = (id(words), offset)
+    if key not in _INFIX:
+        table: dict[str, int] = {}
+        for n, points in ((5, 5), (6, 8), (7, 13)):
+            starts = [s for s in range(offset + 1) if offset + 4 <= s + n <= 7]
+            for w in words.by_length[n]:
+                for s in starts:
+                    j = offset - s
+                    for k in range(1, 5):
+                        stem = w[j : j + k]
+                        table[stem] = table.get(stem, 0) + points
+        _INFIX[key] = table
+    return _INFIX[key]
+
+
 def _line_cells(columns: bool, i: int) -> tuple[int, ...]:
     """Column ``i``'s cells top to bottom, or row ``i``'s left to right."""
     return LINES[7 + i] if columns else LINES[i]
@@ -138,6 +160,11 @@ def _stem_pattern(stem: str, prefix: bool) -> str:
     """A 7-cell line whose fixed letters are ``stem`` at its start (or end)."""
     gap = EMPTY * (7 - len(stem))
     return stem + gap if prefix else gap + stem
+
+
+def _middle_pattern(stem: str, offset: int) -> str:
+    """A 7-cell line whose fixed letters are ``stem`` from cell ``offset`` on."""
+    return EMPTY * offset + stem + EMPTY * (7 - offset - len(stem))
 
 
 def _sevens(words: WordList) -> tuple[str, ...]:
@@ -179,12 +206,21 @@ class StrongBot(Bot):
     """The same, in the sample's ranking by stem fertility (a sum of logarithms, a smaller scale)."""
     panic = 0.5
     """Share of the clock in processor time after which the bot stops looking ahead (a safety net)."""
+    middle_frames = True
+    """Whether the frame may also lie in the middle (lines 1..4 or 2..5), not only at an edge:
+    there a flood letter at either end of a crossing line still leaves it a 6-letter window."""
+    frame_z = 0.5
+    """In comparing frames, a crossing line is worth this share of its mean estimate with a Z in
+    one of its open cells (a flood letter) and the rest of its estimate as it is."""
 
     def __init__(self, seed: int, clock: float | None = None) -> None:
         super().__init__(seed)
         self.clock = clock
         self.budget = Budget.for_clock(clock)
         self.cpu = 0.0
+        # The middle frames' samples come from a stream of their own: the edge frames and the
+        # rest of the game draw from ``rng`` as they did before middle frames were tried.
+        self.frame_rng = random.Random(seed * 7919 + 17)
 
     # --- set-up -----------------------------------------------------------------------------
 
@@ -258,29 +294,38 @@ class StrongBot(Bot):
         return self.picks_left()
 
     def _frame(self) -> None:
-        """Fix the frame: :attr:`frame_lines` parallel lines at one edge, each a 7-letter word.
+        """Fix the frame: :attr:`frame_lines` parallel lines at one edge or (:attr:`middle_frames`)
+        in the middle, each a 7-letter word.
 
         The lines run across the starting letter's line (so one letter is given) and are
         chosen one by one so that the lines crossing them keep the most promise: candidate
         words (a seeded sample) are ranked by how many words of 5..7 letters the crossing
-        lines could still become, and the best few by the line estimate itself.
+        lines could still become, and the best few by the line estimate itself. Of the
+        frames, the one whose words and crossing lines are worth most (:meth:`_frame_value`).
         """
         sevens = self.sevens
         best: tuple[float, list[tuple[int, str]]] | None = None
         k = self.frame_lines
+        options: list[tuple[bool, list[tuple[int, str]]]] = []
         for columns in (True, False):
             for from_start in (True, False):
                 lines = list(range(k)) if from_start else list(range(6, 6 - k, -1))
-                chosen = self._frame_words(columns, from_start, lines, sevens)
-                board = list(self.board)
-                for line, word in chosen:
-                    for pos, cell in enumerate(_line_cells(columns, line)):
-                        board[cell] = word[pos]
-                crossing = [_line_cells(not columns, r) for r in range(7)]
-                value = 13.0 * len(chosen)
-                value += sum(self.ev.line("".join(board[c] for c in cells)) for cells in crossing)
-                if best is None or value > best[0]:
-                    best = (value, [(line + (7 if columns else 0), word) for line, word in chosen])
+                fertility = _fertility(self.index.words, from_start)
+                place = functools.partial(_stem_pattern, prefix=from_start)
+                chosen = self._frame_words(lines, sevens, fertility, from_start, place, self.rng)
+                options.append((columns, chosen))
+        if self.middle_frames:
+            for columns in (True, False):
+                for offset in range(1, 7 - k):
+                    lines = list(range(offset, offset + k))
+                    fertility = _infix_fertility(self.index.words, offset)
+                    middle = functools.partial(_middle_pattern, offset=offset)
+                    chosen = self._frame_words(lines, sevens, fertility, True, middle, self.frame_rng)
+                    options.append((columns, chosen))
+        for columns, chosen in options:
+            value = self._frame_value(columns, chosen)
+            if best is None or value > best[0]:
+                best = (value, [(line + (7 if columns else 0), word) for line, word in chosen])
         assert best is not None
         if len(best[1]) < k:  # a partial frame does not pay for the letters it fixes
             return
@@ -290,23 +335,48 @@ class StrongBot(Bot):
                 if self.board[cell] == EMPTY:
                     self.plan[cell] = word[pos]
 
+    def _frame_value(self, columns: bool, chosen: list[tuple[int, str]]) -> float:
+        """A frame's worth: its words, and the crossing lines' estimates, each with
+        :attr:`frame_z` of it taken as if a Z came into one of its open cells."""
+        board = list(self.board)
+        for line, word in chosen:
+            for pos, cell in enumerate(_line_cells(columns, line)):
+                board[cell] = word[pos]
+        value = 13.0 * len(chosen)
+        for r in range(7):
+            pattern = "".join(board[c] for c in _line_cells(not columns, r))
+            estimate = self.ev.line(pattern)
+            holes = [i for i, ch in enumerate(pattern) if ch == EMPTY]
+            if self.frame_z and holes:
+                hit = sum(self.ev.line(pattern[:i] + "Z" + pattern[i + 1 :]) for i in holes) / len(holes)
+                estimate = (1.0 - self.frame_z) * estimate + self.frame_z * hit
+            value += estimate
+        return value
+
     def _frame_words(
-        self, columns: bool, from_start: bool, lines: list[int], sevens: tuple[str, ...]
+        self,
+        lines: list[int],
+        sevens: tuple[str, ...],
+        fertility: dict[str, int],
+        forward: bool,
+        place: Callable[[str], str],
+        rng: random.Random,
     ) -> list[tuple[int, str]]:
-        """The frame's words for one orientation, line by line (see :meth:`_frame`)."""
-        fertility = _fertility(self.index.words, from_start)
+        """The frame's words for one orientation and place, line by line (see :meth:`_frame`):
+        the crossing lines' stems grow at their end (``forward``) or at their start, ``place``
+        puts a stem in a 7-cell line, ``fertility`` ranks the stems."""
         start = self.board[24]
-        # The crossing lines' fixed letters, in reading order from the frame's edge.
+        # The crossing lines' fixed letters, in the order the frame's lines are chosen.
         stems = [""] * 7
         chosen: list[tuple[int, str]] = []
         for line in lines:
             fits = [w for w in sevens if w[3] == start] if line == 3 else sevens
             if not fits:  # a small list: the frame stops short
                 break
-            sample = self.rng.sample(fits, min(self.budget.candidates, len(fits)))
+            sample = rng.sample(fits, min(self.budget.candidates, len(fits)))
 
             def stem(r: int, w: str, stems: list[str] = stems) -> str:
-                return stems[r] + w[r] if from_start else w[r] + stems[r]
+                return stems[r] + w[r] if forward else w[r] + stems[r]
 
             ranked = sorted(
                 sample,
@@ -317,7 +387,7 @@ class StrongBot(Bot):
             )
             top = None
             for w in ranked[: self.finalists]:
-                value = sum(self.ev.line(_stem_pattern(stem(r, w), from_start)) for r in range(7))
+                value = sum(self.ev.line(place(stem(r, w))) for r in range(7))
                 value -= self.frame_spite * self._use(w)
                 if top is None or value > top[0]:
                     top = (value, w)
