@@ -30,6 +30,9 @@ def epoll_quota():
         pytest.skip(message)
 
 
+_HELD: list[select.epoll] = []  # the watches taken, kept for the life of the process
+
+
 def _take_every_watch() -> int:
     """Take every epoll watch this uid has left, as a bot could (at its memory limit it holds
     millions): a watch per descriptor number, the same open file behind each. How many."""
@@ -51,9 +54,6 @@ def _take_every_watch() -> int:
             raise
     _HELD.extend(held)
     return taken
-
-
-_HELD: list[select.epoll] = []
 
 
 def _machine_watches() -> int:

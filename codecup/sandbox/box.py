@@ -22,7 +22,7 @@ import attrs
 
 from codecup.sandbox import mounts, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
-from codecup.sandbox.launch import Launch
+from codecup.sandbox.launch import Launch, inside
 from codecup.sandbox.support import Support, machine_support
 
 _serial = itertools.count()
@@ -45,7 +45,7 @@ SCRATCH_PREFIX = "codecup-sandbox-"
 #: Hidden from every bot: the machine's runtime folder, where its services keep their sockets
 #: and FIFOs (``/run/initctl`` asks init to reboot); a read-only mount does not stop writes to a
 #: FIFO (sockets are closed by the system call filter wherever they are). So is every proc file
-#: system mounted elsewhere than /proc, found at each start (:func:`.mounts.machine_proc_mounts`),
+#: system mounted elsewhere than /proc, found at each start (:func:`.mounts.other_proc_mounts`),
 #: and every cgroup file system (:func:`.mounts.cgroup_mounts`).
 SYSTEM_HIDDEN = ("/run",)
 
@@ -90,16 +90,15 @@ class Box:
         own = str(workdir)
         # The machine's cgroup file systems are hidden, and those holding the bot's cgroups
         # mounted again over them in its cgroup namespace: it sees its own cgroups only.
-        cgroup_mounts = mounts.machine_cgroup_mounts() if namespaces else ()
+        table = mounts.machine_table()
+        cgroup_mounts = mounts.cgroup_mounts(table) if namespaces else ()
         procs_files = cgroup.procs_files if cgroup else ()
-        views = tuple(
-            m for m in cgroup_mounts if any(f.startswith(m.point.rstrip("/") + "/") for f in procs_files)
-        )
+        views = tuple(m for m in cgroup_mounts if any(inside(f, m.point) for f in procs_files))
         # Its own folder is never hidden from it; a hidden folder holding it is, but for it.
         folders = (
             *policy.hide,
             *SYSTEM_HIDDEN,
-            *mounts.machine_proc_mounts(),
+            *mounts.other_proc_mounts(table),
             *(m.point for m in cgroup_mounts),
         )
         hide = tuple(sorted({str(Path(p).resolve()) for p in folders if Path(p).is_dir()} - {own}))

@@ -119,9 +119,9 @@ class Launch:
         # hidden folder would vanish under the overlay (which shows the folder's own files, none
         # of the mounts below it) or the hiding tmpfs: held by a descriptor, it is bound back
         # into place on top of them. So is the working folder (its overlay) inside a hidden one.
-        covered = any(_inside(scratch, p) for p in (self.workdir, *self.hide))
+        covered = any(inside(scratch, p) for p in (self.workdir, *self.hide))
         held = os.open(scratch, os.O_PATH | os.O_DIRECTORY) if covered else -1
-        workdir_covered = any(_inside(self.workdir, p) for p in self.hide)
+        workdir_covered = any(inside(self.workdir, p) for p in self.hide)
         # The overlay's folders are named by descriptor: a comma or colon in a path (which the
         # mount options would split on) cannot break or change the mount.
         layers = [
@@ -137,7 +137,7 @@ class Launch:
         for path in self.hide:
             # Read-only at once, unless a mount point is to be made in it (the scratch folder's or
             # the working folder's; all of / is made read-only below anyway).
-            keeps = _inside(scratch, path) or _inside(self.workdir, path)
+            keeps = inside(scratch, path) or inside(self.workdir, path)
             flags = _NOTHING if keeps else _NOTHING | linux.MS_RDONLY
             with contextlib.suppress(OSError):  # gone since the referee decided: nothing to hide
                 linux.mount("codecup-hidden", path, "tmpfs", flags, "size=4k,mode=0555")
@@ -212,7 +212,7 @@ class Launch:
                 linux.mount("cgroup", view.point, view.fstype, flags, view.options or None)
 
 
-def _inside(path: str, folder: str) -> bool:
+def inside(path: str, folder: str) -> bool:
     """Whether ``path`` lies strictly inside ``folder``."""
     return path.startswith(folder.rstrip("/") + "/")
 

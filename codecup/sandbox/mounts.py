@@ -131,20 +131,13 @@ def cgroup_mounts(mounts_text: str) -> tuple[CgroupMount, ...]:
     return tuple(found)
 
 
-def machine_cgroup_mounts() -> tuple[CgroupMount, ...]:
-    """:func:`cgroup_mounts` of this process's mount table (empty where it cannot be read)."""
+def machine_table() -> str:
+    """The text of this process's ``/proc/self/mounts`` (empty where it cannot be read), for
+    :func:`other_proc_mounts` and :func:`cgroup_mounts`."""
     try:
-        return cgroup_mounts(Path("/proc/self/mounts").read_text())
+        return Path("/proc/self/mounts").read_text()
     except OSError:
-        return ()
-
-
-def machine_proc_mounts() -> tuple[str, ...]:
-    """:func:`other_proc_mounts` of this process's mount table (empty where it cannot be read)."""
-    try:
-        return other_proc_mounts(Path("/proc/self/mounts").read_text())
-    except OSError:
-        return ()
+        return ""
 
 
 def read() -> Hierarchies:
