@@ -261,7 +261,7 @@ def play_spec(
             game,
             out,
             executor=pool,
-            play=ex.play_hiding(out, hide, limits or Limits()),
+            play=ex.play_hiding(out, hide, limits),
             progress=progress,
             jobs=n,
             on_record=on_record,
