@@ -122,10 +122,10 @@ class LuckyWords(Game):
     def score_board(self, board: str, scoring: str | None = None) -> ScoreReport:
         """Score one board of 49 letters (``.`` for empty; blanks ignored) under ``rule`` or ``wordracer``."""
         cells = "".join(board.split()).upper()
-        if len(cells) != CELLS or any(ch not in LETTERS and ch != "." for ch in cells):
-            raise ConfigError(
-                f"a board is 49 letters A..Z ('.' for empty), row by row; got {len(cells)} characters"
-            )
+        bad = next((ch for ch in cells if ch not in LETTERS and ch != "."), None)
+        if len(cells) != CELLS or bad is not None:
+            got = f"{len(cells)} characters" if bad is None else f"{bad!r} at {cells.index(bad) + 1}"
+            raise ConfigError(f"a board is 49 letters A..Z ('.' for empty), row by row; got {got}")
         try:
             mode = ScoringMode(scoring or "rule")
         except ValueError:

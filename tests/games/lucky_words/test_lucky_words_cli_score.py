@@ -40,7 +40,9 @@ def test_words_option(tmp_path, capsys, monkeypatch):
 
 def test_user_mistakes_exit_2(small_words, capsys, tmp_path):
     assert main(["score", "lucky_words", "ABC"]) == 2
-    assert "49 letters" in capsys.readouterr().err
+    assert "got 3 characters" in capsys.readouterr().err
+    assert main(["score", "lucky_words", "A" * 20 + "1" + "A" * 28]) == 2
+    assert "got '1' at 21" in capsys.readouterr().err
     assert main(["score", "lucky_words", "A" * 49, "--scoring", "best"]) == 2
     assert "unknown scoring" in capsys.readouterr().err
     assert main(["score", "lucky_words", "A" * 49, "--words", str(tmp_path / "missing")]) == 2
