@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from codecup import jsonfields as jf
 from codecup.dialogue import SeatEnd, Termination
 from codecup.errors import RecordError
 
@@ -143,60 +144,52 @@ class Record:
 
     @classmethod
     def from_json(cls, doc: Any) -> Record:
-        """Parse a record document; raise :class:`RecordError` if it is malformed."""
+        """Parse a record document; raise :class:`RecordError`, naming the field, if it is malformed."""
         if not isinstance(doc, Mapping):
             raise RecordError(f"malformed record: a JSON {_json_kind(doc)}, not an object")
-        try:
-            if doc.get("schema") != SCHEMA:
-                raise RecordError(f"not a {SCHEMA} record (schema {doc.get('schema')!r})")
-            players = tuple(
-                PlayerInfo(
-                    name=p["name"],
-                    command=tuple(p.get("command") or ()),
-                    bot=p.get("bot"),
-                    directory=p.get("directory"),
-                    env=tuple((str(k), str(v)) for k, v in p.get("env") or ()),
-                    language=p.get("language"),
-                )
-                for p in doc["players"]
-            )
-            match = MatchInfo(
-                game=doc["game"],
-                variant=doc["variant"],
-                seed=int(doc["seed"]),
-                setup=doc["setup"],
-                players=players,
-                clock=float(doc["clock_limit"]),
-                clock_mode=str(doc.get("clock_mode", "wall")),
-            )
-            result = doc["result"]
-            return cls(
-                match=match,
-                moves=tuple(MoveEntry(int(m["seat"]), m["move"], int(m["t_us"])) for m in doc["moves"]),
-                transcript=tuple(
-                    TranscriptLine(int(t["t_us"]), int(t["seat"]), t["dir"], t["text"], t.get("kind"))
-                    for t in doc["transcript"]
+        if doc.get("schema") != SCHEMA:
+            raise RecordError(f"not a {SCHEMA} record (schema {doc.get('schema')!r})")
+        match = MatchInfo(
+            game=jf.string(doc, "game"),
+            variant=jf.string(doc, "variant"),
+            seed=jf.integer(doc, "seed"),
+            setup=jf.string(doc, "setup"),
+            players=tuple(
+                _player_from(jf.obj(p, where), where)
+                for where, p in jf.items(jf.required(doc, "players"), "players")
+            ),
+            clock=jf.number(doc, "clock_limit"),
+            clock_mode=jf.string(doc, "clock_mode", default="wall"),
+        )
+        result = jf.obj(jf.required(doc, "result"), "result")
+        extra = doc.get("extra") or {}
+        return cls(
+            match=match,
+            moves=tuple(
+                _move_from(jf.obj(m, where), where)
+                for where, m in jf.items(jf.required(doc, "moves"), "moves")
+            ),
+            transcript=tuple(
+                _line_from(jf.obj(t, where), where)
+                for where, t in jf.items(jf.required(doc, "transcript"), "transcript")
+            ),
+            clock_used=tuple(float(c) for c in jf.numbers(doc, "clock")),
+            result=Result(
+                scores=jf.numbers(result, "scores", "result"),
+                points=jf.numbers(result, "points", "result"),
+                termination=tuple(
+                    _end_from(jf.obj(e, where), where)
+                    for where, e in jf.items(
+                        jf.required(result, "termination", "result"), "result.termination"
+                    )
                 ),
-                clock_used=tuple(float(c) for c in doc["clock"]),
-                result=Result(
-                    scores=tuple(result["scores"]),
-                    points=tuple(result["points"]),
-                    termination=tuple(
-                        SeatEnd(Termination(e["kind"]), e["message"]) for e in result["termination"]
-                    ),
-                ),
-                extra=doc.get("extra") or {},
-                started=doc.get("started", ""),
-                duration=float(doc.get("duration", 0.0)),
-                logs=tuple(doc.get("logs") or ()),
-                containment=tuple(doc.get("containment") or ()),
-            )
-        except RecordError:
-            raise
-        except KeyError as exc:
-            raise RecordError(f"malformed record: no field {exc}") from None
-        except (TypeError, ValueError, AttributeError) as exc:
-            raise RecordError(f"malformed record: {exc}") from None
+            ),
+            extra=jf.obj(extra, "extra"),
+            started=jf.string(doc, "started", default=""),
+            duration=jf.number(doc, "duration", default=0.0),
+            logs=jf.strings(doc, "logs"),
+            containment=jf.strings(doc, "containment"),
+        )
 
     @classmethod
     def loads(cls, text: str | bytes) -> Record:
@@ -231,6 +224,48 @@ class Record:
     def move_texts(self) -> list[str]:
         """The moves' texts in order (what a game's renderer takes)."""
         return [m.move for m in self.moves]
+
+
+def _player_from(doc: Mapping[str, Any], path: str) -> PlayerInfo:
+    return PlayerInfo(
+        name=jf.string(doc, "name", path),
+        command=jf.strings(doc, "command", path),
+        bot=jf.optional_string(doc, "bot", path),
+        directory=jf.optional_string(doc, "directory", path),
+        env=jf.string_pairs(doc, "env", path),
+        language=jf.optional_string(doc, "language", path),
+    )
+
+
+def _move_from(doc: Mapping[str, Any], path: str) -> MoveEntry:
+    return MoveEntry(
+        jf.integer(doc, "seat", path), jf.string(doc, "move", path), jf.integer(doc, "t_us", path)
+    )
+
+
+def _line_from(doc: Mapping[str, Any], path: str) -> TranscriptLine:
+    direction = jf.string(doc, "dir", path)
+    if direction not in DIRECTIONS:
+        raise RecordError(
+            f"malformed record: {path}.dir must be one of {', '.join(DIRECTIONS)}, not {direction!r}"
+        )
+    return TranscriptLine(
+        jf.integer(doc, "t_us", path),
+        jf.integer(doc, "seat", path),
+        direction,
+        jf.string(doc, "text", path),
+        jf.optional_string(doc, "kind", path),
+    )
+
+
+def _end_from(doc: Mapping[str, Any], path: str) -> SeatEnd:
+    name = jf.string(doc, "kind", path)
+    try:
+        kind = Termination(name)
+    except ValueError:
+        known = ", ".join(t.value for t in Termination)
+        raise RecordError(f"malformed record: {path}.kind must be one of {known}, not {name!r}") from None
+    return SeatEnd(kind, jf.string(doc, "message", path, default=""))
 
 
 def _player_json(p: PlayerInfo) -> dict[str, Any]:

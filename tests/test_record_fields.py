@@ -1,0 +1,102 @@
+"""A hand-edited record is refused with the field that is wrong, never a Python internal."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from codecup.cli import main
+from codecup.errors import RecordError
+from codecup.record import Record
+
+Doc = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def doc(tmp_path_factory) -> Doc:
+    """A real record's JSON document (a quick game of Spaghetti)."""
+    path = tmp_path_factory.mktemp("record") / "game.json"
+    assert main(["play", "spaghetti", "bot:greedy", "bot:random", "--seed", "1", "--record", str(path)]) == 0
+    return json.loads(path.read_text())
+
+
+def _set(key: str, value: Any) -> Callable[[Doc], None]:
+    return lambda d: d.__setitem__(key, value)
+
+
+MUTATIONS: list[tuple[str, Callable[[Doc], None], str]] = [
+    ("moves a number", _set("moves", 5), "moves must be a list, not a number"),
+    ("a move a number", lambda d: d["moves"].__setitem__(0, 5), "moves[0] must be an object, not a number"),
+    (
+        "a move's text a number",
+        lambda d: d["moves"][1].__setitem__("move", 7),
+        "moves[1].move must be a string",
+    ),
+    ("no moves", lambda d: d.pop("moves"), "no field 'moves'"),
+    ("game null", _set("game", None), "game must be a string, not null"),
+    ("setup a number", _set("setup", 3), "setup must be a string, not a number"),
+    ("seed a string", _set("seed", "3"), "seed must be a whole number, not a string"),
+    ("seed a boolean", _set("seed", True), "seed must be a whole number, not true or false"),
+    ("clock not finite", _set("clock_limit", float("nan")), "clock_limit must be a finite number, not nan"),
+    ("result null", _set("result", None), "result must be an object, not null"),
+    ("no result", lambda d: d.pop("result"), "no field 'result'"),
+    (
+        "an unknown termination",
+        lambda d: d["result"]["termination"][0].__setitem__("kind", "exploded"),
+        "result.termination[0].kind must be one of normal, timeout",
+    ),
+    (
+        "a score a string",
+        lambda d: d["result"]["scores"].__setitem__(0, "a"),
+        "result.scores[0] must be a number",
+    ),
+    ("players a string", _set("players", "ab"), "players must be a list, not a string"),
+    (
+        "a player's name a number",
+        lambda d: d["players"][1].__setitem__("name", 4),
+        "players[1].name must be a string",
+    ),
+    (
+        "a bad env pair",
+        lambda d: d["players"][0].__setitem__("env", ["ab"]),
+        "players[0].env[0] must be a pair",
+    ),
+    (
+        "a bad direction",
+        lambda d: d["transcript"][0].__setitem__("dir", "up"),
+        "transcript[0].dir must be one of",
+    ),
+    ("extra a list", _set("extra", [1]), "extra must be an object, not a list"),
+    ("a log a number", _set("logs", [1]), "logs[0] must be a string, not a number"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), [m[1:] for m in MUTATIONS], ids=[m[0] for m in MUTATIONS])
+def test_a_wrong_field_is_named(doc, change, message):
+    edited = json.loads(json.dumps(doc))
+    change(edited)
+    with pytest.raises(RecordError, match=r"^malformed record: ") as caught:
+        Record.from_json(edited)
+    assert message in str(caught.value)
+
+
+def test_verify_says_it_in_one_line_with_status_2(doc, tmp_path, capsys):
+    edited = json.loads(json.dumps(doc))
+    edited["moves"][2]["seat"] = "one"
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(edited))
+    assert main(["verify", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == f"codecup: error: {path}: malformed record: moves[2].seat must be a whole number, not a string\n"
+    )
+
+
+def test_the_unchanged_document_still_reads(doc):
+    record = Record.from_json(doc)
+    assert Record.from_json(record.to_json()) == record
+    assert [m.move for m in record.moves] == [m["move"] for m in doc["moves"]]
