@@ -15,6 +15,7 @@ from typing import IO
 
 import attrs
 
+from codecup import jsonfields as jf
 from codecup.errors import ConfigError, RecordError
 from codecup.record import Record
 
@@ -50,16 +51,14 @@ class ResultsLog:
                 log.ignored_tail = True
                 break
             try:
-                doc = json.loads(raw)
-                game_id = doc["id"]
-                record = Record.from_json(doc["record"])
-            except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, RecordError):
+                game_id, record = _entry(raw)
+            except RecordError as exc:
                 # only the last line may be damaged (a kill during a write); anything else is not ours
                 if good + len(raw) == len(data):
                     log.ignored_tail = True
                     break
                 raise ConfigError(
-                    f"{path} is not a codecup results log (bad line after byte {good})"
+                    f"{path} is not a codecup results log (the line after byte {good}: {exc})"
                 ) from None
             log.records.setdefault(game_id, record)
             good += len(raw)
@@ -102,3 +101,13 @@ class ResultsLog:
             f.flush()
             os.fsync(f.fileno())
         self.records[game_id] = record
+
+
+def _entry(raw: bytes) -> tuple[str, Record]:
+    """One line of the log: its game id and record; :class:`RecordError` says what is wrong."""
+    try:
+        doc = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise RecordError("not JSON") from None
+    line = jf.obj(doc, "the line")
+    return jf.string(line, "id"), Record.from_json(jf.required(line, "record"))

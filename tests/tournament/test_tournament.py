@@ -72,8 +72,27 @@ def test_resume_refuses_another_tournaments_log(play_tournament, bots, tmp_path)
 def test_log_rejects_foreign_file(tmp_path):
     path = tmp_path / LOG_NAME
     path.write_text("not json\n{}\n")
-    with pytest.raises(ConfigError, match="not a codecup results log"):
+    with pytest.raises(ConfigError, match=r"not a codecup results log \(the line after byte 0: not JSON\)"):
         ResultsLog.open(path)
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("[1, 2]", "the line must be an object, not a list"),
+        ('{"record": {}}', "no field 'id'"),
+        ('{"id": [1], "record": {}}', "id must be a string, not a list"),
+        ('{"id": "g1"}', "no field 'record'"),
+        ('{"id": "g1", "record": {"schema": "codecup-record/1", "game": 5}}', "game must be a string"),
+    ],
+)
+def test_a_damaged_line_before_the_last_is_named(tmp_path, line, reason):
+    path = tmp_path / LOG_NAME
+    path.write_text(f"{line}\n{line}\n")
+    with pytest.raises(ConfigError) as caught:
+        ResultsLog.open(path)
+    expected = f"{path} is not a codecup results log (the line after byte 0: malformed record: {reason}"
+    assert str(caught.value).startswith(expected)
 
 
 def test_faults_are_counted(play_tournament, tiny_pm, tmp_path):
