@@ -17,7 +17,7 @@ import attrs
 
 from codecup.dialogue import Fault, Termination
 from codecup.drive import derive_seed, drive
-from codecup.errors import MoveError
+from codecup.errors import CodecupError, MoveError
 from codecup.game import Game
 from codecup.record import FAULT, FROM, TO, Record
 
@@ -56,13 +56,13 @@ def verify_record(game: Game, record: Record) -> list[str]:
     """The differences between the record and what the rules give (empty if it verifies)."""
     match = record.match
     channel = ReplayChannel.from_record(record)
-    dialogue = game.replay_referee(
-        match.setup, match.variant, derive_seed(match.seed, "referee"), record.extra
-    )
     try:
+        dialogue = game.replay_referee(
+            match.setup, match.variant, derive_seed(match.seed, "referee"), record.extra
+        )
         replay = drive(dialogue, channel)
     except Exception as exc:  # a record the referee cannot even replay does not verify
-        return [f"replay failed: {exc!r}"]
+        return [f"replay failed: {_reason(exc)}"]
     problems: list[str] = []
     recorded_sent = [(t.seat, t.text) for t in record.transcript if t.dir == TO]
     if list(replay.sent) != recorded_sent:
@@ -122,3 +122,10 @@ def _first_difference(what: str, got: Sequence[object], recorded: Sequence[objec
         if a != b:
             return f"{what} differ at #{i}: rules give {a!r}, record says {b!r}"
     return f"{what}: rules give {len(got)}, record has {len(recorded)}"
+
+
+def _reason(exc: Exception) -> str:
+    """Our own errors by their message; anything else (a game's bug) with its type, to be reported."""
+    if isinstance(exc, CodecupError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__

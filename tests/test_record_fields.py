@@ -10,7 +10,9 @@ import pytest
 
 from codecup.cli import main
 from codecup.errors import RecordError
+from codecup.plugins import load_games
 from codecup.record import Record
+from codecup.verify import verify_record
 
 Doc = dict[str, Any]
 
@@ -100,3 +102,24 @@ def test_the_unchanged_document_still_reads(doc):
     record = Record.from_json(doc)
     assert Record.from_json(record.to_json()) == record
     assert [m.move for m in record.moves] == [m["move"] for m in doc["moves"]]
+
+
+def test_a_record_the_rules_cannot_replay_says_why_in_words(doc):
+    edited = json.loads(json.dumps(doc))
+    edited["setup"] = "cds"
+    game = load_games().get("spaghetti")
+    assert verify_record(game, Record.from_json(edited)) == [
+        "replay failed: a Spaghetti setup is two jury moves such as 'cds ebr', not 'cds'"
+    ]
+
+
+def test_a_game_bug_during_replay_is_named_by_its_type(doc, monkeypatch):
+    game = load_games().get("spaghetti")
+
+    def broken(*args: object) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(game, "replay_referee", broken)
+    assert verify_record(game, Record.from_json(doc)) == [
+        "replay failed: ZeroDivisionError: division by zero"
+    ]
