@@ -17,7 +17,7 @@ import attrs
 
 from codecup.dialogue import Fault, Termination
 from codecup.drive import derive_seed, drive
-from codecup.errors import CodecupError, MoveError
+from codecup.errors import CodecupError, ConfigError, MoveError, SetupError
 from codecup.game import Game
 from codecup.record import FAULT, FROM, TO, Record
 
@@ -60,6 +60,13 @@ def verify_record(game: Game, record: Record) -> list[str]:
         dialogue = game.replay_referee(
             match.setup, match.variant, derive_seed(match.seed, "referee"), record.extra
         )
+    except SetupError as exc:  # the record's setup is wrong
+        return [f"replay failed: {exc}"]
+    except ConfigError:  # nothing wrong with the record: this machine lacks what checks it (a word list)
+        raise
+    except Exception as exc:  # a game's bug
+        return [f"replay failed: {_reason(exc)}"]
+    try:
         replay = drive(dialogue, channel)
     except Exception as exc:  # a record the referee cannot even replay does not verify
         return [f"replay failed: {_reason(exc)}"]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from codecup.cli import main
-from codecup.errors import RecordError
+from codecup.errors import ConfigError, RecordError, SetupError
 from codecup.plugins import load_games
 from codecup.record import Record
 from codecup.verify import verify_record
@@ -123,3 +123,20 @@ def test_a_game_bug_during_replay_is_named_by_its_type(doc, monkeypatch):
     assert verify_record(game, Record.from_json(doc)) == [
         "replay failed: ZeroDivisionError: division by zero"
     ]
+
+
+def test_a_referee_refused_as_it_is_made_is_told_apart(doc, monkeypatch):
+    game = load_games().get("spaghetti")
+    record = Record.from_json(doc)
+
+    def refuse(error: Exception) -> Callable[..., None]:
+        def referee(*args: object) -> None:
+            raise error
+
+        return referee
+
+    monkeypatch.setattr(game, "replay_referee", refuse(SetupError("no such setup")))
+    assert verify_record(game, record) == ["replay failed: no such setup"]  # the record's fault
+    monkeypatch.setattr(game, "replay_referee", refuse(ConfigError("the word list is not here")))
+    with pytest.raises(ConfigError, match="the word list is not here"):  # this machine's: status 2
+        verify_record(game, record)
