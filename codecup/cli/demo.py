@@ -15,6 +15,7 @@ from codecup.cli.common import Subparsers, output_dir
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, play_spec, positive_int
 from codecup.clock import DEFAULT_CLOCK_MODE
+from codecup.outfolder import RunKind, claim_folder
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo
 from codecup.site import build_site, write_demo_index
@@ -41,6 +42,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Play every game's bots against each other and write the results."""
     output_dir(args.out)
+    claim_folder(args.out, RunKind.DEMO, writes=frozenset(load_games().names()))
     try:
         with stop_on_signals():
             return _demo(args)
@@ -69,6 +71,8 @@ def _demo(args: argparse.Namespace) -> int:
             clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
         )
         out = args.out / name
+        out.mkdir(exist_ok=True)
+        claim_folder(out, RunKind.TOURNAMENT)
         if not args.quiet:
             print(f"\n== {game.info.title}: {len(players)} bots, {spec.estimated_games()} games ==")
         start = time.perf_counter()

@@ -32,6 +32,7 @@ from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed
 from codecup.errors import CodecupError, ConfigError
 from codecup.game import Game, Variant
+from codecup.outfolder import RunKind, claim_folder
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
@@ -145,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
     check_commands([new, old], "")
     if args.out is not None:
         output_dir(args.out)
+        claim_folder(args.out, RunKind.SPRT)
     log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k)) if args.out else None
     address = ex.parse_executor(args.executor)
     pool: ex.GamePool

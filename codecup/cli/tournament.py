@@ -25,6 +25,7 @@ from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
 from codecup.game import Game
+from codecup.outfolder import RunKind, claim_folder
 from codecup.plugins import load_games
 from codecup.sandbox import Limits
 from codecup.tournament import executor as ex
@@ -196,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
     if not out.is_absolute() and args.out is None and "out" in opts:
         out = args.file.parent / out
     output_dir(out)
+    claim_folder(out, RunKind.TOURNAMENT)
     hidden = [*opts.get("hide", ()), *(_folder(p, "--hide") for p in args.hide or ())]
     hidden += [p.directory for p in spec.players if p.directory]
     quiet = bool(_option(args, opts, "quiet", False))

@@ -281,10 +281,44 @@ def run_tournament(
     (out / "games").mkdir(exist_ok=True)
     log = ResultsLog.open(out / LOG_NAME, lock=True)
     try:
+        _check_log_is_this_tournaments(spec, log, out)
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
         return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, on_record)
     finally:
         log.close()
+
+
+def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: Path) -> None:
+    """Refuse a log that holds games this tournament cannot have played, before anything is written.
+
+    A game of the log is this tournament's only if it is of the same game, variant and clock,
+    between players of this players list (a player added since is fine; the schedule's own
+    check then compares each game it finds in the log with the game it would play).
+    """
+    for game_id, record in log.records.items():
+        m = record.match
+        same_game = (m.game, m.variant, m.clock, m.clock_mode) == (
+            spec.game,
+            spec.variant,
+            spec.clock,
+            spec.clock_mode,
+        )
+        stranger = next((p.name for p in m.players if p not in spec.players), None)
+        if not same_game or stranger is not None:
+            why = (
+                f"player {stranger!r} is not in this players list, or not as it is now"
+                if same_game
+                else f"{_kind(m.game, m.variant, m.clock, m.clock_mode)}, this one "
+                f"{_kind(spec.game, spec.variant, spec.clock, spec.clock_mode)}"
+            )
+            raise ConfigError(
+                f"{out / LOG_NAME} holds game {game_id} of a different tournament ({why}): "
+                "use another --out folder"
+            )
+
+
+def _kind(game: str, variant: str, clock: float, clock_mode: str) -> str:
+    return f"{game} {variant} with a {clock:g} s {clock_mode} clock"
 
 
 def _run(

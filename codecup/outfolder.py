@@ -1,0 +1,107 @@
+"""Claiming an output folder for one kind of run, so that no run writes over another's files.
+
+A tournament, a demo and an SPRT test each write their results into an ``--out`` folder,
+and run again over the same folder they resume. What they must never do is write over
+something else: a demo's ``index.html`` over a tournament's site, a tournament's
+``games/`` into a demo, a site's ``index.html`` or ``style.css`` over a user's own files.
+
+:func:`claim_folder` marks a folder with the kind of run that owns it (the hidden file
+``.codecup-out``, never served by ``codecup view``) and refuses a folder that another kind
+of run owns, or that holds files of the names the run would write without being a run's
+folder. A folder of other files only (say, the ``players.yml`` beside it) is fine.
+"""
+
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+
+from codecup.errors import ConfigError
+
+MARKER = ".codecup-out"
+"""The hidden file in an output folder that names the kind of run owning it."""
+
+_LOG = "results.jsonl"
+
+
+class RunKind(enum.StrEnum):
+    """The kinds of run that own an output folder."""
+
+    TOURNAMENT = "tournament"
+    DEMO = "demo"
+    SPRT = "sprt"
+
+
+WRITES: dict[RunKind, frozenset[str]] = {
+    RunKind.TOURNAMENT: frozenset(
+        {
+            _LOG,
+            ".lock",
+            "games",
+            "view",
+            "draw",
+            "index.html",
+            "style.css",
+            "viewer.js",
+            "standings.txt",
+            "standings.json",
+            "standings.csv",
+        }
+    ),
+    RunKind.DEMO: frozenset({"index.html", "style.css"}),  # and one tournament folder per game
+    RunKind.SPRT: frozenset({_LOG, ".lock"}),
+}
+"""The names each kind of run writes at the top of its folder (besides the marker)."""
+
+
+def claim_folder(
+    path: Path, kind: RunKind, *, writes: frozenset[str] = frozenset(), option: str = "--out"
+) -> None:
+    """Mark the folder ``path`` as ``kind``'s; raise :class:`ConfigError` if it is not free for it.
+
+    ``writes`` adds names this run writes beyond :data:`WRITES` (a demo's per-game folders).
+    """
+    marked = _marked(path)
+    if marked is not None:
+        if marked != kind:
+            raise ConfigError(
+                f"{option} {path}: holds a codecup {marked}'s results, not a {kind}'s; use another folder"
+            )
+        return
+    earlier = _unmarked_owners(path)
+    if earlier and kind not in earlier:
+        raise ConfigError(
+            f"{option} {path}: holds a codecup {' or '.join(earlier)}'s results; use another folder"
+        )
+    if not earlier:
+        ours = WRITES[kind] | writes
+        clash = sorted(entry.name for entry in path.iterdir() if entry.name in ours)
+        if clash:
+            raise ConfigError(
+                f"{option} {path}: holds {', '.join(clash)} but is not a codecup {kind}'s folder; "
+                "use a new or empty folder"
+            )
+    (path / MARKER).write_text(f"{kind}\n", "utf-8")
+
+
+def _marked(path: Path) -> RunKind | None:
+    """The kind of run the folder's marker names, if it has one."""
+    marker = path / MARKER
+    if not marker.is_file():
+        return None
+    text = marker.read_text("utf-8", errors="replace").strip()
+    try:
+        return RunKind(text)
+    except ValueError:
+        raise ConfigError(f"{marker}: names no kind of codecup run ({text[:40]!r})") from None
+
+
+def _unmarked_owners(path: Path) -> tuple[RunKind, ...]:
+    """The kinds of run an unmarked folder (written before markers) may belong to, by its files."""
+    if (path / _LOG).is_file():
+        return (RunKind.TOURNAMENT, RunKind.SPRT)  # the log's own check tells the runs apart
+    if (path / "index.html").is_file() and any(
+        (sub / _LOG).is_file() for sub in path.iterdir() if sub.is_dir()
+    ):
+        return (RunKind.DEMO,)
+    return ()

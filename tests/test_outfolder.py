@@ -1,0 +1,135 @@
+"""No run writes over another's results, or over a user's own files, in its --out folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codecup.cli import main
+from codecup.errors import ConfigError
+from codecup.outfolder import MARKER, WRITES, RunKind, claim_folder
+
+PLAYERS = (
+    "game: spaghetti\nplayers:\n  - name: r\n    command: bot:random\n  - name: g\n    command: bot:greedy\n"
+)
+
+
+def tournament(tmp_path: Path, out: Path, players: str = PLAYERS, *extra: str) -> int:
+    conf = tmp_path / "players.yml"
+    conf.write_text(players)
+    return main(["tournament", str(conf), "--out", str(out), "--quiet", "--jobs", "1", *extra])
+
+
+def demo(out: Path) -> int:
+    return main(["demo", "--out", str(out), "--game", "turn_right", "--quiet", "--jobs", "1"])
+
+
+# --- claim_folder ------------------------------------------------------------
+
+
+def test_a_new_or_unrelated_folder_is_claimed(tmp_path):
+    (tmp_path / "players.yml").write_text("x")
+    claim_folder(tmp_path, RunKind.TOURNAMENT)
+    assert (tmp_path / MARKER).read_text() == "tournament\n"
+    claim_folder(tmp_path, RunKind.TOURNAMENT)  # its own again: a resume
+
+
+def test_another_kinds_folder_is_refused(tmp_path):
+    claim_folder(tmp_path, RunKind.DEMO)
+    for kind in (RunKind.TOURNAMENT, RunKind.SPRT):
+        with pytest.raises(ConfigError, match=f"holds a codecup demo's results, not a {kind}'s"):
+            claim_folder(tmp_path, kind)
+
+
+def test_files_of_the_names_a_run_writes_are_refused(tmp_path):
+    (tmp_path / "index.html").write_text("mine")
+    (tmp_path / "style.css").write_text("mine")
+    with pytest.raises(
+        ConfigError, match=r"holds index.html, style.css but is not a codecup tournament's folder"
+    ):
+        claim_folder(tmp_path, RunKind.TOURNAMENT)
+    assert not (tmp_path / MARKER).exists()
+    claim_folder(tmp_path, RunKind.SPRT)  # an SPRT test writes neither
+
+
+def test_folders_from_before_the_marker_are_recognised(tmp_path):
+    old_tournament = tmp_path / "t"
+    old_tournament.mkdir()
+    (old_tournament / "results.jsonl").write_text("")
+    (old_tournament / "index.html").write_text("")
+    with pytest.raises(ConfigError, match="holds a codecup tournament or sprt's results"):
+        claim_folder(old_tournament, RunKind.DEMO)
+    claim_folder(old_tournament, RunKind.TOURNAMENT)
+
+    old_demo = tmp_path / "d"
+    (old_demo / "pillars").mkdir(parents=True)
+    (old_demo / "pillars" / "results.jsonl").write_text("")
+    (old_demo / "index.html").write_text("")
+    with pytest.raises(ConfigError, match="holds a codecup demo's results"):
+        claim_folder(old_demo, RunKind.TOURNAMENT)
+    claim_folder(old_demo, RunKind.DEMO)
+    assert (old_demo / MARKER).read_text() == "demo\n"
+
+
+def test_a_marker_naming_nothing_is_a_clear_error(tmp_path):
+    (tmp_path / MARKER).write_text("golf\n")
+    with pytest.raises(ConfigError, match="names no kind of codecup run"):
+        claim_folder(tmp_path, RunKind.TOURNAMENT)
+
+
+# --- the commands --------------------------------------------------------------
+
+
+def test_each_run_writes_only_the_names_it_declares(tmp_path):
+    assert tournament(tmp_path, tmp_path / "t") == 0
+    assert {p.name for p in (tmp_path / "t").iterdir()} <= WRITES[RunKind.TOURNAMENT] | {MARKER}
+    assert demo(tmp_path / "d") == 0
+    assert {p.name for p in (tmp_path / "d").iterdir()} <= WRITES[RunKind.DEMO] | {MARKER, "turn_right"}
+    assert {p.name for p in (tmp_path / "d" / "turn_right").iterdir()} <= WRITES[RunKind.TOURNAMENT] | {
+        MARKER
+    }
+    sprt = ["sprt", "spaghetti", "bot:greedy", "bot:random", "--max-games", "2", "--quiet", "--jobs", "1"]
+    assert main([*sprt, "--out", str(tmp_path / "s")]) == 3
+    assert {p.name for p in (tmp_path / "s").iterdir()} <= WRITES[RunKind.SPRT] | {MARKER}
+
+
+def test_a_demo_does_not_write_over_a_tournaments_site(tmp_path, capsys):
+    out = tmp_path / "results"
+    assert tournament(tmp_path, out) == 0
+    site = (out / "index.html").read_bytes()
+    capsys.readouterr()
+    assert demo(out) == 2
+    assert "holds a codecup tournament's results, not a demo's" in capsys.readouterr().err
+    assert (out / "index.html").read_bytes() == site and not (out / "turn_right").exists()
+
+
+def test_a_tournament_does_not_write_into_a_demo_or_over_a_users_files(tmp_path, capsys):
+    assert demo(tmp_path / "d") == 0
+    capsys.readouterr()
+    assert tournament(tmp_path, tmp_path / "d") == 2
+    assert "holds a codecup demo's results, not a tournament's" in capsys.readouterr().err
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "index.html").write_text("my own page")
+    assert tournament(tmp_path, mine) == 2
+    assert "holds index.html but is not a codecup tournament's folder" in capsys.readouterr().err
+    assert (mine / "index.html").read_text() == "my own page" and not (mine / "games").exists()
+
+
+def test_another_tournament_into_the_same_folder_is_refused_before_it_writes(tmp_path, capsys):
+    out = tmp_path / "results"
+    assert tournament(tmp_path, out) == 0
+    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    capsys.readouterr()
+    assert tournament(tmp_path, out, PLAYERS.replace("name: r\n", "name: rr\n")) == 2
+    assert "of a different tournament (player 'r' is not in this players list" in capsys.readouterr().err
+    assert tournament(tmp_path, out, PLAYERS, "--clock", "5") == 2
+    err = capsys.readouterr().err
+    assert (
+        "spaghetti codecup2022 with a 30 s cpu clock, this one spaghetti codecup2022 with a 5 s cpu clock"
+        in err
+    )
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
+    assert tournament(tmp_path, out) == 0  # the same one resumes
