@@ -130,3 +130,18 @@ def test_a_bad_clock_mode_is_one_line(command, capsys):
     assert main([*command.split(), "--clock-mode", "sundial"]) == 2
     err = capsys.readouterr().err
     assert "invalid choice: 'sundial'" in err and err.count("\n") == 1
+
+
+def test_record_writes_over_a_record_but_not_over_another_file(tmp_path, capsys):
+    players = tmp_path / "players.yml"
+    players.write_text("game: twentyone\nplayers: []\n")
+    play = ["play", "twentyone", "bot:perfect", "bot:random", "--seed", "1", "--record"]
+    assert main([*play, str(players)]) == 2
+    assert "exists and is not a game record; not writing over it" in capsys.readouterr().err
+    assert players.read_text() == "game: twentyone\nplayers: []\n"
+
+    record = tmp_path / "game.json"
+    record.write_text("")  # an empty file holds nothing to lose
+    assert main([*play, str(record)]) == 0
+    assert main([*play, str(record)]) == 0  # the same command again replaces its record
+    assert json.loads(record.read_text())["schema"] == "codecup-record/1"

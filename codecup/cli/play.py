@@ -9,6 +9,7 @@ result (all of every bot's stderr with ``--stderr``).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, add_limit_options, limits_of
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
+from codecup.errors import ConfigError
 from codecup.game import Game
 from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager
@@ -109,10 +111,27 @@ def describe_stderr(game: Game, record: Record, everything: bool = False) -> str
     return "\n".join(parts)
 
 
+def _only_a_record_is_replaced(path: Path) -> None:
+    """Refuse ``--record`` onto an existing file that is not a game record (say, the players file)."""
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    try:
+        doc = json.loads(path.read_bytes())
+    except (ValueError, RecursionError, OSError):
+        doc = None
+    schema = doc.get("schema") if isinstance(doc, dict) else None
+    if not (isinstance(schema, str) and schema.startswith("codecup-record/")):
+        raise ConfigError(
+            f"--record {path}: exists and is not a game record; not writing over it "
+            "(remove it, or choose another file)"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the game and report it."""
     if args.record is not None:
         output_file(args.record, "--record")
+        _only_a_record_is_replaced(args.record)
     registry = load_games()
     game = registry.get(args.game)
     players = [player_info(f"p{seat + 1}", spec) for seat, spec in enumerate(args.players)]
