@@ -62,6 +62,8 @@ def claim_folder(
     ``writes`` adds names this run writes beyond :data:`WRITES` (a demo's per-game folders).
     """
     marked = _marked(path)
+    if marked is not None and not _holds_results(path):
+        marked = None  # a run that stopped before its first result (say, its cluster unreachable)
     if marked is not None:
         if marked != kind:
             raise ConfigError(
@@ -75,13 +77,26 @@ def claim_folder(
         )
     if not earlier:
         ours = WRITES[kind] | writes
-        clash = sorted(entry.name for entry in path.iterdir() if entry.name in ours)
+        clash = sorted(entry.name for entry in path.iterdir() if entry.name in ours and _holds(entry))
         if clash:
             raise ConfigError(
                 f"{option} {path}: holds {', '.join(clash)} but is not a codecup {kind}'s folder; "
                 "use a new or empty folder"
             )
     (path / MARKER).write_text(f"{kind}\n", "utf-8")
+
+
+def _holds_results(path: Path) -> bool:
+    """Whether the folder holds more than a run's bookkeeping (its marker, lock and empty folders)."""
+    return any(entry.name != MARKER and _holds(entry) for entry in path.iterdir())
+
+
+def _holds(entry: Path) -> bool:
+    """Whether writing there could lose something: not the lock (opened to append, never written)
+    and not an empty folder."""
+    if entry.name == ".lock" and entry.is_file() and not entry.is_symlink():
+        return False
+    return not entry.is_dir() or entry.is_symlink() or any(entry.iterdir())
 
 
 def _marked(path: Path) -> RunKind | None:

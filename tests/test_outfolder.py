@@ -37,9 +37,21 @@ def test_a_new_or_unrelated_folder_is_claimed(tmp_path):
 
 def test_another_kinds_folder_is_refused(tmp_path):
     claim_folder(tmp_path, RunKind.DEMO)
+    (tmp_path / "index.html").write_text("the demo's page")
     for kind in (RunKind.TOURNAMENT, RunKind.SPRT):
         with pytest.raises(ConfigError, match=f"holds a codecup demo's results, not a {kind}'s"):
             claim_folder(tmp_path, kind)
+
+
+def test_a_run_that_stopped_before_its_first_result_leaves_the_folder_free(tmp_path):
+    claim_folder(tmp_path, RunKind.TOURNAMENT)
+    (tmp_path / ".lock").write_bytes(b"")  # what a run refused at its start leaves
+    (tmp_path / "games").mkdir()
+    claim_folder(tmp_path, RunKind.DEMO)
+    assert (tmp_path / MARKER).read_text() == "demo\n"
+    (tmp_path / "games" / "g.json").write_text("{}")
+    with pytest.raises(ConfigError, match="holds a codecup demo's results, not a tournament's"):
+        claim_folder(tmp_path, RunKind.TOURNAMENT)
 
 
 def test_files_of_the_names_a_run_writes_are_refused(tmp_path):
