@@ -150,14 +150,14 @@ class Standings:
     def csv(self) -> str:
         """The standings as CSV (standings.csv), one line per player, best first."""
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180; a field with \r or \n is then quoted
         writer.writerow(CSV_COLUMNS)
         for row in self.rows:
             s = row.standing
             writer.writerow(
                 [
                     row.rank,
-                    s.player,
+                    spreadsheet_text(s.player),
                     s.games,
                     s.wins,
                     s.draws,
@@ -286,3 +286,16 @@ def reorder(standings: Standings, order: Sequence[str]) -> Standings:
     by_name = {row.standing.player: row for row in standings.rows}
     rows = tuple(attrs.evolve(by_name[name], rank=i + 1) for i, name in enumerate(order))
     return attrs.evolve(standings, rows=rows)
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (CSV injection)."""
+
+
+def spreadsheet_text(text: str) -> str:
+    """``text`` for a CSV cell, a leading ``'`` before a formula start so a spreadsheet shows it as text.
+
+    A player's name comes from whoever entered the player: ``=HYPERLINK(...)`` must not run
+    in the organiser's spreadsheet.
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from codecup.dialogue import NORMAL
 from codecup.record import MatchInfo, PlayerInfo, Record, Result
 from codecup.tournament.standings import CSV_COLUMNS, SCHEMA, compute_standings
@@ -75,4 +77,12 @@ def test_standings_csv():
     first = dict(zip(rows[0], rows[1], strict=True))
     assert first["player"] == "a" and first["points"] == "3" and first["points_per_game"] == "1.5"
     assert rows[2][1] == "b,c"  # quoted, not split
+
+
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://x")', "+1", "-2+3", "@SUM(A1)", "\tx", "\rx"])
+def test_standings_csv_shows_a_formula_like_name_as_text(name):
+    st = compute_standings(_ByPoints(), [name, "plain"], [game(name, "plain", (2, 0))])
+    rows = list(csv.reader(io.StringIO(st.csv())))
+    assert [r[1] for r in rows[1:]] == ["'" + name, "plain"]
+    assert st.to_json()["standings"][0]["player"] == name  # the JSON keeps the name as it is
     assert SCHEMA == "codecup-standings/1"
