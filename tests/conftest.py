@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 import importlib.util
+import signal
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests.support import TINYGAME_DIST
+
+
+def _ctrl_c_delivered() -> None:
+    """Let SIGINT through to the commands the tests start, however the suite itself was started.
+
+    A non-interactive shell starts a background job (``nohup pytest &``) with SIGINT ignored, and an
+    ignored signal stays ignored across ``exec``: every command a test starts would then shrug off
+    the Ctrl-C that ``tests/tournament/test_stop.py`` sends. A handler, unlike ``SIG_IGN``, is reset
+    to the default at ``exec``, so the commands install their own.
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+_ctrl_c_delivered()
 
 
 def _games_from_this_checkout() -> None:
