@@ -70,7 +70,9 @@ class TournamentSpec:
         if self.rounds < 1:
             raise ConfigError("--rounds must be at least 1")
         if self.challenger is not None and self.challenger not in self.names:
-            raise ConfigError(f"--challenger {self.challenger!r} is not one of the players")
+            raise ConfigError(
+                f"the challenger {self.challenger!r} is not one of the players ({', '.join(self.names)})"
+            )
         if self.swiss_rounds is not None and self.swiss_rounds < 1:
             raise ConfigError("--swiss-rounds must be at least 1")
         if self.top < 2:

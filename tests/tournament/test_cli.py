@@ -66,7 +66,14 @@ def test_tournament_cli_writes_results(tmp_path):
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("- name: a\n", "needs a command"), (PLAYERS.replace("twentyone", "nosuchgame"), "unknown game")],
+    [
+        ("- name: a\n", "needs a command"),
+        (PLAYERS.replace("twentyone", "nosuchgame"), "unknown game"),
+        (
+            "format: gauntlet\nchallenger: zz\n" + PLAYERS,
+            "the challenger 'zz' is not one of the players (r1, p1, r2, p2)",
+        ),
+    ],
 )
 def test_tournament_cli_user_errors(tmp_path, text, message):
     """A bad players file is one line and exit status 2."""
