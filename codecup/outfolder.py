@@ -17,11 +17,12 @@ import enum
 from pathlib import Path
 
 from codecup.errors import ConfigError
+from codecup.tournament.log import LOG_NAME
 
 MARKER = ".codecup-out"
 """The hidden file in an output folder that names the kind of run owning it."""
 
-_LOG = "results.jsonl"
+_LOG = LOG_NAME
 
 
 class RunKind(enum.StrEnum):
