@@ -22,8 +22,6 @@ from codecup.tournament.log import LOG_NAME
 MARKER = ".codecup-out"
 """The hidden file in an output folder that names the kind of run owning it."""
 
-_LOG = LOG_NAME
-
 
 class RunKind(enum.StrEnum):
     """The kinds of run that own an output folder."""
@@ -36,7 +34,7 @@ class RunKind(enum.StrEnum):
 WRITES: dict[RunKind, frozenset[str]] = {
     RunKind.TOURNAMENT: frozenset(
         {
-            _LOG,
+            LOG_NAME,
             ".lock",
             "games",
             "view",
@@ -50,7 +48,7 @@ WRITES: dict[RunKind, frozenset[str]] = {
         }
     ),
     RunKind.DEMO: frozenset({"index.html", "style.css"}),  # and one tournament folder per game
-    RunKind.SPRT: frozenset({_LOG, ".lock"}),
+    RunKind.SPRT: frozenset({LOG_NAME, ".lock"}),
 }
 """The names each kind of run writes at the top of its folder (besides the marker)."""
 
@@ -114,10 +112,10 @@ def _marked(path: Path) -> RunKind | None:
 
 def _unmarked_owners(path: Path) -> tuple[RunKind, ...]:
     """The kinds of run an unmarked folder (written before markers) may belong to, by its files."""
-    if (path / _LOG).is_file():
+    if (path / LOG_NAME).is_file():
         return (RunKind.TOURNAMENT, RunKind.SPRT)  # the log's own check tells the runs apart
     if (path / "index.html").is_file() and any(
-        (sub / _LOG).is_file() for sub in path.iterdir() if sub.is_dir()
+        (sub / LOG_NAME).is_file() for sub in path.iterdir() if sub.is_dir()
     ):
         return (RunKind.DEMO,)
     return ()

@@ -145,8 +145,7 @@ class Record:
     @classmethod
     def from_json(cls, doc: Any) -> Record:
         """Parse a record document; raise :class:`RecordError`, naming the field, if it is malformed."""
-        if not isinstance(doc, Mapping):
-            raise RecordError(f"malformed record: a JSON {_json_kind(doc)}, not an object")
+        doc = jf.obj(doc, "the record")
         if doc.get("schema") != SCHEMA:
             raise RecordError(f"not a {SCHEMA} record (schema {doc.get('schema')!r})")
         match = MatchInfo(
@@ -273,14 +272,6 @@ def _player_json(p: PlayerInfo) -> dict[str, Any]:
     if p.language is None:  # optional: records of players without one stay as they were
         del doc["language"]
     return doc
-
-
-def _json_kind(doc: Any) -> str:
-    if isinstance(doc, list):
-        return "list"
-    if isinstance(doc, str):
-        return "string"
-    return "number" if isinstance(doc, int | float) and not isinstance(doc, bool) else "literal"
 
 
 def _line_json(t: TranscriptLine) -> dict[str, Any]:

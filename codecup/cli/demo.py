@@ -16,7 +16,7 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, play_spec, positive_int
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.outfolder import RunKind, claim_folder
-from codecup.plugins import load_games
+from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
 from codecup.site import build_site, write_demo_index
 from codecup.tournament.tournament import TournamentResult, TournamentSpec
@@ -41,18 +41,20 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Play every game's bots against each other and write the results."""
+    registry = load_games()
+    names = args.game or registry.names()
+    for name in names:
+        registry.get(name)  # an unknown game: one line, before the folder is touched
     output_dir(args.out)
-    claim_folder(args.out, RunKind.DEMO, writes=frozenset(load_games().names()))
+    claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))
     try:
         with stop_on_signals():
-            return _demo(args)
+            return _demo(args, registry, names)
     except KeyboardInterrupt as exc:
         return report(exc, f"the games finished so far are logged under {args.out}/; run it again to resume")
 
 
-def _demo(args: argparse.Namespace) -> int:
-    registry = load_games()
-    names = args.game or registry.names()
+def _demo(args: argparse.Namespace, registry: GameRegistry, names: list[str]) -> int:
     results: list[tuple[str, TournamentResult, float]] = []
     for name in names:
         game = registry.get(name)
