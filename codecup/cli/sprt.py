@@ -46,6 +46,14 @@ SIDES = ("NEW", "OLD")
 _KEY = re.compile(r"sprt(\d+)~([01])")
 
 
+def pair_count(text: str) -> int:
+    """An argparse type for --max-games: games come in colour-swapped pairs, so an even count."""
+    value = positive_int(text)
+    if value % 2:
+        raise argparse.ArgumentTypeError(f"games come in colour-swapped pairs; give an even number: {text!r}")
+    return value
+
+
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("sprt", help="test whether NEW is stronger than OLD", description=__doc__)
@@ -60,7 +68,12 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("--alpha", type=float, default=0.05, help="false positive rate (0.05)")
     parser.add_argument("--beta", type=float, default=0.05, help="false negative rate (0.05)")
-    parser.add_argument("--max-games", type=positive_int, default=20000, help="stop undecided after N games")
+    parser.add_argument(
+        "--max-games",
+        type=pair_count,
+        default=20000,
+        help="stop undecided after N games (colour-swapped pairs: an even number, at least 2)",
+    )
     parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player per game")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random starts (default 0)")
@@ -169,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
             flush=True,
         )
     start = time.perf_counter()
-    max_pairs = max(1, args.max_games // 2)
+    max_pairs = args.max_games // 2
     verdict = None
     try:
         with stop_on_signals(), pool:

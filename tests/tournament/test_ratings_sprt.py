@@ -186,3 +186,11 @@ def test_progress_reports():
     bar.finished("g1", records[1])
     bar.close()
     assert (bar.done, bar.faults, bar.running) == (2, 1, 1)
+
+
+@pytest.mark.parametrize("count", ["1", "3", "0"])
+def test_sprt_refuses_a_game_count_that_is_not_whole_pairs(count):
+    run = sprt("bot:perfect", "bot:random", "--max-games", count)
+    assert run.returncode == 2
+    assert "--max-games" in run.stderr and "Traceback" not in run.stderr
+    assert run.stdout == ""  # refused before any game
