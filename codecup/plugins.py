@@ -244,25 +244,37 @@ def load_games(pm: pluggy.PluginManager | None = None) -> GameRegistry:
     return GameRegistry.from_plugin_manager(pm or make_plugin_manager())
 
 
+def own_plugin_manager(name: str) -> CodecupPluginManager | None:
+    """A manager holding only the installed plugin whose entry point is named ``name``.
+
+    None when there is no such entry point, or its plugin is broken (the
+    caller then loads every plugin, which reports a broken one like any other).
+    """
+    for ep in importlib.metadata.entry_points(group=GROUP, name=name):
+        if ep.name in _skipped:
+            return None
+        pm = make_plugin_manager(load_entry_points=False)
+        plugin = _load(pm, ep)
+        if plugin is None:
+            return None
+        try:
+            pm.register(plugin, name=ep.name)
+        except (pluggy.PluginValidationError, ValueError):
+            return None
+        pm.installed.add(ep.name)
+        _check_pending(pm)
+        return pm
+    return None
+
+
 def load_game(name: str) -> Game:
     """The game called ``name``, loading only its own plugin when its entry point has that name.
 
     Falls back to every plugin (a plugin may register games under other names,
     and a broken one is then reported like any other).
     """
-    for ep in importlib.metadata.entry_points(group=GROUP, name=name):
-        if ep.name in _skipped:
-            break
-        pm = make_plugin_manager(load_entry_points=False)
-        plugin = _load(pm, ep)
-        if plugin is None:
-            break
-        try:
-            pm.register(plugin, name=ep.name)
-        except (pluggy.PluginValidationError, ValueError):
-            break
-        pm.installed.add(ep.name)
-        _check_pending(pm)
+    pm = own_plugin_manager(name)
+    if pm is not None:
         registry = load_games(pm)
         if name in registry.games:
             return registry.get(name)

@@ -6,6 +6,7 @@ The broken plugins are small installed distributions in ``tests/plugins/broken_d
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -26,11 +27,13 @@ BROKEN = {
 }
 
 
+PLUGIN_PATH = os.pathsep.join([str(BROKEN_DIST), str(TINYGAME_DIST), os.environ.get("PYTHONPATH", "")])
+
+
 def codecup(*args: str) -> subprocess.CompletedProcess[str]:
-    path = os.pathsep.join([str(BROKEN_DIST), str(TINYGAME_DIST), os.environ.get("PYTHONPATH", "")])
     return subprocess.run(
         [sys.executable, "-m", "codecup", *args],
-        env={**os.environ, "PYTHONPATH": path},
+        env={**os.environ, "PYTHONPATH": PLUGIN_PATH},
         capture_output=True,
         text=True,
         timeout=120,
@@ -58,12 +61,40 @@ def test_games_lists_every_game_and_each_broken_plugin_with_its_reason():
     assert "Traceback" not in run.stderr
 
 
-def test_every_other_game_plays_and_each_broken_plugin_is_named_once():
-    bot = f"{sys.executable} -m codecup bot twentyone random"  # another process, which loads them too
-    run = codecup("play", "twentyone", "bot:perfect", bot, "--quiet")
+def test_every_other_game_plays_and_each_broken_plugin_is_named_once(tmp_path):
+    # The bot program gets the plugins' path through `env`: a program's environment is clean.
+    bot = f"env PYTHONPATH={PLUGIN_PATH} {sys.executable} -m codecup bot twentyone random"
+    record = tmp_path / "game.json"
+    run = codecup("play", "twentyone", "bot:perfect", bot, "--quiet", "--record", str(record))
     assert run.returncode == 0, run.stderr
     assert "first bot:perfect: score 1" in run.stdout
+    assert "second p2: score 0, points 0, normal" in run.stdout  # the program played its game
     assert_named_once_each(run.stderr)
+    # `codecup bot twentyone` imports only twentyone's own plugin: nothing broken to name, no time lost
+    assert json.loads(record.read_text())["logs"] == ["", ""]
+
+
+def test_a_bot_program_imports_only_its_own_games_plugin():
+    names = "'import_fails', 'bad_signature', 'misspelt_hook', 'registers_junk', 'tinygame'"
+    probe = (
+        "import sys; from codecup.cli import main; code = main(['bot', 'twentyone', 'random', '--seed', '3']); "
+        f"print(sorted(m for m in ({names}) if 'codecup_test_' + m in sys.modules or m in sys.modules)); "
+        "print(sorted(m for m in sys.modules if m.startswith('codecup_games')))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", probe],
+        env={**os.environ, "PYTHONPATH": PLUGIN_PATH},
+        input="7\nStart\nQuit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+    *moves, imported, games = run.stdout.splitlines()
+    assert moves  # it answered the referee
+    assert imported == "['tinygame']"
+    assert games == "[]"  # not even the built-in games
 
 
 def test_the_plugin_options_and_commands_of_others_still_work():

@@ -21,6 +21,7 @@ from codecup import __version__
 from codecup.cli.common import Subparsers
 from codecup.errors import CodecupError, ConfigError
 from codecup.extensions import Extensions, load_extensions
+from codecup.plugins import own_plugin_manager
 
 COMMANDS = ("games", "play", "bot", "verify", "tournament", "demo", "sprt", "view", "doctor")
 
@@ -30,16 +31,37 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"codecup: error: {message}\n")
 
 
-def build_parser(only: str | None = None, extensions: Extensions | None = None) -> argparse.ArgumentParser:
+class _ProbeFailed(Exception):
+    """A probing parse that could not tell (a usage error, --help): the real parser will say it."""
+
+
+class _Probe(argparse.ArgumentParser):
+    """A parser that says nothing and never exits: for a first look at the arguments."""
+
+    def _print_message(self, message: str, file: object = None) -> None:
+        pass
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        raise _ProbeFailed
+
+    def error(self, message: str) -> NoReturn:
+        raise _ProbeFailed
+
+
+def build_parser(
+    only: str | None = None,
+    extensions: Extensions | None = None,
+    parser_class: type[argparse.ArgumentParser] = _Parser,
+) -> argparse.ArgumentParser:
     """The parser with every available subcommand (or just ``only``, to start faster).
 
     ``extensions``: the options and commands plugins add (default: the installed plugins').
     """
     extensions = load_extensions() if extensions is None else extensions
-    parser = _Parser(prog="codecup", description="CodeCup-style bot competitions.")
+    parser = parser_class(prog="codecup", description="CodeCup-style bot competitions.")
     parser.add_argument("--version", action="version", version=f"codecup {__version__}")
     # Its parsers are _Parsers: ArgumentParsers, as every add_parser expects.
-    subparsers = cast(Subparsers, parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
+    subparsers = cast(Subparsers, parser.add_subparsers(dest="command", required=True, parser_class=parser_class))
     for name in (only,) if only in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(f"codecup.cli.{name}")
@@ -59,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``codecup`` console script."""
     args_list = sys.argv[1:] if argv is None else argv
     # Importing one subcommand (not all) keeps a bot's start-up short: `codecup bot` runs on a clock.
-    extensions = load_extensions()  # a broken plugin is named here, once, and skipped
+    extensions = _bot_extensions(args_list) or load_extensions()  # a broken plugin is named, once, and skipped
     parser = build_parser(args_list[0] if args_list else None, extensions)
     try:
         args = parser.parse_args(argv)
@@ -88,6 +110,23 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("codecup: interrupted", file=sys.stderr)
         return 130
+
+
+def _bot_extensions(args_list: list[str]) -> Extensions | None:
+    """For ``codecup bot GAME ...``, the options of GAME's own plugin alone (None: load every plugin).
+
+    A bot program starts on its clock, so it imports only its game's plugin
+    (when that plugin's entry point bears the game's name), not every installed one.
+    """
+    if not args_list or args_list[0] != "bot":
+        return None
+    probe = build_parser("bot", Extensions(), parser_class=_Probe)
+    try:
+        known, _ = probe.parse_known_args(args_list)
+    except _ProbeFailed:
+        return None
+    pm = own_plugin_manager(known.game)
+    return None if pm is None else load_extensions(pm)
 
 
 #: The exit status of a program killed by SIGPIPE (128 + 13), which is what
