@@ -77,7 +77,7 @@ def test_every_other_game_plays_and_each_broken_plugin_is_named_once(tmp_path):
 def test_a_bot_program_imports_only_its_own_games_plugin():
     names = "'import_fails', 'bad_signature', 'misspelt_hook', 'registers_junk', 'tinygame'"
     probe = (
-        "import sys; from codecup.cli import main; code = main(['bot', 'twentyone', 'random', '--seed', '3']); "
+        "import sys; from codecup.cli import main; main(['bot', 'twentyone', 'random', '--seed', '3']); "
         f"print(sorted(m for m in ({names}) if 'codecup_test_' + m in sys.modules or m in sys.modules)); "
         "print(sorted(m for m in sys.modules if m.startswith('codecup_games')))"
     )

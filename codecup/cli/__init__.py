@@ -60,8 +60,9 @@ def build_parser(
     extensions = load_extensions() if extensions is None else extensions
     parser = parser_class(prog="codecup", description="CodeCup-style bot competitions.")
     parser.add_argument("--version", action="version", version=f"codecup {__version__}")
-    # Its parsers are _Parsers: ArgumentParsers, as every add_parser expects.
-    subparsers = cast(Subparsers, parser.add_subparsers(dest="command", required=True, parser_class=parser_class))
+    # Its parsers are ArgumentParsers (of parser_class), as every add_parser expects.
+    chooser = parser.add_subparsers(dest="command", required=True, parser_class=parser_class)
+    subparsers = cast(Subparsers, chooser)
     for name in (only,) if only in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(f"codecup.cli.{name}")
@@ -81,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``codecup`` console script."""
     args_list = sys.argv[1:] if argv is None else argv
     # Importing one subcommand (not all) keeps a bot's start-up short: `codecup bot` runs on a clock.
-    extensions = _bot_extensions(args_list) or load_extensions()  # a broken plugin is named, once, and skipped
+    # A broken plugin is named here, once, and skipped.
+    extensions = _bot_extensions(args_list) or load_extensions()
     parser = build_parser(args_list[0] if args_list else None, extensions)
     try:
         args = parser.parse_args(argv)
