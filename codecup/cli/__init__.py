@@ -15,7 +15,7 @@ import importlib
 import os
 import select
 import sys
-from typing import NoReturn, cast
+from typing import NoReturn
 
 from codecup import __version__
 from codecup.cli.common import Subparsers
@@ -60,9 +60,7 @@ def build_parser(
     extensions = load_extensions() if extensions is None else extensions
     parser = parser_class(prog="codecup", description="CodeCup-style bot competitions.")
     parser.add_argument("--version", action="version", version=f"codecup {__version__}")
-    # Its parsers are ArgumentParsers (of parser_class), as every add_parser expects.
-    chooser = parser.add_subparsers(dest="command", required=True, parser_class=parser_class)
-    subparsers = cast(Subparsers, chooser)
+    subparsers: Subparsers = parser.add_subparsers(dest="command", required=True, parser_class=parser_class)
     for name in (only,) if only in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(f"codecup.cli.{name}")
