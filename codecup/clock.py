@@ -45,6 +45,13 @@ class SeatClock:
         """The longest the referee may wait for the next answer."""
         return self.remaining + (self.startup if self.answers == 0 else 0.0)
 
+    def explain(self) -> str:
+        """What the next wait's allowance is made of, for a time-out's message."""
+        left = f"{self.remaining:.3f}s left on its clock"
+        if self.answers == 0 and self.startup:
+            return f"{left} + {self.startup:.3f}s start-up allowance for the first answer"
+        return left
+
     def charge(self, elapsed: float) -> bool:
         """Charge one wait of ``elapsed`` seconds; False if the clock ran out during it."""
         free = self.startup if self.answers == 0 else 0.0

@@ -115,7 +115,7 @@ class _Match:
         if seat in self.faulted:  # its output is out of step with the dialogue: no more waiting
             reply: str | Fault = Fault(Termination.CRASH, "no answer after an earlier fault")
         else:
-            allowance = clock.allowance()
+            allowance, made_of = clock.allowance(), clock.explain()
             if self.cpu_clock:
                 player.resume()
                 start = player.resumed_cpu
@@ -135,6 +135,8 @@ class _Match:
                 reply = Fault(Termination.TIMEOUT, f"answered {reply[:40]!r} after its clock ran out")
             elif isinstance(reply, Fault) and reply.kind is Termination.TIMEOUT:
                 clock.used = max(clock.used, clock.limit)
+                backstop = self.cpu_clock and elapsed < allowance  # the wall backstop ended it, not the CPU
+                reply = _explained(reply, made_of, backstop, elapsed, allowance)
         if isinstance(reply, Fault):
             self.faulted.add(seat)
             self.note(seat, FAULT, reply.message, reply.kind.value)
@@ -171,6 +173,17 @@ class _Match:
         return await dispatch(
             self.game.referee(info.setup, info.variant, derive_seed(info.seed, "referee")), self
         )
+
+
+def _explained(fault: Fault, made_of: str, backstop: bool, cpu_used: float, allowance: float) -> Fault:
+    """A time-out with its reason: what the allowance was made of, or the cpu clock's wall backstop."""
+    if not backstop:
+        return Fault(fault.kind, f"{fault.message}: {made_of}")
+    return Fault(
+        fault.kind,
+        f"{fault.message}, the cpu clock's backstop; it used only {cpu_used:.3f}s of its {allowance:.3f}s "
+        "of CPU time: is it waiting for input, or is its answer not flushed?",
+    )
 
 
 async def play_match(

@@ -127,6 +127,15 @@ def test_the_allowance_is_only_for_the_first_answer(tiny_game, match, monkeypatc
     assert record.result.termination[0].kind is Termination.TIMEOUT
 
 
+def test_a_time_out_says_what_the_wait_was_made_of(tiny_game, match, monkeypatch):
+    record, _, _ = play(tiny_game, match, monkeypatch, [STARTUP + CLOCK + EPSILON], [])
+    assert record.result.termination[0].message == (
+        "no answer within 2.500s: 2.000s left on its clock + 0.500s start-up allowance for the first answer"
+    )
+    record, _, _ = play(tiny_game, match, monkeypatch, [0, 1.5, 0.5 + EPSILON], [0, 0])
+    assert record.result.termination[0].message == "no answer within 0.500s: 0.500s left on its clock"
+
+
 def test_the_idle_seat_is_suspended_and_its_clock_does_not_run(tiny_game, match, monkeypatch):
     record, _, events = play(tiny_game, match, monkeypatch, [1.5, 0.25, 0.25, 0.25], [0.125] * 3)
     running: set[int] = set()
@@ -207,6 +216,19 @@ def test_under_the_cpu_clock_a_program_that_sleeps_is_ended_by_the_wall_backstop
     assert programs[0].timeouts == [wall_backstop(STARTUP + CLOCK)]
     assert record.result.termination[0].kind is Termination.TIMEOUT
     assert record.clock_used[0] == CLOCK
+    # The message says why a program with CPU time left lost on time: the usual mistake is no flush.
+    assert record.result.termination[0].message.endswith(
+        ", the cpu clock's backstop; it used only 0.000s of its 2.500s of CPU time: "
+        "is it waiting for input, or is its answer not flushed?"
+    )
+
+
+def test_under_the_cpu_clock_a_time_out_on_cpu_time_names_the_allowance(tiny_game, match, monkeypatch):
+    record, _ = play_cpu(tiny_game, match, monkeypatch, 1.0, [100.0], [])
+    assert record.result.termination[0].message == (
+        "no answer within 2.500s of CPU time: "
+        "2.000s left on its clock + 0.500s start-up allowance for the first answer"
+    )
 
 
 @attrs.define
