@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ import attrs
 
 from codecup.bots import RANDOM, Bot, RandomBot
 from codecup.dialogue import Dialogue, Outcome
-from codecup.errors import UnknownBotError, UnknownVariantError
+from codecup.errors import ConfigError, UnknownBotError, UnknownVariantError
 from codecup.rules import State, replay, text_svg
 from codecup.session import PlayerSession, RulesPlayer, Wire
 
@@ -167,11 +167,23 @@ class Game(abc.ABC):
         The default is the session of the common CodeCup dialogue
         (:class:`~codecup.session.RulesPlayer`) around :meth:`new_bot`.
         """
-        return RulesPlayer(
-            self.wire(variant),
-            lambda setup: self.new_state(setup, variant),
-            self.new_bot(bot, variant, seed, clock),
-        )
+        return self.player_session(lambda c: self.new_bot(bot, variant, seed, c), variant, clock)
+
+    def player_session(self, make_bot: Callable[[float], Any], variant: str, clock: float) -> PlayerSession:
+        """The player session around the bot ``make_bot(clock)`` makes (a built-in or a user's own).
+
+        ``make_bot`` takes the seconds the bot has for the whole game, and
+        may be called again (Lucky Words rebuilds its bot when the referee
+        speaks the other dialogue). The default is the session of the common
+        CodeCup dialogue (:class:`~codecup.session.RulesPlayer`), whose bots
+        are a :class:`~codecup.bots.Bot` of the game's rules; a game whose bots
+        have another interface overrides this.
+        """
+        bot = make_bot(clock)
+        if not callable(getattr(bot, "choose", None)):
+            kind, name = type(bot).__name__, self.info.name
+            raise ConfigError(f"a bot of {name} has a method choose(state) -> move; {kind} has none")
+        return RulesPlayer(self.wire(variant), lambda setup: self.new_state(setup, variant), bot)
 
     def replay_referee(self, setup: str, variant: str, seed: int, extra: Mapping[str, Any]) -> Dialogue:
         """The referee that re-checks a record whose game data is ``extra`` (``codecup verify``).

@@ -116,17 +116,21 @@ def _bot_extensions(args_list: list[str]) -> Extensions | None:
     """For ``codecup bot GAME ...``, the options of GAME's own plugin alone (None: load every plugin).
 
     A bot program starts on its clock, so it imports only its game's plugin
-    (when that plugin's entry point bears the game's name), not every installed one.
+    (when that plugin's entry point bears the game's name), not every installed
+    one; unless it is given an option only another plugin adds.
     """
     if not args_list or args_list[0] != "bot":
         return None
-    probe = build_parser("bot", Extensions(), parser_class=_Probe)
     try:
-        known, _ = probe.parse_known_args(args_list)
+        known, _ = build_parser("bot", Extensions(), parser_class=_Probe).parse_known_args(args_list)
+        pm = own_plugin_manager(known.game)
+        if pm is None:
+            return None
+        own = load_extensions(pm)
+        build_parser("bot", own, parser_class=_Probe).parse_args(args_list)  # every option its own?
     except _ProbeFailed:
         return None
-    pm = own_plugin_manager(known.game)
-    return None if pm is None else load_extensions(pm)
+    return own
 
 
 #: The exit status of a program killed by SIGPIPE (128 + 13), which is what

@@ -14,13 +14,18 @@ from codecup.checks import check_clock
 from codecup.cli.common import Subparsers, clock_seconds
 from codecup.errors import ConfigError
 from codecup.plugins import load_game
+from codecup.userbot import UserBot
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("bot", help="run a built-in bot over stdin/stdout", description=__doc__)
     parser.add_argument("game")
-    parser.add_argument("name", help="the bot's name (see `codecup games`)")
+    parser.add_argument(
+        "name",
+        help="the bot's name (see `codecup games`), or FILE.py:NAME, your own Python bot "
+        "(see docs/writing-a-bot.md)",
+    )
     parser.add_argument(
         "--variant",
         help="the dialogue variant (default: $CODECUP_VARIANT set by our referee, else the game's first)",
@@ -56,7 +61,12 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     variant = game.info.variant(args.variant or _variant_from_referee(args.game)).name
     clock = args.clock if args.clock is not None else _clock_from_referee(args.game)
-    session = game.new_player_checked(args.name, variant, args.seed, clock)
+    user_bot = UserBot.parse(args.name)
+    if user_bot is None:
+        session = game.new_player_checked(args.name, variant, args.seed, clock)
+    else:  # a contestant's own Python bot on the game's bot interface
+        seconds = game.info.variant(variant).clock if clock is None else clock
+        session = game.player_session(user_bot.factory(args.seed, variant), variant, seconds)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while not session.finished:
         raw = stdin.readline()

@@ -71,7 +71,8 @@ class LiveView:
         if self.quiet:
             return
         seat_name = self.game.info.seats[seat]
-        print(f"\n{len(self.moves)}. {seat_name} {match.players[seat].name}: {move}   [{elapsed:.3f}s into the game]")
+        who = f"{seat_name} {match.players[seat].name}"
+        print(f"\n{len(self.moves)}. {who}: {move}   [{elapsed:.3f}s into the game]")
         print(self.game.render_text(match.setup, match.variant, self.moves))
         sys.stdout.flush()
 

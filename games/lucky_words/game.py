@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -89,9 +89,21 @@ class LuckyWords(Game):
 
     def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         """A built-in bot speaking the variant's dialogue, or the other one if the referee speaks it."""
+        return self.player_session(lambda c: make_bot(bot, seed, c), variant, clock)
 
-        def fresh(clock: float) -> Bot:  # the bot, budgeting from the clock it may spend
-            return make_bot(bot, seed, clock)
+    def player_session(self, make_bot: Callable[[float], Any], variant: str, clock: float) -> PlayerSession:
+        """The session around a Lucky Words :class:`Bot` (``choose_pick``, ``choose_place``).
+
+        ``make_bot(clock)`` makes the bot, budgeting from the clock it may spend;
+        it is called again if the referee speaks the other dialogue.
+        """
+
+        def fresh(clock: float) -> Bot:
+            bot = make_bot(clock)
+            if not isinstance(bot, Bot):
+                kind = type(bot).__name__
+                raise ConfigError(f"a Lucky Words bot subclasses {Bot.__module__}.Bot; a {kind} does not")
+            return bot
 
         return LuckyWordsPlayer(fresh(clock), rules_of(variant), clock=clock, rebuild=fresh)
 

@@ -1,0 +1,69 @@
+"""A contestant's own Python bot, named ``FILE.py:NAME``: ``codecup bot GAME FILE.py:NAME``.
+
+The file is run as Python runs a script (its folder first on the module
+path, so modules beside it import), and ``NAME`` in it is called as
+``NAME(seed=SEED, clock=SECONDS, variant=VARIANT)`` to make the bot for one
+game: an object with the interface of the game's built-in bots (for most
+games :class:`~codecup.bots.Bot`, ``choose(state) -> move`` on the game's
+rules). The game's own player session then speaks the referee's dialogue
+around it, as it does for the built-in bots. See ``docs/writing-a-bot.md``.
+
+A missing file or name is a user's mistake (:class:`ConfigError`); an error
+raised by the bot's own code is the bot's, and shows with its traceback.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from codecup.errors import ConfigError
+
+_SPEC = re.compile(r"(?P<file>.+\.py):(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
+_MODULE = "_codecup_user_bot"  # its name in sys.modules: no clash with a module of the same file name
+
+
+@attrs.frozen
+class UserBot:
+    """The file and the name in it that makes a bot."""
+
+    path: Path
+    name: str
+
+    @classmethod
+    def parse(cls, text: str) -> UserBot | None:
+        """The user bot ``text`` names (``FILE.py:NAME``), or None for a built-in bot's name."""
+        match = _SPEC.fullmatch(text)
+        if match is None and text.endswith(".py"):
+            raise ConfigError(f"bot {text!r}: name what in it makes the bot, {text}:NAME")
+        return cls(Path(match["file"]), match["name"]) if match else None
+
+    def maker(self) -> Callable[..., Any]:
+        """Run the file and return its ``NAME``; a ConfigError when either is missing."""
+        if not self.path.is_file():
+            raise ConfigError(f"bot {self}: no file {str(self.path)!r} in {Path.cwd()}")
+        spec = importlib.util.spec_from_file_location(_MODULE, self.path)
+        if spec is None or spec.loader is None:
+            raise ConfigError(f"bot {self}: cannot load {str(self.path)!r} as Python")
+        module = importlib.util.module_from_spec(spec)
+        sys.path.insert(0, str(self.path.resolve().parent))  # as `python FILE.py` would
+        sys.modules[_MODULE] = module
+        spec.loader.exec_module(module)
+        maker: Callable[..., Any] | None = getattr(module, self.name, None)
+        if maker is None or not callable(maker):
+            raise ConfigError(f"bot {self}: {str(self.path)!r} defines no class or function {self.name!r}")
+        return maker
+
+    def factory(self, seed: int, variant: str) -> Callable[[float], Any]:
+        """``make_bot(clock)`` for :meth:`codecup.game.Game.player_session`."""
+        maker = self.maker()
+        return lambda clock: maker(seed=seed, clock=clock, variant=variant)
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.name}"

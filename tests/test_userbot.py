@@ -1,0 +1,107 @@
+"""A contestant's own Python bot, ``codecup bot GAME FILE.py:NAME``, plays any game as a program.
+
+The bot is written against the game's bot interface (``choose(state)`` on the
+rules; Lucky Words' ``choose_pick`` and ``choose_place``), and the game's own
+player session speaks the dialogue around it, in our referee's sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIRST = '''
+from helper import first  # a module beside the bot imports, as under `python bot.py`
+
+
+class First:
+    """Always the first listed legal move."""
+
+    def __init__(self, seed, clock, variant):
+        assert clock > 0 and variant, (clock, variant)
+
+    def choose(self, state):
+        return first(state.legal_moves())
+'''
+
+CORNER = '''
+from codecup_games.lucky_words.bots.base import Bot
+
+
+class Corner(Bot):
+    """Calls E, and puts every letter in its first empty cell."""
+
+    def __init__(self, seed, clock, variant):
+        super().__init__(seed)
+
+    def choose_pick(self):
+        return "E", self.free[0]
+
+    def choose_place(self, letter):
+        return self.free[0]
+'''
+
+
+def codecup(folder: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "codecup", *args],
+        cwd=folder,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def bots(tmp_path: Path) -> Path:
+    (tmp_path / "helper.py").write_text("def first(moves):\n    return moves[0]\n")
+    (tmp_path / "first.py").write_text(FIRST)
+    (tmp_path / "corner.py").write_text(CORNER)
+    (tmp_path / "nochoose.py").write_text("class Bot:\n    def __init__(self, **_):\n        pass\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize(("game", "clock"), [("pillars", "5"), ("turn_right", "10"), ("spaghetti", "10")])
+def test_an_own_bot_on_the_rules_plays_a_whole_game_that_verifies(bots, game, clock):
+    me = f"{sys.executable} -m codecup bot {game} first.py:First"
+    run = codecup(bots, "play", game, me, "bot:random", "--quiet", "--clock", clock, "--record", "g.json")
+    assert run.returncode == 0, run.stderr
+    record = json.loads((bots / "g.json").read_text())
+    assert [end["kind"] for end in record["result"]["termination"]] == ["normal", "normal"], record["logs"]
+    assert codecup(bots, "verify", "g.json").returncode == 0
+
+
+def test_an_own_lucky_words_bot_plays_both_dialogues(bots):
+    me = f"{sys.executable} -m codecup bot lucky_words corner.py:Corner"
+    for variant in ("codecup2004", "wordracer"):
+        run = codecup(bots, "play", "lucky_words", me, "bot:random", "--quiet", "--variant", variant)
+        assert run.returncode == 0, run.stderr
+        assert "first p1: score" in run.stdout and ", normal," in run.stdout.split("second")[0], run.stdout
+
+
+@pytest.mark.parametrize(
+    ("game", "name", "message"),
+    [
+        ("pillars", "missing.py:First", "bot missing.py:First: no file 'missing.py' in "),
+        ("pillars", "first.py:Second", "first.py:Second: 'first.py' defines no class or function 'Second'"),
+        ("pillars", "first.py", "bot 'first.py': name what in it makes the bot, first.py:NAME"),
+        ("pillars", "nochoose.py:Bot", "a bot of pillars has a method choose(state) -> move; Bot has none"),
+        ("lucky_words", "first.py:First", "a Lucky Words bot subclasses codecup_games.lucky_words.bots"),
+    ],
+)
+def test_a_mistake_in_naming_the_bot_is_one_line_and_exit_2(bots, game, name, message):
+    run = codecup(bots, "bot", game, name, stdin="")
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and message in run.stderr, run.stderr
+
+
+def test_an_error_in_the_bots_own_code_shows_its_traceback(bots):
+    (bots / "broken.py").write_text("class Broken:\n    def __init__(self, **_):\n        1 / 0\n")
+    run = codecup(bots, "bot", "pillars", "broken.py:Broken")
+    assert run.returncode == 1
+    assert "Traceback" in run.stderr and "ZeroDivisionError" in run.stderr and "broken.py" in run.stderr
