@@ -221,7 +221,13 @@ def run(args: argparse.Namespace) -> int:
                 limits=limits_of(args, opts),
             )
     except KeyboardInterrupt as exc:
+        if live is not None:
+            live.stopped()
         return report(exc, f"the games finished so far are logged in {out}/; the same command resumes")
+    except BaseException:  # a lost referee or scheduler, a full disk: the index must not say "live"
+        if live is not None:
+            live.stopped()
+        raise
     if live is not None:
         live.finish(result)
     print(result.summary())

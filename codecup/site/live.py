@@ -2,17 +2,22 @@
 
 A tournament calls :meth:`LiveSite.add` for every finished game (and for each
 game a resumed run finds in its log). The game's page is written at once; the
-index at most every ``interval`` seconds, saying the run is live and how far
-it is, and reloading itself in the browser. :meth:`LiveSite.finish` writes
-the final site, whose index no longer reloads.
+index at most every ``interval`` seconds, and at most ``interval`` seconds
+after a game it does not show yet (a timer writes it when no game comes),
+saying the run is live and how far it is, and reloading itself in the
+browser. :meth:`LiveSite.stopped` leaves an index that says the run was
+stopped and how far it got; :meth:`LiveSite.finish` writes the final site,
+whose index no longer reloads.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 import attrs
 
@@ -25,6 +30,21 @@ from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, format_standings
 
 
+class Cancellable(Protocol):
+    """A timer started: it may be cancelled."""
+
+    def cancel(self) -> None:
+        """Do not run after all (a no-op once it has run)."""
+
+
+def _start_timer(seconds: float, then: Callable[[], None]) -> Cancellable:
+    """Call ``then`` in ``seconds``, on a thread of its own that does not keep the program alive."""
+    timer = threading.Timer(seconds, then)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
 @attrs.define(eq=False)
 class LiveSite:
     """A site kept up to date as games finish."""
@@ -35,10 +55,16 @@ class LiveSite:
     interval: float = 5.0  # seconds between index rewrites (ratings cost more than a page)
     refresh: int = 10  # seconds between the browser's reloads of a live index
     clock: Callable[[], float] = time.monotonic
+    start_timer: Callable[[float, Callable[[], None]], Cancellable] = attrs.field(
+        default=attrs.Factory(lambda: _start_timer)
+    )
     games: dict[str, tuple[ScheduledGame, Record]] = attrs.field(factory=dict)
     _written: float | None = None
     _started: bool = False
     _broken: bool = False  # writing failed once (disk full, folder gone): the run goes on without it
+    _lock: threading.Lock = attrs.field(factory=threading.Lock)  # the timer's thread writes too
+    _timer: Cancellable | None = None
+    _over: bool = False  # stopped or finished: the timer writes no more
 
     def start(self) -> None:
         """The shared files (on the first game: a run refused at its start touches nothing)."""
@@ -47,28 +73,48 @@ class LiveSite:
         self._started = True
 
     def add(self, g: ScheduledGame, record: Record) -> None:
-        """A game finished: write its page, and the index if it is due.
+        """A game finished: write its page, and the index if it is due (else soon, by a timer).
 
         A site that cannot be written does not stop the tournament: one line on
         stderr, and the site is tried again when the run ends.
         """
-        self.games[g.id] = (g, record)
+        with self._lock:
+            self.games[g.id] = (g, record)
+            self._guarded(lambda: self._add_page(g, record))
+
+    __call__ = add  # a tournament's on_record callback
+
+    def _add_page(self, g: ScheduledGame, record: Record) -> None:
+        if not self._started:
+            self.start()
+        write_game_page(self.out, self.game, g.id, record)
+        waited = None if self._written is None else self.clock() - self._written
+        if waited is None or waited >= self.interval:
+            self._write_index()
+        elif self._timer is None:
+            self._timer = self.start_timer(self.interval - waited, self._on_time)
+
+    def _on_time(self) -> None:
+        with self._lock:
+            self._timer = None
+            if not self._over:
+                self._guarded(self._write_index)
+
+    def _guarded(self, write: Callable[[], None]) -> None:
         if self._broken:
             return
         try:
-            if not self._started:
-                self.start()
-            write_game_page(self.out, self.game, g.id, record)
-            if self._written is None or self.clock() - self._written >= self.interval:
-                self.write_index()
+            write()
         except OSError as exc:
             self._broken = True
             print(f"codecup: warning: cannot write the live site in {self.out}: {exc}", file=sys.stderr)
 
-    __call__ = add  # a tournament's on_record callback
-
     def write_index(self) -> None:
         """The live index: standings and games so far, how far the run is."""
+        with self._lock:
+            self._write_index()
+
+    def _write_index(self, stopped: bool = False) -> None:
         from codecup.site.pages import LiveState, index_page
 
         games = list(self.games.values())
@@ -76,13 +122,29 @@ class LiveSite:
         standings = format_standings(self.game, self.spec, records)
         ratings = bradley_terry(self.spec.names, records) if records else []
         faults = sum(any(e.kind is not Termination.NORMAL for e in r.result.termination) for r in records)
-        live = LiveState(updated=time.strftime("%H:%M:%S"), refresh=self.refresh, faults=faults)
+        updated = time.strftime("%H:%M:%S")
+        live = LiveState(updated=updated, refresh=self.refresh, faults=faults, stopped=stopped)
         html = index_page(
             self.game, self.spec, games, standings, ratings, total=self.spec.estimated_games(), live=live
         )
         write_atomic(self.out / "index.html", html)
         self._written = self.clock()
 
+    def _end(self) -> None:
+        self._over = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def stopped(self) -> None:
+        """The run was stopped: an index that says so, with the games played, and no more reloads."""
+        with self._lock:
+            self._end()
+            if self._started:
+                self._guarded(lambda: self._write_index(stopped=True))
+
     def finish(self, result: TournamentResult) -> Path:
         """The final site: the pages not written yet, and an index that no longer reloads."""
-        return build_site(self.out, self.game, result, written=() if self._broken else self.games.keys())
+        with self._lock:
+            self._end()
+            return build_site(self.out, self.game, result, written=() if self._broken else self.games.keys())

@@ -70,6 +70,7 @@ class LiveState:
     updated: str  # when this page was written (local time, HH:MM:SS)
     refresh: int = 10  # seconds between reloads
     faults: int = 0  # finished games that ended with a fault
+    stopped: bool = False  # the run was stopped (Ctrl-C, SIGTERM): no more reloads, resume to go on
 
 
 @attrs.frozen

@@ -6,6 +6,7 @@ import json
 import re
 import threading
 import urllib.request
+from collections.abc import Callable
 
 import attrs
 import pytest
@@ -224,6 +225,53 @@ def test_live_site_writes_pages_as_games_finish_and_the_index_when_due(site, tmp
     live.finish(result)
     final = (tmp_path / "index.html").read_text()
     assert 'http-equiv="refresh"' not in final and "Finished:" in final
+
+
+@attrs.define
+class FakeTimer:
+    """A timer the test fires by hand."""
+
+    seconds: float
+    then: Callable[[], None]
+    cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+def test_a_live_index_behind_the_games_is_written_by_a_timer_and_a_stopped_run_says_so(site, tmp_path):
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    now, timers = [0.0], []
+
+    def start_timer(seconds, then):
+        timers.append(FakeTimer(seconds, then))
+        return timers[-1]
+
+    live = LiveSite(tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], start_timer=start_timer)
+    (g1, r1), (g2, r2) = result.games[:2]
+    g3, g4 = attrs.evolve(g1, id="extra"), attrs.evolve(g2, id="extra2")
+    live.add(g1, r1)
+    now[0] = 1.5
+    live.add(g2, r2)  # not due: a timer for the rest of the interval, and only one
+    live.add(g3, r1)
+    assert [t.seconds for t in timers] == [3.5]
+    assert "Live: 1 of" in (tmp_path / "index.html").read_text()
+    now[0] = 5.0
+    timers[0].then()  # no game came since: the timer writes the index
+    assert "Live: 3 of" in (tmp_path / "index.html").read_text()
+
+    now[0] = 6.0
+    live.add(g4, r2)
+    assert len(timers) == 2
+    live.stopped()  # Ctrl-C: the timer is cancelled, the index says stopped, with every game
+    assert timers[1].cancelled
+    index = (tmp_path / "index.html").read_text()
+    assert "Stopped at" in index and "Live:" not in index and 'http-equiv="refresh"' not in index
+    assert "4 of" in index and "The same command resumes the run." in index
+    timers[1].then()  # had it fired all the same, it writes nothing more
+    assert (tmp_path / "index.html").read_text() == index
 
 
 def test_demo_index_links_each_game_and_escapes(site, tmp_path):
