@@ -17,6 +17,7 @@ import enum
 from pathlib import Path
 
 from codecup.errors import ConfigError
+from codecup.tournament.identity import NAME as SCHEDULE_NAME
 from codecup.tournament.log import LOG_NAME
 
 MARKER = ".codecup-out"
@@ -36,6 +37,7 @@ WRITES: dict[RunKind, frozenset[str]] = {
         {
             LOG_NAME,
             ".lock",
+            SCHEDULE_NAME,
             "games",
             "view",
             "draw",
@@ -86,8 +88,9 @@ def claim_folder(
 
 
 def _holds_results(path: Path) -> bool:
-    """Whether the folder holds more than a run's bookkeeping (its marker, lock and empty folders)."""
-    return any(entry.name != MARKER and _holds(entry) for entry in path.iterdir())
+    """Whether the folder holds more than a run's bookkeeping (its marker, lock, schedule and empty
+    folders)."""
+    return any(entry.name not in (MARKER, SCHEDULE_NAME) and _holds(entry) for entry in path.iterdir())
 
 
 def _holds(entry: Path) -> bool:

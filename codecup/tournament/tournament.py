@@ -30,6 +30,7 @@ from codecup.terminal import printable
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
 from codecup.tournament.executor import GamePool, PlayFn
+from codecup.tournament.identity import check_schedule
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
@@ -115,8 +116,16 @@ class TournamentSpec:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (for standings.json)."""
+        from codecup.tournament.identity import Schedule  # identity imports this module
+
         doc = attrs.asdict(self, recurse=True)
         doc["players"] = [p.describe() for p in self.players]
+        doc["entrants"] = [
+            {"name": p.name, "command": list(p.command), "bot": p.bot, "directory": p.directory}
+            | ({"language": p.language} if p.language else {})
+            for p in self.players
+        ]
+        doc["schedule"] = attrs.asdict(Schedule.of(self))
         return doc
 
 
@@ -284,6 +293,7 @@ def run_tournament(
     log = ResultsLog.open(out / LOG_NAME, lock=True)
     try:
         _check_log_is_this_tournaments(spec, log, out)
+        check_schedule(spec, out, has_games=bool(log.records))
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
         return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, on_record)
     finally:

@@ -1,0 +1,93 @@
+"""The schedule a results folder is played under, so that a run of another schedule is refused.
+
+A results log alone does not say which schedule its games belong to: a knock-out's
+games and a Swiss tournament's have different ids, so a knock-out run over a Swiss
+folder would resume nothing, add its games beside the Swiss ones, and leave those
+unlisted. The folder keeps the schedule's settings in a hidden file, and a run
+whose settings differ is refused before anything is written. More ``rounds`` of a
+round robin or a gauntlet is the one change allowed: its games are the earlier
+run's and more.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from codecup.errors import ConfigError
+
+if TYPE_CHECKING:  # tournament.py imports this module
+    from codecup.tournament.tournament import TournamentSpec
+
+NAME = ".codecup-schedule.json"
+"""The hidden file in a tournament's output folder holding its schedule's settings."""
+
+_GROWS = ("round-robin", "gauntlet")  # formats whose schedule with more rounds holds the old one
+
+
+@attrs.frozen
+class Schedule:
+    """The settings that decide a tournament's schedule, resolved (defaults filled in)."""
+
+    format: str
+    seed: int
+    rounds: int
+    challenger: str | None = None  # a gauntlet's
+    swiss_rounds: int | None = None  # a Swiss tournament's
+    top: int | None = None  # a Swiss tournament's final
+
+    @classmethod
+    def of(cls, spec: TournamentSpec) -> Schedule:
+        """The schedule ``spec`` plays."""
+        swiss = spec.format == "swiss"
+        return cls(
+            format=spec.format,
+            seed=spec.seed,
+            rounds=spec.rounds,
+            challenger=spec.names[spec.challenger_index] if spec.format == "gauntlet" else None,
+            swiss_rounds=spec.n_swiss_rounds() if swiss else None,
+            top=max(2, min(spec.top, len(spec.players))) if swiss else None,
+        )
+
+    def difference(self, earlier: Schedule) -> str | None:
+        """Why a folder played under ``earlier`` cannot go on under this schedule (None: it can)."""
+        if self.format != earlier.format:
+            return f"a {earlier.format} tournament, this one {self.format}"
+        for field in attrs.fields(Schedule)[1:]:
+            was, now = getattr(earlier, field.name), getattr(self, field.name)
+            grows = field.name == "rounds" and self.format in _GROWS and now > was
+            if was != now and not grows:
+                option = "--" + field.name.replace("_", "-")
+                return f"a {earlier.format} tournament with {option} {was}, this one {option} {now}"
+        return None
+
+
+def check_schedule(spec: TournamentSpec, out: Path, has_games: bool) -> None:
+    """Refuse ``out`` if its games were played under another schedule; else note this one.
+
+    A folder without games (or from before this file) takes the schedule of the run.
+    """
+    path = out / NAME
+    now = Schedule.of(spec)
+    if has_games and path.exists():
+        earlier = _read(path)
+        why = None if earlier is None else now.difference(earlier)
+        if why is not None:
+            raise ConfigError(
+                f"{out} holds the games of another tournament ({why}): use another --out folder"
+            )
+        if earlier == now:
+            return
+    path.write_text(json.dumps(attrs.asdict(now)) + "\n", "utf-8")
+
+
+def _read(path: Path) -> Schedule | None:
+    """The schedule noted in ``path``; None if it is not one (then the log's own checks decide)."""
+    try:
+        doc: Any = json.loads(path.read_text("utf-8"))
+        return Schedule(**doc) if isinstance(doc, dict) else None
+    except (OSError, ValueError, TypeError):
+        return None

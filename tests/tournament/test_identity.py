@@ -1,0 +1,90 @@
+"""A results folder keeps the schedule it was played under: a run of another schedule is refused.
+
+Games of another format or other format options have other ids, so the log's own
+checks cannot see them; without this, their games were mixed into one folder.
+"""
+
+from __future__ import annotations
+
+import json
+
+import attrs
+import pytest
+
+from codecup.errors import ConfigError
+from codecup.tournament.identity import NAME
+
+
+def snapshot(out):
+    return {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "why"),
+    [
+        ({"format": "swiss"}, {"format": "knockout"}, "a swiss tournament, this one knockout"),
+        (
+            {"format": "swiss"},
+            {"format": "swiss", "top": 3},
+            "a swiss tournament with --top 4, this one --top 3",
+        ),
+        (
+            {"format": "swiss", "swiss_rounds": 2},
+            {"format": "swiss"},
+            "a swiss tournament with --swiss-rounds 2, this one --swiss-rounds 4",
+        ),
+        ({"format": "round-robin", "rounds": 2}, {}, "with --rounds 2, this one --rounds 1"),
+        ({"format": "gauntlet"}, {"format": "gauntlet", "challenger": "p1"}, "--challenger r1, this one"),
+    ],
+)
+def test_another_schedule_over_a_folder_is_refused_before_anything_is_written(
+    bots, play_tournament, tmp_path, first, then, why
+):
+    out = tmp_path / "out"
+    play_tournament(bots, out, **first)
+    before = snapshot(out)
+    with pytest.raises(ConfigError, match="holds the games of another tournament") as caught:
+        play_tournament(bots, out, **then)
+    assert why in str(caught.value)
+    assert snapshot(out) == before
+
+
+def test_more_rounds_of_a_round_robin_go_on_from_the_games_played(bots, play_tournament, tmp_path):
+    out = tmp_path / "out"
+    one = play_tournament(bots, out)
+    two = play_tournament(bots, out, rounds=2)
+    assert two.played == len(one.games)  # the first round's games were kept, not replayed
+    assert json.loads((out / NAME).read_text())["rounds"] == 2
+    assert play_tournament(bots, out, rounds=2).played == 0  # and the same again resumes
+
+
+def test_a_language_added_to_a_player_does_not_stop_a_run_resuming(bots, play_tournament, tmp_path):
+    out = tmp_path / "out"
+    first = play_tournament(bots, out)
+    again = play_tournament((attrs.evolve(bots[0], language="Python 3"), *bots[1:]), out)
+    assert again.played == 0 and len(again.games) == len(first.games)
+
+
+def test_a_folder_without_games_takes_any_schedule(bots, play_tournament, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / NAME).write_text(json.dumps({"format": "knockout", "seed": 9, "rounds": 1}))
+    result = play_tournament(bots, out, format="swiss")
+    assert result.played > 0
+    assert json.loads((out / NAME).read_text())["format"] == "swiss"
+
+
+def test_the_standings_say_who_played_and_the_schedule_played(bots, play_tournament, tmp_path):
+    out = tmp_path / "out"
+    play_tournament(bots, out, format="swiss")
+    doc = json.loads((out / "standings.json").read_text())["tournament"]
+    assert doc["swiss_rounds"] is None  # as given: the default
+    assert doc["schedule"] == {
+        "format": "swiss",
+        "seed": 0,
+        "rounds": 1,
+        "challenger": None,
+        "swiss_rounds": 4,
+        "top": 4,
+    }
+    assert doc["entrants"][1] == {"name": "p1", "command": [], "bot": "perfect", "directory": None}
