@@ -34,7 +34,9 @@ class PlayerInfo:
     bot: str | None = None
     directory: str | None = None
     env: tuple[tuple[str, str], ...] = ()  # variables players.yml sets for the program
-    language: str | None = None  # informative, as the Word Racer kit's players.yml gives it
+    # Informative, as the Word Racer kit's players.yml gives it: not part of who the player is
+    # (a language added to the players file does not make a results log another tournament's).
+    language: str | None = attrs.field(default=None, eq=False)
 
     def describe(self) -> str:
         """A short human description."""

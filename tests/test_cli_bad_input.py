@@ -207,6 +207,19 @@ def test_missing_program_is_found_before_any_game_and_names_the_player(tmp_path,
     assert not (tmp_path / "out" / "results.jsonl").exists()
 
 
+def test_an_unknown_built_in_bot_names_the_file_and_the_player(tmp_path, capsys):
+    path = tmp_path / "players.yml"
+    path.write_text(
+        "game: twentyone\nplayers:\n"
+        "  - {name: a, command: 'bot:random'}\n  - {name: b, command: 'bot:nosuch'}\n"
+    )
+    one_line_error(
+        capsys,
+        ["tournament", path, "--out", tmp_path / "out"],
+        f"{path}: player 'b': game 'twentyone' has no bot 'nosuch' (known: ",
+    )
+
+
 def test_sprt_checks_both_programs_first(capsys):
     one_line_error(capsys, ["sprt", "twentyone", "bot:random", "python3 nothere.py"], "player 'old'")
 

@@ -177,7 +177,10 @@ def run(args: argparse.Namespace) -> int:
     variant = game.info.variant(_option(args, opts, "variant", None))
     for p in players_file.players:
         if p.bot is not None:
-            game.info.check_bot(p.bot)
+            try:
+                game.info.check_bot(p.bot)
+            except ConfigError as exc:
+                raise ConfigError(f"{args.file}: player {p.name!r}: {exc}") from None
     clock_mode = args.clock_mode or check_clock_mode(opts.get("clock_mode", DEFAULT_CLOCK_MODE), args.file)
     spec = TournamentSpec(
         game=game.info.name,

@@ -120,6 +120,7 @@ def index_page(
         total=max(total or 0, len(games)),
         standings=standings,
         ratings={r.player: r for r in ratings},
+        languages={p.name: p.language for p in spec.players if p.language},
         challenger_rows=standings.challenger_rows(),
         points=figures.points_chart(standings),
         rating_plot=figures.rating_plot(ratings),

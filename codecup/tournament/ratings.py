@@ -2,8 +2,8 @@
 
 Every game counts as a win, a draw or a loss (by competition points); a draw
 is half a win for each side. P(i beats j) = 1 / (1 + 10^((R_j - R_i)/400)).
-The likelihood is maximised by Newton's method with a weak prior (one
-virtual draw against a 0-rated player each), which keeps ratings finite
+The likelihood is maximised by Newton's method with a weak prior (two
+virtual draws against a 0-rated player each), which keeps ratings finite
 when a player wins or loses everything. Intervals come from the inverse
 of the observed information (the Hessian at the optimum), for ratings
 centred on the field's mean.
@@ -20,7 +20,7 @@ from codecup.record import Record
 from codecup.tournament.standings import outcome_for
 
 ELO = 400 / math.log(10)
-PRIOR_GAMES = 2.0  # virtual games against a 0-rated player (half won), to keep estimates finite
+PRIOR_GAMES = 2.0  # virtual drawn games against a 0-rated player, to keep estimates finite
 Z95 = 1.959964
 
 

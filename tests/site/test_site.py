@@ -227,6 +227,19 @@ def test_live_site_writes_pages_as_games_finish_and_the_index_when_due(site, tmp
     assert 'http-equiv="refresh"' not in final and "Finished:" in final
 
 
+def test_a_players_language_is_shown_with_its_name(site, tmp_path):
+    from codecup.site.pages import index_page
+
+    _, game, result = site
+    spec = attrs.evolve(
+        result.spec,
+        players=(attrs.evolve(result.spec.players[0], language="C++ <17>"), *result.spec.players[1:]),
+    )
+    html = index_page(game, spec, result.games, result.standings, result.ratings)
+    assert '<td class="name">alpha <span class="language">(C++ &lt;17&gt;)</span></td>' in html
+    assert '<td class="name">beta</td>' in html
+
+
 @attrs.define
 class FakeTimer:
     """A timer the test fires by hand."""
