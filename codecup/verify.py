@@ -95,6 +95,33 @@ def verify_record(game: Game, record: Record) -> list[str]:
         problems.append(f"the record has answers the referee never asked for (seats {leftover})")
     if game.has_rules:
         problems.extend(rules_problems(game, record))
+    problems.extend(clock_problems(record))
+    return problems
+
+
+_ROUNDING = 1e-6  # a record keeps clocks to the microsecond
+
+
+def clock_problems(record: Record) -> list[str]:
+    """A clock the record's own faults contradict: over its limit without a time-out, or the reverse.
+
+    The referee charges at most the limit to a seat that answers in time (the
+    start-up allowance is never charged), and a seat that times out has used
+    at least all of it.
+    """
+    limit = record.match.clock
+    used = record.clock_used
+    if len(used) != len(record.match.players):
+        return [f"clock: {len(used)} clocks for {len(record.match.players)} seats"]
+    timed_out = {t.seat for t in record.transcript if t.dir == FAULT and t.kind == Termination.TIMEOUT.value}
+    problems = []
+    for seat, seconds in enumerate(used):
+        if not 0 <= seconds < float("inf"):
+            problems.append(f"clock: seat {seat} used {seconds}s")
+        elif seconds > limit + _ROUNDING and seat not in timed_out:
+            problems.append(f"clock: seat {seat} used {seconds:g}s of a {limit:g}s clock without a time-out")
+        elif seconds < limit - _ROUNDING and seat in timed_out:
+            problems.append(f"clock: seat {seat} timed out having used {seconds:g}s of a {limit:g}s clock")
     return problems
 
 
