@@ -103,6 +103,12 @@ def number(doc: Mapping[str, Any], key: str, path: str = "", default: Any = _MIS
     return number_value(required(doc, key, path), _join(path, key))
 
 
+def optional_number(doc: Mapping[str, Any], key: str, path: str = "") -> float | None:
+    """Field ``key`` of an object, a finite number or null (``None`` when absent)."""
+    value = doc.get(key)
+    return None if value is None else number_value(value, _join(path, key))
+
+
 def numbers(doc: Mapping[str, Any], key: str, path: str = "") -> tuple[float, ...]:
     """Field ``key`` of an object, a list of numbers (ints stay ints)."""
     out: list[float] = []

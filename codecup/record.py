@@ -70,6 +70,7 @@ class TranscriptLine:
     dir: str
     text: str
     kind: str | None = None  # the fault kind, for dir == FAULT
+    used: float | None = None  # the seat's clock used after this answer or fault, if it was on the clock
 
 
 @attrs.frozen
@@ -256,6 +257,7 @@ def _line_from(doc: Mapping[str, Any], path: str) -> TranscriptLine:
         direction,
         jf.string(doc, "text", path),
         jf.optional_string(doc, "kind", path),
+        jf.optional_number(doc, "used", path),
     )
 
 
@@ -280,4 +282,6 @@ def _line_json(t: TranscriptLine) -> dict[str, Any]:
     doc: dict[str, Any] = {"t_us": t.t_us, "seat": t.seat, "dir": t.dir, "text": t.text}
     if t.kind is not None:
         doc["kind"] = t.kind
+    if t.used is not None:
+        doc["used"] = round(t.used, 6)
     return doc

@@ -91,8 +91,10 @@ class _Match:
     def now_us(self) -> int:
         return (time.perf_counter_ns() - self.t0) // 1000
 
-    def note(self, seat: int, direction: str, text: str, kind: str | None = None) -> None:
-        self.transcript.append(TranscriptLine(self.now_us(), seat, direction, text, kind))
+    def note(
+        self, seat: int, direction: str, text: str, kind: str | None = None, used: float | None = None
+    ) -> None:
+        self.transcript.append(TranscriptLine(self.now_us(), seat, direction, text, kind, used))
 
     async def wait_optional(self, seat: int, grace: float) -> str | Fault:
         """An optional line from ``seat`` within ``grace`` seconds, off the clock."""
@@ -137,11 +139,12 @@ class _Match:
                 clock.used = max(clock.used, clock.limit)
                 backstop = self.cpu_clock and elapsed < allowance  # the wall backstop ended it, not the CPU
                 reply = _explained(reply, made_of, backstop, elapsed, allowance)
+        used = clock.used if seat not in self.faulted else None  # None: no wait (an earlier fault)
         if isinstance(reply, Fault):
             self.faulted.add(seat)
-            self.note(seat, FAULT, reply.message, reply.kind.value)
+            self.note(seat, FAULT, reply.message, reply.kind.value, used)
         else:
-            self.note(seat, FROM, reply)
+            self.note(seat, FROM, reply, used=used)
         return reply
 
     def sent(self, seat: int, line: str) -> None:

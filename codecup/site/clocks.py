@@ -1,10 +1,13 @@
-"""The clock left after each move, derived from a record's transcript times.
+"""The clock left after each move, from a record's transcript.
 
-A seat is charged from the referee's last line to it (or its own previous
-answer, whichever is later) to its next answer; its first answer gets the
-variant's start-up allowance, as the runner's clocks do. Transcript times
-include the transport's overhead, so this is a close reading of the clocks,
-not the runner's exact bookkeeping (the record's ``clock`` holds that).
+A record's answers carry the seat's clock as the runner charged it (``used``),
+in either clock mode, and the last position shows the record's final clocks.
+Records written before answers carried it are read from the transcript's
+times: a seat is charged from the referee's last line to it (or its own
+previous answer, whichever is later) to its next answer; its first answer gets
+the variant's start-up allowance, as the runner's clocks do. Those times
+include the transport's overhead (and are wall time), so that is a close
+reading of a wall clock only.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ def clock_left_after_moves(record: Record, startup: float = 0.0) -> list[tuple[f
             used[s] += charge
             if line.dir == FAULT and line.kind == "timeout":
                 used[s] = max(used[s], limit)
+            if line.used is not None:  # as the runner charged it
+                used[s] = line.used
             wait_from[s] = line.t_us
             events.append((line.t_us, used[:]))
     out = [tuple(limit for _ in range(seats))]
@@ -42,4 +47,6 @@ def clock_left_after_moves(record: Record, startup: float = 0.0) -> list[tuple[f
             current = events[i][1]
             i += 1
         out.append(tuple(max(0.0, limit - u) for u in current))
+    if record.moves and len(record.clock_used) == seats:  # the end: what the runner charged in all
+        out[-1] = tuple(max(0.0, limit - u) for u in record.clock_used)
     return out

@@ -107,13 +107,13 @@ def test_numbers_read_right():
     assert _plural("point", 1) == "point" and _plural("point", 0) == "points"
 
 
-def make_record(transcript, moves, clock=10.0):
+def make_record(transcript, moves, clock=10.0, clock_used=(4.5, 10.0)):
     players = (PlayerInfo("a", bot="x"), PlayerInfo("b", bot="x"))
     return Record(
         match=MatchInfo("g", "v", 1, "", players, clock),
         moves=tuple(moves),
         transcript=tuple(transcript),
-        clock_used=(0.0, 0.0),
+        clock_used=clock_used,
         result=Result((1, 0), (2, 0), (NORMAL, SeatEnd(Termination.TIMEOUT, "slow"))),
     )
 
@@ -139,7 +139,30 @@ def test_clock_left_is_read_from_the_transcript():
     assert left[0] == (10.0, 10.0)
     assert left[1] == pytest.approx((8.0, 10.0))
     assert left[2] == pytest.approx((8.0, 10.0))
-    assert left[3] == pytest.approx((5.5, 10.0))
+    # The last position shows the final clocks: the second seat's time-out came after the last move.
+    assert left[3] == pytest.approx((5.5, 0.0))
+
+
+def test_clock_left_follows_what_the_runner_charged_when_the_record_has_it():
+    """Under the cpu clock the transcript's times are wall time: each answer carries its clock."""
+    s = 1_000_000
+    transcript = [
+        TranscriptLine(0, 0, TO, "Start"),
+        TranscriptLine(3 * s, 0, FROM, "m1", used=0.25),  # 3 s waited, 0.25 s of processor time
+        TranscriptLine(3 * s, 1, TO, "m1"),
+        TranscriptLine(4 * s, 1, FROM, "m2", used=0.5),
+        TranscriptLine(4 * s, 0, TO, "m2"),
+        TranscriptLine(int(6.5 * s), 0, FROM, "m3", used=1.0),
+    ]
+    moves = [
+        MoveEntry(0, "m1", 3 * s + 1),
+        MoveEntry(1, "m2", 4 * s + 1),
+        MoveEntry(0, "m3", int(6.5 * s) + 1),
+    ]
+    record = make_record(transcript, moves, clock_used=(1.0, 0.5))
+    left = clock_left_after_moves(record, startup=1.0)
+    assert left == [(10.0, 10.0), (9.75, 10.0), (9.75, 9.5), (9.0, 9.5)]
+    assert Record.from_json(record.to_json()).transcript == record.transcript  # kept in the record
 
 
 def test_view_serves_on_loopback_only(site):
