@@ -20,7 +20,7 @@ from codecup.record import FAULT, Record
 from codecup.site import figures
 from codecup.site.clocks import clock_left_after_moves
 from codecup.tournament.ratings import Rating
-from codecup.tournament.schedule import ScheduledGame
+from codecup.tournament.schedule import MAX_REPLAYS, ScheduledGame, knockout_matches
 from codecup.tournament.standings import Standings
 
 LOG_LINES = 200  # the last lines of a seat's stderr shown on its game page
@@ -126,7 +126,46 @@ def index_page(
         rating_plot=figures.rating_plot(ratings),
         clocks=figures.clock_chart(standings, spec.clock),
         games=[_game_row(g, r) for g, r in games],
+        max_replays=MAX_REPLAYS,
+        **_bracket(spec, games),
     )
+
+
+@attrs.frozen
+class BracketRow:
+    """One knock-out match in the index's bracket, in names and shown numbers."""
+
+    round: int
+    number: int
+    players: tuple[str, str]
+    points: tuple[str, str]
+    games: int
+    winner: str | None
+    by_seed: bool
+
+
+def _bracket(spec: Any, games: Sequence[tuple[ScheduledGame, Record]]) -> dict[str, Any]:
+    """A knock-out's matches (and its first round's byes) for the index; nothing for other formats."""
+    if spec.format != "knockout":
+        return {"bracket": [], "byes": []}
+    names = spec.names
+    points = {g.id: tuple(r.result.points) for g, r in games}
+    matches = knockout_matches([g for g, _ in games], points)
+    rows = [
+        BracketRow(
+            m.round,
+            m.number,
+            (names[m.seats[0]], names[m.seats[1]]),
+            (_num(m.points[0]), _num(m.points[1])),
+            m.games,
+            None if m.winner is None else names[m.winner],
+            m.by_seed,
+        )
+        for m in matches
+    ]
+    first = {who for m in matches if m.round == 1 for who in m.seats}
+    later = {who for m in matches if m.round > 1 for who in m.seats}
+    return {"bracket": rows, "byes": [names[i] for i in sorted(later - first)]}
 
 
 ENDED = {

@@ -14,6 +14,7 @@ share one seed (the same random start), as CodeCup rounds do.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 import attrs
@@ -238,3 +239,40 @@ def knockout_ranking(n: int, games: Sequence[ScheduledGame], points: Points) -> 
         winner = a if tally[a] > tally[b] else b if tally[b] > tally[a] else min(a, b)
         reached[winner] += 1
     return sorted(range(n), key=lambda p: (-reached[p], p))
+
+
+_KO_MATCH = re.compile(r"ko(\d+)m(\d+)(?:x\d+)?~")
+
+
+@attrs.frozen
+class KnockoutMatch:
+    """One knock-out match as played: its games (with replays) summed, and who went through, and why."""
+
+    round: int
+    number: int  # the match's place in its round, from 1
+    seats: tuple[int, int]  # the two players (indexes into the players list), in bracket order
+    points: tuple[float, float]  # each one's points over all the match's games
+    games: int
+    winner: int | None  # None: level, with a replay still to come (a run still going)
+    by_seed: bool  # level after every replay: the better seed went through
+
+
+def knockout_matches(games: Sequence[ScheduledGame], points: Points) -> list[KnockoutMatch]:
+    """The knock-out's matches in bracket order, from its games (replays tallied with their match)."""
+    grouped: dict[tuple[int, int], list[ScheduledGame]] = {}
+    for g in games:
+        found = _KO_MATCH.match(g.id)
+        if found and g.id in points:
+            grouped.setdefault((int(found[1]), int(found[2])), []).append(g)
+    matches = []
+    for (r, k), played in sorted(grouped.items()):
+        a, b = sorted(played[0].seats)
+        tally = {a: 0.0, b: 0.0}
+        for g in played:
+            for seat, who in enumerate(g.seats):
+                tally[who] += points[g.id][seat]
+        level = tally[a] == tally[b]
+        by_seed = level and len(played) >= 2 * (MAX_REPLAYS + 1)
+        winner = (min(a, b) if by_seed else None) if level else max(tally, key=lambda who: tally[who])
+        matches.append(KnockoutMatch(r, k, (a, b), (tally[a], tally[b]), len(played), winner, by_seed))
+    return matches

@@ -7,6 +7,7 @@ checks cannot see them; without this, their games were mixed into one folder.
 from __future__ import annotations
 
 import json
+import re
 
 import attrs
 import pytest
@@ -88,3 +89,14 @@ def test_the_standings_say_who_played_and_the_schedule_played(bots, play_tournam
         "top": 4,
     }
     assert doc["entrants"][1] == {"name": "p1", "command": [], "bot": "perfect", "directory": None}
+
+
+def test_a_knockouts_index_shows_its_bracket(bots, play_tournament, tiny_game, tmp_path):
+    from codecup.site.pages import index_page
+
+    result = play_tournament(bots, tmp_path / "out", format="knockout")
+    html = index_page(tiny_game, result.spec, result.games, result.standings, result.ratings)
+    rows = re.findall(r"<tr><td>(\d)</td><td>(\d)</td><td class=\"name\">([^<]*)</td>", html)
+    assert len(rows) == len({g.id.split("~")[0].split("x")[0] for g, _ in result.games})  # a row a match
+    assert rows[-1][0] == "3"  # five players: three rounds, the final last
+    assert "A bye in round 1" in html and "r1" in html.split("A bye in round 1")[1].split("</p>")[0]

@@ -162,3 +162,22 @@ def test_knockout_replays_ties_then_seed_goes_through():
     assert len(games) == 2 * (1 + sched.MAX_REPLAYS)
     assert len({g.seed for g in games}) == 1 + sched.MAX_REPLAYS  # each replay is a new start
     assert sched.knockout_ranking(2, games, points) == [0, 1]
+
+
+def test_knockout_matches_tally_replays_and_say_why_a_player_went_through():
+    names = ["a", "b", "c"]  # c's place is a bye for a in round 1
+    points, games = {}, []
+    for batch in sched.knockout(names, seed=1, points=points):
+        games += batch
+        # b - c level every time; a beats whoever comes
+        for g in batch:
+            points[g.id] = tuple(2.0 if who == 0 else 1.0 - (0 in g.seats) for who in g.seats)
+    matches = sched.knockout_matches(games, points)
+    first, final = matches
+    assert (first.round, first.seats, first.games) == (1, (1, 2), 2 * (1 + sched.MAX_REPLAYS))
+    assert (first.points, first.winner, first.by_seed) == ((6.0, 6.0), 1, True)
+    assert (final.round, final.seats, final.games, final.winner, final.by_seed) == (2, (0, 1), 2, 0, False)
+    assert final.points[0] != final.points[1]
+    # Stopped after the first (level) pair: no winner yet, not decided by seed either.
+    pending = sched.knockout_matches(games[:2], points)
+    assert [(m.winner, m.by_seed) for m in pending] == [(None, False)]
