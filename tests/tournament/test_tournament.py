@@ -64,7 +64,14 @@ def test_resume_plays_only_missing_games(play_tournament, bots, tmp_path):
 
 
 def test_resume_refuses_another_tournaments_log(play_tournament, bots, tmp_path):
+    from codecup.tournament.identity import NAME
+
     play_tournament(bots, tmp_path, seed=1)
+    with pytest.raises(
+        ConfigError, match=r"another tournament \(a round-robin tournament with --seed 1, this"
+    ):
+        play_tournament(bots, tmp_path, seed=2)
+    (tmp_path / NAME).unlink()  # a folder from before the schedule was kept: each game's own check
     with pytest.raises(ConfigError, match="different tournament"):
         play_tournament(bots, tmp_path, seed=2)
 
