@@ -13,7 +13,10 @@ folder. A folder of other files only (say, the ``players.yml`` beside it) is fin
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 from codecup.errors import ConfigError
@@ -87,6 +90,37 @@ def claim_folder(
     (path / MARKER).write_text(f"{kind}\n", "utf-8")
 
 
+def first_missing(path: Path) -> Path | None:
+    """The outermost folder of ``path`` (itself or a parent) that does not exist yet; None if it does."""
+    if path.exists():
+        return None
+    missing = path
+    while not missing.parent.exists():
+        missing = missing.parent
+    return missing
+
+
+@contextlib.contextmanager
+def released_on_failure(path: Path, created: Path | None) -> Iterator[None]:
+    """Remove the output folder ``path`` if the run fails before its first result, when this run
+    ``created`` it (``created``: the outermost folder it made, :func:`first_missing`; None: none).
+
+    A run refused after claiming its folder (an unknown executor, an unreachable
+    cluster) leaves nothing behind in the user's folders, not even the marker.
+    """
+    try:
+        yield
+    except BaseException:
+        if created is not None and path.is_dir() and not path.is_symlink() and not _holds_results(path):
+            shutil.rmtree(path, ignore_errors=True)
+            for parent in path.parents:  # the empty folders made on the way
+                if parent != created and created not in parent.parents:
+                    break
+                with contextlib.suppress(OSError):
+                    parent.rmdir()
+        raise
+
+
 def _holds_results(path: Path) -> bool:
     """Whether the folder holds more than a run's bookkeeping (its marker, lock, schedule and empty
     folders)."""
@@ -94,10 +128,10 @@ def _holds_results(path: Path) -> bool:
 
 
 def _holds(entry: Path) -> bool:
-    """Whether writing there could lose something: not the lock (opened to append, never written)
-    and not an empty folder."""
-    if entry.name == ".lock" and entry.is_file() and not entry.is_symlink():
-        return False
+    """Whether writing there could lose something: not the lock (opened to append, never written),
+    not an empty results log, and not an empty folder."""
+    if entry.name in (".lock", LOG_NAME) and entry.is_file() and not entry.is_symlink():
+        return entry.name == LOG_NAME and entry.stat().st_size > 0
     return not entry.is_dir() or entry.is_symlink() or any(entry.iterdir())
 
 

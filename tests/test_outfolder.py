@@ -145,3 +145,49 @@ def test_another_tournament_into_the_same_folder_is_refused_before_it_writes(tmp
     )
     assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
     assert tournament(tmp_path, out) == 0  # the same one resumes
+
+
+# --- a run refused after claiming its folder -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "players.yml", "--executor", "nowhere"],
+        ["tournament", "players.yml", "--out", "deep/er/out", "--executor", "nowhere"],
+        ["sprt", "spaghetti", "bot:random", "bot:greedy", "--out", "s", "--executor", "nowhere"],
+    ],
+)
+def test_a_run_refused_after_its_checks_leaves_no_folder_behind(tmp_path, monkeypatch, capsys, argv):
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert "unknown executor 'nowhere'" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["players.yml"]  # nor the folders on the way
+
+
+def test_a_failed_run_keeps_a_folder_that_was_there_or_holds_results(tmp_path):
+    from codecup.outfolder import released_on_failure
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    with pytest.raises(RuntimeError), released_on_failure(mine, created=None):
+        raise RuntimeError("lost")
+    assert mine.is_dir()  # not this run's to remove
+
+    played = tmp_path / "played"
+    played.mkdir()
+    claim_folder(played, RunKind.TOURNAMENT)
+    (played / "results.jsonl").write_text('{"id": "x"}\n')
+    with pytest.raises(RuntimeError), released_on_failure(played, created=played):
+        raise RuntimeError("lost after a game")
+    assert (played / "results.jsonl").is_file()
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    claim_folder(empty, RunKind.TOURNAMENT)
+    (empty / "games").mkdir()
+    (empty / "results.jsonl").write_text("")
+    with pytest.raises(RuntimeError), released_on_failure(empty, created=empty):
+        raise RuntimeError("lost before a game")
+    assert not empty.exists()

@@ -15,7 +15,7 @@ from codecup.cli.common import Subparsers, output_dir
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, play_spec, positive_int
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.outfolder import RunKind, claim_folder
+from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
 from codecup.site import build_site, write_demo_index
@@ -45,10 +45,11 @@ def run(args: argparse.Namespace) -> int:
     names = args.game or registry.names()
     for name in names:
         registry.get(name)  # an unknown game: one line, before the folder is touched
+    created = first_missing(args.out)
     output_dir(args.out)
     claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))
     try:
-        with stop_on_signals():
+        with stop_on_signals(), released_on_failure(args.out, created):
             return _demo(args, registry, names)
     except KeyboardInterrupt as exc:
         return report(exc, f"the games finished so far are logged under {args.out}/; run it again to resume")

@@ -157,11 +157,7 @@ def run(args: argparse.Namespace) -> int:
         if p.bot is not None:
             game.info.check_bot(p.bot)
     check_commands([new, old], "")
-    if args.out is not None:
-        output_dir(args.out)
-        claim_folder(args.out, RunKind.SPRT)
-    log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k)) if args.out else None
-    address = ex.parse_executor(args.executor)
+    address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
     pool: ex.GamePool
     if address is None:
         jobs = args.jobs or ex.default_jobs()
@@ -170,6 +166,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         pool = ex.DaskPool(address)
         jobs = args.jobs or pool.jobs
+    if args.out is not None:
+        output_dir(args.out)
+        claim_folder(args.out, RunKind.SPRT)
+    log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k)) if args.out else None
     state = SprtState(settings)
     faults: dict[str, dict[str, int]] = {side: {} for side in SIDES}
     quiet = bool(args.quiet)

@@ -25,7 +25,7 @@ from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
 from codecup.game import Game
-from codecup.outfolder import RunKind, claim_folder
+from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.plugins import load_games
 from codecup.sandbox import Limits
 from codecup.tournament import executor as ex
@@ -199,10 +199,11 @@ def run(args: argparse.Namespace) -> int:
     out = Path(_option(args, opts, "out", DEFAULT_OUT))
     if not out.is_absolute() and args.out is None and "out" in opts:
         out = args.file.parent / out
-    output_dir(out)
-    claim_folder(out, RunKind.TOURNAMENT)
     hidden = [*opts.get("hide", ()), *(_folder(p, "--hide") for p in args.hide or ())]
     hidden += [p.directory for p in spec.players if p.directory]
+    created = first_missing(out)
+    output_dir(out)  # last of the checks: a run refused by one leaves no folder behind
+    claim_folder(out, RunKind.TOURNAMENT)
     quiet = bool(_option(args, opts, "quiet", False))
     site = not _option(args, opts, "no_site", False)
     live = None
@@ -211,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
 
         live = LiveSite(out, game, spec)
     try:
-        with stop_on_signals():
+        with stop_on_signals(), released_on_failure(out, created):
             result = play_spec(
                 spec,
                 game,

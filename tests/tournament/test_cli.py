@@ -85,10 +85,11 @@ def test_tournament_cli_user_errors(tmp_path, text, message):
 
 def test_tournament_cli_hide_must_be_a_folder(tmp_path):
     (tmp_path / "players.yml").write_text(PLAYERS)
-    run = codecup("tournament", tmp_path / "players.yml", "--hide", tmp_path / "nowhere")
+    run = codecup("tournament", "players.yml", "--hide", tmp_path / "nowhere", cwd=tmp_path)
     assert run.returncode == 2
     assert "--hide" in run.stderr and "not a folder" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["players.yml"]  # no results folder left behind
 
 
 def test_hide_in_the_file_is_relative_to_it(tmp_path):
