@@ -202,3 +202,34 @@ def test_a_bots_locks_lock_nothing_and_leases_are_denied(tmp_path):
     refused, lines = _locks_seen_from_outside(unfiltered / "file", syscall_filter=False)
     assert refused == ["flock", "lockf"]
     assert lines == ["lease taken", "notify taken", "sqlite [(7,)]"]
+
+
+CORE_LIMIT = """
+import resource
+print("core", resource.getrlimit(resource.RLIMIT_CORE), resource.prlimit(0, resource.RLIMIT_CORE))
+for name, change in (
+    ("setrlimit core", lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0))),
+    ("prlimit core", lambda: resource.prlimit(0, resource.RLIMIT_CORE, (1, 1))),
+    ("setrlimit files", lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))),
+    ("prlimit files", lambda: resource.prlimit(0, resource.RLIMIT_NOFILE, (32, 32))),
+):
+    try:
+        change()
+        print(name, "changed")
+    except (OSError, ValueError):
+        print(name, "refused")
+"""
+
+
+def test_the_core_limit_stays_at_one_byte_and_other_limits_may_be_lowered():
+    """1 byte is the kernel's sign not to pipe a core to the machine's helper (run as root outside
+    the sandbox); 0 it ignores. The limit can be read, not changed; other limits can be lowered."""
+    lines = _run_code(CORE_LIMIT, syscall_filter=True)
+    assert lines == [
+        "core (1, 1) (1, 1)",
+        "setrlimit core refused",
+        "prlimit core refused",
+        "setrlimit files changed",
+        "prlimit files changed",
+    ]
+    assert _run_code(CORE_LIMIT, syscall_filter=False)[1] == "setrlimit core changed"  # the filter does it

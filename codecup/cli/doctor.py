@@ -56,6 +56,11 @@ def run(args: argparse.Namespace) -> int:
             "namespaces (pid, network, mount, ipc, uts, cgroup), read-only view, no capabilities",
         ),
         (
+            support.own_quotas,
+            "a user namespace per bot: its own counts of uid 0's per-user quotas "
+            "(queued signals, message queue bytes, locked shared memory)",
+        ),
+        (
             support.syscall_filter,
             f"system call filter: {seccomp.SUMMARY}",
         ),
@@ -67,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     print(support.summary())
     for ok, text in rows:
         print(f"  {_mark(ok)} {text}")
-    print("  yes rlimits: file size, open files, no core dumps")
+    limits = "file size, open files, queued signals, message queues, locked memory, core size 1 byte"
+    print(f"  yes rlimits: {limits}")
     cpu = "cpu (charged from cgroup2 cpu.stat)" if support.cgroup else "wall (no cgroup2 to measure CPU time)"
     print(f"clock mode: default {DEFAULT_CLOCK_MODE}; on this machine a cpu clock runs as {cpu}")
     epoll = epoll_line()

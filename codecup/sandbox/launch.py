@@ -10,7 +10,9 @@ namespaces it builds three processes, all inside the bot's cgroups::
 
 Only the bot joins its cgroups: freezing, killing, CPU time and limits are
 about its tree alone, and the keeper and init (asleep in ``wait``) cost no
-wake-up when the bot is frozen.
+wake-up when the bot is frozen. The bot alone also enters a user namespace of
+its own, in which it is uid 0 as outside, so that the kernel counts its
+per-user quotas apart from every other bot's (:meth:`Launch.own_quotas`).
 
 The keeper dies with the referee (parent-death signal), init dies with the
 keeper, and when init dies the kernel kills everything left in the pid
@@ -63,11 +65,14 @@ class Launch:
     procs_files: tuple[str, ...] = ()  # cgroup.procs files to join
     file_size: int = 64 << 20  # RLIMIT_FSIZE
     open_files: int = 256  # RLIMIT_NOFILE
-    # Quotas the kernel keeps per uid for the whole machine, which the bot (uid 0) shares with
-    # the referee and every root process: queued real-time signals and POSIX message queue
-    # bytes. Its own limit caps how far it may fill them (the machine's are 10,000s and 800 KiB).
+    # Quotas the kernel keeps per uid, which the bot (uid 0) would share with the other bots, the
+    # referee and every root process: queued real-time signals and POSIX message queue bytes (and
+    # locked shared memory, under the machine's own limit). In a user namespace of its own (see
+    # :meth:`Launch.own_quotas`) the bot's counts are its own, under these limits; without one,
+    # they cap how far it may fill the shared counts (the machine's are 10,000s and 800 KiB).
     pending_signals: int = 1024  # RLIMIT_SIGPENDING
     message_queue_bytes: int = 64 << 10  # RLIMIT_MSGQUEUE
+    locked_memory: int = 1 << 20  # RLIMIT_MEMLOCK (the machine's is usually 8 MiB)
     namespaces: bool = False
     workdir: str = ""  # the bot's working folder (absolute)
     scratch: str = ""  # an empty folder: its private tmpfs is mounted there
@@ -81,13 +86,12 @@ class Launch:
 
     def __call__(self) -> None:
         linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        # 1 byte, not 0: a core piped to a helper (core_pattern "|...") ignores 0, but not 1 (see seccomp).
+        resource.setrlimit(resource.RLIMIT_CORE, (1, 1))
         resource.setrlimit(resource.RLIMIT_FSIZE, (self.file_size, self.file_size))
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
-        if linux.IS_LINUX:
-            resource.setrlimit(resource.RLIMIT_SIGPENDING, (self.pending_signals, self.pending_signals))
-            resource.setrlimit(resource.RLIMIT_MSGQUEUE, (self.message_queue_bytes, self.message_queue_bytes))
         if not self.namespaces:
+            self.quota_limits()
             join(self.procs_files)
             if self.syscall_filter:
                 linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
@@ -176,23 +180,37 @@ class Launch:
         """As pid 1 of the new pid namespace: mount its /proc, start the bot, reap, report."""
         linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)  # dies with the keeper
         linux.prctl(linux.PR_SET_DUMPABLE, 0)  # the bot cannot trace it
-        flags = linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC | linux.MS_RDONLY
-        linux.mount("proc", "/proc", "proc", flags)
+        # Writable until the bot has entered its user namespace (it writes its uid map there).
+        linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
         linux.blank_command_line()  # the referee's, with every player's command: not for the bot
+        ready_read, ready = os.pipe()
+        go, go_write = os.pipe()
         bot = os.fork()
         if bot == 0:
             os.close(status_pipe)
+            os.close(ready_read)
+            os.close(go_write)
             for fd in cgroups:
                 os.write(fd, str(os.getpid()).encode())
                 os.close(fd)
             linux.unshare(linux.CLONE_NEWCGROUP)  # its cgroup is the root of what it sees
             self.mount_cgroup_views()
+            self.own_quotas()
+            os.write(ready, b"1")  # init now makes /proc read-only
+            os.close(ready)
+            os.read(go, 1)
+            os.close(go)
             linux.drop_all_capabilities()
             if self.syscall_filter:
                 seccomp.install()
             os.chdir(self.workdir)  # into the overlay mounted over the folder it started in
             return
         try:
+            os.close(ready)
+            os.close(go)
+            os.read(ready_read, 1)  # the bot is in its user namespace (or gone)
+            linux.set_readonly("/proc", recursive=False)
+            os.write(go_write, b"1")
             os.closerange(0, status_pipe)
             os.closerange(status_pipe + 1, _FD_LIMIT)
             while True:
@@ -202,6 +220,28 @@ class Launch:
                     os._exit(0)
         except BaseException:
             os._exit(127)
+
+    def quota_limits(self) -> None:
+        """The bot's limits on what the kernel counts per user (see :attr:`pending_signals`)."""
+        if linux.IS_LINUX:
+            resource.setrlimit(resource.RLIMIT_SIGPENDING, (self.pending_signals, self.pending_signals))
+            resource.setrlimit(resource.RLIMIT_MSGQUEUE, (self.message_queue_bytes, self.message_queue_bytes))
+            resource.setrlimit(resource.RLIMIT_MEMLOCK, (self.locked_memory, self.locked_memory))
+
+    def own_quotas(self) -> None:
+        """Count the bot's per-user quotas apart from every other process of uid 0.
+
+        The kernel counts queued signals, message queue bytes and locked shared memory per user
+        *and user namespace*; a namespace's counts add up into its parent's, held there to the
+        limits its creator had. So the bot, before it takes its own (lower) limits, enters a user
+        namespace of its own, in which uid 0 is uid 0 outside (to files it is uid 0 as before):
+        its counts are then its own, under its own limits, and what it holds leaves every other
+        bot its whole share; all the bots together stay under the machine's limits for uid 0.
+        Where the kernel has no user namespaces the counts stay shared, under the same limits.
+        """
+        with contextlib.suppress(OSError):
+            linux.enter_user_namespace()
+        self.quota_limits()
 
     def mount_cgroup_views(self) -> None:
         """Mount each of :attr:`cgroup_views` again, read-only, in the bot's cgroup namespace (its own

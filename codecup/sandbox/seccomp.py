@@ -46,6 +46,15 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   ``io_setup`` could take all of it, and no process of the machine could
   then set up a context: ``io_setup`` fails with ``ENOSYS``, as on a kernel
   without it (the C library's POSIX aio uses threads).
+- *Core dumps to a helper*: where ``kernel.core_pattern`` pipes cores to a
+  program (``|/usr/share/apport/apport``, ``|systemd-coredump``, most
+  distributions' default), the kernel starts that program as root, outside
+  every namespace and cgroup of the crashing process, for each crash, and
+  ignores a core size limit of 0 for pipes; one of 1 byte is its sign not to
+  dump (measured on this kernel: a crash with the limit at 0 ran the helper,
+  at 1 did not). The sandbox sets ``RLIMIT_CORE`` to 1, and ``setrlimit`` or
+  ``prlimit64`` setting it (to 0, say) fails, so a bot's crashes start
+  nothing outside it.
 - *Exploit tools*: ``userfaultfd``, ``perf_event_open`` and ``bpf`` are
   denied and io_uring fails with ``ENOSYS`` (programs fall back to plain
   calls), as under Docker's default profile: kernel interfaces a bot has no
@@ -83,7 +92,9 @@ _RET_K = 0x06  # BPF_RET | BPF_K
 # Offsets in struct seccomp_data: the call's number, its ABI, the low 32 bits of its arguments.
 _NR, _ARCH = 0, 4
 _LOW = 0 if sys.byteorder == "little" else 4
-_ARG0, _ARG1 = 16 + _LOW, 24 + _LOW
+_ARG0, _ARG1, _ARG2 = 16 + _LOW, 24 + _LOW, 32 + _LOW
+_ARG2_HIGH = 32 + 4 - _LOW  # the other half of the third argument (a pointer)
+RLIMIT_CORE = 4  # the same number on every Linux ABI
 _X32_BIT = 0x40000000
 _SOCK_TYPE_MASK = 0xF
 _JSET_K = 0x45  # BPF_JMP | BPF_JSET | BPF_K
@@ -129,6 +140,8 @@ class Abi:
     unshare: int  # unshare(2): the same
     fcntl: tuple[int, ...]  # fcntl(2) (and fcntl64): DENIED_FCNTL denied, NOOP_FCNTL made no-ops
     flock: int  # flock(2): made a no-op
+    setrlimit: int  # setrlimit(2): denied for RLIMIT_CORE (its first argument)
+    prlimit: int  # prlimit64(2): denied for RLIMIT_CORE (its second argument) with a new limit given
     missing: tuple[tuple[str, int], ...] = _MISSING  # (name, number) of each call that gets ENOSYS
     mask: int = 0xFFFFFFFF  # applied to the call number first (x86-64: folds x32 onto x86-64)
 
@@ -141,6 +154,7 @@ class Abi:
         """The number of the call ``name`` in this ABI (one the filter checks)."""
         checked = {"socket": self.socket, "socketpair": self.socketpair, "clone": self.clone}
         checked |= {"unshare": self.unshare, "flock": self.flock, "fcntl": self.fcntl[0]}
+        checked |= {"setrlimit": self.setrlimit, "prlimit64": self.prlimit}
         return {**dict(self.calls), **dict(self.missing), **checked}[name]
 
 
@@ -168,22 +182,24 @@ _DENIED_AARCH64 = _calls(
 ABIS: dict[str, tuple[Abi, ...]] = {
     "x86_64": (
         Abi(0xC000003E, _DENIED_X86_64, 41, 53, clone=56, unshare=272, fcntl=(72,), flock=73,
-            missing=(*_MISSING, ("io_setup", 206)), mask=~_X32_BIT & 0xFFFFFFFF),
+            setrlimit=160, prlimit=302, missing=(*_MISSING, ("io_setup", 206)),
+            mask=~_X32_BIT & 0xFFFFFFFF),
         Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102)), 359, 360, clone=120, unshare=310,
-            fcntl=(55, 221), flock=143, missing=(*_MISSING, ("io_setup", 245))),
+            fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340,
+            missing=(*_MISSING, ("io_setup", 245))),
     ),
     "aarch64": (
         Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32,
-            missing=(*_MISSING, ("io_setup", 0))),
+            setrlimit=164, prlimit=261, missing=(*_MISSING, ("io_setup", 0))),
         Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143,
-            missing=(*_MISSING, ("io_setup", 243))),
+            setrlimit=75, prlimit=369, missing=(*_MISSING, ("io_setup", 243))),
     ),
 }
 # fmt: on
 #: What the filter closes, in a few words (for ``codecup doctor`` and the records).
 SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
-    "no io_uring or kernel aio, no locks on the machine's files"
+    "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper"
 )
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
@@ -215,7 +231,8 @@ def _assemble(items: list[_Item]) -> list[Instruction]:
 def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
     with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, datagram ``socketpair`` and ``clone`` or
-    ``unshare`` with NAMESPACE_FLAGS too, and ``fcntl`` with DENIED_FCNTL; ``flock`` and ``fcntl`` with
+    ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with DENIED_FCNTL, and ``setrlimit`` or
+    ``prlimit64`` setting RLIMIT_CORE; ``flock`` and ``fcntl`` with
     NOOP_FCNTL return 0 unmade; the ABI's ``missing`` calls get ``ENOSYS``, and everything else is
     allowed; an ABI the machine does not run gets ``ENOSYS``."""
     items: list[_Item] = []
@@ -230,6 +247,8 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             *((_JEQ_K, "nosys", 0, number) for _, number in abi.missing),
             *((_JEQ_K, f"fcntl{i}", 0, number) for number in abi.fcntl),
             (_JEQ_K, "noop", 0, abi.flock),
+            (_JEQ_K, f"setrlimit{i}", 0, abi.setrlimit),
+            (_JEQ_K, f"prlimit{i}", 0, abi.prlimit),
             (_JEQ_K, f"socket{i}", 0, abi.socket),
             (_JEQ_K, f"pair{i}", "allow", abi.socketpair),
             f"socket{i}",
@@ -243,6 +262,16 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             f"ns{i}",
             (_LD_W_ABS, 0, 0, _ARG0),
             (_JSET_K, "deny", "allow", NAMESPACE_FLAGS),
+            f"setrlimit{i}",
+            (_LD_W_ABS, 0, 0, _ARG0),
+            (_JEQ_K, "deny", "allow", RLIMIT_CORE),
+            f"prlimit{i}",  # prlimit64(pid, resource, new, old): reading the limit is fine
+            (_LD_W_ABS, 0, 0, _ARG1),
+            (_JEQ_K, 0, "allow", RLIMIT_CORE),
+            (_LD_W_ABS, 0, 0, _ARG2),
+            (_JEQ_K, 0, "deny", 0),
+            (_LD_W_ABS, 0, 0, _ARG2_HIGH),
+            (_JEQ_K, "allow", "deny", 0),
             f"fcntl{i}",
             (_LD_W_ABS, 0, 0, _ARG1),
             *((_JEQ_K, "deny", 0, command) for command in DENIED_FCNTL),

