@@ -185,6 +185,11 @@ class Game(abc.ABC):
             raise ConfigError(f"a bot of {name} has a method choose(state) -> move; {kind} has none")
         return RulesPlayer(self.wire(variant), lambda setup: self.new_state(setup, variant), bot)
 
+    def run_notes(self, variant: str) -> tuple[str, ...]:
+        """Lines a run of this game says at its start and its results keep: what a reader must
+        know to trust them (Lucky Words: the word list in force). The default: none."""
+        return ()
+
     def replay_referee(self, setup: str, variant: str, seed: int, extra: Mapping[str, Any]) -> Dialogue:
         """The referee that re-checks a record whose game data is ``extra`` (``codecup verify``).
 

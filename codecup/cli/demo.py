@@ -72,12 +72,15 @@ def _demo(args: argparse.Namespace, registry: GameRegistry, names: list[str]) ->
             seed=args.seed,
             rounds=args.rounds,
             clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
+            notes=game.run_notes(variant.name),
         )
         out = args.out / name
         out.mkdir(exist_ok=True)
         claim_folder(out, RunKind.TOURNAMENT)
         if not args.quiet:
             print(f"\n== {game.info.title}: {len(players)} bots, {spec.estimated_games()} games ==")
+            for line in spec.notes:
+                print(line)
         start = time.perf_counter()
         result = play_spec(spec, game, out, jobs=args.jobs, executor=None, quiet=args.quiet)
         build_site(out, game, result)

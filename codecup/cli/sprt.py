@@ -181,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
             f"alpha {args.alpha:g}, beta {args.beta:g}; bounds [{lower:+.3f}, {upper:+.3f}]",
             flush=True,
         )
+        for line in game.run_notes(variant.name):
+            print(line, flush=True)
     start = time.perf_counter()
     max_pairs = args.max_games // 2
     verdict = None

@@ -194,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
         challenger=_option(args, opts, "challenger", None),
         swiss_rounds=_option(args, opts, "swiss_rounds", None),
         top=_option(args, opts, "top", 4),
+        notes=game.run_notes(variant.name),
     )
     spec.check()
     out = Path(_option(args, opts, "out", DEFAULT_OUT))
@@ -205,6 +206,9 @@ def run(args: argparse.Namespace) -> int:
     output_dir(out)  # last of the checks: a run refused by one leaves no folder behind
     claim_folder(out, RunKind.TOURNAMENT)
     quiet = bool(_option(args, opts, "quiet", False))
+    if not quiet:
+        for line in spec.notes:
+            print(line, flush=True)
     site = not _option(args, opts, "no_site", False)
     live = None
     if site:  # written as games finish: an organiser can watch the standings grow

@@ -56,6 +56,7 @@ class TournamentSpec:
     swiss_rounds: int | None = None
     top: int = 4
     clock_mode: str = DEFAULT_CLOCK_MODE
+    notes: tuple[str, ...] = ()  # what the game says a reader must know (Game.run_notes): not the schedule
 
     @property
     def names(self) -> list[str]:
@@ -162,6 +163,8 @@ class TournamentResult:
         faults = fault_summary(self.games)
         if faults:
             text += "\n\n" + faults
+        if s.notes:
+            text += "\n\n" + "\n".join(s.notes)
         return text
 
     def to_json(self) -> dict[str, Any]:

@@ -107,6 +107,10 @@ class LuckyWords(Game):
 
         return LuckyWordsPlayer(fresh(clock), rules_of(variant), clock=clock, rebuild=fresh)
 
+    def run_notes(self, variant: str) -> tuple[str, ...]:
+        """The word list in force, and whether it is the official one (a run says so at its start)."""
+        return (load_words().describe(),)
+
     def replay_referee(self, setup: str, variant: str, seed: int, extra: Mapping[str, Any]) -> Dialogue:
         """The referee scoring with the word list the record names (see :func:`record_words`)."""
         return referee(setup, rules_of(variant), record_words(extra))
