@@ -10,6 +10,7 @@ which limit, if any, the bot ran into.
 from __future__ import annotations
 
 import contextlib
+import filecmp
 import functools
 import itertools
 import os
@@ -116,14 +117,14 @@ class Box:
             cgroup_views=views,
             syscall_filter=support.syscall_filter,
         )
-        note = ""
+        notes = [f"its own {n} kept, not the game's {s}" for n, s in _own_differing(policy.provided, workdir)]
         if provided and namespaces:
-            note = "; ".join(f"{n} provided from {s}" for n, s in provided)
+            notes += [f"{n} provided from {s}" for n, s in provided]
         elif provided:
-            note = "; ".join(
+            notes += [
                 f"{n} missing from its folder (cannot be provided without a sandbox)" for n, _ in provided
-            )
-        return cls(launch, support, cgroup, scratch, note)
+            ]
+        return cls(launch, support, cgroup, scratch, "; ".join(notes))
 
     @property
     def home(self) -> str | None:
@@ -139,8 +140,9 @@ class Box:
         """How this bot is contained, in one line for the record."""
         parts = []
         if self.launch.namespaces:
+            user = ", user (its own per-user quotas)" if self.support.own_quotas else ""
             parts.append(
-                "namespaces (pid, network, mount, ipc, uts, cgroup), read-only filesystem, "
+                f"namespaces (pid, network, mount, ipc, uts, cgroup{user}), read-only filesystem, "
                 f"scratch {self.launch.scratch_size >> 20} MiB, no capabilities"
             )
         else:
@@ -149,9 +151,9 @@ class Box:
             parts.append(f"system call filter ({seccomp.SUMMARY})")
         if self.cgroup is not None:
             parts.append(self.cgroup.describe())
-        parts.append(
-            f"rlimits (file size {self.launch.file_size >> 20} MiB, {self.launch.open_files} files, no core)"
-        )
+        files = f"file size {self.launch.file_size >> 20} MiB, {self.launch.open_files} files"
+        quotas = f"{self.launch.pending_signals} queued signals, {self.launch.message_queue_bytes >> 10} KiB"
+        parts.append(f"rlimits ({files}, {quotas} of message queues, no core)")
         return "; ".join(parts)
 
     def limit_message(self, keeper_pid: int, exit_signal: int | None) -> str | None:
@@ -183,3 +185,17 @@ class Box:
 def remove_scratch_root() -> None:
     """Remove this referee's scratch folder (empty mount points only)."""
     shutil.rmtree(scratch_root(), ignore_errors=True)
+
+
+def _own_differing(provided: tuple[tuple[str, str], ...], workdir: Path) -> list[tuple[str, str]]:
+    """The files the game provides that the bot's folder has a copy of its own of, different from
+    the game's (a Lucky Words bot with another word list plays with it, scored by the game's)."""
+    differing = []
+    for name, source in provided:
+        own = workdir / name
+        try:
+            if own.is_file() and not filecmp.cmp(own, source, shallow=False):
+                differing.append((name, source))
+        except OSError:
+            continue
+    return differing
