@@ -128,7 +128,7 @@ def test_a_provided_file_appears_in_the_working_folder_without_touching_it(
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
     if own_file:
         assert record.logs[0].startswith("THE BOT'S OWN LIST")
-        assert "provided" not in record.containment[0]
+        assert "words.dat provided from" not in record.containment[0]
         assert f"its own words.dat kept, not the game's {source}" in record.containment[0]  # it differs
     else:
         assert record.logs[0].startswith("THE TOURNAMENT'S LIST")
