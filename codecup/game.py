@@ -15,6 +15,7 @@ states) are derived. A game written before the rules API overrides those instead
 from __future__ import annotations
 
 import abc
+import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -200,6 +201,21 @@ class Game(abc.ABC):
         """
         return self.referee(setup, variant, seed)
 
+    def extra_problems(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
+        """What a record's game data (``extra``) says that its replay does not (``codecup verify``).
+
+        The default: every field the replay's referee gives must be in the record, the same (a
+        Lucky Words record's claimed scores, boards, letters). A game whose data holds something
+        that may rightly differ on another machine (where a word list was found) overrides it.
+        """
+        problems = []
+        for key, value in replayed.items():
+            said = recorded.get(key)
+            if _json_form(said) != _json_form(value):
+                given = _short(value)
+                problems.append(f"extra.{key}: the rules give {given}, the record says {_short(said)}")
+        return problems
+
     def replay_state(self, setup: str, variant: str, extra: Mapping[str, Any]) -> State:
         """The rules' first state for re-checking a record whose game data is ``extra`` (``codecup verify``).
 
@@ -273,3 +289,13 @@ class Game(abc.ABC):
         self.info.check_bot(bot)
         v = self.info.variant(variant)
         return self.new_player(bot, variant, seed, v.clock if clock is None else clock)
+
+
+def _json_form(value: Any) -> Any:
+    """``value`` as JSON would give it back (tuples as lists), for comparing with a record's."""
+    return json.loads(json.dumps(value))
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -90,6 +90,7 @@ def verify_record(game: Game, record: Record) -> list[str]:
             f"termination: rules give {[e.kind.value for e in outcome.ends]}, "
             f"record says {[e.kind.value for e in record.result.termination]}"
         )
+    problems.extend(game.extra_problems(record.extra, outcome.extra))
     leftover = [seat for seat, q in enumerate(channel.answers) if q]
     if leftover:
         problems.append(f"the record has answers the referee never asked for (seats {leftover})")

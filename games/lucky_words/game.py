@@ -107,6 +107,19 @@ class LuckyWords(Game):
 
         return LuckyWordsPlayer(fresh(clock), rules_of(variant), clock=clock, rebuild=fresh)
 
+    def extra_problems(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
+        """As the framework's, but a word list is the same list wherever this machine found it (and a
+        record from before lists were identified names its list in words, which the replay found)."""
+        old_record = not isinstance(recorded.get("word_list"), Mapping)
+
+        def placeless(extra: Mapping[str, Any]) -> dict[str, Any]:
+            listed = extra.get("word_list")
+            if old_record or not isinstance(listed, Mapping):
+                return {k: v for k, v in extra.items() if k != "word_list"}
+            return {**extra, "word_list": {k: v for k, v in listed.items() if k not in ("source", "found")}}
+
+        return super().extra_problems(placeless(recorded), placeless(replayed))
+
     def run_notes(self, variant: str) -> tuple[str, ...]:
         """The word list in force, and whether it is the official one (a run says so at its start)."""
         return (load_words().describe(),)

@@ -132,6 +132,35 @@ def test_an_old_record_without_a_list_identity_uses_the_list_in_force(tmp_path, 
     assert main(["verify", str(record)]) == 0
 
 
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("reported_score_right", "flip"), ("reported_score", ["130", "1"]), ("boards", ["A" * 49] * 2)],
+)
+def test_a_record_whose_game_data_was_edited_does_not_verify(tmp_path, no_list, capsys, field, value):
+    """The 2004 referee's check of each claimed score, the boards: what the replay gives must be
+    what the record says (a record edited to call a wrong claim right verified)."""
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, doc = record_with(tmp_path, small, variant="codecup2004")
+    assert main(["verify", str(record), "--words", str(small)]) == 0
+    if value == "flip":  # each claim called right as wrong, and the other way round
+        value = [None if right is None else not right for right in doc["extra"][field]]
+    doc["extra"][field] = value
+    record.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["verify", str(record), "--words", str(small)]) == 1
+    assert f"extra.{field}: the rules give " in capsys.readouterr().out
+
+
+def test_a_list_found_elsewhere_is_the_same_list(tmp_path, no_list, capsys):
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, _ = record_with(tmp_path, small, variant="codecup2004")
+    moved = tmp_path / "moved.dat"
+    small.rename(moved)
+    assert main(["verify", str(record), "--words", str(moved)]) == 0  # where it was found is no matter
+
+
 # --- words.dat for programs ------------------------------------------------------------------
 
 
