@@ -38,6 +38,11 @@ class PlayerSession(abc.ABC):
     def finished(self) -> bool:
         """True once the referee has ended the game (``Quit``, ``x``, ...)."""
 
+    def hold_to_variant(self) -> None:  # noqa: B027 - optional hook, most games have one dialogue
+        """The variant was told (``--variant``, ``$CODECUP_VARIANT``): a referee speaking another
+        variant's dialogue is a line the session cannot follow, not one to switch to. A game whose
+        session can follow either dialogue (Lucky Words) stops doing so; the default has nothing to do."""
+
 
 @attrs.frozen
 class Wire:

@@ -59,7 +59,8 @@ def _clock_from_referee(game: str) -> float | None:
 def run(args: argparse.Namespace) -> int:
     """Answer the referee's lines until the game ends or input closes."""
     game = load_game(args.game)
-    variant = game.info.variant(args.variant or _variant_from_referee(args.game)).name
+    told = args.variant or _variant_from_referee(args.game)
+    variant = game.info.variant(told).name
     clock = args.clock if args.clock is not None else _clock_from_referee(args.game)
     user_bot = UserBot.parse(args.name)
     if user_bot is None:
@@ -67,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     else:  # a contestant's own Python bot on the game's bot interface
         seconds = game.info.variant(variant).clock if clock is None else clock
         session = game.player_session(user_bot.factory(args.seed, variant), variant, seconds)
+    if told:
+        session.hold_to_variant()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while not session.finished:
         raw = stdin.readline()

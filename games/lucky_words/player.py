@@ -77,6 +77,11 @@ class LuckyWordsPlayer(PlayerSession):
         self._begun = False
         self._finished = False
         self._heard = 0
+        self._follows = True  # a line 2 of the other dialogue switches to it (unless told the variant)
+
+    def hold_to_variant(self) -> None:
+        """Told the variant: a line 2 of the other dialogue is a line it cannot follow."""
+        self._follows = False
 
     @property
     def finished(self) -> bool:
@@ -101,6 +106,11 @@ class LuckyWordsPlayer(PlayerSession):
                     "nor '1' or '0' (Word Racer)"
                 )
             if heard is not self.rules.dialect:
+                if not self._follows:
+                    raise DialogueError(
+                        f"line 2 from the referee: {text!r} is {heard.value}'s dialogue, "
+                        f"not variant {self.rules.variant.name}'s, which this player was told"
+                    )
                 self._switch(rules_of(PLAIN_RULES[heard]))
             if heard is Dialect.WORDRACER:
                 first = text == "1"

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from codecup.errors import DialogueError
@@ -124,3 +128,36 @@ def test_the_variant_asked_for_is_kept_when_the_referee_speaks_it(small_words):
     session.receive("E")
     session.receive("1")
     assert session.rules.name == "wordracer-contest" and made.clocks == [10.0]
+
+
+@pytest.mark.parametrize(
+    ("told", "second"), [("codecup2004", "1"), ("wordracer", "start"), ("wordracer", "E")]
+)
+def test_told_the_variant_a_second_line_of_the_other_dialogue_is_not_followed(small_words, told, second):
+    """`--variant` or $CODECUP_VARIANT given: the docs promise line 2 is followed only when told nothing."""
+    session = LuckyWordsPlayer(RandomBot(4), rules_of(told))
+    session.hold_to_variant()
+    session.receive("E")
+    with pytest.raises(DialogueError, match=f"not variant {told}'s, which this player was told"):
+        session.receive(second)
+
+
+def test_a_bot_program_told_the_variant_says_so_and_exits_2():
+    told = subprocess.run(
+        [sys.executable, "-m", "codecup", "bot", "lucky_words", "random", "--variant", "codecup2004"],
+        input="E\n1\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert told.returncode == 2 and told.stdout == ""
+    assert "'1' is wordracer's dialogue, not variant codecup2004's" in told.stderr
+    untold = subprocess.run(
+        [sys.executable, "-m", "codecup", "bot", "lucky_words", "random"],
+        input="E\n1\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if not k.startswith("CODECUP_")},
+    )
+    assert untold.returncode == 0 and len(untold.stdout.split()) == 2  # a Word Racer pick: 'L P'
