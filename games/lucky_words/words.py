@@ -103,7 +103,8 @@ class WordList:
     def describe(self) -> str:
         """One line saying which list is in use."""
         tag = "official CodeCup 2004 list" if self.official else "not the official list"
-        return f"word list: {self.source} ({len(self.words)} words, {tag}, sha256 {self.sha256[:12]})"
+        count = f"{len(self.words)} word{'' if len(self.words) == 1 else 's'}"
+        return f"word list: {self.source} ({count}, {tag}, sha256 {self.sha256[:12]})"
 
     def as_file(self) -> Path:
         """A file holding this list: its own path, or (the bundled list) a copy in the temp folder."""
@@ -152,7 +153,8 @@ class WordListId:
     def describe(self) -> str:
         """One line naming the list."""
         tag = "the official CodeCup 2004 list" if self.official else "not the official list"
-        return f"sha256 {self.sha256} ({self.words} words, {tag}; found at {self.source})"
+        count = f"{self.words} word{'' if self.words == 1 else 's'}"
+        return f"sha256 {self.sha256} ({count}, {tag}; found at {self.source})"
 
 
 FOUND_ENV = f"${WORDS_ENV}"
