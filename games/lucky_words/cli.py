@@ -39,8 +39,10 @@ WORDS_OPTION = GameOption(
 SCORE_DESCRIPTION = """\
 ``codecup score GAME BOARD``: score one board with a game's own scorer.
 
-BOARD is the board's text (Lucky Words: 49 letters row by row); without it,
-or with ``-``, the board is read from standard input (e.g. 7 lines).
+Games with a board scorer are those whose game object has ``score_board``: of
+the built-in games, Lucky Words, which this command comes with. BOARD is the
+board's text (Lucky Words: 49 letters row by row); without it, or with ``-``,
+the board is read from standard input (e.g. 7 lines).
 """
 
 
@@ -56,7 +58,9 @@ def run_score(args: argparse.Namespace) -> int:
     game = load_games().get(args.game)
     score_board = getattr(game, "score_board", None)
     if score_board is None:
-        raise ConfigError(f"game {args.game} has no board scorer")
+        registry = load_games()
+        scorers = [name for name in registry.names() if hasattr(registry.get(name), "score_board")]
+        raise ConfigError(f"game {args.game} has no board scorer (games that have one: {', '.join(scorers)})")
     text = sys.stdin.read() if args.board == "-" else args.board
     report = score_board(text, args.scoring)
     print(report.note)
