@@ -49,10 +49,16 @@ def test_user_mistakes_exit_2(small_words, capsys, tmp_path):
 
 
 def test_game_without_a_board_scorer(monkeypatch, capsys):
+    class Scorer:
+        def score_board(self, board, scoring=None): ...
+
     class Registry:
         def get(self, name):
-            return object()  # a game with no score_board capability
+            return Scorer() if name == "scorer" else object()  # othergame: no score_board capability
+
+        def names(self):
+            return ["othergame", "scorer"]
 
     monkeypatch.setattr("codecup_games.lucky_words.cli.load_games", Registry)
     assert main(["score", "othergame", "ABC"]) == 2
-    assert "game othergame has no board scorer" in capsys.readouterr().err
+    assert "game othergame has no board scorer (games that have one: scorer)" in capsys.readouterr().err
