@@ -186,6 +186,12 @@ class Game(abc.ABC):
             raise ConfigError(f"a bot of {name} has a method choose(state) -> move; {kind} has none")
         return RulesPlayer(self.wire(variant), lambda setup: self.new_state(setup, variant), bot)
 
+    def results_key(self, variant: str) -> str | None:
+        """What this game's results depend on beyond the record's own settings, in a few words
+        (Lucky Words: which word list scores the games); a tournament folder played with one is
+        not resumed with another. The default: nothing."""
+        return None
+
     def run_notes(self, variant: str) -> tuple[str, ...]:
         """Lines a run of this game says at its start and its results keep: what a reader must
         know to trust them (Lucky Words: the word list in force). The default: none."""

@@ -12,6 +12,7 @@ run's and more.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,13 @@ if TYPE_CHECKING:  # tournament.py imports this module
 NAME = ".codecup-schedule.json"
 """The hidden file in a tournament's output folder holding its schedule's settings."""
 
-_GROWS = ("round-robin", "gauntlet")  # formats whose schedule with more rounds holds the old one
+_GROWS = ("round-robin", "gauntlet")  # formats whose schedule with more rounds or players holds the old one
+_UNKNOWN_BEFORE = ("players", "results_key")  # fields a schedule file of an earlier version lacks
+
+
+def _names(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    """A players list as read back from JSON (a list) or given (a tuple)."""
+    return None if value is None else tuple(str(name) for name in value)
 
 
 @attrs.frozen
@@ -38,10 +45,14 @@ class Schedule:
     challenger: str | None = None  # a gauntlet's
     swiss_rounds: int | None = None  # a Swiss tournament's
     top: int | None = None  # a Swiss tournament's final
+    # The players, in order, of a Swiss tournament or a knock-out: who meets whom depends on all of
+    # them (a round robin or a gauntlet with a player added plays the old games and more).
+    players: tuple[str, ...] | None = attrs.field(default=None, converter=_names)
+    results_key: str | None = None  # what the game's results depend on (Game.results_key)
 
     @classmethod
-    def of(cls, spec: TournamentSpec) -> Schedule:
-        """The schedule ``spec`` plays."""
+    def of(cls, spec: TournamentSpec, results_key: str | None = None) -> Schedule:
+        """The schedule ``spec`` plays; ``results_key``: the game's (see ``Game.results_key``)."""
         swiss = spec.format == "swiss"
         return cls(
             format=spec.format,
@@ -50,6 +61,8 @@ class Schedule:
             challenger=spec.names[spec.challenger_index] if spec.format == "gauntlet" else None,
             swiss_rounds=spec.n_swiss_rounds() if swiss else None,
             top=max(2, min(spec.top, len(spec.players))) if swiss else None,
+            players=None if spec.format in _GROWS else tuple(spec.names),
+            results_key=results_key,
         )
 
     def difference(self, earlier: Schedule) -> str | None:
@@ -58,20 +71,31 @@ class Schedule:
             return f"a {earlier.format} tournament, this one {self.format}"
         for field in attrs.fields(Schedule)[1:]:
             was, now = getattr(earlier, field.name), getattr(self, field.name)
-            grows = field.name == "rounds" and self.format in _GROWS and now > was
-            if was != now and not grows:
-                option = "--" + field.name.replace("_", "-")
-                return f"a {earlier.format} tournament with {option} {was}, this one {option} {now}"
+            if was == now or (was is None and field.name in _UNKNOWN_BEFORE):
+                continue
+            if field.name == "rounds" and self.format in _GROWS and now > was:
+                continue
+            if field.name == "players":
+                return f"a {earlier.format} tournament of {_list(was)}, this one of {_list(now)}"
+            if field.name == "results_key":
+                return f"games played with {was}, this run with {now}"
+            option = "--" + field.name.replace("_", "-")
+            return f"a {earlier.format} tournament with {option} {was}, this one {option} {now}"
         return None
 
 
-def check_schedule(spec: TournamentSpec, out: Path, has_games: bool) -> None:
+def _list(names: tuple[str, ...]) -> str:
+    shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+    return f"{len(names)} players ({shown})"
+
+
+def check_schedule(spec: TournamentSpec, out: Path, has_games: bool, results_key: str | None = None) -> None:
     """Refuse ``out`` if its games were played under another schedule; else note this one.
 
     A folder without games (or from before this file) takes the schedule of the run.
     """
     path = out / NAME
-    now = Schedule.of(spec)
+    now = Schedule.of(spec, results_key)
     if has_games and path.exists():
         earlier = _read(path)
         why = None if earlier is None else now.difference(earlier)

@@ -296,7 +296,7 @@ def run_tournament(
     log = ResultsLog.open(out / LOG_NAME, lock=True)
     try:
         _check_log_is_this_tournaments(spec, log, out)
-        check_schedule(spec, out, has_games=bool(log.records))
+        check_schedule(spec, out, has_games=bool(log.records), results_key=game.results_key(spec.variant))
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
         return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, on_record)
     finally:

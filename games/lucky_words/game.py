@@ -120,6 +120,11 @@ class LuckyWords(Game):
 
         return super().extra_problems(placeless(recorded), placeless(replayed))
 
+    def results_key(self, variant: str) -> str | None:
+        """The word list in force, by its hash: a folder scored with one is not resumed with another."""
+        words = load_words()
+        return f"word list sha256 {words.sha256[:12]} ({len(words)} words)"
+
     def run_notes(self, variant: str) -> tuple[str, ...]:
         """The word list in force, and whether it is the official one (a run says so at its start)."""
         return (load_words().describe(),)

@@ -87,6 +87,8 @@ def test_the_standings_say_who_played_and_the_schedule_played(bots, play_tournam
         "challenger": None,
         "swiss_rounds": 4,
         "top": 4,
+        "players": ["r1", "p1", "r2", "p2", "r3"],
+        "results_key": None,
     }
     assert doc["entrants"][1] == {"name": "p1", "command": [], "bot": "perfect", "directory": None}
 
@@ -100,3 +102,37 @@ def test_a_knockouts_index_shows_its_bracket(bots, play_tournament, tiny_game, t
     assert len(rows) == len({g.id.split("~")[0].split("x")[0] for g, _ in result.games})  # a row a match
     assert rows[-1][0] == "3"  # five players: three rounds, the final last
     assert "A bye in round 1" in html and "r1" in html.split("A bye in round 1")[1].split("</p>")[0]
+
+
+@pytest.mark.parametrize("format", ["swiss", "knockout"])
+def test_another_players_list_for_a_swiss_or_knockout_folder_is_refused(
+    bots, play_tournament, tmp_path, format
+):
+    """Who meets whom in a Swiss tournament or a knock-out depends on every player: with one
+    added, the old games would stay in the folder, unlisted."""
+    out = tmp_path / "out"
+    options = {"format": format, **({"swiss_rounds": 3} if format == "swiss" else {})}
+    play_tournament(bots[:4], out, **options)
+    before = snapshot(out)
+    with pytest.raises(ConfigError, match=f"a {format} tournament of 4 players .*, this one of 5 players"):
+        play_tournament(bots, out, **options)
+    assert snapshot(out) == before
+
+
+def test_a_round_robin_takes_a_player_added(bots, play_tournament, tmp_path):
+    out = tmp_path / "out"
+    four = play_tournament(bots[:4], out)
+    five = play_tournament(bots, out)
+    assert five.played == len(five.games) - len(four.games)
+
+
+def test_games_played_with_another_results_key_are_refused(
+    bots, play_tournament, tiny_game, tmp_path, monkeypatch
+):
+    """What a game's results depend on beyond the record's settings (Lucky Words: the word list)."""
+    out = tmp_path / "out"
+    monkeypatch.setattr(type(tiny_game), "results_key", lambda self, variant: "list A", raising=False)
+    play_tournament(bots, out)
+    monkeypatch.setattr(type(tiny_game), "results_key", lambda self, variant: "list B", raising=False)
+    with pytest.raises(ConfigError, match=r"\(games played with list A, this run with list B\)"):
+        play_tournament(bots, out)
