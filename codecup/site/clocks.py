@@ -47,6 +47,6 @@ def clock_left_after_moves(record: Record, startup: float = 0.0) -> list[tuple[f
             current = events[i][1]
             i += 1
         out.append(tuple(max(0.0, limit - u) for u in current))
-    if record.moves and len(record.clock_used) == seats:  # the end: what the runner charged in all
+    if len(record.clock_used) == seats:  # the end (the start too, if no move came): as charged in all
         out[-1] = tuple(max(0.0, limit - u) for u in record.clock_used)
     return out

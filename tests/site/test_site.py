@@ -143,6 +143,16 @@ def test_clock_left_is_read_from_the_transcript():
     assert left[3] == pytest.approx((5.5, 0.0))
 
 
+def test_a_game_without_moves_shows_the_final_clocks():
+    """A seat that lost on time before any move: its one position shows its clock spent."""
+    transcript = [
+        TranscriptLine(0, 0, TO, "Start"),
+        TranscriptLine(12_000_000, 0, FAULT, "no answer", "timeout"),
+    ]
+    record = make_record(transcript, [], clock_used=(10.0, 0.0))
+    assert clock_left_after_moves(record, startup=1.0) == [(0.0, 10.0)]
+
+
 def test_clock_left_follows_what_the_runner_charged_when_the_record_has_it():
     """Under the cpu clock the transcript's times are wall time: each answer carries its clock."""
     s = 1_000_000
