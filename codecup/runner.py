@@ -139,7 +139,8 @@ class _Match:
                 clock.used = max(clock.used, clock.limit)
                 backstop = self.cpu_clock and elapsed < allowance  # the wall backstop ended it, not the CPU
                 reply = _explained(reply, made_of, backstop, elapsed, allowance)
-        used = clock.used if seat not in self.faulted else None  # None: no wait (an earlier fault)
+        # None: no wait (an earlier fault); a clock run out counts its whole limit, as the record's does
+        used = min(clock.used, clock.limit) if seat not in self.faulted else None
         if isinstance(reply, Fault):
             self.faulted.add(seat)
             self.note(seat, FAULT, reply.message, reply.kind.value, used)

@@ -183,6 +183,11 @@ def check_tampered_records(game: Game, seed: int = 1) -> None:
     problems = verify_record(game, Record.from_json(doc))
     assert any(p.startswith("clock: seat 0 used") for p in problems), problems
 
+    doc = record.to_json()
+    doc["clock"][0] = round(doc["clock"][0] + doc["clock_limit"] / 3, 6)  # in time, not what was charged
+    problems = verify_record(game, Record.from_json(doc))
+    assert any("but its last answer was charged" in p for p in problems), problems
+
 
 def check_game(game: Game, *, seeds: Sequence[int] = SEEDS, program: bool = True) -> None:
     """Every check above; ``program=False`` leaves out :func:`check_program` (a plugin not installed)."""

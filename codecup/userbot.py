@@ -15,6 +15,7 @@ raised by the bot's own code is the bot's, and shows with its traceback.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import re
 import sys
 from collections.abc import Callable
@@ -63,6 +64,14 @@ class UserBot:
     def factory(self, seed: int, variant: str) -> Callable[[float], Any]:
         """``make_bot(clock)`` for :meth:`codecup.game.Game.player_session`."""
         maker = self.maker()
+        try:
+            inspect.signature(maker).bind(seed=seed, clock=1.0, variant=variant)
+        except TypeError as exc:
+            raise ConfigError(
+                f"bot {self}: {self.name} is called as {self.name}(seed=..., clock=..., variant=...): {exc}"
+            ) from None
+        except ValueError:  # no signature to read (a builtin): the call will tell
+            pass
         return lambda clock: maker(seed=seed, clock=clock, variant=variant)
 
     def __str__(self) -> str:

@@ -115,8 +115,14 @@ def clock_problems(record: Record) -> list[str]:
     if len(used) != len(record.match.players):
         return [f"clock: {len(used)} clocks for {len(record.match.players)} seats"]
     timed_out = {t.seat for t in record.transcript if t.dir == FAULT and t.kind == Termination.TIMEOUT.value}
+    charged = {t.seat: t.used for t in record.transcript if t.used is not None}  # each seat's last charge
     problems = []
     for seat, seconds in enumerate(used):
+        last = charged.get(seat)
+        if last is not None and abs(last - seconds) > _ROUNDING:
+            said = f"used {seconds:g}s, but its last answer was charged {last:g}s in all"
+            problems.append(f"clock: seat {seat} {said}")
+            continue
         if not 0 <= seconds < float("inf"):
             problems.append(f"clock: seat {seat} used {seconds}s")
         elif seconds > limit + _ROUNDING and seat not in timed_out:

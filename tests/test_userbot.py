@@ -63,6 +63,7 @@ def bots(tmp_path: Path) -> Path:
     (tmp_path / "first.py").write_text(FIRST)
     (tmp_path / "corner.py").write_text(CORNER)
     (tmp_path / "nochoose.py").write_text("class Bot:\n    def __init__(self, **_):\n        pass\n")
+    (tmp_path / "badsig.py").write_text("class BadSig:\n    def __init__(self, seed):\n        pass\n")
     return tmp_path
 
 
@@ -91,6 +92,7 @@ def test_an_own_lucky_words_bot_plays_both_dialogues(bots):
         ("pillars", "first.py:Second", "first.py:Second: 'first.py' defines no class or function 'Second'"),
         ("pillars", "first.py", "bot 'first.py': name what in it makes the bot, first.py:NAME"),
         ("pillars", "nochoose.py:Bot", "a bot of pillars has a method choose(state) -> move; Bot has none"),
+        ("pillars", "badsig.py:BadSig", "BadSig is called as BadSig(seed=..., clock=..., variant=...): "),
         ("lucky_words", "first.py:First", "a Lucky Words bot subclasses codecup_games.lucky_words.bots"),
     ],
 )

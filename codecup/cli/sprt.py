@@ -27,7 +27,7 @@ from pathlib import Path
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_run_options, limits_of, positive_int, warn_oversubscription
+from codecup.cli.tournament import add_run_options, limits_of, warn_oversubscription
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed
 from codecup.errors import CodecupError, ConfigError
@@ -48,9 +48,14 @@ _KEY = re.compile(r"sprt(\d+)~([01])")
 
 def pair_count(text: str) -> int:
     """An argparse type for --max-games: games come in colour-swapped pairs, so an even count."""
-    value = positive_int(text)
-    if value % 2:
-        raise argparse.ArgumentTypeError(f"games come in colour-swapped pairs; give an even number: {text!r}")
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 2 or value % 2:
+        raise argparse.ArgumentTypeError(
+            f"games come in colour-swapped pairs; give an even number, at least 2: {text!r}"
+        )
     return value
 
 

@@ -152,8 +152,11 @@ class Box:
         if self.cgroup is not None:
             parts.append(self.cgroup.describe())
         files = f"file size {self.launch.file_size >> 20} MiB, {self.launch.open_files} files"
-        quotas = f"{self.launch.pending_signals} queued signals, {self.launch.message_queue_bytes >> 10} KiB"
-        parts.append(f"rlimits ({files}, {quotas} of message queues, no core)")
+        quotas = (
+            f"{self.launch.pending_signals} queued signals, {self.launch.message_queue_bytes >> 10} KiB of "
+            f"message queues, {self.launch.locked_memory >> 10} KiB locked"
+        )
+        parts.append(f"rlimits ({files}, {quotas}, core 1 byte: no core dump)")
         return "; ".join(parts)
 
     def limit_message(self, keeper_pid: int, exit_signal: int | None) -> str | None:

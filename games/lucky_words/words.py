@@ -104,6 +104,8 @@ class WordList:
         """One line saying which list is in use."""
         tag = "official CodeCup 2004 list" if self.official else "not the official list"
         count = f"{len(self.words)} word{'' if len(self.words) == 1 else 's'}"
+        if self.source == DEFAULT_SOURCE:  # its name says it is not the official list
+            return f"word list: {self.source} ({count}, sha256 {self.sha256[:12]})"
         return f"word list: {self.source} ({count}, {tag}, sha256 {self.sha256[:12]})"
 
     def as_file(self) -> Path:
