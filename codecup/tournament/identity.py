@@ -3,10 +3,12 @@
 A results log alone does not say which schedule its games belong to: a knock-out's
 games and a Swiss tournament's have different ids, so a knock-out run over a Swiss
 folder would resume nothing, add its games beside the Swiss ones, and leave those
-unlisted. The folder keeps the schedule's settings in a hidden file, and a run
-whose settings differ is refused before anything is written. More ``rounds`` of a
-round robin or a gauntlet is the one change allowed: its games are the earlier
-run's and more.
+unlisted. The folder keeps the schedule's settings in a hidden file (with a Swiss
+tournament's or a knock-out's players, on whom every pairing depends, and what the
+game's results depend on, :meth:`codecup.game.Game.results_key`), and a run whose
+settings differ is refused before anything is written. More rounds of a round
+robin or a gauntlet, or players added to one, is allowed: its games are the
+earlier run's and more.
 """
 
 from __future__ import annotations
