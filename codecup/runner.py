@@ -206,19 +206,21 @@ async def play_match(
     record says so.
     """
     variant = game.info.variant(info.variant)
-    players = [make_player(game, info, seat, settings, policy) for seat in range(len(info.players))]
-    announce_containment(players)
-    cpu_clock = info.clock_mode == CPU and all(p.cpu_time() is not None for p in players)
-    if info.clock_mode == CPU and not cpu_clock:
-        info = attrs.evolve(info, clock_mode=WALL)
-    clocks = [SeatClock(info.clock, variant.startup) for _ in players]
-    started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    if hook is not None:
-        hook.codecup_match_start(match=info)
-    state = _Match(
-        game, info, players, clocks, hook, cpu_clock=cpu_clock, backstop_factor=settings.backstop_factor
-    )
-    try:
+    players: list[Player] = []
+    try:  # every player made is closed, also when the match is stopped while they are made
+        for seat in range(len(info.players)):
+            players.append(make_player(game, info, seat, settings, policy))
+        announce_containment(players)
+        cpu_clock = info.clock_mode == CPU and all(p.cpu_time() is not None for p in players)
+        if info.clock_mode == CPU and not cpu_clock:
+            info = attrs.evolve(info, clock_mode=WALL)
+        clocks = [SeatClock(info.clock, variant.startup) for _ in players]
+        started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        if hook is not None:
+            hook.codecup_match_start(match=info)
+        state = _Match(
+            game, info, players, clocks, hook, cpu_clock=cpu_clock, backstop_factor=settings.backstop_factor
+        )
         for player in players:
             await player.start()
         outcome = await state.run()

@@ -348,7 +348,9 @@ class SubprocessPlayer(Player):
     async def close(self) -> None:
         """Close stdin, wait, then kill the whole tree and reap it. Bounded in time."""
         transport = self.transport
-        if transport is None:
+        if transport is None:  # never started (or stopped while starting): its sandbox still goes
+            if self.box is not None:
+                self.box.remove()
             return
         box = self.box
         if box is not None and box.cgroup is not None:

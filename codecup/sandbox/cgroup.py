@@ -95,6 +95,22 @@ def _remove_tree(path: Path) -> None:
     log.warning("could not remove cgroup %s", path)
 
 
+def _rmdir_soon(path: Path, patience: float = 0.5) -> None:
+    """Remove an emptied cgroup folder. A v1 hierarchy keeps a killed process until it is reaped
+    (its reaper may be a moment behind), and refuses the removal until then: try again briefly."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            path.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                return  # left to the next run's clean_stale
+            time.sleep(0.005)
+
+
 def clean_stale(parent: Path) -> None:
     """Remove the cgroups of referees that died without cleaning up (``<pid>-<n>`` folders)."""
     with contextlib.suppress(OSError):
@@ -297,8 +313,7 @@ class BotCgroup:
         self._freeze_fd = self._events_fd = self._cpu_fd = -1
         for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
             if path is not None:
-                with contextlib.suppress(OSError):
-                    path.rmdir()
+                _rmdir_soon(path)
 
 
 def _read(path: Path) -> str:

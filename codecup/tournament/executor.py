@@ -103,6 +103,9 @@ def oversubscription(jobs: int) -> str | None:
 # --- the worker side -------------------------------------------------------
 
 
+#: A warnings filter (``-W``) for multiprocessing's resource tracker: the leaked-semaphore warning.
+_TRACKER_QUIET = "ignore:resource_tracker:UserWarning"
+
 #: Seconds a worker told to stop has to close its bots before it SIGKILLs itself.
 WORKER_GRACE = 2.5
 
@@ -124,7 +127,13 @@ def _on_sigterm(signum: int, frame: object) -> None:
     """
     if not _in_match:
         os._exit(1)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM kills at once
+    # A second SIGTERM (the pool's, and the one a worker sends itself when its parent has gone)
+    # must not cut the closing short: the bots' cgroups and scratch folders would stay behind.
+    # The worker still ends within WORKER_GRACE, by its own SIGKILL.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # The run has said it stopped: what the sandbox notices while the bots are ended (a bot not
+    # frozen in time as it is killed) is no news to the organiser.
+    logging.getLogger("codecup").setLevel(logging.ERROR)
     threading.Thread(target=_kill_self_after, args=(WORKER_GRACE,), daemon=True).start()
     raise _Terminate(1)
 
@@ -255,6 +264,11 @@ class LocalPool(GamePool):
 
     @staticmethod
     def _new(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
+        # multiprocessing's resource tracker outlives a SIGKILLed run and removes the pool's
+        # semaphores, with a warning on the organiser's terminal; it takes its -W options
+        # from ours, so it is told here that this is no news.
+        if _TRACKER_QUIET not in sys.warnoptions:
+            sys.warnoptions.append(_TRACKER_QUIET)
         return concurrent.futures.ProcessPoolExecutor(
             max_workers=jobs,
             mp_context=multiprocessing.get_context("forkserver"),

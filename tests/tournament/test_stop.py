@@ -140,6 +140,24 @@ def until(condition, what: str, within: float = 60.0) -> None:
         time.sleep(0.01)
 
 
+def stale_cgroups() -> set[str]:
+    """The bot cgroups (``codecup/<pid>-<n>``, in every hierarchy) whose referee is gone."""
+    from codecup.processes import alive
+    from codecup.sandbox import mounts
+
+    where = mounts.read()
+    stale = set()
+    for base in (where.v2, where.memory_v1, where.pids_v1, where.cpu_v1):
+        parent = None if base is None else base / "codecup"
+        if parent is None or not parent.is_dir():
+            continue
+        for entry in parent.iterdir():
+            pid, _, _ = entry.name.partition("-")
+            if entry.is_dir() and pid.isdigit() and not alive(int(pid)):
+                stale.add(str(entry))
+    return stale
+
+
 def check_stopped(run: Run, sig: signal.Signals, token: str) -> None:
     """The command ended as the signal asks, said so in one line, and left nothing running."""
     try:
@@ -176,8 +194,11 @@ def test_tournament_stops_clean_and_resumes(sig, token, tmp_path):
     log = out / "results.jsonl"
     until(lambda: len(logged(log)) >= target or run.proc.poll() is not None, f"{target} logged games")
     time.sleep(rng.uniform(0.0, 0.2))  # a random moment, most likely within a game
+    stale = stale_cgroups()
     stop(run, sig)
     check_stopped(run, sig, token)
+    if sig is not signal.SIGKILL:  # stopped cleanly: each worker removed its bots' cgroups
+        assert stale_cgroups() <= stale, "a stopped run left its bots' cgroups behind"
     cut = logged(log)
     assert len(cut) < GAMES, "the signal came too late to test anything"
 
