@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from codecup.plugins import CodecupPluginManager, gather, make_plugin_manager, say_once
+from codecup.plugins import CodecupPluginManager, gather, load_games, make_plugin_manager, say_once
 
 if TYPE_CHECKING:  # codecup.cli imports this module: no import of it at run time
     from codecup.cli.common import Subparsers
@@ -105,7 +105,14 @@ class Extensions:
 
     @classmethod
     def from_plugin_manager(cls, pm: CodecupPluginManager) -> Extensions:
-        """Ask every plugin for its options and commands."""
+        """Ask every plugin for its options and commands.
+
+        A plugin broken in any hook is skipped whole, its options and commands too: so its games
+        are asked for first (a plugin whose games hook raises, found only later, kept its options
+        and took another plugin's names), and what a plugin broken in a later hook registered
+        earlier is dropped.
+        """
+        load_games(pm)  # skips a plugin broken in its games hook (or whose game clashes)
         options: dict[str, _OwnedOption] = {}
         for plugin, option in gather(pm, "codecup_register_options", GameOption):
             if option.dest in options:
@@ -123,7 +130,11 @@ class Extensions:
                 )
             else:
                 commands[command.name] = _OwnedCommand(plugin, command)
-        return cls(tuple(options.values()), tuple(commands.values()))
+        broken = {b.name for b in pm.broken}
+        return cls(
+            tuple(o for o in options.values() if o.plugin not in broken),
+            tuple(c for c in commands.values() if c.plugin not in broken),
+        )
 
     def options_for(self, command: str) -> list[GameOption]:
         """The options the plugins add to ``command``."""

@@ -46,6 +46,11 @@ _said: set[str] = set()  # the warnings this process has printed: each one once
 _skipped: dict[str, str] = {}  # installed plugins found broken in this process, and why: skipped by all
 
 
+def skipped_plugins() -> frozenset[str]:
+    """The installed plugins found broken in this process (by any manager): skipped by all."""
+    return frozenset(_skipped)
+
+
 def say_once(line: str) -> None:
     """Print a warning about a plugin on stderr, once per process however often it is found."""
     if line not in _said:
@@ -67,8 +72,9 @@ class CodecupPluginManager(pluggy.PluginManager):
         self.installed: set[str] = set()  # names of the plugins loaded from entry points
         self._report = report
 
-    def skip(self, plugin: object, name: str, reason: str) -> None:
-        """Unregister a broken plugin, note it and report it."""
+    def skip(self, plugin: object, name: str, reason: str, *, report: bool = False) -> None:
+        """Unregister a broken plugin, note it and report it (``report``: even where this manager
+        reports nothing, as a worker's: a match hook fails only where the match runs)."""
         if self.is_registered(plugin):
             self.unregister(plugin)
         self.installed.discard(name)
@@ -78,6 +84,8 @@ class CodecupPluginManager(pluggy.PluginManager):
             self.broken.append(broken)
             if self._report is not None:
                 self._report(broken)
+            elif report:
+                warn_once(broken)
 
 
 def _one_line(text: str) -> str:

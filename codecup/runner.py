@@ -25,6 +25,7 @@ from codecup.dialogue import Fault, Outcome, Termination
 from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
 from codecup.game import Game
+from codecup.observers import Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
 from codecup.players.seat import make_player
 from codecup.plugins import load_games, make_plugin_manager
@@ -80,7 +81,7 @@ class _Match:
     info: MatchInfo
     players: Sequence[Player]
     clocks: list[SeatClock]
-    hook: pluggy.HookRelay | None
+    observers: Observers | None
     t0: int = attrs.field(factory=time.perf_counter_ns)
     transcript: list[TranscriptLine] = attrs.field(factory=list)
     moves: list[MoveEntry] = attrs.field(factory=list)
@@ -164,8 +165,10 @@ class _Match:
         """Record the move and tell the observers."""
         entry = MoveEntry(seat, move, self.now_us())
         self.moves.append(entry)
-        if self.hook is not None:
-            self.hook.codecup_move(match=self.info, seat=seat, move=move, elapsed=entry.t_us / 1e6)
+        if self.observers is not None:
+            self.observers.notify(
+                "codecup_move", match=self.info, seat=seat, move=move, elapsed=entry.t_us / 1e6
+            )
 
     async def close(self, seat: int) -> None:
         """End the seat's program."""
@@ -194,7 +197,7 @@ async def play_match(
     game: Game,
     info: MatchInfo,
     *,
-    hook: pluggy.HookRelay | None = None,
+    pm: pluggy.PluginManager | None = None,
     settings: SubprocessSettings = DEFAULT_SETTINGS,
     policy: Policy = DEFAULT_POLICY,
 ) -> Record:
@@ -206,6 +209,7 @@ async def play_match(
     record says so.
     """
     variant = game.info.variant(info.variant)
+    observers = Observers(pm) if pm is not None else None  # the plugins' match hooks
     players: list[Player] = []
     try:  # every player made is closed, also when the match is stopped while they are made
         for seat in range(len(info.players)):
@@ -216,10 +220,16 @@ async def play_match(
             info = attrs.evolve(info, clock_mode=WALL)
         clocks = [SeatClock(info.clock, variant.startup) for _ in players]
         started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-        if hook is not None:
-            hook.codecup_match_start(match=info)
+        if observers is not None:
+            observers.notify("codecup_match_start", match=info)
         state = _Match(
-            game, info, players, clocks, hook, cpu_clock=cpu_clock, backstop_factor=settings.backstop_factor
+            game,
+            info,
+            players,
+            clocks,
+            observers,
+            cpu_clock=cpu_clock,
+            backstop_factor=settings.backstop_factor,
         )
         for player in players:
             await player.start()
@@ -243,8 +253,8 @@ async def play_match(
         logs=tuple(p.log_tail() for p in players),
         containment=tuple(p.containment() for p in players),
     )
-    if hook is not None:
-        hook.codecup_match_end(record=record)
+    if observers is not None:
+        observers.notify("codecup_match_end", record=record)
     return record
 
 
@@ -254,7 +264,7 @@ def run_match(
     """Run one match synchronously (self-contained: usable in a process pool or on Dask)."""
     pm = pm or make_plugin_manager()
     game = load_games(pm).get(info.game)
-    return loop.run(play_match(game, info, hook=pm.hook, policy=policy))
+    return loop.run(play_match(game, info, pm=pm, policy=policy))
 
 
 def new_match(

@@ -154,3 +154,44 @@ def test_a_plugin_can_import_the_api_first(module):
         [sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=60
     )
     assert run.returncode == 0, run.stderr
+
+
+def test_a_plugin_broken_in_its_games_hook_keeps_no_option_or_command(capsys):
+    """Skipped whole: an installed plugin whose games hook raises keeps neither the option nor the
+    command it registered (it kept them, and took another plugin's names), and the plugin that
+    registers the same names later keeps them."""
+    option = GameOption(name="dictionary", help="a list", apply=lambda value: None)
+    command = Command(name="board-score", help="score", add_arguments=lambda p: None, run=lambda a: 0)
+
+    class Broken:
+        @hookimpl
+        def codecup_register_games(self, register):
+            raise RuntimeError("no games today")
+
+        @hookimpl
+        def codecup_register_options(self, register):
+            register(option)
+
+        @hookimpl
+        def codecup_register_commands(self, register):
+            register(command)
+
+    class Fine:
+        @hookimpl
+        def codecup_register_options(self, register):
+            register(option)
+
+        @hookimpl
+        def codecup_register_commands(self, register):
+            register(command)
+
+    pm = make_plugin_manager(load_entry_points=False)
+    for name, plugin in (("fine", Fine()), ("broken", Broken())):  # pluggy calls the last first
+        pm.register(plugin, name=name)
+        pm.installed.add(name)  # as if loaded from an entry point
+    extensions = Extensions.from_plugin_manager(pm)
+    assert [(o.plugin, o.option.name) for o in extensions.options] == [("fine", "dictionary")]
+    assert [(c.plugin, c.command.name) for c in extensions.commands] == [("fine", "board-score")]
+    err = capsys.readouterr().err
+    assert "plugin 'broken' is broken and was skipped: codecup_register_games raised RuntimeError" in err
+    assert "too" not in err  # no clash reported: the broken plugin took no name

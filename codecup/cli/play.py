@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with stop_on_signals():
             policy = Policy(limits=limits_of(args, {}))
-            record = loop.run(play_match(game, match, hook=pm.hook, policy=policy))
+            record = loop.run(play_match(game, match, pm=pm, policy=policy))
     except KeyboardInterrupt as exc:
         return report(exc, "the game was not finished")
     print(describe_result(game, record))

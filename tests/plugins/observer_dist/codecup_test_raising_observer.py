@@ -1,0 +1,31 @@
+"""An observer plugin that notes its calls in $CODECUP_TEST_OBSERVED and raises at the third move."""
+
+import os
+
+from codecup.hookspecs import hookimpl
+
+moves = 0
+
+
+def note(text):
+    with open(os.environ["CODECUP_TEST_OBSERVED"], "a") as f:
+        f.write(text + "\n")
+
+
+@hookimpl
+def codecup_match_start(match):
+    note("start")
+
+
+@hookimpl
+def codecup_move(match, seat, move, elapsed):
+    global moves
+    moves += 1
+    note(f"move {moves}")
+    if moves == 3:
+        raise RuntimeError("observer boom")
+
+
+@hookimpl
+def codecup_match_end(record):
+    note("end")

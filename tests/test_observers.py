@@ -1,0 +1,50 @@
+"""A plugin whose match hook raises is named once and skipped whole; the match, its record and the
+run go on as if it were not installed (it had crashed `play`, `tournament` and `sprt`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.support import TESTS, TINYGAME_DIST
+
+OBSERVER_DIST = TESTS / "plugins" / "observer_dist"
+NAMED = (
+    "codecup: plugin 'raising_observer' is broken and was skipped: "
+    "codecup_move raised RuntimeError: observer boom"
+)
+
+
+def codecup(tmp_path, *args: str) -> subprocess.CompletedProcess[str]:
+    path = os.pathsep.join([str(OBSERVER_DIST), str(TINYGAME_DIST), os.environ.get("PYTHONPATH", "")])
+    env = {**os.environ, "PYTHONPATH": path, "CODECUP_TEST_OBSERVED": str(tmp_path / "observed")}
+    return subprocess.run(
+        [sys.executable, "-m", "codecup", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+
+
+def test_play_goes_on_and_writes_its_record(tmp_path):
+    run = codecup(tmp_path, "play", "twentyone", "bot:random", "bot:perfect", "--quiet", "--record", "g.json")
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.splitlines() == [NAMED]
+    record = json.loads((tmp_path / "g.json").read_text())
+    assert len(record["moves"]) > 3  # the whole game, past the hook that raised
+    # Skipped whole: none of its hooks is called after the one that raised.
+    assert (tmp_path / "observed").read_text().splitlines() == ["start", "move 1", "move 2", "move 3"]
+
+
+def test_a_tournament_goes_on_and_ends_with_its_standings(tmp_path):
+    players = "  - {name: a, command: 'bot:random'}\n  - {name: b, command: 'bot:perfect'}\n"
+    (tmp_path / "t.yml").write_text("game: twentyone\nplayers:\n" + players)
+    run = codecup(tmp_path, "tournament", "t.yml", "--out", "out", "--quiet", "--jobs", "1", "--no-site")
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.splitlines() == [NAMED]  # once: the worker skips it for the rest of the run
+    assert len((tmp_path / "out" / "results.jsonl").read_text().splitlines()) == 2
+    assert (tmp_path / "out" / "standings.json").is_file()
