@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from codecup.errors import ConfigError
 from codecup.plugins import CodecupPluginManager, gather, load_games, make_plugin_manager, say_once
 
 if TYPE_CHECKING:  # codecup.cli imports this module: no import of it at run time
@@ -177,15 +178,21 @@ class Extensions:
         """The keys a tournament file may hold for the plugins' options."""
         return [option.dest for option in self.options_for(FILE_COMMAND)]
 
-    def apply_file(self, args: argparse.Namespace, values: Mapping[str, str], folder: Path) -> None:
+    def apply_file(
+        self, args: argparse.Namespace, values: Mapping[str, str], folder: Path, source: Path | None = None
+    ) -> None:
         """Put in force each tournament-file value whose option the command line does not give.
 
-        A ``path`` option's value is relative to ``folder`` (the file's own).
+        A ``path`` option's value is relative to ``folder`` (the file's own); a value the option
+        refuses is named with the file ``source`` and its key.
         """
         for option in self.options_for(FILE_COMMAND):
             if getattr(args, option.dest, None) is None and option.dest in values:
                 value = values[option.dest]
-                option.apply(str(folder / value) if option.path else value)
+                try:
+                    option.apply(str(folder / value) if option.path else value)
+                except ConfigError as exc:
+                    raise ConfigError(f"{source or folder}: {option.dest}: {exc}") from None
 
 
 def load_extensions(pm: CodecupPluginManager | None = None) -> Extensions:

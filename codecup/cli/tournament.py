@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
     extensions = load_extensions()
     players_file = read_players(args.file, args.base, plugin_options=extensions.file_keys())
     opts = dict(players_file.options)
-    extensions.apply_file(args, players_file.plugin_options, args.file.parent)
+    extensions.apply_file(args, players_file.plugin_options, args.file.parent, args.file)
     registry = load_games()
     game_name = _option(args, opts, "game", None)
     if game_name is None:

@@ -30,7 +30,9 @@ def test_a_tournament_file_names_the_list_relative_to_its_folder(tmp_path, capsy
     conf.write_text(TWO + "words: lists/missing.dat\n")
     assert main(["tournament", str(conf), "--quiet", "--no-site"]) == 2
     missing = tmp_path / "conf" / "lists" / "missing.dat"
-    assert capsys.readouterr().err == f"codecup: error: word list {missing} does not exist or is not a file\n"
+    assert capsys.readouterr().err == (
+        f"codecup: error: {conf}: words: word list {missing} does not exist or is not a file\n"
+    )  # named with the file and its key
 
     (tmp_path / "conf" / "lists").mkdir()
     missing.write_text("QQ\n")
