@@ -39,13 +39,14 @@
     label.textContent = ply === 0 ? "start" : "after move " + ply + " of " + last + ": " + data.moves[ply - 1];
     clocks.forEach(function (el) {
       const seat = Number(el.dataset.clockSeat);
-      el.textContent = data.clocks[ply][seat].toFixed(2) + "s";
+      el.textContent = data.clocks[ply][seat].toFixed(3) + "s";  // as the record's clocks are shown
     });
     moves.forEach(function (li) {
       const current = Number(li.dataset.ply) === ply;
       li.classList.toggle("current", current);
       if (current && li.scrollIntoView) li.scrollIntoView({ block: "nearest" });
     });
+    if (ply === 0 && moves.length) moves[0].parentNode.scrollTop = 0;  // the start: the list's top
   }
 
   const steps = { first: -Infinity, prev: -1, next: 1, last: Infinity };

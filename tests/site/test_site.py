@@ -255,9 +255,11 @@ def test_live_site_writes_pages_as_games_finish_and_the_index_when_due(site, tmp
     now[0] = 6.0
     live.add(g3, r3)
     assert f"Live: 3 of {max(3, total)}" in (tmp_path / "index.html").read_text()
+    assert 'href="standings.json"' not in (tmp_path / "index.html").read_text()  # not there yet
     live.finish(result)
     final = (tmp_path / "index.html").read_text()
     assert 'http-equiv="refresh"' not in final and "Finished:" in final
+    assert 'href="standings.json"' in final
 
 
 def test_a_players_language_is_shown_with_its_name(site, tmp_path):
@@ -316,6 +318,7 @@ def test_a_live_index_behind_the_games_is_written_by_a_timer_and_a_stopped_run_s
     index = (tmp_path / "index.html").read_text()
     assert "Stopped at" in index and "Live:" not in index and 'http-equiv="refresh"' not in index
     assert "4 of" in index and "The same command resumes the run." in index
+    assert 'href="standings.json"' not in index  # not written by a run that stopped: no dead links
     timers[1].then()  # had it fired all the same, it writes nothing more
     assert (tmp_path / "index.html").read_text() == index
 
