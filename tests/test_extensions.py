@@ -163,19 +163,6 @@ def test_a_plugin_broken_in_its_games_hook_keeps_no_option_or_command(capsys):
     option = GameOption(name="dictionary", help="a list", apply=lambda value: None)
     command = Command(name="board-score", help="score", add_arguments=lambda p: None, run=lambda a: 0)
 
-    class Broken:
-        @hookimpl
-        def codecup_register_games(self, register):
-            raise RuntimeError("no games today")
-
-        @hookimpl
-        def codecup_register_options(self, register):
-            register(option)
-
-        @hookimpl
-        def codecup_register_commands(self, register):
-            register(command)
-
     class Fine:
         @hookimpl
         def codecup_register_options(self, register):
@@ -184,6 +171,11 @@ def test_a_plugin_broken_in_its_games_hook_keeps_no_option_or_command(capsys):
         @hookimpl
         def codecup_register_commands(self, register):
             register(command)
+
+    class Broken(Fine):  # the same option and command, and a games hook that raises
+        @hookimpl
+        def codecup_register_games(self, register):
+            raise RuntimeError("no games today")
 
     pm = make_plugin_manager(load_entry_points=False)
     for name, plugin in (("fine", Fine()), ("broken", Broken())):  # pluggy calls the last first
