@@ -58,6 +58,8 @@ def test_game_page_holds_the_moves_and_one_small_frame_per_position(site):
     assert data["frames"] == game.view_frames(record.match.setup, record.match.variant, moves)
     assert len(data["frames"]) == len(moves) + 1 == len(data["clocks"])
     assert '<script src="../draw/pillars.js"></script>' in html
+    names = " - ".join(p.name for p in record.match.players)
+    assert f"<h1>{names}</h1>" in html and f"<title>{names} ({g.id})" in html  # who played, not the id
     assert "<svg" not in html  # positions are drawn in the browser
     assert len(html.encode()) < 150_000
 
