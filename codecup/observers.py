@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 import pluggy
 
-from codecup.plugins import CodecupPluginManager, skipped_plugins
+from codecup.plugins import CodecupPluginManager, is_skipped
 
 
 @attrs.define(eq=False)
@@ -28,7 +28,7 @@ class Observers:
         """Call ``hook`` of every plugin that implements it with ``kwargs`` (by argument name)."""
         for impl in getattr(self.pm.hook, hook).get_hookimpls():
             name = impl.plugin_name
-            if name in skipped_plugins():
+            if is_skipped(name):  # by another manager of this process
                 continue
             try:
                 impl.function(**{arg: kwargs[arg] for arg in impl.argnames})

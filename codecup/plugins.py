@@ -46,9 +46,9 @@ _said: set[str] = set()  # the warnings this process has printed: each one once
 _skipped: dict[str, str] = {}  # installed plugins found broken in this process, and why: skipped by all
 
 
-def skipped_plugins() -> frozenset[str]:
-    """The installed plugins found broken in this process (by any manager): skipped by all."""
-    return frozenset(_skipped)
+def is_skipped(name: str) -> bool:
+    """Whether the installed plugin ``name`` was found broken in this process (by any manager)."""
+    return name in _skipped
 
 
 def say_once(line: str) -> None:
