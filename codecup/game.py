@@ -59,6 +59,10 @@ class GameInfo:
     seats: tuple[str, ...]
     variants: tuple[Variant, ...]
     bots: tuple[str, ...]
+    kit_variant: str | None = None
+    """The variant a players file naming no game is played in, for a game whose contest kit's
+    players file names none (Lucky Words: ``wordracer``, as the Word Racer kit's runner plays
+    only that). ``None``: a players file must name this game."""
 
     @property
     def default_variant(self) -> Variant:

@@ -271,9 +271,35 @@ def test_word_racer_kit_layout_runs_unchanged(tmp_path):
     assert run.returncode == 2 and "give --base DIR" in run.stderr and "Traceback" not in run.stderr
 
 
+def test_word_racer_kit_names_no_game_and_plays_word_racer(tmp_path):
+    """The kit's runner takes no game: its players file alone plays the Word Racer dialogue."""
+    kit = tmp_path / "kit"
+    for folder in ("mybot", "zracer"):
+        (kit / "run" / folder).mkdir(parents=True)
+        program = kit / "run" / folder / "racer"  # no --variant: the bot reads the dialogue from line 2
+        program.write_text(f"#!/bin/sh\nexec {sys.executable} -m codecup bot lucky_words random\n")
+        program.chmod(0o755)
+    (kit / "conf").mkdir()
+    (kit / "conf" / "players.yml").write_text(
+        "players:\n"
+        "  - name: MyBot\n    language: Scala\n    directory: mybot\n    command: ./racer\n"
+        "  - name: ZRacer\n    language: Java\n    directory: zracer\n    command: ./racer\n"
+    )
+    run = codecup("tournament", "conf/players.yml", "--base", "run", "--seed", "3", cwd=kit)
+    assert run.returncode == 0, run.stderr
+    note = "no game given: a contest kit's players file, played as lucky_words (variant wordracer)"
+    assert note in run.stdout
+    records = [json.loads(p.read_text()) for p in (kit / "tournament-results" / "games").glob("*.json")]
+    assert len(records) == 2
+    assert {(r["game"], r["variant"]) for r in records} == {("lucky_words", "wordracer")}
+    ends = [t["kind"] for r in records for t in r["result"]["termination"]]
+    assert ends == ["normal"] * 4, ends
+
+
 def test_tournament_without_a_game_names_the_installed_ones(players, capsys):
+    """A variant the kit's game does not have: the file is no kit's, so the game must be named."""
     players.write_text(TWO.replace("game: twentyone\n", ""))
-    one_line_error(capsys, ["tournament", players], "installed: ")
+    one_line_error(capsys, ["tournament", players, "--variant", "no-such"], "installed: ")
 
 
 # --- other arguments ----------------------------------------------------------------------------

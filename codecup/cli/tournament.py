@@ -26,7 +26,7 @@ from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
 from codecup.game import Game
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
-from codecup.plugins import load_games
+from codecup.plugins import GameRegistry, load_games
 from codecup.sandbox import Limits
 from codecup.tournament import executor as ex
 from codecup.tournament.players import read_players
@@ -162,6 +162,35 @@ def _folder(path: Path, option: str) -> str:
     return str(path.resolve())
 
 
+def _game_and_variant(
+    args: argparse.Namespace, opts: dict[str, Any], registry: GameRegistry
+) -> tuple[str, str | None, tuple[str, ...]]:
+    """The game and variant asked for, and a note when the game was not asked for.
+
+    A players file that names no game is a contest kit's (the Word Racer kit's
+    ``conf/players.yml`` lists players and nothing else, and its runner takes no
+    game): it is played as the one installed game that claims such files
+    (:attr:`GameInfo.kit_variant`), in that variant unless another of its
+    variants is asked for, and the run says so.
+    """
+    game_name = _option(args, opts, "game", None)
+    variant_name = _option(args, opts, "variant", None)
+    if game_name is not None:
+        return game_name, variant_name, ()
+    claims = [registry.get(name).info for name in registry.names()]
+    kits = [info for info in claims if info.kit_variant is not None]
+    if len(kits) == 1 and variant_name in (None, *(v.name for v in kits[0].variants)):
+        info = kits[0]
+        variant_name = variant_name or info.kit_variant
+        note = (
+            f"no game given: a contest kit's players file, played as {info.name} (variant"
+            f" {variant_name}); give --game or 'game:' in the file to play another"
+        )
+        return info.name, variant_name, (note,)
+    installed = ", ".join(registry.names())
+    raise ConfigError(f"which game? give --game (installed: {installed}) or 'game:' in {args.file}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the tournament, print the standings, write the results."""
     extensions = load_extensions()
@@ -169,12 +198,9 @@ def run(args: argparse.Namespace) -> int:
     opts = dict(players_file.options)
     extensions.apply_file(args, players_file.plugin_options, args.file.parent, args.file)
     registry = load_games()
-    game_name = _option(args, opts, "game", None)
-    if game_name is None:
-        installed = ", ".join(registry.names())
-        raise ConfigError(f"which game? give --game (installed: {installed}) or 'game:' in {args.file}")
+    game_name, variant_name, kit_notes = _game_and_variant(args, opts, registry)
     game = registry.get(game_name)
-    variant = game.info.variant(_option(args, opts, "variant", None))
+    variant = game.info.variant(variant_name)
     for p in players_file.players:
         if p.bot is not None:
             try:
@@ -194,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
         challenger=_option(args, opts, "challenger", None),
         swiss_rounds=_option(args, opts, "swiss_rounds", None),
         top=_option(args, opts, "top", 4),
-        notes=game.run_notes(variant.name),
+        notes=(*kit_notes, *game.run_notes(variant.name)),
     )
     spec.check()
     out = Path(_option(args, opts, "out", DEFAULT_OUT))

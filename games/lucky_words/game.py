@@ -31,6 +31,7 @@ INFO = GameInfo(
     seats=("first", "second"),
     variants=tuple(r.variant for r in RULES),
     bots=BOT_NAMES,
+    kit_variant="wordracer",
 )
 
 
