@@ -211,6 +211,12 @@ class Game(abc.ABC):
         """
         return self.referee(setup, variant, seed)
 
+    def result_notes(self, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
+        """What a finished game's data (a record's ``extra``) says of one seat beyond its score,
+        a few words each, for ``codecup play``'s result lines (Lucky Words 2004: the score the
+        program claimed, right or wrong). The default: nothing."""
+        return ()
+
     def extra_problems(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
         """What a record's game data (``extra``) says that its replay does not (``codecup verify``).
 

@@ -83,9 +83,10 @@ def describe_result(game: Game, record: Record) -> str:
     for seat, player in enumerate(record.match.players):
         end = record.result.termination[seat]
         how = end.kind.value + (f" ({printable(end.message)})" if end.message else "")
+        notes = "".join(f", {note}" for note in game.result_notes(seat, record.extra))
         lines.append(
             f"  {game.info.seats[seat]:>6} {player.name}: score {record.result.scores[seat]:g}, "
-            f"points {record.result.points[seat]:g}, {how}, clock {record.clock_used[seat]:.3f}s"
+            f"points {record.result.points[seat]:g}, {how}, clock {record.clock_used[seat]:.3f}s{notes}"
         )
     return "\n".join(lines)
 

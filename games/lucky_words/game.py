@@ -13,6 +13,7 @@ from codecup.errors import ConfigError, SetupError
 from codecup.game import Game, GameInfo, ProvidedFile
 from codecup.rules import replay
 from codecup.session import PlayerSession
+from codecup.terminal import printable
 from codecup_games.lucky_words import view
 from codecup_games.lucky_words.bots import BOT_NAMES, make_bot
 from codecup_games.lucky_words.bots.base import Bot
@@ -107,6 +108,19 @@ class LuckyWords(Game):
             return bot
 
         return LuckyWordsPlayer(fresh(clock), rules_of(variant), clock=clock, rebuild=fresh)
+
+    def result_notes(self, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
+        """The 2004 dialogue's score line (spec item 16): what the program claimed, and whether
+        it was right; never part of the result."""
+        claimed = extra.get("reported_score")
+        if not isinstance(claimed, list) or seat >= len(claimed):
+            return ()
+        line = claimed[seat]
+        if line is None:
+            return ("claimed no score",)
+        right = extra.get("reported_score_right") or [None] * len(claimed)
+        verdict = "right" if right[seat] else "wrong"
+        return (f"claimed score {printable(str(line).strip()) or '(an empty line)'} ({verdict})",)
 
     def extra_problems(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
         """As the framework's, but a word list is the same list wherever this machine found it (and a

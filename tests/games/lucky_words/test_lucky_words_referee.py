@@ -53,6 +53,12 @@ def test_codecup2004_reported_score_right_wrong_and_absent(small_words):
     assert all(end.kind is Termination.NORMAL for end in result.outcome.ends)
     assert first.outcome.extra["reported_score"][1] is None
     assert first.outcome.extra["reported_score_right"][1] is None
+    # what `codecup play` prints beside each seat's result
+    assert GAME.result_notes(0, result.outcome.extra) == (f"claimed score {right} (right)",)
+    assert GAME.result_notes(1, result.outcome.extra) == ("claimed score banana (wrong)",)
+    assert GAME.result_notes(1, first.outcome.extra) == ("claimed no score",)
+    wordracer = run("wordracer", *scripts("wordracer", LETTERS))
+    assert GAME.result_notes(0, wordracer.outcome.extra) == ()
 
 
 def test_codecup2004_lower_case_and_blanks_accepted(small_words):
