@@ -107,6 +107,12 @@ class RulesPlayer(PlayerSession):
             self.done = True
             return []
         if self.state is None:
+            if line == self.wire.start:
+                lines = self.wire.setup_lines
+                raise DialogueError(
+                    f"line {self.heard} from the referee: {line!r} before the setup"
+                    f" ({lines} line{'s' if lines > 1 else ''} first)"
+                )
             self.setup.append(line)
             if len(self.setup) == self.wire.setup_lines:
                 try:

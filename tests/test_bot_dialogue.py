@@ -107,6 +107,15 @@ def test_the_common_dialogue_refuses_an_illegal_move_and_a_second_start():
         session.receive("garbage")
 
 
+@pytest.mark.parametrize(("game_name", "lines"), [("spaghetti", 2), ("pillars", 10)])
+def test_the_common_dialogue_refuses_start_before_the_setup(game_name, lines):
+    """``Start`` first, as a contestant types it by hand: said, not taken for a setup line."""
+    game = load_game(game_name)
+    session = game.new_player_checked("random", game.info.variants[0].name, seed=1)
+    with pytest.raises(DialogueError, match=rf"line 1 .*'Start' before the setup \({lines} lines first\)"):
+        session.receive("Start")
+
+
 @pytest.mark.parametrize(
     ("game_name", "text"),
     [
