@@ -156,5 +156,5 @@ def text_svg(text: str) -> str:
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'font-family="monospace" font-size="14">{rows}</svg>'
+        f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="14">{rows}</svg>'
     )

@@ -100,7 +100,10 @@ def check_rules_playthrough(game: Game, seed: int) -> None:
         states = replay(game.new_state(setup, variant.name), moves)
         assert len(states) == len(moves) + 1 and states[-1].render_text() == state.render_text()
         assert game.render_text(setup, variant.name, moves) == state.render_text()
-        assert game.render_svg(setup, variant.name, moves).lstrip().startswith("<svg")
+        svg = game.render_svg(setup, variant.name, moves).lstrip()
+        assert svg.startswith("<svg"), "render_svg gives an SVG document"
+        root = svg[: svg.index(">")]
+        assert "viewBox=" in root, "the SVG's root has a viewBox (the results site scales it to a phone)"
         assert len(game.view_frames(setup, variant.name, moves)) == len(moves) + 1
 
 

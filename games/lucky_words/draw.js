@@ -11,7 +11,7 @@ window.codecupDraw = function (frame, view) {
   };
   const parts = [
     '<svg xmlns="http://www.w3.org/2000/svg" width="' + width + '" height="' + height +
-      '" font-family="sans-serif" font-size="16">',
+      '" viewBox="0 0 ' + width + ' ' + height + '" font-family="sans-serif" font-size="16">',
     '<rect width="' + width + '" height="' + height + '" fill="white"/>',
   ];
   frame.b.forEach(function (board, seat) {

@@ -67,7 +67,7 @@ def render_svg(state: LuckyWordsState) -> str:
     height = SIZE * CELL + 100
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'font-family="sans-serif" font-size="16">',
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="16">',
         f'<rect width="{width}" height="{height}" fill="white"/>',
     ]
     for seat, board in enumerate(position.boards):

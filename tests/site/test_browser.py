@@ -177,6 +177,24 @@ def test_every_game_is_drawn_in_the_browser_as_render_svg_draws_it(game_pages, b
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("name", ["pillars", "lucky_words", "turn_right", "spaghetti"])
+def test_every_games_board_fits_a_phone(game_pages, browser, name):
+    """On a 360-pixel-wide screen the board scales down to the page, not past its edge."""
+    out, _game, game_id, record = game_pages[name]
+    errors: list[str] = []
+    page = open_page(browser, out / "view" / f"{game_id}.html", errors)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.keyboard.press("End")
+    assert int(page.get_attribute("#board", "data-ply")) == len(record.moves)
+    drawn = page.evaluate("() => document.querySelector('#board svg').getBoundingClientRect().right")
+    page_width = page.evaluate("() => document.documentElement.clientWidth")
+    assert 0 < drawn <= page_width, (name, drawn, page_width)
+    widest = page.evaluate("() => document.documentElement.scrollWidth")  # the status line's too
+    assert widest <= page_width, (name, widest, page_width)
+    assert errors == []
+
+
+@pytest.mark.slow
 def test_a_crashed_game_says_who_crashed_and_shows_stderr(game_pages, browser):
     import attrs
 

@@ -6,7 +6,7 @@ window.codecupDraw = function (frame, view) {
   const FILL = { ".": "#ffffff", r: "#d33b3b", y: "#f2c500" };
   const w = WIDTH * CELL, h = HEIGHT * CELL;
   const parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="' + w + '" height="' + (h + 24) +
-    '" font-family="sans-serif"><rect width="' + w + '" height="' + h + '" fill="#2a5db0"/>'];
+    '" viewBox="0 0 ' + w + ' ' + (h + 24) + '" font-family="sans-serif"><rect width="' + w + '" height="' + h + '" fill="#2a5db0"/>'];
   for (let c = 0; c < WIDTH; c++) {
     const x = c * CELL + CELL / 2;
     parts.push('<text x="' + x + '" y="' + (h + 18) + '" text-anchor="middle">' + COLUMNS[c] + "</text>");

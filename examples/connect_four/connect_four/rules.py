@@ -77,7 +77,10 @@ class Board(State):
 
     def render_svg(self) -> str:
         """A blue board of red and yellow stones (the last one ringed), the letters and status under it."""
-        svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="280" height="284" font-family="sans-serif">']
+        svg = [
+            '<svg xmlns="http://www.w3.org/2000/svg" width="280" height="284" viewBox="0 0 280 284" '
+            'font-family="sans-serif">'
+        ]
         svg.append('<rect width="280" height="240" fill="#2a5db0"/>')
         for c in range(WIDTH):
             svg.append(f'<text x="{40 * c + 20}" y="258" text-anchor="middle">{COLUMNS[c]}</text>')
