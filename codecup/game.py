@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import abc
 import json
+import math
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -50,6 +52,25 @@ class Variant:
     (Turn Right: its settled readings), or ``None`` for a game without any."""
 
 
+_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+_BOT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
+
+
+def _variant_problems(variants: Sequence[Variant]) -> list[str]:
+    found = []
+    names = [v.name for v in variants]
+    if not all(isinstance(n, str) and _BOT.fullmatch(n) for n in names):
+        found.append(f"its variants' names {names!r} are not names of letters, digits and '_.+-'")
+    elif len(set(names)) != len(names):
+        found.append(f"two of its variants are called the same ({', '.join(names)})")
+    for v in variants:
+        if not isinstance(v.clock, (int, float)) or not math.isfinite(v.clock) or v.clock <= 0:
+            found.append(f"variant {v.name!r}: its clock {v.clock!r} is not a number of seconds above 0")
+        if not isinstance(v.startup, (int, float)) or not math.isfinite(v.startup) or v.startup < 0:
+            found.append(f"variant {v.name!r}: its startup {v.startup!r} is not 0 or more seconds")
+    return found
+
+
 @attrs.frozen
 class GameInfo:
     """A game's metadata. The first variant is the default."""
@@ -78,6 +99,33 @@ class GameInfo:
                 return variant
         known = ", ".join(v.name for v in self.variants)
         raise UnknownVariantError(f"game {self.name!r} has no variant {name!r} (known: {known})")
+
+    def problems(self) -> list[str]:
+        """What is wrong with this metadata, a few words each (none for a usable game).
+
+        The framework plays two seats; names become command-line words and parts of file
+        names; a clock is a finite number of seconds above 0."""
+        found = []
+        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
+            found.append(f"its name {self.name!r} is not lower case letters, digits, '_' and '-'")
+        if not isinstance(self.title, str) or not self.title.strip():
+            found.append("it has no title")
+        seats = tuple(self.seats) if isinstance(self.seats, (tuple, list)) else ()
+        if len(seats) != 2 or len(set(seats)) != 2 or not all(isinstance(x, str) and x for x in seats):
+            found.append(f"its seats {self.seats!r} are not two different names")
+        variants = tuple(self.variants) if isinstance(self.variants, (tuple, list)) else ()
+        if not variants or not all(isinstance(v, Variant) for v in variants):
+            found.append("its variants are not one or more codecup.game.Variant")
+        else:
+            found += _variant_problems(variants)
+            if self.kit_variant is not None and self.kit_variant not in {v.name for v in variants}:
+                found.append(f"its kit_variant {self.kit_variant!r} is none of its variants")
+        bots = tuple(self.bots) if isinstance(self.bots, (tuple, list)) else None
+        if bots is None or not all(isinstance(b, str) and _BOT.fullmatch(b) for b in bots):
+            found.append(f"its bots {self.bots!r} are not names of letters, digits and '_.+-'")
+        elif len(set(bots)) != len(bots):
+            found.append(f"its bots {self.bots!r} name one bot twice")
+        return found
 
     def check_bot(self, name: str) -> None:
         """Raise :class:`UnknownBotError` unless ``name`` is a built-in bot."""
@@ -305,6 +353,14 @@ class Game(abc.ABC):
         self.info.check_bot(bot)
         v = self.info.variant(variant)
         return self.new_player(bot, variant, seed, v.clock if clock is None else clock)
+
+
+def game_problems(game: Game) -> list[str]:
+    """What makes a registered game unusable, a few words each (its ``info`` checked)."""
+    info = getattr(game, "info", None)
+    if not isinstance(info, GameInfo):
+        return [f"its info is {info!r}, not a codecup.game.GameInfo"]
+    return info.problems()
 
 
 def _json_form(value: Any) -> Any:

@@ -2,10 +2,11 @@
 
 Observers run inside the match, in the process that runs it. Each plugin's hook
 is called on its own, so an installed plugin whose hook raises spoils only
-itself: it is named once on stderr and skipped whole for the rest of the process
-(as a plugin broken at load time is), and the match, its record and the run go
-on as if it were not installed. A plugin handed over directly (a command's own
-observer, a test's) is our code: its exception propagates.
+itself: it is named once on stderr and none of its match hooks is called again
+in the process, and the match, its record and the run go on as if it observed
+nothing. Its games stay (a game plugin may observe its own matches: the games
+after the one whose hook raised are still played). A plugin handed over
+directly (a command's own observer, a test's) is our code: its exception propagates.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 import attrs
 import pluggy
 
-from codecup.plugins import CodecupPluginManager, is_skipped
+from codecup.plugins import CodecupPluginManager, is_muted, mute_match_hooks
 
 
 @attrs.define(eq=False)
@@ -28,11 +29,11 @@ class Observers:
         """Call ``hook`` of every plugin that implements it with ``kwargs`` (by argument name)."""
         for impl in getattr(self.pm.hook, hook).get_hookimpls():
             name = impl.plugin_name
-            if is_skipped(name):  # by another manager of this process
+            if is_muted(name):  # here or by another manager of this process
                 continue
             try:
                 impl.function(**{arg: kwargs[arg] for arg in impl.argnames})
             except Exception as exc:
                 if not (isinstance(self.pm, CodecupPluginManager) and name in self.pm.installed):
                     raise
-                self.pm.skip(impl.plugin, name, f"{hook} raised {type(exc).__name__}: {exc}", report=True)
+                mute_match_hooks(name, f"{hook} raised {type(exc).__name__}: {exc}")

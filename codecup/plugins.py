@@ -21,7 +21,7 @@ import pluggy
 
 from codecup import hookspecs
 from codecup.errors import PluginError, UnknownGameError
-from codecup.game import Game
+from codecup.game import Game, game_problems
 
 GROUP = "codecup"
 
@@ -46,9 +46,21 @@ _said: set[str] = set()  # the warnings this process has printed: each one once
 _skipped: dict[str, str] = {}  # installed plugins found broken in this process, and why: skipped by all
 
 
-def is_skipped(name: str) -> bool:
-    """Whether the installed plugin ``name`` was found broken in this process (by any manager)."""
-    return name in _skipped
+_muted: set[str] = set()  # installed plugins whose match hook raised in this process: not called again
+
+
+def mute_match_hooks(name: str, reason: str) -> None:
+    """Call no match hook of the installed plugin ``name`` again in this process, and say so once.
+
+    Only its match hooks: the games it registers (a game plugin may observe its own matches)
+    and its options and commands go on working, so the run goes on as if it observed nothing."""
+    _muted.add(name)
+    say_once(f"codecup: plugin {name!r} is broken and its match hooks were skipped: {_one_line(reason)}")
+
+
+def is_muted(name: str) -> bool:
+    """Whether the installed plugin ``name``'s match hooks are skipped in this process."""
+    return name in _muted or name in _skipped
 
 
 def say_once(line: str) -> None:
@@ -70,6 +82,7 @@ class CodecupPluginManager(pluggy.PluginManager):
         super().__init__(GROUP)
         self.broken: list[BrokenPlugin] = []
         self.installed: set[str] = set()  # names of the plugins loaded from entry points
+        self.own: set[str] = set()  # those of them that come with codecup itself (its games)
         self._report = report
 
     def skip(self, plugin: object, name: str, reason: str, *, report: bool = False) -> None:
@@ -79,6 +92,10 @@ class CodecupPluginManager(pluggy.PluginManager):
             self.unregister(plugin)
         self.installed.discard(name)
         _skipped.setdefault(name, reason)  # a hook that failed here is not called by the next manager
+        self.note_broken(name, reason, report=report)
+
+    def note_broken(self, name: str, reason: str, *, report: bool = False) -> None:
+        """Note and report a broken plugin that was never registered under ``name``."""
         broken = BrokenPlugin(name, _one_line(reason))
         if broken not in self.broken:
             self.broken.append(broken)
@@ -138,11 +155,37 @@ def _unknown_hooks(pm: pluggy.PluginManager, plugin: object) -> str:
     return "unknown hook " + ", ".join(repr(n) for n in names)
 
 
+OWN_DISTRIBUTION = "codecup"
+"""The distribution whose plugins (the built-in games) win a clash of names with another's."""
+
+
+def _distribution(ep: importlib.metadata.EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    return "" if dist is None else str(dist.name)
+
+
+def _entry_points(name: str | None = None) -> list[importlib.metadata.EntryPoint]:
+    """The group's entry points (those called ``name``), codecup's own first."""
+    found = importlib.metadata.entry_points(group=GROUP)
+    if name is not None:
+        found = found.select(name=name)
+    return sorted(found, key=lambda ep: _distribution(ep) != OWN_DISTRIBUTION)
+
+
 def _load_entry_points(pm: CodecupPluginManager) -> None:
     """Register every entry point of the group; a broken one is skipped."""
-    for ep in importlib.metadata.entry_points(group=GROUP):
+    loaded: dict[str, str] = {}  # entry point name -> its distribution
+    for ep in _entry_points():
+        dist = _distribution(ep)
+        if ep.name in loaded and loaded[ep.name] != dist:
+            pm.note_broken(
+                f"{ep.name} ({dist or 'unknown distribution'})",
+                f"its entry point is named {ep.name!r}, as one of {loaded[ep.name] or 'another'}'s is",
+            )
+            continue
         if pm.has_plugin(ep.name) or any(b.name == ep.name for b in pm.broken):
             continue  # the same distribution found twice on the path
+        loaded[ep.name] = dist
         if ep.name in _skipped:
             pm.skip(object(), ep.name, _skipped[ep.name])
             continue
@@ -155,6 +198,8 @@ def _load_entry_points(pm: CodecupPluginManager) -> None:
             pm.skip(plugin, ep.name, str(exc).partition("hookimpl definition: ")[2] or str(exc))
             continue
         pm.installed.add(ep.name)
+        if dist == OWN_DISTRIBUTION:
+            pm.own.add(ep.name)
 
 
 def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object | None:
@@ -167,12 +212,15 @@ def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object
     return plugin
 
 
-def gather(pm: CodecupPluginManager, hook: str, kind: type[T]) -> list[tuple[str, T]]:
+def gather(
+    pm: CodecupPluginManager, hook: str, kind: type[T], check: Callable[[T], list[str]] | None = None
+) -> list[tuple[str, T]]:
     """What each plugin registers through the register-callback ``hook``, with the plugin's name.
 
     Each plugin's hook is called on its own, so one that raises or registers
-    something not a ``kind`` spoils only itself: an installed one is skipped
-    as broken (with everything it registered), any other raises :class:`PluginError`.
+    something not a ``kind`` (or something ``check`` finds problems with) spoils
+    only itself: an installed one is skipped as broken (with everything it
+    registered), any other raises :class:`PluginError`.
     """
     found: list[tuple[str, T]] = []
     for impl in getattr(pm.hook, hook).get_hookimpls():
@@ -187,6 +235,9 @@ def gather(pm: CodecupPluginManager, hook: str, kind: type[T]) -> list[tuple[str
             problem = (
                 f"registered {bad[0]!r}, which is not a {kind.__module__}.{kind.__name__}" if bad else ""
             )
+            if not problem and check is not None:
+                wrong = [(type(item).__name__, said) for item in got if (said := check(item))]
+                problem = f"registered a {wrong[0][0]}: " + "; ".join(wrong[0][1]) if wrong else ""
         if problem:
             if name not in pm.installed:
                 raise PluginError(f"plugin {name!r} {problem}")
@@ -211,9 +262,10 @@ class GameRegistry:
             pm.hook.codecup_register_games(register=registry.add)
             return registry
         by_plugin: dict[str, list[Game]] = {}
-        for plugin, game in gather(pm, "codecup_register_games", Game):  # type: ignore[type-abstract]  # only for isinstance
+        for plugin, game in gather(pm, "codecup_register_games", Game, game_problems):  # type: ignore[type-abstract]  # only for isinstance
             by_plugin.setdefault(plugin, []).append(game)
-        for plugin, games in by_plugin.items():
+        # codecup's own games first: a plugin registering one of their names is the one skipped
+        for plugin, games in sorted(by_plugin.items(), key=lambda item: item[0] not in pm.own):
             taken = [g.info.name for g in games if g.info.name in registry.games]
             if taken and plugin in pm.installed:
                 pm.skip(
@@ -229,6 +281,8 @@ class GameRegistry:
         """Register one game; two games may not share a name."""
         if not isinstance(game, Game):
             raise PluginError(f"registered object {game!r} is not a codecup.game.Game")
+        if problems := game_problems(game):
+            raise PluginError(f"registered game {game!r}: " + "; ".join(problems))
         name = game.info.name
         if name in self.games:
             raise PluginError(f"two plugins register a game called {name!r}")
@@ -258,7 +312,7 @@ def own_plugin_manager(name: str) -> CodecupPluginManager | None:
     None when there is no such entry point, or its plugin is broken (the
     caller then loads every plugin, which reports a broken one like any other).
     """
-    for ep in importlib.metadata.entry_points(group=GROUP, name=name):
+    for ep in _entry_points(name=name):
         if ep.name in _skipped:
             return None
         pm = make_plugin_manager(load_entry_points=False)
@@ -270,6 +324,8 @@ def own_plugin_manager(name: str) -> CodecupPluginManager | None:
         except (pluggy.PluginValidationError, ValueError):
             return None
         pm.installed.add(ep.name)
+        if _distribution(ep) == OWN_DISTRIBUTION:
+            pm.own.add(ep.name)
         _check_pending(pm)
         return pm
     return None

@@ -24,6 +24,11 @@ BROKEN = {
     "misspelt_hook": "unknown hook 'codecup_register_gamez'",
     "bad_signature": "Argument(s) {'board'} are declared in the hookimpl but can not be found",
     "registers_junk": "registered 'not a game', which is not a codecup.game.Game",
+    "no_info": "its info is None, not a codecup.game.GameInfo",
+    "bad_info": "its name 'Bad Name!' is not lower case letters, digits, '_' and '-'; its seats ('only',)",
+    # a game under a built-in one's name: the other plugin is skipped, whichever comes first
+    "a_impostor": "registers a game called 'pillars' as another does",
+    "pillars (codecup-test-name_clash)": "its entry point is named 'pillars', as one of codecup's is",
 }
 
 
@@ -57,6 +62,8 @@ def test_games_lists_every_game_and_each_broken_plugin_with_its_reason():
     for name, reason in BROKEN.items():
         line = next(line for line in run.stdout.splitlines() if line.startswith(f"{name}  "))
         assert "BROKEN" in line and reason in line
+    pillars = [line for line in run.stdout.splitlines() if line.startswith("pillars  ")]
+    assert len(pillars) == 1 and "Pillars (CodeCup 2009)" in pillars[0], pillars  # the built-in one
     assert_named_once_each(run.stderr)
     assert "Traceback" not in run.stderr
 
@@ -75,7 +82,10 @@ def test_every_other_game_plays_and_each_broken_plugin_is_named_once(tmp_path):
 
 
 def test_a_bot_program_imports_only_its_own_games_plugin():
-    names = "'import_fails', 'bad_signature', 'misspelt_hook', 'registers_junk', 'tinygame'"
+    names = (
+        "'import_fails', 'bad_signature', 'misspelt_hook', 'registers_junk', 'no_info', 'bad_info',"
+        " 'impostor', 'name_clash', 'tinygame'"
+    )
     probe = (
         "import sys; from codecup.cli import main; main(['bot', 'twentyone', 'random', '--seed', '3']); "
         f"print(sorted(m for m in ({names}) if 'codecup_test_' + m in sys.modules or m in sys.modules)); "

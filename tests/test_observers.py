@@ -1,5 +1,6 @@
-"""A plugin whose match hook raises is named once and skipped whole; the match, its record and the
-run go on as if it were not installed (it had crashed `play`, `tournament` and `sprt`)."""
+"""A plugin whose match hook raises is named once and its match hooks are skipped; the match, its
+record and the run go on as if it observed nothing (it had crashed `play`, `tournament` and `sprt`),
+and its own games are still played."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from tests.support import TESTS, TINYGAME_DIST
 
 OBSERVER_DIST = TESTS / "plugins" / "observer_dist"
 NAMED = (
-    "codecup: plugin 'raising_observer' is broken and was skipped: "
+    "codecup: plugin 'raising_observer' is broken and its match hooks were skipped: "
     "codecup_move raised RuntimeError: observer boom"
 )
 
@@ -36,7 +37,7 @@ def test_play_goes_on_and_writes_its_record(tmp_path):
     assert run.stderr.splitlines() == [NAMED]
     record = json.loads((tmp_path / "g.json").read_text())
     assert len(record["moves"]) > 3  # the whole game, past the hook that raised
-    # Skipped whole: none of its hooks is called after the one that raised.
+    # None of its match hooks is called after the one that raised.
     assert (tmp_path / "observed").read_text().splitlines() == ["start", "move 1", "move 2", "move 3"]
 
 
@@ -48,3 +49,13 @@ def test_a_tournament_goes_on_and_ends_with_its_standings(tmp_path):
     assert run.stderr.splitlines() == [NAMED]  # once: the worker skips it for the rest of the run
     assert len((tmp_path / "out" / "results.jsonl").read_text().splitlines()) == 2
     assert (tmp_path / "out" / "standings.json").is_file()
+
+
+def test_the_games_of_a_plugin_whose_match_hook_raised_are_still_played(tmp_path):
+    """Its hook raised in the first game; the games after it are of the same plugin's game."""
+    players = "  - {name: a, command: 'bot:random'}\n  - {name: b, command: 'bot:perfect'}\n"
+    (tmp_path / "t.yml").write_text("game: observed21\nrounds: 2\nplayers:\n" + players)
+    run = codecup(tmp_path, "tournament", "t.yml", "--out", "out", "--quiet", "--jobs", "1", "--no-site")
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.splitlines() == [NAMED]
+    assert len((tmp_path / "out" / "results.jsonl").read_text().splitlines()) == 4

@@ -1,4 +1,7 @@
-"""An observer plugin that notes its calls in $CODECUP_TEST_OBSERVED and raises at the third move."""
+"""An observer plugin that notes its calls in $CODECUP_TEST_OBSERVED and raises at the third move.
+
+It also registers a game of its own, ``observed21`` (Twenty-one under another name): a game plugin
+observing its own matches, whose games must go on being played after its hook raised."""
 
 import os
 
@@ -10,6 +13,17 @@ moves = 0
 def note(text):
     with open(os.environ["CODECUP_TEST_OBSERVED"], "a") as f:
         f.write(text + "\n")
+
+
+@hookimpl
+def codecup_register_games(register):
+    import attrs
+    import tinygame
+
+    class Observed(tinygame.TwentyOne):
+        info = attrs.evolve(tinygame.TwentyOne.info, name="observed21", title="Twenty-one, observed")
+
+    register(Observed())
 
 
 @hookimpl
