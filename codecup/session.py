@@ -70,7 +70,9 @@ class RulesPlayer(PlayerSession):
     ``new_state`` builds the first state from the setup text. A line that is
     neither the start word nor a closing word is the opponent's move, applied
     to the state; whenever the state then has this seat to move, the bot's
-    move is applied and answered. A move of the bot's that the rules refuse
+    move is applied and answered, as many moves as the state keeps this seat to
+    move (a game where a move may earn another turn), none while the opponent
+    moves again. A move of the bot's that the rules refuse
     is answered all the same, for the referee to judge, and ends the session.
     A referee line that does not fit (a setup the game refuses, a move that
     is not legal, ``Start`` once the game has begun) raises
@@ -87,6 +89,9 @@ class RulesPlayer(PlayerSession):
     """Lines received so far (for the error that names a bad one)."""
     began: bool = False
     """Whether the game has begun for this seat (``Start`` or a first move heard)."""
+    seat: int | None = None
+    """This player's seat, once known: the seat to move at ``Start``, else the one that did not
+    make the first move heard."""
 
     def __attrs_post_init__(self) -> None:
         if self.wire.setup_lines == 0:
@@ -125,7 +130,11 @@ class RulesPlayer(PlayerSession):
         if line == self.wire.start:
             if self.began:
                 raise DialogueError(f"line {self.heard} from the referee: {line!r} after the game has begun")
+            if self.seat is None:
+                self.seat = self.state.to_move
         else:
+            if self.seat is None and (mover := self.state.to_move) is not None:
+                self.seat = 1 - mover
             try:
                 self.state = self.state.apply(line)
             except MoveError as exc:
@@ -133,9 +142,10 @@ class RulesPlayer(PlayerSession):
                     f"line {self.heard} from the referee: {line!r} is not a legal move here: {exc}"
                 ) from None
         self.began = True
-        if self._over():
-            return []
-        return [self._move()]
+        answers = []  # none while the opponent moves again; several while this seat does
+        while not self.done and not self._over() and self.state.to_move == self.seat:
+            answers.append(self._move())
+        return answers
 
     def _move(self) -> str:
         assert self.state is not None

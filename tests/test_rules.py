@@ -107,6 +107,26 @@ def test_session_reads_the_setup_then_answers_start_and_moves():
     assert player.receive("t1") == []
 
 
+@attrs.frozen
+class BonusNim(Nim):
+    """Nim where taking 2 earns another turn (as a box does in Dots and Boxes)."""
+
+    def apply(self, move: str) -> BonusNim:
+        after = Nim.apply(self, move)
+        again = move.strip() == "t2"
+        return BonusNim(after.heap, self.seat if again else after.seat)
+
+
+def test_session_answers_every_move_of_a_turn_and_none_while_the_opponent_moves_again():
+    player = RulesPlayer(Wire(), lambda setup: BonusNim(7), Greedy())
+    assert player.receive("Start") == ["t2", "t2", "t2", "t1"]  # 7 -> 0: three bonus turns, then the last
+    assert player.state == BonusNim(0, 1)
+    second = RulesPlayer(Wire(), lambda setup: BonusNim(6), Greedy())
+    assert second.receive("t2") == []  # the first seat moves again
+    assert second.receive("t1") == ["t2", "t1"]  # 3 left: its turn, a bonus, then the last one
+    assert second.seat == 1 and second.state == BonusNim(0, 0)
+
+
 def test_second_seat_learns_its_turn_from_the_first_move():
     player = nim_player(Wire(setup_lines=1))
     player.receive("4")
