@@ -37,7 +37,7 @@ class Termination(enum.StrEnum):
     INVALID = "invalid"  # unreadable output: not text, over-long, not a move at all
     ILLEGAL = "illegal"  # a well-formed move against the rules
     LIMIT = "limit"  # broke a sandbox limit: memory, processes, file size
-    REFEREE_ERROR = "referee-error"  # the referee process itself died: no fault of either seat
+    REFEREE_ERROR = "referee-error"  # the referee died or the game plugin failed: no fault of either seat
 
 
 @attrs.frozen
@@ -137,3 +137,9 @@ class Outcome:
 
 
 Dialogue: TypeAlias = Generator[Request, Reply, Outcome]
+
+
+def game_bug_outcome(game: str, seats: int, why: str) -> Outcome:
+    """How a game ends whose plugin failed (``why``): a referee error of every seat, no scores."""
+    end = SeatEnd(Termination.REFEREE_ERROR, f"the {game} plugin failed: {why}; no fault of either player")
+    return Outcome((0.0,) * seats, (end,) * seats)

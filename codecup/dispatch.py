@@ -10,10 +10,13 @@ once, and the dialogue must return an :class:`~codecup.dialogue.Outcome`.
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from codecup.dialogue import Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
+from codecup.errors import CodecupError, GameBugError
 
 CLOSED = "closed"
 """The message of the fault a wait on a closed seat gets."""
@@ -41,8 +44,22 @@ class Seats(Protocol):
         """End the seat's program now (called once per seat)."""
 
 
+def where(exc: BaseException) -> str:
+    """``TypeName: message (at file.py:LINE)``, the innermost frame of ``exc``'s traceback."""
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    frames = traceback.extract_tb(exc.__traceback__)
+    if frames:
+        text += f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})"
+    return text
+
+
 async def dispatch(dialogue: Dialogue, seats: Seats) -> Outcome:
-    """Run ``dialogue`` to its end against ``seats``; its outcome."""
+    """Run ``dialogue`` to its end against ``seats``; its outcome.
+
+    The dialogue is the game plugin's code: an exception it raises (other than one of
+    codecup's errors, raised on purpose), or a request or result that is not one, is a
+    :class:`~codecup.errors.GameBugError`, no fault of either seat.
+    """
     closed: set[int] = set()
     reply: str | Fault | None = None
     while True:
@@ -50,8 +67,12 @@ async def dispatch(dialogue: Dialogue, seats: Seats) -> Outcome:
             request = dialogue.send(reply)
         except StopIteration as stop:
             if not isinstance(stop.value, Outcome):
-                raise TypeError(f"dialogue returned {stop.value!r}, not an Outcome") from None
+                raise GameBugError(f"the referee returned {stop.value!r}, not an Outcome") from None
             return stop.value
+        except CodecupError:  # said on purpose: a setup it refuses, a word list it lacks
+            raise
+        except Exception as exc:
+            raise GameBugError(f"the referee raised {where(exc)}") from exc
         reply = None
         match request:
             case Send(seat, line):
@@ -69,7 +90,7 @@ async def dispatch(dialogue: Dialogue, seats: Seats) -> Outcome:
                     closed.add(seat)
                     await seats.close(seat)
             case _:
-                raise TypeError(f"dialogue yielded {request!r}, not a request")
+                raise GameBugError(f"the referee asked for {request!r}, not a request")
 
 
 def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:

@@ -47,6 +47,13 @@ class DialogueError(ConfigError):
     """
 
 
+class GameBugError(CodecupError):
+    """A game plugin's own code failed during a game: its referee dialogue raised or asked
+    for something that is not a request, or its rules raised on a move the referee had
+    already accepted. No fault of either player: the runner records the game as a
+    ``referee-error``, and ``codecup verify`` says the plugin, not the record, failed."""
+
+
 class PluginError(CodecupError):
     """A plugin failed to load or registered something invalid."""
 

@@ -21,9 +21,10 @@ import pluggy
 
 from codecup import loop
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, WALL, SeatClock, loop_time, wall_backstop
-from codecup.dialogue import Fault, Outcome, Termination
-from codecup.dispatch import dispatch
+from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome
+from codecup.dispatch import dispatch, where
 from codecup.drive import derive_seed
+from codecup.errors import GameBugError
 from codecup.game import Game
 from codecup.observers import Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
@@ -233,7 +234,12 @@ async def play_match(
         )
         for player in players:
             await player.start()
-        outcome = await state.run()
+        try:
+            outcome = await state.run()
+            points = _points(game, outcome, info.variant)
+        except GameBugError as exc:  # the game plugin's own failure: no fault of either seat
+            outcome = game_bug_outcome(game.info.name, len(players), str(exc))
+            points = (0.0,) * len(players)
     finally:
         await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
     duration = (time.perf_counter_ns() - state.t0) / 1e9
@@ -244,7 +250,7 @@ async def play_match(
         clock_used=tuple(min(c.used, c.limit) if c.flagged else c.used for c in clocks),
         result=Result(
             scores=tuple(outcome.scores),
-            points=tuple(game.points(outcome, info.variant)),
+            points=points,
             termination=tuple(outcome.ends),
         ),
         extra=outcome.extra,
@@ -256,6 +262,17 @@ async def play_match(
     if observers is not None:
         observers.notify("codecup_match_end", record=record)
     return record
+
+
+def _points(game: Game, outcome: Outcome, variant: str) -> tuple[float, ...]:
+    """The game's points for ``outcome``: one number per seat, or the plugin failed."""
+    try:
+        points = tuple(float(p) for p in game.points(outcome, variant))
+    except Exception as exc:
+        raise GameBugError(f"its points raised {where(exc)}") from exc
+    if len(points) != len(outcome.scores):
+        raise GameBugError(f"its points gave {len(points)} numbers for {len(outcome.scores)} seats")
+    return points
 
 
 def run_match(

@@ -18,7 +18,8 @@ from typing import Any
 import attrs
 
 from codecup.bots import Bot
-from codecup.errors import ConfigError, DialogueError, MoveError
+from codecup.dispatch import where
+from codecup.errors import ConfigError, DialogueError, GameBugError, MoveError
 from codecup.rules import State
 
 
@@ -141,6 +142,8 @@ class RulesPlayer(PlayerSession):
                 raise DialogueError(
                     f"line {self.heard} from the referee: {line!r} is not a legal move here: {exc}"
                 ) from None
+            except Exception as exc:  # the rules' own failure on a move, not the bot's
+                raise GameBugError(f"the rules raised {where(exc)} on the opponent's move {line!r}") from exc
         self.began = True
         answers = []  # none while the opponent moves again; several while this seat does
         while not self.done and not self._over() and self.state.to_move == self.seat:
@@ -150,6 +153,8 @@ class RulesPlayer(PlayerSession):
     def _move(self) -> str:
         assert self.state is not None
         move = self.bot.choose(self.state)
+        if not isinstance(move, str):
+            raise TypeError(f"the bot's choose(state) gave {move!r}, not a move's text")
         try:
             self.state = self.state.apply(move)
         except MoveError:
@@ -157,6 +162,8 @@ class RulesPlayer(PlayerSession):
             # traceback here); the session cannot follow the game past it.
             self.done = True
             return move
+        except Exception as exc:  # the rules' own failure on a move's text, not the bot's
+            raise GameBugError(f"the rules raised {where(exc)} on the move {move!r}") from exc
         self._over()
         return move
 

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 import attrs
 
-from codecup.dialogue import Fault, Termination
+from codecup.dialogue import Fault, Termination, game_bug_outcome
 from codecup.drive import derive_seed, drive
-from codecup.errors import CodecupError, ConfigError, MoveError, SetupError
+from codecup.errors import CodecupError, ConfigError, GameBugError, MoveError, SetupError
 from codecup.game import Game
 from codecup.record import FAULT, FROM, TO, Record
 
@@ -68,6 +68,8 @@ def verify_record(game: Game, record: Record) -> list[str]:
         return [f"replay failed: {_reason(exc)}"]
     try:
         replay = drive(dialogue, channel)
+    except GameBugError as exc:  # the game plugin fails on this game, here as when it was played?
+        return _game_bug_problems(game, record, str(exc))
     except Exception as exc:  # a record the referee cannot even replay does not verify
         return [f"replay failed: {_reason(exc)}"]
     problems: list[str] = []
@@ -98,6 +100,18 @@ def verify_record(game: Game, record: Record) -> list[str]:
         problems.extend(rules_problems(game, record))
     problems.extend(clock_problems(record))
     return problems
+
+
+def _game_bug_problems(game: Game, record: Record, why: str) -> list[str]:
+    """A replay the game plugin itself failed: a record of that very failure verifies, any other
+    record cannot be checked (the plugin is to blame, not necessarily the record)."""
+    expected = game_bug_outcome(game.info.name, len(record.match.players), why).ends
+    if list(record.result.termination) == list(expected) and not any(record.result.points):
+        return []
+    return [
+        f"the {game.info.name} plugin failed while replaying it: {why} "
+        "(a bug in the game plugin, not necessarily in the record)"
+    ]
 
 
 _ROUNDING = 1e-6  # a record keeps clocks to the microsecond

@@ -8,6 +8,7 @@ import pytest
 
 from codecup.dialogue import NORMAL, Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
 from codecup.dispatch import CLOSED, dispatch, run_sync
+from codecup.errors import GameBugError
 
 
 class Seats:
@@ -77,10 +78,17 @@ def test_a_dialogue_must_yield_requests_and_return_an_outcome():
         yield Send(0, "x")
         return None  # type: ignore[return-value]
 
-    with pytest.raises(TypeError, match="not a request"):
+    def raises() -> Dialogue:
+        yield Send(0, "x")
+        raise KeyError("k")
+
+    # the game plugin's bug, not a bot's fault nor ours: the runner records a referee error
+    with pytest.raises(GameBugError, match="the referee asked for 'hello', not a request"):
         run_sync(dispatch(bad_request(), Seats()))
-    with pytest.raises(TypeError, match="not an Outcome"):
+    with pytest.raises(GameBugError, match="the referee returned None, not an Outcome"):
         run_sync(dispatch(no_outcome(), Seats()))
+    with pytest.raises(GameBugError, match=r"the referee raised KeyError: 'k' \(at test_dispatch.py:\d+\)"):
+        run_sync(dispatch(raises(), Seats()))
 
 
 def test_run_sync_refuses_seats_that_suspend():

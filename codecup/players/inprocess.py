@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import traceback
 from collections import deque
 
 import attrs
@@ -10,8 +11,12 @@ import attrs
 from codecup.clock import Timer
 from codecup.dialogue import Fault, Termination
 from codecup.drive import END_OF_OUTPUT
+from codecup.errors import GameBugError
 from codecup.game import PlayerSession
 from codecup.players.base import Player
+
+LOG_CAP = 4000
+"""Characters of a bot's traceback kept for the record."""
 
 
 @attrs.define(eq=False)
@@ -28,6 +33,8 @@ class InProcessPlayer(Player):
     pending: deque[str] = attrs.field(factory=deque)
     thinking: float = 0.0
     error: str | None = None
+    log: str = ""
+    """The traceback of the bot's exception, if it raised (its tail), as a program's stderr is kept."""
 
     async def start(self) -> None:
         """Nothing to start."""
@@ -39,8 +46,11 @@ class InProcessPlayer(Player):
         t0 = self.timer()
         try:
             self.pending.extend(self.session.receive(line))
+        except GameBugError:  # the game's rules failed in the session: no fault of this seat's bot
+            raise
         except Exception as exc:  # a buggy bot is a crash of that seat, not of the referee
             self.error = f"bot raised {exc!r}"
+            self.log = "".join(traceback.format_exception(exc))[-LOG_CAP:]
         self.thinking += self.timer() - t0
 
     def cpu_time(self) -> float | None:
@@ -56,6 +66,10 @@ class InProcessPlayer(Player):
         if self.error is not None:
             return Fault(Termination.CRASH, self.error)
         return Fault(Termination.CRASH, END_OF_OUTPUT)
+
+    def log_tail(self) -> str:
+        """The traceback of the bot's exception (capped), for the record."""
+        return self.log
 
     def hidden_time(self) -> float:
         """Thinking time since the last call, then reset."""

@@ -158,7 +158,8 @@ class TournamentResult:
         if dead:
             text += (
                 f"\n\nReferee errors: {len(dead)} game{'s' if len(dead) != 1 else ''} whose referee process "
-                "died (no points, left out of the standings and ratings): " + ", ".join(dead)
+                "died or whose game plugin failed (no points, left out of the standings and ratings): "
+                + ", ".join(dead)
             )
         faults = fault_summary(self.games)
         if faults:

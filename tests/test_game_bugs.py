@@ -1,0 +1,103 @@
+"""A game plugin's own bug is a referee error of that game, named where it happened, never a bot's fault.
+
+Its referee raising, its rules raising on a move already accepted, its points of the wrong
+length: the game is recorded as ``referee-error`` for both seats (no points), the run goes on,
+and ``codecup verify`` accepts a record of that very failure but says of any other that the
+plugin, not the record, failed. A bot's own exception is its seat's crash, its traceback kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from codecup.dialogue import Receive, Send, Termination, send_all
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+from codecup.verify import verify_record
+
+BOTS = [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")]
+
+
+@pytest.fixture
+def twentyone(tiny_game):
+    """The class of the healthy game, to derive buggy ones from."""
+    return type(tiny_game)
+
+
+def play(game, seed=3):
+    return asyncio.run(play_match(game, new_match(game, BOTS, seed=seed, clock=2.0)))
+
+
+def assert_referee_error(record, fragment):
+    ends = record.result.termination
+    assert [e.kind for e in ends] == [Termination.REFEREE_ERROR] * 2, ends
+    assert all("the twentyone plugin failed: " in e.message and fragment in e.message for e in ends), ends
+    assert "no fault of either player" in ends[0].message
+    assert record.result.points == (0.0, 0.0)
+
+
+def test_a_referee_that_raises_is_a_referee_error_naming_where(tiny_game, twentyone):
+    class Raises(twentyone):
+        def referee(self, setup, variant, seed):
+            yield from send_all(setup)
+            yield Send(0, "Start")
+            yield Receive(0)
+            raise RuntimeError("referee bug")
+
+    game = Raises()
+    record = play(game)
+    assert_referee_error(record, "the referee raised RuntimeError: referee bug (at test_game_bugs.py:")
+    assert verify_record(game, record) == []  # the record of that very failure is what the game gives
+    healthy_record = play(tiny_game)
+    assert verify_record(tiny_game, healthy_record) == []
+    problems = verify_record(game, healthy_record)
+    assert len(problems) == 1 and "the twentyone plugin failed while replaying it" in problems[0]
+    assert "not necessarily in the record" in problems[0]
+
+
+def test_rules_that_raise_on_an_accepted_move_do_not_blame_the_bot(twentyone):
+    class Counter(type(twentyone().new_state("0", "classic"))):
+        def apply(self, move):
+            if self.total >= 6:
+                raise ValueError("apply bug")
+            return Counter(*attrs_astuple(super().apply(move)))
+
+    class Buggy(twentyone):
+        def new_state(self, setup, variant):
+            return Counter(int(setup))
+
+    record = play(Buggy())
+    assert_referee_error(record, "the rules raised ValueError: apply bug")
+
+
+def test_points_of_the_wrong_length_are_a_referee_error(twentyone):
+    class ThreePoints(twentyone):
+        def points(self, outcome, variant):
+            return (1.0, 0.0, 0.0)
+
+    record = play(ThreePoints())
+    assert_referee_error(record, "its points gave 3 numbers for 2 seats")
+
+
+def test_a_bots_exception_is_its_crash_with_its_traceback_kept(twentyone):
+    class Crashing:
+        def choose(self, state):
+            raise ZeroDivisionError("bot bug")
+
+    class Game(twentyone):
+        def new_bot(self, bot, variant, seed, clock):
+            return Crashing() if bot == "perfect" else super().new_bot(bot, variant, seed, clock)
+
+    record = play(Game())
+    assert record.result.termination[0].kind is Termination.CRASH
+    assert "ZeroDivisionError('bot bug')" in record.result.termination[0].message
+    assert "Traceback" in record.logs[0] and 'raise ZeroDivisionError("bot bug")' in record.logs[0]
+    assert record.result.termination[1].kind is Termination.NORMAL
+
+
+def attrs_astuple(state):
+    import attrs
+
+    return attrs.astuple(state, recurse=False)
