@@ -74,11 +74,18 @@ DEFAULT_CLOCK_MODE = CPU  # fair on a loaded machine; falls back to wall where C
 BACKSTOP_FACTOR = 2.0
 
 
+STARVED_LIMIT = 8.0
+"""How far the wall backstop stretches, at most, for a tree that waited for a processor."""
+
+
 def wall_backstop(cpu_allowance: float, factor: float = BACKSTOP_FACTOR) -> float:
     """Under the ``cpu`` clock, the longest wall-clock wait for an answer worth ``cpu_allowance``.
 
     A program that sleeps or blocks uses no CPU; this bound makes it lose on
-    time all the same. Twice the CPU allowance, plus half a second, leaves room
-    for a machine loaded with about two runnable processes per core.
+    time all the same. Twice the CPU allowance, plus half a second. Where the
+    kernel says how long the program's tree waited for a processor (a loaded
+    machine), that time is added to the wait, up to :data:`STARVED_LIMIT` times
+    this bound: a program that computes is never cut short because other
+    processes had the cores, and every wait still ends.
     """
     return factor * cpu_allowance + 0.5

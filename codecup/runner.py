@@ -187,11 +187,12 @@ def _explained(fault: Fault, made_of: str, backstop: bool, cpu_used: float, allo
     """A time-out with its reason: what the allowance was made of, or the cpu clock's wall backstop."""
     if not backstop:
         return Fault(fault.kind, f"{fault.message}: {made_of}")
-    return Fault(
-        fault.kind,
-        f"{fault.message}, the cpu clock's backstop; it used only {cpu_used:.3f}s of its {allowance:.3f}s "
-        "of CPU time: is it waiting for input, or is its answer not flushed?",
-    )
+    used = f"it used only {cpu_used:.3f}s of its {allowance:.3f}s of CPU time"
+    if "waiting for a processor" in fault.message:  # stretched as far as it goes
+        why = "the machine is too loaded to give it its time"
+    else:
+        why = "is it waiting for input, or is its answer not flushed?"
+    return Fault(fault.kind, f"{fault.message}, the cpu clock's backstop; {used}: {why}")
 
 
 async def play_match(

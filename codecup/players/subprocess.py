@@ -25,7 +25,7 @@ from pathlib import Path
 
 import attrs
 
-from codecup.clock import BACKSTOP_FACTOR
+from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT
 from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
 from codecup.players.base import Player
@@ -270,6 +270,12 @@ class SubprocessPlayer(Player):
                 self._signal(signal.SIGCONT)
             self.running = True
 
+    def stall_time(self) -> float | None:
+        """Seconds the program's tree waited for a processor so far (None where not measured)."""
+        if self.box is not None and self.box.cgroup is not None:
+            return self.box.cgroup.stall_time()
+        return None
+
     def cpu_time(self) -> float | None:
         """CPU seconds used by the program's whole tree so far (None without a cgroup)."""
         if self.box is not None and self.box.cgroup is not None:
@@ -299,6 +305,9 @@ class SubprocessPlayer(Player):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         cpu_left = cpu_limit
+        # Under a cpu clock, the time the tree waited for a processor stretches the wall backstop.
+        stall0 = self.stall_time() if cpu_limit is not None else None
+        hard, waited = loop.time() + STARVED_LIMIT * timeout, 0.0
         while True:
             if protocol.lines:
                 return protocol.lines.popleft()
@@ -310,9 +319,18 @@ class SubprocessPlayer(Player):
                 # It died (a child of it may still hold its output open), or its output ended.
                 return self._named(Fault(Termination.CRASH, await self._exit_description()))
             left = deadline - loop.time()
+            if left <= 0 and stall0 is not None and loop.time() < hard:
+                more = (self.stall_time() or stall0) - stall0 - waited
+                if more > 0.001:  # it waited for a processor since: that time is not its own
+                    waited += more
+                    deadline = min(deadline + more, hard)
+                    continue
             if left <= 0:
-                wall = " of wall time" if cpu_limit is not None else ""
-                return self._named(Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s{wall}"))
+                if cpu_limit is None:
+                    return self._named(Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s"))
+                starved = f" and {waited:.3f}s waiting for a processor" if waited else ""
+                message = f"no answer within {timeout:.3f}s of wall time{starved}"
+                return self._named(Fault(Termination.TIMEOUT, message))
             if cpu_limit is not None and cpu_left is not None:
                 if cpu_left <= 0:
                     return self._named(

@@ -169,6 +169,7 @@ class BotCgroup:
     _freeze_fd: int = -1
     _events_fd: int = -1
     _cpu_fd: int = -1
+    _pressure_fd: int = -1  # cpu.pressure, where the kernel keeps it (PSI); -1 where it does not
     frozen: bool = False
 
     @classmethod
@@ -207,6 +208,10 @@ class BotCgroup:
         group._freeze_fd = os.open(v2 / "cgroup.freeze", os.O_WRONLY | os.O_CLOEXEC)
         group._events_fd = os.open(v2 / "cgroup.events", os.O_RDONLY | os.O_CLOEXEC)
         group._cpu_fd = os.open(v2 / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            group._pressure_fd = os.open(v2 / "cpu.pressure", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:  # a kernel without pressure stall information
+            group._pressure_fd = -1
         return group
 
     @property
@@ -274,6 +279,16 @@ class BotCgroup:
         first = text.split(b"\n", 1)[0]  # "usage_usec N"
         return int(first.split()[1]) / 1e6
 
+    def stall_time(self) -> float | None:
+        """Seconds so far in which some task of the tree was ready to run but waited for a
+        processor (the kernel's ``cpu.pressure`` "some" total; throttling by its own CPU quota
+        included); None where the kernel does not keep it."""
+        if self._pressure_fd < 0:
+            return None
+        text = os.pread(self._pressure_fd, 256, 0)  # "some avg10=... total=N\nfull ..."
+        first = text.split(b"\n", 1)[0]
+        return int(first.rsplit(b"total=", 1)[1]) / 1e6
+
     def populated(self) -> bool:
         """True while a process is left in the cgroup."""
         return b"populated 1" in os.pread(self._events_fd, 256, 0)
@@ -307,10 +322,10 @@ class BotCgroup:
     def remove(self) -> None:
         """Kill what is left, close the files and remove the folders."""
         self.kill()
-        for fd in (self._freeze_fd, self._events_fd, self._cpu_fd):
+        for fd in (self._freeze_fd, self._events_fd, self._cpu_fd, self._pressure_fd):
             if fd >= 0:
                 os.close(fd)
-        self._freeze_fd = self._events_fd = self._cpu_fd = -1
+        self._freeze_fd = self._events_fd = self._cpu_fd = self._pressure_fd = -1
         for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
             if path is not None:
                 _rmdir_soon(path)

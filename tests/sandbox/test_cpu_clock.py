@@ -16,17 +16,19 @@ from codecup.dialogue import Termination
 from codecup.players import SubprocessSettings
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
+from codecup.sandbox import Limits, Policy
 from tests.support import HOSTILE, TESTS, processes_with, python_argv
 
 BURNER = TESTS / "players" / "attack" / "burner.py"
 BURN = 0.04  # CPU seconds per move
 
 
-def play(game, command, clock=2.0, mode="cpu", backstop=BACKSTOP_FACTOR):
+def play(game, command, clock=2.0, mode="cpu", backstop=BACKSTOP_FACTOR, cpus=1.0):
     players = [PlayerInfo("p", command=command), PlayerInfo("r", bot="random")]
     match = new_match(game, players, seed=4, clock=clock, clock_mode=mode)
     settings = SubprocessSettings(backstop_factor=backstop)
-    return asyncio.run(play_match(game, match, settings=settings))
+    policy = Policy(limits=Limits(cpus=cpus))
+    return asyncio.run(play_match(game, match, settings=settings, policy=policy))
 
 
 def test_cpu_charge_does_not_grow_with_load(tiny_game, full_sandbox):
@@ -47,6 +49,32 @@ def test_cpu_charge_does_not_grow_with_load(tiny_game, full_sandbox):
     charged = record.clock_used[0] / moves
     # The first answer's start-up allowance hides some of its charge: a lower bound of half.
     assert BURN * 0.5 <= charged <= BURN * 1.5, (charged, moves)
+
+
+def test_a_program_that_waits_for_a_processor_is_not_cut_short(tiny_game, full_sandbox):
+    """Its first think takes 0.8 s of CPU at a quarter of a processor (its own quota: the same
+    wait as a loaded machine's, but certain): 3.2 s of wall time, past the 2.5 s backstop. The
+    time it waited for the processor is not counted against it: it answers, charged its CPU."""
+    clock = 0.5
+    startup = tiny_game.info.default_variant.startup
+    assert wall_backstop(clock + startup) < 0.8 / 0.25
+    record = play(tiny_game, python_argv(BURNER, "0", "0.8"), clock=clock, cpus=0.25)
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    assert 0.8 - startup - 0.05 <= record.clock_used[0] <= clock
+
+
+def test_a_starved_program_still_loses_when_the_backstop_stretches_no_further(
+    tiny_game, full_sandbox, monkeypatch
+):
+    """The stretch has a bound (here 1.2 times the backstop, 3 s): every wait still ends."""
+    monkeypatch.setattr("codecup.players.subprocess.STARVED_LIMIT", 1.2)
+    start = time.monotonic()
+    record = play(tiny_game, python_argv(BURNER, "0", "0.8"), clock=0.5, cpus=0.1)
+    took = time.monotonic() - start
+    end = record.result.termination[0]
+    assert end.kind is Termination.TIMEOUT and "waiting for a processor" in end.message, end
+    assert "the machine is too loaded to give it its time" in end.message
+    assert took < 1.2 * wall_backstop(0.5 + tiny_game.info.default_variant.startup) + 2.0
 
 
 def test_a_sleeping_program_still_loses_on_time(tiny_game, full_sandbox):
