@@ -37,13 +37,16 @@ def check_clock(value: object, what: str = "clock") -> float:
     return seconds
 
 
-def command_problem(player: PlayerInfo) -> str | None:
+def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
     """Why ``player``'s program cannot be started, or None if it looks runnable.
 
     The same rules the referee applies when it starts the program (a name
     without ``/`` is looked up on PATH, a path is relative to the player's
-    directory), plus one: when the first argument after the program names a
-    script (``bot.py``, ``bot.jar``), that file must exist in the directory.
+    directory), plus two: when the first argument after the program names a
+    script (``bot.py``, ``bot.jar``), that file must exist in the directory;
+    and a ``codecup bot GAME NAME`` program must name an installed game (``game``,
+    where the match's is known) and one of its bots, or a ``FILE.py:NAME`` whose
+    file is there.
     """
     if player.bot is not None or not player.command:
         return None
@@ -59,15 +62,60 @@ def command_problem(player: PlayerInfo) -> str | None:
             return f"cannot run {program!r}: it is not executable (chmod +x {shlex.quote(str(path))})"
     elif shutil.which(program) is None:
         return f"cannot run {program!r}: program not found on PATH"
+    bot_args = _codecup_bot_args(program, args)
+    if bot_args is not None:
+        return _codecup_bot_problem(bot_args, cwd, game)
     script = next((a for a in args if not a.startswith("-")), None)
     if script is not None and PurePath(script).suffix in SCRIPT_SUFFIXES and not (cwd / script).is_file():
         return f"cannot run {program} {shlex.quote(script)}: no file {script!r} in {cwd}"
     return None
 
 
-def check_commands(players: Iterable[PlayerInfo], where: str) -> None:
-    """Raise :class:`ConfigError` naming the first player whose program cannot be started."""
+#: ``codecup bot`` options that take a value (``--words`` is Lucky Words' plugin option).
+_BOT_VALUE_OPTIONS = frozenset({"--variant", "--seed", "--clock", "--words"})
+
+
+def _codecup_bot_args(program: str, args: list[str]) -> list[str] | None:
+    """The arguments after ``bot`` of a ``codecup bot ...`` (or ``python -m codecup bot``) command."""
+    if PurePath(program).name == "codecup" and args[:1] == ["bot"]:
+        return args[1:]
+    if PurePath(program).name.startswith("python") and args[:3] == ["-m", "codecup", "bot"]:
+        return args[3:]
+    return None
+
+
+def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | None:
+    """Why ``codecup bot`` with ``args`` cannot play ``game`` (checked before any game is played)."""
+    from codecup.plugins import load_games  # only for a command that runs `codecup bot`
+
+    positional, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg.startswith("-"):
+            skip = arg in _BOT_VALUE_OPTIONS
+        else:
+            positional.append(arg)
+    if len(positional) != 2:
+        return "`codecup bot` needs a game and a bot: codecup bot GAME NAME"
+    name, bot = positional
+    said = f"`codecup bot {name} {bot}`"
+    if game is not None and name != game:
+        return f"{said} plays {name}, not {game}"
+    registry = load_games()
+    if name not in registry.games:
+        return f"{said}: no game {name!r} is installed (installed: {', '.join(registry.names())})"
+    file, colon, _ = bot.rpartition(":")
+    if colon and file.endswith(".py"):
+        return None if (cwd / file).is_file() else f"{said}: no file {file!r} in {cwd}"
+    known = registry.get(name).info.bots
+    return None if bot in known else f"{said}: {name} has no bot {bot!r} (known: {', '.join(known)})"
+
+
+def check_commands(players: Iterable[PlayerInfo], where: str, game: str | None = None) -> None:
+    """Raise :class:`ConfigError` naming the first player whose program cannot be started
+    (to play ``game``, where it is known)."""
     for p in players:
-        problem = command_problem(p)
+        problem = command_problem(p, game)
         if problem is not None:
             raise ConfigError(f"{where}player {p.name!r}: {problem}")

@@ -220,6 +220,62 @@ def test_an_unknown_built_in_bot_names_the_file_and_the_player(tmp_path, capsys)
     )
 
 
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        (
+            "codecup bot twentyone mybott.py:MyBot",
+            "`codecup bot twentyone mybott.py:MyBot`: no file 'mybott.py' in",
+        ),
+        ("codecup bot twentyone perfekt", "twentyone has no bot 'perfekt' (known: random, perfect)"),
+        ("codecup bot pillars baseline", "`codecup bot pillars baseline` plays pillars, not twentyone"),
+        ("codecup bot nosuchgame x", "`codecup bot nosuchgame x`"),  # another game, or none installed
+        ("codecup bot twentyone", "`codecup bot` needs a game and a bot"),
+        (f"{sys.executable} -m codecup bot twentyone --seed 3 perfekt", "twentyone has no bot 'perfekt'"),
+    ],
+)
+@pytest.mark.parametrize("run", ["play", "sprt", "tournament"])
+def test_a_codecup_bot_command_is_checked_before_any_game(run, command, message, tmp_path, capsys):
+    """A typo in a `codecup bot` command was a crash in every game (and "not stronger" to sprt)."""
+    (tmp_path / "mybot.py").write_text("class MyBot: ...\n")
+    if run == "tournament":
+        path = tmp_path / "players.yml"
+        path.write_text(
+            f"game: twentyone\nplayers:\n  - {{name: a, command: 'bot:random'}}\n"
+            f"  - {{name: b, directory: {tmp_path}, command: {json.dumps(command)}}}\n"
+        )
+        argv = ["tournament", path, "--out", tmp_path / "out"]
+    else:
+        argv = [run, "twentyone", "bot:random", command] + (
+            ["--out", tmp_path / "out"] if run == "sprt" else []
+        )
+    os.chdir(tmp_path)
+    one_line_error(capsys, argv, message)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_correct_codecup_bot_command_passes_the_check(tmp_path, capsys):
+    (tmp_path / "mybot.py").write_text(
+        "import random\nclass MyBot:\n    def __init__(self, seed, clock, variant):\n"
+        "        self.rng = random.Random(seed)\n"
+        "    def choose(self, state):\n        return self.rng.choice(state.legal_moves())\n"
+    )
+    # a real game: a program's environment is clean, so it would not find the test game
+    argv = ["play", "pillars", "bot:random", "codecup bot pillars mybot.py:MyBot", "--quiet"]
+    run = codecup(*argv, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "p2: score" in run.stdout and "normal" in run.stdout.splitlines()[-1]
+
+
+def test_a_codecup_bot_command_names_an_installed_game_where_the_match_is_not_known(tmp_path):
+    from codecup.checks import command_problem
+    from codecup.record import PlayerInfo
+
+    player = PlayerInfo("a", command=("codecup", "bot", "nosuchgame", "x"), directory=str(tmp_path))
+    assert "no game 'nosuchgame' is installed (installed: " in (command_problem(player) or "")
+    assert command_problem(PlayerInfo("b", command=("codecup", "bot", "pillars", "baseline"))) is None
+
+
 def test_sprt_checks_both_programs_first(capsys):
     one_line_error(capsys, ["sprt", "twentyone", "bot:random", "python3 nothere.py"], "player 'old'")
 

@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     game = registry.get(args.game)
     players = [player_info(f"p{seat + 1}", spec) for seat, spec in enumerate(args.players)]
     players = [p if p.bot is None else type(p)(name=f"bot:{p.bot}", bot=p.bot) for p in players]
-    check_commands(players, "")
+    check_commands(players, "", game.info.name)
     match = new_match(
         game,
         players,

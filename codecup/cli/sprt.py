@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     for p in (new, old):
         if p.bot is not None:
             game.info.check_bot(p.bot)
-    check_commands([new, old], "")
+    check_commands([new, old], "", game.info.name)
     address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
     pool: ex.GamePool
     if address is None:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, output_dir
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
@@ -207,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
                 game.info.check_bot(p.bot)
             except ConfigError as exc:
                 raise ConfigError(f"{args.file}: player {p.name!r}: {exc}") from None
+    check_commands(players_file.players, f"{args.file}: ", game.info.name)  # `codecup bot GAME NAME`
     clock_mode = args.clock_mode or check_clock_mode(opts.get("clock_mode", DEFAULT_CLOCK_MODE), args.file)
     spec = TournamentSpec(
         game=game.info.name,
