@@ -107,3 +107,29 @@ def test_an_error_in_the_bots_own_code_shows_its_traceback(bots):
     run = codecup(bots, "bot", "pillars", "broken.py:Broken")
     assert run.returncode == 1
     assert "Traceback" in run.stderr and "ZeroDivisionError" in run.stderr and "broken.py" in run.stderr
+
+
+def test_an_own_bots_print_is_its_log_never_a_move(bots):
+    """A debugging print() went to stdout and reached the referee as a move, moves later."""
+    (bots / "chatty.py").write_text(
+        FIRST.replace("        return first(", "        print('x' * 3000)\n        return first(")
+    )
+    me = f"{sys.executable} -m codecup bot pillars chatty.py:First"
+    run = codecup(bots, "play", "pillars", me, "bot:random", "--quiet", "--record", "g.json")
+    assert run.returncode == 0, run.stderr
+    record = json.loads((bots / "g.json").read_text())
+    assert [end["kind"] for end in record["result"]["termination"]] == ["normal", "normal"]
+    assert record["logs"][0].startswith("x" * 3000)
+
+
+def test_a_bot_program_gets_the_seed_the_same_bot_gets_in_process(bots):
+    """`codecup bot` takes its seat's seed from $CODECUP_SEED: the game is the one `bot:NAME` plays."""
+    games = []
+    for second in ("bot:random", f"{sys.executable} -m codecup bot pillars random"):
+        run = codecup(
+            bots, "play", "pillars", "bot:baseline", second, "--quiet", "--seed", "7", "--record", "g.json"
+        )
+        assert run.returncode == 0, run.stderr
+        games.append([m["move"] for m in json.loads((bots / "g.json").read_text())["moves"]])
+        (bots / "g.json").unlink()
+    assert games[0] == games[1] and len(games[0]) > 10

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import BinaryIO
 
 from codecup.checks import check_clock
 from codecup.cli.common import Subparsers, clock_seconds
@@ -30,7 +31,12 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--variant",
         help="the dialogue variant (default: $CODECUP_VARIANT set by our referee, else the game's first)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="the bot's random seed")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="the bot's random seed (default: $CODECUP_SEED set by our referee, the seed a built-in "
+        "bot in its seat would get; else 0)",
+    )
     parser.add_argument(
         "--clock",
         type=clock_seconds,
@@ -47,6 +53,15 @@ def _variant_from_referee(game: str) -> str | None:
     return None
 
 
+def _seed_from_referee(game: str) -> int:
+    """The seat's seed our referee announces in the environment, if it runs this game; else 0."""
+    text = os.environ.get("CODECUP_SEED") if os.environ.get("CODECUP_GAME") == game else None
+    try:
+        return int(text) if text else 0
+    except ValueError:
+        return 0
+
+
 def _clock_from_referee(game: str) -> float | None:
     """The clock our referee announces in the environment, if it runs this game."""
     text = os.environ.get("CODECUP_CLOCK") if os.environ.get("CODECUP_GAME") == game else None
@@ -57,20 +72,32 @@ def _clock_from_referee(game: str) -> float | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Answer the referee's lines until the game ends or input closes."""
+    """Answer the referee's lines until the game ends or input closes.
+
+    Only the answers go to stdout: the bot's own ``print()`` goes to stderr, its log (a
+    contestant's debugging print would otherwise reach the referee as a move, moves later)."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    saved, sys.stdout = sys.stdout, sys.stderr
+    try:
+        return _answer(args, stdin, stdout)
+    finally:
+        sys.stdout = saved
+
+
+def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
     game = load_game(args.game)
     told = args.variant or _variant_from_referee(args.game)
     variant = game.info.variant(told).name
     clock = args.clock if args.clock is not None else _clock_from_referee(args.game)
+    seed = args.seed if args.seed is not None else _seed_from_referee(args.game)
     user_bot = UserBot.parse(args.name)
     if user_bot is None:
-        session = game.new_player_checked(args.name, variant, args.seed, clock)
+        session = game.new_player_checked(args.name, variant, seed, clock)
     else:  # a contestant's own Python bot on the game's bot interface
         seconds = game.info.variant(variant).clock if clock is None else clock
-        session = game.player_session(user_bot.factory(args.seed, variant), variant, seconds)
+        session = game.player_session(user_bot.factory(seed, variant), variant, seconds)
     if told:
         session.hold_to_variant()
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while not session.finished:
         raw = stdin.readline()
         if not raw:

@@ -14,16 +14,18 @@ from codecup.game import Game
 from codecup.players.base import Player
 from codecup.players.inprocess import InProcessPlayer
 from codecup.players.subprocess import SubprocessPlayer, SubprocessSettings
-from codecup.record import MatchInfo, PlayerInfo
+from codecup.record import MatchInfo
 from codecup.sandbox import Box, Policy
 from codecup.sandbox.orphans import TOKEN_VARIABLE
 
 KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "TZ")  # what a program inherits from the referee's environment
 
 
-def program_environment(match: MatchInfo, info: PlayerInfo, box: Box | None) -> dict[str, str]:
-    """A clean environment: PATH and locale, HOME and TMPDIR in its scratch folder, the game's facts,
-    and what ``players.yml`` sets for the program."""
+def program_environment(match: MatchInfo, seat: int, box: Box | None) -> dict[str, str]:
+    """A clean environment: PATH and locale, HOME and TMPDIR in its scratch folder, the game's facts
+    (its seat's seed too, the one a built-in bot in that seat is given), and what ``players.yml``
+    sets for the program."""
+    info = match.players[seat]
     env = {name: os.environ[name] for name in KEPT_VARIABLES if name in os.environ}
     env.setdefault("LANG", "C.UTF-8")
     env["HOME"] = (box.home if box else None) or os.environ.get("HOME", "/")
@@ -33,6 +35,7 @@ def program_environment(match: MatchInfo, info: PlayerInfo, box: Box | None) -> 
     env["CODECUP_GAME"] = match.game
     env["CODECUP_VARIANT"] = match.variant
     env["CODECUP_CLOCK"] = repr(match.clock)
+    env["CODECUP_SEED"] = str(derive_seed(match.seed, "seat", seat))
     env.update(info.env)
     if box is not None:
         env[TOKEN_VARIABLE] = box.token
@@ -56,5 +59,5 @@ def make_player(
     if policy.contain:
         seat_policy = attrs.evolve(policy, hide=policy.hide + others, provided=policy.provided + provided)
         box = Box.prepare(seat_policy, cwd)
-    env = program_environment(match, info, box)
+    env = program_environment(match, seat, box)
     return SubprocessPlayer(info.command, cwd=cwd, env=env, settings=settings, box=box)
