@@ -113,11 +113,16 @@ class RulesPlayer(PlayerSession):
             self.done = True
             return []
         if self.state is None:
+            lines = self.wire.setup_lines
             if line == self.wire.start:
-                lines = self.wire.setup_lines
                 raise DialogueError(
                     f"line {self.heard} from the referee: {line!r} before the setup"
                     f" ({lines} line{'s' if lines > 1 else ''} first)"
+                )
+            if not line:
+                raise DialogueError(
+                    f"line {self.heard} from the referee: an empty line, where line"
+                    f" {len(self.setup) + 1} of the setup's {lines} should be"
                 )
             self.setup.append(line)
             if len(self.setup) == self.wire.setup_lines:

@@ -114,6 +114,9 @@ def test_the_common_dialogue_refuses_start_before_the_setup(game_name, lines):
     session = game.new_player_checked("random", game.info.variants[0].name, seed=1)
     with pytest.raises(DialogueError, match=rf"line 1 .*'Start' before the setup \({lines} lines first\)"):
         session.receive("Start")
+    session = game.new_player_checked("random", game.info.variants[0].name, seed=1)
+    with pytest.raises(DialogueError, match=rf"line 1 .*an empty line, where line 1 of the setup's {lines}"):
+        session.receive("")  # it was taken for a setup line, and an end of input then ended it silently
 
 
 @pytest.mark.parametrize(

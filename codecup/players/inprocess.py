@@ -59,8 +59,9 @@ class InProcessPlayer(Player):
 
     async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
         """The next queued answer, or a fault."""
-        if self.thinking > (timeout if cpu_limit is None else cpu_limit):
-            return Fault(Termination.TIMEOUT, f"thought for {self.thinking:.3f}s, {timeout:.3f}s allowed")
+        limit = timeout if cpu_limit is None else cpu_limit  # its thinking is its CPU time under cpu
+        if self.thinking > limit:
+            return Fault(Termination.TIMEOUT, f"thought for {self.thinking:.3f}s, {limit:.3f}s allowed")
         if self.pending:
             return self.pending.popleft()
         if self.error is not None:

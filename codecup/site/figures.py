@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from codecup.tournament.ratings import Rating
+from codecup.tournament.ratings import Rating, signed
 from codecup.tournament.standings import Standings
 
 ROW = 22
@@ -63,12 +63,6 @@ class IntervalPlot:
     hi_text: str
     label_x: float = LABEL
     width: float = WIDTH
-
-
-def signed(value: float) -> str:
-    """A whole number with its sign, and plain ``0`` (never ``-0`` or ``+0``)."""
-    n = round(value)
-    return f"{n:+d}" if n else "0"
 
 
 def points_chart(standings: Standings) -> BarChart:

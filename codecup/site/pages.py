@@ -19,7 +19,7 @@ from codecup.game import Game
 from codecup.record import FAULT, Record
 from codecup.site import figures
 from codecup.site.clocks import clock_left_after_moves
-from codecup.tournament.ratings import Rating
+from codecup.tournament.ratings import Rating, signed
 from codecup.tournament.schedule import MAX_REPLAYS, ScheduledGame, knockout_matches
 from codecup.tournament.standings import Standings
 
@@ -47,7 +47,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["num"] = _num
-    env.filters["signed"] = figures.signed
+    env.filters["signed"] = signed
     env.filters["plural"] = _plural
     env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "ensure_ascii": False}
     return env

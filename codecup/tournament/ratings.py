@@ -122,5 +122,11 @@ def ratings_table(ratings: Sequence[Rating]) -> str:
     lines = [f"{'player':<{width}} {'Elo':>7}  95% interval", "-" * (width + 30)]
     for r in ratings:
         lo, hi = r.interval
-        lines.append(f"{r.player:<{width}} {r.elo:>+7.0f}  [{lo:+.0f}, {hi:+.0f}]")
+        lines.append(f"{r.player:<{width}} {signed(r.elo):>7}  [{signed(lo)}, {signed(hi)}]")
     return "\n".join(lines)
+
+
+def signed(value: float) -> str:
+    """A whole number with its sign, and plain ``0`` (never ``-0`` or ``+0``)."""
+    n = round(value)
+    return f"{n:+d}" if n else "0"

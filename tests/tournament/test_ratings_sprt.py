@@ -14,7 +14,7 @@ from codecup.dialogue import NORMAL, SeatEnd, Termination
 from codecup.game import Standing
 from codecup.record import MatchInfo, PlayerInfo, Record, Result
 from codecup.tournament.progress import LineProgress, Progress, RichProgress, make_progress
-from codecup.tournament.ratings import bradley_terry
+from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
 from codecup.tournament.sprt import SprtSettings, SprtState, expected_score
 from codecup.tournament.standings import compute_standings
 from tests.support import TINYGAME_DIST
@@ -49,6 +49,12 @@ def test_bradley_terry_stays_finite_for_a_clean_sweep_and_counts_draws_half():
     assert sweep[0].player == "a" and all(math.isfinite(r.elo) for r in sweep)
     draws = {r.player: r.elo for r in bradley_terry(["a", "b"], [game("a", "b", (1, 1))] * 10)}
     assert draws["a"] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_the_ratings_table_never_shows_minus_zero():
+    level = [Rating("a", -1e-9, 222.4, 4), Rating("b", -0.4, 0.3, 4)]
+    lines = ratings_table(level).splitlines()[2:]
+    assert lines == ["a            0  [-222, +222]", "b            0  [-1, 0]"]
 
 
 def test_standings_count_results_faults_and_clocks():
