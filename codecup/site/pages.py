@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 import jinja2
 
-from codecup.dialogue import Termination
+from codecup.dialogue import SeatEnd, Termination
 from codecup.game import Game
 from codecup.record import FAULT, Record
 from codecup.site import figures
@@ -249,6 +249,18 @@ def _logs(game: Game, record: Record) -> list[dict[str, Any]]:
     return out
 
 
+def _ended(end: SeatEnd) -> str:
+    return end.kind.value + (f": {end.message}" if end.message else "")
+
+
+def _notes(game: Game, seat: int, record: Record) -> tuple[str, ...]:
+    """The game's notes on a seat's result (a plugin's error spoils them, not the page)."""
+    try:
+        return tuple(str(note) for note in game.result_notes(seat, record.extra))
+    except Exception:
+        return ()
+
+
 def game_page(game: Game, game_id: str, record: Record) -> str:
     """One game, drawn in the browser move by move (buttons, arrow keys), with clocks, faults, stderr."""
     m = record.match
@@ -269,7 +281,7 @@ def game_page(game: Game, game_id: str, record: Record) -> str:
                 "score": record.result.scores[seat],
                 "points": record.result.points[seat],
                 "clock": record.clock_used[seat],
-                "ended": end.kind.value + (f": {end.message}" if end.message else ""),
+                "ended": "; ".join([_ended(end), *_notes(game, seat, record)]),
                 "fault": end.kind is not Termination.NORMAL,
                 "containment": containment or "not recorded",
             }

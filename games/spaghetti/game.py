@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from codecup.dialogue import Dialogue, Outcome
@@ -66,6 +66,14 @@ class Spaghetti(Game):
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """The final scores (0 for an offender)."""
         return scoring.points(outcome)
+
+    def result_notes(self, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
+        """Where the referee's random player took the seat over (its moves are not the bot's)."""
+        notes = []
+        for takeover in extra.get("takeovers") or ():
+            if isinstance(takeover, Mapping) and takeover.get("seat") == seat:
+                notes.append(f"a random player played its moves from move {takeover.get('move')} on")
+        return tuple(notes)
 
     def view_script(self) -> str:
         """The results site's drawing script (games/spaghetti/draw.js)."""

@@ -8,6 +8,10 @@ import sys
 
 import pytest
 
+from codecup.plugins import load_game
+from codecup.record import Record
+from codecup.site.pages import game_page
+
 CODECUP = [sys.executable, "-m", "codecup"]
 BOT = f"{sys.executable} -m codecup bot spaghetti"
 
@@ -47,3 +51,10 @@ def test_a_program_writing_nonsense_is_taken_over(tmp_path):
     (takeover,) = doc["extra"]["takeovers"]
     assert (takeover["move"], takeover["seat"], takeover["reason"]) == (1, 0, "invalid")
     assert len(doc["moves"]) == 61
+    # said beside the result (`play`) and on the game's page: those moves were not the program's
+    game = load_game("spaghetti")
+    note = "a random player played its moves from move 1 on"
+    assert game.result_notes(0, doc["extra"]) == (note,) and game.result_notes(1, doc["extra"]) == ()
+    assert f"invalid: {result['termination'][0]['message']}; {note}" in game_page(
+        game, "g", Record.from_json(doc)
+    ).replace("&#39;", "'")
