@@ -16,6 +16,7 @@ wrong. They need the game's rules (:meth:`~codecup.game.Game.new_state`).
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from collections.abc import Sequence
@@ -23,8 +24,8 @@ from collections.abc import Sequence
 from codecup import loop
 from codecup.bots import RandomBot
 from codecup.dialogue import SeatEnd, Termination
-from codecup.errors import MoveError
-from codecup.game import Game
+from codecup.errors import ConfigError, MoveError
+from codecup.game import Game, game_problems
 from codecup.record import PlayerInfo, Record
 from codecup.rules import Accepted, judge, replay
 from codecup.runner import new_match, play_match
@@ -52,12 +53,15 @@ def _normal(record: Record) -> None:
 
 
 def check_info(game: Game) -> None:
-    """The metadata: a name, a title, two seats, variants with clocks, a ``random`` bot."""
-    info = game.info
-    assert info.name and info.title, "GameInfo needs a name and a title"
-    assert len(info.seats) == 2, f"two seats expected, not {info.seats}"
-    assert info.variants and all(v.clock > 0 for v in info.variants), "every variant needs a clock"
-    assert "random" in info.bots, "every game offers the random bot"
+    """The metadata the framework can use (as the plugin manager checks it: a lower-case name, a
+    title, two seats, variants of distinct names with clocks, bots of distinct names), a
+    ``random`` bot, and the results site's drawing script if it has one (a script file left
+    out of the package raises here)."""
+    problems = game_problems(game)
+    assert not problems, "; ".join(problems)
+    assert "random" in game.info.bots, "every game offers the random bot"
+    script = game.view_script()  # None: the site shows the text drawings
+    assert script is None or (isinstance(script, str) and script.strip()), "view_script() gives its text"
 
 
 def check_rules_playthrough(game: Game, seed: int) -> None:
@@ -71,6 +75,12 @@ def check_rules_playthrough(game: Game, seed: int) -> None:
     assert game.has_rules, f"{game.info.name} gives no rules (Game.new_state)"
     for variant in game.info.variants:
         setup = game.start_position(seed, variant.name)
+        try:  # what --setup accepts: a random setup among it, and checked it stays what it was
+            checked = game.check_setup(setup, variant.name)
+        except ConfigError as exc:
+            refused = f"{variant.name}: check_setup refuses random_setup's {setup!r}: {exc}"
+            raise AssertionError(refused) from exc
+        assert game.check_setup(checked, variant.name) == checked, f"check_setup({checked!r}) is not stable"
         state = game.new_state(setup, variant.name)
         rng = random.Random(seed)
         moves: list[str] = []
@@ -104,7 +114,12 @@ def check_rules_playthrough(game: Game, seed: int) -> None:
         assert svg.startswith("<svg"), "render_svg gives an SVG document"
         root = svg[: svg.index(">")]
         assert "viewBox=" in root, "the SVG's root has a viewBox (the results site scales it to a phone)"
-        assert len(game.view_frames(setup, variant.name, moves)) == len(moves) + 1
+        frames = game.view_frames(setup, variant.name, moves)
+        assert len(frames) == len(moves) + 1, "view_frames gives one frame per position"
+        try:
+            json.dumps(frames)
+        except (TypeError, ValueError) as exc:
+            raise AssertionError(f"view_frames gives frames the site cannot write as JSON: {exc}") from exc
 
 
 def check_random_bot_is_seeded(game: Game, seed: int = 4) -> None:
@@ -127,7 +142,7 @@ def check_record_round_trip(game: Game, seed: int) -> None:
         record = play(game, seed, variant.name)
         _normal(record)
         assert len(record.moves) > 0, "no move was played"
-        assert len(record.result.scores) == len(record.result.points) == 2
+        assert len(record.result.scores) == len(record.result.points) == 2, "one score and points per seat"
         again = Record.loads(record.dumps())
         assert again.to_json() == record.to_json(), "the record does not survive JSON"
         assert Record.loads(again.dumps()) == again
@@ -135,6 +150,27 @@ def check_record_round_trip(game: Game, seed: int) -> None:
         moves = record.move_texts
         for ply in (0, len(moves) // 2, len(moves)):
             assert isinstance(game.render_text(record.match.setup, variant.name, moves[:ply]), str)
+
+
+BOT_CLOCK = 2.0
+"""The clock :func:`check_builtin_bots` plays each bot on (a bot budgets from it: quick games)."""
+
+
+def check_builtin_bots(game: Game, seed: int = 3) -> None:
+    """Every built-in bot plays a normal game in each seat against ``random`` (its moves legal, in
+    time, no exception), whose record verifies."""
+    variant = game.info.default_variant.name
+    for bot in game.info.bots:
+        for seat in (0, 1):
+            players = [PlayerInfo("random", bot="random"), PlayerInfo("random", bot="random")]
+            players[seat] = PlayerInfo(bot, bot=bot)
+            match = new_match(game, players, seed=seed + seat, variant=variant, clock=BOT_CLOCK)
+            record = loop.run(play_match(game, match))
+            end = record.result.termination[seat]
+            said = f"bot {bot!r} in seat {seat}: {end.kind.value}: {end.message}"
+            assert end.kind is Termination.NORMAL, said
+            _normal(record)
+            assert verify_record(game, record) == [], verify_record(game, record)
 
 
 def check_same_seed_same_game(game: Game, seed: int = 7) -> None:
@@ -199,6 +235,7 @@ def check_game(game: Game, *, seeds: Sequence[int] = SEEDS, program: bool = True
         check_rules_playthrough(game, seed)
         check_record_round_trip(game, seed)
     check_random_bot_is_seeded(game)
+    check_builtin_bots(game)
     check_same_seed_same_game(game)
     check_tampered_records(game)
     if program:

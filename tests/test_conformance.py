@@ -50,6 +50,10 @@ def test_random_playthrough_verifies(game, seed):
     testing.check_record_round_trip(game, seed)
 
 
+def test_every_built_in_bot_plays_a_normal_game(game):
+    testing.check_builtin_bots(game)
+
+
 def test_same_seed_same_game(game):
     testing.check_same_seed_same_game(game)
 
