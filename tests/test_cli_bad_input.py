@@ -16,6 +16,7 @@ import pytest
 
 from codecup import __version__
 from codecup.cli import SIGPIPE_STATUS, main
+from codecup.plugins import load_games
 from tests.support import TINYGAME_DIST
 
 TWO = (
@@ -350,12 +351,35 @@ def test_word_racer_kit_names_no_game_and_plays_word_racer(tmp_path):
     assert {(r["game"], r["variant"]) for r in records} == {("lucky_words", "wordracer")}
     ends = [t["kind"] for r in records for t in r["result"]["termination"]]
     assert ends == ["normal"] * 4, ends
+    # naming the game keeps the kit's dialogue (the game's first, 2004's, timed every bot out)
+    run = codecup(
+        "tournament", "conf/players.yml", "--base", "run", "--game", "lucky_words", "--out", "o2", cwd=kit
+    )
+    assert run.returncode == 0, run.stderr
+    assert (
+        "a contest kit's players file (it names no game): lucky_words in the kit's variant, wordracer"
+        in run.stdout
+    )
+    records = [json.loads(p.read_text()) for p in (kit / "o2" / "games").glob("*.json")]
+    assert {r["variant"] for r in records} == {"wordracer"}
+    run = codecup("tournament", "conf/players.yml", "--base", "run", "--variant", "WordRacer", cwd=kit)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1
+    assert "plays lucky_words, which has no variant 'WordRacer' (known: codecup2004, wordracer" in run.stderr
 
 
-def test_tournament_without_a_game_names_the_installed_ones(players, capsys):
-    """A variant the kit's game does not have: the file is no kit's, so the game must be named."""
+def test_tournament_without_a_game_names_the_installed_ones(players, capsys, monkeypatch):
+    """With no game installed that claims a kit's players file, the game must be named."""
     players.write_text(TWO.replace("game: twentyone\n", ""))
-    one_line_error(capsys, ["tournament", players, "--variant", "no-such"], "installed: ")
+    monkeypatch.setattr("codecup.cli.tournament.load_games", lambda: load_games(tiny_pm_only()))
+    one_line_error(capsys, ["tournament", players], "which game? give --game (installed: twentyone)")
+
+
+def tiny_pm_only():
+    import tinygame
+
+    from codecup.plugins import make_plugin_manager
+
+    return make_plugin_manager(load_entry_points=False, plugins=(tinygame,))
 
 
 # --- other arguments ----------------------------------------------------------------------------

@@ -166,30 +166,47 @@ def _folder(path: Path, option: str) -> str:
 def _game_and_variant(
     args: argparse.Namespace, opts: dict[str, Any], registry: GameRegistry
 ) -> tuple[str, str | None, tuple[str, ...]]:
-    """The game and variant asked for, and a note when the game was not asked for.
+    """The game and variant asked for, and a note when the file's kit chose them.
 
     A players file that names no game is a contest kit's (the Word Racer kit's
     ``conf/players.yml`` lists players and nothing else, and its runner takes no
-    game): it is played as the one installed game that claims such files
-    (:attr:`GameInfo.kit_variant`), in that variant unless another of its
-    variants is asked for, and the run says so.
+    game). With no game given it is played as the one installed game that claims
+    such files (:attr:`GameInfo.kit_variant`); played as that game (given or
+    not), with no variant given, it is played in the kit's variant, not the
+    game's first, and the run says so.
     """
-    game_name = _option(args, opts, "game", None)
+    file_game = opts.get("game")
+    game_name = args.game or file_game
     variant_name = _option(args, opts, "variant", None)
-    if game_name is not None:
+    kits = [info for info in (registry.get(n).info for n in registry.names()) if info.kit_variant is not None]
+    kit = kits[0] if len(kits) == 1 and file_game is None else None
+    if game_name is None:
+        if kit is None:
+            installed = ", ".join(registry.names())
+            raise ConfigError(f"which game? give --game (installed: {installed}) or 'game:' in {args.file}")
+        if variant_name not in (None, *(v.name for v in kit.variants)):
+            known = ", ".join(v.name for v in kit.variants)
+            raise ConfigError(
+                f"which game? {args.file} names none, so it plays {kit.name}, which has no variant"
+                f" {variant_name!r} (known: {known}); give --game for another game"
+            )
+        game_name = kit.name
+    if kit is None or game_name != kit.name:
         return game_name, variant_name, ()
-    claims = [registry.get(name).info for name in registry.names()]
-    kits = [info for info in claims if info.kit_variant is not None]
-    if len(kits) == 1 and variant_name in (None, *(v.name for v in kits[0].variants)):
-        info = kits[0]
-        variant_name = variant_name or info.kit_variant
+    chosen = variant_name or kit.kit_variant
+    if args.game is None:
         note = (
-            f"no game given: a contest kit's players file, played as {info.name} (variant"
-            f" {variant_name}); give --game or 'game:' in the file to play another"
+            f"no game given: a contest kit's players file, played as {kit.name} (variant {chosen});"
+            " give --game or 'game:' in the file to play another"
         )
-        return info.name, variant_name, (note,)
-    installed = ", ".join(registry.names())
-    raise ConfigError(f"which game? give --game (installed: {installed}) or 'game:' in {args.file}")
+    elif variant_name is None:
+        note = (
+            f"a contest kit's players file (it names no game): {kit.name} in the kit's variant,"
+            f" {chosen}; give --variant for another"
+        )
+    else:
+        return game_name, variant_name, ()
+    return kit.name, chosen, (note,)
 
 
 def run(args: argparse.Namespace) -> int:
