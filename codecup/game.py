@@ -272,13 +272,7 @@ class Game(abc.ABC):
         Lucky Words record's claimed scores, boards, letters). A game whose data holds something
         that may rightly differ on another machine (where a word list was found) overrides it.
         """
-        problems = []
-        for key, value in replayed.items():
-            said = recorded.get(key)
-            if _json_form(said) != _json_form(value):
-                given = _short(value)
-                problems.append(f"extra.{key}: the rules give {given}, the record says {_short(said)}")
-        return problems
+        return _differences("extra", replayed, recorded)
 
     def replay_state(self, setup: str, variant: str, extra: Mapping[str, Any]) -> State:
         """The rules' first state for re-checking a record whose game data is ``extra`` (``codecup verify``).
@@ -353,6 +347,21 @@ class Game(abc.ABC):
         self.info.check_bot(bot)
         v = self.info.variant(variant)
         return self.new_player(bot, variant, seed, v.clock if clock is None else clock)
+
+
+def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) -> list[str]:
+    """Each field of ``given`` (the rules') that ``said`` (the record) has otherwise, by its path:
+    within a mapping on both sides, the fields that differ, so the one that does is shown."""
+    problems = []
+    for key, value in given.items():
+        other = said.get(key)
+        if _json_form(other) == _json_form(value):
+            continue
+        if isinstance(value, Mapping) and isinstance(other, Mapping):
+            problems += _differences(f"{where}.{key}", value, other)
+        else:
+            problems.append(f"{where}.{key}: the rules give {_short(value)}, the record says {_short(other)}")
+    return problems
 
 
 def game_problems(game: Game) -> list[str]:

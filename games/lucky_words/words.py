@@ -216,8 +216,14 @@ def find_words(wanted: WordListId) -> WordList:
     """
     candidates: list[tuple[Path | None, str]] = []
     env = os.environ.get(WORDS_ENV)
-    if env:
-        candidates.append((Path(env), FOUND_ENV))
+    other = ""
+    if env:  # the list the user names must be one, as for every other command
+        if not Path(env).is_file():
+            raise WordListError(f"word list {env} (from ${WORDS_ENV}) does not exist or is not a file")
+        given = _load(Path(env), FOUND_ENV)
+        if given.sha256 == wanted.sha256:
+            return given
+        other = f"; the list given ({env}) is another, {given.identity().describe()}"
     candidates.append((Path(LOCAL_NAME), FOUND_LOCAL))
     if wanted.source and wanted.source != DEFAULT_SOURCE:
         candidates.append((Path(wanted.source), "the record's path"))
@@ -237,5 +243,5 @@ def find_words(wanted: WordListId) -> WordList:
         return bundled
     raise WordListError(
         f"this record was scored with the word list {wanted.describe()}; "
-        f"give it with --words PATH (or ${WORDS_ENV})"
+        f"give it with --words PATH (or ${WORDS_ENV}){other}"
     )

@@ -65,10 +65,19 @@ def test_verify_finds_the_list_by_its_hash_wherever_it_is(tmp_path, no_list, mon
     assert err.count("\n") == 1 and "--words" in err
     assert WordList.from_file(moved).sha256 in err and "24 words" in err
 
-    # Another list in $CODECUP_WORDS is not taken for it.
+    # Another list in $CODECUP_WORDS is not taken for it, and the line says the one given is another.
     monkeypatch.setenv(WORDS_ENV, str(other))
     assert main(["verify", str(record)]) == 2
-    capsys.readouterr()
+    err = capsys.readouterr().err
+    assert f"; the list given ({other}) is another, sha256 {WordList.from_file(other).sha256} (3 words" in err
+
+    # A list named that is no list is a mistake, as for every other command (it was ignored).
+    empty = tmp_path / "empty.dat"
+    empty.write_text("")
+    for named in (["--words", str(empty)], ["--words", str(tmp_path / "nowhere.dat")]):
+        assert main(["verify", str(record), *named]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and ("holds no word" in err or "does not exist" in err), err
 
     # --words with the same words (CRLF line ends: the same list) verifies.
     crlf = tmp_path / "crlf.dat"
@@ -159,6 +168,19 @@ def test_a_list_found_elsewhere_is_the_same_list(tmp_path, no_list, capsys):
     moved = tmp_path / "moved.dat"
     small.rename(moved)
     assert main(["verify", str(record), "--words", str(moved)]) == 0  # where it was found is no matter
+
+
+def test_an_edited_word_list_field_is_named(tmp_path, no_list, capsys):
+    """The list's fields are shown one by one: a long hash cut short hid which one differed."""
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, doc = record_with(tmp_path, small)
+    doc["extra"]["word_list"]["official"] = True
+    record.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["verify", str(record), "--words", str(small)]) == 1
+    out = capsys.readouterr().out
+    assert "extra.word_list.official: the rules give false, the record says true" in out, out
 
 
 # --- words.dat for programs ------------------------------------------------------------------
