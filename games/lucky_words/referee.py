@@ -116,7 +116,8 @@ def _outcome(
         "scoring": rules.scoring.value,
         "word_list": words.identity().to_json(),
     }
-    if rules.dialect is Dialect.CODECUP2004:
+    if rules.dialect is Dialect.CODECUP2004 and state.terminal:
+        # the score lines are asked for only at a game's end (a fault ends it before)
         extra["reported_score"] = reported_lines
         extra["reported_score_right"] = [
             None if line is None else reported[s] == scores[s] for s, line in enumerate(reported_lines)

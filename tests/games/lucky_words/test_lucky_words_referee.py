@@ -117,6 +117,8 @@ def test_codecup2004_invalid_cases(small_words, seat0, seat1, offender, kind, me
     assert out.ends[1 - offender].kind is Termination.NORMAL
     points = GAME.points(out, "codecup2004")
     assert points[offender] == 0.0 and points[1 - offender] == 2.0
+    # no score line is asked for after a fault: nothing to report ("claimed no score" was said)
+    assert "reported_score" not in out.extra and GAME.result_notes(1 - offender, out.extra) == ()
 
 
 CASES_WORDRACER = [
