@@ -7,10 +7,10 @@ given (``Game.new_player``'s ``clock``): :func:`clock_scale` turns it into a
 factor of the game's standard clock, clamped so a tiny clock still plays and
 a huge one does not exhaust memory.
 
-Time is only a safety net (:class:`Thinking`): once the bot's own thinking,
-wall or CPU, reaches a share of its clock (far more than its work needs at the
-standard clock on an ordinary machine, even loaded), it plays cheap moves for
-the rest of the game rather than lose on time.
+Time is only a safety net (:class:`Thinking`): once the bot's own thinking
+(processor time; wall time only far beyond) reaches a share of its clock (far
+more than its work needs at the standard clock), it plays cheap moves for the
+rest of the game rather than lose on time.
 """
 
 from __future__ import annotations
@@ -20,7 +20,12 @@ import time
 import attrs
 
 HURRY_SHARE = 0.75
-"""The share of its clock a bot may think before the safety net makes it play cheap moves."""
+"""The share of its clock a bot may think (processor time) before the safety net makes it play
+cheap moves."""
+
+WALL_SHARE = 0.9
+"""The share of its clock in wall time past which it hurries all the same: under a wall clock a
+machine loaded beyond anything the work plan allows for would run it out of time."""
 
 
 def clock_scale(clock: float, standard: float, low: float, high: float) -> float:
@@ -32,14 +37,17 @@ def clock_scale(clock: float, standard: float, low: float, high: float) -> float
 class Thinking:
     """A bot's thinking time over one game, wall and CPU, against its clock.
 
-    Wrap each move's thinking in ``with thinking:``. Wall time is what a
-    referee charges in wall mode (it grows when the machine is loaded); CPU
-    time is what it charges in CPU mode. Either reaching ``share`` of the
-    clock sets :attr:`hurried`.
+    Wrap each move's thinking in ``with thinking:``. CPU time is what a
+    referee charges in CPU mode, the default, and does not grow when the
+    machine is loaded: reaching ``share`` of the clock sets :attr:`hurried`.
+    Wall time (what a referee charges in wall mode) sets it only past
+    ``wall_share``, far beyond what the work plans need even on a loaded
+    machine, so that a load does not change the game under a seed.
     """
 
     clock: float
     share: float = HURRY_SHARE
+    wall_share: float = WALL_SHARE
     wall: float = 0.0
     cpu: float = 0.0
     _started: tuple[float, float] = (0.0, 0.0)
@@ -55,6 +63,6 @@ class Thinking:
 
     @property
     def hurried(self) -> bool:
-        """True once the thinking so far, wall or CPU, reached the safety net's share of the clock."""
-        limit = self.share * self.clock
-        return self.wall >= limit or self.cpu >= limit
+        """True once the thinking so far reached the safety net's share of the clock (CPU), or
+        its wall share (wall)."""
+        return self.cpu >= self.share * self.clock or self.wall >= self.wall_share * self.clock

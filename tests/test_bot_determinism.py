@@ -57,7 +57,7 @@ SLOW_SHARE = 0.6
 """On the slow machine the bot's thinking reaches this share of its clock: above the old Pillars
 baseline's cap (0.5), below the safety net's 0.75 by a quarter, room for CPU-time noise."""
 
-TIME_NAMES = ("perf_counter", "process_time", "monotonic", "time")
+TIME_NAMES = ("perf_counter", "process_time", "thread_time", "monotonic", "time")
 REAL_CPU = time.process_time
 
 

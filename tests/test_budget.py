@@ -46,10 +46,22 @@ def test_thinking_adds_up_wall_and_cpu_and_hurries_at_its_share(fake):
     assert (thinking.wall, thinking.cpu) == (2.0, 1.0)
     assert not thinking.hurried
     with thinking:
-        fake.wall += 0.99
-    assert not thinking.hurried  # 2.99 < 0.75 * 4
+        fake.wall += 1.5
+    assert not thinking.hurried  # a loaded machine's wall time, 3.5 s: not past 0.9 * 4
     with thinking:
-        fake.wall += 0.01
+        fake.cpu += 1.99
+    assert not thinking.hurried  # 2.99 s of CPU < 0.75 * 4
+    with thinking:
+        fake.cpu += 0.01
+    assert thinking.hurried
+
+
+def test_wall_time_hurries_only_far_beyond_the_plan(fake):
+    """Under a wall clock a machine loaded past anything planned must not run the bot out of time."""
+    thinking = Thinking(clock=4.0)
+    with thinking:
+        fake.wall += 3.6
+        fake.cpu += 0.4
     assert thinking.hurried
 
 

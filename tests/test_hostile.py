@@ -77,6 +77,34 @@ def test_program_not_found_is_a_config_error(tiny_game):
         asyncio.run(play_match(tiny_game, match))
 
 
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        (b"\x7fELF" + b"junk" * 8, "Exec format error: not a program this machine runs"),  # another machine's
+        (
+            b"#!/nonexistent/interpreter\nprint(1)\n",
+            "the interpreter its #! line names, or its loader, is missing",
+        ),
+    ],
+    ids=["foreign-binary", "missing-interpreter"],
+)
+def test_a_program_the_kernel_will_not_start_is_its_seats_crash(tiny_game, tmp_path, content, fragment):
+    """It is there and executable, so no check before the games refuses it; the kernel does. That
+    stopped the whole run (and its resumption), and a missing interpreter read 'program not found'."""
+    program = tmp_path / "bot"
+    program.write_bytes(content)
+    program.chmod(0o755)
+    unrunnable = PlayerInfo("stranger", command=("./bot",), directory=str(tmp_path))
+    for seat in (0, 1):
+        players = [PlayerInfo("opponent", bot="random")] * 2
+        players[seat] = unrunnable
+        record = asyncio.run(play_match(tiny_game, new_match(tiny_game, players, seed=5, clock=CLOCK)))
+        end = record.result.termination[seat]
+        assert end.kind is Termination.CRASH and fragment in end.message, end
+        assert record.result.termination[1 - seat].kind is Termination.NORMAL
+        assert verify_record(tiny_game, record) == []
+
+
 class OptionalLine(Game):
     """A one-question game: seat 0 may say something within a grace period."""
 

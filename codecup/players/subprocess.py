@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 import shutil
@@ -173,6 +174,16 @@ def _check_program(program: str, cwd: Path | None) -> None:
         raise ConfigError(f"cannot run {program!r} in {cwd}: not a directory")
 
 
+def _unstartable(program: str, exc: OSError) -> str:
+    """Why a program that exists and is executable did not start: the seat's crash, in words."""
+    why = exc.strerror or str(exc)
+    if exc.errno == errno.ENOEXEC:
+        why += ": not a program this machine runs (built for another? a script without a #! line?)"
+    elif exc.errno == errno.ENOENT:
+        why += ": the interpreter its #! line names, or its loader, is missing"
+    return f"could not start {program!r}: {why}"
+
+
 def _wake_up(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
@@ -203,6 +214,7 @@ class SubprocessPlayer(Player):
     pid: int = 0
     running: bool = True
     exit_signal: int | None = None
+    unstartable: str | None = None  # why the kernel would not start the program: its seat's crash
     resumed_cpu: float = 0.0  # the tree's CPU time when it was last resumed
     frozen_cpu: float | None = None  # its CPU time read while frozen: still its CPU time at the next resume
 
@@ -230,12 +242,12 @@ class SubprocessPlayer(Player):
         except subprocess.SubprocessError as exc:
             reason = read_reason(reason_read) or str(exc)
             raise ConfigError(f"cannot start {self.argv[0]!r} in its sandbox: {reason}") from exc
-        except FileNotFoundError as exc:
-            raise ConfigError(f"cannot run {self.argv[0]!r}: program not found") from exc
-        except PermissionError as exc:
-            raise ConfigError(f"cannot run {self.argv[0]!r}: permission denied") from exc
         except NotADirectoryError as exc:
             raise ConfigError(f"cannot run {self.argv[0]!r} in {self.cwd}: not a directory") from exc
+        except OSError as exc:  # it is there and executable, yet the kernel will not run it
+            self.unstartable = _unstartable(self.argv[0], exc)
+            log.info("%s", self.unstartable)
+            return
         finally:
             for fd in (reason_read, reason_write):
                 with contextlib.suppress(OSError):
@@ -298,6 +310,8 @@ class SubprocessPlayer(Player):
     async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
         """The next line within ``timeout`` seconds (and ``cpu_limit`` CPU seconds since the last
         :meth:`resume`), or a fault; a fault is named after the sandbox limit it broke, if any."""
+        if self.unstartable is not None:
+            return Fault(Termination.CRASH, self.unstartable)
         protocol = self.protocol
         assert protocol is not None, "receive() before start()"
         if protocol.lines:  # the hot path: the answer is already here

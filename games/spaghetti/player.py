@@ -25,11 +25,14 @@ WIRE = Wire(setup_lines=2)
 class ClockedBot:
     """Shows a Spaghetti bot each opponent move and the time left on its ``clock``.
 
-    The time used is the time the bot spends choosing (wall time, never less
-    than the CPU time a cpu clock charges), plus the CPU time the process had
+    The time used is the processor time the bot spends choosing (its thread's,
+    as the default cpu clock charges it), plus the CPU time the process had
     used when the bot was made, the interpreter's start-up, which a cpu clock
     charges too (at most ``STARTUP_CAP``: in a long in-process run that figure
-    is other games' work).
+    is other games' work). Wall time is never read: on a loaded machine it
+    would cut moves short and change the game under a seed (under the wall
+    clock a machine more than about twice as slow as planned can then run the
+    bot out of time).
     """
 
     bot: Bot
@@ -38,11 +41,11 @@ class ClockedBot:
 
     def choose(self, state: SpaghettiState) -> str:
         """The bot's move in ``state``, after it has seen the opponent's last move."""
-        started = time.perf_counter()
+        started = time.thread_time()
         if state.last is not None and state.before is not None:  # the opponent's move
             self.bot.observe(state.before, state.last)
         move = self.bot.choose(state.pos, max(0.0, self.clock - self.used))
-        self.used += time.perf_counter() - started
+        self.used += time.thread_time() - started
         return format_move(move)
 
 

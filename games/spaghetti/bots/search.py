@@ -192,7 +192,7 @@ class SearchBot:
         self.playouts = 0
         while True:
             n = self.playouts
-            if n and time.perf_counter() > self.deadline:
+            if n and time.thread_time() > self.deadline:
                 break  # the safety net, even before every move has had a playout
             if n >= len(moves):
                 if self.work >= self.budget:
@@ -245,7 +245,7 @@ class SearchBot:
                 self.playouts += each
                 self.work += cost * each
             alive.sort(key=lambda j: totals[j] / counts[j], reverse=True)
-            if len(alive) == 1 or time.perf_counter() > self.deadline:
+            if len(alive) == 1 or time.thread_time() > self.deadline:
                 break  # the safety net stops the halving between rounds
             alive = alive[: (len(alive) + 1) // 2]
         return moves[alive[0]]
@@ -260,7 +260,7 @@ class SearchBot:
         seat = pos.mover
         self.root = seat
         moves = pos.legal_moves()
-        started = time.perf_counter()
+        started = time.thread_time()
         empties = len(pos.empties)
         self.deadline = started + safety_seconds(clock_left, empties, self.plan)
         self.budget = self.move_budget(pos)
@@ -314,7 +314,7 @@ class SearchBot:
         self.work += 1
         if self.work > self.budget:
             raise _OutOfWork
-        if self.nodes & 63 == 0 and time.perf_counter() > self.deadline:
+        if self.nodes & 63 == 0 and time.thread_time() > self.deadline:
             raise _OutOfWork
 
     def _mult(self, seat: int) -> int:

@@ -27,23 +27,23 @@ VARIANT = "codecup2022"
 
 
 class FakeTime:
-    """A ``time`` module whose ``perf_counter`` moves ``step`` seconds a call."""
+    """A ``time`` module whose clocks move ``step`` seconds a call."""
 
     def __init__(self, step: float) -> None:
         self.now = 1000.0
         self.step = step
         self.calls = 0
 
-    def perf_counter(self) -> float:
+    def thread_time(self) -> float:
         self.calls += 1
         self.now += self.step
         return self.now
 
 
 def _patch(monkeypatch: pytest.MonkeyPatch, fake: FakeTime) -> None:
-    monkeypatch.setattr(search, "time", types.SimpleNamespace(perf_counter=fake.perf_counter))
+    monkeypatch.setattr(search, "time", types.SimpleNamespace(thread_time=fake.thread_time))
     monkeypatch.setattr(
-        player, "time", types.SimpleNamespace(perf_counter=fake.perf_counter, process_time=fake.perf_counter)
+        player, "time", types.SimpleNamespace(thread_time=fake.thread_time, process_time=fake.thread_time)
     )
 
 

@@ -135,5 +135,5 @@ def test_baseline_searches_the_corner_cap_its_budget_affords():
 
 def test_hurried_baseline_searches_four_corners():
     bot = BaselineBot(random.Random(0), clock=2.0)
-    bot.thinking.wall = 1.5  # three quarters of its clock: the safety net
+    bot.thinking.cpu = 1.5  # three quarters of its clock in processor time: the safety net
     assert bot.choose(_phase2(6)).size <= 4
