@@ -2,6 +2,6 @@
 
 import sys
 
-from codecup.cli import main
+from codecup.entry import run
 
-sys.exit(main())
+sys.exit(run())

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -145,3 +147,22 @@ def test_record_writes_over_a_record_but_not_over_another_file(tmp_path, capsys)
     assert main([*play, str(record)]) == 0
     assert main([*play, str(record)]) == 0  # the same command again replaces its record
     assert json.loads(record.read_text())["schema"] == "codecup-record/1"
+
+
+def test_ctrl_c_while_the_command_is_still_importing_is_one_line_and_130():
+    """A Ctrl-C in the command's first moments (its modules and plugins loading) printed a
+    traceback of the import; the console script now handles it before importing anything."""
+    probe = (
+        "import builtins, sys\n"
+        "real = builtins.__import__\n"
+        "def stopped(name, *args, **kw):\n"
+        "    if name == 'codecup.cli':\n"
+        "        raise KeyboardInterrupt\n"
+        "    return real(name, *args, **kw)\n"
+        "builtins.__import__ = stopped\n"
+        "from codecup.entry import run\n"
+        "sys.exit(run())\n"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 130
+    assert run.stderr == "codecup: interrupted\n"
