@@ -50,6 +50,8 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
     """
     if player.bot is not None or not player.command:
         return None
+    if any("\x00" in arg for arg in player.command):
+        return "its command holds a NUL character, which no program can be given"
     cwd = Path(player.directory) if player.directory else Path.cwd()
     if not cwd.is_dir():
         return f"directory {cwd} does not exist"

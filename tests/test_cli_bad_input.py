@@ -459,3 +459,47 @@ def test_play_checks_both_programs_first(tmp_path, capsys):
     argv = ["play", "twentyone", "bot:random", f"python3 {tmp_path / 'gone.py'}", "--quiet"]
     one_line_error(capsys, argv, "player 'p2': cannot run python3")
     assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (
+            '  - {name: b, command: "python3 bot.py --x=\\u0000"}\n',
+            "players[1].command holds a NUL character",
+        ),
+        (
+            '  - {name: b, directory: "a\\u0000b", command: "bot:perfect"}\n',
+            "players[1].directory holds a NUL",
+        ),
+        ('  - {name: b, command: "bot:perfect"}\nout: "o\\u0000ut"\n', "out holds a NUL character"),
+    ],
+)
+def test_a_nul_character_anywhere_in_a_players_file_is_one_line(tmp_path, capsys, entry, message):
+    """It passed the checks and then crashed the run ("embedded null byte")."""
+    path = tmp_path / "players.yml"
+    path.write_text("game: twentyone\nplayers:\n  - {name: a, command: 'bot:random'}\n" + entry)
+    one_line_error(capsys, ["tournament", path], message)
+
+
+def test_aliases_that_expand_without_end_are_one_short_line(tmp_path, capsys):
+    """A 600-byte "billion laughs" made a 39 MB error line, or ran out of memory."""
+    lines = ["game: twentyone", "a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    lines += [
+        "hide: *a8",
+        "players:",
+        "  - {name: a, command: 'bot:random'}",
+        "  - {name: b, command: 'bot:perfect'}",
+    ]
+    path = tmp_path / "bomb.yml"
+    path.write_text("\n".join(lines) + "\n")
+    one_line_error(capsys, ["tournament", path], "holds more than 10000 values (aliases expanded)")
+
+
+def test_an_error_quoting_a_huge_value_is_cut_short(tmp_path, capsys):
+    path = tmp_path / "players.yml"
+    path.write_text(TWO + "hide: " + "x" * 50_000 + "\n")
+    status = main(["tournament", str(path)])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and len(err) < 1200 and "more characters)" in err, err[:200]

@@ -11,6 +11,7 @@ system (a full disk) one line and status 1. A reader that stops reading
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import select
@@ -98,18 +99,34 @@ def main(argv: list[str] | None = None) -> int:
         print(f"codecup: error: {exc.strerror or exc}", file=sys.stderr)
         return 1
     except ConfigError as exc:
-        print(f"codecup: error: {exc}", file=sys.stderr)
+        print(f"codecup: error: {_said(exc)}", file=sys.stderr)
         return 2
     except CodecupError as exc:
-        print(f"codecup: error: {exc}", file=sys.stderr)
+        print(f"codecup: error: {_said(exc)}", file=sys.stderr)
         return 1
     except OSError as exc:  # not the input's fault (those are ConfigErrors): a full disk, a lost mount
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"codecup: error: {where}{exc.strerror or exc}", file=sys.stderr)
-        return 1
+        print(f"codecup: error: {_cut(where + (exc.strerror or str(exc)))}", file=sys.stderr)
+        return 2 if exc.errno == errno.ENAMETOOLONG else 1  # a path the user gave, too long for any
     except KeyboardInterrupt:
         print("codecup: interrupted", file=sys.stderr)
         return 130
+
+
+MAX_ERROR = 1000
+"""The longest error line printed: a value quoted in it may be anything a file held."""
+
+
+def _said(exc: Exception) -> str:
+    """The error's message as one line of at most :data:`MAX_ERROR` characters."""
+    return _cut(str(exc))
+
+
+def _cut(text: str) -> str:
+    text = " ".join(text.split("\n"))
+    if len(text) > MAX_ERROR:
+        text = f"{text[:MAX_ERROR]}... ({len(text) - MAX_ERROR} more characters)"
+    return text
 
 
 def _bot_extensions(args_list: list[str]) -> Extensions | None:

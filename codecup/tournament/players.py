@@ -238,6 +238,30 @@ def parse_players(
     )
 
 
+MAX_VALUES = 10_000
+"""The most values (aliases expanded) a players file may hold: a tournament's is a few hundred."""
+
+
+def _check_values(doc: object, path: Path) -> None:
+    """Refuse a file whose aliases expand past :data:`MAX_VALUES` values (a "billion laughs" of a
+    few hundred bytes), or with a NUL character in a text (no program, folder or variable takes one)."""
+    stack: list[tuple[object, str]] = [(doc, "")]
+    seen = 0
+    while stack:
+        value, where = stack.pop()
+        seen += 1
+        if seen > MAX_VALUES:
+            raise PlayersFileError(f"{path} holds more than {MAX_VALUES} values (aliases expanded)")
+        if isinstance(value, str) and "\x00" in value:
+            raise PlayersFileError(f"{path}: {where or 'the file'} holds a NUL character")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                stack.append((key, where))
+                stack.append((item, f"{where}.{key}" if where else str(key)))
+        elif isinstance(value, list):
+            stack.extend((item, f"{where}[{i}]") for i, item in enumerate(value))
+
+
 def read_players(
     path: Path, base: Path | None = None, *, check: bool = True, plugin_options: Collection[str] = ()
 ) -> PlayersFile:
@@ -261,6 +285,7 @@ def read_players(
         raise PlayersFileError(f"{path} is not valid YAML{at}: {getattr(exc, 'problem', exc)}") from None
     except RecursionError:
         raise PlayersFileError(f"{path} is nested too deeply to be a players file") from None
+    _check_values(doc, path)
     if base is not None and not base.is_dir():
         raise PlayersFileError(f"--base {base}: no such folder")
     players_file = parse_players(doc, path.parent, str(path), base_given=base, plugin_options=plugin_options)
