@@ -503,3 +503,12 @@ def test_an_error_quoting_a_huge_value_is_cut_short(tmp_path, capsys):
     status = main(["tournament", str(path)])
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1 and len(err) < 1200 and "more characters)" in err, err[:200]
+
+
+def test_a_folder_played_under_other_limits_is_refused(players, tmp_path, capsys):
+    """Resuming with another --memory mixed games under two limits in one standings table."""
+    out = tmp_path / "out"
+    assert main(["tournament", str(players), "--out", str(out), "--quiet", "--no-site", "--jobs", "1"]) == 0
+    capsys.readouterr()
+    argv = ["tournament", players, "--out", out, "--memory", "64", "--rounds", "2", "--quiet"]
+    one_line_error(capsys, argv, "bots limited to 1024 MiB, 128 processes, 1 CPU, this run to 64 MiB")

@@ -240,6 +240,7 @@ def run(args: argparse.Namespace) -> int:
         swiss_rounds=_option(args, opts, "swiss_rounds", None),
         top=_option(args, opts, "top", 4),
         notes=(*kit_notes, *game.run_notes(variant.name)),
+        limits=limits_of(args, opts).describe(),
     )
     spec.check()
     out = Path(_option(args, opts, "out", DEFAULT_OUT))

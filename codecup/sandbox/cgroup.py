@@ -45,6 +45,10 @@ class Limits:
     # every core of the machine from the bots of the tournament's other games.
     cpus: float = 1.0
 
+    def describe(self) -> str:
+        """The limits in words (a results folder keeps them: games under others do not mix)."""
+        return f"{self.memory >> 20} MiB, {self.processes} processes, {self.cpus:g} CPU"
+
 
 @attrs.frozen
 class LimitHits:

@@ -29,7 +29,7 @@ NAME = ".codecup-schedule.json"
 """The hidden file in a tournament's output folder holding its schedule's settings."""
 
 _GROWS = ("round-robin", "gauntlet")  # formats whose schedule with more rounds or players holds the old one
-_UNKNOWN_BEFORE = ("players", "results_key")  # fields a schedule file of an earlier version lacks
+_UNKNOWN_BEFORE = ("players", "results_key", "limits")  # fields a schedule file of an earlier version lacks
 
 
 def _names(value: Iterable[str] | None) -> tuple[str, ...] | None:
@@ -51,6 +51,7 @@ class Schedule:
     # them (a round robin or a gauntlet with a player added plays the old games and more).
     players: tuple[str, ...] | None = attrs.field(default=None, converter=_names)
     results_key: str | None = None  # what the game's results depend on (Game.results_key)
+    limits: str | None = None  # each bot's sandbox limits: a game under others is another game
 
     @classmethod
     def of(cls, spec: TournamentSpec, results_key: str | None = None) -> Schedule:
@@ -65,6 +66,7 @@ class Schedule:
             top=max(2, min(spec.top, len(spec.players))) if swiss else None,
             players=None if spec.format in _GROWS else tuple(spec.names),
             results_key=results_key,
+            limits=spec.limits,
         )
 
     def difference(self, earlier: Schedule) -> str | None:
@@ -81,6 +83,8 @@ class Schedule:
                 return f"a {earlier.format} tournament of {_list(was)}, this one of {_list(now)}"
             if field.name == "results_key":
                 return f"games played with {was}, this run with {now}"
+            if field.name == "limits":
+                return f"bots limited to {was}, this run to {now}"
             option = "--" + field.name.replace("_", "-")
             return f"a {earlier.format} tournament with {option} {was}, this one {option} {now}"
         return None

@@ -57,6 +57,7 @@ class TournamentSpec:
     top: int = 4
     clock_mode: str = DEFAULT_CLOCK_MODE
     notes: tuple[str, ...] = ()  # what the game says a reader must know (Game.run_notes): not the schedule
+    limits: str | None = None  # each bot's sandbox limits, in words (Limits.describe); None: not said
 
     @property
     def names(self) -> list[str]:

@@ -36,6 +36,11 @@ def snapshot(out):
         ),
         ({"format": "round-robin", "rounds": 2}, {}, "with --rounds 2, this one --rounds 1"),
         ({"format": "gauntlet"}, {"format": "gauntlet", "challenger": "p1"}, "--challenger r1, this one"),
+        (  # more rounds, but the bots' sandbox limits changed: the new games are not comparable
+            {"limits": "1024 MiB, 128 processes, 1 CPU"},
+            {"limits": "64 MiB, 128 processes, 1 CPU", "rounds": 2},
+            "bots limited to 1024 MiB, 128 processes, 1 CPU, this run to 64 MiB, 128 processes, 1 CPU",
+        ),
     ],
 )
 def test_another_schedule_over_a_folder_is_refused_before_anything_is_written(
@@ -89,6 +94,7 @@ def test_the_standings_say_who_played_and_the_schedule_played(bots, play_tournam
         "top": 4,
         "players": ["r1", "p1", "r2", "p2", "r3"],
         "results_key": None,
+        "limits": None,
     }
     assert doc["entrants"][1] == {"name": "p1", "command": [], "bot": "perfect", "directory": None}
 
