@@ -67,9 +67,11 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
     bot_args = _codecup_bot_args(program, args)
     if bot_args is not None:
         return _codecup_bot_problem(bot_args, cwd, game)
-    script = next((a for a in args if not a.startswith("-")), None)
+    at = next((i for i, a in enumerate(args) if not a.startswith("-")), len(args))
+    script = args[at] if at < len(args) else None
     if script is not None and PurePath(script).suffix in SCRIPT_SUFFIXES and not (cwd / script).is_file():
-        return f"cannot run {program} {shlex.quote(script)}: no file {script!r} in {cwd}"
+        said = shlex.join([program, *args[: at + 1]])  # as given, options before it too (java -jar x.jar)
+        return f"cannot run {said}: no file {script!r} in {cwd}"
     return None
 
 

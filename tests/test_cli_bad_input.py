@@ -512,3 +512,19 @@ def test_a_folder_played_under_other_limits_is_refused(players, tmp_path, capsys
     capsys.readouterr()
     argv = ["tournament", players, "--out", out, "--memory", "64", "--rounds", "2", "--quiet"]
     one_line_error(capsys, argv, "bots limited to 1024 MiB, 128 processes, 1 CPU, this run to 64 MiB")
+
+
+def test_a_players_directory_that_is_a_file_says_so(tmp_path, capsys):
+    (tmp_path / "bot.py").write_text("")
+    path = tmp_path / "players.yml"
+    path.write_text(TWO + "  - {name: c, directory: bot.py, command: ./bot}\n")
+    one_line_error(capsys, ["tournament", path], "player 'c': directory ")
+    capsys.readouterr()
+    assert main(["tournament", str(path)]) == 2
+    assert "bot.py is a file, not a folder" in capsys.readouterr().err  # it said "does not exist"
+
+
+def test_a_missing_script_is_named_with_the_options_before_it(tmp_path, capsys):
+    argv = ["play", "twentyone", "bot:random", f"{sys.executable} -B gone.py", "--quiet"]
+    os.chdir(tmp_path)
+    one_line_error(capsys, argv, f"cannot run {sys.executable} -B gone.py: no file 'gone.py'")

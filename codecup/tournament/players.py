@@ -112,6 +112,8 @@ def parse_player(entry: Any, index: int, base: Path | _Base, where: str) -> Play
     folder: str | None = None
     if not command.startswith("bot:"):
         path = (base.path / directory) if directory else base.path
+        if path.exists() and not path.is_dir():
+            raise PlayersFileError(f"{where}: player {name!r}: directory {path} is a file, not a folder")
         if not path.is_dir():
             hint = "" if base.chosen else " (directories are relative to the file's folder: give --base DIR)"
             raise PlayersFileError(f"{where}: player {name!r}: directory {path} does not exist{hint}")
