@@ -29,7 +29,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--variant",
-        help="the dialogue variant (default: $CODECUP_VARIANT set by our referee, else the game's first)",
+        help="the dialogue variant (default: $CODECUP_VARIANT set by our referee, else the game's "
+        "first; Lucky Words' bots follow the dialogue the referee's second line shows)",
     )
     parser.add_argument(
         "--seed",
