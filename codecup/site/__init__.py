@@ -40,10 +40,11 @@ def write_assets(out: Path, game: Game) -> None:
     (out / "draw").mkdir(exist_ok=True)
     write_atomic(out / "style.css", _asset("style.css"))
     write_atomic(out / "viewer.js", _asset("viewer.js"))
+    # text.js always: it also shows a game the plugin's own script cannot have (its frames failed)
+    write_atomic(out / "draw" / f"{TEXT_SCRIPT}.js", _asset(f"{TEXT_SCRIPT}.js"))
     script = game.view_script()
-    write_atomic(
-        out / "draw" / script_name(game), script if script is not None else _asset(f"{TEXT_SCRIPT}.js")
-    )
+    if script is not None:
+        write_atomic(out / "draw" / script_name(game), script)
 
 
 def write_game_page(out: Path, game: Game, game_id: str, record: Record) -> Path:

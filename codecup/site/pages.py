@@ -15,7 +15,9 @@ import attrs
 import jinja2
 
 from codecup.dialogue import SeatEnd, Termination
+from codecup.dispatch import where
 from codecup.game import Game
+from codecup.plugins import say_once
 from codecup.record import FAULT, Record
 from codecup.site import figures
 from codecup.site.clocks import clock_left_after_moves
@@ -205,17 +207,20 @@ def _text_frames(frames: list[Any]) -> tuple[list[list[int]], list[str]]:
     return out, list(table)
 
 
-def _frames(game: Game, record: Record) -> tuple[list[Any], list[str] | None]:
+def _frames(game: Game, record: Record) -> tuple[list[Any], list[str] | None, str]:
+    """The page's frames, its table of shared text lines (text frames), and its drawing script."""
     m = record.match
     moves = record.move_texts
     try:
         frames = game.view_frames(m.setup, m.variant, moves)
-    except Exception as exc:  # a plugin's drawing error spoils the board, not the site
-        frames = [f"cannot draw this game: {exc!r}"] * (len(moves) + 1)
-        return _text_frames(frames) if game.view_script() is None else (frames, None)
+    except Exception as exc:  # a plugin's drawing error spoils the board, not the site: said, in text
+        why = f"the {game.info.name} plugin's view_frames raised {where(exc)}"
+        say_once(f"codecup: {why}: its games' pages show that instead of the board")
+        text, lines = _text_frames([f"cannot draw this game: {why}"] * (len(moves) + 1))
+        return text, lines, f"{TEXT_SCRIPT}.js"
     if game.view_script() is None:
-        return _text_frames(frames)
-    return frames, None
+        return (*_text_frames(frames), script_name(game))
+    return frames, None, script_name(game)
 
 
 def script_name(game: Game) -> str:
@@ -291,7 +296,7 @@ def game_page(game: Game, game_id: str, record: Record) -> str:
         for t in record.transcript
         if t.dir == FAULT
     ]
-    frames, lines = _frames(game, record)
+    frames, lines, script = _frames(game, record)
     data = {
         "frames": frames,
         "shared": lines,
@@ -315,5 +320,5 @@ def game_page(game: Game, game_id: str, record: Record) -> str:
         moves=[{"seat": _seat_name(game, mv.seat), "move": mv.move} for mv in record.moves],
         logs=_logs(game, record),
         data=data,
-        script=script_name(game),
+        script=script,
     )

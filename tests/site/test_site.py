@@ -210,9 +210,14 @@ def test_a_drawing_error_spoils_the_board_not_the_site(site):
 
     broken = Broken.__new__(Broken)
     broken.__dict__.update(game.__dict__)
-    data = game_data(game_page(broken, g.id, record))
+    page = game_page(broken, g.id, record)
+    data = game_data(page)
     assert len(data["frames"]) == len(record.moves) + 1
-    assert "cannot draw this game" in data["frames"][0] and "no pen" in data["frames"][0]
+    # shown as text, by the text script (the game's own got a string for a frame and said
+    # only "frame.d is not iterable"), naming the plugin and where it raised
+    text = "\n".join(data["shared"][i] for i in data["frames"][0])
+    assert f"the {game.info.name} plugin's view_frames raised ValueError: no pen" in text
+    assert "test_site.py:" in text and '<script src="../draw/text.js">' in page
 
 
 def test_a_game_without_a_script_gets_text_frames_sharing_lines(site):
