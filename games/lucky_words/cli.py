@@ -37,12 +37,12 @@ WORDS_OPTION = GameOption(
 )
 
 SCORE_DESCRIPTION = """\
-``codecup score GAME BOARD``: score one board with a game's own scorer.
+``codecup score lucky_words BOARD``: score one Lucky Words board with the game's scorer.
 
-Games with a board scorer are those whose game object has ``score_board``: of
-the built-in games, Lucky Words, which this command comes with. BOARD is the
-board's text (Lucky Words: 49 letters row by row); without it, or with ``-``,
-the board is read from standard input (e.g. 7 lines).
+This command comes with the Lucky Words plugin and scores its boards only (GAME
+is there for the command line's shape: another game's plugin adds commands of
+its own). BOARD is 49 letters row by row ('.' for an empty cell); without it,
+or with ``-``, the board is read from standard input (e.g. 7 lines).
 """
 
 
@@ -55,14 +55,13 @@ def add_score_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     """Print each scored line and the total."""
+    from codecup_games.lucky_words.game import LuckyWords  # only when scoring: commands start fast
+
     game = load_games().get(args.game)
-    score_board = getattr(game, "score_board", None)
-    if score_board is None:
-        registry = load_games()
-        scorers = [name for name in registry.names() if hasattr(registry.get(name), "score_board")]
-        raise ConfigError(f"game {args.game} has no board scorer (games that have one: {', '.join(scorers)})")
+    if not isinstance(game, LuckyWords):
+        raise ConfigError(f"game {args.game} has no board scorer (this command scores lucky_words boards)")
     text = sys.stdin.read() if args.board == "-" else args.board
-    report = score_board(text, args.scoring)
+    report = game.score_board(text, args.scoring)
     print(report.note)
     for line in report.lines:
         words = " ".join(line.words) if line.words else "-"
@@ -73,7 +72,7 @@ def run_score(args: argparse.Namespace) -> int:
 
 SCORE_COMMAND = Command(
     name="score",
-    help="score a board with a game's scorer",
+    help="score a Lucky Words board with the game's scorer",
     add_arguments=add_score_arguments,
     run=run_score,
     description=SCORE_DESCRIPTION,
