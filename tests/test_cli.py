@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -61,6 +62,17 @@ def test_play_shows_the_game_and_writes_a_verifiable_record(tmp_path, capsys):
     record.write_text(json.dumps(doc))
     assert main(["verify", str(record)]) == 1
     assert "DOES NOT VERIFY" in capsys.readouterr().out
+
+
+def test_play_draws_the_final_position_as_the_game_does(tmp_path, capsys):
+    svg = tmp_path / "end.svg"
+    assert (
+        main(["play", "twentyone", "bot:perfect", "bot:random", "--seed", "1", "--quiet", "--svg", str(svg)])
+        == 0
+    )
+    assert f"final position drawn in {svg}" in capsys.readouterr().out
+    drawn = svg.read_text()
+    assert drawn.startswith("<svg") and re.search(r"total 2[1-3]<", drawn)  # the last state, 21 or past
 
 
 def test_bad_record_is_a_clear_error(tmp_path, capsys):

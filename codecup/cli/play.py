@@ -40,6 +40,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--setup", help="the random start given explicitly, as the players receive it")
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player (default: the game's)")
     parser.add_argument("--record", type=Path, metavar="FILE", help="write the game record (JSON) here")
+    parser.add_argument(
+        "--svg", type=Path, metavar="FILE", help="write the final position, as the game draws it (SVG), here"
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     parser.add_argument("--stderr", action="store_true", help="show each bot's whole stderr after the result")
     add_clock_mode_option(parser)
@@ -134,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:
         output_file(args.record, "--record")
         _only_a_record_is_replaced(args.record)
+    if args.svg is not None:
+        output_file(args.svg, "--svg")
     registry = load_games()
     game = registry.get(args.game)
     players = [player_info(f"p{seat + 1}", spec) for seat, spec in enumerate(args.players)]
@@ -163,4 +168,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         record.write(args.record)
         print(f"record written to {args.record}")
+    if args.svg:
+        args.svg.write_text(game.render_svg(match.setup, match.variant, record.move_texts), "utf-8")
+        print(f"final position drawn in {args.svg}")
     return 0
