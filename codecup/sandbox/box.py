@@ -119,7 +119,11 @@ class Box:
         )
         notes = [f"its own {n} kept, not the game's {s}" for n, s in _own_differing(policy.provided, workdir)]
         if provided and namespaces:
-            notes += [f"{n} provided from {s}" for n, s in provided]
+            broken = {n for n, _ in provided if (workdir / n).is_symlink()}
+            notes += [
+                f"{n} provided from {s}" + (" (its own is a link to nothing)" if n in broken else "")
+                for n, s in provided
+            ]
         elif provided:
             notes += [
                 f"{n} missing from its folder (cannot be provided without a sandbox)" for n, _ in provided

@@ -117,7 +117,7 @@ class Launch:
         for sub in ("home", "tmp", ".upper", ".work", ".dev"):
             os.mkdir(f"{scratch}/{sub}")
         for name, source in self.provided:
-            if not os.path.lexists(f"{self.workdir}/{name}"):
+            if not os.path.exists(f"{self.workdir}/{name}"):  # none, or a link to nothing: it shadows it
                 _copy(source, f"{scratch}/.upper/{name}")
         # A scratch folder inside the working folder (a bot started in /tmp, say) or inside a
         # hidden folder would vanish under the overlay (which shows the folder's own files, none

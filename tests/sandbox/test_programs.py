@@ -112,7 +112,7 @@ for line in sys.stdin:
 """
 
 
-@pytest.mark.parametrize("own_file", [False, True])
+@pytest.mark.parametrize("own_file", ["none", "own", "broken link"])
 def test_a_provided_file_appears_in_the_working_folder_without_touching_it(
     tiny_game, tmp_path, full_sandbox, own_file
 ):
@@ -121,16 +121,20 @@ def test_a_provided_file_appears_in_the_working_folder_without_touching_it(
     folder = tmp_path / "bot"
     folder.mkdir()
     (folder / "bot.py").write_text(READS_WORDS)
-    if own_file:
+    if own_file == "own":
         (folder / "words.dat").write_text("THE BOT'S OWN LIST")
+    elif own_file == "broken link":  # it was noted "provided", but the bot found only the link
+        (folder / "words.dat").symlink_to("/nonexistent/words.dat")
     game = WithWordList(tiny_game, source)
     record = play(game, PlayerInfo("w", command=("python3", "bot.py"), directory=str(folder)))
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
-    if own_file:
+    if own_file == "own":
         assert record.logs[0].startswith("THE BOT'S OWN LIST")
         assert "words.dat provided from" not in record.containment[0]
         assert f"its own words.dat kept, not the game's {source}" in record.containment[0]  # it differs
     else:
         assert record.logs[0].startswith("THE TOURNAMENT'S LIST")
         assert f"words.dat provided from {source}" in record.containment[0]
+        assert ("its own is a link to nothing" in record.containment[0]) == (own_file == "broken link")
+        assert (folder / "words.dat").is_symlink() == (own_file == "broken link")  # its folder untouched
         assert not (folder / "words.dat").exists()
