@@ -331,7 +331,7 @@ def test_word_racer_kit_layout_runs_unchanged(tmp_path):
 def test_word_racer_kit_names_no_game_and_plays_word_racer(tmp_path):
     """The kit's runner takes no game: its players file alone plays the Word Racer dialogue."""
     kit = tmp_path / "kit"
-    for folder in ("mybot", "zracer"):
+    for folder in ("mybot", "zracer", "own"):
         (kit / "run" / folder).mkdir(parents=True)
         program = kit / "run" / folder / "racer"  # no --variant: the bot reads the dialogue from line 2
         program.write_text(f"#!/bin/sh\nexec {sys.executable} -m codecup bot lucky_words random\n")
@@ -341,16 +341,20 @@ def test_word_racer_kit_names_no_game_and_plays_word_racer(tmp_path):
         "players:\n"
         "  - name: MyBot\n    language: Scala\n    directory: mybot\n    command: ./racer\n"
         "  - name: ZRacer\n    language: Java\n    directory: zracer\n    command: ./racer\n"
+        "  - name: Own\n    directory: own\n    command: ./racer\n"
     )
+    (kit / "run" / "own" / "words.dat").write_text("AA\nAB\n")  # its own list: kept, and said
     run = codecup("tournament", "conf/players.yml", "--base", "run", "--seed", "3", cwd=kit)
     assert run.returncode == 0, run.stderr
     note = "no game given: a contest kit's players file, played as lucky_words (variant wordracer)"
     assert note in run.stdout
+    assert "words.dat provided to MyBot, ZRacer (their folders have none)" in run.stdout
+    assert "Own plays with its own words.dat, not the game's" in run.stdout
     records = [json.loads(p.read_text()) for p in (kit / "tournament-results" / "games").glob("*.json")]
-    assert len(records) == 2
+    assert len(records) == 6
     assert {(r["game"], r["variant"]) for r in records} == {("lucky_words", "wordracer")}
     ends = [t["kind"] for r in records for t in r["result"]["termination"]]
-    assert ends == ["normal"] * 4, ends
+    assert ends == ["normal"] * 12, ends
     # naming the game keeps the kit's dialogue (the game's first, 2004's, timed every bot out)
     run = codecup(
         "tournament", "conf/players.yml", "--base", "run", "--game", "lucky_words", "--out", "o2", cwd=kit

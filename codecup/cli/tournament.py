@@ -28,7 +28,9 @@ from codecup.extensions import load_extensions
 from codecup.game import Game
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.plugins import GameRegistry, load_games
+from codecup.record import PlayerInfo
 from codecup.sandbox import Limits
+from codecup.sandbox.box import own_differing
 from codecup.tournament import executor as ex
 from codecup.tournament.players import read_players
 from codecup.tournament.progress import make_progress
@@ -209,6 +211,30 @@ def _game_and_variant(
     return kit.name, chosen, (note,)
 
 
+def provided_notes(game: Game, variant: str, players: Sequence[PlayerInfo]) -> list[str]:
+    """What the run gives the programs of the files the game provides (Lucky Words' ``words.dat``):
+    which players' folders lack one (it is provided) and which hold their own, unlike the game's."""
+    lines = []
+    for provided in game.provided_files(variant):
+        source = (provided.name, str(provided.source))
+        given, own = [], []
+        for p in players:
+            if p.bot is not None or not p.directory:
+                continue
+            folder = Path(p.directory)
+            if not (folder / provided.name).exists():
+                given.append(p.name)
+            elif own_differing([source], folder):
+                own.append(p.name)
+        if given:
+            theirs = "their folders have" if len(given) > 1 else "its folder has"
+            lines.append(f"{provided.name} provided to {', '.join(given)} ({theirs} none)")
+        if own:
+            plays = "play with their" if len(own) > 1 else "plays with its"
+            lines.append(f"{', '.join(own)} {plays} own {provided.name}, not the game's")
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the tournament, print the standings, write the results."""
     extensions = load_extensions()
@@ -253,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
     claim_folder(out, RunKind.TOURNAMENT)
     quiet = bool(_option(args, opts, "quiet", False))
     if not quiet:
-        for line in spec.notes:
+        for line in (*spec.notes, *provided_notes(game, variant.name, spec.players)):
             print(line, flush=True)
     site = not _option(args, opts, "no_site", False)
     live = None

@@ -17,6 +17,7 @@ import os
 import secrets
 import shutil
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
@@ -117,7 +118,7 @@ class Box:
             cgroup_views=views,
             syscall_filter=support.syscall_filter,
         )
-        notes = [f"its own {n} kept, not the game's {s}" for n, s in _own_differing(policy.provided, workdir)]
+        notes = [f"its own {n} kept, not the game's {s}" for n, s in own_differing(policy.provided, workdir)]
         if provided and namespaces:
             broken = {n for n, _ in provided if (workdir / n).is_symlink()}
             notes += [
@@ -194,7 +195,7 @@ def remove_scratch_root() -> None:
     shutil.rmtree(scratch_root(), ignore_errors=True)
 
 
-def _own_differing(provided: tuple[tuple[str, str], ...], workdir: Path) -> list[tuple[str, str]]:
+def own_differing(provided: Sequence[tuple[str, str]], workdir: Path) -> list[tuple[str, str]]:
     """The files the game provides that the bot's folder has a copy of its own of, different from
     the game's (a Lucky Words bot with another word list plays with it, scored by the game's)."""
     differing = []
