@@ -35,6 +35,11 @@ class SeatClock:
     startup: float = 0.0
     used: float = 0.0
     answers: int = 0
+    idle: float = 0.0
+    """Under the cpu clock, the wall time waited so far in which the program neither ran nor
+    waited for a processor (it slept, or waited for input): not charged, but bounded over the
+    game by :func:`wall_backstop` (counted where the kernel says how long it waited for a
+    processor: elsewhere a loaded machine's waits could not be told from idling)."""
 
     @property
     def remaining(self) -> float:
@@ -78,14 +83,22 @@ STARVED_LIMIT = 8.0
 """How far the wall backstop stretches, at most, for a tree that waited for a processor."""
 
 
-def wall_backstop(cpu_allowance: float, factor: float = BACKSTOP_FACTOR) -> float:
+IDLE_FLOOR = 0.2
+"""The shortest wall-clock wait, once a program has been idle all the game allows."""
+
+
+def wall_backstop(cpu_allowance: float, factor: float = BACKSTOP_FACTOR, idle: float = 0.0) -> float:
     """Under the ``cpu`` clock, the longest wall-clock wait for an answer worth ``cpu_allowance``.
 
     A program that sleeps or blocks uses no CPU; this bound makes it lose on
-    time all the same. Twice the CPU allowance, plus half a second. Where the
-    kernel says how long the program's tree waited for a processor (a loaded
-    machine), that time is added to the wait, up to :data:`STARVED_LIMIT` times
-    this bound: a program that computes is never cut short because other
-    processes had the cores, and every wait still ends.
+    time all the same. Twice the CPU allowance, plus half a second, less the
+    time it has already been ``idle`` in this game (:attr:`SeatClock.idle`): a
+    program that sleeps a little before every answer cannot make a game last
+    forever uncharged, it may idle about twice its clock in all (and then
+    :data:`IDLE_FLOOR` a wait). Where the kernel says how long the program's
+    tree waited for a processor (a loaded machine), that time is added to the
+    wait, up to :data:`STARVED_LIMIT` times this bound: a program that computes
+    is never cut short because other processes had the cores, and every wait
+    still ends.
     """
-    return factor * cpu_allowance + 0.5
+    return max(IDLE_FLOOR, factor * cpu_allowance + 0.5 - idle)

@@ -122,11 +122,14 @@ class _Match:
             allowance, made_of = clock.allowance(), clock.explain()
             if self.cpu_clock:
                 player.resume()
-                start = player.resumed_cpu
-                backstop = wall_backstop(allowance, self.backstop_factor)
+                start, stall0, wall0 = player.resumed_cpu, player.stall_time(), loop_time()
+                backstop = wall_backstop(allowance, self.backstop_factor, clock.idle)
                 reply = await player.receive(backstop, cpu_limit=allowance)
                 player.suspend()
                 elapsed = (player.cpu_time() or 0.0) - start
+                if stall0 is not None:  # idle is told from starved only where the stalls are known
+                    stalled = (player.stall_time() or stall0) - stall0
+                    clock.idle += max(0.0, loop_time() - wall0 - stalled - elapsed)
             else:
                 start = loop_time()  # the clock the player's deadline runs on (a test's fake one)
                 player.resume()
@@ -140,7 +143,7 @@ class _Match:
             elif isinstance(reply, Fault) and reply.kind is Termination.TIMEOUT:
                 clock.used = max(clock.used, clock.limit)
                 backstop = self.cpu_clock and elapsed < allowance  # the wall backstop ended it, not the CPU
-                reply = _explained(reply, made_of, backstop, elapsed, allowance)
+                reply = _explained(reply, made_of, backstop, elapsed, allowance, clock.idle)
         # None: no wait (an earlier fault); a clock run out counts its whole limit, as the record's does
         used = min(clock.used, clock.limit) if seat not in self.faulted else None
         if isinstance(reply, Fault):
@@ -183,11 +186,15 @@ class _Match:
         )
 
 
-def _explained(fault: Fault, made_of: str, backstop: bool, cpu_used: float, allowance: float) -> Fault:
+def _explained(
+    fault: Fault, made_of: str, backstop: bool, cpu_used: float, allowance: float, idle: float
+) -> Fault:
     """A time-out with its reason: what the allowance was made of, or the cpu clock's wall backstop."""
     if not backstop:
         return Fault(fault.kind, f"{fault.message}: {made_of}")
     used = f"it used only {cpu_used:.3f}s of its {allowance:.3f}s of CPU time"
+    if idle:
+        used += f", and was idle {idle:.3f}s in this game"
     if "waiting for a processor" in fault.message:  # stretched as far as it goes
         why = "the machine is too loaded to give it its time"
     else:

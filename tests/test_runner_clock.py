@@ -284,3 +284,11 @@ def test_a_program_that_never_answers_times_out_on_the_loops_clock():
     assert reply.message == "no answer within 30.000s"
     assert 30.0 <= waited < 31.0
     assert time.perf_counter() - started < 10.0
+
+
+def test_the_backstop_shrinks_with_the_time_a_program_was_idle_in_the_game():
+    from codecup.clock import IDLE_FLOOR, wall_backstop
+
+    assert wall_backstop(1.0) == 2.5  # twice the CPU allowance and half a second
+    assert wall_backstop(1.0, idle=2.0) == 0.5  # naps so far count against it
+    assert wall_backstop(1.0, idle=10.0) == IDLE_FLOOR  # a wait is never shorter than this

@@ -33,6 +33,10 @@ class Player(abc.ABC):
         """CPU seconds the program has used so far, or None where that cannot be measured."""
         return None
 
+    def stall_time(self) -> float | None:
+        """Seconds the program has waited for a processor so far, or None where not measured."""
+        return None
+
     def hidden_time(self) -> float:
         """Seconds of thinking done outside :meth:`receive` since the last call (in-process bots)."""
         return 0.0

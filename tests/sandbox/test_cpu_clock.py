@@ -90,6 +90,20 @@ def test_a_sleeping_program_still_loses_on_time(tiny_game, full_sandbox):
     assert processes_with(token) == []
 
 
+def test_a_program_that_sleeps_before_every_answer_runs_out_of_idle_time(tiny_game, full_sandbox):
+    """Each nap is shorter than one wait's backstop, so a game of them lasted forever, uncharged
+    (24 naps of 20 s in a Word Racer game); the naps add up against the game's idle allowance."""
+    start = time.monotonic()
+    record = play(tiny_game, python_argv(TESTS / "players" / "attack" / "dawdler.py", "0.3"), clock=0.2)
+    took = time.monotonic() - start
+    end = record.result.termination[0]
+    assert end.kind is Termination.TIMEOUT and "the cpu clock's backstop" in end.message, end
+    assert "idle" in end.message and record.clock_used[0] == pytest.approx(0.2)
+    answers = sum(1 for m in record.moves if m.seat == 0)
+    assert answers <= 4, answers  # 2 x (0.2 + 0.5 start-up) + 0.5 s, then 2 x 0.2 + 0.5 s less the naps
+    assert took < 5.0
+
+
 def test_a_spinning_program_loses_on_cpu_time(tiny_game, full_sandbox):
     # A generous backstop, so that CPU time runs out first however busy the machine is.
     record = play(tiny_game, python_argv(BURNER, "100"), clock=0.2, backstop=100.0)
