@@ -83,6 +83,10 @@ STARVED_LIMIT = 8.0
 """How far the wall backstop stretches, at most, for a tree that waited for a processor."""
 
 
+PASSING = 0.05
+"""Seconds of each wait not counted as the program's idling: passing the lines (the referee's own
+latency, longer on a loaded machine)."""
+
 IDLE_FLOOR = 0.2
 """The shortest wall-clock wait, once a program has been idle all the game allows."""
 

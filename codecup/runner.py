@@ -20,7 +20,7 @@ import attrs
 import pluggy
 
 from codecup import loop
-from codecup.clock import CPU, DEFAULT_CLOCK_MODE, WALL, SeatClock, loop_time, wall_backstop
+from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
 from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome
 from codecup.dispatch import dispatch, where
 from codecup.drive import derive_seed
@@ -129,7 +129,7 @@ class _Match:
                 elapsed = (player.cpu_time() or 0.0) - start
                 if stall0 is not None:  # idle is told from starved only where the stalls are known
                     stalled = (player.stall_time() or stall0) - stall0
-                    clock.idle += max(0.0, loop_time() - wall0 - stalled - elapsed)
+                    clock.idle += max(0.0, loop_time() - wall0 - stalled - elapsed - PASSING)
             else:
                 start = loop_time()  # the clock the player's deadline runs on (a test's fake one)
                 player.resume()
