@@ -57,6 +57,7 @@ class WordList:
     sha256: str = ""
     found: str = ""
     in_order: tuple[str, ...] = attrs.field(default=(), repr=False)
+    upper: bool = True  # its file is in upper case, as programs expect words.dat (spec item 9)
 
     @classmethod
     def from_words(cls, words: list[str], source: str, official: bool = False) -> WordList:
@@ -81,7 +82,7 @@ class WordList:
         except OSError as exc:
             raise WordListError(f"cannot read word list {path}: {exc.strerror or exc}") from None
         wl = cls.from_words(text.split(), str(Path(path).resolve()))
-        return attrs.evolve(wl, official=wl.sha256 == OFFICIAL_SHA256)
+        return attrs.evolve(wl, official=wl.sha256 == OFFICIAL_SHA256, upper=text == text.upper())
 
     @classmethod
     def default(cls) -> WordList:
@@ -109,8 +110,10 @@ class WordList:
         return f"word list: {self.source} ({count}, {tag}, sha256 {self.sha256[:12]})"
 
     def as_file(self) -> Path:
-        """A file holding this list: its own path, or (the bundled list) a copy in the temp folder."""
-        if self.source != DEFAULT_SOURCE:
+        """A file holding this list for programs: its own path, or (the bundled list, or a file in
+        lower case, which the referee reads but a program of the contest may not) an upper-case
+        copy in the temp folder."""
+        if self.source != DEFAULT_SOURCE and self.upper:
             return Path(self.source).resolve()
         path = Path(tempfile.gettempdir()) / f"codecup-words-{self.sha256[:16]}.dat"
         text = _text(self.in_order).encode("ascii")

@@ -203,3 +203,18 @@ def test_provided_words_dat_of_the_bundled_list_is_a_file_of_that_list(no_list):
     assert provided.name == "words.dat"
     assert WordList.from_file(provided.source).sha256 == load_words().sha256
     assert LuckyWords().provided_files("codecup2004") == (provided,)  # written once, then reused
+
+
+def test_a_list_in_lower_case_reaches_programs_in_upper_case(tmp_path, no_list, monkeypatch):
+    """The referee reads either case, but spec item 9 promises programs upper case: a bot of the
+    contest given the lower-case copy (the same list, by its hash) crashed on its first word."""
+    lower = tmp_path / "lower.dat"
+    lower.write_text(SMALL_WORDS.lower())
+    monkeypatch.setenv(WORDS_ENV, str(lower))
+    (provided,) = LuckyWords().provided_files("wordracer")
+    assert provided.source != lower.resolve()
+    text = provided.source.read_text()
+    assert (
+        text == text.upper()
+        and WordList.from_file(provided.source).sha256 == WordList.from_file(lower).sha256
+    )
