@@ -299,20 +299,28 @@ def test_non_ascii_names_play_a_tournament_with_safe_file_names(tmp_path):
     assert names == {"Jürgen", "Zoë's bot", "神"}
 
 
-def test_word_racer_kit_layout_runs_unchanged(tmp_path):
-    """conf/players.yml as the kit writes it, bots in run/<directory>, --base run."""
+KIT_PLAYERS = {"mybot": "MyBot\n    language: Scala", "zracer": "ZRacer\n    language: Java", "own": "Own"}
+
+
+def kit_layout(tmp_path: Path, bots: dict[str, str]) -> Path:
+    """The Word Racer kit's layout: conf/players.yml (a `players:` mapping) and each bot in
+    run/<directory>, a program running `codecup bot GAME NAME` (``bots``: directory -> "GAME NAME")."""
     kit = tmp_path / "kit"
-    for folder, bot in (("mybot", "random"), ("zracer", "perfect")):
+    entries = []
+    for folder, bot in bots.items():
         (kit / "run" / folder).mkdir(parents=True)
         program = kit / "run" / folder / "racer"
-        program.write_text(f"#!/bin/sh\nexec {sys.executable} -m codecup bot twentyone {bot}\n")
+        program.write_text(f"#!/bin/sh\nexec {sys.executable} -m codecup bot {bot}\n")
         program.chmod(0o755)
+        entries.append(f"  - name: {KIT_PLAYERS[folder]}\n    directory: {folder}\n    command: ./racer\n")
     (kit / "conf").mkdir()
-    (kit / "conf" / "players.yml").write_text(
-        "players:\n"
-        "  - name: MyBot\n    language: Scala\n    directory: mybot\n    command: ./racer\n"
-        "  - name: ZRacer\n    language: Java\n    directory: zracer\n    command: ./racer\n"
-    )
+    (kit / "conf" / "players.yml").write_text("players:\n" + "".join(entries))
+    return kit
+
+
+def test_word_racer_kit_layout_runs_unchanged(tmp_path):
+    """conf/players.yml as the kit writes it, bots in run/<directory>, --base run."""
+    kit = kit_layout(tmp_path, {"mybot": "twentyone random", "zracer": "twentyone perfect"})
     run = codecup(
         "tournament", "conf/players.yml", "--base", "run", "--game", "twentyone", "--quiet", cwd=kit
     )
@@ -330,19 +338,8 @@ def test_word_racer_kit_layout_runs_unchanged(tmp_path):
 
 def test_word_racer_kit_names_no_game_and_plays_word_racer(tmp_path):
     """The kit's runner takes no game: its players file alone plays the Word Racer dialogue."""
-    kit = tmp_path / "kit"
-    for folder in ("mybot", "zracer", "own"):
-        (kit / "run" / folder).mkdir(parents=True)
-        program = kit / "run" / folder / "racer"  # no --variant: the bot reads the dialogue from line 2
-        program.write_text(f"#!/bin/sh\nexec {sys.executable} -m codecup bot lucky_words random\n")
-        program.chmod(0o755)
-    (kit / "conf").mkdir()
-    (kit / "conf" / "players.yml").write_text(
-        "players:\n"
-        "  - name: MyBot\n    language: Scala\n    directory: mybot\n    command: ./racer\n"
-        "  - name: ZRacer\n    language: Java\n    directory: zracer\n    command: ./racer\n"
-        "  - name: Own\n    directory: own\n    command: ./racer\n"
-    )
+    # no --variant: the bots read the dialogue from the referee's line 2
+    kit = kit_layout(tmp_path, dict.fromkeys(("mybot", "zracer", "own"), "lucky_words random"))
     (kit / "run" / "own" / "words.dat").write_text("AA\nAB\n")  # its own list: kept, and said
     run = codecup("tournament", "conf/players.yml", "--base", "run", "--seed", "3", cwd=kit)
     assert run.returncode == 0, run.stderr

@@ -94,7 +94,7 @@ def test_a_program_that_sleeps_before_every_answer_runs_out_of_idle_time(tiny_ga
     """Each nap is shorter than one wait's backstop, so a game of them lasted forever, uncharged
     (24 naps of 20 s in a Word Racer game); the naps add up against the game's idle allowance."""
     start = time.monotonic()
-    record = play(tiny_game, python_argv(TESTS / "players" / "attack" / "dawdler.py", "0.3"), clock=0.2)
+    record = play(tiny_game, python_argv(TESTS / "players" / "attack" / "thinker.py", "0.3"), clock=0.2)
     took = time.monotonic() - start
     end = record.result.termination[0]
     assert end.kind is Termination.TIMEOUT and "the cpu clock's backstop" in end.message, end
