@@ -92,17 +92,20 @@ IDLE_FLOOR = 0.2
 
 
 def wall_backstop(cpu_allowance: float, factor: float = BACKSTOP_FACTOR, idle: float = 0.0) -> float:
-    """Under the ``cpu`` clock, the longest wall-clock wait for an answer worth ``cpu_allowance``.
+    """Under the ``cpu`` clock, the longest a program may be idle (neither running nor waiting for
+    a processor: asleep, blocked, waiting for input) while the referee waits for an answer worth
+    ``cpu_allowance`` of CPU time.
 
     A program that sleeps or blocks uses no CPU; this bound makes it lose on
     time all the same. Twice the CPU allowance, plus half a second, less the
     time it has already been ``idle`` in this game (:attr:`SeatClock.idle`): a
     program that sleeps a little before every answer cannot make a game last
     forever uncharged, it may idle about twice its clock in all (and then
-    :data:`IDLE_FLOOR` a wait). Where the kernel says how long the program's
-    tree waited for a processor (a loaded machine), that time is added to the
-    wait, up to :data:`STARVED_LIMIT` times this bound: a program that computes
-    is never cut short because other processes had the cores, and every wait
-    still ends.
+    :data:`IDLE_FLOOR` a wait). The time it computes, and the time its tree
+    waited for a processor (where the kernel says: a loaded machine), stretch
+    the wait, up to :data:`STARVED_LIMIT` times: a program that computes is
+    never cut short by the idling it did earlier or because other processes
+    had the cores, and every wait still ends. Where the kernel does not say,
+    this bounds the wall time less the CPU time.
     """
     return max(IDLE_FLOOR, factor * cpu_allowance + 0.5 - idle)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from codecup.dialogue import Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
-from codecup.errors import CodecupError, GameBugError
+from codecup.errors import ConfigError, GameBugError
 
 CLOSED = "closed"
 """The message of the fault a wait on a closed seat gets."""
@@ -56,9 +56,10 @@ def where(exc: BaseException) -> str:
 async def dispatch(dialogue: Dialogue, seats: Seats) -> Outcome:
     """Run ``dialogue`` to its end against ``seats``; its outcome.
 
-    The dialogue is the game plugin's code: an exception it raises (other than one of
-    codecup's errors, raised on purpose), or a request or result that is not one, is a
-    :class:`~codecup.errors.GameBugError`, no fault of either seat.
+    The dialogue is the game plugin's code: an exception it raises (other than a
+    :class:`~codecup.errors.ConfigError`, raised on purpose: a setup it refuses), or a request
+    or result that is not one, is a :class:`~codecup.errors.GameBugError`, no fault of either seat
+    (its own rules refusing a move it made itself too).
     """
     closed: set[int] = set()
     reply: str | Fault | None = None
@@ -69,7 +70,7 @@ async def dispatch(dialogue: Dialogue, seats: Seats) -> Outcome:
             if not isinstance(stop.value, Outcome):
                 raise GameBugError(f"the referee returned {stop.value!r}, not an Outcome") from None
             return stop.value
-        except CodecupError:  # said on purpose: a setup it refuses, a word list it lacks
+        except ConfigError:  # said on purpose: a setup it refuses, a word list it lacks
             raise
         except Exception as exc:
             raise GameBugError(f"the referee raised {where(exc)}") from exc

@@ -27,7 +27,7 @@ import attrs
 
 from codecup.bots import RANDOM, Bot, RandomBot
 from codecup.dialogue import Dialogue, Outcome
-from codecup.errors import ConfigError, UnknownBotError, UnknownVariantError
+from codecup.errors import ConfigError, GameBugError, UnknownBotError, UnknownVariantError
 from codecup.rules import State, replay, text_svg
 from codecup.session import PlayerSession, RulesPlayer, Wire
 
@@ -362,6 +362,27 @@ def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) 
         else:
             problems.append(f"{where}.{key}: the rules give {_short(value)}, the record says {_short(other)}")
     return problems
+
+
+def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
+    """:meth:`Game.result_notes`, or none where the plugin fails at it (a report spoils no result)."""
+    try:
+        return tuple(str(note) for note in game.result_notes(seat, extra))
+    except Exception:
+        return ()
+
+
+def checked_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, ...]:
+    """The game's points for ``outcome``, one number per seat; else :class:`GameBugError`."""
+    from codecup.dispatch import where  # dispatch is below this module
+
+    try:
+        points = tuple(float(p) for p in game.points(outcome, variant))
+    except Exception as exc:
+        raise GameBugError(f"its points raised {where(exc)}") from exc
+    if len(points) != len(outcome.scores):
+        raise GameBugError(f"its points gave {len(points)} numbers for {len(outcome.scores)} seats")
+    return points
 
 
 def game_problems(game: Game) -> list[str]:

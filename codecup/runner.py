@@ -22,13 +22,14 @@ import pluggy
 from codecup import loop
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
 from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome
-from codecup.dispatch import dispatch, where
+from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
 from codecup.errors import GameBugError
-from codecup.game import Game
+from codecup.game import Game, checked_points
 from codecup.observers import Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
 from codecup.players.seat import make_player
+from codecup.players.subprocess import STRETCHED
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.record import (
     FAULT,
@@ -195,7 +196,7 @@ def _explained(
     used = f"it used only {cpu_used:.3f}s of its {allowance:.3f}s of CPU time"
     if idle:
         used += f", and was idle {idle:.3f}s in this game"
-    if "waiting for a processor" in fault.message:  # stretched as far as it goes
+    if STRETCHED in fault.message:  # it was not idle: the wait stretched as far as it goes
         why = "the machine is too loaded to give it its time"
     else:
         why = "is it waiting for input, or is its answer not flushed?"
@@ -244,7 +245,7 @@ async def play_match(
             await player.start()
         try:
             outcome = await state.run()
-            points = _points(game, outcome, info.variant)
+            points = checked_points(game, outcome, info.variant)
         except GameBugError as exc:  # the game plugin's own failure: no fault of either seat
             outcome = game_bug_outcome(game.info.name, len(players), str(exc))
             points = (0.0,) * len(players)
@@ -270,17 +271,6 @@ async def play_match(
     if observers is not None:
         observers.notify("codecup_match_end", record=record)
     return record
-
-
-def _points(game: Game, outcome: Outcome, variant: str) -> tuple[float, ...]:
-    """The game's points for ``outcome``: one number per seat, or the plugin failed."""
-    try:
-        points = tuple(float(p) for p in game.points(outcome, variant))
-    except Exception as exc:
-        raise GameBugError(f"its points raised {where(exc)}") from exc
-    if len(points) != len(outcome.scores):
-        raise GameBugError(f"its points gave {len(points)} numbers for {len(outcome.scores)} seats")
-    return points
 
 
 def run_match(

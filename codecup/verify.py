@@ -18,7 +18,7 @@ import attrs
 from codecup.dialogue import Fault, Termination, game_bug_outcome
 from codecup.drive import derive_seed, drive
 from codecup.errors import CodecupError, ConfigError, GameBugError, MoveError, SetupError
-from codecup.game import Game
+from codecup.game import Game, checked_points
 from codecup.record import FAULT, FROM, TO, Record
 
 
@@ -74,10 +74,17 @@ def verify_record(game: Game, record: Record) -> list[str]:
         return [f"replay failed: {_reason(exc)}"]
     try:
         replay = drive(dialogue, channel)
+        points = list(checked_points(game, replay.outcome, match.variant))
     except GameBugError as exc:  # the game plugin fails on this game, here as when it was played?
         return _game_bug_problems(game, record, str(exc))
     except Exception as exc:  # a record the referee cannot even replay does not verify
         return [f"replay failed: {_reason(exc)}"]
+    if _says_the_plugin_failed(game, record):  # the referee does not fail: a session's rules did?
+        return [
+            f"the record says the {game.info.name} plugin failed ({record.result.termination[0].message});"
+            " its replay does not (a failure of the rules in an in-process bot's session cannot be"
+            " replayed, or the record was changed)"
+        ]
     problems: list[str] = []
     recorded_sent = [(t.seat, t.text) for t in record.transcript if t.dir == TO]
     if list(replay.sent) != recorded_sent:
@@ -90,7 +97,6 @@ def verify_record(game: Game, record: Record) -> list[str]:
         problems.append(
             f"scores: rules give {list(outcome.scores)}, record says {list(record.result.scores)}"
         )
-    points = list(game.points(outcome, match.variant))
     if points != list(record.result.points):
         problems.append(f"points: rules give {points}, record says {list(record.result.points)}")
     if list(outcome.ends) != list(record.result.termination):
@@ -106,6 +112,14 @@ def verify_record(game: Game, record: Record) -> list[str]:
         problems.extend(rules_problems(game, record))
     problems.extend(clock_problems(record))
     return problems
+
+
+def _says_the_plugin_failed(game: Game, record: Record) -> bool:
+    """Whether the record ended with the game plugin's failure (every seat's referee error)."""
+    said = f"the {game.info.name} plugin failed: "
+    ends = record.result.termination
+    failed = [e.kind is Termination.REFEREE_ERROR and e.message.startswith(said) for e in ends]
+    return bool(ends) and all(failed)
 
 
 def _game_bug_problems(game: Game, record: Record, why: str) -> list[str]:

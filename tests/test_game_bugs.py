@@ -13,6 +13,7 @@ import asyncio
 import pytest
 
 from codecup.dialogue import Receive, Send, Termination, send_all
+from codecup.errors import IllegalMoveError
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
 from codecup.verify import verify_record
@@ -68,17 +69,45 @@ def test_rules_that_raise_on_an_accepted_move_do_not_blame_the_bot(twentyone):
         def new_state(self, setup, variant):
             return Counter(int(setup))
 
-    record = play(Buggy())
+    game = Buggy()
+    record = play(game)
     assert_referee_error(record, "the rules raised ValueError: apply bug")
+    # only a bot's session met the failure, which verify cannot replay: it says so, not "forged"
+    (problem,) = verify_record(game, record)
+    assert "the record says the twentyone plugin failed" in problem and "cannot be replayed" in problem
 
 
-def test_points_of_the_wrong_length_are_a_referee_error(twentyone):
-    class ThreePoints(twentyone):
+@pytest.mark.parametrize(
+    ("points", "fragment"),
+    [
+        (lambda outcome: (1.0, 0.0, 0.0), "its points gave 3 numbers for 2 seats"),
+        (lambda outcome: (1 / 0,), "its points raised ZeroDivisionError: division by zero"),
+    ],
+    ids=["three-numbers", "raises"],
+)
+def test_points_that_fail_are_a_referee_error_that_verifies(twentyone, points, fragment):
+    class BadPoints(twentyone):
         def points(self, outcome, variant):
-            return (1.0, 0.0, 0.0)
+            return points(outcome)
 
-    record = play(ThreePoints())
-    assert_referee_error(record, "its points gave 3 numbers for 2 seats")
+    game = BadPoints()
+    record = play(game)
+    assert_referee_error(record, fragment)
+    assert verify_record(game, record) == []  # the same failure again (verify itself raised it)
+
+
+def test_a_referee_whose_own_rules_refuse_its_move_is_a_referee_error(twentyone):
+    """Codecup's own MoveError, raised by the plugin's referee: it stopped the match (and a run)."""
+
+    class Refuses(twentyone):
+        def referee(self, setup, variant, seed):
+            yield from send_all(setup)
+            raise IllegalMoveError("the rules refuse the referee's own move")
+
+    record = play(Refuses())
+    assert_referee_error(
+        record, "the referee raised IllegalMoveError: the rules refuse the referee's own move"
+    )
 
 
 def test_a_bots_exception_is_its_crash_with_its_traceback_kept(twentyone):
@@ -101,3 +130,17 @@ def attrs_astuple(state):
     import attrs
 
     return attrs.astuple(state, recurse=False)
+
+
+def test_play_survives_a_plugin_whose_result_notes_raise(twentyone):
+    """`play` printed a traceback, and wrote no record, when a plugin's result_notes raised."""
+    from codecup.cli.play import describe_result
+
+    class Noisy(twentyone):
+        def result_notes(self, seat, extra):
+            raise KeyError("nothing")
+
+    game = Noisy()
+    record = play(game)
+    lines = describe_result(game, record).splitlines()
+    assert lines[0] == "Result:" and len(lines) == 3 and "score" in lines[1]

@@ -20,8 +20,9 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, add_limit_options, limits_of
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
-from codecup.errors import ConfigError
-from codecup.game import Game
+from codecup.dispatch import where
+from codecup.errors import CodecupError, ConfigError
+from codecup.game import Game, notes_of
 from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.record import MatchInfo, Record
@@ -86,7 +87,7 @@ def describe_result(game: Game, record: Record) -> str:
     for seat, player in enumerate(record.match.players):
         end = record.result.termination[seat]
         how = end.kind.value + (f" ({printable(end.message)})" if end.message else "")
-        notes = "".join(f", {note}" for note in game.result_notes(seat, record.extra))
+        notes = "".join(f", {note}" for note in notes_of(game, seat, record.extra))
         lines.append(
             f"  {game.info.seats[seat]:>6} {player.name}: score {record.result.scores[seat]:g}, "
             f"points {record.result.points[seat]:g}, {how}, clock {record.clock_used[seat]:.3f}s{notes}"
@@ -169,6 +170,11 @@ def run(args: argparse.Namespace) -> int:
         record.write(args.record)
         print(f"record written to {args.record}")
     if args.svg:
-        args.svg.write_text(game.render_svg(match.setup, match.variant, record.move_texts), "utf-8")
+        try:
+            drawn = game.render_svg(match.setup, match.variant, record.move_texts)
+        except Exception as exc:  # the plugin's drawing: the game and its record stand
+            why = f"the {game.info.name} plugin's render_svg raised {where(exc)}"
+            raise CodecupError(f"--svg: {why}") from exc
+        args.svg.write_text(drawn, "utf-8")
         print(f"final position drawn in {args.svg}")
     return 0

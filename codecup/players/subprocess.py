@@ -174,6 +174,10 @@ def _check_program(program: str, cwd: Path | None) -> None:
         raise ConfigError(f"cannot run {program!r} in {cwd}: not a directory")
 
 
+STRETCHED = "the most a wait stretches for a program that computes or waits for a processor"
+"""Said of a wait that reached its bound although the program was not idle: the machine is too loaded."""
+
+
 def _unstartable(program: str, exc: OSError) -> str:
     """Why a program that exists and is executable did not start: the seat's crash, in words."""
     why = exc.strerror or str(exc)
@@ -317,11 +321,14 @@ class SubprocessPlayer(Player):
         if protocol.lines:  # the hot path: the answer is already here
             return protocol.lines.popleft()
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        start = loop.time()
+        deadline = start + timeout
         cpu_left = cpu_limit
-        # Under a cpu clock, the time the tree waited for a processor stretches the wall backstop.
+        # Under a cpu clock, ``timeout`` bounds the wall time in which the tree neither ran nor
+        # waited for a processor (it slept, or waited for input): the time it computed and the
+        # time it waited for a processor stretch the wait, up to STARVED_LIMIT times in all.
         stall0 = self.stall_time() if cpu_limit is not None else None
-        hard, waited = loop.time() + STARVED_LIMIT * timeout, 0.0
+        hard = start + STARVED_LIMIT * (timeout + (cpu_limit or 0.0))
         while True:
             if protocol.lines:
                 return protocol.lines.popleft()
@@ -332,19 +339,20 @@ class SubprocessPlayer(Player):
             ):
                 # It died (a child of it may still hold its output open), or its output ended.
                 return self._named(Fault(Termination.CRASH, await self._exit_description()))
-            left = deadline - loop.time()
-            if left <= 0 and stall0 is not None and loop.time() < hard:
-                more = (self.stall_time() or stall0) - stall0 - waited
-                if more > 0.001:  # it waited for a processor since: that time is not its own
-                    waited += more
-                    deadline = min(deadline + more, hard)
+            now = loop.time()
+            left = deadline - now
+            if left <= 0 and cpu_limit is not None:
+                idle = self._idle_since(start, now, stall0)
+                if idle < timeout - 0.001 and now < hard:  # it computed, or was starved: not idle
+                    deadline = min(now + timeout - idle, hard)
                     continue
-            if left <= 0:
-                if cpu_limit is None:
-                    return self._named(Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s"))
-                starved = f" and {waited:.3f}s waiting for a processor" if waited else ""
-                message = f"no answer within {timeout:.3f}s of wall time{starved}"
+                if now >= hard:
+                    message = f"no answer within {now - start:.3f}s of wall time, {STRETCHED}"
+                else:
+                    message = f"no answer within {timeout:.3f}s of idle wall time"
                 return self._named(Fault(Termination.TIMEOUT, message))
+            if left <= 0:
+                return self._named(Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s"))
             if cpu_limit is not None and cpu_left is not None:
                 if cpu_left <= 0:
                     return self._named(
@@ -355,6 +363,12 @@ class SubprocessPlayer(Player):
             await _wait(protocol, loop, left)
             if cpu_limit is not None and not protocol.lines:  # woken by the timer: read the CPU used
                 cpu_left = cpu_limit - ((self.cpu_time() or 0.0) - self.resumed_cpu)
+
+    def _idle_since(self, start: float, now: float, stall0: float | None) -> float:
+        """Wall seconds since ``start`` in which the tree neither used a processor nor waited for one."""
+        computed = (self.cpu_time() or 0.0) - self.resumed_cpu
+        stalled = 0.0 if stall0 is None else (self.stall_time() or stall0) - stall0
+        return now - start - computed - stalled
 
     def _named(self, fault: Fault) -> Fault:
         """The fault, as a ``limit`` fault if the program broke a sandbox limit."""

@@ -289,9 +289,11 @@ class BotCgroup:
         included); None where the kernel does not keep it."""
         if self._pressure_fd < 0:
             return None
-        text = os.pread(self._pressure_fd, 256, 0)  # "some avg10=... total=N\nfull ..."
-        first = text.split(b"\n", 1)[0]
-        return int(first.rsplit(b"total=", 1)[1]) / 1e6
+        try:
+            text = os.pread(self._pressure_fd, 256, 0)  # "some avg10=... total=N\nfull ..."
+            return int(text.split(b"\n", 1)[0].rsplit(b"total=", 1)[1]) / 1e6
+        except (OSError, ValueError, IndexError):  # pressure turned off for the group (cgroup.pressure 0)
+            return None
 
     def populated(self) -> bool:
         """True while a process is left in the cgroup."""

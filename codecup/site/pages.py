@@ -16,7 +16,7 @@ import jinja2
 
 from codecup.dialogue import SeatEnd, Termination
 from codecup.dispatch import where
-from codecup.game import Game
+from codecup.game import Game, notes_of
 from codecup.plugins import say_once
 from codecup.record import FAULT, Record
 from codecup.site import figures
@@ -258,14 +258,6 @@ def _ended(end: SeatEnd) -> str:
     return end.kind.value + (f": {end.message}" if end.message else "")
 
 
-def _notes(game: Game, seat: int, record: Record) -> tuple[str, ...]:
-    """The game's notes on a seat's result (a plugin's error spoils them, not the page)."""
-    try:
-        return tuple(str(note) for note in game.result_notes(seat, record.extra))
-    except Exception:
-        return ()
-
-
 def game_page(game: Game, game_id: str, record: Record) -> str:
     """One game, drawn in the browser move by move (buttons, arrow keys), with clocks, faults, stderr."""
     m = record.match
@@ -286,7 +278,7 @@ def game_page(game: Game, game_id: str, record: Record) -> str:
                 "score": record.result.scores[seat],
                 "points": record.result.points[seat],
                 "clock": record.clock_used[seat],
-                "ended": "; ".join([_ended(end), *_notes(game, seat, record)]),
+                "ended": "; ".join([_ended(end), *notes_of(game, seat, record.extra)]),
                 "fault": end.kind is not Termination.NORMAL,
                 "containment": containment or "not recorded",
             }

@@ -66,15 +66,17 @@ def test_a_program_that_waits_for_a_processor_is_not_cut_short(tiny_game, full_s
 def test_a_starved_program_still_loses_when_the_backstop_stretches_no_further(
     tiny_game, full_sandbox, monkeypatch
 ):
-    """The stretch has a bound (here 1.2 times the backstop, 3 s): every wait still ends."""
+    """The stretch has a bound (here 1.2 times the backstop and the CPU allowance, 4.2 s): every
+    wait still ends, and the time-out says the machine, not the bot, was the trouble."""
     monkeypatch.setattr("codecup.players.subprocess.STARVED_LIMIT", 1.2)
+    allowance = 0.5 + tiny_game.info.default_variant.startup
     start = time.monotonic()
     record = play(tiny_game, python_argv(BURNER, "0", "0.8"), clock=0.5, cpus=0.1)
     took = time.monotonic() - start
     end = record.result.termination[0]
-    assert end.kind is Termination.TIMEOUT and "waiting for a processor" in end.message, end
+    assert end.kind is Termination.TIMEOUT and "the most a wait stretches" in end.message, end
     assert "the machine is too loaded to give it its time" in end.message
-    assert took < 1.2 * wall_backstop(0.5 + tiny_game.info.default_variant.startup) + 2.0
+    assert took < 1.2 * (wall_backstop(allowance) + allowance) + 2.0
 
 
 def test_a_sleeping_program_still_loses_on_time(tiny_game, full_sandbox):
@@ -102,6 +104,14 @@ def test_a_program_that_sleeps_before_every_answer_runs_out_of_idle_time(tiny_ga
     answers = sum(1 for m in record.moves if m.seat == 0)
     assert answers <= 4, answers  # 2 x (0.2 + 0.5 start-up) + 0.5 s, then 2 x 0.2 + 0.5 s less the naps
     assert took < 5.0
+
+
+def test_a_program_that_idled_early_is_not_cut_short_while_it_computes(tiny_game, full_sandbox):
+    """4.5 s asleep before its first answer leaves it 0.2 s of idling a wait, but each later answer
+    takes 0.3 s of CPU: computing is not idling (it was cut at 0.2 s of wall time, charged all)."""
+    record = play(tiny_game, python_argv(BURNER, "0.3", "0.0", "4.5"), clock=2.0)
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    assert sum(1 for m in record.moves if m.seat == 0) >= 3
 
 
 def test_a_spinning_program_loses_on_cpu_time(tiny_game, full_sandbox):
