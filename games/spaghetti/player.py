@@ -10,6 +10,7 @@ import time
 
 import attrs
 
+from codecup.budget import WALL_SHARE
 from codecup.session import RulesPlayer, Wire
 from codecup_games.spaghetti.bots.base import Bot
 from codecup_games.spaghetti.notation import format_move
@@ -29,23 +30,26 @@ class ClockedBot:
     as the default cpu clock charges it), plus the CPU time the process had
     used when the bot was made, the interpreter's start-up, which a cpu clock
     charges too (at most ``STARTUP_CAP``: in a long in-process run that figure
-    is other games' work). Wall time is never read: on a loaded machine it
-    would cut moves short and change the game under a seed (under the wall
-    clock a machine more than about twice as slow as planned can then run the
-    bot out of time).
+    is other games' work). Wall time counts only past ``WALL_SHARE`` of the
+    clock (under a wall clock, on a machine loaded far beyond the plan): before
+    that, on a loaded machine, it would cut moves short and change the game
+    under a seed.
     """
 
     bot: Bot
     clock: float
     used: float = attrs.field(init=False, factory=lambda: min(time.process_time(), STARTUP_CAP))
+    wall: float = 0.0
 
     def choose(self, state: SpaghettiState) -> str:
         """The bot's move in ``state``, after it has seen the opponent's last move."""
-        started = time.thread_time()
+        started, wall = time.thread_time(), time.perf_counter()
         if state.last is not None and state.before is not None:  # the opponent's move
             self.bot.observe(state.before, state.last)
-        move = self.bot.choose(state.pos, max(0.0, self.clock - self.used))
+        used = self.used if self.wall < WALL_SHARE * self.clock else max(self.used, self.wall)
+        move = self.bot.choose(state.pos, max(0.0, self.clock - used))
         self.used += time.thread_time() - started
+        self.wall += time.perf_counter() - wall
         return format_move(move)
 
 

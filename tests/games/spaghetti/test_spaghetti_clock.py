@@ -42,9 +42,8 @@ class FakeTime:
 
 def _patch(monkeypatch: pytest.MonkeyPatch, fake: FakeTime) -> None:
     monkeypatch.setattr(search, "time", types.SimpleNamespace(thread_time=fake.thread_time))
-    monkeypatch.setattr(
-        player, "time", types.SimpleNamespace(thread_time=fake.thread_time, process_time=fake.thread_time)
-    )
+    clocks = dict.fromkeys(("thread_time", "process_time", "perf_counter"), fake.thread_time)
+    monkeypatch.setattr(player, "time", types.SimpleNamespace(**clocks))
 
 
 def _game(seed: int) -> DriveResult:
@@ -87,3 +86,21 @@ def test_the_safety_net_stays_above_the_plan_at_the_standard_clock():
         assert planned < safety_seconds(left, empties)
         left -= planned
     assert left > 5.0
+
+
+def test_wall_time_counts_only_far_past_the_plan(monkeypatch):
+    """Processor time alone makes the game; but a wall clock run almost out (a machine loaded far
+    beyond anything planned, under --clock-mode wall) still makes the bot hurry."""
+    cpu, wall = FakeTime(1e-6), FakeTime(5.0)  # hardly any processor time passes; 5 s of wall a look
+    monkeypatch.setattr(search, "time", types.SimpleNamespace(thread_time=cpu.thread_time))
+    clocks = dict.fromkeys(("thread_time", "process_time"), cpu.thread_time)
+    clocks["perf_counter"] = wall.thread_time
+    monkeypatch.setattr(player, "time", types.SimpleNamespace(**clocks))
+    bot = SearchBot(1, 30.0)
+    clocked = player.ClockedBot(bot, 30.0)
+    state = GAME.new_state("cds\nebr", VARIANT)
+    clocked.choose(state)
+    planned = bot.work  # 5 s of wall time so far: the plan's work
+    clocked.wall = 29.9  # past 90% of the clock in wall time, and nearly all of it
+    clocked.choose(state)
+    assert planned > 100 and bot.work < planned / 10, (planned, bot.work)
