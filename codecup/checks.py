@@ -75,10 +75,6 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
     return None
 
 
-#: ``codecup bot`` options that take a value (``--words`` is Lucky Words' plugin option).
-_BOT_VALUE_OPTIONS = frozenset({"--variant", "--seed", "--clock", "--words"})
-
-
 def _codecup_bot_args(program: str, args: list[str]) -> list[str] | None:
     """The arguments after ``bot`` of a ``codecup bot ...`` (or ``python -m codecup bot``) command."""
     if PurePath(program).name == "codecup" and args[:1] == ["bot"]:
@@ -90,19 +86,13 @@ def _codecup_bot_args(program: str, args: list[str]) -> list[str] | None:
 
 def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | None:
     """Why ``codecup bot`` with ``args`` cannot play ``game`` (checked before any game is played)."""
-    from codecup.plugins import load_games  # only for a command that runs `codecup bot`
+    from codecup.cli import bot_arguments  # only for a command that runs `codecup bot`
+    from codecup.plugins import load_games
 
-    positional, skip = [], False
-    for arg in args:
-        if skip:
-            skip = False
-        elif arg.startswith("-"):
-            skip = arg in _BOT_VALUE_OPTIONS
-        else:
-            positional.append(arg)
-    if len(positional) != 2:
-        return "`codecup bot` needs a game and a bot: codecup bot GAME NAME"
-    name, bot = positional
+    named = bot_arguments(args)
+    if named is None:
+        return f"`codecup bot {shlex.join(args)}` is not a command it takes: codecup bot GAME NAME [options]"
+    name, bot = named
     said = f"`codecup bot {name} {bot}`"
     if game is not None and name != game:
         return f"{said} plays {name}, not {game}"

@@ -231,7 +231,7 @@ def test_an_unknown_built_in_bot_names_the_file_and_the_player(tmp_path, capsys)
         ("codecup bot twentyone perfekt", "twentyone has no bot 'perfekt' (known: random, perfect)"),
         ("codecup bot pillars baseline", "`codecup bot pillars baseline` plays pillars, not twentyone"),
         ("codecup bot nosuchgame x", "`codecup bot nosuchgame x`"),  # another game, or none installed
-        ("codecup bot twentyone", "`codecup bot` needs a game and a bot"),
+        ("codecup bot twentyone", "`codecup bot twentyone` is not a command it takes: codecup bot GAME NAME"),
         (f"{sys.executable} -m codecup bot twentyone --seed 3 perfekt", "twentyone has no bot 'perfekt'"),
     ],
 )
@@ -266,6 +266,19 @@ def test_a_correct_codecup_bot_command_passes_the_check(tmp_path, capsys):
     run = codecup(*argv, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "p2: score" in run.stdout and "normal" in run.stdout.splitlines()[-1]
+
+
+def test_a_codecup_bot_command_is_read_as_codecup_bot_reads_it():
+    """Abbreviated options (as argparse takes them) and option values are no game or bot."""
+    from codecup.checks import command_problem
+    from codecup.record import PlayerInfo
+
+    for command in (
+        ("codecup", "bot", "--var", "wordracer", "lucky_words", "zracer"),
+        ("codecup", "bot", "lucky_words", "strong", "--words", "/x", "--seed", "3"),
+        (sys.executable, "-m", "codecup", "bot", "--clock=2", "pillars", "baseline"),
+    ):
+        assert command_problem(PlayerInfo("p", command=command)) is None, command
 
 
 def test_a_codecup_bot_command_names_an_installed_game_where_the_match_is_not_known(tmp_path):

@@ -16,6 +16,7 @@ import importlib
 import os
 import select
 import sys
+from collections.abc import Sequence
 from typing import NoReturn
 
 from codecup import __version__
@@ -127,6 +128,16 @@ def _cut(text: str) -> str:
     if len(text) > MAX_ERROR:
         text = f"{text[:MAX_ERROR]}... ({len(text) - MAX_ERROR} more characters)"
     return text
+
+
+def bot_arguments(args: Sequence[str]) -> tuple[str, str] | None:
+    """The game and bot a ``codecup bot ARGS...`` command names, read as that command reads them
+    (abbreviated options, options plugins add); None if it would refuse them."""
+    try:
+        parsed = build_parser("bot", parser_class=_Probe).parse_args(["bot", *args])
+    except _ProbeFailed:
+        return None
+    return str(parsed.game), str(parsed.name)
 
 
 def _bot_extensions(args_list: list[str]) -> Extensions | None:
