@@ -21,13 +21,14 @@ from typing import Any
 
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, output_dir
+from codecup.cli.kit import game_and_variant
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
 from codecup.game import Game
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
-from codecup.plugins import GameRegistry, load_games
+from codecup.plugins import load_games
 from codecup.record import PlayerInfo
 from codecup.sandbox import Limits
 from codecup.sandbox.box import own_differing
@@ -165,52 +166,6 @@ def _folder(path: Path, option: str) -> str:
     return str(path.resolve())
 
 
-def _game_and_variant(
-    args: argparse.Namespace, opts: dict[str, Any], registry: GameRegistry
-) -> tuple[str, str | None, tuple[str, ...]]:
-    """The game and variant asked for, and a note when the file's kit chose them.
-
-    A players file that names no game is a contest kit's (the Word Racer kit's
-    ``conf/players.yml`` lists players and nothing else, and its runner takes no
-    game). With no game given it is played as the one installed game that claims
-    such files (:attr:`GameInfo.kit_variant`); played as that game (given or
-    not), with no variant given, it is played in the kit's variant, not the
-    game's first, and the run says so.
-    """
-    file_game = opts.get("game")
-    game_name = args.game or file_game
-    variant_name = _option(args, opts, "variant", None)
-    kits = [info for info in (registry.get(n).info for n in registry.names()) if info.kit_variant is not None]
-    kit = kits[0] if len(kits) == 1 and file_game is None else None
-    if game_name is None:
-        if kit is None:
-            installed = ", ".join(registry.names())
-            raise ConfigError(f"which game? give --game (installed: {installed}) or 'game:' in {args.file}")
-        if variant_name not in (None, *(v.name for v in kit.variants)):
-            known = ", ".join(v.name for v in kit.variants)
-            raise ConfigError(
-                f"which game? {args.file} names none, so it plays {kit.name}, which has no variant"
-                f" {variant_name!r} (known: {known}); give --game for another game"
-            )
-        game_name = kit.name
-    if kit is None or game_name != kit.name:
-        return game_name, variant_name, ()
-    chosen = variant_name or kit.kit_variant
-    if args.game is None:
-        note = (
-            f"no game given: a contest kit's players file, played as {kit.name} (variant {chosen});"
-            " give --game or 'game:' in the file to play another"
-        )
-    elif variant_name is None:
-        note = (
-            f"a contest kit's players file (it names no game): {kit.name} in the kit's variant,"
-            f" {chosen}; give --variant for another"
-        )
-    else:
-        return game_name, variant_name, ()
-    return kit.name, chosen, (note,)
-
-
 def provided_notes(game: Game, variant: str, players: Sequence[PlayerInfo]) -> list[str]:
     """What the run gives the programs of the files the game provides (Lucky Words' ``words.dat``):
     which players' folders lack one (it is provided) and which hold their own, unlike the game's."""
@@ -242,7 +197,9 @@ def run(args: argparse.Namespace) -> int:
     opts = dict(players_file.options)
     extensions.apply_file(args, players_file.plugin_options, args.file.parent, args.file)
     registry = load_games()
-    game_name, variant_name, kit_notes = _game_and_variant(args, opts, registry)
+    game_name, variant_name, kit_notes = game_and_variant(
+        args.game, opts.get("game"), _option(args, opts, "variant", None), registry, args.file
+    )
     game = registry.get(game_name)
     variant = game.info.variant(variant_name)
     for p in players_file.players:
