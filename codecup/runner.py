@@ -127,6 +127,7 @@ class _Match:
                 backstop = wall_backstop(allowance, self.backstop_factor, clock.idle)
                 reply = await player.receive(backstop, cpu_limit=allowance)
                 player.suspend()
+                lag = await player.settled(FREEZE_LIMIT)
                 elapsed = (player.cpu_time() or 0.0) - start
                 if stall0 is not None:  # idle is told from starved only where the stalls are known
                     stalled = (player.stall_time() or stall0) - stall0
@@ -135,8 +136,11 @@ class _Match:
                 start = loop_time()  # the clock the player's deadline runs on (a test's fake one)
                 player.resume()
                 reply = await player.receive(allowance)
-                elapsed = loop_time() - start
                 player.suspend()
+                lag = await player.settled(FREEZE_LIMIT)
+                elapsed = loop_time() - start  # the wait for it to stop included: its own time
+            if lag is None and not isinstance(reply, Fault):  # it ran on in the opponent's time
+                reply = Fault(Termination.LIMIT, UNSTOPPED)
             elapsed += player.hidden_time()
             in_time = clock.charge(elapsed)
             if isinstance(reply, str) and not in_time:
@@ -185,6 +189,15 @@ class _Match:
         return await dispatch(
             self.game.referee(info.setup, info.variant, derive_seed(info.seed, "referee")), self
         )
+
+
+FREEZE_LIMIT = 1.0
+"""Seconds a program's processes may take to stop after its answer, before it loses the game."""
+
+UNSTOPPED = (
+    f"its processes had not stopped {FREEZE_LIMIT:g}s after its answer (a process in an"
+    " uninterruptible wait, such as a disk read, stops only when the wait ends)"
+)
 
 
 def _explained(

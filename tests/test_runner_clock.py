@@ -292,3 +292,41 @@ def test_the_backstop_shrinks_with_the_time_a_program_was_idle_in_the_game():
     assert wall_backstop(1.0) == 2.5  # twice the CPU allowance and half a second
     assert wall_backstop(1.0, idle=2.0) == 0.5  # naps so far count against it
     assert wall_backstop(1.0, idle=10.0) == IDLE_FLOOR  # a wait is never shorter than this
+
+
+@attrs.define(eq=False)
+class SlowToStop(FakeProgram):
+    """A program whose processes take ``stops[k]`` seconds to stop after its k-th answer (None: not
+    within the limit), as a tree in an uninterruptible disk read does: it runs on meanwhile."""
+
+    stops: list[float | None] = attrs.field(factory=list)
+
+    async def settled(self, limit: float) -> float | None:
+        stop = self.stops.pop(0) if self.stops else 0.0
+        if stop is None:
+            await asyncio.sleep(limit)
+            return None
+        await asyncio.sleep(stop)
+        self.events.append((asyncio.get_running_loop().time(), self.seat, "stopped"))
+        return stop
+
+
+def test_a_program_that_does_not_stop_after_its_answer_loses_and_its_opponent_waits(
+    tiny_game, match, monkeypatch
+):
+    """Its disk reads ran on through the opponent's turn, slowing the opponent's own and stretching
+    the game uncharged: the opponent now starts only once it has stopped, and the time to stop is
+    its own (charged under the wall clock); past the limit it loses."""
+    events: list[tuple[float, int, str]] = []
+    slow = SlowToStop(0, [0.25, 0.25, 0.25], events, stops=[0.5, None])
+    programs = [slow, FakeProgram(1, [0.25, 0.25], events)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    record = fakeclock.run(play_match(tiny_game, match))
+    end = record.result.termination[0]
+    assert end.kind is Termination.LIMIT and "had not stopped 1s after its answer" in end.message, end
+    assert record.result.termination[1].kind is Termination.NORMAL
+    stopped = next(t for t, seat, what in events if seat == 0 and what == "stopped")
+    resumed = [t for t, seat, what in events if seat == 1 and what == "resumed"]
+    assert resumed[0] >= stopped  # the opponent's turn began after the first seat had stopped
+    # wall clock: 0.25 + 0.5 to stop, less the 0.5 start-up allowance; then 0.25 + the 1 s limit
+    assert record.clock_used[0] == pytest.approx(0.25 + 0.5 - STARTUP + 0.25 + 1.0)

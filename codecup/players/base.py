@@ -47,6 +47,11 @@ class Player(abc.ABC):
     def resume(self) -> None:  # noqa: B027
         """Let the program run again."""
 
+    async def settled(self, limit: float) -> float | None:
+        """After :meth:`suspend`: the seconds until the whole program had stopped, or None if it
+        had not within ``limit`` (a transport that stops at once: 0)."""
+        return 0.0
+
     @abc.abstractmethod
     async def close(self) -> None:
         """End the program: ask, then terminate, then kill; reap it; bounded in time."""

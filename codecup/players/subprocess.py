@@ -286,6 +286,25 @@ class SubprocessPlayer(Player):
                 self._signal(signal.SIGCONT)
             self.running = True
 
+    async def settled(self, limit: float) -> float | None:
+        """After :meth:`suspend`: the seconds until its cgroup said the whole tree was frozen, or
+        None if it had not within ``limit``. A task in an uninterruptible wait (a disk read) stops
+        only when the wait ends: until then it runs on the opponent's time."""
+        if self.box is None or self.box.cgroup is None or not self.pid:
+            return 0.0
+        cgroup = self.box.cgroup
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        for _ in range(50):  # a bot blocked reading its input stops within microseconds
+            if cgroup.is_frozen():
+                return loop.time() - start
+            os.sched_yield()
+        while loop.time() - start < limit:
+            await asyncio.sleep(0.001)
+            if cgroup.is_frozen():
+                return loop.time() - start
+        return None
+
     def stall_time(self) -> float | None:
         """Seconds the program's tree waited for a processor so far (None where not measured)."""
         if self.box is not None and self.box.cgroup is not None:

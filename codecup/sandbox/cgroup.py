@@ -270,6 +270,10 @@ class BotCgroup:
                 time.sleep(0.0002)
         return True
 
+    def is_frozen(self) -> bool:
+        """Whether ``cgroup.events`` says every task of the tree is frozen now."""
+        return b"frozen 1" in os.pread(self._events_fd, 256, 0)
+
     def thaw(self) -> None:
         """Let the tree run again, once its last freeze is confirmed."""
         if self.frozen:
