@@ -295,12 +295,12 @@ class SubprocessPlayer(Player):
         cgroup = self.box.cgroup
         loop = asyncio.get_running_loop()
         start = loop.time()
-        for _ in range(50):  # a bot blocked reading its input stops within microseconds
+        while loop.time() - start < 0.002:  # a bot blocked reading its input stops in microseconds
             if cgroup.is_frozen():
                 return loop.time() - start
             os.sched_yield()
         while loop.time() - start < limit:
-            await asyncio.sleep(0.001)
+            await asyncio.sleep(0.0005)
             if cgroup.is_frozen():
                 return loop.time() - start
         return None
