@@ -288,8 +288,9 @@ class SubprocessPlayer(Player):
 
     async def settled(self, limit: float) -> float | None:
         """After :meth:`suspend`: the seconds until its cgroup said the whole tree was frozen, or
-        None if it had not within ``limit``. A task in an uninterruptible wait (a disk read) stops
-        only when the wait ends: until then it runs on the opponent's time."""
+        None if it had not within ``limit`` (not counting time it waited for a processor). A task
+        in an uninterruptible wait (a disk read) stops only when the wait ends: until then it runs
+        on the opponent's time."""
         if self.box is None or self.box.cgroup is None or not self.pid:
             return 0.0
         cgroup = self.box.cgroup
@@ -299,11 +300,17 @@ class SubprocessPlayer(Player):
             if cgroup.is_frozen():
                 return loop.time() - start
             os.sched_yield()
-        while loop.time() - start < limit:
+        # To stop, a task must run a moment: time it waited for a processor (a loaded machine)
+        # does not count against ``limit``, up to STARVED_LIMIT times it.
+        stall0 = cgroup.stall_time()
+        while True:
             await asyncio.sleep(0.0005)
+            waited = loop.time() - start
             if cgroup.is_frozen():
-                return loop.time() - start
-        return None
+                return waited
+            stalled = 0.0 if stall0 is None else (cgroup.stall_time() or stall0) - stall0
+            if waited - stalled >= limit or waited >= STARVED_LIMIT * limit:
+                return None
 
     def stall_time(self) -> float | None:
         """Seconds the program's tree waited for a processor so far (None where not measured)."""
