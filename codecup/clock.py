@@ -87,7 +87,7 @@ PASSING = 0.05
 """Seconds of each wait not counted as the program's idling: passing the lines (the referee's own
 latency, longer on a loaded machine)."""
 
-IDLE_FLOOR = 0.2
+IDLE_FLOOR = 0.05
 """The shortest wall-clock wait, once a program has been idle all the game allows."""
 
 

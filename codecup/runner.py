@@ -212,7 +212,7 @@ def _explained(
     if STRETCHED in fault.message:  # it was not idle: the wait stretched as far as it goes
         why = "the machine is too loaded to give it its time"
     else:
-        why = "is it waiting for input, or is its answer not flushed?"
+        why = "is it waiting for input, or asleep, or is its answer not flushed?"
     return Fault(fault.kind, f"{fault.message}, the cpu clock's backstop; {used}: {why}")
 
 

@@ -75,6 +75,22 @@ def test_play_draws_the_final_position_as_the_game_does(tmp_path, capsys):
     assert drawn.startswith("<svg") and re.search(r"total 2[1-3]<", drawn)  # the last state, 21 or past
 
 
+def test_play_draws_over_no_file_but_a_drawing(tmp_path, capsys):
+    """--svg wrote over any file (a bot's source, the record just written); --record did not."""
+    source = tmp_path / "mybot.py"
+    source.write_text("print('my bot')\n")
+    argv = ["play", "twentyone", "bot:perfect", "bot:random", "--quiet"]
+    assert main([*argv, "--svg", str(source)]) == 2
+    assert "exists and is not an SVG drawing; not writing over it" in capsys.readouterr().err
+    assert source.read_text() == "print('my bot')\n"
+    same = tmp_path / "game.json"
+    assert main([*argv, "--record", str(same), "--svg", str(same)]) == 2
+    assert "the same file as --record" in capsys.readouterr().err and not same.exists()
+    drawing = tmp_path / "end.svg"
+    for _ in range(2):  # a drawing is replaced
+        assert main([*argv, "--svg", str(drawing)]) == 0
+
+
 def test_bad_record_is_a_clear_error(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema": "codecup-record/1", "game": "twentyone"}')

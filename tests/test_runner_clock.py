@@ -219,7 +219,7 @@ def test_under_the_cpu_clock_a_program_that_sleeps_is_ended_by_the_wall_backstop
     # The message says why a program with CPU time left lost on time: the usual mistake is no flush.
     assert record.result.termination[0].message.endswith(
         ", the cpu clock's backstop; it used only 0.000s of its 2.500s of CPU time: "
-        "is it waiting for input, or is its answer not flushed?"
+        "is it waiting for input, or asleep, or is its answer not flushed?"
     )
 
 

@@ -133,6 +133,21 @@ def _only_a_record_is_replaced(path: Path) -> None:
         )
 
 
+def _only_a_drawing_is_replaced(path: Path, record: Path | None) -> None:
+    """Refuse ``--svg`` onto the record's file, or onto an existing file that is not an SVG drawing."""
+    if record is not None and path.resolve() == record.resolve():
+        raise ConfigError(f"--svg {path}: the same file as --record")
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    with path.open("rb") as f:
+        head = f.read(256).lstrip()
+    if not (head.startswith(b"<svg") or head.startswith(b"<?xml")):
+        raise ConfigError(
+            f"--svg {path}: exists and is not an SVG drawing; not writing over it "
+            "(remove it, or choose another file)"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the game and report it."""
     if args.record is not None:
@@ -140,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
         _only_a_record_is_replaced(args.record)
     if args.svg is not None:
         output_file(args.svg, "--svg")
+        _only_a_drawing_is_replaced(args.svg, args.record)
     registry = load_games()
     game = registry.get(args.game)
     players = [player_info(f"p{seat + 1}", spec) for seat, spec in enumerate(args.players)]

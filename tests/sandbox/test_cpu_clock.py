@@ -107,7 +107,7 @@ def test_a_program_that_sleeps_before_every_answer_runs_out_of_idle_time(tiny_ga
 
 
 def test_a_program_that_idled_early_is_not_cut_short_while_it_computes(tiny_game, full_sandbox):
-    """4.5 s asleep before its first answer leaves it 0.2 s of idling a wait, but each later answer
+    """4.5 s asleep before its first answer leaves it the least idling a wait, but each later answer
     takes 0.3 s of CPU: computing is not idling (it was cut at 0.2 s of wall time, charged all)."""
     record = play(tiny_game, python_argv(BURNER, "0.3", "0.0", "4.5"), clock=2.0)
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
