@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import math
 import os
 import shlex
@@ -99,11 +100,36 @@ def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | 
     registry = load_games()
     if name not in registry.games:
         return f"{said}: no game {name!r} is installed (installed: {', '.join(registry.names())})"
-    file, colon, _ = bot.rpartition(":")
+    file, colon, attribute = bot.rpartition(":")
     if colon and file.endswith(".py"):
-        return None if (cwd / file).is_file() else f"{said}: no file {file!r} in {cwd}"
+        if not (cwd / file).is_file():
+            return f"{said}: no file {file!r} in {cwd}"
+        return _defines(cwd / file, attribute, said)
     known = registry.get(name).info.bots
     return None if bot in known else f"{said}: {name} has no bot {bot!r} (known: {', '.join(known)})"
+
+
+def _defines(path: Path, name: str, said: str) -> str | None:
+    """Whether the Python file defines ``name`` at its top level, read without running it (it is a
+    stranger's program: the referee does not import it)."""
+    try:
+        tree = ast.parse(path.read_bytes(), str(path))
+    except (SyntaxError, ValueError) as exc:
+        return f"{said}: {path.name} is not Python that parses ({exc})"
+    except OSError as exc:
+        return f"{said}: cannot read {path}: {exc.strerror or exc}"
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    if name in names or any(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in tree.body):
+        return None
+    return f"{said}: {path.name} defines no class or function {name!r} at its top level"
 
 
 def check_commands(players: Iterable[PlayerInfo], where: str, game: str | None = None) -> None:

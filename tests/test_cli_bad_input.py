@@ -228,6 +228,10 @@ def test_an_unknown_built_in_bot_names_the_file_and_the_player(tmp_path, capsys)
             "codecup bot twentyone mybott.py:MyBot",
             "`codecup bot twentyone mybott.py:MyBot`: no file 'mybott.py' in",
         ),
+        (
+            "codecup bot twentyone mybot.py:MyBott",
+            "mybot.py defines no class or function 'MyBott' at its top",
+        ),
         ("codecup bot twentyone perfekt", "twentyone has no bot 'perfekt' (known: random, perfect)"),
         ("codecup bot pillars baseline", "`codecup bot pillars baseline` plays pillars, not twentyone"),
         ("codecup bot nosuchgame x", "`codecup bot nosuchgame x`"),  # another game, or none installed
