@@ -16,6 +16,7 @@ import pytest
 
 from codecup import __version__
 from codecup.cli import SIGPIPE_STATUS, main
+from codecup.errors import ConfigError
 from codecup.plugins import load_games
 from tests.support import TINYGAME_DIST
 
@@ -546,3 +547,28 @@ def test_a_missing_script_is_named_with_the_options_before_it(tmp_path, capsys):
     argv = ["play", "twentyone", "bot:random", f"{sys.executable} -B gone.py", "--quiet"]
     os.chdir(tmp_path)
     one_line_error(capsys, argv, f"cannot run {sys.executable} -B gone.py: no file 'gone.py'")
+
+
+def test_a_players_file_naming_no_game_says_so_when_its_bots_are_another_games(players, capsys):
+    """A pillars file with no game: was played as the kit's Lucky Words, said only as an unknown bot."""
+    players.write_text(TWO.replace("game: twentyone\n", ""))
+    one_line_error(capsys, ["tournament", players], "names no game, so it plays lucky_words: give --game")
+
+
+def test_the_kit_game_named_keeps_its_kit_variant_beside_another_claimer(tmp_path):
+    """Two installed games claim a file naming no game: the one named still plays its kit's variant."""
+    import attrs
+
+    from codecup.cli.kit import game_and_variant
+    from codecup.plugins import GameRegistry
+
+    registry = load_games()
+    lucky = registry.get("lucky_words")
+    other = type(registry.get("pillars"))()
+    other.info = attrs.evolve(other.info, name="otherkit", kit_variant=other.info.variants[0].name)
+    both = GameRegistry({**registry.games, "otherkit": other})
+    path = tmp_path / "players.yml"
+    game, variant, notes = game_and_variant("lucky_words", None, None, both, path)
+    assert (game, variant) == ("lucky_words", lucky.info.kit_variant) and notes
+    with pytest.raises(ConfigError, match=r"lucky_words, otherkit each play a file naming none"):
+        game_and_variant(None, None, None, both, path)

@@ -33,11 +33,15 @@ def game_and_variant(
     """
     game_name = given_game or file_game
     kits = [info for info in (registry.get(n).info for n in registry.names()) if info.kit_variant is not None]
-    kit = kits[0] if len(kits) == 1 and file_game is None else None
+    named = [info for info in kits if info.name == given_game]
+    kit = None if file_game is not None else (named or kits)[0] if len(named or kits) == 1 else None
     if game_name is None:
         if kit is None:
             installed = ", ".join(registry.names())
-            raise ConfigError(f"which game? give --game (installed: {installed}) or 'game:' in {file}")
+            several = f" ({', '.join(k.name for k in kits)} each play a file naming none)" if kits else ""
+            raise ConfigError(
+                f"which game? give --game (installed: {installed}) or 'game:' in {file}{several}"
+            )
         if variant_name not in (None, *(v.name for v in kit.variants)):
             known = ", ".join(v.name for v in kit.variants)
             raise ConfigError(

@@ -207,7 +207,10 @@ def run(args: argparse.Namespace) -> int:
             try:
                 game.info.check_bot(p.bot)
             except ConfigError as exc:
-                raise ConfigError(f"{args.file}: player {p.name!r}: {exc}") from None
+                chosen = ""
+                if kit_notes and args.game is None:  # the game was not asked for: say where it came from
+                    chosen = f" ({args.file} names no game, so it plays {game.info.name}: give --game)"
+                raise ConfigError(f"{args.file}: player {p.name!r}: {exc}{chosen}") from None
     check_commands(players_file.players, f"{args.file}: ", game.info.name)  # `codecup bot GAME NAME`
     clock_mode = args.clock_mode or check_clock_mode(opts.get("clock_mode", DEFAULT_CLOCK_MODE), args.file)
     spec = TournamentSpec(
