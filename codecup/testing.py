@@ -60,7 +60,10 @@ def check_info(game: Game) -> None:
     problems = game_problems(game)
     assert not problems, "; ".join(problems)
     assert "random" in game.info.bots, "every game offers the random bot"
-    script = game.view_script()  # None: the site shows the text drawings
+    try:
+        script = game.view_script()  # None: the site shows the text drawings
+    except Exception as exc:  # a draw.js left out of the package, say
+        raise AssertionError(f"view_script() raised {type(exc).__name__}: {exc}") from exc
     assert script is None or (isinstance(script, str) and script.strip()), "view_script() gives its text"
 
 

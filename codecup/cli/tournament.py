@@ -227,6 +227,7 @@ def run(args: argparse.Namespace) -> int:
         top=_option(args, opts, "top", 4),
         notes=(*kit_notes, *game.run_notes(variant.name)),
         limits=limits_of(args, opts).describe(),
+        results_key=game.results_key(variant.name),
     )
     spec.check()
     out = Path(_option(args, opts, "out", DEFAULT_OUT))

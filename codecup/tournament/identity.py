@@ -65,7 +65,7 @@ class Schedule:
             swiss_rounds=spec.n_swiss_rounds() if swiss else None,
             top=max(2, min(spec.top, len(spec.players))) if swiss else None,
             players=None if spec.format in _GROWS else tuple(spec.names),
-            results_key=results_key,
+            results_key=results_key if results_key is not None else spec.results_key,
             limits=spec.limits,
         )
 

@@ -58,6 +58,7 @@ class TournamentSpec:
     clock_mode: str = DEFAULT_CLOCK_MODE
     notes: tuple[str, ...] = ()  # what the game says a reader must know (Game.run_notes): not the schedule
     limits: str | None = None  # each bot's sandbox limits, in words (Limits.describe); None: not said
+    results_key: str | None = None  # what the game's results depend on (Game.results_key)
 
     @property
     def names(self) -> list[str]:

@@ -142,3 +142,12 @@ def test_games_played_with_another_results_key_are_refused(
     monkeypatch.setattr(type(tiny_game), "results_key", lambda self, variant: "list B", raising=False)
     with pytest.raises(ConfigError, match=r"\(games played with list A, this run with list B\)"):
         play_tournament(bots, out)
+
+
+def test_the_standings_name_what_the_results_depend_on(bots, play_tournament, tmp_path):
+    """standings.json's schedule always said results_key null; the folder's own file had it."""
+    out = tmp_path / "out"
+    play_tournament(bots, out, results_key="word list sha256 ab12 (3 words)")
+    doc = json.loads((out / "standings.json").read_text())["tournament"]
+    assert doc["schedule"]["results_key"] == "word list sha256 ab12 (3 words)"
+    assert json.loads((out / NAME).read_text())["results_key"] == "word list sha256 ab12 (3 words)"
