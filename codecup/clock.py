@@ -80,7 +80,7 @@ BACKSTOP_FACTOR = 2.0
 
 
 STARVED_LIMIT = 8.0
-"""How far the wall backstop stretches, at most, for a tree that waited for a processor."""
+"""How far a wait stretches, at most, for a tree that computes or waits for a processor."""
 
 
 PASSING = 0.05

@@ -10,13 +10,11 @@ once, and the dialogue must return an :class:`~codecup.dialogue.Outcome`.
 
 from __future__ import annotations
 
-import traceback
 from collections.abc import Coroutine
-from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from codecup.dialogue import Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
-from codecup.errors import ConfigError, GameBugError
+from codecup.errors import ConfigError, GameBugError, where
 
 CLOSED = "closed"
 """The message of the fault a wait on a closed seat gets."""
@@ -42,15 +40,6 @@ class Seats(Protocol):
 
     async def close(self, seat: int) -> None:
         """End the seat's program now (called once per seat)."""
-
-
-def where(exc: BaseException) -> str:
-    """``TypeName: message (at file.py:LINE)``, the innermost frame of ``exc``'s traceback."""
-    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    frames = traceback.extract_tb(exc.__traceback__)
-    if frames:
-        text += f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})"
-    return text
 
 
 async def dispatch(dialogue: Dialogue, seats: Seats) -> Outcome:

@@ -5,6 +5,11 @@ one line with exit status 2. A bot's fault is never raised out of a match: the
 runner turns it into a recorded result.
 """
 
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+
 
 class CodecupError(Exception):
     """Base class of every error this project raises on purpose."""
@@ -68,3 +73,12 @@ class InvalidMoveError(MoveError):
 
 class IllegalMoveError(MoveError):
     """The move is well formed but against the rules in this position."""
+
+
+def where(exc: BaseException) -> str:
+    """``TypeName: message (at file.py:LINE)``, the innermost frame of ``exc``'s traceback."""
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    frames = traceback.extract_tb(exc.__traceback__)
+    if frames:
+        text += f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})"
+    return text

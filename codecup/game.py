@@ -27,7 +27,7 @@ import attrs
 
 from codecup.bots import RANDOM, Bot, RandomBot
 from codecup.dialogue import Dialogue, Outcome
-from codecup.errors import ConfigError, GameBugError, UnknownBotError, UnknownVariantError
+from codecup.errors import ConfigError, GameBugError, UnknownBotError, UnknownVariantError, where
 from codecup.rules import State, replay, text_svg
 from codecup.session import PlayerSession, RulesPlayer, Wire
 
@@ -374,8 +374,6 @@ def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]
 
 def checked_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, ...]:
     """The game's points for ``outcome``, one number per seat; else :class:`GameBugError`."""
-    from codecup.dispatch import where  # dispatch is below this module
-
     try:
         points = tuple(float(p) for p in game.points(outcome, variant))
     except Exception as exc:

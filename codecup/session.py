@@ -18,8 +18,7 @@ from typing import Any
 import attrs
 
 from codecup.bots import Bot
-from codecup.dispatch import where
-from codecup.errors import ConfigError, DialogueError, GameBugError, MoveError
+from codecup.errors import ConfigError, DialogueError, GameBugError, MoveError, where
 from codecup.rules import State
 
 

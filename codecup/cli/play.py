@@ -20,8 +20,7 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, add_limit_options, limits_of
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
-from codecup.dispatch import where
-from codecup.errors import CodecupError, ConfigError
+from codecup.errors import CodecupError, ConfigError, where
 from codecup.game import Game, notes_of
 from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager

@@ -193,7 +193,8 @@ def provided_notes(game: Game, variant: str, players: Sequence[PlayerInfo]) -> l
 def run(args: argparse.Namespace) -> int:
     """Play the tournament, print the standings, write the results."""
     extensions = load_extensions()
-    players_file = read_players(args.file, args.base, plugin_options=extensions.file_keys())
+    # the programs are checked below, once the game is known (`codecup bot GAME NAME` must name it)
+    players_file = read_players(args.file, args.base, check=False, plugin_options=extensions.file_keys())
     opts = dict(players_file.options)
     extensions.apply_file(args, players_file.plugin_options, args.file.parent, args.file)
     registry = load_games()
@@ -211,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
                 if kit_notes and args.game is None:  # the game was not asked for: say where it came from
                     chosen = f" ({args.file} names no game, so it plays {game.info.name}: give --game)"
                 raise ConfigError(f"{args.file}: player {p.name!r}: {exc}{chosen}") from None
-    check_commands(players_file.players, f"{args.file}: ", game.info.name)  # `codecup bot GAME NAME`
+    check_commands(players_file.players, f"{args.file}: ", game.info.name)
     clock_mode = args.clock_mode or check_clock_mode(opts.get("clock_mode", DEFAULT_CLOCK_MODE), args.file)
     spec = TournamentSpec(
         game=game.info.name,

@@ -15,7 +15,7 @@ import attrs
 import jinja2
 
 from codecup.dialogue import SeatEnd, Termination
-from codecup.dispatch import where
+from codecup.errors import where
 from codecup.game import Game, notes_of
 from codecup.plugins import say_once
 from codecup.record import FAULT, Record

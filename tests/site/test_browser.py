@@ -100,6 +100,13 @@ def open_page(browser, path, errors):
     return page
 
 
+def open_game_page(browser, game_pages, name):
+    """The page of the game of ``name`` in the site of ``game_pages``, and its list of errors."""
+    out, _game, game_id, _record = game_pages[name]
+    errors: list[str] = []
+    return open_page(browser, out / "view" / f"{game_id}.html", errors), errors
+
+
 def board_differs(page, game, record, k, ink=False, against=None) -> float:
     """How much the browser's drawing of position ``k`` differs from the plugin's render_svg.
 
@@ -156,8 +163,7 @@ def test_step_through_a_game_with_the_keys(site, browser):
 @pytest.mark.parametrize("name", ["pillars", "lucky_words", "turn_right", "spaghetti"])
 def test_every_game_is_drawn_in_the_browser_as_render_svg_draws_it(game_pages, browser, name):
     out, game, game_id, record = game_pages[name]
-    errors: list[str] = []
-    page = open_page(browser, out / "view" / f"{game_id}.html", errors)
+    page, errors = open_game_page(browser, game_pages, name)
     n = len(record.moves)
     # Spaghetti's site colours the paths as the contest's visualiser did (render_svg does not):
     # compare where ink is, not its colour.
@@ -180,9 +186,8 @@ def test_every_game_is_drawn_in_the_browser_as_render_svg_draws_it(game_pages, b
 @pytest.mark.parametrize("name", ["pillars", "lucky_words", "turn_right", "spaghetti"])
 def test_every_games_board_fits_a_phone(game_pages, browser, name):
     """On a 360-pixel-wide screen the board scales down to the page, not past its edge."""
-    out, _game, game_id, record = game_pages[name]
-    errors: list[str] = []
-    page = open_page(browser, out / "view" / f"{game_id}.html", errors)
+    record = game_pages[name][3]
+    page, errors = open_game_page(browser, game_pages, name)
     page.set_viewport_size({"width": 360, "height": 740})
     page.keyboard.press("End")
     assert int(page.get_attribute("#board", "data-ply")) == len(record.moves)
