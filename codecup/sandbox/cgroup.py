@@ -124,6 +124,16 @@ def clean_stale(parent: Path) -> None:
                 _remove_tree(entry) if (entry / "cgroup.kill").exists() else _kill_v1(entry)
 
 
+def remove_stale(where: Hierarchies) -> None:
+    """In every hierarchy, remove the bot cgroups of referees that are gone: a worker process
+    ended (SIGKILLed at the end of its grace, or stopped while it closed its bots) before it
+    could remove its own."""
+    for base in (where.v2, where.memory_v1, where.pids_v1, where.cpu_v1):
+        parent = None if base is None else base / PARENT
+        if parent is not None and parent.is_dir():
+            clean_stale(parent)
+
+
 def _kill_v1(path: Path) -> None:
     """Empty a v1 cgroup by SIGKILLing its members, then remove it."""
     for _ in range(50):

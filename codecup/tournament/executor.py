@@ -296,7 +296,16 @@ class LocalPool(GamePool):
                 p.join(max(0.0, deadline - time.monotonic()))
                 if p.exitcode is None:
                     p.kill()
+                    p.join(1.0)
         self._shutdown_now()
+        # A worker stopped while it closed its bots (or killed at the end of its grace) leaves
+        # their cgroups: the workers are gone now, so they are stale, and go with the run.
+        from codecup.sandbox import machine_support
+        from codecup.sandbox.cgroup import remove_stale
+
+        support = machine_support()
+        if support.cgroup:
+            remove_stale(support.hierarchies)
 
     def _shutdown_now(self) -> None:
         """Shut the pool down without waiting for games, then wait (bounded) for its manager thread.
