@@ -139,6 +139,16 @@ class Outcome:
 Dialogue: TypeAlias = Generator[Request, Reply, Outcome]
 
 
+def referee_bug_outcome(seats: int, why: str) -> Outcome:
+    """How a game ends whose referee (the framework, not the game plugin) failed with ``why``: a
+    referee error of every seat, no scores. Such a failure is a bug of codecup, whatever a bot did."""
+    end = SeatEnd(
+        Termination.REFEREE_ERROR,
+        f"the referee failed: {why} (a bug of codecup, please report it); no fault of either player",
+    )
+    return Outcome((0.0,) * seats, (end,) * seats)
+
+
 def game_bug_outcome(game: str, seats: int, why: str) -> Outcome:
     """How a game ends whose plugin failed (``why``): a referee error of every seat, no scores."""
     end = SeatEnd(Termination.REFEREE_ERROR, f"the {game} plugin failed: {why}; no fault of either player")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 
 
 def alive(pid: int) -> bool:
@@ -14,3 +15,18 @@ def alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def signal_name(number: int) -> str:
+    """The name of signal ``number`` as ``kill -l`` would give it: ``SIGKILL``, ``SIGRTMIN+6``
+    for a real-time signal (Python's ``signal.Signals`` names none of those), else ``signal N``."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        pass
+    low, high = signal.SIGRTMIN, signal.SIGRTMAX
+    if low < number <= (low + high) // 2:
+        return f"SIGRTMIN+{number - low}"
+    if (low + high) // 2 < number < high:
+        return f"SIGRTMAX-{high - number}"
+    return f"signal {number}"

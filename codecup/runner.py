@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import logging
 import os
 import shlex
 import sys
@@ -21,10 +22,10 @@ import pluggy
 
 from codecup import loop
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
-from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome
+from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
-from codecup.errors import GameBugError
+from codecup.errors import CodecupError, GameBugError, where
 from codecup.game import Game, checked_points
 from codecup.observers import Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
@@ -47,6 +48,8 @@ from codecup.sandbox import Policy
 DEFAULT_SETTINGS = SubprocessSettings()
 DEFAULT_POLICY = Policy()
 _SAID = "CODECUP_CONTAINMENT_SAID"  # set once the run has said how bots are contained (inherited by workers)
+
+log = logging.getLogger(__name__)
 
 
 def announce_containment(players: Sequence[Player]) -> None:
@@ -261,6 +264,12 @@ async def play_match(
             points = checked_points(game, outcome, info.variant)
         except GameBugError as exc:  # the game plugin's own failure: no fault of either seat
             outcome = game_bug_outcome(game.info.name, len(players), str(exc))
+            points = (0.0,) * len(players)
+        except CodecupError:  # a user's mistake found only now: one line, as before the game
+            raise
+        except Exception as exc:  # the framework's own bug, whatever a bot did to set it off
+            log.debug("the referee failed in a %s game", game.info.name, exc_info=exc)
+            outcome = referee_bug_outcome(len(players), where(exc))
             points = (0.0,) * len(players)
     finally:
         await asyncio.gather(*(p.close() for p in players), return_exceptions=True)

@@ -79,6 +79,9 @@ def verify_record(game: Game, record: Record) -> list[str]:
         return _game_bug_problems(game, record, str(exc))
     except Exception as exc:  # a record the referee cannot even replay does not verify
         return [f"replay failed: {_reason(exc)}"]
+    unfinished = _unfinished(game, record)
+    if unfinished is not None:
+        return [unfinished]
     if _says_the_plugin_failed(game, record):  # the referee does not fail: a session's rules did?
         return [
             f"the record says the {game.info.name} plugin failed ({record.result.termination[0].message});"
@@ -112,6 +115,17 @@ def verify_record(game: Game, record: Record) -> list[str]:
         problems.extend(rules_problems(game, record))
     problems.extend(clock_problems(record))
     return problems
+
+
+def _unfinished(game: Game, record: Record) -> str | None:
+    """What a record of a game its referee never finished says (its referee process died, or the
+    framework failed), where the game plugin itself did not fail; ``None`` for any other record."""
+    ends = record.result.termination
+    if not ends or any(e.kind is not Termination.REFEREE_ERROR for e in ends):
+        return None
+    if _says_the_plugin_failed(game, record):
+        return None
+    return f"the game was not played to its end ({ends[0].message}): there is no result to check"
 
 
 def _says_the_plugin_failed(game: Game, record: Record) -> bool:

@@ -21,6 +21,9 @@ CASES = [
     # script, extra args, expected termination, message fragment, longest acceptable run
     ("timeout.py", (), Termination.TIMEOUT, "no answer", 3.0),
     ("crash.py", (), Termination.CRASH, "exited with code 3", 2.0),
+    ("killed.py", ("9",), Termination.CRASH, "killed by signal SIGKILL", 2.0),
+    ("killed.py", ("11",), Termination.CRASH, "killed by signal SIGSEGV", 2.0),
+    ("killed.py", ("40",), Termination.CRASH, "killed by signal SIGRTMIN+6", 2.0),
     ("end_of_output.py", (), Termination.CRASH, "end of output", 3.0),
     ("not_text.py", (), Termination.INVALID, "not UTF-8", 3.0),
     ("long_line.py", (), Termination.INVALID, "longer than", 3.0),
@@ -32,7 +35,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("script", "args", "kind", "fragment", "limit"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("script", "args", "kind", "fragment", "limit"), CASES, ids=["-".join((c[0], *c[1])) for c in CASES]
+)
 @pytest.mark.parametrize("seat", [0, 1])
 @pytest.mark.parametrize("clock_mode", ["wall"])
 def test_hostile_program(tiny_game, script, args, kind, fragment, limit, seat, clock_mode):

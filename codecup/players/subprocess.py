@@ -30,6 +30,7 @@ from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT
 from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
 from codecup.players.base import Player
+from codecup.processes import signal_name
 from codecup.sandbox import Box
 from codecup.sandbox.orphans import kill_orphans
 
@@ -412,7 +413,7 @@ class SubprocessPlayer(Player):
             if code is not None:
                 if code < 0:
                     self.exit_signal = -code
-                    return f"killed by signal {signal.Signals(-code).name}"
+                    return f"killed by signal {signal_name(-code)}"
                 return f"exited with code {code}"
             await asyncio.sleep(0.005)
         return "closed its output (end of output)"

@@ -277,7 +277,8 @@ def _keeper(init: int, read: int, write: int) -> None:
             status = int.from_bytes(data, "little")
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
-            signal.signal(sig, signal.SIG_DFL)
+            if sig != signal.SIGKILL:  # its action cannot be set (or changed from dying)
+                signal.signal(sig, signal.SIG_DFL)
             os.kill(os.getpid(), sig)
         os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 125)
     except BaseException:

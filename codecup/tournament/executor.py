@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from codecup.errors import CodecupError, ConfigError
-from codecup.processes import alive
+from codecup.processes import alive, signal_name
 from codecup.record import MatchInfo, Record
 
 if TYPE_CHECKING:
@@ -344,7 +344,7 @@ class LocalPool(GamePool):
         codes = [p.exitcode for p in self._seen.values() if p.exitcode is not None]
         for code in codes:
             if code < 0 and code != -signal.SIGTERM:
-                return f"the referee process was killed by {signal.Signals(-code).name}"
+                return f"the referee process was killed by {signal_name(-code)}"
         for code in codes:
             if code > 0:
                 return f"the referee process exited with code {code}"
