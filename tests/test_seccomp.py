@@ -3,6 +3,7 @@ keyrings or inotify, in the native ABI or another the machine runs, and everythi
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import subprocess
@@ -63,6 +64,40 @@ def test_the_x32_numbers_are_denied_too():
     assert _run([x32_keyctl], syscall_filter=True) == [f"{x32_keyctl} denied", "pid True file True"]
 
 
+def test_x32_s_own_numbers_of_checked_calls_are_checked_too():
+    """x32 numbers some calls apart from x86-64 (512 and up): io_setup is 543 there, not 206."""
+    program = seccomp.program(seccomp.ABIS["x86_64"])
+    x32 = 0x40000000
+    for call, expected in ((x32 | 543, "nosys"), (x32 | 206, "nosys"), (x32 | 39, "allow")):
+        assert _interpret(program, arch=0xC000003E, nr=call) == expected, hex(call)
+
+
+def _interpret(program, *, arch, nr, args=(0, 0, 0)):
+    """What the filter returns for one call, by a small classic-BPF interpreter (loads, and, jumps)."""
+    data = {0: nr, 4: arch}
+    for i, arg in enumerate(args):
+        data[16 + 8 * i] = arg & 0xFFFFFFFF
+        data[16 + 8 * i + 4] = arg >> 32
+    pc, acc = 0, 0
+    while True:
+        op, jt, jf, k = program[pc]
+        if op == 0x20:  # ld [k]
+            acc = data.get(k, 0)
+        elif op == 0x54:  # and #k
+            acc &= k
+        elif op in (0x15, 0x45):  # jeq, jset
+            hit = acc == k if op == 0x15 else bool(acc & k)
+            pc += jt if hit else jf
+        elif op == 0x06:  # ret
+            action = k & 0xFFFF0000
+            if action == seccomp.SECCOMP_RET_ALLOW:
+                return "allow"
+            return "nosys" if k & 0xFFFF == errno.ENOSYS else "deny"
+        else:
+            raise AssertionError(f"an instruction the interpreter does not know: {op:#x}")
+        pc += 1
+
+
 def test_every_abi_block_ends_in_a_return():
     """Each ABI's tests jump within the program, and the program ends by returning."""
     for abis in seccomp.ABIS.values():
@@ -88,13 +123,18 @@ print(attempt(lambda: [socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)]))
 print(attempt(lambda: [socket.socket(40, socket.SOCK_STREAM)]))  # AF_VSOCK: past any network namespace
 print(attempt(lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)))
 print(attempt(lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)))
+print(attempt(lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_RAW)))  # the kernel makes it DGRAM
+print(attempt(lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)))
+print(attempt(lambda: socket.socketpair(30, socket.SOCK_STREAM)))  # AF_TIPC: a module's family
 """
 
 
 def test_sockets_for_the_internet_and_connected_pairs_only():
     denied = "Operation not permitted"
     lines = _run_code(SOCKETS, syscall_filter=True)
-    assert lines == ["allowed", "allowed", denied, denied, "allowed", denied]
+    assert lines == ["allowed", "allowed", denied, denied, "allowed", denied, denied, "allowed", denied]
+    unfiltered = _run_code(SOCKETS, syscall_filter=False)
+    assert unfiltered[5:7] == ["allowed", "allowed"]  # so the filter denied the datagram pairs
 
 
 NAMESPACES = """

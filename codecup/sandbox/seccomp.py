@@ -11,11 +11,12 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   have it run code as root outside the sandbox), ``docker.sock``, the D-Bus
   system bus. So ``socket`` is allowed for the internet and netlink families
   only (in the bot's empty network namespace they reach nothing), and
-  ``socketpair`` for connected types only (a datagram pair could ``sendto`` a
-  socket file); i386's ``socketcall``, which hides its arguments, is denied. A
-  bot keeps ``socketpair(AF_UNIX, SOCK_STREAM)``, which asyncio and
-  multiprocessing use (its ``forkserver`` start method, which needs a unix
-  socket, fails; ``fork`` works).
+  ``socketpair`` for unix pairs of the connected types only (a datagram pair,
+  also one asked for as ``SOCK_RAW``, could ``sendto`` a socket file); i386's
+  ``socketcall``, which hides its arguments, is denied. A bot keeps
+  ``socketpair(AF_UNIX, SOCK_STREAM)``, which asyncio and multiprocessing use
+  (its ``forkserver`` start method, which needs a unix socket, fails; ``fork``
+  works).
 - *The user keyring* of uid 0: a key a bot adds there outlives its game, the
   next bot (or the referee, which shares uid 0) could read it, and
   ``request_key`` may make the kernel start a helper as root outside the
@@ -113,6 +114,10 @@ NOOP_FCNTL = (6, 7, 13, 14, 37, 38)
 
 #: The socket families a bot may create: in its empty network namespace they reach nothing.
 ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6), 16)  # 16: AF_NETLINK
+#: The types of ``socketpair(AF_UNIX, ...)`` a bot may make: connected ones. Not ``SOCK_DGRAM``,
+#: whose pair can ``sendto`` a socket file of the machine, nor ``SOCK_RAW``, which the kernel
+#: makes a datagram pair; no other family (the kernel would look it up, loading its module).
+PAIR_TYPES = (int(socket.SOCK_STREAM), int(socket.SOCK_SEQPACKET))
 
 
 def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
@@ -135,7 +140,7 @@ class Abi:
     arch: int  # AUDIT_ARCH_*
     calls: tuple[tuple[str, int], ...]  # (name, number) of each call denied outright
     socket: int  # socket(2): allowed for ALLOWED_FAMILIES only
-    socketpair: int  # socketpair(2): denied for datagram pairs
+    socketpair: int  # socketpair(2): allowed for AF_UNIX pairs of PAIR_TYPES only
     clone: int  # clone(2): denied with NAMESPACE_FLAGS (its first argument)
     unshare: int  # unshare(2): the same
     fcntl: tuple[int, ...]  # fcntl(2) (and fcntl64): DENIED_FCNTL denied, NOOP_FCNTL made no-ops
@@ -182,7 +187,7 @@ _DENIED_AARCH64 = _calls(
 ABIS: dict[str, tuple[Abi, ...]] = {
     "x86_64": (
         Abi(0xC000003E, _DENIED_X86_64, 41, 53, clone=56, unshare=272, fcntl=(72,), flock=73,
-            setrlimit=160, prlimit=302, missing=(*_MISSING, ("io_setup", 206)),
+            setrlimit=160, prlimit=302, missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543)),
             mask=~_X32_BIT & 0xFFFFFFFF),
         Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102)), 359, 360, clone=120, unshare=310,
             fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340,
@@ -230,7 +235,7 @@ def _assemble(items: list[_Item]) -> list[Instruction]:
 
 def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
-    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, datagram ``socketpair`` and ``clone`` or
+    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, ``socketpair`` but of PAIR_TYPES and ``clone`` or
     ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with DENIED_FCNTL, and ``setrlimit`` or
     ``prlimit64`` setting RLIMIT_CORE; ``flock`` and ``fcntl`` with
     NOOP_FCNTL return 0 unmade; the ABI's ``missing`` calls get ``ENOSYS``, and everything else is
@@ -256,9 +261,12 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             *((_JEQ_K, "allow", 0, family) for family in ALLOWED_FAMILIES),
             _DENY,
             f"pair{i}",
+            (_LD_W_ABS, 0, 0, _ARG0),
+            (_JEQ_K, 0, "deny", int(socket.AF_UNIX)),
             (_LD_W_ABS, 0, 0, _ARG1),
             (_AND_K, 0, 0, _SOCK_TYPE_MASK),
-            (_JEQ_K, "deny", "allow", int(socket.SOCK_DGRAM)),
+            *((_JEQ_K, "allow", 0, kind) for kind in PAIR_TYPES),
+            _DENY,
             f"ns{i}",
             (_LD_W_ABS, 0, 0, _ARG0),
             (_JSET_K, "deny", "allow", NAMESPACE_FLAGS),

@@ -331,16 +331,27 @@ def test_no_unix_sockets_fifos_or_devices_of_the_machine(tiny_game, arena, tmp_p
     server.bind(str(service / "sock"))
     server.listen()
     server.setblocking(False)
+    datagrams = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    datagrams.bind(str(service / "datagrams"))
+    datagrams.setblocking(False)
     fifo = Path("/run") / f"codecup-test-{uuid.uuid4().hex}.fifo"
     os.mkfifo(fifo)
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
     os.mknod(service / "zero", 0o600 | stat.S_IFCHR, os.makedev(1, 5))  # /dev/zero's numbers
     try:
         record = play_attack(
-            tiny_game, arena, "machine_ipc", str(service / "sock"), str(fifo), str(service / "zero")
+            tiny_game,
+            arena,
+            "machine_ipc",
+            str(service / "sock"),
+            str(fifo),
+            str(service / "zero"),
+            str(service / "datagrams"),
         )
         with pytest.raises(BlockingIOError):
             server.accept()
+        with pytest.raises(BlockingIOError):
+            datagrams.recv(100)
         try:
             written = os.read(reader, 100)  # b"" once no writer is left
         except BlockingIOError:
@@ -348,12 +359,14 @@ def test_no_unix_sockets_fifos_or_devices_of_the_machine(tiny_game, arena, tmp_p
         assert written == b""
     finally:
         server.close()
+        datagrams.close()
         os.close(reader)
         fifo.unlink()
     assert_normal_game(record)
     assert attack_lines(record, 0) == [
         "ATTACK: unix socket: Operation not permitted",
         "ATTACK: datagram pair: Operation not permitted",
+        "ATTACK: raw pair: Operation not permitted",
         "ATTACK: vsock: Operation not permitted",
         "ATTACK: fifo: No such file or directory",
         "ATTACK: device: Permission denied",

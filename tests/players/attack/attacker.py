@@ -452,7 +452,7 @@ def machine_ipc():
     """Reach the machine's services through its filesystem, which it sees read-only: connect to
     a unix socket (a tournament's forkserver, docker.sock), write into a FIFO (/run/initctl),
     open a device node outside /dev (a disk); and a VM's host through vsock."""
-    socket_path, fifo_path, device_path = args
+    socket_path, fifo_path, device_path, datagram_path = args
     try:
         client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         client.settimeout(0.5)
@@ -462,12 +462,13 @@ def machine_ipc():
         say("unix socket: connected")
     except OSError as exc:
         say(f"unix socket: {exc.strerror}")
-    try:
-        pair = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
-        pair[0].sendto(b"hello from the sandbox", socket_path)
-        say("datagram pair: sent")
-    except OSError as exc:
-        say(f"datagram pair: {exc.strerror}")
+    for name, kind in (("datagram", socket.SOCK_DGRAM), ("raw", socket.SOCK_RAW)):  # raw: made DGRAM
+        try:
+            pair = socket.socketpair(socket.AF_UNIX, kind)
+            pair[0].sendto(b"hello from the sandbox", datagram_path)
+            say(f"{name} pair: sent")
+        except OSError as exc:
+            say(f"{name} pair: {exc.strerror}")
     try:
         host = socket.socket(40, socket.SOCK_STREAM)  # AF_VSOCK: a VM's host, past any network namespace
         host.settimeout(0.5)
