@@ -124,26 +124,10 @@ class _Match:
             reply: str | Fault = Fault(Termination.CRASH, "no answer after an earlier fault")
         else:
             allowance, made_of = clock.allowance(), clock.explain()
-            if self.cpu_clock:
-                player.resume()
-                start, stall0, wall0 = player.resumed_cpu, player.stall_time(), loop_time()
-                backstop = wall_backstop(allowance, self.backstop_factor, clock.idle)
-                reply = await player.receive(backstop, cpu_limit=allowance)
-                player.suspend()
-                lag = await player.settled(FREEZE_LIMIT)
-                elapsed = (player.cpu_time() or 0.0) - start
-                if stall0 is not None:  # idle is told from starved only where the stalls are known
-                    stalled = (player.stall_time() or stall0) - stall0
-                    clock.idle += max(0.0, loop_time() - wall0 - stalled - elapsed - PASSING)
-            else:
-                start = loop_time()  # the clock the player's deadline runs on (a test's fake one)
-                player.resume()
-                reply = await player.receive(allowance)
-                player.suspend()
-                lag = await player.settled(FREEZE_LIMIT)
-                elapsed = loop_time() - start  # the wait for it to stop included: its own time
+            wait = self.wait_cpu if self.cpu_clock else self.wait_wall
+            reply, elapsed, freeze_limit, lag = await wait(player, clock, allowance)
             if lag is None and not isinstance(reply, Fault):  # it ran on in the opponent's time
-                reply = Fault(Termination.LIMIT, UNSTOPPED)
+                reply = Fault(Termination.LIMIT, unstopped(freeze_limit))
             elapsed += player.hidden_time()
             in_time = clock.charge(elapsed)
             if isinstance(reply, str) and not in_time:
@@ -160,6 +144,46 @@ class _Match:
         else:
             self.note(seat, FROM, reply, used=used)
         return reply
+
+    async def wait_cpu(
+        self, player: Player, clock: SeatClock, allowance: float
+    ) -> tuple[str | Fault, float, float, float | None]:
+        """Under the cpu clock: the answer, the CPU seconds it took, the limit on the wait for its
+        processes to stop and that wait (None: not stopped). Stopping is idling too, so that wait
+        is no longer than the idling left to it (where the kernel tells idling from starving)."""
+        player.resume()
+        start, stall0, wall0 = player.resumed_cpu, player.stall_time(), loop_time()
+        backstop = wall_backstop(allowance, self.backstop_factor, clock.idle)
+        reply = await player.receive(backstop, cpu_limit=allowance)
+        player.suspend()
+        freeze_limit = FREEZE_LIMIT
+        if stall0 is not None:
+            idle = clock.idle + self.idled(player, start, stall0, wall0)
+            freeze_limit = min(FREEZE_LIMIT, wall_backstop(allowance, self.backstop_factor, idle))
+        lag = await player.settled(freeze_limit)
+        if stall0 is not None:  # idle is told from starved only where the stalls are known
+            clock.idle += self.idled(player, start, stall0, wall0)
+        return reply, (player.cpu_time() or 0.0) - start, freeze_limit, lag
+
+    async def wait_wall(
+        self, player: Player, clock: SeatClock, allowance: float
+    ) -> tuple[str | Fault, float, float, float | None]:
+        """Under the wall clock: as :meth:`wait_cpu`, the seconds waited (for its processes to stop
+        too: its own time)."""
+        start = loop_time()  # the clock the player's deadline runs on (a test's fake one)
+        player.resume()
+        reply = await player.receive(allowance)
+        player.suspend()
+        lag = await player.settled(FREEZE_LIMIT)
+        return reply, loop_time() - start, FREEZE_LIMIT, lag
+
+    @staticmethod
+    def idled(player: Player, cpu0: float, stall0: float, wall0: float) -> float:
+        """Seconds ``player`` idled since ``wall0`` (neither running since ``cpu0`` of CPU time nor
+        waiting for a processor since ``stall0`` of stall time), less the lines' passing."""
+        elapsed = (player.cpu_time() or 0.0) - cpu0
+        stalled = (player.stall_time() or stall0) - stall0
+        return max(0.0, loop_time() - wall0 - stalled - elapsed - PASSING)
 
     def sent(self, seat: int, line: str) -> None:
         """Every line the dialogue sends goes into the transcript."""
@@ -197,10 +221,14 @@ class _Match:
 FREEZE_LIMIT = 1.0
 """Seconds a program's processes may take to stop after its answer, before it loses the game."""
 
-UNSTOPPED = (
-    f"its processes had not stopped {FREEZE_LIMIT:g}s after its answer (a process in an"
-    " uninterruptible wait, such as a disk read, stops only when the wait ends)"
-)
+
+def unstopped(limit: float) -> str:
+    """Why a program whose processes had not stopped ``limit`` seconds after its answer lost."""
+    within = f"{limit:g}s" if limit == FREEZE_LIMIT else f"{limit:.3f}s, all the idle time its clock left it,"
+    return (
+        f"its processes had not stopped {within} after its answer (a process in an"
+        " uninterruptible wait, such as a disk read, stops only when the wait ends)"
+    )
 
 
 def _explained(

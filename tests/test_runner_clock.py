@@ -303,7 +303,7 @@ class SlowToStop(FakeProgram):
 
     async def settled(self, limit: float) -> float | None:
         stop = self.stops.pop(0) if self.stops else 0.0
-        if stop is None:
+        if stop is None or stop > limit:
             await asyncio.sleep(limit)
             return None
         await asyncio.sleep(stop)
@@ -330,3 +330,35 @@ def test_a_program_that_does_not_stop_after_its_answer_loses_and_its_opponent_wa
     assert resumed[0] >= stopped  # the opponent's turn began after the first seat had stopped
     # wall clock: 0.25 + 0.5 to stop, less the 0.5 start-up allowance; then 0.25 + the 1 s limit
     assert record.clock_used[0] == pytest.approx(0.25 + 0.5 - STARTUP + 0.25 + 1.0)
+
+
+@attrs.define(eq=False)
+class IdleSlowToStop(SlowToStop):
+    """:class:`SlowToStop` under the cpu clock: it uses no CPU and never waits for a processor, so
+    all the time it takes to stop is idling."""
+
+    def cpu_time(self) -> float | None:
+        return 0.0
+
+    def stall_time(self) -> float | None:
+        return 0.0
+
+
+def test_under_the_cpu_clock_the_time_to_stop_comes_out_of_the_idling_left(tiny_game, match, monkeypatch):
+    """A red team's bot started disk reads of 0.9 s before each answer: each wait for its processes
+    to stop took 0.9 s, under the 1 s limit, and was never charged; so it stretched every move,
+    past all the idling the cpu clock allows a game. That wait is now no longer than the idling
+    left: twice the allowance and half a second (here 2 x 0.7 + 0.5 = 1.9 s for the first answer,
+    the start-up allowance in it; 2 x 0.2 + 0.5 = 0.9 s a later one, less the 0.55 s idled)."""
+    events: list[tuple[float, int, str]] = []
+    slow = IdleSlowToStop(0, [0.0] * 6, events, stops=[0.6] * 6)
+    programs = [slow, IdleSlowToStop(1, [0.0] * 6, events)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    cpu_match = attrs.evolve(match, clock=0.2, clock_mode="cpu")
+    record = fakeclock.run(play_match(tiny_game, cpu_match))
+    end = record.result.termination[0]
+    assert end.kind is Termination.LIMIT, end
+    assert "had not stopped 0.350s, all the idle time its clock left it, after its answer" in end.message
+    assert sum(1 for m in record.moves if m.seat == 0) == 1  # its second answer was its last
+    assert record.result.termination[1].kind is Termination.NORMAL
+    assert record.clock_used[0] == 0.0  # idling is never charged: it is bounded
