@@ -10,6 +10,7 @@ import pytest
 
 from codecup.dialogue import NORMAL, Outcome, Receive, Send, Termination
 from codecup.game import Game, GameInfo, Variant
+from codecup.players import SubprocessSettings
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
 from codecup.verify import verify_record
@@ -71,6 +72,26 @@ def test_stderr_flood_is_capped(tiny_game):
     assert record.logs[0].startswith("spam spam")
     assert "more bytes of stderr dropped" in record.logs[0]
     assert len(record.logs[0]) < 70_000
+
+
+def test_past_its_cap_stderr_is_read_no_faster_than_the_drain_rate(tiny_game):
+    """Reading a bot's stderr is the referee's processor time, charged to no bot: a bot writing
+    without pause had the referee burn several times the bot's own charge. Past the log's cap the
+    referee reads no faster than ``drain_rate`` (the writer blocks meanwhile), so what it drops
+    in a game is bounded by the game's length, whatever the machine's speed."""
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    writer = PlayerInfo("writer", command=python_argv(HOSTILE / "stderr_for.py", "1.5", token))
+    match = new_match(tiny_game, [writer, PlayerInfo("bot", bot="random")], seed=1, clock=2.0)
+    rate = 256 * 1024
+    settings = SubprocessSettings(drain_rate=rate)
+    start = time.monotonic()
+    record = asyncio.run(play_match(tiny_game, match, settings=settings))
+    took = time.monotonic() - start
+    assert [e.kind for e in record.result.termination] == [Termination.NORMAL] * 2, record.result
+    dropped = int(record.logs[0].rsplit("[... ", 1)[1].split(" ", 1)[0])
+    read_at_once = 256 * 1024  # the most one read of the pipe takes
+    assert 0 < dropped <= rate * took + read_at_once, (dropped, took)
+    assert processes_with(token) == []
 
 
 def test_program_not_found_is_a_config_error(tiny_game):

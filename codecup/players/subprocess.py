@@ -5,7 +5,9 @@ group and, where the machine allows, in its own sandbox
 (:mod:`codecup.sandbox`): suspending, resuming and killing reach its whole
 tree (a cgroup where there is one, else the process group). Its stdout
 is split into lines (``\\r`` stripped, strict UTF-8, a maximum length); its
-stderr is drained continuously into a capped log so it can never block on it.
+stderr is drained continuously into a capped log so it never blocks on it, up to
+the cap; past it, no faster than a few MiB a second (the reading is the referee's
+processor time).
 Every wait is bounded, and :meth:`close` always reaps the process and kills
 whatever is left in its group.
 """
@@ -44,6 +46,7 @@ class SubprocessSettings:
     max_line: int = 4096  # bytes, newline excluded
     max_queued_lines: int = 1000
     log_cap: int = 64 * 1024  # bytes of stderr kept
+    drain_rate: float = 4 * 1024 * 1024  # bytes a second of stderr read once the log is full
     exit_grace: float = 0.5  # after its input is closed, time to exit by itself
     term_grace: float = 0.3  # after SIGTERM, time before SIGKILL
     reap_timeout: float = 2.0  # after SIGKILL
@@ -91,6 +94,26 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.stderr = bytearray()
         self.stderr_dropped = 0
         self.broken = False  # the output stream is no longer in sync: stop reading it
+        self.transport: asyncio.SubprocessTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.SubprocessTransport)
+        self.transport = transport
+
+    def _slow_stderr(self, dropped: int) -> None:
+        """Past the log's cap, read stderr no faster than ``drain_rate``: the referee's reading is
+        its own processor time, charged to no bot and outside every bot's limits, and a bot that
+        writes without end would have it burn a core. The writer blocks meanwhile (idle time)."""
+        pipe = self.transport.get_pipe_transport(2) if self.transport is not None else None
+        if not isinstance(pipe, asyncio.ReadTransport) or pipe.is_closing():
+            return
+        pipe.pause_reading()
+        asyncio.get_running_loop().call_later(dropped / self.settings.drain_rate, self._resume_stderr, pipe)
+
+    @staticmethod
+    def _resume_stderr(pipe: asyncio.ReadTransport) -> None:
+        if not pipe.is_closing():
+            pipe.resume_reading()
 
     def _wake(self) -> None:
         if self.waiter is not None and not self.waiter.done():
@@ -98,9 +121,12 @@ class _Protocol(asyncio.SubprocessProtocol):
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         if fd == 2:
-            room = self.settings.log_cap - len(self.stderr)
-            self.stderr += data[: max(room, 0)]
-            self.stderr_dropped += max(0, len(data) - max(room, 0))
+            room = max(self.settings.log_cap - len(self.stderr), 0)
+            self.stderr += data[:room]
+            dropped = max(0, len(data) - room)
+            self.stderr_dropped += dropped
+            if dropped:
+                self._slow_stderr(dropped)
             return
         if self.broken:
             return
