@@ -91,17 +91,28 @@ def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | 
     from codecup.plugins import load_games
 
     named = bot_arguments(args)
-    if named is None:
-        return f"`codecup bot {shlex.join(args)}` is not a command it takes: codecup bot GAME NAME [options]"
-    name, bot = named
+    if isinstance(named, str):
+        usage = "codecup bot GAME NAME [options]"
+        return f"`codecup bot {shlex.join(args)}` is not a command it takes ({named}): {usage}"
+    name, bot = named.game, named.name
     said = f"`codecup bot {name} {bot}`"
     if game is not None and name != game:
         return f"{said} plays {name}, not {game}"
     registry = load_games()
     if name not in registry.games:
         return f"{said}: no game {name!r} is installed (installed: {', '.join(registry.names())})"
+    if named.variant is not None:
+        try:
+            registry.get(name).info.variant(named.variant)
+        except ConfigError as exc:
+            return f"{said}: {exc}"
+    for option, value in named.paths:
+        if not (cwd / value).exists():
+            return f"`codecup bot {name} {bot} {option} {value}`: no such file in {cwd}"
     file, colon, attribute = bot.rpartition(":")
     if colon and file.endswith(".py"):
+        if (cwd / file).is_dir():
+            return f"{said}: {file!r} in {cwd} is a folder, not a Python file"
         if not (cwd / file).is_file():
             return f"{said}: no file {file!r} in {cwd}"
         return _defines(cwd / file, attribute, said)

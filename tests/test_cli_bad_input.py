@@ -236,7 +236,18 @@ def test_an_unknown_built_in_bot_names_the_file_and_the_player(tmp_path, capsys)
         ("codecup bot twentyone perfekt", "twentyone has no bot 'perfekt' (known: random, perfect)"),
         ("codecup bot pillars baseline", "`codecup bot pillars baseline` plays pillars, not twentyone"),
         ("codecup bot nosuchgame x", "`codecup bot nosuchgame x`"),  # another game, or none installed
-        ("codecup bot twentyone", "`codecup bot twentyone` is not a command it takes: codecup bot GAME NAME"),
+        (
+            "codecup bot twentyone",
+            "`codecup bot twentyone` is not a command it takes (the following arguments are required: name)",
+        ),
+        (
+            "codecup bot twentyone random --clock nan",
+            "(argument --clock: the clock must be positive and finite, in seconds (got nan))",
+        ),
+        ("codecup bot twentyone random --help", "(it prints its help and plays no game)"),
+        ("codecup bot twentyone random --variant x", "game 'twentyone' has no variant 'x'"),
+        ("codecup bot twentyone folder.py:MyBot", "'folder.py' in"),  # ... is a folder, not a Python file
+        ("codecup bot twentyone random --words nothere.dat", "--words nothere.dat`: no such file in"),
         (f"{sys.executable} -m codecup bot twentyone --seed 3 perfekt", "twentyone has no bot 'perfekt'"),
     ],
 )
@@ -244,6 +255,7 @@ def test_an_unknown_built_in_bot_names_the_file_and_the_player(tmp_path, capsys)
 def test_a_codecup_bot_command_is_checked_before_any_game(run, command, message, tmp_path, capsys):
     """A typo in a `codecup bot` command was a crash in every game (and "not stronger" to sprt)."""
     (tmp_path / "mybot.py").write_text("class MyBot: ...\n")
+    (tmp_path / "folder.py").mkdir()
     if run == "tournament":
         path = tmp_path / "players.yml"
         path.write_text(
@@ -280,7 +292,7 @@ def test_a_codecup_bot_command_is_read_as_codecup_bot_reads_it():
 
     for command in (
         ("codecup", "bot", "--var", "wordracer", "lucky_words", "zracer"),
-        ("codecup", "bot", "lucky_words", "strong", "--words", "/x", "--seed", "3"),
+        ("codecup", "bot", "lucky_words", "strong", "--words", __file__, "--seed", "3"),
         (sys.executable, "-m", "codecup", "bot", "--clock=2", "pillars", "baseline"),
     ):
         assert command_problem(PlayerInfo("p", command=command)) is None, command

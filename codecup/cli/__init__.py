@@ -19,6 +19,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+import attrs
+
 from codecup import __version__
 from codecup.cli.common import Subparsers
 from codecup.errors import CodecupError, ConfigError
@@ -34,7 +36,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 class _ProbeFailed(Exception):
-    """A probing parse that could not tell (a usage error, --help): the real parser will say it."""
+    """A probing parse that could not tell (a usage error, --help): the real parser will say it.
+    Its message is the parser's (empty for --help)."""
 
 
 class _Probe(argparse.ArgumentParser):
@@ -44,10 +47,10 @@ class _Probe(argparse.ArgumentParser):
         pass
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        raise _ProbeFailed
+        raise _ProbeFailed(message or "")
 
     def error(self, message: str) -> NoReturn:
-        raise _ProbeFailed
+        raise _ProbeFailed(message)
 
 
 def build_parser(
@@ -130,14 +133,30 @@ def _cut(text: str) -> str:
     return text
 
 
-def bot_arguments(args: Sequence[str]) -> tuple[str, str] | None:
-    """The game and bot a ``codecup bot ARGS...`` command names, read as that command reads them
-    (abbreviated options, options plugins add); None if it would refuse them."""
+@attrs.frozen
+class BotArguments:
+    """What a ``codecup bot ARGS...`` command asks for, read as that command reads them
+    (abbreviated options, options plugins add)."""
+
+    game: str
+    name: str
+    variant: str | None
+    paths: tuple[tuple[str, str], ...]  # (option, value) of each path option a plugin adds
+
+
+def bot_arguments(args: Sequence[str]) -> BotArguments | str:
+    """The arguments of a ``codecup bot ARGS...`` command, or why that command would refuse them."""
+    extensions = load_extensions()
     try:
-        parsed = build_parser("bot", parser_class=_Probe).parse_args(["bot", *args])
-    except _ProbeFailed:
-        return None
-    return str(parsed.game), str(parsed.name)
+        parsed = build_parser("bot", extensions, parser_class=_Probe).parse_args(["bot", *args])
+    except _ProbeFailed as exc:
+        return str(exc) or "it prints its help and plays no game"
+    paths = tuple(
+        (f"--{option.name}", str(getattr(parsed, option.dest)))
+        for option in extensions.options_for("bot")
+        if option.path and getattr(parsed, option.dest, None) is not None
+    )
+    return BotArguments(str(parsed.game), str(parsed.name), parsed.variant, paths)
 
 
 def _bot_extensions(args_list: list[str]) -> Extensions | None:
