@@ -162,7 +162,13 @@ def clock_problems(record: Record) -> list[str]:
     used = record.clock_used
     if len(used) != len(record.match.players):
         return [f"clock: {len(used)} clocks for {len(record.match.players)} seats"]
-    timed_out = {t.seat for t in record.transcript if t.dir == FAULT and t.kind == Termination.TIMEOUT.value}
+    # An optional line's wait (a final score) ends off the clock: a time-out there charges nothing
+    # and is noted without a charge, unlike one on the clock.
+    timed_out = {
+        t.seat
+        for t in record.transcript
+        if t.dir == FAULT and t.kind == Termination.TIMEOUT.value and t.used is not None
+    }
     charged = {t.seat: t.used for t in record.transcript if t.used is not None}  # each seat's last charge
     problems = []
     for seat, seconds in enumerate(used):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +13,7 @@ from codecup.game import ProvidedFile
 from codecup_games.lucky_words.game import LuckyWords
 from codecup_games.lucky_words.words import WORDS_ENV, WordList, load_words
 from tests.games.lucky_words.lw_support import SMALL_WORDS
+from tests.support import python_argv
 
 OTHER_WORDS = "CAT\nDOG\nZAP\n"
 
@@ -218,3 +221,19 @@ def test_a_list_in_lower_case_reaches_programs_in_upper_case(tmp_path, no_list, 
         text == text.upper()
         and WordList.from_file(provided.source).sha256 == WordList.from_file(lower).sha256
     )
+
+
+def test_a_2004_game_without_the_optional_score_lines_verifies(tmp_path, no_list):
+    """The score line after the last placement may be left out (the spec's rule 16): the referee's
+    wait for it ends off the clock, and that end is no time-out of the seat's clock to verify (it
+    said "timed out having used 0.001s of a 30s clock")."""
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    program = shlex.join(python_argv(Path(__file__).with_name("no_score_line.py")))
+    record = tmp_path / "game.json"
+    argv = ["play", "lucky_words", program, "bot:zracer", "--variant", "codecup2004", "--seed", "5"]
+    assert main([*argv, "--record", str(record), "--quiet", "--words", str(small)]) == 0
+    doc = json.loads(record.read_text())
+    assert [end["kind"] for end in doc["result"]["termination"]] == ["normal", "normal"]
+    assert [line["seat"] for line in doc["transcript"] if line.get("kind") == "timeout"] == [0]
+    assert main(["verify", str(record), "--words", str(small)]) == 0
