@@ -141,6 +141,16 @@ def replay(state: S, moves: Iterable[str]) -> list[S]:
     return states
 
 
+BLANKS = " \t\r"
+"""What a game may forgive around a move: spaces, tabs, a carriage return (not Unicode's other spaces)."""
+
+
+def trimmed(line: str) -> str:
+    """``line`` without :data:`BLANKS` around it. ``str.strip()`` would also take a no-break space, an
+    ideographic space or a form feed, which no contest's referee forgave."""
+    return line.strip(BLANKS)
+
+
 def quote(line: str, limit: int = 80) -> str:
     """``line`` for an error message: its repr, cut short if it is long."""
     return repr(line) if len(line) <= limit else repr(line[:limit]) + "..."

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from codecup.errors import InvalidMoveError
+from codecup.rules import trimmed
 from codecup_games.lucky_words.engine import CELLS
 
 _DIGITS = re.compile(r"[0-9]{1,2}")
@@ -17,7 +18,9 @@ _WORDRACER_PICK = re.compile(r"([A-Z]) ([0-9]{1,2})")
 
 def parse_letter(line: str, *, strict: bool) -> str:
     """A picked letter. Lenient (2004): surrounding blanks and lower case are accepted."""
-    text = line if strict else line.strip().upper()
+    text = line if strict else trimmed(line)
+    if not strict and text.isascii():  # not U+017F or U+0131, which upper() makes S and I
+        text = text.upper()
     if len(text) != 1 or not ("A" <= text <= "Z"):
         what = "an upper-case letter A..Z" if strict else "a letter A..Z"
         raise InvalidMoveError(f"expected {what}, got {line!r}")
@@ -26,7 +29,7 @@ def parse_letter(line: str, *, strict: bool) -> str:
 
 def parse_position(line: str, *, strict: bool) -> int:
     """A board position 0..48. Lenient (2004): surrounding blanks are accepted."""
-    text = line if strict else line.strip()
+    text = line if strict else trimmed(line)
     if not _DIGITS.fullmatch(text):
         raise InvalidMoveError(f"expected a position 0..48, got {line!r}")
     cell = int(text)
@@ -65,7 +68,7 @@ def parse_follow_move(move: str) -> int:
 
 def parse_score_line(line: str) -> int | None:
     """A self-reported score, or ``None`` when the line is not a whole number."""
-    text = line.strip()
+    text = trimmed(line)
     if text.isascii() and text.isdigit():
         return int(text)
     return None

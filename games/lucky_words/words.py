@@ -81,7 +81,7 @@ class WordList:
             text = Path(path).read_bytes().decode("ascii", "replace")
         except OSError as exc:
             raise WordListError(f"cannot read word list {path}: {exc.strerror or exc}") from None
-        wl = cls.from_words(text.split(), str(Path(path).resolve()))
+        wl = cls.from_words(text.splitlines(), str(Path(path).resolve()))  # a line with a space is no word
         return attrs.evolve(wl, official=wl.sha256 == OFFICIAL_SHA256, upper=text == text.upper())
 
     @classmethod

@@ -10,7 +10,7 @@ from __future__ import annotations
 import attrs
 
 from codecup.errors import IllegalMoveError
-from codecup.rules import State
+from codecup.rules import State, trimmed
 from codecup_games.pillars.engine import RECT_OF_MASK, Board, legal_masks
 from codecup_games.pillars.notation import JOKER, Move, format_rect
 from codecup_games.pillars.scoring import joker_value, regular_scores
@@ -58,7 +58,7 @@ class PillarsState(State):
 
     def apply(self, move: str) -> PillarsState:
         """Fill the rectangle ``move`` (``!`` first: with the joker)."""
-        parsed = Move.from_text(move.strip())
+        parsed = Move.from_text(trimmed(move))
         if self.board.over:
             raise IllegalMoveError("the board is full: the game is over")
         seat = self.board.to_move
@@ -83,7 +83,7 @@ class PillarsState(State):
 
     def notation(self, move: str) -> str:
         """The move as written, ``!`` included for a joker."""
-        return Move.from_text(move.strip()).text()
+        return Move.from_text(trimmed(move)).text()
 
     def scores(self) -> tuple[float, ...]:
         """Rule 9: whoever filled the last field loses: winner 18 + J, loser 9 - J."""

@@ -13,7 +13,7 @@ import random
 import attrs
 
 from codecup.errors import IllegalMoveError
-from codecup.rules import State
+from codecup.rules import State, trimmed
 from codecup_games.spaghetti.engine import Position
 from codecup_games.spaghetti.jury import parse_setup
 from codecup_games.spaghetti.notation import format_move, parse_move
@@ -54,9 +54,9 @@ class SpaghettiState(State):
 
     def apply(self, move: str) -> SpaghettiState:
         """Put the tile ``move`` (surrounding white space forgiven) for the seat to move."""
-        parsed = parse_move(move.strip())
+        parsed = parse_move(trimmed(move))
         if not self.pos.is_empty(parsed // 3):
-            raise IllegalMoveError(f"cell {move.strip()[:2]} already holds a tile")
+            raise IllegalMoveError(f"cell {trimmed(move)[:2]} already holds a tile")
         after = self.pos.copy()
         after.play(parsed)
         return SpaghettiState(after, parsed, self.pos)

@@ -9,6 +9,7 @@ loop is *illegal*.
 from __future__ import annotations
 
 from codecup.errors import InvalidMoveError
+from codecup.rules import trimmed
 from codecup_games.turn_right.board import parse_square, square_name
 from codecup_games.turn_right.circuit import Circuit
 from codecup_games.turn_right.engine import Move
@@ -20,7 +21,7 @@ MAX_TEXT = 200
 
 def parse_squares(text: str) -> list[int]:
     """``"a1-a2-b2-b1"`` -> its squares; :class:`InvalidMoveError` on bad syntax."""
-    text = text.strip()
+    text = trimmed(text)
     if not text:
         raise InvalidMoveError("an empty line is not a move")
     if len(text) > MAX_TEXT:

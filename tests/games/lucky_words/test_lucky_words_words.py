@@ -74,3 +74,13 @@ def test_cache_is_per_path(small_words, tmp_path, monkeypatch):
     monkeypatch.setenv(WORDS_ENV, str(other))
     assert load_words().words == {"ZAP"}
     assert words_mod.locate() == other
+
+
+def test_a_line_with_a_space_inside_is_no_word(tmp_path):
+    """One word a line (spec item 9): 'AB CD' is not the words AB and CD; blanks around one are."""
+    path = tmp_path / "words.dat"
+    path.write_text("AB CD\n  CAT \r\n\nDOG\tEAR\n")
+    assert WordList.from_file(path).in_order == ("CAT",)
+    path.write_text("AB CD\n123\n")
+    with pytest.raises(WordListError, match=r"holds no word of 2\.\.7 letters"):
+        WordList.from_file(path)

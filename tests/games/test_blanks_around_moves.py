@@ -1,0 +1,51 @@
+"""What the built-in games forgive around a move line: spaces, tabs and a carriage return (each game's
+settled reading), never Unicode's other spaces, which ``str.strip()`` also took: the specs call
+anything but a move invalid, and no contest's referee read a no-break space as a blank."""
+
+from __future__ import annotations
+
+import pytest
+
+from codecup.dialogue import Termination
+from codecup.errors import InvalidMoveError
+from codecup.plugins import load_games
+from codecup.rules import Accepted, judge
+from codecup_games.lucky_words.notation import parse_letter, parse_position
+
+GAMES = ["pillars", "spaghetti", "turn_right"]
+FORGIVEN = [" {} ", "\t{}", "{}\r", "{}  "]
+INVALID = ["{}\xa0", "\u3000{}", "{}\x0c", "\u2003{}", "{}\x0b"]
+
+
+def first_move(name: str):
+    game = load_games().get(name)
+    variant = game.info.default_variant.name
+    state = game.replay_state(game.start_position(1, variant, None), variant, {})
+    return state, state.legal_moves()[0]
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("around", FORGIVEN)
+def test_blanks_around_a_move_are_forgiven(name, around):
+    state, move = first_move(name)
+    judged = judge(state, around.format(move))
+    assert isinstance(judged, Accepted), judged
+    assert judged.move == state.notation(move)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("around", INVALID)
+def test_other_spaces_around_a_move_make_it_invalid(name, around):
+    state, move = first_move(name)
+    judged = judge(state, around.format(move))
+    assert not isinstance(judged, Accepted) and judged.kind is Termination.INVALID, judged
+
+
+@pytest.mark.parametrize("line", ["\u017f", "\u0131", "E\xa0", "\u3000E", "\uff25"])  # long s, dotless i
+def test_a_2004_letter_is_one_of_a_to_z_in_either_case_and_nothing_that_upper_case_makes_one(line):
+    with pytest.raises(InvalidMoveError, match=r"expected a letter A\.\.Z"):
+        parse_letter(line, strict=False)
+    assert parse_letter(" e\t", strict=False) == "E"
+    with pytest.raises(InvalidMoveError, match="expected a position"):
+        parse_position("12\xa0", strict=False)
+    assert parse_position(" 12 ", strict=False) == 12
