@@ -191,3 +191,14 @@ def test_a_failed_run_keeps_a_folder_that_was_there_or_holds_results(tmp_path):
     with pytest.raises(RuntimeError), released_on_failure(empty, created=empty):
         raise RuntimeError("lost before a game")
     assert not empty.exists()
+
+
+def test_a_demo_of_one_game_keeps_the_other_games_of_its_folder_on_its_front_page(tmp_path):
+    """`demo --game pillars` over a demo of every game rewrote the front page with pillars alone:
+    the other games' results stayed on disk, unlinked."""
+    out = tmp_path / "demo"
+    assert main(["demo", "--out", str(out), "--game", "turn_right", "--quiet", "--jobs", "1"]) == 0
+    assert main(["demo", "--out", str(out), "--game", "pillars", "--quiet", "--jobs", "1"]) == 0
+    front = (out / "index.html").read_text()
+    assert 'href="turn_right/index.html"' in front and 'href="pillars/index.html"' in front
+    assert "earlier run" in front  # turn_right's line: no time of this run

@@ -18,7 +18,7 @@ from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
-from codecup.site import build_site, write_demo_index
+from codecup.site import DemoEntry, build_site, write_demo_index
 from codecup.tournament.tournament import TournamentResult, TournamentSpec
 
 DEFAULT_OUT = "demo-results"
@@ -87,6 +87,11 @@ def _demo(args: argparse.Namespace, registry: GameRegistry, names: list[str]) ->
         elapsed = time.perf_counter() - start
         results.append((name, result, elapsed))
         print(result.summary())
-    write_demo_index(args.out, [(name, registry.get(name).info.title, r, t) for name, r, t in results])
+    played = {name: DemoEntry.played(name, registry.get(name).info.title, r, t) for name, r, t in results}
+    entries = [  # the games of earlier runs too (a run of one game must not unlink the others)
+        played.get(name) or DemoEntry.earlier(args.out / name, registry.get(name).info.title)
+        for name in registry.names()
+    ]
+    write_demo_index(args.out, [entry for entry in entries if entry is not None])
     print(f"\ndemo results in {args.out}/ (open {args.out / 'index.html'}, or: codecup view {args.out})")
     return 0

@@ -11,10 +11,13 @@ a tournament runs.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Collection, Sequence
 from importlib import resources
 from pathlib import Path
+
+import attrs
 
 from codecup.game import Game
 from codecup.record import Record
@@ -78,19 +81,40 @@ def build_site(out: Path, game: Game, result: TournamentResult, written: Collect
     return index
 
 
-def write_demo_index(out: Path, entries: Sequence[tuple[str, str, TournamentResult, float]]) -> Path:
-    """The demo's front page, linking each game's site: entries are (name, title, result, seconds)."""
+@attrs.frozen
+class DemoEntry:
+    """One game's line on the demo's front page."""
+
+    name: str  # the game, and its folder
+    title: str
+    games: int
+    winner: str
+    seconds: float | None = None  # how long this run took to play it (None: played by an earlier run)
+
+    @classmethod
+    def played(cls, name: str, title: str, result: TournamentResult, seconds: float) -> DemoEntry:
+        """The entry of a game this run played."""
+        return cls(name, title, len(result.games), result.standings.order[0], seconds)
+
+    @classmethod
+    def earlier(cls, folder: Path, title: str) -> DemoEntry | None:
+        """The entry of a game an earlier run played into ``folder`` (its ``standings.json``), if any."""
+        try:
+            doc = json.loads((folder / "standings.json").read_text("utf-8"))
+            return cls(folder.name, title, len(doc["games"]), str(doc["standings"][0]["player"]))
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            return None
+
+
+def write_demo_index(out: Path, entries: Sequence[DemoEntry]) -> Path:
+    """The demo's front page, linking each game's site."""
     from codecup.site.pages import render
 
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / "style.css", _asset("style.css"))
-    rows = [
-        {"name": name, "title": title, "games": len(r.games), "winner": r.standings.order[0], "seconds": took}
-        for name, title, r, took in entries
-    ]
     index = out / "index.html"
-    write_atomic(index, render("demo.html", root="", entries=rows))
+    write_atomic(index, render("demo.html", root="", entries=entries))
     return index
 
 
-__all__ = ["build_site", "write_assets", "write_demo_index", "write_game_page"]
+__all__ = ["DemoEntry", "build_site", "write_assets", "write_demo_index", "write_game_page"]

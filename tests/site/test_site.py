@@ -333,7 +333,7 @@ def test_a_live_index_behind_the_games_is_written_by_a_timer_and_a_stopped_run_s
 def test_demo_index_links_each_game_and_escapes(site, tmp_path):
     import attrs
 
-    from codecup.site import write_demo_index
+    from codecup.site import DemoEntry, write_demo_index
 
     _, _, result = site
     evil = attrs.evolve(
@@ -346,9 +346,11 @@ def test_demo_index_links_each_game_and_escapes(site, tmp_path):
             ),
         ),
     )
-    html = write_demo_index(tmp_path, [("pillars", "Pillars & co", evil, 1.25)]).read_text()
+    entries = [DemoEntry.played("pillars", "Pillars & co", evil, 1.25), DemoEntry("spaghetti", "S", 3, "w")]
+    html = write_demo_index(tmp_path, entries).read_text()
     assert 'href="pillars/index.html"' in html and "Pillars &amp; co" in html
     assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x" not in html and "1.2 s" in html
+    assert 'href="spaghetti/index.html"' in html and "earlier run" in html
     assert (tmp_path / "style.css").is_file()
 
 
