@@ -66,8 +66,9 @@ def claim_folder(
     ``writes`` adds names this run writes beyond :data:`WRITES` (a demo's per-game folders).
     """
     marked = _marked(path)
-    if marked is not None and not _holds_results(path):
-        marked = None  # a run that stopped before its first result (say, its cluster unreachable)
+    stopped = marked is not None and not _holds_results(path)
+    if stopped:  # a run that stopped before its first result (its cluster unreachable, a kill -9)
+        marked = None
     if marked is not None:
         if marked != kind:
             raise ConfigError(
@@ -81,6 +82,8 @@ def claim_folder(
         )
     if not earlier:
         ours = WRITES[kind] | writes
+        if stopped:  # that run's bookkeeping, which this run writes afresh
+            ours -= {SCHEDULE_NAME}
         clash = sorted(entry.name for entry in path.iterdir() if entry.name in ours and _holds(entry))
         if clash:
             raise ConfigError(

@@ -202,3 +202,15 @@ def test_a_demo_of_one_game_keeps_the_other_games_of_its_folder_on_its_front_pag
     front = (out / "index.html").read_text()
     assert 'href="turn_right/index.html"' in front and 'href="pillars/index.html"' in front
     assert "earlier run" in front  # turn_right's line: no time of this run
+
+
+def test_a_run_killed_before_its_first_result_leaves_a_folder_the_same_command_takes_again(tmp_path):
+    """A kill -9 before the first game was logged left the marker, the lock, the schedule and an
+    empty games/: the same command then refused the folder ("holds .codecup-schedule.json but is
+    not a codecup tournament's folder")."""
+    claim_folder(tmp_path, RunKind.TOURNAMENT)
+    (tmp_path / ".lock").write_bytes(b"")
+    (tmp_path / ".codecup-schedule.json").write_text('{"format": "round-robin"}\n')
+    (tmp_path / "games").mkdir()
+    claim_folder(tmp_path, RunKind.TOURNAMENT)
+    assert (tmp_path / MARKER).read_text() == "tournament\n"
