@@ -63,6 +63,7 @@ class LiveSite:
     _lock: threading.Lock = attrs.field(factory=threading.Lock)  # the timer's thread writes too
     _timer: Cancellable | None = None
     _over: bool = False  # stopped or finished: the timer writes no more
+    _played: bool = False  # a game was played by this run (not only found in its log)
 
     def start(self) -> None:
         """The shared files (on the first game: a run refused at its start touches nothing)."""
@@ -70,15 +71,24 @@ class LiveSite:
         write_assets(self.out, self.game)
         self._started = True
 
-    def add(self, g: ScheduledGame, record: Record) -> None:
+    def add(self, g: ScheduledGame, record: Record, *, logged: bool = False) -> None:
         """A game finished: write its page, and the index if it is due (else soon, by a timer).
+
+        A game a resumed run found in its log (``logged``) only joins the games:
+        the index is written with the next game played, or when the run stops,
+        so that it never shows part of the log (a run stopped, or killed, while
+        it read its log left an index of the first few games).
 
         A site that cannot be written does not stop the tournament: one line on
         stderr, and the site is tried again when the run ends.
         """
         with self._lock:
             self.games[g.id] = (g, record)
-            self._guarded(lambda: self._add_page(g, record))
+            if logged:
+                self._guarded(lambda: self._add_logged_page(g, record))
+            else:
+                self._played = True
+                self._guarded(lambda: self._add_page(g, record))
 
     __call__ = add  # a tournament's on_record callback
 
@@ -91,6 +101,11 @@ class LiveSite:
             self._write_index()
         elif self._timer is None:
             self._timer = self.start_timer(self.interval - waited, self._on_time)
+
+    def _add_logged_page(self, g: ScheduledGame, record: Record) -> None:
+        if not self._started:
+            self.start()
+        write_game_page(self.out, self.game, g.id, record)
 
     def _on_time(self) -> None:
         with self._lock:
@@ -135,10 +150,12 @@ class LiveSite:
             self._timer = None
 
     def stopped(self) -> None:
-        """The run was stopped: an index that says so, with the games played, and no more reloads."""
+        """The run was stopped: an index that says so, with the games played, and no more reloads.
+        A run stopped before it played a game leaves the index of the run before (it may not have
+        read all of its log yet)."""
         with self._lock:
             self._end()
-            if self._started:
+            if self._started and self._played:
                 self._guarded(lambda: self._write_index(stopped=True))
 
     def finish(self, result: TournamentResult) -> Path:

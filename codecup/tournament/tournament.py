@@ -15,9 +15,9 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
@@ -38,7 +38,12 @@ from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.standings import SCHEMA as STANDINGS_SCHEMA
 from codecup.tournament.standings import Standings, compute_standings, reorder
 
-OnRecord = Callable[[ScheduledGame, Record], None]  # told of every finished (or resumed) game
+
+class OnRecord(Protocol):
+    """Told of every game as it is logged, and of every game a resumed run finds in its log
+    (``logged``: those come first, all at once, before any game is played)."""
+
+    def __call__(self, g: ScheduledGame, record: Record, *, logged: bool = False) -> None: ...
 
 
 @attrs.frozen
@@ -376,7 +381,7 @@ def _run(
                     progress.done += 1
                     _write_game(out, g, log.records[g.id], only_if_missing=True)
                     if on_record is not None:
-                        on_record(g, log.records[g.id])
+                        on_record(g, log.records[g.id], logged=True)
                 else:
                     todo.append((g, match))
             progress.grow(len(scheduled))

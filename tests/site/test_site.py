@@ -269,6 +269,32 @@ def test_live_site_writes_pages_as_games_finish_and_the_index_when_due(site, tmp
     assert 'href="standings.json"' in final
 
 
+def test_a_resumed_runs_index_never_shows_part_of_its_log(site, tmp_path):
+    """The games a resumed run finds in its log come first: the index waited for none of them, and
+    a run stopped (or killed) while it read them left an index of the first few ("Live: 1 of 110"
+    over a finished run's, or "Stopped: 13 of 110" with all 110 in the log)."""
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    (tmp_path / "index.html").write_text("the earlier run's index")
+    live = LiveSite(tmp_path, game, result.spec, interval=5.0, clock=lambda: 0.0)
+    (g1, r1), (g2, r2) = result.games[:2]
+    live.add(g1, r1, logged=True)
+    live.add(g2, r2, logged=True)
+    assert (tmp_path / "index.html").read_text() == "the earlier run's index"
+    assert (tmp_path / "view" / f"{g2.id}.html").is_file()
+    live.stopped()  # before it played a game: the earlier run's index stays
+    assert (tmp_path / "index.html").read_text() == "the earlier run's index"
+
+    live = LiveSite(tmp_path, game, result.spec, interval=5.0, clock=lambda: 0.0)
+    live.add(g1, r1, logged=True)
+    live.add(g2, r2)  # the first game played: the index, with every game
+    assert "Live: 2 of" in (tmp_path / "index.html").read_text()
+    live.stopped()
+    assert "Stopped at" in (tmp_path / "index.html").read_text()
+    assert "2 of" in (tmp_path / "index.html").read_text()
+
+
 def test_a_players_language_is_shown_with_its_name(site, tmp_path):
     from codecup.site.pages import index_page
 
