@@ -15,6 +15,8 @@ rest of the game rather than lose on time.
 
 from __future__ import annotations
 
+import contextvars
+import os
 import time
 
 import attrs
@@ -26,6 +28,22 @@ cheap moves."""
 WALL_SHARE = 0.9
 """The share of its clock in wall time past which it hurries all the same: under a wall clock a
 machine loaded beyond anything the work plan allows for would run it out of time."""
+
+CLOCK_MODE_VARIABLE = "CODECUP_CLOCK_MODE"
+"""What our referee's clock charges (``cpu`` or ``wall``), in a program's environment."""
+
+IN_PROCESS_CLOCK_MODE: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "codecup_clock_mode", default=None
+)
+"""The same for the in-process bots of the match the referee plays in this context."""
+
+
+def wall_charged() -> bool:
+    """Whether the bot's clock may charge wall time, so that its safety net must watch it too: not
+    where our referee says it charges processor time (then a loaded machine, which stretches the
+    wall time, must not change the game under a seed); under any other referee, yes."""
+    mode = IN_PROCESS_CLOCK_MODE.get() or os.environ.get(CLOCK_MODE_VARIABLE)
+    return mode != "cpu"
 
 
 def clock_scale(clock: float, standard: float, low: float, high: float) -> float:
@@ -42,7 +60,8 @@ class Thinking:
     machine is loaded: reaching ``share`` of the clock sets :attr:`hurried`.
     Wall time (what a referee charges in wall mode) sets it only past
     ``wall_share``, far beyond what the work plans need even on a loaded
-    machine, so that a load does not change the game under a seed.
+    machine, and never where the referee charges CPU time (:func:`wall_charged`),
+    so that a load does not change the game under a seed.
     """
 
     clock: float
@@ -65,4 +84,5 @@ class Thinking:
     def hurried(self) -> bool:
         """True once the thinking so far reached the safety net's share of the clock (CPU), or
         its wall share (wall)."""
-        return self.cpu >= self.share * self.clock or self.wall >= self.wall_share * self.clock
+        late = self.wall >= self.wall_share * self.clock and wall_charged()
+        return self.cpu >= self.share * self.clock or late

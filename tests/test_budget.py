@@ -26,6 +26,7 @@ class FakeTime:
 def fake(monkeypatch) -> FakeTime:
     clock = FakeTime()
     monkeypatch.setattr(budget, "time", clock)
+    monkeypatch.delenv(budget.CLOCK_MODE_VARIABLE, raising=False)  # not run under our referee
     return clock
 
 
@@ -70,3 +71,46 @@ def test_cpu_time_alone_also_hurries(fake):
     with thinking:
         fake.cpu += 1.0
     assert thinking.hurried
+
+
+def test_wall_time_never_hurries_where_the_referee_charges_processor_time(fake, monkeypatch):
+    """Under our referee's cpu clock a loaded machine's wall time is no reason to hurry: it made an
+    organiser's seeded rerun of a tournament differ from the first (Pillars' baseline hurried at
+    5.0 s of wall time for 0.69 s of CPU, at load 5)."""
+    monkeypatch.setenv(budget.CLOCK_MODE_VARIABLE, "cpu")
+    thinking = Thinking(clock=4.0)
+    with thinking:
+        fake.wall += 100.0
+        fake.cpu += 0.4
+    assert not thinking.hurried
+    monkeypatch.setenv(budget.CLOCK_MODE_VARIABLE, "wall")
+    assert thinking.hurried
+    monkeypatch.delenv(budget.CLOCK_MODE_VARIABLE)  # another referee: it may charge wall time
+    assert thinking.hurried
+    token = budget.IN_PROCESS_CLOCK_MODE.set("cpu")  # an in-process bot of a cpu-clocked match
+    try:
+        assert not thinking.hurried
+    finally:
+        budget.IN_PROCESS_CLOCK_MODE.reset(token)
+
+
+def test_a_program_and_an_in_process_bot_learn_what_their_clock_charges(tiny_game):
+    import asyncio
+
+    from codecup.players import SubprocessSettings
+    from codecup.players.seat import make_player, program_environment
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match
+    from codecup.sandbox import Policy
+
+    players = [PlayerInfo("p", command=("true",)), PlayerInfo("b", bot="random")]
+    for mode in ("cpu", "wall"):
+        match = new_match(tiny_game, players, clock_mode=mode)
+        assert program_environment(match, 0, None)[budget.CLOCK_MODE_VARIABLE] == mode
+
+        async def seen(match=match) -> str | None:
+            make_player(tiny_game, match, 1, SubprocessSettings(), Policy(contain=False))
+            return budget.IN_PROCESS_CLOCK_MODE.get()
+
+        assert asyncio.run(seen()) == mode
+    assert budget.IN_PROCESS_CLOCK_MODE.get() is None  # set in the match's own context only

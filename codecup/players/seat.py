@@ -8,6 +8,7 @@ from pathlib import Path
 
 import attrs
 
+from codecup.budget import CLOCK_MODE_VARIABLE, IN_PROCESS_CLOCK_MODE
 from codecup.clock import CPU, loop_time
 from codecup.drive import derive_seed
 from codecup.game import Game
@@ -35,6 +36,7 @@ def program_environment(match: MatchInfo, seat: int, box: Box | None) -> dict[st
     env["CODECUP_GAME"] = match.game
     env["CODECUP_VARIANT"] = match.variant
     env["CODECUP_CLOCK"] = repr(match.clock)
+    env[CLOCK_MODE_VARIABLE] = match.clock_mode
     env["CODECUP_SEED"] = str(derive_seed(match.seed, "seat", seat))
     env.update(info.env)
     if box is not None:
@@ -49,6 +51,7 @@ def make_player(
     info = match.players[seat]
     if info.bot is not None:
         seed = derive_seed(match.seed, "seat", seat)
+        IN_PROCESS_CLOCK_MODE.set(match.clock_mode)  # what its clock charges (budget.wall_charged)
         session = game.new_player_checked(info.bot, match.variant, seed, match.clock)
         timer = time.thread_time if match.clock_mode == CPU else loop_time
         return InProcessPlayer(session, timer=timer)

@@ -10,7 +10,7 @@ import time
 
 import attrs
 
-from codecup.budget import WALL_SHARE
+from codecup.budget import WALL_SHARE, wall_charged
 from codecup.session import RulesPlayer, Wire
 from codecup_games.spaghetti.bots.base import Bot
 from codecup_games.spaghetti.notation import format_move
@@ -31,9 +31,9 @@ class ClockedBot:
     used when the bot was made, the interpreter's start-up, which a cpu clock
     charges too (at most ``STARTUP_CAP``: in a long in-process run that figure
     is other games' work). Wall time counts only past ``WALL_SHARE`` of the
-    clock (under a wall clock, on a machine loaded far beyond the plan): before
-    that, on a loaded machine, it would cut moves short and change the game
-    under a seed.
+    clock, and only where the clock may charge it (:func:`~codecup.budget.wall_charged`:
+    under a wall clock, on a machine loaded far beyond the plan): else, on a
+    loaded machine, it would cut moves short and change the game under a seed.
     """
 
     bot: Bot
@@ -46,7 +46,8 @@ class ClockedBot:
         started, wall = time.thread_time(), time.perf_counter()
         if state.last is not None and state.before is not None:  # the opponent's move
             self.bot.observe(state.before, state.last)
-        used = self.used if self.wall < WALL_SHARE * self.clock else max(self.used, self.wall)
+        late = self.wall >= WALL_SHARE * self.clock and wall_charged()
+        used = max(self.used, self.wall) if late else self.used
         move = self.bot.choose(state.pos, max(0.0, self.clock - used))
         self.used += time.thread_time() - started
         self.wall += time.perf_counter() - wall
