@@ -55,9 +55,11 @@ def clock_scale(clock: float, standard: float, low: float, high: float) -> float
 class Thinking:
     """A bot's thinking time over one game, wall and CPU, against its clock.
 
-    Wrap each move's thinking in ``with thinking:``. CPU time is what a
-    referee charges in CPU mode, the default, and does not grow when the
-    machine is loaded: reaching ``share`` of the clock sets :attr:`hurried`.
+    Wrap each move's thinking in ``with thinking:``. CPU time (the thread's:
+    an in-process bot's is charged so, and no other thread of the process, a
+    referee's or a site's, counts) is what a referee charges in CPU mode, the
+    default, and does not grow when the machine is loaded: reaching ``share``
+    of the clock sets :attr:`hurried`.
     Wall time (what a referee charges in wall mode) sets it only past
     ``wall_share``, far beyond what the work plans need even on a loaded
     machine, and never where the referee charges CPU time (:func:`wall_charged`),
@@ -72,13 +74,13 @@ class Thinking:
     _started: tuple[float, float] = (0.0, 0.0)
 
     def __enter__(self) -> Thinking:
-        self._started = (time.perf_counter(), time.process_time())
+        self._started = (time.perf_counter(), time.thread_time())
         return self
 
     def __exit__(self, *exc: object) -> None:
         wall, cpu = self._started
         self.wall += time.perf_counter() - wall
-        self.cpu += time.process_time() - cpu
+        self.cpu += time.thread_time() - cpu
 
     @property
     def hurried(self) -> bool:

@@ -18,7 +18,7 @@ class FakeTime:
     def perf_counter(self) -> float:
         return self.wall
 
-    def process_time(self) -> float:
+    def thread_time(self) -> float:
         return self.cpu
 
 
