@@ -60,7 +60,12 @@ class ResultsLog:
                 raise ConfigError(
                     f"{path} is not a codecup results log (the line after byte {good}: {exc})"
                 ) from None
-            log.records.setdefault(game_id, record)
+            earlier = log.records.setdefault(game_id, record)
+            if earlier != record:  # the same game twice, with different results: which is true?
+                raise ConfigError(
+                    f"{path} holds game {game_id} twice, with different records (the second after byte"
+                    f" {good}): remove the line that is wrong"
+                )
             good += len(raw)
         if good < len(data):
             with path.open("r+b") as f:  # drop the torn tail so appends start on a clean line

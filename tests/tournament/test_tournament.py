@@ -63,6 +63,22 @@ def test_resume_plays_only_missing_games(play_tournament, bots, tmp_path):
     assert play_tournament(bots, out, seed=9).played == 0
 
 
+def test_a_log_holding_one_game_twice_with_different_records_is_refused(play_tournament, bots, tmp_path):
+    """The first line was used and the other ignored, without a word; the same line twice is fine."""
+    import json
+
+    play_tournament(bots, tmp_path, seed=9)
+    path = tmp_path / LOG_NAME
+    first = path.read_text().splitlines()[0]
+    path.write_text(path.read_text() + first + "\n")
+    assert len(ResultsLog.open(path).records) == 20
+    doc = json.loads(first)
+    doc["record"]["result"]["points"] = [99, 0]
+    path.write_text(path.read_text() + json.dumps(doc) + "\n")
+    with pytest.raises(ConfigError, match=f"holds game {doc['id']} twice, with different records"):
+        ResultsLog.open(path)
+
+
 def test_resume_refuses_another_tournaments_log(play_tournament, bots, tmp_path):
     from codecup.tournament.identity import NAME
 
