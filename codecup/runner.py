@@ -124,6 +124,7 @@ class _Match:
             reply: str | Fault = Fault(Termination.CRASH, "no answer after an earlier fault")
         else:
             allowance, made_of = clock.allowance(), clock.explain()
+            dropped = player.stderr_dropped()
             wait = self.wait_cpu if self.cpu_clock else self.wait_wall
             reply, elapsed, freeze_limit, lag = await wait(player, clock, allowance)
             if lag is None and not isinstance(reply, Fault):  # it ran on in the opponent's time
@@ -136,6 +137,7 @@ class _Match:
                 clock.used = max(clock.used, clock.limit)
                 backstop = self.cpu_clock and elapsed < allowance  # the wall backstop ended it, not the CPU
                 reply = _explained(reply, made_of, backstop, elapsed, allowance, clock.idle)
+                reply = _stderr_noted(reply, player.stderr_dropped() - dropped)
         # None: no wait (an earlier fault); a clock run out counts its whole limit, as the record's does
         used = min(clock.used, clock.limit) if seat not in self.faulted else None
         if isinstance(reply, Fault):
@@ -245,6 +247,18 @@ def _explained(
     else:
         why = "is it waiting for input, or asleep, or is its answer not flushed?"
     return Fault(fault.kind, f"{fault.message}, the cpu clock's backstop; {used}: {why}")
+
+
+def _stderr_noted(fault: Fault, dropped: int) -> Fault:
+    """A time-out of a program that wrote ``dropped`` bytes to stderr past what the record keeps
+    during the wait: its writes waited for the referee, which reads those slowly."""
+    if not dropped:
+        return fault
+    note = (
+        f"; meanwhile it wrote {dropped} bytes to stderr past what the record keeps, which the referee"
+        " reads slowly (its writes wait)"
+    )
+    return Fault(fault.kind, fault.message + note)
 
 
 async def play_match(

@@ -6,6 +6,7 @@ import asyncio
 import time
 import uuid
 
+import attrs
 import pytest
 
 from codecup.dialogue import NORMAL, Outcome, Receive, Send, Termination
@@ -92,6 +93,19 @@ def test_past_its_cap_stderr_is_read_no_faster_than_the_drain_rate(tiny_game):
     read_at_once = 256 * 1024  # the most one read of the pipe takes
     assert 0 < dropped <= rate * took + read_at_once, (dropped, took)
     assert processes_with(token) == []
+
+
+@pytest.mark.parametrize("clock_mode", ["wall", "cpu"])
+def test_a_time_out_of_a_program_held_up_by_its_stderr_says_so(tiny_game, clock_mode):
+    """Past the log's cap its writes wait for the slow reading: a time-out then names that, not
+    only 'is it waiting for input, or asleep?'."""
+    writer = PlayerInfo("writer", command=python_argv(HOSTILE / "stderr_for.py", "60"))
+    match = new_match(tiny_game, [writer, PlayerInfo("bot", bot="random")], seed=1, clock=0.2)
+    match = attrs.evolve(match, clock_mode=clock_mode)
+    record = asyncio.run(play_match(tiny_game, match, settings=SubprocessSettings(drain_rate=64 * 1024)))
+    end = record.result.termination[0]
+    assert end.kind is Termination.TIMEOUT, end
+    assert "bytes to stderr past what the record keeps, which the referee reads slowly" in end.message
 
 
 def test_program_not_found_is_a_config_error(tiny_game):

@@ -37,6 +37,10 @@ class Player(abc.ABC):
         """Seconds the program has waited for a processor so far, or None where not measured."""
         return None
 
+    def stderr_dropped(self) -> int:
+        """Bytes of stderr it wrote past what the record keeps (read slowly: its writes wait)."""
+        return 0
+
     def hidden_time(self) -> float:
         """Seconds of thinking done outside :meth:`receive` since the last call (in-process bots)."""
         return 0.0

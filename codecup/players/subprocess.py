@@ -339,6 +339,10 @@ class SubprocessPlayer(Player):
             if waited - stalled >= limit or waited >= STARVED_LIMIT * limit:
                 return None
 
+    def stderr_dropped(self) -> int:
+        """Bytes of stderr it wrote past the log's cap (read at ``drain_rate`` at most)."""
+        return self.protocol.stderr_dropped if self.protocol is not None else 0
+
     def stall_time(self) -> float | None:
         """Seconds the program's tree waited for a processor so far (None where not measured)."""
         if self.box is not None and self.box.cgroup is not None:
