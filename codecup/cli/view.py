@@ -98,8 +98,20 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
+    def _addressed_here(self) -> bool:
+        """One ``Host`` header, naming the loopback; and a request target that is a path, or an
+        absolute URL of the loopback (two Host headers, or ``GET http://evil.example/``, were
+        served when the first named it)."""
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1 or not host_allowed(hosts[0]):
+            return False
+        if self.path.startswith("/"):
+            return True
+        target = urllib.parse.urlsplit(self.path)
+        return target.scheme in ("http", "https") and host_allowed(target.netloc)
+
     def _serve(self, with_body: bool) -> None:
-        if not host_allowed(self.headers.get("Host")):
+        if not self._addressed_here():
             self._refuse(HTTPStatus.MISDIRECTED_REQUEST)
             return
         try:

@@ -105,6 +105,34 @@ def test_a_foreign_host_header_is_refused(served):
         assert get(port, "/index.html", host=host)[0] == 200, host
 
 
+def raw_status(port: int, request: bytes) -> int:
+    """The status line's code of the answer to ``request``, sent as it is."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(request)
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = conn.recv(1024)
+            if not chunk:
+                break
+            answer += chunk
+    return int(answer.split(b" ", 2)[1])
+
+
+def test_a_second_host_header_or_a_foreign_absolute_url_is_refused(served):
+    """Both were served when the first Host header named the loopback."""
+    _, port = served
+    two_hosts = (
+        b"GET /index.html HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+    )
+    assert raw_status(port, two_hosts) == 421
+    absolute = b"GET http://evil.example/index.html HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    assert raw_status(port, absolute) == 421
+    here = b"GET http://localhost/index.html HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    assert raw_status(port, here) == 200
+
+
 def test_host_allowed():
     assert host_allowed("localhost:8000") and host_allowed("[::1]") and host_allowed("127.0.0.1:1")
     assert not host_allowed(None) and not host_allowed("127.0.0.2") and not host_allowed("::1")
