@@ -19,7 +19,8 @@ def alive(pid: int) -> bool:
 
 def signal_name(number: int) -> str:
     """The name of signal ``number`` as ``kill -l`` would give it: ``SIGKILL``, ``SIGRTMIN+6``
-    for a real-time signal (Python's ``signal.Signals`` names none of those), else ``signal N``."""
+    for a real-time signal (Python's ``signal.Signals`` names none of those), else the number
+    (32 and 33, which the C library keeps for itself)."""
     try:
         return signal.Signals(number).name
     except ValueError:
@@ -29,4 +30,4 @@ def signal_name(number: int) -> str:
         return f"SIGRTMIN+{number - low}"
     if (low + high) // 2 < number < high:
         return f"SIGRTMAX-{high - number}"
-    return f"signal {number}"
+    return str(number)

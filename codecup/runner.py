@@ -21,6 +21,7 @@ import attrs
 import pluggy
 
 from codecup import loop
+from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
 from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
@@ -286,6 +287,9 @@ async def play_match(
         cpu_clock = info.clock_mode == CPU and all(p.cpu_time() is not None for p in players)
         if info.clock_mode == CPU and not cpu_clock:
             info = attrs.evolve(info, clock_mode=WALL)
+            for player in players:
+                player.charged_by_wall()
+        IN_PROCESS_CLOCK_MODE.set(info.clock_mode)  # what the in-process bots' clocks charge
         clocks = [SeatClock(info.clock, variant.startup) for _ in players]
         started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         if observers is not None:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+from typing import Any
+
+import attrs
 import pytest
 
 import codecup.budget as budget
@@ -94,23 +98,55 @@ def test_wall_time_never_hurries_where_the_referee_charges_processor_time(fake, 
         budget.IN_PROCESS_CLOCK_MODE.reset(token)
 
 
-def test_a_program_and_an_in_process_bot_learn_what_their_clock_charges(tiny_game):
+@attrs.define
+class Watching:
+    """An in-process bot's session that notes, at each line it is sent, whether its clock may
+    charge wall time (what its safety net reads)."""
+
+    session: Any
+    seen: list[bool]
+
+    @property
+    def finished(self) -> bool:
+        return self.session.finished
+
+    def receive(self, line: str) -> list[str]:
+        self.seen.append(budget.wall_charged())
+        return self.session.receive(line)
+
+
+PRINT_MODE = "import os, sys\nprint(os.environ.get('CODECUP_CLOCK_MODE'), file=sys.stderr)\n"
+
+
+@pytest.mark.parametrize("contain", [True, False])
+@pytest.mark.parametrize("mode", ["cpu", "wall"])
+def test_a_program_and_an_in_process_bot_learn_what_their_clock_charges(
+    tiny_game, monkeypatch, tmp_path, mode, contain
+):
+    """Told the match's clock mode as played: a cpu match falls back to wall where a seat's CPU
+    time cannot be measured (no sandbox), and its bots were told cpu all the same."""
     import asyncio
+    import sys
 
-    from codecup.players import SubprocessSettings
-    from codecup.players.seat import make_player, program_environment
     from codecup.record import PlayerInfo
-    from codecup.runner import new_match
-    from codecup.sandbox import Policy
+    from codecup.runner import new_match, play_match
+    from codecup.sandbox import Policy, machine_support
 
-    players = [PlayerInfo("p", command=("true",)), PlayerInfo("b", bot="random")]
-    for mode in ("cpu", "wall"):
-        match = new_match(tiny_game, players, clock_mode=mode)
-        assert program_environment(match, 0, None)[budget.CLOCK_MODE_VARIABLE] == mode
-
-        async def seen(match=match) -> str | None:
-            make_player(tiny_game, match, 1, SubprocessSettings(), Policy(contain=False))
-            return budget.IN_PROCESS_CLOCK_MODE.get()
-
-        assert asyncio.run(seen()) == mode
+    if contain and not machine_support().full:
+        message = "needs the full sandbox (root, cgroup2): without it every cpu match falls back to wall"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    seen: list[bool] = []
+    made = tiny_game.new_player_checked
+    monkeypatch.setattr(tiny_game, "new_player_checked", lambda *a: Watching(made(*a), seen))
+    script = tmp_path / "mode.py"
+    script.write_text(PRINT_MODE)
+    players = [PlayerInfo("p", command=(sys.executable, str(script))), PlayerInfo("b", bot="random")]
+    match = new_match(tiny_game, players, seed=1, clock=1.0, clock_mode=mode)
+    record = asyncio.run(play_match(tiny_game, match, policy=Policy(contain=contain)))
+    played = record.match.clock_mode
+    assert played == (mode if contain else "wall")
+    assert record.logs[0].strip() == played
+    assert seen and set(seen) == {played != "cpu"}
     assert budget.IN_PROCESS_CLOCK_MODE.get() is None  # set in the match's own context only

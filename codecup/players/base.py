@@ -37,6 +37,10 @@ class Player(abc.ABC):
         """Seconds the program has waited for a processor so far, or None where not measured."""
         return None
 
+    def charged_by_wall(self) -> None:  # noqa: B027 - a transport that charges nothing itself
+        """The match charges wall time after all (another seat's CPU time cannot be measured):
+        before :meth:`start`, tell the program, and charge an in-process bot's thinking so."""
+
     def stderr_dropped(self) -> int:
         """Bytes of stderr it wrote past what the record keeps (read slowly: its writes wait)."""
         return 0

@@ -8,7 +8,7 @@ from collections import deque
 
 import attrs
 
-from codecup.clock import Timer
+from codecup.clock import Timer, loop_time
 from codecup.dialogue import Fault, Termination
 from codecup.drive import END_OF_OUTPUT
 from codecup.errors import GameBugError
@@ -52,6 +52,10 @@ class InProcessPlayer(Player):
             self.error = f"bot raised {exc!r}"
             self.log = "".join(traceback.format_exception(exc))[-LOG_CAP:]
         self.thinking += self.timer() - t0
+
+    def charged_by_wall(self) -> None:
+        """Its thinking is charged by the loop's clock, wall time."""
+        self.timer = loop_time
 
     def cpu_time(self) -> float | None:
         """Its thinking is charged through :meth:`hidden_time`, by its own timer."""

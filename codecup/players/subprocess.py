@@ -28,7 +28,8 @@ from pathlib import Path
 
 import attrs
 
-from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT
+from codecup.budget import CLOCK_MODE_VARIABLE
+from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL
 from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
 from codecup.players.base import Player
@@ -338,6 +339,11 @@ class SubprocessPlayer(Player):
             stalled = 0.0 if stall0 is None else (cgroup.stall_time() or stall0) - stall0
             if waited - stalled >= limit or waited >= STARVED_LIMIT * limit:
                 return None
+
+    def charged_by_wall(self) -> None:
+        """Its environment says the clock charges wall time (``$CODECUP_CLOCK_MODE``)."""
+        if self.env is not None:
+            self.env = {**self.env, CLOCK_MODE_VARIABLE: WALL}
 
     def stderr_dropped(self) -> int:
         """Bytes of stderr it wrote past the log's cap (read at ``drain_rate`` at most)."""

@@ -75,7 +75,8 @@ class LuckyWords(Game):
 
     def check_setup(self, text: str, variant: str) -> str:
         """The setup is one letter A..Z (lower case accepted)."""
-        letter = text.strip().upper()
+        letter = text.strip()
+        letter = letter.upper() if letter.isascii() else letter  # not what upper() makes A..Z (U+0131)
         if len(letter) != 1 or letter not in LETTERS:
             raise SetupError(f"a Lucky Words setup is the starting letter A..Z, not {text!r}")
         return letter

@@ -49,3 +49,13 @@ def test_a_2004_letter_is_one_of_a_to_z_in_either_case_and_nothing_that_upper_ca
     with pytest.raises(InvalidMoveError, match="expected a position"):
         parse_position("12\xa0", strict=False)
     assert parse_position(" 12 ", strict=False) == 12
+
+
+@pytest.mark.parametrize("setup", ["\u0131", "\u017f"])
+def test_a_lucky_words_setup_is_a_letter_a_to_z_not_what_upper_case_makes_one(setup):
+    from codecup.errors import ConfigError
+
+    game = load_games().get("lucky_words")
+    assert game.check_setup(" e ", "codecup2004") == "E"
+    with pytest.raises(ConfigError, match="starting letter"):
+        game.check_setup(setup, "codecup2004")
