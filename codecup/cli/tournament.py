@@ -36,7 +36,7 @@ from codecup.tournament import executor as ex
 from codecup.tournament.players import read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS
-from codecup.tournament.tournament import OnRecord, TournamentResult, TournamentSpec, run_tournament
+from codecup.tournament.tournament import OnLogged, OnRecord, TournamentResult, TournamentSpec, run_tournament
 
 DEFAULT_OUT = "tournament-results"
 
@@ -259,6 +259,7 @@ def run(args: argparse.Namespace) -> int:
                 executor=_option(args, opts, "executor", None),
                 quiet=quiet,
                 on_record=live,
+                on_logged=live.logged if live is not None else None,
                 hide=hidden,
                 limits=limits_of(args, opts),
             )
@@ -288,6 +289,7 @@ def play_spec(
     executor: str | None,
     quiet: bool,
     on_record: OnRecord | None = None,
+    on_logged: OnLogged | None = None,
     hide: Sequence[str] = (),
     limits: Limits | None = None,
 ) -> TournamentResult:
@@ -315,4 +317,5 @@ def play_spec(
             progress=progress,
             jobs=n,
             on_record=on_record,
+            on_logged=on_logged,
         )

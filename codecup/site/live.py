@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -63,7 +63,6 @@ class LiveSite:
     _lock: threading.Lock = attrs.field(factory=threading.Lock)  # the timer's thread writes too
     _timer: Cancellable | None = None
     _over: bool = False  # stopped or finished: the timer writes no more
-    _played: bool = False  # a game was played by this run (not only found in its log)
 
     def start(self) -> None:
         """The shared files (on the first game: a run refused at its start touches nothing)."""
@@ -71,24 +70,24 @@ class LiveSite:
         write_assets(self.out, self.game)
         self._started = True
 
-    def add(self, g: ScheduledGame, record: Record, *, logged: bool = False) -> None:
+    def add(self, g: ScheduledGame, record: Record) -> None:
         """A game finished: write its page, and the index if it is due (else soon, by a timer).
-
-        A game a resumed run found in its log (``logged``) only joins the games:
-        the index is written with the next game played, or when the run stops,
-        so that it never shows part of the log (a run stopped, or killed, while
-        it read its log left an index of the first few games).
 
         A site that cannot be written does not stop the tournament: one line on
         stderr, and the site is tried again when the run ends.
         """
         with self._lock:
             self.games[g.id] = (g, record)
-            if logged:
-                self._guarded(lambda: self._add_logged_page(g, record))
-            else:
-                self._played = True
-                self._guarded(lambda: self._add_page(g, record))
+            self._guarded(lambda: self._add_page(g, record))
+
+    def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
+        """The games a resumed run found in its log: all join the index's games at once, then
+        their pages are written. The index itself comes with the next game played, or when the run
+        stops, with all of them (a run stopped, or killed, while it wrote those pages left an
+        index of the first few games)."""
+        with self._lock:
+            self.games.update((g.id, (g, record)) for g, record in games)
+            self._guarded(lambda: self._add_logged_pages(games))
 
     __call__ = add  # a tournament's on_record callback
 
@@ -102,10 +101,11 @@ class LiveSite:
         elif self._timer is None:
             self._timer = self.start_timer(self.interval - waited, self._on_time)
 
-    def _add_logged_page(self, g: ScheduledGame, record: Record) -> None:
+    def _add_logged_pages(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
         if not self._started:
             self.start()
-        write_game_page(self.out, self.game, g.id, record)
+        for g, record in games:
+            write_game_page(self.out, self.game, g.id, record)
 
     def _on_time(self) -> None:
         with self._lock:
@@ -150,12 +150,10 @@ class LiveSite:
             self._timer = None
 
     def stopped(self) -> None:
-        """The run was stopped: an index that says so, with the games played, and no more reloads.
-        A run stopped before it played a game leaves the index of the run before (it may not have
-        read all of its log yet)."""
+        """The run was stopped: an index that says so, with the games played, and no more reloads."""
         with self._lock:
             self._end()
-            if self._started and self._played:
+            if self._started:
                 self._guarded(lambda: self._write_index(stopped=True))
 
     def finish(self, result: TournamentResult) -> Path:

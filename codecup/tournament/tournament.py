@@ -15,9 +15,9 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 
@@ -38,12 +38,13 @@ from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.standings import SCHEMA as STANDINGS_SCHEMA
 from codecup.tournament.standings import Standings, compute_standings, reorder
 
+OnRecord = Callable[[ScheduledGame, Record], None]
+"""Told of every game as it is logged (and of the games a resumed run finds in its log, where no
+:data:`OnLogged` is given)."""
 
-class OnRecord(Protocol):
-    """Told of every game as it is logged, and of every game a resumed run finds in its log
-    (``logged``: those come first, all at once, before any game is played)."""
-
-    def __call__(self, g: ScheduledGame, record: Record, *, logged: bool = False) -> None: ...
+OnLogged = Callable[[Sequence[tuple[ScheduledGame, Record]]], None]
+"""Told of the games a resumed run finds in its log, all of a batch at once, before it plays any
+game of that batch (a results site then never shows part of its log)."""
 
 
 @attrs.frozen
@@ -290,11 +291,14 @@ def run_tournament(
     progress: Progress | None = None,
     jobs: int = 1,
     on_record: OnRecord | None = None,
+    on_logged: OnLogged | None = None,
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result.
 
     ``on_record(game, record)`` is called for every game as it is logged (and
-    for every game already in the log), e.g. to write the results site live.
+    for every game already in the log, unless ``on_logged`` is given: then
+    ``on_logged(games)`` gets those, a batch's at once), e.g. to write the
+    results site live.
     ``executor`` runs ``play`` on each match; a :class:`GamePool` (the CLI's
     local pool) also survives a dead referee process, a plain executor does not.
     """
@@ -306,7 +310,8 @@ def run_tournament(
         _check_log_is_this_tournaments(spec, log, out)
         check_schedule(spec, out, has_games=bool(log.records), results_key=game.results_key(spec.variant))
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
-        return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, on_record)
+        tell = _Tell(on_record, on_logged)
+        return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell)
     finally:
         log.close()
 
@@ -353,7 +358,7 @@ def _run(
     play: PlayFn,
     progress: Progress,
     jobs: int,
-    on_record: OnRecord | None = None,
+    tell: _Tell,
 ) -> TournamentResult:
     names = spec.names
     setups: dict[int, str] = {}
@@ -369,7 +374,7 @@ def _run(
     try:
         for batch in spec.batches(points, rank):
             scheduled += batch
-            todo = []
+            todo, logged = [], []
             for g in batch:
                 match = match_for(game, spec, g, setups)
                 if g.id in log:
@@ -380,12 +385,12 @@ def _run(
                         )
                     progress.done += 1
                     _write_game(out, g, log.records[g.id], only_if_missing=True)
-                    if on_record is not None:
-                        on_record(g, log.records[g.id], logged=True)
+                    logged.append((g, log.records[g.id]))
                 else:
                     todo.append((g, match))
+            tell.logged(logged)
             progress.grow(len(scheduled))
-            _run_batch(todo, executor, play, log, points, progress, out, on_record)
+            _run_batch(todo, executor, play, log, points, progress, out, tell.on_record)
             played += len(todo)
     finally:
         progress.set_running(0)
@@ -397,6 +402,22 @@ def _run(
     result = TournamentResult(spec, games, standings, ratings, played)
     write_results(out, result)
     return result
+
+
+@attrs.frozen
+class _Tell:
+    """Whom a run tells of its games."""
+
+    on_record: OnRecord | None
+    on_logged: OnLogged | None
+
+    def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
+        """The games of a batch found in the log."""
+        if games and self.on_logged is not None:
+            self.on_logged(games)
+        elif self.on_record is not None:
+            for g, record in games:
+                self.on_record(g, record)
 
 
 def _run_batch(

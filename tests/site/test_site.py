@@ -279,20 +279,17 @@ def test_a_resumed_runs_index_never_shows_part_of_its_log(site, tmp_path):
     (tmp_path / "index.html").write_text("the earlier run's index")
     live = LiveSite(tmp_path, game, result.spec, interval=5.0, clock=lambda: 0.0)
     (g1, r1), (g2, r2) = result.games[:2]
-    live.add(g1, r1, logged=True)
-    live.add(g2, r2, logged=True)
-    assert (tmp_path / "index.html").read_text() == "the earlier run's index"
+    live.logged([(g1, r1), (g2, r2)])
+    assert (tmp_path / "index.html").read_text() == "the earlier run's index"  # not yet
     assert (tmp_path / "view" / f"{g2.id}.html").is_file()
-    live.stopped()  # before it played a game: the earlier run's index stays
-    assert (tmp_path / "index.html").read_text() == "the earlier run's index"
+    live.stopped()  # stopped before it played a game: an index with every game of the log
+    index = (tmp_path / "index.html").read_text()
+    assert "Stopped at" in index and "2 of" in index and 'http-equiv="refresh"' not in index
 
     live = LiveSite(tmp_path, game, result.spec, interval=5.0, clock=lambda: 0.0)
-    live.add(g1, r1, logged=True)
+    live.logged([(g1, r1)])
     live.add(g2, r2)  # the first game played: the index, with every game
     assert "Live: 2 of" in (tmp_path / "index.html").read_text()
-    live.stopped()
-    assert "Stopped at" in (tmp_path / "index.html").read_text()
-    assert "2 of" in (tmp_path / "index.html").read_text()
 
 
 def test_a_players_language_is_shown_with_its_name(site, tmp_path):

@@ -31,11 +31,18 @@ def bots():
 def play_tournament(tiny_pm, tiny_game):
     """Run a Twenty-one tournament in threads, with the test plugin manager."""
 
-    def play(players, out, **options):
+    def play(players, out, *, on_record=None, on_logged=None, **options):
         spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=players, **options)
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             return run_tournament(
-                spec, tiny_game, out, executor=pool, play=functools.partial(run_match, pm=tiny_pm), jobs=2
+                spec,
+                tiny_game,
+                out,
+                executor=pool,
+                play=functools.partial(run_match, pm=tiny_pm),
+                jobs=2,
+                on_record=on_record,
+                on_logged=on_logged,
             )
 
     return play

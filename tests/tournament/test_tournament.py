@@ -63,6 +63,20 @@ def test_resume_plays_only_missing_games(play_tournament, bots, tmp_path):
     assert play_tournament(bots, out, seed=9).played == 0
 
 
+def test_a_resumed_run_tells_its_logged_games_to_on_record_or_all_at_once_to_on_logged(
+    play_tournament, bots, tmp_path
+):
+    heard: list[str] = []
+    play_tournament(bots, tmp_path, seed=9, on_record=lambda g, record: heard.append(g.id))
+    assert len(heard) == 20
+    heard.clear()
+    play_tournament(bots, tmp_path, seed=9, on_record=lambda g, record: heard.append(g.id))
+    assert len(heard) == 20  # a two-argument callback, as before: each game found in the log
+    batches: list[int] = []
+    play_tournament(bots, tmp_path, seed=9, on_logged=lambda games: batches.append(len(games)))
+    assert batches == [20]
+
+
 def test_a_log_holding_one_game_twice_with_different_records_is_refused(play_tournament, bots, tmp_path):
     """The first line was used and the other ignored, without a word; the same line twice is fine."""
     import json
