@@ -286,6 +286,9 @@ class SubprocessPlayer(Player):
                     os.close(fd)
         self.pid = self.transport.get_pid()
         self.suspend()
+        # Its CPU time from here to its first resume is its first answer's: a tree that is not
+        # stopped yet (a thread in a long system call) computes in the opponent's first turn.
+        self.frozen_cpu = self.cpu_time()
 
     def _signal(self, sig: int) -> None:
         # The group id is the pid: the child leads its own session.
