@@ -72,6 +72,19 @@ def test_x32_s_own_numbers_of_checked_calls_are_checked_too():
         assert _interpret(program, arch=0xC000003E, nr=call) == expected, hex(call)
 
 
+def test_no_call_drops_the_machines_file_cache_and_other_advice_is_kept():
+    """fadvise is advice: made a no-op in every ABI; madvise only for MADV_COLD and MADV_PAGEOUT
+    (MADV_DONTNEED and MADV_FREE are how allocators give memory back)."""
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for number in abi.fadvise:
+                assert _interpret(program, arch=abi.arch, nr=number, args=(3, 0, 0, 4)) == "noop", machine
+            for advice, expected in ((21, "noop"), (20, "noop"), (4, "allow"), (8, "allow")):
+                seen = _interpret(program, arch=abi.arch, nr=abi.madvise, args=(0, 4096, advice))
+                assert seen == expected, (machine, advice)
+
+
 def _interpret(program, *, arch, nr, args=(0, 0, 0)):
     """What the filter returns for one call, by a small classic-BPF interpreter (loads, and, jumps)."""
     data = {0: nr, 4: arch}
@@ -92,7 +105,7 @@ def _interpret(program, *, arch, nr, args=(0, 0, 0)):
             action = k & 0xFFFF0000
             if action == seccomp.SECCOMP_RET_ALLOW:
                 return "allow"
-            return "nosys" if k & 0xFFFF == errno.ENOSYS else "deny"
+            return {0: "noop", errno.ENOSYS: "nosys"}.get(k & 0xFFFF, "deny")
         else:
             raise AssertionError(f"an instruction the interpreter does not know: {op:#x}")
         pc += 1

@@ -43,6 +43,13 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   ``F_SETLKW``, their 64-bit and open-file-description forms) succeed and lock
   nothing, so that programs that lock their own files (SQLite) work, and
   leases (``F_SETLEASE``) and directory notifications (``F_NOTIFY``) fail.
+- *The machine's file cache*: ``fadvise(POSIX_FADV_DONTNEED)`` on a file a
+  bot can only read still drops that file's cached pages for every process,
+  as ``madvise(MADV_PAGEOUT)`` or ``MADV_COLD`` may. A red team's bot dropped
+  the cached interpreter and libraries while flooding the disk: an honest bot
+  starting in the tournament's other game waited 9 s for its files, idle time
+  to its clock. So ``fadvise`` succeeds and does nothing (it is advice), and
+  so does ``madvise`` with those two.
 - *The machine's asynchronous I/O quota* (``fs.aio-max-nr``): one
   ``io_setup`` could take all of it, and no process of the machine could
   then set up a context: ``io_setup`` fails with ``ENOSYS``, as on a kernel
@@ -112,6 +119,10 @@ DENIED_FCNTL = (1024, 1026)
 #: arm), ``F_OFD_SETLK`` and ``F_OFD_SETLKW``.
 NOOP_FCNTL = (6, 7, 13, 14, 37, 38)
 
+#: ``madvise`` advice made a no-op: ``MADV_COLD`` and ``MADV_PAGEOUT``, which take pages of the
+#: machine's file cache (of files every process reads) out of memory, as ``fadvise`` may.
+EVICTING_ADVICE = (20, 21)
+
 #: The socket families a bot may create: in its empty network namespace they reach nothing.
 ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6), 16)  # 16: AF_NETLINK
 #: The types of ``socketpair(AF_UNIX, ...)`` a bot may make: connected ones. Not ``SOCK_DGRAM``,
@@ -147,6 +158,8 @@ class Abi:
     flock: int  # flock(2): made a no-op
     setrlimit: int  # setrlimit(2): denied for RLIMIT_CORE (its first argument)
     prlimit: int  # prlimit64(2): denied for RLIMIT_CORE (its second argument) with a new limit given
+    fadvise: tuple[int, ...]  # fadvise64(2) (and fadvise64_64): made a no-op
+    madvise: int  # madvise(2): made a no-op for EVICTING_ADVICE (its third argument)
     missing: tuple[tuple[str, int], ...] = _MISSING  # (name, number) of each call that gets ENOSYS
     mask: int = 0xFFFFFFFF  # applied to the call number first (x86-64: folds x32 onto x86-64)
 
@@ -160,6 +173,7 @@ class Abi:
         checked = {"socket": self.socket, "socketpair": self.socketpair, "clone": self.clone}
         checked |= {"unshare": self.unshare, "flock": self.flock, "fcntl": self.fcntl[0]}
         checked |= {"setrlimit": self.setrlimit, "prlimit64": self.prlimit}
+        checked |= {"fadvise64": self.fadvise[0], "madvise": self.madvise}
         return {**dict(self.calls), **dict(self.missing), **checked}[name]
 
 
@@ -187,24 +201,27 @@ _DENIED_AARCH64 = _calls(
 ABIS: dict[str, tuple[Abi, ...]] = {
     "x86_64": (
         Abi(0xC000003E, _DENIED_X86_64, 41, 53, clone=56, unshare=272, fcntl=(72,), flock=73,
-            setrlimit=160, prlimit=302, missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543)),
-            mask=~_X32_BIT & 0xFFFFFFFF),
+            setrlimit=160, prlimit=302, fadvise=(221,), madvise=28,
+            missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543)), mask=~_X32_BIT & 0xFFFFFFFF),
         Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102)), 359, 360, clone=120, unshare=310,
-            fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340,
+            fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340, fadvise=(250, 272), madvise=219,
             missing=(*_MISSING, ("io_setup", 245))),
     ),
     "aarch64": (
         Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32,
-            setrlimit=164, prlimit=261, missing=(*_MISSING, ("io_setup", 0))),
+            setrlimit=164, prlimit=261, fadvise=(223,), madvise=233,
+            missing=(*_MISSING, ("io_setup", 0))),
         Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143,
-            setrlimit=75, prlimit=369, missing=(*_MISSING, ("io_setup", 243))),
+            setrlimit=75, prlimit=369, fadvise=(270,), madvise=220,
+            missing=(*_MISSING, ("io_setup", 243))),
     ),
 }
 # fmt: on
 #: What the filter closes, in a few words (for ``codecup doctor`` and the records).
 SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
-    "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper"
+    "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
+    "no dropping of the machine's file cache"
 )
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
@@ -252,6 +269,8 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             *((_JEQ_K, "nosys", 0, number) for _, number in abi.missing),
             *((_JEQ_K, f"fcntl{i}", 0, number) for number in abi.fcntl),
             (_JEQ_K, "noop", 0, abi.flock),
+            *((_JEQ_K, "noop", 0, number) for number in abi.fadvise),
+            (_JEQ_K, f"madvise{i}", 0, abi.madvise),
             (_JEQ_K, f"setrlimit{i}", 0, abi.setrlimit),
             (_JEQ_K, f"prlimit{i}", 0, abi.prlimit),
             (_JEQ_K, f"socket{i}", 0, abi.socket),
@@ -280,6 +299,10 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JEQ_K, 0, "deny", 0),
             (_LD_W_ABS, 0, 0, _ARG2_HIGH),
             (_JEQ_K, "allow", "deny", 0),
+            f"madvise{i}",
+            (_LD_W_ABS, 0, 0, _ARG2),
+            *((_JEQ_K, "noop", 0, advice) for advice in EVICTING_ADVICE),
+            (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
             f"fcntl{i}",
             (_LD_W_ABS, 0, 0, _ARG1),
             *((_JEQ_K, "deny", 0, command) for command in DENIED_FCNTL),

@@ -8,7 +8,9 @@ its own, with the referee working in a third folder and a results folder to hide
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import itertools
+import mmap
 import os
 import platform
 import re
@@ -301,6 +303,60 @@ def test_no_kernel_aio_out_of_the_machines_one_quota(tiny_game, arena):
     record = play_attack(tiny_game, arena, "machine_aio")
     assert_normal_game(record)
     assert attack_lines(record, 0) == ["ATTACK: aio: Function not implemented"]
+
+
+def resident_pages(path: Path) -> int:
+    """How many pages of ``path`` are in the machine's file cache (mincore on a mapping of it)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_size_t,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_long,
+    ]
+    size = path.stat().st_size
+    pages = (size + mmap.PAGESIZE - 1) // mmap.PAGESIZE
+    with path.open("rb") as f:
+        address = libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, f.fileno(), 0)
+        assert address not in (None, ctypes.c_void_p(-1).value)
+        try:
+            vector = (ctypes.c_ubyte * pages)()
+            assert libc.mincore(ctypes.c_void_p(address), ctypes.c_size_t(size), vector) == 0
+            return sum(byte & 1 for byte in vector)
+        finally:
+            libc.munmap(ctypes.c_void_p(address), ctypes.c_size_t(size))
+
+
+def test_a_bot_cannot_drop_the_machines_file_cache(tiny_game, arena, tmp_path):
+    """fadvise(DONTNEED), madvise(MADV_PAGEOUT) and MADV_COLD on a file a bot can only read dropped
+    its cached pages for every process: a red team's bot dropped the cached interpreter while it
+    flooded the disk, and an honest bot starting in the other game waited 9 s for its files. The
+    filter makes them succeed and do nothing."""
+    library = tmp_path / "library.bin"
+    with library.open("wb") as f:
+        f.write(os.urandom(4 << 20))
+        f.flush()
+        os.fsync(f.fileno())  # clean pages: dirty ones are written back, not dropped
+    library.read_bytes()
+    pages = resident_pages(library)
+    assert pages == (4 << 20) // mmap.PAGESIZE  # all of it cached, as a library every bot reads
+    record = play_attack(tiny_game, arena, "drop_cache", str(library))
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == [
+        "ATTACK: fadvise: done",
+        "ATTACK: madvise pageout: done",
+        "ATTACK: madvise cold: done",
+    ]
+    assert resident_pages(library) == pages
+    fd = os.open(library, os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)  # outside the sandbox it works
+    finally:
+        os.close(fd)
+    assert resident_pages(library) < pages
 
 
 def test_no_other_proc_file_system_of_the_machine(tiny_game, arena):

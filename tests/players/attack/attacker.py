@@ -550,6 +550,29 @@ def cgroups():
     say(f"limits at the roots: {sorted(seen.items())}")
 
 
+def drop_cache():
+    """Drop the machine's cached pages of a file every process reads (an interpreter's library, say):
+    by fadvise on it, and by madvise(MADV_PAGEOUT) and MADV_COLD on a mapping of it."""
+    import mmap
+
+    path = args[0]
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        say("fadvise: done")
+    except OSError as exc:
+        say(f"fadvise: {exc.strerror}")
+    mapped = mmap.mmap(fd, 0, prot=mmap.PROT_READ)
+    for name, advice in (("pageout", 21), ("cold", 20)):
+        try:
+            mapped.madvise(advice)
+            say(f"madvise {name}: done")
+        except OSError as exc:
+            say(f"madvise {name}: {exc.strerror}")
+    mapped.close()
+    os.close(fd)
+
+
 ATTACKS = {
     "setsid_child": lambda: spawn(forever_sleeping),
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
@@ -576,6 +599,7 @@ ATTACKS = {
     "core_helper": core_helper,
     "hold_quotas": hold_quotas,
     "probe_quotas": probe_quotas,
+    "drop_cache": drop_cache,
 }
 
 sys.stdin.readline()  # the start number
