@@ -572,3 +572,73 @@ def test_the_kit_game_named_keeps_its_kit_variant_beside_another_claimer(tmp_pat
     assert (game, variant) == ("lucky_words", lucky.info.kit_variant) and notes
     with pytest.raises(ConfigError, match=r"lucky_words, otherkit each play a file naming none"):
         game_and_variant(None, None, None, both, path)
+
+
+# --- empty paths and names, the root folder -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "{players}", "--out", ""],
+        ["tournament", ""],
+        ["tournament", "{players}", "--base", ""],
+        ["tournament", "{players}", "--hide", ""],
+        ["demo", "--game", "twentyone", "--out", ""],
+        ["sprt", "twentyone", "bot:perfect", "bot:random", "--out", ""],
+        ["play", "twentyone", "bot:random", "bot:random", "--record", ""],
+        ["play", "twentyone", "bot:random", "bot:random", "--svg", ""],
+        ["verify", ""],
+        ["view", ""],
+    ],
+)
+def test_an_empty_path_is_refused(argv, players, tmp_path, capsys):
+    """`--out ""` was the current folder: a run's site written among the user's files."""
+    os.chdir(tmp_path)
+    one_line_error(capsys, [str(a).format(players=players) for a in argv], "an empty path")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.yml"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "{players}", "--game", ""],
+        ["tournament", "{players}", "--variant", " "],
+        ["tournament", "{players}", "--executor", ""],
+        ["tournament", "{players}", "--challenger", "", "--format", "gauntlet"],
+        ["demo", "--game", ""],
+        ["play", "twentyone", "bot:random", "bot:random", "--variant", ""],
+        ["sprt", "twentyone", "bot:perfect", "bot:random", "--executor", ""],
+        ["bot", "twentyone", "random", "--variant", ""],
+    ],
+)
+def test_an_empty_name_is_refused(argv, players, tmp_path, capsys):
+    """`--game ""` read as no --game: the file's game (or the kit's) was played instead."""
+    os.chdir(tmp_path)
+    one_line_error(capsys, [str(a).format(players=players) for a in argv], "an empty value")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.yml"]
+
+
+@pytest.mark.parametrize(
+    "option", ["out", "executor", "game", "variant", "format", "challenger", "clock_mode"]
+)
+def test_an_empty_text_option_in_a_tournament_file_is_refused(option, tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text(
+        f'{option}: ""\n' + TWO.replace("game: twentyone\n", "" if option == "game" else "game: twentyone\n")
+    )
+    os.chdir(tmp_path)
+    one_line_error(capsys, ["tournament", path], f"option {option!r} is empty")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.yml"]
+
+
+@pytest.mark.parametrize("command", ["tournament", "demo", "sprt"])
+def test_the_filesystem_root_is_no_output_folder(command, players, capsys):
+    argv = {
+        "tournament": ["tournament", players],
+        "sprt": ["sprt", "twentyone", "bot:perfect", "bot:random"],
+        "demo": ["demo", "--game", "twentyone"],
+    }[command]
+    one_line_error(capsys, [*argv, "--out", "/"], "--out /: the filesystem root")
+    assert not Path("/.codecup-out").exists()
+    one_line_error(capsys, [*argv, "--out", "/tmp/.."], "the filesystem root")

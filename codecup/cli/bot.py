@@ -12,7 +12,7 @@ import sys
 from typing import BinaryIO
 
 from codecup.checks import check_clock
-from codecup.cli.common import Subparsers, clock_seconds
+from codecup.cli.common import Subparsers, clock_seconds, text_arg
 from codecup.errors import ConfigError
 from codecup.plugins import load_game
 from codecup.userbot import UserBot
@@ -29,6 +29,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--variant",
+        type=text_arg,
         help="the dialogue variant (default: $CODECUP_VARIANT set by our referee, else the game's "
         "first; Lucky Words' bots follow the dialogue the referee's second line shows)",
     )

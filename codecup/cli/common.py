@@ -57,6 +57,27 @@ def port_number(text: str) -> int:
     return value
 
 
+def path_arg(text: str) -> Path:
+    """An argparse type for every path option: a path, but never the empty one.
+
+    ``Path("")`` is the current folder: an empty ``--out ""`` (a shell variable
+    left unset) would write a run's results among the user's own files.
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path (give a file or folder name)")
+    return Path(text)
+
+
+def text_arg(text: str) -> str:
+    """An argparse type for a name or address (a game, a variant, an executor): never empty.
+
+    An empty value would read as "not given" and pick the default silently.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty value (give a name)")
+    return text
+
+
 def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
@@ -69,6 +90,8 @@ def output_dir(path: Path, option: str = "--out") -> Path:
     """
     if path.exists() and not path.is_dir():
         raise ConfigError(f"{option} {path}: exists and is not a folder")
+    if path.resolve() == Path(path.resolve().anchor):  # a run's site spread over the whole disk
+        raise ConfigError(f"{option} {path}: the filesystem root; give a folder of the run's own")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:  # a parent is a file, or a dangling symlink is in the way

@@ -11,7 +11,7 @@ import argparse
 import time
 from pathlib import Path
 
-from codecup.cli.common import Subparsers, output_dir
+from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, play_spec, positive_int
 from codecup.clock import DEFAULT_CLOCK_MODE
@@ -29,8 +29,12 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "demo", help="a tournament of every game's built-in bots", description=__doc__
     )
-    parser.add_argument("--out", type=Path, default=Path(DEFAULT_OUT), help=f"output folder ({DEFAULT_OUT})")
-    parser.add_argument("--game", action="append", help="only this game (repeatable; default: all)")
+    parser.add_argument(
+        "--out", type=path_arg, default=Path(DEFAULT_OUT), help=f"output folder ({DEFAULT_OUT})"
+    )
+    parser.add_argument(
+        "--game", type=text_arg, action="append", help="only this game (repeatable; default: all)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the random starts (default 1)")
     parser.add_argument("--rounds", type=positive_int, default=1, help="double round robins per game (1)")
     parser.add_argument("--jobs", type=positive_int, help="games at once (default: cores)")

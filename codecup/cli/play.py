@@ -15,7 +15,7 @@ from pathlib import Path
 
 from codecup import loop
 from codecup.checks import check_commands
-from codecup.cli.common import Subparsers, clock_seconds, output_file
+from codecup.cli.common import Subparsers, clock_seconds, output_file, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, add_limit_options, limits_of
 from codecup.clock import DEFAULT_CLOCK_MODE
@@ -35,13 +35,16 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("play", help="play one game between two players", description=__doc__)
     parser.add_argument("game")
     parser.add_argument("players", nargs=2, metavar="PLAYER", help="bot:NAME or a command line")
-    parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
+    parser.add_argument("--variant", type=text_arg, help="the dialogue variant (default: the game's first)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random start (default 0)")
     parser.add_argument("--setup", help="the random start given explicitly, as the players receive it")
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player (default: the game's)")
-    parser.add_argument("--record", type=Path, metavar="FILE", help="write the game record (JSON) here")
+    parser.add_argument("--record", type=path_arg, metavar="FILE", help="write the game record (JSON) here")
     parser.add_argument(
-        "--svg", type=Path, metavar="FILE", help="write the final position, as the game draws it (SVG), here"
+        "--svg",
+        type=path_arg,
+        metavar="FILE",
+        help="write the final position, as the game draws it (SVG), here",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     parser.add_argument("--stderr", action="store_true", help="show each bot's whole stderr after the result")

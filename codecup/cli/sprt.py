@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from codecup.checks import check_commands
-from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir
+from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_run_options, limits_of, warn_oversubscription
 from codecup.clock import DEFAULT_CLOCK_MODE
@@ -79,10 +79,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         default=20000,
         help="stop undecided after N games (colour-swapped pairs: an even number, at least 2)",
     )
-    parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
+    parser.add_argument("--variant", type=text_arg, help="the dialogue variant (default: the game's first)")
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player per game")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random starts (default 0)")
-    parser.add_argument("--out", type=Path, help="keep every game's record in this folder's results log")
+    parser.add_argument("--out", type=path_arg, help="keep every game's record in this folder's results log")
     add_run_options(parser)
     return parser
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from codecup.checks import check_commands
-from codecup.cli.common import Subparsers, clock_seconds, output_dir
+from codecup.cli.common import Subparsers, clock_seconds, output_dir, path_arg, text_arg
 from codecup.cli.kit import game_and_variant
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
@@ -115,37 +115,41 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         type=positive_int,
         help=f"games at once in the local pool (default: cores, {ex.default_jobs()})",
     )
-    parser.add_argument("--executor", help="local (default) or dask://HOST:PORT (an existing Dask cluster)")
+    parser.add_argument(
+        "--executor", type=text_arg, help="local (default) or dask://HOST:PORT (an existing Dask cluster)"
+    )
     parser.add_argument("--quiet", action="store_true", default=None, help="no progress output")
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("tournament", help="play a tournament", description=__doc__)
-    parser.add_argument("file", type=Path, metavar="PLAYERS.yml", help="players.yml or tournament.yml")
-    parser.add_argument("--game", help="the game (or game: in the file)")
-    parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
+    parser.add_argument("file", type=path_arg, metavar="PLAYERS.yml", help="players.yml or tournament.yml")
+    parser.add_argument("--game", type=text_arg, help="the game (or game: in the file)")
+    parser.add_argument("--variant", type=text_arg, help="the dialogue variant (default: the game's first)")
     parser.add_argument("--format", choices=FORMATS, help="default round-robin (double: both seats)")
     parser.add_argument("--rounds", type=positive_int, help="repeat the (final) round robin N times")
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player per game")
     parser.add_argument("--seed", type=int, help="seed of the schedule's random starts (default 0)")
-    parser.add_argument("--out", type=Path, help=f"output folder (default {DEFAULT_OUT})")
+    parser.add_argument("--out", type=path_arg, help=f"output folder (default {DEFAULT_OUT})")
     parser.add_argument(
         "--base",
-        type=Path,
+        type=path_arg,
         metavar="DIR",
         help="folder the players' directories are relative to (the Word Racer kit's run/; "
         "or base: in the file; default: the file's folder)",
     )
     parser.add_argument(
         "--hide",
-        type=Path,
+        type=path_arg,
         action="append",
         metavar="DIR",
         help="a folder no bot may see (repeatable; added to hide: in the file). Every player's "
         "folder and the results are hidden from the other players' bots anyway",
     )
-    parser.add_argument("--challenger", help="gauntlet: the player facing the field (default: the first)")
+    parser.add_argument(
+        "--challenger", type=text_arg, help="gauntlet: the player facing the field (default: the first)"
+    )
     parser.add_argument("--swiss-rounds", type=positive_int, help="swiss: rounds before the final")
     parser.add_argument("--top", type=positive_int, help="swiss: players in the final round robin (4)")
     parser.add_argument("--no-site", action="store_true", default=None, help="do not build the results site")

@@ -152,6 +152,8 @@ def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
     types = OPTION_TYPES[norm]
     if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
         raise PlayersFileError(f"{where}: option {key!r} must be {types[0].__name__}, not {value!r}")
+    if isinstance(value, str) and not value.strip():  # read as "not given" later: the default, silently
+        raise PlayersFileError(f"{where}: option {key!r} is empty (give a value, or leave the option out)")
     least = OPTION_MINIMUM.get(norm)
     if least is not None and isinstance(value, int) and value < least:
         raise PlayersFileError(f"{where}: option {key!r} must be at least {least}, not {value!r}")
