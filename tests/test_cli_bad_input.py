@@ -642,3 +642,36 @@ def test_the_filesystem_root_is_no_output_folder(command, players, capsys):
     one_line_error(capsys, [*argv, "--out", "/"], "--out /: the filesystem root")
     assert not Path("/.codecup-out").exists()
     one_line_error(capsys, [*argv, "--out", "/tmp/.."], "the filesystem root")
+
+
+# --- runs too long to schedule --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["demo", "--game", "twentyone", "--rounds", "99999999999999999"],
+            "would schedule 199999999999999998",
+        ),
+        (["tournament", "{players}", "--rounds", "99999999999"], "would schedule 199999999998 games"),
+        (["tournament", "{players}", "--format", "swiss", "--swiss-rounds", "10000000"], "games; a run may"),
+        (
+            ["sprt", "twentyone", "bot:perfect", "bot:random", "--max-games", "10000000000"],
+            "at most 1,000,000",
+        ),
+    ],
+)
+def test_a_run_of_more_games_than_can_be_scheduled_is_refused(argv, message, players, tmp_path, capsys):
+    """--rounds 99999999999999999 printed its count of games, then filled memory building the schedule."""
+    os.chdir(tmp_path)
+    one_line_error(capsys, [str(a).format(players=players) for a in argv], message)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.yml"]
+
+
+def test_too_many_rounds_in_a_tournament_file_is_refused(tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text("rounds: 99999999999\n" + TWO)
+    os.chdir(tmp_path)
+    one_line_error(capsys, ["tournament", path], "the tournament would schedule 199999999998 games")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.yml"]

@@ -40,6 +40,7 @@ from codecup.tournament import executor as ex
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.sprt import SprtSettings, SprtState
 from codecup.tournament.standings import outcome_for
+from codecup.tournament.tournament import MAX_GAMES
 
 EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 1, 3
 SIDES = ("NEW", "OLD")
@@ -52,6 +53,8 @@ def pair_count(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"a run may play at most {MAX_GAMES:,} games, not {value}")
     if value < 2 or value % 2:
         raise argparse.ArgumentTypeError(
             f"games come in colour-swapped pairs; give an even number, at least 2: {text!r}"
