@@ -675,3 +675,11 @@ def test_too_many_rounds_in_a_tournament_file_is_refused(tmp_path, capsys):
     os.chdir(tmp_path)
     one_line_error(capsys, ["tournament", path], "the tournament would schedule 199999999998 games")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.yml"]
+
+
+@pytest.mark.parametrize(("alpha", "beta"), [("0.6", "0.6"), ("0.5", "0.5"), ("0.9", "0.2")])
+def test_sprt_error_rates_whose_bounds_cross_are_refused(alpha, beta, capsys):
+    """--alpha 0.6 --beta 0.6 accepted H1 after 0 games, exit status 0."""
+    argv = ["sprt", "twentyone", "bot:perfect", "bot:random", "--alpha", alpha, "--beta", beta]
+    one_line_error(capsys, argv, "alpha + beta must be less than 1")
+    assert capsys.readouterr().out == ""
