@@ -683,3 +683,41 @@ def test_sprt_error_rates_whose_bounds_cross_are_refused(alpha, beta, capsys):
     argv = ["sprt", "twentyone", "bot:perfect", "bot:random", "--alpha", alpha, "--beta", beta]
     one_line_error(capsys, argv, "alpha + beta must be less than 1")
     assert capsys.readouterr().out == ""
+
+
+# --- a standard stream the command was started without --------------------------------------------
+
+
+def in_shell(command: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``codecup COMMAND`` run by a shell (for its redirections: ``>&-`` closes stdout)."""
+    return subprocess.run(
+        f"{sys.executable} -m codecup {command}",
+        shell=True,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "status"),
+    [
+        ("games >&-", 0),
+        ("doctor >&-", 0),
+        ("play twentyone bot:random bot:perfect --record g.json >&-", 0),
+        ("bot twentyone random <&-", 0),
+        ("bot twentyone random <&- >&-", 0),
+        ("games 2>&- >&-", 0),
+        ("score lucky_words - <&-", 2),
+    ],
+)
+def test_a_closed_standard_stream_reads_as_ended_and_discards_output(command, status, tmp_path):
+    """``codecup games >&-`` was a traceback (AttributeError: 'NoneType' object has no attribute 'flush')."""
+    run = in_shell(command, tmp_path)
+    assert run.returncode == status, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.stderr == "" or (run.stderr.startswith("codecup: error:") and run.stderr.count("\n") == 1)
+    if "--record" in command:
+        assert json.loads((tmp_path / "g.json").read_text())["schema"] == "codecup-record/1"
