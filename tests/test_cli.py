@@ -33,7 +33,7 @@ def with_tinygame(monkeypatch):
         (["play", "twentyone", "'unclosed", "bot:random"], "cannot parse player command"),
         (["play", "twentyone", "bot:random", "bot:random", "--clock", "-1"], "must be positive"),
         (["bot", "twentyone", "nobody"], "has no bot 'nobody'"),
-        (["verify", "/no/such/record.json"], "cannot read record"),
+        (["verify", "/no/such/record.json"], "cannot read a record"),
         (["play", "twentyone", "bot:random", "bot:random", "--words", "/no/words"], "does not exist"),
     ],
 )

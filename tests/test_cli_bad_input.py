@@ -148,7 +148,7 @@ def test_verify_reports_every_unreadable_file_and_checks_the_rest(tmp_path, caps
     assert main(["verify", str(bad), str(good), str(tmp_path / "gone.json")]) == 2
     out, err = capsys.readouterr()
     assert f"{good}: ok" in out
-    assert err.count("\n") == 2 and "bad.json: not UTF-8" in err and "cannot read record" in err
+    assert err.count("\n") == 2 and "bad.json: not UTF-8" in err and "cannot read a record" in err
 
 
 def test_verify_of_a_record_with_nonsense_inside_does_not_verify(tmp_path, capsys):
@@ -721,3 +721,58 @@ def test_a_closed_standard_stream_reads_as_ended_and_discards_output(command, st
     assert run.stderr == "" or (run.stderr.startswith("codecup: error:") and run.stderr.count("\n") == 1)
     if "--record" in command:
         assert json.loads((tmp_path / "g.json").read_text())["schema"] == "codecup-record/1"
+
+
+# --- endless or huge input ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("command", "path", "message"),
+    [
+        ("verify", "/dev/zero", "/dev/zero: is a device, not a record"),
+        ("verify", "/dev/urandom", "is a device, not a record"),
+        ("verify", "FIFO", "is a pipe (FIFO), not a record"),
+        ("verify", "FOLDER", "is a folder, not a record"),
+        ("tournament", "FIFO", "is a pipe (FIFO), not a players file"),
+        ("tournament", "/dev/zero", "is a device, not a players file"),
+        ("tournament", "FOLDER", "is a folder, not a players file"),
+    ],
+)
+def test_a_file_that_is_no_regular_file_is_refused(command, path, message, fifo, tmp_path, capsys):
+    """`verify /dev/zero` ended in MemoryError; `verify FIFO` and `tournament FIFO` waited forever."""
+    path = {"FIFO": fifo, "FOLDER": tmp_path}.get(path, path)
+    one_line_error(capsys, [command, path], message)
+
+
+def test_a_record_larger_than_the_cap_is_refused(tmp_path, monkeypatch, capsys):
+    import codecup.record
+
+    monkeypatch.setattr(codecup.record, "MAX_RECORD", 1 << 20)
+    path = tmp_path / "big.json"
+    path.write_bytes(b" " * ((1 << 20) + 1))
+    one_line_error(capsys, ["verify", path], "larger than the 1 MiB a record may be")
+
+
+def test_a_players_file_larger_than_the_cap_is_refused(tmp_path, capsys):
+    path = tmp_path / "big.yml"
+    with path.open("wb") as f:
+        f.truncate((16 << 20) + 1)
+    one_line_error(capsys, ["tournament", path], "larger than the 16 MiB a players file may be")
+
+
+def test_an_endless_board_on_stdin_is_refused():
+    """`codecup score lucky_words - </dev/zero` ended in MemoryError."""
+    with open("/dev/zero", "rb") as zero:
+        run = codecup("score", "lucky_words", "-", stdin=zero)
+    assert run.returncode == 2, run.stderr
+    assert (
+        run.stderr
+        == "codecup: error: stdin: larger than the 1 MiB a board (49 letters) may be; not read further\n"
+    )

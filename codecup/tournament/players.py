@@ -34,6 +34,7 @@ import yaml
 from codecup.checks import check_clock, check_commands
 from codecup.errors import ConfigError, PlayersFileError
 from codecup.names import file_name, file_name_clash, name_problem
+from codecup.reading import MIB, read_file
 from codecup.record import PlayerInfo
 from codecup.runner import player_info
 
@@ -246,6 +247,10 @@ MAX_VALUES = 10_000
 """The most values (aliases expanded) a players file may hold: a tournament's is a few hundred."""
 
 
+MAX_FILE = 16 * MIB
+"""The largest players file read: thousands of players take a few hundred KiB."""
+
+
 def _check_values(doc: object, path: Path) -> None:
     """Refuse a file whose aliases expand past :data:`MAX_VALUES` values (a "billion laughs" of a
     few hundred bytes), or with a NUL character in a text (no program, folder or variable takes one)."""
@@ -275,10 +280,9 @@ def read_players(
     With ``check``, every player's program is checked too (:func:`codecup.checks.command_problem`).
     ``plugin_options``: the keys of the options game plugins add (see :func:`parse_players`).
     """
+    data = read_file(path, MAX_FILE, "a players file", PlayersFileError)
     try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise PlayersFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise PlayersFileError(f"{path} is not UTF-8 text") from None
     try:
