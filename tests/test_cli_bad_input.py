@@ -513,7 +513,19 @@ def test_aliases_that_expand_without_end_are_one_short_line(tmp_path, capsys):
     ]
     path = tmp_path / "bomb.yml"
     path.write_text("\n".join(lines) + "\n")
-    one_line_error(capsys, ["tournament", path], "holds more than 10000 values (aliases expanded)")
+    one_line_error(capsys, ["tournament", path], "holds more than 200,000 values, aliases expanded (the cap")
+
+
+def test_several_thousand_players_fit_in_a_players_file(tmp_path):
+    """A plain list of 1,200 players passed the cap on values meant for aliases."""
+    from codecup.tournament.players import read_players
+
+    path = tmp_path / "players.yml"
+    path.write_text(
+        "game: twentyone\nformat: gauntlet\nplayers:\n"
+        + "".join(f"  - {{name: p{i}, command: 'bot:random', language: Python}}\n" for i in range(5000))
+    )
+    assert len(read_players(path, check=False).players) == 5000
 
 
 def test_an_error_quoting_a_huge_value_is_cut_short(tmp_path, capsys):
