@@ -788,3 +788,86 @@ def test_an_endless_board_on_stdin_is_refused():
         run.stderr
         == "codecup: error: stdin: larger than the 1 MiB a board (49 letters) may be; not read further\n"
     )
+
+
+# --- messages that say what is wrong --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("player", "message"),
+    [
+        ("{tmp}/somedir", "somedir is a folder, not a program"),
+        (
+            "codecup bot twentyone s.py:X",
+            "`codecup bot twentyone s.py:X`: 's.py' in {tmp} is a folder, not a file",
+        ),
+        ("python3 s.py", "cannot run python3 s.py: 's.py' in {tmp} is a folder, not a file"),
+    ],
+)
+def test_a_folder_given_as_a_program_or_script_is_called_a_folder(player, message, tmp_path, capsys):
+    """A folder given as the program was "program not found (no file ...)", though it was there."""
+    (tmp_path / "somedir").mkdir()
+    (tmp_path / "s.py").mkdir()
+    os.chdir(tmp_path)
+    argv = ["play", "twentyone", player.format(tmp=tmp_path), "bot:random", "--quiet"]
+    one_line_error(capsys, argv, message.format(tmp=tmp_path))
+
+
+def test_a_user_bot_file_that_is_a_folder_is_called_a_folder(tmp_path, capsys):
+    (tmp_path / "s.py").mkdir()
+    os.chdir(tmp_path)
+    one_line_error(capsys, ["bot", "twentyone", "s.py:X"], "'s.py' in")
+    one_line_error(capsys, ["bot", "twentyone", "s.py:X"], "is a folder, not a file")
+
+
+@pytest.mark.parametrize("option", ["--record", "--svg"])
+def test_an_output_file_under_a_file_says_the_file_is_not_a_folder(option, a_file, capsys):
+    """It said "folder a-file does not exist", though a-file was there."""
+    argv = ["play", "twentyone", "bot:random", "bot:random", "--quiet", option, a_file / "x.json"]
+    one_line_error(capsys, argv, f"{a_file} is not a folder")
+
+
+@pytest.mark.parametrize("option", ["--record", "--svg"])
+def test_an_output_file_that_is_a_device_is_refused_before_the_game(option, capsys):
+    """--record /dev/full played the game, then failed to write with status 1."""
+    argv = ["play", "twentyone", "bot:random", "bot:random", "--quiet", option, "/dev/full"]
+    one_line_error(capsys, argv, "/dev/full: exists and is not a regular file")
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("argv", [["--bogus"], ["--bogus", "games"], ["-x", "games"], ["--bogus=1"]])
+def test_an_unknown_option_before_the_command_is_named(argv, capsys):
+    """`codecup --bogus` said "the following arguments are required: command"."""
+    one_line_error(capsys, argv, f"unrecognized option {argv[0]}")
+
+
+def test_an_abbreviated_option_before_the_command_still_works(capsys):
+    assert main(["--vers"]) == 0
+    assert __version__ in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("top", ["-1", "0", "1"])
+def test_top_has_one_minimum_for_every_value_below_it(top, players, capsys):
+    """--top -1 said "must be at least 1", --top 1 "must be at least 2"."""
+    one_line_error(capsys, ["tournament", players, "--format", "swiss", "--top", top], "must be at least 2")
+
+
+# --- --record writes over a game record only ------------------------------------------------------
+
+
+def test_record_refuses_a_dangling_symlink(tmp_path, capsys):
+    """It followed the link and created its target (/nonexist)."""
+    link = tmp_path / "x.json"
+    link.symlink_to(tmp_path / "nowhere" / "made.json")
+    argv = ["play", "twentyone", "bot:random", "bot:random", "--quiet", "--record", link]
+    one_line_error(capsys, argv, "a symbolic link to")
+    assert not (tmp_path / "nowhere").exists() and capsys.readouterr().out == ""
+
+
+def test_record_refuses_an_empty_file(tmp_path, capsys):
+    """README says --record replaces only a game record; an empty file was written over."""
+    path = tmp_path / "notes.txt"
+    path.write_text("")
+    argv = ["play", "twentyone", "bot:random", "bot:random", "--quiet", "--record", path]
+    one_line_error(capsys, argv, "exists and is not a game record")
+    assert path.read_text() == ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import tempfile
 from pathlib import Path
 from typing import TypeAlias
@@ -111,7 +112,13 @@ def output_file(path: Path, option: str) -> Path:
     """
     if path.is_dir():
         raise ConfigError(f"{option} {path}: is a folder, not a file")
+    if path.is_symlink() and not path.exists():  # writing would create the link's target, anywhere
+        raise ConfigError(f"{option} {path}: a symbolic link to {os.readlink(path)}, which does not exist")
+    if path.exists() and not path.is_file():  # a device (/dev/full), a pipe: found only after the work
+        raise ConfigError(f"{option} {path}: exists and is not a regular file")
     folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"{option} {path}: {folder} is not a folder")
     if not folder.is_dir():
         raise ConfigError(f"{option} {path}: folder {folder} does not exist")
     _write_test(folder, f"{option} {path}: cannot write into {folder}")

@@ -24,7 +24,8 @@ from codecup.errors import CodecupError, ConfigError, where
 from codecup.game import Game, notes_of
 from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager
-from codecup.record import MatchInfo, Record
+from codecup.reading import read_file
+from codecup.record import MAX_RECORD, MatchInfo, Record
 from codecup.runner import new_match, play_match, player_info
 from codecup.sandbox import Policy
 from codecup.terminal import printable
@@ -120,12 +121,15 @@ def describe_stderr(game: Game, record: Record, everything: bool = False) -> str
 
 
 def _only_a_record_is_replaced(path: Path) -> None:
-    """Refuse ``--record`` onto an existing file that is not a game record (say, the players file)."""
-    if not path.is_file() or path.stat().st_size == 0:
+    """Refuse ``--record`` onto an existing file that is not a game record (say, the players file).
+
+    An empty file is refused too: it is no record, and may be a file the user made for something else.
+    """
+    if not path.is_file():
         return
     try:
-        doc = json.loads(path.read_bytes())
-    except (ValueError, RecursionError, OSError):
+        doc = json.loads(read_file(path, MAX_RECORD, "a record"))
+    except (ValueError, RecursionError, ConfigError):
         doc = None
     schema = doc.get("schema") if isinstance(doc, dict) else None
     if not (isinstance(schema, str) and schema.startswith("codecup-record/")):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,7 @@ from codecup.record import PlayerInfo
 from codecup.sandbox import Limits
 from codecup.sandbox.box import own_differing
 from codecup.tournament import executor as ex
-from codecup.tournament.players import read_players
+from codecup.tournament.players import OPTION_MINIMUM, read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS
 from codecup.tournament.tournament import OnRecord, TournamentResult, TournamentSpec, run_tournament
@@ -41,15 +41,24 @@ from codecup.tournament.tournament import OnRecord, TournamentResult, Tournament
 DEFAULT_OUT = "tournament-results"
 
 
-def positive_int(text: str) -> int:
-    """An argparse type for counts."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return value
+def at_least(least: int) -> Callable[[str], int]:
+    """An argparse type for a whole number of at least ``least`` (one minimum per option, said
+    the same way for every value below it)."""
+
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}: {text!r}")
+        return value
+
+    return whole_number
+
+
+positive_int = at_least(1)
+"""An argparse type for counts."""
 
 
 def add_clock_mode_option(parser: argparse.ArgumentParser) -> None:
@@ -151,7 +160,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--challenger", type=text_arg, help="gauntlet: the player facing the field (default: the first)"
     )
     parser.add_argument("--swiss-rounds", type=positive_int, help="swiss: rounds before the final")
-    parser.add_argument("--top", type=positive_int, help="swiss: players in the final round robin (4)")
+    parser.add_argument(
+        "--top", type=at_least(OPTION_MINIMUM["top"]), help="swiss: players in the final round robin (4)"
+    )
     parser.add_argument("--no-site", action="store_true", default=None, help="do not build the results site")
     add_run_options(parser)
     return parser
