@@ -871,3 +871,97 @@ def test_record_refuses_an_empty_file(tmp_path, capsys):
     argv = ["play", "twentyone", "bot:random", "bot:random", "--quiet", "--record", path]
     one_line_error(capsys, argv, "exists and is not a game record")
     assert path.read_text() == ""
+
+
+# --- what was silently accepted -------------------------------------------------------------------
+
+
+def test_a_key_given_twice_in_a_players_file_is_refused_with_its_line(tmp_path, capsys):
+    """`- {name: a, name: b, ...}` played player b."""
+    path = tmp_path / "t.yml"
+    path.write_text(TWO + "  - {name: c, name: d, command: 'bot:random'}\n")
+    one_line_error(capsys, ["tournament", path], "(line 5): the key 'name' is given twice in one mapping")
+
+
+def test_a_key_given_twice_at_the_top_of_a_tournament_file_is_refused(tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text("rounds: 1\nrounds: 2\n" + TWO)
+    one_line_error(capsys, ["tournament", path], "(line 2): the key 'rounds' is given twice")
+
+
+def test_merged_keys_may_still_be_overridden(tmp_path):
+    from codecup.tournament.players import read_players
+
+    path = tmp_path / "t.yml"
+    path.write_text(
+        "game: twentyone\nplayers:\n  - &a {name: a, command: 'bot:random'}\n  - {<<: *a, name: b}\n"
+    )
+    assert [p.name for p in read_players(path).players] == ["a", "b"]
+
+
+def test_an_option_given_twice_under_two_spellings_is_refused(tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text("clock_mode: wall\nclock-mode: cpu\n" + TWO)
+    one_line_error(
+        capsys, ["tournament", path], "option 'clock_mode' is given twice ('clock_mode' and 'clock-mode')"
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            ["--swiss-rounds", "3"],
+            "--swiss-rounds applies to the swiss format only, and this tournament is round-robin",
+        ),
+        (["--top", "3"], "--top applies to the swiss format only"),
+        (
+            ["--top", "3", "--format", "gauntlet"],
+            "--top applies to the swiss format only, and this tournament is gauntlet",
+        ),
+        (["--challenger", "a"], "--challenger applies to the gauntlet format only"),
+        (["--challenger", "a", "--format", "swiss"], "--challenger applies to the gauntlet format only"),
+    ],
+)
+def test_an_option_of_another_format_is_refused(extra, message, players, capsys):
+    one_line_error(capsys, ["tournament", players, *extra], message)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("swiss-rounds: 3\n", "option 'swiss-rounds' applies to the swiss format only"),
+        (
+            "top: 3\nformat: knockout\n",
+            "option 'top' applies to the swiss format only, and this tournament is knockout",
+        ),
+        ("challenger: a\n", "option 'challenger' applies to the gauntlet format only"),
+    ],
+)
+def test_an_option_of_another_format_in_the_file_is_refused(line, message, tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text(line + TWO)
+    one_line_error(capsys, ["tournament", path], message)
+
+
+def test_an_option_of_the_format_on_the_command_line_is_still_taken(players, tmp_path, capsys):
+    argv = ["tournament", str(players), "--format", "gauntlet", "--challenger", "b", "--quiet", "--no-site"]
+    assert main([*argv, "--out", str(tmp_path / "out")]) == 0
+
+
+@pytest.mark.parametrize("value", ["'2'", "2.0", "true", "[2]"])
+def test_rounds_must_be_a_whole_number_in_a_tournament_file(value, tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text(f"rounds: {value}\n" + TWO)
+    one_line_error(capsys, ["tournament", path], "option 'rounds' must be int")
+
+
+def test_names_that_differ_only_in_unicode_form_are_refused(tmp_path, capsys):
+    """NFC "é" and NFD "é" (e and a combining accent) were two players who look identical."""
+    path = tmp_path / "t.yml"
+    path.write_text(
+        "game: twentyone\nplayers:\n"
+        "  - {name: \"Ren\\u00e9\", command: 'bot:random'}\n"
+        "  - {name: \"Rene\\u0301\", command: 'bot:perfect'}\n"
+    )
+    one_line_error(capsys, ["tournament", path], "differ only in how their letters are encoded")

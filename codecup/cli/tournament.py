@@ -181,6 +181,26 @@ def _folder(path: Path, option: str) -> str:
     return str(path.resolve())
 
 
+#: Options that shape one format's schedule only: given with another, they would be ignored silently.
+FORMAT_OPTIONS = {"swiss_rounds": "swiss", "top": "swiss", "challenger": "gauntlet"}
+
+
+def check_format_options(args: argparse.Namespace, file_options: dict[str, Any], where: Path) -> None:
+    """Refuse an option of another format (``--top`` in a round robin): a user who gives one expects
+    it to change the tournament. The command line's are checked against the format played, the file's
+    against the file's own (a ``--format`` given for one run leaves the file's settings unused)."""
+    played = _option(args, file_options, "format", "round-robin")
+    own = file_options.get("format", "round-robin")
+    for name, owner in FORMAT_OPTIONS.items():
+        if getattr(args, name, None) is not None and owner != played:
+            said, fmt = "--" + name.replace("_", "-"), played
+        elif name in file_options and owner != own:
+            said, fmt = f"{where}: option {name.replace('_', '-')!r}", own
+        else:
+            continue
+        raise ConfigError(f"{said} applies to the {owner} format only, and this tournament is {fmt}")
+
+
 def provided_notes(game: Game, variant: str, players: Sequence[PlayerInfo]) -> list[str]:
     """What the run gives the programs of the files the game provides (Lucky Words' ``words.dat``):
     which players' folders lack one (it is provided) and which hold their own, unlike the game's."""
@@ -228,6 +248,7 @@ def run(args: argparse.Namespace) -> int:
                     chosen = f" ({args.file} names no game, so it plays {game.info.name}: give --game)"
                 raise ConfigError(f"{args.file}: player {p.name!r}: {exc}{chosen}") from None
     check_commands(players_file.players, f"{args.file}: ", game.info.name)
+    check_format_options(args, opts, args.file)
     clock_mode = args.clock_mode or check_clock_mode(opts.get("clock_mode", DEFAULT_CLOCK_MODE), args.file)
     spec = TournamentSpec(
         game=game.info.name,

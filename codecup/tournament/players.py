@@ -33,7 +33,7 @@ import yaml
 
 from codecup.checks import check_clock, check_commands
 from codecup.errors import ConfigError, PlayersFileError
-from codecup.names import file_name, file_name_clash, name_problem
+from codecup.names import file_name, file_name_clash, look_alike, name_problem
 from codecup.reading import MIB, read_file
 from codecup.record import PlayerInfo
 from codecup.runner import player_info
@@ -194,10 +194,16 @@ def parse_players(
     if isinstance(doc, Mapping):
         if "players" not in doc:
             raise PlayersFileError(f"{where}: a mapping needs a 'players:' list")
+        spelled: dict[str, Any] = {}
         for key, value in doc.items():
             if key == "players":
                 continue
             norm = str(key).replace("-", "_")
+            if norm in spelled:  # which one wins would depend on the order of the file's lines
+                raise PlayersFileError(
+                    f"{where}: option {norm!r} is given twice ({spelled[norm]!r} and {key!r})"
+                )
+            spelled[norm] = key
             if norm == "base":
                 if not isinstance(value, str) or not value:
                     raise PlayersFileError(f"{where}: option 'base' must be a folder, not {value!r}")
@@ -229,6 +235,12 @@ def parse_players(
         if p.name in seen:
             raise PlayersFileError(f"{where}: two players are called {p.name!r}")
         seen.add(p.name)
+    alike = look_alike(p.name for p in players)
+    if alike is not None:
+        raise PlayersFileError(
+            f"{where}: players {alike[0]!a} and {alike[1]!a} differ only in how their letters are "
+            "encoded (Unicode normalisation) and look identical: rename one"
+        )
     clash = file_name_clash(p.name for p in players)
     if clash is not None:
         a, b = clash
@@ -246,6 +258,24 @@ def parse_players(
 MAX_VALUES = 200_000
 """The most values (aliases expanded) a players file may hold: a player takes 5 to 15 (a mapping,
 its keys and values), so tens of thousands of players fit, while a "billion laughs" of aliases does not."""
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a mapping that gives one key twice (``{name: a, name: b}``):
+    the safe loader keeps the last silently, so a typo would play another player than the one read."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # merged keys (<<) may be overridden: that is what merging is for
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} is given twice in one mapping", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
 
 
 MAX_FILE = 16 * MIB
@@ -290,7 +320,7 @@ def read_players(
     except UnicodeDecodeError:
         raise PlayersFileError(f"{path} is not UTF-8 text") from None
     try:
-        doc = yaml.safe_load(text)
+        doc = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader: no tags that run code
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" (line {mark.line + 1})" if mark is not None else ""
