@@ -965,3 +965,39 @@ def test_names_that_differ_only_in_unicode_form_are_refused(tmp_path, capsys):
         "  - {name: \"Rene\\u0301\", command: 'bot:perfect'}\n"
     )
     one_line_error(capsys, ["tournament", path], "differ only in how their letters are encoded")
+
+
+# --- a bot program given what no referee sends ----------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["pillars", "spaghetti"])
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (b"garbage\n", "the referee's input ended after 1 of the setup's"),
+        (b"\xff\xfe\x00binary\x80\n\x01\x02\n", "the referee's"),  # cut short (pillars) or not a setup
+        (b"x" * 100_000 + b"\n", "line 1 from the referee is longer than 65536 bytes"),
+        (b"\x00" * 200_000, "line 1 from the referee is longer than 65536 bytes"),
+    ],
+    ids=["garbage", "binary", "long-line", "endless-line"],
+)
+def test_a_bot_program_given_a_garbled_or_cut_setup_says_so(game, given, message):
+    """`printf 'garbage\\n' | codecup bot pillars random` ended with status 0 and no word."""
+    run = subprocess.run(
+        [sys.executable, "-m", "codecup", "bot", game, "random"],
+        input=given,
+        env=env(),
+        capture_output=True,
+        timeout=120,
+    )
+    err = run.stderr.decode("utf-8", "replace")
+    assert run.returncode == 2, err
+    assert err.startswith("codecup: error:") and err.count("\n") == 1 and message in err, err
+    assert run.stdout == b""
+
+
+@pytest.mark.parametrize("game", ["pillars", "spaghetti", "turn_right", "lucky_words"])
+def test_a_bot_program_given_no_input_ends_quietly(game):
+    """A referee that closes before sending anything (its game refused): nothing was cut short."""
+    run = codecup("bot", game, "random", input="")
+    assert run.returncode == 0 and run.stderr == "" and run.stdout == ""
