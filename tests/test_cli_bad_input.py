@@ -1001,3 +1001,55 @@ def test_a_bot_program_given_no_input_ends_quietly(game):
     """A referee that closes before sending anything (its game refused): nothing was cut short."""
     run = codecup("bot", game, "random", input="")
     assert run.returncode == 0 and run.stderr == "" and run.stdout == ""
+
+
+# --- an output folder changed by hand -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "make", "message"),
+    [
+        (".lock", "folder", ".lock is not a regular file"),
+        ("results.jsonl", "folder", "results.jsonl is not a regular file"),
+        (".codecup-out", "folder", ".codecup-out is not a regular file"),
+        ("games", "file", "games is not a folder"),
+        ("games", "dangling", "games is not a folder"),
+    ],
+)
+def test_a_tampered_output_folder_is_one_line(name, make, message, players, tmp_path, capsys):
+    """`.lock` made a folder was "r/.lock: Is a directory", status 1; `games` a file "File exists"."""
+    out = tmp_path / "r"
+    argv = ["tournament", str(players), "--out", str(out), "--quiet", "--no-site", "--jobs", "1"]
+    assert main(argv) == 0
+    entry = out / name
+    if entry.is_dir():
+        import shutil
+
+        shutil.rmtree(entry)
+    else:
+        entry.unlink()
+    {"folder": entry.mkdir, "file": entry.touch, "dangling": lambda: entry.symlink_to(tmp_path / "gone")}[
+        make
+    ]()
+    capsys.readouterr()
+    one_line_error(capsys, argv, f"--out {out}: {message}")
+
+
+def test_a_tampered_sprt_folder_is_one_line(tmp_path, capsys):
+    out = tmp_path / "s"
+    argv = [
+        "sprt",
+        "twentyone",
+        "bot:perfect",
+        "bot:random",
+        "--out",
+        str(out),
+        "--max-games",
+        "2",
+        "--quiet",
+    ]
+    main(argv)
+    (out / ".lock").unlink()
+    (out / ".lock").mkdir()
+    capsys.readouterr()
+    one_line_error(capsys, argv, ".lock is not a regular file")
