@@ -59,6 +59,8 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
     program, *args = player.command
     if "/" in program:
         path = cwd / program
+        if path.is_dir():  # "not found" would send the user looking for a file that is there
+            return f"cannot run {program!r}: {path} is a folder, not a program"
         if not path.is_file():
             return f"cannot run {program!r}: program not found (no file {path})"
         if not os.access(path, os.X_OK):
@@ -72,7 +74,7 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
     script = args[at] if at < len(args) else None
     if script is not None and PurePath(script).suffix in SCRIPT_SUFFIXES and not (cwd / script).is_file():
         said = shlex.join([program, *args[: at + 1]])  # as given, options before it too (java -jar x.jar)
-        return f"cannot run {said}: no file {script!r} in {cwd}"
+        return f"cannot run {said}: {_not_a_file(script, cwd)}"
     return None
 
 
@@ -114,10 +116,17 @@ def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | 
         if (cwd / file).is_dir():
             return f"{said}: {file!r} in {cwd} is a folder, not a Python file"
         if not (cwd / file).is_file():
-            return f"{said}: no file {file!r} in {cwd}"
+            return f"{said}: {_not_a_file(file, cwd)}"
         return _defines(cwd / file, attribute, said)
     known = registry.get(name).info.bots
     return None if bot in known else f"{said}: {name} has no bot {bot!r} (known: {', '.join(known)})"
+
+
+def _not_a_file(name: str, cwd: Path) -> str:
+    """Why the file ``name`` (relative to ``cwd``), which is not a regular file, cannot be used."""
+    if (cwd / name).is_dir():
+        return f"{name!r} in {cwd} is a folder, not a file"
+    return f"no file {name!r} in {cwd}"
 
 
 def _defines(path: Path, name: str, said: str) -> str | None:

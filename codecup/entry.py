@@ -7,14 +7,37 @@ not with a traceback of the import.
 
 from __future__ import annotations
 
+import os
 import sys
 
 INTERRUPTED = 130
 """The exit status of a command stopped by Ctrl-C (128 + SIGINT)."""
 
 
+def _fill_closed_streams() -> None:
+    """Give a standard stream the process was started without (``codecup games >&-``) the null
+    device, so the command does its work: input reads as ended, output is discarded.
+
+    Python leaves such a stream None, which every print and read would trip on. The null
+    device takes the stream's own descriptor number, or a file opened later (a record, a
+    bot's pipe) would take it and be written to as if it were the stream.
+    """
+    for fd, name, mode in ((0, "stdin", os.O_RDONLY), (1, "stdout", os.O_WRONLY), (2, "stderr", os.O_WRONLY)):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+        except OSError:  # the descriptor is free: the null device goes there
+            devnull = os.open(os.devnull, mode)
+            if devnull != fd:
+                os.dup2(devnull, fd)
+                os.close(devnull)
+        setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))  # noqa: SIM115
+
+
 def run() -> int:
     """Run ``codecup`` with the process's arguments; its exit status."""
+    _fill_closed_streams()
     try:
         from codecup.cli import main
 

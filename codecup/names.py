@@ -49,6 +49,18 @@ def file_name(name: str) -> str:
     return f"{stem}-{digest}" if stem else f"x{digest}"
 
 
+def look_alike(names: Iterable[str]) -> tuple[str, str] | None:
+    """Two names that differ only in their Unicode form (``é`` as one character or as ``e`` and an
+    accent): shown, they are one name, so the standings would show two players alike. None if none."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = unicodedata.normalize("NFC", name)
+        if key in seen and seen[key] != name:
+            return seen[key], name
+        seen[key] = name
+    return None
+
+
 def file_name_clash(names: Iterable[str]) -> tuple[str, str] | None:
     """Two names whose file names would be one file (also where case is ignored), or None."""
     seen: dict[str, str] = {}

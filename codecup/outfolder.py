@@ -57,6 +57,9 @@ WRITES: dict[RunKind, frozenset[str]] = {
 }
 """The names each kind of run writes at the top of its folder (besides the marker)."""
 
+FOLDERS = frozenset({"games", "view", "draw"})
+"""Of those names, the folders (the rest are files; a demo's ``writes`` are folders too)."""
+
 
 def claim_folder(
     path: Path, kind: RunKind, *, writes: frozenset[str] = frozenset(), option: str = "--out"
@@ -65,6 +68,7 @@ def claim_folder(
 
     ``writes`` adds names this run writes beyond :data:`WRITES` (a demo's per-game folders).
     """
+    _check_kinds(path, WRITES[kind] | writes, FOLDERS | writes, option)
     marked = _marked(path)
     stopped = marked is not None and not _holds_results(path)
     if stopped:  # a run that stopped before its first result (its cluster unreachable, a kill -9)
@@ -91,6 +95,25 @@ def claim_folder(
                 "use a new or empty folder"
             )
     (path / MARKER).write_text(f"{kind}\n", "utf-8")
+
+
+def _check_kinds(path: Path, names: frozenset[str], folders: frozenset[str], option: str) -> None:
+    """Refuse a folder where a name the run writes is of the wrong kind (``.lock`` made a folder,
+    ``games`` a file): the run would fail on it with the system's words, after the checks."""
+    for name in sorted(names | {MARKER}):
+        entry = path / name
+        if not (entry.exists() or entry.is_symlink()):
+            continue
+        if name in folders and not entry.is_dir():
+            raise ConfigError(
+                f"{option} {path}: {name} is not a folder, where the run keeps a folder of that name "
+                "(move it away, or use another folder)"
+            )
+        if name not in folders and not entry.is_file():
+            raise ConfigError(
+                f"{option} {path}: {name} is not a regular file, where the run keeps a file of that name "
+                "(move it away, or use another folder)"
+            )
 
 
 def first_missing(path: Path) -> Path | None:

@@ -16,8 +16,12 @@ import attrs
 from codecup import jsonfields as jf
 from codecup.dialogue import SeatEnd, Termination
 from codecup.errors import RecordError
+from codecup.reading import MIB, read_file
 
 SCHEMA = "codecup-record/1"
+
+MAX_RECORD = 256 * MIB
+"""The largest record file read: a long game with every bot's stderr tail is a few MiB."""
 
 TO = "to"  # referee -> player
 FROM = "from"  # player -> referee
@@ -208,11 +212,9 @@ class Record:
 
     @classmethod
     def read(cls, path: Path) -> Record:
-        """Read a record file; a file that is not a readable record is one :class:`RecordError`."""
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
+        """Read a record file; a file that is not a readable record is one :class:`RecordError`
+        (so is one that is no regular file, or larger than :data:`MAX_RECORD`)."""
+        data = read_file(path, MAX_RECORD, "a record", RecordError)
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:

@@ -38,6 +38,11 @@ class PlayerSession(abc.ABC):
     def finished(self) -> bool:
         """True once the referee has ended the game (``Quit``, ``x``, ...)."""
 
+    def ended(self) -> None:  # noqa: B027 - optional hook: most dialogues may end anywhere
+        """The referee's input ended before the game did. Raise :class:`~codecup.errors.DialogueError`
+        where no referee stops (in the middle of the setup, which a referee sends whole): the input
+        was not a referee's, and the program must say so rather than end as if the game had."""
+
     def hold_to_variant(self) -> None:  # noqa: B027 - optional hook, most games have one dialogue
         """The variant was told (``--variant``, ``$CODECUP_VARIANT``): a referee speaking another
         variant's dialogue is a line the session cannot follow, not one to switch to. A game whose
@@ -101,6 +106,15 @@ class RulesPlayer(PlayerSession):
     def finished(self) -> bool:
         """True after a closing word (or, if the wire says so, once the game is over)."""
         return self.done
+
+    def ended(self) -> None:
+        """Refuse input that ended after part of the setup (a garbled line, then nothing)."""
+        if self.state is None and self.setup:
+            lines = self.wire.setup_lines
+            raise DialogueError(
+                f"the referee's input ended after {len(self.setup)} of the setup's {lines} lines "
+                f"(line 1: {self.setup[0]!r}): not a referee's dialogue"
+            )
 
     def receive(self, line: str) -> list[str]:
         """Answer one referee line; raise :class:`~codecup.errors.DialogueError` for one that does not fit."""

@@ -47,6 +47,8 @@ class UserBot:
 
     def maker(self) -> Callable[..., Any]:
         """Run the file and return its ``NAME``; a ConfigError when either is missing."""
+        if self.path.is_dir():
+            raise ConfigError(f"bot {self}: {str(self.path)!r} in {Path.cwd()} is a folder, not a file")
         if not self.path.is_file():
             raise ConfigError(f"bot {self}: no file {str(self.path)!r} in {Path.cwd()}")
         spec = importlib.util.spec_from_file_location(_MODULE, self.path)

@@ -148,7 +148,7 @@ def test_verify_reports_every_unreadable_file_and_checks_the_rest(tmp_path, caps
     assert main(["verify", str(bad), str(good), str(tmp_path / "gone.json")]) == 2
     out, err = capsys.readouterr()
     assert f"{good}: ok" in out
-    assert err.count("\n") == 2 and "bad.json: not UTF-8" in err and "cannot read record" in err
+    assert err.count("\n") == 2 and "bad.json: not UTF-8" in err and "cannot read a record" in err
 
 
 def test_verify_of_a_record_with_nonsense_inside_does_not_verify(tmp_path, capsys):
@@ -525,7 +525,19 @@ def test_aliases_that_expand_without_end_are_one_short_line(tmp_path, capsys):
     ]
     path = tmp_path / "bomb.yml"
     path.write_text("\n".join(lines) + "\n")
-    one_line_error(capsys, ["tournament", path], "holds more than 10000 values (aliases expanded)")
+    one_line_error(capsys, ["tournament", path], "holds more than 200,000 values, aliases expanded (the cap")
+
+
+def test_several_thousand_players_fit_in_a_players_file(tmp_path):
+    """A plain list of 1,200 players passed the cap on values meant for aliases."""
+    from codecup.tournament.players import read_players
+
+    path = tmp_path / "players.yml"
+    path.write_text(
+        "game: twentyone\nformat: gauntlet\nplayers:\n"
+        + "".join(f"  - {{name: p{i}, command: 'bot:random', language: Python}}\n" for i in range(5000))
+    )
+    assert len(read_players(path, check=False).players) == 5000
 
 
 def test_an_error_quoting_a_huge_value_is_cut_short(tmp_path, capsys):
@@ -584,3 +596,477 @@ def test_the_kit_game_named_keeps_its_kit_variant_beside_another_claimer(tmp_pat
     assert (game, variant) == ("lucky_words", lucky.info.kit_variant) and notes
     with pytest.raises(ConfigError, match=r"lucky_words, otherkit each play a file naming none"):
         game_and_variant(None, None, None, both, path)
+
+
+# --- empty paths and names, the root folder -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "{players}", "--out", ""],
+        ["tournament", ""],
+        ["tournament", "{players}", "--base", ""],
+        ["tournament", "{players}", "--hide", ""],
+        ["demo", "--game", "twentyone", "--out", ""],
+        ["sprt", "twentyone", "bot:perfect", "bot:random", "--out", ""],
+        ["play", "twentyone", "bot:random", "bot:random", "--record", ""],
+        ["play", "twentyone", "bot:random", "bot:random", "--svg", ""],
+        ["verify", ""],
+        ["view", ""],
+    ],
+)
+def test_an_empty_path_is_refused(argv, players, tmp_path, capsys):
+    """`--out ""` was the current folder: a run's site written among the user's files."""
+    os.chdir(tmp_path)
+    one_line_error(capsys, [str(a).format(players=players) for a in argv], "an empty path")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.yml"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "{players}", "--game", ""],
+        ["tournament", "{players}", "--variant", " "],
+        ["tournament", "{players}", "--executor", ""],
+        ["tournament", "{players}", "--challenger", "", "--format", "gauntlet"],
+        ["demo", "--game", ""],
+        ["play", "twentyone", "bot:random", "bot:random", "--variant", ""],
+        ["sprt", "twentyone", "bot:perfect", "bot:random", "--executor", ""],
+        ["bot", "twentyone", "random", "--variant", ""],
+    ],
+)
+def test_an_empty_name_is_refused(argv, players, tmp_path, capsys):
+    """`--game ""` read as no --game: the file's game (or the kit's) was played instead."""
+    os.chdir(tmp_path)
+    one_line_error(capsys, [str(a).format(players=players) for a in argv], "an empty value")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.yml"]
+
+
+@pytest.mark.parametrize(
+    "option", ["out", "executor", "game", "variant", "format", "challenger", "clock_mode"]
+)
+def test_an_empty_text_option_in_a_tournament_file_is_refused(option, tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text(
+        f'{option}: ""\n' + TWO.replace("game: twentyone\n", "" if option == "game" else "game: twentyone\n")
+    )
+    os.chdir(tmp_path)
+    one_line_error(capsys, ["tournament", path], f"option {option!r} is empty")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.yml"]
+
+
+@pytest.mark.parametrize("command", ["tournament", "demo", "sprt"])
+def test_the_filesystem_root_is_no_output_folder(command, players, capsys, monkeypatch):
+    def never(path, *args, **kwargs):  # a regression must fail here, not write a site into /
+        raise AssertionError(f"the run claimed {path}")
+
+    for module in ("tournament", "demo", "sprt"):
+        monkeypatch.setattr(f"codecup.cli.{module}.claim_folder", never)
+    argv = {
+        "tournament": ["tournament", players],
+        "sprt": ["sprt", "twentyone", "bot:perfect", "bot:random"],
+        "demo": ["demo", "--game", "twentyone"],
+    }[command]
+    one_line_error(capsys, [*argv, "--out", "/"], "--out /: the filesystem root")
+    assert not Path("/.codecup-out").exists()
+    one_line_error(capsys, [*argv, "--out", "/tmp/.."], "the filesystem root")
+
+
+# --- runs too long to schedule --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["demo", "--game", "twentyone", "--rounds", "99999999999999999"],
+            "would schedule 199999999999999998",
+        ),
+        (["tournament", "{players}", "--rounds", "99999999999"], "would schedule 199999999998 games"),
+        (["tournament", "{players}", "--format", "swiss", "--swiss-rounds", "10000000"], "games; a run may"),
+        (
+            ["sprt", "twentyone", "bot:perfect", "bot:random", "--max-games", "10000000000"],
+            "at most 1,000,000",
+        ),
+    ],
+)
+def test_a_run_of_more_games_than_can_be_scheduled_is_refused(argv, message, players, tmp_path, capsys):
+    """--rounds 99999999999999999 printed its count of games, then filled memory building the schedule."""
+    os.chdir(tmp_path)
+    one_line_error(capsys, [str(a).format(players=players) for a in argv], message)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.yml"]
+
+
+def test_too_many_rounds_in_a_tournament_file_is_refused(tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text("rounds: 99999999999\n" + TWO)
+    os.chdir(tmp_path)
+    one_line_error(capsys, ["tournament", path], "the tournament would schedule 199999999998 games")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.yml"]
+
+
+@pytest.mark.parametrize(("alpha", "beta"), [("0.6", "0.6"), ("0.5", "0.5"), ("0.9", "0.2")])
+def test_sprt_error_rates_whose_bounds_cross_are_refused(alpha, beta, capsys):
+    """--alpha 0.6 --beta 0.6 accepted H1 after 0 games, exit status 0."""
+    argv = ["sprt", "twentyone", "bot:perfect", "bot:random", "--alpha", alpha, "--beta", beta]
+    one_line_error(capsys, argv, "alpha + beta must be less than 1")
+    assert capsys.readouterr().out == ""
+
+
+# --- a standard stream the command was started without --------------------------------------------
+
+
+def in_shell(command: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``codecup COMMAND`` run by a shell (for its redirections: ``>&-`` closes stdout)."""
+    return subprocess.run(
+        f"{sys.executable} -m codecup {command}",
+        shell=True,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "status"),
+    [
+        ("games >&-", 0),
+        ("doctor >&-", 0),
+        ("play twentyone bot:random bot:perfect --record g.json >&-", 0),
+        ("bot twentyone random <&-", 0),
+        ("bot twentyone random <&- >&-", 0),
+        ("games 2>&- >&-", 0),
+        ("score lucky_words - <&-", 2),
+    ],
+)
+def test_a_closed_standard_stream_reads_as_ended_and_discards_output(command, status, tmp_path):
+    """``codecup games >&-`` was a traceback (AttributeError: 'NoneType' object has no attribute 'flush')."""
+    run = in_shell(command, tmp_path)
+    assert run.returncode == status, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.stderr == "" or (run.stderr.startswith("codecup: error:") and run.stderr.count("\n") == 1)
+    if "--record" in command:
+        assert json.loads((tmp_path / "g.json").read_text())["schema"] == "codecup-record/1"
+
+
+# --- endless or huge input ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("command", "path", "message"),
+    [
+        ("verify", "/dev/zero", "/dev/zero: is a device, not a record"),
+        ("verify", "/dev/urandom", "is a device, not a record"),
+        ("verify", "FIFO", "is a pipe (FIFO), not a record"),
+        ("verify", "FOLDER", "is a folder, not a record"),
+        ("tournament", "FIFO", "is a pipe (FIFO), not a players file"),
+        ("tournament", "/dev/zero", "is a device, not a players file"),
+        ("tournament", "FOLDER", "is a folder, not a players file"),
+    ],
+)
+def test_a_file_that_is_no_regular_file_is_refused(command, path, message, fifo, tmp_path, capsys):
+    """`verify /dev/zero` ended in MemoryError; `verify FIFO` and `tournament FIFO` waited forever."""
+    path = {"FIFO": fifo, "FOLDER": tmp_path}.get(path, path)
+    one_line_error(capsys, [command, path], message)
+
+
+def test_a_record_larger_than_the_cap_is_refused(tmp_path, monkeypatch, capsys):
+    import codecup.record
+
+    monkeypatch.setattr(codecup.record, "MAX_RECORD", 1 << 20)
+    path = tmp_path / "big.json"
+    path.write_bytes(b" " * ((1 << 20) + 1))
+    one_line_error(capsys, ["verify", path], "larger than the 1 MiB a record may be")
+
+
+def test_a_players_file_larger_than_the_cap_is_refused(tmp_path, capsys):
+    path = tmp_path / "big.yml"
+    with path.open("wb") as f:
+        f.truncate((16 << 20) + 1)
+    one_line_error(capsys, ["tournament", path], "larger than the 16 MiB a players file may be")
+
+
+def test_an_endless_board_on_stdin_is_refused():
+    """`codecup score lucky_words - </dev/zero` ended in MemoryError."""
+    with open("/dev/zero", "rb") as zero:
+        run = codecup("score", "lucky_words", "-", stdin=zero)
+    assert run.returncode == 2, run.stderr
+    assert (
+        run.stderr
+        == "codecup: error: stdin: larger than the 1 MiB a board (49 letters) may be; not read further\n"
+    )
+
+
+# --- messages that say what is wrong --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("player", "message"),
+    [
+        ("{tmp}/somedir", "somedir is a folder, not a program"),
+        (
+            "codecup bot twentyone s.py:X",
+            "`codecup bot twentyone s.py:X`: 's.py' in {tmp} is a folder, not a Python file",
+        ),
+        ("python3 s.py", "cannot run python3 s.py: 's.py' in {tmp} is a folder, not a file"),
+    ],
+)
+def test_a_folder_given_as_a_program_or_script_is_called_a_folder(player, message, tmp_path, capsys):
+    """A folder given as the program was "program not found (no file ...)", though it was there."""
+    (tmp_path / "somedir").mkdir()
+    (tmp_path / "s.py").mkdir()
+    os.chdir(tmp_path)
+    argv = ["play", "twentyone", player.format(tmp=tmp_path), "bot:random", "--quiet"]
+    one_line_error(capsys, argv, message.format(tmp=tmp_path))
+
+
+def test_a_user_bot_file_that_is_a_folder_is_called_a_folder(tmp_path, capsys):
+    (tmp_path / "s.py").mkdir()
+    os.chdir(tmp_path)
+    one_line_error(capsys, ["bot", "twentyone", "s.py:X"], "'s.py' in")
+    one_line_error(capsys, ["bot", "twentyone", "s.py:X"], "is a folder, not a file")
+
+
+@pytest.mark.parametrize("option", ["--record", "--svg"])
+def test_an_output_file_under_a_file_says_the_file_is_not_a_folder(option, a_file, capsys):
+    """It said "folder a-file does not exist", though a-file was there."""
+    argv = ["play", "twentyone", "bot:random", "bot:random", "--quiet", option, a_file / "x.json"]
+    one_line_error(capsys, argv, f"{a_file} is not a folder")
+
+
+@pytest.mark.parametrize("option", ["--record", "--svg"])
+def test_an_output_file_that_is_a_device_is_refused_before_the_game(option, capsys):
+    """--record /dev/full played the game, then failed to write with status 1."""
+    argv = ["play", "twentyone", "bot:random", "bot:random", "--quiet", option, "/dev/full"]
+    one_line_error(capsys, argv, "/dev/full: exists and is not a regular file")
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("argv", [["--bogus"], ["--bogus", "games"], ["-x", "games"], ["--bogus=1"]])
+def test_an_unknown_option_before_the_command_is_named(argv, capsys):
+    """`codecup --bogus` said "the following arguments are required: command"."""
+    one_line_error(capsys, argv, f"unrecognized option {argv[0]}")
+
+
+def test_an_abbreviated_option_before_the_command_still_works(capsys):
+    assert main(["--vers"]) == 0
+    assert __version__ in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("top", ["-1", "0", "1"])
+def test_top_has_one_minimum_for_every_value_below_it(top, players, capsys):
+    """--top -1 said "must be at least 1", --top 1 "must be at least 2"."""
+    one_line_error(capsys, ["tournament", players, "--format", "swiss", "--top", top], "must be at least 2")
+
+
+# --- --record writes over a game record only ------------------------------------------------------
+
+
+def test_record_refuses_a_dangling_symlink(tmp_path, capsys):
+    """It followed the link and created its target (/nonexist)."""
+    link = tmp_path / "x.json"
+    link.symlink_to(tmp_path / "nowhere" / "made.json")
+    argv = ["play", "twentyone", "bot:random", "bot:random", "--quiet", "--record", link]
+    one_line_error(capsys, argv, "a symbolic link to")
+    assert not (tmp_path / "nowhere").exists() and capsys.readouterr().out == ""
+
+
+def test_record_refuses_an_empty_file(tmp_path, capsys):
+    """README says --record replaces only a game record; an empty file was written over."""
+    path = tmp_path / "notes.txt"
+    path.write_text("")
+    argv = ["play", "twentyone", "bot:random", "bot:random", "--quiet", "--record", path]
+    one_line_error(capsys, argv, "exists and is not a game record")
+    assert path.read_text() == ""
+
+
+# --- what was silently accepted -------------------------------------------------------------------
+
+
+def test_a_key_given_twice_in_a_players_file_is_refused_with_its_line(tmp_path, capsys):
+    """`- {name: a, name: b, ...}` played player b."""
+    path = tmp_path / "t.yml"
+    path.write_text(TWO + "  - {name: c, name: d, command: 'bot:random'}\n")
+    one_line_error(capsys, ["tournament", path], "(line 5): the key 'name' is given twice in one mapping")
+
+
+def test_a_key_given_twice_at_the_top_of_a_tournament_file_is_refused(tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text("rounds: 1\nrounds: 2\n" + TWO)
+    one_line_error(capsys, ["tournament", path], "(line 2): the key 'rounds' is given twice")
+
+
+def test_merged_keys_may_still_be_overridden(tmp_path):
+    from codecup.tournament.players import read_players
+
+    path = tmp_path / "t.yml"
+    path.write_text(
+        "game: twentyone\nplayers:\n  - &a {name: a, command: 'bot:random'}\n  - {<<: *a, name: b}\n"
+    )
+    assert [p.name for p in read_players(path).players] == ["a", "b"]
+
+
+def test_an_option_given_twice_under_two_spellings_is_refused(tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text("clock_mode: wall\nclock-mode: cpu\n" + TWO)
+    one_line_error(
+        capsys, ["tournament", path], "option 'clock_mode' is given twice ('clock_mode' and 'clock-mode')"
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            ["--swiss-rounds", "3"],
+            "--swiss-rounds applies to the swiss format only, and this tournament is round-robin",
+        ),
+        (["--top", "3"], "--top applies to the swiss format only"),
+        (
+            ["--top", "3", "--format", "gauntlet"],
+            "--top applies to the swiss format only, and this tournament is gauntlet",
+        ),
+        (["--challenger", "a"], "--challenger applies to the gauntlet format only"),
+        (["--challenger", "a", "--format", "swiss"], "--challenger applies to the gauntlet format only"),
+    ],
+)
+def test_an_option_of_another_format_is_refused(extra, message, players, capsys):
+    one_line_error(capsys, ["tournament", players, *extra], message)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("swiss-rounds: 3\n", "option 'swiss-rounds' applies to the swiss format only"),
+        (
+            "top: 3\nformat: knockout\n",
+            "option 'top' applies to the swiss format only, and this tournament is knockout",
+        ),
+        ("challenger: a\n", "option 'challenger' applies to the gauntlet format only"),
+    ],
+)
+def test_an_option_of_another_format_in_the_file_is_refused(line, message, tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text(line + TWO)
+    one_line_error(capsys, ["tournament", path], message)
+
+
+def test_an_option_of_the_format_on_the_command_line_is_still_taken(players, tmp_path, capsys):
+    argv = ["tournament", str(players), "--format", "gauntlet", "--challenger", "b", "--quiet", "--no-site"]
+    assert main([*argv, "--out", str(tmp_path / "out")]) == 0
+
+
+@pytest.mark.parametrize("value", ["'2'", "2.0", "true", "[2]"])
+def test_rounds_must_be_a_whole_number_in_a_tournament_file(value, tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text(f"rounds: {value}\n" + TWO)
+    one_line_error(capsys, ["tournament", path], "option 'rounds' must be int")
+
+
+def test_names_that_differ_only_in_unicode_form_are_refused(tmp_path, capsys):
+    """NFC "é" and NFD "é" (e and a combining accent) were two players who look identical."""
+    path = tmp_path / "t.yml"
+    path.write_text(
+        "game: twentyone\nplayers:\n"
+        "  - {name: \"Ren\\u00e9\", command: 'bot:random'}\n"
+        "  - {name: \"Rene\\u0301\", command: 'bot:perfect'}\n"
+    )
+    one_line_error(capsys, ["tournament", path], "differ only in how their letters are encoded")
+
+
+# --- a bot program given what no referee sends ----------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["pillars", "spaghetti"])
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (b"garbage\n", "the referee's input ended after 1 of the setup's"),
+        (b"\xff\xfe\x00binary\x80\n\x01\x02\n", "the referee's"),  # cut short (pillars) or not a setup
+        (b"x" * 100_000 + b"\n", "line 1 from the referee is longer than 65536 bytes"),
+        (b"\x00" * 200_000, "line 1 from the referee is longer than 65536 bytes"),
+    ],
+    ids=["garbage", "binary", "long-line", "endless-line"],
+)
+def test_a_bot_program_given_a_garbled_or_cut_setup_says_so(game, given, message):
+    """`printf 'garbage\\n' | codecup bot pillars random` ended with status 0 and no word."""
+    run = subprocess.run(
+        [sys.executable, "-m", "codecup", "bot", game, "random"],
+        input=given,
+        env=env(),
+        capture_output=True,
+        timeout=120,
+    )
+    err = run.stderr.decode("utf-8", "replace")
+    assert run.returncode == 2, err
+    assert err.startswith("codecup: error:") and err.count("\n") == 1 and message in err, err
+    assert run.stdout == b""
+
+
+@pytest.mark.parametrize("game", ["pillars", "spaghetti", "turn_right", "lucky_words"])
+def test_a_bot_program_given_no_input_ends_quietly(game):
+    """A referee that closes before sending anything (its game refused): nothing was cut short."""
+    run = codecup("bot", game, "random", input="")
+    assert run.returncode == 0 and run.stderr == "" and run.stdout == ""
+
+
+# --- an output folder changed by hand -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "make", "message"),
+    [
+        (".lock", "folder", ".lock is not a regular file"),
+        ("results.jsonl", "folder", "results.jsonl is not a regular file"),
+        (".codecup-out", "folder", ".codecup-out is not a regular file"),
+        ("games", "file", "games is not a folder"),
+        ("games", "dangling", "games is not a folder"),
+    ],
+)
+def test_a_tampered_output_folder_is_one_line(name, make, message, players, tmp_path, capsys):
+    """`.lock` made a folder was "r/.lock: Is a directory", status 1; `games` a file "File exists"."""
+    out = tmp_path / "r"
+    argv = ["tournament", str(players), "--out", str(out), "--quiet", "--no-site", "--jobs", "1"]
+    assert main(argv) == 0
+    entry = out / name
+    if entry.is_dir():
+        import shutil
+
+        shutil.rmtree(entry)
+    else:
+        entry.unlink()
+    {"folder": entry.mkdir, "file": entry.touch, "dangling": lambda: entry.symlink_to(tmp_path / "gone")}[
+        make
+    ]()
+    capsys.readouterr()
+    one_line_error(capsys, argv, f"--out {out}: {message}")
+
+
+def test_a_tampered_sprt_folder_is_one_line(tmp_path, capsys):
+    out = tmp_path / "s"
+    argv = [
+        "sprt",
+        "twentyone",
+        "bot:perfect",
+        "bot:random",
+        "--out",
+        str(out),
+        "--max-games",
+        "2",
+        "--quiet",
+    ]
+    main(argv)
+    (out / ".lock").unlink()
+    (out / ".lock").mkdir()
+    capsys.readouterr()
+    one_line_error(capsys, argv, ".lock is not a regular file")

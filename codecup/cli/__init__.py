@@ -89,6 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     extensions = _bot_extensions(args_list) or load_extensions()
     parser = build_parser(args_list[0] if args_list else None, extensions)
     try:
+        unknown = _unknown_first_option(parser, args_list)
+        if unknown is not None:  # argparse would say only that the command is missing
+            parser.error(
+                f"unrecognized option {unknown} (options of a command follow it: codecup COMMAND ...)"
+            )
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error (already printed, status 2)
         return int(exc.code or 0)
@@ -115,6 +120,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("codecup: interrupted", file=sys.stderr)
         return 130
+
+
+def _unknown_first_option(parser: argparse.ArgumentParser, args_list: Sequence[str]) -> str | None:
+    """The first argument, when it is an option ``codecup`` itself does not take (``--bogus``)."""
+    first = args_list[0] if args_list else ""
+    if not first.startswith("-") or first == "-":
+        return None
+    given = first.split("=", 1)[0]
+    known = [s for action in parser._actions for s in action.option_strings]
+    return None if any(s.startswith(given) for s in known) else first  # argparse takes abbreviations
 
 
 MAX_ERROR = 1000

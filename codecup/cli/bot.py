@@ -12,8 +12,8 @@ import sys
 from typing import BinaryIO
 
 from codecup.checks import check_clock
-from codecup.cli.common import Subparsers, clock_seconds
-from codecup.errors import ConfigError
+from codecup.cli.common import Subparsers, clock_seconds, text_arg
+from codecup.errors import ConfigError, DialogueError
 from codecup.plugins import load_game
 from codecup.userbot import UserBot
 
@@ -29,6 +29,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--variant",
+        type=text_arg,
         help="the dialogue variant (default: $CODECUP_VARIANT set by our referee, else the game's "
         "first; Lucky Words' bots follow the dialogue the referee's second line shows)",
     )
@@ -85,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout = saved
 
 
+MAX_LINE = 64 * 1024
+"""The longest line read from the referee: a CodeCup line is a move or a setup, tens of bytes."""
+
+
 def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
     game = load_game(args.game)
     told = args.variant or _variant_from_referee(args.game)
@@ -99,10 +104,17 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
         session = game.player_session(user_bot.factory(seed, variant), variant, seconds)
     if told:
         session.hold_to_variant()
+    heard = 0
     while not session.finished:
-        raw = stdin.readline()
+        raw = stdin.readline(MAX_LINE + 1)
         if not raw:
+            session.ended()
             break
+        heard += 1
+        if len(raw) > MAX_LINE:  # an endless line (binary input, /dev/zero) is read no further
+            raise DialogueError(
+                f"line {heard} from the referee is longer than {MAX_LINE} bytes: not a dialogue"
+            )
         answers = session.receive(raw.decode("utf-8", "replace").rstrip("\r\n"))
         if answers:
             stdout.write("".join(f"{a}\n" for a in answers).encode())

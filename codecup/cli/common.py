@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import tempfile
 from pathlib import Path
 from typing import TypeAlias
@@ -57,6 +58,27 @@ def port_number(text: str) -> int:
     return value
 
 
+def path_arg(text: str) -> Path:
+    """An argparse type for every path option: a path, but never the empty one.
+
+    ``Path("")`` is the current folder: an empty ``--out ""`` (a shell variable
+    left unset) would write a run's results among the user's own files.
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path (give a file or folder name)")
+    return Path(text)
+
+
+def text_arg(text: str) -> str:
+    """An argparse type for a name or address (a game, a variant, an executor): never empty.
+
+    An empty value would read as "not given" and pick the default silently.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty value (give a name)")
+    return text
+
+
 def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
@@ -69,6 +91,8 @@ def output_dir(path: Path, option: str = "--out") -> Path:
     """
     if path.exists() and not path.is_dir():
         raise ConfigError(f"{option} {path}: exists and is not a folder")
+    if path.resolve() == Path(path.resolve().anchor):  # a run's site spread over the whole disk
+        raise ConfigError(f"{option} {path}: the filesystem root; give a folder of the run's own")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:  # a parent is a file, or a dangling symlink is in the way
@@ -88,7 +112,13 @@ def output_file(path: Path, option: str) -> Path:
     """
     if path.is_dir():
         raise ConfigError(f"{option} {path}: is a folder, not a file")
+    if path.is_symlink() and not path.exists():  # writing would create the link's target, anywhere
+        raise ConfigError(f"{option} {path}: a symbolic link to {os.readlink(path)}, which does not exist")
+    if path.exists() and not path.is_file():  # a device (/dev/full), a pipe: found only after the work
+        raise ConfigError(f"{option} {path}: exists and is not a regular file")
     folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"{option} {path}: {folder} is not a folder")
     if not folder.is_dir():
         raise ConfigError(f"{option} {path}: folder {folder} does not exist")
     _write_test(folder, f"{option} {path}: cannot write into {folder}")

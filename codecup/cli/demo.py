@@ -11,15 +11,16 @@ import argparse
 import time
 from pathlib import Path
 
-from codecup.cli.common import Subparsers, output_dir
+from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, play_spec, positive_int
 from codecup.clock import DEFAULT_CLOCK_MODE
+from codecup.game import Game
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
 from codecup.site import DemoEntry, build_site, write_demo_index
-from codecup.tournament.tournament import TournamentResult, TournamentSpec
+from codecup.tournament.tournament import TournamentResult, TournamentSpec, check_game_count
 
 DEFAULT_OUT = "demo-results"
 
@@ -29,8 +30,12 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "demo", help="a tournament of every game's built-in bots", description=__doc__
     )
-    parser.add_argument("--out", type=Path, default=Path(DEFAULT_OUT), help=f"output folder ({DEFAULT_OUT})")
-    parser.add_argument("--game", action="append", help="only this game (repeatable; default: all)")
+    parser.add_argument(
+        "--out", type=path_arg, default=Path(DEFAULT_OUT), help=f"output folder ({DEFAULT_OUT})"
+    )
+    parser.add_argument(
+        "--game", type=text_arg, action="append", help="only this game (repeatable; default: all)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the random starts (default 1)")
     parser.add_argument("--rounds", type=positive_int, default=1, help="double round robins per game (1)")
     parser.add_argument("--jobs", type=positive_int, help="games at once (default: cores)")
@@ -43,37 +48,43 @@ def run(args: argparse.Namespace) -> int:
     """Play every game's bots against each other and write the results."""
     registry = load_games()
     names = args.game or registry.names()
-    for name in names:
-        registry.get(name)  # an unknown game: one line, before the folder is touched
+    specs = {name: _spec(args, registry.get(name)) for name in names}  # an unknown game: before the folder
+    check_game_count(sum(s.estimated_games() for s in specs.values() if s is not None), "the demo")
     created = first_missing(args.out)
     output_dir(args.out)
     claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))
     try:
         with stop_on_signals(), released_on_failure(args.out, created):
-            return _demo(args, registry, names)
+            return _demo(args, registry, specs)
     except KeyboardInterrupt as exc:
         return report(exc, f"the games finished so far are logged under {args.out}/; run it again to resume")
 
 
-def _demo(args: argparse.Namespace, registry: GameRegistry, names: list[str]) -> int:
+def _spec(args: argparse.Namespace, game: Game) -> TournamentSpec | None:
+    """The double round robin of ``game``'s bots (None: it has fewer than two)."""
+    variant = game.info.default_variant
+    players = tuple(PlayerInfo(name=bot, bot=bot) for bot in game.info.bots)
+    if len(players) < 2:
+        return None
+    return TournamentSpec(
+        game=game.info.name,
+        variant=variant.name,
+        clock=variant.clock,
+        players=players,
+        seed=args.seed,
+        rounds=args.rounds,
+        clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
+        notes=game.run_notes(variant.name),
+    )
+
+
+def _demo(args: argparse.Namespace, registry: GameRegistry, specs: dict[str, TournamentSpec | None]) -> int:
     results: list[tuple[str, TournamentResult, float]] = []
-    for name in names:
-        game = registry.get(name)
-        variant = game.info.default_variant
-        players = tuple(PlayerInfo(name=bot, bot=bot) for bot in game.info.bots)
-        if len(players) < 2:
+    for name, spec in specs.items():
+        if spec is None:
             print(f"{name}: fewer than two bots, skipped")
             continue
-        spec = TournamentSpec(
-            game=name,
-            variant=variant.name,
-            clock=variant.clock,
-            players=players,
-            seed=args.seed,
-            rounds=args.rounds,
-            clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
-            notes=game.run_notes(variant.name),
-        )
+        game, players = registry.get(name), spec.players
         out = args.out / name
         out.mkdir(exist_ok=True)
         claim_folder(out, RunKind.TOURNAMENT)

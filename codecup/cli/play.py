@@ -15,7 +15,7 @@ from pathlib import Path
 
 from codecup import loop
 from codecup.checks import check_commands
-from codecup.cli.common import Subparsers, clock_seconds, output_file
+from codecup.cli.common import Subparsers, clock_seconds, output_file, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, add_limit_options, limits_of
 from codecup.clock import DEFAULT_CLOCK_MODE
@@ -24,7 +24,8 @@ from codecup.errors import CodecupError, ConfigError, where
 from codecup.game import Game, notes_of
 from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager
-from codecup.record import MatchInfo, Record
+from codecup.reading import read_file
+from codecup.record import MAX_RECORD, MatchInfo, Record
 from codecup.runner import new_match, play_match, player_info
 from codecup.sandbox import Policy
 from codecup.terminal import printable
@@ -35,13 +36,16 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("play", help="play one game between two players", description=__doc__)
     parser.add_argument("game")
     parser.add_argument("players", nargs=2, metavar="PLAYER", help="bot:NAME or a command line")
-    parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
+    parser.add_argument("--variant", type=text_arg, help="the dialogue variant (default: the game's first)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random start (default 0)")
     parser.add_argument("--setup", help="the random start given explicitly, as the players receive it")
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player (default: the game's)")
-    parser.add_argument("--record", type=Path, metavar="FILE", help="write the game record (JSON) here")
+    parser.add_argument("--record", type=path_arg, metavar="FILE", help="write the game record (JSON) here")
     parser.add_argument(
-        "--svg", type=Path, metavar="FILE", help="write the final position, as the game draws it (SVG), here"
+        "--svg",
+        type=path_arg,
+        metavar="FILE",
+        help="write the final position, as the game draws it (SVG), here",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     parser.add_argument("--stderr", action="store_true", help="show each bot's whole stderr after the result")
@@ -117,12 +121,15 @@ def describe_stderr(game: Game, record: Record, everything: bool = False) -> str
 
 
 def _only_a_record_is_replaced(path: Path) -> None:
-    """Refuse ``--record`` onto an existing file that is not a game record (say, the players file)."""
-    if not path.is_file() or path.stat().st_size == 0:
+    """Refuse ``--record`` onto an existing file that is not a game record (say, the players file).
+
+    An empty file is refused too: it is no record, and may be a file the user made for something else.
+    """
+    if not path.is_file():
         return
     try:
-        doc = json.loads(path.read_bytes())
-    except (ValueError, RecursionError, OSError):
+        doc = json.loads(read_file(path, MAX_RECORD, "a record"))
+    except (ValueError, RecursionError, ConfigError):
         doc = None
     schema = doc.get("schema") if isinstance(doc, dict) else None
     if not (isinstance(schema, str) and schema.startswith("codecup-record/")):

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from codecup.checks import check_commands
-from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir
+from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_run_options, limits_of, warn_oversubscription
 from codecup.clock import DEFAULT_CLOCK_MODE
@@ -40,6 +40,7 @@ from codecup.tournament import executor as ex
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.sprt import SprtSettings, SprtState
 from codecup.tournament.standings import outcome_for
+from codecup.tournament.tournament import MAX_GAMES
 
 EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 1, 3
 SIDES = ("NEW", "OLD")
@@ -52,6 +53,8 @@ def pair_count(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"a run may play at most {MAX_GAMES:,} games, not {value}")
     if value < 2 or value % 2:
         raise argparse.ArgumentTypeError(
             f"games come in colour-swapped pairs; give an even number, at least 2: {text!r}"
@@ -79,10 +82,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         default=20000,
         help="stop undecided after N games (colour-swapped pairs: an even number, at least 2)",
     )
-    parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
+    parser.add_argument("--variant", type=text_arg, help="the dialogue variant (default: the game's first)")
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player per game")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random starts (default 0)")
-    parser.add_argument("--out", type=Path, help="keep every game's record in this folder's results log")
+    parser.add_argument("--out", type=path_arg, help="keep every game's record in this folder's results log")
     add_run_options(parser)
     return parser
 

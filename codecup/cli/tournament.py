@@ -15,12 +15,12 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from codecup.checks import check_commands
-from codecup.cli.common import Subparsers, clock_seconds, output_dir
+from codecup.cli.common import Subparsers, clock_seconds, output_dir, path_arg, text_arg
 from codecup.cli.kit import game_and_variant
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
@@ -33,7 +33,7 @@ from codecup.record import PlayerInfo
 from codecup.sandbox import Limits
 from codecup.sandbox.box import own_differing
 from codecup.tournament import executor as ex
-from codecup.tournament.players import read_players
+from codecup.tournament.players import OPTION_MINIMUM, read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS
 from codecup.tournament.tournament import OnLogged, OnRecord, TournamentResult, TournamentSpec, run_tournament
@@ -41,15 +41,24 @@ from codecup.tournament.tournament import OnLogged, OnRecord, TournamentResult, 
 DEFAULT_OUT = "tournament-results"
 
 
-def positive_int(text: str) -> int:
-    """An argparse type for counts."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return value
+def at_least(least: int) -> Callable[[str], int]:
+    """An argparse type for a whole number of at least ``least`` (one minimum per option, said
+    the same way for every value below it)."""
+
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}: {text!r}")
+        return value
+
+    return whole_number
+
+
+positive_int = at_least(1)
+"""An argparse type for counts."""
 
 
 def add_clock_mode_option(parser: argparse.ArgumentParser) -> None:
@@ -115,39 +124,45 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         type=positive_int,
         help=f"games at once in the local pool (default: cores, {ex.default_jobs()})",
     )
-    parser.add_argument("--executor", help="local (default) or dask://HOST:PORT (an existing Dask cluster)")
+    parser.add_argument(
+        "--executor", type=text_arg, help="local (default) or dask://HOST:PORT (an existing Dask cluster)"
+    )
     parser.add_argument("--quiet", action="store_true", default=None, help="no progress output")
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("tournament", help="play a tournament", description=__doc__)
-    parser.add_argument("file", type=Path, metavar="PLAYERS.yml", help="players.yml or tournament.yml")
-    parser.add_argument("--game", help="the game (or game: in the file)")
-    parser.add_argument("--variant", help="the dialogue variant (default: the game's first)")
+    parser.add_argument("file", type=path_arg, metavar="PLAYERS.yml", help="players.yml or tournament.yml")
+    parser.add_argument("--game", type=text_arg, help="the game (or game: in the file)")
+    parser.add_argument("--variant", type=text_arg, help="the dialogue variant (default: the game's first)")
     parser.add_argument("--format", choices=FORMATS, help="default round-robin (double: both seats)")
     parser.add_argument("--rounds", type=positive_int, help="repeat the (final) round robin N times")
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player per game")
     parser.add_argument("--seed", type=int, help="seed of the schedule's random starts (default 0)")
-    parser.add_argument("--out", type=Path, help=f"output folder (default {DEFAULT_OUT})")
+    parser.add_argument("--out", type=path_arg, help=f"output folder (default {DEFAULT_OUT})")
     parser.add_argument(
         "--base",
-        type=Path,
+        type=path_arg,
         metavar="DIR",
         help="folder the players' directories are relative to (the Word Racer kit's run/; "
         "or base: in the file; default: the file's folder)",
     )
     parser.add_argument(
         "--hide",
-        type=Path,
+        type=path_arg,
         action="append",
         metavar="DIR",
         help="a folder no bot may see (repeatable; added to hide: in the file). Every player's "
         "folder and the results are hidden from the other players' bots anyway",
     )
-    parser.add_argument("--challenger", help="gauntlet: the player facing the field (default: the first)")
+    parser.add_argument(
+        "--challenger", type=text_arg, help="gauntlet: the player facing the field (default: the first)"
+    )
     parser.add_argument("--swiss-rounds", type=positive_int, help="swiss: rounds before the final")
-    parser.add_argument("--top", type=positive_int, help="swiss: players in the final round robin (4)")
+    parser.add_argument(
+        "--top", type=at_least(OPTION_MINIMUM["top"]), help="swiss: players in the final round robin (4)"
+    )
     parser.add_argument("--no-site", action="store_true", default=None, help="do not build the results site")
     add_run_options(parser)
     return parser
@@ -164,6 +179,26 @@ def _folder(path: Path, option: str) -> str:
     if not path.is_dir():
         raise ConfigError(f"{option} {path}: not a folder")
     return str(path.resolve())
+
+
+#: Options that shape one format's schedule only: given with another, they would be ignored silently.
+FORMAT_OPTIONS = {"swiss_rounds": "swiss", "top": "swiss", "challenger": "gauntlet"}
+
+
+def check_format_options(args: argparse.Namespace, file_options: dict[str, Any], where: Path) -> None:
+    """Refuse an option of another format (``--top`` in a round robin): a user who gives one expects
+    it to change the tournament. The command line's are checked against the format played, the file's
+    against the file's own (a ``--format`` given for one run leaves the file's settings unused)."""
+    played = _option(args, file_options, "format", "round-robin")
+    own = file_options.get("format", "round-robin")
+    for name, owner in FORMAT_OPTIONS.items():
+        if getattr(args, name, None) is not None and owner != played:
+            said, fmt = "--" + name.replace("_", "-"), played
+        elif name in file_options and owner != own:
+            said, fmt = f"{where}: option {name.replace('_', '-')!r}", own
+        else:
+            continue
+        raise ConfigError(f"{said} applies to the {owner} format only, and this tournament is {fmt}")
 
 
 def provided_notes(game: Game, variant: str, players: Sequence[PlayerInfo]) -> list[str]:
@@ -213,6 +248,7 @@ def run(args: argparse.Namespace) -> int:
                     chosen = f" ({args.file} names no game, so it plays {game.info.name}: give --game)"
                 raise ConfigError(f"{args.file}: player {p.name!r}: {exc}{chosen}") from None
     check_commands(players_file.players, f"{args.file}: ", game.info.name)
+    check_format_options(args, opts, args.file)
     clock_mode = args.clock_mode or check_clock_mode(opts.get("clock_mode", DEFAULT_CLOCK_MODE), args.file)
     spec = TournamentSpec(
         game=game.info.name,

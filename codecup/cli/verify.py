@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from codecup.cli.common import Subparsers
+from codecup.cli.common import Subparsers, path_arg
 from codecup.errors import ConfigError
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import Record
@@ -22,7 +22,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "verify", help="re-check game records against the rules", description=__doc__
     )
-    parser.add_argument("records", nargs="+", type=Path, metavar="RECORD")
+    parser.add_argument("records", nargs="+", type=path_arg, metavar="RECORD")
     return parser
 
 

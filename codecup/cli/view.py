@@ -21,7 +21,7 @@ import urllib.parse
 from http import HTTPStatus
 from pathlib import Path
 
-from codecup.cli.common import Subparsers, port_number
+from codecup.cli.common import Subparsers, path_arg, port_number
 from codecup.errors import ConfigError
 
 HOST = "127.0.0.1"
@@ -40,7 +40,9 @@ _HOST_RE = re.compile(r"^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$", re.IGNOR
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser("view", help="serve a results site on 127.0.0.1", description=__doc__)
-    parser.add_argument("dir", type=Path, metavar="DIR", help="a tournament's or the demo's output folder")
+    parser.add_argument(
+        "dir", type=path_arg, metavar="DIR", help="a tournament's or the demo's output folder"
+    )
     parser.add_argument(
         "--port", type=port_number, default=8000, help="port (default 8000; 0 picks a free one)"
     )

@@ -33,7 +33,8 @@ import yaml
 
 from codecup.checks import check_clock, check_commands
 from codecup.errors import ConfigError, PlayersFileError
-from codecup.names import file_name, file_name_clash, name_problem
+from codecup.names import file_name, file_name_clash, look_alike, name_problem
+from codecup.reading import MIB, read_file
 from codecup.record import PlayerInfo
 from codecup.runner import player_info
 
@@ -152,6 +153,8 @@ def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
     types = OPTION_TYPES[norm]
     if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
         raise PlayersFileError(f"{where}: option {key!r} must be {types[0].__name__}, not {value!r}")
+    if isinstance(value, str) and not value.strip():  # read as "not given" later: the default, silently
+        raise PlayersFileError(f"{where}: option {key!r} is empty (give a value, or leave the option out)")
     least = OPTION_MINIMUM.get(norm)
     if least is not None and isinstance(value, int) and value < least:
         raise PlayersFileError(f"{where}: option {key!r} must be at least {least}, not {value!r}")
@@ -191,10 +194,16 @@ def parse_players(
     if isinstance(doc, Mapping):
         if "players" not in doc:
             raise PlayersFileError(f"{where}: a mapping needs a 'players:' list")
+        spelled: dict[str, Any] = {}
         for key, value in doc.items():
             if key == "players":
                 continue
             norm = str(key).replace("-", "_")
+            if norm in spelled:  # which one wins would depend on the order of the file's lines
+                raise PlayersFileError(
+                    f"{where}: option {norm!r} is given twice ({spelled[norm]!r} and {key!r})"
+                )
+            spelled[norm] = key
             if norm == "base":
                 if not isinstance(value, str) or not value:
                     raise PlayersFileError(f"{where}: option 'base' must be a folder, not {value!r}")
@@ -226,6 +235,12 @@ def parse_players(
         if p.name in seen:
             raise PlayersFileError(f"{where}: two players are called {p.name!r}")
         seen.add(p.name)
+    alike = look_alike(p.name for p in players)
+    if alike is not None:
+        raise PlayersFileError(
+            f"{where}: players {alike[0]!a} and {alike[1]!a} differ only in how their letters are "
+            "encoded (Unicode normalisation) and look identical: rename one"
+        )
     clash = file_name_clash(p.name for p in players)
     if clash is not None:
         a, b = clash
@@ -240,8 +255,31 @@ def parse_players(
     )
 
 
-MAX_VALUES = 10_000
-"""The most values (aliases expanded) a players file may hold: a tournament's is a few hundred."""
+MAX_VALUES = 200_000
+"""The most values (aliases expanded) a players file may hold: a player takes 5 to 15 (a mapping,
+its keys and values), so tens of thousands of players fit, while a "billion laughs" of aliases does not."""
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a mapping that gives one key twice (``{name: a, name: b}``):
+    the safe loader keeps the last silently, so a typo would play another player than the one read."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # merged keys (<<) may be overridden: that is what merging is for
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} is given twice in one mapping", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+MAX_FILE = 16 * MIB
+"""The largest players file read: thousands of players take a few hundred KiB."""
 
 
 def _check_values(doc: object, path: Path) -> None:
@@ -253,7 +291,10 @@ def _check_values(doc: object, path: Path) -> None:
         value, where = stack.pop()
         seen += 1
         if seen > MAX_VALUES:
-            raise PlayersFileError(f"{path} holds more than {MAX_VALUES} values (aliases expanded)")
+            raise PlayersFileError(
+                f"{path} holds more than {MAX_VALUES:,} values, aliases expanded (the cap that keeps "
+                "a few lines of YAML aliases from expanding past memory; a player takes 5 to 15)"
+            )
         if isinstance(value, str) and "\x00" in value:
             raise PlayersFileError(f"{path}: {where or 'the file'} holds a NUL character")
         if isinstance(value, dict):
@@ -273,14 +314,13 @@ def read_players(
     With ``check``, every player's program is checked too (:func:`codecup.checks.command_problem`).
     ``plugin_options``: the keys of the options game plugins add (see :func:`parse_players`).
     """
+    data = read_file(path, MAX_FILE, "a players file", PlayersFileError)
     try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise PlayersFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise PlayersFileError(f"{path} is not UTF-8 text") from None
     try:
-        doc = yaml.safe_load(text)
+        doc = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader: no tags that run code
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" (line {mark.line + 1})" if mark is not None else ""

@@ -48,6 +48,11 @@ class SprtSettings:
             raise ValueError("elo1 must be greater than elo0")
         if not (0 < self.alpha < 1 and 0 < self.beta < 1):
             raise ValueError("alpha and beta must lie strictly between 0 and 1")
+        if self.alpha + self.beta >= 1:  # the bounds cross: a decision before any game
+            raise ValueError(
+                f"alpha + beta must be less than 1 (alpha {self.alpha:g} + beta {self.beta:g}): "
+                "the test's bounds would cross and it would decide before any game"
+            )
 
     @property
     def bounds(self) -> tuple[float, float]:

@@ -38,6 +38,20 @@ from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.standings import SCHEMA as STANDINGS_SCHEMA
 from codecup.tournament.standings import Standings, compute_standings, reorder
 
+MAX_GAMES = 1_000_000
+"""The most games one run may schedule: a mistyped ``--rounds`` would otherwise build a schedule
+that fills memory before the first game (a CodeCup final is a few thousand games)."""
+
+
+def check_game_count(games: int, what: str = "the tournament") -> None:
+    """Refuse a run of more than :data:`MAX_GAMES` games, naming the count, before anything is built."""
+    if games > MAX_GAMES:
+        raise ConfigError(
+            f"{what} would schedule {games} games; a run may schedule at most {MAX_GAMES:,} "
+            "(fewer --rounds, or fewer players)"
+        )
+
+
 OnRecord = Callable[[ScheduledGame, Record], None]
 """Told of every game as it is logged (and of the games a resumed run finds in its log, where no
 :data:`OnLogged` is given)."""
@@ -89,6 +103,7 @@ class TournamentSpec:
             raise ConfigError("--top must be at least 2")
         if self.clock_mode not in CLOCK_MODES:
             raise ConfigError(f"clock mode {self.clock_mode!r} is not one of: {', '.join(CLOCK_MODES)}")
+        check_game_count(self.estimated_games())
 
     @property
     def challenger_index(self) -> int:

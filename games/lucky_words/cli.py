@@ -16,6 +16,7 @@ from pathlib import Path
 from codecup.errors import ConfigError
 from codecup.extensions import GAME_COMMANDS, Command, GameOption
 from codecup.plugins import load_games
+from codecup.reading import read_capped
 from codecup_games.lucky_words.words import WORDS_ENV
 
 
@@ -60,7 +61,7 @@ def run_score(args: argparse.Namespace) -> int:
     game = load_games().get(args.game)
     if not isinstance(game, LuckyWords):
         raise ConfigError(f"game {args.game} has no board scorer (this command scores lucky_words boards)")
-    text = sys.stdin.read() if args.board == "-" else args.board
+    text = _board_from_stdin() if args.board == "-" else args.board
     report = game.score_board(text, args.scoring)
     print(report.note)
     for line in report.lines:
@@ -68,6 +69,16 @@ def run_score(args: argparse.Namespace) -> int:
         print(f"{line.label:>6}  {line.text}  {line.points:>3}  {words}")
     print(f"total {report.total}")
     return 0
+
+
+MAX_BOARD = 1 << 20
+"""The most bytes of a board read from stdin: a board is 49 letters (and an endless input is no board)."""
+
+
+def _board_from_stdin() -> str:
+    """The board on standard input, up to :data:`MAX_BOARD` bytes (more is refused, not read on)."""
+    data = read_capped(sys.stdin.buffer, MAX_BOARD, "stdin", "a board (49 letters)")
+    return data.decode("utf-8", "replace")
 
 
 SCORE_COMMAND = Command(

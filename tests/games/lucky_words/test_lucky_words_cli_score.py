@@ -20,7 +20,7 @@ def test_score_argument(official_words, capsys):
 
 def test_score_stdin_and_wordracer_mode(small_words, capsys, monkeypatch):
     rows = ["SEARUMG", *["QQQQQQQ"] * 6]
-    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(rows) + "\n"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(("\n".join(rows) + "\n").encode())))
     assert main(["score", "lucky_words", "--scoring", "wordracer"]) == 0
     out = capsys.readouterr().out
     assert " row 0  SEARUMG    3  SEAR" in out

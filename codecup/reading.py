@@ -1,0 +1,65 @@
+"""Reading a file the user names, refusing what is no regular file or is too large to be one.
+
+A record, a players file or a board is small; what is named instead may be
+endless (``/dev/zero``, ``/dev/urandom``), never ending (a FIFO no one writes
+to), or huge. Each is one :class:`~codecup.errors.ConfigError` line, never a
+hang or a MemoryError.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import BinaryIO
+
+from codecup.errors import ConfigError
+
+MIB = 1 << 20
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_file(path: Path, cap: int, what: str, error: type[ConfigError] = ConfigError) -> bytes:
+    """The bytes of the regular file ``path``, at most ``cap`` of them, else ``error``.
+
+    ``what`` names the file in messages ("a record"). The file is opened without
+    blocking, so a FIFO is refused at once instead of waiting for a writer.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise error(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise error(f"{path}: is {_kind(mode)}, not {what} (a regular file)")
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "rb") as f:
+        return read_capped(f, cap, str(path), what, error)
+
+
+def read_capped(
+    stream: BinaryIO, cap: int, source: str, what: str, error: type[ConfigError] = ConfigError
+) -> bytes:
+    """At most ``cap`` bytes of ``stream`` (to its end), else ``error`` naming the cap passed.
+
+    ``source`` names the stream in messages (a path, "stdin"), ``what`` what it should hold."""
+    try:
+        data = stream.read(cap + 1)
+    except OSError as exc:
+        raise error(f"cannot read {what} {source}: {exc.strerror or exc}") from None
+    if len(data) > cap:
+        raise error(f"{source}: larger than the {cap // MIB} MiB {what} may be; not read further")
+    return data
