@@ -77,8 +77,13 @@ MAX_BOARD = 1 << 20
 
 def _board_from_stdin() -> str:
     """The board on standard input, up to :data:`MAX_BOARD` bytes (more is refused, not read on)."""
-    data = read_capped(sys.stdin.buffer, MAX_BOARD, "stdin", "a board (49 letters)")
-    return data.decode("utf-8", "replace")
+    buffer = getattr(sys.stdin, "buffer", None)  # bytes: a binary input is a bad board, not a traceback
+    if buffer is None:  # a text stream of its own (a caller's StringIO): read as text, as far
+        text = sys.stdin.read(MAX_BOARD + 1)
+        if len(text) > MAX_BOARD:
+            raise ConfigError("stdin: larger than the 1 MiB a board (49 letters) may be; not read further")
+        return text
+    return read_capped(buffer, MAX_BOARD, "stdin", "a board (49 letters)").decode("utf-8", "replace")
 
 
 SCORE_COMMAND = Command(
