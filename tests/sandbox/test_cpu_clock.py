@@ -127,3 +127,31 @@ def test_wall_mode_is_recorded(tiny_game):
     assert record.match.clock_mode == "wall"
     assert record.result.termination[0].kind is Termination.NORMAL
     assert os.cpu_count()
+
+
+def test_the_first_answer_counts_the_processor_time_from_the_first_freeze_on(
+    tiny_game, full_sandbox, monkeypatch
+):
+    """A tree not stopped yet when the referee first freezes it (threads each in one long system
+    call, started at once: a red team's C bot computed 0.19 s in the opponent's first turn) must
+    pay for that time: the first answer counts from the reading at the freeze, not at its resume."""
+    from codecup.players.seat import make_player
+    from codecup.sandbox.cgroup import BotCgroup
+
+    players = [PlayerInfo("p", command=python_argv(BURNER, "0")), PlayerInfo("r", bot="random")]
+    match = new_match(tiny_game, players, seed=4, clock=2.0, clock_mode="cpu")
+
+    async def first_resume() -> tuple[float | None, float]:
+        player = make_player(tiny_game, match, 0, SubprocessSettings(), Policy())
+        await player.start()
+        try:
+            at_freeze = player.frozen_cpu
+            with monkeypatch.context() as patch:  # the CPU its tree used while not yet stopped
+                patch.setattr(BotCgroup, "cpu_time", lambda self: (at_freeze or 0.0) + 0.5)
+                player.resume()
+            return at_freeze, player.resumed_cpu
+        finally:
+            await player.close()
+
+    at_freeze, resumed = asyncio.run(first_resume())
+    assert at_freeze is not None and resumed == at_freeze
