@@ -57,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         with stop_on_signals(), released_on_failure(args.out, created):
             return _demo(args, registry, specs)
     except KeyboardInterrupt as exc:
+        if not args.out.exists():  # stopped before its first game: the folder it made is gone again
+            return report(exc, "no game had finished, so nothing was kept")
         return report(exc, f"the games finished so far are logged under {args.out}/; run it again to resume")
 
 

@@ -302,6 +302,8 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as exc:
         if live is not None:
             live.stopped()
+        if not out.exists():  # stopped before its first game: the folder it made is gone again
+            return report(exc, "no game had finished, so nothing was kept")
         return report(exc, f"the games finished so far are logged in {out}/; the same command resumes")
     except BaseException:  # a lost referee or scheduler, a full disk: the index must not say "live"
         if live is not None:

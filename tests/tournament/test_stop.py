@@ -251,3 +251,21 @@ def test_sprt_and_demo_stop_clean(command, token, tmp_path):
         until(lambda: len(logged(log)) >= 2 or run.proc.poll() is not None, "two logged games")  # noqa: B023
         stop(run, sig)
         check_stopped(run, sig, token)
+
+
+def test_a_tournament_stopped_before_its_first_game_says_nothing_was_kept(token, tmp_path):
+    """It removes the folder it made, so it must not say the games so far are logged there."""
+    slow = "game: twentyone\nplayers:\n" + "".join(  # 5 s a move: no game ends before the stop
+        f'  - {{name: s{i}, command: "{sys.executable} -S bot.py {token}{i} 5"}}\n' for i in (1, 2)
+    )
+    (tmp_path / "players.yml").write_text(slow)
+    (tmp_path / "bot.py").write_text(TWENTYONE_SCRIPT_BOT)
+    out = tmp_path / "out"
+    run = Run(
+        token, "tournament", tmp_path / "players.yml", "--jobs", "1", "--quiet", "--out", out, cwd=tmp_path
+    )
+    until(lambda: (out / ".lock").exists() or run.proc.poll() is not None, "the run to start")
+    stop(run, signal.SIGINT)
+    check_stopped(run, signal.SIGINT, token)
+    assert not out.exists()
+    assert "no game had finished, so nothing was kept" in run.stderr.strip().splitlines()[-1]
