@@ -26,3 +26,20 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(_escape(c) if c != "\t" and unicodedata.category(c) in _UNSAFE else c for c in text)
+
+
+def columns(text: str) -> int:
+    """How many terminal columns ``text`` takes: wide characters (CJK, fullwidth) two, combining
+    marks none, others one."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` left-aligned in ``width`` terminal columns (as ``f"{text:<{width}}"`` does for
+    one column a character)."""
+    return text + " " * max(0, width - columns(text))

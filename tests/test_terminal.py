@@ -21,3 +21,12 @@ from codecup.terminal import printable
 )
 def test_printable(text, shown):
     assert printable(text) == shown
+
+
+def test_wide_characters_take_two_columns_and_tables_stay_aligned():
+    from codecup.terminal import columns, pad
+    from codecup.tournament.ratings import Rating, ratings_table
+
+    assert columns("神a") == 3 and columns("e\u0301") == 1 and pad("神", 4) == "神  "
+    table = ratings_table([Rating("神々", 10.0, 5.0, 4), Rating("ab", -10.0, 5.0, 4)]).splitlines()
+    assert columns(table[2]) == columns(table[3])  # the Elo column starts at one place

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from codecup.record import Record
+from codecup.terminal import columns, pad
 from codecup.tournament.standings import outcome_for
 
 ELO = 400 / math.log(10)
@@ -118,11 +119,11 @@ def bradley_terry(players: Sequence[str], records: Iterable[Record]) -> list[Rat
 
 def ratings_table(ratings: Sequence[Rating]) -> str:
     """A plain-text table of ratings."""
-    width = max([len("player"), *(len(r.player) for r in ratings)])
+    width = max([len("player"), *(columns(r.player) for r in ratings)])
     lines = [f"{'player':<{width}} {'Elo':>7}  95% interval", "-" * (width + 30)]
     for r in ratings:
         lo, hi = r.interval
-        lines.append(f"{r.player:<{width}} {signed(r.elo):>7}  [{signed(lo)}, {signed(hi)}]")
+        lines.append(f"{pad(r.player, width)} {signed(r.elo):>7}  [{signed(lo)}, {signed(hi)}]")
     return "\n".join(lines)
 
 

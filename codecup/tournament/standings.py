@@ -20,6 +20,7 @@ import attrs
 from codecup.dialogue import Termination
 from codecup.game import Game, Standing
 from codecup.record import Record
+from codecup.terminal import columns, pad
 
 SCHEMA = "codecup-standings/1"
 
@@ -96,12 +97,12 @@ class Standings:
         rows = self.challenger_rows()
         if not rows:
             return ""
-        width = max([len("opponent"), *(len(name) for name, _ in rows)])
+        width = max([len("opponent"), *(columns(name) for name, _ in rows)])
         head = f"{'opponent':<{width}} {'games':>5} {'won':>4} {'drawn':>5} {'lost':>4} {'points':>8}"
         lines = [f"{self.challenger} against each opponent:", head, "-" * len(head)]
         for name, c in rows:
             lines.append(
-                f"{name:<{width}} {c.games:>5} {c.wins:>4} {c.draws:>5} {c.losses:>4} {c.points:>8g}"
+                f"{pad(name, width)} {c.games:>5} {c.wins:>4} {c.draws:>5} {c.losses:>4} {c.points:>8g}"
             )
         return "\n".join(lines)
 
@@ -122,7 +123,7 @@ class Standings:
     def table(self, title: str = "") -> str:
         """A plain-text table of the standings."""
         faults_shown = any(row.faults for row in self.rows)
-        width = max([len("player"), *(len(row.standing.player) for row in self.rows)])
+        width = max([len("player"), *(columns(row.standing.player) for row in self.rows)])
         head = (
             f"{'#':>3}  {'player':<{width}} {'games':>5} {'won':>4} {'drawn':>5} {'lost':>4} "
             f"{'points':>8} {'pts/game':>8} {'score':>8} {'clock avg':>9} {'clock max':>9}"
@@ -134,7 +135,7 @@ class Standings:
         for row in self.rows:
             s = row.standing
             line = (
-                f"{row.rank:>3}  {s.player:<{width}} {s.games:>5} {s.wins:>4} {s.draws:>5} {s.losses:>4} "
+                f"{row.rank:>3}  {pad(s.player, width)} {s.games:>5} {s.wins:>4} {s.draws:>5} {s.losses:>4} "
                 f"{s.points:>8g} {row.points_per_game:>8.2f} {s.score:>8g}"
                 f" {row.clock_mean:>8.3f}s {row.clock_max:>8.3f}s"
             )
