@@ -388,6 +388,22 @@ def test_a_page_stays_small_whatever_a_bot_writes_to_stderr(game_pages, tmp_path
     assert "the last 200 shown" in page.read_text()
 
 
+def test_a_long_fault_message_wraps_in_its_own_cell(game_pages, tmp_path):
+    """A 1,000-character message in a nowrap cell squeezed the containment column (rows 600 px tall)."""
+    from codecup.site import write_assets, write_game_page
+
+    _, game, _, record = game_pages["pillars"]
+    write_assets(tmp_path, game)
+    long_end = SeatEnd(Termination.INVALID, "x" * 1000)
+    faulty = attrs.evolve(
+        record, result=attrs.evolve(record.result, termination=(long_end, record.result.termination[1]))
+    )
+    html = write_game_page(tmp_path, game, "long", faulty).read_text()
+    assert '<td class="name ended fault">invalid: ' + "x" * 1000 in html
+    css = (tmp_path / "style.css").read_text()
+    assert "td.ended { white-space: normal;" in css and "overflow-wrap: anywhere" in css
+
+
 def test_a_live_site_that_cannot_be_written_does_not_stop_the_run(site, tmp_path, capsys):
     from codecup.site.live import LiveSite
 
