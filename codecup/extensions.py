@@ -149,7 +149,11 @@ class Extensions:
                 continue
             try:
                 parser.add_argument(
-                    f"--{option.name}", dest=option.dest, metavar=option.metavar, help=option.help
+                    f"--{option.name}",
+                    dest=option.dest,
+                    metavar=option.metavar,
+                    help=option.help,
+                    type=_given,
                 )
             except argparse.ArgumentError:
                 _warn(owned.plugin, f"option --{option.name} clashes with one of codecup's own options")
@@ -189,10 +193,20 @@ class Extensions:
         for option in self.options_for(FILE_COMMAND):
             if getattr(args, option.dest, None) is None and option.dest in values:
                 value = values[option.dest]
+                if not value.strip():  # an empty path would be the file's own folder
+                    raise ConfigError(f"{source or folder}: option {option.dest!r} is empty")
                 try:
                     option.apply(str(folder / value) if option.path else value)
                 except ConfigError as exc:
                     raise ConfigError(f"{source or folder}: {option.dest}: {exc}") from None
+
+
+def _given(text: str) -> str:
+    """An argparse type for a plugin option's value: never empty (an empty path is the current
+    folder, and an empty value would read as "not given")."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty value")
+    return text
 
 
 def load_extensions(pm: CodecupPluginManager | None = None) -> Extensions:

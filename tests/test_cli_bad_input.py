@@ -881,15 +881,6 @@ def test_record_refuses_a_dangling_symlink(tmp_path, capsys):
     assert not (tmp_path / "nowhere").exists() and capsys.readouterr().out == ""
 
 
-def test_record_refuses_an_empty_file(tmp_path, capsys):
-    """README says --record replaces only a game record; an empty file was written over."""
-    path = tmp_path / "notes.txt"
-    path.write_text("")
-    argv = ["play", "twentyone", "bot:random", "bot:random", "--quiet", "--record", path]
-    one_line_error(capsys, argv, "exists and is not a game record")
-    assert path.read_text() == ""
-
-
 # --- what was silently accepted -------------------------------------------------------------------
 
 
@@ -950,7 +941,7 @@ def test_an_option_of_another_format_is_refused(extra, message, players, capsys)
         ("swiss-rounds: 3\n", "option 'swiss-rounds' applies to the swiss format only"),
         (
             "top: 3\nformat: knockout\n",
-            "option 'top' applies to the swiss format only, and this tournament is knockout",
+            "option 'top' applies to the swiss format only, and the file's format is knockout",
         ),
         ("challenger: a\n", "option 'challenger' applies to the gauntlet format only"),
     ],
@@ -959,6 +950,18 @@ def test_an_option_of_another_format_in_the_file_is_refused(line, message, tmp_p
     path = tmp_path / "t.yml"
     path.write_text(line + TWO)
     one_line_error(capsys, ["tournament", path], message)
+
+
+def test_a_files_option_of_another_format_says_the_command_lines_format_does_not_change_it(tmp_path, capsys):
+    """It said "this tournament is round-robin" of a run given --format swiss."""
+    path = tmp_path / "t.yml"
+    path.write_text("top: 2\n" + TWO)
+    one_line_error(
+        capsys,
+        ["tournament", path, "--format", "swiss"],
+        "option 'top' applies to the swiss format only, and the file's format is round-robin "
+        "(--format swiss is this run's only: give --top instead)",
+    )
 
 
 def test_an_option_of_the_format_on_the_command_line_is_still_taken(players, tmp_path, capsys):
@@ -1070,3 +1073,20 @@ def test_a_tampered_sprt_folder_is_one_line(tmp_path, capsys):
     (out / ".lock").mkdir()
     capsys.readouterr()
     one_line_error(capsys, argv, ".lock is not a regular file")
+
+
+def test_an_empty_value_of_a_plugins_option_is_refused(tmp_path, capsys):
+    """`--words ""` said "word list . does not exist" (the current folder), and `words: ""` in a
+    tournament file the same: an empty value is refused as one, for every plugin's option."""
+    one_line_error(
+        capsys, ["verify", "--words", "", str(tmp_path / "x.json")], "argument --words: an empty value"
+    )
+    path = tmp_path / "t.yml"
+    path.write_text('words: ""\n' + TWO)
+    one_line_error(capsys, ["tournament", path], "option 'words' is empty")
+
+
+def test_an_output_folder_from_the_file_is_named_as_the_files(tmp_path, capsys):
+    path = tmp_path / "t.yml"
+    path.write_text("out: /\n" + TWO)
+    one_line_error(capsys, ["tournament", path], f"{path}: option 'out' /: the filesystem root")

@@ -123,9 +123,9 @@ def describe_stderr(game: Game, record: Record, everything: bool = False) -> str
 def _only_a_record_is_replaced(path: Path) -> None:
     """Refuse ``--record`` onto an existing file that is not a game record (say, the players file).
 
-    An empty file is refused too: it is no record, and may be a file the user made for something else.
+    An empty file holds nothing to lose (``--record "$(mktemp)"``): it is written.
     """
-    if not path.is_file():
+    if not path.is_file() or path.stat().st_size == 0:
         return
     try:
         doc = json.loads(read_file(path, MAX_RECORD, "a record"))

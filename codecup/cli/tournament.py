@@ -193,12 +193,14 @@ def check_format_options(args: argparse.Namespace, file_options: dict[str, Any],
     own = file_options.get("format", "round-robin")
     for name, owner in FORMAT_OPTIONS.items():
         if getattr(args, name, None) is not None and owner != played:
-            said, fmt = "--" + name.replace("_", "-"), played
+            said, fmt = "--" + name.replace("_", "-"), f"this tournament is {played}"
         elif name in file_options and owner != own:
-            said, fmt = f"{where}: option {name.replace('_', '-')!r}", own
+            said, fmt = f"{where}: option {name.replace('_', '-')!r}", f"the file's format is {own}"
+            if played != own:  # the command line's --format changes this run, not what the file says
+                fmt += f" (--format {played} is this run's only: give --{name.replace('_', '-')} instead)"
         else:
             continue
-        raise ConfigError(f"{said} applies to the {owner} format only, and this tournament is {fmt}")
+        raise ConfigError(f"{said} applies to the {owner} format only, and {fmt}")
 
 
 def provided_notes(game: Game, variant: str, players: Sequence[PlayerInfo]) -> list[str]:
@@ -273,8 +275,9 @@ def run(args: argparse.Namespace) -> int:
     hidden = [*opts.get("hide", ()), *(_folder(p, "--hide") for p in args.hide or ())]
     hidden += [p.directory for p in spec.players if p.directory]
     created = first_missing(out)
-    output_dir(out)  # last of the checks: a run refused by one leaves no folder behind
-    claim_folder(out, RunKind.TOURNAMENT)
+    said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"
+    output_dir(out, said)  # last of the checks: a run refused by one leaves no folder behind
+    claim_folder(out, RunKind.TOURNAMENT, option=said)
     quiet = bool(_option(args, opts, "quiet", False))
     if not quiet:
         for line in (*spec.notes, *provided_notes(game, variant.name, spec.players)):
