@@ -195,11 +195,12 @@ def rules_problems(game: Game, record: Record) -> list[str]:
         return [f"rules: the setup does not load: {exc!r}"]
     for i, entry in enumerate(record.moves):
         if entry.seat != state.to_move:
-            return [f"rules: move #{i} {entry.move!r} by seat {entry.seat}; seat {state.to_move} is to move"]
+            said = f"rules: move {i + 1} {entry.move!r} by seat {entry.seat}"
+            return [f"{said}; seat {state.to_move} is to move"]
         try:
             state = state.apply(entry.move)
         except MoveError as exc:
-            return [f"rules: move #{i} {entry.move!r} does not apply: {exc}"]
+            return [f"rules: move {i + 1} {entry.move!r} does not apply: {exc}"]
     if any(end.kind is not Termination.NORMAL for end in record.result.termination):
         return []  # an irregular end is scored by the referee's fault rules, checked above
     if not state.terminal:
@@ -213,9 +214,10 @@ def rules_problems(game: Game, record: Record) -> list[str]:
 
 
 def _first_difference(what: str, got: Sequence[object], recorded: Sequence[object]) -> str:
-    for i, (a, b) in enumerate(zip(got, recorded, strict=False)):
+    """Where two lists first differ, counted from 1 as `codecup play` numbers the moves."""
+    for i, (a, b) in enumerate(zip(got, recorded, strict=False), start=1):
         if a != b:
-            return f"{what} differ at #{i}: rules give {a!r}, record says {b!r}"
+            return f"{what} differ at number {i}: rules give {a!r}, record says {b!r}"
     return f"{what}: rules give {len(got)}, record has {len(recorded)}"
 
 

@@ -29,7 +29,7 @@ CASES = [
     ("killed.py", ("32",), Termination.CRASH, "killed by signal 32", 2.0),
     ("end_of_output.py", (), Termination.CRASH, "end of output", 3.0),
     ("not_text.py", (), Termination.INVALID, "not UTF-8", 3.0),
-    ("long_line.py", (), Termination.INVALID, "longer than", 3.0),
+    ("long_line.py", (), Termination.INVALID, "bytes, starting b'", 3.0),
     ("garbage.py", (), Termination.INVALID, "hello", 2.0),
     ("illegal.py", ("7",), Termination.ILLEGAL, "7", 2.0),
     ("ignore_sigterm.py", (), Termination.TIMEOUT, "no answer", 4.0),

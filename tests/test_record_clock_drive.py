@@ -70,3 +70,22 @@ def test_derive_seed_is_stable_and_distinct():
 def test_malformed_records_are_clear_errors(text, message):
     with pytest.raises(RecordError, match=message):
         Record.loads(text)
+
+
+def test_verify_counts_moves_from_1_as_play_lists_them(tiny_game):
+    """It said "moves differ at #5" of the move `codecup play` lists as 6."""
+    import asyncio
+
+    import attrs
+
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match, play_match
+    from codecup.verify import verify_record
+
+    players = [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="random")]
+    record = asyncio.run(play_match(tiny_game, new_match(tiny_game, players, seed=3, clock=2.0)))
+    moves = list(record.moves)
+    assert len(moves) >= 6
+    moves[5] = attrs.evolve(moves[5], move="9")
+    problems = verify_record(tiny_game, attrs.evolve(record, moves=tuple(moves)))
+    assert any("moves differ at number 6: rules give" in p for p in problems), problems

@@ -141,14 +141,18 @@ class _Protocol(asyncio.SubprocessProtocol):
             if self.broken:
                 return
         if len(self.buffer) > self.settings.max_line:
-            self._fault(Termination.INVALID, f"line longer than {self.settings.max_line} bytes")
+            self._fault(Termination.INVALID, self._too_long(bytes(self.buffer)))
         self._wake()
+
+    def _too_long(self, raw: bytes) -> str:
+        """Why an over-long line is no move, with its start (debug output, say, shows at once)."""
+        return f"line longer than {self.settings.max_line} bytes, starting {raw[:40]!r}"
 
     def _line(self, raw: bytes) -> None:
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         if len(raw) > self.settings.max_line:
-            self._fault(Termination.INVALID, f"line longer than {self.settings.max_line} bytes")
+            self._fault(Termination.INVALID, self._too_long(raw))
             return
         try:
             text = raw.decode("utf-8")
