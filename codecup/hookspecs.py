@@ -63,13 +63,15 @@ def codecup_match_start(match: MatchInfo) -> None:
 
 
 @hookspec
-def codecup_move(match: MatchInfo, seat: int, move: str, elapsed: float) -> None:
+def codecup_move(match: MatchInfo, seat: int, move: str, elapsed: float, stand_in: bool) -> None:
     """A seat made a move (as its game's dialogue announced it).
 
     :param match: the match the move belongs to.
     :param seat: the seat that moved (0 is the first seat).
     :param move: the move in the game's own notation.
     :param elapsed: seconds since the match started.
+    :param stand_in: True when the seat's program had faulted, so the move is its stand-in's
+        (Spaghetti's random take-over player). An implementation may leave this argument out.
     """
 
 

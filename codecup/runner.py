@@ -92,6 +92,7 @@ class _Match:
     transcript: list[TranscriptLine] = attrs.field(factory=list)
     moves: list[MoveEntry] = attrs.field(factory=list)
     faulted: set[int] = attrs.field(factory=set)
+    closed: set[int] = attrs.field(factory=set)  # seats whose program the dialogue ended (Close)
     cpu_clock: bool = False  # charge the programs' CPU time (every seat can measure it)
     backstop_factor: float = 2.0
 
@@ -206,11 +207,17 @@ class _Match:
         self.moves.append(entry)
         if self.observers is not None:
             self.observers.notify(
-                "codecup_move", match=self.info, seat=seat, move=move, elapsed=entry.t_us / 1e6
+                "codecup_move",
+                match=self.info,
+                seat=seat,
+                move=move,
+                elapsed=entry.t_us / 1e6,
+                stand_in=seat in self.faulted or seat in self.closed,  # not its program's move
             )
 
     async def close(self, seat: int) -> None:
         """End the seat's program."""
+        self.closed.add(seat)
         await self.players[seat].close()
 
     async def run(self) -> Outcome:

@@ -73,12 +73,14 @@ class LiveView:
         print(self.game.render_text(match.setup, match.variant, []))
 
     @hookimpl
-    def codecup_move(self, match: MatchInfo, seat: int, move: str, elapsed: float) -> None:
+    def codecup_move(self, match: MatchInfo, seat: int, move: str, elapsed: float, stand_in: bool) -> None:
         self.moves.append(move)
         if self.quiet:
             return
         seat_name = self.game.info.seats[seat]
         who = f"{seat_name} {match.players[seat].name}"
+        if stand_in:  # its program faulted: the game's stand-in moves for it
+            who += " (stand-in after its fault)"
         print(f"\n{len(self.moves)}. {who}: {move}   [{elapsed:.3f}s into the game]")
         print(self.game.render_text(match.setup, match.variant, self.moves))
         sys.stdout.flush()

@@ -58,3 +58,16 @@ def test_a_program_writing_nonsense_is_taken_over(tmp_path):
     assert f"invalid: {result['termination'][0]['message']}; {note}" in game_page(
         game, "g", Record.from_json(doc)
     ).replace("&#39;", "'")
+
+
+def test_the_move_listing_marks_the_take_over_players_moves(tmp_path, capsys):
+    """Moves 19 to 61 of a crashed bot were listed as its own ('19. Blue p1: igl')."""
+    from codecup.cli import main
+
+    script = "import sys; sys.stdin.readline(); print('hello', flush=True); sys.stdin.read()"
+    nonsense = f'{sys.executable} -c "{script}"'
+    assert main(["play", "spaghetti", nonsense, "bot:greedy", "--seed", "5", "--setup", "cds ebr"]) == 0
+    listed = [line for line in capsys.readouterr().out.splitlines() if line[:1].isdigit() and ". " in line]
+    blue = [line for line in listed if ": Blue " in f": {line.split('. ', 1)[1]}"]
+    assert blue and all("(stand-in after its fault)" in line for line in blue), blue[:3]
+    assert not any("stand-in" in line for line in listed if line not in blue)
