@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import ast
 import math
 import os
@@ -159,3 +160,13 @@ def check_commands(players: Iterable[PlayerInfo], where: str, game: str | None =
         problem = command_problem(p, game)
         if problem is not None:
             raise ConfigError(f"{where}player {p.name!r}: {problem}")
+
+
+def text_arg(text: str) -> str:
+    """An argparse type for a name, an address or a plugin option's value: never empty.
+
+    An empty value would read as "not given" and pick the default silently.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty value")
+    return text

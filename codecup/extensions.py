@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from codecup.checks import text_arg
 from codecup.errors import ConfigError
 from codecup.plugins import CodecupPluginManager, gather, load_games, make_plugin_manager, say_once
 
@@ -153,7 +154,7 @@ class Extensions:
                     dest=option.dest,
                     metavar=option.metavar,
                     help=option.help,
-                    type=_given,
+                    type=text_arg,  # an empty path is the current folder, or reads as not given
                 )
             except argparse.ArgumentError:
                 _warn(owned.plugin, f"option --{option.name} clashes with one of codecup's own options")
@@ -199,14 +200,6 @@ class Extensions:
                     option.apply(str(folder / value) if option.path else value)
                 except ConfigError as exc:
                     raise ConfigError(f"{source or folder}: {option.dest}: {exc}") from None
-
-
-def _given(text: str) -> str:
-    """An argparse type for a plugin option's value: never empty (an empty path is the current
-    folder, and an empty value would read as "not given")."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("an empty value")
-    return text
 
 
 def load_extensions(pm: CodecupPluginManager | None = None) -> Extensions:

@@ -149,4 +149,3 @@ def test_a_program_and_an_in_process_bot_learn_what_their_clock_charges(
     assert played == (mode if contain else "wall")
     assert record.logs[0].strip() == played
     assert seen and set(seen) == {played != "cpu"}
-    assert budget.IN_PROCESS_CLOCK_MODE.get() is None  # set in the match's own context only

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from codecup.checks import check_clock
+from codecup.checks import text_arg as text_arg  # an argparse type, here with the others
 from codecup.errors import ConfigError
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -67,16 +68,6 @@ def path_arg(text: str) -> Path:
     if not text:
         raise argparse.ArgumentTypeError("an empty path (give a file or folder name)")
     return Path(text)
-
-
-def text_arg(text: str) -> str:
-    """An argparse type for a name or address (a game, a variant, an executor): never empty.
-
-    An empty value would read as "not given" and pick the default silently.
-    """
-    if not text.strip():
-        raise argparse.ArgumentTypeError("an empty value (give a name)")
-    return text
 
 
 def _why(exc: OSError) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import attrs
 
-from codecup.budget import CLOCK_MODE_VARIABLE, IN_PROCESS_CLOCK_MODE
+from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.clock import CPU, loop_time
 from codecup.drive import derive_seed
 from codecup.game import Game
@@ -51,7 +51,6 @@ def make_player(
     info = match.players[seat]
     if info.bot is not None:
         seed = derive_seed(match.seed, "seat", seat)
-        IN_PROCESS_CLOCK_MODE.set(match.clock_mode)  # what its clock charges (budget.wall_charged)
         session = game.new_player_checked(info.bot, match.variant, seed, match.clock)
         timer = time.thread_time if match.clock_mode == CPU else loop_time
         return InProcessPlayer(session, timer=timer)
