@@ -1,11 +1,12 @@
-"""``codecup doctor``: each containment mechanism, yes or no, and the epoll watches a bot can hold."""
+"""``codecup doctor``: each containment mechanism, yes or no, and the machine's counts a bot could take."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from codecup.cli.doctor import EPOLL_WATCH_BYTES, epoll_line
+from codecup.cli.doctor import quota_lines
+from codecup.sandbox import quotas
 
 
 def test_doctor_names_every_mechanism_and_exits_0():
@@ -17,11 +18,31 @@ def test_doctor_names_every_mechanism_and_exits_0():
         assert row in done.stdout
 
 
-def test_the_epoll_line_says_how_much_of_the_quota_one_bot_can_hold(tmp_path):
-    quota = tmp_path / "max_user_watches"
-    quota.write_text("1000000\n")
-    held = (256 << 20) // EPOLL_WATCH_BYTES
-    line = epoll_line(quota, memory=256 << 20)
-    assert line is not None
-    assert "uid 0 may hold 1,000,000" in line and f"about {held:,} (128%)" in line
-    assert epoll_line(tmp_path / "missing") is None
+def test_the_quota_lines_say_how_much_one_bot_could_hold_and_whether_it_is_lifted(tmp_path):
+    (tmp_path / "fs" / "epoll").mkdir(parents=True)
+    (tmp_path / "fs" / "epoll" / "max_user_watches").write_text("1000000\n")
+    (tmp_path / "fs" / "file-max").write_text(f"{quotas.LONG_MAX}\n")
+    (tmp_path / "fs" / "pipe-user-pages-soft").write_text("16384\n")
+    held = (256 << 20) // 210
+    lines = quota_lines(tmp_path, memory=256 << 20, root_user=False)
+    lifted = "(lifted: a bot holds the machine's open files up to its memory limit)"
+    assert lines[0] == f"  fs.file-max = {quotas.LONG_MAX} {lifted}"
+    assert lines[1] == (
+        "  fs.epoll.max_user_watches = 1,000,000: a bot at its 256 MiB memory limit could hold about "
+        f"{held:,} of uid 0's epoll watches (128%); run as root to have it lifted"
+    )
+    assert lines[2].endswith("(400%); run as root to have it lifted")
+    assert quota_lines(tmp_path / "missing") == []
+
+
+def test_lifting_raises_what_is_below_and_leaves_the_rest(tmp_path, caplog):
+    (tmp_path / "fs" / "epoll").mkdir(parents=True)
+    (tmp_path / "fs" / "file-max").write_text("2466170\n")
+    (tmp_path / "fs" / "pipe-user-pages-soft").write_text("0\n")
+    after = quotas.lift(tmp_path)
+    assert [(s.quota.name, s.value, s.lifted) for s in after] == [
+        ("fs.file-max", quotas.LONG_MAX, True),
+        ("fs.epoll.max_user_watches", None, False),  # not there: left alone
+        ("fs.pipe-user-pages-soft", 0, True),
+    ]
+    assert "raised fs.file-max from 2466170" in caplog.text and "pipe" not in caplog.text

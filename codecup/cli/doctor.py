@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from codecup.cli.common import Subparsers
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.sandbox import Limits, machine_support, seccomp
-
-EPOLL_WATCHES = Path("/proc/sys/fs/epoll/max_user_watches")
-EPOLL_WATCH_BYTES = 210
-"""Kernel memory an epoll watch costs a bot's memory limit (measured: 1,250,000 in 256 MiB)."""
+from codecup.sandbox import Limits, machine_support, quotas, seccomp
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -25,18 +22,20 @@ def _mark(ok: bool) -> str:
     return "yes" if ok else "NO "
 
 
-def epoll_line(quota_file: Path = EPOLL_WATCHES, memory: int = Limits().memory) -> str | None:
-    """How much of uid 0's epoll watches one bot at its memory limit could hold (None: not Linux)."""
-    try:
-        quota = int(quota_file.read_text())
-    except (OSError, ValueError):
-        return None
-    held = memory // EPOLL_WATCH_BYTES
-    return (
-        f"epoll watches: uid 0 may hold {quota:,} (fs.epoll.max_user_watches), a bot at its "
-        f"{memory >> 20} MiB memory limit about {held:,} ({held / max(quota, 1):.0%}); the referee "
-        "needs none, a bot's opponent and the machine's other processes of uid 0 share them"
-    )
+def quota_lines(
+    root: Path = quotas.SYSCTL, memory: int = Limits().memory, root_user: bool = True
+) -> list[str]:
+    """The machine's counts a bot could take from its other processes, as they are now (none: not
+    Linux), and whether the referee lifts them before a bot runs (it does as root)."""
+    lines = []
+    for state in quotas.states(root):
+        if state.value is None:
+            continue
+        line = "  " + state.describe(memory)
+        if not state.lifted:
+            line += "; the referee lifts it" if root_user else "; run as root to have it lifted"
+        lines.append(line)
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,9 +75,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"  yes rlimits: {limits}")
     cpu = "cpu (charged from cgroup2 cpu.stat)" if support.cgroup else "wall (no cgroup2 to measure CPU time)"
     print(f"clock mode: default {DEFAULT_CLOCK_MODE}; on this machine a cpu clock runs as {cpu}")
-    epoll = epoll_line()
-    if epoll is not None:
-        print(epoll)
+    counts = quota_lines(root_user=os.geteuid() == 0)
+    if counts:
+        print("the machine's counts a bot could take from its other processes (docs/security.md):")
+        print("\n".join(counts))
     for why in support.missing:
         print(f"missing: {why}")
     if not support.full:

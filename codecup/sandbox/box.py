@@ -22,7 +22,7 @@ from pathlib import Path
 
 import attrs
 
-from codecup.sandbox import mounts, seccomp
+from codecup.sandbox import mounts, quotas, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
 from codecup.sandbox.launch import Launch, inside
 from codecup.sandbox.support import Support, machine_support
@@ -81,6 +81,8 @@ class Box:
     def prepare(cls, policy: Policy, workdir: Path) -> Box:
         """A box for a bot that will start in ``workdir``, with what this machine gives."""
         support = machine_support()
+        if support.namespaces:  # root: the machine's counts are lifted before the first bot runs
+            quotas.lift_once()
         _clean_stale_scratch()
         cgroup = BotCgroup.create(support.hierarchies, policy.limits) if support.cgroup else None
         workdir = workdir.resolve()

@@ -9,8 +9,10 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   ``connect`` to a socket file, and a new network namespace does not cover
   them. A bot could reach a tournament's own multiprocessing forkserver (and
   have it run code as root outside the sandbox), ``docker.sock``, the D-Bus
-  system bus. So ``socket`` is allowed for the internet and netlink families
-  only (in the bot's empty network namespace they reach nothing), and
+  system bus. So ``socket`` is allowed for the internet families and
+  netlink's routing protocol only (in the bot's empty network namespace they
+  reach nothing; netlink's ``NETLINK_USERSOCK``, whose sockets queue messages
+  for each other in kernel memory no memory limit counts, is denied), and
   ``socketpair`` for unix pairs of the connected types only (a datagram pair,
   also one asked for as ``SOCK_RAW``, could ``sendto`` a socket file); i386's
   ``socketcall``, which hides its arguments, is denied. A bot keeps
@@ -49,7 +51,9 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   the cached interpreter and libraries while flooding the disk: an honest bot
   starting in the tournament's other game waited 9 s for its files, idle time
   to its clock. So ``fadvise`` succeeds and does nothing (it is advice), and
-  so does ``madvise`` with those two.
+  so does ``madvise`` with those two; ``process_madvise``, which gives the
+  same advice for a process's own mappings (no capability needed since Linux
+  6.13), is denied.
 - *The machine's asynchronous I/O quota* (``fs.aio-max-nr``): one
   ``io_setup`` could take all of it, and no process of the machine could
   then set up a context: ``io_setup`` fails with ``ENOSYS``, as on a kernel
@@ -124,7 +128,13 @@ NOOP_FCNTL = (6, 7, 13, 14, 37, 38)
 EVICTING_ADVICE = (20, 21)
 
 #: The socket families a bot may create: in its empty network namespace they reach nothing.
-ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6), 16)  # 16: AF_NETLINK
+ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6))
+AF_NETLINK = 16
+#: The netlink protocols a bot may open: routing only (the C library's ``getaddrinfo`` and
+#: ``getifaddrs`` ask it about interfaces). Not ``NETLINK_USERSOCK``, whose sockets send each other
+#: messages that queue up to 8 MiB a socket of kernel memory no memory limit counts: a red team's
+#: bot held 2.1 GiB that way under a 128 MiB limit.
+NETLINK_PROTOCOLS = (0,)
 #: The types of ``socketpair(AF_UNIX, ...)`` a bot may make: connected ones. Not ``SOCK_DGRAM``,
 #: whose pair can ``sendto`` a socket file of the machine, nor ``SOCK_RAW``, which the kernel
 #: makes a datagram pair; no other family (the kernel would look it up, loading its module).
@@ -181,19 +191,19 @@ class Abi:
 # interfaces most used by exploits that a bot has no use for).
 _DENIED_X86_64 = _calls(
     add_key=248, request_key=249, keyctl=250, inotify_init=253, inotify_init1=294, setns=308,
-    fanotify_init=300, userfaultfd=323, perf_event_open=298, bpf=321,
+    fanotify_init=300, userfaultfd=323, perf_event_open=298, bpf=321, process_madvise=440,
 )  # fmt: skip
 _DENIED_I386 = _calls(
     add_key=286, request_key=287, keyctl=288, inotify_init=291, inotify_init1=332, setns=346,
-    fanotify_init=338, userfaultfd=374, perf_event_open=336, bpf=357,
+    fanotify_init=338, userfaultfd=374, perf_event_open=336, bpf=357, process_madvise=440,
 )  # fmt: skip
 _DENIED_ARM = _calls(
     add_key=309, request_key=310, keyctl=311, inotify_init=316, inotify_init1=360, setns=375,
-    fanotify_init=367, userfaultfd=388, perf_event_open=364, bpf=386,
+    fanotify_init=367, userfaultfd=388, perf_event_open=364, bpf=386, process_madvise=440,
 )  # fmt: skip
 _DENIED_AARCH64 = _calls(
     add_key=217, request_key=218, keyctl=219, inotify_init1=26, fanotify_init=262, setns=268,
-    userfaultfd=282, perf_event_open=241, bpf=280,
+    userfaultfd=282, perf_event_open=241, bpf=280, process_madvise=440,
 )  # fmt: skip
 
 # The ABIs each machine runs, native first (aarch64 has no inotify_init, only inotify_init1).
@@ -221,7 +231,7 @@ ABIS: dict[str, tuple[Abi, ...]] = {
 SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
     "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
-    "no dropping of the machine's file cache"
+    "no dropping of the machine's file cache, no netlink queues between its own sockets"
 )
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
@@ -252,10 +262,10 @@ def _assemble(items: list[_Item]) -> list[Instruction]:
 
 def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
-    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, ``socketpair`` but of PAIR_TYPES and ``clone`` or
-    ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with DENIED_FCNTL, and ``setrlimit`` or
-    ``prlimit64`` setting RLIMIT_CORE; ``flock`` and ``fcntl`` with
-    NOOP_FCNTL return 0 unmade; the ABI's ``missing`` calls get ``ENOSYS``, and everything else is
+    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES (netlink: NETLINK_PROTOCOLS), ``socketpair``
+    but of PAIR_TYPES and ``clone`` or ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with
+    DENIED_FCNTL, and ``setrlimit`` or ``prlimit64`` setting RLIMIT_CORE; ``flock`` and ``fcntl``
+    with NOOP_FCNTL return 0 unmade; the ABI's ``missing`` calls get ``ENOSYS``, and everything else is
     allowed; an ABI the machine does not run gets ``ENOSYS``."""
     items: list[_Item] = []
     for i, abi in enumerate(abis):
@@ -278,6 +288,9 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             f"socket{i}",
             (_LD_W_ABS, 0, 0, _ARG0),
             *((_JEQ_K, "allow", 0, family) for family in ALLOWED_FAMILIES),
+            (_JEQ_K, 0, "deny", AF_NETLINK),
+            (_LD_W_ABS, 0, 0, _ARG2),
+            *((_JEQ_K, "allow", 0, protocol) for protocol in NETLINK_PROTOCOLS),
             _DENY,
             f"pair{i}",
             (_LD_W_ABS, 0, 0, _ARG0),

@@ -29,7 +29,7 @@ import pytest
 from codecup.dialogue import Termination
 from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
-from codecup.sandbox import Limits, Policy
+from codecup.sandbox import Limits, Policy, quotas
 from tests.support import TESTS, processes_with, python_argv
 
 ATTACKER = TESTS / "players" / "attack" / "attacker.py"
@@ -349,6 +349,7 @@ def test_a_bot_cannot_drop_the_machines_file_cache(tiny_game, arena, tmp_path):
         "ATTACK: fadvise: done",
         "ATTACK: madvise pageout: done",
         "ATTACK: madvise cold: done",
+        "ATTACK: process_madvise pageout: Operation not permitted",
     ]
     assert resident_pages(library) == pages
     fd = os.open(library, os.O_RDONLY)
@@ -357,6 +358,34 @@ def test_a_bot_cannot_drop_the_machines_file_cache(tiny_game, arena, tmp_path):
     finally:
         os.close(fd)
     assert resident_pages(library) < pages
+
+
+def test_no_netlink_queues_of_kernel_memory_no_limit_counts(tiny_game, arena):
+    """Messages between a bot's own NETLINK_USERSOCK sockets queue in kernel memory that its memory
+    cgroup does not count: a red team's bot held 2.1 GiB that way under a 128 MiB limit. Netlink's
+    routing protocol, which the C library asks about interfaces, still opens."""
+    record = play_attack(tiny_game, arena, "netlink_queue")
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == [
+        "ATTACK: netlink route: made",
+        "ATTACK: netlink user socket: Operation not permitted",
+    ]
+
+
+def test_a_bot_cannot_fill_the_machines_file_table(tiny_game, arena):
+    """A file kept open by a mapping has no descriptor, so RLIMIT_NOFILE does not count it: a red
+    team's bot held 2,369,508 (96% of the machine's fs.file-max) in 909 MiB, and then no process of
+    the machine but root's with capabilities could open a file. What each costs is charged to the
+    bot's memory limit, so the referee lifts the machine's count (as systemd does): two bots at the
+    default 1 GiB limit could not fill the table."""
+    record = play_attack(tiny_game, arena, "file_table")
+    assert_normal_game(record)
+    held, room = attack_lines(record, 0)
+    grew = int(held.removeprefix("ATTACK: held 5000 files, memory grew "))
+    assert grew >= 5000 * 150  # charged to its memory limit: about 400 bytes a file
+    assert int(room.removeprefix("ATTACK: room in the machine's table ")) > 2 * Limits().memory // 150
+    # and so are uid 0's epoll watches and pipe pages, charged to a bot's memory limit as well
+    assert [state.lifted for state in quotas.states()] == [True, True, True]
 
 
 def test_no_other_proc_file_system_of_the_machine(tiny_game, arena):

