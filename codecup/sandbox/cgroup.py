@@ -14,6 +14,7 @@ opened once, and ``pread``/``pwrite``.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import itertools
@@ -99,9 +100,15 @@ def _remove_tree(path: Path) -> None:
     log.warning("could not remove cgroup %s", path)
 
 
+_left_behind: list[Path] = []
+"""Bot cgroup folders not yet removable when their game ended (see :func:`retry_left`)."""
+
+
 def _rmdir_soon(path: Path, patience: float = 0.5) -> None:
     """Remove an emptied cgroup folder. A v1 hierarchy keeps a killed process until it is reaped
-    (its reaper may be a moment behind), and refuses the removal until then: try again briefly."""
+    (its reaper may be a moment behind), and refuses the removal until then: try again briefly.
+    A tree whose teardown is slower (a bot's millions of mappings took seconds to unmap) is left
+    to :func:`retry_left`."""
     deadline = time.monotonic() + patience
     while True:
         try:
@@ -111,8 +118,26 @@ def _rmdir_soon(path: Path, patience: float = 0.5) -> None:
             return
         except OSError:
             if time.monotonic() > deadline:
-                return  # left to the next run's clean_stale
+                _left_behind.append(path)
+                return
             time.sleep(0.005)
+
+
+def retry_left() -> None:
+    """Remove the folders :func:`_rmdir_soon` had to leave, where they are empty by now (once
+    each, without waiting): each new bot cgroup and the end of the process try again, so that a
+    long tournament does not gather them (a dead referee's are the next run's ``clean_stale``)."""
+    for path in list(_left_behind):
+        try:
+            path.rmdir()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            continue
+        _left_behind.remove(path)
+
+
+atexit.register(retry_left)
 
 
 def clean_stale(parent: Path) -> None:
@@ -191,6 +216,7 @@ class BotCgroup:
         """Make the cgroups (None when cgroup2 is missing or not writable here)."""
         if where.v2 is None:
             return None
+        retry_left()
         parent = _parent(where.v2, ("memory", "pids", "cpu"))
         if parent is None:
             return None
