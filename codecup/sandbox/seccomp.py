@@ -9,10 +9,9 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   ``connect`` to a socket file, and a new network namespace does not cover
   them. A bot could reach a tournament's own multiprocessing forkserver (and
   have it run code as root outside the sandbox), ``docker.sock``, the D-Bus
-  system bus. So ``socket`` is allowed for the internet families and
-  netlink's routing protocol only (in the bot's empty network namespace they
-  reach nothing; netlink's ``NETLINK_USERSOCK``, whose sockets queue messages
-  for each other in kernel memory no memory limit counts, is denied), and
+  system bus. So ``socket`` is allowed for the internet families only (in the
+  bot's empty network namespace they reach nothing; netlink, whose sockets
+  queue messages in kernel memory no memory limit counts, is denied), and
   ``socketpair`` for unix pairs of the connected types only (a datagram pair,
   also one asked for as ``SOCK_RAW``, could ``sendto`` a socket file); i386's
   ``socketcall``, which hides its arguments, is denied. A bot keeps
@@ -128,13 +127,12 @@ NOOP_FCNTL = (6, 7, 13, 14, 37, 38)
 EVICTING_ADVICE = (20, 21)
 
 #: The socket families a bot may create: in its empty network namespace they reach nothing.
+#: Not netlink: its sockets queue messages in kernel memory that no memory limit counts, up to
+#: 8 MiB a socket (a red team's bot held 2.1 GiB under a 128 MiB limit with ``NETLINK_USERSOCK``
+#: messages between its own sockets; the routing protocol's replies to a bot's own requests pinned
+#: 335 MiB in 50 sockets). The C library does without it: ``getaddrinfo`` then assumes both
+#: address families, ``getifaddrs`` fails.
 ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6))
-AF_NETLINK = 16
-#: The netlink protocols a bot may open: routing only (the C library's ``getaddrinfo`` and
-#: ``getifaddrs`` ask it about interfaces). Not ``NETLINK_USERSOCK``, whose sockets send each other
-#: messages that queue up to 8 MiB a socket of kernel memory no memory limit counts: a red team's
-#: bot held 2.1 GiB that way under a 128 MiB limit.
-NETLINK_PROTOCOLS = (0,)
 #: The types of ``socketpair(AF_UNIX, ...)`` a bot may make: connected ones. Not ``SOCK_DGRAM``,
 #: whose pair can ``sendto`` a socket file of the machine, nor ``SOCK_RAW``, which the kernel
 #: makes a datagram pair; no other family (the kernel would look it up, loading its module).
@@ -231,7 +229,7 @@ ABIS: dict[str, tuple[Abi, ...]] = {
 SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
     "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
-    "no dropping of the machine's file cache, no netlink queues between its own sockets"
+    "no dropping of the machine's file cache, no netlink (kernel memory no limit counts)"
 )
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
@@ -262,7 +260,7 @@ def _assemble(items: list[_Item]) -> list[Instruction]:
 
 def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
-    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES (netlink: NETLINK_PROTOCOLS), ``socketpair``
+    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, ``socketpair``
     but of PAIR_TYPES and ``clone`` or ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with
     DENIED_FCNTL, and ``setrlimit`` or ``prlimit64`` setting RLIMIT_CORE; ``flock`` and ``fcntl``
     with NOOP_FCNTL return 0 unmade; the ABI's ``missing`` calls get ``ENOSYS``, and everything else is
@@ -288,9 +286,6 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             f"socket{i}",
             (_LD_W_ABS, 0, 0, _ARG0),
             *((_JEQ_K, "allow", 0, family) for family in ALLOWED_FAMILIES),
-            (_JEQ_K, 0, "deny", AF_NETLINK),
-            (_LD_W_ABS, 0, 0, _ARG2),
-            *((_JEQ_K, "allow", 0, protocol) for protocol in NETLINK_PROTOCOLS),
             _DENY,
             f"pair{i}",
             (_LD_W_ABS, 0, 0, _ARG0),

@@ -588,27 +588,33 @@ def drop_cache():
 
 
 def netlink_queue():
-    """Queue messages between its own netlink sockets (NETLINK_USERSOCK): kernel memory that no
-    memory limit counts, up to 8 MiB a socket."""
-    try:
-        socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0).close()
-        say("netlink route: made")
-    except OSError as exc:
-        say(f"netlink route: {exc.strerror}")
-    try:
-        receiver = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 2)
-    except OSError as exc:
-        say(f"netlink user socket: {exc.strerror}")
-        return
-    receiver.bind((0, 0))
-    sender = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 2)
-    sender.setblocking(False)
-    message = (16 + 60000).to_bytes(4, sys.byteorder) + bytes(12) + b"x" * 60000
-    queued = 0
-    with contextlib.suppress(OSError):
-        while queued < 64 << 20:
-            queued += sender.sendto(message, (receiver.getsockname()[0], 0))
-    say(f"netlink user socket: queued {queued >> 20} MiB")
+    """Queue netlink messages in kernel memory that no memory limit counts, up to 8 MiB a socket:
+    the routing protocol's replies to its own requests, and (NETLINK_USERSOCK) messages between its
+    own sockets."""
+    import struct
+
+    get_link = struct.pack("=LHHLL", 32, 18, 1, 1, 0) + struct.pack(
+        "=BxHiII", 0, 0, 1, 0, 0
+    )  # RTM_GETLINK lo
+    for name, protocol in (("route", 0), ("user socket", 2)):
+        try:
+            receiver = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, protocol)
+        except OSError as exc:
+            say(f"netlink {name}: {exc.strerror}")
+            continue
+        receiver.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 << 20)
+        receiver.bind((0, 0))
+        receiver.setblocking(False)
+        queued = 0
+        with contextlib.suppress(OSError):
+            while queued < 100_000:
+                if protocol == 0:
+                    receiver.send(get_link)  # the kernel's reply queues on the receiver
+                else:
+                    message = struct.pack("=LHHLL", 16 + 4000, 16, 0, 0, 0) + bytes(4000)
+                    receiver.sendto(message, (receiver.getsockname()[0], 0))  # to itself
+                queued += 1
+        say(f"netlink {name}: queued {queued} messages")
 
 
 def _memory_used():
