@@ -13,11 +13,13 @@ import json
 import sys
 from pathlib import Path
 
+import attrs
+
 from codecup import loop
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, output_file, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_clock_mode_option, add_limit_options, limits_of
+from codecup.cli.tournament import add_clock_mode_option, add_limit_options, limits_of, provided_notes
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.errors import CodecupError, ConfigError, where
@@ -178,6 +180,10 @@ def run(args: argparse.Namespace) -> int:
         clock=args.clock,
         clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
     )
+    if not args.quiet:  # programs run in this folder: what it lacks of the game's files is provided
+        here = [attrs.evolve(p, directory=str(Path.cwd())) if p.bot is None else p for p in players]
+        for line in provided_notes(game, match.variant, here):
+            print(line, flush=True)
     view = LiveView(game, args.quiet)
     pm = make_plugin_manager(plugins=(view,))
     try:

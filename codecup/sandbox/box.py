@@ -74,6 +74,9 @@ class Box:
     support: Support
     cgroup: BotCgroup | None = None
     scratch: Path | None = None
+    stage: Path | None = None
+    """Without namespaces, where a file the game provides is missing from its folder: the folder it
+    runs in instead, links to its folder's entries and a copy of the file (see :func:`_stage`)."""
     provided_note: str = ""
     token: str = attrs.field(factory=lambda: secrets.token_hex(8))  # marks its processes' environment
 
@@ -127,11 +130,14 @@ class Box:
                 f"{n} provided from {s}" + (" (its own is a link to nothing)" if n in broken else "")
                 for n, s in provided
             ]
-        elif provided:
+        stage = None
+        if provided and not namespaces:
+            stage = _stage(workdir, provided)
             notes += [
-                f"{n} missing from its folder (cannot be provided without a sandbox)" for n, _ in provided
+                f"{n} provided from {s} (no sandbox: it ran in a folder of links to its own)"
+                for n, s in provided
             ]
-        return cls(launch, support, cgroup, scratch, "; ".join(notes))
+        return cls(launch, support, cgroup, scratch, stage, "; ".join(notes))
 
     @property
     def home(self) -> str | None:
@@ -182,14 +188,32 @@ class Box:
         return None
 
     def remove(self) -> None:
-        """Kill what is left of the bot and remove its cgroups and scratch mount point."""
+        """Kill what is left of the bot and remove its cgroups, scratch mount point and stage."""
         if self.cgroup is not None:
             self.cgroup.remove()
+        if self.stage is not None:
+            shutil.rmtree(self.stage, ignore_errors=True)  # its links, not what they point to
+            with contextlib.suppress(OSError):
+                self.stage.parent.rmdir()
         if self.scratch is not None:
             with contextlib.suppress(OSError):
                 self.scratch.rmdir()
             with contextlib.suppress(OSError):
                 self.scratch.parent.rmdir()  # the last box of this referee takes the folder along
+
+
+def _stage(workdir: Path, provided: Sequence[tuple[str, str]]) -> Path:
+    """A folder for a bot run without namespaces whose own lacks files the game provides: a link to
+    each entry of its folder, and a copy of each provided file (never a link, which a bot could
+    write through into the organiser's file). Its commands and relative paths work as in its own
+    folder; what it creates there vanishes with the game, as in a sandbox's overlay."""
+    stage = scratch_root() / f"folder-{next(_serial)}"
+    stage.mkdir(parents=True)
+    for entry in workdir.iterdir():
+        (stage / entry.name).symlink_to(entry)
+    for name, source in provided:
+        shutil.copyfile(source, stage / name)
+    return stage
 
 
 def remove_scratch_root() -> None:
