@@ -272,6 +272,12 @@ class SearchBot:
         keyed = [(greedy_value(pos, m, seat), self.rng.random(), m) for m in moves]
         keyed.sort(reverse=True)
         order = [m for _, _, m in keyed]
+        if empties <= 2 and self.mc_opp_mult == 0:
+            # Its last move (the opponent's, if any, ends the game, and only the mover scores): a
+            # point given up here to deny the opponent is lost for good, so of the moves that gain
+            # it most, the search picks the one that leaves the opponent least.
+            top = max(pos.delta(m, seat) for m in order)
+            order = [m for m in order if pos.delta(m, seat) == top]
         best = order[0]
         if self._exact_limit() < empties <= self.mc_high or (self.opponent_random and empties > 2):
             # Against the random take-over player the search would model a foe that is
