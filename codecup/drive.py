@@ -15,6 +15,8 @@ from typing import Protocol
 
 import attrs
 
+from codecup.budget import IN_PROCESS_CLOCK_MODE
+from codecup.clock import CPU
 from codecup.dialogue import Dialogue, Fault, Outcome, Termination
 from codecup.dispatch import dispatch, run_sync
 from codecup.game import Game, PlayerSession
@@ -53,9 +55,18 @@ def drive(
     channel: Channel,
     on_move: Callable[[int, str], None] | None = None,
 ) -> DriveResult:
-    """Run ``dialogue`` to the end against ``channel`` (through :func:`codecup.dispatch.dispatch`)."""
+    """Run ``dialogue`` to the end against ``channel`` (through :func:`codecup.dispatch.dispatch`).
+
+    There is no clock here: unless the caller's context says otherwise, the bots' safety nets
+    charge processor time only (:data:`~codecup.budget.IN_PROCESS_CLOCK_MODE` ``cpu``, as under
+    our referee's default clock), so that a loaded machine does not change a seeded game.
+    """
     seats = _ChannelSeats(channel, on_move)
-    outcome = run_sync(dispatch(dialogue, seats))
+    token = IN_PROCESS_CLOCK_MODE.set(IN_PROCESS_CLOCK_MODE.get() or CPU)
+    try:
+        outcome = run_sync(dispatch(dialogue, seats))
+    finally:
+        IN_PROCESS_CLOCK_MODE.reset(token)
     return DriveResult(outcome, tuple(seats.moves), tuple(seats.lines))
 
 
