@@ -180,7 +180,10 @@ def run(args: argparse.Namespace) -> int:
         clock=args.clock,
         clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
     )
-    if not args.quiet:  # programs run in this folder: what it lacks of the game's files is provided
+    if args.quiet:  # what the game says a reader must know (Lucky Words: a list that is not the official one)
+        for note in game.run_notes(match.variant):
+            print(f"codecup: {note}", file=sys.stderr)
+    else:  # programs run in this folder: what it lacks of the game's files is provided
         here = [attrs.evolve(p, directory=str(Path.cwd())) if p.bot is None else p for p in players]
         for line in provided_notes(game, match.variant, here):
             print(line, flush=True)
