@@ -61,6 +61,7 @@ def test_verify_finds_the_list_by_its_hash_wherever_it_is(tmp_path, no_list, mon
     moved = tmp_path / "moved.dat"
     small.rename(moved)  # the record's path no longer holds it
     monkeypatch.delenv(WORDS_ENV)
+    capsys.readouterr()  # what playing said (the list in force: not the official one)
 
     # Nothing at hand has that list: one line naming it, status 2.
     assert main(["verify", str(record)]) == 2
