@@ -15,6 +15,7 @@ reports as one line with exit status 2.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,7 +35,15 @@ GAME_COMMANDS = ("play", "bot", "tournament", "sprt", "demo", "verify")
 #: The command whose file (``tournament.yml``) may give a game option's value.
 FILE_COMMAND = "tournament"
 
-_NAME = r"[a-z][a-z0-9]*(-[a-z0-9]+)*"
+_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+
+
+def _check_name(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
+    """An option's or command's name is a command-line word: a short line says so (attrs' own
+    ``matches_re`` error is the validator's whole repr, hundreds of characters)."""
+    if not isinstance(value, str) or not _NAME.fullmatch(value):
+        what = type(instance).__name__
+        raise ValueError(f"{what} name {value!r} is not lower case words joined by '-' (like 'heap-max')")
 
 
 @attrs.frozen
@@ -49,7 +58,7 @@ class GameOption:
     :class:`~codecup.errors.ConfigError`); nothing is applied when no value is given.
     """
 
-    name: str = attrs.field(validator=attrs.validators.matches_re(_NAME))
+    name: str = attrs.field(validator=_check_name)
     help: str
     apply: Callable[[str], None]
     metavar: str = "VALUE"
@@ -71,7 +80,7 @@ class Command:
     raises is one line and status 2, as for every command).
     """
 
-    name: str = attrs.field(validator=attrs.validators.matches_re(_NAME))
+    name: str = attrs.field(validator=_check_name)
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
@@ -98,6 +107,11 @@ def _warn(plugin: str, what: str) -> None:
     say_once(f"codecup: plugin {plugin!r}: {what}; skipped")  # once: an option clashes on several commands
 
 
+def _by(first: str, plugin: str) -> str:
+    """Who else adds a name ``plugin`` adds again: another plugin, or ``plugin`` itself."""
+    return "twice by this plugin" if first == plugin else f"by plugin {first!r} too"
+
+
 @attrs.frozen
 class Extensions:
     """Every option and command the installed plugins add (the first of two with one name wins)."""
@@ -118,18 +132,15 @@ class Extensions:
         options: dict[str, _OwnedOption] = {}
         for plugin, option in gather(pm, "codecup_register_options", GameOption):
             if option.dest in options:
-                _warn(
-                    plugin, f"option --{option.name} is added by plugin {options[option.dest].plugin!r} too"
-                )
+                first = options[option.dest].plugin
+                _warn(plugin, f"option --{option.name} is added " + _by(first, plugin))
             else:
                 options[option.dest] = _OwnedOption(plugin, option)
         commands: dict[str, _OwnedCommand] = {}
         for plugin, command in gather(pm, "codecup_register_commands", Command):
             if command.name in commands:
-                _warn(
-                    plugin,
-                    f"command {command.name!r} is added by plugin {commands[command.name].plugin!r} too",
-                )
+                first = commands[command.name].plugin
+                _warn(plugin, f"command {command.name!r} is added " + _by(first, plugin))
             else:
                 commands[command.name] = _OwnedCommand(plugin, command)
         broken = {b.name for b in pm.broken}

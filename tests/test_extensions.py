@@ -187,3 +187,32 @@ def test_a_plugin_broken_in_its_games_hook_keeps_no_option_or_command(capsys):
     err = capsys.readouterr().err
     assert "plugin 'broken' is broken and was skipped: codecup_register_games raised RuntimeError" in err
     assert "too" not in err  # no clash reported: the broken plugin took no name
+
+
+def test_a_bad_name_is_said_in_one_short_line():
+    """attrs' own error was the validator's whole repr, hundreds of characters, as the "one line"."""
+    with pytest.raises(ValueError) as caught:
+        GameOption(name="Heap Max", help="", apply=print)
+    assert (
+        str(caught.value)
+        == "GameOption name 'Heap Max' is not lower case words joined by '-' (like 'heap-max')"
+    )
+
+
+def test_one_plugin_adding_an_option_twice_is_not_said_to_clash_with_another(capsys):
+    option = GameOption(name="depth", help="how deep", apply=lambda value: None)
+
+    class Twice:
+        @hookimpl
+        def codecup_register_options(self, register):
+            register(option)
+            register(option)
+
+    pm = make_plugin_manager(load_entry_points=False)
+    pm.register(Twice(), name="twice")
+    pm.installed.add("twice")
+    assert [o.option.name for o in Extensions.from_plugin_manager(pm).options] == ["depth"]
+    assert (
+        capsys.readouterr().err
+        == "codecup: plugin 'twice': option --depth is added twice by this plugin; skipped\n"
+    )

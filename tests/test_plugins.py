@@ -66,7 +66,7 @@ def test_registry_rejects_duplicate_names(tiny_pm):
             register(tinygame.TwentyOne())
 
     pm = make_plugin_manager(load_entry_points=False, plugins=(tinygame, Again()))
-    with pytest.raises(PluginError, match="two plugins register a game called 'twentyone'"):
+    with pytest.raises(PluginError, match="two games are called 'twentyone'"):
         load_games(pm)
 
 
