@@ -52,11 +52,13 @@ def drive(
     dialogue: Dialogue,
     channel: Channel,
     on_move: Callable[[int, str], None] | None = None,
+    seats: int = 2,
 ) -> DriveResult:
-    """Run ``dialogue`` to the end against ``channel`` (through :func:`codecup.dispatch.dispatch`)."""
-    seats = _ChannelSeats(channel, on_move)
-    outcome = run_sync(dispatch(dialogue, seats))
-    return DriveResult(outcome, tuple(seats.moves), tuple(seats.lines))
+    """Run ``dialogue`` to the end against ``channel``'s ``seats`` seats (through
+    :func:`codecup.dispatch.dispatch`)."""
+    channel_seats = _ChannelSeats(channel, on_move)
+    outcome = run_sync(dispatch(dialogue, channel_seats, seats))
+    return DriveResult(outcome, tuple(channel_seats.moves), tuple(channel_seats.lines))
 
 
 @attrs.define(eq=False)
@@ -179,4 +181,5 @@ def play_bots(
     sessions = [
         game.new_player_checked(bot, v, derive_seed(seed, "seat", seat)) for seat, bot in enumerate(bots)
     ]
-    return drive(game.referee(text, v, derive_seed(seed, "referee")), SessionChannel(sessions), on_move)
+    referee = game.referee(text, v, derive_seed(seed, "referee"))
+    return drive(referee, SessionChannel(sessions), on_move, len(sessions))

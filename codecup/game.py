@@ -26,8 +26,16 @@ from typing import Any
 import attrs
 
 from codecup.bots import RANDOM, Bot, RandomBot
+from codecup.checked import checked_text, per_seat_numbers
 from codecup.dialogue import Dialogue, Outcome
-from codecup.errors import ConfigError, GameBugError, UnknownBotError, UnknownVariantError, where
+from codecup.errors import (
+    ConfigError,
+    GameBugError,
+    PluginError,
+    UnknownBotError,
+    UnknownVariantError,
+    where,
+)
 from codecup.rules import State, replay, text_svg
 from codecup.session import PlayerSession, RulesPlayer, Wire
 
@@ -335,10 +343,24 @@ class Game(abc.ABC):
         return [self.render_text(setup, variant, moves[:k]) for k in range(len(moves) + 1)]
 
     def start_position(self, seed: int, variant: str, setup: str | None = None) -> str:
-        """The setup of a game: ``setup`` checked and normalised, else the random one for ``seed``."""
-        if setup is not None:
-            return self.check_setup(setup, variant)
-        return self.random_setup(random.Random(seed), variant)
+        """The setup of a game: ``setup`` checked and normalised, else the random one for ``seed``.
+
+        A setup refused is the user's :class:`~codecup.errors.ConfigError`; a hook that fails or
+        gives something that is not text is the plugin's :class:`~codecup.errors.PluginError`.
+        """
+        name, hook = self.info.name, "random_setup" if setup is None else "check_setup"
+        try:
+            if setup is not None:
+                text = self.check_setup(setup, variant)
+            else:
+                text = self.random_setup(random.Random(seed), variant)
+            return checked_text(text, f"its {hook}")
+        except ConfigError:  # a setup refused on purpose: the user's to fix
+            raise
+        except GameBugError as exc:
+            raise PluginError(f"the {name} plugin failed: {exc}") from None
+        except Exception as exc:
+            raise PluginError(f"the {name} plugin failed: its {hook} raised {where(exc)}") from exc
 
     def new_player_checked(
         self, bot: str, variant: str, seed: int, clock: float | None = None
@@ -373,14 +395,12 @@ def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]
 
 
 def checked_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, ...]:
-    """The game's points for ``outcome``, one number per seat; else :class:`GameBugError`."""
+    """The game's points for ``outcome``, one finite number per seat; else :class:`GameBugError`."""
     try:
-        points = tuple(float(p) for p in game.points(outcome, variant))
+        points = game.points(outcome, variant)
     except Exception as exc:
         raise GameBugError(f"its points raised {where(exc)}") from exc
-    if len(points) != len(outcome.scores):
-        raise GameBugError(f"its points gave {len(points)} numbers for {len(outcome.scores)} seats")
-    return points
+    return per_seat_numbers(points, len(game.info.seats), "its points")
 
 
 def game_problems(game: Game) -> list[str]:

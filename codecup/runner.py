@@ -224,7 +224,9 @@ class _Match:
         """Drive the dialogue to its end."""
         info = self.info
         return await dispatch(
-            self.game.referee(info.setup, info.variant, derive_seed(info.seed, "referee")), self
+            self.game.referee(info.setup, info.variant, derive_seed(info.seed, "referee")),
+            self,
+            len(self.players),
         )
 
 

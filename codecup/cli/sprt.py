@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import functools
-import random
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -106,7 +105,7 @@ def pair(
     clock = args.clock or variant.clock
     clock_mode = args.clock_mode or DEFAULT_CLOCK_MODE
     seed = derive_seed(args.seed, "sprt", k) % 2**31
-    setup = game.random_setup(random.Random(seed), variant.name)
+    setup = game.start_position(seed, variant.name)  # its random setup, checked
     first, second = (
         MatchInfo(game.info.name, variant.name, seed, setup, players, clock, clock_mode)
         for players in ((new, old), (old, new))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
-import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -217,7 +216,7 @@ class TournamentResult:
 
 def _setup(game: Game, spec: TournamentSpec, seed: int, cache: dict[int, str]) -> str:
     if seed not in cache:
-        cache[seed] = game.random_setup(random.Random(seed), spec.variant)
+        cache[seed] = game.start_position(seed, spec.variant)  # its random setup, checked
     return cache[seed]
 
 
