@@ -408,7 +408,15 @@ def game_problems(game: Game) -> list[str]:
     info = getattr(game, "info", None)
     if not isinstance(info, GameInfo):
         return [f"its info is {info!r}, not a codecup.game.GameInfo"]
-    return info.problems()
+    found = info.problems()
+    derived = all(getattr(type(game), m) is getattr(Game, m) for m in ("new_player", "player_session"))
+    if info.bots and not game.has_rules and derived and not found:
+        # the derived player session plays on the rules: none of its bots could play a game
+        found.append(
+            f"it lists bots ({', '.join(info.bots)}) but gives neither its rules (new_state),"
+            " from which their players are derived, nor a new_player of its own"
+        )
+    return found
 
 
 def _json_form(value: Any) -> Any:
