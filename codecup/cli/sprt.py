@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     pool: ex.GamePool
     if address is None:
         jobs = args.jobs or ex.default_jobs()
-        warn_oversubscription(jobs)
+        warn_oversubscription(jobs, args.clock_mode or DEFAULT_CLOCK_MODE)
         pool = ex.LocalPool(jobs)
     else:
         pool = ex.DaskPool(address)

@@ -78,9 +78,9 @@ def check_clock_mode(value: Any, where: Path) -> str:
 
 
 @functools.cache  # once per run, though demo plays one tournament per game
-def warn_oversubscription(jobs: int) -> None:
-    """One line on stderr when ``jobs`` games would share cores."""
-    warning = ex.oversubscription(jobs)
+def warn_oversubscription(jobs: int, clock_mode: str) -> None:
+    """One line on stderr when ``jobs`` games would share cores (what that costs under ``clock_mode``)."""
+    warning = ex.oversubscription(jobs, clock_mode)
     if warning:
         print(f"codecup: {warning}", file=sys.stderr, flush=True)
 
@@ -343,7 +343,7 @@ def play_spec(
     pool: ex.GamePool
     if address is None:
         n = jobs or ex.default_jobs()
-        warn_oversubscription(n)
+        warn_oversubscription(n, spec.clock_mode)
         pool = ex.LocalPool(n)
     else:
         pool = ex.DaskPool(address)
