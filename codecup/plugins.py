@@ -63,10 +63,12 @@ def is_muted(name: str) -> bool:
     return name in _muted or name in _skipped
 
 
-def say_once(line: str) -> None:
-    """Print a warning about a plugin on stderr, once per process however often it is found."""
-    if line not in _said:
-        _said.add(line)
+def say_once(line: str, key: str | None = None) -> None:
+    """Print a warning about a plugin on stderr, once per process however often it is found
+    (``key``: once per key, for a warning whose details differ from one game to the next)."""
+    said = line if key is None else f"key: {key}"
+    if said not in _said:
+        _said.add(said)
         print(line, file=sys.stderr, flush=True)
 
 

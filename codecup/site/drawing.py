@@ -36,22 +36,19 @@ class Drawing:
         try:
             script = game.view_script()
         except Exception as exc:
-            return cls.failed(f"the {name} plugin's view_script raised {where(exc)}")
-        if script is not None and not isinstance(script, str):
+            why = f"the {name} plugin's view_script raised {where(exc)}"
+        else:
+            if script is None or isinstance(script, str):
+                return cls(script)
             why = f"the {name} plugin's view_script gave {short(script)}, not text (a str) or None"
-            return cls.failed(why)
-        return cls(script)
-
-    @classmethod
-    def failed(cls, why: str) -> Drawing:
-        """A drawing that failed: said once, on stderr."""
-        say_broken(why)
+        say_broken(why, name, "view_script")
         return cls(None, why)
 
 
-def say_broken(why: str) -> None:
-    """Say once, in one line on stderr, that a plugin's drawing failed and what the pages show."""
-    say_once(f"codecup: {why}: its games' pages show that instead of the board")
+def say_broken(why: str, game: str, hook: str) -> None:
+    """Say once per game and hook (its first failure: the details may differ from one record to
+    the next), in one line on stderr, that a plugin's drawing failed and what the pages show."""
+    say_once(f"codecup: {why}: its games' pages show that instead of the board", key=f"{game} {hook}")
 
 
 def frames_of(game: Game, record: Record, drawing: Drawing) -> list[Any] | str:
@@ -70,7 +67,7 @@ def frames_of(game: Game, record: Record, drawing: Drawing) -> list[Any] | str:
         if problem is None:
             return list(frames)
         why = f"the {name} plugin's view_frames gave {problem}"
-    say_broken(why)
+    say_broken(why, name, "view_frames")
     return why
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import threading
@@ -463,3 +464,18 @@ def test_a_live_site_goes_on_when_the_plugins_drawing_fails(
     assert len(data["frames"]) == len(r1.moves) + 1 and '<script src="../draw/text.js">' in page
     assert said in "\n".join(data["shared"])
     assert not (tmp_path / "draw" / "pillars.js").exists() or "view_frames" in said
+
+
+def test_frames_that_fail_differently_in_each_game_are_said_once(site, tmp_path, capsys, monkeypatch):
+    from codecup.site.live import LiveSite
+
+    monkeypatch.setattr("codecup.plugins._said", set())
+    _, game, result = site
+    calls = itertools.count(1)
+    fewer = _frames(lambda n: [0] * (n + 1 - next(calls)))  # a message of its own for each game
+    broken = type("Broken", (type(game),), {"view_frames": fewer})()
+    live = LiveSite(tmp_path, broken, result.spec, interval=5.0, clock=lambda: 0.0)
+    for g, record in result.games[:3]:
+        live.add(g, record)
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "view_frames gave " in line and " frames for " in line
