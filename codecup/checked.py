@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
-from codecup.dialogue import Outcome, SeatEnd
-from codecup.errors import GameBugError
+from codecup.dialogue import Dialogue, Outcome, SeatEnd
+from codecup.errors import ConfigError, GameBugError, where
 
 
 def short(value: object, limit: int = 60) -> str:
@@ -71,3 +71,17 @@ def checked_text(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise GameBugError(f"{what} gave {short(value)}, not text (a str)")
     return value
+
+
+def checked_dialogue(make: Callable[[], object]) -> Dialogue:
+    """The referee dialogue ``make`` starts (the game's ``referee``); one that raises (but a
+    :class:`~codecup.errors.ConfigError`, said on purpose) or is no generator is the game's bug."""
+    try:
+        dialogue = make()
+    except ConfigError:
+        raise
+    except Exception as exc:
+        raise GameBugError(f"its referee raised {where(exc)}") from exc
+    if not isinstance(dialogue, Generator):
+        raise GameBugError(f"its referee gave {short(dialogue)}, not a dialogue (a generator)")
+    return dialogue

@@ -15,6 +15,7 @@ from typing import Protocol
 
 import attrs
 
+from codecup.checked import checked_dialogue
 from codecup.dialogue import Dialogue, Fault, Outcome, Termination
 from codecup.dispatch import dispatch, run_sync
 from codecup.game import Game, PlayerSession
@@ -181,5 +182,5 @@ def play_bots(
     sessions = [
         game.new_player_checked(bot, v, derive_seed(seed, "seat", seat)) for seat, bot in enumerate(bots)
     ]
-    referee = game.referee(text, v, derive_seed(seed, "referee"))
+    referee = checked_dialogue(lambda: game.referee(text, v, derive_seed(seed, "referee")))
     return drive(referee, SessionChannel(sessions), on_move, len(sessions))

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from codecup.checked import checked_dialogue
 from codecup.dialogue import Fault, Termination, game_bug_outcome
 from codecup.drive import derive_seed, drive
 from codecup.errors import CodecupError, ConfigError, GameBugError, MoveError, RecordError, SetupError
@@ -67,19 +68,17 @@ def verify_record(game: Game, record: Record) -> list[str]:
         return [f"setup: {exc}"]
     except Exception as exc:  # a game's bug
         return [f"replay failed: {_reason(exc)}"]
+    seed = derive_seed(match.seed, "referee")
     try:
-        dialogue = game.replay_referee(
-            match.setup, match.variant, derive_seed(match.seed, "referee"), record.extra
+        dialogue = checked_dialogue(
+            lambda: game.replay_referee(match.setup, match.variant, seed, record.extra)
         )
+        replay = drive(dialogue, channel, seats=len(match.players))
+        points = list(checked_points(game, replay.outcome, match.variant))
     except SetupError as exc:  # the record's setup is wrong
         return [f"replay failed: {exc}"]
     except ConfigError:  # nothing wrong with the record: this machine lacks what checks it (a word list)
         raise
-    except Exception as exc:  # a game's bug
-        return [f"replay failed: {_reason(exc)}"]
-    try:
-        replay = drive(dialogue, channel, seats=len(match.players))
-        points = list(checked_points(game, replay.outcome, match.variant))
     except GameBugError as exc:  # the game plugin fails on this game, here as when it was played?
         return _game_bug_problems(game, record, str(exc))
     except Exception as exc:  # a record the referee cannot even replay does not verify

@@ -232,3 +232,42 @@ def test_play_survives_a_plugin_whose_result_notes_raise(twentyone):
     record = play(game)
     lines = describe_result(game, record).splitlines()
     assert lines[0] == "Result:" and len(lines) == 3 and "score" in lines[1]
+
+
+@pytest.mark.parametrize(
+    ("new_state", "fragment"),
+    [
+        (lambda setup: 1 / 0, "the rules raised ZeroDivisionError: division by zero (at test_game_bugs.py:"),
+        (lambda setup: int(setup), "its new_state gave "),
+    ],
+    ids=["raises", "not-a-state"],
+)
+def test_rules_that_fail_on_the_setup_in_a_bots_session_do_not_blame_the_bot(twentyone, new_state, fragment):
+    """It was the crash of the first seat whose session met it (its bot lost)."""
+
+    class Buggy(twentyone):
+        def new_state(self, setup, variant):
+            return new_state(setup)
+
+    assert_referee_error(play(Buggy()), fragment)
+
+
+@pytest.mark.parametrize(
+    ("referee", "fragment"),
+    [
+        (lambda: 1 / 0, "its referee raised ZeroDivisionError: division by zero (at test_game_bugs.py:"),
+        (lambda: [Send(0, "Start")], "its referee gave [Send(seat=0, line='Start')], not a dialogue"),
+    ],
+    ids=["raises", "a-list"],
+)
+def test_a_referee_that_fails_before_its_dialogue_starts_is_the_plugins_failure(twentyone, referee, fragment):
+    """It was "the referee failed: ... (a bug of codecup, please report it)"."""
+
+    class Buggy(twentyone):
+        def referee(self, setup, variant, seed):
+            return referee()
+
+    game = Buggy()
+    record = play(game)
+    assert_referee_error(record, fragment)
+    assert verify_record(game, record) == [NOT_PLAYED + record.result.termination[0].message + NO_RESULT]
