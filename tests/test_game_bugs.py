@@ -271,3 +271,32 @@ def test_a_referee_that_fails_before_its_dialogue_starts_is_the_plugins_failure(
     record = play(game)
     assert_referee_error(record, fragment)
     assert verify_record(game, record) == [NOT_PLAYED + record.result.termination[0].message + NO_RESULT]
+
+
+@pytest.mark.parametrize(
+    ("render", "said"),
+    [
+        (lambda moves: 1 / 0, "render_text raised ZeroDivisionError"),
+        (lambda moves: 7, "render_text gave 7, not text"),
+    ],
+    ids=["raises", "not-text"],
+)
+def test_play_goes_on_without_drawings_when_render_text_fails(twentyone, capsys, render, said):
+    """`codecup play` (not --quiet) ended in a traceback."""
+    from codecup.cli.play import LiveView
+
+    class Buggy(twentyone):
+        def render_text(self, setup, variant, moves):
+            return render(moves)
+
+    game = Buggy()
+    view = LiveView(game, quiet=False)
+    match = new_match(game, BOTS, seed=3)
+    view.codecup_match_start(match)
+    view.codecup_move(match, 0, "1", 0.0, False)
+    out, err = capsys.readouterr()
+    assert "1. first a: 1" in out
+    (line,) = err.splitlines()
+    assert line.startswith(f"codecup: the twentyone plugin's {said}") and line.endswith(
+        ": positions are not drawn"
+    )
