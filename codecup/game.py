@@ -386,6 +386,37 @@ def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) 
     return problems
 
 
+def run_notes_of(game: Game, variant: str) -> tuple[str, ...]:
+    """:meth:`Game.run_notes`, checked: lines of text, else :class:`PluginError` naming the plugin."""
+    notes = _asked(game, "run_notes", variant)
+    if not isinstance(notes, (tuple, list)) or not all(isinstance(n, str) for n in notes):
+        raise PluginError(
+            f"the {game.info.name} plugin failed: its run_notes gave {notes!r:.60}, not lines of text"
+        )
+    return tuple(notes)
+
+
+def results_key_of(game: Game, variant: str) -> str | None:
+    """:meth:`Game.results_key`, checked: text or None, else :class:`PluginError` naming the plugin."""
+    key = _asked(game, "results_key", variant)
+    if key is not None and not isinstance(key, str):
+        raise PluginError(
+            f"the {game.info.name} plugin failed: its results_key gave {key!r:.60}, not text or None"
+        )
+    return key
+
+
+def _asked(game: Game, method: str, variant: str) -> object:
+    """What the game's ``method`` gives for ``variant``; one that raises (but a ConfigError, said
+    on purpose: a word list it lacks) is the plugin's :class:`PluginError`."""
+    try:
+        return getattr(game, method)(variant)
+    except ConfigError:
+        raise
+    except Exception as exc:
+        raise PluginError(f"the {game.info.name} plugin failed: its {method} raised {where(exc)}") from exc
+
+
 def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
     """:meth:`Game.result_notes`, or none where the plugin fails at it (a report spoils no result)."""
     try:

@@ -10,6 +10,7 @@ A bot's own exception is its seat's crash, its traceback kept.
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -300,3 +301,22 @@ def test_play_goes_on_without_drawings_when_render_text_fails(twentyone, capsys,
     assert line.startswith(f"codecup: the twentyone plugin's {said}") and line.endswith(
         ": positions are not drawn"
     )
+
+
+@pytest.mark.parametrize(
+    ("method", "value", "said"),
+    [
+        ("run_notes", lambda: "one line", "its run_notes gave 'one line', not lines of text"),
+        ("run_notes", lambda: 1 / 0, "its run_notes raised ZeroDivisionError"),
+        ("results_key", lambda: 42, "its results_key gave 42, not text or None"),
+    ],
+    ids=["notes-text", "notes-raise", "key-int"],
+)
+def test_what_a_run_keeps_of_the_game_is_checked_before_it_starts(twentyone, method, value, said):
+    """A run's notes and results key are asked before a run: a bad one is one line naming the plugin."""
+    from codecup.game import results_key_of, run_notes_of
+
+    game = type("Buggy", (twentyone,), {method: lambda self, variant: value()})()
+    ask = run_notes_of if method == "run_notes" else results_key_of
+    with pytest.raises(PluginError, match=rf"^the twentyone plugin failed: {re.escape(said)}"):
+        ask(game, "classic")

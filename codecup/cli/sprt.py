@@ -30,7 +30,7 @@ from codecup.cli.tournament import add_run_options, limits_of, warn_oversubscrip
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed
 from codecup.errors import CodecupError, ConfigError
-from codecup.game import Game, Variant
+from codecup.game import Game, Variant, run_notes_of
 from codecup.outfolder import RunKind, claim_folder
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
@@ -188,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
             f"alpha {args.alpha:g}, beta {args.beta:g}; bounds [{lower:+.3f}, {upper:+.3f}]",
             flush=True,
         )
-        for line in game.run_notes(variant.name):
+        for line in run_notes_of(game, variant.name):
             print(line, flush=True)
     start = time.perf_counter()
     max_pairs = args.max_games // 2

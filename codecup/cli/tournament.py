@@ -26,7 +26,7 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
-from codecup.game import Game
+from codecup.game import Game, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo
@@ -264,9 +264,9 @@ def run(args: argparse.Namespace) -> int:
         challenger=_option(args, opts, "challenger", None),
         swiss_rounds=_option(args, opts, "swiss_rounds", None),
         top=_option(args, opts, "top", 4),
-        notes=(*kit_notes, *game.run_notes(variant.name)),
+        notes=(*kit_notes, *run_notes_of(game, variant.name)),
         limits=limits_of(args, opts).describe(),
-        results_key=game.results_key(variant.name),
+        results_key=results_key_of(game, variant.name),
     )
     spec.check()
     out = Path(_option(args, opts, "out", DEFAULT_OUT))

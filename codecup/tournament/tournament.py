@@ -23,7 +23,7 @@ import attrs
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.errors import ConfigError
-from codecup.game import Game
+from codecup.game import Game, results_key_of
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.terminal import printable
 from codecup.tournament import schedule as sched
@@ -322,7 +322,7 @@ def run_tournament(
     log = ResultsLog.open(out / LOG_NAME, lock=True)
     try:
         _check_log_is_this_tournaments(spec, log, out)
-        check_schedule(spec, out, has_games=bool(log.records), results_key=game.results_key(spec.variant))
+        check_schedule(spec, out, has_games=bool(log.records), results_key=results_key_of(game, spec.variant))
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
         tell = _Tell(on_record, on_logged)
         return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell)
