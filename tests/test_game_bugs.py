@@ -18,6 +18,7 @@ from codecup.dialogue import NORMAL, Outcome, Played, Receive, Send, Termination
 from codecup.errors import IllegalMoveError, PluginError
 from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
+from codecup.session import Wire
 from codecup.verify import verify_record
 
 BOTS = [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")]
@@ -320,3 +321,32 @@ def test_what_a_run_keeps_of_the_game_is_checked_before_it_starts(twentyone, met
     ask = run_notes_of if method == "run_notes" else results_key_of
     with pytest.raises(PluginError, match=rf"^the twentyone plugin failed: {re.escape(said)}"):
         ask(game, "classic")
+
+
+def test_a_built_in_bot_that_cannot_be_made_is_its_seats_crash(twentyone):
+    """Its new_bot raising ended play_match (and so `codecup play`, or a tournament's game) in a traceback."""
+
+    class Game(twentyone):
+        def new_bot(self, bot, variant, seed, clock):
+            if bot == "perfect":
+                raise ZeroDivisionError("no bot today")
+            return super().new_bot(bot, variant, seed, clock)
+
+    record = play(Game())
+    assert record.result.termination[0].kind is Termination.CRASH
+    assert "ZeroDivisionError('no bot today')" in record.result.termination[0].message
+    assert "Traceback" in record.logs[0]
+    assert record.result.termination[1].kind is Termination.NORMAL
+
+
+def test_rules_that_fail_as_a_session_is_made_are_the_plugins_failure(twentyone):
+    """A game whose players get no setup lines builds its first state as the session is made."""
+
+    class Game(twentyone):
+        def wire(self, variant):
+            return Wire(setup_lines=0)
+
+        def new_state(self, setup, variant):
+            raise KeyError("no rules today")
+
+    assert_referee_error(play(Game()), "the rules raised KeyError: 'no rules today'")
