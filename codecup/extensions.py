@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from codecup.checks import text_arg
-from codecup.errors import ConfigError
+from codecup.errors import CodecupError, ConfigError, PluginError, where
 from codecup.plugins import CodecupPluginManager, gather, load_games, make_plugin_manager, say_once
 
 if TYPE_CHECKING:  # codecup.cli imports this module: no import of it at run time
@@ -107,6 +107,27 @@ def _warn(plugin: str, what: str) -> None:
     say_once(f"codecup: plugin {plugin!r}: {what}; skipped")  # once: an option clashes on several commands
 
 
+def _guarded(owned: _OwnedCommand) -> Callable[[argparse.Namespace], int]:
+    """The command's ``run``, whose own failure (an exception other than codecup's own errors and
+    the system's, or a status that is not a number) is one line naming the plugin, status 1."""
+    plugin, command = owned.plugin, owned.command
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            status = command.run(args)
+        except (CodecupError, OSError):  # said on purpose, or the system's: one line, as any command's
+            raise
+        except Exception as exc:
+            why = f"raised {where(exc)}"
+        else:
+            if status is None or (isinstance(status, int) and not isinstance(status, bool)):
+                return status or 0
+            why = f"returned {status!r:.60}, not an exit status"
+        raise PluginError(f"plugin {plugin!r}: its command {command.name!r} {why}")
+
+    return run
+
+
 def _by(first: str, plugin: str) -> str:
     """Who else adds a name ``plugin`` adds again: another plugin, or ``plugin`` itself."""
     return "twice by this plugin" if first == plugin else f"by plugin {first!r} too"
@@ -180,7 +201,7 @@ class Extensions:
                 continue
             sub = subparsers.add_parser(command.name, help=command.help, description=command.description)
             command.add_arguments(sub)
-            sub.set_defaults(run=command.run)
+            sub.set_defaults(run=_guarded(owned))
             self.add_options(sub, command.name)
 
     def apply(self, args: argparse.Namespace, command: str) -> None:

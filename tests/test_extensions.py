@@ -216,3 +216,30 @@ def test_one_plugin_adding_an_option_twice_is_not_said_to_clash_with_another(cap
         capsys.readouterr().err
         == "codecup: plugin 'twice': option --depth is added twice by this plugin; skipped\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("run", "said"),
+    [
+        (
+            lambda args: 1 / 0,
+            "its command 'paint' raised ZeroDivisionError: division by zero (at test_extensions.py:",
+        ),
+        (lambda args: "done", "its command 'paint' returned 'done', not an exit status"),
+    ],
+    ids=["raises", "returns-text"],
+)
+def test_a_plugin_command_that_fails_is_one_line_naming_the_plugin(capsys, monkeypatch, run, said):
+    """It was a traceback."""
+    plugin = Colours(Applied())
+    plugin.command = attrs.evolve(plugin.command, run=run)
+    pm = make_plugin_manager(load_entry_points=False)
+    pm.register(plugin, name="colours")
+    pm.installed.add("colours")  # as if loaded from an entry point
+    ext = Extensions.from_plugin_manager(pm)
+    monkeypatch.setattr("codecup.cli.load_extensions", lambda: ext)
+    from codecup.cli import main
+
+    assert main(["paint", "B"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"codecup: error: plugin 'colours': {said}") and err.count("\n") == 1
