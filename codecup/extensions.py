@@ -107,6 +107,19 @@ def _warn(plugin: str, what: str) -> None:
     say_once(f"codecup: plugin {plugin!r}: {what}; skipped")  # once: an option clashes on several commands
 
 
+def _apply(owned: _OwnedOption, value: str) -> None:
+    """Put an option's value in force; its ``apply`` failing otherwise than by refusing the value
+    (a :class:`~codecup.errors.ConfigError`) is one line naming the plugin."""
+    try:
+        owned.option.apply(value)
+    except (CodecupError, OSError):
+        raise
+    except Exception as exc:
+        raise PluginError(
+            f"plugin {owned.plugin!r}: its option --{owned.option.name} raised {where(exc)}"
+        ) from exc
+
+
 def _guarded(owned: _OwnedCommand) -> Callable[[argparse.Namespace], int]:
     """The command's ``run``, whose own failure (an exception other than codecup's own errors and
     the system's, or a status that is not a number) is one line naming the plugin, status 1."""
@@ -206,10 +219,10 @@ class Extensions:
 
     def apply(self, args: argparse.Namespace, command: str) -> None:
         """Put in force each of ``command``'s plugin options given on the command line."""
-        for option in self.options_for(command):
-            value = getattr(args, option.dest, None)
-            if value is not None:
-                option.apply(value)
+        for owned in self.options:
+            value = getattr(args, owned.option.dest, None)
+            if command in owned.option.commands and value is not None:
+                _apply(owned, value)
 
     def file_keys(self) -> list[str]:
         """The keys a tournament file may hold for the plugins' options."""
@@ -223,13 +236,18 @@ class Extensions:
         A ``path`` option's value is relative to ``folder`` (the file's own); a value the option
         refuses is named with the file ``source`` and its key.
         """
-        for option in self.options_for(FILE_COMMAND):
-            if getattr(args, option.dest, None) is None and option.dest in values:
+        for owned in self.options:
+            option = owned.option
+            if (
+                FILE_COMMAND in option.commands
+                and getattr(args, option.dest, None) is None
+                and option.dest in values
+            ):
                 value = values[option.dest]
                 if not value.strip():  # an empty path would be the file's own folder
                     raise ConfigError(f"{source or folder}: option {option.dest!r} is empty")
                 try:
-                    option.apply(str(folder / value) if option.path else value)
+                    _apply(owned, str(folder / value) if option.path else value)
                 except ConfigError as exc:
                     raise ConfigError(f"{source or folder}: {option.dest}: {exc}") from None
 

@@ -243,3 +243,19 @@ def test_a_plugin_command_that_fails_is_one_line_naming_the_plugin(capsys, monke
     assert main(["paint", "B"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"codecup: error: plugin 'colours': {said}") and err.count("\n") == 1
+
+
+def test_an_option_whose_apply_fails_is_one_line_naming_the_plugin(capsys, monkeypatch):
+    """Only a ConfigError was one line (the value refused); any other exception was a traceback."""
+    plugin = Colours(Applied())
+    plugin.option = attrs.evolve(plugin.option, apply=lambda value: {}[value])
+    pm = make_plugin_manager(load_entry_points=False)
+    pm.register(plugin, name="colours")
+    pm.installed.add("colours")
+    ext = Extensions.from_plugin_manager(pm)
+    monkeypatch.setattr("codecup.cli.load_extensions", lambda: ext)
+    from codecup.cli import main
+
+    assert main(["verify", "nothing.json", "--colour-scheme", "x"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("codecup: error: plugin 'colours': its option --colour-scheme raised KeyError: 'x'")
