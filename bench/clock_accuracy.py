@@ -1,6 +1,11 @@
 """Clock accuracy: a bot that sleeps N ms per move must be charged within 1 ms of N per move.
 
 python bench/clock_accuracy.py [--sleep-ms 5 20 50] [--moves 100]
+
+The wall clock's accuracy: the clock charges the time from sending the line to receiving the
+answer, as the original contests did. (Under the cpu clock, the default, a sleeping bot uses no
+processor time and is charged about nothing: its sleep is idling, which the clock's wall-clock
+backstop bounds instead; see docs/security.md, Clocks.)
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from pathlib import Path
 
 from referee_throughput import ECHO, Ping
 
+from codecup.clock import WALL
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
 
@@ -30,7 +36,8 @@ def main() -> None:
         game = Ping(args.moves)
         sleeper = PlayerInfo("sleeper", command=(sys.executable, str(SLEEPER), str(n)))
         echo = PlayerInfo("echo", command=(sys.executable, str(ECHO)))
-        record = asyncio.run(play_match(game, new_match(game, [sleeper, echo], seed=0)))
+        match = new_match(game, [sleeper, echo], seed=0, clock_mode=WALL)
+        record = asyncio.run(play_match(game, match))
         # Per move: from resuming the seat to its answer is what the clock charges. The transcript
         # times the line sent and the answer; the first answer (start-up allowance) is left out.
         waits, sent_at = [], None

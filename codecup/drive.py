@@ -15,7 +15,9 @@ from typing import Protocol
 
 import attrs
 
+from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
+from codecup.clock import CPU
 from codecup.dialogue import Dialogue, Fault, Outcome, Termination
 from codecup.dispatch import dispatch, run_sync
 from codecup.game import Game, PlayerSession
@@ -56,9 +58,18 @@ def drive(
     seats: int = 2,
 ) -> DriveResult:
     """Run ``dialogue`` to the end against ``channel``'s ``seats`` seats (through
-    :func:`codecup.dispatch.dispatch`)."""
+    :func:`codecup.dispatch.dispatch`).
+
+    There is no clock here: unless the caller's context says otherwise, the bots' safety nets
+    charge processor time only (:data:`~codecup.budget.IN_PROCESS_CLOCK_MODE` ``cpu``, as under
+    our referee's default clock), so that a loaded machine does not change a seeded game.
+    """
     channel_seats = _ChannelSeats(channel, on_move)
-    outcome = run_sync(dispatch(dialogue, channel_seats, seats))
+    token = IN_PROCESS_CLOCK_MODE.set(IN_PROCESS_CLOCK_MODE.get() or CPU)
+    try:
+        outcome = run_sync(dispatch(dialogue, channel_seats, seats))
+    finally:
+        IN_PROCESS_CLOCK_MODE.reset(token)
     return DriveResult(outcome, tuple(channel_seats.moves), tuple(channel_seats.lines))
 
 

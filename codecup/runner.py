@@ -133,6 +133,8 @@ class _Match:
             if lag is None and not isinstance(reply, Fault):  # it ran on in the opponent's time
                 reply = Fault(Termination.LIMIT, unstopped(freeze_limit))
             elapsed += player.hidden_time()
+            if self.cpu_clock:
+                clock.idle += player.hidden_idle()
             in_time = clock.charge(elapsed)
             if isinstance(reply, str) and not in_time:
                 reply = Fault(Termination.TIMEOUT, f"answered {reply[:40]!r} after its clock ran out")

@@ -1104,3 +1104,18 @@ def test_an_output_folder_from_the_file_is_named_as_the_files(tmp_path, capsys):
     path = tmp_path / "t.yml"
     path.write_text("out: /\n" + TWO)
     one_line_error(capsys, ["tournament", path], f"{path}: option 'out' /: the filesystem root")
+
+
+def test_play_says_which_files_of_the_game_it_provides(tmp_path):
+    """A program of `codecup play` runs in the current folder: what it lacks there of the game's
+    files (Lucky Words' words.dat) is provided, and said, as a tournament says it."""
+    program = f"{sys.executable} -m codecup bot lucky_words random"
+    run = codecup("play", "lucky_words", program, "bot:random", "--variant", "wordracer", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("words.dat provided to p1 (its folder has none)\n")
+    (tmp_path / "words.dat").write_text("AA\nAB\n")  # the game's list then, unless another is given
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "list.txt").write_text("AT\nTA\n")
+    words = ("--variant", "wordracer", "--words", tmp_path / "other" / "list.txt")
+    run = codecup("play", "lucky_words", program, "bot:random", *words, cwd=tmp_path)
+    assert run.stdout.startswith("p1 plays with its own words.dat, not the game's\n"), run.stdout

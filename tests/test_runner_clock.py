@@ -362,3 +362,20 @@ def test_under_the_cpu_clock_the_time_to_stop_comes_out_of_the_idling_left(tiny_
     assert sum(1 for m in record.moves if m.seat == 0) == 1  # its second answer was its last
     assert record.result.termination[1].kind is Termination.NORMAL
     assert record.clock_used[0] == 0.0  # idling is never charged: it is bounded
+
+
+def test_under_the_cpu_clock_an_in_process_bot_that_sleeps_is_ended_by_the_wall_backstop(
+    tiny_game, match, monkeypatch
+):
+    """Its thinking is the referee thread's CPU time, which a sleeping bot does not use: as for a
+    program, the wall-clock backstop bounds its idling (here the fake clock moves, no CPU is used),
+    and the idling counts for the game: naps of 1.5 s, each under the first wait's 4.5 s (twice the
+    clock and half a second), end the game once they have added up to that."""
+    sessions = [SlowSession([1.5] * 4), SlowSession([0.0] * 3)]
+    monkeypatch.setattr(tiny_game, "new_player_checked", lambda *_: sessions.pop(0))  # seat 0, then 1
+    bots = (PlayerInfo(name="a", bot="slow"), PlayerInfo(name="b", bot="slow"))
+    record = fakeclock.run(play_match(tiny_game, attrs.evolve(match, players=bots, clock_mode="cpu")))
+    assert [end.kind for end in record.result.termination] == [Termination.TIMEOUT, Termination.NORMAL]
+    fault = record.result.termination[0].message
+    assert fault.startswith("idle 1.5") and "the cpu clock's backstop" in fault, fault
+    assert "0.050s allowed" in fault and "was idle 6.0" in fault  # 4.5 s before the fourth nap

@@ -13,16 +13,18 @@ import json
 import sys
 from pathlib import Path
 
+import attrs
+
 from codecup import loop
 from codecup.checked import short
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, output_file, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_clock_mode_option, add_limit_options, limits_of
+from codecup.cli.tournament import add_clock_mode_option, add_limit_options, limits_of, provided_notes
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.errors import CodecupError, ConfigError, where
-from codecup.game import Game, notes_of
+from codecup.game import Game, notes_of, run_notes_of
 from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.reading import read_file
@@ -198,6 +200,13 @@ def run(args: argparse.Namespace) -> int:
         clock=args.clock,
         clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
     )
+    if args.quiet:  # what the game says a reader must know (Lucky Words: a list that is not the official one)
+        for note in run_notes_of(game, match.variant):
+            print(f"codecup: {note}", file=sys.stderr)
+    else:  # programs run in this folder: what it lacks of the game's files is provided
+        here = [attrs.evolve(p, directory=str(Path.cwd())) if p.bot is None else p for p in players]
+        for line in provided_notes(game, match.variant, here):
+            print(line, flush=True)
     view = LiveView(game, args.quiet)
     pm = make_plugin_manager(plugins=(view,))
     try:

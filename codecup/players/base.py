@@ -49,6 +49,11 @@ class Player(abc.ABC):
         """Seconds of thinking done outside :meth:`receive` since the last call (in-process bots)."""
         return 0.0
 
+    def hidden_idle(self) -> float:
+        """Seconds of that thinking spent idle, neither running nor waiting for a processor (asleep,
+        blocked), since the last call: the cpu clock's idling (in-process bots)."""
+        return 0.0
+
     def suspend(self) -> None:  # noqa: B027 - optional for transports that cannot think while idle
         """Stop the program from running while the opponent thinks."""
 

@@ -18,6 +18,18 @@ from codecup.players.base import Player
 LOG_CAP = 4000
 """Characters of a bot's traceback kept for the record."""
 
+SCHEDSTAT = "/proc/thread-self/schedstat"
+"""The thread's time on a processor and waiting for one, in nanoseconds (Linux)."""
+
+
+def run_queue_wait() -> float:
+    """Seconds this thread has waited for a processor so far (0 where the kernel does not say)."""
+    try:
+        with open(SCHEDSTAT) as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
 
 @attrs.define(eq=False)
 class InProcessPlayer(Player):
@@ -26,12 +38,18 @@ class InProcessPlayer(Player):
     The session computes when it is sent a line, so the time spent in
     :meth:`send` is charged at the seat's next wait (:meth:`hidden_time`); an
     answer that took longer than the clock allowed is turned into a time-out.
+    Under the cpu clock (``timer`` is the thread's processor time) a bot that
+    sleeps or blocks uses none, so, as for a program, the time it is neither
+    running nor waiting for a processor is bounded by the wait's wall-clock
+    backstop and counted as the game's idling (:meth:`hidden_idle`).
     """
 
     session: PlayerSession
     timer: Timer = time.perf_counter  # the referee gives its loop's clock; time.thread_time charges CPU
     pending: deque[str] = attrs.field(factory=deque)
     thinking: float = 0.0
+    idling: float = 0.0
+    """Seconds it was idle (asleep, blocked) while thinking since :meth:`hidden_idle` (cpu clock)."""
     error: str | None = None
     log: str = ""
     """The traceback of the bot's exception, if it raised (its tail), as a program's stderr is kept."""
@@ -43,6 +61,9 @@ class InProcessPlayer(Player):
         """Feed the line to the session, timing its answer."""
         if self.session.finished or self.error is not None:
             return
+        idle_checked = self.timer is time.thread_time
+        if idle_checked:
+            wall0, waited0 = loop_time(), run_queue_wait()
         t0 = self.timer()
         try:
             self.pending.extend(self.session.receive(line))
@@ -51,7 +72,11 @@ class InProcessPlayer(Player):
         except Exception as exc:  # a buggy bot is a crash of that seat, not of the referee
             self.error = f"bot raised {exc!r}"
             self.log = "".join(traceback.format_exception(exc))[-LOG_CAP:]
-        self.thinking += self.timer() - t0
+        spent = self.timer() - t0
+        self.thinking += spent
+        if idle_checked:
+            waited = run_queue_wait() - waited0
+            self.idling += max(0.0, loop_time() - wall0 - spent - waited)
 
     def charged_by_wall(self) -> None:
         """Its thinking is charged by the loop's clock, wall time."""
@@ -66,6 +91,9 @@ class InProcessPlayer(Player):
         limit = timeout if cpu_limit is None else cpu_limit  # its thinking is its CPU time under cpu
         if self.thinking > limit:
             return Fault(Termination.TIMEOUT, f"thought for {self.thinking:.3f}s, {limit:.3f}s allowed")
+        if cpu_limit is not None and self.idling > timeout:  # the wall-clock backstop
+            idle = f"idle {self.idling:.3f}s while thinking, {timeout:.3f}s allowed"
+            return Fault(Termination.TIMEOUT, idle)
         if self.pending:
             return self.pending.popleft()
         if self.error is not None:
@@ -80,6 +108,11 @@ class InProcessPlayer(Player):
         """Thinking time since the last call, then reset."""
         spent, self.thinking = self.thinking, 0.0
         return spent
+
+    def hidden_idle(self) -> float:
+        """Idle time while thinking since the last call (cpu clock), then reset."""
+        idle, self.idling = self.idling, 0.0
+        return idle
 
     async def close(self) -> None:
         """Drop unread answers."""

@@ -87,5 +87,6 @@ def make_player(
     if policy.contain:
         seat_policy = attrs.evolve(policy, hide=policy.hide + others, provided=policy.provided + provided)
         box = Box.prepare(seat_policy, cwd)
+        cwd = box.stage or cwd  # without a sandbox, a folder that also holds what the game provides
     env = program_environment(match, seat, box)
     return SubprocessPlayer(info.command, cwd=cwd, env=env, settings=settings, box=box)

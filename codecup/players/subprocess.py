@@ -289,6 +289,8 @@ class SubprocessPlayer(Player):
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self.pid = self.transport.get_pid()
+        if self.box is not None:
+            self.box.hold_scratch(self.pid)
         self.suspend()
         # Its CPU time from here to its first resume is its first answer's: a tree that is not
         # stopped yet (a thread in a long system call) computes in the opponent's first turn.

@@ -74,8 +74,14 @@ class Box:
     support: Support
     cgroup: BotCgroup | None = None
     scratch: Path | None = None
+    stage: Path | None = None
+    """Without namespaces, where a file the game provides is missing from its folder: the folder it
+    runs in instead, links to its folder's entries and a copy of the file (see :func:`_stage`)."""
     provided_note: str = ""
     token: str = attrs.field(factory=lambda: secrets.token_hex(8))  # marks its processes' environment
+    _scratch_fd: int = -1
+    """Its scratch folder, held open from its start (:meth:`hold_scratch`): how full it is and what
+    it holds can be read after its tree, and the mount namespace with it, has gone."""
 
     @classmethod
     def prepare(cls, policy: Policy, workdir: Path) -> Box:
@@ -127,11 +133,14 @@ class Box:
                 f"{n} provided from {s}" + (" (its own is a link to nothing)" if n in broken else "")
                 for n, s in provided
             ]
-        elif provided:
+        stage = None
+        if provided and not namespaces:
+            stage = _stage(workdir, provided)
             notes += [
-                f"{n} missing from its folder (cannot be provided without a sandbox)" for n, _ in provided
+                f"{n} provided from {s} (no sandbox: it ran in a folder of links to its own)"
+                for n, s in provided
             ]
-        return cls(launch, support, cgroup, scratch, "; ".join(notes))
+        return cls(launch, support, cgroup, scratch, stage, "; ".join(notes))
 
     @property
     def home(self) -> str | None:
@@ -166,30 +175,82 @@ class Box:
         parts.append(f"rlimits ({files}, {quotas}, core 1 byte: no core dump)")
         return "; ".join(parts)
 
+    def hold_scratch(self, keeper_pid: int) -> None:
+        """Once the bot has started: hold its scratch folder open (see :attr:`_scratch_fd`)."""
+        if self.scratch is not None and self._scratch_fd < 0:
+            with contextlib.suppress(OSError):
+                path = f"/proc/{keeper_pid}/root{self.scratch}"
+                self._scratch_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
     def limit_message(self, keeper_pid: int, exit_signal: int | None) -> str | None:
-        """Which limit the bot broke, if any (asked after a fault)."""
+        """Which limit the bot broke, if any (asked after a fault): also when the bot died of the
+        error the limit gave it (a Python program ignores SIGXFSZ and dies of ``EFBIG``, or of an
+        uncaught ``ENOSPC``), by what its scratch folder holds."""
+        too_large = f"wrote a file larger than {self.launch.file_size >> 20} MiB"
         if exit_signal == 25:  # SIGXFSZ
-            return f"wrote a file larger than {self.launch.file_size >> 20} MiB"
+            return too_large
         if self.cgroup is not None:
             message = self.cgroup.hits().describe(self.cgroup.limits)
             if message:
                 return message
-        if self.scratch is not None and keeper_pid:
+        if self._scratch_fd < 0:
+            self.hold_scratch(keeper_pid)
+        if self._scratch_fd >= 0:
             with contextlib.suppress(OSError):
-                stat = os.statvfs(f"/proc/{keeper_pid}/root{self.scratch}")
-                if stat.f_bavail == 0:
+                if _largest_file(self._scratch_fd) >= self.launch.file_size:
+                    return too_large
+                if os.fstatvfs(self._scratch_fd).f_bavail == 0:
                     return f"filled its scratch folder ({self.launch.scratch_size >> 20} MiB)"
         return None
 
     def remove(self) -> None:
-        """Kill what is left of the bot and remove its cgroups and scratch mount point."""
+        """Kill what is left of the bot and remove its cgroups, scratch mount point and stage."""
         if self.cgroup is not None:
             self.cgroup.remove()
+        if self._scratch_fd >= 0:
+            os.close(self._scratch_fd)
+            self._scratch_fd = -1
+        if self.stage is not None:
+            shutil.rmtree(self.stage, ignore_errors=True)  # its links, not what they point to
+            with contextlib.suppress(OSError):
+                self.stage.parent.rmdir()
         if self.scratch is not None:
             with contextlib.suppress(OSError):
                 self.scratch.rmdir()
             with contextlib.suppress(OSError):
                 self.scratch.parent.rmdir()  # the last box of this referee takes the folder along
+
+
+def _largest_file(folder: int, depth: int = 8) -> int:
+    """The size of the largest regular file under the open folder ``folder`` (links not followed;
+    ``depth`` folders down at most: a bot may nest them without end)."""
+    largest = 0
+    for entry in os.scandir(folder):
+        if entry.is_file(follow_symlinks=False):
+            largest = max(largest, entry.stat(follow_symlinks=False).st_size)
+        elif depth and entry.is_dir(follow_symlinks=False):
+            inner = os.open(
+                entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder
+            )
+            try:
+                largest = max(largest, _largest_file(inner, depth - 1))
+            finally:
+                os.close(inner)
+    return largest
+
+
+def _stage(workdir: Path, provided: Sequence[tuple[str, str]]) -> Path:
+    """A folder for a bot run without namespaces whose own lacks files the game provides: a link to
+    each entry of its folder, and a copy of each provided file (never a link, which a bot could
+    write through into the organiser's file). Its commands and relative paths work as in its own
+    folder; what it creates there vanishes with the game, as in a sandbox's overlay."""
+    stage = scratch_root() / f"folder-{next(_serial)}"
+    stage.mkdir(parents=True)
+    for entry in workdir.iterdir():
+        (stage / entry.name).symlink_to(entry)
+    for name, source in provided:
+        shutil.copyfile(source, stage / name)
+    return stage
 
 
 def remove_scratch_root() -> None:

@@ -103,7 +103,7 @@ def lift(root: Path = SYSCTL) -> tuple[QuotaState, ...]:
         with contextlib.suppress(OSError):
             state.quota.path(root).write_text(f"{state.quota.lifted}\n")
             log.warning(
-                "raised %s from %s to %s so that a bot cannot take %s (docs/security.md)",
+                "codecup: raised %s from %s to %s so that a bot cannot take %s (docs/security.md)",
                 state.quota.name,
                 state.value,
                 state.quota.lifted,

@@ -82,6 +82,9 @@ class Standings:
     cross: Mapping[str, Mapping[str, Cell]]
     per_game: bool = False  # ranked by per-game rates (a gauntlet), not totals
     challenger: str | None = None  # a gauntlet's challenger
+    final: Mapping[str, float] = attrs.field(factory=dict)
+    """A Swiss tournament's finalists, best first, with their points in the final, which rank them
+    above the others (ties by the Swiss rounds); empty in other formats."""
 
     @property
     def ranked_by(self) -> str:
@@ -119,6 +122,7 @@ class Standings:
         return {
             "ranked_by": self.ranked_by,
             "challenger": self.challenger,
+            "final": dict(self.final) or None,
             "standings": [row.to_json() for row in self.rows],
             "cross": {a: {b: attrs.asdict(c) for b, c in row.items()} for a, row in self.cross.items()},
         }
@@ -147,6 +151,12 @@ class Standings:
             lines.append(line)
         if self.per_game:
             lines.append("(ranked by per-game rates: players played different numbers of games)")
+        if self.final:
+            final = ", ".join(f"{name} {points:g}" for name, points in self.final.items())
+            lines.append(
+                f"(the finalists ranked by their points in the final: {final}; ties by the Swiss "
+                "rounds; then the others by the Swiss rounds)"
+            )
         if self.challenger_rows():
             lines += ["", self.challenger_table()]
         return "\n".join(lines)
@@ -305,11 +315,14 @@ def compute_standings(
     return Standings(rows=tuple(rows), cross=cross, per_game=rates)
 
 
-def reorder(standings: Standings, order: Sequence[str]) -> Standings:
-    """The same lines in another order (a format's own final ranking), renumbered."""
+def reorder(
+    standings: Standings, order: Sequence[str], final: Mapping[str, float] | None = None
+) -> Standings:
+    """The same lines in another order (a format's own final ranking), renumbered; ``final``: a
+    Swiss tournament's finalists with their points in the final."""
     by_name = {row.standing.player: row for row in standings.rows}
     rows = tuple(attrs.evolve(by_name[name], rank=i + 1) for i, name in enumerate(order))
-    return attrs.evolve(standings, rows=rows)
+    return attrs.evolve(standings, rows=rows, final=dict(final or {}))
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

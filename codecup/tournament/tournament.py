@@ -270,21 +270,38 @@ def final_order(game: Game, spec: TournamentSpec, games: list[ScheduledGame], lo
     """The format's own final ranking, best first."""
     names = spec.names
     records = counted(log.records[g.id] for g in games)
-    overall = compute_standings(game, names, records).order
     if spec.format == "swiss":
-        final = [g for g in games if g.stage == "f"]
-        finalists = {names[i] for g in final for i in g.seats}
-        top = compute_standings(
-            game, sorted(finalists, key=names.index), counted(log.records[g.id] for g in final)
-        )
-        swiss = compute_standings(game, names, counted(log.records[g.id] for g in games if g.stage == "s"))
-        return top.order + [n for n in swiss.order if n not in finalists]
+        return [*swiss_final(game, spec, games, log), *swiss_rest(game, spec, games, log)]
     if spec.format == "gauntlet":  # unequal numbers of games: rank per-game rates
         return compute_standings(game, names, records, rates=True).order
     if spec.format == "knockout":
         points = {g.id: tuple(log.records[g.id].result.points) for g in games}
         return [names[i] for i in sched.knockout_ranking(len(names), games, points)]
-    return overall
+    return compute_standings(game, names, records).order
+
+
+def _swiss_order(game: Game, spec: TournamentSpec, games: list[ScheduledGame], log: ResultsLog) -> list[str]:
+    """Every player by the Swiss rounds' totals (ties by the players list)."""
+    swiss = counted(log.records[g.id] for g in games if g.stage == "s")
+    return compute_standings(game, spec.names, swiss).order
+
+
+def swiss_final(
+    game: Game, spec: TournamentSpec, games: list[ScheduledGame], log: ResultsLog
+) -> dict[str, float]:
+    """A Swiss tournament's finalists, best first, with their points in the final: ranked by the
+    final's totals, ties by the Swiss rounds (as CodeCup breaks them), not by the players list."""
+    final = [g for g in games if g.stage == "f"]
+    finalists = {spec.names[i] for g in final for i in g.seats}
+    by_swiss = [n for n in _swiss_order(game, spec, games, log) if n in finalists]
+    top = compute_standings(game, by_swiss, counted(log.records[g.id] for g in final))
+    return {row.standing.player: row.standing.points for row in top.rows}
+
+
+def swiss_rest(game: Game, spec: TournamentSpec, games: list[ScheduledGame], log: ResultsLog) -> list[str]:
+    """A Swiss tournament's other players, by the Swiss rounds."""
+    finalists = {spec.names[i] for g in games if g.stage == "f" for i in g.seats}
+    return [n for n in _swiss_order(game, spec, games, log) if n not in finalists]
 
 
 def format_standings(game: Game, spec: TournamentSpec, records: list[Record]) -> Standings:
@@ -433,7 +450,8 @@ def _run(
         progress.close()
     games = tuple((g, log.records[g.id]) for g in scheduled)
     records = counted(r for _, r in games)
-    standings = reorder(format_standings(game, spec, records), final_order(game, spec, scheduled, log))
+    final = swiss_final(game, spec, scheduled, log) if spec.format == "swiss" else None
+    standings = reorder(format_standings(game, spec, records), final_order(game, spec, scheduled, log), final)
     ratings = tuple(bradley_terry(names, records))
     result = TournamentResult(spec, games, standings, ratings, played)
     write_results(out, result)

@@ -10,7 +10,7 @@ import time
 
 import attrs
 
-from codecup.budget import WALL_SHARE, wall_charged
+from codecup.budget import wall_charged
 from codecup.session import RulesPlayer, Wire
 from codecup_games.spaghetti.bots.base import Bot
 from codecup_games.spaghetti.notation import format_move
@@ -30,10 +30,13 @@ class ClockedBot:
     as the default cpu clock charges it), plus the CPU time the process had
     used when the bot was made, the interpreter's start-up, which a cpu clock
     charges too (at most ``STARTUP_CAP``: in a long in-process run that figure
-    is other games' work). Wall time counts only past ``WALL_SHARE`` of the
-    clock, and only where the clock may charge it (:func:`~codecup.budget.wall_charged`:
-    under a wall clock, on a machine loaded far beyond the plan): else, on a
-    loaded machine, it would cut moves short and change the game under a seed.
+    is other games' work). Where the clock may charge wall time
+    (:func:`~codecup.budget.wall_charged`), the time used is the wall time when that
+    is more, and the search's safety net runs on wall time: the net fires only when a
+    move overruns its share several times (a machine loaded beyond what the plan
+    allows for), so the game stays the same under a seed until the load would run it
+    out of time. Under the cpu clock wall time is never read: a load does not change
+    the game.
     """
 
     bot: Bot
@@ -46,8 +49,7 @@ class ClockedBot:
         started, wall = time.thread_time(), time.perf_counter()
         if state.last is not None and state.before is not None:  # the opponent's move
             self.bot.observe(state.before, state.last)
-        late = self.wall >= WALL_SHARE * self.clock and wall_charged()
-        used = max(self.used, self.wall) if late else self.used
+        used = max(self.used, self.wall) if wall_charged() else self.used
         move = self.bot.choose(state.pos, max(0.0, self.clock - used))
         self.used += time.thread_time() - started
         self.wall += time.perf_counter() - wall

@@ -598,6 +598,9 @@ def test_no_kernel_keyrings(tiny_game, arena):
         ("memory_hog", "memory limit"),
         ("disk_filler", "scratch folder"),
         ("big_file", "file larger than"),
+        # the same, dying of the error the limit gave (Python ignores SIGXFSZ): still the limit
+        ("disk_filler_python", "scratch folder"),
+        ("big_file_python", "file larger than"),
     ],
 )
 def test_abuse_loses_with_a_limit_fault(tiny_game, arena, attack, message):

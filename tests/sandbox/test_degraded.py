@@ -13,6 +13,7 @@ from codecup.dialogue import Termination
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
 from codecup.sandbox import Support, box, linux
+from tests.sandbox.test_programs import READS_WORDS, WithWordList
 from tests.support import TESTS, processes_with, python_argv
 
 ATTACKER = TESTS / "players" / "attack" / "attacker.py"
@@ -68,3 +69,25 @@ def test_without_namespaces_the_filter_still_closes_the_keyrings(tiny_game, degr
     assert lines == [
         f"ATTACK: add_key {ring}: Operation not permitted" for ring in ("user", "session", "user session")
     ]
+
+
+def test_without_namespaces_a_provided_file_is_given_in_a_folder_of_links_to_its_own(
+    tiny_game, degraded, tmp_path
+):
+    """A Lucky Words bot reads words.dat from its working folder; without a sandbox to put the
+    tournament's list there, it runs in a folder of links to its own entries and a copy of the
+    list, which goes with the game: its own folder is never written."""
+    source = tmp_path / "list.txt"
+    source.write_text("THE TOURNAMENT'S LIST")
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "bot.py").write_text(READS_WORDS.replace("import sys\n", "import sys\nopen('made', 'w')\n"))
+    game = WithWordList(tiny_game, source)
+    player = PlayerInfo("w", command=("python3", "bot.py"), directory=str(folder))
+    match = new_match(game, [player, PlayerInfo("r", bot="random")], seed=1)
+    record = asyncio.run(play_match(game, match))
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    assert record.logs[0].startswith("THE TOURNAMENT'S LIST")
+    assert f"words.dat provided from {source} (no sandbox" in record.containment[0]
+    assert sorted(p.name for p in folder.iterdir()) == ["bot.py"]  # no list, no file it made
+    assert not list(box.scratch_root().glob("folder-*"))  # the links went with the game

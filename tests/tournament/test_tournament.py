@@ -9,6 +9,7 @@ import pytest
 
 from codecup.errors import ConfigError
 from codecup.record import PlayerInfo
+from codecup.site import build_site
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from tests.support import NOISY_CRASH
 
@@ -36,13 +37,24 @@ def test_round_robin_outputs(play_tournament, bots, tmp_path):
     assert len((tmp_path / LOG_NAME).read_text().splitlines()) == 20
 
 
-def test_formats_play_to_the_end(play_tournament, bots, tmp_path):
+def test_formats_play_to_the_end(play_tournament, bots, tmp_path, tiny_game):
     g = play_tournament(bots, tmp_path / "g", format="gauntlet", challenger="p2", rounds=2)
     assert len(g.games) == 16 and all("p2" in {p.name for p in r.match.players} for r in g.records)
     assert g.standings.per_game and g.standings.challenger == "p2"
     s = play_tournament(bots, tmp_path / "s", format="swiss", swiss_rounds=3, top=3)
     assert len(s.games) == 3 * 4 + 6
     assert set(s.standings.order[:2]) == {"p1", "p2"}
+    # what ranks the finalists is shown: their points in the final (6 games of 2 points)
+    assert list(s.standings.final) == s.standings.order[:3] and sum(s.standings.final.values()) == 12
+    assert list(s.standings.final.values()) == sorted(s.standings.final.values(), reverse=True)
+    assert (
+        "the finalists ranked by their points in the final: "
+        in (tmp_path / "s" / "standings.txt").read_text()
+    )
+    assert json.loads((tmp_path / "s" / "standings.json").read_text())["final"] == s.standings.final
+    build_site(tmp_path / "s", tiny_game, s)
+    assert "<th>final</th>" in (tmp_path / "s" / "index.html").read_text()
+    assert g.standings.final == {}
     k = play_tournament(bots, tmp_path / "k", format="knockout")
     assert k.standings.order[0] in {"p1", "p2"}
     assert len(k.games) >= 8

@@ -57,6 +57,7 @@ from typing import TypeVar
 
 import attrs
 
+from codecup.budget import wall_charged
 from codecup_games.lucky_words.bots.base import Bot
 from codecup_games.lucky_words.bots.endgame import draw_letters, playout
 from codecup_games.lucky_words.bots.evaluate import AFFECTED, LINES, LineEvaluator, placement_gains
@@ -104,6 +105,10 @@ class Budget:
         if clock >= 2.5:
             return cls(candidates=300, look=1, swaps=4)
         return cls(candidates=0, look=1)
+
+
+wall_time: Callable[[], float] = time.perf_counter
+"""The wall clock the safety net reads where the game's clock may charge wall time (a test's fake)."""
 
 
 @attrs.frozen
@@ -249,9 +254,12 @@ class StrongBot(Bot):
     # --- clock ------------------------------------------------------------------------------
 
     def _calm(self) -> bool:
-        """False once the safety net has fired: processor time past :attr:`panic` of the clock.
-        Processor time does not grow with the machine's load, so under a seed the net never
-        fires at the standard clocks and the game stays the same."""
+        """False once the safety net has fired: time used past :attr:`panic` of the clock.
+        Under the cpu clock that is processor time, which does not grow with the machine's load,
+        so under a seed the net never fires at the standard clocks and the game stays the same;
+        where the clock may charge wall time (:func:`~codecup.budget.wall_charged`) the wall time
+        counts too, so a machine loaded past three times the bot's need changes the game rather
+        than run it out of time."""
         return self.clock is None or self.cpu < self.panic * self.clock
 
     def start(self, letter: str, first: bool) -> None:
@@ -269,12 +277,16 @@ class StrongBot(Bot):
 
     def _timed(self, call: Callable[..., T], *args: str | bool) -> T:
         # The bot's own thread's processor time: process_time() is a slow system call on
-        # some virtual machines (0.3 ms here), thread_time() is not.
-        cpu = time.thread_time()
+        # some virtual machines (0.3 ms here), thread_time() is not. Where the clock may
+        # charge wall time, that too: on a loaded machine it would run the game out of time.
+        cpu, wall = time.thread_time(), wall_time()
         try:
             return call(*args)
         finally:
-            self.cpu += time.thread_time() - cpu
+            spent = time.thread_time() - cpu
+            if wall_charged():
+                spent = max(spent, wall_time() - wall)
+            self.cpu += spent
 
     # --- the plan ---------------------------------------------------------------------------
 

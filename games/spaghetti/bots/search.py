@@ -59,7 +59,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
+from codecup.budget import wall_charged
 from codecup_games.spaghetti.bots.budget import PLAN, PLY_WORK, move_work, safety_seconds
 from codecup_games.spaghetti.bots.endgame import Codes, distinct_moves, empty_cells, state_key
 from codecup_games.spaghetti.bots.greedy import greedy_value
@@ -111,6 +113,10 @@ WEIGHT_UNIT = 4  # the weights as integers: own gains count 4, the opponent's 4 
 
 class _OutOfWork(Exception):
     """The move's budget (work, or the time safety net) ran out in the middle of an iteration."""
+
+
+wall_time: Callable[[], float] = time.perf_counter
+"""The wall clock the safety net reads where the game's clock may charge wall time (a test's fake)."""
 
 
 class SearchBot:
@@ -166,6 +172,7 @@ class SearchBot:
         self.equivalences = equivalences
         self.random_playout = setup_against_random_playout if random_setup else against_random_playout
         self.random_halving = random_halving
+        self.timer: Callable[[], float] = time.thread_time  # the safety net's clock (see choose)
 
     def observe(self, pos: Position, move: int) -> None:
         """Spot the random take-over player: a penalty taken early while a move costing nothing was there."""
@@ -192,7 +199,7 @@ class SearchBot:
         self.playouts = 0
         while True:
             n = self.playouts
-            if n and time.thread_time() > self.deadline:
+            if n and self.timer() > self.deadline:
                 break  # the safety net, even before every move has had a playout
             if n >= len(moves):
                 if self.work >= self.budget:
@@ -245,7 +252,7 @@ class SearchBot:
                 self.playouts += each
                 self.work += cost * each
             alive.sort(key=lambda j: totals[j] / counts[j], reverse=True)
-            if len(alive) == 1 or time.thread_time() > self.deadline:
+            if len(alive) == 1 or self.timer() > self.deadline:
                 break  # the safety net stops the halving between rounds
             alive = alive[: (len(alive) + 1) // 2]
         return moves[alive[0]]
@@ -260,7 +267,11 @@ class SearchBot:
         seat = pos.mover
         self.root = seat
         moves = pos.legal_moves()
-        started = time.thread_time()
+        # The safety net's time: the thread's processor time, which a load does not stretch (the
+        # cpu clock's charge); wall time where the clock may charge it, else a loaded machine
+        # would run a move past the clock (a wall-clock game timed out under six busy loops).
+        self.timer = wall_time if wall_charged() else time.thread_time
+        started = self.timer()
         empties = len(pos.empties)
         self.deadline = started + safety_seconds(clock_left, empties, self.plan)
         self.budget = self.move_budget(pos)
@@ -272,6 +283,12 @@ class SearchBot:
         keyed = [(greedy_value(pos, m, seat), self.rng.random(), m) for m in moves]
         keyed.sort(reverse=True)
         order = [m for _, _, m in keyed]
+        if empties <= 2 and self.mc_opp_mult == 0:
+            # Its last move (the opponent's, if any, ends the game, and only the mover scores): a
+            # point given up here to deny the opponent is lost for good, so of the moves that gain
+            # it most, the search picks the one that leaves the opponent least.
+            top = max(pos.delta(m, seat) for m in order)
+            order = [m for m in order if pos.delta(m, seat) == top]
         best = order[0]
         if self._exact_limit() < empties <= self.mc_high or (self.opponent_random and empties > 2):
             # Against the random take-over player the search would model a foe that is
@@ -314,7 +331,7 @@ class SearchBot:
         self.work += 1
         if self.work > self.budget:
             raise _OutOfWork
-        if self.nodes & 63 == 0 and time.thread_time() > self.deadline:
+        if self.nodes & 63 == 0 and self.timer() > self.deadline:
             raise _OutOfWork
 
     def _mult(self, seat: int) -> int:

@@ -163,3 +163,23 @@ def test_strong_keeps_to_its_plan_in_the_endgame_without_a_pick_to_spare(small_w
     assert bot._endgame()
     letter, cell = bot.pick()
     assert cell in range(5) and letter == "C"
+
+
+@pytest.mark.parametrize("mode", ["cpu", "wall"])
+def test_strong_counts_wall_time_only_where_the_clock_charges_it(small_words, monkeypatch, mode):
+    """Each move seems to take a second of wall time (a machine loaded far beyond the bot's need)
+    and a millisecond of processor time. Under the cpu clock that load changes nothing; under a
+    wall clock the safety net fires, else the game would run past the clock (a wall-clock game
+    of Word Racer timed out on a loaded machine while the net watched processor time)."""
+    from codecup import budget
+
+    monkeypatch.setattr("codecup_games.lucky_words.bots.strong.time", _TickingClocks(0.001))
+    calm, _ = _strong_game(5)
+    monkeypatch.setattr("codecup_games.lucky_words.bots.strong.wall_time", _TickingClocks(1.0).thread_time)
+    token = budget.IN_PROCESS_CLOCK_MODE.set(mode)
+    try:
+        loaded, bots = _strong_game(5)
+    finally:
+        budget.IN_PROCESS_CLOCK_MODE.reset(token)
+    assert bots[0]._calm() == (mode == "cpu")
+    assert (loaded == calm) == (mode == "cpu")

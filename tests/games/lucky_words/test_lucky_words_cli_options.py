@@ -75,3 +75,13 @@ def test_every_command_that_runs_a_game_takes_it(argv, capsys):
     assert main([*argv, "--words", "/no/words.dat"]) == 2
     err = capsys.readouterr().err
     assert err == "codecup: error: word list /no/words.dat does not exist or is not a file\n"
+
+
+def test_play_quiet_still_says_the_list_is_not_the_official_one(tmp_path, monkeypatch, capsys):
+    """Spec rule 10: the bundled list is not the official one, and the referee says so when it
+    uses it; --quiet keeps standard output to the result, so the warning goes to stderr."""
+    monkeypatch.delenv("CODECUP_WORDS")
+    assert main(["play", "lucky_words", "bot:random", "bot:random", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("Result:")
+    assert err.startswith("codecup: word list: default list") and "NOT the official" in err

@@ -226,3 +226,21 @@ def test_playout_best_moves_are_the_best_immediate_changes():
             top = max(g for g, _ in gains)
             assert best_moves(pos) == (top, [m for g, m in gains if g == top])
             pos.play(safe_move(pos, rng))
+
+
+LAST_MOVE = (
+    "RLLSLSR", "SL.SRL.", "SLLLRSL", "RSSSRRL", "SLRRSLL", "SRRSSSS", "SLSLRLL", "RRLSSSL", "SRSLLLL",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["search", "search-fast"])
+def test_on_its_last_move_search_gives_up_no_point_of_its_own_to_deny_the_opponent(name):
+    """Red's last move (an auditor's position): a tile at b2 that costs Red 3 points leaves Blue
+    nothing, the two others cost nothing and leave Blue 6. Only the mover scores, so for its own
+    points Red loses 3 for good by denying; the difference bot still denies."""
+    pos = Position.from_board(LAST_MOVE, (53, 42))
+    assert pos.mover == 1 and len(pos.empties) == 2
+    move = make_bot(name, 1, 30.0).choose(pos.copy(), 20.0)
+    assert pos.delta(move, 1) == 0
+    denial = make_bot("search-diff", 1, 30.0).choose(pos.copy(), 20.0)
+    assert pos.delta(denial, 1) == -3

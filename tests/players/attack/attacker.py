@@ -121,6 +121,22 @@ def big_file():
             f.write(b"x" * (1 << 20))
 
 
+def big_file_python():
+    """As ``big_file``, as Python has it: SIGXFSZ ignored, so the write fails (EFBIG) and the
+    program dies of the uncaught error."""
+    with open(os.path.join(os.environ.get("HOME", "."), "big"), "wb") as f:
+        while True:
+            f.write(b"x" * (1 << 20))
+
+
+def disk_filler_python():
+    """Fill the scratch folder with small files until a write fails (ENOSPC), uncaught."""
+    home = os.environ.get("HOME", ".")
+    for n in range(1_000_000):
+        with open(os.path.join(home, f"fill-{n}"), "wb") as f:
+            f.write(b"x" * (1 << 20))
+
+
 def snoop():
     for path in args:
         try:
@@ -659,6 +675,8 @@ ATTACKS = {
     "memory_hog": memory_hog,
     "disk_filler": disk_filler,
     "big_file": big_file,
+    "big_file_python": big_file_python,
+    "disk_filler_python": disk_filler_python,
     "snoop": snoop,
     "escalate": escalate,
     "keyring": keyring,
