@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Coroutine
 from typing import Any, Protocol, TypeVar
 
+from codecup.checked import checked_outcome, is_number, short
 from codecup.dialogue import Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
 from codecup.errors import ConfigError, GameBugError, where
 
@@ -42,13 +43,15 @@ class Seats(Protocol):
         """End the seat's program now (called once per seat)."""
 
 
-async def dispatch(dialogue: Dialogue, seats: Seats) -> Outcome:
-    """Run ``dialogue`` to its end against ``seats``; its outcome.
+async def dispatch(dialogue: Dialogue, seats: Seats, count: int = 2) -> Outcome:
+    """Run ``dialogue`` to its end against ``seats`` (``count`` of them); its outcome.
 
     The dialogue is the game plugin's code: an exception it raises (other than a
     :class:`~codecup.errors.ConfigError`, raised on purpose: a setup it refuses), or a request
-    or result that is not one, is a :class:`~codecup.errors.GameBugError`, no fault of either seat
-    (its own rules refusing a move it made itself too).
+    or result that is not one (a seat that is not one of ``count``, a line that is not one line
+    of text, an outcome without one finite score and one end per seat, or whose ``extra`` is not
+    JSON), is a :class:`~codecup.errors.GameBugError`, no fault of either seat (its own rules
+    refusing a move it made itself too).
     """
     closed: set[int] = set()
     reply: str | Fault | None = None
@@ -57,13 +60,15 @@ async def dispatch(dialogue: Dialogue, seats: Seats) -> Outcome:
             request = dialogue.send(reply)
         except StopIteration as stop:
             if not isinstance(stop.value, Outcome):
-                raise GameBugError(f"the referee returned {stop.value!r}, not an Outcome") from None
-            return stop.value
+                raise GameBugError(f"the referee returned {short(stop.value)}, not an Outcome") from None
+            return checked_outcome(stop.value, count)
         except ConfigError:  # said on purpose: a setup it refuses, a word list it lacks
             raise
         except Exception as exc:
             raise GameBugError(f"the referee raised {where(exc)}") from exc
         reply = None
+        if (why := _request_problem(request, count)) is not None:
+            raise GameBugError(f"the referee asked for {short(request)}: {why}")
         match request:
             case Send(seat, line):
                 seats.sent(seat, line)
@@ -80,7 +85,24 @@ async def dispatch(dialogue: Dialogue, seats: Seats) -> Outcome:
                     closed.add(seat)
                     await seats.close(seat)
             case _:
-                raise GameBugError(f"the referee asked for {request!r}, not a request")
+                raise GameBugError(f"the referee asked for {short(request)}, not a request")
+
+
+def _request_problem(request: object, count: int) -> str | None:
+    """What is wrong with a request's fields (None: nothing, or not a request at all)."""
+    if not isinstance(request, (Send, Receive, Played, Close)):
+        return None
+    seat = request.seat
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < count:
+        return f"its seat {short(seat)} is not one of the {count} seats (0 to {count - 1})"
+    text = request.line if isinstance(request, Send) else request.move if isinstance(request, Played) else ""
+    if not isinstance(text, str):
+        return f"{short(text)} is not text (a str)"
+    if "\n" in text or "\r" in text:
+        return "a line holds a line break"
+    if isinstance(request, Receive) and request.grace is not None and not is_number(request.grace):
+        return f"its grace {short(request.grace)} is not a number of seconds"
+    return None
 
 
 def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:

@@ -16,6 +16,7 @@ from typing import Protocol
 import attrs
 
 from codecup.budget import IN_PROCESS_CLOCK_MODE
+from codecup.checked import checked_dialogue
 from codecup.clock import CPU
 from codecup.dialogue import Dialogue, Fault, Outcome, Termination
 from codecup.dispatch import dispatch, run_sync
@@ -54,20 +55,22 @@ def drive(
     dialogue: Dialogue,
     channel: Channel,
     on_move: Callable[[int, str], None] | None = None,
+    seats: int = 2,
 ) -> DriveResult:
-    """Run ``dialogue`` to the end against ``channel`` (through :func:`codecup.dispatch.dispatch`).
+    """Run ``dialogue`` to the end against ``channel``'s ``seats`` seats (through
+    :func:`codecup.dispatch.dispatch`).
 
     There is no clock here: unless the caller's context says otherwise, the bots' safety nets
     charge processor time only (:data:`~codecup.budget.IN_PROCESS_CLOCK_MODE` ``cpu``, as under
     our referee's default clock), so that a loaded machine does not change a seeded game.
     """
-    seats = _ChannelSeats(channel, on_move)
+    channel_seats = _ChannelSeats(channel, on_move)
     token = IN_PROCESS_CLOCK_MODE.set(IN_PROCESS_CLOCK_MODE.get() or CPU)
     try:
-        outcome = run_sync(dispatch(dialogue, seats))
+        outcome = run_sync(dispatch(dialogue, channel_seats, seats))
     finally:
         IN_PROCESS_CLOCK_MODE.reset(token)
-    return DriveResult(outcome, tuple(seats.moves), tuple(seats.lines))
+    return DriveResult(outcome, tuple(channel_seats.moves), tuple(channel_seats.lines))
 
 
 @attrs.define(eq=False)
@@ -190,4 +193,5 @@ def play_bots(
     sessions = [
         game.new_player_checked(bot, v, derive_seed(seed, "seat", seat)) for seat, bot in enumerate(bots)
     ]
-    return drive(game.referee(text, v, derive_seed(seed, "referee")), SessionChannel(sessions), on_move)
+    referee = checked_dialogue(lambda: game.referee(text, v, derive_seed(seed, "referee")))
+    return drive(referee, SessionChannel(sessions), on_move, len(sessions))

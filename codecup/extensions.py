@@ -15,6 +15,7 @@ reports as one line with exit status 2.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from codecup.checks import text_arg
-from codecup.errors import ConfigError
+from codecup.errors import CodecupError, ConfigError, PluginError, where
 from codecup.plugins import CodecupPluginManager, gather, load_games, make_plugin_manager, say_once
 
 if TYPE_CHECKING:  # codecup.cli imports this module: no import of it at run time
@@ -34,7 +35,15 @@ GAME_COMMANDS = ("play", "bot", "tournament", "sprt", "demo", "verify")
 #: The command whose file (``tournament.yml``) may give a game option's value.
 FILE_COMMAND = "tournament"
 
-_NAME = r"[a-z][a-z0-9]*(-[a-z0-9]+)*"
+_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+
+
+def _check_name(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
+    """An option's or command's name is a command-line word: a short line says so (attrs' own
+    ``matches_re`` error is the validator's whole repr, hundreds of characters)."""
+    if not isinstance(value, str) or not _NAME.fullmatch(value):
+        what = type(instance).__name__
+        raise ValueError(f"{what} name {value!r} is not lower case words joined by '-' (like 'heap-max')")
 
 
 @attrs.frozen
@@ -49,7 +58,7 @@ class GameOption:
     :class:`~codecup.errors.ConfigError`); nothing is applied when no value is given.
     """
 
-    name: str = attrs.field(validator=attrs.validators.matches_re(_NAME))
+    name: str = attrs.field(validator=_check_name)
     help: str
     apply: Callable[[str], None]
     metavar: str = "VALUE"
@@ -71,7 +80,7 @@ class Command:
     raises is one line and status 2, as for every command).
     """
 
-    name: str = attrs.field(validator=attrs.validators.matches_re(_NAME))
+    name: str = attrs.field(validator=_check_name)
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
@@ -98,6 +107,45 @@ def _warn(plugin: str, what: str) -> None:
     say_once(f"codecup: plugin {plugin!r}: {what}; skipped")  # once: an option clashes on several commands
 
 
+def _apply(owned: _OwnedOption, value: str) -> None:
+    """Put an option's value in force; its ``apply`` failing otherwise than by refusing the value
+    (a :class:`~codecup.errors.ConfigError`) is one line naming the plugin."""
+    try:
+        owned.option.apply(value)
+    except (CodecupError, OSError):
+        raise
+    except Exception as exc:
+        raise PluginError(
+            f"plugin {owned.plugin!r}: its option --{owned.option.name} raised {where(exc)}"
+        ) from exc
+
+
+def _guarded(owned: _OwnedCommand) -> Callable[[argparse.Namespace], int]:
+    """The command's ``run``, whose own failure (an exception other than codecup's own errors and
+    the system's, or a status that is not a number) is one line naming the plugin, status 1."""
+    plugin, command = owned.plugin, owned.command
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            status = command.run(args)
+        except (CodecupError, OSError):  # said on purpose, or the system's: one line, as any command's
+            raise
+        except Exception as exc:
+            why = f"raised {where(exc)}"
+        else:
+            if status is None or (isinstance(status, int) and not isinstance(status, bool)):
+                return status or 0
+            why = f"returned {status!r:.60}, not an exit status"
+        raise PluginError(f"plugin {plugin!r}: its command {command.name!r} {why}")
+
+    return run
+
+
+def _by(first: str, plugin: str) -> str:
+    """Who else adds a name ``plugin`` adds again: another plugin, or ``plugin`` itself."""
+    return "twice by this plugin" if first == plugin else f"by plugin {first!r} too"
+
+
 @attrs.frozen
 class Extensions:
     """Every option and command the installed plugins add (the first of two with one name wins)."""
@@ -118,18 +166,15 @@ class Extensions:
         options: dict[str, _OwnedOption] = {}
         for plugin, option in gather(pm, "codecup_register_options", GameOption):
             if option.dest in options:
-                _warn(
-                    plugin, f"option --{option.name} is added by plugin {options[option.dest].plugin!r} too"
-                )
+                first = options[option.dest].plugin
+                _warn(plugin, f"option --{option.name} is added " + _by(first, plugin))
             else:
                 options[option.dest] = _OwnedOption(plugin, option)
         commands: dict[str, _OwnedCommand] = {}
         for plugin, command in gather(pm, "codecup_register_commands", Command):
             if command.name in commands:
-                _warn(
-                    plugin,
-                    f"command {command.name!r} is added by plugin {commands[command.name].plugin!r} too",
-                )
+                first = commands[command.name].plugin
+                _warn(plugin, f"command {command.name!r} is added " + _by(first, plugin))
             else:
                 commands[command.name] = _OwnedCommand(plugin, command)
         broken = {b.name for b in pm.broken}
@@ -169,15 +214,15 @@ class Extensions:
                 continue
             sub = subparsers.add_parser(command.name, help=command.help, description=command.description)
             command.add_arguments(sub)
-            sub.set_defaults(run=command.run)
+            sub.set_defaults(run=_guarded(owned))
             self.add_options(sub, command.name)
 
     def apply(self, args: argparse.Namespace, command: str) -> None:
         """Put in force each of ``command``'s plugin options given on the command line."""
-        for option in self.options_for(command):
-            value = getattr(args, option.dest, None)
-            if value is not None:
-                option.apply(value)
+        for owned in self.options:
+            value = getattr(args, owned.option.dest, None)
+            if command in owned.option.commands and value is not None:
+                _apply(owned, value)
 
     def file_keys(self) -> list[str]:
         """The keys a tournament file may hold for the plugins' options."""
@@ -191,13 +236,18 @@ class Extensions:
         A ``path`` option's value is relative to ``folder`` (the file's own); a value the option
         refuses is named with the file ``source`` and its key.
         """
-        for option in self.options_for(FILE_COMMAND):
-            if getattr(args, option.dest, None) is None and option.dest in values:
+        for owned in self.options:
+            option = owned.option
+            if (
+                FILE_COMMAND in option.commands
+                and getattr(args, option.dest, None) is None
+                and option.dest in values
+            ):
                 value = values[option.dest]
                 if not value.strip():  # an empty path would be the file's own folder
                     raise ConfigError(f"{source or folder}: option {option.dest!r} is empty")
                 try:
-                    option.apply(str(folder / value) if option.path else value)
+                    _apply(owned, str(folder / value) if option.path else value)
                 except ConfigError as exc:
                     raise ConfigError(f"{source or folder}: {option.dest}: {exc}") from None
 

@@ -26,8 +26,16 @@ from typing import Any
 import attrs
 
 from codecup.bots import RANDOM, Bot, RandomBot
+from codecup.checked import checked_text, per_seat_numbers
 from codecup.dialogue import Dialogue, Outcome
-from codecup.errors import ConfigError, GameBugError, UnknownBotError, UnknownVariantError, where
+from codecup.errors import (
+    ConfigError,
+    GameBugError,
+    PluginError,
+    UnknownBotError,
+    UnknownVariantError,
+    where,
+)
 from codecup.rules import State, replay, text_svg
 from codecup.session import PlayerSession, RulesPlayer, Wire
 
@@ -335,10 +343,24 @@ class Game(abc.ABC):
         return [self.render_text(setup, variant, moves[:k]) for k in range(len(moves) + 1)]
 
     def start_position(self, seed: int, variant: str, setup: str | None = None) -> str:
-        """The setup of a game: ``setup`` checked and normalised, else the random one for ``seed``."""
-        if setup is not None:
-            return self.check_setup(setup, variant)
-        return self.random_setup(random.Random(seed), variant)
+        """The setup of a game: ``setup`` checked and normalised, else the random one for ``seed``.
+
+        A setup refused is the user's :class:`~codecup.errors.ConfigError`; a hook that fails or
+        gives something that is not text is the plugin's :class:`~codecup.errors.PluginError`.
+        """
+        name, hook = self.info.name, "random_setup" if setup is None else "check_setup"
+        try:
+            if setup is not None:
+                text = self.check_setup(setup, variant)
+            else:
+                text = self.random_setup(random.Random(seed), variant)
+            return checked_text(text, f"its {hook}")
+        except ConfigError:  # a setup refused on purpose: the user's to fix
+            raise
+        except GameBugError as exc:
+            raise PluginError(f"the {name} plugin failed: {exc}") from None
+        except Exception as exc:
+            raise PluginError(f"the {name} plugin failed: its {hook} raised {where(exc)}") from exc
 
     def new_player_checked(
         self, bot: str, variant: str, seed: int, clock: float | None = None
@@ -364,6 +386,37 @@ def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) 
     return problems
 
 
+def run_notes_of(game: Game, variant: str) -> tuple[str, ...]:
+    """:meth:`Game.run_notes`, checked: lines of text, else :class:`PluginError` naming the plugin."""
+    notes = _asked(game, "run_notes", variant)
+    if not isinstance(notes, (tuple, list)) or not all(isinstance(n, str) for n in notes):
+        raise PluginError(
+            f"the {game.info.name} plugin failed: its run_notes gave {notes!r:.60}, not lines of text"
+        )
+    return tuple(notes)
+
+
+def results_key_of(game: Game, variant: str) -> str | None:
+    """:meth:`Game.results_key`, checked: text or None, else :class:`PluginError` naming the plugin."""
+    key = _asked(game, "results_key", variant)
+    if key is not None and not isinstance(key, str):
+        raise PluginError(
+            f"the {game.info.name} plugin failed: its results_key gave {key!r:.60}, not text or None"
+        )
+    return key
+
+
+def _asked(game: Game, method: str, variant: str) -> object:
+    """What the game's ``method`` gives for ``variant``; one that raises (but a ConfigError, said
+    on purpose: a word list it lacks) is the plugin's :class:`PluginError`."""
+    try:
+        return getattr(game, method)(variant)
+    except ConfigError:
+        raise
+    except Exception as exc:
+        raise PluginError(f"the {game.info.name} plugin failed: its {method} raised {where(exc)}") from exc
+
+
 def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
     """:meth:`Game.result_notes`, or none where the plugin fails at it (a report spoils no result)."""
     try:
@@ -373,14 +426,12 @@ def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]
 
 
 def checked_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, ...]:
-    """The game's points for ``outcome``, one number per seat; else :class:`GameBugError`."""
+    """The game's points for ``outcome``, one finite number per seat; else :class:`GameBugError`."""
     try:
-        points = tuple(float(p) for p in game.points(outcome, variant))
+        points = game.points(outcome, variant)
     except Exception as exc:
         raise GameBugError(f"its points raised {where(exc)}") from exc
-    if len(points) != len(outcome.scores):
-        raise GameBugError(f"its points gave {len(points)} numbers for {len(outcome.scores)} seats")
-    return points
+    return per_seat_numbers(points, len(game.info.seats), "its points")
 
 
 def game_problems(game: Game) -> list[str]:
@@ -388,7 +439,15 @@ def game_problems(game: Game) -> list[str]:
     info = getattr(game, "info", None)
     if not isinstance(info, GameInfo):
         return [f"its info is {info!r}, not a codecup.game.GameInfo"]
-    return info.problems()
+    found = info.problems()
+    derived = all(getattr(type(game), m) is getattr(Game, m) for m in ("new_player", "player_session"))
+    if info.bots and not game.has_rules and derived and not found:
+        # the derived player session plays on the rules: none of its bots could play a game
+        found.append(
+            f"it lists bots ({', '.join(info.bots)}) but gives neither its rules (new_state),"
+            " from which their players are derived, nor a new_player of its own"
+        )
+    return found
 
 
 def _json_form(value: Any) -> Any:

@@ -63,10 +63,12 @@ def is_muted(name: str) -> bool:
     return name in _muted or name in _skipped
 
 
-def say_once(line: str) -> None:
-    """Print a warning about a plugin on stderr, once per process however often it is found."""
-    if line not in _said:
-        _said.add(line)
+def say_once(line: str, key: str | None = None) -> None:
+    """Print a warning about a plugin on stderr, once per process however often it is found
+    (``key``: once per key, for a warning whose details differ from one game to the next)."""
+    said = line if key is None else f"key: {key}"
+    if said not in _said:
+        _said.add(said)
         print(line, file=sys.stderr, flush=True)
 
 
@@ -197,6 +199,9 @@ def _load_entry_points(pm: CodecupPluginManager) -> None:
         except (pluggy.PluginValidationError, ValueError) as exc:  # a bad hook signature; a clash
             pm.skip(plugin, ep.name, str(exc).partition("hookimpl definition: ")[2] or str(exc))
             continue
+        if not pm.get_hookcallers(plugin):  # no function marked @hookimpl: it can do nothing
+            pm.skip(plugin, ep.name, f"registered nothing: {ep.value} has no codecup hook (@hookimpl)")
+            continue
         pm.installed.add(ep.name)
         if dist == OWN_DISTRIBUTION:
             pm.own.add(ep.name)
@@ -227,17 +232,11 @@ def gather(
         name = impl.plugin_name
         got: list[Any] = []
         try:
-            impl.function(**{arg: got.append for arg in impl.argnames})
+            returned = impl.function(**{arg: got.append for arg in impl.argnames})
         except Exception as exc:
             problem = f"{hook} raised {type(exc).__name__}: {exc}"
         else:
-            bad = [item for item in got if not isinstance(item, kind)]
-            problem = (
-                f"registered {bad[0]!r}, which is not a {kind.__module__}.{kind.__name__}" if bad else ""
-            )
-            if not problem and check is not None:
-                wrong = [(type(item).__name__, said) for item in got if (said := check(item))]
-                problem = f"registered a {wrong[0][0]}: " + "; ".join(wrong[0][1]) if wrong else ""
+            problem = _registered_problem(hook, kind, got, returned, check)
         if problem:
             if name not in pm.installed:
                 raise PluginError(f"plugin {name!r} {problem}")
@@ -247,12 +246,49 @@ def gather(
     return found
 
 
+def _registered_problem(
+    hook: str, kind: type[T], got: list[Any], returned: object, check: Callable[[T], list[str]] | None
+) -> str:
+    """What is wrong with what one plugin's register hook did ("" if nothing): it must call
+    ``register`` with at least one ``kind`` (returning one registers nothing)."""
+    what = f"{kind.__module__}.{kind.__name__}"
+    if returned is not None:
+        return f"registered nothing: its {hook} returned {_short(returned)} instead of calling register"
+    if not got:
+        return f"registered nothing: its {hook} never called register"
+    bad = [item for item in got if not isinstance(item, kind)]
+    if bad:
+        return f"registered {_short(bad[0])}, which is not a {what}"
+    if check is not None:
+        wrong = [(type(item).__name__, said) for item in got if (said := check(item))]
+        if wrong:
+            return f"registered a {wrong[0][0]}: " + "; ".join(wrong[0][1])
+    return ""
+
+
+def _short(value: object, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters: a warning stays one short line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _twice(names: list[str]) -> str | None:
+    """The first name that comes twice in ``names``, if any."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None
+
+
 @attrs.define(eq=False)
 class GameRegistry:
     """The games registered through the plugin manager, by name."""
 
     games: dict[str, Game] = attrs.field(factory=dict)
     broken: list[BrokenPlugin] = attrs.field(factory=list)
+    gameless: set[str] = attrs.field(factory=set)  # installed plugins that register no game (observers)
 
     @classmethod
     def from_plugin_manager(cls, pm: pluggy.PluginManager) -> GameRegistry:
@@ -267,14 +303,19 @@ class GameRegistry:
         # codecup's own games first: a plugin registering one of their names is the one skipped
         for plugin, games in sorted(by_plugin.items(), key=lambda item: item[0] not in pm.own):
             taken = [g.info.name for g in games if g.info.name in registry.games]
-            if taken and plugin in pm.installed:
-                pm.skip(
-                    pm.get_plugin(plugin), plugin, f"registers a game called {taken[0]!r} as another does"
+            twice = _twice([g.info.name for g in games])
+            if (taken or twice) and plugin in pm.installed:
+                why = (
+                    f"registers a game called {taken[0]!r} as another does"
+                    if taken
+                    else f"registers two games called {twice!r}"
                 )
+                pm.skip(pm.get_plugin(plugin), plugin, why)
                 continue
             for game in games:
                 registry.add(game)
         registry.broken = list(pm.broken)
+        registry.gameless = pm.installed - set(by_plugin)
         return registry
 
     def add(self, game: Game) -> None:
@@ -285,7 +326,7 @@ class GameRegistry:
             raise PluginError(f"registered game {game!r}: " + "; ".join(problems))
         name = game.info.name
         if name in self.games:
-            raise PluginError(f"two plugins register a game called {name!r}")
+            raise PluginError(f"two games are called {name!r}")
         self.games[name] = game
 
     def get(self, name: str) -> Game:
@@ -294,7 +335,10 @@ class GameRegistry:
             return self.games[name]
         except KeyError:
             known = ", ".join(sorted(self.games)) or "none"
-            raise UnknownGameError(f"unknown game {name!r} (installed: {known})") from None
+            why = f"unknown game {name!r} (installed: {known})"
+            if name in self.gameless:  # a game plugin that forgot its games hook, say
+                why += f"; plugin {name!r} is installed but registers no game"
+            raise UnknownGameError(why) from None
 
     def names(self) -> list[str]:
         """The registered games' names, sorted."""

@@ -22,6 +22,7 @@ import pluggy
 
 from codecup import loop
 from codecup.budget import IN_PROCESS_CLOCK_MODE
+from codecup.checked import checked_dialogue
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
 from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
@@ -225,9 +226,9 @@ class _Match:
     async def run(self) -> Outcome:
         """Drive the dialogue to its end."""
         info = self.info
-        return await dispatch(
-            self.game.referee(info.setup, info.variant, derive_seed(info.seed, "referee")), self
-        )
+        seed = derive_seed(info.seed, "referee")
+        dialogue = checked_dialogue(lambda: self.game.referee(info.setup, info.variant, seed))
+        return await dispatch(dialogue, self, len(self.players))
 
 
 FREEZE_LIMIT = 1.0

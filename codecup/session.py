@@ -100,7 +100,20 @@ class RulesPlayer(PlayerSession):
 
     def __attrs_post_init__(self) -> None:
         if self.wire.setup_lines == 0:
-            self.state = self.new_state("")
+            self.state = self._first_state("")
+
+    def _first_state(self, setup: str) -> State:
+        """The rules' first state; one that raises (but on a setup it refuses) or is no
+        :class:`State` is the game's bug (:class:`GameBugError`), not this seat's bot's."""
+        try:
+            state = self.new_state(setup)
+        except (ConfigError, MoveError):
+            raise
+        except Exception as exc:
+            raise GameBugError(f"the rules raised {where(exc)} on the setup {setup!r}") from exc
+        if not isinstance(state, State):
+            raise GameBugError(f"its new_state gave {state!r:.60}, not a codecup.rules.State")
+        return state
 
     @property
     def finished(self) -> bool:
@@ -140,7 +153,7 @@ class RulesPlayer(PlayerSession):
             self.setup.append(line)
             if len(self.setup) == self.wire.setup_lines:
                 try:
-                    self.state = self.new_state("\n".join(self.setup))
+                    self.state = self._first_state("\n".join(self.setup))
                 except (ConfigError, MoveError) as exc:
                     raise DialogueError(
                         f"the referee's setup (lines 1-{self.heard}) is not valid: {exc}"

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 
 import attrs
 
+from codecup.checked import checked_dialogue
 from codecup.dialogue import Fault, Termination, game_bug_outcome
 from codecup.drive import derive_seed, drive
-from codecup.errors import CodecupError, ConfigError, GameBugError, MoveError, SetupError
+from codecup.errors import CodecupError, ConfigError, GameBugError, MoveError, RecordError, SetupError
 from codecup.game import Game, checked_points
 from codecup.record import FAULT, FROM, TO, Record
 
@@ -53,8 +54,13 @@ class ReplayChannel:
 
 
 def verify_record(game: Game, record: Record) -> list[str]:
-    """The differences between the record and what the rules give (empty if it verifies)."""
+    """The differences between the record and what the rules give (empty if it verifies).
+
+    A record whose seats do not fit the game (players, ends, the seats its lines and moves name)
+    is no record of it: :class:`~codecup.errors.RecordError`.
+    """
     match = record.match
+    check_seats(game, record)
     channel = ReplayChannel.from_record(record)
     try:  # a setup the game refuses (--setup) is no game of it
         game.check_setup(match.setup, match.variant)
@@ -62,19 +68,17 @@ def verify_record(game: Game, record: Record) -> list[str]:
         return [f"setup: {exc}"]
     except Exception as exc:  # a game's bug
         return [f"replay failed: {_reason(exc)}"]
+    seed = derive_seed(match.seed, "referee")
     try:
-        dialogue = game.replay_referee(
-            match.setup, match.variant, derive_seed(match.seed, "referee"), record.extra
+        dialogue = checked_dialogue(
+            lambda: game.replay_referee(match.setup, match.variant, seed, record.extra)
         )
+        replay = drive(dialogue, channel, seats=len(match.players))
+        points = list(checked_points(game, replay.outcome, match.variant))
     except SetupError as exc:  # the record's setup is wrong
         return [f"replay failed: {exc}"]
     except ConfigError:  # nothing wrong with the record: this machine lacks what checks it (a word list)
         raise
-    except Exception as exc:  # a game's bug
-        return [f"replay failed: {_reason(exc)}"]
-    try:
-        replay = drive(dialogue, channel)
-        points = list(checked_points(game, replay.outcome, match.variant))
     except GameBugError as exc:  # the game plugin fails on this game, here as when it was played?
         return _game_bug_problems(game, record, str(exc))
     except Exception as exc:  # a record the referee cannot even replay does not verify
@@ -117,6 +121,27 @@ def verify_record(game: Game, record: Record) -> list[str]:
     return problems
 
 
+def check_seats(game: Game, record: Record) -> None:
+    """Raise :class:`RecordError` unless every seat the record names is one of the game's."""
+    seats = len(game.info.seats)
+    given = {
+        "players": len(record.match.players),
+        "result.termination": len(record.result.termination),
+    }
+    for field, count in given.items():
+        if count != seats:
+            raise RecordError(
+                f"malformed record: {field} has {count} entries for the {seats} seats of {game.info.name}"
+            )
+    named = [(f"transcript[{i}]", t.seat) for i, t in enumerate(record.transcript)]
+    named += [(f"moves[{i}]", m.seat) for i, m in enumerate(record.moves)]
+    for field, seat in named:
+        if not 0 <= seat < seats:
+            raise RecordError(
+                f"malformed record: {field}.seat {seat} is not one of the {seats} seats (0 to {seats - 1})"
+            )
+
+
 def _unfinished(game: Game, record: Record) -> str | None:
     """What a record of a game its referee never finished says (its referee process died, or the
     framework failed), where the game plugin itself did not fail; ``None`` for any other record."""
@@ -125,7 +150,13 @@ def _unfinished(game: Game, record: Record) -> str | None:
         return None
     if _says_the_plugin_failed(game, record):
         return None
-    return f"the game was not played to its end ({ends[0].message}): there is no result to check"
+    return _not_played(record)
+
+
+def _not_played(record: Record) -> str:
+    """What a record of a game that ended in a referee error (every seat's) is said to be."""
+    why = record.result.termination[0].message
+    return f"the game was not played to its end ({why}): there is no result to check"
 
 
 def _says_the_plugin_failed(game: Game, record: Record) -> bool:
@@ -137,11 +168,12 @@ def _says_the_plugin_failed(game: Game, record: Record) -> bool:
 
 
 def _game_bug_problems(game: Game, record: Record, why: str) -> list[str]:
-    """A replay the game plugin itself failed: a record of that very failure verifies, any other
-    record cannot be checked (the plugin is to blame, not necessarily the record)."""
-    expected = game_bug_outcome(game.info.name, len(record.match.players), why).ends
-    if list(record.result.termination) == list(expected) and not any(record.result.points):
-        return []
+    """A replay the game plugin itself failed: a record of that very failure has no result to
+    check (as any game not played to its end), any other record cannot be checked (the plugin
+    is to blame, not necessarily the record)."""
+    ends = game_bug_outcome(game.info.name, len(record.match.players), why).ends
+    if list(record.result.termination) == list(ends) and not any(record.result.points):
+        return [_not_played(record)]
     return [
         f"the {game.info.name} plugin failed while replaying it: {why} "
         "(a bug in the game plugin, not necessarily in the record)"

@@ -29,6 +29,11 @@ BROKEN = {
     # a game under a built-in one's name: the other plugin is skipped, whichever comes first
     "a_impostor": "registers a game called 'pillars' as another does",
     "pillars (codecup-test-name_clash)": "its entry point is named 'pillars', as one of codecup's is",
+    # one plugin, one name twice: skipped like two plugins of one name (it was a traceback for all)
+    "registers_twice": "registers two games called 'twice'",
+    # silently absent before
+    "registers_nothing": "registered nothing: its codecup_register_games returned 'a game' instead of",
+    "no_hooks": "registered nothing: codecup_test_no_hooks has no codecup hook (@hookimpl)",
 }
 
 
@@ -84,7 +89,7 @@ def test_every_other_game_plays_and_each_broken_plugin_is_named_once(tmp_path):
 def test_a_bot_program_imports_only_its_own_games_plugin():
     names = (
         "'import_fails', 'bad_signature', 'misspelt_hook', 'registers_junk', 'no_info', 'bad_info',"
-        " 'impostor', 'name_clash', 'tinygame'"
+        " 'impostor', 'name_clash', 'registers_twice', 'registers_nothing', 'no_hooks', 'tinygame'"
     )
     probe = (
         "import sys; from codecup.cli import main; main(['bot', 'twentyone', 'random', '--seed', '3']); "

@@ -161,8 +161,22 @@ def test_verify_of_a_record_with_nonsense_inside_does_not_verify(tmp_path, capsy
         assert main(["verify", str(path)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and str(path) in err
+    # seats the game does not have: malformed (they were "cannot replay the record: IndexError(...)")
     seat_7 = {**doc, "transcript": [{**doc["transcript"][0], "seat": 7}, *doc["transcript"][1:]]}
-    for bad in ({**doc, "setup": "not a setup"}, seat_7):  # the rules cannot replay it: it does not verify
+    move_seat = {**doc, "moves": [{**doc["moves"][0], "seat": 2}, *doc["moves"][1:]]}
+    one_player = {**doc, "players": doc["players"][:1]}
+    one_end = {**doc, "result": {**doc["result"], "termination": doc["result"]["termination"][:1]}}
+    for bad, said in [
+        (seat_7, "transcript[0].seat 7 is not one of the 2 seats (0 to 1)"),
+        (move_seat, "moves[0].seat 2 is not one of the 2 seats (0 to 1)"),
+        (one_player, "players has 1 entries for the 2 seats of twentyone"),
+        (one_end, "result.termination has 1 entries for the 2 seats of twentyone"),
+    ]:
+        path.write_text(json.dumps(bad))
+        capsys.readouterr()
+        assert main(["verify", str(path)]) == 2
+        assert capsys.readouterr().err == f"codecup: error: {path}: malformed record: {said}\n"
+    for bad in ({**doc, "setup": "not a setup"},):  # the rules cannot replay it: it does not verify
         path.write_text(json.dumps(bad))
         capsys.readouterr()
         assert main(["verify", str(path)]) == 1

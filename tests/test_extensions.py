@@ -187,3 +187,75 @@ def test_a_plugin_broken_in_its_games_hook_keeps_no_option_or_command(capsys):
     err = capsys.readouterr().err
     assert "plugin 'broken' is broken and was skipped: codecup_register_games raised RuntimeError" in err
     assert "too" not in err  # no clash reported: the broken plugin took no name
+
+
+def test_a_bad_name_is_said_in_one_short_line():
+    """attrs' own error was the validator's whole repr, hundreds of characters, as the "one line"."""
+    with pytest.raises(ValueError) as caught:
+        GameOption(name="Heap Max", help="", apply=print)
+    assert (
+        str(caught.value)
+        == "GameOption name 'Heap Max' is not lower case words joined by '-' (like 'heap-max')"
+    )
+
+
+def test_one_plugin_adding_an_option_twice_is_not_said_to_clash_with_another(capsys):
+    option = GameOption(name="depth", help="how deep", apply=lambda value: None)
+
+    class Twice:
+        @hookimpl
+        def codecup_register_options(self, register):
+            register(option)
+            register(option)
+
+    pm = make_plugin_manager(load_entry_points=False)
+    pm.register(Twice(), name="twice")
+    pm.installed.add("twice")
+    assert [o.option.name for o in Extensions.from_plugin_manager(pm).options] == ["depth"]
+    assert (
+        capsys.readouterr().err
+        == "codecup: plugin 'twice': option --depth is added twice by this plugin; skipped\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("run", "said"),
+    [
+        (
+            lambda args: 1 / 0,
+            "its command 'paint' raised ZeroDivisionError: division by zero (at test_extensions.py:",
+        ),
+        (lambda args: "done", "its command 'paint' returned 'done', not an exit status"),
+    ],
+    ids=["raises", "returns-text"],
+)
+def test_a_plugin_command_that_fails_is_one_line_naming_the_plugin(capsys, monkeypatch, run, said):
+    """It was a traceback."""
+    plugin = Colours(Applied())
+    plugin.command = attrs.evolve(plugin.command, run=run)
+    pm = make_plugin_manager(load_entry_points=False)
+    pm.register(plugin, name="colours")
+    pm.installed.add("colours")  # as if loaded from an entry point
+    ext = Extensions.from_plugin_manager(pm)
+    monkeypatch.setattr("codecup.cli.load_extensions", lambda: ext)
+    from codecup.cli import main
+
+    assert main(["paint", "B"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"codecup: error: plugin 'colours': {said}") and err.count("\n") == 1
+
+
+def test_an_option_whose_apply_fails_is_one_line_naming_the_plugin(capsys, monkeypatch):
+    """Only a ConfigError was one line (the value refused); any other exception was a traceback."""
+    plugin = Colours(Applied())
+    plugin.option = attrs.evolve(plugin.option, apply=lambda value: {}[value])
+    pm = make_plugin_manager(load_entry_points=False)
+    pm.register(plugin, name="colours")
+    pm.installed.add("colours")
+    ext = Extensions.from_plugin_manager(pm)
+    monkeypatch.setattr("codecup.cli.load_extensions", lambda: ext)
+    from codecup.cli import main
+
+    assert main(["verify", "nothing.json", "--colour-scheme", "x"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("codecup: error: plugin 'colours': its option --colour-scheme raised KeyError: 'x'")

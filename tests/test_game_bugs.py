@@ -2,23 +2,27 @@
 
 Its referee raising, its rules raising on a move already accepted, its points of the wrong
 length: the game is recorded as ``referee-error`` for both seats (no points), the run goes on,
-and ``codecup verify`` accepts a record of that very failure but says of any other that the
-plugin, not the record, failed. A bot's own exception is its seat's crash, its traceback kept.
+and ``codecup verify`` says of a record of that very failure that the game was not played to
+its end (no result to check), and of any other that the plugin, not the record, failed.
+A bot's own exception is its seat's crash, its traceback kept.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
-from codecup.dialogue import Receive, Send, Termination, send_all
-from codecup.errors import IllegalMoveError
-from codecup.record import PlayerInfo
+from codecup.dialogue import NORMAL, Outcome, Played, Receive, Send, Termination, send_all
+from codecup.errors import IllegalMoveError, PluginError
+from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
+from codecup.session import Wire
 from codecup.verify import verify_record
 
 BOTS = [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")]
+NOT_PLAYED, NO_RESULT = "the game was not played to its end (", "): there is no result to check"
 
 
 @pytest.fixture
@@ -50,7 +54,7 @@ def test_a_referee_that_raises_is_a_referee_error_naming_where(tiny_game, twenty
     game = Raises()
     record = play(game)
     assert_referee_error(record, "the referee raised RuntimeError: referee bug (at test_game_bugs.py:")
-    assert verify_record(game, record) == []  # the record of that very failure is what the game gives
+    assert verify_record(game, record) == [NOT_PLAYED + record.result.termination[0].message + NO_RESULT]
     healthy_record = play(tiny_game)
     assert verify_record(tiny_game, healthy_record) == []
     problems = verify_record(game, healthy_record)
@@ -81,9 +85,14 @@ def test_rules_that_raise_on_an_accepted_move_do_not_blame_the_bot(twentyone):
     ("points", "fragment"),
     [
         (lambda outcome: (1.0, 0.0, 0.0), "its points gave 3 numbers for 2 seats"),
+        (lambda outcome: (1.0,), "its points gave 1 numbers for 2 seats"),
         (lambda outcome: (1 / 0,), "its points raised ZeroDivisionError: division by zero"),
+        (lambda outcome: (float("nan"), 0.0), "its points gave nan in (nan, 0.0), not a finite number"),
+        (lambda outcome: (float("inf"), 0.0), "its points gave inf in (inf, 0.0), not a finite number"),
+        (lambda outcome: ("2", "0"), "its points gave '2' in ('2', '0'), not a finite number"),
+        (lambda outcome: 2.0, "its points gave 2.0, not one number per seat"),
     ],
-    ids=["three-numbers", "raises"],
+    ids=["three-numbers", "one-number", "raises", "nan", "inf", "text", "scalar"],
 )
 def test_points_that_fail_are_a_referee_error_that_verifies(twentyone, points, fragment):
     class BadPoints(twentyone):
@@ -93,7 +102,88 @@ def test_points_that_fail_are_a_referee_error_that_verifies(twentyone, points, f
     game = BadPoints()
     record = play(game)
     assert_referee_error(record, fragment)
-    assert verify_record(game, record) == []  # the same failure again (verify itself raised it)
+    Record.loads(record.dumps())  # NaN was written (not JSON), and the record then did not read back
+    # the same failure again (verify itself raised it): no result to check
+    assert verify_record(game, record) == [NOT_PLAYED + record.result.termination[0].message + NO_RESULT]
+
+
+@pytest.mark.parametrize(
+    ("outcome", "fragment"),
+    [
+        (Outcome((float("nan"), 0.0), (NORMAL, NORMAL)), "outcome gave nan in (nan, 0.0), not a finite"),
+        (Outcome((1.0, 0.0, 0.0), (NORMAL, NORMAL)), "outcome gave 3 numbers for 2 seats"),
+        (Outcome((1.0, 0.0), (NORMAL,)), "outcome gave ends (SeatEnd("),
+        (Outcome((1.0, 0.0), (NORMAL, NORMAL), {"x": float("inf")}), "extra data that is not JSON"),
+        (Outcome((1.0, 0.0), (NORMAL, NORMAL), {"x": object()}), "extra data that is not JSON"),
+    ],
+    ids=["nan-score", "three-scores", "one-end", "inf-extra", "object-extra"],
+)
+def test_an_outcome_that_is_not_one_score_and_end_per_seat_is_a_referee_error(twentyone, outcome, fragment):
+    """NaN scores were recorded (invalid JSON, a record that did not verify, NaN standings),
+    extra seats too."""
+
+    class BadOutcome(twentyone):
+        def referee(self, setup, variant, seed):
+            yield from send_all(setup)
+            return outcome
+
+    record = play(BadOutcome())
+    assert_referee_error(record, fragment)
+    Record.loads(record.dumps())
+
+
+@pytest.mark.parametrize(
+    ("request_", "fragment"),
+    [
+        (Send(0, 17), "the referee asked for Send(seat=0, line=17): 17 is not text (a str)"),
+        (Send(2, "x"), "its seat 2 is not one of the 2 seats (0 to 1)"),
+        (Receive(-1), "its seat -1 is not one of the 2 seats"),
+        (Played(0, None), "None is not text (a str)"),
+        (Send(1, "a\nb"), "a line holds a line break"),
+    ],
+    ids=["int-line", "seat-2", "seat-minus-1", "move-none", "two-lines"],
+)
+def test_a_request_the_framework_cannot_carry_out_is_a_referee_error(twentyone, request_, fragment):
+    """An int sent as a line was seat 0's crash with in-process bots, and a bug of codecup with
+    programs."""
+
+    class BadRequest(twentyone):
+        def referee(self, setup, variant, seed):
+            yield request_
+            return Outcome((1.0, 0.0), (NORMAL, NORMAL))
+
+    record = play(BadRequest())
+    assert_referee_error(record, fragment)
+
+
+@pytest.mark.parametrize(
+    ("setup", "fragment"),
+    [
+        (lambda rng: rng.randint(0, 5), "its random_setup gave "),
+        (lambda rng: None, "its random_setup gave None, not text (a str)"),
+        (lambda rng: 1 / 0, "its random_setup raised ZeroDivisionError: division by zero"),
+    ],
+    ids=["int", "none", "raises"],
+)
+def test_a_random_setup_that_is_not_text_is_the_plugins_error_before_the_game(twentyone, setup, fragment):
+    """An int setup was seat 0's crash with in-process bots, and a bug of codecup with programs."""
+
+    class BadSetup(twentyone):
+        def random_setup(self, rng, variant):
+            return setup(rng)
+
+    with pytest.raises(PluginError, match=r"^the twentyone plugin failed: ") as caught:
+        new_match(BadSetup(), BOTS, seed=3)
+    assert fragment in str(caught.value)
+
+
+def test_a_check_setup_that_gives_no_text_is_the_plugins_error(twentyone):
+    class BadCheck(twentyone):
+        def check_setup(self, text, variant):
+            return int(text)
+
+    with pytest.raises(PluginError, match="its check_setup gave 4, not text"):
+        new_match(BadCheck(), BOTS, seed=3, setup="4")
 
 
 def test_a_referee_whose_own_rules_refuse_its_move_is_a_referee_error(twentyone):
@@ -144,3 +234,119 @@ def test_play_survives_a_plugin_whose_result_notes_raise(twentyone):
     record = play(game)
     lines = describe_result(game, record).splitlines()
     assert lines[0] == "Result:" and len(lines) == 3 and "score" in lines[1]
+
+
+@pytest.mark.parametrize(
+    ("new_state", "fragment"),
+    [
+        (lambda setup: 1 / 0, "the rules raised ZeroDivisionError: division by zero (at test_game_bugs.py:"),
+        (lambda setup: int(setup), "its new_state gave "),
+    ],
+    ids=["raises", "not-a-state"],
+)
+def test_rules_that_fail_on_the_setup_in_a_bots_session_do_not_blame_the_bot(twentyone, new_state, fragment):
+    """It was the crash of the first seat whose session met it (its bot lost)."""
+
+    class Buggy(twentyone):
+        def new_state(self, setup, variant):
+            return new_state(setup)
+
+    assert_referee_error(play(Buggy()), fragment)
+
+
+@pytest.mark.parametrize(
+    ("referee", "fragment"),
+    [
+        (lambda: 1 / 0, "its referee raised ZeroDivisionError: division by zero (at test_game_bugs.py:"),
+        (lambda: [Send(0, "Start")], "its referee gave [Send(seat=0, line='Start')], not a dialogue"),
+    ],
+    ids=["raises", "a-list"],
+)
+def test_a_referee_that_fails_before_its_dialogue_starts_is_the_plugins_failure(twentyone, referee, fragment):
+    """It was "the referee failed: ... (a bug of codecup, please report it)"."""
+
+    class Buggy(twentyone):
+        def referee(self, setup, variant, seed):
+            return referee()
+
+    game = Buggy()
+    record = play(game)
+    assert_referee_error(record, fragment)
+    assert verify_record(game, record) == [NOT_PLAYED + record.result.termination[0].message + NO_RESULT]
+
+
+@pytest.mark.parametrize(
+    ("render", "said"),
+    [
+        (lambda moves: 1 / 0, "render_text raised ZeroDivisionError"),
+        (lambda moves: 7, "render_text gave 7, not text"),
+    ],
+    ids=["raises", "not-text"],
+)
+def test_play_goes_on_without_drawings_when_render_text_fails(twentyone, capsys, render, said):
+    """`codecup play` (not --quiet) ended in a traceback."""
+    from codecup.cli.play import LiveView
+
+    class Buggy(twentyone):
+        def render_text(self, setup, variant, moves):
+            return render(moves)
+
+    game = Buggy()
+    view = LiveView(game, quiet=False)
+    match = new_match(game, BOTS, seed=3)
+    view.codecup_match_start(match)
+    view.codecup_move(match, 0, "1", 0.0, False)
+    out, err = capsys.readouterr()
+    assert "1. first a: 1" in out
+    (line,) = err.splitlines()
+    assert line.startswith(f"codecup: the twentyone plugin's {said}") and line.endswith(
+        ": positions are not drawn"
+    )
+
+
+@pytest.mark.parametrize(
+    ("method", "value", "said"),
+    [
+        ("run_notes", lambda: "one line", "its run_notes gave 'one line', not lines of text"),
+        ("run_notes", lambda: 1 / 0, "its run_notes raised ZeroDivisionError"),
+        ("results_key", lambda: 42, "its results_key gave 42, not text or None"),
+    ],
+    ids=["notes-text", "notes-raise", "key-int"],
+)
+def test_what_a_run_keeps_of_the_game_is_checked_before_it_starts(twentyone, method, value, said):
+    """A run's notes and results key are asked before a run: a bad one is one line naming the plugin."""
+    from codecup.game import results_key_of, run_notes_of
+
+    game = type("Buggy", (twentyone,), {method: lambda self, variant: value()})()
+    ask = run_notes_of if method == "run_notes" else results_key_of
+    with pytest.raises(PluginError, match=rf"^the twentyone plugin failed: {re.escape(said)}"):
+        ask(game, "classic")
+
+
+def test_a_built_in_bot_that_cannot_be_made_is_its_seats_crash(twentyone):
+    """Its new_bot raising ended play_match (and so `codecup play`, or a tournament's game) in a traceback."""
+
+    class Game(twentyone):
+        def new_bot(self, bot, variant, seed, clock):
+            if bot == "perfect":
+                raise ZeroDivisionError("no bot today")
+            return super().new_bot(bot, variant, seed, clock)
+
+    record = play(Game())
+    assert record.result.termination[0].kind is Termination.CRASH
+    assert "ZeroDivisionError('no bot today')" in record.result.termination[0].message
+    assert "Traceback" in record.logs[0]
+    assert record.result.termination[1].kind is Termination.NORMAL
+
+
+def test_rules_that_fail_as_a_session_is_made_are_the_plugins_failure(twentyone):
+    """A game whose players get no setup lines builds its first state as the session is made."""
+
+    class Game(twentyone):
+        def wire(self, variant):
+            return Wire(setup_lines=0)
+
+        def new_state(self, setup, variant):
+            raise KeyError("no rules today")
+
+    assert_referee_error(play(Game()), "the rules raised KeyError: 'no rules today'")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from codecup.errors import PluginError, UnknownGameError
+from codecup.game import Game
 from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager
 from tests.support import TINYGAME_DIST
@@ -66,7 +67,7 @@ def test_registry_rejects_duplicate_names(tiny_pm):
             register(tinygame.TwentyOne())
 
     pm = make_plugin_manager(load_entry_points=False, plugins=(tinygame, Again()))
-    with pytest.raises(PluginError, match="two plugins register a game called 'twentyone'"):
+    with pytest.raises(PluginError, match="two games are called 'twentyone'"):
         load_games(pm)
 
 
@@ -101,3 +102,32 @@ def test_builtin_games_come_from_entry_points():
     names = {ep.name for ep in entry_points(group="codecup")}
     assert {"pillars"} <= names
     assert set(load_games().names()) >= names - {"twentyone"}
+
+
+def test_a_game_without_rules_that_lists_bots_is_refused_when_it_loads(tiny_pm):
+    """Its bots were listed by `codecup games`, then `play` and `bot` ended in a traceback
+    (NotImplementedError: the derived player session needs the rules)."""
+    import tinygame
+
+    class NoRules(tinygame.TwentyOne):
+        new_state = Game.new_state  # as a game written before the rules API
+
+    class Plugin:
+        @hookimpl
+        def codecup_register_games(self, register):
+            register(NoRules())
+
+    with pytest.raises(PluginError, match=r"it lists bots \(random, perfect\) but gives neither its rules"):
+        load_games(make_plugin_manager(load_entry_points=False, plugins=(Plugin(),)))
+
+    class OwnPlayers(NoRules):
+        def new_player(self, bot, variant, seed, clock):
+            return tinygame.TwentyOne().new_player(bot, variant, seed, clock)
+
+    class Fine:
+        @hookimpl
+        def codecup_register_games(self, register):
+            register(OwnPlayers())
+
+    fine = make_plugin_manager(load_entry_points=False, plugins=(Fine(),))
+    assert load_games(fine).names() == ["twentyone"]

@@ -129,9 +129,10 @@ def test_a_game_bug_during_replay_is_named_by_its_type(doc, monkeypatch):
         raise ZeroDivisionError("division by zero")
 
     monkeypatch.setattr(game, "replay_referee", broken)
-    assert verify_record(game, Record.from_json(doc)) == [
-        "replay failed: ZeroDivisionError: division by zero"
-    ]
+    (problem,) = verify_record(game, Record.from_json(doc))
+    said = "the spaghetti plugin failed while replaying it: its referee raised ZeroDivisionError"
+    assert problem.startswith(f"{said}: division by zero")
+    assert problem.endswith("(a bug in the game plugin, not necessarily in the record)")
 
 
 def test_a_referee_refused_as_it_is_made_is_told_apart(doc, monkeypatch):

@@ -15,7 +15,7 @@ from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, play_spec, positive_int
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.game import Game
+from codecup.game import Game, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
@@ -76,7 +76,7 @@ def _spec(args: argparse.Namespace, game: Game) -> TournamentSpec | None:
         seed=args.seed,
         rounds=args.rounds,
         clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
-        notes=game.run_notes(variant.name),
+        notes=run_notes_of(game, variant.name),
     )
 
 

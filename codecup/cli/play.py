@@ -16,6 +16,7 @@ from pathlib import Path
 import attrs
 
 from codecup import loop
+from codecup.checked import short
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, output_file, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
@@ -23,7 +24,7 @@ from codecup.cli.tournament import add_clock_mode_option, add_limit_options, lim
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.errors import CodecupError, ConfigError, where
-from codecup.game import Game, notes_of
+from codecup.game import Game, notes_of, run_notes_of
 from codecup.hookspecs import hookimpl
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.reading import read_file
@@ -63,6 +64,25 @@ class LiveView:
         self.game = game
         self.quiet = quiet
         self.moves: list[str] = []
+        self.drawn = True  # False once the plugin's render_text failed: the moves go on, undrawn
+
+    def draw(self, match: MatchInfo) -> None:
+        """The position after the moves so far; a render_text that fails (raises, or gives no
+        text) is said once, naming the plugin, and the match goes on without drawings."""
+        if not self.drawn:
+            return
+        name = self.game.info.name
+        try:
+            text = self.game.render_text(match.setup, match.variant, self.moves)
+        except Exception as exc:
+            why = f"raised {where(exc)}"
+        else:
+            if isinstance(text, str):
+                print(text)
+                return
+            why = f"gave {short(text)}, not text (a str)"
+        self.drawn = False
+        print(f"codecup: the {name} plugin's render_text {why}: positions are not drawn", file=sys.stderr)
 
     @hookimpl
     def codecup_match_start(self, match: MatchInfo) -> None:
@@ -72,7 +92,7 @@ class LiveView:
             f"{p.name} ({seat})" for p, seat in zip(match.players, self.game.info.seats, strict=False)
         )
         print(f"{self.game.info.title}, variant {match.variant}, seed {match.seed}: {names}")
-        print(self.game.render_text(match.setup, match.variant, []))
+        self.draw(match)
 
     @hookimpl
     def codecup_move(self, match: MatchInfo, seat: int, move: str, elapsed: float, stand_in: bool) -> None:
@@ -84,7 +104,7 @@ class LiveView:
         if stand_in:  # its program faulted: the game's stand-in moves for it
             who += " (stand-in after its fault)"
         print(f"\n{len(self.moves)}. {who}: {move}   [{elapsed:.3f}s into the game]")
-        print(self.game.render_text(match.setup, match.variant, self.moves))
+        self.draw(match)
         sys.stdout.flush()
 
 
@@ -181,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
         clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
     )
     if args.quiet:  # what the game says a reader must know (Lucky Words: a list that is not the official one)
-        for note in game.run_notes(match.variant):
+        for note in run_notes_of(game, match.variant):
             print(f"codecup: {note}", file=sys.stderr)
     else:  # programs run in this folder: what it lacks of the game's files is provided
         here = [attrs.evolve(p, directory=str(Path.cwd())) if p.bot is None else p for p in players]

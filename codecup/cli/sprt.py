@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import functools
-import random
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -31,7 +30,7 @@ from codecup.cli.tournament import add_run_options, limits_of, warn_oversubscrip
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed
 from codecup.errors import CodecupError, ConfigError
-from codecup.game import Game, Variant
+from codecup.game import Game, Variant, run_notes_of
 from codecup.outfolder import RunKind, claim_folder
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
@@ -106,7 +105,7 @@ def pair(
     clock = args.clock or variant.clock
     clock_mode = args.clock_mode or DEFAULT_CLOCK_MODE
     seed = derive_seed(args.seed, "sprt", k) % 2**31
-    setup = game.random_setup(random.Random(seed), variant.name)
+    setup = game.start_position(seed, variant.name)  # its random setup, checked
     first, second = (
         MatchInfo(game.info.name, variant.name, seed, setup, players, clock, clock_mode)
         for players in ((new, old), (old, new))
@@ -169,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     pool: ex.GamePool
     if address is None:
         jobs = args.jobs or ex.default_jobs()
-        warn_oversubscription(jobs)
+        warn_oversubscription(jobs, args.clock_mode or DEFAULT_CLOCK_MODE)
         pool = ex.LocalPool(jobs)
     else:
         pool = ex.DaskPool(address)
@@ -189,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
             f"alpha {args.alpha:g}, beta {args.beta:g}; bounds [{lower:+.3f}, {upper:+.3f}]",
             flush=True,
         )
-        for line in game.run_notes(variant.name):
+        for line in run_notes_of(game, variant.name):
             print(line, flush=True)
     start = time.perf_counter()
     max_pairs = args.max_games // 2

@@ -26,7 +26,7 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
-from codecup.game import Game
+from codecup.game import Game, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo
@@ -78,9 +78,9 @@ def check_clock_mode(value: Any, where: Path) -> str:
 
 
 @functools.cache  # once per run, though demo plays one tournament per game
-def warn_oversubscription(jobs: int) -> None:
-    """One line on stderr when ``jobs`` games would share cores."""
-    warning = ex.oversubscription(jobs)
+def warn_oversubscription(jobs: int, clock_mode: str) -> None:
+    """One line on stderr when ``jobs`` games would share cores (what that costs under ``clock_mode``)."""
+    warning = ex.oversubscription(jobs, clock_mode)
     if warning:
         print(f"codecup: {warning}", file=sys.stderr, flush=True)
 
@@ -264,9 +264,9 @@ def run(args: argparse.Namespace) -> int:
         challenger=_option(args, opts, "challenger", None),
         swiss_rounds=_option(args, opts, "swiss_rounds", None),
         top=_option(args, opts, "top", 4),
-        notes=(*kit_notes, *game.run_notes(variant.name)),
+        notes=(*kit_notes, *run_notes_of(game, variant.name)),
         limits=limits_of(args, opts).describe(),
-        results_key=game.results_key(variant.name),
+        results_key=results_key_of(game, variant.name),
     )
     spec.check()
     out = Path(_option(args, opts, "out", DEFAULT_OUT))
@@ -343,7 +343,7 @@ def play_spec(
     pool: ex.GamePool
     if address is None:
         n = jobs or ex.default_jobs()
-        warn_oversubscription(n)
+        warn_oversubscription(n, spec.clock_mode)
         pool = ex.LocalPool(n)
     else:
         pool = ex.DaskPool(address)

@@ -11,6 +11,7 @@ import attrs
 from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.clock import CPU, loop_time
 from codecup.drive import derive_seed
+from codecup.errors import ConfigError
 from codecup.game import Game
 from codecup.players.base import Player
 from codecup.players.inprocess import InProcessPlayer
@@ -18,6 +19,7 @@ from codecup.players.subprocess import SubprocessPlayer, SubprocessSettings
 from codecup.record import MatchInfo
 from codecup.sandbox import Box, Policy
 from codecup.sandbox.orphans import TOKEN_VARIABLE
+from codecup.session import PlayerSession
 
 KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "TZ")  # what a program inherits from the referee's environment
 
@@ -44,6 +46,24 @@ def program_environment(match: MatchInfo, seat: int, box: Box | None) -> dict[st
     return env
 
 
+@attrs.define(eq=False)
+class FailedSession(PlayerSession):
+    """A built-in bot's session that could not be made: it raises that exception at its first line,
+    in the game, where its in-process player says whose failure it is (the rules':
+    :class:`~codecup.errors.GameBugError`, a referee error; the bot's: its seat's crash)."""
+
+    error: Exception
+
+    def receive(self, line: str) -> list[str]:
+        """Raise the failure of the session's making."""
+        raise self.error
+
+    @property
+    def finished(self) -> bool:
+        """Never: it fails at its first line."""
+        return False
+
+
 def make_player(
     game: Game, match: MatchInfo, seat: int, settings: SubprocessSettings, policy: Policy
 ) -> Player:
@@ -51,7 +71,13 @@ def make_player(
     info = match.players[seat]
     if info.bot is not None:
         seed = derive_seed(match.seed, "seat", seat)
-        session = game.new_player_checked(info.bot, match.variant, seed, match.clock)
+        session: PlayerSession
+        try:
+            session = game.new_player_checked(info.bot, match.variant, seed, match.clock)
+        except ConfigError:  # an unknown bot or variant: the user's, said before the game
+            raise
+        except Exception as exc:  # the plugin's: said in the game, where its failure belongs
+            session = FailedSession(exc)
         timer = time.thread_time if match.clock_mode == CPU else loop_time
         return InProcessPlayer(session, timer=timer)
     cwd = Path(info.directory) if info.directory else Path.cwd()

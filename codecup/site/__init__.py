@@ -37,6 +37,7 @@ def write_atomic(path: Path, text: str) -> None:
 
 def write_assets(out: Path, game: Game) -> None:
     """The files every page shares: style, viewer, the game's drawing script."""
+    from codecup.site.drawing import Drawing
     from codecup.site.pages import TEXT_SCRIPT, script_name
 
     (out / "view").mkdir(parents=True, exist_ok=True)
@@ -45,9 +46,9 @@ def write_assets(out: Path, game: Game) -> None:
     write_atomic(out / "viewer.js", _asset("viewer.js"))
     # text.js always: it also shows a game the plugin's own script cannot have (its frames failed)
     write_atomic(out / "draw" / f"{TEXT_SCRIPT}.js", _asset(f"{TEXT_SCRIPT}.js"))
-    script = game.view_script()
-    if script is not None:
-        write_atomic(out / "draw" / script_name(game), script)
+    drawing = Drawing.of(game)
+    if drawing.script is not None:
+        write_atomic(out / "draw" / script_name(game, drawing), drawing.script)
 
 
 def write_game_page(out: Path, game: Game, game_id: str, record: Record) -> Path:

@@ -15,12 +15,11 @@ import attrs
 import jinja2
 
 from codecup.dialogue import SeatEnd, Termination
-from codecup.errors import where
 from codecup.game import Game, notes_of
-from codecup.plugins import say_once
 from codecup.record import FAULT, Record
 from codecup.site import figures
 from codecup.site.clocks import clock_left_after_moves
+from codecup.site.drawing import Drawing, frames_of
 from codecup.tournament.ratings import Rating, signed
 from codecup.tournament.schedule import MAX_REPLAYS, ScheduledGame, knockout_matches
 from codecup.tournament.standings import Standings
@@ -209,23 +208,20 @@ def _text_frames(frames: list[Any]) -> tuple[list[list[int]], list[str]]:
 
 def _frames(game: Game, record: Record) -> tuple[list[Any], list[str] | None, str]:
     """The page's frames, its table of shared text lines (text frames), and its drawing script."""
-    m = record.match
-    moves = record.move_texts
-    try:
-        frames = game.view_frames(m.setup, m.variant, moves)
-    except Exception as exc:  # a plugin's drawing error spoils the board, not the site: said, in text
-        why = f"the {game.info.name} plugin's view_frames raised {where(exc)}"
-        say_once(f"codecup: {why}: its games' pages show that instead of the board")
-        text, lines = _text_frames([f"cannot draw this game: {why}"] * (len(moves) + 1))
+    drawing = Drawing.of(game)
+    frames = frames_of(game, record, drawing)
+    if isinstance(frames, str):  # the plugin's drawing failed: said, in text, instead of the board
+        text, lines = _text_frames([f"cannot draw this game: {frames}"] * (len(record.moves) + 1))
         return text, lines, f"{TEXT_SCRIPT}.js"
-    if game.view_script() is None:
-        return (*_text_frames(frames), script_name(game))
-    return frames, None, script_name(game)
+    if drawing.script is None:
+        return (*_text_frames(frames), f"{TEXT_SCRIPT}.js")
+    return frames, None, f"{game.info.name}.js"
 
 
-def script_name(game: Game) -> str:
+def script_name(game: Game, drawing: Drawing | None = None) -> str:
     """The file under ``draw/`` that draws this game's positions."""
-    return f"{game.info.name}.js" if game.view_script() is not None else f"{TEXT_SCRIPT}.js"
+    script = (drawing or Drawing.of(game)).script
+    return f"{game.info.name}.js" if script is not None else f"{TEXT_SCRIPT}.js"
 
 
 def _logs(game: Game, record: Record) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
+from codecup.clock import WALL
 from codecup.errors import CodecupError, ConfigError
 from codecup.processes import alive, signal_name
 from codecup.record import MatchInfo, Record
@@ -88,15 +89,22 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def oversubscription(jobs: int) -> str | None:
-    """A one-line warning when ``jobs`` games would run more busy programs than there are cores."""
+def oversubscription(jobs: int, clock_mode: str) -> str | None:
+    """A one-line warning when ``jobs`` games would run more busy programs than there are cores:
+    what that costs under ``clock_mode`` (see docs/security.md, "Clocks")."""
     cores = default_jobs()
     busy = jobs * BUSY_SEATS_PER_GAME
     if busy <= cores:
         return None
-    return (
-        f"warning: {jobs} games at once run {busy} busy programs on {cores} cores: "
-        f"they will wait for a core on their own clocks (fair clocks need --jobs {cores} or fewer)"
+    said = f"warning: {jobs} games at once run {busy} busy programs on {cores} cores: "
+    if clock_mode == WALL:
+        return said + (
+            "under the wall clock, a program is charged for the time it waits for a core"
+            f" (fair clocks need --jobs {cores} or fewer, or --clock-mode cpu)"
+        )
+    return said + (
+        "under the cpu clock, waiting for a core is not charged, so the games just take longer;"
+        " the backstop on idle time still holds"
     )
 
 

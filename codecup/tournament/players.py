@@ -161,6 +161,16 @@ def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
     return value
 
 
+def _option_text(value: object, key: object, where: str) -> str:
+    """A plugin option's value in a tournament file as text, as on the command line: a YAML
+    number or true/false as written (``heap-max: 4``), not only a quoted string."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    raise PlayersFileError(f"{where}: option {key!r} must be text or a number, not {value!r}")
+
+
 def _hidden_folders(value: Any, base: Path, where: str) -> tuple[str, ...]:
     """The ``hide:`` option: a folder or a list of folders (relative to the file), each existing."""
     items = [value] if isinstance(value, str) else value
@@ -214,9 +224,7 @@ def parse_players(
                 options["hide"] = _hidden_folders(value, base, where)
                 continue
             if norm in plugin_options and norm not in OPTION_TYPES:
-                if not isinstance(value, str):
-                    raise PlayersFileError(f"{where}: option {key!r} must be str, not {value!r}")
-                from_plugins[norm] = value
+                from_plugins[norm] = _option_text(value, key, where)
                 continue
             if norm not in OPTION_TYPES:
                 known = ", ".join(sorted([*OPTION_TYPES, *plugin_options, "base", "hide"]))

@@ -17,8 +17,11 @@ from typing import Any
 
 import attrs
 
+from codecup.checked import is_number, short
 from codecup.dialogue import Termination
+from codecup.errors import where
 from codecup.game import Game, Standing
+from codecup.plugins import say_once
 from codecup.record import Record
 from codecup.terminal import columns, pad
 
@@ -222,6 +225,28 @@ def rates_of(standing: Standing) -> Standing:
     )
 
 
+def ranking_keys(game: Game, standings: Mapping[str, Standing]) -> dict[str, tuple[float, ...]]:
+    """Each player's ``game.standing_key``; the default key for all where the plugin's raises or
+    gives something that is not a tuple of finite numbers (said once, on stderr, naming it)."""
+    try:
+        keys = {name: game.standing_key(s) for name, s in standings.items()}
+        bad = next((k for k in keys.values() if not _is_key(k)), None)
+        if bad is None:
+            return {name: tuple(float(x) for x in key) for name, key in keys.items()}
+        why = f"gave {short(bad)}, not a tuple of finite numbers"
+    except Exception as exc:
+        why = f"raised {where(exc)}"
+    say_once(
+        f"codecup: the {game.info.name} plugin's standing_key {why}:"
+        " the standings rank by points, then score, then fewer irregular losses"
+    )
+    return {name: Game.standing_key(game, s) for name, s in standings.items()}
+
+
+def _is_key(key: object) -> bool:
+    return isinstance(key, (tuple, list)) and all(is_number(x) for x in key)
+
+
 def compute_standings(
     game: Game,
     players: Sequence[str],
@@ -273,10 +298,8 @@ def compute_standings(
                 )
     position = {name: i for i, name in enumerate(order or players)}
     ranked_on = {n: rates_of(s) if rates else s for n, s in totals.items()}
-    ranked = sorted(
-        players,
-        key=lambda n: (tuple(-x for x in game.standing_key(ranked_on[n])), position.get(n, len(position))),
-    )
+    keys = ranking_keys(game, ranked_on)
+    ranked = sorted(players, key=lambda n: (tuple(-x for x in keys[n]), position.get(n, len(position))))
     rows = []
     for i, name in enumerate(ranked):
         used = clocks[name]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
-import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ import attrs
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.errors import ConfigError
-from codecup.game import Game
+from codecup.game import Game, results_key_of
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.terminal import printable
 from codecup.tournament import schedule as sched
@@ -217,7 +216,7 @@ class TournamentResult:
 
 def _setup(game: Game, spec: TournamentSpec, seed: int, cache: dict[int, str]) -> str:
     if seed not in cache:
-        cache[seed] = game.random_setup(random.Random(seed), spec.variant)
+        cache[seed] = game.start_position(seed, spec.variant)  # its random setup, checked
     return cache[seed]
 
 
@@ -340,7 +339,7 @@ def run_tournament(
     log = ResultsLog.open(out / LOG_NAME, lock=True)
     try:
         _check_log_is_this_tournaments(spec, log, out)
-        check_schedule(spec, out, has_games=bool(log.records), results_key=game.results_key(spec.variant))
+        check_schedule(spec, out, has_games=bool(log.records), results_key=results_key_of(game, spec.variant))
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
         tell = _Tell(on_record, on_logged)
         return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell)
@@ -363,11 +362,11 @@ def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: P
             spec.clock,
             spec.clock_mode,
         )
-        stranger = next((p.name for p in m.players if p not in spec.players), None)
+        stranger = next((p for p in m.players if p not in spec.players), None)
         if not same_game or stranger is not None:
             why = (
-                f"player {stranger!r} is not in this players list, or not as it is now"
-                if same_game
+                _changed(stranger, spec.players)
+                if same_game and stranger is not None
                 else f"{_kind(m.game, m.variant, m.clock, m.clock_mode)}, this one "
                 f"{_kind(spec.game, spec.variant, spec.clock, spec.clock_mode)}"
             )
@@ -375,6 +374,28 @@ def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: P
                 f"{out / LOG_NAME} holds game {game_id} of a different tournament ({why}): "
                 "use another --out folder"
             )
+
+
+def _changed(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> str:
+    """How a player of a logged game differs from the players list's player of that name, if any."""
+    now = next((p for p in players if p.name == logged.name), None)
+    if now is None:
+        return f"player {logged.name!r} is not in this players list"
+    fields = [
+        f.name for f in attrs.fields(PlayerInfo) if f.eq and getattr(logged, f.name) != getattr(now, f.name)
+    ]
+    said = "; ".join(
+        f"its {field} was {_shown(getattr(logged, field))}, now {_shown(getattr(now, field))}"
+        for field in fields
+    )
+    return f"player {logged.name!r} is not as it is now in this players list: {said}"
+
+
+def _shown(value: object) -> str:
+    """A player's field as the players list would give it: a command or env as words."""
+    if isinstance(value, tuple):
+        return " ".join("=".join(v) if isinstance(v, tuple) else str(v) for v in value) or "none"
+    return "none" if value is None else repr(value)
 
 
 def _kind(game: str, variant: str, clock: float, clock_mode: str) -> str:

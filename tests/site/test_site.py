@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import threading
@@ -415,3 +416,66 @@ def test_a_live_site_that_cannot_be_written_does_not_stop_the_run(site, tmp_path
         live.add(g, r)  # no exception
     assert capsys.readouterr().err.count("cannot write the live site") == 1
     assert len(live.games) == len(result.games)
+
+
+def _frames(count):
+    return lambda self, setup, variant, moves: count(len(moves))
+
+
+@pytest.mark.parametrize(
+    ("members", "said"),
+    [
+        ({"view_script": lambda self: 1 / 0}, "view_script raised ZeroDivisionError: division by zero"),
+        ({"view_script": lambda self: 42}, "view_script gave 42, not text (a str) or None"),
+        (
+            {"view_frames": _frames(lambda n: [object()] * (n + 1))},
+            "view_frames gave frames that are not JSON",
+        ),
+        (
+            {"view_frames": _frames(lambda n: [float("nan")] * (n + 1))},
+            "view_frames gave frames that are not JSON",
+        ),
+        ({"view_frames": _frames(lambda n: [1])}, "view_frames gave 1 frames for "),
+        ({"view_frames": _frames(lambda n: "frames")}, "view_frames gave 'frames', not a list of frames"),
+    ],
+    ids=["script-raises", "script-int", "frames-objects", "frames-nan", "frames-short", "frames-text"],
+)
+def test_a_live_site_goes_on_when_the_plugins_drawing_fails(
+    site, tmp_path, capsys, monkeypatch, members, said
+):
+    """The live site's traceback stopped the tournament, with no standings (only a view_frames
+    that raised was caught): now each is said once, and the pages show it instead of the board."""
+    from codecup.site.live import LiveSite
+
+    monkeypatch.setattr("codecup.plugins._said", set())
+    _, game, result = site
+    broken = type("Broken", (type(game),), members)()
+    live = LiveSite(tmp_path, broken, result.spec, interval=5.0, clock=lambda: 0.0)
+    (g1, r1), (g2, r2) = result.games[:2]
+    live.add(g1, r1)
+    live.add(g2, r2)
+    live.finish(result)
+    assert "Finished:" in (tmp_path / "index.html").read_text()
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and said in err[0] and err[0].startswith("codecup: the pillars plugin's "), err
+    assert err[0].endswith(": its games' pages show that instead of the board")
+    page = (tmp_path / "view" / f"{g1.id}.html").read_text()
+    data = game_data(page)
+    assert len(data["frames"]) == len(r1.moves) + 1 and '<script src="../draw/text.js">' in page
+    assert said in "\n".join(data["shared"])
+    assert not (tmp_path / "draw" / "pillars.js").exists() or "view_frames" in said
+
+
+def test_frames_that_fail_differently_in_each_game_are_said_once(site, tmp_path, capsys, monkeypatch):
+    from codecup.site.live import LiveSite
+
+    monkeypatch.setattr("codecup.plugins._said", set())
+    _, game, result = site
+    calls = itertools.count(1)
+    fewer = _frames(lambda n: [0] * (n + 1 - next(calls)))  # a message of its own for each game
+    broken = type("Broken", (type(game),), {"view_frames": fewer})()
+    live = LiveSite(tmp_path, broken, result.spec, interval=5.0, clock=lambda: 0.0)
+    for g, record in result.games[:3]:
+        live.add(g, record)
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "view_frames gave " in line and " frames for " in line

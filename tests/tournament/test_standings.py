@@ -86,3 +86,25 @@ def test_standings_csv_shows_a_formula_like_name_as_text(name):
     assert [r[1] for r in rows[1:]] == ["'" + name, "plain"]
     assert st.to_json()["standings"][0]["player"] == name  # the JSON keeps the name as it is
     assert SCHEMA == "codecup-standings/1"
+
+
+@pytest.mark.parametrize(
+    ("key", "said"),
+    [
+        (lambda s: 1 / 0, "standing_key raised ZeroDivisionError: division by zero (at test_standings.py:"),
+        (lambda s: s.points, "standing_key gave 0.0, not a tuple of finite numbers"),
+        (lambda s: (float("nan"),), "standing_key gave (nan,), not a tuple of finite numbers"),
+    ],
+    ids=["raises", "number", "nan"],
+)
+def test_a_plugins_standing_key_that_fails_ranks_by_the_default(capsys, monkeypatch, key, said):
+    """It stopped a tournament (and its live site) with a traceback, without standings."""
+    import types
+
+    monkeypatch.setattr("codecup.plugins._said", set())
+    broken = types.SimpleNamespace(info=types.SimpleNamespace(name="nim"), standing_key=key)
+    st = compute_standings(broken, ["a", "b"], [game("a", "b", (0, 2)), game("b", "a", (2, 0))])
+    assert st.order == ["b", "a"]
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"codecup: the nim plugin's {said}")
+    assert line.endswith(": the standings rank by points, then score, then fewer irregular losses")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 
 from codecup.errors import ConfigError
@@ -222,3 +223,17 @@ def test_the_summary_defuses_a_bots_escape_sequences(play_tournament, tmp_path):
     summary = _summary_with(play_tournament, tmp_path, ESCAPING_CRASH)
     assert "    | \\x1b]0;PWNED\\x07\\x1b[31mred" in summary
     assert "\x1b" not in summary and "\x07" not in summary and "\u202e" not in summary
+
+
+def test_resume_says_which_field_of_a_player_changed(play_tournament, bots, tmp_path):
+    """It said only "not in this players list, or not as it is now"."""
+    play_tournament(bots[:2], tmp_path)
+    moved = (attrs.evolve(bots[0], directory=str(tmp_path), env=(("DEPTH", "3"),)), bots[1])
+    with pytest.raises(ConfigError) as caught:
+        play_tournament(moved, tmp_path)
+    assert (
+        "(player 'r1' is not as it is now in this players list:"
+        f" its directory was none, now {str(tmp_path)!r}; its env was none, now DEPTH=3)"
+    ) in str(caught.value)
+    with pytest.raises(ConfigError, match=r"\(player 'r1' is not in this players list\)"):
+        play_tournament((attrs.evolve(bots[0], name="r9"), bots[1]), tmp_path)

@@ -49,11 +49,15 @@ def test_the_command_line_wins_over_the_file(tmp_path, capsys):
     assert os.environ["CODECUP_WORDS"] == str(given.resolve())
 
 
-def test_a_file_value_that_is_not_text_is_refused(tmp_path, capsys):
+def test_a_file_value_that_is_a_number_is_its_text_and_a_list_is_refused(tmp_path, capsys):
+    """A YAML number was refused ("must be str, not 3"), though codecup's own options take them."""
     conf = tmp_path / "t.yml"
     conf.write_text(TWO + "words: 3\n")
     assert main(["tournament", str(conf), "--quiet"]) == 2
-    assert "option 'words' must be str, not 3" in capsys.readouterr().err
+    assert f"word list {tmp_path / '3'} does not exist" in capsys.readouterr().err  # the value, as text
+    conf.write_text(TWO + "words: [a, b]\n")
+    assert main(["tournament", str(conf), "--quiet"]) == 2
+    assert "option 'words' must be text or a number, not ['a', 'b']" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

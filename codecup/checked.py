@@ -1,0 +1,87 @@
+"""The values a game plugin's code hands back to the framework, checked where they come in.
+
+A game's referee, rules and scoring are the plugin's code: a value of the wrong
+kind (a setup that is not text, a score that is not a finite number, one number
+too many) is the plugin's bug. Caught here, where it comes in, it is said as
+such (:class:`~codecup.errors.GameBugError`), instead of failing later in the
+framework, where it would be blamed on a player or on codecup, or be written
+into a record that then does not verify.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Generator, Mapping, Sequence
+from typing import Any
+
+from codecup.dialogue import Dialogue, Outcome, SeatEnd
+from codecup.errors import ConfigError, GameBugError, where
+
+
+def short(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters: a message stays one short line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def is_number(value: object) -> bool:
+    """Whether ``value`` is a finite int or float (not a bool, not NaN or infinite)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def per_seat_numbers(values: object, seats: int, what: str) -> tuple[float, ...]:
+    """``values`` as one finite number per seat; else :class:`GameBugError` saying ``what`` gave what."""
+    if not isinstance(values, Sequence) or isinstance(values, (str, bytes)):
+        raise GameBugError(f"{what} gave {short(values)}, not one number per seat")
+    if len(values) != seats:
+        raise GameBugError(f"{what} gave {len(values)} numbers for {seats} seats")
+    bad = [v for v in values if not is_number(v)]
+    if bad:
+        raise GameBugError(f"{what} gave {short(bad[0])} in {short(tuple(values))}, not a finite number")
+    return tuple(float(v) for v in values)
+
+
+def json_problem(value: object) -> str | None:
+    """Why ``value`` cannot be written as strict JSON (NaN and infinities are not JSON), or None."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        return str(exc) or type(exc).__name__
+    return None
+
+
+def checked_outcome(outcome: Outcome, seats: int) -> Outcome:
+    """The referee's outcome, with one finite score and one :class:`SeatEnd` per seat and
+    ``extra`` a mapping of JSON data; else :class:`GameBugError`."""
+    scores = per_seat_numbers(outcome.scores, seats, "its referee's outcome")
+    ends = outcome.ends
+    if not isinstance(ends, Sequence) or len(ends) != seats or not all(isinstance(e, SeatEnd) for e in ends):
+        raise GameBugError(f"its referee's outcome gave ends {short(ends)}, not one SeatEnd per seat")
+    if not isinstance(outcome.extra, Mapping):
+        raise GameBugError(f"its referee's outcome gave extra {short(outcome.extra)}, not a mapping")
+    extra: dict[str, Any] = dict(outcome.extra)
+    if (why := json_problem(extra)) is not None:
+        raise GameBugError(f"its referee's outcome gave extra data that is not JSON ({why})")
+    return Outcome(scores, tuple(ends), extra)
+
+
+def checked_text(value: object, what: str) -> str:
+    """``value`` when it is a str; else :class:`GameBugError` saying ``what`` gave what."""
+    if not isinstance(value, str):
+        raise GameBugError(f"{what} gave {short(value)}, not text (a str)")
+    return value
+
+
+def checked_dialogue(make: Callable[[], object]) -> Dialogue:
+    """The referee dialogue ``make`` starts (the game's ``referee``); one that raises (but a
+    :class:`~codecup.errors.ConfigError`, said on purpose) or is no generator is the game's bug."""
+    try:
+        dialogue = make()
+    except ConfigError:
+        raise
+    except Exception as exc:
+        raise GameBugError(f"its referee raised {where(exc)}") from exc
+    if not isinstance(dialogue, Generator):
+        raise GameBugError(f"its referee gave {short(dialogue)}, not a dialogue (a generator)")
+    return dialogue

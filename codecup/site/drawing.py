@@ -1,0 +1,82 @@
+"""What a game plugin gives the results site to draw its positions, checked where it comes in.
+
+The drawing script (:meth:`~codecup.game.Game.view_script`) and the frames
+(:meth:`~codecup.game.Game.view_frames`) are the plugin's code: one that
+raises, or gives something the site cannot write (a script that is not text,
+frames that are not JSON, not one per position), spoils the board, not the
+site nor the run. It is said once, in one line naming the plugin, and the
+game's pages show that line instead of the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from codecup.checked import json_problem, short
+from codecup.errors import where
+from codecup.game import Game
+from codecup.plugins import say_once
+from codecup.record import Record
+
+
+@attrs.frozen
+class Drawing:
+    """A game's drawing script, or why the plugin's cannot be used."""
+
+    script: str | None = None  # None: the site's text viewer draws the frames
+    broken: str | None = None  # what went wrong, naming the plugin
+
+    @classmethod
+    def of(cls, game: Game) -> Drawing:
+        """The game's script, checked (a failure is said once, on stderr)."""
+        name = game.info.name
+        try:
+            script = game.view_script()
+        except Exception as exc:
+            why = f"the {name} plugin's view_script raised {where(exc)}"
+        else:
+            if script is None or isinstance(script, str):
+                return cls(script)
+            why = f"the {name} plugin's view_script gave {short(script)}, not text (a str) or None"
+        say_broken(why, name, "view_script")
+        return cls(None, why)
+
+
+def say_broken(why: str, game: str, hook: str) -> None:
+    """Say once per game and hook (its first failure: the details may differ from one record to
+    the next), in one line on stderr, that a plugin's drawing failed and what the pages show."""
+    say_once(f"codecup: {why}: its games' pages show that instead of the board", key=f"{game} {hook}")
+
+
+def frames_of(game: Game, record: Record, drawing: Drawing) -> list[Any] | str:
+    """The frames of a record's positions (one per position, 0 to all its moves), or why the
+    plugin's cannot be used (said once, on stderr)."""
+    if drawing.broken is not None:
+        return drawing.broken
+    m, moves = record.match, record.move_texts
+    name = game.info.name
+    try:
+        frames = game.view_frames(m.setup, m.variant, moves)
+    except Exception as exc:
+        why = f"the {name} plugin's view_frames raised {where(exc)}"
+    else:
+        problem = _frames_problem(frames, len(moves) + 1, json=drawing.script is not None)
+        if problem is None:
+            return list(frames)
+        why = f"the {name} plugin's view_frames gave {problem}"
+    say_broken(why, name, "view_frames")
+    return why
+
+
+def _frames_problem(frames: object, wanted: int, *, json: bool) -> str | None:
+    """What is wrong with frames (``json``: the plugin's script reads them as JSON), or None."""
+    if not isinstance(frames, Sequence) or isinstance(frames, (str, bytes)):
+        return f"{short(frames)}, not a list of frames"
+    if len(frames) != wanted:
+        return f"{len(frames)} frames for {wanted} positions"
+    if json and (why := json_problem(list(frames))) is not None:
+        return f"frames that are not JSON ({why})"
+    return None
