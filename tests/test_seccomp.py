@@ -87,6 +87,50 @@ def test_no_call_drops_the_machines_file_cache_and_other_advice_is_kept():
             assert _interpret(program, arch=abi.arch, nr=abi.number("process_madvise")) == "deny", machine
 
 
+def test_no_code_compiled_into_the_machines_one_quota():
+    """Socket filters and a bot's own system call filters are compiled to machine code counted
+    against one quota for the whole machine (net.core.bpf_jit_limit), not the bot's memory; a full
+    quota stopped every sandbox from installing its filter. Other socket options, other levels,
+    the strict mode and other prctl options stay allowed."""
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for number in abi.setsockopt:
+                for level, option, expected in (
+                    (1, 26, "deny"), (1, 50, "deny"), (1, 51, "deny"), (1, 52, "deny"),
+                    (1, 2, "allow"), (6, 26, "allow"), (6, 1, "allow"),
+                ):  # fmt: skip
+                    seen = _interpret(program, arch=abi.arch, nr=number, args=(3, level, option))
+                    assert seen == expected, (machine, number, level, option)
+            assert _interpret(program, arch=abi.arch, nr=abi.seccomp, args=(1, 0, 0)) == "deny"
+            assert _interpret(program, arch=abi.arch, nr=abi.seccomp, args=(0, 0, 0)) == "allow"
+            assert _interpret(program, arch=abi.arch, nr=abi.prctl, args=(22, 2, 0)) == "deny"
+            assert _interpret(program, arch=abi.arch, nr=abi.prctl, args=(22, 1, 0)) == "allow"
+            assert _interpret(program, arch=abi.arch, nr=abi.prctl, args=(15, 2, 0)) == "allow"
+
+
+FILTERS = """
+import ctypes, socket, struct
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+code = ctypes.create_string_buffer(struct.pack("=HBBI", 6, 0, 0, 0xFFFF))  # ret 0xffff
+fprog = struct.pack("=HxxxxxxQ", 1, ctypes.addressof(code))
+for option in (26, 51):  # SO_ATTACH_FILTER, SO_ATTACH_REUSEPORT_CBPF
+    try:
+        s.setsockopt(socket.SOL_SOCKET, option, fprog)
+        print("allowed")
+    except OSError as exc:
+        print(exc.strerror)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+print("reuseaddr", s.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR))
+"""
+
+
+def test_a_filtered_program_cannot_attach_socket_filters():
+    assert _run_code(FILTERS, syscall_filter=True) == ["Operation not permitted"] * 2 + ["reuseaddr 1"]
+    assert _run_code(FILTERS, syscall_filter=False)[:2] == ["allowed", "allowed"]
+
+
 def _interpret(program, *, arch, nr, args=(0, 0, 0)):
     """What the filter returns for one call, by a small classic-BPF interpreter (loads, and, jumps)."""
     data = {0: nr, 4: arch}

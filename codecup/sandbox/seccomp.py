@@ -66,6 +66,12 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   at 1 did not). The sandbox sets ``RLIMIT_CORE`` to 1, and ``setrlimit`` or
   ``prlimit64`` setting it (to 0, say) fails, so a bot's crashes start
   nothing outside it.
+- *Compiled filters*: socket filters and a bot's own system call filters
+  are compiled into one quota for the whole machine (``net.core.bpf_jit_limit``),
+  not charged to the bot's memory: a bot that filled it left no process
+  without capabilities able to install a filter, the sandbox's own included.
+  ``setsockopt`` attaching one and ``seccomp``/``prctl`` installing one are
+  denied.
 - *Exploit tools*: ``userfaultfd``, ``perf_event_open`` and ``bpf`` are
   denied and io_uring fails with ``ENOSYS`` (programs fall back to plain
   calls), as under Docker's default profile: kernel interfaces a bot has no
@@ -133,6 +139,19 @@ EVICTING_ADVICE = (20, 21)
 #: 335 MiB in 50 sockets). The C library does without it: ``getaddrinfo`` then assumes both
 #: address families, ``getifaddrs`` fails.
 ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6))
+#: ``setsockopt(SOL_SOCKET, ...)`` options denied: a socket filter, classic or eBPF
+#: (``SO_ATTACH_FILTER``, ``SO_ATTACH_BPF``, ``SO_ATTACH_REUSEPORT_CBPF`` and ``_EBPF``). Each filter
+#: is compiled to machine code that counts against the machine's one quota for such code
+#: (``net.core.bpf_jit_limit``), not against the bot's memory limit: a red team's bot filled it
+#: with 8,057 filters, and then no process without capabilities could install a system call
+#: filter, the sandbox's own included, so the bots of every referee starting then ran unfiltered.
+SOL_SOCKET = 1
+DENIED_SOCKET_OPTIONS = (26, 50, 51, 52)
+#: ``seccomp(SECCOMP_SET_MODE_FILTER)`` and ``prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER)``: a bot's
+#: own system call filters are compiled into the same quota.
+SECCOMP_SET_MODE_FILTER = 1
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
 #: The types of ``socketpair(AF_UNIX, ...)`` a bot may make: connected ones. Not ``SOCK_DGRAM``,
 #: whose pair can ``sendto`` a socket file of the machine, nor ``SOCK_RAW``, which the kernel
 #: makes a datagram pair; no other family (the kernel would look it up, loading its module).
@@ -168,6 +187,9 @@ class Abi:
     prlimit: int  # prlimit64(2): denied for RLIMIT_CORE (its second argument) with a new limit given
     fadvise: tuple[int, ...]  # fadvise64(2) (and fadvise64_64): made a no-op
     madvise: int  # madvise(2): made a no-op for EVICTING_ADVICE (its third argument)
+    setsockopt: tuple[int, ...]  # setsockopt(2): denied for DENIED_SOCKET_OPTIONS at SOL_SOCKET
+    seccomp: int  # seccomp(2): denied for SECCOMP_SET_MODE_FILTER (its first argument)
+    prctl: int  # prctl(2): denied for PR_SET_SECCOMP with SECCOMP_MODE_FILTER
     missing: tuple[tuple[str, int], ...] = _MISSING  # (name, number) of each call that gets ENOSYS
     mask: int = 0xFFFFFFFF  # applied to the call number first (x86-64: folds x32 onto x86-64)
 
@@ -182,6 +204,7 @@ class Abi:
         checked |= {"unshare": self.unshare, "flock": self.flock, "fcntl": self.fcntl[0]}
         checked |= {"setrlimit": self.setrlimit, "prlimit64": self.prlimit}
         checked |= {"fadvise64": self.fadvise[0], "madvise": self.madvise}
+        checked |= {"setsockopt": self.setsockopt[0], "seccomp": self.seccomp, "prctl": self.prctl}
         return {**dict(self.calls), **dict(self.missing), **checked}[name]
 
 
@@ -209,19 +232,20 @@ _DENIED_AARCH64 = _calls(
 ABIS: dict[str, tuple[Abi, ...]] = {
     "x86_64": (
         Abi(0xC000003E, _DENIED_X86_64, 41, 53, clone=56, unshare=272, fcntl=(72,), flock=73,
-            setrlimit=160, prlimit=302, fadvise=(221,), madvise=28,
-            missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543)), mask=~_X32_BIT & 0xFFFFFFFF),
+            setrlimit=160, prlimit=302, fadvise=(221,), madvise=28, setsockopt=(54, 541), seccomp=317,
+            prctl=157, missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543)),
+            mask=~_X32_BIT & 0xFFFFFFFF),
         Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102)), 359, 360, clone=120, unshare=310,
             fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340, fadvise=(250, 272), madvise=219,
-            missing=(*_MISSING, ("io_setup", 245))),
+            setsockopt=(366,), seccomp=354, prctl=172, missing=(*_MISSING, ("io_setup", 245))),
     ),
     "aarch64": (
         Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32,
-            setrlimit=164, prlimit=261, fadvise=(223,), madvise=233,
-            missing=(*_MISSING, ("io_setup", 0))),
+            setrlimit=164, prlimit=261, fadvise=(223,), madvise=233, setsockopt=(208,), seccomp=277,
+            prctl=167, missing=(*_MISSING, ("io_setup", 0))),
         Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143,
-            setrlimit=75, prlimit=369, fadvise=(270,), madvise=220,
-            missing=(*_MISSING, ("io_setup", 243))),
+            setrlimit=75, prlimit=369, fadvise=(270,), madvise=220, setsockopt=(294,), seccomp=383,
+            prctl=172, missing=(*_MISSING, ("io_setup", 243))),
     ),
 }
 # fmt: on
@@ -229,7 +253,7 @@ ABIS: dict[str, tuple[Abi, ...]] = {
 SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
     "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
-    "no dropping of the machine's file cache, no netlink (kernel memory no limit counts)"
+    "no dropping of the machine's file cache, no netlink or compiled filters (kernel memory no limit counts)"
 )
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
@@ -281,6 +305,9 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JEQ_K, f"madvise{i}", 0, abi.madvise),
             (_JEQ_K, f"setrlimit{i}", 0, abi.setrlimit),
             (_JEQ_K, f"prlimit{i}", 0, abi.prlimit),
+            *((_JEQ_K, f"sockopt{i}", 0, number) for number in abi.setsockopt),
+            (_JEQ_K, f"seccomp{i}", 0, abi.seccomp),
+            (_JEQ_K, f"prctl{i}", 0, abi.prctl),
             (_JEQ_K, f"socket{i}", 0, abi.socket),
             (_JEQ_K, f"pair{i}", "allow", abi.socketpair),
             f"socket{i}",
@@ -307,6 +334,20 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JEQ_K, 0, "deny", 0),
             (_LD_W_ABS, 0, 0, _ARG2_HIGH),
             (_JEQ_K, "allow", "deny", 0),
+            f"sockopt{i}",
+            (_LD_W_ABS, 0, 0, _ARG1),
+            (_JEQ_K, 0, "allow", SOL_SOCKET),
+            (_LD_W_ABS, 0, 0, _ARG2),
+            *((_JEQ_K, "deny", 0, option) for option in DENIED_SOCKET_OPTIONS),
+            (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
+            f"seccomp{i}",
+            (_LD_W_ABS, 0, 0, _ARG0),
+            (_JEQ_K, "deny", "allow", SECCOMP_SET_MODE_FILTER),
+            f"prctl{i}",
+            (_LD_W_ABS, 0, 0, _ARG0),
+            (_JEQ_K, 0, "allow", PR_SET_SECCOMP),
+            (_LD_W_ABS, 0, 0, _ARG1),
+            (_JEQ_K, "deny", "allow", SECCOMP_MODE_FILTER),
             f"madvise{i}",
             (_LD_W_ABS, 0, 0, _ARG2),
             *((_JEQ_K, "noop", 0, advice) for advice in EVICTING_ADVICE),

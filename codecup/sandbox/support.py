@@ -92,13 +92,34 @@ def _try_cgroup(where: mounts.Hierarchies) -> _CgroupTrial:
 
 
 def _trial(launch: Callable[[], None], cwd: Path | None = None) -> str | None:
-    """None if a trivial program runs under ``launch``, else why not (in a few words)."""
+    """None if a trivial program runs under ``launch``, else why not (in a few words: the error
+    that stopped it, not subprocess's "Exception occurred in preexec_fn")."""
     program = shutil.which("true") or sys.executable
     argv = [program] if program != sys.executable else [program, "-S", "-c", ""]
+    why_read, why_write = os.pipe()
+
+    def reporting() -> None:
+        try:
+            launch()
+        except BaseException as exc:
+            os.write(why_write, f"{type(exc).__name__}: {exc}"[:300].encode(errors="replace"))
+            raise
+
     try:
-        done = subprocess.run(argv, preexec_fn=launch, cwd=cwd, capture_output=True, timeout=10, check=False)
+        done = subprocess.run(
+            argv, preexec_fn=reporting, cwd=cwd, capture_output=True, timeout=10, check=False
+        )
     except (OSError, subprocess.SubprocessError) as exc:
-        return str(exc)
+        os.close(why_write)
+        why_write = -1
+        with os.fdopen(why_read, "rb") as pipe:
+            why_read = -1
+            said = pipe.read().decode(errors="replace")
+        return said or str(exc)
+    finally:
+        for fd in (why_read, why_write):
+            if fd >= 0:
+                os.close(fd)
     return f"trial exited {done.returncode}" if done.returncode != 0 else None
 
 

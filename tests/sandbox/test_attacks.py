@@ -373,6 +373,23 @@ def test_no_netlink_queues_of_kernel_memory_no_limit_counts(tiny_game, arena):
     ]
 
 
+def test_no_kernel_memory_outside_the_memory_limit(tiny_game, arena):
+    """A red team's bot filled the machine's one quota of compiled filter code (8,057 socket
+    filters: then no process without capabilities could install a system call filter, and a
+    referee starting then ran its bots unsandboxed) and held 1.36 GiB of TCP-MD5 keys under a
+    128 MiB limit (a socket's option memory is not charged, and a socket kept by a mapping is not
+    counted by RLIMIT_NOFILE). Filters are denied; a socket's option memory is capped in the bot's
+    network namespace at about what a socket is charged for itself."""
+    record = play_attack(tiny_game, arena, "uncounted_kernel_memory")
+    assert_normal_game(record)
+    filters, own, option_memory = attack_lines(record, 0)
+    assert filters == "ATTACK: socket filter: Operation not permitted"
+    assert own == "ATTACK: own system call filter: Operation not permitted"
+    assert option_memory.startswith("ATTACK: option memory 4096 bytes a socket, ")
+    keys = int(option_memory.split(", ")[1].split()[0])
+    assert 0 < keys <= 4096 // 100  # unmade, each key holds about 190 bytes of it (700 with 128 KiB)
+
+
 def test_a_bot_cannot_fill_the_machines_file_table(tiny_game, arena):
     """A file kept open by a mapping has no descriptor, so RLIMIT_NOFILE does not count it: a red
     team's bot held 2,369,508 (96% of the machine's fs.file-max) in 909 MiB, and then no process of

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import uuid
 
 import attrs
@@ -91,3 +93,30 @@ def test_without_namespaces_a_provided_file_is_given_in_a_folder_of_links_to_its
     assert f"words.dat provided from {source} (no sandbox" in record.containment[0]
     assert sorted(p.name for p in folder.iterdir()) == ["bot.py"]  # no list, no file it made
     assert not list(box.scratch_root().glob("folder-*"))  # the links went with the game
+
+
+CAPABILITIES = """\
+import sys
+lines = open("/proc/self/status").read().splitlines()
+status = dict(line.split(":\\t", 1) for line in lines if ":\\t" in line)
+print("CapEff", status["CapEff"].strip(), "CapBnd", status["CapBnd"].strip(), file=sys.stderr, flush=True)
+sys.stdin.readline()
+for line in sys.stdin:
+    if line.strip() == "Quit":
+        break
+    print(1, flush=True)
+"""
+
+
+def test_as_root_without_namespaces_a_bot_still_has_no_capabilities(tiny_game, degraded, tmp_path):
+    """A referee that found no namespace sandbox (a red team's bot made the trial fail for a
+    referee starting while it held the machine's quota of compiled filters) ran its bots as root
+    with every capability, able to see and trace every process of the machine."""
+    if not linux.IS_LINUX or os.geteuid() != 0:
+        pytest.skip("a question of root")
+    (tmp_path / "caps.py").write_text(CAPABILITIES)
+    player = PlayerInfo("c", command=(sys.executable, "caps.py"), directory=str(tmp_path))
+    match = new_match(tiny_game, [player, PlayerInfo("r", bot="random")], seed=1)
+    record = asyncio.run(play_match(tiny_game, match))
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    assert record.logs[0].startswith("CapEff 0000000000000000 CapBnd 0000000000000000"), record.logs[0]

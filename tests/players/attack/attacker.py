@@ -633,6 +633,37 @@ def netlink_queue():
         say(f"netlink {name}: queued {queued} messages")
 
 
+def uncounted_kernel_memory():
+    """Kernel memory its memory limit does not count: a socket filter (compiled into the machine's
+    one quota for such code), a system call filter of its own (the same), and TCP-MD5 keys, kept in
+    a socket's option memory (up to net.core.optmem_max a socket)."""
+    import struct
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    code = ctypes.create_string_buffer(struct.pack("=HBBI", 6, 0, 0, 0xFFFF))  # ret 0xffff
+    fprog = struct.pack("=HxxxxxxQ", 1, ctypes.addressof(code))
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, 26, fprog)  # SO_ATTACH_FILTER
+        say("socket filter: attached")
+    except OSError as exc:
+        say(f"socket filter: {exc.strerror}")
+    libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
+    result = libc.prctl(22, 2, fprog, 0, 0)  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+    say(f"own system call filter: {'installed' if result == 0 else os.strerror(ctypes.get_errno())}")
+    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    keys = 0
+    for k in range(2000):
+        address = struct.pack("=HH4s120x", socket.AF_INET, 0, (0x0A000000 + k).to_bytes(4, "big"))
+        try:
+            tcp.setsockopt(socket.IPPROTO_TCP, 14, address + struct.pack("=BBHi", 0, 0, 80, 0) + b"k" * 80)
+        except OSError:
+            break  # its option memory is used up
+        keys += 1
+    with open("/proc/sys/net/core/optmem_max") as f:
+        say(f"option memory {f.read().strip()} bytes a socket, {keys} TCP-MD5 keys")
+
+
 def _memory_used():
     for path in ("/sys/fs/cgroup/memory.current", "/sys/fs/cgroup/memory/memory.usage_in_bytes"):
         with contextlib.suppress(OSError), open(path) as f:
@@ -696,6 +727,7 @@ ATTACKS = {
     "drop_cache": drop_cache,
     "netlink_queue": netlink_queue,
     "file_table": file_table,
+    "uncounted_kernel_memory": uncounted_kernel_memory,
 }
 
 sys.stdin.readline()  # the start number
