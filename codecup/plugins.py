@@ -20,6 +20,7 @@ import attrs
 import pluggy
 
 from codecup import hookspecs
+from codecup.checked import short
 from codecup.errors import PluginError, UnknownGameError
 from codecup.game import Game, game_problems
 
@@ -253,23 +254,17 @@ def _registered_problem(
     ``register`` with at least one ``kind`` (returning one registers nothing)."""
     what = f"{kind.__module__}.{kind.__name__}"
     if returned is not None:
-        return f"registered nothing: its {hook} returned {_short(returned)} instead of calling register"
+        return f"registered nothing: its {hook} returned {short(returned, 80)} instead of calling register"
     if not got:
         return f"registered nothing: its {hook} never called register"
     bad = [item for item in got if not isinstance(item, kind)]
     if bad:
-        return f"registered {_short(bad[0])}, which is not a {what}"
+        return f"registered {short(bad[0], 80)}, which is not a {what}"
     if check is not None:
         wrong = [(type(item).__name__, said) for item in got if (said := check(item))]
         if wrong:
             return f"registered a {wrong[0][0]}: " + "; ".join(wrong[0][1])
     return ""
-
-
-def _short(value: object, limit: int = 80) -> str:
-    """``repr(value)``, cut to ``limit`` characters: a warning stays one short line."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _twice(names: list[str]) -> str | None:
