@@ -282,6 +282,12 @@ class Game(abc.ABC):
         """
         return _differences("extra", replayed, recorded)
 
+    def replay_context(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[str, ...]:
+        """Lines ``codecup verify`` adds to a record's problems to say what its replay was made with
+        where the record does not say it (the default: none; Lucky Words: the word list a record
+        from before lists were identified was replayed with)."""
+        return ()
+
     def replay_state(self, setup: str, variant: str, extra: Mapping[str, Any]) -> State:
         """The rules' first state for re-checking a record whose game data is ``extra`` (``codecup verify``).
 

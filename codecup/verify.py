@@ -10,6 +10,7 @@ a game that ended normally for both seats over, with the rules' scores.
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from collections.abc import Sequence
 
@@ -118,6 +119,9 @@ def verify_record(game: Game, record: Record) -> list[str]:
     if game.has_rules:
         problems.extend(rules_problems(game, record))
     problems.extend(clock_problems(record))
+    if problems:  # a note to the problems: the plugin failing at it spoils nothing
+        with contextlib.suppress(Exception):
+            problems.extend(str(line) for line in game.replay_context(record.extra, outcome.extra))
     return problems
 
 

@@ -136,6 +136,18 @@ class LuckyWords(Game):
 
         return super().extra_problems(placeless(recorded), placeless(replayed))
 
+    def replay_context(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[str, ...]:
+        """A record from before lists were identified names none: say which list it was replayed
+        with (a list other than the one it was played with fails it, whatever the moves)."""
+        if isinstance(recorded.get("word_list"), Mapping):
+            return ()
+        used = WordListId.from_json(replayed.get("word_list"))
+        with_list = "the list in force" if used is None else f"the list in force, {used.describe()}"
+        return (
+            f"the record names no word list: replayed with {with_list}; give the one it was played with"
+            " (--words)",
+        )
+
     def results_key(self, variant: str) -> str | None:
         """The word list in force, by its hash: a folder scored with one is not resumed with another."""
         words = load_words()

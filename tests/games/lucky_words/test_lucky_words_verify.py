@@ -145,6 +145,26 @@ def test_an_old_record_without_a_list_identity_uses_the_list_in_force(tmp_path, 
     assert main(["verify", str(record)]) == 0
 
 
+def test_an_old_record_replayed_with_another_list_says_which_list_it_was(
+    tmp_path, no_list, capsys, monkeypatch
+):
+    """A record without a list identity is replayed with the list in force; when that is not the
+    list it was played with, it fails, and verify says which list the replay used (before, only
+    the scores' mismatch showed)."""
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, doc = record_with(tmp_path, small)
+    del doc["extra"]["word_list"]
+    record.write_text(json.dumps(doc))
+    monkeypatch.delenv(WORDS_ENV)  # set by --words
+    capsys.readouterr()
+    assert main(["verify", str(record)]) == 1  # the bundled list, here
+    out = capsys.readouterr().out
+    assert "DOES NOT VERIFY" in out
+    assert "the record names no word list: replayed with the list in force, sha256 " in out
+    assert "default list" in out and "give the one it was played with (--words)" in out
+
+
 @pytest.mark.parametrize(
     ("field", "value"),
     [("reported_score_right", "flip"), ("reported_score", ["130", "1"]), ("boards", ["A" * 49] * 2)],
