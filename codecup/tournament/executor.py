@@ -19,10 +19,13 @@ import contextlib
 import functools
 import logging
 import multiprocessing
+import multiprocessing.util
 import os
 import select
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -257,6 +260,27 @@ class GamePool(concurrent.futures.Executor):
         return CodecupError("the executor cancelled games it was running")
 
 
+OWNER_MARK = ".codecup-owner-"
+"""A file in multiprocessing's temp folder (``pymp-*``, its forkserver's socket) naming the run
+that made it: the run removes it at exit, but not when it is killed (SIGKILL)."""
+
+
+def mark_temp_dir() -> None:
+    """Mark this process's multiprocessing temp folder as this run's (see :data:`OWNER_MARK`)."""
+    with contextlib.suppress(OSError):
+        Path(multiprocessing.util.get_temp_dir(), f"{OWNER_MARK}{os.getpid()}").touch()
+
+
+def clean_stale_temp_dirs() -> None:
+    """Remove the multiprocessing temp folders of earlier runs that were killed (their mark names
+    a process that is gone); folders of other programs, unmarked, are left alone."""
+    for folder in Path(tempfile.gettempdir()).glob("pymp-*"):
+        for mark in folder.glob(f"{OWNER_MARK}*"):
+            pid = mark.name.removeprefix(OWNER_MARK)
+            if pid.isdigit() and not alive(int(pid)):
+                shutil.rmtree(folder, ignore_errors=True)
+
+
 class LocalPool(GamePool):
     """A ``forkserver`` process pool of ``jobs`` workers that can be rebuilt after a worker dies.
 
@@ -272,6 +296,8 @@ class LocalPool(GamePool):
 
     @staticmethod
     def _new(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
+        clean_stale_temp_dirs()
+        mark_temp_dir()
         # multiprocessing's resource tracker outlives a SIGKILLed run and removes the pool's
         # semaphores, with a warning on the organiser's terminal; it takes its -W options
         # from ours, so it is told here that this is no news.
