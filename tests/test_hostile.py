@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 import uuid
 
@@ -12,6 +13,7 @@ import pytest
 from codecup.dialogue import NORMAL, Outcome, Receive, Send, Termination
 from codecup.game import Game, GameInfo, Variant
 from codecup.players import SubprocessSettings
+from codecup.players.subprocess import SubprocessPlayer
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
 from codecup.verify import verify_record
@@ -212,3 +214,42 @@ def test_bots_die_with_a_killed_referee():
     while processes_with(token) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert processes_with(token) == []
+
+
+TRICKLE = """\
+import os, sys, time
+end = time.monotonic() + 0.3
+writes = 0
+while time.monotonic() < end:
+    os.write(2, b"x")
+    writes += 1
+    time.sleep(0.0002)
+os.write(2, f"|{writes} writes|".encode())
+print("1", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_stderr_written_a_byte_at_a_time_is_read_in_batches():
+    """Each read of a bot's stderr is the referee's processor time, charged to no bot: a red team's
+    bot writing one byte every 20 microseconds cost the referee 11 s of processor time in one 14 s
+    wait. Stderr is read at most once every ``stderr_pause`` (all the pipe holds then), and what is
+    left when the program ends is still read: its log is whole."""
+
+    async def trickle() -> tuple[int, float, str]:
+        player = SubprocessPlayer([sys.executable, "-c", TRICKLE])
+        await player.start()
+        player.resume()
+        started = time.monotonic()
+        reply = await player.receive(10.0)
+        took = time.monotonic() - started
+        await player.close()
+        assert reply == "1", reply
+        assert player.protocol is not None
+        return player.protocol.stderr_reads, took, player.log_tail()
+
+    reads, took, log = asyncio.run(trickle())
+    writes = int(log.rsplit("|", 2)[1].split()[0])
+    assert log.startswith("x" * writes), log[:80]  # nothing lost, the tail read at the end
+    assert writes > 300
+    assert reads <= took / SubprocessSettings().stderr_pause + 5, (reads, took, writes)

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from codecup.players.subprocess import Reporting, read_reason
+from codecup.sandbox.launch import Reporting, read_reason
 
 
 def _fails() -> None:

@@ -23,7 +23,7 @@ import shutil
 import signal
 import subprocess
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import attrs
@@ -35,6 +35,7 @@ from codecup.errors import ConfigError
 from codecup.players.base import Player
 from codecup.processes import signal_name
 from codecup.sandbox import Box
+from codecup.sandbox.launch import Reporting, read_reason
 from codecup.sandbox.orphans import kill_orphans
 
 log = logging.getLogger(__name__)
@@ -48,38 +49,11 @@ class SubprocessSettings:
     max_queued_lines: int = 1000
     log_cap: int = 64 * 1024  # bytes of stderr kept
     drain_rate: float = 4 * 1024 * 1024  # bytes a second of stderr read once the log is full
+    stderr_pause: float = 0.01  # seconds between two reads of stderr at least (reads are batched)
     exit_grace: float = 0.5  # after its input is closed, time to exit by itself
     term_grace: float = 0.3  # after SIGTERM, time before SIGKILL
     reap_timeout: float = 2.0  # after SIGKILL
     backstop_factor: float = BACKSTOP_FACTOR  # cpu clock: wall-clock wait per second of CPU allowed
-
-
-@attrs.frozen
-class Reporting:
-    """A ``preexec_fn`` that writes why ``launch`` failed, in one line, to the descriptor ``fd``
-    before failing: ``subprocess`` itself only says that something in ``preexec_fn`` raised.
-    It runs in the forked child, so it imports nothing."""
-
-    launch: Callable[[], None]
-    fd: int
-
-    def __call__(self) -> None:
-        try:
-            self.launch()
-        except BaseException as exc:
-            with contextlib.suppress(OSError):
-                os.write(self.fd, f"{type(exc).__name__}: {exc}".encode(errors="replace")[:1000])
-            raise
-
-
-def read_reason(read: int) -> str:
-    """What a failed :class:`Reporting` launch wrote to the pipe read by ``read`` ('' if nothing):
-    the child wrote it before ``subprocess`` heard of the failure."""
-    os.set_blocking(read, False)
-    try:
-        return os.read(read, 1000).decode(errors="replace").strip()
-    except OSError:
-        return ""
 
 
 class _Protocol(asyncio.SubprocessProtocol):
@@ -94,6 +68,9 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self.stderr = bytearray()
         self.stderr_dropped = 0
+        self.stderr_closed = False
+        self.stderr_reads = 0  # how often the referee read it (each read is its processor time)
+        self.draining = False  # the program has ended: its stderr is read to the end, unpaced
         self.broken = False  # the output stream is no longer in sync: stop reading it
         self.transport: asyncio.SubprocessTransport | None = None
 
@@ -102,14 +79,18 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.transport = transport
 
     def _slow_stderr(self, dropped: int) -> None:
-        """Past the log's cap, read stderr no faster than ``drain_rate``: the referee's reading is
-        its own processor time, charged to no bot and outside every bot's limits, and a bot that
-        writes without end would have it burn a core. The writer blocks meanwhile (idle time)."""
+        """Read stderr at most once every ``stderr_pause`` (what the pipe holds then comes in one
+        read), and past the log's cap no faster than ``drain_rate``: the referee's reading is its
+        own processor time, charged to no bot and outside every bot's limits. A bot that writes
+        without end would have it burn a core, and so would one writing a byte at a time, each
+        write a read of its own (a red team's bot cost the referee 11 s of processor time in one
+        14 s wait). The writer blocks once the pipe is full (idle time)."""
         pipe = self.transport.get_pipe_transport(2) if self.transport is not None else None
-        if not isinstance(pipe, asyncio.ReadTransport) or pipe.is_closing():
+        if self.draining or not isinstance(pipe, asyncio.ReadTransport) or pipe.is_closing():
             return
         pipe.pause_reading()
-        asyncio.get_running_loop().call_later(dropped / self.settings.drain_rate, self._resume_stderr, pipe)
+        pause = max(self.settings.stderr_pause, dropped / self.settings.drain_rate)
+        asyncio.get_running_loop().call_later(pause, self._resume_stderr, pipe)
 
     @staticmethod
     def _resume_stderr(pipe: asyncio.ReadTransport) -> None:
@@ -122,12 +103,12 @@ class _Protocol(asyncio.SubprocessProtocol):
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         if fd == 2:
+            self.stderr_reads += 1
             room = max(self.settings.log_cap - len(self.stderr), 0)
             self.stderr += data[:room]
             dropped = max(0, len(data) - room)
             self.stderr_dropped += dropped
-            if dropped:
-                self._slow_stderr(dropped)
+            self._slow_stderr(dropped)
             return
         if self.broken:
             return
@@ -171,7 +152,18 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.buffer.clear()
         self._wake()
 
+    def drain_stderr(self) -> None:
+        """The program has ended: read what is left of its stderr without pauses (its last lines,
+        a traceback, belong in its record)."""
+        self.draining = True
+        pipe = self.transport.get_pipe_transport(2) if self.transport is not None else None
+        if isinstance(pipe, asyncio.ReadTransport) and not pipe.is_closing():
+            pipe.resume_reading()
+
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 2:
+            self.stderr_closed = True
+            self._wake()
         if fd == 1:
             if self.buffer and not self.broken:  # a last line without its newline still counts
                 self._line(bytes(self.buffer))
@@ -494,6 +486,7 @@ class SubprocessPlayer(Player):
         assert box.cgroup is not None
         box.cgroup.kill(self.settings.reap_timeout)
         await self._wait_exit(self.settings.reap_timeout)
+        await self._drain_stderr()
         transport.close()
         self.transport = None
 
@@ -512,8 +505,21 @@ class SubprocessPlayer(Player):
         # Whatever the program left behind in its group (children holding pipes) dies too.
         self._signal(signal.SIGKILL)
         await self._wait_group_gone(settings.reap_timeout)
+        await self._drain_stderr()
         transport.close()
         self.transport = None
+
+    async def _drain_stderr(self, limit: float = 0.2) -> None:
+        """Once the tree is gone: what is left of its stderr, read unpaced (bounded: a process
+        outside the tree may still hold the pipe)."""
+        protocol = self.protocol
+        if protocol is None:
+            return
+        protocol.drain_stderr()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limit
+        while not protocol.stderr_closed and loop.time() < deadline:
+            await _wait(protocol, loop, min(deadline - loop.time(), 0.02))
 
     async def _wait_group_gone(self, timeout: float) -> None:
         """Until no process of the group is left (SIGKILL is delivered asynchronously)."""

@@ -38,6 +38,7 @@ import contextlib
 import os
 import resource
 import signal
+from collections.abc import Callable
 
 import attrs
 
@@ -64,6 +65,34 @@ memory is not charged to the bot's memory limit, and a socket kept by a mapping 
 descriptor is closed is not counted by ``RLIMIT_NOFILE``. A red team's bot held 1.36 GiB under a
 128 MiB limit in TCP-MD5 keys (and more in multicast groups); with this cap a socket holds about
 as much uncounted as it is charged for itself (about 4 KiB)."""
+
+
+@attrs.frozen
+class Reporting:
+    """A ``preexec_fn`` that writes why ``launch`` failed, in one line, to the descriptor ``fd``
+    before failing: ``subprocess`` itself only says that something in ``preexec_fn`` raised.
+    It runs in the forked child, so it imports nothing."""
+
+    launch: Callable[[], None]
+    fd: int
+
+    def __call__(self) -> None:
+        try:
+            self.launch()
+        except BaseException as exc:
+            with contextlib.suppress(OSError):
+                os.write(self.fd, f"{type(exc).__name__}: {exc}".encode(errors="replace")[:1000])
+            raise
+
+
+def read_reason(read: int) -> str:
+    """What a failed :class:`Reporting` launch wrote to the pipe read by ``read`` ('' if nothing):
+    the child wrote it before ``subprocess`` heard of the failure."""
+    os.set_blocking(read, False)
+    try:
+        return os.read(read, 1000).decode(errors="replace").strip()
+    except OSError:
+        return ""
 
 
 def _cap_socket_memory() -> None:

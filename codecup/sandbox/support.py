@@ -21,7 +21,7 @@ import attrs
 
 from codecup.sandbox import linux, mounts, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
-from codecup.sandbox.launch import Launch
+from codecup.sandbox.launch import Launch, Reporting, read_reason
 
 
 @attrs.frozen
@@ -96,30 +96,16 @@ def _trial(launch: Callable[[], None], cwd: Path | None = None) -> str | None:
     that stopped it, not subprocess's "Exception occurred in preexec_fn")."""
     program = shutil.which("true") or sys.executable
     argv = [program] if program != sys.executable else [program, "-S", "-c", ""]
-    why_read, why_write = os.pipe()
-
-    def reporting() -> None:
-        try:
-            launch()
-        except BaseException as exc:
-            os.write(why_write, f"{type(exc).__name__}: {exc}"[:300].encode(errors="replace"))
-            raise
-
+    read, write = os.pipe()
     try:
         done = subprocess.run(
-            argv, preexec_fn=reporting, cwd=cwd, capture_output=True, timeout=10, check=False
+            argv, preexec_fn=Reporting(launch, write), cwd=cwd, capture_output=True, timeout=10, check=False
         )
     except (OSError, subprocess.SubprocessError) as exc:
-        os.close(why_write)
-        why_write = -1
-        with os.fdopen(why_read, "rb") as pipe:
-            why_read = -1
-            said = pipe.read().decode(errors="replace")
-        return said or str(exc)
+        return read_reason(read) or str(exc)
     finally:
-        for fd in (why_read, why_write):
-            if fd >= 0:
-                os.close(fd)
+        os.close(read)
+        os.close(write)
     return f"trial exited {done.returncode}" if done.returncode != 0 else None
 
 
