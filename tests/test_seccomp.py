@@ -73,16 +73,18 @@ def test_x32_s_own_numbers_of_checked_calls_are_checked_too():
 
 
 def test_no_call_drops_the_machines_file_cache_and_other_advice_is_kept():
-    """fadvise is advice: made a no-op in every ABI; madvise only for MADV_COLD and MADV_PAGEOUT
-    (MADV_DONTNEED and MADV_FREE are how allocators give memory back)."""
+    """fadvise is advice: made a no-op in every ABI; madvise only for MADV_COLD, MADV_PAGEOUT and
+    MADV_WILLNEED (MADV_DONTNEED and MADV_FREE are how allocators give memory back)."""
     for machine, abis in seccomp.ABIS.items():
         program = seccomp.program(abis)
         for abi in abis:
             for number in abi.fadvise:
                 assert _interpret(program, arch=abi.arch, nr=number, args=(3, 0, 0, 4)) == "noop", machine
-            for advice, expected in ((21, "noop"), (20, "noop"), (4, "allow"), (8, "allow")):
+            for advice, expected in ((21, "noop"), (20, "noop"), (3, "noop"), (4, "allow"), (8, "allow")):
                 seen = _interpret(program, arch=abi.arch, nr=abi.madvise, args=(0, 4096, advice))
                 assert seen == expected, (machine, advice)
+            # readahead starts reads that run on in the opponent's turn, with no task waiting
+            assert _interpret(program, arch=abi.arch, nr=abi.readahead, args=(3, 0, 1 << 20)) == "noop"
             # process_madvise gives the same advice for a process's own mappings (Linux 6.13 on)
             assert _interpret(program, arch=abi.arch, nr=abi.number("process_madvise")) == "deny", machine
 

@@ -129,8 +129,12 @@ DENIED_FCNTL = (1024, 1026)
 NOOP_FCNTL = (6, 7, 13, 14, 37, 38)
 
 #: ``madvise`` advice made a no-op: ``MADV_COLD`` and ``MADV_PAGEOUT``, which take pages of the
-#: machine's file cache (of files every process reads) out of memory, as ``fadvise`` may.
-EVICTING_ADVICE = (20, 21)
+#: machine's file cache (of files every process reads) out of memory, as ``fadvise`` may; and
+#: ``MADV_WILLNEED``, which on a file starts reads that run on after the bot's answer, in its
+#: opponent's turn, with no task of the bot's waiting for them (so its tree stops at once), as
+#: ``readahead`` does, made a no-op too: a red team's bot slowed its opponent's reads of a file
+#: from 7 ms to 168 ms that way.
+NOOP_ADVICE = (3, 20, 21)
 
 #: The socket families a bot may create: in its empty network namespace they reach nothing.
 #: Not netlink: its sockets queue messages in kernel memory that no memory limit counts, up to
@@ -186,7 +190,8 @@ class Abi:
     setrlimit: int  # setrlimit(2): denied for RLIMIT_CORE (its first argument)
     prlimit: int  # prlimit64(2): denied for RLIMIT_CORE (its second argument) with a new limit given
     fadvise: tuple[int, ...]  # fadvise64(2) (and fadvise64_64): made a no-op
-    madvise: int  # madvise(2): made a no-op for EVICTING_ADVICE (its third argument)
+    madvise: int  # madvise(2): made a no-op for NOOP_ADVICE (its third argument)
+    readahead: int  # readahead(2): made a no-op
     setsockopt: tuple[int, ...]  # setsockopt(2): denied for DENIED_SOCKET_OPTIONS at SOL_SOCKET
     seccomp: int  # seccomp(2): denied for SECCOMP_SET_MODE_FILTER (its first argument)
     prctl: int  # prctl(2): denied for PR_SET_SECCOMP with SECCOMP_MODE_FILTER
@@ -203,7 +208,7 @@ class Abi:
         checked = {"socket": self.socket, "socketpair": self.socketpair, "clone": self.clone}
         checked |= {"unshare": self.unshare, "flock": self.flock, "fcntl": self.fcntl[0]}
         checked |= {"setrlimit": self.setrlimit, "prlimit64": self.prlimit}
-        checked |= {"fadvise64": self.fadvise[0], "madvise": self.madvise}
+        checked |= {"fadvise64": self.fadvise[0], "madvise": self.madvise, "readahead": self.readahead}
         checked |= {"setsockopt": self.setsockopt[0], "seccomp": self.seccomp, "prctl": self.prctl}
         return {**dict(self.calls), **dict(self.missing), **checked}[name]
 
@@ -232,20 +237,21 @@ _DENIED_AARCH64 = _calls(
 ABIS: dict[str, tuple[Abi, ...]] = {
     "x86_64": (
         Abi(0xC000003E, _DENIED_X86_64, 41, 53, clone=56, unshare=272, fcntl=(72,), flock=73,
-            setrlimit=160, prlimit=302, fadvise=(221,), madvise=28, setsockopt=(54, 541), seccomp=317,
-            prctl=157, missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543)),
-            mask=~_X32_BIT & 0xFFFFFFFF),
+            setrlimit=160, prlimit=302, fadvise=(221,), madvise=28, readahead=187,
+            setsockopt=(54, 541), seccomp=317, prctl=157,
+            missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543)), mask=~_X32_BIT & 0xFFFFFFFF),
         Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102)), 359, 360, clone=120, unshare=310,
             fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340, fadvise=(250, 272), madvise=219,
-            setsockopt=(366,), seccomp=354, prctl=172, missing=(*_MISSING, ("io_setup", 245))),
+            readahead=225, setsockopt=(366,), seccomp=354, prctl=172,
+            missing=(*_MISSING, ("io_setup", 245))),
     ),
     "aarch64": (
         Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32,
-            setrlimit=164, prlimit=261, fadvise=(223,), madvise=233, setsockopt=(208,), seccomp=277,
-            prctl=167, missing=(*_MISSING, ("io_setup", 0))),
+            setrlimit=164, prlimit=261, fadvise=(223,), madvise=233, readahead=213,
+            setsockopt=(208,), seccomp=277, prctl=167, missing=(*_MISSING, ("io_setup", 0))),
         Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143,
-            setrlimit=75, prlimit=369, fadvise=(270,), madvise=220, setsockopt=(294,), seccomp=383,
-            prctl=172, missing=(*_MISSING, ("io_setup", 243))),
+            setrlimit=75, prlimit=369, fadvise=(270,), madvise=220, readahead=225,
+            setsockopt=(294,), seccomp=383, prctl=172, missing=(*_MISSING, ("io_setup", 243))),
     ),
 }
 # fmt: on
@@ -301,6 +307,7 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             *((_JEQ_K, "nosys", 0, number) for _, number in abi.missing),
             *((_JEQ_K, f"fcntl{i}", 0, number) for number in abi.fcntl),
             (_JEQ_K, "noop", 0, abi.flock),
+            (_JEQ_K, "noop", 0, abi.readahead),
             *((_JEQ_K, "noop", 0, number) for number in abi.fadvise),
             (_JEQ_K, f"madvise{i}", 0, abi.madvise),
             (_JEQ_K, f"setrlimit{i}", 0, abi.setrlimit),
@@ -350,7 +357,7 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JEQ_K, "deny", "allow", SECCOMP_MODE_FILTER),
             f"madvise{i}",
             (_LD_W_ABS, 0, 0, _ARG2),
-            *((_JEQ_K, "noop", 0, advice) for advice in EVICTING_ADVICE),
+            *((_JEQ_K, "noop", 0, advice) for advice in NOOP_ADVICE),
             (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
             f"fcntl{i}",
             (_LD_W_ABS, 0, 0, _ARG1),

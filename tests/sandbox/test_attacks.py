@@ -406,6 +406,27 @@ def test_a_bot_cannot_fill_the_machines_file_table(tiny_game, arena):
     assert [state.lifted for state in quotas.states()] == [True, True, True]
 
 
+def test_a_bot_starts_no_reads_that_run_on_in_its_opponents_turn(tiny_game, arena, tmp_path):
+    """readahead and madvise(MADV_WILLNEED) start reads that no task of the bot waits for, so its
+    tree stops at once and the disk stays busy in the opponent's turn: a red team's bot slowed its
+    opponent's reads from 7 ms to 168 ms. Both are advice, made no-ops: the file stays uncached."""
+    book = tmp_path / "book.bin"
+    with book.open("wb") as f:
+        f.write(os.urandom(4 << 20))
+        f.flush()
+        os.fsync(f.fileno())
+    fd = os.open(book, os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)  # out of the cache, as a cold file
+    finally:
+        os.close(fd)
+    before = resident_pages(book)
+    record = play_attack(tiny_game, arena, "prefetch", str(book))
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == ["ATTACK: readahead: done", "ATTACK: madvise willneed: done"]
+    assert resident_pages(book) <= before + 16  # unmade (the mapping's own page faults aside)
+
+
 def test_no_other_proc_file_system_of_the_machine(tiny_game, arena):
     """A proc file system mounted elsewhere (a chroot's) shows every process of the machine:
     through it a bot could read its opponent's memory and files. Each is hidden like /run."""

@@ -603,6 +603,22 @@ def drop_cache():
     say(f"process_madvise pageout: {'done' if done >= 0 else os.strerror(ctypes.get_errno())}")
 
 
+def prefetch():
+    """Start reads of a file that run on after its answer, in the opponent's turn, with no task of
+    its own waiting for them: readahead, and madvise(MADV_WILLNEED) on a mapping."""
+    import mmap
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open(args[0], os.O_RDONLY)
+    done = libc.readahead(fd, ctypes.c_longlong(0), ctypes.c_size_t(os.path.getsize(args[0])))
+    say(f"readahead: {'done' if done == 0 else os.strerror(ctypes.get_errno())}")
+    mapped = mmap.mmap(fd, 0, prot=mmap.PROT_READ)
+    mapped.madvise(mmap.MADV_WILLNEED)
+    say("madvise willneed: done")
+    mapped.close()
+    os.close(fd)
+
+
 def netlink_queue():
     """Queue netlink messages in kernel memory that no memory limit counts, up to 8 MiB a socket:
     the routing protocol's replies to its own requests, and (NETLINK_USERSOCK) messages between its
@@ -726,6 +742,7 @@ ATTACKS = {
     "probe_quotas": probe_quotas,
     "drop_cache": drop_cache,
     "netlink_queue": netlink_queue,
+    "prefetch": prefetch,
     "file_table": file_table,
     "uncounted_kernel_memory": uncounted_kernel_memory,
 }
