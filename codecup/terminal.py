@@ -6,14 +6,18 @@ rewrite the lines above (a fault made to look like a win), or, on terminals
 that allow it, set the clipboard (OSC 52) for the organiser to paste. So every
 control character (C0 but tab, DEL, C1) and every format character (such as
 the bidirectional overrides that reorder what a line shows) is shown as an
-escape (``\\x1b``, ``\\u202e``) instead.
+escape (``\\x1b``, ``\\u202e``) instead, and so is every line or paragraph separator
+(U+2028, U+2029), which would start a line of the bot's own. A summary shows at most
+:data:`SHOWN` characters of a line (:func:`shown_line`): a bot's 64 KiB line would flood it.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-_UNSAFE = ("Cc", "Cf")  # Unicode categories: control, format
+_UNSAFE = ("Cc", "Cf", "Zl", "Zp")  # Unicode categories: control, format, line and paragraph separators
+SHOWN = 300
+"""Characters of one line of a bot's text that a summary shows."""
 
 
 def _escape(char: str) -> str:
@@ -26,6 +30,14 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(_escape(c) if c != "\t" and unicodedata.category(c) in _UNSAFE else c for c in text)
+
+
+def shown_line(line: str, limit: int = SHOWN) -> str:
+    """One line of a bot's text for a summary: :func:`printable`, and cut to ``limit`` characters
+    with a note of how long it was."""
+    if len(line) <= limit:
+        return printable(line)
+    return f"{printable(line[:limit])}... ({len(line):,} characters)"
 
 
 def columns(text: str) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from codecup.terminal import printable
+from codecup.terminal import SHOWN, printable, shown_line
 
 
 @pytest.mark.parametrize(
@@ -17,6 +17,8 @@ from codecup.terminal import printable
         ("a\x7fb\x00c", "a\\x7fb\\x00c"),
         ("\u202egnp.exe", "\\u202egnp.exe"),  # a bidi override: shows "exe.png"
         ("Jürgen 神 ♞", "Jürgen 神 ♞"),
+        ("ok\u2028fake: bot:baseline exited", "ok\\u2028fake: bot:baseline exited"),  # a line of its own
+        ("a\u2029b", "a\\u2029b"),
     ],
 )
 def test_printable(text, shown):
@@ -30,3 +32,11 @@ def test_wide_characters_take_two_columns_and_tables_stay_aligned():
     assert columns("神a") == 3 and columns("e\u0301") == 1 and pad("神", 4) == "神  "
     table = ratings_table([Rating("神々", 10.0, 5.0, 4), Rating("ab", -10.0, 5.0, 4)]).splitlines()
     assert columns(table[2]) == columns(table[3])  # the Elo column starts at one place
+
+
+def test_a_summary_shows_a_long_line_cut_with_its_length():
+    """A bot's 64 KiB stderr line flooded the organiser's fault summary."""
+    line = "\x1b" + "L" * 70_000
+    shown = shown_line(line)
+    assert shown == printable(line[:SHOWN]) + "... (70,001 characters)"
+    assert shown_line("short") == "short"

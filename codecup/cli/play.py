@@ -31,7 +31,7 @@ from codecup.reading import read_file
 from codecup.record import MAX_RECORD, MatchInfo, Record
 from codecup.runner import new_match, play_match, player_info
 from codecup.sandbox import Policy
-from codecup.terminal import printable
+from codecup.terminal import printable, shown_line
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -140,7 +140,8 @@ def describe_stderr(game: Game, record: Record, everything: bool = False) -> str
             lines = lines[-STDERR_LINES:]
             who = f"{game.info.seats[seat]} {player.name}"
             head = f"stderr of {who} (last {STDERR_LINES} lines; all with --stderr):"
-        parts.append("\n".join([head, *(f"  | {printable(line)}" for line in lines)]))
+        show = printable if everything else shown_line  # --stderr: each line whole
+        parts.append("\n".join([head, *(f"  | {show(line)}" for line in lines)]))
     return "\n".join(parts)
 
 
