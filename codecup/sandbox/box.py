@@ -246,10 +246,14 @@ def _stage(workdir: Path, provided: Sequence[tuple[str, str]]) -> Path:
     folder; what it creates there vanishes with the game, as in a sandbox's overlay."""
     stage = scratch_root() / f"folder-{next(_serial)}"
     stage.mkdir(parents=True)
+    names = {name for name, _ in provided}
     for entry in workdir.iterdir():
-        (stage / entry.name).symlink_to(entry)
+        if entry.name not in names:  # its own link to nothing there is shadowed, not written through
+            (stage / entry.name).symlink_to(entry)
     for name, source in provided:
-        shutil.copyfile(source, stage / name)
+        fd = os.open(stage / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "wb") as copy, open(source, "rb") as original:
+            shutil.copyfileobj(original, copy)
     return stage
 
 

@@ -120,3 +120,25 @@ def test_as_root_without_namespaces_a_bot_still_has_no_capabilities(tiny_game, d
     record = asyncio.run(play_match(tiny_game, match))
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
     assert record.logs[0].startswith("CapEff 0000000000000000 CapBnd 0000000000000000"), record.logs[0]
+
+
+def test_without_namespaces_a_link_to_nothing_in_its_folder_is_not_written_through(
+    tiny_game, degraded, tmp_path
+):
+    """A bot's folder may hold a words.dat that links to nothing (a path of its author's choice,
+    where the referee may write): the game's list is given in its place, never written there."""
+    source = tmp_path / "list.txt"
+    source.write_text("THE TOURNAMENT'S LIST")
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "bot.py").write_text(READS_WORDS)
+    target = tmp_path / "elsewhere" / "planted"
+    target.parent.mkdir()
+    (folder / "words.dat").symlink_to(target)
+    game = WithWordList(tiny_game, source)
+    player = PlayerInfo("w", command=("python3", "bot.py"), directory=str(folder))
+    match = new_match(game, [player, PlayerInfo("r", bot="random")], seed=1)
+    record = asyncio.run(play_match(game, match))
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    assert record.logs[0].startswith("THE TOURNAMENT'S LIST")
+    assert not target.exists()
