@@ -379,3 +379,42 @@ def test_under_the_cpu_clock_an_in_process_bot_that_sleeps_is_ended_by_the_wall_
     fault = record.result.termination[0].message
     assert fault.startswith("idle 1.5") and "the cpu clock's backstop" in fault, fault
     assert "0.050s allowed" in fault and "was idle 6.0" in fault  # 4.5 s before the fourth nap
+
+
+def test_an_in_process_bot_waiting_for_the_interpreters_lock_is_not_idle():
+    """Games on a Dask worker's threads share one interpreter: while another thread computes, a
+    thinking bot waits for the interpreter's lock, which is no idling of its own (it would have
+    lost at the backstop, on a worker with many threads)."""
+    import threading
+
+    from codecup.players.inprocess import InProcessPlayer
+
+    class Busy:
+        finished = False
+
+        def receive(self, line: str) -> list[str]:
+            end = time.thread_time() + 0.4  # 0.4 s of its own processor time, however long that takes
+            while time.thread_time() < end:
+                pass
+            return ["3"]
+
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            pass
+
+    async def think() -> InProcessPlayer:
+        player = InProcessPlayer(Busy(), timer=time.thread_time)  # type: ignore[arg-type]
+        other = threading.Thread(target=spin)
+        other.start()
+        try:
+            player.send("Start")
+        finally:
+            stop.set()
+            other.join()
+        return player
+
+    player = asyncio.run(think())
+    assert player.thinking >= 0.4
+    assert player.idling < 0.1, player.idling  # about as long as the other thread ran, before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 import traceback
 from collections import deque
@@ -18,17 +19,24 @@ from codecup.players.base import Player
 LOG_CAP = 4000
 """Characters of a bot's traceback kept for the record."""
 
-SCHEDSTAT = "/proc/thread-self/schedstat"
-"""The thread's time on a processor and waiting for one, in nanoseconds (Linux)."""
+TASKS = "/proc/self/task"
+"""The referee's threads; each one's ``schedstat``: its time on a processor and waiting for one,
+in nanoseconds (Linux)."""
 
 
-def run_queue_wait() -> float:
-    """Seconds this thread has waited for a processor so far (0 where the kernel does not say)."""
+def busy_time() -> float:
+    """Seconds the referee's threads have run or waited for a processor, all added up: while one
+    of them runs or waits with the interpreter's lock, a thinking bot on another waits for it, and
+    is not idle. Where the kernel does not say, the process's processor time."""
     try:
-        with open(SCHEDSTAT) as f:
-            return int(f.read().split()[1]) / 1e9
-    except (OSError, ValueError, IndexError):
-        return 0.0
+        total = 0
+        for task in os.scandir(TASKS):
+            with open(f"{task.path}/schedstat") as f:
+                ran, waited, _ = f.read().split()
+            total += int(ran) + int(waited)
+        return total / 1e9
+    except (OSError, ValueError):
+        return time.process_time()
 
 
 @attrs.define(eq=False)
@@ -41,7 +49,9 @@ class InProcessPlayer(Player):
     Under the cpu clock (``timer`` is the thread's processor time) a bot that
     sleeps or blocks uses none, so, as for a program, the time it is neither
     running nor waiting for a processor is bounded by the wait's wall-clock
-    backstop and counted as the game's idling (:meth:`hidden_idle`).
+    backstop and counted as the game's idling (:meth:`hidden_idle`); time in
+    which another thread of the referee's process ran (holding the interpreter's
+    lock) is not idling either.
     """
 
     session: PlayerSession
@@ -63,7 +73,7 @@ class InProcessPlayer(Player):
             return
         idle_checked = self.timer is time.thread_time
         if idle_checked:
-            wall0, waited0 = loop_time(), run_queue_wait()
+            wall0, busy0 = loop_time(), busy_time()
         t0 = self.timer()
         try:
             self.pending.extend(self.session.receive(line))
@@ -75,8 +85,10 @@ class InProcessPlayer(Player):
         spent = self.timer() - t0
         self.thinking += spent
         if idle_checked:
-            waited = run_queue_wait() - waited0
-            self.idling += max(0.0, loop_time() - wall0 - spent - waited)
+            # Not idle: running, waiting for a processor, or for the interpreter's lock while
+            # another thread of the referee ran or waited (a Dask worker's threads share one).
+            busy = max(spent, busy_time() - busy0)
+            self.idling += max(0.0, loop_time() - wall0 - busy)
 
     def charged_by_wall(self) -> None:
         """Its thinking is charged by the loop's clock, wall time."""
