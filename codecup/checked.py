@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Generator, Mapping, Sequence
+import numbers
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 from codecup.dialogue import Dialogue, Outcome, SeatEnd
@@ -26,20 +27,28 @@ def short(value: object, limit: int = 60) -> str:
 
 
 def is_number(value: object) -> bool:
-    """Whether ``value`` is a finite int or float (not a bool, not NaN or infinite)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """Whether ``value`` is a finite real number (an int, a float, a Fraction, a numpy scalar;
+    not a bool, not NaN or infinite)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except (TypeError, ValueError, OverflowError):
+        return False
 
 
 def per_seat_numbers(values: object, seats: int, what: str) -> tuple[float, ...]:
-    """``values`` as one finite number per seat; else :class:`GameBugError` saying ``what`` gave what."""
-    if not isinstance(values, Sequence) or isinstance(values, (str, bytes)):
+    """``values`` (any sequence or array, not text) as one finite number per seat; else
+    :class:`GameBugError` saying ``what`` gave what."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
         raise GameBugError(f"{what} gave {short(values)}, not one number per seat")
-    if len(values) != seats:
-        raise GameBugError(f"{what} gave {len(values)} numbers for {seats} seats")
-    bad = [v for v in values if not is_number(v)]
+    items = tuple(values)
+    if len(items) != seats:
+        raise GameBugError(f"{what} gave {len(items)} numbers for {seats} seats")
+    bad = [v for v in items if not is_number(v)]
     if bad:
-        raise GameBugError(f"{what} gave {short(bad[0])} in {short(tuple(values))}, not a finite number")
-    return tuple(float(v) for v in values)
+        raise GameBugError(f"{what} gave {short(bad[0])} in {short(items)}, not a finite number")
+    return tuple(float(v) for v in items)
 
 
 def json_problem(value: object) -> str | None:

@@ -350,3 +350,35 @@ def test_rules_that_fail_as_a_session_is_made_are_the_plugins_failure(twentyone)
             raise KeyError("no rules today")
 
     assert_referee_error(play(Game()), "the rules raised KeyError: 'no rules today'")
+
+
+def test_points_of_any_finite_real_number_type_are_taken():
+    """A plugin's points as Fractions, or a numpy-like array of numpy-like integers, are numbers
+    (they were refused as 'not a finite number' and the game made a referee error)."""
+    import numbers
+    from fractions import Fraction
+
+    from codecup.checked import per_seat_numbers
+    from codecup.errors import GameBugError
+
+    class Int64:  # a numpy scalar is a numbers.Integral, not an int
+        def __init__(self, value: int) -> None:
+            self.value = value
+
+        def __float__(self) -> float:
+            return float(self.value)
+
+    numbers.Integral.register(Int64)
+
+    class Array:  # an array is iterable, not a Sequence
+        def __init__(self, *items: object) -> None:
+            self.items = items
+
+        def __iter__(self):
+            return iter(self.items)
+
+    assert per_seat_numbers((Fraction(1, 2), Fraction(3, 2)), 2, "its points") == (0.5, 1.5)
+    assert per_seat_numbers(Array(Int64(9), Int64(18)), 2, "its points") == (9.0, 18.0)
+    for bad in ((True, 1), (float("nan"), 1), ("2", 1), "21", {0: 1, 1: 2}):
+        with pytest.raises(GameBugError):
+            per_seat_numbers(bad, 2, "its points")

@@ -98,13 +98,16 @@ def read_reason(read: int) -> str:
 def _cap_socket_memory() -> None:
     """In the bot's new network namespace: its sockets' option memory capped (:data:`OPTMEM_MAX`).
     A kernel that keeps the setting for the whole machine (before 6.9) shows no such file here,
-    and it is left alone."""
+    and it is left alone; so is a read-only ``/proc/sys`` (a container's): the cap is a hardening
+    of its own, never worth the namespaces."""
     try:
         fd = os.open(OPTMEM, os.O_WRONLY)
-    except FileNotFoundError:
+    except OSError:
         return
     try:
         os.write(fd, str(OPTMEM_MAX).encode())
+    except OSError:
+        pass
     finally:
         os.close(fd)
 
@@ -145,7 +148,7 @@ class Launch:
             self.quota_limits()
             join(self.procs_files)
             if os.geteuid() == 0:  # root without a sandbox (the namespaces failed): no capabilities
-                linux.drop_all_capabilities()
+                linux.drop_all_capabilities(best_effort=True)
             if self.syscall_filter:
                 linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
                 seccomp.install()

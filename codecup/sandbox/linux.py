@@ -7,6 +7,7 @@ or allocating much. Each raises :class:`OSError` with the call's ``errno``.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import os
@@ -156,13 +157,20 @@ def prctl(option: int, arg: int = 0, arg3: int = 0) -> None:
     _check(_libc.prctl(option, ctypes.c_ulong(arg), ctypes.c_ulong(arg3), 0, 0), f"prctl {option}")
 
 
-def drop_all_capabilities() -> None:
-    """No capabilities now or after any exec, even as uid 0, and no new privileges."""
+def drop_all_capabilities(best_effort: bool = False) -> None:
+    """No capabilities now or after any exec, even as uid 0, and no new privileges.
+
+    Locking the securebits and emptying the bounding set need ``CAP_SETPCAP``; with
+    ``best_effort`` (root without namespaces, in a container that withholds it) they are
+    skipped where refused, and what needs no privilege still holds: no capability now, none
+    gained by an exec (``no_new_privs``)."""
     assert _libc is not None
-    prctl(PR_SET_SECUREBITS, SECUREBITS_LOCKED_DOWN)
+    with contextlib.suppress(OSError) if best_effort else contextlib.nullcontext():
+        prctl(PR_SET_SECUREBITS, SECUREBITS_LOCKED_DOWN)
     last = int(_LAST_CAP)
     for cap in range(last + 1):
-        prctl(PR_CAPBSET_DROP, cap)
+        with contextlib.suppress(OSError) if best_effort else contextlib.nullcontext():
+            prctl(PR_CAPBSET_DROP, cap)
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
     header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
     data = (_CapData * 2)()

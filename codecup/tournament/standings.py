@@ -83,8 +83,9 @@ class Standings:
     per_game: bool = False  # ranked by per-game rates (a gauntlet), not totals
     challenger: str | None = None  # a gauntlet's challenger
     final: Mapping[str, float] = attrs.field(factory=dict)
-    """A Swiss tournament's finalists, best first, with their points in the final, which rank them
-    above the others (ties by the Swiss rounds); empty in other formats."""
+    """A Swiss tournament's finalists, best first, with their points in the final, where the game's
+    ranking (points, then its tie-breaks) puts them above the others (finalists equal in all of it
+    by the Swiss rounds); empty in other formats."""
 
     @property
     def ranked_by(self) -> str:
@@ -154,8 +155,8 @@ class Standings:
         if self.final:
             final = ", ".join(f"{name} {points:g}" for name, points in self.final.items())
             lines.append(
-                f"(the finalists ranked by their points in the final: {final}; ties by the Swiss "
-                "rounds; then the others by the Swiss rounds)"
+                f"(the finalists ranked by the final, by the game's ranking, points first: {final}; "
+                "finalists equal in all of it by the Swiss rounds; then the others by the Swiss rounds)"
             )
         if self.challenger_rows():
             lines += ["", self.challenger_table()]

@@ -290,7 +290,8 @@ def swiss_final(
     game: Game, spec: TournamentSpec, games: list[ScheduledGame], log: ResultsLog
 ) -> dict[str, float]:
     """A Swiss tournament's finalists, best first, with their points in the final: ranked by the
-    final's totals, ties by the Swiss rounds (as CodeCup breaks them), not by the players list."""
+    final's totals under the game's ranking (points, then its tie-breaks), finalists equal in all
+    of it by the Swiss rounds, not by the players list."""
     final = [g for g in games if g.stage == "f"]
     finalists = {spec.names[i] for g in final for i in g.seats}
     by_swiss = [n for n in _swiss_order(game, spec, games, log) if n in finalists]

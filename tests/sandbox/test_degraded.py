@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
+import subprocess
 import sys
 import uuid
 
@@ -142,3 +144,61 @@ def test_without_namespaces_a_link_to_nothing_in_its_folder_is_not_written_throu
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
     assert record.logs[0].startswith("THE TOURNAMENT'S LIST")
     assert not target.exists()
+
+
+def test_as_root_without_namespaces_the_machines_counts_are_lifted_too(degraded, monkeypatch, tmp_path):
+    """The bot is uid 0 all the same, and may take the machine's file table or uid 0's epoll
+    watches (doctor said the referee lifts them; it did only with namespaces)."""
+    if not linux.IS_LINUX or os.geteuid() != 0:
+        pytest.skip("a question of root")
+    from codecup.sandbox import quotas
+
+    lifted: list[int] = []
+    monkeypatch.setattr(quotas, "lift_once", lambda: lifted.append(1))
+    box.Box.prepare(box.Policy(), tmp_path).remove()
+    assert lifted == [1]
+
+
+def test_without_setpcap_root_still_drops_every_capability_it_can(tmp_path):
+    """A container may withhold CAP_SETPCAP from root: locking the securebits and emptying the
+    bounding set are then refused, and a bot started without namespaces failed to start (or the
+    filter's trial failed, and bots ran unfiltered). What needs no privilege still holds."""
+    if not linux.IS_LINUX or os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("root and setpriv (util-linux) needed")
+    code = (
+        "from codecup.sandbox import linux\n"
+        "linux.drop_all_capabilities(best_effort=True)\n"
+        "status = open('/proc/self/status').read()\n"
+        "print([l.split()[1] for l in status.splitlines() if l.startswith(('CapEff', 'NoNewPrivs'))])\n"
+        "linux.drop_all_capabilities()\n"
+    )
+    done = subprocess.run(
+        ["setpriv", "--bounding-set", "-setpcap", "--", sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.strip() == "['0000000000000000', '1']", done.stderr
+    assert done.returncode != 0 and "prctl" in done.stderr  # without best effort: refused, as before
+
+
+def test_a_socket_memory_cap_that_cannot_be_written_costs_nothing(monkeypatch):
+    """A container's read-only /proc/sys refused the cap, and that error cost the bots their
+    whole namespace sandbox: the cap is a hardening of its own."""
+    from codecup.sandbox import launch
+
+    monkeypatch.setattr(launch, "OPTMEM", "/proc")  # opening it for writing fails (EISDIR)
+    launch._cap_socket_memory()
+
+
+def test_the_scan_for_a_file_at_its_size_limit_is_bounded(monkeypatch, tmp_path):
+    """The scan is the referee's processor time: a bot's 300,000 empty files took it 0.8 s."""
+    (tmp_path / "big").write_bytes(b"x" * 1000)
+    fd = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        assert box._largest_file(fd) == 1000
+        monkeypatch.setattr(box, "SCANNED", 0)
+        assert box._largest_file(fd) == 0  # nothing looked at past the budget
+    finally:
+        os.close(fd)

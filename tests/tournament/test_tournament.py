@@ -48,7 +48,7 @@ def test_formats_play_to_the_end(play_tournament, bots, tmp_path, tiny_game):
     assert list(s.standings.final) == s.standings.order[:3] and sum(s.standings.final.values()) == 12
     assert list(s.standings.final.values()) == sorted(s.standings.final.values(), reverse=True)
     assert (
-        "the finalists ranked by their points in the final: "
+        "the finalists ranked by the final, by the game's ranking, points first: "
         in (tmp_path / "s" / "standings.txt").read_text()
     )
     assert json.loads((tmp_path / "s" / "standings.json").read_text())["final"] == s.standings.final
