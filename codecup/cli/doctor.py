@@ -8,7 +8,7 @@ from pathlib import Path
 
 from codecup.cli.common import Subparsers
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.sandbox import Limits, machine_support, quotas, seccomp
+from codecup.sandbox import Limits, linux, machine_support, quotas, seccomp
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -52,7 +52,11 @@ def run(args: argparse.Namespace) -> int:
         (support.cpu_limit, "processor limit per bot (" + str(where.cpu_v1 or "cgroup2 cpu.max") + ")"),
         (
             support.namespaces,
-            "namespaces (pid, network, mount, ipc, uts, cgroup), read-only view, no capabilities",
+            "namespaces (pid, network, mount, ipc, uts, cgroup), read-only view",
+        ),
+        (
+            linux.IS_LINUX or os.geteuid() != 0,
+            "no capabilities (root's all dropped, also where the namespaces fail)",
         ),
         (
             support.own_quotas,
