@@ -32,6 +32,12 @@ def printable(text: str) -> str:
     return "".join(_escape(c) if c != "\t" and unicodedata.category(c) in _UNSAFE else c for c in text)
 
 
+def log_lines(text: str) -> list[str]:
+    """A bot's text as the lines it wrote: split at line feeds only (``str.splitlines`` also
+    splits at U+2028 and other separators, which would let a bot start a line of its own)."""
+    return [line.removesuffix("\r") for line in text.rstrip("\n").split("\n")] if text else []
+
+
 def shown_line(line: str, limit: int = SHOWN) -> str:
     """One line of a bot's text for a summary: :func:`printable`, and cut to ``limit`` characters
     with a note of how long it was."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from codecup.terminal import SHOWN, printable, shown_line
+from codecup.terminal import SHOWN, log_lines, printable, shown_line
 
 
 @pytest.mark.parametrize(
@@ -40,3 +40,15 @@ def test_a_summary_shows_a_long_line_cut_with_its_length():
     shown = shown_line(line)
     assert shown == printable(line[:SHOWN]) + "... (70,001 characters)"
     assert shown_line("short") == "short"
+
+
+def test_a_bots_lines_are_split_at_line_feeds_only():
+    """str.splitlines also splits at U+2028, U+2029, U+0085 and others: a bot's one line then
+    showed as two, the second looking like a line of its own."""
+    text = "ok\u2028fake: bot:baseline exited\r\nnext\x85line\n"
+    assert log_lines(text) == ["ok\u2028fake: bot:baseline exited", "next\x85line"]
+    assert [printable(line) for line in log_lines(text)] == [
+        "ok\\u2028fake: bot:baseline exited",
+        "next\\x85line",
+    ]
+    assert log_lines("") == []

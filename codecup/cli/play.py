@@ -31,7 +31,7 @@ from codecup.reading import read_file
 from codecup.record import MAX_RECORD, MatchInfo, Record
 from codecup.runner import new_match, play_match, player_info
 from codecup.sandbox import Policy
-from codecup.terminal import printable, shown_line
+from codecup.terminal import log_lines, printable, shown_line
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -133,7 +133,7 @@ def describe_stderr(game: Game, record: Record, everything: bool = False) -> str
         faulted = record.result.termination[seat].kind not in (Termination.NORMAL, Termination.REFEREE_ERROR)
         if not log or not (everything or faulted):
             continue
-        lines = log.splitlines()
+        lines = log_lines(log)
         if everything or len(lines) <= STDERR_LINES:
             head = f"stderr of {game.info.seats[seat]} {player.name}:"
         else:

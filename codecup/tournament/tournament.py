@@ -25,7 +25,7 @@ from codecup.dialogue import Termination
 from codecup.errors import ConfigError
 from codecup.game import Game, results_key_of
 from codecup.record import MatchInfo, PlayerInfo, Record
-from codecup.terminal import printable, shown_line
+from codecup.terminal import log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
 from codecup.tournament.executor import GamePool, PlayFn
@@ -253,7 +253,7 @@ def fault_summary(games: Iterable[tuple[ScheduledGame, Record]], limit: int = FA
             why = f" ({printable(end.message)})" if end.message else ""
             lines.append(f"  {g.id}: {name} {end.kind.value}{why}")
             log = record.logs[seat] if seat < len(record.logs) else ""
-            lines += [f"    | {shown_line(line)}" for line in log.rstrip().splitlines()[-STDERR_LINES:]]
+            lines += [f"    | {shown_line(line)}" for line in log_lines(log.rstrip())[-STDERR_LINES:]]
     if not total:
         return ""
     if total > shown:
