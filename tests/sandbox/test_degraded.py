@@ -80,18 +80,12 @@ def test_without_namespaces_a_provided_file_is_given_in_a_folder_of_links_to_its
 ):
     """A Lucky Words bot reads words.dat from its working folder; without a sandbox to put the
     tournament's list there, it runs in a folder of links to its own entries and a copy of the
-    list, which goes with the game: its own folder is never written."""
-    source = tmp_path / "list.txt"
-    source.write_text("THE TOURNAMENT'S LIST")
+    list, which goes with the game: the list is never put into its folder, and a new file it
+    makes at the top of it goes with the game too."""
     folder = tmp_path / "bot"
     folder.mkdir()
     (folder / "bot.py").write_text(READS_WORDS.replace("import sys\n", "import sys\nopen('made', 'w')\n"))
-    game = WithWordList(tiny_game, source)
-    player = PlayerInfo("w", command=("python3", "bot.py"), directory=str(folder))
-    match = new_match(game, [player, PlayerInfo("r", bot="random")], seed=1)
-    record = asyncio.run(play_match(game, match))
-    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
-    assert record.logs[0].startswith("THE TOURNAMENT'S LIST")
+    record, source = _play_reading_the_list(tiny_game, tmp_path, folder)
     assert f"words.dat provided from {source} (no sandbox" in record.containment[0]
     assert sorted(p.name for p in folder.iterdir()) == ["bot.py"]  # no list, no file it made
     assert not list(box.scratch_root().glob("folder-*"))  # the links went with the game
@@ -129,21 +123,28 @@ def test_without_namespaces_a_link_to_nothing_in_its_folder_is_not_written_throu
 ):
     """A bot's folder may hold a words.dat that links to nothing (a path of its author's choice,
     where the referee may write): the game's list is given in its place, never written there."""
-    source = tmp_path / "list.txt"
-    source.write_text("THE TOURNAMENT'S LIST")
     folder = tmp_path / "bot"
     folder.mkdir()
     (folder / "bot.py").write_text(READS_WORDS)
     target = tmp_path / "elsewhere" / "planted"
     target.parent.mkdir()
     (folder / "words.dat").symlink_to(target)
+    _play_reading_the_list(tiny_game, tmp_path, folder)
+    assert not target.exists()
+
+
+def _play_reading_the_list(tiny_game, tmp_path, folder):
+    """A game of the bot in ``folder`` (which reads words.dat first) against a random one, with a
+    list of the tournament's to provide; the record, once the bot read that list, and the list."""
+    source = tmp_path / "list.txt"
+    source.write_text("THE TOURNAMENT'S LIST")
     game = WithWordList(tiny_game, source)
     player = PlayerInfo("w", command=("python3", "bot.py"), directory=str(folder))
     match = new_match(game, [player, PlayerInfo("r", bot="random")], seed=1)
     record = asyncio.run(play_match(game, match))
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
     assert record.logs[0].startswith("THE TOURNAMENT'S LIST")
-    assert not target.exists()
+    return record, source
 
 
 def test_as_root_without_namespaces_the_machines_counts_are_lifted_too(degraded, monkeypatch, tmp_path):
