@@ -266,43 +266,37 @@ def counted(records: Iterable[Record]) -> list[Record]:
     return [r for r in records if not is_referee_error(r)]
 
 
-def final_order(game: Game, spec: TournamentSpec, games: list[ScheduledGame], log: ResultsLog) -> list[str]:
-    """The format's own final ranking, best first."""
+def final_order(
+    game: Game, spec: TournamentSpec, games: list[ScheduledGame], log: ResultsLog
+) -> tuple[list[str], dict[str, float]]:
+    """The format's own final ranking, best first, and a Swiss tournament's finalists with their
+    points in the final (empty in other formats)."""
     names = spec.names
-    records = counted(log.records[g.id] for g in games)
     if spec.format == "swiss":
-        return [*swiss_final(game, spec, games, log), *swiss_rest(game, spec, games, log)]
-    if spec.format == "gauntlet":  # unequal numbers of games: rank per-game rates
-        return compute_standings(game, names, records, rates=True).order
+        return swiss_ranking(game, spec, games, log)
     if spec.format == "knockout":
         points = {g.id: tuple(log.records[g.id].result.points) for g in games}
-        return [names[i] for i in sched.knockout_ranking(len(names), games, points)]
-    return compute_standings(game, names, records).order
+        return [names[i] for i in sched.knockout_ranking(len(names), games, points)], {}
+    records = counted(log.records[g.id] for g in games)
+    rates = spec.format == "gauntlet"  # unequal numbers of games: rank per-game rates
+    return compute_standings(game, names, records, rates=rates).order, {}
 
 
-def _swiss_order(game: Game, spec: TournamentSpec, games: list[ScheduledGame], log: ResultsLog) -> list[str]:
-    """Every player by the Swiss rounds' totals (ties by the players list)."""
-    swiss = counted(log.records[g.id] for g in games if g.stage == "s")
-    return compute_standings(game, spec.names, swiss).order
-
-
-def swiss_final(
+def swiss_ranking(
     game: Game, spec: TournamentSpec, games: list[ScheduledGame], log: ResultsLog
-) -> dict[str, float]:
-    """A Swiss tournament's finalists, best first, with their points in the final: ranked by the
-    final's totals under the game's ranking (points, then its tie-breaks), finalists equal in all
-    of it by the Swiss rounds, not by the players list."""
+) -> tuple[list[str], dict[str, float]]:
+    """A Swiss tournament's ranking: the finalists by the final's totals under the game's ranking
+    (points, then its tie-breaks), finalists equal in all of it by the Swiss rounds, not by the
+    players list; then the others by the Swiss rounds. With the finalists' points in the final."""
     final = [g for g in games if g.stage == "f"]
     finalists = {spec.names[i] for g in final for i in g.seats}
-    by_swiss = [n for n in _swiss_order(game, spec, games, log) if n in finalists]
-    top = compute_standings(game, by_swiss, counted(log.records[g.id] for g in final))
-    return {row.standing.player: row.standing.points for row in top.rows}
-
-
-def swiss_rest(game: Game, spec: TournamentSpec, games: list[ScheduledGame], log: ResultsLog) -> list[str]:
-    """A Swiss tournament's other players, by the Swiss rounds."""
-    finalists = {spec.names[i] for g in games if g.stage == "f" for i in g.seats}
-    return [n for n in _swiss_order(game, spec, games, log) if n not in finalists]
+    swiss = counted(log.records[g.id] for g in games if g.stage == "s")
+    by_swiss = compute_standings(game, spec.names, swiss).order
+    top = compute_standings(
+        game, [n for n in by_swiss if n in finalists], counted(log.records[g.id] for g in final)
+    )
+    points = {row.standing.player: row.standing.points for row in top.rows}
+    return [*points, *(n for n in by_swiss if n not in finalists)], points
 
 
 def format_standings(game: Game, spec: TournamentSpec, records: list[Record]) -> Standings:
@@ -451,8 +445,8 @@ def _run(
         progress.close()
     games = tuple((g, log.records[g.id]) for g in scheduled)
     records = counted(r for _, r in games)
-    final = swiss_final(game, spec, scheduled, log) if spec.format == "swiss" else None
-    standings = reorder(format_standings(game, spec, records), final_order(game, spec, scheduled, log), final)
+    order, final = final_order(game, spec, scheduled, log)
+    standings = reorder(format_standings(game, spec, records), order, final)
     ratings = tuple(bradley_terry(names, records))
     result = TournamentResult(spec, games, standings, ratings, played)
     write_results(out, result)
