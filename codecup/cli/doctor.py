@@ -8,7 +8,7 @@ from pathlib import Path
 
 from codecup.cli.common import Subparsers
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.sandbox import Limits, linux, machine_support, quotas, seccomp
+from codecup.sandbox import Limits, dynmods, linux, machine_support, quotas, seccomp
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -36,6 +36,14 @@ def quota_lines(
             line += "; the referee lifts it" if root_user else "; run as root to have it lifted"
         lines.append(line)
     return lines
+
+
+def dynmods_line(found: dynmods.Dynmods, root_user: bool = True) -> str:
+    """Whether a bot's start waits for the kernel's cgroup lock, and whether the referee changes that."""
+    line = found.describe()
+    if found.point is not None and not found.on:
+        line += "; the referee turns it on" if root_user else "; run as root to have it turned on"
+    return line
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"  yes rlimits: {limits}")
     cpu = "cpu (charged from cgroup2 cpu.stat)" if support.cgroup else "wall (no cgroup2 to measure CPU time)"
     print(f"clock mode: default {DEFAULT_CLOCK_MODE}; on this machine a cpu clock runs as {cpu}")
+    if support.cgroup:
+        print(f"bot start: {dynmods_line(dynmods.current(), root_user=os.geteuid() == 0)}")
     counts = quota_lines(root_user=os.geteuid() == 0)
     if counts:
         print("the machine's counts a bot could take from its other processes (docs/security.md):")

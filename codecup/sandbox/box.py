@@ -22,7 +22,7 @@ from pathlib import Path
 
 import attrs
 
-from codecup.sandbox import mounts, quotas, seccomp
+from codecup.sandbox import dynmods, mounts, quotas, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
 from codecup.sandbox.launch import Launch, inside
 from codecup.sandbox.support import Support, machine_support
@@ -89,6 +89,8 @@ class Box:
         support = machine_support()
         if os.geteuid() == 0:  # the machine's counts are lifted before the first bot runs
             quotas.lift_once()
+            if support.cgroup:  # and moving a bot into its cgroups made cheap
+                dynmods.favor_once()
         _clean_stale_scratch()
         cgroup = BotCgroup.create(support.hierarchies, policy.limits) if support.cgroup else None
         workdir = workdir.resolve()

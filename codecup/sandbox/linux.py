@@ -80,7 +80,14 @@ _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True
 _SYS_CAPSET = 126 if os.uname().machine == "x86_64" else 91  # aarch64: 91
 
 
-def _check(result: int, what: str) -> int:
+def libc() -> ctypes.CDLL:
+    """The C library, for a system call this module does not wrap (Linux only)."""
+    assert _libc is not None
+    return _libc
+
+
+def check(result: int, what: str) -> int:
+    """``result``, or :class:`OSError` with the call's errno where it is negative (``what`` names it)."""
     if result < 0:
         err = ctypes.get_errno()
         raise OSError(err, f"{what}: {os.strerror(err)}")
@@ -90,7 +97,7 @@ def _check(result: int, what: str) -> int:
 def unshare(flags: int) -> None:
     """Move the calling process into new namespaces (``unshare(2)``)."""
     assert _libc is not None
-    _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
+    check(_libc.unshare(ctypes.c_int(flags)), "unshare")
 
 
 def enter_user_namespace() -> None:
@@ -112,7 +119,7 @@ def enter_user_namespace() -> None:
 def mount(source: str, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
     """``mount(2)``."""
     assert _libc is not None
-    _check(
+    check(
         _libc.mount(
             source.encode(),
             target.encode(),
@@ -138,7 +145,7 @@ def set_attributes(path: str, *, recursive: bool, add: int = 0, remove: int = 0)
     assert _libc is not None
     attr = _MountAttr(add, remove, 0, 0)
     flags = AT_RECURSIVE if recursive else 0
-    _check(
+    check(
         _libc.syscall(
             ctypes.c_long(SYS_MOUNT_SETATTR),
             ctypes.c_int(AT_FDCWD),
@@ -154,7 +161,7 @@ def set_attributes(path: str, *, recursive: bool, add: int = 0, remove: int = 0)
 def prctl(option: int, arg: int = 0, arg3: int = 0) -> None:
     """``prctl(2)`` with up to two arguments."""
     assert _libc is not None
-    _check(_libc.prctl(option, ctypes.c_ulong(arg), ctypes.c_ulong(arg3), 0, 0), f"prctl {option}")
+    check(_libc.prctl(option, ctypes.c_ulong(arg), ctypes.c_ulong(arg3), 0, 0), f"prctl {option}")
 
 
 def drop_all_capabilities(best_effort: bool = False) -> None:
@@ -174,7 +181,7 @@ def drop_all_capabilities(best_effort: bool = False) -> None:
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
     header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
     data = (_CapData * 2)()
-    _check(_libc.syscall(ctypes.c_long(_SYS_CAPSET), ctypes.byref(header), data), "capset")
+    check(_libc.syscall(ctypes.c_long(_SYS_CAPSET), ctypes.byref(header), data), "capset")
     prctl(PR_SET_NO_NEW_PRIVS, 1)
 
 

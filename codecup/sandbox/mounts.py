@@ -25,7 +25,7 @@ class Hierarchies:
     v2_controllers: frozenset[str] = frozenset()  # controllers cgroup2 offers below our cgroup
 
 
-def _unescape(field: str) -> str:
+def unescape(field: str) -> str:
     """Undo the octal escapes of /proc/mounts (``\\040`` for a space)."""
     return field.encode().decode("unicode_escape") if "\\" in field else field
 
@@ -38,7 +38,7 @@ def parse(mounts_text: str, cgroup_text: str) -> Hierarchies:
         fields = line.split()
         if len(fields) < 4:
             continue
-        point, fstype, options = _unescape(fields[1]), fields[2], fields[3].split(",")
+        point, fstype, options = unescape(fields[1]), fields[2], fields[3].split(",")
         if fstype == "cgroup2" and v2_mount is None:
             v2_mount = Path(point)
         elif fstype == "cgroup":
@@ -83,7 +83,7 @@ def other_proc_mounts(mounts_text: str) -> tuple[str, ...]:
     for line in mounts_text.splitlines():
         fields = line.split()
         if len(fields) >= 3 and fields[2] == "proc":
-            point = _unescape(fields[1])
+            point = unescape(fields[1])
             if point != "/proc" and not point.startswith("/proc/"):
                 points.append(point)
     return tuple(points)
@@ -98,11 +98,12 @@ class CgroupMount:
     options: str  # v1: the hierarchy's controllers (or ``name=``), which a new mount must name again
 
 
-# Options of any mount, not of the hierarchy (a v1 hierarchy is mounted again by its controllers).
-_MOUNT_FLAGS = frozenset(
+MOUNT_FLAGS = frozenset(
     {"rw", "ro", "nosuid", "nodev", "noexec", "relatime", "noatime", "nodiratime", "strictatime"}
     | {"sync", "dirsync", "mand", "lazytime"}
 )
+"""Options ``/proc/mounts`` shows of any mount, not of its file system (a v1 hierarchy is mounted
+again by its controllers, cgroup2 reconfigured with its own flags)."""
 
 
 def cgroup_mounts(mounts_text: str) -> tuple[CgroupMount, ...]:
@@ -122,12 +123,10 @@ def cgroup_mounts(mounts_text: str) -> tuple[CgroupMount, ...]:
         options = ""
         if fields[2] == "cgroup":
             kept = [
-                o
-                for o in fields[3].split(",")
-                if o not in _MOUNT_FLAGS and not o.startswith("release_agent=")
+                o for o in fields[3].split(",") if o not in MOUNT_FLAGS and not o.startswith("release_agent=")
             ]
             options = ",".join(kept)
-        found.append(CgroupMount(_unescape(fields[1]), fields[2], options))
+        found.append(CgroupMount(unescape(fields[1]), fields[2], options))
     return tuple(found)
 
 
