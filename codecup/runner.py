@@ -159,18 +159,23 @@ class _Match:
         processes to stop and that wait (None: not stopped). Stopping is idling too, so that wait
         is no longer than the idling left to it (where the kernel tells idling from starving)."""
         player.resume()
-        start, stall0, wall0 = player.resumed_cpu, player.stall_time(), loop_time()
+        start, stall0, wall0 = player.resumed_cpu, player.resumed_stall, loop_time()
         backstop = wall_backstop(allowance, self.backstop_factor, clock.idle)
         reply = await player.receive(backstop, cpu_limit=allowance)
         player.suspend()
+        used, slack = self.since(player, start, stall0, wall0)
         freeze_limit = FREEZE_LIMIT
-        if stall0 is not None:
-            idle = clock.idle + self.idled(player, start, stall0, wall0)
-            freeze_limit = min(FREEZE_LIMIT, wall_backstop(allowance, self.backstop_factor, idle))
+        if slack is not None:
+            left = wall_backstop(allowance, self.backstop_factor, clock.idle + max(0.0, slack))
+            freeze_limit = min(FREEZE_LIMIT, left)
         lag = await player.settled(freeze_limit)
-        if stall0 is not None:  # idle is told from starved only where the stalls are known
-            clock.idle += self.idled(player, start, stall0, wall0)
-        return reply, (player.cpu_time() or 0.0) - start, freeze_limit, lag
+        if lag is None or lag > SETTLED_AT_ONCE:  # what it did while it stopped is read again
+            used, slack = self.since(player, start, stall0, wall0)
+        elif slack is not None:  # stopped at once: that moment was idle, and it used next to no CPU
+            slack += lag  # (what it did use is charged to its next answer: see frozen_cpu)
+        if slack is not None:  # idle is told from starved only where the stalls are known
+            clock.idle += max(0.0, slack)
+        return reply, used, freeze_limit, lag
 
     async def wait_wall(
         self, player: Player, clock: SeatClock, allowance: float
@@ -185,12 +190,18 @@ class _Match:
         return reply, loop_time() - start, FREEZE_LIMIT, lag
 
     @staticmethod
-    def idled(player: Player, cpu0: float, stall0: float, wall0: float) -> float:
-        """Seconds ``player`` idled since ``wall0`` (neither running since ``cpu0`` of CPU time nor
-        waiting for a processor since ``stall0`` of stall time), less the lines' passing."""
-        elapsed = (player.cpu_time() or 0.0) - cpu0
-        stalled = (player.stall_time() or stall0) - stall0
-        return max(0.0, loop_time() - wall0 - stalled - elapsed - PASSING)
+    def since(player: Player, cpu0: float, stall0: float | None, wall0: float) -> tuple[float, float | None]:
+        """The CPU seconds ``player`` used since it had used ``cpu0``, and its idle slack since
+        ``wall0``: the wall time in which it neither ran nor waited for a processor (since ``stall0``
+        of stall time), less the lines' passing; 0 or below, it did not idle (None: its stalls are
+        not known). Its stalls are read only where they could make a difference."""
+        used = (player.cpu_time() or 0.0) - cpu0
+        if stall0 is None:
+            return used, None
+        slack = loop_time() - wall0 - used - PASSING
+        if slack + SETTLED_AT_ONCE <= 0:  # not idle whatever it stalled (also once it has stopped)
+            return used, slack
+        return used, slack - ((player.stall_time() or stall0) - stall0)
 
     def sent(self, seat: int, line: str) -> None:
         """Every line the dialogue sends goes into the transcript."""
@@ -230,6 +241,10 @@ class _Match:
         dialogue = checked_dialogue(lambda: self.game.referee(info.setup, info.variant, seed))
         return await dispatch(dialogue, self, len(self.players))
 
+
+SETTLED_AT_ONCE = 0.001
+"""Seconds within which a program's processes stopped after its answer "at once": the readings
+taken as it was suspended serve for that answer."""
 
 FREEZE_LIMIT = 1.0
 """Seconds a program's processes may take to stop after its answer, before it loses the game."""

@@ -58,6 +58,7 @@ class FakeProgram(Player):
         return "3"
 
     def resume(self) -> None:
+        self.resumed_stall = self.stall_time()  # as a program's does
         self.events.append((asyncio.get_running_loop().time(), self.seat, "resumed"))
 
     def suspend(self) -> None:

@@ -28,6 +28,8 @@ class Player(abc.ABC):
 
     #: The program's CPU time when it was last resumed (where :meth:`cpu_time` measures it).
     resumed_cpu: float = 0.0
+    #: Its stall time then (where :meth:`stall_time` measures it).
+    resumed_stall: float | None = None
 
     def cpu_time(self) -> float | None:
         """CPU seconds the program has used so far, or None where that cannot be measured."""

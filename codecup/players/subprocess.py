@@ -23,7 +23,7 @@ import shutil
 import signal
 import subprocess
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import attrs
@@ -73,6 +73,10 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.draining = False  # the program has ended: its stderr is read to the end, unpaced
         self.broken = False  # the output stream is no longer in sync: stop reading it
         self.transport: asyncio.SubprocessTransport | None = None
+        # Called as soon as a line has come while the player waits for one: it suspends the program
+        # then, not once the event loop has woken the waiting task (its clock stops at its answer,
+        # and its processes stop while the referee does its bookkeeping, not after).
+        self.answered: Callable[[], None] | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.SubprocessTransport)
@@ -123,6 +127,8 @@ class _Protocol(asyncio.SubprocessProtocol):
                 return
         if len(self.buffer) > self.settings.max_line:
             self._fault(Termination.INVALID, self._too_long(bytes(self.buffer)))
+        if self.lines and self.answered is not None:
+            self.answered()
         self._wake()
 
     def _too_long(self, raw: bytes) -> str:
@@ -244,7 +250,10 @@ class SubprocessPlayer(Player):
     exit_signal: int | None = None
     unstartable: str | None = None  # why the kernel would not start the program: its seat's crash
     resumed_cpu: float = 0.0  # the tree's CPU time when it was last resumed
-    frozen_cpu: float | None = None  # its CPU time read while frozen: still its CPU time at the next resume
+    resumed_stall: float | None = None  # its stall time then (where the kernel keeps it)
+    # Its CPU time read since it was suspended: at the next resume, what it used since is charged
+    # to the next answer, not lost (and a frozen tree uses none).
+    frozen_cpu: float | None = None
 
     async def start(self) -> None:
         """Start the program in its own session (and so its own process group), then suspend it."""
@@ -306,10 +315,11 @@ class SubprocessPlayer(Player):
         """Let the whole tree run again (noting its CPU time so far, where a cgroup measures it)."""
         if not self.running and self.pid:
             if self.box is not None and self.box.cgroup is not None:
-                # A frozen tree uses no CPU of its own: the reading taken when it was charged
-                # after its last answer serves (one cpu.stat read a move, not two).
+                # The reading taken when it was charged after its last answer serves (one cpu.stat
+                # read a move, not two).
                 frozen_cpu, self.frozen_cpu = self.frozen_cpu, None
                 self.resumed_cpu = self.box.cgroup.cpu_time() if frozen_cpu is None else frozen_cpu
+                self.resumed_stall = self.box.cgroup.stall_time()
                 self.box.cgroup.thaw()
             else:
                 self._signal(signal.SIGCONT)
@@ -377,13 +387,21 @@ class SubprocessPlayer(Player):
 
     async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
         """The next line within ``timeout`` seconds (and ``cpu_limit`` CPU seconds since the last
-        :meth:`resume`), or a fault; a fault is named after the sandbox limit it broke, if any."""
+        :meth:`resume`), or a fault; a fault is named after the sandbox limit it broke, if any.
+        The program is suspended as soon as its line comes (as the runner would do next)."""
         if self.unstartable is not None:
             return Fault(Termination.CRASH, self.unstartable)
         protocol = self.protocol
         assert protocol is not None, "receive() before start()"
         if protocol.lines:  # the hot path: the answer is already here
             return protocol.lines.popleft()
+        protocol.answered = self.suspend
+        try:
+            return await self._receive(protocol, timeout, cpu_limit)
+        finally:
+            protocol.answered = None
+
+    async def _receive(self, protocol: _Protocol, timeout: float, cpu_limit: float | None) -> str | Fault:
         loop = asyncio.get_running_loop()
         start = loop.time()
         deadline = start + timeout
@@ -391,7 +409,7 @@ class SubprocessPlayer(Player):
         # Under a cpu clock, ``timeout`` bounds the wall time in which the tree neither ran nor
         # waited for a processor (it slept, or waited for input): the time it computed and the
         # time it waited for a processor stretch the wait, up to STARVED_LIMIT times in all.
-        stall0 = self.stall_time() if cpu_limit is not None else None
+        stall0 = self.resumed_stall if cpu_limit is not None else None
         hard = start + STARVED_LIMIT * (timeout + (cpu_limit or 0.0))
         while True:
             if protocol.lines:

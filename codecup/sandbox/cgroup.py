@@ -209,7 +209,7 @@ class BotCgroup:
     _events_fd: int = -1
     _cpu_fd: int = -1
     _pressure_fd: int = -1  # cpu.pressure, where the kernel keeps it (PSI); -1 where it does not
-    frozen: bool = False
+    unconfirmed: bool = False  # frozen, and cgroup.events has not said so yet
 
     @classmethod
     def create(cls, where: Hierarchies, limits: Limits) -> BotCgroup | None:
@@ -284,7 +284,7 @@ class BotCgroup:
         opponent thinks (at the next :meth:`thaw`), not before the opponent may start.
         """
         os.pwrite(self._freeze_fd, b"1", 0)
-        self.frozen = True
+        self.unconfirmed = True
 
     def wait_frozen(self, timeout: float = 1.0) -> bool:
         """Wait until ``cgroup.events`` says the tree is frozen (bounded).
@@ -308,14 +308,17 @@ class BotCgroup:
 
     def is_frozen(self) -> bool:
         """Whether ``cgroup.events`` says every task of the tree is frozen now."""
-        return b"frozen 1" in os.pread(self._events_fd, 256, 0)
+        frozen = b"frozen 1" in os.pread(self._events_fd, 256, 0)
+        if frozen:
+            self.unconfirmed = False
+        return frozen
 
     def thaw(self) -> None:
-        """Let the tree run again, once its last freeze is confirmed."""
-        if self.frozen:
+        """Let the tree run again, once its last freeze is confirmed (unless it was already)."""
+        if self.unconfirmed:
             self.wait_frozen()
         os.pwrite(self._freeze_fd, b"0", 0)
-        self.frozen = False
+        self.unconfirmed = False
 
     def cpu_time(self) -> float:
         """Seconds of CPU the whole tree has used so far."""
