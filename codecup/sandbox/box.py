@@ -22,6 +22,7 @@ from pathlib import Path
 
 import attrs
 
+from codecup import owner
 from codecup.sandbox import dynmods, mounts, quotas, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
 from codecup.sandbox.launch import Launch, inside
@@ -43,7 +44,6 @@ class Policy:
     contain: bool = True  # False: no sandbox, only a process group (for debugging a bot)
 
 
-SCRATCH_PREFIX = "codecup-sandbox-"
 #: Hidden from every bot: the machine's runtime folder, where its services keep their sockets
 #: and FIFOs (``/run/initctl`` asks init to reboot); a read-only mount does not stop writes to a
 #: FIFO (sockets are closed by the system call filter wherever they are). So is every proc file
@@ -53,16 +53,16 @@ SYSTEM_HIDDEN = ("/run",)
 
 
 def scratch_root() -> Path:
-    """The folder holding this referee's scratch mount points."""
-    return Path(tempfile.gettempdir()) / f"{SCRATCH_PREFIX}{os.getpid()}"
+    """The folder holding this referee's scratch mount points: its own folder in the temp folder,
+    held while it runs (:func:`codecup.owner.temp_folder`)."""
+    return owner.temp_folder()
 
 
 @functools.cache
 def _clean_stale_scratch() -> None:
-    """Remove the (empty) scratch folders of referees that died without cleaning up."""
-    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
-        pid = folder.name.removeprefix(SCRATCH_PREFIX)
-        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+    """Remove the (empty) scratch folders of referees that ended without removing them."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{owner.TEMP_PREFIX}*"):
+        if owner.temp_owner_gone(folder.name.removeprefix(owner.TEMP_PREFIX)):
             shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -212,15 +212,13 @@ class Box:
         if self._scratch_fd >= 0:
             os.close(self._scratch_fd)
             self._scratch_fd = -1
+        # Their folder (this referee's in the temp folder) stays: it is its lock (codecup.owner),
+        # removed when the referee ends.
         if self.stage is not None:
             shutil.rmtree(self.stage, ignore_errors=True)  # its links, not what they point to
-            with contextlib.suppress(OSError):
-                self.stage.parent.rmdir()
         if self.scratch is not None:
             with contextlib.suppress(OSError):
                 self.scratch.rmdir()
-            with contextlib.suppress(OSError):
-                self.scratch.parent.rmdir()  # the last box of this referee takes the folder along
 
 
 SCANNED = 10_000
@@ -266,11 +264,6 @@ def _stage(workdir: Path, provided: Sequence[tuple[str, str]]) -> Path:
         with os.fdopen(fd, "wb") as copy, open(source, "rb") as original:
             shutil.copyfileobj(original, copy)
     return stage
-
-
-def remove_scratch_root() -> None:
-    """Remove this referee's scratch folder (empty mount points only)."""
-    shutil.rmtree(scratch_root(), ignore_errors=True)
 
 
 def own_differing(provided: Sequence[tuple[str, str]], workdir: Path) -> list[tuple[str, str]]:

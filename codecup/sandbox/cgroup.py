@@ -25,7 +25,7 @@ from pathlib import Path
 
 import attrs
 
-from codecup.processes import alive
+from codecup import owner
 from codecup.sandbox.mounts import Hierarchies
 
 log = logging.getLogger(__name__)
@@ -137,26 +137,66 @@ def retry_left() -> None:
         _left_behind.remove(path)
 
 
+def _hold_lock(parent: Path) -> None:
+    """This process's lock folder among the bot cgroups (itself an empty cgroup), held while it
+    lives: other referees take its cgroups for a dead one's only once it is free. Let go (and
+    removed) at exit, after the last try at its cgroups."""
+    folder = parent / owner.token()
+    if not owner.holds(folder):
+        owner.hold(folder)
+        atexit.register(_let_go, folder)
+
+
+def _let_go(folder: Path) -> None:
+    """At exit: a last try at the cgroups left behind, then the lock folder."""
+    retry_left()
+    owner.release(folder)
+
+
 atexit.register(retry_left)
 
 
-def clean_stale(parent: Path) -> None:
-    """Remove the cgroups of referees that died without cleaning up (``<pid>-<n>`` folders)."""
-    with contextlib.suppress(OSError):
-        for entry in parent.iterdir():
-            pid, _, _ = entry.name.partition("-")
-            if entry.is_dir() and pid.isdigit() and not alive(int(pid)):
-                _remove_tree(entry) if (entry / "cgroup.kill").exists() else _kill_v1(entry)
+def clean_stale(parent: Path, locks: Path) -> None:
+    """Remove the cgroups of referees that ended without removing them (``<token>-<n>`` folders,
+    killed first), and those referees' lock folders in ``locks`` (the cgroup2 parent: see
+    :mod:`codecup.owner`); a live referee's are left alone, whatever its pid."""
+    mine = owner.token()
+    try:
+        entries = [e for e in parent.iterdir() if e.is_dir()]
+    except OSError:
+        return
+    dead: dict[str, bool] = {}
+
+    def maker_gone(name: str) -> bool:
+        made_by = owner.token_of(name)
+        if made_by is None:
+            return owner.legacy_gone(name)
+        if made_by not in dead:
+            dead[made_by] = made_by != mine and owner.gone(locks / made_by)
+        return dead[made_by]
+
+    lock_folders = [e for e in entries if owner.TOKEN.fullmatch(e.name)]
+    for entry in entries:
+        if entry not in lock_folders and maker_gone(entry.name):
+            _remove_tree(entry) if (entry / "cgroup.kill").exists() else _kill_v1(entry)
+    if parent == locks:  # a lock folder goes after the cgroups it vouched for
+        for entry in lock_folders:
+            if maker_gone(entry.name):
+                with contextlib.suppress(OSError):
+                    entry.rmdir()
 
 
 def remove_stale(where: Hierarchies) -> None:
     """In every hierarchy, remove the bot cgroups of referees that are gone: a worker process
     ended (SIGKILLed at the end of its grace, or stopped while it closed its bots) before it
     could remove its own."""
+    if where.v2 is None:
+        return
+    locks = where.v2 / PARENT
     for base in (where.v2, where.memory_v1, where.pids_v1, where.cpu_v1):
         parent = None if base is None else base / PARENT
         if parent is not None and parent.is_dir():
-            clean_stale(parent)
+            clean_stale(parent, locks)
 
 
 def _kill_v1(path: Path) -> None:
@@ -177,8 +217,9 @@ def _kill_v1(path: Path) -> None:
 
 
 @functools.cache
-def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
-    """The ``codecup`` folder under ``base``, made once per process, stale children removed."""
+def _parent(base: Path, locks: Path, controllers: tuple[str, ...] = ()) -> Path | None:
+    """The ``codecup`` folder under ``base``, made once per process, stale children removed (their
+    makers' lock folders are in ``locks``)."""
     parent = base / PARENT
     try:
         parent.mkdir(exist_ok=True)
@@ -189,7 +230,7 @@ def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
     for controller in controllers:
         _write(base / "cgroup.subtree_control", f"+{controller}")
         _write(parent / "cgroup.subtree_control", f"+{controller}")
-    clean_stale(parent)
+    clean_stale(parent, locks)
     return parent
 
 
@@ -217,10 +258,16 @@ class BotCgroup:
         if where.v2 is None:
             return None
         retry_left()
-        parent = _parent(where.v2, ("memory", "pids", "cpu"))
+        locks = where.v2 / PARENT
+        parent = _parent(where.v2, locks, ("memory", "pids", "cpu"))
         if parent is None:
             return None
-        name = f"{os.getpid()}-{next(_serial)}"
+        try:  # what this process makes is its own while it lives (codecup.owner)
+            _hold_lock(parent)
+        except OSError as exc:
+            log.warning("cannot lock cgroup %s: %s", parent / owner.token(), exc)
+            return None
+        name = f"{owner.token()}-{next(_serial)}"
         v2 = parent / name
         try:
             v2.mkdir()
@@ -231,19 +278,19 @@ class BotCgroup:
         if "memory" in offered and _write(v2 / "memory.max", str(limits.memory)):
             _write(v2 / "memory.swap.max", "0")
             group.memory_v2 = True
-        elif where.memory_v1 is not None and (v1 := _parent(where.memory_v1)) is not None:
+        elif where.memory_v1 is not None and (v1 := _parent(where.memory_v1, locks)) is not None:
             group.memory_v1 = _make_v1(v1 / name, ("memory.limit_in_bytes", str(limits.memory)))
             if group.memory_v1 is not None:
                 _write(group.memory_v1 / "memory.memsw.limit_in_bytes", str(limits.memory))
         pids = str(limits.processes)
         if "pids" in offered and _write(v2 / "pids.max", pids):
             group.pids_v2 = True
-        elif where.pids_v1 is not None and (v1 := _parent(where.pids_v1)) is not None:
+        elif where.pids_v1 is not None and (v1 := _parent(where.pids_v1, locks)) is not None:
             group.pids_v1 = _make_v1(v1 / name, ("pids.max", pids))
         quota = str(max(1000, round(limits.cpus * CPU_PERIOD_USEC)))
         if "cpu" in offered and _write(v2 / "cpu.max", f"{quota} {CPU_PERIOD_USEC}"):
             group.cpu_v2 = True
-        elif where.cpu_v1 is not None and (v1 := _parent(where.cpu_v1)) is not None:
+        elif where.cpu_v1 is not None and (v1 := _parent(where.cpu_v1, locks)) is not None:
             group.cpu_v1 = _make_v1(v1 / name, ("cpu.cfs_quota_us", quota))
         group._freeze_fd = os.open(v2 / "cgroup.freeze", os.O_WRONLY | os.O_CLOEXEC)
         group._events_fd = os.open(v2 / "cgroup.events", os.O_RDONLY | os.O_CLOEXEC)

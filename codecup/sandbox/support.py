@@ -19,7 +19,7 @@ from pathlib import Path
 
 import attrs
 
-from codecup.processes import alive
+from codecup import owner
 from codecup.sandbox import linux, mounts, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
 from codecup.sandbox.launch import Launch, Reporting, read_reason
@@ -123,18 +123,18 @@ PROBE_PREFIX = "codecup-probe-"
 
 
 def clean_stale_probes() -> None:
-    """Remove the probe folders of referees killed while they tried the sandbox (``<pid>-...``);
-    a referee removes its own when the trial ends."""
+    """Remove the probe folders of referees killed while they tried the sandbox
+    (``<token>-...``: see :mod:`codecup.owner`); a referee removes its own when the trial ends."""
     for folder in Path(tempfile.gettempdir()).glob(f"{PROBE_PREFIX}*"):
-        pid = folder.name.removeprefix(PROBE_PREFIX).partition("-")[0]
-        if pid.isdigit() and not alive(int(pid)):
+        if owner.temp_owner_gone(folder.name.removeprefix(PROBE_PREFIX)):
             shutil.rmtree(folder, ignore_errors=True)
 
 
 def _try_namespaces(syscall_filter: bool) -> str | None:
     """None if a trivial program runs in the full namespace sandbox, else why not."""
     clean_stale_probes()
-    with tempfile.TemporaryDirectory(prefix=f"{PROBE_PREFIX}{os.getpid()}-") as folder:
+    owner.temp_folder()  # its probe folder is its own while it lives
+    with tempfile.TemporaryDirectory(prefix=f"{PROBE_PREFIX}{owner.token()}-") as folder:
         work, scratch = Path(folder, "work"), Path(folder, "scratch")
         work.mkdir()
         scratch.mkdir()

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
+from codecup import owner
 from codecup.clock import WALL
 from codecup.errors import CodecupError, ConfigError
 from codecup.processes import alive, signal_name
@@ -266,18 +267,21 @@ that made it: the run removes it at exit, but not when it is killed (SIGKILL).""
 
 
 def mark_temp_dir() -> None:
-    """Mark this process's multiprocessing temp folder as this run's (see :data:`OWNER_MARK`)."""
+    """Mark this process's multiprocessing temp folder as this run's (see :data:`OWNER_MARK`), by
+    its token, whose lock it holds while it runs (:func:`codecup.owner.temp_folder`)."""
     with contextlib.suppress(OSError):
-        Path(multiprocessing.util.get_temp_dir(), f"{OWNER_MARK}{os.getpid()}").touch()
+        folder = Path(multiprocessing.util.get_temp_dir())
+        owner.temp_folder(folder.parent)  # its lock beside it (a test may move the temp folder)
+        (folder / f"{OWNER_MARK}{owner.token()}").touch()
 
 
 def clean_stale_temp_dirs() -> None:
     """Remove the multiprocessing temp folders of earlier runs that were killed (their mark names
-    a process that is gone); folders of other programs, unmarked, are left alone."""
+    a process that is gone: :mod:`codecup.owner`); folders of other programs, unmarked, are left
+    alone."""
     for folder in Path(tempfile.gettempdir()).glob("pymp-*"):
         for mark in folder.glob(f"{OWNER_MARK}*"):
-            pid = mark.name.removeprefix(OWNER_MARK)
-            if pid.isdigit() and not alive(int(pid)):
+            if owner.temp_owner_gone(mark.name.removeprefix(OWNER_MARK), folder.parent):
                 shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -9,6 +9,7 @@ import tempfile
 
 import pytest
 
+from codecup import owner
 from codecup.dialogue import Termination
 from codecup.game import ProvidedFile
 from codecup.record import PlayerInfo
@@ -74,7 +75,9 @@ def test_the_scratch_folders_inside_a_folder_the_bot_sees_differently(
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
     assert record.containment[0].startswith("namespaces")
     assert not (folder / "written.txt").exists()  # its writes landed in its scratch folder
-    assert list(temp.iterdir()) == []  # and the scratch mount points are gone
+    # The scratch mount points are gone; this referee's own folder stays (its lock) until it ends.
+    own = temp / f"{owner.TEMP_PREFIX}{owner.token()}"
+    assert list(temp.iterdir()) == [own] and list(own.iterdir()) == []
 
 
 def test_compiled_program(tiny_game, tmp_path, full_sandbox):

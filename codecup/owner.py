@@ -1,0 +1,148 @@
+"""Leftovers in shared places, and whether the process that made them still runs.
+
+Referees leave things where every referee of the machine looks: bot cgroups, scratch and probe
+folders, multiprocessing's temp folders. A referee that is killed (SIGKILL) cannot remove its
+own, so a later one does, once their maker is gone. A pid does not tell: pids are reused (after
+``kill -9`` a new referee may get the killed one's, and took its leftovers for its own), and a
+referee in a pid namespace of its own sees every other referee's pid as free (a red team's
+``unshare --pid --fork codecup doctor`` killed a live game's bots and removed another run's
+cgroups and folders as it cleaned up).
+
+So each process names what it makes by a :func:`token` of its own (its pid, for people, and a
+random part) and, for as long as it lives, holds an advisory lock (``flock``) on a folder of
+that name beside what it makes (:func:`hold`); the kernel drops the lock when the process dies,
+however it dies. Another process takes a leftover for a dead maker's only once it can take that
+lock itself (:func:`gone`). Names made before tokens (``<pid>-...``) are judged by the pid, as
+before (:func:`legacy_gone`).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import fcntl
+import os
+import re
+import secrets
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from codecup.processes import alive
+
+GRACE = 10.0
+"""Seconds in which a new lock folder is never taken for a dead maker's: its maker makes it, then
+locks it, and another process may look in between."""
+
+TOKEN = re.compile(r"\d+\.[0-9a-f]{8}")
+"""A token, as :func:`token` makes them."""
+
+_token: tuple[int, str] = (-1, "")
+_held: dict[Path, int] = {}  # lock folders this process holds: descriptor of each
+
+
+def token() -> str:
+    """This process's name for what it leaves: its pid and 8 random hex digits (a forked child
+    gets its own)."""
+    global _token
+    pid = os.getpid()
+    if _token[0] != pid:
+        _token = (pid, f"{pid}.{secrets.token_hex(4)}")
+        _held.clear()  # a forked child holds its parent's locks only by accident: not its own
+    return _token[1]
+
+
+def hold(folder: Path) -> Path:
+    """Make ``folder`` (where it is missing) and hold a lock on it for as long as this process
+    lives (once per folder). Its name should carry this process's :func:`token`."""
+    if holds(folder):
+        return folder
+    token()
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise
+    _held[folder] = fd
+    return folder
+
+
+def holds(folder: Path) -> bool:
+    """Whether this process holds the lock on ``folder``."""
+    return _token[0] == os.getpid() and folder in _held
+
+
+def release(folder: Path, remove: bool = True) -> None:
+    """Let go of the lock on ``folder`` (and remove it, empty or not): this process is done with it."""
+    fd = _held.pop(folder, None)
+    if fd is not None:
+        os.close(fd)
+    if remove:
+        with contextlib.suppress(OSError):
+            folder.rmdir() if _is_cgroup(folder) else shutil.rmtree(folder)
+
+
+def gone(folder: Path) -> bool:
+    """Whether the maker of the lock folder ``folder`` has ended: the folder is missing, or older
+    than :data:`GRACE` and its lock free. Another process's live lock, or a folder just made, is not."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    try:
+        if time.time() - os.fstat(fd).st_mtime < GRACE:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False
+        return True
+    finally:
+        os.close(fd)  # a lock taken here goes with it
+
+
+def legacy_gone(name: str) -> bool:
+    """For a name made before tokens (``<pid>`` or ``<pid>-...``): whether no process has that
+    pid here. Only such names are judged by the pid; any other is not taken for gone."""
+    pid = name.partition("-")[0]
+    return pid.isdigit() and not alive(int(pid))
+
+
+TEMP_PREFIX = "codecup-sandbox-"
+"""This process's folder in the temp folder (its bots' scratch mount points), named by its token:
+the lock of what it leaves in the temp folder (probe folders, multiprocessing's)."""
+
+
+def temp_folder(parent: Path | None = None) -> Path:
+    """This process's folder in the temp folder (or in ``parent``, where its leftovers are), made
+    and held (:func:`hold`) at the first call, removed when the process ends."""
+    folder = Path(parent or tempfile.gettempdir()) / f"{TEMP_PREFIX}{token()}"
+    if not holds(folder):
+        hold(folder)
+        atexit.register(release, folder)
+    return folder
+
+
+def temp_owner_gone(name: str, parent: Path | None = None) -> bool:
+    """Whether the maker of a leftover named ``name`` (``<token>...``, or a pid before tokens) in
+    the temp folder (or ``parent``) has ended: its lock folder there (:func:`temp_folder`) is gone
+    or free. This process's own, never."""
+    found = token_of(name)
+    if found is None:
+        return legacy_gone(name)
+    return found != token() and gone(Path(parent or tempfile.gettempdir()) / f"{TEMP_PREFIX}{found}")
+
+
+def token_of(name: str) -> str | None:
+    """The token a leftover's name starts with (``<token>`` or ``<token>-...``), if it has one."""
+    head = name.partition("-")[0]
+    return head if TOKEN.fullmatch(head) else None
+
+
+def _is_cgroup(folder: Path) -> bool:
+    return (folder / "cgroup.procs").exists()

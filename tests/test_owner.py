@@ -1,0 +1,126 @@
+"""A leftover is taken for a dead maker's only once its maker's lock is free, whatever the maker's
+pid: pids are reused, and a referee in another pid namespace sees every other's pid as free."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from codecup import owner
+from codecup.sandbox import support
+from codecup.tournament import executor
+
+# Holds the lock folder named on its command line until its stdin closes.
+HOLDER = """\
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)
+fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def _ended_pid() -> int:
+    argv = [sys.executable, "-c", "import os; print(os.getpid())"]
+    done = subprocess.run(argv, capture_output=True, text=True)
+    return int(done.stdout)
+
+
+class Holder:
+    """Another process holding a lock folder (as a referee holds its own)."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        argv = [sys.executable, "-c", HOLDER, str(folder)]
+        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None and self.process.stdout.readline() == "held\n"
+
+    def end(self) -> None:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.close()
+        self.process.wait(10)
+        self.process.stdout.close()
+
+
+@pytest.fixture
+def temp(tmp_path, monkeypatch) -> Path:
+    """A temp folder of the test's own, and lock folders old enough to be judged at once."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(owner, "GRACE", 0.0)
+    return tmp_path
+
+
+def test_a_token_carries_the_pid_and_is_new_in_a_forked_child():
+    mine = owner.token()
+    assert mine.startswith(f"{os.getpid()}.") and owner.TOKEN.fullmatch(mine)
+    assert owner.token() == mine
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.write(write, owner.token().encode())
+        os._exit(0)
+    os.waitpid(child, 0)
+    assert os.read(read, 100).decode() not in ("", mine)
+
+
+def test_a_leftover_stays_while_its_maker_holds_its_lock_whatever_its_pid(temp):
+    """The maker's pid is one no process has here (as a referee's in another pid namespace looks):
+    its probe folder, scratch root and multiprocessing folder stay until its lock is free."""
+    foreign = f"{_ended_pid()}.0badf00d"
+    holder = Holder(temp / f"{owner.TEMP_PREFIX}{foreign}")
+    probe = temp / f"{support.PROBE_PREFIX}{foreign}-abc"
+    pymp = temp / "pymp-other"
+    for folder in (probe / "work", pymp):
+        folder.mkdir(parents=True)
+    (pymp / f"{executor.OWNER_MARK}{foreign}").touch()
+    try:
+        support.clean_stale_probes()
+        executor.clean_stale_temp_dirs()
+        assert probe.is_dir() and pymp.is_dir()
+        assert not owner.temp_owner_gone(foreign)
+    finally:
+        holder.end()
+    support.clean_stale_probes()
+    executor.clean_stale_temp_dirs()
+    assert not probe.exists() and not pymp.exists()
+    assert owner.temp_owner_gone(foreign)
+
+
+def test_a_lock_folder_just_made_is_not_taken_for_gone(temp, monkeypatch):
+    monkeypatch.setattr(owner, "GRACE", 60.0)
+    made = temp / f"{owner.TEMP_PREFIX}{_ended_pid()}.12345678"
+    made.mkdir()  # its maker has not locked it yet
+    assert not owner.gone(made)
+    monkeypatch.setattr(owner, "GRACE", 0.0)
+    assert owner.gone(made)
+    assert owner.gone(temp / "missing")
+
+
+def test_this_processes_own_leftovers_are_never_taken_for_gone(temp):
+    folder = owner.temp_folder()
+    try:
+        assert folder.name == f"{owner.TEMP_PREFIX}{owner.token()}" and folder.is_dir()
+        assert not owner.temp_owner_gone(f"{owner.token()}-abc")
+        probe = temp / f"{support.PROBE_PREFIX}{owner.token()}-abc"
+        probe.mkdir()
+        support.clean_stale_probes()
+        assert probe.is_dir()
+    finally:
+        owner.release(folder)
+    assert not folder.exists()
+
+
+def test_names_made_before_tokens_are_judged_by_the_pid(temp):
+    dead, running = _ended_pid(), os.getpid()
+    for pid in (dead, running):
+        (temp / f"{support.PROBE_PREFIX}{pid}-abc").mkdir()
+    (temp / f"{support.PROBE_PREFIX}xyz").mkdir()  # neither a token nor a pid: left alone
+    support.clean_stale_probes()
+    assert sorted(p.name for p in temp.iterdir()) == sorted(
+        [f"{support.PROBE_PREFIX}{running}-abc", f"{support.PROBE_PREFIX}xyz"]
+    )
