@@ -89,7 +89,7 @@ def favor(found: Dynmods) -> None:
         libc.syscall(
             ctypes.c_long(SYS_FSPICK),
             ctypes.c_int(linux.AT_FDCWD),
-            found.point.encode(),
+            os.fsencode(found.point),
             ctypes.c_uint(FSPICK_CLOEXEC),
         ),
         f"fspick {found.point}",
@@ -103,10 +103,9 @@ def favor(found: Dynmods) -> None:
 
 
 def _fsconfig(fd: int, command: int, key: str | None) -> None:
+    name = os.fsencode(key) if key else None
     linux.check(
-        linux.libc().syscall(
-            ctypes.c_long(SYS_FSCONFIG), fd, ctypes.c_uint(command), key.encode() if key else None, None, 0
-        ),
+        linux.libc().syscall(ctypes.c_long(SYS_FSCONFIG), fd, ctypes.c_uint(command), name, None, 0),
         f"fsconfig {key or command}",
     )
 

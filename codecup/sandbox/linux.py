@@ -121,11 +121,11 @@ def mount(source: str, target: str, fstype: str | None, flags: int, data: str | 
     assert _libc is not None
     check(
         _libc.mount(
-            source.encode(),
-            target.encode(),
+            os.fsencode(source),
+            os.fsencode(target),
             fstype.encode() if fstype else None,
             ctypes.c_ulong(flags),
-            data.encode() if data else None,
+            os.fsencode(data) if data else None,
         ),
         f"mount {target}",
     )
@@ -149,7 +149,7 @@ def set_attributes(path: str, *, recursive: bool, add: int = 0, remove: int = 0)
         _libc.syscall(
             ctypes.c_long(SYS_MOUNT_SETATTR),
             ctypes.c_int(AT_FDCWD),
-            path.encode(),
+            os.fsencode(path),
             ctypes.c_uint(flags),
             ctypes.byref(attr),
             ctypes.c_size_t(ctypes.sizeof(attr)),

@@ -9,6 +9,8 @@ controllers may be bound to v2 or to v1 hierarchies of their own.
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 import attrs
@@ -25,9 +27,21 @@ class Hierarchies:
     v2_controllers: frozenset[str] = frozenset()  # controllers cgroup2 offers below our cgroup
 
 
+_ESCAPE = re.compile(rb"\\([0-7]{3})")
+
+
 def unescape(field: str) -> str:
-    """Undo the octal escapes of /proc/mounts (``\\040`` for a space)."""
-    return field.encode().decode("unicode_escape") if "\\" in field else field
+    """Undo the octal escapes of /proc/mounts (``\\040`` for a space), byte by byte: a path of
+    any bytes (UTF-8 or not) comes back as this process names that file (``os.fsdecode``)."""
+    if "\\" not in field:
+        return field
+    return os.fsdecode(_ESCAPE.sub(lambda m: bytes([int(m.group(1), 8)]), os.fsencode(field)))
+
+
+def read_proc(path: str) -> str:
+    """A ``/proc`` file's text; bytes that are not UTF-8 (a mount point's, a cgroup's name) kept
+    as ``os.fsdecode`` keeps them, so the paths in it name their files."""
+    return os.fsdecode(Path(path).read_bytes())
 
 
 def parse(mounts_text: str, cgroup_text: str) -> Hierarchies:
@@ -134,7 +148,7 @@ def machine_table() -> str:
     """The text of this process's ``/proc/self/mounts`` (empty where it cannot be read), for
     :func:`other_proc_mounts` and :func:`cgroup_mounts`."""
     try:
-        return Path("/proc/self/mounts").read_text()
+        return read_proc("/proc/self/mounts")
     except OSError:
         return ""
 
@@ -142,8 +156,8 @@ def machine_table() -> str:
 def read() -> Hierarchies:
     """This process's cgroups (empty where the files cannot be read: not Linux, no cgroups)."""
     try:
-        mounts = Path("/proc/mounts").read_text()
-        cgroup = Path("/proc/self/cgroup").read_text()
+        mounts = read_proc("/proc/mounts")
+        cgroup = read_proc("/proc/self/cgroup")
     except OSError:
         return Hierarchies()
     return parse(mounts, cgroup)

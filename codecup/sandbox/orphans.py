@@ -27,8 +27,8 @@ def _children_with(marker: bytes) -> list[int]:
         if not entry.name.isdigit():
             continue
         with contextlib.suppress(OSError, IndexError):
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            if fields[1] == me and marker in (entry / "environ").read_bytes().split(b"\0"):
+            fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
+            if fields[1] == me.encode() and marker in (entry / "environ").read_bytes().split(b"\0"):
                 found.append(int(entry.name))
     return found
 

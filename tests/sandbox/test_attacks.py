@@ -427,13 +427,20 @@ def test_a_bot_starts_no_reads_that_run_on_in_its_opponents_turn(tiny_game, aren
     assert resident_pages(book) <= before + 16  # unmade (the mapping's own page faults aside)
 
 
-def test_no_other_proc_file_system_of_the_machine(tiny_game, arena):
+@pytest.mark.parametrize(
+    "prefix",
+    ["codecup-test-chroot-proc-", "codecup test ché proc ", os.fsdecode(b"codecup-test-\xff-proc-")],
+    ids=["plain", "space and accent", "not UTF-8"],
+)
+def test_no_other_proc_file_system_of_the_machine(tiny_game, arena, prefix):
     """A proc file system mounted elsewhere (a chroot's) shows every process of the machine:
-    through it a bot could read its opponent's memory and files. Each is hidden like /run."""
+    through it a bot could read its opponent's memory and files. Each is hidden like /run. A red
+    team's at a path with a space and an accent was not (its name was misread from /proc/mounts),
+    and one whose path is not UTF-8 stopped every bot from starting (a traceback)."""
     import subprocess
     import tempfile
 
-    where = Path(tempfile.mkdtemp(prefix="codecup-test-chroot-proc-"))  # outside the arena
+    where = Path(tempfile.mkdtemp(prefix=prefix))  # outside the arena
     subprocess.run(["mount", "-t", "proc", "proc", str(where)], check=True)
     try:
         record = play_attack(tiny_game, arena, "other_proc", str(where))

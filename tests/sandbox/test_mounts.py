@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+from codecup.sandbox import mounts
 from codecup.sandbox.mounts import CgroupMount, cgroup_mounts, other_proc_mounts, parse
 
 BESIDE_V1 = """\
@@ -65,3 +67,14 @@ def test_cgroup_mounts_are_found_with_what_mounting_their_hierarchy_again_needs(
     )
     pure = "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime,nsdelegate 0 0\n"
     assert cgroup_mounts(pure) == (CgroupMount("/sys/fs/cgroup", "cgroup2", ""),)
+
+
+def test_escapes_are_undone_byte_by_byte_whatever_the_path_holds(tmp_path):
+    """/proc/mounts escapes a space as \\040; the rest of a path is its bytes, UTF-8 or not. The
+    escapes were once undone as Python escapes, which turned "café x" into "cafÃ© x"."""
+    assert mounts.unescape("/mnt/caf\u00e9\\040x") == "/mnt/caf\u00e9 x"
+    assert mounts.unescape("/a\\040b\\011c\\134d") == "/a b\tc\\d"
+    raw = b"proc /srv/ch\xff\\040root/proc proc rw 0 0\n"
+    (tmp_path / "mounts").write_bytes(raw)
+    text = mounts.read_proc(str(tmp_path / "mounts"))  # no UnicodeDecodeError
+    assert [os.fsencode(p) for p in mounts.other_proc_mounts(text)] == [b"/srv/ch\xff root/proc"]
