@@ -253,3 +253,65 @@ def test_stderr_written_a_byte_at_a_time_is_read_in_batches():
     assert log.startswith("x" * writes), log[:80]  # nothing lost, the tail read at the end
     assert writes > 300
     assert reads <= took / SubprocessSettings().stderr_pause + 5, (reads, took, writes)
+
+
+DRIP = """\
+import os, sys, time
+sys.stdin.readline()
+for byte in b"1" + b" " * 1500:
+    os.write(1, bytes([byte]))
+    time.sleep(0.0002)
+os.write(1, b"\\n")
+while True:  # then, the game over for it, it writes on through its exit grace
+    os.write(1, b"x")
+"""
+
+
+def test_stdout_written_a_byte_at_a_time_is_read_in_batches_and_after_the_end_slowly():
+    """A red team's bot padded each move with 4,000 blanks (legal in Pillars) written a byte at a
+    time: the referee spent 2.87 s of processor time on its game, 33 microseconds a byte, charged
+    to no bot; and writing on after its last move cost the referee 0.37 s in the exit grace. A
+    line in many pieces is now read in batches, as stderr is, and output that no longer counts no
+    faster than that."""
+
+    async def drip() -> tuple[str, int, float, int, float]:
+        player = SubprocessPlayer([sys.executable, "-c", DRIP])
+        await player.start()
+        player.send("go")
+        player.resume()
+        started = time.monotonic()
+        reply = await player.receive(30.0)
+        took = time.monotonic() - started
+        assert player.protocol is not None
+        reads = player.protocol.stdout_reads
+        started = time.monotonic()
+        await player.close()
+        return str(reply), reads, took, player.protocol.stdout_reads - reads, time.monotonic() - started
+
+    reply, reads, took, after, closing = asyncio.run(drip())
+    settings = SubprocessSettings()
+    assert reply == "1" + " " * 1500
+    assert reads <= settings.line_reads + took / settings.stderr_pause + 5, (reads, took)
+    assert after <= closing / settings.stderr_pause + 5, (after, closing)
+
+
+def test_a_longest_line_is_a_line_however_its_cr_and_lf_arrive():
+    """A line of the longest length with a \\r before its \\n was refused when the \\r and the \\n
+    came in two reads (the \\r counted), and accepted when they came in one."""
+    most = SubprocessSettings().max_line
+    bot = (
+        f"import os, sys, time\nos.write(1, b'7' * {most} + b'\\r')\n"
+        "time.sleep(0.2)\nos.write(1, b'\\n')\nsys.stdin.read()\n"
+    )
+
+    async def one_line() -> str:
+        player = SubprocessPlayer([sys.executable, "-c", bot])
+        await player.start()
+        player.resume()
+        try:
+            reply = await player.receive(10.0)
+        finally:
+            await player.close()
+        return reply if isinstance(reply, str) else f"fault: {reply.message}"
+
+    assert asyncio.run(one_line()) == "7" * most

@@ -50,6 +50,9 @@ class SubprocessSettings:
     log_cap: int = 64 * 1024  # bytes of stderr kept
     drain_rate: float = 4 * 1024 * 1024  # bytes a second of stderr read once the log is full
     stderr_pause: float = 0.01  # seconds between two reads of stderr at least (reads are batched)
+    # Reads of stdout for one line before the next ones are paced like stderr's (a line written a
+    # byte at a time), and all reads of output that no longer counts (after a fault, at the end).
+    line_reads: int = 16
     exit_grace: float = 0.5  # after its input is closed, time to exit by itself
     term_grace: float = 0.3  # after SIGTERM, time before SIGKILL
     reap_timeout: float = 2.0  # after SIGKILL
@@ -70,6 +73,9 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.stderr_dropped = 0
         self.stderr_closed = False
         self.stderr_reads = 0  # how often the referee read it (each read is its processor time)
+        self.stdout_reads = 0  # the same for stdout
+        self.line_reads = 0  # reads since the last line was complete
+        self.discarding = False  # its output no longer counts: the game is over for it
         self.draining = False  # the program has ended: its stderr is read to the end, unpaced
         self.broken = False  # the output stream is no longer in sync: stop reading it
         self.transport: asyncio.SubprocessTransport | None = None
@@ -89,15 +95,19 @@ class _Protocol(asyncio.SubprocessProtocol):
         without end would have it burn a core, and so would one writing a byte at a time, each
         write a read of its own (a red team's bot cost the referee 11 s of processor time in one
         14 s wait). The writer blocks once the pipe is full (idle time)."""
-        pipe = self.transport.get_pipe_transport(2) if self.transport is not None else None
-        if self.draining or not isinstance(pipe, asyncio.ReadTransport) or pipe.is_closing():
+        if not self.draining:
+            self._pace(2, max(self.settings.stderr_pause, dropped / self.settings.drain_rate))
+
+    def _pace(self, fd: int, pause: float) -> None:
+        """Read ``fd`` again only after ``pause`` seconds (the writer blocks once the pipe is full)."""
+        pipe = self.transport.get_pipe_transport(fd) if self.transport is not None else None
+        if not isinstance(pipe, asyncio.ReadTransport) or pipe.is_closing():
             return
         pipe.pause_reading()
-        pause = max(self.settings.stderr_pause, dropped / self.settings.drain_rate)
-        asyncio.get_running_loop().call_later(pause, self._resume_stderr, pipe)
+        asyncio.get_running_loop().call_later(pause, self._resume_reading, pipe)
 
     @staticmethod
-    def _resume_stderr(pipe: asyncio.ReadTransport) -> None:
+    def _resume_reading(pipe: asyncio.ReadTransport) -> None:
         if not pipe.is_closing():
             pipe.resume_reading()
 
@@ -114,19 +124,34 @@ class _Protocol(asyncio.SubprocessProtocol):
             self.stderr_dropped += dropped
             self._slow_stderr(dropped)
             return
-        if self.broken:
+        self.stdout_reads += 1
+        if self.broken or self.discarding:  # thrown away: read no faster than stderr
+            self._pace(1, self.settings.stderr_pause)
             return
         self.buffer += data
+        complete = False
         while True:
             end = self.buffer.find(b"\n")
             if end < 0:
                 break
+            complete = True
             self._line(bytes(self.buffer[:end]))
             del self.buffer[: end + 1]
             if self.broken:
                 return
-        if len(self.buffer) > self.settings.max_line:
+        pending = len(self.buffer) - self.buffer.endswith(b"\r")  # a \r before the \n to come goes
+        if pending > self.settings.max_line:
             self._fault(Termination.INVALID, self._too_long(bytes(self.buffer)))
+            return
+        if not complete:
+            # A piece of a line wakes no one; a line in many pieces is read in batches, as stderr is:
+            # each read is the referee's processor time (a red team's bot wrote its moves a byte at
+            # a time, costing the referee 33 microseconds a byte).
+            self.line_reads += 1
+            if self.line_reads > self.settings.line_reads:
+                self._pace(1, self.settings.stderr_pause)
+            return
+        self.line_reads = 0
         if self.lines and self.answered is not None:
             self.answered()
         self._wake()
@@ -494,8 +519,15 @@ class SubprocessPlayer(Player):
                 kill_orphans(box.token)
                 box.remove()
 
+    def _discard_output(self) -> None:
+        """The game is over for it: what it writes to stdout now is read slowly and thrown away
+        (a red team's bot wrote on through its exit grace, costing the referee, not itself)."""
+        if self.protocol is not None:
+            self.protocol.discarding = True
+
     async def _close_cgroup(self, transport: asyncio.SubprocessTransport, box: Box) -> None:
         """Close stdin, let it exit by itself for a moment, then ``cgroup.kill`` its whole tree."""
+        self._discard_output()
         stdin = transport.get_pipe_transport(0)
         if stdin is not None:
             stdin.close()
@@ -510,6 +542,7 @@ class SubprocessPlayer(Player):
 
     async def _close_group(self, transport: asyncio.SubprocessTransport) -> None:
         """Close stdin, wait, SIGTERM, wait, SIGKILL the group, reap."""
+        self._discard_output()
         settings = self.settings
         stdin = transport.get_pipe_transport(0)
         if stdin is not None:
