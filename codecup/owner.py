@@ -95,7 +95,7 @@ def gone(folder: Path) -> bool:
     except OSError:
         return False
     try:
-        if time.time() - os.fstat(fd).st_mtime < GRACE:
+        if abs(time.time() - os.fstat(fd).st_mtime) < GRACE:  # (a clock set back: its lock says)
             return False
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

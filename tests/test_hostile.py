@@ -315,3 +315,32 @@ def test_a_longest_line_is_a_line_however_its_cr_and_lf_arrive():
         return reply if isinstance(reply, str) else f"fault: {reply.message}"
 
     assert asyncio.run(one_line()) == "7" * most
+
+
+PIECES_THEN_EXIT = """\
+import os, sys, time
+sys.stdin.readline()
+for byte in b" " * 30 + b"AaAa\\n":
+    os.write(1, bytes([byte]))
+    time.sleep(0.0005)  # each its own read
+os._exit(0)
+"""
+
+
+def test_a_line_in_many_pieces_written_just_before_exiting_still_counts():
+    """A red team's bot wrote its move in 35 writes and exited: the reads past the 16th waited for
+    the pacing, the referee saw it had exited, and its move was lost (a crash) in 6 of 10 games.
+    What its stdout still holds is now read at once when it has exited."""
+
+    async def one() -> str:
+        player = SubprocessPlayer([sys.executable, "-c", PIECES_THEN_EXIT])
+        await player.start()
+        player.send("go")
+        player.resume()
+        try:
+            reply = await player.receive(10.0)
+        finally:
+            await player.close()
+        return reply if isinstance(reply, str) else f"fault: {reply.message}"
+
+    assert [asyncio.run(one()) for _ in range(6)] == [" " * 30 + "AaAa"] * 6

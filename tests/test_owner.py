@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,18 @@ def test_names_made_before_tokens_are_judged_by_the_pid(temp):
     assert sorted(p.name for p in temp.iterdir()) == sorted(
         [f"{support.PROBE_PREFIX}{running}-abc", f"{support.PROBE_PREFIX}xyz"]
     )
+
+
+def test_a_lock_folder_dated_in_the_future_is_judged_by_its_lock(tmp_path):
+    """A clock set back (or a folder touched to a later date) once kept a dead maker's leftovers
+    until the clock caught up: a folder "younger than the grace" by a negative age."""
+    made = tmp_path / f"{owner.TEMP_PREFIX}{_ended_pid()}.12345678"
+    made.mkdir()
+    year = 365 * 24 * 3600
+    os.utime(made, (time.time() + year, time.time() + year))
+    assert owner.gone(made)
+    holder = Holder(made)
+    try:
+        assert not owner.gone(made)
+    finally:
+        holder.end()

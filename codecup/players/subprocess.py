@@ -76,6 +76,7 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.stdout_reads = 0  # the same for stdout
         self.line_reads = 0  # reads since the last line was complete
         self.discarding = False  # its output no longer counts: the game is over for it
+        self.draining_stdout = False  # it has exited: its stdout is read to the end, unpaced
         self.draining = False  # the program has ended: its stderr is read to the end, unpaced
         self.broken = False  # the output stream is no longer in sync: stop reading it
         self.transport: asyncio.SubprocessTransport | None = None
@@ -148,7 +149,7 @@ class _Protocol(asyncio.SubprocessProtocol):
             # each read is the referee's processor time (a red team's bot wrote its moves a byte at
             # a time, costing the referee 33 microseconds a byte).
             self.line_reads += 1
-            if self.line_reads > self.settings.line_reads:
+            if self.line_reads > self.settings.line_reads and not self.draining_stdout:
                 self._pace(1, self.settings.stderr_pause)
             return
         self.line_reads = 0
@@ -183,6 +184,13 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.buffer.clear()
         self._wake()
 
+    def drain_stdout(self) -> None:
+        """The program has exited: read what is left of its stdout without pauses."""
+        self.draining_stdout = True
+        pipe = self.transport.get_pipe_transport(1) if self.transport is not None else None
+        if isinstance(pipe, asyncio.ReadTransport) and not pipe.is_closing():
+            pipe.resume_reading()
+
     def drain_stderr(self) -> None:
         """The program has ended: read what is left of its stderr without pauses (its last lines,
         a traceback, belong in its record)."""
@@ -213,6 +221,10 @@ _PDEATHSIG: tuple[str, ...] = (_SETPRIV, "--pdeathsig", "KILL", "--") if _SETPRI
 
 
 _CORES = os.cpu_count() or 1
+
+LEFT_WAIT = 0.1
+"""Seconds a program that has exited is given for its stdout to be read to the end (the pipe's
+last bytes, held back by the pacing; a child of it may keep the pipe open for longer)."""
 
 
 def _check_program(program: str, cwd: Path | None) -> None:
@@ -444,7 +456,10 @@ class SubprocessPlayer(Player):
             if protocol.stdout_closed or (
                 self.transport is not None and self.transport.get_returncode() is not None
             ):
-                # It died (a child of it may still hold its output open), or its output ended.
+                # It died (a child of it may still hold its output open), or its output ended;
+                # a line it wrote before it died, held back in the pipe by the pacing, still counts.
+                if not protocol.stdout_closed and await self._read_what_is_left(protocol, loop):
+                    continue
                 return self._named(Fault(Termination.CRASH, await self._exit_description()))
             now = loop.time()
             left = deadline - now
@@ -470,6 +485,18 @@ class SubprocessPlayer(Player):
             await _wait(protocol, loop, left)
             if cpu_limit is not None and not protocol.lines:  # woken by the timer: read the CPU used
                 cpu_left = cpu_limit - ((self.cpu_time() or 0.0) - self.resumed_cpu)
+
+    @staticmethod
+    async def _read_what_is_left(protocol: _Protocol, loop: asyncio.AbstractEventLoop) -> bool:
+        """It has exited: read what its stdout still holds, unpaced, for a moment (bounded: a child
+        of it may hold the pipe open); whether a line came of it."""
+        if protocol.draining_stdout:
+            return False
+        protocol.drain_stdout()
+        end = loop.time() + LEFT_WAIT
+        while not protocol.lines and not protocol.stdout_closed and loop.time() < end:
+            await _wait(protocol, loop, end - loop.time())
+        return bool(protocol.lines)
 
     def _idle_since(self, start: float, now: float, stall0: float | None) -> float:
         """Wall seconds since ``start`` in which the tree neither used a processor nor waited for one."""

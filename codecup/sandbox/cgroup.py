@@ -137,14 +137,21 @@ def retry_left() -> None:
         _left_behind.remove(path)
 
 
-def _hold_lock(parent: Path) -> None:
-    """This process's lock folder among the bot cgroups (itself an empty cgroup), held while it
-    lives: other referees take its cgroups for a dead one's only once it is free. Let go (and
-    removed) at exit, after the last try at its cgroups."""
+def _locked(parent: Path) -> bool:
+    """Whether this process holds its lock folder among the bot cgroups of ``parent`` (itself an
+    empty cgroup, made at the first call): other referees take its cgroups in this hierarchy for
+    a dead one's only once it is free. Let go (and removed) at exit, after the last try at its
+    cgroups. Where it cannot be made, no cgroup of this process goes there."""
     folder = parent / owner.token()
-    if not owner.holds(folder):
+    if owner.holds(folder):
+        return True
+    try:
         owner.hold(folder)
-        atexit.register(_let_go, folder)
+    except OSError as exc:
+        log.warning("cannot lock cgroup %s: %s", folder, exc)
+        return False
+    atexit.register(_let_go, folder)
+    return True
 
 
 def _let_go(folder: Path) -> None:
@@ -156,10 +163,10 @@ def _let_go(folder: Path) -> None:
 atexit.register(retry_left)
 
 
-def clean_stale(parent: Path, locks: Path) -> None:
+def clean_stale(parent: Path) -> None:
     """Remove the cgroups of referees that ended without removing them (``<token>-<n>`` folders,
-    killed first), and those referees' lock folders in ``locks`` (the cgroup2 parent: see
-    :mod:`codecup.owner`); a live referee's are left alone, whatever its pid."""
+    killed first), then those referees' lock folders (``<token>``, beside them in the same
+    hierarchy: see :mod:`codecup.owner`); a live referee's are left alone, whatever its pid."""
     mine = owner.token()
     try:
         entries = [e for e in parent.iterdir() if e.is_dir()]
@@ -172,31 +179,27 @@ def clean_stale(parent: Path, locks: Path) -> None:
         if made_by is None:
             return owner.legacy_gone(name)
         if made_by not in dead:
-            dead[made_by] = made_by != mine and owner.gone(locks / made_by)
+            dead[made_by] = made_by != mine and owner.gone(parent / made_by)
         return dead[made_by]
 
     lock_folders = [e for e in entries if owner.TOKEN.fullmatch(e.name)]
     for entry in entries:
         if entry not in lock_folders and maker_gone(entry.name):
             _remove_tree(entry) if (entry / "cgroup.kill").exists() else _kill_v1(entry)
-    if parent == locks:  # a lock folder goes after the cgroups it vouched for
-        for entry in lock_folders:
-            if maker_gone(entry.name):
-                with contextlib.suppress(OSError):
-                    entry.rmdir()
+    for entry in lock_folders:  # a lock folder goes after the cgroups it vouched for
+        if maker_gone(entry.name):
+            with contextlib.suppress(OSError):
+                entry.rmdir()
 
 
 def remove_stale(where: Hierarchies) -> None:
     """In every hierarchy, remove the bot cgroups of referees that are gone: a worker process
     ended (SIGKILLed at the end of its grace, or stopped while it closed its bots) before it
     could remove its own."""
-    if where.v2 is None:
-        return
-    locks = where.v2 / PARENT
     for base in (where.v2, where.memory_v1, where.pids_v1, where.cpu_v1):
         parent = None if base is None else base / PARENT
         if parent is not None and parent.is_dir():
-            clean_stale(parent, locks)
+            clean_stale(parent)
 
 
 def _kill_v1(path: Path) -> None:
@@ -217,9 +220,8 @@ def _kill_v1(path: Path) -> None:
 
 
 @functools.cache
-def _parent(base: Path, locks: Path, controllers: tuple[str, ...] = ()) -> Path | None:
-    """The ``codecup`` folder under ``base``, made once per process, stale children removed (their
-    makers' lock folders are in ``locks``)."""
+def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
+    """The ``codecup`` folder under ``base``, made once per process, stale children removed."""
     parent = base / PARENT
     try:
         parent.mkdir(exist_ok=True)
@@ -230,7 +232,7 @@ def _parent(base: Path, locks: Path, controllers: tuple[str, ...] = ()) -> Path 
     for controller in controllers:
         _write(base / "cgroup.subtree_control", f"+{controller}")
         _write(parent / "cgroup.subtree_control", f"+{controller}")
-    clean_stale(parent, locks)
+    clean_stale(parent)
     return parent
 
 
@@ -258,14 +260,8 @@ class BotCgroup:
         if where.v2 is None:
             return None
         retry_left()
-        locks = where.v2 / PARENT
-        parent = _parent(where.v2, locks, ("memory", "pids", "cpu"))
-        if parent is None:
-            return None
-        try:  # what this process makes is its own while it lives (codecup.owner)
-            _hold_lock(parent)
-        except OSError as exc:
-            log.warning("cannot lock cgroup %s: %s", parent / owner.token(), exc)
+        parent = _parent(where.v2, ("memory", "pids", "cpu"))
+        if parent is None or not _locked(parent):
             return None
         name = f"{owner.token()}-{next(_serial)}"
         v2 = parent / name
@@ -278,19 +274,19 @@ class BotCgroup:
         if "memory" in offered and _write(v2 / "memory.max", str(limits.memory)):
             _write(v2 / "memory.swap.max", "0")
             group.memory_v2 = True
-        elif where.memory_v1 is not None and (v1 := _parent(where.memory_v1, locks)) is not None:
+        elif where.memory_v1 is not None and (v1 := _parent(where.memory_v1)) is not None and _locked(v1):
             group.memory_v1 = _make_v1(v1 / name, ("memory.limit_in_bytes", str(limits.memory)))
             if group.memory_v1 is not None:
                 _write(group.memory_v1 / "memory.memsw.limit_in_bytes", str(limits.memory))
         pids = str(limits.processes)
         if "pids" in offered and _write(v2 / "pids.max", pids):
             group.pids_v2 = True
-        elif where.pids_v1 is not None and (v1 := _parent(where.pids_v1, locks)) is not None:
+        elif where.pids_v1 is not None and (v1 := _parent(where.pids_v1)) is not None and _locked(v1):
             group.pids_v1 = _make_v1(v1 / name, ("pids.max", pids))
         quota = str(max(1000, round(limits.cpus * CPU_PERIOD_USEC)))
         if "cpu" in offered and _write(v2 / "cpu.max", f"{quota} {CPU_PERIOD_USEC}"):
             group.cpu_v2 = True
-        elif where.cpu_v1 is not None and (v1 := _parent(where.cpu_v1, locks)) is not None:
+        elif where.cpu_v1 is not None and (v1 := _parent(where.cpu_v1)) is not None and _locked(v1):
             group.cpu_v1 = _make_v1(v1 / name, ("cpu.cfs_quota_us", quota))
         group._freeze_fd = os.open(v2 / "cgroup.freeze", os.O_WRONLY | os.O_CLOEXEC)
         group._events_fd = os.open(v2 / "cgroup.events", os.O_RDONLY | os.O_CLOEXEC)

@@ -49,3 +49,53 @@ def test_a_referee_in_another_pid_namespace_leaves_a_live_games_cgroups_alone(fu
     alive, reply = asyncio.run(run())
     assert alive
     assert reply == "still here"
+
+
+HOLDER = """\
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)
+fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.parametrize("hierarchy", ["v2", "pids_v1"])
+def test_another_referees_cgroups_stay_while_it_holds_its_lock_in_that_hierarchy(
+    full_sandbox, monkeypatch, hierarchy
+):
+    """Each hierarchy's bot cgroups are judged by their maker's lock folder beside them. A red
+    team's two referees in different cgroup2 cgroups sharing the v1 pids and cpu cgroups: the
+    second looked for the first's lock among its own cgroup2 folders, did not find it, and killed
+    the first's live bots through the v1 hierarchy."""
+    from codecup import owner
+    from codecup.sandbox import cgroup, mounts
+
+    where = mounts.read()
+    base = getattr(where, hierarchy)
+    if base is None:
+        message = f"this machine has no {hierarchy} hierarchy"
+        if __import__("os").environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    monkeypatch.setattr(owner, "GRACE", 0.0)
+    parent = base / cgroup.PARENT
+    parent.mkdir(exist_ok=True)
+    foreign = "999999.0badf00d"  # a pid no process has here, as another pid namespace's looks
+    lock, bots = parent / foreign, parent / f"{foreign}-1"
+    lock.mkdir()
+    bots.mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(lock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        cgroup.remove_stale(where)
+        assert lock.is_dir() and bots.is_dir()
+    finally:
+        assert holder.stdin is not None and holder.stdout is not None
+        holder.stdin.close()
+        holder.wait(10)
+        holder.stdout.close()
+    cgroup.remove_stale(where)
+    assert not bots.exists() and not lock.exists()
