@@ -295,6 +295,19 @@ def test_stdout_written_a_byte_at_a_time_is_read_in_batches_and_after_the_end_sl
     assert after <= closing / settings.stderr_pause + 5, (after, closing)
 
 
+async def first_line(script: str) -> str:
+    """The first line a program running ``script`` answers to "go" (or its fault's message)."""
+    player = SubprocessPlayer([sys.executable, "-c", script])
+    await player.start()
+    player.send("go")
+    player.resume()
+    try:
+        reply = await player.receive(10.0)
+    finally:
+        await player.close()
+    return reply if isinstance(reply, str) else f"fault: {reply.message}"
+
+
 def test_a_longest_line_is_a_line_however_its_cr_and_lf_arrive():
     """A line of the longest length with a \\r before its \\n was refused when the \\r and the \\n
     came in two reads (the \\r counted), and accepted when they came in one."""
@@ -304,17 +317,7 @@ def test_a_longest_line_is_a_line_however_its_cr_and_lf_arrive():
         "time.sleep(0.2)\nos.write(1, b'\\n')\nsys.stdin.read()\n"
     )
 
-    async def one_line() -> str:
-        player = SubprocessPlayer([sys.executable, "-c", bot])
-        await player.start()
-        player.resume()
-        try:
-            reply = await player.receive(10.0)
-        finally:
-            await player.close()
-        return reply if isinstance(reply, str) else f"fault: {reply.message}"
-
-    assert asyncio.run(one_line()) == "7" * most
+    assert asyncio.run(first_line(bot)) == "7" * most
 
 
 PIECES_THEN_EXIT = """\
@@ -332,15 +335,4 @@ def test_a_line_in_many_pieces_written_just_before_exiting_still_counts():
     the pacing, the referee saw it had exited, and its move was lost (a crash) in 6 of 10 games.
     What its stdout still holds is now read at once when it has exited."""
 
-    async def one() -> str:
-        player = SubprocessPlayer([sys.executable, "-c", PIECES_THEN_EXIT])
-        await player.start()
-        player.send("go")
-        player.resume()
-        try:
-            reply = await player.receive(10.0)
-        finally:
-            await player.close()
-        return reply if isinstance(reply, str) else f"fault: {reply.message}"
-
-    assert [asyncio.run(one()) for _ in range(6)] == [" " * 30 + "AaAa"] * 6
+    assert [asyncio.run(first_line(PIECES_THEN_EXIT)) for _ in range(6)] == [" " * 30 + "AaAa"] * 6
