@@ -75,14 +75,14 @@ def holds(folder: Path) -> bool:
     return _token[0] == os.getpid() and folder in _held
 
 
-def release(folder: Path, remove: bool = True) -> None:
-    """Let go of the lock on ``folder`` (and remove it, empty or not): this process is done with it."""
+def release(folder: Path) -> None:
+    """Let go of the lock on ``folder`` and remove it (with what it holds): this process is done
+    with it."""
     fd = _held.pop(folder, None)
     if fd is not None:
         os.close(fd)
-    if remove:
-        with contextlib.suppress(OSError):
-            folder.rmdir() if _is_cgroup(folder) else shutil.rmtree(folder)
+    with contextlib.suppress(OSError):
+        folder.rmdir() if _is_cgroup(folder) else shutil.rmtree(folder)
 
 
 def gone(folder: Path) -> bool:
