@@ -21,22 +21,29 @@ from __future__ import annotations
 import atexit
 import contextlib
 import fcntl
+import multiprocessing.util
 import os
 import re
 import secrets
 import shutil
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from codecup.processes import alive
 
-GRACE = 10.0
-"""Seconds in which a new lock folder is never taken for a dead maker's: its maker makes it, then
-locks it, and another process may look in between."""
-
-TOKEN = re.compile(r"\d+\.[0-9a-f]{8}")
+TOKEN = re.compile(r"[0-9]{1,10}\.[0-9a-f]{8}")
 """A token, as :func:`token` makes them."""
+
+PID = re.compile(r"[0-9]{1,10}")
+"""A pid in a name made before tokens."""
+
+ATTEMPTS = 100
+"""Tries at making and locking a lock folder that other processes keep removing (see :func:`hold`)."""
+
+_holding = threading.RLock()  # threads of one process (Dask's) making the same lock folder
 
 _token: tuple[int, str] = (-1, "")
 _held: dict[Path, int] = {}  # lock folders this process holds: descriptor of each
@@ -55,19 +62,33 @@ def token() -> str:
 
 def hold(folder: Path) -> Path:
     """Make ``folder`` (where it is missing) and hold a lock on it for as long as this process
-    lives (once per folder). Its name should carry this process's :func:`token`."""
-    if holds(folder):
-        return folder
-    token()
-    folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise
-    _held[folder] = fd
-    return folder
+    lives (once per folder). Its name should carry this process's :func:`token`.
+
+    Between the folder's making and its locking another process may take it for a dead maker's
+    (its lock is free) and remove it: the lock then holds a folder that is no longer there. So
+    the lock counts once the folder at ``folder`` is the one locked; else it is made again."""
+    with _holding:
+        if holds(folder):
+            return folder
+        token()
+        for _ in range(ATTEMPTS):
+            folder.mkdir(parents=True, exist_ok=True)
+            try:
+                fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            except FileNotFoundError:  # removed at once: again
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                if os.stat(folder).st_ino == os.fstat(fd).st_ino:
+                    _held[folder] = fd
+                    return folder
+            except BlockingIOError:  # another process is looking at it (taking it for a dead one's)
+                pass
+            except FileNotFoundError:  # locked, but removed meanwhile
+                pass
+            os.close(fd)
+            time.sleep(0.001)
+        raise OSError(f"could not hold a lock on {folder}")
 
 
 def holds(folder: Path) -> bool:
@@ -86,8 +107,8 @@ def release(folder: Path) -> None:
 
 
 def gone(folder: Path) -> bool:
-    """Whether the maker of the lock folder ``folder`` has ended: the folder is missing, or older
-    than :data:`GRACE` and its lock free. Another process's live lock, or a folder just made, is not."""
+    """Whether the maker of the lock folder ``folder`` has ended: the folder is missing, or its lock
+    is free (a maker that locks it only now finds it removed, and makes it again: :func:`hold`)."""
     try:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except FileNotFoundError:
@@ -95,22 +116,20 @@ def gone(folder: Path) -> bool:
     except OSError:
         return False
     try:
-        if abs(time.time() - os.fstat(fd).st_mtime) < GRACE:  # (a clock set back: its lock says)
-            return False
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return False
-        return True
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
     finally:
         os.close(fd)  # a lock taken here goes with it
+    return True
 
 
 def legacy_gone(name: str) -> bool:
     """For a name made before tokens (``<pid>`` or ``<pid>-...``): whether no process has that
-    pid here. Only such names are judged by the pid; any other is not taken for gone."""
+    pid here. Only such names are judged by the pid; any other (``²``, 20 digits) is not taken
+    for gone."""
     pid = name.partition("-")[0]
-    return pid.isdigit() and not alive(int(pid))
+    return PID.fullmatch(pid) is not None and not alive(int(pid))
 
 
 TEMP_PREFIX = "codecup-sandbox-"
@@ -122,10 +141,18 @@ def temp_folder(parent: Path | None = None) -> Path:
     """This process's folder in the temp folder (or in ``parent``, where its leftovers are), made
     and held (:func:`hold`) at the first call, removed when the process ends."""
     folder = Path(parent or tempfile.gettempdir()) / f"{TEMP_PREFIX}{token()}"
-    if not holds(folder):
-        hold(folder)
-        atexit.register(release, folder)
+    with _holding:
+        if not holds(folder):
+            hold(folder)
+            at_exit(release, folder)
     return folder
+
+
+def at_exit(function: Callable[[Path], None], folder: Path) -> None:
+    """Call ``function(folder)`` when this process ends normally: at interpreter exit, and in a
+    pool's worker, which ends by ``os._exit`` (its multiprocessing finalizers run, not atexit)."""
+    atexit.register(function, folder)
+    multiprocessing.util.Finalize(None, function, (folder,), exitpriority=10)
 
 
 def temp_owner_gone(name: str, parent: Path | None = None) -> bool:

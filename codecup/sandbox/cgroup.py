@@ -150,7 +150,7 @@ def _locked(parent: Path) -> bool:
     except OSError as exc:
         log.warning("cannot lock cgroup %s: %s", folder, exc)
         return False
-    atexit.register(_let_go, folder)
+    owner.at_exit(_let_go, folder)
     return True
 
 

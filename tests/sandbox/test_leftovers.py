@@ -61,14 +61,11 @@ sys.stdin.read()
 
 
 @pytest.mark.parametrize("hierarchy", ["v2", "pids_v1"])
-def test_another_referees_cgroups_stay_while_it_holds_its_lock_in_that_hierarchy(
-    full_sandbox, monkeypatch, hierarchy
-):
+def test_another_referees_cgroups_stay_while_it_holds_its_lock_in_that_hierarchy(full_sandbox, hierarchy):
     """Each hierarchy's bot cgroups are judged by their maker's lock folder beside them. A red
     team's two referees in different cgroup2 cgroups sharing the v1 pids and cpu cgroups: the
     second looked for the first's lock among its own cgroup2 folders, did not find it, and killed
     the first's live bots through the v1 hierarchy."""
-    from codecup import owner
     from codecup.sandbox import cgroup, mounts
 
     where = mounts.read()
@@ -78,7 +75,6 @@ def test_another_referees_cgroups_stay_while_it_holds_its_lock_in_that_hierarchy
         if __import__("os").environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
-    monkeypatch.setattr(owner, "GRACE", 0.0)
     parent = base / cgroup.PARENT
     parent.mkdir(exist_ok=True)
     foreign = "999999.0badf00d"  # a pid no process has here, as another pid namespace's looks

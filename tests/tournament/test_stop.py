@@ -93,22 +93,25 @@ def token():
     kill_all(run_processes(mark))
 
 
-def env_with(token: str) -> dict[str, str]:
+def env_with(token: str, temp: Path | None = None) -> dict[str, str]:
     e = dict(os.environ)
     e["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TINYGAME_DIST), e.get("PYTHONPATH")]))
     e[TOKEN_VAR] = token
+    if temp is not None:
+        temp.mkdir(exist_ok=True)
+        e["TMPDIR"] = str(temp)
     return e
 
 
 class Run:
     """The command started in a session of its own, its stderr into a file."""
 
-    def __init__(self, token: str, *args, cwd: Path) -> None:
+    def __init__(self, token: str, *args, cwd: Path, temp: Path | None = None) -> None:
         self.err = cwd / f"stderr-{random.randrange(10**9)}.txt"
         with self.err.open("w") as err:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "codecup", *map(str, args)],
-                env=env_with(token),
+                env=env_with(token, temp),
                 cwd=cwd,
                 stdout=subprocess.DEVNULL,
                 stderr=err,
@@ -141,8 +144,9 @@ def until(condition, what: str, within: float = 60.0) -> None:
 
 
 def stale_cgroups() -> set[str]:
-    """The bot cgroups (``codecup/<pid>-<n>``, in every hierarchy) whose referee is gone."""
-    from codecup.processes import alive
+    """The bot cgroups and lock folders (``codecup/<token>-<n>``, ``codecup/<token>``, in every
+    hierarchy) whose referee is gone (its lock there is free: codecup/owner.py)."""
+    from codecup import owner
     from codecup.sandbox import mounts
 
     where = mounts.read()
@@ -152,8 +156,9 @@ def stale_cgroups() -> set[str]:
         if parent is None or not parent.is_dir():
             continue
         for entry in parent.iterdir():
-            pid, _, _ = entry.name.partition("-")
-            if entry.is_dir() and pid.isdigit() and not alive(int(pid)):
+            made_by = owner.token_of(entry.name)
+            dead = owner.legacy_gone(entry.name) if made_by is None else owner.gone(parent / made_by)
+            if entry.is_dir() and dead:
                 stale.add(str(entry))
     return stale
 
@@ -190,7 +195,8 @@ def test_tournament_stops_clean_and_resumes(sig, token, tmp_path):
     args = ["tournament", tmp_path / "players.yml", "--jobs", "2", "--quiet", "--no-site", "--out", out]
     rng = random.Random(f"stop {sig.name}")  # seeded: the games logged first; the moment is timing
     target = rng.randrange(1, 6)
-    run = Run(token, *args, cwd=tmp_path)
+    temp = tmp_path / "tmp"  # the runs' temp folder: what they leave there shows
+    run = Run(token, *args, cwd=tmp_path, temp=temp)
     log = out / "results.jsonl"
     until(lambda: len(logged(log)) >= target or run.proc.poll() is not None, f"{target} logged games")
     time.sleep(rng.uniform(0.0, 0.2))  # a random moment, most likely within a game
@@ -202,9 +208,10 @@ def test_tournament_stops_clean_and_resumes(sig, token, tmp_path):
     cut = logged(log)
     assert len(cut) < GAMES, "the signal came too late to test anything"
 
+    stale = stale_cgroups()
     again = subprocess.run(
         [sys.executable, "-m", "codecup", *map(str, args)],
-        env=env_with(token),
+        env=env_with(token, temp),
         capture_output=True,
         text=True,
         timeout=120,
@@ -214,6 +221,11 @@ def test_tournament_stops_clean_and_resumes(sig, token, tmp_path):
     assert len(ids) == GAMES and len(set(ids)) == GAMES  # every game exactly once
     assert ids[: len(cut)] == cut  # what was logged stays
     assert not wait_gone(token)
+    # The run that ended normally left nothing, its pool's workers neither (they end by os._exit,
+    # which runs no atexit: a red team found every tournament's workers' lock folders left), and
+    # it removed what the stopped run left in its temp folder.
+    assert [p.name for p in temp.iterdir()] == []
+    assert stale_cgroups() <= stale
 
 
 def test_play_stops_clean(token, tmp_path):
