@@ -29,7 +29,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from codecup.processes import alive
@@ -37,8 +37,9 @@ from codecup.processes import alive
 TOKEN = re.compile(r"[0-9]{1,10}\.[0-9a-f]{8}")
 """A token, as :func:`token` makes them."""
 
-PID = re.compile(r"[0-9]{1,10}")
-"""A pid in a name made before tokens."""
+PID = re.compile(r"[0-9]{1,7}")
+"""A pid in a name made before tokens (the kernel's largest is 4,194,304)."""
+PID_MAX = 1 << 22
 
 ATTEMPTS = 100
 """Tries at making and locking a lock folder that other processes keep removing (see :func:`hold`)."""
@@ -72,7 +73,10 @@ def hold(folder: Path) -> Path:
             return folder
         token()
         for _ in range(ATTEMPTS):
-            folder.mkdir(parents=True, exist_ok=True)
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(FileExistsError):
+                folder.mkdir(mode=0o700)  # no other user may open it, nor so hold its lock
+                os.chmod(folder, 0o700)  # (whatever the umask or the file system made of the mode)
             try:
                 fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             except FileNotFoundError:  # removed at once: again
@@ -89,6 +93,19 @@ def hold(folder: Path) -> Path:
             os.close(fd)
             time.sleep(0.001)
         raise OSError(f"could not hold a lock on {folder}")
+
+
+def _forget_inherited() -> None:
+    """In a forked child: the parent's lock descriptors are not the child's to hold (they would
+    keep a dead parent's leftovers alive while the child runs)."""
+    for fd in _held.values():
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _held.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_inherited)
 
 
 def holds(folder: Path) -> bool:
@@ -124,12 +141,37 @@ def gone(folder: Path) -> bool:
     return True
 
 
+@contextlib.contextmanager
+def taken(folder: Path) -> Iterator[bool]:
+    """Whether the maker of the lock folder ``folder`` has ended (as :func:`gone`); if so, its lock
+    stays held by this process until the block ends, so that its maker, were it only now locking
+    it, cannot take the folder meanwhile: remove what it vouches for, and the folder itself, in
+    the block (:func:`gone` lets go at once: a maker locking it then would lose its folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        yield True
+        return
+    except OSError:
+        yield False
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)
+
+
 def legacy_gone(name: str) -> bool:
     """For a name made before tokens (``<pid>`` or ``<pid>-...``): whether no process has that
-    pid here. Only such names are judged by the pid; any other (``²``, 20 digits) is not taken
+    pid here. Only such names are judged by the pid; any other (``²``, 10 digits) is not taken
     for gone."""
     pid = name.partition("-")[0]
-    return PID.fullmatch(pid) is not None and not alive(int(pid))
+    return PID.fullmatch(pid) is not None and int(pid) <= PID_MAX and not alive(int(pid))
 
 
 TEMP_PREFIX = "codecup-sandbox-"

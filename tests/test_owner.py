@@ -4,9 +4,11 @@ pid: pids are reused, and a referee in another pid namespace sees every other's 
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -90,32 +92,68 @@ def test_a_leftover_stays_while_its_maker_holds_its_lock_whatever_its_pid(temp):
     assert owner.temp_owner_gone(foreign)
 
 
-def test_a_lock_folder_taken_before_its_maker_locked_it_is_made_again(temp, monkeypatch):
+@pytest.mark.parametrize("cleaner_removes", ["before its maker locks it", "while its maker tries to lock it"])
+def test_a_lock_folder_taken_before_its_maker_locked_it_is_made_again(temp, monkeypatch, cleaner_removes):
     """Between the making of a lock folder and its locking, another process may take it for a dead
     maker's and remove it; the maker's lock then held a folder no longer there, and the next
-    process took its leftovers for a dead one's. Its maker now makes it again until it holds the
-    folder that is there."""
+    process took its leftovers for a dead one's. A cleaner now removes a folder only while it
+    holds its lock (a reviewer's cleaner let go first: the maker locked the folder, then lost it),
+    and the maker makes its folder again until it holds the one that is there."""
     folder = temp / f"{owner.TEMP_PREFIX}{owner.token()}-race"
     real_flock = owner.fcntl.flock
-    taken = []
+    taken: list[bool] = []
+    cleaning: list[bool] = []
 
-    def flock_after_another_took_it(fd: int, operation: int) -> None:
-        if not taken:  # the first time: another process removes it just before
-            taken.append(True)
-            assert owner.gone(folder)
-            folder.rmdir()
+    def flock_while_another_takes_it(fd: int, operation: int) -> None:
+        if taken or cleaning:  # the maker's later tries, and the cleaner's own lock
+            real_flock(fd, operation)
+            return
+        cleaning.append(True)
+        with owner.taken(folder) as dead:  # another process, finding the folder unlocked
+            taken.append(dead)
+            if cleaner_removes == "while its maker tries to lock it":
+                with pytest.raises(BlockingIOError):
+                    real_flock(fd, operation)  # the maker cannot take it meanwhile
+                os.rmdir(folder)
+                raise BlockingIOError
+            os.rmdir(folder)
         real_flock(fd, operation)
 
-    monkeypatch.setattr(owner.fcntl, "flock", flock_after_another_took_it)
+    monkeypatch.setattr(owner.fcntl, "flock", flock_while_another_takes_it)
     owner.hold(folder)
     try:
-        assert taken and folder.is_dir() and owner.holds(folder)
+        assert taken == [True] and folder.is_dir() and owner.holds(folder)
         assert os.stat(folder).st_ino == os.fstat(owner._held[folder]).st_ino
+        assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700  # no other user may hold its lock
         monkeypatch.setattr(owner.fcntl, "flock", real_flock)
         assert not owner.gone(folder)
     finally:
         owner.release(folder)
     assert owner.gone(temp / "missing")
+
+
+def test_a_forked_child_does_not_keep_its_parents_locks(temp):
+    """A child forked without exec inherited the lock descriptors: a dead parent's leftovers stayed
+    "alive" while the child ran."""
+    folder = temp / f"{owner.TEMP_PREFIX}{owner.token()}-fork"
+    owner.hold(folder)
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(read)
+        os.write(write, b"x")
+        time.sleep(2)
+        os._exit(0)
+    os.close(write)
+    try:
+        assert os.read(read, 1) == b"x"
+        os.close(owner._held.pop(folder))  # the parent lets go, as if it had died
+        assert owner.gone(folder)
+    finally:
+        os.kill(child, 9)
+        os.waitpid(child, 0)
+        os.close(read)
+        owner.release(folder)
 
 
 def test_this_processes_own_leftovers_are_never_taken_for_gone(temp):
@@ -133,10 +171,11 @@ def test_this_processes_own_leftovers_are_never_taken_for_gone(temp):
 
 
 def test_names_made_before_tokens_are_judged_by_the_pid(temp):
-    """A red team's leftovers named "²" and "99999999999999999999" stopped every referee with a
-    traceback (``int("²")``, an OverflowError): such names are left alone."""
+    """A red team's leftovers named "²" and "99999999999999999999", and a reviewer's "9999999999",
+    stopped every referee with a traceback (``int("²")``, an OverflowError in ``os.kill``): names
+    that are no pid are left alone."""
     dead, running = _ended_pid(), os.getpid()
-    kept = [f"{running}-abc", "xyz", "\u00b2-x", "99999999999999999999-x"]
+    kept = [f"{running}-abc", "xyz", "\u00b2-x", "99999999999999999999-x", "9999999999-x", "4294967296-1"]
     for name in (f"{dead}-abc", *kept):
         (temp / f"{support.PROBE_PREFIX}{name}").mkdir()
     for name in ("\u00b2", "99999999999999999999"):
@@ -149,3 +188,31 @@ def test_names_made_before_tokens_are_judged_by_the_pid(temp):
         [f"{support.PROBE_PREFIX}{name}" for name in kept]
         + [f"{owner.TEMP_PREFIX}\u00b2", f"{owner.TEMP_PREFIX}99999999999999999999"]
     )
+
+
+def test_a_dead_makers_folder_is_removed_while_its_lock_is_held(temp, monkeypatch):
+    """A reviewer's cleaner took the lock, let go, then removed the folder: a maker locking it in
+    between lost it. The lock is now held through the removal."""
+    import fcntl
+
+    from codecup.sandbox import box
+
+    dead = temp / f"{owner.TEMP_PREFIX}{_ended_pid()}.0badf00d"
+    dead.mkdir()
+    seen: list[str] = []
+    real_rmtree = box.shutil.rmtree
+
+    def rmtree(path, *args, **kwargs):
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            seen.append("free")
+        except BlockingIOError:
+            seen.append("held")
+        finally:
+            os.close(fd)
+        real_rmtree(path, *args, **kwargs)
+
+    monkeypatch.setattr(box.shutil, "rmtree", rmtree)
+    box._clean_stale_scratch.__wrapped__()
+    assert seen == ["held"] and not dead.exists()

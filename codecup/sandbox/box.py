@@ -62,8 +62,15 @@ def scratch_root() -> Path:
 def _clean_stale_scratch() -> None:
     """Remove the (empty) scratch folders of referees that ended without removing them."""
     for folder in Path(tempfile.gettempdir()).glob(f"{owner.TEMP_PREFIX}*"):
-        if owner.temp_owner_gone(folder.name.removeprefix(owner.TEMP_PREFIX)):
-            shutil.rmtree(folder, ignore_errors=True)
+        name = folder.name.removeprefix(owner.TEMP_PREFIX)
+        made_by = owner.token_of(name)
+        if made_by is None:
+            if owner.legacy_gone(name):
+                shutil.rmtree(folder, ignore_errors=True)
+        elif made_by != owner.token():
+            with owner.taken(folder) as dead:  # removed while its lock is held: see owner.taken
+                if dead:
+                    shutil.rmtree(folder, ignore_errors=True)
 
 
 @attrs.define(eq=False)

@@ -166,30 +166,32 @@ atexit.register(retry_left)
 def clean_stale(parent: Path) -> None:
     """Remove the cgroups of referees that ended without removing them (``<token>-<n>`` folders,
     killed first), then those referees' lock folders (``<token>``, beside them in the same
-    hierarchy: see :mod:`codecup.owner`); a live referee's are left alone, whatever its pid."""
+    hierarchy: see :mod:`codecup.owner`), each dead referee's lock held by this process the while;
+    a live referee's are left alone, whatever its pid."""
     mine = owner.token()
     try:
         entries = [e for e in parent.iterdir() if e.is_dir()]
     except OSError:
         return
-    dead: dict[str, bool] = {}
+    with contextlib.ExitStack() as held:
+        dead: dict[str, bool] = {}
 
-    def maker_gone(name: str) -> bool:
-        made_by = owner.token_of(name)
-        if made_by is None:
-            return owner.legacy_gone(name)
-        if made_by not in dead:
-            dead[made_by] = made_by != mine and owner.gone(parent / made_by)
-        return dead[made_by]
+        def maker_gone(name: str) -> bool:
+            made_by = owner.token_of(name)
+            if made_by is None:
+                return owner.legacy_gone(name)
+            if made_by not in dead:
+                dead[made_by] = made_by != mine and held.enter_context(owner.taken(parent / made_by))
+            return dead[made_by]
 
-    lock_folders = [e for e in entries if owner.TOKEN.fullmatch(e.name)]
-    for entry in entries:
-        if entry not in lock_folders and maker_gone(entry.name):
-            _remove_tree(entry) if (entry / "cgroup.kill").exists() else _kill_v1(entry)
-    for entry in lock_folders:  # a lock folder goes after the cgroups it vouched for
-        if maker_gone(entry.name):
-            with contextlib.suppress(OSError):
-                entry.rmdir()
+        lock_folders = [e for e in entries if owner.TOKEN.fullmatch(e.name)]
+        for entry in entries:
+            if entry not in lock_folders and maker_gone(entry.name):
+                _remove_tree(entry) if (entry / "cgroup.kill").exists() else _kill_v1(entry)
+        for entry in lock_folders:  # a lock folder goes after the cgroups it vouched for
+            if maker_gone(entry.name):
+                with contextlib.suppress(OSError):
+                    entry.rmdir()
 
 
 def remove_stale(where: Hierarchies) -> None:
