@@ -158,7 +158,7 @@ class _Match:
         """Under the cpu clock: the answer, the CPU seconds it took, the limit on the wait for its
         processes to stop and that wait (None: not stopped). Stopping is idling too, so that wait
         is no longer than the idling left to it (where the kernel tells idling from starving)."""
-        player.resume()
+        player.resume(stalls=True)
         start, stall0, wall0 = player.resumed_cpu, player.resumed_stall, loop_time()
         backstop = wall_backstop(allowance, self.backstop_factor, clock.idle)
         reply = await player.receive(backstop, cpu_limit=allowance)

@@ -57,8 +57,8 @@ class FakeProgram(Player):
         await asyncio.sleep(think)
         return "3"
 
-    def resume(self) -> None:
-        self.resumed_stall = self.stall_time()  # as a program's does
+    def resume(self, stalls: bool = False) -> None:
+        self.resumed_stall = self.stall_time() if stalls else None  # as a program's does
         self.events.append((asyncio.get_running_loop().time(), self.seat, "resumed"))
 
     def suspend(self) -> None:
@@ -167,8 +167,8 @@ class FakeCpuProgram(FakeProgram):
     def cpu_time(self) -> float:
         return self.cpu
 
-    def resume(self) -> None:
-        super().resume()
+    def resume(self, stalls: bool = False) -> None:
+        super().resume(stalls)
         self.resumed_cpu = self.cpu
 
     async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:

@@ -59,8 +59,9 @@ class Player(abc.ABC):
     def suspend(self) -> None:  # noqa: B027 - optional for transports that cannot think while idle
         """Stop the program from running while the opponent thinks."""
 
-    def resume(self) -> None:  # noqa: B027
-        """Let the program run again."""
+    def resume(self, stalls: bool = False) -> None:  # noqa: B027
+        """Let the program run again (noting its stall time in :attr:`resumed_stall`, with ``stalls``:
+        a cpu clock tells idling from waiting for a processor by it)."""
 
     async def settled(self, limit: float) -> float | None:
         """After :meth:`suspend`: the seconds until the whole program had stopped, or None if it

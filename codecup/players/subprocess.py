@@ -348,15 +348,16 @@ class SubprocessPlayer(Player):
                 self._signal(signal.SIGSTOP)
             self.running = False
 
-    def resume(self) -> None:
-        """Let the whole tree run again (noting its CPU time so far, where a cgroup measures it)."""
+    def resume(self, stalls: bool = False) -> None:
+        """Let the whole tree run again (noting its CPU time so far, where a cgroup measures it, and
+        with ``stalls`` its stall time)."""
         if not self.running and self.pid:
             if self.box is not None and self.box.cgroup is not None:
                 # The reading taken when it was charged after its last answer serves (one cpu.stat
                 # read a move, not two).
                 frozen_cpu, self.frozen_cpu = self.frozen_cpu, None
                 self.resumed_cpu = self.box.cgroup.cpu_time() if frozen_cpu is None else frozen_cpu
-                self.resumed_stall = self.box.cgroup.stall_time()
+                self.resumed_stall = self.box.cgroup.stall_time() if stalls else None
                 self.box.cgroup.thaw()
             else:
                 self._signal(signal.SIGCONT)
