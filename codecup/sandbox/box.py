@@ -23,6 +23,7 @@ from pathlib import Path
 import attrs
 
 from codecup import owner
+from codecup.errors import ConfigError
 from codecup.sandbox import dynmods, mounts, quotas, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
 from codecup.sandbox.launch import Launch, inside
@@ -94,13 +95,19 @@ class Box:
     def prepare(cls, policy: Policy, workdir: Path) -> Box:
         """A box for a bot that will start in ``workdir``, with what this machine gives."""
         support = machine_support()
+        workdir = workdir.resolve()
+        if support.namespaces and workdir == Path(workdir.anchor):
+            raise ConfigError(
+                f"a program cannot run in {workdir} in its sandbox (its writes go to an overlay"
+                " of its working folder, and the root cannot be overlaid): run codecup from"
+                " another folder, or give the player a directory"
+            )
         if os.geteuid() == 0:  # the machine's counts are lifted before the first bot runs
             quotas.lift_once()
             if support.cgroup:  # and moving a bot into its cgroups made cheap
                 dynmods.favor_once()
         _clean_stale_scratch()
         cgroup = BotCgroup.create(support.hierarchies, policy.limits) if support.cgroup else None
-        workdir = workdir.resolve()
         namespaces = support.namespaces
         scratch: Path | None = None
         if namespaces:

@@ -35,8 +35,10 @@ Everything here runs in a forked copy of the referee: no imports, no logging.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import resource
+import select
 import signal
 from collections.abc import Callable
 
@@ -137,9 +139,13 @@ class Launch:
     # once it is in its cgroup namespace: it sees its own cgroups only, each as the root.
     cgroup_views: tuple[CgroupMount, ...] = ()
     syscall_filter: bool = False  # the system call filter of :mod:`.seccomp`
+    referee: int = attrs.field(factory=os.getpid)
+    """The process that starts the bot (the one that made this launch): its death kills the bot."""
 
     def __call__(self) -> None:
         linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != self.referee:  # it died before the signal was set: none will come
+            raise OSError(errno.ESRCH, "its referee has gone")
         # 1 byte, not 0: a core piped to a helper (core_pattern "|...") ignores 0, but not 1 (see seccomp).
         resource.setrlimit(resource.RLIMIT_CORE, (1, 1))
         resource.setrlimit(resource.RLIMIT_FSIZE, (self.file_size, self.file_size))
@@ -156,18 +162,19 @@ class Launch:
         cgroups = [os.open(name, os.O_WRONLY) for name in self.procs_files]  # before all is read-only
         linux.unshare(NAMESPACES & ~linux.CLONE_NEWCGROUP)
         _cap_socket_memory()
-        self.build_view()
+        workdir = self.build_view()
         read, write = os.pipe()
         init = os.fork()
         if init:
             _keeper(init, read, write)
         os.close(read)
-        self.become_init(write, cgroups)  # returns in the bot only
+        self.become_init(write, cgroups, workdir)  # returns in the bot only
 
     # --- the bot's view of the filesystem ------------------------------------
 
-    def build_view(self) -> None:
-        """Mount the bot's filesystem view (in its new mount namespace)."""
+    def build_view(self) -> int:
+        """Mount the bot's filesystem view (in its new mount namespace); return a descriptor
+        (``O_PATH``) of its working folder's overlay."""
         scratch = self.scratch
         linux.mount("none", "/", None, linux.MS_REC | linux.MS_PRIVATE)
         linux.mount("codecup-scratch", scratch, "tmpfs", _NOTHING, f"size={self.scratch_size},mode=0755")
@@ -192,6 +199,13 @@ class Launch:
         lower, upper, work = (f"/proc/self/fd/{fd}" for fd in layers)
         overlay = f"lowerdir={lower},upperdir={upper},workdir={work}"
         linux.mount("codecup-workdir", self.workdir, "overlay", _NOTHING, overlay)
+        # The overlay, held from now on: it alone is made writable and the bot starts in it, by
+        # this descriptor, whatever is mounted over its path later. A mount over / is not
+        # reached from the process's root (nor is any over the folder it lies on): the path
+        # would still be the machine's own folder, which must never be made writable.
+        workdir = os.open(self.workdir, os.O_PATH | os.O_DIRECTORY)
+        if os.fstat(workdir).st_dev == os.fstat(layers[0]).st_dev:
+            raise OSError(errno.EINVAL, f"its working folder {self.workdir} cannot be overlaid")
         for fd in layers:
             os.close(fd)
         overlay_held = os.open(self.workdir, os.O_PATH | os.O_DIRECTORY) if workdir_covered else -1
@@ -211,8 +225,9 @@ class Launch:
         # chroot, say) would open, since a read-only mount does not stop writes to devices.
         linux.set_attributes("/", recursive=True, add=linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NODEV)
         linux.set_attributes("/dev", recursive=True, remove=linux.MOUNT_ATTR_NODEV)
-        for writable in (scratch, self.workdir, "/dev/shm"):
+        for writable in (scratch, workdir, "/dev/shm"):
             linux.set_readonly(writable, recursive=False, readonly=False)
+        return workdir
 
     def _devices(self, staging: str) -> None:
         """A /dev with only the harmless devices, and a private /dev/shm."""
@@ -233,9 +248,12 @@ class Launch:
 
     # --- pid 1 -------------------------------------------------------------------
 
-    def become_init(self, status_pipe: int, cgroups: list[int]) -> None:
-        """As pid 1 of the new pid namespace: mount its /proc, start the bot, reap, report."""
+    def become_init(self, status_pipe: int, cgroups: list[int], workdir: int) -> None:
+        """As pid 1 of the new pid namespace: mount its /proc, start the bot (in the overlay
+        held as ``workdir``), reap, report."""
         linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)  # dies with the keeper
+        if not writer_has_reader(status_pipe):  # the keeper died before the signal was set
+            os._exit(127)
         linux.prctl(linux.PR_SET_DUMPABLE, 0)  # the bot cannot trace it
         # Writable until the bot has entered its user namespace (it writes its uid map there).
         linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
@@ -260,7 +278,8 @@ class Launch:
             linux.drop_all_capabilities()
             if self.syscall_filter:
                 seccomp.install()
-            os.chdir(self.workdir)  # into the overlay mounted over the folder it started in
+            os.fchdir(workdir)  # into the overlay mounted over the folder it started in
+            os.close(workdir)
             return
         try:
             os.close(ready)
@@ -307,6 +326,16 @@ class Launch:
         for view in self.cgroup_views:
             with contextlib.suppress(OSError):
                 linux.mount("cgroup", view.point, view.fstype, flags, view.options or None)
+
+
+def writer_has_reader(write: int) -> bool:
+    """Whether the pipe written by ``write`` still has a reader (its read end is open somewhere).
+
+    Init's parent, the keeper, is outside its pid namespace (``getppid`` says 0), so init learns
+    of the keeper's death by the pipe only the two of them hold."""
+    poll = select.poll()
+    poll.register(write, select.POLLOUT)
+    return not any(events & select.POLLERR for _, events in poll.poll(0))
 
 
 def inside(path: str, folder: str) -> bool:

@@ -37,6 +37,7 @@ MOUNT_ATTR_RDONLY = 0x00000001
 MOUNT_ATTR_NODEV = 0x00000004
 AT_FDCWD = -100
 AT_RECURSIVE = 0x8000
+AT_EMPTY_PATH = 0x1000
 SYS_MOUNT_SETATTR = 442  # the same number on every architecture (new syscalls are unified)
 
 PR_SET_PDEATHSIG = 1
@@ -131,7 +132,7 @@ def mount(source: str, target: str, fstype: str | None, flags: int, data: str | 
     )
 
 
-def set_readonly(path: str, *, recursive: bool, readonly: bool = True) -> None:
+def set_readonly(path: str | int, *, recursive: bool, readonly: bool = True) -> None:
     """Make the mount at ``path`` (and every mount below it, if ``recursive``) read-only or writable."""
     if readonly:
         set_attributes(path, recursive=recursive, add=MOUNT_ATTR_RDONLY)
@@ -139,17 +140,21 @@ def set_readonly(path: str, *, recursive: bool, readonly: bool = True) -> None:
         set_attributes(path, recursive=recursive, remove=MOUNT_ATTR_RDONLY)
 
 
-def set_attributes(path: str, *, recursive: bool, add: int = 0, remove: int = 0) -> None:
+def set_attributes(path: str | int, *, recursive: bool, add: int = 0, remove: int = 0) -> None:
     """Set the ``MOUNT_ATTR_*`` flags ``add`` and clear ``remove`` on the mount at ``path`` (and
-    every mount below it, if ``recursive``): ``mount_setattr(2)``."""
+    every mount below it, if ``recursive``): ``mount_setattr(2)``. ``path`` may be a descriptor
+    (``O_PATH``) of the mount's root: that very mount, whatever covers it now."""
     assert _libc is not None
     attr = _MountAttr(add, remove, 0, 0)
     flags = AT_RECURSIVE if recursive else 0
+    dirfd, name = (path, b"") if isinstance(path, int) else (AT_FDCWD, os.fsencode(path))
+    if isinstance(path, int):
+        flags |= AT_EMPTY_PATH
     check(
         _libc.syscall(
             ctypes.c_long(SYS_MOUNT_SETATTR),
-            ctypes.c_int(AT_FDCWD),
-            os.fsencode(path),
+            ctypes.c_int(dirfd),
+            name,
             ctypes.c_uint(flags),
             ctypes.byref(attr),
             ctypes.c_size_t(ctypes.sizeof(attr)),

@@ -27,9 +27,12 @@ import attrs
 import pytest
 
 from codecup.dialogue import Termination
+from codecup.errors import ConfigError
 from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
 from codecup.sandbox import Limits, Policy, quotas
+from codecup.sandbox.box import Box
+from codecup.sandbox.launch import Reporting, read_reason, writer_has_reader
 from tests.support import TESTS, processes_with, python_argv
 
 ATTACKER = TESTS / "players" / "attack" / "attacker.py"
@@ -682,6 +685,45 @@ def test_every_process_dies_with_a_killed_referee(full_sandbox):
     assert processes_with(token) == []
 
 
+def test_a_bot_whose_referee_died_before_its_death_signal_was_set_never_runs(tmp_path, full_sandbox):
+    """The keeper dies with the referee by a parent-death signal, set between fork and exec. A
+    referee killed before that (a red team killed it the moment the keeper was forked, half the
+    time) left the keeper to init (pid 1), and its bot ran on, unfrozen, with no referee. The
+    launch now checks that its parent is still the referee once the signal is set: here the
+    referee it names is not its parent, as after that death, and the program never runs."""
+    box = Box.prepare(POLICY, tmp_path)
+    try:
+        box.launch = attrs.evolve(box.launch, referee=1)
+        proof = tmp_path / "ran"
+        read, write = os.pipe()
+        with pytest.raises(subprocess.SubprocessError):
+            subprocess.run(
+                [sys.executable, "-c", f"open({str(proof)!r}, 'w')"],
+                preexec_fn=Reporting(box.launch, write),
+                timeout=60,
+                check=False,
+            )
+        os.close(write)
+        assert "its referee has gone" in read_reason(read)
+        os.close(read)
+        assert not proof.exists()
+    finally:
+        box.remove()
+
+
+def test_init_sees_its_keepers_death_by_their_pipe():
+    """Init (pid 1 of the bot's namespace; its parent, the keeper, is outside, so ``getppid`` says
+    0) learns that the keeper died before init's own death signal was set by the pipe only the
+    two of them hold: it then ends before it starts the bot."""
+    read, write = os.pipe()
+    try:
+        assert writer_has_reader(write)
+        os.close(read)
+        assert not writer_has_reader(write)
+    finally:
+        os.close(write)
+
+
 def test_a_tournaments_results_folder_is_hidden_from_its_bots(tiny_game, tiny_pm, arena, monkeypatch):
     from codecup.tournament import executor
 
@@ -749,3 +791,43 @@ def test_a_tournaments_players_cannot_see_each_others_folders(tmp_path, full_san
         assert f"listing {folders['carol']}: []" in log, log
         assert f"listing {folders['private']}: []" in log, log  # hide: in the file
         assert f"listing {folders['keys']}: []" in log, log  # --hide
+
+
+def test_a_bot_whose_working_folder_is_the_root_is_refused_before_it_starts(tiny_game, arena):
+    """A mount over / is not reached from a process's root: a bot started in / (codecup run from
+    /, as in a container, or a player without a directory under --base /) wrote the machine's
+    own root file system, which the view had made writable for its overlay. It is now a clear
+    error before the game, and nothing of it is started."""
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    hostile = PlayerInfo(
+        "attacker", command=python_argv(ATTACKER, "write_everywhere", token, "/"), directory="/"
+    )
+    honest = PlayerInfo("honest", command=python_argv(THINKER, "0", token), directory=str(arena.opponent))
+    match = new_match(tiny_game, [hostile, honest], seed=3, clock=2.0, clock_mode="wall")
+    with pytest.raises(ConfigError, match="cannot run in / in its sandbox"):
+        asyncio.run(play_match(tiny_game, match, policy=POLICY))
+    assert processes_with(token) == []
+    assert not Path(f"/pwned-{token}").exists()
+
+
+def test_a_working_folder_its_overlay_does_not_cover_fails_the_launch(tmp_path, full_sandbox):
+    """Under the refusal above, the launch itself checks that its working folder is the overlay
+    before it makes anything writable: with / it fails, and the program never runs."""
+    box = Box.prepare(POLICY, tmp_path)
+    try:
+        box.launch = attrs.evolve(box.launch, workdir="/")
+        proof = Path(f"/codecup-escape-{uuid.uuid4().hex}")
+        read, write = os.pipe()
+        with pytest.raises(subprocess.SubprocessError):
+            subprocess.run(
+                [sys.executable, "-c", f"open({str(proof)!r}, 'w')"],
+                preexec_fn=Reporting(box.launch, write),
+                timeout=60,
+                check=False,
+            )
+        os.close(write)
+        assert "cannot be overlaid" in read_reason(read)
+        os.close(read)
+        assert not proof.exists()
+    finally:
+        box.remove()
