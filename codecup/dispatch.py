@@ -20,6 +20,17 @@ from codecup.errors import ConfigError, GameBugError, where
 CLOSED = "closed"
 """The message of the fault a wait on a closed seat gets."""
 
+MAX_GRACE = 10.0
+"""The longest optional wait off the clock (``Receive(seat, grace)``) a dialogue may ask for, in
+seconds: a grace is a moment for an optional line, and a longer one would let the game's code
+hold a run up for as long as it liked."""
+
+MAX_UNANSWERED = 100_000
+"""The most requests a dialogue may make without a line from a seat in between. Only a wait on
+an open seat takes time (and clock); a dialogue that never asks for one (``Send`` or ``Played``
+forever, or waits on seats that have faulted) would hold the run up for ever, its transcript
+growing. No game's dialogue needs more than a few hundred (a game played on by stand-ins)."""
+
 T = TypeVar("T")
 
 
@@ -55,7 +66,14 @@ async def dispatch(dialogue: Dialogue, seats: Seats, count: int = 2) -> Outcome:
     """
     closed: set[int] = set()
     reply: str | Fault | None = None
+    unanswered = 0
     while True:
+        unanswered = 0 if isinstance(reply, str) else unanswered + 1
+        if unanswered > MAX_UNANSWERED:
+            raise GameBugError(
+                f"the referee made {MAX_UNANSWERED:,} requests without a line from a seat in between:"
+                " its dialogue never ends"
+            )
         try:
             request = dialogue.send(reply)
         except StopIteration as stop:
@@ -100,8 +118,11 @@ def _request_problem(request: object, count: int) -> str | None:
         return f"{short(text)} is not text (a str)"
     if "\n" in text or "\r" in text:
         return "a line holds a line break"
-    if isinstance(request, Receive) and request.grace is not None and not is_number(request.grace):
-        return f"its grace {short(request.grace)} is not a number of seconds"
+    if isinstance(request, Receive) and request.grace is not None:
+        if not is_number(request.grace):
+            return f"its grace {short(request.grace)} is not a number of seconds"
+        if not 0 <= request.grace <= MAX_GRACE:
+            return f"its grace of {float(request.grace):g} s is not between 0 and {MAX_GRACE:g} s"
     return None
 
 

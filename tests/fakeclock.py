@@ -53,10 +53,16 @@ class FakeClockLoop(asyncio.SelectorEventLoop):
         self._offset += seconds
 
 
+current: FakeClockLoop | None = None
+"""The loop :func:`run` runs now: a fake bot moves its clock on from the thread it thinks in."""
+
+
 def run(coroutine: Any, *, real_time: bool = False) -> Any:
     """Run ``coroutine`` to its end on a new fake-clock loop."""
-    loop = FakeClockLoop(real_time=real_time)
+    global current
+    loop = current = FakeClockLoop(real_time=real_time)
     try:
         return loop.run_until_complete(coroutine)
     finally:
+        current = None
         loop.close()

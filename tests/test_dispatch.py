@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from codecup.dialogue import NORMAL, Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
-from codecup.dispatch import CLOSED, dispatch, run_sync
+from codecup.dispatch import CLOSED, MAX_UNANSWERED, dispatch, run_sync
 from codecup.errors import GameBugError
 
 
@@ -99,3 +99,45 @@ def test_run_sync_refuses_seats_that_suspend():
 
     with pytest.raises(RuntimeError, match="suspended"):
         run_sync(dispatch(dialogue(), Slow()))
+
+
+def test_a_dialogue_that_never_waits_for_a_line_is_the_games_bug():
+    """A referee that sends for ever (or waits only on seats that have faulted, which answer at
+    once) held `codecup play` and tournaments up for ever, its transcript growing 25 MB/s."""
+
+    def sends_for_ever() -> Dialogue:
+        while True:
+            yield Send(0, "spam")
+
+    def waits_on_a_closed_seat() -> Dialogue:
+        yield Close(0)
+        while True:
+            yield Receive(0)
+
+    for endless in (sends_for_ever, waits_on_a_closed_seat):
+        with pytest.raises(GameBugError, match="without a line from a seat in between"):
+            run_sync(dispatch(endless(), Seats()))
+
+
+def test_lines_from_a_seat_keep_a_long_dialogue_going():
+    def long_game() -> Dialogue:
+        for _ in range(MAX_UNANSWERED // 2 + 10):
+            yield Send(0, "move")
+            yield Played(1, "m")
+            yield Receive(1)
+        return Outcome((1, 0), (NORMAL, NORMAL))
+
+    seats = Seats(*["m"] * (MAX_UNANSWERED // 2 + 10))
+    assert run_sync(dispatch(long_game(), seats)).scores == (1, 0)
+
+
+@pytest.mark.parametrize("grace", [-1, 10.5, 1e9])
+def test_a_grace_longer_than_a_moment_is_the_games_bug(grace):
+    """A grace of 1e9 s held a game up past every clock (only its type was checked)."""
+
+    def dialogue() -> Dialogue:
+        yield Receive(0, grace)
+        return Outcome((0, 0), (NORMAL, NORMAL))
+
+    with pytest.raises(GameBugError, match="is not between 0 and 10 s"):
+        run_sync(dispatch(dialogue(), Seats("x")))

@@ -1,0 +1,119 @@
+"""An in-process bot that never answers: its wait is bounded like a program's."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import attrs
+import pytest
+
+from codecup.dialogue import Termination
+from codecup.players import seat
+from codecup.players.inprocess import InProcessPlayer, answer_bound
+from codecup.record import PlayerInfo
+from codecup.runner import play_match
+
+
+@attrs.define
+class Spinner:
+    """Loops for ever in Python at its first move (a plugin bot's bug)."""
+
+    finished: bool = False
+
+    def receive(self, line: str) -> list[str]:
+        while True:
+            pass
+
+
+@attrs.define
+class Blocked:
+    """Blocks for ever in C code at its first move."""
+
+    finished: bool = False
+
+    def receive(self, line: str) -> list[str]:
+        threading.Event().wait()
+        return []
+
+
+@attrs.define
+class Quick:
+    """Answers 3 at once."""
+
+    finished: bool = False
+
+    def receive(self, line: str) -> list[str]:
+        return ["3"] if line in ("Start", "3") else []
+
+
+def _played_in_a_thread(game, match) -> object:
+    """The record, from a thread given a minute: a hang fails the test instead of hanging it."""
+    result: list[object] = []
+    runner = threading.Thread(target=lambda: result.append(asyncio.run(play_match(game, match))), daemon=True)
+    runner.start()
+    runner.join(60)
+    assert result, "the game did not end: the wait on the in-process bot is not bounded"
+    return result[0]
+
+
+@pytest.mark.parametrize("stuck", [Spinner, Blocked])
+@pytest.mark.parametrize("clock_mode", ["cpu", "wall"])
+def test_an_in_process_bot_that_never_answers_times_out(tiny_game, monkeypatch, stuck, clock_mode):
+    """A plugin's bot whose move never returned (a loop, a sleep) hung `codecup play` and
+    tournaments for ever, whatever the clock: its thinking was measured, never bounded."""
+    monkeypatch.setattr(seat, "answer_bound", lambda clock: 1.0)
+    sessions = [stuck(), Quick()]
+    monkeypatch.setattr(tiny_game, "new_player_checked", lambda *_: sessions.pop(0))  # seat 0, then 1
+    bots = (PlayerInfo(name="a", bot="random"), PlayerInfo(name="b", bot="random"))
+    from codecup.runner import new_match
+
+    match = new_match(tiny_game, list(bots), seed=1, clock=0.5, clock_mode=clock_mode)
+    record = _played_in_a_thread(tiny_game, match)
+    end = record.result.termination  # type: ignore[attr-defined]
+    assert [e.kind for e in end] == [Termination.TIMEOUT, Termination.NORMAL], end
+    assert "no answer within 1.0s (wall time): its thread was abandoned" in end[0].message
+    assert "it was at:" in record.logs[0] and "receive" in record.logs[0]  # type: ignore[attr-defined]
+    if stuck is Spinner:  # stopped where Python can stop it
+        deadline = time.monotonic() + 30
+        while _spinning() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not _spinning()
+
+
+def _spinning() -> list[threading.Thread]:
+    """The bots' threads still in :meth:`Spinner.receive`."""
+    return [t for t in threading.enumerate() if t.name == "codecup-in-process-bot" and _is_spinner(t)]
+
+
+def _is_spinner(thread: threading.Thread) -> bool:
+    import sys
+
+    frame = sys._current_frames().get(thread.ident or 0)
+    while frame is not None:
+        if frame.f_code is Spinner.receive.__code__:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def test_an_answers_bound_is_what_a_program_could_take_for_its_whole_clock():
+    assert answer_bound(30.0) == pytest.approx(301.0)
+    assert answer_bound(1.0) == pytest.approx(11.0)
+
+
+def test_a_bots_own_system_exit_is_a_crash_of_its_seat():
+    class Exits:
+        finished = False
+
+        def receive(self, line: str) -> list[str]:
+            raise SystemExit(3)
+
+    async def answer() -> InProcessPlayer:
+        player = InProcessPlayer(Exits(), timer=time.thread_time)  # type: ignore[arg-type]
+        player.send("Start")
+        return player
+
+    player = asyncio.run(answer())
+    assert player.error == "bot raised SystemExit(3)"
