@@ -49,7 +49,9 @@ class Policy:
 #: and FIFOs (``/run/initctl`` asks init to reboot); a read-only mount does not stop writes to a
 #: FIFO (sockets are closed by the system call filter wherever they are). So is every proc file
 #: system mounted elsewhere than /proc, found at each start (:func:`.mounts.other_proc_mounts`),
-#: and every cgroup file system (:func:`.mounts.cgroup_mounts`).
+#: every hugetlbfs (:func:`.mounts.hugetlbfs_mounts`: its files' pages come out of the machine's
+#: huge-page pool, which no memory limit counts), and every cgroup file system
+#: (:func:`.mounts.cgroup_mounts`).
 SYSTEM_HIDDEN = ("/run",)
 
 
@@ -125,6 +127,7 @@ class Box:
             *policy.hide,
             *SYSTEM_HIDDEN,
             *mounts.other_proc_mounts(table),
+            *mounts.hugetlbfs_mounts(table),
             *(m.point for m in cgroup_mounts),
         )
         hide = tuple(sorted({str(Path(p).resolve()) for p in folders if Path(p).is_dir()} - {own}))

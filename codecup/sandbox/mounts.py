@@ -1,4 +1,5 @@
-"""Where this machine's cgroup hierarchies (and any proc file system besides ``/proc``) are.
+"""Where this machine's cgroup hierarchies (and any proc file system besides ``/proc``, and any
+hugetlbfs) are.
 
 Read from ``/proc/mounts`` and ``/proc/self/cgroup``.
 
@@ -103,6 +104,25 @@ def other_proc_mounts(mounts_text: str) -> tuple[str, ...]:
     return tuple(points)
 
 
+def hugetlbfs_mounts(mounts_text: str) -> tuple[str, ...]:
+    """Where ``/proc/mounts`` shows a hugetlbfs file system, but under ``/dev`` (systemd's
+    ``/dev/hugepages``), which a bot's own ``/dev`` covers anyway.
+
+    Each page of a file there is a huge page of the machine's one pool, which no memory cgroup
+    counts: a bot that maps such a file privately, writable (no write access to the file needed),
+    takes a huge page for each page it writes, and the system call filter cannot tell the file's
+    descriptor from another's.
+    """
+    points = []
+    for line in mounts_text.splitlines():
+        fields = line.split()
+        if len(fields) >= 3 and fields[2] == "hugetlbfs":
+            point = unescape(fields[1])
+            if point != "/dev" and not point.startswith("/dev/"):
+                points.append(point)
+    return tuple(points)
+
+
 @attrs.frozen
 class CgroupMount:
     """A cgroup file system the machine has mounted: where, and how to mount its hierarchy again."""
@@ -146,7 +166,7 @@ def cgroup_mounts(mounts_text: str) -> tuple[CgroupMount, ...]:
 
 def machine_table() -> str:
     """The text of this process's ``/proc/self/mounts`` (empty where it cannot be read), for
-    :func:`other_proc_mounts` and :func:`cgroup_mounts`."""
+    :func:`other_proc_mounts`, :func:`hugetlbfs_mounts` and :func:`cgroup_mounts`."""
     try:
         return read_proc("/proc/self/mounts")
     except OSError:

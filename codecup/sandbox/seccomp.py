@@ -72,12 +72,27 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   without capabilities able to install a filter, the sandbox's own included.
   ``setsockopt`` attaching one and ``seccomp``/``prctl`` installing one are
   denied.
+- *Huge pages*: the kernel's huge-page pool is the machine's, and a huge page a
+  process takes (``hugetlbfs``) is charged to no memory cgroup: a red team's bot
+  under a 64 MiB limit held 512 MiB of huge pages (its memory cgroup counted
+  7 MiB), and with a reserved pool took the whole pool from the machine. So
+  ``mmap`` (and i386's and arm's ``mmap2``) with ``MAP_HUGETLB``, ``shmget``
+  with ``SHM_HUGETLB`` (also through i386's ``ipc``) and ``memfd_create`` with
+  ``MFD_HUGETLB`` fail, and i386's old ``mmap``, whose arguments lie in memory a
+  filter cannot read, is denied (the C library uses ``mmap2``). Programs that
+  try huge pages (glibc's ``malloc`` under its ``hugetlb`` tunable, a JVM with
+  ``-XX:+UseLargePages``, PostgreSQL's ``huge_pages = try``) fall back to
+  ordinary pages, which the memory limit counts; the machine's ``hugetlbfs``
+  mounts, whose files a bot could map privately, are hidden (:mod:`.box`).
 - *Exploit tools*: ``userfaultfd``, ``perf_event_open`` and ``bpf`` are
   denied and io_uring fails with ``ENOSYS`` (programs fall back to plain
   calls), as under Docker's default profile: kernel interfaces a bot has no
   use for, through which many of the kernel's privilege escalations went.
 
-A denied call fails with ``EPERM``; a call made a no-op returns 0 unmade. The
+A denied call fails with ``EPERM`` (for huge pages too: it is what the kernel itself gives a user
+outside ``vm.hugetlb_shm_group`` for ``SHM_HUGETLB``, every program that tries huge pages falls back
+on it as on the ``ENOMEM`` of a machine without a pool, and unlike ``ENOMEM`` it tells the filter's
+refusal from the kernel's); a call made a no-op returns 0 unmade. The
 filter is a classic BPF program built once, when this module is imported, so
 that :func:`install` can run between ``fork`` and ``exec``. It needs
 ``no_new_privs``, which the sandbox sets when it drops the capabilities.
@@ -109,7 +124,7 @@ _RET_K = 0x06  # BPF_RET | BPF_K
 # Offsets in struct seccomp_data: the call's number, its ABI, the low 32 bits of its arguments.
 _NR, _ARCH = 0, 4
 _LOW = 0 if sys.byteorder == "little" else 4
-_ARG0, _ARG1, _ARG2 = 16 + _LOW, 24 + _LOW, 32 + _LOW
+_ARG0, _ARG1, _ARG2, _ARG3 = 16 + _LOW, 24 + _LOW, 32 + _LOW, 40 + _LOW
 _ARG2_HIGH = 32 + 4 - _LOW  # the other half of the third argument (a pointer)
 RLIMIT_CORE = 4  # the same number on every Linux ABI
 _X32_BIT = 0x40000000
@@ -156,6 +171,16 @@ DENIED_SOCKET_OPTIONS = (26, 50, 51, 52)
 SECCOMP_SET_MODE_FILTER = 1
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
+#: Huge pages come out of the machine's one pool and are charged to no memory cgroup (a red team's
+#: bot held 512 MiB of them under a 64 MiB limit): ``mmap``/``mmap2`` with ``MAP_HUGETLB`` (in its
+#: fourth argument), ``shmget`` with ``SHM_HUGETLB`` (its third; in i386's ``ipc`` multiplexer,
+#: whose ``SHMGET`` call it is in the low 16 bits of the first argument, the fourth) and
+#: ``memfd_create`` with ``MFD_HUGETLB`` (its second) are denied. Each is its value in every ABI.
+MAP_HUGETLB = 0x40000
+SHM_HUGETLB = 0o4000
+MFD_HUGETLB = 0x4
+IPC_SHMGET = 23
+_IPC_CALL_MASK = 0xFFFF  # the kernel reads the call from the low half (the high half: a version)
 #: The types of ``socketpair(AF_UNIX, ...)`` a bot may make: connected ones. Not ``SOCK_DGRAM``,
 #: whose pair can ``sendto`` a socket file of the machine, nor ``SOCK_RAW``, which the kernel
 #: makes a datagram pair; no other family (the kernel would look it up, loading its module).
@@ -195,6 +220,10 @@ class Abi:
     setsockopt: tuple[int, ...]  # setsockopt(2): denied for DENIED_SOCKET_OPTIONS at SOL_SOCKET
     seccomp: int  # seccomp(2): denied for SECCOMP_SET_MODE_FILTER (its first argument)
     prctl: int  # prctl(2): denied for PR_SET_SECCOMP with SECCOMP_MODE_FILTER
+    mmap: int  # mmap(2), mmap2 where the ABI has it (i386, arm): denied with MAP_HUGETLB
+    shmget: int  # shmget(2): denied with SHM_HUGETLB
+    memfd_create: int  # memfd_create(2): denied with MFD_HUGETLB
+    ipc: int | None = None  # i386's ipc(2) multiplexer: its SHMGET denied with SHM_HUGETLB
     missing: tuple[tuple[str, int], ...] = _MISSING  # (name, number) of each call that gets ENOSYS
     mask: int = 0xFFFFFFFF  # applied to the call number first (x86-64: folds x32 onto x86-64)
 
@@ -210,6 +239,9 @@ class Abi:
         checked |= {"setrlimit": self.setrlimit, "prlimit64": self.prlimit}
         checked |= {"fadvise64": self.fadvise[0], "madvise": self.madvise, "readahead": self.readahead}
         checked |= {"setsockopt": self.setsockopt[0], "seccomp": self.seccomp, "prctl": self.prctl}
+        checked |= {"mmap": self.mmap, "shmget": self.shmget, "memfd_create": self.memfd_create}
+        if self.ipc is not None:
+            checked["ipc"] = self.ipc
         return {**dict(self.calls), **dict(self.missing), **checked}[name]
 
 
@@ -232,26 +264,31 @@ _DENIED_AARCH64 = _calls(
     userfaultfd=282, perf_event_open=241, bpf=280, process_madvise=440,
 )  # fmt: skip
 
-# The ABIs each machine runs, native first (aarch64 has no inotify_init, only inotify_init1).
+# The ABIs each machine runs, native first (aarch64 has no inotify_init, only inotify_init1). Only
+# i386 has an old mmap (90) and an ipc multiplexer (117): arm's are of its old ABI, which aarch64
+# does not run.
 # fmt: off
 ABIS: dict[str, tuple[Abi, ...]] = {
     "x86_64": (
         Abi(0xC000003E, _DENIED_X86_64, 41, 53, clone=56, unshare=272, fcntl=(72,), flock=73,
             setrlimit=160, prlimit=302, fadvise=(221,), madvise=28, readahead=187,
-            setsockopt=(54, 541), seccomp=317, prctl=157,
+            setsockopt=(54, 541), seccomp=317, prctl=157, mmap=9, shmget=29, memfd_create=319,
             missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543)), mask=~_X32_BIT & 0xFFFFFFFF),
-        Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102)), 359, 360, clone=120, unshare=310,
-            fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340, fadvise=(250, 272), madvise=219,
-            readahead=225, setsockopt=(366,), seccomp=354, prctl=172,
+        Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102), ("old_mmap", 90)), 359, 360, clone=120,
+            unshare=310, fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340, fadvise=(250, 272),
+            madvise=219, readahead=225, setsockopt=(366,), seccomp=354, prctl=172,
+            mmap=192, shmget=395, memfd_create=356, ipc=117,
             missing=(*_MISSING, ("io_setup", 245))),
     ),
     "aarch64": (
         Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32,
             setrlimit=164, prlimit=261, fadvise=(223,), madvise=233, readahead=213,
-            setsockopt=(208,), seccomp=277, prctl=167, missing=(*_MISSING, ("io_setup", 0))),
+            setsockopt=(208,), seccomp=277, prctl=167, mmap=222, shmget=194, memfd_create=279,
+            missing=(*_MISSING, ("io_setup", 0))),
         Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143,
             setrlimit=75, prlimit=369, fadvise=(270,), madvise=220, readahead=225,
-            setsockopt=(294,), seccomp=383, prctl=172, missing=(*_MISSING, ("io_setup", 243))),
+            setsockopt=(294,), seccomp=383, prctl=172, mmap=192, shmget=307, memfd_create=385,
+            missing=(*_MISSING, ("io_setup", 243))),
     ),
 }
 # fmt: on
@@ -259,7 +296,9 @@ ABIS: dict[str, tuple[Abi, ...]] = {
 SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
     "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
-    "no dropping of the machine's file cache, no netlink or compiled filters (kernel memory no limit counts)"
+    "no dropping of the machine's file cache, "
+    "no netlink or compiled filters (kernel memory no limit counts), "
+    "no huge pages (the machine's pool, which no memory limit counts)"
 )
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
@@ -292,7 +331,8 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
     with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, ``socketpair``
     but of PAIR_TYPES and ``clone`` or ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with
-    DENIED_FCNTL, and ``setrlimit`` or ``prlimit64`` setting RLIMIT_CORE; ``flock`` and ``fcntl``
+    DENIED_FCNTL, ``setrlimit`` or ``prlimit64`` setting RLIMIT_CORE, and ``mmap``, ``shmget`` (or
+    i386's ``ipc`` SHMGET) and ``memfd_create`` asking for huge pages; ``flock`` and ``fcntl``
     with NOOP_FCNTL return 0 unmade; the ABI's ``missing`` calls get ``ENOSYS``, and everything else is
     allowed; an ABI the machine does not run gets ``ENOSYS``."""
     items: list[_Item] = []
@@ -315,6 +355,10 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             *((_JEQ_K, f"sockopt{i}", 0, number) for number in abi.setsockopt),
             (_JEQ_K, f"seccomp{i}", 0, abi.seccomp),
             (_JEQ_K, f"prctl{i}", 0, abi.prctl),
+            (_JEQ_K, f"mmap{i}", 0, abi.mmap),
+            (_JEQ_K, f"shmget{i}", 0, abi.shmget),
+            (_JEQ_K, f"memfd{i}", 0, abi.memfd_create),
+            *(() if abi.ipc is None else ((_JEQ_K, f"ipc{i}", 0, abi.ipc),)),
             (_JEQ_K, f"socket{i}", 0, abi.socket),
             (_JEQ_K, f"pair{i}", "allow", abi.socketpair),
             f"socket{i}",
@@ -355,6 +399,27 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JEQ_K, 0, "allow", PR_SET_SECCOMP),
             (_LD_W_ABS, 0, 0, _ARG1),
             (_JEQ_K, "deny", "allow", SECCOMP_MODE_FILTER),
+            f"mmap{i}",  # mmap(addr, length, prot, flags, fd, offset)
+            (_LD_W_ABS, 0, 0, _ARG3),
+            (_JSET_K, "deny", "allow", MAP_HUGETLB),
+            f"shmget{i}",  # shmget(key, size, shmflg)
+            (_LD_W_ABS, 0, 0, _ARG2),
+            (_JSET_K, "deny", "allow", SHM_HUGETLB),
+            f"memfd{i}",  # memfd_create(name, flags)
+            (_LD_W_ABS, 0, 0, _ARG1),
+            (_JSET_K, "deny", "allow", MFD_HUGETLB),
+            *(
+                ()
+                if abi.ipc is None
+                else (
+                    f"ipc{i}",  # ipc(call, first, second, third, ptr, fifth): SHMGET's shmflg is third
+                    (_LD_W_ABS, 0, 0, _ARG0),
+                    (_AND_K, 0, 0, _IPC_CALL_MASK),
+                    (_JEQ_K, 0, "allow", IPC_SHMGET),
+                    (_LD_W_ABS, 0, 0, _ARG3),
+                    (_JSET_K, "deny", "allow", SHM_HUGETLB),
+                )
+            ),
             f"madvise{i}",
             (_LD_W_ABS, 0, 0, _ARG2),
             *((_JEQ_K, "noop", 0, advice) for advice in NOOP_ADVICE),

@@ -393,6 +393,54 @@ def test_no_kernel_memory_outside_the_memory_limit(tiny_game, arena):
     assert 0 < keys <= 4096 // 100  # unmade, each key holds about 190 bytes of it (700 with 128 KiB)
 
 
+def test_no_huge_pages(tiny_game, arena):
+    """Huge pages come out of the machine's one pool and no memory cgroup counts them: a red team's
+    bot under a 64 MiB limit held 512 MiB of them (its cgroup counted 7 MiB), and with a reserved
+    pool took the whole pool. Every way to ask for them fails with the filter's EPERM, in every ABI
+    (without a pool the kernel says ENOMEM: so the filter refused them, here on any machine)."""
+    record = play_attack(tiny_game, arena, "huge_pages")
+    assert_normal_game(record)
+    denied = "Operation not permitted"
+    expected = [f"ATTACK: {call}: {denied}" for call in ("mmap MAP_HUGETLB", "shmget SHM_HUGETLB")]
+    expected.append(f"ATTACK: memfd_create MFD_HUGETLB: {denied}")
+    if platform.machine() == "x86_64":
+        expected += [f"ATTACK: i386 {call}: {denied}" for call in ("mmap2", "ipc SHMGET", "old mmap")]
+    assert attack_lines(record, 0) == expected
+
+
+@pytest.fixture
+def hugetlbfs_file():
+    """A file on a hugetlbfs mount of the machine (one huge page long: no pool needed to make it)."""
+    with open("/proc/filesystems") as f:
+        if "hugetlbfs" not in f.read().split():
+            message = "no hugetlbfs in this kernel"
+            if os.environ.get("CI") == "true":
+                pytest.fail(message)
+            pytest.skip(message)
+    where = Path(tempfile.mkdtemp(prefix="codecup-test-hugetlbfs-"))  # outside the arena
+    subprocess.run(["mount", "-t", "hugetlbfs", "none", str(where)], check=True)
+    try:
+        fd = os.open(where / "pages", os.O_CREAT | os.O_RDWR, 0o644)
+        os.ftruncate(fd, 2 << 20)
+        os.close(fd)
+        yield where / "pages"
+    finally:
+        subprocess.run(["umount", str(where)], check=True)
+        where.rmdir()
+
+
+def test_no_hugetlbfs_mount_of_the_machine(tiny_game, arena, hugetlbfs_file):
+    """A private writable mapping of a file on a hugetlbfs mount (read only to a bot) takes a huge
+    page of the machine's pool for each page written, and its reservation at mmap; the filter cannot
+    tell such a file from another: the mount is hidden like another proc file system."""
+    record = play_attack(tiny_game, arena, "hugetlbfs_file", str(hugetlbfs_file))
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == [
+        f"ATTACK: listing {hugetlbfs_file.parent}: []",
+        "ATTACK: hugetlbfs file: No such file or directory",
+    ]
+
+
 def test_a_bot_cannot_fill_the_machines_file_table(tiny_game, arena):
     """A file kept open by a mapping has no descriptor, so RLIMIT_NOFILE does not count it: a red
     team's bot held 2,369,508 (96% of the machine's fs.file-max) in 909 MiB, and then no process of

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from codecup.sandbox import mounts
-from codecup.sandbox.mounts import CgroupMount, cgroup_mounts, other_proc_mounts, parse
+from codecup.sandbox.mounts import CgroupMount, cgroup_mounts, hugetlbfs_mounts, other_proc_mounts, parse
 
 BESIDE_V1 = """\
 tmpfs /sys/fs/cgroup tmpfs rw,relatime,mode=755 0 0
@@ -48,6 +48,18 @@ def test_proc_mounted_elsewhere_is_found():
         "sysfs /sys sysfs rw 0 0\n"
     )
     assert other_proc_mounts(table) == ("/srv/chroot/sid/proc", "/srv/with space/proc")
+
+
+def test_hugetlbfs_mounts_are_found_but_under_dev():
+    """Their files' pages are huge pages of the machine's pool; /dev/hugepages is under the bot's
+    own /dev, which covers it."""
+    table = (
+        "hugetlbfs /dev/hugepages hugetlbfs rw,relatime,pagesize=2M 0 0\n"
+        "none /mnt/huge hugetlbfs rw,relatime,pagesize=1024M 0 0\n"
+        "none /srv/dpdk\\040pages hugetlbfs rw,relatime 0 0\n"
+        "tmpfs /mnt/hugetlbfs tmpfs rw 0 0\n"
+    )
+    assert hugetlbfs_mounts(table) == ("/mnt/huge", "/srv/dpdk pages")
 
 
 def test_cgroup_mounts_are_found_with_what_mounting_their_hierarchy_again_needs():

@@ -712,6 +712,112 @@ def file_table():
     say(f"room in the machine's table {most - used}")
 
 
+HUGE = 2 << 20  # one huge page (x86-64, aarch64 with 4 KiB pages)
+MAP_HUGETLB, SHM_HUGETLB, MFD_HUGETLB = 0x40000, 0o4000, 0x4
+
+
+def _libc_mmap():
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, *(ctypes.c_int,) * 3, ctypes.c_long]
+    libc.syscall.restype = ctypes.c_long
+    return libc
+
+
+def _touch(address, size=HUGE):
+    """Write each huge page of a mapping: only then does the kernel give the pages."""
+    for offset in range(0, size, HUGE):
+        ctypes.c_ubyte.from_address(address + offset).value = 1
+
+
+def _mapped(libc, address):
+    if address in (None, ctypes.c_void_p(-1).value):
+        return os.strerror(ctypes.get_errno())
+    _touch(address)
+    return f"took {HUGE >> 20} MiB"
+
+
+def i386_call_low(code, data):
+    """As ``i386_call``, with ``data`` below 4 GiB (where an i386 call can point): ``code(address)``
+    makes the machine code, given the data's address."""
+    import mmap
+
+    libc = _libc_mmap()
+    prot = mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC
+    page = libc.mmap(None, 4096, prot, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x40, -1, 0)  # MAP_32BIT
+    ctypes.memmove(page + 2048, data, len(data))
+    text = code(page + 2048)
+    ctypes.memmove(page, text, len(text))
+    return ctypes.CFUNCTYPE(ctypes.c_int)(page)()
+
+
+# i386 mmap2(0, 2 MiB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0) by
+# int 0x80: push rbx; push rbp; mov eax, 192; xor ebx, ebx; mov ecx, 0x200000; mov edx, 3;
+# mov esi, 0x40022; mov edi, -1; xor ebp, ebp; int 0x80; pop rbp; pop rbx; ret.
+I386_MMAP2_HUGE = bytes.fromhex("5355b8c000000031dbb900002000ba03000000be22000400bfffffffff31edcd805d5bc3")
+# i386 ipc(SHMGET, IPC_PRIVATE, 2 MiB, IPC_CREAT | SHM_HUGETLB | 0600, 0, 0): push rbx; push rbp;
+# mov eax, 117; mov ebx, 23; xor ecx, ecx; mov edx, 0x200000; mov esi, 0xb80; xor edi, edi;
+# xor ebp, ebp; int 0x80; pop rbp; pop rbx; ret.
+I386_IPC_SHMGET_HUGE = bytes.fromhex("5355b875000000bb1700000031c9ba00002000be800b000031ff31edcd805d5bc3")
+
+
+def _i386_old_mmap(arguments):
+    """i386's old mmap (90), its arguments in memory: push rbx; mov eax, 90; mov ebx, ADDRESS;
+    int 0x80; pop rbx; ret."""
+    return bytes.fromhex("53b85a000000bb") + arguments.to_bytes(4, "little") + bytes.fromhex("cd805bc3")
+
+
+def huge_pages():
+    """Hold huge pages, which come out of the machine's one pool and which no memory cgroup counts:
+    by mmap(MAP_HUGETLB), shmget(SHM_HUGETLB), memfd_create(MFD_HUGETLB), and through the i386
+    ABI by mmap2, the ipc multiplexer's SHMGET and the old mmap."""
+    import mmap
+    import struct
+
+    libc = _libc_mmap()
+    read_write, anonymous = mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+    address = libc.mmap(None, HUGE, read_write, anonymous | MAP_HUGETLB, -1, 0)
+    say("mmap MAP_HUGETLB: " + _mapped(libc, address))
+    segment = libc.shmget(0, ctypes.c_size_t(HUGE), 0o1600 | SHM_HUGETLB)  # IPC_CREAT | 0600
+    if segment < 0:
+        say(f"shmget SHM_HUGETLB: {os.strerror(ctypes.get_errno())}")
+    else:
+        libc.shmat.restype = ctypes.c_void_p
+        say("shmget SHM_HUGETLB: " + _mapped(libc, libc.shmat(segment, None, 0)))
+    memfd_create = {"x86_64": 319, "aarch64": 279}[os.uname().machine]
+    fd = libc.syscall(memfd_create, b"huge", MFD_HUGETLB)
+    if fd < 0:
+        say(f"memfd_create MFD_HUGETLB: {os.strerror(ctypes.get_errno())}")
+    else:
+        os.ftruncate(fd, HUGE)
+        address = libc.mmap(None, HUGE, read_write, mmap.MAP_SHARED, fd, 0)
+        say("memfd_create MFD_HUGETLB: " + _mapped(libc, address))
+    if os.uname().machine != "x86_64":
+        return
+    for name, code in (("mmap2", I386_MMAP2_HUGE), ("ipc SHMGET", I386_IPC_SHMGET_HUGE)):
+        result = i386_call(code)
+        say(f"i386 {name}: " + (os.strerror(-result) if -4096 < result < 0 else "made"))
+    arguments = struct.pack("<6I", 0, HUGE, read_write, anonymous | MAP_HUGETLB, 0xFFFFFFFF, 0)
+    result = i386_call_low(_i386_old_mmap, arguments)
+    say("i386 old mmap: " + (os.strerror(-result) if -4096 < result < 0 else "made"))
+
+
+def hugetlbfs_file():
+    """Map a file on the machine's hugetlbfs mount privately, writable (a file read only to it):
+    each page written is a huge page of the machine's pool, counted by no memory limit."""
+    import mmap
+
+    libc = _libc_mmap()
+    try:
+        say(f"listing {os.path.dirname(args[0])}: {os.listdir(os.path.dirname(args[0]))}")
+        fd = os.open(args[0], os.O_RDONLY)
+    except OSError as exc:
+        say(f"hugetlbfs file: {exc.strerror}")
+        return
+    address = libc.mmap(None, HUGE, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_PRIVATE, fd, 0)
+    say("hugetlbfs file: " + _mapped(libc, address))
+
+
 ATTACKS = {
     "setsid_child": lambda: spawn(forever_sleeping),
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
@@ -745,6 +851,8 @@ ATTACKS = {
     "prefetch": prefetch,
     "file_table": file_table,
     "uncounted_kernel_memory": uncounted_kernel_memory,
+    "huge_pages": huge_pages,
+    "hugetlbfs_file": hugetlbfs_file,
 }
 
 sys.stdin.readline()  # the start number
