@@ -244,7 +244,13 @@ class Game(abc.ABC):
         if not callable(getattr(bot, "choose", None)):
             kind, name = type(bot).__name__, self.info.name
             raise ConfigError(f"a bot of {name} has a method choose(state) -> move; {kind} has none")
-        return RulesPlayer(self.wire(variant), lambda setup: self.new_state(setup, variant), bot)
+        try:
+            wire = self.wire(variant)
+        except Exception as exc:  # the game's rules, not the seat's bot
+            raise GameBugError(f"the rules' wire raised {where(exc)}") from exc
+        if not isinstance(wire, Wire):
+            raise GameBugError(f"the rules' wire gave {wire!r:.60}, not a codecup.session.Wire")
+        return RulesPlayer(wire, lambda setup: self.new_state(setup, variant), bot)
 
     def results_key(self, variant: str) -> str | None:
         """What this game's results depend on beyond the record's own settings, in a few words

@@ -382,3 +382,43 @@ def test_points_of_any_finite_real_number_type_are_taken():
     for bad in ((True, 1), (float("nan"), 1), ("2", 1), "21", {0: 1, 1: 2}):
         with pytest.raises(GameBugError):
             per_seat_numbers(bad, 2, "its points")
+
+
+@pytest.mark.parametrize(
+    ("wire", "fragment"),
+    [
+        (lambda: 1 / 0, "the rules' wire raised ZeroDivisionError: division by zero (at test_game_bugs.py:"),
+        (lambda: "one line", "the rules' wire gave 'one line', not a codecup.session.Wire"),
+    ],
+    ids=["raises", "not-a-wire"],
+)
+def test_a_wire_that_fails_is_the_plugins_failure(twentyone, wire, fragment):
+    """It was the first seat's crash, every game (its bot lost: a skew in every standings)."""
+
+    class Game(twentyone):
+        def wire(self, variant):
+            return wire()
+
+    assert_referee_error(play(Game()), fragment)
+
+
+@pytest.mark.parametrize(
+    ("legal_moves", "fragment"),
+    [
+        (lambda moves: 1 / 0, "the rules' legal_moves raised ZeroDivisionError: division by zero (at "),
+        (lambda moves: [], "the rules' legal_moves listed no move for seat "),
+    ],
+    ids=["raises", "none-listed"],
+)
+def test_rules_that_fail_to_list_the_moves_to_the_frameworks_random_bot_are_the_plugins_failure(
+    twentyone, monkeypatch, legal_moves, fragment
+):
+    """The framework's own `random` bot crashed on them, and its seat lost."""
+    from tinygame import Counter  # the tiny game's state
+
+    listed = Counter.legal_moves
+    monkeypatch.setattr(Counter, "legal_moves", lambda self: legal_moves(listed(self)))
+    game = twentyone()
+    match = new_match(game, [PlayerInfo("a", bot="random")] * 2, seed=3, clock=2.0)
+    record = asyncio.run(play_match(game, match))
+    assert_referee_error(record, fragment)

@@ -161,6 +161,7 @@ class InProcessPlayer(Player):
             self.stuck = f"no answer within {self.bound:.1f}s (wall time): its thread was abandoned"
             self.log = f"{self.stuck}; it was at:\n{_where(thread)}"[-LOG_CAP:]
             _stop(thread)
+            self.thinking += self.bound  # past any clock: its time is up, whatever it measured
             return
         if isinstance(answer.error, GameBugError):  # the game's rules failed in the session: no
             raise answer.error  # fault of this seat's bot
