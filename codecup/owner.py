@@ -74,13 +74,16 @@ def hold(folder: Path) -> Path:
         token()
         for _ in range(ATTEMPTS):
             folder.parent.mkdir(parents=True, exist_ok=True)
+            made = False
             with contextlib.suppress(FileExistsError):
                 folder.mkdir(mode=0o700)  # no other user may open it, nor so hold its lock
-                os.chmod(folder, 0o700)  # (whatever the umask or the file system made of the mode)
+                made = True
             try:
                 fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-            except FileNotFoundError:  # removed at once: again
+            except FileNotFoundError:  # removed at once (another's cleaner took it for a dead one's): again
                 continue
+            if made:  # by its descriptor: the folder may be gone from its path already
+                os.fchmod(fd, 0o700)  # (whatever the umask or the file system made of the mode)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 if os.stat(folder).st_ino == os.fstat(fd).st_ino:

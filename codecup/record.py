@@ -208,6 +208,8 @@ class Record:
             raise RecordError("not UTF-8 text") from None
         except RecursionError:
             raise RecordError("not a record (JSON nested too deeply)") from None
+        except ValueError as exc:  # a number past what Python converts (an integer of 4,300 digits)
+            raise RecordError(f"not a record ({exc})") from None
         return cls.from_json(doc)
 
     @classmethod

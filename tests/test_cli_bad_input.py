@@ -130,6 +130,7 @@ def test_record_that_cannot_be_written_is_refused_before_the_game(where, tmp_pat
         (b'"text"', "malformed record: the record must be an object, not a string"),
         (b'{"schema": "codecup-record/1"}', "malformed record: no field"),
         (b"[" * 100000, "nested too deeply"),
+        (b'{"seed": 1' + b"0" * 5000 + b"}", "not a record (Exceeds the limit (4300 digits)"),
     ],
 )
 def test_verify_of_a_file_that_is_not_a_record(content, message, tmp_path, capsys):
@@ -440,10 +441,45 @@ def tiny_pm_only():
         (["tournament", "/no/such/players.yml", "--game", "twentyone"], "cannot read"),
         (["tournament", "PLAYERS", "--base", "/no/such/folder"], "no such folder"),
         (["score", "twentyone", "x"], "has no board scorer"),
+        # a red team's, each a traceback before:
+        (
+            ["sprt", "twentyone", "bot:random", "bot:perfect", "--elo0=-200000"],
+            "must lie between -2000 and 2000",
+        ),
+        (["tournament", "PLAYERS", "--jobs", "2147483647"], "--jobs: must be at most 1024"),
+        (
+            ["sprt", "twentyone", "bot:random", "bot:perfect", "--jobs", "99999999999999999999"],
+            "at most 1024",
+        ),
+        (["demo", "--jobs", "2147483647"], "--jobs: must be at most 1024"),
+        (["tournament", "PLAYERS", "--processes", "5000000"], "--processes: must be at most 4194304"),
+        (["tournament", "PLAYERS", "--out", "LOOP"], "cannot be resolved"),
+        (["sprt", "twentyone", "bot:random", "bot:perfect", "--out", "LOOP"], "cannot be resolved"),
+        (["tournament", "PLAYERS", "--hide", "/"], "the root / cannot be hidden"),  # it hid nothing
     ],
 )
-def test_other_bad_arguments(argv, message, players, capsys):
-    one_line_error(capsys, [players if a == "PLAYERS" else a for a in argv], message)
+def test_other_bad_arguments(argv, message, players, tmp_path, capsys):
+    loop = tmp_path / "loop1"
+    loop.symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(loop)
+    names = {"PLAYERS": players, "LOOP": str(loop)}
+    one_line_error(capsys, [names.get(a, a) for a in argv], message)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "bound"),
+    [
+        ("jobs", 2**40, "at most 1024"),
+        ("processes", 5 * 10**6, "most"),
+        ("hide", "/", "the root / cannot be hidden"),
+    ],
+)
+def test_a_file_option_past_what_can_be_carried_out_is_one_line(
+    option, value, bound, tmp_path, capsys
+):
+    file = tmp_path / "t.yml"
+    file.write_text(f"game: twentyone\n{option}: {value}\nplayers:\n- {{name: a, command: bot:random}}\n")
+    one_line_error(capsys, ["tournament", str(file)], bound)
 
 
 # --- output -------------------------------------------------------------------------------------

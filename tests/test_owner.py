@@ -132,6 +132,30 @@ def test_a_lock_folder_taken_before_its_maker_locked_it_is_made_again(temp, monk
     assert owner.gone(temp / "missing")
 
 
+def test_a_lock_folder_removed_as_soon_as_it_is_made_is_made_again(temp, monkeypatch):
+    """A red team's cleaner removed the new folder between its making and its mode's setting (by
+    its path): the error escaped the retries, and a referee ran its games without cgroups (a
+    tournament then mixed clock modes, and would not resume). The mode is now set by the
+    descriptor of the folder locked."""
+    folder = temp / f"{owner.TEMP_PREFIX}{owner.token()}-made"
+    real_mkdir = Path.mkdir
+    removed: list[Path] = []
+
+    def mkdir_then_another_removes_it(self: Path, *args: object, **kwargs: object) -> None:
+        real_mkdir(self, *args, **kwargs)  # type: ignore[arg-type]
+        if self == folder and not removed:
+            removed.append(self)
+            os.rmdir(self)
+
+    monkeypatch.setattr(Path, "mkdir", mkdir_then_another_removes_it)
+    owner.hold(folder)
+    try:
+        assert removed == [folder] and owner.holds(folder)
+        assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+    finally:
+        owner.release(folder)
+
+
 def test_a_forked_child_does_not_keep_its_parents_locks(temp):
     """A child forked without exec inherited the lock descriptors: a dead parent's leftovers stayed
     "alive" while the child ran."""

@@ -82,7 +82,11 @@ def output_dir(path: Path, option: str = "--out") -> Path:
     """
     if path.exists() and not path.is_dir():
         raise ConfigError(f"{option} {path}: exists and is not a folder")
-    if path.resolve() == Path(path.resolve().anchor):  # a run's site spread over the whole disk
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError) as exc:  # a symbolic link loop (RuntimeError before Python 3.13)
+        raise ConfigError(f"{option} {path}: cannot be resolved: {exc}") from None
+    if resolved == Path(resolved.anchor):  # a run's site spread over the whole disk
         raise ConfigError(f"{option} {path}: the filesystem root; give a folder of the run's own")
     try:
         path.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_clock_mode_option, play_spec, positive_int
+from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.game import Game, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
@@ -38,7 +38,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the random starts (default 1)")
     parser.add_argument("--rounds", type=positive_int, default=1, help="double round robins per game (1)")
-    parser.add_argument("--jobs", type=positive_int, help="games at once (default: cores)")
+    parser.add_argument("--jobs", type=bounded("jobs"), help="games at once (default: cores)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
     add_clock_mode_option(parser)
     return parser

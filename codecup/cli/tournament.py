@@ -33,7 +33,7 @@ from codecup.record import PlayerInfo
 from codecup.sandbox import Limits
 from codecup.sandbox.box import own_differing
 from codecup.tournament import executor as ex
-from codecup.tournament.players import OPTION_MINIMUM, read_players
+from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS
 from codecup.tournament.tournament import OnLogged, OnRecord, TournamentResult, TournamentSpec, run_tournament
@@ -41,9 +41,9 @@ from codecup.tournament.tournament import OnLogged, OnRecord, TournamentResult, 
 DEFAULT_OUT = "tournament-results"
 
 
-def at_least(least: int) -> Callable[[str], int]:
-    """An argparse type for a whole number of at least ``least`` (one minimum per option, said
-    the same way for every value below it)."""
+def at_least(least: int, most: int | None = None) -> Callable[[str], int]:
+    """An argparse type for a whole number of at least ``least`` (and at most ``most``: one bound
+    per option, said the same way for every value past it)."""
 
     def whole_number(text: str) -> int:
         try:
@@ -52,9 +52,16 @@ def at_least(least: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
         if value < least:
             raise argparse.ArgumentTypeError(f"must be at least {least}: {text!r}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most}: {text!r}")
         return value
 
     return whole_number
+
+
+def bounded(option: str) -> Callable[[str], int]:
+    """The argparse type of the whole-number ``option``, with its bounds in a tournament file."""
+    return at_least(OPTION_MINIMUM.get(option, 1), OPTION_MAXIMUM.get(option))
 
 
 positive_int = at_least(1)
@@ -90,14 +97,14 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
     defaults = Limits()
     parser.add_argument(
         "--memory",
-        type=positive_int,
+        type=bounded("memory"),
         metavar="MIB",
         help=f"memory of each bot, its whole process tree, in MiB (default {defaults.memory >> 20}; "
         "CodeCup's jury machines gave 64)",
     )
     parser.add_argument(
         "--processes",
-        type=positive_int,
+        type=bounded("processes"),
         metavar="N",
         help=f"processes and threads of each bot (default {defaults.processes})",
     )
@@ -121,7 +128,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     add_limit_options(parser)
     parser.add_argument(
         "--jobs",
-        type=positive_int,
+        type=bounded("jobs"),
         help=f"games at once in the local pool (default: cores, {ex.default_jobs()})",
     )
     parser.add_argument(
@@ -178,6 +185,8 @@ def _option(args: argparse.Namespace, file_options: dict[str, Any], name: str, d
 def _folder(path: Path, option: str) -> str:
     if not path.is_dir():
         raise ConfigError(f"{option} {path}: not a folder")
+    if path.resolve() == Path(path.resolve().anchor):
+        raise ConfigError(f"{option} {path}: {ROOT_HIDDEN}")
     return str(path.resolve())
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import ctypes
 import os
 import sys
@@ -150,9 +151,9 @@ class InProcessPlayer(Player):
             wall0, busy0 = loop_time(), busy_time()
         t0 = self.timer()
         answer = _Answer()
-        thread = threading.Thread(
-            target=answer.compute,
-            args=(self.session, line, self.timer if idle_checked else None),
+        thread = threading.Thread(  # in the referee's context (what its clock charges: budget.wall_charged)
+            target=contextvars.copy_context().run,
+            args=(answer.compute, self.session, line, self.timer if idle_checked else None),
             name="codecup-in-process-bot",
             daemon=True,
         )

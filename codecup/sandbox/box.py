@@ -104,6 +104,9 @@ class Box:
                 " of its working folder, and the root cannot be overlaid): run codecup from"
                 " another folder, or give the player a directory"
             )
+        if support.namespaces and any(Path(p).resolve() == Path(workdir.anchor) for p in policy.hide):
+            # a mount over / is not reached from a process's root: it would hide nothing
+            raise ConfigError(f"the root {workdir.anchor} cannot be hidden from a program: name the folders")
         if os.geteuid() == 0:  # the machine's counts are lifted before the first bot runs
             quotas.lift_once()
             if support.cgroup:  # and moving a bot into its cgroups made cheap

@@ -119,5 +119,5 @@ def _read(path: Path) -> Schedule | None:
     try:
         doc: Any = json.loads(path.read_text("utf-8"))
         return Schedule(**doc) if isinstance(doc, dict) else None
-    except (OSError, ValueError, TypeError):
+    except (OSError, ValueError, TypeError, RecursionError):
         return None

@@ -112,7 +112,7 @@ def _entry(raw: bytes) -> tuple[str, Record]:
     """One line of the log: its game id and record; :class:`RecordError` says what is wrong."""
     try:
         doc = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, a number past what Python converts
         raise RecordError("not JSON") from None
     line = jf.obj(doc, "the line")
     return jf.string(line, "id"), Record.from_json(jf.required(line, "record"))

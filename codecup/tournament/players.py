@@ -63,6 +63,10 @@ OPTION_TYPES: dict[str, tuple[type, ...]] = {
 
 #: The least value of whole-number options (the command line refuses the same).
 OPTION_MINIMUM = {"rounds": 1, "jobs": 1, "swiss_rounds": 1, "top": 2, "memory": 1, "processes": 1}
+#: The most of whole-number options whose larger values cannot be carried out: games at once
+#: (a pool of more than a C int's workers failed in a traceback), processes (the kernel's most
+#: pids: a limit above it was silently left out), memory in MiB (16 TiB).
+OPTION_MAXIMUM = {"jobs": 1024, "processes": 4_194_304, "memory": 1 << 24}
 
 
 @attrs.frozen
@@ -155,9 +159,11 @@ def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
         raise PlayersFileError(f"{where}: option {key!r} must be {types[0].__name__}, not {value!r}")
     if isinstance(value, str) and not value.strip():  # read as "not given" later: the default, silently
         raise PlayersFileError(f"{where}: option {key!r} is empty (give a value, or leave the option out)")
-    least = OPTION_MINIMUM.get(norm)
+    least, most = OPTION_MINIMUM.get(norm), OPTION_MAXIMUM.get(norm)
     if least is not None and isinstance(value, int) and value < least:
         raise PlayersFileError(f"{where}: option {key!r} must be at least {least}, not {value!r}")
+    if most is not None and isinstance(value, int) and value > most:
+        raise PlayersFileError(f"{where}: option {key!r} must be at most {most}, not {value!r}")
     return value
 
 
@@ -171,6 +177,13 @@ def _option_text(value: object, key: object, where: str) -> str:
     raise PlayersFileError(f"{where}: option {key!r} must be text or a number, not {value!r}")
 
 
+ROOT_HIDDEN = (
+    "the root / cannot be hidden (a mount over it is not reached from a process's root): name the"
+    " folders to hide"
+)
+"""Said of a folder to hide that is the root."""
+
+
 def _hidden_folders(value: Any, base: Path, where: str) -> tuple[str, ...]:
     """The ``hide:`` option: a folder or a list of folders (relative to the file), each existing."""
     items = [value] if isinstance(value, str) else value
@@ -181,6 +194,8 @@ def _hidden_folders(value: Any, base: Path, where: str) -> tuple[str, ...]:
         folder = base / item
         if not folder.is_dir():
             raise PlayersFileError(f"{where}: option 'hide': {folder} is not a folder")
+        if folder.resolve() == Path(folder.resolve().anchor):
+            raise PlayersFileError(f"{where}: option 'hide': {ROOT_HIDDEN}")
         folders.append(str(folder.resolve()))
     return tuple(folders)
 

@@ -29,6 +29,11 @@ PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 PRIOR = 0.2  # a virtual pair spread over the five outcomes: a run of identical pairs still has a variance
 
 
+MAX_ELO = 2000.0
+"""The widest difference a hypothesis may name: a player 2,000 Elo stronger scores 0.99999 (past
+it the logistic's arithmetic overflows, and no test could tell the difference in any case)."""
+
+
 def expected_score(elo: float) -> float:
     """The logistic expected score of a player ``elo`` points stronger."""
     return 1 / (1 + 10 ** (-elo / 400))
@@ -46,6 +51,8 @@ class SprtSettings:
     def __attrs_post_init__(self) -> None:
         if not self.elo1 > self.elo0:
             raise ValueError("elo1 must be greater than elo0")
+        if self.elo0 < -MAX_ELO or self.elo1 > MAX_ELO:
+            raise ValueError(f"elo0 and elo1 must lie between -{MAX_ELO:g} and {MAX_ELO:g}")
         if not (0 < self.alpha < 1 and 0 < self.beta < 1):
             raise ValueError("alpha and beta must lie strictly between 0 and 1")
         if self.alpha + self.beta >= 1:  # the bounds cross: a decision before any game

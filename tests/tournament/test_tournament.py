@@ -119,9 +119,10 @@ def test_resume_refuses_another_tournaments_log(play_tournament, bots, tmp_path)
         play_tournament(bots, tmp_path, seed=2)
 
 
-def test_log_rejects_foreign_file(tmp_path):
+@pytest.mark.parametrize("line", ["not json", '{"id": 1' + "0" * 5000 + "}"])
+def test_log_rejects_foreign_file(tmp_path, line):
     path = tmp_path / LOG_NAME
-    path.write_text("not json\n{}\n")
+    path.write_text(f"{line}\n{{}}\n")
     with pytest.raises(ConfigError, match=r"not a codecup results log \(the line after byte 0: not JSON\)"):
         ResultsLog.open(path)
 
