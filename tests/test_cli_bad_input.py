@@ -474,9 +474,7 @@ def test_other_bad_arguments(argv, message, players, tmp_path, capsys):
         ("hide", "/", "the root / cannot be hidden"),
     ],
 )
-def test_a_file_option_past_what_can_be_carried_out_is_one_line(
-    option, value, bound, tmp_path, capsys
-):
+def test_a_file_option_past_what_can_be_carried_out_is_one_line(option, value, bound, tmp_path, capsys):
     file = tmp_path / "t.yml"
     file.write_text(f"game: twentyone\n{option}: {value}\nplayers:\n- {{name: a, command: bot:random}}\n")
     one_line_error(capsys, ["tournament", str(file)], bound)

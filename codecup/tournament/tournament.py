@@ -485,9 +485,9 @@ def _run_batch(
         log.append(g.id, record)
         points[g.id] = tuple(record.result.points)
         _write_game(out, g, record)
+        if on_record is not None:  # the site before the terminal: a closed pipe or a signal
+            on_record(g, record)  # may land in the printing, and the run stop there
         progress.finished(g.id, record)
-        if on_record is not None:
-            on_record(g, record)
 
     play_batch(todo, pool, play, finished, progress)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -15,8 +16,11 @@ import pytest
 from codecup.cli.view import make_server
 from codecup.dialogue import NORMAL, SeatEnd, Termination
 from codecup.errors import ConfigError
+from codecup.plugins import load_games, make_plugin_manager
 from codecup.record import FAULT, FROM, TO, MatchInfo, MoveEntry, PlayerInfo, Record, Result, TranscriptLine
+from codecup.runner import run_match
 from codecup.site.clocks import clock_left_after_moves
+from codecup.tournament import TournamentSpec, run_tournament
 
 
 def game_data(html: str) -> dict:
@@ -479,3 +483,37 @@ def test_frames_that_fail_differently_in_each_game_are_said_once(site, tmp_path,
         live.add(g, record)
     (line,) = capsys.readouterr().err.splitlines()
     assert "view_frames gave " in line and " frames for " in line
+
+
+def test_a_game_logged_is_on_the_site_even_when_the_terminal_stops_the_run(tmp_path):
+    """`codecup tournament ... | head -1`: the closed pipe lands in the line printed for a game,
+    and the run stops there. That game was in the log but not on the site ("1 of 6" with 2
+    logged), as the site heard of it after the terminal; now before."""
+    import concurrent.futures
+
+    from codecup.tournament.progress import Progress
+
+    pm = make_plugin_manager()
+    game = load_games(pm).get("pillars")
+    players = (PlayerInfo(name="alpha", bot="random"), PlayerInfo(name="beta", bot="random"))
+    spec = TournamentSpec(
+        game="pillars", variant=game.info.default_variant.name, clock=5.0, players=players, seed=2
+    )
+
+    class ClosedPipe(Progress):
+        def finished(self, game_id, record):
+            raise BrokenPipeError
+
+    seen: list[str] = []
+    with concurrent.futures.ThreadPoolExecutor(1) as pool, pytest.raises(BrokenPipeError):
+        run_tournament(
+            spec,
+            game,
+            tmp_path,
+            executor=pool,
+            play=functools.partial(run_match, pm=pm),
+            progress=ClosedPipe(),
+            on_record=lambda g, record: seen.append(g.id),
+        )
+    logged = [line for line in (tmp_path / "results.jsonl").read_text().splitlines() if line.strip()]
+    assert len(seen) == len(logged) == 1
