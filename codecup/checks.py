@@ -66,8 +66,8 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
             return f"cannot run {program!r}: program not found (no file {path})"
         if not os.access(path, os.X_OK):
             return f"cannot run {program!r}: it is not executable (chmod +x {shlex.quote(str(path))})"
-    elif shutil.which(program) is None:
-        return f"cannot run {program!r}: program not found on PATH"
+    elif shutil.which(program, path=search_path(player.env)) is None:
+        return f"cannot run {program!r}: program not found on PATH{_own_path(player.env)}"
     bot_args = _codecup_bot_args(program, args)
     if bot_args is not None:
         return _codecup_bot_problem(bot_args, cwd, game)
@@ -77,6 +77,19 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
         said = shlex.join([program, *args[: at + 1]])  # as given, options before it too (java -jar x.jar)
         return f"cannot run {said}: {_not_a_file(script, cwd)}"
     return None
+
+
+def search_path(env: Iterable[tuple[str, str]] = ()) -> str:
+    """The PATH a program is looked up on: its own, where ``players.yml`` sets one (``env:``), as it
+    is started with it; else the referee's."""
+    own = dict(env).get("PATH")
+    return own if own is not None else os.environ.get("PATH", os.defpath)
+
+
+def _own_path(env: Iterable[tuple[str, str]]) -> str:
+    """Which PATH was searched, where it is the player's own."""
+    own = dict(env).get("PATH")
+    return "" if own is None else f" (its own, from env: {own!r})"
 
 
 def _codecup_bot_args(program: str, args: list[str]) -> list[str] | None:

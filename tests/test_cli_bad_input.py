@@ -1153,3 +1153,25 @@ def test_play_says_which_files_of_the_game_it_provides(tmp_path):
     words = ("--variant", "wordracer", "--words", tmp_path / "other" / "list.txt")
     run = codecup("play", "lucky_words", program, "bot:random", *words, cwd=tmp_path)
     assert run.stdout.startswith("p1 plays with its own words.dat, not the game's\n"), run.stdout
+
+
+def test_a_program_is_looked_up_on_the_path_it_is_started_with(tmp_path):
+    """A red team's player set its own PATH (env:), as the program is started with it: a program
+    there was refused before any game ("not found on PATH"), and a PATH that lacked the program
+    passed the check and made every game a crash."""
+    from codecup.checks import command_problem
+    from codecup.record import PlayerInfo
+
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    program = bin_folder / "mybot"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    own = PlayerInfo("a", command=("mybot",), env=(("PATH", f"{bin_folder}:/usr/bin:/bin"),))
+    assert command_problem(own) is None
+    assert "not found on PATH" in (command_problem(PlayerInfo("a", command=("mybot",))) or "")
+    lacking = PlayerInfo("a", command=("sh", "-c", "true"), env=(("PATH", "/nonexistent"),))
+    assert (
+        command_problem(lacking)
+        == "cannot run 'sh': program not found on PATH (its own, from env: '/nonexistent')"
+    )

@@ -227,15 +227,16 @@ LEFT_WAIT = 0.1
 last bytes, held back by the pacing; a child of it may keep the pipe open for longer)."""
 
 
-def _check_program(program: str, cwd: Path | None) -> None:
-    """Raise a clear :class:`ConfigError` unless ``program`` can be run."""
+def _check_program(program: str, cwd: Path | None, env: Mapping[str, str] | None = None) -> None:
+    """Raise a clear :class:`ConfigError` unless ``program`` can be run (looked up on the PATH of
+    ``env``, the environment it is started with, where it has one)."""
     if "/" in program:
         path = Path(program) if Path(program).is_absolute() or cwd is None else cwd / program
         if not path.is_file():
             raise ConfigError(f"cannot run {program!r}: program not found")
         if not os.access(path, os.X_OK):
             raise ConfigError(f"cannot run {program!r}: permission denied")
-    elif shutil.which(program) is None:
+    elif shutil.which(program, path=os.pathsep.join(os.get_exec_path(env))) is None:
         raise ConfigError(f"cannot run {program!r}: program not found on PATH")
     if cwd is not None and not cwd.is_dir():
         raise ConfigError(f"cannot run {program!r} in {cwd}: not a directory")
@@ -296,7 +297,7 @@ class SubprocessPlayer(Player):
         """Start the program in its own session (and so its own process group), then suspend it."""
         loop = asyncio.get_running_loop()
         settings = self.settings
-        _check_program(self.argv[0], self.cwd)
+        _check_program(self.argv[0], self.cwd, self.env)
         prefix = () if self.box is not None else _PDEATHSIG
         reason_read, reason_write = os.pipe()  # both closed at the bot's exec
         launch = Reporting(self.box.launch, reason_write) if self.box is not None else None
