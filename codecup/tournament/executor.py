@@ -17,6 +17,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import functools
+import ipaddress
 import logging
 import multiprocessing
 import multiprocessing.util
@@ -411,7 +412,7 @@ class DaskPool(GamePool):
                 logging.getLogger(name).setLevel(logging.CRITICAL)
         try:
             self.client = Client(address, timeout=10, set_as_default=False)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:  # ValueError: an address it cannot read
             raise ConfigError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.address = address
         self.patience = patience
@@ -463,6 +464,17 @@ def local_pool(jobs: int) -> LocalPool:
     return LocalPool(jobs)
 
 
+def _host_ok(host: str) -> bool:
+    """Whether ``host`` is a name or address Dask reads: an IPv6 address only in brackets."""
+    if host.startswith("[") and host.endswith("]"):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            return False
+        return True
+    return not any(c in host for c in ":[]/ ")
+
+
 def parse_executor(spec: str | None) -> str | None:
     """Check ``--executor``: ``local`` (or nothing), or ``dask://HOST:PORT``; the Dask address."""
     if spec in (None, "", "local"):
@@ -470,8 +482,8 @@ def parse_executor(spec: str | None) -> str | None:
     if spec.startswith("dask://"):
         rest = spec.removeprefix("dask://")
         host, _, port = rest.rpartition(":")
-        if not host or not port.isdigit():
-            raise ConfigError(f"--executor {spec!r}: expected dask://HOST:PORT")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536 or not _host_ok(host):
+            raise ConfigError(f"--executor {spec!r}: expected dask://HOST:PORT (IPv6 in brackets: [::1])")
         return f"tcp://{rest}"
     if spec.startswith(("tcp://", "tls://", "inproc://")):
         return spec

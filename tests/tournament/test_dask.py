@@ -54,6 +54,11 @@ def test_executor_option_is_checked():
         parse_executor("dask://nowhere")
     with pytest.raises(ConfigError, match="unknown executor"):
         parse_executor("ray://x:1")
+    assert parse_executor("dask://[::1]:8786") == "tcp://[::1]:8786"
+    # a red team's: each waited 20 s for Dask, then ended in a traceback
+    for bad in ("dask://::1:8786", "dask://[::1", "dask://[nope]:1", "dask://h:0", "dask://h:65536"):
+        with pytest.raises(ConfigError, match=r"IPv6 in brackets"):
+            parse_executor(bad)
 
 
 def test_missing_dask_is_a_clear_error(monkeypatch):
