@@ -35,7 +35,7 @@ def check_clock(value: object, what: str = "clock") -> float:
     if not math.isfinite(seconds) or seconds <= 0:
         raise ConfigError(f"{what} must be positive and finite, in seconds (got {value!r})")
     if seconds > MAX_CLOCK:
-        raise ConfigError(f"{what} of {seconds:g} s is more than a day ({MAX_CLOCK:g} s): a typo?")
+        raise ConfigError(f"{what} of {seconds!r} s is more than a day ({MAX_CLOCK:g} s): a typo?")
     return seconds
 
 
