@@ -87,9 +87,9 @@ def checked_dialogue(make: Callable[[], object]) -> Dialogue:
     :class:`~codecup.errors.ConfigError`, said on purpose) or is no generator is the game's bug."""
     try:
         dialogue = make()
-    except ConfigError:
+    except (ConfigError, KeyboardInterrupt):
         raise
-    except Exception as exc:
+    except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise GameBugError(f"its referee raised {where(exc)}") from exc
     if not isinstance(dialogue, Generator):
         raise GameBugError(f"its referee gave {short(dialogue)}, not a dialogue (a generator)")

@@ -112,9 +112,9 @@ def _apply(owned: _OwnedOption, value: str) -> None:
     (a :class:`~codecup.errors.ConfigError`) is one line naming the plugin."""
     try:
         owned.option.apply(value)
-    except (CodecupError, OSError):
+    except (CodecupError, OSError, KeyboardInterrupt):
         raise
-    except Exception as exc:
+    except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise PluginError(
             f"plugin {owned.plugin!r}: its option --{owned.option.name} raised {where(exc)}"
         ) from exc
@@ -128,9 +128,9 @@ def _guarded(owned: _OwnedCommand) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         try:
             status = command.run(args)
-        except (CodecupError, OSError):  # said on purpose, or the system's: one line, as any command's
+        except (CodecupError, OSError, KeyboardInterrupt):  # said on purpose, or the system's, or Ctrl-C
             raise
-        except Exception as exc:
+        except BaseException as exc:  # sys.exit() too: the plugin's failure
             why = f"raised {where(exc)}"
         else:
             if status is None or (isinstance(status, int) and not isinstance(status, bool)):

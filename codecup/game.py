@@ -365,7 +365,9 @@ class Game(abc.ABC):
             raise
         except GameBugError as exc:
             raise PluginError(f"the {name} plugin failed: {exc}") from None
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # sys.exit() too: the plugin's failure
             raise PluginError(f"the {name} plugin failed: its {hook} raised {where(exc)}") from exc
 
     def new_player_checked(
@@ -417,9 +419,9 @@ def _asked(game: Game, method: str, variant: str) -> object:
     on purpose: a word list it lacks) is the plugin's :class:`PluginError`."""
     try:
         return getattr(game, method)(variant)
-    except ConfigError:
+    except (ConfigError, KeyboardInterrupt):
         raise
-    except Exception as exc:
+    except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise PluginError(f"the {game.info.name} plugin failed: its {method} raised {where(exc)}") from exc
 
 
@@ -427,7 +429,9 @@ def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]
     """:meth:`Game.result_notes`, or none where the plugin fails at it (a report spoils no result)."""
     try:
         return tuple(str(note) for note in game.result_notes(seat, extra))
-    except Exception:
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # sys.exit() too
         return ()
 
 
@@ -435,7 +439,9 @@ def checked_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, .
     """The game's points for ``outcome``, one finite number per seat; else :class:`GameBugError`."""
     try:
         points = game.points(outcome, variant)
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise GameBugError(f"its points raised {where(exc)}") from exc
     return per_seat_numbers(points, len(game.info.seats), "its points")
 

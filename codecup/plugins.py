@@ -212,7 +212,9 @@ def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object
     """The entry point's object, or None when importing it fails (then it is skipped)."""
     try:
         plugin: object = ep.load()
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # sys.exit() as it is imported too: its failure, not the command's end
         pm.skip(object(), ep.name, f"cannot import {ep.value}: {type(exc).__name__}: {exc}")
         return None
     return plugin
@@ -234,7 +236,9 @@ def gather(
         got: list[Any] = []
         try:
             returned = impl.function(**{arg: got.append for arg in impl.argnames})
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # sys.exit() too: the plugin's failure, not the command's end
             problem = f"{hook} raised {type(exc).__name__}: {exc}"
         else:
             problem = _registered_problem(hook, kind, got, returned, check)
