@@ -224,7 +224,14 @@ class Extensions:
                 _warn(owned.plugin, f"command {command.name!r} is one of codecup's own")
                 continue
             sub = subparsers.add_parser(command.name, help=command.help, description=command.description)
-            command.add_arguments(sub)
+            try:
+                command.add_arguments(sub)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # an argument that clashes (-h), any bug: the rest works
+                _drop(subparsers, command.name)
+                _warn(owned.plugin, f"its command {command.name!r}'s add_arguments raised {where(exc)}")
+                continue
             sub.set_defaults(run=_guarded(owned))
             self.add_options(sub, command.name)
 
@@ -261,6 +268,12 @@ class Extensions:
                     _apply(owned, str(folder / value) if option.path else value)
                 except ConfigError as exc:
                     raise ConfigError(f"{source or folder}: {option.dest}: {exc}") from None
+
+
+def _drop(subparsers: Subparsers, name: str) -> None:
+    """Take the command ``name`` out of ``subparsers`` again (argparse has no way to)."""
+    subparsers._name_parser_map.pop(name, None)
+    subparsers._choices_actions = [a for a in subparsers._choices_actions if a.dest != name]
 
 
 def _dests(parser: argparse.ArgumentParser) -> set[str]:

@@ -281,3 +281,34 @@ def test_an_option_skipped_for_a_clash_is_never_applied(capsys, tmp_path, name):
     ext.apply_file(argparse.Namespace(), {name: "7"}, tmp_path)
     assert applied.values == []
     assert name not in ext.file_keys() and ext.options_for("play") == []
+
+
+@pytest.mark.parametrize(
+    ("add_arguments", "said"),
+    [
+        (lambda parser: 1 / 0, "ZeroDivisionError: division by zero"),
+        (lambda parser: parser.add_argument("-h"), "ArgumentError: argument -h: conflicting option string"),
+    ],
+    ids=["raises", "clashes"],
+)
+def test_a_command_whose_add_arguments_fails_is_skipped_naming_the_plugin(
+    capsys, monkeypatch, add_arguments, said
+):
+    """It was a traceback on every command, ``codecup --help`` too."""
+    plugin = Colours(Applied())
+    plugin.command = attrs.evolve(plugin.command, add_arguments=add_arguments)
+    pm = make_plugin_manager(load_entry_points=False)
+    pm.register(plugin, name="colours")
+    pm.installed.add("colours")
+    ext = Extensions.from_plugin_manager(pm)
+    monkeypatch.setattr("codecup.cli.load_extensions", lambda: ext)
+    from codecup.cli import main
+
+    assert main(["--help"]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith(f"codecup: plugin 'colours': its command 'paint''s add_arguments raised {said}")
+    assert err.endswith("; skipped\n") and err.count("\n") == 1
+    assert "games" in out and "paint" not in out
+    assert main(["paint", "B"]) == 2  # no such command: a usage error
+    assert main(["verify", "nothing.json", "--colour-scheme", "dark"]) == 2  # the rest works: no such file
+    assert "nothing.json" in capsys.readouterr().err
