@@ -75,6 +75,20 @@ def test_play_draws_the_final_position_as_the_game_does(tmp_path, capsys):
     assert drawn.startswith("<svg") and re.search(r"total 2[1-3]<", drawn)  # the last state, 21 or past
 
 
+@pytest.mark.parametrize("drawn", [None, b"<svg/>"])
+def test_play_says_a_drawing_that_is_not_text_is_the_plugins(tmp_path, capsys, monkeypatch, drawn):
+    """It was a traceback (write_text of None); the record is written before it."""
+    import tinygame
+
+    monkeypatch.setattr(tinygame.TwentyOne, "render_svg", lambda self, setup, variant, moves: drawn)
+    svg, record = tmp_path / "end.svg", tmp_path / "game.json"
+    argv = ["play", "twentyone", "bot:perfect", "bot:random", "--quiet", "--record", str(record)]
+    assert main([*argv, "--svg", str(svg)]) == 1
+    said = f"codecup: error: --svg: the twentyone plugin's render_svg gave {drawn!r}, not text (a str)\n"
+    assert capsys.readouterr().err == said
+    assert record.is_file() and not svg.exists()
+
+
 def test_play_draws_over_no_file_but_a_drawing(tmp_path, capsys):
     """--svg wrote over any file (a bot's source, the record just written); --record did not."""
     source = tmp_path / "mybot.py"

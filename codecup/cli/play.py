@@ -233,6 +233,9 @@ def run(args: argparse.Namespace) -> int:
         except BaseException as exc:  # the plugin's drawing (sys.exit() too): the game and its record stand
             why = f"the {game.info.name} plugin's render_svg raised {where(exc)}"
             raise CodecupError(f"--svg: {why}") from exc
+        if not isinstance(drawn, str):
+            why = f"the {game.info.name} plugin's render_svg gave {short(drawn)}, not text (a str)"
+            raise CodecupError(f"--svg: {why}")
         args.svg.write_text(drawn, "utf-8")
         print(f"final position drawn in {args.svg}")
     return 0
