@@ -26,12 +26,13 @@ from typing import Any
 import attrs
 
 from codecup.bots import RANDOM, Bot, RandomBot
-from codecup.checked import checked_text, per_seat_numbers
+from codecup.checked import checked_text, per_seat_numbers, short
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import (
     ConfigError,
     GameBugError,
     PluginError,
+    SetupError,
     UnknownBotError,
     UnknownVariantError,
     where,
@@ -352,15 +353,18 @@ class Game(abc.ABC):
         """The setup of a game: ``setup`` checked and normalised, else the random one for ``seed``.
 
         A setup refused is the user's :class:`~codecup.errors.ConfigError`; a hook that fails or
-        gives something that is not text is the plugin's :class:`~codecup.errors.PluginError`.
+        gives something that is not text, or a random setup that ``check_setup`` refuses (the game
+        would be played from a setup it refuses, and its record would not verify), is the plugin's
+        :class:`~codecup.errors.PluginError`.
         """
         name, hook = self.info.name, "random_setup" if setup is None else "check_setup"
         try:
             if setup is not None:
-                text = self.check_setup(setup, variant)
-            else:
-                text = self.random_setup(random.Random(seed), variant)
-            return checked_text(text, f"its {hook}")
+                return checked_text(self.check_setup(setup, variant), f"its {hook}")
+            text = checked_text(self.random_setup(random.Random(seed), variant), f"its {hook}")
+            hook = "check_setup"
+            self._check_random_setup(text, variant)
+            return text
         except ConfigError:  # a setup refused on purpose: the user's to fix
             raise
         except GameBugError as exc:
@@ -369,6 +373,15 @@ class Game(abc.ABC):
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
             raise PluginError(f"the {name} plugin failed: its {hook} raised {where(exc)}") from exc
+
+    def _check_random_setup(self, text: str, variant: str) -> None:
+        """:meth:`check_setup` of a random setup: one it refuses is the plugin's :class:`GameBugError`."""
+        try:
+            self.check_setup(text, variant)
+        except SetupError as exc:  # (another ConfigError, a word list missing, is still the user's)
+            raise GameBugError(
+                f"its random_setup gave {short(text)}, which its check_setup refuses: {exc}"
+            ) from None
 
     def new_player_checked(
         self, bot: str, variant: str, seed: int, clock: float | None = None

@@ -177,6 +177,21 @@ def test_a_random_setup_that_is_not_text_is_the_plugins_error_before_the_game(tw
     assert fragment in str(caught.value)
 
 
+def test_a_random_setup_its_check_setup_refuses_is_the_plugins_error_before_the_game(twentyone):
+    """The game was played from a setup the game itself refuses, and its record did not verify."""
+
+    class Refused(twentyone):
+        def random_setup(self, rng, variant):
+            return "25"
+
+    said = (
+        "the twentyone plugin failed: its random_setup gave '25', which its check_setup refuses: setup must"
+    )
+    with pytest.raises(PluginError, match=f"^{said}"):
+        new_match(Refused(), BOTS, seed=3)
+    new_match(Refused(), BOTS, seed=3, setup="4")  # a setup given is checked as before
+
+
 def test_a_check_setup_that_gives_no_text_is_the_plugins_error(twentyone):
     class BadCheck(twentyone):
         def check_setup(self, text, variant):
