@@ -115,8 +115,11 @@ def test_points_that_fail_are_a_referee_error_that_verifies(twentyone, points, f
         (Outcome((1.0, 0.0), (NORMAL,)), "outcome gave ends (SeatEnd("),
         (Outcome((1.0, 0.0), (NORMAL, NORMAL), {"x": float("inf")}), "extra data that is not JSON"),
         (Outcome((1.0, 0.0), (NORMAL, NORMAL), {"x": object()}), "extra data that is not JSON"),
+        # JSON makes the keys text: the record then never verified
+        (Outcome((1.0, 0.0), (NORMAL, NORMAL), {0: 3, 1: 4}), "not JSON (its key 0 is not text (a str))"),
+        (Outcome((1.0, 0.0), (NORMAL, NORMAL), {"x": [{True: 1}]}), "(its key True in ['x'][0] is not text"),
     ],
-    ids=["nan-score", "three-scores", "one-end", "inf-extra", "object-extra"],
+    ids=["nan-score", "three-scores", "one-end", "inf-extra", "object-extra", "int-key", "nested-bool-key"],
 )
 def test_an_outcome_that_is_not_one_score_and_end_per_seat_is_a_referee_error(twentyone, outcome, fragment):
     """NaN scores were recorded (invalid JSON, a record that did not verify, NaN standings),
