@@ -281,6 +281,21 @@ def _twice(names: list[str]) -> str | None:
     return None
 
 
+def _names(games: list[Game]) -> list[str]:
+    return [game.info.name for game in games]
+
+
+def _claims(pm: CodecupPluginManager, by_plugin: dict[str, list[Game]]) -> dict[str, str]:
+    """Which plugin keeps a game name two plugins register, where it is not the first in entry point
+    order: codecup's own, else the one whose entry point is named like the game. That one is what
+    ``codecup bot GAME`` loads alone (:func:`load_game`): it and every other command play one game."""
+    claims = {plugin: plugin for plugin, games in by_plugin.items() if plugin in _names(games)}
+    for plugin, games in by_plugin.items():
+        if plugin in pm.own:
+            claims.update(dict.fromkeys(_names(games), plugin))
+    return claims
+
+
 @attrs.define(eq=False)
 class GameRegistry:
     """The games registered through the plugin manager, by name."""
@@ -299,13 +314,14 @@ class GameRegistry:
         by_plugin: dict[str, list[Game]] = {}
         for plugin, game in gather(pm, "codecup_register_games", Game, game_problems):  # type: ignore[type-abstract]  # only for isinstance
             by_plugin.setdefault(plugin, []).append(game)
-        # codecup's own games first: a plugin registering one of their names is the one skipped
-        for plugin, games in sorted(by_plugin.items(), key=lambda item: item[0] not in pm.own):
-            taken = [g.info.name for g in games if g.info.name in registry.games]
-            twice = _twice([g.info.name for g in games])
+        owners = _claims(pm, by_plugin)  # then the first in entry point order keeps a name
+        for plugin, games in by_plugin.items():
+            names = _names(games)
+            taken = [name for name in names if owners.get(name, plugin) != plugin]
+            twice = _twice(names)
             if (taken or twice) and plugin in pm.installed:
                 why = (
-                    f"registers a game called {taken[0]!r} as another does"
+                    f"registers a game called {taken[0]!r} as plugin {owners[taken[0]]!r} does"
                     if taken
                     else f"registers two games called {twice!r}"
                 )
@@ -313,6 +329,7 @@ class GameRegistry:
                 continue
             for game in games:
                 registry.add(game)
+                owners[game.info.name] = plugin
         registry.broken = list(pm.broken)
         registry.gameless = pm.installed - set(by_plugin)
         return registry
