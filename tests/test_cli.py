@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from codecup.cli import main
-from tests.support import ESCAPING_CRASH, NOISY_CRASH, TINYGAME_DIST
+from tests.support import ESCAPING_CRASH, NOISY_CRASH, TESTS, TINYGAME_DIST
 
 
 @pytest.fixture(autouse=True)
@@ -208,3 +208,34 @@ def test_ctrl_c_while_the_command_is_still_importing_is_one_line_and_130():
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert run.returncode == 130
     assert run.stderr == "codecup: interrupted\n"
+
+
+def test_demo_plays_every_game_but_the_one_whose_plugin_fails(tmp_path, capsys, monkeypatch):
+    """A random_setup that raised stopped the demo of every other game, and wrote no index."""
+    monkeypatch.setattr("codecup.plugins._skipped", {})
+    monkeypatch.syspath_prepend(str(TESTS / "plugins" / "badsetup_dist"))
+    import importlib
+
+    importlib.invalidate_caches()
+    out = tmp_path / "demo"
+    argv = [
+        "demo",
+        "--game",
+        "badsetup21",
+        "--game",
+        "twentyone",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--out",
+        str(out),
+    ]
+    assert main(argv) == 1  # at the end: the other game was played
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        "codecup: badsetup21: the badsetup21 plugin failed: its random_setup raised RuntimeError:"
+        " random_setup bug (at codecup_test_badsetup.py:15); its games were not played"
+    ]
+    assert (out / "twentyone" / "standings.json").is_file() and (out / "twentyone" / "index.html").is_file()
+    index = (out / "index.html").read_text()
+    assert "twentyone/" in index and "badsetup21/" not in index
