@@ -354,6 +354,10 @@ class GameRegistry:
             why = f"unknown game {name!r} (installed: {known})"
             if name in self.gameless:  # a game plugin that forgot its games hook, say
                 why += f"; plugin {name!r} is installed but registers no game"
+            if self.broken:  # its plugin may be one (in a tournament's worker, broken only there)
+                why += "; broken plugins skipped here: " + "; ".join(
+                    f"{b.name!r}: {b.reason}" for b in self.broken
+                )
             raise UnknownGameError(why) from None
 
     def names(self) -> list[str]:

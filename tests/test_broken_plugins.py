@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from codecup.errors import PluginError
+from codecup.errors import PluginError, UnknownGameError
 from codecup.hookspecs import hookimpl
 from codecup.plugins import BrokenPlugin, load_game, load_games, make_plugin_manager
 from tests.support import TESTS, TINYGAME_DIST
@@ -201,3 +201,24 @@ def test_codecup_bot_and_the_other_commands_play_one_game_of_a_name_two_plugins_
     full = load_games(make_plugin_manager(report=said.append)).get("twentyone")
     assert fast.info.title == full.info.title == "Twenty-one (test plugin)"
     assert said == [BrokenPlugin("clone", "registers a game called 'twentyone' as plugin 'twentyone' does")]
+
+
+def test_a_game_whose_plugin_broke_where_nothing_is_reported_is_unknown_naming_it(monkeypatch):
+    """A tournament's worker reports nothing (the command did): a plugin whose games hook fails only
+    there made the tournament say "unknown game 'wnim'", without a word of the plugin."""
+    monkeypatch.setattr("codecup.plugins._skipped", {})
+
+    class WorkerBroken:
+        @hookimpl
+        def codecup_register_games(self, register):
+            raise RuntimeError("cannot register in a worker")
+
+    pm = make_plugin_manager(load_entry_points=False, report=None)
+    pm.register(WorkerBroken(), name="workerbroken")
+    pm.installed.add("workerbroken")
+    with pytest.raises(UnknownGameError) as caught:
+        load_games(pm).get("wnim")
+    assert str(caught.value).endswith(
+        "; broken plugins skipped here: 'workerbroken': codecup_register_games raised RuntimeError:"
+        " cannot register in a worker"
+    )
