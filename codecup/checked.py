@@ -52,11 +52,28 @@ def per_seat_numbers(values: object, seats: int, what: str) -> tuple[float, ...]
 
 
 def json_problem(value: object) -> str | None:
-    """Why ``value`` cannot be written as strict JSON (NaN and infinities are not JSON), or None."""
+    """Why ``value`` does not come back from strict JSON as it was (NaN and infinities are not
+    JSON; a key that is not text comes back as text, or not at all), or None. Tuples come back
+    as lists: the same JSON."""
     try:
         json.dumps(value, allow_nan=False)
+        return _key_problem(value)
     except (TypeError, ValueError, RecursionError) as exc:
         return str(exc) or type(exc).__name__
+
+
+def _key_problem(value: object, path: str = "") -> str | None:
+    """The first key, at any depth of ``value`` (JSON data), that is not text, or None."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"its key {short(key)}{' in ' + path if path else ''} is not text (a str)"
+            if (why := _key_problem(item, f"{path}[{key!r}]")) is not None:
+                return why
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            if (why := _key_problem(item, f"{path}[{index}]")) is not None:
+                return why
     return None
 
 
@@ -87,9 +104,9 @@ def checked_dialogue(make: Callable[[], object]) -> Dialogue:
     :class:`~codecup.errors.ConfigError`, said on purpose) or is no generator is the game's bug."""
     try:
         dialogue = make()
-    except ConfigError:
+    except (ConfigError, KeyboardInterrupt):
         raise
-    except Exception as exc:
+    except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise GameBugError(f"its referee raised {where(exc)}") from exc
     if not isinstance(dialogue, Generator):
         raise GameBugError(f"its referee gave {short(dialogue)}, not a dialogue (a generator)")

@@ -112,9 +112,9 @@ def _apply(owned: _OwnedOption, value: str) -> None:
     (a :class:`~codecup.errors.ConfigError`) is one line naming the plugin."""
     try:
         owned.option.apply(value)
-    except (CodecupError, OSError):
+    except (CodecupError, OSError, KeyboardInterrupt):
         raise
-    except Exception as exc:
+    except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise PluginError(
             f"plugin {owned.plugin!r}: its option --{owned.option.name} raised {where(exc)}"
         ) from exc
@@ -128,9 +128,9 @@ def _guarded(owned: _OwnedCommand) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         try:
             status = command.run(args)
-        except (CodecupError, OSError):  # said on purpose, or the system's: one line, as any command's
+        except (CodecupError, OSError, KeyboardInterrupt):  # said on purpose, or the system's, or Ctrl-C
             raise
-        except Exception as exc:
+        except BaseException as exc:  # sys.exit() too: the plugin's failure
             why = f"raised {where(exc)}"
         else:
             if status is None or (isinstance(status, int) and not isinstance(status, bool)):
@@ -152,6 +152,9 @@ class Extensions:
 
     options: tuple[_OwnedOption, ...] = ()
     commands: tuple[_OwnedCommand, ...] = ()
+    # (command, dest) of each option skipped as it was added to that command's parser: a name
+    # of codecup's own there, whose value is codecup's, not the plugin's to apply
+    skipped: set[tuple[str, str]] = attrs.field(factory=set, init=False, eq=False)
 
     @classmethod
     def from_plugin_manager(cls, pm: CodecupPluginManager) -> Extensions:
@@ -183,17 +186,24 @@ class Extensions:
             tuple(c for c in commands.values() if c.plugin not in broken),
         )
 
+    def takes(self, option: GameOption, command: str) -> bool:
+        """Whether ``command`` takes the plugin's ``option`` (named by it, and not skipped)."""
+        return command in option.commands and (command, option.dest) not in self.skipped
+
     def options_for(self, command: str) -> list[GameOption]:
         """The options the plugins add to ``command``."""
-        return [o.option for o in self.options if command in o.option.commands]
+        return [o.option for o in self.options if self.takes(o.option, command)]
 
     def add_options(self, parser: argparse.ArgumentParser, command: str) -> None:
-        """Add the plugins' options of ``command`` to its parser (one that clashes is skipped)."""
+        """Add the plugins' options of ``command`` to its parser; one that clashes with one of
+        codecup's own (its option, or where the parsed value goes) is skipped: never applied."""
         for owned in self.options:
             option = owned.option
             if command not in option.commands:
                 continue
             try:
+                if option.dest in _dests(parser):
+                    raise argparse.ArgumentError(None, f"{option.dest} is taken")
                 parser.add_argument(
                     f"--{option.name}",
                     dest=option.dest,
@@ -202,6 +212,7 @@ class Extensions:
                     type=text_arg,  # an empty path is the current folder, or reads as not given
                 )
             except argparse.ArgumentError:
+                self.skipped.add((command, option.dest))
                 _warn(owned.plugin, f"option --{option.name} clashes with one of codecup's own options")
 
     def add_commands(self, subparsers: Subparsers, taken: Iterable[str]) -> None:
@@ -213,7 +224,14 @@ class Extensions:
                 _warn(owned.plugin, f"command {command.name!r} is one of codecup's own")
                 continue
             sub = subparsers.add_parser(command.name, help=command.help, description=command.description)
-            command.add_arguments(sub)
+            try:
+                command.add_arguments(sub)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # an argument that clashes (-h), any bug: the rest works
+                _drop(subparsers, command.name)
+                _warn(owned.plugin, f"its command {command.name!r}'s add_arguments raised {where(exc)}")
+                continue
             sub.set_defaults(run=_guarded(owned))
             self.add_options(sub, command.name)
 
@@ -221,7 +239,7 @@ class Extensions:
         """Put in force each of ``command``'s plugin options given on the command line."""
         for owned in self.options:
             value = getattr(args, owned.option.dest, None)
-            if command in owned.option.commands and value is not None:
+            if self.takes(owned.option, command) and value is not None:
                 _apply(owned, value)
 
     def file_keys(self) -> list[str]:
@@ -239,7 +257,7 @@ class Extensions:
         for owned in self.options:
             option = owned.option
             if (
-                FILE_COMMAND in option.commands
+                self.takes(option, FILE_COMMAND)
                 and getattr(args, option.dest, None) is None
                 and option.dest in values
             ):
@@ -250,6 +268,17 @@ class Extensions:
                     _apply(owned, str(folder / value) if option.path else value)
                 except ConfigError as exc:
                     raise ConfigError(f"{source or folder}: {option.dest}: {exc}") from None
+
+
+def _drop(subparsers: Subparsers, name: str) -> None:
+    """Take the command ``name`` out of ``subparsers`` again (argparse has no way to)."""
+    subparsers._name_parser_map.pop(name, None)
+    subparsers._choices_actions = [a for a in subparsers._choices_actions if a.dest != name]
+
+
+def _dests(parser: argparse.ArgumentParser) -> set[str]:
+    """Where a parser puts what it parsed: its options' and defaults' names, and the command's."""
+    return {action.dest for action in parser._actions} | set(parser._defaults) | {"command"}
 
 
 def load_extensions(pm: CodecupPluginManager | None = None) -> Extensions:

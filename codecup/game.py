@@ -26,12 +26,13 @@ from typing import Any
 import attrs
 
 from codecup.bots import RANDOM, Bot, RandomBot
-from codecup.checked import checked_text, per_seat_numbers
+from codecup.checked import checked_text, per_seat_numbers, short
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import (
     ConfigError,
     GameBugError,
     PluginError,
+    SetupError,
     UnknownBotError,
     UnknownVariantError,
     where,
@@ -358,21 +359,35 @@ class Game(abc.ABC):
         """The setup of a game: ``setup`` checked and normalised, else the random one for ``seed``.
 
         A setup refused is the user's :class:`~codecup.errors.ConfigError`; a hook that fails or
-        gives something that is not text is the plugin's :class:`~codecup.errors.PluginError`.
+        gives something that is not text, or a random setup that ``check_setup`` refuses (the game
+        would be played from a setup it refuses, and its record would not verify), is the plugin's
+        :class:`~codecup.errors.PluginError`.
         """
         name, hook = self.info.name, "random_setup" if setup is None else "check_setup"
         try:
             if setup is not None:
-                text = self.check_setup(setup, variant)
-            else:
-                text = self.random_setup(random.Random(seed), variant)
-            return checked_text(text, f"its {hook}")
+                return checked_text(self.check_setup(setup, variant), f"its {hook}")
+            text = checked_text(self.random_setup(random.Random(seed), variant), f"its {hook}")
+            hook = "check_setup"
+            self._check_random_setup(text, variant)
+            return text
         except ConfigError:  # a setup refused on purpose: the user's to fix
             raise
         except GameBugError as exc:
             raise PluginError(f"the {name} plugin failed: {exc}") from None
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # sys.exit() too: the plugin's failure
             raise PluginError(f"the {name} plugin failed: its {hook} raised {where(exc)}") from exc
+
+    def _check_random_setup(self, text: str, variant: str) -> None:
+        """:meth:`check_setup` of a random setup: one it refuses is the plugin's :class:`GameBugError`."""
+        try:
+            self.check_setup(text, variant)
+        except SetupError as exc:  # (another ConfigError, a word list missing, is still the user's)
+            raise GameBugError(
+                f"its random_setup gave {short(text)}, which its check_setup refuses: {exc}"
+            ) from None
 
     def new_player_checked(
         self, bot: str, variant: str, seed: int, clock: float | None = None
@@ -423,9 +438,9 @@ def _asked(game: Game, method: str, variant: str) -> object:
     on purpose: a word list it lacks) is the plugin's :class:`PluginError`."""
     try:
         return getattr(game, method)(variant)
-    except ConfigError:
+    except (ConfigError, KeyboardInterrupt):
         raise
-    except Exception as exc:
+    except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise PluginError(f"the {game.info.name} plugin failed: its {method} raised {where(exc)}") from exc
 
 
@@ -433,7 +448,9 @@ def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]
     """:meth:`Game.result_notes`, or none where the plugin fails at it (a report spoils no result)."""
     try:
         return tuple(str(note) for note in game.result_notes(seat, extra))
-    except Exception:
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # sys.exit() too
         return ()
 
 
@@ -441,7 +458,9 @@ def checked_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, .
     """The game's points for ``outcome``, one finite number per seat; else :class:`GameBugError`."""
     try:
         points = game.points(outcome, variant)
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise GameBugError(f"its points raised {where(exc)}") from exc
     return per_seat_numbers(points, len(game.info.seats), "its points")
 

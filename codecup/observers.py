@@ -33,7 +33,9 @@ class Observers:
                 continue
             try:
                 impl.function(**{arg: kwargs[arg] for arg in impl.argnames})
-            except Exception as exc:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # sys.exit() too: the run goes on
                 if not (isinstance(self.pm, CodecupPluginManager) and name in self.pm.installed):
                     raise
                 mute_match_hooks(name, f"{hook} raised {type(exc).__name__}: {exc}")

@@ -212,7 +212,9 @@ def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object
     """The entry point's object, or None when importing it fails (then it is skipped)."""
     try:
         plugin: object = ep.load()
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # sys.exit() as it is imported too: its failure, not the command's end
         pm.skip(object(), ep.name, f"cannot import {ep.value}: {type(exc).__name__}: {exc}")
         return None
     return plugin
@@ -234,7 +236,9 @@ def gather(
         got: list[Any] = []
         try:
             returned = impl.function(**{arg: got.append for arg in impl.argnames})
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # sys.exit() too: the plugin's failure, not the command's end
             problem = f"{hook} raised {type(exc).__name__}: {exc}"
         else:
             problem = _registered_problem(hook, kind, got, returned, check)
@@ -277,6 +281,21 @@ def _twice(names: list[str]) -> str | None:
     return None
 
 
+def _names(games: list[Game]) -> list[str]:
+    return [game.info.name for game in games]
+
+
+def _claims(pm: CodecupPluginManager, by_plugin: dict[str, list[Game]]) -> dict[str, str]:
+    """Which plugin keeps a game name two plugins register, where it is not the first in entry point
+    order: codecup's own, else the one whose entry point is named like the game. That one is what
+    ``codecup bot GAME`` loads alone (:func:`load_game`): it and every other command play one game."""
+    claims = {plugin: plugin for plugin, games in by_plugin.items() if plugin in _names(games)}
+    for plugin, games in by_plugin.items():
+        if plugin in pm.own:
+            claims.update(dict.fromkeys(_names(games), plugin))
+    return claims
+
+
 @attrs.define(eq=False)
 class GameRegistry:
     """The games registered through the plugin manager, by name."""
@@ -295,13 +314,14 @@ class GameRegistry:
         by_plugin: dict[str, list[Game]] = {}
         for plugin, game in gather(pm, "codecup_register_games", Game, game_problems):  # type: ignore[type-abstract]  # only for isinstance
             by_plugin.setdefault(plugin, []).append(game)
-        # codecup's own games first: a plugin registering one of their names is the one skipped
-        for plugin, games in sorted(by_plugin.items(), key=lambda item: item[0] not in pm.own):
-            taken = [g.info.name for g in games if g.info.name in registry.games]
-            twice = _twice([g.info.name for g in games])
+        owners = _claims(pm, by_plugin)  # then the first in entry point order keeps a name
+        for plugin, games in by_plugin.items():
+            names = _names(games)
+            taken = [name for name in names if owners.get(name, plugin) != plugin]
+            twice = _twice(names)
             if (taken or twice) and plugin in pm.installed:
                 why = (
-                    f"registers a game called {taken[0]!r} as another does"
+                    f"registers a game called {taken[0]!r} as plugin {owners[taken[0]]!r} does"
                     if taken
                     else f"registers two games called {twice!r}"
                 )
@@ -309,6 +329,7 @@ class GameRegistry:
                 continue
             for game in games:
                 registry.add(game)
+                owners[game.info.name] = plugin
         registry.broken = list(pm.broken)
         registry.gameless = pm.installed - set(by_plugin)
         return registry
@@ -333,6 +354,10 @@ class GameRegistry:
             why = f"unknown game {name!r} (installed: {known})"
             if name in self.gameless:  # a game plugin that forgot its games hook, say
                 why += f"; plugin {name!r} is installed but registers no game"
+            if self.broken:  # its plugin may be one (in a tournament's worker, broken only there)
+                why += "; broken plugins skipped here: " + "; ".join(
+                    f"{b.name!r}: {b.reason}" for b in self.broken
+                )
             raise UnknownGameError(why) from None
 
     def names(self) -> list[str]:

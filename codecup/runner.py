@@ -342,6 +342,11 @@ async def play_match(
             log.debug("the referee failed in a %s game", game.info.name, exc_info=exc)
             outcome = referee_bug_outcome(len(players), where(exc))
             points = (0.0,) * len(players)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            raise
+        except BaseException as exc:  # sys.exit() or a stray GeneratorExit: only a plugin's code does that
+            outcome = game_bug_outcome(game.info.name, len(players), f"its code raised {where(exc)}")
+            points = (0.0,) * len(players)
     finally:
         await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
     duration = (time.perf_counter_ns() - state.t0) / 1e9

@@ -107,9 +107,9 @@ class RulesPlayer(PlayerSession):
         :class:`State` is the game's bug (:class:`GameBugError`), not this seat's bot's."""
         try:
             state = self.new_state(setup)
-        except (ConfigError, MoveError):
+        except (ConfigError, MoveError, KeyboardInterrupt):
             raise
-        except Exception as exc:
+        except BaseException as exc:  # sys.exit() too: the game's bug
             raise GameBugError(f"the rules raised {where(exc)} on the setup {setup!r}") from exc
         if not isinstance(state, State):
             raise GameBugError(f"its new_state gave {state!r:.60}, not a codecup.rules.State")
@@ -173,7 +173,9 @@ class RulesPlayer(PlayerSession):
                 raise DialogueError(
                     f"line {self.heard} from the referee: {line!r} is not a legal move here: {exc}"
                 ) from None
-            except Exception as exc:  # the rules' own failure on a move, not the bot's
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # the rules' own failure on a move (sys.exit() too), not the bot's
                 raise GameBugError(f"the rules raised {where(exc)} on the opponent's move {line!r}") from exc
         self.began = True
         answers = []  # none while the opponent moves again; several while this seat does
@@ -193,7 +195,9 @@ class RulesPlayer(PlayerSession):
             # traceback here); the session cannot follow the game past it.
             self.done = True
             return move
-        except Exception as exc:  # the rules' own failure on a move's text, not the bot's
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # the rules' own failure on a move's text (sys.exit too), not the bot's
             raise GameBugError(f"the rules raised {where(exc)} on the move {move!r}") from exc
         self._over()
         return move

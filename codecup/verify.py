@@ -10,16 +10,16 @@ a game that ended normally for both seats over, with the rules' scores.
 
 from __future__ import annotations
 
-import contextlib
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import attrs
 
-from codecup.checked import checked_dialogue
+from codecup.checked import checked_dialogue, short
 from codecup.dialogue import Fault, Termination, game_bug_outcome
 from codecup.drive import derive_seed, drive
-from codecup.errors import CodecupError, ConfigError, GameBugError, MoveError, RecordError, SetupError
+from codecup.errors import CodecupError, ConfigError, GameBugError, MoveError, RecordError, SetupError, where
 from codecup.game import Game, checked_points
 from codecup.record import FAULT, FROM, TO, Record
 
@@ -54,12 +54,53 @@ class ReplayChannel:
         """Nothing to stop."""
 
 
-def verify_record(game: Game, record: Record) -> list[str]:
-    """The differences between the record and what the rules give (empty if it verifies).
+@attrs.frozen
+class Verdict:
+    """What checking one record finds: what is wrong with it, or that the game plugin failed at it."""
+
+    problems: tuple[str, ...] = ()  # the record's differences from its replay (none: it verifies)
+    plugin_failure: str | None = None  # the plugin failed checking it (one line naming it): not judged
+
+    @property
+    def verifies(self) -> bool:
+        """Whether the record was checked and nothing is wrong with it."""
+        return not self.problems and self.plugin_failure is None
+
+
+class _PluginFailed(Exception):
+    """The game plugin's own code failed while a record was checked (why, in a few words)."""
+
+
+def verdict(game: Game, record: Record) -> Verdict:
+    """The record checked against its replay: its problems, or the plugin's failure at checking it
+    (its code raising, or giving what the framework cannot use), told apart from the record's.
 
     A record whose seats do not fit the game (players, ends, the seats its lines and moves name)
     is no record of it: :class:`~codecup.errors.RecordError`.
     """
+    try:
+        return Verdict(tuple(_problems(game, record)))
+    except _PluginFailed as exc:
+        failure = (
+            f"the {game.info.name} plugin failed while replaying it: {exc} "
+            "(a bug in the game plugin, not necessarily in the record)"
+        )
+        return Verdict(plugin_failure=failure)
+
+
+def verify_record(game: Game, record: Record) -> list[str]:
+    """The differences between the record and what the rules give (empty if it verifies); the game
+    plugin's failure at checking it is one line naming it (:func:`verdict` tells them apart).
+
+    A record whose seats do not fit the game (players, ends, the seats its lines and moves name)
+    is no record of it: :class:`~codecup.errors.RecordError`.
+    """
+    found = verdict(game, record)
+    return list(found.problems) if found.plugin_failure is None else [found.plugin_failure]
+
+
+def _problems(game: Game, record: Record) -> list[str]:
+    """The record's problems; :class:`_PluginFailed` where the plugin's code fails at finding them."""
     match = record.match
     check_seats(game, record)
     channel = ReplayChannel.from_record(record)
@@ -67,8 +108,10 @@ def verify_record(game: Game, record: Record) -> list[str]:
         game.check_setup(match.setup, match.variant)
     except ConfigError as exc:
         return [f"setup: {exc}"]
-    except Exception as exc:  # a game's bug
-        return [f"replay failed: {_reason(exc)}"]
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # a game's bug (sys.exit() too)
+        raise _PluginFailed(f"its check_setup raised {where(exc)}") from exc
     seed = derive_seed(match.seed, "referee")
     try:
         dialogue = checked_dialogue(
@@ -84,6 +127,10 @@ def verify_record(game: Game, record: Record) -> list[str]:
         return _game_bug_problems(game, record, str(exc))
     except Exception as exc:  # a record the referee cannot even replay does not verify
         return [f"replay failed: {_reason(exc)}"]
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # sys.exit() in its referee's dialogue: only a plugin's code does that
+        raise _PluginFailed(f"its referee raised {where(exc)}") from exc
     unfinished = _unfinished(game, record)
     if unfinished is not None:
         return [unfinished]
@@ -112,17 +159,49 @@ def verify_record(game: Game, record: Record) -> list[str]:
             f"termination: rules give {[e.kind.value for e in outcome.ends]}, "
             f"record says {[e.kind.value for e in record.result.termination]}"
         )
-    problems.extend(game.extra_problems(record.extra, outcome.extra))
+    problems.extend(_extra_problems(game, record.extra, outcome.extra))
     leftover = [seat for seat, q in enumerate(channel.answers) if q]
     if leftover:
         problems.append(f"the record has answers the referee never asked for (seats {leftover})")
     if game.has_rules:
-        problems.extend(rules_problems(game, record))
+        problems.extend(_rules_checked(game, record))
     problems.extend(clock_problems(record))
-    if problems:  # a note to the problems: the plugin failing at it spoils nothing
-        with contextlib.suppress(Exception):
-            problems.extend(str(line) for line in game.replay_context(record.extra, outcome.extra))
+    if problems:
+        problems.extend(_context(game, record.extra, outcome.extra))
     return problems
+
+
+def _extra_problems(game: Game, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
+    """:meth:`Game.extra_problems`, checked: lines of text, else :class:`_PluginFailed`."""
+    try:
+        found = game.extra_problems(recorded, replayed)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise _PluginFailed(f"its extra_problems raised {where(exc)}") from exc
+    if not isinstance(found, (list, tuple)) or not all(isinstance(line, str) for line in found):
+        raise _PluginFailed(f"its extra_problems gave {short(found)}, not a list of lines of text")
+    return list(found)
+
+
+def _rules_checked(game: Game, record: Record) -> list[str]:
+    """:func:`rules_problems`; the rules' own failure (not a move they refuse) is :class:`_PluginFailed`."""
+    try:
+        return rules_problems(game, record)
+    except (CodecupError, KeyboardInterrupt):
+        raise
+    except BaseException as exc:
+        raise _PluginFailed(f"its rules raised {where(exc)}") from exc
+
+
+def _context(game: Game, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
+    """:meth:`Game.replay_context`: a note to the problems, which the plugin failing at spoils nothing."""
+    try:
+        return [str(line) for line in game.replay_context(recorded, replayed)]
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        return []
 
 
 def check_seats(game: Game, record: Record) -> None:
@@ -178,10 +257,7 @@ def _game_bug_problems(game: Game, record: Record, why: str) -> list[str]:
     ends = game_bug_outcome(game.info.name, len(record.match.players), why).ends
     if list(record.result.termination) == list(ends) and not any(record.result.points):
         return [_not_played(record)]
-    return [
-        f"the {game.info.name} plugin failed while replaying it: {why} "
-        "(a bug in the game plugin, not necessarily in the record)"
-    ]
+    raise _PluginFailed(why)
 
 
 _ROUNDING = 1e-6  # a record keeps clocks to the microsecond
@@ -227,7 +303,7 @@ def rules_problems(game: Game, record: Record) -> list[str]:
     match = record.match
     try:
         state = game.replay_state(match.setup, match.variant, record.extra)
-    except Exception as exc:  # a setup the rules reject does not verify
+    except ConfigError as exc:  # a setup the rules reject does not verify
         return [f"rules: the setup does not load: {exc!r}"]
     for i, entry in enumerate(record.moves):
         if entry.seat != state.to_move:

@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
-from codecup.errors import PluginError
+from codecup.errors import PluginError, UnknownGameError
 from codecup.hookspecs import hookimpl
-from codecup.plugins import BrokenPlugin, load_games, make_plugin_manager
+from codecup.plugins import BrokenPlugin, load_game, load_games, make_plugin_manager
 from tests.support import TESTS, TINYGAME_DIST
 
 BROKEN_DIST = TESTS / "plugins" / "broken_dist"
@@ -27,7 +27,7 @@ BROKEN = {
     "no_info": "its info is None, not a codecup.game.GameInfo",
     "bad_info": "its name 'Bad Name!' is not lower case letters, digits, '_' and '-'; its seats ('only',)",
     # a game under a built-in one's name: the other plugin is skipped, whichever comes first
-    "a_impostor": "registers a game called 'pillars' as another does",
+    "a_impostor": "registers a game called 'pillars' as plugin 'pillars' does",
     "pillars (codecup-test-name_clash)": "its entry point is named 'pillars', as one of codecup's is",
     # one plugin, one name twice: skipped like two plugins of one name (it was a traceback for all)
     "registers_twice": "registers two games called 'twice'",
@@ -184,3 +184,41 @@ def test_a_plugin_broken_in_one_hook_is_skipped_whole():
     assert "twentytwo" not in run.stdout.replace("options_raise  BROKEN", "")
     assert "twentyone  Twenty-one" in run.stdout
     assert "options_raise  BROKEN (skipped): codecup_register_options raised" in run.stdout
+
+
+def test_codecup_bot_and_the_other_commands_play_one_game_of_a_name_two_plugins_register(monkeypatch):
+    """`codecup games` and `play` kept the first by entry point order (here the clone), while
+    `codecup bot twentyone` loads only the entry point called twentyone: two different games. The
+    plugin whose entry point is named like the game keeps it, and the other is named with it."""
+    monkeypatch.setattr("codecup.plugins._skipped", {})
+    monkeypatch.syspath_prepend(str(TINYGAME_DIST))
+    monkeypatch.syspath_prepend(str(TESTS / "plugins" / "clash_dist"))  # the clone's entry point first
+    import importlib
+
+    importlib.invalidate_caches()
+    fast = load_game("twentyone")  # as `codecup bot twentyone` finds it
+    said: list[BrokenPlugin] = []
+    full = load_games(make_plugin_manager(report=said.append)).get("twentyone")
+    assert fast.info.title == full.info.title == "Twenty-one (test plugin)"
+    assert said == [BrokenPlugin("clone", "registers a game called 'twentyone' as plugin 'twentyone' does")]
+
+
+def test_a_game_whose_plugin_broke_where_nothing_is_reported_is_unknown_naming_it(monkeypatch):
+    """A tournament's worker reports nothing (the command did): a plugin whose games hook fails only
+    there made the tournament say "unknown game 'wnim'", without a word of the plugin."""
+    monkeypatch.setattr("codecup.plugins._skipped", {})
+
+    class WorkerBroken:
+        @hookimpl
+        def codecup_register_games(self, register):
+            raise RuntimeError("cannot register in a worker")
+
+    pm = make_plugin_manager(load_entry_points=False, report=None)
+    pm.register(WorkerBroken(), name="workerbroken")
+    pm.installed.add("workerbroken")
+    with pytest.raises(UnknownGameError) as caught:
+        load_games(pm).get("wnim")
+    assert str(caught.value).endswith(
+        "; broken plugins skipped here: 'workerbroken': codecup_register_games raised RuntimeError:"
+        " cannot register in a worker"
+    )

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from codecup.cli import main
-from tests.support import ESCAPING_CRASH, NOISY_CRASH, TINYGAME_DIST
+from tests.support import ESCAPING_CRASH, NOISY_CRASH, TESTS, TINYGAME_DIST
 
 
 @pytest.fixture(autouse=True)
@@ -73,6 +73,20 @@ def test_play_draws_the_final_position_as_the_game_does(tmp_path, capsys):
     assert f"final position drawn in {svg}" in capsys.readouterr().out
     drawn = svg.read_text()
     assert drawn.startswith("<svg") and re.search(r"total 2[1-3]<", drawn)  # the last state, 21 or past
+
+
+@pytest.mark.parametrize("drawn", [None, b"<svg/>"])
+def test_play_says_a_drawing_that_is_not_text_is_the_plugins(tmp_path, capsys, monkeypatch, drawn):
+    """It was a traceback (write_text of None); the record is written before it."""
+    import tinygame
+
+    monkeypatch.setattr(tinygame.TwentyOne, "render_svg", lambda self, setup, variant, moves: drawn)
+    svg, record = tmp_path / "end.svg", tmp_path / "game.json"
+    argv = ["play", "twentyone", "bot:perfect", "bot:random", "--quiet", "--record", str(record)]
+    assert main([*argv, "--svg", str(svg)]) == 1
+    said = f"codecup: error: --svg: the twentyone plugin's render_svg gave {drawn!r}, not text (a str)\n"
+    assert capsys.readouterr().err == said
+    assert record.is_file() and not svg.exists()
 
 
 def test_play_draws_over_no_file_but_a_drawing(tmp_path, capsys):
@@ -194,3 +208,34 @@ def test_ctrl_c_while_the_command_is_still_importing_is_one_line_and_130():
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert run.returncode == 130
     assert run.stderr == "codecup: interrupted\n"
+
+
+def test_demo_plays_every_game_but_the_one_whose_plugin_fails(tmp_path, capsys, monkeypatch):
+    """A random_setup that raised stopped the demo of every other game, and wrote no index."""
+    monkeypatch.setattr("codecup.plugins._skipped", {})
+    monkeypatch.syspath_prepend(str(TESTS / "plugins" / "badsetup_dist"))
+    import importlib
+
+    importlib.invalidate_caches()
+    out = tmp_path / "demo"
+    argv = [
+        "demo",
+        "--game",
+        "badsetup21",
+        "--game",
+        "twentyone",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--out",
+        str(out),
+    ]
+    assert main(argv) == 1  # at the end: the other game was played
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        "codecup: badsetup21: the badsetup21 plugin failed: its random_setup raised RuntimeError:"
+        " random_setup bug (at codecup_test_badsetup.py:15); its games were not played"
+    ]
+    assert (out / "twentyone" / "standings.json").is_file() and (out / "twentyone" / "index.html").is_file()
+    index = (out / "index.html").read_text()
+    assert "twentyone/" in index and "badsetup21/" not in index

@@ -259,3 +259,56 @@ def test_an_option_whose_apply_fails_is_one_line_naming_the_plugin(capsys, monke
     assert main(["verify", "nothing.json", "--colour-scheme", "x"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("codecup: error: plugin 'colours': its option --colour-scheme raised KeyError: 'x'")
+
+
+@pytest.mark.parametrize("name", ["seed", "command", "run"])
+def test_an_option_skipped_for_a_clash_is_never_applied(capsys, tmp_path, name):
+    """It was said to be skipped, yet its apply ran with codecup's own value (``--seed``'s), and a
+    name like ``run`` or ``command`` took the place of what the parser had put there."""
+    applied = Applied()
+
+    class Clashes:
+        @hookimpl
+        def codecup_register_options(self, register):
+            register(GameOption(name=name, help="h", apply=applied))
+
+    ext = extensions(Clashes())
+    parser = build_parser(extensions=ext)
+    assert f"option --{name} clashes with one of codecup's own options; skipped" in capsys.readouterr().err
+    args = parser.parse_args(["play", "g", "a", "b", "--seed", "5"])
+    assert args.command == "play" and callable(args.run)
+    ext.apply(args, args.command)
+    ext.apply_file(argparse.Namespace(), {name: "7"}, tmp_path)
+    assert applied.values == []
+    assert name not in ext.file_keys() and ext.options_for("play") == []
+
+
+@pytest.mark.parametrize(
+    ("add_arguments", "said"),
+    [
+        (lambda parser: 1 / 0, "ZeroDivisionError: division by zero"),
+        (lambda parser: parser.add_argument("-h"), "ArgumentError: argument -h: conflicting option string"),
+    ],
+    ids=["raises", "clashes"],
+)
+def test_a_command_whose_add_arguments_fails_is_skipped_naming_the_plugin(
+    capsys, monkeypatch, add_arguments, said
+):
+    """It was a traceback on every command, ``codecup --help`` too."""
+    plugin = Colours(Applied())
+    plugin.command = attrs.evolve(plugin.command, add_arguments=add_arguments)
+    pm = make_plugin_manager(load_entry_points=False)
+    pm.register(plugin, name="colours")
+    pm.installed.add("colours")
+    ext = Extensions.from_plugin_manager(pm)
+    monkeypatch.setattr("codecup.cli.load_extensions", lambda: ext)
+    from codecup.cli import main
+
+    assert main(["--help"]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith(f"codecup: plugin 'colours': its command 'paint''s add_arguments raised {said}")
+    assert err.endswith("; skipped\n") and err.count("\n") == 1
+    assert "games" in out and "paint" not in out
+    assert main(["paint", "B"]) == 2  # no such command: a usage error
+    assert main(["verify", "nothing.json", "--colour-scheme", "dark"]) == 2  # the rest works: no such file
+    assert "nothing.json" in capsys.readouterr().err

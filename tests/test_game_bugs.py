@@ -115,8 +115,11 @@ def test_points_that_fail_are_a_referee_error_that_verifies(twentyone, points, f
         (Outcome((1.0, 0.0), (NORMAL,)), "outcome gave ends (SeatEnd("),
         (Outcome((1.0, 0.0), (NORMAL, NORMAL), {"x": float("inf")}), "extra data that is not JSON"),
         (Outcome((1.0, 0.0), (NORMAL, NORMAL), {"x": object()}), "extra data that is not JSON"),
+        # JSON makes the keys text: the record then never verified
+        (Outcome((1.0, 0.0), (NORMAL, NORMAL), {0: 3, 1: 4}), "not JSON (its key 0 is not text (a str))"),
+        (Outcome((1.0, 0.0), (NORMAL, NORMAL), {"x": [{True: 1}]}), "(its key True in ['x'][0] is not text"),
     ],
-    ids=["nan-score", "three-scores", "one-end", "inf-extra", "object-extra"],
+    ids=["nan-score", "three-scores", "one-end", "inf-extra", "object-extra", "int-key", "nested-bool-key"],
 )
 def test_an_outcome_that_is_not_one_score_and_end_per_seat_is_a_referee_error(twentyone, outcome, fragment):
     """NaN scores were recorded (invalid JSON, a record that did not verify, NaN standings),
@@ -175,6 +178,21 @@ def test_a_random_setup_that_is_not_text_is_the_plugins_error_before_the_game(tw
     with pytest.raises(PluginError, match=r"^the twentyone plugin failed: ") as caught:
         new_match(BadSetup(), BOTS, seed=3)
     assert fragment in str(caught.value)
+
+
+def test_a_random_setup_its_check_setup_refuses_is_the_plugins_error_before_the_game(twentyone):
+    """The game was played from a setup the game itself refuses, and its record did not verify."""
+
+    class Refused(twentyone):
+        def random_setup(self, rng, variant):
+            return "25"
+
+    said = (
+        "the twentyone plugin failed: its random_setup gave '25', which its check_setup refuses: setup must"
+    )
+    with pytest.raises(PluginError, match=f"^{said}"):
+        new_match(Refused(), BOTS, seed=3)
+    new_match(Refused(), BOTS, seed=3, setup="4")  # a setup given is checked as before
 
 
 def test_a_check_setup_that_gives_no_text_is_the_plugins_error(twentyone):

@@ -3,11 +3,17 @@
 For each registered game, a double round robin among its bots (in-process,
 the game's default clock, a fixed seed), with standings and the results site
 written under --out (one folder per game, and an index linking them).
+
+A game whose plugin fails before its games can be played (its random_setup,
+say) is named in one line on stderr and left out; every other game is played
+and the site written for them. The exit status is then 1, at the end: the demo
+is what shows that every installed game works.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -15,6 +21,7 @@ from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int
 from codecup.clock import DEFAULT_CLOCK_MODE
+from codecup.errors import PluginError
 from codecup.game import Game, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.plugins import GameRegistry, load_games
@@ -48,14 +55,21 @@ def run(args: argparse.Namespace) -> int:
     """Play every game's bots against each other and write the results."""
     registry = load_games()
     names = args.game or registry.names()
-    specs = {name: _spec(args, registry.get(name)) for name in names}  # an unknown game: before the folder
+    specs: dict[str, TournamentSpec | None] = {}
+    failed: set[str] = set()
+    for name in names:
+        game = registry.get(name)  # an unknown game: before the folder
+        try:
+            specs[name] = _spec(args, game)
+        except PluginError as exc:
+            failed.add(_not_played(name, exc))
     check_game_count(sum(s.estimated_games() for s in specs.values() if s is not None), "the demo")
     created = first_missing(args.out)
     output_dir(args.out)
     claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))
     try:
         with stop_on_signals(), released_on_failure(args.out, created):
-            return _demo(args, registry, specs)
+            return _demo(args, registry, specs, failed)
     except KeyboardInterrupt as exc:
         if not args.out.exists():  # stopped before its first game: the folder it made is gone again
             return report(exc, "no game had finished, so nothing was kept")
@@ -80,31 +94,52 @@ def _spec(args: argparse.Namespace, game: Game) -> TournamentSpec | None:
     )
 
 
-def _demo(args: argparse.Namespace, registry: GameRegistry, specs: dict[str, TournamentSpec | None]) -> int:
+def _not_played(name: str, exc: PluginError) -> str:
+    """Say in one line that ``name``'s plugin failed and its games are not played; its name."""
+    print(f"codecup: {name}: {exc}; its games were not played", file=sys.stderr, flush=True)
+    return name
+
+
+def _demo(
+    args: argparse.Namespace,
+    registry: GameRegistry,
+    specs: dict[str, TournamentSpec | None],
+    failed: set[str],
+) -> int:
+    """Play each game's tournament (one whose plugin fails is said and left out) and write the index;
+    1 if a game's plugin failed."""
     results: list[tuple[str, TournamentResult, float]] = []
     for name, spec in specs.items():
         if spec is None:
             print(f"{name}: fewer than two bots, skipped")
             continue
-        game, players = registry.get(name), spec.players
-        out = args.out / name
-        out.mkdir(exist_ok=True)
-        claim_folder(out, RunKind.TOURNAMENT)
-        if not args.quiet:
-            print(f"\n== {game.info.title}: {len(players)} bots, {spec.estimated_games()} games ==")
-            for line in spec.notes:
-                print(line)
-        start = time.perf_counter()
-        result = play_spec(spec, game, out, jobs=args.jobs, executor=None, quiet=args.quiet)
-        build_site(out, game, result)
-        elapsed = time.perf_counter() - start
-        results.append((name, result, elapsed))
-        print(result.summary())
+        try:
+            results.append((name, *_play(args, registry.get(name), spec)))
+        except PluginError as exc:
+            failed.add(_not_played(name, exc))
     played = {name: DemoEntry.played(name, registry.get(name).info.title, r, t) for name, r, t in results}
     entries = [  # the games of earlier runs too (a run of one game must not unlink the others)
         played.get(name) or DemoEntry.earlier(args.out / name, registry.get(name).info.title)
         for name in registry.names()
+        if name not in failed
     ]
     write_demo_index(args.out, [entry for entry in entries if entry is not None])
     print(f"\ndemo results in {args.out}/ (open {args.out / 'index.html'}, or: codecup view {args.out})")
-    return 0
+    return 1 if failed else 0
+
+
+def _play(args: argparse.Namespace, game: Game, spec: TournamentSpec) -> tuple[TournamentResult, float]:
+    """One game's tournament and its site under ``--out``; its result and how long it took."""
+    out = args.out / game.info.name
+    out.mkdir(exist_ok=True)
+    claim_folder(out, RunKind.TOURNAMENT)
+    if not args.quiet:
+        print(f"\n== {game.info.title}: {len(spec.players)} bots, {spec.estimated_games()} games ==")
+        for line in spec.notes:
+            print(line)
+    start = time.perf_counter()
+    result = play_spec(spec, game, out, jobs=args.jobs, executor=None, quiet=args.quiet)
+    build_site(out, game, result)
+    elapsed = time.perf_counter() - start
+    print(result.summary())
+    return result, elapsed

@@ -74,7 +74,9 @@ class LiveView:
         name = self.game.info.name
         try:
             text = self.game.render_text(match.setup, match.variant, self.moves)
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # sys.exit() too: the plugin's failure
             why = f"raised {where(exc)}"
         else:
             if isinstance(text, str):
@@ -226,9 +228,14 @@ def run(args: argparse.Namespace) -> int:
     if args.svg:
         try:
             drawn = game.render_svg(match.setup, match.variant, record.move_texts)
-        except Exception as exc:  # the plugin's drawing: the game and its record stand
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # the plugin's drawing (sys.exit() too): the game and its record stand
             why = f"the {game.info.name} plugin's render_svg raised {where(exc)}"
             raise CodecupError(f"--svg: {why}") from exc
+        if not isinstance(drawn, str):
+            why = f"the {game.info.name} plugin's render_svg gave {short(drawn)}, not text (a str)"
+            raise CodecupError(f"--svg: {why}")
         args.svg.write_text(drawn, "utf-8")
         print(f"final position drawn in {args.svg}")
     return 0

@@ -1,7 +1,10 @@
 """``codecup verify RECORD...``: replay records through the rules; exit 0 only if all agree.
 
 Exit status 1 if a record does not verify, 2 if a file is not a readable
-record (each such file gets one line on stderr; the others are still checked).
+record (each such file gets one line on stderr; the others are still checked),
+3 if the game plugin itself failed while checking a record (its code raised, or
+gave what codecup cannot use: one line naming it; the record is not judged).
+Of several, 2 comes first, then 3, then 1.
 """
 
 from __future__ import annotations
@@ -14,7 +17,10 @@ from codecup.cli.common import Subparsers, path_arg
 from codecup.errors import ConfigError
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import Record
-from codecup.verify import verify_record
+from codecup.verify import Verdict, verdict
+
+PLUGIN_FAILED = 3
+"""The exit status when the game plugin failed while checking a record (and every file was read)."""
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -26,39 +32,43 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def check(registry: GameRegistry, path: Path) -> list[str]:
-    """The problems of one record file (empty if it verifies); :class:`ConfigError` if unreadable."""
+def check(registry: GameRegistry, path: Path) -> Verdict:
+    """What checking one record file finds; :class:`ConfigError` if unreadable."""
     record = Record.read(path)
     try:
         game = registry.get(record.match.game)
         game.info.variant(record.match.variant)  # a variant the game does not know cannot be replayed
-        problems = verify_record(game, record)
+        found = verdict(game, record)
     except ConfigError as exc:  # an unknown game, or the game refuses the record's variant or setup
         raise ConfigError(f"{path}: {exc}") from None
     except Exception as exc:  # the record's contents are input too: anything it breaks is its fault
-        problems = [f"cannot replay the record: {exc!r}"]
-    if not problems:
+        found = Verdict((f"cannot replay the record: {exc!r}",))
+    if found.verifies:
         scores = list(record.result.scores)
         print(f"{path}: ok ({record.match.game}, {len(record.moves)} moves, scores {scores})")
-    return problems
+    return found
 
 
 def run(args: argparse.Namespace) -> int:
-    """Verify each record: 2 if any cannot be read, else 1 if any disagrees with the rules."""
+    """Verify each record: 2 if any cannot be read, else 3 if the plugin failed at any, else 1 if
+    any disagrees with the rules."""
     registry = load_games()
-    failed = unreadable = 0
+    failed = unreadable = plugin_failed = 0
     for path in args.records:
         try:
-            problems = check(registry, path)
+            found = check(registry, path)
         except ConfigError as exc:
             if len(args.records) == 1:
                 raise
             unreadable += 1
             print(f"codecup: error: {exc}", file=sys.stderr)
             continue
-        if problems:
+        if found.plugin_failure is not None:
+            plugin_failed += 1
+            print(f"{path}: NOT CHECKED: {found.plugin_failure}")
+        elif found.problems:
             failed += 1
             print(f"{path}: DOES NOT VERIFY")
-            for problem in problems:
+            for problem in found.problems:
                 print(f"    {problem}")
-    return 2 if unreadable else 1 if failed else 0
+    return 2 if unreadable else PLUGIN_FAILED if plugin_failed else 1 if failed else 0

@@ -35,7 +35,9 @@ class Drawing:
         name = game.info.name
         try:
             script = game.view_script()
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # sys.exit() too: the plugin's failure
             why = f"the {name} plugin's view_script raised {where(exc)}"
         else:
             if script is None or isinstance(script, str):
@@ -60,7 +62,9 @@ def frames_of(game: Game, record: Record, drawing: Drawing) -> list[Any] | str:
     name = game.info.name
     try:
         frames = game.view_frames(m.setup, m.variant, moves)
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # sys.exit() too: the plugin's failure
         why = f"the {name} plugin's view_frames raised {where(exc)}"
     else:
         problem = _frames_problem(frames, len(moves) + 1, json=drawing.script is not None)

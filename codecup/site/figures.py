@@ -25,6 +25,7 @@ class Bar:
     label: str
     y: float
     width: float
+    x: float = 0.0  # where the bar starts, right of the labels (left of 0 for a negative value)
     back: float = 0.0  # a lighter bar behind (a maximum), 0 for none
     frame: float = 0.0  # the full span drawn as a grey track, 0 for none
     text: str = ""
@@ -74,12 +75,16 @@ def points_chart(standings: Standings) -> BarChart:
     else:
         values = [row.standing.points for row in standings.rows]
         title = "Points"
-    top = max([*values, 1e-9])
+    # From a zero line: right for points above 0, left for points below (a game may give those)
+    lo, hi = min([*values, 0.0]), max([*values, 0.0])
+    scale = span / max(hi - lo, 1e-9)
+    zero = -lo * scale
     bars = tuple(
         Bar(
             label=row.standing.player,
             y=24 + i * ROW,
-            width=max(1.0, span * v / top) if v > 0 else 0.0,
+            x=zero + min(v, 0.0) * scale,
+            width=max(1.0, abs(v) * scale) if v else 0.0,
             text=f"{v:.3g}" if standings.per_game else f"{v:g}",
         )
         for i, (row, v) in enumerate(zip(standings.rows, values, strict=True))

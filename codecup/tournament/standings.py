@@ -235,7 +235,9 @@ def ranking_keys(game: Game, standings: Mapping[str, Standing]) -> dict[str, tup
         if bad is None:
             return {name: tuple(float(x) for x in key) for name, key in keys.items()}
         why = f"gave {short(bad)}, not a tuple of finite numbers"
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # sys.exit() too: the plugin's failure
         why = f"raised {where(exc)}"
     say_once(
         f"codecup: the {game.info.name} plugin's standing_key {why}:"

@@ -2,8 +2,10 @@
 
 ``--words PATH`` (``words:`` in a tournament file, relative to the file) sets
 the word list for every command that runs a game, and for ``score``: it is
-exported as ``$CODECUP_WORDS``, so this process and the programs it starts
-read the same list (see :mod:`codecup_games.lucky_words.words`).
+exported as ``$CODECUP_WORDS``, read by this process and the tournament workers
+it starts (see :mod:`codecup_games.lucky_words.words`). The bot programs a game
+starts get a clean environment, without it: the game gives each the same list
+as ``words.dat`` in its sandbox folder (``provided_files``).
 """
 
 from __future__ import annotations

@@ -517,3 +517,28 @@ def test_a_game_logged_is_on_the_site_even_when_the_terminal_stops_the_run(tmp_p
         )
     logged = [line for line in (tmp_path / "results.jsonl").read_text().splitlines() if line.strip()]
     assert len(seen) == len(logged) == 1
+
+
+def test_the_points_chart_draws_negative_points_left_of_a_zero_line():
+    """Every bar of negative points had width 0: a game of penalty points drew an empty chart."""
+    from types import SimpleNamespace
+
+    from codecup.site.figures import LABEL, WIDTH, points_chart
+
+    def standings(*points):
+        rows = [
+            SimpleNamespace(standing=SimpleNamespace(player=f"p{i}", points=p)) for i, p in enumerate(points)
+        ]
+        return SimpleNamespace(per_game=False, rows=rows)
+
+    span = WIDTH - LABEL - 70
+    bars = points_chart(standings(-5, -100, 0)).bars  # every one at most 0: zero on the right
+    assert [(b.x, b.width) for b in bars] == [
+        (span - 5 * span / 100, 5 * span / 100),
+        (0.0, span),
+        (span, 0.0),
+    ]
+    bars = points_chart(standings(3, -1)).bars  # zero a quarter of the way
+    assert [(b.x, b.width) for b in bars] == [(span / 4, 3 * span / 4), (0.0, span / 4)]
+    bars = points_chart(standings(4, 2)).bars  # as before: from the labels
+    assert [(b.x, b.width) for b in bars] == [(0.0, span), (0.0, span / 2)]

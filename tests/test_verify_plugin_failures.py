@@ -1,0 +1,98 @@
+"""``codecup verify`` tells the game plugin's failure from a record that does not verify, and names it.
+
+The plugin's bugs were blamed on the record: its ``extra_problems`` raising was "DOES NOT
+VERIFY: cannot replay the record", one returning text listed each character as a problem, its
+``check_setup`` raising was "replay failed". Now it is one line naming the plugin, and exit
+status 3 (2: a file not readable, 1: a record that does not verify).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from codecup.cli import main
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+from codecup.verify import Verdict, verdict
+
+BOTS = [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")]
+SAID = "the twentyone plugin failed while replaying it: "
+NOT_THE_RECORD = " (a bug in the game plugin, not necessarily in the record)"
+
+
+def extra_raises(self, recorded, replayed):
+    raise RuntimeError("extra_problems bug")
+
+
+def extra_text(self, recorded, replayed):
+    return "oops"
+
+
+def check_setup_raises(self, text, variant):
+    raise ValueError("check_setup bug")
+
+
+def referee_exits(self, setup, variant, seed):
+    yield from ()
+    raise SystemExit("referee: bye")
+
+
+BUGS = {
+    "extra-raises": (
+        "extra_problems",
+        extra_raises,
+        "its extra_problems raised RuntimeError: extra_problems bug",
+    ),
+    "extra-text": (
+        "extra_problems",
+        extra_text,
+        "its extra_problems gave 'oops', not a list of lines of text",
+    ),
+    "check-setup": ("check_setup", check_setup_raises, "its check_setup raised ValueError: check_setup bug"),
+    "referee-exits": ("referee", referee_exits, "its referee raised SystemExit: referee: bye"),
+}
+
+
+@pytest.fixture
+def record(tiny_game):
+    """A healthy record of Twenty-one, played before the plugin is made to fail."""
+    return asyncio.run(play_match(tiny_game, new_match(tiny_game, BOTS, seed=3)))
+
+
+@pytest.mark.parametrize("bug", BUGS, ids=list(BUGS))
+def test_the_plugins_failure_is_its_own_not_the_records(tiny_game, record, monkeypatch, bug):
+    method, broken, said = BUGS[bug]
+    assert verdict(tiny_game, record) == Verdict()
+    monkeypatch.setattr(type(tiny_game), method, broken)
+    found = verdict(tiny_game, record)
+    assert found.problems == () and not found.verifies
+    assert found.plugin_failure is not None
+    assert found.plugin_failure.startswith(SAID + said) and found.plugin_failure.endswith(NOT_THE_RECORD)
+
+
+def test_the_rules_failing_on_a_setup_they_took_is_the_plugins(tiny_game, record, monkeypatch):
+    """A setup check_setup took, that replay_state then fails on: "rules: the setup does not load"."""
+
+    def replay_state(self, setup, variant, extra):
+        raise RuntimeError("replay_state bug")
+
+    monkeypatch.setattr(type(tiny_game), "replay_state", replay_state)
+    found = verdict(tiny_game, record)
+    assert found.plugin_failure is not None and found.problems == ()
+    assert found.plugin_failure.startswith(SAID + "its rules raised RuntimeError: replay_state bug")
+
+
+def test_verify_says_it_in_one_line_with_a_status_of_its_own(
+    tiny_game, record, monkeypatch, tmp_path, capsys
+):
+    path = tmp_path / "g.json"
+    record.write(path)
+    assert main(["verify", str(path)]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(type(tiny_game), "extra_problems", extra_text)
+    assert main(["verify", str(path)]) == 3
+    out = capsys.readouterr().out
+    said = f"{SAID}its extra_problems gave 'oops', not a list of lines of text{NOT_THE_RECORD}"
+    assert out.splitlines() == [f"{path}: NOT CHECKED: {said}"]
