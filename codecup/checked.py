@@ -17,7 +17,7 @@ from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 from codecup.dialogue import Dialogue, Outcome, SeatEnd
-from codecup.errors import ConfigError, GameBugError, where
+from codecup.errors import PASS_THROUGH, ConfigError, GameBugError, where
 
 
 def short(value: object, limit: int = 60) -> str:
@@ -104,7 +104,9 @@ def checked_dialogue(make: Callable[[], object]) -> Dialogue:
     :class:`~codecup.errors.ConfigError`, said on purpose) or is no generator is the game's bug."""
     try:
         dialogue = make()
-    except (ConfigError, KeyboardInterrupt):
+    except PASS_THROUGH:
+        raise
+    except ConfigError:
         raise
     except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise GameBugError(f"its referee raised {where(exc)}") from exc

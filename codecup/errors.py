@@ -11,6 +11,16 @@ import traceback
 from pathlib import Path
 
 
+class Stopping(BaseException):
+    """codecup's own way of stopping a run from within (a tournament worker told to stop unwinds
+    its match by one): never taken for a plugin's or a bot's failure."""
+
+
+PASS_THROUGH: tuple[type[BaseException], ...] = (KeyboardInterrupt, Stopping)
+"""What a handler of a plugin's or a bot's failure (any exception, ``sys.exit()`` too) lets pass:
+Ctrl-C and codecup's own stopping."""
+
+
 class CodecupError(Exception):
     """Base class of every error this project raises on purpose."""
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from codecup.checks import text_arg
-from codecup.errors import CodecupError, ConfigError, PluginError, where
+from codecup.errors import PASS_THROUGH, CodecupError, ConfigError, PluginError, where
 from codecup.plugins import CodecupPluginManager, gather, load_games, make_plugin_manager, say_once
 
 if TYPE_CHECKING:  # codecup.cli imports this module: no import of it at run time
@@ -112,7 +112,9 @@ def _apply(owned: _OwnedOption, value: str) -> None:
     (a :class:`~codecup.errors.ConfigError`) is one line naming the plugin."""
     try:
         owned.option.apply(value)
-    except (CodecupError, OSError, KeyboardInterrupt):
+    except PASS_THROUGH:
+        raise
+    except (CodecupError, OSError):
         raise
     except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise PluginError(
@@ -128,7 +130,9 @@ def _guarded(owned: _OwnedCommand) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         try:
             status = command.run(args)
-        except (CodecupError, OSError, KeyboardInterrupt):  # said on purpose, or the system's, or Ctrl-C
+        except PASS_THROUGH:
+            raise
+        except (CodecupError, OSError):  # said on purpose, or the system's, or Ctrl-C
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
             why = f"raised {where(exc)}"
@@ -226,7 +230,7 @@ class Extensions:
             sub = subparsers.add_parser(command.name, help=command.help, description=command.description)
             try:
                 command.add_arguments(sub)
-            except KeyboardInterrupt:
+            except PASS_THROUGH:
                 raise
             except BaseException as exc:  # an argument that clashes (-h), any bug: the rest works
                 _drop(subparsers, command.name)

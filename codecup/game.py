@@ -29,6 +29,7 @@ from codecup.bots import RANDOM, Bot, RandomBot
 from codecup.checked import checked_text, per_seat_numbers, short
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import (
+    PASS_THROUGH,
     ConfigError,
     GameBugError,
     PluginError,
@@ -375,7 +376,7 @@ class Game(abc.ABC):
             raise
         except GameBugError as exc:
             raise PluginError(f"the {name} plugin failed: {exc}") from None
-        except KeyboardInterrupt:
+        except PASS_THROUGH:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
             raise PluginError(f"the {name} plugin failed: its {hook} raised {where(exc)}") from exc
@@ -438,7 +439,9 @@ def _asked(game: Game, method: str, variant: str) -> object:
     on purpose: a word list it lacks) is the plugin's :class:`PluginError`."""
     try:
         return getattr(game, method)(variant)
-    except (ConfigError, KeyboardInterrupt):
+    except PASS_THROUGH:
+        raise
+    except ConfigError:
         raise
     except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise PluginError(f"the {game.info.name} plugin failed: its {method} raised {where(exc)}") from exc
@@ -448,7 +451,7 @@ def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]
     """:meth:`Game.result_notes`, or none where the plugin fails at it (a report spoils no result)."""
     try:
         return tuple(str(note) for note in game.result_notes(seat, extra))
-    except KeyboardInterrupt:
+    except PASS_THROUGH:
         raise
     except BaseException:  # sys.exit() too
         return ()
@@ -458,7 +461,7 @@ def checked_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, .
     """The game's points for ``outcome``, one finite number per seat; else :class:`GameBugError`."""
     try:
         points = game.points(outcome, variant)
-    except KeyboardInterrupt:
+    except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise GameBugError(f"its points raised {where(exc)}") from exc

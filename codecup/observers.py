@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 import pluggy
 
+from codecup.errors import PASS_THROUGH
 from codecup.plugins import CodecupPluginManager, is_muted, mute_match_hooks
 
 
@@ -33,7 +34,7 @@ class Observers:
                 continue
             try:
                 impl.function(**{arg: kwargs[arg] for arg in impl.argnames})
-            except KeyboardInterrupt:
+            except PASS_THROUGH:
                 raise
             except BaseException as exc:  # sys.exit() too: the run goes on
                 if not (isinstance(self.pm, CodecupPluginManager) and name in self.pm.installed):

@@ -21,7 +21,7 @@ import pluggy
 
 from codecup import hookspecs
 from codecup.checked import short
-from codecup.errors import PluginError, UnknownGameError
+from codecup.errors import PASS_THROUGH, PluginError, UnknownGameError
 from codecup.game import Game, game_problems
 
 GROUP = "codecup"
@@ -212,7 +212,7 @@ def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object
     """The entry point's object, or None when importing it fails (then it is skipped)."""
     try:
         plugin: object = ep.load()
-    except KeyboardInterrupt:
+    except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() as it is imported too: its failure, not the command's end
         pm.skip(object(), ep.name, f"cannot import {ep.value}: {type(exc).__name__}: {exc}")
@@ -236,7 +236,7 @@ def gather(
         got: list[Any] = []
         try:
             returned = impl.function(**{arg: got.append for arg in impl.argnames})
-        except KeyboardInterrupt:
+        except PASS_THROUGH:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure, not the command's end
             problem = f"{hook} raised {type(exc).__name__}: {exc}"

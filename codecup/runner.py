@@ -27,7 +27,7 @@ from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loo
 from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
-from codecup.errors import CodecupError, GameBugError, where
+from codecup.errors import PASS_THROUGH, CodecupError, GameBugError, where
 from codecup.game import Game, checked_points
 from codecup.observers import Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
@@ -342,7 +342,9 @@ async def play_match(
             log.debug("the referee failed in a %s game", game.info.name, exc_info=exc)
             outcome = referee_bug_outcome(len(players), where(exc))
             points = (0.0,) * len(players)
-        except (KeyboardInterrupt, asyncio.CancelledError):
+        except PASS_THROUGH:
+            raise
+        except asyncio.CancelledError:
             raise
         except BaseException as exc:  # sys.exit() or a stray GeneratorExit: only a plugin's code does that
             outcome = game_bug_outcome(game.info.name, len(players), f"its code raised {where(exc)}")

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from codecup.bots import Bot
-from codecup.errors import ConfigError, DialogueError, GameBugError, MoveError, where
+from codecup.errors import PASS_THROUGH, ConfigError, DialogueError, GameBugError, MoveError, where
 from codecup.rules import State
 
 
@@ -107,7 +107,9 @@ class RulesPlayer(PlayerSession):
         :class:`State` is the game's bug (:class:`GameBugError`), not this seat's bot's."""
         try:
             state = self.new_state(setup)
-        except (ConfigError, MoveError, KeyboardInterrupt):
+        except PASS_THROUGH:
+            raise
+        except (ConfigError, MoveError):
             raise
         except BaseException as exc:  # sys.exit() too: the game's bug
             raise GameBugError(f"the rules raised {where(exc)} on the setup {setup!r}") from exc
@@ -173,7 +175,7 @@ class RulesPlayer(PlayerSession):
                 raise DialogueError(
                     f"line {self.heard} from the referee: {line!r} is not a legal move here: {exc}"
                 ) from None
-            except KeyboardInterrupt:
+            except PASS_THROUGH:
                 raise
             except BaseException as exc:  # the rules' own failure on a move (sys.exit() too), not the bot's
                 raise GameBugError(f"the rules raised {where(exc)} on the opponent's move {line!r}") from exc
@@ -195,7 +197,7 @@ class RulesPlayer(PlayerSession):
             # traceback here); the session cannot follow the game past it.
             self.done = True
             return move
-        except KeyboardInterrupt:
+        except PASS_THROUGH:
             raise
         except BaseException as exc:  # the rules' own failure on a move's text (sys.exit too), not the bot's
             raise GameBugError(f"the rules raised {where(exc)} on the move {move!r}") from exc

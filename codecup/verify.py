@@ -19,7 +19,16 @@ import attrs
 from codecup.checked import checked_dialogue, short
 from codecup.dialogue import Fault, Termination, game_bug_outcome
 from codecup.drive import derive_seed, drive
-from codecup.errors import CodecupError, ConfigError, GameBugError, MoveError, RecordError, SetupError, where
+from codecup.errors import (
+    PASS_THROUGH,
+    CodecupError,
+    ConfigError,
+    GameBugError,
+    MoveError,
+    RecordError,
+    SetupError,
+    where,
+)
 from codecup.game import Game, checked_points
 from codecup.record import FAULT, FROM, TO, Record
 
@@ -108,7 +117,7 @@ def _problems(game: Game, record: Record) -> list[str]:
         game.check_setup(match.setup, match.variant)
     except ConfigError as exc:
         return [f"setup: {exc}"]
-    except KeyboardInterrupt:
+    except PASS_THROUGH:
         raise
     except BaseException as exc:  # a game's bug (sys.exit() too)
         raise _PluginFailed(f"its check_setup raised {where(exc)}") from exc
@@ -127,7 +136,7 @@ def _problems(game: Game, record: Record) -> list[str]:
         return _game_bug_problems(game, record, str(exc))
     except Exception as exc:  # a record the referee cannot even replay does not verify
         return [f"replay failed: {_reason(exc)}"]
-    except KeyboardInterrupt:
+    except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() in its referee's dialogue: only a plugin's code does that
         raise _PluginFailed(f"its referee raised {where(exc)}") from exc
@@ -175,7 +184,7 @@ def _extra_problems(game: Game, recorded: Mapping[str, Any], replayed: Mapping[s
     """:meth:`Game.extra_problems`, checked: lines of text, else :class:`_PluginFailed`."""
     try:
         found = game.extra_problems(recorded, replayed)
-    except KeyboardInterrupt:
+    except PASS_THROUGH:
         raise
     except BaseException as exc:
         raise _PluginFailed(f"its extra_problems raised {where(exc)}") from exc
@@ -188,7 +197,9 @@ def _rules_checked(game: Game, record: Record) -> list[str]:
     """:func:`rules_problems`; the rules' own failure (not a move they refuse) is :class:`_PluginFailed`."""
     try:
         return rules_problems(game, record)
-    except (CodecupError, KeyboardInterrupt):
+    except PASS_THROUGH:
+        raise
+    except CodecupError:
         raise
     except BaseException as exc:
         raise _PluginFailed(f"its rules raised {where(exc)}") from exc
@@ -198,7 +209,7 @@ def _context(game: Game, recorded: Mapping[str, Any], replayed: Mapping[str, Any
     """:meth:`Game.replay_context`: a note to the problems, which the plugin failing at spoils nothing."""
     try:
         return [str(line) for line in game.replay_context(recorded, replayed)]
-    except KeyboardInterrupt:
+    except PASS_THROUGH:
         raise
     except BaseException:
         return []

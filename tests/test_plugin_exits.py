@@ -82,6 +82,30 @@ def test_a_match_hook_that_exits_is_muted_and_the_match_goes_on(tiny_pm, tiny_ga
     )
 
 
+@pytest.mark.parametrize("where", ["referee", "points"])
+def test_a_worker_told_to_stop_unwinds_its_match_through_the_games_code(tiny_game, where):
+    """A tournament worker told to stop (SIGTERM) raises a SystemExit of codecup's own in its match
+    to unwind it, wherever the signal lands in the referee's thread: in the game's code, it must
+    not be taken for the plugin's sys.exit() (the match would end as a referee error, logged as
+    played)."""
+    from codecup.tournament.executor import _Terminate
+
+    class Stopped(type(tiny_game)):  # type: ignore[misc]
+        def referee(self, setup, variant, seed):
+            if where == "referee":
+                raise _Terminate(1)
+            return super().referee(setup, variant, seed)
+
+        def points(self, outcome, variant):
+            if where == "points":
+                raise _Terminate(1)
+            return super().points(outcome, variant)
+
+    game = Stopped()
+    with pytest.raises(_Terminate):
+        asyncio.run(play_match(game, new_match(game, BOTS, seed=3)))
+
+
 @pytest.mark.parametrize("where", ["referee", "rules", "points"])
 def test_a_game_whose_code_exits_is_a_referee_error_naming_the_plugin(tiny_game, where):
     twentyone = type(tiny_game)

@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from codecup.checked import json_problem, short
-from codecup.errors import where
+from codecup.errors import PASS_THROUGH, where
 from codecup.game import Game
 from codecup.plugins import say_once
 from codecup.record import Record
@@ -35,7 +35,7 @@ class Drawing:
         name = game.info.name
         try:
             script = game.view_script()
-        except KeyboardInterrupt:
+        except PASS_THROUGH:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
             why = f"the {name} plugin's view_script raised {where(exc)}"
@@ -62,7 +62,7 @@ def frames_of(game: Game, record: Record, drawing: Drawing) -> list[Any] | str:
     name = game.info.name
     try:
         frames = game.view_frames(m.setup, m.variant, moves)
-    except KeyboardInterrupt:
+    except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() too: the plugin's failure
         why = f"the {name} plugin's view_frames raised {where(exc)}"

@@ -38,7 +38,7 @@ import pluggy
 
 from codecup import owner
 from codecup.clock import WALL
-from codecup.errors import CodecupError, ConfigError
+from codecup.errors import CodecupError, ConfigError, Stopping
 from codecup.processes import alive, signal_name
 from codecup.record import MatchInfo, Record
 
@@ -123,8 +123,9 @@ _TRACKER_QUIET = "ignore:resource_tracker:UserWarning"
 WORKER_GRACE = 2.5
 
 
-class _Terminate(SystemExit):
-    """Raised in a worker's main thread by SIGTERM: unwinds the match, which closes its bots."""
+class _Terminate(SystemExit, Stopping):
+    """Raised in a worker's main thread by SIGTERM: unwinds the match, which closes its bots
+    (a :class:`~codecup.errors.Stopping`: no handler of a plugin's ``sys.exit()`` takes it for one)."""
 
 
 def _kill_self_after(seconds: float) -> None:

@@ -19,7 +19,7 @@ import attrs
 
 from codecup.checked import is_number, short
 from codecup.dialogue import Termination
-from codecup.errors import where
+from codecup.errors import PASS_THROUGH, where
 from codecup.game import Game, Standing
 from codecup.plugins import say_once
 from codecup.record import Record
@@ -235,7 +235,7 @@ def ranking_keys(game: Game, standings: Mapping[str, Standing]) -> dict[str, tup
         if bad is None:
             return {name: tuple(float(x) for x in key) for name, key in keys.items()}
         why = f"gave {short(bad)}, not a tuple of finite numbers"
-    except KeyboardInterrupt:
+    except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() too: the plugin's failure
         why = f"raised {where(exc)}"
