@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import contextvars
-import ctypes
 import os
-import sys
-import threading
 import time
 import traceback
 from collections import deque
 
 import attrs
 
-from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, Timer, loop_time
+from codecup.clock import Timer, loop_time
 from codecup.dialogue import Fault, Termination
 from codecup.drive import END_OF_OUTPUT
 from codecup.errors import GameBugError
 from codecup.game import PlayerSession
+from codecup.players.answer import AnswerLimits, answer
 from codecup.players.base import Player
 
 LOG_CAP = 4000
@@ -26,65 +23,6 @@ LOG_CAP = 4000
 TASKS = "/proc/self/task"
 """The referee's threads; each one's ``schedstat``: its time on a processor and waiting for one,
 in nanoseconds (Linux)."""
-
-
-def answer_bound(clock: float) -> float:
-    """The longest an in-process bot may take to answer one line, in wall seconds, on a clock of
-    ``clock`` seconds: as long as a program could be given for its whole clock (its computing
-    stretched by a loaded machine, :data:`~codecup.clock.STARVED_LIMIT`, plus its idling,
-    :data:`~codecup.clock.BACKSTOP_FACTOR`), and a second."""
-    return (STARVED_LIMIT + BACKSTOP_FACTOR) * clock + 1.0
-
-
-class _Abandoned(BaseException):
-    """Raised in the thread of an answer that never came, to stop it where Python can."""
-
-
-@attrs.define(eq=False)
-class _Answer:
-    """One answer of a session, computed in a thread of its own."""
-
-    lines: list[str] = attrs.field(factory=list)
-    error: BaseException | None = None
-    spent: float = 0.0  # by the thread's own timer, where it measures it
-    busy: float = 0.0  # the thread's time running or waiting for a processor (see busy_time)
-    done: threading.Event = attrs.field(factory=threading.Event)
-
-    def compute(self, session: PlayerSession, line: str, timer: Timer | None) -> None:
-        t0 = timer() if timer is not None else 0.0
-        busy0 = thread_busy_time() if timer is not None else 0.0
-        try:
-            self.lines = list(session.receive(line))
-        except BaseException as exc:  # the bot's own SystemExit too: a crash of its seat
-            self.error = exc
-        finally:
-            if timer is not None:
-                self.spent = timer() - t0
-                self.busy = thread_busy_time() - busy0
-            self.done.set()
-
-
-def _stop(thread: threading.Thread) -> None:
-    """Raise :class:`_Abandoned` in ``thread`` at its next Python instruction (a thread blocked in
-    C code stays blocked; it dies with the process, being a daemon)."""
-    if thread.ident is not None:
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Abandoned))
-
-
-def _where(thread: threading.Thread) -> str:
-    """Where ``thread`` is now (its stack), for the record."""
-    frame = sys._current_frames().get(thread.ident or 0)
-    return "".join(traceback.format_stack(frame)) if frame is not None else ""
-
-
-def thread_busy_time() -> float:
-    """Seconds the calling thread has run or waited for a processor (Linux), else its processor time."""
-    try:
-        with open("/proc/thread-self/schedstat") as f:
-            ran, waited, _ = f.read().split()
-        return (int(ran) + int(waited)) / 1e9
-    except (OSError, ValueError):
-        return time.thread_time()
 
 
 def busy_time() -> float:
@@ -108,16 +46,15 @@ def busy_time() -> float:
 
 @attrs.define(eq=False)
 class InProcessPlayer(Player):
-    """Runs a :class:`PlayerSession`, one answer at a time, each bounded by ``bound`` seconds.
+    """Runs a :class:`PlayerSession`, one answer at a time, each bounded by ``limits``.
 
     The session computes when it is sent a line, so the time spent in
     :meth:`send` is charged at the seat's next wait (:meth:`hidden_time`); an
     answer that took longer than the clock allowed is turned into a time-out.
-    It computes in a thread of its own while the referee waits for it (nothing
-    else runs meanwhile, as if it computed in the referee's): an answer not
-    given within ``bound`` seconds (:func:`answer_bound`) is a time-out, and the
-    thread is abandoned (stopped where Python can stop it), so a bot that never
-    returns cannot hold the run up.
+    It computes in a thread of its own while the referee waits for it
+    (:func:`~codecup.players.answer.answer`): an answer overdue past ``limits``
+    is a time-out, its thread abandoned, so a bot that never returns cannot
+    hold the run up.
     Under the cpu clock (``timer`` is the thread's processor time) a bot that
     sleeps or blocks uses none, so, as for a program, the time it is neither
     running nor waiting for a processor is bounded by the wait's wall-clock
@@ -128,9 +65,9 @@ class InProcessPlayer(Player):
 
     session: PlayerSession
     timer: Timer = time.perf_counter  # the referee gives its loop's clock; time.thread_time charges CPU
-    bound: float = answer_bound(30.0)
+    limits: AnswerLimits = attrs.field(factory=lambda: AnswerLimits.for_clock(30.0))
     stuck: str | None = None
-    """Why it was given up on: an answer that did not come within :attr:`bound`."""
+    """Why it was given up on: an answer overdue past :attr:`limits`."""
     pending: deque[str] = attrs.field(factory=deque)
     thinking: float = 0.0
     idling: float = 0.0
@@ -150,33 +87,25 @@ class InProcessPlayer(Player):
         if idle_checked:
             wall0, busy0 = loop_time(), busy_time()
         t0 = self.timer()
-        answer = _Answer()
-        thread = threading.Thread(  # in the referee's context (what its clock charges: budget.wall_charged)
-            target=contextvars.copy_context().run,
-            args=(answer.compute, self.session, line, self.timer if idle_checked else None),
-            name="codecup-in-process-bot",
-            daemon=True,
-        )
-        thread.start()
-        if not answer.done.wait(self.bound):
-            self.stuck = f"no answer within {self.bound:.1f}s (wall time): its thread was abandoned"
-            self.log = f"{self.stuck}; it was at:\n{_where(thread)}"[-LOG_CAP:]
-            _stop(thread)
-            self.thinking += self.bound  # past any clock: its time is up, whatever it measured
+        found = answer(self.session, line, self.timer if idle_checked else None, self.limits)
+        if found.given_up is not None:
+            self.stuck = found.given_up
+            self.log = f"{found.given_up}; it was at:\n{found.stack}"[-LOG_CAP:]
+            self.thinking += self.limits.cpu + self.limits.wall  # past any clock: its time is up
             return
-        if isinstance(answer.error, GameBugError):  # the game's rules failed in the session: no
-            raise answer.error  # fault of this seat's bot
-        if answer.error is not None:  # a buggy bot is a crash of that seat, not of the referee
-            self.error = f"bot raised {answer.error!r}"
-            self.log = "".join(traceback.format_exception(answer.error))[-LOG_CAP:]
-        self.pending.extend(answer.lines)
-        spent = answer.spent if idle_checked else self.timer() - t0
+        if isinstance(found.error, GameBugError):  # the game's rules failed in the session: no
+            raise found.error  # fault of this seat's bot
+        if found.error is not None:  # a buggy bot is a crash of that seat, not of the referee
+            self.error = f"bot raised {found.error!r}"
+            self.log = "".join(traceback.format_exception(found.error))[-LOG_CAP:]
+        self.pending.extend(found.lines)
+        spent = found.spent if idle_checked else self.timer() - t0
         self.thinking += spent
         if idle_checked:
             # Not idle: running, waiting for a processor, or for the interpreter's lock while
             # another thread of the referee ran or waited (a Dask worker's threads share one).
             # Its thread, gone by now, is no longer among the referee's: its own time is added.
-            busy = max(spent, busy_time() - busy0 + answer.busy)
+            busy = max(spent, busy_time() - busy0 + found.busy)
             self.idling += max(0.0, loop_time() - wall0 - busy)
 
     def charged_by_wall(self) -> None:

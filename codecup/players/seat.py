@@ -13,8 +13,9 @@ from codecup.clock import CPU, loop_time
 from codecup.drive import derive_seed
 from codecup.errors import ConfigError
 from codecup.game import Game
+from codecup.players.answer import AnswerLimits
 from codecup.players.base import Player
-from codecup.players.inprocess import InProcessPlayer, answer_bound
+from codecup.players.inprocess import InProcessPlayer
 from codecup.players.subprocess import SubprocessPlayer, SubprocessSettings
 from codecup.record import MatchInfo
 from codecup.sandbox import Box, Policy
@@ -79,7 +80,7 @@ def make_player(
         except Exception as exc:  # the plugin's: said in the game, where its failure belongs
             session = FailedSession(exc)
         timer = time.thread_time if match.clock_mode == CPU else loop_time
-        return InProcessPlayer(session, timer=timer, bound=answer_bound(match.clock))
+        return InProcessPlayer(session, timer=timer, limits=AnswerLimits.for_clock(match.clock))
     cwd = Path(info.directory) if info.directory else Path.cwd()
     others = tuple(p.directory for i, p in enumerate(match.players) if i != seat and p.directory)
     provided = tuple((f.name, str(f.source)) for f in game.provided_files(match.variant))

@@ -10,8 +10,8 @@ import attrs
 import pytest
 
 from codecup.dialogue import Termination
-from codecup.players import seat
-from codecup.players.inprocess import InProcessPlayer, answer_bound
+from codecup.players.answer import AnswerLimits, overdue
+from codecup.players.inprocess import InProcessPlayer
 from codecup.record import PlayerInfo
 from codecup.runner import play_match
 
@@ -58,12 +58,18 @@ def _played_in_a_thread(game, match) -> object:
     return result[0]
 
 
-@pytest.mark.parametrize("stuck", [Spinner, Blocked])
+@pytest.mark.parametrize(
+    ("stuck", "why"),
+    [(Spinner, "of processor time, more than its whole clock"), (Blocked, "idle (asleep or blocked)")],
+)
 @pytest.mark.parametrize("clock_mode", ["cpu", "wall"])
-def test_an_in_process_bot_that_never_answers_times_out(tiny_game, monkeypatch, stuck, clock_mode):
+def test_an_in_process_bot_that_never_answers_times_out(tiny_game, monkeypatch, stuck, why, clock_mode):
     """A plugin's bot whose move never returned (a loop, a sleep) hung `codecup play` and
-    tournaments for ever, whatever the clock: its thinking was measured, never bounded."""
-    monkeypatch.setattr(seat, "answer_bound", lambda clock: 1.0)
+    tournaments for ever, whatever the clock: its thinking was measured, never bounded. Its
+    thread is now watched as a program is: past its whole clock of processor time, or idle past
+    the backstop, it is given up."""
+    limits = AnswerLimits(cpu=0.3, idle=0.3, wall=120.0)
+    monkeypatch.setattr(AnswerLimits, "for_clock", classmethod(lambda cls, clock: limits))
     sessions = [stuck(), Quick()]
     monkeypatch.setattr(tiny_game, "new_player_checked", lambda *_: sessions.pop(0))  # seat 0, then 1
     bots = (PlayerInfo(name="a", bot="random"), PlayerInfo(name="b", bot="random"))
@@ -73,7 +79,7 @@ def test_an_in_process_bot_that_never_answers_times_out(tiny_game, monkeypatch, 
     record = _played_in_a_thread(tiny_game, match)
     end = record.result.termination  # type: ignore[attr-defined]
     assert [e.kind for e in end] == [Termination.TIMEOUT, Termination.NORMAL], end
-    assert "no answer within 1.0s (wall time): its thread was abandoned" in end[0].message
+    assert why in end[0].message and "its thread was abandoned" in end[0].message, end[0].message
     assert "it was at:" in record.logs[0] and "receive" in record.logs[0]  # type: ignore[attr-defined]
     if stuck is Spinner:  # stopped where Python can stop it
         deadline = time.monotonic() + 30
@@ -98,9 +104,17 @@ def _is_spinner(thread: threading.Thread) -> bool:
     return False
 
 
-def test_an_answers_bound_is_what_a_program_could_take_for_its_whole_clock():
-    assert answer_bound(30.0) == pytest.approx(301.0)
-    assert answer_bound(1.0) == pytest.approx(11.0)
+def test_an_answer_is_given_up_only_past_what_its_whole_clock_allows():
+    """The same bounds as a program's wait for its whole clock: a loaded machine's waiting for a
+    processor is neither processor time nor idling (a red team's bots were given up at 11 s with
+    most of their clock left, under 64 busy loops)."""
+    limits = AnswerLimits.for_clock(1.0)
+    assert limits == AnswerLimits(cpu=2.0, idle=2.5, wall=8 * (2.5 + 1.0 + 1.0))
+    assert overdue((1.9, 22.0), 25.0, limits) is None  # starved: waited for a processor
+    assert "processor time" in (overdue((2.1, 0.0), 2.2, limits) or "")
+    assert "idle" in (overdue((0.1, 0.1), 2.8, limits) or "")
+    assert "no answer within 36.0s" in (overdue(None, 36.5, limits) or "")
+    assert overdue(None, 30.0, limits) is None  # where the kernel does not say: the wall bound only
 
 
 def test_a_bots_own_system_exit_is_a_crash_of_its_seat():
