@@ -7,7 +7,7 @@ from typing import Protocol, TypeVar
 
 import attrs
 
-from codecup.errors import GameBugError, where
+from codecup.errors import PASS_THROUGH, GameBugError, where
 from codecup.rules import State
 
 S_contra = TypeVar("S_contra", bound=State, contravariant=True)
@@ -40,13 +40,18 @@ class RandomBot:
         return cls(random.Random(seed))
 
     def choose(self, state: State) -> str:
-        """Any listed legal move, each equally likely. The rules failing to list them (raising, or
-        listing none for a seat to move) is the game's bug (:class:`GameBugError`), not this bot's."""
+        """Any listed legal move, each equally likely (by ``len`` and indexing: the rules may list
+        them lazily). The rules failing to list them (raising, or listing none for a seat to move)
+        is the game's bug (:class:`GameBugError`), not this bot's."""
         try:
-            moves = list(state.legal_moves())
-        except Exception as exc:
+            moves = state.legal_moves()
+            if len(moves) == 0:
+                seat = state.to_move
+                raise GameBugError(f"the rules' legal_moves listed no move for seat {seat}, whose turn it is")
+            return self.rng.choice(moves)
+        except PASS_THROUGH:
+            raise
+        except GameBugError:
+            raise
+        except BaseException as exc:  # sys.exit() too: the rules', not this bot's
             raise GameBugError(f"the rules' legal_moves raised {where(exc)}") from exc
-        if not moves:
-            seat = state.to_move
-            raise GameBugError(f"the rules' legal_moves listed no move for seat {seat}, whose turn it is")
-        return self.rng.choice(moves)

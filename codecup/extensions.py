@@ -132,7 +132,7 @@ def _guarded(owned: _OwnedCommand) -> Callable[[argparse.Namespace], int]:
             status = command.run(args)
         except PASS_THROUGH:
             raise
-        except (CodecupError, OSError):  # said on purpose, or the system's, or Ctrl-C
+        except (CodecupError, OSError):  # said on purpose, or the system's
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
             why = f"raised {where(exc)}"

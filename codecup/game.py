@@ -248,7 +248,9 @@ class Game(abc.ABC):
             raise ConfigError(f"a bot of {name} has a method choose(state) -> move; {kind} has none")
         try:
             wire = self.wire(variant)
-        except Exception as exc:  # the game's rules, not the seat's bot
+        except PASS_THROUGH:
+            raise
+        except BaseException as exc:  # the game's rules (sys.exit() too), not the seat's bot
             raise GameBugError(f"the rules' wire raised {where(exc)}") from exc
         if not isinstance(wire, Wire):
             raise GameBugError(f"the rules' wire gave {wire!r:.60}, not a codecup.session.Wire")

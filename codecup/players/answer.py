@@ -1,18 +1,24 @@
-"""One answer of an in-process bot, computed in a thread of its own and given up when overdue.
+"""The answers of an in-process bot, computed in a thread of its own and given up when overdue.
 
 A built-in bot runs in the referee's process; a plugin's bot that loops or blocks for ever
-would hold the run up. So each answer is computed in a thread while the referee waits for it
-(nothing else runs meanwhile), and the thread is watched as a program is: given up once it has
-used more processor time than its whole clock, or idled (neither running nor waiting for a
-processor: asleep, blocked) longer than the cpu clock's backstop, or taken longer in all than a
-program's wait could stretch on a loaded machine. A thread given up is abandoned: stopped where
-Python can stop it (a loop is), else left blocked until the process ends (it is a daemon).
+would hold the run up. So a player's answers are computed one after another in a thread of its
+own (:class:`AnswerThread`: one thread and one context for the whole game, so what a bot keeps in
+thread-local or context state lasts from one answer to the next) while the referee waits for
+each, and the thread is watched as a program is: given up once an answer has used more processor
+time than the whole clock, or the process has been idle (no thread of it running or waiting for
+a processor: the bot asleep or blocked) longer than the cpu clock's backstop, or the answer has
+taken longer in all than a program's wait could stretch on a loaded machine. A thread given up
+is abandoned: stopped where Python can stop it (a loop is; the stop is raised again until it
+ends), else left blocked until the process ends (it is a daemon). A call that holds the
+interpreter's lock in C code holds the referee too: no thread of the process runs meanwhile.
 """
 
 from __future__ import annotations
 
 import contextvars
 import ctypes
+import os
+import queue
 import sys
 import threading
 import time
@@ -31,13 +37,20 @@ STARTUP = 1.0
 """Seconds of processor time an answer may take past its clock: the start-up allowance a first
 answer has."""
 
+THREAD_NAME = "codecup-in-process-bot"
+"""The name of a player's answer thread."""
+
+TASKS = "/proc/self/task"
+"""The referee's threads; each one's ``schedstat``: its time on a processor and waiting for one,
+in nanoseconds (Linux)."""
+
 
 @attrs.frozen
 class AnswerLimits:
     """How much one answer may take before it is given up: more than the whole clock allows."""
 
     cpu: float  # seconds of its thread's processor time
-    idle: float  # seconds neither running nor waiting for a processor
+    idle: float  # seconds in which no thread of the process ran or waited for a processor
     wall: float  # seconds in all, however loaded the machine
 
     @classmethod
@@ -60,9 +73,6 @@ class Answer:
     lines: list[str] = attrs.field(factory=list)
     error: BaseException | None = None
     spent: float = 0.0  # by the thread's own timer, where it measures it
-    busy: float = 0.0
-    """The thread's time running or waiting for a processor over its whole life (its wait to start
-    included: on a loaded machine that is no idling of the bot's), where it measures it."""
     given_up: str | None = None
     """Why it was given up (then it has no lines)."""
     stack: str = ""
@@ -70,7 +80,7 @@ class Answer:
     done: threading.Event = attrs.field(factory=threading.Event)
 
     def compute(self, session: PlayerSession, line: str, timer: Timer | None) -> None:
-        """The session's answer to ``line`` (run in the answer's own thread)."""
+        """The session's answer to ``line`` (run in the player's answer thread)."""
         t0 = timer() if timer is not None else 0.0
         try:
             self.lines = list(session.receive(line))
@@ -79,56 +89,138 @@ class Answer:
         finally:
             if timer is not None:
                 self.spent = timer() - t0
-                self.busy = sum(thread_times() or (time.thread_time(), 0.0))
             self.done.set()
 
 
-def answer(session: PlayerSession, line: str, timer: Timer | None, limits: AnswerLimits) -> Answer:
-    """The session's answer to ``line``, computed in a thread of its own (in the caller's context:
-    what its clock charges) and timed there by ``timer`` where given; given up past ``limits``."""
-    found = Answer()
-    thread = threading.Thread(
-        target=contextvars.copy_context().run,
-        args=(found.compute, session, line, timer),
-        name="codecup-in-process-bot",
-        daemon=True,
-    )
-    start = time.monotonic()
-    thread.start()
-    while not found.done.wait(POLL):
-        why = overdue(thread_times(thread.native_id), time.monotonic() - start, limits)
-        if why is not None:
-            found.given_up, found.stack = f"{why}: its thread was abandoned", _where(thread)
-            _stop(thread)
-            break
-    return found
+_Job = tuple[Answer, PlayerSession, str, "Timer | None"]
 
 
-def overdue(times: tuple[float, float] | None, wall: float, limits: AnswerLimits) -> str | None:
-    """Why an answer whose thread has run and waited for a processor ``times`` seconds (None: not
-    known) in ``wall`` seconds is given up; None while it may still come."""
-    if times is not None:
-        ran, waited = times
+@attrs.define(eq=False)
+class AnswerThread:
+    """The thread one player's answers are computed in, one after another, in one context (the
+    referee's, copied as its first answer is asked for: what its clock charges)."""
+
+    limits: AnswerLimits
+    _jobs: queue.SimpleQueue[_Job | None] = attrs.field(factory=queue.SimpleQueue, init=False)
+    _thread: threading.Thread | None = attrs.field(default=None, init=False)
+    _context: contextvars.Context | None = attrs.field(default=None, init=False)
+
+    def answer(self, session: PlayerSession, line: str, timer: Timer | None) -> Answer:
+        """The session's answer to ``line``, timed by ``timer`` in the thread where given; given up
+        (and the thread abandoned) past :attr:`limits`."""
+        thread = self._started()
+        found = Answer()
+        self._jobs.put((found, session, line, timer))
+        if found.done.wait(POLL):  # most answers: nothing read about the thread
+            return found
+        # Measured from here on (the first moment is not counted: the limits are far above it).
+        start, busy0, ran0 = time.monotonic(), busy_time(), _ran(thread)
+        while not found.done.wait(POLL):
+            ran = None if ran0 is None else (_ran(thread) or ran0) - ran0
+            why = overdue(ran, busy_time() - busy0, time.monotonic() - start, self.limits)
+            if why is not None:
+                found.given_up, found.stack = f"{why}: its thread was abandoned", _where(thread)
+                _abandon(thread)
+                self._thread = None  # a later answer (none is asked for) would get a thread of its own
+                break
+        return found
+
+    def close(self) -> None:
+        """End the thread once it has computed what it was given."""
+        if self._thread is not None:
+            self._jobs.put(None)
+            self._thread = None
+
+    def _started(self) -> threading.Thread:
+        if self._thread is None:
+            if self._context is None:
+                self._context = contextvars.copy_context()
+            self._jobs = queue.SimpleQueue()
+            self._thread = threading.Thread(
+                target=self._context.run,
+                args=(_serve, self._jobs),
+                name="codecup-in-process-bot",
+                daemon=True,
+            )
+            self._thread.start()
+        return self._thread
+
+
+def _serve(jobs: queue.SimpleQueue[_Job | None]) -> None:
+    """Compute the answers put into ``jobs`` until it says stop (None)."""
+    while (job := jobs.get()) is not None:
+        found, session, line, timer = job
+        found.compute(session, line, timer)
+
+
+def overdue(ran: float | None, busy: float, wall: float, limits: AnswerLimits) -> str | None:
+    """Why an answer is given up whose thread has run ``ran`` seconds (None: not known) in ``wall``
+    seconds, in which the process's threads ran or waited for a processor ``busy`` seconds; None
+    while it may still come. Waiting for the interpreter's lock while another thread runs is no
+    idling (a Dask worker's threads share one)."""
+    if ran is not None:
         if ran > limits.cpu:
             return f"no answer after {ran:.2f}s of processor time, more than its whole clock"
-        idle = wall - ran - waited
-        if idle > limits.idle:
-            return f"no answer after {idle:.2f}s idle (asleep or blocked), more than its clock's backstop"
+        if wall - busy > limits.idle:
+            return (
+                f"no answer after {wall - busy:.2f}s idle (asleep or blocked), more than its clock's backstop"
+            )
     if wall > limits.wall:
         return f"no answer within {limits.wall:.1f}s"
     return None
 
 
-def thread_times(native_id: int | None = None) -> tuple[float, float] | None:
-    """Seconds the thread ``native_id`` (None: the calling one) has run and waited for a processor
-    (Linux's ``schedstat``); None where the kernel does not say."""
-    path = "/proc/thread-self/schedstat" if native_id is None else f"/proc/self/task/{native_id}/schedstat"
+def busy_time() -> float:
+    """Seconds the referee's threads have run or waited for a processor, all added up: while one
+    of them runs or waits with the interpreter's lock, a thinking bot on another waits for it, and
+    is not idle. Where the kernel does not say, the process's processor time."""
     try:
-        with open(path) as f:
-            ran, waited, _ = f.read().split()
-        return int(ran) / 1e9, int(waited) / 1e9
+        total = 0
+        with os.scandir(TASKS) as tasks:
+            for task in tasks:
+                try:
+                    with open(f"{task.path}/schedstat") as f:
+                        ran, waited, _ = f.read().split()
+                except (FileNotFoundError, ProcessLookupError):  # a thread that has just ended
+                    continue
+                total += int(ran) + int(waited)
+        return total / 1e9
     except (OSError, ValueError):
+        return time.process_time()
+
+
+def _ran(thread: threading.Thread) -> float | None:
+    """Seconds ``thread`` has run on a processor (Linux's ``schedstat``); None where not known."""
+    try:
+        with open(f"{TASKS}/{thread.native_id}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
         return None
+
+
+_abandoned: list[threading.Thread] = []
+_abandoned_lock = threading.Lock()
+
+
+def _abandon(thread: threading.Thread) -> None:
+    """Stop ``thread`` where Python can, and again every :data:`POLL` seconds while it lives (a bot
+    that catches the stop in a loop goes on otherwise, slowing every later game of the process)."""
+    _stop(thread)
+    with _abandoned_lock:
+        _abandoned.append(thread)
+        if len(_abandoned) == 1:
+            threading.Thread(target=_stop_abandoned, name="codecup-abandoned-bots", daemon=True).start()
+
+
+def _stop_abandoned() -> None:
+    while True:
+        time.sleep(POLL)
+        with _abandoned_lock:
+            _abandoned[:] = [t for t in _abandoned if t.is_alive()]
+            if not _abandoned:
+                return
+            for thread in _abandoned:
+                _stop(thread)
 
 
 def _stop(thread: threading.Thread) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 import traceback
 from collections import deque
@@ -14,34 +13,11 @@ from codecup.dialogue import Fault, Termination
 from codecup.drive import END_OF_OUTPUT
 from codecup.errors import GameBugError
 from codecup.game import PlayerSession
-from codecup.players.answer import AnswerLimits, answer
+from codecup.players.answer import AnswerLimits, AnswerThread, busy_time
 from codecup.players.base import Player
 
 LOG_CAP = 4000
 """Characters of a bot's traceback kept for the record."""
-
-TASKS = "/proc/self/task"
-"""The referee's threads; each one's ``schedstat``: its time on a processor and waiting for one,
-in nanoseconds (Linux)."""
-
-
-def busy_time() -> float:
-    """Seconds the referee's threads have run or waited for a processor, all added up: while one
-    of them runs or waits with the interpreter's lock, a thinking bot on another waits for it, and
-    is not idle. Where the kernel does not say, the process's processor time."""
-    try:
-        total = 0
-        with os.scandir(TASKS) as tasks:
-            for task in tasks:
-                try:
-                    with open(f"{task.path}/schedstat") as f:
-                        ran, waited, _ = f.read().split()
-                except (FileNotFoundError, ProcessLookupError):  # a thread that has just ended
-                    continue
-                total += int(ran) + int(waited)
-        return total / 1e9
-    except (OSError, ValueError):
-        return time.process_time()
 
 
 @attrs.define(eq=False)
@@ -66,6 +42,7 @@ class InProcessPlayer(Player):
     session: PlayerSession
     timer: Timer = time.perf_counter  # the referee gives its loop's clock; time.thread_time charges CPU
     limits: AnswerLimits = attrs.field(factory=lambda: AnswerLimits.for_clock(30.0))
+    thread: AnswerThread = attrs.field(init=False)
     stuck: str | None = None
     """Why it was given up on: an answer overdue past :attr:`limits`."""
     pending: deque[str] = attrs.field(factory=deque)
@@ -87,7 +64,7 @@ class InProcessPlayer(Player):
         if idle_checked:
             wall0, busy0 = loop_time(), busy_time()
         t0 = self.timer()
-        found = answer(self.session, line, self.timer if idle_checked else None, self.limits)
+        found = self.thread.answer(self.session, line, self.timer if idle_checked else None)
         if found.given_up is not None:
             self.stuck = found.given_up
             self.log = f"{found.given_up}; it was at:\n{found.stack}"[-LOG_CAP:]
@@ -104,8 +81,7 @@ class InProcessPlayer(Player):
         if idle_checked:
             # Not idle: running, waiting for a processor, or for the interpreter's lock while
             # another thread of the referee ran or waited (a Dask worker's threads share one).
-            # Its thread, gone by now, is no longer among the referee's: its own time is added.
-            busy = max(spent, busy_time() - busy0 + found.busy)
+            busy = max(spent, busy_time() - busy0)
             self.idling += max(0.0, loop_time() - wall0 - busy)
 
     def charged_by_wall(self) -> None:
@@ -147,5 +123,10 @@ class InProcessPlayer(Player):
         return idle
 
     async def close(self) -> None:
-        """Drop unread answers."""
+        """Drop unread answers; end its thread."""
         self.pending.clear()
+        self.thread.close()
+
+    @thread.default
+    def _thread(self) -> AnswerThread:
+        return AnswerThread(self.limits)

@@ -11,7 +11,7 @@ import attrs
 from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.clock import CPU, loop_time
 from codecup.drive import derive_seed
-from codecup.errors import ConfigError
+from codecup.errors import PASS_THROUGH, ConfigError
 from codecup.game import Game
 from codecup.players.answer import AnswerLimits
 from codecup.players.base import Player
@@ -53,7 +53,7 @@ class FailedSession(PlayerSession):
     in the game, where its in-process player says whose failure it is (the rules':
     :class:`~codecup.errors.GameBugError`, a referee error; the bot's: its seat's crash)."""
 
-    error: Exception
+    error: BaseException
 
     def receive(self, line: str) -> list[str]:
         """Raise the failure of the session's making."""
@@ -77,7 +77,9 @@ def make_player(
             session = game.new_player_checked(info.bot, match.variant, seed, match.clock)
         except ConfigError:  # an unknown bot or variant: the user's, said before the game
             raise
-        except Exception as exc:  # the plugin's: said in the game, where its failure belongs
+        except PASS_THROUGH:
+            raise
+        except BaseException as exc:  # the plugin's (sys.exit() too): said in the game, where it belongs
             session = FailedSession(exc)
         timer = time.thread_time if match.clock_mode == CPU else loop_time
         return InProcessPlayer(session, timer=timer, limits=AnswerLimits.for_clock(match.clock))

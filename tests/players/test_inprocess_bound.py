@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 from codecup.dialogue import Termination
-from codecup.players.answer import AnswerLimits, overdue
+from codecup.players.answer import AnswerLimits, AnswerThread, overdue
 from codecup.players.inprocess import InProcessPlayer
 from codecup.record import PlayerInfo
 from codecup.runner import play_match
@@ -106,15 +106,140 @@ def _is_spinner(thread: threading.Thread) -> bool:
 
 def test_an_answer_is_given_up_only_past_what_its_whole_clock_allows():
     """The same bounds as a program's wait for its whole clock: a loaded machine's waiting for a
-    processor is neither processor time nor idling (a red team's bots were given up at 11 s with
-    most of their clock left, under 64 busy loops)."""
+    processor, or for the interpreter's lock while another thread runs, is neither processor time
+    nor idling (a red team's bots were given up at 11 s with most of their clock left, under 64
+    busy loops; a reviewer's, on a clock it had half left, with six busy threads beside it)."""
     limits = AnswerLimits.for_clock(1.0)
     assert limits == AnswerLimits(cpu=2.0, idle=2.5, wall=8 * (2.5 + 1.0 + 1.0))
-    assert overdue((1.9, 22.0), 25.0, limits) is None  # starved: waited for a processor
-    assert "processor time" in (overdue((2.1, 0.0), 2.2, limits) or "")
-    assert "idle" in (overdue((0.1, 0.1), 2.8, limits) or "")
-    assert "no answer within 36.0s" in (overdue(None, 36.5, limits) or "")
-    assert overdue(None, 30.0, limits) is None  # where the kernel does not say: the wall bound only
+    assert overdue(1.9, 23.0, 25.0, limits) is None  # starved, or waiting for the lock: busy
+    assert "processor time" in (overdue(2.1, 2.2, 2.2, limits) or "")
+    assert "idle" in (overdue(0.1, 0.2, 2.8, limits) or "")
+    assert "no answer within 36.0s" in (overdue(None, 0.0, 36.5, limits) or "")
+    assert overdue(None, 0.0, 30.0, limits) is None  # where the kernel does not say: the wall bound only
+
+
+def test_an_answer_waiting_for_the_interpreters_lock_is_not_given_up():
+    """Six busy threads beside it (a Dask worker's games): its answer takes several times its
+    processor time in wall time, all of it busy; it was given up as idle."""
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            pass
+
+    class Thinks:
+        finished = False
+
+        def receive(self, line: str) -> list[str]:
+            end = time.thread_time() + 0.5  # half its clock of processor time
+            while time.thread_time() < end:
+                pass
+            return ["3"]
+
+    spinners = [threading.Thread(target=spin, daemon=True) for _ in range(6)]
+    for thread in spinners:
+        thread.start()
+    try:
+        found = AnswerThread(AnswerLimits.for_clock(1.0)).answer(Thinks(), "Start", None)  # type: ignore[arg-type]
+    finally:
+        stop.set()
+    assert found.given_up is None and found.lines == ["3"]
+
+
+def test_a_bots_thread_local_and_context_state_lasts_from_one_answer_to_the_next():
+    """Each answer ran in a thread of its own, in a fresh copy of the context: a bot's
+    threading.local cache and its decimal context were lost between answers."""
+    import contextvars
+    import decimal
+
+    cache = threading.local()
+    seen: contextvars.ContextVar[int] = contextvars.ContextVar("seen", default=0)
+
+    class Remembers:
+        finished = False
+
+        def receive(self, line: str) -> list[str]:
+            warm = getattr(cache, "warm", False)
+            cache.warm = True
+            precision = decimal.getcontext().prec
+            decimal.getcontext().prec = 50
+            seen.set(seen.get() + 1)
+            return [f"{warm} {precision} {seen.get()}"]
+
+    async def two_answers() -> list[str]:
+        player = InProcessPlayer(Remembers(), timer=time.thread_time)  # type: ignore[arg-type]
+        player.send("1")
+        player.send("2")
+        answers = [await player.receive(10.0), await player.receive(10.0)]
+        await player.close()
+        return answers  # type: ignore[return-value]
+
+    assert asyncio.run(two_answers()) == ["False 28 1", "True 50 2"]
+
+
+def test_a_bot_that_catches_the_stop_is_stopped_again():
+    """One stop was raised: a bot that caught it (its search in a try, a fallback after it) spun
+    on for the rest of the process, slowing every later game of a tournament's worker. The stop
+    is raised again while the thread lives (a loop that catches every one of them cannot be
+    stopped: security.md says so)."""
+
+    class Stubborn:
+        finished = False
+
+        def receive(self, line: str) -> list[str]:
+            try:
+                while True:
+                    pass
+            except BaseException:
+                pass
+            while True:  # its fallback
+                pass
+
+    found = AnswerThread(AnswerLimits(cpu=0.2, idle=60.0, wall=120.0)).answer(Stubborn(), "Start", None)  # type: ignore[arg-type]
+    assert found.given_up is not None and "processor time" in found.given_up
+    deadline = time.monotonic() + 30
+    while _still_in(Stubborn.receive) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _still_in(Stubborn.receive) == []
+
+
+def _still_in(method) -> list[threading.Thread]:
+    """The answer threads whose stack holds ``method``."""
+    import sys
+
+    found = []
+    for thread in threading.enumerate():
+        frame = sys._current_frames().get(thread.ident or 0)
+        while frame is not None:
+            if frame.f_code is method.__code__:
+                found.append(thread)
+                break
+            frame = frame.f_back
+    return found
+
+
+def test_the_random_bot_reads_the_moves_by_length_and_index_only():
+    """The rules may list their moves lazily (Turn Right formats a move as it is indexed): the
+    random bot listed them all, and a Turn Right game took 500 times as long."""
+    from codecup.bots import RandomBot
+
+    class Lazy:
+        def __len__(self) -> int:
+            return 10**9
+
+        def __getitem__(self, index: int) -> str:
+            return f"move {index}"
+
+        def __iter__(self):
+            raise AssertionError("listed them all")
+
+    class State:
+        to_move = 0
+
+        def legal_moves(self) -> Lazy:
+            return Lazy()
+
+    assert RandomBot.seeded(1).choose(State()).startswith("move ")  # type: ignore[arg-type]
 
 
 def test_a_bots_own_system_exit_is_a_crash_of_its_seat():
