@@ -94,6 +94,8 @@ class _Match:
     moves: list[MoveEntry] = attrs.field(factory=list)
     faulted: set[int] = attrs.field(factory=set)
     closed: set[int] = attrs.field(factory=set)  # seats whose program the dialogue ended (Close)
+    unstopped: dict[int, Fault] = attrs.field(factory=dict)
+    """Seats whose processes had not stopped after their start: the fault their first wait gets."""
     cpu_clock: bool = False  # charge the programs' CPU time (every seat can measure it)
     backstop_factor: float = 2.0
 
@@ -120,11 +122,24 @@ class _Match:
             self.note(seat, FROM, reply)
         return reply
 
+    async def stop_started(self) -> None:
+        """Before the first turn: each program's processes stopped, as after every answer. A task
+        in an uninterruptible wait started at once (a disk read) stops only when the wait ends; it
+        ran through the opponent's first turn (a red team's bot read 500 MiB then, uncharged, and
+        its honest opponent lost on time). A program not stopped within the limit is ended at
+        once, and loses at its first wait."""
+        for seat, player in enumerate(self.players):
+            if await player.settled(FREEZE_LIMIT) is None:
+                await player.close()
+                self.unstopped[seat] = Fault(Termination.LIMIT, unstopped(FREEZE_LIMIT, "its start"))
+
     async def wait_for(self, seat: int) -> str | Fault:
         """One answer from ``seat``, on its clock."""
         player, clock = self.players[seat], self.clocks[seat]
         if seat in self.faulted:  # its output is out of step with the dialogue: no more waiting
             reply: str | Fault = Fault(Termination.CRASH, "no answer after an earlier fault")
+        elif seat in self.unstopped:
+            reply = self.unstopped.pop(seat)
         else:
             allowance, made_of = clock.allowance(), clock.explain()
             dropped = player.stderr_dropped()
@@ -250,11 +265,11 @@ FREEZE_LIMIT = 1.0
 """Seconds a program's processes may take to stop after its answer, before it loses the game."""
 
 
-def unstopped(limit: float) -> str:
-    """Why a program whose processes had not stopped ``limit`` seconds after its answer lost."""
+def unstopped(limit: float, after: str = "its answer") -> str:
+    """Why a program whose processes had not stopped ``limit`` seconds after ``after`` lost."""
     within = f"{limit:g}s" if limit == FREEZE_LIMIT else f"{limit:.3f}s, all the idle time its clock left it,"
     return (
-        f"its processes had not stopped {within} after its answer (a process in an"
+        f"its processes had not stopped {within} after {after} (a process in an"
         " uninterruptible wait, such as a disk read, stops only when the wait ends)"
     )
 
@@ -330,6 +345,7 @@ async def play_match(
         )
         for player in players:
             await player.start()
+        await state.stop_started()
         try:
             outcome = await state.run()
             points = checked_points(game, outcome, info.variant)

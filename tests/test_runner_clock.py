@@ -302,15 +302,48 @@ class SlowToStop(FakeProgram):
     within the limit), as a tree in an uninterruptible disk read does: it runs on meanwhile."""
 
     stops: list[float | None] = attrs.field(factory=list)
+    at_start: float | None = 0.0  # the seconds its processes take to stop after its start
+    started: bool = False
+    closed_at: float | None = None
 
     async def settled(self, limit: float) -> float | None:
-        stop = self.stops.pop(0) if self.stops else 0.0
+        if not self.started:  # the runner's check before the first turn
+            self.started = True
+            stop = self.at_start
+        else:
+            stop = self.stops.pop(0) if self.stops else 0.0
         if stop is None or stop > limit:
             await asyncio.sleep(limit)
             return None
         await asyncio.sleep(stop)
         self.events.append((asyncio.get_running_loop().time(), self.seat, "stopped"))
         return stop
+
+
+def test_a_program_that_does_not_stop_after_its_start_is_ended_before_the_first_turn(
+    tiny_game, match, monkeypatch
+):
+    """A red team's second seat read 500 MiB from disk as it started, a read its freeze waits for:
+    it ran through its opponent's first turn, uncharged, and the honest opponent lost on time.
+    Its processes are now waited for to stop before the first turn, as after every answer; past
+    the limit it is ended at once, and loses at its first wait."""
+    events: list[tuple[float, int, str]] = []
+
+    class Closed(SlowToStop):
+        async def close(self) -> None:
+            self.events.append((asyncio.get_running_loop().time(), self.seat, "closed"))
+
+    slow = Closed(1, [0.25, 0.25], events, at_start=None)
+    programs = [FakeProgram(0, [0.25, 0.25, 0.25], events), slow]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    record = fakeclock.run(play_match(tiny_game, match))
+    end = record.result.termination[1]
+    assert end.kind is Termination.LIMIT and "had not stopped 1s after its start" in end.message, end
+    assert record.result.termination[0].kind is Termination.NORMAL
+    closed = next(t for t, seat, what in events if seat == 1 and what == "closed")
+    first_turn = next(t for t, seat, what in events if seat == 0 and what == "resumed")
+    assert closed <= first_turn  # ended before its opponent's first turn began
+    assert record.clock_used[1] == 0.0  # its time to stop is no one's
 
 
 def test_a_program_that_does_not_stop_after_its_answer_loses_and_its_opponent_waits(

@@ -224,7 +224,8 @@ class Launch:
         # Read-only, and no device nodes but its own /dev's: a node elsewhere (a disk in a
         # chroot, say) would open, since a read-only mount does not stop writes to devices.
         linux.set_attributes("/", recursive=True, add=linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NODEV)
-        linux.set_attributes("/dev", recursive=True, remove=linux.MOUNT_ATTR_NODEV)
+        linux.set_attributes("/dev", recursive=True, remove=linux.MOUNT_ATTR_NODEV)  # its device binds
+        linux.set_attributes("/dev/shm", recursive=False, add=linux.MOUNT_ATTR_NODEV)  # but not its shm
         for writable in (scratch, workdir, "/dev/shm"):
             linux.set_readonly(writable, recursive=False, readonly=False)
         return workdir

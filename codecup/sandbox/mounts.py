@@ -94,14 +94,7 @@ def other_proc_mounts(mounts_text: str) -> tuple[str, ...]:
     one, and the memory, files and working folder of any process as unprivileged as
     itself (its opponent).
     """
-    points = []
-    for line in mounts_text.splitlines():
-        fields = line.split()
-        if len(fields) >= 3 and fields[2] == "proc":
-            point = unescape(fields[1])
-            if point != "/proc" and not point.startswith("/proc/"):
-                points.append(point)
-    return tuple(points)
+    return _points_outside(mounts_text, "proc", "/proc")
 
 
 def hugetlbfs_mounts(mounts_text: str) -> tuple[str, ...]:
@@ -113,12 +106,17 @@ def hugetlbfs_mounts(mounts_text: str) -> tuple[str, ...]:
     takes a huge page for each page it writes, and the system call filter cannot tell the file's
     descriptor from another's.
     """
+    return _points_outside(mounts_text, "hugetlbfs", "/dev")
+
+
+def _points_outside(mounts_text: str, fstype: str, folder: str) -> tuple[str, ...]:
+    """Where ``/proc/mounts`` shows a file system of ``fstype`` but at or under ``folder``."""
     points = []
     for line in mounts_text.splitlines():
         fields = line.split()
-        if len(fields) >= 3 and fields[2] == "hugetlbfs":
+        if len(fields) >= 3 and fields[2] == fstype:
             point = unescape(fields[1])
-            if point != "/dev" and not point.startswith("/dev/"):
+            if point != folder and not point.startswith(f"{folder}/"):
                 points.append(point)
     return tuple(points)
 

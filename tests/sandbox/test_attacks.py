@@ -502,6 +502,18 @@ def test_no_other_proc_file_system_of_the_machine(tiny_game, arena, prefix):
     assert attack_lines(record, 0) == ["ATTACK: other proc: 0 processes"]
 
 
+def test_no_device_nodes_but_its_own_devs(tiny_game, arena):
+    """Every mount but its /dev is nodev: its /dev/shm was not (a red team's find; the bot could
+    not make a node there, having no capability, but the claim did not hold)."""
+    record = play_attack(
+        tiny_game, arena, "mount_options", "/dev", "/dev/shm", "/dev/null", str(arena.attacker)
+    )
+    assert_normal_game(record)
+    options = {line.split(": ")[1]: line.split(": ")[2].split(",") for line in attack_lines(record, 0)}
+    assert "nodev" not in options["/dev"] and "nodev" not in options["/dev/null"], options
+    assert "nodev" in options["/dev/shm"] and "nodev" in options[str(arena.attacker)], options
+
+
 def test_no_unix_sockets_fifos_or_devices_of_the_machine(tiny_game, arena, tmp_path):
     """The read-only view does not stop a connect to a socket file, a write into a FIFO or the
     opening of a device node: the system call filter, the hidden /run and nodev mounts do."""
@@ -739,24 +751,9 @@ def test_a_bot_whose_referee_died_before_its_death_signal_was_set_never_runs(tmp
     time) left the keeper to init (pid 1), and its bot ran on, unfrozen, with no referee. The
     launch now checks that its parent is still the referee once the signal is set: here the
     referee it names is not its parent, as after that death, and the program never runs."""
-    box = Box.prepare(POLICY, tmp_path)
-    try:
-        box.launch = attrs.evolve(box.launch, referee=1)
-        proof = tmp_path / "ran"
-        read, write = os.pipe()
-        with pytest.raises(subprocess.SubprocessError):
-            subprocess.run(
-                [sys.executable, "-c", f"open({str(proof)!r}, 'w')"],
-                preexec_fn=Reporting(box.launch, write),
-                timeout=60,
-                check=False,
-            )
-        os.close(write)
-        assert "its referee has gone" in read_reason(read)
-        os.close(read)
-        assert not proof.exists()
-    finally:
-        box.remove()
+    proof = tmp_path / "ran"
+    assert "its referee has gone" in _launch_failure(tmp_path, proof, referee=1)
+    assert not proof.exists()
 
 
 def test_init_sees_its_keepers_death_by_their_pipe():
@@ -861,11 +858,18 @@ def test_a_bot_whose_working_folder_is_the_root_is_refused_before_it_starts(tiny
 def test_a_working_folder_its_overlay_does_not_cover_fails_the_launch(tmp_path, full_sandbox):
     """Under the refusal above, the launch itself checks that its working folder is the overlay
     before it makes anything writable: with / it fails, and the program never runs."""
-    box = Box.prepare(POLICY, tmp_path)
+    proof = Path(f"/codecup-escape-{uuid.uuid4().hex}")
+    assert "cannot be overlaid" in _launch_failure(tmp_path, proof, workdir="/")
+    assert not proof.exists()
+
+
+def _launch_failure(folder: Path, proof: Path, **launch: object) -> str:
+    """Why a program that would write ``proof``, started in ``folder`` with its launch changed by
+    ``launch``, failed to start (it must)."""
+    box = Box.prepare(POLICY, folder)
+    read, write = os.pipe()
     try:
-        box.launch = attrs.evolve(box.launch, workdir="/")
-        proof = Path(f"/codecup-escape-{uuid.uuid4().hex}")
-        read, write = os.pipe()
+        box.launch = attrs.evolve(box.launch, **launch)
         with pytest.raises(subprocess.SubprocessError):
             subprocess.run(
                 [sys.executable, "-c", f"open({str(proof)!r}, 'w')"],
@@ -874,8 +878,7 @@ def test_a_working_folder_its_overlay_does_not_cover_fails_the_launch(tmp_path, 
                 check=False,
             )
         os.close(write)
-        assert "cannot be overlaid" in read_reason(read)
-        os.close(read)
-        assert not proof.exists()
+        return read_reason(read)
     finally:
+        os.close(read)
         box.remove()

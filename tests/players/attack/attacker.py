@@ -818,7 +818,17 @@ def hugetlbfs_file():
     say("hugetlbfs file: " + _mapped(libc, address))
 
 
+def mount_options():
+    """Say the options of each mount named in args, as its /proc/self/mounts shows them."""
+    with open("/proc/self/mounts") as f:
+        table = [line.split() for line in f]
+    for point in args:
+        options = [fields[3] for fields in table if fields[1] == point]
+        say(f"{point}: {options[-1] if options else 'not mounted'}")
+
+
 ATTACKS = {
+    "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
     "tcp": tcp,
