@@ -148,6 +148,10 @@ class Launch:
             raise OSError(errno.ESRCH, "its referee has gone")
         # 1 byte, not 0: a core piped to a helper (core_pattern "|...") ignores 0, but not 1 (see seccomp).
         resource.setrlimit(resource.RLIMIT_CORE, (1, 1))
+        # No real-time scheduling and no raised priority, whatever the referee's shell allowed: a
+        # real-time bot would escape its one-processor share and starve the machine.
+        resource.setrlimit(resource.RLIMIT_RTPRIO, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NICE, (0, 0))
         resource.setrlimit(resource.RLIMIT_FSIZE, (self.file_size, self.file_size))
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
         if not self.namespaces:
