@@ -126,12 +126,14 @@ class _Match:
         """Before the first turn: each program's processes stopped, as after every answer. A task
         in an uninterruptible wait started at once (a disk read) stops only when the wait ends; it
         ran through the opponent's first turn (a red team's bot read 500 MiB then, uncharged, and
-        its honest opponent lost on time). A program not stopped within the limit is ended at
-        once, and loses at its first wait."""
+        its honest opponent lost on time). No clock runs yet, so the wait is as long as the
+        program's whole clock and start-up allowance (an honest program may load a large book at
+        once from a cold disk); one not stopped then is ended at once, and loses at its first wait."""
         for seat, player in enumerate(self.players):
-            if await player.settled(FREEZE_LIMIT) is None:
+            limit = self.clocks[seat].limit + self.clocks[seat].startup
+            if await player.settled(limit) is None:
                 await player.close()
-                self.unstopped[seat] = Fault(Termination.LIMIT, unstopped(FREEZE_LIMIT, "its start"))
+                self.unstopped[seat] = Fault(Termination.LIMIT, unstopped(limit, "its start"))
 
     async def wait_for(self, seat: int) -> str | Fault:
         """One answer from ``seat``, on its clock."""
@@ -267,7 +269,12 @@ FREEZE_LIMIT = 1.0
 
 def unstopped(limit: float, after: str = "its answer") -> str:
     """Why a program whose processes had not stopped ``limit`` seconds after ``after`` lost."""
-    within = f"{limit:g}s" if limit == FREEZE_LIMIT else f"{limit:.3f}s, all the idle time its clock left it,"
+    if after != "its answer":
+        within = f"{limit:g}s, its whole clock and start-up allowance,"
+    elif limit == FREEZE_LIMIT:
+        within = f"{limit:g}s"
+    else:
+        within = f"{limit:.3f}s, all the idle time its clock left it,"
     return (
         f"its processes had not stopped {within} after {after} (a process in an"
         " uninterruptible wait, such as a disk read, stops only when the wait ends)"

@@ -121,6 +121,7 @@ class AnswerThread:
             if why is not None:
                 found.given_up, found.stack = f"{why}: its thread was abandoned", _where(thread)
                 _abandon(thread)
+                self._jobs.put(None)  # should its answer come after all, the thread ends there
                 self._thread = None  # a later answer (none is asked for) would get a thread of its own
                 break
         return found
@@ -147,10 +148,17 @@ class AnswerThread:
 
 
 def _serve(jobs: queue.SimpleQueue[_Job | None]) -> None:
-    """Compute the answers put into ``jobs`` until it says stop (None)."""
-    while (job := jobs.get()) is not None:
-        found, session, line, timer = job
-        found.compute(session, line, timer)
+    """Compute the answers put into ``jobs`` until it says stop (None), or the thread is given up
+    (it then ends, letting go of the session and what its bot holds)."""
+    try:
+        while (job := jobs.get()) is not None:
+            found = job[0]
+            found.compute(*job[1:])
+            del job
+            if isinstance(found.error, _Abandoned):
+                return
+    except _Abandoned:  # a stop that landed outside the bot's code
+        return
 
 
 def overdue(ran: float | None, busy: float, wall: float, limits: AnswerLimits) -> str | None:

@@ -203,6 +203,36 @@ def test_a_bot_that_catches_the_stop_is_stopped_again():
     assert _still_in(Stubborn.receive) == []
 
 
+def test_an_abandoned_thread_ends_and_lets_go_of_its_bot():
+    """A reviewer's: the stop landed in the bot's code, was taken for the bot's own error, and
+    the thread went back to wait for more answers, for ever, holding the bot (50 MiB a game)."""
+    import gc
+    import weakref
+
+    class Hog:
+        finished = False
+
+        def __init__(self) -> None:
+            self.table = bytearray(1 << 20)
+
+        def receive(self, line: str) -> list[str]:
+            while True:
+                pass
+
+    before = set(threading.enumerate())
+    bot = Hog()
+    held = weakref.ref(bot)
+    found = AnswerThread(AnswerLimits(cpu=0.2, idle=60.0, wall=120.0)).answer(bot, "Start", None)  # type: ignore[arg-type]
+    assert found.given_up is not None
+    del bot, found
+    deadline = time.monotonic() + 30
+    while set(threading.enumerate()) - before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert set(threading.enumerate()) - before == set()  # its thread and the stopper both ended
+    gc.collect()
+    assert held() is None
+
+
 def _still_in(method) -> list[threading.Thread]:
     """The answer threads whose stack holds ``method``."""
     import sys
