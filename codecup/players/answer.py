@@ -140,7 +140,7 @@ class AnswerThread:
             self._thread = threading.Thread(
                 target=self._context.run,
                 args=(_serve, self._jobs),
-                name="codecup-in-process-bot",
+                name=THREAD_NAME,
                 daemon=True,
             )
             self._thread.start()
@@ -169,10 +169,9 @@ def overdue(ran: float | None, busy: float, wall: float, limits: AnswerLimits) -
     if ran is not None:
         if ran > limits.cpu:
             return f"no answer after {ran:.2f}s of processor time, more than its whole clock"
-        if wall - busy > limits.idle:
-            return (
-                f"no answer after {wall - busy:.2f}s idle (asleep or blocked), more than its clock's backstop"
-            )
+        idle = wall - busy
+        if idle > limits.idle:
+            return f"no answer after {idle:.2f}s idle (asleep or blocked), more than its clock's backstop"
     if wall > limits.wall:
         return f"no answer within {limits.wall:.1f}s"
     return None

@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 from codecup.dialogue import Termination
-from codecup.players.answer import AnswerLimits, AnswerThread, overdue
+from codecup.players.answer import THREAD_NAME, AnswerLimits, AnswerThread, overdue
 from codecup.players.inprocess import InProcessPlayer
 from codecup.record import PlayerInfo
 from codecup.runner import play_match
@@ -90,7 +90,7 @@ def test_an_in_process_bot_that_never_answers_times_out(tiny_game, monkeypatch, 
 
 def _spinning() -> list[threading.Thread]:
     """The bots' threads still in :meth:`Spinner.receive`."""
-    return [t for t in threading.enumerate() if t.name == "codecup-in-process-bot" and _is_spinner(t)]
+    return [t for t in threading.enumerate() if t.name == THREAD_NAME and _is_spinner(t)]
 
 
 def _is_spinner(thread: threading.Thread) -> bool:
