@@ -7,7 +7,8 @@ written under --out (one folder per game, and an index linking them).
 A game whose plugin fails before its games can be played (its random_setup,
 say) is named in one line on stderr and left out; every other game is played
 and the site written for them. The exit status is then 1, at the end: the demo
-is what shows that every installed game works.
+is what shows that every installed game works. So it is when a game's plugin
+failed in every game it played (each a referee error).
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int
 from codecup.clock import DEFAULT_CLOCK_MODE
+from codecup.dialogue import Termination
 from codecup.errors import PluginError
 from codecup.game import Game, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.plugins import GameRegistry, load_games
-from codecup.record import PlayerInfo
+from codecup.record import PlayerInfo, Record
 from codecup.site import DemoEntry, build_site, write_demo_index
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, check_game_count
 
@@ -107,8 +109,9 @@ def _demo(
     failed: set[str],
 ) -> int:
     """Play each game's tournament (one whose plugin fails is said and left out) and write the index;
-    1 if a game's plugin failed."""
+    1 if a game's plugin failed, before its games or in every one of them."""
     results: list[tuple[str, TournamentResult, float]] = []
+    failed_games: set[str] = set()  # played, but its plugin failed in every game (still shown)
     for name, spec in specs.items():
         if spec is None:
             print(f"{name}: fewer than two bots, skipped")
@@ -117,6 +120,10 @@ def _demo(
             results.append((name, *_play(args, registry.get(name), spec)))
         except PluginError as exc:
             failed.add(_not_played(name, exc))
+    for name, result, _ in results:  # its plugin failed in every game: no game of it works either
+        if result.games and all(_plugin_failed(record) for _, record in result.games):
+            print(f"codecup: {name}: its plugin failed in every game (referee errors)", file=sys.stderr)
+            failed_games.add(name)
     played = {name: DemoEntry.played(name, registry.get(name).info.title, r, t) for name, r, t in results}
     entries = [  # the games of earlier runs too (a run of one game must not unlink the others)
         played.get(name) or DemoEntry.earlier(args.out / name, registry.get(name).info.title)
@@ -125,7 +132,12 @@ def _demo(
     ]
     write_demo_index(args.out, [entry for entry in entries if entry is not None])
     print(f"\ndemo results in {args.out}/ (open {args.out / 'index.html'}, or: codecup view {args.out})")
-    return 1 if failed else 0
+    return 1 if failed or failed_games else 0
+
+
+def _plugin_failed(record: Record) -> bool:
+    """Whether the game of ``record`` ended in a referee error (its plugin failed) for every seat."""
+    return all(end.kind is Termination.REFEREE_ERROR for end in record.result.termination)
 
 
 def _play(args: argparse.Namespace, game: Game, spec: TournamentSpec) -> tuple[TournamentResult, float]:

@@ -15,3 +15,17 @@ def codecup_register_games(register):
             raise RuntimeError("random_setup bug")
 
     register(BadSetup())
+
+
+@hookimpl(specname="codecup_register_games")
+def register_a_game_whose_referee_fails(register):
+    import attrs
+    import tinygame
+
+    class BadReferee(tinygame.TwentyOne):
+        info = attrs.evolve(tinygame.TwentyOne.info, name="badreferee21", title="Twenty-one, no referee")
+
+        def referee(self, setup, variant, seed):
+            raise RuntimeError("referee bug")
+
+    register(BadReferee())
