@@ -24,6 +24,13 @@ MAX_CLOCK = 24 * 3600.0
 SCRIPT_SUFFIXES = frozenset({".py", ".jar", ".js", ".mjs", ".rb", ".pl", ".php", ".lua", ".sh", ".R"})
 
 
+def is_root(path: Path) -> bool:
+    """Whether ``path`` resolves to the file system's root (``/``): a folder no mount can cover from
+    a process's own root, nor a run spread over."""
+    resolved = path.resolve()
+    return resolved == Path(resolved.anchor)
+
+
 def check_clock(value: object, what: str = "clock") -> float:
     """A clock in seconds: a finite number above 0 and at most :data:`MAX_CLOCK`.
 

@@ -210,28 +210,23 @@ def test_ctrl_c_while_the_command_is_still_importing_is_one_line_and_130():
     assert run.stderr == "codecup: interrupted\n"
 
 
-def test_demo_fails_a_game_whose_plugin_fails_in_every_game(tmp_path, capsys, monkeypatch):
-    """A red team's: every game of a plugin ended in a referee error (its plugin failed), and the
-    demo, which shows that every installed game works, exited 0."""
+def _demo_with_a_broken_plugin(broken: str, out, monkeypatch) -> int:
+    """`codecup demo` of the game ``broken`` (of tests/plugins/badsetup_dist) and twentyone into ``out``."""
     monkeypatch.setattr("codecup.plugins._skipped", {})
     monkeypatch.syspath_prepend(str(TESTS / "plugins" / "badsetup_dist"))
     import importlib
 
     importlib.invalidate_caches()
+    return main(
+        ["demo", "--game", broken, "--game", "twentyone", "--jobs", "1", "--quiet", "--out", str(out)]
+    )
+
+
+def test_demo_fails_a_game_whose_plugin_fails_in_every_game(tmp_path, capsys, monkeypatch):
+    """A red team's: every game of a plugin ended in a referee error (its plugin failed), and the
+    demo, which shows that every installed game works, exited 0."""
     out = tmp_path / "demo"
-    argv = [
-        "demo",
-        "--game",
-        "badreferee21",
-        "--game",
-        "twentyone",
-        "--jobs",
-        "1",
-        "--quiet",
-        "--out",
-        str(out),
-    ]
-    assert main(argv) == 1
+    assert _demo_with_a_broken_plugin("badreferee21", out, monkeypatch) == 1
     assert (
         "codecup: badreferee21: its plugin failed in every game (referee errors)" in capsys.readouterr().err
     )
@@ -240,25 +235,10 @@ def test_demo_fails_a_game_whose_plugin_fails_in_every_game(tmp_path, capsys, mo
 
 def test_demo_plays_every_game_but_the_one_whose_plugin_fails(tmp_path, capsys, monkeypatch):
     """A random_setup that raised stopped the demo of every other game, and wrote no index."""
-    monkeypatch.setattr("codecup.plugins._skipped", {})
-    monkeypatch.syspath_prepend(str(TESTS / "plugins" / "badsetup_dist"))
-    import importlib
-
-    importlib.invalidate_caches()
     out = tmp_path / "demo"
-    argv = [
-        "demo",
-        "--game",
-        "badsetup21",
-        "--game",
-        "twentyone",
-        "--jobs",
-        "1",
-        "--quiet",
-        "--out",
-        str(out),
-    ]
-    assert main(argv) == 1  # at the end: the other game was played
+    assert (
+        _demo_with_a_broken_plugin("badsetup21", out, monkeypatch) == 1
+    )  # at the end: the other game played
     err = capsys.readouterr().err
     assert err.splitlines() == [
         "codecup: badsetup21: the badsetup21 plugin failed: its random_setup raised RuntimeError:"

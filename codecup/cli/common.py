@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import TypeAlias
 
-from codecup.checks import check_clock
+from codecup.checks import check_clock, is_root
 from codecup.checks import text_arg as text_arg  # an argparse type, here with the others
 from codecup.errors import ConfigError
 
@@ -83,10 +83,10 @@ def output_dir(path: Path, option: str = "--out") -> Path:
     if path.exists() and not path.is_dir():
         raise ConfigError(f"{option} {path}: exists and is not a folder")
     try:
-        resolved = path.resolve()
+        root = is_root(path)
     except (OSError, RuntimeError) as exc:  # a symbolic link loop (RuntimeError before Python 3.13)
         raise ConfigError(f"{option} {path}: cannot be resolved: {exc}") from None
-    if resolved == Path(resolved.anchor):  # a run's site spread over the whole disk
+    if root:  # a run's site spread over the whole disk
         raise ConfigError(f"{option} {path}: the filesystem root; give a folder of the run's own")
     try:
         path.mkdir(parents=True, exist_ok=True)

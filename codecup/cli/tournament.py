@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from codecup.checks import check_commands
+from codecup.checks import check_commands, is_root
 from codecup.cli.common import Subparsers, clock_seconds, output_dir, path_arg, text_arg
 from codecup.cli.kit import game_and_variant
 from codecup.cli.stopping import report, stop_on_signals
@@ -185,7 +185,7 @@ def _option(args: argparse.Namespace, file_options: dict[str, Any], name: str, d
 def _folder(path: Path, option: str) -> str:
     if not path.is_dir():
         raise ConfigError(f"{option} {path}: not a folder")
-    if path.resolve() == Path(path.resolve().anchor):
+    if is_root(path):
         raise ConfigError(f"{option} {path}: {ROOT_HIDDEN}")
     return str(path.resolve())
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import attrs
 
 from codecup import owner
+from codecup.checks import is_root
 from codecup.errors import ConfigError
 from codecup.sandbox import dynmods, mounts, quotas, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
@@ -98,13 +99,13 @@ class Box:
         """A box for a bot that will start in ``workdir``, with what this machine gives."""
         support = machine_support()
         workdir = workdir.resolve()
-        if support.namespaces and workdir == Path(workdir.anchor):
+        if support.namespaces and is_root(workdir):
             raise ConfigError(
                 f"a program cannot run in {workdir} in its sandbox (its writes go to an overlay"
                 " of its working folder, and the root cannot be overlaid): run codecup from"
                 " another folder, or give the player a directory"
             )
-        if support.namespaces and any(Path(p).resolve() == Path(workdir.anchor) for p in policy.hide):
+        if support.namespaces and any(is_root(Path(p)) for p in policy.hide):
             # a mount over / is not reached from a process's root: it would hide nothing
             raise ConfigError(f"the root {workdir.anchor} cannot be hidden from a program: name the folders")
         if os.geteuid() == 0:  # the machine's counts are lifted before the first bot runs

@@ -31,7 +31,7 @@ from typing import Any
 import attrs
 import yaml
 
-from codecup.checks import check_clock, check_commands
+from codecup.checks import check_clock, check_commands, is_root
 from codecup.errors import ConfigError, PlayersFileError
 from codecup.names import file_name, file_name_clash, look_alike, name_problem
 from codecup.reading import MIB, read_file
@@ -194,7 +194,7 @@ def _hidden_folders(value: Any, base: Path, where: str) -> tuple[str, ...]:
         folder = base / item
         if not folder.is_dir():
             raise PlayersFileError(f"{where}: option 'hide': {folder} is not a folder")
-        if folder.resolve() == Path(folder.resolve().anchor):
+        if is_root(folder):
             raise PlayersFileError(f"{where}: option 'hide': {ROOT_HIDDEN}")
         folders.append(str(folder.resolve()))
     return tuple(folders)
