@@ -273,6 +273,8 @@ class Launch:
             for fd in cgroups:
                 os.write(fd, str(os.getpid()).encode())
                 os.close(fd)
+            if cgroups:  # frozen by its cgroup: a session of its own, so that a signal to its
+                os.setsid()  # process group (``kill(0, ...)``) reaches neither init nor the keeper
             linux.unshare(linux.CLONE_NEWCGROUP)  # its cgroup is the root of what it sees
             self.mount_cgroup_views()
             self.own_quotas()

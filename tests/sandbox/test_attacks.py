@@ -638,6 +638,15 @@ def test_cannot_kill_the_opponent_or_the_referee(tiny_game, arena, seat):
     assert record.result.scores == (0, 1) or record.result.scores == (1, 0)
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_signal_to_its_own_process_group_reaches_nothing_outside_its_namespace(tiny_game, arena, seat):
+    """Its keeper (outside its pid namespace) led the process group the bot was in: ``kill(0,
+    SIGUSR1)`` killed it, and the bot with it. Now the bot leads a session of its own."""
+    record = play_attack(tiny_game, arena, "signal_own_group", seat=seat)
+    assert "ATTACK: signalled its own process group" in attack_lines(record, seat)
+    assert_normal_game(record)
+
+
 def test_cannot_see_other_bots_or_the_results_or_the_referees_environment_or_command(
     tiny_game, arena, monkeypatch
 ):

@@ -91,6 +91,19 @@ def kill_everyone():
     say(f"signalled {killed} and -1; my parent is {os.getppid()}")
 
 
+def signal_own_group():
+    """Ignore signals that end a process by default, then send them to its own process group
+    (``kill(0, ...)``): outside its pid namespace that group held its keeper, which died of it,
+    and the bot with it."""
+    caught = (signal.SIGUSR1, signal.SIGUSR2, signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGTSTP)
+    for sig in caught:
+        signal.signal(sig, signal.SIG_IGN)
+    for sig in caught:
+        with contextlib.suppress(OSError):
+            os.kill(0, sig)
+    say("signalled its own process group")
+
+
 def fork_bomb():
     while True:
         with contextlib.suppress(OSError):
@@ -834,6 +847,7 @@ ATTACKS = {
     "tcp": tcp,
     "write_everywhere": write_everywhere,
     "kill_everyone": kill_everyone,
+    "signal_own_group": signal_own_group,
     "fork_bomb": fork_bomb,
     "memory_hog": memory_hog,
     "disk_filler": disk_filler,
