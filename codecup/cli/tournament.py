@@ -28,6 +28,7 @@ from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
 from codecup.game import Game, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
+from codecup.players.programs import program_folders
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo
 from codecup.sandbox import Limits
@@ -283,6 +284,7 @@ def run(args: argparse.Namespace) -> int:
         out = args.file.parent / out
     hidden = [*opts.get("hide", ()), *(_folder(p, "--hide") for p in args.hide or ())]
     hidden += [p.directory for p in spec.players if p.directory]
+    hidden += [folder for p in spec.players for folder in program_folders(p)]  # outside its directory
     created = first_missing(out)
     said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"
     output_dir(out, said)  # last of the checks: a run refused by one leaves no folder behind
