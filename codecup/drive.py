@@ -21,6 +21,7 @@ from codecup.clock import CPU
 from codecup.dialogue import Dialogue, Fault, Outcome, Termination
 from codecup.dispatch import dispatch, run_sync
 from codecup.game import Game, PlayerSession
+from codecup.record import MatchInfo, PlayerInfo
 
 END_OF_OUTPUT = "end of output"
 
@@ -171,6 +172,22 @@ def derive_seed(seed: int, *labels: object) -> int:
 
     text = ":".join([str(seed), *map(str, labels)])
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+def seat_seed(match: MatchInfo, seat: int) -> int:
+    """The seed of ``match``'s seat ``seat`` (a built-in bot's, a program's ``$CODECUP_SEED``): from
+    the match's seed and, where it has one, its secret :attr:`~codecup.record.MatchInfo.seat_key`."""
+    key = (match.seat_key,) if match.seat_key else ()
+    return derive_seed(match.seed, "seat", seat, *key)
+
+
+def new_seat_key(seeded: bool, players: Sequence[PlayerInfo]) -> str:
+    """A game's :attr:`~codecup.record.MatchInfo.seat_key`: a fresh secret when a program plays and
+    the user gave no seed (``seeded``: one given, the run to be reproduced; built-in bots alone have
+    no stranger to hide their seeds from), else empty."""
+    import secrets
+
+    return "" if seeded or all(p.bot is not None for p in players) else secrets.token_hex(16)
 
 
 def play_bots(

@@ -63,6 +63,11 @@ class MatchInfo:
     players: tuple[PlayerInfo, ...]
     clock: float
     clock_mode: str = "wall"  # "wall": real time waited; "cpu": the bot's CPU time (wall backstop)
+    seat_key: str = attrs.field(default="", eq=False)  # not who plays what: a game resumed draws another
+    """A secret mixed into the seats' seeds (:func:`codecup.drive.seat_seed`), drawn for each game
+    when the user gave no seed: a bot that knows the seed (0 unless given) could otherwise compute
+    its opponent's seed, and so the choices of a built-in bot, or of a program seeding itself from
+    ``$CODECUP_SEED``. Empty: the seats' seeds follow from the seed alone (a run reproduced)."""
 
 
 @attrs.frozen
@@ -123,6 +128,7 @@ class Record:
             "setup": m.setup,
             "clock_limit": m.clock,
             "clock_mode": m.clock_mode,
+            **({"seat_key": m.seat_key} if m.seat_key else {}),
             "players": [_player_json(p) for p in m.players],
             "started": self.started,
             "duration": round(self.duration, 6),
@@ -166,6 +172,7 @@ class Record:
             ),
             clock=jf.number(doc, "clock_limit"),
             clock_mode=jf.string(doc, "clock_mode", default="wall"),
+            seat_key=jf.string(doc, "seat_key", default=""),
         )
         result = jf.obj(jf.required(doc, "result"), "result")
         extra = doc.get("extra") or {}

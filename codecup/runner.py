@@ -414,6 +414,7 @@ def new_match(
     setup: str | None = None,
     clock: float | None = None,
     clock_mode: str = DEFAULT_CLOCK_MODE,
+    seat_key: str = "",
 ) -> MatchInfo:
     """A :class:`MatchInfo` with defaults filled in: the setup from the seed, the variant's clock."""
     v = game.info.variant(variant)
@@ -429,4 +430,5 @@ def new_match(
         players=tuple(players),
         clock=v.clock if clock is None else clock,
         clock_mode=clock_mode,
+        seat_key=seat_key,
     )

@@ -133,3 +133,32 @@ def test_a_bot_program_gets_the_seed_the_same_bot_gets_in_process(bots):
         games.append([m["move"] for m in json.loads((bots / "g.json").read_text())["moves"]])
         (bots / "g.json").unlink()
     assert games[0] == games[1] and len(games[0]) > 10
+
+
+def test_without_a_seed_a_bot_cannot_compute_its_opponents_seed(bots):
+    """A red team's bot knew the seed (0, the default) and so computed its opponent's seed, and the
+    built-in bot's hidden choices. With no --seed given the seats' seeds hold a secret drawn for the
+    game (kept in the record); with one given they follow from it, to reproduce the run."""
+    from codecup.drive import derive_seed
+    from codecup.record import Record
+
+    (bots / "seer.sh").write_text(
+        f'echo "SEED=$CODECUP_SEED" >&2\nexec {sys.executable} -m codecup bot pillars random\n'
+    )
+    seeds = []
+    for extra in ((), (), ("--seed", "0")):
+        run = codecup(
+            bots, "play", "pillars", "sh seer.sh", "bot:random", "--quiet", "--record", "g.json", *extra
+        )
+        assert run.returncode == 0, run.stderr
+        record = Record.from_json(json.loads((bots / "g.json").read_text()))
+        (bots / "g.json").unlink()
+        seed = int(record.logs[0].split("SEED=")[1].split()[0])
+        public = [derive_seed(s, "seat", 0) for s in range(1000)]
+        seeds.append(seed)
+        if extra:
+            assert record.match.seat_key == "" and seed == derive_seed(0, "seat", 0)
+        else:
+            assert len(record.match.seat_key) == 32 and seed not in public
+            assert seed == derive_seed(0, "seat", 0, record.match.seat_key)  # the record reproduces it
+    assert seeds[0] != seeds[1]

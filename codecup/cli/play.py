@@ -23,6 +23,7 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, add_limit_options, limits_of, provided_notes
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
+from codecup.drive import new_seat_key
 from codecup.errors import CodecupError, ConfigError, where
 from codecup.game import Game, notes_of, run_notes_of
 from codecup.hookspecs import hookimpl
@@ -40,7 +41,11 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("game")
     parser.add_argument("players", nargs=2, metavar="PLAYER", help="bot:NAME or a command line")
     parser.add_argument("--variant", type=text_arg, help="the dialogue variant (default: the game's first)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random start (default 0)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="seed of the random start and of the bots (default 0, the bots' seeds then secret)",
+    )
     parser.add_argument("--setup", help="the random start given explicitly, as the players receive it")
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player (default: the game's)")
     parser.add_argument("--record", type=path_arg, metavar="FILE", help="write the game record (JSON) here")
@@ -197,11 +202,12 @@ def run(args: argparse.Namespace) -> int:
     match = new_match(
         game,
         players,
-        seed=args.seed,
+        seed=0 if args.seed is None else args.seed,
         variant=args.variant,
         setup=args.setup,
         clock=args.clock,
         clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
+        seat_key=new_seat_key(args.seed is not None, players),
     )
     if args.quiet:  # what the game says a reader must know (Lucky Words: a list that is not the official one)
         for note in run_notes_of(game, match.variant):

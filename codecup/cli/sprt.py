@@ -28,7 +28,7 @@ from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_d
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_run_options, limits_of, warn_oversubscription
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.drive import derive_seed
+from codecup.drive import derive_seed, new_seat_key
 from codecup.errors import CodecupError, ConfigError
 from codecup.game import Game, Variant, run_notes_of
 from codecup.outfolder import RunKind, claim_folder
@@ -83,7 +83,11 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("--variant", type=text_arg, help="the dialogue variant (default: the game's first)")
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player per game")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random starts (default 0)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="seed of the random starts and of the bots (default 0, the bots' seeds then secret)",
+    )
     parser.add_argument("--out", type=path_arg, help="keep every game's record in this folder's results log")
     add_run_options(parser)
     return parser
@@ -104,10 +108,19 @@ def pair(
     """The two matches of pair ``k``."""
     clock = args.clock or variant.clock
     clock_mode = args.clock_mode or DEFAULT_CLOCK_MODE
-    seed = derive_seed(args.seed, "sprt", k) % 2**31
+    seed = derive_seed(args.seed or 0, "sprt", k) % 2**31
     setup = game.start_position(seed, variant.name)  # its random setup, checked
     first, second = (
-        MatchInfo(game.info.name, variant.name, seed, setup, players, clock, clock_mode)
+        MatchInfo(
+            game.info.name,
+            variant.name,
+            seed,
+            setup,
+            players,
+            clock,
+            clock_mode,
+            seat_key=new_seat_key(args.seed is not None, players),
+        )
         for players in ((new, old), (old, new))
     )
     return first, second

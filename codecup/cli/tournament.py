@@ -147,7 +147,11 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=FORMATS, help="default round-robin (double: both seats)")
     parser.add_argument("--rounds", type=positive_int, help="repeat the (final) round robin N times")
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player per game")
-    parser.add_argument("--seed", type=int, help="seed of the schedule's random starts (default 0)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="seed of the random starts and of the bots (default 0, the bots' seeds then secret)",
+    )
     parser.add_argument("--out", type=path_arg, help=f"output folder (default {DEFAULT_OUT})")
     parser.add_argument(
         "--base",
@@ -269,6 +273,7 @@ def run(args: argparse.Namespace) -> int:
         clock_mode=clock_mode,
         players=players_file.players,
         seed=_option(args, opts, "seed", 0),
+        seeded=args.seed is not None or "seed" in opts,
         format=_option(args, opts, "format", "round-robin"),
         rounds=_option(args, opts, "rounds", 1),
         challenger=_option(args, opts, "challenger", None),

@@ -10,7 +10,7 @@ import attrs
 
 from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.clock import CPU, loop_time
-from codecup.drive import derive_seed
+from codecup.drive import seat_seed
 from codecup.errors import PASS_THROUGH, ConfigError
 from codecup.game import Game
 from codecup.players.answer import AnswerLimits
@@ -41,7 +41,7 @@ def program_environment(match: MatchInfo, seat: int, box: Box | None) -> dict[st
     env["CODECUP_VARIANT"] = match.variant
     env["CODECUP_CLOCK"] = repr(match.clock)
     env[CLOCK_MODE_VARIABLE] = match.clock_mode
-    env["CODECUP_SEED"] = str(derive_seed(match.seed, "seat", seat))
+    env["CODECUP_SEED"] = str(seat_seed(match, seat))
     env.update(info.env)
     if box is not None:
         env[TOKEN_VARIABLE] = box.token
@@ -73,7 +73,7 @@ def make_player(
     directories and the folders of the programs and scripts their commands name)."""
     info = match.players[seat]
     if info.bot is not None:
-        seed = derive_seed(match.seed, "seat", seat)
+        seed = seat_seed(match, seat)
         session: PlayerSession
         try:
             session = game.new_player_checked(info.bot, match.variant, seed, match.clock)

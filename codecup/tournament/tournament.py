@@ -22,6 +22,7 @@ import attrs
 
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
+from codecup.drive import new_seat_key
 from codecup.errors import ConfigError
 from codecup.game import Game, results_key_of
 from codecup.record import MatchInfo, PlayerInfo, Record
@@ -78,6 +79,8 @@ class TournamentSpec:
     notes: tuple[str, ...] = ()  # what the game says a reader must know (Game.run_notes): not the schedule
     limits: str | None = None  # each bot's sandbox limits, in words (Limits.describe); None: not said
     results_key: str | None = None  # what the game's results depend on (Game.results_key)
+    # The seed was given (the run to be reproduced): no secret in the seats' seeds (MatchInfo.seat_key)
+    seeded: bool = attrs.field(default=True, eq=False)
 
     @property
     def names(self) -> list[str]:
@@ -222,14 +225,16 @@ def _setup(game: Game, spec: TournamentSpec, seed: int, cache: dict[int, str]) -
 
 def match_for(game: Game, spec: TournamentSpec, g: ScheduledGame, cache: dict[int, str]) -> MatchInfo:
     """The match a scheduled game plays."""
+    players = (spec.players[g.seats[0]], spec.players[g.seats[1]])
     return MatchInfo(
         game=spec.game,
         variant=spec.variant,
         seed=g.seed,
         setup=_setup(game, spec, g.seed, cache),
-        players=(spec.players[g.seats[0]], spec.players[g.seats[1]]),
+        players=players,
         clock=spec.clock,
         clock_mode=spec.clock_mode,
+        seat_key=new_seat_key(spec.seeded, players),
     )
 
 
