@@ -247,3 +247,46 @@ def test_demo_plays_every_game_but_the_one_whose_plugin_fails(tmp_path, capsys, 
     assert (out / "twentyone" / "standings.json").is_file() and (out / "twentyone" / "index.html").is_file()
     index = (out / "index.html").read_text()
     assert "twentyone/" in index and "badsetup21/" not in index
+
+
+def test_a_tournament_whose_every_game_was_a_referee_error_fails(tmp_path, capsys, monkeypatch):
+    """A red team's: a plugin failing in every game gave standings of zeros and exit 0."""
+    monkeypatch.setattr("codecup.plugins._skipped", {})
+    monkeypatch.syspath_prepend(str(TESTS / "plugins" / "badsetup_dist"))
+    import importlib
+
+    importlib.invalidate_caches()
+    (tmp_path / "p.yml").write_text(
+        "players:\n  - {name: a, command: 'bot:random'}\n  - {name: b, command: 'bot:random'}\n"
+    )
+    out = tmp_path / "out"
+    code = main(
+        ["tournament", str(tmp_path / "p.yml"), "--game", "badreferee21", "--quiet", "--out", str(out)]
+    )
+    assert code == 1
+    assert "codecup: every game was a referee error" in capsys.readouterr().err
+    assert (out / "standings.json").is_file()  # what was played is kept
+
+
+@pytest.mark.parametrize("where", ["directory", "base"])
+def test_a_tournaments_results_folder_may_not_be_a_programs_working_folder(tmp_path, where):
+    """A red team's: with --out the folder a program runs in (its directory; without one, the players
+    file's folder), its bot read every game's record as the run went on (a bot sees its own folder)."""
+    (tmp_path / "mine").mkdir()
+    directory = ", directory: mine" if where == "directory" else ""
+    (tmp_path / "p.yml").write_text(
+        "game: pillars\nplayers:\n"
+        f"  - {{name: mine, command: 'codecup bot pillars random'{directory}}}\n"
+        "  - {name: b, command: 'bot:random'}\n"
+    )
+    out = tmp_path / "mine" if where == "directory" else tmp_path
+    run = subprocess.run(
+        [sys.executable, "-m", "codecup", "tournament", str(tmp_path / "p.yml"), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert run.stderr.startswith("codecup: error: --out ") and run.stderr.count("\n") == 1, run.stderr
+    assert "the folder player 'mine' runs in" in run.stderr
+    assert not (out / "results.jsonl").exists()

@@ -26,7 +26,7 @@ from pathlib import Path
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_run_options, limits_of, warn_oversubscription
+from codecup.cli.tournament import add_run_options, limits_of, not_a_players_folder, warn_oversubscription
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed, new_seat_key
 from codecup.errors import CodecupError, ConfigError
@@ -187,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
         pool = ex.DaskPool(address)
         jobs = args.jobs or pool.jobs
     if args.out is not None:
+        not_a_players_folder(args.out, (new, old), "--out")
         output_dir(args.out)
         claim_folder(args.out, RunKind.SPRT)
     log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k)) if args.out else None
@@ -210,7 +211,8 @@ def run(args: argparse.Namespace) -> int:
         with stop_on_signals(), pool:
             verdict = _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet, faults)
     except KeyboardInterrupt as exc:
-        return report(exc, f"no decision after {2 * state.n_pairs} games")
+        resumes = f"; they are logged in {args.out}/, and the same command resumes" if args.out else ""
+        return report(exc, f"no decision after {2 * state.n_pairs} games{resumes}")
     except concurrent.futures.CancelledError:  # not by us: a lost Dask scheduler
         raise pool.lost() from None
     except concurrent.futures.BrokenExecutor:

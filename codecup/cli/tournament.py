@@ -34,6 +34,7 @@ from codecup.record import PlayerInfo
 from codecup.sandbox import Limits
 from codecup.sandbox.box import own_differing
 from codecup.tournament import executor as ex
+from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS
@@ -292,6 +293,7 @@ def run(args: argparse.Namespace) -> int:
     hidden += [folder for p in spec.players for folder in program_folders(p)]  # outside its directory
     created = first_missing(out)
     said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"
+    not_a_players_folder(out, spec.players, said)
     output_dir(out, said)  # last of the checks: a run refused by one leaves no folder behind
     claim_folder(out, RunKind.TOURNAMENT, option=said)
     quiet = bool(_option(args, opts, "quiet", False))
@@ -334,7 +336,25 @@ def run(args: argparse.Namespace) -> int:
     if any(p.language for p in spec.players):
         print("\nPlayers: " + ", ".join(p.label for p in spec.players))
     print(f"\nresults in {out}/ (standings.txt, standings.json, games/{', index.html' if site else ''})")
+    if result.games and all(is_referee_error(record) for _, record in result.games):
+        print("codecup: every game was a referee error (see the games' records): no result", file=sys.stderr)
+        return 1
     return 0
+
+
+def not_a_players_folder(out: Path, players: Sequence[PlayerInfo], said: str) -> None:
+    """Refuse a results folder that is a program's working folder (its ``directory``, else this
+    one): a bot always sees its own folder, and would read every game's record as the run goes."""
+    try:
+        target = out.resolve()
+    except (OSError, RuntimeError):  # a symbolic link loop: output_dir says so
+        return
+    for player in players:
+        if player.bot is None and Path(player.directory or Path.cwd()).resolve() == target:
+            raise ConfigError(
+                f"{said} {out}: the folder player {player.name!r} runs in (its bot would read the "
+                "results as they are written); give a folder of the run's own"
+            )
 
 
 def play_spec(
