@@ -290,3 +290,31 @@ def test_a_tournaments_results_folder_may_not_be_a_programs_working_folder(tmp_p
     assert run.stderr.startswith("codecup: error: --out ") and run.stderr.count("\n") == 1, run.stderr
     assert "the folder player 'mine' runs in" in run.stderr
     assert not (out / "results.jsonl").exists()
+
+
+def test_a_tournament_warns_of_a_program_run_from_outside_its_players_directory(tmp_path):
+    """A red team's bot read its opponent's program and the secret beside it: its command ran
+    ``python3 /elsewhere/bot.py``, and only a player's directory is hidden from the other bots."""
+    for folder in ("mine", "elsewhere"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "elsewhere" / "bot.py").write_text(
+        "import runpy, sys\nsys.argv = ['codecup', 'bot', 'pillars', 'random']\n"
+        "runpy.run_module('codecup', run_name='__main__')\n"
+    )
+    (tmp_path / "p.yml").write_text(
+        "game: pillars\nplayers:\n"
+        f"  - {{name: mine, directory: mine, command: '{sys.executable} ../elsewhere/bot.py'}}\n"
+        "  - {name: b, command: 'bot:random'}\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "codecup", "tournament", str(tmp_path / "p.yml"), "--quiet", "--clock", "5"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert (
+        f"codecup: warning: player 'mine' runs {tmp_path / 'elsewhere' / 'bot.py'} outside its directory, "
+        "which the other players' bots can read: put it in its directory\n"
+    ) in run.stderr

@@ -28,7 +28,7 @@ from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
 from codecup.game import Game, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
-from codecup.players.programs import program_folders
+from codecup.players.programs import files_outside, shown_files
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo
 from codecup.sandbox import Limits
@@ -290,13 +290,19 @@ def run(args: argparse.Namespace) -> int:
         out = args.file.parent / out
     hidden = [*opts.get("hide", ()), *(_folder(p, "--hide") for p in args.hide or ())]
     hidden += [p.directory for p in spec.players if p.directory]
-    hidden += [folder for p in spec.players for folder in program_folders(p)]  # outside its directory
     created = first_missing(out)
     said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"
     not_a_players_folder(out, spec.players, said)
     output_dir(out, said)  # last of the checks: a run refused by one leaves no folder behind
     claim_folder(out, RunKind.TOURNAMENT, option=said)
     quiet = bool(_option(args, opts, "quiet", False))
+    for player in spec.players:  # said also when quiet: what the sandbox cannot keep from the bots
+        if outside := files_outside(player):
+            print(
+                f"codecup: warning: player {player.name!r} runs {shown_files(outside)} outside its "
+                "directory, which the other players' bots can read: put it in its directory",
+                file=sys.stderr,
+            )
     if not quiet:
         for line in (*spec.notes, *provided_notes(game, variant.name, spec.players)):
             print(line, flush=True)

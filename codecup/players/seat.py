@@ -16,7 +16,6 @@ from codecup.game import Game
 from codecup.players.answer import AnswerLimits
 from codecup.players.base import Player
 from codecup.players.inprocess import InProcessPlayer
-from codecup.players.programs import own_program, program_folders
 from codecup.players.subprocess import SubprocessPlayer, SubprocessSettings
 from codecup.record import MatchInfo
 from codecup.sandbox import Box, Policy
@@ -69,8 +68,7 @@ class FailedSession(PlayerSession):
 def make_player(
     game: Game, match: MatchInfo, seat: int, settings: SubprocessSettings, policy: Policy
 ) -> Player:
-    """The transport for one seat; a program's sandbox hides the other seats' folders (their
-    directories and the folders of the programs and scripts their commands name)."""
+    """The transport for one seat; a program's sandbox hides the other seats' folders."""
     info = match.players[seat]
     if info.bot is not None:
         seed = seat_seed(match, seat)
@@ -87,14 +85,10 @@ def make_player(
         return InProcessPlayer(session, timer=timer, limits=AnswerLimits.for_clock(match.clock))
     cwd = Path(info.directory) if info.directory else Path.cwd()
     others = tuple(p.directory for i, p in enumerate(match.players) if i != seat and p.directory)
-    others += tuple(f for i, p in enumerate(match.players) if i != seat for f in program_folders(p))
     provided = tuple((f.name, str(f.source)) for f in game.provided_files(match.variant))
     box = None
     if policy.contain:
-        own = tuple(str(f.parent) for f in own_program(info))  # its program's, seen wherever they are
-        seat_policy = attrs.evolve(
-            policy, hide=policy.hide + others, keep=own, provided=policy.provided + provided
-        )
+        seat_policy = attrs.evolve(policy, hide=policy.hide + others, provided=policy.provided + provided)
         box = Box.prepare(seat_policy, cwd)
         cwd = box.stage or cwd  # without a sandbox, a folder that also holds what the game provides
     env = program_environment(match, seat, box)

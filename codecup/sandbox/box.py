@@ -42,7 +42,6 @@ class Policy:
     file_size: int = 64 << 20  # the largest file it may write
     open_files: int = 256
     hide: tuple[str, ...] = ()  # folders it must not see (other bots', the results)
-    keep: tuple[str, ...] = ()  # folders of its own program: seen, also inside a hidden one
     provided: tuple[tuple[str, str], ...] = ()  # (name, source): files its working folder should have
     contain: bool = True  # False: no sandbox, only a process group (for debugging a bot)
 
@@ -128,26 +127,14 @@ class Box:
         procs_files = cgroup.procs_files if cgroup else ()
         views = tuple(m for m in cgroup_mounts if any(inside(f, m.point) for f in procs_files))
         # Its own folder is never hidden from it; a hidden folder holding it is, but for it.
-        machine = (
+        folders = (
+            *policy.hide,
             *SYSTEM_HIDDEN,
             *mounts.other_proc_mounts(table),
             *mounts.hugetlbfs_mounts(table),
             *(m.point for m in cgroup_mounts),
         )
-        system = _folders(machine)
-        # Its program's folders, where the organiser's or other players' are hidden, are not (bound
-        # back on top inside one); those in its working folder show through its overlay.
-        keep = _folders(policy.keep) - system
-        hide = tuple(sorted((_folders(policy.hide) | system) - {own} - keep))
-        shown = tuple(
-            sorted(
-                k
-                for k in keep
-                if any(inside(k, h) for h in hide)
-                and not _within(k, own)
-                and not any(_within(k, s) for s in system)
-            )
-        )
+        hide = tuple(sorted({str(Path(p).resolve()) for p in folders if Path(p).is_dir()} - {own}))
         provided = tuple((n, s) for n, s in policy.provided if not (workdir / n).exists())
         launch = Launch(
             procs_files=procs_files,
@@ -159,7 +146,6 @@ class Box:
             scratch_size=policy.scratch_size,
             provided=provided if namespaces else (),
             hide=hide,
-            keep=shown,
             cgroup_views=views,
             syscall_filter=support.syscall_filter,
         )
@@ -313,13 +299,3 @@ def own_differing(provided: Sequence[tuple[str, str]], workdir: Path) -> list[tu
         except OSError:
             continue
     return differing
-
-
-def _within(path: str, folder: str) -> bool:
-    """Whether ``path`` is ``folder`` or lies inside it."""
-    return path == folder or inside(path, folder)
-
-
-def _folders(paths: Sequence[str]) -> set[str]:
-    """The existing folders among ``paths``, resolved."""
-    return {str(Path(p).resolve()) for p in paths if Path(p).is_dir()}

@@ -135,7 +135,6 @@ class Launch:
     scratch_size: int = 64 << 20
     provided: tuple[tuple[str, str], ...] = ()  # (name, source) put into the working folder if missing
     hide: tuple[str, ...] = ()  # folders covered by an empty tmpfs
-    keep: tuple[str, ...] = ()  # folders inside hidden ones bound back on top (its program's)
     # The hierarchies the bot has cgroups in, mounted again (over their hiding tmpfs, read-only)
     # once it is in its cgroup namespace: it sees its own cgroups only, each as the root.
     cgroup_views: tuple[CgroupMount, ...] = ()
@@ -214,16 +213,13 @@ class Launch:
         for fd in layers:
             os.close(fd)
         overlay_held = os.open(self.workdir, os.O_PATH | os.O_DIRECTORY) if workdir_covered else -1
-        kept = [(os.open(path, os.O_PATH | os.O_DIRECTORY), path) for path in self.keep]
         for path in self.hide:
-            # Read-only at once, unless a mount point is to be made in it (the scratch folder's, the
-            # working folder's, its program's; all of / is made read-only below anyway).
-            keeps = any(inside(kept, path) for kept in (scratch, self.workdir, *self.keep))
+            # Read-only at once, unless a mount point is to be made in it (the scratch folder's or
+            # the working folder's; all of / is made read-only below anyway).
+            keeps = inside(scratch, path) or inside(self.workdir, path)
             flags = _NOTHING if keeps else _NOTHING | linux.MS_RDONLY
             with contextlib.suppress(OSError):  # gone since the referee decided: nothing to hide
                 linux.mount("codecup-hidden", path, "tmpfs", flags, "size=4k,mode=0555")
-        for fd, path in kept:  # first: its working folder may lie inside one
-            _bind_back(fd, path)
         if workdir_covered:
             _bind_back(overlay_held, self.workdir)
         if covered:

@@ -631,40 +631,6 @@ def test_a_hidden_folder_that_holds_the_bots_own_shows_it_only_its_own(
     assert f"ATTACK: listing {arena.attacker}: ['mine.txt']" in lines, lines
 
 
-def test_the_program_an_opponents_command_names_outside_its_folder_is_hidden(tiny_game, arena):
-    """The opponent's command runs a script outside its directory (``python3 /elsewhere/bot.py``):
-    that folder is hidden like its directory (before, the bot read the opponent's program and
-    the secret beside it, and printed them into its log, which the results site shows); the
-    bot's own program, in a folder to hide, still runs and shows."""
-    token = f"codecup-test-{uuid.uuid4().hex}"
-    elsewhere = arena.root / "elsewhere"
-    elsewhere.mkdir()
-    (elsewhere / "thinker.py").write_text(THINKER.read_text())
-    (elsewhere / "secret.txt").write_text("opponent's strategy")
-    programs = arena.root / "programs"  # hidden, as the organiser asked; the bot's own program is in it
-    (programs / "attacker").mkdir(parents=True)
-    (programs / "attacker" / "attacker.py").write_text(ATTACKER.read_text())
-    (programs / "other-secret.txt").write_text("a third player's")
-    hostile = PlayerInfo(
-        "attacker",
-        command=python_argv(
-            programs / "attacker" / "attacker.py", "snoop", token, str(elsewhere), str(programs)
-        ),
-        directory=str(arena.attacker),
-    )
-    honest = PlayerInfo(
-        "honest", command=python_argv(elsewhere / "thinker.py", "0", token), directory=str(arena.opponent)
-    )
-    match = new_match(tiny_game, [hostile, honest], seed=3, clock=2.0, clock_mode="wall")
-    policy = attrs.evolve(POLICY, hide=(str(arena.results), str(programs)))
-    record = asyncio.run(play_match(tiny_game, match, policy=policy))
-    assert processes_with(token) == []
-    assert_normal_game(record)
-    lines = attack_lines(record, 0)
-    assert f"ATTACK: listing {elsewhere}: []" in lines, lines
-    assert f"ATTACK: listing {programs}: ['attacker']" in lines, lines
-
-
 @pytest.mark.parametrize("seat", [0, 1])
 def test_cannot_kill_the_opponent_or_the_referee(tiny_game, arena, seat):
     record = play_attack(tiny_game, arena, "kill_everyone", seat=seat, think=0.05)
