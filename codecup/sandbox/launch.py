@@ -222,6 +222,14 @@ class Launch:
                 linux.mount("codecup-hidden", path, "tmpfs", flags, "size=4k,mode=0555")
         if workdir_covered:
             _bind_back(overlay_held, self.workdir)
+            # Bound back without what was mounted in it: the folders to hide inside it (another
+            # player's nested in its own) are covered again.
+            for path in self.hide:
+                if inside(path, self.workdir):
+                    with contextlib.suppress(OSError):
+                        linux.mount(
+                            "codecup-hidden", path, "tmpfs", _NOTHING | linux.MS_RDONLY, "size=4k,mode=0555"
+                        )
         if covered:
             _bind_back(held, scratch)
         self._devices(f"{scratch}/.dev")

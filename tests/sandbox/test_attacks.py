@@ -631,6 +631,31 @@ def test_a_hidden_folder_that_holds_the_bots_own_shows_it_only_its_own(
     assert f"ATTACK: listing {arena.attacker}: ['mine.txt']" in lines, lines
 
 
+def test_a_folder_to_hide_inside_its_own_inside_a_hidden_one_stays_hidden(
+    tiny_game, tmp_path, monkeypatch, full_sandbox
+):
+    """A reviewer's: the opponent's folder nested in the bot's own, both inside a folder to hide.
+    The bot's own folder, bound back on top of the hidden one, came back without the cover of the
+    opponent's: the bot listed its secret."""
+    (tmp_path / "arena" / "parent").mkdir(parents=True)
+    arena = Arena.make(tmp_path / "arena", attacker="parent/attacker")
+    nested = arena.attacker / "opponent"
+    nested.mkdir()
+    (nested / "secret.txt").write_text("opponent's secret")
+    monkeypatch.chdir(arena.referee)
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    hostile = PlayerInfo(
+        "attacker", command=python_argv(ATTACKER, "snoop", token, str(nested)), directory=str(arena.attacker)
+    )
+    honest = PlayerInfo("honest", command=python_argv(THINKER, "0", token), directory=str(nested))
+    match = new_match(tiny_game, [hostile, honest], seed=3, clock=2.0, clock_mode="wall")
+    policy = attrs.evolve(POLICY, hide=(str(arena.results), str(arena.attacker.parent)))
+    record = asyncio.run(play_match(tiny_game, match, policy=policy))
+    assert processes_with(token) == []
+    assert_normal_game(record)
+    assert f"ATTACK: listing {nested}: []" in attack_lines(record, 0), attack_lines(record, 0)
+
+
 @pytest.mark.parametrize("seat", [0, 1])
 def test_cannot_kill_the_opponent_or_the_referee(tiny_game, arena, seat):
     record = play_attack(tiny_game, arena, "kill_everyone", seat=seat, think=0.05)
