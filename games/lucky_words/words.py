@@ -9,19 +9,27 @@ or empty list raises :class:`WordListError` before any game starts.
 A list is identified by the SHA-256 of its words in file order, one per line
 with LF line ends (so a CRLF copy of the official list is the same list):
 records name it, and ``codecup verify`` looks for a list with that hash.
+
+A list file is read only up to :data:`MAX_LIST` bytes: a larger or endless one
+(``/dev/zero``) is no list, refused before it fills the memory.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
-from codecup.errors import ConfigError
+from codecup import jsonfields
+from codecup.errors import ConfigError, RecordError
+from codecup.reading import MIB, read_file
+from codecup.terminal import printable
 
 WORDS_ENV = "CODECUP_WORDS"
 """The environment variable naming the word list (the CLI's ``--words`` sets it)."""
@@ -32,6 +40,13 @@ OFFICIAL_SHA256 = "76402163adcdb38708e974746c5ae678d335b8b74e56227f39371bdc49e0b
 """The identity of the official CodeCup 2004 list (48,953 words, AA first)."""
 MIN_LEN, MAX_LEN = 2, 7
 _A = ord("A")
+MAX_LIST = 32 * MIB
+"""The most bytes of a word list file read: the official list is 0.4 MB (48,953 words of at most
+7 letters); a larger file is refused unread, and a record naming one finds no list there."""
+MAX_SOURCE = 4096
+"""The longest ``source`` (or ``found``) a record's list may name: a path is at most 4,096 bytes
+(PATH_MAX); a longer one was no path the list was read from."""
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 class WordListError(ConfigError):
@@ -76,11 +91,9 @@ class WordList:
 
     @classmethod
     def from_file(cls, path: Path) -> WordList:
-        """Read one word per line; CR, LF and blank lines are ignored."""
-        try:
-            text = Path(path).read_bytes().decode("ascii", "replace")
-        except OSError as exc:
-            raise WordListError(f"cannot read word list {path}: {exc.strerror or exc}") from None
+        """Read one word per line; CR, LF and blank lines are ignored. A file that is not a regular
+        one, or is larger than :data:`MAX_LIST` bytes, is no list (:class:`WordListError`)."""
+        text = read_file(Path(path), MAX_LIST, "a word list", WordListError).decode("ascii", "replace")
         wl = cls.from_words(text.splitlines(), str(Path(path).resolve()))  # a line with a space is no word
         return attrs.evolve(wl, official=wl.sha256 == OFFICIAL_SHA256, upper=text == text.upper())
 
@@ -143,23 +156,46 @@ class WordListId:
         return attrs.asdict(self)
 
     @classmethod
-    def from_json(cls, doc: object) -> WordListId | None:
-        """Read the record's form; ``None`` for a record made before lists were identified."""
-        if not isinstance(doc, dict) or not isinstance(doc.get("sha256"), str):
+    def from_json(cls, doc: object, path: str = "extra.word_list") -> WordListId | None:
+        """Read the record's form (at ``path`` in it); ``None`` for a record made before lists were
+        identified (none, or a line of text naming it).
+
+        A record is a file anyone can edit: a field of the wrong kind is a malformed record
+        (:class:`~codecup.errors.RecordError`, one line naming the field), never a failure of
+        the plugin reading it.
+        """
+        if doc is None or isinstance(doc, str):
             return None
-        return cls(
-            doc["sha256"],
-            int(doc.get("words") or 0),
-            str(doc.get("source", "")),
-            str(doc.get("found", "")),
-            bool(doc.get("official", False)),
-        )
+        fields = jsonfields.obj(doc, path)
+        sha256 = jsonfields.string(fields, "sha256", path)
+        if not _SHA256.fullmatch(sha256):
+            raise RecordError(f"malformed record: {path}.sha256 must be 64 hexadecimal digits (a SHA-256)")
+        words = jsonfields.integer(fields, "words", path)
+        if words < 0:
+            raise RecordError(f"malformed record: {path}.words must be a whole number of 0 or more")
+        source, found = (_short_string(fields, key, path) for key in ("source", "found"))
+        official = jsonfields.required(fields, "official", path)
+        if not isinstance(official, bool):  # the string "false" is no false: bool() took it for true
+            raise RecordError(
+                f"malformed record: {path}.official must be true or false, not {jsonfields.kind(official)}"
+            )
+        return cls(sha256, words, source, found, official)
 
     def describe(self) -> str:
-        """One line naming the list."""
+        """One line naming the list (where it was found shown safe to print: a record's text)."""
         tag = "the official CodeCup 2004 list" if self.official else "not the official list"
         count = f"{self.words} word{'' if self.words == 1 else 's'}"
-        return f"sha256 {self.sha256} ({count}, {tag}; found at {self.source})"
+        return f"sha256 {self.sha256} ({count}, {tag}; found at {printable(self.source)})"
+
+
+def _short_string(fields: Mapping[str, Any], key: str, path: str) -> str:
+    """Field ``key`` of a record's list, a string of at most :data:`MAX_SOURCE` characters."""
+    text = jsonfields.string(fields, key, path)
+    if len(text) > MAX_SOURCE:
+        raise RecordError(
+            f"malformed record: {path}.{key} must be at most {MAX_SOURCE} characters, not {len(text):,}"
+        )
+    return text
 
 
 FOUND_ENV = f"${WORDS_ENV}"
@@ -182,15 +218,24 @@ def locate() -> Path | None:
     return None if found is None else found[0]
 
 
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file (or a link to one); a name the system refuses (too long, a
+    NUL in it) or a loop of links is none, not an error."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _locate() -> tuple[Path, str] | None:
     env = os.environ.get(WORDS_ENV)
     if env:
         path = Path(env)
-        if not path.is_file():
+        if not _is_file(path):
             raise WordListError(f"word list {path} (from ${WORDS_ENV}) does not exist or is not a file")
         return path, FOUND_ENV
     local = Path(LOCAL_NAME)
-    return (local, FOUND_LOCAL) if local.is_file() else None
+    return (local, FOUND_LOCAL) if _is_file(local) else None
 
 
 def _load(path: Path | None, found: str) -> WordList:
@@ -215,13 +260,14 @@ def find_words(wanted: WordListId) -> WordList:
     """The list with ``wanted``'s hash among those at hand, else a one-line :class:`WordListError`.
 
     Looked at: ``$CODECUP_WORDS`` (``--words``), ``./words.dat``, the path the
-    record names, and the bundled list.
+    record names, and the bundled list. A path that cannot be read, is no regular file or is
+    larger than :data:`MAX_LIST` holds no list at hand (the record's path is anyone's text).
     """
-    candidates: list[tuple[Path | None, str]] = []
+    candidates: list[tuple[Path, str]] = []
     env = os.environ.get(WORDS_ENV)
     other = ""
     if env:  # the list the user names must be one, as for every other command
-        if not Path(env).is_file():
+        if not _is_file(Path(env)):
             raise WordListError(f"word list {env} (from ${WORDS_ENV}) does not exist or is not a file")
         given = _load(Path(env), FOUND_ENV)
         if given.sha256 == wanted.sha256:
@@ -231,13 +277,12 @@ def find_words(wanted: WordListId) -> WordList:
     if wanted.source and wanted.source != DEFAULT_SOURCE:
         candidates.append((Path(wanted.source), "the record's path"))
     for path, found in candidates:
-        if path is not None and path.is_file():
-            try:
-                words = _load(path, found)
-            except WordListError:
-                continue
-            if words.sha256 == wanted.sha256:
-                return words
+        try:
+            words = _load(path, found)
+        except (WordListError, OSError, ValueError, RuntimeError):  # RuntimeError: resolve() in a loop
+            continue
+        if words.sha256 == wanted.sha256:
+            return words
     try:
         bundled = _load(None, FOUND_BUNDLED)
     except WordListError:

@@ -57,8 +57,21 @@ def test_empty_list_is_a_config_error(tmp_path, monkeypatch):
 
 
 def test_unreadable_list_is_a_config_error(tmp_path):
-    with pytest.raises(WordListError, match="cannot read"):
-        WordList.from_file(tmp_path)  # a directory
+    with pytest.raises(WordListError, match="is a folder, not a word list"):
+        WordList.from_file(tmp_path)
+    with pytest.raises(WordListError, match="cannot read a word list"):
+        WordList.from_file(tmp_path / "nope.dat")
+
+
+def test_a_list_file_larger_than_the_cap_is_refused_unread(tmp_path, monkeypatch):
+    """A list is read up to MAX_LIST bytes only (a huge or sparse file filled the memory)."""
+    from codecup_games.lucky_words import words
+
+    path = tmp_path / "big.dat"
+    path.write_text("CAT\nDOG\n" * 10)
+    monkeypatch.setattr(words, "MAX_LIST", 79, raising=False)
+    with pytest.raises(WordListError, match=r"larger than the .* a word list may be; not read further"):
+        WordList.from_file(path)
 
 
 def test_official_list(official_words):
