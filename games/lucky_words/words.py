@@ -16,9 +16,11 @@ A list file is read only up to :data:`MAX_LIST` bytes: a larger or endless one
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -26,7 +28,7 @@ from typing import Any
 
 import attrs
 
-from codecup import jsonfields
+from codecup import jsonfields, owner
 from codecup.errors import ConfigError, RecordError
 from codecup.reading import MIB, read_file
 from codecup.terminal import printable
@@ -125,16 +127,10 @@ class WordList:
     def as_file(self) -> Path:
         """A file holding this list for programs: its own path, or (the bundled list, or a file in
         lower case, which the referee reads but a program of the contest may not) an upper-case
-        copy in the temp folder."""
+        copy in this referee's own folder in the temp folder (see :func:`_private_copy`)."""
         if self.source != DEFAULT_SOURCE and self.upper:
             return Path(self.source).resolve()
-        path = Path(tempfile.gettempdir()) / f"codecup-words-{self.sha256[:16]}.dat"
-        text = _text(self.in_order).encode("ascii")
-        if not (path.is_file() and path.read_bytes() == text):
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(text)
-            os.replace(tmp, path)  # atomic: another process may be writing the same list
-        return path
+        return _private_copy(f"words-{self.sha256[:16]}.dat", _text(self.in_order).encode("ascii"))
 
     def identity(self) -> WordListId:
         """What a record keeps to name this list."""
@@ -201,6 +197,47 @@ def _short_string(fields: Mapping[str, Any], key: str, path: str) -> str:
 FOUND_ENV = f"${WORDS_ENV}"
 FOUND_LOCAL = f"./{LOCAL_NAME}"
 FOUND_BUNDLED = "bundled"
+
+
+def _private_copy(name: str, data: bytes) -> Path:
+    """A file ``name`` holding ``data`` in this process's own folder in the temp folder (mode 0700,
+    locked while it runs, removed when it ends: :func:`codecup.owner.temp_folder`), written once
+    per process and checked each time it is handed out.
+
+    Not in the temp folder itself, where anyone may make a file: a name there can be guessed, and
+    another user could plant a link at it (which a write follows: as root, onto any file) or a
+    file of words of their own. Here it is made by :func:`tempfile.mkstemp` (a new file, never
+    through a link) and renamed into place (a link at the name is replaced, not followed).
+    """
+    folder = owner.temp_folder()
+    path = folder / name
+    if _holds(path, data):
+        return path
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            os.fchmod(out.fileno(), 0o644)  # the sandbox copies it into a program's folder, to be read
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a regular file (not a link) of this user's that no one else may write,
+    holding ``data``: else it is no copy to hand out, whoever put it there."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as found:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o022:
+            return False
+        return info.st_size == len(data) and found.read(len(data) + 1) == data
 
 
 def _text(words: Sequence[str]) -> str:
