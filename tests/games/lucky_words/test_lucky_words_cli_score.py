@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from codecup.cli import main
 
 SPEC_ROWS = ["ABALONE", "XIBIULA", "IQIPTIC", "SNOBWAY", "ELSAONM", "SHEBRAA", "WESYKYD"]
@@ -46,6 +48,18 @@ def test_user_mistakes_exit_2(small_words, capsys, tmp_path):
     assert main(["score", "lucky_words", "A" * 49, "--scoring", "best"]) == 2
     assert "unknown scoring" in capsys.readouterr().err
     assert main(["score", "lucky_words", "A" * 49, "--words", str(tmp_path / "missing")]) == 2
+
+
+@pytest.mark.parametrize("letter", ["\u00df", "\ufb01", "\u0131", "\u017f"])
+def test_a_letter_that_upper_cases_to_letters_a_to_z_is_no_board_letter(small_words, capsys, letter):
+    """Upper-casing the board first made U+00DF SS, U+FB01 FI, U+0131 I and U+017F S, scored as
+    the board's (49 characters again, with SS or FI): one line, exit 2, as for any other."""
+    board = "A" * 10 + letter + "A" * (48 - 10)
+    said = f"a board is 49 letters A..Z ('.' for empty), row by row; got {letter!r} at 11"
+    assert main(["score", "lucky_words", board]) == 2
+    assert capsys.readouterr().err == f"codecup: error: {said}\n"
+    assert main(["score", "lucky_words", board.lower()]) == 2  # a..z in lower case are letters, it not
+    assert capsys.readouterr().err == f"codecup: error: {said}\n"
 
 
 def test_game_without_a_board_scorer(capsys):
