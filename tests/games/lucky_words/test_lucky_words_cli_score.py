@@ -69,3 +69,20 @@ def test_game_without_a_board_scorer(capsys):
         assert main(["score", other, "ABC"]) == 2
         err = capsys.readouterr().err
         assert f"game {other} has no board scorer (this command scores lucky_words boards)" in err
+
+
+def test_a_board_after_an_option_is_said_how_to_give(small_words, capsys):
+    """argparse does not look for the optional BOARD after an option: it said only "unrecognized
+    arguments: BOARD". The line now gives the command with BOARD before the options."""
+    board = "A" * 49
+    assert main(["score", "lucky_words", "--scoring", "wordracer", board]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"codecup: error: unrecognized arguments: {board} "
+        f"(give them before the options: codecup score lucky_words {board} --scoring wordracer)\n"
+    )
+    assert main(["score", "lucky_words", board, "--scoring", "wordracer"]) == 0  # as it says
+    capsys.readouterr()
+    # Arguments that are too many wherever they go are said as before.
+    assert main(["score", "lucky_words", board, "--scoring", "wordracer", "more"]) == 2
+    assert capsys.readouterr().err == "codecup: error: unrecognized arguments: more\n"
