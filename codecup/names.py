@@ -15,12 +15,25 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from codecup.terminal import shown_line
+
 #: The longest name accepted, in characters.
 MAX_NAME = 64
+
+#: The most characters of a player's language shown (standings, the site): more is cut, with a note.
+MAX_LANGUAGE = 64
 
 #: Names used as they are in file names: ASCII letters and digits, then also ``_.+@-``.
 PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+@-]{0,63}$")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.+@-]+")
+
+
+def shown_language(language: str) -> str:
+    """A player's language (``language:`` in the players file, informative) as shown with its name:
+    safe to print (:func:`~codecup.terminal.printable`) and cut to :data:`MAX_LANGUAGE`
+    characters. It is any text of the file: its escape sequences reached the organiser's
+    terminal, and 5,000 characters of it the standings."""
+    return shown_line(language, MAX_LANGUAGE)
 
 
 def name_problem(name: object) -> str | None:

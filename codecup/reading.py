@@ -41,10 +41,13 @@ def read_file(path: Path, cap: int, what: str, error: type[ConfigError] = Config
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         raise error(f"cannot read {what} {path}: {exc.strerror or exc}") from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        raise error(f"{path}: is {_kind(mode)}, not {what} (a regular file)")
+        raise error(f"{path}: is {_kind(info.st_mode)}, not {what} (a regular file)")
+    if info.st_size > cap:  # refused unread: reading up to the cap first would only cost time
+        os.close(fd)
+        raise error(_too_large(str(path), cap, what))
     os.set_blocking(fd, True)
     with os.fdopen(fd, "rb") as f:
         return read_capped(f, cap, str(path), what, error)
@@ -60,6 +63,10 @@ def read_capped(
         data = stream.read(cap + 1)
     except OSError as exc:
         raise error(f"cannot read {what} {source}: {exc.strerror or exc}") from None
-    if len(data) > cap:
-        raise error(f"{source}: larger than the {cap // MIB} MiB {what} may be; not read further")
+    if len(data) > cap:  # a file that grew, or one whose size says nothing (/proc, a pipe)
+        raise error(_too_large(source, cap, what))
     return data
+
+
+def _too_large(source: str, cap: int, what: str) -> str:
+    return f"{source}: larger than the {cap // MIB} MiB {what} may be; not read further"

@@ -16,6 +16,7 @@ import attrs
 from codecup import jsonfields as jf
 from codecup.dialogue import SeatEnd, Termination
 from codecup.errors import RecordError
+from codecup.names import shown_language
 from codecup.reading import MIB, read_file
 
 SCHEMA = "codecup-record/1"
@@ -48,8 +49,9 @@ class PlayerInfo:
 
     @property
     def label(self) -> str:
-        """The name as shown with the player: with its language, if one was given."""
-        return f"{self.name} ({self.language})" if self.language else self.name
+        """The name as shown with the player: with its language, if one was given (as
+        :func:`~codecup.names.shown_language` shows it)."""
+        return f"{self.name} ({shown_language(self.language)})" if self.language else self.name
 
 
 @attrs.frozen

@@ -1155,6 +1155,29 @@ def test_play_says_which_files_of_the_game_it_provides(tmp_path):
     assert run.stdout.startswith("p1 plays with its own words.dat, not the game's\n"), run.stdout
 
 
+def test_a_words_dat_linking_out_of_its_folder_is_said_to_be_provided(tmp_path, monkeypatch):
+    """A player's words.dat that links out of its folder (into another player's, hidden from it
+    in its sandbox) is no list of its own: the run says the game's is provided (it said nothing,
+    or that the player played with its own)."""
+    from codecup.cli.tournament import provided_notes
+    from codecup.record import PlayerInfo
+    from codecup_games.lucky_words.game import LuckyWords
+
+    game_list = tmp_path / "game.dat"
+    game_list.write_text("AA\nAB\n")
+    monkeypatch.setenv("CODECUP_WORDS", str(game_list))
+    for name in ("a", "b", "c"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "b" / "words.dat").write_text("AT\nTA\n")
+    (tmp_path / "a" / "words.dat").symlink_to("../b/words.dat")
+    (tmp_path / "c" / "words.dat").symlink_to(game_list)  # the same list, but out of its folder
+    players = [PlayerInfo(n, command=("true",), directory=str(tmp_path / n)) for n in ("a", "b", "c")]
+    assert provided_notes(LuckyWords(), "wordracer", players) == [
+        "words.dat provided to a, c (theirs are links out of their folders)",
+        "b plays with its own words.dat, not the game's",
+    ]
+
+
 def test_a_program_is_looked_up_on_the_path_it_is_started_with(tmp_path):
     """A red team's player set its own PATH (env:), as the program is started with it: a program
     there was refused before any game ("not found on PATH"), and a PATH that lacked the program

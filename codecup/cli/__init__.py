@@ -15,6 +15,7 @@ import errno
 import importlib
 import os
 import select
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -26,6 +27,7 @@ from codecup.cli.common import Subparsers
 from codecup.errors import CodecupError, ConfigError
 from codecup.extensions import Extensions, load_extensions
 from codecup.plugins import own_plugin_manager
+from codecup.terminal import printable
 
 COMMANDS = ("games", "play", "bot", "verify", "tournament", "demo", "sprt", "view", "doctor")
 
@@ -94,7 +96,9 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(
                 f"unrecognized option {unknown} (options of a command follow it: codecup COMMAND ...)"
             )
-        args = parser.parse_args(argv)
+        args, left = parser.parse_known_args(args_list)
+        if left:  # as parse_args says it, and how to give them where they follow an option
+            parser.error(f"unrecognized arguments: {' '.join(left)}{_reordered(args_list, left, extensions)}")
     except SystemExit as exc:  # --help, --version, or a usage error (already printed, status 2)
         return int(exc.code or 0)
     try:
@@ -120,6 +124,26 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("codecup: interrupted", file=sys.stderr)
         return 130
+
+
+def _reordered(args_list: Sequence[str], left: Sequence[str], extensions: Extensions) -> str:
+    """For arguments left over at the end of the command line after an option, the command line
+    with them before its first option, when that parses: argparse does not look for an optional
+    argument after an option (``codecup score lucky_words --scoring wordracer BOARD``), and said
+    only that BOARD was not recognized."""
+    count = len(left)
+    if any(a.startswith("-") for a in left) or list(args_list[-count:]) != list(left):
+        return ""
+    before = args_list[1:-count]
+    first = next((i for i, a in enumerate(before, 1) if a.startswith("-") and a != "-"), None)
+    if first is None:
+        return ""
+    again = [*args_list[:first], *left, *args_list[first:-count]]
+    try:
+        build_parser(again[0], extensions, parser_class=_Probe).parse_args(again)
+    except _ProbeFailed:
+        return ""
+    return f" (give them before the options: codecup {printable(shlex.join(again))})"
 
 
 def _unknown_first_option(parser: argparse.ArgumentParser, args_list: Sequence[str]) -> str | None:

@@ -33,6 +33,7 @@ from codecup.plugins import load_games
 from codecup.record import PlayerInfo
 from codecup.sandbox import Limits
 from codecup.sandbox.box import own_differing
+from codecup.sandbox.launch import own_entry
 from codecup.tournament import executor as ex
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
@@ -220,22 +221,34 @@ def check_format_options(args: argparse.Namespace, file_options: dict[str, Any],
 
 def provided_notes(game: Game, variant: str, players: Sequence[PlayerInfo]) -> list[str]:
     """What the run gives the programs of the files the game provides (Lucky Words' ``words.dat``):
-    which players' folders lack one (it is provided) and which hold their own, unlike the game's."""
+    which players' folders lack one (it is provided), which hold a link to one out of the folder (a
+    folder hidden from it, another player's, shows nothing in its sandbox: it is provided too), and
+    which hold their own, unlike the game's."""
     lines = []
     for provided in game.provided_files(variant):
         source = (provided.name, str(provided.source))
-        given, own = [], []
+        given, linked, own = [], [], []
         for p in players:
             if p.bot is not None or not p.directory:
                 continue
             folder = Path(p.directory)
-            if not (folder / provided.name).exists():
+            if own_entry(str(folder), provided.name):
+                if own_differing([source], folder):
+                    own.append(p.name)
+            elif (folder / provided.name).exists():
+                linked.append(p.name)
+            else:
                 given.append(p.name)
-            elif own_differing([source], folder):
-                own.append(p.name)
         if given:
             theirs = "their folders have" if len(given) > 1 else "its folder has"
             lines.append(f"{provided.name} provided to {', '.join(given)} ({theirs} none)")
+        if linked:
+            theirs = (
+                "theirs are links out of their folders"
+                if len(linked) > 1
+                else "its own is a link out of its folder"
+            )
+            lines.append(f"{provided.name} provided to {', '.join(linked)} ({theirs})")
         if own:
             plays = "play with their" if len(own) > 1 else "plays with its"
             lines.append(f"{', '.join(own)} {plays} own {provided.name}, not the game's")

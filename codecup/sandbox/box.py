@@ -27,7 +27,7 @@ from codecup.checks import is_root
 from codecup.errors import ConfigError
 from codecup.sandbox import dynmods, mounts, quotas, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
-from codecup.sandbox.launch import Launch, inside
+from codecup.sandbox.launch import Launch, inside, own_entry
 from codecup.sandbox.support import Support, machine_support
 
 _serial = itertools.count()
@@ -135,7 +135,7 @@ class Box:
             *(m.point for m in cgroup_mounts),
         )
         hide = tuple(sorted({str(Path(p).resolve()) for p in folders if Path(p).is_dir()} - {own}))
-        provided = tuple((n, s) for n, s in policy.provided if not (workdir / n).exists())
+        provided = tuple((n, s) for n, s in policy.provided if not own_entry(own, n))
         launch = Launch(
             procs_files=procs_files,
             file_size=policy.file_size,
@@ -151,11 +151,7 @@ class Box:
         )
         notes = [f"its own {n} kept, not the game's {s}" for n, s in own_differing(policy.provided, workdir)]
         if provided and namespaces:
-            broken = {n for n, _ in provided if (workdir / n).is_symlink()}
-            notes += [
-                f"{n} provided from {s}" + (" (its own is a link to nothing)" if n in broken else "")
-                for n, s in provided
-            ]
+            notes += [f"{n} provided from {s}{_instead_of(workdir / n)}" for n, s in provided]
         stage = None
         if provided and not namespaces:
             stage = _stage(workdir, provided)
@@ -287,12 +283,23 @@ def _stage(workdir: Path, provided: Sequence[tuple[str, str]]) -> Path:
     return stage
 
 
+def _instead_of(entry: Path) -> str:
+    """What a provided file stands in for in the bot's folder, if anything: its link to nothing,
+    or out of its folder (see :func:`~codecup.sandbox.launch.own_entry`)."""
+    if not entry.is_symlink():
+        return ""
+    return " (its own is a link out of its folder)" if entry.exists() else " (its own is a link to nothing)"
+
+
 def own_differing(provided: Sequence[tuple[str, str]], workdir: Path) -> list[tuple[str, str]]:
     """The files the game provides that the bot's folder has a copy of its own of, different from
-    the game's (a Lucky Words bot with another word list plays with it, scored by the game's)."""
+    the game's (a Lucky Words bot with another word list plays with it, scored by the game's).
+    A link out of its folder is no copy of its own: the game's file is provided instead."""
     differing = []
     for name, source in provided:
         own = workdir / name
+        if not own_entry(str(workdir), name):
+            continue
         try:
             if own.is_file() and not filecmp.cmp(own, source, shallow=False):
                 differing.append((name, source))

@@ -185,7 +185,7 @@ class Launch:
         for sub in ("home", "tmp", ".upper", ".work", ".dev"):
             os.mkdir(f"{scratch}/{sub}")
         for name, source in self.provided:
-            if not os.path.exists(f"{self.workdir}/{name}"):  # none, or a link to nothing: it shadows it
+            if not own_entry(self.workdir, name):  # none, or a link to nothing or out: it shadows it
                 _copy(source, f"{scratch}/.upper/{name}")
         # A scratch folder inside the working folder (a bot started in /tmp, say) or inside a
         # hidden folder would vanish under the overlay (which shows the folder's own files, none
@@ -356,6 +356,14 @@ def writer_has_reader(write: int) -> bool:
 def inside(path: str, folder: str) -> bool:
     """Whether ``path`` lies strictly inside ``folder``."""
     return path.startswith(folder.rstrip("/") + "/")
+
+
+def own_entry(folder: str, name: str) -> bool:
+    """Whether ``folder`` holds an entry ``name`` of its own: one that is there and, its links
+    followed, lies inside ``folder``. A link to nothing is none, and so is a link out of it: it
+    may lead into a folder hidden from the bot (another player's), where it would find nothing."""
+    path = os.path.join(folder, name)
+    return os.path.exists(path) and inside(os.path.realpath(path), os.path.realpath(folder))
 
 
 def _bind_back(held: int, path: str) -> None:

@@ -16,6 +16,7 @@ import jinja2
 
 from codecup.dialogue import SeatEnd, Termination
 from codecup.game import Game, notes_of
+from codecup.names import shown_language
 from codecup.record import FAULT, Record
 from codecup.site import figures
 from codecup.site.clocks import clock_left_after_moves
@@ -121,7 +122,7 @@ def index_page(
         total=max(total or 0, len(games)),
         standings=standings,
         ratings={r.player: r for r in ratings},
-        languages={p.name: p.language for p in spec.players if p.language},
+        languages={p.name: shown_language(p.language) for p in spec.players if p.language},
         challenger_rows=standings.challenger_rows(),
         points=figures.points_chart(standings),
         rating_plot=figures.rating_plot(ratings),

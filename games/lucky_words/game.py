@@ -183,7 +183,9 @@ class LuckyWords(Game):
 
     def score_board(self, board: str, scoring: str | None = None) -> ScoreReport:
         """Score one board of 49 letters (``.`` for empty; blanks ignored) under ``rule`` or ``wordracer``."""
-        cells = "".join(board.split()).upper()
+        # Upper case for a..z only: str.upper() makes letters A..Z of others (U+00DF is SS, U+FB01
+        # FI, U+0131 I), which were scored as the board's (the setup and move parsers refuse them).
+        cells = "".join(ch.upper() if ch.isascii() else ch for ch in "".join(board.split()))
         bad = next((ch for ch in cells if ch not in LETTERS and ch != "."), None)
         if len(cells) != CELLS or bad is not None:
             got = f"{len(cells)} characters" if bad is None else f"{bad!r} at {cells.index(bad) + 1}"

@@ -9,19 +9,29 @@ or empty list raises :class:`WordListError` before any game starts.
 A list is identified by the SHA-256 of its words in file order, one per line
 with LF line ends (so a CRLF copy of the official list is the same list):
 records name it, and ``codecup verify`` looks for a list with that hash.
+
+A list file is read only up to :data:`MAX_LIST` bytes: a larger or endless one
+(``/dev/zero``) is no list, refused before it fills the memory.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import re
+import stat
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
-from codecup.errors import ConfigError
+from codecup import jsonfields, owner
+from codecup.errors import ConfigError, RecordError
+from codecup.reading import MIB, read_file
+from codecup.terminal import printable
 
 WORDS_ENV = "CODECUP_WORDS"
 """The environment variable naming the word list (the CLI's ``--words`` sets it)."""
@@ -32,6 +42,13 @@ OFFICIAL_SHA256 = "76402163adcdb38708e974746c5ae678d335b8b74e56227f39371bdc49e0b
 """The identity of the official CodeCup 2004 list (48,953 words, AA first)."""
 MIN_LEN, MAX_LEN = 2, 7
 _A = ord("A")
+MAX_LIST = 32 * MIB
+"""The most bytes of a word list file read: the official list is 0.4 MB (48,953 words of at most
+7 letters); a larger file is refused unread, and a record naming one finds no list there."""
+MAX_SOURCE = 4096
+"""The longest ``source`` (or ``found``) a record's list may name: a path is at most 4,096 bytes
+(PATH_MAX); a longer one was no path the list was read from."""
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 class WordListError(ConfigError):
@@ -76,11 +93,9 @@ class WordList:
 
     @classmethod
     def from_file(cls, path: Path) -> WordList:
-        """Read one word per line; CR, LF and blank lines are ignored."""
-        try:
-            text = Path(path).read_bytes().decode("ascii", "replace")
-        except OSError as exc:
-            raise WordListError(f"cannot read word list {path}: {exc.strerror or exc}") from None
+        """Read one word per line; CR, LF and blank lines are ignored. A file that is not a regular
+        one, or is larger than :data:`MAX_LIST` bytes, is no list (:class:`WordListError`)."""
+        text = read_file(Path(path), MAX_LIST, "a word list", WordListError).decode("ascii", "replace")
         wl = cls.from_words(text.splitlines(), str(Path(path).resolve()))  # a line with a space is no word
         return attrs.evolve(wl, official=wl.sha256 == OFFICIAL_SHA256, upper=text == text.upper())
 
@@ -112,16 +127,10 @@ class WordList:
     def as_file(self) -> Path:
         """A file holding this list for programs: its own path, or (the bundled list, or a file in
         lower case, which the referee reads but a program of the contest may not) an upper-case
-        copy in the temp folder."""
+        copy in this referee's own folder in the temp folder (see :func:`_private_copy`)."""
         if self.source != DEFAULT_SOURCE and self.upper:
             return Path(self.source).resolve()
-        path = Path(tempfile.gettempdir()) / f"codecup-words-{self.sha256[:16]}.dat"
-        text = _text(self.in_order).encode("ascii")
-        if not (path.is_file() and path.read_bytes() == text):
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(text)
-            os.replace(tmp, path)  # atomic: another process may be writing the same list
-        return path
+        return _private_copy(f"words-{self.sha256[:16]}.dat", _text(self.in_order).encode("ascii"))
 
     def identity(self) -> WordListId:
         """What a record keeps to name this list."""
@@ -143,28 +152,92 @@ class WordListId:
         return attrs.asdict(self)
 
     @classmethod
-    def from_json(cls, doc: object) -> WordListId | None:
-        """Read the record's form; ``None`` for a record made before lists were identified."""
-        if not isinstance(doc, dict) or not isinstance(doc.get("sha256"), str):
+    def from_json(cls, doc: object, path: str = "extra.word_list") -> WordListId | None:
+        """Read the record's form (at ``path`` in it); ``None`` for a record made before lists were
+        identified (none, or a line of text naming it).
+
+        A record is a file anyone can edit: a field of the wrong kind is a malformed record
+        (:class:`~codecup.errors.RecordError`, one line naming the field), never a failure of
+        the plugin reading it.
+        """
+        if doc is None or isinstance(doc, str):
             return None
-        return cls(
-            doc["sha256"],
-            int(doc.get("words") or 0),
-            str(doc.get("source", "")),
-            str(doc.get("found", "")),
-            bool(doc.get("official", False)),
-        )
+        fields = jsonfields.obj(doc, path)
+        sha256 = jsonfields.string(fields, "sha256", path)
+        if not _SHA256.fullmatch(sha256):
+            raise RecordError(f"malformed record: {path}.sha256 must be 64 hexadecimal digits (a SHA-256)")
+        words = jsonfields.integer(fields, "words", path)
+        if words < 0:
+            raise RecordError(f"malformed record: {path}.words must be a whole number of 0 or more")
+        source, found = (_short_string(fields, key, path) for key in ("source", "found"))
+        official = jsonfields.required(fields, "official", path)
+        if not isinstance(official, bool):  # the string "false" is no false: bool() took it for true
+            raise RecordError(
+                f"malformed record: {path}.official must be true or false, not {jsonfields.kind(official)}"
+            )
+        return cls(sha256, words, source, found, official)
 
     def describe(self) -> str:
-        """One line naming the list."""
+        """One line naming the list (where it was found shown safe to print: a record's text)."""
         tag = "the official CodeCup 2004 list" if self.official else "not the official list"
         count = f"{self.words} word{'' if self.words == 1 else 's'}"
-        return f"sha256 {self.sha256} ({count}, {tag}; found at {self.source})"
+        return f"sha256 {self.sha256} ({count}, {tag}; found at {printable(self.source)})"
+
+
+def _short_string(fields: Mapping[str, Any], key: str, path: str) -> str:
+    """Field ``key`` of a record's list, a string of at most :data:`MAX_SOURCE` characters."""
+    text = jsonfields.string(fields, key, path)
+    if len(text) > MAX_SOURCE:
+        raise RecordError(
+            f"malformed record: {path}.{key} must be at most {MAX_SOURCE} characters, not {len(text):,}"
+        )
+    return text
 
 
 FOUND_ENV = f"${WORDS_ENV}"
 FOUND_LOCAL = f"./{LOCAL_NAME}"
 FOUND_BUNDLED = "bundled"
+
+
+def _private_copy(name: str, data: bytes) -> Path:
+    """A file ``name`` holding ``data`` in this process's own folder in the temp folder (mode 0700,
+    locked while it runs, removed when it ends: :func:`codecup.owner.temp_folder`), written once
+    per process and checked each time it is handed out.
+
+    Not in the temp folder itself, where anyone may make a file: a name there can be guessed, and
+    another user could plant a link at it (which a write follows: as root, onto any file) or a
+    file of words of their own. Here it is made by :func:`tempfile.mkstemp` (a new file, never
+    through a link) and renamed into place (a link at the name is replaced, not followed).
+    """
+    folder = owner.temp_folder()
+    path = folder / name
+    if _holds(path, data):
+        return path
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            os.fchmod(out.fileno(), 0o644)  # the sandbox copies it into a program's folder, to be read
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a regular file (not a link) of this user's that no one else may write,
+    holding ``data``: else it is no copy to hand out, whoever put it there."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as found:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o022:
+            return False
+        return info.st_size == len(data) and found.read(len(data) + 1) == data
 
 
 def _text(words: Sequence[str]) -> str:
@@ -182,15 +255,24 @@ def locate() -> Path | None:
     return None if found is None else found[0]
 
 
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file (or a link to one); a name the system refuses (too long, a
+    NUL in it) or a loop of links is none, not an error."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _locate() -> tuple[Path, str] | None:
     env = os.environ.get(WORDS_ENV)
     if env:
         path = Path(env)
-        if not path.is_file():
+        if not _is_file(path):
             raise WordListError(f"word list {path} (from ${WORDS_ENV}) does not exist or is not a file")
         return path, FOUND_ENV
     local = Path(LOCAL_NAME)
-    return (local, FOUND_LOCAL) if local.is_file() else None
+    return (local, FOUND_LOCAL) if _is_file(local) else None
 
 
 def _load(path: Path | None, found: str) -> WordList:
@@ -215,13 +297,14 @@ def find_words(wanted: WordListId) -> WordList:
     """The list with ``wanted``'s hash among those at hand, else a one-line :class:`WordListError`.
 
     Looked at: ``$CODECUP_WORDS`` (``--words``), ``./words.dat``, the path the
-    record names, and the bundled list.
+    record names, and the bundled list. A path that cannot be read, is no regular file or is
+    larger than :data:`MAX_LIST` holds no list at hand (the record's path is anyone's text).
     """
-    candidates: list[tuple[Path | None, str]] = []
+    candidates: list[tuple[Path, str]] = []
     env = os.environ.get(WORDS_ENV)
     other = ""
     if env:  # the list the user names must be one, as for every other command
-        if not Path(env).is_file():
+        if not _is_file(Path(env)):
             raise WordListError(f"word list {env} (from ${WORDS_ENV}) does not exist or is not a file")
         given = _load(Path(env), FOUND_ENV)
         if given.sha256 == wanted.sha256:
@@ -231,13 +314,12 @@ def find_words(wanted: WordListId) -> WordList:
     if wanted.source and wanted.source != DEFAULT_SOURCE:
         candidates.append((Path(wanted.source), "the record's path"))
     for path, found in candidates:
-        if path is not None and path.is_file():
-            try:
-                words = _load(path, found)
-            except WordListError:
-                continue
-            if words.sha256 == wanted.sha256:
-                return words
+        try:
+            words = _load(path, found)
+        except (WordListError, OSError, ValueError, RuntimeError):  # RuntimeError: resolve() in a loop
+            continue
+        if words.sha256 == wanted.sha256:
+            return words
     try:
         bundled = _load(None, FOUND_BUNDLED)
     except WordListError:

@@ -141,3 +141,26 @@ def test_a_provided_file_appears_in_the_working_folder_without_touching_it(
         assert ("its own is a link to nothing" in record.containment[0]) == (own_file == "broken link")
         assert (folder / "words.dat").is_symlink() == (own_file == "broken link")  # its folder untouched
         assert not (folder / "words.dat").exists()
+
+
+def test_a_link_into_another_players_folder_counts_as_no_list_of_its_own(tiny_game, tmp_path, full_sandbox):
+    """A bot's words.dat linking into another player's folder (``a/words.dat -> ../b/words.dat``)
+    leads, in its sandbox, into a hidden folder: it found no list, and the run said nothing. A
+    link out of its folder is none of its own: the game's list is provided, and said."""
+    source = tmp_path / "list.txt"
+    source.write_text("THE TOURNAMENT'S LIST")
+    run = tmp_path / "run"
+    for name in ("a", "b"):
+        (run / name).mkdir(parents=True)
+        (run / name / "bot.py").write_text(READS_WORDS)
+    (run / "b" / "words.dat").write_text("B'S OWN LIST")
+    (run / "a" / "words.dat").symlink_to("../b/words.dat")
+    game = WithWordList(tiny_game, source)
+    players = [PlayerInfo(n, command=("python3", "bot.py"), directory=str(run / n)) for n in ("a", "b")]
+    record = asyncio.run(play_match(game, new_match(game, players, seed=2)))
+    assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2
+    assert record.logs[0].startswith("THE TOURNAMENT'S LIST"), record.logs[0]
+    assert f"words.dat provided from {source} (its own is a link out of its folder)" in record.containment[0]
+    assert "kept" not in record.containment[0]
+    assert record.logs[1].startswith("B'S OWN LIST")  # b's own, in its folder
+    assert (run / "a" / "words.dat").is_symlink()  # its folder untouched

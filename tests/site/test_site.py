@@ -310,6 +310,19 @@ def test_a_players_language_is_shown_with_its_name(site, tmp_path):
     assert '<td class="name">beta</td>' in html
 
 
+def test_a_players_language_on_the_site_is_cut(site):
+    """5,000 characters of a language were all shown in the standings' name column."""
+    from codecup.site.pages import index_page
+
+    _, game, result = site
+    spec = attrs.evolve(
+        result.spec,
+        players=(attrs.evolve(result.spec.players[0], language="C" * 5000), *result.spec.players[1:]),
+    )
+    html = index_page(game, spec, result.games, result.standings, result.ratings)
+    assert f'<span class="language">({"C" * 64}... (5,000 characters))</span>' in html
+
+
 @attrs.define
 class FakeTimer:
     """A timer the test fires by hand."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 
+import attrs
 import pytest
 
 from codecup.checks import check_commands, command_problem
@@ -232,6 +233,17 @@ def test_language_is_kept_in_the_record_only_when_given():
 
     assert "language" not in _player_json(PlayerInfo(name="a", bot="x"))
     assert _player_json(PlayerInfo(name="a", bot="x", language="C++"))["language"] == "C++"
+
+
+def test_a_players_language_is_shown_safe_to_print_and_cut(tmp_path):
+    """``language:`` is any text of the players file: its escape sequences were printed raw on
+    the organiser's terminal (the tournament's "Players:" line), and all of its 5,000 characters."""
+    path = write(tmp_path, '- name: a\n  command: bot:x\n  language: "C\\e]0;PWNED\\a\\e[2K"\n' + SECOND)
+    a = read_players(path).players[0]
+    assert a.language == "C\x1b]0;PWNED\x07\x1b[2K"  # kept as given (the record's)
+    assert a.label == "a (C\\x1b]0;PWNED\\x07\\x1b[2K)"
+    long = attrs.evolve(a, language="Python " * 1000)
+    assert long.label == f"a ({('Python ' * 1000)[:64]}... (7,000 characters))"
 
 
 def test_env_is_kept_as_text_in_the_record(tmp_path):

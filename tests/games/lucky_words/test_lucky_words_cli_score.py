@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from codecup.cli import main
 
 SPEC_ROWS = ["ABALONE", "XIBIULA", "IQIPTIC", "SNOBWAY", "ELSAONM", "SHEBRAA", "WESYKYD"]
@@ -48,6 +50,18 @@ def test_user_mistakes_exit_2(small_words, capsys, tmp_path):
     assert main(["score", "lucky_words", "A" * 49, "--words", str(tmp_path / "missing")]) == 2
 
 
+@pytest.mark.parametrize("letter", ["\u00df", "\ufb01", "\u0131", "\u017f"])
+def test_a_letter_that_upper_cases_to_letters_a_to_z_is_no_board_letter(small_words, capsys, letter):
+    """Upper-casing the board first made U+00DF SS, U+FB01 FI, U+0131 I and U+017F S, scored as
+    the board's (49 characters again, with SS or FI): one line, exit 2, as for any other."""
+    board = "A" * 10 + letter + "A" * (48 - 10)
+    said = f"a board is 49 letters A..Z ('.' for empty), row by row; got {letter!r} at 11"
+    assert main(["score", "lucky_words", board]) == 2
+    assert capsys.readouterr().err == f"codecup: error: {said}\n"
+    assert main(["score", "lucky_words", board.lower()]) == 2  # a..z in lower case are letters, it not
+    assert capsys.readouterr().err == f"codecup: error: {said}\n"
+
+
 def test_game_without_a_board_scorer(capsys):
     """Only Lucky Words boards: another game's object with a score_board method of another shape
     was called, and failed on the report's fields."""
@@ -55,3 +69,20 @@ def test_game_without_a_board_scorer(capsys):
         assert main(["score", other, "ABC"]) == 2
         err = capsys.readouterr().err
         assert f"game {other} has no board scorer (this command scores lucky_words boards)" in err
+
+
+def test_a_board_after_an_option_is_said_how_to_give(small_words, capsys):
+    """argparse does not look for the optional BOARD after an option: it said only "unrecognized
+    arguments: BOARD". The line now gives the command with BOARD before the options."""
+    board = "A" * 49
+    assert main(["score", "lucky_words", "--scoring", "wordracer", board]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"codecup: error: unrecognized arguments: {board} "
+        f"(give them before the options: codecup score lucky_words {board} --scoring wordracer)\n"
+    )
+    assert main(["score", "lucky_words", board, "--scoring", "wordracer"]) == 0  # as it says
+    capsys.readouterr()
+    # Arguments that are too many wherever they go are said as before.
+    assert main(["score", "lucky_words", board, "--scoring", "wordracer", "more"]) == 2
+    assert capsys.readouterr().err == "codecup: error: unrecognized arguments: more\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path
 
@@ -258,3 +259,114 @@ def test_a_2004_game_without_the_optional_score_lines_verifies(tmp_path, no_list
     assert [end["kind"] for end in doc["result"]["termination"]] == ["normal", "normal"]
     assert [line["seat"] for line in doc["transcript"] if line.get("kind") == "timeout"] == [0]
     assert main(["verify", str(record), "--words", str(small)]) == 0
+
+
+# --- a record's word list fields are anyone's text ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("words", "abc", "words must be a whole number, not a string"),
+        ("words", [1], "words must be a whole number, not a list"),
+        ("words", float("inf"), "words must be a whole number, not a number"),
+        ("words", 24.5, "words must be a whole number, not a number"),
+        ("words", -1, "words must be a whole number of 0 or more"),
+        ("words", True, "words must be a whole number, not true or false"),
+        ("sha256", 123, "sha256 must be a string, not a number"),
+        ("sha256", "abc", "sha256 must be 64 hexadecimal digits (a SHA-256)"),
+        ("source", "/" + "a" * 5000, "source must be at most 4096 characters, not 5,001"),
+        ("source", 5, "source must be a string, not a number"),
+        ("found", None, "found must be a string, not null"),
+        ("official", "false", "official must be true or false, not a string"),
+        ("official", None, "official must be true or false, not null"),
+    ],
+)
+def test_a_word_list_field_of_the_wrong_kind_is_a_malformed_record(
+    tmp_path, no_list, capsys, field, value, said
+):
+    """An edited list field is the record's mistake: one line, status 2 (it was the plugin's
+    failure, status 3, or taken as it came: the text "false" was official)."""
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, doc = record_with(tmp_path, small)
+    doc["extra"]["word_list"][field] = value
+    record.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["verify", str(record), "--words", str(small)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"codecup: error: {record}: malformed record: extra.word_list.{said}\n"
+
+
+@pytest.mark.parametrize("value", [[1], 5, True])
+def test_a_word_list_that_is_no_object_is_a_malformed_record(tmp_path, no_list, capsys, value):
+    """A list, number or truth value is no list's identity (a line of text is an old record's)."""
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, doc = record_with(tmp_path, small)
+    doc["extra"]["word_list"] = value
+    record.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["verify", str(record), "--words", str(small)]) == 2
+    assert "malformed record: extra.word_list must be an object" in capsys.readouterr().err
+
+
+def test_a_missing_word_list_field_is_a_malformed_record(tmp_path, no_list, capsys):
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, doc = record_with(tmp_path, small)
+    del doc["extra"]["word_list"]["official"]
+    record.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["verify", str(record), "--words", str(small)]) == 2
+    assert "malformed record: no field 'extra.word_list.official'" in capsys.readouterr().err
+
+
+def _unreadable_paths(tmp_path: Path) -> dict[str, str]:
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    return {
+        "a name too long": "/" + "a" * 300,  # ENAMETOOLONG: it was the plugin's failure (status 3)
+        "a NUL": str(tmp_path / "a\0b"),  # ValueError: the same
+        "a folder": str(folder),
+        "a pipe": str(fifo),  # never opened to wait for a writer
+        "a loop of links": str(loop),
+    }
+
+
+@pytest.mark.parametrize("kind", ["a name too long", "a NUL", "a folder", "a pipe", "a loop of links"])
+def test_a_records_path_that_cannot_be_read_holds_no_list(tmp_path, no_list, capsys, kind):
+    """The record's path is only one more place to look: one that cannot be read holds no list
+    (the usual line asking for --words, status 2), never the plugin's failure."""
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, doc = record_with(tmp_path, small)
+    doc["extra"]["word_list"]["source"] = _unreadable_paths(tmp_path)[kind]
+    record.write_text(json.dumps(doc))
+    os.environ.pop(WORDS_ENV)  # set by --words
+    capsys.readouterr()
+    assert main(["verify", str(record)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "give it with --words PATH" in err and "\0" not in err, err
+
+
+def test_a_records_path_larger_than_a_list_is_not_read(tmp_path, no_list, capsys, monkeypatch):
+    """A file larger than a list may be is skipped unread (a 20 GB sparse file was read whole, to a
+    MemoryError): the cap made small here, the list at the record's path is too big to be found."""
+    from codecup_games.lucky_words import words
+
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, _ = record_with(tmp_path, small, "codecup2004")
+    os.environ.pop(WORDS_ENV)
+    assert main(["verify", str(record)]) == 0  # found at the record's path
+    monkeypatch.setattr(words, "MAX_LIST", len(SMALL_WORDS) - 1, raising=False)
+    words._CACHE.clear()
+    words._FOUND.clear()
+    capsys.readouterr()
+    assert main(["verify", str(record)]) == 2
+    assert "give it with --words PATH" in capsys.readouterr().err

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import stat
+import tempfile
+
 import pytest
 
+from codecup import owner
 from codecup.errors import ConfigError
 from codecup_games.lucky_words import words as words_mod
 from codecup_games.lucky_words.words import WORDS_ENV, WordList, WordListError, load_words
+from tests.games.lucky_words.lw_support import SMALL_WORDS
 
 
 def test_env_var_wins(small_words):
@@ -57,8 +63,21 @@ def test_empty_list_is_a_config_error(tmp_path, monkeypatch):
 
 
 def test_unreadable_list_is_a_config_error(tmp_path):
-    with pytest.raises(WordListError, match="cannot read"):
-        WordList.from_file(tmp_path)  # a directory
+    with pytest.raises(WordListError, match="is a folder, not a word list"):
+        WordList.from_file(tmp_path)
+    with pytest.raises(WordListError, match="cannot read a word list"):
+        WordList.from_file(tmp_path / "nope.dat")
+
+
+def test_a_list_file_larger_than_the_cap_is_refused_unread(tmp_path, monkeypatch):
+    """A list is read up to MAX_LIST bytes only (a huge or sparse file filled the memory)."""
+    from codecup_games.lucky_words import words
+
+    path = tmp_path / "big.dat"
+    path.write_text("CAT\nDOG\n" * 10)
+    monkeypatch.setattr(words, "MAX_LIST", 79, raising=False)
+    with pytest.raises(WordListError, match=r"larger than the .* a word list may be; not read further"):
+        WordList.from_file(path)
 
 
 def test_official_list(official_words):
@@ -84,3 +103,70 @@ def test_a_line_with_a_space_inside_is_no_word(tmp_path):
     path.write_text("AB CD\n123\n")
     with pytest.raises(WordListError, match=r"holds no word of 2\.\.7 letters"):
         WordList.from_file(path)
+
+
+# --- the copy of a list for programs --------------------------------------------------------
+
+
+@pytest.fixture
+def shared_tmp(tmp_path, monkeypatch):
+    """A temp folder of this test's own, as /tmp is shared by every user of the machine."""
+    shared = tmp_path / "tmp"
+    shared.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    return shared
+
+
+def _lower_list(tmp_path) -> WordList:
+    """A list whose file is in lower case: programs get an upper-case copy (as_file writes one)."""
+    lower = tmp_path / "lower.dat"
+    lower.write_text(SMALL_WORDS.lower())
+    return WordList.from_file(lower)
+
+
+def test_the_copy_for_programs_is_never_written_through_a_planted_link(tmp_path, shared_tmp):
+    """The copy was written at a name anyone could guess in the shared temp folder, following
+    links: another user's link there made the referee (root) overwrite any file."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    words = _lower_list(tmp_path)
+    guessed = f"codecup-words-{words.sha256[:16]}.dat"
+    for name in (guessed, f"{guessed}.{os.getpid()}.tmp"):
+        (shared_tmp / name).symlink_to(victim)
+    path = words.as_file()
+    assert victim.read_text() == "precious\n"
+    assert not path.is_symlink() and WordList.from_file(path).sha256 == words.sha256
+    assert path.parent == owner.temp_folder() and stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+
+
+@pytest.mark.parametrize("planted", ["other words", "writable by all", "a link to the words", "a link"])
+def test_a_file_planted_where_the_copy_goes_is_not_handed_out(tmp_path, shared_tmp, planted):
+    """A file found where the copy goes is handed out only if it is a regular file (no link) of
+    the referee's user, that no one else may write, holding the list; else it is replaced (never
+    written through)."""
+    words = _lower_list(tmp_path)
+    text = SMALL_WORDS.upper()
+    path = owner.temp_folder() / f"words-{words.sha256[:16]}.dat"
+    elsewhere = tmp_path / "elsewhere.dat"
+    elsewhere.write_text(text)
+    if planted == "other words":
+        path.write_text("CAT\nDOG\n")
+    elif planted == "writable by all":
+        path.write_text(text)
+        path.chmod(0o666)
+    else:
+        path.symlink_to(elsewhere)
+        if planted == "a link":
+            elsewhere.write_text("precious\n")
+    given = words.as_file()
+    assert given == path and not given.is_symlink()
+    assert given.read_text() == text and stat.S_IMODE(given.stat().st_mode) == 0o644
+    assert elsewhere.read_text() == ("precious\n" if planted == "a link" else text)
+
+
+def test_the_copy_for_programs_is_written_once(tmp_path, shared_tmp):
+    words = _lower_list(tmp_path)
+    first = words.as_file()
+    made = first.stat()
+    assert words.as_file() == first and first.stat().st_ino == made.st_ino
+    assert [p.name for p in first.parent.iterdir() if p.name.endswith(".tmp")] == []
