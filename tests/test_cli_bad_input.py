@@ -1173,7 +1173,7 @@ def test_a_words_dat_linking_out_of_its_folder_is_said_to_be_provided(tmp_path, 
     (tmp_path / "c" / "words.dat").symlink_to(game_list)  # the same list, but out of its folder
     players = [PlayerInfo(n, command=("true",), directory=str(tmp_path / n)) for n in ("a", "b", "c")]
     assert provided_notes(LuckyWords(), "wordracer", players) == [
-        "words.dat provided to a, c (theirs are links out of their folders)",
+        "words.dat provided to a, c (theirs are links out of their folders or into hidden ones)",
         "b plays with its own words.dat, not the game's",
     ]
 

@@ -232,8 +232,9 @@ def provided_notes(game: Game, variant: str, players: Sequence[PlayerInfo]) -> l
             if p.bot is not None or not p.directory:
                 continue
             folder = Path(p.directory)
-            if own_entry(str(folder), provided.name):
-                if own_differing([source], folder):
+            hidden = [q.directory for q in players if q is not p and q.directory]  # theirs, from it
+            if own_entry(str(folder), provided.name, hidden):
+                if own_differing([source], folder, hidden):
                     own.append(p.name)
             elif (folder / provided.name).exists():
                 linked.append(p.name)
@@ -244,9 +245,9 @@ def provided_notes(game: Game, variant: str, players: Sequence[PlayerInfo]) -> l
             lines.append(f"{provided.name} provided to {', '.join(given)} ({theirs} none)")
         if linked:
             theirs = (
-                "theirs are links out of their folders"
+                "theirs are links out of their folders or into hidden ones"
                 if len(linked) > 1
-                else "its own is a link out of its folder"
+                else "its own is a link out of its folder or into a hidden one"
             )
             lines.append(f"{provided.name} provided to {', '.join(linked)} ({theirs})")
         if own:

@@ -52,23 +52,24 @@ def named_files(player: PlayerInfo) -> tuple[Path, ...]:
 
 
 def files_outside(player: PlayerInfo) -> tuple[Path, ...]:
-    """The files ``player``'s command names that lie outside its directory (as given or where a link
-    leads), but for installed ones: in the machine's folders (:data:`SYSTEM_FOLDERS`), on its PATH,
-    in the Python installation's."""
+    """The files ``player``'s command names that lie outside its directory (where their links
+    lead: what a bot reads), but for installed ones: in the machine's folders
+    (:data:`SYSTEM_FOLDERS`), on its PATH, in the Python installation's."""
     if not player.directory:
         return ()
-    own = Path(player.directory).resolve()
     shared = [*SYSTEM_FOLDERS, sys.prefix, sys.base_prefix, sys.exec_prefix]
     shared += [p for p in search_path(player.env).split(os.pathsep) if p.startswith("/")]
-    installed = [Path(p).resolve() for p in shared]
-    outside = []
-    for path in named_files(player):
-        places = {path.parent, path.resolve().parent}
-        if any(not _within(p, own) for p in places) and not any(
-            _within(p, s) for p in places for s in installed
-        ):
-            outside.append(path)
-    return tuple(outside)
+    try:
+        own = Path(player.directory).resolve()
+        installed = [Path(p).resolve() for p in shared]
+        found = [(path, path.resolve().parent) for path in named_files(player)]
+    except (OSError, RuntimeError):  # a loop of links: no program runs from there either
+        return ()
+    return tuple(
+        path
+        for path, place in found
+        if not _within(place, own) and not any(_within(place, s) for s in installed)
+    )
 
 
 def _within(folder: Path, other: Path) -> bool:

@@ -135,7 +135,7 @@ class Box:
             *(m.point for m in cgroup_mounts),
         )
         hide = tuple(sorted({str(Path(p).resolve()) for p in folders if Path(p).is_dir()} - {own}))
-        provided = tuple((n, s) for n, s in policy.provided if not own_entry(own, n))
+        provided = tuple((n, s) for n, s in policy.provided if not own_entry(own, n, hide))
         launch = Launch(
             procs_files=procs_files,
             file_size=policy.file_size,
@@ -149,7 +149,8 @@ class Box:
             cgroup_views=views,
             syscall_filter=support.syscall_filter,
         )
-        notes = [f"its own {n} kept, not the game's {s}" for n, s in own_differing(policy.provided, workdir)]
+        differing = own_differing(policy.provided, workdir, hide)
+        notes = [f"its own {n} kept, not the game's {s}" for n, s in differing]
         if provided and namespaces:
             notes += [f"{n} provided from {s}{_instead_of(workdir / n)}" for n, s in provided]
         stage = None
@@ -288,17 +289,24 @@ def _instead_of(entry: Path) -> str:
     or out of its folder (see :func:`~codecup.sandbox.launch.own_entry`)."""
     if not entry.is_symlink():
         return ""
-    return " (its own is a link out of its folder)" if entry.exists() else " (its own is a link to nothing)"
+    return (
+        " (its own is a link out of its folder or into a hidden one)"
+        if entry.exists()
+        else " (its own is a link to nothing)"
+    )
 
 
-def own_differing(provided: Sequence[tuple[str, str]], workdir: Path) -> list[tuple[str, str]]:
+def own_differing(
+    provided: Sequence[tuple[str, str]], workdir: Path, hidden: Sequence[str] = ()
+) -> list[tuple[str, str]]:
     """The files the game provides that the bot's folder has a copy of its own of, different from
     the game's (a Lucky Words bot with another word list plays with it, scored by the game's).
-    A link out of its folder is no copy of its own: the game's file is provided instead."""
+    A link out of its folder, or into a folder ``hidden`` from it, is no copy of its own: the
+    game's file is provided instead."""
     differing = []
     for name, source in provided:
         own = workdir / name
-        if not own_entry(str(workdir), name):
+        if not own_entry(str(workdir), name, hidden):
             continue
         try:
             if own.is_file() and not filecmp.cmp(own, source, shallow=False):

@@ -40,7 +40,7 @@ import os
 import resource
 import select
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -185,7 +185,7 @@ class Launch:
         for sub in ("home", "tmp", ".upper", ".work", ".dev"):
             os.mkdir(f"{scratch}/{sub}")
         for name, source in self.provided:
-            if not own_entry(self.workdir, name):  # none, or a link to nothing or out: it shadows it
+            if not own_entry(self.workdir, name, self.hide):  # none, a link to nothing, out or hidden
                 _copy(source, f"{scratch}/.upper/{name}")
         # A scratch folder inside the working folder (a bot started in /tmp, say) or inside a
         # hidden folder would vanish under the overlay (which shows the folder's own files, none
@@ -213,7 +213,10 @@ class Launch:
         for fd in layers:
             os.close(fd)
         overlay_held = os.open(self.workdir, os.O_PATH | os.O_DIRECTORY) if workdir_covered else -1
-        for path in self.hide:
+        # Those inside its working folder first (another player's nested in its own): on the overlay
+        # it starts in, they cover the paths it reaches from its folder, and come along (a recursive
+        # bind) where the overlay is bound back on top of a hidden folder that holds it.
+        for path in sorted(self.hide, key=lambda p: not inside(p, self.workdir)):
             # Read-only at once, unless a mount point is to be made in it (the scratch folder's or
             # the working folder's; all of / is made read-only below anyway).
             keeps = inside(scratch, path) or inside(self.workdir, path)
@@ -221,15 +224,7 @@ class Launch:
             with contextlib.suppress(OSError):  # gone since the referee decided: nothing to hide
                 linux.mount("codecup-hidden", path, "tmpfs", flags, "size=4k,mode=0555")
         if workdir_covered:
-            _bind_back(overlay_held, self.workdir)
-            # Bound back without what was mounted in it: the folders to hide inside it (another
-            # player's nested in its own) are covered again.
-            for path in self.hide:
-                if inside(path, self.workdir):
-                    with contextlib.suppress(OSError):
-                        linux.mount(
-                            "codecup-hidden", path, "tmpfs", _NOTHING | linux.MS_RDONLY, "size=4k,mode=0555"
-                        )
+            _bind_back(overlay_held, self.workdir, recursive=True)
         if covered:
             _bind_back(held, scratch)
         self._devices(f"{scratch}/.dev")
@@ -358,19 +353,27 @@ def inside(path: str, folder: str) -> bool:
     return path.startswith(folder.rstrip("/") + "/")
 
 
-def own_entry(folder: str, name: str) -> bool:
+def own_entry(folder: str, name: str, hidden: Sequence[str] = ()) -> bool:
     """Whether ``folder`` holds an entry ``name`` of its own: one that is there and, its links
-    followed, lies inside ``folder``. A link to nothing is none, and so is a link out of it: it
-    may lead into a folder hidden from the bot (another player's), where it would find nothing."""
+    followed, lies inside ``folder`` and in none of the folders ``hidden`` from the bot. A link to
+    nothing is none, and so is a link out of it, or into a hidden folder nested in it: it may
+    lead into a folder hidden from the bot (another player's), where it would find nothing."""
     path = os.path.join(folder, name)
-    return os.path.exists(path) and inside(os.path.realpath(path), os.path.realpath(folder))
+    if not os.path.exists(path):
+        return False
+    target, own = os.path.realpath(path), os.path.realpath(folder)
+    if not inside(target, own):
+        return False
+    nested = [h for h in map(os.path.realpath, hidden) if inside(h, own)]  # those holding it it sees
+    return not any(target == h or inside(target, h) for h in nested)
 
 
-def _bind_back(held: int, path: str) -> None:
+def _bind_back(held: int, path: str, recursive: bool = False) -> None:
     """Bind the folder held open as ``held`` onto ``path`` again (creating the mount point when
-    what covers it, a hiding tmpfs, does not have it), and close ``held``."""
+    what covers it, a hiding tmpfs, does not have it; ``recursive``: with what is mounted in it),
+    and close ``held``."""
     os.makedirs(path, exist_ok=True)
-    linux.mount(f"/proc/self/fd/{held}", path, None, linux.MS_BIND)
+    linux.mount(f"/proc/self/fd/{held}", path, None, linux.MS_BIND | (linux.MS_REC if recursive else 0))
     os.close(held)
 
 

@@ -48,3 +48,18 @@ def test_installed_files_are_not_outside(tmp_path):
 
 def test_a_built_in_bot_runs_no_files():
     assert files_outside(PlayerInfo("p", bot="random", directory="/")) == ()
+
+
+def test_a_file_of_its_own_named_through_a_linked_folder_is_not_outside(tmp_path):
+    """A reviewer's: ``sh /home-link/bot/bot.sh`` for a player whose directory is where the link
+    leads was said to run a file outside its directory."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "bot.sh").write_text("")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    player = PlayerInfo(
+        "p", command=("sh", str(tmp_path / "link" / "bot.sh")), directory=str(tmp_path / "real")
+    )
+    assert files_outside(player) == ()
+    looped = tmp_path / "loop"
+    looped.symlink_to(looped)
+    assert files_outside(PlayerInfo("p", command=("sh", "bot.sh"), directory=str(looped))) == ()

@@ -636,7 +636,8 @@ def test_a_folder_to_hide_inside_its_own_inside_a_hidden_one_stays_hidden(
 ):
     """A reviewer's: the opponent's folder nested in the bot's own, both inside a folder to hide.
     The bot's own folder, bound back on top of the hidden one, came back without the cover of the
-    opponent's: the bot listed its secret."""
+    opponent's: the bot listed its secret (then, covered again on the copy bound back, by a path
+    from the folder it started in, which is the overlay's first mount)."""
     (tmp_path / "arena" / "parent").mkdir(parents=True)
     arena = Arena.make(tmp_path / "arena", attacker="parent/attacker")
     nested = arena.attacker / "opponent"
@@ -645,7 +646,9 @@ def test_a_folder_to_hide_inside_its_own_inside_a_hidden_one_stays_hidden(
     monkeypatch.chdir(arena.referee)
     token = f"codecup-test-{uuid.uuid4().hex}"
     hostile = PlayerInfo(
-        "attacker", command=python_argv(ATTACKER, "snoop", token, str(nested)), directory=str(arena.attacker)
+        "attacker",
+        command=python_argv(ATTACKER, "snoop", token, str(nested), "opponent"),  # and from its own folder
+        directory=str(arena.attacker),
     )
     honest = PlayerInfo("honest", command=python_argv(THINKER, "0", token), directory=str(nested))
     match = new_match(tiny_game, [hostile, honest], seed=3, clock=2.0, clock_mode="wall")
@@ -653,7 +656,8 @@ def test_a_folder_to_hide_inside_its_own_inside_a_hidden_one_stays_hidden(
     record = asyncio.run(play_match(tiny_game, match, policy=policy))
     assert processes_with(token) == []
     assert_normal_game(record)
-    assert f"ATTACK: listing {nested}: []" in attack_lines(record, 0), attack_lines(record, 0)
+    lines = attack_lines(record, 0)
+    assert f"ATTACK: listing {nested}: []" in lines and "ATTACK: listing opponent: []" in lines, lines
 
 
 @pytest.mark.parametrize("seat", [0, 1])

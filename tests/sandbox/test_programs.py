@@ -160,7 +160,34 @@ def test_a_link_into_another_players_folder_counts_as_no_list_of_its_own(tiny_ga
     record = asyncio.run(play_match(game, new_match(game, players, seed=2)))
     assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2
     assert record.logs[0].startswith("THE TOURNAMENT'S LIST"), record.logs[0]
-    assert f"words.dat provided from {source} (its own is a link out of its folder)" in record.containment[0]
+    assert (
+        f"words.dat provided from {source} (its own is a link out of its folder or into a hidden one)"
+        in record.containment[0]
+    )
     assert "kept" not in record.containment[0]
     assert record.logs[1].startswith("B'S OWN LIST")  # b's own, in its folder
     assert (run / "a" / "words.dat").is_symlink()  # its folder untouched
+
+
+def test_a_link_into_a_hidden_folder_nested_in_its_own_counts_as_no_list_of_its_own(
+    tiny_game, tmp_path, full_sandbox
+):
+    """A reviewer's: ``a/words.dat -> c/words.dat`` where ``a/c`` is the opponent's folder, hidden
+    from ``a``: the link stays in its folder, but leads where its sandbox shows nothing."""
+    source = tmp_path / "list.txt"
+    source.write_text("THE TOURNAMENT'S LIST")
+    a = tmp_path / "a"
+    (a / "c").mkdir(parents=True)
+    for folder in (a, a / "c"):
+        (folder / "bot.py").write_text(READS_WORDS)
+    (a / "c" / "words.dat").write_text("C'S OWN LIST")
+    (a / "words.dat").symlink_to("c/words.dat")
+    game = WithWordList(tiny_game, source)
+    players = [
+        PlayerInfo("a", command=("python3", "bot.py"), directory=str(a)),
+        PlayerInfo("c", command=("python3", "bot.py"), directory=str(a / "c")),
+    ]
+    record = asyncio.run(play_match(game, new_match(game, players, seed=2)))
+    assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2
+    assert record.logs[0].startswith("THE TOURNAMENT'S LIST"), record.logs[0]
+    assert record.logs[1].startswith("C'S OWN LIST")
