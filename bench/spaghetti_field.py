@@ -141,9 +141,10 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
     the exact search's old work thresholds), ``search`` as it was before them; ``o0``,
     ``h0``: against the random player, our playout moves by ``safe_move`` and the root by
     UCB1, not by what a move sets up and successive halving (``search:o0:h0`` is ``search``
-    as it was before them). Defaults: ``search``'s.
+    as it was before them); ``hk1``: successive halving against careful opponents too (an
+    experiment of 2026-11-26, see docs/games/spaghetti.md). Defaults: ``search``'s.
     """
-    opts = {o.rstrip("0123456789."): float(o.lstrip("abcehmoprstwx")) for o in name.split(":")[1:]}
+    opts = {o.rstrip("0123456789."): float(o.lstrip("abcehkmoprstwx")) for o in name.split(":")[1:]}
     return Unhurried(
         seed,
         clock,
@@ -158,6 +159,7 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
         equivalences=bool(opts.get("s", 1)),
         random_setup=bool(opts.get("o", search.RANDOM_SETUP)),
         random_halving=bool(opts.get("h", search.RANDOM_HALVING)),
+        careful_halving=bool(opts.get("hk", 0)),
     )
 
 

@@ -141,6 +141,7 @@ class SearchBot:
         equivalences: bool = True,
         random_setup: bool = RANDOM_SETUP,
         random_halving: bool = RANDOM_HALVING,
+        careful_halving: bool = False,
     ):
         self.rng = random.Random(seed)
         self.clock = clock
@@ -173,6 +174,7 @@ class SearchBot:
         self.random_playout = setup_against_random_playout if random_setup else against_random_playout
         self.random_halving = random_halving
         self.timer: Callable[[], float] = time.thread_time  # the safety net's clock (see choose)
+        self.careful_halving = careful_halving
 
     def observe(self, pos: Position, move: int) -> None:
         """Spot the random take-over player: a penalty taken early while a move costing nothing was there."""
@@ -246,7 +248,10 @@ class SearchBot:
                 for _ in range(each):
                     child = pos.copy()
                     child.play(moves[i])
-                    self.random_playout(child, rand, seat)
+                    if self.opponent_random:
+                        self.random_playout(child, rand, seat)
+                    else:
+                        self.playout(child, rand)
                     totals[i] += self._value(child, seat)
                     counts[i] += 1
                 self.playouts += each
@@ -297,6 +302,8 @@ class SearchBot:
                 if self.random_halving:
                     return self._halving(pos, order[: self.random_width])
                 return self._monte_carlo(pos, order[: self.random_width])
+            if self.careful_halving:
+                return self._halving(pos, order[: self.mc_width])
             return self._monte_carlo(pos, order[: self.mc_width])
         depth = 2
         self.last_depth = 1
