@@ -198,6 +198,28 @@ def test_against_the_random_player_the_root_is_compared_by_successive_halving():
     assert careful.playouts == RANDOM_WIDTH  # UCB1 stops at its budget once each move has one
 
 
+def test_careful_halving_compares_the_root_by_successive_halving_against_any_opponent():
+    """The experiment ``hk1`` (off by default): in the middle game the Monte Carlo root is compared
+    by successive halving, as against the random player, also against a careful opponent."""
+
+    def middle_game_move(bot: SearchBot) -> tuple[int, list[int]]:
+        pos = Position.start([parse_move("cds"), parse_move("ebr")])
+        greedy = GreedyBot(6)
+        while len(pos.empties) > 40:
+            pos.play(greedy.choose(pos, 30.0))
+        halved: list[int] = []
+        halving = bot._halving
+        bot._halving = lambda p, moves: halved.append(len(moves)) or halving(p, moves)  # type: ignore[method-assign]
+        move = bot.choose(pos, 30.0)
+        assert pos.is_empty(move // 3)
+        return move, halved
+
+    move, halved = middle_game_move(SearchBot(1, scale=0.01, careful_halving=True))
+    assert halved == [MC_WIDTH]
+    assert middle_game_move(SearchBot(1, scale=0.01))[1] == []  # UCB1 by default
+    assert middle_game_move(SearchBot(1, scale=0.01, careful_halving=True))[0] == move  # under a seed
+
+
 def test_a_late_penalty_is_no_sign_of_a_random_player():
     pos = Position.start([parse_move("cds"), parse_move("ebr")])
     greedy = GreedyBot(6)
