@@ -364,7 +364,8 @@ def own_entry(folder: str, name: str, hidden: Sequence[str] = ()) -> bool:
     target, own = os.path.realpath(path), os.path.realpath(folder)
     if not inside(target, own):
         return False
-    nested = [h for h in map(os.path.realpath, hidden) if inside(h, own)]  # those holding it it sees
+    # Only those nested in its folder: one holding its folder shows it its own folder anyway.
+    nested = [h for h in map(os.path.realpath, hidden) if inside(h, own)]
     return not any(target == h or inside(target, h) for h in nested)
 
 
