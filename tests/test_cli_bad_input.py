@@ -1198,3 +1198,21 @@ def test_a_program_is_looked_up_on_the_path_it_is_started_with(tmp_path):
         command_problem(lacking)
         == "cannot run 'sh': program not found on PATH (its own, from env: '/nonexistent')"
     )
+
+
+def test_a_words_dat_link_into_a_hidden_folder_nested_in_its_own_is_said_to_be_provided(tmp_path):
+    """A reviewer's: ``a/words.dat -> private/words.dat`` with ``a/private`` given to ``hide:``: its
+    sandbox provides the game's list, and the run said the bot played with its own."""
+    from codecup.cli.tournament import provided_notes
+    from codecup.plugins import load_games
+    from codecup.record import PlayerInfo
+
+    (tmp_path / "a" / "private").mkdir(parents=True)
+    (tmp_path / "a" / "private" / "words.dat").write_text("ZZ\n")
+    (tmp_path / "a" / "words.dat").symlink_to("private/words.dat")
+    player = PlayerInfo("a", command=("./bot",), directory=str(tmp_path / "a"))
+    game = load_games().get("lucky_words")
+    variant = game.info.variant(None).name
+    notes = provided_notes(game, variant, [player], [str(tmp_path / "a" / "private")])
+    assert notes == ["words.dat provided to a (its own is a link out of its folder or into a hidden one)"]
+    assert provided_notes(game, variant, [player]) == ["a plays with its own words.dat, not the game's"]

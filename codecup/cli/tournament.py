@@ -219,11 +219,13 @@ def check_format_options(args: argparse.Namespace, file_options: dict[str, Any],
         raise ConfigError(f"{said} applies to the {owner} format only, and {fmt}")
 
 
-def provided_notes(game: Game, variant: str, players: Sequence[PlayerInfo]) -> list[str]:
+def provided_notes(
+    game: Game, variant: str, players: Sequence[PlayerInfo], hidden: Sequence[str] = ()
+) -> list[str]:
     """What the run gives the programs of the files the game provides (Lucky Words' ``words.dat``):
-    which players' folders lack one (it is provided), which hold a link to one out of the folder (a
-    folder hidden from it, another player's, shows nothing in its sandbox: it is provided too), and
-    which hold their own, unlike the game's."""
+    which players' folders lack one (it is provided), which hold a link to one out of the folder or
+    into a folder hidden from it (``hidden``, and the other players' folders: it shows nothing in
+    its sandbox, so it is provided too), and which hold their own, unlike the game's."""
     lines = []
     for provided in game.provided_files(variant):
         source = (provided.name, str(provided.source))
@@ -232,9 +234,9 @@ def provided_notes(game: Game, variant: str, players: Sequence[PlayerInfo]) -> l
             if p.bot is not None or not p.directory:
                 continue
             folder = Path(p.directory)
-            hidden = [q.directory for q in players if q is not p and q.directory]  # theirs, from it
-            if own_entry(str(folder), provided.name, hidden):
-                if own_differing([source], folder, hidden):
+            unseen = [*hidden, *(q.directory for q in players if q is not p and q.directory)]
+            if own_entry(str(folder), provided.name, unseen):
+                if own_differing([source], folder, unseen):
                     own.append(p.name)
             elif (folder / provided.name).exists():
                 linked.append(p.name)
@@ -318,7 +320,7 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     if not quiet:
-        for line in (*spec.notes, *provided_notes(game, variant.name, spec.players)):
+        for line in (*spec.notes, *provided_notes(game, variant.name, spec.players, [*hidden, str(out)])):
             print(line, flush=True)
     site = not _option(args, opts, "no_site", False)
     live = None

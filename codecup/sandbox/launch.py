@@ -213,10 +213,11 @@ class Launch:
         for fd in layers:
             os.close(fd)
         overlay_held = os.open(self.workdir, os.O_PATH | os.O_DIRECTORY) if workdir_covered else -1
-        # Those inside its working folder first (another player's nested in its own): on the overlay
-        # it starts in, they cover the paths it reaches from its folder, and come along (a recursive
-        # bind) where the overlay is bound back on top of a hidden folder that holds it.
-        for path in sorted(self.hide, key=lambda p: not inside(p, self.workdir)):
+        # The deepest first: a folder to hide inside another (another player's nested in its own,
+        # or beside it in a hidden folder) is covered where it lies, before the outer one covers its
+        # path; those inside its working folder come along (a recursive bind) where the overlay is
+        # bound back on top of a hidden folder that holds it.
+        for path in sorted(self.hide, key=lambda p: -p.rstrip("/").count("/")):
             # Read-only at once, unless a mount point is to be made in it (the scratch folder's or
             # the working folder's; all of / is made read-only below anyway).
             keeps = inside(scratch, path) or inside(self.workdir, path)
@@ -225,6 +226,13 @@ class Launch:
                 linux.mount("codecup-hidden", path, "tmpfs", flags, "size=4k,mode=0555")
         if workdir_covered:
             _bind_back(overlay_held, self.workdir, recursive=True)
+            # It starts in the copy bound back on top: in the first, under the hidden folder, ``..``
+            # led to the machine's folders the hidden one covers (another player's beside it).
+            overlay_dev = os.fstat(workdir).st_dev
+            os.close(workdir)
+            workdir = os.open(self.workdir, os.O_PATH | os.O_DIRECTORY)
+            if os.fstat(workdir).st_dev != overlay_dev:
+                raise OSError(errno.EINVAL, f"its working folder {self.workdir} was not bound back")
         if covered:
             _bind_back(held, scratch)
         self._devices(f"{scratch}/.dev")

@@ -660,6 +660,42 @@ def test_a_folder_to_hide_inside_its_own_inside_a_hidden_one_stays_hidden(
     assert f"ATTACK: listing {nested}: []" in lines and "ATTACK: listing opponent: []" in lines, lines
 
 
+def test_a_hidden_folder_two_levels_up_shows_nothing_beside_its_own_by_dotdot(
+    tiny_game, tmp_path, monkeypatch, full_sandbox
+):
+    """A reviewer's: the organiser hides the contest folder, bots in ``contest/bots/NAME``. The bot
+    started in its folder's first mount, under the hidden one: ``..`` led to the machine's
+    ``contest/bots``, which nothing covered, and the opponent's folder beside its own."""
+    (tmp_path / "arena" / "contest" / "bots").mkdir(parents=True)
+    arena = Arena.make(tmp_path / "arena", attacker="contest/bots/attacker")
+    beside = arena.attacker.parent / "opponent"
+    beside.mkdir()
+    (beside / "secret.txt").write_text("opponent's secret")
+    (arena.attacker / "mine.txt").write_text("its own file")
+    monkeypatch.chdir(arena.referee)
+    contest = str(arena.attacker.parent.parent)
+    record = play_attack(
+        tiny_game,
+        arena,
+        "snoop",
+        "..",
+        "../opponent",
+        "/proc/self/cwd/..",
+        ".",
+        str(arena.attacker),
+        hide=(contest,),
+    )
+    assert_normal_game(record)
+    lines = attack_lines(record, 0)
+    assert "ATTACK: listing ..: ['attacker']" in lines, lines
+    assert "ATTACK: listing /proc/self/cwd/..: ['attacker']" in lines, lines
+    assert not any("secret" in line for line in lines), lines
+    assert (
+        "ATTACK: listing .: ['mine.txt']" in lines
+        and f"ATTACK: listing {arena.attacker}: ['mine.txt']" in lines
+    )
+
+
 @pytest.mark.parametrize("seat", [0, 1])
 def test_cannot_kill_the_opponent_or_the_referee(tiny_game, arena, seat):
     record = play_attack(tiny_game, arena, "kill_everyone", seat=seat, think=0.05)
