@@ -22,13 +22,13 @@ from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.dialogue import Termination
 from codecup.errors import PluginError
 from codecup.game import Game, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.plugins import GameRegistry, load_games
-from codecup.record import PlayerInfo, Record
+from codecup.record import PlayerInfo
 from codecup.site import DemoEntry, build_site, write_demo_index
+from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, check_game_count
 
 DEFAULT_OUT = "demo-results"
@@ -121,7 +121,7 @@ def _demo(
         except PluginError as exc:
             failed.add(_not_played(name, exc))
     for name, result, _ in results:  # its plugin failed in every game: no game of it works either
-        if result.games and all(_plugin_failed(record) for _, record in result.games):
+        if result.games and all(is_referee_error(record) for _, record in result.games):
             print(f"codecup: {name}: its plugin failed in every game (referee errors)", file=sys.stderr)
             failed_games.add(name)
     played = {name: DemoEntry.played(name, registry.get(name).info.title, r, t) for name, r, t in results}
@@ -133,11 +133,6 @@ def _demo(
     write_demo_index(args.out, [entry for entry in entries if entry is not None])
     print(f"\ndemo results in {args.out}/ (open {args.out / 'index.html'}, or: codecup view {args.out})")
     return 1 if failed or failed_games else 0
-
-
-def _plugin_failed(record: Record) -> bool:
-    """Whether the game of ``record`` ended in a referee error (its plugin failed) for every seat."""
-    return all(end.kind is Termination.REFEREE_ERROR for end in record.result.termination)
 
 
 def _play(args: argparse.Namespace, game: Game, spec: TournamentSpec) -> tuple[TournamentResult, float]:

@@ -224,8 +224,9 @@ def provided_notes(
 ) -> list[str]:
     """What the run gives the programs of the files the game provides (Lucky Words' ``words.dat``):
     which players' folders lack one (it is provided), which hold a link to one out of the folder or
-    into a folder hidden from it (``hidden``, and the other players' folders: it shows nothing in
-    its sandbox, so it is provided too), and which hold their own, unlike the game's."""
+    into a folder ``hidden`` from the bots nested in it (another player's, one given to hide, the
+    results: it shows nothing in its sandbox, so it is provided too), and which hold their own,
+    unlike the game's."""
     lines = []
     for provided in game.provided_files(variant):
         source = (provided.name, str(provided.source))
@@ -234,9 +235,8 @@ def provided_notes(
             if p.bot is not None or not p.directory:
                 continue
             folder = Path(p.directory)
-            unseen = [*hidden, *(q.directory for q in players if q is not p and q.directory)]
-            if own_entry(str(folder), provided.name, unseen):
-                if own_differing([source], folder, unseen):
+            if own_entry(str(folder), provided.name, hidden):
+                if own_differing([source], folder, hidden):
                     own.append(p.name)
             elif (folder / provided.name).exists():
                 linked.append(p.name)
