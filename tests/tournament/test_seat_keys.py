@@ -13,7 +13,7 @@ from codecup.tournament.tournament import TournamentSpec, match_for
 def test_a_tournament_without_a_seed_draws_a_secret_for_each_game_with_a_program():
     game = load_games().get("pillars")
     players = (PlayerInfo("prog", command=("./bot",)), PlayerInfo("rand", bot="random"))
-    spec = TournamentSpec("pillars", "classic", 5.0, players, seeded=False)
+    spec = TournamentSpec("pillars", game.info.variant(None).name, 5.0, players, seeded=False)
     games = round_robin(spec.names, spec.seed)
     keys = [match_for(game, spec, g, {}).seat_key for g in games]
     assert all(len(k) == 32 for k in keys) and len(set(keys)) == len(keys)

@@ -207,9 +207,14 @@ def test_careful_halving_compares_the_root_by_successive_halving_against_any_opp
         greedy = GreedyBot(6)
         while len(pos.empties) > 40:
             pos.play(greedy.choose(pos, 30.0))
-        halved: list[int] = []
+        halved: list[int] = []  # the number of moves each call of the halving compared
         halving = bot._halving
-        bot._halving = lambda p, moves: halved.append(len(moves)) or halving(p, moves)  # type: ignore[method-assign]
+
+        def counted(p: Position, moves: list[int]) -> int:
+            halved.append(len(moves))
+            return halving(p, moves)
+
+        bot._halving = counted  # type: ignore[method-assign]
         move = bot.choose(pos, 30.0)
         assert pos.is_empty(move // 3)
         return move, halved
