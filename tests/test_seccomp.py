@@ -89,6 +89,65 @@ def test_no_call_drops_the_machines_file_cache_and_other_advice_is_kept():
             assert _interpret(program, arch=abi.arch, nr=abi.number("process_madvise")) == "deny", machine
 
 
+def test_no_direct_io_and_no_sync_in_any_abi():
+    """A read with O_DIRECT waits for the disk where no kill ends it: a red team's bot's threads
+    outlived cgroup.kill and the referee by 8 s. open, openat and fcntl(F_SETFL) asking for it fail
+    with EINVAL, openat2 (flags in memory) with ENOSYS; sync and syncfs are no-ops. Every other
+    open, and fcntl's other commands, stay allowed."""
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            direct, other = abi.o_direct, 0o2 | 0o100 | 0o1000  # O_RDWR | O_CREAT | O_TRUNC
+            cases = ((direct, "einval"), (direct | other, "einval"), (other, "allow"), (0, "allow"))
+            for flags, expected in cases:
+                assert _interpret(program, arch=abi.arch, nr=abi.openat, args=(-100, 0, flags)) == expected
+                if abi.open is not None:
+                    assert _interpret(program, arch=abi.arch, nr=abi.open, args=(0, flags, 0)) == expected
+            for number in abi.fcntl:
+                # F_SETFL with O_DIRECT, F_SETFL with O_NONBLOCK, F_GETFL
+                for command, arg, expected in (
+                    (4, direct, "einval"),
+                    (4, 0o4000, "allow"),
+                    (3, direct, "allow"),
+                ):
+                    seen = _interpret(program, arch=abi.arch, nr=number, args=(3, command, arg))
+                    assert seen == expected, (machine, number, command, arg)
+            assert _interpret(program, arch=abi.arch, nr=abi.number("openat2")) == "nosys", machine
+            assert _interpret(program, arch=abi.arch, nr=abi.number("sync")) == "noop", machine
+            assert _interpret(program, arch=abi.arch, nr=abi.number("syncfs"), args=(3,)) == "noop", machine
+
+
+DIRECT = """
+import fcntl, os
+for flags in (os.O_RDONLY | os.O_DIRECT, os.O_RDONLY):
+    try:
+        fd = os.open({path!r}, flags)
+    except OSError as exc:
+        print("open", flags & os.O_DIRECT != 0, exc.strerror)
+        continue
+    print("open", flags & os.O_DIRECT != 0, "done")
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETFL, os.O_DIRECT)
+        print("setfl done")
+    except OSError as exc:
+        print("setfl", exc.strerror)
+    os.close(fd)
+"""
+
+
+def test_a_filtered_program_opens_nothing_for_direct_io():
+    """Run for real: the same program opens the file for direct reads without the filter, not with it."""
+    code = DIRECT.format(path=__file__)
+    unfiltered = ["open True done", "setfl done", "open False done", "setfl done"]
+    if _run_code(code, syscall_filter=False) != unfiltered:
+        pytest.skip("this file system has no direct I/O")
+    assert _run_code(code, syscall_filter=True) == [
+        "open True Invalid argument",
+        "open False done",
+        "setfl Invalid argument",
+    ]
+
+
 def test_no_code_compiled_into_the_machines_one_quota():
     """Socket filters and a bot's own system call filters are compiled to machine code counted
     against one quota for the whole machine (net.core.bpf_jit_limit), not the bot's memory; a full
@@ -153,7 +212,7 @@ def _interpret(program, *, arch, nr, args=(0, 0, 0)):
             action = k & 0xFFFF0000
             if action == seccomp.SECCOMP_RET_ALLOW:
                 return "allow"
-            return {0: "noop", errno.ENOSYS: "nosys"}.get(k & 0xFFFF, "deny")
+            return {0: "noop", errno.ENOSYS: "nosys", errno.EINVAL: "einval"}.get(k & 0xFFFF, "deny")
         else:
             raise AssertionError(f"an instruction the interpreter does not know: {op:#x}")
         pc += 1

@@ -53,6 +53,17 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   so does ``madvise`` with those two; ``process_madvise``, which gives the
   same advice for a process's own mappings (no capability needed since Linux
   6.13), is denied.
+- *Waits no kill ends*: a read with ``O_DIRECT`` waits for the disk
+  uninterruptibly, and a kill takes effect only when the disk has served it. A
+  red team's bot started 64 reads of 512 MiB each into one shared buffer as its
+  game ended: its threads lived on in its cgroup 8 s after ``cgroup.kill`` and
+  after the referee, into the next game. So ``open`` and ``openat`` with
+  ``O_DIRECT``, and ``fcntl(F_SETFL)`` setting it, fail with ``EINVAL``, as on a
+  file system without direct I/O (programs that try it fall back to buffered
+  reads, which a kill ends between pages); ``openat2``, whose flags lie in
+  memory, fails with ``ENOSYS`` (programs fall back to ``openat``); and
+  ``sync`` and ``syncfs``, which wait for the machine's whole write-back, return
+  0 undone (a bot's own files are in memory: nothing of its needs writing back).
 - *The machine's asynchronous I/O quota* (``fs.aio-max-nr``): one
   ``io_setup`` could take all of it, and no process of the machine could
   then set up a context: ``io_setup`` fails with ``ENOSYS``, as on a kernel
@@ -92,7 +103,8 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
 A denied call fails with ``EPERM`` (for huge pages too: it is what the kernel itself gives a user
 outside ``vm.hugetlb_shm_group`` for ``SHM_HUGETLB``, every program that tries huge pages falls back
 on it as on the ``ENOMEM`` of a machine without a pool, and unlike ``ENOMEM`` it tells the filter's
-refusal from the kernel's); a call made a no-op returns 0 unmade. The
+refusal from the kernel's; direct I/O is refused with ``EINVAL``, which programs take as a file
+system without it); a call made a no-op returns 0 unmade. The
 filter is a classic BPF program built once, when this module is imported, so
 that :func:`install` can run between ``fork`` and ``exec``. It needs
 ``no_new_privs``, which the sandbox sets when it drops the capabilities.
@@ -185,6 +197,8 @@ _IPC_CALL_MASK = 0xFFFF  # the kernel reads the call from the low half (the high
 #: whose pair can ``sendto`` a socket file of the machine, nor ``SOCK_RAW``, which the kernel
 #: makes a datagram pair; no other family (the kernel would look it up, loading its module).
 PAIR_TYPES = (int(socket.SOCK_STREAM), int(socket.SOCK_SEQPACKET))
+#: ``fcntl``'s ``F_SETFL``: refused (``EINVAL``) when it asks for ``O_DIRECT`` (see ``Abi.o_direct``).
+F_SETFL = 4
 
 
 def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
@@ -197,7 +211,9 @@ def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
 # adds io_setup (its own number): the kernel's asynchronous I/O contexts come out of one
 # quota for the whole machine (fs.aio-max-nr, 65,536 events), which one call could take; the
 # C library's POSIX aio uses threads, not these.
-_MISSING = _calls(clone3=435, io_uring_setup=425, io_uring_enter=426, io_uring_register=427)
+# openat2 too, whose flags are in memory as well (the C library's open uses openat, and programs
+# that try openat2 fall back to it).
+_MISSING = _calls(clone3=435, io_uring_setup=425, io_uring_enter=426, io_uring_register=427, openat2=437)
 
 
 @attrs.frozen
@@ -223,6 +239,10 @@ class Abi:
     mmap: int  # mmap(2), mmap2 where the ABI has it (i386, arm): denied with MAP_HUGETLB
     shmget: int  # shmget(2): denied with SHM_HUGETLB
     memfd_create: int  # memfd_create(2): denied with MFD_HUGETLB
+    openat: int  # openat(2): refused (EINVAL) with o_direct (its third argument)
+    o_direct: int  # O_DIRECT in this ABI
+    sync: tuple[int, ...]  # sync(2) and syncfs(2): made no-ops
+    open: int | None = None  # open(2) where the ABI has it: refused with o_direct (its second argument)
     ipc: int | None = None  # i386's ipc(2) multiplexer: its SHMGET denied with SHM_HUGETLB
     missing: tuple[tuple[str, int], ...] = _MISSING  # (name, number) of each call that gets ENOSYS
     mask: int = 0xFFFFFFFF  # applied to the call number first (x86-64: folds x32 onto x86-64)
@@ -240,8 +260,11 @@ class Abi:
         checked |= {"fadvise64": self.fadvise[0], "madvise": self.madvise, "readahead": self.readahead}
         checked |= {"setsockopt": self.setsockopt[0], "seccomp": self.seccomp, "prctl": self.prctl}
         checked |= {"mmap": self.mmap, "shmget": self.shmget, "memfd_create": self.memfd_create}
+        checked |= {"openat": self.openat, "sync": self.sync[0], "syncfs": self.sync[1]}
         if self.ipc is not None:
             checked["ipc"] = self.ipc
+        if self.open is not None:
+            checked["open"] = self.open
         return {**dict(self.calls), **dict(self.missing), **checked}[name]
 
 
@@ -273,21 +296,25 @@ ABIS: dict[str, tuple[Abi, ...]] = {
         Abi(0xC000003E, _DENIED_X86_64, 41, 53, clone=56, unshare=272, fcntl=(72,), flock=73,
             setrlimit=160, prlimit=302, fadvise=(221,), madvise=28, readahead=187,
             setsockopt=(54, 541), seccomp=317, prctl=157, mmap=9, shmget=29, memfd_create=319,
+            openat=257, o_direct=0o40000, sync=(162, 306), open=2,
             missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543)), mask=~_X32_BIT & 0xFFFFFFFF),
         Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102), ("old_mmap", 90)), 359, 360, clone=120,
             unshare=310, fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340, fadvise=(250, 272),
             madvise=219, readahead=225, setsockopt=(366,), seccomp=354, prctl=172,
             mmap=192, shmget=395, memfd_create=356, ipc=117,
+            openat=295, o_direct=0o40000, sync=(36, 344), open=5,
             missing=(*_MISSING, ("io_setup", 245))),
     ),
     "aarch64": (
         Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32,
             setrlimit=164, prlimit=261, fadvise=(223,), madvise=233, readahead=213,
             setsockopt=(208,), seccomp=277, prctl=167, mmap=222, shmget=194, memfd_create=279,
+            openat=56, o_direct=0o200000, sync=(81, 267),
             missing=(*_MISSING, ("io_setup", 0))),
         Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143,
             setrlimit=75, prlimit=369, fadvise=(270,), madvise=220, readahead=225,
             setsockopt=(294,), seccomp=383, prctl=172, mmap=192, shmget=307, memfd_create=385,
+            openat=322, o_direct=0o200000, sync=(36, 373), open=5,
             missing=(*_MISSING, ("io_setup", 243))),
     ),
 }
@@ -296,7 +323,7 @@ ABIS: dict[str, tuple[Abi, ...]] = {
 SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
     "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
-    "no dropping of the machine's file cache, "
+    "no dropping of the machine's file cache, no direct I/O or sync (waits no kill ends), "
     "no netlink or compiled filters (kernel memory no limit counts), "
     "no huge pages (the machine's pool, which no memory limit counts)"
 )
@@ -332,9 +359,10 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, ``socketpair``
     but of PAIR_TYPES and ``clone`` or ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with
     DENIED_FCNTL, ``setrlimit`` or ``prlimit64`` setting RLIMIT_CORE, and ``mmap``, ``shmget`` (or
-    i386's ``ipc`` SHMGET) and ``memfd_create`` asking for huge pages; ``flock`` and ``fcntl``
-    with NOOP_FCNTL return 0 unmade; the ABI's ``missing`` calls get ``ENOSYS``, and everything else is
-    allowed; an ABI the machine does not run gets ``ENOSYS``."""
+    i386's ``ipc`` SHMGET) and ``memfd_create`` asking for huge pages; ``open``, ``openat`` and
+    ``fcntl(F_SETFL)`` with ``O_DIRECT`` fail with ``EINVAL``; ``flock``, ``fcntl`` with NOOP_FCNTL,
+    ``sync`` and ``syncfs`` return 0 unmade; the ABI's ``missing`` calls get ``ENOSYS``, and everything
+    else is allowed; an ABI the machine does not run gets ``ENOSYS``."""
     items: list[_Item] = []
     for i, abi in enumerate(abis):
         items += [(_LD_W_ABS, 0, 0, _ARCH), (_JEQ_K, 0, f"abi{i + 1}", abi.arch), (_LD_W_ABS, 0, 0, _NR)]
@@ -349,6 +377,9 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JEQ_K, "noop", 0, abi.flock),
             (_JEQ_K, "noop", 0, abi.readahead),
             *((_JEQ_K, "noop", 0, number) for number in abi.fadvise),
+            *((_JEQ_K, "noop", 0, number) for number in abi.sync),
+            (_JEQ_K, f"openat{i}", 0, abi.openat),
+            *(() if abi.open is None else ((_JEQ_K, f"open{i}", 0, abi.open),)),
             (_JEQ_K, f"madvise{i}", 0, abi.madvise),
             (_JEQ_K, f"setrlimit{i}", 0, abi.setrlimit),
             (_JEQ_K, f"prlimit{i}", 0, abi.prlimit),
@@ -420,6 +451,18 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
                     (_JSET_K, "deny", "allow", SHM_HUGETLB),
                 )
             ),
+            f"openat{i}",  # openat(dirfd, path, flags, mode)
+            (_LD_W_ABS, 0, 0, _ARG2),
+            (_JSET_K, "einval", "allow", abi.o_direct),
+            *(
+                ()
+                if abi.open is None
+                else (
+                    f"open{i}",  # open(path, flags, mode)
+                    (_LD_W_ABS, 0, 0, _ARG1),
+                    (_JSET_K, "einval", "allow", abi.o_direct),
+                )
+            ),
             f"madvise{i}",
             (_LD_W_ABS, 0, 0, _ARG2),
             *((_JEQ_K, "noop", 0, advice) for advice in NOOP_ADVICE),
@@ -428,7 +471,9 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_LD_W_ABS, 0, 0, _ARG1),
             *((_JEQ_K, "deny", 0, command) for command in DENIED_FCNTL),
             *((_JEQ_K, "noop", 0, command) for command in NOOP_FCNTL),
-            (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
+            (_JEQ_K, 0, "allow", F_SETFL),
+            (_LD_W_ABS, 0, 0, _ARG2),
+            (_JSET_K, "einval", "allow", abi.o_direct),
             f"abi{i + 1}",
         ]
     items += [
@@ -436,6 +481,8 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
         (_RET_K, 0, 0, SECCOMP_RET_ERRNO | 0),  # the call is not made and returns 0
         "nosys",
         (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS),
+        "einval",
+        (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EINVAL),
         "allow",
         (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
         "deny",

@@ -478,6 +478,18 @@ def test_a_bot_starts_no_reads_that_run_on_in_its_opponents_turn(tiny_game, aren
     assert resident_pages(book) <= before + 16  # unmade (the mapping's own page faults aside)
 
 
+def test_a_bot_starts_no_reads_that_no_kill_ends(tiny_game, arena):
+    """A read with O_DIRECT waits for the disk uninterruptibly: a red team's bot started 64 of
+    512 MiB each as its game ended, and its threads lived on 8 s after cgroup.kill, and after the
+    referee, into the next game. Direct I/O is refused as on a file system without it."""
+    record = play_attack(tiny_game, arena, "direct_io")
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == [
+        "ATTACK: direct open: Invalid argument",
+        "ATTACK: direct setfl: Invalid argument",
+    ]
+
+
 @pytest.mark.parametrize(
     "prefix",
     ["codecup-test-chroot-proc-", "codecup test ché proc ", os.fsdecode(b"codecup-test-\xff-proc-")],

@@ -632,6 +632,27 @@ def prefetch():
     os.close(fd)
 
 
+def direct_io():
+    """Open a file of the machine for direct reads, which wait for the disk where no kill ends
+    them (threads started at a game's end outlived its cgroup.kill), and ask for the machine's
+    whole write-back."""
+    import fcntl
+
+    path = os.path.realpath(sys.executable)
+    try:
+        os.close(os.open(path, os.O_RDONLY | os.O_DIRECT))
+        say("direct open: done")
+    except OSError as exc:
+        say(f"direct open: {exc.strerror}")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETFL, os.O_DIRECT)
+        say("direct setfl: done")
+    except OSError as exc:
+        say(f"direct setfl: {exc.strerror}")
+    os.close(fd)
+
+
 def netlink_queue():
     """Queue netlink messages in kernel memory that no memory limit counts, up to 8 MiB a socket:
     the routing protocol's replies to its own requests, and (NETLINK_USERSOCK) messages between its
@@ -873,6 +894,7 @@ ATTACKS = {
     "drop_cache": drop_cache,
     "netlink_queue": netlink_queue,
     "prefetch": prefetch,
+    "direct_io": direct_io,
     "file_table": file_table,
     "uncounted_kernel_memory": uncounted_kernel_memory,
     "huge_pages": huge_pages,
