@@ -18,6 +18,7 @@ from typing import Any
 
 from codecup.dialogue import Dialogue, Outcome, SeatEnd
 from codecup.errors import PASS_THROUGH, ConfigError, GameBugError, where
+from codecup.overrun import bounded
 
 
 def short(value: object, limit: int = 60) -> str:
@@ -103,10 +104,10 @@ def checked_dialogue(make: Callable[[], object]) -> Dialogue:
     """The referee dialogue ``make`` starts (the game's ``referee``); one that raises (but a
     :class:`~codecup.errors.ConfigError`, said on purpose) or is no generator is the game's bug."""
     try:
-        dialogue = make()
+        dialogue = bounded("its referee", make)
     except PASS_THROUGH:
         raise
-    except ConfigError:
+    except (ConfigError, GameBugError):
         raise
     except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise GameBugError(f"its referee raised {where(exc)}") from exc

@@ -10,12 +10,14 @@ once, and the dialogue must return an :class:`~codecup.dialogue.Outcome`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Coroutine
 from typing import Any, Protocol, TypeVar
 
 from codecup.checked import checked_outcome, is_number, short
 from codecup.dialogue import Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
 from codecup.errors import ConfigError, GameBugError, where
+from codecup.overrun import bounded
 
 CLOSED = "closed"
 """The message of the fault a wait on a closed seat gets."""
@@ -75,12 +77,12 @@ async def dispatch(dialogue: Dialogue, seats: Seats, count: int = 2) -> Outcome:
                 " its dialogue never ends"
             )
         try:
-            request = dialogue.send(reply)
+            request = bounded("the referee", functools.partial(dialogue.send, reply))
         except StopIteration as stop:
             if not isinstance(stop.value, Outcome):
                 raise GameBugError(f"the referee returned {short(stop.value)}, not an Outcome") from None
             return checked_outcome(stop.value, count)
-        except ConfigError:  # said on purpose: a setup it refuses, a word list it lacks
+        except (ConfigError, GameBugError):  # said on purpose (a setup it refuses), or it never ends
             raise
         except Exception as exc:
             raise GameBugError(f"the referee raised {where(exc)}") from exc

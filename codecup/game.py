@@ -15,6 +15,7 @@ states) are derived. A game written before the rules API overrides those instead
 from __future__ import annotations
 
 import abc
+import functools
 import json
 import math
 import random
@@ -38,6 +39,7 @@ from codecup.errors import (
     UnknownVariantError,
     where,
 )
+from codecup.overrun import bounded
 from codecup.rules import State, replay, text_svg
 from codecup.session import PlayerSession, RulesPlayer, Wire
 
@@ -462,8 +464,10 @@ def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]
 def checked_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, ...]:
     """The game's points for ``outcome``, one finite number per seat; else :class:`GameBugError`."""
     try:
-        points = game.points(outcome, variant)
+        points = bounded("its points", functools.partial(game.points, outcome, variant))
     except PASS_THROUGH:
+        raise
+    except GameBugError:  # it never ends
         raise
     except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise GameBugError(f"its points raised {where(exc)}") from exc

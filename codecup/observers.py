@@ -11,12 +11,14 @@ directly (a command's own observer, a test's) is our code: its exception propaga
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import attrs
 import pluggy
 
 from codecup.errors import PASS_THROUGH
+from codecup.overrun import bounded
 from codecup.plugins import CodecupPluginManager, is_muted, mute_match_hooks
 
 
@@ -33,7 +35,8 @@ class Observers:
             if is_muted(name):  # here or by another manager of this process
                 continue
             try:
-                impl.function(**{arg: kwargs[arg] for arg in impl.argnames})
+                call = functools.partial(impl.function, **{arg: kwargs[arg] for arg in impl.argnames})
+                bounded(f"its {hook}", call)
             except PASS_THROUGH:
                 raise
             except BaseException as exc:  # sys.exit() too: the run goes on

@@ -222,3 +222,56 @@ def test_a_game_whose_plugin_broke_where_nothing_is_reported_is_unknown_naming_i
         "; broken plugins skipped here: 'workerbroken': codecup_register_games raised RuntimeError:"
         " cannot register in a worker"
     )
+
+
+LOUD = """
+import os
+import sys
+
+from tinygame import TwentyOne
+from codecup.game import GameInfo, Variant
+from codecup.hookspecs import hookimpl
+
+print("loud: imported")  # a plugin's print as it is imported,
+os.write(1, b"loud: compiled code\\n")  # and its compiled code's, to file descriptor 1
+
+
+class Loud(TwentyOne):
+    info = GameInfo(
+        name="loud",
+        title="Twenty-one, printing",
+        seats=("first", "second"),
+        variants=(Variant("classic", "the only dialogue", clock=2.0, startup=0.5),),
+        bots=("random", "perfect"),
+    )
+
+
+@hookimpl
+def codecup_register_games(register):
+    print("loud: registering")
+    register(Loud())
+"""
+
+
+def test_what_a_plugin_prints_as_it_is_imported_never_reaches_the_referee(tmp_path):
+    """A red team's plugin printed a line as it was imported: in `codecup bot` (its own game's,
+    or, installed beside a game whose entry point is named otherwise, every game's bot program)
+    the referee took it for the bot's move."""
+    (tmp_path / "loudgame.py").write_text(LOUD)
+    info = tmp_path / "loudgame-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: loudgame\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[codecup]\nloud = loudgame\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(TINYGAME_DIST)])}
+    run = subprocess.run(
+        [sys.executable, "-m", "codecup", "bot", "loud", "perfect"],
+        input="10\nStart\nQuit\n",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "2\n"  # its answer alone
+    assert "loud: imported" in run.stderr and "loud: compiled code" in run.stderr
+    assert "loud: registering" in run.stderr

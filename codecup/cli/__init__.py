@@ -86,6 +86,15 @@ def build_parser(
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``codecup`` console script."""
     args_list = sys.argv[1:] if argv is None else argv
+    if args_list[:1] == ["bot"] and not {"-h", "--help"} & set(args_list):
+        from codecup.cli import bot  # before the plugins are imported: only answers go to stdout
+
+        with bot.stdout_for_answers_only():
+            return _main(args_list)
+    return _main(args_list)
+
+
+def _main(args_list: list[str]) -> int:
     # Importing one subcommand (not all) keeps a bot's start-up short: `codecup bot` runs on a clock.
     # A broken plugin is named here, once, and skipped.
     extensions = _bot_extensions(args_list) or load_extensions()
@@ -227,7 +236,7 @@ SIGPIPE_STATUS = 141
 def _stdout_gone() -> bool:
     """Whether standard output is a pipe whose reader has gone (rather than some other pipe)."""
     try:
-        fd = sys.stdout.fileno()
+        fd = _output_fd()
     except (AttributeError, OSError, ValueError):
         return True  # not a real file: nothing better to go on
     poll = select.poll()
@@ -235,11 +244,19 @@ def _stdout_gone() -> bool:
     return any(events & (select.POLLERR | select.POLLHUP) for _, events in poll.poll(0))
 
 
+def _output_fd() -> int:
+    """The file descriptor of the command's output: standard output, or where a bot program keeps
+    it for its answers."""
+    bot = sys.modules.get("codecup.cli.bot")
+    kept = None if bot is None else bot.answers_fd()
+    return sys.stdout.fileno() if kept is None else kept
+
+
 def _quiet_exit() -> int:
     """Stop without a word; what is still buffered must not fail again at exit."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, _output_fd())
         os.close(devnull)
     except (AttributeError, OSError, ValueError):
         pass

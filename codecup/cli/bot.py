@@ -7,8 +7,10 @@ CodeCup referees, or another tool's.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from typing import BinaryIO
 
 from codecup.checks import check_clock
@@ -73,12 +75,45 @@ def _clock_from_referee(game: str) -> float | None:
         return None
 
 
+_answers: BinaryIO | None = None  # standard output, kept for the answers alone (None: not now)
+
+
+@contextlib.contextmanager
+def stdout_for_answers_only() -> Iterator[None]:
+    """Keep standard output for the bot's answers alone, from before any plugin is imported.
+
+    File descriptor 1 leads to stderr meanwhile, and so does ``sys.stdout``: what else writes
+    there (a plugin that prints as it is imported, its compiled code, a child process) goes to the
+    bot's log. A red team's plugin printed a line as it was imported, which the referee took for
+    the bot's move, in the bot programs of every game. Both are put back at the end."""
+    global _answers
+    sys.stdout.flush()
+    saved, kept = sys.stdout, os.dup(1)
+    _answers = os.fdopen(os.dup(kept), "wb", buffering=0)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(kept, 1)
+        os.close(kept)
+        sys.stdout = saved
+        _answers.close()
+        _answers = None
+
+
+def answers_fd() -> int | None:
+    """The file descriptor the answers go to, once kept by :func:`keep_stdout_for_answers`."""
+    return None if _answers is None else _answers.fileno()
+
+
 def run(args: argparse.Namespace) -> int:
     """Answer the referee's lines until the game ends or input closes.
 
     Only the answers go to stdout: the bot's own ``print()`` goes to stderr, its log (a
     contestant's debugging print would otherwise reach the referee as a move, moves later)."""
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    stdin, stdout = sys.stdin.buffer, _answers or sys.stdout.buffer
     saved, sys.stdout = sys.stdout, sys.stderr
     try:
         return _answer(args, stdin, stdout)

@@ -16,7 +16,6 @@ interpreter's lock in C code holds the referee too: no thread of the process run
 from __future__ import annotations
 
 import contextvars
-import ctypes
 import os
 import queue
 import sys
@@ -28,6 +27,7 @@ import attrs
 
 from codecup.clock import STARVED_LIMIT, Timer, wall_backstop
 from codecup.game import PlayerSession
+from codecup.overrun import raise_into
 
 POLL = 0.05
 """Seconds between looks at a thread whose answer has not come (an answer that comes ends the wait
@@ -234,7 +234,7 @@ def _stop(thread: threading.Thread) -> None:
     """Raise :class:`_Abandoned` in ``thread`` at its next Python instruction (a thread blocked in
     C code stays blocked; it dies with the process, being a daemon)."""
     if thread.ident is not None:
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Abandoned))
+        raise_into(thread.ident, _Abandoned)
 
 
 def _where(thread: threading.Thread) -> str:

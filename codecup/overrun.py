@@ -1,0 +1,128 @@
+"""A bound on the processor time of the game plugin's own code, within one step of a game.
+
+The referee runs the game's code (its referee dialogue, its rules, its ``points``) in its own
+thread, between its waits on the bots. Code of a plugin that loops for ever there held a whole
+``play`` or tournament up, with no word. :func:`bounded` runs one such step under a watchdog:
+a step that takes more than :data:`LIMIT` seconds of its thread's processor time is stopped by
+an exception raised into that thread (as ``KeyboardInterrupt`` stops a loop), and is the
+plugin's bug (:class:`~codecup.errors.GameBugError`): a referee error of both seats, the run
+goes on.
+
+Processor time, not wall time: a loaded machine slows the step without failing it. It stops
+Python code, which checks for such exceptions between its instructions; a step blocked in a
+system call, or in one long call of compiled code, runs on until that call returns. A step that
+catches the exception (``except BaseException``) and spins on gets it again after each further
+second of processor time.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import attrs
+
+from codecup.errors import GameBugError
+
+T = TypeVar("T")
+
+#: Seconds of processor time one step of the game's code may take (loading a word list and its
+#: tables, the slowest step of a built-in game, takes about a second).
+LIMIT = 30.0
+#: Seconds of further processor time after which a step that caught the exception gets it again.
+AGAIN = 1.0
+#: Seconds between the watchdog's looks at the steps it bounds.
+EVERY = 0.05
+
+
+class Overrun(BaseException):
+    """Raised into a thread whose step of game code ran past its bound (a BaseException: a
+    plugin's ``except Exception`` does not swallow it)."""
+
+
+@attrs.define(eq=False)
+class _Step:
+    thread: int  # the thread's identifier (its pthread id)
+    clock: int  # the thread's processor-time clock
+    limit: float
+    started: float  # the clock's reading at the step's start
+    fired: float | None = None  # the clock's reading when the exception was last raised into it
+    active: bool = True
+
+
+_lock = threading.Condition()
+_steps: set[_Step] = set()
+_watchdog: threading.Thread | None = None
+
+
+def bounded(what: str, step: Callable[[], T]) -> T:
+    """``step()``, stopped as the plugin's bug (``what``: whose code, for the message) once it has
+    taken more than :data:`LIMIT` seconds of its thread's processor time."""
+    clock = time.pthread_getcpuclockid(threading.get_ident())
+    watched = _Step(threading.get_ident(), clock, LIMIT, time.clock_gettime(clock))
+    _watch(watched)
+    try:
+        try:
+            return step()
+        finally:
+            _end(watched)
+    except Overrun:
+        _end(watched)  # raised in the first _end, before it ended the step: nothing is pending after this
+        raise GameBugError(
+            f"{what} ran {watched.limit:g} s of processor time without returning: it never ends"
+        ) from None
+
+
+def _watch(step: _Step) -> None:
+    global _watchdog
+    with _lock:
+        _steps.add(step)
+        if _watchdog is None or not _watchdog.is_alive():
+            _watchdog = threading.Thread(target=_watch_steps, name="codecup-overrun", daemon=True)
+            _watchdog.start()
+        _lock.notify()
+
+
+def _end(step: _Step) -> None:
+    """End the watch of ``step``: under the lock, so that no exception is raised into its thread
+    after this, and any raised but not yet seen there is withdrawn."""
+    with _lock:
+        step.active = False
+        _steps.discard(step)
+        if step.fired is not None:
+            raise_into(step.thread, None)
+
+
+def _watch_steps() -> None:
+    with _lock:
+        while True:
+            while not _steps:
+                _lock.wait()
+            _lock.wait(EVERY)
+            for step in list(_steps):
+                if step.active:
+                    _check(step)
+
+
+def _check(step: _Step) -> None:
+    """Raise :class:`Overrun` into a step's thread once it has run past its limit, and again after
+    each :data:`AGAIN` seconds more (the lock is held)."""
+    try:
+        used = time.clock_gettime(step.clock)
+    except OSError:  # the thread is gone
+        _steps.discard(step)
+        return
+    due = step.started + step.limit if step.fired is None else step.fired + AGAIN
+    if used >= due:
+        step.fired = used
+        raise_into(step.thread, Overrun)
+
+
+def raise_into(thread: int, exception: type[BaseException] | None) -> None:
+    """Raise ``exception`` in ``thread`` at its next Python instruction (None: withdraw one raised
+    there that it has not seen yet)."""
+    raised = None if exception is None else ctypes.py_object(exception)  # None: a NULL pointer
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), raised)

@@ -1,0 +1,156 @@
+"""A game plugin's code that never returns is stopped as the plugin's bug: the run goes on.
+
+A red team's game whose rules spun once few stones were left held ``codecup play`` and a
+tournament up for ever, with no word. Each step of the game's code the referee runs (its
+dialogue, making it, its points, the plugins' match hooks) is bounded in processor time; the
+bound is lowered here so that the tests take a fraction of a second whatever the machine's load.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+from codecup import overrun
+from codecup.dialogue import Receive, Send, Termination, send_all
+from codecup.errors import GameBugError
+from codecup.hookspecs import hookimpl
+from codecup.plugins import make_plugin_manager
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+
+BOTS = [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")]
+NEVER_ENDS = "of processor time without returning: it never ends"
+
+
+@pytest.fixture(autouse=True)
+def small_bound(monkeypatch):
+    monkeypatch.setattr(overrun, "LIMIT", 0.2)
+    monkeypatch.setattr(overrun, "AGAIN", 0.2)
+
+
+@pytest.fixture
+def twentyone(tiny_game):
+    return type(tiny_game)
+
+
+def play(game, seed=3, pm=None):
+    return asyncio.run(play_match(game, new_match(game, BOTS, seed=seed, clock=2.0), pm=pm))
+
+
+def spin() -> None:
+    while True:
+        pass
+
+
+def assert_never_ends(record, who):
+    ends = record.result.termination
+    assert [e.kind for e in ends] == [Termination.REFEREE_ERROR] * 2, ends
+    assert all(f"the twentyone plugin failed: {who} ran 0.2 s {NEVER_ENDS}" in e.message for e in ends), ends
+    assert record.result.points == (0.0, 0.0)
+
+
+def test_a_referee_that_spins_after_a_line_is_stopped(twentyone):
+    class Spins(twentyone):
+        def referee(self, setup, variant, seed):
+            yield from send_all(setup)
+            yield Send(0, "Start")
+            yield Receive(0)
+            spin()
+
+    assert_never_ends(play(Spins()), "the referee")
+
+
+def test_rules_that_spin_in_the_referee_are_stopped(tiny_game, monkeypatch):
+    """The red team's case: the rules' apply spins once the game has gone on a while (in the
+    referee's thread only: the built-in bots' sessions, which meet it first, would be charged
+    for it, as a program's would)."""
+    state_class = type(tiny_game.new_state("0", "classic"))
+    apply = state_class.apply
+
+    def late(state, move):
+        if state.total >= 6 and threading.current_thread() is threading.main_thread():
+            spin()
+        return apply(state, move)
+
+    monkeypatch.setattr(state_class, "apply", late)
+    record = play(tiny_game)
+    assert record.moves, "the game had begun"
+    assert_never_ends(record, "the referee")
+
+
+def test_a_referee_that_catches_the_stop_and_spins_on_is_stopped_again(twentyone):
+    class Stubborn(twentyone):
+        def referee(self, setup, variant, seed):
+            yield from send_all(setup)
+            try:
+                spin()
+            except BaseException:
+                spin()
+
+    assert_never_ends(play(Stubborn()), "the referee")
+
+
+def test_making_the_referee_and_the_points_are_bounded_too(twentyone):
+    class SpinsAtStart(twentyone):
+        def referee(self, setup, variant, seed):
+            spin()
+
+    class SpinningPoints(twentyone):
+        def points(self, outcome, variant):
+            spin()
+
+    assert_never_ends(play(SpinsAtStart()), "its referee")
+    assert_never_ends(play(SpinningPoints()), "its points")
+
+
+def test_a_match_hook_that_spins_is_muted_and_the_game_is_played(tiny_game, monkeypatch, capsys):
+    monkeypatch.setattr("codecup.plugins._muted", set())
+
+    class Hook:
+        @hookimpl
+        def codecup_match_start(self, match):
+            spin()
+
+    pm = make_plugin_manager(load_entry_points=False)
+    pm.register(Hook(), name="spinner")
+    pm.installed.add("spinner")
+    record = play(tiny_game, pm=pm)
+    assert [e.kind for e in record.result.termination] == [Termination.NORMAL] * 2
+    said = capsys.readouterr().err
+    assert "plugin 'spinner' is broken and its match hooks were skipped: codecup_match_start raised" in said
+    assert NEVER_ENDS in said
+
+
+def test_a_step_that_returns_in_time_is_left_alone_and_nothing_reaches_its_thread_later():
+    assert overrun.bounded("x", lambda: 42) == 42
+    for _ in range(1000):
+        overrun.bounded("x", lambda: None)
+    # a step that ran past its bound as it ended: nothing is raised into its thread afterwards
+    with pytest.raises(GameBugError):
+        overrun.bounded("x", spin)
+    end = time.thread_time() + 0.5
+    while time.thread_time() < end:  # would meet a stray exception here
+        pass
+
+
+def test_steps_in_other_threads_are_bounded_each_on_its_own():
+    """A tournament on Dask plays games in a worker's threads."""
+    seen: list[str] = []
+
+    def run(step):
+        try:
+            overrun.bounded("x", step)
+            seen.append("returned")
+        except GameBugError:
+            seen.append("stopped")
+
+    threads = [threading.Thread(target=run, args=(step,)) for step in (spin, lambda: time.sleep(0.3))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert sorted(seen) == ["returned", "stopped"]  # sleeping takes no processor time
