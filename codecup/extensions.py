@@ -103,8 +103,17 @@ class _OwnedCommand:
     command: Command
 
 
+_skipped_parts: dict[tuple[str, str], None] = {}  # (plugin, what) of each part skipped in this process
+
+
 def _warn(plugin: str, what: str) -> None:
+    _skipped_parts[(plugin, what)] = None
     say_once(f"codecup: plugin {plugin!r}: {what}; skipped")  # once: an option clashes on several commands
+
+
+def skipped_parts() -> list[tuple[str, str]]:
+    """(plugin, what) of each option or command of a plugin skipped so far in this process, in order."""
+    return list(_skipped_parts)
 
 
 def _apply(owned: _OwnedOption, value: str) -> None:

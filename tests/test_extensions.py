@@ -127,6 +127,36 @@ def test_clashing_options_and_commands_are_skipped_with_one_warning_each(capsys)
     assert capsys.readouterr().err == ""  # said once
 
 
+def test_codecup_games_lists_each_skipped_option_and_command(capsys, monkeypatch):
+    """A red team's plugin whose command clashed showed as healthy in `codecup games`: only other
+    commands' warnings named what was skipped."""
+
+    class Clashes:
+        @hookimpl
+        def codecup_register_options(self, register):
+            register(GameOption(name="seed", help="clashes with play's --seed", apply=print))
+
+        @hookimpl
+        def codecup_register_commands(self, register):
+            register(Command(name="play", help="one of codecup's own", add_arguments=print, run=len))
+
+    monkeypatch.setattr("codecup.extensions._skipped_parts", {})
+    monkeypatch.setattr("codecup.plugins._said", set())
+    pm = make_plugin_manager(load_entry_points=False)
+    pm.register(Clashes(), name="clashes")
+    ext = Extensions.from_plugin_manager(pm)
+    monkeypatch.setattr("codecup.cli.load_extensions", lambda: ext)
+    from codecup.cli import main
+
+    assert main(["games"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    clashes = [line for line in listed if line.startswith("clashes  ")]
+    assert clashes == [
+        "clashes  option --seed clashes with one of codecup's own options (skipped)",
+        "clashes  command 'play' is one of codecup's own (skipped)",
+    ], listed
+
+
 def test_names_are_checked_when_registered():
     with pytest.raises(ValueError, match="name"):
         GameOption(name="--words", help="", apply=print)

@@ -1,10 +1,12 @@
-"""``codecup games``: list the installed games (and any installed plugin that is broken)."""
+"""``codecup games``: list the installed games (and any installed plugin that is broken, and any
+option or command of a plugin that is skipped)."""
 
 from __future__ import annotations
 
 import argparse
 
 from codecup.cli.common import Subparsers
+from codecup.extensions import skipped_parts
 from codecup.plugins import load_games
 
 
@@ -28,4 +30,9 @@ def run(args: argparse.Namespace) -> int:
         print("no games installed")
     for broken in registry.broken:
         print(f"{broken.name}  BROKEN (skipped): {broken.reason}")
+    from codecup.cli import build_parser  # every command's parser: the plugins' options and commands
+
+    build_parser()
+    for plugin, what in skipped_parts():
+        print(f"{plugin}  {what} (skipped)")
     return 0
