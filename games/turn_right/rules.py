@@ -11,13 +11,14 @@ from typing import overload
 
 import attrs
 
+from codecup.errors import IllegalMoveError
 from codecup.rules import State
 from codecup_games.turn_right import scoring
 from codecup_games.turn_right.board import bits, square_name
 from codecup_games.turn_right.circuit import Circuit
 from codecup_games.turn_right.engine import Position
 from codecup_games.turn_right.generate import all_circuits
-from codecup_games.turn_right.notation import format_move, read_move
+from codecup_games.turn_right.notation import format_move, parse_move, read_move, to_move
 from codecup_games.turn_right.settled import SETTLED, Settled
 
 LISTED_CORNERS = 8
@@ -75,7 +76,11 @@ class TurnRightState(State):
 
     def apply(self, move: str) -> TurnRightState:
         """The position after ``move``: a placement (``a4``) or a circuit (``a1-a2-b2-b1``)."""
-        parsed = read_move(move, self.pos.rules)
+        listed = parse_move(move)
+        if isinstance(listed, list) and self.pos.placing and not self.pos.over:
+            # the phase first: a circuit listed counter-clockwise was said to be that, not early
+            raise IllegalMoveError("a circuit in the placement phase")
+        parsed = to_move(listed, self.pos.rules)
         return TurnRightState(self.pos.play(parsed), parsed if isinstance(parsed, Circuit) else None)
 
     def notation(self, move: str) -> str:

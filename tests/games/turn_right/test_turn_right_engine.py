@@ -7,6 +7,7 @@ import pytest
 from codecup.errors import IllegalMoveError
 from codecup_games.turn_right.board import FULL, count2, has3, parse_square
 from codecup_games.turn_right.engine import BLACK, WHITE, Position, corner_limit
+from codecup_games.turn_right.game import TurnRight
 from codecup_games.turn_right.generate import random_circuit
 from codecup_games.turn_right.notation import read_move
 from tests.games.turn_right.tr_support import CHECKER_WHITE, THREE_WHITE, mask, placed, placements
@@ -137,3 +138,14 @@ def test_random_circuits_keep_the_board_full():
         pos = pos.play(random_circuit(rng, pos.limit))
         assert pos.white | pos.black == FULL and not pos.white & pos.black
         assert pos.white.bit_count() == 18
+
+
+@pytest.mark.parametrize(
+    "listed", ["a1-a2-b2-b1", "a1-b1-b2-a2", "a1-c3-b2-b1"], ids=["clockwise", "counter", "crooked"]
+)
+def test_a_circuit_in_the_placement_phase_is_said_to_be_that_however_it_is_listed(listed):
+    """A red team's circuit listed counter-clockwise during placement was said to be listed
+    counter-clockwise: the phase is what makes it illegal there."""
+    state = TurnRight().new_state("", TurnRight().info.variants[0].name)
+    with pytest.raises(IllegalMoveError, match="a circuit in the placement phase"):
+        state.apply(listed)
