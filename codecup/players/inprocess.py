@@ -13,7 +13,7 @@ from codecup.dialogue import Fault, Termination
 from codecup.drive import END_OF_OUTPUT
 from codecup.errors import GameBugError
 from codecup.game import PlayerSession
-from codecup.players.answer import AnswerLimits, AnswerThread, busy_time
+from codecup.players.answer import AnswerLimits, AnswerThread, Stops, busy_time, own_schedstat
 from codecup.players.base import Player
 
 LOG_CAP = 4000
@@ -61,10 +61,11 @@ class InProcessPlayer(Player):
         if self.session.finished or self.error is not None or self.stuck is not None:
             return
         idle_checked = self.timer is time.thread_time  # its processor time: read in its thread
-        if idle_checked:
-            wall0, busy0 = loop_time(), busy_time()
+        wall0, busy0 = (loop_time(), busy_time()) if idle_checked else (0.0, 0.0)
+        # The looks for a stop of the whole process, from the very start: one lands anywhere.
+        stopped = Stops(wall0, own_schedstat()) if idle_checked else None
         t0 = self.timer()
-        found = self.thread.answer(self.session, line, self.timer if idle_checked else None)
+        found = self.thread.answer(self.session, line, self.timer if idle_checked else None, stopped)
         if found.given_up is not None:
             self.stuck = found.given_up
             self.log = f"{found.given_up}; it was at:\n{found.stack}"[-LOG_CAP:]
@@ -78,11 +79,13 @@ class InProcessPlayer(Player):
         self.pending.extend(found.lines)
         spent = found.spent if idle_checked else self.timer() - t0
         self.thinking += spent
-        if idle_checked:
+        if stopped is not None:  # idle_checked
             # Not idle: running, waiting for a processor, or for the interpreter's lock while
-            # another thread of the referee ran or waited (a Dask worker's threads share one).
+            # another thread of the referee ran or waited (a Dask worker's threads share one);
+            # nor the time the whole process was stopped (Ctrl-Z): the bot's thread was stopped too.
             busy = max(spent, busy_time() - busy0)
-            self.idling += max(0.0, loop_time() - wall0 - busy)
+            now = loop_time()
+            self.idling += max(0.0, now - wall0 - busy - stopped.seen(now, own_schedstat()))
 
     def charged_by_wall(self) -> None:
         """Its thinking is charged by the loop's clock, wall time."""

@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 from codecup.dialogue import Termination
-from codecup.players.answer import THREAD_NAME, AnswerLimits, AnswerThread, overdue
+from codecup.players.answer import THREAD_NAME, Answer, AnswerLimits, AnswerThread, Stops, overdue
 from codecup.players.inprocess import InProcessPlayer
 from codecup.record import PlayerInfo
 from codecup.runner import play_match
@@ -286,3 +286,90 @@ def test_a_bots_own_system_exit_is_a_crash_of_its_seat():
 
     player = asyncio.run(answer())
     assert player.error == "bot raised SystemExit(3)"
+
+
+STOPPED_CHILD = """
+import json, sys, time
+from codecup.players.answer import AnswerLimits, AnswerThread
+
+class Thinks:
+    finished = False
+
+    def receive(self, line):
+        open(sys.argv[1], "w").close()
+        end = time.thread_time() + 1.0  # its whole clock of processor time
+        while time.thread_time() < end:
+            pass
+        return ["3"]
+
+found = AnswerThread(AnswerLimits.for_clock(1.0)).answer(Thinks(), "Start", None)
+print(json.dumps([found.given_up, found.lines]))
+"""
+
+
+def test_a_run_paused_while_a_bot_thinks_charges_it_no_idling(tmp_path):
+    """A red team paused a tournament (Ctrl-Z, SIGSTOP) for 10 s while a built-in bot thought: the
+    bot lost on time, idle too long, though its thread was stopped with the rest of the process.
+    Here the process is stopped for longer than the clock's idling backstop (2.5 s)."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    marker = tmp_path / "thinking"
+    child = subprocess.Popen(
+        [sys.executable, "-c", STOPPED_CHILD, str(marker)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists() and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.01)
+        assert marker.exists(), "the bot never began to think"
+        time.sleep(0.3)  # into its thinking, past the wait's first look
+        os.kill(child.pid, signal.SIGSTOP)
+        time.sleep(4.0)
+        os.kill(child.pid, signal.SIGCONT)
+        out, _ = child.communicate(timeout=60)
+    finally:
+        child.kill()
+        child.wait()
+    assert json.loads(out) == [None, ["3"]]
+
+
+def test_the_stops_are_what_the_waiting_threads_own_time_does_not_explain():
+    stops = Stops(last=0.0, own=1.0)
+    assert stops.seen(0.05, 1.0) == 0.0  # on time
+    assert stops.seen(0.6, 1.45) == 0.0  # late by 0.5 s, all of it waiting for a processor
+    assert stops.seen(10.7, 1.46) == pytest.approx(10.04)  # late by 10 s, none of it explained
+    assert stops.seen(10.8, 1.46) == pytest.approx(10.04)
+    assert Stops(last=0.0, own=None).seen(20.0, None) == 0.0  # where the kernel does not say
+
+
+@pytest.mark.parametrize("stop", [0.0, 10.0])
+def test_the_time_its_process_was_stopped_is_no_idling_of_the_bot(monkeypatch, stop):
+    """The game's idling of a bot under the cpu clock, as a fake clock sees it: an answer of 0.5 s
+    of processor time, the waiting thread looking every 0.05 s, the process stopped for ``stop``
+    seconds. A red team's pause of 10 s, in the first moment of the wait, was charged to the bot
+    as idling (the wait's own looks began after it)."""
+    from codecup.players import inprocess
+
+    ends = iter([100.0, 100.55 + stop])
+    monkeypatch.setattr(inprocess, "loop_time", lambda: next(ends))
+    monkeypatch.setattr(inprocess, "busy_time", lambda: 7.0)
+    monkeypatch.setattr(inprocess, "own_schedstat", lambda: 1.0)
+
+    class Paused:
+        def answer(self, session, line, timer, stopped):
+            for look in range(1, 11):  # stopped after the fifth look
+                stopped.seen(100.0 + 0.05 * look + (stop if look > 5 else 0.0), 1.0)
+            return Answer(lines=["3"], spent=0.5)
+
+        def close(self) -> None:
+            pass
+
+    player = InProcessPlayer(Quick(), timer=time.thread_time)  # type: ignore[arg-type]
+    player.thread = Paused()  # type: ignore[assignment]
+    player.send("Start")
+    assert player.hidden_idle() == pytest.approx(0.05)  # the last look to the end
+    assert player.hidden_time() == 0.5
