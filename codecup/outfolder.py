@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ from codecup.tournament.identity import NAME as SCHEDULE_NAME
 from codecup.tournament.log import LOG_NAME
 
 MARKER = ".codecup-out"
+MARKER_PART = f"{MARKER}.part"  # the marker being written
 """The hidden file in an output folder that names the kind of run owning it."""
 
 
@@ -94,7 +96,22 @@ def claim_folder(
                 f"{option} {path}: holds {', '.join(clash)} but is not a codecup {kind}'s folder; "
                 "use a new or empty folder"
             )
-    (path / MARKER).write_text(f"{kind}\n", "utf-8")
+    _write_marker(path, kind)
+
+
+def _write_marker(path: Path, kind: RunKind) -> None:
+    """Write the folder's marker whole or not at all: a disk that filled as it was written left an
+    empty marker, and every later run into the folder, the same command's resumption too, was
+    refused ("names no kind of codecup run")."""
+    part = path / MARKER_PART
+    try:
+        part.write_text(f"{kind}\n", "utf-8")
+        os.replace(part, path / MARKER)
+    except BaseException as exc:
+        part.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename is None:  # a write that found no room names no file
+            raise OSError(exc.errno, exc.strerror, str(path / MARKER)) from exc
+        raise
 
 
 def _check_kinds(path: Path, names: frozenset[str], folders: frozenset[str], option: str) -> None:
@@ -150,7 +167,8 @@ def released_on_failure(path: Path, created: Path | None) -> Iterator[None]:
 def _holds_results(path: Path) -> bool:
     """Whether the folder holds more than a run's bookkeeping (its marker, lock, schedule and empty
     folders)."""
-    return any(entry.name not in (MARKER, SCHEDULE_NAME) and _holds(entry) for entry in path.iterdir())
+    bookkeeping = (MARKER, MARKER_PART, SCHEDULE_NAME)
+    return any(entry.name not in bookkeeping and _holds(entry) for entry in path.iterdir())
 
 
 def _holds(entry: Path) -> bool:
@@ -167,6 +185,8 @@ def _marked(path: Path) -> RunKind | None:
     if not marker.is_file():
         return None
     text = marker.read_text("utf-8", errors="replace").strip()
+    if not text:  # a marker whose writing never ended (an older codecup's, on a full disk): none
+        return None
     try:
         return RunKind(text)
     except ValueError:

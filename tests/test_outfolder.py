@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import pytest
@@ -88,6 +89,52 @@ def test_a_marker_naming_nothing_is_a_clear_error(tmp_path):
     (tmp_path / MARKER).write_text("golf\n")
     with pytest.raises(ConfigError, match="names no kind of codecup run"):
         claim_folder(tmp_path, RunKind.TOURNAMENT)
+
+
+def test_a_marker_the_disk_had_no_room_for_is_none(tmp_path, monkeypatch):
+    """A disk that filled as the marker was written left it empty, and the same command, run again
+    once there was room, was refused ("names no kind of codecup run")."""
+    write_text = Path.write_text
+
+    def full(self, data, *args, **kwargs):
+        write_text(self, "", *args, **kwargs)  # the file is made, its text finds no room
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", full)
+    with pytest.raises(OSError, match="No space left"):
+        claim_folder(tmp_path, RunKind.TOURNAMENT)
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    claim_folder(tmp_path, RunKind.TOURNAMENT)
+    assert (tmp_path / MARKER).read_text() == "tournament\n"
+
+
+def test_an_empty_marker_of_an_older_run_is_none(tmp_path):
+    (tmp_path / MARKER).write_text("")
+    claim_folder(tmp_path, RunKind.SPRT)
+    assert (tmp_path / MARKER).read_text() == "sprt\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "players.yml", "--out", "deep/out", "--quiet"],
+        ["sprt", "spaghetti", "bot:random", "bot:greedy", "--out", "deep/out"],
+        ["demo", "--game", "turn_right", "--out", "deep/out", "--quiet"],
+    ],
+    ids=["tournament", "sprt", "demo"],
+)
+def test_a_run_whose_disk_is_full_as_it_marks_its_folder_leaves_none(tmp_path, monkeypatch, capsys, argv):
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    monkeypatch.chdir(tmp_path)
+
+    def full(path, kind):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path / MARKER))
+
+    monkeypatch.setattr("codecup.outfolder._write_marker", full)
+    assert main(argv) == 1
+    assert "No space left on device" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["players.yml"]  # nor the folder on the way
 
 
 # --- the commands --------------------------------------------------------------

@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     check_game_count(sum(s.estimated_games() for s in specs.values() if s is not None), "the demo")
     created = first_missing(args.out)
     output_dir(args.out)
-    claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))
+    with released_on_failure(args.out, created):  # a full disk as it marks the folder leaves none
+        claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))
     try:
         with stop_on_signals(), released_on_failure(args.out, created):
             return _demo(args, registry, specs, failed)

@@ -31,7 +31,7 @@ from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed, new_seat_key
 from codecup.errors import CodecupError, ConfigError
 from codecup.game import Game, Variant, run_notes_of
-from codecup.outfolder import RunKind, claim_folder
+from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
@@ -188,8 +188,10 @@ def run(args: argparse.Namespace) -> int:
         jobs = args.jobs or pool.jobs
     if args.out is not None:
         not_a_players_folder(args.out, (new, old), "--out")
+        created = first_missing(args.out)
         output_dir(args.out)
-        claim_folder(args.out, RunKind.SPRT)
+        with released_on_failure(args.out, created):  # a full disk as it marks the folder leaves none
+            claim_folder(args.out, RunKind.SPRT)
     log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k)) if args.out else None
     state = SprtState(settings)
     faults: dict[str, dict[str, int]] = {side: {} for side in SIDES}

@@ -310,7 +310,8 @@ def run(args: argparse.Namespace) -> int:
     said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"
     not_a_players_folder(out, spec.players, said)
     output_dir(out, said)  # last of the checks: a run refused by one leaves no folder behind
-    claim_folder(out, RunKind.TOURNAMENT, option=said)
+    with released_on_failure(out, created):  # a full disk as it marks the folder leaves none
+        claim_folder(out, RunKind.TOURNAMENT, option=said)
     quiet = bool(_option(args, opts, "quiet", False))
     for player in spec.players:  # said also when quiet: what the sandbox cannot keep from the bots
         if outside := files_outside(player):
