@@ -99,6 +99,11 @@ def _own_path(env: Iterable[tuple[str, str]]) -> str:
     return "" if own is None else f" (its own, from env: {own!r})"
 
 
+def _shortened(text: str, most: int = 200) -> str:
+    """``text``, cut to ``most`` characters (a value quoted in a message, which says why after it)."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text) - most} more characters)"
+
+
 def _codecup_bot_args(program: str, args: list[str]) -> list[str] | None:
     """The arguments after ``bot`` of a ``codecup bot ...`` (or ``python -m codecup bot``) command."""
     if PurePath(program).name == "codecup" and args[:1] == ["bot"]:
@@ -116,7 +121,8 @@ def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | 
     named = bot_arguments(args)
     if isinstance(named, str):
         usage = "codecup bot GAME NAME [options]"
-        return f"`codecup bot {shlex.join(args)}` is not a command it takes ({named}): {usage}"
+        command = _shortened(f"codecup bot {shlex.join(args)}")
+        return f"`{command}` is not a command it takes ({_shortened(named)}): {usage}"
     name, bot = named.game, named.name
     said = f"`codecup bot {name} {bot}`"
     if game is not None and name != game:

@@ -596,6 +596,23 @@ def test_an_error_quoting_a_huge_value_is_cut_short(tmp_path, capsys):
     assert status == 2 and err.count("\n") == 1 and len(err) < 1200 and "more characters)" in err, err[:200]
 
 
+def test_an_error_quoting_a_huge_command_still_says_why(tmp_path, capsys):
+    """A red team's 200 KB command: the message was cut before its reason."""
+    path = tmp_path / "players.yml"
+    huge = "x" * 200_000
+    path.write_text(
+        f"game: twentyone\nplayers:\n  - {{name: a, command: 'codecup bot twentyone random {huge}'}}\n"
+        "  - {name: b, command: 'bot:random'}\n"
+    )
+    status = main(["tournament", str(path)])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and len(err) < 1200, err[:200]
+    assert err.startswith(f"codecup: error: {path}: player 'a': ") and "more characters)" in err
+    assert "unrecognized arguments: xxx" in err and err.rstrip().endswith(
+        "codecup bot GAME NAME [options]"
+    ), err
+
+
 def test_a_folder_played_under_other_limits_is_refused(players, tmp_path, capsys):
     """Resuming with another --memory mixed games under two limits in one standings table."""
     out = tmp_path / "out"

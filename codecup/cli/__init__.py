@@ -175,9 +175,13 @@ def _said(exc: Exception) -> str:
 
 
 def _cut(text: str) -> str:
+    """``text`` on one line, its middle left out past :data:`MAX_ERROR` characters: the reason is
+    at the end of most messages, after the value they quote (a huge command's was cut off)."""
     text = " ".join(text.split("\n"))
     if len(text) > MAX_ERROR:
-        text = f"{text[:MAX_ERROR]}... ({len(text) - MAX_ERROR} more characters)"
+        tail = MAX_ERROR // 4
+        left = len(text) - MAX_ERROR
+        text = f"{text[: MAX_ERROR - tail]} ... ({left} more characters) ... {text[-tail:]}"
     return text
 
 

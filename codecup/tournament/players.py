@@ -129,7 +129,34 @@ def parse_player(entry: Any, index: int, base: Path | _Base, where: str) -> Play
         raise PlayersFileError(f"{where}: {exc}") from None
     if env:
         info = attrs.evolve(info, env=env)
+    if (problem := _exec_size_problem(info)) is not None:
+        raise PlayersFileError(f"{where}: player {name!r}: {problem}")
     return attrs.evolve(info, language=str(language).strip() or None) if language is not None else info
+
+
+#: The longest argument or ``NAME=value`` the kernel passes to a program (``MAX_ARG_STRLEN``, its
+#: terminating NUL included), and what a program's arguments and environment may hold in all here
+#: (the kernel's bound is a quarter of the stack limit, 2 MiB at the usual 8 MiB; the referee adds
+#: its own variables).
+MAX_EXEC_STRING = 131_072
+MAX_EXEC_TOTAL = 1 << 20
+
+
+def _exec_size_problem(info: PlayerInfo) -> str | None:
+    """Why the kernel would refuse to start ``info``'s program for the size of its command or
+    environment (every game of it was a crash, "Argument list too long"), or None."""
+    strings = [*(("argument", arg) for arg in info.command), *(("env " + k, f"{k}={v}") for k, v in info.env)]
+    total = 0
+    for what, text in strings:
+        size = len(text.encode("utf-8", "surrogateescape")) + 1
+        if size > MAX_EXEC_STRING:
+            return (
+                f"{what[:60]} is {size:,} bytes; the kernel passes at most {MAX_EXEC_STRING:,} to a program"
+            )
+        total += size
+    if total > MAX_EXEC_TOTAL:
+        return f"its command and env are {total:,} bytes in all; at most {MAX_EXEC_TOTAL:,} are passed here"
+    return None
 
 
 def _environment(value: Any, name: str, where: str) -> tuple[tuple[str, str], ...]:

@@ -158,6 +158,19 @@ def test_names_that_are_refused(name, problem):
         ("- name: a\n  command: bot:x\n  env: [A]\n- name: b\n  command: bot:y\n", "env must be a mapping"),
         ("- name: a\n  command: bot:x\n  env: {A: [1]}\n- name: b\n  command: bot:y\n", "env A must be text"),
         ('- name: a\n  command: bot:x\n  env: {"A=B": 1}\n' + SECOND, "not an environment"),
+        # the kernel refuses to start a program with these (every game of it was a crash)
+        (f"- name: a\n  command: ./x {'y' * 131_072}\n" + SECOND, "argument is 131,073 bytes; the kernel"),
+        (
+            f"- name: a\n  command: ./x\n  env: {{BIG: {'y' * 131_070}}}\n" + SECOND,
+            "env BIG is 131,075 bytes",
+        ),
+        (
+            "- name: a\n  command: ./x\n  env: {"
+            + ", ".join(f"V{i}: {'y' * 100_000}" for i in range(11))
+            + "}\n"
+            + SECOND,
+            "its command and env are 1,100,",
+        ),
         ("players: 3\n", "expected a list"),
         ("rounds: 2\n", "needs a 'players:' list"),
         ("rounds: two\nplayers: []\n", "must be int"),
