@@ -4,8 +4,9 @@ bots (a command may name a program or script anywhere), so the organiser is told
 from __future__ import annotations
 
 import os
+import shutil
 import sys
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from codecup.checks import search_path
 from codecup.record import PlayerInfo
@@ -70,6 +71,56 @@ def files_outside(player: PlayerInfo) -> tuple[Path, ...]:
         for path, place in found
         if not _within(place, own) and not any(_within(place, s) for s in installed)
     )
+
+
+def run_files(player: PlayerInfo) -> tuple[Path, ...]:
+    """The files ``player``'s program needs to start, as found now: the program (on PATH where
+    named without ``/``), the interpreter its ``#!`` line names (``env``'s program looked up on
+    PATH), and the files its command names."""
+    if player.bot is not None or not player.command:
+        return ()
+    cwd = Path(player.directory) if player.directory else Path.cwd()
+    program = player.command[0]
+    found = program if "/" in program else shutil.which(program, path=search_path(player.env))
+    files = [Path(os.path.abspath(cwd / found))] if found else []
+    files += _interpreter(files[0], player) if files else []
+    return (*files, *named_files(player))
+
+
+def _interpreter(program: Path, player: PlayerInfo) -> list[Path]:
+    """The interpreter of ``program``'s ``#!`` line, if it has one that is found."""
+    try:
+        with program.open("rb") as f:
+            line = f.readline(256)
+    except OSError:
+        return []
+    if not line.startswith(b"#!"):
+        return []
+    words = line[2:].decode("utf-8", "replace").split()
+    if not words:
+        return []
+    if PurePath(words[0]).name == "env" and len(words) > 1:
+        named = shutil.which(words[1], path=search_path(player.env))
+        return [Path(words[0]), *([Path(named)] if named else [])]
+    return [Path(words[0])]
+
+
+def hidden_file(player: PlayerInfo, hidden: list[str]) -> tuple[Path, str] | None:
+    """A file ``player``'s program needs (:func:`run_files`, where its links lead) that lies in one
+    of the ``hidden`` folders, outside its own directory (which stays visible): with that folder
+    hidden, its bot cannot start (a red team's ``--hide /root`` hid the interpreter, and every game
+    of every player was a crash); the file and the folder, or None."""
+    try:
+        own = Path(player.directory).resolve() if player.directory else None
+        folders = [(Path(h).resolve(), h) for h in hidden]
+        files = [(f, f.resolve()) for f in run_files(player)]
+    except (OSError, RuntimeError):
+        return None
+    for file, real in files:
+        for folder, said in folders:
+            if _within(real, folder) and (own is None or not _within(real, own)):
+                return file, said
+    return None
 
 
 def _within(folder: Path, other: Path) -> bool:

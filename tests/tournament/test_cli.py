@@ -92,6 +92,38 @@ def test_tournament_cli_hide_must_be_a_folder(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["players.yml"]  # no results folder left behind
 
 
+@pytest.mark.parametrize("where", ["interpreter", "script", "other player"])
+def test_a_hidden_folder_holding_what_a_program_needs_is_refused_before_the_first_game(tmp_path, where):
+    """A red team's `--hide /root` hid the interpreter (pyenv's, under /root): every game of every
+    player was a crash, and the run said nothing. So is a folder holding its script, and another
+    player's directory holding what one player runs; its own directory stays visible."""
+    tools = tmp_path / "tools"
+    (tools / "bin").mkdir(parents=True)
+    python = tools / "bin" / "python3"
+    python.symlink_to(sys.executable)  # the interpreter, found where its link lies
+    interp = tools / "bin" / "bot"
+    interp.write_text(f"#!{python}\nprint(1)\n")
+    interp.chmod(0o755)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "shared.py").write_text("print(1)\n")
+    command, hide = {
+        "interpreter": (f"{interp}", ["--hide", tools]),
+        "script": (f"{sys.executable} {tools / 'bin' / 'bot'}", ["--hide", tools]),
+        "other player": (f"{sys.executable} ../b/shared.py", []),
+    }[where]
+    (tmp_path / "players.yml").write_text(
+        "game: twentyone\nplayers:\n"
+        f"  - {{name: a, directory: a, command: '{command}'}}\n"
+        f"  - {{name: b, directory: b, command: '{sys.executable} shared.py'}}\n"
+    )
+    run = codecup("tournament", "players.yml", "--out", "out", *hide, cwd=tmp_path)
+    assert run.returncode == 2, run.stderr
+    assert "player 'a': its program needs " in run.stderr and "a folder hidden from the bots" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
 def test_hide_in_the_file_is_relative_to_it(tmp_path):
     from codecup.tournament.players import read_players
 
