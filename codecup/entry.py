@@ -8,6 +8,7 @@ not with a traceback of the import.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 INTERRUPTED = 130
@@ -41,10 +42,15 @@ def run() -> int:
     try:
         from codecup.cli import main
 
-        return main()
+        status = main()
     except KeyboardInterrupt:
         print("codecup: interrupted", file=sys.stderr)
-        return INTERRUPTED
+        status = INTERRUPTED
+    if status == INTERRUPTED:
+        # Stopping already: another Ctrl-C while the interpreter ends its threads printed a
+        # traceback of the threading module's (a red team pressed it three times in 0.1 s).
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover - the console script calls run()

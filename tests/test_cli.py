@@ -210,6 +210,28 @@ def test_ctrl_c_while_the_command_is_still_importing_is_one_line_and_130():
     assert run.stderr == "codecup: interrupted\n"
 
 
+def test_a_second_ctrl_c_while_an_interrupted_command_ends_is_ignored():
+    """A red team pressed Ctrl-C three times in 0.1 s: the last landed while the interpreter ended
+    its threads, which printed a traceback of the threading module's. Once stopping, the command
+    ignores Ctrl-C (here a thread still running as it ends, and a Ctrl-C sent then)."""
+    probe = (
+        "import os, signal, sys, threading, time\n"
+        "import codecup.cli\n"
+        "def later():\n"
+        "    time.sleep(0.5)\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "def main():\n"
+        "    threading.Thread(target=later).start()\n"
+        "    raise KeyboardInterrupt\n"
+        "codecup.cli.main = main\n"
+        "from codecup.entry import run\n"
+        "sys.exit(run())\n"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 130
+    assert run.stderr == "codecup: interrupted\n"
+
+
 def _demo_with_a_broken_plugin(broken: str, out, monkeypatch) -> int:
     """`codecup demo` of the game ``broken`` (of tests/plugins/badsetup_dist) and twentyone into ``out``."""
     monkeypatch.setattr("codecup.plugins._skipped", {})
