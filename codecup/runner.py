@@ -74,7 +74,7 @@ def player_info(name: str, spec: str, directory: str | None = None) -> PlayerInf
     try:
         argv = tuple(shlex.split(spec))
     except ValueError as exc:
-        raise ConfigError(f"cannot parse player command {spec!r}: {exc}") from exc
+        raise ConfigError(f"player {name!r}: cannot parse its command {spec!r}: {exc}") from exc
     if not argv:
         raise ConfigError(f"player {name!r} has an empty command")
     return PlayerInfo(name=name, command=argv, directory=directory)

@@ -30,7 +30,7 @@ def with_tinygame(monkeypatch):
         (["play", "twentyone", "bot:random", "bot:random", "--variant", "x"], "has no variant 'x'"),
         (["play", "twentyone", "bot:random", "bot:random", "--setup", "99"], "setup must be a number"),
         (["play", "twentyone", "/no/such/program", "bot:random"], "program not found"),
-        (["play", "twentyone", "'unclosed", "bot:random"], "cannot parse player command"),
+        (["play", "twentyone", "'unclosed", "bot:random"], "cannot parse its command"),
         (["play", "twentyone", "bot:random", "bot:random", "--clock", "-1"], "must be positive"),
         (["bot", "twentyone", "nobody"], "has no bot 'nobody'"),
         (["verify", "/no/such/record.json"], "cannot read a record"),

@@ -37,6 +37,7 @@ from codecup.names import file_name, file_name_clash, look_alike, name_problem
 from codecup.reading import MIB, read_file
 from codecup.record import PlayerInfo
 from codecup.runner import player_info
+from codecup.tournament.schedule import FORMATS
 
 PLAYER_KEYS = ("name", "command", "directory", "language", "env")
 
@@ -191,6 +192,10 @@ def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
         raise PlayersFileError(f"{where}: option {key!r} must be at least {least}, not {value!r}")
     if most is not None and isinstance(value, int) and value > most:
         raise PlayersFileError(f"{where}: option {key!r} must be at most {most}, not {value!r}")
+    if norm == "format" and value not in FORMATS:
+        raise PlayersFileError(
+            f"{where}: option {key!r}: unknown format {value!r} (known: {', '.join(FORMATS)})"
+        )
     return value
 
 

@@ -185,6 +185,8 @@ def test_names_that_are_refused(name, problem):
         ("clock: fast\nplayers: []\n", "must be a number of seconds"),
         ("base: 3\nplayers: []\n", "'base' must be a folder"),
         ("colour: red\nplayers: []\n", "unknown option 'colour'"),
+        ("format: nope\nplayers: []\n", "option 'format': unknown format 'nope' (known: round-robin,"),
+        ('- name: a\n  command: "x \'y"\n' + SECOND, "player 'a': cannot parse its command"),
         ("hide: 3\nplayers: []\n", "'hide' must be a folder or a list of folders"),
         ("hide: []\nplayers: []\n", "'hide' must be a folder or a list of folders"),
         ("hide: [nowhere]\nplayers: []\n", "nowhere is not a folder"),
