@@ -124,6 +124,14 @@ def parse_player(entry: Any, index: int, base: Path | _Base, where: str) -> Play
             hint = "" if base.chosen else " (directories are relative to the file's folder: give --base DIR)"
             raise PlayersFileError(f"{where}: player {name!r}: directory {path} does not exist{hint}")
         folder = str(path.resolve())
+        if is_root(Path(folder)):  # the sandbox cannot overlay it: said here, naming the player
+            said = (
+                f"directory {path}" if directory else f"the folder it runs in, {folder} (it has no directory)"
+            )
+            raise PlayersFileError(
+                f"{where}: player {name!r}: {said} is the root, where a program cannot run in its sandbox"
+                " (its writes go to an overlay of its working folder): give it a folder of its own"
+            )
     try:
         info = player_info(name, command.strip(), folder)
     except ConfigError as exc:

@@ -185,6 +185,10 @@ def test_names_that_are_refused(name, problem):
         ("clock: fast\nplayers: []\n", "must be a number of seconds"),
         ("base: 3\nplayers: []\n", "'base' must be a folder"),
         ("colour: red\nplayers: []\n", "unknown option 'colour'"),
+        (
+            "- name: a\n  command: ./x\n  directory: /\n" + SECOND,
+            "player 'a': directory / is the root, where",
+        ),
         ("format: nope\nplayers: []\n", "option 'format': unknown format 'nope' (known: round-robin,"),
         ('- name: a\n  command: "x \'y"\n' + SECOND, "player 'a': cannot parse its command"),
         ("hide: 3\nplayers: []\n", "'hide' must be a folder or a list of folders"),
