@@ -102,6 +102,20 @@ class Result:
     termination: tuple[SeatEnd, ...]
 
 
+class _DuplicateKey(Exception):
+    """A JSON object with one key twice: JSON readers differ on which value wins."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (a tampered record's second ``game`` went unseen)."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKey(key)
+        found[key] = value
+    return found
+
+
 @attrs.frozen
 class Record:
     """One game, complete enough to be re-checked offline (``codecup verify``)."""
@@ -210,7 +224,9 @@ class Record:
     def loads(cls, text: str | bytes) -> Record:
         """Parse a record from JSON text; raise :class:`RecordError` if it is not one."""
         try:
-            doc = json.loads(text)
+            doc = json.loads(text, object_pairs_hook=_unique_keys)
+        except _DuplicateKey as exc:
+            raise RecordError(f"not a record (the key {exc.args[0]!r} twice in one object)") from None
         except json.JSONDecodeError as exc:
             raise RecordError(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
         except UnicodeDecodeError:

@@ -98,6 +98,17 @@ def test_verify_says_it_in_one_line_with_status_2(doc, tmp_path, capsys):
     )
 
 
+def test_a_key_given_twice_is_refused(doc):
+    """A red team's record held "game" twice: JSON readers differ on which one wins, and verify said
+    ok of the one Python's reader kept."""
+    text = json.dumps(doc)
+    tampered = text.replace('"game": ', '"game": "pillars", "game": ', 1)
+    assert json.loads(tampered)["game"] == doc["game"]  # Python's reader keeps the last
+    with pytest.raises(RecordError, match="the key 'game' twice in one object"):
+        Record.loads(tampered)
+    assert Record.loads(text) == Record.from_json(doc)
+
+
 def test_the_unchanged_document_still_reads(doc):
     record = Record.from_json(doc)
     assert Record.from_json(record.to_json()) == record
