@@ -443,6 +443,8 @@ def _run(
                     todo.append((g, match))
             tell.logged(logged)
             progress.grow(len(scheduled))
+            if todo and played == 0:  # an earlier run's standings are of fewer games: gone till the end
+                remove_results(out)
             _run_batch(todo, executor, play, log, points, progress, out, tell.on_record)
             played += len(todo)
     finally:
@@ -504,6 +506,18 @@ def _write_game(out: Path, g: ScheduledGame, record: Record, only_if_missing: bo
     tmp = path.with_suffix(".tmp")
     record.write(tmp)
     tmp.replace(path)
+
+
+RESULT_FILES = ("standings.txt", "standings.json", "standings.csv")
+"""What :func:`write_results` writes, once every game is played."""
+
+
+def remove_results(out: Path) -> None:
+    """Remove the standings a run into ``out`` wrote at its end, before a longer run (more rounds)
+    plays its first new game: stopped, it left them saying the earlier run's games were all, while
+    its results site showed the games played since."""
+    for name in RESULT_FILES:
+        (out / name).unlink(missing_ok=True)
 
 
 def write_results(out: Path, result: TournamentResult) -> None:

@@ -64,6 +64,24 @@ def test_more_rounds_of_a_round_robin_go_on_from_the_games_played(bots, play_tou
     assert play_tournament(bots, out, rounds=2).played == 0  # and the same again resumes
 
 
+def test_a_longer_run_stopped_leaves_no_standings_of_the_shorter_one(bots, play_tournament, tmp_path):
+    """A red team lengthened a finished run (--rounds 2) and stopped it: standings.txt, .json and
+    .csv still said the first round's games were all, while the site showed the games since."""
+    out = tmp_path / "out"
+    play_tournament(bots, out)
+    assert (out / "standings.json").is_file()
+
+    def stop(game, record):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        play_tournament(bots, out, rounds=2, on_record=stop, on_logged=lambda games: None)
+    assert not any((out / name).exists() for name in ("standings.txt", "standings.json", "standings.csv"))
+    two = play_tournament(bots, out, rounds=2)  # resumed to its end: written again
+    assert json.loads((out / "standings.json").read_text())["tournament"]["rounds"] == 2
+    assert two.played > 0
+
+
 def test_a_language_added_to_a_player_does_not_stop_a_run_resuming(bots, play_tournament, tmp_path):
     out = tmp_path / "out"
     first = play_tournament(bots, out)
