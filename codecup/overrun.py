@@ -12,7 +12,8 @@ Processor time, not wall time: a loaded machine slows the step without failing i
 Python code, which checks for such exceptions between its instructions; a step blocked in a
 system call, or in one long call of compiled code, runs on until that call returns. A step that
 catches the exception (``except BaseException``) and spins on gets it again after each further
-second of processor time.
+second of processor time. Where a thread's processor time cannot be read (no
+``time.pthread_getcpuclockid``: macOS), steps are not bounded.
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ _watchdog: threading.Thread | None = None
 def bounded(what: str, step: Callable[[], T]) -> T:
     """``step()``, stopped as the plugin's bug (``what``: whose code, for the message) once it has
     taken more than :data:`LIMIT` seconds of its thread's processor time."""
+    if not hasattr(time, "pthread_getcpuclockid"):  # no thread's processor time here (macOS): unbounded
+        return step()
     clock = time.pthread_getcpuclockid(threading.get_ident())
     watched = _Step(threading.get_ident(), clock, LIMIT, time.clock_gettime(clock))
     _watch(watched)
