@@ -54,7 +54,11 @@ class _Step:
     active: bool = True
 
 
-_lock = threading.Condition()
+# A plain lock: its ``with`` runs no Python code of its own, so an exception raised into a thread as
+# it takes the lock cannot leave it taken (a Condition's __enter__ is Python code: a reviewer's
+# thread left the watch holding it, and every later step and the watchdog waited for ever).
+_lock = threading.Lock()
+_wake = threading.Event()  # set while there are steps to watch
 _steps: set[_Step] = set()
 _watchdog: threading.Thread | None = None
 
@@ -83,10 +87,10 @@ def _watch(step: _Step) -> None:
     global _watchdog
     with _lock:
         _steps.add(step)
+        _wake.set()
         if _watchdog is None or not _watchdog.is_alive():
             _watchdog = threading.Thread(target=_watch_steps, name="codecup-overrun", daemon=True)
             _watchdog.start()
-        _lock.notify()
 
 
 def _end(step: _Step) -> None:
@@ -100,11 +104,12 @@ def _end(step: _Step) -> None:
 
 
 def _watch_steps() -> None:
-    with _lock:
-        while True:
-            while not _steps:
-                _lock.wait()
-            _lock.wait(EVERY)
+    while True:
+        _wake.wait()
+        time.sleep(EVERY)
+        with _lock:
+            if not _steps:
+                _wake.clear()  # set again, under the lock, by the next step
             for step in list(_steps):
                 if step.active:
                     _check(step)

@@ -9,6 +9,7 @@ bound is lowered here so that the tests take a fraction of a second whatever the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 
@@ -154,3 +155,30 @@ def test_steps_in_other_threads_are_bounded_each_on_its_own():
     for thread in threads:
         thread.join(10)
     assert sorted(seen) == ["returned", "stopped"]  # sleeping takes no processor time
+
+
+def test_steps_that_end_just_past_their_bound_in_many_threads_leave_the_watch_free(monkeypatch):
+    """A reviewer's three threads, each running steps that end just past the bound: the stop landed
+    as a thread took the watch's lock (a Condition, whose taking is Python code), which it then
+    kept, and every later step and the watchdog waited for ever."""
+    monkeypatch.setattr(overrun, "LIMIT", 0.02)
+    monkeypatch.setattr(overrun, "EVERY", 0.001)
+
+    def just_past() -> None:
+        end = time.thread_time() + 0.0204
+        while time.thread_time() < end:
+            pass
+
+    def steps() -> None:
+        for _ in range(30):
+            with contextlib.suppress(GameBugError):
+                overrun.bounded("x", just_past)
+
+    threads = [threading.Thread(target=steps, daemon=True) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert not any(thread.is_alive() for thread in threads)
+    assert overrun._lock.acquire(timeout=5)
+    overrun._lock.release()
