@@ -34,7 +34,6 @@ from codecup.record import PlayerInfo
 from codecup.sandbox import Limits
 from codecup.sandbox.box import own_differing
 from codecup.sandbox.launch import own_entry
-from codecup.terminal import printable
 from codecup.tournament import executor as ex
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
@@ -309,10 +308,9 @@ def run(args: argparse.Namespace) -> int:
     hidden += [p.directory for p in spec.players if p.directory]
     for player in spec.players:  # before the first game: a bot that cannot start would crash in each
         if (found := hidden_file(player, [*hidden, str(out)])) is not None:
-            file, folder = found
             raise ConfigError(
-                f"{args.file}: player {player.name!r}: its program needs {printable(str(file))}, which "
-                f"lies in {printable(folder)}, a folder hidden from the bots: hide another folder"
+                f"{args.file}: player {player.name!r}: its program needs {found.said()}, a folder hidden"
+                " from the bots: hide another folder"
             )
     created = first_missing(out)
     said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"

@@ -8,6 +8,8 @@ import shutil
 import sys
 from pathlib import Path, PurePath
 
+import attrs
+
 from codecup.checks import search_path
 from codecup.record import PlayerInfo
 from codecup.terminal import printable
@@ -105,22 +107,56 @@ def _interpreter(program: Path, player: PlayerInfo) -> list[Path]:
     return [Path(words[0])]
 
 
-def hidden_file(player: PlayerInfo, hidden: list[str]) -> tuple[Path, str] | None:
-    """A file ``player``'s program needs (:func:`run_files`, where its links lead) that lies in one
-    of the ``hidden`` folders, outside its own directory (which stays visible): with that folder
-    hidden, its bot cannot start (a red team's ``--hide /root`` hid the interpreter, and every game
-    of every player was a crash); the file and the folder, or None."""
+@attrs.frozen
+class HiddenFile:
+    """A file a player's program needs, found in a folder hidden from the bots."""
+
+    file: Path  # as the command names it (or as found on PATH)
+    place: Path  # the path through it that lies in the folder: the file itself, or a link's target
+    folder: str  # the hidden folder, as given
+
+    def said(self) -> str:
+        """What it needs, and where, for a line."""
+        where = "" if self.place == self.file else f", which leads to {printable(str(self.place))}"
+        return f"{printable(str(self.file))}{where}, in {printable(self.folder)}"
+
+
+def hidden_file(player: PlayerInfo, hidden: list[str]) -> HiddenFile | None:
+    """A file ``player``'s program needs (:func:`run_files`) that lies in one of the ``hidden``
+    folders, outside its own directory (which stays visible), by its path as named, by any link on
+    the way, or where its links lead: with that folder hidden its bot cannot start (a red team's
+    ``--hide /root`` hid the interpreter, a reviewer's a venv whose ``python`` links out of it,
+    and every game of that player was a crash); None if there is none."""
     try:
-        own = Path(player.directory).resolve() if player.directory else None
-        folders = [(Path(h).resolve(), h) for h in hidden]
-        files = [(f, f.resolve()) for f in run_files(player)]
+        own = _both(Path(player.directory)) if player.directory else []
+        folders = [(form, h) for h in hidden for form in _both(Path(h))]
+        found = [(f, _hops(f)) for f in run_files(player)]
     except (OSError, RuntimeError):
         return None
-    for file, real in files:
-        for folder, said in folders:
-            if _within(real, folder) and (own is None or not _within(real, own)):
-                return file, said
+    for file, places in found:
+        for place in places:
+            if any(_within(place, mine) for mine in own):
+                continue
+            for folder, said in folders:
+                if _within(place, folder):
+                    return HiddenFile(file, place, said)
     return None
+
+
+def _both(path: Path) -> list[Path]:
+    """``path`` made absolute as written, and where its links lead."""
+    return [Path(os.path.abspath(path)), path.resolve()]
+
+
+def _hops(path: Path, most: int = 40) -> list[Path]:
+    """``path`` as named (absolute), each link's target on the way, and where it leads at last: the
+    sandbox looks a file up by each (a hidden folder on any of them hides it)."""
+    hops = [Path(os.path.abspath(path))]
+    for _ in range(most):
+        if not hops[-1].is_symlink():
+            break
+        hops.append(Path(os.path.normpath(hops[-1].parent / os.readlink(hops[-1]))))
+    return [*hops, path.resolve()]
 
 
 def _within(folder: Path, other: Path) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from codecup.players.programs import files_outside, named_files
+from codecup.players.programs import files_outside, hidden_file, named_files
 from codecup.record import PlayerInfo
 
 
@@ -63,3 +63,21 @@ def test_a_file_of_its_own_named_through_a_linked_folder_is_not_outside(tmp_path
     looped = tmp_path / "loop"
     looped.symlink_to(looped)
     assert files_outside(PlayerInfo("p", command=("sh", "bot.sh"), directory=str(looped))) == ()
+
+
+def test_no_hidden_file_where_each_player_runs_its_own(tmp_path):
+    """The folder of all submissions hidden, each player in its own folder inside it, a venv of its
+    own there too: nothing its program needs is hidden from it (its own folder stays visible)."""
+    subs = tmp_path / "subs"
+    own = subs / "alice"
+    (own / "venv" / "bin").mkdir(parents=True)
+    (own / "bot.py").write_text("print(1)\n")
+    python = own / "venv" / "bin" / "python"
+    python.symlink_to(sys.executable)
+    for command in ((sys.executable, "bot.py"), (str(python), "bot.py"), ("python3", "bot.py")):
+        player = PlayerInfo("alice", command=command, directory=str(own))
+        assert hidden_file(player, [str(subs), str(tmp_path / "out")]) is None, command
+    bob = PlayerInfo("bob", command=(sys.executable, "../alice/bot.py"), directory=str(subs / "bob"))
+    (subs / "bob").mkdir()
+    found = hidden_file(bob, [str(own)])  # another player's folder
+    assert found is not None and found.place == own / "bot.py" and found.folder == str(own)

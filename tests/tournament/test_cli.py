@@ -92,11 +92,12 @@ def test_tournament_cli_hide_must_be_a_folder(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["players.yml"]  # no results folder left behind
 
 
-@pytest.mark.parametrize("where", ["interpreter", "script", "other player"])
+@pytest.mark.parametrize("where", ["interpreter", "script", "other player", "venv"])
 def test_a_hidden_folder_holding_what_a_program_needs_is_refused_before_the_first_game(tmp_path, where):
     """A red team's `--hide /root` hid the interpreter (pyenv's, under /root): every game of every
-    player was a crash, and the run said nothing. So is a folder holding its script, and another
-    player's directory holding what one player runs; its own directory stays visible."""
+    player was a crash, and the run said nothing. So is a folder holding its script, or a link it
+    runs by, and another player's directory holding what one player runs; its own directory stays
+    visible."""
     tools = tmp_path / "tools"
     (tools / "bin").mkdir(parents=True)
     python = tools / "bin" / "python3"
@@ -111,6 +112,8 @@ def test_a_hidden_folder_holding_what_a_program_needs_is_refused_before_the_firs
         "interpreter": (f"{interp}", ["--hide", tools]),
         "script": (f"{sys.executable} {tools / 'bin' / 'bot'}", ["--hide", tools]),
         "other player": (f"{sys.executable} ../b/shared.py", []),
+        # a venv's python is a link out of it (a reviewer's): the path it is named by is hidden
+        "venv": (f"{python} -c pass", ["--hide", tools]),
     }[where]
     (tmp_path / "players.yml").write_text(
         "game: twentyone\nplayers:\n"
