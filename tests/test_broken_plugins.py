@@ -275,3 +275,13 @@ def test_what_a_plugin_prints_as_it_is_imported_never_reaches_the_referee(tmp_pa
     assert run.stdout == "2\n"  # its answer alone
     assert "loud: imported" in run.stderr and "loud: compiled code" in run.stderr
     assert "loud: registering" in run.stderr
+
+
+@pytest.mark.parametrize("asked", ["--help", "-h", "--hel", "--h"])
+def test_codecup_bot_help_goes_to_stdout(asked):
+    """Help is no answer to a referee: `codecup bot --help` (or an abbreviation argparse takes)
+    prints it where any command does."""
+    run = subprocess.run(
+        [sys.executable, "-m", "codecup", "bot", asked], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0 and run.stdout.startswith("usage: codecup bot"), run.stderr

@@ -86,12 +86,17 @@ def build_parser(
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``codecup`` console script."""
     args_list = sys.argv[1:] if argv is None else argv
-    if args_list[:1] == ["bot"] and not {"-h", "--help"} & set(args_list):
+    if args_list[:1] == ["bot"] and not any(_asks_for_help(a) for a in args_list):
         from codecup.cli import bot  # before the plugins are imported: only answers go to stdout
 
         with bot.stdout_for_answers_only():
             return _main(args_list)
     return _main(args_list)
+
+
+def _asks_for_help(arg: str) -> bool:
+    """Whether ``arg`` is ``-h`` or ``--help``, or an abbreviation of it argparse takes (``--he``)."""
+    return arg == "-h" or (len(arg) >= 3 and "--help".startswith(arg))
 
 
 def _main(args_list: list[str]) -> int:
