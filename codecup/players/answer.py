@@ -16,10 +16,8 @@ interpreter's lock in C code holds the referee too: no thread of the process run
 from __future__ import annotations
 
 import contextvars
-import math
 import os
 import queue
-import signal
 import sys
 import threading
 import time
@@ -217,29 +215,6 @@ STOP_SLACK = 0.2
 delay is taken for the process having been stopped."""
 
 
-_continued_at = -math.inf  # when the process last got SIGCONT (monotonic seconds), once listened for
-_listening = False  # whether this process notes its SIGCONTs (:func:`listen_for_continue`)
-
-
-def listen_for_continue() -> bool:
-    """Note, from now on, when the process is continued after a stop (a handler of ``SIGCONT``,
-    installed once, from the main thread, where no other handler is); whether it is noted."""
-    global _listening
-    if not _listening and threading.current_thread() is threading.main_thread():
-        try:
-            if signal.getsignal(signal.SIGCONT) == signal.SIG_DFL:
-                signal.signal(signal.SIGCONT, _continued)
-                _listening = True
-        except (AttributeError, ValueError, OSError):  # no SIGCONT here
-            pass
-    return _listening
-
-
-def _continued(signum: int, frame: object) -> None:
-    global _continued_at
-    _continued_at = time.monotonic()
-
-
 @attrs.define
 class Stops:
     """Seconds the referee's whole process was stopped (``SIGSTOP``, Ctrl-Z) while it waited for an
@@ -248,28 +223,19 @@ class Stops:
 
     The waiting thread looks every :data:`POLL` seconds; a look that comes later than that by more
     than its own time on a processor and waiting for one (a loaded machine) explains was stopped
-    for the rest: a stopped thread neither runs nor waits for a processor. Where the process notes
-    its ``SIGCONT`` (:func:`listen_for_continue`), only a delay in which it was continued counts: a
-    bot that sleeps in compiled code holding the interpreter's lock delays the look as much (a
-    reviewer's was charged no idling), but no ``SIGCONT`` ends it."""
+    for the rest. A stopped thread neither runs nor waits for a processor."""
 
     last: float  # when the last look was (monotonic seconds)
     own: float | None  # the waiting thread's time on a processor and waiting for one then
     total: float = 0.0
-    confirmed: bool = attrs.field(factory=listen_for_continue)  # a stop counts once SIGCONT is seen
-    pending: list[tuple[float, float]] = attrs.field(factory=list)  # (start, seconds) not yet seen ended
 
     def seen(self, now: float, own: float | None) -> float:
         """The seconds stopped so far, at a look at ``now``, the thread's time then ``own``."""
         if own is not None and self.own is not None:
             unexplained = now - self.last - POLL - (own - self.own)
             if unexplained > STOP_SLACK:
-                self.pending.append((self.last, unexplained))
+                self.total += unexplained
         self.last, self.own = now, own
-        # The handler runs in the main thread, maybe after this look: a delay waits for it.
-        ended = [p for p in self.pending if not self.confirmed or _continued_at >= p[0]]
-        self.pending = [p for p in self.pending if p not in ended]
-        self.total += sum(seconds for _, seconds in ended)
         return self.total
 
 
