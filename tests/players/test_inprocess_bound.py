@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
+from pathlib import Path
 
 import attrs
 import pytest
@@ -307,15 +309,41 @@ print(json.dumps([found.given_up, found.lines]))
 """
 
 
-def test_a_run_paused_while_a_bot_thinks_charges_it_no_idling(tmp_path):
+def _frozen_cgroup() -> Path | None:
+    """A new cgroup2 folder whose ``cgroup.freeze`` pauses what is moved into it (None: none here)."""
+    from codecup.sandbox import mounts
+
+    found = [m.point for m in mounts.cgroup_mounts(mounts.machine_table()) if m.fstype == "cgroup2"]
+    if not found or os.geteuid() != 0:
+        return None
+    folder = Path(found[0]) / f"codecup-test-pause-{os.getpid()}"
+    try:
+        folder.mkdir()
+    except OSError:
+        return None
+    if not (folder / "cgroup.freeze").exists():
+        folder.rmdir()
+        return None
+    return folder
+
+
+@pytest.mark.parametrize("pause", ["sigstop", "cgroup freeze"])
+def test_a_run_paused_while_a_bot_thinks_charges_it_no_idling(tmp_path, pause):
     """A red team paused a tournament (Ctrl-Z, SIGSTOP) for 10 s while a built-in bot thought: the
     bot lost on time, idle too long, though its thread was stopped with the rest of the process.
-    Here the process is stopped for longer than the clock's idling backstop (2.5 s)."""
+    Here the process is stopped for longer than the clock's idling backstop (2.5 s). A pause by
+    freezing the process's cgroup (docker pause, systemctl freeze) sends no SIGCONT: a reviewer's
+    was charged when a stop counted only once one came."""
     import json
-    import os
     import signal
     import subprocess
     import sys
+
+    cgroup = _frozen_cgroup() if pause == "cgroup freeze" else None
+    if pause == "cgroup freeze" and cgroup is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("needs root and cgroup2's freezer")
+        pytest.skip("needs root and cgroup2's freezer")
 
     marker = tmp_path / "thinking"
     child = subprocess.Popen(
@@ -327,13 +355,21 @@ def test_a_run_paused_while_a_bot_thinks_charges_it_no_idling(tmp_path):
             time.sleep(0.01)
         assert marker.exists(), "the bot never began to think"
         time.sleep(0.3)  # into its thinking, past the wait's first look
-        os.kill(child.pid, signal.SIGSTOP)
-        time.sleep(4.0)
-        os.kill(child.pid, signal.SIGCONT)
+        if cgroup is None:
+            os.kill(child.pid, signal.SIGSTOP)
+            time.sleep(4.0)
+            os.kill(child.pid, signal.SIGCONT)
+        else:
+            (cgroup / "cgroup.procs").write_text(str(child.pid))
+            (cgroup / "cgroup.freeze").write_text("1")
+            time.sleep(4.0)
+            (cgroup / "cgroup.freeze").write_text("0")
         out, _ = child.communicate(timeout=60)
     finally:
         child.kill()
         child.wait()
+        if cgroup is not None:
+            cgroup.rmdir()
     assert json.loads(out) == [None, ["3"]]
 
 
