@@ -277,7 +277,7 @@ def test_what_a_plugin_prints_as_it_is_imported_never_reaches_the_referee(tmp_pa
     assert "loud: registering" in run.stderr
 
 
-@pytest.mark.parametrize("asked", ["--help", "-h", "--hel", "--h"])
+@pytest.mark.parametrize("asked", ["--help", "-h", "--hel", "--h", "-hh"])
 def test_codecup_bot_help_goes_to_stdout(asked):
     """Help is no answer to a referee: `codecup bot --help` (or an abbreviation argparse takes)
     prints it where any command does."""

@@ -95,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _asks_for_help(arg: str) -> bool:
-    """Whether ``arg`` is ``-h`` or ``--help``, or an abbreviation of it argparse takes (``--he``)."""
-    return arg == "-h" or (len(arg) >= 3 and "--help".startswith(arg))
+    """Whether ``arg`` is ``-h`` or ``--help``, or what argparse takes for it (``--he``, ``-hh``)."""
+    short = arg[:1] == "-" and arg[1:2] != "-" and set(arg[1:]) == {"h"}  # -h, -hh (flags joined)
+    return short or (len(arg) >= 3 and "--help".startswith(arg))
 
 
 def _main(args_list: list[str]) -> int:

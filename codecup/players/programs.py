@@ -122,24 +122,30 @@ class HiddenFile:
 
 
 def hidden_file(player: PlayerInfo, hidden: list[str]) -> HiddenFile | None:
-    """A file ``player``'s program needs (:func:`run_files`) that lies in one of the ``hidden``
-    folders, outside its own directory (which stays visible), by its path as named, by any link on
-    the way, or where its links lead: with that folder hidden its bot cannot start (a red team's
-    ``--hide /root`` hid the interpreter, a reviewer's a venv whose ``python`` links out of it,
-    and every game of that player was a crash); None if there is none."""
+    """A file ``player``'s program needs (:func:`run_files`) whose lookup passes through one of the
+    ``hidden`` folders (by its path as named, or a link on the way, to the file or to a folder),
+    outside its own directory (which stays visible, and the folders above it with it): with that
+    folder hidden its bot cannot start (a red team's ``--hide /root`` hid the interpreter, a
+    reviewer's a venv whose ``python`` links out of it, another's a link in its own folder to a
+    hidden venv, and every game of that player was a crash); None if there is none."""
     try:
         own = _both(Path(player.directory)) if player.directory else []
         folders = [(form, h) for h in hidden for form in _both(Path(h))]
-        found = [(f, _hops(f)) for f in run_files(player)]
+        found = [(f, _visited(f)) for f in run_files(player)]
     except (OSError, RuntimeError):
         return None
     for file, places in found:
-        for place in places:
-            if any(_within(place, mine) for mine in own):
+        for at, place in enumerate(places):
+            hits = [(folder, said) for folder, said in folders if _within(place, folder)]
+            nested = [hit for hit in hits if any(_within(hit[0], mine) and hit[0] != mine for mine in own)]
+            if nested:  # a folder hidden inside its own: covered in its view too
+                hits = nested
+            elif any(_within(place, mine) or _within(mine, place) for mine in own):
                 continue
-            for folder, said in folders:
-                if _within(place, folder):
-                    return HiddenFile(file, place, said)
+            if hits:
+                folder, said = hits[0]
+                inside = [p for p in places[at:] if _within(p, folder)]  # the deepest, to name
+                return HiddenFile(file, inside[-1], said)
     return None
 
 
@@ -148,15 +154,29 @@ def _both(path: Path) -> list[Path]:
     return [Path(os.path.abspath(path)), path.resolve()]
 
 
-def _hops(path: Path, most: int = 40) -> list[Path]:
-    """``path`` as named (absolute), each link's target on the way, and where it leads at last: the
-    sandbox looks a file up by each (a hidden folder on any of them hides it)."""
-    hops = [Path(os.path.abspath(path))]
-    for _ in range(most):
-        if not hops[-1].is_symlink():
-            break
-        hops.append(Path(os.path.normpath(hops[-1].parent / os.readlink(hops[-1]))))
-    return [*hops, path.resolve()]
+def _visited(path: Path, most: int = 40) -> list[Path]:
+    """Each path a lookup of ``path`` passes through, one name at a time, following every link on
+    the way (to a file or to a folder) as the kernel does: each is looked up in the bot's view, and
+    a hidden folder on any of them hides the file."""
+    names = list(Path(os.path.abspath(path)).parts[1:])
+    current, seen, links = Path("/"), [], 0
+    while names:
+        name = names.pop(0)
+        if name in (".", ""):
+            continue
+        if name == "..":
+            current = current.parent
+            continue
+        step = current / name
+        seen.append(step)
+        if links < most and step.is_symlink():
+            links += 1
+            target = Path(os.readlink(step))
+            names = [*target.parts[1:], *names] if target.is_absolute() else [*target.parts, *names]
+            current = Path("/") if target.is_absolute() else current
+        else:
+            current = step
+    return seen
 
 
 def _within(folder: Path, other: Path) -> bool:

@@ -81,3 +81,22 @@ def test_no_hidden_file_where_each_player_runs_its_own(tmp_path):
     (subs / "bob").mkdir()
     found = hidden_file(bob, [str(own)])  # another player's folder
     assert found is not None and found.place == own / "bot.py" and found.folder == str(own)
+
+
+def test_a_link_to_a_hidden_folder_on_the_way_is_found(tmp_path):
+    """A reviewer's: its own folder's `venv` a link to a venv in a hidden folder (`ln -s ~/venvs/bot
+    venv`), and a tools folder whose `bin` links into a hidden one: only links at the end of the
+    path were followed, the check passed and every game was a crash."""
+    secret = tmp_path / "secret"
+    (secret / "venv" / "bin").mkdir(parents=True)
+    (secret / "venv" / "bin" / "python").symlink_to(sys.executable)
+    own = tmp_path / "carol"
+    own.mkdir()
+    (own / "venv").symlink_to(secret / "venv")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "bin").symlink_to("../secret/venv/bin")
+    for program in ("venv/bin/python", str(tmp_path / "tools" / "bin" / "python")):
+        player = PlayerInfo("carol", command=(program, "-c", "pass"), directory=str(own))
+        found = hidden_file(player, [str(secret)])
+        assert found is not None and found.place == secret / "venv" / "bin" / "python", program
+        assert found.said().endswith(f"which leads to {secret / 'venv' / 'bin' / 'python'}, in {secret}")
