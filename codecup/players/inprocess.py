@@ -63,7 +63,7 @@ class InProcessPlayer(Player):
         idle_checked = self.timer is time.thread_time  # its processor time: read in its thread
         wall0, busy0 = (loop_time(), busy_time()) if idle_checked else (0.0, 0.0)
         # The looks for a stop of the whole process, from the very start: one lands anywhere.
-        stopped = Stops(wall0, own_schedstat()) if idle_checked else None
+        stopped = Stops(time.monotonic(), own_schedstat()) if idle_checked else None  # a real stop: real time
         t0 = self.timer()
         found = self.thread.answer(self.session, line, self.timer if idle_checked else None, stopped)
         if found.given_up is not None:
@@ -84,8 +84,8 @@ class InProcessPlayer(Player):
             # another thread of the referee ran or waited (a Dask worker's threads share one);
             # nor the time the whole process was stopped (Ctrl-Z): the bot's thread was stopped too.
             busy = max(spent, busy_time() - busy0)
-            now = loop_time()
-            self.idling += max(0.0, now - wall0 - busy - stopped.seen(now, own_schedstat()))
+            stops = stopped.seen(time.monotonic(), own_schedstat())
+            self.idling += max(0.0, loop_time() - wall0 - busy - stops)
 
     def charged_by_wall(self) -> None:
         """Its thinking is charged by the loop's clock, wall time."""

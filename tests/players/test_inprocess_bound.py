@@ -6,6 +6,7 @@ import asyncio
 import os
 import threading
 import time
+import types
 from pathlib import Path
 
 import attrs
@@ -391,7 +392,10 @@ def test_the_time_its_process_was_stopped_is_no_idling_of_the_bot(monkeypatch, s
     from codecup.players import inprocess
 
     ends = iter([100.0, 100.55 + stop])
-    monkeypatch.setattr(inprocess, "loop_time", lambda: next(ends))
+    monkeypatch.setattr(inprocess, "loop_time", lambda: next(ends))  # the game's clock
+    monotonic = iter([100.0, 100.55 + stop])  # the looks' own (real time in a game)
+    fake_time = types.SimpleNamespace(thread_time=time.thread_time, monotonic=lambda: next(monotonic))
+    monkeypatch.setattr(inprocess, "time", fake_time)
     monkeypatch.setattr(inprocess, "busy_time", lambda: 7.0)
     monkeypatch.setattr(inprocess, "own_schedstat", lambda: 1.0)
 
