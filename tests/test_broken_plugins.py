@@ -228,8 +228,8 @@ LOUD = """
 import os
 import sys
 
+import attrs
 from tinygame import TwentyOne
-from codecup.game import GameInfo, Variant
 from codecup.hookspecs import hookimpl
 
 print("loud: imported")  # a plugin's print as it is imported,
@@ -237,13 +237,7 @@ os.write(1, b"loud: compiled code\\n")  # and its compiled code's, to file descr
 
 
 class Loud(TwentyOne):
-    info = GameInfo(
-        name="loud",
-        title="Twenty-one, printing",
-        seats=("first", "second"),
-        variants=(Variant("classic", "the only dialogue", clock=2.0, startup=0.5),),
-        bots=("random", "perfect"),
-    )
+    info = attrs.evolve(TwentyOne.info, name="loud", title="Twenty-one, printing")
 
 
 @hookimpl
