@@ -115,6 +115,11 @@ PLANS: dict[str, tuple[tuple[int, float], ...]] = {
     "search-p0": ((1, LAST_WEIGHT), (ENDGAME_EMPTIES, ENDGAME_WEIGHT), (61, 1.0)),  # search on the old plan
     # weight 25 with 9 or 10 empty cells (enough for an exact search of 10 at 2.5 times the work)
     "search-p1": ((1, 0.05), (8, 3.0), (10, 25.0), (12, 10.0), (18, 6.0), (45, 1.0), (61, 0.25)),
+    # weight 10 from 13 to 20 empty cells too, where the lost games slip (an experiment of 2026-11-26)
+    "search-p3": ((1, 0.05), (8, 3.0), (12, 10.0), (20, 10.0), (45, 1.0), (61, 0.25)),
+    # weight 3.6 with 2 to 8 empty cells: at a tenth of the work Red's 8-cell move reaches
+    # the exact search's 6,000 nodes (5,600 on PLAN; an experiment of 2026-11-26)
+    "search-p5": ((1, 0.05), (8, 3.6), (12, 10.0), (18, 6.0), (45, 1.0), (61, 0.25)),
 }
 
 
@@ -142,9 +147,11 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
     ``h0``: against the random player, our playout moves by ``safe_move`` and the root by
     UCB1, not by what a move sets up and successive halving (``search:o0:h0`` is ``search``
     as it was before them); ``hk1``: successive halving against careful opponents too (an
-    experiment of 2026-11-26, see docs/games/spaghetti.md). Defaults: ``search``'s.
+    experiment of 2026-11-26, see docs/games/spaghetti.md); ``tl``: safe playouts against careful
+    opponents down to that many empty cells, the rest played exactly for the margin (an experiment
+    of 2026-11-26, its code not kept in the tree). Defaults: ``search``'s.
     """
-    opts = {o.rstrip("0123456789."): float(o.lstrip("abcehkmoprstwx")) for o in name.split(":")[1:]}
+    opts = {o.rstrip("0123456789."): float(o.lstrip("abcehklmoprstwx")) for o in name.split(":")[1:]}
     return Unhurried(
         seed,
         clock,
@@ -160,6 +167,7 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
         random_setup=bool(opts.get("o", search.RANDOM_SETUP)),
         random_halving=bool(opts.get("h", search.RANDOM_HALVING)),
         careful_halving=bool(opts.get("hk", 0)),
+        playout_tail=int(opts.get("tl", 0)),
     )
 
 

@@ -151,3 +151,65 @@ def setup_against_random_playout(pos: Position, rand: random.Random, seat: int) 
     """Play ``pos`` (in place) to the end: ``seat`` by :func:`setup_move`, the other side at random."""
     while pos.empties:
         pos.play(setup_move(pos, rand) if pos.ply & 1 == seat else random_move(pos, rand))
+
+
+TAIL_NODES = [0]  # nodes the exact tails searched (the caller charges them as work)
+
+
+def _tail_value(pos: Position, alpha: int, beta: int) -> int:
+    """The rest of the game's margin (mover's gains less the other's), both sides playing for it."""
+    TAIL_NODES[0] += 1
+    empties = pos.empties
+    seat = pos.ply & 1
+    delta = pos.delta
+    if len(empties) == 1:
+        m = empties[0] * 3
+        return max(delta(m, seat), delta(m + 1, seat), delta(m + 2, seat))
+    keyed = []
+    for cell in empties:
+        m = cell * 3
+        for move in (m, m + 1, m + 2):
+            keyed.append((delta(move, seat), move))
+    keyed.sort(reverse=True)
+    best = -(10**6)
+    for gain, move in keyed:
+        child = pos.copy()
+        child.play(move)
+        value = gain - _tail_value(child, gain - beta, gain - alpha)
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
+    return best
+
+
+def tail_move(pos: Position) -> int:
+    """The move of best margin to the end of the game (exact; the first of the best)."""
+    seat = pos.ply & 1
+    delta = pos.delta
+    keyed = []
+    for cell in pos.empties:
+        m = cell * 3
+        for move in (m, m + 1, m + 2):
+            keyed.append((delta(move, seat), move))
+    keyed.sort(reverse=True)
+    best, pick = -(10**6), keyed[0][1]
+    for gain, move in keyed:
+        if len(pos.empties) == 1:
+            return move
+        child = pos.copy()
+        child.play(move)
+        value = gain - _tail_value(child, -(10**6), gain - best)
+        if value > best:
+            best, pick = value, move
+    return pick
+
+
+def tail_playout(pos: Position, rand: random.Random, tail: int) -> None:
+    """:func:`safe_playout` down to ``tail`` empty cells, then both sides play the margin exactly."""
+    while len(pos.empties) > tail:
+        pos.play(safe_move(pos, rand))
+    while pos.empties:
+        pos.play(tail_move(pos))
