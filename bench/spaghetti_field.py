@@ -147,11 +147,9 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
     ``h0``: against the random player, our playout moves by ``safe_move`` and the root by
     UCB1, not by what a move sets up and successive halving (``search:o0:h0`` is ``search``
     as it was before them); ``hk1``: successive halving against careful opponents too (an
-    experiment of 2026-11-26, see docs/games/spaghetti.md); ``tl``: safe playouts against careful
-    opponents down to that many empty cells, the rest played exactly for the margin (an experiment
-    of 2026-11-26, its code not kept in the tree). Defaults: ``search``'s.
+    experiment of 2026-11-26, see docs/games/spaghetti.md). Defaults: ``search``'s.
     """
-    opts = {o.rstrip("0123456789."): float(o.lstrip("abcehklmoprstwx")) for o in name.split(":")[1:]}
+    opts = {o.rstrip("0123456789."): float(o.lstrip("abcehkmoprstwx")) for o in name.split(":")[1:]}
     return Unhurried(
         seed,
         clock,
@@ -167,7 +165,6 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
         random_setup=bool(opts.get("o", search.RANDOM_SETUP)),
         random_halving=bool(opts.get("h", search.RANDOM_HALVING)),
         careful_halving=bool(opts.get("hk", 0)),
-        playout_tail=int(opts.get("tl", 0)),
     )
 
 

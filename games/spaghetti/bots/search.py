@@ -66,12 +66,10 @@ from codecup_games.spaghetti.bots.budget import PLAN, PLY_WORK, move_work, safet
 from codecup_games.spaghetti.bots.endgame import Codes, distinct_moves, empty_cells, state_key
 from codecup_games.spaghetti.bots.greedy import greedy_value
 from codecup_games.spaghetti.bots.playout import (
-    TAIL_NODES,
     against_random_playout,
     best_moves,
     safe_playout,
     setup_against_random_playout,
-    tail_playout,
 )
 from codecup_games.spaghetti.bots.tactics import is_hot
 from codecup_games.spaghetti.engine import CELLS, Position
@@ -144,7 +142,6 @@ class SearchBot:
         random_setup: bool = RANDOM_SETUP,
         random_halving: bool = RANDOM_HALVING,
         careful_halving: bool = False,
-        playout_tail: int = 0,
     ):
         self.rng = random.Random(seed)
         self.clock = clock
@@ -178,7 +175,6 @@ class SearchBot:
         self.random_halving = random_halving
         self.timer: Callable[[], float] = time.thread_time  # the safety net's clock (see choose)
         self.careful_halving = careful_halving
-        self.playout_tail = playout_tail
 
     def observe(self, pos: Position, move: int) -> None:
         """Spot the random take-over player: a penalty taken early while a move costing nothing was there."""
@@ -189,15 +185,6 @@ class SearchBot:
             and pos.delta(move, pos.mover) < 0 <= best_moves(pos)[0]
         ):
             self.opponent_random = True
-
-    def _careful_playout(self, pos: Position, rand: random.Random) -> None:
-        """A playout against a careful opponent: safe moves, the last ``playout_tail`` cells exact."""
-        if self.playout_tail:
-            before = TAIL_NODES[0]
-            tail_playout(pos, rand, self.playout_tail)
-            self.work += TAIL_NODES[0] - before
-        else:
-            self.playout(pos, rand)
 
     def _value(self, pos: Position, seat: int) -> int:
         """A finished playout's value for ``seat``: own score less the weighted opponent's."""
@@ -231,7 +218,7 @@ class SearchBot:
             if self.opponent_random:
                 self.random_playout(child, rand, seat)
             else:
-                self._careful_playout(child, rand)
+                self.playout(child, rand)
             totals[i] += self._value(child, seat)
             counts[i] += 1
             self.playouts += 1
@@ -264,7 +251,7 @@ class SearchBot:
                     if self.opponent_random:
                         self.random_playout(child, rand, seat)
                     else:
-                        self._careful_playout(child, rand)
+                        self.playout(child, rand)
                     totals[i] += self._value(child, seat)
                     counts[i] += 1
                 self.playouts += each
