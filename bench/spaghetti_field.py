@@ -115,6 +115,11 @@ PLANS: dict[str, tuple[tuple[int, float], ...]] = {
     "search-p0": ((1, LAST_WEIGHT), (ENDGAME_EMPTIES, ENDGAME_WEIGHT), (61, 1.0)),  # search on the old plan
     # weight 25 with 9 or 10 empty cells (enough for an exact search of 10 at 2.5 times the work)
     "search-p1": ((1, 0.05), (8, 3.0), (10, 25.0), (12, 10.0), (18, 6.0), (45, 1.0), (61, 0.25)),
+    # weight 10 from 13 to 20 empty cells too, where the lost games slip (an experiment of 2026-11-26)
+    "search-p3": ((1, 0.05), (8, 3.0), (12, 10.0), (20, 10.0), (45, 1.0), (61, 0.25)),
+    # weight 3.6 with 2 to 8 empty cells: at a tenth of the work Red's 8-cell move reaches
+    # the exact search's 6,000 nodes (5,600 on PLAN; an experiment of 2026-11-26)
+    "search-p5": ((1, 0.05), (8, 3.6), (12, 10.0), (18, 6.0), (45, 1.0), (61, 0.25)),
 }
 
 
