@@ -77,8 +77,6 @@ class Answer:
     """Why it was given up (then it has no lines)."""
     stack: str = ""
     """Where its thread was when it was given up."""
-    stopped: float = 0.0
-    """Seconds the referee's process was stopped while it waited for the answer (:class:`Stops`)."""
     done: threading.Event = attrs.field(factory=threading.Event)
 
     def compute(self, session: PlayerSession, line: str, timer: Timer | None) -> None:
@@ -112,13 +110,12 @@ class AnswerThread:
     ) -> Answer:
         """The session's answer to ``line``, timed by ``timer`` in the thread where given; given up
         (and the thread abandoned) past :attr:`limits`, less the time the process was stopped
-        (``stopped``: its looks from the caller's own start, else from here)."""
+        (``stopped``: the caller's looks, which it ends with a look of its own; else from here)."""
         thread = self._started()
         found = Answer()
         stopped = stopped or Stops(time.monotonic(), own_schedstat())
         self._jobs.put((found, session, line, timer))
-        if found.done.wait(POLL):  # most answers: little read about the thread
-            found.stopped = stopped.seen(time.monotonic(), own_schedstat())
+        if found.done.wait(POLL):  # most answers: nothing read about the thread
             return found
         # Measured from here on (the first moment is not counted: the limits are far above it).
         start, busy0, ran0 = time.monotonic(), busy_time(), _ran(thread)
@@ -126,18 +123,14 @@ class AnswerThread:
         while not found.done.wait(POLL):
             ran = None if ran0 is None else (_ran(thread) or ran0) - ran0
             now = time.monotonic()
-            found.stopped = stopped.seen(now, own_schedstat())
-            why = overdue(
-                ran, busy_time() - busy0, now - start - (found.stopped - stopped_before), self.limits
-            )
+            stops = stopped.seen(now, own_schedstat()) - stopped_before
+            why = overdue(ran, busy_time() - busy0, now - start - stops, self.limits)
             if why is not None:
                 found.given_up, found.stack = f"{why}: its thread was abandoned", _where(thread)
                 _abandon(thread)
                 self._jobs.put(None)  # should its answer come after all, the thread ends there
                 self._thread = None  # a later answer (none is asked for) would get a thread of its own
                 break
-        else:
-            found.stopped = stopped.seen(time.monotonic(), own_schedstat())
         return found
 
     def close(self) -> None:
