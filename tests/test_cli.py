@@ -194,17 +194,20 @@ def test_record_writes_over_a_record_but_not_over_another_file(tmp_path, capsys)
 def test_ctrl_c_while_the_command_is_still_importing_is_one_line_and_130():
     """A Ctrl-C in the command's first moments (its modules and plugins loading) printed a
     traceback of the import; the console script now handles it before importing anything."""
-    probe = (
-        "import builtins, sys\n"
+    _assert_interrupted(
+        "import builtins\n"
         "real = builtins.__import__\n"
         "def stopped(name, *args, **kw):\n"
         "    if name == 'codecup.cli':\n"
         "        raise KeyboardInterrupt\n"
         "    return real(name, *args, **kw)\n"
         "builtins.__import__ = stopped\n"
-        "from codecup.entry import run\n"
-        "sys.exit(run())\n"
     )
+
+
+def _assert_interrupted(setup: str) -> None:
+    """The console script, after ``setup``, ends with one line and status 130."""
+    probe = f"import sys\n{setup}from codecup.entry import run\nsys.exit(run())\n"
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert run.returncode == 130
     assert run.stderr == "codecup: interrupted\n"
@@ -214,8 +217,8 @@ def test_a_second_ctrl_c_while_an_interrupted_command_ends_is_ignored():
     """A red team pressed Ctrl-C three times in 0.1 s: the last landed while the interpreter ended
     its threads, which printed a traceback of the threading module's. Once stopping, the command
     ignores Ctrl-C (here a thread still running as it ends, and a Ctrl-C sent then)."""
-    probe = (
-        "import os, signal, sys, threading, time\n"
+    _assert_interrupted(
+        "import os, signal, threading, time\n"
         "import codecup.cli\n"
         "def later():\n"
         "    time.sleep(0.5)\n"
@@ -224,12 +227,7 @@ def test_a_second_ctrl_c_while_an_interrupted_command_ends_is_ignored():
         "    threading.Thread(target=later).start()\n"
         "    raise KeyboardInterrupt\n"
         "codecup.cli.main = main\n"
-        "from codecup.entry import run\n"
-        "sys.exit(run())\n"
     )
-    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 130
-    assert run.stderr == "codecup: interrupted\n"
 
 
 def _demo_with_a_broken_plugin(broken: str, out, monkeypatch) -> int:

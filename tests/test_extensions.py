@@ -104,17 +104,23 @@ def test_a_bad_value_is_the_users_mistake(capsys, monkeypatch):
     assert capsys.readouterr().err == "codecup: error: a bad colour\n"
 
 
+class Clashes:
+    """A plugin whose option and command are named like codecup's own."""
+
+    def __init__(self, option: str, command: str) -> None:
+        self.option, self.command = option, command
+
+    @hookimpl
+    def codecup_register_options(self, register):
+        register(GameOption(name=self.option, help="clashes with codecup's own", apply=print))
+
+    @hookimpl
+    def codecup_register_commands(self, register):
+        register(Command(name=self.command, help="one of codecup's own", add_arguments=print, run=len))
+
+
 def test_clashing_options_and_commands_are_skipped_with_one_warning_each(capsys):
-    class Clashes:
-        @hookimpl
-        def codecup_register_options(self, register):
-            register(GameOption(name="clock", help="clashes with play's --clock", apply=print))
-
-        @hookimpl
-        def codecup_register_commands(self, register):
-            register(Command(name="games", help="one of codecup's own", add_arguments=print, run=len))
-
-    ext = extensions(Colours(Applied()), Colours(Applied()), Clashes())
+    ext = extensions(Colours(Applied()), Colours(Applied()), Clashes("clock", "games"))
     parser = build_parser(extensions=ext)
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 4, err
@@ -130,20 +136,10 @@ def test_clashing_options_and_commands_are_skipped_with_one_warning_each(capsys)
 def test_codecup_games_lists_each_skipped_option_and_command(capsys, monkeypatch):
     """A red team's plugin whose command clashed showed as healthy in `codecup games`: only other
     commands' warnings named what was skipped."""
-
-    class Clashes:
-        @hookimpl
-        def codecup_register_options(self, register):
-            register(GameOption(name="seed", help="clashes with play's --seed", apply=print))
-
-        @hookimpl
-        def codecup_register_commands(self, register):
-            register(Command(name="play", help="one of codecup's own", add_arguments=print, run=len))
-
     monkeypatch.setattr("codecup.extensions._skipped_parts", {})
     monkeypatch.setattr("codecup.plugins._said", set())
     pm = make_plugin_manager(load_entry_points=False)
-    pm.register(Clashes(), name="clashes")
+    pm.register(Clashes("seed", "play"), name="clashes")
     ext = Extensions.from_plugin_manager(pm)
     monkeypatch.setattr("codecup.cli.load_extensions", lambda: ext)
     from codecup.cli import main
