@@ -750,6 +750,17 @@ def test_no_privileges(tiny_game, arena):
     ]
 
 
+def test_no_real_time_or_raised_priority(tiny_game, arena):
+    """Real-time or deadline scheduling would let a bot escape its one-processor share and
+    starve the machine; a raised priority or real-time disk class would beat its opponent."""
+    record = play_attack(tiny_game, arena, "realtime")
+    lines = attack_lines(record, 0)
+    assert_normal_game(record)
+    for what in ("sched fifo", "sched rr", "sched deadline", "nice -5", "io realtime"):
+        said = [line for line in lines if line.startswith(f"ATTACK: {what}: ")]
+        assert len(said) == 1 and not said[0].endswith("granted"), lines
+
+
 def _keyring_call(name: str, *args: object) -> int:
     """``add_key`` or ``keyctl`` in this process (the referee's side); -1 on failure."""
     import ctypes

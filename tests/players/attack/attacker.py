@@ -861,6 +861,39 @@ def mount_options():
         say(f"{point}: {options[-1] if options else 'not mounted'}")
 
 
+def realtime():
+    """Ask for real-time or raised scheduling and real-time disk priority: each would let it
+    escape its one-processor share or its fair turn at the disk."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    for name, policy in (("fifo", os.SCHED_FIFO), ("rr", os.SCHED_RR)):
+        try:
+            os.sched_setscheduler(0, policy, os.sched_param(1))
+            say(f"sched {name}: granted")
+        except OSError as exc:
+            say(f"sched {name}: {exc.strerror}")
+    # sched_setattr(0, {size 48, SCHED_DEADLINE 6, runtime 10 ms, deadline = period 30 ms}, 0)
+    attr = (ctypes.c_uint32 * 12)(48, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    times = ctypes.cast(ctypes.byref(attr, 16), ctypes.POINTER(ctypes.c_uint64))
+    times[0], times[1], times[2] = 10_000_000, 30_000_000, 30_000_000
+    number = {"x86_64": 314, "aarch64": 274}[os.uname().machine]
+    if libc.syscall(number, 0, attr, 0) == 0:
+        say("sched deadline: granted")
+    else:
+        say(f"sched deadline: {os.strerror(ctypes.get_errno())}")
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, -5)
+        say("nice -5: granted")
+    except OSError as exc:
+        say(f"nice -5: {exc.strerror}")
+    # ioprio_set(IOPRIO_WHO_PROCESS 1, 0, class RT 1 << 13 | level 0)
+    number = {"x86_64": 251, "aarch64": 30}[os.uname().machine]
+    if libc.syscall(number, 1, 0, 1 << 13) == 0:
+        say("io realtime: granted")
+    else:
+        say(f"io realtime: {os.strerror(ctypes.get_errno())}")
+
+
 ATTACKS = {
     "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
@@ -877,6 +910,7 @@ ATTACKS = {
     "disk_filler_python": disk_filler_python,
     "snoop": snoop,
     "escalate": escalate,
+    "realtime": realtime,
     "keyring": keyring,
     "inotify_hoard": inotify_hoard,
     "machine_ipc": machine_ipc,
