@@ -117,6 +117,32 @@ def test_no_direct_io_and_no_sync_in_any_abi():
             assert _interpret(program, arch=abi.arch, nr=abi.number("syncfs"), args=(3,)) == "noop", machine
 
 
+def test_no_write_back_of_the_machines_files_and_no_reads_without_waiting_in_any_abi():
+    """fsync, fdatasync, sync_file_range and msync of a file the bot may only read still wrote out
+    (and waited for) what others had written to it, or started that writing to run on in the
+    opponent's turn: no-ops. preadv2 with RWF_NOWAIT starts reads no task waits for, which run on
+    in the opponent's turn: EOPNOTSUPP. preadv2 without it, and pwritev2, stay allowed."""
+    nowait, hipri = seccomp.RWF_NOWAIT, 0x1
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for call in ("fsync", "fdatasync", "sync_file_range", "msync"):
+                assert _interpret(program, arch=abi.arch, nr=abi.number(call), args=(3, 0, 4)) == "noop"
+            for number in abi.preadv2:
+                for flags, expected in ((nowait, "eopnotsupp"), (nowait | hipri, "eopnotsupp"), (0, "allow")):
+                    seen = _interpret(program, arch=abi.arch, nr=number, args=(3, 0, 1, 0, 0, flags))
+                    assert seen == expected, (machine, number, flags)
+                pwritev2 = number + 1
+                seen = _interpret(program, arch=abi.arch, nr=pwritev2, args=(3, 0, 1, 0, 0, nowait))
+                assert seen == "allow", (machine, pwritev2)
+
+
+def test_x32_s_own_preadv2_is_checked_too():
+    program = seccomp.program(seccomp.ABIS["x86_64"])
+    x32_preadv2 = 0x40000000 | 546
+    assert _interpret(program, arch=0xC000003E, nr=x32_preadv2, args=(3, 0, 1, 0, 0, 8)) == "eopnotsupp"
+
+
 DIRECT = """
 import fcntl, os
 for flags in (os.O_RDONLY | os.O_DIRECT, os.O_RDONLY):
@@ -212,7 +238,8 @@ def _interpret(program, *, arch, nr, args=(0, 0, 0)):
             action = k & 0xFFFF0000
             if action == seccomp.SECCOMP_RET_ALLOW:
                 return "allow"
-            return {0: "noop", errno.ENOSYS: "nosys", errno.EINVAL: "einval"}.get(k & 0xFFFF, "deny")
+            results = {0: "noop", errno.ENOSYS: "nosys", errno.EINVAL: "einval"}
+            return (results | {errno.EOPNOTSUPP: "eopnotsupp"}).get(k & 0xFFFF, "deny")
         else:
             raise AssertionError(f"an instruction the interpreter does not know: {op:#x}")
         pc += 1

@@ -460,7 +460,8 @@ def test_a_bot_cannot_fill_the_machines_file_table(tiny_game, arena):
 def test_a_bot_starts_no_reads_that_run_on_in_its_opponents_turn(tiny_game, arena, tmp_path):
     """readahead and madvise(MADV_WILLNEED) start reads that no task of the bot waits for, so its
     tree stops at once and the disk stays busy in the opponent's turn: a red team's bot slowed its
-    opponent's reads from 7 ms to 168 ms. Both are advice, made no-ops: the file stays uncached."""
+    opponent's reads from 7 ms to 168 ms. Both are advice, made no-ops: the file stays uncached.
+    preadv2 with RWF_NOWAIT does the same (a later red team's bot, 10 ms to 167 ms): refused."""
     book = tmp_path / "book.bin"
     with book.open("wb") as f:
         f.write(os.urandom(4 << 20))
@@ -474,7 +475,13 @@ def test_a_bot_starts_no_reads_that_run_on_in_its_opponents_turn(tiny_game, aren
     before = resident_pages(book)
     record = play_attack(tiny_game, arena, "prefetch", str(book))
     assert_normal_game(record)
-    assert attack_lines(record, 0) == ["ATTACK: readahead: done", "ATTACK: madvise willneed: done"]
+    assert attack_lines(record, 0) == [
+        "ATTACK: readahead: done",
+        "ATTACK: madvise willneed: done",
+        "ATTACK: preadv2 nowait: Operation not supported",
+        "ATTACK: fsync: done",
+        "ATTACK: fdatasync: done",
+    ]
     assert resident_pages(book) <= before + 16  # unmade (the mapping's own page faults aside)
 
 

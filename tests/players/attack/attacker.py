@@ -618,7 +618,8 @@ def drop_cache():
 
 def prefetch():
     """Start reads of a file that run on after its answer, in the opponent's turn, with no task of
-    its own waiting for them: readahead, and madvise(MADV_WILLNEED) on a mapping."""
+    its own waiting for them: readahead, madvise(MADV_WILLNEED) on a mapping, preadv2 with
+    RWF_NOWAIT; and write out what others wrote to the file (fsync, fdatasync)."""
     import mmap
 
     libc = ctypes.CDLL(None, use_errno=True)
@@ -629,6 +630,14 @@ def prefetch():
     mapped.madvise(mmap.MADV_WILLNEED)
     say("madvise willneed: done")
     mapped.close()
+    try:
+        os.preadv(fd, [bytearray(1 << 20)], 0, os.RWF_NOWAIT)
+        say("preadv2 nowait: done")
+    except OSError as exc:
+        say(f"preadv2 nowait: {exc.strerror}")
+    for name in ("fsync", "fdatasync"):
+        getattr(os, name)(fd)
+        say(f"{name}: done")
     os.close(fd)
 
 
