@@ -29,6 +29,8 @@ CASES = [
     ("killed.py", ("11",), Termination.CRASH, "killed by signal SIGSEGV", 2.0),
     ("killed.py", ("40",), Termination.CRASH, "killed by signal SIGRTMIN+6", 2.0),
     ("killed.py", ("32",), Termination.CRASH, "killed by signal 32", 2.0),
+    # 33 too: the C library keeps it for itself, and would not let the sandbox's keeper die of it
+    ("killed.py", ("33",), Termination.CRASH, "killed by signal 33", 2.0),
     ("end_of_output.py", (), Termination.CRASH, "end of output", 3.0),
     ("not_text.py", (), Termination.INVALID, "not UTF-8", 3.0),
     ("long_line.py", (), Termination.INVALID, "bytes, starting b'", 3.0),

@@ -399,8 +399,7 @@ def _keeper(init: int, read: int, write: int) -> None:
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             if sig != signal.SIGKILL:  # its action cannot be set (or changed from dying)
-                with contextlib.suppress(OSError):  # 32 and 33, the C library's own: dying already
-                    signal.signal(sig, signal.SIG_DFL)
+                linux.default_signal_action(sig)  # also 32 and 33, which the C library keeps
             os.kill(os.getpid(), sig)
         os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 125)
     except BaseException:

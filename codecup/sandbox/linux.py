@@ -190,6 +190,18 @@ def drop_all_capabilities(best_effort: bool = False) -> None:
     prctl(PR_SET_NO_NEW_PRIVS, 1)
 
 
+_SYS_RT_SIGACTION = 13 if os.uname().machine == "x86_64" else 134  # aarch64: 134
+
+
+def default_signal_action(sig: int) -> None:
+    """Set signal ``sig``'s action to the default, by the raw system call: the C library's
+    ``sigaction`` refuses 32 and 33, which it keeps for its threads, so a process could not die
+    of them as the bot it stands for did."""
+    assert _libc is not None
+    action = (ctypes.c_ulong * 4)()  # handler SIG_DFL, no flags, no restorer, an empty mask
+    check(_libc.syscall(ctypes.c_long(_SYS_RT_SIGACTION), sig, action, None, 8), f"rt_sigaction {sig}")
+
+
 def blank_command_line(label: bytes = b"codecup-init") -> None:
     """Overwrite this process's command line, what ``/proc/PID/cmdline`` shows, with ``label``.
 
