@@ -287,6 +287,31 @@ def clean_stale_temp_dirs() -> None:
                 shutil.rmtree(folder, ignore_errors=True)
 
 
+SEMAPHORE_PREFIX = "mp-codecup-"
+"""How this run's multiprocessing semaphores are named, before its token (:func:`name_semaphores`)."""
+SEMAPHORES = Path("/dev/shm")
+"""Where the C library keeps named semaphores (``sem.<name>``)."""
+
+
+def name_semaphores() -> None:
+    """Name the semaphores multiprocessing makes in this process by this run's token. Under
+    ``forkserver`` they stay in :data:`SEMAPHORES` until its resource tracker removes them: a kill
+    of the run's whole process group (``kill -9 -- -PGID``, ``timeout -s KILL``, a container's
+    stop) takes the tracker too, and left them there for good (a red team's tournament, 5 to 10
+    files a kill); their name now tells the next run whether their maker is gone."""
+    config = multiprocessing.current_process()._config  # type: ignore[attr-defined]  # no public way
+    config["semprefix"] = f"/{SEMAPHORE_PREFIX}{owner.token()}"
+
+
+def clean_stale_semaphores(folder: Path = SEMAPHORES) -> None:
+    """Remove the semaphores of earlier runs that were killed (named by :func:`name_semaphores`,
+    their token's maker gone); other programs' are left alone."""
+    for path in folder.glob(f"sem.{SEMAPHORE_PREFIX}*"):
+        name = path.name.removeprefix(f"sem.{SEMAPHORE_PREFIX}")
+        if owner.token_of(name) is not None and owner.temp_owner_gone(name):
+            path.unlink(missing_ok=True)
+
+
 class LocalPool(GamePool):
     """A ``forkserver`` process pool of ``jobs`` workers that can be rebuilt after a worker dies.
 
@@ -303,7 +328,9 @@ class LocalPool(GamePool):
     @staticmethod
     def _new(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
         clean_stale_temp_dirs()
+        clean_stale_semaphores()
         mark_temp_dir()
+        name_semaphores()
         # multiprocessing's resource tracker outlives a SIGKILLed run and removes the pool's
         # semaphores, with a warning on the organiser's terminal; it takes its -W options
         # from ours, so it is told here that this is no news.

@@ -34,7 +34,7 @@ def test_dask_cluster_gives_the_same_results(processes, tiny_pm, tiny_game, bots
         protocol="tcp",
         host="127.0.0.1",
         scheduler_port=0,
-        dashboard_address=None,
+        dashboard_address=":0",  # any free port: 8787 may be taken by a cluster of the machine
     ) as cluster:
         address = cluster.scheduler_address.removeprefix("tcp://")
         on_dask = play_spec(
@@ -80,7 +80,7 @@ def test_no_workers_is_said_with_the_address_then_the_run_goes_on(
 
     monkeypatch.setattr(dispatch, "WATCH_EVERY", 0.05)
     spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=bots[:2], seed=3)
-    options = {"protocol": "tcp", "host": "127.0.0.1", "scheduler_port": 0, "dashboard_address": None}
+    options = {"protocol": "tcp", "host": "127.0.0.1", "scheduler_port": 0, "dashboard_address": ":0"}
     with distributed.LocalCluster(n_workers=0, processes=False, **options) as cluster:
         pool = DaskPool(cluster.scheduler_address, patience=0.2)
         results = []
