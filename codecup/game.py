@@ -438,6 +438,23 @@ def results_key_of(game: Game, variant: str) -> str | None:
     return key
 
 
+def provided_files_of(game: Game, variant: str) -> tuple[ProvidedFile, ...]:
+    """:meth:`Game.provided_files`, checked: each a :class:`ProvidedFile` named by a plain file name
+    whose source is a file; else :class:`PluginError` naming the plugin (it was a traceback, or a
+    program's failure to start blamed on the player)."""
+    files = _asked(game, "provided_files", variant)
+    failed = f"the {game.info.name} plugin failed: its provided_files"
+    if not isinstance(files, (tuple, list)) or not all(isinstance(f, ProvidedFile) for f in files):
+        raise PluginError(f"{failed} gave {short(files)}, not ProvidedFile records")
+    for provided in files:
+        name, source = provided.name, provided.source
+        if not isinstance(name, str) or name in ("", ".", "..") or "/" in name or "\0" in name:
+            raise PluginError(f"{failed} names a file {short(name)}, not a plain file name")
+        if not isinstance(source, (str, Path)) or not Path(source).is_file():
+            raise PluginError(f"{failed} gives {name} from {short(source)}, which is not a file")
+    return tuple(files)
+
+
 def _asked(game: Game, method: str, variant: str) -> object:
     """What the game's ``method`` gives for ``variant``; one that raises (but a ConfigError, said
     on purpose: a word list it lacks) is the plugin's :class:`PluginError`."""

@@ -16,6 +16,7 @@ import pytest
 
 from codecup.dialogue import NORMAL, Outcome, Played, Receive, Send, Termination, send_all
 from codecup.errors import IllegalMoveError, PluginError
+from codecup.game import ProvidedFile
 from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
 from codecup.session import Wire
@@ -339,6 +340,45 @@ def test_what_a_run_keeps_of_the_game_is_checked_before_it_starts(twentyone, met
     ask = run_notes_of if method == "run_notes" else results_key_of
     with pytest.raises(PluginError, match=rf"^the twentyone plugin failed: {re.escape(said)}"):
         ask(game, "classic")
+
+
+@pytest.mark.parametrize(
+    ("files", "said"),
+    [
+        (lambda tmp: 1 / 0, "raised ZeroDivisionError"),
+        (lambda tmp: "words.dat", "gave 'words.dat', not ProvidedFile records"),
+        (
+            lambda tmp: (ProvidedFile("w.dat", tmp / "none"),),
+            "gives w.dat from PosixPath(",
+        ),
+        (lambda tmp: (ProvidedFile("w.dat", tmp),), "gives w.dat from PosixPath("),
+        (
+            lambda tmp: (ProvidedFile("../w.dat", tmp / "f"),),
+            "names a file '../w.dat', not a plain file name",
+        ),
+        (
+            lambda tmp: (ProvidedFile("..", tmp / "f"),),
+            "names a file '..', not a plain file name",
+        ),
+    ],
+    ids=["raises", "text", "missing", "folder", "path", "dotdot"],
+)
+def test_the_files_a_game_provides_are_checked_before_a_program_starts(twentyone, tmp_path, files, said):
+    """A plugin's provided_files that raised or gave junk was a traceback of `codecup play` and of
+    a tournament; a source that is no file failed the program's start, blamed on the player."""
+    from codecup.game import provided_files_of
+    from codecup.players import SubprocessSettings
+    from codecup.players.seat import make_player
+    from codecup.sandbox import Policy
+
+    (tmp_path / "f").write_text("a file")
+    game = type("Buggy", (twentyone,), {"provided_files": lambda self, variant: files(tmp_path)})()
+    message = rf"^the twentyone plugin failed: its provided_files {re.escape(said)}"
+    with pytest.raises(PluginError, match=message):
+        provided_files_of(game, "classic")
+    match = new_match(game, [PlayerInfo("p", command=("true",)), BOTS[1]], seed=3)
+    with pytest.raises(PluginError, match=message):
+        make_player(game, match, 0, SubprocessSettings(), Policy(contain=False))
 
 
 def test_a_built_in_bot_that_cannot_be_made_is_its_seats_crash(twentyone):

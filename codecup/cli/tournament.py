@@ -26,7 +26,7 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
-from codecup.game import Game, results_key_of, run_notes_of
+from codecup.game import Game, provided_files_of, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
 from codecup.players.programs import files_outside, hidden_file, shown_files
 from codecup.plugins import load_games
@@ -228,7 +228,7 @@ def provided_notes(
     results: it shows nothing in its sandbox, so it is provided too), and which hold their own,
     unlike the game's."""
     lines = []
-    for provided in game.provided_files(variant):
+    for provided in provided_files_of(game, variant):
         source = (provided.name, str(provided.source))
         given, linked, own = [], [], []
         for p in players:

@@ -12,7 +12,7 @@ from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.clock import CPU, loop_time
 from codecup.drive import seat_seed
 from codecup.errors import PASS_THROUGH, ConfigError
-from codecup.game import Game
+from codecup.game import Game, provided_files_of
 from codecup.players.answer import AnswerLimits
 from codecup.players.base import Player
 from codecup.players.inprocess import InProcessPlayer
@@ -85,7 +85,7 @@ def make_player(
         return InProcessPlayer(session, timer=timer, limits=AnswerLimits.for_clock(match.clock))
     cwd = Path(info.directory) if info.directory else Path.cwd()
     others = tuple(p.directory for i, p in enumerate(match.players) if i != seat and p.directory)
-    provided = tuple((f.name, str(f.source)) for f in game.provided_files(match.variant))
+    provided = tuple((f.name, str(f.source)) for f in provided_files_of(game, match.variant))
     box = None
     if policy.contain:
         seat_policy = attrs.evolve(policy, hide=policy.hide + others, provided=policy.provided + provided)
