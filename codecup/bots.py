@@ -48,7 +48,10 @@ class RandomBot:
             if len(moves) == 0:
                 seat = state.to_move
                 raise GameBugError(f"the rules' legal_moves listed no move for seat {seat}, whose turn it is")
-            return self.rng.choice(moves)
+            move = self.rng.choice(moves)
+            if not isinstance(move, str):
+                raise GameBugError(f"the rules' legal_moves listed {move!r:.60}, not a move's text")
+            return move
         except PASS_THROUGH:
             raise
         except GameBugError:

@@ -170,12 +170,14 @@ class RulesPlayer(PlayerSession):
             if self.seat is None and (mover := self.state.to_move) is not None:
                 self.seat = 1 - mover
             try:
-                self.state = self.state.apply(line)
+                self.state = _applied(self.state, line)
             except MoveError as exc:
                 raise DialogueError(
                     f"line {self.heard} from the referee: {line!r} is not a legal move here: {exc}"
                 ) from None
             except PASS_THROUGH:
+                raise
+            except GameBugError:
                 raise
             except BaseException as exc:  # the rules' own failure on a move (sys.exit() too), not the bot's
                 raise GameBugError(f"the rules raised {where(exc)} on the opponent's move {line!r}") from exc
@@ -191,13 +193,15 @@ class RulesPlayer(PlayerSession):
         if not isinstance(move, str):
             raise TypeError(f"the bot's choose(state) gave {move!r}, not a move's text")
         try:
-            self.state = self.state.apply(move)
+            self.state = _applied(self.state, move)
         except MoveError:
             # A bot's bad move is the referee's to judge (a fault of the seat, never a
             # traceback here); the session cannot follow the game past it.
             self.done = True
             return move
         except PASS_THROUGH:
+            raise
+        except GameBugError:
             raise
         except BaseException as exc:  # the rules' own failure on a move's text (sys.exit too), not the bot's
             raise GameBugError(f"the rules raised {where(exc)} on the move {move!r}") from exc
@@ -210,3 +214,15 @@ class RulesPlayer(PlayerSession):
         if over and self.wire.over_at_end:
             self.done = True
         return over
+
+
+def _applied(state: State, move: str) -> State:
+    """``state.apply(move)``; a result that is no :class:`State`, or the same state (states are
+    immutable: every move makes a new one), is the game's bug (:class:`GameBugError`): it made a
+    built-in bot crash, or answer for ever."""
+    after = state.apply(move)
+    if not isinstance(after, State):
+        raise GameBugError(f"its rules' apply gave {after!r:.60} on the move {move!r}, not a State")
+    if after is state:
+        raise GameBugError(f"its rules' apply gave back the same state on the move {move!r}")
+    return after

@@ -465,8 +465,10 @@ def test_a_wire_that_fails_is_the_plugins_failure(twentyone, wire, fragment):
     [
         (lambda moves: 1 / 0, "the rules' legal_moves raised ZeroDivisionError: division by zero (at "),
         (lambda moves: [], "the rules' legal_moves listed no move for seat "),
+        # the bot crashed with "the bot's choose(state) gave 2, not a move's text"
+        (lambda moves: [int(m) for m in moves], "the rules' legal_moves listed "),
     ],
-    ids=["raises", "none-listed"],
+    ids=["raises", "none-listed", "not-text"],
 )
 def test_rules_that_fail_to_list_the_moves_to_the_frameworks_random_bot_are_the_plugins_failure(
     twentyone, monkeypatch, legal_moves, fragment
@@ -479,4 +481,83 @@ def test_rules_that_fail_to_list_the_moves_to_the_frameworks_random_bot_are_the_
     game = twentyone()
     match = new_match(game, [PlayerInfo("a", bot="random")] * 2, seed=3, clock=2.0)
     record = asyncio.run(play_match(game, match))
+    assert_referee_error(record, fragment)
+
+
+@pytest.mark.parametrize(
+    ("apply", "fragment"),
+    [
+        (lambda state, move, applied: None, "its rules' apply gave None on the move "),
+        (lambda state, move, applied: state, "its rules' apply gave back the same state on the move "),
+    ],
+    ids=["none", "same"],
+)
+def test_rules_whose_apply_gives_no_new_state_are_the_plugins_failure(
+    twentyone, monkeypatch, apply, fragment
+):
+    """A built-in bot's session crashed on None (an AssertionError charged to the bot), and on the
+    same state answered for ever, until its clock ran out."""
+    from tinygame import Counter
+
+    applied = Counter.apply
+    monkeypatch.setattr(Counter, "apply", lambda self, move: apply(self, move, applied(self, move)))
+    game = twentyone()
+    match = new_match(game, [PlayerInfo("a", bot="random")] * 2, seed=3, clock=2.0)
+    assert_referee_error(asyncio.run(play_match(game, match)), fragment)
+
+
+def _with_lines(twentyone, change):
+    """The tiny game, each step of its referee's after ``Start`` changed by ``change(step)`` (into
+    a list of steps)."""
+
+    class Game(twentyone):
+        def referee(self, setup, variant, seed):
+            dialogue = super().referee(setup, variant, seed)
+            reply, started = None, False
+            while True:
+                try:
+                    step = dialogue.send(reply)
+                except StopIteration as stop:
+                    return stop.value
+                steps = change(step) if started or step == Send(0, "Start") else [step]
+                started = started or step == Send(0, "Start")
+                for extra in steps[:-1]:  # noqa: UP028 (a reply comes back: no yield from a list)
+                    yield extra
+                reply = yield steps[-1]
+
+    return Game()
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        # a move forwarded in a form the rules refuse
+        (
+            lambda step: (
+                [Send(step.seat, f"take {step.line}")]
+                if isinstance(step, Send) and step.line.isdigit()
+                else [step]
+            ),
+            "its referee and its rules disagree: line 2 from the referee: 'take ",
+        ),
+        # Start sent twice
+        (
+            lambda step: [step, step] if isinstance(step, Send) and step.line == "Start" else [step],
+            "its referee and its rules disagree: line 3 from the referee: 'Start' after the game has begun",
+        ),
+        # a seat asked for two answers in a row (it crashed of "end of output")
+        (
+            lambda step: [step, step] if isinstance(step, Receive) else [step],
+            "its referee asked a seat for a move that its rules do not have it make",
+        ),
+    ],
+    ids=["move-form", "start-twice", "asked-twice"],
+)
+def test_a_referee_its_own_rules_cannot_follow_is_the_plugins_failure_not_a_built_in_bots(
+    twentyone, change, fragment
+):
+    """A game's referee sends a built-in bot's session only what its own rules took: a line the
+    session refuses, or a move asked for that the rules do not give the seat, is the game's bug
+    (each was the built-in bot's crash)."""
+    record = play(_with_lines(twentyone, change))
     assert_referee_error(record, fragment)

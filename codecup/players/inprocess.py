@@ -11,10 +11,11 @@ import attrs
 from codecup.clock import Timer, loop_time
 from codecup.dialogue import Fault, Termination
 from codecup.drive import END_OF_OUTPUT
-from codecup.errors import GameBugError
+from codecup.errors import DialogueError, GameBugError
 from codecup.game import PlayerSession
 from codecup.players.answer import AnswerLimits, AnswerThread, Stops, busy_time, own_schedstat
 from codecup.players.base import Player
+from codecup.session import RulesPlayer
 
 LOG_CAP = 4000
 """Characters of a bot's traceback kept for the record."""
@@ -73,6 +74,11 @@ class InProcessPlayer(Player):
             return
         if isinstance(found.error, GameBugError):  # the game's rules failed in the session: no
             raise found.error  # fault of this seat's bot
+        if isinstance(found.error, DialogueError) and isinstance(self.session, RulesPlayer):
+            # The framework's session refused a line of the game's own referee, which it sends only
+            # once its rules took the move: the game's referee and rules disagree (a move in a
+            # form its rules refuse, a second Start, rules that are not deterministic).
+            raise GameBugError(f"its referee and its rules disagree: {found.error}") from found.error
         if found.error is not None:  # a buggy bot is a crash of that seat, not of the referee
             self.error = f"bot raised {found.error!r}"
             self.log = "".join(traceback.format_exception(found.error))[-LOG_CAP:]
@@ -109,6 +115,9 @@ class InProcessPlayer(Player):
             return self.pending.popleft()
         if self.error is not None:
             return Fault(Termination.CRASH, self.error)
+        if isinstance(self.session, RulesPlayer) and not self.session.finished:
+            # The framework's session answers whenever the game's rules have this seat to move.
+            raise GameBugError("its referee asked a seat for a move that its rules do not have it make")
         return Fault(Termination.CRASH, END_OF_OUTPUT)
 
     def log_tail(self) -> str:
