@@ -33,6 +33,13 @@ an open seat takes time (and clock); a dialogue that never asks for one (``Send`
 forever, or waits on seats that have faulted) would hold the run up for ever, its transcript
 growing. No game's dialogue needs more than a few hundred (a game played on by stand-ins)."""
 
+MAX_ANSWERS = 50_000
+"""The most lines a dialogue may take from the seats in one game. A game whose referee never ends
+it ran until a seat's clock ran out, and that seat lost: a red team's plugin, with two built-in
+bots, played 356,996 moves in two minutes into an 83 MB record. No CodeCup game takes more than a
+few hundred lines (a check of a game's rules, :func:`codecup.testing.check_game`, refuses random
+games of more than 10,000 moves)."""
+
 T = TypeVar("T")
 
 
@@ -68,9 +75,12 @@ async def dispatch(dialogue: Dialogue, seats: Seats, count: int = 2) -> Outcome:
     """
     closed: set[int] = set()
     reply: str | Fault | None = None
-    unanswered = 0
+    unanswered = answers = 0
     while True:
         unanswered = 0 if isinstance(reply, str) else unanswered + 1
+        answers += isinstance(reply, str)
+        if answers > MAX_ANSWERS:
+            raise GameBugError(f"the referee took {MAX_ANSWERS:,} lines from the seats: its game never ends")
         if unanswered > MAX_UNANSWERED:
             raise GameBugError(
                 f"the referee made {MAX_UNANSWERED:,} requests without a line from a seat in between:"

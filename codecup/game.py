@@ -28,6 +28,7 @@ import attrs
 
 from codecup.bots import RANDOM, Bot, RandomBot
 from codecup.checked import checked_text, per_seat_numbers, short
+from codecup.checks import MAX_CLOCK
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import (
     PASS_THROUGH,
@@ -68,6 +69,10 @@ _NAME = re.compile(r"[a-z][a-z0-9_-]*")
 _BOT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 
 
+def _seconds(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _variant_problems(variants: Sequence[Variant]) -> list[str]:
     found = []
     names = [v.name for v in variants]
@@ -76,10 +81,11 @@ def _variant_problems(variants: Sequence[Variant]) -> list[str]:
     elif len(set(names)) != len(names):
         found.append(f"two of its variants are called the same ({', '.join(names)})")
     for v in variants:
-        if not isinstance(v.clock, (int, float)) or not math.isfinite(v.clock) or v.clock <= 0:
-            found.append(f"variant {v.name!r}: its clock {v.clock!r} is not a number of seconds above 0")
-        if not isinstance(v.startup, (int, float)) or not math.isfinite(v.startup) or v.startup < 0:
-            found.append(f"variant {v.name!r}: its startup {v.startup!r} is not 0 or more seconds")
+        # At most a day, as the organiser's --clock: a bot that hangs is waited on as long as that.
+        if not _seconds(v.clock) or v.clock <= 0 or v.clock > MAX_CLOCK:
+            found.append(f"variant {v.name!r}: its clock {v.clock!r} is not over 0 and at most 86400 seconds")
+        if not _seconds(v.startup) or v.startup < 0 or v.startup > MAX_CLOCK:
+            found.append(f"variant {v.name!r}: its startup {v.startup!r} is not 0 to 86400 seconds")
     return found
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 
 import pytest
 
 from codecup.dialogue import NORMAL, Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
-from codecup.dispatch import CLOSED, MAX_UNANSWERED, dispatch, run_sync
+from codecup.dispatch import CLOSED, MAX_ANSWERS, MAX_UNANSWERED, dispatch, run_sync
 from codecup.errors import GameBugError
 
 
@@ -15,7 +16,7 @@ class Seats:
     """Seats that answer from a script and log every call."""
 
     def __init__(self, *answers: str) -> None:
-        self.answers = list(answers)
+        self.answers = collections.deque(answers)
         self.log: list[tuple] = []
 
     def sent(self, seat: int, line: str) -> None:
@@ -26,7 +27,7 @@ class Seats:
 
     async def receive(self, seat: int, grace: float | None) -> str | Fault:
         self.log.append(("receive", seat, grace))
-        return self.answers.pop(0)
+        return self.answers.popleft()
 
     def played(self, seat: int, move: str) -> None:
         self.log.append(("played", seat, move))
@@ -119,16 +120,26 @@ def test_a_dialogue_that_never_waits_for_a_line_is_the_games_bug():
             run_sync(dispatch(endless(), Seats()))
 
 
-def test_lines_from_a_seat_keep_a_long_dialogue_going():
-    def long_game() -> Dialogue:
-        for _ in range(MAX_UNANSWERED // 2 + 10):
-            yield Send(0, "move")
-            yield Played(1, "m")
-            yield Receive(1)
-        return Outcome((1, 0), (NORMAL, NORMAL))
+def long_game(moves: int) -> Dialogue:
+    for _ in range(moves):
+        yield Send(0, "move")
+        yield Played(1, "m")
+        yield Receive(1)
+    return Outcome((1, 0), (NORMAL, NORMAL))
 
-    seats = Seats(*["m"] * (MAX_UNANSWERED // 2 + 10))
-    assert run_sync(dispatch(long_game(), seats)).scores == (1, 0)
+
+def test_lines_from_a_seat_keep_a_long_dialogue_going():
+    assert MAX_ANSWERS * 3 > MAX_UNANSWERED  # more requests than may go unanswered, in all
+    seats = Seats(*["m"] * MAX_ANSWERS)
+    assert run_sync(dispatch(long_game(MAX_ANSWERS), seats)).scores == (1, 0)
+
+
+def test_a_game_that_never_ends_ends_as_the_games_bug():
+    """Lines from the seats kept it going until a seat's clock ran out, and that seat lost (a red
+    team's plugin: 356,996 moves of two built-in bots in two minutes, an 83 MB record)."""
+    seats = Seats(*["m"] * (MAX_ANSWERS + 1))
+    with pytest.raises(GameBugError, match="took 50,000 lines from the seats: its game never ends"):
+        run_sync(dispatch(long_game(MAX_ANSWERS + 1), seats))
 
 
 @pytest.mark.parametrize("grace", [-1, 10.5, 1e9])

@@ -131,3 +131,21 @@ def test_a_game_without_rules_that_lists_bots_is_refused_when_it_loads(tiny_pm):
 
     fine = make_plugin_manager(load_entry_points=False, plugins=(Fine(),))
     assert load_games(fine).names() == ["twentyone"]
+
+
+@pytest.mark.parametrize("clock", [0, -1, float("nan"), float("inf"), True, "30", 1e12])
+def test_a_variants_clock_is_seconds_above_0_and_at_most_a_day(clock):
+    """A variant's clock of 1e12 s was taken (the organiser's --clock stops at a day): a bot that
+    hung was waited on for as long."""
+    from codecup.game import GameInfo, Variant
+
+    def problems(clock, startup=1.0):
+        return GameInfo(
+            "g", "G", ("a", "b"), (Variant("v", "", clock=clock, startup=startup),), ()
+        ).problems()
+
+    assert problems(30.0) == [] and problems(86400) == [] and problems(30.0, startup=0) == []
+    (problem,) = problems(clock)
+    assert problem == f"variant 'v': its clock {clock!r} is not over 0 and at most 86400 seconds"
+    (problem,) = problems(30.0, startup=1e12)
+    assert problem == "variant 'v': its startup 1000000000000.0 is not 0 to 86400 seconds"
