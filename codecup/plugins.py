@@ -11,6 +11,7 @@ mistakes raise :class:`~codecup.errors.PluginError`.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import sys
 from collections.abc import Callable, Iterable
@@ -23,6 +24,7 @@ from codecup import hookspecs
 from codecup.checked import short
 from codecup.errors import PASS_THROUGH, PluginError, UnknownGameError
 from codecup.game import Game, game_problems
+from codecup.overrun import bounded
 
 GROUP = "codecup"
 
@@ -211,7 +213,7 @@ def _load_entry_points(pm: CodecupPluginManager) -> None:
 def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object | None:
     """The entry point's object, or None when importing it fails (then it is skipped)."""
     try:
-        plugin: object = ep.load()
+        plugin: object = bounded("its import", ep.load)  # one that spins held every command up
     except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() as it is imported too: its failure, not the command's end
@@ -235,7 +237,8 @@ def gather(
         name = impl.plugin_name
         got: list[Any] = []
         try:
-            returned = impl.function(**{arg: got.append for arg in impl.argnames})
+            call = functools.partial(impl.function, **{arg: got.append for arg in impl.argnames})
+            returned = bounded(f"its {hook}", call)  # one that spins held every command up
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure, not the command's end

@@ -279,3 +279,50 @@ def test_codecup_bot_help_goes_to_stdout(asked):
         [sys.executable, "-m", "codecup", "bot", asked], capture_output=True, text=True, timeout=120
     )
     assert run.returncode == 0 and run.stdout.startswith("usage: codecup bot"), run.stderr
+
+
+def test_a_plugin_whose_import_or_games_hook_spins_is_skipped_and_the_others_load(monkeypatch, tiny_game):
+    """Each held every command up, `codecup games` and games of the other plugins too."""
+    from codecup import overrun
+    from codecup.plugins import _load
+
+    monkeypatch.setattr("codecup.plugins._skipped", {})
+    monkeypatch.setattr(overrun, "LIMIT", 0.2)
+
+    def spin(*args, **kwargs):
+        while True:
+            pass
+
+    class Spins:
+        @hookimpl
+        def codecup_register_games(self, register):
+            spin()
+
+    class Healthy:
+        @hookimpl
+        def codecup_register_games(self, register):
+            register(tiny_game)
+
+    said: list[BrokenPlugin] = []
+    pm = make_plugin_manager(load_entry_points=False, report=said.append)
+    for name, plugin in (("spins", Spins()), ("healthy", Healthy())):
+        pm.register(plugin, name=name)
+        pm.installed.add(name)
+    assert load_games(pm).names() == ["twentyone"]
+    assert said == [
+        BrokenPlugin(
+            "spins",
+            "codecup_register_games raised GameBugError: its codecup_register_games ran 0.2 s"
+            " of processor time without returning: it never ends",
+        )
+    ]
+
+    class EntryPoint:
+        name, value, load = "spinning", "spinning:plugin", staticmethod(spin)
+
+    assert _load(pm, EntryPoint()) is None
+    assert said[-1] == BrokenPlugin(
+        "spinning",
+        "cannot import spinning:plugin: GameBugError: its import ran 0.2 s of processor time"
+        " without returning: it never ends",
+    )
