@@ -576,6 +576,31 @@ def test_aliases_that_expand_without_end_are_one_short_line(tmp_path, capsys):
     one_line_error(capsys, ["tournament", path], "holds more than 200,000 values, aliases expanded (the cap")
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "players: &p\n  - {name: a, command: 'bot:random'}\n  - {name: b, command: 'bot:random'}\n"
+            "  - *p\n",
+            "players[2] holds itself (an alias inside its own anchor)",
+        ),
+        (
+            "players:\n  - &x {name: a, command: 'bot:random', env: {X: *x}}\n"
+            "  - {name: b, command: 'bot:random'}\n",
+            "players[0].env.X holds itself",
+        ),
+        ("hide: &h [*h]\nplayers: []\n", "hide[0] holds itself"),
+    ],
+    ids=["players", "env", "hide"],
+)
+def test_an_alias_inside_its_own_anchor_is_one_line_at_once(tmp_path, capsys, text, message):
+    """Each expanded without end: 1.5 GB in 1.5 s, then a MemoryError traceback (or 14 s of work
+    before the cap on values)."""
+    path = tmp_path / "players.yml"
+    path.write_text("game: twentyone\n" + text)
+    one_line_error(capsys, ["tournament", path], message)
+
+
 def test_several_thousand_players_fit_in_a_players_file(tmp_path):
     """A plain list of 1,200 players passed the cap on values meant for aliases."""
     from codecup.tournament.players import read_players

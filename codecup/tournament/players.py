@@ -347,11 +347,17 @@ MAX_FILE = 16 * MIB
 
 def _check_values(doc: object, path: Path) -> None:
     """Refuse a file whose aliases expand past :data:`MAX_VALUES` values (a "billion laughs" of a
-    few hundred bytes), or with a NUL character in a text (no program, folder or variable takes one)."""
-    stack: list[tuple[object, str]] = [(doc, "")]
+    few hundred bytes) or make a value that holds itself (an alias inside its own anchor, which
+    expanded without end: a red team's three lines took 1.5 GB in 1.5 s), or with a NUL character
+    in a text (no program, folder or variable takes one)."""
+    stack: list[tuple[object, str, bool]] = [(doc, "", False)]  # (value, where, leaving it)
+    within: set[int] = set()  # the lists and mappings the value popped is inside of
     seen = 0
     while stack:
-        value, where = stack.pop()
+        value, where, leaving = stack.pop()
+        if leaving:
+            within.discard(id(value))
+            continue
         seen += 1
         if seen > MAX_VALUES:
             raise PlayersFileError(
@@ -360,12 +366,19 @@ def _check_values(doc: object, path: Path) -> None:
             )
         if isinstance(value, str) and "\x00" in value:
             raise PlayersFileError(f"{path}: {where or 'the file'} holds a NUL character")
+        if not isinstance(value, (dict, list)):
+            continue
+        if id(value) in within:
+            itself = "holds itself (an alias inside its own anchor)"
+            raise PlayersFileError(f"{path}: {where or 'the file'} {itself}")
+        within.add(id(value))
+        stack.append((value, where, True))
         if isinstance(value, dict):
             for key, item in value.items():
-                stack.append((key, where))
-                stack.append((item, f"{where}.{key}" if where else str(key)))
-        elif isinstance(value, list):
-            stack.extend((item, f"{where}[{i}]") for i, item in enumerate(value))
+                stack.append((key, where, False))
+                stack.append((item, f"{where}.{key}" if where else str(key), False))
+        else:
+            stack.extend((item, f"{where}[{i}]", False) for i, item in enumerate(value))
 
 
 def read_players(
