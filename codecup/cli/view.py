@@ -68,13 +68,13 @@ def site_file(root: Path, url_path: str) -> Path | None:
     if any(p.startswith(".") for p in parts):
         return None
     candidate = root.joinpath(*parts)
-    if candidate.is_dir():
-        candidate = candidate / "index.html"
-    try:
+    try:  # is_dir too: it raises for a name too long (a red team's 300-letter path was a traceback)
+        if candidate.is_dir():
+            candidate = candidate / "index.html"
         real = candidate.resolve(strict=True)
+        if not real.is_relative_to(root) or not real.is_file():
+            return None
     except (OSError, RuntimeError):
-        return None
-    if not real.is_relative_to(root) or not real.is_file():
         return None
     if real.suffix not in SERVED or real.name.startswith("."):
         return None

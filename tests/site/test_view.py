@@ -79,6 +79,15 @@ def test_no_folder_listings(served):
     assert get(port, "/games")[0] == 404
 
 
+def test_a_name_too_long_for_the_file_system_is_not_found(served, capsys):
+    """A red team's 300-letter path closed the connection with no answer, and the server printed
+    a traceback (ENAMETOOLONG from is_dir)."""
+    _, port = served
+    for path in ("/" + "a" * 300, "/view/" + "b" * 5000 + ".html"):
+        assert get(port, path)[0] == 404
+    assert "Traceback" not in capsys.readouterr().err
+
+
 def test_the_results_log_and_lock_file_are_not_served(served):
     _, port = served
     for path in ("/results.jsonl", "/.lock", "/%2elock", "/view/../results.jsonl", "/view/%2e%2e/.lock"):
