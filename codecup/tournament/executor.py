@@ -14,6 +14,7 @@ cores, every game's active program has a core to itself.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import contextlib
 import functools
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
+from codecup import loop as referee_loop
 from codecup import owner
 from codecup.clock import WALL
 from codecup.errors import CodecupError, ConfigError, Stopping
@@ -43,7 +45,8 @@ from codecup.processes import alive, signal_name
 from codecup.record import MatchInfo, Record
 
 if TYPE_CHECKING:
-    from codecup.sandbox import Limits
+    from codecup.game import Game
+    from codecup.sandbox import Limits, Policy
 
 PlayFn = Callable[[MatchInfo], Record]
 
@@ -55,15 +58,15 @@ _worker_pm: pluggy.PluginManager | None = None
 _in_match = False
 
 
-def play(match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = None) -> Record:
+def play(match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = None, run: str = "") -> Record:
     """Run one match in this worker (its plugin manager is built once per worker process).
 
     ``hide``: folders the bots must not see (the results, the other players' of a tournament),
     besides each other's; a bot still sees its own folder. ``limits``: what each bot may use
-    (default :class:`~codecup.sandbox.Limits`).
+    (default :class:`~codecup.sandbox.Limits`). ``run``: the run it belongs to, which may stop
+    it (:func:`stop_games`).
     """
-    from codecup.plugins import make_plugin_manager
-    from codecup.runner import run_match
+    from codecup.plugins import load_games, make_plugin_manager
     from codecup.sandbox import Limits, Policy
 
     global _worker_pm, _in_match
@@ -71,19 +74,57 @@ def play(match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = N
         _worker_pm = make_plugin_manager(report=None)  # the command has named any broken plugin
     _in_match = True
     try:
-        return run_match(match, pm=_worker_pm, policy=Policy(limits=limits or Limits(), hide=hide))
+        game = load_games(_worker_pm).get(match.game)
+        policy = Policy(limits=limits or Limits(), hide=hide)
+        return referee_loop.run(_stoppable(game, match, _worker_pm, policy, run))
     except _Terminate:  # the match has closed its players on the way out: end this worker
         os._exit(1)
     finally:
         _in_match = False
 
 
+#: How to stop each game running in this process, by the run it belongs to (:func:`stop_games`).
+_flights: dict[str, set[Callable[[], object]]] = {}
+_flights_lock = threading.Lock()
+
+
+async def _stoppable(
+    game: Game, match: MatchInfo, pm: pluggy.PluginManager, policy: Policy, run: str
+) -> Record:
+    """:func:`~codecup.runner.play_match`, stopped by :func:`stop_games` of its ``run``: cancelled,
+    it closes its players (their whole process trees) on the way out."""
+    from codecup.runner import play_match
+
+    loop, task = asyncio.get_running_loop(), asyncio.current_task()
+    assert task is not None
+    stop = functools.partial(loop.call_soon_threadsafe, task.cancel)
+    with _flights_lock:
+        _flights.setdefault(run, set()).add(stop)
+    try:
+        return await play_match(game, match, pm=pm, policy=policy)
+    finally:
+        with _flights_lock:
+            _flights[run].discard(stop)
+
+
+def stop_games(run: str) -> int:
+    """Stop every game of ``run`` running in this process (how many). A stopped tournament on
+    Dask calls it on each worker: Dask does not stop a task that has started, and a red team's
+    game went on, its bots running, 35 s after the run had stopped."""
+    with _flights_lock:
+        stops = list(_flights.get(run, ()))
+    for stop in stops:
+        with contextlib.suppress(RuntimeError):  # its loop has just closed: the game has ended
+            stop()
+    return len(stops)
+
+
 def play_hiding(out: Path, folders: Iterable[str] = (), limits: Limits | None = None) -> PlayFn:
     """:func:`play`, with the results folder ``out`` and ``folders`` (every player's of a
     tournament) hidden from every bot but a folder's own, and each bot's ``limits``
-    (picklable, for any pool)."""
+    (picklable, for any pool); its games belong to this process's run (:func:`stop_games`)."""
     hide = (str(out.resolve()), *sorted({str(Path(f).resolve()) for f in folders}))
-    return functools.partial(play, hide=hide, limits=limits)
+    return functools.partial(play, hide=hide, limits=limits, run=owner.token())
 
 
 def default_jobs() -> int:
@@ -418,6 +459,10 @@ class LocalPool(GamePool):
         return "the referee process died"
 
 
+#: Seconds a stopped run waits for its Dask workers to stop its games (each closes its bots).
+STOP_PATIENCE = 5.0
+
+
 class DaskPool(GamePool):
     """Games on an existing Dask cluster, through ``Client.get_executor()``.
 
@@ -456,7 +501,17 @@ class DaskPool(GamePool):
             self.client.close(timeout=2)
 
     def abort(self) -> None:
+        """Stop the games this run has started on the workers (their bots end), then leave."""
+        with contextlib.suppress(Exception):
+            self.executor.shutdown(wait=False, cancel_futures=True)  # none queued starts now
+        stopping = threading.Thread(target=self._stop_games, daemon=True)
+        stopping.start()
+        stopping.join(STOP_PATIENCE)
         self.shutdown(wait=False)
+
+    def _stop_games(self) -> None:
+        with contextlib.suppress(Exception):  # the scheduler or a worker may be gone
+            self.client.run(stop_games, owner.token(), on_error="ignore")
 
     def lost(self) -> CodecupError:
         return CodecupError(
