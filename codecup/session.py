@@ -192,6 +192,8 @@ class RulesPlayer(PlayerSession):
         move = self.bot.choose(self.state)
         if not isinstance(move, str):
             raise TypeError(f"the bot's choose(state) gave {move!r}, not a move's text")
+        if "\n" in move or "\r" in move:  # it would reach the referee as two lines: two moves
+            raise ValueError(f"the bot's choose(state) gave {move!r}, a move with a line break")
         try:
             self.state = _applied(self.state, move)
         except MoveError:

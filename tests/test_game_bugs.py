@@ -561,3 +561,23 @@ def test_a_referee_its_own_rules_cannot_follow_is_the_plugins_failure_not_a_buil
     (each was the built-in bot's crash)."""
     record = play(_with_lines(twentyone, change))
     assert_referee_error(record, fragment)
+
+
+@pytest.mark.parametrize("move", ["1\n2", "1\r", "\n1"])
+def test_a_bot_whose_move_holds_a_line_break_crashes_saying_so(twentyone, move):
+    """It reached the referee as two lines and lost for the second one's illegality, which named
+    another fault than its own."""
+
+    class Breaking:
+        def choose(self, state):
+            return move
+
+    class Game(twentyone):
+        def new_bot(self, bot, variant, seed, clock):
+            return Breaking() if bot == "perfect" else super().new_bot(bot, variant, seed, clock)
+
+    record = play(Game())
+    end = record.result.termination[0]
+    assert end.kind is Termination.CRASH, end
+    assert "the bot's choose(state) gave " in end.message and ", a move with a line break" in end.message
+    assert record.result.termination[1].kind is Termination.NORMAL
