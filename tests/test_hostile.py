@@ -24,6 +24,7 @@ CLOCK = 0.3  # seconds per player; the test game adds a 0.5 s start-up allowance
 CASES = [
     # script, extra args, expected termination, message fragment, longest acceptable run
     ("timeout.py", (), Termination.TIMEOUT, "no answer", 3.0),
+    ("unended.py", (), Termination.TIMEOUT, "(it wrote b'7' without an end of line)", 3.0),
     ("crash.py", (), Termination.CRASH, "exited with code 3", 2.0),
     ("killed.py", ("9",), Termination.CRASH, "killed by signal SIGKILL", 2.0),
     ("killed.py", ("11",), Termination.CRASH, "killed by signal SIGSEGV", 2.0),

@@ -29,6 +29,7 @@ from pathlib import Path
 import attrs
 
 from codecup.budget import CLOCK_MODE_VARIABLE
+from codecup.checked import short
 from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL
 from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
@@ -474,14 +475,12 @@ class SubprocessPlayer(Player):
                     message = f"no answer within {now - start:.3f}s of wall time, {STRETCHED}"
                 else:
                     message = f"no answer within {timeout:.3f}s of idle wall time"
-                return self._named(Fault(Termination.TIMEOUT, message))
+                return self._named(_timeout(protocol, message))
             if left <= 0:
-                return self._named(Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s"))
+                return self._named(_timeout(protocol, f"no answer within {timeout:.3f}s"))
             if cpu_limit is not None and cpu_left is not None:
                 if cpu_left <= 0:
-                    return self._named(
-                        Fault(Termination.TIMEOUT, f"no answer within {cpu_limit:.3f}s of CPU time")
-                    )
+                    return self._named(_timeout(protocol, f"no answer within {cpu_limit:.3f}s of CPU time"))
                 # The tree cannot use CPU faster than every core at once: no check is due before then.
                 left = min(left, max(cpu_left / _CORES, 0.002))
             await _wait(protocol, loop, left)
@@ -641,3 +640,11 @@ class SubprocessPlayer(Player):
         if self.protocol.stderr_dropped:
             text += f"\n[... {self.protocol.stderr_dropped} more bytes of stderr dropped]"
         return text
+
+
+def _timeout(protocol: _Protocol, message: str) -> Fault:
+    """A time-out, saying what the program wrote of a line it never ended (the record kept none of
+    it: a red team's bot that wrote its move without the end of line was told only of a time-out)."""
+    if protocol.buffer:
+        message += f" (it wrote {short(bytes(protocol.buffer))} without an end of line)"
+    return Fault(Termination.TIMEOUT, message)
