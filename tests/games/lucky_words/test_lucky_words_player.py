@@ -57,6 +57,58 @@ def test_session_finishes_after_the_last_placement(small_words):
     assert len(out) == 2 and out[1].isdigit()
 
 
+class LowerCase(RandomBot):
+    """Calls its letters in lower case, which the 2004 referee takes (spec item 9)."""
+
+    def choose_pick(self):
+        letter, cell = super().choose_pick()
+        return letter.lower(), cell
+
+
+def test_a_bot_calling_lower_case_letters_reports_its_true_score(small_words):
+    """Its board held the lower-case letters, which score nothing: it claimed 0, a wrong claim."""
+    from codecup_games.lucky_words.scorer import shared_scorer
+    from codecup_games.lucky_words.words import load_words
+
+    session = LuckyWordsPlayer(LowerCase(5), rules_of("codecup2004"))
+    session.receive("E")
+    out = session.receive("start")
+    assert out[0].islower()
+    while not session.finished:
+        out = session.receive("S")
+    board = "".join(session.bot.board)
+    assert board.isupper() and board.count("S") == 24
+    assert out[-1] == str(shared_scorer(load_words(), rules_of("codecup2004").scoring).total(board))
+
+
+class Chooses(RandomBot):
+    def __init__(self, choice):
+        super().__init__(1)
+        self.choice = choice
+
+    def choose_pick(self):
+        return self.choice
+
+
+@pytest.mark.parametrize(
+    ("choice", "said"),
+    [
+        (("E", 24), "the bot chose the cell 24, which holds 'E' already"),
+        (("E", "3"), "the bot chose the cell '3', not a cell 0..48"),
+        (("E", 49), "the bot chose the cell 49, not a cell 0..48"),
+        (("EE", 3), "the bot chose 'EE', not a letter A..Z"),
+        (("é", 3), "the bot chose 'é', not a letter A..Z"),
+    ],
+)
+def test_a_bot_choosing_what_it_cannot_says_so_in_one_line(small_words, choice, said):
+    """An occupied cell was an AssertionError holding the whole board."""
+    session = LuckyWordsPlayer(Chooses(choice), rules_of("codecup2004"))
+    session.receive("E")
+    with pytest.raises(ValueError) as caught:
+        session.receive("start")
+    assert str(caught.value) == said
+
+
 # --- the dialogue heard on line 2 ---------------------------------------------------------------
 
 
