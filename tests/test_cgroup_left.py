@@ -26,3 +26,35 @@ def test_a_folder_already_gone_is_forgotten(tmp_path, monkeypatch):
     monkeypatch.setattr(cgroup, "_left_behind", [tmp_path / "gone"])
     cgroup.retry_left()
     assert cgroup._left_behind == []
+
+
+def test_a_tree_slow_to_exit_is_waited_for_in_the_event_loop_once(tmp_path, monkeypatch):
+    """A red team's bot forked children sharing a big address space, whose exits took seconds:
+    the wait after cgroup.kill held the referee's loop (twice: as its game closed, and as its
+    cgroup was removed). No root needed: a plain folder stands in, its tree never empties."""
+    import asyncio
+    import time
+
+    from codecup.sandbox import Limits
+
+    group = cgroup.BotCgroup(tmp_path, None, None, Limits())
+    monkeypatch.setattr(cgroup.BotCgroup, "populated", lambda self: True)
+    ticks = []
+
+    async def main():
+        async def tick():
+            while True:
+                ticks.append(time.monotonic())
+                await asyncio.sleep(0.01)
+
+        ticker = asyncio.create_task(tick())
+        killed = await group.kill_soon(0.3)
+        ticker.cancel()
+        return killed
+
+    assert asyncio.run(main()) is False
+    assert (tmp_path / "cgroup.kill").read_text() == "1"
+    assert len(ticks) >= 5  # the loop ran on meanwhile
+    started = time.monotonic()
+    assert group.kill(2.0) is False  # it gave up once: no second wait
+    assert time.monotonic() - started < 0.5

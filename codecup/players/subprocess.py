@@ -562,7 +562,7 @@ class SubprocessPlayer(Player):
         self.resume()
         await self._wait_exit(self.settings.exit_grace)
         assert box.cgroup is not None
-        box.cgroup.kill(self.settings.reap_timeout)
+        await box.cgroup.kill_soon(self.settings.reap_timeout)
         await self._wait_exit(self.settings.reap_timeout)
         await self._drain_stderr()
         transport.close()

@@ -14,6 +14,7 @@ opened once, and ``pread``/``pwrite``.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import functools
@@ -255,6 +256,7 @@ class BotCgroup:
     _cpu_fd: int = -1
     _pressure_fd: int = -1  # cpu.pressure, where the kernel keeps it (PSI); -1 where it does not
     unconfirmed: bool = False  # frozen, and cgroup.events has not said so yet
+    outlived_kill: bool = False  # still populated when a wait after cgroup.kill gave up
 
     @classmethod
     def create(cls, where: Hierarchies, limits: Limits) -> BotCgroup | None:
@@ -403,15 +405,33 @@ class BotCgroup:
         return LimitHits(oom, refused)
 
     def kill(self, timeout: float = 2.0) -> bool:
-        """SIGKILL every process in the tree (frozen or not) and wait until none is left."""
+        """SIGKILL every process in the tree (frozen or not) and wait until none is left (not
+        again where a wait has given up already: the tree's exits are the kernel's to finish)."""
+        _write(self.v2 / "cgroup.kill", "1")
+        deadline = time.monotonic() + (0.0 if self.outlived_kill else timeout)
+        while self.populated():
+            if time.monotonic() > deadline:
+                self._gave_up(timeout)
+                return False
+            time.sleep(0.002)
+        return True
+
+    async def kill_soon(self, timeout: float = 2.0) -> bool:
+        """:meth:`kill`, waiting in the event loop (a bot whose processes take long to exit, such
+        as many children sharing a big address space, held a referee's loop for seconds)."""
         _write(self.v2 / "cgroup.kill", "1")
         deadline = time.monotonic() + timeout
         while self.populated():
             if time.monotonic() > deadline:
-                log.warning("cgroup %s still populated %.1fs after cgroup.kill", self.v2, timeout)
+                self._gave_up(timeout)
                 return False
-            time.sleep(0.002)
+            await asyncio.sleep(0.002)
         return True
+
+    def _gave_up(self, timeout: float) -> None:
+        if not self.outlived_kill:
+            log.warning("cgroup %s still populated %.1fs after cgroup.kill", self.v2, timeout)
+        self.outlived_kill = True
 
     def remove(self) -> None:
         """Kill what is left, close the files and remove the folders."""
