@@ -30,7 +30,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -353,6 +353,31 @@ def clean_stale_semaphores(folder: Path = SEMAPHORES) -> None:
             path.unlink(missing_ok=True)
 
 
+#: The signals that stop a run (see :mod:`codecup.cli.stopping`).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def held_stops() -> Iterator[None]:
+    """Within the block, a stop signal waits: the first is raised again as the block ends, by its
+    handler then. A stop that landed as the pool started a worker left that worker unlisted, so
+    the pool's abort did not end it, and it went on to load what the exiting run had removed (a
+    traceback after the run's last line, a red team's Ctrl-C in its first second). In the main
+    thread only (Python runs signal handlers there); elsewhere, the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old = {sig: signal.signal(sig, lambda signum, frame: caught.append(signum)) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+    if caught:
+        signal.raise_signal(caught[0])
+
+
 class LocalPool(GamePool):
     """A ``forkserver`` process pool of ``jobs`` workers that can be rebuilt after a worker dies.
 
@@ -388,7 +413,8 @@ class LocalPool(GamePool):
         return dict(getattr(self.executor, "_processes", None) or {})
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
-        future = super().submit(fn, *args, **kwargs)
+        with held_stops():  # it may start a worker: one half started is not ended by abort
+            future = super().submit(fn, *args, **kwargs)
         self._seen.update(self._workers())  # to read a dead worker's exit status later
         return future
 

@@ -63,3 +63,44 @@ OUTSIDE_A_MATCH = textwrap.dedent(
 def test_sigterm_outside_a_match_exits_at_once_and_quietly():
     done = subprocess.run([sys.executable, "-c", OUTSIDE_A_MATCH], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (1, "", "")
+
+
+def test_a_stop_signal_waits_for_the_end_of_a_held_block_then_is_raised():
+    import os
+    import signal
+
+    from codecup.tournament.executor import held_stops
+
+    reached = []
+    with pytest.raises(KeyboardInterrupt), held_stops():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # delivered meanwhile: held
+        reached.append(True)
+    assert reached == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
+@pytest.mark.slow
+def test_a_stop_as_the_pool_starts_a_worker_leaves_it_listed_for_abort(monkeypatch):
+    """A red team's Ctrl-C in a run's first second landed in the pool's start of a worker: the
+    worker, started but not yet listed, was not ended by the abort, and loaded what the exiting
+    run had removed (a traceback after the run's last line)."""
+    import multiprocessing.context
+    import os
+    import signal
+
+    started = multiprocessing.context.ForkServerProcess._Popen
+
+    def interrupted(process):
+        popen = started(process)  # the worker runs now
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        return popen
+
+    monkeypatch.setattr(multiprocessing.context.ForkServerProcess, "_Popen", staticmethod(interrupted))
+    pool = LocalPool(1)
+    with pytest.raises(KeyboardInterrupt):
+        pool.submit(time.sleep, 0)
+    workers = list(pool._workers().values())
+    pool.abort()
+    assert len(workers) == 1 and workers[0].exitcode is not None
