@@ -113,7 +113,7 @@ class _Match:
         if seat in self.faulted:
             return Fault(Termination.CRASH, "no answer after an earlier fault")
         player.resume()
-        reply = await player.receive(grace)
+        reply = await player.receive_optional(grace)
         player.suspend()
         player.hidden_time()
         if isinstance(reply, Fault):

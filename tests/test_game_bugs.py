@@ -581,3 +581,13 @@ def test_a_bot_whose_move_holds_a_line_break_crashes_saying_so(twentyone, move):
     assert end.kind is Termination.CRASH, end
     assert "the bot's choose(state) gave " in end.message and ", a move with a line break" in end.message
     assert record.result.termination[1].kind is Termination.NORMAL
+
+
+def test_an_optional_line_a_built_in_bot_does_not_give_is_no_ones_fault(twentyone):
+    """A referee that reads an optional final line from each seat (Receive with a grace): a
+    built-in bot's session owes none, and the game was a referee error (a reviewer's)."""
+    optional = [Receive(0, 0.2), Receive(1, 0.2)]
+    game = _with_lines(twentyone, lambda step: [*optional, step] if step == Send(0, "Quit") else [step])
+    record = play(game)
+    assert [e.kind for e in record.result.termination] == [Termination.NORMAL] * 2, record.result
+    assert sum(record.result.points) == 2.0

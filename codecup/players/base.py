@@ -26,6 +26,11 @@ class Player(abc.ABC):
         ``cpu_limit``, once the program has used that many seconds of CPU.
         """
 
+    async def receive_optional(self, grace: float) -> str | Fault:
+        """An optional line (``Receive(seat, grace)``: a final score), within ``grace`` seconds of
+        wall time, or a fault; by default as :meth:`receive`."""
+        return await self.receive(grace)
+
     #: The program's CPU time when it was last resumed (where :meth:`cpu_time` measures it).
     resumed_cpu: float = 0.0
     #: Its stall time then (where :meth:`stall_time` measures it).

@@ -102,7 +102,14 @@ class InProcessPlayer(Player):
         return 0.0
 
     async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
-        """The next queued answer, or a fault."""
+        """The next queued answer, or a fault; none where the game's rules owe one is the game's bug."""
+        return self._next(timeout, cpu_limit, owed=True)
+
+    async def receive_optional(self, grace: float) -> str | Fault:
+        """The next queued answer, or a fault: an optional line (a final score) may not come."""
+        return self._next(grace, None, owed=False)
+
+    def _next(self, timeout: float, cpu_limit: float | None, *, owed: bool) -> str | Fault:
         limit = timeout if cpu_limit is None else cpu_limit  # its thinking is its CPU time under cpu
         if self.stuck is not None:
             return Fault(Termination.TIMEOUT, self.stuck)
@@ -115,7 +122,7 @@ class InProcessPlayer(Player):
             return self.pending.popleft()
         if self.error is not None:
             return Fault(Termination.CRASH, self.error)
-        if isinstance(self.session, RulesPlayer) and not self.session.finished:
+        if owed and isinstance(self.session, RulesPlayer) and not self.session.finished:
             # The framework's session answers whenever the game's rules have this seat to move.
             raise GameBugError("its referee asked a seat for a move that its rules do not have it make")
         return Fault(Termination.CRASH, END_OF_OUTPUT)
