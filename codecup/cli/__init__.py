@@ -87,9 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``codecup`` console script."""
     args_list = sys.argv[1:] if argv is None else argv
     if args_list[:1] == ["bot"] and not any(_asks_for_help(a) for a in args_list):
+        from codecup import overrun
         from codecup.cli import bot  # before the plugins are imported: only answers go to stdout
 
-        with bot.stdout_for_answers_only():
+        with bot.stdout_for_answers_only(), overrun.unwatched():
             return _main(args_list)
     return _main(args_list)
 

@@ -58,3 +58,13 @@ def test_a_games_process_limit_is_the_organisers(tmp_path, full_sandbox):
     record = json.loads((tmp_path / "g.json").read_text())
     end = record["result"]["termination"][0]
     assert end["kind"] == "limit" and "more than 8 processes" in end["message"], end
+
+
+def test_our_own_bot_program_plays_under_a_limit_of_one_process(tmp_path, full_sandbox):
+    """`codecup bot` started a watchdog thread as it loaded its game's plugin: one thread more than
+    --processes 1 allowed, and it lost at its start (a reviewer's)."""
+    players = [f"{sys.executable} -m codecup bot pillars random", "bot:random"]
+    run = codecup("play", "pillars", *players, "--processes", "1", "--record", tmp_path / "g.json")
+    assert run.returncode == 0, run.stderr
+    record = json.loads((tmp_path / "g.json").read_text())
+    assert [end["kind"] for end in record["result"]["termination"]] == ["normal", "normal"], record["result"]
