@@ -330,27 +330,53 @@ def clean_stale_temp_dirs() -> None:
 
 SEMAPHORE_PREFIX = "mp-codecup-"
 """How this run's multiprocessing semaphores are named, before its token (:func:`name_semaphores`)."""
+SEMAPHORE_LOCK = "codecup-semaphores-"
+"""The lock folder beside them that vouches for them while the run lives, before its token."""
 SEMAPHORES = Path("/dev/shm")
-"""Where the C library keeps named semaphores (``sem.<name>``)."""
+"""Where the C library keeps named semaphores (``sem.<name>``) on Linux."""
 
 
-def name_semaphores() -> None:
-    """Name the semaphores multiprocessing makes in this process by this run's token. Under
-    ``forkserver`` they stay in :data:`SEMAPHORES` until its resource tracker removes them: a kill
-    of the run's whole process group (``kill -9 -- -PGID``, ``timeout -s KILL``, a container's
-    stop) takes the tracker too, and left them there for good (a red team's tournament, 5 to 10
-    files a kill); their name now tells the next run whether their maker is gone."""
+def name_semaphores(folder: Path = SEMAPHORES) -> None:
+    """Name the semaphores multiprocessing makes in this process by this run's token, under a lock
+    folder of that token beside them held while the run lives. Under ``forkserver`` they stay in
+    ``folder`` until its resource tracker removes them: a kill of the run's whole process group
+    (``kill -9 -- -PGID``, ``timeout -s KILL``, a container's stop) takes the tracker too, and left
+    them there for good (a red team's tournament, 5 to 10 files a kill); the next run removes
+    them (:func:`clean_stale_semaphores`). The lock is beside them, not in the temp folder: runs
+    with different temp folders (``TMPDIR``, a private ``/tmp``) share ``/dev/shm``. Linux only
+    (macOS keeps 31 characters of a name, and no folder)."""
+    if not sys.platform.startswith("linux") or not folder.is_dir():
+        return
+    lock = folder / f"{SEMAPHORE_LOCK}{owner.token()}"
+    try:
+        if not owner.holds(lock):
+            owner.hold(lock)
+            # Let go after multiprocessing's own finalizers have removed the semaphores (0 and up).
+            multiprocessing.util.Finalize(None, owner.release, (lock,), exitpriority=-1)
+    except OSError:  # not held: the names stay multiprocessing's own
+        return
     config = multiprocessing.current_process()._config  # type: ignore[attr-defined]  # no public way
     config["semprefix"] = f"/{SEMAPHORE_PREFIX}{owner.token()}"
 
 
 def clean_stale_semaphores(folder: Path = SEMAPHORES) -> None:
-    """Remove the semaphores of earlier runs that were killed (named by :func:`name_semaphores`,
-    their token's maker gone); other programs' are left alone."""
-    for path in folder.glob(f"sem.{SEMAPHORE_PREFIX}*"):
-        name = path.name.removeprefix(f"sem.{SEMAPHORE_PREFIX}")
-        if owner.token_of(name) is not None and owner.temp_owner_gone(name):
-            path.unlink(missing_ok=True)
+    """Remove the semaphores of earlier runs that were killed, and their lock folders: those named
+    by :func:`name_semaphores` whose lock is free (or gone); other programs' are left alone."""
+    tokens = {
+        owner.token_of(p.name.removeprefix(f"sem.{SEMAPHORE_PREFIX}"))
+        for p in folder.glob(f"sem.{SEMAPHORE_PREFIX}*")
+    }
+    tokens |= {p.name.removeprefix(SEMAPHORE_LOCK) for p in folder.glob(f"{SEMAPHORE_LOCK}*")}
+    for token in sorted(
+        t for t in tokens if t is not None and owner.TOKEN.fullmatch(t) and t != owner.token()
+    ):
+        lock = folder / f"{SEMAPHORE_LOCK}{token}"
+        with owner.taken(lock) as ended:
+            if not ended:
+                continue
+            for path in folder.glob(f"sem.{SEMAPHORE_PREFIX}{token}-*"):
+                path.unlink(missing_ok=True)
+            shutil.rmtree(lock, ignore_errors=True)
 
 
 #: The signals that stop a run (see :mod:`codecup.cli.stopping`).

@@ -41,17 +41,24 @@ def test_a_run_marks_its_own_temp_folder(tmp_path, monkeypatch):
     owner.release(owner.temp_folder())
 
 
-def test_a_killed_runs_semaphores_go_and_no_other(tmp_path, monkeypatch):
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    prefix = f"sem.{executor.SEMAPHORE_PREFIX}"
-    killed = tmp_path / f"{prefix}{os.getpid() + 1}.0123abcd-x1"  # its maker's lock folder: none
-    running = tmp_path / f"{prefix}{owner.token()}-x2"  # this run's own
+def test_a_killed_runs_semaphores_go_and_no_live_runs(tmp_path):
+    """A run's semaphores are judged by a lock folder beside them, not in the temp folder: a
+    reviewer's cleaner, run with another TMPDIR, removed a live run's, and its games failed."""
+    lock, prefix = executor.SEMAPHORE_LOCK, f"sem.{executor.SEMAPHORE_PREFIX}"
+    killed, lockless, live = (f"{os.getpid() + n}.0123abc{n}" for n in (1, 2, 3))
+    (tmp_path / f"{lock}{killed}").mkdir()  # its lock folder, free: its maker is gone
+    owner.hold(tmp_path / f"{lock}{live}")  # held, as by another run's process
+    paths = {t: tmp_path / f"{prefix}{t}-x" for t in (killed, lockless, live, owner.token())}
     other = tmp_path / "sem.mp-x3"  # multiprocessing's in another program
-    for path in (killed, running, other):
+    for path in (*paths.values(), other):
         path.touch()
-    executor.clean_stale_semaphores(tmp_path)
-    assert not killed.exists()
-    assert running.exists() and other.exists()
+    try:
+        executor.clean_stale_semaphores(tmp_path)
+    finally:
+        owner.release(tmp_path / f"{lock}{live}")
+    assert not paths[killed].exists() and not paths[lockless].exists()
+    assert not (tmp_path / f"{lock}{killed}").exists()
+    assert paths[live].exists() and paths[owner.token()].exists() and other.exists()
 
 
 POOL = """
@@ -65,7 +72,7 @@ os.killpg(0, signal.SIGKILL)  # the run, its forkserver, its worker and its reso
 """
 
 
-def test_a_run_killed_with_its_process_group_leaves_semaphores_the_next_run_removes(tmp_path, monkeypatch):
+def test_a_run_killed_with_its_process_group_leaves_semaphores_the_next_run_removes(tmp_path):
     """A kill of the whole process group takes multiprocessing's resource tracker too, which would
     have removed the pool's semaphores: they stay in /dev/shm, named by the killed run's token."""
     run = subprocess.run(
@@ -80,6 +87,6 @@ def test_a_run_killed_with_its_process_group_leaves_semaphores_the_next_run_remo
     assert run.returncode == -9 and owner.TOKEN.fullmatch(killed), (run.stdout, run.stderr)
     left = list(executor.SEMAPHORES.glob(f"sem.{executor.SEMAPHORE_PREFIX}{killed}-*"))
     assert left, "the killed run left no semaphore: nothing to test"
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the killed run kept its lock
-    executor.clean_stale_semaphores()
+    assert (executor.SEMAPHORES / f"{executor.SEMAPHORE_LOCK}{killed}").is_dir()  # its lock, free
+    executor.clean_stale_semaphores()  # of dead runs only: a live run's lock is held
     assert not any(path.exists() for path in left)
