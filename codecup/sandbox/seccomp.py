@@ -142,7 +142,7 @@ _RET_K = 0x06  # BPF_RET | BPF_K
 _NR, _ARCH = 0, 4
 _LOW = 0 if sys.byteorder == "little" else 4
 _ARG0, _ARG1, _ARG2, _ARG3 = 16 + _LOW, 24 + _LOW, 32 + _LOW, 40 + _LOW
-_ARG5 = 56 + _LOW
+_ARG4, _ARG5 = 48 + _LOW, 56 + _LOW
 _ARG2_HIGH = 32 + 4 - _LOW  # the other half of the third argument (a pointer)
 RLIMIT_CORE = 4  # the same number on every Linux ABI
 _X32_BIT = 0x40000000
@@ -205,7 +205,8 @@ _IPC_CALL_MASK = 0xFFFF  # the kernel reads the call from the low half (the high
 PAIR_TYPES = (int(socket.SOCK_STREAM), int(socket.SOCK_SEQPACKET))
 #: ``fcntl``'s ``F_SETFL``: refused (``EINVAL``) when it asks for ``O_DIRECT`` (see ``Abi.o_direct``).
 F_SETFL = 4
-#: ``preadv2``'s ``RWF_NOWAIT`` (in its sixth argument, in every ABI): on data not in the cache the
+#: ``preadv2``'s ``RWF_NOWAIT`` (in its sixth argument; x32's, whose position is one 64-bit
+#: argument, in its fifth: see ``Abi.preadv2``): on data not in the cache the
 #: kernel starts the read and returns ``EAGAIN`` at once, so no task of the bot waits for it and
 #: the disk reads on in its opponent's turn, as with ``readahead`` (a red team's bot slowed its
 #: opponent's 8 MiB reads from about 10 ms to 167 ms). Refused with ``EOPNOTSUPP``, as for a file
@@ -255,7 +256,7 @@ class Abi:
     o_direct: int  # O_DIRECT in this ABI
     sync: tuple[int, ...]  # sync(2) and syncfs(2): made no-ops
     file_sync: tuple[int, ...]  # fsync, fdatasync, sync_file_range (arm: sync_file_range2), msync: no-ops
-    preadv2: tuple[int, ...]  # preadv2(2) (x86-64: and x32's own number): refused with RWF_NOWAIT
+    preadv2: tuple[tuple[int, int], ...]  # preadv2(2) (x86-64: and x32's own), the argument of its flags
     open: int | None = None  # open(2) where the ABI has it: refused with o_direct (its second argument)
     ipc: int | None = None  # i386's ipc(2) multiplexer: its SHMGET denied with SHM_HUGETLB
     missing: tuple[tuple[str, int], ...] = _MISSING  # (name, number) of each call that gets ENOSYS
@@ -276,7 +277,7 @@ class Abi:
         checked |= {"mmap": self.mmap, "shmget": self.shmget, "memfd_create": self.memfd_create}
         checked |= {"openat": self.openat, "sync": self.sync[0], "syncfs": self.sync[1]}
         checked |= dict(zip(("fsync", "fdatasync", "sync_file_range", "msync"), self.file_sync, strict=True))
-        checked["preadv2"] = self.preadv2[0]
+        checked["preadv2"] = self.preadv2[0][0]
         if self.ipc is not None:
             checked["ipc"] = self.ipc
         if self.open is not None:
@@ -313,27 +314,28 @@ ABIS: dict[str, tuple[Abi, ...]] = {
             setrlimit=160, prlimit=302, fadvise=(221,), madvise=28, readahead=187,
             setsockopt=(54, 541), seccomp=317, prctl=157, mmap=9, shmget=29, memfd_create=319,
             openat=257, o_direct=0o40000, sync=(162, 306), open=2, file_sync=(74, 75, 277, 26),
-            preadv2=(327, 546),
+            preadv2=((327, 5), (546, 4)),  # x32's: preadv64v2(fd, iov, count, pos, flags)
             missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543)), mask=~_X32_BIT & 0xFFFFFFFF),
         Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102), ("old_mmap", 90)), 359, 360, clone=120,
             unshare=310, fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340, fadvise=(250, 272),
             madvise=219, readahead=225, setsockopt=(366,), seccomp=354, prctl=172,
             mmap=192, shmget=395, memfd_create=356, ipc=117,
             openat=295, o_direct=0o40000, sync=(36, 344), open=5, file_sync=(118, 148, 314, 144),
-            preadv2=(378,),
+            preadv2=((378, 5),),
             missing=(*_MISSING, ("io_setup", 245))),
     ),
     "aarch64": (
         Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32,
             setrlimit=164, prlimit=261, fadvise=(223,), madvise=233, readahead=213,
             setsockopt=(208,), seccomp=277, prctl=167, mmap=222, shmget=194, memfd_create=279,
-            openat=56, o_direct=0o200000, sync=(81, 267), file_sync=(82, 83, 84, 227), preadv2=(286,),
+            openat=56, o_direct=0o200000, sync=(81, 267), file_sync=(82, 83, 84, 227),
+            preadv2=((286, 5),),
             missing=(*_MISSING, ("io_setup", 0))),
         Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143,
             setrlimit=75, prlimit=369, fadvise=(270,), madvise=220, readahead=225,
             setsockopt=(294,), seccomp=383, prctl=172, mmap=192, shmget=307, memfd_create=385,
             openat=322, o_direct=0o200000, sync=(36, 373), open=5, file_sync=(118, 148, 341, 144),
-            preadv2=(392,),
+            preadv2=((392, 5),),
             missing=(*_MISSING, ("io_setup", 243))),
     ),
 }
@@ -399,7 +401,7 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             *((_JEQ_K, "noop", 0, number) for number in abi.fadvise),
             *((_JEQ_K, "noop", 0, number) for number in abi.sync),
             *((_JEQ_K, "noop", 0, number) for number in abi.file_sync),
-            *((_JEQ_K, f"preadv2{i}", 0, number) for number in abi.preadv2),
+            *((_JEQ_K, f"preadv2{i}_{flags}", 0, number) for number, flags in abi.preadv2),
             (_JEQ_K, f"openat{i}", 0, abi.openat),
             *(() if abi.open is None else ((_JEQ_K, f"open{i}", 0, abi.open),)),
             (_JEQ_K, f"madvise{i}", 0, abi.madvise),
@@ -485,9 +487,15 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
                     (_JSET_K, "einval", "allow", abi.o_direct),
                 )
             ),
-            f"preadv2{i}",  # preadv2(fd, iov, count, pos_low, pos_high, flags)
-            (_LD_W_ABS, 0, 0, _ARG5),
-            (_JSET_K, "eopnotsupp", "allow", RWF_NOWAIT),
+            *(
+                item
+                for _, flags in abi.preadv2  # preadv2(fd, iov, count, pos_low, pos_high, flags)
+                for item in (
+                    f"preadv2{i}_{flags}",
+                    (_LD_W_ABS, 0, 0, _ARG4 if flags == 4 else _ARG5),
+                    (_JSET_K, "eopnotsupp", "allow", RWF_NOWAIT),
+                )
+            ),
             f"madvise{i}",
             (_LD_W_ABS, 0, 0, _ARG2),
             *((_JEQ_K, "noop", 0, advice) for advice in NOOP_ADVICE),

@@ -479,8 +479,6 @@ def test_a_bot_starts_no_reads_that_run_on_in_its_opponents_turn(tiny_game, aren
         "ATTACK: readahead: done",
         "ATTACK: madvise willneed: done",
         "ATTACK: preadv2 nowait: Operation not supported",
-        "ATTACK: fsync: done",
-        "ATTACK: fdatasync: done",
     ]
     assert resident_pages(book) <= before + 16  # unmade (the mapping's own page faults aside)
 

@@ -619,7 +619,7 @@ def drop_cache():
 def prefetch():
     """Start reads of a file that run on after its answer, in the opponent's turn, with no task of
     its own waiting for them: readahead, madvise(MADV_WILLNEED) on a mapping, preadv2 with
-    RWF_NOWAIT; and write out what others wrote to the file (fsync, fdatasync)."""
+    RWF_NOWAIT."""
     import mmap
 
     libc = ctypes.CDLL(None, use_errno=True)
@@ -635,9 +635,6 @@ def prefetch():
         say("preadv2 nowait: done")
     except OSError as exc:
         say(f"preadv2 nowait: {exc.strerror}")
-    for name in ("fsync", "fdatasync"):
-        getattr(os, name)(fd)
-        say(f"{name}: done")
     os.close(fd)
 
 
