@@ -444,6 +444,13 @@ def results_key_of(game: Game, variant: str) -> str | None:
     return key
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the file system: is_file raises it on Python 3.11
+        return False
+
+
 def provided_files_of(game: Game, variant: str) -> tuple[ProvidedFile, ...]:
     """:meth:`Game.provided_files`, checked: each a :class:`ProvidedFile` named by a plain file name
     whose source is a file; else :class:`PluginError` naming the plugin (it was a traceback, or a
@@ -456,7 +463,7 @@ def provided_files_of(game: Game, variant: str) -> tuple[ProvidedFile, ...]:
         name, source = provided.name, provided.source
         if not isinstance(name, str) or name in ("", ".", "..") or "/" in name or "\0" in name:
             raise PluginError(f"{failed} names a file {short(name)}, not a plain file name")
-        if not isinstance(source, (str, Path)) or not Path(source).is_file():
+        if not isinstance(source, (str, Path)) or not _is_file(Path(source)):
             raise PluginError(f"{failed} gives {name} from {short(source)}, which is not a file")
     return tuple(files)
 

@@ -352,6 +352,7 @@ def test_what_a_run_keeps_of_the_game_is_checked_before_it_starts(twentyone, met
             "gives w.dat from PosixPath(",
         ),
         (lambda tmp: (ProvidedFile("w.dat", tmp),), "gives w.dat from PosixPath("),
+        (lambda tmp: (ProvidedFile("w.dat", tmp / ("x" * 300)),), "gives w.dat from PosixPath("),
         (
             lambda tmp: (ProvidedFile("../w.dat", tmp / "f"),),
             "names a file '../w.dat', not a plain file name",
@@ -361,7 +362,7 @@ def test_what_a_run_keeps_of_the_game_is_checked_before_it_starts(twentyone, met
             "names a file '..', not a plain file name",
         ),
     ],
-    ids=["raises", "text", "missing", "folder", "path", "dotdot"],
+    ids=["raises", "text", "missing", "folder", "too-long", "path", "dotdot"],
 )
 def test_the_files_a_game_provides_are_checked_before_a_program_starts(twentyone, tmp_path, files, said):
     """A plugin's provided_files that raised or gave junk was a traceback of `codecup play` and of

@@ -62,7 +62,7 @@ class Bot(abc.ABC):
         """Put ``letter`` (either case: its board holds upper case, as the referee's boards do) on
         the empty ``cell``; a choice that is neither is the bot's own bug, said in one line (an
         assertion dumped the whole board, and a lower-case letter made it claim a score of 0)."""
-        if not isinstance(letter, str) or len(letter) != 1 or not ("A" <= letter.upper() <= "Z"):
+        if not isinstance(letter, str) or len(letter) != 1 or not (letter.isascii() and letter.isalpha()):
             raise ValueError(f"the bot chose {letter!r}, not a letter A..Z")
         if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < CELLS:
             raise ValueError(f"the bot chose the cell {cell!r}, not a cell 0..{CELLS - 1}")

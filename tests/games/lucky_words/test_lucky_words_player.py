@@ -98,6 +98,7 @@ class Chooses(RandomBot):
         (("E", 49), "the bot chose the cell 49, not a cell 0..48"),
         (("EE", 3), "the bot chose 'EE', not a letter A..Z"),
         (("é", 3), "the bot chose 'é', not a letter A..Z"),
+        (("ß", 3), "the bot chose 'ß', not a letter A..Z"),  # its upper case is SS
     ],
 )
 def test_a_bot_choosing_what_it_cannot_says_so_in_one_line(small_words, choice, said):
