@@ -46,6 +46,13 @@ def wall_charged() -> bool:
     return mode != "cpu"
 
 
+def in_process() -> bool:
+    """Whether this bot plays in our referee's own process (a built-in ``bot:NAME``), whose clock
+    charges only its own thread's thinking, not the process's start-up or other games' work. Known
+    once the match has begun (from the bot's first move on), not yet as its players are made."""
+    return IN_PROCESS_CLOCK_MODE.get() is not None
+
+
 def clock_scale(clock: float, standard: float, low: float, high: float) -> float:
     """``clock / standard``, the clock first clamped to ``[low, high]`` seconds."""
     return min(max(clock, low), high) / standard

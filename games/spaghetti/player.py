@@ -10,7 +10,7 @@ import time
 
 import attrs
 
-from codecup.budget import wall_charged
+from codecup.budget import in_process, wall_charged
 from codecup.session import RulesPlayer, Wire
 from codecup_games.spaghetti.bots.base import Bot
 from codecup_games.spaghetti.notation import format_move
@@ -27,10 +27,9 @@ class ClockedBot:
     """Shows a Spaghetti bot each opponent move and the time left on its ``clock``.
 
     The time used is the processor time the bot spends choosing (its thread's,
-    as the default cpu clock charges it), plus the CPU time the process had
-    used when the bot was made, the interpreter's start-up, which a cpu clock
-    charges too (at most ``STARTUP_CAP``: in a long in-process run that figure
-    is other games' work). Where the clock may charge wall time
+    as the default cpu clock charges it), plus, as a program, the CPU time the
+    process had used at its first move, the interpreter's start-up
+    (:func:`startup_used`). Where the clock may charge wall time
     (:func:`~codecup.budget.wall_charged`), the time used is the wall time when that
     is more, and the search's safety net runs on wall time: the net fires only when a
     move overruns its share several times (a machine loaded beyond what the plan
@@ -41,11 +40,13 @@ class ClockedBot:
 
     bot: Bot
     clock: float
-    used: float = attrs.field(init=False, factory=lambda: min(time.process_time(), STARTUP_CAP))
+    used: float | None = None  # known at its first move: see :func:`startup_used`
     wall: float = 0.0
 
     def choose(self, state: SpaghettiState) -> str:
         """The bot's move in ``state``, after it has seen the opponent's last move."""
+        if self.used is None:
+            self.used = startup_used()
         started, wall = time.thread_time(), time.perf_counter()
         if state.last is not None and state.before is not None:  # the opponent's move
             self.bot.observe(state.before, state.last)
@@ -54,6 +55,14 @@ class ClockedBot:
         self.used += time.thread_time() - started
         self.wall += time.perf_counter() - wall
         return format_move(move)
+
+
+def startup_used() -> float:
+    """The clock a bot has used at its first move: as a program, the process's processor time, its
+    interpreter's start-up (at most ``STARTUP_CAP``); in our referee's process, none. There the
+    process's time was the referee's own, its imports and earlier games: a tournament worker's
+    history, so a seed gave another game there than in ``codecup play`` (a red team's)."""
+    return 0.0 if in_process() else min(time.process_time(), STARTUP_CAP)
 
 
 def session(bot: Bot, clock: float) -> RulesPlayer:

@@ -119,3 +119,16 @@ def test_the_wall_time_counts_only_where_the_clock_may_charge_it(monkeypatch):
             budget.IN_PROCESS_CLOCK_MODE.reset(token)
         work[mode] = bot.work
     assert work["cpu"] > 100 and work["wall"] < work["cpu"] / 10, work
+
+
+def test_in_our_referees_process_the_processes_time_is_not_the_bots(monkeypatch):
+    """An in-process bot counted the referee process's processor time (its imports, a tournament
+    worker's earlier games) as its own start-up: a seed gave another game in a tournament than in
+    `codecup play` (a red team's). As a program its interpreter's start-up counts, capped."""
+    monkeypatch.setattr(player.time, "process_time", lambda: 5.0)
+    assert player.startup_used() == player.STARTUP_CAP  # a program: start-up, at most the cap
+    token = budget.IN_PROCESS_CLOCK_MODE.set("cpu")
+    try:
+        assert player.startup_used() == 0.0
+    finally:
+        budget.IN_PROCESS_CLOCK_MODE.reset(token)
