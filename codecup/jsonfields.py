@@ -91,9 +91,14 @@ def number_value(value: Any, path: str) -> float:
     """``value`` as a finite JSON number."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _wrong(path, "a number", value)
-    if not math.isfinite(value):
-        raise RecordError(f"malformed record: {path} must be a finite number, not {value}")
-    return float(value)
+    try:
+        number = float(value)  # an integer past a float's range (10**400) raises here
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        shown = value if isinstance(value, float) else f"a whole number of {len(str(abs(value)))} digits"
+        raise RecordError(f"malformed record: {path} must be a finite number, not {shown}")
+    return number
 
 
 def number(doc: Mapping[str, Any], key: str, path: str = "", default: Any = _MISSING) -> float:

@@ -28,6 +28,8 @@ TO = "to"  # referee -> player
 FROM = "from"  # player -> referee
 FAULT = "fault"  # a transport fault instead of a line
 DIRECTIONS = (TO, FROM, FAULT)
+SEAT_FAULTS = tuple(t.value for t in Termination if t not in (Termination.NORMAL, Termination.REFEREE_ERROR))
+"""The kinds of a seat's fault (a transcript's fault line): a referee error is no seat's fault."""
 
 
 @attrs.frozen
@@ -187,7 +189,7 @@ class Record:
                 for where, p in jf.items(jf.required(doc, "players"), "players")
             ),
             clock=jf.number(doc, "clock_limit"),
-            clock_mode=jf.string(doc, "clock_mode", default="wall"),
+            clock_mode=_clock_mode(jf.string(doc, "clock_mode", default="wall")),
             seat_key=jf.string(doc, "seat_key", default=""),
         )
         result = jf.obj(jf.required(doc, "result"), "result")
@@ -274,18 +276,33 @@ def _move_from(doc: Mapping[str, Any], path: str) -> MoveEntry:
     )
 
 
+def _clock_mode(mode: str) -> str:
+    if mode not in ("cpu", "wall"):
+        raise RecordError(f"malformed record: clock_mode must be cpu or wall, not {mode!r}")
+    return mode
+
+
 def _line_from(doc: Mapping[str, Any], path: str) -> TranscriptLine:
     direction = jf.string(doc, "dir", path)
     if direction not in DIRECTIONS:
         raise RecordError(
             f"malformed record: {path}.dir must be one of {', '.join(DIRECTIONS)}, not {direction!r}"
         )
+    kind = jf.optional_string(doc, "kind", path)
+    if direction == FAULT and kind not in SEAT_FAULTS:
+        raise RecordError(
+            f"malformed record: {path}.kind of a fault must be one of {', '.join(SEAT_FAULTS)}, not {kind!r}"
+        )
+    if direction != FAULT and kind is not None:
+        raise RecordError(f"malformed record: {path}.kind is a fault's, not a line's {direction} the seat")
+    if direction == TO and doc.get("used") is not None:
+        raise RecordError(f"malformed record: {path}.used is an answer's charge, not a line to the seat")
     return TranscriptLine(
         jf.integer(doc, "t_us", path),
         jf.integer(doc, "seat", path),
         direction,
         jf.string(doc, "text", path),
-        jf.optional_string(doc, "kind", path),
+        kind,
         jf.optional_number(doc, "used", path),
     )
 

@@ -221,6 +221,11 @@ def check_seats(game: Game, record: Record) -> None:
     given = {
         "players": len(record.match.players),
         "result.termination": len(record.result.termination),
+        "result.scores": len(record.result.scores),
+        "result.points": len(record.result.points),
+        "clock": len(record.clock_used),
+        **({"logs": len(record.logs)} if record.logs else {}),  # none kept: an older record
+        **({"containment": len(record.containment)} if record.containment else {}),
     }
     for field, count in given.items():
         if count != seats:
@@ -293,7 +298,7 @@ def clock_problems(record: Record) -> list[str]:
         if t.dir == FAULT and t.kind == Termination.TIMEOUT.value and t.used is not None
     }
     charged = {t.seat: t.used for t in record.transcript if t.used is not None}  # each seat's last charge
-    problems = []
+    problems = _charge_problems(record, limit)
     for seat, seconds in enumerate(used):
         last = charged.get(seat)
         if last is not None and abs(last - seconds) > _ROUNDING:
@@ -306,6 +311,29 @@ def clock_problems(record: Record) -> list[str]:
             problems.append(f"clock: seat {seat} used {seconds:g}s of a {limit:g}s clock without a time-out")
         elif seconds < limit - _ROUNDING and seat in timed_out:
             problems.append(f"clock: seat {seat} timed out having used {seconds:g}s of a {limit:g}s clock")
+    return problems
+
+
+def _charge_problems(record: Record, limit: float) -> list[str]:
+    """Each charge on the way, not only the last: a seat's clock in all never falls, and an answer
+    (a line from a seat, on its clock) comes within its limit (a newcomer's record charged 50 s of a
+    5 s clock early on, and one whose charge ran backwards, verified). The first of each per seat."""
+    problems: list[str] = []
+    so_far: dict[int, float] = {}
+    said: set[tuple[int, str]] = set()
+    for i, line in enumerate(record.transcript):
+        if line.used is None:
+            continue
+        before = so_far.get(line.seat, 0.0)
+        if line.used < before - _ROUNDING and (line.seat, "fell") not in said:
+            said.add((line.seat, "fell"))
+            fell = f"seat {line.seat}'s clock fell from {before:g}s to {line.used:g}s"
+            problems.append(f"clock: transcript[{i}]: {fell}")
+        if line.dir == FROM and line.used > limit + _ROUNDING and (line.seat, "over") not in said:
+            said.add((line.seat, "over"))
+            over = f"seat {line.seat} answered in time having used {line.used:g}s of a {limit:g}s clock"
+            problems.append(f"clock: transcript[{i}]: {over}")
+        so_far[line.seat] = line.used
     return problems
 
 

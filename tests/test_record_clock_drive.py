@@ -89,3 +89,37 @@ def test_verify_counts_moves_from_1_as_play_lists_them(tiny_game):
     moves[5] = attrs.evolve(moves[5], move="9")
     problems = verify_record(tiny_game, attrs.evolve(record, moves=tuple(moves)))
     assert any("moves differ at number 6: rules give" in p for p in problems), problems
+
+
+def test_verify_checks_every_charge_of_a_seats_clock_not_only_its_last(tiny_game):
+    """A record whose early answer was charged 50 s of a 2 s clock, or whose charges ran backwards,
+    verified: only each seat's last charge was checked (a newcomer's)."""
+    import asyncio
+
+    import attrs
+
+    from codecup.record import FROM, PlayerInfo
+    from codecup.runner import new_match, play_match
+    from codecup.verify import verify_record
+
+    players = [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="random")]
+    record = asyncio.run(play_match(tiny_game, new_match(tiny_game, players, seed=3, clock=2.0)))
+    assert verify_record(tiny_game, record) == []
+    answers = [i for i, t in enumerate(record.transcript) if t.dir == FROM and t.seat == 0]
+    assert len(answers) >= 3
+    first = answers[0]
+
+    def charged(seconds):
+        lines = list(record.transcript)
+        lines[first] = attrs.evolve(lines[first], used=seconds)
+        return attrs.evolve(record, transcript=tuple(lines))
+
+    assert verify_record(tiny_game, charged(50.0))[:2] == [
+        f"clock: transcript[{first}]: seat 0 answered in time having used 50s of a 2s clock",
+        f"clock: transcript[{answers[1]}]: seat 0's clock fell from 50s to "
+        f"{record.transcript[answers[1]].used:g}s",
+    ]
+    assert verify_record(tiny_game, charged(1.9)) == [
+        f"clock: transcript[{answers[1]}]: seat 0's clock fell from 1.9s to "
+        f"{record.transcript[answers[1]].used:g}s"
+    ]

@@ -71,6 +71,41 @@ MUTATIONS: list[tuple[str, Callable[[Doc], None], str]] = [
         lambda d: d["transcript"][0].__setitem__("dir", "up"),
         "transcript[0].dir must be one of",
     ),
+    # an integer past a float's range was an OverflowError traceback (a newcomer's)
+    (
+        "clock huge",
+        _set("clock_limit", 10**400),
+        "clock_limit must be a finite number, not a whole number of 401",
+    ),
+    ("a duration huge", _set("duration", -(10**400)), "duration must be a finite number, not a whole number"),
+    # a fault line's kind is a seat's fault: one turned into a referee error hid a lost game
+    (
+        "a fault turned referee error",
+        lambda d: d["transcript"].append(
+            {"t_us": 1, "seat": 0, "dir": "fault", "text": "x", "kind": "referee-error"}
+        ),
+        "kind of a fault must be one of timeout, crash, invalid, illegal, limit, not 'referee-error'",
+    ),
+    (
+        "a fault without its kind",
+        lambda d: d["transcript"].append({"t_us": 1, "seat": 0, "dir": "fault", "text": "x"}),
+        "kind of a fault must be one of timeout, crash, invalid, illegal, limit, not None",
+    ),
+    (
+        "a line to a seat with a kind",
+        lambda d: d["transcript"][0].__setitem__("kind", "timeout"),
+        "transcript[0].kind is a fault's, not a line's to the seat",
+    ),
+    (
+        "a line to a seat with a charge",
+        lambda d: d["transcript"][0].__setitem__("used", 1.5),
+        "transcript[0].used is an answer's charge, not a line to the seat",
+    ),
+    (
+        "a clock mode of neither",
+        _set("clock_mode", "sundial"),
+        "clock_mode must be cpu or wall, not 'sundial'",
+    ),
     ("extra a list", _set("extra", [1]), "extra must be an object, not a list"),
     ("a log a number", _set("logs", [1]), "logs[0] must be a string, not a number"),
 ]
@@ -96,6 +131,17 @@ def test_verify_says_it_in_one_line_with_status_2(doc, tmp_path, capsys):
         err
         == f"codecup: error: {path}: malformed record: moves[2].seat must be a whole number, not a string\n"
     )
+
+
+@pytest.mark.parametrize("field", ["logs", "containment", "clock"])
+def test_per_seat_fields_of_another_count_are_malformed(doc, field):
+    """Logs and containment of 1 or 3 seats verified; a clock count said so as a problem (status 1),
+    unlike the other counts (status 2)."""
+    edited = json.loads(json.dumps(doc))
+    edited[field] = edited[field] + edited[field][:1]
+    game = load_games().get("spaghetti")
+    with pytest.raises(RecordError, match=rf"^malformed record: {field} has 3 entries for the 2 seats"):
+        verify_record(game, Record.from_json(edited))
 
 
 def test_a_key_given_twice_is_refused(doc):
