@@ -164,10 +164,10 @@ def _problems(game: Game, record: Record) -> list[str]:
     if points != list(record.result.points):
         problems.append(f"points: rules give {points}, record says {list(record.result.points)}")
     if list(outcome.ends) != list(record.result.termination):
-        problems.append(
-            f"termination: rules give {[e.kind.value for e in outcome.ends]}, "
-            f"record says {[e.kind.value for e in record.result.termination]}"
-        )
+        kinds = [e.kind.value for e in outcome.ends], [e.kind.value for e in record.result.termination]
+        if kinds[0] == kinds[1]:  # the same kinds: say the messages, which differ
+            kinds = [e.message for e in outcome.ends], [e.message for e in record.result.termination]
+        problems.append(f"termination: rules give {kinds[0]}, record says {kinds[1]}")
     problems.extend(_extra_problems(game, record.extra, outcome.extra))
     leftover = [seat for seat, q in enumerate(channel.answers) if q]
     if leftover:

@@ -207,3 +207,18 @@ def test_a_referee_refused_as_it_is_made_is_told_apart(doc, monkeypatch):
     monkeypatch.setattr(game, "replay_referee", refuse(ConfigError("the word list is not here")))
     with pytest.raises(ConfigError, match="the word list is not here"):  # this machine's: status 2
         verify_record(game, record)
+
+
+def test_verify_shows_a_changed_end_message_and_cuts_a_huge_problem(doc, tmp_path, capsys):
+    """Only a changed end message said "rules give ['normal', 'normal'], record says ['normal',
+    'normal']"; a 50 MB line was printed whole (a newcomer's)."""
+    edited = json.loads(json.dumps(doc))
+    edited["result"]["termination"][0]["message"] = "hacked"
+    first_sent = next(t for t in edited["transcript"] if t["dir"] == "to")
+    first_sent["text"] = "x" * 100_000
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(edited))
+    assert main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "    termination: rules give ['', ''], record says ['hacked', '']\n" in out
+    assert len(out) < 3000 and "characters) ..." in out, out[:300]
