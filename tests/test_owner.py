@@ -15,7 +15,7 @@ import pytest
 
 from codecup import owner
 from codecup.sandbox import support
-from codecup.tournament import executor
+from codecup.tournament import leftovers
 
 # Holds the lock folder named on its command line until its stdin closes.
 HOLDER = """\
@@ -78,16 +78,16 @@ def test_a_leftover_stays_while_its_maker_holds_its_lock_whatever_its_pid(temp):
     pymp = temp / "pymp-other"
     for folder in (probe / "work", pymp):
         folder.mkdir(parents=True)
-    (pymp / f"{executor.OWNER_MARK}{foreign}").touch()
+    (pymp / f"{leftovers.OWNER_MARK}{foreign}").touch()
     try:
         support.clean_stale_probes()
-        executor.clean_stale_temp_dirs()
+        leftovers.clean_stale_temp_dirs()
         assert probe.is_dir() and pymp.is_dir()
         assert not owner.temp_owner_gone(foreign)
     finally:
         holder.end()
     support.clean_stale_probes()
-    executor.clean_stale_temp_dirs()
+    leftovers.clean_stale_temp_dirs()
     assert not probe.exists() and not pymp.exists()
     assert owner.temp_owner_gone(foreign)
 

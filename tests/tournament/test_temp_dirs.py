@@ -10,7 +10,7 @@ import sys
 import tempfile
 
 from codecup import owner
-from codecup.tournament import executor
+from codecup.tournament import leftovers
 
 
 def test_a_killed_runs_temp_folder_goes_and_no_other(tmp_path, monkeypatch):
@@ -23,20 +23,20 @@ def test_a_killed_runs_temp_folder_goes_and_no_other(tmp_path, monkeypatch):
     for folder in (killed, running, other):
         folder.mkdir()
         (folder / "listener-x").touch()
-    (killed / f"{executor.OWNER_MARK}{dead}").touch()
-    (running / f"{executor.OWNER_MARK}{owner.token()}").touch()  # this run's own
-    executor.clean_stale_temp_dirs()
+    (killed / f"{leftovers.OWNER_MARK}{dead}").touch()
+    (running / f"{leftovers.OWNER_MARK}{owner.token()}").touch()  # this run's own
+    leftovers.clean_stale_temp_dirs()
     assert not killed.exists()
     assert running.is_dir() and other.is_dir()
 
 
 def test_a_run_marks_its_own_temp_folder(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setitem(executor.multiprocessing.process.current_process()._config, "tempdir", None)
-    executor.mark_temp_dir()
-    made = executor.multiprocessing.util.get_temp_dir()
+    monkeypatch.setitem(leftovers.multiprocessing.process.current_process()._config, "tempdir", None)
+    leftovers.mark_temp_dir()
+    made = leftovers.multiprocessing.util.get_temp_dir()
     assert os.path.dirname(made) == str(tmp_path)
-    assert os.listdir(made) == [f"{executor.OWNER_MARK}{owner.token()}"]
+    assert os.listdir(made) == [f"{leftovers.OWNER_MARK}{owner.token()}"]
     assert owner.holds(owner.temp_folder())  # the mark's token is locked while the run lives
     owner.release(owner.temp_folder())
 
@@ -44,7 +44,7 @@ def test_a_run_marks_its_own_temp_folder(tmp_path, monkeypatch):
 def test_a_killed_runs_semaphores_go_and_no_live_runs(tmp_path):
     """A run's semaphores are judged by a lock folder beside them, not in the temp folder: a
     reviewer's cleaner, run with another TMPDIR, removed a live run's, and its games failed."""
-    lock, prefix = executor.SEMAPHORE_LOCK, f"sem.{executor.SEMAPHORE_PREFIX}"
+    lock, prefix = leftovers.SEMAPHORE_LOCK, f"sem.{leftovers.SEMAPHORE_PREFIX}"
     killed, lockless, live = (f"{os.getpid() + n}.0123abc{n}" for n in (1, 2, 3))
     (tmp_path / f"{lock}{killed}").mkdir()  # its lock folder, free: its maker is gone
     owner.hold(tmp_path / f"{lock}{live}")  # held, as by another run's process
@@ -53,7 +53,7 @@ def test_a_killed_runs_semaphores_go_and_no_live_runs(tmp_path):
     for path in (*paths.values(), other):
         path.touch()
     try:
-        executor.clean_stale_semaphores(tmp_path)
+        leftovers.clean_stale_semaphores(tmp_path)
     finally:
         owner.release(tmp_path / f"{lock}{live}")
     assert not paths[killed].exists() and not paths[lockless].exists()
@@ -85,8 +85,8 @@ def test_a_run_killed_with_its_process_group_leaves_semaphores_the_next_run_remo
     )
     killed = run.stdout.strip()
     assert run.returncode == -9 and owner.TOKEN.fullmatch(killed), (run.stdout, run.stderr)
-    left = list(executor.SEMAPHORES.glob(f"sem.{executor.SEMAPHORE_PREFIX}{killed}-*"))
+    left = list(leftovers.SEMAPHORES.glob(f"sem.{leftovers.SEMAPHORE_PREFIX}{killed}-*"))
     assert left, "the killed run left no semaphore: nothing to test"
-    assert (executor.SEMAPHORES / f"{executor.SEMAPHORE_LOCK}{killed}").is_dir()  # its lock, free
-    executor.clean_stale_semaphores()  # of dead runs only: a live run's lock is held
+    assert (leftovers.SEMAPHORES / f"{leftovers.SEMAPHORE_LOCK}{killed}").is_dir()  # its lock, free
+    leftovers.clean_stale_semaphores()  # of dead runs only: a live run's lock is held
     assert not any(path.exists() for path in left)
