@@ -313,17 +313,36 @@ def held_stops() -> Iterator[None]:
     handler then. A stop that landed as the pool started a worker left that worker unlisted, so
     the pool's abort did not end it, and it went on to load what the exiting run had removed (a
     traceback after the run's last line, a red team's Ctrl-C in its first second). In the main
-    thread only (Python runs signal handlers there); elsewhere, the block runs as it is."""
+    thread only (Python runs signal handlers there); elsewhere, the block runs as it is.
+
+    The handlers are swapped one at a time, and a signal may land between two swaps: the holding
+    handler then hands it on at once (restoring the one it stood for) once holding has ended,
+    and the block's end puts back only what it swapped, so no stop is lost (a reviewer's run of
+    40 lost three of them when a signal came mid-swap)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught: list[int] = []
-    old = {sig: signal.signal(sig, lambda signum, frame: caught.append(signum)) for sig in STOP_SIGNALS}
+    holding = True
+    old: dict[int, Any] = {}
+
+    def hold(signum: int, frame: object) -> None:
+        if holding:
+            caught.append(signum)
+        else:  # the block is ending: as if the old handler were in place already
+            signal.signal(signum, old[signum])
+            signal.raise_signal(signum)
+
     try:
+        for sig in STOP_SIGNALS:
+            now = signal.getsignal(sig)
+            old[sig] = signal.SIG_DFL if now is None else now
+            signal.signal(sig, hold)
         yield
     finally:
-        for sig, handler in old.items():
-            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+        holding = False
+        for number, before in old.items():
+            signal.signal(number, before)
     if caught:
         signal.raise_signal(caught[0])
 

@@ -104,3 +104,41 @@ def test_a_stop_as_the_pool_starts_a_worker_leaves_it_listed_for_abort(monkeypat
     workers = list(pool._workers().values())
     pool.abort()
     assert len(workers) == 1 and workers[0].exitcode is not None
+
+
+def test_a_stop_landing_between_two_swaps_of_the_handlers_loses_no_later_stop(monkeypatch):
+    """A SIGTERM that came after SIGINT's handler was swapped, but before its own, raised in the
+    middle of the swaps: SIGINT kept the holding handler for the rest of the run, and a later Ctrl-C
+    was swallowed (a reviewer's, 3 runs in 40)."""
+    import os
+    import signal
+
+    from codecup.tournament import executor
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum, frame):
+        raise Stop
+
+    swap = signal.signal
+    landed = []
+
+    def swap_late(sig, handler):  # the SIGTERM lands just before its own swap
+        if sig == signal.SIGTERM and not landed:
+            landed.append(sig)
+            signal.raise_signal(signal.SIGTERM)
+        return swap(sig, handler)
+
+    before = swap(signal.SIGTERM, stop)
+    try:
+        monkeypatch.setattr(executor.signal, "signal", swap_late)
+        with pytest.raises(Stop), executor.held_stops():
+            pass
+        monkeypatch.setattr(executor.signal, "signal", swap)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+    finally:
+        swap(signal.SIGTERM, before)
