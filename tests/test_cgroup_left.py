@@ -58,3 +58,26 @@ def test_a_tree_slow_to_exit_is_waited_for_in_the_event_loop_once(tmp_path, monk
     started = time.monotonic()
     assert group.kill(2.0) is False  # it gave up once: no second wait
     assert time.monotonic() - started < 0.5
+
+
+def test_a_cancelled_wait_after_cgroup_kill_is_not_made_again(tmp_path, monkeypatch):
+    """A worker told to stop cancels its game's close mid-wait: the cgroup's removal then waited
+    the whole 2 s again, in the loop, past the worker's grace (a reviewer's)."""
+    import asyncio
+    import time
+
+    from codecup.sandbox import Limits
+
+    group = cgroup.BotCgroup(tmp_path, None, None, Limits())
+    monkeypatch.setattr(cgroup.BotCgroup, "populated", lambda self: True)
+
+    async def main():
+        waiting = asyncio.create_task(group.kill_soon(5.0))
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        await asyncio.gather(waiting, return_exceptions=True)
+
+    asyncio.run(main())
+    started = time.monotonic()
+    assert group.kill(2.0) is False
+    assert time.monotonic() - started < 0.5

@@ -256,7 +256,7 @@ class BotCgroup:
     _cpu_fd: int = -1
     _pressure_fd: int = -1  # cpu.pressure, where the kernel keeps it (PSI); -1 where it does not
     unconfirmed: bool = False  # frozen, and cgroup.events has not said so yet
-    outlived_kill: bool = False  # still populated when a wait after cgroup.kill gave up
+    outlived_kill: bool = False  # a wait after cgroup.kill gave up (or was cancelled): no more waits
 
     @classmethod
     def create(cls, where: Hierarchies, limits: Limits) -> BotCgroup | None:
@@ -421,11 +421,15 @@ class BotCgroup:
         as many children sharing a big address space, held a referee's loop for seconds)."""
         _write(self.v2 / "cgroup.kill", "1")
         deadline = time.monotonic() + timeout
-        while self.populated():
-            if time.monotonic() > deadline:
-                self._gave_up(timeout)
-                return False
-            await asyncio.sleep(0.002)
+        try:
+            while self.populated():
+                if time.monotonic() > deadline:
+                    self._gave_up(timeout)
+                    return False
+                await asyncio.sleep(0.002)
+        except asyncio.CancelledError:  # a worker told to stop: no wait in its way out either
+            self.outlived_kill = True
+            raise
         return True
 
     def _gave_up(self, timeout: float) -> None:
