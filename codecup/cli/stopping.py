@@ -33,8 +33,10 @@ def _raise(signum: int, frame: FrameType | None) -> None:
 
 @contextlib.contextmanager
 def stop_on_signals() -> Iterator[None]:
-    """Within the block, SIGTERM and SIGHUP raise :class:`Stopped` in the main thread."""
-    old = {sig: signal.signal(sig, _raise) for sig in HANDLED}
+    """Within the block, SIGTERM and SIGHUP raise :class:`Stopped` in the main thread; one the
+    command was started ignoring stays ignored (``nohup codecup tournament ...`` was stopped by the
+    SIGHUP that nohup is there to keep from it: a reviewer's)."""
+    old = {sig: signal.signal(sig, _raise) for sig in HANDLED if signal.getsignal(sig) is not signal.SIG_IGN}
     try:
         yield
     finally:

@@ -283,3 +283,20 @@ def test_a_tournament_stopped_before_its_first_game_says_nothing_was_kept(token,
     check_stopped(run, signal.SIGINT, token)
     assert not out.exists()
     assert "no game had finished, so nothing was kept" in run.stderr.strip().splitlines()[-1]
+
+
+def test_a_signal_the_command_was_started_ignoring_stays_ignored():
+    """`nohup codecup tournament ...` was stopped by the SIGHUP nohup keeps from it (a reviewer's)."""
+    from codecup.cli.stopping import Stopped, stop_on_signals
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with stop_on_signals():
+            os.kill(os.getpid(), signal.SIGHUP)
+            time.sleep(0.05)  # delivered: ignored
+            with pytest.raises(Stopped):
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.05)
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, before)
