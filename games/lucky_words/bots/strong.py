@@ -98,7 +98,13 @@ class Budget:
         """The budget for a seat with ``clock`` seconds for the whole game (``None``: unlimited)."""
         if clock is None or clock >= FULL_CLOCK:
             return cls(
-                candidates=3000, look=6, swaps=16, playouts=32, endgame_cells=20, flood_endgame_cells=26
+                candidates=3000,
+                look=6,
+                swaps=16,
+                playouts=40,
+                endgame_cells=20,
+                flood_endgame_cells=26,
+                endgame_width=8,
             )
         if clock >= 4.0:
             return cls(candidates=1000, look=3, swaps=8, playouts=16, endgame_cells=12)
@@ -191,7 +197,7 @@ class StrongBot(Bot):
     frame_lines = 4  # 27 cells: 24 own picks and three of the opponent's letters that fit
     finalists = 12  # candidates per frame line scored by the line estimate
     save_value = 3.0  # the worth of an opponent's letter landing in a planned cell (a pick saved)
-    prior = 6.0  # the list's letter shares weigh as much as this many of the opponent's picks
+    prior = 12.0  # the list's letter shares weigh as much as this many of the opponent's picks
     forget = 0.7
     """Once the opponent floods (see :attr:`flood_calls`), each of its calls weighs this much less
     at each later call: its last few calls say most about its next (a Z caller stops calling Z

@@ -58,6 +58,9 @@ def test_strong_budget_depends_on_the_clock_alone():
     assert full == standard == Budget.for_clock(30.0)
     assert short.candidates < Budget.for_clock(5.0).candidates < standard.candidates
     assert short.look <= Budget.for_clock(5.0).look <= standard.look
+    # the full clock's endgame compares more candidates by more playouts (40 of 8; from 4 s, 16 of 6)
+    assert short.playouts <= Budget.for_clock(5.0).playouts < standard.playouts
+    assert Budget.for_clock(5.0).endgame_width < standard.endgame_width
     assert make_bot("strong", 0, 2.0).budget == short
 
 
@@ -126,11 +129,11 @@ def test_strong_forgets_a_flood_once_it_ends(small_words):
     for letter in "ZEZ":
         bot._expect(letter)
     assert not bot.flood  # two Zs are no flood yet: every call counts alike
-    assert dict(bot.next_share)["Z"] == pytest.approx((2 + 6 * dict(bot.share)["Z"]) / 9)
+    assert dict(bot.next_share)["Z"] == pytest.approx((2 + bot.prior * dict(bot.share)["Z"]) / (3 + bot.prior))
     for _ in range(6):
         bot._expect("Z")
     assert bot.flood
-    assert dict(bot.next_share)["Z"] > 0.3  # a Z caller will call Z again
+    assert dict(bot.next_share)["Z"] > 0.2  # a Z caller will call Z again (the list's shares a prior of 12 calls)
     for _ in range(8):
         bot._expect("E")
     shares = dict(bot.next_share)
