@@ -129,11 +129,12 @@ def test_strong_forgets_a_flood_once_it_ends(small_words):
     for letter in "ZEZ":
         bot._expect(letter)
     assert not bot.flood  # two Zs are no flood yet: every call counts alike
-    assert dict(bot.next_share)["Z"] == pytest.approx((2 + bot.prior * dict(bot.share)["Z"]) / (3 + bot.prior))
+    expected = (2 + bot.prior * dict(bot.share)["Z"]) / (3 + bot.prior)
+    assert dict(bot.next_share)["Z"] == pytest.approx(expected)
     for _ in range(6):
         bot._expect("Z")
     assert bot.flood
-    assert dict(bot.next_share)["Z"] > 0.2  # a Z caller will call Z again (the list's shares a prior of 12 calls)
+    assert dict(bot.next_share)["Z"] > 0.2  # a Z caller calls Z again (with a prior of 12 calls)
     for _ in range(8):
         bot._expect("E")
     shares = dict(bot.next_share)
