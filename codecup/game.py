@@ -17,7 +17,6 @@ from __future__ import annotations
 import abc
 import functools
 import json
-import math
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -27,7 +26,7 @@ from typing import Any
 import attrs
 
 from codecup.bots import RANDOM, Bot, RandomBot
-from codecup.checked import checked_text, per_seat_numbers, short
+from codecup.checked import checked_text, is_number, per_seat_numbers, short
 from codecup.checks import MAX_CLOCK
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import (
@@ -69,10 +68,6 @@ _NAME = re.compile(r"[a-z][a-z0-9_-]*")
 _BOT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 
 
-def _seconds(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def _variant_problems(variants: Sequence[Variant]) -> list[str]:
     found = []
     names = [v.name for v in variants]
@@ -82,9 +77,9 @@ def _variant_problems(variants: Sequence[Variant]) -> list[str]:
         found.append(f"two of its variants are called the same ({', '.join(names)})")
     for v in variants:
         # At most a day, as the organiser's --clock: a bot that hangs is waited on as long as that.
-        if not _seconds(v.clock) or v.clock <= 0 or v.clock > MAX_CLOCK:
+        if not is_number(v.clock) or v.clock <= 0 or v.clock > MAX_CLOCK:
             found.append(f"variant {v.name!r}: its clock {v.clock!r} is not over 0 and at most 86400 seconds")
-        if not _seconds(v.startup) or v.startup < 0 or v.startup > MAX_CLOCK:
+        if not is_number(v.startup) or v.startup < 0 or v.startup > MAX_CLOCK:
             found.append(f"variant {v.name!r}: its startup {v.startup!r} is not 0 to 86400 seconds")
     return found
 

@@ -61,3 +61,14 @@ def pad(text: str, width: int) -> str:
     """``text`` left-aligned in ``width`` terminal columns (as ``f"{text:<{width}}"`` does for
     one column a character)."""
     return text + " " * max(0, width - columns(text))
+
+
+def one_line(text: str, limit: int) -> str:
+    """``text`` on one line, its middle left out past ``limit`` characters: the reason is at the end
+    of most messages, after the value they quote (a huge command's was cut off)."""
+    text = " ".join(text.split("\n"))
+    if len(text) > limit:
+        tail = limit // 4
+        left = len(text) - limit
+        text = f"{text[: limit - tail]} ... ({left} more characters) ... {text[-tail:]}"
+    return text

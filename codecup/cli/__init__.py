@@ -27,7 +27,7 @@ from codecup.cli.common import Subparsers
 from codecup.errors import CodecupError, ConfigError
 from codecup.extensions import Extensions, load_extensions
 from codecup.plugins import own_plugin_manager
-from codecup.terminal import printable
+from codecup.terminal import one_line, printable
 
 COMMANDS = ("games", "play", "bot", "verify", "tournament", "demo", "sprt", "view", "doctor")
 
@@ -135,7 +135,7 @@ def _main(args_list: list[str]) -> int:
         return 1
     except OSError as exc:  # not the input's fault (those are ConfigErrors): a full disk, a lost mount
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"codecup: error: {_cut(where + (exc.strerror or str(exc)))}", file=sys.stderr)
+        print(f"codecup: error: {one_line(where + (exc.strerror or str(exc)), MAX_ERROR)}", file=sys.stderr)
         return 2 if exc.errno == errno.ENAMETOOLONG else 1  # a path the user gave, too long for any
     except KeyboardInterrupt:
         print("codecup: interrupted", file=sys.stderr)
@@ -178,18 +178,7 @@ MAX_ERROR = 1000
 
 def _said(exc: Exception) -> str:
     """The error's message as one line of at most :data:`MAX_ERROR` characters."""
-    return _cut(str(exc))
-
-
-def _cut(text: str) -> str:
-    """``text`` on one line, its middle left out past :data:`MAX_ERROR` characters: the reason is
-    at the end of most messages, after the value they quote (a huge command's was cut off)."""
-    text = " ".join(text.split("\n"))
-    if len(text) > MAX_ERROR:
-        tail = MAX_ERROR // 4
-        left = len(text) - MAX_ERROR
-        text = f"{text[: MAX_ERROR - tail]} ... ({left} more characters) ... {text[-tail:]}"
-    return text
+    return one_line(str(exc), MAX_ERROR)
 
 
 @attrs.frozen

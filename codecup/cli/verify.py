@@ -17,6 +17,7 @@ from codecup.cli.common import Subparsers, path_arg
 from codecup.errors import ConfigError
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import Record
+from codecup.terminal import one_line
 from codecup.verify import Verdict, verdict
 
 PLUGIN_FAILED = 3
@@ -61,27 +62,19 @@ def run(args: argparse.Namespace) -> int:
             if len(args.records) == 1:
                 raise
             unreadable += 1
-            print(f"codecup: error: {_shown(str(exc))}", file=sys.stderr)
+            print(f"codecup: error: {one_line(str(exc), SHOWN)}", file=sys.stderr)
             continue
         if found.plugin_failure is not None:
             plugin_failed += 1
-            print(f"{path}: NOT CHECKED: {_shown(found.plugin_failure)}")
+            print(f"{path}: NOT CHECKED: {one_line(found.plugin_failure, SHOWN)}")
         elif found.problems:
             failed += 1
             print(f"{path}: DOES NOT VERIFY")
             for problem in found.problems:
-                print(f"    {_shown(problem)}")
+                print(f"    {one_line(problem, SHOWN)}")
     return 2 if unreadable else PLUGIN_FAILED if plugin_failed else 1 if failed else 0
 
 
 SHOWN = 500
 """Characters of one problem shown: a record's line may be megabytes (a newcomer's 50 MB line was
 printed whole)."""
-
-
-def _shown(text: str) -> str:
-    """``text`` on one line, cut to about :data:`SHOWN` characters with a note of its length."""
-    text = " ".join(text.splitlines())
-    if len(text) <= SHOWN:
-        return text
-    return f"{text[: SHOWN - 100]} ... ({len(text):,} characters) ... {text[-80:]}"
