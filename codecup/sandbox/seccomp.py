@@ -203,6 +203,8 @@ _IPC_CALL_MASK = 0xFFFF  # the kernel reads the call from the low half (the high
 #: whose pair can ``sendto`` a socket file of the machine, nor ``SOCK_RAW``, which the kernel
 #: makes a datagram pair; no other family (the kernel would look it up, loading its module).
 PAIR_TYPES = (int(socket.SOCK_STREAM), int(socket.SOCK_SEQPACKET))
+#: The calls that write back or wait for the disk, made no-ops (see the module's "Waits no kill ends").
+SYNC_CALLS = ("sync", "syncfs", "fsync", "fdatasync", "sync_file_range", "msync")
 #: ``fcntl``'s ``F_SETFL``: refused (``EINVAL``) when it asks for ``O_DIRECT`` (see ``Abi.o_direct``).
 F_SETFL = 4
 #: ``preadv2``'s ``RWF_NOWAIT`` (in its sixth argument; x32's, whose position is one 64-bit
@@ -254,8 +256,7 @@ class Abi:
     memfd_create: int  # memfd_create(2): denied with MFD_HUGETLB
     openat: int  # openat(2): refused (EINVAL) with o_direct (its third argument)
     o_direct: int  # O_DIRECT in this ABI
-    sync: tuple[int, ...]  # sync(2) and syncfs(2): made no-ops
-    file_sync: tuple[int, ...]  # fsync, fdatasync, sync_file_range (arm: sync_file_range2), msync: no-ops
+    sync: tuple[int, ...]  # the SYNC_CALLS, in their order (arm: sync_file_range2): made no-ops
     preadv2: tuple[tuple[int, int], ...]  # preadv2(2) (x86-64: and x32's own), the argument of its flags
     open: int | None = None  # open(2) where the ABI has it: refused with o_direct (its second argument)
     ipc: int | None = None  # i386's ipc(2) multiplexer: its SHMGET denied with SHM_HUGETLB
@@ -275,8 +276,7 @@ class Abi:
         checked |= {"fadvise64": self.fadvise[0], "madvise": self.madvise, "readahead": self.readahead}
         checked |= {"setsockopt": self.setsockopt[0], "seccomp": self.seccomp, "prctl": self.prctl}
         checked |= {"mmap": self.mmap, "shmget": self.shmget, "memfd_create": self.memfd_create}
-        checked |= {"openat": self.openat, "sync": self.sync[0], "syncfs": self.sync[1]}
-        checked |= dict(zip(("fsync", "fdatasync", "sync_file_range", "msync"), self.file_sync, strict=True))
+        checked |= {"openat": self.openat, **dict(zip(SYNC_CALLS, self.sync, strict=True))}
         checked["preadv2"] = self.preadv2[0][0]
         if self.ipc is not None:
             checked["ipc"] = self.ipc
@@ -313,14 +313,14 @@ ABIS: dict[str, tuple[Abi, ...]] = {
         Abi(0xC000003E, _DENIED_X86_64, 41, 53, clone=56, unshare=272, fcntl=(72,), flock=73,
             setrlimit=160, prlimit=302, fadvise=(221,), madvise=28, readahead=187,
             setsockopt=(54, 541), seccomp=317, prctl=157, mmap=9, shmget=29, memfd_create=319,
-            openat=257, o_direct=0o40000, sync=(162, 306), open=2, file_sync=(74, 75, 277, 26),
+            openat=257, o_direct=0o40000, sync=(162, 306, 74, 75, 277, 26), open=2,
             preadv2=((327, 5), (546, 4)),  # x32's: preadv64v2(fd, iov, count, pos, flags)
             missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543)), mask=~_X32_BIT & 0xFFFFFFFF),
         Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102), ("old_mmap", 90)), 359, 360, clone=120,
             unshare=310, fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340, fadvise=(250, 272),
             madvise=219, readahead=225, setsockopt=(366,), seccomp=354, prctl=172,
             mmap=192, shmget=395, memfd_create=356, ipc=117,
-            openat=295, o_direct=0o40000, sync=(36, 344), open=5, file_sync=(118, 148, 314, 144),
+            openat=295, o_direct=0o40000, sync=(36, 344, 118, 148, 314, 144), open=5,
             preadv2=((378, 5),),
             missing=(*_MISSING, ("io_setup", 245))),
     ),
@@ -328,13 +328,13 @@ ABIS: dict[str, tuple[Abi, ...]] = {
         Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32,
             setrlimit=164, prlimit=261, fadvise=(223,), madvise=233, readahead=213,
             setsockopt=(208,), seccomp=277, prctl=167, mmap=222, shmget=194, memfd_create=279,
-            openat=56, o_direct=0o200000, sync=(81, 267), file_sync=(82, 83, 84, 227),
+            openat=56, o_direct=0o200000, sync=(81, 267, 82, 83, 84, 227),
             preadv2=((286, 5),),
             missing=(*_MISSING, ("io_setup", 0))),
         Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143,
             setrlimit=75, prlimit=369, fadvise=(270,), madvise=220, readahead=225,
             setsockopt=(294,), seccomp=383, prctl=172, mmap=192, shmget=307, memfd_create=385,
-            openat=322, o_direct=0o200000, sync=(36, 373), open=5, file_sync=(118, 148, 341, 144),
+            openat=322, o_direct=0o200000, sync=(36, 373, 118, 148, 341, 144), open=5,
             preadv2=((392, 5),),
             missing=(*_MISSING, ("io_setup", 243))),
     ),
@@ -400,7 +400,6 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JEQ_K, "noop", 0, abi.readahead),
             *((_JEQ_K, "noop", 0, number) for number in abi.fadvise),
             *((_JEQ_K, "noop", 0, number) for number in abi.sync),
-            *((_JEQ_K, "noop", 0, number) for number in abi.file_sync),
             *((_JEQ_K, f"preadv2{i}_{flags}", 0, number) for number, flags in abi.preadv2),
             (_JEQ_K, f"openat{i}", 0, abi.openat),
             *(() if abi.open is None else ((_JEQ_K, f"open{i}", 0, abi.open),)),
