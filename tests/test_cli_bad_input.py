@@ -510,6 +510,26 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(argv, players, tmp
     assert run.returncode == SIGPIPE_STATUS
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["games"],
+        ["--help"],
+        ["--version"],
+        ["play", "--help"],
+        ["play", "twentyone", "bot:random", "bot:perfect", "--seed", "1"],
+    ],
+)
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full (Linux's full disk) here")
+def test_output_to_a_full_disk_is_one_line_naming_standard_output(argv):
+    """``codecup games > /dev/full`` said only "No space left on device", and ``--help`` to a
+    full disk said nothing and exited 0: argparse drops a failed write of its help."""
+    with open("/dev/full", "w") as full:
+        run = codecup(*argv, stdout=full, stderr=subprocess.PIPE)
+    assert run.stderr == "codecup: error: standard output: No space left on device\n"
+    assert run.returncode == 1
+
+
 def test_head_of_games_in_a_shell_pipeline():
     run = subprocess.run(
         f"{sys.executable} -m codecup games | head -1",

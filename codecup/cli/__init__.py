@@ -18,12 +18,13 @@ import select
 import shlex
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import IO, NoReturn
 
 import attrs
 
 from codecup import __version__
 from codecup.cli.common import Subparsers
+from codecup.cli.output import named_stdout
 from codecup.errors import CodecupError, ConfigError
 from codecup.extensions import Extensions, load_extensions
 from codecup.plugins import own_plugin_manager
@@ -35,6 +36,14 @@ COMMANDS = ("games", "play", "bot", "verify", "tournament", "demo", "sprt", "vie
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # argparse's own usage errors also exit 2
         self.exit(2, f"codecup: error: {message}\n")
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        file = file or sys.stderr
+        try:  # as argparse's, but a failed write of --help to a full disk is not lost silently
+            file.write(message)
+        except OSError:
+            if file is not sys.stderr:  # (an error said to a full stderr is lost, as argparse's are)
+                raise
 
 
 class _ProbeFailed(Exception):
@@ -107,21 +116,8 @@ def _main(args_list: list[str]) -> int:
     extensions = _bot_extensions(args_list) or load_extensions()
     parser = build_parser(args_list[0] if args_list else None, extensions)
     try:
-        unknown = _unknown_first_option(parser, args_list)
-        if unknown is not None:  # argparse would say only that the command is missing
-            parser.error(
-                f"unrecognized option {unknown} (options of a command follow it: codecup COMMAND ...)"
-            )
-        args, left = parser.parse_known_args(args_list)
-        if left:  # as parse_args says it, and how to give them where they follow an option
-            parser.error(f"unrecognized arguments: {' '.join(left)}{_reordered(args_list, left, extensions)}")
-    except SystemExit as exc:  # --help, --version, or a usage error (already printed, status 2)
-        return int(exc.code or 0)
-    try:
-        extensions.apply(args, args.command)
-        status = int(args.run(args) or 0)
-        sys.stdout.flush()  # a closed pipe shows here, not at exit where it can't be caught
-        return status
+        with named_stdout():
+            return _parse_and_run(parser, args_list, extensions)
     except BrokenPipeError as exc:
         if _stdout_gone():
             return _quiet_exit()
@@ -140,6 +136,23 @@ def _main(args_list: list[str]) -> int:
     except KeyboardInterrupt:
         print("codecup: interrupted", file=sys.stderr)
         return 130
+
+
+def _parse_and_run(parser: argparse.ArgumentParser, args_list: list[str], extensions: Extensions) -> int:
+    """Parse ``args_list`` and run the command it asks for; its exit status."""
+    try:
+        unknown = _unknown_first_option(parser, args_list)
+        if unknown is not None:  # argparse would say only that the command is missing
+            parser.error(
+                f"unrecognized option {unknown} (options of a command follow it: codecup COMMAND ...)"
+            )
+        args, left = parser.parse_known_args(args_list)
+        if left:  # as parse_args says it, and how to give them where they follow an option
+            parser.error(f"unrecognized arguments: {' '.join(left)}{_reordered(args_list, left, extensions)}")
+    except SystemExit as exc:  # --help, --version, or a usage error (already printed, status 2)
+        return int(exc.code or 0)
+    extensions.apply(args, args.command)
+    return int(args.run(args) or 0)
 
 
 def _reordered(args_list: Sequence[str], left: Sequence[str], extensions: Extensions) -> str:
