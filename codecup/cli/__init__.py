@@ -18,7 +18,7 @@ import select
 import shlex
 import sys
 from collections.abc import Sequence
-from typing import IO, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import attrs
 
@@ -30,6 +30,9 @@ from codecup.extensions import Extensions, load_extensions
 from codecup.plugins import own_plugin_manager
 from codecup.terminal import one_line, printable
 
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
 COMMANDS = ("games", "play", "bot", "verify", "tournament", "demo", "sprt", "view", "doctor")
 
 
@@ -37,7 +40,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # argparse's own usage errors also exit 2
         self.exit(2, f"codecup: error: {message}\n")
 
-    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         file = file or sys.stderr
         try:  # as argparse's, but a failed write of --help to a full disk is not lost silently
             file.write(message)

@@ -52,7 +52,7 @@ def named_stdout() -> Iterator[None]:
     if saved is sys.stderr:  # a bot program's: its answers are written elsewhere
         yield
         return
-    sys.stdout = _NamedOutput(saved)  # type: ignore[assignment]
+    sys.stdout = _NamedOutput(saved)
     try:
         yield
         sys.stdout.flush()  # a closed pipe or a full disk shows here, not at exit where it can't be caught
