@@ -353,15 +353,24 @@ class GameRegistry:
         try:
             return self.games[name]
         except KeyError:
-            known = ", ".join(sorted(self.games)) or "none"
-            why = f"unknown game {name!r} (installed: {known})"
-            if name in self.gameless:  # a game plugin that forgot its games hook, say
-                why += f"; plugin {name!r} is installed but registers no game"
-            if self.broken:  # its plugin may be one (in a tournament's worker, broken only there)
-                why += "; broken plugins skipped here: " + "; ".join(
-                    f"{b.name!r}: {b.reason}" for b in self.broken
-                )
-            raise UnknownGameError(why) from None
+            raise UnknownGameError(self._why_unknown(name)) from None
+
+    def _why_unknown(self, name: str) -> str:
+        """Why there is no game ``name``: its plugin's fault when one of that name broke; else the
+        games there are, and the broken plugins (that one may be among them) not yet named above."""
+        own = [b for b in self.broken if b.name == name or b.name.startswith(f"{name} (")]
+        if own:
+            return f"game {name!r} is not available: its plugin {own[0].name!r} is broken: {own[0].reason}"
+        known = ", ".join(sorted(self.games)) or "none"
+        why = f"unknown game {name!r} (installed: {known})"
+        if name in self.gameless:  # a game plugin that forgot its games hook, say
+            why += f"; plugin {name!r} is installed but registers no game"
+        unsaid = [b for b in self.broken if b.line() not in _said]  # a tournament's worker says none
+        if unsaid:
+            why += "; broken plugins skipped here: " + "; ".join(f"{b.name!r}: {b.reason}" for b in unsaid)
+        elif self.broken:
+            why += "; broken plugins were skipped (named above)"
+        return why
 
     def names(self) -> list[str]:
         """The registered games' names, sorted."""

@@ -86,6 +86,27 @@ def test_every_other_game_plays_and_each_broken_plugin_is_named_once(tmp_path):
     assert json.loads(record.read_text())["logs"] == ["", ""]
 
 
+@pytest.mark.parametrize(
+    ("game", "error"),
+    [
+        ("import_fails", "game 'import_fails' is not available: its plugin 'import_fails' is broken: "),
+        ("nosuch", "unknown game 'nosuch' (installed: "),
+    ],
+)
+def test_a_game_asked_for_whose_plugin_broke_is_one_error_naming_that_plugin(game, error):
+    """The error line repeated every broken plugin named just above it (cut short at 1,000
+    characters), and did not say which one was the game asked for."""
+    run = codecup("play", game, "bot:random", "bot:random")
+    assert run.returncode == 2
+    *warnings, last = run.stderr.splitlines()
+    assert_named_once_each("\n".join(warnings))
+    assert last.startswith(f"codecup: error: {error}"), last
+    if game == "import_fails":
+        assert last.endswith(BROKEN["import_fails"] + ": No module named 'codecup_no_such_module'")
+    else:
+        assert last.endswith("; broken plugins were skipped (named above)"), last
+
+
 def test_a_bot_program_imports_only_its_own_games_plugin():
     names = (
         "'import_fails', 'bad_signature', 'misspelt_hook', 'registers_junk', 'no_info', 'bad_info',"
