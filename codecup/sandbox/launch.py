@@ -59,6 +59,16 @@ NAMESPACES = (
 DEVICES = ("null", "zero", "full", "random", "urandom")
 _NOTHING = linux.MS_NOSUID | linux.MS_NODEV
 _FD_LIMIT = 1 << 20
+BYTES_PER_INODE = 1024
+"""A bot's scratch folder and ``/dev/shm`` (tmpfs) hold one file, folder or link per this many bytes
+of their size (65,536 in 64 MiB). Without a bound they took half the machine's memory pages: a red
+team's bot made 3 million hard links (which take no space) in its scratch folder, and the kernel
+freed them as the referee let go of the folder, 3.2 s in its own process, between two games."""
+
+
+def tmpfs_options(size: int, mode: str) -> str:
+    """The mount options of a bot's scratch tmpfs of ``size`` bytes (see :data:`BYTES_PER_INODE`)."""
+    return f"size={size},nr_inodes={max(1024, size // BYTES_PER_INODE)},mode={mode}"
 OPTMEM = "/proc/sys/net/core/optmem_max"
 OPTMEM_MAX = 4096
 """Bytes of kernel memory a socket of the bot may hold for its options and ancillary data
@@ -181,7 +191,7 @@ class Launch:
         (``O_PATH``) of its working folder's overlay."""
         scratch = self.scratch
         linux.mount("none", "/", None, linux.MS_REC | linux.MS_PRIVATE)
-        linux.mount("codecup-scratch", scratch, "tmpfs", _NOTHING, f"size={self.scratch_size},mode=0755")
+        linux.mount("codecup-scratch", scratch, "tmpfs", _NOTHING, tmpfs_options(self.scratch_size, "0755"))
         for sub in ("home", "tmp", ".upper", ".work", ".dev"):
             os.mkdir(f"{scratch}/{sub}")
         for name, source in self.provided:
@@ -252,7 +262,8 @@ class Launch:
             os.close(os.open(f"{staging}/{name}", os.O_CREAT | os.O_WRONLY, 0o666))
             linux.mount(f"/dev/{name}", f"{staging}/{name}", None, linux.MS_BIND)
         os.mkdir(f"{staging}/shm")
-        linux.mount("codecup-shm", f"{staging}/shm", "tmpfs", _NOTHING, f"size={self.scratch_size},mode=1777")
+        shm = tmpfs_options(self.scratch_size, "1777")
+        linux.mount("codecup-shm", f"{staging}/shm", "tmpfs", _NOTHING, shm)
         for name, target in (
             ("fd", "/proc/self/fd"),
             ("stdin", "/proc/self/fd/0"),

@@ -32,7 +32,7 @@ from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
 from codecup.sandbox import Limits, Policy, quotas
 from codecup.sandbox.box import Box
-from codecup.sandbox.launch import Reporting, read_reason, writer_has_reader
+from codecup.sandbox.launch import BYTES_PER_INODE, Reporting, read_reason, writer_has_reader
 from tests.support import TESTS, processes_with, python_argv
 
 ATTACKER = TESTS / "players" / "attack" / "attacker.py"
@@ -455,6 +455,17 @@ def test_a_bot_cannot_fill_the_machines_file_table(tiny_game, arena):
     assert int(room.removeprefix("ATTACK: room in the machine's table ")) > 2 * Limits().memory // 150
     # and so are uid 0's epoll watches and pipe pages, charged to a bot's memory limit as well
     assert [state.lifted for state in quotas.states()] == [True, True, True]
+
+
+def test_a_bot_makes_no_more_files_than_its_scratch_folders_size_allows(tiny_game, arena):
+    """Hard links take no space, so a size limit does not bound them: a red team's bot made 3
+    million in its scratch folder, which the kernel freed in the referee's own process as the
+    game ended (3.2 s of it, between two games). Now one file a KiB of the folder's size."""
+    record = play_attack(tiny_game, arena, "many_links")
+    assert_normal_game(record)
+    most = POLICY.scratch_size // BYTES_PER_INODE  # 16,384: some are taken by its folders
+    home, shm = (int(line.rsplit(" ", 2)[1]) for line in attack_lines(record, 0))
+    assert most // 2 < home < most and most // 2 < shm < most, attack_lines(record, 0)
 
 
 def test_a_bot_starts_no_reads_that_run_on_in_its_opponents_turn(tiny_game, arena, tmp_path):
