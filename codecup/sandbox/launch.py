@@ -69,6 +69,8 @@ freed them as the referee let go of the folder, 3.2 s in its own process, betwee
 def tmpfs_options(size: int, mode: str) -> str:
     """The mount options of a bot's scratch tmpfs of ``size`` bytes (see :data:`BYTES_PER_INODE`)."""
     return f"size={size},nr_inodes={max(1024, size // BYTES_PER_INODE)},mode={mode}"
+
+
 OPTMEM = "/proc/sys/net/core/optmem_max"
 OPTMEM_MAX = 4096
 """Bytes of kernel memory a socket of the bot may hold for its options and ancillary data
