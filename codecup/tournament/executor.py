@@ -41,7 +41,7 @@ from codecup.clock import WALL
 from codecup.errors import CodecupError, ConfigError, Stopping
 from codecup.processes import alive, signal_name
 from codecup.record import MatchInfo, Record
-from codecup.tournament import leftovers
+from codecup.tournament import hang, leftovers
 
 if TYPE_CHECKING:
     from codecup.game import Game
@@ -75,9 +75,10 @@ def play(match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = N
     try:
         game = load_games(_worker_pm).get(match.game)
         policy = Policy(limits=limits or Limits(), hide=hide)
-        return referee_loop.run(_stoppable(game, match, _worker_pm, policy, run))
+        with hang.guard(hang.bound(match.clock), WORKER_GRACE):
+            return referee_loop.run(_stoppable(game, match, _worker_pm, policy, run))
     except _Terminate:  # the match has closed its players on the way out: end this worker
-        os._exit(1)
+        os._exit(hang.STATUS if hang.fired() else 1)
     finally:
         _in_match = False
 
@@ -170,6 +171,8 @@ class _Terminate(SystemExit, Stopping):
 
 def _kill_self_after(seconds: float) -> None:
     time.sleep(seconds)
+    if hang.fired():  # its game was stuck: the tournament says so by this status
+        os._exit(hang.STATUS)
     os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -445,6 +448,8 @@ class LocalPool(GamePool):
         # The pool SIGTERMs the other workers when one dies, and they exit with a code of
         # their own: a signal other than SIGTERM is the cause, an exit code only otherwise.
         codes = [p.exitcode for p in self._seen.values() if p.exitcode is not None]
+        if hang.STATUS in codes:
+            return hang.MESSAGE
         for code in codes:
             if code < 0 and code != -signal.SIGTERM:
                 return f"the referee process was killed by {signal_name(-code)}"

@@ -1,5 +1,9 @@
 """A test plugin whose in-process bot kills its referee process, and a pool ``play`` that knows it.
 
+Also :class:`Stuck`, whose ``points`` never return (game code blocked in a call that never
+returns), and :func:`play_stuck`, which plays it through the pool's own ``play``, whose bound on
+a game's wall time is cut down to ``1.5 * clock`` seconds.
+
 Twenty-one with one more bot, ``deadly``: on its third move it SIGKILLs the
 process it runs in (the referee, in a pool worker), as an out-of-memory kill
 would. ``flaky`` does the same only once in a tournament (a marker file in the
@@ -13,6 +17,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 from codecup.bots import Bot, RandomBot
@@ -92,3 +97,35 @@ def play(folder: str, match: MatchInfo) -> Record:
     if _pm is None:
         _pm = make_plugin_manager(load_entry_points=False, plugins=(sys.modules[__name__],))
     return run_match(match, pm=_pm)
+
+
+class Stuck(Deadly):
+    """Twenty-one whose ``points`` sleep for ever (``catching``: and catch what would stop them)."""
+
+    def __init__(self, catching: bool) -> None:
+        self.catching = catching
+
+    def points(self, outcome, variant):
+        while True:
+            try:
+                time.sleep(3600)
+            except BaseException:
+                if not self.catching:
+                    raise
+
+
+def play_stuck(catching: bool, match: MatchInfo) -> Record:
+    """The pool's own ``play`` (:func:`codecup.tournament.executor.play`) with :class:`Stuck`
+    (bind ``catching`` with ``functools.partial``), its bound on a game's wall time cut down."""
+    from codecup.plugins import make_plugin_manager
+    from codecup.tournament import executor, hang
+
+    class Plugin:
+        @hookimpl
+        def codecup_register_games(self, register) -> None:
+            register(Stuck(catching))
+
+    hang.BASE, hang.PER_CLOCK = 0.0, 1.5
+    if executor._worker_pm is None:
+        executor._worker_pm = make_plugin_manager(load_entry_points=False, plugins=(Plugin(),))
+    return executor.play(match)

@@ -10,7 +10,7 @@ import pytest
 
 from codecup.dialogue import Termination
 from codecup.record import PlayerInfo
-from codecup.tournament import TournamentSpec, run_tournament
+from codecup.tournament import TournamentSpec, hang, run_tournament
 from codecup.tournament.executor import LocalPool
 from tests.tournament import deadly
 
@@ -65,3 +65,27 @@ def test_a_game_whose_referee_dies_only_once_is_played_again(tmp_path):
         assert {e.kind for e in record.result.termination} <= {Termination.NORMAL}
     assert "Referee errors" not in result.summary()
     assert len((tmp_path / "kills").read_text().split()) == 1  # it died once, then finished alone
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("catching", [False, True])
+def test_a_game_stuck_in_a_call_that_never_returns_is_a_referee_error(tmp_path, catching):
+    """Game code that sleeps for ever held the whole tournament up, and a resumed run met it
+    again; ``catching``: it also catches the SIGTERM that unwinds a game."""
+    spec = TournamentSpec(
+        game="twentyone",
+        variant="classic",
+        clock=1.0,
+        players=(PlayerInfo("p1", bot="perfect"), PlayerInfo("r1", bot="random")),
+        seed=4,
+    )
+    play = functools.partial(deadly.play_stuck, catching)
+    with LocalPool(2) as pool:
+        result = run_tournament(
+            spec, deadly.Stuck(catching), tmp_path / "out", executor=pool, play=play, jobs=2
+        )
+    assert len(result.games) == 2 and result.played == 2
+    for _, record in result.games:
+        assert {e.kind for e in record.result.termination} == {Termination.REFEREE_ERROR}
+        assert record.result.termination[0].message == f"{hang.MESSAGE}: no fault of either player"
+    assert "Referee errors: 2 games" in result.summary()

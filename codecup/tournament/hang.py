@@ -1,0 +1,72 @@
+"""A bound on a tournament game's wall time, for game code that never returns.
+
+Every wait on a bot is bounded by its clock, and a step of the game plugin's Python code by its
+processor time (:mod:`codecup.overrun`). What neither bounds is code that blocks: a plugin (or an
+in-process bot) sleeping, waiting in a system call or in a call of compiled code that never
+returns, or catching the exception that stops it and waiting on. In a pool worker that held the
+whole tournament up, for ever, and a resumed run met it again.
+
+:func:`guard` ends the worker process once a game has run :func:`bound` seconds of wall time,
+far more than its clocks allow: it asks the game to unwind (SIGTERM, which closes its bots), and
+ends the process with :data:`STATUS` if it has not within the grace. The tournament records
+the game as a referee error (:data:`MESSAGE`), no fault of either player, and goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Iterator
+
+#: The exit status of a worker ended by :func:`guard` (as ``timeout`` exits).
+STATUS = 124
+
+#: What the tournament records for a game whose worker :func:`guard` ended.
+MESSAGE = (
+    "the game ran far past its clocks and was stopped: its game's code (or an in-process bot) "
+    "was stuck in a call that did not return"
+)
+
+#: Seconds of wall time a game may take, besides :data:`PER_CLOCK` times its clock.
+BASE = 600.0
+#: How many times a seat's clock a game may take, besides :data:`BASE` (two seats, each of
+#: which a loaded machine may slow down).
+PER_CLOCK = 6.0
+
+_fired = threading.Event()
+
+
+def bound(clock: float) -> float:
+    """The wall seconds a game whose seats each have ``clock`` seconds may take."""
+    return BASE + PER_CLOCK * clock
+
+
+def fired() -> bool:
+    """Whether :func:`guard` has found this process's game stuck (it is ending)."""
+    return _fired.is_set()
+
+
+@contextlib.contextmanager
+def guard(seconds: float, grace: float) -> Iterator[None]:
+    """Within: a game that is still running after ``seconds`` is stuck. This process is then
+    sent SIGTERM (a pool worker's handler unwinds the game, closing its bots) and, if still
+    alive ``grace`` seconds later, ends with :data:`STATUS`."""
+    done = threading.Event()
+
+    def watch() -> None:
+        if done.wait(seconds):
+            return
+        _fired.set()
+        os.kill(os.getpid(), signal.SIGTERM)
+        done.wait(grace)
+        os._exit(STATUS)  # also after the unwinding: nothing else must run in a process found stuck
+
+    watcher = threading.Thread(target=watch, name="codecup-hang-guard", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        if not _fired.is_set():
+            done.set()
