@@ -69,6 +69,15 @@ class GameBugError(CodecupError):
     ``referee-error``, and ``codecup verify`` says the plugin, not the record, failed."""
 
 
+class NeverEndsError(GameBugError):
+    """A step of a game plugin's code ran past its bound of processor time
+    (:func:`codecup.overrun.bounded`). ``how``: what it did, after the step's name."""
+
+    def __init__(self, what: str, how: str) -> None:
+        super().__init__(f"{what} {how}")
+        self.how = how
+
+
 class PluginError(CodecupError):
     """A plugin failed to load or registered something invalid."""
 
@@ -83,6 +92,12 @@ class InvalidMoveError(MoveError):
 
 class IllegalMoveError(MoveError):
     """The move is well formed but against the rules in this position."""
+
+
+def how_failed(exc: BaseException) -> str:
+    """How a hook of a plugin failed, after its name: ``raised TypeName: message (at file:LINE)``,
+    or, for one that never returned, what :class:`NeverEndsError` says."""
+    return exc.how if isinstance(exc, NeverEndsError) else f"raised {where(exc)}"
 
 
 def where(exc: BaseException) -> str:

@@ -37,6 +37,7 @@ from codecup.errors import (
     SetupError,
     UnknownBotError,
     UnknownVariantError,
+    how_failed,
     where,
 )
 from codecup.overrun import bounded
@@ -372,10 +373,12 @@ class Game(abc.ABC):
         name, hook = self.info.name, "random_setup" if setup is None else "check_setup"
         try:
             if setup is not None:
-                return checked_text(self.check_setup(setup, variant), f"its {hook}")
-            text = checked_text(self.random_setup(random.Random(seed), variant), f"its {hook}")
+                checked = bounded(f"its {hook}", lambda: self.check_setup(setup, variant))
+                return checked_text(checked, f"its {hook}")
+            made = bounded(f"its {hook}", lambda: self.random_setup(random.Random(seed), variant))
+            text = checked_text(made, f"its {hook}")
             hook = "check_setup"
-            self._check_random_setup(text, variant)
+            bounded(f"its {hook}", lambda: self._check_random_setup(text, variant))
             return text
         except ConfigError:  # a setup refused on purpose: the user's to fix
             raise
@@ -467,19 +470,19 @@ def _asked(game: Game, method: str, variant: str) -> object:
     """What the game's ``method`` gives for ``variant``; one that raises (but a ConfigError, said
     on purpose: a word list it lacks) is the plugin's :class:`PluginError`."""
     try:
-        return getattr(game, method)(variant)
+        return bounded(f"its {method}", lambda: getattr(game, method)(variant))
     except PASS_THROUGH:
         raise
     except ConfigError:
         raise
     except BaseException as exc:  # sys.exit() too: the plugin's failure
-        raise PluginError(f"the {game.info.name} plugin failed: its {method} raised {where(exc)}") from exc
+        raise PluginError(f"the {game.info.name} plugin failed: its {method} {how_failed(exc)}") from exc
 
 
 def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
     """:meth:`Game.result_notes`, or none where the plugin fails at it (a report spoils no result)."""
     try:
-        return tuple(str(note) for note in game.result_notes(seat, extra))
+        return bounded("its result_notes", lambda: tuple(str(n) for n in game.result_notes(seat, extra)))
     except PASS_THROUGH:
         raise
     except BaseException:  # sys.exit() too

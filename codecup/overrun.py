@@ -27,7 +27,7 @@ from typing import TypeVar
 
 import attrs
 
-from codecup.errors import GameBugError
+from codecup.errors import NeverEndsError
 
 T = TypeVar("T")
 
@@ -81,8 +81,8 @@ def bounded(what: str, step: Callable[[], T]) -> T:
             _end(watched)
     except Overrun:
         _end(watched)  # raised in the first _end, before it ended the step: nothing is pending after this
-        raise GameBugError(
-            f"{what} ran {watched.limit:g} s of processor time without returning: it never ends"
+        raise NeverEndsError(
+            what, f"ran {watched.limit:g} s of processor time without returning: it never ends"
         ) from None
 
 

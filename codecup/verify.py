@@ -25,11 +25,14 @@ from codecup.errors import (
     ConfigError,
     GameBugError,
     MoveError,
+    NeverEndsError,
     RecordError,
     SetupError,
+    how_failed,
     where,
 )
 from codecup.game import Game, checked_points
+from codecup.overrun import bounded
 from codecup.record import FAULT, FROM, TO, Record
 
 
@@ -114,13 +117,13 @@ def _problems(game: Game, record: Record) -> list[str]:
     check_seats(game, record)
     channel = ReplayChannel.from_record(record)
     try:  # a setup the game refuses (--setup) is no game of it
-        game.check_setup(match.setup, match.variant)
+        bounded("its check_setup", lambda: game.check_setup(match.setup, match.variant))
     except ConfigError as exc:
         return [f"setup: {exc}"]
     except PASS_THROUGH:
         raise
     except BaseException as exc:  # a game's bug (sys.exit() too)
-        raise _PluginFailed(f"its check_setup raised {where(exc)}") from exc
+        raise _PluginFailed(f"its check_setup {how_failed(exc)}") from exc
     seed = derive_seed(match.seed, "referee")
     try:
         dialogue = checked_dialogue(
@@ -183,11 +186,11 @@ def _problems(game: Game, record: Record) -> list[str]:
 def _extra_problems(game: Game, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
     """:meth:`Game.extra_problems`, checked: lines of text, else :class:`_PluginFailed`."""
     try:
-        found = game.extra_problems(recorded, replayed)
+        found = bounded("its extra_problems", lambda: game.extra_problems(recorded, replayed))
     except PASS_THROUGH:
         raise
     except BaseException as exc:
-        raise _PluginFailed(f"its extra_problems raised {where(exc)}") from exc
+        raise _PluginFailed(f"its extra_problems {how_failed(exc)}") from exc
     if not isinstance(found, (list, tuple)) or not all(isinstance(line, str) for line in found):
         raise _PluginFailed(f"its extra_problems gave {short(found)}, not a list of lines of text")
     return list(found)
@@ -196,9 +199,11 @@ def _extra_problems(game: Game, recorded: Mapping[str, Any], replayed: Mapping[s
 def _rules_checked(game: Game, record: Record) -> list[str]:
     """:func:`rules_problems`; the rules' own failure (not a move they refuse) is :class:`_PluginFailed`."""
     try:
-        return rules_problems(game, record)
+        return bounded("its rules", lambda: rules_problems(game, record))
     except PASS_THROUGH:
         raise
+    except NeverEndsError as exc:
+        raise _PluginFailed(str(exc)) from None
     except CodecupError:
         raise
     except BaseException as exc:
@@ -208,7 +213,9 @@ def _rules_checked(game: Game, record: Record) -> list[str]:
 def _context(game: Game, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
     """:meth:`Game.replay_context`: a note to the problems, which the plugin failing at spoils nothing."""
     try:
-        return [str(line) for line in game.replay_context(recorded, replayed)]
+        return bounded(
+            "its replay_context", lambda: [str(line) for line in game.replay_context(recorded, replayed)]
+        )
     except PASS_THROUGH:
         raise
     except BaseException:

@@ -13,6 +13,7 @@ import contextlib
 import threading
 import time
 
+import attrs
 import pytest
 
 from codecup import overrun
@@ -182,3 +183,91 @@ def test_steps_that_end_just_past_their_bound_in_many_threads_leave_the_watch_fr
     assert not any(thread.is_alive() for thread in threads)
     assert overrun._lock.acquire(timeout=5)
     overrun._lock.release()
+
+
+# --- the game's code outside the referee: setups, notes, standings, drawings, verify ----------
+
+
+@pytest.fixture
+def finished(tiny_game):
+    """A record of one game of Twenty-one."""
+    return play(tiny_game)
+
+
+def spinning(twentyone, hook):
+    """Twenty-one whose ``hook`` spins."""
+    return type(f"Spinning_{hook}", (twentyone,), {hook: lambda self, *args, **kwargs: spin()})()
+
+
+@pytest.mark.parametrize("hook", ["random_setup", "check_setup"])
+def test_a_setup_hook_that_spins_fails_naming_the_plugin(twentyone, hook):
+    """Each held `codecup play` and a tournament up for ever (a red team's plugin)."""
+    from codecup.errors import PluginError
+
+    game = spinning(twentyone, hook)
+    failed = f"^the twentyone plugin failed: its {hook} ran 0.2 s {NEVER_ENDS}$"
+    with pytest.raises(PluginError, match=failed):
+        game.start_position(3, "classic", None if hook == "random_setup" else "0")
+
+
+@pytest.mark.parametrize("hook", ["run_notes", "results_key", "provided_files"])
+def test_a_variant_hook_that_spins_fails_naming_the_plugin(twentyone, hook):
+    from codecup import game as game_module
+    from codecup.errors import PluginError
+
+    asked = getattr(game_module, f"{hook}_of")
+    failed = f"^the twentyone plugin failed: its {hook} ran 0.2 s {NEVER_ENDS}$"
+    with pytest.raises(PluginError, match=failed):
+        asked(spinning(twentyone, hook), "classic")
+
+
+def test_result_notes_that_spin_are_left_out(twentyone, finished):
+    from codecup.game import notes_of
+
+    assert notes_of(spinning(twentyone, "result_notes"), 0, finished.extra) == ()
+
+
+def test_a_standing_key_that_spins_ranks_by_the_default_key_and_says_so(twentyone, tiny_game, capsys):
+    """It held `codecup tournament` up for good, and a SIGTERM did not stop it: the live site
+    ranked the standings again as the run stopped (a red team's plugin)."""
+    from codecup.game import Standing
+    from codecup.tournament.standings import ranking_keys
+
+    standings = {"a": Standing("a", games=2, points=3.0), "b": Standing("b", games=2, points=1.0)}
+    game = spinning(twentyone, "standing_key")
+    keys = ranking_keys(game, standings)
+    assert keys == {name: tiny_game.standing_key(s) for name, s in standings.items()}
+    assert f"the twentyone plugin's standing_key ran 0.2 s {NEVER_ENDS}:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("hook", ["view_script", "view_frames"])
+def test_a_drawing_hook_that_spins_leaves_the_pages_undrawn_and_says_so(twentyone, finished, hook, capsys):
+    from codecup.site.drawing import Drawing, frames_of
+
+    game = spinning(twentyone, hook)
+    got = frames_of(game, finished, Drawing.of(game))
+    assert got == f"the twentyone plugin's {hook} ran 0.2 s {NEVER_ENDS}"
+    assert got in capsys.readouterr().err
+
+
+def test_a_live_drawing_that_spins_is_dropped_and_the_game_goes_on(twentyone, finished, capsys):
+    from codecup.cli.play import LiveView
+
+    view = LiveView(spinning(twentyone, "render_text"), quiet=False)
+    view.draw(finished.match)
+    assert not view.drawn
+    assert f"the twentyone plugin's render_text ran 0.2 s {NEVER_ENDS}: positions are not drawn" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize("hook", ["check_setup", "extra_problems", "replay_state"])
+def test_verify_says_the_plugin_never_ends_where_its_code_spins(twentyone, finished, hook):
+    from codecup.verify import verdict
+
+    game = spinning(twentyone, hook)
+    if hook == "extra_problems":  # asked only of a record whose extra data differ from the replay's
+        finished = attrs.evolve(finished, extra={**finished.extra, "changed": 1})
+    failure = verdict(game, finished).plugin_failure
+    who = "rules" if hook == "replay_state" else hook
+    assert failure is not None and f"its {who} ran 0.2 s {NEVER_ENDS}" in failure, failure

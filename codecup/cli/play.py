@@ -24,9 +24,10 @@ from codecup.cli.tournament import add_clock_mode_option, add_limit_options, lim
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.drive import new_seat_key
-from codecup.errors import CodecupError, ConfigError, where
+from codecup.errors import CodecupError, ConfigError, how_failed
 from codecup.game import Game, notes_of, run_notes_of
 from codecup.hookspecs import hookimpl
+from codecup.overrun import bounded
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.reading import read_file
 from codecup.record import MAX_RECORD, MatchInfo, Record
@@ -78,11 +79,13 @@ class LiveView:
             return
         name = self.game.info.name
         try:
-            text = self.game.render_text(match.setup, match.variant, self.moves)
+            text = bounded(
+                "its render_text", lambda: self.game.render_text(match.setup, match.variant, self.moves)
+            )
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
-            why = f"raised {where(exc)}"
+            why = how_failed(exc)
         else:
             if isinstance(text, str):
                 print(text)
@@ -233,11 +236,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"record written to {args.record}")
     if args.svg:
         try:
-            drawn = game.render_svg(match.setup, match.variant, record.move_texts)
+            drawn = bounded(
+                "its render_svg", lambda: game.render_svg(match.setup, match.variant, record.move_texts)
+            )
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # the plugin's drawing (sys.exit() too): the game and its record stand
-            why = f"the {game.info.name} plugin's render_svg raised {where(exc)}"
+            why = f"the {game.info.name} plugin's render_svg {how_failed(exc)}"
             raise CodecupError(f"--svg: {why}") from exc
         if not isinstance(drawn, str):
             why = f"the {game.info.name} plugin's render_svg gave {short(drawn)}, not text (a str)"

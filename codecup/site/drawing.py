@@ -16,8 +16,9 @@ from typing import Any
 import attrs
 
 from codecup.checked import json_problem, short
-from codecup.errors import PASS_THROUGH, where
+from codecup.errors import PASS_THROUGH, how_failed
 from codecup.game import Game
+from codecup.overrun import bounded
 from codecup.plugins import say_once
 from codecup.record import Record
 
@@ -34,11 +35,11 @@ class Drawing:
         """The game's script, checked (a failure is said once, on stderr)."""
         name = game.info.name
         try:
-            script = game.view_script()
+            script = bounded("its view_script", game.view_script)
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
-            why = f"the {name} plugin's view_script raised {where(exc)}"
+            why = f"the {name} plugin's view_script {how_failed(exc)}"
         else:
             if script is None or isinstance(script, str):
                 return cls(script)
@@ -61,11 +62,11 @@ def frames_of(game: Game, record: Record, drawing: Drawing) -> list[Any] | str:
     m, moves = record.match, record.move_texts
     name = game.info.name
     try:
-        frames = game.view_frames(m.setup, m.variant, moves)
+        frames = bounded("its view_frames", lambda: game.view_frames(m.setup, m.variant, moves))
     except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() too: the plugin's failure
-        why = f"the {name} plugin's view_frames raised {where(exc)}"
+        why = f"the {name} plugin's view_frames {how_failed(exc)}"
     else:
         problem = _frames_problem(frames, len(moves) + 1, json=drawing.script is not None)
         if problem is None:

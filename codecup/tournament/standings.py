@@ -19,8 +19,9 @@ import attrs
 
 from codecup.checked import is_number, short
 from codecup.dialogue import Termination
-from codecup.errors import PASS_THROUGH, where
+from codecup.errors import PASS_THROUGH, how_failed
 from codecup.game import Game, Standing
+from codecup.overrun import bounded
 from codecup.plugins import say_once
 from codecup.record import Record
 from codecup.terminal import columns, pad
@@ -230,7 +231,9 @@ def ranking_keys(game: Game, standings: Mapping[str, Standing]) -> dict[str, tup
     """Each player's ``game.standing_key``; the default key for all where the plugin's raises or
     gives something that is not a tuple of finite numbers (said once, on stderr, naming it)."""
     try:
-        keys = {name: game.standing_key(s) for name, s in standings.items()}
+        keys = bounded(
+            "its standing_key", lambda: {name: game.standing_key(s) for name, s in standings.items()}
+        )
         bad = next((k for k in keys.values() if not _is_key(k)), None)
         if bad is None:
             return {name: tuple(float(x) for x in key) for name, key in keys.items()}
@@ -238,7 +241,7 @@ def ranking_keys(game: Game, standings: Mapping[str, Standing]) -> dict[str, tup
     except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() too: the plugin's failure
-        why = f"raised {where(exc)}"
+        why = how_failed(exc)
     say_once(
         f"codecup: the {game.info.name} plugin's standing_key {why}:"
         " the standings rank by points, then score, then fewer irregular losses"
