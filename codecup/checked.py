@@ -94,10 +94,24 @@ def checked_outcome(outcome: Outcome, seats: int) -> Outcome:
 
 
 def checked_text(value: object, what: str) -> str:
-    """``value`` when it is a str; else :class:`GameBugError` saying ``what`` gave what."""
+    """``value`` when it is a str that UTF-8 encodes; else :class:`GameBugError` saying ``what``
+    gave what."""
     if not isinstance(value, str):
         raise GameBugError(f"{what} gave {short(value)}, not text (a str)")
+    if (why := unencodable(value)) is not None:
+        raise GameBugError(f"{what} gave {short(value)}: {why}")
     return value
+
+
+def unencodable(text: str) -> str | None:
+    """Why UTF-8 cannot encode ``text`` (a lone surrogate: what a plugin's decoding with
+    ``surrogateescape`` leaves of a byte that is not UTF-8), or None. A bot's line must be
+    encoded: such text sent to a bot was "the referee failed", a bug of codecup."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"it holds {text[exc.start]!r}, which UTF-8 cannot encode (a lone surrogate)"
+    return None
 
 
 def checked_dialogue(make: Callable[[], object]) -> Dialogue:

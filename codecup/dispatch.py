@@ -14,7 +14,7 @@ import functools
 from collections.abc import Coroutine
 from typing import Any, Protocol, TypeVar
 
-from codecup.checked import checked_outcome, is_number, short
+from codecup.checked import checked_outcome, is_number, short, unencodable
 from codecup.dialogue import Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
 from codecup.errors import ConfigError, GameBugError, where
 from codecup.overrun import bounded
@@ -130,6 +130,8 @@ def _request_problem(request: object, count: int) -> str | None:
         return f"{short(text)} is not text (a str)"
     if "\n" in text or "\r" in text:
         return "a line holds a line break"
+    if (why := unencodable(text)) is not None:
+        return why
     if isinstance(request, Receive) and request.grace is not None:
         if not is_number(request.grace):
             return f"its grace {short(request.grace)} is not a number of seconds"

@@ -1,4 +1,5 @@
-"""Typed reads of a parsed JSON document, each mistake named by where it is.
+"""Typed reads of a parsed JSON document, each mistake named by where it is; and JSON text that
+any text gives (:func:`text_of`).
 
 A record read back from disk may have been edited by hand or written by another tool. Each
 accessor checks one value's JSON type and raises :class:`~codecup.errors.RecordError` with
@@ -8,6 +9,7 @@ not what went wrong inside Python.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -15,6 +17,17 @@ from typing import Any
 from codecup.errors import RecordError
 
 _MISSING: Any = object()
+
+
+def text_of(value: Any, *, indent: int | None = None) -> str:
+    """``value`` as JSON text, non-ASCII text as itself, that encodes to UTF-8 whatever text it
+    holds. A path or command line with a byte that is not UTF-8 (Linux allows them: ``bot\xff``)
+    reaches Python as a lone surrogate (``\udcff``), which UTF-8 cannot encode: a red team's
+    tournament played such a game and then failed to log it, for good. Here a lone surrogate is
+    written as JSON's escape of it, which reads back as the same text."""
+    separators = (",", ":") if indent is None else None
+    text = json.dumps(value, ensure_ascii=False, indent=indent, separators=separators)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def kind(value: Any) -> str:

@@ -6,7 +6,10 @@ The schema is documented in ``docs/record-schema.md``; bump
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -166,12 +169,26 @@ class Record:
         }
 
     def dumps(self) -> str:
-        """The record as one line of JSON."""
-        return json.dumps(self.to_json(), separators=(",", ":"), ensure_ascii=False)
+        """The record as one line of JSON (:func:`~codecup.jsonfields.text_of`)."""
+        return jf.text_of(self.to_json())
 
     def write(self, path: Path) -> None:
-        """Write the record as indented JSON."""
-        path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", "utf-8")
+        """Write the record as indented JSON, through a new file beside it: a record already there
+        stays whole until the new one is (a full disk left half of one, not JSON)."""
+        path = path.resolve() if path.is_symlink() else path  # written through, as before
+        text = jf.text_of(self.to_json(), indent=1) + "\n"
+        handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            if exc.filename is None:  # a write's error: name the file it was for
+                raise type(exc)(exc.errno, exc.strerror, str(path)) from exc
+            raise
 
     @classmethod
     def from_json(cls, doc: Any) -> Record:

@@ -144,8 +144,11 @@ def test_an_outcome_that_is_not_one_score_and_end_per_seat_is_a_referee_error(tw
         (Receive(-1), "its seat -1 is not one of the 2 seats"),
         (Played(0, None), "None is not text (a str)"),
         (Send(1, "a\nb"), "a line holds a line break"),
+        # what decoding with surrogateescape leaves of a byte that is not UTF-8: "the referee failed"
+        (Send(1, "a\udcff"), "it holds '\\udcff', which UTF-8 cannot encode (a lone surrogate)"),
+        (Played(0, "1\ud800"), "it holds '\\ud800', which UTF-8 cannot encode (a lone surrogate)"),
     ],
-    ids=["int-line", "seat-2", "seat-minus-1", "move-none", "two-lines"],
+    ids=["int-line", "seat-2", "seat-minus-1", "move-none", "two-lines", "surrogate-line", "surrogate-move"],
 )
 def test_a_request_the_framework_cannot_carry_out_is_a_referee_error(twentyone, request_, fragment):
     """An int sent as a line was seat 0's crash with in-process bots, and a bug of codecup with

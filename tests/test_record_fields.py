@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from codecup import jsonfields as jf
 from codecup.cli import main
 from codecup.errors import ConfigError, RecordError, SetupError
 from codecup.plugins import load_games
@@ -222,3 +223,35 @@ def test_verify_shows_a_changed_end_message_and_cuts_a_huge_problem(doc, tmp_pat
     out = capsys.readouterr().out
     assert "    termination: rules give ['', ''], record says ['hacked', '']\n" in out
     assert len(out) < 3000 and "characters) ..." in out, out[:300]
+
+
+@pytest.mark.parametrize("indent", [None, 1])
+def test_json_text_of_any_text_encodes_and_reads_back_as_it_was(indent):
+    """A lone surrogate (a path's byte that is not UTF-8: ``bot\\xff.py``) made the record and the
+    results log fail to write after the game was played."""
+    value = {"k\udc80": ["a\udcffb", "a\\\udcff", "é", "\U0001f600", "x\\"], "n": 1}
+    text = jf.text_of(value, indent=indent)
+    text.encode("utf-8")
+    assert json.loads(text) == value
+    assert "é" in text and "\U0001f600" in text  # other text as itself, not escaped
+
+
+def test_a_record_that_cannot_be_written_leaves_the_one_there_whole_and_names_it(doc, tmp_path, monkeypatch):
+    """`play --record` over a record on a full disk left a fragment of 4 KiB that was not JSON."""
+    import errno
+    import os
+
+    record = Record.from_json(doc)
+    path = tmp_path / "game.json"
+    record.write(path)
+    before = path.read_bytes()
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(OSError) as caught:
+        record.write(path)
+    assert caught.value.filename == str(path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left

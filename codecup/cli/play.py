@@ -247,6 +247,6 @@ def run(args: argparse.Namespace) -> int:
         if not isinstance(drawn, str):
             why = f"the {game.info.name} plugin's render_svg gave {short(drawn)}, not text (a str)"
             raise CodecupError(f"--svg: {why}")
-        args.svg.write_text(drawn, "utf-8")
+        args.svg.write_text(drawn, "utf-8", errors="backslashreplace")
         print(f"final position drawn in {args.svg}")
     return 0

@@ -31,7 +31,7 @@ def _asset(name: str) -> str:
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file, so a reader never sees half a page."""
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, "utf-8")
+    tmp.write_text(text, "utf-8", errors="backslashreplace")  # a lone surrogate (a path's byte): \udcff
     os.replace(tmp, path)
 
 

@@ -97,14 +97,17 @@ class ResultsLog:
         """Write one finished game durably; only then does it count."""
         if game_id in self.records:
             raise ValueError(f"game {game_id} is already in the log")
-        line = json.dumps(
-            {"id": game_id, "record": record.to_json()}, separators=(",", ":"), ensure_ascii=False
-        )
+        line = jf.text_of({"id": game_id, "record": record.to_json()})
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as f:
-            f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(line + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as exc:
+            if exc.filename is None:  # a write's error (a full disk): name the file it was for
+                raise type(exc)(exc.errno, exc.strerror, str(self.path)) from exc
+            raise
         self.records[game_id] = record
 
 

@@ -522,6 +522,6 @@ def remove_results(out: Path) -> None:
 
 def write_results(out: Path, result: TournamentResult) -> None:
     """standings.txt, standings.json (docs/standings-schema.md) and standings.csv."""
-    (out / "standings.txt").write_text(result.summary() + "\n", "utf-8")
+    (out / "standings.txt").write_text(result.summary() + "\n", "utf-8", errors="backslashreplace")
     (out / "standings.json").write_text(json.dumps(result.to_json(), indent=1) + "\n", "utf-8")
-    (out / "standings.csv").write_text(result.standings.csv(), "utf-8")
+    (out / "standings.csv").write_text(result.standings.csv(), "utf-8", errors="backslashreplace")

@@ -162,6 +162,32 @@ def test_faults_are_counted(play_tournament, tiny_pm, tmp_path):
     assert result.standings.order == ["good", "crash"]
 
 
+def test_a_path_holding_a_byte_that_is_not_utf8_is_logged_and_resumed(play_tournament, tiny_game, tmp_path):
+    """Linux allows any byte but / and NUL in a name: a red team's tournament played a game of a
+    player in such a folder, then failed to log it (UnicodeEncodeError), and every run again."""
+    import os
+    import sys
+
+    from codecup.verify import verify_record
+    from tests.support import HOSTILE
+
+    folder = tmp_path / os.fsdecode(b"k\xff")
+    folder.mkdir()
+    command = (sys.executable, str(HOSTILE / "crash.py"))
+    players = (PlayerInfo("odd", command=command, directory=str(folder)), PlayerInfo("good", bot="perfect"))
+    out = tmp_path / "out"
+    result = play_tournament(players, out)
+    assert result.played == 2
+    log = ResultsLog.open(out / LOG_NAME)
+    try:
+        for record in log.records.values():
+            assert str(folder) in [p.directory for p in record.match.players]
+            assert verify_record(tiny_game, record) == []
+    finally:
+        log.close()
+    assert play_tournament(players, out).played == 0  # read back as it was: nothing played again
+
+
 def test_a_dead_worker_stops_the_run_with_a_clear_error(tiny_pm, tiny_game, bots, tmp_path):
     import concurrent.futures
 
