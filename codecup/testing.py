@@ -149,7 +149,8 @@ def check_record_round_trip(game: Game, seed: int) -> None:
         again = Record.loads(record.dumps())
         assert again.to_json() == record.to_json(), "the record does not survive JSON"
         assert Record.loads(again.dumps()) == again
-        assert verify_record(game, again) == [], verify_record(game, again)
+        problems = verify_record(game, again)
+        assert problems == [], problems
         moves = record.move_texts
         for ply in (0, len(moves) // 2, len(moves)):
             assert isinstance(game.render_text(record.match.setup, variant.name, moves[:ply]), str)
@@ -173,7 +174,8 @@ def check_builtin_bots(game: Game, seed: int = 3) -> None:
             said = f"bot {bot!r} in seat {seat}: {end.kind.value}: {end.message}"
             assert end.kind is Termination.NORMAL, said
             _normal(record)
-            assert verify_record(game, record) == [], verify_record(game, record)
+            problems = verify_record(game, record)
+            assert problems == [], problems
 
 
 def check_same_seed_same_game(game: Game, seed: int = 7) -> None:
@@ -195,7 +197,8 @@ def check_program(game: Game, program: Sequence[str] | None = None, seed: int = 
     players = [PlayerInfo("program", command=tuple(argv)), PlayerInfo("bot", bot="random")]
     record = play(game, seed, game.info.default_variant.name, players)
     _normal(record)
-    assert verify_record(game, record) == [], verify_record(game, record)
+    problems = verify_record(game, record)
+    assert problems == [], problems
 
 
 def check_tampered_records(game: Game, seed: int = 1) -> None:

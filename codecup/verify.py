@@ -83,6 +83,12 @@ class _PluginFailed(Exception):
     """The game plugin's own code failed while a record was checked (why, in a few words)."""
 
 
+AGAIN = 2
+"""How many more times a record that does not verify is replayed: replays that differ are the
+plugin's failure (its referee or rules not deterministic: random scores were "DOES NOT VERIFY",
+blamed on the record), not the record's."""
+
+
 def verdict(game: Game, record: Record) -> Verdict:
     """The record checked against its replay: its problems, or the plugin's failure at checking it
     (its code raising, or giving what the framework cannot use), told apart from the record's.
@@ -91,7 +97,11 @@ def verdict(game: Game, record: Record) -> Verdict:
     is no record of it: :class:`~codecup.errors.RecordError`.
     """
     try:
-        return Verdict(tuple(_problems(game, record)))
+        problems = tuple(_problems(game, record))
+        for _ in range(AGAIN):
+            if problems and tuple(_problems(game, record)) != problems:
+                raise _PluginFailed("its replays of one record differ: its code is not deterministic")
+        return Verdict(problems)
     except _PluginFailed as exc:
         failure = (
             f"the {game.info.name} plugin failed while replaying it: {exc} "

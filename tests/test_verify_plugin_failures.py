@@ -9,7 +9,9 @@ status 3 (2: a file not readable, 1: a record that does not verify).
 from __future__ import annotations
 
 import asyncio
+import itertools
 
+import attrs
 import pytest
 
 from codecup.cli import main
@@ -96,3 +98,21 @@ def test_verify_says_it_in_one_line_with_a_status_of_its_own(
     out = capsys.readouterr().out
     said = f"{SAID}its extra_problems gave 'oops', not a list of lines of text{NOT_THE_RECORD}"
     assert out.splitlines() == [f"{path}: NOT CHECKED: {said}"]
+
+
+def test_points_that_differ_from_one_replay_to_the_next_are_the_plugins_fault(tiny_game, record, monkeypatch):
+    """A red team's referee with random final scores was "DOES NOT VERIFY" (exit status 1): the
+    record blamed for the plugin's randomness."""
+    calls = itertools.count()
+    monkeypatch.setattr(type(tiny_game), "points", lambda self, outcome, variant: (float(next(calls)), 0.0))
+    found = verdict(tiny_game, record)
+    assert found.problems == ()
+    assert found.plugin_failure == (
+        f"{SAID}its replays of one record differ: its code is not deterministic{NOT_THE_RECORD}"
+    )
+
+
+def test_a_changed_record_of_a_deterministic_game_still_does_not_verify(tiny_game, record):
+    changed = attrs.evolve(record, result=attrs.evolve(record.result, points=(7.0, 7.0)))
+    found = verdict(tiny_game, changed)
+    assert found.plugin_failure is None and found.problems
