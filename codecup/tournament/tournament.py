@@ -370,9 +370,19 @@ def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: P
                 else f"{_kind(m.game, m.variant, m.clock, m.clock_mode)}, this one "
                 f"{_kind(spec.game, spec.variant, spec.clock, spec.clock_mode)}"
             )
+            moved = (
+                same_game
+                and stranger is not None
+                and _changed_fields(stranger, spec.players) == ["directory"]
+            )
+            advice = (
+                "its players' folders have moved: move them back to resume it (a game's record names"
+                " its players' folders), or use another --out folder"
+                if moved
+                else "use another --out folder"
+            )
             raise ConfigError(
-                f"{out / LOG_NAME} holds game {game_id} of a different tournament ({why}): "
-                "use another --out folder"
+                f"{out / LOG_NAME} holds game {game_id} of a different tournament ({why}): {advice}"
             )
 
 
@@ -381,14 +391,23 @@ def _changed(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> str:
     now = next((p for p in players if p.name == logged.name), None)
     if now is None:
         return f"player {logged.name!r} is not in this players list"
-    fields = [
-        f.name for f in attrs.fields(PlayerInfo) if f.eq and getattr(logged, f.name) != getattr(now, f.name)
-    ]
+    fields = _changed_fields(logged, players)
     said = "; ".join(
         f"its {field} was {_shown(getattr(logged, field))}, now {_shown(getattr(now, field))}"
         for field in fields
     )
     return f"player {logged.name!r} is not as it is now in this players list: {said}"
+
+
+def _changed_fields(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> list[str]:
+    """The fields in which a player of a logged game differs from the players list's player of
+    that name (none where there is no such player)."""
+    now = next((p for p in players if p.name == logged.name), None)
+    if now is None:
+        return []
+    return [
+        f.name for f in attrs.fields(PlayerInfo) if f.eq and getattr(logged, f.name) != getattr(now, f.name)
+    ]
 
 
 def _shown(value: object) -> str:

@@ -264,3 +264,18 @@ def test_resume_says_which_field_of_a_player_changed(play_tournament, bots, tmp_
     ) in str(caught.value)
     with pytest.raises(ConfigError, match=r"\(player 'r1' is not in this players list\)"):
         play_tournament((attrs.evolve(bots[0], name="r9"), bots[1]), tmp_path)
+    assert str(caught.value).endswith("): use another --out folder")
+
+
+def test_resume_of_a_moved_contest_folder_says_what_moved(play_tournament, bots, tmp_path):
+    """A red team moved a stopped contest's folder (players file, bots and results together): the
+    run said only "use another --out folder", which throws every finished game away."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    play_tournament((attrs.evolve(bots[0], directory=str(tmp_path / "a")), bots[1]), tmp_path)
+    with pytest.raises(ConfigError) as caught:
+        play_tournament((attrs.evolve(bots[0], directory=str(tmp_path / "b")), bots[1]), tmp_path)
+    assert str(caught.value).endswith(
+        "): its players' folders have moved: move them back to resume it (a game's record names its"
+        " players' folders), or use another --out folder"
+    )
