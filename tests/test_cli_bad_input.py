@@ -1278,3 +1278,13 @@ def test_a_words_dat_link_into_a_hidden_folder_nested_in_its_own_is_said_to_be_p
     notes = provided_notes(game, variant, [player], [str(tmp_path / "a" / "private")])
     assert notes == ["words.dat provided to a (its own is a link out of its folder or into a hidden one)"]
     assert provided_notes(game, variant, [player]) == ["a plays with its own words.dat, not the game's"]
+
+
+def test_an_executor_from_the_file_is_named_as_the_files(tmp_path, capsys):
+    """It was said as `--executor 'dask://'`, an option the user never gave."""
+    path = tmp_path / "t.yml"
+    path.write_text('executor: "dask://"\n' + TWO)
+    one_line_error(
+        capsys, ["tournament", path], f"{path}: option 'executor' 'dask://': expected dask://HOST:PORT"
+    )
+    assert not (tmp_path / "tournament-results").exists() and not Path("tournament-results").exists()

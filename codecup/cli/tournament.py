@@ -312,6 +312,8 @@ def run(args: argparse.Namespace) -> int:
                 f"{args.file}: player {player.name!r}: its program needs {found.said()}, a folder hidden"
                 " from the bots: hide another folder"
             )
+    if args.executor is None and "executor" in opts:  # said here, naming the file it is in
+        ex.parse_executor(opts["executor"], option=f"{args.file}: option 'executor'")
     created = first_missing(out)
     said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"
     not_a_players_folder(out, spec.players, said)

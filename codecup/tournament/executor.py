@@ -558,16 +558,17 @@ def _host_ok(host: str) -> bool:
     return not any(c in host for c in ":[]/ ")
 
 
-def parse_executor(spec: str | None) -> str | None:
-    """Check ``--executor``: ``local`` (or nothing), or ``dask://HOST:PORT``; the Dask address."""
+def parse_executor(spec: str | None, option: str = "--executor") -> str | None:
+    """Check ``--executor`` (or where ``option`` says it was given): ``local`` (or nothing), or
+    ``dask://HOST:PORT``; the Dask address."""
     if spec in (None, "", "local"):
         return None
     if spec.startswith("dask://"):
         rest = spec.removeprefix("dask://")
         host, _, port = rest.rpartition(":")
         if not host or not port.isdigit() or not 0 < int(port) < 65536 or not _host_ok(host):
-            raise ConfigError(f"--executor {spec!r}: expected dask://HOST:PORT (IPv6 in brackets: [::1])")
+            raise ConfigError(f"{option} {spec!r}: expected dask://HOST:PORT (IPv6 in brackets: [::1])")
         return f"tcp://{rest}"
     if spec.startswith(("tcp://", "tls://", "inproc://")):
         return spec
-    raise ConfigError(f"unknown executor {spec!r} (use local or dask://HOST:PORT)")
+    raise ConfigError(f"{option}: unknown executor {spec!r} (use local or dask://HOST:PORT)")

@@ -291,7 +291,8 @@ def parse_players(
     if not isinstance(entries, list):
         raise PlayersFileError(f"{where}: expected a list of players")
     if folder.chosen and not folder.path.is_dir():
-        raise PlayersFileError(f"{where}: base folder {folder.path} does not exist")
+        how = "is not a folder" if folder.path.exists() else "does not exist"
+        raise PlayersFileError(f"{where}: base folder {folder.path} {how}")
     players = tuple(parse_player(entry, i, folder, where) for i, entry in enumerate(entries))
     seen: set[str] = set()
     for p in players:

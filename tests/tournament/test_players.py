@@ -97,6 +97,12 @@ def test_base_in_the_file_is_relative_to_the_file_and_base_option_wins(tmp_path)
     write(tmp_path, "base: ../nowhere\n" + text, "conf/players.yml")
     with pytest.raises(PlayersFileError, match=r"base folder .*nowhere does not exist"):
         read_players(path)
+    (tmp_path / "afile").write_text("")
+    write(tmp_path, "base: ../afile\n" + text, "conf/players.yml")
+    with pytest.raises(
+        PlayersFileError, match=r"base folder .*afile is not a folder$"
+    ):  # not "does not exist"
+        read_players(path)
     with pytest.raises(PlayersFileError, match=r"--base .*: no such folder"):
         read_players(path, tmp_path / "nowhere")
 
