@@ -94,6 +94,14 @@ class IllegalMoveError(MoveError):
     """The move is well formed but against the rules in this position."""
 
 
+def hook_failure(hook: str, exc: BaseException) -> str:
+    """``HOOK raised TypeName: message``, or for one that never returned, what
+    :class:`NeverEndsError` says of it (``HOOK ran 30 s of processor time ...``)."""
+    if isinstance(exc, NeverEndsError):
+        return f"{hook} {exc.how}"
+    return f"{hook} raised {type(exc).__name__}: {exc}"
+
+
 def how_failed(exc: BaseException) -> str:
     """How a hook of a plugin failed, after its name: ``raised TypeName: message (at file:LINE)``,
     or, for one that never returned, what :class:`NeverEndsError` says."""

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 import pluggy
 
-from codecup.errors import PASS_THROUGH
+from codecup.errors import PASS_THROUGH, hook_failure
 from codecup.overrun import bounded
 from codecup.plugins import CodecupPluginManager, is_muted, mute_match_hooks
 
@@ -42,4 +42,4 @@ class Observers:
             except BaseException as exc:  # sys.exit() too: the run goes on
                 if not (isinstance(self.pm, CodecupPluginManager) and name in self.pm.installed):
                     raise
-                mute_match_hooks(name, f"{hook} raised {type(exc).__name__}: {exc}")
+                mute_match_hooks(name, hook_failure(hook, exc))

@@ -22,7 +22,7 @@ import pluggy
 
 from codecup import hookspecs
 from codecup.checked import short
-from codecup.errors import PASS_THROUGH, PluginError, UnknownGameError
+from codecup.errors import PASS_THROUGH, NeverEndsError, PluginError, UnknownGameError, hook_failure
 from codecup.game import Game, game_problems
 from codecup.overrun import bounded
 
@@ -217,7 +217,8 @@ def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object
     except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() as it is imported too: its failure, not the command's end
-        pm.skip(object(), ep.name, f"cannot import {ep.value}: {type(exc).__name__}: {exc}")
+        why = str(exc) if isinstance(exc, NeverEndsError) else f"{type(exc).__name__}: {exc}"
+        pm.skip(object(), ep.name, f"cannot import {ep.value}: {why}")
         return None
     return plugin
 
@@ -242,7 +243,7 @@ def gather(
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure, not the command's end
-            problem = f"{hook} raised {type(exc).__name__}: {exc}"
+            problem = hook_failure(hook, exc)
         else:
             problem = _registered_problem(hook, kind, got, returned, check)
         if problem:
