@@ -53,8 +53,17 @@ def test_a_referee_in_another_pid_namespace_leaves_a_live_games_cgroups_alone(fu
 
 HOLDER = """\
 import fcntl, os, sys
-fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)
-fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+path = sys.argv[1]
+while True:  # as codecup.owner.hold: another referee of the machine may take it for a dead one's
+    os.makedirs(path, exist_ok=True)
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    try:
+        if os.stat(path).st_ino == os.fstat(fd).st_ino:
+            break
+    except FileNotFoundError:
+        pass
+    os.close(fd)
 print("held", flush=True)
 sys.stdin.read()
 """
@@ -79,13 +88,12 @@ def test_another_referees_cgroups_stay_while_it_holds_its_lock_in_that_hierarchy
     parent.mkdir(exist_ok=True)
     foreign = "999999.0badf00d"  # a pid no process has here, as another pid namespace's looks
     lock, bots = parent / foreign, parent / f"{foreign}-1"
-    lock.mkdir()
-    bots.mkdir()
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLDER, str(lock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        bots.mkdir()  # once the lock is held: the machine's other referees leave it alone from then on
         cgroup.remove_stale(where)
         assert lock.is_dir() and bots.is_dir()
     finally:
