@@ -27,7 +27,7 @@ from codecup.record import Record
 from codecup.site import build_site, write_assets, write_atomic, write_game_page
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
-from codecup.tournament.tournament import TournamentResult, TournamentSpec, format_standings
+from codecup.tournament.tournament import TournamentResult, TournamentSpec, counted, format_standings
 
 
 class Cancellable(Protocol):
@@ -131,7 +131,7 @@ class LiveSite:
         from codecup.site.pages import LiveState, index_page
 
         games = list(self.games.values())
-        records = [r for _, r in games]
+        records = counted(r for _, r in games)  # as the final standings: no referee errors
         standings = format_standings(self.game, self.spec, records)
         ratings = bradley_terry(self.spec.names, records) if records else []
         faults = sum(any(e.kind is not Termination.NORMAL for e in r.result.termination) for r in records)

@@ -21,6 +21,7 @@ from codecup.record import FAULT, Record
 from codecup.site import figures
 from codecup.site.clocks import clock_left_after_moves
 from codecup.site.drawing import Drawing, frames_of
+from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.ratings import Rating, signed
 from codecup.tournament.schedule import MAX_REPLAYS, ScheduledGame, knockout_matches
 from codecup.tournament.standings import Standings
@@ -119,6 +120,7 @@ def index_page(
         clock_mode="/".join(modes),
         live=live,
         done=len(games),
+        referee_errors=sum(is_referee_error(r) for _, r in games),
         total=max(total or 0, len(games)),
         standings=standings,
         ratings={r.player: r for r in ratings},

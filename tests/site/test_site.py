@@ -371,6 +371,37 @@ def test_a_live_index_behind_the_games_is_written_by_a_timer_and_a_stopped_run_s
     assert (tmp_path / "index.html").read_text() == index
 
 
+def standings_rows(html: str) -> list[list[str]]:
+    """The cells of the index's standings table, a list per player."""
+    table = html[html.index('<table id="standings">') :]
+    table = table[: table.index("</table>")]
+    rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]
+    cells = [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S) for row in rows]
+    return [[re.sub("<[^>]+>", "", c).strip() for c in row] for row in cells]
+
+
+def test_a_live_index_leaves_referee_errors_out_of_the_standings_as_the_final_one_does(site, tmp_path):
+    """A referee error counted on the live and the stopped index as a drawn game with a fault of
+    both players (and in the ratings), while the final standings leave it out."""
+    from codecup.site.live import LiveSite
+    from codecup.tournament.dispatch import referee_error_record
+
+    _, game, result = site
+    (g1, r1), (g2, r2) = result.games[:2]
+    dead = referee_error_record(r1.match, "the referee process was killed by SIGKILL")
+    live = LiveSite(tmp_path, game, result.spec, clock=lambda: 0.0)
+    live.add(g1, dead)
+    live.add(g2, r2)
+    live.stopped()
+    index = (tmp_path / "index.html").read_text()
+    assert "Stopped at" in index and "2 of" in index and "with a fault" not in index
+    assert "1 referee error (no fault of either player, left out of the standings and ratings)" in index
+    rows = standings_rows(index)
+    assert {row[1]: row[2] for row in rows} == {"alpha": "1", "beta": "1"}  # games: the one played
+    assert {row[-1] for row in rows} == {""}  # no fault
+    assert [row[4] for row in rows] == ["0", "0"]  # drawn: none (the game played was won)
+
+
 def test_demo_index_links_each_game_and_escapes(site, tmp_path):
     import attrs
 
