@@ -21,6 +21,7 @@ from codecup.record import FAULT, Record
 from codecup.site import figures
 from codecup.site.clocks import clock_left_after_moves
 from codecup.site.drawing import Drawing, frames_of
+from codecup.terminal import log_lines, printable
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.ratings import Rating, signed
 from codecup.tournament.schedule import MAX_REPLAYS, ScheduledGame, knockout_matches
@@ -195,7 +196,8 @@ def end_note(game: Game, record: Record) -> str:
             continue
         who = f"{_seat_name(game, seat)} ({record.match.players[seat].name})"
         notes.append(
-            f"{who} {ENDED.get(end.kind, end.kind.value)}" + (f": {end.message}" if end.message else "")
+            f"{who} {ENDED.get(end.kind, end.kind.value)}"
+            + (f": {printable(end.message)}" if end.message else "")
         )
     return "; ".join(notes)
 
@@ -232,8 +234,8 @@ def _logs(game: Game, record: Record) -> list[dict[str, Any]]:
     for seat, text in enumerate(record.logs):
         if not text:
             continue
-        lines = text.splitlines()
-        shown = lines[-LOG_LINES:]
+        lines = log_lines(text)  # at line feeds only, as the terminal shows them
+        shown = [printable(line) for line in lines[-LOG_LINES:]]  # a NUL or ESC visible, not raw
         body = "\n".join(shown)
         if len(body) > LOG_CHARS:
             body = "…" + body[-LOG_CHARS:]
@@ -254,7 +256,7 @@ def _logs(game: Game, record: Record) -> list[dict[str, Any]]:
 
 
 def _ended(end: SeatEnd) -> str:
-    return end.kind.value + (f": {end.message}" if end.message else "")
+    return end.kind.value + (f": {printable(end.message)}" if end.message else "")
 
 
 def game_page(game: Game, game_id: str, record: Record) -> str:
@@ -283,7 +285,7 @@ def game_page(game: Game, game_id: str, record: Record) -> str:
             }
         )
     faults = [
-        f"{_seat_name(game, t.seat)} ({m.players[t.seat].name}): {t.kind or 'fault'} — {t.text}"
+        f"{_seat_name(game, t.seat)} ({m.players[t.seat].name}): {t.kind or 'fault'} — {printable(t.text)}"
         for t in record.transcript
         if t.dir == FAULT
     ]

@@ -105,6 +105,27 @@ def test_names_moves_and_stderr_are_escaped(site):
     assert "<script>alert" not in index and "&lt;script&gt;alert(1)&lt;/script&gt;" in index
 
 
+def test_control_characters_of_a_bot_show_escaped_on_its_page_as_on_the_terminal(site):
+    """A NUL or ESC in a bot's stderr or fault message reached the page raw (an HTML parse error);
+    U+2028 started a line of its own. The terminal shows them as escapes; so does the page."""
+    from codecup.site.pages import game_page
+
+    _, game, result = site
+    _, record = result.games[0]
+    crash = SeatEnd(Termination.CRASH, "died \x1b[31m red\x00")
+    bad = attrs.evolve(
+        record,
+        logs=("nul \x00 here \u2028 same line\r\nesc \x1b[31m\x7f", "tab\tkept"),
+        result=attrs.evolve(record.result, termination=(NORMAL, crash)),
+    )
+    html = game_page(game, "g", bad)
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028]", html)
+    assert "<pre>nul \\x00 here \\u2028 same line\nesc \\x1b[31m\\x7f</pre>" in html
+    assert "tab\tkept" in html and "standard error, 2 lines" in html
+    assert "crash: died \\x1b[31m red\\x00" in html
+    assert game_data(html)["end"].endswith("died \\x1b[31m red\\x00")
+
+
 def test_numbers_read_right():
     from codecup.site.figures import signed
     from codecup.site.pages import _num, _plural
