@@ -29,10 +29,18 @@ def _asset(name: str) -> str:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so a reader never sees half a page."""
+    """Write ``text`` to ``path`` through a temporary file, so a reader never sees half a page.
+
+    A ``path`` that cannot be replaced (a folder made there while the run went) is the error's
+    name, not the temporary file, which is removed.
+    """
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(text, "utf-8")
-    os.replace(tmp, path)
+    try:
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc
 
 
 def write_assets(out: Path, game: Game) -> None:

@@ -474,6 +474,17 @@ def test_a_long_fault_message_wraps_in_its_own_cell(game_pages, tmp_path):
     assert "td.ended { white-space: normal;" in css and "overflow-wrap: anywhere" in css
 
 
+def test_a_page_that_cannot_be_replaced_is_named_in_the_error(tmp_path):
+    """A page made a folder during a run: the error named the temporary file, left behind."""
+    from codecup.site import write_atomic
+
+    (tmp_path / "g.html").mkdir()
+    with pytest.raises(IsADirectoryError) as raised:
+        write_atomic(tmp_path / "g.html", "page")
+    assert raised.value.filename == str(tmp_path / "g.html")
+    assert [p.name for p in tmp_path.iterdir()] == ["g.html"]
+
+
 def test_a_live_site_that_cannot_be_written_does_not_stop_the_run(site, tmp_path, capsys):
     from codecup.site.live import LiveSite
 
