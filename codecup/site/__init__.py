@@ -90,6 +90,16 @@ def build_site(out: Path, game: Game, result: TournamentResult, written: Collect
     return index
 
 
+def write_stale_index(out: Path, game: Game) -> Path:
+    """Replace the index of the site in ``out`` by a page saying it is out of date: a run without
+    its site (``--no-site``) logged games that its standings leave out."""
+    from codecup.site.pages import render
+
+    index = out / "index.html"
+    write_atomic(index, render("stale.html", root="", title=game.info.title))
+    return index
+
+
 @attrs.frozen
 class DemoEntry:
     """One game's line on the demo's front page."""
@@ -126,4 +136,11 @@ def write_demo_index(out: Path, entries: Sequence[DemoEntry]) -> Path:
     return index
 
 
-__all__ = ["DemoEntry", "build_site", "write_assets", "write_demo_index", "write_game_page"]
+__all__ = [
+    "DemoEntry",
+    "build_site",
+    "write_assets",
+    "write_demo_index",
+    "write_game_page",
+    "write_stale_index",
+]

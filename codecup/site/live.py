@@ -8,6 +8,9 @@ saying the run is live and how far it is, and reloading itself in the
 browser. :meth:`LiveSite.stopped` leaves an index that says the run was
 stopped and how far it got; :meth:`LiveSite.finish` writes the final site,
 whose index no longer reloads.
+
+A run without its site (``--no-site``) has :class:`WithoutSite` instead: the index an earlier run
+left is marked out of date once this run logs a game it does not show.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import attrs
 from codecup.dialogue import Termination
 from codecup.game import Game
 from codecup.record import Record
-from codecup.site import build_site, write_assets, write_atomic, write_game_page
+from codecup.site import build_site, write_assets, write_atomic, write_game_page, write_stale_index
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, counted, format_standings
@@ -161,3 +164,31 @@ class LiveSite:
         with self._lock:
             self._end()
             return build_site(self.out, self.game, result, written=() if self._broken else self.games.keys())
+
+
+@attrs.define(eq=False)
+class WithoutSite:
+    """A run's callback when it writes no site: at the first game it logs, an index an earlier run
+    wrote into ``out`` is replaced by a page that says it is out of date (it went on saying
+    "Finished: 6 games" over a log of 12)."""
+
+    out: Path
+    game: Game
+    _told: bool = False
+
+    def add(self, g: ScheduledGame, record: Record) -> None:
+        """A game was logged: the first one marks an earlier site's index out of date."""
+        if self._told:
+            return
+        self._told = True
+        if not (self.out / "index.html").is_file():
+            return
+        try:
+            write_stale_index(self.out, self.game)
+        except OSError as exc:
+            print(f"codecup: warning: cannot mark the site in {self.out} out of date: {exc}", file=sys.stderr)
+
+    def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
+        """The games a resumed run found in its log: an earlier site showed them, or was marked."""
+
+    __call__ = add  # a tournament's on_record callback

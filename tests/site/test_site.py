@@ -423,6 +423,44 @@ def test_a_live_index_leaves_referee_errors_out_of_the_standings_as_the_final_on
     assert [row[4] for row in rows] == ["0", "0"]  # drawn: none (the game played was won)
 
 
+def test_a_run_without_its_site_marks_an_earlier_sites_index_out_of_date(site, tmp_path):
+    from codecup.site.live import WithoutSite
+
+    _, game, result = site
+    (g1, r1), (g2, r2) = result.games[:2]
+    told = WithoutSite(tmp_path, game)
+    told(g1, r1)  # no site here: none is written
+    assert list(tmp_path.iterdir()) == []
+
+    (tmp_path / "index.html").write_text("Finished: 2 games.")
+    told = WithoutSite(tmp_path, game)
+    told.logged([(g1, r1)])  # the games of the log: the earlier site showed them
+    assert (tmp_path / "index.html").read_text() == "Finished: 2 games."
+    told(g2, r2)  # a game it does not show
+    index = (tmp_path / "index.html").read_text()
+    assert "This site is out of date" in index and "Finished" not in index and "--no-site" in index
+
+
+def test_a_no_site_continuation_leaves_no_site_saying_it_was_all(tmp_path, capsys):
+    """`--rounds 2 --no-site` over a finished run left its index saying "Finished: 2 games" while
+    standings.json had 4."""
+    from codecup.cli import main
+
+    (tmp_path / "p.yml").write_text(
+        "game: pillars\nclock: 5\nseed: 1\nplayers:\n  - {name: a, command: 'bot:random'}\n"
+        "  - {name: b, command: 'bot:random'}\n"
+    )
+    argv = ["tournament", str(tmp_path / "p.yml"), "--out", str(tmp_path / "o"), "--quiet", "--jobs", "1"]
+    assert main(argv) == 0
+    assert "Finished: 2 games" in (tmp_path / "o" / "index.html").read_text()
+    assert main([*argv, "--no-site"]) == 0  # nothing new: the site shows every game still
+    assert "Finished: 2 games" in (tmp_path / "o" / "index.html").read_text()
+    assert main([*argv, "--rounds", "2", "--no-site"]) == 0
+    assert "This site is out of date" in (tmp_path / "o" / "index.html").read_text()
+    assert main([*argv, "--rounds", "2"]) == 0  # the same command with its site: all of it again
+    assert "Finished: 4 games" in (tmp_path / "o" / "index.html").read_text()
+
+
 def test_demo_index_links_each_game_and_escapes(site, tmp_path):
     import attrs
 
