@@ -30,6 +30,10 @@ from codecup.tournament.standings import Standings
 LOG_LINES = 200  # the last lines of a seat's stderr shown on its game page
 LOG_CHARS = 8_000  # and at most this much of it: escaped (up to 5 bytes a character), still small
 TEXT_SCRIPT = "text"  # the draw script of a game without its own: text frames
+CROSS_TABLE_MAX = 64
+"""Players beyond which the index has no cross-table: it grows as their square (1,000 players
+made a 10 MB page, rendered in 4 s at every rewrite of a live index), is wider than any screen,
+and is mostly empty in a knock-out or a Swiss tournament."""
 
 
 def _num(value: float) -> str:
@@ -124,6 +128,8 @@ def index_page(
         referee_errors=sum(is_referee_error(r) for _, r in games),
         total=max(total or 0, len(games)),
         standings=standings,
+        cross_table=len(standings.order) <= CROSS_TABLE_MAX,
+        cross_table_max=CROSS_TABLE_MAX,
         ratings={r.player: r for r in ratings},
         languages={p.name: shown_language(p.language) for p in spec.players if p.language},
         challenger_rows=standings.challenger_rows(),

@@ -461,6 +461,69 @@ def test_a_no_site_continuation_leaves_no_site_saying_it_was_all(tmp_path, capsy
     assert "Finished: 4 games" in (tmp_path / "o" / "index.html").read_text()
 
 
+def test_a_live_index_slow_to_write_is_written_less_often(site, tmp_path, monkeypatch):
+    """A 1,000-player knock-out's index took 5 s to write, every 5 s, on the thread that logs
+    games and starts new ones: the run played half its games. Now that thread spends at most
+    about a tenth of its time on it."""
+    import codecup.site.pages
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    now, timers, cost = [0.0], [], [2.0]
+    real = codecup.site.pages.index_page
+
+    def slow_index_page(*args, **kwargs):
+        now[0] += cost[0]
+        return real(*args, **kwargs)
+
+    def start_timer(seconds, then):
+        timers.append(FakeTimer(seconds, then))
+        return timers[-1]
+
+    monkeypatch.setattr(codecup.site.pages, "index_page", slow_index_page)
+    live = LiveSite(tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], start_timer=start_timer)
+    (g1, r1), (g2, r2) = result.games[:2]
+    more = [(attrs.evolve(g1, id=f"extra{k}"), r1) for k in range(3)]
+    live.add(g1, r1)  # written from 0 s to 2 s: the next one 18 s later
+    now[0] = 10.0
+    live.add(g2, r2)
+    assert "Live: 1 of" in (tmp_path / "index.html").read_text()
+    assert [t.seconds for t in timers] == [10.0]
+    now[0] = 19.9
+    live.add(*more[0])
+    assert "Live: 1 of" in (tmp_path / "index.html").read_text()
+    now[0] = 20.0
+    cost[0] = 0.0
+    live.add(*more[1])  # due: written, at once, and fast again
+    assert "Live: 4 of" in (tmp_path / "index.html").read_text()
+    assert timers[0].cancelled  # the index shows the games it was for
+    (tmp_path / "index.html").unlink()
+    timers[0].then()  # had it fired all the same (waiting for the lock): no second write
+    assert not (tmp_path / "index.html").exists()
+    now[0] = 25.0
+    live.add(*more[2])  # the interval again
+    assert "Live: 5 of" in (tmp_path / "index.html").read_text()
+    live.stopped()  # whatever it costs, a stopped run's index is written
+    assert "Stopped at" in (tmp_path / "index.html").read_text()
+
+
+def test_an_index_of_many_players_has_no_cross_table(site):
+    """1,000 players made a 1,000 x 1,000 cross-table, 10 MB."""
+    from codecup.site.pages import CROSS_TABLE_MAX, index_page
+    from codecup.tournament.standings import compute_standings
+
+    _, game, result = site
+    for n, shown in ((CROSS_TABLE_MAX, True), (CROSS_TABLE_MAX + 1, False)):
+        players = (*result.spec.players, *(PlayerInfo(name=f"p{k}", bot="random") for k in range(n - 2)))
+        spec = attrs.evolve(result.spec, players=players)
+        standings = compute_standings(game, spec.names, result.records)
+        html = index_page(game, spec, result.games, standings, result.ratings)
+        assert ('<table id="cross">' in html) is shown
+        assert ('<p id="no-cross">' in html) is not shown
+    assert f"None for {n} players (more than {CROSS_TABLE_MAX}: one would have {n * n:,} cells)" in html
+    assert 'in <a href="standings.json">standings.json</a>' in html
+
+
 def test_demo_index_links_each_game_and_escapes(site, tmp_path):
     import attrs
 
