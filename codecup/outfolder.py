@@ -154,7 +154,7 @@ def _file_names_below(path: Path, names: frozenset[str], folders: frozenset[str]
     ``.NAME.tmp`` each top-level file is written through, the marker's, and the entries of its
     folders that end as its files there do (:data:`INSIDE`)."""
     below = [f".{name}.tmp" for name in sorted(names - folders)] + [MARKER_PART]
-    for folder in sorted(folders & INSIDE.keys()):
+    for folder in sorted(names & folders & INSIDE.keys()):
         if (path / folder).is_dir():
             found = sorted(e.name for e in os.scandir(path / folder) if e.name.endswith(INSIDE[folder]))
             below += [f"{folder}/{name}" for name in found]
