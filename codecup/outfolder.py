@@ -62,6 +62,14 @@ WRITES: dict[RunKind, frozenset[str]] = {
 FOLDERS = frozenset({"games", "view", "draw"})
 """Of those names, the folders (the rest are files; a demo's ``writes`` are folders too)."""
 
+INSIDE: dict[str, tuple[str, ...]] = {
+    "games": (".json", ".tmp"),
+    "view": (".html", ".tmp"),
+    "draw": (".js", ".tmp"),
+}
+"""The endings of the names a run writes files to inside each of its folders: a game's record,
+page or drawing script, and the temporary name each is written through."""
+
 
 def claim_folder(
     path: Path, kind: RunKind, *, writes: frozenset[str] = frozenset(), option: str = "--out"
@@ -116,21 +124,41 @@ def _write_marker(path: Path, kind: RunKind) -> None:
 
 def _check_kinds(path: Path, names: frozenset[str], folders: frozenset[str], option: str) -> None:
     """Refuse a folder where a name the run writes is of the wrong kind (``.lock`` made a folder,
-    ``games`` a file): the run would fail on it with the system's words, after the checks."""
+    ``games`` a file, ``view/ID.html`` a folder): the run would fail on it with the system's words,
+    after the checks, or keep it (a record made a folder, which the site links to)."""
     for name in sorted(names | {MARKER}):
-        entry = path / name
-        if not (entry.exists() or entry.is_symlink()):
-            continue
-        if name in folders and not entry.is_dir():
-            raise ConfigError(
-                f"{option} {path}: {name} is not a folder, where the run keeps a folder of that name "
-                "(move it away, or use another folder)"
-            )
-        if name not in folders and not entry.is_file():
-            raise ConfigError(
-                f"{option} {path}: {name} is not a regular file, where the run keeps a file of that name "
-                "(move it away, or use another folder)"
-            )
+        _check_kind(path, name, name in folders, option)
+    for name in _file_names_below(path, names, folders):
+        _check_kind(path, name, False, option)
+
+
+def _check_kind(path: Path, name: str, folder: bool, option: str) -> None:
+    """Refuse ``path / name`` if it is there but not a folder (``folder``) or not a regular file."""
+    entry = path / name
+    if not (entry.exists() or entry.is_symlink()):
+        return
+    if folder and not entry.is_dir():
+        raise ConfigError(
+            f"{option} {path}: {name} is not a folder, where the run keeps a folder of that name "
+            "(move it away, or use another folder)"
+        )
+    if not folder and not entry.is_file():
+        raise ConfigError(
+            f"{option} {path}: {name} is not a regular file, where the run keeps a file of that name "
+            "(move it away, or use another folder)"
+        )
+
+
+def _file_names_below(path: Path, names: frozenset[str], folders: frozenset[str]) -> list[str]:
+    """The names besides the top-level ones that the run writes files to: the temporary name
+    ``.NAME.tmp`` each top-level file is written through, the marker's, and the entries of its
+    folders that end as its files there do (:data:`INSIDE`)."""
+    below = [f".{name}.tmp" for name in sorted(names - folders)] + [MARKER_PART]
+    for folder in sorted(names & folders & INSIDE.keys()):
+        if (path / folder).is_dir():
+            found = sorted(e.name for e in os.scandir(path / folder) if e.name.endswith(INSIDE[folder]))
+            below += [f"{folder}/{name}" for name in found]
+    return below
 
 
 def first_missing(path: Path) -> Path | None:

@@ -1165,6 +1165,20 @@ def test_a_tampered_output_folder_is_one_line(name, make, message, players, tmp_
     one_line_error(capsys, argv, f"--out {out}: {message}")
 
 
+def test_a_game_page_made_a_folder_is_one_line_before_any_game(players, tmp_path, capsys):
+    """`view/ID.html` a folder: "view/.ID.html.tmp: Is a directory", status 1, after the games."""
+    out = tmp_path / "r"
+    argv = ["tournament", str(players), "--out", str(out), "--quiet", "--jobs", "1"]
+    assert main(argv) == 0
+    page = next((out / "view").iterdir())
+    page.unlink()
+    page.mkdir()
+    log = (out / "results.jsonl").read_bytes()
+    capsys.readouterr()
+    one_line_error(capsys, [*argv, "--rounds", "2"], f"--out {out}: view/{page.name} is not a regular file")
+    assert (out / "results.jsonl").read_bytes() == log
+
+
 def test_a_tampered_sprt_folder_is_one_line(tmp_path, capsys):
     out = tmp_path / "s"
     argv = [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import re
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,34 @@ def test_files_of_the_names_a_run_writes_are_refused(tmp_path):
         claim_folder(tmp_path, RunKind.TOURNAMENT)
     assert not (tmp_path / MARKER).exists()
     claim_folder(tmp_path, RunKind.SPRT)  # an SPRT test writes neither
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "view/g1.html",
+        "games/g1.json",
+        "games/g1.tmp",
+        "draw/pillars.js",
+        "view/.g1.html.tmp",
+        ".index.html.tmp",
+    ],
+)
+def test_a_file_the_run_writes_below_the_top_made_a_folder_is_refused(tmp_path, name):
+    """`view/ID.html` a folder failed the run after its games with "view/.ID.html.tmp: Is a
+    directory", status 1; `games/ID.json` a folder was kept, and the site linked to it."""
+    claim_folder(tmp_path, RunKind.TOURNAMENT)
+    for folder in ("games", "view", "draw"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "view" / "g0.html").write_text("a page")
+    (tmp_path / "games" / "notes").mkdir()  # not a name the run writes
+    (tmp_path / name).mkdir()
+    with pytest.raises(
+        ConfigError, match=f": {re.escape(name)} is not a regular file, where the run keeps a file"
+    ):
+        claim_folder(tmp_path, RunKind.TOURNAMENT)
+    (tmp_path / name).rmdir()
+    claim_folder(tmp_path, RunKind.TOURNAMENT)
 
 
 def test_folders_from_before_the_marker_are_recognised(tmp_path):

@@ -332,11 +332,10 @@ def run(args: argparse.Namespace) -> int:
         for line in (*spec.notes, *provided_notes(game, variant.name, spec.players, [*hidden, str(out)])):
             print(line, flush=True)
     site = not _option(args, opts, "no_site", False)
-    live = None
-    if site:  # written as games finish: an organiser can watch the standings grow
-        from codecup.site.live import LiveSite
+    from codecup.site.live import LiveSite, WithoutSite
 
-        live = LiveSite(out, game, spec)
+    live = LiveSite(out, game, spec) if site else None  # an organiser can watch the standings grow
+    told = live if live is not None else WithoutSite(out, game)  # an earlier site marked out of date
     try:
         with stop_on_signals(), released_on_failure(out, created):
             result = play_spec(
@@ -346,8 +345,8 @@ def run(args: argparse.Namespace) -> int:
                 jobs=_option(args, opts, "jobs", None),
                 executor=_option(args, opts, "executor", None),
                 quiet=quiet,
-                on_record=live,
-                on_logged=live.logged if live is not None else None,
+                on_record=told,
+                on_logged=told.logged,
                 hide=hidden,
                 limits=limits_of(args, opts),
             )

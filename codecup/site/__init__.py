@@ -29,10 +29,18 @@ def _asset(name: str) -> str:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so a reader never sees half a page."""
+    """Write ``text`` to ``path`` through a temporary file, so a reader never sees half a page.
+
+    A ``path`` that cannot be written or replaced (a full disk, a folder made there while the
+    run went) is the error's name, not the temporary file, which is removed.
+    """
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, "utf-8", errors="backslashreplace")  # a lone surrogate (a path's byte): \udcff
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, "utf-8", errors="backslashreplace")  # a lone surrogate (a path's byte): \udcff
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc
 
 
 def write_assets(out: Path, game: Game) -> None:
@@ -82,6 +90,16 @@ def build_site(out: Path, game: Game, result: TournamentResult, written: Collect
     return index
 
 
+def write_stale_index(out: Path, game: Game) -> Path:
+    """Replace the index of the site in ``out`` by a page saying it is out of date: a run without
+    its site (``--no-site``) logged games that its standings leave out."""
+    from codecup.site.pages import render
+
+    index = out / "index.html"
+    write_atomic(index, render("stale.html", root="", title=game.info.title))
+    return index
+
+
 @attrs.frozen
 class DemoEntry:
     """One game's line on the demo's front page."""
@@ -118,4 +136,11 @@ def write_demo_index(out: Path, entries: Sequence[DemoEntry]) -> Path:
     return index
 
 
-__all__ = ["DemoEntry", "build_site", "write_assets", "write_demo_index", "write_game_page"]
+__all__ = [
+    "DemoEntry",
+    "build_site",
+    "write_assets",
+    "write_demo_index",
+    "write_game_page",
+    "write_stale_index",
+]

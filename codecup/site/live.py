@@ -5,9 +5,14 @@ game a resumed run finds in its log). The game's page is written at once; the
 index at most every ``interval`` seconds, and at most ``interval`` seconds
 after a game it does not show yet (a timer writes it when no game comes),
 saying the run is live and how far it is, and reloading itself in the
-browser. :meth:`LiveSite.stopped` leaves an index that says the run was
-stopped and how far it got; :meth:`LiveSite.finish` writes the final site,
-whose index no longer reloads.
+browser. An index that is slow to write (the ratings of a thousand players
+take seconds) is written less often: the thread that logs games and starts
+new ones spends at most about ``busy`` of its time on it.
+:meth:`LiveSite.stopped` leaves an index that says the run was stopped and how far it
+got; :meth:`LiveSite.finish` writes the final site, whose index no longer reloads.
+
+A run without its site (``--no-site``) has :class:`WithoutSite` instead: the index an earlier run
+left is marked out of date once this run logs a game it does not show.
 """
 
 from __future__ import annotations
@@ -24,10 +29,10 @@ import attrs
 from codecup.dialogue import Termination
 from codecup.game import Game
 from codecup.record import Record
-from codecup.site import build_site, write_assets, write_atomic, write_game_page
+from codecup.site import build_site, write_assets, write_atomic, write_game_page, write_stale_index
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
-from codecup.tournament.tournament import TournamentResult, TournamentSpec, format_standings
+from codecup.tournament.tournament import TournamentResult, TournamentSpec, counted, format_standings
 
 
 class Cancellable(Protocol):
@@ -53,15 +58,18 @@ class LiveSite:
     game: Game
     spec: TournamentSpec
     interval: float = 5.0  # seconds between index rewrites (ratings cost more than a page)
+    busy: float = 0.1  # at most this share of the logging thread's time goes to rewriting the index
     refresh: int = 10  # seconds between the browser's reloads of a live index
     clock: Callable[[], float] = time.monotonic
     start_timer: Callable[[float, Callable[[], None]], Cancellable] = _start_timer  # a test's fake one
     games: dict[str, tuple[ScheduledGame, Record]] = attrs.field(factory=dict)
     _written: float | None = None
+    _gap: float = 0.0  # seconds from one index rewrite to the next: the interval, or more if slow
     _started: bool = False
     _broken: bool = False  # writing failed once (disk full, folder gone): the run goes on without it
     _lock: threading.Lock = attrs.field(factory=threading.Lock)  # the timer's thread writes too
     _timer: Cancellable | None = None
+    _timers: int = 0  # timers started: one that fires after a write cancelled it knows it is stale
     _over: bool = False  # stopped or finished: the timer writes no more
 
     def start(self) -> None:
@@ -96,10 +104,12 @@ class LiveSite:
             self.start()
         write_game_page(self.out, self.game, g.id, record)
         waited = None if self._written is None else self.clock() - self._written
-        if waited is None or waited >= self.interval:
+        if waited is None or waited >= self._gap:
             self._write_index()
         elif self._timer is None:
-            self._timer = self.start_timer(self.interval - waited, self._on_time)
+            self._timers += 1
+            number = self._timers
+            self._timer = self.start_timer(self._gap - waited, lambda: self._on_time(number))
 
     def _add_logged_pages(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
         if not self._started:
@@ -107,11 +117,12 @@ class LiveSite:
         for g, record in games:
             write_game_page(self.out, self.game, g.id, record)
 
-    def _on_time(self) -> None:
+    def _on_time(self, number: int) -> None:
         with self._lock:
+            if number != self._timers or self._timer is None or self._over:
+                return  # a write came first (a slow one's next write was due seconds later), or the end
             self._timer = None
-            if not self._over:
-                self._guarded(self._write_index)
+            self._guarded(self._write_index)
 
     def _guarded(self, write: Callable[[], None]) -> None:
         if self._broken:
@@ -130,8 +141,10 @@ class LiveSite:
     def _write_index(self, stopped: bool = False) -> None:
         from codecup.site.pages import LiveState, index_page
 
+        began = self.clock()
+        self._cancel_timer()  # this index shows every game the timer was for
         games = list(self.games.values())
-        records = [r for _, r in games]
+        records = counted(r for _, r in games)  # as the final standings: no referee errors
         standings = format_standings(self.game, self.spec, records)
         ratings = bradley_terry(self.spec.names, records) if records else []
         faults = sum(any(e.kind is not Termination.NORMAL for e in r.result.termination) for r in records)
@@ -142,12 +155,17 @@ class LiveSite:
         )
         write_atomic(self.out / "index.html", html)
         self._written = self.clock()
+        took = self._written - began
+        self._gap = max(self.interval, took * (1 - self.busy) / self.busy)
 
-    def _end(self) -> None:
-        self._over = True
+    def _cancel_timer(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+    def _end(self) -> None:
+        self._over = True
+        self._cancel_timer()
 
     def stopped(self) -> None:
         """The run was stopped: an index that says so, with the games played, and no more reloads."""
@@ -161,3 +179,31 @@ class LiveSite:
         with self._lock:
             self._end()
             return build_site(self.out, self.game, result, written=() if self._broken else self.games.keys())
+
+
+@attrs.define(eq=False)
+class WithoutSite:
+    """A run's callback when it writes no site: at the first game it logs, an index an earlier run
+    wrote into ``out`` is replaced by a page that says it is out of date (it went on saying
+    "Finished: 6 games" over a log of 12)."""
+
+    out: Path
+    game: Game
+    _told: bool = False
+
+    def add(self, g: ScheduledGame, record: Record) -> None:
+        """A game was logged: the first one marks an earlier site's index out of date."""
+        if self._told:
+            return
+        self._told = True
+        if not (self.out / "index.html").is_file():
+            return
+        try:
+            write_stale_index(self.out, self.game)
+        except OSError as exc:
+            print(f"codecup: warning: cannot mark the site in {self.out} out of date: {exc}", file=sys.stderr)
+
+    def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
+        """The games a resumed run found in its log: an earlier site showed them, or was marked."""
+
+    __call__ = add  # a tournament's on_record callback

@@ -21,6 +21,8 @@ from codecup.record import FAULT, Record
 from codecup.site import figures
 from codecup.site.clocks import clock_left_after_moves
 from codecup.site.drawing import Drawing, frames_of
+from codecup.terminal import log_lines, printable
+from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.ratings import Rating, signed
 from codecup.tournament.schedule import MAX_REPLAYS, ScheduledGame, knockout_matches
 from codecup.tournament.standings import Standings
@@ -28,6 +30,10 @@ from codecup.tournament.standings import Standings
 LOG_LINES = 200  # the last lines of a seat's stderr shown on its game page
 LOG_CHARS = 8_000  # and at most this much of it: escaped (up to 5 bytes a character), still small
 TEXT_SCRIPT = "text"  # the draw script of a game without its own: text frames
+CROSS_TABLE_MAX = 64
+"""Players beyond which the index has no cross-table: it grows as their square (1,000 players
+made a 10 MB page, rendered in 4 s at every rewrite of a live index), is wider than any screen,
+and is mostly empty in a knock-out or a Swiss tournament."""
 
 
 def _num(value: float) -> str:
@@ -119,8 +125,11 @@ def index_page(
         clock_mode="/".join(modes),
         live=live,
         done=len(games),
+        referee_errors=sum(is_referee_error(r) for _, r in games),
         total=max(total or 0, len(games)),
         standings=standings,
+        cross_table=len(standings.order) <= CROSS_TABLE_MAX,
+        cross_table_max=CROSS_TABLE_MAX,
         ratings={r.player: r for r in ratings},
         languages={p.name: shown_language(p.language) for p in spec.players if p.language},
         challenger_rows=standings.challenger_rows(),
@@ -193,7 +202,8 @@ def end_note(game: Game, record: Record) -> str:
             continue
         who = f"{_seat_name(game, seat)} ({record.match.players[seat].name})"
         notes.append(
-            f"{who} {ENDED.get(end.kind, end.kind.value)}" + (f": {end.message}" if end.message else "")
+            f"{who} {ENDED.get(end.kind, end.kind.value)}"
+            + (f": {printable(end.message)}" if end.message else "")
         )
     return "; ".join(notes)
 
@@ -230,8 +240,8 @@ def _logs(game: Game, record: Record) -> list[dict[str, Any]]:
     for seat, text in enumerate(record.logs):
         if not text:
             continue
-        lines = text.splitlines()
-        shown = lines[-LOG_LINES:]
+        lines = log_lines(text)  # at line feeds only, as the terminal shows them
+        shown = [printable(line) for line in lines[-LOG_LINES:]]  # a NUL or ESC visible, not raw
         body = "\n".join(shown)
         if len(body) > LOG_CHARS:
             body = "…" + body[-LOG_CHARS:]
@@ -252,7 +262,7 @@ def _logs(game: Game, record: Record) -> list[dict[str, Any]]:
 
 
 def _ended(end: SeatEnd) -> str:
-    return end.kind.value + (f": {end.message}" if end.message else "")
+    return end.kind.value + (f": {printable(end.message)}" if end.message else "")
 
 
 def game_page(game: Game, game_id: str, record: Record) -> str:
@@ -281,7 +291,7 @@ def game_page(game: Game, game_id: str, record: Record) -> str:
             }
         )
     faults = [
-        f"{_seat_name(game, t.seat)} ({m.players[t.seat].name}): {t.kind or 'fault'} — {t.text}"
+        f"{_seat_name(game, t.seat)} ({m.players[t.seat].name}): {t.kind or 'fault'} — {printable(t.text)}"
         for t in record.transcript
         if t.dir == FAULT
     ]

@@ -105,6 +105,27 @@ def test_names_moves_and_stderr_are_escaped(site):
     assert "<script>alert" not in index and "&lt;script&gt;alert(1)&lt;/script&gt;" in index
 
 
+def test_control_characters_of_a_bot_show_escaped_on_its_page_as_on_the_terminal(site):
+    """A NUL or ESC in a bot's stderr or fault message reached the page raw (an HTML parse error);
+    U+2028 started a line of its own. The terminal shows them as escapes; so does the page."""
+    from codecup.site.pages import game_page
+
+    _, game, result = site
+    _, record = result.games[0]
+    crash = SeatEnd(Termination.CRASH, "died \x1b[31m red\x00")
+    bad = attrs.evolve(
+        record,
+        logs=("nul \x00 here \u2028 same line\r\nesc \x1b[31m\x7f", "tab\tkept"),
+        result=attrs.evolve(record.result, termination=(NORMAL, crash)),
+    )
+    html = game_page(game, "g", bad)
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028]", html)
+    assert "<pre>nul \\x00 here \\u2028 same line\nesc \\x1b[31m\\x7f</pre>" in html
+    assert "tab\tkept" in html and "standard error, 2 lines" in html
+    assert "crash: died \\x1b[31m red\\x00" in html
+    assert game_data(html)["end"].endswith("died \\x1b[31m red\\x00")
+
+
 def test_numbers_read_right():
     from codecup.site.figures import signed
     from codecup.site.pages import _num, _plural
@@ -371,6 +392,138 @@ def test_a_live_index_behind_the_games_is_written_by_a_timer_and_a_stopped_run_s
     assert (tmp_path / "index.html").read_text() == index
 
 
+def standings_rows(html: str) -> list[list[str]]:
+    """The cells of the index's standings table, a list per player."""
+    table = html[html.index('<table id="standings">') :]
+    table = table[: table.index("</table>")]
+    rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]
+    cells = [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S) for row in rows]
+    return [[re.sub("<[^>]+>", "", c).strip() for c in row] for row in cells]
+
+
+def test_a_live_index_leaves_referee_errors_out_of_the_standings_as_the_final_one_does(site, tmp_path):
+    """A referee error counted on the live and the stopped index as a drawn game with a fault of
+    both players (and in the ratings), while the final standings leave it out."""
+    from codecup.site.live import LiveSite
+    from codecup.tournament.dispatch import referee_error_record
+
+    _, game, result = site
+    (g1, r1), (g2, r2) = result.games[:2]
+    dead = referee_error_record(r1.match, "the referee process was killed by SIGKILL")
+    live = LiveSite(tmp_path, game, result.spec, clock=lambda: 0.0)
+    live.add(g1, dead)
+    live.add(g2, r2)
+    live.stopped()
+    index = (tmp_path / "index.html").read_text()
+    assert "Stopped at" in index and "2 of" in index and "with a fault" not in index
+    assert "1 referee error (no fault of either player, left out of the standings and ratings)" in index
+    rows = standings_rows(index)
+    assert {row[1]: row[2] for row in rows} == {"alpha": "1", "beta": "1"}  # games: the one played
+    assert {row[-1] for row in rows} == {""}  # no fault
+    assert [row[4] for row in rows] == ["0", "0"]  # drawn: none (the game played was won)
+
+
+def test_a_run_without_its_site_marks_an_earlier_sites_index_out_of_date(site, tmp_path):
+    from codecup.site.live import WithoutSite
+
+    _, game, result = site
+    (g1, r1), (g2, r2) = result.games[:2]
+    told = WithoutSite(tmp_path, game)
+    told(g1, r1)  # no site here: none is written
+    assert list(tmp_path.iterdir()) == []
+
+    (tmp_path / "index.html").write_text("Finished: 2 games.")
+    told = WithoutSite(tmp_path, game)
+    told.logged([(g1, r1)])  # the games of the log: the earlier site showed them
+    assert (tmp_path / "index.html").read_text() == "Finished: 2 games."
+    told(g2, r2)  # a game it does not show
+    index = (tmp_path / "index.html").read_text()
+    assert "This site is out of date" in index and "Finished" not in index and "--no-site" in index
+
+
+def test_a_no_site_continuation_leaves_no_site_saying_it_was_all(tmp_path, capsys):
+    """`--rounds 2 --no-site` over a finished run left its index saying "Finished: 2 games" while
+    standings.json had 4."""
+    from codecup.cli import main
+
+    (tmp_path / "p.yml").write_text(
+        "game: pillars\nclock: 5\nseed: 1\nplayers:\n  - {name: a, command: 'bot:random'}\n"
+        "  - {name: b, command: 'bot:random'}\n"
+    )
+    argv = ["tournament", str(tmp_path / "p.yml"), "--out", str(tmp_path / "o"), "--quiet", "--jobs", "1"]
+    assert main(argv) == 0
+    assert "Finished: 2 games" in (tmp_path / "o" / "index.html").read_text()
+    assert main([*argv, "--no-site"]) == 0  # nothing new: the site shows every game still
+    assert "Finished: 2 games" in (tmp_path / "o" / "index.html").read_text()
+    assert main([*argv, "--rounds", "2", "--no-site"]) == 0
+    assert "This site is out of date" in (tmp_path / "o" / "index.html").read_text()
+    assert main([*argv, "--rounds", "2"]) == 0  # the same command with its site: all of it again
+    assert "Finished: 4 games" in (tmp_path / "o" / "index.html").read_text()
+
+
+def test_a_live_index_slow_to_write_is_written_less_often(site, tmp_path, monkeypatch):
+    """A 1,000-player knock-out's index took 5 s to write, every 5 s, on the thread that logs
+    games and starts new ones: the run played half its games. Now that thread spends at most
+    about a tenth of its time on it."""
+    import codecup.site.pages
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    now, timers, cost = [0.0], [], [2.0]
+    real = codecup.site.pages.index_page
+
+    def slow_index_page(*args, **kwargs):
+        now[0] += cost[0]
+        return real(*args, **kwargs)
+
+    def start_timer(seconds, then):
+        timers.append(FakeTimer(seconds, then))
+        return timers[-1]
+
+    monkeypatch.setattr(codecup.site.pages, "index_page", slow_index_page)
+    live = LiveSite(tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], start_timer=start_timer)
+    (g1, r1), (g2, r2) = result.games[:2]
+    more = [(attrs.evolve(g1, id=f"extra{k}"), r1) for k in range(3)]
+    live.add(g1, r1)  # written from 0 s to 2 s: the next one 18 s later
+    now[0] = 10.0
+    live.add(g2, r2)
+    assert "Live: 1 of" in (tmp_path / "index.html").read_text()
+    assert [t.seconds for t in timers] == [10.0]
+    now[0] = 19.9
+    live.add(*more[0])
+    assert "Live: 1 of" in (tmp_path / "index.html").read_text()
+    now[0] = 20.0
+    cost[0] = 0.0
+    live.add(*more[1])  # due: written, at once, and fast again
+    assert "Live: 4 of" in (tmp_path / "index.html").read_text()
+    assert timers[0].cancelled  # the index shows the games it was for
+    (tmp_path / "index.html").unlink()
+    timers[0].then()  # had it fired all the same (waiting for the lock): no second write
+    assert not (tmp_path / "index.html").exists()
+    now[0] = 25.0
+    live.add(*more[2])  # the interval again
+    assert "Live: 5 of" in (tmp_path / "index.html").read_text()
+    live.stopped()  # whatever it costs, a stopped run's index is written
+    assert "Stopped at" in (tmp_path / "index.html").read_text()
+
+
+def test_an_index_of_many_players_has_no_cross_table(site):
+    """1,000 players made a 1,000 x 1,000 cross-table, 10 MB."""
+    from codecup.site.pages import CROSS_TABLE_MAX, index_page
+    from codecup.tournament.standings import compute_standings
+
+    _, game, result = site
+    for n, shown in ((CROSS_TABLE_MAX, True), (CROSS_TABLE_MAX + 1, False)):
+        players = (*result.spec.players, *(PlayerInfo(name=f"p{k}", bot="random") for k in range(n - 2)))
+        spec = attrs.evolve(result.spec, players=players)
+        standings = compute_standings(game, spec.names, result.records)
+        html = index_page(game, spec, result.games, standings, result.ratings)
+        assert ('<table id="cross">' in html) is shown
+        assert ('<p id="no-cross">' in html) is not shown
+    assert f"None for {n} players (more than {CROSS_TABLE_MAX}: one would have {n * n:,} cells)" in html
+    assert 'in <a href="standings.json">standings.json</a>' in html
+
+
 def test_demo_index_links_each_game_and_escapes(site, tmp_path):
     import attrs
 
@@ -420,6 +573,17 @@ def test_a_long_fault_message_wraps_in_its_own_cell(game_pages, tmp_path):
     assert '<td class="name ended fault">invalid: ' + "x" * 1000 in html
     css = (tmp_path / "style.css").read_text()
     assert "td.ended { white-space: normal;" in css and "overflow-wrap: anywhere" in css
+
+
+def test_a_page_that_cannot_be_replaced_is_named_in_the_error(tmp_path):
+    """A page made a folder during a run: the error named the temporary file, left behind."""
+    from codecup.site import write_atomic
+
+    (tmp_path / "g.html").mkdir()
+    with pytest.raises(IsADirectoryError) as raised:
+        write_atomic(tmp_path / "g.html", "page")
+    assert raised.value.filename == str(tmp_path / "g.html")
+    assert [p.name for p in tmp_path.iterdir()] == ["g.html"]
 
 
 def test_a_live_site_that_cannot_be_written_does_not_stop_the_run(site, tmp_path, capsys):
