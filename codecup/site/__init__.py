@@ -11,6 +11,7 @@ a tournament runs.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Collection, Sequence
@@ -39,7 +40,8 @@ def write_atomic(path: Path, text: str) -> None:
         tmp.write_text(text, "utf-8", errors="backslashreplace")  # a lone surrogate (a path's byte): \udcff
         os.replace(tmp, path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # (a folder made there is left: the error names the page)
+            tmp.unlink(missing_ok=True)
         raise OSError(exc.errno, exc.strerror, str(path)) from exc
 
 
