@@ -26,11 +26,23 @@ that made it: the run removes it at exit, but not when it is killed (SIGKILL).""
 
 def mark_temp_dir() -> None:
     """Mark this process's multiprocessing temp folder as this run's (see :data:`OWNER_MARK`), by
-    its token, whose lock it holds while it runs (:func:`codecup.owner.temp_folder`)."""
+    its token, whose lock it holds while it runs (:func:`codecup.owner.temp_folder`).
+
+    The mark goes first as the process ends, before the lock: multiprocessing removes the folder
+    after both, and another run that found the mark with the lock let go removed it first (the
+    ending run printed a traceback: "FileNotFoundError: /tmp/pymp-...")."""
     with contextlib.suppress(OSError):
         folder = Path(multiprocessing.util.get_temp_dir())
         owner.temp_folder(folder.parent)  # its lock beside it (a test may move the temp folder)
-        (folder / f"{OWNER_MARK}{owner.token()}").touch()
+        mark = folder / f"{OWNER_MARK}{owner.token()}"
+        if not mark.exists():
+            mark.touch()
+            owner.at_exit(_unmark, mark)  # registered after the lock's release: run before it
+
+
+def _unmark(mark: Path) -> None:
+    with contextlib.suppress(OSError):
+        mark.unlink(missing_ok=True)
 
 
 def clean_stale_temp_dirs() -> None:

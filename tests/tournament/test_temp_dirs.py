@@ -41,6 +41,38 @@ def test_a_run_marks_its_own_temp_folder(tmp_path, monkeypatch):
     owner.release(owner.temp_folder())
 
 
+UNMARKED_FIRST = """
+import multiprocessing.util, pathlib
+from codecup import owner
+from codecup.tournament import leftovers
+real = owner.release
+
+def release(folder):
+    marks = list(pathlib.Path(multiprocessing.util.get_temp_dir()).glob(leftovers.OWNER_MARK + "*"))
+    print("marks as the lock goes:", len(marks), flush=True)
+    real(folder)
+
+owner.release = release
+leftovers.mark_temp_dir()
+"""
+
+
+def test_a_run_ends_its_temp_folders_mark_before_its_lock(tmp_path):
+    """Another run that found the mark with the lock let go removed the folder before its maker
+    did, which then printed a traceback as it ended ("FileNotFoundError: /tmp/pymp-...")."""
+    run = subprocess.run(
+        [sys.executable, "-c", UNMARKED_FIRST],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    said = run.stdout.splitlines()  # (once at exit, once more by multiprocessing's finalizers)
+    assert said and set(said) == {"marks as the lock goes: 0"}, said
+    assert list(tmp_path.iterdir()) == []  # the folder, its mark and the lock all gone
+
+
 def test_a_killed_runs_semaphores_go_and_no_live_runs(tmp_path):
     """A run's semaphores are judged by a lock folder beside them, not in the temp folder: a
     reviewer's cleaner, run with another TMPDIR, removed a live run's, and its games failed."""
