@@ -370,11 +370,8 @@ def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: P
                 else f"{_kind(m.game, m.variant, m.clock, m.clock_mode)}, this one "
                 f"{_kind(spec.game, spec.variant, spec.clock, spec.clock_mode)}"
             )
-            moved = (
-                same_game
-                and stranger is not None
-                and _changed_fields(stranger, spec.players) == ["directory"]
-            )
+            strangers = [p for r in log.records.values() for p in r.match.players if p not in spec.players]
+            moved = same_game and all(_changed_fields(p, spec.players) == ["directory"] for p in strangers)
             advice = (
                 "its players' folders have moved: move them back to resume it (a game's record names"
                 " its players' folders), or use another --out folder"

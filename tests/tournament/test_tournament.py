@@ -279,3 +279,8 @@ def test_resume_of_a_moved_contest_folder_says_what_moved(play_tournament, bots,
         "): its players' folders have moved: move them back to resume it (a game's record names its"
         " players' folders), or use another --out folder"
     )
+    # moved, and another player changed too: moving the folder back would not resume it
+    changed = (attrs.evolve(bots[0], directory=str(tmp_path / "b")), attrs.evolve(bots[1], env=(("X", "1"),)))
+    with pytest.raises(ConfigError) as caught:
+        play_tournament(changed, tmp_path)
+    assert str(caught.value).endswith("): use another --out folder")
