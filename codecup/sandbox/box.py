@@ -27,7 +27,7 @@ from codecup.checks import is_root
 from codecup.errors import ConfigError
 from codecup.sandbox import dynmods, mounts, quotas, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
-from codecup.sandbox.launch import Launch, inside, own_entry
+from codecup.sandbox.launch import Launch, inside, own_entry, scratch_files
 from codecup.sandbox.support import Support, machine_support
 
 _serial = itertools.count()
@@ -177,9 +177,10 @@ class Box:
         parts = []
         if self.launch.namespaces:
             user = ", user (its own per-user quotas)" if self.support.own_quotas else ""
+            size = self.launch.scratch_size
             parts.append(
                 f"namespaces (pid, network, mount, ipc, uts, cgroup{user}), read-only filesystem, "
-                f"scratch {self.launch.scratch_size >> 20} MiB, no capabilities"
+                f"scratch {size >> 20} MiB ({scratch_files(size):,} files), no capabilities"
             )
         else:
             parts.append("process group" + (", subreaper" if self.support.subreaper else ""))
@@ -219,8 +220,11 @@ class Box:
             with contextlib.suppress(OSError):
                 if _largest_file(self._scratch_fd) >= self.launch.file_size:
                     return too_large
-                if os.fstatvfs(self._scratch_fd).f_bavail == 0:
+                room = os.fstatvfs(self._scratch_fd)
+                if room.f_bavail == 0:
                     return f"filled its scratch folder ({self.launch.scratch_size >> 20} MiB)"
+                if room.f_favail == 0:
+                    return f"filled its scratch folder ({room.f_files:,} files, folders and links)"
         return None
 
     def remove(self) -> None:

@@ -66,9 +66,15 @@ team's bot made 3 million hard links (which take no space) in its scratch folder
 freed them as the referee let go of the folder, 3.2 s in its own process, between two games."""
 
 
+def scratch_files(size: int) -> int:
+    """How many files, folders and links a bot's scratch tmpfs of ``size`` bytes holds (see
+    :data:`BYTES_PER_INODE`)."""
+    return max(1024, size // BYTES_PER_INODE)
+
+
 def tmpfs_options(size: int, mode: str) -> str:
-    """The mount options of a bot's scratch tmpfs of ``size`` bytes (see :data:`BYTES_PER_INODE`)."""
-    return f"size={size},nr_inodes={max(1024, size // BYTES_PER_INODE)},mode={mode}"
+    """The mount options of a bot's scratch tmpfs of ``size`` bytes."""
+    return f"size={size},nr_inodes={scratch_files(size)},mode={mode}"
 
 
 OPTMEM = "/proc/sys/net/core/optmem_max"

@@ -822,6 +822,8 @@ def test_no_kernel_keyrings(tiny_game, arena):
         # the same, dying of the error the limit gave (Python ignores SIGXFSZ): still the limit
         ("disk_filler_python", "scratch folder"),
         ("big_file_python", "file larger than"),
+        # no file left (its count, not its bytes): it was "exited with code 1", a crash
+        ("file_filler_python", "filled its scratch folder (16,384 files, folders and links)"),
     ],
 )
 def test_abuse_loses_with_a_limit_fault(tiny_game, arena, attack, message):

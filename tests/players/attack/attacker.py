@@ -150,6 +150,13 @@ def disk_filler_python():
             f.write(b"x" * (1 << 20))
 
 
+def file_filler_python():
+    """Make empty files in its temp folder until one fails (ENOSPC: no file left), uncaught."""
+    folder = os.environ.get("TMPDIR", ".")
+    for n in range(10_000_000):
+        open(os.path.join(folder, f"f{n}"), "wb").close()
+
+
 def snoop():
     for path in args:
         try:
@@ -930,6 +937,7 @@ ATTACKS = {
     "big_file": big_file,
     "big_file_python": big_file_python,
     "disk_filler_python": disk_filler_python,
+    "file_filler_python": file_filler_python,
     "snoop": snoop,
     "escalate": escalate,
     "realtime": realtime,
