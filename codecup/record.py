@@ -9,7 +9,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -177,16 +178,19 @@ class Record:
         stays whole until the new one is (a full disk left half of one, not JSON)."""
         path = path.resolve() if path.is_symlink() else path  # written through, as before
         text = jf.text_of(self.to_json(), indent=1) + "\n"
-        handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        tmp = path.with_name(f".codecup-{secrets.token_hex(6)}.tmp")  # short: any name of the user's fits
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as f:
+            # As a new file is made: mode 0666 less the umask; one written over keeps its own mode.
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+            with open(os.open(tmp, flags, 0o666), "w", encoding="utf-8") as f:
+                with contextlib.suppress(FileNotFoundError):
+                    os.fchmod(f.fileno(), stat.S_IMODE(os.stat(path).st_mode))
                 f.write(text)
-            os.chmod(tmp, 0o644)
             os.replace(tmp, path)
         except OSError as exc:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            if exc.filename is None:  # a write's error: name the file it was for
+            if exc.filename in (None, str(tmp)):  # the error names the file it was for, not ours
                 raise type(exc)(exc.errno, exc.strerror, str(path)) from exc
             raise
 

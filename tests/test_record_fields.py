@@ -255,3 +255,29 @@ def test_a_record_that_cannot_be_written_leaves_the_one_there_whole_and_names_it
     assert caught.value.filename == str(path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left
+
+
+def test_a_record_is_made_as_any_new_file_and_keeps_the_mode_of_one_it_replaces(doc, tmp_path):
+    """Written through a temporary file, records came out 0644 whatever the umask (077: the
+    results log 0600 beside them), and one of 0600 written over became 0644."""
+    import os
+
+    record = Record.from_json(doc)
+    old = os.umask(0o077)
+    try:
+        record.write(tmp_path / "new.json")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o600
+    (tmp_path / "new.json").chmod(0o640)
+    record.write(tmp_path / "new.json")
+    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o640
+
+
+def test_a_record_of_the_longest_name_is_written(doc, tmp_path):
+    """Its temporary file was named after it, 14 characters longer: a name of 242 to 255 bytes
+    was played, then lost ("File name too long", naming the temporary file)."""
+    path = tmp_path / ("r" * 250 + ".json")
+    Record.from_json(doc).write(path)
+    assert Record.from_json(json.loads(path.read_text())) == Record.from_json(doc)
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
