@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import datetime
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -24,7 +25,8 @@ from typing import Any, TypeAlias, TypeVar
 from codecup.dialogue import SeatEnd, Termination
 from codecup.errors import CodecupError
 from codecup.record import MatchInfo, Record, Result
-from codecup.tournament.executor import GamePool, PlayFn
+from codecup.tournament import hang
+from codecup.tournament.executor import WORKER_GRACE, GamePool, PlayFn
 from codecup.tournament.progress import Progress
 
 K = TypeVar("K")
@@ -79,9 +81,18 @@ class _Batch:
         self.play = play
         self.on_result = on_result
         self.progress = progress
+        self.deadlines: dict[Future, float] = {}  # when each game in flight is stuck for good
+
+    def submit(self, match: MatchInfo) -> Future:
+        """Start a game; stuck once it has run :func:`~codecup.tournament.hang.parent_bound`."""
+        future = self.pool.submit(self.play, match)
+        self.deadlines[future] = time.monotonic() + hang.parent_bound(match.clock, WORKER_GRACE)
+        future.add_done_callback(self.deadlines.pop)
+        return future
 
     def wait(self, futures: Sequence[Future]) -> set[Future]:
-        """Until one of ``futures`` is done, checking on the executor every few seconds."""
+        """Until one of ``futures`` is done, checking on the executor every few seconds, and
+        ending its workers where a game is stuck far past its clocks."""
         while True:
             done, _ = concurrent.futures.wait(
                 futures, timeout=WATCH_EVERY, return_when=concurrent.futures.FIRST_COMPLETED
@@ -89,12 +100,15 @@ class _Batch:
             if done:
                 return done
             self.pool.check()
+            now = time.monotonic()
+            if any(now > self.deadlines.get(f, math.inf) for f in futures):
+                self.pool.end_stuck()
 
     def alone(self, key: Any, match: MatchInfo) -> None:
         """Play a suspect game with nothing else running."""
         self.progress.set_running(1)
         started, t0 = _now(), time.perf_counter()
-        future = self.pool.submit(self.play, match)
+        future = self.submit(match)
         self.wait([future])
         try:
             record = future.result()
@@ -141,7 +155,7 @@ def play_batch(
             while not broken and queue and (not pool.limits_in_flight or len(flight) < pool.jobs):
                 key, match = queue.popleft()
                 try:
-                    flight[pool.submit(play, match)] = (key, match)
+                    flight[batch.submit(match)] = (key, match)
                 except concurrent.futures.BrokenExecutor:  # a worker died while idle
                     queue.appendleft((key, match))
                     broken = True

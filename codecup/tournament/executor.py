@@ -294,6 +294,12 @@ class GamePool(concurrent.futures.Executor):
         """Replace a broken executor with a fresh one; False if this pool cannot."""
         return False
 
+    def end_stuck(self) -> bool:
+        """End the workers, one of which runs a game stuck far past its bound (game code blocked in
+        a call that holds the worker's every thread: its own guard, :mod:`~codecup.tournament.hang`,
+        cannot run); their games fail as a dead worker's. False if this pool cannot."""
+        return False
+
     def death(self) -> str:
         """How the last worker process died, as far as known (for a referee-error record)."""
         return "the worker process died"
@@ -362,6 +368,7 @@ class LocalPool(GamePool):
     def __init__(self, jobs: int) -> None:
         super().__init__(self._new(jobs), jobs)
         self._seen: dict[int, multiprocessing.process.BaseProcess] = {}
+        self._stuck = False  # its workers were ended for a game stuck past its bound
 
     @staticmethod
     def _new(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
@@ -436,6 +443,14 @@ class LocalPool(GamePool):
         self._shutdown_now()
         self.executor = self._new(self.jobs)
         self._seen.clear()
+        self._stuck = False
+        return True
+
+    def end_stuck(self) -> bool:
+        self._stuck = True
+        for p in self._workers().values():
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                p.kill()  # its bots die with it, as with any referee killed
         return True
 
     def death(self) -> str:
@@ -448,7 +463,7 @@ class LocalPool(GamePool):
         # The pool SIGTERMs the other workers when one dies, and they exit with a code of
         # their own: a signal other than SIGTERM is the cause, an exit code only otherwise.
         codes = [p.exitcode for p in self._seen.values() if p.exitcode is not None]
-        if hang.STATUS in codes:
+        if hang.STATUS in codes or self._stuck:
             return hang.MESSAGE
         for code in codes:
             if code < 0 and code != -signal.SIGTERM:

@@ -9,7 +9,10 @@ whole tournament up, for ever, and a resumed run met it again.
 :func:`guard` ends the worker process once a game has run :func:`bound` seconds of wall time,
 far more than its clocks allow: it asks the game to unwind (SIGTERM, which closes its bots), and
 ends the process with :data:`STATUS` if it has not within the grace. The tournament records
-the game as a referee error (:data:`MESSAGE`), no fault of either player, and goes on.
+the game as a referee error (:data:`MESSAGE`), no fault of either player, and goes on. Where
+the game's code holds the interpreter's lock (a call of compiled code that does not let go of it),
+no thread of the worker runs: a local pool's parent then ends the workers itself, at
+:func:`parent_bound` (:meth:`~codecup.tournament.executor.GamePool.end_stuck`).
 """
 
 from __future__ import annotations
@@ -31,9 +34,15 @@ MESSAGE = (
 
 #: Seconds of wall time a game may take, besides :data:`PER_CLOCK` times its clock.
 BASE = 600.0
-#: How many times a seat's clock a game may take, besides :data:`BASE` (two seats, each of
-#: which a loaded machine may slow down).
-PER_CLOCK = 6.0
+#: How many times a seat's clock a game may take, besides :data:`BASE`. Under the ``cpu`` clock
+#: a seat may take its clock of processor time stretched up to 8 times where it waits for a
+#: processor (``codecup.clock.STARVED_LIMIT``), idle about twice its clock more, and wait its
+#: clock again uncharged as it starts: about 11 times its clock, 22 for the two seats.
+PER_CLOCK = 24.0
+#: Seconds past :func:`bound` and the worker's grace after which the pool's parent ends a worker
+#: itself: game code blocked in a call that holds the interpreter's lock (compiled code called
+#: through ``ctypes.PyDLL``) leaves the worker's own guard no thread to run in.
+PARENT_AFTER = 30.0
 
 _fired = threading.Event()
 
@@ -41,6 +50,13 @@ _fired = threading.Event()
 def bound(clock: float) -> float:
     """The wall seconds a game whose seats each have ``clock`` seconds may take."""
     return BASE + PER_CLOCK * clock
+
+
+def parent_bound(clock: float, grace: float) -> float:
+    """The wall seconds after which the pool's parent ends the workers, a game with seats of
+    ``clock`` seconds still running (its worker's own guard has not ended it: see
+    :data:`PARENT_AFTER`); ``grace``: the worker's, to unwind a game."""
+    return bound(clock) + grace + PARENT_AFTER
 
 
 def fired() -> bool:

@@ -14,6 +14,7 @@ in that folder's ``kills``.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import sys
@@ -100,30 +101,34 @@ def play(folder: str, match: MatchInfo) -> Record:
 
 
 class Stuck(Deadly):
-    """Twenty-one whose ``points`` sleep for ever (``catching``: and catch what would stop them)."""
+    """Twenty-one whose ``points`` sleep for ever: ``how`` is ``asleep`` (as ``time.sleep``),
+    ``catching`` (and catching what would stop them) or ``holding`` (in compiled code that holds
+    the interpreter's lock: no other thread of the process runs)."""
 
-    def __init__(self, catching: bool) -> None:
-        self.catching = catching
+    def __init__(self, how: str) -> None:
+        self.how = how
 
     def points(self, outcome, variant):
+        if self.how == "holding":
+            ctypes.PyDLL(None).sleep(3600)
         while True:
             try:
                 time.sleep(3600)
             except BaseException:
-                if not self.catching:
+                if self.how != "catching":
                     raise
 
 
-def play_stuck(catching: bool, match: MatchInfo) -> Record:
+def play_stuck(how: str, match: MatchInfo) -> Record:
     """The pool's own ``play`` (:func:`codecup.tournament.executor.play`) with :class:`Stuck`
-    (bind ``catching`` with ``functools.partial``), its bound on a game's wall time cut down."""
+    (bind ``how`` with ``functools.partial``), its bound on a game's wall time cut down."""
     from codecup.plugins import make_plugin_manager
     from codecup.tournament import executor, hang
 
     class Plugin:
         @hookimpl
         def codecup_register_games(self, register) -> None:
-            register(Stuck(catching))
+            register(Stuck(how))
 
     hang.BASE, hang.PER_CLOCK = 0.0, 1.5
     if executor._worker_pm is None:

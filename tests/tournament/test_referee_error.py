@@ -68,10 +68,14 @@ def test_a_game_whose_referee_dies_only_once_is_played_again(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("catching", [False, True])
-def test_a_game_stuck_in_a_call_that_never_returns_is_a_referee_error(tmp_path, catching):
+@pytest.mark.parametrize("how", ["asleep", "catching", "holding"])
+def test_a_game_stuck_in_a_call_that_never_returns_is_a_referee_error(tmp_path, how, monkeypatch):
     """Game code that sleeps for ever held the whole tournament up, and a resumed run met it
-    again; ``catching``: it also catches the SIGTERM that unwinds a game."""
+    again; ``catching``: it also catches the SIGTERM that unwinds a game; ``holding``: it holds the
+    interpreter's lock, so that only the pool's parent can end it (a reviewer's)."""
+    monkeypatch.setattr(hang, "BASE", 0.0)  # as play_stuck has it in the workers
+    monkeypatch.setattr(hang, "PER_CLOCK", 1.5)
+    monkeypatch.setattr(hang, "PARENT_AFTER", 0.5)
     spec = TournamentSpec(
         game="twentyone",
         variant="classic",
@@ -79,11 +83,9 @@ def test_a_game_stuck_in_a_call_that_never_returns_is_a_referee_error(tmp_path, 
         players=(PlayerInfo("p1", bot="perfect"), PlayerInfo("r1", bot="random")),
         seed=4,
     )
-    play = functools.partial(deadly.play_stuck, catching)
+    play = functools.partial(deadly.play_stuck, how)
     with LocalPool(2) as pool:
-        result = run_tournament(
-            spec, deadly.Stuck(catching), tmp_path / "out", executor=pool, play=play, jobs=2
-        )
+        result = run_tournament(spec, deadly.Stuck(how), tmp_path / "out", executor=pool, play=play, jobs=2)
     assert len(result.games) == 2 and result.played == 2
     for _, record in result.games:
         assert {e.kind for e in record.result.termination} == {Termination.REFEREE_ERROR}
