@@ -97,12 +97,12 @@ class _Batch:
             done, _ = concurrent.futures.wait(
                 futures, timeout=WATCH_EVERY, return_when=concurrent.futures.FIRST_COMPLETED
             )
+            now = time.monotonic()  # also while other games finish: they may for hours beside it
+            if any(now > self.deadlines.get(f, math.inf) for f in futures if f not in done):
+                self.pool.end_stuck()
             if done:
                 return done
             self.pool.check()
-            now = time.monotonic()
-            if any(now > self.deadlines.get(f, math.inf) for f in futures):
-                self.pool.end_stuck()
 
     def alone(self, key: Any, match: MatchInfo) -> None:
         """Play a suspect game with nothing else running."""

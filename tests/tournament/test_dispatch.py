@@ -78,3 +78,32 @@ def test_a_pool_that_cannot_be_rebuilt_stops_the_run_with_a_resume_hint():
 def test_games_cancelled_by_the_executor_itself_are_its_lost_error():
     with pytest.raises(CodecupError, match="lost it"):
         run(Failing(None, cancel=True))
+
+
+def test_a_game_stuck_past_its_bound_ends_the_workers_while_others_keep_finishing():
+    """The parent looked for stuck games only after 2 s in which no game finished: with another
+    worker finishing a game every second, a game stuck holding its worker's interpreter lock kept
+    the worker, its bots alive, until the queue was nearly empty (a reviewer's)."""
+    from codecup.tournament.dispatch import _Batch
+
+    class Pool:
+        ended = 0
+
+        def check(self) -> None:
+            pass
+
+        def end_stuck(self) -> bool:
+            self.ended += 1
+            return True
+
+    pool = Pool()
+    batch = _Batch(pool, lambda match: None, lambda key, record: None, Progress())  # type: ignore[arg-type]
+    stuck, finished = concurrent.futures.Future(), concurrent.futures.Future()
+    finished.set_result(None)
+    batch.deadlines[stuck] = 0.0  # long past
+    batch.deadlines[finished] = float("inf")
+    assert batch.wait([stuck, finished]) == {finished}
+    assert pool.ended == 1
+    batch.deadlines[stuck] = float("inf")  # not yet due: nothing ended
+    assert batch.wait([stuck, finished]) == {finished}
+    assert pool.ended == 1
