@@ -6,10 +6,8 @@ The schema is documented in ``docs/record-schema.md``; bump
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import secrets
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -174,23 +172,26 @@ class Record:
         return jf.text_of(self.to_json())
 
     def write(self, path: Path) -> None:
-        """Write the record as indented JSON, through a new file beside it: a record already there
-        stays whole until the new one is (a full disk left half of one, not JSON)."""
-        path = path.resolve() if path.is_symlink() else path  # written through, as before
-        text = jf.text_of(self.to_json(), indent=1) + "\n"
-        tmp = path.with_name(f".codecup-{secrets.token_hex(6)}.tmp")  # short: any name of the user's fits
+        """Write the record as indented JSON, in place (through links, keeping the file's owner and
+        mode; a new one made as any file is). Its room is claimed before anything is written: a
+        full disk leaves a record already there whole (it left half of one, not JSON), and a
+        write's error names the file."""
+        data = (jf.text_of(self.to_json(), indent=1) + "\n").encode("utf-8")
         try:
-            # As a new file is made: mode 0666 less the umask; one written over keeps its own mode.
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
-            with open(os.open(tmp, flags, 0o666), "w", encoding="utf-8") as f:
-                with contextlib.suppress(FileNotFoundError):
-                    os.fchmod(f.fileno(), stat.S_IMODE(os.stat(path).st_mode))
-                f.write(text)
-            os.replace(tmp, path)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
+            try:
+                regular = stat.S_ISREG(os.fstat(fd).st_mode)
+                if regular and hasattr(os, "posix_fallocate"):
+                    os.posix_fallocate(fd, 0, len(data))  # (kept data: a file system without it emulates)
+                written = 0  # from the file's start: it was opened without O_APPEND
+                while written < len(data):
+                    written += os.write(fd, data[written:])
+                if regular:
+                    os.ftruncate(fd, len(data))  # a longer record before it: its tail goes
+            finally:
+                os.close(fd)
         except OSError as exc:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            if exc.filename in (None, str(tmp)):  # the error names the file it was for, not ours
+            if exc.filename is None:  # a write's error: name the file it was for
                 raise type(exc)(exc.errno, exc.strerror, str(path)) from exc
             raise
 
