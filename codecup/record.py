@@ -7,8 +7,6 @@ The schema is documented in ``docs/record-schema.md``; bump
 from __future__ import annotations
 
 import json
-import os
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,7 @@ from codecup.dialogue import SeatEnd, Termination
 from codecup.errors import RecordError
 from codecup.names import shown_language
 from codecup.reading import MIB, read_file
+from codecup.writing import write_in_place
 
 SCHEMA = "codecup-record/1"
 
@@ -172,28 +171,9 @@ class Record:
         return jf.text_of(self.to_json())
 
     def write(self, path: Path) -> None:
-        """Write the record as indented JSON, in place (through links, keeping the file's owner and
-        mode; a new one made as any file is). Its room is claimed before anything is written: a
-        full disk leaves a record already there whole (it left half of one, not JSON), and a
-        write's error names the file."""
-        data = (jf.text_of(self.to_json(), indent=1) + "\n").encode("utf-8")
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
-            try:
-                regular = stat.S_ISREG(os.fstat(fd).st_mode)
-                if regular and hasattr(os, "posix_fallocate"):
-                    os.posix_fallocate(fd, 0, len(data))  # (kept data: a file system without it emulates)
-                written = 0  # from the file's start: it was opened without O_APPEND
-                while written < len(data):
-                    written += os.write(fd, data[written:])
-                if regular:
-                    os.ftruncate(fd, len(data))  # a longer record before it: its tail goes
-            finally:
-                os.close(fd)
-        except OSError as exc:
-            if exc.filename is None:  # a write's error: name the file it was for
-                raise type(exc)(exc.errno, exc.strerror, str(path)) from exc
-            raise
+        """Write the record as indented JSON, in place, its room claimed first
+        (:func:`~codecup.writing.write_in_place`)."""
+        write_in_place(path, (jf.text_of(self.to_json(), indent=1) + "\n").encode("utf-8"))
 
     @classmethod
     def from_json(cls, doc: Any) -> Record:

@@ -1302,3 +1302,18 @@ def test_an_executor_from_the_file_is_named_as_the_files(tmp_path, capsys):
         capsys, ["tournament", path], f"{path}: option 'executor' 'dask://': expected dask://HOST:PORT"
     )
     assert not (tmp_path / "tournament-results").exists() and not Path("tournament-results").exists()
+
+
+def test_a_record_into_the_commands_own_output_file_is_one_line_before_the_game(tmp_path):
+    """`--record /dev/stdout > out.txt` wrote the record from the file's start, under the lines
+    the command printed: exit status 0, a file that was not JSON."""
+    out = tmp_path / "out.txt"
+    with out.open("w") as f:
+        run = codecup(
+            "play", "twentyone", "bot:random", "bot:random", "--record", out, stdout=f, stderr=subprocess.PIPE
+        )
+    assert run.returncode == 2
+    assert (
+        run.stderr == f"codecup: error: --record {out}: is this command's own output: choose another file\n"
+    )
+    assert out.read_text() == ""  # no game played

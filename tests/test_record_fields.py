@@ -6,7 +6,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-import attrs
 import pytest
 
 from codecup import jsonfields as jf
@@ -235,62 +234,3 @@ def test_json_text_of_any_text_encodes_and_reads_back_as_it_was(indent):
     text.encode("utf-8")
     assert json.loads(text) == value
     assert "é" in text and "\U0001f600" in text  # other text as itself, not escaped
-
-
-def test_a_record_that_cannot_be_written_leaves_the_one_there_whole_and_names_it(doc, tmp_path, monkeypatch):
-    """`play --record` over a record on a full disk left a fragment of 4 KiB that was not JSON."""
-    import errno
-    import os
-
-    record = Record.from_json(doc)
-    path = tmp_path / "game.json"
-    record.write(path)
-    before = path.read_bytes()
-
-    def full(*args):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(os, "posix_fallocate", full)
-    with pytest.raises(OSError) as caught:
-        attrs.evolve(record, logs=("x" * 100_000, "")).write(path)
-    assert caught.value.filename == str(path)
-    assert path.read_bytes() == before
-
-
-def test_a_record_written_over_a_longer_one_is_whole_and_the_file_keeps_its_links(doc, tmp_path):
-    """Written in place, through a link to it (a mount point, a file of another owner, a folder
-    the user cannot write: each failed as a temporary file beside it was replaced)."""
-    record = Record.from_json(doc)
-    target = tmp_path / "target.json"
-    attrs.evolve(record, logs=("x" * 100_000, "")).write(target)
-    link = tmp_path / "link.json"
-    link.symlink_to(target)
-    record.write(link)
-    assert link.is_symlink()
-    assert Record.from_json(json.loads(target.read_text())) == record
-
-
-def test_a_record_is_made_as_any_new_file_and_keeps_the_mode_of_one_it_replaces(doc, tmp_path):
-    """Written through a temporary file, records came out 0644 whatever the umask (077: the
-    results log 0600 beside them), and one of 0640 written over became 0644."""
-    import os
-
-    record = Record.from_json(doc)
-    old = os.umask(0o077)
-    try:
-        record.write(tmp_path / "new.json")
-    finally:
-        os.umask(old)
-    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o600
-    (tmp_path / "new.json").chmod(0o640)
-    record.write(tmp_path / "new.json")
-    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o640
-
-
-def test_a_record_of_the_longest_name_is_written(doc, tmp_path):
-    """A temporary file named after it, 14 characters longer, lost names of 242 to 255 bytes
-    after the game ("File name too long", naming the temporary file)."""
-    path = tmp_path / ("r" * 250 + ".json")
-    Record.from_json(doc).write(path)
-    assert Record.from_json(json.loads(path.read_text())) == Record.from_json(doc)
-    assert [p.name for p in tmp_path.iterdir()] == [path.name]

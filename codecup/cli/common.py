@@ -7,6 +7,7 @@ argparse error): one clear line and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import tempfile
@@ -111,13 +112,38 @@ def output_file(path: Path, option: str) -> Path:
         raise ConfigError(f"{option} {path}: a symbolic link to {os.readlink(path)}, which does not exist")
     if path.exists() and not path.is_file():  # a device (/dev/full), a pipe: found only after the work
         raise ConfigError(f"{option} {path}: exists and is not a regular file")
+    if path.exists() and _is_own_output(path):  # written from its start, under what the command prints
+        raise ConfigError(f"{option} {path}: is this command's own output: choose another file")
     folder = path.parent
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"{option} {path}: {folder} is not a folder")
     if not folder.is_dir():
         raise ConfigError(f"{option} {path}: folder {folder} does not exist")
-    _write_test(folder, f"{option} {path}: cannot write into {folder}")
+    if path.exists():  # written in place (codecup.writing): the file must take writes, not its folder
+        _file_write_test(path, f"{option} {path}: cannot write it")
+    else:
+        _write_test(folder, f"{option} {path}: cannot write into {folder}")
     return path
+
+
+def _is_own_output(path: Path) -> bool:
+    """Whether ``path`` is the file this command's standard output or error goes to."""
+    found = path.stat()
+    for fd in (1, 2):
+        with contextlib.suppress(OSError):
+            mine = os.fstat(fd)
+            if (mine.st_dev, mine.st_ino) == (found.st_dev, found.st_ino):
+                return True
+    return False
+
+
+def _file_write_test(path: Path, message: str) -> None:
+    """Raise :class:`ConfigError` (``message``: why) unless the file ``path`` takes writes (it is
+    opened to append, and nothing written)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC))
+    except OSError as exc:
+        raise ConfigError(f"{message}: {_why(exc)}") from None
 
 
 def _write_test(folder: Path, message: str) -> None:

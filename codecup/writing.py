@@ -1,0 +1,83 @@
+"""Writing a file the user names (a game's record) in place, its room claimed first.
+
+In place, not through a new file renamed over it: a record reached through a link into a folder
+the user cannot write, a file bind-mounted into a container, another owner's file written over
+by root, each stays what it was (a reviewer found each failing after the game, or the owner lost,
+when records went through a temporary file). Its room is claimed before a byte is written, so a
+full disk leaves a file already there whole (writing it straight left half of one, not JSON).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from pathlib import Path
+
+#: ``posix_fallocate``'s errors that say only that the file cannot be claimed room for (the file
+#: system has no fallocate, and the C library's stand-in, which reads the file, cannot: a file
+#: opened for writing only): it is written without the claim.
+_CANNOT_CLAIM = {errno.EBADF, errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS}
+
+
+def write_in_place(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path``, through links, keeping the file's owner, mode and links (a new
+    one is made as any file is: mode 0666 less the umask). On an error a file that was there
+    keeps what it held (but for a kill between the last write and the cut of a longer file's
+    tail), and one that was not is removed. The error names ``path``."""
+    existed = os.path.lexists(path)
+    try:
+        fd = _open(path)
+    except OSError as exc:
+        raise _named(exc, path) from exc
+    try:
+        info = os.fstat(fd)
+        regular = stat.S_ISREG(info.st_mode)
+        if regular:
+            _claim(fd, info.st_size, len(data))
+        written = 0  # from the file's start: it was opened without O_APPEND
+        while written < len(data):
+            written += os.write(fd, data[written:])
+        if regular:
+            os.ftruncate(fd, len(data))  # a longer file before it: its tail goes
+    except OSError as exc:
+        if not existed:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        raise _named(exc, path) from exc
+    finally:
+        os.close(fd)
+
+
+def _open(path: Path) -> int:
+    """``path`` opened to write (and to read, where allowed: the C library's stand-in for a file
+    system without fallocate reads what it claims room for), made where missing."""
+    flags = os.O_CREAT | os.O_CLOEXEC
+    try:
+        return os.open(path, os.O_RDWR | flags, 0o666)
+    except PermissionError:
+        return os.open(path, os.O_WRONLY | flags, 0o666)
+
+
+def _claim(fd: int, size: int, length: int) -> None:
+    """Claim room for ``length`` bytes of the file ``fd`` (now ``size`` bytes) before it is
+    written. Where the claim fails the file is cut back to ``size`` (ext4 grows it to the end of
+    its last block before it says the disk is full) and the error raised, unless it says only
+    that no room can be claimed here (:data:`_CANNOT_CLAIM`)."""
+    if not hasattr(os, "posix_fallocate"):  # (macOS)
+        return
+    try:
+        os.posix_fallocate(fd, 0, length)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, size)
+        if exc.errno not in _CANNOT_CLAIM:
+            raise
+
+
+def _named(exc: OSError, path: Path) -> OSError:
+    """``exc`` naming ``path`` where it names no file."""
+    if exc.filename is None:
+        return type(exc)(exc.errno, exc.strerror, str(path))
+    return exc
