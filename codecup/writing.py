@@ -24,8 +24,9 @@ _CANNOT_CLAIM = {errno.EBADF, errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS}
 def write_in_place(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path``, through links, keeping the file's owner, mode and links (a new
     one is made as any file is: mode 0666 less the umask). On an error a file that was there
-    keeps what it held (but for a kill between the last write and the cut of a longer file's
-    tail), and one that was not is removed. The error names ``path``."""
+    keeps what it held, and one that was not is removed (a kill as it writes mixes the two; written
+    over a longer file, what follows the new text is spaces until they are cut). The error names
+    ``path``."""
     existed = os.path.lexists(path)
     try:
         fd = _open(path)
@@ -34,13 +35,16 @@ def write_in_place(path: Path, data: bytes) -> None:
     try:
         info = os.fstat(fd)
         regular = stat.S_ISREG(info.st_mode)
+        whole = data
         if regular:
             _claim(fd, info.st_size, len(data))
+            # Over a longer file, spaces to its end: killed before the cut, it is still whole JSON.
+            whole = data + b" " * max(0, info.st_size - len(data))
         written = 0  # from the file's start: it was opened without O_APPEND
-        while written < len(data):
-            written += os.write(fd, data[written:])
+        while written < len(whole):
+            written += os.write(fd, whole[written:])
         if regular:
-            os.ftruncate(fd, len(data))  # a longer file before it: its tail goes
+            os.ftruncate(fd, len(data))  # the spaces go
     except OSError as exc:
         if not existed:
             with contextlib.suppress(OSError):
@@ -65,10 +69,12 @@ def _claim(fd: int, size: int, length: int) -> None:
     written. Where the claim fails the file is cut back to ``size`` (ext4 grows it to the end of
     its last block before it says the disk is full) and the error raised, unless it says only
     that no room can be claimed here (:data:`_CANNOT_CLAIM`)."""
-    if not hasattr(os, "posix_fallocate"):  # (macOS)
+    if not hasattr(os, "posix_fallocate") or length <= size:  # (macOS); no room to claim
         return
     try:
-        os.posix_fallocate(fd, 0, length)
+        # What it has already is not claimed again: xfs refused a claim of the whole on a full
+        # disk, where the file's own blocks held the new record.
+        os.posix_fallocate(fd, size, length - size)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.ftruncate(fd, size)

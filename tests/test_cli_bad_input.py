@@ -1317,3 +1317,12 @@ def test_a_record_into_the_commands_own_output_file_is_one_line_before_the_game(
         run.stderr == f"codecup: error: --record {out}: is this command's own output: choose another file\n"
     )
     assert out.read_text() == ""  # no game played
+
+
+def test_a_drawing_onto_a_hard_link_of_the_record_is_one_line_before_the_game(tmp_path, capsys):
+    """`--svg` a hard link of `--record`: the drawing was written over the record (exit 0)."""
+    record, drawing = tmp_path / "a.json", tmp_path / "b.svg"
+    record.write_text("")
+    os.link(record, drawing)
+    argv = ["play", "twentyone", "bot:random", "bot:random", "--record", record, "--svg", drawing]
+    one_line_error(capsys, argv, f"--svg {drawing}: the same file as --record")

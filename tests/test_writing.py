@@ -99,3 +99,39 @@ def test_a_name_of_the_longest_length_is_written(tmp_path):
     path: Path = tmp_path / ("r" * 250 + ".json")
     write_in_place(path, OLD)
     assert path.read_bytes() == OLD
+
+
+def test_only_the_growth_is_claimed_and_a_shorter_file_needs_no_room(tmp_path, monkeypatch):
+    """xfs refused a claim of the whole file on a full disk, where the file's own blocks held the
+    new record: the game's record was lost (a reviewer's)."""
+    path = tmp_path / "game.json"
+    path.write_bytes(OLD)
+    claims: list[tuple[int, int]] = []
+
+    def full(fd: int, offset: int, length: int) -> None:
+        claims.append((offset, length))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "posix_fallocate", full)
+    write_in_place(path, OLD[:-5] + b"\n")  # shorter: written into its own blocks
+    assert path.read_bytes() == OLD[:-5] + b"\n" and claims == []
+    with pytest.raises(OSError):
+        write_in_place(path, NEW)
+    assert claims == [(len(OLD) - 4, len(NEW) - len(OLD) + 4)]
+
+
+def test_a_write_cut_short_before_its_end_over_a_longer_file_leaves_whole_json(tmp_path, monkeypatch):
+    """Killed between the write and the cut of the old tail, the new record was followed by the old
+    one's end: not JSON. The tail is spaces now until it is cut."""
+    import json
+
+    path = tmp_path / "game.json"
+    path.write_bytes(NEW)
+
+    def killed(fd: int, length: int) -> None:
+        raise OSError(errno.EINTR, "killed here")
+
+    monkeypatch.setattr(os, "ftruncate", killed)
+    with pytest.raises(OSError):
+        write_in_place(path, OLD)
+    assert json.loads(path.read_bytes()) == json.loads(OLD)

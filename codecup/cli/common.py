@@ -139,9 +139,10 @@ def _is_own_output(path: Path) -> bool:
 
 def _file_write_test(path: Path, message: str) -> None:
     """Raise :class:`ConfigError` (``message``: why) unless the file ``path`` takes writes (it is
-    opened to append, and nothing written)."""
+    opened to write as :func:`codecup.writing.write_in_place` opens it, not cut, nothing written:
+    a file that takes appends only passes an open to append)."""
     try:
-        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC))
+        os.close(os.open(path, os.O_WRONLY | os.O_CLOEXEC))
     except OSError as exc:
         raise ConfigError(f"{message}: {_why(exc)}") from None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -174,9 +175,17 @@ def _only_a_record_is_replaced(path: Path) -> None:
         )
 
 
+def _same_file(one: Path, other: Path) -> bool:
+    """Whether two existing paths are one file (also hard links of it)."""
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False
+
+
 def _only_a_drawing_is_replaced(path: Path, record: Path | None) -> None:
     """Refuse ``--svg`` onto the record's file, or onto an existing file that is not an SVG drawing."""
-    if record is not None and path.resolve() == record.resolve():
+    if record is not None and (path.resolve() == record.resolve() or _same_file(path, record)):
         raise ConfigError(f"--svg {path}: the same file as --record")
     if not path.is_file() or path.stat().st_size == 0:
         return

@@ -520,6 +520,7 @@ def _write_game(out: Path, g: ScheduledGame, record: Record, only_if_missing: bo
     if only_if_missing and path.exists():
         return
     tmp = path.with_suffix(".tmp")
+    tmp.unlink(missing_ok=True)  # our own, made anew: a leftover link there is not followed
     record.write(tmp)
     tmp.replace(path)
 

@@ -284,3 +284,25 @@ def test_resume_of_a_moved_contest_folder_says_what_moved(play_tournament, bots,
     with pytest.raises(ConfigError) as caught:
         play_tournament(changed, tmp_path)
     assert str(caught.value).endswith("): use another --out folder")
+
+
+def test_a_leftover_temporary_record_that_is_a_link_is_not_followed(tmp_path, tiny_game):
+    """The rerun wrote the record over the link's target, outside the results folder, and the
+    game's record became a link to it (a reviewer's)."""
+    import asyncio
+
+    from codecup.runner import new_match, play_match
+    from codecup.tournament.schedule import ScheduledGame
+    from codecup.tournament.tournament import _write_game
+
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious")
+    (tmp_path / "out" / "games").mkdir(parents=True)
+    g = ScheduledGame(id="rr1~a~b", stage="rr", round=1, seats=(0, 1), seed=1)
+    (tmp_path / "out" / "games" / "rr1~a~b.tmp").symlink_to(outside)
+    players = [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")]
+    record = asyncio.run(play_match(tiny_game, new_match(tiny_game, players, seed=1)))
+    _write_game(tmp_path / "out", g, record)
+    assert outside.read_text() == "precious"
+    written = tmp_path / "out" / "games" / "rr1~a~b.json"
+    assert not written.is_symlink() and json.loads(written.read_text())["schema"] == "codecup-record/1"
