@@ -23,10 +23,10 @@ _CANNOT_CLAIM = {errno.EBADF, errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS}
 
 def write_in_place(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path``, through links, keeping the file's owner, mode and links (a new
-    one is made as any file is: mode 0666 less the umask). On an error a file that was there
-    keeps what it held, and one that was not is removed (a kill as it writes mixes the two; written
-    over a longer file, what follows the new text is spaces until they are cut). The error names
-    ``path``."""
+    one is made as any file is: mode 0666 less the umask). A full disk (the claim of room fails)
+    leaves a file that was there as it was; one that was not is removed. An error or a kill as it
+    writes mixes the two (written over a longer file, what follows the new text is spaces until
+    they are cut). The error names ``path``."""
     existed = os.path.lexists(path)
     try:
         fd = _open(path)
