@@ -56,8 +56,11 @@ def write_in_place(path: Path, data: bytes) -> None:
 
 def _open(path: Path) -> int:
     """``path`` opened to write (and to read, where allowed: the C library's stand-in for a file
-    system without fallocate reads what it claims room for), made where missing."""
-    flags = os.O_CREAT | os.O_CLOEXEC
+    system without fallocate reads what it claims room for), made where missing. A file there is
+    opened without ``O_CREAT``: with it, Linux refuses another user's file in a shared sticky
+    folder such as /tmp, even to root, where ``fs.protected_regular`` is set (systemd sets it),
+    and the game's record was lost after the game."""
+    flags = os.O_CLOEXEC if os.path.exists(path) else os.O_CREAT | os.O_CLOEXEC
     try:
         return os.open(path, os.O_RDWR | flags, 0o666)
     except PermissionError:

@@ -135,3 +135,22 @@ def test_a_write_cut_short_before_its_end_over_a_longer_file_leaves_whole_json(t
     with pytest.raises(OSError):
         write_in_place(path, OLD)
     assert json.loads(path.read_bytes()) == json.loads(OLD)
+
+
+def test_a_file_there_is_opened_without_creating_it(tmp_path, monkeypatch):
+    """With O_CREAT, Linux refuses another user's file in a shared sticky folder such as /tmp,
+    even to root, where fs.protected_regular is set (systemd sets it): the game was played, then
+    its record lost. (Seen as root with fs.protected_regular=1 and a record owned by nobody.)"""
+    path = tmp_path / "game.json"
+    path.write_bytes(OLD)
+    real = os.open
+    flags: list[int] = []
+
+    def opening(file, how, *args):
+        flags.append(how)
+        return real(file, how, *args)
+
+    monkeypatch.setattr(os, "open", opening)
+    write_in_place(path, NEW)
+    write_in_place(tmp_path / "new.json", NEW)
+    assert [bool(how & os.O_CREAT) for how in flags] == [False, True]
