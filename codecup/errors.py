@@ -94,6 +94,18 @@ class IllegalMoveError(MoveError):
     """The move is well formed but against the rules in this position."""
 
 
+def naming(exc: OSError, name: object, *, instead_of: object = None) -> OSError:
+    """A copy of ``exc`` (of its type: a closed pipe stays one) naming the file ``name`` where it
+    names none (a write that found no room, on a descriptor) or names ``instead_of`` (a temporary
+    file the user never gave), to be raised ``from exc``."""
+    if exc.errno is None:
+        return type(exc)(*exc.args)
+    replaced = exc.filename is None or (instead_of is not None and exc.filename == str(instead_of))
+    if replaced:
+        return type(exc)(exc.errno, exc.strerror, str(name))
+    return type(exc)(exc.errno, exc.strerror, exc.filename, None, exc.filename2)
+
+
 def hook_failure(hook: str, exc: BaseException) -> str:
     """``HOOK raised TypeName: message``, or for one that never returned, what
     :class:`NeverEndsError` says of it (``HOOK ran 30 s of processor time ...``)."""

@@ -20,7 +20,7 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-from codecup.errors import ConfigError
+from codecup.errors import ConfigError, naming
 from codecup.tournament.identity import NAME as SCHEDULE_NAME
 from codecup.tournament.log import LOG_NAME
 
@@ -117,8 +117,8 @@ def _write_marker(path: Path, kind: RunKind) -> None:
         os.replace(part, path / MARKER)
     except BaseException as exc:
         part.unlink(missing_ok=True)
-        if isinstance(exc, OSError) and exc.filename is None:  # a write that found no room names no file
-            raise OSError(exc.errno, exc.strerror, str(path / MARKER)) from exc
+        if isinstance(exc, OSError):  # a write that found no room names no file
+            raise naming(exc, path / MARKER) from exc
         raise
 
 

@@ -15,6 +15,8 @@ import os
 import stat
 from pathlib import Path
 
+from codecup.errors import naming
+
 #: ``posix_fallocate``'s errors that say only that the file cannot be claimed room for (the file
 #: system has no fallocate, and the C library's stand-in, which reads the file, cannot: a file
 #: opened for writing only): it is written without the claim.
@@ -31,7 +33,7 @@ def write_in_place(path: Path, data: bytes) -> None:
     try:
         fd = _open(path)
     except OSError as exc:
-        raise _named(exc, path) from exc
+        raise naming(exc, path) from exc
     try:
         info = os.fstat(fd)
         regular = stat.S_ISREG(info.st_mode)
@@ -49,7 +51,7 @@ def write_in_place(path: Path, data: bytes) -> None:
         if not existed:
             with contextlib.suppress(OSError):
                 os.unlink(path)
-        raise _named(exc, path) from exc
+        raise naming(exc, path) from exc
     finally:
         os.close(fd)
 
@@ -83,10 +85,3 @@ def _claim(fd: int, size: int, length: int) -> None:
             os.ftruncate(fd, size)
         if exc.errno not in _CANNOT_CLAIM:
             raise
-
-
-def _named(exc: OSError, path: Path) -> OSError:
-    """``exc`` naming ``path`` where it names no file."""
-    if exc.filename is None:
-        return type(exc)(exc.errno, exc.strerror, str(path))
-    return exc

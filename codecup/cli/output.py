@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+from codecup.errors import naming
+
 #: How the errors name standard output.
 NAME = "standard output"
 
@@ -26,23 +28,16 @@ class _NamedOutput:
         try:
             return self._stream.write(text)
         except OSError as exc:
-            raise _named(exc) from exc
+            raise naming(exc, NAME) from exc
 
     def flush(self) -> None:
         try:
             self._stream.flush()
         except OSError as exc:
-            raise _named(exc) from exc
+            raise naming(exc, NAME) from exc
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
-
-
-def _named(exc: OSError) -> OSError:
-    """``exc`` with :data:`NAME` as its file name, of the same type (a closed pipe stays one)."""
-    if exc.filename is not None or exc.errno is None:
-        return exc
-    return type(exc)(exc.errno, exc.strerror, NAME)
 
 
 @contextmanager

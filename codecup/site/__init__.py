@@ -20,6 +20,7 @@ from pathlib import Path
 
 import attrs
 
+from codecup.errors import naming
 from codecup.game import Game
 from codecup.record import Record
 from codecup.tournament.tournament import TournamentResult
@@ -42,7 +43,7 @@ def write_atomic(path: Path, text: str) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):  # (a folder made there is left: the error names the page)
             tmp.unlink(missing_ok=True)
-        raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise naming(exc, path, instead_of=tmp) from exc
 
 
 def write_assets(out: Path, game: Game) -> None:

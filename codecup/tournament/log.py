@@ -16,7 +16,7 @@ from typing import IO
 import attrs
 
 from codecup import jsonfields as jf
-from codecup.errors import ConfigError, RecordError
+from codecup.errors import ConfigError, RecordError, naming
 from codecup.record import Record
 
 LOG_NAME = "results.jsonl"
@@ -104,10 +104,8 @@ class ResultsLog:
                 f.write(line + "\n")
                 f.flush()
                 os.fsync(f.fileno())
-        except OSError as exc:
-            if exc.filename is None:  # a write's error (a full disk): name the file it was for
-                raise type(exc)(exc.errno, exc.strerror, str(self.path)) from exc
-            raise
+        except OSError as exc:  # a write's error (a full disk) names the file it was for
+            raise naming(exc, self.path) from exc
         self.records[game_id] = record
 
 
