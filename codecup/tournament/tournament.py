@@ -371,7 +371,9 @@ def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: P
                 f"{_kind(spec.game, spec.variant, spec.clock, spec.clock_mode)}"
             )
             strangers = [p for r in log.records.values() for p in r.match.players if p not in spec.players]
-            moved = same_game and all(_changed_fields(p, spec.players) == ["directory"] for p in strangers)
+            moved = same_game and all(
+                _changed_fields(p, _counterpart(p, spec.players)) == ["directory"] for p in strangers
+            )
             advice = (
                 "its players' folders have moved: move them back to resume it (a game's record names"
                 " its players' folders), or use another --out folder"
@@ -385,21 +387,23 @@ def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: P
 
 def _changed(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> str:
     """How a player of a logged game differs from the players list's player of that name, if any."""
-    now = next((p for p in players if p.name == logged.name), None)
+    now = _counterpart(logged, players)
     if now is None:
         return f"player {logged.name!r} is not in this players list"
-    fields = _changed_fields(logged, players)
     said = "; ".join(
         f"its {field} was {_shown(getattr(logged, field))}, now {_shown(getattr(now, field))}"
-        for field in fields
+        for field in _changed_fields(logged, now)
     )
     return f"player {logged.name!r} is not as it is now in this players list: {said}"
 
 
-def _changed_fields(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> list[str]:
-    """The fields in which a player of a logged game differs from the players list's player of
-    that name (none where there is no such player)."""
-    now = next((p for p in players if p.name == logged.name), None)
+def _counterpart(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> PlayerInfo | None:
+    """The players list's player of a logged game's player's name, if any."""
+    return next((p for p in players if p.name == logged.name), None)
+
+
+def _changed_fields(logged: PlayerInfo, now: PlayerInfo | None) -> list[str]:
+    """The fields in which a player of a logged game differs from ``now`` (none: no such player)."""
     if now is None:
         return []
     return [
