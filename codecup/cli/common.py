@@ -131,8 +131,7 @@ def _is_own_output(path: Path) -> bool:
     found = path.stat()
     for fd in (1, 2):
         with contextlib.suppress(OSError):
-            mine = os.fstat(fd)
-            if (mine.st_dev, mine.st_ino) == (found.st_dev, found.st_ino):
+            if os.path.samestat(os.fstat(fd), found):
                 return True
     return False
 
