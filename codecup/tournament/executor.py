@@ -294,11 +294,10 @@ class GamePool(concurrent.futures.Executor):
         """Replace a broken executor with a fresh one; False if this pool cannot."""
         return False
 
-    def end_stuck(self) -> bool:
+    def end_stuck(self) -> None:
         """End the workers, one of which runs a game stuck far past its bound (game code blocked in
         a call that holds the worker's every thread: its own guard, :mod:`~codecup.tournament.hang`,
-        cannot run); their games fail as a dead worker's. False if this pool cannot."""
-        return False
+        cannot run); their games fail as a dead worker's. The base cannot: it does nothing."""
 
     def death(self) -> str:
         """How the last worker process died, as far as known (for a referee-error record)."""
@@ -446,12 +445,11 @@ class LocalPool(GamePool):
         self._stuck = False
         return True
 
-    def end_stuck(self) -> bool:
+    def end_stuck(self) -> None:
         self._stuck = True
         for p in self._workers().values():
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 p.kill()  # its bots die with it, as with any referee killed
-        return True
 
     def death(self) -> str:
         # The pool's manager thread fails the futures first, then reaps the workers. Read no

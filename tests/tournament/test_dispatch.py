@@ -92,9 +92,8 @@ def test_a_game_stuck_past_its_bound_ends_the_workers_while_others_keep_finishin
         def check(self) -> None:
             pass
 
-        def end_stuck(self) -> bool:
+        def end_stuck(self) -> None:
             self.ended += 1
-            return True
 
     pool = Pool()
     batch = _Batch(pool, lambda match: None, lambda key, record: None, Progress())  # type: ignore[arg-type]
