@@ -22,7 +22,8 @@ from pathlib import Path
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo
 from codecup.tournament import TournamentSpec, run_tournament
-from codecup.tournament.executor import local_pool, play
+from codecup.tournament.executor import local_pool
+from codecup.tournament.worker import play
 
 BOTS = [
     ("random1", "random", 1),

@@ -88,7 +88,7 @@ def test_a_worker_told_to_stop_unwinds_its_match_through_the_games_code(tiny_gam
     to unwind it, wherever the signal lands in the referee's thread: in the game's code, it must
     not be taken for the plugin's sys.exit() (the match would end as a referee error, logged as
     played)."""
-    from codecup.tournament.executor import _Terminate
+    from codecup.tournament.worker import _Terminate
 
     class Stopped(type(tiny_game)):  # type: ignore[misc]
         def referee(self, setup, variant, seed):

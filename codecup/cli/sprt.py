@@ -36,6 +36,7 @@ from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
 from codecup.tournament import executor as ex
+from codecup.tournament import worker
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.sprt import SprtSettings, SprtState
 from codecup.tournament.standings import outcome_for
@@ -266,9 +267,9 @@ def _play(
     futures: dict[int, tuple[concurrent.futures.Future[Record], concurrent.futures.Future[Record]]] = {}
     limits = limits_of(args, {})
     play = (
-        ex.play_hiding(args.out, limits=limits)
+        worker.play_hiding(args.out, limits=limits)
         if args.out is not None
-        else functools.partial(ex.play, limits=limits)
+        else functools.partial(worker.play, limits=limits)
     )
     next_pair = 0
     while log is not None and f"sprt{next_pair}~0" in log and f"sprt{next_pair}~1" in log:

@@ -35,6 +35,7 @@ from codecup.sandbox import Limits
 from codecup.sandbox.box import own_differing
 from codecup.sandbox.launch import own_entry
 from codecup.tournament import executor as ex
+from codecup.tournament import worker
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
 from codecup.tournament.progress import make_progress
@@ -420,7 +421,7 @@ def play_spec(
             game,
             out,
             executor=pool,
-            play=ex.play_hiding(out, hide, limits),
+            play=worker.play_hiding(out, hide, limits),
             progress=progress,
             jobs=n,
             on_record=on_record,

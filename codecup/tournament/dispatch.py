@@ -26,8 +26,9 @@ from codecup.dialogue import SeatEnd, Termination
 from codecup.errors import CodecupError
 from codecup.record import MatchInfo, Record, Result
 from codecup.tournament import hang
-from codecup.tournament.executor import WORKER_GRACE, GamePool, PlayFn
+from codecup.tournament.executor import GamePool
 from codecup.tournament.progress import Progress
+from codecup.tournament.worker import WORKER_GRACE, PlayFn
 
 K = TypeVar("K")
 Future: TypeAlias = concurrent.futures.Future[Record]

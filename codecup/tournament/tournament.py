@@ -29,7 +29,7 @@ from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.terminal import log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
-from codecup.tournament.executor import GamePool, PlayFn
+from codecup.tournament.executor import GamePool
 from codecup.tournament.identity import check_schedule
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.progress import Progress
@@ -37,6 +37,7 @@ from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.standings import SCHEMA as STANDINGS_SCHEMA
 from codecup.tournament.standings import Standings, compute_standings, reorder
+from codecup.tournament.worker import PlayFn
 
 MAX_GAMES = 1_000_000
 """The most games one run may schedule: a mistyped ``--rounds`` would otherwise build a schedule

@@ -885,13 +885,13 @@ def test_init_sees_its_keepers_death_by_their_pipe():
 
 
 def test_a_tournaments_results_folder_is_hidden_from_its_bots(tiny_game, tiny_pm, arena, monkeypatch):
-    from codecup.tournament import executor
+    from codecup.tournament import worker
 
-    monkeypatch.setattr(executor, "_worker_pm", tiny_pm)
+    monkeypatch.setattr(worker, "_worker_pm", tiny_pm)
     token = f"codecup-test-{uuid.uuid4().hex}"
     snoop = PlayerInfo("snoop", command=python_argv(ATTACKER, "snoop", token, str(arena.results)))
     match = new_match(tiny_game, [snoop, PlayerInfo("r", bot="random")], seed=1)
-    record = executor.play_hiding(arena.results)(match)
+    record = worker.play_hiding(arena.results)(match)
     assert f"ATTACK: listing {arena.results}: []" in attack_lines(record, 0)
 
 

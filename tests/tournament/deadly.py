@@ -120,10 +120,10 @@ class Stuck(Deadly):
 
 
 def play_stuck(how: str, match: MatchInfo) -> Record:
-    """The pool's own ``play`` (:func:`codecup.tournament.executor.play`) with :class:`Stuck`
+    """The pool's own ``play`` (:func:`codecup.tournament.worker.play`) with :class:`Stuck`
     (bind ``how`` with ``functools.partial``), its bound on a game's wall time cut down."""
     from codecup.plugins import make_plugin_manager
-    from codecup.tournament import executor, hang
+    from codecup.tournament import hang, worker
 
     class Plugin:
         @hookimpl
@@ -131,6 +131,6 @@ def play_stuck(how: str, match: MatchInfo) -> Record:
             register(Stuck(how))
 
     hang.BASE, hang.PER_CLOCK = 0.0, 1.5
-    if executor._worker_pm is None:
-        executor._worker_pm = make_plugin_manager(load_entry_points=False, plugins=(Plugin(),))
-    return executor.play(match)
+    if worker._worker_pm is None:
+        worker._worker_pm = make_plugin_manager(load_entry_points=False, plugins=(Plugin(),))
+    return worker.play(match)

@@ -186,18 +186,18 @@ def test_a_stopped_run_stops_its_games_on_the_workers(tiny_game, tiny_pm, monkey
     from codecup import owner
     from codecup.record import PlayerInfo
     from codecup.runner import new_match
-    from codecup.tournament import executor
+    from codecup.tournament import worker
     from codecup.tournament.executor import DaskPool
     from tests.support import HOSTILE, processes_with, python_argv
 
-    monkeypatch.setattr(executor, "_worker_pm", tiny_pm)  # the worker's threads are this process's
+    monkeypatch.setattr(worker, "_worker_pm", tiny_pm)  # the worker's threads are this process's
     token = f"codecup-test-{uuid.uuid4().hex}"
     never = PlayerInfo("never", command=python_argv(HOSTILE / "timeout.py", token))
     match = new_match(tiny_game, [never, PlayerInfo("bot", bot="random")], seed=1, clock=600.0)
     options = {"protocol": "tcp", "host": "127.0.0.1", "scheduler_port": 0, "dashboard_address": ":0"}
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **options) as cluster:
         pool = DaskPool(cluster.scheduler_address)
-        game = pool.submit(functools.partial(executor.play, run=owner.token()), match)
+        game = pool.submit(functools.partial(worker.play, run=owner.token()), match)
         deadline = time.monotonic() + 60
         while not processes_with(token):  # until its bot runs
             assert time.monotonic() < deadline and not game.done()

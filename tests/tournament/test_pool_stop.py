@@ -49,7 +49,7 @@ def test_restart_ends_the_old_manager_thread():
 OUTSIDE_A_MATCH = textwrap.dedent(
     """
     import os, signal, sys, time
-    from codecup.tournament.executor import worker_init
+    from codecup.tournament.worker import worker_init
     try:  # as the pool calls the initializer: it logs (with a traceback) what escapes
         worker_init(os.getppid())
         os.kill(os.getpid(), signal.SIGTERM)

@@ -12,21 +12,21 @@ import textwrap
 SCRIPT = textwrap.dedent(
     """
     import os, signal, time, weakref
-    from codecup.tournament import executor
+    from codecup.tournament import worker
 
-    executor.worker_init(os.getppid())
-    executor._in_match = True  # as play() sets it while a match runs
+    worker.worker_init(os.getppid())
+    worker._in_match = True  # as play() sets it while a match runs
 
     class Thing:
         pass
 
     thing = Thing()
-    ref = weakref.ref(thing, lambda _: executor._on_sigterm(signal.SIGTERM, None))
+    ref = weakref.ref(thing, lambda _: worker._on_sigterm(signal.SIGTERM, None))
     try:
         del thing
         time.sleep(10)
         print("slept on")
-    except executor._Terminate:
+    except worker._Terminate:
         print("unwound")
     """
 )

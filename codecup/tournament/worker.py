@@ -1,0 +1,207 @@
+"""A pool worker: where one tournament game runs, and how the worker stops.
+
+:func:`play` runs a match in the worker process (its plugin manager is built once per worker).
+:func:`worker_init` sets a worker up so that it never outlives the run: SIGTERM unwinds the
+running match, which closes its bots (their whole process trees), and the worker stops when
+the process that started the pool dies, even by SIGKILL. :func:`stop_games` stops the games
+of one run, for a Dask worker that a stopped run leaves running. The pools themselves are in
+:mod:`codecup.tournament.executor`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import os
+import select
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pluggy
+
+from codecup import loop as referee_loop
+from codecup import owner
+from codecup.errors import Stopping
+from codecup.processes import alive
+from codecup.record import MatchInfo, Record
+from codecup.tournament import hang
+
+if TYPE_CHECKING:
+    from codecup.game import Game
+    from codecup.sandbox import Limits, Policy
+
+PlayFn = Callable[[MatchInfo], Record]
+
+_worker_pm: pluggy.PluginManager | None = None
+#: Whether this worker is running a match (whose players SIGTERM must close before it exits).
+_in_match = False
+
+
+def play(match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = None, run: str = "") -> Record:
+    """Run one match in this worker (its plugin manager is built once per worker process).
+
+    ``hide``: folders the bots must not see (the results, the other players' of a tournament),
+    besides each other's; a bot still sees its own folder. ``limits``: what each bot may use
+    (default :class:`~codecup.sandbox.Limits`). ``run``: the run it belongs to, which may stop
+    it (:func:`stop_games`).
+    """
+    from codecup.plugins import load_games, make_plugin_manager
+    from codecup.sandbox import Limits, Policy
+
+    global _worker_pm, _in_match
+    if _worker_pm is None:
+        _worker_pm = make_plugin_manager(report=None)  # the command has named any broken plugin
+    _in_match = True
+    try:
+        game = load_games(_worker_pm).get(match.game)
+        policy = Policy(limits=limits or Limits(), hide=hide)
+        with hang.guard(hang.bound(match.clock), WORKER_GRACE):
+            return referee_loop.run(_stoppable(game, match, _worker_pm, policy, run))
+    except _Terminate:  # the match has closed its players on the way out: end this worker
+        os._exit(hang.STATUS if hang.fired() else 1)
+    finally:
+        _in_match = False
+
+
+#: How to stop each game running in this process, by the run it belongs to (:func:`stop_games`).
+_flights: dict[str, set[Callable[[], object]]] = {}
+_flights_lock = threading.Lock()
+
+
+async def _stoppable(
+    game: Game, match: MatchInfo, pm: pluggy.PluginManager, policy: Policy, run: str
+) -> Record:
+    """:func:`~codecup.runner.play_match`, stopped by :func:`stop_games` of its ``run``: cancelled,
+    it closes its players (their whole process trees) on the way out."""
+    from codecup.runner import play_match
+
+    loop, task = asyncio.get_running_loop(), asyncio.current_task()
+    assert task is not None
+    stop = functools.partial(loop.call_soon_threadsafe, task.cancel)
+    with _flights_lock:
+        _flights.setdefault(run, set()).add(stop)
+    try:
+        return await play_match(game, match, pm=pm, policy=policy)
+    finally:
+        with _flights_lock:
+            _flights[run].discard(stop)
+
+
+def stop_games(run: str) -> int:
+    """Stop every game of ``run`` running in this process (how many). A stopped tournament on
+    Dask calls it on each worker: Dask does not stop a task that has started, and a red team's
+    game went on, its bots running, 35 s after the run had stopped."""
+    with _flights_lock:
+        stops = list(_flights.get(run, ()))
+    for stop in stops:
+        with contextlib.suppress(RuntimeError):  # its loop has just closed: the game has ended
+            stop()
+    return len(stops)
+
+
+def play_hiding(out: Path, folders: Iterable[str] = (), limits: Limits | None = None) -> PlayFn:
+    """:func:`play`, with the results folder ``out`` and ``folders`` (every player's of a
+    tournament) hidden from every bot but a folder's own, and each bot's ``limits``
+    (picklable, for any pool); its games belong to this process's run (:func:`stop_games`)."""
+    hide = (str(out.resolve()), *sorted({str(Path(f).resolve()) for f in folders}))
+    return functools.partial(play, hide=hide, limits=limits, run=owner.token())
+
+
+#: Seconds a worker told to stop has to close its bots before it SIGKILLs itself.
+WORKER_GRACE = 2.5
+
+
+class _Terminate(SystemExit, Stopping):
+    """Raised in a worker's main thread by SIGTERM: unwinds the match, which closes its bots
+    (a :class:`~codecup.errors.Stopping`: no handler of a plugin's ``sys.exit()`` takes it for one)."""
+
+
+def _kill_self_after(seconds: float) -> None:
+    time.sleep(seconds)
+    if hang.fired():  # its game was stuck: the tournament says so by this status
+        os._exit(hang.STATUS)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    """Unwind the running match (which closes its players); with none running, exit at once.
+
+    Outside a match there is nothing to close, and an exception raised there could land in
+    the pool's own code (in the worker's initializer it prints a traceback): exit silently.
+    """
+    if not _in_match:
+        os._exit(1)
+    # A second SIGTERM (the pool's, and the one a worker sends itself when its parent has gone)
+    # must not cut the closing short: the bots' cgroups and scratch folders would stay behind.
+    # The worker still ends within WORKER_GRACE, by its own SIGKILL.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # The run has said it stopped: what the sandbox notices while the bots are ended (a bot not
+    # frozen in time as it is killed) is no news to the organiser.
+    logging.getLogger("codecup").setLevel(logging.ERROR)
+    threading.Thread(target=_kill_self_after, args=(WORKER_GRACE,), daemon=True).start()
+    raise _Terminate(1)
+
+
+#: Seconds before a swallowed SIGTERM is sent again (time for the swallowing code to return).
+_REDELIVER_AFTER = 0.05
+
+
+def _redeliver_sigterm() -> None:
+    time.sleep(_REDELIVER_AFTER)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _on_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    """Python swallows an exception raised in a weakref callback, a ``__del__`` or the garbage
+    collector; the SIGTERM handler's may land there. Then the signal is delivered again, from a
+    thread and a moment later, so the match still unwinds (and nothing is printed)."""
+    if isinstance(unraisable.exc_value, _Terminate):
+        signal.signal(signal.SIGTERM, _on_sigterm)
+        try:
+            threading.Thread(target=_redeliver_sigterm, daemon=True).start()
+        except BaseException:  # no thread at shutdown, or a second SIGTERM: exit as SIGKILL would
+            os._exit(1)
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+def _die_with(pid: int) -> None:
+    """Block until process ``pid`` has ended, then stop this worker as SIGTERM does."""
+    fd = None
+    with contextlib.suppress(AttributeError, OSError):
+        fd = os.pidfd_open(pid)  # Linux 5.3: readable once the process has ended, no polling
+    if fd is not None and alive(pid):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        while not poller.poll():
+            pass
+    else:
+        while alive(pid):
+            time.sleep(0.2)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def worker_init(parent: int) -> None:
+    """Set up a pool worker: it ignores Ctrl-C (its parent decides), stops cleanly on SIGTERM,
+    and stops when ``parent`` dies, even by SIGKILL.
+
+    SIGTERM unwinds the running match, so its players are closed (their whole
+    process groups killed) before the worker exits, within :data:`WORKER_GRACE`
+    (also when the handler's exception lands where Python swallows it: it is
+    delivered again).
+    The workers are children of the forkserver, not of ``parent``, and the
+    forkserver lives as long as any worker does (they hold its "alive" pipe),
+    so ``PR_SET_PDEATHSIG`` would never fire: a thread watches ``parent``
+    instead, through a pidfd where the kernel has them.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    sys.unraisablehook = _on_unraisable
+    threading.Thread(target=_die_with, args=(parent,), name="die-with-parent", daemon=True).start()
