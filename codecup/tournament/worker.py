@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 
 PlayFn = Callable[[MatchInfo], Record]
 
+#: Seconds a worker told to stop has to close its bots before it SIGKILLs itself.
+WORKER_GRACE = 2.5
+
 _worker_pm: pluggy.PluginManager | None = None
 #: Whether this worker is running a match (whose players SIGTERM must close before it exits).
 _in_match = False
@@ -112,10 +115,6 @@ def play_hiding(out: Path, folders: Iterable[str] = (), limits: Limits | None = 
     (picklable, for any pool); its games belong to this process's run (:func:`stop_games`)."""
     hide = (str(out.resolve()), *sorted({str(Path(f).resolve()) for f in folders}))
     return functools.partial(play, hide=hide, limits=limits, run=owner.token())
-
-
-#: Seconds a worker told to stop has to close its bots before it SIGKILLs itself.
-WORKER_GRACE = 2.5
 
 
 class _Terminate(SystemExit, Stopping):
