@@ -138,6 +138,21 @@ def test_no_write_back_of_the_machines_files_and_no_reads_without_waiting_in_any
                 assert seen == "allow", (machine, pwritev2)
 
 
+def test_no_probes_of_the_machines_file_cache_in_any_abi():
+    """mincore and cachestat tell which pages of a file the machine's cache holds, without reading
+    them: red team bots carried marks in it from one game to the next, and from one bot to the
+    other. Both get ENOSYS in every ABI (i386's and arm's mincore have numbers of their own); the
+    neighbouring madvise stays allowed."""
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            assert _interpret(program, arch=abi.arch, nr=abi.number("mincore"), args=(0, 4096, 0)) == "nosys"
+            assert _interpret(program, arch=abi.arch, nr=abi.number("cachestat"), args=(3, 0, 0)) == "nosys"
+            assert _interpret(program, arch=abi.arch, nr=abi.madvise, args=(0, 4096, 0)) == "allow", machine
+    x32_mincore = 0x40000000 | 27
+    assert _interpret(seccomp.program(seccomp.ABIS["x86_64"]), arch=0xC000003E, nr=x32_mincore) == "nosys"
+
+
 def test_x32_s_own_preadv2_is_checked_too():
     """x32's preadv2 (546) is preadv64v2(fd, iov, count, pos, flags): its flags are its fifth
     argument, not its sixth (a reviewer's: the filter read the sixth, and let RWF_NOWAIT by)."""

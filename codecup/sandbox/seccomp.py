@@ -100,6 +100,14 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   ``-XX:+UseLargePages``, PostgreSQL's ``huge_pages = try``) fall back to
   ordinary pages, which the memory limit counts; the machine's ``hugetlbfs``
   mounts, whose files a bot could map privately, are hidden (:mod:`.box`).
+- *The machine's file cache, read*: ``mincore`` on a mapping of a file, and ``cachestat``,
+  tell which of its pages the cache holds, without reading them; the cache is the machine's,
+  and a bot owns most files (uid 0), which is all Linux asks. A red team's bots marked pages of
+  a big library by reading them and read the marks back: a bot carried what it had learned into
+  its next game, and the two bots of one game passed each other a word. Both fail with
+  ``ENOSYS``, as on a kernel without them (a program that checks its own memory with
+  ``mincore``, as libunwind does, falls back). A read timed still tells a cached page, but
+  brings it in: it reads a mark once.
 - *Exploit tools*: ``userfaultfd``, ``perf_event_open`` and ``bpf`` are
   denied and io_uring fails with ``ENOSYS`` (programs fall back to plain
   calls), as under Docker's default profile: kernel interfaces a bot has no
@@ -228,7 +236,15 @@ def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
 # C library's POSIX aio uses threads, not these.
 # openat2 too, whose flags are in memory as well (the C library's open uses openat, and programs
 # that try openat2 fall back to it).
-_MISSING = _calls(clone3=435, io_uring_setup=425, io_uring_enter=426, io_uring_register=427, openat2=437)
+# And the page cache's probes, which read which pages of a file the machine's cache holds without
+# reading them: cachestat (here), and each ABI's mincore (its own number). A red team's bots marked
+# pages of a big library by reading them and read the marks back: a bot carried what it had
+# learned into its next game, and two bots of one game passed each other a word. (A read timed
+# still tells a cached page, but it brings the page in, so it reads a mark once; preadv2 with
+# RWF_NOWAIT, which tells without bringing it in, is refused too.)
+_MISSING = _calls(
+    clone3=435, io_uring_setup=425, io_uring_enter=426, io_uring_register=427, openat2=437, cachestat=451
+)
 
 
 @attrs.frozen
@@ -315,14 +331,15 @@ ABIS: dict[str, tuple[Abi, ...]] = {
             setsockopt=(54, 541), seccomp=317, prctl=157, mmap=9, shmget=29, memfd_create=319,
             openat=257, o_direct=0o40000, sync=(162, 306, 74, 75, 277, 26), open=2,
             preadv2=((327, 5), (546, 4)),  # x32's: preadv64v2(fd, iov, count, pos, flags)
-            missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543)), mask=~_X32_BIT & 0xFFFFFFFF),
+            missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543), ("mincore", 27)),
+            mask=~_X32_BIT & 0xFFFFFFFF),
         Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102), ("old_mmap", 90)), 359, 360, clone=120,
             unshare=310, fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340, fadvise=(250, 272),
             madvise=219, readahead=225, setsockopt=(366,), seccomp=354, prctl=172,
             mmap=192, shmget=395, memfd_create=356, ipc=117,
             openat=295, o_direct=0o40000, sync=(36, 344, 118, 148, 314, 144), open=5,
             preadv2=((378, 5),),
-            missing=(*_MISSING, ("io_setup", 245))),
+            missing=(*_MISSING, ("io_setup", 245), ("mincore", 218))),
     ),
     "aarch64": (
         Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32,
@@ -330,13 +347,13 @@ ABIS: dict[str, tuple[Abi, ...]] = {
             setsockopt=(208,), seccomp=277, prctl=167, mmap=222, shmget=194, memfd_create=279,
             openat=56, o_direct=0o200000, sync=(81, 267, 82, 83, 84, 227),
             preadv2=((286, 5),),
-            missing=(*_MISSING, ("io_setup", 0))),
+            missing=(*_MISSING, ("io_setup", 0), ("mincore", 232))),
         Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143,
             setrlimit=75, prlimit=369, fadvise=(270,), madvise=220, readahead=225,
             setsockopt=(294,), seccomp=383, prctl=172, mmap=192, shmget=307, memfd_create=385,
             openat=322, o_direct=0o200000, sync=(36, 373, 118, 148, 341, 144), open=5,
             preadv2=((392, 5),),
-            missing=(*_MISSING, ("io_setup", 243))),
+            missing=(*_MISSING, ("io_setup", 243), ("mincore", 219))),
     ),
 }
 # fmt: on
@@ -344,7 +361,7 @@ ABIS: dict[str, tuple[Abi, ...]] = {
 SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
     "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
-    "no dropping of the machine's file cache, no direct I/O or sync (waits no kill ends), "
+    "no dropping or probing of the machine's file cache, no direct I/O or sync (waits no kill ends), "
     "no netlink or compiled filters (kernel memory no limit counts), "
     "no huge pages (the machine's pool, which no memory limit counts)"
 )

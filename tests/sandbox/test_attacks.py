@@ -198,6 +198,19 @@ def test_no_kernel_interfaces_exploits_use(tiny_game, arena):
     ]
 
 
+def test_a_bot_reads_no_marks_in_the_machines_file_cache(tiny_game, arena):
+    """mincore and cachestat tell which pages of a file the machine's cache holds without reading
+    them: a red team's bots marked pages of a library by reading them and read the marks back, in
+    the bot's next game and from the other bot of the same game. Both fail as on a kernel without
+    them (outside the sandbox the bot's lines read "N of 16 pages cached" and "read")."""
+    record = play_attack(tiny_game, arena, "cache_probe")
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == [
+        "ATTACK: mincore: Function not implemented",
+        "ATTACK: cachestat: Function not implemented",
+    ]
+
+
 def test_a_bots_processes_get_one_processor_at_most(tiny_game, arena):
     """Its clock charges every process of a bot, but a bot that has run out of care could still
     take every core from the bots of a tournament's other games while it loses on time."""

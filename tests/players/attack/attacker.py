@@ -923,6 +923,32 @@ def realtime():
         say(f"io realtime: {os.strerror(ctypes.get_errno())}")
 
 
+def cache_probe():
+    """Read which pages of a file of the machine its file cache holds, without reading them: with
+    mincore on a mapping, and with cachestat (marks a bot left there outlive its game)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = (
+        ctypes.c_void_p,
+        ctypes.c_size_t,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_long,
+    )
+    libc.syscall.restype = ctypes.c_long
+    size = 16 * os.sysconf("SC_PAGE_SIZE")
+    with open(os.path.realpath(sys.executable), "rb") as f:
+        address = libc.mmap(None, size, 1, 1, f.fileno(), 0)  # PROT_READ, MAP_SHARED
+        pages = ctypes.create_string_buffer(16)
+        done = libc.mincore(ctypes.c_void_p(address), ctypes.c_size_t(size), pages)
+        cached = sum(b & 1 for b in pages.raw)
+        say("mincore: " + (f"{cached} of 16 pages cached" if done == 0 else os.strerror(ctypes.get_errno())))
+        span, stat = ctypes.create_string_buffer(16), ctypes.create_string_buffer(64)  # zeroed: all
+        done = libc.syscall(ctypes.c_long(451), f.fileno(), span, stat, 0)
+        say("cachestat: " + ("read" if done == 0 else os.strerror(ctypes.get_errno())))
+
+
 ATTACKS = {
     "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
@@ -964,6 +990,7 @@ ATTACKS = {
     "uncounted_kernel_memory": uncounted_kernel_memory,
     "huge_pages": huge_pages,
     "hugetlbfs_file": hugetlbfs_file,
+    "cache_probe": cache_probe,
 }
 
 sys.stdin.readline()  # the start number
