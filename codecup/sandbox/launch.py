@@ -40,6 +40,7 @@ import os
 import resource
 import select
 import signal
+import stat
 from collections.abc import Callable, Sequence
 
 import attrs
@@ -292,6 +293,7 @@ class Launch:
         linux.prctl(linux.PR_SET_DUMPABLE, 0)  # the bot cannot trace it
         # Writable until the bot has entered its user namespace (it writes its uid map there).
         linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
+        cover_root_only_files("/proc")
         linux.blank_command_line()  # the referee's, with every player's command: not for the bot
         ready_read, ready = os.pipe()
         go, go_write = os.pipe()
@@ -434,3 +436,21 @@ def _copy(source: str, target: str) -> None:
     finally:
         os.close(src)
         os.close(dst)
+
+
+def cover_root_only_files(proc: str) -> None:
+    """Cover each file of ``proc`` (the bot's new proc file system) that only root may read with
+    ``/dev/null``, as Docker covers some: they tell of the whole machine, not of the bot's pid
+    namespace, and a bot keeps uid 0. ``kpageflags``, ``kpagecount`` and ``kpagecgroup`` give
+    the state and the memory cgroup of every physical page of the machine, ``timer_list`` every
+    process's timers, ``slabinfo`` and ``vmallocinfo`` the kernel's memory (a red team's bot
+    read them all). A file any user may read (``meminfo``) stays."""
+    for entry in os.scandir(proc):
+        if entry.name.isdigit():
+            continue
+        try:
+            mode = entry.stat(follow_symlinks=False).st_mode
+        except OSError:
+            continue
+        if stat.S_ISREG(mode) and not mode & (stat.S_IRGRP | stat.S_IROTH):
+            linux.mount("/dev/null", entry.path, None, linux.MS_BIND)

@@ -211,6 +211,27 @@ def test_a_bot_reads_no_marks_in_the_machines_file_cache(tiny_game, arena):
     ]
 
 
+def test_a_bot_reads_no_file_of_proc_only_root_may_read(tiny_game, arena):
+    """A bot keeps uid 0, and files of /proc only root may read tell of the whole machine
+    (kpageflags: every physical page's state; timer_list: every process's timers): a red team's
+    bot read them all. Each is covered with /dev/null; a file any user may read stays."""
+    names = sorted(
+        entry.name
+        for entry in os.scandir("/proc")
+        if not entry.name.isdigit() and entry.is_file() and not entry.stat().st_mode & 0o044
+    )
+    assert names  # slabinfo, timer_list, ... on every Linux
+    for name in ("kpageflags", "timer_list"):
+        if name in names:  # readable here, to root, outside the sandbox
+            with open(f"/proc/{name}", "rb") as f:
+                assert f.read(4096), name
+    record = play_attack(tiny_game, arena, "root_files", *names, "meminfo")
+    assert_normal_game(record)
+    lines = attack_lines(record, 0)
+    assert lines[:-1] == [f"ATTACK: {name}: 0 bytes" for name in names], lines
+    assert lines[-1].startswith("ATTACK: meminfo: ") and lines[-1] != "ATTACK: meminfo: 0 bytes", lines
+
+
 def test_a_bots_processes_get_one_processor_at_most(tiny_game, arena):
     """Its clock charges every process of a bot, but a bot that has run out of care could still
     take every core from the bots of a tournament's other games while it loses on time."""

@@ -949,6 +949,18 @@ def cache_probe():
         say("cachestat: " + ("read" if done == 0 else os.strerror(ctypes.get_errno())))
 
 
+def root_files():
+    """Read the files of its /proc only root may read, which tell of the whole machine: the flags,
+    use counts and memory cgroups of its physical pages, every process's timers, the kernel's
+    memory (the names in ``args``, as the machine has them)."""
+    for name in args:
+        try:
+            with open(f"/proc/{name}", "rb") as f:
+                say(f"{name}: {len(f.read(4096))} bytes")
+        except OSError as exc:
+            say(f"{name}: {exc.strerror}")
+
+
 ATTACKS = {
     "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
@@ -991,6 +1003,7 @@ ATTACKS = {
     "huge_pages": huge_pages,
     "hugetlbfs_file": hugetlbfs_file,
     "cache_probe": cache_probe,
+    "root_files": root_files,
 }
 
 sys.stdin.readline()  # the start number
