@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from codecup.cli.doctor import quota_lines
+from codecup.cli.doctor import overcommit_line, quota_lines
 from codecup.sandbox import quotas
 
 
@@ -46,3 +46,17 @@ def test_lifting_raises_what_is_below_and_leaves_the_rest(tmp_path, caplog):
         ("fs.pipe-user-pages-soft", 0, True),
     ]
     assert "raised fs.file-max from 2466170" in caplog.text and "pipe" not in caplog.text
+
+
+def test_strict_overcommit_is_warned_of(tmp_path):
+    """Under vm.overcommit_memory 2 memory mapped and never touched counts against the machine's
+    commit limit, which no memory limit covers: a red team's bot under a 64 MiB limit mapped
+    270 GB (harmless in the default mode, where only memory used counts)."""
+    vm = tmp_path / "vm"
+    vm.mkdir()
+    for mode, warned in (("0\n", False), ("1\n", False), ("2\n", True)):
+        (vm / "overcommit_memory").write_text(mode)
+        line = overcommit_line(tmp_path)
+        assert (line is not None) == warned, mode
+    assert "vm.overcommit_memory = 2" in (line or "")
+    assert overcommit_line(tmp_path / "missing") is None

@@ -38,6 +38,27 @@ def quota_lines(
     return lines
 
 
+#: ``vm.overcommit_memory``'s strict mode: what a process maps counts against the machine's limit.
+STRICT_OVERCOMMIT = "2"
+
+
+def overcommit_line(root: Path = quotas.SYSCTL) -> str | None:
+    """A warning where the machine counts memory mapped, not memory used (strict overcommit), else
+    None: no memory limit covers that count."""
+    try:
+        mode = (root / "vm" / "overcommit_memory").read_text().strip()
+    except OSError:
+        return None
+    if mode != STRICT_OVERCOMMIT:
+        return None
+    return (
+        "warning: vm.overcommit_memory = 2 (strict): memory a bot maps and never touches counts "
+        "against the machine's commit limit, which no memory limit covers, so one bot can take "
+        "all of it and the referee's own allocations then fail; set it to 0 (the default), "
+        "where only memory used counts, which the bot's memory limit covers"
+    )
+
+
 def dynmods_line(found: dynmods.Dynmods, root_user: bool = True) -> str:
     """Whether a bot's start waits for the kernel's cgroup lock, and whether the referee changes that."""
     line = found.describe()
@@ -93,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
     if counts:
         print("the machine's counts a bot could take from its other processes (docs/security.md):")
         print("\n".join(counts))
+    overcommit = overcommit_line()
+    if overcommit:
+        print(overcommit)
     for why in support.missing:
         print(f"missing: {why}")
     if not support.full:
