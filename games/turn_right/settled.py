@@ -58,11 +58,12 @@ WHITE_START_POINTS = 5
 DRAW_GAME_SCORE = 50
 """Rule 15: a drawn game (equal points after 26 circuits) gives each seat a game score of 50."""
 
-SHARE_CLAMP = (0, 100)
-"""Rules 15-17: a winner's share 50 + difference is held within 0..100 *before* the bonus.
+SHARE_CAP = 100
+"""Rules 15-17: a winner's share 50 + difference is at most 100 *before* the bonus.
 
-The page caps it at 100; a 3x3 or irregular win while far behind could take it
-below 0, which we clamp too, so the loser never gets more than 100.
+The spec sets no floor: in a 3x3 win or an irregular end "the difference may be negative"
+(rule 16), and a winner far behind has a share below 0, the loser 100 minus it (more than
+100). A 3x3 win from 65 behind gives the winner 50 - 65 + 50 = 35, the loser 115.
 """
 
 WIN_BONUS = 50
@@ -70,9 +71,8 @@ WIN_BONUS = 50
 
 
 def share(difference: int) -> int:
-    """The winner's share 50 + ``difference`` of the 100 game-score points, clamped (rules 15-17)."""
-    low, high = SHARE_CLAMP
-    return max(low, min(high, 50 + difference))
+    """The winner's share 50 + ``difference`` of the 100 game-score points, at most 100 (rules 15-17)."""
+    return min(SHARE_CAP, 50 + difference)
 
 
 def both_3x3_winner(mover: int) -> int:

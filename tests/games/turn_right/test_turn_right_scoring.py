@@ -38,6 +38,15 @@ def test_3x3_while_ahead_gets_the_bonus_on_top():
     assert scoring.after_three((90, 10), WHITE).game_score == (150, 0)
 
 
+def test_a_share_below_0_is_not_raised():
+    """Rules 15-17 cap the share at 100 and set no floor: "the difference may be negative"
+    (rule 16). A 3x3 win from 65 behind: 50 - 65 + 50 = 35 to the winner, 100 - (50 - 65) = 115
+    to the loser; a time-out 80-10 ahead: 50 - 70 + 50 = 30 to the other seat (a red team's
+    reading of the spec; the code clamped the share at 0 and gave 100-50, and 50)."""
+    assert scoring.after_three((70, 5), BLACK).game_score == (115, 35)
+    assert scoring.after_irregular((10, 80), BLACK).game_score == (30, 0)
+
+
 def test_irregular_end_96_0():
     # Black times out while ahead 18-14 (Black 18, White 14).
     r = scoring.after_irregular((14, 18), BLACK)
