@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import resource
 import select
@@ -86,6 +87,42 @@ memory is not charged to the bot's memory limit, and a socket kept by a mapping 
 descriptor is closed is not counted by ``RLIMIT_NOFILE``. A red team's bot held 1.36 GiB under a
 128 MiB limit in TCP-MD5 keys (and more in multicast groups); with this cap a socket holds about
 as much uncounted as it is charged for itself (about 4 KiB)."""
+
+
+@functools.cache
+def root_only_files(proc: str = "/proc") -> tuple[str, ...]:
+    """The files of ``proc`` only root may read that tell of the whole machine, or make it work:
+    at its top (``kpageflags``, ``kpagecount``, ``kpagecgroup``: the state, use count and memory
+    cgroup of every physical page; ``timer_list``: every process's timers; ``slabinfo``,
+    ``vmallocinfo``: the kernel's memory; a red team's bot read them all) and in ``sys`` but its
+    ``net`` (per network namespace: the bot's own): ``vm/stat_refresh``, each read of which runs
+    kernel work on every core, outside the bot's cgroup (a reviewer's bot took a third of each
+    core with it). A bot keeps uid 0, which owns them; read once, by the referee, from its own
+    ``proc`` (the same kernel's): its bots' are covered (:func:`cover`)."""
+    found = []
+    for folder, subfolders, files in os.walk(proc):
+        if folder == proc:
+            subfolders[:] = ["sys"]
+        elif folder == f"{proc}/sys":
+            subfolders[:] = [name for name in subfolders if name != "net"]
+        for name in files:
+            path = f"{folder}/{name}"
+            try:
+                mode = os.lstat(path).st_mode
+            except OSError:
+                continue
+            if stat.S_ISREG(mode) and mode & stat.S_IRUSR and not mode & (stat.S_IRGRP | stat.S_IROTH):
+                found.append(path)
+    return tuple(found)
+
+
+def cover(paths: Sequence[str]) -> None:
+    """Cover each of ``paths`` (files of the bot's new ``/proc``) with ``/dev/null``, as Docker covers
+    some. One the bot's ``/proc`` lacks, or the machine will not let be covered, stays as it is:
+    a hardening of its own, never worth the namespaces."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            linux.mount("/dev/null", path, None, linux.MS_BIND)
 
 
 @attrs.frozen
@@ -158,6 +195,7 @@ class Launch:
     # once it is in its cgroup namespace: it sees its own cgroups only, each as the root.
     cgroup_views: tuple[CgroupMount, ...] = ()
     syscall_filter: bool = False  # the system call filter of :mod:`.seccomp`
+    covered: tuple[str, ...] = attrs.field(factory=root_only_files)  # of its /proc: see :func:`cover`
     referee: int = attrs.field(factory=os.getpid)
     """The process that starts the bot (the one that made this launch): its death kills the bot."""
 
@@ -293,7 +331,7 @@ class Launch:
         linux.prctl(linux.PR_SET_DUMPABLE, 0)  # the bot cannot trace it
         # Writable until the bot has entered its user namespace (it writes its uid map there).
         linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
-        cover_root_only_files("/proc")
+        cover(self.covered)
         linux.blank_command_line()  # the referee's, with every player's command: not for the bot
         ready_read, ready = os.pipe()
         go, go_write = os.pipe()
@@ -436,21 +474,3 @@ def _copy(source: str, target: str) -> None:
     finally:
         os.close(src)
         os.close(dst)
-
-
-def cover_root_only_files(proc: str) -> None:
-    """Cover each file of ``proc`` (the bot's new proc file system) that only root may read with
-    ``/dev/null``, as Docker covers some: they tell of the whole machine, not of the bot's pid
-    namespace, and a bot keeps uid 0. ``kpageflags``, ``kpagecount`` and ``kpagecgroup`` give
-    the state and the memory cgroup of every physical page of the machine, ``timer_list`` every
-    process's timers, ``slabinfo`` and ``vmallocinfo`` the kernel's memory (a red team's bot
-    read them all). A file any user may read (``meminfo``) stays."""
-    for entry in os.scandir(proc):
-        if entry.name.isdigit():
-            continue
-        try:
-            mode = entry.stat(follow_symlinks=False).st_mode
-        except OSError:
-            continue
-        if stat.S_ISREG(mode) and not mode & (stat.S_IRGRP | stat.S_IROTH):
-            linux.mount("/dev/null", entry.path, None, linux.MS_BIND)

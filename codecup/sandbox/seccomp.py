@@ -106,8 +106,11 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   a big library by reading them and read the marks back: a bot carried what it had learned into
   its next game, and the two bots of one game passed each other a word. Both fail with
   ``ENOSYS``, as on a kernel without them (a program that checks its own memory with
-  ``mincore``, as libunwind does, falls back). A read timed still tells a cached page, but
-  brings it in: it reads a mark once.
+  ``mincore``, as libunwind does, falls back). This narrows the channel, it does not close it:
+  a page fault maps the cached pages around it too (the kernel's fault-around, 64 KiB) without
+  reading the others, and the bot's own page table then shows which were cached
+  (``/proc/self/pagemap``, its count of minor faults): a reviewer's bot read marks so. A cache
+  shared by every process is a channel only a machine (or VM) per bot closes.
 - *Exploit tools*: ``userfaultfd``, ``perf_event_open`` and ``bpf`` are
   denied and io_uring fails with ``ENOSYS`` (programs fall back to plain
   calls), as under Docker's default profile: kernel interfaces a bot has no
@@ -239,9 +242,8 @@ def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
 # And the page cache's probes, which read which pages of a file the machine's cache holds without
 # reading them: cachestat (here), and each ABI's mincore (its own number). A red team's bots marked
 # pages of a big library by reading them and read the marks back: a bot carried what it had
-# learned into its next game, and two bots of one game passed each other a word. (A read timed
-# still tells a cached page, but it brings the page in, so it reads a mark once; preadv2 with
-# RWF_NOWAIT, which tells without bringing it in, is refused too.)
+# learned into its next game, and two bots of one game passed each other a word (narrowed, not
+# closed: see "The machine's file cache, read" above).
 _MISSING = _calls(
     clone3=435, io_uring_setup=425, io_uring_enter=426, io_uring_register=427, openat2=437, cachestat=451
 )

@@ -61,9 +61,11 @@ DRAW_GAME_SCORE = 50
 SHARE_CAP = 100
 """Rules 15-17: a winner's share 50 + difference is at most 100 *before* the bonus.
 
-The spec sets no floor: in a 3x3 win or an irregular end "the difference may be negative"
-(rule 16), and a winner far behind has a share below 0, the loser 100 minus it (more than
-100). A 3x3 win from 65 behind gives the winner 50 - 65 + 50 = 35, the loser 115.
+The spec names no floor (in a 3x3 win or an irregular end "the difference may be negative",
+rule 16), and we read it as written: a winner far behind has a share below 0, the loser 100
+minus it (more than 100). A 3x3 win from 65 behind gives the winner 50 - 65 + 50 = 35, the
+loser 115; from more than 100 behind the winner's game score is negative. (Before, the share
+was also held at 0 or more, a floor of our own.)
 """
 
 WIN_BONUS = 50

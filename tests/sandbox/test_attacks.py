@@ -213,22 +213,20 @@ def test_a_bot_reads_no_marks_in_the_machines_file_cache(tiny_game, arena):
 
 def test_a_bot_reads_no_file_of_proc_only_root_may_read(tiny_game, arena):
     """A bot keeps uid 0, and files of /proc only root may read tell of the whole machine
-    (kpageflags: every physical page's state; timer_list: every process's timers): a red team's
-    bot read them all. Each is covered with /dev/null; a file any user may read stays."""
-    names = sorted(
-        entry.name
-        for entry in os.scandir("/proc")
-        if not entry.name.isdigit() and entry.is_file() and not entry.stat().st_mode & 0o044
-    )
-    assert names  # slabinfo, timer_list, ... on every Linux
-    for name in ("kpageflags", "timer_list"):
-        if name in names:  # readable here, to root, outside the sandbox
-            with open(f"/proc/{name}", "rb") as f:
-                assert f.read(4096), name
+    (kpageflags: every physical page's state; timer_list: every process's timers; a red team's
+    bot read them all), or make it work (each read of sys/vm/stat_refresh runs kernel work on
+    every core: a reviewer's bot took a third of each core). Each is covered with /dev/null; a
+    file any user may read stays."""
+    from codecup.sandbox.launch import root_only_files
+
+    names = [path.removeprefix("/proc/") for path in root_only_files()]
+    assert "slabinfo" in names and "sys/vm/stat_refresh" in names, names
+    with open("/proc/slabinfo", "rb") as f:  # readable here, to root, outside the sandbox
+        assert f.read(4096)
     record = play_attack(tiny_game, arena, "root_files", *names, "meminfo")
     assert_normal_game(record)
     lines = attack_lines(record, 0)
-    assert lines[:-1] == [f"ATTACK: {name}: 0 bytes" for name in names], lines
+    assert lines[:-1] == [f"ATTACK: {name}: covered" for name in names], lines
     assert lines[-1].startswith("ATTACK: meminfo: ") and lines[-1] != "ATTACK: meminfo: 0 bytes", lines
 
 

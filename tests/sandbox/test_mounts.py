@@ -90,3 +90,12 @@ def test_escapes_are_undone_byte_by_byte_whatever_the_path_holds(tmp_path):
     (tmp_path / "mounts").write_bytes(raw)
     text = mounts.read_proc(str(tmp_path / "mounts"))  # no UnicodeDecodeError
     assert [os.fsencode(p) for p in mounts.other_proc_mounts(text)] == [b"/srv/ch\xff root/proc"]
+
+
+def test_a_cover_the_machine_refuses_is_left_not_fatal():
+    """Covering /proc's root-only files is a hardening of its own: a file the bot's /proc lacks
+    (or the machine will not let be covered) stays as it is; the bot still starts in its
+    namespaces (a reviewer's: one failed cover dropped the whole namespace sandbox)."""
+    from codecup.sandbox.launch import cover
+
+    cover(["/proc/no-such-file-here", "/nonexistent/codecup/cover"])  # raises nothing
