@@ -27,6 +27,12 @@ MAX_GRACE = 10.0
 seconds: a grace is a moment for an optional line, and a longer one would let the game's code
 hold a run up for as long as it liked."""
 
+MAX_GRACE_TOTAL = 60.0
+"""The most optional waits (``Receive(seat, grace)`` on an open seat) a dialogue may ask for in one
+game, in seconds summed: a few moments, at its end. A referee that waited for an optional line
+in a loop held a game up (a red team's plugin: 100,000 waits of 10 s, 11 days, against a silent
+program) though each wait was within :data:`MAX_GRACE`."""
+
 MAX_UNANSWERED = 100_000
 """The most requests a dialogue may make without a line from a seat in between. Only a wait on
 an open seat takes time (and clock); a dialogue that never asks for one (``Send`` or ``Played``
@@ -76,6 +82,7 @@ async def dispatch(dialogue: Dialogue, seats: Seats, count: int = 2) -> Outcome:
     closed: set[int] = set()
     reply: str | Fault | None = None
     unanswered = answers = 0
+    graces = 0.0
     while True:
         unanswered = 0 if isinstance(reply, str) else unanswered + 1
         answers += isinstance(reply, str)
@@ -105,6 +112,13 @@ async def dispatch(dialogue: Dialogue, seats: Seats, count: int = 2) -> Outcome:
                 if seat not in closed:
                     seats.send(seat, line)
             case Receive(seat, grace):
+                if seat not in closed and grace is not None:
+                    graces += grace
+                    if graces > MAX_GRACE_TOTAL:
+                        raise GameBugError(
+                            f"the referee asked for more than {MAX_GRACE_TOTAL:g} s of optional waits"
+                            " (Receive with a grace) in one game: its dialogue never ends"
+                        )
                 reply = (
                     Fault(Termination.CRASH, CLOSED) if seat in closed else await seats.receive(seat, grace)
                 )

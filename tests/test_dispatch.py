@@ -8,7 +8,7 @@ import collections
 import pytest
 
 from codecup.dialogue import NORMAL, Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
-from codecup.dispatch import CLOSED, MAX_ANSWERS, MAX_UNANSWERED, dispatch, run_sync
+from codecup.dispatch import CLOSED, MAX_ANSWERS, MAX_GRACE_TOTAL, MAX_UNANSWERED, dispatch, run_sync
 from codecup.errors import GameBugError
 
 
@@ -152,3 +152,30 @@ def test_a_grace_longer_than_a_moment_is_the_games_bug(grace):
 
     with pytest.raises(GameBugError, match="is not between 0 and 10 s"):
         run_sync(dispatch(dialogue(), Seats("x")))
+
+
+def test_optional_waits_in_a_loop_are_the_games_bug():
+    """Each grace was within 10 s, but a referee that asked for one in a loop against a silent
+    program held the game up for 100,000 of them, 11 days (a red team's plugin). Graces add up
+    to at most MAX_GRACE_TOTAL a game; one at the end for each seat, as Lucky Words asks, is far
+    within it, and a closed seat's take none."""
+
+    def waits_for_ever() -> Dialogue:
+        while True:
+            yield Receive(0, 10.0)
+
+    no_line = Fault(Termination.TIMEOUT, "no optional line")
+    seats = Seats(*[no_line] * 100)
+    with pytest.raises(GameBugError, match="more than 60 s of optional waits"):
+        run_sync(dispatch(waits_for_ever(), seats))
+    assert len(seats.log) == MAX_GRACE_TOTAL / 10.0  # stopped before the seventh wait
+
+    def one_each_and_closed() -> Dialogue:
+        for seat in (0, 1):
+            yield Receive(seat, 10.0)
+        yield Close(0)
+        for _ in range(100):
+            yield Receive(0, 10.0)
+        return Outcome((1, 1), (NORMAL, NORMAL))
+
+    assert run_sync(dispatch(one_each_and_closed(), Seats("3", "4"))).scores == (1, 1)
