@@ -46,6 +46,7 @@ from codecup.record import (
     TranscriptLine,
 )
 from codecup.sandbox import Policy
+from codecup.verify import own_rules_problem
 
 DEFAULT_SETTINGS = SubprocessSettings()
 DEFAULT_POLICY = Policy()
@@ -391,9 +392,22 @@ async def play_match(
         logs=tuple(p.log_tail() for p in players),
         containment=tuple(p.containment() for p in players),
     )
+    if not any(end.kind is Termination.REFEREE_ERROR for end in outcome.ends):
+        record = _checked_by_rules(game, record)
     if observers is not None:
         observers.notify("codecup_match_end", record=record)
     return record
+
+
+def _checked_by_rules(game: Game, record: Record) -> Record:
+    """``record``, or where the game's rules disagree with its referee (a move announced that they
+    refuse, scores they do not give), the same game as the plugin's referee error."""
+    why = own_rules_problem(game, record)
+    if why is None:
+        return record
+    outcome = game_bug_outcome(game.info.name, len(record.match.players), why)
+    result = Result(scores=outcome.scores, points=(0.0,) * len(outcome.scores), termination=outcome.ends)
+    return attrs.evolve(record, result=result, extra=outcome.extra)
 
 
 def run_match(

@@ -33,7 +33,7 @@ from codecup.errors import (
 )
 from codecup.game import Game, checked_points
 from codecup.overrun import bounded
-from codecup.record import FAULT, FROM, TO, Record
+from codecup.record import FAULT, FROM, TO, MoveEntry, Record, Result
 
 
 @attrs.define(eq=False)
@@ -156,6 +156,19 @@ def _problems(game: Game, record: Record) -> list[str]:
     unfinished = _unfinished(game, record)
     if unfinished is not None:
         return [unfinished]
+    if _says_the_plugin_failed(game, record) and not any(
+        end.kind is Termination.REFEREE_ERROR for end in replay.outcome.ends
+    ):  # its referee and its rules disagree in the replay, as the referee found after the game?
+        replayed = attrs.evolve(
+            record,
+            moves=tuple(MoveEntry(seat, move, 0) for seat, move in replay.moves),
+            result=Result(
+                scores=replay.outcome.scores, points=tuple(points), termination=replay.outcome.ends
+            ),
+            extra=replay.outcome.extra,
+        )
+        if (why := own_rules_problem(game, replayed)) is not None:
+            return _game_bug_problems(game, record, why)
     if _says_the_plugin_failed(game, record):  # the referee does not fail: a session's rules did?
         return [
             f"the record says the {game.info.name} plugin failed ({record.result.termination[0].message});"
@@ -218,6 +231,23 @@ def _rules_checked(game: Game, record: Record) -> list[str]:
         raise
     except BaseException as exc:
         raise _PluginFailed(f"its rules raised {where(exc)}") from exc
+
+
+def own_rules_problem(game: Game, record: Record) -> str | None:
+    """What the game's own rules find wrong with a game its referee has just played (a move it
+    announced that they refuse, or, after a normal end, scores they do not give), or how they
+    failed at it; None where they agree or the game gives no rules. The referee and the rules
+    are one plugin's: a disagreement is its bug, not a seat's (a red team's referee announced a
+    move its rules refused, and the game counted, with a normal result)."""
+    if not game.has_rules:
+        return None
+    try:
+        problems = _rules_checked(game, record)
+    except (_PluginFailed, CodecupError) as exc:
+        return str(exc)
+    if not problems:
+        return None
+    return f"its referee and its rules disagree: {problems[0].removeprefix('rules: ')}"
 
 
 def _context(game: Game, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:

@@ -567,6 +567,50 @@ def test_a_referee_its_own_rules_cannot_follow_is_the_plugins_failure_not_a_buil
     assert_referee_error(record, fragment)
 
 
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        # a move announced (Played) that its rules refuse
+        (
+            lambda step: [Played(step.seat, "zz")] if isinstance(step, Played) else [step],
+            "its referee and its rules disagree: move 1 'zz' does not apply",
+        ),
+        # a normal end whose scores are not its rules' (the seats' swapped)
+        (
+            lambda step: (
+                [Outcome(tuple(reversed(step.scores)), step.ends, step.extra)]
+                if isinstance(step, Outcome)
+                else [step]
+            ),
+            "its referee and its rules disagree: final scores",
+        ),
+    ],
+    ids=["announced-move", "final-scores"],
+)
+def test_a_referee_its_own_rules_disagree_with_after_the_game_is_the_plugins_failure(
+    twentyone, change, fragment
+):
+    """A referee announced a move its own rules refused, and the game counted with a normal result
+    (a red team's plugin; only verify saw it, later). The referee checks a game against the rules
+    as it ends: a disagreement is the game's bug, and verify replays the record to the same."""
+    game = _with_outcome(twentyone, change)
+    record = play(game)
+    assert_referee_error(record, fragment)
+    assert verify_record(game, record) == [NOT_PLAYED + record.result.termination[0].message + NO_RESULT]
+
+
+def _with_outcome(twentyone, change):
+    """:func:`_with_lines`, where ``change`` may also change the dialogue's outcome."""
+    changed = _with_lines(twentyone, change)
+
+    class Game(type(changed)):
+        def referee(self, setup, variant, seed):
+            outcome = yield from super().referee(setup, variant, seed)
+            return change(outcome)[-1]
+
+    return Game()
+
+
 @pytest.mark.parametrize("move", ["1\n2", "1\r", "\n1"])
 def test_a_bot_whose_move_holds_a_line_break_crashes_saying_so(twentyone, move):
     """It reached the referee as two lines and lost for the second one's illegality, which named
