@@ -80,8 +80,13 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   ignores a core size limit of 0 for pipes; one of 1 byte is its sign not to
   dump (measured on this kernel: a crash with the limit at 0 ran the helper,
   at 1 did not). The sandbox sets ``RLIMIT_CORE`` to 1, and ``setrlimit`` or
-  ``prlimit64`` setting it (to 0, say) fails, so a bot's crashes start
-  nothing outside it.
+  ``prlimit64`` setting it (to 0, say) succeeds and does nothing, so a bot's
+  crashes start nothing outside it (``prlimit64`` that also asks for the old
+  limit, which a no-op would leave unwritten, fails with ``EPERM``). It
+  failed with ``EPERM`` before, and a program built with AddressSanitizer,
+  which sets the limit to 0 as it starts (glibc's ``setrlimit`` is
+  ``prlimit64`` without the old limit), died at once: "AddressSanitizer
+  setrlimit() failed 1".
 - *Compiled filters*: socket filters and a bot's own system call filters
   are compiled into one quota for the whole machine (``net.core.bpf_jit_limit``),
   not charged to the bot's memory: a bot that filled it left no process
@@ -155,6 +160,7 @@ _LOW = 0 if sys.byteorder == "little" else 4
 _ARG0, _ARG1, _ARG2, _ARG3 = 16 + _LOW, 24 + _LOW, 32 + _LOW, 40 + _LOW
 _ARG4, _ARG5 = 48 + _LOW, 56 + _LOW
 _ARG2_HIGH = 32 + 4 - _LOW  # the other half of the third argument (a pointer)
+_ARG3_HIGH = 40 + 4 - _LOW  # the other half of the fourth argument (a pointer)
 RLIMIT_CORE = 4  # the same number on every Linux ABI
 _X32_BIT = 0x40000000
 _SOCK_TYPE_MASK = 0xF
@@ -261,8 +267,8 @@ class Abi:
     unshare: int  # unshare(2): the same
     fcntl: tuple[int, ...]  # fcntl(2) (and fcntl64): DENIED_FCNTL denied, NOOP_FCNTL made no-ops
     flock: int  # flock(2): made a no-op
-    setrlimit: int  # setrlimit(2): denied for RLIMIT_CORE (its first argument)
-    prlimit: int  # prlimit64(2): denied for RLIMIT_CORE (its second argument) with a new limit given
+    setrlimit: int  # setrlimit(2): made a no-op for RLIMIT_CORE (its first argument)
+    prlimit: int  # prlimit64(2): RLIMIT_CORE (its second argument) given a new limit: see program()
     fadvise: tuple[int, ...]  # fadvise64(2) (and fadvise64_64): made a no-op
     madvise: int  # madvise(2): made a no-op for NOOP_ADVICE (its third argument)
     readahead: int  # readahead(2): made a no-op
@@ -398,9 +404,10 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
     with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, ``socketpair``
     but of PAIR_TYPES and ``clone`` or ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with
-    DENIED_FCNTL, ``setrlimit`` or ``prlimit64`` setting RLIMIT_CORE, and ``mmap``, ``shmget`` (or
+    DENIED_FCNTL, ``prlimit64`` setting RLIMIT_CORE and asking for the old limit, and ``mmap``, ``shmget`` (or
     i386's ``ipc`` SHMGET) and ``memfd_create`` asking for huge pages; ``open``, ``openat`` and
-    ``fcntl(F_SETFL)`` with ``O_DIRECT`` fail with ``EINVAL``; ``flock``, ``fcntl`` with NOOP_FCNTL,
+    ``fcntl(F_SETFL)`` with ``O_DIRECT`` fail with ``EINVAL``; ``setrlimit``, and ``prlimit64`` not
+    asking for the old limit, setting RLIMIT_CORE, ``flock``, ``fcntl`` with NOOP_FCNTL,
     ``sync``, ``syncfs``, ``fsync``, ``fdatasync``, ``sync_file_range`` and ``msync`` return 0 unmade;
     ``preadv2`` with RWF_NOWAIT fails with ``EOPNOTSUPP``; the ABI's ``missing`` calls get ``ENOSYS``,
     and everything else is allowed; an ABI the machine does not run gets ``ENOSYS``."""
@@ -450,14 +457,21 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JSET_K, "deny", "allow", NAMESPACE_FLAGS),
             f"setrlimit{i}",
             (_LD_W_ABS, 0, 0, _ARG0),
-            (_JEQ_K, "deny", "allow", RLIMIT_CORE),
+            (_JEQ_K, "noop", "allow", RLIMIT_CORE),
             f"prlimit{i}",  # prlimit64(pid, resource, new, old): reading the limit is fine
             (_LD_W_ABS, 0, 0, _ARG1),
             (_JEQ_K, 0, "allow", RLIMIT_CORE),
             (_LD_W_ABS, 0, 0, _ARG2),
-            (_JEQ_K, 0, "deny", 0),
+            (_JEQ_K, 0, f"prlimit_old{i}", 0),
             (_LD_W_ABS, 0, 0, _ARG2_HIGH),
-            (_JEQ_K, "allow", "deny", 0),
+            (_JEQ_K, "allow", f"prlimit_old{i}", 0),
+            # Setting it: a no-op where the old limit is not asked for (glibc's setrlimit), else
+            # denied (a no-op would leave the old limit unwritten, the caller reading garbage).
+            f"prlimit_old{i}",
+            (_LD_W_ABS, 0, 0, _ARG3),
+            (_JEQ_K, 0, "deny", 0),
+            (_LD_W_ABS, 0, 0, _ARG3_HIGH),
+            (_JEQ_K, "noop", "deny", 0),
             f"sockopt{i}",
             (_LD_W_ABS, 0, 0, _ARG1),
             (_JEQ_K, 0, "allow", SOL_SOCKET),

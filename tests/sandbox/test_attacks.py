@@ -310,7 +310,7 @@ def test_a_bots_crashes_start_no_core_helper_outside_the_sandbox(tiny_game, aren
     assert_normal_game(record)
     assert attack_lines(record, 0) == [
         "ATTACK: core limit: (1, 1)",
-        "ATTACK: setrlimit: refused (ValueError)",
+        "ATTACK: setrlimit: done, the limit now (1, 1)",
         "ATTACK: prlimit: refused (PermissionError)",
         "ATTACK: crashed 3 times",
     ]

@@ -379,7 +379,7 @@ def core_helper():
     ):
         try:
             lift()
-            say(f"{name}: lifted")
+            say(f"{name}: done, the limit now {resource.getrlimit(resource.RLIMIT_CORE)}")
         except (OSError, ValueError) as exc:  # Python reports EPERM from setrlimit as a ValueError
             say(f"{name}: refused ({type(exc).__name__})")
     for _ in range(3):
