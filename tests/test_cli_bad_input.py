@@ -152,6 +152,27 @@ def test_verify_reports_every_unreadable_file_and_checks_the_rest(tmp_path, caps
     assert err.count("\n") == 2 and "bad.json: not UTF-8" in err and "cannot read a record" in err
 
 
+def test_what_a_record_says_reaches_the_terminal_escaped(tmp_path, capsys):
+    """A record is a stranger's file: a message in it holding terminal escape sequences (retitle
+    the terminal, colour it) was printed raw by verify (a red team's), as was an error quoting it."""
+    path = tmp_path / "g.json"
+    assert main(["play", "twentyone", "bot:random", "bot:perfect", "--quiet", "--record", str(path)]) == 0
+    doc = json.loads(path.read_text())
+    evil = "\x1b]0;PWNED\x07\x1b[31mred"
+    end = {"kind": "referee-error", "message": evil}
+    doc["result"] = {**doc["result"], "termination": [end, end], "scores": [0, 0], "points": [0, 0]}
+    path.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["verify", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert "\x1b" not in out + err and "\x07" not in out + err, out + err
+    assert "\\x1b]0;PWNED\\x07\\x1b[31mred" in out, out
+    # an error that quotes what it was given: escaped too
+    one_line_error(capsys, ["play", evil, "bot:random", "bot:random"], "PWNED")
+    assert main(["play", evil, "bot:random", "bot:random"]) == 2
+    assert "\x1b" not in capsys.readouterr().err
+
+
 def test_verify_of_a_record_with_nonsense_inside_does_not_verify(tmp_path, capsys):
     path = tmp_path / "g.json"
     assert main(["play", "twentyone", "bot:random", "bot:perfect", "--quiet", "--record", str(path)]) == 0

@@ -38,7 +38,7 @@ COMMANDS = ("games", "play", "bot", "verify", "tournament", "demo", "sprt", "vie
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # argparse's own usage errors also exit 2
-        self.exit(2, f"codecup: error: {message}\n")
+        self.exit(2, f"codecup: error: {printable(message)}\n")
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         file = file or sys.stderr
@@ -134,7 +134,8 @@ def _main(args_list: list[str]) -> int:
         return 1
     except OSError as exc:  # not the input's fault (those are ConfigErrors): a full disk, a lost mount
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"codecup: error: {one_line(where + (exc.strerror or str(exc)), MAX_ERROR)}", file=sys.stderr)
+        said = printable(one_line(where + (exc.strerror or str(exc)), MAX_ERROR))
+        print(f"codecup: error: {said}", file=sys.stderr)
         return 2 if exc.errno == errno.ENAMETOOLONG else 1  # a path the user gave, too long for any
     except KeyboardInterrupt:
         print("codecup: interrupted", file=sys.stderr)
@@ -194,7 +195,7 @@ MAX_ERROR = 1000
 
 def _said(exc: Exception) -> str:
     """The error's message as one line of at most :data:`MAX_ERROR` characters."""
-    return one_line(str(exc), MAX_ERROR)
+    return printable(one_line(str(exc), MAX_ERROR))
 
 
 @attrs.frozen

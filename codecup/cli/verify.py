@@ -17,7 +17,7 @@ from codecup.cli.common import Subparsers, path_arg
 from codecup.errors import ConfigError
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import Record
-from codecup.terminal import one_line
+from codecup.terminal import one_line, printable
 from codecup.verify import Verdict, verdict
 
 PLUGIN_FAILED = 3
@@ -62,16 +62,16 @@ def run(args: argparse.Namespace) -> int:
             if len(args.records) == 1:
                 raise
             unreadable += 1
-            print(f"codecup: error: {one_line(str(exc), SHOWN)}", file=sys.stderr)
+            print(f"codecup: error: {printable(one_line(str(exc), SHOWN))}", file=sys.stderr)
             continue
         if found.plugin_failure is not None:
             plugin_failed += 1
-            print(f"{path}: NOT CHECKED: {one_line(found.plugin_failure, SHOWN)}")
+            print(f"{path}: NOT CHECKED: {printable(one_line(found.plugin_failure, SHOWN))}")
         elif found.problems:
             failed += 1
             print(f"{path}: DOES NOT VERIFY")
             for problem in found.problems:
-                print(f"    {one_line(problem, SHOWN)}")
+                print(f"    {printable(one_line(problem, SHOWN))}")
     return 2 if unreadable else PLUGIN_FAILED if plugin_failed else 1 if failed else 0
 
 
