@@ -1,0 +1,78 @@
+"""A game's ``info`` is read once, at registration, and kept: a computed ``info`` that raises,
+loops or changes on a later read broke every command (a traceback, or no end), other games' too."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from codecup.hookspecs import hookimpl
+from codecup.plugins import BrokenPlugin, load_games, make_plugin_manager
+
+
+def _computed(base: type, fail: str) -> type:
+    """A subclass of ``base`` whose info is a property: right on its first read, then ``fail``."""
+
+    class Computed(base):  # type: ignore[misc, valid-type]
+        reads = 0
+
+        @property
+        def info(self):
+            type(self).reads += 1
+            if type(self).reads > 1 and fail == "raise":
+                raise ValueError("info boom")
+            if type(self).reads > 1 and fail == "spin":
+                while True:
+                    pass
+            if type(self).reads > 1 and fail == "change":
+                return attrs.evolve(base.info, name="other")
+            return attrs.evolve(base.info, name="computed")
+
+    return Computed
+
+
+def _registry(monkeypatch, *games: object):
+    monkeypatch.setattr("codecup.plugins._skipped", {})
+    said: list[BrokenPlugin] = []
+    pm = make_plugin_manager(load_entry_points=False, report=said.append)
+    for number, game in enumerate(games):
+
+        class Plugin:
+            @hookimpl
+            def codecup_register_games(self, register, game=game):
+                register(game)
+
+        pm.register(Plugin(), name=f"plugin{number}")
+        pm.installed.add(f"plugin{number}")
+    return load_games(pm), said
+
+
+@pytest.mark.parametrize("fail", ["raise", "spin", "change"])
+def test_an_info_that_fails_after_registration_is_never_read_again(monkeypatch, tiny_game, fail):
+    from codecup import overrun
+
+    monkeypatch.setattr(overrun, "LIMIT", 0.2)
+    game = _computed(type(tiny_game), fail)()
+    registry, said = _registry(monkeypatch, game, tiny_game)
+    assert said == []
+    assert registry.names() == ["computed", "twentyone"]
+    kept = registry.get("computed")
+    assert kept.info.name == kept.info.name == "computed"  # read again and again: the same record
+    assert isinstance(kept, type(tiny_game)) and type(kept).__name__ == "Computed"
+
+
+def test_an_info_that_raises_at_registration_skips_its_plugin_in_one_line(monkeypatch, tiny_game):
+    class Raises(type(tiny_game)):  # type: ignore[misc]
+        @property
+        def info(self):
+            raise ValueError("no info today")
+
+    registry, said = _registry(monkeypatch, Raises(), tiny_game)
+    assert registry.names() == ["twentyone"]
+    assert said == [BrokenPlugin("plugin0", "registered a Raises: its info raised ValueError: no info today")]
+
+
+def test_a_plain_info_is_left_as_it_is(monkeypatch, tiny_game):
+    registry, said = _registry(monkeypatch, tiny_game)
+    assert said == []
+    assert type(registry.get("twentyone")) is type(tiny_game)
