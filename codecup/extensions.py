@@ -133,7 +133,8 @@ def _apply(owned: _OwnedOption, value: str) -> None:
 
 def _guarded(owned: _OwnedCommand) -> Callable[[argparse.Namespace], int]:
     """The command's ``run``, whose own failure (an exception other than codecup's own errors and
-    the system's, or a status that is not a number) is one line naming the plugin, status 1."""
+    the system's, or a status that is not a whole number 0 to 255: the system keeps only its lowest
+    8 bits, 256 is 0, success) is one line naming the plugin, status 1."""
     plugin, command = owned.plugin, owned.command
 
     def run(args: argparse.Namespace) -> int:
@@ -146,9 +147,11 @@ def _guarded(owned: _OwnedCommand) -> Callable[[argparse.Namespace], int]:
         except BaseException as exc:  # sys.exit() too: the plugin's failure
             why = f"raised {where(exc)}"
         else:
-            if status is None or (isinstance(status, int) and not isinstance(status, bool)):
+            if status is None or (
+                isinstance(status, int) and not isinstance(status, bool) and 0 <= status <= 255
+            ):
                 return status or 0
-            why = f"returned {status!r:.60}, not an exit status"
+            why = f"returned {status!r:.60}, not an exit status (a whole number 0 to 255, or None)"
         raise PluginError(f"plugin {plugin!r}: its command {command.name!r} {why}")
 
     return run

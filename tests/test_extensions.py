@@ -252,8 +252,13 @@ def test_one_plugin_adding_an_option_twice_is_not_said_to_clash_with_another(cap
             "its command 'paint' raised ZeroDivisionError: division by zero (at test_extensions.py:",
         ),
         (lambda args: "done", "its command 'paint' returned 'done', not an exit status"),
+        # the system keeps the lowest 8 bits: 256 was exit status 0, success; -1 and 2**70 were 255
+        (lambda args: 256, "its command 'paint' returned 256, not an exit status (a whole number 0 to 255"),
+        (lambda args: -1, "its command 'paint' returned -1, not an exit status"),
+        (lambda args: 2**70, "its command 'paint' returned 1180591620717411303424, not an exit status"),
+        (lambda args: True, "its command 'paint' returned True, not an exit status"),
     ],
-    ids=["raises", "returns-text"],
+    ids=["raises", "returns-text", "returns-256", "returns-negative", "returns-huge", "returns-bool"],
 )
 def test_a_plugin_command_that_fails_is_one_line_naming_the_plugin(capsys, monkeypatch, run, said):
     """It was a traceback."""
