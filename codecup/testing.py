@@ -23,11 +23,12 @@ from collections.abc import Sequence
 
 from codecup import loop
 from codecup.bots import RandomBot
+from codecup.checked import short
 from codecup.dialogue import SeatEnd, Termination
 from codecup.errors import ConfigError, MoveError
 from codecup.game import Game, game_problems
 from codecup.record import PlayerInfo, Record
-from codecup.rules import Accepted, judge, replay
+from codecup.rules import Accepted, State, judge, replay
 from codecup.runner import new_match, play_match
 from codecup.verify import verify_record
 
@@ -90,7 +91,7 @@ def check_rules_playthrough(game: Game, seed: int) -> None:
         while not state.terminal:
             assert len(moves) < MAX_PLIES, f"{variant.name}: no end after {MAX_PLIES} moves"
             assert state.to_move in (0, 1), f"seat to move {state.to_move!r}"
-            legal = state.legal_moves()
+            legal = _listed(state)
             assert len(legal) > 0, f"seat {state.to_move} has no listed move but the game is not over"
             judged = judge(state, legal[rng.randrange(len(legal))])
             assert isinstance(judged, Accepted), f"a listed move is refused: {judged}"
@@ -134,8 +135,33 @@ def check_random_bot_is_seeded(game: Game, seed: int = 4) -> None:
         if state.terminal:
             break
         move = first.choose(state)
-        assert second.choose(state) == move, "the random bot is not seeded"
+        other = second.choose(state)
+        if other != move:  # codecup's own bot, seeded alike: what it chose from was not the same
+            for _ in range(ASKED):
+                _listed(state)
+            raise AssertionError(
+                f"two random bots of one seed chose {other!r} and {move!r} in one position:"
+                " the state (its legal_moves) is not the same from one call to the next"
+            )
         state = state.apply(move)
+
+
+ASKED = 10
+"""How often a position's ``legal_moves`` is asked for to find that it lists its moves otherwise."""
+
+
+def _listed(state: State) -> list[str]:
+    """``state.legal_moves()``, asked for twice: the same moves in the same order, or an AssertionError.
+
+    A seeded bot picks a move by its place in the list: a list in another order each time (a set's,
+    a shuffle) makes every bot's choices, and so a game of one seed, unrepeatable."""
+    legal, again = list(state.legal_moves()), list(state.legal_moves())
+    assert again == legal, (
+        f"legal_moves lists one position's moves in another order (or others) from one call to the next"
+        f" ({short(legal)}, then {short(again)}): a seeded bot cannot repeat its choices; list them in a"
+        " fixed order"
+    )
+    return legal
 
 
 def check_record_round_trip(game: Game, seed: int) -> None:

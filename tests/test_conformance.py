@@ -111,3 +111,30 @@ def test_the_checks_fail_a_game_that_goes_on_after_its_end(tinygame):
 
     with pytest.raises(AssertionError, match="no end after"):
         testing.check_rules_playthrough(_broken(tinygame, NoEnd), 1)
+
+
+class _Turning:
+    """Lists its moves in one order, then the other, call after call."""
+
+    calls = 0
+
+    def legal_moves(self):
+        _Turning.calls += 1
+        moves = super().legal_moves()  # type: ignore[misc]
+        return moves if _Turning.calls % 2 else moves[::-1]
+
+
+def test_the_checks_name_a_game_whose_legal_moves_change_order_not_the_random_bot(tinygame):
+    """The seeded check blamed "the random bot is not seeded" (codecup's own bot): the game's
+    legal_moves listing one position's moves in another order each time is the cause."""
+
+    class Turning(_Turning, tinygame.Counter):
+        def apply(self, move):
+            after = super().apply(move)
+            return Turning(after.total, after.seat)
+
+    game = _broken(tinygame, Turning)
+    with pytest.raises(AssertionError, match="legal_moves lists one position's moves in another order"):
+        testing.check_random_bot_is_seeded(game)
+    with pytest.raises(AssertionError, match="legal_moves lists one position's moves in another order"):
+        testing.check_rules_playthrough(game, 1)
