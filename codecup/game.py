@@ -482,13 +482,32 @@ def _asked(game: Game, method: str, variant: str) -> object:
 
 
 def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
-    """:meth:`Game.result_notes`, or none where the plugin fails at it (a report spoils no result)."""
+    """:meth:`Game.result_notes`, checked: lines of text. Where the plugin fails at it (raises, never
+    returns, gives something else), none, and one line on stderr says so, once per process (a
+    report spoils no result; it was silent)."""
+    from codecup.plugins import say_once  # (plugins imports this module)
+
     try:
-        return bounded("its result_notes", lambda: tuple(str(n) for n in game.result_notes(seat, extra)))
+        notes = bounded("its result_notes", lambda: game.result_notes(seat, extra))
     except PASS_THROUGH:
         raise
-    except BaseException:  # sys.exit() too
-        return ()
+    except BaseException as exc:  # sys.exit() too: the plugin's failure
+        why = how_failed(exc)
+    else:
+        if isinstance(notes, (tuple, list)) and all(isinstance(n, str) and _one_line_text(n) for n in notes):
+            return tuple(notes)
+        why = f"gave {short(notes)}, not lines of text"
+    name = game.info.name
+    say_once(
+        f"codecup: the {name} plugin failed: its result_notes {why}; its notes are not shown",
+        key=f"{name} result_notes",
+    )
+    return ()
+
+
+def _one_line_text(text: str) -> bool:
+    """Whether ``text`` is one line: no line break of any kind (``str.splitlines``'s)."""
+    return len(text.splitlines()) <= 1 and not text.endswith(("\n", "\r"))
 
 
 def checked_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, ...]:

@@ -259,6 +259,38 @@ def test_play_survives_a_plugin_whose_result_notes_raise(twentyone):
 
 
 @pytest.mark.parametrize(
+    ("notes", "said"),
+    [
+        (KeyError("nothing"), "its result_notes raised KeyError: 'nothing' (at test_game_bugs.py:"),
+        (None, "its result_notes gave None, not lines of text"),
+        ("claimed 5", "its result_notes gave 'claimed 5', not lines of text"),  # was a note a letter
+        (("one\ntwo",), "its result_notes gave ('one\\ntwo',), not lines of text"),
+        ((5,), "its result_notes gave (5,), not lines of text"),
+    ],
+    ids=["raises", "none", "text", "two-lines", "number"],
+)
+def test_result_notes_that_fail_are_said_once_naming_the_plugin(twentyone, capsys, monkeypatch, notes, said):
+    """Their failure was silent (and a text was a note per letter)."""
+    from codecup.game import notes_of
+
+    monkeypatch.setattr("codecup.plugins._said", set())
+
+    class Noisy(twentyone):
+        def result_notes(self, seat, extra):
+            if isinstance(notes, BaseException):
+                raise notes
+            return notes
+
+    game = Noisy()
+    record = play(game)
+    capsys.readouterr()
+    assert notes_of(game, 0, record.extra) == notes_of(game, 1, record.extra) == ()
+    err = capsys.readouterr().err
+    assert err.startswith(f"codecup: the twentyone plugin failed: {said}"), err
+    assert err.endswith("; its notes are not shown\n") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
     ("new_state", "fragment"),
     [
         (lambda setup: 1 / 0, "the rules raised ZeroDivisionError: division by zero (at test_game_bugs.py:"),
