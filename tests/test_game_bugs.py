@@ -671,3 +671,62 @@ def test_an_optional_line_a_built_in_bot_does_not_give_is_no_ones_fault(twentyon
     record = play(game)
     assert [e.kind for e in record.result.termination] == [Termination.NORMAL] * 2, record.result
     assert sum(record.result.points) == 2.0
+
+
+@pytest.mark.parametrize("quiet", [[], ["--quiet"]], ids=["plain", "quiet"])
+@pytest.mark.parametrize(
+    ("notes", "said"),
+    [
+        (lambda: ("a list that is not the official one", "two\nlines"), None),
+        (
+            lambda: 1 / 0,
+            "codecup: error: the twentyone plugin failed: its run_notes raised ZeroDivisionError",
+        ),
+    ],
+    ids=["notes", "raises"],
+)
+def test_play_says_the_run_notes_with_quiet_or_without(twentyone, capsys, monkeypatch, quiet, notes, said):
+    """`play --quiet` asked for them (a plugin failing at it ended it, exit 1), plain `play` never
+    did: a note a reader must know was not said, a failing plugin played on."""
+    from codecup.cli import main
+    from codecup.plugins import GameRegistry
+
+    class Noted(twentyone):
+        def run_notes(self, variant):
+            return notes()
+
+    registry = GameRegistry()
+    registry.add(Noted())
+    monkeypatch.setattr("codecup.cli.play.load_games", lambda: registry)
+    status = main(["play", "twentyone", "bot:random", "bot:random", *quiet])
+    err = capsys.readouterr().err
+    if said is None:
+        assert status == 0
+        assert err.splitlines()[:2] == [
+            "codecup: a list that is not the official one",
+            "codecup: two\\x0alines",
+        ]
+    else:
+        assert status == 1
+        assert err.startswith(said) and err.count("\n") == 1, err
+
+
+def test_sprt_quiet_asks_for_the_run_notes_too(twentyone, capsys, monkeypatch):
+    """`sprt --quiet` never asked: a plugin failing at them played on (and without --quiet, the
+    failure came after the folder was claimed)."""
+    from codecup.cli import main
+    from codecup.plugins import GameRegistry
+
+    class Noted(twentyone):
+        def run_notes(self, variant):
+            return 1 / 0
+
+    registry = GameRegistry()
+    registry.add(Noted())
+    monkeypatch.setattr("codecup.cli.sprt.load_games", lambda: registry)
+    assert main(["sprt", "twentyone", "bot:random", "bot:random", "--max-games", "2", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "codecup: error: the twentyone plugin failed: its run_notes raised ZeroDivisionError"
+    )
+    assert err.count("\n") == 1, err

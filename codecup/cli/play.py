@@ -221,10 +221,12 @@ def run(args: argparse.Namespace) -> int:
         clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
         seat_key=new_seat_key(args.seed is not None, players),
     )
-    if args.quiet:  # what the game says a reader must know (Lucky Words: a list that is not the official one)
-        for note in run_notes_of(game, match.variant):
-            print(f"codecup: {note}", file=sys.stderr)
-    else:  # programs run in this folder: what it lacks of the game's files is provided
+    # What the game says a reader must know (Lucky Words: a list that is not the official one), with
+    # --quiet or without: asked for in both (a plugin failing at it is one line, before the game).
+    notes = run_notes_of(game, match.variant)
+    for note in notes:
+        print(f"codecup: {printable(note)}", file=sys.stderr, flush=True)
+    if not args.quiet:  # programs run in this folder: what it lacks of the game's files is provided
         here = [attrs.evolve(p, directory=str(Path.cwd())) if p.bot is None else p for p in players]
         for line in provided_notes(game, match.variant, here):
             print(line, flush=True)

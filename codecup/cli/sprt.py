@@ -19,6 +19,7 @@ import argparse
 import concurrent.futures
 import functools
 import re
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -35,6 +36,7 @@ from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
+from codecup.terminal import printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.log import LOG_NAME, ResultsLog
@@ -178,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
         if p.bot is not None:
             game.info.check_bot(p.bot)
     check_commands([new, old], "", game.info.name)
+    notes = run_notes_of(game, variant.name)  # asked with --quiet too: a plugin failing at it stops any run
     address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
     pool: ex.GamePool
     if address is None:
@@ -205,8 +208,11 @@ def run(args: argparse.Namespace) -> int:
             f"alpha {args.alpha:g}, beta {args.beta:g}; bounds [{lower:+.3f}, {upper:+.3f}]",
             flush=True,
         )
-        for line in run_notes_of(game, variant.name):
-            print(line, flush=True)
+        for line in notes:
+            print(printable(line), flush=True)
+    else:  # what a reader must know, as `play --quiet` says it
+        for line in notes:
+            print(f"codecup: {printable(line)}", file=sys.stderr, flush=True)
     start = time.perf_counter()
     max_pairs = args.max_games // 2
     verdict = None
