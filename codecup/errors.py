@@ -120,10 +120,28 @@ def how_failed(exc: BaseException) -> str:
     return exc.how if isinstance(exc, NeverEndsError) else f"raised {where(exc)}"
 
 
+_OWN = Path(__file__).resolve().parent  # codecup's own package
+
+
 def where(exc: BaseException) -> str:
-    """``TypeName: message (at file.py:LINE)``, the innermost frame of ``exc``'s traceback."""
+    """``TypeName: message (at file.py:LINE)``: the innermost frame of ``exc``'s traceback outside
+    codecup's own package (a plugin's code that raised, not codecup's that called it); where there is
+    none, codecup's own innermost, named as such (``at codecup/game.py:LINE``): a plugin's value that
+    failed in codecup's code was blamed on a ``game.py`` that read as the plugin's own."""
     text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     frames = traceback.extract_tb(exc.__traceback__)
     if frames:
-        text += f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})"
+        theirs = [frame for frame in frames if _own(frame.filename) is None]
+        frame = (theirs or frames)[-1]
+        own = _own(frame.filename)
+        name = Path(frame.filename).name if own is None else f"codecup/{own}"
+        text += f" (at {name}:{frame.lineno})"
     return text
+
+
+def _own(filename: str) -> str | None:
+    """``filename``'s path within codecup's own package, or None for a file outside it."""
+    try:
+        return Path(filename).resolve().relative_to(_OWN).as_posix()
+    except (ValueError, OSError):
+        return None

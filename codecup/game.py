@@ -43,8 +43,8 @@ from codecup.errors import (
     where,
 )
 from codecup.overrun import bounded
-from codecup.rules import State, replay, text_svg
-from codecup.session import PlayerSession, RulesPlayer, Wire
+from codecup.rules import State, text_svg
+from codecup.session import PlayerSession, RulesPlayer, Wire, applied
 
 __all__ = ["Game", "GameInfo", "PlayerSession", "ProvidedFile", "Standing", "Variant"]
 
@@ -207,8 +207,18 @@ class Game(abc.ABC):
         return type(self).new_state is not Game.new_state
 
     def states(self, setup: str, variant: str, moves: Sequence[str]) -> list[State]:
-        """The states from the setup through each announced move (``len(moves) + 1`` of them)."""
-        return replay(self.new_state(setup, variant), moves)
+        """The states from the setup through each announced move (``len(moves) + 1`` of them).
+
+        A first state that is no :class:`State`, or a move's that is none (or the same state), is
+        the game's :class:`GameBugError` naming the method that gave it (the drawings derived from
+        these failed in codecup's own code, and were blamed on ``render_text``)."""
+        state = self.new_state(setup, variant)
+        if not isinstance(state, State):
+            raise GameBugError(f"its new_state gave {short(state)}, not a codecup.rules.State")
+        states = [state]
+        for move in moves:
+            states.append(applied(states[-1], move))
+        return states
 
     def wire(self, variant: str) -> Wire:
         """The game's lines in the common CodeCup dialogue, for the derived player session.

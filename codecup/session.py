@@ -170,7 +170,7 @@ class RulesPlayer(PlayerSession):
             if self.seat is None and (mover := self.state.to_move) is not None:
                 self.seat = 1 - mover
             try:
-                self.state = _applied(self.state, line)
+                self.state = applied(self.state, line)
             except MoveError as exc:
                 raise DialogueError(
                     f"line {self.heard} from the referee: {line!r} is not a legal move here: {exc}"
@@ -195,7 +195,7 @@ class RulesPlayer(PlayerSession):
         if "\n" in move or "\r" in move:  # it would reach the referee as two lines: two moves
             raise ValueError(f"the bot's choose(state) gave {move!r}, a move with a line break")
         try:
-            self.state = _applied(self.state, move)
+            self.state = applied(self.state, move)
         except MoveError:
             # A bot's bad move is the referee's to judge (a fault of the seat, never a
             # traceback here); the session cannot follow the game past it.
@@ -218,7 +218,7 @@ class RulesPlayer(PlayerSession):
         return over
 
 
-def _applied(state: State, move: str) -> State:
+def applied(state: State, move: str) -> State:
     """``state.apply(move)``; a result that is no :class:`State`, or the same state (states are
     immutable: every move makes a new one), is the game's bug (:class:`GameBugError`): it made a
     built-in bot crash, or answer for ever."""

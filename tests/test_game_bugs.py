@@ -730,3 +730,53 @@ def test_sprt_quiet_asks_for_the_run_notes_too(twentyone, capsys, monkeypatch):
         "codecup: error: the twentyone plugin failed: its run_notes raised ZeroDivisionError"
     )
     assert err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
+    ("rules", "said"),
+    [
+        ("new_state", "the twentyone plugin failed: its new_state gave None, not a codecup.rules.State"),
+        ("apply", "the twentyone plugin failed: its rules' apply gave None on the move '1', not a State"),
+    ],
+)
+def test_play_names_the_rules_method_that_gave_no_state_not_render_text(twentyone, capsys, rules, said):
+    """The derived drawing failed in codecup's own code: "the twentyone plugin's render_text raised
+    AttributeError: 'NoneType' object has no attribute 'render_text' (at game.py:336)"."""
+    import tinygame
+
+    from codecup.cli.play import LiveView
+
+    class NoState(tinygame.Counter):
+        def apply(self, move):
+            return None
+
+    class Buggy(twentyone):
+        def new_state(self, setup, variant):
+            return None if rules == "new_state" else NoState(int(setup))
+
+    game = Buggy()
+    view = LiveView(game, quiet=False)
+    match = new_match(game, BOTS, seed=3)
+    view.codecup_match_start(match)
+    view.codecup_move(match, 0, "1", 0.0, False)
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == f"codecup: {said}: positions are not drawn"
+
+
+def test_where_names_the_plugins_frame_and_codecups_own_as_such():
+    """A plugin's value failing in codecup's code was "(at game.py:336)": codecup's file, read as the
+    plugin's own game.py."""
+    from codecup.errors import where
+    from codecup.rules import replay
+
+    def plugins_code():
+        replay(None, ["1"])  # codecup's code raises, called from here
+
+    with pytest.raises(AttributeError) as caught:
+        plugins_code()
+    assert " (at test_game_bugs.py:" in where(caught.value)
+    with pytest.raises(AttributeError) as caught:
+        replay(None, ["1"])
+    assert caught.traceback[-1].path.name == "rules.py"
+    caught.value.__traceback__ = caught.value.__traceback__.tb_next  # only codecup's own frames
+    assert " (at codecup/rules.py:" in where(caught.value)

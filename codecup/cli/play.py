@@ -25,7 +25,7 @@ from codecup.cli.tournament import add_clock_mode_option, add_limit_options, lim
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.drive import new_seat_key
-from codecup.errors import CodecupError, ConfigError, how_failed
+from codecup.errors import CodecupError, ConfigError, GameBugError, NeverEndsError, how_failed
 from codecup.game import Game, notes_of, run_notes_of
 from codecup.hookspecs import hookimpl
 from codecup.overrun import bounded
@@ -79,21 +79,26 @@ class LiveView:
         if not self.drawn:
             return
         name = self.game.info.name
+        # the default render_text draws the rules' states: what fails in it is the rules
+        hook = "render_text" if type(self.game).render_text is not Game.render_text else "rules"
         try:
             text = bounded(
-                "its render_text", lambda: self.game.render_text(match.setup, match.variant, self.moves)
+                f"its {hook}", lambda: self.game.render_text(match.setup, match.variant, self.moves)
             )
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
-            why = how_failed(exc)
+            if isinstance(exc, GameBugError) and not isinstance(exc, NeverEndsError):
+                why = f"the {name} plugin failed: {exc}"  # a rules value that is no state: named
+            else:
+                why = f"the {name} plugin's {hook} {how_failed(exc)}"
         else:
             if isinstance(text, str):
                 print(text)
                 return
-            why = f"gave {short(text)}, not text (a str)"
+            why = f"the {name} plugin's {hook} gave {short(text)}, not text (a str)"
         self.drawn = False
-        print(f"codecup: the {name} plugin's render_text {why}: positions are not drawn", file=sys.stderr)
+        print(f"codecup: {why}: positions are not drawn", file=sys.stderr)
 
     @hookimpl
     def codecup_match_start(self, match: MatchInfo) -> None:
