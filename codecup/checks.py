@@ -165,18 +165,38 @@ def _defines(path: Path, name: str, said: str) -> str | None:
         return f"{said}: {path.name} is not Python that parses ({exc})"
     except OSError as exc:
         return f"{said}: cannot read {path}: {exc.strerror or exc}"
-    names = set()
+    last: dict[str, ast.stmt] = {}  # each name's last binding at the top level: what it is at the end
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
-        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            last[node.name] = node
+        elif isinstance(node, ast.Assign) or (isinstance(node, ast.AnnAssign) and node.value is not None):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names.update(t.id for t in targets if isinstance(t, ast.Name))
+            last.update((t.id, node) for t in targets if isinstance(t, ast.Name))
         elif isinstance(node, ast.Import | ast.ImportFrom):
-            names.update((a.asname or a.name).split(".")[0] for a in node.names)
-    if name in names or any(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in tree.body):
+            last.update(((a.asname or a.name).split(".")[0], node) for a in node.names)
+    bound = last.get(name)
+    value = bound.value if isinstance(bound, ast.Assign | ast.AnnAssign) else None
+    if isinstance(value, _NOT_CALLABLE):  # X = 5: it passed, and every game was the program's crash
+        shown = _shortened(ast.unparse(value), 60)
+        return f"{said}: {path.name} sets {name!r} to {shown}, not a class or function that makes the bot"
+    if bound is not None or any(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in tree.body):
         return None
     return f"{said}: {path.name} defines no class or function {name!r} at its top level"
+
+
+# Expressions whose value is never callable: a literal, a display, a comprehension, a formatted text.
+_NOT_CALLABLE = (
+    ast.Constant,
+    ast.JoinedStr,
+    ast.List,
+    ast.Tuple,
+    ast.Dict,
+    ast.Set,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
 
 
 def check_commands(players: Iterable[PlayerInfo], where: str, game: str | None = None) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 
 import attrs
 
+from codecup.checked import short
 from codecup.errors import ConfigError
 
 _SPEC = re.compile(r"(?P<file>.+\.py):(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
@@ -59,8 +60,13 @@ class UserBot:
         sys.modules[_MODULE] = module
         spec.loader.exec_module(module)
         maker: Callable[..., Any] | None = getattr(module, self.name, None)
-        if maker is None or not callable(maker):
+        if maker is None:
             raise ConfigError(f"bot {self}: {str(self.path)!r} defines no class or function {self.name!r}")
+        if not callable(maker):
+            raise ConfigError(
+                f"bot {self}: {str(self.path)!r} sets {self.name!r} to {short(maker, 60)},"
+                " not a class or function that makes the bot"
+            )
         return maker
 
     def factory(self, seed: int, variant: str) -> Callable[[float], Any]:

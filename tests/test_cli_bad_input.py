@@ -270,6 +270,10 @@ def test_an_unknown_built_in_bot_names_the_file_and_the_player(tmp_path, capsys)
             "mybot.py defines no class or function 'MyBott' at its top",
         ),
         ("codecup bot twentyone perfekt", "twentyone has no bot 'perfekt' (known: random, perfect)"),
+        # passed the check, then every game was the program's crash
+        ("codecup bot twentyone mybot.py:Five", "mybot.py sets 'Five' to 5, not a class or function that"),
+        ("codecup bot twentyone mybot.py:Names", "mybot.py sets 'Names' to ['a', 'b'], not a class"),
+        ("codecup bot twentyone mybot.py:Declared", "mybot.py defines no class or function 'Declared' at"),
         ("codecup bot pillars baseline", "`codecup bot pillars baseline` plays pillars, not twentyone"),
         ("codecup bot nosuchgame x", "`codecup bot nosuchgame x`"),  # another game, or none installed
         (
@@ -290,7 +294,9 @@ def test_an_unknown_built_in_bot_names_the_file_and_the_player(tmp_path, capsys)
 @pytest.mark.parametrize("run", ["play", "sprt", "tournament"])
 def test_a_codecup_bot_command_is_checked_before_any_game(run, command, message, tmp_path, capsys):
     """A typo in a `codecup bot` command was a crash in every game (and "not stronger" to sprt)."""
-    (tmp_path / "mybot.py").write_text("class MyBot: ...\n")
+    (tmp_path / "mybot.py").write_text(
+        "class MyBot: ...\nFive = 5\nNames = ['a', 'b']\nDeclared: type\nRebound = 5\nRebound = MyBot\n"
+    )
     (tmp_path / "folder.py").mkdir()
     if run == "tournament":
         path = tmp_path / "players.yml"

@@ -64,6 +64,7 @@ def bots(tmp_path: Path) -> Path:
     (tmp_path / "corner.py").write_text(CORNER)
     (tmp_path / "nochoose.py").write_text("class Bot:\n    def __init__(self, **_):\n        pass\n")
     (tmp_path / "badsig.py").write_text("class BadSig:\n    def __init__(self, seed):\n        pass\n")
+    (tmp_path / "five.py").write_text("X = 5\n")
     return tmp_path
 
 
@@ -91,6 +92,8 @@ def test_an_own_lucky_words_bot_plays_both_dialogues(bots):
         ("pillars", "missing.py:First", "bot missing.py:First: no file 'missing.py' in "),
         ("pillars", "first.py:Second", "first.py:Second: 'first.py' defines no class or function 'Second'"),
         ("pillars", "first.py", "bot 'first.py': name what in it makes the bot, first.py:NAME"),
+        # run alone (not under play's check): it said X was not defined
+        ("pillars", "five.py:X", "five.py:X: 'five.py' sets 'X' to 5, not a class or function that makes"),
         ("pillars", "nochoose.py:Bot", "a bot of pillars has a method choose(state) -> move; Bot has none"),
         ("pillars", "badsig.py:BadSig", "BadSig is called as BadSig(seed=..., clock=..., variant=...): "),
         ("lucky_words", "first.py:First", "a Lucky Words bot subclasses codecup_games.lucky_words.bots"),
