@@ -11,10 +11,11 @@ mistakes raise :class:`~codecup.errors.PluginError`.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.metadata
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import attrs
@@ -75,9 +76,46 @@ def say_once(line: str, key: str | None = None) -> None:
         print(line, file=sys.stderr, flush=True)
 
 
+_asked: list[str] = []  # the game the command line asks for, while it runs (asking_for)
+_held: list[BrokenPlugin] = []  # broken plugins named like it, not yet named on stderr
+
+
 def warn_once(broken: BrokenPlugin) -> None:
-    """Name a broken plugin on stderr, once per process however many managers find it."""
+    """Name a broken plugin on stderr, once per process however many managers find it; one named
+    like the game the command asks for (:func:`asking_for`) is held back."""
+    if _asked and _is_own(broken, _asked[-1]) and broken.line() not in _said:
+        if broken not in _held:
+            _held.append(broken)
+        return
     say_once(broken.line())
+
+
+def _is_own(broken: BrokenPlugin, game: str) -> bool:
+    """Whether ``broken`` is named like the game ``game`` (``game``, or ``game (DISTRIBUTION)``)."""
+    return broken.name == game or broken.name.startswith(f"{game} (")
+
+
+@contextlib.contextmanager
+def asking_for(game: str | None) -> Iterator[None]:
+    """While a command that plays ``game`` runs: a broken plugin named like it is not named as it is
+    found, but by the error that the game is not available (:meth:`GameRegistry.get`), one line (it
+    was a warning and an error line saying the same); when the game is found after all (another
+    plugin gives it), it is named then, or at the end of the command."""
+    if game is None:
+        yield
+        return
+    _asked.append(game)
+    try:
+        yield
+    finally:
+        _asked.pop()
+        _say_held()
+
+
+def _say_held() -> None:
+    """Name on stderr the broken plugins held back and not said by an error."""
+    while _held:
+        say_once(_held.pop(0).line())
 
 
 class CodecupPluginManager(pluggy.PluginManager):
@@ -350,16 +388,23 @@ class GameRegistry:
         self.games[name] = game
 
     def get(self, name: str) -> Game:
-        """The game called ``name``; a clear error names the known games."""
+        """The game called ``name``; a clear error names the known games (and its broken plugin)."""
         try:
-            return self.games[name]
+            game = self.games[name]
         except KeyError:
-            raise UnknownGameError(self._why_unknown(name)) from None
+            why = self._why_unknown(name)
+            for broken in self.broken:  # the error names it: not named again
+                if _is_own(broken, name) and broken in _held:
+                    _held.remove(broken)
+                    _said.add(broken.line())
+            raise UnknownGameError(why) from None
+        _say_held()  # a game of that name found, and its namesake plugin broken: said now
+        return game
 
     def _why_unknown(self, name: str) -> str:
         """Why there is no game ``name``: its plugin's fault when one of that name broke; else the
         games there are, and the broken plugins (that one may be among them) not yet named above."""
-        own = [b for b in self.broken if b.name == name or b.name.startswith(f"{name} (")]
+        own = [b for b in self.broken if _is_own(b, name)]
         if own:
             return f"game {name!r} is not available: its plugin {own[0].name!r} is broken: {own[0].reason}"
         known = ", ".join(sorted(self.games)) or "none"

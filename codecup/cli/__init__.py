@@ -27,7 +27,7 @@ from codecup.cli.common import Subparsers
 from codecup.cli.output import named_stdout
 from codecup.errors import CodecupError, ConfigError
 from codecup.extensions import Extensions, load_extensions
-from codecup.plugins import own_plugin_manager
+from codecup.plugins import asking_for, own_plugin_manager
 from codecup.terminal import one_line, printable
 
 if TYPE_CHECKING:
@@ -114,6 +114,27 @@ def _asks_for_help(arg: str) -> bool:
 
 
 def _main(args_list: list[str]) -> int:
+    with asking_for(_asked_game(args_list)):  # its broken plugin: named by the error, not before it too
+        return _run_main(args_list)
+
+
+PLAYS = ("play", "bot", "sprt")
+"""The commands that play the game named after them: a broken plugin of that name is their error."""
+
+
+def _asked_game(args_list: list[str]) -> str | None:
+    """The game a command of :data:`PLAYS` names (None for another command, or one not parsed)."""
+    if args_list[:1] not in ([c] for c in PLAYS):
+        return None
+    try:
+        known, _ = build_parser(args_list[0], Extensions(), parser_class=_Probe).parse_known_args(args_list)
+    except _ProbeFailed:
+        return None
+    game = getattr(known, "game", None)
+    return game if isinstance(game, str) else None
+
+
+def _run_main(args_list: list[str]) -> int:
     # Importing one subcommand (not all) keeps a bot's start-up short: `codecup bot` runs on a clock.
     # A broken plugin is named here, once, and skipped.
     extensions = _bot_extensions(args_list) or load_extensions()
