@@ -59,3 +59,23 @@ def test_a_lucky_words_setup_is_a_letter_a_to_z_not_what_upper_case_makes_one(se
     assert game.check_setup(" e ", "codecup2004") == "E"
     with pytest.raises(ConfigError, match="starting letter"):
         game.check_setup(setup, "codecup2004")
+
+
+@pytest.mark.parametrize(
+    ("line", "cell"),
+    [
+        *[("E 35", 35), ("E 05", 5), ("E 5", 5)],
+        *[(" E 35", None), ("E 35 ", None), ("E  35", None), ("E\t35", None)],
+        *[("E 035", None), ("E 35\r", None), ("e 35", None)],
+    ],
+)
+def test_a_word_racer_pick_forgives_what_its_page_says_and_nothing_else(line, cell):
+    """docs/games/lucky_words.md: a leading zero, and (in the transport, not here) one CR ending
+    the line; no blank anywhere else."""
+    from codecup_games.lucky_words.notation import parse_wordracer_pick
+
+    if cell is None:
+        with pytest.raises(InvalidMoveError):
+            parse_wordracer_pick(line)
+    else:
+        assert parse_wordracer_pick(line) == ("E", cell)
