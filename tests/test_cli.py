@@ -338,3 +338,29 @@ def test_a_tournament_warns_of_a_program_run_from_outside_its_players_directory(
         f"codecup: warning: player 'mine' runs {tmp_path / 'elsewhere' / 'bot.py'} outside its directory, "
         "which the other players' bots can read: put it in its directory\n"
     ) in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("referee_game", "pythonpath", "hinted"),
+    [("nosuch", None, True), (None, None, False), ("nosuch", "/somewhere", False)],
+    ids=["under-referee", "by-hand", "given-a-path"],
+)
+def test_a_bot_program_that_knows_not_its_game_says_why_under_our_referee(
+    monkeypatch, capsys, referee_game, pythonpath, hinted
+):
+    """`play tictac "codecup bot tictac random"` with the plugin on PYTHONPATH: the program (its
+    environment clean) said only "unknown game 'tictac'", and the game was its crash."""
+    for name, value in (("CODECUP_GAME", referee_game), ("PYTHONPATH", pythonpath)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    assert main(["bot", "nosuch", "random"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("codecup: error: unknown game 'nosuch' (installed: ")
+    hint = "; a program's environment is clean: a plugin the referee finds on its PYTHONPATH is not"
+    assert (hint in line) is hinted, line
+    if hinted:
+        assert line.endswith(
+            "`env PYTHONPATH=... codecup bot nosuch ...`, or `env: {PYTHONPATH: ...}` in a players file"
+        )

@@ -15,7 +15,8 @@ from typing import BinaryIO
 
 from codecup.checks import check_clock
 from codecup.cli.common import Subparsers, clock_seconds, text_arg
-from codecup.errors import ConfigError, DialogueError
+from codecup.errors import ConfigError, DialogueError, UnknownGameError
+from codecup.game import Game
 from codecup.plugins import load_game
 from codecup.userbot import UserBot
 
@@ -121,12 +122,30 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout = saved
 
 
+def _game(name: str) -> Game:
+    """The game ``name``; a program run by our referee that does not know it is told why it may not:
+    a plugin the referee found on its ``PYTHONPATH`` is not on the program's (its environment is
+    clean), and the way to give it one."""
+    try:
+        return load_game(name)
+    except UnknownGameError as exc:
+        if not str(exc).startswith("unknown game") or os.environ.get("CODECUP_GAME") != name:
+            raise
+        if os.environ.get("PYTHONPATH"):  # given one: what it lacks is not ours to guess
+            raise
+        raise UnknownGameError(
+            f"{exc}; a program's environment is clean: a plugin the referee finds on its PYTHONPATH"
+            f" is not on this program's; give it one: `env PYTHONPATH=... codecup bot {name} ...`,"
+            " or `env: {PYTHONPATH: ...}` in a players file"
+        ) from None
+
+
 MAX_LINE = 64 * 1024
 """The longest line read from the referee: a CodeCup line is a move or a setup, tens of bytes."""
 
 
 def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
-    game = load_game(args.game)
+    game = _game(args.game)
     told = args.variant or _variant_from_referee(args.game)
     variant = game.info.variant(told).name
     clock = args.clock if args.clock is not None else _clock_from_referee(args.game)
