@@ -69,13 +69,14 @@ class Variant:
 
 _NAME = re.compile(r"[a-z][a-z0-9_-]*")
 _BOT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
+_BOT_WORDS = "names of a letter or digit, then letters, digits and '_.+-'"
 
 
 def _variant_problems(variants: Sequence[Variant]) -> list[str]:
     found = []
     names = [v.name for v in variants]
     if not all(isinstance(n, str) and _BOT.fullmatch(n) for n in names):
-        found.append(f"its variants' names {names!r} are not names of letters, digits and '_.+-'")
+        found.append(f"its variants' names {names!r} are not {_BOT_WORDS}")
     elif len(set(names)) != len(names):
         found.append(f"two of its variants are called the same ({', '.join(names)})")
     for v in variants:
@@ -138,7 +139,7 @@ class GameInfo:
                 found.append(f"its kit_variant {self.kit_variant!r} is none of its variants")
         bots = tuple(self.bots) if isinstance(self.bots, (tuple, list)) else None
         if bots is None or not all(isinstance(b, str) and _BOT.fullmatch(b) for b in bots):
-            found.append(f"its bots {self.bots!r} are not names of letters, digits and '_.+-'")
+            found.append(f"its bots {self.bots!r} are not {_BOT_WORDS}")
         elif len(set(bots)) != len(bots):
             found.append(f"its bots {self.bots!r} name one bot twice")
         return found

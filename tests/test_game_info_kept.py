@@ -76,3 +76,27 @@ def test_a_plain_info_is_left_as_it_is(monkeypatch, tiny_game):
     registry, said = _registry(monkeypatch, tiny_game)
     assert said == []
     assert type(registry.get("twentyone")) is type(tiny_game)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("bots", (".hidden",), "its bots ('.hidden',) are not names of a letter or digit, then letters"),
+        ("bots", ("r+1.5_b-c",), None),
+        ("variants", ("_v",), "its variants' names ['_v'] are not names of a letter or digit, then"),
+        ("clock", 86400.0, None),
+        ("clock", 86400.5, "its clock 86400.5 is not over 0 and at most 86400 seconds"),
+        ("startup", 86400.5, "its startup 86400.5 is not 0 to 86400 seconds"),
+    ],
+)
+def test_the_names_and_times_adding_a_game_states(field, value, said):
+    """docs/adding-a-game.md, section 5: the rules the page now states, as the code checks them."""
+    from codecup.game import GameInfo, Variant
+
+    variant = Variant("v", "d", clock=2.0)
+    if field in ("clock", "startup"):
+        variant = attrs.evolve(variant, **{field: value})
+    variants = tuple(Variant(n, "d", clock=2.0) for n in value) if field == "variants" else (variant,)
+    bots = value if field == "bots" else ("random",)
+    problems = GameInfo(name="g", title="G", seats=("a", "b"), variants=variants, bots=bots).problems()
+    assert problems == [] if said is None else said in "; ".join(problems), problems
