@@ -22,7 +22,7 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
@@ -537,9 +537,7 @@ def checked_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, .
 def game_problems(game: Game) -> list[str]:
     """What makes a registered game unusable, a few words each (its ``info`` checked).
 
-    Its ``info`` is read once, here, and kept (:func:`_keep_info`): every later read gives that
-    record, so an ``info`` that is computed (a property) and raises, loops or changes on a later
-    read breaks no command."""
+    Its ``info`` must be a record the game keeps, not computed on each read (:func:`_computed_info`)."""
     try:
         info = bounded("its info", lambda: getattr(game, "info", None))
     except PASS_THROUGH:
@@ -549,8 +547,8 @@ def game_problems(game: Game) -> list[str]:
     if not isinstance(info, GameInfo):
         return [f"its info is {short(info, 80)}, not a codecup.game.GameInfo"]
     found = info.problems()
-    if not found and (kept := _keep_info(game, info)):
-        return [kept]
+    if not found and (computed := _computed_info(game, info)):
+        return [computed]
     derived = all(getattr(type(game), m) is getattr(Game, m) for m in ("new_player", "player_session"))
     if info.bots and not game.has_rules and derived and not found:
         # the derived player session plays on the rules: none of its bots could play a game
@@ -561,39 +559,15 @@ def game_problems(game: Game) -> list[str]:
     return found
 
 
-def _keep_info(game: Game, info: GameInfo) -> str:
-    """Make every later read of ``game.info`` give ``info`` (what was read at registration); what
-    stops it ("" if nothing). A plain attribute is kept as it is; an ``info`` computed on each read
-    (a property, ``__getattr__``) is replaced by giving the game a subclass of its own class that
-    holds ``info`` as a constant (its methods, name and module unchanged)."""
-    cls = type(game)
-    own_lookup = cls.__getattribute__ is not object.__getattribute__
+def _computed_info(game: Game, info: GameInfo) -> str:
+    """Why ``game``'s ``info`` is no record kept by the game ("" if it is one): an ``info`` computed
+    on each read (a property, ``__getattr__``, a ``__getattribute__`` of its own) may raise, loop
+    or change on a later read, and ``info`` is read everywhere (a red team's raised on its second
+    read and broke every command, other games' too). A class or instance attribute it must be."""
+    own_lookup = type(game).__getattribute__ is not object.__getattribute__
     if not own_lookup and inspect.getattr_static(game, "info", None) is info:
         return ""
-    namespace: dict[str, Any] = {"info": info, "__slots__": (), "__module__": cls.__module__}
-    if own_lookup:
-        namespace["__getattribute__"] = _kept_info_getattribute(cls, info)
-    try:
-        kept = type(cls.__name__, (cls,), namespace)
-        kept.__qualname__ = cls.__qualname__
-        object.__setattr__(game, "__class__", kept)
-    except PASS_THROUGH:
-        raise
-    except BaseException as exc:  # a class that refuses it (another layout, a metaclass's rules)
-        return f"its info is computed on each read and cannot be kept: {type(exc).__name__}: {exc}"
-    return ""
-
-
-def _kept_info_getattribute(cls: type, info: GameInfo) -> Callable[[object, str], Any]:
-    """A ``__getattribute__`` that gives ``info`` for ``info`` and asks ``cls``'s own for the rest."""
-
-    def __getattribute__(self: object, name: str) -> Any:
-        if name == "info":
-            return info
-        lookup = cast("Callable[[object, str], Any]", cls.__getattribute__)  # unbound: self, name
-        return lookup(self, name)
-
-    return __getattribute__
+    return "its info is computed on each read (a property?): give a GameInfo as a class attribute"
 
 
 def _json_form(value: Any) -> Any:
