@@ -22,7 +22,7 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import attrs
 
@@ -438,9 +438,9 @@ def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) 
 def run_notes_of(game: Game, variant: str) -> tuple[str, ...]:
     """:meth:`Game.run_notes`, checked: lines of text, else :class:`PluginError` naming the plugin."""
     notes = _asked(game, "run_notes", variant)
-    if not isinstance(notes, (tuple, list)) or not all(isinstance(n, str) for n in notes):
+    if not _lines_of_text(notes):
         raise PluginError(
-            f"the {game.info.name} plugin failed: its run_notes gave {notes!r:.60}, not lines of text"
+            f"the {game.info.name} plugin failed: its run_notes gave {short(notes)}, not lines of text"
         )
     return tuple(notes)
 
@@ -505,7 +505,7 @@ def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]
     except BaseException as exc:  # sys.exit() too: the plugin's failure
         why = how_failed(exc)
     else:
-        if isinstance(notes, (tuple, list)) and all(isinstance(n, str) and _one_line_text(n) for n in notes):
+        if _lines_of_text(notes):
             return tuple(notes)
         why = f"gave {short(notes)}, not lines of text"
     name = game.info.name
@@ -514,6 +514,11 @@ def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]
         key=f"{name} result_notes",
     )
     return ()
+
+
+def _lines_of_text(notes: object) -> TypeGuard[Sequence[str]]:
+    """Whether ``notes`` is a tuple or list of texts of one line each."""
+    return isinstance(notes, (tuple, list)) and all(isinstance(n, str) and _one_line_text(n) for n in notes)
 
 
 def _one_line_text(text: str) -> bool:

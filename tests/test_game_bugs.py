@@ -677,7 +677,7 @@ def test_an_optional_line_a_built_in_bot_does_not_give_is_no_ones_fault(twentyon
 @pytest.mark.parametrize(
     ("notes", "said"),
     [
-        (lambda: ("a list that is not the official one", "two\nlines"), None),
+        (lambda: ("a list that is not the official one", "two\x1b[31mlines"), None),
         (
             lambda: 1 / 0,
             "codecup: error: the twentyone plugin failed: its run_notes raised ZeroDivisionError",
@@ -704,7 +704,7 @@ def test_play_says_the_run_notes_with_quiet_or_without(twentyone, capsys, monkey
         assert status == 0
         assert err.splitlines()[:2] == [
             "codecup: a list that is not the official one",
-            "codecup: two\\x0alines",
+            "codecup: two\\x1b[31mlines",
         ]
     else:
         assert status == 1
@@ -780,3 +780,16 @@ def test_where_names_the_plugins_frame_and_codecups_own_as_such():
     assert caught.traceback[-1].path.name == "rules.py"
     caught.value.__traceback__ = caught.value.__traceback__.tb_next  # only codecup's own frames
     assert " (at codecup/rules.py:" in where(caught.value)
+
+
+def test_run_notes_of_more_than_one_line_are_the_plugins_failure(twentyone):
+    """A run's notes are lines it prints and keeps: a note holding a line break broke the line
+    structure of the tournament's output (the result notes were checked so; these were not)."""
+    from codecup.game import run_notes_of
+
+    class TwoLines(twentyone):
+        def run_notes(self, variant):
+            return ("first\nsecond",)
+
+    with pytest.raises(PluginError, match="its run_notes gave .*, not lines of text"):
+        run_notes_of(TwoLines(), "classic")

@@ -28,6 +28,7 @@ from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
 from codecup.site import DemoEntry, build_site, write_demo_index
+from codecup.terminal import printable
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, check_game_count
 
@@ -144,7 +145,7 @@ def _play(args: argparse.Namespace, game: Game, spec: TournamentSpec) -> tuple[T
     if not args.quiet:
         print(f"\n== {game.info.title}: {len(spec.players)} bots, {spec.estimated_games()} games ==")
         for line in spec.notes:
-            print(line)
+            print(printable(line))
     start = time.perf_counter()
     result = play_spec(spec, game, out, jobs=args.jobs, executor=None, quiet=args.quiet)
     build_site(out, game, result)

@@ -34,6 +34,7 @@ from codecup.record import PlayerInfo
 from codecup.sandbox import Limits
 from codecup.sandbox.box import own_differing
 from codecup.sandbox.launch import own_entry
+from codecup.terminal import printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import is_referee_error
@@ -331,7 +332,7 @@ def run(args: argparse.Namespace) -> int:
             )
     if not quiet:
         for line in (*spec.notes, *provided_notes(game, variant.name, spec.players, [*hidden, str(out)])):
-            print(line, flush=True)
+            print(printable(line), flush=True)
     site = not _option(args, opts, "no_site", False)
     from codecup.site.live import LiveSite, WithoutSite
 

@@ -191,7 +191,7 @@ class TournamentResult:
         if faults:
             text += "\n\n" + faults
         if s.notes:
-            text += "\n\n" + "\n".join(s.notes)
+            text += "\n\n" + "\n".join(printable(note) for note in s.notes)
         return text
 
     def to_json(self) -> dict[str, Any]:
