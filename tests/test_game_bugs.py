@@ -791,5 +791,5 @@ def test_run_notes_of_more_than_one_line_are_the_plugins_failure(twentyone):
         def run_notes(self, variant):
             return ("first\nsecond",)
 
-    with pytest.raises(PluginError, match="its run_notes gave .*, not lines of text"):
+    with pytest.raises(PluginError, match=r"its run_notes gave .*, not lines of text"):
         run_notes_of(TwoLines(), "classic")
