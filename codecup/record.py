@@ -6,6 +6,7 @@ The schema is documented in ``docs/record-schema.md``; bump
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -103,6 +104,25 @@ class Result:
     scores: tuple[float, ...]
     points: tuple[float, ...]
     termination: tuple[SeatEnd, ...]
+
+
+def _not_negative(value: float, path: str) -> float:
+    """``value``, a time in seconds, which is never negative (a tampered record's was)."""
+    if value < 0:
+        raise RecordError(f"malformed record: {path} {value:g} is negative (a time in seconds)")
+    return value
+
+
+def _moment(text: str) -> str:
+    """``text``, when a game started: an ISO 8601 date and time, or empty (an older record)."""
+    if text:
+        try:
+            datetime.datetime.fromisoformat(text)
+        except ValueError:
+            raise RecordError(
+                f"malformed record: started {text[:40]!r} is not an ISO 8601 date and time"
+            ) from None
+    return text
 
 
 class _DuplicateKey(Exception):
@@ -206,7 +226,7 @@ class Record:
                 _line_from(jf.obj(t, where), where)
                 for where, t in jf.items(jf.required(doc, "transcript"), "transcript")
             ),
-            clock_used=tuple(float(c) for c in jf.numbers(doc, "clock")),
+            clock_used=tuple(_not_negative(float(c), "clock") for c in jf.numbers(doc, "clock")),
             result=Result(
                 scores=jf.numbers(result, "scores", "result"),
                 points=jf.numbers(result, "points", "result"),
@@ -218,8 +238,8 @@ class Record:
                 ),
             ),
             extra=jf.obj(extra, "extra"),
-            started=jf.string(doc, "started", default=""),
-            duration=jf.number(doc, "duration", default=0.0),
+            started=_moment(jf.string(doc, "started", default="")),
+            duration=_not_negative(jf.number(doc, "duration", default=0.0), "duration"),
             logs=jf.strings(doc, "logs"),
             containment=jf.strings(doc, "containment"),
         )

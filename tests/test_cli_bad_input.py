@@ -193,6 +193,10 @@ def test_verify_of_a_record_with_nonsense_inside_does_not_verify(tmp_path, capsy
         (move_seat, "moves[0].seat 2 is not one of the 2 seats (0 to 1)"),
         (one_player, "players has 1 entries for the 2 seats of twentyone"),
         (one_end, "result.termination has 1 entries for the 2 seats of twentyone"),
+        # times no game takes, and a start that is no moment (a red team's tampered records verified)
+        ({**doc, "duration": -1.5}, "duration -1.5 is negative (a time in seconds)"),
+        ({**doc, "clock": [0.1, -0.2]}, "clock -0.2 is negative (a time in seconds)"),
+        ({**doc, "started": "yesterday"}, "started 'yesterday' is not an ISO 8601 date and time"),
     ]:
         path.write_text(json.dumps(bad))
         capsys.readouterr()
