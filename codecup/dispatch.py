@@ -31,7 +31,11 @@ MAX_GRACE_TOTAL = 60.0
 """The most optional waits (``Receive(seat, grace)`` on an open seat) a dialogue may ask for in one
 game, in seconds summed: a few moments, at its end. A referee that waited for an optional line
 in a loop held a game up (a red team's plugin: 100,000 waits of 10 s, 11 days, against a silent
-program) though each wait was within :data:`MAX_GRACE`."""
+program) though each wait was within :data:`MAX_GRACE`. Each counts at least :data:`GRACE_FLOOR`:
+a wait of 0 s still thaws, asks and freezes the seat (a reviewer's referee made millions)."""
+
+GRACE_FLOOR = 0.01
+"""Seconds an optional wait counts towards :data:`MAX_GRACE_TOTAL` at least, whatever its grace."""
 
 MAX_UNANSWERED = 100_000
 """The most requests a dialogue may make without a line from a seat in between. Only a wait on
@@ -113,7 +117,7 @@ async def dispatch(dialogue: Dialogue, seats: Seats, count: int = 2) -> Outcome:
                     seats.send(seat, line)
             case Receive(seat, grace):
                 if seat not in closed and grace is not None:
-                    graces += grace
+                    graces += max(grace, GRACE_FLOOR)
                     if graces > MAX_GRACE_TOTAL:
                         raise GameBugError(
                             f"the referee asked for more than {MAX_GRACE_TOTAL:g} s of optional waits"

@@ -8,7 +8,15 @@ import collections
 import pytest
 
 from codecup.dialogue import NORMAL, Close, Dialogue, Fault, Outcome, Played, Receive, Send, Termination
-from codecup.dispatch import CLOSED, MAX_ANSWERS, MAX_GRACE_TOTAL, MAX_UNANSWERED, dispatch, run_sync
+from codecup.dispatch import (
+    CLOSED,
+    GRACE_FLOOR,
+    MAX_ANSWERS,
+    MAX_GRACE_TOTAL,
+    MAX_UNANSWERED,
+    dispatch,
+    run_sync,
+)
 from codecup.errors import GameBugError
 
 
@@ -179,3 +187,12 @@ def test_optional_waits_in_a_loop_are_the_games_bug():
         return Outcome((1, 1), (NORMAL, NORMAL))
 
     assert run_sync(dispatch(one_each_and_closed(), Seats("3", "4"))).scores == (1, 1)
+
+    def waits_of_no_time_for_ever() -> Dialogue:  # a reviewer's: 0 s graces counted nothing
+        while True:
+            yield Receive(0, 0.0)
+
+    seats = Seats(*[no_line] * 10_000)
+    with pytest.raises(GameBugError, match="more than 60 s of optional waits"):
+        run_sync(dispatch(waits_of_no_time_for_ever(), seats))
+    assert len(seats.log) == round(MAX_GRACE_TOTAL / GRACE_FLOOR)
