@@ -53,7 +53,12 @@ class Policy:
 #: every hugetlbfs (:func:`.mounts.hugetlbfs_mounts`: its files' pages come out of the machine's
 #: huge-page pool, which no memory limit counts), and every cgroup file system
 #: (:func:`.mounts.cgroup_mounts`).
-SYSTEM_HIDDEN = ("/run",)
+SYSTEM_HIDDEN = ("/run", "/sys/kernel/slab", "/sys/kernel/mm/damon", "/sys/firmware")
+"""Folders of the machine hidden from every bot: ``/run``, where its services keep their sockets
+and FIFOs; in ``/sys``, what tells of the whole machine's kernel to root, whose uid a bot keeps:
+its memory (``kernel/slab``, as ``/proc/slabinfo``, which is covered too; a reviewer's bot read
+the kernel's count of cached names there), its memory monitor's settings, its firmware's
+tables (Docker hides ``/sys/firmware`` too)."""
 
 
 def scratch_root() -> Path:
@@ -132,6 +137,7 @@ class Box:
             *SYSTEM_HIDDEN,
             *mounts.other_proc_mounts(table),
             *mounts.hugetlbfs_mounts(table),
+            *mounts.kernel_view_mounts(table),
             *(m.point for m in cgroup_mounts),
         )
         hide = tuple(sorted({str(Path(p).resolve()) for p in folders if Path(p).is_dir()} - {own}))

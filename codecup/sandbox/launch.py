@@ -89,17 +89,30 @@ descriptor is closed is not counted by ``RLIMIT_NOFILE``. A red team's bot held 
 as much uncounted as it is charged for itself (about 4 KiB)."""
 
 
+ROOT_ONLY = (
+    "kpageflags", "kpagecount", "kpagecgroup", "kmsg", "timer_list", "slabinfo", "vmallocinfo",
+    "pagetypeinfo", "sys/vm/stat_refresh",
+)  # fmt: skip
+"""Files of ``/proc`` covered in every bot's whatever the referee's own ``/proc`` shows of them (a
+container's masks them, ``subset=pid`` leaves them out): see :func:`root_only_files`."""
+
+
 @functools.cache
 def root_only_files(proc: str = "/proc") -> tuple[str, ...]:
-    """The files of ``proc`` only root may read that tell of the whole machine, or make it work:
-    at its top (``kpageflags``, ``kpagecount``, ``kpagecgroup``: the state, use count and memory
-    cgroup of every physical page; ``timer_list``: every process's timers; ``slabinfo``,
-    ``vmallocinfo``: the kernel's memory; a red team's bot read them all) and in ``sys`` but its
-    ``net`` (per network namespace: the bot's own): ``vm/stat_refresh``, each read of which runs
-    kernel work on every core, outside the bot's cgroup (a reviewer's bot took a third of each
-    core with it). A bot keeps uid 0, which owns them; read once, by the referee, from its own
-    ``proc`` (the same kernel's): its bots' are covered (:func:`cover`)."""
-    found = []
+    """The files of a bot's new ``/proc`` covered with ``/dev/null`` (:func:`cover`): those only
+    root may read that tell of the whole machine, or make it work, at its top (``kpageflags``,
+    ``kpagecount``, ``kpagecgroup``: the state, use count and memory cgroup of every physical
+    page; ``timer_list``: every process's timers; ``slabinfo``, ``vmallocinfo``: the kernel's
+    memory; a red team's bot read them all) and in ``sys`` but its ``net`` (per network
+    namespace: the bot's own): ``vm/stat_refresh``, each read of which runs kernel work on every
+    core, outside the bot's cgroup (a reviewer's bot took a third of each core with it). A bot
+    keeps uid 0, which owns them.
+
+    Read once, by the referee, from its own ``proc`` (the same kernel's), with :data:`ROOT_ONLY`
+    always, and every entry there that is no plain file or folder: one the referee's ``proc``
+    covers (a container's mask, such as Docker's over ``timer_list``), which a bot's new ``proc``
+    would show uncovered (a reviewer's find)."""
+    found = {f"{proc}/{name}" for name in ROOT_ONLY}
     for folder, subfolders, files in os.walk(proc):
         if folder == proc:
             subfolders[:] = ["sys"]
@@ -111,9 +124,10 @@ def root_only_files(proc: str = "/proc") -> tuple[str, ...]:
                 mode = os.lstat(path).st_mode
             except OSError:
                 continue
-            if stat.S_ISREG(mode) and mode & stat.S_IRUSR and not mode & (stat.S_IRGRP | stat.S_IROTH):
-                found.append(path)
-    return tuple(found)
+            root_only = mode & stat.S_IRUSR and not mode & (stat.S_IRGRP | stat.S_IROTH)
+            if (stat.S_ISREG(mode) and root_only) or not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+                found.add(path)
+    return tuple(sorted(found))
 
 
 def cover(paths: Sequence[str]) -> None:

@@ -109,15 +109,29 @@ def hugetlbfs_mounts(mounts_text: str) -> tuple[str, ...]:
     return _points_outside(mounts_text, "hugetlbfs", "/dev")
 
 
+KERNEL_VIEWS = ("debugfs", "tracefs", "securityfs", "bpf", "pstore", "configfs", "efivarfs")
+"""File systems that show the kernel's own state, not a process's (``/sys/kernel/debug``,
+``/sys/kernel/tracing``: every process's traced events; ``/sys/fs/bpf``: pinned maps), owned by
+root: a bot keeps uid 0 and could read them."""
+
+
+def kernel_view_mounts(mounts_text: str) -> tuple[str, ...]:
+    """Where ``/proc/mounts`` shows one of the :data:`KERNEL_VIEWS` file systems."""
+    return tuple(point for fstype in KERNEL_VIEWS for point in _points(mounts_text, fstype))
+
+
 def _points_outside(mounts_text: str, fstype: str, folder: str) -> tuple[str, ...]:
     """Where ``/proc/mounts`` shows a file system of ``fstype`` but at or under ``folder``."""
+    return tuple(p for p in _points(mounts_text, fstype) if p != folder and not p.startswith(f"{folder}/"))
+
+
+def _points(mounts_text: str, fstype: str) -> tuple[str, ...]:
+    """Where ``/proc/mounts`` shows a file system of ``fstype``."""
     points = []
     for line in mounts_text.splitlines():
         fields = line.split()
         if len(fields) >= 3 and fields[2] == fstype:
-            point = unescape(fields[1])
-            if point != folder and not point.startswith(f"{folder}/"):
-                points.append(point)
+            points.append(unescape(fields[1]))
     return tuple(points)
 
 

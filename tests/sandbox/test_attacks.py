@@ -230,6 +230,19 @@ def test_a_bot_reads_no_file_of_proc_only_root_may_read(tiny_game, arena):
     assert lines[-1].startswith("ATTACK: meminfo: ") and lines[-1] != "ATTACK: meminfo: 0 bytes", lines
 
 
+def test_a_bot_sees_nothing_of_the_kernels_memory_or_firmware_in_sys(tiny_game, arena):
+    """/proc/slabinfo is covered, but /sys/kernel/slab told the same to root, whose uid a bot keeps
+    (a reviewer's bot read the kernel's count of cached names there), as /sys/firmware tells the
+    machine's firmware tables: both hidden, empty."""
+    folders = ["/sys/kernel/slab", "/sys/firmware"]
+    assert all(os.listdir(folder) for folder in folders)  # here, outside the sandbox
+    record = play_attack(tiny_game, arena, "snoop", *folders)
+    assert_normal_game(record)
+    lines = attack_lines(record, 0)
+    for folder in folders:
+        assert f"ATTACK: listing {folder}: []" in lines, lines
+
+
 def test_a_bots_processes_get_one_processor_at_most(tiny_game, arena):
     """Its clock charges every process of a bot, but a bot that has run out of care could still
     take every core from the bots of a tournament's other games while it loses on time."""

@@ -6,7 +6,14 @@ import os
 from pathlib import Path
 
 from codecup.sandbox import mounts
-from codecup.sandbox.mounts import CgroupMount, cgroup_mounts, hugetlbfs_mounts, other_proc_mounts, parse
+from codecup.sandbox.mounts import (
+    CgroupMount,
+    cgroup_mounts,
+    hugetlbfs_mounts,
+    kernel_view_mounts,
+    other_proc_mounts,
+    parse,
+)
 
 BESIDE_V1 = """\
 tmpfs /sys/fs/cgroup tmpfs rw,relatime,mode=755 0 0
@@ -48,6 +55,24 @@ def test_proc_mounted_elsewhere_is_found():
         "sysfs /sys sysfs rw 0 0\n"
     )
     assert other_proc_mounts(table) == ("/srv/chroot/sid/proc", "/srv/with space/proc")
+
+
+def test_the_kernels_own_views_are_found_wherever_mounted():
+    """debugfs, tracefs and their kind show the kernel's own state (every process's traced events) to
+    root, whose uid a bot keeps: each mount is hidden from the bots."""
+    table = (
+        "debugfs /sys/kernel/debug debugfs rw,nosuid,nodev,noexec,relatime 0 0\n"
+        "tracefs /sys/kernel/tracing tracefs rw,nosuid,nodev,noexec,relatime 0 0\n"
+        "bpf /sys/fs/bpf bpf rw,nosuid,nodev,noexec,relatime,mode=700 0 0\n"
+        "sysfs /sys sysfs rw,relatime 0 0\n"
+        "none /srv/my\\040trace tracefs rw 0 0\n"
+    )
+    assert sorted(kernel_view_mounts(table)) == [
+        "/srv/my trace",
+        "/sys/fs/bpf",
+        "/sys/kernel/debug",
+        "/sys/kernel/tracing",
+    ]
 
 
 def test_hugetlbfs_mounts_are_found_but_under_dev():
@@ -99,3 +124,30 @@ def test_a_cover_the_machine_refuses_is_left_not_fatal():
     from codecup.sandbox.launch import cover
 
     cover(["/proc/no-such-file-here", "/nonexistent/codecup/cover"])  # raises nothing
+
+
+def test_the_files_covered_are_read_from_the_referees_proc_with_its_masks_and_the_known_ones(tmp_path):
+    """A bot's /proc is new: what the referee's own /proc covers (a container masks timer_list with
+    /dev/null, which is no plain file) was left uncovered in the bot's (a reviewer's find), as was
+    what a /proc with subset=pid leaves out. Root-only files are found; the known ones always
+    listed; a file any user may read, a link, and sys/net are left."""
+    import os
+
+    from codecup.sandbox.launch import ROOT_ONLY, root_only_files
+
+    proc = tmp_path / "proc"
+    (proc / "sys" / "vm").mkdir(parents=True)
+    (proc / "sys" / "net").mkdir()
+    for name, mode in [
+        ("meminfo", 0o444),
+        ("newinfo", 0o400),
+        ("sys/vm/newstat", 0o600),
+        ("sys/net/key", 0o600),
+    ]:
+        (proc / name).write_text("x")
+        (proc / name).chmod(mode)
+    os.mkfifo(proc / "masked")  # as a mask: no plain file
+    (proc / "self").symlink_to("1")
+    found = root_only_files.__wrapped__(str(proc))
+    expected = {f"{proc}/{name}" for name in (*ROOT_ONLY, "newinfo", "sys/vm/newstat", "masked")}
+    assert set(found) == expected, found
