@@ -166,22 +166,53 @@ def _defines(path: Path, name: str, said: str) -> str | None:
     except OSError as exc:
         return f"{said}: cannot read {path}: {exc.strerror or exc}"
     last: dict[str, ast.stmt] = {}  # each name's last binding at the top level: what it is at the end
+    plain: set[int] = set()  # the nodes of those bindings (a name bound anywhere else: it cannot tell)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             last[node.name] = node
+            plain.add(id(node))
         elif isinstance(node, ast.Assign) or (isinstance(node, ast.AnnAssign) and node.value is not None):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            last.update((t.id, node) for t in targets if isinstance(t, ast.Name))
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, ast.Name):
+                    last[target.id] = node
+                    plain.add(id(target))
         elif isinstance(node, ast.Import | ast.ImportFrom):
-            last.update(((a.asname or a.name).split(".")[0], node) for a in node.names)
+            for alias in node.names:
+                last[(alias.asname or alias.name).split(".")[0]] = node
+                plain.add(id(alias))
+    if any(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in tree.body):
+        return None
+    if any(id(binding) not in plain for binding in _bindings(tree, name)):
+        return None  # also bound in a try, an if, a loop, a tuple, a function's global: run it to know
     bound = last.get(name)
     value = bound.value if isinstance(bound, ast.Assign | ast.AnnAssign) else None
     if isinstance(value, _NOT_CALLABLE):  # X = 5: it passed, and every game was the program's crash
         shown = _shortened(ast.unparse(value), 60)
         return f"{said}: {path.name} sets {name!r} to {shown}, not a class or function that makes the bot"
-    if bound is not None or any(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in tree.body):
+    if bound is not None:
         return None
     return f"{said}: {path.name} defines no class or function {name!r} at its top level"
+
+
+def _bindings(tree: ast.Module, name: str) -> list[ast.AST]:
+    """Every node of ``tree`` that may bind ``name`` at the module's level (or anywhere: a nested
+    one is counted too, which only makes the check say less)."""
+    annotated = {id(n.target) for n in ast.walk(tree) if isinstance(n, ast.AnnAssign) and n.value is None}
+    return [node for node in ast.walk(tree) if _binds(node, name) and id(node) not in annotated]
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` binds ``name``: a def or class, a name stored to, an import, a global."""
+    match node:
+        case ast.FunctionDef() | ast.AsyncFunctionDef() | ast.ClassDef() | ast.MatchAs() | ast.MatchStar():
+            return node.name == name
+        case ast.Name(ctx=ast.Store()):
+            return node.id == name
+        case ast.alias():
+            return (node.asname or node.name).split(".")[0] == name
+        case ast.Global() | ast.Nonlocal():
+            return name in node.names
+    return False
 
 
 # Expressions whose value is never callable: a literal, a display, a comprehension, a formatted text.

@@ -331,6 +331,28 @@ def test_a_correct_codecup_bot_command_passes_the_check(tmp_path, capsys):
     assert "p2: score" in run.stdout and "normal" in run.stdout.splitlines()[-1]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MyBot = None\ntry:\n    class MyBot: ...\nexcept ImportError:\n    pass\n",  # None, then a class
+        "try:\n    class MyBot: ...\nexcept ImportError:\n    MyBot = None\n",  # a class only in a try
+        "class _B: ...\nMyBot, Other = _B, _B\n",  # bound by unpacking
+        "MyBot = 5\nif True:\n    def MyBot(seed, clock, variant): ...\n",  # rebound in an if
+    ],
+    ids=["none-then-try", "try-only", "unpacked", "rebound-in-if"],
+)
+def test_a_file_that_may_bind_its_bot_otherwise_is_not_refused(text, tmp_path):
+    """The check reads a file without running it: where the name is bound in a try, an if, a loop
+    or by unpacking, it cannot tell, and says nothing (a reviewer's: a working bot file, whose name
+    was first set to None, was refused before any game)."""
+    from codecup.checks import command_problem
+    from codecup.record import PlayerInfo
+
+    (tmp_path / "mybot.py").write_text(text)
+    command = ("codecup", "bot", "pillars", str(tmp_path / "mybot.py") + ":MyBot")
+    assert command_problem(PlayerInfo("p", command=command)) is None
+
+
 def test_a_codecup_bot_command_is_read_as_codecup_bot_reads_it():
     """Abbreviated options (as argparse takes them) and option values are no game or bot."""
     from codecup.checks import command_problem
