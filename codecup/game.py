@@ -20,6 +20,7 @@ import inspect
 import json
 import random
 import re
+import types
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -570,7 +571,10 @@ def _computed_info(game: Game, info: GameInfo) -> str:
     or change on a later read, and ``info`` is read everywhere (a red team's raised on its second
     read and broke every command, other games' too). A class or instance attribute it must be."""
     own_lookup = type(game).__getattribute__ is not object.__getattribute__
-    if not own_lookup and inspect.getattr_static(game, "info", None) is info:
+    static = inspect.getattr_static(game, "info", None)
+    if isinstance(static, types.MemberDescriptorType):  # a slot (attrs, slotted dataclasses): storage
+        static = static.__get__(game, type(game))
+    if not own_lookup and static is info:
         return ""
     return "its info is computed on each read (a property?): give a GameInfo as a class attribute"
 

@@ -110,3 +110,17 @@ def test_the_names_and_times_adding_a_game_states(field, value, said):
     bots = value if field == "bots" else ("random",)
     problems = GameInfo(name="g", title="G", seats=("a", "b"), variants=variants, bots=bots).problems()
     assert problems == [] if said is None else said in "; ".join(problems), problems
+
+
+def test_an_info_kept_in_a_slot_is_taken(monkeypatch, tiny_game):
+    """An attrs game (slots) keeps its info in a slot, which inspect sees as a descriptor: it was
+    taken for one computed on each read and its plugin skipped (a reviewer's)."""
+
+    @attrs.frozen
+    class Slotted(type(tiny_game)):  # type: ignore[misc]
+        info: object = attrs.evolve(type(tiny_game).info, name="slotted")
+        depth: int = 3
+
+    registry, said = _registry(monkeypatch, Slotted(), tiny_game)
+    assert said == []
+    assert registry.names() == ["slotted", "twentyone"]
