@@ -405,8 +405,11 @@ class GameRegistry:
         """Why there is no game ``name``: its plugin's fault when one of that name broke; else the
         games there are, and the broken plugins (that one may be among them) not yet named above."""
         own = [b for b in self.broken if _is_own(b, name)]
-        if own:
+        if len(own) == 1:
             return f"game {name!r} is not available: its plugin {own[0].name!r} is broken: {own[0].reason}"
+        if own:  # each named: one held back and not named here was never named (a reviewer's)
+            each = "; ".join(f"{b.name!r}: {b.reason}" for b in own)
+            return f"game {name!r} is not available: its plugins are broken: {each}"
         known = ", ".join(sorted(self.games)) or "none"
         why = f"unknown game {name!r} (installed: {known})"
         if name in self.gameless:  # a game plugin that forgot its games hook, say

@@ -358,3 +358,26 @@ def test_a_plugin_whose_import_or_games_hook_spins_is_skipped_and_the_others_loa
         "cannot import spinning:plugin: its import ran 0.2 s of processor time"
         " without returning: it never ends",
     )
+
+
+def test_every_broken_plugin_named_like_the_game_is_named_in_its_error():
+    """Two plugins named like the asked-for game, both broken (one raising, one skipped for the
+    clash): the error named the first only, and the second, held back, was never said (a
+    reviewer's)."""
+    from codecup.errors import UnknownGameError
+    from codecup.plugins import BrokenPlugin, GameRegistry
+
+    registry = GameRegistry(
+        broken=[
+            BrokenPlugin("tictac", "codecup_register_games raised ValueError: boom"),
+            BrokenPlugin(
+                "tictac (codecup-tictac)", "its entry point is named 'tictac', as one of tictac2's is"
+            ),
+            BrokenPlugin("other", "unrelated"),
+        ]
+    )
+    with pytest.raises(UnknownGameError) as raised:
+        registry.get("tictac")
+    said = str(raised.value)
+    assert said.startswith("game 'tictac' is not available: its plugins are broken: 'tictac': "), said
+    assert "'tictac (codecup-tictac)': its entry point is named 'tictac'" in said and "other" not in said
