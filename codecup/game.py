@@ -44,8 +44,8 @@ from codecup.errors import (
     where,
 )
 from codecup.overrun import bounded
-from codecup.rules import State, text_svg
-from codecup.session import PlayerSession, RulesPlayer, Wire, applied
+from codecup.rules import State, applied, text_svg
+from codecup.session import PlayerSession, RulesPlayer, Wire
 
 __all__ = ["Game", "GameInfo", "PlayerSession", "ProvidedFile", "Standing", "Variant"]
 

@@ -30,7 +30,7 @@ from typing import Generic, Self, TypeVar
 import attrs
 
 from codecup.dialogue import Fault, Reply, SeatEnd, Termination
-from codecup.errors import IllegalMoveError, InvalidMoveError
+from codecup.errors import GameBugError, IllegalMoveError, InvalidMoveError
 
 
 class State(abc.ABC):
@@ -104,6 +104,18 @@ class Accepted(Generic[S]):
     state: S
 
 
+def applied(state: S, move: str) -> S:
+    """``state.apply(move)``; a result that is no :class:`State`, or the same state (states are
+    immutable: every move makes a new one), is the game's bug (:class:`GameBugError`): it made a
+    built-in bot crash, or answer for ever."""
+    after = state.apply(move)
+    if not isinstance(after, State):
+        raise GameBugError(f"its rules' apply gave {after!r:.60} on the move {move!r}, not a State")
+    if after is state:
+        raise GameBugError(f"its rules' apply gave back the same state on the move {move!r}")
+    return after
+
+
 def judge(state: S, line: str) -> Accepted[S] | SeatEnd:
     """Read a seat's reply ``line`` as its move in ``state``, as every referee dialogue must.
 
@@ -112,7 +124,7 @@ def judge(state: S, line: str) -> Accepted[S] | SeatEnd:
     move against the rules. The message quotes the line (cut short).
     """
     try:
-        after = state.apply(line)
+        after = applied(state, line)
     except InvalidMoveError as exc:
         return SeatEnd(Termination.INVALID, f"{quote(line)}: not a move: {exc}")
     except IllegalMoveError as exc:
@@ -136,7 +148,7 @@ def replay(state: S, moves: Iterable[str]) -> list[S]:
     """
     states = [state]
     for move in moves:
-        state = state.apply(move)
+        state = applied(state, move)
         states.append(state)
     return states
 

@@ -19,7 +19,7 @@ import attrs
 
 from codecup.bots import Bot
 from codecup.errors import PASS_THROUGH, ConfigError, DialogueError, GameBugError, MoveError, where
-from codecup.rules import State
+from codecup.rules import State, applied
 
 
 class PlayerSession(abc.ABC):
@@ -216,15 +216,3 @@ class RulesPlayer(PlayerSession):
         if over and self.wire.over_at_end:
             self.done = True
         return over
-
-
-def applied(state: State, move: str) -> State:
-    """``state.apply(move)``; a result that is no :class:`State`, or the same state (states are
-    immutable: every move makes a new one), is the game's bug (:class:`GameBugError`): it made a
-    built-in bot crash, or answer for ever."""
-    after = state.apply(move)
-    if not isinstance(after, State):
-        raise GameBugError(f"its rules' apply gave {after!r:.60} on the move {move!r}, not a State")
-    if after is state:
-        raise GameBugError(f"its rules' apply gave back the same state on the move {move!r}")
-    return after

@@ -9,7 +9,7 @@ import pytest
 
 from codecup.bots import RandomBot
 from codecup.dialogue import Fault, SeatEnd, Termination
-from codecup.errors import IllegalMoveError, InvalidMoveError
+from codecup.errors import GameBugError, IllegalMoveError, InvalidMoveError
 from codecup.rules import Accepted, State, judge, judge_reply, replay
 from codecup.session import RulesPlayer, Wire
 
@@ -56,6 +56,23 @@ def test_judge_reads_a_line_as_a_move_or_the_seats_end():
     assert "cannot take 2 from 1" in illegal.message
     long = judge(state, "x" * 500)
     assert isinstance(long, SeatEnd) and "..." in long.message and len(long.message) < 200
+
+
+@pytest.mark.parametrize(("gives", "said"), [("same", "gave back the same state"), ("none", "not a State")])
+def test_judge_takes_rules_that_give_no_new_state_for_the_games_bug(gives, said):
+    """The referee's judge used apply's result unchecked: rules giving back the same state made a
+    program's next answer wait for a turn that never came, recorded as its time-out (a reviewer's);
+    the bots' session and the drawings already checked it."""
+
+    class Broken(Nim):
+        def apply(self, move):
+            super().apply(move)
+            return self if gives == "same" else None
+
+    with pytest.raises(GameBugError, match=said):
+        judge(Broken(3), "t1")
+    with pytest.raises(GameBugError, match=said):
+        replay(Broken(3), ["t1"])
 
 
 def test_judge_reply_turns_a_fault_into_the_seats_end():
