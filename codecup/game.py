@@ -81,6 +81,8 @@ def _variant_problems(variants: Sequence[Variant]) -> list[str]:
     elif len(set(names)) != len(names):
         found.append(f"two of its variants are called the same ({', '.join(names)})")
     for v in variants:
+        if not isinstance(v.description, str) or not v.description.isprintable():
+            found.append(f"variant {v.name!r}: its description {v.description!r:.60} is not one line of text")
         # At most a day, as the organiser's --clock: a bot that hangs is waited on as long as that.
         if not is_number(v.clock) or v.clock <= 0 or v.clock > MAX_CLOCK:
             found.append(f"variant {v.name!r}: its clock {v.clock!r} is not over 0 and at most 86400 seconds")
@@ -125,12 +127,16 @@ class GameInfo:
         names; a clock is a finite number of seconds above 0."""
         found = []
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
-            found.append(f"its name {self.name!r} is not lower case letters, digits, '_' and '-'")
+            found.append(f"its name {self.name!r} is not a-z, then a-z, 0-9, '_' and '-'")
         if not isinstance(self.title, str) or not self.title.strip():
             found.append("it has no title")
+        elif not self.title.isprintable():
+            found.append(f"its title {self.title!r} holds a control character (it is printed as it is)")
         seats = tuple(self.seats) if isinstance(self.seats, (tuple, list)) else ()
         if len(seats) != 2 or len(set(seats)) != 2 or not all(isinstance(x, str) and x for x in seats):
             found.append(f"its seats {self.seats!r} are not two different names")
+        elif not all(seat.isprintable() for seat in seats):
+            found.append(f"its seats {self.seats!r} hold a control character (they are printed as they are)")
         variants = tuple(self.variants) if isinstance(self.variants, (tuple, list)) else ()
         if not variants or not all(isinstance(v, Variant) for v in variants):
             found.append("its variants are not one or more codecup.game.Variant")

@@ -25,7 +25,7 @@ BROKEN = {
     "bad_signature": "Argument(s) {'board'} are declared in the hookimpl but can not be found",
     "registers_junk": "registered 'not a game', which is not a codecup.game.Game",
     "no_info": "its info is None, not a codecup.game.GameInfo",
-    "bad_info": "its name 'Bad Name!' is not lower case letters, digits, '_' and '-'; its seats ('only',)",
+    "bad_info": "its name 'Bad Name!' is not a-z, then a-z, 0-9, '_' and '-'; its seats ('only',)",
     # a game under a built-in one's name: the other plugin is skipped, whichever comes first
     "a_impostor": "registers a game called 'pillars' as plugin 'pillars' does",
     "pillars (codecup-test-name_clash)": "its entry point is named 'pillars', as one of codecup's is",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 
+import attrs
 import pytest
 
 from codecup.dialogue import NORMAL, Outcome, Played, Receive, Send, Termination, send_all
@@ -793,3 +794,23 @@ def test_run_notes_of_more_than_one_line_are_the_plugins_failure(twentyone):
 
     with pytest.raises(PluginError, match=r"its run_notes gave .*, not lines of text"):
         run_notes_of(TwoLines(), "classic")
+
+
+def test_what_a_game_prints_of_itself_holds_no_control_character(twentyone):
+    """A game's title, seats and variants' descriptions are printed as they are (`codecup games`,
+    `play`): one holding an escape sequence reached the organiser's terminal (a reviewer's). Such a
+    game's info is refused as it is registered; result notes are printed escaped."""
+    from codecup.game import GameInfo, Variant
+
+    info = twentyone.info
+    for bad, said in [
+        (attrs.evolve(info, title="Twenty\x1b]0;PWNED\x07"), "its title"),
+        (attrs.evolve(info, seats=("first", "sec\x1b[2Aond")), "its seats"),
+        (
+            attrs.evolve(info, variants=(Variant("classic", "one\nFAKE LINE", clock=2.0),)),
+            "its description 'one\\nFAKE LINE' is not one line of text",
+        ),
+    ]:
+        assert isinstance(bad, GameInfo)
+        assert any(said in problem for problem in bad.problems()), bad.problems()
+    assert info.problems() == []

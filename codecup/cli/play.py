@@ -130,7 +130,7 @@ def describe_result(game: Game, record: Record) -> str:
     for seat, player in enumerate(record.match.players):
         end = record.result.termination[seat]
         how = end.kind.value + (f" ({printable(end.message)})" if end.message else "")
-        notes = "".join(f", {note}" for note in notes_of(game, seat, record.extra))
+        notes = "".join(f", {printable(note)}" for note in notes_of(game, seat, record.extra))
         lines.append(
             f"  {game.info.seats[seat]:>6} {player.name}: score {record.result.scores[seat]:g}, "
             f"points {record.result.points[seat]:g}, {how}, clock {record.clock_used[seat]:.3f}s{notes}"
