@@ -445,7 +445,7 @@ def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) 
 def run_notes_of(game: Game, variant: str) -> tuple[str, ...]:
     """:meth:`Game.run_notes`, checked: lines of text, else :class:`PluginError` naming the plugin."""
     notes = _asked(game, "run_notes", variant)
-    if not _lines_of_text(notes):
+    if not lines_of_text(notes):
         raise PluginError(
             f"the {game.info.name} plugin failed: its run_notes gave {short(notes)}, not lines of text"
         )
@@ -512,7 +512,7 @@ def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]
     except BaseException as exc:  # sys.exit() too: the plugin's failure
         why = how_failed(exc)
     else:
-        if _lines_of_text(notes):
+        if lines_of_text(notes):
             return tuple(notes)
         why = f"gave {short(notes)}, not lines of text"
     name = game.info.name
@@ -523,14 +523,14 @@ def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]
     return ()
 
 
-def _lines_of_text(notes: object) -> TypeGuard[Sequence[str]]:
+def lines_of_text(notes: object) -> TypeGuard[Sequence[str]]:
     """Whether ``notes`` is a tuple or list of texts of one line each."""
     return isinstance(notes, (tuple, list)) and all(isinstance(n, str) and _one_line_text(n) for n in notes)
 
 
 def _one_line_text(text: str) -> bool:
     """Whether ``text`` is one line: no line break of any kind (``str.splitlines``'s)."""
-    return len(text.splitlines()) <= 1 and not text.endswith(("\n", "\r"))
+    return text.splitlines() in ([], [text])
 
 
 def checked_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, ...]:

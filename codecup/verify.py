@@ -31,7 +31,7 @@ from codecup.errors import (
     how_failed,
     where,
 )
-from codecup.game import Game, checked_points
+from codecup.game import Game, checked_points, lines_of_text
 from codecup.overrun import bounded
 from codecup.record import FAULT, FROM, TO, MoveEntry, Record, Result
 
@@ -253,13 +253,14 @@ def own_rules_problem(game: Game, record: Record) -> str | None:
 def _context(game: Game, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
     """:meth:`Game.replay_context`: a note to the problems, which the plugin failing at spoils nothing."""
     try:
-        return bounded(
-            "its replay_context", lambda: [str(line) for line in game.replay_context(recorded, replayed)]
-        )
+        lines = bounded("its replay_context", lambda: game.replay_context(recorded, replayed))
     except PASS_THROUGH:
         raise
-    except BaseException:
-        return []
+    except BaseException as exc:
+        return [f"(the {game.info.name} plugin's replay_context {how_failed(exc)})"]
+    if not lines_of_text(lines):  # a text was a note per letter (a reviewer's)
+        return [f"(the {game.info.name} plugin's replay_context gave {short(lines)}, not lines of text)"]
+    return list(lines)
 
 
 def check_seats(game: Game, record: Record) -> None:

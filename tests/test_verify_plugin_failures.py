@@ -116,3 +116,25 @@ def test_a_changed_record_of_a_deterministic_game_still_does_not_verify(tiny_gam
     changed = attrs.evolve(record, result=attrs.evolve(record.result, points=(7.0, 7.0)))
     found = verdict(tiny_game, changed)
     assert found.plugin_failure is None and found.problems
+
+
+@pytest.mark.parametrize(
+    ("context", "said"),
+    [
+        (
+            lambda self, recorded, replayed: "made with list X",
+            "replay_context gave 'made with list X', not lines",
+        ),
+        (lambda self, recorded, replayed: 1 / 0, "replay_context raised ZeroDivisionError"),
+    ],
+    ids=["text", "raises"],
+)
+def test_a_replay_context_that_fails_is_said_with_the_problems(tiny_game, record, monkeypatch, context, said):
+    """replay_context adds a note to a record's problems: a text gave one note per letter ("m",
+    "a", ...), and one that raised was silent (a reviewer's)."""
+    changed = attrs.evolve(record, result=attrs.evolve(record.result, points=(7.0, 7.0)))
+    monkeypatch.setattr(type(tiny_game), "replay_context", context)
+    found = verdict(tiny_game, changed)
+    assert found.plugin_failure is None
+    assert any(said in problem for problem in found.problems), found.problems
+    assert all(len(problem) > 1 for problem in found.problems)
