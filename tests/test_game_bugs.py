@@ -788,12 +788,14 @@ def test_run_notes_of_more_than_one_line_are_the_plugins_failure(twentyone):
     structure of the tournament's output (the result notes were checked so; these were not)."""
     from codecup.game import run_notes_of
 
-    class TwoLines(twentyone):
-        def run_notes(self, variant):
-            return ("first\nsecond",)
+    for note in ("first\nsecond", "first\x0c", "first\u2028", "\u2028", "first\r"):
 
-    with pytest.raises(PluginError, match=r"its run_notes gave .*, not lines of text"):
-        run_notes_of(TwoLines(), "classic")
+        class TwoLines(twentyone):
+            def run_notes(self, variant, note=note):
+                return (note,)
+
+        with pytest.raises(PluginError, match=r"its run_notes gave .*, not lines of text"):
+            run_notes_of(TwoLines(), "classic")
 
 
 def test_what_a_game_prints_of_itself_holds_no_control_character(twentyone):
