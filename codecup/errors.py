@@ -7,6 +7,7 @@ runner turns it into a recorded result.
 
 from __future__ import annotations
 
+import sysconfig
 import traceback
 from pathlib import Path
 
@@ -121,18 +122,22 @@ def how_failed(exc: BaseException) -> str:
 
 
 _OWN = Path(__file__).resolve().parent  # codecup's own package
+_STDLIB = Path(sysconfig.get_paths()["stdlib"]).resolve()  # Python's own library
 
 
 def where(exc: BaseException) -> str:
     """``TypeName: message (at file.py:LINE)``: the innermost frame of ``exc``'s traceback outside
-    codecup's own package (a plugin's code that raised, not codecup's that called it); where there is
-    none, codecup's own innermost, named as such (``at codecup/game.py:LINE``): a plugin's value that
-    failed in codecup's code was blamed on a ``game.py`` that read as the plugin's own."""
+    codecup's own package and Python's library (a plugin's code that raised, not codecup's that
+    called it, nor ``json``'s it called: "at decoder.py" read as the plugin's own file); where there
+    is none, the innermost outside codecup, else codecup's own, named as such (``at
+    codecup/game.py:LINE``): a plugin's value that failed in codecup's code was blamed on a
+    ``game.py`` that read as the plugin's own."""
     text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     frames = traceback.extract_tb(exc.__traceback__)
     if frames:
         theirs = [frame for frame in frames if _own(frame.filename) is None]
-        frame = (theirs or frames)[-1]
+        plugins = [frame for frame in theirs if not _in_stdlib(frame.filename)]
+        frame = (plugins or theirs or frames)[-1]
         own = _own(frame.filename)
         name = Path(frame.filename).name if own is None else f"codecup/{own}"
         text += f" (at {name}:{frame.lineno})"
@@ -145,3 +150,12 @@ def _own(filename: str) -> str | None:
         return Path(filename).resolve().relative_to(_OWN).as_posix()
     except (ValueError, OSError):
         return None
+
+
+def _in_stdlib(filename: str) -> bool:
+    """Whether ``filename`` is in Python's own library (not in its site-packages)."""
+    try:
+        path = Path(filename).resolve()
+    except OSError:
+        return False
+    return path.is_relative_to(_STDLIB) and "site-packages" not in path.parts

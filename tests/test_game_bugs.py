@@ -10,6 +10,7 @@ A bot's own exception is its seat's crash, its traceback kept.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 
 import attrs
@@ -781,6 +782,13 @@ def test_where_names_the_plugins_frame_and_codecups_own_as_such():
     assert caught.traceback[-1].path.name == "rules.py"
     caught.value.__traceback__ = caught.value.__traceback__.tb_next  # only codecup's own frames
     assert " (at codecup/rules.py:" in where(caught.value)
+
+    def plugins_json():
+        json.loads("{bad")  # Python's library raises, called from here
+
+    with pytest.raises(ValueError) as caught:
+        plugins_json()
+    assert " (at test_game_bugs.py:" in where(caught.value)  # it was "(at decoder.py:353)"
 
 
 def test_run_notes_of_more_than_one_line_are_the_plugins_failure(twentyone):
