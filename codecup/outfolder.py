@@ -22,6 +22,7 @@ from pathlib import Path
 
 from codecup.errors import ConfigError, naming
 from codecup.tournament.identity import NAME as SCHEDULE_NAME
+from codecup.tournament.lock import LOCK_NAME, FolderLock
 from codecup.tournament.log import LOG_NAME
 
 MARKER = ".codecup-out"
@@ -41,7 +42,7 @@ WRITES: dict[RunKind, frozenset[str]] = {
     RunKind.TOURNAMENT: frozenset(
         {
             LOG_NAME,
-            ".lock",
+            LOCK_NAME,
             SCHEDULE_NAME,
             "games",
             "view",
@@ -54,8 +55,8 @@ WRITES: dict[RunKind, frozenset[str]] = {
             "standings.csv",
         }
     ),
-    RunKind.DEMO: frozenset({"index.html", "style.css"}),  # and one tournament folder per game
-    RunKind.SPRT: frozenset({LOG_NAME, ".lock"}),
+    RunKind.DEMO: frozenset({"index.html", "style.css", LOCK_NAME}),  # and a tournament folder per game
+    RunKind.SPRT: frozenset({LOG_NAME, LOCK_NAME}),
 }
 """The names each kind of run writes at the top of its folder (besides the marker)."""
 
@@ -77,6 +78,10 @@ def claim_folder(
     """Mark the folder ``path`` as ``kind``'s; raise :class:`ConfigError` if it is not free for it.
 
     ``writes`` adds names this run writes beyond :data:`WRITES` (a demo's per-game folders).
+    The caller holds the folder's lock (:class:`FolderLock`). A folder without a marker that holds
+    a results log's games (from before the markers, or copied without its hidden files) is not
+    marked here: only the log's own check tells whose its games are, and the run marks it
+    (:func:`mark_folder`) once that check has passed; a run it refuses leaves it as it was.
     """
     _check_kinds(path, WRITES[kind] | writes, FOLDERS | writes, option)
     marked = _marked(path)
@@ -104,7 +109,16 @@ def claim_folder(
                 f"{option} {path}: holds {', '.join(clash)} but is not a codecup {kind}'s folder; "
                 "use a new or empty folder"
             )
+    if _holds_games(path):
+        return
     _write_marker(path, kind)
+
+
+def mark_folder(path: Path, kind: RunKind) -> None:
+    """Mark the folder ``path`` as ``kind``'s where :func:`claim_folder` left it unmarked (its
+    results log's games were not checked yet); the caller's run has checked them since."""
+    if _marked(path) != kind:
+        _write_marker(path, kind)
 
 
 def _write_marker(path: Path, kind: RunKind) -> None:
@@ -172,17 +186,22 @@ def first_missing(path: Path) -> Path | None:
 
 
 @contextlib.contextmanager
-def released_on_failure(path: Path, created: Path | None) -> Iterator[None]:
+def released_on_failure(path: Path, created: Path | None, lock: FolderLock) -> Iterator[None]:
     """Remove the output folder ``path`` if the run fails before its first result, when this run
-    ``created`` it (``created``: the outermost folder it made, :func:`first_missing`; None: none).
+    ``created`` it (``created``: the outermost folder it made, :func:`first_missing`; None: none)
+    and holds its ``lock``.
 
     A run refused after claiming its folder (an unknown executor, an unreachable
-    cluster) leaves nothing behind in the user's folders, not even the marker.
+    cluster) leaves nothing behind in the user's folders, not even the marker. The lock decides
+    whose a folder two runs found missing is: the run refused by it (:meth:`FolderLock.take`,
+    taken before this) removes nothing, though it may be the one that made the folder.
     """
     try:
         yield
     except BaseException:
-        if created is not None and path.is_dir() and not path.is_symlink() and not _holds_results(path):
+        if created is None or not lock.held:
+            raise
+        if path.is_dir() and not path.is_symlink() and not _holds_results(path):
             shutil.rmtree(path, ignore_errors=True)
             for parent in path.parents:  # the empty folders made on the way
                 if parent != created and created not in parent.parents:
@@ -197,6 +216,12 @@ def _holds_results(path: Path) -> bool:
     folders)."""
     bookkeeping = (MARKER, MARKER_PART, SCHEDULE_NAME)
     return any(entry.name not in bookkeeping and _holds(entry) for entry in path.iterdir())
+
+
+def _holds_games(path: Path) -> bool:
+    """Whether the folder's results log holds anything (a game, or a line being written)."""
+    log = path / LOG_NAME
+    return log.is_file() and not log.is_symlink() and log.stat().st_size > 0
 
 
 def _holds(entry: Path) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -244,10 +245,15 @@ def test_a_run_refused_after_its_checks_leaves_no_folder_behind(tmp_path, monkey
 
 def test_a_failed_run_keeps_a_folder_that_was_there_or_holds_results(tmp_path):
     from codecup.outfolder import released_on_failure
+    from codecup.tournament.lock import FolderLock
 
     mine = tmp_path / "mine"
     mine.mkdir()
-    with pytest.raises(RuntimeError), released_on_failure(mine, created=None):
+    with (
+        FolderLock.take(mine, mine) as lock,
+        pytest.raises(RuntimeError),
+        released_on_failure(mine, None, lock),
+    ):
         raise RuntimeError("lost")
     assert mine.is_dir()  # not this run's to remove
 
@@ -255,7 +261,11 @@ def test_a_failed_run_keeps_a_folder_that_was_there_or_holds_results(tmp_path):
     played.mkdir()
     claim_folder(played, RunKind.TOURNAMENT)
     (played / "results.jsonl").write_text('{"id": "x"}\n')
-    with pytest.raises(RuntimeError), released_on_failure(played, created=played):
+    with (
+        FolderLock.take(played, played) as lock,
+        pytest.raises(RuntimeError),
+        released_on_failure(played, played, lock),
+    ):
         raise RuntimeError("lost after a game")
     assert (played / "results.jsonl").is_file()
 
@@ -264,9 +274,49 @@ def test_a_failed_run_keeps_a_folder_that_was_there_or_holds_results(tmp_path):
     claim_folder(empty, RunKind.TOURNAMENT)
     (empty / "games").mkdir()
     (empty / "results.jsonl").write_text("")
-    with pytest.raises(RuntimeError), released_on_failure(empty, created=empty):
+    with (
+        FolderLock.take(empty, empty) as lock,
+        pytest.raises(RuntimeError),
+        released_on_failure(empty, empty, lock),
+    ):
         raise RuntimeError("lost before a game")
     assert not empty.exists()
+
+
+@pytest.mark.parametrize("command", ["tournament", "sprt", "demo"])
+def test_a_run_refused_by_the_lock_leaves_the_folder_of_the_run_holding_it(tmp_path, monkeypatch, command):
+    """Two runs started together into one new folder: each found it missing; the one the lock
+    refused ("another run is writing race/results.jsonl right now") then removed the folder as one
+    it had made, while the other was playing its first game there (it died on its next record,
+    the folder left with the log alone)."""
+    import fcntl
+
+    from codecup.outfolder import first_missing
+
+    out = tmp_path / "race"
+    held = []
+
+    def then_the_other_run_starts(path):
+        missing = first_missing(path)  # this run finds the folder missing ...
+        out.mkdir()  # ... and the other makes it and holds its lock, with no result yet
+        (out / MARKER).write_text(f"{command}\n")
+        held.append((out / ".lock").open("ab"))
+        fcntl.flock(held[-1].fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return missing
+
+    monkeypatch.setattr(f"codecup.cli.{command}.first_missing", then_the_other_run_starts)
+    argv = {
+        "tournament": ["tournament", str(tmp_path / "players.yml"), "--quiet", "--jobs", "1"],
+        "sprt": ["sprt", "spaghetti", "bot:random", "bot:greedy", "--max-games", "2", "--quiet"],
+        "demo": ["demo", "--game", "spaghetti", "--quiet", "--jobs", "1"],
+    }[command]
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    try:
+        assert main([*argv, "--out", str(out)]) == 2
+        assert sorted(p.name for p in out.iterdir()) == [MARKER, ".lock"]
+        assert (out / MARKER).read_text() == f"{command}\n"
+    finally:
+        held[0].close()
 
 
 def test_a_demo_of_one_game_keeps_the_other_games_of_its_folder_on_its_front_page(tmp_path):
@@ -290,3 +340,36 @@ def test_a_run_killed_before_its_first_result_leaves_a_folder_the_same_command_t
     (tmp_path / "games").mkdir()
     claim_folder(tmp_path, RunKind.TOURNAMENT)
     assert (tmp_path / MARKER).read_text() == "tournament\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "refused"),
+    [
+        (["sprt", "spaghetti", "bot:random", "bot:greedy", "--max-games", "2"], "holds games of another run"),
+        (["tournament", "PLAYERS", "--seed", "8", "--jobs", "1"], "of a different tournament"),
+        (["tournament", "PLAYERS", "--format", "gauntlet", "--jobs", "1"], "which this tournament"),
+    ],
+)
+def test_a_run_refused_by_an_unmarked_log_writes_no_marker_there(tmp_path, capsys, argv, refused):
+    """A tournament's folder copied without its hidden files (`cp -r out/*`), or from before the
+    markers: a refused `sprt --out` onto it marked it an SPRT test's, and a refused tournament of
+    another seed wrote its schedule there; the right command was then refused."""
+    played = tmp_path / "played"
+    assert tournament(tmp_path, played) == 0
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for entry in played.iterdir():  # what `cp -r played/* copy/` copies
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir():
+            shutil.copytree(entry, copy / entry.name)
+        else:
+            shutil.copy(entry, copy / entry.name)
+    capsys.readouterr()
+    argv = [str(tmp_path / "players.yml") if a == "PLAYERS" else a for a in argv]
+    assert main([*argv, "--out", str(copy), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert refused in err and len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in copy.iterdir() if p.name.startswith(".")) == [".lock"]
+    assert tournament(tmp_path, copy) == 0  # the right command goes on
+    assert (copy / MARKER).read_text() == "tournament\n"

@@ -24,12 +24,13 @@ from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, po
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.errors import PluginError
 from codecup.game import Game, run_notes_of
-from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
+from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
 from codecup.site import DemoEntry, build_site, write_demo_index
 from codecup.terminal import printable
 from codecup.tournament.dispatch import is_referee_error
+from codecup.tournament.lock import FolderLock
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, check_game_count
 
 DEFAULT_OUT = "demo-results"
@@ -69,15 +70,19 @@ def run(args: argparse.Namespace) -> int:
     check_game_count(sum(s.estimated_games() for s in specs.values() if s is not None), "the demo")
     created = first_missing(args.out)
     output_dir(args.out)
-    with released_on_failure(args.out, created):  # a full disk as it marks the folder leaves none
-        claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))
-    try:
-        with stop_on_signals(), released_on_failure(args.out, created):
-            return _demo(args, registry, specs, failed)
-    except KeyboardInterrupt as exc:
-        if not args.out.exists():  # stopped before its first game: the folder it made is gone again
-            return report(exc, "no game had finished, so nothing was kept")
-        return report(exc, f"the games finished so far are logged under {args.out}/; run it again to resume")
+    # Held from before the run looks at the folder: a run refused by it has touched nothing there.
+    with FolderLock.take(args.out, args.out, option="--out") as lock:
+        with released_on_failure(args.out, created, lock):  # a full disk as it marks the folder
+            claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))
+        try:
+            with stop_on_signals(), released_on_failure(args.out, created, lock):
+                return _demo(args, registry, specs, failed)
+        except KeyboardInterrupt as exc:
+            if not args.out.exists():  # stopped before its first game: the folder it made is gone again
+                return report(exc, "no game had finished, so nothing was kept")
+            return report(
+                exc, f"the games finished so far are logged under {args.out}/; run it again to resume"
+            )
 
 
 def _spec(args: argparse.Namespace, game: Game) -> TournamentSpec | None:
@@ -148,6 +153,7 @@ def _play(args: argparse.Namespace, game: Game, spec: TournamentSpec) -> tuple[T
             print(printable(line))
     start = time.perf_counter()
     result = play_spec(spec, game, out, jobs=args.jobs, executor=None, quiet=args.quiet)
+    mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
     build_site(out, game, result)
     elapsed = time.perf_counter() - start
     print(result.summary())

@@ -32,13 +32,14 @@ from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed, new_seat_key
 from codecup.errors import CodecupError, ConfigError
 from codecup.game import Game, Variant, run_notes_of
-from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
+from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
 from codecup.terminal import printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
+from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.sprt import SprtSettings, SprtState
 from codecup.tournament.standings import outcome_for
@@ -129,14 +130,17 @@ def pair(
     return first, second
 
 
-def open_log(out: Path, expected: Callable[[int], tuple[MatchInfo, MatchInfo]]) -> ResultsLog:
+def open_log(
+    out: Path, expected: Callable[[int], tuple[MatchInfo, MatchInfo]], lock: FolderLock | None = None
+) -> ResultsLog:
     """The run's results log in ``out``, refusing one that holds another run's games.
 
     ``expected(k)`` gives pair ``k``'s two matches; every logged game must be one of them.
+    ``lock``: ``out``'s, if the caller holds it (else the log takes it, and releases it on close).
     """
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out}: exists and is not a folder")
-    log = ResultsLog.open(out / LOG_NAME, lock=True)
+    log = ResultsLog.open(out / LOG_NAME, lock=lock or True)
     for key, record in log.records.items():
         m = _KEY.fullmatch(key)
         if m is None or record.match != expected(int(m.group(1)))[int(m.group(2))]:
@@ -190,13 +194,23 @@ def run(args: argparse.Namespace) -> int:
     else:
         pool = ex.DaskPool(address)
         jobs = args.jobs or pool.jobs
+    log, lock = None, None
     if args.out is not None:
         not_a_players_folder(args.out, (new, old), "--out")
         created = first_missing(args.out)
         output_dir(args.out)
-        with released_on_failure(args.out, created):  # a full disk as it marks the folder leaves none
-            claim_folder(args.out, RunKind.SPRT)
-    log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k)) if args.out else None
+        # Held from before the run looks at the folder: a run refused by it has touched nothing there.
+        lock = FolderLock.take(args.out, args.out / LOG_NAME, option="--out")
+        try:
+            with released_on_failure(args.out, created, lock):  # a full disk as it marks the folder
+                claim_folder(args.out, RunKind.SPRT)
+                log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k), lock)
+                mark_folder(args.out, RunKind.SPRT)  # a folder left unmarked till its log was checked
+        except BaseException:
+            if log is not None:
+                log.close()
+            lock.release()
+            raise
     state = SprtState(settings)
     faults: dict[str, dict[str, int]] = {side: {} for side in SIDES}
     quiet = bool(args.quiet)
@@ -231,6 +245,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if log is not None:
             log.close()
+        if lock is not None:
+            lock.release()
     took = time.perf_counter() - start
     if quiet:
         print(state.line())

@@ -27,7 +27,7 @@ from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
 from codecup.game import Game, provided_files_of, results_key_of, run_notes_of
-from codecup.outfolder import RunKind, claim_folder, first_missing, released_on_failure
+from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.players.programs import files_outside, hidden_file, shown_files
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo
@@ -38,6 +38,8 @@ from codecup.terminal import printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import is_referee_error
+from codecup.tournament.lock import FolderLock
+from codecup.tournament.log import LOG_NAME
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS
@@ -320,7 +322,25 @@ def run(args: argparse.Namespace) -> int:
     said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"
     not_a_players_folder(out, spec.players, said)
     output_dir(out, said)  # last of the checks: a run refused by one leaves no folder behind
-    with released_on_failure(out, created):  # a full disk as it marks the folder leaves none
+    # Held from before the run looks at the folder: a run refused by it has touched nothing there.
+    with FolderLock.take(out, out / LOG_NAME, option=said) as lock:
+        return _run_in(args, opts, spec, game, variant.name, out, created, said, hidden, lock)
+
+
+def _run_in(
+    args: argparse.Namespace,
+    opts: dict[str, Any],
+    spec: TournamentSpec,
+    game: Game,
+    variant: str,
+    out: Path,
+    created: Path | None,
+    said: str,
+    hidden: list[str],
+    lock: FolderLock,
+) -> int:
+    """Play the tournament into ``out``, whose lock this run holds."""
+    with released_on_failure(out, created, lock):  # a full disk as it marks the folder leaves none
         claim_folder(out, RunKind.TOURNAMENT, option=said)
     quiet = bool(_option(args, opts, "quiet", False))
     for player in spec.players:  # said also when quiet: what the sandbox cannot keep from the bots
@@ -331,7 +351,7 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     if not quiet:
-        for line in (*spec.notes, *provided_notes(game, variant.name, spec.players, [*hidden, str(out)])):
+        for line in (*spec.notes, *provided_notes(game, variant, spec.players, [*hidden, str(out)])):
             print(printable(line), flush=True)
     site = not _option(args, opts, "no_site", False)
     from codecup.site.live import LiveSite, WithoutSite
@@ -339,7 +359,7 @@ def run(args: argparse.Namespace) -> int:
     live = LiveSite(out, game, spec) if site else None  # an organiser can watch the standings grow
     told = live if live is not None else WithoutSite(out, game)  # an earlier site marked out of date
     try:
-        with stop_on_signals(), released_on_failure(out, created):
+        with stop_on_signals(), released_on_failure(out, created, lock):
             result = play_spec(
                 spec,
                 game,
@@ -351,6 +371,7 @@ def run(args: argparse.Namespace) -> int:
                 on_logged=told.logged,
                 hide=hidden,
                 limits=limits_of(args, opts),
+                lock=lock,
             )
     except KeyboardInterrupt as exc:
         if live is not None:
@@ -362,6 +383,7 @@ def run(args: argparse.Namespace) -> int:
         if live is not None:
             live.stopped()
         raise
+    mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
     if live is not None:
         live.finish(result)
     print(result.summary())
@@ -401,11 +423,13 @@ def play_spec(
     on_logged: OnLogged | None = None,
     hide: Sequence[str] = (),
     limits: Limits | None = None,
+    lock: FolderLock | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
     ``hide``: folders no bot may see (but its own), besides the results ``out``; ``limits``:
-    what each subprocess bot may use (default :class:`~codecup.sandbox.Limits`)."""
+    what each subprocess bot may use (default :class:`~codecup.sandbox.Limits`); ``lock``:
+    ``out``'s, if the caller holds it (else the run takes it)."""
     address = ex.parse_executor(executor)
     progress = make_progress(quiet)
     pool: ex.GamePool
@@ -427,4 +451,5 @@ def play_spec(
             jobs=n,
             on_record=on_record,
             on_logged=on_logged,
+            lock=lock,
         )

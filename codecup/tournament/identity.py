@@ -96,21 +96,28 @@ def _list(names: tuple[str, ...]) -> str:
 
 
 def check_schedule(spec: TournamentSpec, out: Path, has_games: bool, results_key: str | None = None) -> None:
-    """Refuse ``out`` if its games were played under another schedule; else note this one.
+    """Refuse ``out`` if its games were played under another schedule than the one noted there.
 
-    A folder without games (or from before this file) takes the schedule of the run.
+    A folder without games, or without the note (from before this file, or copied without its
+    hidden files), is the run's own check of its log's games to pass; then :func:`note_schedule`.
     """
     path = out / NAME
-    now = Schedule.of(spec, results_key)
     if has_games and path.exists():
         earlier = _read(path)
-        why = None if earlier is None else now.difference(earlier)
+        why = None if earlier is None else Schedule.of(spec, results_key).difference(earlier)
         if why is not None:
             raise ConfigError(
                 f"{out} holds the games of another tournament ({why}): use another --out folder"
             )
-        if earlier == now:
-            return
+
+
+def note_schedule(spec: TournamentSpec, out: Path, results_key: str | None = None) -> None:
+    """Note in ``out`` the schedule its games are played under, once the run's checks have passed
+    (a run refused by one leaves the note as it was)."""
+    path = out / NAME
+    now = Schedule.of(spec, results_key)
+    if path.exists() and _read(path) == now:
+        return
     path.write_text(json.dumps(attrs.asdict(now)) + "\n", "utf-8")
 
 

@@ -7,17 +7,16 @@ that game is simply played again. A game id appears at most once.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 from pathlib import Path
-from typing import IO
 
 import attrs
 
 from codecup import jsonfields as jf
 from codecup.errors import ConfigError, RecordError, naming
 from codecup.record import Record
+from codecup.tournament.lock import FolderLock
 
 LOG_NAME = "results.jsonl"
 
@@ -29,38 +28,50 @@ class ResultsLog:
     path: Path
     records: dict[str, Record] = attrs.field(factory=dict)
     ignored_tail: bool = False
-    _lock: IO[bytes] | None = None
+    _lock: FolderLock | None = None  # the folder's lock, when the log took it (and releases it)
 
     @classmethod
-    def open(cls, path: Path, *, lock: bool = False) -> ResultsLog:
+    def open(cls, path: Path, *, lock: bool | FolderLock = False) -> ResultsLog:
         """Read what an earlier run left (if anything) and make the file ready to append.
 
-        With ``lock``, hold an exclusive lock on the folder's ``.lock`` file for the
-        life of this process (the kernel drops it even on ``kill -9``), so two runs
-        cannot write one log at once.
+        With ``lock``, hold the folder's lock (:class:`FolderLock`) until :meth:`close`, so two
+        runs cannot write one log at once; or ``lock`` is that lock, which the caller took
+        before it looked at the folder, and releases.
         """
+        if isinstance(lock, FolderLock) and not lock.held:
+            raise ValueError(f"the lock of {lock.folder} is not held")
         log = cls(path)
-        if lock:
-            log._take_lock()
+        if lock is True:
+            log._lock = FolderLock.take(path.parent, path)
+        try:
+            log._read()
+        except BaseException:
+            log.close()
+            raise
+        return log
+
+    def _read(self) -> None:
+        """Take in what an earlier run logged, dropping a torn last line."""
+        path = self.path
         if not path.exists():
-            return log
+            return
         data = path.read_bytes()
         good = 0  # bytes of complete, parsable lines
         for raw in data.splitlines(keepends=True):
             if not raw.endswith(b"\n"):
-                log.ignored_tail = True
+                self.ignored_tail = True
                 break
             try:
                 game_id, record = _entry(raw)
             except RecordError as exc:
                 # only the last line may be damaged (a kill during a write); anything else is not ours
                 if good + len(raw) == len(data):
-                    log.ignored_tail = True
+                    self.ignored_tail = True
                     break
                 raise ConfigError(
                     f"{path} is not a codecup results log (the line after byte {good}: {exc})"
                 ) from None
-            earlier = log.records.setdefault(game_id, record)
+            earlier = self.records.setdefault(game_id, record)
             if earlier != record:  # the same game twice, with different results: which is true?
                 raise ConfigError(
                     f"{path} holds game {game_id} twice, with different records (the second after byte"
@@ -72,22 +83,11 @@ class ResultsLog:
                 f.truncate(good)
                 f.flush()
                 os.fsync(f.fileno())
-        return log
-
-    def _take_lock(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle = (self.path.parent / ".lock").open("ab")
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.close()
-            raise ConfigError(f"another run is writing {self.path} right now") from None
-        self._lock = handle
 
     def close(self) -> None:
-        """Release the lock, if held."""
+        """Release the lock, if this log took it."""
         if self._lock is not None:
-            self._lock.close()
+            self._lock.release()
             self._lock = None
 
     def __contains__(self, game_id: str) -> bool:

@@ -30,7 +30,8 @@ from codecup.terminal import log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
 from codecup.tournament.executor import GamePool
-from codecup.tournament.identity import check_schedule
+from codecup.tournament.identity import check_schedule, note_schedule
+from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
@@ -324,6 +325,7 @@ def run_tournament(
     jobs: int = 1,
     on_record: OnRecord | None = None,
     on_logged: OnLogged | None = None,
+    lock: FolderLock | None = None,
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result.
 
@@ -333,19 +335,70 @@ def run_tournament(
     results site live.
     ``executor`` runs ``play`` on each match; a :class:`GamePool` (the CLI's
     local pool) also survives a dead referee process, a plain executor does not.
+    ``lock``: ``out``'s, if the caller holds it (else the run takes it, and releases it).
+
+    A log that holds games this tournament does not play is refused before anything is written.
     """
     spec.check()
     out.mkdir(parents=True, exist_ok=True)
-    (out / "games").mkdir(exist_ok=True)
-    log = ResultsLog.open(out / LOG_NAME, lock=True)
+    log = ResultsLog.open(out / LOG_NAME, lock=lock or True)
     try:
         _check_log_is_this_tournaments(spec, log, out)
-        check_schedule(spec, out, has_games=bool(log.records), results_key=results_key_of(game, spec.variant))
+        key = results_key_of(game, spec.variant)
+        check_schedule(spec, out, has_games=bool(log.records), results_key=key)
+        setups: dict[int, str] = {}
+        _check_logged_games(spec, game, log, out, setups)
+        note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none
+        (out / "games").mkdir(exist_ok=True)
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
         tell = _Tell(on_record, on_logged)
-        return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell)
+        return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups)
     finally:
         log.close()
+
+
+def _ranker(game: Game, names: list[str], log: ResultsLog) -> sched.Ranker:
+    """The ranking of players by the logged games of the given ids (a Swiss round's pairing)."""
+
+    def rank(ids: Iterable[str]) -> list[int]:
+        order = compute_standings(game, names, counted(log.records[i] for i in ids)).order
+        return [names.index(n) for n in order]
+
+    return rank
+
+
+def _check_logged_games(
+    spec: TournamentSpec, game: Game, log: ResultsLog, out: Path, setups: dict[int, str]
+) -> None:
+    """Refuse a log holding a game this tournament would not play, or would play otherwise.
+
+    The schedule is followed as far as the log's games decide it: to its first batch the log does
+    not hold whole (a Swiss round, a knock-out round), since no later batch can have begun before
+    that one ended. Every logged game must be one of the batches so far and be the match it plays
+    there: a log of a folder without its schedule's file (copied without its hidden files, or from
+    before that file) holds its games of other rounds, another format or other players.
+    """
+    points = {k: tuple(r.result.points) for k, r in log.records.items()}
+    scheduled: set[str] = set()
+    for batch in spec.batches(points, _ranker(game, spec.names, log)):
+        for g in batch:
+            scheduled.add(g.id)
+            if g.id in log and log.records[g.id].match != match_for(game, spec, g, setups):
+                raise ConfigError(
+                    f"{out / LOG_NAME} holds game {g.id} of a different tournament "
+                    "(other players, seed or options): use another --out folder"
+                )
+        if any(g.id not in log for g in batch):
+            break
+    unscheduled = sorted(log.records.keys() - scheduled)
+    if unscheduled:
+        rounds = f"{spec.rounds} round{'s' if spec.rounds != 1 else ''}"
+        more = f", and {len(unscheduled) - 1} more" if len(unscheduled) > 1 else ""
+        this = f"{spec.format}, {rounds}, seed {spec.seed}, {len(spec.players)} players"
+        raise ConfigError(
+            f"{out / LOG_NAME} holds game {unscheduled[0]}{more}, which this tournament ({this}) "
+            "does not play: use another --out folder"
+        )
 
 
 def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: Path) -> None:
@@ -433,16 +486,12 @@ def _run(
     progress: Progress,
     jobs: int,
     tell: _Tell,
+    setups: dict[int, str],
 ) -> TournamentResult:
     names = spec.names
-    setups: dict[int, str] = {}
     points: dict[str, tuple[float, ...]] = {k: tuple(r.result.points) for k, r in log.records.items()}
     scheduled: list[ScheduledGame] = []
-
-    def rank(ids: Iterable[str]) -> list[int]:
-        order = compute_standings(game, names, counted(log.records[i] for i in ids)).order
-        return [names.index(n) for n in order]
-
+    rank = _ranker(game, names, log)
     progress.start(spec.estimated_games(), resumed=0)
     played = 0
     try:
@@ -451,12 +500,7 @@ def _run(
             todo, logged = [], []
             for g in batch:
                 match = match_for(game, spec, g, setups)
-                if g.id in log:
-                    if log.records[g.id].match != match:
-                        raise ConfigError(
-                            f"{out / LOG_NAME} holds game {g.id} of a different tournament "
-                            "(other players, seed or options): use another --out folder"
-                        )
+                if g.id in log:  # the same match: _check_logged_games
                     progress.done += 1
                     _write_game(out, g, log.records[g.id], only_if_missing=True)
                     logged.append((g, log.records[g.id]))

@@ -169,3 +169,32 @@ def test_the_standings_name_what_the_results_depend_on(bots, play_tournament, tm
     doc = json.loads((out / "standings.json").read_text())["tournament"]
     assert doc["schedule"]["results_key"] == "word list sha256 ab12 (3 words)"
     assert json.loads((out / NAME).read_text())["results_key"] == "word list sha256 ab12 (3 words)"
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ({"format": "swiss"}, {"format": "knockout"}),
+        ({"format": "swiss"}, {"format": "swiss", "top": 3}),
+        ({"format": "swiss", "swiss_rounds": 2}, {"format": "swiss"}),
+        ({"format": "round-robin", "rounds": 2}, {}),
+        ({"format": "round-robin"}, {"format": "gauntlet"}),
+        ({"format": "gauntlet"}, {"format": "gauntlet", "challenger": "p1"}),
+        ({"format": "knockout"}, {"format": "knockout", "seed": 8}),
+    ],
+)
+def test_a_log_without_its_schedule_file_is_checked_game_by_game(
+    bots, play_tournament, tmp_path, first, then
+):
+    """A folder copied without its hidden files (`cp -r out/*`), or from before the schedule's
+    file: a run of another format was accepted and mixed its games into the log, one of fewer
+    rounds used half the log, and a refused run of another seed wrote its schedule's file there
+    (the right command was then refused)."""
+    out = tmp_path / "out"
+    play_tournament(bots, out, **first)
+    (out / NAME).unlink()
+    before = snapshot(out)
+    with pytest.raises(ConfigError, match=r"results\.jsonl holds game \S+.*(does not play|different tourn)"):
+        play_tournament(bots, out, **then)
+    assert snapshot(out) == before  # no schedule's file, no games/ page
+    assert play_tournament(bots, out, **first).played == 0  # the right command is not refused

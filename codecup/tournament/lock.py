@@ -1,0 +1,85 @@
+"""The lock of a results folder: one run at a time looks at it and writes it.
+
+A run takes the folder's lock before it reads or writes anything there (its markers, its
+log, its schedule), and holds it to its end; the kernel drops it when the process dies, even
+on ``kill -9``. A run refused because another holds it has touched nothing: not the markers,
+and not the folder itself, which the other run may just have made.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+from typing import IO
+
+import attrs
+
+from codecup.errors import ConfigError
+
+LOCK_NAME = ".lock"
+"""The file in a results folder that a run holds locked (opened to append, never written)."""
+
+
+@attrs.define(eq=False)
+class FolderLock:
+    """An exclusive hold on a results folder (its :data:`LOCK_NAME` file), until released."""
+
+    folder: Path
+    _handle: IO[bytes] | None = None
+
+    @classmethod
+    def take(cls, folder: Path, what: Path, *, option: str | None = None) -> FolderLock:
+        """Hold ``folder``'s lock (making the folder if it is missing); raise :class:`ConfigError`
+        naming ``what`` (the file the run writes there) if another run holds it, or naming the
+        folder (after ``option``, the one that gave it) if its lock file is not a file."""
+        path = folder / LOCK_NAME
+        while True:
+            folder.mkdir(parents=True, exist_ok=True)
+            if (path.exists() or path.is_symlink()) and not path.is_file():
+                said = f"{option} {folder}" if option else str(folder)
+                raise ConfigError(
+                    f"{said}: {LOCK_NAME} is not a regular file, where the run keeps a file of that name "
+                    "(move it away, or use another folder)"
+                )
+            try:
+                handle = path.open("ab")
+            except FileNotFoundError:  # the folder removed as it was made (see below): again
+                continue
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                handle.close()
+                raise ConfigError(f"another run is writing {what} right now") from None
+            if _same_file(handle, path):
+                return cls(folder, handle)
+            # The run that held it removed the folder as it failed (it had made it, and kept no
+            # result): the lock taken is of a file no longer there, and the folder is free again.
+            handle.close()
+
+    @property
+    def held(self) -> bool:
+        """Whether the lock is still held."""
+        return self._handle is not None
+
+    def release(self) -> None:
+        """Let the folder go (again and again: only the first releases it)."""
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+    def __enter__(self) -> FolderLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _same_file(handle: IO[bytes], path: Path) -> bool:
+    """Whether ``path`` is still the file ``handle`` has open."""
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(handle.fileno())
+    return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
