@@ -1,10 +1,13 @@
-"""Writing a file the user names (a game's record) in place, its room claimed first.
+"""Writing files whole: one the user names (a game's record) in place, its room claimed first;
+one of a run's own folder (a page, the standings) through a temporary file renamed over it.
 
 In place, not through a new file renamed over it: a record reached through a link into a folder
 the user cannot write, a file bind-mounted into a container, another owner's file written over
 by root, each stays what it was (a reviewer found each failing after the game, or the owner lost,
 when records went through a temporary file). Its room is claimed before a byte is written, so a
 full disk leaves a file already there whole (writing it straight left half of one, not JSON).
+A run's own files, in the folder it owns, go through a temporary file (:func:`write_atomic`): a
+reader never sees half of one, and a full disk leaves the one there before.
 """
 
 from __future__ import annotations
@@ -21,6 +24,22 @@ from codecup.errors import naming
 #: system has no fallocate, and the C library's stand-in, which reads the file, cannot: a file
 #: opened for writing only): it is written without the claim.
 _CANNOT_CLAIM = {errno.EBADF, errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS}
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, so a reader never sees half a file.
+
+    A ``path`` that cannot be written or replaced (a full disk, a folder made there while the
+    run went) is the error's name, not the temporary file, which is removed.
+    """
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, "utf-8", errors="backslashreplace")  # a lone surrogate (a path's byte): \udcff
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):  # (a folder made there is left: the error names the file)
+            tmp.unlink(missing_ok=True)
+        raise naming(exc, path, instead_of=tmp) from exc
 
 
 def write_in_place(path: Path, data: bytes) -> None:

@@ -11,39 +11,21 @@ a tournament runs.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 from collections.abc import Collection, Sequence
 from importlib import resources
 from pathlib import Path
 
 import attrs
 
-from codecup.errors import naming
 from codecup.game import Game
 from codecup.record import Record
 from codecup.tournament.tournament import TournamentResult
+from codecup.writing import write_atomic
 
 
 def _asset(name: str) -> str:
     return resources.files("codecup.site").joinpath(name).read_text("utf-8")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so a reader never sees half a page.
-
-    A ``path`` that cannot be written or replaced (a full disk, a folder made there while the
-    run went) is the error's name, not the temporary file, which is removed.
-    """
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_text(text, "utf-8", errors="backslashreplace")  # a lone surrogate (a path's byte): \udcff
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):  # (a folder made there is left: the error names the page)
-            tmp.unlink(missing_ok=True)
-        raise naming(exc, path, instead_of=tmp) from exc
 
 
 def write_assets(out: Path, game: Game) -> None:

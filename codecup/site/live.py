@@ -29,10 +29,11 @@ import attrs
 from codecup.dialogue import Termination
 from codecup.game import Game
 from codecup.record import Record
-from codecup.site import build_site, write_assets, write_atomic, write_game_page, write_stale_index
+from codecup.site import build_site, write_assets, write_game_page, write_stale_index
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, counted, format_standings
+from codecup.writing import write_atomic
 
 
 class Cancellable(Protocol):

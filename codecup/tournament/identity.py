@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from codecup.errors import ConfigError
+from codecup.writing import write_atomic
 
 if TYPE_CHECKING:  # tournament.py imports this module
     from codecup.tournament.tournament import TournamentSpec
@@ -118,7 +119,7 @@ def note_schedule(spec: TournamentSpec, out: Path, results_key: str | None = Non
     now = Schedule.of(spec, results_key)
     if path.exists() and _read(path) == now:
         return
-    path.write_text(json.dumps(attrs.asdict(now)) + "\n", "utf-8")
+    write_atomic(path, json.dumps(attrs.asdict(now)) + "\n")  # whole: a cut one is no schedule
 
 
 def _read(path: Path) -> Schedule | None:

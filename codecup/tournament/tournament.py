@@ -39,6 +39,7 @@ from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.standings import SCHEMA as STANDINGS_SCHEMA
 from codecup.tournament.standings import Standings, compute_standings, reorder
 from codecup.tournament.worker import PlayFn
+from codecup.writing import write_atomic
 
 MAX_GAMES = 1_000_000
 """The most games one run may schedule: a mistyped ``--rounds`` would otherwise build a schedule
@@ -587,7 +588,8 @@ def remove_results(out: Path) -> None:
 
 
 def write_results(out: Path, result: TournamentResult) -> None:
-    """standings.txt, standings.json (docs/standings-schema.md) and standings.csv."""
-    (out / "standings.txt").write_text(result.summary() + "\n", "utf-8", errors="backslashreplace")
-    (out / "standings.json").write_text(json.dumps(result.to_json(), indent=1) + "\n", "utf-8")
-    (out / "standings.csv").write_text(result.standings.csv(), "utf-8", errors="backslashreplace")
+    """standings.txt, standings.json (docs/standings-schema.md) and standings.csv, each whole or
+    not at all (a full disk left standings.json cut short, not JSON, naming no file)."""
+    write_atomic(out / "standings.txt", result.summary() + "\n")
+    write_atomic(out / "standings.json", json.dumps(result.to_json(), indent=1) + "\n")
+    write_atomic(out / "standings.csv", result.standings.csv())

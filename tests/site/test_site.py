@@ -577,7 +577,7 @@ def test_a_long_fault_message_wraps_in_its_own_cell(game_pages, tmp_path):
 
 def test_a_page_that_cannot_be_replaced_is_named_in_the_error(tmp_path):
     """A page made a folder during a run: the error named the temporary file, left behind."""
-    from codecup.site import write_atomic
+    from codecup.writing import write_atomic
 
     (tmp_path / "g.html").mkdir()
     with pytest.raises(IsADirectoryError) as raised:

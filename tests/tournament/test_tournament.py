@@ -306,3 +306,32 @@ def test_a_leftover_temporary_record_that_is_a_link_is_not_followed(tmp_path, ti
     assert outside.read_text() == "precious"
     written = tmp_path / "out" / "games" / "rr1~a~b.json"
     assert not written.is_symlink() and json.loads(written.read_text())["schema"] == "codecup-record/1"
+
+
+@pytest.mark.parametrize("name", ["standings.txt", "standings.json", "standings.csv"])
+def test_a_full_disk_leaves_each_standings_file_whole_and_names_it(
+    play_tournament, bots, tmp_path, monkeypatch, name
+):
+    """standings.* were written in place: a disk that filled as they were written left
+    standings.json cut at 4096 bytes (not JSON) or standings.csv empty, and the error named no file."""
+    import errno
+    import pathlib
+
+    from codecup.tournament.tournament import write_results
+
+    result = play_tournament(bots, tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.glob("standings.*")}
+    write_text = pathlib.Path.write_text
+
+    def full(path, text, *args, **kwargs):  # half of it fits
+        if name in path.name:
+            write_text(path, text[: len(text) // 2], *args, **kwargs)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return write_text(path, text, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "write_text", full)
+    with pytest.raises(OSError, match="No space left") as raised:
+        write_results(tmp_path, attrs.evolve(result, played=0))
+    assert raised.value.filename == str(tmp_path / name)
+    assert (tmp_path / name).read_bytes() == before[name]
+    assert sorted(p.name for p in tmp_path.glob("*standings*")) == sorted(before)  # no temporary file
