@@ -104,6 +104,13 @@ class TournamentSpec:
             )
         if self.swiss_rounds is not None and self.swiss_rounds < 1:
             raise ConfigError("--swiss-rounds must be at least 1")
+        n = len(self.players)
+        if self.format == "swiss" and self.swiss_rounds is not None and self.swiss_rounds > n - 1:
+            # more would pair players again and again (3 players, 100 rounds: a and b met 98 times)
+            raise ConfigError(
+                f"--swiss-rounds must be at most {n - 1} with {n} players (no more rounds than there "
+                f"are opponents), not {self.swiss_rounds}"
+            )
         if self.top < 2:
             raise ConfigError("--top must be at least 2")
         if self.clock_mode not in CLOCK_MODES:

@@ -335,3 +335,16 @@ def test_a_full_disk_leaves_each_standings_file_whole_and_names_it(
     assert raised.value.filename == str(tmp_path / name)
     assert (tmp_path / name).read_bytes() == before[name]
     assert sorted(p.name for p in tmp_path.glob("*standings*")) == sorted(before)  # no temporary file
+
+
+def test_more_swiss_rounds_than_opponents_are_refused(bots):
+    """--swiss-rounds 100 with 3 players played 206 games, two of them meeting 98 times; the docs
+    say at most n-1."""
+    from codecup.tournament.tournament import TournamentSpec
+
+    three = bots[:3]
+    spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=three, format="swiss")
+    attrs.evolve(spec, swiss_rounds=2).check()
+    with pytest.raises(ConfigError, match=r"--swiss-rounds must be at most 2 with 3 players .*, not 100"):
+        attrs.evolve(spec, swiss_rounds=100).check()
+    attrs.evolve(spec, format="round-robin", swiss_rounds=100).check()  # not swiss: the CLI says so
