@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, TypeVar
 
 from codecup.dialogue import SeatEnd, Termination
-from codecup.errors import CodecupError
+from codecup.errors import CodecupError, ConfigError
 from codecup.record import MatchInfo, Record, Result
 from codecup.tournament import hang
 from codecup.tournament.executor import GamePool
@@ -62,6 +62,27 @@ def _killed_worker(exc: BaseException) -> bool:
     # Dask's own verdict after the workers running a task died a few times; not imported, as
     # Dask is optional.
     return type(exc).__name__ == "KilledWorker"
+
+
+def _gone(exc: ConfigError, key: Any, match: MatchInfo) -> ConfigError:
+    """What a game refused to start says, naming the player whose program (or folder) is no longer
+    as it was when the run checked it (removed, moved, made not executable as the run went): the
+    run stops (a missing program is the organiser's to restore, not its bot's crash) and resumes."""
+    from codecup.checks import command_problem
+
+    for player in match.players:
+        problem = command_problem(player, match.game)
+        if problem is not None:
+            return ConfigError(
+                f"player {player.name!r}: {problem}, in game {_game_id(key)}; it could start when the run "
+                "began: the games finished so far are logged, put it back and run the same command to resume"
+            )
+    return ConfigError(f"game {_game_id(key)}: {exc}")
+
+
+def _game_id(key: Any) -> str:
+    """A game's key as the user knows it: a scheduled game by its id (``rr1~a~b``)."""
+    return str(getattr(key, "id", key))
 
 
 def _now() -> str:
@@ -143,9 +164,9 @@ def play_batch(
         while queue or flight or suspects:
             if broken and not flight:  # every game of the broken pool has failed: rebuild, try suspects
                 if not pool.restart():
-                    key = suspects[0][0] if suspects else "a game"
+                    which = _game_id(suspects[0][0]) if suspects else "a game"
                     raise CodecupError(
-                        f"a worker process died while playing {key}; the games finished so far "
+                        f"a worker process died while playing {which}; the games finished so far "
                         "are logged: run the same command again to resume"
                     )
                 broken = False
@@ -178,7 +199,7 @@ def play_batch(
                     continue
                 except Exception as exc:
                     if not _killed_worker(exc):
-                        error = error or exc
+                        error = error or (_gone(exc, key, match) if isinstance(exc, ConfigError) else exc)
                         continue
                     record = referee_error_record(match, f"the Dask workers running it died ({exc})")
                 on_result(key, record)

@@ -348,3 +348,19 @@ def test_more_swiss_rounds_than_opponents_are_refused(bots):
     with pytest.raises(ConfigError, match=r"--swiss-rounds must be at most 2 with 3 players .*, not 100"):
         attrs.evolve(spec, swiss_rounds=100).check()
     attrs.evolve(spec, format="round-robin", swiss_rounds=100).check()  # not swiss: the CLI says so
+
+
+def test_a_program_gone_as_the_run_goes_stops_it_naming_the_player_and_the_file(
+    play_tournament, bots, tmp_path
+):
+    """A player's folder removed mid-run stopped the tournament with "cannot run './bot.py':
+    program not found", naming neither the player nor the file."""
+    folder = tmp_path / "p4"
+    folder.mkdir()  # its bot.py was there when the run checked it, and is gone now
+    gone = PlayerInfo("p4", command=("./bot.py",), directory=str(folder))
+    with pytest.raises(ConfigError) as raised:
+        play_tournament((*bots[:2], gone), tmp_path / "out")
+    said = str(raised.value)
+    assert said.startswith("player 'p4': cannot run './bot.py': program not found")
+    assert f"(no file {folder / 'bot.py'})" in said and "the same command to resume" in said
+    assert ", in game rr1~" in said  # its id, as the results name it
