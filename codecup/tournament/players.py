@@ -168,8 +168,22 @@ def _exec_size_problem(info: PlayerInfo) -> str | None:
     return None
 
 
+REFEREE_VARIABLES = (
+    "CODECUP_GAME",
+    "CODECUP_VARIANT",
+    "CODECUP_CLOCK",
+    "CODECUP_CLOCK_MODE",
+    "CODECUP_SEED",
+    "CODECUP_BOX",
+)
+"""What the referee sets in a program's environment (``players.seat.program_environment``): the
+game's facts, its seat's seed and its sandbox's token, which a player's ``env:`` may not set."""
+
+
 def _environment(value: Any, name: str, where: str) -> tuple[tuple[str, str], ...]:
-    """A player's ``env:``: a mapping of variable names to text values."""
+    """A player's ``env:``: a mapping of variable names to text values, none the referee sets
+    (:data:`REFEREE_VARIABLES`: ``CODECUP_GAME: x`` told the bot another game, and each of its
+    games was a crash)."""
     if value is None:
         return ()
     if not isinstance(value, Mapping):
@@ -178,6 +192,11 @@ def _environment(value: Any, name: str, where: str) -> tuple[tuple[str, str], ..
     for key, text in value.items():
         if not isinstance(key, str) or not key or "=" in key or "\0" in key:
             raise PlayersFileError(f"{where}: player {name!r}: {key!r} is not an environment variable name")
+        if key in REFEREE_VARIABLES:
+            raise PlayersFileError(
+                f"{where}: player {name!r}: env {key} is set by the referee for each game (it tells "
+                "the program the game's facts): remove it"
+            )
         if isinstance(text, bool) or not isinstance(text, str | int | float) or "\0" in str(text):
             raise PlayersFileError(f"{where}: player {name!r}: env {key} must be text, not {text!r}")
         env.append((key, str(text)))

@@ -275,3 +275,24 @@ def test_env_is_kept_as_text_in_the_record(tmp_path):
     path = write(tmp_path, "- name: a\n  command: bot:x\n  env: {JAVA_OPTS: -Xmx256m, LEVEL: 3}\n" + SECOND)
     a = read_players(path).players[0]
     assert a.env == (("JAVA_OPTS", "-Xmx256m"), ("LEVEL", "3"))
+
+
+@pytest.mark.parametrize("key", ["CODECUP_GAME", "CODECUP_SEED", "CODECUP_CLOCK_MODE", "CODECUP_BOX"])
+def test_env_may_not_set_what_the_referee_sets(tmp_path, key):
+    """`env: {CODECUP_GAME: other}` won over the referee's: the bot was told another game, and each
+    of its games was a crash."""
+    path = write(tmp_path, f"- name: a\n  command: bot:x\n  env: {{{key}: x}}\n" + SECOND)
+    with pytest.raises(PlayersFileError, match=rf"player 'a': env {key} is set by the referee"):
+        read_players(path)
+
+
+def test_every_variable_the_referee_sets_is_one_env_may_not_set():
+    from codecup.players.seat import program_environment
+    from codecup.record import MatchInfo
+    from codecup.sandbox.orphans import TOKEN_VARIABLE
+    from codecup.tournament.players import REFEREE_VARIABLES
+
+    players = (PlayerInfo("a", command=("./a",)), PlayerInfo("b", command=("./b",)))
+    match = MatchInfo(game="g", variant="v", seed=1, setup="", players=players, clock=1.0)
+    env = program_environment(match, 0, None)
+    assert {k for k in env if k.startswith("CODECUP_")} | {TOKEN_VARIABLE} <= set(REFEREE_VARIABLES)
