@@ -39,6 +39,7 @@ from codecup.runner import player_info
 from codecup.terminal import printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
+from codecup.tournament.dispatch import RESUMES, gone
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.sprt import SprtSettings, SprtState
@@ -320,7 +321,13 @@ def _play(
         if next_pair not in futures:
             return None
         a, b = futures.pop(next_pair)
-        records = (a.result(), b.result())
+        try:
+            records = (a.result(), b.result())
+        except ConfigError as exc:  # a program gone as the run went (the start check passed)
+            matches_of_pair = pair(game, args, new, old, variant, next_pair)
+            which = 0 if a.exception() is not None else 1
+            resumes = RESUMES if args.out is not None else "put it back and run the command again"
+            raise gone(exc, f"sprt{next_pair}~{which}", matches_of_pair[which], resumes) from None
         if log is not None:
             for i, record in enumerate(records):
                 key = f"sprt{next_pair}~{i}"

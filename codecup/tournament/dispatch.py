@@ -64,10 +64,15 @@ def _killed_worker(exc: BaseException) -> bool:
     return type(exc).__name__ == "KilledWorker"
 
 
-def _gone(exc: ConfigError, key: Any, match: MatchInfo) -> ConfigError:
+RESUMES = "the games finished so far are logged, put it back and run the same command to resume"
+"""What a run stopped by a program gone as it went says of its finished games (a logged run's)."""
+
+
+def gone(exc: ConfigError, key: Any, match: MatchInfo, resumes: str = RESUMES) -> ConfigError:
     """What a game refused to start says, naming the player whose program (or folder) is no longer
     as it was when the run checked it (removed, moved, made not executable as the run went): the
-    run stops (a missing program is the organiser's to restore, not its bot's crash) and resumes."""
+    run stops (a missing program is the organiser's to restore, not its bot's crash) and resumes
+    (``resumes`` says how)."""
     from codecup.checks import command_problem
 
     for player in match.players:
@@ -75,7 +80,7 @@ def _gone(exc: ConfigError, key: Any, match: MatchInfo) -> ConfigError:
         if problem is not None:
             return ConfigError(
                 f"player {player.name!r}: {problem}, in game {_game_id(key)}; it could start when the run "
-                "began: the games finished so far are logged, put it back and run the same command to resume"
+                f"began: {resumes}"
             )
     return ConfigError(f"game {_game_id(key)}: {exc}")
 
@@ -199,7 +204,7 @@ def play_batch(
                     continue
                 except Exception as exc:
                     if not _killed_worker(exc):
-                        error = error or (_gone(exc, key, match) if isinstance(exc, ConfigError) else exc)
+                        error = error or (gone(exc, key, match) if isinstance(exc, ConfigError) else exc)
                         continue
                     record = referee_error_record(match, f"the Dask workers running it died ({exc})")
                 on_result(key, record)

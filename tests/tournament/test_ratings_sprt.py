@@ -200,3 +200,17 @@ def test_sprt_refuses_a_game_count_that_is_not_whole_pairs(count):
     assert run.returncode == 2
     assert "--max-games" in run.stderr and "Traceback" not in run.stderr
     assert run.stdout == ""  # refused before any game
+
+
+def test_sprt_stopped_by_a_program_gone_names_the_player_and_the_file(tmp_path, monkeypatch, capsys):
+    """A program removed as the run went stopped it with "cannot run './bot.py': program not found",
+    naming neither the player nor the file."""
+    from codecup.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("codecup.cli.sprt.check_commands", lambda *a, **k: None)  # it was there then
+    argv = ["sprt", "spaghetti", "./bot.py", "bot:random", "--max-games", "2", "--jobs", "1", "--quiet"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("codecup: error: player 'new': cannot run './bot.py': program not found")
+    assert f"(no file {tmp_path / 'bot.py'}), in game sprt0~0" in err and "run the command again" in err
