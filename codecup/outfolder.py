@@ -23,7 +23,7 @@ from pathlib import Path
 from codecup.errors import ConfigError, naming
 from codecup.tournament.identity import NAME as SCHEDULE_NAME
 from codecup.tournament.lock import LOCK_NAME, FolderLock
-from codecup.tournament.log import LOG_NAME
+from codecup.tournament.log import LOG_NAME, is_results_log
 
 MARKER = ".codecup-out"
 MARKER_PART = f"{MARKER}.part"  # the marker being written
@@ -248,7 +248,7 @@ def _marked(path: Path) -> RunKind | None:
 
 def _unmarked_owners(path: Path) -> tuple[RunKind, ...]:
     """The kinds of run an unmarked folder (written before markers) may belong to, by its files."""
-    if (path / LOG_NAME).is_file():
+    if is_results_log(path / LOG_NAME):
         return (RunKind.TOURNAMENT, RunKind.SPRT)  # the log's own check tells the runs apart
     if (path / "index.html").is_file() and any(
         (sub / LOG_NAME).is_file() for sub in path.iterdir() if sub.is_dir()

@@ -370,6 +370,24 @@ def test_a_run_refused_by_an_unmarked_log_writes_no_marker_there(tmp_path, capsy
     assert main([*argv, "--out", str(copy), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert refused in err and len(err.strip().splitlines()) == 1
-    assert sorted(p.name for p in copy.iterdir() if p.name.startswith(".")) == [".lock"]
+    assert sorted(p.name for p in copy.iterdir() if p.name.startswith(".")) == []  # not even .lock
     assert tournament(tmp_path, copy) == 0  # the right command goes on
     assert (copy / MARKER).read_text() == "tournament\n"
+
+
+@pytest.mark.parametrize("command", ["tournament", "sprt", "demo"])
+def test_a_run_refused_by_a_users_folder_leaves_no_lock_file_there(tmp_path, capsys, command):
+    """The run takes the folder's lock before its checks of the folder: one they refused left its
+    `.lock` in the user's own folder."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "index.html").write_text("my own page")
+    (mine / "results.jsonl").write_text('{"id": "mine"}\n')  # no codecup log: every run refuses it
+    argv = {
+        "tournament": ["tournament", str(tmp_path / "players.yml"), "--quiet", "--jobs", "1"],
+        "sprt": ["sprt", "spaghetti", "bot:random", "bot:greedy", "--max-games", "2", "--quiet"],
+        "demo": ["demo", "--game", "spaghetti", "--quiet", "--jobs", "1"],
+    }[command]
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    assert main([*argv, "--out", str(mine)]) == 2
+    assert sorted(p.name for p in mine.iterdir()) == ["index.html", "results.jsonl"]

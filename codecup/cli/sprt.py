@@ -210,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
         except BaseException:
             if log is not None:
                 log.close()
-            lock.release()
+            lock.release(failed=True)
             raise
     state = SprtState(settings)
     faults: dict[str, dict[str, int]] = {side: {} for side in SIDES}

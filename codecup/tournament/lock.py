@@ -8,6 +8,7 @@ and not the folder itself, which the other run may just have made.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 from pathlib import Path
@@ -27,6 +28,7 @@ class FolderLock:
 
     folder: Path
     _handle: IO[bytes] | None = None
+    made: bool = False  # the lock file is this run's: one that fails removes it (see release)
 
     @classmethod
     def take(cls, folder: Path, what: Path, *, option: str | None = None) -> FolderLock:
@@ -42,6 +44,7 @@ class FolderLock:
                     f"{said}: {LOCK_NAME} is not a regular file, where the run keeps a file of that name "
                     "(move it away, or use another folder)"
                 )
+            made = not (path.exists() or path.is_symlink())
             try:
                 handle = path.open("ab")
             except FileNotFoundError:  # the folder removed as it was made (see below): again
@@ -52,9 +55,9 @@ class FolderLock:
                 handle.close()
                 raise ConfigError(f"another run is writing {what} right now") from None
             if _same_file(handle, path):
-                return cls(folder, handle)
-            # The run that held it removed the folder as it failed (it had made it, and kept no
-            # result): the lock taken is of a file no longer there, and the folder is free again.
+                return cls(folder, handle, made)
+            # The run that held it removed it as it failed (the file, or the folder it had made):
+            # the lock taken is of a file no longer there, and the folder is free again.
             handle.close()
 
     @property
@@ -62,17 +65,24 @@ class FolderLock:
         """Whether the lock is still held."""
         return self._handle is not None
 
-    def release(self) -> None:
-        """Let the folder go (again and again: only the first releases it)."""
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+    def release(self, *, failed: bool = False) -> None:
+        """Let the folder go (again and again: only the first releases it). A run that ``failed``
+        (refused by a check of the folder, say: a user's own folder) removes the lock file it made,
+        as it leaves nothing else behind; removed while held, safely: a run that opened it meanwhile
+        finds it gone once it holds it (:meth:`take`)."""
+        if self._handle is None:
+            return
+        if failed and self.made:
+            with contextlib.suppress(OSError):
+                (self.folder / LOCK_NAME).unlink()
+        self._handle.close()
+        self._handle = None
 
     def __enter__(self) -> FolderLock:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.release()
+    def __exit__(self, failed: type[BaseException] | None, *exc: object) -> None:
+        self.release(failed=failed is not None)
 
 
 def _same_file(handle: IO[bytes], path: Path) -> bool:

@@ -109,6 +109,26 @@ class ResultsLog:
         self.records[game_id] = record
 
 
+def is_results_log(path: Path) -> bool:
+    """Whether ``path`` is a codecup results log: empty (a run's that stopped before its first game)
+    or its first line a whole, readable entry (a file of that name that is not one is a user's, not
+    a run's to take over, or to cut as a torn last line)."""
+    try:
+        with path.open("rb") as f:
+            first = f.readline()
+    except OSError:
+        return False
+    if not first:
+        return True
+    if not first.endswith(b"\n"):
+        return False
+    try:
+        _entry(first)
+    except RecordError:
+        return False
+    return True
+
+
 def _entry(raw: bytes) -> tuple[str, Record]:
     """One line of the log: its game id and record; :class:`RecordError` says what is wrong."""
     try:
