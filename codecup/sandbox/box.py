@@ -136,6 +136,7 @@ class Box:
             *policy.hide,
             *SYSTEM_HIDDEN,
             *mounts.other_proc_mounts(table),
+            *mounts.other_sys_mounts(table),
             *mounts.hugetlbfs_mounts(table),
             *mounts.kernel_view_mounts(table),
             *(m.point for m in cgroup_mounts),

@@ -42,7 +42,7 @@ import resource
 import select
 import signal
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
@@ -97,43 +97,65 @@ ROOT_ONLY = (
 container's masks them, ``subset=pid`` leaves them out): see :func:`root_only_files`."""
 
 
-@functools.cache
-def root_only_files(proc: str = "/proc") -> tuple[str, ...]:
-    """The files of a bot's new ``/proc`` covered with ``/dev/null`` (:func:`cover`): those only
-    root may read that tell of the whole machine, or make it work, at its top (``kpageflags``,
-    ``kpagecount``, ``kpagecgroup``: the state, use count and memory cgroup of every physical
-    page; ``timer_list``: every process's timers; ``slabinfo``, ``vmallocinfo``: the kernel's
-    memory; a red team's bot read them all) and in ``sys`` but its ``net`` (per network
-    namespace: the bot's own): ``vm/stat_refresh``, each read of which runs kernel work on every
-    core, outside the bot's cgroup (a reviewer's bot took a third of each core with it). A bot
-    keeps uid 0, which owns them.
+SYS_SKIPPED = ("fs/cgroup", "kernel/slab", "kernel/mm/damon", "firmware", "kernel/debug", "kernel/tracing")
+"""Folders of ``/sys`` not walked for :func:`root_only_files`: hidden from a bot whole (see
+``codecup.sandbox.box.SYSTEM_HIDDEN`` and ``mounts.kernel_view_mounts``), or its own cgroups."""
 
-    Read once, by the referee, from its own ``proc`` (the same kernel's), with :data:`ROOT_ONLY`
-    always, and every entry there that is no plain file or folder: one the referee's ``proc``
-    covers (a container's mask, such as Docker's over ``timer_list``), which a bot's new ``proc``
-    would show uncovered (a reviewer's find)."""
+
+@functools.cache
+def root_only_files(proc: str = "/proc", sys: str = "/sys") -> tuple[str, ...]:
+    """The files of a bot's new ``/proc`` and of its ``/sys`` covered with ``/dev/null``
+    (:func:`cover`): those only root may read, which tell of the whole machine or make it work.
+    A bot keeps uid 0, which owns them. In ``proc``: at its top, ``kpageflags``, ``kpagecount``,
+    ``kpagecgroup`` (the state, use count and memory cgroup of every physical page),
+    ``timer_list`` (every process's timers), ``slabinfo``, ``vmallocinfo`` (the kernel's memory;
+    a red team's bot read them all); in ``sys`` but its ``net`` (per network namespace: the
+    bot's own), ``vm/stat_refresh``, each read of which runs kernel work on every core, outside
+    the bot's cgroup (a reviewer's bot took a third of each core with it). In ``sys``:
+    ``class/zram-control/hot_add``, each read of which makes a block device of the machine that
+    outlives the game, in kernel memory no limit counts (a reviewer's bot made 5,000), and
+    modules' parameters.
+
+    Read once, by the referee, from its own ``proc`` and ``sys`` (the same kernel's), with
+    :data:`ROOT_ONLY` always, and every entry of its ``proc`` that is no plain file or folder:
+    one the referee's ``proc`` covers (a container's mask, such as Docker's over ``timer_list``),
+    which a bot's new ``proc`` would show uncovered (a reviewer's find)."""
     found = {f"{proc}/{name}" for name in ROOT_ONLY}
     for folder, subfolders, files in os.walk(proc):
         if folder == proc:
             subfolders[:] = ["sys"]
         elif folder == f"{proc}/sys":
             subfolders[:] = [name for name in subfolders if name != "net"]
-        for name in files:
-            path = f"{folder}/{name}"
-            try:
-                mode = os.lstat(path).st_mode
-            except OSError:
-                continue
-            root_only = mode & stat.S_IRUSR and not mode & (stat.S_IRGRP | stat.S_IROTH)
-            if (stat.S_ISREG(mode) and root_only) or not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-                found.add(path)
+        found.update(path for path, mode in _files(folder, files) if _root_only(mode) or _masked(mode))
+    skipped = {f"{sys}/{name}" for name in SYS_SKIPPED}
+    for folder, subfolders, files in os.walk(sys):
+        subfolders[:] = [name for name in subfolders if f"{folder}/{name}" not in skipped]
+        found.update(path for path, mode in _files(folder, files) if _root_only(mode))
     return tuple(sorted(found))
 
 
+def _files(folder: str, names: Sequence[str]) -> Iterator[tuple[str, int]]:
+    """Each of ``names`` in ``folder`` with its mode (one that cannot be read is left out)."""
+    for name in names:
+        path = f"{folder}/{name}"
+        with contextlib.suppress(OSError):
+            yield path, os.lstat(path).st_mode
+
+
+def _root_only(mode: int) -> bool:
+    """Whether a file of ``mode`` is a plain file only its owner (root) may read."""
+    return stat.S_ISREG(mode) and bool(mode & stat.S_IRUSR) and not mode & (stat.S_IRGRP | stat.S_IROTH)
+
+
+def _masked(mode: int) -> bool:
+    """Whether an entry of ``mode`` in a proc file system is covered there: no plain file, no link."""
+    return not (stat.S_ISREG(mode) or stat.S_ISLNK(mode))
+
+
 def cover(paths: Sequence[str]) -> None:
-    """Cover each of ``paths`` (files of the bot's new ``/proc``) with ``/dev/null``, as Docker covers
-    some. One the bot's ``/proc`` lacks, or the machine will not let be covered, stays as it is:
-    a hardening of its own, never worth the namespaces."""
+    """Cover each of ``paths`` (files of the bot's new ``/proc`` and its ``/sys``) with ``/dev/null``,
+    as Docker covers some. One the bot's view lacks, or the machine will not let be covered, stays
+    as it is: a hardening of its own, never worth the namespaces."""
     for path in paths:
         with contextlib.suppress(OSError):
             linux.mount("/dev/null", path, None, linux.MS_BIND)

@@ -97,6 +97,13 @@ def other_proc_mounts(mounts_text: str) -> tuple[str, ...]:
     return _points_outside(mounts_text, "proc", "/proc")
 
 
+def other_sys_mounts(mounts_text: str) -> tuple[str, ...]:
+    """Where ``/proc/mounts`` shows a sysfs other than ``/sys`` (a chroot's): what a bot's ``/sys``
+    hides and covers (the kernel's memory, its firmware's tables, files whose read makes a device)
+    it shows whole (a reviewer's bot read them through a chroot's)."""
+    return _points_outside(mounts_text, "sysfs", "/sys")
+
+
 def hugetlbfs_mounts(mounts_text: str) -> tuple[str, ...]:
     """Where ``/proc/mounts`` shows a hugetlbfs file system, but under ``/dev`` (systemd's
     ``/dev/hugepages``), which a bot's own ``/dev`` covers anyway.

@@ -215,12 +215,15 @@ def test_a_bot_reads_no_file_of_proc_only_root_may_read(tiny_game, arena):
     """A bot keeps uid 0, and files of /proc only root may read tell of the whole machine
     (kpageflags: every physical page's state; timer_list: every process's timers; a red team's
     bot read them all), or make it work (each read of sys/vm/stat_refresh runs kernel work on
-    every core: a reviewer's bot took a third of each core). Each is covered with /dev/null; a
-    file any user may read stays."""
+    every core: a reviewer's bot took a third of each core; each read of /sys's
+    class/zram-control/hot_add made a block device of the machine: a reviewer's bot made 5,000).
+    Each is covered with /dev/null; a file any user may read stays."""
     from codecup.sandbox.launch import root_only_files
 
     names = [path.removeprefix("/proc/") for path in root_only_files()]
-    assert "slabinfo" in names and "sys/vm/stat_refresh" in names, names
+    assert {"slabinfo", "sys/vm/stat_refresh"} <= set(names), names
+    zram = "/sys/class/zram-control/hot_add"
+    assert zram in names or not os.path.exists(zram), names
     with open("/proc/slabinfo", "rb") as f:  # readable here, to root, outside the sandbox
         assert f.read(4096)
     record = play_attack(tiny_game, arena, "root_files", *names, "meminfo")

@@ -12,6 +12,7 @@ from codecup.sandbox.mounts import (
     hugetlbfs_mounts,
     kernel_view_mounts,
     other_proc_mounts,
+    other_sys_mounts,
     parse,
 )
 
@@ -73,6 +74,17 @@ def test_the_kernels_own_views_are_found_wherever_mounted():
         "/sys/kernel/debug",
         "/sys/kernel/tracing",
     ]
+
+
+def test_other_sysfs_mounts_are_found_but_the_machines_own():
+    """A chroot's sysfs shows whole what a bot's /sys hides and covers (a reviewer's bot read the
+    kernel's slab counts through one): each is hidden from the bots."""
+    table = (
+        "sysfs /sys sysfs rw,relatime 0 0\n"
+        "sysfs /srv/chroot/sys sysfs rw,relatime 0 0\n"
+        "none /sys/kernel/tracing tracefs rw 0 0\n"
+    )
+    assert other_sys_mounts(table) == ("/srv/chroot/sys",)
 
 
 def test_hugetlbfs_mounts_are_found_but_under_dev():
@@ -148,6 +160,15 @@ def test_the_files_covered_are_read_from_the_referees_proc_with_its_masks_and_th
         (proc / name).chmod(mode)
     os.mkfifo(proc / "masked")  # as a mask: no plain file
     (proc / "self").symlink_to("1")
-    found = root_only_files.__wrapped__(str(proc))
+    sys = tmp_path / "sys"
+    for name, mode in {
+        "class/zram-control/hot_add": 0o400,
+        "kernel/slab/x/objects": 0o400,
+        "devices/a": 0o444,
+    }.items():
+        (sys / name).parent.mkdir(parents=True, exist_ok=True)
+        (sys / name).write_text("x")
+        (sys / name).chmod(mode)
+    found = root_only_files.__wrapped__(str(proc), str(sys))
     expected = {f"{proc}/{name}" for name in (*ROOT_ONLY, "newinfo", "sys/vm/newstat", "masked")}
-    assert set(found) == expected, found
+    assert set(found) == expected | {f"{sys}/class/zram-control/hot_add"}, found  # slab: hidden whole

@@ -953,11 +953,12 @@ def root_files():
     """Read the files of its /proc only root may read, which tell of the whole machine (the flags,
     use counts and memory cgroups of its physical pages, every process's timers, the kernel's
     memory) or make it work (``sys/vm/stat_refresh``: each read runs work on every core): the
-    names in ``args``, as the machine has them. A file covered is a character device."""
+    names in ``args``, as the machine has them (in /proc, or a path). A file covered is a character
+    device."""
     import stat
 
     for name in args:
-        path = f"/proc/{name}"
+        path = name if name.startswith("/") else f"/proc/{name}"
         try:
             if stat.S_ISCHR(os.stat(path).st_mode):
                 say(f"{name}: covered")
