@@ -21,6 +21,7 @@ import json
 import random
 import re
 import types
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -73,6 +74,12 @@ _BOT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 _BOT_WORDS = "names of a letter or digit, then letters, digits and '_.+-'"
 
 
+def _has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character or a line or paragraph separator (a no-break space,
+    a soft hyphen or an emoji's joiner it may hold: they move no terminal's cursor)."""
+    return any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text)
+
+
 def _variant_problems(variants: Sequence[Variant]) -> list[str]:
     found = []
     names = [v.name for v in variants]
@@ -81,7 +88,7 @@ def _variant_problems(variants: Sequence[Variant]) -> list[str]:
     elif len(set(names)) != len(names):
         found.append(f"two of its variants are called the same ({', '.join(names)})")
     for v in variants:
-        if not isinstance(v.description, str) or not v.description.isprintable():
+        if not isinstance(v.description, str) or _has_control(v.description):
             found.append(f"variant {v.name!r}: its description {v.description!r:.60} is not one line of text")
         # At most a day, as the organiser's --clock: a bot that hangs is waited on as long as that.
         if not is_number(v.clock) or v.clock <= 0 or v.clock > MAX_CLOCK:
@@ -130,12 +137,12 @@ class GameInfo:
             found.append(f"its name {self.name!r} is not a-z, then a-z, 0-9, '_' and '-'")
         if not isinstance(self.title, str) or not self.title.strip():
             found.append("it has no title")
-        elif not self.title.isprintable():
+        elif _has_control(self.title):
             found.append(f"its title {self.title!r} holds a control character (it is printed as it is)")
         seats = tuple(self.seats) if isinstance(self.seats, (tuple, list)) else ()
         if len(seats) != 2 or len(set(seats)) != 2 or not all(isinstance(x, str) and x for x in seats):
             found.append(f"its seats {self.seats!r} are not two different names")
-        elif not all(seat.isprintable() for seat in seats):
+        elif any(_has_control(seat) for seat in seats):
             found.append(f"its seats {self.seats!r} hold a control character (they are printed as they are)")
         variants = tuple(self.variants) if isinstance(self.variants, (tuple, list)) else ()
         if not variants or not all(isinstance(v, Variant) for v in variants):
@@ -579,7 +586,10 @@ def _computed_info(game: Game, info: GameInfo) -> str:
     own_lookup = type(game).__getattribute__ is not object.__getattribute__
     static = inspect.getattr_static(game, "info", None)
     if isinstance(static, types.MemberDescriptorType):  # a slot (attrs, slotted dataclasses): storage
-        static = static.__get__(game, type(game))
+        try:
+            static = static.__get__(game, type(game))
+        except AttributeError:  # an empty slot, its info given by __getattr__: computed
+            static = None
     if not own_lookup and static is info:
         return ""
     return "its info is computed on each read (a property?): give a GameInfo as a class attribute"

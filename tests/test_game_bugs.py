@@ -824,3 +824,5 @@ def test_what_a_game_prints_of_itself_holds_no_control_character(twentyone):
         assert isinstance(bad, GameInfo)
         assert any(said in problem for problem in bad.problems()), bad.problems()
     assert info.problems() == []
+    # what moves no cursor is taken: a no-break space, a soft hyphen, an emoji's joiner
+    assert attrs.evolve(info, title="Échecs\u00a0: le jeu\u00ad \U0001f468\u200d\U0001f469").problems() == []

@@ -124,3 +124,21 @@ def test_an_info_kept_in_a_slot_is_taken(monkeypatch, tiny_game):
     registry, said = _registry(monkeypatch, Slotted(), tiny_game)
     assert said == []
     assert registry.names() == ["slotted", "twentyone"]
+
+
+def test_an_empty_slot_whose_info_comes_from_getattr_is_a_computed_one(monkeypatch, tiny_game):
+    """A slot left empty, info given by __getattr__: reading the slot raised, and every command
+    ended in a traceback (a reviewer's); it is an info computed on each read."""
+    base = type(tiny_game)
+
+    class EmptySlot(base):  # type: ignore[misc, valid-type]
+        __slots__ = ("info",)
+
+        def __getattr__(self, name):
+            if name == "info":
+                return attrs.evolve(base.info, name="empty")
+            raise AttributeError(name)
+
+    registry, said = _registry(monkeypatch, EmptySlot(), tiny_game)
+    assert registry.names() == ["twentyone"]
+    assert len(said) == 1 and "its info is computed on each read" in said[0].reason
