@@ -153,7 +153,10 @@ def _own(filename: str) -> str | None:
 
 
 def _in_stdlib(filename: str) -> bool:
-    """Whether ``filename`` is in Python's own library (not in its site-packages)."""
+    """Whether ``filename`` is in Python's own library (not in its site-packages), also one of its
+    modules frozen into the interpreter (``<frozen os>``)."""
+    if filename.startswith("<frozen "):
+        return True
     try:
         path = Path(filename).resolve()
     except OSError:

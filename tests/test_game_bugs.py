@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 
 import attrs
@@ -789,6 +790,13 @@ def test_where_names_the_plugins_frame_and_codecups_own_as_such():
     with pytest.raises(ValueError) as caught:
         plugins_json()
     assert " (at test_game_bugs.py:" in where(caught.value)  # it was "(at decoder.py:353)"
+
+    def plugins_environ():
+        os.environ["CODECUP_NO_SUCH_VARIABLE_HERE"]  # a module frozen into Python raises
+
+    with pytest.raises(KeyError) as caught:
+        plugins_environ()
+    assert " (at test_game_bugs.py:" in where(caught.value)  # it was "(at <frozen os>:679)"
 
 
 def test_run_notes_of_more_than_one_line_are_the_plugins_failure(twentyone):
