@@ -26,6 +26,7 @@ from codecup.checked import short
 from codecup.errors import PASS_THROUGH, NeverEndsError, PluginError, UnknownGameError, hook_failure
 from codecup.game import Game, game_problems
 from codecup.overrun import bounded
+from codecup.terminal import printable
 
 GROUP = "codecup"
 
@@ -41,7 +42,7 @@ class BrokenPlugin:
 
     def line(self) -> str:
         """The warning printed on stderr."""
-        return f"codecup: plugin {self.name!r} is broken and was skipped: {self.reason}"
+        return f"codecup: plugin {self.name!r} is broken and was skipped: {printable(self.reason)}"
 
 
 Report = Callable[[BrokenPlugin], None]

@@ -381,3 +381,18 @@ def test_every_broken_plugin_named_like_the_game_is_named_in_its_error():
     said = str(raised.value)
     assert said.startswith("game 'tictac' is not available: its plugins are broken: 'tictac': "), said
     assert "'tictac (codecup-tictac)': its entry point is named 'tictac'" in said and "other" not in said
+
+
+def test_a_broken_plugins_reason_reaches_the_terminal_escaped(capsys, monkeypatch):
+    """A plugin's import error may quote anything: an escape sequence in it reached the terminal in
+    the warning line and in `codecup games` (a reviewer's)."""
+    from codecup.cli import games
+    from codecup.plugins import BrokenPlugin, GameRegistry
+
+    broken = BrokenPlugin("evil", "ImportError: \x1b]0;PWNED\x07 no module")
+    assert "\x1b" not in broken.line() and "\\x1b]0;PWNED\\x07" in broken.line()
+    monkeypatch.setattr(games, "load_games", lambda: GameRegistry(broken=[broken]))
+    monkeypatch.setattr(games, "skipped_parts", lambda: [("evil\x1b[2J", "its options")])
+    games.run(None)
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "evil  BROKEN (skipped): ImportError: \\x1b]0;PWNED\\x07" in out, out

@@ -8,6 +8,7 @@ import argparse
 from codecup.cli.common import Subparsers
 from codecup.extensions import skipped_parts
 from codecup.plugins import load_games
+from codecup.terminal import printable
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -29,10 +30,10 @@ def run(args: argparse.Namespace) -> int:
     if not registry.names():
         print("no games installed")
     for broken in registry.broken:
-        print(f"{broken.name}  BROKEN (skipped): {broken.reason}")
+        print(f"{printable(broken.name)}  BROKEN (skipped): {printable(broken.reason)}")
     from codecup.cli import build_parser  # every command's parser: the plugins' options and commands
 
     build_parser()
     for plugin, what in skipped_parts():
-        print(f"{plugin}  {what} (skipped)")
+        print(f"{printable(plugin)}  {what} (skipped)")
     return 0
