@@ -114,7 +114,8 @@ def _not_negative(value: float, path: str) -> float:
 
 
 def _moment(text: str) -> str:
-    """``text``, when a game started: an ISO 8601 date and time, or empty (an older record)."""
+    """``text``, when a game started: ISO 8601 (as ``datetime.fromisoformat`` reads it), or empty
+    (an older record)."""
     if text:
         try:
             datetime.datetime.fromisoformat(text)
@@ -293,9 +294,15 @@ def _player_from(doc: Mapping[str, Any], path: str) -> PlayerInfo:
 
 
 def _move_from(doc: Mapping[str, Any], path: str) -> MoveEntry:
-    return MoveEntry(
-        jf.integer(doc, "seat", path), jf.string(doc, "move", path), jf.integer(doc, "t_us", path)
-    )
+    return MoveEntry(jf.integer(doc, "seat", path), jf.string(doc, "move", path), _moment_us(doc, path))
+
+
+def _moment_us(doc: Mapping[str, Any], path: str) -> int:
+    """A line's or move's ``t_us``: microseconds since the game started, never negative."""
+    t_us = jf.integer(doc, "t_us", path)
+    if t_us < 0:
+        raise RecordError(f"malformed record: {path}.t_us {t_us} is negative (microseconds into the game)")
+    return t_us
 
 
 def _clock_mode(mode: str) -> str:
@@ -320,7 +327,7 @@ def _line_from(doc: Mapping[str, Any], path: str) -> TranscriptLine:
     if direction == TO and doc.get("used") is not None:
         raise RecordError(f"malformed record: {path}.used is an answer's charge, not a line to the seat")
     return TranscriptLine(
-        jf.integer(doc, "t_us", path),
+        _moment_us(doc, path),
         jf.integer(doc, "seat", path),
         direction,
         jf.string(doc, "text", path),

@@ -197,6 +197,14 @@ def test_verify_of_a_record_with_nonsense_inside_does_not_verify(tmp_path, capsy
         ({**doc, "duration": -1.5}, "duration -1.5 is negative (a time in seconds)"),
         ({**doc, "clock": [0.1, -0.2]}, "clock -0.2 is negative (a time in seconds)"),
         ({**doc, "started": "yesterday"}, "started 'yesterday' is not an ISO 8601 date and time"),
+        (
+            {**doc, "moves": [{**doc["moves"][0], "t_us": -5}, *doc["moves"][1:]]},
+            "moves[0].t_us -5 is negative (microseconds into the game)",
+        ),
+        (
+            {**doc, "transcript": [{**doc["transcript"][0], "t_us": -1}, *doc["transcript"][1:]]},
+            "transcript[0].t_us -1 is negative (microseconds into the game)",
+        ),
     ]:
         path.write_text(json.dumps(bad))
         capsys.readouterr()
