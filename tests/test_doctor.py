@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from codecup.cli.doctor import overcommit_line, quota_lines
+from codecup.cli.doctor import irq_time_line, overcommit_line, quota_lines
 from codecup.sandbox import quotas
 
 
@@ -60,3 +60,16 @@ def test_strict_overcommit_is_warned_of(tmp_path):
         assert (line is not None) == warned, mode
     assert "vm.overcommit_memory = 2" in (line or "")
     assert overcommit_line(tmp_path / "missing") is None
+
+
+def test_doctor_says_whether_the_kernel_keeps_interrupt_time_apart(tmp_path):
+    """Without it, an interrupt's work is charged to the bot it interrupts: a red team's bot had
+    its opponent charged half again its work, with timers firing in the opponent's turn."""
+    import gzip
+
+    with gzip.open(tmp_path / "on.gz", "wt") as f:
+        f.write("CONFIG_A=y\nCONFIG_IRQ_TIME_ACCOUNTING=y\n")
+    (tmp_path / "off").write_text("CONFIG_A=y\n# CONFIG_IRQ_TIME_ACCOUNTING is not set\n")
+    assert "kept apart" in irq_time_line((tmp_path / "on.gz",))
+    assert "charged to the task it interrupts" in irq_time_line((tmp_path / "off",))
+    assert "charged to the task it interrupts" in irq_time_line((tmp_path / "missing", tmp_path / "off"))

@@ -59,6 +59,31 @@ def overcommit_line(root: Path = quotas.SYSCTL) -> str | None:
     )
 
 
+IRQ_TIME = "CONFIG_IRQ_TIME_ACCOUNTING"
+
+
+def irq_time_line(configs: tuple[Path, ...] = (Path("/proc/config.gz"),)) -> str:
+    """Whether the kernel keeps interrupt time apart, so that the cpu clock charges no bot an
+    interrupt's work (docs/security.md, "Interrupt time"), as its configuration says (the first of
+    ``configs`` that can be read: ``/proc/config.gz``, else ``/boot/config-RELEASE``)."""
+    import gzip
+
+    for path in (*configs, Path(f"/boot/config-{os.uname().release}")):
+        try:
+            opener = gzip.open if path.suffix == ".gz" else open
+            with opener(path, "rt", errors="replace") as config:
+                text = config.read()
+        except OSError:
+            continue
+        if f"{IRQ_TIME}=y" in text.splitlines():
+            return f"interrupt time: kept apart ({IRQ_TIME}=y): the cpu clock charges it to no bot"
+        return (
+            f"interrupt time: charged to the task it interrupts ({IRQ_TIME} not set): "
+            "a bot's timers firing in its opponent's turn are charged to the opponent (docs/security.md)"
+        )
+    return "interrupt time: unknown (no kernel configuration to read)"
+
+
 def dynmods_line(found: dynmods.Dynmods, root_user: bool = True) -> str:
     """Whether a bot's start waits for the kernel's cgroup lock, and whether the referee changes that."""
     line = found.describe()
@@ -110,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"clock mode: default {DEFAULT_CLOCK_MODE}; on this machine a cpu clock runs as {cpu}")
     if support.cgroup:
         print(f"bot start: {dynmods_line(dynmods.current(), root_user=os.geteuid() == 0)}")
+        print(irq_time_line())
     counts = quota_lines(root_user=os.geteuid() == 0)
     if counts:
         print("the machine's counts a bot could take from its other processes (docs/security.md):")
