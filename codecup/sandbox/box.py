@@ -132,16 +132,18 @@ class Box:
         procs_files = cgroup.procs_files if cgroup else ()
         views = tuple(m for m in cgroup_mounts if any(inside(f, m.point) for f in procs_files))
         # Its own folder is never hidden from it; a hidden folder holding it is, but for it.
-        folders = (
-            *policy.hide,
-            *SYSTEM_HIDDEN,
+        machines = (
             *mounts.other_proc_mounts(table),
             *mounts.other_sys_mounts(table),
             *mounts.hugetlbfs_mounts(table),
             *mounts.kernel_view_mounts(table),
             *(m.point for m in cgroup_mounts),
         )
+        folders = (*policy.hide, *SYSTEM_HIDDEN, *machines)
         hide = tuple(sorted({str(Path(p).resolve()) for p in folders if Path(p).is_dir()} - {own}))
+        # Its own folder (or one holding it) is never taken out of its view.
+        machine_points = {str(Path(p).resolve()) for p in machines}
+        detached = tuple(p for p in hide if p in machine_points and not inside(own, p))
         provided = tuple((n, s) for n, s in policy.provided if not own_entry(own, n, hide))
         launch = Launch(
             procs_files=procs_files,
@@ -153,6 +155,7 @@ class Box:
             scratch_size=policy.scratch_size,
             provided=provided if namespaces else (),
             hide=hide,
+            detached=detached,
             cgroup_views=views,
             syscall_filter=support.syscall_filter,
         )

@@ -227,6 +227,9 @@ class Launch:
     scratch_size: int = 64 << 20
     provided: tuple[tuple[str, str], ...] = ()  # (name, source) put into the working folder if missing
     hide: tuple[str, ...] = ()  # folders covered by an empty tmpfs
+    # Of those, the machine's own mounts (its cgroup hierarchies, a chroot's proc, ...): taken out
+    # of the view before they are covered, so that its mount table does not list them either.
+    detached: tuple[str, ...] = ()
     # The hierarchies the bot has cgroups in, mounted again (over their hiding tmpfs, read-only)
     # once it is in its cgroup namespace: it sees its own cgroups only, each as the root.
     cgroup_views: tuple[CgroupMount, ...] = ()
@@ -310,6 +313,13 @@ class Launch:
         # or beside it in a hidden folder) is covered where it lies, before the outer one covers its
         # path; those inside its working folder come along (a recursive bind) where the overlay is
         # bound back on top of a hidden folder that holds it.
+        # The machine's mounts to hide are taken out of the view first: its mount table listed
+        # them under their covers, and a JVM took the machine's v1 memory hierarchy there for its
+        # own and sized its heap by the machine's memory (6 GiB under a 256 MiB limit). What lay
+        # under one is the machine's folder, covered as any hidden one.
+        for path in sorted(self.detached, key=lambda p: -p.rstrip("/").count("/")):
+            with contextlib.suppress(OSError):
+                linux.umount(path, linux.MNT_DETACH)
         for path in sorted(self.hide, key=lambda p: -p.rstrip("/").count("/")):
             # Read-only at once, unless a mount point is to be made in it (the scratch folder's or
             # the working folder's; all of / is made read-only below anyway).

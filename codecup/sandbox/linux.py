@@ -117,6 +117,15 @@ def enter_user_namespace() -> None:
             os.close(fd)
 
 
+MNT_DETACH = 2
+
+
+def umount(target: str, flags: int = 0) -> None:
+    """``umount2(2)``."""
+    assert _libc is not None
+    check(_libc.umount2(os.fsencode(target), ctypes.c_int(flags)), f"umount {target}")
+
+
 def mount(source: str, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
     """``mount(2)``."""
     assert _libc is not None

@@ -246,6 +246,17 @@ def test_a_bot_sees_nothing_of_the_kernels_memory_or_firmware_in_sys(tiny_game, 
         assert f"ATTACK: listing {folder}: []" in lines, lines
 
 
+def test_a_bots_mount_table_lists_its_own_cgroups_only(tiny_game, arena):
+    """The machine's cgroup hierarchies were hidden under covers but still listed in the bot's
+    mount table, and a JVM took the machine's v1 memory hierarchy there for its own: they are
+    taken out of its view, and each cgroup mount it lists is a view of its own (its root "/")."""
+    record = play_attack(tiny_game, arena, "cgroup_mounts")
+    assert_normal_game(record)
+    lines = attack_lines(record, 0)
+    assert lines, "no cgroup view at all"
+    assert all(line.split()[2] == "/" for line in lines), lines
+
+
 def test_a_bots_processes_get_one_processor_at_most(tiny_game, arena):
     """Its clock charges every process of a bot, but a bot that has run out of care could still
     take every core from the bots of a tournament's other games while it loses on time."""

@@ -969,6 +969,17 @@ def root_files():
             say(f"{name}: {exc.strerror}")
 
 
+def cgroup_mounts():
+    """List the cgroup file systems its mount table shows: each root (as its cgroup namespace sees
+    it) and mount point. The machine's, under the covers, made a JVM size its heap by them."""
+    with open("/proc/self/mountinfo") as table:
+        for line in table:
+            fields = line.split()
+            kind = fields[fields.index("-") + 1]
+            if kind in ("cgroup", "cgroup2"):
+                say(f"{kind} {fields[3]} at {fields[4]}")
+
+
 ATTACKS = {
     "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
@@ -1012,6 +1023,7 @@ ATTACKS = {
     "hugetlbfs_file": hugetlbfs_file,
     "cache_probe": cache_probe,
     "root_files": root_files,
+    "cgroup_mounts": cgroup_mounts,
 }
 
 sys.stdin.readline()  # the start number
