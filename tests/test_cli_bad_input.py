@@ -571,6 +571,22 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(argv, players, tmp
     assert run.returncode == SIGPIPE_STATUS
 
 
+def test_a_reader_that_stops_reading_loses_no_record(tmp_path):
+    """``codecup play ... --record r.json | head -3``: the result's print ended the command, before
+    the record was written (a newcomer's). The files are written first."""
+    record, svg = tmp_path / "r.json", tmp_path / "r.svg"
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        argv = ["play", "twentyone", "bot:random", "bot:perfect", "--record", record, "--svg", svg]
+        run = codecup(*argv, stdout=write_end, stderr=subprocess.PIPE)
+    finally:
+        os.close(write_end)
+    assert run.returncode == SIGPIPE_STATUS, run.stderr
+    assert json.loads(record.read_text())["game"] == "twentyone"
+    assert svg.read_text().startswith("<")
+
+
 @pytest.mark.parametrize(
     "argv",
     [

@@ -9,6 +9,7 @@ result (all of every bot's stderr with ``--stderr``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -72,6 +73,17 @@ class LiveView:
         self.quiet = quiet
         self.moves: list[str] = []
         self.drawn = True  # False once the plugin's render_text failed: the moves go on, undrawn
+        self.gone = False  # True once its reader has closed standard output: the game goes on
+
+    def say(self, text: str) -> None:
+        """Print ``text``; a reader that has gone (``| head``) ends the showing, not the game: its
+        record is still written (the command ends on the result's print, after it)."""
+        if self.gone:
+            return
+        try:
+            print(text, flush=True)
+        except BrokenPipeError:
+            self.gone = True
 
     def draw(self, match: MatchInfo) -> None:
         """The position after the moves so far; a render_text that fails (raises, or gives no
@@ -94,7 +106,7 @@ class LiveView:
                 why = f"the {name} plugin's {hook} {how_failed(exc)}"
         else:
             if isinstance(text, str):
-                print(text)
+                self.say(text)
                 return
             why = f"the {name} plugin's {hook} gave {short(text)}, not text (a str)"
         self.drawn = False
@@ -107,7 +119,7 @@ class LiveView:
         names = " vs ".join(
             f"{p.name} ({seat})" for p, seat in zip(match.players, self.game.info.seats, strict=False)
         )
-        print(f"{self.game.info.title}, variant {match.variant}, seed {match.seed}: {names}")
+        self.say(f"{self.game.info.title}, variant {match.variant}, seed {match.seed}: {names}")
         self.draw(match)
 
     @hookimpl
@@ -119,9 +131,8 @@ class LiveView:
         who = f"{seat_name} {match.players[seat].name}"
         if stand_in:  # its program faulted: the game's stand-in moves for it
             who += " (stand-in after its fault)"
-        print(f"\n{len(self.moves)}. {who}: {move}   [{elapsed:.3f}s into the game]")
+        self.say(f"\n{len(self.moves)}. {who}: {move}   [{elapsed:.3f}s into the game]")
         self.draw(match)
-        sys.stdout.flush()
 
 
 def describe_result(game: Game, record: Record) -> str:
@@ -234,7 +245,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:  # programs run in this folder: what it lacks of the game's files is provided
         here = [attrs.evolve(p, directory=str(Path.cwd())) if p.bot is None else p for p in players]
         for line in provided_notes(game, match.variant, here):
-            print(line, flush=True)
+            with contextlib.suppress(BrokenPipeError):  # its reader gone: the game and its record go on
+                print(line, flush=True)
     view = LiveView(game, args.quiet)
     pm = make_plugin_manager(plugins=(view,))
     try:
@@ -243,26 +255,38 @@ def run(args: argparse.Namespace) -> int:
             record = loop.run(play_match(game, match, pm=pm, policy=policy))
     except KeyboardInterrupt as exc:
         return report(exc, "the game was not finished")
+    # The files first: a reader of the output that stops early (`| head`) closes it, and the next
+    # print ends the command (a newcomer's record was lost so).
+    if args.record:
+        record.write(args.record)
+    svg_failure = _write_svg(game, match, record, args.svg) if args.svg else None
     print(describe_result(game, record))
     stderr = describe_stderr(game, record, everything=args.stderr)
     if stderr:
         print(stderr)
     if args.record:
-        record.write(args.record)
         print(f"record written to {args.record}")
+    if svg_failure is not None:
+        raise svg_failure
     if args.svg:
-        try:
-            drawn = bounded(
-                "its render_svg", lambda: game.render_svg(match.setup, match.variant, record.move_texts)
-            )
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # the plugin's drawing (sys.exit() too): the game and its record stand
-            why = f"the {game.info.name} plugin's render_svg {how_failed(exc)}"
-            raise CodecupError(f"--svg: {why}") from exc
-        if not isinstance(drawn, str):
-            why = f"the {game.info.name} plugin's render_svg gave {short(drawn)}, not text (a str)"
-            raise CodecupError(f"--svg: {why}")
-        args.svg.write_text(drawn, "utf-8", errors="backslashreplace")
         print(f"final position drawn in {args.svg}")
     return 0
+
+
+def _write_svg(game: Game, match: MatchInfo, record: Record, path: Path) -> CodecupError | None:
+    """Draw the final position into ``path``; the plugin's failure at it, as the error to raise once
+    the result is out (the game and its record stand)."""
+    try:
+        drawn = bounded(
+            "its render_svg", lambda: game.render_svg(match.setup, match.variant, record.move_texts)
+        )
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # the plugin's drawing (sys.exit() too)
+        return CodecupError(f"--svg: the {game.info.name} plugin's render_svg {how_failed(exc)}")
+    if not isinstance(drawn, str):
+        return CodecupError(
+            f"--svg: the {game.info.name} plugin's render_svg gave {short(drawn)}, not text (a str)"
+        )
+    path.write_text(drawn, "utf-8", errors="backslashreplace")
+    return None
