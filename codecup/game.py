@@ -75,9 +75,19 @@ _BOT_WORDS = "names of a letter or digit, then letters, digits and '_.+-'"
 
 
 def _has_control(text: str) -> bool:
-    """Whether ``text`` holds a control character or a line or paragraph separator (a no-break space,
-    a soft hyphen or an emoji's joiner it may hold: they move no terminal's cursor)."""
-    return any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text)
+    """Whether ``text`` holds what a terminal must not be given: a control character, a line or
+    paragraph separator, a format character (a bidi override turns the line around) but the soft
+    hyphen and the zero-width joiners of emoji and scripts, a lone surrogate (no terminal's
+    encoding takes it: `codecup games` ended in a traceback), or a code point with no character.
+    A no-break space it may hold."""
+    return any(
+        (category := unicodedata.category(c)) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp")
+        or (category == "Cf" and c not in _JOINERS)
+        for c in text
+    )
+
+
+_JOINERS = "\u00ad\u200c\u200d"  # soft hyphen, zero-width non-joiner and joiner: format, but harmless
 
 
 def _variant_problems(variants: Sequence[Variant]) -> list[str]:

@@ -823,6 +823,8 @@ def test_what_a_game_prints_of_itself_holds_no_control_character(twentyone):
     info = twentyone.info
     for bad, said in [
         (attrs.evolve(info, title="Twenty\x1b]0;PWNED\x07"), "its title"),
+        (attrs.evolve(info, title="Lone \ud800 surrogate"), "its title"),  # `games` ended in a traceback
+        (attrs.evolve(info, title="\u202eeno-ytnewt"), "its title"),  # a bidi override turns the line
         (attrs.evolve(info, seats=("first", "sec\x1b[2Aond")), "its seats"),
         (
             attrs.evolve(info, variants=(Variant("classic", "one\nFAKE LINE", clock=2.0),)),
