@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -247,11 +248,24 @@ def _marked(path: Path) -> RunKind | None:
 
 
 def _unmarked_owners(path: Path) -> tuple[RunKind, ...]:
-    """The kinds of run an unmarked folder (written before markers) may belong to, by its files."""
-    if is_results_log(path / LOG_NAME):
+    """The kinds of run an unmarked folder (written before markers) may belong to, by its files: a
+    results log of games (an empty one, or any file of that name, said nothing: a user's own
+    pages beside it were written over, a reviewer's), or, for a demo, its page and a folder named
+    as a game holding such a log (any folder holding a file of that name was taken for one)."""
+    if _logs_games(path):
         return (RunKind.TOURNAMENT, RunKind.SPRT)  # the log's own check tells the runs apart
     if (path / "index.html").is_file() and any(
-        (sub / LOG_NAME).is_file() for sub in path.iterdir() if sub.is_dir()
+        _GAME_NAME.fullmatch(sub.name) and _marked(sub) in (None, RunKind.TOURNAMENT) and _logs_games(sub)
+        for sub in path.iterdir()
+        if sub.is_dir() and not sub.is_symlink()
     ):
         return (RunKind.DEMO,)
     return ()
+
+
+_GAME_NAME = re.compile(r"[a-z][a-z0-9_-]*")  # as a game's name (codecup.game.GameInfo)
+
+
+def _logs_games(path: Path) -> bool:
+    """Whether the folder holds a codecup results log with a game in it (its first line one)."""
+    return _holds_games(path) and is_results_log(path / LOG_NAME)

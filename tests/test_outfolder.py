@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import re
 import shutil
 from pathlib import Path
@@ -96,10 +97,22 @@ def test_a_file_the_run_writes_below_the_top_made_a_folder_is_refused(tmp_path, 
     claim_folder(tmp_path, RunKind.TOURNAMENT)
 
 
-def test_folders_from_before_the_marker_are_recognised(tmp_path):
+def _logged_game(game) -> str:
+    """A results log's line: one game of ``game``."""
+    import asyncio
+
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match, play_match
+
+    match = new_match(game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="random")], seed=3)
+    record = asyncio.run(play_match(game, match))
+    return json.dumps({"id": "rr1~a~b", "record": record.to_json()}) + "\n"
+
+
+def test_folders_from_before_the_marker_are_recognised(tmp_path, tiny_game):
     old_tournament = tmp_path / "t"
     old_tournament.mkdir()
-    (old_tournament / "results.jsonl").write_text("")
+    (old_tournament / "results.jsonl").write_text(_logged_game(tiny_game))
     (old_tournament / "index.html").write_text("")
     with pytest.raises(ConfigError, match="holds a codecup tournament or sprt's results"):
         claim_folder(old_tournament, RunKind.DEMO)
@@ -107,12 +120,31 @@ def test_folders_from_before_the_marker_are_recognised(tmp_path):
 
     old_demo = tmp_path / "d"
     (old_demo / "pillars").mkdir(parents=True)
-    (old_demo / "pillars" / "results.jsonl").write_text("")
+    (old_demo / "pillars" / "results.jsonl").write_text(_logged_game(tiny_game))
     (old_demo / "index.html").write_text("")
     with pytest.raises(ConfigError, match="holds a codecup demo's results"):
         claim_folder(old_demo, RunKind.TOURNAMENT)
     claim_folder(old_demo, RunKind.DEMO)
     assert (old_demo / MARKER).read_text() == "demo\n"
+
+
+@pytest.mark.parametrize("log", ["", '{"any": "jsonl"}\n'], ids=["empty", "not-codecups"])
+def test_a_users_pages_beside_a_file_named_as_a_log_are_not_taken_for_a_run(tmp_path, log):
+    """A user's index.html and style.css, with a data/results.jsonl of their own (or an empty
+    results.jsonl beside their standings.txt), were taken for an older demo's (a tournament's)
+    folder and written over (a reviewer's): only a log of games says so."""
+    project = tmp_path / "project"
+    (project / "data").mkdir(parents=True)
+    (project / "index.html").write_text("<h1>mine</h1>")
+    (project / "style.css").write_text("body{}")
+    (project / "data" / "results.jsonl").write_text(log)
+    with pytest.raises(ConfigError, match=r"holds index\.html, style\.css but is not a codecup demo's"):
+        claim_folder(project, RunKind.DEMO, writes=frozenset({"pillars"}))
+    (project / "standings.txt").write_text("mine")
+    (project / "results.jsonl").write_text(log)
+    with pytest.raises(ConfigError, match="is not a codecup tournament's folder"):
+        claim_folder(project, RunKind.TOURNAMENT)
+    assert (project / "index.html").read_text() == "<h1>mine</h1>" and not (project / MARKER).exists()
 
 
 def test_a_marker_naming_nothing_is_a_clear_error(tmp_path):
