@@ -423,3 +423,21 @@ def test_a_run_refused_by_a_users_folder_leaves_no_lock_file_there(tmp_path, cap
     (tmp_path / "players.yml").write_text(PLAYERS)
     assert main([*argv, "--out", str(mine)]) == 2
     assert sorted(p.name for p in mine.iterdir()) == ["index.html", "results.jsonl"]
+
+
+def test_a_demo_takes_each_games_folders_lock_before_it_looks_there(tmp_path, tiny_game, capsys):
+    """A demo claimed a game's folder before it held that folder's lock: an sprt running into it
+    had its marker rewritten to a tournament's, and could not resume (a reviewer's)."""
+    from codecup.cli import main
+    from codecup.tournament.lock import FolderLock
+
+    out = tmp_path / "dm"
+    sub = out / "twentyone"
+    out.mkdir()
+    claim_folder(out, RunKind.DEMO, writes=frozenset({"twentyone"}))  # an earlier demo's folder
+    with FolderLock.take(sub, sub / "results.jsonl"):
+        claim_folder(sub, RunKind.SPRT)  # the sprt, running
+        status = main(["demo", "--game", "twentyone", "--out", str(out), "--jobs", "1", "--quiet"])
+        assert (sub / MARKER).read_text() == "sprt\n"
+    assert status != 0
+    assert "another run is writing" in capsys.readouterr().err

@@ -31,6 +31,7 @@ from codecup.site import DemoEntry, build_site, write_demo_index
 from codecup.terminal import printable
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.lock import FolderLock
+from codecup.tournament.log import LOG_NAME
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, check_game_count
 
 DEFAULT_OUT = "demo-results"
@@ -145,16 +146,18 @@ def _demo(
 def _play(args: argparse.Namespace, game: Game, spec: TournamentSpec) -> tuple[TournamentResult, float]:
     """One game's tournament and its site under ``--out``; its result and how long it took."""
     out = args.out / game.info.name
-    out.mkdir(exist_ok=True)
-    claim_folder(out, RunKind.TOURNAMENT)
-    if not args.quiet:
-        print(f"\n== {game.info.title}: {len(spec.players)} bots, {spec.estimated_games()} games ==")
-        for line in spec.notes:
-            print(printable(line))
-    start = time.perf_counter()
-    result = play_spec(spec, game, out, jobs=args.jobs, executor=None, quiet=args.quiet)
-    mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
-    build_site(out, game, result)
+    # Its own lock, held from before it looks at the folder, as the demo's is: another run there
+    # (an sprt into a game's folder) had its marker rewritten before the demo was refused.
+    with FolderLock.take(out, out / LOG_NAME, option="--out") as lock:
+        claim_folder(out, RunKind.TOURNAMENT)
+        if not args.quiet:
+            print(f"\n== {game.info.title}: {len(spec.players)} bots, {spec.estimated_games()} games ==")
+            for line in spec.notes:
+                print(printable(line))
+        start = time.perf_counter()
+        result = play_spec(spec, game, out, jobs=args.jobs, executor=None, quiet=args.quiet, lock=lock)
+        mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
+        build_site(out, game, result)
     elapsed = time.perf_counter() - start
     print(result.summary())
     return result, elapsed
