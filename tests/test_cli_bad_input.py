@@ -93,6 +93,16 @@ def test_out_naming_an_existing_file(command, players, a_file, capsys):
     one_line_error(capsys, [*argv, "--out", a_file], "exists and is not a folder")
 
 
+def test_a_bad_executor_leaves_a_users_folder_unmarked(players, tmp_path, capsys):
+    """``--executor bogus`` was read after the folder was claimed: one line, but the user's folder
+    kept the run's marker (a reviewer's)."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    one_line_error(capsys, ["tournament", players, "--out", mine, "--executor", "bogus"], "unknown executor")
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
+
+
 def test_out_under_a_file(players, a_file, capsys):
     one_line_error(capsys, ["tournament", players, "--out", a_file / "sub"], "cannot create the folder")
 
