@@ -123,6 +123,15 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         if path is None:
             self._refuse(HTTPStatus.NOT_FOUND)
             return
+        target = urllib.parse.urlsplit(self.path)
+        if path.name == "index.html" and not target.path.endswith(("/", "/index.html")):
+            # A folder named without its slash: its page's links would resolve from its parent
+            # (a newcomer's /pillars: every game's link was a 404). Sent to the folder, as servers do.
+            self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+            self.send_header("Location", target.path + "/" + (f"?{target.query}" if target.query else ""))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         try:
             data = path.read_bytes()
         except OSError:

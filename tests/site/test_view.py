@@ -156,3 +156,20 @@ def test_view_binds_loopback_and_needs_a_site(tmp_path):
         assert server.server_address[0] == "127.0.0.1"
     finally:
         server.server_close()
+
+
+def test_a_folder_named_without_its_slash_is_sent_to_the_folder(served):
+    """``/pillars`` was served as ``/pillars/index.html``, and its page's relative links resolved
+    from ``/``: every game's link was a 404 (a newcomer's). It is redirected, as servers do."""
+    site, port = served
+    (site / "pillars").mkdir()
+    (site / "pillars" / "index.html").write_text("<a href='view/g.html'>g</a>")
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", "/pillars?x=1", headers={"Host": f"127.0.0.1:{port}"})
+        response = conn.getresponse()
+        response.read()
+    finally:
+        conn.close()
+    assert response.status == 301 and response.getheader("Location") == "/pillars/?x=1"
+    assert get(port, "/pillars/")[0] == 200 and get(port, "/pillars/index.html")[0] == 200
