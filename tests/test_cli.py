@@ -364,3 +364,13 @@ def test_a_bot_program_that_knows_not_its_game_says_why_under_our_referee(
         assert line.endswith(
             "`env PYTHONPATH=... codecup bot nosuch ...`, or `env: {PYTHONPATH: ...}` in a players file"
         )
+
+
+def test_help_shows_no_restructuredtext_quotes(capsys):
+    """Every command's help began with ``codecup play ...``: its docstring's quotes (a newcomer's)."""
+    from codecup.cli import COMMANDS, main
+
+    for command in COMMANDS:
+        assert main([command, "--help"]) == 0
+        out = capsys.readouterr().out
+        assert "``" not in out and out.startswith("usage: codecup"), (command, out[:200])

@@ -37,6 +37,10 @@ COMMANDS = ("games", "play", "bot", "verify", "tournament", "demo", "sprt", "vie
 
 
 class _Parser(argparse.ArgumentParser):
+    def format_help(self) -> str:
+        """The help, without the docstrings' reStructuredText quotes (``codecup play``)."""
+        return super().format_help().replace("``", "")
+
     def error(self, message: str) -> NoReturn:  # argparse's own usage errors also exit 2
         self.exit(2, f"codecup: error: {printable(message)}\n")
 
