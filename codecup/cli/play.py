@@ -47,7 +47,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "--seed",
         type=int,
-        help="seed of the random start and of the bots (default 0, the bots' seeds then secret)",
+        help=(
+            "seed of the random start and of the bots (default 0; unless given, each bot's own"
+            " seed is also drawn in secret, so no bot can work out its opponent's)"
+        ),
     )
     parser.add_argument("--setup", help="the random start given explicitly, as the players receive it")
     parser.add_argument("--clock", type=clock_seconds, help="seconds per player (default: the game's)")

@@ -91,7 +91,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "--seed",
         type=int,
-        help="seed of the random starts and of the bots (default 0, the bots' seeds then secret)",
+        help=(
+            "seed of the random starts and of the bots (default 0; unless given, each bot's own"
+            " seed is also drawn in secret, so no bot can work out its opponent's)"
+        ),
     )
     parser.add_argument("--out", type=path_arg, help="keep every game's record in this folder's results log")
     add_run_options(parser)
