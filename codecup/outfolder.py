@@ -80,9 +80,10 @@ def claim_folder(
 
     ``writes`` adds names this run writes beyond :data:`WRITES` (a demo's per-game folders).
     The caller holds the folder's lock (:class:`FolderLock`). A folder without a marker that holds
-    a results log's games (from before the markers, or copied without its hidden files) is not
-    marked here: only the log's own check tells whose its games are, and the run marks it
-    (:func:`mark_folder`) once that check has passed; a run it refuses leaves it as it was.
+    a results log's games (from before the markers, or copied without its hidden files), or a
+    demo's folders of games, is not marked here: only the logs' own checks tell whose their games
+    are, and the run marks it (:func:`mark_folder`) once they have passed; a run they refuse
+    leaves it as it was.
     """
     _check_kinds(path, WRITES[kind] | writes, FOLDERS | writes, option)
     marked = _marked(path)
@@ -110,7 +111,7 @@ def claim_folder(
                 f"{option} {path}: holds {', '.join(clash)} but is not a codecup {kind}'s folder; "
                 "use a new or empty folder"
             )
-    if _holds_games(path):
+    if _holds_games(path) or earlier:  # an older run's: marked once this run's checks have passed
         return
     _write_marker(path, kind)
 

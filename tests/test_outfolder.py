@@ -12,7 +12,7 @@ import pytest
 
 from codecup.cli import main
 from codecup.errors import ConfigError
-from codecup.outfolder import MARKER, WRITES, RunKind, claim_folder
+from codecup.outfolder import MARKER, WRITES, RunKind, claim_folder, mark_folder
 
 PLAYERS = (
     "game: spaghetti\nplayers:\n  - name: r\n    command: bot:random\n  - name: g\n    command: bot:greedy\n"
@@ -125,6 +125,8 @@ def test_folders_from_before_the_marker_are_recognised(tmp_path, tiny_game):
     with pytest.raises(ConfigError, match="holds a codecup demo's results"):
         claim_folder(old_demo, RunKind.TOURNAMENT)
     claim_folder(old_demo, RunKind.DEMO)
+    assert not (old_demo / MARKER).exists()  # marked once the games' checks have passed
+    mark_folder(old_demo, RunKind.DEMO)
     assert (old_demo / MARKER).read_text() == "demo\n"
 
 
@@ -441,3 +443,21 @@ def test_a_demo_takes_each_games_folders_lock_before_it_looks_there(tmp_path, ti
         assert (sub / MARKER).read_text() == "sprt\n"
     assert status != 0
     assert "another run is writing" in capsys.readouterr().err
+
+
+def test_a_demo_refused_in_an_older_demos_folder_leaves_it_as_it_was(tmp_path, tiny_game, capsys):
+    """An older demo's folder (no hidden files), run again with another seed: refused in one line,
+    but it left the top folder's marker and the game folder's lock behind (a reviewer's)."""
+    from codecup.cli import main
+
+    out = tmp_path / "d1"
+    argv = ["demo", "--game", "twentyone", "--out", str(out), "--jobs", "1", "--quiet"]
+    assert main(argv) == 0
+    for hidden in [*out.glob(".*"), *out.glob("*/.*")]:
+        hidden.unlink()
+    capsys.readouterr()
+    assert main([*argv, "--seed", "7"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert [*out.glob(".*"), *out.glob("*/.*")] == []
+    assert main(argv) == 0  # the same command resumes it, and marks it
+    assert (out / MARKER).read_text() == "demo\n"

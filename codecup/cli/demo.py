@@ -128,6 +128,8 @@ def _demo(
             results.append((name, *_play(args, registry.get(name), spec)))
         except PluginError as exc:
             failed.add(_not_played(name, exc))
+    if results:  # an older demo's folder: its games' checks have passed
+        mark_folder(args.out, RunKind.DEMO)
     for name, result, _ in results:  # its plugin failed in every game: no game of it works either
         if result.games and all(is_referee_error(record) for _, record in result.games):
             print(f"codecup: {name}: its plugin failed in every game (referee errors)", file=sys.stderr)
