@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
-import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +23,7 @@ from pathlib import Path
 from codecup.errors import ConfigError, naming
 from codecup.tournament.identity import NAME as SCHEDULE_NAME
 from codecup.tournament.lock import LOCK_NAME, FolderLock
-from codecup.tournament.log import LOG_NAME, is_results_log
+from codecup.tournament.log import LOG_NAME, is_results_log, logged_game
 
 MARKER = ".codecup-out"
 MARKER_PART = f"{MARKER}.part"  # the marker being written
@@ -252,11 +251,12 @@ def _unmarked_owners(path: Path) -> tuple[RunKind, ...]:
     """The kinds of run an unmarked folder (written before markers) may belong to, by its files: a
     results log of games (an empty one, or any file of that name, said nothing: a user's own
     pages beside it were written over, a reviewer's), or, for a demo, its page and a folder named
-    as a game holding such a log (any folder holding a file of that name was taken for one)."""
+    as the game of such a log it holds (any folder holding a file of that name was taken for one,
+    then a user's tournament-results/ of any game)."""
     if _logs_games(path):
         return (RunKind.TOURNAMENT, RunKind.SPRT)  # the log's own check tells the runs apart
     if (path / "index.html").is_file() and any(
-        _GAME_NAME.fullmatch(sub.name) and _marked(sub) in (None, RunKind.TOURNAMENT) and _logs_games(sub)
+        _marked(sub) in (None, RunKind.TOURNAMENT) and _logs_games(sub) and _logs_its_game(sub)
         for sub in path.iterdir()
         if sub.is_dir() and not sub.is_symlink()
     ):
@@ -264,7 +264,9 @@ def _unmarked_owners(path: Path) -> tuple[RunKind, ...]:
     return ()
 
 
-_GAME_NAME = re.compile(r"[a-z][a-z0-9_-]*")  # as a game's name (codecup.game.GameInfo)
+def _logs_its_game(path: Path) -> bool:
+    """Whether the folder is named as the game its results log holds (a demo's folder of a game)."""
+    return logged_game(path / LOG_NAME) == path.name
 
 
 def _logs_games(path: Path) -> bool:

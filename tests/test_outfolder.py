@@ -119,8 +119,8 @@ def test_folders_from_before_the_marker_are_recognised(tmp_path, tiny_game):
     claim_folder(old_tournament, RunKind.TOURNAMENT)
 
     old_demo = tmp_path / "d"
-    (old_demo / "pillars").mkdir(parents=True)
-    (old_demo / "pillars" / "results.jsonl").write_text(_logged_game(tiny_game))
+    (old_demo / "twentyone").mkdir(parents=True)  # a folder named as its log's game
+    (old_demo / "twentyone" / "results.jsonl").write_text(_logged_game(tiny_game))
     (old_demo / "index.html").write_text("")
     with pytest.raises(ConfigError, match="holds a codecup demo's results"):
         claim_folder(old_demo, RunKind.TOURNAMENT)
@@ -130,8 +130,10 @@ def test_folders_from_before_the_marker_are_recognised(tmp_path, tiny_game):
     assert (old_demo / MARKER).read_text() == "demo\n"
 
 
-@pytest.mark.parametrize("log", ["", '{"any": "jsonl"}\n'], ids=["empty", "not-codecups"])
-def test_a_users_pages_beside_a_file_named_as_a_log_are_not_taken_for_a_run(tmp_path, log):
+@pytest.mark.parametrize(
+    "log", ["", '{"any": "jsonl"}\n', "GAMES"], ids=["empty", "not-codecups", "a-tournament"]
+)
+def test_a_users_pages_beside_a_file_named_as_a_log_are_not_taken_for_a_run(tmp_path, tiny_game, log):
     """A user's index.html and style.css, with a data/results.jsonl of their own (or an empty
     results.jsonl beside their standings.txt), were taken for an older demo's (a tournament's)
     folder and written over (a reviewer's): only a log of games says so."""
@@ -139,13 +141,16 @@ def test_a_users_pages_beside_a_file_named_as_a_log_are_not_taken_for_a_run(tmp_
     (project / "data").mkdir(parents=True)
     (project / "index.html").write_text("<h1>mine</h1>")
     (project / "style.css").write_text("body{}")
+    games = log == "GAMES"
+    log = _logged_game(tiny_game) if games else log  # a tournament of theirs in data/
     (project / "data" / "results.jsonl").write_text(log)
     with pytest.raises(ConfigError, match=r"holds index\.html, style\.css but is not a codecup demo's"):
         claim_folder(project, RunKind.DEMO, writes=frozenset({"pillars"}))
-    (project / "standings.txt").write_text("mine")
-    (project / "results.jsonl").write_text(log)
-    with pytest.raises(ConfigError, match="is not a codecup tournament's folder"):
-        claim_folder(project, RunKind.TOURNAMENT)
+    if not games:  # a log of games there would be an older tournament's
+        (project / "standings.txt").write_text("mine")
+        (project / "results.jsonl").write_text(log)
+        with pytest.raises(ConfigError, match="is not a codecup tournament's folder"):
+            claim_folder(project, RunKind.TOURNAMENT)
     assert (project / "index.html").read_text() == "<h1>mine</h1>" and not (project / MARKER).exists()
 
 

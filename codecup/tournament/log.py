@@ -129,6 +129,16 @@ def is_results_log(path: Path) -> bool:
     return True
 
 
+def logged_game(path: Path) -> str | None:
+    """The game of the first record of the results log ``path`` (None: none, or not a log)."""
+    try:
+        with path.open("rb") as f:
+            first = f.readline()
+        return _entry(first)[1].match.game
+    except (OSError, RecordError):
+        return None
+
+
 def _entry(raw: bytes) -> tuple[str, Record]:
     """One line of the log: its game id and record; :class:`RecordError` says what is wrong."""
     try:
