@@ -1416,3 +1416,23 @@ def test_a_drawing_onto_a_hard_link_of_the_record_is_one_line_before_the_game(tm
     os.link(record, drawing)
     argv = ["play", "twentyone", "bot:random", "bot:random", "--record", record, "--svg", drawing]
     one_line_error(capsys, argv, f"--svg {drawing}: the same file as --record")
+
+
+def test_a_record_the_disk_cannot_take_still_shows_the_result(tmp_path, capsys, monkeypatch):
+    """The record written before the result is printed (so that `| head` loses it not): a full
+    disk then ended the command before the result was shown (a reviewer's). It is shown, then the
+    error, one line."""
+    import errno
+
+    from codecup.record import Record
+
+    def full(self, path):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(Record, "write", full)
+    status = main(
+        ["play", "twentyone", "bot:random", "bot:perfect", "--quiet", "--record", str(tmp_path / "r.json")]
+    )
+    out, err = capsys.readouterr()
+    assert status == 1 and "Result:" in out
+    assert err == f"codecup: error: {tmp_path / 'r.json'}: No space left on device\n"

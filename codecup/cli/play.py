@@ -85,7 +85,7 @@ class LiveView:
             return
         try:
             print(text, flush=True)
-        except BrokenPipeError:
+        except OSError:  # its reader gone, or a full disk: the result's print says which, at the end
             self.gone = True
 
     def draw(self, match: MatchInfo) -> None:
@@ -113,7 +113,8 @@ class LiveView:
                 return
             why = f"the {name} plugin's {hook} gave {short(text)}, not text (a str)"
         self.drawn = False
-        print(f"codecup: {why}: positions are not drawn", file=sys.stderr)
+        with contextlib.suppress(OSError):  # stderr's reader gone (`2>&1 | head`): the game goes on
+            print(f"codecup: {why}: positions are not drawn", file=sys.stderr)
 
     @hookimpl
     def codecup_match_start(self, match: MatchInfo) -> None:
@@ -244,11 +245,12 @@ def run(args: argparse.Namespace) -> int:
     # --quiet or without: asked for in both (a plugin failing at it is one line, before the game).
     notes = run_notes_of(game, match.variant)
     for note in notes:
-        print(f"codecup: {printable(note)}", file=sys.stderr, flush=True)
+        with contextlib.suppress(OSError):  # its reader gone: the game and its record go on
+            print(f"codecup: {printable(note)}", file=sys.stderr, flush=True)
     if not args.quiet:  # programs run in this folder: what it lacks of the game's files is provided
         here = [attrs.evolve(p, directory=str(Path.cwd())) if p.bot is None else p for p in players]
         for line in provided_notes(game, match.variant, here):
-            with contextlib.suppress(BrokenPipeError):  # its reader gone: the game and its record go on
+            with contextlib.suppress(OSError):  # its reader gone: the game and its record go on
                 print(line, flush=True)
     view = LiveView(game, args.quiet)
     pm = make_plugin_manager(plugins=(view,))
@@ -260,13 +262,14 @@ def run(args: argparse.Namespace) -> int:
         return report(exc, "the game was not finished")
     # The files first: a reader of the output that stops early (`| head`) closes it, and the next
     # print ends the command (a newcomer's record was lost so).
-    if args.record:
-        record.write(args.record)
+    record_failure = _write_record(record, args.record) if args.record else None
     svg_failure = _write_svg(game, match, record, args.svg) if args.svg else None
     print(describe_result(game, record))
     stderr = describe_stderr(game, record, everything=args.stderr)
     if stderr:
         print(stderr)
+    if record_failure is not None:  # a full disk: the result is out all the same (a reviewer's)
+        raise record_failure
     if args.record:
         print(f"record written to {args.record}")
     if svg_failure is not None:
@@ -274,6 +277,15 @@ def run(args: argparse.Namespace) -> int:
     if args.svg:
         print(f"final position drawn in {args.svg}")
     return 0
+
+
+def _write_record(record: Record, path: Path) -> OSError | None:
+    """Write ``record`` to ``path``; the failure (a full disk), to raise once the result is out."""
+    try:
+        record.write(path)
+    except OSError as exc:
+        return exc
+    return None
 
 
 def _write_svg(game: Game, match: MatchInfo, record: Record, path: Path) -> CodecupError | None:

@@ -128,7 +128,8 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
             # A folder named without its slash: its page's links would resolve from its parent
             # (a newcomer's /pillars: every game's link was a 404). Sent to the folder, as servers do.
             self.send_response(HTTPStatus.MOVED_PERMANENTLY)
-            self.send_header("Location", target.path + "/" + (f"?{target.query}" if target.query else ""))
+            folder = "/" + target.path.lstrip("/") + "/"  # one slash first: never //host, another site
+            self.send_header("Location", folder + (f"?{target.query}" if target.query else ""))
             self.send_header("Content-Length", "0")
             self.end_headers()
             return

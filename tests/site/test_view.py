@@ -173,3 +173,19 @@ def test_a_folder_named_without_its_slash_is_sent_to_the_folder(served):
         conn.close()
     assert response.status == 301 and response.getheader("Location") == "/pillars/?x=1"
     assert get(port, "/pillars/")[0] == 200 and get(port, "/pillars/index.html")[0] == 200
+
+
+def test_the_redirect_to_a_folder_stays_on_this_site(served):
+    """An absolute-form request for ``//evil.example/..`` was sent to ``//evil.example/../``, which a
+    client reads as another host (a reviewer's)."""
+    site, port = served
+    (site / "pillars").mkdir()
+    (site / "pillars" / "index.html").write_text("p")
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", f"http://127.0.0.1:{port}//pillars", headers={"Host": f"127.0.0.1:{port}"})
+        response = conn.getresponse()
+        response.read()
+    finally:
+        conn.close()
+    assert response.status == 301 and response.getheader("Location") == "/pillars/"
