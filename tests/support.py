@@ -69,3 +69,19 @@ sys.stderr.flush()
 sys.stdin.readline()
 sys.exit(3)
 """
+
+
+def disk_fills_writing(monkeypatch, name: str) -> None:
+    """From now on, a ``Path.write_text`` of a file whose name holds ``name`` writes half its text,
+    then fails as a full disk does (``ENOSPC``)."""
+    import errno
+
+    write_text = Path.write_text
+
+    def full(path, text, *args, **kwargs):  # half of it fits
+        if name in path.name:
+            write_text(path, text[: len(text) // 2], *args, **kwargs)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return write_text(path, text, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full)

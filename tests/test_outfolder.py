@@ -344,12 +344,7 @@ def test_a_run_refused_by_the_lock_leaves_the_folder_of_the_run_holding_it(tmp_p
         return missing
 
     monkeypatch.setattr(f"codecup.cli.{command}.first_missing", then_the_other_run_starts)
-    argv = {
-        "tournament": ["tournament", str(tmp_path / "players.yml"), "--quiet", "--jobs", "1"],
-        "sprt": ["sprt", "spaghetti", "bot:random", "bot:greedy", "--max-games", "2", "--quiet"],
-        "demo": ["demo", "--game", "spaghetti", "--quiet", "--jobs", "1"],
-    }[command]
-    (tmp_path / "players.yml").write_text(PLAYERS)
+    argv = _run_argv(command, tmp_path)
     try:
         assert main([*argv, "--out", str(out)]) == 2
         assert sorted(p.name for p in out.iterdir()) == [MARKER, ".lock"]
@@ -422,12 +417,7 @@ def test_a_run_refused_by_a_users_folder_leaves_no_lock_file_there(tmp_path, cap
     mine.mkdir()
     (mine / "index.html").write_text("my own page")
     (mine / "results.jsonl").write_text('{"id": "mine"}\n')  # no codecup log: every run refuses it
-    argv = {
-        "tournament": ["tournament", str(tmp_path / "players.yml"), "--quiet", "--jobs", "1"],
-        "sprt": ["sprt", "spaghetti", "bot:random", "bot:greedy", "--max-games", "2", "--quiet"],
-        "demo": ["demo", "--game", "spaghetti", "--quiet", "--jobs", "1"],
-    }[command]
-    (tmp_path / "players.yml").write_text(PLAYERS)
+    argv = _run_argv(command, tmp_path)
     assert main([*argv, "--out", str(mine)]) == 2
     assert sorted(p.name for p in mine.iterdir()) == ["index.html", "results.jsonl"]
 
@@ -466,3 +456,14 @@ def test_a_demo_refused_in_an_older_demos_folder_leaves_it_as_it_was(tmp_path, t
     assert [*out.glob(".*"), *out.glob("*/.*")] == []
     assert main(argv) == 0  # the same command resumes it, and marks it
     assert (out / MARKER).read_text() == "demo\n"
+
+
+def _run_argv(command: str, tmp_path: Path) -> list[str]:
+    """A short run of ``command`` (tournament, sprt or demo), its --out to be added; a tournament's
+    players file written in ``tmp_path``."""
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    return {
+        "tournament": ["tournament", str(tmp_path / "players.yml"), "--quiet", "--jobs", "1"],
+        "sprt": ["sprt", "spaghetti", "bot:random", "bot:greedy", "--max-games", "2", "--quiet"],
+        "demo": ["demo", "--game", "spaghetti", "--quiet", "--jobs", "1"],
+    }[command]

@@ -14,6 +14,7 @@ import pytest
 
 from codecup.errors import ConfigError
 from codecup.tournament.identity import NAME
+from tests.support import disk_fills_writing
 
 
 def snapshot(out):
@@ -203,21 +204,11 @@ def test_a_log_without_its_schedule_file_is_checked_game_by_game(
 def test_a_full_disk_leaves_the_schedule_file_whole(bots, play_tournament, tmp_path, monkeypatch):
     """The schedule's file was written in place: cut short by a full disk, it was no schedule, and
     the folder's games were then taken by any schedule."""
-    import errno
-    import pathlib
 
     out = tmp_path / "out"
     play_tournament(bots, out)
     before = (out / NAME).read_bytes()
-    write_text = pathlib.Path.write_text
-
-    def full(path, text, *args, **kwargs):  # half of it fits
-        if NAME in path.name:
-            write_text(path, text[: len(text) // 2], *args, **kwargs)
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return write_text(path, text, *args, **kwargs)
-
-    monkeypatch.setattr(pathlib.Path, "write_text", full)
+    disk_fills_writing(monkeypatch, NAME)
     with pytest.raises(OSError, match="No space left") as raised:
         play_tournament(bots, out, rounds=2)
     assert raised.value.filename == str(out / NAME)

@@ -11,7 +11,7 @@ from codecup.errors import ConfigError
 from codecup.record import PlayerInfo
 from codecup.site import build_site
 from codecup.tournament.log import LOG_NAME, ResultsLog
-from tests.support import NOISY_CRASH
+from tests.support import NOISY_CRASH, disk_fills_writing
 
 
 def test_round_robin_outputs(play_tournament, bots, tmp_path):
@@ -314,22 +314,12 @@ def test_a_full_disk_leaves_each_standings_file_whole_and_names_it(
 ):
     """standings.* were written in place: a disk that filled as they were written left
     standings.json cut at 4096 bytes (not JSON) or standings.csv empty, and the error named no file."""
-    import errno
-    import pathlib
 
     from codecup.tournament.tournament import write_results
 
     result = play_tournament(bots, tmp_path)
     before = {p.name: p.read_bytes() for p in tmp_path.glob("standings.*")}
-    write_text = pathlib.Path.write_text
-
-    def full(path, text, *args, **kwargs):  # half of it fits
-        if name in path.name:
-            write_text(path, text[: len(text) // 2], *args, **kwargs)
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return write_text(path, text, *args, **kwargs)
-
-    monkeypatch.setattr(pathlib.Path, "write_text", full)
+    disk_fills_writing(monkeypatch, name)
     with pytest.raises(OSError, match="No space left") as raised:
         write_results(tmp_path, attrs.evolve(result, played=0))
     assert raised.value.filename == str(tmp_path / name)
