@@ -87,6 +87,12 @@ def _has_control(text: str) -> bool:
     )
 
 
+def _shown(text: str) -> str:
+    """``text`` as a reader tells it apart: without the blanks around it and the invisible joiners
+    (two seats ``Red`` and ``Red`` with a soft hyphen printed alike: a reviewer's)."""
+    return "".join(c for c in text if c not in _JOINERS).strip()
+
+
 _JOINERS = "\u00ad\u200c\u200d"  # soft hyphen, zero-width non-joiner and joiner: format, but harmless
 
 
@@ -145,12 +151,12 @@ class GameInfo:
         found = []
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
             found.append(f"its name {self.name!r} is not a-z, then a-z, 0-9, '_' and '-'")
-        if not isinstance(self.title, str) or not self.title.strip():
+        if not isinstance(self.title, str) or not _shown(self.title):
             found.append("it has no title")
         elif _has_control(self.title):
             found.append(f"its title {self.title!r} holds a control character (it is printed as it is)")
         seats = tuple(self.seats) if isinstance(self.seats, (tuple, list)) else ()
-        if len(seats) != 2 or len(set(seats)) != 2 or not all(isinstance(x, str) and x for x in seats):
+        if not all(isinstance(x, str) and _shown(x) for x in seats) or len({_shown(x) for x in seats}) != 2:
             found.append(f"its seats {self.seats!r} are not two different names")
         elif any(_has_control(seat) for seat in seats):
             found.append(f"its seats {self.seats!r} hold a control character (they are printed as they are)")

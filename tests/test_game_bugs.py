@@ -834,5 +834,8 @@ def test_what_a_game_prints_of_itself_holds_no_control_character(twentyone):
         assert isinstance(bad, GameInfo)
         assert any(said in problem for problem in bad.problems()), bad.problems()
     assert info.problems() == []
+    # names a reader cannot tell apart, or sees none of (a reviewer's)
+    assert "not two different names" in "".join(attrs.evolve(info, seats=("Red", "Red\u00ad")).problems())
+    assert "it has no title" in attrs.evolve(info, title="\u00ad\u200d").problems()
     # what moves no cursor is taken: a no-break space, a soft hyphen, an emoji's joiner
     assert attrs.evolve(info, title="Échecs\u00a0: le jeu\u00ad \U0001f468\u200d\U0001f469").problems() == []
