@@ -6,6 +6,7 @@ real programs or a real pipe runs ``codecup`` in a subprocess.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -1436,3 +1437,25 @@ def test_a_record_the_disk_cannot_take_still_shows_the_result(tmp_path, capsys, 
     out, err = capsys.readouterr()
     assert status == 1 and "Result:" in out
     assert err == f"codecup: error: {tmp_path / 'r.json'}: No space left on device\n"
+
+
+def test_a_drawing_that_failed_is_said_though_the_reader_has_gone(tiny_game, tmp_path, capsys, monkeypatch):
+    """With stdout's reader gone, a plugin's failing render_svg went unsaid: the result's print
+    ended the command first (a reviewer's). The failure is said on stderr."""
+
+    class Gone(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    def fails(self, setup, variant, moves):
+        raise RuntimeError("no drawing today")
+
+    monkeypatch.setattr(type(tiny_game), "render_svg", fails)
+    record = tmp_path / "r.json"
+    argv = ["play", "twentyone", "bot:random", "bot:perfect", "--quiet", "--record", str(record)]
+    monkeypatch.setattr(sys, "stdout", Gone())
+    status = main([*argv, "--svg", str(tmp_path / "r.svg")])
+    monkeypatch.undo()
+    err = capsys.readouterr().err
+    assert status == 1 and "render_svg raised RuntimeError: no drawing today" in err, err
+    assert record.exists()
