@@ -288,7 +288,7 @@ def _explained(
     """A time-out with its reason: what the allowance was made of, or the cpu clock's wall backstop."""
     if not backstop:
         return Fault(fault.kind, f"{fault.message}: {made_of}")
-    used = f"it used only {cpu_used:.3f}s of its {allowance:.3f}s of CPU time"
+    used = f"it used only {cpu_used:.3f}s of its {allowance:.3f}s of CPU time ({made_of})"
     if idle:
         used += f", and was idle {idle:.3f}s in this game"
     if STRETCHED in fault.message:  # it was not idle: the wait stretched as far as it goes

@@ -218,9 +218,11 @@ def test_under_the_cpu_clock_a_program_that_sleeps_is_ended_by_the_wall_backstop
     assert programs[0].timeouts == [wall_backstop(STARTUP + CLOCK)]
     assert record.result.termination[0].kind is Termination.TIMEOUT
     assert record.clock_used[0] == CLOCK
-    # The message says why a program with CPU time left lost on time: the usual mistake is no flush.
+    # The message says why a program with CPU time left lost on time: the usual mistake is no flush;
+    # and what its CPU time was made of (a newcomer read 3.000s on a 2 s clock as wrong).
     assert record.result.termination[0].message.endswith(
-        ", the cpu clock's backstop; it used only 0.000s of its 2.500s of CPU time: "
+        ", the cpu clock's backstop; it used only 0.000s of its 2.500s of CPU time (2.000s left on"
+        " its clock + 0.500s start-up allowance for the first answer): "
         "is it waiting for input, or asleep, or is its answer not flushed?"
     )
 
