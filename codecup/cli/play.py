@@ -264,24 +264,22 @@ def run(args: argparse.Namespace) -> int:
     # print ends the command (a newcomer's record was lost so).
     record_failure = _write_record(record, args.record) if args.record else None
     svg_failure = _write_svg(game, match, record, args.svg) if args.svg else None
+    failure: Exception | None = record_failure or svg_failure  # said after the result (a full disk)
     try:
         print(describe_result(game, record))
         stderr = describe_stderr(game, record, everything=args.stderr)
         if stderr:
             print(stderr)
     except BrokenPipeError:  # its reader gone: a file that failed is still said (on stderr)
-        failure: Exception | None = record_failure or svg_failure
         if failure is not None:
             raise failure from None
         raise
-    if record_failure is not None:  # a full disk: the result is out all the same (a reviewer's)
-        raise record_failure
-    if args.record:
+    if args.record and record_failure is None:
         print(f"record written to {args.record}")
-    if svg_failure is not None:
-        raise svg_failure
-    if args.svg:
+    if args.svg and svg_failure is None:
         print(f"final position drawn in {args.svg}")
+    if failure is not None:
+        raise failure
     return 0
 
 
