@@ -15,7 +15,7 @@ import contextlib
 import functools
 import importlib.metadata
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import attrs
@@ -77,14 +77,14 @@ def say_once(line: str, key: str | None = None) -> None:
         print(line, file=sys.stderr, flush=True)
 
 
-_asked: list[str] = []  # the game the command line asks for, while it runs (asking_for)
+_asked: list[tuple[str, ...]] = []  # the games the command line asks for, while it runs (asking_for)
 _held: list[BrokenPlugin] = []  # broken plugins named like it, not yet named on stderr
 
 
 def warn_once(broken: BrokenPlugin) -> None:
     """Name a broken plugin on stderr, once per process however many managers find it; one named
     like the game the command asks for (:func:`asking_for`) is held back."""
-    if _asked and _is_own(broken, _asked[-1]) and broken.line() not in _said:
+    if _asked and any(_is_own(broken, g) for g in _asked[-1]) and broken.line() not in _said:
         if broken not in _held:
             _held.append(broken)
         return
@@ -97,26 +97,29 @@ def _is_own(broken: BrokenPlugin, game: str) -> bool:
 
 
 @contextlib.contextmanager
-def asking_for(game: str | None) -> Iterator[None]:
-    """While a command that plays ``game`` runs: a broken plugin named like it is not named as it is
-    found, but by the error that the game is not available (:meth:`GameRegistry.get`), one line (it
-    was a warning and an error line saying the same); when the game is found after all (another
-    plugin gives it), it is named then, or at the end of the command."""
-    if game is None:
+def asking_for(games: Sequence[str]) -> Iterator[None]:
+    """While a command that plays ``games`` runs: a broken plugin named like one is not named as it
+    is found, but by the error that the game is not available (:meth:`GameRegistry.get`), one line
+    (it was a warning and an error line saying the same); when the game is found after all (another
+    plugin gives it), it is named then, before another error (:func:`say_held`), or at the end of
+    the command."""
+    if not games:
         yield
         return
-    _asked.append(game)
+    _asked.append(tuple(games))
     try:
         yield
     finally:
         _asked.pop()
-        _say_held()
+        say_held()
 
 
-def _say_held() -> None:
-    """Name on stderr the broken plugins held back and not said by an error."""
-    while _held:
-        say_once(_held.pop(0).line())
+def say_held(game: str | None = None) -> None:
+    """Name on stderr the broken plugins held back and not said by an error (those named like
+    ``game`` alone, when given): a command's error line that is not about them comes after them."""
+    for broken in [b for b in _held if game is None or _is_own(b, game)]:
+        _held.remove(broken)
+        say_once(broken.line())
 
 
 class CodecupPluginManager(pluggy.PluginManager):
@@ -399,7 +402,7 @@ class GameRegistry:
                     _held.remove(broken)
                     _said.add(broken.line())
             raise UnknownGameError(why) from None
-        _say_held()  # a game of that name found, and its namesake plugin broken: said now
+        say_held(name)  # a game of that name found, and its namesake plugin broken: said now
         return game
 
     def _why_unknown(self, name: str) -> str:

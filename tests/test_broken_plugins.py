@@ -396,3 +396,30 @@ def test_a_broken_plugins_reason_reaches_the_terminal_escaped(capsys, monkeypatc
     games.run(None)
     out = capsys.readouterr().out
     assert "\x1b" not in out and "evil  BROKEN (skipped): ImportError: \\x1b]0;PWNED\\x07" in out, out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["demo", "--game", "import_fails"], ["demo", "--game", "twentyone", "--game", "import_fails"]],
+)
+def test_a_demo_of_a_game_whose_plugin_broke_names_that_plugin_once(command, tmp_path):
+    """`demo --game` (and `tournament --game`) named the plugin in a warning and again in the error;
+    a game found before it (twentyone) said the warning held back for the other."""
+    run = codecup(*command, "--out", str(tmp_path / "out"))
+    assert run.returncode == 2, run.stderr
+    *warnings, last = run.stderr.splitlines()
+    assert_named_once_each("\n".join(warnings), but="import_fails")
+    assert last.startswith("codecup: error: game 'import_fails' is not available: its plugin 'import_fails'")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_held_back_plugin_is_named_before_an_error_that_is_not_about_it(tmp_path):
+    """A command that failed before it looked the game up named the held-back plugin after its
+    error line, as if it came after."""
+    run = codecup(
+        "tournament", "--game", "import_fails", str(tmp_path / "none.yml"), "--out", str(tmp_path / "o")
+    )
+    assert run.returncode == 2, run.stderr
+    *warnings, last = run.stderr.splitlines()
+    assert_named_once_each("\n".join(warnings))
+    assert last.startswith("codecup: error: cannot read a players file "), last

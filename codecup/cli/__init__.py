@@ -27,7 +27,7 @@ from codecup.cli.common import Subparsers
 from codecup.cli.output import named_stdout
 from codecup.errors import CodecupError, ConfigError
 from codecup.extensions import Extensions, load_extensions
-from codecup.plugins import asking_for, own_plugin_manager
+from codecup.plugins import asking_for, own_plugin_manager, say_held
 from codecup.terminal import one_line, printable
 
 if TYPE_CHECKING:
@@ -118,24 +118,32 @@ def _asks_for_help(arg: str) -> bool:
 
 
 def _main(args_list: list[str]) -> int:
-    with asking_for(_asked_game(args_list)):  # its broken plugin: named by the error, not before it too
+    with asking_for(_asked_games(args_list)):  # its broken plugin: named by the error, not before it too
         return _run_main(args_list)
 
 
 PLAYS = ("play", "bot", "sprt")
 """The commands that play the game named after them: a broken plugin of that name is their error."""
 
+CHOOSES = ("tournament", "demo")
+"""The commands whose ``--game`` names the game (or games) they play: the same holds for them."""
 
-def _asked_game(args_list: list[str]) -> str | None:
-    """The game a command of :data:`PLAYS` names (None for another command, or one not parsed)."""
-    if args_list[:1] not in ([c] for c in PLAYS):
-        return None
+
+def _asked_games(args_list: list[str]) -> tuple[str, ...]:
+    """The games a command of :data:`PLAYS` or :data:`CHOOSES` names (none for another command, or
+    one not parsed)."""
+    if args_list[:1] not in ([c] for c in (*PLAYS, *CHOOSES)):
+        return ()
     try:
         known, _ = build_parser(args_list[0], Extensions(), parser_class=_Probe).parse_known_args(args_list)
     except _ProbeFailed:
-        return None
+        return ()
     game = getattr(known, "game", None)
-    return game if isinstance(game, str) else None
+    if isinstance(game, str):
+        return (game,)
+    if isinstance(game, list):  # demo's --game, repeatable
+        return tuple(g for g in game if isinstance(g, str))
+    return ()
 
 
 def _run_main(args_list: list[str]) -> int:
@@ -149,15 +157,19 @@ def _run_main(args_list: list[str]) -> int:
     except BrokenPipeError as exc:
         if _stdout_gone():
             return _quiet_exit()
+        say_held()
         print(f"codecup: error: {exc.strerror or exc}", file=sys.stderr)
         return 1
     except ConfigError as exc:
+        say_held()  # a broken plugin held back for the game's error, named before another one
         print(f"codecup: error: {_said(exc)}", file=sys.stderr)
         return 2
     except CodecupError as exc:
+        say_held()
         print(f"codecup: error: {_said(exc)}", file=sys.stderr)
         return 1
     except OSError as exc:  # not the input's fault (those are ConfigErrors): a full disk, a lost mount
+        say_held()
         where = f"{exc.filename}: " if exc.filename else ""
         said = printable(one_line(where + (exc.strerror or str(exc)), MAX_ERROR))
         print(f"codecup: error: {said}", file=sys.stderr)
