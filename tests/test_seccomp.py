@@ -153,6 +153,22 @@ def test_no_probes_of_the_machines_file_cache_in_any_abi():
     assert _interpret(seccomp.program(seccomp.ABIS["x86_64"]), arch=0xC000003E, nr=x32_mincore) == "nosys"
 
 
+def test_no_secret_memory_and_no_flow_labels_in_any_abi():
+    """memfd_secret splits the kernel's direct map of memory for good, and IPv6 flow labels are
+    counted for the whole machine (red team bots did both): the one gets ENOSYS, the other is
+    denied; the other IPv6 options and SOL_SOCKET's stay allowed."""
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            assert _interpret(program, arch=abi.arch, nr=abi.number("memfd_secret")) == "nosys", machine
+            for number in abi.setsockopt:
+                flow = _interpret(program, arch=abi.arch, nr=number, args=(3, 41, 32))
+                assert flow == "deny", machine
+                assert _interpret(program, arch=abi.arch, nr=number, args=(3, 41, 26)) == "allow"  # V6ONLY
+                assert _interpret(program, arch=abi.arch, nr=number, args=(3, 1, 32)) == "allow"  # SO_PASSSEC
+                assert _interpret(program, arch=abi.arch, nr=number, args=(3, 1, 26)) == "deny"  # a filter
+
+
 def test_x32_s_own_preadv2_is_checked_too():
     """x32's preadv2 (546) is preadv64v2(fd, iov, count, pos, flags): its flags are its fifth
     argument, not its sixth (a reviewer's: the filter read the sixth, and let RWF_NOWAIT by)."""
@@ -253,6 +269,8 @@ def _interpret(program, *, arch, nr, args=(0, 0, 0)):
         elif op in (0x15, 0x45):  # jeq, jset
             hit = acc == k if op == 0x15 else bool(acc & k)
             pc += jt if hit else jf
+        elif op == 0x05:  # ja
+            pc += k
         elif op == 0x06:  # ret
             action = k & 0xFFFF0000
             if action == seccomp.SECCOMP_RET_ALLOW:
@@ -269,9 +287,20 @@ def test_every_abi_block_ends_in_a_return():
     for abis in seccomp.ABIS.values():
         code = seccomp.program(abis)
         assert code[-1][0] == 0x06
-        for i, (op, jt, jf, _k) in enumerate(code):
+        for i, (op, jt, jf, k) in enumerate(code):
             if op in (0x15, 0x45):  # jeq, jset
                 assert i + 1 + max(jt, jf) < len(code)
+            if op == 0x05:  # ja
+                assert i + 1 + k < len(code)
+
+
+def test_a_call_of_an_abi_the_machine_does_not_run_gets_enosys():
+    """The last ABI's block fell through to the answer that makes a call a no-op returning 0 (the
+    docstring said ENOSYS); it is ENOSYS now, for any call of an unknown architecture."""
+    for abis in seccomp.ABIS.values():
+        program = seccomp.program(abis)
+        for nr in (0, 1, 59, 250):
+            assert _interpret(program, arch=0x12345678, nr=nr) == "nosys"
 
 
 SOCKETS = """

@@ -25,7 +25,7 @@ import attrs
 from codecup import owner
 from codecup.checks import is_root
 from codecup.errors import ConfigError
-from codecup.sandbox import dynmods, mounts, quotas, seccomp
+from codecup.sandbox import dynmods, mounts, netstamp, quotas, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
 from codecup.sandbox.launch import Launch, inside, own_entry, scratch_files
 from codecup.sandbox.support import Support, machine_support
@@ -113,6 +113,7 @@ class Box:
         if support.namespaces and any(is_root(Path(p)) for p in policy.hide):
             # a mount over / is not reached from a process's root: it would hide nothing
             raise ConfigError(f"the root {workdir.anchor} cannot be hidden from a program: name the folders")
+        netstamp.hold_once()  # a bot's time-stamping sockets flip nothing of the machine's
         if os.geteuid() == 0:  # the machine's counts are lifted before the first bot runs
             quotas.lift_once()
             if support.cgroup:  # and moving a bot into its cgroups made cheap

@@ -405,6 +405,12 @@ class Launch:
             os.close(workdir)
             return
         try:
+            # The referee's handlers (SIGTERM, SIGHUP, SIGINT) came with the fork: a bot's kill(1,
+            # SIGTERM) ran one, init exited, and the bot's record read "exited with code 127". At
+            # their defaults pid 1 ignores every signal but SIGKILL from inside its namespace.
+            for sig in range(1, signal.NSIG):
+                if sig not in (signal.SIGKILL, signal.SIGSTOP):
+                    linux.default_signal_action(sig)
             os.close(ready)
             os.close(go)
             os.read(ready_read, 1)  # the bot is in its user namespace (or gone)

@@ -116,6 +116,12 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   reading the others, and the bot's own page table then shows which were cached
   (``/proc/self/pagemap``, its count of minor faults): a reviewer's bot read marks so. A cache
   shared by every process is a channel only a machine (or VM) per bot closes.
+- *The machine's memory map, split*: ``memfd_secret`` fails with ``ENOSYS``: each secret page is
+  taken out of the kernel's direct map, whose huge pages it splits for good (a red team's bot made
+  the map's 4 KiB share grow game after game).
+- *The machine's IPv6 flow labels*: ``setsockopt(IPPROTO_IPV6, IPV6_FLOWLABEL_MGR)`` is denied;
+  the labels are counted for the whole machine (a red team's bot took the share open to processes
+  without capabilities, and every other process got ``ENOBUFS`` until its namespace was gone).
 - *Exploit tools*: ``userfaultfd``, ``perf_event_open`` and ``bpf`` are
   denied and io_uring fails with ``ENOSYS`` (programs fall back to plain
   calls), as under Docker's default profile: kernel interfaces a bot has no
@@ -165,6 +171,7 @@ RLIMIT_CORE = 4  # the same number on every Linux ABI
 _X32_BIT = 0x40000000
 _SOCK_TYPE_MASK = 0xF
 _JSET_K = 0x45  # BPF_JMP | BPF_JSET | BPF_K
+_JA = 0x05  # BPF_JMP | BPF_JA: jumps by its constant, as far as it likes
 
 #: ``CLONE_NEWNS``, ``CLONE_NEWCGROUP``, ``CLONE_NEWUTS``, ``CLONE_NEWIPC``, ``CLONE_NEWUSER``,
 #: ``CLONE_NEWPID`` and ``CLONE_NEWNET``: ``unshare`` or ``clone`` with any of them is denied.
@@ -201,6 +208,13 @@ ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6))
 #: filter, the sandbox's own included, so the bots of every referee starting then ran unfiltered.
 SOL_SOCKET = 1
 DENIED_SOCKET_OPTIONS = (26, 50, 51, 52)
+#: ``setsockopt(IPPROTO_IPV6, IPV6_FLOWLABEL_MGR, ...)`` denied: IPv6 flow labels come out of one
+#: count for the whole machine, every network namespace's (4,096, three quarters of it open to
+#: processes without capabilities). A red team's bot held 3,062 of them from 5 processes: every
+#: other process of the machine, the opponent's and the next games' bots too, got "No buffer space
+#: available" until the kernel cleaned up the bot's namespace, after its game.
+IPPROTO_IPV6 = 41
+IPV6_FLOWLABEL_MGR = 32
 #: ``seccomp(SECCOMP_SET_MODE_FILTER)`` and ``prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER)``: a bot's
 #: own system call filters are compiled into the same quota.
 SECCOMP_SET_MODE_FILTER = 1
@@ -250,8 +264,17 @@ def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
 # pages of a big library by reading them and read the marks back: a bot carried what it had
 # learned into its next game, and two bots of one game passed each other a word (narrowed, not
 # closed: see "The machine's file cache, read" above).
+# And memfd_secret: each secret page is taken out of the kernel's direct map of memory, splitting
+# its huge pages for good (a red team's bot, mapping and unmapping 960 KiB of it, made the
+# machine's 4 KiB share of the map grow game after game, and it never shrinks back).
 _MISSING = _calls(
-    clone3=435, io_uring_setup=425, io_uring_enter=426, io_uring_register=427, openat2=437, cachestat=451
+    clone3=435,
+    io_uring_setup=425,
+    io_uring_enter=426,
+    io_uring_register=427,
+    openat2=437,
+    cachestat=451,
+    memfd_secret=447,
 )
 
 
@@ -272,7 +295,8 @@ class Abi:
     fadvise: tuple[int, ...]  # fadvise64(2) (and fadvise64_64): made a no-op
     madvise: int  # madvise(2): made a no-op for NOOP_ADVICE (its third argument)
     readahead: int  # readahead(2): made a no-op
-    setsockopt: tuple[int, ...]  # setsockopt(2): denied for DENIED_SOCKET_OPTIONS at SOL_SOCKET
+    setsockopt: tuple[int, ...]  # setsockopt(2): denied for DENIED_SOCKET_OPTIONS at SOL_SOCKET, and
+    # for IPV6_FLOWLABEL_MGR at IPPROTO_IPV6
     seccomp: int  # seccomp(2): denied for SECCOMP_SET_MODE_FILTER (its first argument)
     prctl: int  # prctl(2): denied for PR_SET_SECCOMP with SECCOMP_MODE_FILTER
     mmap: int  # mmap(2), mmap2 where the ABI has it (i386, arm): denied with MAP_HUGETLB
@@ -370,17 +394,42 @@ SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
     "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
     "no dropping or probing of the machine's file cache, no direct I/O or sync (waits no kill ends), "
-    "no netlink or compiled filters (kernel memory no limit counts), "
+    "no netlink or compiled filters (kernel memory no limit counts), no IPv6 flow labels or secret memory, "
     "no huge pages (the machine's pool, which no memory limit counts)"
 )
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
 _DENY: Instruction = (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)
-_Item = tuple[int, str | int, str | int, int] | str  # an instruction with labels, or a label
+_Item = tuple[int, str | int, str | int, int | str] | str  # an instruction with labels, or a label
+_RETURNS = ("noop", "nosys", "einval", "eopnotsupp", "allow", "deny")
+"""The labels of the filter's answers: each ABI's block has its own (:func:`_own_returns`)."""
+
+
+def _own_returns(block: list[_Item], i: int) -> list[_Item]:
+    """ABI ``i``'s block, its jumps to an answer (:data:`_RETURNS`) made to its own copy at its end:
+    a conditional jump reaches 255 instructions at most, and the blocks grow with what they check."""
+
+    def own(label: str | int) -> str | int:
+        return f"{label}_{i}" if label in _RETURNS else label
+
+    renamed: list[_Item] = [
+        item if isinstance(item, str) else (item[0], own(item[1]), own(item[2]), item[3]) for item in block
+    ]
+    results = {
+        "noop": SECCOMP_RET_ERRNO | 0,  # the call is not made and returns 0
+        "nosys": SECCOMP_RET_ERRNO | errno.ENOSYS,
+        "einval": SECCOMP_RET_ERRNO | errno.EINVAL,
+        "eopnotsupp": SECCOMP_RET_ERRNO | errno.EOPNOTSUPP,
+        "allow": SECCOMP_RET_ALLOW,
+        "deny": SECCOMP_RET_ERRNO | errno.EPERM,
+    }
+    for label in _RETURNS:
+        renamed += [f"{label}_{i}", (_RET_K, 0, 0, results[label])]
+    return renamed
 
 
 def _assemble(items: list[_Item]) -> list[Instruction]:
-    """Resolve the labels (strings) of forward jumps into offsets."""
+    """Resolve the labels (strings) of forward jumps into offsets (the constant of a ``ja``)."""
     where: dict[str, int] = {}
     count = 0
     for item in items:
@@ -396,7 +445,9 @@ def _assemble(items: list[_Item]) -> list[Instruction]:
         here = len(code) + 1
         offsets = [where[j] - here if isinstance(j, str) else j for j in (jt, jf)]
         assert all(0 <= o < 256 for o in offsets), "a jump out of reach"
-        code.append((op, offsets[0], offsets[1], k))
+        constant = where[k] - here if isinstance(k, str) else k
+        assert op == _JA or not isinstance(k, str), "a label where a constant is meant"
+        code.append((op, offsets[0], offsets[1], constant))
     return code
 
 
@@ -413,11 +464,13 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     and everything else is allowed; an ABI the machine does not run gets ``ENOSYS``."""
     items: list[_Item] = []
     for i, abi in enumerate(abis):
-        items += [(_LD_W_ABS, 0, 0, _ARCH), (_JEQ_K, 0, f"abi{i + 1}", abi.arch), (_LD_W_ABS, 0, 0, _NR)]
+        # another ABI's calls: on to the next block, past this one, however long
+        items += [(_LD_W_ABS, 0, 0, _ARCH), (_JEQ_K, 1, 0, abi.arch), (_JA, 0, 0, f"abi{i + 1}")]
+        block: list[_Item] = [(_LD_W_ABS, 0, 0, _NR)]
         if abi.mask != 0xFFFFFFFF:
-            items.append((_AND_K, 0, 0, abi.mask))
-        items += [(_JEQ_K, "deny", 0, number) for number in abi.denied]
-        items += [
+            block.append((_AND_K, 0, 0, abi.mask))
+        block += [(_JEQ_K, "deny", 0, number) for number in abi.denied]
+        block += [
             (_JEQ_K, f"ns{i}", 0, abi.clone),
             (_JEQ_K, f"ns{i}", 0, abi.unshare),
             *((_JEQ_K, "nosys", 0, number) for _, number in abi.missing),
@@ -472,9 +525,13 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JEQ_K, 0, "deny", 0),
             (_LD_W_ABS, 0, 0, _ARG3_HIGH),
             (_JEQ_K, "noop", "deny", 0),
-            f"sockopt{i}",
+            f"sockopt{i}",  # setsockopt(fd, level, option, value, length)
             (_LD_W_ABS, 0, 0, _ARG1),
-            (_JEQ_K, 0, "allow", SOL_SOCKET),
+            (_JEQ_K, f"solsocket{i}", 0, SOL_SOCKET),
+            (_JEQ_K, 0, "allow", IPPROTO_IPV6),
+            (_LD_W_ABS, 0, 0, _ARG2),
+            (_JEQ_K, "deny", "allow", IPV6_FLOWLABEL_MGR),
+            f"solsocket{i}",
             (_LD_W_ABS, 0, 0, _ARG2),
             *((_JEQ_K, "deny", 0, option) for option in DENIED_SOCKET_OPTIONS),
             (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
@@ -539,22 +596,9 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JEQ_K, 0, "allow", F_SETFL),
             (_LD_W_ABS, 0, 0, _ARG2),
             (_JSET_K, "einval", "allow", abi.o_direct),
-            f"abi{i + 1}",
         ]
-    items += [
-        "noop",
-        (_RET_K, 0, 0, SECCOMP_RET_ERRNO | 0),  # the call is not made and returns 0
-        "nosys",
-        (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS),
-        "einval",
-        (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EINVAL),
-        "eopnotsupp",
-        (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EOPNOTSUPP),
-        "allow",
-        (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
-        "deny",
-        _DENY,
-    ]
+        items += [*_own_returns(block, i), f"abi{i + 1}"]
+    items.append((_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS))  # an ABI the machine does not run
     return _assemble(items)
 
 

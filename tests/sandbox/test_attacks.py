@@ -211,6 +211,33 @@ def test_a_bot_reads_no_marks_in_the_machines_file_cache(tiny_game, arena):
     ]
 
 
+def test_a_bot_splits_no_memory_map_and_takes_no_flow_label_of_the_machines(tiny_game, arena):
+    """memfd_secret takes each page out of the kernel's direct map, whose huge pages stay split
+    after the game (a red team's bot made the map's 4 KiB share grow game after game); IPv6 flow
+    labels are counted for the whole machine (its bot took the share open to processes without
+    capabilities: every other process got ENOBUFS). Outside the sandbox the lines read "opened"
+    and "taken"."""
+    for attack, line in (
+        ("secret_memory", "ATTACK: memfd_secret: Function not implemented"),
+        ("flow_labels", "ATTACK: flow label: Operation not permitted"),
+    ):
+        record = play_attack(tiny_game, arena, attack)
+        assert_normal_game(record)
+        assert attack_lines(record, 0) == [line]
+
+
+def test_a_bots_signals_to_its_init_end_nothing(tiny_game, arena):
+    """Its init, pid 1 of its namespace, came with the referee's signal handlers: a bot's
+    kill(1, SIGTERM) ran one, init exited and took the bot's namespace with it, and the record
+    read "crash (exited with code 127)". Init now ignores them, as pid 1 does by default."""
+    from codecup.cli.stopping import stop_on_signals
+
+    with stop_on_signals():  # the handlers `codecup play` and `tournament` run with
+        record = play_attack(tiny_game, arena, "signal_init")
+    assert_normal_game(record)
+    assert attack_lines(record, 0)[-1] == "ATTACK: init: there"
+
+
 def test_a_bot_reads_no_file_of_proc_only_root_may_read(tiny_game, arena):
     """A bot keeps uid 0, and files of /proc only root may read tell of the whole machine
     (kpageflags: every physical page's state; timer_list: every process's timers; a red team's
@@ -1056,3 +1083,17 @@ def _launch_failure(folder: Path, proof: Path, **launch: object) -> str:
     finally:
         os.close(read)
         box.remove()
+
+
+def test_the_referee_holds_the_machines_time_stamping_switch_on(tiny_game, arena):
+    """Each socket that first asks the kernel for packet time stamps, or last stops, flips a switch
+    of the whole machine's: a kernel worker rewrites kernel code and interrupts every core (a red
+    team's bot that asked and closed in a loop cost up to 1.25 s of workers' CPU in 3 s, outside
+    its cgroup). The referee holds one socket asking from its first bot on, so a bot's only count."""
+    from codecup.sandbox import netstamp
+
+    record = play_attack(tiny_game, arena, "setsid_child")
+    assert_normal_game(record)
+    assert netstamp.hold_once()
+    (held,) = netstamp._held
+    assert held.getsockopt(socket.SOL_SOCKET, netstamp.SO_TIMESTAMP) == 1

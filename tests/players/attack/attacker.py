@@ -980,6 +980,44 @@ def cgroup_mounts():
                 say(f"{kind} {fields[3]} at {fields[4]}")
 
 
+def secret_memory():
+    """Map secret memory (memfd_secret): each page is taken out of the kernel's direct map of
+    memory, which stays split after the game."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    fd = libc.syscall(ctypes.c_long(447), 0)
+    say("memfd_secret: " + ("opened" if fd >= 0 else os.strerror(ctypes.get_errno())))
+
+
+def flow_labels():
+    """Take an IPv6 flow label (IPV6_FLOWLABEL_MGR), of which the machine has 4,096 for all."""
+    request = bytearray(32)  # struct in6_flowlabel_req: dst, label, action, share, flags, expires...
+    request[0:16] = socket.inet_pton(socket.AF_INET6, "::1")
+    request[16:20] = (0x12345).to_bytes(4, "big")  # the label
+    request[20] = 0  # IPV6_FL_A_GET
+    request[21] = 1  # IPV6_FL_S_EXCL
+    request[22:24] = (1).to_bytes(2, sys.byteorder)  # IPV6_FL_F_CREATE
+    with socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as s:
+        try:
+            s.setsockopt(41, 32, bytes(request))  # IPPROTO_IPV6, IPV6_FLOWLABEL_MGR
+            say("flow label: taken")
+        except OSError as exc:
+            say(f"flow label: {exc.strerror}")
+
+
+def signal_init():
+    """Send its pid 1, its namespace's init, the signals the referee handles: init ran the
+    referee's handlers and exited."""
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGUSR1):
+        try:
+            os.kill(1, sig)
+            say(f"signal {sig.name} sent")
+        except OSError as exc:
+            say(f"signal {sig.name}: {exc.strerror}")
+    time.sleep(0.2)
+    say(f"init: {'there' if os.path.exists('/proc/1') else 'gone'}")
+
+
 ATTACKS = {
     "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
@@ -1024,6 +1062,9 @@ ATTACKS = {
     "cache_probe": cache_probe,
     "root_files": root_files,
     "cgroup_mounts": cgroup_mounts,
+    "secret_memory": secret_memory,
+    "flow_labels": flow_labels,
+    "signal_init": signal_init,
 }
 
 sys.stdin.readline()  # the start number
