@@ -360,7 +360,8 @@ def run_tournament(
         (out / "games").mkdir(exist_ok=True)
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
         tell = _Tell(on_record, on_logged)
-        return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups)
+        run = _Run(game, spec.variant, key)
+        return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups, run)
     finally:
         log.close()
 
@@ -495,6 +496,7 @@ def _run(
     jobs: int,
     tell: _Tell,
     setups: dict[int, str],
+    run: _Run,
 ) -> TournamentResult:
     names = spec.names
     points: dict[str, tuple[float, ...]] = {k: tuple(r.result.points) for k, r in log.records.items()}
@@ -518,7 +520,7 @@ def _run(
             progress.grow(len(scheduled))
             if todo and played == 0:  # an earlier run's standings are of fewer games: gone till the end
                 remove_results(out)
-            _run_batch(todo, executor, play, log, points, progress, out, tell.on_record)
+            _run_batch(todo, executor, play, log, points, progress, out, tell.on_record, run)
             played += len(todo)
     finally:
         progress.set_running(0)
@@ -558,10 +560,14 @@ def _run_batch(
     progress: Progress,
     out: Path,
     on_record: OnRecord | None = None,
+    run: _Run | None = None,
 ) -> None:
-    """Play a batch's games in parallel, logging each as it finishes."""
+    """Play a batch's games in parallel, logging each as it finishes (and, given ``run``, only
+    while what the games' results depend on is what the run started with)."""
 
     def finished(g: ScheduledGame, record: Record) -> None:
+        if run is not None:
+            run.check_unchanged(g.id)
         log.append(g.id, record)
         points[g.id] = tuple(record.result.points)
         _write_game(out, g, record)
@@ -570,6 +576,26 @@ def _run_batch(
         progress.finished(g.id, record)
 
     play_batch(todo, pool, play, finished, progress)
+
+
+@attrs.frozen
+class _Run:
+    """What a run's games' results depend on (:meth:`Game.results_key`), as it started."""
+
+    game: Game
+    variant: str
+    key: str | None
+
+    def check_unchanged(self, game_id: str) -> None:
+        """Refuse to go on (and to log game ``game_id``) once the results key has changed: a red
+        team's tournament scored 3 games with one word list and 9 with another that took its
+        file's place, in one standings."""
+        now = results_key_of(self.game, self.variant)  # Lucky Words: refuses a changed list itself
+        if now != self.key:
+            raise ConfigError(
+                f"what the games' results depend on changed during the run (it was {self.key}, it is now"
+                f" {now}): game {game_id} is not logged; put it back, or start again into another folder"
+            )
 
 
 def _write_game(out: Path, g: ScheduledGame, record: Record, only_if_missing: bool = False) -> None:

@@ -4,7 +4,8 @@ The list is chosen once per process: ``$CODECUP_WORDS`` (set by the CLI's
 ``--words PATH``), else ``words.dat`` in the current directory, else the
 default list installed with the project (the ``english-words`` package's
 ``web2`` list, *not* the official CodeCup 2004 list). A missing, unreadable
-or empty list raises :class:`WordListError` before any game starts.
+or empty list raises :class:`WordListError` before any game starts. A file is
+read once per process; one whose words change while a run uses it is refused.
 
 A list is identified by the SHA-256 of its words in file order, one per line
 with LF line ends (so a CRLF copy of the official list is the same list):
@@ -96,7 +97,7 @@ class WordList:
         """Read one word per line; CR, LF and blank lines are ignored. A file that is not a regular
         one, or is larger than :data:`MAX_LIST` bytes, is no list (:class:`WordListError`)."""
         text = read_file(Path(path), MAX_LIST, "a word list", WordListError).decode("ascii", "replace")
-        wl = cls.from_words(text.splitlines(), str(Path(path).resolve()))  # a line with a space is no word
+        wl = cls.from_words(lines_of(text), str(Path(path).resolve()))  # a line with a space is no word
         return attrs.evolve(wl, official=wl.sha256 == OFFICIAL_SHA256, upper=text == text.upper())
 
     @classmethod
@@ -240,13 +241,24 @@ def _holds(path: Path, data: bytes) -> bool:
         return info.st_size == len(data) and found.read(len(data) + 1) == data
 
 
+def lines_of(text: str) -> list[str]:
+    """The lines of a list file, split at CR and LF alone (spec item 9: one word per line, line
+    ends ignored). ``str.splitlines`` also splits at a form feed, a vertical tab and other
+    separators: ``AB<FF>CD`` was two words, AB and CD, for a program reading the same file one
+    word per line none (a red team's)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def _text(words: Sequence[str]) -> str:
     """A list as the text its hash is taken of: one word per line, LF line ends."""
     return "".join(f"{word}\n" for word in words)
 
 
-_CACHE: dict[tuple[str, float], WordList] = {}
-_FOUND: dict[tuple[tuple[str, float], str], WordList] = {}
+_PINNED: dict[str, tuple[WordList, tuple[int, int]]] = {}
+"""Each list file read, by resolved path: the list as first read in this process, and the file's
+modification time and size then. A run scores all its games with the list it started with."""
+_FOUND: dict[tuple[str, str], WordList] = {}
+_BUNDLED = ""  # the key of the bundled list
 
 
 def locate() -> Path | None:
@@ -276,28 +288,68 @@ def _locate() -> tuple[Path, str] | None:
 
 
 def _load(path: Path | None, found: str) -> WordList:
-    """A list by path (``None``: the bundled one), read once per path and modification time."""
-    key = ("", 0.0) if path is None else (str(path.resolve()), path.stat().st_mtime)
-    if key not in _CACHE:
-        _CACHE[key] = WordList.default() if path is None else WordList.from_file(path)
+    """A list by path (``None``: the bundled one), as this process first read it (see
+    :func:`load_words` for a file changed since)."""
+    if path is None:
+        key = _BUNDLED
+        if key not in _PINNED:
+            _PINNED[key] = (WordList.default(), (0, 0))
+    else:
+        key = str(path.resolve())
+        if key not in _PINNED:
+            before = _stamp(path)
+            _PINNED[key] = (WordList.from_file(path), before)
     if (key, found) not in _FOUND:
-        _FOUND[key, found] = attrs.evolve(_CACHE[key], found=found)
+        _FOUND[key, found] = attrs.evolve(_PINNED[key][0], found=found)
     return _FOUND[key, found]
 
 
+def _stamp(path: Path) -> tuple[int, int]:
+    """The file's modification time (ns) and size: what tells that it may have changed."""
+    info = path.stat()
+    return info.st_mtime_ns, info.st_size
+
+
+def _unchanged(path: Path) -> None:
+    """Refuse a list file whose words changed since this process first read them: a red team's
+    tournament scored 3 games with one list and 9 with another it put in its place, in one
+    standings, and a game whose list changed as it was played was thrown away as a referee error.
+    A file touched, or rewritten with the same words, is the same list."""
+    key = str(path.resolve())
+    pinned, stamp = _PINNED[key]
+    try:
+        now = _stamp(path)
+    except OSError as exc:
+        raise WordListError(f"word list {path} is gone while codecup used it: {exc.strerror}") from None
+    if now == stamp:
+        return
+    current = WordList.from_file(path)
+    if current.sha256 != pinned.sha256:
+        raise WordListError(
+            f"word list {path} changed while codecup used it: it was sha256 {pinned.sha256[:12]}"
+            f" ({len(pinned)} words), it is now sha256 {current.sha256[:12]} ({len(current)} words);"
+            " every game of a run is scored with one list: put the file back, or start again"
+        )
+    _PINNED[key] = (pinned, now)
+
+
 def load_words() -> WordList:
-    """The word list in force (cached per path and modification time)."""
+    """The word list in force: as this process first read it; a file whose words changed since is
+    refused (:class:`WordListError`)."""
     located = _locate()
     if located is None:
         return _load(None, FOUND_BUNDLED)
-    return _load(*located)
+    words = _load(*located)
+    _unchanged(located[0])
+    return words
 
 
 def find_words(wanted: WordListId) -> WordList:
     """The list with ``wanted``'s hash among those at hand, else a one-line :class:`WordListError`.
 
-    Looked at: ``$CODECUP_WORDS`` (``--words``), ``./words.dat``, the path the
-    record names, and the bundled list. A path that cannot be read, is no regular file or is
+    Looked at: ``$CODECUP_WORDS`` (``--words``), as this process first read it (the list a run
+    plays with, changed on disk or not), ``./words.dat``, the path the record names, and the
+    bundled list. A path that cannot be read, is no regular file or is
     larger than :data:`MAX_LIST` holds no list at hand (the record's path is anyone's text).
     """
     candidates: list[tuple[Path, str]] = []
@@ -316,6 +368,7 @@ def find_words(wanted: WordListId) -> WordList:
     for path, found in candidates:
         try:
             words = _load(path, found)
+            _unchanged(path)  # a file read before in this process holds the words it held then
         except (WordListError, OSError, ValueError, RuntimeError):  # RuntimeError: resolve() in a loop
             continue
         if words.sha256 == wanted.sha256:

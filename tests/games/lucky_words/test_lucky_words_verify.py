@@ -365,7 +365,7 @@ def test_a_records_path_larger_than_a_list_is_not_read(tmp_path, no_list, capsys
     os.environ.pop(WORDS_ENV)
     assert main(["verify", str(record)]) == 0  # found at the record's path
     monkeypatch.setattr(words, "MAX_LIST", len(SMALL_WORDS) - 1, raising=False)
-    words._CACHE.clear()
+    words._PINNED.clear()
     words._FOUND.clear()
     capsys.readouterr()
     assert main(["verify", str(record)]) == 2

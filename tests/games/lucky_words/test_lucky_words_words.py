@@ -170,3 +170,35 @@ def test_the_copy_for_programs_is_written_once(tmp_path, shared_tmp):
     made = first.stat()
     assert words.as_file() == first and first.stat().st_ino == made.st_ino
     assert [p.name for p in first.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_list_whose_file_changes_while_it_is_used_is_refused(tmp_path, monkeypatch):
+    """A red team put another list in the file's place during a tournament: 3 games were scored
+    with one list and 9 with the other, in one standings. A file is read once per process; its
+    words changed since are refused, and the list read first is the one the run's checks find."""
+    path = tmp_path / "moving.dat"
+    path.write_text("DOG\nCAT\n")
+    monkeypatch.setenv(WORDS_ENV, str(path))
+    first = load_words()
+    path.write_text("DOG\nCAT\n")  # rewritten with the same words: the same list
+    os.utime(path, ns=(1, 1))
+    assert load_words().sha256 == first.sha256
+    path.write_text("DOG\nCAT\nCOW\n")
+    changed = r"changed while codecup used it: it was sha256 \w+ \(2 words\), it is now sha256 \w+ \(3 words"
+    with pytest.raises(WordListError, match=changed):
+        load_words()
+    assert words_mod.find_words(first.identity()).sha256 == first.sha256  # a game played with it checks
+    path.unlink()
+    with pytest.raises(WordListError, match="does not exist"):
+        load_words()
+
+
+def test_a_form_feed_or_vertical_tab_in_a_line_does_not_split_it(tmp_path):
+    """One word per line, line ends CR and LF (spec item 9): splitlines() also split at a form
+    feed, a vertical tab and the file and group separators, so `AB<FF>CD` was two words, where a
+    program reading the same file one word per line finds none."""
+    for sep in ("\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028"):
+        assert words_mod.lines_of(f"ZZ\r\nAB{sep}CD\rQI\n") == ["ZZ", f"AB{sep}CD", "QI", ""], sep
+    path = tmp_path / "ff.dat"
+    path.write_bytes(b"ZZ\nAB\fCD\nQI\vXU\n")
+    assert WordList.from_file(path).words == {"ZZ"}
