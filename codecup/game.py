@@ -305,8 +305,8 @@ class Game(abc.ABC):
 
     def results_key(self, variant: str) -> str | None:
         """What this game's results depend on beyond the record's own settings, in a few words
-        (Lucky Words: which word list scores the games); a tournament folder played with one is
-        not resumed with another. The default: nothing."""
+        (Lucky Words: which word list scores the games); a tournament's or an SPRT test's folder
+        played with one is not resumed with another. The default: nothing."""
         return None
 
     def run_notes(self, variant: str) -> tuple[str, ...]:

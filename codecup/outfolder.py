@@ -56,7 +56,7 @@ WRITES: dict[RunKind, frozenset[str]] = {
         }
     ),
     RunKind.DEMO: frozenset({"index.html", "style.css", LOCK_NAME}),  # and a tournament folder per game
-    RunKind.SPRT: frozenset({LOG_NAME, LOCK_NAME}),
+    RunKind.SPRT: frozenset({LOG_NAME, LOCK_NAME, SCHEDULE_NAME}),  # the test's settings: see identity
 }
 """The names each kind of run writes at the top of its folder (besides the marker)."""
 

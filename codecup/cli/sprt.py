@@ -5,12 +5,14 @@ test (pentanomial GSPRT, logistic Elo) accepts H1 (NEW is at least --elo1
 stronger) or H0 (at most --elo0), with error rates --alpha and --beta,
 printing after every pair the Elo difference with its 95% interval, the
 likelihood of superiority (LOS) and the log-likelihood ratio with its bounds,
-and at the end the faults of each side.
+and at the end the faults of each side. A pair with a referee error (the game
+plugin failed) is left out of the test, and no fault of either side.
 
 Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
-3 no decision within --max-games, 2 a usage error. With --out, every game is
-kept in DIR/results.jsonl, and the same command run again over DIR resumes
-from it (a folder holding another run's results log is refused).
+3 no decision within --max-games (or a referee failing 20 pairs in a row),
+2 a usage error. With --out, every game is kept in DIR/results.jsonl, and the
+same command run again over DIR resumes from it (a folder holding games of
+another run, or played under other limits or another word list, is refused).
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import attrs
+
+from codecup import owner
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
@@ -31,7 +36,7 @@ from codecup.cli.tournament import add_run_options, limits_of, not_a_players_fol
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed, new_seat_key
 from codecup.errors import CodecupError, ConfigError
-from codecup.game import Game, Variant, run_notes_of
+from codecup.game import Game, Variant, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
@@ -39,7 +44,8 @@ from codecup.runner import player_info
 from codecup.terminal import printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
-from codecup.tournament.dispatch import RESUMES, gone
+from codecup.tournament.dispatch import RESUMES, gone, is_referee_error
+from codecup.tournament.identity import Schedule, note, noted_difference
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.sprt import SprtSettings, SprtState
@@ -139,7 +145,8 @@ def open_log(
 ) -> ResultsLog:
     """The run's results log in ``out``, refusing one that holds another run's games.
 
-    ``expected(k)`` gives pair ``k``'s two matches; every logged game must be one of them.
+    ``expected(k)`` gives pair ``k``'s two matches; every logged game must be one of them, with
+    its bots' seeds drawn the same way (in secret, or from the seed given).
     ``lock``: ``out``'s, if the caller holds it (else the log takes it, and releases it on close).
     """
     if out.exists() and not out.is_dir():
@@ -147,22 +154,99 @@ def open_log(
     log = ResultsLog.open(out / LOG_NAME, lock=lock or True)
     for key, record in log.records.items():
         m = _KEY.fullmatch(key)
-        if m is None or record.match != expected(int(m.group(1)))[int(m.group(2))]:
-            log.close()
-            raise ConfigError(
-                f"{out / LOG_NAME} holds games of another run (game {key}: other players, game, seed or "
-                "clock): use another --out folder"
-            )
+        why = "other players, game, seed or clock"
+        if m is not None:
+            match = expected(int(m.group(1)))[int(m.group(2))]
+            if record.match == match:
+                # The seat key is no part of a match's equality (each run draws its own), but whether
+                # there is one is: a run given --seed is to be reproduced, and its log must not hold
+                # games whose bots' seeds were secret (nor one without --seed, public ones).
+                if bool(record.match.seat_key) == bool(match.seat_key):
+                    continue
+                why = "its bots' seeds " + (
+                    "drawn in secret, this run given --seed"
+                    if record.match.seat_key
+                    else "from --seed, this run given none"
+                )
+        log.close()
+        raise ConfigError(
+            f"{out / LOG_NAME} holds games of another run (game {key}: {why}): use another --out folder"
+        )
     return log
 
 
+def settings_of(args: argparse.Namespace, game: Game, variant: Variant) -> Schedule:
+    """What the games depend on that their records do not say, noted in the ``--out`` folder: each
+    bot's limits and the game's results key (Lucky Words: the word list). The log's games say the
+    rest (players, variant, seed and start, clock and clock mode), and are checked one by one."""
+    return Schedule(
+        format="sprt",
+        seed=args.seed or 0,
+        rounds=1,
+        results_key=results_key_of(game, variant.name),
+        limits=limits_of(args, {}).describe(),
+    )
+
+
 def count_faults(faults: dict[str, dict[str, int]], records: tuple[Record, Record]) -> None:
-    """Add a pair's faults by side (NEW sits first in the pair's first game, second in its second)."""
+    """Add a pair's faults by side (NEW sits first in the pair's first game, second in its second).
+
+    A referee error is no fault of either side (it was counted against both)."""
     for record, new_seat in zip(records, (0, 1), strict=True):
         for seat, end in enumerate(record.result.termination):
-            if end.kind.value != "normal":
+            if end.kind.value not in ("normal", "referee-error"):
                 side = faults[SIDES[seat != new_seat]]
                 side[end.kind.value] = side.get(end.kind.value, 0) + 1
+
+
+#: Pairs in a row left out for a referee error after which a run stops: its game's referee fails
+#: (a run of them only would otherwise play to --max-games, counting nothing).
+MAX_LEFT_OUT_IN_A_ROW = 20  # docs/tournaments.md names it
+
+
+@attrs.define
+class Tally:
+    """The test's counts: the pairs it counts, the pairs it leaves out, and each side's faults."""
+
+    state: SprtState
+    faults: dict[str, dict[str, int]] = attrs.field(factory=lambda: {side: {} for side in SIDES})
+    left_out: list[int] = attrs.field(factory=list)  # pairs with a referee error, by number
+    in_a_row: int = 0  # pairs left out since the last one counted
+
+    def add(self, k: int, records: tuple[Record, Record]) -> bool:
+        """Add pair ``k``; False if it is left out: a game of it had a referee error, which is no
+        result (both seats score nothing), so the pair says nothing of who is stronger."""
+        count_faults(self.faults, records)
+        if any(is_referee_error(r) for r in records):
+            self.left_out.append(k)
+            self.in_a_row += 1
+            return False
+        self.state.add_pair(
+            *[(1 + outcome_for(r, seat)) / 2 for r, seat in zip(records, (0, 1), strict=True)]
+        )
+        self.in_a_row = 0
+        return True
+
+    @property
+    def played(self) -> int:
+        """Pairs taken in, counted or left out."""
+        return self.state.n_pairs + len(self.left_out)
+
+    @property
+    def stalled(self) -> bool:
+        """Whether the last :data:`MAX_LEFT_OUT_IN_A_ROW` pairs were all left out."""
+        return self.in_a_row >= MAX_LEFT_OUT_IN_A_ROW
+
+    def left_out_line(self) -> str | None:
+        """The pairs left out, one line (None: none)."""
+        n = len(self.left_out)
+        if not n:
+            return None
+        shown = ", ".join(map(str, self.left_out[:10])) + (", ..." if n > 10 else "")
+        return (
+            f"referee errors: {n} pair{'s' if n != 1 else ''} ({2 * n} games) left out of the test, no"
+            f" fault of either side (pair{'s' if n != 1 else ''} {shown})"
+        )
 
 
 def faults_line(faults: dict[str, dict[str, int]]) -> str:
@@ -189,6 +273,7 @@ def run(args: argparse.Namespace) -> int:
             game.info.check_bot(p.bot)
     check_commands([new, old], "", game.info.name)
     notes = run_notes_of(game, variant.name)  # asked with --quiet too: a plugin failing at it stops any run
+    noted = settings_of(args, game, variant)  # asked before the folder: a plugin failing at it leaves none
     address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
     pool: ex.GamePool
     if address is None:
@@ -209,14 +294,21 @@ def run(args: argparse.Namespace) -> int:
             with released_on_failure(args.out, created, lock):  # a full disk as it marks the folder
                 claim_folder(args.out, RunKind.SPRT)
                 log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k), lock)
+                # Games under other limits or another word list: a red team's log held both (F2).
+                why = noted_difference(noted, args.out) if log.records else None
+                if why is not None:
+                    raise ConfigError(
+                        f"{args.out} holds the games of another run ({why}): use another --out folder"
+                    )
+                note(noted, args.out)
                 mark_folder(args.out, RunKind.SPRT)  # a folder left unmarked till its log was checked
         except BaseException:
             if log is not None:
                 log.close()
             lock.release(failed=True)
             raise
-    state = SprtState(settings)
-    faults: dict[str, dict[str, int]] = {side: {} for side in SIDES}
+    tally = Tally(SprtState(settings))
+    state = tally.state
     quiet = bool(args.quiet)
     if not quiet:
         lower, upper = settings.bounds
@@ -236,15 +328,15 @@ def run(args: argparse.Namespace) -> int:
     verdict = None
     try:
         with stop_on_signals(), pool:
-            verdict = _play(pool, jobs, game, args, new, old, variant, state, log, max_pairs, quiet, faults)
+            verdict = _play(pool, jobs, game, args, new, old, variant, tally, log, max_pairs, quiet)
     except KeyboardInterrupt as exc:
         resumes = f"; they are logged in {args.out}/, and the same command resumes" if args.out else ""
-        return report(exc, f"no decision after {2 * state.n_pairs} games{resumes}")
+        return report(exc, f"no decision after {2 * tally.played} games{resumes}")
     except concurrent.futures.CancelledError:  # not by us: a lost Dask scheduler
         raise pool.lost() from None
     except concurrent.futures.BrokenExecutor:
         raise CodecupError(
-            f"a referee process died (killed, or out of memory) after {2 * state.n_pairs} games"
+            f"a referee process died (killed, or out of memory) after {2 * tally.played} games"
         ) from None
     finally:
         if log is not None:
@@ -255,14 +347,24 @@ def run(args: argparse.Namespace) -> int:
     if quiet:
         print(state.line())
     print(f"estimate: NEW - OLD {state.estimate()} after {2 * state.n_pairs} games")
-    print(faults_line(faults))
+    print(faults_line(tally.faults))
+    left_out = tally.left_out_line()
+    if left_out is not None:
+        print(left_out)
     if verdict == "H1":
         print(f"H1 accepted: NEW is stronger than OLD by at least {args.elo1:g} Elo ({took:.1f}s)")
         return EXIT_H1
     if verdict == "H0":
         print(f"H0 accepted: NEW is not stronger than OLD by {args.elo1:g} Elo ({took:.1f}s)")
         return EXIT_H0
-    print(f"no decision after {2 * state.n_pairs} games ({took:.1f}s)")
+    why = ""
+    if tally.stalled:
+        where = f": see {log.path}, and delete their lines to play them again" if log is not None else ""
+        why = (
+            f": the last {tally.in_a_row} pairs each had a referee error, so the game's referee fails"
+            f" (no fault of either side){where}"
+        )
+    print(f"no decision after {2 * tally.played} games ({took:.1f}s){why}")
     return EXIT_UNDECIDED
 
 
@@ -275,6 +377,9 @@ def _logged(log: ResultsLog | None, key: str) -> concurrent.futures.Future[Recor
     return done
 
 
+Futures = dict[int, tuple[concurrent.futures.Future[Record], concurrent.futures.Future[Record]]]
+
+
 def _play(
     pool: ex.GamePool,
     jobs: int,
@@ -283,32 +388,32 @@ def _play(
     new: PlayerInfo,
     old: PlayerInfo,
     variant: Variant,
-    state: SprtState,
+    tally: Tally,
     log: ResultsLog | None,
     max_pairs: int,
     quiet: bool,
-    faults: dict[str, dict[str, int]],
 ) -> str | None:
     """Keep ``jobs`` games in flight; count pairs strictly in order, so the run is reproducible."""
-    futures: dict[int, tuple[concurrent.futures.Future[Record], concurrent.futures.Future[Record]]] = {}
+    state = tally.state
+    futures: Futures = {}
     limits = limits_of(args, {})
     play = (
         worker.play_hiding(args.out, limits=limits)
         if args.out is not None
-        else functools.partial(worker.play, limits=limits)
+        else functools.partial(worker.play, limits=limits, run=owner.token())  # so abort stops them
     )
     next_pair = 0
     while log is not None and f"sprt{next_pair}~0" in log and f"sprt{next_pair}~1" in log:
         # a resumed run: the pairs its log holds count first, in order, without the pool
-        records = (log.records[f"sprt{next_pair}~0"], log.records[f"sprt{next_pair}~1"])
-        state.add_pair(*[(1 + outcome_for(r, seat)) / 2 for r, seat in zip(records, (0, 1), strict=True)])
-        count_faults(faults, records)
+        tally.add(next_pair, (log.records[f"sprt{next_pair}~0"], log.records[f"sprt{next_pair}~1"]))
         next_pair += 1
-        if state.decision() is not None or next_pair >= max_pairs:
+        if state.decision() is not None or tally.stalled or next_pair >= max_pairs:
             break
     if next_pair and not quiet and log is not None:  # pairs were resumed only from a log
         print(f"resumed {next_pair} pairs from {log.path}: {state.line()}", flush=True)
-    if state.decision() is not None:
+        if tally.left_out:
+            print(f"of which left out: {len(tally.left_out)} (a referee error in each)", flush=True)
+    if state.decision() is not None or tally.stalled:
         return state.decision()
     submitted = next_pair
     matches = pair_matches(game, args, new, old, variant, next_pair)
@@ -333,18 +438,38 @@ def _play(
             raise gone(exc, f"sprt{next_pair}~{which}", matches_of_pair[which], resumes) from None
         if log is not None:
             for i, record in enumerate(records):
-                key = f"sprt{next_pair}~{i}"
-                if key not in log:
-                    log.append(key, record)
-        scores = [(1 + outcome_for(r, seat)) / 2 for r, seat in zip(records, (0, 1), strict=True)]
-        state.add_pair(*scores)
-        count_faults(faults, records)
-        next_pair += 1
+                _log(log, f"sprt{next_pair}~{i}", record)
+        counted = tally.add(next_pair, records)
         if not quiet:
-            print(state.line(), flush=True)
+            if counted:
+                print(state.line(), flush=True)
+            else:  # F3: its "draws" were referee errors, counted as draws and as faults of both sides
+                print(
+                    f"pair {next_pair} left out of the test: a referee error, no fault of either side",
+                    flush=True,
+                )
+        next_pair += 1
         verdict = state.decision()
-        if verdict is not None:
-            for both in futures.values():
-                for f in both:
-                    f.cancel()
+        if verdict is not None or tally.stalled:
+            _stop(pool, futures, log)
             return verdict
+
+
+def _log(log: ResultsLog, key: str, record: Record) -> None:
+    if key not in log:
+        log.append(key, record)
+
+
+def _stop(pool: ex.GamePool, futures: Futures, log: ResultsLog | None) -> None:
+    """The test is over: log the games of later pairs already finished (a run with other bounds
+    resumes them), and stop those still running, their bots ended, rather than wait for them: a
+    red team's decided run waited 6 s for a slow bot's game it then threw away (F5)."""
+    running = False
+    for k, both in sorted(futures.items()):
+        for i, future in enumerate(both):
+            if not future.done():
+                running |= not future.cancel()  # one not started yet is cancelled here
+            elif log is not None and not future.cancelled() and future.exception() is None:
+                _log(log, f"sprt{k}~{i}", future.result())
+    if running:
+        pool.abort()

@@ -5,10 +5,12 @@ games and a Swiss tournament's have different ids, so a knock-out run over a Swi
 folder would resume nothing, add its games beside the Swiss ones, and leave those
 unlisted. The folder keeps the schedule's settings in a hidden file (with a Swiss
 tournament's or a knock-out's players, on whom every pairing depends, and what the
-game's results depend on, :meth:`codecup.game.Game.results_key`), and a run whose
-settings differ is refused before anything is written. More rounds of a round
-robin or a gauntlet, or players added to one, is allowed: its games are the
-earlier run's and more.
+game's results depend on, :meth:`codecup.game.Game.results_key`, and each bot's sandbox
+limits), and a run whose settings differ is refused before anything is written. An SPRT
+test's folder keeps its settings the same way (format ``sprt``): its log's games say their
+players, seeds, clocks and variant, but not the limits or the word list they were played
+under. More rounds of a round robin or a gauntlet, or players added to one, is allowed: its
+games are the earlier run's and more.
 """
 
 from __future__ import annotations
@@ -102,21 +104,30 @@ def check_schedule(spec: TournamentSpec, out: Path, has_games: bool, results_key
     A folder without games, or without the note (from before this file, or copied without its
     hidden files), is the run's own check of its log's games to pass; then :func:`note_schedule`.
     """
+    why = noted_difference(Schedule.of(spec, results_key), out) if has_games else None
+    if why is not None:
+        raise ConfigError(f"{out} holds the games of another tournament ({why}): use another --out folder")
+
+
+def noted_difference(now: Schedule, out: Path) -> str | None:
+    """Why the games of ``out``, played under the schedule noted there, cannot go on under ``now``
+    (None: they can, or no schedule is noted). ``codecup sprt`` asks it too, of its test's settings."""
     path = out / NAME
-    if has_games and path.exists():
-        earlier = _read(path)
-        why = None if earlier is None else Schedule.of(spec, results_key).difference(earlier)
-        if why is not None:
-            raise ConfigError(
-                f"{out} holds the games of another tournament ({why}): use another --out folder"
-            )
+    if not path.exists():
+        return None
+    earlier = _read(path)
+    return None if earlier is None else now.difference(earlier)
 
 
 def note_schedule(spec: TournamentSpec, out: Path, results_key: str | None = None) -> None:
     """Note in ``out`` the schedule its games are played under, once the run's checks have passed
     (a run refused by one leaves the note as it was)."""
+    note(Schedule.of(spec, results_key), out)
+
+
+def note(now: Schedule, out: Path) -> None:
+    """Note ``now`` in ``out`` as the schedule its games are played under (see :func:`note_schedule`)."""
     path = out / NAME
-    now = Schedule.of(spec, results_key)
     if path.exists() and _read(path) == now:
         return
     write_atomic(path, json.dumps(attrs.asdict(now)) + "\n")  # whole: a cut one is no schedule

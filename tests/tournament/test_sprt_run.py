@@ -1,0 +1,254 @@
+"""``codecup sprt`` as a run: what its folder must hold to be resumed, what its statistic counts,
+and how it ends once decided (a red team's F2, F3 and F5).
+
+The games are fakes played in a thread pool: each pair's outcome is chosen by the test, so the
+counts are exact and nothing depends on a bot's play or on time.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import sys
+import threading
+import time
+
+import pytest
+
+from codecup.cli import main
+from codecup.dialogue import NORMAL
+from codecup.drive import derive_seed
+from codecup.plugins import GameRegistry
+from codecup.record import MatchInfo, Record, Result
+from codecup.tournament import executor as ex
+from codecup.tournament import worker
+from codecup.tournament.dispatch import referee_error_record
+
+#: Seconds a fake game stopped by the run waits at most (the old code waited for it, then failed).
+BLOCK = 10.0
+
+PAIR_OF = {derive_seed(0, "sprt", k) % 2**31: k for k in range(200)}
+
+
+class Games:
+    """The fake games: pair k's outcome by ``outcome(k)``, "win" (NEW wins), "loss", "error" (a
+    referee error) or "block" (runs until the run stops it); the games played, by pair."""
+
+    def __init__(self, outcome):
+        self.outcome = outcome
+        self.played: list[int] = []
+        self.stopped = threading.Event()
+        self.lock = threading.Lock()
+
+    def play(self, match: MatchInfo, **_: object) -> Record:
+        k = PAIR_OF[match.seed]
+        with self.lock:
+            self.played.append(k)
+        what = self.outcome(k)
+        if what == "block":
+            self.stopped.wait(BLOCK)
+            what = "loss"
+        if what == "error":
+            return referee_error_record(match, "the game plugin failed")
+        new_seat = 0 if match.players[0].name == "new" else 1
+        points = (2.0, 0.0) if (new_seat == 0) == (what == "win") else (0.0, 2.0)
+        return Record(match, (), (), (0.0, 0.0), Result(points, points, (NORMAL, NORMAL)))
+
+
+@pytest.fixture
+def games(monkeypatch, tiny_game):
+    """Run ``codecup sprt twentyone`` on fake games in a thread pool that notes an abort."""
+    holder: dict[str, Games] = {}
+
+    class Pool(ex.GamePool):
+        def __init__(self, jobs):
+            super().__init__(concurrent.futures.ThreadPoolExecutor(jobs), jobs)
+
+        def abort(self):
+            holder["games"].stopped.set()
+            super().abort()
+
+    registry = GameRegistry()
+    registry.add(tiny_game)
+    monkeypatch.setattr("codecup.cli.sprt.load_games", lambda: registry)
+    monkeypatch.setattr(ex, "LocalPool", Pool)
+    monkeypatch.setattr(worker, "play", lambda match, **kw: holder["games"].play(match))
+    monkeypatch.setattr(worker, "play_hiding", lambda out, **kw: holder["games"].play)
+
+    def use(outcome):
+        holder["games"] = Games(outcome)
+        return holder["games"]
+
+    return use
+
+
+def sprt(*args):
+    return main(["sprt", "twentyone", "bot:perfect", "bot:random", *map(str, args)])
+
+
+def test_referee_errors_are_left_out_not_draws_nor_faults(games, tmp_path, capsys):
+    """F3: a referee raising on some starts gave W-D-L 8-12-0, its "draws" the referee errors,
+    and "faults: NEW referee-error 12; OLD referee-error 12"; also when resumed from the log."""
+    games(lambda k: "error" if k % 2 else "win")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 8, "--jobs", 1, "--out", out) == 3
+    said = capsys.readouterr().out
+    assert "pair 1 left out of the test: a referee error, no fault of either side" in said
+    assert "W-D-L 4-0-0" in said and "W-D-L 4-4-0" not in said
+    assert "faults: NEW none; OLD none" in said
+    assert (
+        "referee errors: 2 pairs (4 games) left out of the test, no fault of either side (pairs 1, 3)" in said
+    )
+    assert "no decision after 8 games" in said
+    replayed = games(lambda k: pytest.fail("a logged game played again"))
+    assert sprt("--max-games", 8, "--jobs", 1, "--out", out) == 3
+    again = capsys.readouterr().out
+    assert "resumed 4 pairs from" in again and "W-D-L 4-0-0" in again and replayed.played == []
+    assert "faults: NEW none; OLD none" in again and "referee errors: 2 pairs (4 games)" in again
+
+
+def test_a_run_of_referee_errors_only_stops(games, tmp_path, capsys, monkeypatch):
+    """A referee failing every game would play to --max-games, counting nothing: it stops after
+    MAX_LEFT_OUT_IN_A_ROW pairs in a row left out, saying so; resumed, it stops there again."""
+    monkeypatch.setattr("codecup.cli.sprt.MAX_LEFT_OUT_IN_A_ROW", 5)
+    played = games(lambda k: "win" if k == 0 else "error")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 200, "--jobs", 1, "--out", out) == 3
+    said = capsys.readouterr().out.splitlines()
+    assert said[-1].startswith("no decision after 12 games (")
+    assert said[-1].endswith(
+        "): the last 5 pairs each had a referee error, so the game's referee fails (no fault of either"
+        f" side): see {out / 'results.jsonl'}, and delete their lines to play them again"
+    )
+    assert max(played.played) <= 7  # a pair or so in flight beyond the sixth
+    again = games(lambda k: pytest.fail("a stalled run resumed played on"))
+    assert sprt("--max-games", 200, "--jobs", 1, "--out", out) == 3
+    assert "the last 5 pairs each had a referee error" in capsys.readouterr().out
+    assert again.played == []
+
+
+def test_a_decided_run_stops_the_games_still_running_and_logs_the_finished(games, tmp_path, capsys):
+    """F5: once decided, the run waited for the games in flight (to their time-outs), then threw
+    them away. Now it stops them; later pairs already finished are logged, for a resumed run."""
+    pool_futures: list[int] = []
+
+    def outcome(k):
+        if k == 0:  # decided by pair 0 only once pair 1 has finished
+            deadline = time.monotonic() + BLOCK
+            while pool_futures.count(1) < 2 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            return "loss"
+        if k == 1:
+            return "win"
+        return "block"
+
+    played = games(outcome)
+    original = played.play
+
+    def play(match, **kw):
+        record = original(match)
+        if PAIR_OF[match.seed] == 1:
+            pool_futures.append(1)
+        return record
+
+    played.play = play  # type: ignore[method-assign]
+    out = tmp_path / "out"
+    argv = ("--max-games", 20, "--jobs", 4, "--elo1", 1000, "--alpha", 0.2, "--beta", 0.2, "--out", out)
+    assert sprt(*argv) == 1
+    assert played.stopped.is_set()  # by the run's abort, not by the fake's time-out
+    assert "H0 accepted" in capsys.readouterr().out
+    logged = [line.split('"', 4)[3] for line in (out / "results.jsonl").read_text().splitlines()]
+    assert sorted(logged) == ["sprt0~0", "sprt0~1", "sprt1~0", "sprt1~1"]  # not the stopped pair 2's
+    again = games(lambda k: pytest.fail("a decided run resumed played on"))
+    assert sprt(*argv) == 1 and again.played == []
+
+
+def test_without_a_decision_nothing_is_aborted(games, capsys):
+    played = games(lambda k: "win" if k % 2 else "loss")
+    assert sprt("--max-games", 6, "--jobs", 2) == 3
+    assert not played.stopped.is_set() and sorted(played.played) == [0, 0, 1, 1, 2, 2]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "said"),
+    [
+        (
+            ["--memory", 512],
+            ["--memory", 256],
+            "bots limited to 512 MiB, 128 processes, 1 CPU, this run to 256",
+        ),
+        (
+            ["--processes", 64],
+            ["--processes", 32],
+            "bots limited to 1024 MiB, 64 processes, 1 CPU, this run to",
+        ),
+        ([], ["--processes", 32], "bots limited to 1024 MiB, 128 processes, 1 CPU, this run to 1024 MiB, 32"),
+        (
+            ["--clock-mode", "cpu"],
+            ["--clock-mode", "wall"],
+            "game sprt0~0: other players, game, seed or clock",
+        ),
+        ([], ["--clock", 3], "game sprt0~0: other players, game, seed or clock"),
+        ([], ["--seed", 1], "game sprt0~0: other players, game, seed or clock"),
+        ([], ["--variant", "classic"], None),  # the game's first, named
+        (["--jobs", 1], ["--jobs", 2], None),  # how many at once changes no game
+        (["--elo1", 5], ["--elo1", 20], None),  # the test is re-read from the same games
+    ],
+)
+def test_a_log_of_games_played_otherwise_is_refused(games, tmp_path, capsys, first, then, said):
+    """F2: a log of games played under other limits was resumed (records of both in one test)."""
+    games(lambda k: "win" if k % 2 else "loss")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 2, "--out", out, *first) == 3
+    capsys.readouterr()
+    status = sprt("--max-games", 4, "--out", out, *then)
+    err = capsys.readouterr().err
+    if said is None:
+        assert status == 3 and err == ""
+        return
+    assert status == 2 and err.count("\n") == 1, err
+    assert said in err and "use another --out folder" in err
+
+
+def test_a_log_of_games_scored_with_another_word_list_is_refused(
+    games, tiny_game, tmp_path, capsys, monkeypatch
+):
+    """F2: Lucky Words resumed a log played with the official list under --words small.dat."""
+    key = {"now": "word list A"}
+
+    class Keyed(type(tiny_game)):
+        def results_key(self, variant):
+            return key["now"]
+
+    registry = GameRegistry()
+    registry.add(Keyed())
+    monkeypatch.setattr("codecup.cli.sprt.load_games", lambda: registry)
+    games(lambda k: "win")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 2, "--out", out, "--elo1", 2000) == 3
+    key["now"] = "word list B"
+    assert sprt("--max-games", 4, "--out", out) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"codecup: error: {out} holds the games of another run (games played with word list A, this run"
+        " with word list B): use another --out folder\n"
+    )
+    assert len((out / "results.jsonl").read_text().splitlines()) == 2  # refused before any game
+
+
+def test_a_seeded_log_is_not_resumed_unseeded_nor_the_other_way(games, tmp_path, capsys):
+    """A run given --seed is to be reproduced: its log must not mix in games whose bots' seeds
+    were drawn in secret (a program plays: built-in bots have no opponent to hide seeds from)."""
+    games(lambda k: "win" if k % 2 else "loss")
+    (tmp_path / "bot.py").write_text("")
+    program = f"{sys.executable} {tmp_path / 'bot.py'}"
+    for first, then, said in [
+        (["--seed", 0], [], "its bots' seeds from --seed, this run given none"),
+        ([], ["--seed", 0], "its bots' seeds drawn in secret, this run given --seed"),
+    ]:
+        out = tmp_path / f"out{len(first)}"
+        argv = ["sprt", "twentyone", program, "bot:random", "--max-games"]
+        assert main([*argv, "2", "--out", str(out), *map(str, first)]) == 3
+        capsys.readouterr()
+        assert main([*argv, "4", "--out", str(out), *map(str, then)]) == 2
+        err = capsys.readouterr().err
+        assert f"holds games of another run (game sprt0~0: {said}): use another --out folder" in err
