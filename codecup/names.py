@@ -1,4 +1,5 @@
-"""Player names: any printable text, and the safe file names derived from them.
+"""Player names: any printable text not starting or ending blank, and the safe file names derived
+from them.
 
 A name is what people read (standings, the site), so it may be ``Jürgen``,
 ``Zoë's bot`` or ``神``. Wherever a name becomes part of a path (game ids, and
@@ -28,6 +29,44 @@ PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+@-]{0,63}$")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.+@-]+")
 
 
+#: Characters that draw as nothing (Unicode's default-ignorable code points: fillers, joiners,
+#: variation selectors, format controls), as ranges of code points.
+_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+#: Printable characters that draw as an empty space (besides the spaces themselves): the braille
+#: blank, and the Hangul fillers (default-ignorable, but most fonts draw them a space wide).
+_BLANK_GLYPHS = frozenset("\u2800\u3164\u115f\u1160\uffa0")
+
+
+def _ignorable(char: str) -> bool:
+    code = ord(char)
+    return any(lo <= code <= hi for lo, hi in _IGNORABLE)
+
+
+def blank(char: str) -> bool:
+    """True for a character that draws as blank or as nothing: a space of any kind, a filler
+    (``U+3164``, ``U+2800``), a joiner or another default-ignorable code point. ``strip()`` and
+    ``isprintable()`` let ``rnd\u2800`` and a name of only ``\u3164`` through (a red team's)."""
+    return char.isspace() or char in _BLANK_GLYPHS or _ignorable(char)
+
+
 def shown_language(language: str) -> str:
     """A player's language (``language:`` in the players file, informative) as shown with its name:
     safe to print (:func:`~codecup.terminal.printable`) and cut to :data:`MAX_LANGUAGE`
@@ -40,14 +79,14 @@ def name_problem(name: object) -> str | None:
     """Why ``name`` cannot be a player's name, or None if it can."""
     if not isinstance(name, str):
         return f"a name must be text (quote it in YAML), not {name!r}"
-    if not name.strip():
-        return "a name must not be empty"
+    if all(blank(c) for c in name):
+        return "a name must not be empty (nor only characters that draw as blank)"
     if len(name) > MAX_NAME:
         return f"a name is at most {MAX_NAME} characters (got {len(name)})"
     if not name.isprintable():
         return f"a name must be printable (no tabs, newlines or control characters): {name!r}"
-    if name != name.strip():
-        return f"a name must not start or end with a space: {name!r}"
+    if blank(name[0]) or blank(name[-1]):
+        return f"a name must not start or end with a space or a character that draws as blank: {name!a}"
     return None
 
 
@@ -62,12 +101,30 @@ def file_name(name: str) -> str:
     return f"{stem}-{digest}" if stem else f"x{digest}"
 
 
+def shown_form(name: str) -> str:
+    """What ``name`` looks like, as a key: its compatibility form (NFKC: the fullwidth
+    ``\\uff52\\uff4e\\uff44`` is ``rnd``, and ``é`` as one character or as ``e`` and an accent
+    is one), without the characters that draw as nothing, each run of blanks one space (a page
+    shows two spaces as one). Comparing NFC forms only let ``rnd`` and its fullwidth twin, or
+    ``rnd`` and ``rnd\\u2800``, play in one tournament (a red team's)."""
+    folded = unicodedata.normalize("NFKC", name)
+    kept = "".join(
+        " " if c.isspace() or c in _BLANK_GLYPHS else c
+        for c in folded
+        if c in _BLANK_GLYPHS or not _ignorable(c)
+    )
+    return re.sub(" +", " ", kept).strip()
+
+
 def look_alike(names: Iterable[str]) -> tuple[str, str] | None:
-    """Two names that differ only in their Unicode form (``é`` as one character or as ``e`` and an
-    accent): shown, they are one name, so the standings would show two players alike. None if none."""
+    """Two names that look the same (:func:`shown_form`): shown, they are one name, so the
+    standings would show two players alike. None if none.
+
+    Only Unicode forms are compared, not letters of one script that look like another's
+    (Cyrillic ``\\u0430`` and Latin ``a``)."""
     seen: dict[str, str] = {}
     for name in names:
-        key = unicodedata.normalize("NFC", name)
+        key = shown_form(name)
         if key in seen and seen[key] != name:
             return seen[key], name
         seen[key] = name

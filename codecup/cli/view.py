@@ -9,15 +9,27 @@ game records); never the results log, the lock file, hidden files, folder
 listings, or a file that a symbolic link places outside DIR. Requests whose
 ``Host`` is not localhost, 127.0.0.1 or [::1] are refused, so a web page
 cannot reach the server through a DNS name re-pointed at this machine.
+
+Every connection is bounded: a request must arrive whole within
+:data:`REQUEST_SECONDS` (however slowly it trickles in), each part of an
+answer must be taken within :data:`SEND_SECONDS`, and at most
+:data:`MAX_CONNECTIONS` are served at once. A client that drops its
+connection (a browser cancelling a load) is normal and is not reported.
 """
 
 from __future__ import annotations
 
 import argparse
 import http.server
+import io
 import posixpath
 import re
+import socket
+import sys
+import threading
+import time
 import urllib.parse
+from collections.abc import Callable
 from http import HTTPStatus
 from pathlib import Path
 
@@ -34,6 +46,13 @@ SERVED = {
     ".csv": "text/csv; charset=utf-8",
     ".txt": "text/plain; charset=utf-8",
 }
+#: Seconds for a whole request to arrive: 50 half-sent requests held 50 threads for good (a red
+#: team's), and a request trickled a byte at a time would pass a timeout per read.
+REQUEST_SECONDS = 10.0
+#: Seconds for a client to take each part of an answer (headers, then the file).
+SEND_SECONDS = 10.0
+#: Connections served at once; one more is answered 503 and closed (each holds a thread).
+MAX_CONNECTIONS = 32
 _HOST_RE = re.compile(r"^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$", re.IGNORECASE)
 
 
@@ -59,11 +78,15 @@ def site_file(root: Path, url_path: str) -> Path | None:
 
     ``root`` must be resolved. A folder stands for its ``index.html`` (never a
     listing); hidden names, unknown suffixes and anything whose real path lies
-    outside ``root`` are refused.
+    outside ``root`` are refused, and so is a file named as a folder (a trailing
+    ``/``, ``/.`` or ``/..``).
     """
     path = urllib.parse.unquote(urllib.parse.urlsplit(url_path).path, errors="strict")
     if "\x00" in path or "\\" in path:
         return None
+    # normpath drops a trailing "/" or "/.": /index.html/ was served, and its page's relative links
+    # then resolved under the file's name, all broken (a red team's)
+    as_folder = path.endswith("/") or path.rsplit("/", 1)[-1] in (".", "..")
     parts = [p for p in posixpath.normpath("/" + path).split("/") if p]
     if any(p.startswith(".") for p in parts):
         return None
@@ -71,6 +94,8 @@ def site_file(root: Path, url_path: str) -> Path | None:
     try:  # is_dir too: it raises for a name too long (a red team's 300-letter path was a traceback)
         if candidate.is_dir():
             candidate = candidate / "index.html"
+        elif as_folder:
+            return None
         real = candidate.resolve(strict=True)
         if not real.is_relative_to(root) or not real.is_file():
             return None
@@ -81,12 +106,63 @@ def site_file(root: Path, url_path: str) -> Path | None:
     return real
 
 
+class DeadlineReader(io.RawIOBase):
+    """A socket's reads that all end by one deadline, however the data trickles in.
+
+    A timeout per read alone lets a client that sends a byte now and then hold its
+    thread for good (slow loris); past the deadline a read raises :class:`TimeoutError`.
+    """
+
+    def __init__(self, sock: socket.socket, seconds: float, clock: Callable[[], float] = time.monotonic):
+        self._sock = sock
+        self._clock = clock
+        self._deadline = clock() + seconds
+
+    def readable(self) -> bool:
+        """Always: it is read from."""
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        """Receive into ``buffer`` what arrives before the deadline (0 at the end of the stream)."""
+        left = self._deadline - self._clock()
+        if left <= 0:
+            raise TimeoutError("the request did not arrive in time")
+        self._sock.settimeout(left)
+        return self._sock.recv_into(buffer)
+
+
+class _BoundedWriter(io.BufferedIOBase):
+    """Unbuffered writes to a socket, each taken by the client within ``seconds``."""
+
+    def __init__(self, sock: socket.socket, seconds: float):
+        self._sock = sock
+        self._seconds = seconds
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:  # type: ignore[override]
+        self._sock.settimeout(self._seconds)  # the reads may have left less than that
+        self._sock.sendall(data)
+        with memoryview(data) as view:
+            return view.nbytes
+
+
 class SiteHandler(http.server.BaseHTTPRequestHandler):
     """GET and HEAD of the site's own files; nothing else."""
 
     root: Path  # set on a subclass per server
     server_version = "codecup-view"
     sys_version = ""
+    request_seconds = REQUEST_SECONDS
+    send_seconds = SEND_SECONDS
+
+    def setup(self) -> None:
+        """Bound every read by one deadline and every write by its own timeout."""
+        super().setup()
+        self.rfile.close()
+        self.rfile = io.BufferedReader(DeadlineReader(self.connection, self.request_seconds))
+        self.wfile = _BoundedWriter(self.connection, self.send_seconds)
 
     def log_message(self, format: str, *args: object) -> None:  # one line per request is noise here
         pass
@@ -156,13 +232,56 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         self._serve(False)
 
 
-def make_server(directory: Path, port: int) -> http.server.ThreadingHTTPServer:
+class SiteServer(http.server.ThreadingHTTPServer):
+    """A thread per connection, at most ``max_connections`` at once; quiet about dropped clients.
+
+    socketserver printed a 20-line traceback on the organiser's terminal for every connection a
+    browser reset while it was answered (a red team's): a client gone or too slow is normal and
+    not reported; any other failure is one line.
+    """
+
+    def __init__(self, address: tuple[str, int], handler: type[SiteHandler], max_connections: int):
+        self._slots = threading.BoundedSemaphore(max_connections)
+        super().__init__(address, handler)
+
+    def process_request(self, request: socket.socket, client_address: tuple[str, int]) -> None:  # type: ignore[override]
+        """Serve the connection in a thread of its own, or refuse it when all are taken."""
+        if not self._slots.acquire(blocking=False):
+            try:  # never waits: a short answer into an empty socket buffer, or nothing
+                request.setblocking(False)
+                request.send(b"HTTP/1.0 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n")
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: socket.socket, client_address: tuple[str, int]) -> None:  # type: ignore[override]
+        """Serve the connection, then free its slot."""
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """Say nothing of a client gone or too slow; one line of anything else, never a traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError | TimeoutError):
+            return
+        print(f"codecup view: a request failed: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+
+
+def make_server(directory: Path, port: int, *, max_connections: int = MAX_CONNECTIONS) -> SiteServer:
     """A server of ``directory``'s site bound to the loopback address only."""
     if not (directory / "index.html").is_file():
         raise ConfigError(f"{directory} has no index.html (is it a tournament's --out folder?)")
     handler = type("Handler", (SiteHandler,), {"root": directory.resolve()})
     try:
-        return http.server.ThreadingHTTPServer((HOST, port), handler)
+        return SiteServer((HOST, port), handler, max_connections)
     except OverflowError:
         raise ConfigError(f"--port {port}: not a port number") from None
     except OSError as exc:

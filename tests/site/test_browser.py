@@ -253,3 +253,37 @@ def test_the_live_index_reloads_itself_and_says_how_far_the_run_is(site, browser
     page.wait_for_timeout(1500)  # a finished index stays put
     assert "Finished" in page.inner_text("#finished")
     assert errors == []
+
+
+def test_the_figures_names_end_before_their_bars(browser, tmp_path):
+    """A fixed 130-pixel label column: "Team Rocket's Pillars Bot v2" ran under its bar, and the
+    ratings' interval line through it (a red team's). Measured in the browser's own font."""
+    from pathlib import Path
+
+    from codecup.site.pages import environment
+    from tests.site.test_figures import figures_of
+
+    names = ["Team Rocket's Pillars Bot v2", "WM" * 32, "Jürgen-Ж-Щ-ШШШШ 2000", "%@" * 20, "神" * 30, "ab"]
+    points, clocks, plot = figures_of(*names)
+    figures = environment().from_string(
+        '{% from "figures.html" import bar_chart, interval_plot %}'
+        "{{ bar_chart(a) }}{{ interval_plot(b) }}{{ bar_chart(c) }}"
+    )
+    css = (Path(__file__).parents[2] / "codecup" / "site" / "style.css").read_text()
+    page_file = tmp_path / "figures.html"
+    page_file.write_text(
+        f"<!doctype html><meta charset=utf-8><style>{css}</style>"
+        + figures.render(a=points, b=plot, c=clocks),
+        "utf-8",
+    )
+    errors: list[str] = []
+    page = open_page(browser, page_file, errors)
+    ends = page.evaluate(
+        """() => Array.from(document.querySelectorAll("svg")).map(svg => Array.from(
+            svg.querySelectorAll("text")).filter(t => t.querySelector("title")).map(
+            t => t.getComputedTextLength() + t.x.baseVal[0].value))"""
+    )
+    assert errors == []
+    for figure, label_ends in zip((points, plot, clocks), ends, strict=True):
+        assert len(label_ends) == len(names)
+        assert max(label_ends) < figure.label_x, (figure.label_x, label_ends)

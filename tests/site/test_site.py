@@ -719,3 +719,14 @@ def test_the_points_chart_draws_negative_points_left_of_a_zero_line():
     assert [(b.x, b.width) for b in bars] == [(span / 4, 3 * span / 4), (0.0, span / 4)]
     bars = points_chart(standings(4, 2)).bars  # as before: from the labels
     assert [(b.x, b.width) for b in bars] == [(0.0, span), (0.0, span / 2)]
+
+
+def test_the_docs_give_the_stderr_tails_bounds_the_pages_use():
+    """docs/site.md said 16 000 characters of a seat's stderr are shown; the pages keep 8 000."""
+    from pathlib import Path
+
+    from codecup.site.pages import LOG_CHARS, LOG_LINES
+
+    docs = " ".join((Path(__file__).parents[2] / "docs" / "site.md").read_text().split())
+    chars = f"{LOG_CHARS:,}".replace(",", " ")
+    assert f"per seat the last {LOG_LINES} lines, and of those at most the last {chars} characters" in docs

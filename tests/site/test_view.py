@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import http.client
 import os
+import socket
+import struct
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from codecup.cli.view import host_allowed, make_server
+from codecup.cli.view import DeadlineReader, host_allowed, make_server, site_file
 from codecup.errors import ConfigError
 
 
 @pytest.fixture
-def served(tmp_path):
-    """A small results folder and a running server of it: yields (folder, port)."""
+def server(tmp_path):
+    """A small results folder and a running server of it: yields (folder, server)."""
     site = tmp_path / "results"
     (site / "view").mkdir(parents=True)
     (site / "games").mkdir()
@@ -34,11 +37,18 @@ def served(tmp_path):
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
-        yield site, server.server_address[1]
+        yield site, server
     finally:
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+@pytest.fixture
+def served(server):
+    """The same, as (folder, port)."""
+    site, running = server
+    return site, running.server_address[1]
 
 
 def get(port: int, path: str, host: str | None = None, method: str = "GET") -> tuple[int, bytes]:
@@ -189,3 +199,119 @@ def test_the_redirect_to_a_folder_stays_on_this_site(served):
     finally:
         conn.close()
     assert response.status == 301 and response.getheader("Location") == "/pillars/"
+
+
+def test_a_file_named_as_a_folder_is_not_found(served):
+    """``/index.html/`` and ``/standings.txt/.`` were served, and the page's relative links then
+    resolved under the file's name: all broken (a red team's)."""
+    site, port = served
+    for path in ("/index.html/", "/style.css/.", "/view/g1.html/", "/view/g1.html/./", "/style.css%2f"):
+        assert get(port, path)[0] == 404, path
+    assert site_file(site.resolve(), "/view/g1.html/.") is None
+    assert site_file(site.resolve(), "/view/g1.html/..") is None  # /view: a folder without a page
+    assert site_file(site.resolve(), "/") == site.resolve() / "index.html"
+    assert site_file(site.resolve(), "/view/g1.html") == site.resolve() / "view" / "g1.html"
+
+
+def test_a_client_that_drops_its_connection_is_not_reported(served, capsys):
+    """A browser cancelling a load reset the connection, and the viewer printed a 20-line
+    traceback (ConnectionResetError from socketserver) on the organiser's terminal (a red team's)."""
+    _, port = served
+    for _ in range(5):
+        conn = socket.create_connection(("127.0.0.1", port), timeout=10)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # RST on close
+        conn.sendall(b"GET /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        conn.close()
+    assert get(port, "/index.html")[0] == 200  # and it still serves
+    time.sleep(0.2)  # the reset connections' threads have ended by now
+    assert capsys.readouterr().err == ""
+
+
+def test_a_failed_request_is_one_line_and_a_gone_client_none(server, capsys):
+    _, running = server
+    for error in (ConnectionResetError(104, "reset"), BrokenPipeError(32, "pipe"), TimeoutError("slow")):
+        try:
+            raise error
+        except OSError:
+            running.handle_error(None, ("127.0.0.1", 1))
+    assert capsys.readouterr().err == ""
+    try:
+        raise ValueError("odd")
+    except ValueError:
+        running.handle_error(None, ("127.0.0.1", 1))
+    assert capsys.readouterr().err == "codecup view: a request failed: ValueError: odd\n"
+
+
+def closed_within(conn: socket.socket, seconds: float) -> bool:
+    """True if the server closes ``conn`` (with or without an answer) within ``seconds``."""
+    conn.settimeout(seconds)
+    try:
+        while conn.recv(1024):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionError:
+        pass
+    return True
+
+
+def test_a_half_sent_request_is_dropped_in_time(server):
+    """50 connections that sent ``GET / HTTP/1.1`` and stopped held 50 threads for good (a red
+    team's); a request trickled a byte at a time would pass a timeout per read too."""
+    _, running = server
+    running.RequestHandlerClass.request_seconds = 0.3  # type: ignore[attr-defined]
+    port = running.server_address[1]
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as idle:
+        idle.sendall(b"GET / HTTP/1.1\r\n")
+        assert closed_within(idle, 5.0)
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as trickle:
+        start = time.monotonic()
+        try:
+            for byte in b"GET / HTTP/1.1\r\nX-Slow: " + b"a" * 200:
+                trickle.sendall(bytes([byte]))
+                time.sleep(0.02)
+        except ConnectionError:  # closed while it trickled: the point
+            pass
+        assert closed_within(trickle, 5.0) and time.monotonic() - start < 4.0
+
+
+def test_reads_end_by_one_deadline():
+    """Each read waits at most what is left of the request's time, so trickled data cannot extend it."""
+    ticks = iter([0.0, 0.4, 0.9, 1.0])
+    mine, theirs = socket.socketpair()
+    with mine, theirs:
+        reader = DeadlineReader(mine, 1.0, clock=lambda: next(ticks))
+        theirs.sendall(b"ab")
+        buffer = bytearray(1)
+        assert reader.readinto(buffer) == 1 and mine.gettimeout() == pytest.approx(0.6)
+        assert reader.readinto(buffer) == 1 and mine.gettimeout() == pytest.approx(0.1)
+        theirs.sendall(b"c")  # there is data, but the time is up
+        with pytest.raises(TimeoutError):
+            reader.readinto(buffer)
+
+
+def test_connections_past_the_cap_are_refused_not_queued(tmp_path):
+    (tmp_path / "index.html").write_text("i")
+    running = make_server(tmp_path, 0, max_connections=2)
+    running.RequestHandlerClass.request_seconds = 30.0  # type: ignore[attr-defined]
+    thread = threading.Thread(target=running.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    port = running.server_address[1]
+    try:
+        held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(2)]
+        for conn in held:
+            conn.sendall(b"GET / HTTP/1.1\r\n")
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as extra:
+            extra.sendall(b"GET / HTTP/1.0\r\nHost: localhost\r\n\r\n")
+            answer = extra.recv(1024)
+            assert answer.startswith(b"HTTP/1.0 503 ")
+        for conn in held:
+            conn.close()
+        deadline = time.monotonic() + 5
+        while get(port, "/")[0] != 200:  # the slots come back as the held connections end
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        running.shutdown()
+        running.server_close()
+        thread.join(5)

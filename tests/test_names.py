@@ -1,0 +1,67 @@
+"""Player names: what may be one, and which two look alike (``codecup/names.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from codecup.errors import PlayersFileError
+from codecup.names import blank, look_alike, name_problem, shown_form
+from codecup.tournament.players import read_players
+
+#: Characters that draw as blank or as nothing yet are printable: strip() and isprintable() let
+#: them through, so ``rnd\u2800`` played beside ``rnd`` (a red team's).
+BLANKS = ["\u2800", "\u3164", "\u115f", "\u1160", "\uffa0", "\u034f", "\ufe0f", "\u180b", "\U000e0100"]
+
+
+@pytest.mark.parametrize("char", BLANKS)
+def test_a_name_of_blank_characters_only_is_empty(char):
+    assert char.isprintable() and char.strip() == char  # what let it through
+    assert blank(char)
+    assert "empty" in name_problem(char)
+    assert "empty" in name_problem(char * 3 + " " + char)
+
+
+@pytest.mark.parametrize("char", BLANKS)
+def test_a_name_starting_or_ending_blank_is_refused(char):
+    for name in (f"rnd{char}", f"{char}rnd"):
+        assert "start or end with a space" in name_problem(name), ascii(name)
+
+
+@pytest.mark.parametrize("name", ["Jürgen", "Zoë's bot", "神", "한글 봇", "\u2764\ufe0f bot", "r nd", "a.b"])
+def test_names_people_write_are_still_names(name):
+    assert name_problem(name) is None
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("rnd", "\uff52\uff4e\uff44"),  # fullwidth
+        ("Jürgen", "Ju\u0308rgen"),  # one character, or a letter and an accent (NFC)
+        ("r nd", "r\u2800nd"),  # a blank glyph inside
+        ("r nd", "r\u3164nd"),  # a Hangul filler: most fonts draw it a space wide
+        ("r nd", "r\uffa0nd"),
+        ("r nd", "r  nd"),  # a page shows two spaces as one
+        ("rnd", "r\u034fnd"),  # a character that draws as nothing
+        ("bot 2", "bot \u2082"),  # a subscript 2
+    ],
+)
+def test_names_that_look_the_same_are_look_alikes(one, other):
+    assert shown_form(one) == shown_form(other)
+    assert look_alike([one, "x", other]) == (one, other)
+
+
+def test_different_names_are_not_look_alikes():
+    assert look_alike(["rnd", "Rnd", "rnd2", "Jurgen", "Jürgen", "r nd"]) is None
+
+
+def test_a_players_file_of_names_alike_is_refused(tmp_path):
+    """The red team's file: ``rnd``, ``rnd\u3164``, fullwidth ``rnd`` and ``rnd\u2800`` all played."""
+    players = ["rnd", "\uff52\uff4e\uff44"]
+    text = "".join(f'- name: "{n}"\n  command: bot:random\n' for n in players)
+    (tmp_path / "p.yml").write_text(text, "utf-8")
+    with pytest.raises(PlayersFileError, match="look identical"):
+        read_players(tmp_path / "p.yml")
+    for twin in ("rnd\u3164", "rnd\u2800"):
+        (tmp_path / "p.yml").write_text(text.replace("\uff52\uff4e\uff44", twin), "utf-8")
+        with pytest.raises(PlayersFileError, match="start or end with a space"):
+            read_players(tmp_path / "p.yml")
