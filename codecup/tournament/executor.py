@@ -35,6 +35,7 @@ from codecup.clock import WALL
 from codecup.errors import CodecupError, ConfigError
 from codecup.processes import signal_name
 from codecup.tournament import hang, leftovers
+from codecup.tournament.daskprobe import CONNECT_SECONDS, scheduler_answers
 from codecup.tournament.worker import WORKER_GRACE, stop_games, worker_init
 
 #: Programs that compute at once in one game: the runner resumes only the seat it waits for.
@@ -312,8 +313,11 @@ class DaskPool(GamePool):
         for name in ["distributed", *logging.root.manager.loggerDict]:
             if name.startswith("distributed"):
                 logging.getLogger(name).setLevel(logging.CRITICAL)
+        answered = scheduler_answers(address, CONNECT_SECONDS)
+        if answered is not None:
+            raise ConfigError(f"cannot reach the Dask scheduler at {address}: {answered}")
         try:
-            self.client = Client(address, timeout=10, set_as_default=False)
+            self.client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:  # ValueError: an address it cannot read
             raise ConfigError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.address = address

@@ -207,3 +207,30 @@ def test_a_stopped_run_stops_its_games_on_the_workers(tiny_game, tiny_pm, monkey
         while processes_with(token) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert processes_with(token) == [], "the game's bot outlived the run's stop"
+
+
+def test_a_scheduler_address_that_accepts_and_never_answers_is_one_error_in_bounded_time(monkeypatch):
+    """The dashboard's port given for the scheduler's, or a stuck scheduler, accepts the connection
+    and says nothing: a red team's run hung there for good (Client's timeout bounds the connection
+    alone), and a Ctrl-C then waited 20 s more and printed Dask's traceback."""
+    from codecup.tournament import daskprobe
+    from codecup.tournament.executor import DaskPool
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    monkeypatch.setattr(daskprobe, "CONNECT_SECONDS", 0.5)
+    monkeypatch.setattr("codecup.tournament.executor.CONNECT_SECONDS", 0.5)
+    try:
+        with pytest.raises(ConfigError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:\d+: "):
+            DaskPool(f"tcp://127.0.0.1:{silent.getsockname()[1]}")
+    finally:
+        silent.close()
+
+
+def test_a_scheduler_that_answers_passes_the_probe():
+    from codecup.tournament.daskprobe import scheduler_answers
+
+    options = {"protocol": "tcp", "host": "127.0.0.1", "scheduler_port": 0, "dashboard_address": ":0"}
+    with distributed.LocalCluster(n_workers=0, processes=False, **options) as cluster:
+        assert scheduler_answers(cluster.scheduler_address, 10.0) is None
