@@ -423,3 +423,16 @@ def test_a_held_back_plugin_is_named_before_an_error_that_is_not_about_it(tmp_pa
     *warnings, last = run.stderr.splitlines()
     assert_named_once_each("\n".join(warnings))
     assert last.startswith("codecup: error: cannot read a players file "), last
+
+
+@pytest.mark.parametrize("command", ["tournament", "demo", "play"])
+def test_a_held_back_plugin_is_named_before_a_usage_error(command, tmp_path):
+    """The probing parse takes an unknown option, so the game was asked for and its plugin held
+    back; the real parse's usage error then came first, and the plugin after it (a reviewer's)."""
+    given = {"tournament": [str(tmp_path / "p.yml")], "demo": [], "play": ["bot:random", "bot:random"]}
+    where = [] if command == "play" else ["--game"]
+    run = codecup(command, *where, "import_fails", *given[command], "--bogus")
+    assert run.returncode == 2, run.stderr
+    *warnings, last = run.stderr.splitlines()
+    assert_named_once_each("\n".join(warnings))
+    assert last.startswith("codecup: error: unrecognized arguments: --bogus"), last

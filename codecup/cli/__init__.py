@@ -42,6 +42,7 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help().replace("``", "")
 
     def error(self, message: str) -> NoReturn:  # argparse's own usage errors also exit 2
+        say_held()  # a broken plugin held back for the game's error is named before this one
         self.exit(2, f"codecup: error: {printable(message)}\n")
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:

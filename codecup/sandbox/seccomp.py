@@ -119,6 +119,10 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
 - *The machine's memory map, split*: ``memfd_secret`` fails with ``ENOSYS``: each secret page is
   taken out of the kernel's direct map, whose huge pages it splits for good (a red team's bot made
   the map's 4 KiB share grow game after game).
+- *The kernel's switches*: ``setsockopt`` of ``UDP_ENCAP`` and ``UDP_GRO`` (at ``IPPROTO_UDP``
+  and ``SOL_UDPLITE``) is denied: the first socket to turn one on and the last to turn it off
+  patch kernel code with an interrupt to every core (a reviewer's bot sent the other core
+  130,015 in 2 s).
 - *The machine's IPv6 flow labels*: ``setsockopt(IPPROTO_IPV6, IPV6_FLOWLABEL_MGR)`` is denied;
   the labels are counted for the whole machine (a red team's bot took the share open to processes
   without capabilities, and every other process got ``ENOBUFS`` until its namespace was gone).
@@ -215,6 +219,14 @@ DENIED_SOCKET_OPTIONS = (26, 50, 51, 52)
 #: available" until the kernel cleaned up the bot's namespace, after its game.
 IPPROTO_IPV6 = 41
 IPV6_FLOWLABEL_MGR = 32
+#: ``setsockopt(IPPROTO_UDP or SOL_UDPLITE, UDP_ENCAP or UDP_GRO, ...)`` denied: the first socket of
+#: the machine to turn either on, and the last to turn it off (at close), flips a switch of the
+#: whole kernel's, patching its code with an interrupt to every core. A reviewer's bot, opening and
+#: closing such sockets in a loop, sent the other core 130,015 interrupts in 2 s (the time-stamping
+#: switch, flipped the same way, is held on by the referee instead: :mod:`.netstamp`).
+IPPROTO_UDP = 17
+SOL_UDPLITE = 136
+DENIED_UDP_OPTIONS = (100, 104)  # UDP_ENCAP, UDP_GRO
 #: ``seccomp(SECCOMP_SET_MODE_FILTER)`` and ``prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER)``: a bot's
 #: own system call filters are compiled into the same quota.
 SECCOMP_SET_MODE_FILTER = 1
@@ -295,8 +307,8 @@ class Abi:
     fadvise: tuple[int, ...]  # fadvise64(2) (and fadvise64_64): made a no-op
     madvise: int  # madvise(2): made a no-op for NOOP_ADVICE (its third argument)
     readahead: int  # readahead(2): made a no-op
-    setsockopt: tuple[int, ...]  # setsockopt(2): denied for DENIED_SOCKET_OPTIONS at SOL_SOCKET, and
-    # for IPV6_FLOWLABEL_MGR at IPPROTO_IPV6
+    setsockopt: tuple[int, ...]  # setsockopt(2): denied for DENIED_SOCKET_OPTIONS at SOL_SOCKET, for
+    # IPV6_FLOWLABEL_MGR at IPPROTO_IPV6 and DENIED_UDP_OPTIONS at IPPROTO_UDP and SOL_UDPLITE
     seccomp: int  # seccomp(2): denied for SECCOMP_SET_MODE_FILTER (its first argument)
     prctl: int  # prctl(2): denied for PR_SET_SECCOMP with SECCOMP_MODE_FILTER
     mmap: int  # mmap(2), mmap2 where the ABI has it (i386, arm): denied with MAP_HUGETLB
@@ -528,9 +540,15 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             f"sockopt{i}",  # setsockopt(fd, level, option, value, length)
             (_LD_W_ABS, 0, 0, _ARG1),
             (_JEQ_K, f"solsocket{i}", 0, SOL_SOCKET),
+            (_JEQ_K, f"udpopt{i}", 0, IPPROTO_UDP),
+            (_JEQ_K, f"udpopt{i}", 0, SOL_UDPLITE),
             (_JEQ_K, 0, "allow", IPPROTO_IPV6),
             (_LD_W_ABS, 0, 0, _ARG2),
             (_JEQ_K, "deny", "allow", IPV6_FLOWLABEL_MGR),
+            f"udpopt{i}",
+            (_LD_W_ABS, 0, 0, _ARG2),
+            *((_JEQ_K, "deny", 0, option) for option in DENIED_UDP_OPTIONS),
+            (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
             f"solsocket{i}",
             (_LD_W_ABS, 0, 0, _ARG2),
             *((_JEQ_K, "deny", 0, option) for option in DENIED_SOCKET_OPTIONS),

@@ -226,6 +226,20 @@ def test_a_bot_splits_no_memory_map_and_takes_no_flow_label_of_the_machines(tiny
         assert attack_lines(record, 0) == [line]
 
 
+def test_a_bot_flips_no_switch_of_the_kernels(tiny_game, arena):
+    """UDP_ENCAP and UDP_GRO: the first socket of the machine to turn one on and the last to turn
+    it off flip a switch of the kernel's, patching its code with an interrupt to every core (a
+    reviewer's bot, in a loop, sent the other core 130,015 in 2 s). Outside the sandbox each line
+    reads "on"."""
+    record = play_attack(tiny_game, arena, "udp_switches")
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == [
+        f"ATTACK: {name} at {level}: Operation not permitted"
+        for level in (17, 136)
+        for name in ("UDP_ENCAP", "UDP_GRO")
+    ]
+
+
 def test_a_bots_signals_to_its_init_end_nothing(tiny_game, arena):
     """Its init, pid 1 of its namespace, came with the referee's signal handlers: a bot's
     kill(1, SIGTERM) ran one, init exited and took the bot's namespace with it, and the record

@@ -1005,6 +1005,20 @@ def flow_labels():
             say(f"flow label: {exc.strerror}")
 
 
+def udp_switches():
+    """Turn on UDP encapsulation and UDP GRO on a socket and close it: the first socket of the
+    machine to turn one on, and the last to turn it off, flip a switch of the kernel's (code
+    patched, every core interrupted)."""
+    for level in (17, 136):  # IPPROTO_UDP, SOL_UDPLITE
+        for option, value, name in ((100, 2, "UDP_ENCAP"), (104, 1, "UDP_GRO")):
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                try:
+                    s.setsockopt(level, option, value)  # UDP_ENCAP_ESPINUDP for UDP_ENCAP
+                    say(f"{name} at {level}: on")
+                except OSError as exc:
+                    say(f"{name} at {level}: {exc.strerror}")
+
+
 def signal_init():
     """Send its pid 1, its namespace's init, the signals the referee handles: init ran the
     referee's handlers and exited."""
@@ -1065,6 +1079,7 @@ ATTACKS = {
     "secret_memory": secret_memory,
     "flow_labels": flow_labels,
     "signal_init": signal_init,
+    "udp_switches": udp_switches,
 }
 
 sys.stdin.readline()  # the start number
