@@ -240,7 +240,8 @@ def _check_program(program: str, cwd: Path | None, env: Mapping[str, str] | None
     elif shutil.which(program, path=os.pathsep.join(os.get_exec_path(env))) is None:
         raise ConfigError(f"cannot run {program!r}: program not found on PATH")
     if cwd is not None and not cwd.is_dir():
-        raise ConfigError(f"cannot run {program!r} in {cwd}: not a directory")
+        there = "not a directory" if cwd.exists() else "no such directory"
+        raise ConfigError(f"cannot run {program!r} in {cwd}: {there}")
 
 
 STRETCHED = "the most a wait stretches for a program that computes or waits for a processor"

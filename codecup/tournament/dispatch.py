@@ -82,7 +82,12 @@ def gone(exc: ConfigError, key: Any, match: MatchInfo, resumes: str = RESUMES) -
                 f"player {player.name!r}: {problem}, in game {_game_id(key)}; it could start when the run "
                 f"began: {resumes}"
             )
-    return ConfigError(f"game {_game_id(key)}: {exc}")
+    # It can start here: the machine that played it is another (a Dask worker) or saw otherwise.
+    # A red team's worker without the players' folder said "not a directory", of a folder that is.
+    return ConfigError(
+        f"game {_game_id(key)}: {exc}, where it was played; here it can start (each Dask worker must see"
+        f" the players' programs and folders at the same paths): {resumes}"
+    )
 
 
 def _game_id(key: Any) -> str:

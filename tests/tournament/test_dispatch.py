@@ -106,3 +106,27 @@ def test_a_game_stuck_past_its_bound_ends_the_workers_while_others_keep_finishin
     batch.deadlines[stuck] = float("inf")  # not yet due: nothing ended
     assert batch.wait([stuck, finished]) == {finished}
     assert pool.ended == 1
+
+
+def test_a_game_refused_where_it_was_played_but_not_here_says_so(tmp_path):
+    """A red team's Dask worker lacked a player's folder: the run said "cannot run 'python3' in
+    FOLDER: not a directory", of a folder that is one here, naming no worker and no way on."""
+    import sys
+
+    from codecup.errors import ConfigError
+    from codecup.players.subprocess import _check_program
+    from codecup.tournament.dispatch import RESUMES, gone
+
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "bot.py").write_text("")
+    program = PlayerInfo("a", command=(sys.executable, "bot.py"), directory=str(folder))
+    match = MatchInfo("twentyone", "classic", 1, "3", (program, PLAYERS[1]), 2.0)
+    said = str(gone(ConfigError(f"cannot run 'python3' in {folder}: not a directory"), "rr1~a~b", match))
+    assert said.startswith(
+        f"game rr1~a~b: cannot run 'python3' in {folder}: not a directory, where it was played;"
+    )
+    assert "each Dask worker must see the players' programs and folders at the same paths" in said
+    assert said.endswith(RESUMES)
+    with pytest.raises(ConfigError, match="no such directory"):  # not "not a directory"
+        _check_program(sys.executable, tmp_path / "nowhere")
