@@ -1031,6 +1031,49 @@ def test_a_folder_given_as_a_program_or_script_is_called_a_folder(player, messag
     one_line_error(capsys, argv, message.format(tmp=tmp_path))
 
 
+@pytest.mark.parametrize(
+    ("player", "message"),
+    [
+        ("./fifo", "cannot run './fifo': {tmp}/fifo is a pipe (FIFO), not a program (a regular file)"),
+        ("/dev/null", "cannot run '/dev/null': /dev/null is a device, not a program (a regular file)"),
+        ("python3 fifo.py", "cannot run python3 fifo.py: 'fifo.py' in {tmp} is a pipe (FIFO), not a regular"),
+        ("codecup bot twentyone fifo.py:X", "'fifo.py' in {tmp} is a pipe (FIFO), not a regular file"),
+    ],
+)
+def test_a_fifo_or_device_given_as_a_program_or_script_is_called_what_it_is(
+    player, message, tmp_path, capsys
+):
+    """A FIFO or a device given as the program was "program not found (no file ...)", though it
+    was there (a red team's)."""
+    os.mkfifo(tmp_path / "fifo")
+    os.mkfifo(tmp_path / "fifo.py")
+    os.chdir(tmp_path)
+    argv = ["play", "twentyone", player, "bot:random", "--quiet"]
+    one_line_error(capsys, argv, message.format(tmp=tmp_path))
+
+
+def test_a_file_whose_read_would_wait_is_refused(tmp_path, monkeypatch, capsys):
+    """``verify /proc/kmsg`` (as root), ``tournament /proc/kmsg`` and ``--words /proc/kmsg`` blocked
+    for ever: a "regular file" of size 0 whose read waits (a red team's). Every file a user names is
+    read without blocking, and a read that would wait is one line."""
+    import fcntl
+
+    import codecup.reading
+
+    reads = []
+
+    def would_wait(fd, size):
+        reads.append(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_NONBLOCK)
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(codecup.reading.os, "read", would_wait)
+    path = tmp_path / "kmsg"
+    path.write_bytes(b"")
+    one_line_error(capsys, ["verify", path], f"{path}: reading it would wait (no file that holds a record")
+    one_line_error(capsys, ["tournament", path], "reading it would wait (no file that holds a players file")
+    assert reads and all(reads)  # each read was of a non-blocking file: it could not have waited
+
+
 def test_a_user_bot_file_that_is_a_folder_is_called_a_folder(tmp_path, capsys):
     (tmp_path / "s.py").mkdir()
     os.chdir(tmp_path)
