@@ -17,7 +17,7 @@ import pytest
 
 from codecup import __version__
 from codecup.cli import SIGPIPE_STATUS, main
-from codecup.errors import ConfigError
+from codecup.errors import ConfigError, PlayersFileError
 from codecup.plugins import load_games
 from tests.support import TINYGAME_DIST
 
@@ -709,6 +709,79 @@ def test_an_alias_inside_its_own_anchor_is_one_line_at_once(tmp_path, capsys, te
     one_line_error(capsys, ["tournament", path], message)
 
 
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            "seed: 1" + "0" * 5000,
+            "(line 2): a whole number of 5,001 characters, where no number reaches 2**64",
+        ),
+        ("seed: 2024-13-01", "(line 2): '2024-13-01' is no date (month must be in 1..12)"),
+        ("rounds: 1" + ":00" * 3000, "(line 2): a whole number of 9,001 characters"),
+        ("jobs: 1" + ":00" * 3000, "(line 2): a whole number of 9,001 characters"),
+        ("seed: 1" + ":00" * 3000, "(line 2): a whole number of 9,001 characters"),
+        ("seed: " + "1" * 25, "(line 2): a whole number of 80 bits, where no number reaches 2**64"),
+        ("rounds: 1" + ":00" * 20, "(line 2): a whole number of 119 bits"),
+        ("top: 0b1" + "0" * 64, "(line 2): a whole number of 65 bits"),
+    ],
+)
+def test_a_value_the_loader_cannot_build_or_past_any_use_is_one_line(tmp_path, capsys, line, message):
+    """A seed of 5,001 digits, an impossible date (``seed: 2024-13-01``, ``name: 2024-02-30``) and
+    YAML 1.1 base-60 numbers of 9 KB (``1:00:00:...``) each crashed ``tournament`` with a ValueError
+    traceback: out of the loader, or later where the number was formatted (a red team's)."""
+    path = tmp_path / "players.yml"
+    path.write_text(
+        "game: twentyone\n" + line + "\nplayers:\n  - {name: a, command: 'bot:random'}\n"
+        "  - {name: b, command: 'bot:perfect'}\n"
+    )
+    err = one_line_error(capsys, ["tournament", path], message)
+    assert f"{path} holds a value that no players file does (line " in err
+
+
+def test_an_impossible_date_as_a_name_is_one_line(tmp_path, capsys):
+    path = tmp_path / "players.yml"
+    path.write_text("- {name: 2024-02-30, command: 'bot:random'}\n- {name: b, command: 'bot:random'}\n")
+    one_line_error(capsys, ["tournament", path], "(line 1): '2024-02-30' is no date (day is out of range")
+
+
+def test_the_largest_whole_numbers_are_read(tmp_path):
+    """A 64-bit seed, signed or not, is still a seed."""
+    from codecup.tournament.players import read_players
+
+    for seed in [(1 << 64) - 1, -(1 << 64) + 1]:
+        path = tmp_path / "players.yml"
+        path.write_text(f"seed: {seed}\n" + TWO)
+        assert read_players(path, check=False).options["seed"] == seed
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" + ",".join(["[]"] * 300_000) + "]", "holds more than 200,000 values (a player takes 5 to 15)"),
+        ("[" * 100_000, "is nested too deeply to be a players file"),
+        ("- " * 100 + "x\n", "is nested too deeply to be a players file"),
+    ],
+    ids=["many", "deep-flow", "deep-block"],
+)
+def test_a_file_of_too_many_values_is_refused_before_they_are_built(tmp_path, monkeypatch, text, message):
+    """A flow list of ``[]`` was built in full by the pure-Python loader before the cap on values
+    was checked: 2 MiB took 22 s and 0.8 GB (a red team's). Its values are counted first, from
+    the parser's events, and none is built."""
+    import yaml
+
+    from codecup.tournament.players import read_players
+
+    def built(*args, **kwargs):
+        raise AssertionError("a value was built")
+
+    monkeypatch.setattr(yaml.constructor.BaseConstructor, "construct_document", built)
+    path = tmp_path / "players.yml"
+    path.write_text(text)
+    with pytest.raises(PlayersFileError) as info:
+        read_players(path, check=False)
+    assert message in str(info.value)
+
+
 def test_several_thousand_players_fit_in_a_players_file(tmp_path):
     """A plain list of 1,200 players passed the cap on values meant for aliases."""
     from codecup.tournament.players import read_players
@@ -993,8 +1066,8 @@ def test_a_record_larger_than_the_cap_is_refused(tmp_path, monkeypatch, capsys):
 def test_a_players_file_larger_than_the_cap_is_refused(tmp_path, capsys):
     path = tmp_path / "big.yml"
     with path.open("wb") as f:
-        f.truncate((16 << 20) + 1)
-    one_line_error(capsys, ["tournament", path], "larger than the 16 MiB a players file may be")
+        f.truncate((4 << 20) + 1)
+    one_line_error(capsys, ["tournament", path], "larger than the 4 MiB a players file may be")
 
 
 def test_an_endless_board_on_stdin_is_refused():
