@@ -113,6 +113,14 @@ def _not_negative(value: float, path: str) -> float:
     return value
 
 
+def _positive(value: float, path: str) -> float:
+    """``value``, a clock in seconds, which is above 0 (one of 0 or -5 s read as a game "answered
+    in time having used 0s of a -5s clock", not as the malformed record it is: a red team's)."""
+    if value <= 0:
+        raise RecordError(f"malformed record: {path} {value:g} is not above 0 (a clock in seconds)")
+    return value
+
+
 def _moment(text: str) -> str:
     """``text``, when a game started: ISO 8601 (as ``datetime.fromisoformat`` reads it), or empty
     (an older record)."""
@@ -211,7 +219,7 @@ class Record:
                 _player_from(jf.obj(p, where), where)
                 for where, p in jf.items(jf.required(doc, "players"), "players")
             ),
-            clock=jf.number(doc, "clock_limit"),
+            clock=_positive(jf.number(doc, "clock_limit"), "clock_limit"),
             clock_mode=_clock_mode(jf.string(doc, "clock_mode", default="wall")),
             seat_key=jf.string(doc, "seat_key", default=""),
         )
@@ -332,8 +340,13 @@ def _line_from(doc: Mapping[str, Any], path: str) -> TranscriptLine:
         direction,
         jf.string(doc, "text", path),
         kind,
-        jf.optional_number(doc, "used", path),
+        _used(jf.optional_number(doc, "used", path), path),
     )
+
+
+def _used(used: float | None, path: str) -> float | None:
+    """An answer's charge to its seat's clock, in seconds: never negative (as ``clock`` is not)."""
+    return None if used is None else _not_negative(used, f"{path}.used")
 
 
 def _end_from(doc: Mapping[str, Any], path: str) -> SeatEnd:

@@ -199,6 +199,7 @@ def test_verify_of_a_record_with_nonsense_inside_does_not_verify(tmp_path, capsy
     move_seat = {**doc, "moves": [{**doc["moves"][0], "seat": 2}, *doc["moves"][1:]]}
     one_player = {**doc, "players": doc["players"][:1]}
     one_end = {**doc, "result": {**doc["result"], "termination": doc["result"]["termination"][:1]}}
+    answer = next(i for i, t in enumerate(doc["transcript"]) if t.get("used") is not None)
     for bad, said in [
         (seat_7, "transcript[0].seat 7 is not one of the 2 seats (0 to 1)"),
         (move_seat, "moves[0].seat 2 is not one of the 2 seats (0 to 1)"),
@@ -215,6 +216,13 @@ def test_verify_of_a_record_with_nonsense_inside_does_not_verify(tmp_path, capsy
         (
             {**doc, "transcript": [{**doc["transcript"][0], "t_us": -1}, *doc["transcript"][1:]]},
             "transcript[0].t_us -1 is negative (microseconds into the game)",
+        ),
+        # a clock of 0 or -5 s "did not verify" ("used 0s of a -5s clock"), though malformed
+        ({**doc, "clock_limit": 0}, "clock_limit 0 is not above 0 (a clock in seconds)"),
+        ({**doc, "clock_limit": -5}, "clock_limit -5 is not above 0 (a clock in seconds)"),
+        (
+            {**doc, "transcript": [*doc["transcript"][:answer], {**doc["transcript"][answer], "used": -0.5}]},
+            f"transcript[{answer}].used -0.5 is negative (a time in seconds)",
         ),
     ]:
         path.write_text(json.dumps(bad))
