@@ -57,26 +57,29 @@ def read_file(path: Path, cap: int, what: str, error: type[ConfigError] = Config
             raise error(f"{path}: is {_kind(info.st_mode)}, not {what} (a regular file)")
         if info.st_size > cap:  # refused unread: reading up to the cap first would only cost time
             raise error(_too_large(str(path), cap, what))
-        return _read_fd(fd, cap, str(path), what, error)
+        return _read_fd(fd, cap, str(path), what, error, info.st_size)
     finally:
         os.close(fd)
 
 
-def _read_fd(fd: int, cap: int, source: str, what: str, error: type[ConfigError]) -> bytes:
+def _read_fd(fd: int, cap: int, source: str, what: str, error: type[ConfigError], size: int = 0) -> bytes:
     """At most ``cap`` bytes of the non-blocking ``fd``, to its end; a read that would wait is
-    ``error``: no file that holds what is asked for makes its reader wait."""
-    data = bytearray()
+    ``error``: no file that holds what is asked for makes its reader wait. ``size`` is what the
+    file says it holds: a regular file's comes in one read, never copied."""
+    chunks: list[bytes] = []
+    total = 0
     while True:
         try:
-            chunk = os.read(fd, min(cap + 1 - len(data), 1 << 20))
+            chunk = os.read(fd, min(cap + 1 - total, max(size + 1 - total, 1 << 16)))
         except BlockingIOError:
             raise error(f"{source}: reading it would wait (no file that holds {what} does)") from None
         except OSError as exc:
             raise error(f"cannot read {what} {source}: {exc.strerror or exc}") from None
         if not chunk:
-            return bytes(data)
-        data += chunk
-        if len(data) > cap:  # a file that grew, or one whose size says nothing (/proc)
+            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > cap:  # a file that grew, or one whose size says nothing (/proc)
             raise error(_too_large(source, cap, what))
 
 

@@ -742,7 +742,7 @@ def test_a_value_the_loader_cannot_build_or_past_any_use_is_one_line(tmp_path, c
         "game: twentyone\n" + line + "\nplayers:\n  - {name: a, command: 'bot:random'}\n"
         "  - {name: b, command: 'bot:perfect'}\n"
     )
-    err = one_line_error(capsys, ["tournament", path], message)
+    err = one_line_error(capsys, ["tournament", path, "--out", tmp_path / "out"], message)
     assert f"{path} holds a value that no players file does (line " in err
 
 
@@ -1069,6 +1069,44 @@ def test_a_record_larger_than_the_cap_is_refused(tmp_path, monkeypatch, capsys):
     path = tmp_path / "big.json"
     path.write_bytes(b" " * ((1 << 20) + 1))
     one_line_error(capsys, ["verify", path], "larger than the 1 MiB a record may be")
+
+
+def test_a_record_of_more_values_than_a_record_holds_is_refused_before_they_are_built(
+    tmp_path, monkeypatch, capsys
+):
+    """A 96 MiB record of ``[]`` (under the cap then, 256 MiB) took 2.6 GB and 10 s to be found
+    malformed, and under a memory limit ended in a MemoryError traceback (a red team's). Its
+    values are counted first from its brackets, braces and commas, outside strings."""
+    import codecup.record
+
+    monkeypatch.setattr(codecup.record, "MAX_VALUES", 1000)
+    path = tmp_path / "lists.json"
+    path.write_text('{"zz": [' + ",".join(["[]"] * 1000) + "]}")
+    one_line_error(capsys, ["verify", path], "not a record (it holds 2,001 lists, objects and values;")
+    one_line_error(capsys, ["play", "twentyone", "bot:random", "bot:random", "--record", path], "not a game")
+    # a record whose texts hold many (an escaped quote, an escaped backslash too) is read
+    good = tmp_path / "g.json"
+    assert main(["play", "twentyone", "bot:random", "bot:perfect", "--quiet", "--record", str(good)]) == 0
+    doc = json.loads(good.read_text())
+    good.write_text(json.dumps({**doc, "logs": ['[,{"\\' * 600, "x"]}))
+    capsys.readouterr()
+    assert main(["verify", str(good)]) == 0, capsys.readouterr().err
+
+
+def test_a_record_past_the_memory_there_is_is_one_line(tmp_path, monkeypatch, capsys):
+    """Under ``ulimit -v`` a record ended in a MemoryError traceback out of ``json.loads``."""
+    import types
+
+    import codecup.record
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    fake = types.SimpleNamespace(loads=out_of_memory, JSONDecodeError=json.JSONDecodeError)
+    monkeypatch.setattr(codecup.record, "json", fake)
+    path = tmp_path / "g.json"
+    path.write_text("{}")
+    one_line_error(capsys, ["verify", path], f"{path}: not read: it holds more than there is memory for")
 
 
 def test_a_players_file_larger_than_the_cap_is_refused(tmp_path, capsys):
