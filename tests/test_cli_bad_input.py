@@ -1109,6 +1109,19 @@ def test_a_record_past_the_memory_there_is_is_one_line(tmp_path, monkeypatch, ca
     one_line_error(capsys, ["verify", path], f"{path}: not read: it holds more than there is memory for")
 
 
+def test_out_of_memory_anywhere_is_one_line(tmp_path, monkeypatch, capsys):
+    """A MemoryError was a traceback; whatever ran out, it is one line (exit status 1: not
+    necessarily the input's fault)."""
+    import codecup.record
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(codecup.record.Record, "read", out_of_memory)
+    assert main(["verify", str(tmp_path / "g.json")]) == 1
+    assert capsys.readouterr().err == "codecup: error: out of memory\n"
+
+
 def test_a_players_file_larger_than_the_cap_is_refused(tmp_path, capsys):
     path = tmp_path / "big.yml"
     with path.open("wb") as f:
