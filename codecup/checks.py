@@ -12,12 +12,16 @@ from collections.abc import Iterable
 from pathlib import Path, PurePath
 
 from codecup.errors import ConfigError
+from codecup.reading import kind_of, read_file
 from codecup.record import PlayerInfo
 
 #: The longest clock accepted (seconds per player per game). CodeCup clocks are
 #: seconds to minutes; a clock of days is a typo, and an infinite one would let a
 #: hung bot hang the whole run.
 MAX_CLOCK = 24 * 3600.0
+
+#: The largest Python file read to check a bot in it is defined (a program is kilobytes).
+MAX_SOURCE = 16 << 20
 
 #: Script files an interpreter is commonly given (``python3 bot.py``, ``java -jar bot.jar``):
 #: when the first argument after the program names one, it must exist.
@@ -69,6 +73,8 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
         path = cwd / program
         if path.is_dir():  # "not found" would send the user looking for a file that is there
             return f"cannot run {program!r}: {path} is a folder, not a program"
+        if path.exists() and not path.is_file():  # a FIFO or a device was "not found", though there
+            return f"cannot run {program!r}: {path} is {kind_of(path)}, not a program (a regular file)"
         if not path.is_file():
             return f"cannot run {program!r}: program not found (no file {path})"
         if not os.access(path, os.X_OK):
@@ -153,18 +159,20 @@ def _not_a_file(name: str, cwd: Path) -> str:
     """Why the file ``name`` (relative to ``cwd``), which is not a regular file, cannot be used."""
     if (cwd / name).is_dir():
         return f"{name!r} in {cwd} is a folder, not a file"
+    if (cwd / name).exists():  # a FIFO, a device: there, so "no file" would mislead
+        return f"{name!r} in {cwd} is {kind_of(cwd / name)}, not a regular file"
     return f"no file {name!r} in {cwd}"
 
 
 def _defines(path: Path, name: str, said: str) -> str | None:
     """Whether the Python file defines ``name`` at its top level, read without running it (it is a
     stranger's program: the referee does not import it)."""
-    try:
-        tree = ast.parse(path.read_bytes(), str(path))
-    except (SyntaxError, ValueError) as exc:
-        return f"{said}: {path.name} is not Python that parses ({exc})"
-    except OSError as exc:
-        return f"{said}: cannot read {path}: {exc.strerror or exc}"
+    try:  # read as every file a user names is: never waiting (/proc/kmsg), never past a cap
+        tree = ast.parse(read_file(path, MAX_SOURCE, "a Python file"), str(path))
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        return f"{said}: {path.name} is not Python that parses ({exc or type(exc).__name__})"
+    except ConfigError as exc:
+        return f"{said}: {exc}"
     last: dict[str, ast.stmt] = {}  # each name's last binding at the top level: what it is at the end
     plain: set[int] = set()  # the nodes of those bindings (a name bound anywhere else: it cannot tell)
     for node in tree.body:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,14 @@ from codecup.writing import write_in_place
 
 SCHEMA = "codecup-record/1"
 
-MAX_RECORD = 256 * MIB
-"""The largest record file read: a long game with every bot's stderr tail is a few MiB."""
+MAX_RECORD = 64 * MIB
+"""The largest record file read: a built-in game's record is tens of KiB, with both bots' stderr
+tails (64 KiB each) at most a MiB, and one of the most answers a game may take
+(:data:`codecup.dispatch.MAX_ANSWERS`) of short lines about ten."""
+
+MAX_VALUES = 2_000_000
+"""The most lists, objects and values a record may hold (its brackets, braces and commas): one
+of :data:`codecup.dispatch.MAX_ANSWERS` answers holds under a million."""
 
 TO = "to"  # referee -> player
 FROM = "from"  # player -> referee
@@ -110,6 +117,14 @@ def _not_negative(value: float, path: str) -> float:
     """``value``, a time in seconds, which is never negative (a tampered record's was)."""
     if value < 0:
         raise RecordError(f"malformed record: {path} {value:g} is negative (a time in seconds)")
+    return value
+
+
+def _positive(value: float, path: str) -> float:
+    """``value``, a clock in seconds, which is above 0 (one of 0 or -5 s read as a game "answered
+    in time having used 0s of a -5s clock", not as the malformed record it is: a red team's)."""
+    if value <= 0:
+        raise RecordError(f"malformed record: {path} {value:g} is not above 0 (a clock in seconds)")
     return value
 
 
@@ -211,7 +226,7 @@ class Record:
                 _player_from(jf.obj(p, where), where)
                 for where, p in jf.items(jf.required(doc, "players"), "players")
             ),
-            clock=jf.number(doc, "clock_limit"),
+            clock=_positive(jf.number(doc, "clock_limit"), "clock_limit"),
             clock_mode=_clock_mode(jf.string(doc, "clock_mode", default="wall")),
             seat_key=jf.string(doc, "seat_key", default=""),
         )
@@ -248,19 +263,7 @@ class Record:
     @classmethod
     def loads(cls, text: str | bytes) -> Record:
         """Parse a record from JSON text; raise :class:`RecordError` if it is not one."""
-        try:
-            doc = json.loads(text, object_pairs_hook=_unique_keys)
-        except _DuplicateKey as exc:
-            raise RecordError(f"not a record (the key {exc.args[0]!r} twice in one object)") from None
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-        except UnicodeDecodeError:
-            raise RecordError("not UTF-8 text") from None
-        except RecursionError:
-            raise RecordError("not a record (JSON nested too deeply)") from None
-        except ValueError as exc:  # a number past what Python converts (an integer of 4,300 digits)
-            raise RecordError(f"not a record ({exc})") from None
-        return cls.from_json(doc)
+        return cls.from_json(document(text))
 
     @classmethod
     def read(cls, path: Path) -> Record:
@@ -332,8 +335,13 @@ def _line_from(doc: Mapping[str, Any], path: str) -> TranscriptLine:
         direction,
         jf.string(doc, "text", path),
         kind,
-        jf.optional_number(doc, "used", path),
+        _used(jf.optional_number(doc, "used", path), path),
     )
+
+
+def _used(used: float | None, path: str) -> float | None:
+    """An answer's charge to its seat's clock, in seconds: never negative (as ``clock`` is not)."""
+    return None if used is None else _not_negative(used, f"{path}.used")
 
 
 def _end_from(doc: Mapping[str, Any], path: str) -> SeatEnd:
@@ -360,3 +368,48 @@ def _line_json(t: TranscriptLine) -> dict[str, Any]:
     if t.used is not None:
         doc["used"] = round(t.used, 6)
     return doc
+
+
+def document(text: str | bytes) -> Any:
+    """The JSON document of a record's ``text``; :class:`RecordError` if it is no JSON, or holds
+    more values than a record does (:data:`MAX_VALUES`: refused before any is built)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("not UTF-8 text") from None
+    _check_values(text)
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise RecordError(f"not a record (the key {exc.args[0]!r} twice in one object)") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except RecursionError:
+        raise RecordError("not a record (JSON nested too deeply)") from None
+    except ValueError as exc:  # a number past what Python converts (an integer of 4,300 digits)
+        raise RecordError(f"not a record ({exc})") from None
+    except MemoryError:
+        raise RecordError("not read: it holds more than there is memory for") from None
+
+
+_STRING = re.compile(r'"[^"]*+"')
+"""A JSON string, once its escaped backslashes and quotes are taken out (so it holds no quote)."""
+
+
+def _check_values(text: str) -> None:
+    """Refuse ``text`` holding more than :data:`MAX_VALUES` values, counted cheaply from its
+    brackets, braces and commas (outside strings, where there are that many in all): each costs
+    tens of bytes in memory for its few bytes of text, and a red team's 96 MiB record of ``[]``
+    took 2.6 GB and 10 s, or ended in a MemoryError."""
+    marks = ("[", "{", ",")
+    if sum(text.count(m) for m in marks) <= MAX_VALUES:  # in a record, nearly always: no more work
+        return
+    plain = text.replace("\\\\", "").replace('\\"', "")  # what is left of a string holds no quote
+    outside = _STRING.sub("", plain)
+    count = sum(outside.count(m) for m in marks)
+    if count > MAX_VALUES:
+        raise RecordError(
+            f"not a record (it holds {count:,} lists, objects and values; a game's record holds at"
+            f" most a few hundred thousand, and {MAX_VALUES:,} are read)"
+        )

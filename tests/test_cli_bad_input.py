@@ -17,7 +17,7 @@ import pytest
 
 from codecup import __version__
 from codecup.cli import SIGPIPE_STATUS, main
-from codecup.errors import ConfigError
+from codecup.errors import ConfigError, PlayersFileError
 from codecup.plugins import load_games
 from tests.support import TINYGAME_DIST
 
@@ -199,6 +199,7 @@ def test_verify_of_a_record_with_nonsense_inside_does_not_verify(tmp_path, capsy
     move_seat = {**doc, "moves": [{**doc["moves"][0], "seat": 2}, *doc["moves"][1:]]}
     one_player = {**doc, "players": doc["players"][:1]}
     one_end = {**doc, "result": {**doc["result"], "termination": doc["result"]["termination"][:1]}}
+    answer = next(i for i, t in enumerate(doc["transcript"]) if t.get("used") is not None)
     for bad, said in [
         (seat_7, "transcript[0].seat 7 is not one of the 2 seats (0 to 1)"),
         (move_seat, "moves[0].seat 2 is not one of the 2 seats (0 to 1)"),
@@ -215,6 +216,13 @@ def test_verify_of_a_record_with_nonsense_inside_does_not_verify(tmp_path, capsy
         (
             {**doc, "transcript": [{**doc["transcript"][0], "t_us": -1}, *doc["transcript"][1:]]},
             "transcript[0].t_us -1 is negative (microseconds into the game)",
+        ),
+        # a clock of 0 or -5 s "did not verify" ("used 0s of a -5s clock"), though malformed
+        ({**doc, "clock_limit": 0}, "clock_limit 0 is not above 0 (a clock in seconds)"),
+        ({**doc, "clock_limit": -5}, "clock_limit -5 is not above 0 (a clock in seconds)"),
+        (
+            {**doc, "transcript": [*doc["transcript"][:answer], {**doc["transcript"][answer], "used": -0.5}]},
+            f"transcript[{answer}].used -0.5 is negative (a time in seconds)",
         ),
     ]:
         path.write_text(json.dumps(bad))
@@ -709,6 +717,79 @@ def test_an_alias_inside_its_own_anchor_is_one_line_at_once(tmp_path, capsys, te
     one_line_error(capsys, ["tournament", path], message)
 
 
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            "seed: 1" + "0" * 5000,
+            "(line 2): a whole number of 5,001 characters, where no number reaches 2**64",
+        ),
+        ("seed: 2024-13-01", "(line 2): '2024-13-01' is no date (month must be in 1..12)"),
+        ("rounds: 1" + ":00" * 3000, "(line 2): a whole number of 9,001 characters"),
+        ("jobs: 1" + ":00" * 3000, "(line 2): a whole number of 9,001 characters"),
+        ("seed: 1" + ":00" * 3000, "(line 2): a whole number of 9,001 characters"),
+        ("seed: " + "1" * 25, "(line 2): a whole number of 80 bits, where no number reaches 2**64"),
+        ("rounds: 1" + ":00" * 20, "(line 2): a whole number of 119 bits"),
+        ("top: 0b1" + "0" * 64, "(line 2): a whole number of 65 bits"),
+    ],
+)
+def test_a_value_the_loader_cannot_build_or_past_any_use_is_one_line(tmp_path, capsys, line, message):
+    """A seed of 5,001 digits, an impossible date (``seed: 2024-13-01``, ``name: 2024-02-30``) and
+    YAML 1.1 base-60 numbers of 9 KB (``1:00:00:...``) each crashed ``tournament`` with a ValueError
+    traceback: out of the loader, or later where the number was formatted (a red team's)."""
+    path = tmp_path / "players.yml"
+    path.write_text(
+        "game: twentyone\n" + line + "\nplayers:\n  - {name: a, command: 'bot:random'}\n"
+        "  - {name: b, command: 'bot:perfect'}\n"
+    )
+    err = one_line_error(capsys, ["tournament", path, "--out", tmp_path / "out"], message)
+    assert f"{path} holds a value that no players file does (line " in err
+
+
+def test_an_impossible_date_as_a_name_is_one_line(tmp_path, capsys):
+    path = tmp_path / "players.yml"
+    path.write_text("- {name: 2024-02-30, command: 'bot:random'}\n- {name: b, command: 'bot:random'}\n")
+    one_line_error(capsys, ["tournament", path], "(line 1): '2024-02-30' is no date (day is out of range")
+
+
+def test_the_largest_whole_numbers_are_read(tmp_path):
+    """A 64-bit seed, signed or not, is still a seed."""
+    from codecup.tournament.players import read_players
+
+    for seed in [(1 << 64) - 1, -(1 << 64) + 1]:
+        path = tmp_path / "players.yml"
+        path.write_text(f"seed: {seed}\n" + TWO)
+        assert read_players(path, check=False).options["seed"] == seed
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" + ",".join(["[]"] * 300_000) + "]", "holds more than 200,000 values (a player takes 5 to 15)"),
+        ("[" * 100_000, "is nested too deeply to be a players file"),
+        ("- " * 100 + "x\n", "is nested too deeply to be a players file"),
+    ],
+    ids=["many", "deep-flow", "deep-block"],
+)
+def test_a_file_of_too_many_values_is_refused_before_they_are_built(tmp_path, monkeypatch, text, message):
+    """A flow list of ``[]`` was built in full by the pure-Python loader before the cap on values
+    was checked: 2 MiB took 22 s and 0.8 GB (a red team's). Its values are counted first, from
+    the parser's events, and none is built."""
+    import yaml
+
+    from codecup.tournament.players import read_players
+
+    def built(*args, **kwargs):
+        raise AssertionError("a value was built")
+
+    monkeypatch.setattr(yaml.constructor.BaseConstructor, "construct_document", built)
+    path = tmp_path / "players.yml"
+    path.write_text(text)
+    with pytest.raises(PlayersFileError) as info:
+        read_players(path, check=False)
+    assert message in str(info.value)
+
+
 def test_several_thousand_players_fit_in_a_players_file(tmp_path):
     """A plain list of 1,200 players passed the cap on values meant for aliases."""
     from codecup.tournament.players import read_players
@@ -990,11 +1071,62 @@ def test_a_record_larger_than_the_cap_is_refused(tmp_path, monkeypatch, capsys):
     one_line_error(capsys, ["verify", path], "larger than the 1 MiB a record may be")
 
 
+def test_a_record_of_more_values_than_a_record_holds_is_refused_before_they_are_built(
+    tmp_path, monkeypatch, capsys
+):
+    """A 96 MiB record of ``[]`` (under the cap then, 256 MiB) took 2.6 GB and 10 s to be found
+    malformed, and under a memory limit ended in a MemoryError traceback (a red team's). Its
+    values are counted first from its brackets, braces and commas, outside strings."""
+    import codecup.record
+
+    monkeypatch.setattr(codecup.record, "MAX_VALUES", 1000)
+    path = tmp_path / "lists.json"
+    path.write_text('{"zz": [' + ",".join(["[]"] * 1000) + "]}")
+    one_line_error(capsys, ["verify", path], "not a record (it holds 2,001 lists, objects and values;")
+    one_line_error(capsys, ["play", "twentyone", "bot:random", "bot:random", "--record", path], "not a game")
+    # a record whose texts hold many (an escaped quote, an escaped backslash too) is read
+    good = tmp_path / "g.json"
+    assert main(["play", "twentyone", "bot:random", "bot:perfect", "--quiet", "--record", str(good)]) == 0
+    doc = json.loads(good.read_text())
+    good.write_text(json.dumps({**doc, "logs": ['[,{"\\' * 600, "x"]}))
+    capsys.readouterr()
+    assert main(["verify", str(good)]) == 0, capsys.readouterr().err
+
+
+def test_a_record_past_the_memory_there_is_is_one_line(tmp_path, monkeypatch, capsys):
+    """Under ``ulimit -v`` a record ended in a MemoryError traceback out of ``json.loads``."""
+    import types
+
+    import codecup.record
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    fake = types.SimpleNamespace(loads=out_of_memory, JSONDecodeError=json.JSONDecodeError)
+    monkeypatch.setattr(codecup.record, "json", fake)
+    path = tmp_path / "g.json"
+    path.write_text("{}")
+    one_line_error(capsys, ["verify", path], f"{path}: not read: it holds more than there is memory for")
+
+
+def test_out_of_memory_anywhere_is_one_line(tmp_path, monkeypatch, capsys):
+    """A MemoryError was a traceback; whatever ran out, it is one line (exit status 1: not
+    necessarily the input's fault)."""
+    import codecup.record
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(codecup.record.Record, "read", out_of_memory)
+    assert main(["verify", str(tmp_path / "g.json")]) == 1
+    assert capsys.readouterr().err == "codecup: error: out of memory\n"
+
+
 def test_a_players_file_larger_than_the_cap_is_refused(tmp_path, capsys):
     path = tmp_path / "big.yml"
     with path.open("wb") as f:
-        f.truncate((16 << 20) + 1)
-    one_line_error(capsys, ["tournament", path], "larger than the 16 MiB a players file may be")
+        f.truncate((4 << 20) + 1)
+    one_line_error(capsys, ["tournament", path], "larger than the 4 MiB a players file may be")
 
 
 def test_an_endless_board_on_stdin_is_refused():
@@ -1029,6 +1161,49 @@ def test_a_folder_given_as_a_program_or_script_is_called_a_folder(player, messag
     os.chdir(tmp_path)
     argv = ["play", "twentyone", player.format(tmp=tmp_path), "bot:random", "--quiet"]
     one_line_error(capsys, argv, message.format(tmp=tmp_path))
+
+
+@pytest.mark.parametrize(
+    ("player", "message"),
+    [
+        ("./fifo", "cannot run './fifo': {tmp}/fifo is a pipe (FIFO), not a program (a regular file)"),
+        ("/dev/null", "cannot run '/dev/null': /dev/null is a device, not a program (a regular file)"),
+        ("python3 fifo.py", "cannot run python3 fifo.py: 'fifo.py' in {tmp} is a pipe (FIFO), not a regular"),
+        ("codecup bot twentyone fifo.py:X", "'fifo.py' in {tmp} is a pipe (FIFO), not a regular file"),
+    ],
+)
+def test_a_fifo_or_device_given_as_a_program_or_script_is_called_what_it_is(
+    player, message, tmp_path, capsys
+):
+    """A FIFO or a device given as the program was "program not found (no file ...)", though it
+    was there (a red team's)."""
+    os.mkfifo(tmp_path / "fifo")
+    os.mkfifo(tmp_path / "fifo.py")
+    os.chdir(tmp_path)
+    argv = ["play", "twentyone", player, "bot:random", "--quiet"]
+    one_line_error(capsys, argv, message.format(tmp=tmp_path))
+
+
+def test_a_file_whose_read_would_wait_is_refused(tmp_path, monkeypatch, capsys):
+    """``verify /proc/kmsg`` (as root), ``tournament /proc/kmsg`` and ``--words /proc/kmsg`` blocked
+    for ever: a "regular file" of size 0 whose read waits (a red team's). Every file a user names is
+    read without blocking, and a read that would wait is one line."""
+    import fcntl
+
+    import codecup.reading
+
+    reads = []
+
+    def would_wait(fd, size):
+        reads.append(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_NONBLOCK)
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(codecup.reading.os, "read", would_wait)
+    path = tmp_path / "kmsg"
+    path.write_bytes(b"")
+    one_line_error(capsys, ["verify", path], f"{path}: reading it would wait (no file that holds a record")
+    one_line_error(capsys, ["tournament", path], "reading it would wait (no file that holds a players file")
+    assert reads and all(reads)  # each read was of a non-blocking file: it could not have waited
 
 
 def test_a_user_bot_file_that_is_a_folder_is_called_a_folder(tmp_path, capsys):

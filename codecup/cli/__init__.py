@@ -175,6 +175,10 @@ def _run_main(args_list: list[str]) -> int:
         said = printable(one_line(where + (exc.strerror or str(exc)), MAX_ERROR))
         print(f"codecup: error: {said}", file=sys.stderr)
         return 2 if exc.errno == errno.ENAMETOOLONG else 1  # a path the user gave, too long for any
+    except MemoryError:  # whatever ran out (a file under its caps, still too much for the machine)
+        say_held()
+        print("codecup: error: out of memory", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("codecup: interrupted", file=sys.stderr)
         return 130

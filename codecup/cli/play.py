@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from pathlib import Path
@@ -32,7 +31,7 @@ from codecup.hookspecs import hookimpl
 from codecup.overrun import bounded
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.reading import read_file
-from codecup.record import MAX_RECORD, MatchInfo, Record
+from codecup.record import MAX_RECORD, MatchInfo, Record, document
 from codecup.runner import new_match, play_match, player_info
 from codecup.sandbox import Policy
 from codecup.terminal import log_lines, printable, shown_line
@@ -184,8 +183,8 @@ def _only_a_record_is_replaced(path: Path) -> None:
     if not path.is_file() or path.stat().st_size == 0:
         return
     try:
-        doc = json.loads(read_file(path, MAX_RECORD, "a record"))
-    except (ValueError, RecursionError, ConfigError):
+        doc = document(read_file(path, MAX_RECORD, "a record"))  # values counted first: none of 2 GB
+    except ConfigError:
         doc = None
     schema = doc.get("schema") if isinstance(doc, dict) else None
     if not (isinstance(schema, str) and schema.startswith("codecup-record/")):

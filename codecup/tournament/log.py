@@ -7,7 +7,6 @@ that game is simply played again. A game id appears at most once.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import attrs
 
 from codecup import jsonfields as jf
 from codecup.errors import ConfigError, RecordError, naming
-from codecup.record import Record
+from codecup.record import Record, document
 from codecup.tournament.lock import FolderLock
 
 LOG_NAME = "results.jsonl"
@@ -141,9 +140,6 @@ def logged_game(path: Path) -> str | None:
 
 def _entry(raw: bytes) -> tuple[str, Record]:
     """One line of the log: its game id and record; :class:`RecordError` says what is wrong."""
-    try:
-        doc = json.loads(raw)
-    except (ValueError, RecursionError):  # not JSON, not UTF-8, a number past what Python converts
-        raise RecordError("not JSON") from None
+    doc = document(raw)  # as a record file is read: its values counted before any is built
     line = jf.obj(doc, "the line")
     return jf.string(line, "id"), Record.from_json(jf.required(line, "record"))

@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import yaml
 
 from codecup.checks import check_clock, check_commands, is_root
 from codecup.errors import ConfigError, PlayersFileError
@@ -37,6 +36,7 @@ from codecup.names import file_name, file_name_clash, look_alike, name_problem
 from codecup.reading import MIB, read_file
 from codecup.record import PlayerInfo
 from codecup.runner import player_info
+from codecup.tournament import yamltext
 from codecup.tournament.schedule import FORMATS
 
 PLAYER_KEYS = ("name", "command", "directory", "language", "env")
@@ -343,26 +343,9 @@ MAX_VALUES = 200_000
 its keys and values), so tens of thousands of players fit, while a "billion laughs" of aliases does not."""
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """YAML's safe loader, refusing a mapping that gives one key twice (``{name: a, name: b}``):
-    the safe loader keeps the last silently, so a typo would play another player than the one read."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
-                continue  # merged keys (<<) may be overridden: that is what merging is for
-            key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"the key {key!r} is given twice in one mapping", key_node.start_mark
-                )
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
-MAX_FILE = 16 * MIB
-"""The largest players file read: thousands of players take a few hundred KiB."""
+MAX_FILE = 4 * MIB
+"""The largest players file read: thousands of players take a few hundred KiB (a file of more is
+no players file, and reading it only costs time)."""
 
 
 def _check_values(doc: object, path: Path) -> None:
@@ -416,13 +399,9 @@ def read_players(
     except UnicodeDecodeError:
         raise PlayersFileError(f"{path} is not UTF-8 text") from None
     try:
-        doc = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader: no tags that run code
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f" (line {mark.line + 1})" if mark is not None else ""
-        raise PlayersFileError(f"{path} is not valid YAML{at}: {getattr(exc, 'problem', exc)}") from None
-    except RecursionError:
-        raise PlayersFileError(f"{path} is nested too deeply to be a players file") from None
+        doc = yamltext.load(text)
+    except yamltext.YamlTextError as exc:
+        raise PlayersFileError(f"{path} {exc}") from None
     _check_values(doc, path)
     if base is not None and not base.is_dir():
         raise PlayersFileError(f"--base {base}: no such folder")

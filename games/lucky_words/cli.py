@@ -15,6 +15,7 @@ import os
 import sys
 from pathlib import Path
 
+from codecup.checks import text_arg
 from codecup.errors import ConfigError
 from codecup.extensions import GAME_COMMANDS, Command, GameOption
 from codecup.plugins import load_games
@@ -55,7 +56,9 @@ def add_score_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``codecup score`` (``--words`` is added as the option's)."""
     parser.add_argument("game")
     parser.add_argument("board", nargs="?", default="-", help="the board's text, or - for standard input")
-    parser.add_argument("--scoring", help="the game's scoring mode (Lucky Words: rule or wordracer)")
+    parser.add_argument(  # never empty: "" scored silently under the default (a red team's)
+        "--scoring", type=text_arg, help="the game's scoring mode (Lucky Words: rule or wordracer)"
+    )
 
 
 def run_score(args: argparse.Namespace) -> int:

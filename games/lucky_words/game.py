@@ -191,7 +191,7 @@ class LuckyWords(Game):
             got = f"{len(cells)} characters" if bad is None else f"{bad!r} at {cells.index(bad) + 1}"
             raise ConfigError(f"a board is 49 letters A..Z ('.' for empty), row by row; got {got}")
         try:
-            mode = ScoringMode(scoring or "rule")
+            mode = ScoringMode("rule" if scoring is None else scoring)  # "" is no mode: not the default
         except ValueError:
             raise ConfigError(f"unknown scoring {scoring!r} (known: rule, wordracer)") from None
         words = load_words()

@@ -119,12 +119,25 @@ def test_resume_refuses_another_tournaments_log(play_tournament, bots, tmp_path)
         play_tournament(bots, tmp_path, seed=2)
 
 
-@pytest.mark.parametrize("line", ["not json", '{"id": 1' + "0" * 5000 + "}"])
-def test_log_rejects_foreign_file(tmp_path, line):
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("not json", "not JSON (Expecting value"),
+        ('{"id": 1' + "0" * 5000 + "}", "not a record (Exceeds the limit (4300 digits)"),
+        # its values counted before any is built, as a record file's are
+        ("[" + ",".join(["[]"] * 1000) + "]", "not a record (it holds 2,000 lists, objects and values"),
+    ],
+    ids=["text", "digits", "values"],
+)
+def test_log_rejects_foreign_file(tmp_path, monkeypatch, line, said):
+    import codecup.record
+
+    monkeypatch.setattr(codecup.record, "MAX_VALUES", 1000)
     path = tmp_path / LOG_NAME
     path.write_text(f"{line}\n{{}}\n")
-    with pytest.raises(ConfigError, match=r"not a codecup results log \(the line after byte 0: not JSON\)"):
+    with pytest.raises(ConfigError, match=r"not a codecup results log \(the line after byte 0: ") as info:
         ResultsLog.open(path)
+    assert said in str(info.value)
 
 
 @pytest.mark.parametrize(

@@ -50,6 +50,15 @@ def test_user_mistakes_exit_2(small_words, capsys, tmp_path):
     assert main(["score", "lucky_words", "A" * 49, "--words", str(tmp_path / "missing")]) == 2
 
 
+@pytest.mark.parametrize("scoring", ["", "  "])
+def test_an_empty_scoring_is_refused(small_words, capsys, scoring):
+    """``--scoring ""`` scored silently under the default, ``rule`` (a red team's): other options
+    refuse an empty value."""
+    assert main(["score", "lucky_words", "A" * 49, "--scoring", scoring]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "argument --scoring: an empty value" in err, err
+
+
 @pytest.mark.parametrize("letter", ["\u00df", "\ufb01", "\u0131", "\u017f"])
 def test_a_letter_that_upper_cases_to_letters_a_to_z_is_no_board_letter(small_words, capsys, letter):
     """Upper-casing the board first made U+00DF SS, U+FB01 FI, U+0131 I and U+017F S, scored as

@@ -110,6 +110,7 @@ def test_score_board_rejects_bad_boards(small_words, bad):
         GAME.score_board(bad)
 
 
-def test_score_board_rejects_bad_scoring(small_words):
-    with pytest.raises(ConfigError, match="unknown scoring"):
-        GAME.score_board("A" * 49, "max")
+@pytest.mark.parametrize("scoring", ["max", ""])
+def test_score_board_rejects_bad_scoring(small_words, scoring):
+    with pytest.raises(ConfigError, match="unknown scoring"):  # "" too: it is no mode, not the default
+        GAME.score_board("A" * 49, scoring)
