@@ -30,6 +30,12 @@ class ConfigError(CodecupError):
     """A user's mistake: bad arguments, a bad file, an unknown name."""
 
 
+class RunChangedError(ConfigError):
+    """What a run's games' results depend on (``Game.results_key``: Lucky Words' word list) is not,
+    where a game of it is to be played, what the run started with: a file changed under it, or a
+    Dask worker that sees another. The run stops rather than mix games of two kinds."""
+
+
 class UnknownGameError(ConfigError):
     """No registered game has the requested name."""
 

@@ -81,6 +81,10 @@ class MatchInfo:
     when the user gave no seed: a bot that knows the seed (0 unless given) could otherwise compute
     its opponent's seed, and so the choices of a built-in bot, or of a program seeding itself from
     ``$CODECUP_SEED``. Empty: the seats' seeds follow from the seed alone (a run reproduced)."""
+    results_key: str | None = attrs.field(default=None, eq=False)
+    """What the run's results depend on (``Game.results_key``), as the run started: where the game
+    is played its own must be the same, or it is not played (:class:`~codecup.errors.RunChangedError`).
+    None: not checked (a single game). Not kept in the record, whose game data names it."""
 
 
 @attrs.frozen

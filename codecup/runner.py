@@ -27,8 +27,8 @@ from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loo
 from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
-from codecup.errors import PASS_THROUGH, CodecupError, GameBugError, where
-from codecup.game import Game, checked_points
+from codecup.errors import PASS_THROUGH, CodecupError, GameBugError, RunChangedError, where
+from codecup.game import Game, checked_points, results_key_of
 from codecup.observers import Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
 from codecup.players.seat import make_player
@@ -326,6 +326,7 @@ async def play_match(
     record says so.
     """
     variant = game.info.variant(info.variant)
+    _check_results_key(game, info)
     observers = Observers(pm) if pm is not None else None  # the plugins' match hooks
     players: list[Player] = []
     try:  # every player made is closed, also when the match is stopped while they are made
@@ -408,6 +409,20 @@ def _checked_by_rules(game: Game, record: Record) -> Record:
     outcome = game_bug_outcome(game.info.name, len(record.match.players), why)
     result = Result(scores=outcome.scores, points=(0.0,) * len(outcome.scores), termination=outcome.ends)
     return attrs.evolve(record, result=result, extra=outcome.extra)
+
+
+def _check_results_key(game: Game, info: MatchInfo) -> None:
+    """Refuse a game of a run whose results key is not, here and now, the one the run started with:
+    a red team's tournament scored 3 games with one word list and 9 with another put in its file's
+    place, and a Dask worker that saw another list scored the run's games with it."""
+    if info.results_key is None:
+        return
+    here = results_key_of(game, info.variant)
+    if here != info.results_key:
+        raise RunChangedError(
+            f"what its results depend on is not the run's where it is played: the run's {info.results_key},"
+            f" there {here} (a file changed since the run began, or a Dask worker that sees another)"
+        )
 
 
 def run_match(

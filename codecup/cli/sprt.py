@@ -10,7 +10,8 @@ plugin failed) is left out of the test, and no fault of either side.
 
 Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
 3 no decision within --max-games (or a referee failing 20 pairs in a row),
-2 a usage error. With --out, every game is kept in DIR/results.jsonl, and the
+2 a usage error, 4 a failure of the run (a referee process died, the Dask
+scheduler was lost). With --out, every game is kept in DIR/results.jsonl, and the
 same command run again over DIR resumes from it (a folder holding games of
 another run, or played under other limits or another word list, is refused).
 """
@@ -41,7 +42,7 @@ from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder,
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
-from codecup.terminal import printable
+from codecup.terminal import one_line, printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import RESUMES, gone, is_referee_error
@@ -53,6 +54,9 @@ from codecup.tournament.standings import outcome_for
 from codecup.tournament.tournament import MAX_GAMES
 
 EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 1, 3
+EXIT_ERROR = 4
+"""The run failed (a referee process died, the Dask scheduler was lost, a plugin failed): status 1,
+every other command's for an error, said "H0 accepted" to a CI gating on it (a reviewer's)."""
 SIDES = ("NEW", "OLD")
 _KEY = re.compile(r"sprt(\d+)~([01])")
 
@@ -260,6 +264,17 @@ def faults_line(faults: dict[str, dict[str, int]]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the test; its exit status (see the module's docstring)."""
+    try:
+        return _run(args)
+    except ConfigError:  # the user's mistake: status 2, as every command's
+        raise
+    except CodecupError as exc:
+        print(f"codecup: error: {printable(one_line(str(exc), 1000))}", file=sys.stderr, flush=True)
+        return EXIT_ERROR
+
+
+def _run(args: argparse.Namespace) -> int:
     """Play pairs until the test decides or --max-games is reached."""
     try:
         settings = SprtSettings(args.elo0, args.elo1, args.alpha, args.beta)
@@ -328,7 +343,8 @@ def run(args: argparse.Namespace) -> int:
     verdict = None
     try:
         with stop_on_signals(), pool:
-            verdict = _play(pool, jobs, game, args, new, old, variant, tally, log, max_pairs, quiet)
+            key = noted.results_key  # each game's match carries the key noted, to be checked as it starts
+            verdict = _play(pool, jobs, game, args, new, old, variant, tally, log, max_pairs, quiet, key)
     except KeyboardInterrupt as exc:
         resumes = f"; they are logged in {args.out}/, and the same command resumes" if args.out else ""
         return report(exc, f"no decision after {2 * tally.played} games{resumes}")
@@ -392,6 +408,7 @@ def _play(
     log: ResultsLog | None,
     max_pairs: int,
     quiet: bool,
+    results_key: str | None = None,
 ) -> str | None:
     """Keep ``jobs`` games in flight; count pairs strictly in order, so the run is reproducible."""
     state = tally.state
@@ -416,43 +433,54 @@ def _play(
     if state.decision() is not None or tally.stalled:
         return state.decision()
     submitted = next_pair
-    matches = pair_matches(game, args, new, old, variant, next_pair)
+    matches = (
+        (k, attrs.evolve(a, results_key=results_key), attrs.evolve(b, results_key=results_key))
+        for k, a, b in pair_matches(game, args, new, old, variant, next_pair)
+    )
     from_log: set[int] = set()  # later pairs the log held whole: they take no place in the pool
-    while True:
-        while submitted < max_pairs and 2 * len(futures.keys() - from_log) < max(2, jobs + 1):
-            k, first, second = next(matches)
-            a, b = _logged(log, f"sprt{k}~0"), _logged(log, f"sprt{k}~1")
-            if a is not None and b is not None:
-                from_log.add(k)
-            futures[k] = (a or pool.submit(play, first), b or pool.submit(play, second))
-            submitted += 1
-        if next_pair not in futures:
-            return None
-        a, b = futures.pop(next_pair)
-        try:
-            records = (a.result(), b.result())
-        except ConfigError as exc:  # a program gone as the run went (the start check passed)
-            matches_of_pair = pair(game, args, new, old, variant, next_pair)
-            which = 0 if a.exception() is not None else 1
-            resumes = RESUMES if args.out is not None else "put it back and run the command again"
-            raise gone(exc, f"sprt{next_pair}~{which}", matches_of_pair[which], resumes) from None
-        if log is not None:
-            for i, record in enumerate(records):
-                _log(log, f"sprt{next_pair}~{i}", record)
-        counted = tally.add(next_pair, records)
-        if not quiet:
-            if counted:
-                print(state.line(), flush=True)
-            else:  # F3: its "draws" were referee errors, counted as draws and as faults of both sides
-                print(
-                    f"pair {next_pair} left out of the test: a referee error, no fault of either side",
-                    flush=True,
+    try:
+        while True:
+            while submitted < max_pairs and 2 * len(futures.keys() - from_log) < max(2, jobs + 1):
+                k, first, second = next(matches)
+                a, b = _logged(log, f"sprt{k}~0"), _logged(log, f"sprt{k}~1")
+                if a is not None and b is not None:
+                    from_log.add(k)
+                futures[k] = (a or pool.submit(play, first), b or pool.submit(play, second))
+                submitted += 1
+            if next_pair not in futures:
+                return None
+            a, b = futures[next_pair]  # kept there till both are in: an interrupted run logs what finished
+            try:
+                records = (a.result(), b.result())
+            except ConfigError as exc:  # a program gone as the run went (the start check passed)
+                matches_of_pair = pair(game, args, new, old, variant, next_pair)
+                which = 0 if a.exception() is not None else 1
+                resumes = RESUMES if args.out is not None else "put it back and run the command again"
+                said = gone(
+                    exc, f"sprt{next_pair}~{which}", matches_of_pair[which], resumes, remote=pool.remote
                 )
-        next_pair += 1
-        verdict = state.decision()
-        if verdict is not None or tally.stalled:
-            _stop(pool, futures, log)
-            return verdict
+                raise said from None
+            del futures[next_pair]
+            if log is not None:
+                for i, record in enumerate(records):
+                    _log(log, f"sprt{next_pair}~{i}", record)
+            counted = tally.add(next_pair, records)
+            if not quiet:
+                if counted:
+                    print(state.line(), flush=True)
+                else:  # F3: its "draws" were referee errors, counted as draws and as faults of both sides
+                    print(
+                        f"pair {next_pair} left out of the test: a referee error, no fault of either side",
+                        flush=True,
+                    )
+            next_pair += 1
+            verdict = state.decision()
+            if verdict is not None or tally.stalled:
+                _stop(pool, futures, log)
+                return verdict
+    except KeyboardInterrupt:
+        _log_finished(futures, log)
+        raise
 
 
 def _log(log: ResultsLog, key: str, record: Record) -> None:
@@ -468,8 +496,21 @@ def _stop(pool: ex.GamePool, futures: Futures, log: ResultsLog | None) -> None:
     for k, both in sorted(futures.items()):
         for i, future in enumerate(both):
             if not future.done():
-                running |= not future.cancel()  # one not started yet is cancelled here
+                # A Dask future's cancel() says True of a game running on a worker too (it goes on,
+                # its bots with it: a reviewer's): a remote pool is aborted whatever cancel says.
+                running |= not future.cancel() or pool.remote
             elif log is not None and not future.cancelled() and future.exception() is None:
                 _log(log, f"sprt{k}~{i}", future.result())
     if running:
         pool.abort()
+
+
+def _log_finished(futures: Futures, log: ResultsLog | None) -> None:
+    """Log the games of later pairs that had finished when the run was interrupted: they were
+    played again by the resumed run (a reviewer's)."""
+    if log is None:
+        return
+    for k, both in sorted(futures.items()):
+        for i, future in enumerate(both):
+            if future.done() and not future.cancelled() and future.exception() is None:
+                _log(log, f"sprt{k}~{i}", future.result())

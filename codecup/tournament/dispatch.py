@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, TypeVar
 
 from codecup.dialogue import SeatEnd, Termination
-from codecup.errors import CodecupError, ConfigError
+from codecup.errors import CodecupError, ConfigError, RunChangedError
 from codecup.record import MatchInfo, Record, Result
 from codecup.tournament import hang
 from codecup.tournament.executor import GamePool
@@ -68,13 +68,17 @@ RESUMES = "the games finished so far are logged, put it back and run the same co
 """What a run stopped by a program gone as it went says of its finished games (a logged run's)."""
 
 
-def gone(exc: ConfigError, key: Any, match: MatchInfo, resumes: str = RESUMES) -> ConfigError:
+def gone(
+    exc: ConfigError, key: Any, match: MatchInfo, resumes: str = RESUMES, *, remote: bool = False
+) -> ConfigError:
     """What a game refused to start says, naming the player whose program (or folder) is no longer
     as it was when the run checked it (removed, moved, made not executable as the run went): the
     run stops (a missing program is the organiser's to restore, not its bot's crash) and resumes
     (``resumes`` says how)."""
     from codecup.checks import command_problem
 
+    if isinstance(exc, RunChangedError):  # the run's, not a player's: said as it is, and the run stops
+        return RunChangedError(f"game {_game_id(key)}: {exc}; the games finished before it are logged")
     for player in match.players:
         problem = command_problem(player, match.game)
         if problem is not None:
@@ -82,11 +86,13 @@ def gone(exc: ConfigError, key: Any, match: MatchInfo, resumes: str = RESUMES) -
                 f"player {player.name!r}: {problem}, in game {_game_id(key)}; it could start when the run "
                 f"began: {resumes}"
             )
-    # It can start here: the machine that played it is another (a Dask worker) or saw otherwise.
-    # A red team's worker without the players' folder said "not a directory", of a folder that is.
+    if not remote:
+        return ConfigError(f"game {_game_id(key)}: {exc}")
+    # It can start here: the machine that played it is another. A red team's Dask worker without
+    # the players' folder said "not a directory", of a folder that is one here.
     return ConfigError(
-        f"game {_game_id(key)}: {exc}, where it was played; here it can start (each Dask worker must see"
-        f" the players' programs and folders at the same paths): {resumes}"
+        f"game {_game_id(key)}: {exc}, on the Dask worker that played it; here it can start (each worker"
+        f" must see the players' programs and folders at the same paths): {resumes}"
     )
 
 
@@ -209,7 +215,10 @@ def play_batch(
                     continue
                 except Exception as exc:
                     if not _killed_worker(exc):
-                        error = error or (gone(exc, key, match) if isinstance(exc, ConfigError) else exc)
+                        said = (
+                            gone(exc, key, match, remote=pool.remote) if isinstance(exc, ConfigError) else exc
+                        )
+                        error = error or said
                         continue
                     record = referee_error_record(match, f"the Dask workers running it died ({exc})")
                 on_result(key, record)

@@ -82,6 +82,7 @@ class GamePool(concurrent.futures.Executor):
 
     #: At most ``jobs`` games in flight, so that a dead worker is traced to few games.
     limits_in_flight = True
+    remote = False  # its games are played on this machine (a Dask cluster's, maybe not)
 
     def __init__(self, executor: concurrent.futures.Executor, jobs: int) -> None:
         self.executor = executor
@@ -301,6 +302,7 @@ class DaskPool(GamePool):
     """
 
     limits_in_flight = False
+    remote = True
 
     def __init__(self, address: str, *, patience: float = 30.0) -> None:
         try:

@@ -509,7 +509,8 @@ def _run(
             scheduled += batch
             todo, logged = [], []
             for g in batch:
-                match = match_for(game, spec, g, setups)
+                # the run's results key: checked where the game is played (runner)
+                match = attrs.evolve(match_for(game, spec, g, setups), results_key=run.key)
                 if g.id in log:  # the same match: _check_logged_games
                     progress.done += 1
                     _write_game(out, g, log.records[g.id], only_if_missing=True)

@@ -22,6 +22,7 @@ from codecup_games.lucky_words.bots.base import Bot
 from codecup_games.lucky_words.engine import TURNS
 from codecup_games.lucky_words.notation import format_follow_move, format_pick_move
 from codecup_games.lucky_words.variants import Dialect, Rules, rules_of
+from codecup_games.lucky_words.words import WordList, load_words
 
 PLAIN_RULES = {Dialect.CODECUP2004: "codecup2004", Dialect.WORDRACER: "wordracer"}
 """The variant taken for a dialogue heard when the configured variant speaks the other one."""
@@ -77,6 +78,7 @@ class LuckyWordsPlayer(PlayerSession):
         self._begun = False
         self._finished = False
         self._heard = 0
+        self._words: WordList | None = None  # the list in force as the game began (the score line's)
         self._follows = True  # a line 2 of the other dialogue switches to it (unless told the variant)
 
     def hold_to_variant(self) -> None:
@@ -117,6 +119,7 @@ class LuckyWordsPlayer(PlayerSession):
                 self.bot.start(self._start, first)
                 return self._pick() if first else []
             first = text.lower() == "start"
+            self._words = load_words()  # taken as the game begins: a file changed later changes nothing
             self.bot.start(self._start, first)
             if first:
                 return self._pick()
@@ -148,6 +151,6 @@ class LuckyWordsPlayer(PlayerSession):
         if self.rules.dialect is Dialect.WORDRACER:
             return []
         from codecup_games.lucky_words.scorer import shared_scorer
-        from codecup_games.lucky_words.words import load_words
 
-        return [str(shared_scorer(load_words(), self.rules.scoring).total("".join(self.bot.board)))]
+        words = self._words or load_words()
+        return [str(shared_scorer(words, self.rules.scoring).total("".join(self.bot.board)))]

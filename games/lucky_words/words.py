@@ -5,7 +5,7 @@ The list is chosen once per process: ``$CODECUP_WORDS`` (set by the CLI's
 default list installed with the project (the ``english-words`` package's
 ``web2`` list, *not* the official CodeCup 2004 list). A missing, unreadable
 or empty list raises :class:`WordListError` before any game starts. A file is
-read once per process; one whose words change while a run uses it is refused.
+read again when it changes; a run refuses a game whose list is not the one it started with.
 
 A list is identified by the SHA-256 of its words in file order, one per line
 with LF line ends (so a CRLF copy of the official list is the same list):
@@ -254,11 +254,14 @@ def _text(words: Sequence[str]) -> str:
     return "".join(f"{word}\n" for word in words)
 
 
-_PINNED: dict[str, tuple[WordList, tuple[int, int]]] = {}
-"""Each list file read, by resolved path: the list as first read in this process, and the file's
-modification time and size then. A run scores all its games with the list it started with."""
-_FOUND: dict[tuple[str, str], WordList] = {}
-_BUNDLED = ""  # the key of the bundled list
+_CACHE: dict[tuple[str, int, int], WordList] = {}
+"""Each list file read, by resolved path, modification time (ns) and size: a file changed since is
+read again (a long-lived Dask worker serves run after run, each with its list)."""
+_FOUND: dict[tuple[tuple[str, int, int], str], WordList] = {}
+_SEEN: dict[str, WordList] = {}
+"""Every list this process has read, by hash: a game's check after it ends finds the list it was
+scored with, also when its file has changed since (a red team's game was thrown away so)."""
+_BUNDLED = ("", 0, 0)  # the key of the bundled list
 
 
 def locate() -> Path | None:
@@ -288,68 +291,39 @@ def _locate() -> tuple[Path, str] | None:
 
 
 def _load(path: Path | None, found: str) -> WordList:
-    """A list by path (``None``: the bundled one), as this process first read it (see
-    :func:`load_words` for a file changed since)."""
+    """A list by path (``None``: the bundled one), read once per path, modification time and size."""
     if path is None:
         key = _BUNDLED
-        if key not in _PINNED:
-            _PINNED[key] = (WordList.default(), (0, 0))
+        if key not in _CACHE:
+            _CACHE[key] = WordList.default()
     else:
-        key = str(path.resolve())
-        if key not in _PINNED:
-            before = _stamp(path)
-            _PINNED[key] = (WordList.from_file(path), before)
+        info = path.stat()
+        key = (str(path.resolve()), info.st_mtime_ns, info.st_size)
+        if key not in _CACHE:
+            _CACHE[key] = WordList.from_file(path)
+    words = _CACHE[key]
+    _SEEN.setdefault(words.sha256, words)
     if (key, found) not in _FOUND:
-        _FOUND[key, found] = attrs.evolve(_PINNED[key][0], found=found)
+        _FOUND[key, found] = attrs.evolve(words, found=found)
     return _FOUND[key, found]
 
 
-def _stamp(path: Path) -> tuple[int, int]:
-    """The file's modification time (ns) and size: what tells that it may have changed."""
-    info = path.stat()
-    return info.st_mtime_ns, info.st_size
-
-
-def _unchanged(path: Path) -> None:
-    """Refuse a list file whose words changed since this process first read them: a red team's
-    tournament scored 3 games with one list and 9 with another it put in its place, in one
-    standings, and a game whose list changed as it was played was thrown away as a referee error.
-    A file touched, or rewritten with the same words, is the same list."""
-    key = str(path.resolve())
-    pinned, stamp = _PINNED[key]
-    try:
-        now = _stamp(path)
-    except OSError as exc:
-        raise WordListError(f"word list {path} is gone while codecup used it: {exc.strerror}") from None
-    if now == stamp:
-        return
-    current = WordList.from_file(path)
-    if current.sha256 != pinned.sha256:
-        raise WordListError(
-            f"word list {path} changed while codecup used it: it was sha256 {pinned.sha256[:12]}"
-            f" ({len(pinned)} words), it is now sha256 {current.sha256[:12]} ({len(current)} words);"
-            " every game of a run is scored with one list: put the file back, or start again"
-        )
-    _PINNED[key] = (pinned, now)
-
-
 def load_words() -> WordList:
-    """The word list in force: as this process first read it; a file whose words changed since is
-    refused (:class:`WordListError`)."""
+    """The word list in force now (read again when its file has changed). A game takes it once, as
+    it starts (its referee, its built-in bots); a run checks that every game's is the one it
+    started with (``Game.results_key``, :class:`codecup.record.MatchInfo`'s ``results_key``)."""
     located = _locate()
     if located is None:
         return _load(None, FOUND_BUNDLED)
-    words = _load(*located)
-    _unchanged(located[0])
-    return words
+    return _load(*located)
 
 
 def find_words(wanted: WordListId) -> WordList:
     """The list with ``wanted``'s hash among those at hand, else a one-line :class:`WordListError`.
 
-    Looked at: ``$CODECUP_WORDS`` (``--words``), as this process first read it (the list a run
-    plays with, changed on disk or not), ``./words.dat``, the path the record names, and the
-    bundled list. A path that cannot be read, is no regular file or is
+    Looked at: ``$CODECUP_WORDS`` (``--words``), the lists this process has read (a game's check
+    after it ends finds its list, its file changed since or not), ``./words.dat``, the path the
+    record names, and the bundled list. A path that cannot be read, is no regular file or is
     larger than :data:`MAX_LIST` holds no list at hand (the record's path is anyone's text).
     """
     candidates: list[tuple[Path, str]] = []
@@ -361,14 +335,16 @@ def find_words(wanted: WordListId) -> WordList:
         given = _load(Path(env), FOUND_ENV)
         if given.sha256 == wanted.sha256:
             return given
-        other = f"; the list given ({env}) is another, {given.identity().describe()}"
+    if wanted.sha256 in _SEEN:  # read by this process: a game just played with it, its file changed since
+        return _SEEN[wanted.sha256]
+    if env:
+        other = f"; the list given ({env}) is another, {_load(Path(env), FOUND_ENV).identity().describe()}"
     candidates.append((Path(LOCAL_NAME), FOUND_LOCAL))
     if wanted.source and wanted.source != DEFAULT_SOURCE:
         candidates.append((Path(wanted.source), "the record's path"))
     for path, found in candidates:
         try:
             words = _load(path, found)
-            _unchanged(path)  # a file read before in this process holds the words it held then
         except (WordListError, OSError, ValueError, RuntimeError):  # RuntimeError: resolve() in a loop
             continue
         if words.sha256 == wanted.sha256:

@@ -122,11 +122,13 @@ def test_a_game_refused_where_it_was_played_but_not_here_says_so(tmp_path):
     (folder / "bot.py").write_text("")
     program = PlayerInfo("a", command=(sys.executable, "bot.py"), directory=str(folder))
     match = MatchInfo("twentyone", "classic", 1, "3", (program, PLAYERS[1]), 2.0)
-    said = str(gone(ConfigError(f"cannot run 'python3' in {folder}: not a directory"), "rr1~a~b", match))
+    refused = ConfigError(f"cannot run 'python3' in {folder}: not a directory")
+    said = str(gone(refused, "rr1~a~b", match, remote=True))
     assert said.startswith(
-        f"game rr1~a~b: cannot run 'python3' in {folder}: not a directory, where it was played;"
+        f"game rr1~a~b: cannot run 'python3' in {folder}: not a directory, on the Dask worker"
     )
-    assert "each Dask worker must see the players' programs and folders at the same paths" in said
+    assert "each worker must see the players' programs and folders at the same paths" in said
     assert said.endswith(RESUMES)
+    assert str(gone(refused, "rr1~a~b", match)) == f"game rr1~a~b: {refused}"  # played here: no hint of Dask
     with pytest.raises(ConfigError, match="no such directory"):  # not "not a directory"
         _check_program(sys.executable, tmp_path / "nowhere")

@@ -252,3 +252,70 @@ def test_a_seeded_log_is_not_resumed_unseeded_nor_the_other_way(games, tmp_path,
         assert main([*argv, "4", "--out", str(out), *map(str, then)]) == 2
         err = capsys.readouterr().err
         assert f"holds games of another run (game sprt0~0: {said}): use another --out folder" in err
+
+
+def test_a_decided_run_on_a_remote_pool_aborts_whatever_cancel_says():
+    """A Dask future's cancel() says True of a game already running on a worker: the run took it
+    for stopped and never aborted, and the game and its bots went on after the command ended (a
+    reviewer's)."""
+    from codecup.cli.sprt import _stop
+
+    class Running(concurrent.futures.Future):
+        def cancel(self):
+            return True  # as Dask's says, of a task running on a worker
+
+    class Remote(ex.GamePool):
+        remote = True
+        aborted = False
+
+        def abort(self):
+            self.aborted = True
+
+    for remote, aborted in ((True, True), (False, False)):
+        pool = Remote(concurrent.futures.ThreadPoolExecutor(1), 1)
+        pool.remote = remote
+        _stop(pool, {3: (Running(), Running())}, None)
+        assert pool.aborted is aborted
+        pool.executor.shutdown()
+
+
+def test_an_interrupted_run_logs_the_games_of_later_pairs_that_finished(games, tmp_path, monkeypatch):
+    """Games were logged in pair order only: at a stop, pair 1's finished games were dropped while
+    pair 0's slow one ran, and played again by the resumed run (a reviewer's)."""
+    import os
+    import signal
+
+    submitted: list[tuple[int, concurrent.futures.Future]] = []
+    submit = ex.LocalPool.submit
+
+    def noted(self, fn, match):
+        future = submit(self, fn, match)
+        submitted.append((PAIR_OF[match.seed], future))
+        return future
+
+    monkeypatch.setattr(ex.LocalPool, "submit", noted)
+    once, sent = threading.Lock(), []
+
+    def outcome(k):
+        if k == 0:  # Ctrl-C while the run waits for pair 0, once pair 1's games are both done
+            deadline = time.monotonic() + BLOCK
+            while time.monotonic() < deadline:
+                ones = [f for pair, f in list(submitted) if pair == 1]
+                if len(ones) == 2 and all(f.done() for f in ones):
+                    break
+                time.sleep(0.01)
+            with once:
+                if not sent:
+                    sent.append(True)
+                    os.kill(os.getpid(), signal.SIGINT)  # once: pair 0's other game waits too
+            return "block"
+        return "win" if k == 1 else "block"
+
+    played = games(outcome)
+    out = tmp_path / "out"
+    try:
+        assert sprt("--max-games", 20, "--jobs", 4, "--out", out) == 130
+    finally:
+        played.stopped.set()
+    logged = [line.split('"', 4)[3] for line in (out / "results.jsonl").read_text().splitlines()]
+    assert sorted(logged) == ["sprt1~0", "sprt1~1"]

@@ -40,7 +40,8 @@ def test_a_run_whose_list_file_changes_stops_and_logs_no_game_of_the_new_list(sm
             jobs=1,
             on_record=change_after_the_first,
         )
-    assert "changed while codecup used it" in str(stopped.value)
+    said = str(stopped.value)  # the next game refused as it starts, or the run's check after a game
+    assert "changed during the run" in said or "is not the run's where it is played" in said, said
     log = ResultsLog.open(out / "results.jsonl")
     try:
         assert len(log.records) == 1  # the first game, of the first list; none after
@@ -48,3 +49,22 @@ def test_a_run_whose_list_file_changes_stops_and_logs_no_game_of_the_new_list(sm
         assert record.extra["word_list"]["sha256"] == small_words.sha256
     finally:
         log.close()
+
+
+def test_a_game_whose_list_is_not_the_runs_where_it_is_played_is_not_played(small_words, tmp_path):
+    """A Dask worker that saw another list (no --words there) scored a red team's run's games with
+    it, and the run printed and noted the official list: a match carries the run's key, and a game
+    whose own key differs where it is to be played is refused before any bot starts."""
+    import attrs
+
+    from codecup.errors import RunChangedError
+    from codecup.runner import new_match
+
+    game = LuckyWords()
+    players = (PlayerInfo(name="a", bot="random"), PlayerInfo(name="b", bot="random"))
+    match = new_match(game, players, variant="wordracer", seed=3)
+    here = game.results_key("wordracer")
+    assert run_match(attrs.evolve(match, results_key=here)).result.termination[0].kind.value == "normal"
+    other = attrs.evolve(match, results_key="word list sha256 0123456789ab (2 words)")
+    with pytest.raises(RunChangedError, match=r"the run's word list sha256 0123456789ab .* there word list"):
+        run_match(other)

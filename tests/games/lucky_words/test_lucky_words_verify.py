@@ -35,7 +35,17 @@ def record_with(tmp_path, words_file, variant="wordracer") -> tuple:
     argv = ["play", "lucky_words", "bot:random", "bot:zracer", "--variant", variant, "--seed", "5"]
     argv += ["--record", str(record), "--quiet", "--words", str(words_file)]
     assert main(argv) == 0
+    _as_a_new_process()  # verify runs in a process of its own, which has read no list yet
     return record, json.loads(record.read_text())
+
+
+def _as_a_new_process() -> None:
+    """Forget the lists this process has read (a list read before is found by its hash)."""
+    from codecup_games.lucky_words import words
+
+    words._CACHE.clear()
+    words._FOUND.clear()
+    words._SEEN.clear()
 
 
 def test_the_record_names_its_list(tmp_path, no_list):
@@ -365,7 +375,8 @@ def test_a_records_path_larger_than_a_list_is_not_read(tmp_path, no_list, capsys
     os.environ.pop(WORDS_ENV)
     assert main(["verify", str(record)]) == 0  # found at the record's path
     monkeypatch.setattr(words, "MAX_LIST", len(SMALL_WORDS) - 1, raising=False)
-    words._PINNED.clear()
+    words._CACHE.clear()
+    words._SEEN.clear()
     words._FOUND.clear()
     capsys.readouterr()
     assert main(["verify", str(record)]) == 2
