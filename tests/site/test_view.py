@@ -318,9 +318,7 @@ def test_connections_past_the_cap_are_refused_not_queued(tmp_path):
         thread.join(5)
 
 
-@pytest.mark.parametrize(
-    "target", [b"http://[x/", b"//[x/", b"http://[::1/index.html", b"/%ff%fe"]
-)
+@pytest.mark.parametrize("target", [b"http://[x/", b"//[x/", b"http://[::1/index.html", b"/%ff%fe"])
 def test_a_target_that_cannot_be_parsed_is_answered_400_and_not_reported(served, capsys, target):
     """``GET http://[x/`` got no answer, and each a line on the organiser's terminal (a reviewer's)."""
     site, port = served
