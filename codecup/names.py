@@ -55,6 +55,17 @@ _IGNORABLE = (
 _BLANK_GLYPHS = frozenset("\u2800\u3164\u115f\u1160\uffa0")
 
 
+#: Variation selectors: after a visible character they choose its glyph (``\u2764\ufe0f``, the
+#: emoji-style heart; ``\u6e21\u908a\U000e0101``, a Japanese name's ideograph variant; Mongolian's
+#: free variation selectors), so they are part of that character, not a blank of their own.
+_SELECTORS = ((0x180B, 0x180D), (0x180F, 0x180F), (0xFE00, 0xFE0F), (0xE0100, 0xE01EF))
+
+
+def _selector(char: str) -> bool:
+    code = ord(char)
+    return any(lo <= code <= hi for lo, hi in _SELECTORS)
+
+
 def _ignorable(char: str) -> bool:
     code = ord(char)
     return any(lo <= code <= hi for lo, hi in _IGNORABLE)
@@ -85,7 +96,11 @@ def name_problem(name: object) -> str | None:
         return f"a name is at most {MAX_NAME} characters (got {len(name)})"
     if not name.isprintable():
         return f"a name must be printable (no tabs, newlines or control characters): {name!r}"
-    if blank(name[0]) or blank(name[-1]):
+    # A selector ends a name as part of the character before it: refusing it refused "Bot \u2764\ufe0f"
+    # and "\u6e21\u908a\U000e0101", names accepted before, so their tournaments could not be resumed
+    # (a reviewer's); one after a blank, or first, is a blank of its own.
+    last = -2 if len(name) > 1 and _selector(name[-1]) and not blank(name[-2]) else -1
+    if blank(name[0]) or blank(name[last]):
         return f"a name must not start or end with a space or a character that draws as blank: {name!a}"
     return None
 
@@ -101,13 +116,25 @@ def file_name(name: str) -> str:
     return f"{stem}-{digest}" if stem else f"x{digest}"
 
 
+def _folded(char: str) -> str:
+    """``char``, or the character it is a fullwidth or halfwidth form of (``\uff52`` is ``r``)."""
+    decomposition = unicodedata.decomposition(char)
+    if decomposition.startswith(("<wide> ", "<narrow> ")):
+        return chr(int(decomposition.split()[1], 16))
+    return char
+
+
 def shown_form(name: str) -> str:
-    """What ``name`` looks like, as a key: its compatibility form (NFKC: the fullwidth
-    ``\\uff52\\uff4e\\uff44`` is ``rnd``, and ``é`` as one character or as ``e`` and an accent
-    is one), without the characters that draw as nothing, each run of blanks one space (a page
-    shows two spaces as one). Comparing NFC forms only let ``rnd`` and its fullwidth twin, or
-    ``rnd`` and ``rnd\\u2800``, play in one tournament (a red team's)."""
-    folded = unicodedata.normalize("NFKC", name)
+    """What ``name`` looks like, as a key: canonically composed (NFC: ``é`` as one character or
+    as ``e`` and an accent is one), fullwidth and halfwidth forms as their ordinary characters
+    (``\uff52\uff4e\uff44`` is ``rnd``), without the characters that draw as nothing, each run
+    of blanks one space (a page shows two spaces as one). Comparing NFC forms only let ``rnd``
+    and its fullwidth twin, or ``rnd`` and ``rnd\u2800``, play in one tournament (a red team's).
+
+    Not Unicode's whole compatibility form (NFKC): it also makes ``Bot\u00b2`` ``Bot2``, ``\u2460``
+    ``1`` and ``\ufb01`` ``fi``, which are drawn differently (raised, circled, joined), and names
+    that were accepted would have been refused (a reviewer's)."""
+    folded = unicodedata.normalize("NFC", "".join(_folded(c) for c in name))
     kept = "".join(
         " " if c.isspace() or c in _BLANK_GLYPHS else c
         for c in folded

@@ -374,3 +374,5 @@ def test_help_shows_no_restructuredtext_quotes(capsys):
         assert main([command, "--help"]) == 0
         out = capsys.readouterr().out
         assert "``" not in out and out.startswith("usage: codecup"), (command, out[:200])
+        # view's help read "within :data:`REQUEST_SECONDS`" (a reviewer's): numbers in plain words
+        assert re.search(r":[a-z]+:`", out) is None, (command, out)

@@ -1360,7 +1360,7 @@ def test_names_that_differ_only_in_unicode_form_are_refused(tmp_path, capsys):
         "  - {name: \"Ren\\u00e9\", command: 'bot:random'}\n"
         "  - {name: \"Rene\\u0301\", command: 'bot:perfect'}\n"
     )
-    one_line_error(capsys, ["tournament", path], "differ only in how their letters are encoded")
+    one_line_error(capsys, ["tournament", path], "look the same when shown")
 
 
 # --- a bot program given what no referee sends ----------------------------------------------------

@@ -6,6 +6,7 @@ escapes them, so a player's name can never become markup.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Iterable, Sequence
 
@@ -26,52 +27,125 @@ WIDTH = 520
 FONT_PX = 12  # the figures' text size (style.css), for the estimate of a label's width
 _GAP = 8  # between a label's end and the bar or interval
 
-# Widths in ems, on the wide side of common sans-serif fonts: an estimate, as the browser's font
-# is not known here (a label too wide would run under its bar again).
-_NARROW = frozenset(" !'(),-./:;I[]`fijlrt|")
-_WIDE = frozenset("%@MWmw")
-_SYMBOLS = frozenset('"#$&*+<=>^~')
+# Widths in ems: the mean of DejaVu Sans and Liberation Sans (Arial's widths), measured in
+# Chromium. An estimate, as the browser's font is not known here: it sizes the label column and
+# cuts the names too long for it, and the template then draws each label to its estimated width
+# (``textLength``), so a font wider or narrower than this squeezes or stretches it a little and a
+# label never runs under its bar.
+_ASCII_EMS = {
+    "'ijl": 0.25,
+    " ,./:;I\\f|": 0.3,
+    "!()-[]rt": 0.35,
+    '"J`': 0.4,
+    "*": 0.45,
+    "csz{}": 0.5,
+    "?L_kvxy": 0.55,
+    "$0123456789FTabdeghnopqu": 0.6,
+    "EKPSYZ^": 0.65,
+    "#&+<=>ABCRVX~": 0.7,
+    "DHNUw": 0.75,
+    "GOQ": 0.8,
+    "M": 0.85,
+    "%m": 0.9,
+    "W": 0.95,
+    "@": 1.0,
+}
+_ASCII = {char: ems for chars, ems in _ASCII_EMS.items() for char in chars}
+# Cyrillic's wide letters (36 of \u0416 ran 74 pixels under the bars: a reviewer's)
+_WIDE_LETTERS = {"\u0416\u0428\u0429\u042e": 1.0, "\u0436\u0448\u0449\u044e\u041c": 0.85}
+_LETTERS = {char: ems for chars, ems in _WIDE_LETTERS.items() for char in chars}
+#: Characters much wider than a letter (ems): per mille and per ten thousand, long dashes.
+_MEASURED = {"\u2030": 1.35, "\u2031": 1.75, "\u2014": 1.0, "\u2026": 1.0, "\u2e3a": 2.0, "\u2e3b": 3.0}
+_EMOJI = 1.25  # an emoji in a colour emoji font (Noto Color Emoji: 1.248 em)
+_ZWJ = "\u200d"
+_EMOJI_STYLE = "\ufe0f"  # the selector that asks for a character's emoji glyph (a heart, a chess pawn)
+_SKIN_TONES = range(0x1F3FB, 0x1F400)
+_REGIONAL = range(0x1F1E6, 0x1F200)  # two of them are one flag
+
+
+def _ems(char: str, next_char: str) -> float:
+    """``char``'s width in ems; ``next_char`` is what follows it ("" at the end)."""
+    if char in _MEASURED:
+        return _MEASURED[char]
+    category = unicodedata.category(char)
+    wide = unicodedata.east_asian_width(char) in ("W", "F")
+    # A symbol followed by the emoji selector is drawn as an emoji: "\u265f\ufe0f" is 1.25 em, and
+    # was estimated 0.85 as the selector was skipped (a reviewer's)
+    if next_char == _EMOJI_STYLE or (wide and category == "So") or ord(char) in _REGIONAL:
+        return _EMOJI
+    if wide:
+        return 1.0  # an ideograph, a fullwidth letter
+    if char in _ASCII:
+        return _ASCII[char]
+    if char in _LETTERS:
+        return _LETTERS[char]
+    base = unicodedata.normalize("NFD", char)[0]
+    if base.isascii():  # an accented Latin letter is as wide as its letter
+        return _ems(base, "")
+    parts = unicodedata.normalize("NFKC", char)
+    if len(parts) > 1:  # a ligature or a symbol of letters (\u213b FAX, \u2116 No, \u2167 VIII)
+        return max(1.0, 0.8 * sum(_ems(part, "") for part in parts))
+    if category == "Lu":
+        return 0.7  # Greek's and Cyrillic's capitals
+    if category.startswith("L"):
+        return 0.6 if category == "Ll" else 0.55  # Hebrew, Arabic, Devanagari: Lo
+    return 0.9  # other symbols (\u2605, \u2192) and marks that take room
 
 
 def text_width(text: str) -> float:
-    """An estimate (generous) of ``text``'s width in pixels in the figures' font."""
+    """An estimate of ``text``'s width in pixels in the figures' font."""
     ems = 0.0
-    for char in text:
-        if unicodedata.category(char) in ("Mn", "Me", "Cf"):  # accents, joiners: no room of their own
+    previous = ""
+    for i, char in enumerate(text):
+        joined = (
+            (char == " " and previous == " ")  # an SVG text draws a run of spaces as one
+            or previous == _ZWJ  # the rest of an emoji sequence (a family): one picture
+            or (ord(char) in _SKIN_TONES and ems > 0)  # a skin tone: part of the emoji before it
+            or (ord(char) in _REGIONAL and ord(previous or "\0") in _REGIONAL and not _flag_start(text, i))
+        )
+        previous = char
+        if joined or unicodedata.category(char) in ("Mn", "Me", "Cf"):  # accents, joiners: no room
             continue
-        if unicodedata.east_asian_width(char) in ("W", "F"):
-            ems += 1.05  # an emoji a little wider than the text's em
-        elif char in _NARROW:
-            ems += 0.36
-        elif char in _WIDE:
-            ems += 1.0
-        elif char in _SYMBOLS or not char.isascii():  # Cyrillic's Ж and Щ, Æ, Œ: wide ones
-            ems += 0.85
-        elif char.isupper() or char.isdigit():
-            ems += 0.75
-        else:
-            ems += 0.6
+        ems += _ems(char, text[i + 1 : i + 2])
     return ems * FONT_PX
+
+
+def _flag_start(text: str, i: int) -> bool:
+    """Whether the regional indicator at ``i`` begins a flag (they pair from the run's start)."""
+    run = 0
+    while i - run - 1 >= 0 and ord(text[i - run - 1]) in _REGIONAL:
+        run += 1
+    return run % 2 == 0
 
 
 def fitted(text: str, room: float) -> str:
     """``text`` if it fits in ``room`` pixels, else as much of it as fits, then "…"."""
-    if text_width(text) <= room:
+    if text_width(text) <= room + _SLACK:
         return text
     cut = text
-    while cut and text_width(cut.rstrip() + "…") > room:
+    while cut and text_width(cut.rstrip() + "…") > room + _SLACK:
         cut = cut[:-1]
     return cut.rstrip() + "…"
 
 
+#: Pixels a sum of widths may be off by its floats: ten emoji were 126.00000000000001 pixels, more
+#: than the 126 their column gave them, and were cut (a reviewer's).
+_SLACK = 1e-6
+
+
 def label_column(labels: Iterable[str]) -> float:
-    """The label column's width: the longest label's and a gap, within LABEL and MAX_LABEL."""
+    """The label column's width: the longest label's and a gap, within LABEL and MAX_LABEL.
+
+    Rounded up: rounded to the nearest pixel, the column was narrower than its longest label,
+    which was then cut with "…" (890 of 1,883 random names that set the column: a reviewer's)."""
     widest = max((text_width(label) for label in labels), default=0.0)
-    return float(min(MAX_LABEL, max(LABEL, round(4 + widest + _GAP))))
+    return float(min(MAX_LABEL, max(LABEL, math.ceil(4 + widest + _GAP - _SLACK))))
 
 
-def _shown(label: str, column: float) -> str:
-    return fitted(label, column - 4 - _GAP)
+def _label(label: str, column: float) -> tuple[str, float]:
+    """The label as drawn in ``column``, and the width the template fits it to (``textLength``)."""
+    shown = fitted(label, column - 4 - _GAP)
+    return shown, round(min(text_width(shown), column - 4 - _GAP), 1)
 
 
 @attrs.frozen
@@ -84,6 +158,7 @@ class Bar:
     shown: str = attrs.field(  # the label as drawn, cut to its column
         default=attrs.Factory(lambda bar: bar.label, takes_self=True)
     )
+    length: float = 0.0  # the width the label is drawn to (its estimate): 0 for its own
     x: float = 0.0  # where the bar starts, right of the labels (left of 0 for a negative value)
     back: float = 0.0  # a lighter bar behind (a maximum), 0 for none
     frame: float = 0.0  # the full span drawn as a grey track, 0 for none
@@ -111,6 +186,7 @@ class Interval:
     x: float
     lo: float
     hi: float
+    length: float = 0.0  # the width the label is drawn to (its estimate): 0 for its own
 
 
 @attrs.frozen
@@ -143,13 +219,15 @@ def points_chart(standings: Standings) -> BarChart:
     bars = tuple(
         Bar(
             label=row.standing.player,
-            shown=_shown(row.standing.player, column),
+            shown=shown,
+            length=length,
             y=24 + i * ROW,
             x=zero + min(v, 0.0) * scale,
             width=max(1.0, abs(v) * scale) if v else 0.0,
             text=f"{v:.3g}" if standings.per_game else f"{v:g}",
         )
         for i, (row, v) in enumerate(zip(standings.rows, values, strict=True))
+        for shown, length in [_label(row.standing.player, column)]
     )
     return BarChart(title, bars, ROW * len(bars) + 30, column, column + WIDTH - LABEL)
 
@@ -160,10 +238,12 @@ def clock_chart(standings: Standings, limit: float) -> BarChart:
     column = label_column(row.standing.player for row in standings.rows)
     bars = []
     for i, row in enumerate(standings.rows):
+        shown, length = _label(row.standing.player, column)
         bars.append(
             Bar(
                 label=row.standing.player,
-                shown=_shown(row.standing.player, column),
+                shown=shown,
+                length=length,
                 y=24 + i * ROW,
                 width=span * min(row.clock_mean / limit, 1.0) if limit else 0.0,
                 back=span * min(row.clock_max / limit, 1.0) if limit else 0.0,
@@ -190,13 +270,15 @@ def rating_plot(ratings: Sequence[Rating]) -> IntervalPlot | None:
     rows = tuple(
         Interval(
             r.player,
-            _shown(r.player, column),
+            shown,
             24 + i * ROW + ROW / 2,
             x(r.elo),
             x(r.interval[0]),
             x(r.interval[1]),
+            length,
         )
         for i, r in enumerate(ratings)
+        for shown, length in [_label(r.player, column)]
     )
     height = ROW * len(rows) + 44
     return IntervalPlot(rows, height, x(0.0), signed(lo), signed(hi), column, column + WIDTH - LABEL)

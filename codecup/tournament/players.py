@@ -321,8 +321,8 @@ def parse_players(
     alike = look_alike(p.name for p in players)
     if alike is not None:
         raise PlayersFileError(
-            f"{where}: players {alike[0]!a} and {alike[1]!a} differ only in how their letters are "
-            "encoded (Unicode normalisation) and look identical: rename one"
+            f"{where}: players {alike[0]!a} and {alike[1]!a} look the same when shown (the standings "
+            "and the site draw them alike: fullwidth letters, blanks, a run of spaces): rename one"
         )
     clash = file_name_clash(p.name for p in players)
     if clash is not None:

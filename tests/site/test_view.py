@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from codecup.cli.view import DeadlineReader, host_allowed, make_server, site_file
+from codecup.cli import view
+from codecup.cli.view import BoundedWriter, DeadlineReader, host_allowed, make_server, site_file
 from codecup.errors import ConfigError
 
 
@@ -315,3 +316,52 @@ def test_connections_past_the_cap_are_refused_not_queued(tmp_path):
         running.shutdown()
         running.server_close()
         thread.join(5)
+
+
+@pytest.mark.parametrize("target", [b"http://[x/", b"//[x/", b"http://[::1/index.html", b"/%ff%fe"])
+def test_a_target_that_cannot_be_parsed_is_answered_400_and_not_reported(served, capsys, target):
+    """``GET http://[x/`` got no answer, and each a line on the organiser's terminal (a reviewer's)."""
+    site, port = served
+    request = b"GET " + target + b" HTTP/1.0\r\nHost: localhost\r\n\r\n"
+    assert raw_status(port, request) in (400, 404)
+    assert raw_status(port, b"GET http://[x/ HTTP/1.0\r\nHost: localhost\r\n\r\n") == 400
+    assert site_file(site.resolve(), "//[x/") is None
+    time.sleep(0.1)  # the handler threads have ended by now
+    assert capsys.readouterr().err == ""
+
+
+class _RecordingSocket:
+    """A socket's sends as a list: each send's size and the timeout it was given."""
+
+    def __init__(self) -> None:
+        self.timeout: float | None = None
+        self.sends: list[tuple[int, float | None]] = []
+
+    def settimeout(self, seconds: float | None) -> None:
+        self.timeout = seconds
+
+    def sendall(self, data: bytes) -> None:
+        self.sends.append((len(data), self.timeout))
+        self.timeout = None  # the next send must be given its own time
+
+
+def test_each_chunk_of_an_answer_has_its_own_time():
+    """One bound on a single send of a 12 MB page cut it at 8.27 MB for a client reading a steady
+    500 KB/s (a reviewer's): each chunk gets the whole time, so a slow reader gets the file."""
+    sock = _RecordingSocket()
+    writer = BoundedWriter(sock, 10.0)  # type: ignore[arg-type]
+    data = bytes(3 * view.SEND_CHUNK + 5)
+    assert writer.write(data) == len(data)
+    assert sock.sends == [(view.SEND_CHUNK, 10.0)] * 3 + [(5, 10.0)]
+    assert writer.write(memoryview(b"ab")) == 2 and sock.sends[-1] == (2, 10.0)
+
+
+def test_the_help_says_the_bounds_in_words():
+    """The help text (the module's docstring) gives the numbers the code uses."""
+    doc = " ".join(view.__doc__.split())
+    assert f"within {view.REQUEST_SECONDS:g} seconds" in doc
+    assert (
+        f"each {view.SEND_CHUNK // 1024} KiB of an answer must be taken within {view.SEND_SECONDS:g} seconds"
+        in doc
+    )
+    assert f"at most {view.MAX_CONNECTIONS} connections" in doc
