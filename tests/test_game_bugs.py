@@ -727,7 +727,9 @@ def test_sprt_quiet_asks_for_the_run_notes_too(twentyone, capsys, monkeypatch):
     registry = GameRegistry()
     registry.add(Noted())
     monkeypatch.setattr("codecup.cli.sprt.load_games", lambda: registry)
-    assert main(["sprt", "twentyone", "bot:random", "bot:random", "--max-games", "2", "--quiet"]) == 1
+    assert (
+        main(["sprt", "twentyone", "bot:random", "bot:random", "--max-games", "2", "--quiet"]) == 4
+    )  # a failure of the run: 1 is "H0 accepted"
     err = capsys.readouterr().err
     assert err.startswith(
         "codecup: error: the twentyone plugin failed: its run_notes raised ZeroDivisionError"
