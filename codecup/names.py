@@ -134,12 +134,11 @@ def shown_form(name: str) -> str:
     Not Unicode's whole compatibility form (NFKC): it also makes ``Bot\u00b2`` ``Bot2``, ``\u2460``
     ``1`` and ``\ufb01`` ``fi``, which are drawn differently (raised, circled, joined), and names
     that were accepted would have been refused (a reviewer's)."""
-    folded = unicodedata.normalize("NFC", "".join(_folded(c) for c in name))
-    kept = "".join(
-        " " if c.isspace() or c in _BLANK_GLYPHS else c
-        for c in folded
-        if c in _BLANK_GLYPHS or not _ignorable(c)
-    )
+    # What draws as nothing goes first: composed before, ``Rene`` + U+034F + an accent kept its
+    # accent apart from its e, and passed beside ``René`` (a reviewer's).
+    visible = "".join(c for c in name if c in _BLANK_GLYPHS or not _ignorable(c))
+    folded = unicodedata.normalize("NFC", "".join(_folded(c) for c in visible))
+    kept = "".join(" " if c.isspace() or c in _BLANK_GLYPHS else c for c in folded)
     return re.sub(" +", " ", kept).strip()
 
 

@@ -64,6 +64,7 @@ def test_names_people_write_are_still_names(name):
         ("rnd", "r\u034fnd"),  # a character that draws as nothing
         ("\u30d1", "\uff8a\uff9f"),  # halfwidth katakana and its sound mark: one character
         ("rnd", "rnd\ufe0f"),  # a selector of a letter that has no variant
+        ("Ren\u00e9", "Rene\u034f\u0301"),  # an invisible joiner between the e and its accent
     ],
 )
 def test_names_that_look_the_same_are_look_alikes(one, other):

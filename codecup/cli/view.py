@@ -218,7 +218,9 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
             # A folder named without its slash: its page's links would resolve from its parent
             # (a newcomer's /pillars: every game's link was a 404). Sent to the folder, as servers do.
             self.send_response(HTTPStatus.MOVED_PERMANENTLY)
-            folder = "/" + target.path.lstrip("/") + "/"  # one slash first: never //host, another site
+            # One slash first: never //host, another site. No path at all (http://localhost) is the
+            # root: it was sent to "//" (a reviewer's).
+            folder = "/" + target.path.strip("/") + "/" if target.path.strip("/") else "/"
             self.send_header("Location", folder + (f"?{target.query}" if target.query else ""))
             self.send_header("Content-Length", "0")
             self.end_headers()

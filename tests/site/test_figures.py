@@ -141,3 +141,13 @@ def test_each_label_is_fitted_to_its_estimated_width():
     assert max(lengths) <= points.label_x - 4 - 8
     for item in points.bars + plot.rows:
         assert item.length == pytest.approx(min(text_width(item.shown), points.label_x - 12), abs=0.05)
+
+
+def test_a_label_of_marks_alone_is_fitted_too():
+    """64 keycap marks, no letter under them, were estimated 0 pixels, got no width to be fitted
+    to, and were drawn 465 pixels across the bars (a reviewer's): a mark with no letter under it
+    takes room, one on a letter none."""
+    assert text_width("\u20e3" * 64) > 0 and text_width("\u0489" * 3) > 0
+    assert text_width("Ren\u00e9") == text_width("Rene\u0301")  # an accent on its letter: no room
+    points, _, _ = figures_of("\u20e3" * 64, "ab")
+    assert all(bar.length > 0 for bar in points.bars)

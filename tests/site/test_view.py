@@ -365,3 +365,22 @@ def test_the_help_says_the_bounds_in_words():
         in doc
     )
     assert f"at most {view.MAX_CONNECTIONS} connections" in doc
+
+
+def test_a_target_with_no_path_is_sent_to_the_root(served):
+    """``GET http://localhost HTTP/1.0``, a target of a host and no path, was sent to ``//``, a
+    broken redirect (a reviewer's)."""
+    _, port = served
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(f"GET http://127.0.0.1:{port} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = conn.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    head = answer.split(b"\r\n\r\n", 1)[0].decode()
+    assert head.split(" ", 2)[1] == "301", head
+    assert "\r\nLocation: /\r\n" in head + "\r\n", head
