@@ -320,9 +320,11 @@ def run(args: argparse.Namespace) -> int:
                 " from the bots: hide another folder"
             )
     if args.executor is None and "executor" in opts:  # said here, naming the file it is in
-        ex.parse_executor(opts["executor"], option=f"{args.file}: option 'executor'")
+        address = ex.parse_executor(opts["executor"], option=f"{args.file}: option 'executor'")
     else:  # before the folder is claimed: a bad one left a marker in the user's folder (a reviewer's)
-        ex.parse_executor(args.executor)
+        address = ex.parse_executor(args.executor)
+    if address is not None:  # and a scheduler that does not answer, as an unknown executor
+        ex.check_scheduler(address)
     created = first_missing(out)
     said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"
     not_a_players_folder(out, spec.players, said)

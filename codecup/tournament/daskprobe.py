@@ -25,7 +25,10 @@ def scheduler_answers(address: str, seconds: float) -> str | None:
         try:
             await asyncio.wait_for(client, seconds)  # a Client is awaitable: it connects
         except (OSError, TimeoutError, ValueError) as exc:
-            said = str(exc) or f"it did not answer within {seconds:g} s (is it the scheduler's port?)"
+            said = str(exc) or (
+                f"nothing there answered as a Dask scheduler within {seconds:g} s (nothing listening, or"
+                " not the scheduler's port: 8786 unless it was told another)"
+            )
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(client.close(timeout=1), 2)
             return said
@@ -47,5 +50,5 @@ def scheduler_answers(address: str, seconds: float) -> str | None:
     if failed:
         return f"{type(failed[0]).__name__}: {failed[0]}"
     if not said:
-        return f"it did not answer within {seconds:g} s"
+        return f"nothing there answered as a Dask scheduler within {seconds:g} s"
     return said[0]

@@ -294,6 +294,17 @@ class LocalPool(GamePool):
 STOP_PATIENCE = 5.0
 
 
+def check_scheduler(address: str) -> None:
+    """Refuse (:class:`ConfigError`) a Dask address where no scheduler answers a client in time."""
+    try:
+        import distributed  # noqa: F401  # only whether it is installed
+    except ImportError:
+        raise ConfigError("--executor dask:// needs Dask distributed: pip install 'codecup[dask]'") from None
+    answered = scheduler_answers(address, CONNECT_SECONDS)
+    if answered is not None:
+        raise ConfigError(f"cannot reach the Dask scheduler at {address}: {answered}")
+
+
 class DaskPool(GamePool):
     """Games on an existing Dask cluster, through ``Client.get_executor()``.
 
@@ -315,9 +326,7 @@ class DaskPool(GamePool):
         for name in ["distributed", *logging.root.manager.loggerDict]:
             if name.startswith("distributed"):
                 logging.getLogger(name).setLevel(logging.CRITICAL)
-        answered = scheduler_answers(address, CONNECT_SECONDS)
-        if answered is not None:
-            raise ConfigError(f"cannot reach the Dask scheduler at {address}: {answered}")
+        check_scheduler(address)
         try:
             self.client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:  # ValueError: an address it cannot read

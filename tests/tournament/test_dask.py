@@ -234,3 +234,33 @@ def test_a_scheduler_that_answers_passes_the_probe():
     options = {"protocol": "tcp", "host": "127.0.0.1", "scheduler_port": 0, "dashboard_address": ":0"}
     with distributed.LocalCluster(n_workers=0, processes=False, **options) as cluster:
         assert scheduler_answers(cluster.scheduler_address, 10.0) is None
+
+
+def test_a_scheduler_that_does_not_answer_leaves_a_users_folder_as_it_was(tmp_path, monkeypatch, capsys):
+    """The run claimed its folder (a marker in it) before it found no scheduler there: a user's
+    folder was left marked as a tournament's."""
+    from codecup.cli import main
+
+    monkeypatch.setattr("codecup.tournament.executor.CONNECT_SECONDS", 0.5)
+    players = tmp_path / "players.yml"
+    players.write_text(
+        "game: pillars\nplayers:\n"
+        "  - {name: a, command: 'bot:random'}\n"
+        "  - {name: b, command: 'bot:random'}\n"
+    )
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    try:
+        port = silent.getsockname()[1]
+        assert (
+            main(["tournament", str(players), "--out", str(mine), "--executor", f"dask://127.0.0.1:{port}"])
+            == 2
+        )
+    finally:
+        silent.close()
+    assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
