@@ -280,14 +280,9 @@ def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
 # its huge pages for good (a red team's bot, mapping and unmapping 960 KiB of it, made the
 # machine's 4 KiB share of the map grow game after game, and it never shrinks back).
 _MISSING = _calls(
-    clone3=435,
-    io_uring_setup=425,
-    io_uring_enter=426,
-    io_uring_register=427,
-    openat2=437,
-    cachestat=451,
+    clone3=435, io_uring_setup=425, io_uring_enter=426, io_uring_register=427, openat2=437, cachestat=451,
     memfd_secret=447,
-)
+)  # fmt: skip
 
 
 @attrs.frozen

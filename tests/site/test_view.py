@@ -125,19 +125,24 @@ def test_a_foreign_host_header_is_refused(served):
         assert get(port, "/index.html", host=host)[0] == 200, host
 
 
-def raw_status(port: int, request: bytes) -> int:
-    """The status line's code of the answer to ``request``, sent as it is."""
+def raw_head(port: int, request: bytes) -> str:
+    """The status line and headers of the answer to ``request``, sent as it is."""
     import socket
 
     with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
         conn.sendall(request)
         answer = b""
-        while b"\r\n" not in answer:
+        while b"\r\n\r\n" not in answer:
             chunk = conn.recv(1024)
             if not chunk:
                 break
             answer += chunk
-    return int(answer.split(b" ", 2)[1])
+    return answer.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+
+
+def raw_status(port: int, request: bytes) -> int:
+    """The status line's code of the answer to ``request``, sent as it is."""
+    return int(raw_head(port, request).split(" ", 2)[1])
 
 
 def test_a_second_host_header_or_a_foreign_absolute_url_is_refused(served):
@@ -371,16 +376,6 @@ def test_a_target_with_no_path_is_sent_to_the_root(served):
     """``GET http://localhost HTTP/1.0``, a target of a host and no path, was sent to ``//``, a
     broken redirect (a reviewer's)."""
     _, port = served
-    import socket
-
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
-        conn.sendall(f"GET http://127.0.0.1:{port} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            chunk = conn.recv(4096)
-            if not chunk:
-                break
-            answer += chunk
-    head = answer.split(b"\r\n\r\n", 1)[0].decode()
+    head = raw_head(port, f"GET http://127.0.0.1:{port} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
     assert head.split(" ", 2)[1] == "301", head
     assert "\r\nLocation: /\r\n" in head + "\r\n", head
