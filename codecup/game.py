@@ -309,6 +309,12 @@ class Game(abc.ABC):
         played with one is not resumed with another. The default: nothing."""
         return None
 
+    def record_results_key(self, extra: Mapping[str, Any]) -> str | None:
+        """What a record's game data (``extra``) says its results depended on, in the form of
+        :meth:`results_key` (Lucky Words: the list that scored it); a run logs no game, and
+        resumes no folder, whose key is not the run's. The default: None (not said)."""
+        return None
+
     def run_notes(self, variant: str) -> tuple[str, ...]:
         """Lines a run of this game says at its start and its results keep: what a reader must
         know to trust them (Lucky Words: the word list in force). The default: none."""
@@ -485,6 +491,17 @@ def results_key_of(game: Game, variant: str) -> str | None:
     return key
 
 
+def record_results_key_of(game: Game, extra: Mapping[str, Any]) -> str | None:
+    """:meth:`Game.record_results_key`, checked like :func:`results_key_of`; a record's game data
+    that the plugin cannot read is its error (:class:`~codecup.errors.RecordError`), as it is."""
+    key = _asked(game, "record_results_key", extra)
+    if key is not None and not isinstance(key, str):
+        raise PluginError(
+            f"the {game.info.name} plugin failed: its record_results_key gave {key!r:.60}, not text or None"
+        )
+    return key
+
+
 def _is_file(path: Path) -> bool:
     try:
         return path.is_file()
@@ -509,11 +526,12 @@ def provided_files_of(game: Game, variant: str) -> tuple[ProvidedFile, ...]:
     return tuple(files)
 
 
-def _asked(game: Game, method: str, variant: str) -> object:
-    """What the game's ``method`` gives for ``variant``; one that raises (but a ConfigError, said
-    on purpose: a word list it lacks) is the plugin's :class:`PluginError`."""
+def _asked(game: Game, method: str, argument: object) -> object:
+    """What the game's ``method`` gives for ``argument`` (a variant's name, a record's game data);
+    one that raises (but a ConfigError, said on purpose: a word list it lacks) is the plugin's
+    :class:`PluginError`."""
     try:
-        return bounded(f"its {method}", lambda: getattr(game, method)(variant))
+        return bounded(f"its {method}", lambda: getattr(game, method)(argument))
     except PASS_THROUGH:
         raise
     except ConfigError:

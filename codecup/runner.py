@@ -28,7 +28,7 @@ from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, refe
 from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
 from codecup.errors import PASS_THROUGH, CodecupError, GameBugError, RunChangedError, where
-from codecup.game import Game, checked_points, results_key_of
+from codecup.game import Game, checked_points, record_results_key_of, results_key_of
 from codecup.observers import Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
 from codecup.players.seat import make_player
@@ -395,6 +395,7 @@ async def play_match(
     )
     if not any(end.kind is Termination.REFEREE_ERROR for end in outcome.ends):
         record = _checked_by_rules(game, record)
+    _check_scored_with(game, record)
     if observers is not None:
         observers.notify("codecup_match_end", record=record)
     return record
@@ -422,6 +423,20 @@ def _check_results_key(game: Game, info: MatchInfo) -> None:
         raise RunChangedError(
             f"what its results depend on is not the run's where it is played: the run's {info.results_key},"
             f" there {here} (a file changed since the run began, or a Dask worker that sees another)"
+        )
+
+
+def _check_scored_with(game: Game, record: Record) -> None:
+    """Refuse a game of a run that its record says was scored otherwise than the run's key says:
+    the check before it, its referee and the files its bots got each read the list, and a file
+    replaced between the reads let a reviewer's game scored with another list into a run."""
+    wanted = record.match.results_key
+    if wanted is None:
+        return
+    said = record_results_key_of(game, record.extra)
+    if said is not None and said != wanted:
+        raise RunChangedError(
+            f"it was scored with {said}, not the run's {wanted} (a file changed as the game began)"
         )
 
 

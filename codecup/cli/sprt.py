@@ -46,7 +46,7 @@ from codecup.terminal import one_line, printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import RESUMES, gone, is_referee_error
-from codecup.tournament.identity import Schedule, note, noted_difference
+from codecup.tournament.identity import Schedule, check_logged_keys, note, noted_difference
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.sprt import SprtSettings, SprtState
@@ -315,6 +315,7 @@ def _run(args: argparse.Namespace) -> int:
                     raise ConfigError(
                         f"{args.out} holds the games of another run ({why}): use another --out folder"
                     )
+                check_logged_keys(game, log.records, noted.results_key, log.path)
                 note(noted, args.out)
                 mark_folder(args.out, RunKind.SPRT)  # a folder left unmarked till its log was checked
         except BaseException:
@@ -453,6 +454,7 @@ def _play(
             try:
                 records = (a.result(), b.result())
             except ConfigError as exc:  # a program gone as the run went (the start check passed)
+                _log_finished(futures, log)  # its line says the games finished are logged: they are
                 matches_of_pair = pair(game, args, new, old, variant, next_pair)
                 which = 0 if a.exception() is not None else 1
                 resumes = RESUMES if args.out is not None else "put it back and run the command again"

@@ -16,7 +16,7 @@ games are the earlier run's and more.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,8 @@ from codecup.errors import ConfigError
 from codecup.writing import write_atomic
 
 if TYPE_CHECKING:  # tournament.py imports this module
+    from codecup.game import Game
+    from codecup.record import Record
     from codecup.tournament.tournament import TournamentSpec
 
 NAME = ".codecup-schedule.json"
@@ -140,3 +142,21 @@ def _read(path: Path) -> Schedule | None:
         return Schedule(**doc) if isinstance(doc, dict) else None
     except (OSError, ValueError, TypeError, RecursionError):
         return None
+
+
+def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None, log: Path) -> None:
+    """Refuse a log holding a game whose record says it was scored otherwise than ``key`` (the
+    run's :meth:`~codecup.game.Game.results_key`): a folder without its noted settings (from before
+    them, or copied without its hidden files) was resumed under another word list, and held games
+    of two (a reviewer's)."""
+    from codecup.game import record_results_key_of
+
+    if key is None:
+        return
+    for game_id, record in records.items():
+        said = record_results_key_of(game, record.extra)
+        if said is not None and said != key:
+            raise ConfigError(
+                f"{log} holds game {game_id}, scored with {said}; this run's is {key}: give the one it was"
+                " played with, or use another --out folder"
+            )

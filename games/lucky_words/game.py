@@ -55,6 +55,11 @@ class ScoreReport:
     note: str
 
 
+def _list_key(sha256: str, words: int) -> str:
+    """A list as a results key: its hash's first 12 digits, and its size."""
+    return f"word list sha256 {sha256[:12]} ({words} words)"
+
+
 def record_words(extra: Mapping[str, Any]) -> WordList:
     """The word list a record names, found by its hash.
 
@@ -151,7 +156,13 @@ class LuckyWords(Game):
     def results_key(self, variant: str) -> str | None:
         """The word list in force, by its hash: a folder scored with one is not resumed with another."""
         words = load_words()
-        return f"word list sha256 {words.sha256[:12]} ({len(words)} words)"
+        return _list_key(words.sha256, len(words))
+
+    def record_results_key(self, extra: Mapping[str, Any]) -> str | None:
+        """The list that scored a record's game, in the form of :meth:`results_key` (None: a record
+        made before lists were named)."""
+        named = WordListId.from_json(extra.get("word_list"))
+        return None if named is None else _list_key(named.sha256, named.words)
 
     def run_notes(self, variant: str) -> tuple[str, ...]:
         """The word list in force, and whether it is the official one (a run says so at its start)."""

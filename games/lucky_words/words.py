@@ -254,14 +254,18 @@ def _text(words: Sequence[str]) -> str:
     return "".join(f"{word}\n" for word in words)
 
 
-_CACHE: dict[tuple[str, int, int], WordList] = {}
-"""Each list file read, by resolved path, modification time (ns) and size: a file changed since is
-read again (a long-lived Dask worker serves run after run, each with its list)."""
-_FOUND: dict[tuple[tuple[str, int, int], str], WordList] = {}
+_Stamp = tuple[int, int, int, int]  # a file's inode, size, modification and change times (ns)
+_CACHE: dict[str, tuple[_Stamp, WordList]] = {}
+"""Each list file read, by resolved path, with its stamp then: a file changed since is read again
+(a long-lived Dask worker serves run after run, each with its list). The change time is the
+kernel's own: a file copied in with its old modification time and size (``cp -p``) is another
+(a reviewer's worker kept the list it had read, for good). One list a path: a file touched again
+and again no longer piles up lists and their scorers (8.6 MB each)."""
+_FOUND: dict[tuple[str, str], WordList] = {}
 _SEEN: dict[str, WordList] = {}
 """Every list this process has read, by hash: a game's check after it ends finds the list it was
 scored with, also when its file has changed since (a red team's game was thrown away so)."""
-_BUNDLED = ("", 0, 0)  # the key of the bundled list
+_BUNDLED = ""  # the key of the bundled list
 
 
 def locate() -> Path | None:
@@ -293,15 +297,27 @@ def _locate() -> tuple[Path, str] | None:
 def _load(path: Path | None, found: str) -> WordList:
     """A list by path (``None``: the bundled one), read once per path, modification time and size."""
     if path is None:
-        key = _BUNDLED
+        key, stamp = _BUNDLED, (0, 0, 0, 0)
         if key not in _CACHE:
-            _CACHE[key] = WordList.default()
+            _CACHE[key] = (stamp, WordList.default())
     else:
         info = path.stat()
-        key = (str(path.resolve()), info.st_mtime_ns, info.st_size)
-        if key not in _CACHE:
-            _CACHE[key] = WordList.from_file(path)
-    words = _CACHE[key]
+        key, stamp = str(path.resolve()), (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        before = _CACHE.get(key)
+        if before is None or before[0] != stamp:
+            read = WordList.from_file(path)
+            same = before[1] if before is not None else _SEEN.get(read.sha256)
+            # the same words from the same file: the same list (and its scorers, its tables)
+            kept = (
+                same
+                if same is not None and same.sha256 == read.sha256 and same.source == read.source
+                else read
+            )
+            _CACHE[key] = (stamp, kept)
+            if before is not None and before[1] is not kept:
+                for stale in [k for k in _FOUND if k[0] == key]:
+                    del _FOUND[stale]
+    words = _CACHE[key][1]
     _SEEN.setdefault(words.sha256, words)
     if (key, found) not in _FOUND:
         _FOUND[key, found] = attrs.evolve(words, found=found)

@@ -319,3 +319,41 @@ def test_an_interrupted_run_logs_the_games_of_later_pairs_that_finished(games, t
         played.stopped.set()
     logged = [line.split('"', 4)[3] for line in (out / "results.jsonl").read_text().splitlines()]
     assert sorted(logged) == ["sprt1~0", "sprt1~1"]
+
+
+def test_a_run_stopped_by_a_game_that_cannot_be_played_logs_the_games_that_finished(
+    games, tmp_path, monkeypatch, capsys
+):
+    """Its line says the games finished before it are logged: those of later pairs were not (a
+    reviewer's, with a word list replaced as the run went)."""
+    from codecup.errors import RunChangedError
+
+    submitted: list[tuple[int, concurrent.futures.Future]] = []
+    submit = ex.LocalPool.submit
+
+    def noted(self, fn, match):
+        future = submit(self, fn, match)
+        submitted.append((PAIR_OF[match.seed], future))
+        return future
+
+    monkeypatch.setattr(ex.LocalPool, "submit", noted)
+    played = games(lambda k: "win")
+    original = played.play
+
+    def play(match, **kw):
+        if PAIR_OF[match.seed] != 0:
+            return original(match)
+        deadline = time.monotonic() + BLOCK  # pair 0 fails once pair 1's games are both done
+        while time.monotonic() < deadline:
+            ones = [f for pair, f in list(submitted) if pair == 1]
+            if len(ones) == 2 and all(f.done() for f in ones):
+                break
+            time.sleep(0.01)
+        raise RunChangedError("what its results depend on is not the run's where it is played")
+
+    played.play = play  # type: ignore[method-assign]
+    out = tmp_path / "out"
+    assert sprt("--max-games", 20, "--jobs", 4, "--out", out) == 2
+    assert "is not the run's where it is played" in capsys.readouterr().err
+    logged = [line.split('"', 4)[3] for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {"sprt1~0", "sprt1~1"} <= set(logged) and not any(k.startswith("sprt0~") for k in logged)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 
+import attrs
 import pytest
 
 from codecup.errors import ConfigError
@@ -68,3 +69,57 @@ def test_a_game_whose_list_is_not_the_runs_where_it_is_played_is_not_played(smal
     other = attrs.evolve(match, results_key="word list sha256 0123456789ab (2 words)")
     with pytest.raises(RunChangedError, match=r"the run's word list sha256 0123456789ab .* there word list"):
         run_match(other)
+
+
+def test_a_game_scored_with_another_list_than_the_runs_is_not_logged(small_words, tmp_path):
+    """The check as a game starts, its referee and its bots' files each read the list: a file
+    replaced between them let a reviewer's game scored with another list into a run. The record
+    says which list scored it, and a game whose list is not the run's is refused after it too."""
+    import attrs
+
+    from codecup.errors import RunChangedError
+    from codecup.runner import new_match
+
+    class Claimed(LuckyWords):
+        def results_key(self, variant):  # what the run's start check read: another list than the game's
+            return "word list sha256 0123456789ab (2 words)"
+
+    game = Claimed()
+    players = (PlayerInfo(name="a", bot="random"), PlayerInfo(name="b", bot="random"))
+    match = attrs.evolve(
+        new_match(game, players, variant="wordracer", seed=3), results_key=game.results_key("wordracer")
+    )
+    from codecup.loop import run as run_loop
+    from codecup.runner import play_match
+
+    with pytest.raises(
+        RunChangedError, match=r"it was scored with word list sha256 \w{12} \(24 words\), not"
+    ):
+        run_loop(play_match(game, match))
+
+
+def test_a_folder_of_games_scored_with_another_list_is_not_resumed(small_words, tmp_path, monkeypatch):
+    """A folder without its noted settings (from before them, or copied without its hidden files)
+    was resumed under another list, and held games of two (a reviewer's): its records say theirs."""
+    from codecup.tournament.identity import NAME
+
+    players = tuple(PlayerInfo(name=n, bot="random") for n in ("a", "b", "c"))
+    spec = TournamentSpec(game="lucky_words", variant="wordracer", clock=10.0, players=players, seed=5)
+    out = tmp_path / "out"
+
+    def run():
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return run_tournament(spec, LuckyWords(), out, executor=pool, play=run_match, jobs=1)
+
+    run()
+    (out / NAME).unlink()
+    rounds = (out / "results.jsonl").read_text()
+    other = tmp_path / "other.dat"
+    other.write_text(SMALL_WORDS + "ZOO\n")
+    monkeypatch.setenv("CODECUP_WORDS", str(other))
+    spec = attrs.evolve(spec, rounds=2)
+    with pytest.raises(
+        ConfigError, match=r"holds game rr1~\w+~\w+, scored with word list sha256 \w{12} \(24 words\)"
+    ):
+        run()
+    assert (out / "results.jsonl").read_text() == rounds

@@ -200,3 +200,20 @@ def test_a_form_feed_or_vertical_tab_in_a_line_does_not_split_it(tmp_path):
     path = tmp_path / "ff.dat"
     path.write_bytes(b"ZZ\nAB\fCD\nQI\vXU\n")
     assert WordList.from_file(path).words == {"ZZ"}
+
+
+def test_a_touched_list_is_the_same_list_and_one_copied_in_with_its_old_times_is_read(tmp_path, monkeypatch):
+    """A long-lived Dask worker kept a list it had read when a corrected one of the same size came
+    in with the old modification time (``cp -p``), and each touch piled up another list (8.6 MB)."""
+    path = tmp_path / "w.dat"
+    path.write_text("DOG\nCAT\n")
+    monkeypatch.setenv(WORDS_ENV, str(path))
+    first = load_words()
+    for ns in range(1, 6):
+        os.utime(path, ns=(ns, ns))
+        assert load_words() is first  # touched: the same list, and no other kept
+    assert sum(1 for key in words_mod._CACHE if key == str(path.resolve())) == 1
+    info = path.stat()
+    path.write_text("COW\nCAT\n")  # the same size
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))  # and its old times, as cp -p keeps them
+    assert load_words().words == {"COW", "CAT"}
