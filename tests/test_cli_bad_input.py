@@ -746,6 +746,46 @@ def test_a_value_the_loader_cannot_build_or_past_any_use_is_one_line(tmp_path, c
     assert f"{path} holds a value that no players file does (line " in err
 
 
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("!!timestamp abc", "(line 2): 'abc' is no date"),  # AttributeError
+        ("!!bool abc", "(line 2): 'abc' is no boolean"),  # KeyError
+        ('!!int ""', "(line 2): '' is no whole number"),  # IndexError
+        ('!!int "-"', "(line 2): '-' is no whole number"),
+        ('!!float ""', "(line 2): '' is no number"),
+        ("!!set [a]", "(line 2): expected a mapping node, but found sequence"),  # TypeError
+        ("!!map [a]", "(line 2): expected a mapping node, but found sequence"),
+        ("!!omap [a]", "(line 2): expected a mapping of length 1, but found scalar"),
+    ],
+)
+def test_an_explicit_tag_on_what_it_cannot_be_is_one_line(tmp_path, capsys, value, message):
+    """An explicit tag makes the YAML library build what the text was not written for, and it
+    failed as it happened to: a traceback with AttributeError, KeyError, TypeError, IndexError
+    (a reviewer's). Whatever it raises is the file's mistake, with its line."""
+    path = tmp_path / "players.yml"
+    path.write_text(
+        f"game: twentyone\nseed: {value}\nplayers:\n  - {{name: a, command: 'bot:random'}}\n"
+        "  - {name: b, command: 'bot:perfect'}\n"
+    )
+    one_line_error(capsys, ["tournament", path, "--out", tmp_path / "out"], message)
+
+
+def test_out_of_memory_reading_a_players_file_is_no_fault_of_the_file(tmp_path, monkeypatch, capsys):
+    """It was said as the file's fault ("holds more than there is memory to read", exit 2); its
+    values are counted before any is built, so out of memory is the machine's (exit 1)."""
+    from codecup.tournament import yamltext
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(yamltext._Loader, "construct_document", out_of_memory)
+    path = tmp_path / "players.yml"
+    path.write_text(TWO)
+    assert main(["tournament", str(path), "--out", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err == "codecup: error: out of memory\n"
+
+
 def test_an_impossible_date_as_a_name_is_one_line(tmp_path, capsys):
     path = tmp_path / "players.yml"
     path.write_text("- {name: 2024-02-30, command: 'bot:random'}\n- {name: b, command: 'bot:random'}\n")
