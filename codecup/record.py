@@ -374,27 +374,37 @@ def _line_json(t: TranscriptLine) -> dict[str, Any]:
     return doc
 
 
+class NotJSONError(RecordError):
+    """The text is no JSON at all (or not UTF-8): what a write cut short leaves, unlike JSON that
+    is not a record. A results log's last line that is this is taken for a torn write."""
+
+
 def document(text: str | bytes) -> Any:
-    """The JSON document of a record's ``text``; :class:`RecordError` if it is no JSON, or holds
-    more values than a record does (:data:`MAX_VALUES`: refused before any is built)."""
+    """The JSON document of a record's ``text``; :class:`NotJSONError` if it is no JSON,
+    :class:`RecordError` if it holds more values than a record does (:data:`MAX_VALUES`: refused
+    before any is built).
+
+    A :class:`MemoryError` is let through as it is: the values are counted first, so past that it
+    is the machine that is short of memory, not the text that is wrong. Taken for a bad record, it
+    made a resumed tournament cut its last logged game out of ``results.jsonl`` as a torn write (a
+    reviewer's), and said "not a codecup results log" of a good one.
+    """
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise RecordError("not UTF-8 text") from None
+            raise NotJSONError("not UTF-8 text") from None
     _check_values(text)
     try:
         return json.loads(text, object_pairs_hook=_unique_keys)
     except _DuplicateKey as exc:
         raise RecordError(f"not a record (the key {exc.args[0]!r} twice in one object)") from None
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        raise NotJSONError(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except RecursionError:
         raise RecordError("not a record (JSON nested too deeply)") from None
     except ValueError as exc:  # a number past what Python converts (an integer of 4,300 digits)
         raise RecordError(f"not a record ({exc})") from None
-    except MemoryError:
-        raise RecordError("not read: it holds more than there is memory for") from None
 
 
 _STRING = re.compile(r'"[^"]*+"')

@@ -8,14 +8,18 @@ games :class:`~codecup.bots.Bot`, ``choose(state) -> move`` on the game's
 rules). The game's own player session then speaks the referee's dialogue
 around it, as it does for the built-in bots. See ``docs/writing-a-bot.md``.
 
-A missing file or name is a user's mistake (:class:`ConfigError`); an error
-raised by the bot's own code is the bot's, and shows with its traceback.
+A missing file or name is a user's mistake (:class:`ConfigError`), and so is a
+file that is no regular file (a FIFO, a device) or whose read would wait
+(``/proc/kmsg``): it is read as every file a user names is
+(:func:`codecup.reading.read_file`), never waiting. An error raised by the
+bot's own code is the bot's, and shows with its traceback.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import inspect
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -25,7 +29,9 @@ from typing import Any
 import attrs
 
 from codecup.checked import short
+from codecup.checks import MAX_SOURCE
 from codecup.errors import ConfigError
+from codecup.reading import kind_of, read_file
 
 _SPEC = re.compile(r"(?P<file>.+\.py):(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
 _MODULE = "_codecup_user_bot"  # its name in sys.modules: no clash with a module of the same file name
@@ -48,17 +54,29 @@ class UserBot:
 
     def maker(self) -> Callable[..., Any]:
         """Run the file and return its ``NAME``; a ConfigError when either is missing."""
+        where = f"{str(self.path)!r} in {Path.cwd()}"
         if self.path.is_dir():
-            raise ConfigError(f"bot {self}: {str(self.path)!r} in {Path.cwd()} is a folder, not a file")
-        if not self.path.is_file():
-            raise ConfigError(f"bot {self}: no file {str(self.path)!r} in {Path.cwd()}")
+            raise ConfigError(f"bot {self}: {where} is a folder, not a file")
+        if not os.path.lexists(self.path):
+            raise ConfigError(f"bot {self}: no file {where}")
+        if self.path.exists() and not self.path.is_file():  # a FIFO was "no file", though there
+            raise ConfigError(f"bot {self}: {where} is {kind_of(self.path)}, not a regular file")
+        # read as every file a user names is, never waiting: exec_module's own read of a link to
+        # /proc/kmsg blocked `codecup bot` for ever (a reviewer's); a dangling link is said here
+        try:
+            source = read_file(self.path, MAX_SOURCE, "a Python file")
+        except ConfigError as exc:
+            raise ConfigError(f"bot {self}: {exc}") from None
         spec = importlib.util.spec_from_file_location(_MODULE, self.path)
-        if spec is None or spec.loader is None:
+        if spec is None:
             raise ConfigError(f"bot {self}: cannot load {str(self.path)!r} as Python")
-        module = importlib.util.module_from_spec(spec)
+        module = importlib.util.module_from_spec(spec)  # __file__, __spec__, __loader__ as an import's
+        # compiled as its loader would (bytes: its coding line honoured), not under this module's
+        # `from __future__` (dont_inherit); its tracebacks name the file
+        code = compile(source, module.__file__ or str(self.path), "exec", dont_inherit=True)
         sys.path.insert(0, str(self.path.resolve().parent))  # as `python FILE.py` would
         sys.modules[_MODULE] = module
-        spec.loader.exec_module(module)
+        exec(code, module.__dict__)
         maker: Callable[..., Any] | None = getattr(module, self.name, None)
         if maker is None:
             raise ConfigError(f"bot {self}: {str(self.path)!r} defines no class or function {self.name!r}")

@@ -746,6 +746,46 @@ def test_a_value_the_loader_cannot_build_or_past_any_use_is_one_line(tmp_path, c
     assert f"{path} holds a value that no players file does (line " in err
 
 
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("!!timestamp abc", "(line 2): 'abc' is no date"),  # AttributeError
+        ("!!bool abc", "(line 2): 'abc' is no boolean"),  # KeyError
+        ('!!int ""', "(line 2): '' is no whole number"),  # IndexError
+        ('!!int "-"', "(line 2): '-' is no whole number"),
+        ('!!float ""', "(line 2): '' is no number"),
+        ("!!set [a]", "(line 2): expected a mapping node, but found sequence"),  # TypeError
+        ("!!map [a]", "(line 2): expected a mapping node, but found sequence"),
+        ("!!omap [a]", "(line 2): expected a mapping of length 1, but found scalar"),
+    ],
+)
+def test_an_explicit_tag_on_what_it_cannot_be_is_one_line(tmp_path, capsys, value, message):
+    """An explicit tag makes the YAML library build what the text was not written for, and it
+    failed as it happened to: a traceback with AttributeError, KeyError, TypeError, IndexError
+    (a reviewer's). Whatever it raises is the file's mistake, with its line."""
+    path = tmp_path / "players.yml"
+    path.write_text(
+        f"game: twentyone\nseed: {value}\nplayers:\n  - {{name: a, command: 'bot:random'}}\n"
+        "  - {name: b, command: 'bot:perfect'}\n"
+    )
+    one_line_error(capsys, ["tournament", path, "--out", tmp_path / "out"], message)
+
+
+def test_out_of_memory_reading_a_players_file_is_no_fault_of_the_file(tmp_path, monkeypatch, capsys):
+    """It was said as the file's fault ("holds more than there is memory to read", exit 2); its
+    values are counted before any is built, so out of memory is the machine's (exit 1)."""
+    from codecup.tournament import yamltext
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(yamltext._Loader, "construct_document", out_of_memory)
+    path = tmp_path / "players.yml"
+    path.write_text(TWO)
+    assert main(["tournament", str(path), "--out", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err == "codecup: error: out of memory\n"
+
+
 def test_an_impossible_date_as_a_name_is_one_line(tmp_path, capsys):
     path = tmp_path / "players.yml"
     path.write_text("- {name: 2024-02-30, command: 'bot:random'}\n- {name: b, command: 'bot:random'}\n")
@@ -1093,20 +1133,55 @@ def test_a_record_of_more_values_than_a_record_holds_is_refused_before_they_are_
     assert main(["verify", str(good)]) == 0, capsys.readouterr().err
 
 
-def test_a_record_past_the_memory_there_is_is_one_line(tmp_path, monkeypatch, capsys):
-    """Under ``ulimit -v`` a record ended in a MemoryError traceback out of ``json.loads``."""
+def out_of_memory_on(monkeypatch, text):
+    """Make ``codecup.record``'s ``json.loads`` of ``text`` (stripped) raise MemoryError, as it does
+    on a machine short of memory; every other text is parsed."""
     import types
 
     import codecup.record
 
-    def out_of_memory(*args, **kwargs):
-        raise MemoryError
+    def loads(s, *args, **kwargs):
+        if (s.decode() if isinstance(s, bytes) else s).strip() == text.strip():
+            raise MemoryError
+        return json.loads(s, *args, **kwargs)
 
-    fake = types.SimpleNamespace(loads=out_of_memory, JSONDecodeError=json.JSONDecodeError)
-    monkeypatch.setattr(codecup.record, "json", fake)
+    monkeypatch.setattr(
+        codecup.record, "json", types.SimpleNamespace(loads=loads, JSONDecodeError=json.JSONDecodeError)
+    )
+
+
+def test_a_record_past_the_memory_there_is_is_one_line(tmp_path, monkeypatch, capsys):
+    """Under ``ulimit -v`` a record ended in a MemoryError traceback out of ``json.loads``; then it
+    was said to be the file's fault (exit 2). Out of memory is the machine's: exit status 1."""
     path = tmp_path / "g.json"
     path.write_text("{}")
-    one_line_error(capsys, ["verify", path], f"{path}: not read: it holds more than there is memory for")
+    out_of_memory_on(monkeypatch, "{}")
+    assert main(["verify", str(path)]) == 1
+    assert capsys.readouterr().err == "codecup: error: out of memory\n"
+
+
+def test_out_of_memory_resuming_keeps_every_logged_game(players, tmp_path, monkeypatch, capsys):
+    """A MemoryError parsing results.jsonl's last line was taken for a torn write: the resumed run
+    cut that finished game out of the file (a reviewer's, under ``prlimit --as``); on another line
+    it said "not a codecup results log" (exit 2). It is the machine's: 'out of memory', the log
+    kept whole."""
+    from codecup.tournament.log import LOG_NAME
+
+    out = tmp_path / "out"
+    argv = ["tournament", str(players), "--out", str(out), "--quiet", "--no-site", "--jobs", "1"]
+    assert main(argv) == 0
+    log = out / LOG_NAME
+    before = log.read_bytes()
+    lines = before.decode().splitlines()
+    for line in (lines[-1], lines[0]):
+        with monkeypatch.context() as m:
+            out_of_memory_on(m, line)
+            capsys.readouterr()
+            assert main(argv) == 1
+            assert capsys.readouterr().err == "codecup: error: out of memory\n"
+        assert log.read_bytes() == before
+    assert main(argv) == 0  # and with memory again, nothing is played twice
+    assert log.read_bytes() == before
 
 
 def test_out_of_memory_anywhere_is_one_line(tmp_path, monkeypatch, capsys):

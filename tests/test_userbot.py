@@ -165,3 +165,72 @@ def test_without_a_seed_a_bot_cannot_compute_its_opponents_seed(bots):
             assert len(record.match.seat_key) == 32 and seed not in public
             assert seed == derive_seed(0, "seat", 0, record.match.seat_key)  # the record reproduces it
     assert seeds[0] != seeds[1]
+
+
+def test_a_bot_file_that_is_a_fifo_is_called_what_it_is(bots):
+    """Run alone, `codecup bot pillars fifo.py:Bot` said "no file 'fifo.py'", though it was there."""
+    import os
+
+    os.mkfifo(bots / "fifo.py")
+    run = codecup(bots, "bot", "pillars", "fifo.py:Bot", stdin="")
+    assert run.returncode == 2
+    assert (
+        run.stderr
+        == f"codecup: error: bot fifo.py:Bot: 'fifo.py' in {bots} is a pipe (FIFO), not a regular file\n"
+    )
+
+
+@pytest.fixture
+def own_module(monkeypatch):
+    """Whatever loading a bot in-process puts on the module path and in sys.modules, taken out after."""
+    from codecup import userbot
+
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setitem(sys.modules, userbot._MODULE, None)
+
+
+def test_a_bot_file_whose_read_would_wait_is_one_line(bots, monkeypatch, own_module):
+    """A link to /proc/kmsg (a "regular file" whose read waits) blocked `codecup bot` for ever:
+    the file was read by the import machinery, blocking (a reviewer's). It is read as every file a
+    user names is, without blocking."""
+    import fcntl
+    import os
+
+    import codecup.reading
+    from codecup.errors import ConfigError
+    from codecup.userbot import UserBot
+
+    reads = []
+
+    def would_wait(fd, size):
+        reads.append(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_NONBLOCK)
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.chdir(bots)
+    monkeypatch.setattr(codecup.reading.os, "read", would_wait)
+    with pytest.raises(ConfigError, match=r"^bot first.py:First: first.py: reading it would wait") as info:
+        UserBot(Path("first.py"), "First").maker()
+    assert "\n" not in str(info.value)
+    assert reads and all(reads)
+
+
+def test_a_bot_file_is_run_as_its_own_module(bots, monkeypatch, own_module):
+    """Read by codecup rather than imported, it is still compiled as itself: its own file name (for
+    __file__ and tracebacks), its coding line, and not under codecup's `from __future__`."""
+    from codecup.userbot import UserBot
+
+    text = (
+        "# -*- coding: latin-1 -*-\nclass Mine:\n    x: int = 1\n\n    def __init__(self, **_):\n"
+        "        raise ValueError(NAME)\n\nNAME = 'caf\xe9'\nWHERE = __file__\n"
+    )
+    (bots / "mine.py").write_bytes(text.encode("latin-1"))
+    monkeypatch.chdir(bots)
+    maker = UserBot(Path("mine.py"), "Mine").maker()
+    module = sys.modules[maker.__module__]
+    name, where = module.NAME, module.WHERE
+    assert name == "caf\xe9" and where == str(bots / "mine.py")
+    assert maker.__annotations__ == {"x": int}  # evaluated: no `annotations` future inherited
+    with pytest.raises(ValueError) as info:
+        maker()
+    assert info.traceback[-1].path == bots / "mine.py"
+    assert "raise ValueError(NAME)" in str(info.traceback[-1].statement)

@@ -3,6 +3,10 @@
 A tournament killed at any moment (``kill -9`` included) leaves at worst a
 half-written last line; reading ignores it (and the writer cuts it off), so
 that game is simply played again. A game id appears at most once.
+
+Only a last line that is no JSON is such a tail: one that is JSON but no entry
+was written whole, and is someone else's; and a :class:`MemoryError` while reading
+is the machine's, never the file's (it stops the command, and every line is kept).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import attrs
 
 from codecup import jsonfields as jf
 from codecup.errors import ConfigError, RecordError, naming
-from codecup.record import Record, document
+from codecup.record import NotJSONError, Record, document
 from codecup.tournament.lock import FolderLock
 
 LOG_NAME = "results.jsonl"
@@ -63,8 +67,10 @@ class ResultsLog:
             try:
                 game_id, record = _entry(raw)
             except RecordError as exc:
-                # only the last line may be damaged (a kill during a write); anything else is not ours
-                if good + len(raw) == len(data):
+                # only the last line may be cut short (a kill during a write: no JSON); anything else
+                # is not ours. A MemoryError is not caught: it is no torn write, and a good game was
+                # cut out of the log when it was taken for one (a reviewer's)
+                if isinstance(exc, NotJSONError) and good + len(raw) == len(data):
                     self.ignored_tail = True
                     break
                 raise ConfigError(
@@ -139,7 +145,8 @@ def logged_game(path: Path) -> str | None:
 
 
 def _entry(raw: bytes) -> tuple[str, Record]:
-    """One line of the log: its game id and record; :class:`RecordError` says what is wrong."""
+    """One line of the log: its game id and record; :class:`RecordError` says what is wrong
+    (:class:`NotJSONError`: no JSON at all), and a :class:`MemoryError` passes as it is."""
     doc = document(raw)  # as a record file is read: its values counted before any is built
     line = jf.obj(doc, "the line")
     return jf.string(line, "id"), Record.from_json(jf.required(line, "record"))

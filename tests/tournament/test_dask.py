@@ -228,6 +228,75 @@ def test_a_scheduler_address_that_accepts_and_never_answers_is_one_error_in_boun
         silent.close()
 
 
+@pytest.fixture
+def plain_listener():
+    """A tcp:// port that answers a client's first words with what is no TLS (as a plain
+    scheduler's port does, for a tls:// client): the port's number."""
+    import contextlib
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+
+    def serve():
+        with contextlib.suppress(OSError):  # until the listener is closed
+            while True:
+                conn, _ = listener.accept()
+                with conn:  # after the client's hello: no race with its turning to TLS
+                    conn.recv(1 << 16)
+                    conn.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n")
+                    conn.recv(1 << 16)
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield listener.getsockname()[1]
+    listener.close()
+
+
+def test_a_tls_address_of_a_plain_port_says_why_not_a_timeout(plain_listener):
+    """A tls:// address given for a plain-tcp scheduler failed at once with a FatalCommClosedError
+    of no text (from the SSLError "wrong version number"), and the probe said that nothing answered
+    "within 10 s" (a reviewer's): the error's type and what it was raised from are said."""
+    import dask
+    from distributed.security import Security
+
+    from codecup.tournament.daskprobe import scheduler_answers
+
+    tls = Security.temporary()
+    keys = {"ca-file": tls.tls_ca_file, "client.cert": tls.tls_client_cert, "client.key": tls.tls_client_key}
+    with dask.config.set({f"distributed.comm.tls.{key}": value for key, value in keys.items()}):
+        said = scheduler_answers(f"tls://127.0.0.1:{plain_listener}", 10.0)
+    assert said is not None and "within" not in said, said
+    assert said.startswith("FatalCommClosedError (SSLError: ") and "WRONG_VERSION_NUMBER" in said, said
+
+
+def test_a_timeout_of_no_text_is_said_as_one_and_only_it():
+    from codecup.tournament.daskprobe import _why
+
+    assert _why(TimeoutError(), 0.5).startswith("nothing there answered as a Dask scheduler within 0.5 s")
+    assert _why(OSError("Timed out trying to connect"), 0.5) == "Timed out trying to connect"
+    try:
+        raise distributed.comm.core.CommClosedError() from ConnectionResetError()
+    except Exception as exc:  # a cause with no text either: the type alone
+        assert _why(exc, 0.5) == "CommClosedError"
+
+
+def test_a_tls_address_without_tls_configuration_prints_nothing_of_dasks_at_exit(tmp_path):
+    """The probe caught OSError, TimeoutError and ValueError only: on Dask's TypeError for a tls://
+    address with no TLS configured, its client was never closed, and Dask printed six lines of
+    RuntimeWarnings ("coroutine 'Client._close' was never awaited") at exit (a reviewer's)."""
+    code = (
+        "from codecup.tournament.daskprobe import scheduler_answers\n"
+        "print(scheduler_answers('tls://127.0.0.1:1', 2.0))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DASK_", "PYTHONWARNINGS"))}
+    env["DASK_CONFIG"] = str(tmp_path)  # no configuration file of the machine's: no TLS configured
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
+    assert run.returncode == 0, run.stderr
+    assert "TLS expects a `ssl_context` argument" in run.stdout, run.stdout
+    assert run.stderr == ""
+
+
 def test_a_scheduler_that_answers_passes_the_probe():
     from codecup.tournament.daskprobe import scheduler_answers
 

@@ -140,6 +140,65 @@ def test_log_rejects_foreign_file(tmp_path, monkeypatch, line, said):
     assert said in str(info.value)
 
 
+def test_only_a_last_line_that_is_no_json_is_a_torn_write(play_tournament, bots, tmp_path, monkeypatch):
+    """Any failure to read the last line was taken for a kill during its write and cut off: a
+    MemoryError out of json.loads (a machine short of memory) took a finished game out of the log
+    (a reviewer's). A write cut short leaves no JSON; JSON that is no entry, or no memory, is not."""
+    import types
+
+    import codecup.record
+
+    play_tournament(bots, tmp_path, seed=9)
+    path = tmp_path / LOG_NAME
+    good = path.read_bytes()
+    last = good.decode().splitlines()[-1]
+
+    def loads(s, *args, **kwargs):
+        if s.strip() == last:
+            raise MemoryError
+        return json.loads(s, *args, **kwargs)
+
+    with monkeypatch.context() as m:
+        m.setattr(
+            codecup.record, "json", types.SimpleNamespace(loads=loads, JSONDecodeError=json.JSONDecodeError)
+        )
+        with pytest.raises(MemoryError):
+            ResultsLog.open(path, lock=True)
+    assert path.read_bytes() == good
+    again = ResultsLog.open(path, lock=True)  # the lock was released, too
+    again.close()
+    assert len(again.records) == 20
+    path.write_bytes(good + b'{"id": "g1"}\n')  # whole JSON, not an entry: someone else's line
+    with pytest.raises(ConfigError, match=r"not a codecup results log .*no field 'record'"):
+        ResultsLog.open(path)
+    assert path.read_bytes() == good + b'{"id": "g1"}\n'
+    path.write_bytes(good + b'{"id": "g1", "rec\n')  # cut short, even on a line of its own
+    log = ResultsLog.open(path)
+    assert log.ignored_tail and len(log.records) == 20
+    assert path.read_bytes() == good
+
+
+def test_out_of_memory_is_no_verdict_on_a_folder(tmp_path, monkeypatch):
+    """is_results_log and logged_game said "not a log" (False, None) when memory ran out."""
+    import types
+
+    import codecup.record
+    from codecup.tournament.log import is_results_log, logged_game
+
+    def loads(*args, **kwargs):
+        raise MemoryError
+
+    path = tmp_path / LOG_NAME
+    path.write_text('{"id": "g1", "record": {}}\n')
+    monkeypatch.setattr(
+        codecup.record, "json", types.SimpleNamespace(loads=loads, JSONDecodeError=json.JSONDecodeError)
+    )
+    with pytest.raises(MemoryError):
+        is_results_log(path)
+    with pytest.raises(MemoryError):
+        logged_game(path)
+
+
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
