@@ -27,7 +27,15 @@ from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loo
 from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
-from codecup.errors import PASS_THROUGH, CodecupError, GameBugError, RunChangedError, where
+from codecup.errors import (
+    PASS_THROUGH,
+    CodecupError,
+    ConfigError,
+    GameBugError,
+    PluginError,
+    RunChangedError,
+    where,
+)
 from codecup.game import Game, checked_points, record_results_key_of, results_key_of
 from codecup.observers import Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
@@ -395,7 +403,7 @@ async def play_match(
     )
     if not any(end.kind is Termination.REFEREE_ERROR for end in outcome.ends):
         record = _checked_by_rules(game, record)
-    _check_scored_with(game, record)
+    record = _checked_scored_with(game, record)
     if observers is not None:
         observers.notify("codecup_match_end", record=record)
     return record
@@ -426,18 +434,25 @@ def _check_results_key(game: Game, info: MatchInfo) -> None:
         )
 
 
-def _check_scored_with(game: Game, record: Record) -> None:
-    """Refuse a game of a run that its record says was scored otherwise than the run's key says:
+def _checked_scored_with(game: Game, record: Record) -> Record:
+    """``record``; refused where it says its game was scored otherwise than the run's key says:
     the check before it, its referee and the files its bots got each read the list, and a file
-    replaced between the reads let a reviewer's game scored with another list into a run."""
+    replaced between the reads let a reviewer's game scored with another list into a run. A plugin
+    that fails to say makes the game its referee error, as any of its failures in a game does."""
     wanted = record.match.results_key
     if wanted is None:
-        return
-    said = record_results_key_of(game, record.extra)
+        return record
+    try:
+        said = record_results_key_of(game, record.extra)
+    except (PluginError, ConfigError) as exc:  # its own game data it cannot read: its bug, this game's
+        outcome = game_bug_outcome(game.info.name, len(record.match.players), str(exc))
+        result = Result(scores=outcome.scores, points=(0.0,) * len(outcome.scores), termination=outcome.ends)
+        return attrs.evolve(record, result=result, extra=outcome.extra)
     if said is not None and said != wanted:
         raise RunChangedError(
             f"it was scored with {said}, not the run's {wanted} (a file changed as the game began)"
         )
+    return record
 
 
 def run_match(

@@ -154,7 +154,10 @@ def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None
     if key is None:
         return
     for game_id, record in records.items():
-        said = record_results_key_of(game, record.extra)
+        try:
+            said = record_results_key_of(game, record.extra)
+        except ConfigError as exc:  # a record edited by hand: which one, and where
+            raise ConfigError(f"{log}: game {game_id}: {exc}") from None
         if said is not None and said != key:
             raise ConfigError(
                 f"{log} holds game {game_id}, scored with {said}; this run's is {key}: give the one it was"

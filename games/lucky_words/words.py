@@ -266,6 +266,8 @@ _SEEN: dict[str, WordList] = {}
 """Every list this process has read, by hash: a game's check after it ends finds the list it was
 scored with, also when its file has changed since (a red team's game was thrown away so)."""
 _BUNDLED = ""  # the key of the bundled list
+MAX_SEEN = 4
+"""The most lists :data:`_SEEN` keeps (14.6 MB each): a game's list is among the last read."""
 
 
 def locate() -> Path | None:
@@ -319,6 +321,8 @@ def _load(path: Path | None, found: str) -> WordList:
                     del _FOUND[stale]
     words = _CACHE[key][1]
     _SEEN.setdefault(words.sha256, words)
+    while len(_SEEN) > MAX_SEEN:  # the oldest first: a long-lived Dask worker kept every list it read
+        del _SEEN[next(iter(_SEEN))]
     if (key, found) not in _FOUND:
         _FOUND[key, found] = attrs.evolve(words, found=found)
     return _FOUND[key, found]

@@ -123,3 +123,45 @@ def test_a_folder_of_games_scored_with_another_list_is_not_resumed(small_words, 
     ):
         run()
     assert (out / "results.jsonl").read_text() == rounds
+
+
+def test_a_plugin_that_fails_to_say_what_scored_a_game_makes_it_its_referee_error(small_words):
+    """A plugin whose record_results_key raised stopped the run, and the finished game was lost
+    (a reviewer's): as any failure of a plugin's in a game, it is that game's referee error."""
+    from codecup.dialogue import Termination
+    from codecup.loop import run as run_loop
+    from codecup.runner import new_match, play_match
+
+    class Failing(LuckyWords):
+        def record_results_key(self, extra):
+            raise RuntimeError("cannot say")
+
+    game = Failing()
+    players = (PlayerInfo(name="a", bot="random"), PlayerInfo(name="b", bot="random"))
+    match = attrs.evolve(
+        new_match(game, players, variant="wordracer", seed=3), results_key=game.results_key("wordracer")
+    )
+    record = run_loop(play_match(game, match))
+    assert [end.kind for end in record.result.termination] == [Termination.REFEREE_ERROR] * 2
+    assert "its record_results_key raised RuntimeError" in record.result.termination[0].message
+
+
+def test_a_logged_record_whose_list_is_malformed_is_named(small_words, tmp_path):
+    """A record edited by hand said only "malformed record: extra.word_list.sha256 must be 64
+    hexadecimal digits", naming neither the log nor the game (a reviewer's)."""
+    from pathlib import Path
+
+    from codecup.runner import new_match
+    from codecup.tournament.identity import check_logged_keys
+
+    game = LuckyWords()
+    players = (PlayerInfo(name="a", bot="random"), PlayerInfo(name="b", bot="random"))
+    record = run_match(new_match(game, players, variant="wordracer", seed=3))
+    edited = attrs.evolve(
+        record, extra={**record.extra, "word_list": {**record.extra["word_list"], "sha256": "zz"}}
+    )
+    key = game.results_key("wordracer")
+    with pytest.raises(
+        ConfigError, match=r"^out/results\.jsonl: game rr1~a~b: malformed record: extra\.word_list"
+    ):
+        check_logged_keys(game, {"rr1~a~b": edited}, key, Path("out/results.jsonl"))

@@ -217,3 +217,16 @@ def test_a_touched_list_is_the_same_list_and_one_copied_in_with_its_old_times_is
     path.write_text("COW\nCAT\n")  # the same size
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))  # and its old times, as cp -p keeps them
     assert load_words().words == {"COW", "CAT"}
+
+
+def test_only_the_last_lists_read_are_kept(tmp_path, monkeypatch):
+    """Every list a process read stayed in memory, 14.6 MB each (a reviewer's long-lived worker
+    grew to 338 MB): the last few are kept, the one in force among them."""
+    path = tmp_path / "w.dat"
+    monkeypatch.setenv(WORDS_ENV, str(path))
+    for i in range(3 * words_mod.MAX_SEEN):
+        path.write_text(f"DOG\nCAT\n{chr(65 + i) * 2}\n")  # another list each time
+        os.utime(path, ns=(i + 1, i + 1))
+        last = load_words()
+        assert len(words_mod._SEEN) <= words_mod.MAX_SEEN
+    assert words_mod.find_words(last.identity()).sha256 == last.sha256
