@@ -109,7 +109,7 @@ def test_referee_errors_are_left_out_not_draws_nor_faults(games, tmp_path, capsy
 def test_a_run_of_referee_errors_only_stops(games, tmp_path, capsys, monkeypatch):
     """A referee failing every game would play to --max-games, counting nothing: it stops after
     MAX_LEFT_OUT_IN_A_ROW pairs in a row left out, saying so; resumed, it stops there again."""
-    monkeypatch.setattr("codecup.cli.sprt.MAX_LEFT_OUT_IN_A_ROW", 5)
+    monkeypatch.setattr("codecup.tournament.tally.MAX_LEFT_OUT_IN_A_ROW", 5)
     played = games(lambda k: "win" if k == 0 else "error")
     out = tmp_path / "out"
     assert sprt("--max-games", 200, "--jobs", 1, "--out", out) == 3
