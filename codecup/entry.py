@@ -46,6 +46,9 @@ def run() -> int:
     except KeyboardInterrupt:
         print("codecup: interrupted", file=sys.stderr)
         status = INTERRUPTED
+    except MemoryError:  # as the modules are imported: the command's own handler is not there yet
+        print("codecup: error: out of memory", file=sys.stderr)
+        status = 1
     if status == INTERRUPTED:
         # Stopping already: another Ctrl-C while the interpreter ends its threads printed a
         # traceback of the threading module's (a red team pressed it three times in 0.1 s).

@@ -205,6 +205,24 @@ def test_ctrl_c_while_the_command_is_still_importing_is_one_line_and_130():
     )
 
 
+def test_out_of_memory_while_the_command_is_still_importing_is_one_line():
+    """A MemoryError as the command's modules were imported (a reviewer's, under prlimit --as) was a
+    traceback: the command's own handler was not imported yet."""
+    probe = (
+        "import builtins, sys\n"
+        "real = builtins.__import__\n"
+        "def short(name, *args, **kw):\n"
+        "    if name == 'codecup.cli':\n"
+        "        raise MemoryError\n"
+        "    return real(name, *args, **kw)\n"
+        "builtins.__import__ = short\n"
+        "from codecup.entry import run\n"
+        "sys.exit(run())\n"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert (run.returncode, run.stderr) == (1, "codecup: error: out of memory\n")
+
+
 def _assert_interrupted(setup: str) -> None:
     """The console script, after ``setup``, ends with one line and status 130."""
     probe = f"import sys\n{setup}from codecup.entry import run\nsys.exit(run())\n"
