@@ -407,12 +407,13 @@ def parse_executor(spec: str | None, option: str = "--executor") -> str | None:
     ``dask://HOST:PORT``; the Dask address."""
     if spec in (None, "", "local"):
         return None
-    if spec.startswith("dask://"):
-        rest = spec.removeprefix("dask://")
-        host, _, port = rest.rpartition(":")
-        if not host or not port.isdigit() or not 0 < int(port) < 65536 or not _host_ok(host):
-            raise ConfigError(f"{option} {spec!r}: expected dask://HOST:PORT (IPv6 in brackets: [::1])")
-        return f"tcp://{rest}"
-    if spec.startswith(("tcp://", "tls://", "inproc://")):
-        return spec
+    for scheme, protocol in (("dask://", "tcp://"), ("tcp://", "tcp://"), ("tls://", "tls://")):
+        if spec.startswith(scheme):
+            rest = spec.removeprefix(scheme)
+            host, _, port = rest.rpartition(":")
+            if not host or not port.isdigit() or not 0 < int(port) < 65536 or not _host_ok(host):
+                raise ConfigError(f"{option} {spec!r}: expected {scheme}HOST:PORT (IPv6 in brackets: [::1])")
+            return f"{protocol}{rest}"
+    if spec.startswith("inproc://"):  # a scheduler of this process, which a run never has
+        raise ConfigError(f"{option} {spec!r}: a run needs a scheduler of its own: dask://HOST:PORT")
     raise ConfigError(f"{option}: unknown executor {spec!r} (use local or dask://HOST:PORT)")

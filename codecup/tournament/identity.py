@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from codecup.errors import ConfigError
+from codecup.errors import CodecupError, ConfigError
 from codecup.writing import write_atomic
 
 if TYPE_CHECKING:  # tournament.py imports this module
@@ -156,8 +156,8 @@ def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None
     for game_id, record in records.items():
         try:
             said = record_results_key_of(game, record.extra)
-        except ConfigError as exc:  # a record edited by hand: which one, and where
-            raise ConfigError(f"{log}: game {game_id}: {exc}") from None
+        except CodecupError as exc:  # a record edited by hand, a plugin failing: which one, and where
+            raise type(exc)(f"{log}: game {game_id}: {exc}") from None
         if said is not None and said != key:
             raise ConfigError(
                 f"{log} holds game {game_id}, scored with {said}; this run's is {key}: give the one it was"

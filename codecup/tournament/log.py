@@ -60,10 +60,11 @@ class ResultsLog:
             return
         data = path.read_bytes()
         good = 0  # bytes of complete, parsable lines
+        whole = len(data)  # the log's bytes, with the newline a whole last entry lacks
         for raw in data.splitlines(keepends=True):
-            if not raw.endswith(b"\n"):
-                self.ignored_tail = True
-                break
+            # A last line without its newline is parsed like any other: only one that is no JSON
+            # is a write cut short. A whole entry, or someone else's JSON, was cut out unread (a
+            # reviewer's): the entry is kept (its newline written), the JSON refused.
             try:
                 game_id, record = _entry(raw)
             except RecordError as exc:
@@ -76,6 +77,13 @@ class ResultsLog:
                 raise ConfigError(
                     f"{path} is not a codecup results log (the line after byte {good}: {exc})"
                 ) from None
+            if not raw.endswith(b"\n"):
+                with path.open("ab") as f:  # a whole entry whose newline was lost: appends go after it
+                    f.write(b"\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+                raw += b"\n"
+                whole += 1
             earlier = self.records.setdefault(game_id, record)
             if earlier != record:  # the same game twice, with different results: which is true?
                 raise ConfigError(
@@ -83,7 +91,7 @@ class ResultsLog:
                     f" {good}): remove the line that is wrong"
                 )
             good += len(raw)
-        if good < len(data):
+        if good < whole:
             with path.open("r+b") as f:  # drop the torn tail so appends start on a clean line
                 f.truncate(good)
                 f.flush()

@@ -320,8 +320,8 @@ def _load(path: Path | None, found: str) -> WordList:
                 for stale in [k for k in _FOUND if k[0] == key]:
                     del _FOUND[stale]
     words = _CACHE[key][1]
-    _SEEN.setdefault(words.sha256, words)
-    while len(_SEEN) > MAX_SEEN:  # the oldest first: a long-lived Dask worker kept every list it read
+    _SEEN[words.sha256] = _SEEN.pop(words.sha256, words)  # the last used last: the least recent goes
+    while len(_SEEN) > MAX_SEEN:  # a long-lived Dask worker kept every list it read
         del _SEEN[next(iter(_SEEN))]
     if (key, found) not in _FOUND:
         _FOUND[key, found] = attrs.evolve(words, found=found)
@@ -349,15 +349,16 @@ def find_words(wanted: WordListId) -> WordList:
     candidates: list[tuple[Path, str]] = []
     env = os.environ.get(WORDS_ENV)
     other = ""
-    if env:  # the list the user names must be one, as for every other command
-        if not _is_file(Path(env)):
-            raise WordListError(f"word list {env} (from ${WORDS_ENV}) does not exist or is not a file")
+    if env and not _is_file(Path(env)):  # the list the user names must be one, as for every command
+        raise WordListError(f"word list {env} (from ${WORDS_ENV}) does not exist or is not a file")
+    # Read by this process (a game just played with it, its file changed since): looked for first,
+    # before a changed file read now could push it out of those kept (a reviewer's).
+    if wanted.sha256 in _SEEN:
+        return _SEEN[wanted.sha256]
+    if env:
         given = _load(Path(env), FOUND_ENV)
         if given.sha256 == wanted.sha256:
             return given
-    if wanted.sha256 in _SEEN:  # read by this process: a game just played with it, its file changed since
-        return _SEEN[wanted.sha256]
-    if env:
         other = f"; the list given ({env}) is another, {_load(Path(env), FOUND_ENV).identity().describe()}"
     candidates.append((Path(LOCAL_NAME), FOUND_LOCAL))
     if wanted.source and wanted.source != DEFAULT_SOURCE:

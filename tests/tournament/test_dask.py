@@ -56,6 +56,17 @@ def test_executor_option_is_checked():
     with pytest.raises(ConfigError, match="unknown executor"):
         parse_executor("ray://x:1")
     assert parse_executor("dask://[::1]:8786") == "tcp://[::1]:8786"
+    # tcp:// and tls:// are checked as dask:// is; inproc:// can reach no scheduler of a run (a
+    # reviewer's: a port past 65535 waited 10 s, and the others said Python's parsing errors)
+    assert parse_executor("tls://10.0.0.5:8786") == "tls://10.0.0.5:8786"
+    for bad, said in (
+        ("tcp://127.0.0.1:99999", "tcp://HOST:PORT"),
+        ("tls://127.0.0.1:abc", "tls://HOST:PORT"),
+    ):
+        with pytest.raises(ConfigError, match=said):
+            parse_executor(bad)
+    with pytest.raises(ConfigError, match="a scheduler of its own"):
+        parse_executor("inproc://")
     # a red team's: each waited 20 s for Dask, then ended in a traceback
     for bad in ("dask://::1:8786", "dask://[::1", "dask://[nope]:1", "dask://h:0", "dask://h:65536"):
         with pytest.raises(ConfigError, match=r"IPv6 in brackets"):

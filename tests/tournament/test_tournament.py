@@ -178,6 +178,24 @@ def test_only_a_last_line_that_is_no_json_is_a_torn_write(play_tournament, bots,
     assert path.read_bytes() == good
 
 
+def test_a_last_line_without_its_newline_is_read_as_any_other(play_tournament, bots, tmp_path):
+    """A last line without its newline was cut off unread: a whole entry (its game played again)
+    and someone else's JSON (deleted silently) alike (a reviewer's). Only no JSON is a torn write."""
+    play_tournament(bots, tmp_path, seed=9)
+    path = tmp_path / LOG_NAME
+    good = path.read_bytes()
+    path.write_bytes(good[:-1])  # the last entry whole, its newline lost
+    log = ResultsLog.open(path)
+    assert not log.ignored_tail and len(log.records) == 20
+    assert path.read_bytes() == good  # the newline written: appends go after it
+    path.write_bytes(good + b'{"mine": "a note of mine"}')
+    with pytest.raises(ConfigError, match="not a codecup results log"):
+        ResultsLog.open(path)
+    assert path.read_bytes() == good + b'{"mine": "a note of mine"}'
+    path.write_bytes(good + b'{"id": "g1", "rec')
+    assert ResultsLog.open(path).ignored_tail and path.read_bytes() == good
+
+
 def test_out_of_memory_is_no_verdict_on_a_folder(tmp_path, monkeypatch):
     """is_results_log and logged_game said "not a log" (False, None) when memory ran out."""
     import types

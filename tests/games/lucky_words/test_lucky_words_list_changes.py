@@ -165,3 +165,22 @@ def test_a_logged_record_whose_list_is_malformed_is_named(small_words, tmp_path)
         ConfigError, match=r"^out/results\.jsonl: game rr1~a~b: malformed record: extra\.word_list"
     ):
         check_logged_keys(game, {"rr1~a~b": edited}, key, Path("out/results.jsonl"))
+
+
+def test_a_plugin_failing_on_a_logged_record_is_named_with_its_log_and_game(small_words):
+    """A plugin whose record_results_key raised on a logged record said neither the log nor the game
+    (a reviewer's)."""
+    from pathlib import Path
+
+    from codecup.errors import PluginError
+    from codecup.runner import new_match
+    from codecup.tournament.identity import check_logged_keys
+
+    class Failing(LuckyWords):
+        def record_results_key(self, extra):
+            raise RuntimeError("cannot say")
+
+    players = (PlayerInfo(name="a", bot="random"), PlayerInfo(name="b", bot="random"))
+    record = run_match(new_match(LuckyWords(), players, variant="wordracer", seed=3))
+    with pytest.raises(PluginError, match=r"^out/results\.jsonl: game g1: the lucky_words plugin failed"):
+        check_logged_keys(Failing(), {"g1": record}, "word list sha256 x", Path("out/results.jsonl"))

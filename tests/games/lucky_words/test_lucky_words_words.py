@@ -230,3 +230,24 @@ def test_only_the_last_lists_read_are_kept(tmp_path, monkeypatch):
         last = load_words()
         assert len(words_mod._SEEN) <= words_mod.MAX_SEEN
     assert words_mod.find_words(last.identity()).sha256 == last.sha256
+
+
+def test_the_list_a_game_used_is_found_after_its_file_changed_whatever_was_read_before(tmp_path, monkeypatch):
+    """The lists kept went by first read, and the changed file was read before they were looked
+    in: a worker that had read four lists, then played a game with the first again, lost it when
+    the file changed, and the game became the plugin's referee error (a reviewer's)."""
+    path = tmp_path / "w.dat"
+    monkeypatch.setenv(WORDS_ENV, str(path))
+
+    def use(letters: str, ns: int) -> WordList:
+        path.write_text(f"DOG\nCAT\n{letters}\n")
+        os.utime(path, ns=(ns, ns))
+        return load_words()
+
+    first = use("KK", 1)
+    for ns, letters in enumerate(["AA", "BB", "CC"], 2):
+        use(letters, ns)
+    assert use("KK", 5).sha256 == first.sha256  # the game's list, read again as it starts
+    path.write_text("DOG\nCAT\nXX\n")  # changed during the game
+    os.utime(path, ns=(6, 6))
+    assert words_mod.find_words(first.identity()).sha256 == first.sha256
