@@ -61,7 +61,12 @@ class ResultsLog:
         data = path.read_bytes()
         good = 0  # bytes of complete, parsable lines
         whole = len(data)  # the log's bytes, with the newline a whole last entry lacks
-        for raw in data.splitlines(keepends=True):
+        unended = False  # the last line, a whole entry, lacks its newline: written once all is read
+        # Lines end at LF alone, as the log writes them (splitlines also split at a lone CR, and a
+        # CR inside the log made a line "without its newline" in its middle: a reviewer's).
+        pieces = data.split(b"\n")
+        lines = [piece + b"\n" for piece in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
+        for raw in lines:
             # A last line without its newline is parsed like any other: only one that is no JSON
             # is a write cut short. A whole entry, or someone else's JSON, was cut out unread (a
             # reviewer's): the entry is kept (its newline written), the JSON refused.
@@ -77,11 +82,8 @@ class ResultsLog:
                 raise ConfigError(
                     f"{path} is not a codecup results log (the line after byte {good}: {exc})"
                 ) from None
-            if not raw.endswith(b"\n"):
-                with path.open("ab") as f:  # a whole entry whose newline was lost: appends go after it
-                    f.write(b"\n")
-                    f.flush()
-                    os.fsync(f.fileno())
+            if not raw.endswith(b"\n"):  # the last line: a whole entry whose newline was lost
+                unended = True
                 raw += b"\n"
                 whole += 1
             earlier = self.records.setdefault(game_id, record)
@@ -91,6 +93,11 @@ class ResultsLog:
                     f" {good}): remove the line that is wrong"
                 )
             good += len(raw)
+        if unended:  # only now: a log refused above is left as it was (a reviewer's)
+            with path.open("ab") as f:  # appends go after it
+                f.write(b"\n")
+                f.flush()
+                os.fsync(f.fileno())
         if good < whole:
             with path.open("r+b") as f:  # drop the torn tail so appends start on a clean line
                 f.truncate(good)

@@ -194,6 +194,17 @@ def test_a_last_line_without_its_newline_is_read_as_any_other(play_tournament, b
     assert path.read_bytes() == good + b'{"mine": "a note of mine"}'
     path.write_bytes(good + b'{"id": "g1", "rec')
     assert ResultsLog.open(path).ignored_tail and path.read_bytes() == good
+    first, *rest = good.splitlines(keepends=True)
+    entry = json.loads(first)
+    entry["record"]["duration"] += 1.0  # the first game again, otherwise
+    again = json.dumps(entry).encode()
+    path.write_bytes(good + again)
+    with pytest.raises(ConfigError, match="twice"):
+        ResultsLog.open(path)
+    assert path.read_bytes() == good + again  # a refused log is left as it was
+    path.write_bytes(first.rstrip(b"\n") + b"\r" + b"".join(rest))  # a lone CR ends no line of it
+    with pytest.raises(ConfigError, match="not a codecup results log"):
+        ResultsLog.open(path)
 
 
 def test_out_of_memory_is_no_verdict_on_a_folder(tmp_path, monkeypatch):
