@@ -139,7 +139,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help=f"games at once in the local pool (default: cores, {ex.default_jobs()})",
     )
     parser.add_argument(
-        "--executor", type=text_arg, help="local (default) or dask://HOST:PORT (an existing Dask cluster)"
+        "--executor",
+        type=text_arg,
+        help="local (default) or dask://HOST:PORT (an existing Dask cluster; tcp:// and tls:// also)",
     )
     parser.add_argument("--quiet", action="store_true", default=None, help="no progress output")
 
