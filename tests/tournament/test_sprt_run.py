@@ -279,12 +279,9 @@ def test_a_decided_run_on_a_remote_pool_aborts_whatever_cancel_says():
         pool.executor.shutdown()
 
 
-def test_an_interrupted_run_logs_the_games_of_later_pairs_that_finished(games, tmp_path, monkeypatch):
-    """Games were logged in pair order only: at a stop, pair 1's finished games were dropped while
-    pair 0's slow one ran, and played again by the resumed run (a reviewer's)."""
-    import os
-    import signal
-
+def pair_done_waiter(monkeypatch, pair: int):
+    """A function that waits (at most :data:`BLOCK` seconds) until both games of ``pair`` are done,
+    from the futures the pool is handed."""
     submitted: list[tuple[int, concurrent.futures.Future]] = []
     submit = ex.LocalPool.submit
 
@@ -294,16 +291,30 @@ def test_an_interrupted_run_logs_the_games_of_later_pairs_that_finished(games, t
         return future
 
     monkeypatch.setattr(ex.LocalPool, "submit", noted)
+
+    def wait() -> None:
+        deadline = time.monotonic() + BLOCK
+        while time.monotonic() < deadline:
+            both = [f for k, f in list(submitted) if k == pair]
+            if len(both) == 2 and all(f.done() for f in both):
+                return
+            time.sleep(0.01)
+
+    return wait
+
+
+def test_an_interrupted_run_logs_the_games_of_later_pairs_that_finished(games, tmp_path, monkeypatch):
+    """Games were logged in pair order only: at a stop, pair 1's finished games were dropped while
+    pair 0's slow one ran, and played again by the resumed run (a reviewer's)."""
+    import os
+    import signal
+
+    pair_one_done = pair_done_waiter(monkeypatch, 1)
     once, sent = threading.Lock(), []
 
     def outcome(k):
         if k == 0:  # Ctrl-C while the run waits for pair 0, once pair 1's games are both done
-            deadline = time.monotonic() + BLOCK
-            while time.monotonic() < deadline:
-                ones = [f for pair, f in list(submitted) if pair == 1]
-                if len(ones) == 2 and all(f.done() for f in ones):
-                    break
-                time.sleep(0.01)
+            pair_one_done()
             with once:
                 if not sent:
                     sent.append(True)
@@ -328,27 +339,14 @@ def test_a_run_stopped_by_a_game_that_cannot_be_played_logs_the_games_that_finis
     reviewer's, with a word list replaced as the run went)."""
     from codecup.errors import RunChangedError
 
-    submitted: list[tuple[int, concurrent.futures.Future]] = []
-    submit = ex.LocalPool.submit
-
-    def noted(self, fn, match):
-        future = submit(self, fn, match)
-        submitted.append((PAIR_OF[match.seed], future))
-        return future
-
-    monkeypatch.setattr(ex.LocalPool, "submit", noted)
+    pair_one_done = pair_done_waiter(monkeypatch, 1)
     played = games(lambda k: "win")
     original = played.play
 
     def play(match, **kw):
         if PAIR_OF[match.seed] != 0:
             return original(match)
-        deadline = time.monotonic() + BLOCK  # pair 0 fails once pair 1's games are both done
-        while time.monotonic() < deadline:
-            ones = [f for pair, f in list(submitted) if pair == 1]
-            if len(ones) == 2 and all(f.done() for f in ones):
-                break
-            time.sleep(0.01)
+        pair_one_done()  # pair 0 fails once pair 1's games are both done
         raise RunChangedError("what its results depend on is not the run's where it is played")
 
     played.play = play  # type: ignore[method-assign]
