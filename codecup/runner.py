@@ -413,8 +413,11 @@ def _checked_by_rules(game: Game, record: Record) -> Record:
     """``record``, or where the game's rules disagree with its referee (a move announced that they
     refuse, scores they do not give), the same game as the plugin's referee error."""
     why = own_rules_problem(game, record)
-    if why is None:
-        return record
+    return record if why is None else _as_game_bug(game, record, why)
+
+
+def _as_game_bug(game: Game, record: Record, why: str) -> Record:
+    """``record``'s game as its plugin's referee error, saying ``why``."""
     outcome = game_bug_outcome(game.info.name, len(record.match.players), why)
     result = Result(scores=outcome.scores, points=(0.0,) * len(outcome.scores), termination=outcome.ends)
     return attrs.evolve(record, result=result, extra=outcome.extra)
@@ -445,9 +448,7 @@ def _checked_scored_with(game: Game, record: Record) -> Record:
     try:
         said = record_results_key_of(game, record.extra)
     except (PluginError, ConfigError) as exc:  # its own game data it cannot read: its bug, this game's
-        outcome = game_bug_outcome(game.info.name, len(record.match.players), str(exc))
-        result = Result(scores=outcome.scores, points=(0.0,) * len(outcome.scores), termination=outcome.ends)
-        return attrs.evolve(record, result=result, extra=outcome.extra)
+        return _as_game_bug(game, record, str(exc))
     if said is not None and said != wanted:
         raise RunChangedError(
             f"it was scored with {said}, not the run's {wanted} (a file changed as the game began)"

@@ -422,22 +422,19 @@ def _stop(pool: ex.GamePool, futures: Futures, log: ResultsLog | None) -> None:
     """The test is over: log the games of later pairs already finished (a run with other bounds
     resumes them), and stop those still running, their bots ended, rather than wait for them: a
     red team's decided run waited 6 s for a slow bot's game it then threw away (F5)."""
+    _log_finished(futures, log)
     running = False
-    for k, both in sorted(futures.items()):
-        for i, future in enumerate(both):
-            if not future.done():
-                # A Dask future's cancel() says True of a game running on a worker too (it goes on,
-                # its bots with it: a reviewer's): a remote pool is aborted whatever cancel says.
-                running |= not future.cancel() or pool.remote
-            elif log is not None and not future.cancelled() and future.exception() is None:
-                _log(log, f"sprt{k}~{i}", future.result())
+    for future in (f for both in futures.values() for f in both if not f.done()):
+        # A Dask future's cancel() says True of a game running on a worker too (it goes on, its
+        # bots with it: a reviewer's): a remote pool is aborted whatever cancel says.
+        running |= not future.cancel() or pool.remote
     if running:
         pool.abort()
 
 
 def _log_finished(futures: Futures, log: ResultsLog | None) -> None:
-    """Log the games of later pairs that had finished when the run was interrupted: they were
-    played again by the resumed run (a reviewer's)."""
+    """Log the games of later pairs that had finished when the run ended early (decided,
+    interrupted, stopped by a game): they were played again by the resumed run (a reviewer's)."""
     if log is None:
         return
     for k, both in sorted(futures.items()):

@@ -294,12 +294,16 @@ class LocalPool(GamePool):
 STOP_PATIENCE = 5.0
 
 
+NEEDS_DASK = "--executor dask:// needs Dask distributed: pip install 'codecup[dask]'"
+"""What a run given a Dask address says where Dask's distributed package is not installed."""
+
+
 def check_scheduler(address: str) -> None:
     """Refuse (:class:`ConfigError`) a Dask address where no scheduler answers a client in time."""
     try:
         import distributed  # noqa: F401  # only whether it is installed
     except ImportError:
-        raise ConfigError("--executor dask:// needs Dask distributed: pip install 'codecup[dask]'") from None
+        raise ConfigError(NEEDS_DASK) from None
     answered = scheduler_answers(address, CONNECT_SECONDS)
     if answered is not None:
         raise ConfigError(f"cannot reach the Dask scheduler at {address}: {answered}")
@@ -319,9 +323,7 @@ class DaskPool(GamePool):
         try:
             from distributed import Client
         except ImportError:
-            raise ConfigError(
-                "--executor dask:// needs Dask distributed: pip install 'codecup[dask]'"
-            ) from None
+            raise ConfigError(NEEDS_DASK) from None
         # Dask logs its own view of a lost connection (with tracebacks); ours is one line.
         for name in ["distributed", *logging.root.manager.loggerDict]:
             if name.startswith("distributed"):

@@ -263,8 +263,9 @@ kernel's own: a file copied in with its old modification time and size (``cp -p`
 and again no longer piles up lists and their scorers (8.6 MB each)."""
 _FOUND: dict[tuple[str, str], WordList] = {}
 _SEEN: dict[str, WordList] = {}
-"""Every list this process has read, by hash: a game's check after it ends finds the list it was
-scored with, also when its file has changed since (a red team's game was thrown away so)."""
+"""The last :data:`MAX_SEEN` lists this process has used, by hash, the least recent first: a game's
+check after it ends finds the list it was scored with, also when its file has changed since (a red
+team's game was thrown away so)."""
 _BUNDLED = ""  # the key of the bundled list
 MAX_SEEN = 4
 """The most lists :data:`_SEEN` keeps (14.6 MB each): a game's list is among the last read."""
@@ -297,7 +298,8 @@ def _locate() -> tuple[Path, str] | None:
 
 
 def _load(path: Path | None, found: str) -> WordList:
-    """A list by path (``None``: the bundled one), read once per path, modification time and size."""
+    """A list by path (``None``: the bundled one), read again only when its file's stamp (inode,
+    size, modification and change times) is not the one it was read with."""
     if path is None:
         key, stamp = _BUNDLED, (0, 0, 0, 0)
         if key not in _CACHE:
