@@ -17,14 +17,14 @@ from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 from codecup.dialogue import Dialogue, Outcome, SeatEnd
-from codecup.errors import PASS_THROUGH, ConfigError, GameBugError, where
+from codecup.errors import PASS_THROUGH, ConfigError, GameBugError, said, shown, type_name, where
 from codecup.overrun import bounded
 
 
 def short(value: object, limit: int = 60) -> str:
-    """``repr(value)``, cut to ``limit`` characters: a message stays one short line."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    """``repr(value)``, cut to ``limit`` characters: a message stays one short line. The value is
+    a plugin's: a repr that raises or never ends is its type's name (:func:`~codecup.errors.shown`)."""
+    return shown(value, limit)
 
 
 def is_number(value: object) -> bool:
@@ -60,7 +60,7 @@ def json_problem(value: object) -> str | None:
         json.dumps(value, allow_nan=False)
         return _key_problem(value)
     except (TypeError, ValueError, RecursionError) as exc:
-        return str(exc) or type(exc).__name__
+        return said(exc) or type_name(exc)
 
 
 def _key_problem(value: object, path: str = "") -> str | None:
@@ -69,7 +69,7 @@ def _key_problem(value: object, path: str = "") -> str | None:
         for key, item in value.items():
             if not isinstance(key, str):
                 return f"its key {short(key)}{' in ' + path if path else ''} is not text (a str)"
-            if (why := _key_problem(item, f"{path}[{key!r}]")) is not None:
+            if (why := _key_problem(item, f"{path}[{short(key)}]")) is not None:
                 return why
     elif isinstance(value, (list, tuple)):
         for index, item in enumerate(value):

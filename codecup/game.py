@@ -42,6 +42,7 @@ from codecup.errors import (
     UnknownVariantError,
     hook_failure,
     how_failed,
+    said,
     where,
 )
 from codecup.overrun import bounded
@@ -432,7 +433,7 @@ class Game(abc.ABC):
         except ConfigError:  # a setup refused on purpose: the user's to fix
             raise
         except GameBugError as exc:
-            raise PluginError(f"the {name} plugin failed: {exc}") from None
+            raise PluginError(f"the {name} plugin failed: {said(exc)}") from None
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
@@ -444,7 +445,7 @@ class Game(abc.ABC):
             self.check_setup(text, variant)
         except SetupError as exc:  # (another ConfigError, a word list missing, is still the user's)
             raise GameBugError(
-                f"its random_setup gave {short(text)}, which its check_setup refuses: {exc}"
+                f"its random_setup gave {short(text)}, which its check_setup refuses: {said(exc)}"
             ) from None
 
     def new_player_checked(

@@ -25,7 +25,7 @@ from codecup.cli.tournament import add_clock_mode_option, add_limit_options, lim
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.drive import new_seat_key
-from codecup.errors import CodecupError, ConfigError, GameBugError, NeverEndsError, how_failed
+from codecup.errors import CodecupError, ConfigError, GameBugError, NeverEndsError, how_failed, said
 from codecup.game import Game, notes_of, run_notes_of
 from codecup.hookspecs import hookimpl
 from codecup.overrun import bounded
@@ -103,7 +103,7 @@ class LiveView:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
             if isinstance(exc, GameBugError) and not isinstance(exc, NeverEndsError):
-                why = f"the {name} plugin failed: {exc}"  # a rules value that is no state: named
+                why = f"the {name} plugin failed: {said(exc)}"  # a rules value that is no state: named
             else:
                 why = f"the {name} plugin's {hook} {how_failed(exc)}"
         else:

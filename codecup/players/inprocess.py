@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-import traceback
 from collections import deque
 
 import attrs
@@ -11,7 +10,7 @@ import attrs
 from codecup.clock import Timer, loop_time
 from codecup.dialogue import Fault, Termination
 from codecup.drive import END_OF_OUTPUT
-from codecup.errors import DialogueError, GameBugError
+from codecup.errors import DialogueError, GameBugError, said, shown, traced
 from codecup.game import PlayerSession
 from codecup.players.answer import AnswerLimits, AnswerThread, Stops, busy_time, own_schedstat
 from codecup.players.base import Player
@@ -78,10 +77,10 @@ class InProcessPlayer(Player):
             # The framework's session refused a line of the game's own referee, which it sends only
             # once its rules took the move: the game's referee and rules disagree (a move in a
             # form its rules refuse, a second Start, rules that are not deterministic).
-            raise GameBugError(f"its referee and its rules disagree: {found.error}") from found.error
+            raise GameBugError(f"its referee and its rules disagree: {said(found.error)}") from found.error
         if found.error is not None:  # a buggy bot is a crash of that seat, not of the referee
-            self.error = f"bot raised {found.error!r}"
-            self.log = "".join(traceback.format_exception(found.error))[-LOG_CAP:]
+            self.error = f"bot raised {shown(found.error, 200)}"  # its exception: its repr is its code
+            self.log = traced(found.error)[-LOG_CAP:]
         self.pending.extend(found.lines)
         spent = found.spent if idle_checked else self.timer() - t0
         self.thinking += spent
