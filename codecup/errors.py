@@ -208,12 +208,18 @@ def where(exc: BaseException) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     if frames:
         theirs = [frame for frame in frames if _own(frame.filename) is None]
-        plugins = [frame for frame in theirs if not _in_stdlib(frame.filename)]
-        frame = (plugins or theirs or frames)[-1]
+        frame = plugin_frame(frames) or (theirs or frames)[-1]
         own = _own(frame.filename)
         name = Path(frame.filename).name if own is None else f"codecup/{own}"
         text += f" (at {name}:{frame.lineno})"
     return text
+
+
+def plugin_frame(frames: traceback.StackSummary) -> traceback.FrameSummary | None:
+    """The innermost of ``frames`` outside codecup's own package and Python's library: a plugin's
+    code (or a bot's), or None where there is none."""
+    theirs = [f for f in frames if _own(f.filename) is None and not _in_stdlib(f.filename)]
+    return theirs[-1] if theirs else None
 
 
 def _own(filename: str) -> str | None:

@@ -63,7 +63,7 @@ def _played_in_a_thread(game, match) -> object:
 
 @pytest.mark.parametrize(
     ("stuck", "why"),
-    [(Spinner, "of processor time, more than its whole clock"), (Blocked, "idle (asleep or blocked)")],
+    [(Spinner, "of processor time, more than it had"), (Blocked, "idle (asleep or blocked)")],
 )
 @pytest.mark.parametrize("clock_mode", ["cpu", "wall"])
 def test_an_in_process_bot_that_never_answers_times_out(tiny_game, monkeypatch, stuck, why, clock_mode):
