@@ -394,3 +394,26 @@ def test_help_shows_no_restructuredtext_quotes(capsys):
         assert "``" not in out and out.startswith("usage: codecup"), (command, out[:200])
         # view's help read "within :data:`REQUEST_SECONDS`" (a reviewer's): numbers in plain words
         assert re.search(r":[a-z]+:`", out) is None, (command, out)
+
+
+def test_play_shows_a_move_the_rules_took_as_it_came_with_its_escape_sequences_defused(tiny_game, capsys):
+    """A red team's lenient rules took a line by its last 3 characters: the whole line was the
+    move announced, and ``play`` printed it raw (the terminal cleared, text coloured). So are the
+    game's title and drawing, the plugin's text."""
+    from codecup.cli.play import LiveView
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match
+
+    class Lenient(type(tiny_game)):
+        def render_text(self, setup, variant, moves):
+            return "drawn \x1b[31mred\nsecond line"
+
+    game = Lenient()
+    match = new_match(game, [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")], seed=1)
+    view = LiveView(game, False)
+    view.codecup_match_start(match)
+    view.codecup_move(match, 0, "\x1b[2J\x1b[31mPWNED\x1b[0m 1", 0.5, False)
+    out = capsys.readouterr().out
+    assert "1. " in out and ": \\x1b[2J\\x1b[31mPWNED\\x1b[0m 1   [0.500s into the game]" in out
+    assert "drawn \\x1b[31mred\nsecond line\n" in out
+    assert "\x1b" not in out

@@ -107,8 +107,8 @@ class LiveView:
             else:
                 why = f"the {name} plugin's {hook} {how_failed(exc)}"
         else:
-            if isinstance(text, str):
-                self.say(text)
+            if isinstance(text, str):  # each line escaped: a drawing may show a bot's text too
+                self.say("\n".join(printable(line) for line in log_lines(text)))
                 return
             why = f"the {name} plugin's {hook} gave {short(text)}, not text (a str)"
         self.drawn = False
@@ -122,7 +122,7 @@ class LiveView:
         names = " vs ".join(
             f"{p.name} ({seat})" for p, seat in zip(match.players, self.game.info.seats, strict=False)
         )
-        self.say(f"{self.game.info.title}, variant {match.variant}, seed {match.seed}: {names}")
+        self.say(printable(f"{self.game.info.title}, variant {match.variant}, seed {match.seed}: {names}"))
         self.draw(match)
 
     @hookimpl
@@ -134,7 +134,10 @@ class LiveView:
         who = f"{seat_name} {match.players[seat].name}"
         if stand_in:  # its program faulted: the game's stand-in moves for it
             who += " (stand-in after its fault)"
-        self.say(f"\n{len(self.moves)}. {who}: {move}   [{elapsed:.3f}s into the game]")
+        # The move as the rules announced it: a bot's text, where they take it as it came (a red team's
+        # lenient rules took a line by its last 3 characters, and the terminal got the rest: its screen
+        # cleared, text coloured), escaped as every other text of a bot's this command prints.
+        self.say(f"\n{len(self.moves)}. {printable(who)}: {printable(move)}   [{elapsed:.3f}s into the game]")
         self.draw(match)
 
 
