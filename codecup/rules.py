@@ -51,7 +51,9 @@ class State(abc.ABC):
 
     @abc.abstractmethod
     def legal_moves(self) -> Sequence[str]:
-        """The legal moves of the seat to move, in wire notation (empty when terminal).
+        """The legal moves of the seat to move, in wire notation: never empty while a seat is to
+        move (a seat with no move is the game's to handle: a pass move, the other seat to move, or
+        the end), empty when terminal.
 
         Every move listed is legal. A game whose moves are too many to list
         (Turn Right's circuits) may list a subset and say which in its
