@@ -382,6 +382,13 @@ def test_a_bot_program_that_knows_not_its_game_says_why_under_our_referee(
         assert line.endswith(
             "`env PYTHONPATH=... codecup bot nosuch ...`, or `env: {PYTHONPATH: ...}` in a players file"
         )
+        # the referee may have found it installed in its own Python: the program says its own
+        # (a red team's plugin, in a virtual environment, was said to be on a PYTHONPATH)
+        assert f"installed in the referee's Python is not in this program's ({sys.executable})" in line
+        assert (
+            "run the referee's own Python by its full path (`/path/to/python -m codecup bot nosuch ...`)"
+            in line
+        )
 
 
 def test_help_shows_no_restructuredtext_quotes(capsys):
