@@ -159,12 +159,26 @@ def _text(make: Callable[[], object], what: str) -> str | None:
     None where it raises, does not return within the bound of a plugin's code, or gives no str."""
     from codecup.overrun import bounded  # it imports this module
 
+    started = False
+
+    def step() -> object:
+        nonlocal started
+        started = True
+        return make()
+
     try:
-        text = bounded(what, make)
+        text = bounded(what, step)
     except PASS_THROUGH:
         raise
     except BaseException:  # sys.exit() too; an Overrun comes out as NeverEndsError
-        return None
+        if started:
+            return None
+        try:  # the bound could not be set up (its watchdog thread not started): unbounded, as where
+            text = make()  # a thread's processor time cannot be read
+        except PASS_THROUGH:
+            raise
+        except BaseException:
+            return None
     if not isinstance(text, str):
         return None
     # str.__str__: an exact str, whatever subclass came back (its __getitem__, its __format__

@@ -257,3 +257,15 @@ def test_view_frames_raising_one_is_said_on_the_games_page(tiny_game, twentyone,
     assert why.startswith(
         f"the twentyone plugin's view_frames raised {kind.__name__} (at test_plugin_text.py:"
     )
+
+
+def test_text_is_had_unbounded_where_the_bound_cannot_be_set_up(monkeypatch):
+    """An error's message was "" where the watchdog's thread could not start (no thread left to
+    the process): the message was lost with the bound."""
+
+    def no_thread(step):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(overrun, "_watch", no_thread)
+    assert said(ValueError("the message")) == "the message"
+    assert said(BadStr()) == ""
