@@ -154,9 +154,10 @@ def shown(value: object, limit: int = TEXT_LIMIT) -> str:
     return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."
 
 
-def _text(make: Callable[[], object], what: str) -> str | None:
-    """The str ``make`` gives (a plugin's ``__str__`` or ``__repr__``), cut to :data:`TEXT_LIMIT`;
-    None where it raises, does not return within the bound of a plugin's code, or gives no str."""
+def _text(make: Callable[[], object], what: str, limit: int | None = TEXT_LIMIT) -> str | None:
+    """The str ``make`` gives (a plugin's ``__str__`` or ``__repr__``), cut to ``limit`` characters
+    (None: whole); None where it raises, does not return within the bound of a plugin's code, or
+    gives no str."""
     from codecup.overrun import bounded  # it imports this module
 
     started = False
@@ -183,14 +184,16 @@ def _text(make: Callable[[], object], what: str) -> str | None:
         return None
     # str.__str__: an exact str, whatever subclass came back (its __getitem__, its __format__
     # would be the plugin's code again).
-    return str.__str__(text)[:TEXT_LIMIT]
+    exact = str.__str__(text)
+    return exact if limit is None else exact[:limit]
 
 
 def traced(exc: BaseException) -> str:
-    """``exc``'s traceback as Python prints it (for a log), bounded as :func:`said` is; where that
-    fails, ``TypeName`` (``traceback`` says an exception whose ``__str__`` raises, but waits for
-    ever on one that never returns)."""
-    return _text(lambda: "".join(traceback.format_exception(exc)), "a traceback") or type_name(exc)
+    """``exc``'s traceback as Python prints it (for a log: whole, its caller keeps its end), bounded
+    as :func:`said` is; where that fails, ``TypeName`` (``traceback`` says an exception whose
+    ``__str__`` raises, but waits for ever on one that never returns)."""
+    made = _text(lambda: "".join(traceback.format_exception(exc)), "a traceback", None)
+    return made or type_name(exc)
 
 
 def hook_failure(hook: str, exc: BaseException) -> str:

@@ -269,3 +269,12 @@ def test_text_is_had_unbounded_where_the_bound_cannot_be_set_up(monkeypatch):
     monkeypatch.setattr(overrun, "_watch", no_thread)
     assert said(ValueError("the message")) == "the message"
     assert said(BadStr()) == ""
+
+
+def test_a_traceback_is_kept_whole_for_its_end():
+    """The log keeps a traceback's end (the exception's line): cut to its first characters, as a
+    message is, it lost that."""
+    try:
+        raise ValueError("the end " + "x" * 3000)
+    except ValueError as exc:
+        assert traced(exc).rstrip().endswith("x" * 100)
