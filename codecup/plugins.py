@@ -80,11 +80,15 @@ def is_muted(name: str) -> bool:
 
 def say_once(line: str, key: str | None = None) -> None:
     """Print a warning about a plugin on stderr, once per process however often it is found
-    (``key``: once per key, for a warning whose details differ from one game to the next)."""
+    (``key``: once per key, for a warning whose details differ from one game to the next).
+
+    The line is printed :func:`~codecup.terminal.printable`: every warning about a plugin comes
+    here, and its text may quote a bot's (a reviewer's view_frames raised an error naming a move,
+    a bot's whole line, and its escape sequences cleared the organiser's terminal)."""
     said = line if key is None else f"key: {key}"
     if said not in _said:
         _said.add(said)
-        print(line, file=sys.stderr, flush=True)
+        print(printable(line), file=sys.stderr, flush=True)
 
 
 _asked: list[tuple[str, ...]] = []  # the games the command line asks for, while it runs (asking_for)

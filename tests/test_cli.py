@@ -424,3 +424,38 @@ def test_play_shows_a_move_the_rules_took_as_it_came_with_its_escape_sequences_d
     assert "1. " in out and ": \\x1b[2J\\x1b[31mPWNED\\x1b[0m 1   [0.500s into the game]" in out
     assert "drawn \\x1b[31mred\nsecond line\n" in out
     assert "\x1b" not in out
+
+
+def test_play_says_a_drawing_that_failed_on_a_bots_text_with_its_escape_sequences_defused(tiny_game, capsys):
+    """A reviewer's render_text raised an error quoting the last move, a bot's whole line: the
+    line saying positions are not drawn cleared the organiser's terminal."""
+    from codecup.cli.play import LiveView
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match
+
+    class Raising(type(tiny_game)):
+        def render_text(self, setup, variant, moves):
+            if moves:
+                raise ValueError(f"cannot draw the move {moves[-1]}")
+            return super().render_text(setup, variant, moves)
+
+    game = Raising()
+    match = new_match(game, [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")], seed=1)
+    view = LiveView(game, False)
+    view.codecup_match_start(match)
+    view.codecup_move(match, 0, "\x1b[2J\x1b[31mPWNED\x1b[0m 1", 0.5, False)
+    err = capsys.readouterr().err
+    assert "cannot draw the move \\x1b[2J\\x1b[31mPWNED\\x1b[0m 1 (at test_cli.py:" in err, err
+    assert err.endswith(": positions are not drawn\n") and "\x1b" not in err
+
+
+def test_play_says_what_the_game_provides_with_its_escape_sequences_defused(capsys, monkeypatch):
+    """A provided file's name is the plugin's text (a plain file name may hold escape sequences):
+    the tournament printed the notes escaped, ``play`` as they were."""
+    import codecup.cli.play
+
+    note = "\x1b[2Jwords.dat provided to a (its folder has none)"
+    monkeypatch.setattr(codecup.cli.play, "provided_notes", lambda *a: [note])
+    assert main(["play", "twentyone", "bot:random", "bot:perfect", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "\\x1b[2Jwords.dat provided to a" in out and "\x1b" not in out

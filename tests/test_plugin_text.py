@@ -278,3 +278,71 @@ def test_a_traceback_is_kept_whole_for_its_end():
         raise ValueError("the end " + "x" * 3000)
     except ValueError as exc:
         assert traced(exc).rstrip().endswith("x" * 100)
+
+
+# --- a plugin's failure said on stderr: its text escaped -----------------------------------------
+
+BOTS_TEXT = "\x1b[2J\x1b[31mPWNED\x1b[0m\x07\u202e"
+ESCAPED = "\\x1b[2J\\x1b[31mPWNED\\x1b[0m\\x07\\u202e"
+
+
+@pytest.fixture
+def fresh_warnings(monkeypatch):
+    """Each warning said again: they are said once per process (whichever test said it first)."""
+    monkeypatch.setattr("codecup.plugins._said", set())
+    monkeypatch.setattr("codecup.plugins._muted", set())
+
+
+def _frames(game, record):
+    class Frames(type(game)):
+        def view_frames(self, setup, variant, moves):
+            raise ValueError(f"cannot draw {BOTS_TEXT}")
+
+    frames_of(Frames(), record, Drawing())
+
+
+def _script(game, record):
+    class Script(type(game)):
+        def view_script(self):
+            raise ValueError(f"cannot draw {BOTS_TEXT}")
+
+    Drawing.of(Script())
+
+
+def _notes(game, record):
+    from codecup.game import notes_of
+
+    class Notes(type(game)):
+        def result_notes(self, seat, extra):
+            raise ValueError(f"no notes {BOTS_TEXT}")
+
+    assert notes_of(Notes(), 0, {}) == ()
+
+
+def _muted(game, record):
+    from codecup.plugins import mute_match_hooks
+
+    mute_match_hooks("observer", f"its hook raised ValueError: {BOTS_TEXT}")
+
+
+def _standing(game, record):
+    from codecup.game import Standing
+    from codecup.tournament.standings import ranking_keys
+
+    class Key(type(game)):
+        def standing_key(self, standing):
+            raise ValueError(f"no key {BOTS_TEXT}")
+
+    ranking_keys(Key(), {"a": Standing("a")})
+
+
+@pytest.mark.usefixtures("fresh_warnings")
+@pytest.mark.parametrize("say", [_frames, _script, _notes, _muted, _standing], ids=lambda f: f.__name__[1:])
+def test_a_plugins_failure_said_on_stderr_has_its_escape_sequences_defused(tiny_game, capsys, say):
+    """A reviewer's view_frames raised an error quoting a bot's move: the line saying its pages show
+    that instead of the board (said once, as every such warning, by ``say_once``) cleared the
+    organiser's terminal. Every warning about a plugin goes through it, escaped there."""
+    say(tiny_game, play(tiny_game))
+    err = capsys.readouterr().err
+    assert ESCAPED in err and err.count("\n") == 1, err
+    assert "\x1b" not in err and "\x07" not in err and "\u202e" not in err

@@ -113,7 +113,8 @@ class LiveView:
             why = f"the {name} plugin's {hook} gave {short(text)}, not text (a str)"
         self.drawn = False
         with contextlib.suppress(OSError):  # stderr's reader gone (`2>&1 | head`): the game goes on
-            print(f"codecup: {why}: positions are not drawn", file=sys.stderr)
+            # escaped: a plugin's error may quote a bot's move (a reviewer's did, escape codes and all)
+            print(printable(f"codecup: {why}: positions are not drawn"), file=sys.stderr)
 
     @hookimpl
     def codecup_match_start(self, match: MatchInfo) -> None:
@@ -251,9 +252,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"codecup: {printable(note)}", file=sys.stderr, flush=True)
     if not args.quiet:  # programs run in this folder: what it lacks of the game's files is provided
         here = [attrs.evolve(p, directory=str(Path.cwd())) if p.bot is None else p for p in players]
-        for line in provided_notes(game, match.variant, here):
+        for line in provided_notes(game, match.variant, here):  # a file's name is the plugin's text
             with contextlib.suppress(OSError):  # its reader gone: the game and its record go on
-                print(line, flush=True)
+                print(printable(line), flush=True)
     view = LiveView(game, args.quiet)
     pm = make_plugin_manager(plugins=(view,))
     try:
