@@ -286,13 +286,6 @@ BOTS_TEXT = "\x1b[2J\x1b[31mPWNED\x1b[0m\x07\u202e"
 ESCAPED = "\\x1b[2J\\x1b[31mPWNED\\x1b[0m\\x07\\u202e"
 
 
-@pytest.fixture
-def fresh_warnings(monkeypatch):
-    """Each warning said again: they are said once per process (whichever test said it first)."""
-    monkeypatch.setattr("codecup.plugins._said", set())
-    monkeypatch.setattr("codecup.plugins._muted", set())
-
-
 def _frames(game, record):
     class Frames(type(game)):
         def view_frames(self, setup, variant, moves):
@@ -336,7 +329,6 @@ def _standing(game, record):
     ranking_keys(Key(), {"a": Standing("a")})
 
 
-@pytest.mark.usefixtures("fresh_warnings")
 @pytest.mark.parametrize("say", [_frames, _script, _notes, _muted, _standing], ids=lambda f: f.__name__[1:])
 def test_a_plugins_failure_said_on_stderr_has_its_escape_sequences_defused(tiny_game, capsys, say):
     """A reviewer's view_frames raised an error quoting a bot's move: the line saying its pages show
