@@ -128,7 +128,8 @@ class AnswerThread:
             stops = stopped.seen(now, own_schedstat()) - stopped_before
             why = overdue(ran, busy_time() - busy0, now - start - stops, self.limits)
             if why is not None:
-                found.given_up, found.frames = f"{why}: its thread was abandoned", _frames(thread)
+                # in brackets: the referee adds what the seat had, after a colon
+                found.given_up, found.frames = f"{why} (its thread was abandoned)", _frames(thread)
                 found.stack = "".join(found.frames.format())
                 _abandon(thread)
                 self._jobs.put(None)  # should its answer come after all, the thread ends there
@@ -178,8 +179,8 @@ def overdue(ran: float | None, busy: float, wall: float, limits: AnswerLimits) -
     idling (a Dask worker's threads share one)."""
     if ran is not None:
         if ran > limits.cpu:
-            # "more than it had": the referee adds what it had (its clock left at the wait's start,
-            # "5.000s left on its clock"), which read as left after it (a red team's).
+            # "more than it had": the referee adds what it had as the wait began ("it had 5.000s on
+            # its clock"); its whole clock here read as a contradiction beside it (a red team's).
             return f"no answer after {ran:.2f}s of processor time, more than it had"
         idle = wall - busy
         if idle > limits.idle:
