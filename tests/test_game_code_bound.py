@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import threading
 import time
+from pathlib import Path
 
 import attrs
 import pytest
@@ -290,13 +291,22 @@ def in_a_bots_thread() -> bool:
     return threading.current_thread().name == THREAD_NAME
 
 
+def slow_by(seconds: float) -> None:
+    """Rules that return, once they have run ``seconds`` of processor time."""
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        pass
+
+
+@pytest.mark.parametrize("stuck", [spin, lambda: slow_by(0.6)], ids=["spinning", "returning-late"])
 def test_rules_that_spin_in_the_random_bots_session_are_the_plugins_failure(
-    tiny_game, monkeypatch, quick_give_up
+    tiny_game, monkeypatch, quick_give_up, stuck
 ):
     """The red team's rules spun in the framework's random bot's session (only there here): the
     bot, which does nothing but ask the rules, lost every game on time, charged to its seat, where
     the same rules raising were the game's referee error. Verify says the plugin failed in a bot's
-    session, as of rules that raise there."""
+    session, as of rules that raise there. Rules that would have returned later are the plugin's
+    failure too, and said to be so truthfully: they had not returned ("never returned", it said)."""
     from codecup.verify import verify_record
 
     state_class = type(tiny_game.new_state("0", "classic"))
@@ -304,7 +314,7 @@ def test_rules_that_spin_in_the_random_bots_session_are_the_plugins_failure(
 
     def late(state, move):
         if state.total >= 6 and in_a_bots_thread():
-            spin()
+            stuck()
         return apply(state, move)
 
     monkeypatch.setattr(state_class, "apply", late)
@@ -312,8 +322,10 @@ def test_rules_that_spin_in_the_random_bots_session_are_the_plugins_failure(
     record = asyncio.run(play_match(tiny_game, new_match(tiny_game, randoms, seed=3, clock=0.3)))
     ends = record.result.termination
     assert [e.kind for e in ends] == [Termination.REFEREE_ERROR] * 2, ends
-    said = "the twentyone plugin failed: the rules never returned in the random bot's session (at "
-    assert ends[0].message.startswith(said + "test_game_code_bound.py:"), ends
+    said = "the twentyone plugin failed: the rules had not returned when the random bot's answer was given up"
+    assert ends[0].message.startswith(said + " (at test_game_code_bound.py:"), ends
+    docs = " ".join((Path(__file__).parents[1] / "docs" / "hooks.md").read_text(encoding="utf-8").split())
+    assert "the rules had not returned when the random bot's answer was given up (at rules.py:72)" in docs
     (problem,) = verify_record(tiny_game, record)
     assert (
         problem.startswith("the record says the twentyone plugin failed") and "cannot be replayed" in problem

@@ -71,7 +71,9 @@ class InProcessPlayer(Player):
         if found.given_up is not None:
             if (rules := self._in_the_rules(found)) is not None:
                 raise GameBugError(
-                    f"the rules never returned in the random bot's session ({rules}): {found.given_up}"
+                    # not "never returned": rules that would have returned later are given up too
+                    f"the rules had not returned when the random bot's answer was given up ({rules}):"
+                    f" {found.given_up}"
                 )
             self.stuck = found.given_up
             self.log = f"{found.given_up}; it was at:\n{found.stack}"[-LOG_CAP:]
