@@ -96,7 +96,7 @@ def _bad_key(value: object) -> tuple[object, list[str]] | None:
 def _quoted(key: str, limit: int = 60) -> str:
     """A text key's repr, cut as :func:`short` cuts: as the plain text it is (a str subclass's own
     repr is the plugin's code)."""
-    text = repr(str.__str__(key)[:limit])  # (the repr of a few characters more than it shows)
+    text = repr(str.__str__(key))  # whole, then cut: the quotes repr picks are those of the whole key
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
