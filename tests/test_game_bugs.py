@@ -872,4 +872,6 @@ def test_a_bad_keys_place_quotes_the_text_keys_above_it_as_plain_text():
     long = "k" * 100
     assert json_problem({long: {None: 1}}) == f"its key None in [{repr(long)[:57]}...] is not text (a str)"
     quoted = "k" * 70 + "'"  # a quote past the cut: repr picks its quotes by the whole key, as before
-    assert json_problem({quoted: {None: 1}}) == f"its key None in [{repr(quoted)[:57]}...] is not text (a str)"
+    assert (
+        json_problem({quoted: {None: 1}}) == f"its key None in [{repr(quoted)[:57]}...] is not text (a str)"
+    )
