@@ -7,7 +7,7 @@ from typing import Protocol, TypeVar
 
 import attrs
 
-from codecup.errors import PASS_THROUGH, GameBugError, where
+from codecup.errors import PASS_THROUGH, GameBugError, shown, where
 from codecup.rules import State
 
 S_contra = TypeVar("S_contra", bound=State, contravariant=True)
@@ -50,7 +50,7 @@ class RandomBot:
                 raise GameBugError(f"the rules' legal_moves listed no move for seat {seat}, whose turn it is")
             move = self.rng.choice(moves)
             if not isinstance(move, str):
-                raise GameBugError(f"the rules' legal_moves listed {move!r:.60}, not a move's text")
+                raise GameBugError(f"the rules' legal_moves listed {shown(move, 60)}, not a move's text")
             return move
         except PASS_THROUGH:
             raise

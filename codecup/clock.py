@@ -51,8 +51,10 @@ class SeatClock:
         return self.remaining + (self.startup if self.answers == 0 else 0.0)
 
     def explain(self) -> str:
-        """What the next wait's allowance is made of, for a time-out's message."""
-        left = f"{self.remaining:.3f}s left on its clock"
+        """What the next wait's allowance is made of, for a time-out's message: what the seat had
+        as the wait began ("5.000s left on its clock", said of a time-out, read as left after it,
+        a contradiction beside the time it took: a reviewer's)."""
+        left = f"it had {self.remaining:.3f}s on its clock"
         if self.answers == 0 and self.startup:
             return f"{left} + {self.startup:.3f}s start-up allowance for the first answer"
         return left

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sysconfig
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -113,12 +114,94 @@ def naming(exc: OSError, name: object, *, instead_of: object = None) -> OSError:
     return type(exc)(exc.errno, exc.strerror, exc.filename, None, exc.filename2)
 
 
+#: Characters of a plugin's text (an exception's message, a value's repr) kept in a message: a
+#: message holding a ``__str__``'s 200 MB went whole into a record and onto a terminal.
+TEXT_LIMIT = 2000
+
+
+def type_name(value: object) -> str:
+    """The name of ``value``'s class, read past any metaclass (whose ``__name__`` could be a
+    plugin's property that raises)."""
+    name: str = type.__dict__["__name__"].__get__(type(value), type)
+    return name
+
+
+def said(exc: BaseException) -> str:
+    """``str(exc)``, cut to :data:`TEXT_LIMIT` characters; "" when that raises, or never returns
+    (bounded as the plugin's other code is: :func:`codecup.overrun.bounded`), or gives no str.
+
+    An exception a plugin raises is the plugin's object: its ``__str__`` is the plugin's code. A
+    red team's raised, or spun for ever, and crashed (or held up) every command that said it,
+    whichever plugin raised it: every message of codecup's that says a plugin's (or a bot's)
+    exception says it through this, or :func:`described`."""
+    return _text(lambda: str(exc), f"the {type_name(exc)} exception's str") or ""
+
+
+def described(exc: BaseException) -> str:
+    """``TypeName: message``, or ``TypeName`` where the message is empty or cannot be had
+    (:func:`said`)."""
+    text = said(exc)
+    return f"{type_name(exc)}: {text}" if text else type_name(exc)
+
+
+def shown(value: object, limit: int = TEXT_LIMIT) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for a value a plugin (or a bot) gave; where its
+    ``repr`` raises, never returns (bounded as :func:`said` is) or gives no str, ``<TypeName
+    object>``."""
+    text = _text(lambda: repr(value), f"the {type_name(value)} value's repr")
+    if text is None:
+        text = f"<{type_name(value)} object>"
+    return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."
+
+
+def _text(make: Callable[[], object], what: str, limit: int | None = TEXT_LIMIT) -> str | None:
+    """The str ``make`` gives (a plugin's ``__str__`` or ``__repr__``), cut to ``limit`` characters
+    (None: whole); None where it raises, does not return within the bound of a plugin's code, or
+    gives no str."""
+    from codecup.overrun import bounded  # it imports this module
+
+    started = False
+
+    def step() -> object:
+        nonlocal started
+        started = True
+        return make()
+
+    try:
+        text = bounded(what, step)
+    except PASS_THROUGH:
+        raise
+    except BaseException:  # sys.exit() too; an Overrun comes out as NeverEndsError
+        if started:
+            return None
+        try:  # the bound could not be set up (its watchdog thread not started): unbounded, as where
+            text = make()  # a thread's processor time cannot be read
+        except PASS_THROUGH:
+            raise
+        except BaseException:
+            return None
+    if not isinstance(text, str):
+        return None
+    # str.__str__: an exact str, whatever subclass came back (its __getitem__, its __format__
+    # would be the plugin's code again).
+    exact = str.__str__(text)
+    return exact if limit is None else exact[:limit]
+
+
+def traced(exc: BaseException) -> str:
+    """``exc``'s traceback as Python prints it (for a log: whole, its caller keeps its end), bounded
+    as :func:`said` is; where that fails, ``TypeName`` (``traceback`` says an exception whose
+    ``__str__`` raises, but waits for ever on one that never returns)."""
+    made = _text(lambda: "".join(traceback.format_exception(exc)), "a traceback", None)
+    return made or type_name(exc)
+
+
 def hook_failure(hook: str, exc: BaseException) -> str:
     """``HOOK raised TypeName: message``, or for one that never returned, what
     :class:`NeverEndsError` says of it (``HOOK ran 30 s of processor time ...``)."""
     if isinstance(exc, NeverEndsError):
         return f"{hook} {exc.how}"
-    return f"{hook} raised {type(exc).__name__}: {exc}"
+    return f"{hook} raised {described(exc)}"
 
 
 def how_failed(exc: BaseException) -> str:
@@ -138,16 +221,22 @@ def where(exc: BaseException) -> str:
     is none, the innermost outside codecup, else codecup's own, named as such (``at
     codecup/game.py:LINE``): a plugin's value that failed in codecup's code was blamed on a
     ``game.py`` that read as the plugin's own."""
-    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    text = described(exc)
     frames = traceback.extract_tb(exc.__traceback__)
     if frames:
         theirs = [frame for frame in frames if _own(frame.filename) is None]
-        plugins = [frame for frame in theirs if not _in_stdlib(frame.filename)]
-        frame = (plugins or theirs or frames)[-1]
+        frame = plugin_frame(frames) or (theirs or frames)[-1]
         own = _own(frame.filename)
         name = Path(frame.filename).name if own is None else f"codecup/{own}"
         text += f" (at {name}:{frame.lineno})"
     return text
+
+
+def plugin_frame(frames: traceback.StackSummary) -> traceback.FrameSummary | None:
+    """The innermost of ``frames`` outside codecup's own package and Python's library: a plugin's
+    code (or a bot's), or None where there is none."""
+    theirs = [f for f in frames if _own(f.filename) is None and not _in_stdlib(f.filename)]
+    return theirs[-1] if theirs else None
 
 
 def _own(filename: str) -> str | None:

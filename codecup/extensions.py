@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from codecup.checks import text_arg
-from codecup.errors import PASS_THROUGH, CodecupError, ConfigError, PluginError, where
+from codecup.errors import PASS_THROUGH, CodecupError, ConfigError, PluginError, said, shown, where
 from codecup.plugins import CodecupPluginManager, gather, load_games, make_plugin_manager, say_once
 
 if TYPE_CHECKING:  # codecup.cli imports this module: no import of it at run time
@@ -151,7 +151,7 @@ def _guarded(owned: _OwnedCommand) -> Callable[[argparse.Namespace], int]:
                 isinstance(status, int) and not isinstance(status, bool) and 0 <= status <= 255
             ):
                 return status or 0
-            why = f"returned {status!r:.60}, not an exit status (a whole number 0 to 255, or None)"
+            why = f"returned {shown(status, 60)}, not an exit status (a whole number 0 to 255, or None)"
         raise PluginError(f"plugin {plugin!r}: its command {command.name!r} {why}")
 
     return run
@@ -283,7 +283,7 @@ class Extensions:
                 try:
                     _apply(owned, str(folder / value) if option.path else value)
                 except ConfigError as exc:
-                    raise ConfigError(f"{source or folder}: {option.dest}: {exc}") from None
+                    raise ConfigError(f"{source or folder}: {option.dest}: {said(exc)}") from None
 
 
 def _drop(subparsers: Subparsers, name: str) -> None:

@@ -42,6 +42,8 @@ from codecup.errors import (
     UnknownVariantError,
     hook_failure,
     how_failed,
+    said,
+    shown,
     where,
 )
 from codecup.overrun import bounded
@@ -100,17 +102,21 @@ def _variant_problems(variants: Sequence[Variant]) -> list[str]:
     found = []
     names = [v.name for v in variants]
     if not all(isinstance(n, str) and _BOT.fullmatch(n) for n in names):
-        found.append(f"its variants' names {names!r} are not {_BOT_WORDS}")
+        found.append(f"its variants' names {shown(names, 200)} are not {_BOT_WORDS}")
     elif len(set(names)) != len(names):
         found.append(f"two of its variants are called the same ({', '.join(names)})")
     for v in variants:
         if not isinstance(v.description, str) or _has_control(v.description):
-            found.append(f"variant {v.name!r}: its description {v.description!r:.60} is not one line of text")
+            what = f"its description {shown(v.description, 60)}"
+            found.append(f"variant {shown(v.name, 200)}: {what} is not one line of text")
         # At most a day, as the organiser's --clock: a bot that hangs is waited on as long as that.
         if not is_number(v.clock) or v.clock <= 0 or v.clock > MAX_CLOCK:
-            found.append(f"variant {v.name!r}: its clock {v.clock!r} is not over 0 and at most 86400 seconds")
+            what = f"its clock {shown(v.clock, 200)}"
+            found.append(f"variant {shown(v.name, 200)}: {what} is not over 0 and at most 86400 seconds")
         if not is_number(v.startup) or v.startup < 0 or v.startup > MAX_CLOCK:
-            found.append(f"variant {v.name!r}: its startup {v.startup!r} is not 0 to 86400 seconds")
+            found.append(
+                f"variant {shown(v.name, 200)}: its startup {shown(v.startup, 200)} is not 0 to 86400 seconds"
+            )
     return found
 
 
@@ -150,28 +156,32 @@ class GameInfo:
         names; a clock is a finite number of seconds above 0."""
         found = []
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
-            found.append(f"its name {self.name!r} is not a-z, then a-z, 0-9, '_' and '-'")
+            found.append(f"its name {shown(self.name, 200)} is not a-z, then a-z, 0-9, '_' and '-'")
         if not isinstance(self.title, str) or not _shown(self.title):
             found.append("it has no title")
         elif _has_control(self.title):
-            found.append(f"its title {self.title!r} holds a control character (it is printed as it is)")
+            found.append(
+                f"its title {shown(self.title, 200)} holds a control character (it is printed as it is)"
+            )
         seats = tuple(self.seats) if isinstance(self.seats, (tuple, list)) else ()
         if not all(isinstance(x, str) and _shown(x) for x in seats) or len({_shown(x) for x in seats}) != 2:
-            found.append(f"its seats {self.seats!r} are not two different names")
+            found.append(f"its seats {shown(self.seats, 200)} are not two different names")
         elif any(_has_control(seat) for seat in seats):
-            found.append(f"its seats {self.seats!r} hold a control character (they are printed as they are)")
+            found.append(
+                f"its seats {shown(self.seats, 200)} hold a control character (they are printed as they are)"
+            )
         variants = tuple(self.variants) if isinstance(self.variants, (tuple, list)) else ()
         if not variants or not all(isinstance(v, Variant) for v in variants):
             found.append("its variants are not one or more codecup.game.Variant")
         else:
             found += _variant_problems(variants)
             if self.kit_variant is not None and self.kit_variant not in {v.name for v in variants}:
-                found.append(f"its kit_variant {self.kit_variant!r} is none of its variants")
+                found.append(f"its kit_variant {shown(self.kit_variant, 200)} is none of its variants")
         bots = tuple(self.bots) if isinstance(self.bots, (tuple, list)) else None
         if bots is None or not all(isinstance(b, str) and _BOT.fullmatch(b) for b in bots):
-            found.append(f"its bots {self.bots!r} are not {_BOT_WORDS}")
+            found.append(f"its bots {shown(self.bots, 200)} are not {_BOT_WORDS}")
         elif len(set(bots)) != len(bots):
-            found.append(f"its bots {self.bots!r} name one bot twice")
+            found.append(f"its bots {shown(self.bots, 200)} name one bot twice")
         return found
 
     def check_bot(self, name: str) -> None:
@@ -300,7 +310,7 @@ class Game(abc.ABC):
         except BaseException as exc:  # the game's rules (sys.exit() too), not the seat's bot
             raise GameBugError(f"the rules' wire raised {where(exc)}") from exc
         if not isinstance(wire, Wire):
-            raise GameBugError(f"the rules' wire gave {wire!r:.60}, not a codecup.session.Wire")
+            raise GameBugError(f"the rules' wire gave {shown(wire, 60)}, not a codecup.session.Wire")
         return RulesPlayer(wire, lambda setup: self.new_state(setup, variant), bot)
 
     def results_key(self, variant: str) -> str | None:
@@ -432,7 +442,7 @@ class Game(abc.ABC):
         except ConfigError:  # a setup refused on purpose: the user's to fix
             raise
         except GameBugError as exc:
-            raise PluginError(f"the {name} plugin failed: {exc}") from None
+            raise PluginError(f"the {name} plugin failed: {said(exc)}") from None
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
@@ -444,7 +454,7 @@ class Game(abc.ABC):
             self.check_setup(text, variant)
         except SetupError as exc:  # (another ConfigError, a word list missing, is still the user's)
             raise GameBugError(
-                f"its random_setup gave {short(text)}, which its check_setup refuses: {exc}"
+                f"its random_setup gave {short(text)}, which its check_setup refuses: {said(exc)}"
             ) from None
 
     def new_player_checked(
@@ -486,7 +496,7 @@ def results_key_of(game: Game, variant: str) -> str | None:
     key = _asked(game, "results_key", variant)
     if key is not None and not isinstance(key, str):
         raise PluginError(
-            f"the {game.info.name} plugin failed: its results_key gave {key!r:.60}, not text or None"
+            f"the {game.info.name} plugin failed: its results_key gave {shown(key, 60)}, not text or None"
         )
     return key
 
@@ -497,7 +507,8 @@ def record_results_key_of(game: Game, extra: Mapping[str, Any]) -> str | None:
     key = _asked(game, "record_results_key", extra)
     if key is not None and not isinstance(key, str):
         raise PluginError(
-            f"the {game.info.name} plugin failed: its record_results_key gave {key!r:.60}, not text or None"
+            f"the {game.info.name} plugin failed: its record_results_key gave {shown(key, 60)},"
+            " not text or None"
         )
     return key
 

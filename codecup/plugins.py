@@ -23,7 +23,17 @@ import pluggy
 
 from codecup import hookspecs
 from codecup.checked import short
-from codecup.errors import PASS_THROUGH, NeverEndsError, PluginError, UnknownGameError, hook_failure
+from codecup.errors import (
+    PASS_THROUGH,
+    NeverEndsError,
+    PluginError,
+    UnknownGameError,
+    described,
+    hook_failure,
+    said,
+    shown,
+    type_name,
+)
 from codecup.game import Game, game_problems
 from codecup.overrun import bounded
 from codecup.terminal import printable
@@ -70,11 +80,15 @@ def is_muted(name: str) -> bool:
 
 def say_once(line: str, key: str | None = None) -> None:
     """Print a warning about a plugin on stderr, once per process however often it is found
-    (``key``: once per key, for a warning whose details differ from one game to the next)."""
+    (``key``: once per key, for a warning whose details differ from one game to the next).
+
+    The line is printed :func:`~codecup.terminal.printable`: every warning about a plugin comes
+    here, and its text may quote a bot's (a reviewer's view_frames raised an error naming a move,
+    a bot's whole line, and its escape sequences cleared the organiser's terminal)."""
     said = line if key is None else f"key: {key}"
     if said not in _said:
         _said.add(said)
-        print(line, file=sys.stderr, flush=True)
+        print(printable(line), file=sys.stderr, flush=True)
 
 
 _asked: list[tuple[str, ...]] = []  # the games the command line asks for, while it runs (asking_for)
@@ -175,7 +189,7 @@ def make_plugin_manager(
         try:
             pm.register(plugin)
         except pluggy.PluginValidationError as exc:
-            raise PluginError(str(exc)) from exc
+            raise PluginError(said(exc)) from exc
     _check_pending(pm)
     return pm
 
@@ -189,7 +203,7 @@ def _check_pending(pm: CodecupPluginManager) -> None:
         except pluggy.PluginValidationError as exc:
             name = pm.get_name(exc.plugin)
             if name is None or name not in pm.installed:
-                raise PluginError(str(exc)) from exc
+                raise PluginError(said(exc)) from exc
             pm.skip(exc.plugin, name, _unknown_hooks(pm, exc.plugin))
 
 
@@ -242,7 +256,7 @@ def _load_entry_points(pm: CodecupPluginManager) -> None:
         try:
             pm.register(plugin, name=ep.name)
         except (pluggy.PluginValidationError, ValueError) as exc:  # a bad hook signature; a clash
-            pm.skip(plugin, ep.name, str(exc).partition("hookimpl definition: ")[2] or str(exc))
+            pm.skip(plugin, ep.name, said(exc).partition("hookimpl definition: ")[2] or described(exc))
             continue
         if not pm.get_hookcallers(plugin):  # no function marked @hookimpl: it can do nothing
             pm.skip(plugin, ep.name, f"registered nothing: {ep.value} has no codecup hook (@hookimpl)")
@@ -259,7 +273,7 @@ def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object
     except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() as it is imported too: its failure, not the command's end
-        why = str(exc) if isinstance(exc, NeverEndsError) else f"{type(exc).__name__}: {exc}"
+        why = said(exc) if isinstance(exc, NeverEndsError) else described(exc)
         pm.skip(object(), ep.name, f"cannot import {ep.value}: {why}")
         return None
     return plugin
@@ -311,7 +325,7 @@ def _registered_problem(
     if bad:
         return f"registered {short(bad[0], 80)}, which is not a {what}"
     if check is not None:
-        wrong = [(type(item).__name__, said) for item in got if (said := check(item))]
+        wrong = [(type_name(item), found) for item in got if (found := check(item))]
         if wrong:
             return f"registered a {wrong[0][0]}: " + "; ".join(wrong[0][1])
     return ""
@@ -383,9 +397,9 @@ class GameRegistry:
     def add(self, game: Game) -> None:
         """Register one game; two games may not share a name."""
         if not isinstance(game, Game):
-            raise PluginError(f"registered object {game!r} is not a codecup.game.Game")
+            raise PluginError(f"registered object {shown(game, 80)} is not a codecup.game.Game")
         if problems := game_problems(game):
-            raise PluginError(f"registered game {game!r}: " + "; ".join(problems))
+            raise PluginError(f"registered game {shown(game, 80)}: " + "; ".join(problems))
         name = game.info.name
         if name in self.games:
             raise PluginError(f"two games are called {name!r}")

@@ -30,7 +30,7 @@ from typing import Generic, Self, TypeVar
 import attrs
 
 from codecup.dialogue import Fault, Reply, SeatEnd, Termination
-from codecup.errors import GameBugError, IllegalMoveError, InvalidMoveError
+from codecup.errors import GameBugError, IllegalMoveError, InvalidMoveError, said, shown
 
 
 class State(abc.ABC):
@@ -51,7 +51,9 @@ class State(abc.ABC):
 
     @abc.abstractmethod
     def legal_moves(self) -> Sequence[str]:
-        """The legal moves of the seat to move, in wire notation (empty when terminal).
+        """The legal moves of the seat to move, in wire notation: never empty while a seat is to
+        move (a seat with no move is the game's to handle: a pass move, the other seat to move, or
+        the end), empty when terminal.
 
         Every move listed is legal. A game whose moves are too many to list
         (Turn Right's circuits) may list a subset and say which in its
@@ -110,9 +112,9 @@ def applied(state: S, move: str) -> S:
     built-in bot crash, or answer for ever."""
     after = state.apply(move)
     if not isinstance(after, State):
-        raise GameBugError(f"its rules' apply gave {after!r:.60} on the move {move!r}, not a State")
+        raise GameBugError(f"its rules' apply gave {shown(after, 60)} on the move {quote(move)}, not a State")
     if after is state:
-        raise GameBugError(f"its rules' apply gave back the same state on the move {move!r}")
+        raise GameBugError(f"its rules' apply gave back the same state on the move {quote(move)}")
     return after
 
 
@@ -126,9 +128,9 @@ def judge(state: S, line: str) -> Accepted[S] | SeatEnd:
     try:
         after = applied(state, line)
     except InvalidMoveError as exc:
-        return SeatEnd(Termination.INVALID, f"{quote(line)}: not a move: {exc}")
+        return SeatEnd(Termination.INVALID, f"{quote(line)}: not a move: {said(exc)}")
     except IllegalMoveError as exc:
-        return SeatEnd(Termination.ILLEGAL, f"{quote(line)}: {exc}")
+        return SeatEnd(Termination.ILLEGAL, f"{quote(line)}: {said(exc)}")
     return Accepted(state.notation(line), after)
 
 
@@ -164,7 +166,11 @@ def trimmed(line: str) -> str:
 
 
 def quote(line: str, limit: int = 80) -> str:
-    """``line`` for an error message: its repr, cut short if it is long."""
+    """``line`` for an error message: its repr, cut short if it is long (a str subclass's, of the
+    plugin's rules or a bot, as a plain str's: its own methods are not called)."""
+    if not isinstance(line, str):
+        return shown(line, limit)
+    line = str.__str__(line)
     return repr(line) if len(line) <= limit else repr(line[:limit]) + "..."
 
 

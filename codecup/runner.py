@@ -34,6 +34,7 @@ from codecup.errors import (
     GameBugError,
     PluginError,
     RunChangedError,
+    said,
     where,
 )
 from codecup.game import Game, checked_points, record_results_key_of, results_key_of
@@ -367,7 +368,7 @@ async def play_match(
             outcome = await state.run()
             points = checked_points(game, outcome, info.variant)
         except GameBugError as exc:  # the game plugin's own failure: no fault of either seat
-            outcome = game_bug_outcome(game.info.name, len(players), str(exc))
+            outcome = game_bug_outcome(game.info.name, len(players), said(exc))
             points = (0.0,) * len(players)
         except CodecupError:  # a user's mistake found only now: one line, as before the game
             raise
@@ -446,12 +447,12 @@ def _checked_scored_with(game: Game, record: Record) -> Record:
     if wanted is None:
         return record
     try:
-        said = record_results_key_of(game, record.extra)
+        scored = record_results_key_of(game, record.extra)
     except (PluginError, ConfigError) as exc:  # its own game data it cannot read: its bug, this game's
-        return _as_game_bug(game, record, str(exc))
-    if said is not None and said != wanted:
+        return _as_game_bug(game, record, said(exc))
+    if scored is not None and scored != wanted:
         raise RunChangedError(
-            f"it was scored with {said}, not the run's {wanted} (a file changed as the game began)"
+            f"it was scored with {scored}, not the run's {wanted} (a file changed as the game began)"
         )
     return record
 

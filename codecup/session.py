@@ -18,7 +18,16 @@ from typing import Any
 import attrs
 
 from codecup.bots import Bot
-from codecup.errors import PASS_THROUGH, ConfigError, DialogueError, GameBugError, MoveError, where
+from codecup.errors import (
+    PASS_THROUGH,
+    ConfigError,
+    DialogueError,
+    GameBugError,
+    MoveError,
+    said,
+    shown,
+    where,
+)
 from codecup.rules import State, applied
 
 
@@ -112,9 +121,9 @@ class RulesPlayer(PlayerSession):
         except (ConfigError, MoveError):
             raise
         except BaseException as exc:  # sys.exit() too: the game's bug
-            raise GameBugError(f"the rules raised {where(exc)} on the setup {setup!r}") from exc
+            raise GameBugError(f"the rules raised {where(exc)} on the setup {shown(setup, 200)}") from exc
         if not isinstance(state, State):
-            raise GameBugError(f"its new_state gave {state!r:.60}, not a codecup.rules.State")
+            raise GameBugError(f"its new_state gave {shown(state, 60)}, not a codecup.rules.State")
         return state
 
     @property
@@ -158,7 +167,7 @@ class RulesPlayer(PlayerSession):
                     self.state = self._first_state("\n".join(self.setup))
                 except (ConfigError, MoveError) as exc:
                     raise DialogueError(
-                        f"the referee's setup (lines 1-{self.heard}) is not valid: {exc}"
+                        f"the referee's setup (lines 1-{self.heard}) is not valid: {said(exc)}"
                     ) from None
             return []
         if line == self.wire.start:
@@ -173,7 +182,7 @@ class RulesPlayer(PlayerSession):
                 self.state = applied(self.state, line)
             except MoveError as exc:
                 raise DialogueError(
-                    f"line {self.heard} from the referee: {line!r} is not a legal move here: {exc}"
+                    f"line {self.heard} from the referee: {line!r} is not a legal move here: {said(exc)}"
                 ) from None
             except PASS_THROUGH:
                 raise
@@ -191,9 +200,9 @@ class RulesPlayer(PlayerSession):
         assert self.state is not None
         move = self.bot.choose(self.state)
         if not isinstance(move, str):
-            raise TypeError(f"the bot's choose(state) gave {move!r}, not a move's text")
+            raise TypeError(f"the bot's choose(state) gave {shown(move, 200)}, not a move's text")
         if "\n" in move or "\r" in move:  # it would reach the referee as two lines: two moves
-            raise ValueError(f"the bot's choose(state) gave {move!r}, a move with a line break")
+            raise ValueError(f"the bot's choose(state) gave {shown(move, 200)}, a move with a line break")
         try:
             self.state = applied(self.state, move)
         except MoveError:
@@ -206,7 +215,7 @@ class RulesPlayer(PlayerSession):
         except GameBugError:
             raise
         except BaseException as exc:  # the rules' own failure on a move's text (sys.exit too), not the bot's
-            raise GameBugError(f"the rules raised {where(exc)} on the move {move!r}") from exc
+            raise GameBugError(f"the rules raised {where(exc)} on the move {shown(move, 200)}") from exc
         self._over()
         return move
 

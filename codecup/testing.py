@@ -25,7 +25,7 @@ from codecup import loop
 from codecup.bots import RandomBot
 from codecup.checked import short
 from codecup.dialogue import SeatEnd, Termination
-from codecup.errors import ConfigError, MoveError
+from codecup.errors import ConfigError, MoveError, described, said, shown
 from codecup.game import Game, game_problems
 from codecup.record import PlayerInfo, Record
 from codecup.rules import Accepted, State, judge, replay
@@ -64,7 +64,7 @@ def check_info(game: Game) -> None:
     try:
         script = game.view_script()  # None: the site shows the text drawings
     except Exception as exc:  # a draw.js left out of the package, say
-        raise AssertionError(f"view_script() raised {type(exc).__name__}: {exc}") from exc
+        raise AssertionError(f"view_script() raised {described(exc)}") from exc
     assert script is None or (isinstance(script, str) and script.strip()), "view_script() gives its text"
 
 
@@ -82,7 +82,7 @@ def check_rules_playthrough(game: Game, seed: int) -> None:
         try:  # what --setup accepts: a random setup among it, and checked it stays what it was
             checked = game.check_setup(setup, variant.name)
         except ConfigError as exc:
-            refused = f"{variant.name}: check_setup refuses random_setup's {setup!r}: {exc}"
+            refused = f"{variant.name}: check_setup refuses random_setup's {shown(setup)}: {said(exc)}"
             raise AssertionError(refused) from exc
         assert game.check_setup(checked, variant.name) == checked, f"check_setup({checked!r}) is not stable"
         state = game.new_state(setup, variant.name)
@@ -123,7 +123,8 @@ def check_rules_playthrough(game: Game, seed: int) -> None:
         try:
             json.dumps(frames)
         except (TypeError, ValueError) as exc:
-            raise AssertionError(f"view_frames gives frames the site cannot write as JSON: {exc}") from exc
+            why = said(exc)
+            raise AssertionError(f"view_frames gives frames the site cannot write as JSON: {why}") from exc
 
 
 def check_random_bot_is_seeded(game: Game, seed: int = 4) -> None:

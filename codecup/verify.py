@@ -28,7 +28,10 @@ from codecup.errors import (
     NeverEndsError,
     RecordError,
     SetupError,
+    described,
     how_failed,
+    said,
+    shown,
     where,
 )
 from codecup.game import Game, checked_points, lines_of_text
@@ -129,7 +132,7 @@ def _problems(game: Game, record: Record) -> list[str]:
     try:  # a setup the game refuses (--setup) is no game of it
         bounded("its check_setup", lambda: game.check_setup(match.setup, match.variant))
     except ConfigError as exc:
-        return [f"setup: {exc}"]
+        return [f"setup: {said(exc)}"]
     except PASS_THROUGH:
         raise
     except BaseException as exc:  # a game's bug (sys.exit() too)
@@ -142,11 +145,11 @@ def _problems(game: Game, record: Record) -> list[str]:
         replay = drive(dialogue, channel, seats=len(match.players))
         points = list(checked_points(game, replay.outcome, match.variant))
     except SetupError as exc:  # the record's setup is wrong
-        return [f"replay failed: {exc}"]
+        return [f"replay failed: {said(exc)}"]
     except ConfigError:  # nothing wrong with the record: this machine lacks what checks it (a word list)
         raise
     except GameBugError as exc:  # the game plugin fails on this game, here as when it was played?
-        return _game_bug_problems(game, record, str(exc))
+        return _game_bug_problems(game, record, said(exc))
     except Exception as exc:  # a record the referee cannot even replay does not verify
         return [f"replay failed: {_reason(exc)}"]
     except PASS_THROUGH:
@@ -226,7 +229,7 @@ def _rules_checked(game: Game, record: Record) -> list[str]:
     except PASS_THROUGH:
         raise
     except NeverEndsError as exc:
-        raise _PluginFailed(str(exc)) from None
+        raise _PluginFailed(said(exc)) from None
     except CodecupError:
         raise
     except BaseException as exc:
@@ -244,7 +247,7 @@ def own_rules_problem(game: Game, record: Record) -> str | None:
     try:
         problems = _rules_checked(game, record)
     except (_PluginFailed, CodecupError) as exc:
-        return str(exc)
+        return said(exc)
     if not problems:
         return None
     return f"its referee and its rules disagree: {problems[0].removeprefix('rules: ')}"
@@ -391,15 +394,15 @@ def rules_problems(game: Game, record: Record) -> list[str]:
     try:
         state = game.replay_state(match.setup, match.variant, record.extra)
     except ConfigError as exc:  # a setup the rules reject does not verify
-        return [f"rules: the setup does not load: {exc!r}"]
+        return [f"rules: the setup does not load: {described(exc)}"]
     for i, entry in enumerate(record.moves):
         if entry.seat != state.to_move:
-            said = f"rules: move {i + 1} {entry.move!r} by seat {entry.seat}"
-            return [f"{said}; seat {state.to_move} is to move"]
+            which = f"rules: move {i + 1} {entry.move!r} by seat {entry.seat}"
+            return [f"{which}; seat {shown(state.to_move, 60)} is to move"]
         try:
             state = state.apply(entry.move)
         except MoveError as exc:
-            return [f"rules: move {i + 1} {entry.move!r} does not apply: {exc}"]
+            return [f"rules: move {i + 1} {entry.move!r} does not apply: {said(exc)}"]
     if any(end.kind is not Termination.NORMAL for end in record.result.termination):
         return []  # an irregular end is scored by the referee's fault rules, checked above
     if not state.terminal:
@@ -408,7 +411,7 @@ def rules_problems(game: Game, record: Record) -> list[str]:
         ]
     scores = list(state.scores())
     if scores != list(record.result.scores):
-        return [f"rules: final scores {scores}, record says {list(record.result.scores)}"]
+        return [f"rules: final scores {shown(scores, 200)}, record says {list(record.result.scores)}"]
     return []
 
 
@@ -416,12 +419,12 @@ def _first_difference(what: str, got: Sequence[object], recorded: Sequence[objec
     """Where two lists first differ, counted from 1 as `codecup play` numbers the moves."""
     for i, (a, b) in enumerate(zip(got, recorded, strict=False), start=1):
         if a != b:
-            return f"{what} differ at number {i}: rules give {a!r}, record says {b!r}"
+            return f"{what} differ at number {i}: rules give {shown(a, 200)}, record says {shown(b, 200)}"
     return f"{what}: rules give {len(got)}, record has {len(recorded)}"
 
 
 def _reason(exc: Exception) -> str:
     """Our own errors by their message; anything else (a game's bug) with its type, to be reported."""
     if isinstance(exc, CodecupError):
-        return str(exc)
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return said(exc)
+    return described(exc)

@@ -48,6 +48,21 @@ def _games_from_this_checkout() -> None:
 _games_from_this_checkout()
 
 
+@pytest.fixture(autouse=True)
+def fresh_warnings(monkeypatch):
+    """Every test starts with no warning about a plugin said, no installed plugin skipped as broken
+    and no plugin's match hooks muted.
+
+    Each is kept for the whole process (a warning is said once, a broken plugin skipped and a
+    failing observer muted for good): a test that said one left the next to find it unsaid, and
+    which test failed depended on the order they ran in (a reviewer's: the view_frames test of
+    ``test_plugin_text.py`` run before ``test_game_code_bound.py`` left a spinning view_frames
+    there unsaid)."""
+    monkeypatch.setattr("codecup.plugins._said", set())
+    monkeypatch.setattr("codecup.plugins._skipped", {})
+    monkeypatch.setattr("codecup.plugins._muted", set())
+
+
 @pytest.fixture
 def tiny_pm(monkeypatch):
     """A plugin manager that knows only the test game Twenty-one (no entry points)."""

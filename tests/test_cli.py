@@ -382,6 +382,13 @@ def test_a_bot_program_that_knows_not_its_game_says_why_under_our_referee(
         assert line.endswith(
             "`env PYTHONPATH=... codecup bot nosuch ...`, or `env: {PYTHONPATH: ...}` in a players file"
         )
+        # the referee may have found it installed in its own Python: the program says its own
+        # (a red team's plugin, in a virtual environment, was said to be on a PYTHONPATH)
+        assert f"installed in the referee's Python is not in this program's ({sys.executable})" in line
+        assert (
+            "run the referee's own Python by its full path (`/path/to/python -m codecup bot nosuch ...`)"
+            in line
+        )
 
 
 def test_help_shows_no_restructuredtext_quotes(capsys):
@@ -394,3 +401,61 @@ def test_help_shows_no_restructuredtext_quotes(capsys):
         assert "``" not in out and out.startswith("usage: codecup"), (command, out[:200])
         # view's help read "within :data:`REQUEST_SECONDS`" (a reviewer's): numbers in plain words
         assert re.search(r":[a-z]+:`", out) is None, (command, out)
+
+
+def test_play_shows_a_move_the_rules_took_as_it_came_with_its_escape_sequences_defused(tiny_game, capsys):
+    """A red team's lenient rules took a line by its last 3 characters: the whole line was the
+    move announced, and ``play`` printed it raw (the terminal cleared, text coloured). So are the
+    game's title and drawing, the plugin's text."""
+    from codecup.cli.play import LiveView
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match
+
+    class Lenient(type(tiny_game)):
+        def render_text(self, setup, variant, moves):
+            return "drawn \x1b[31mred\nsecond line"
+
+    game = Lenient()
+    match = new_match(game, [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")], seed=1)
+    view = LiveView(game, False)
+    view.codecup_match_start(match)
+    view.codecup_move(match, 0, "\x1b[2J\x1b[31mPWNED\x1b[0m 1", 0.5, False)
+    out = capsys.readouterr().out
+    assert "1. " in out and ": \\x1b[2J\\x1b[31mPWNED\\x1b[0m 1   [0.500s into the game]" in out
+    assert "drawn \\x1b[31mred\nsecond line\n" in out
+    assert "\x1b" not in out
+
+
+def test_play_says_a_drawing_that_failed_on_a_bots_text_with_its_escape_sequences_defused(tiny_game, capsys):
+    """A reviewer's render_text raised an error quoting the last move, a bot's whole line: the
+    line saying positions are not drawn cleared the organiser's terminal."""
+    from codecup.cli.play import LiveView
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match
+
+    class Raising(type(tiny_game)):
+        def render_text(self, setup, variant, moves):
+            if moves:
+                raise ValueError(f"cannot draw the move {moves[-1]}")
+            return super().render_text(setup, variant, moves)
+
+    game = Raising()
+    match = new_match(game, [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")], seed=1)
+    view = LiveView(game, False)
+    view.codecup_match_start(match)
+    view.codecup_move(match, 0, "\x1b[2J\x1b[31mPWNED\x1b[0m 1", 0.5, False)
+    err = capsys.readouterr().err
+    assert "cannot draw the move \\x1b[2J\\x1b[31mPWNED\\x1b[0m 1 (at test_cli.py:" in err, err
+    assert err.endswith(": positions are not drawn\n") and "\x1b" not in err
+
+
+def test_play_says_what_the_game_provides_with_its_escape_sequences_defused(capsys, monkeypatch):
+    """A provided file's name is the plugin's text (a plain file name may hold escape sequences):
+    the tournament printed the notes escaped, ``play`` as they were."""
+    import codecup.cli.play
+
+    note = "\x1b[2Jwords.dat provided to a (its folder has none)"
+    monkeypatch.setattr(codecup.cli.play, "provided_notes", lambda *a: [note])
+    assert main(["play", "twentyone", "bot:random", "bot:perfect", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "\\x1b[2Jwords.dat provided to a" in out and "\x1b" not in out

@@ -343,3 +343,27 @@ def test_a_command_whose_add_arguments_fails_is_skipped_naming_the_plugin(
     assert main(["paint", "B"]) == 2  # no such command: a usage error
     assert main(["verify", "nothing.json", "--colour-scheme", "dark"]) == 2  # the rest works: no such file
     assert "nothing.json" in capsys.readouterr().err
+
+
+def test_codecup_games_lists_a_skipped_commands_failure_with_its_escape_sequences_defused(
+    capsys, monkeypatch
+):
+    """What an add_arguments raised is the plugin's text: said escaped as a warning (say_once),
+    it was listed by ``codecup games`` as it was, escape sequences and all."""
+    monkeypatch.setattr("codecup.extensions._skipped_parts", {})
+
+    def raises(parser):
+        raise ValueError("\x1b[2J\x1b]0;title\x07cleared")
+
+    plugin = Colours(Applied())
+    plugin.command = attrs.evolve(plugin.command, add_arguments=raises)
+    pm = make_plugin_manager(load_entry_points=False)
+    pm.register(plugin, name="colours")
+    pm.installed.add("colours")
+    ext = Extensions.from_plugin_manager(pm)
+    monkeypatch.setattr("codecup.cli.load_extensions", lambda: ext)
+    from codecup.cli import main
+
+    assert main(["games"]) == 0
+    out, err = capsys.readouterr()
+    assert "ValueError: \\x1b[2J\\x1b]0;title\\x07cleared" in out and "\x1b" not in out + err, out

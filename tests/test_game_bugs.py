@@ -841,3 +841,37 @@ def test_what_a_game_prints_of_itself_holds_no_control_character(twentyone):
     assert "it has no title" in attrs.evolve(info, title="\u00ad\u200d").problems()
     # what moves no cursor is taken: a no-break space, a soft hyphen, an emoji's joiner
     assert attrs.evolve(info, title="Échecs\u00a0: le jeu\u00ad \U0001f468\u200d\U0001f469").problems() == []
+
+
+def test_json_data_with_text_keys_is_checked_without_showing_a_key(monkeypatch):
+    """Each key's place was shown as it was checked, by the bounded repr of a plugin's value (about
+    12 microseconds a key, a reviewer's measure, for every frame of every game's pages): a key
+    known to be text is quoted as plain text, and only where a problem is said."""
+    from codecup import checked, errors
+
+    def counted(*args, **kwargs):
+        raise AssertionError("a value shown where no problem is")
+
+    monkeypatch.setattr(checked, "short", counted)
+    monkeypatch.setattr(checked, "shown", counted)
+    monkeypatch.setattr(errors, "shown", counted)
+    frames = [{"board": {f"c{i}": [i, {"d": i}] for i in range(50)}, "note": "x"} for _ in range(20)]
+    assert checked.json_problem(frames) is None
+
+
+def test_a_bad_keys_place_quotes_the_text_keys_above_it_as_plain_text():
+    """A text key of a str subclass is quoted as the plain text it is (its own repr is the
+    plugin's code, and need not be called)."""
+    from codecup.checked import json_problem
+
+    class Sly(str):
+        def __repr__(self):
+            raise RuntimeError("sly repr")
+
+    assert json_problem({Sly("x"): [{"y\n": {3: 1}}]}) == "its key 3 in ['x'][0]['y\\n'] is not text (a str)"
+    long = "k" * 100
+    assert json_problem({long: {None: 1}}) == f"its key None in [{repr(long)[:57]}...] is not text (a str)"
+    quoted = "k" * 70 + "'"  # a quote past the cut: repr picks its quotes by the whole key, as before
+    assert (
+        json_problem({quoted: {None: 1}}) == f"its key None in [{repr(quoted)[:57]}...] is not text (a str)"
+    )

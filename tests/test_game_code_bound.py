@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import threading
 import time
+from pathlib import Path
 
 import attrs
 import pytest
@@ -271,3 +272,80 @@ def test_verify_says_the_plugin_never_ends_where_its_code_spins(twentyone, finis
     failure = verdict(game, finished).plugin_failure
     who = "rules" if hook == "replay_state" else hook
     assert failure is not None and f"its {who} ran 0.2 s {NEVER_ENDS}" in failure, failure
+
+
+# --- the rules spinning in the framework's random bot's session ---------------------------------
+
+
+@pytest.fixture
+def quick_give_up(monkeypatch):
+    """An in-process answer given up at its clock of processor time (no start-up allowance)."""
+    from codecup.players import answer
+
+    monkeypatch.setattr(answer, "STARTUP", 0.0)
+
+
+def in_a_bots_thread() -> bool:
+    from codecup.players.answer import THREAD_NAME
+
+    return threading.current_thread().name == THREAD_NAME
+
+
+def slow_by(seconds: float) -> None:
+    """Rules that return, once they have run ``seconds`` of processor time."""
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        pass
+
+
+@pytest.mark.parametrize("stuck", [spin, lambda: slow_by(0.6)], ids=["spinning", "returning-late"])
+def test_rules_that_spin_in_the_random_bots_session_are_the_plugins_failure(
+    tiny_game, monkeypatch, quick_give_up, stuck
+):
+    """The red team's rules spun in the framework's random bot's session (only there here): the
+    bot, which does nothing but ask the rules, lost every game on time, charged to its seat, where
+    the same rules raising were the game's referee error. Verify says the plugin failed in a bot's
+    session, as of rules that raise there. Rules that would have returned later are the plugin's
+    failure too, and said to be so truthfully: they had not returned ("never returned", it said)."""
+    from codecup.verify import verify_record
+
+    state_class = type(tiny_game.new_state("0", "classic"))
+    apply = state_class.apply
+
+    def late(state, move):
+        if state.total >= 6 and in_a_bots_thread():
+            stuck()
+        return apply(state, move)
+
+    monkeypatch.setattr(state_class, "apply", late)
+    randoms = [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="random")]
+    record = asyncio.run(play_match(tiny_game, new_match(tiny_game, randoms, seed=3, clock=0.3)))
+    ends = record.result.termination
+    assert [e.kind for e in ends] == [Termination.REFEREE_ERROR] * 2, ends
+    said = "the twentyone plugin failed: the rules had not returned when the random bot's answer was given up"
+    assert ends[0].message.startswith(said + " (at test_game_code_bound.py:"), ends
+    docs = " ".join((Path(__file__).parents[1] / "docs" / "hooks.md").read_text(encoding="utf-8").split())
+    assert "the rules had not returned when the random bot's answer was given up (at rules.py:72)" in docs
+    (problem,) = verify_record(tiny_game, record)
+    assert (
+        problem.startswith("the record says the twentyone plugin failed") and "cannot be replayed" in problem
+    )
+
+
+def test_a_built_in_bot_of_the_plugins_own_that_spins_is_still_its_seats_time_out(
+    tiny_game, monkeypatch, quick_give_up
+):
+    """Only the framework's random bot's time-out in the rules is the plugin's: any other bot's
+    (a plugin's own, a contestant's) is its seat's, whatever code it ran."""
+    bot = type(tiny_game.new_bot("perfect", "classic", 1, 1.0))
+    choose = bot.choose
+
+    def slow(self, state):
+        if state.total >= 6:
+            spin()
+        return choose(self, state)
+
+    monkeypatch.setattr(bot, "choose", slow)
+    record = asyncio.run(play_match(tiny_game, new_match(tiny_game, BOTS, seed=3, clock=0.3)))
+    kinds = [e.kind for e in record.result.termination]
+    assert kinds == [Termination.TIMEOUT, Termination.NORMAL], record.result.termination

@@ -169,3 +169,14 @@ def test_a_bad_move_of_the_bot_is_answered_for_the_referee_to_judge():
 
     player = RulesPlayer(Wire(), lambda setup: Nim(5), Cheat())
     assert player.receive("Start") == ["t9"] and player.finished
+
+
+def test_the_contract_says_legal_moves_lists_a_move_while_a_seat_is_to_move():
+    """A red team found that requirement only through the framework's errors: the docs said
+    only "empty when terminal"."""
+    from pathlib import Path
+
+    docs = (Path(__file__).parents[1] / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+    (row,) = [line for line in docs.splitlines() if line.startswith("| `legal_moves()`")]
+    assert "never empty while a seat is to move" in row
+    assert "never empty while a seat is to" in " ".join((State.legal_moves.__doc__ or "").split())

@@ -132,10 +132,11 @@ def test_the_allowance_is_only_for_the_first_answer(tiny_game, match, monkeypatc
 def test_a_time_out_says_what_the_wait_was_made_of(tiny_game, match, monkeypatch):
     record, _, _ = play(tiny_game, match, monkeypatch, [STARTUP + CLOCK + EPSILON], [])
     assert record.result.termination[0].message == (
-        "no answer within 2.500s: 2.000s left on its clock + 0.500s start-up allowance for the first answer"
+        "no answer within 2.500s: it had 2.000s on its clock + 0.500s start-up allowance for the first answer"
     )
     record, _, _ = play(tiny_game, match, monkeypatch, [0, 1.5, 0.5 + EPSILON], [0, 0])
-    assert record.result.termination[0].message == "no answer within 0.500s: 0.500s left on its clock"
+    # what it had as the wait began ("0.500s left on its clock" read as left after the time-out)
+    assert record.result.termination[0].message == "no answer within 0.500s: it had 0.500s on its clock"
 
 
 def test_the_idle_seat_is_suspended_and_its_clock_does_not_run(tiny_game, match, monkeypatch):
@@ -221,7 +222,7 @@ def test_under_the_cpu_clock_a_program_that_sleeps_is_ended_by_the_wall_backstop
     # The message says why a program with CPU time left lost on time: the usual mistake is no flush;
     # and what its CPU time was made of (a newcomer read 3.000s on a 2 s clock as wrong).
     assert record.result.termination[0].message.endswith(
-        ", the cpu clock's backstop; it used only 0.000s of its 2.500s of CPU time (2.000s left on"
+        ", the cpu clock's backstop; it used only 0.000s of its 2.500s of CPU time (it had 2.000s on"
         " its clock + 0.500s start-up allowance for the first answer): "
         "is it waiting for input, or asleep, or is its answer not flushed?"
     )
@@ -231,7 +232,7 @@ def test_under_the_cpu_clock_a_time_out_on_cpu_time_names_the_allowance(tiny_gam
     record, _ = play_cpu(tiny_game, match, monkeypatch, 1.0, [100.0], [])
     assert record.result.termination[0].message == (
         "no answer within 2.500s of CPU time: "
-        "2.000s left on its clock + 0.500s start-up allowance for the first answer"
+        "it had 2.000s on its clock + 0.500s start-up allowance for the first answer"
     )
 
 

@@ -25,7 +25,7 @@ import attrs
 from codecup import __version__
 from codecup.cli.common import Subparsers
 from codecup.cli.output import named_stdout
-from codecup.errors import CodecupError, ConfigError
+from codecup.errors import CodecupError, ConfigError, said
 from codecup.extensions import Extensions, load_extensions
 from codecup.plugins import asking_for, own_plugin_manager, say_held
 from codecup.terminal import one_line, printable
@@ -172,8 +172,8 @@ def _run_main(args_list: list[str]) -> int:
     except OSError as exc:  # not the input's fault (those are ConfigErrors): a full disk, a lost mount
         say_held()
         where = f"{exc.filename}: " if exc.filename else ""
-        said = printable(one_line(where + (exc.strerror or str(exc)), MAX_ERROR))
-        print(f"codecup: error: {said}", file=sys.stderr)
+        text = printable(one_line(where + (exc.strerror or str(exc)), MAX_ERROR))
+        print(f"codecup: error: {text}", file=sys.stderr)
         return 2 if exc.errno == errno.ENAMETOOLONG else 1  # a path the user gave, too long for any
     except MemoryError:  # whatever ran out (a file under its caps, still too much for the machine)
         say_held()
@@ -236,8 +236,10 @@ MAX_ERROR = 1000
 
 
 def _said(exc: Exception) -> str:
-    """The error's message as one line of at most :data:`MAX_ERROR` characters."""
-    return printable(one_line(str(exc), MAX_ERROR))
+    """The error's message as one line of at most :data:`MAX_ERROR` characters (a plugin's own
+    :class:`ConfigError`, a ``SetupError`` its ``check_setup`` raised, is said as any of its
+    exceptions is: :func:`~codecup.errors.said`)."""
+    return printable(one_line(said(exc), MAX_ERROR))
 
 
 @attrs.frozen

@@ -125,7 +125,9 @@ def run(args: argparse.Namespace) -> int:
 def _game(name: str) -> Game:
     """The game ``name``; a program run by our referee that does not know it is told why it may not:
     a plugin the referee found on its ``PYTHONPATH`` is not on the program's (its environment is
-    clean), and the way to give it one."""
+    clean), or is installed in the referee's own Python, not in the one this program runs (a red
+    team's plugin, in a virtual environment, was said to be on a PYTHONPATH it was not on), and
+    the ways to give it one."""
     try:
         return load_game(name)
     except UnknownGameError as exc:
@@ -135,8 +137,10 @@ def _game(name: str) -> Game:
             raise
         raise UnknownGameError(
             f"{exc}; a program's environment is clean: a plugin the referee finds on its PYTHONPATH"
-            f" is not on this program's; give it one: `env PYTHONPATH=... codecup bot {name} ...`,"
-            " or `env: {PYTHONPATH: ...}` in a players file"
+            f" is not on this program's, and one installed in the referee's Python is not in this"
+            f" program's ({sys.executable}); run the referee's own Python by its full path"
+            f" (`/path/to/python -m codecup bot {name} ...`), or give it the plugin's path:"
+            f" `env PYTHONPATH=... codecup bot {name} ...`, or `env: {{PYTHONPATH: ...}}` in a players file"
         ) from None
 
 

@@ -22,13 +22,13 @@ from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.errors import PluginError
+from codecup.errors import PluginError, said
 from codecup.game import Game, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
 from codecup.site import DemoEntry, build_site, write_demo_index
-from codecup.terminal import printable
+from codecup.terminal import one_line, printable
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME
@@ -106,7 +106,8 @@ def _spec(args: argparse.Namespace, game: Game) -> TournamentSpec | None:
 
 def _not_played(name: str, exc: PluginError) -> str:
     """Say in one line that ``name``'s plugin failed and its games are not played; its name."""
-    print(f"codecup: {name}: {exc}; its games were not played", file=sys.stderr, flush=True)
+    why = printable(one_line(said(exc), 1000))
+    print(f"codecup: {printable(name)}: {why}; its games were not played", file=sys.stderr, flush=True)
     return name
 
 
@@ -153,7 +154,8 @@ def _play(args: argparse.Namespace, game: Game, spec: TournamentSpec) -> tuple[T
     with FolderLock.take(out, out / LOG_NAME, option="--out") as lock:
         claim_folder(out, RunKind.TOURNAMENT)
         if not args.quiet:
-            print(f"\n== {game.info.title}: {len(spec.players)} bots, {spec.estimated_games()} games ==")
+            title = printable(game.info.title)
+            print(f"\n== {title}: {len(spec.players)} bots, {spec.estimated_games()} games ==")
             for line in spec.notes:
                 print(printable(line))
         start = time.perf_counter()

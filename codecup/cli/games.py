@@ -35,5 +35,5 @@ def run(args: argparse.Namespace) -> int:
 
     build_parser()
     for plugin, what in skipped_parts():
-        print(f"{printable(plugin)}  {what} (skipped)")
+        print(f"{printable(plugin)}  {printable(what)} (skipped)")  # what it raised: its text
     return 0

@@ -25,7 +25,7 @@ from codecup.cli.tournament import add_clock_mode_option, add_limit_options, lim
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.drive import new_seat_key
-from codecup.errors import CodecupError, ConfigError, GameBugError, NeverEndsError, how_failed
+from codecup.errors import CodecupError, ConfigError, GameBugError, NeverEndsError, how_failed, said
 from codecup.game import Game, notes_of, run_notes_of
 from codecup.hookspecs import hookimpl
 from codecup.overrun import bounded
@@ -103,17 +103,18 @@ class LiveView:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
             if isinstance(exc, GameBugError) and not isinstance(exc, NeverEndsError):
-                why = f"the {name} plugin failed: {exc}"  # a rules value that is no state: named
+                why = f"the {name} plugin failed: {said(exc)}"  # a rules value that is no state: named
             else:
                 why = f"the {name} plugin's {hook} {how_failed(exc)}"
         else:
-            if isinstance(text, str):
-                self.say(text)
+            if isinstance(text, str):  # each line escaped: a drawing may show a bot's text too
+                self.say("\n".join(printable(line) for line in log_lines(text)))
                 return
             why = f"the {name} plugin's {hook} gave {short(text)}, not text (a str)"
         self.drawn = False
         with contextlib.suppress(OSError):  # stderr's reader gone (`2>&1 | head`): the game goes on
-            print(f"codecup: {why}: positions are not drawn", file=sys.stderr)
+            # escaped: a plugin's error may quote a bot's move (a reviewer's did, escape codes and all)
+            print(printable(f"codecup: {why}: positions are not drawn"), file=sys.stderr)
 
     @hookimpl
     def codecup_match_start(self, match: MatchInfo) -> None:
@@ -122,7 +123,7 @@ class LiveView:
         names = " vs ".join(
             f"{p.name} ({seat})" for p, seat in zip(match.players, self.game.info.seats, strict=False)
         )
-        self.say(f"{self.game.info.title}, variant {match.variant}, seed {match.seed}: {names}")
+        self.say(printable(f"{self.game.info.title}, variant {match.variant}, seed {match.seed}: {names}"))
         self.draw(match)
 
     @hookimpl
@@ -134,7 +135,10 @@ class LiveView:
         who = f"{seat_name} {match.players[seat].name}"
         if stand_in:  # its program faulted: the game's stand-in moves for it
             who += " (stand-in after its fault)"
-        self.say(f"\n{len(self.moves)}. {who}: {move}   [{elapsed:.3f}s into the game]")
+        # The move as the rules announced it: a bot's text, where they take it as it came (a red team's
+        # lenient rules took a line by its last 3 characters, and the terminal got the rest: its screen
+        # cleared, text coloured), escaped as every other text of a bot's this command prints.
+        self.say(f"\n{len(self.moves)}. {printable(who)}: {printable(move)}   [{elapsed:.3f}s into the game]")
         self.draw(match)
 
 
@@ -248,9 +252,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"codecup: {printable(note)}", file=sys.stderr, flush=True)
     if not args.quiet:  # programs run in this folder: what it lacks of the game's files is provided
         here = [attrs.evolve(p, directory=str(Path.cwd())) if p.bot is None else p for p in players]
-        for line in provided_notes(game, match.variant, here):
+        for line in provided_notes(game, match.variant, here):  # a file's name is the plugin's text
             with contextlib.suppress(OSError):  # its reader gone: the game and its record go on
-                print(line, flush=True)
+                print(printable(line), flush=True)
     view = LiveView(game, args.quiet)
     pm = make_plugin_manager(plugins=(view,))
     try:

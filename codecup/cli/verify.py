@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from codecup.cli.common import Subparsers, path_arg
-from codecup.errors import ConfigError
+from codecup.errors import ConfigError, described, said
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import Record
 from codecup.terminal import one_line, printable
@@ -41,9 +41,9 @@ def check(registry: GameRegistry, path: Path) -> Verdict:
         game.info.variant(record.match.variant)  # a variant the game does not know cannot be replayed
         found = verdict(game, record)
     except ConfigError as exc:  # an unknown game, or the game refuses the record's variant or setup
-        raise ConfigError(f"{path}: {exc}") from None
+        raise ConfigError(f"{path}: {said(exc)}") from None
     except Exception as exc:  # the record's contents are input too: anything it breaks is its fault
-        found = Verdict((f"cannot replay the record: {exc!r}",))
+        found = Verdict((f"cannot replay the record: {described(exc)}",))
     if found.verifies:
         scores = list(record.result.scores)
         print(f"{path}: ok ({record.match.game}, {len(record.moves)} moves, scores {scores})")
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
             if len(args.records) == 1:
                 raise
             unreadable += 1
-            print(f"codecup: error: {printable(one_line(str(exc), SHOWN))}", file=sys.stderr)
+            print(f"codecup: error: {printable(one_line(said(exc), SHOWN))}", file=sys.stderr)
             continue
         if found.plugin_failure is not None:
             plugin_failed += 1

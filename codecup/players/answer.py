@@ -77,6 +77,8 @@ class Answer:
     """Why it was given up (then it has no lines)."""
     stack: str = ""
     """Where its thread was when it was given up."""
+    frames: traceback.StackSummary = attrs.field(factory=traceback.StackSummary)
+    """The same, frame by frame (the in-process player tells the game's rules from its bot by it)."""
     done: threading.Event = attrs.field(factory=threading.Event)
 
     def compute(self, session: PlayerSession, line: str, timer: Timer | None) -> None:
@@ -126,7 +128,9 @@ class AnswerThread:
             stops = stopped.seen(now, own_schedstat()) - stopped_before
             why = overdue(ran, busy_time() - busy0, now - start - stops, self.limits)
             if why is not None:
-                found.given_up, found.stack = f"{why}: its thread was abandoned", _where(thread)
+                # in brackets: the referee adds what the seat had, after a colon
+                found.given_up, found.frames = f"{why} (its thread was abandoned)", _frames(thread)
+                found.stack = "".join(found.frames.format())
                 _abandon(thread)
                 self._jobs.put(None)  # should its answer come after all, the thread ends there
                 self._thread = None  # a later answer (none is asked for) would get a thread of its own
@@ -175,7 +179,9 @@ def overdue(ran: float | None, busy: float, wall: float, limits: AnswerLimits) -
     idling (a Dask worker's threads share one)."""
     if ran is not None:
         if ran > limits.cpu:
-            return f"no answer after {ran:.2f}s of processor time, more than its whole clock"
+            # "more than it had": the referee adds what it had as the wait began ("it had 5.000s on
+            # its clock"); its whole clock here read as a contradiction beside it (a red team's).
+            return f"no answer after {ran:.2f}s of processor time, more than it had"
         idle = wall - busy
         if idle > limits.idle:
             return f"no answer after {idle:.2f}s idle (asleep or blocked), more than its clock's backstop"
@@ -283,7 +289,7 @@ def _stop(thread: threading.Thread) -> None:
         raise_into(thread.ident, _Abandoned)
 
 
-def _where(thread: threading.Thread) -> str:
+def _frames(thread: threading.Thread) -> traceback.StackSummary:
     """Where ``thread`` is now (its stack), for the record."""
     frame = sys._current_frames().get(thread.ident or 0)
-    return "".join(traceback.format_stack(frame)) if frame is not None else ""
+    return traceback.extract_stack(frame) if frame is not None else traceback.StackSummary()

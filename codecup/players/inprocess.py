@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import time
-import traceback
 from collections import deque
+from pathlib import Path
 
 import attrs
 
+from codecup.bots import RandomBot
 from codecup.clock import Timer, loop_time
 from codecup.dialogue import Fault, Termination
 from codecup.drive import END_OF_OUTPUT
-from codecup.errors import DialogueError, GameBugError
+from codecup.errors import DialogueError, GameBugError, plugin_frame, said, shown, traced
 from codecup.game import PlayerSession
-from codecup.players.answer import AnswerLimits, AnswerThread, Stops, busy_time, own_schedstat
+from codecup.players.answer import Answer, AnswerLimits, AnswerThread, Stops, busy_time, own_schedstat
 from codecup.players.base import Player
 from codecup.session import RulesPlayer
 
@@ -68,6 +69,12 @@ class InProcessPlayer(Player):
         t0 = self.timer()
         found = self.thread.answer(self.session, line, self.timer if idle_checked else None, stopped)
         if found.given_up is not None:
+            if (rules := self._in_the_rules(found)) is not None:
+                raise GameBugError(
+                    # not "never returned": rules that would have returned later are given up too
+                    f"the rules had not returned when the random bot's answer was given up ({rules}):"
+                    f" {found.given_up}"
+                )
             self.stuck = found.given_up
             self.log = f"{found.given_up}; it was at:\n{found.stack}"[-LOG_CAP:]
             self.thinking += self.limits.cpu + self.limits.wall  # past any clock: its time is up
@@ -78,10 +85,10 @@ class InProcessPlayer(Player):
             # The framework's session refused a line of the game's own referee, which it sends only
             # once its rules took the move: the game's referee and rules disagree (a move in a
             # form its rules refuse, a second Start, rules that are not deterministic).
-            raise GameBugError(f"its referee and its rules disagree: {found.error}") from found.error
+            raise GameBugError(f"its referee and its rules disagree: {said(found.error)}") from found.error
         if found.error is not None:  # a buggy bot is a crash of that seat, not of the referee
-            self.error = f"bot raised {found.error!r}"
-            self.log = "".join(traceback.format_exception(found.error))[-LOG_CAP:]
+            self.error = f"bot raised {shown(found.error, 200)}"  # its exception: its repr is its code
+            self.log = traced(found.error)[-LOG_CAP:]
         self.pending.extend(found.lines)
         spent = found.spent if idle_checked else self.timer() - t0
         self.thinking += spent
@@ -92,6 +99,21 @@ class InProcessPlayer(Player):
             busy = max(spent, busy_time() - busy0)
             stops = stopped.seen(time.monotonic(), own_schedstat())
             self.idling += max(0.0, loop_time() - wall0 - busy - stops)
+
+    def _in_the_rules(self, found: Answer) -> str | None:
+        """Where the game's rules were (``at rules.py:LINE``) when an answer of the framework's own
+        random bot was given up, or None (another bot's, or not in a plugin's code then).
+
+        That bot does next to nothing but ask the rules (their moves, the state after each): a red
+        team's rules that spun in its session made it lose each game on time, a fault charged to
+        its seat (and in a tournament to its standing), where the same rules raising were the
+        game's referee error. Told by where its thread was, in a plugin's code, not by the time
+        it took: a bot's own time-out (a plugin's bot, a contestant's program) stays its own."""
+        session = self.session
+        if not isinstance(session, RulesPlayer) or type(session.bot) is not RandomBot:
+            return None
+        frame = plugin_frame(found.frames)
+        return None if frame is None else f"at {Path(frame.filename).name}:{frame.lineno}"
 
     def charged_by_wall(self) -> None:
         """Its thinking is charged by the loop's clock, wall time."""

@@ -38,7 +38,7 @@ def write_assets(out: Path, game: Game) -> None:
     write_atomic(out / "style.css", _asset("style.css"))
     write_atomic(out / "viewer.js", _asset("viewer.js"))
     # text.js always: it also shows a game the plugin's own script cannot have (its frames failed)
-    write_atomic(out / "draw" / f"{TEXT_SCRIPT}.js", _asset(f"{TEXT_SCRIPT}.js"))
+    write_atomic(out / "draw" / f"{TEXT_SCRIPT}.js", _asset("text.js"))
     drawing = Drawing.of(game)
     if drawing.script is not None:
         write_atomic(out / "draw" / script_name(game, drawing), drawing.script)

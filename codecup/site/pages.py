@@ -29,7 +29,9 @@ from codecup.tournament.standings import Standings
 
 LOG_LINES = 200  # the last lines of a seat's stderr shown on its game page
 LOG_CHARS = 8_000  # and at most this much of it: escaped (up to 5 bytes a character), still small
-TEXT_SCRIPT = "text"  # the draw script of a game without its own: text frames
+# The draw script of a game without its own (text frames), under a name no game can have (a game's
+# name starts with a letter): a game called ``text`` wrote its own script over it (a red team's).
+TEXT_SCRIPT = "_text"
 CROSS_TABLE_MAX = 64
 """Players beyond which the index has no cross-table: it grows as their square (1,000 players
 made a 10 MB page, rendered in 4 s at every rewrite of a live index), is wider than any screen,

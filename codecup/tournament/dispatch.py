@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, TypeVar
 
 from codecup.dialogue import SeatEnd, Termination
-from codecup.errors import CodecupError, ConfigError, RunChangedError
+from codecup.errors import CodecupError, ConfigError, RunChangedError, said
 from codecup.record import MatchInfo, Record, Result
 from codecup.tournament import hang
 from codecup.tournament.executor import GamePool
@@ -78,7 +78,7 @@ def gone(
     from codecup.checks import command_problem
 
     if isinstance(exc, RunChangedError):  # the run's, not a player's: said as it is, and the run stops
-        return RunChangedError(f"game {_game_id(key)}: {exc}; the games finished before it are logged")
+        return RunChangedError(f"game {_game_id(key)}: {said(exc)}; the games finished before it are logged")
     for player in match.players:
         problem = command_problem(player, match.game)
         if problem is not None:
@@ -87,12 +87,12 @@ def gone(
                 f"began: {resumes}"
             )
     if not remote:
-        return ConfigError(f"game {_game_id(key)}: {exc}")
+        return ConfigError(f"game {_game_id(key)}: {said(exc)}")
     # It can start here: the machine that played it is another. A red team's Dask worker without
     # the players' folder said "not a directory", of a folder that is one here.
     return ConfigError(
-        f"game {_game_id(key)}: {exc}, on the Dask worker that played it; here it can start (each worker"
-        f" must see the players' programs and folders at the same paths): {resumes}"
+        f"game {_game_id(key)}: {said(exc)}, on the Dask worker that played it; here it can start (each"
+        f" worker must see the players' programs and folders at the same paths): {resumes}"
     )
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from codecup.errors import CodecupError, ConfigError
+from codecup.errors import CodecupError, ConfigError, said
 from codecup.writing import write_atomic
 
 if TYPE_CHECKING:  # tournament.py imports this module
@@ -155,11 +155,11 @@ def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None
         return
     for game_id, record in records.items():
         try:
-            said = record_results_key_of(game, record.extra)
+            scored = record_results_key_of(game, record.extra)
         except CodecupError as exc:  # a record edited by hand, a plugin failing: which one, and where
-            raise type(exc)(f"{log}: game {game_id}: {exc}") from None
-        if said is not None and said != key:
+            raise type(exc)(f"{log}: game {game_id}: {said(exc)}") from None
+        if scored is not None and scored != key:
             raise ConfigError(
-                f"{log} holds game {game_id}, scored with {said}; this run's is {key}: give the one it was"
+                f"{log} holds game {game_id}, scored with {scored}; this run's is {key}: give the one it was"
                 " played with, or use another --out folder"
             )

@@ -243,7 +243,7 @@ def test_a_drawing_error_spoils_the_board_not_the_site(site):
     # only "frame.d is not iterable"), naming the plugin and where it raised
     text = "\n".join(data["shared"][i] for i in data["frames"][0])
     assert f"the {game.info.name} plugin's view_frames raised ValueError: no pen" in text
-    assert "test_site.py:" in text and '<script src="../draw/text.js">' in page
+    assert "test_site.py:" in text and '<script src="../draw/_text.js">' in page
 
 
 def test_a_game_without_a_script_gets_text_frames_sharing_lines(site):
@@ -259,7 +259,7 @@ def test_a_game_without_a_script_gets_text_frames_sharing_lines(site):
 
     plain = Plain.__new__(Plain)
     plain.__dict__.update(game.__dict__)
-    assert script_name(plain) == "text.js"
+    assert script_name(plain) == "_text.js"
     data = game_data(game_page(plain, g.id, record))
     m = record.match
     for k in (0, len(record.moves)):
@@ -642,7 +642,7 @@ def test_a_live_site_goes_on_when_the_plugins_drawing_fails(
     assert err[0].endswith(": its games' pages show that instead of the board")
     page = (tmp_path / "view" / f"{g1.id}.html").read_text()
     data = game_data(page)
-    assert len(data["frames"]) == len(r1.moves) + 1 and '<script src="../draw/text.js">' in page
+    assert len(data["frames"]) == len(r1.moves) + 1 and '<script src="../draw/_text.js">' in page
     assert said in "\n".join(data["shared"])
     assert not (tmp_path / "draw" / "pillars.js").exists() or "view_frames" in said
 
@@ -730,3 +730,23 @@ def test_the_docs_give_the_stderr_tails_bounds_the_pages_use():
     docs = " ".join((Path(__file__).parents[2] / "docs" / "site.md").read_text().split())
     chars = f"{LOG_CHARS:,}".replace(",", " ")
     assert f"per seat the last {LOG_LINES} lines, and of those at most the last {chars} characters" in docs
+
+
+def test_a_game_called_text_does_not_replace_the_sites_text_script(tiny_game, tmp_path):
+    """A red team's game called ``text`` wrote its own script over ``draw/text.js``, the text
+    viewer of every page its script cannot draw (its frames failed)."""
+    import attrs
+
+    from codecup.site import write_assets
+    from codecup.site.pages import TEXT_SCRIPT
+
+    class Text(type(tiny_game)):
+        info = attrs.evolve(type(tiny_game).info, name="text")
+
+        def view_script(self):
+            return "// the text game's own drawing"
+
+    write_assets(tmp_path, Text())
+    assert (tmp_path / "draw" / "text.js").read_text() == "// the text game's own drawing"
+    fallback = (tmp_path / "draw" / f"{TEXT_SCRIPT}.js").read_text()
+    assert fallback != "// the text game's own drawing" and "function" in fallback
