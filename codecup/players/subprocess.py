@@ -539,6 +539,12 @@ class SubprocessPlayer(Player):
             try:
                 await self._close_cgroup(transport, box)
             finally:
+                if not box.launch.namespaces:
+                    # Without a pid namespace a child may have left its cgroup (uid 0 without
+                    # capabilities, or a delegated user, owns the cgroup files: a red team's
+                    # setsid child moved into an ancestor's and outlived the run); one that kept
+                    # the token in its environment is the referee's as subreaper, and ends here.
+                    kill_orphans(box.token)
                 box.remove()
             return
         try:

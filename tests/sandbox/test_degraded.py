@@ -203,3 +203,31 @@ def test_the_scan_for_a_file_at_its_size_limit_is_bounded(monkeypatch, tmp_path)
         assert box._largest_file(fd) == 0  # nothing looked at past the budget
     finally:
         os.close(fd)
+
+
+@pytest.fixture
+def cgroup_without_namespaces(monkeypatch, full_sandbox):
+    """Pretend the namespaces failed on this root machine (the row "root, the namespaces failing"):
+    the bot gets its cgroups and the filter, but no pid namespace; the referee is a subreaper."""
+    linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
+    missing = ("no namespaces (pretended)",)
+    support = attrs.evolve(full_sandbox, namespaces=False, subreaper=True, missing=missing)
+    monkeypatch.setattr(box, "machine_support", lambda: support)
+    monkeypatch.setattr(runner, "announce_containment", lambda players: None)
+    return support
+
+
+def test_a_child_that_left_its_cgroup_is_swept_with_its_game(tiny_game, cgroup_without_namespaces):
+    """uid 0 without capabilities (or a delegated user) owns the cgroup files: a bot's setsid
+    child moved itself into an ancestor cgroup, so the cgroup kill missed it, and no orphan
+    sweep ran where the bot had a cgroup (a red team's child outlived the game and the run)."""
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    attacker = PlayerInfo("attacker", command=python_argv(ATTACKER, "setsid_child_out_of_its_cgroups", token))
+    match = new_match(tiny_game, [attacker, PlayerInfo("r", bot="random")], seed=1)
+    try:
+        record = asyncio.run(play_match(tiny_game, match))
+        assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+        assert processes_with(token) == [], "the child that left its cgroup outlived its game"
+    finally:
+        for pid in processes_with(token):
+            os.kill(pid, 9)

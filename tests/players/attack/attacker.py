@@ -39,6 +39,25 @@ def forever_sleeping():
     time.sleep(3600)
 
 
+def out_of_its_cgroups():
+    """Move itself into the first ancestor of each of its cgroups that lets it in (uid 0 without
+    capabilities, or a delegated user, owns the cgroup files), then sleep: a red team's child left
+    its cgroup and outlived the game and the run."""
+    with open("/proc/self/cgroup") as f:
+        lines = f.read().splitlines()
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        base = "/sys/fs/cgroup/unified" if not controllers else "/sys/fs/cgroup/" + controllers.split(",")[0]
+        if not controllers and not os.path.exists(base):
+            base = "/sys/fs/cgroup"
+        parts = path.strip("/").split("/")
+        for i in range(len(parts)):  # from the root down: the first ancestor that lets it in
+            with contextlib.suppress(OSError), open(os.path.join(base, *parts[:i], "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+                break
+    time.sleep(3600)
+
+
 def slow_answers():
     """Think 20 ms a move from now on, so that the bot's tree is resumed for a while each move."""
     global think
@@ -1035,6 +1054,7 @@ def signal_init():
 ATTACKS = {
     "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
+    "setsid_child_out_of_its_cgroups": lambda: spawn(out_of_its_cgroups),
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
     "tcp": tcp,
     "write_everywhere": write_everywhere,
