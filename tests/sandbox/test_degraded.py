@@ -231,3 +231,32 @@ def test_a_child_that_left_its_cgroup_is_swept_with_its_game(tiny_game, cgroup_w
     finally:
         for pid in processes_with(token):
             os.kill(pid, 9)
+
+
+def test_a_dead_referees_record_does_not_clear_programs_that_could_have_killed_it(monkeypatch):
+    """Without a pid namespace a program can signal its referee: a red team's bot killed it as it
+    lost, each such game was recorded as "no fault of either player" and left out of the
+    standings. The record says that no one knows; with the full sandbox, as before."""
+    import codecup.sandbox
+    from codecup.record import MatchInfo
+    from codecup.tournament.dispatch import referee_error_record
+
+    program = PlayerInfo("p", command=("python3", "bot.py"))
+    programs = MatchInfo("twentyone", "classic", 1, "", (program, PlayerInfo("r", bot="random")), 1.0)
+    builtins = attrs.evolve(programs, players=(PlayerInfo("q", bot="perfect"), PlayerInfo("r", bot="random")))
+
+    def message(match, support, remote=False):
+        monkeypatch.setattr(codecup.sandbox, "machine_support", lambda: support)
+        record = referee_error_record(match, "the referee process was killed by SIGKILL", remote=remote)
+        return record.result.termination[0].message
+
+    full = Support(cgroup=True, namespaces=True)
+    degraded = Support(cgroup=True, namespaces=False, subreaper=True)
+    killed = "the referee process was killed by SIGKILL"
+    assert message(programs, full) == f"{killed}: no fault of either player"
+    assert message(builtins, degraded) == f"{killed}: no fault of either player"
+    assert message(programs, degraded) == (
+        f"{killed}: not known to be either player's fault: its programs had no pid namespace of their"
+        " own, and one of them could have killed the referee"
+    )
+    assert "not known to be either player's fault" in message(programs, full, remote=True)
