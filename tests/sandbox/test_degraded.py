@@ -260,3 +260,38 @@ def test_a_dead_referees_record_does_not_clear_programs_that_could_have_killed_i
         " own, and one of them could have killed the referee"
     )
     assert "not known to be either player's fault" in message(programs, full, remote=True)
+
+
+def _zombie_children() -> list[int]:
+    """This process's children that have died and not been reaped."""
+    me = str(os.getpid())
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] == "Z" and fields[1] == me:
+                found.append(int(entry))
+    return found
+
+
+def test_the_bots_processes_the_referee_adopts_are_reaped(tiny_game, degraded, caplog):
+    """As child subreaper the referee adopts a bot's processes that outlive their parent; nothing
+    reaped them: a red team's bot left 300 zombies a game, and the referee waited 2 s a game for
+    its process group to go, until an honest bot could not start a thread."""
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    before = set(_zombie_children())
+    records = []
+    for _ in range(2):
+        attacker = PlayerInfo("attacker", command=python_argv(ATTACKER, "children_left", token, "30"))
+        match = new_match(tiny_game, [attacker, PlayerInfo("r", bot="random")], seed=1)
+        records.append(asyncio.run(play_match(tiny_game, match)))
+    for record in records:
+        assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+        assert "ATTACK: children left" in record.logs[0]
+    left = set(_zombie_children()) - before
+    assert left == set(), [open(f"/proc/{p}/stat").read() for p in left]
+    assert "still present" not in caplog.text

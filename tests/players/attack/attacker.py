@@ -58,6 +58,19 @@ def out_of_its_cgroups():
     time.sleep(3600)
 
 
+def children_left():
+    """Leave children asleep in its process group, and setsid grandchildren that end at once: as
+    child subreaper the referee adopts them all, and nothing took their exit statuses (a red
+    team's bot left 300 zombies with the referee each game)."""
+    for _ in range(int(args[0]) if args else 20):
+        if os.fork() == 0:
+            time.sleep(3600)
+            os._exit(0)
+    for _ in range(5):
+        spawn(lambda: None)
+    say("children left")
+
+
 def slow_answers():
     """Think 20 ms a move from now on, so that the bot's tree is resumed for a while each move."""
     global think
@@ -1055,6 +1068,7 @@ ATTACKS = {
     "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
     "setsid_child_out_of_its_cgroups": lambda: spawn(out_of_its_cgroups),
+    "children_left": children_left,
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
     "tcp": tcp,
     "write_everywhere": write_everywhere,
