@@ -498,8 +498,16 @@ def _bind_back(held: int, path: str, recursive: bool = False) -> None:
 
 
 def _keeper(init: int, read: int, write: int) -> None:
-    """Wait for init outside the namespace, then end exactly as the bot ended. Never returns."""
+    """Wait for init outside the namespace, then end exactly as the bot ended. Never returns.
+
+    It ignores every signal it can (SIGKILL ends it, and init and the bot with it): without a
+    cgroup to freeze, the bot stays in its process group to be stopped with it, and a bot that
+    ignored SIGUSR1 and sent it to its group (``kill(0, ...)``) killed its keeper, and lost as
+    "killed by signal SIGUSR1" (a red team's finding)."""
     try:
+        for sig in range(1, signal.NSIG):
+            if sig not in (signal.SIGKILL, signal.SIGSTOP, signal.SIGCHLD):  # SIGCHLD ignored: no wait
+                linux.ignore_signal(sig)
         os.close(write)
         os.closerange(0, read)
         os.closerange(read + 1, _FD_LIMIT)

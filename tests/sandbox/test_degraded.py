@@ -292,6 +292,23 @@ def test_the_bots_processes_the_referee_adopts_are_reaped(tiny_game, degraded, c
     for record in records:
         assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
         assert "ATTACK: children left" in record.logs[0]
-    left = set(_zombie_children()) - before
-    assert left == set(), [open(f"/proc/{p}/stat").read() for p in left]
+    assert set(_zombie_children()) - before == set()
     assert "still present" not in caplog.text
+
+
+def test_without_cgroups_a_signal_to_its_own_group_leaves_its_keeper(tiny_game, full_sandbox, monkeypatch):
+    """Root without cgroup2: the bot stays in its keeper's process group (it is stopped with it),
+    and a bot that ignored SIGUSR1 and sent it to its group killed its keeper: "crash (killed by
+    signal SIGUSR1)", where in the full sandbox it plays on."""
+    no_cgroup = attrs.evolve(
+        full_sandbox, cgroup=False, memory_limit=False, process_limit=False, cpu_limit=False
+    )
+    monkeypatch.setattr(box, "machine_support", lambda: no_cgroup)
+    monkeypatch.setattr(runner, "announce_containment", lambda players: None)
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    attacker = PlayerInfo("attacker", command=python_argv(ATTACKER, "signal_own_group", token))
+    match = new_match(tiny_game, [attacker, PlayerInfo("r", bot="random")], seed=1)
+    record = asyncio.run(play_match(tiny_game, match))
+    assert "ATTACK: signalled its own process group" in record.logs[0]
+    assert record.containment[0].startswith("namespaces"), record.containment[0]
+    assert [e.kind for e in record.result.termination] == [Termination.NORMAL] * 2, record.result.termination
