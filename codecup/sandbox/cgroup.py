@@ -27,6 +27,7 @@ from pathlib import Path
 import attrs
 
 from codecup import owner
+from codecup.sandbox import once
 from codecup.sandbox.mounts import Hierarchies
 
 log = logging.getLogger(__name__)
@@ -149,7 +150,12 @@ def _locked(parent: Path) -> bool:
     try:
         owner.hold(folder)
     except OSError as exc:
-        log.warning("cannot lock cgroup %s: %s", folder, exc)
+        # Said once per run: it is tried at every bot's start, in every hierarchy (a red team's
+        # run, not root beside cgroups a root run had made, said it 27 times).
+        if once.first("cgroup-lock"):
+            log.warning("cannot lock cgroup %s: %s", folder, exc)
+        else:
+            log.debug("cannot lock cgroup %s: %s", folder, exc)
         return False
     owner.at_exit(_let_go, folder)
     return True

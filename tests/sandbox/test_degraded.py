@@ -312,3 +312,43 @@ def test_without_cgroups_a_signal_to_its_own_group_leaves_its_keeper(tiny_game, 
     assert "ATTACK: signalled its own process group" in record.logs[0]
     assert record.containment[0].startswith("namespaces"), record.containment[0]
     assert [e.kind for e in record.result.termination] == [Termination.NORMAL] * 2, record.result.termination
+
+
+SAYS_ONCE = "from codecup.sandbox import once; print(once.first('containment'))"
+
+
+def test_the_downgrade_is_said_once_per_run_by_its_workers_too(monkeypatch, tmp_path):
+    """A pool's workers are forked from a server started before any of them had said it: each
+    worker that replaced a dead one said the degraded line again (9 times in a red team's run)."""
+    monkeypatch.delenv(runner._SAID, raising=False)
+    from codecup.sandbox import once
+
+    once.mark_run()  # as a tournament does before it starts its workers
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    said = [
+        subprocess.run(
+            [sys.executable, "-c", SAYS_ONCE], env=env, capture_output=True, text=True, timeout=60, check=True
+        ).stdout.strip()
+        for _ in range(3)  # one after the other: each a worker that replaced a dead one
+    ]
+    assert said == ["True", "False", "False"]
+    assert not once.first("containment")  # nor the run's first process
+
+
+def test_a_cgroup_that_cannot_be_locked_is_said_once(monkeypatch, caplog, tmp_path):
+    """Not root beside the cgroups a root run made, the lock was tried, and said, at every bot's
+    start in every hierarchy: 6 to 9 lines a game, 27 in one small tournament."""
+    from codecup import owner
+    from codecup.sandbox import cgroup
+
+    monkeypatch.delenv(runner._SAID, raising=False)
+
+    def refused(folder):
+        raise PermissionError(13, "Permission denied", str(folder))
+
+    monkeypatch.setattr(owner, "hold", refused)
+    with caplog.at_level("DEBUG", logger="codecup.sandbox.cgroup"):
+        for name in ("unified", "memory", "pids", "unified"):
+            assert not cgroup._locked(tmp_path / name)
+    warned = [r for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warned) == 1 and warned[0].getMessage().startswith(f"cannot lock cgroup {tmp_path}/unified/")
