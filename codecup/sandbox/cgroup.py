@@ -151,8 +151,10 @@ def _locked(parent: Path) -> bool:
         owner.hold(folder)
     except OSError as exc:
         # Said once per run: it is tried at every bot's start, in every hierarchy (a red team's
-        # run, not root beside cgroups a root run had made, said it 27 times).
-        if once.first("cgroup-lock"):
+        # run, not root beside cgroups a root run had made, said it 27 times); and not at all
+        # where a user who is not root is refused: the degraded line says what the bots lack.
+        expected = isinstance(exc, PermissionError) and os.geteuid() != 0
+        if not expected and once.first("cgroup-lock"):
             log.warning("cannot lock cgroup %s: %s", folder, exc)
         else:
             log.debug("cannot lock cgroup %s: %s", folder, exc)
