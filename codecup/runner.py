@@ -63,12 +63,13 @@ log = logging.getLogger(__name__)
 
 
 def announce_containment(players: Sequence[Player]) -> None:
-    """Say once per run, in one line on stderr, when programs get less than the full sandbox."""
+    """Say once per run, in one line on stderr, when programs get less than the full sandbox (or
+    less than this machine's full sandbox can give: no user namespace per bot)."""
     boxes = [p.box for p in players if isinstance(p, SubprocessPlayer) and p.box is not None]
     if not boxes:
         return
     support = boxes[0].support
-    if not support.full and once.first("containment"):
+    if (not support.full or support.missing) and once.first("containment"):
         print(f"codecup: {support.summary()} (see `codecup doctor`)", file=sys.stderr)
 
 

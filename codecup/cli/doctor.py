@@ -122,8 +122,14 @@ def run(args: argparse.Namespace) -> int:
             f"system call filter: {seccomp.SUMMARY}",
         ),
         (
-            support.subreaper or support.namespaces,
-            "a bot's orphans cannot escape (pid namespace or subreaper)",
+            support.namespaces,
+            "a bot's orphans cannot escape (pid namespace)"
+            + (
+                ""
+                if support.namespaces or not support.subreaper
+                else "; without one the referee, as subreaper, kills those that keep their environment's "
+                "token (one that clears its environment escapes)"
+            ),
         ),
     ]
     print(support.summary())

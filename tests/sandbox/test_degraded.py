@@ -357,3 +357,35 @@ def test_a_cgroup_that_cannot_be_locked_is_said_once(monkeypatch, caplog, tmp_pa
     monkeypatch.setattr(os, "geteuid", lambda: 1000)  # not root: the degraded line says it all
     assert not cgroup._locked(tmp_path / "unified")
     assert [r for r in caplog.records if r.levelname == "WARNING"] == []
+
+
+def test_what_a_bot_lacks_is_said_in_full(monkeypatch, capsys):
+    """Without cgroup2 the line named no freezing and no CPU clock, not the memory, process and
+    processor limits a bot went without (it held 2 GiB and forked 300); without user namespaces,
+    doctor's first line said "full sandbox", and a run said nothing."""
+    from codecup.sandbox import mounts, support
+
+    trial = support._try_cgroup(mounts.Hierarchies())
+    assert trial.missing == (
+        "no cgroup2 hierarchy (no freezing of the whole tree, no CPU clock, no memory, process or "
+        "processor limit per bot)",
+    )
+    shared = "no user namespace per bot (pretended)"
+    full = Support(
+        cgroup=True,
+        memory_limit=True,
+        process_limit=True,
+        cpu_limit=True,
+        namespaces=True,
+        syscall_filter=True,
+        missing=(shared,),
+    )
+    assert full.full and full.summary().startswith("full sandbox: ")
+    assert full.summary().endswith(f"; but {shared}")
+    monkeypatch.delenv(runner._SAID, raising=False)
+    from codecup.players.subprocess import SubprocessPlayer
+    from codecup.sandbox.launch import Launch
+
+    player = SubprocessPlayer(argv=("true",), box=box.Box(Launch(), full))
+    runner.announce_containment([player])
+    assert capsys.readouterr().err == f"codecup: {full.summary()} (see `codecup doctor`)\n"
