@@ -544,7 +544,9 @@ class SubprocessPlayer(Player):
                     # Without a pid namespace a child may have left its cgroup (uid 0 without
                     # capabilities, or a delegated user, owns the cgroup files: a red team's
                     # setsid child moved into an ancestor's and outlived the run); one that kept
-                    # the token in its environment is the referee's as subreaper, and ends here.
+                    # the token in its environment is the referee's as subreaper, and ends here;
+                    # under the filter it could not leave its process group either.
+                    self._signal(signal.SIGKILL)
                     self._sweep(box)
                 box.remove()
             return

@@ -159,6 +159,7 @@ class Box:
             detached=detached,
             cgroup_views=views,
             syscall_filter=support.syscall_filter,
+            keep_group=support.syscall_filter and (cgroup is None or not namespaces),
         )
         differing = own_differing(policy.provided, workdir, hide)
         notes = [f"its own {n} kept, not the game's {s}" for n, s in differing]
@@ -196,7 +197,8 @@ class Box:
         else:
             parts.append("process group" + (", subreaper" if self.support.subreaper else ""))
         if self.launch.syscall_filter:
-            parts.append(f"system call filter ({seccomp.SUMMARY})")
+            group = ", no leaving its process group" if self.launch.keep_group else ""
+            parts.append(f"system call filter ({seccomp.SUMMARY}{group})")
         if self.cgroup is not None:
             parts.append(self.cgroup.describe())
         files = f"file size {self.launch.file_size >> 20} MiB, {self.launch.open_files} files"

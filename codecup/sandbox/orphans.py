@@ -6,8 +6,9 @@ its parent dies. Each bot's environment carries a token of its own
 (``CODECUP_BOX``); a child of the referee whose environment holds that token
 is the bot's orphan, and is killed and reaped when the bot's game ends. A
 program that clears its environment escapes this (it runs on after the game,
-and the run: docs/security.md): the full sandbox (namespaces and cgroups) has
-no such gap.
+and the run: docs/security.md) where it can also leave the bot's process group,
+which the system call filter does not let it do without a pid namespace
+(:func:`codecup.sandbox.seccomp.group_program`); the full sandbox has no such gap.
 
 As subreaper the referee also adopts the bot's processes that die after their
 parent: nobody else waits for them, so :func:`reap_adopted` takes their exit

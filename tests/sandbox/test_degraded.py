@@ -389,3 +389,33 @@ def test_what_a_bot_lacks_is_said_in_full(monkeypatch, capsys):
     player = SubprocessPlayer(argv=("true",), box=box.Box(Launch(), full))
     runner.announce_containment([player])
     assert capsys.readouterr().err == f"codecup: {full.summary()} (see `codecup doctor`)\n"
+
+
+@pytest.mark.parametrize("machine", ["full", "no cgroup2", "namespaces failing", "not root"])
+def test_where_a_bot_is_frozen_or_killed_as_its_group_it_cannot_leave_it(
+    tiny_game, full_sandbox, monkeypatch, machine
+):
+    """Without a cgroup the bot is frozen as its process group, and without a pid namespace killed
+    as it: a red team's setsid child computed in the opponent's time (5.2 s of processor in 5.5 s),
+    and one that cleared its environment outlived the run. Where the filter runs, setsid and
+    setpgid are refused there; in the full sandbox a bot may still lead a group of its own."""
+    linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
+    no_cgroup = {"cgroup": False, "memory_limit": False, "process_limit": False, "cpu_limit": False}
+    changes = {
+        "full": {},
+        "no cgroup2": no_cgroup,
+        "namespaces failing": {"namespaces": False, "subreaper": True},
+        "not root": {**no_cgroup, "namespaces": False, "subreaper": True},
+    }[machine]
+    support = attrs.evolve(full_sandbox, **changes)
+    monkeypatch.setattr(box, "machine_support", lambda: support)
+    monkeypatch.setattr(runner, "announce_containment", lambda players: None)
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    attacker = PlayerInfo("attacker", command=python_argv(ATTACKER, "leave_group", token))
+    match = new_match(tiny_game, [attacker, PlayerInfo("r", bot="random")], seed=1)
+    record = asyncio.run(play_match(tiny_game, match))
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    said = [line for line in record.logs[0].splitlines() if line.startswith("ATTACK: ")]
+    outcome = "left its group" if machine == "full" else "Operation not permitted"
+    assert said == [f"ATTACK: setsid: {outcome}", f"ATTACK: setpgid: {outcome}"]
+    assert ("no leaving its process group" in record.containment[0]) == (machine != "full")

@@ -71,6 +71,22 @@ def children_left():
     say("children left")
 
 
+def leave_group():
+    """Try to leave its process group in a child, by setsid and by setpgid: where the bot is frozen
+    or killed as its group, the filter refuses both (a red team's setsid child computed in the
+    opponent's time)."""
+    for name, call in (("setsid", os.setsid), ("setpgid", lambda: os.setpgid(0, 0))):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                call()
+                os._exit(0)
+            except OSError as exc:
+                os._exit(exc.errno)
+        code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        say(f"{name}: {os.strerror(code) if code else 'left its group'}")
+
+
 def slow_answers():
     """Think 20 ms a move from now on, so that the bot's tree is resumed for a while each move."""
     global think
@@ -1069,6 +1085,7 @@ ATTACKS = {
     "setsid_child": lambda: spawn(forever_sleeping),
     "setsid_child_out_of_its_cgroups": lambda: spawn(out_of_its_cgroups),
     "children_left": children_left,
+    "leave_group": leave_group,
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
     "tcp": tcp,
     "write_everywhere": write_everywhere,
