@@ -8,6 +8,7 @@ run what it degraded to, and ``codecup doctor`` can tell the user why.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -199,6 +200,11 @@ def machine_support() -> Support:
             subreaper = True
         except OSError:
             missing.append("no subreaper: a bot's orphans escape its process group")
+        # A bot sees the referee's /proc, as its user: not its memory or environment (a red
+        # team's bot read its memory through /proc/PID/mem). Its programs are dumpable again
+        # once they exec.
+        with contextlib.suppress(OSError):
+            linux.prctl(linux.PR_SET_DUMPABLE, 0)
     return Support(
         where,
         cgroup=trial.cgroup,

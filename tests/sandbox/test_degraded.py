@@ -419,3 +419,46 @@ def test_where_a_bot_is_frozen_or_killed_as_its_group_it_cannot_leave_it(
     outcome = "left its group" if machine == "full" else "Operation not permitted"
     assert said == [f"ATTACK: setsid: {outcome}", f"ATTACK: setpgid: {outcome}"]
     assert ("no leaving its process group" in record.containment[0]) == (machine != "full")
+
+
+SPIES_ON_ITS_PARENT = """
+import os
+from codecup.sandbox import linux, support
+os.setgroups([])
+os.setgid(65534)
+os.setuid(65534)
+linux.prctl(linux.PR_SET_DUMPABLE, 1)  # as a program started by that user is (setuid cleared it)
+support.machine_support()
+child = os.fork()
+if child == 0:
+    for name in ("environ", "mem"):
+        try:
+            with open(f"/proc/{os.getppid()}/{name}", "rb") as f:
+                f.read(1) if name == "environ" else None
+            print(name, "read")
+        except OSError as exc:
+            print(name, exc.strerror)
+    os._exit(0)
+os.waitpid(child, 0)
+"""
+
+
+def test_without_namespaces_a_bot_cannot_read_the_referees_memory_or_environment():
+    """Not root, a red team's bot read the referee's memory through /proc/PID/mem, and could its
+    environment: the same user's processes may, unless the referee is not dumpable."""
+    if not linux.IS_LINUX or os.geteuid() != 0:
+        message = "needs root, to run the referee as another user"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run(
+        [sys.executable, "-c", SPIES_ON_ITS_PARENT],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd="/",
+    )
+    assert done.stdout.split("\n")[:2] == ["environ Permission denied", "mem Permission denied"], done
