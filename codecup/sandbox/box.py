@@ -121,6 +121,8 @@ class Box:
         _clean_stale_scratch()
         cgroup = BotCgroup.create(support.hierarchies, policy.limits) if support.cgroup else None
         namespaces = support.namespaces
+        if cgroup is not None and not namespaces and os.geteuid() == 0:
+            cgroup.keep_from_bot()  # uid 0 without capabilities, it owned its cgroups' files
         scratch: Path | None = None
         if namespaces:
             scratch = scratch_root() / str(next(_serial))

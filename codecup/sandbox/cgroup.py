@@ -32,6 +32,10 @@ from codecup.sandbox.mounts import Hierarchies
 
 log = logging.getLogger(__name__)
 
+NO_ONE = 0xFFFFFFFE
+"""The uid (and gid) a bot's cgroup files are given where the bot is uid 0 without a sandbox:
+``(uid_t) -2``, which no process of the machine runs as (-1 means "unchanged" to ``chown``)."""
+
 PARENT = "codecup"  # every bot's cgroup lives under this folder of the referee's own cgroup
 CPU_PERIOD_USEC = 100_000  # the period of the processor quota (the kernel's default)
 _serial = itertools.count()
@@ -444,6 +448,19 @@ class BotCgroup:
         if not self.outlived_kill:
             log.warning("cgroup %s still populated %.1fs after cgroup.kill", self.v2, timeout)
         self.outlived_kill = True
+
+    def keep_from_bot(self) -> None:
+        """Give its folders and their files to :data:`NO_ONE` (modes unchanged): a bot of uid 0
+        without capabilities (root, the namespaces failing) owned them, and so could write them
+        (raise its limits: a red team's bot wrote ``max`` into its ``pids.max``; thaw itself; let
+        its processes into another bot's cgroup) or make them writable again. The referee, root
+        with its capabilities, still writes them; a bot starts in them before it drops its own."""
+        for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
+            if path is None:
+                continue
+            with contextlib.suppress(OSError):
+                for entry in (path, *path.iterdir()):
+                    os.chown(entry, NO_ONE, NO_ONE)
 
     def remove(self) -> None:
         """Kill what is left, close the files and remove the folders."""

@@ -462,3 +462,17 @@ def test_without_namespaces_a_bot_cannot_read_the_referees_memory_or_environment
         cwd="/",
     )
     assert done.stdout.split("\n")[:2] == ["environ Permission denied", "mem Permission denied"], done
+
+
+def test_as_root_without_namespaces_a_bot_cannot_write_its_cgroups_files(
+    tiny_game, cgroup_without_namespaces
+):
+    """uid 0 without capabilities owned its cgroups' files: a red team's bot wrote max into its
+    pids.max (and could its memory limit, or thaw itself)."""
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    attacker = PlayerInfo("attacker", command=python_argv(ATTACKER, "own_cgroup_files", token))
+    match = new_match(tiny_game, [attacker, PlayerInfo("r", bot="random")], seed=1)
+    record = asyncio.run(play_match(tiny_game, match))
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    said = [line for line in record.logs[0].splitlines() if line.startswith("ATTACK: ")]
+    assert said and all(line.endswith("Permission denied") for line in said), said

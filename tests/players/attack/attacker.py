@@ -87,6 +87,27 @@ def leave_group():
         say(f"{name}: {os.strerror(code) if code else 'left its group'}")
 
 
+def own_cgroup_files():
+    """Write its own cgroups' files: raise its limits, thaw itself (uid 0 without capabilities
+    owned them where the namespaces failed: a red team's bot wrote max into its pids.max)."""
+    with open("/proc/self/cgroup") as f:
+        lines = f.read().splitlines()
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if controllers not in ("", "memory", "pids"):
+            continue
+        base = "/sys/fs/cgroup/unified" if not controllers else "/sys/fs/cgroup/" + controllers
+        for name, value in (("pids.max", "max"), ("memory.max", "max"), ("memory.limit_in_bytes", "-1")):
+            target = f"{base}{path}/{name}"
+            if os.path.exists(target):
+                try:
+                    with open(target, "w") as f:
+                        f.write(value)
+                    say(f"{name}: written")
+                except OSError as exc:
+                    say(f"{name}: {exc.strerror}")
+
+
 def slow_answers():
     """Think 20 ms a move from now on, so that the bot's tree is resumed for a while each move."""
     global think
@@ -1086,6 +1107,7 @@ ATTACKS = {
     "setsid_child_out_of_its_cgroups": lambda: spawn(out_of_its_cgroups),
     "children_left": children_left,
     "leave_group": leave_group,
+    "own_cgroup_files": own_cgroup_files,
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
     "tcp": tcp,
     "write_everywhere": write_everywhere,
