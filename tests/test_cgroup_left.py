@@ -81,3 +81,17 @@ def test_a_cancelled_wait_after_cgroup_kill_is_not_made_again(tmp_path, monkeypa
     started = time.monotonic()
     assert group.kill(2.0) is False
     assert time.monotonic() - started < 0.5
+
+
+def test_the_shared_parent_a_bot_froze_is_thawed_at_the_next_bots_start(tmp_path):
+    """A reviewer's bot of uid 0 without capabilities (root, the namespaces failing) froze the
+    ``codecup`` folder every referee of the machine shares: the next run's games hung. No root
+    needed: plain folders stand in for the cgroups."""
+    (tmp_path / cgroup.PARENT).mkdir()
+    freeze = tmp_path / cgroup.PARENT / "cgroup.freeze"
+    freeze.write_text("1")
+    assert cgroup._unfrozen(tmp_path) == tmp_path / cgroup.PARENT
+    assert freeze.read_text() == "0"
+    freeze.write_text("1")  # frozen again during the run: thawed at the next start too
+    cgroup._unfrozen(tmp_path)
+    assert freeze.read_text() == "0"

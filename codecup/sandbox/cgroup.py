@@ -251,6 +251,18 @@ def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
     return parent
 
 
+def _unfrozen(base: Path) -> Path | None:
+    """:func:`_parent`, thawed at each bot's start: a bot of uid 0 without capabilities (root, the
+    namespaces failing) may write every cgroup file root owns, and a reviewer's bot froze this
+    folder, shared by every referee of the machine: its opponent lost on time, the folder stayed
+    frozen, and the next run's games hung. Its own write of 0 thaws only the folder itself: a
+    bot's cgroup under it keeps its own freeze (another referee's bot, suspended)."""
+    parent = _parent(base, ("memory", "pids", "cpu"))
+    if parent is not None and (parent / "cgroup.freeze").exists():
+        _write(parent / "cgroup.freeze", "0")
+    return parent
+
+
 @attrs.define(eq=False)
 class BotCgroup:
     """The cgroups of one running bot; :meth:`remove` when its game ends."""
@@ -276,7 +288,7 @@ class BotCgroup:
         if where.v2 is None:
             return None
         retry_left()
-        parent = _parent(where.v2, ("memory", "pids", "cpu"))
+        parent = _unfrozen(where.v2)
         if parent is None or not _locked(parent):
             return None
         name = f"{owner.token()}-{next(_serial)}"
