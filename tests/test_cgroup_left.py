@@ -95,3 +95,25 @@ def test_the_shared_parent_a_bot_froze_is_thawed_at_the_next_bots_start(tmp_path
     freeze.write_text("1")  # frozen again during the run: thawed at the next start too
     cgroup._unfrozen(tmp_path)
     assert freeze.read_text() == "0"
+
+
+def test_a_bots_cgroup_files_go_to_a_uid_this_namespace_maps():
+    """``chown`` to an unmapped uid fails with EINVAL: as root in a user namespace mapping root
+    alone (a rootless container), a reviewer's bot kept its cgroup files, and nothing said so."""
+    whole = "0 0 4294967295"
+    assert cgroup.pick_no_one(whole, whole, {0, 1000}) == (cgroup.NO_ONE, cgroup.NO_ONE)
+    assert cgroup.pick_no_one("0 1000 1", "0 1000 1", {0}) is None  # unshare --map-root-user
+    subordinate = "0 1000 1\n1 100000 65536"
+    assert cgroup.pick_no_one(subordinate, subordinate, {0}) == (65536, 65536)
+    assert cgroup.pick_no_one(subordinate, "0 1000 1", {0, 1}) == (65536, -1)  # its gid unchanged
+    assert cgroup.pick_no_one(subordinate, subordinate, {0, 65536}) is None  # a process runs as it
+
+
+def test_a_cgroup_whose_files_cannot_be_kept_from_its_bot_says_so(tmp_path, monkeypatch, caplog):
+    from codecup.sandbox import Limits
+
+    monkeypatch.setattr(cgroup, "no_one", lambda: None)
+    group = cgroup.BotCgroup(tmp_path, None, None, Limits())
+    group.keep_from_bot()
+    assert group.bots_files
+    assert "its cgroup files writable to it" in group.describe()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from codecup.cli.common import Subparsers
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.sandbox import Limits, dynmods, linux, machine_support, quotas, seccomp
+from codecup.sandbox import Limits, cgroup, dynmods, linux, machine_support, quotas, seccomp
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -136,6 +136,9 @@ def run(args: argparse.Namespace) -> int:
         # uid 0 without capabilities still writes every cgroup file root owns (a reviewer's bot
         # froze the codecup folder all referees share): only its own cgroup's are kept from it
         rows.append((False, "a bot cannot freeze, kill or leave other cgroups (it is uid 0 to their files)"))
+        ids = cgroup.no_one()  # chown to an unmapped uid fails (root in a rootless container)
+        owner = "none mapped here that no process runs as" if ids is None else f"uid {ids[0]}"
+        rows.append((ids is not None, f"a bot's own cgroup files kept from it (given to {owner})"))
     print(support.summary())
     for ok, text in rows:
         print(f"  {_mark(ok)} {text}")

@@ -36,6 +36,49 @@ NO_ONE = 0xFFFFFFFE
 """The uid (and gid) a bot's cgroup files are given where the bot is uid 0 without a sandbox:
 ``(uid_t) -2``, which no process of the machine runs as (-1 means "unchanged" to ``chown``)."""
 
+
+def _ranges(id_map: str) -> list[range]:
+    """The ids a ``/proc/PID/uid_map`` (or ``gid_map``) maps, as seen inside its namespace."""
+    found = []
+    for line in id_map.splitlines():
+        with contextlib.suppress(ValueError):
+            inside, _, count = (int(field) for field in line.split())
+            found.append(range(inside, inside + count))
+    return found
+
+
+def pick_no_one(uid_map: str, gid_map: str, used: set[int]) -> tuple[int, int] | None:
+    """The uid and gid to give a bot's cgroup files: :data:`NO_ONE` where this namespace maps it
+    (the machine's own does), else the highest mapped uid other than 0 that no process in ``used``
+    runs as (its gid where mapped, else -1: unchanged); None where there is none. ``chown`` to an
+    unmapped uid fails with ``EINVAL``: as root inside a user namespace mapping root alone (a
+    rootless container) a reviewer's bot kept its cgroup files."""
+    uids, gids = _ranges(uid_map), _ranges(gid_map)
+    if any(NO_ONE in r for r in uids):
+        return NO_ONE, NO_ONE if any(NO_ONE in r for r in gids) else -1
+    tops = sorted((r[-1] for r in uids if len(r) and r[-1] != 0 and r[-1] not in used), reverse=True)
+    if not tops:
+        return None
+    return tops[0], tops[0] if any(tops[0] in r for r in gids) else -1
+
+
+@functools.cache
+def no_one() -> tuple[int, int] | None:
+    """:func:`pick_no_one` for this process (read once: the maps and the machine's users)."""
+    used: set[int] = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                status = (entry / "status").read_text()
+                used.update(int(u) for u in status.split("\nUid:", 1)[1].split("\n", 1)[0].split())
+    try:
+        return pick_no_one(
+            Path("/proc/self/uid_map").read_text(), Path("/proc/self/gid_map").read_text(), used
+        )
+    except OSError:  # no user namespaces in this kernel: the machine's ids are all there are
+        return NO_ONE, NO_ONE
+
+
 PARENT = "codecup"  # every bot's cgroup lives under this folder of the referee's own cgroup
 CPU_PERIOD_USEC = 100_000  # the period of the processor quota (the kernel's default)
 _serial = itertools.count()
@@ -281,6 +324,7 @@ class BotCgroup:
     _pressure_fd: int = -1  # cpu.pressure, where the kernel keeps it (PSI); -1 where it does not
     unconfirmed: bool = False  # frozen, and cgroup.events has not said so yet
     outlived_kill: bool = False  # a wait after cgroup.kill gave up (or was cancelled): no more waits
+    bots_files: bool = False  # root, namespaces failing, and no unused uid to give its files to
 
     @classmethod
     def create(cls, where: Hierarchies, limits: Limits) -> BotCgroup | None:
@@ -341,6 +385,8 @@ class BotCgroup:
             parts.append(f"{self.limits.processes} processes ({'v2' if self.pids_v2 else 'v1'})")
         if self.cpu_v2 or self.cpu_v1:
             parts.append(f"{self.limits.cpus:g} CPU ({'v2' if self.cpu_v2 else 'v1'})")
+        if self.bots_files:
+            parts.append("its cgroup files writable to it (it may raise its limits)")
         return ", ".join(parts)
 
     # --- the hot path ------------------------------------------------------
@@ -462,17 +508,23 @@ class BotCgroup:
         self.outlived_kill = True
 
     def keep_from_bot(self) -> None:
-        """Give its folders and their files to :data:`NO_ONE` (modes unchanged): a bot of uid 0
+        """Give its folders and their files to :func:`no_one` (modes unchanged): a bot of uid 0
         without capabilities (root, the namespaces failing) owned them, and so could write them
         (raise its limits: a red team's bot wrote ``max`` into its ``pids.max``; thaw itself; let
         its processes into another bot's cgroup) or make them writable again. The referee, root
         with its capabilities, still writes them; a bot starts in them before it drops its own."""
-        for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
-            if path is None:
-                continue
-            with contextlib.suppress(OSError):
-                for entry in (path, *path.iterdir()):
-                    os.chown(entry, NO_ONE, NO_ONE)
+        ids = no_one()
+        try:
+            if ids is None:
+                raise OSError("no uid is mapped here that no process runs as")
+            for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
+                if path is not None:
+                    for entry in (path, *path.iterdir()):
+                        os.chown(entry, *ids)
+        except OSError as exc:  # said, and recorded (describe): never a silent failure
+            self.bots_files = True
+            if once.first("cgroup-owner"):
+                log.warning("a bot's cgroup files stay writable to it (%s): it may raise its limits", exc)
 
     def remove(self) -> None:
         """Kill what is left, close the files and remove the folders."""
