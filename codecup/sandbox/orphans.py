@@ -105,8 +105,6 @@ def reap_adopted(session: int) -> int:
     if not Path("/proc/self/stat").exists():
         return 0
     me, own = os.getpid(), os.getsid(0)
-    with _lock:
-        known = set(_started) if not _starting else None
     reaped = 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -118,9 +116,11 @@ def reap_adopted(session: int) -> int:
             continue
         if parent != me or state != "Z" or pid == session:
             continue
-        theirs = leader == session or (known is not None and leader != own and leader not in known)
-        if theirs:
-            with contextlib.suppress(ChildProcessError, OSError):
-                if os.waitpid(pid, os.WNOHANG)[0] == pid:
-                    reaped += 1
+        # Decided under the lock, up to the waitpid: a bot another thread started during the scan
+        # (and that died at once) is no orphan; read once before the scan, it was taken for one
+        # (a reviewer's run: 1 in 1000, asyncio saying "Unknown child process").
+        with _lock, contextlib.suppress(ChildProcessError, OSError):
+            theirs = leader == session or (not _starting and leader != own and leader not in _started)
+            if theirs and os.waitpid(pid, os.WNOHANG)[0] == pid:
+                reaped += 1
     return reaped
