@@ -66,3 +66,31 @@ def test_a_bot_started_during_the_scan_is_never_taken_for_an_orphan(monkeypatch)
         assert os.waitpid(lock.bot, 0)[0] == lock.bot  # its status is still its starter's to take
     finally:
         orphans.ended(lock.bot)
+
+
+def test_a_bot_closed_before_its_exit_status_is_known_is_forgotten_once_it_is():
+    """A bot whose exit status the event loop had not taken when its transport was closed stayed
+    among the bots started for good (reap_adopted must not take it meanwhile: it still is)."""
+    import asyncio
+    import types
+
+    from codecup.players.subprocess import SubprocessPlayer, SubprocessSettings, _Protocol
+
+    async def main() -> tuple[bool, bool]:
+        loop = asyncio.get_running_loop()
+        transport, protocol = await loop.subprocess_exec(
+            lambda: _Protocol(SubprocessSettings()), "sleep", "30", start_new_session=True
+        )
+        pid = transport.get_pid()
+        orphans.started(pid)
+        player = types.SimpleNamespace(pid=pid, protocol=protocol, transport=transport)
+        SubprocessPlayer._closed(player, transport)  # type: ignore[arg-type]  # kills it
+        kept_meanwhile = pid in orphans._started
+        deadline = loop.time() + 5.0
+        while pid in orphans._started and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        return kept_meanwhile, pid in orphans._started
+
+    kept_meanwhile, kept_after = asyncio.run(main())
+    assert kept_meanwhile
+    assert not kept_after

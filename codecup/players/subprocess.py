@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import logging
 import os
 import shutil
@@ -76,6 +77,7 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.stdout_reads = 0  # the same for stdout
         self.line_reads = 0  # reads since the last line was complete
         self.discarding = False  # its output no longer counts: the game is over for it
+        self.on_exit: Callable[[], None] | None = None  # once the loop has taken its exit status
         self.draining_stdout = False  # it has exited: its stdout is read to the end, unpaced
         self.draining = False  # the program has ended: its stderr is read to the end, unpaced
         self.broken = False  # the output stream is no longer in sync: stop reading it
@@ -211,6 +213,8 @@ class _Protocol(asyncio.SubprocessProtocol):
             self._wake()
 
     def process_exited(self) -> None:
+        if self.on_exit is not None:
+            self.on_exit()
         self._wake()
 
 
@@ -587,6 +591,9 @@ class SubprocessPlayer(Player):
         """Close its transport; once the loop has its exit status, it is no process of the referee's."""
         if transport.get_returncode() is not None:
             orphans.ended(self.pid)
+        elif self.protocol is not None:  # not yet: reap_adopted would take its status (its own
+            # session's leader, once ended), so it is told when the loop has (it stayed for good)
+            self.protocol.on_exit = functools.partial(orphans.ended, self.pid)
         transport.close()
         self.transport = None
 
