@@ -218,11 +218,16 @@ def cgroup_without_namespaces(monkeypatch, full_sandbox):
 
 
 def test_a_child_that_left_its_cgroup_is_swept_with_its_game(tiny_game, cgroup_without_namespaces):
-    """uid 0 without capabilities (or a delegated user) owns the cgroup files: a bot's setsid
-    child moved itself into an ancestor cgroup, so the cgroup kill missed it, and no orphan
-    sweep ran where the bot had a cgroup (a red team's child outlived the game and the run)."""
+    """uid 0 without capabilities (or a delegated user) owns the cgroup files: a bot's child moved
+    itself into an ancestor cgroup, so the cgroup kill missed it, and no sweep ran where the bot
+    had a cgroup (a red team's child outlived the game and the run). This one also cleared its
+    environment (no token): its process group, which the filter keeps it in, is what finds it.
+    (A setsid child, as the red team's was, is refused by the filter: a reviewer found that this
+    test's passed without the sweep.)"""
     token = f"codecup-test-{uuid.uuid4().hex}"
-    attacker = PlayerInfo("attacker", command=python_argv(ATTACKER, "setsid_child_out_of_its_cgroups", token))
+    attacker = PlayerInfo(
+        "attacker", command=python_argv(ATTACKER, "unmarked_child_out_of_its_cgroups", token)
+    )
     match = new_match(tiny_game, [attacker, PlayerInfo("r", bot="random")], seed=1)
     try:
         record = asyncio.run(play_match(tiny_game, match))

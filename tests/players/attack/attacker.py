@@ -43,6 +43,30 @@ def out_of_its_cgroups():
     """Move itself into the first ancestor of each of its cgroups that lets it in (uid 0 without
     capabilities, or a delegated user, owns the cgroup files), then sleep: a red team's child left
     its cgroup and outlived the game and the run."""
+    leave_its_cgroups()
+    time.sleep(3600)
+
+
+def unmarked_out_of_its_cgroups():
+    """Leave its cgroups, then sleep with its environment cleared: it carries no token, so only
+    its process group (which the filter keeps it in) finds it (a reviewer's bot)."""
+    leave_its_cgroups()
+    os.execve(sys.executable, [sys.executable, "-c", "import time; time.sleep(3600)", token], {})
+
+
+def spawn_in_group(body):
+    """Run ``body`` in a double-forked grandchild that stays in the bot's process group."""
+    if os.fork() == 0:
+        if os.fork() == 0:
+            try:
+                body()
+            finally:
+                os._exit(0)
+        os._exit(0)
+    os.wait()
+
+
+def leave_its_cgroups():
     with open("/proc/self/cgroup") as f:
         lines = f.read().splitlines()
     for line in lines:
@@ -55,7 +79,6 @@ def out_of_its_cgroups():
             with contextlib.suppress(OSError), open(os.path.join(base, *parts[:i], "cgroup.procs"), "w") as f:
                 f.write(str(os.getpid()))
                 break
-    time.sleep(3600)
 
 
 def children_left():
@@ -1105,6 +1128,7 @@ ATTACKS = {
     "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
     "setsid_child_out_of_its_cgroups": lambda: spawn(out_of_its_cgroups),
+    "unmarked_child_out_of_its_cgroups": lambda: spawn_in_group(unmarked_out_of_its_cgroups),
     "children_left": children_left,
     "leave_group": leave_group,
     "own_cgroup_files": own_cgroup_files,
