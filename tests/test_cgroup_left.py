@@ -117,3 +117,32 @@ def test_a_cgroup_whose_files_cannot_be_kept_from_its_bot_says_so(tmp_path, monk
     group.keep_from_bot()
     assert group.bots_files
     assert "its cgroup files writable to it" in group.describe()
+
+
+def test_the_codecup_folder_is_kept_from_a_bot_of_uid_0_with_its_own_cgroup(tmp_path, monkeypatch):
+    """Root, the namespaces failing: a bot of uid 0 without capabilities wrote the ``codecup``
+    folder's cgroup.freeze (a reviewer's bot), freezing every referee's bots. Plain folders stand
+    in; giving files away needs root."""
+    import os
+
+    import pytest
+
+    from codecup.sandbox import Limits
+
+    if os.geteuid() != 0:
+        if os.environ.get("CI") == "true":
+            pytest.fail("needs root")
+        pytest.skip("needs root")
+    parent = tmp_path / cgroup.PARENT
+    own, other = parent / "t-1", parent / "another-referees-bot"
+    for folder in (own, other):
+        folder.mkdir(parents=True)
+        (folder / "cgroup.freeze").write_text("0")
+    (parent / "cgroup.freeze").write_text("0")
+    monkeypatch.setattr(cgroup, "no_one", lambda: (cgroup.NO_ONE, cgroup.NO_ONE))
+    monkeypatch.setattr(cgroup, "_kept_parents", set(), raising=False)
+    cgroup.BotCgroup(own, None, None, Limits()).keep_from_bot()
+    for kept in (own, own / "cgroup.freeze", parent, parent / "cgroup.freeze"):
+        assert kept.stat().st_uid == cgroup.NO_ONE, kept
+    assert (other / "cgroup.freeze").stat().st_uid == 0  # another referee's: not this one's to give
+    assert other.stat().st_uid == 0

@@ -306,6 +306,9 @@ def _unfrozen(base: Path) -> Path | None:
     return parent
 
 
+_kept_parents: set[Path] = set()  # codecup folders given to no_one() by this process
+
+
 @attrs.define(eq=False)
 class BotCgroup:
     """The cgroups of one running bot; :meth:`remove` when its game ends."""
@@ -511,8 +514,9 @@ class BotCgroup:
         """Give its folders and their files to :func:`no_one` (modes unchanged): a bot of uid 0
         without capabilities (root, the namespaces failing) owned them, and so could write them
         (raise its limits: a red team's bot wrote ``max`` into its ``pids.max``; thaw itself; let
-        its processes into another bot's cgroup) or make them writable again. The referee, root
-        with its capabilities, still writes them; a bot starts in them before it drops its own."""
+        its processes into another bot's cgroup) or make them writable again; and the ``codecup``
+        folder's files (a reviewer's bot froze it). The referee, root with its capabilities, still
+        writes them; a bot starts in them before it drops its own."""
         ids = no_one()
         try:
             if ids is None:
@@ -521,6 +525,13 @@ class BotCgroup:
                 if path is not None:
                     for entry in (path, *path.iterdir()):
                         os.chown(entry, *ids)
+                    if path.parent not in _kept_parents:
+                        # the codecup folder too, its files, not its cgroups (other referees'):
+                        # a reviewer's bot froze it, every referee's bots under it
+                        for entry in (path.parent, *path.parent.iterdir()):
+                            if entry == path.parent or not entry.is_dir():
+                                os.chown(entry, *ids)
+                        _kept_parents.add(path.parent)
         except OSError as exc:  # said, and recorded (describe): never a silent failure
             self.bots_files = True
             if once.first("cgroup-owner"):
