@@ -146,3 +146,44 @@ def test_the_codecup_folder_is_kept_from_a_bot_of_uid_0_with_its_own_cgroup(tmp_
         assert kept.stat().st_uid == cgroup.NO_ONE, kept
     assert (other / "cgroup.freeze").stat().st_uid == 0  # another referee's: not this one's to give
     assert other.stat().st_uid == 0
+
+
+def _needs_root():
+    import os
+
+    import pytest
+
+    if os.geteuid() != 0:
+        if os.environ.get("CI") == "true":
+            pytest.fail("needs root")
+        pytest.skip("needs root")
+
+
+def test_a_delegated_users_codecup_folder_is_left_to_that_user(tmp_path, monkeypatch):
+    """Root in a cgroup delegated to a user (``sudo`` in that user's session): a reviewer's
+    degraded root run gave the user's ``codecup`` folder and its files to the unused uid for good,
+    and the user's later runs lost their cgroups ("not root, not delegated"). A bot of uid 0
+    without capabilities writes only what uid 0 owns: only that is given away."""
+    import os
+
+    from codecup.sandbox import Limits
+
+    _needs_root()
+    parent = tmp_path / cgroup.PARENT
+    own = parent / "t-1"
+    own.mkdir(parents=True)
+    (own / "pids.max").write_text("128")
+    users, roots = parent / "cgroup.subtree_control", parent / "cgroup.freeze"
+    users.write_text("")
+    roots.write_text("0")
+    for path in (parent, users):
+        os.chown(path, 1000, 1000)
+    monkeypatch.setattr(cgroup, "no_one", lambda: (cgroup.NO_ONE, cgroup.NO_ONE))
+    monkeypatch.setattr(cgroup, "_kept_parents", set())
+    group = cgroup.BotCgroup(own, None, None, Limits())
+    group.keep_from_bot()
+    assert not group.bots_files
+    for path in (parent, users):
+        assert (path.stat().st_uid, path.stat().st_gid) == (1000, 1000), path
+    for path in (own, own / "pids.max", roots):
+        assert path.stat().st_uid == cgroup.NO_ONE, path

@@ -309,6 +309,15 @@ def _unfrozen(base: Path) -> Path | None:
 _kept_parents: set[Path] = set()  # codecup folders given to no_one() by this process
 
 
+def _give_roots(entry: Path, ids: tuple[int, int]) -> None:
+    """Give ``entry`` to ``ids`` where uid 0 owns it. A bot of uid 0 without capabilities writes
+    only what uid 0 owns; a delegated user's ``codecup`` folder (root run in that user's cgroup)
+    stays the user's: a reviewer's root run gave it away for good, and the user's later runs
+    lost their cgroups."""
+    if os.lstat(entry).st_uid == 0:
+        os.chown(entry, *ids, follow_symlinks=False)
+
+
 @attrs.define(eq=False)
 class BotCgroup:
     """The cgroups of one running bot; :meth:`remove` when its game ends."""
@@ -515,8 +524,9 @@ class BotCgroup:
         without capabilities (root, the namespaces failing) owned them, and so could write them
         (raise its limits: a red team's bot wrote ``max`` into its ``pids.max``; thaw itself; let
         its processes into another bot's cgroup) or make them writable again; and the ``codecup``
-        folder's files (a reviewer's bot froze it). The referee, root with its capabilities, still
-        writes them; a bot starts in them before it drops its own."""
+        folder's files (a reviewer's bot froze it). Only what uid 0 owns: another owner's (a
+        delegated user's) stays theirs. The referee, root with its capabilities, still writes
+        them; a bot starts in them before it drops its own."""
         ids = no_one()
         try:
             if ids is None:
@@ -524,13 +534,13 @@ class BotCgroup:
             for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
                 if path is not None:
                     for entry in (path, *path.iterdir()):
-                        os.chown(entry, *ids)
+                        _give_roots(entry, ids)
                     if path.parent not in _kept_parents:
                         # the codecup folder too, its files, not its cgroups (other referees'):
                         # a reviewer's bot froze it, every referee's bots under it
                         for entry in (path.parent, *path.parent.iterdir()):
                             if entry == path.parent or not entry.is_dir():
-                                os.chown(entry, *ids)
+                                _give_roots(entry, ids)
                         _kept_parents.add(path.parent)
         except OSError as exc:  # said, and recorded (describe): never a silent failure
             self.bots_files = True
