@@ -187,3 +187,63 @@ def test_a_delegated_users_codecup_folder_is_left_to_that_user(tmp_path, monkeyp
         assert (path.stat().st_uid, path.stat().st_gid) == (1000, 1000), path
     for path in (own, own / "pids.max", roots):
         assert path.stat().st_uid == cgroup.NO_ONE, path
+
+
+def test_a_cgroup_removed_by_another_referee_meanwhile_stops_nothing(tmp_path, monkeypatch):
+    """Another referee removed its bot's cgroup from the shared ``codecup`` folder between its
+    listing and its ``chown``: the FileNotFoundError ended the whole loop (a reviewer's), the bot's
+    own v1 cgroups were never kept from it, and the warning quoted the other's folder."""
+    from pathlib import Path
+
+    from codecup.sandbox import Limits
+
+    _needs_root()
+    v2, pids = tmp_path / "v2" / cgroup.PARENT / "t-1", tmp_path / "pids" / cgroup.PARENT / "t-1"
+    for own in (v2, pids):
+        own.mkdir(parents=True)
+        (own / "pids.max").write_text("128")
+        (own.parent / "cgroup.freeze").write_text("0")
+    other = v2.parent / "another-referees-bot-7"
+    other.mkdir()
+    listed = Path.iterdir
+
+    def iterdir(self):
+        entries = list(listed(self))
+        if other in entries:
+            other.rmdir()  # that referee's game ended just now
+        return iter(entries)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    monkeypatch.setattr(cgroup, "no_one", lambda: (cgroup.NO_ONE, cgroup.NO_ONE))
+    monkeypatch.setattr(cgroup, "_kept_parents", set())
+    group = cgroup.BotCgroup(v2, None, pids, Limits())
+    group.keep_from_bot()
+    assert not group.bots_files
+    for own in (v2, pids):
+        for kept in (own, own / "pids.max", own.parent, own.parent / "cgroup.freeze"):
+            assert kept.stat().st_uid == cgroup.NO_ONE, kept
+
+
+def test_its_own_cgroups_are_kept_from_it_before_the_codecup_folders(tmp_path, monkeypatch):
+    """Whatever fails at a ``codecup`` folder, the bot's own cgroups in every hierarchy are
+    given away first (no root needed: the giving is recorded, not done)."""
+    from codecup.sandbox import Limits
+
+    v2, pids = tmp_path / "v2" / cgroup.PARENT / "t-1", tmp_path / "pids" / cgroup.PARENT / "t-1"
+    for own in (v2, pids):
+        own.mkdir(parents=True)
+        (own / "pids.max").write_text("128")
+    given = []
+
+    def give(entry, ids, files_only=False):
+        if entry.name == cgroup.PARENT:
+            raise PermissionError(1, "Operation not permitted", str(entry))
+        given.append(entry)
+
+    monkeypatch.setattr(cgroup, "_give_roots", give)
+    monkeypatch.setattr(cgroup, "no_one", lambda: (cgroup.NO_ONE, cgroup.NO_ONE))
+    monkeypatch.setattr(cgroup, "_kept_parents", set())
+    group = cgroup.BotCgroup(v2, None, pids, Limits())
+    group.keep_from_bot()
+    assert group.bots_files  # said and recorded
+    assert set(given) == {v2, v2 / "pids.max", pids, pids / "pids.max"}

@@ -21,6 +21,7 @@ import functools
 import itertools
 import logging
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -309,13 +310,19 @@ def _unfrozen(base: Path) -> Path | None:
 _kept_parents: set[Path] = set()  # codecup folders given to no_one() by this process
 
 
-def _give_roots(entry: Path, ids: tuple[int, int]) -> None:
-    """Give ``entry`` to ``ids`` where uid 0 owns it. A bot of uid 0 without capabilities writes
-    only what uid 0 owns; a delegated user's ``codecup`` folder (root run in that user's cgroup)
-    stays the user's: a reviewer's root run gave it away for good, and the user's later runs
-    lost their cgroups."""
-    if os.lstat(entry).st_uid == 0:
-        os.chown(entry, *ids, follow_symlinks=False)
+def _give_roots(entry: Path, ids: tuple[int, int], files_only: bool = False) -> None:
+    """Give ``entry`` to ``ids`` where uid 0 owns it (not a folder, with ``files_only``). A bot
+    of uid 0 without capabilities writes only what uid 0 owns; a delegated user's ``codecup``
+    folder (root run in that user's cgroup) stays the user's: a reviewer's root run gave it away
+    for good, and the user's later runs lost their cgroups. An entry gone is skipped: another
+    referee removes its bot's cgroup from the ``codecup`` folder when it likes (a reviewer's
+    race ended the whole loop there, and the bot kept its v1 cgroups)."""
+    try:
+        found = os.lstat(entry)
+        if found.st_uid == 0 and not (files_only and stat.S_ISDIR(found.st_mode)):
+            os.chown(entry, *ids, follow_symlinks=False)
+    except FileNotFoundError:
+        pass
 
 
 @attrs.define(eq=False)
@@ -531,17 +538,18 @@ class BotCgroup:
         try:
             if ids is None:
                 raise OSError("no uid is mapped here that no process runs as")
-            for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
-                if path is not None:
-                    for entry in (path, *path.iterdir()):
-                        _give_roots(entry, ids)
-                    if path.parent not in _kept_parents:
-                        # the codecup folder too, its files, not its cgroups (other referees'):
-                        # a reviewer's bot froze it, every referee's bots under it
-                        for entry in (path.parent, *path.parent.iterdir()):
-                            if entry == path.parent or not entry.is_dir():
-                                _give_roots(entry, ids)
-                        _kept_parents.add(path.parent)
+            own = [p for p in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1) if p is not None]
+            # its own cgroups first, in every hierarchy: a failure at a parent leaves none of them
+            for path in own:
+                for entry in (path, *path.iterdir()):
+                    _give_roots(entry, ids)
+            for parent in dict.fromkeys(p.parent for p in own):
+                if parent not in _kept_parents:
+                    # the codecup folder too, its files, not its cgroups (other referees'):
+                    # a reviewer's bot froze it, every referee's bots under it
+                    for entry in (parent, *parent.iterdir()):
+                        _give_roots(entry, ids, files_only=entry != parent)
+                    _kept_parents.add(parent)
         except OSError as exc:  # said, and recorded (describe): never a silent failure
             self.bots_files = True
             if once.first("cgroup-owner"):
