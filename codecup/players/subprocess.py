@@ -592,7 +592,10 @@ class SubprocessPlayer(Player):
         if transport.get_returncode() is not None:
             orphans.ended(self.pid)
         elif self.protocol is not None:  # not yet: reap_adopted would take its status (its own
-            # session's leader, once ended), so it is told when the loop has (it stayed for good)
+            # session's leader, once ended), so it is told when the loop has (it stayed for good).
+            # Where the loop closes before its child watcher has the exit, on_exit never comes and
+            # the pid stays among the bots started: only more caution (that session's dead are
+            # left unreaped), so left as it is.
             self.protocol.on_exit = functools.partial(orphans.ended, self.pid)
         transport.close()
         self.transport = None
