@@ -129,22 +129,6 @@ def own_cgroup_files():
                     say(f"{name}: written")
                 except OSError as exc:
                     say(f"{name}: {exc.strerror}")
-        if not controllers:  # the codecup folder: thaw it (a freeze, were it let), move out
-            folder = os.path.dirname(f"{base}{path}")
-            try:
-                with open(f"{folder}/cgroup.freeze", "w") as f:
-                    f.write("0")
-                say("codecup cgroup.freeze: written")
-            except OSError as exc:
-                say(f"codecup cgroup.freeze: {exc.strerror}")
-            out = f"{folder}/out-{os.getpid()}"
-            try:
-                os.mkdir(out)  # the folder is root's: a cgroup of its own, beside its cgroup
-                with open(f"{out}/cgroup.procs", "w") as f:
-                    f.write(str(os.getpid()))
-                say("moved out: written")
-            except OSError as exc:
-                say(f"moved out: {exc.strerror}")
 
 
 def slow_answers():
