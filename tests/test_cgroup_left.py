@@ -142,11 +142,8 @@ def test_the_codecup_folder_is_kept_from_a_bot_of_uid_0_with_its_own_cgroup(tmp_
     monkeypatch.setattr(cgroup, "no_one", lambda: (cgroup.NO_ONE, cgroup.NO_ONE))
     monkeypatch.setattr(cgroup, "_kept_parents", set(), raising=False)
     cgroup.BotCgroup(own, None, None, Limits()).keep_from_bot()
-    for kept in (own, own / "cgroup.freeze", parent / "cgroup.freeze"):
+    for kept in (own, own / "cgroup.freeze", parent, parent / "cgroup.freeze"):
         assert kept.stat().st_uid == cgroup.NO_ONE, kept
-    # the folder itself stays root's: a root referee in a user namespace mapping root alone has
-    # no capability over an unmapped owner's folder, and made no cgroup there (a reviewer's)
-    assert parent.stat().st_uid == 0
     assert (other / "cgroup.freeze").stat().st_uid == 0  # another referee's: not this one's to give
     assert other.stat().st_uid == 0
 
@@ -223,9 +220,8 @@ def test_a_cgroup_removed_by_another_referee_meanwhile_stops_nothing(tmp_path, m
     group.keep_from_bot()
     assert not group.bots_files
     for own in (v2, pids):
-        for kept in (own, own / "pids.max", own.parent / "cgroup.freeze"):
+        for kept in (own, own / "pids.max", own.parent, own.parent / "cgroup.freeze"):
             assert kept.stat().st_uid == cgroup.NO_ONE, kept
-        assert own.parent.stat().st_uid == 0  # the codecup folder itself: never given
 
 
 def test_its_own_cgroups_are_kept_from_it_before_the_codecup_folders(tmp_path, monkeypatch):
@@ -237,11 +233,10 @@ def test_its_own_cgroups_are_kept_from_it_before_the_codecup_folders(tmp_path, m
     for own in (v2, pids):
         own.mkdir(parents=True)
         (own / "pids.max").write_text("128")
-        (own.parent / "cgroup.freeze").write_text("0")
     given = []
 
     def give(entry, ids, files_only=False):
-        if entry.parent.name == cgroup.PARENT and files_only:  # a codecup folder's file
+        if entry.name == cgroup.PARENT:
             raise PermissionError(1, "Operation not permitted", str(entry))
         given.append(entry)
 

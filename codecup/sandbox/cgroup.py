@@ -546,10 +546,9 @@ class BotCgroup:
         without capabilities (root, the namespaces failing) owned them, and so could write them
         (raise its limits: a red team's bot wrote ``max`` into its ``pids.max``; thaw itself; let
         its processes into another bot's cgroup) or make them writable again; and the ``codecup``
-        folder's files (a reviewer's bot froze it), never that folder itself (every root referee
-        makes its cgroups there, one in a user namespace too). Only what uid 0 owns: another
-        owner's (a delegated user's) stays theirs. The referee, root with its capabilities, still
-        writes them; a bot starts in them before it drops its own."""
+        folder's files (a reviewer's bot froze it). Only what uid 0 owns: another owner's (a
+        delegated user's) stays theirs. The referee, root with its capabilities, still writes
+        them; a bot starts in them before it drops its own."""
         ids = no_one()
         try:
             if ids is None:
@@ -561,13 +560,10 @@ class BotCgroup:
                     _give_roots(entry, ids)
             for parent in dict.fromkeys(p.parent for p in own):
                 if parent not in _kept_parents:
-                    # the codecup folder's files too (a reviewer's bot froze it, every referee's
-                    # bots under it), not its cgroups (other referees') nor the folder itself: a
-                    # root referee inside a user namespace mapping root alone has no capability
-                    # over a file of an unmapped owner, and could make no cgroup there (a
-                    # reviewer's); moving out needs the folder's cgroup.procs, given away
-                    for entry in parent.iterdir():
-                        _give_roots(entry, ids, files_only=True)
+                    # the codecup folder too, its files, not its cgroups (other referees'):
+                    # a reviewer's bot froze it, every referee's bots under it
+                    for entry in (parent, *parent.iterdir()):
+                        _give_roots(entry, ids, files_only=entry != parent)
                     _kept_parents.add(parent)
         except OSError as exc:  # said, and recorded (describe): never a silent failure
             self.bots_files = True
