@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import shutil
 import subprocess
@@ -207,33 +206,7 @@ def test_the_scan_for_a_file_at_its_size_limit_is_bounded(monkeypatch, tmp_path)
 
 
 @pytest.fixture
-def private_codecup_folders(monkeypatch):
-    """The bots' cgroups under folders of the test's own beside the machine's ``codecup`` folders,
-    removed after it: a root run without namespaces gives the ``codecup`` folders' files to the
-    unused uid (docs/security.md), and the suite run as root (CI) left the machine's so for good."""
-    from codecup import owner
-    from codecup.sandbox import cgroup, mounts
-
-    name = f"codecup-test-{uuid.uuid4().hex[:12]}"
-    monkeypatch.setattr(cgroup, "PARENT", name)
-    monkeypatch.setattr(cgroup, "_kept_parents", set())
-    cgroup._parent.cache_clear()  # it holds the machine's codecup folders, by hierarchy
-    yield name
-    cgroup._parent.cache_clear()
-    cgroup.retry_left()
-    where = mounts.read()
-    for base in (where.v2, where.memory_v1, where.pids_v1, where.cpu_v1):
-        parent = None if base is None else base / name
-        if parent is None or not parent.is_dir():
-            continue
-        owner.release(parent / owner.token())
-        for child in (e for e in parent.iterdir() if e.is_dir()):
-            cgroup._remove_tree(child) if (child / "cgroup.kill").exists() else cgroup._kill_v1(child)
-        cgroup._rmdir_soon(parent, patience=2.0)
-
-
-@pytest.fixture
-def cgroup_without_namespaces(monkeypatch, full_sandbox, private_codecup_folders):
+def cgroup_without_namespaces(monkeypatch, full_sandbox):
     """Pretend the namespaces failed on this root machine (the row "root, the namespaces failing"):
     the bot gets its cgroups and the filter, but no pid namespace; the referee is a subreaper."""
     linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
@@ -425,7 +398,7 @@ def test_what_a_bot_lacks_is_said_in_full(monkeypatch, capsys):
 
 @pytest.mark.parametrize("machine", ["full", "no cgroup2", "namespaces failing", "not root"])
 def test_where_a_bot_is_frozen_or_killed_as_its_group_it_cannot_leave_it(
-    tiny_game, full_sandbox, private_codecup_folders, monkeypatch, machine
+    tiny_game, full_sandbox, monkeypatch, machine
 ):
     """Without a cgroup the bot is frozen as its process group, and without a pid namespace killed
     as it: a red team's setsid child computed in the opponent's time (5.2 s of processor in 5.5 s),
@@ -500,11 +473,7 @@ def test_as_root_without_namespaces_a_bot_cannot_write_its_cgroups_files(
     tiny_game, cgroup_without_namespaces
 ):
     """uid 0 without capabilities owned its cgroups' files: a red team's bot wrote max into its
-    pids.max (and could its memory limit, or thaw itself). The machine's ``codecup`` folders are
-    left as they were: the suite run as root (CI) gave their files to the unused uid for good."""
-    from codecup.sandbox import cgroup
-
-    before = _codecup_owners(cgroup_without_namespaces.hierarchies, "codecup")
+    pids.max (and could its memory limit, or thaw itself)."""
     token = f"codecup-test-{uuid.uuid4().hex}"
     attacker = PlayerInfo("attacker", command=python_argv(ATTACKER, "own_cgroup_files", token))
     match = new_match(tiny_game, [attacker, PlayerInfo("r", bot="random")], seed=1)
@@ -512,18 +481,3 @@ def test_as_root_without_namespaces_a_bot_cannot_write_its_cgroups_files(
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
     said = [line for line in record.logs[0].splitlines() if line.startswith("ATTACK: ")]
     assert said and all(line.endswith("Permission denied") for line in said), said
-    assert _codecup_owners(cgroup_without_namespaces.hierarchies, "codecup") == before
-    kept = _codecup_owners(cgroup_without_namespaces.hierarchies, cgroup.PARENT)
-    assert kept and {uid for uid, _ in kept.values()} == {cgroup.NO_ONE}  # the test's own: given
-
-
-def _codecup_owners(where, name):
-    """The owners of the ``name`` folders in every hierarchy, and of their files."""
-    found = {}
-    for base in (where.v2, where.memory_v1, where.pids_v1, where.cpu_v1):
-        folder = None if base is None else base / name
-        if folder is not None and folder.is_dir():
-            for entry in (folder, *(e for e in folder.iterdir() if not e.is_dir())):
-                with contextlib.suppress(FileNotFoundError):
-                    found[entry] = (entry.stat().st_uid, entry.stat().st_gid)
-    return found
