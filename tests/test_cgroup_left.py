@@ -119,35 +119,6 @@ def test_a_cgroup_whose_files_cannot_be_kept_from_its_bot_says_so(tmp_path, monk
     assert "its cgroup files writable to it" in group.describe()
 
 
-def test_the_codecup_folder_is_kept_from_a_bot_of_uid_0_with_its_own_cgroup(tmp_path, monkeypatch):
-    """Root, the namespaces failing: a bot of uid 0 without capabilities wrote the ``codecup``
-    folder's cgroup.freeze (a reviewer's bot), freezing every referee's bots. Plain folders stand
-    in; giving files away needs root."""
-    import os
-
-    import pytest
-
-    from codecup.sandbox import Limits
-
-    if os.geteuid() != 0:
-        if os.environ.get("CI") == "true":
-            pytest.fail("needs root")
-        pytest.skip("needs root")
-    parent = tmp_path / cgroup.PARENT
-    own, other = parent / "t-1", parent / "another-referees-bot"
-    for folder in (own, other):
-        folder.mkdir(parents=True)
-        (folder / "cgroup.freeze").write_text("0")
-    (parent / "cgroup.freeze").write_text("0")
-    monkeypatch.setattr(cgroup, "no_one", lambda: (cgroup.NO_ONE, cgroup.NO_ONE))
-    monkeypatch.setattr(cgroup, "_kept_parents", set(), raising=False)
-    cgroup.BotCgroup(own, None, None, Limits()).keep_from_bot()
-    for kept in (own, own / "cgroup.freeze", parent, parent / "cgroup.freeze"):
-        assert kept.stat().st_uid == cgroup.NO_ONE, kept
-    assert (other / "cgroup.freeze").stat().st_uid == 0  # another referee's: not this one's to give
-    assert other.stat().st_uid == 0
-
-
 def _needs_root():
     import os
 
@@ -159,11 +130,11 @@ def _needs_root():
         pytest.skip("needs root")
 
 
-def test_a_delegated_users_codecup_folder_is_left_to_that_user(tmp_path, monkeypatch):
+def test_only_the_bots_own_cgroups_are_given_away(tmp_path, monkeypatch):
     """Root in a cgroup delegated to a user (``sudo`` in that user's session): a reviewer's
     degraded root run gave the user's ``codecup`` folder and its files to the unused uid for good,
-    and the user's later runs lost their cgroups ("not root, not delegated"). A bot of uid 0
-    without capabilities writes only what uid 0 owns: only that is given away."""
+    and the user's later runs lost their cgroups ("not root, not delegated"). Only the bot's own
+    cgroups, what uid 0 owns of them, are given away; the ``codecup`` folder stays as it is."""
     import os
 
     from codecup.sandbox import Limits
@@ -179,20 +150,19 @@ def test_a_delegated_users_codecup_folder_is_left_to_that_user(tmp_path, monkeyp
     for path in (parent, users):
         os.chown(path, 1000, 1000)
     monkeypatch.setattr(cgroup, "no_one", lambda: (cgroup.NO_ONE, cgroup.NO_ONE))
-    monkeypatch.setattr(cgroup, "_kept_parents", set())
     group = cgroup.BotCgroup(own, None, None, Limits())
     group.keep_from_bot()
     assert not group.bots_files
     for path in (parent, users):
         assert (path.stat().st_uid, path.stat().st_gid) == (1000, 1000), path
-    for path in (own, own / "pids.max", roots):
+    for path in (own, own / "pids.max"):
         assert path.stat().st_uid == cgroup.NO_ONE, path
+    assert roots.stat().st_uid == 0  # the codecup folder's files are not the bot's to have
 
 
-def test_a_cgroup_removed_by_another_referee_meanwhile_stops_nothing(tmp_path, monkeypatch):
-    """Another referee removed its bot's cgroup from the shared ``codecup`` folder between its
-    listing and its ``chown``: the FileNotFoundError ended the whole loop (a reviewer's), the bot's
-    own v1 cgroups were never kept from it, and the warning quoted the other's folder."""
+def test_an_entry_gone_between_its_listing_and_its_chown_stops_nothing(tmp_path, monkeypatch):
+    """An entry listed and gone before its ``chown`` (FileNotFoundError) ended the whole loop (a
+    reviewer's race), and the bot's cgroups in the hierarchies after it were never kept from it."""
     from pathlib import Path
 
     from codecup.sandbox import Limits
@@ -202,51 +172,25 @@ def test_a_cgroup_removed_by_another_referee_meanwhile_stops_nothing(tmp_path, m
     for own in (v2, pids):
         own.mkdir(parents=True)
         (own / "pids.max").write_text("128")
-        (own.parent / "cgroup.freeze").write_text("0")
-    other = v2.parent / "another-referees-bot-7"
-    other.mkdir()
+    gone = v2 / "memory.pressure"
+    gone.write_text("")
     listed = Path.iterdir
 
     def iterdir(self):
         entries = list(listed(self))
-        if other in entries:
-            other.rmdir()  # that referee's game ended just now
+        if gone in entries:
+            gone.unlink()  # the kernel removed it meanwhile
         return iter(entries)
 
     monkeypatch.setattr(Path, "iterdir", iterdir)
     monkeypatch.setattr(cgroup, "no_one", lambda: (cgroup.NO_ONE, cgroup.NO_ONE))
-    monkeypatch.setattr(cgroup, "_kept_parents", set())
     group = cgroup.BotCgroup(v2, None, pids, Limits())
     group.keep_from_bot()
     assert not group.bots_files
     for own in (v2, pids):
-        for kept in (own, own / "pids.max", own.parent, own.parent / "cgroup.freeze"):
+        for kept in (own, own / "pids.max"):
             assert kept.stat().st_uid == cgroup.NO_ONE, kept
-
-
-def test_its_own_cgroups_are_kept_from_it_before_the_codecup_folders(tmp_path, monkeypatch):
-    """Whatever fails at a ``codecup`` folder, the bot's own cgroups in every hierarchy are
-    given away first (no root needed: the giving is recorded, not done)."""
-    from codecup.sandbox import Limits
-
-    v2, pids = tmp_path / "v2" / cgroup.PARENT / "t-1", tmp_path / "pids" / cgroup.PARENT / "t-1"
-    for own in (v2, pids):
-        own.mkdir(parents=True)
-        (own / "pids.max").write_text("128")
-    given = []
-
-    def give(entry, ids, files_only=False):
-        if entry.name == cgroup.PARENT:
-            raise PermissionError(1, "Operation not permitted", str(entry))
-        given.append(entry)
-
-    monkeypatch.setattr(cgroup, "_give_roots", give)
-    monkeypatch.setattr(cgroup, "no_one", lambda: (cgroup.NO_ONE, cgroup.NO_ONE))
-    monkeypatch.setattr(cgroup, "_kept_parents", set())
-    group = cgroup.BotCgroup(v2, None, pids, Limits())
-    group.keep_from_bot()
-    assert group.bots_files  # said and recorded
-    assert set(given) == {v2, v2 / "pids.max", pids, pids / "pids.max"}
+    assert v2.parent.stat().st_uid == 0  # the codecup folder stays root's
 
 
 def test_the_machines_processes_are_read_only_where_the_unused_uid_is_not_mapped(monkeypatch):

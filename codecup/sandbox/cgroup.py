@@ -21,7 +21,6 @@ import functools
 import itertools
 import logging
 import os
-import stat
 import time
 from pathlib import Path
 
@@ -322,19 +321,11 @@ def _unfrozen(base: Path) -> Path | None:
     return parent
 
 
-_kept_parents: set[Path] = set()  # codecup folders given to no_one() by this process
-
-
-def _give_roots(entry: Path, ids: tuple[int, int], files_only: bool = False) -> None:
-    """Give ``entry`` to ``ids`` where uid 0 owns it (not a folder, with ``files_only``). A bot
-    of uid 0 without capabilities writes only what uid 0 owns; a delegated user's ``codecup``
-    folder (root run in that user's cgroup) stays the user's: a reviewer's root run gave it away
-    for good, and the user's later runs lost their cgroups. An entry gone is skipped: another
-    referee removes its bot's cgroup from the ``codecup`` folder when it likes (a reviewer's
-    race ended the whole loop there, and the bot kept its v1 cgroups)."""
+def _give_roots(entry: Path, ids: tuple[int, int]) -> None:
+    """Give ``entry`` to ``ids`` where uid 0 owns it: a bot of uid 0 without capabilities writes
+    only what uid 0 owns. An entry gone is skipped (a cgroup file the kernel removed meanwhile)."""
     try:
-        found = os.lstat(entry)
-        if found.st_uid == 0 and not (files_only and stat.S_ISDIR(found.st_mode)):
+        if os.lstat(entry).st_uid == 0:
             os.chown(entry, *ids, follow_symlinks=False)
     except FileNotFoundError:
         pass
@@ -545,26 +536,20 @@ class BotCgroup:
         """Give its folders and their files to :func:`no_one` (modes unchanged): a bot of uid 0
         without capabilities (root, the namespaces failing) owned them, and so could write them
         (raise its limits: a red team's bot wrote ``max`` into its ``pids.max``; thaw itself; let
-        its processes into another bot's cgroup) or make them writable again; and the ``codecup``
-        folder's files (a reviewer's bot froze it). Only what uid 0 owns: another owner's (a
-        delegated user's) stays theirs. The referee, root with its capabilities, still writes
-        them; a bot starts in them before it drops its own."""
+        its processes into another bot's cgroup) or make them writable again. Only its own
+        cgroups: the shared ``codecup`` folder stays root's (given away, root in a user namespace
+        mapping root alone could make no cgroup there; files only, a bot made cgroups of its own
+        in it, in v1 moved itself into them: reviewers'), so such a bot may still freeze it (the
+        next bot's start thaws it: :func:`_unfrozen`). The referee, root with its capabilities,
+        still writes them; a bot starts in them before it drops its own."""
         ids = no_one()
         try:
             if ids is None:
                 raise OSError("no uid is mapped here that no process runs as")
-            own = [p for p in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1) if p is not None]
-            # its own cgroups first, in every hierarchy: a failure at a parent leaves none of them
-            for path in own:
-                for entry in (path, *path.iterdir()):
-                    _give_roots(entry, ids)
-            for parent in dict.fromkeys(p.parent for p in own):
-                if parent not in _kept_parents:
-                    # the codecup folder too, its files, not its cgroups (other referees'):
-                    # a reviewer's bot froze it, every referee's bots under it
-                    for entry in (parent, *parent.iterdir()):
-                        _give_roots(entry, ids, files_only=entry != parent)
-                    _kept_parents.add(parent)
+            for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
+                if path is not None:
+                    for entry in (path, *path.iterdir()):
+                        _give_roots(entry, ids)
         except OSError as exc:  # said, and recorded (describe): never a silent failure
             self.bots_files = True
             if once.first("cgroup-owner"):
