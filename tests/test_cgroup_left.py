@@ -214,3 +214,26 @@ def test_the_machines_processes_are_read_only_where_the_unused_uid_is_not_mapped
         monkeypatch.setattr(cgroup, "_maps", (lambda m: lambda: m)(maps))
         assert cgroup.no_one.__wrapped__() == expected
         assert len(read) == scans
+
+
+def test_a_tree_whose_kill_file_cannot_be_written_has_its_members_killed(tmp_path, monkeypatch):
+    """A dead degraded referee's bot cgroup, its files given to the unused uid: root inside a user
+    namespace that does not map that uid may not write its ``cgroup.kill``, and the bot ran on at
+    every later start (a reviewer's). Its members are then killed one by one."""
+    import os
+    import signal
+
+    tree = tmp_path / "1.deadbeef-1"
+    tree.mkdir()
+    (tree / "cgroup.procs").write_text("4242\n")
+    killed = []
+
+    def kill(pid, sig):
+        killed.append((pid, sig))
+        (tree / "cgroup.procs").unlink()  # a plain folder stands in: emptied, it can be removed
+
+    monkeypatch.setattr(cgroup, "_write", lambda path, text: False)
+    monkeypatch.setattr(os, "kill", kill)
+    cgroup._remove_tree(tree)
+    assert killed == [(4242, signal.SIGKILL)]
+    assert not tree.exists()

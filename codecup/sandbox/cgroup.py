@@ -154,7 +154,11 @@ def _remove_tree(path: Path) -> None:
     for child in sorted(path.glob("*/"), reverse=True):
         if (child / "cgroup.procs").exists():
             _remove_tree(child)
-    _write(path / "cgroup.kill", "1")
+    if not _write(path / "cgroup.kill", "1"):
+        # Its files given to the unused uid by a degraded root run, root inside a user namespace
+        # that does not map it may not write them (a reviewer's: a dead referee's bot ran on): its
+        # members are killed one by one, as a v1 hierarchy's are.
+        _kill_members(path)
     deadline = time.monotonic() + 2.0
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError):
@@ -275,19 +279,26 @@ def remove_stale(where: Hierarchies) -> None:
             clean_stale(parent)
 
 
-def _kill_v1(path: Path) -> None:
-    """Empty a v1 cgroup by SIGKILLing its members, then remove it."""
+def _kill_members(path: Path) -> bool:
+    """SIGKILL a cgroup's members until it has none (bounded): whether it was read."""
     for _ in range(50):
         try:
             pids = [int(p) for p in (path / "cgroup.procs").read_text().split()]
         except OSError:
-            return
+            return False
         if not pids:
             break
         for pid in pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, 9)
         time.sleep(0.01)
+    return True
+
+
+def _kill_v1(path: Path) -> None:
+    """Empty a v1 cgroup by SIGKILLing its members, then remove it."""
+    if not _kill_members(path):
+        return
     with contextlib.suppress(OSError):
         path.rmdir()
 
