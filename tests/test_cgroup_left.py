@@ -237,3 +237,18 @@ def test_a_tree_whose_kill_file_cannot_be_written_has_its_members_killed(tmp_pat
     cgroup._remove_tree(tree)
     assert killed == [(4242, signal.SIGKILL)]
     assert not tree.exists()
+
+
+def test_members_this_pid_namespace_cannot_see_are_never_signalled(tmp_path, monkeypatch):
+    """cgroup2 lists a member outside the reader's pid namespace as 0, and ``kill(0, SIGKILL)``
+    is the caller's own process group: a reviewer's referee in a pid namespace killed itself,
+    and the dead referee's bot lived on."""
+    import os
+
+    tree = tmp_path / "1.deadbeef-1"
+    tree.mkdir()
+    (tree / "cgroup.procs").write_text("0\n0\n")
+    killed = []
+    monkeypatch.setattr(os, "kill", lambda pid, sig: killed.append(pid))
+    assert cgroup._kill_members(tree)
+    assert killed == []

@@ -280,12 +280,15 @@ def remove_stale(where: Hierarchies) -> None:
 
 
 def _kill_members(path: Path) -> bool:
-    """SIGKILL a cgroup's members until it has none (bounded): whether it was read."""
+    """SIGKILL a cgroup's members until it has none (bounded): whether it was read. A member
+    outside this pid namespace reads as 0 in cgroup2: never signalled (``kill(0, ...)`` is the
+    caller's own process group: a reviewer's referee in a pid namespace killed itself so)."""
     for _ in range(50):
         try:
             pids = [int(p) for p in (path / "cgroup.procs").read_text().split()]
         except OSError:
             return False
+        pids = [pid for pid in pids if pid > 0]
         if not pids:
             break
         for pid in pids:
