@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
-import os
 import shlex
 import sys
 import time
@@ -54,24 +53,24 @@ from codecup.record import (
     Result,
     TranscriptLine,
 )
-from codecup.sandbox import Policy
+from codecup.sandbox import Policy, once
 from codecup.verify import own_rules_problem
 
 DEFAULT_SETTINGS = SubprocessSettings()
 DEFAULT_POLICY = Policy()
-_SAID = "CODECUP_CONTAINMENT_SAID"  # set once the run has said how bots are contained (inherited by workers)
+_SAID = once.RUN_VARIABLE  # the folder of what the run has said (inherited by its workers)
 
 log = logging.getLogger(__name__)
 
 
 def announce_containment(players: Sequence[Player]) -> None:
-    """Say once per run, in one line on stderr, when programs get less than the full sandbox."""
+    """Say once per run, in one line on stderr, when programs get less than the full sandbox (or
+    less than this machine's full sandbox can give: no user namespace per bot)."""
     boxes = [p.box for p in players if isinstance(p, SubprocessPlayer) and p.box is not None]
-    if not boxes or os.environ.get(_SAID):
+    if not boxes:
         return
-    os.environ[_SAID] = "1"
     support = boxes[0].support
-    if not support.full:
+    if (not support.full or support.missing) and once.first("containment"):
         print(f"codecup: {support.summary()} (see `codecup doctor`)", file=sys.stderr)
 
 

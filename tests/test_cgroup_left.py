@@ -81,3 +81,174 @@ def test_a_cancelled_wait_after_cgroup_kill_is_not_made_again(tmp_path, monkeypa
     started = time.monotonic()
     assert group.kill(2.0) is False
     assert time.monotonic() - started < 0.5
+
+
+def test_the_shared_parent_a_bot_froze_is_thawed_at_the_next_bots_start(tmp_path):
+    """A reviewer's bot of uid 0 without capabilities (root, the namespaces failing) froze the
+    ``codecup`` folder every referee of the machine shares: the next run's games hung. No root
+    needed: plain folders stand in for the cgroups."""
+    (tmp_path / cgroup.PARENT).mkdir()
+    freeze = tmp_path / cgroup.PARENT / "cgroup.freeze"
+    freeze.write_text("1")
+    assert cgroup._unfrozen(tmp_path) == tmp_path / cgroup.PARENT
+    assert freeze.read_text() == "0"
+    freeze.write_text("1")  # frozen again during the run: thawed at the next start too
+    cgroup._unfrozen(tmp_path)
+    assert freeze.read_text() == "0"
+
+
+def test_a_bots_cgroup_files_go_to_a_uid_this_namespace_maps():
+    """``chown`` to an unmapped uid fails with EINVAL: as root in a user namespace mapping root
+    alone (a rootless container), a reviewer's bot kept its cgroup files, and nothing said so."""
+    whole = "0 0 4294967295"
+    assert cgroup.pick_no_one(whole, whole, {0, 1000}) == (cgroup.NO_ONE, cgroup.NO_ONE)
+    assert cgroup.pick_no_one("0 1000 1", "0 1000 1", {0}) is None  # unshare --map-root-user
+    subordinate = "0 1000 1\n1 100000 65536"
+    assert cgroup.pick_no_one(subordinate, subordinate, {0}) == (65536, 65536)
+    assert cgroup.pick_no_one(subordinate, "0 1000 1", {0, 1}) == (65536, -1)  # its gid unchanged
+    assert cgroup.pick_no_one(subordinate, subordinate, {0, 65536}) is None  # a process runs as it
+
+
+def test_a_cgroup_whose_files_cannot_be_kept_from_its_bot_says_so(tmp_path, monkeypatch, caplog):
+    from codecup.sandbox import Limits
+
+    monkeypatch.setattr(cgroup, "no_one", lambda: None)
+    group = cgroup.BotCgroup(tmp_path, None, None, Limits())
+    group.keep_from_bot()
+    assert group.bots_files
+    assert "its cgroup files writable to it" in group.describe()
+
+
+def _needs_root():
+    import os
+
+    import pytest
+
+    if os.geteuid() != 0:
+        if os.environ.get("CI") == "true":
+            pytest.fail("needs root")
+        pytest.skip("needs root")
+
+
+def test_only_the_bots_own_cgroups_are_given_away(tmp_path, monkeypatch):
+    """Root in a cgroup delegated to a user (``sudo`` in that user's session): a reviewer's
+    degraded root run gave the user's ``codecup`` folder and its files to the unused uid for good,
+    and the user's later runs lost their cgroups ("not root, not delegated"). Only the bot's own
+    cgroups, what uid 0 owns of them, are given away; the ``codecup`` folder stays as it is."""
+    import os
+
+    from codecup.sandbox import Limits
+
+    _needs_root()
+    parent = tmp_path / cgroup.PARENT
+    own = parent / "t-1"
+    own.mkdir(parents=True)
+    (own / "pids.max").write_text("128")
+    users, roots = parent / "cgroup.subtree_control", parent / "cgroup.freeze"
+    users.write_text("")
+    roots.write_text("0")
+    for path in (parent, users):
+        os.chown(path, 1000, 1000)
+    monkeypatch.setattr(cgroup, "no_one", lambda: (cgroup.NO_ONE, cgroup.NO_ONE))
+    group = cgroup.BotCgroup(own, None, None, Limits())
+    group.keep_from_bot()
+    assert not group.bots_files
+    for path in (parent, users):
+        assert (path.stat().st_uid, path.stat().st_gid) == (1000, 1000), path
+    for path in (own, own / "pids.max"):
+        assert path.stat().st_uid == cgroup.NO_ONE, path
+    assert roots.stat().st_uid == 0  # the codecup folder's files are not the bot's to have
+
+
+def test_an_entry_gone_between_its_listing_and_its_chown_stops_nothing(tmp_path, monkeypatch):
+    """An entry listed and gone before its ``chown`` (FileNotFoundError) ended the whole loop (a
+    reviewer's race), and the bot's cgroups in the hierarchies after it were never kept from it."""
+    from pathlib import Path
+
+    from codecup.sandbox import Limits
+
+    _needs_root()
+    v2, pids = tmp_path / "v2" / cgroup.PARENT / "t-1", tmp_path / "pids" / cgroup.PARENT / "t-1"
+    for own in (v2, pids):
+        own.mkdir(parents=True)
+        (own / "pids.max").write_text("128")
+    gone = v2 / "memory.pressure"
+    gone.write_text("")
+    listed = Path.iterdir
+
+    def iterdir(self):
+        entries = list(listed(self))
+        if gone in entries:
+            gone.unlink()  # the kernel removed it meanwhile
+        return iter(entries)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    monkeypatch.setattr(cgroup, "no_one", lambda: (cgroup.NO_ONE, cgroup.NO_ONE))
+    group = cgroup.BotCgroup(v2, None, pids, Limits())
+    group.keep_from_bot()
+    assert not group.bots_files
+    for own in (v2, pids):
+        for kept in (own, own / "pids.max"):
+            assert kept.stat().st_uid == cgroup.NO_ONE, kept
+    assert v2.parent.stat().st_uid == 0  # the codecup folder stays root's
+
+
+def test_the_machines_processes_are_read_only_where_the_unused_uid_is_not_mapped(monkeypatch):
+    """Reading every process's status took 100 ms at 3,000 processes (a reviewer's), at each run's
+    first bot, where it cannot change the answer: the unused uid is mapped (the machine's own
+    namespace) or there are no user namespaces."""
+    read = []
+
+    def users():
+        read.append(1)
+        return {0, 1000}
+
+    monkeypatch.setattr(cgroup, "_users", users)
+    whole, root_alone = "0 0 4294967295", "0 1000 1"
+    for maps, expected, scans in [
+        ((whole, whole), (cgroup.NO_ONE, cgroup.NO_ONE), 0),
+        (None, (cgroup.NO_ONE, cgroup.NO_ONE), 0),  # no user namespaces in this kernel
+        ((root_alone, root_alone), None, 1),
+    ]:
+        read.clear()
+        monkeypatch.setattr(cgroup, "_maps", (lambda m: lambda: m)(maps))
+        assert cgroup.no_one.__wrapped__() == expected
+        assert len(read) == scans
+
+
+def test_a_tree_whose_kill_file_cannot_be_written_has_its_members_killed(tmp_path, monkeypatch):
+    """A dead degraded referee's bot cgroup, its files given to the unused uid: root inside a user
+    namespace that does not map that uid may not write its ``cgroup.kill``, and the bot ran on at
+    every later start (a reviewer's). Its members are then killed one by one."""
+    import os
+    import signal
+
+    tree = tmp_path / "1.deadbeef-1"
+    tree.mkdir()
+    (tree / "cgroup.procs").write_text("4242\n")
+    killed = []
+
+    def kill(pid, sig):
+        killed.append((pid, sig))
+        (tree / "cgroup.procs").unlink()  # a plain folder stands in: emptied, it can be removed
+
+    monkeypatch.setattr(cgroup, "_write", lambda path, text: False)
+    monkeypatch.setattr(os, "kill", kill)
+    cgroup._remove_tree(tree)
+    assert killed == [(4242, signal.SIGKILL)]
+    assert not tree.exists()
+
+
+def test_members_this_pid_namespace_cannot_see_are_never_signalled(tmp_path, monkeypatch):
+    """cgroup2 lists a member outside the reader's pid namespace as 0, and ``kill(0, SIGKILL)``
+    is the caller's own process group: a reviewer's referee in a pid namespace killed itself,
+    and the dead referee's bot lived on."""
+    import os
+
+    tree = tmp_path / "1.deadbeef-1"
+    tree.mkdir()
+    (tree / "cgroup.procs").write_text("0\n0\n")
+    killed = []
+    monkeypatch.setattr(os, "kill", lambda pid, sig: killed.append(pid))
+    assert cgroup._kill_members(tree)
+    assert killed == []

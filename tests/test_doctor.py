@@ -73,3 +73,15 @@ def test_doctor_says_whether_the_kernel_keeps_interrupt_time_apart(tmp_path):
     assert "kept apart" in irq_time_line((tmp_path / "on.gz",))
     assert "charged to the task it interrupts" in irq_time_line((tmp_path / "off",))
     assert "charged to the task it interrupts" in irq_time_line((tmp_path / "missing", tmp_path / "off"))
+
+
+def test_the_orphans_row_says_what_ends_a_bots_processes_without_a_pid_namespace():
+    """For a user who is not root it said that a process clearing its environment escapes, which
+    the filter refuses (a process cannot leave the group that is killed): a reviewer's find."""
+    from codecup.cli.doctor import orphans_row
+    from codecup.sandbox import Support
+
+    assert orphans_row(Support(namespaces=True)) == (True, "a bot's orphans cannot escape (pid namespace)")
+    filtered = orphans_row(Support(subreaper=True, syscall_filter=True))[1]
+    assert "process group, killed with its game" in filtered and "escapes" not in filtered
+    assert "clears its environment escapes" in orphans_row(Support(subreaper=True))[1]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from codecup.cli.common import Subparsers
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.sandbox import Limits, dynmods, linux, machine_support, quotas, seccomp
+from codecup.sandbox import Limits, Support, cgroup, dynmods, linux, machine_support, quotas, seccomp
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -92,6 +92,26 @@ def dynmods_line(found: dynmods.Dynmods, root_user: bool = True) -> str:
     return line
 
 
+def orphans_row(support: Support) -> tuple[bool, str]:
+    """Whether a bot's processes can outlive its game, and, without a pid namespace, what ends them."""
+    text = "a bot's orphans cannot escape (pid namespace)"
+    if support.namespaces:
+        return True, text
+    if support.syscall_filter:
+        # setsid and setpgid refused: clearing its environment (no token) no longer lets a
+        # process escape, as the row said before the filter kept the group
+        text += (
+            "; without one the filter keeps its processes in its process group, killed with its game"
+            " (unless the bot kills its referee first: docs/security.md)"
+        )
+    elif support.subreaper:
+        text += (
+            "; without one the referee, as subreaper, kills those that keep their environment's token"
+            " (one that leaves its process group and clears its environment escapes)"
+        )
+    return False, text
+
+
 def run(args: argparse.Namespace) -> int:
     """Print each mechanism, yes or no, then what is missing and what to do. Exits 0 either way."""
     support = machine_support()
@@ -121,11 +141,15 @@ def run(args: argparse.Namespace) -> int:
             support.syscall_filter,
             f"system call filter: {seccomp.SUMMARY}",
         ),
-        (
-            support.subreaper or support.namespaces,
-            "a bot's orphans cannot escape (pid namespace or subreaper)",
-        ),
+        orphans_row(support),
     ]
+    if support.cgroup and not support.namespaces and os.geteuid() == 0:
+        # uid 0 without capabilities still writes every cgroup file root owns (a reviewer's bot
+        # froze the codecup folder all referees share): only its own cgroup's are kept from it
+        rows.append((False, "a bot cannot freeze, kill or leave other cgroups (it is uid 0 to their files)"))
+        ids = cgroup.no_one()  # chown to an unmapped uid fails (root in a rootless container)
+        owner = "none mapped here that no process runs as" if ids is None else f"uid {ids[0]}"
+        rows.append((ids is not None, f"a bot's own cgroup files kept from it (given to {owner})"))
     print(support.summary())
     for ok, text in rows:
         print(f"  {_mark(ok)} {text}")

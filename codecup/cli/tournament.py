@@ -7,7 +7,8 @@ to --out: a results log (``results.jsonl``), one record per game under
 ``games/``, ``standings.txt``/``.json`` and the results site (``index.html``).
 Running the same command again finishes an interrupted tournament
 (Ctrl-C, SIGTERM and even SIGKILL leave no process behind and lose no
-finished game).
+finished game; without the full sandbox a bot that kills its referee can leave
+its processes behind: docs/security.md).
 """
 
 from __future__ import annotations

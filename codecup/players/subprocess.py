@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import logging
 import os
 import shutil
@@ -35,9 +36,8 @@ from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
 from codecup.players.base import Player
 from codecup.processes import signal_name
-from codecup.sandbox import Box
+from codecup.sandbox import Box, orphans
 from codecup.sandbox.launch import Reporting, read_reason
-from codecup.sandbox.orphans import kill_orphans
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +77,7 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.stdout_reads = 0  # the same for stdout
         self.line_reads = 0  # reads since the last line was complete
         self.discarding = False  # its output no longer counts: the game is over for it
+        self.on_exit: Callable[[], None] | None = None  # once the loop has taken its exit status
         self.draining_stdout = False  # it has exited: its stdout is read to the end, unpaced
         self.draining = False  # the program has ended: its stderr is read to the end, unpaced
         self.broken = False  # the output stream is no longer in sync: stop reading it
@@ -212,6 +213,8 @@ class _Protocol(asyncio.SubprocessProtocol):
             self._wake()
 
     def process_exited(self) -> None:
+        if self.on_exit is not None:
+            self.on_exit()
         self._wake()
 
 
@@ -304,18 +307,20 @@ class SubprocessPlayer(Player):
         reason_read, reason_write = os.pipe()  # both closed at the bot's exec
         launch = Reporting(self.box.launch, reason_write) if self.box is not None else None
         try:
-            self.transport, self.protocol = await loop.subprocess_exec(
-                lambda: _Protocol(settings),
-                *prefix,
-                *self.argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                cwd=self.cwd,
-                env=self.env,
-                start_new_session=True,
-                preexec_fn=launch,
-            )
+            with orphans.starting():  # until its pid is known: see orphans.reap_adopted
+                self.transport, self.protocol = await loop.subprocess_exec(
+                    lambda: _Protocol(settings),
+                    *prefix,
+                    *self.argv,
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                    cwd=self.cwd,
+                    env=self.env,
+                    start_new_session=True,
+                    preexec_fn=launch,
+                )
+                orphans.started(self.transport.get_pid())
         except subprocess.SubprocessError as exc:
             reason = read_reason(reason_read) or str(exc)
             raise ConfigError(f"cannot start {self.argv[0]!r} in its sandbox: {reason}") from exc
@@ -539,14 +544,28 @@ class SubprocessPlayer(Player):
             try:
                 await self._close_cgroup(transport, box)
             finally:
+                if not box.launch.namespaces:
+                    # Without a pid namespace a child may have left its cgroup (uid 0 without
+                    # capabilities, or a delegated user, owns the cgroup files: a red team's
+                    # setsid child moved into an ancestor's and outlived the run); one that kept
+                    # the token in its environment is the referee's as subreaper, and ends here;
+                    # under the filter it could not leave its process group either.
+                    self._signal(signal.SIGKILL)
+                    self._sweep(box)
                 box.remove()
             return
         try:
             await self._close_group(transport)
         finally:
             if box is not None:
-                kill_orphans(box.token)
+                self._sweep(box)
                 box.remove()
+
+    def _sweep(self, box: Box) -> None:
+        """Without a pid namespace: kill the bot's orphans, and reap those of its processes the
+        referee adopted as subreaper (see :mod:`codecup.sandbox.orphans`)."""
+        orphans.kill_orphans(box.token)
+        orphans.reap_adopted(self.pid)
 
     def _discard_output(self) -> None:
         """The game is over for it: what it writes to stdout now is read slowly and thrown away
@@ -566,6 +585,18 @@ class SubprocessPlayer(Player):
         await box.cgroup.kill_soon(self.settings.reap_timeout)
         await self._wait_exit(self.settings.reap_timeout)
         await self._drain_stderr()
+        self._closed(transport)
+
+    def _closed(self, transport: asyncio.SubprocessTransport) -> None:
+        """Close its transport; once the loop has its exit status, it is no process of the referee's."""
+        if transport.get_returncode() is not None:
+            orphans.ended(self.pid)
+        elif self.protocol is not None:  # not yet: reap_adopted would take its status (its own
+            # session's leader, once ended), so it is told when the loop has (it stayed for good).
+            # Where the loop closes before its child watcher has the exit, on_exit never comes and
+            # the pid stays among the bots started: only more caution (that session's dead are
+            # left unreaped), so left as it is.
+            self.protocol.on_exit = functools.partial(orphans.ended, self.pid)
         transport.close()
         self.transport = None
 
@@ -586,8 +617,7 @@ class SubprocessPlayer(Player):
         self._signal(signal.SIGKILL)
         await self._wait_group_gone(settings.reap_timeout)
         await self._drain_stderr()
-        transport.close()
-        self.transport = None
+        self._closed(transport)
 
     async def _drain_stderr(self, limit: float = 0.2) -> None:
         """Once the tree is gone: what is left of its stderr, read unpaced (bounded: a process
@@ -612,7 +642,10 @@ class SubprocessPlayer(Player):
                 return
             except PermissionError:
                 return
-            await asyncio.sleep(0.005)
+            # Dead, its processes stay in the group until reaped: the bot's, once it has died
+            # first, are the referee's as subreaper (a red team's 300 kept the group 2 s a game).
+            if orphans.reap_adopted(self.pid) == 0:
+                await asyncio.sleep(0.005)
         log.warning("process group %d still present %.1fs after SIGKILL", self.pid, timeout)
 
     async def _wait_exit(self, timeout: float) -> bool:

@@ -121,6 +121,8 @@ class Box:
         _clean_stale_scratch()
         cgroup = BotCgroup.create(support.hierarchies, policy.limits) if support.cgroup else None
         namespaces = support.namespaces
+        if cgroup is not None and not namespaces and os.geteuid() == 0:
+            cgroup.keep_from_bot()  # uid 0 without capabilities, it owned its cgroups' files
         scratch: Path | None = None
         if namespaces:
             scratch = scratch_root() / str(next(_serial))
@@ -159,6 +161,7 @@ class Box:
             detached=detached,
             cgroup_views=views,
             syscall_filter=support.syscall_filter,
+            keep_group=support.syscall_filter and (cgroup is None or not namespaces),
         )
         differing = own_differing(policy.provided, workdir, hide)
         notes = [f"its own {n} kept, not the game's {s}" for n, s in differing]
@@ -196,7 +199,8 @@ class Box:
         else:
             parts.append("process group" + (", subreaper" if self.support.subreaper else ""))
         if self.launch.syscall_filter:
-            parts.append(f"system call filter ({seccomp.SUMMARY})")
+            group = ", no leaving its process group" if self.launch.keep_group else ""
+            parts.append(f"system call filter ({seccomp.SUMMARY}{group})")
         if self.cgroup is not None:
             parts.append(self.cgroup.describe())
         files = f"file size {self.launch.file_size >> 20} MiB, {self.launch.open_files} files"

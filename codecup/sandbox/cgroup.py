@@ -27,9 +27,72 @@ from pathlib import Path
 import attrs
 
 from codecup import owner
+from codecup.sandbox import once
 from codecup.sandbox.mounts import Hierarchies
 
 log = logging.getLogger(__name__)
+
+NO_ONE = 0xFFFFFFFE
+"""The uid (and gid) a bot's cgroup files are given where the bot is uid 0 without a sandbox:
+``(uid_t) -2``, which no process of the machine runs as (-1 means "unchanged" to ``chown``)."""
+
+
+def _ranges(id_map: str) -> list[range]:
+    """The ids a ``/proc/PID/uid_map`` (or ``gid_map``) maps, as seen inside its namespace."""
+    found = []
+    for line in id_map.splitlines():
+        with contextlib.suppress(ValueError):
+            inside, _, count = (int(field) for field in line.split())
+            found.append(range(inside, inside + count))
+    return found
+
+
+def pick_no_one(uid_map: str, gid_map: str, used: set[int]) -> tuple[int, int] | None:
+    """The uid and gid to give a bot's cgroup files: :data:`NO_ONE` where this namespace maps it
+    (the machine's own does), else the highest mapped uid other than 0 that no process in ``used``
+    runs as (its gid where mapped, else -1: unchanged); None where there is none. ``chown`` to an
+    unmapped uid fails with ``EINVAL``: as root inside a user namespace mapping root alone (a
+    rootless container) a reviewer's bot kept its cgroup files."""
+    uids, gids = _ranges(uid_map), _ranges(gid_map)
+    if any(NO_ONE in r for r in uids):
+        return NO_ONE, NO_ONE if any(NO_ONE in r for r in gids) else -1
+    tops = sorted((r[-1] for r in uids if len(r) and r[-1] != 0 and r[-1] not in used), reverse=True)
+    if not tops:
+        return None
+    return tops[0], tops[0] if any(tops[0] in r for r in gids) else -1
+
+
+def _maps() -> tuple[str, str] | None:
+    """This process's ``uid_map`` and ``gid_map``; None without user namespaces in the kernel."""
+    try:
+        return Path("/proc/self/uid_map").read_text(), Path("/proc/self/gid_map").read_text()
+    except OSError:
+        return None
+
+
+def _users() -> set[int]:
+    """The uids the machine's processes run as (real, effective, saved, file system)."""
+    used: set[int] = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                status = (entry / "status").read_text()
+                used.update(int(u) for u in status.split("\nUid:", 1)[1].split("\n", 1)[0].split())
+    return used
+
+
+@functools.cache
+def no_one() -> tuple[int, int] | None:
+    """:func:`pick_no_one` for this process (read once). The machine's processes are read only
+    where :data:`NO_ONE` is not mapped: where it is, they cannot change the answer, and reading
+    them took 100 ms at 3,000 processes (a reviewer's)."""
+    maps = _maps()
+    if maps is None:  # no user namespaces in this kernel: the machine's ids are all there are
+        return NO_ONE, NO_ONE
+    uid_map, gid_map = maps
+    mapped = any(NO_ONE in r for r in _ranges(uid_map))
+    return pick_no_one(uid_map, gid_map, set() if mapped else _users())
+
 
 PARENT = "codecup"  # every bot's cgroup lives under this folder of the referee's own cgroup
 CPU_PERIOD_USEC = 100_000  # the period of the processor quota (the kernel's default)
@@ -91,7 +154,11 @@ def _remove_tree(path: Path) -> None:
     for child in sorted(path.glob("*/"), reverse=True):
         if (child / "cgroup.procs").exists():
             _remove_tree(child)
-    _write(path / "cgroup.kill", "1")
+    if not _write(path / "cgroup.kill", "1"):
+        # Its files given to the unused uid by a degraded root run, root inside a user namespace
+        # that does not map it may not write them (a reviewer's: a dead referee's bot ran on): its
+        # members are killed one by one, as a v1 hierarchy's are.
+        _kill_members(path)
     deadline = time.monotonic() + 2.0
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError):
@@ -149,7 +216,14 @@ def _locked(parent: Path) -> bool:
     try:
         owner.hold(folder)
     except OSError as exc:
-        log.warning("cannot lock cgroup %s: %s", folder, exc)
+        # Said once per run: it is tried at every bot's start, in every hierarchy (a red team's
+        # run, not root beside cgroups a root run had made, said it 27 times); and not at all
+        # where a user who is not root is refused: the degraded line says what the bots lack.
+        expected = isinstance(exc, PermissionError) and os.geteuid() != 0
+        if not expected and once.first("cgroup-lock"):
+            log.warning("cannot lock cgroup %s: %s", folder, exc)
+        else:
+            log.debug("cannot lock cgroup %s: %s", folder, exc)
         return False
     owner.at_exit(_let_go, folder)
     return True
@@ -205,19 +279,29 @@ def remove_stale(where: Hierarchies) -> None:
             clean_stale(parent)
 
 
-def _kill_v1(path: Path) -> None:
-    """Empty a v1 cgroup by SIGKILLing its members, then remove it."""
+def _kill_members(path: Path) -> bool:
+    """SIGKILL a cgroup's members until it has none (bounded): whether it was read. A member
+    outside this pid namespace reads as 0 in cgroup2: never signalled (``kill(0, ...)`` is the
+    caller's own process group: a reviewer's referee in a pid namespace killed itself so)."""
     for _ in range(50):
         try:
             pids = [int(p) for p in (path / "cgroup.procs").read_text().split()]
         except OSError:
-            return
+            return False
+        pids = [pid for pid in pids if pid > 0]
         if not pids:
             break
         for pid in pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, 9)
         time.sleep(0.01)
+    return True
+
+
+def _kill_v1(path: Path) -> None:
+    """Empty a v1 cgroup by SIGKILLing its members, then remove it."""
+    if not _kill_members(path):
+        return
     with contextlib.suppress(OSError):
         path.rmdir()
 
@@ -239,6 +323,28 @@ def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
     return parent
 
 
+def _unfrozen(base: Path) -> Path | None:
+    """:func:`_parent`, thawed at each bot's start: a bot of uid 0 without capabilities (root, the
+    namespaces failing) may write every cgroup file root owns, and a reviewer's bot froze this
+    folder, shared by every referee of the machine: its opponent lost on time, the folder stayed
+    frozen, and the next run's games hung. Its own write of 0 thaws only the folder itself: a
+    bot's cgroup under it keeps its own freeze (another referee's bot, suspended)."""
+    parent = _parent(base, ("memory", "pids", "cpu"))
+    if parent is not None and (parent / "cgroup.freeze").exists():
+        _write(parent / "cgroup.freeze", "0")
+    return parent
+
+
+def _give_roots(entry: Path, ids: tuple[int, int]) -> None:
+    """Give ``entry`` to ``ids`` where uid 0 owns it: a bot of uid 0 without capabilities writes
+    only what uid 0 owns. An entry gone is skipped (a cgroup file the kernel removed meanwhile)."""
+    try:
+        if os.lstat(entry).st_uid == 0:
+            os.chown(entry, *ids, follow_symlinks=False)
+    except FileNotFoundError:
+        pass
+
+
 @attrs.define(eq=False)
 class BotCgroup:
     """The cgroups of one running bot; :meth:`remove` when its game ends."""
@@ -257,6 +363,7 @@ class BotCgroup:
     _pressure_fd: int = -1  # cpu.pressure, where the kernel keeps it (PSI); -1 where it does not
     unconfirmed: bool = False  # frozen, and cgroup.events has not said so yet
     outlived_kill: bool = False  # a wait after cgroup.kill gave up (or was cancelled): no more waits
+    bots_files: bool = False  # root, namespaces failing, and no unused uid to give its files to
 
     @classmethod
     def create(cls, where: Hierarchies, limits: Limits) -> BotCgroup | None:
@@ -264,7 +371,7 @@ class BotCgroup:
         if where.v2 is None:
             return None
         retry_left()
-        parent = _parent(where.v2, ("memory", "pids", "cpu"))
+        parent = _unfrozen(where.v2)
         if parent is None or not _locked(parent):
             return None
         name = f"{owner.token()}-{next(_serial)}"
@@ -317,6 +424,8 @@ class BotCgroup:
             parts.append(f"{self.limits.processes} processes ({'v2' if self.pids_v2 else 'v1'})")
         if self.cpu_v2 or self.cpu_v1:
             parts.append(f"{self.limits.cpus:g} CPU ({'v2' if self.cpu_v2 else 'v1'})")
+        if self.bots_files:
+            parts.append("its cgroup files writable to it (it may raise its limits)")
         return ", ".join(parts)
 
     # --- the hot path ------------------------------------------------------
@@ -436,6 +545,29 @@ class BotCgroup:
         if not self.outlived_kill:
             log.warning("cgroup %s still populated %.1fs after cgroup.kill", self.v2, timeout)
         self.outlived_kill = True
+
+    def keep_from_bot(self) -> None:
+        """Give its folders and their files to :func:`no_one` (modes unchanged): a bot of uid 0
+        without capabilities (root, the namespaces failing) owned them, and so could write them
+        (raise its limits: a red team's bot wrote ``max`` into its ``pids.max``; thaw itself; let
+        its processes into another bot's cgroup) or make them writable again. Only its own
+        cgroups: the shared ``codecup`` folder stays root's (given away, root in a user namespace
+        mapping root alone could make no cgroup there; files only, a bot made cgroups of its own
+        in it, in v1 moved itself into them: reviewers'), so such a bot may still freeze it (the
+        next bot's start thaws it: :func:`_unfrozen`). The referee, root with its capabilities,
+        still writes them; a bot starts in them before it drops its own."""
+        ids = no_one()
+        try:
+            if ids is None:
+                raise OSError("no uid is mapped here that no process runs as")
+            for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
+                if path is not None:
+                    for entry in (path, *path.iterdir()):
+                        _give_roots(entry, ids)
+        except OSError as exc:  # said, and recorded (describe): never a silent failure
+            self.bots_files = True
+            if once.first("cgroup-owner"):
+                log.warning("a bot's cgroup files stay writable to it (%s): it may raise its limits", exc)
 
     def remove(self) -> None:
         """Kill what is left, close the files and remove the folders."""

@@ -234,6 +234,9 @@ class Launch:
     # once it is in its cgroup namespace: it sees its own cgroups only, each as the root.
     cgroup_views: tuple[CgroupMount, ...] = ()
     syscall_filter: bool = False  # the system call filter of :mod:`.seccomp`
+    # With the filter: no process of the bot leaves its process group (no setsid, no setpgid), by
+    # which it is frozen where it has no cgroup and killed where it has no pid namespace.
+    keep_group: bool = False
     covered: tuple[str, ...] = attrs.field(factory=root_only_files)  # of its /proc: see :func:`cover`
     referee: int = attrs.field(factory=os.getpid)
     """The process that starts the bot (the one that made this launch): its death kills the bot."""
@@ -257,7 +260,7 @@ class Launch:
                 linux.drop_all_capabilities(best_effort=True)
             if self.syscall_filter:
                 linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
-                seccomp.install()
+                seccomp.install(self.keep_group)
             return
         cgroups = [os.open(name, os.O_WRONLY) for name in self.procs_files]  # before all is read-only
         linux.unshare(NAMESPACES & ~linux.CLONE_NEWCGROUP)
@@ -400,7 +403,7 @@ class Launch:
             os.close(go)
             linux.drop_all_capabilities()
             if self.syscall_filter:
-                seccomp.install()
+                seccomp.install(self.keep_group)
             os.fchdir(workdir)  # into the overlay mounted over the folder it started in
             os.close(workdir)
             return
@@ -498,8 +501,16 @@ def _bind_back(held: int, path: str, recursive: bool = False) -> None:
 
 
 def _keeper(init: int, read: int, write: int) -> None:
-    """Wait for init outside the namespace, then end exactly as the bot ended. Never returns."""
+    """Wait for init outside the namespace, then end exactly as the bot ended. Never returns.
+
+    It ignores every signal it can (SIGKILL ends it, and init and the bot with it): without a
+    cgroup to freeze, the bot stays in its process group to be stopped with it, and a bot that
+    ignored SIGUSR1 and sent it to its group (``kill(0, ...)``) killed its keeper, and lost as
+    "killed by signal SIGUSR1" (a red team's finding)."""
     try:
+        for sig in range(1, signal.NSIG):
+            if sig not in (signal.SIGKILL, signal.SIGSTOP, signal.SIGCHLD):  # SIGCHLD ignored: no wait
+                linux.ignore_signal(sig)
         os.close(write)
         os.closerange(0, read)
         os.closerange(read + 1, _FD_LIMIT)

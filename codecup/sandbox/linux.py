@@ -211,6 +211,14 @@ def default_signal_action(sig: int) -> None:
     check(_libc.syscall(ctypes.c_long(_SYS_RT_SIGACTION), sig, action, None, 8), f"rt_sigaction {sig}")
 
 
+def ignore_signal(sig: int) -> None:
+    """Ignore signal ``sig``, by the raw system call (as :func:`default_signal_action`; Python's
+    ``signal.signal`` works in the main thread alone, and a referee may fork from another)."""
+    assert _libc is not None
+    action = (ctypes.c_ulong * 4)(1)  # handler SIG_IGN, no flags, no restorer, an empty mask
+    check(_libc.syscall(ctypes.c_long(_SYS_RT_SIGACTION), sig, action, None, 8), f"rt_sigaction {sig}")
+
+
 def blank_command_line(label: bytes = b"codecup-init") -> None:
     """Overwrite this process's command line, what ``/proc/PID/cmdline`` shows, with ``label``.
 

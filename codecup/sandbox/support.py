@@ -8,6 +8,7 @@ run what it degraded to, and ``codecup doctor`` can tell the user why.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -54,10 +55,12 @@ class Support:
     def summary(self) -> str:
         """One line: the containment bots get here."""
         if self.full:
-            return (
+            full = (
                 "full sandbox: cgroup2 freeze/kill/cpu, memory, process and processor limits, namespaces, "
                 "read-only view, system call filter"
             )
+            # what it lacks all the same (a user namespace per bot) is said, not only in doctor's list
+            return full + "".join(f"; but {why}" for why in self.missing)
         return "degraded containment: " + "; ".join(self.missing)
 
 
@@ -72,12 +75,18 @@ class _CgroupTrial:
     missing: tuple[str, ...] = ()
 
 
+_WITHOUT_CGROUP = "no freezing of the whole tree, no CPU clock, no memory, process or processor limit per bot"
+"""What a bot lacks without a cgroup of its own: the v1 hierarchies are used only beside cgroup2
+(a red team's bot held 2 GiB and forked 300 processes where the line named only the first two)."""
+
+
 def _try_cgroup(where: mounts.Hierarchies) -> _CgroupTrial:
     if where.v2 is None:
-        return _CgroupTrial(missing=("no cgroup2 hierarchy (no freezing of the whole tree, no CPU clock)",))
+        return _CgroupTrial(missing=(f"no cgroup2 hierarchy ({_WITHOUT_CGROUP})",))
     group = BotCgroup.create(where, Limits())
     if group is None:
-        return _CgroupTrial(missing=(f"cannot create cgroups under {where.v2} (not root, not delegated)",))
+        why = f"cannot create cgroups under {where.v2} (not root, not delegated): {_WITHOUT_CGROUP}"
+        return _CgroupTrial(missing=(why,))
     memory = group.memory_v2 or group.memory_v1 is not None
     pids = group.pids_v2 or group.pids_v1 is not None
     cpu = group.cpu_v2 or group.cpu_v1 is not None
@@ -191,6 +200,11 @@ def machine_support() -> Support:
             subreaper = True
         except OSError:
             missing.append("no subreaper: a bot's orphans escape its process group")
+        # A bot sees the referee's /proc, as its user: not its memory or environment (a red
+        # team's bot read its memory through /proc/PID/mem). Its programs are dumpable again
+        # once they exec.
+        with contextlib.suppress(OSError):
+            linux.prctl(linux.PR_SET_DUMPABLE, 0)
     return Support(
         where,
         cgroup=trial.cgroup,

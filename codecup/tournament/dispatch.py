@@ -37,10 +37,24 @@ Future: TypeAlias = concurrent.futures.Future[Record]
 WATCH_EVERY = 2.0
 
 
-def referee_error_record(match: MatchInfo, why: str, started: str = "", duration: float = 0.0) -> Record:
-    """The record of a game whose referee process died: no moves, no points, no fault of either seat."""
+NO_FAULT = "no fault of either player"
+"""Whose fault a referee's death was, where its programs could not reach it (or it had none)."""
+
+UNKNOWN_FAULT = (
+    "not known to be either player's fault: its programs had no pid namespace of their own,"
+    " and one of them could have killed the referee"
+)
+"""... where its programs ran without a pid namespace (a red team's bot killed its referee as it
+lost, and chose so which of its games counted): see docs/security.md."""
+
+
+def referee_error_record(
+    match: MatchInfo, why: str, started: str = "", duration: float = 0.0, *, remote: bool = False
+) -> Record:
+    """The record of a game whose referee process died: no moves, no points, no fault of either seat
+    that is known (see :func:`fault`; ``remote``: it was played on a Dask worker)."""
     n = len(match.players)
-    end = SeatEnd(Termination.REFEREE_ERROR, f"{why}: no fault of either player")
+    end = SeatEnd(Termination.REFEREE_ERROR, f"{why}: {fault(match, remote)}")
     return Record(
         match=match,
         moves=(),
@@ -51,6 +65,19 @@ def referee_error_record(match: MatchInfo, why: str, started: str = "", duration
         duration=duration,
         logs=("",) * n,
     )
+
+
+def fault(match: MatchInfo, remote: bool = False) -> str:
+    """What is known of a dead referee's game's players' part in its death: nothing, where a program
+    of the game may have run without a pid namespace of its own (this machine gives none, or the
+    game was played on another), since such a program can signal its referee."""
+    if not any(p.command for p in match.players):  # the organiser's built-in bots alone
+        return NO_FAULT
+    if remote:
+        return UNKNOWN_FAULT.replace("had no pid", "may have had no pid")
+    from codecup.sandbox import machine_support
+
+    return NO_FAULT if machine_support().namespaces else UNKNOWN_FAULT
 
 
 def is_referee_error(record: Record) -> bool:
@@ -153,7 +180,9 @@ class _Batch:
         except concurrent.futures.BrokenExecutor:
             why = self.pool.death()
             self.pool.restart()
-            record = referee_error_record(match, why, started, time.perf_counter() - t0)
+            record = referee_error_record(
+                match, why, started, time.perf_counter() - t0, remote=self.pool.remote
+            )
         except concurrent.futures.CancelledError:
             raise self.pool.lost() from None
         self.on_result(key, record)
@@ -220,7 +249,9 @@ def play_batch(
                         )
                         error = error or said
                         continue
-                    record = referee_error_record(match, f"the Dask workers running it died ({exc})")
+                    record = referee_error_record(
+                        match, f"the Dask workers running it died ({exc})", remote=pool.remote
+                    )
                 on_result(key, record)
             if error is not None:  # only after handing on every game that did finish
                 raise error

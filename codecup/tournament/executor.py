@@ -34,6 +34,7 @@ from codecup import owner
 from codecup.clock import WALL
 from codecup.errors import CodecupError, ConfigError
 from codecup.processes import signal_name
+from codecup.sandbox import once
 from codecup.tournament import hang, leftovers
 from codecup.tournament.daskprobe import CONNECT_SECONDS, scheduler_answers
 from codecup.tournament.worker import WORKER_GRACE, stop_games, worker_init
@@ -193,6 +194,7 @@ class LocalPool(GamePool):
         leftovers.clean_stale_semaphores()
         leftovers.mark_temp_dir()
         leftovers.name_semaphores()
+        once.mark_run()  # before its forkserver starts: the workers, each new one too, say things once
         # multiprocessing's resource tracker outlives a SIGKILLed run and removes the pool's
         # semaphores, with a warning on the organiser's terminal; it takes its -W options
         # from ours, so it is told here that this is no news.

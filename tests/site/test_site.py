@@ -416,7 +416,7 @@ def test_a_live_index_leaves_referee_errors_out_of_the_standings_as_the_final_on
     live.stopped()
     index = (tmp_path / "index.html").read_text()
     assert "Stopped at" in index and "2 of" in index and "with a fault" not in index
-    assert "1 referee error (no fault of either player, left out of the standings and ratings)" in index
+    assert "1 referee error (counted for neither player, left out of the standings and ratings)" in index
     rows = standings_rows(index)
     assert {row[1]: row[2] for row in rows} == {"alpha": "1", "beta": "1"}  # games: the one played
     assert {row[-1] for row in rows} == {""}  # no fault

@@ -39,6 +39,98 @@ def forever_sleeping():
     time.sleep(3600)
 
 
+def out_of_its_cgroups():
+    """Move itself into the first ancestor of each of its cgroups that lets it in (uid 0 without
+    capabilities, or a delegated user, owns the cgroup files), then sleep: a red team's child left
+    its cgroup and outlived the game and the run."""
+    leave_its_cgroups()
+    time.sleep(3600)
+
+
+def unmarked_out_of_its_cgroups():
+    """Leave its cgroups, then sleep with its environment cleared: it carries no token, so only
+    its process group (which the filter keeps it in) finds it (a reviewer's bot)."""
+    leave_its_cgroups()
+    os.execve(sys.executable, [sys.executable, "-c", "import time; time.sleep(3600)", token], {})
+
+
+def spawn_in_group(body):
+    """Run ``body`` in a double-forked grandchild that stays in the bot's process group."""
+    if os.fork() == 0:
+        if os.fork() == 0:
+            try:
+                body()
+            finally:
+                os._exit(0)
+        os._exit(0)
+    os.wait()
+
+
+def leave_its_cgroups():
+    with open("/proc/self/cgroup") as f:
+        lines = f.read().splitlines()
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        base = "/sys/fs/cgroup/unified" if not controllers else "/sys/fs/cgroup/" + controllers.split(",")[0]
+        if not controllers and not os.path.exists(base):
+            base = "/sys/fs/cgroup"
+        parts = path.strip("/").split("/")
+        for i in range(len(parts)):  # from the root down: the first ancestor that lets it in
+            with contextlib.suppress(OSError), open(os.path.join(base, *parts[:i], "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+                break
+
+
+def children_left():
+    """Leave children asleep in its process group, and setsid grandchildren that end at once: as
+    child subreaper the referee adopts them all, and nothing took their exit statuses (a red
+    team's bot left 300 zombies with the referee each game)."""
+    for _ in range(int(args[0]) if args else 20):
+        if os.fork() == 0:
+            time.sleep(3600)
+            os._exit(0)
+    for _ in range(5):
+        spawn(lambda: None)
+    say("children left")
+
+
+def leave_group():
+    """Try to leave its process group in a child, by setsid and by setpgid: where the bot is frozen
+    or killed as its group, the filter refuses both (a red team's setsid child computed in the
+    opponent's time)."""
+    for name, call in (("setsid", os.setsid), ("setpgid", lambda: os.setpgid(0, 0))):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                call()
+                os._exit(0)
+            except OSError as exc:
+                os._exit(exc.errno)
+        code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        say(f"{name}: {os.strerror(code) if code else 'left its group'}")
+
+
+def own_cgroup_files():
+    """Write its own cgroups' files: raise its limits, thaw itself (uid 0 without capabilities
+    owned them where the namespaces failed: a red team's bot wrote max into its pids.max)."""
+    with open("/proc/self/cgroup") as f:
+        lines = f.read().splitlines()
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if controllers not in ("", "memory", "pids"):
+            continue
+        base = "/sys/fs/cgroup/unified" if not controllers else "/sys/fs/cgroup/" + controllers
+        for name, value in (("pids.max", "max"), ("memory.max", "max"), ("memory.limit_in_bytes", "-1")):
+            target = f"{base}{path}/{name}"
+            if os.path.exists(target):
+                try:
+                    with open(target, "w") as f:
+                        f.write(value)
+                    say(f"{name}: written")
+                except OSError as exc:
+                    say(f"{name}: {exc.strerror}")
+
+
 def slow_answers():
     """Think 20 ms a move from now on, so that the bot's tree is resumed for a while each move."""
     global think
@@ -1035,6 +1127,11 @@ def signal_init():
 ATTACKS = {
     "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
+    "setsid_child_out_of_its_cgroups": lambda: spawn(out_of_its_cgroups),
+    "unmarked_child_out_of_its_cgroups": lambda: spawn_in_group(unmarked_out_of_its_cgroups),
+    "children_left": children_left,
+    "leave_group": leave_group,
+    "own_cgroup_files": own_cgroup_files,
     "compute_while_idle": lambda: (spawn(heartbeat), slow_answers()),
     "tcp": tcp,
     "write_everywhere": write_everywhere,
