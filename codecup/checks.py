@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePath
 
 from codecup.errors import ConfigError
+from codecup.interpreters import Interpreter, script_of
 from codecup.reading import kind_of, read_file
 from codecup.record import PlayerInfo
 
@@ -24,7 +25,7 @@ MAX_CLOCK = 24 * 3600.0
 MAX_SOURCE = 16 << 20
 
 #: Script files an interpreter is commonly given (``python3 bot.py``, ``java -jar bot.jar``):
-#: when the first argument after the program names one, it must exist.
+#: where a known interpreter's script (:mod:`codecup.interpreters`) names one, it must exist.
 SCRIPT_SUFFIXES = frozenset({".py", ".jar", ".js", ".mjs", ".rb", ".pl", ".php", ".lua", ".sh", ".R"})
 
 
@@ -55,8 +56,9 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
 
     The same rules the referee applies when it starts the program (a name
     without ``/`` is looked up on PATH, a path is relative to the player's
-    directory), plus two: when the first argument after the program names a
-    script (``bot.py``, ``bot.jar``), that file must exist in the directory;
+    directory), plus two: when a known interpreter's script (``python3 -u bot.py``,
+    ``java -jar bot.jar``, read as the interpreter reads its options) names a
+    script file (``bot.py``, ``bot.jar``), that file must exist in the directory;
     and a ``codecup bot GAME NAME`` program must name an installed game (``game``,
     where the match's is known) and one of its bots, or a ``FILE.py:NAME`` whose
     file is there.
@@ -84,12 +86,26 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
     bot_args = _codecup_bot_args(program, args)
     if bot_args is not None:
         return _codecup_bot_problem(bot_args, cwd, game)
-    at = next((i for i, a in enumerate(args) if not a.startswith("-")), len(args))
-    script = args[at] if at < len(args) else None
-    if script is not None and PurePath(script).suffix in SCRIPT_SUFFIXES and not (cwd / script).is_file():
-        said = shlex.join([program, *args[: at + 1]])  # as given, options before it too (java -jar x.jar)
-        return f"cannot run {said}: {_not_a_file(script, cwd)}"
-    return None
+    found = script_of(program, args)  # None where it cannot tell: a command that runs is never refused
+    if found is None or PurePath(args[found[0]]).suffix not in SCRIPT_SUFFIXES:
+        return None
+    at, runs = found
+    if _script_is_there(args[at], cwd, runs, player.env):
+        return None
+    said = shlex.join([program, *args[: at + 1]])  # as given, options before it too (java -jar x.jar)
+    return f"cannot run {said}: {_not_a_file(args[at], cwd)}"
+
+
+def _script_is_there(script: str, cwd: Path, runs: Interpreter, env: Iterable[tuple[str, str]]) -> bool:
+    """Whether the interpreter ``runs`` finds ``script`` as it looks for it: a file in ``cwd``, or
+    where it looks further (a folder, the name with an ending added, PATH)."""
+    path = cwd / script
+    if path.is_file() or (runs.runs_folder and path.is_dir()):
+        return True
+    if any(Path(f"{path}{ending}").exists() for ending in runs.tries):
+        return True
+    folders = search_path(env).split(os.pathsep) if runs.searches_path and "/" not in script else []
+    return any((Path(folder or ".") / script).is_file() for folder in folders)
 
 
 def search_path(env: Iterable[tuple[str, str]] = ()) -> str:

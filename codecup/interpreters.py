@@ -1,0 +1,317 @@
+"""Where a common interpreter's command line names its script (``python3 -u bot.py``,
+``java -cp lib.jar -jar bot.jar``), so the check before any game can say that the file is missing.
+
+Each interpreter's options are read as it reads them: the value of ``-cp``, the code after
+``-c``, a module after ``-m`` are no script (a red team's finding: ``java -cp bot.jar:lib.jar
+Bot`` and ``sh -c 'exec python3 mybot.py'`` were refused, "no file 'bot.jar:lib.jar'", though
+they run). Wherever it cannot tell (an option it does not know, which may take a value; a
+program it does not know), it names no script: the check then says nothing, as a command that
+runs must never be refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import attrs
+
+
+@attrs.frozen
+class Interpreter:
+    """How one interpreter reads its options, as far as the script's place goes."""
+
+    #: Options whose value is the next argument (``-cp X``, ``-W X``).
+    takes_value: frozenset[str] = frozenset()
+    #: Options after which the program is given otherwise (code, a module, stdin): no script.
+    inline: frozenset[str] = frozenset()
+    #: Options whose value is the script (``java -jar bot.jar``, ``php -f bot.php``).
+    script_option: frozenset[str] = frozenset()
+    #: Options known to take no value.
+    flags: frozenset[str] = frozenset()
+    #: Beginnings of options that carry their value joined (``-Dkey=value``, ``-Xmx1g``).
+    joined: tuple[str, ...] = ()
+    #: Single-letter options that combine (``python -uc CODE``): those that take no value
+    #: (None: options do not combine).
+    letter_flags: str | None = None
+    #: Letters whose value is the rest of the word, or else the next argument (``-Wignore``, ``-o x``).
+    letter_values: str = ""
+    #: Letters after which the program is given otherwise (``-c CODE``).
+    letter_inline: str = ""
+    #: Options may begin with ``+`` too (a shell's ``+o name``).
+    plus: bool = False
+    #: The first argument that is no option is the script (java's is a class name).
+    positional_script: bool = True
+    #: It runs a folder named as its script (python's with ``__main__.py``, node's with ``index.js``).
+    runs_folder: bool = False
+    #: Endings it tries after the script's name where no file has it (node's ``bot`` is ``bot.js``).
+    tries: tuple[str, ...] = ()
+    #: It looks for a script not in the folder on PATH (bash does).
+    searches_path: bool = False
+
+
+_PYTHON = Interpreter(
+    takes_value=frozenset({"--check-hash-based-pycs"}),
+    inline=frozenset({"-"}),
+    flags=frozenset({"--help", "--version", "--help-env", "--help-xoptions", "--help-all"}),
+    letter_flags="bBdEhiIOPqRsSuvVx?",
+    letter_values="WX",
+    letter_inline="cm",
+    runs_folder=True,
+)
+
+_SHELL = Interpreter(
+    takes_value=frozenset({"--rcfile", "--init-file"}),
+    inline=frozenset({"-"}),
+    flags=frozenset(
+        {
+            "--norc",
+            "--noprofile",
+            "--login",
+            "--posix",
+            "--restricted",
+            "--verbose",
+            "--noediting",
+            "--debugger",
+            "--dump-strings",
+            "--dump-po-strings",
+        }
+    ),
+    letter_flags="abefhiklmnprtuvxBCEHIPT",
+    letter_values="oO",
+    letter_inline="cs",
+    plus=True,
+    searches_path=True,
+)
+
+_JAVA = Interpreter(
+    takes_value=frozenset(
+        {
+            "-cp",
+            "-classpath",
+            "--class-path",
+            "-p",
+            "--module-path",
+            "--upgrade-module-path",
+            "--add-modules",
+            "--limit-modules",
+            "--add-reads",
+            "--add-exports",
+            "--add-opens",
+            "--patch-module",
+            "--enable-native-access",
+            "--source",
+        }
+    ),
+    inline=frozenset({"-m", "--module", "-d", "--describe-module"}),
+    script_option=frozenset({"-jar"}),
+    flags=frozenset(
+        {
+            "--enable-preview",
+            "--show-version",
+            "--version",
+            "--dry-run",
+            "--validate-modules",
+            "--show-module-resolution",
+            "--disable-@files",
+            "--help",
+            "--help-extra",
+        }
+    ),
+    joined=(
+        "-D",
+        "-X",
+        "-ea",
+        "-da",
+        "-esa",
+        "-dsa",
+        "-enableassertions",
+        "-disableassertions",
+        "-enablesystemassertions",
+        "-disablesystemassertions",
+        "-verbose",
+        "-agentlib:",
+        "-agentpath:",
+        "-javaagent:",
+        "-splash:",
+        "-version",
+        "-showversion",
+        "-server",
+        "-client",
+        "-d64",
+        "-d32",
+        "-help",
+        "-h",
+        "-?",
+    ),
+    positional_script=False,
+)
+
+_NODE = Interpreter(
+    takes_value=frozenset(
+        {
+            "-r",
+            "--require",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+            "-C",
+            "--conditions",
+            "--input-type",
+            "--title",
+            "--env-file",
+        }
+    ),
+    inline=frozenset({"-", "-e", "--eval", "-p", "--print", "-i", "--interactive"}),
+    flags=frozenset(
+        {
+            "-c",
+            "--check",
+            "--no-warnings",
+            "--no-deprecation",
+            "--enable-source-maps",
+            "--experimental-vm-modules",
+            "--trace-warnings",
+            "--trace-uncaught",
+            "--expose-gc",
+            "--abort-on-uncaught-exception",
+        }
+    ),
+    runs_folder=True,
+    tries=(".js", ".json", ".node", ".mjs", ".cjs"),
+)
+
+_PERL = Interpreter(inline=frozenset({"-"}), letter_flags="acnpsStTuUwWX", letter_inline="eE")
+_RUBY = Interpreter(inline=frozenset({"-"}), letter_flags="acdlnpvwy", letter_inline="e")
+_PHP = Interpreter(
+    takes_value=frozenset({"-d", "-c", "-z"}),
+    inline=frozenset({"-r", "-a", "-R", "-B", "-E", "-F", "-s", "-w", "-S", "-t", "-l", "-i", "-m", "-v"}),
+    script_option=frozenset({"-f"}),
+    flags=frozenset({"-n", "-q", "-e", "-H", "-C"}),
+)
+_LUA = Interpreter(
+    takes_value=frozenset({"-e", "-l"}),
+    inline=frozenset({"-", "-v"}),
+    flags=frozenset({"-i", "-E", "-W"}),
+)
+_RSCRIPT = Interpreter(
+    inline=frozenset({"-e"}),
+    flags=frozenset(
+        {
+            "--vanilla",
+            "--verbose",
+            "--no-save",
+            "--no-restore",
+            "--no-environ",
+            "--no-site-file",
+            "--no-init-file",
+            "--slave",
+            "--quiet",
+            "--silent",
+        }
+    ),
+)
+
+#: The interpreters known, by the program's file name.
+_BY_NAME: dict[str, Interpreter] = {
+    **dict.fromkeys(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"), _SHELL),
+    "java": _JAVA,
+    "node": _NODE,
+    "nodejs": _NODE,
+    "perl": _PERL,
+    "ruby": _RUBY,
+    "php": _PHP,
+    "lua": _LUA,
+    "Rscript": _RSCRIPT,
+}
+_PYTHON_NAME = re.compile(r"^(python|pypy)(\d+(\.\d+)*)?t?$")
+
+#: ``env``'s options that take a value, and those that take none (any other: it cannot tell).
+_ENV_VALUES = frozenset({"-u", "--unset"})
+_ENV_FLAGS = frozenset({"-i", "--ignore-environment", "-", "--"})
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def interpreter(program: str) -> Interpreter | None:
+    """The interpreter ``program`` (a name or a path) is, or None for one not known."""
+    name = program.rsplit("/", 1)[-1]
+    return _PYTHON if _PYTHON_NAME.match(name) else _BY_NAME.get(name)
+
+
+def script_of(program: str, args: Sequence[str]) -> tuple[int, Interpreter] | None:
+    """The index in ``args`` of the script ``program`` runs, and the interpreter that runs it; or
+    None where it runs none, or where that cannot be told for sure (a program or an option not
+    known)."""
+    if program.rsplit("/", 1)[-1] == "env":  # env [-i] [-u NAME] [NAME=VALUE]... PROGRAM ARGS...
+        at = _after_env(args)
+        if at is None or at >= len(args):
+            return None
+        inner = script_of(args[at], args[at + 1 :])
+        return None if inner is None else (at + 1 + inner[0], inner[1])
+    known = interpreter(program)
+    at = None if known is None else _script_index(known, args)
+    return None if known is None or at is None else (at, known)
+
+
+def _after_env(args: Sequence[str]) -> int | None:
+    """Where ``env``'s program is in ``args``, or None where an option changes what it runs."""
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in _ENV_VALUES:
+            i += 2
+        elif arg in _ENV_FLAGS or _ASSIGNMENT.match(arg):
+            i += 1
+        elif arg.startswith("-"):
+            return None  # -C DIR, -S 'split string', or one it does not know
+        else:
+            return i
+    return None
+
+
+def _script_index(known: Interpreter, args: Sequence[str]) -> int | None:
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            return i + 1 if known.positional_script and i + 1 < len(args) else None
+        if arg in known.script_option:
+            return i + 1 if i + 1 < len(args) else None
+        if arg in known.inline:
+            return None
+        if arg in known.takes_value:
+            i += 2
+            continue
+        if arg.startswith("@"):  # java's argument file: what it holds is not known here
+            return None
+        is_option = arg.startswith("-") or (known.plus and arg.startswith("+"))
+        if not is_option or len(arg) == 1:
+            return i if known.positional_script else None
+        if arg in known.flags or arg.startswith(known.joined):
+            i += 1
+        elif arg.startswith("--"):
+            if "=" not in arg:
+                return None  # a long option not known: it may take the next argument
+            i += 1
+        elif known.letter_flags is None:
+            return None
+        else:
+            step = _letters(known, arg[1:])
+            if step is None:
+                return None
+            i += step
+    return None
+
+
+def _letters(known: Interpreter, letters: str) -> int | None:
+    """How many arguments a word of combined single-letter options takes up (1, or 2 where its
+    last letter takes the next as value), or None where one is not known or gives the program."""
+    assert known.letter_flags is not None
+    for at, letter in enumerate(letters):
+        if letter in known.letter_inline:
+            return None
+        if letter in known.letter_values:
+            return 1 if at + 1 < len(letters) else 2
+        if letter not in known.letter_flags:
+            return None
+    return 1

@@ -1,0 +1,110 @@
+"""Where a common interpreter's command names its script, as the check before any game reads it."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from codecup.checks import command_problem
+from codecup.interpreters import script_of
+from codecup.record import PlayerInfo
+
+
+@pytest.mark.parametrize(
+    ("command", "script"),
+    [
+        ("python3 bot.py", "bot.py"),
+        ("python3 -u bot.py --fast", "bot.py"),
+        ("python3 -W ignore bot.py", "bot.py"),
+        ("python3 -Wignore -X dev bot.py", "bot.py"),
+        ("python3 -uO -- bot.py", "bot.py"),
+        ("pypy3 bot.py", "bot.py"),
+        ("/usr/bin/python3.12 bot.py", "bot.py"),
+        ("python3 -c 'import x' bot.py", None),
+        ("python3 -uc 'import x' bot.py", None),
+        ("python3 -m bot x.py", None),
+        ("python3 -Q bot.py", None),  # an option not known: it may take a value
+        ("java -jar bot.jar", "bot.jar"),
+        ("java -Xmx1g -Dx=1 -cp lib.jar -jar bot.jar", "bot.jar"),
+        ("java -cp bot.jar:lib.jar Bot", None),
+        ("java -classpath .:lib.jar Bot", None),
+        ("java --class-path x.jar Bot", None),
+        ("java @args.txt -jar bot.jar", None),
+        ("java --unknown x.jar -jar bot.jar", None),
+        ("sh -c 'exec python3 mybot.py'", None),
+        ("bash -ec 'source venv/bin/activate && python bot.py'", None),
+        ("bash -o pipefail run.sh", "run.sh"),
+        ("bash +O extglob -e run.sh", "run.sh"),
+        ("bash --rcfile x.sh run.sh", "run.sh"),
+        ("sh -s x.sh", None),
+        ("node bot.js", "bot.js"),
+        ("node -r dotenv/config.js bot.js", "bot.js"),
+        ("node -e 'x' bot.js", None),
+        ("node --max-old-space-size=512 bot.js", "bot.js"),
+        ("node --some-new-flag bot.js", None),
+        ("ruby bot.rb", "bot.rb"),
+        ("ruby -e 'x' bot.rb", None),
+        ("perl -w bot.pl", "bot.pl"),
+        ("perl -we 'x' bot.pl", None),
+        ("php -d memory_limit=1G bot.php", "bot.php"),
+        ("php -f bot.php", "bot.php"),
+        ("php -r 'x;' bot.php", None),
+        ("lua -e 'x=1' bot.lua", "bot.lua"),
+        ("Rscript --vanilla bot.R", "bot.R"),
+        ("env PYTHONUNBUFFERED=1 python3 -u bot.py", "bot.py"),
+        ("env -C sub python3 bot.py", None),
+        ("env -S 'python3 -u' bot.py", None),
+        ("./wrapper bot.py", None),  # a program not known: what its argument is, it cannot tell
+        ("timeout 5 python3 bot.py", None),
+    ],
+)
+def test_the_script_is_where_the_interpreter_reads_it(command, script):
+    program, *args = shlex.split(command)
+    found = script_of(program, args)
+    assert (None if found is None else args[found[0]]) == script
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "java -cp bot.jar:lib.jar Bot",
+        "java -classpath .:lib.jar Bot",
+        "sh -c 'exec python3 mybot.py'",
+        "bash -c 'source venv/bin/activate && python bot.py'",
+        "python3 -c 'import bot' x.py",
+        "python3 -X importtime bot.py",
+        "node bot2.js",  # node runs bot2.js.js, as it runs bot2 from bot2.js
+        "python3 pkg.py",  # a folder python runs (its __main__.py)
+    ],
+)
+def test_a_command_that_runs_is_not_refused(command, tmp_path):
+    """A red team's finding: the first argument not starting with '-' was taken for the script,
+    the value of -cp or the code of -c, and "no file 'bot.jar:lib.jar'" refused a command that ran."""
+    (tmp_path / "bot.py").write_text("")
+    (tmp_path / "bot2.js.js").write_text("")
+    (tmp_path / "pkg.py").mkdir()
+    (tmp_path / "pkg.py" / "__main__.py").write_text("")
+    player = PlayerInfo("p", command=tuple(shlex.split(command)), directory=str(tmp_path))
+    assert command_problem(player) is None
+
+
+def test_a_missing_script_is_named_where_it_is_sure(tmp_path):
+    def problem(command: str) -> str | None:
+        return command_problem(PlayerInfo("p", command=tuple(shlex.split(command)), directory=str(tmp_path)))
+
+    said = problem("python3 -W ignore gone.py") or ""
+    assert "cannot run python3 -W ignore gone.py: no file 'gone.py'" in said
+    said = problem("java -cp x.jar -jar gone.jar") or ""
+    assert "cannot run java -cp x.jar -jar gone.jar: no file" in said
+    assert "no file 'gone.sh'" in (problem("bash -e gone.sh") or "")
+
+
+def test_a_shell_script_found_on_path_is_not_refused(tmp_path):
+    """bash looks for a script it does not find in the folder on PATH."""
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    (bin_folder / "onpath.sh").write_text("")
+    env = (("PATH", f"{bin_folder}:/usr/bin:/bin"),)
+    player = PlayerInfo("p", command=("bash", "onpath.sh"), directory=str(tmp_path), env=env)
+    assert command_problem(player) is None
