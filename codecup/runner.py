@@ -24,7 +24,7 @@ from codecup import loop
 from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
-from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
+from codecup.dialogue import Fault, Outcome, SeatEnd, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
 from codecup.errors import (
@@ -53,6 +53,7 @@ from codecup.record import (
     Result,
     TranscriptLine,
 )
+from codecup.rules import quote
 from codecup.sandbox import Policy
 from codecup.verify import own_rules_problem
 
@@ -106,6 +107,11 @@ class _Match:
     unstopped: dict[int, Fault] = attrs.field(factory=dict)
     """Seats whose processes had not stopped after their start: the fault their first wait gets."""
     cpu_clock: bool = False  # charge the programs' CPU time (every seat can measure it)
+    answers: dict[int, str] = attrs.field(factory=dict)  # each seat's last line taken
+    asked: set[int] = attrs.field(factory=set)  # seats sent a line since their last line taken
+    early: dict[int, str] = attrs.field(factory=dict)
+    """Seats whose last line taken looks like an extra line of an earlier answer: what to add to the
+    reason it was refused (:func:`extra_line_note`)."""
     backstop_factor: float = 2.0
 
     def now_us(self) -> int:
@@ -125,6 +131,7 @@ class _Match:
         reply = await player.receive_optional(grace)
         player.suspend()
         player.hidden_time()
+        self.took(seat, reply, waiting=False)
         if isinstance(reply, Fault):
             self.note(seat, FAULT, reply.message, reply.kind.value)
         else:
@@ -147,6 +154,7 @@ class _Match:
     async def wait_for(self, seat: int) -> str | Fault:
         """One answer from ``seat``, on its clock."""
         player, clock = self.players[seat], self.clocks[seat]
+        waiting = False
         if seat in self.faulted:  # its output is out of step with the dialogue: no more waiting
             reply: str | Fault = Fault(Termination.CRASH, "no answer after an earlier fault")
         elif seat in self.unstopped:
@@ -156,6 +164,7 @@ class _Match:
             dropped = player.stderr_dropped()
             wait = self.wait_cpu if self.cpu_clock else self.wait_wall
             reply, elapsed, freeze_limit, lag = await wait(player, clock, allowance)
+            waiting = player.waiting
             if lag is None and not isinstance(reply, Fault):  # it ran on in the opponent's time
                 reply = Fault(Termination.LIMIT, unstopped(freeze_limit))
             elapsed += player.hidden_time()
@@ -171,6 +180,7 @@ class _Match:
                 reply = _stderr_noted(reply, player.stderr_dropped() - dropped)
         # None: no wait (an earlier fault); a clock run out counts its whole limit, as the record's does
         used = min(clock.used, clock.limit) if seat not in self.faulted else None
+        self.took(seat, reply, waiting)
         if isinstance(reply, Fault):
             self.faulted.add(seat)
             self.note(seat, FAULT, reply.message, reply.kind.value, used)
@@ -229,9 +239,33 @@ class _Match:
             return used, slack
         return used, slack - ((player.stall_time() or stall0) - stall0)
 
+    def took(self, seat: int, reply: str | Fault, waiting: bool) -> None:
+        """Note ``seat``'s reply: a line written before it read the lines sent it since its previous
+        one (``waiting``: it had come before its turn, or while its input was unread) is an extra
+        line of an earlier answer."""
+        self.early.pop(seat, None)
+        if isinstance(reply, str):
+            note = extra_line_note(reply, self.answers.get(seat), waiting) if seat in self.asked else None
+            if note is not None:
+                self.early[seat] = note
+            self.answers[seat] = reply
+        self.asked.discard(seat)
+
+    def explained(self, outcome: Outcome) -> Outcome:
+        """``outcome``, a seat's bad move that was an extra line of an earlier answer saying so
+        (a red team's bot printed its move twice: the copy was judged its next move, "'EjEj' covers
+        a pillar or a tile", and one printing its move and an empty line was told "'': not a move")."""
+        ends = list(outcome.ends)
+        for seat, note in self.early.items():
+            end = ends[seat]
+            if end.kind in (Termination.INVALID, Termination.ILLEGAL):
+                ends[seat] = SeatEnd(end.kind, f"{end.message} ({note})")
+        return attrs.evolve(outcome, ends=tuple(ends))
+
     def sent(self, seat: int, line: str) -> None:
         """Every line the dialogue sends goes into the transcript."""
         self.note(seat, TO, line)
+        self.asked.add(seat)
 
     def send(self, seat: int, line: str) -> None:
         """Deliver a line to the seat's program."""
@@ -274,6 +308,20 @@ taken as it was suspended serve for that answer."""
 
 FREEZE_LIMIT = 1.0
 """Seconds a program's processes may take to stop after its answer, before it loses the game."""
+
+
+def extra_line_note(line: str, before: str | None, unread: bool) -> str | None:
+    """What to add to the reason ``line`` was refused where it looks like an extra line of an
+    earlier answer, ``before`` (None: it had none): it was written before the program read its
+    turn's input (``unread``), or it is the same line again; None where it does not."""
+    rule = "a bot must write exactly one line per answer"
+    if unread:
+        what = "an empty line" if not line.strip() else "that line"
+        after = "before its first answer" if before is None else f"with or after its answer {quote(before)}"
+        return f"{what} was written before the bot had read its turn's input: an extra line, {after}? {rule}"
+    if line == before:
+        return f"the same line as its answer before: written twice? {rule}"
+    return None
 
 
 def unstopped(limit: float, after: str = "its answer") -> str:
@@ -364,7 +412,7 @@ async def play_match(
             await player.start()
         await state.stop_started()
         try:
-            outcome = await state.run()
+            outcome = state.explained(await state.run())
             points = checked_points(game, outcome, info.variant)
         except GameBugError as exc:  # the game plugin's own failure: no fault of either seat
             outcome = game_bug_outcome(game.info.name, len(players), str(exc))
