@@ -42,8 +42,8 @@ class Interpreter:
     plus: bool = False
     #: The first argument that is no option is the script (java's is a class name).
     positional_script: bool = True
-    #: It runs a folder named as its script (python's with ``__main__.py``, node's with ``index.js``).
-    runs_folder: bool = False
+    #: It runs a folder named as its script that holds one of these files (python's ``__main__.py``).
+    runs_folder: tuple[str, ...] = ()
     #: Endings it tries after the script's name where no file has it (node's ``bot`` is ``bot.js``).
     tries: tuple[str, ...] = ()
     #: It looks for a script not in the folder on PATH (bash does).
@@ -57,7 +57,7 @@ _PYTHON = Interpreter(
     letter_flags="bBdEhiIOPqRsSuvVx?",
     letter_values="WX",
     letter_inline="cm",
-    runs_folder=True,
+    runs_folder=("__main__.py",),
 )
 
 _SHELL = Interpreter(
@@ -177,7 +177,7 @@ _NODE = Interpreter(
             "--abort-on-uncaught-exception",
         }
     ),
-    runs_folder=True,
+    runs_folder=("package.json", "index.js", "index.json", "index.node"),
     tries=(".js", ".json", ".node", ".mjs", ".cjs"),
 )
 

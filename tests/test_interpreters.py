@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 
 import pytest
@@ -108,3 +109,59 @@ def test_a_shell_script_found_on_path_is_not_refused(tmp_path):
     env = (("PATH", f"{bin_folder}:/usr/bin:/bin"),)
     player = PlayerInfo("p", command=("bash", "onpath.sh"), directory=str(tmp_path), env=env)
     assert command_problem(player) is None
+
+
+def _problem(tmp_path, *command: str, game: str | None = "pillars") -> str:
+    return command_problem(PlayerInfo("p", command=command, directory=str(tmp_path)), game) or ""
+
+
+def test_a_program_not_on_path_that_is_here_is_named(tmp_path):
+    """A red team's: `exe.py`, there and executable, was "not found on PATH", with no word of ./exe.py."""
+    (tmp_path / "exe.py").write_text("#!/bin/sh\n")
+    (tmp_path / "exe.py").chmod(0o755)
+    (tmp_path / "plain.py").write_text("")
+    assert _problem(tmp_path, "exe.py").endswith(
+        f"not found on PATH; 'exe.py' in {tmp_path} is run as ./exe.py"
+    )
+    assert "'plain.py' in " in _problem(tmp_path, "plain.py")
+    assert "is not executable: run it with its interpreter" in _problem(tmp_path, "plain.py")
+    assert _problem(tmp_path, "nothing-here-xyz").endswith("not found on PATH")
+
+
+def test_a_bot_in_a_python_file_given_as_a_program_or_a_bot_points_to_codecup_bot(tmp_path):
+    from codecup.errors import UnknownBotError
+    from codecup.plugins import load_games
+
+    said = _problem(tmp_path, "strategy.py:MyBot")
+    assert said.endswith(
+        'a bot in a Python file is played by the program "codecup bot pillars strategy.py:MyBot"'
+    )
+    with pytest.raises(
+        UnknownBotError, match=re.escape('played by the program "codecup bot pillars strategy.py:MyBot"')
+    ):
+        load_games().get("pillars").info.check_bot("strategy.py:MyBot")
+
+
+def test_codecup_bot_of_a_python_file_without_a_name_is_told_as_codecup_bot_tells_it(tmp_path):
+    (tmp_path / "strategy.py").write_text("class MyBot: pass\n")
+    said = _problem(tmp_path, "codecup", "bot", "pillars", "strategy.py")
+    assert said.endswith("name what in it makes the bot, strategy.py:NAME")
+
+
+@pytest.mark.parametrize(
+    ("first", "refused"),
+    [
+        (b"#!/usr/bin/env python3\r\n", True),
+        (b"#!/bin/sh\r\n", True),
+        (b"#!/usr/bin/env python3\n", False),
+        (b"#!/usr/bin/python3 -u\r\n", False),  # what python makes of '-u\r' is its own: not sure
+    ],
+)
+def test_a_shebang_line_with_a_carriage_return_is_named(first, refused, tmp_path):
+    """A red team's: a #! line in Windows line ends passed the check; every game was then a crash,
+    env saying "'python3\\r': No such file or directory"."""
+    (tmp_path / "bot.py").write_bytes(first + b"print()\r\n")
+    (tmp_path / "bot.py").chmod(0o755)
+    said = _problem(tmp_path, "./bot.py")
+    assert ("its #! line ends in a carriage return (Windows line ends)" in said) == refused, said
+    assert ("dos2unix" in said) == refused
