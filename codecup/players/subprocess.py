@@ -569,7 +569,9 @@ class SubprocessPlayer(Player):
                 if code < 0:
                     self.exit_signal = -code
                     return f"killed by signal {signal_name(-code)}"
-                return f"exited with code {code}"
+                # Code 0 alone read as all went well: a strategy file run as a program (a red team's)
+                # defines its bot and ends, and its stderr is empty.
+                return f"exited with code {code}" + (" before writing its answer" if code == 0 else "")
             await asyncio.sleep(0.005)
         return "closed its output (end of output)"
 
