@@ -79,3 +79,34 @@ def test_a_word_racer_pick_forgives_what_its_page_says_and_nothing_else(line, ce
             parse_wordracer_pick(line)
     else:
         assert parse_wordracer_pick(line) == ("E", cell)
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("N 18 ", "(a trailing blank: the line must be exactly the move)"),
+        (" N 18", "(a leading blank: the line must be exactly the move)"),
+        ("N 18  ", "(2 trailing blanks: the line must be exactly the move)"),
+        ("\tN 18 ", "(blanks before and after it: the line must be exactly the move)"),
+        ("N  18", ""),  # not blanks around it: said as it is
+        ("x 9 ", ""),  # refused without its blanks too
+    ],
+)
+def test_a_strict_line_refused_for_its_blanks_says_so(line, said):
+    """A red team's: Word Racer's "got 'N 18 '" did not point at the trailing blank."""
+    from codecup_games.lucky_words.notation import parse_wordracer_pick
+
+    with pytest.raises(InvalidMoveError) as refused:
+        parse_wordracer_pick(line)
+    assert str(refused.value).endswith(f"got {line!r}{' ' + said if said else ''}")
+    if line.strip() == "N 18":
+        with pytest.raises(InvalidMoveError, match="trailing blank"):
+            parse_position("18 ", strict=True)
+        with pytest.raises(InvalidMoveError, match="leading blank"):
+            parse_letter(" N", strict=True)
+
+
+def test_an_empty_line_is_called_one():
+    state, _ = first_move("pillars")
+    judged = judge(state, "")
+    assert not isinstance(judged, Accepted) and judged.message.startswith("an empty line: not a move: ")
