@@ -24,7 +24,7 @@ from codecup import loop
 from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
-from codecup.dialogue import Fault, Outcome, SeatEnd, Termination, game_bug_outcome, referee_bug_outcome
+from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
 from codecup.errors import (
@@ -37,6 +37,7 @@ from codecup.errors import (
     where,
 )
 from codecup.game import Game, checked_points, record_results_key_of, results_key_of
+from codecup.line_notes import noted_log, refused_line_notes
 from codecup.observers import Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
 from codecup.players.seat import make_player
@@ -53,7 +54,6 @@ from codecup.record import (
     Result,
     TranscriptLine,
 )
-from codecup.rules import quote
 from codecup.sandbox import Policy
 from codecup.verify import own_rules_problem
 
@@ -109,9 +109,9 @@ class _Match:
     cpu_clock: bool = False  # charge the programs' CPU time (every seat can measure it)
     answers: dict[int, str] = attrs.field(factory=dict)  # each seat's last line taken
     asked: set[int] = attrs.field(factory=set)  # seats sent a line since their last line taken
-    early: dict[int, str] = attrs.field(factory=dict)
-    """Seats whose last line taken looks like an extra line of an earlier answer: what to add to the
-    reason it was refused (:func:`extra_line_note`)."""
+    last: dict[int, tuple[str, str | None, bool]] = attrs.field(factory=dict)
+    """Seats whose last reply was a line: it, their line before (None: none), and whether it was
+    written before they had read the lines sent them since (:func:`refused_line_notes`)."""
     backstop_factor: float = 2.0
 
     def now_us(self) -> int:
@@ -241,26 +241,25 @@ class _Match:
 
     def took(self, seat: int, reply: str | Fault, waiting: bool) -> None:
         """Note ``seat``'s reply: a line written before it read the lines sent it since its previous
-        one (``waiting``: it had come before its turn, or while its input was unread) is an extra
-        line of an earlier answer."""
-        self.early.pop(seat, None)
+        one (``waiting``: it had come before its turn, or while its input was unread) may be an
+        extra line of an earlier answer."""
+        self.last.pop(seat, None)
         if isinstance(reply, str):
-            note = extra_line_note(reply, self.answers.get(seat), waiting) if seat in self.asked else None
-            if note is not None:
-                self.early[seat] = note
+            self.last[seat] = (reply, self.answers.get(seat), waiting and seat in self.asked)
             self.answers[seat] = reply
         self.asked.discard(seat)
 
-    def explained(self, outcome: Outcome) -> Outcome:
-        """``outcome``, a seat's bad move that was an extra line of an earlier answer saying so
-        (a red team's bot printed its move twice: the copy was judged its next move, "'EjEj' covers
-        a pillar or a tile", and one printing its move and an empty line was told "'': not a move")."""
-        ends = list(outcome.ends)
-        for seat, note in self.early.items():
-            end = ends[seat]
-            if end.kind in (Termination.INVALID, Termination.ILLEGAL):
-                ends[seat] = SeatEnd(end.kind, f"{end.message} ({note})")
-        return attrs.evolve(outcome, ends=tuple(ends))
+    def notes(self, outcome: Outcome) -> list[list[str]]:
+        """Each seat's referee's notes for its log: on its last line, where the rules refused it
+        (what they say of it stays theirs: the record is replayed and its ends compared)."""
+        notes: list[list[str]] = [[] for _ in self.players]
+        for seat, (line, before, unread) in self.last.items():
+            if seat < len(outcome.ends) and outcome.ends[seat].kind in (
+                Termination.INVALID,
+                Termination.ILLEGAL,
+            ):
+                notes[seat] = refused_line_notes(line, before, unread)
+        return notes
 
     def sent(self, seat: int, line: str) -> None:
         """Every line the dialogue sends goes into the transcript."""
@@ -308,20 +307,6 @@ taken as it was suspended serve for that answer."""
 
 FREEZE_LIMIT = 1.0
 """Seconds a program's processes may take to stop after its answer, before it loses the game."""
-
-
-def extra_line_note(line: str, before: str | None, unread: bool) -> str | None:
-    """What to add to the reason ``line`` was refused where it looks like an extra line of an
-    earlier answer, ``before`` (None: it had none): it was written before the program read its
-    turn's input (``unread``), or it is the same line again; None where it does not."""
-    rule = "a bot must write exactly one line per answer"
-    if unread:
-        what = "an empty line" if not line.strip() else "that line"
-        after = "before its first answer" if before is None else f"with or after its answer {quote(before)}"
-        return f"{what} was written before the bot had read its turn's input: an extra line, {after}? {rule}"
-    if line == before:
-        return f"the same line as its answer before: written twice? {rule}"
-    return None
 
 
 def unstopped(limit: float, after: str = "its answer") -> str:
@@ -412,7 +397,7 @@ async def play_match(
             await player.start()
         await state.stop_started()
         try:
-            outcome = state.explained(await state.run())
+            outcome = await state.run()
             points = checked_points(game, outcome, info.variant)
         except GameBugError as exc:  # the game plugin's own failure: no fault of either seat
             outcome = game_bug_outcome(game.info.name, len(players), str(exc))
@@ -446,7 +431,9 @@ async def play_match(
         extra=outcome.extra,
         started=started,
         duration=duration,
-        logs=tuple(p.log_tail() for p in players),
+        logs=tuple(
+            noted_log(p.log_tail(), notes) for p, notes in zip(players, state.notes(outcome), strict=True)
+        ),
         containment=tuple(p.containment() for p in players),
     )
     if not any(end.kind is Termination.REFEREE_ERROR for end in outcome.ends):

@@ -1,6 +1,7 @@
 """A bot's extra line (its move twice, its move and an empty line) is refused as its next answer,
-and the reason says it was an extra line of the answer before (a red team's finding: the copy
-was blamed on the next turn, "'EjEj' covers a pillar or a tile", "'': not a move")."""
+and the referee's note in its log says it was an extra line of the answer before (a red team's
+finding: the copy was blamed on the next turn, "'EjEj' covers a pillar or a tile", "'': not a
+move"); the rules' verdict stays theirs, so the record verifies (a reviewer's)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import asyncio
 
 import pytest
 
-from codecup.dialogue import Fault, Termination
+from codecup.dialogue import Fault, Outcome, SeatEnd, Termination
+from codecup.line_notes import marked, noted_log, refused_line_notes
 from codecup.plugins import load_games
-from codecup.record import PlayerInfo
-from codecup.runner import _Match, extra_line_note, new_match, play_match
+from codecup.record import PlayerInfo, Record
+from codecup.runner import _Match, new_match, play_match
+from codecup.verify import verify_record
 from tests.support import python_argv
 
 # A Pillars bot that plays a random empty field, and writes ANSWER (its move as {m}) at once.
@@ -47,29 +50,31 @@ _BEFORE = "was written before the bot had read its turn's input"
 @pytest.mark.parametrize(
     ("answer", "kind", "said"),
     [
-        ("{m}\\n\\n", Termination.INVALID, f"an empty line {_BEFORE}"),
-        ("{m}\\n{m}\\n", Termination.ILLEGAL, f"that line {_BEFORE}"),
+        ("{m}\\n\\n", Termination.INVALID, f"the line '' {_BEFORE}"),
+        ("{m}\\n{m}\\n", Termination.ILLEGAL, f"the line '{{m}}' {_BEFORE}"),
     ],
 )
-def test_an_extra_line_is_named_as_one(answer, kind, said, tmp_path):
+def test_an_extra_line_is_noted_in_the_log_and_its_record_verifies(answer, kind, said, tmp_path):
     (tmp_path / "bot.py").write_text(f'ANSWER = "{answer}"\n' + BOT)
     game = load_games().get("pillars")
     players = [PlayerInfo("extra", command=python_argv(tmp_path / "bot.py")), PlayerInfo("r", bot="random")]
     record = asyncio.run(play_match(game, new_match(game, players, seed=1, clock=2.0)))
     end = record.result.termination[0]
     assert end.kind is kind
-    assert said in end.message
-    assert "an extra line, with or after its answer '" in end.message
-    assert end.message.endswith("a bot must write exactly one line per answer)")
+    assert "referee" not in end.message and "extra line" not in end.message  # the rules' own words
+    before = [m.move for m in record.moves if m.seat == 0][-1]
+    note = [line for line in record.logs[0].splitlines() if line.startswith("[codecup's referee: ")][-1]
+    assert said.format(m=before) in note
+    assert f"an extra line, with or after its answer {before!r}?" in note
+    assert note.endswith("a bot must write exactly one line per answer]")
+    assert verify_record(game, Record.loads(record.dumps())) == []
 
 
 def _match() -> _Match:
-    return _Match(None, None, [], [], None)  # type: ignore[arg-type]  # only its bookkeeping is used
+    return _Match(None, None, [0, 1], [], None)  # type: ignore[arg-type]  # only its bookkeeping is used
 
 
 def test_a_line_written_before_its_input_was_read_is_noted_only_where_refused():
-    from codecup.dialogue import Outcome, SeatEnd
-
     match = _match()
     match.sent(0, "Start")
     match.took(0, "AaAa", waiting=False)
@@ -78,34 +83,38 @@ def test_a_line_written_before_its_input_was_read_is_noted_only_where_refused():
     match.sent(1, "x")
     match.took(1, "CcCc", waiting=True)
     ends = (SeatEnd(Termination.ILLEGAL, "'AaAa': taken"), SeatEnd(Termination.NORMAL, ""))
-    explained = match.explained(Outcome((0.0, 1.0), ends))
-    assert explained.ends[0].message.startswith(f"'AaAa': taken (that line {_BEFORE}")
-    assert "with or after its answer 'AaAa'?" in explained.ends[0].message
-    assert explained.ends[1] == ends[1]  # a seat that lost no move is told nothing
+    notes = match.notes(Outcome((0.0, 1.0), ends))
+    assert notes[0] == [
+        f"the line 'AaAa' {_BEFORE}: an extra line, with or after its answer 'AaAa'?"
+        " a bot must write exactly one line per answer"
+    ]
+    assert notes[1] == []  # a seat that lost no move is told nothing
 
 
 def test_a_line_taken_without_a_line_sent_between_is_no_extra_line():
     """A game may ask a seat for two lines in a row (a move and a score): the second may be there
     already."""
-    from codecup.dialogue import Outcome, SeatEnd
-
     match = _match()
     match.sent(0, "Start")
     match.took(0, "AaAa", waiting=False)
     match.took(0, "AaAa", waiting=True)
     ends = (SeatEnd(Termination.INVALID, "'AaAa': no score"), SeatEnd())
-    assert match.explained(Outcome((0.0, 1.0), ends)).ends == ends
-    match.took(1, "x", waiting=False)
-    match.took(0, Fault(Termination.CRASH, "gone"), waiting=False)
-    assert match.early == {}
+    assert match.notes(Outcome((0.0, 1.0), ends)) == [[], []]
+    match.took(0, Fault(Termination.INVALID, "floods its output"), waiting=False)
+    assert match.last == {}
 
 
-def test_the_same_line_again_is_noted_as_written_twice():
-    assert extra_line_note("AaAa", "AaAa", unread=False) == (
-        "the same line as its answer before: written twice? a bot must write exactly one line per answer"
-    )
-    assert extra_line_note("BbBb", "AaAa", unread=False) is None
-    assert "before its first answer?" in (extra_line_note("hello", None, unread=True) or "")
+def test_the_same_line_again_is_not_called_written_twice():
+    """A reviewer's: an honest bot that forgets to mark its own move plays the same cell again; it
+    was told it had written its line twice."""
+    assert refused_line_notes("AaAa", "AaAa", unread=False) == []
+    assert "before its first answer?" in refused_line_notes("hello", None, unread=True)[0]
+
+
+def test_the_notes_follow_the_log_marked_as_the_referees():
+    assert noted_log("", []) == ""
+    assert noted_log("debug\n", ["x"]) == "debug\n" + marked("x")
+    assert noted_log("", ["x", "y"]) == "[codecup's referee: x]\n[codecup's referee: y]"
 
 
 def test_a_line_that_comes_while_its_input_is_unread_is_marked():
