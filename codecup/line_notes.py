@@ -9,7 +9,7 @@ compared as they are (a reviewer's: a note added to the message made every such 
 
 from __future__ import annotations
 
-from codecup.rules import quote
+from codecup.rules import BLANKS, quote
 
 RULE = "a bot must write exactly one line per answer"
 
@@ -29,11 +29,16 @@ def noted_log(log: str, notes: list[str]) -> str:
 
 def refused_line_notes(line: str, before: str | None, unread: bool) -> list[str]:
     """The notes on ``line``, a line the rules refused, that came after the seat's answer
-    ``before`` (None: it had none): whether it was written before the bot had read its turn's input
+    ``before`` (None: it had none): what it is made of where its blanks may be why (an empty line
+    was read past as "'': not a move", a red team's; Word Racer's "got 'N 18 '" did not point at
+    its trailing blank), and whether it was written before the bot had read its turn's input
     (``unread``): an extra line of an answer before (a move printed twice was blamed on the next
     turn, "'EjEj' covers a pillar"). That a line is the same as the answer before says nothing: an
     honest bot that forgets its own move plays it again (a reviewer's)."""
     notes = []
+    shape = _shape(line)
+    if shape is not None:
+        notes.append(shape)
     if unread:
         after = "before its first answer" if before is None else f"with or after its answer {quote(before)}"
         notes.append(
@@ -41,3 +46,20 @@ def refused_line_notes(line: str, before: str | None, unread: bool) -> list[str]
             f" an extra line, {after}? {RULE}"
         )
     return notes
+
+
+def _shape(line: str) -> str | None:
+    """What ``line`` is made of, where blanks are all of it or around it (named exactly, as the
+    rules' message quotes the line); else None."""
+    if not line:
+        return "the line refused is an empty line"
+    if not line.strip(BLANKS):
+        return f"the line refused, {quote(line)}, is only blanks"
+    lead = line[: len(line) - len(line.lstrip(BLANKS))]
+    trail = line[len(line.rstrip(BLANKS)) :]
+    said = [f"begins with {quote(lead)}"] if lead else []
+    said += [f"ends in {quote(trail)}"] if trail else []
+    if not said:
+        return None
+    exactly = "where a game reads its lines exactly, that alone refuses it"
+    return f"the line refused, {quote(line)}, {' and '.join(said)}: {exactly}"

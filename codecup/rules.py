@@ -23,7 +23,7 @@ setup text and the variant.
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Generic, Self, TypeVar
 
@@ -125,9 +125,8 @@ def judge(state: S, line: str) -> Accepted[S] | SeatEnd:
     """
     try:
         after = applied(state, line)
-    except InvalidMoveError as exc:  # an empty line said so: "'': not a move" was read past (a red team's)
-        said = "an empty line" if not line else quote(line)
-        return SeatEnd(Termination.INVALID, f"{said}: not a move: {exc}")
+    except InvalidMoveError as exc:  # the words stay as they were: old records are replayed with them
+        return SeatEnd(Termination.INVALID, f"{quote(line)}: not a move: {exc}")
     except IllegalMoveError as exc:
         return SeatEnd(Termination.ILLEGAL, f"{quote(line)}: {exc}")
     return Accepted(state.notation(line), after)
@@ -162,24 +161,6 @@ def trimmed(line: str) -> str:
     """``line`` without :data:`BLANKS` around it. ``str.strip()`` would also take a no-break space, an
     ideographic space or a form feed, which no contest's referee forgave."""
     return line.strip(BLANKS)
-
-
-def blanks_note(line: str, fits: Callable[[str], object]) -> str:
-    """Where ``line`` was refused only for the blanks around it (``fits`` takes it without them),
-    which blanks, to add to the reason: a strict dialogue takes a line exactly, and a quoted
-    ``got 'N 18 '`` did not show the trailing blank it was refused for (a red team's); else ''."""
-    bare = trimmed(line)
-    if bare == line or not bare or not fits(bare):
-        return ""
-    lead = len(line) - len(line.lstrip(BLANKS))
-    trail = len(line) - len(line.rstrip(BLANKS))
-    if lead and trail:
-        what = "blanks before and after it"
-    elif trail:
-        what = "a trailing blank" if trail == 1 else f"{trail} trailing blanks"
-    else:
-        what = "a leading blank" if lead == 1 else f"{lead} leading blanks"
-    return f" ({what}: the line must be exactly the move)"
 
 
 def quote(line: str, limit: int = 80) -> str:

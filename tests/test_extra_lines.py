@@ -128,3 +128,18 @@ def test_a_line_that_comes_while_its_input_is_unread_is_marked():
         return [protocol.take(), protocol.take()]
 
     assert asyncio.run(lines()) == [("AaAa", False), ("BbBb", True)]
+
+
+def test_a_record_made_with_the_rules_words_of_before_still_verifies(tmp_path):
+    """A reviewer's: the rules' words for an empty line were changed ("an empty line: not a
+    move"), and every record made before failed ``codecup verify``. Here a record says what they
+    said then; the line's shape is the referee's note in the log."""
+    (tmp_path / "bot.py").write_text('ANSWER = "{m}\\n\\n"\n' + BOT)
+    game = load_games().get("pillars")
+    players = [PlayerInfo("extra", command=python_argv(tmp_path / "bot.py")), PlayerInfo("r", bot="random")]
+    record = asyncio.run(play_match(game, new_match(game, players, seed=1, clock=2.0)))
+    doc = record.to_json()
+    doc["result"]["termination"][0]["message"] = "'': not a move: a move is four letters like 'BdCh', not ''"
+    doc["logs"] = ["", ""]
+    assert verify_record(game, Record.from_json(doc)) == []
+    assert marked("the line refused is an empty line") in record.logs[0].splitlines()

@@ -9,15 +9,11 @@ from __future__ import annotations
 import re
 
 from codecup.errors import InvalidMoveError
-from codecup.rules import blanks_note, trimmed
+from codecup.rules import trimmed
 from codecup_games.lucky_words.engine import CELLS
 
 _DIGITS = re.compile(r"[0-9]{1,2}")
 _WORDRACER_PICK = re.compile(r"([A-Z]) ([0-9]{1,2})")
-
-
-def _is_letter(text: str) -> bool:
-    return len(text) == 1 and "A" <= text <= "Z"
 
 
 def parse_letter(line: str, *, strict: bool) -> str:
@@ -27,7 +23,7 @@ def parse_letter(line: str, *, strict: bool) -> str:
         text = text.upper()
     if len(text) != 1 or not ("A" <= text <= "Z"):
         what = "an upper-case letter A..Z" if strict else "a letter A..Z"
-        raise InvalidMoveError(f"expected {what}, got {line!r}{blanks_note(line, _is_letter)}")
+        raise InvalidMoveError(f"expected {what}, got {line!r}")
     return text
 
 
@@ -35,9 +31,7 @@ def parse_position(line: str, *, strict: bool) -> int:
     """A board position 0..48. Lenient (2004): surrounding blanks are accepted."""
     text = line if strict else trimmed(line)
     if not _DIGITS.fullmatch(text):
-        raise InvalidMoveError(
-            f"expected a position 0..48, got {line!r}{blanks_note(line, _DIGITS.fullmatch)}"
-        )
+        raise InvalidMoveError(f"expected a position 0..48, got {line!r}")
     cell = int(text)
     if cell >= CELLS:
         raise InvalidMoveError(f"position {cell} is outside 0..48")
@@ -48,8 +42,7 @@ def parse_wordracer_pick(line: str) -> tuple[str, int]:
     """Word Racer's one-line pick ``L P``: an upper-case letter, one space, a position."""
     match = _WORDRACER_PICK.fullmatch(line)
     if not match:
-        blanks = blanks_note(line, _WORDRACER_PICK.fullmatch)
-        raise InvalidMoveError(f"expected 'LETTER POSITION' such as 'E 35', got {line!r}{blanks}")
+        raise InvalidMoveError(f"expected 'LETTER POSITION' such as 'E 35', got {line!r}")
     return match[1], parse_position(match[2], strict=True)
 
 
