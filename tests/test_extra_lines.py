@@ -143,3 +143,29 @@ def test_a_record_made_with_the_rules_words_of_before_still_verifies(tmp_path):
     doc["logs"] = ["", ""]
     assert verify_record(game, Record.from_json(doc)) == []
     assert marked("the line refused is an empty line") in record.logs[0].splitlines()
+
+
+def test_the_input_pipe_is_told_from_a_socket_once_not_at_each_line(monkeypatch):
+    """A reviewer's: each line the program wrote cost an fstat of its input pipe."""
+    import sys
+
+    from codecup.players import subprocess as sp
+
+    async def unread() -> list[int]:
+        player = sp.SubprocessPlayer([sys.executable, "-c", "import time; time.sleep(30)"])
+        await player.start()
+        try:
+            monkeypatch.setattr(sp.os, "fstat", _no_fstat)
+            seen = [player._unread_input()]
+            player.send("Start")
+            seen += [player._unread_input() for _ in range(3)]
+            return seen
+        finally:
+            monkeypatch.undo()
+            await player.close()
+
+    assert asyncio.run(unread()) == [0, 6, 6, 6]  # "Start\n", held in the pipe: the program never reads
+
+
+def _no_fstat(fd: int) -> object:
+    raise AssertionError(f"fstat({fd}) again")

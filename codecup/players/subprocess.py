@@ -316,6 +316,7 @@ class SubprocessPlayer(Player):
     unstartable: str | None = None  # why the kernel would not start the program: its seat's crash
     # The last line received came before the wait began, or before it had read all its input.
     waiting: bool = False
+    input_fifo: int | None = None  # its input pipe's descriptor (None: not a pipe, or not started)
     resumed_cpu: float = 0.0  # the tree's CPU time when it was last resumed
     resumed_stall: float | None = None  # its stall time then (where the kernel keeps it)
     # Its CPU time read since it was suspended: at the next resume, what it used since is charged
@@ -357,6 +358,7 @@ class SubprocessPlayer(Player):
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self.pid = self.transport.get_pid()
+        self.input_fifo = _fifo_of(self.transport.get_pipe_transport(0))
         self.protocol.unread_input = self._unread_input
         if self.box is not None:
             self.box.hold_scratch(self.pid)
@@ -367,15 +369,15 @@ class SubprocessPlayer(Player):
 
     def _unread_input(self) -> int:
         """Bytes sent to the program that it has not read yet: held in its input pipe (Linux tells
-        from either end), or still in the transport's buffer."""
+        from either end), or still in the transport's buffer. Asked at each line: the pipe was
+        told from a socket once, at the start (a reviewer's: an fstat per line)."""
         pipe = self.transport.get_pipe_transport(0) if self.transport is not None else None
         if not isinstance(pipe, asyncio.WriteTransport) or pipe.is_closing():
             return 0
         held = 0
-        with contextlib.suppress(OSError, AttributeError, ValueError, struct.error):
-            fd = pipe.get_extra_info("pipe").fileno()
-            if stat.S_ISFIFO(os.fstat(fd).st_mode):  # a socket's FIONREAD counts what came in
-                held = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+        if self.input_fifo is not None:
+            with contextlib.suppress(OSError, struct.error):
+                held = struct.unpack("i", fcntl.ioctl(self.input_fifo, termios.FIONREAD, b"\0\0\0\0"))[0]
         return pipe.get_write_buffer_size() + held
 
     def _signal(self, sig: int) -> None:
@@ -689,6 +691,16 @@ class SubprocessPlayer(Player):
         if self.protocol.stderr_dropped:
             text += f"\n[... {self.protocol.stderr_dropped} more bytes of stderr dropped]"
         return text
+
+
+def _fifo_of(pipe: asyncio.BaseTransport | None) -> int | None:
+    """The descriptor of a program's input ``pipe`` where it is a pipe (a socket's FIONREAD counts
+    what came in, not what is left to read); else None."""
+    with contextlib.suppress(OSError, AttributeError, ValueError):
+        fd: int = pipe.get_extra_info("pipe").fileno()  # type: ignore[union-attr]
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return fd
+    return None
 
 
 def _timeout(protocol: _Protocol, message: str) -> Fault:
