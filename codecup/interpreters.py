@@ -48,6 +48,11 @@ class Interpreter:
     tries: tuple[str, ...] = ()
     #: It looks for a script not in the folder on PATH (bash does).
     searches_path: bool = False
+    #: Letters after which it looks for its script on PATH too (``perl -S bot.pl``).
+    path_letters: str = ""
+    #: Options whose value is a class path (java's ``-cp``): one entry, a ``.jar``, must be there
+    #: where a class is run from it (a reviewer's: ``java -cp nothere.jar Bot`` fails for sure).
+    class_path: frozenset[str] = frozenset()
 
 
 _PYTHON = Interpreter(
@@ -105,6 +110,7 @@ _JAVA = Interpreter(
     ),
     inline=frozenset({"-m", "--module", "-d", "--describe-module"}),
     script_option=frozenset({"-jar"}),
+    class_path=frozenset({"-cp", "-classpath", "--class-path"}),
     flags=frozenset(
         {
             "--enable-preview",
@@ -181,7 +187,9 @@ _NODE = Interpreter(
     tries=(".js", ".json", ".node", ".mjs", ".cjs"),
 )
 
-_PERL = Interpreter(inline=frozenset({"-"}), letter_flags="acnpsStTuUwWX", letter_inline="eE")
+_PERL = Interpreter(
+    inline=frozenset({"-"}), letter_flags="acnpsStTuUwWX", letter_inline="eE", path_letters="S"
+)
 _RUBY = Interpreter(inline=frozenset({"-"}), letter_flags="acdlnpvwy", letter_inline="e")
 _PHP = Interpreter(
     takes_value=frozenset({"-d", "-c", "-z"}),
@@ -225,6 +233,8 @@ _BY_NAME: dict[str, Interpreter] = {
     "Rscript": _RSCRIPT,
 }
 _PYTHON_NAME = re.compile(r"^(python|pypy)(\d+(\.\d+)*)?t?$")
+#: A name with its version after it (``lua5.4``, ``php8.2``, ``perl5.36``, ``node18``), as python's.
+_VERSIONED = re.compile(r"^(.*[A-Za-z])\d+(\.\d+)*$")
 
 #: ``env``'s options that take a value, and those that take none (any other: it cannot tell).
 _ENV_VALUES = frozenset({"-u", "--unset"})
@@ -235,7 +245,10 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 def interpreter(program: str) -> Interpreter | None:
     """The interpreter ``program`` (a name or a path) is, or None for one not known."""
     name = program.rsplit("/", 1)[-1]
-    return _PYTHON if _PYTHON_NAME.match(name) else _BY_NAME.get(name)
+    if _PYTHON_NAME.match(name):
+        return _PYTHON
+    versioned = _VERSIONED.match(name)
+    return _BY_NAME.get(name) or (_BY_NAME.get(versioned[1]) if versioned else None)
 
 
 def script_of(program: str, args: Sequence[str]) -> tuple[int, Interpreter] | None:
@@ -249,8 +262,7 @@ def script_of(program: str, args: Sequence[str]) -> tuple[int, Interpreter] | No
         inner = script_of(args[at], args[at + 1 :])
         return None if inner is None else (at + 1 + inner[0], inner[1])
     known = interpreter(program)
-    at = None if known is None else _script_index(known, args)
-    return None if known is None or at is None else (at, known)
+    return None if known is None else _script_index(known, args)
 
 
 def _after_env(args: Sequence[str]) -> int | None:
@@ -269,24 +281,29 @@ def _after_env(args: Sequence[str]) -> int | None:
     return None
 
 
-def _script_index(known: Interpreter, args: Sequence[str]) -> int | None:
+def _script_index(known: Interpreter, args: Sequence[str]) -> tuple[int, Interpreter] | None:
+    """As :func:`script_of`, for the interpreter ``known``: its options may make it look on PATH."""
     i = 0
+    class_path = None  # the index of the class path's value (the last one given counts)
     while i < len(args):
         arg = args[i]
         if arg == "--":
-            return i + 1 if known.positional_script and i + 1 < len(args) else None
+            return (i + 1, known) if known.positional_script and i + 1 < len(args) else None
         if arg in known.script_option:
-            return i + 1 if i + 1 < len(args) else None
+            return (i + 1, known) if i + 1 < len(args) else None
         if arg in known.inline:
             return None
         if arg in known.takes_value:
+            class_path = i + 1 if arg in known.class_path else class_path
             i += 2
             continue
         if arg.startswith("@"):  # java's argument file: what it holds is not known here
             return None
         is_option = arg.startswith("-") or (known.plus and arg.startswith("+"))
         if not is_option or len(arg) == 1:
-            return i if known.positional_script else None
+            if known.positional_script:
+                return i, known
+            return _class_jar(args, class_path, known) if not arg.endswith(".java") else None
         if arg in known.flags or arg.startswith(known.joined):
             i += 1
         elif arg.startswith("--"):
@@ -299,8 +316,23 @@ def _script_index(known: Interpreter, args: Sequence[str]) -> int | None:
             step = _letters(known, arg[1:])
             if step is None:
                 return None
+            if any(letter in known.path_letters for letter in arg[1:]):
+                known = attrs.evolve(known, searches_path=True)
             i += step
     return None
+
+
+def _class_jar(
+    args: Sequence[str], class_path: int | None, known: Interpreter
+) -> tuple[int, Interpreter] | None:
+    """Where a class is run from a class path of one ``.jar`` (``java -cp bot.jar Bot``), that jar:
+    one not there fails for sure. A class path of several entries, a folder, a wildcard: None."""
+    if class_path is None or class_path >= len(args):
+        return None
+    entry = args[class_path]
+    if ":" in entry or "*" in entry or not entry.endswith(".jar"):
+        return None
+    return class_path, known
 
 
 def _letters(known: Interpreter, letters: str) -> int | None:

@@ -30,7 +30,13 @@ from codecup.record import PlayerInfo
         ("java -Xmx1g -Dx=1 -cp lib.jar -jar bot.jar", "bot.jar"),
         ("java -cp bot.jar:lib.jar Bot", None),
         ("java -classpath .:lib.jar Bot", None),
-        ("java --class-path x.jar Bot", None),
+        ("java --class-path x.jar Bot", "x.jar"),
+        ("java -cp nothere.jar Bot", "nothere.jar"),  # one jar: a class run from it needs it there
+        ("java -ea -cp bot.jar Bot", "bot.jar"),
+        ("java -cp lib Bot", None),
+        ("java -cp 'lib/*' Bot", None),
+        ("java -cp a.jar -cp b.jar:c.jar Bot", None),  # the last class path counts
+        ("java -cp x.jar Bot.java", None),  # a source file run: its class path may be missing
         ("java @args.txt -jar bot.jar", None),
         ("java --unknown x.jar -jar bot.jar", None),
         ("sh -c 'exec python3 mybot.py'", None),
@@ -48,6 +54,14 @@ from codecup.record import PlayerInfo
         ("ruby -e 'x' bot.rb", None),
         ("perl -w bot.pl", "bot.pl"),
         ("perl -we 'x' bot.pl", None),
+        ("perl -S bot.pl", "bot.pl"),
+        ("lua5.4 bot.lua", "bot.lua"),
+        ("php8.2 bot.php", "bot.php"),
+        ("perl5.36 bot.pl", "bot.pl"),
+        ("ruby3.1 bot.rb", "bot.rb"),
+        ("node18 bot.js", "bot.js"),
+        ("/usr/bin/nodejs20 bot.js", "bot.js"),
+        ("luajit bot.lua", None),  # not lua, and not known
         ("php -d memory_limit=1G bot.php", "bot.php"),
         ("php -f bot.php", "bot.php"),
         ("php -r 'x;' bot.php", None),
@@ -76,6 +90,7 @@ def test_the_script_is_where_the_interpreter_reads_it(command, script):
         "python3 -c 'import bot' x.py",
         "python3 -X importtime bot.py",
         "node bot2.js",  # node runs bot2.js.js, as it runs bot2 from bot2.js
+        "java -cp bot.py Bot",  # a class path of no jar: not checked
         "python3 pkg.py",  # a folder python runs (its __main__.py)
     ],
 )
@@ -86,19 +101,54 @@ def test_a_command_that_runs_is_not_refused(command, tmp_path):
     (tmp_path / "bot2.js.js").write_text("")
     (tmp_path / "pkg.py").mkdir()
     (tmp_path / "pkg.py" / "__main__.py").write_text("")
-    player = PlayerInfo("p", command=tuple(shlex.split(command)), directory=str(tmp_path))
+    player = PlayerInfo(
+        "p", command=tuple(shlex.split(command)), directory=str(tmp_path), env=_stubs(tmp_path)
+    )
     assert command_problem(player) is None
+
+
+#: The programs the checks here look up: stubs on a private PATH, whatever the machine has.
+STUBS = ("python3", "sh", "bash", "java", "node", "perl", "ruby", "lua5.4", "php8.2", "perl5.36", "node18")
+
+
+def _stubs(tmp_path) -> tuple[tuple[str, str], ...]:
+    """A PATH of stub programs (the checks only look them up: nothing is run)."""
+    folder = tmp_path / "stubs"
+    folder.mkdir(exist_ok=True)
+    for name in STUBS:
+        (folder / name).write_text("#!/bin/sh\n")
+        (folder / name).chmod(0o755)
+    return (("PATH", str(folder)),)
 
 
 def test_a_missing_script_is_named_where_it_is_sure(tmp_path):
     def problem(command: str) -> str | None:
-        return command_problem(PlayerInfo("p", command=tuple(shlex.split(command)), directory=str(tmp_path)))
+        player = PlayerInfo(
+            "p", command=tuple(shlex.split(command)), directory=str(tmp_path), env=_stubs(tmp_path)
+        )
+        return command_problem(player)
 
     said = problem("python3 -W ignore gone.py") or ""
     assert "cannot run python3 -W ignore gone.py: no file 'gone.py'" in said
     said = problem("java -cp x.jar -jar gone.jar") or ""
     assert "cannot run java -cp x.jar -jar gone.jar: no file" in said
     assert "no file 'gone.sh'" in (problem("bash -e gone.sh") or "")
+    # A reviewer's: refused before the branch, and sure failures still
+    said = problem("java -cp nothere.jar Bot") or ""
+    assert "cannot run java -cp nothere.jar: no file 'nothere.jar'" in said
+    for versioned in ("lua5.4 gone.lua", "php8.2 gone.php", "perl5.36 gone.pl", "node18 gone.js"):
+        assert f"cannot run {versioned}: no file 'gone." in (problem(versioned) or ""), versioned
+
+
+def test_a_perl_script_found_on_path_with_its_s_option_is_not_refused(tmp_path):
+    """A reviewer's: perl -S looks for its script on PATH, as ruby's -S does; it was refused."""
+    env = _stubs(tmp_path)
+    (tmp_path / "stubs" / "pathbot.pl").write_text("")
+    for command in ("perl -S pathbot.pl", "perl -wS pathbot.pl"):
+        player = PlayerInfo("p", command=tuple(shlex.split(command)), directory=str(tmp_path), env=env)
+        assert command_problem(player) is None, command
+    player = PlayerInfo("p", command=("perl", "pathbot.pl"), directory=str(tmp_path), env=env)
+    assert "no file 'pathbot.pl'" in (command_problem(player) or "")
 
 
 def test_a_shell_script_found_on_path_is_not_refused(tmp_path):
