@@ -33,12 +33,17 @@ def refused_line_notes(line: str, before: str | None, unread: bool) -> list[str]
     was read past as "'': not a move", a red team's; Word Racer's "got 'N 18 '" did not point at
     its trailing blank), and whether it was written before the bot had read its turn's input
     (``unread``): an extra line of an answer before (a move printed twice was blamed on the next
-    turn, "'EjEj' covers a pillar"). That a line is the same as the answer before says nothing: an
-    honest bot that forgets its own move plays it again (a reviewer's)."""
+    turn, "'EjEj' covers a pillar"). That is told only where it was seen: a copy written after the
+    bot was resumed and read its input is not (a reviewer's: two flushed prints of one move, the
+    bot suspended between them). So a line that is the same text as the answer before is said to
+    be, whatever the timing, in words that blame nothing: an honest bot that forgets its own move
+    plays it again (a reviewer's)."""
     notes = []
     shape = _shape(line)
     if shape is not None:
         notes.append(shape)
+    if before is not None and line == before:
+        notes.append(f"the line refused, {quote(line)}, is the same text as its previous answer")
     if unread:
         after = "before its first answer" if before is None else f"with or after its answer {quote(before)}"
         notes.append(

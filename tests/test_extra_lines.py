@@ -85,30 +85,71 @@ def test_a_line_written_before_its_input_was_read_is_noted_only_where_refused():
     ends = (SeatEnd(Termination.ILLEGAL, "'AaAa': taken"), SeatEnd(Termination.NORMAL, ""))
     notes = match.notes(Outcome((0.0, 1.0), ends))
     assert notes[0] == [
+        _SAME,
         f"the line 'AaAa' {_BEFORE}: an extra line, with or after its answer 'AaAa'?"
-        " a bot must write exactly one line per answer"
+        " a bot must write exactly one line per answer",
     ]
     assert notes[1] == []  # a seat that lost no move is told nothing
 
 
 def test_a_line_taken_without_a_line_sent_between_is_no_extra_line():
     """A game may ask a seat for two lines in a row (a move and a score): the second may be there
-    already."""
+    already (only that its text is the same as the line before is said)."""
     match = _match()
     match.sent(0, "Start")
     match.took(0, "AaAa", waiting=False)
     match.took(0, "AaAa", waiting=True)
     ends = (SeatEnd(Termination.INVALID, "'AaAa': no score"), SeatEnd())
+    assert match.notes(Outcome((0.0, 1.0), ends)) == [[_SAME], []]
+    match.took(0, "BbBb", waiting=True)
     assert match.notes(Outcome((0.0, 1.0), ends)) == [[], []]
     match.took(0, Fault(Termination.INVALID, "floods its output"), waiting=False)
     assert match.last == {}
 
 
-def test_the_same_line_again_is_not_called_written_twice():
+def test_the_same_line_again_is_said_to_be_and_not_called_written_twice():
     """A reviewer's: an honest bot that forgets to mark its own move plays the same cell again; it
-    was told it had written its line twice."""
-    assert refused_line_notes("AaAa", "AaAa", unread=False) == []
+    was told it had written its line twice. It is told only that the text is the same."""
+    assert refused_line_notes("AaAa", "AaAa", unread=False) == [_SAME]
+    assert refused_line_notes("AaAa", "BbBb", unread=False) == []
     assert "before its first answer?" in refused_line_notes("hello", None, unread=True)[0]
+
+
+_SAME = "the line refused, 'AaAa', is the same text as its previous answer"
+
+
+def test_a_move_written_twice_in_two_writes_is_noted_as_the_same_text_whether_seen_early_or_not():
+    """A reviewer's: a move printed by two flushed prints got the note on an extra line about 1 time
+    in 16 (the referee suspends the bot between its writes; resumed, it writes the copy and reads
+    its input before the copy is measured). What is noted either way: the same text. That it was
+    written before the input was read is noted only where that was seen."""
+    for seen in (False, True):
+        match = _match()
+        match.sent(0, "Start")
+        match.took(0, "AaAa", waiting=False)  # the first write: the answer
+        match.sent(0, "BbBb")
+        match.took(0, "AaAa", waiting=seen)  # the second: there before the turn, or written after it
+        notes = match.notes(Outcome((0.0, 1.0), (SeatEnd(Termination.ILLEGAL, "'AaAa': taken"), SeatEnd())))
+        assert notes[0][0] == _SAME
+        assert len(notes[0]) == (2 if seen else 1)
+        assert any(_BEFORE in note for note in notes[0]) is seen
+
+
+def test_a_move_printed_twice_gets_the_same_text_note_in_every_game(tmp_path):
+    """The same, played: two flushed writes of one move (whatever the timing, the note on the
+    same text is there, and the rules' words are theirs)."""
+    bot = BOT.replace(
+        "sys.stdout.write(ANSWER.format(m=m))", "print(m, flush=True)\n    print(m, flush=True)"
+    )
+    (tmp_path / "bot.py").write_text('ANSWER = ""\n' + bot)
+    game = load_games().get("pillars")
+    players = [PlayerInfo("twice", command=python_argv(tmp_path / "bot.py")), PlayerInfo("r", bot="random")]
+    record = asyncio.run(play_match(game, new_match(game, players, seed=1, clock=2.0)))
+    end = record.result.termination[0]
+    before = [m.move for m in record.moves if m.seat == 0][-1]
+    assert end.kind is Termination.ILLEGAL and "referee" not in end.message
+    same = marked(f"the line refused, {before!r}, is the same text as its previous answer")
+    assert same in record.logs[0].splitlines()
 
 
 def test_the_notes_follow_the_log_marked_as_the_referees():
