@@ -27,11 +27,12 @@ def noted_log(log: str, notes: list[str]) -> str:
     return "\n".join([log.rstrip("\n"), *lines] if log else lines)
 
 
-def refused_line_notes(line: str, before: str | None, unread: bool) -> list[str]:
+def refused_line_notes(line: str, before: str | None, unread: bool, exact: bool = False) -> list[str]:
     """The notes on ``line``, a line the rules refused, that came after the seat's answer
     ``before`` (None: it had none): what it is made of where its blanks may be why (an empty line
     was read past as "'': not a move", a red team's; Word Racer's "got 'N 18 '" did not point at
-    its trailing blank), and whether it was written before the bot had read its turn's input
+    its trailing blank: said only where ``exact``, the line without them would have been taken),
+    and whether it was written before the bot had read its turn's input
     (``unread``): an extra line of an answer before (a move printed twice was blamed on the next
     turn, "'EjEj' covers a pillar"). That is told only where it was seen: a copy written after the
     bot was resumed and read its input is not (a reviewer's: two flushed prints of one move, the
@@ -39,7 +40,7 @@ def refused_line_notes(line: str, before: str | None, unread: bool) -> list[str]
     be, whatever the timing, in words that blame nothing: an honest bot that forgets its own move
     plays it again (a reviewer's)."""
     notes = []
-    shape = _shape(line)
+    shape = _shape(line, exact)
     if shape is not None:
         notes.append(shape)
     if before is not None and line == before:
@@ -53,9 +54,10 @@ def refused_line_notes(line: str, before: str | None, unread: bool) -> list[str]
     return notes
 
 
-def _shape(line: str) -> str | None:
-    """What ``line`` is made of, where blanks are all of it or around it (named exactly, as the
-    rules' message quotes the line); else None."""
+def _shape(line: str, exact: bool) -> str | None:
+    """What ``line`` is made of, where blanks are all of it, or around it where that refused it
+    (``exact``: a reviewer's, Pillars' " AaAa " refused for covering a pillar was told of its
+    blanks); named exactly, as the rules' message quotes the line; else None."""
     if not line:
         return "the line refused is an empty line"
     if not line.strip(BLANKS):
@@ -64,7 +66,7 @@ def _shape(line: str) -> str | None:
     trail = line[len(line.rstrip(BLANKS)) :]
     said = [f"begins with {quote(lead)}"] if lead else []
     said += [f"ends in {quote(trail)}"] if trail else []
-    if not said:
+    if not said or not exact:
         return None
-    exactly = "where a game reads its lines exactly, that alone refuses it"
+    exactly = "the game reads its lines exactly, and without them it would have been taken"
     return f"the line refused, {quote(line)}, {' and '.join(said)}: {exactly}"

@@ -103,11 +103,14 @@ def test_a_strict_line_refused_keeps_the_rules_words_and_the_note_names_its_blan
     with pytest.raises(InvalidMoveError) as refused:
         parse_wordracer_pick(line)
     assert str(refused.value) == f"expected 'LETTER POSITION' such as 'E 35', got {line!r}"
-    notes = refused_line_notes(line, None, unread=False)
+    notes = refused_line_notes(line, None, unread=False, exact=True)
     if said is None:
         assert notes == []
     else:
         assert len(notes) == 1 and notes[0].startswith(said)
+    # Where the line without its blanks would not have been taken either, only a line that is
+    # blanks or empty is named (a reviewer's: Pillars' " AaAa " covering a pillar was told of them).
+    assert refused_line_notes(line, None, unread=False, exact=False) == (notes if not line.strip() else [])
     with pytest.raises(InvalidMoveError) as refused:
         parse_position("18 ", strict=True)
     assert str(refused.value) == "expected a position 0..48, got '18 '"
@@ -124,3 +127,23 @@ def test_an_empty_line_keeps_the_rules_words():
     assert judged == SeatEnd(
         Termination.INVALID, "'': not a move: a move is four letters like 'BdCh', not ''"
     )
+
+
+def test_a_pillars_line_refused_for_its_move_is_told_nothing_of_its_blanks(tmp_path):
+    """Pillars trims its lines: " AaAa ", refused because AaAa covers a tile, is not refused for
+    its blanks, and the referee's note said it might be (a reviewer's)."""
+    import asyncio
+
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match, play_match
+    from tests.support import python_argv
+
+    bot = "import sys\nfor _ in range(11): sys.stdin.readline()\nprint('AaAa', flush=True)\n"
+    bot += "for line in sys.stdin: print(' AaAa ', flush=True)\n"
+    (tmp_path / "bot.py").write_text(bot)
+    game = load_games().get("pillars")
+    players = [PlayerInfo("b", command=python_argv(tmp_path / "bot.py")), PlayerInfo("r", bot="random")]
+    record = asyncio.run(play_match(game, new_match(game, players, seed=1, clock=2.0)))
+    end = record.result.termination[0]
+    assert end.kind is Termination.ILLEGAL and end.message.startswith("' AaAa '")
+    assert "blanks" not in record.logs[0] and "begins with" not in record.logs[0]
