@@ -92,12 +92,16 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
     bot_args = _codecup_bot_args(program, args)
     if bot_args is not None:
         return _codecup_bot_problem(bot_args, cwd, game)
-    found = script_of(program, args)  # None where it cannot tell: a command that runs is never refused
+    # None where it cannot tell: a command that runs is never refused. Options the environment
+    # adds (JAVA_TOOL_OPTIONS) may be the referee's, where no sandbox clears them.
+    found = script_of(program, args, [*os.environ, *(name for name, _ in player.env)])
     if found is None or PurePath(args[found[0]]).suffix not in SCRIPT_SUFFIXES:
         return None
     at, runs = found
     if _script_is_there(args[at], cwd, runs, player.env):
         return None
+    if runs.class_path and any(a.endswith(".java") and (cwd / a).is_file() for a in args[at + 1 :]):
+        return None  # java -cp nothere.jar Bot.java: a source file run, its class path not needed
     said = shlex.join([program, *args[: at + 1]])  # as given, options before it too (java -jar x.jar)
     return f"cannot run {said}: {_not_a_file(args[at], cwd)}"
 

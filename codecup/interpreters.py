@@ -12,7 +12,7 @@ runs must never be refused.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import attrs
 
@@ -38,6 +38,13 @@ class Interpreter:
     letter_values: str = ""
     #: Letters after which the program is given otherwise (``-c CODE``).
     letter_inline: str = ""
+    #: Letters whose value is the rest of the word, maybe empty, never the next argument
+    #: (``perl -MPOSIX``, ``perl -x``: a reviewer's, ``perl -x missing.pl`` was let through).
+    letter_rest: str = ""
+    #: A long option without ``=`` that is not in :attr:`takes_value` takes no value (node's: its
+    #: own options take theirs as listed, and V8's only after ``=``; a reviewer's, ``node
+    #: --harmony missing.js`` was let through).
+    long_flags: bool = False
     #: Options may begin with ``+`` too (a shell's ``+o name``).
     plus: bool = False
     #: The first argument that is no option is the script (java's is a class name).
@@ -53,6 +60,12 @@ class Interpreter:
     #: Options whose value is a class path (java's ``-cp``): one entry, a ``.jar``, must be there
     #: where a class is run from it (a reviewer's: ``java -cp nothere.jar Bot`` fails for sure).
     class_path: frozenset[str] = frozenset()
+    #: Options after which a class may come from elsewhere than the class path (java's module
+    #: path: a reviewer's ``java --module-path mods --add-modules botmod -cp nothere.jar bot.Bot``
+    #: runs, and was refused).
+    class_path_not_all: frozenset[str] = frozenset()
+    #: Variables of the environment that add options the command line does not show.
+    options_from: tuple[str, ...] = ()
 
 
 _PYTHON = Interpreter(
@@ -111,6 +124,10 @@ _JAVA = Interpreter(
     inline=frozenset({"-m", "--module", "-d", "--describe-module"}),
     script_option=frozenset({"-jar"}),
     class_path=frozenset({"-cp", "-classpath", "--class-path"}),
+    class_path_not_all=frozenset(
+        {"-p", "--module-path", "--upgrade-module-path", "--add-modules", "--patch-module", "--source"}
+    ),
+    options_from=("JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"),
     flags=frozenset(
         {
             "--enable-preview",
@@ -154,6 +171,9 @@ _JAVA = Interpreter(
 )
 
 _NODE = Interpreter(
+    # Node's options that take a value (``node --help``, v20, where they are ``--name=...``; and some
+    # of later versions'): the next argument is that value. Any other long option without ``=``
+    # takes none (V8's take theirs only after ``=``: ``--stack-size 65500`` is refused by node).
     takes_value=frozenset(
         {
             "-r",
@@ -166,6 +186,63 @@ _NODE = Interpreter(
             "--input-type",
             "--title",
             "--env-file",
+            "--env-file-if-exists",
+            "--allow-fs-read",
+            "--allow-fs-write",
+            "--build-snapshot-config",
+            "--cpu-prof-dir",
+            "--cpu-prof-interval",
+            "--cpu-prof-name",
+            "--debug-port",
+            "--inspect-port",
+            "--diagnostic-dir",
+            "--disable-proto",
+            "--disable-warning",
+            "--dns-result-order",
+            "--experimental-default-type",
+            "--experimental-policy",
+            "--experimental-sea-config",
+            "--experimental-config-file",
+            "--localstorage-file",
+            "--heap-prof-dir",
+            "--heap-prof-interval",
+            "--heap-prof-name",
+            "--heapsnapshot-near-heap-limit",
+            "--heapsnapshot-signal",
+            "--icu-data-dir",
+            "--inspect-publish-uid",
+            "--max-http-header-size",
+            "--network-family-autoselection-attempt-timeout",
+            "--openssl-config",
+            "--policy-integrity",
+            "--redirect-warnings",
+            "--report-dir",
+            "--report-directory",
+            "--report-filename",
+            "--report-signal",
+            "--run",
+            "--secure-heap",
+            "--secure-heap-min",
+            "--snapshot-blob",
+            "--test-concurrency",
+            "--test-name-pattern",
+            "--test-skip-pattern",
+            "--test-reporter",
+            "--test-reporter-destination",
+            "--test-shard",
+            "--test-timeout",
+            "--test-coverage-include",
+            "--test-coverage-exclude",
+            "--tls-cipher-list",
+            "--tls-keylog",
+            "--trace-event-categories",
+            "--trace-event-file-pattern",
+            "--trace-require-module",
+            "--unhandled-rejections",
+            "--use-largepages",
+            "--v8-pool-size",
+            "--watch-path",
+            "--watch-kill-signal",
         }
     ),
     inline=frozenset({"-", "-e", "--eval", "-p", "--print", "-i", "--interactive"}),
@@ -185,14 +262,31 @@ _NODE = Interpreter(
     ),
     runs_folder=("package.json", "index.js", "index.json", "index.node"),
     tries=(".js", ".json", ".node", ".mjs", ".cjs"),
+    long_flags=True,
 )
 
+# -I's directory is joined or the next argument; -M's and -m's module and -x's folder are joined
+# (``perl -M strict`` is "Missing argument to -M"; ``perl -x bot.pl`` runs bot.pl).
 _PERL = Interpreter(
-    inline=frozenset({"-"}), letter_flags="acnpsStTuUwWX", letter_inline="eE", path_letters="S"
+    inline=frozenset({"-"}),
+    letter_flags="acnpsStTuUwWX",
+    letter_values="I",
+    letter_inline="eE",
+    letter_rest="Mmx",
+    path_letters="S",
 )
-_RUBY = Interpreter(inline=frozenset({"-"}), letter_flags="acdlnpvwy", letter_inline="e")
+# -I's folder, -r's library and -C's folder are joined or the next argument; -x's folder is joined.
+_RUBY = Interpreter(
+    inline=frozenset({"-"}),
+    letter_flags="acdlnpvwy",
+    letter_values="IrC",
+    letter_inline="e",
+    letter_rest="x",
+)
+# Its options do not combine: -d, -c, -z take their value joined (``-ddisplay_errors=1``) or next.
 _PHP = Interpreter(
     takes_value=frozenset({"-d", "-c", "-z"}),
+    joined=("-d", "-c", "-z"),
     inline=frozenset({"-r", "-a", "-R", "-B", "-E", "-F", "-s", "-w", "-S", "-t", "-l", "-i", "-m", "-v"}),
     script_option=frozenset({"-f"}),
     flags=frozenset({"-n", "-q", "-e", "-H", "-C"}),
@@ -251,18 +345,21 @@ def interpreter(program: str) -> Interpreter | None:
     return _BY_NAME.get(name) or (_BY_NAME.get(versioned[1]) if versioned else None)
 
 
-def script_of(program: str, args: Sequence[str]) -> tuple[int, Interpreter] | None:
+def script_of(program: str, args: Sequence[str], env: Iterable[str] = ()) -> tuple[int, Interpreter] | None:
     """The index in ``args`` of the script ``program`` runs, and the interpreter that runs it; or
     None where it runs none, or where that cannot be told for sure (a program or an option not
-    known)."""
+    known, options from the names in ``env``, its environment's, that it reads)."""
     if program.rsplit("/", 1)[-1] == "env":  # env [-i] [-u NAME] [NAME=VALUE]... PROGRAM ARGS...
         at = _after_env(args)
         if at is None or at >= len(args):
             return None
-        inner = script_of(args[at], args[at + 1 :])
+        named = [*env, *(arg.split("=", 1)[0] for arg in args[:at] if _ASSIGNMENT.match(arg))]
+        inner = script_of(args[at], args[at + 1 :], named)
         return None if inner is None else (at + 1 + inner[0], inner[1])
     known = interpreter(program)
-    return None if known is None else _script_index(known, args)
+    if known is None or any(name in known.options_from for name in env):
+        return None
+    return _script_index(known, args)
 
 
 def _after_env(args: Sequence[str]) -> int | None:
@@ -285,6 +382,7 @@ def _script_index(known: Interpreter, args: Sequence[str]) -> tuple[int, Interpr
     """As :func:`script_of`, for the interpreter ``known``: its options may make it look on PATH."""
     i = 0
     class_path = None  # the index of the class path's value (the last one given counts)
+    elsewhere = False  # an option that may give the class otherwise (a module path)
     while i < len(args):
         arg = args[i]
         if arg == "--":
@@ -295,6 +393,7 @@ def _script_index(known: Interpreter, args: Sequence[str]) -> tuple[int, Interpr
             return None
         if arg in known.takes_value:
             class_path = i + 1 if arg in known.class_path else class_path
+            elsewhere = elsewhere or arg in known.class_path_not_all
             i += 2
             continue
         if arg.startswith("@"):  # java's argument file: what it holds is not known here
@@ -303,11 +402,13 @@ def _script_index(known: Interpreter, args: Sequence[str]) -> tuple[int, Interpr
         if not is_option or len(arg) == 1:
             if known.positional_script:
                 return i, known
-            return _class_jar(args, class_path, known) if not arg.endswith(".java") else None
+            # A .java file there is run as a source file (its class path may be missing: the
+            # check looks); one not there is a class name, from the class path.
+            return None if elsewhere else _class_jar(args, class_path, known)
         if arg in known.flags or arg.startswith(known.joined):
             i += 1
         elif arg.startswith("--"):
-            if "=" not in arg:
+            if "=" not in arg and not known.long_flags:
                 return None  # a long option not known: it may take the next argument
             i += 1
         elif known.letter_flags is None:
@@ -342,6 +443,8 @@ def _letters(known: Interpreter, letters: str) -> int | None:
     for at, letter in enumerate(letters):
         if letter in known.letter_inline:
             return None
+        if letter in known.letter_rest:
+            return 1
         if letter in known.letter_values:
             return 1 if at + 1 < len(letters) else 2
         if letter not in known.letter_flags:

@@ -36,7 +36,10 @@ from codecup.record import PlayerInfo
         ("java -cp lib Bot", None),
         ("java -cp 'lib/*' Bot", None),
         ("java -cp a.jar -cp b.jar:c.jar Bot", None),  # the last class path counts
-        ("java -cp x.jar Bot.java", None),  # a source file run: its class path may be missing
+        ("java -cp x.jar Bot.java", "x.jar"),  # a class, or a source file run: the check looks
+        ("java --module-path mods --add-modules m -cp x.jar bot.Bot", None),  # a module path: let through
+        ("java -p mods -cp x.jar bot.Bot", None),
+        ("java -cp x.jar --source 17 Bot", None),
         ("java @args.txt -jar bot.jar", None),
         ("java --unknown x.jar -jar bot.jar", None),
         ("sh -c 'exec python3 mybot.py'", None),
@@ -49,7 +52,21 @@ from codecup.record import PlayerInfo
         ("node -r dotenv/config.js bot.js", "bot.js"),
         ("node -e 'x' bot.js", None),
         ("node --max-old-space-size=512 bot.js", "bot.js"),
-        ("node --some-new-flag bot.js", None),
+        ("node --some-new-flag bot.js", "bot.js"),  # node's own value options are known, V8's need =
+        ("node --inspect bot.js", "bot.js"),
+        ("node --harmony --experimental-modules bot.mjs", "bot.mjs"),
+        ("node --require x.js bot.js", "bot.js"),
+        ("node --test-reporter spec bot.js", "bot.js"),
+        ("perl -Ilib bot.pl", "bot.pl"),
+        ("perl -I lib bot.pl", "bot.pl"),
+        ("perl -MPOSIX -Mstrict bot.pl", "bot.pl"),
+        ("perl -x bot.pl", "bot.pl"),
+        ("perl -wx bot.pl", "bot.pl"),
+        ("perl -M strict bot.pl", "strict"),  # perl: "Missing argument to -M" (it fails: no file to name)
+        ("ruby -rjson bot.rb", "bot.rb"),
+        ("ruby -r json -I lib bot.rb", "bot.rb"),
+        ("php -ddisplay_errors=1 bot.php", "bot.php"),
+        ("php -c/etc/php.ini bot.php", "bot.php"),
         ("ruby bot.rb", "bot.rb"),
         ("ruby -e 'x' bot.rb", None),
         ("perl -w bot.pl", "bot.pl"),
@@ -90,7 +107,11 @@ def test_the_script_is_where_the_interpreter_reads_it(command, script):
         "python3 -c 'import bot' x.py",
         "python3 -X importtime bot.py",
         "node bot2.js",  # node runs bot2.js.js, as it runs bot2 from bot2.js
-        "java -cp bot.py Bot",  # a class path of no jar: not checked
+        "java -cp nothere.py Bot",  # a class path of no jar: not checked
+        "java --module-path mods --add-modules botmod -cp nothere.jar bot.Bot",  # a reviewer's: it runs
+        "java -p mods -cp nothere.jar bot.Bot",
+        "java -cp nothere.jar there.java",  # a source file run: the class path is not needed
+        "node --stack-size=65500 bot.js",
         "python3 pkg.py",  # a folder python runs (its __main__.py)
     ],
 )
@@ -99,6 +120,8 @@ def test_a_command_that_runs_is_not_refused(command, tmp_path):
     the value of -cp or the code of -c, and "no file 'bot.jar:lib.jar'" refused a command that ran."""
     (tmp_path / "bot.py").write_text("")
     (tmp_path / "bot2.js.js").write_text("")
+    (tmp_path / "bot.js").write_text("")
+    (tmp_path / "there.java").write_text("")
     (tmp_path / "pkg.py").mkdir()
     (tmp_path / "pkg.py" / "__main__.py").write_text("")
     player = PlayerInfo(
@@ -108,7 +131,20 @@ def test_a_command_that_runs_is_not_refused(command, tmp_path):
 
 
 #: The programs the checks here look up: stubs on a private PATH, whatever the machine has.
-STUBS = ("python3", "sh", "bash", "java", "node", "perl", "ruby", "lua5.4", "php8.2", "perl5.36", "node18")
+STUBS = (
+    "python3",
+    "sh",
+    "bash",
+    "java",
+    "node",
+    "perl",
+    "ruby",
+    "php",
+    "lua5.4",
+    "php8.2",
+    "perl5.36",
+    "node18",
+)
 
 
 def _stubs(tmp_path) -> tuple[tuple[str, str], ...]:
@@ -138,6 +174,37 @@ def test_a_missing_script_is_named_where_it_is_sure(tmp_path):
     assert "cannot run java -cp nothere.jar: no file 'nothere.jar'" in said
     for versioned in ("lua5.4 gone.lua", "php8.2 gone.php", "perl5.36 gone.pl", "node18 gone.js"):
         assert f"cannot run {versioned}: no file 'gone." in (problem(versioned) or ""), versioned
+    # A reviewer's: refused before the branch, let through after it (and all fail for sure)
+    for sure in (
+        "perl -Ilib gone.pl",
+        "perl -x gone.pl",
+        "ruby -rjson gone.rb",
+        "php -ddisplay_errors=1 gone.php",
+        "node --inspect gone.js",
+        "node --harmony gone.js",
+        "node --experimental-modules gone.js",
+    ):
+        assert f"cannot run {sure}: no file 'gone." in (problem(sure) or ""), sure
+    said = problem("java -cp nothere.jar gone.java") or ""
+    assert "cannot run java -cp nothere.jar: no file 'nothere.jar'" in said
+
+
+def test_options_from_the_environment_let_a_java_command_through(tmp_path, monkeypatch):
+    """JAVA_TOOL_OPTIONS and its kin may add a module path or a class path the command does not
+    show: then the class path's jar is not checked."""
+    monkeypatch.delenv("JAVA_TOOL_OPTIONS", raising=False)
+    for name in ("JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"):
+        env = (*_stubs(tmp_path), (name, "--module-path mods --add-modules botmod"))
+        player = PlayerInfo(
+            "p", command=("java", "-cp", "nothere.jar", "bot.Bot"), directory=str(tmp_path), env=env
+        )
+        assert command_problem(player) is None, name
+    player = PlayerInfo(
+        "p", command=("java", "-cp", "nothere.jar", "bot.Bot"), directory=str(tmp_path), env=_stubs(tmp_path)
+    )
+    assert command_problem(player) is not None
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-p mods")
+    assert command_problem(player) is None
 
 
 def test_a_perl_script_found_on_path_with_its_s_option_is_not_refused(tmp_path):
