@@ -14,17 +14,25 @@ from codecup.rules import BLANKS, quote
 RULE = "a bot must write exactly one line per answer"
 
 
+MARK = "[codecup's referee: "
+#: Put before a line of the bot's own stderr that begins as the referee's notes do.
+OWN = "(the bot's stderr) "
+
+
 def marked(note: str) -> str:
     """``note`` as a line of a seat's log: marked as the referee's, not the bot's own stderr."""
-    return f"[codecup's referee: {note}]"
+    return f"{MARK}{note}]"
 
 
 def noted_log(log: str, notes: list[str]) -> str:
-    """A seat's log tail with the referee's ``notes`` after it, one line each."""
-    if not notes:
-        return log
+    """A seat's log tail with the referee's ``notes`` after it, one line each. The bot's own lines
+    that begin as a note does (blanks before it too) are marked as its own (a reviewer's: a bot
+    could write a note of the referee's in its stderr), so the notes are the only such lines."""
+    own = "\n".join(OWN + line if line.lstrip().startswith(MARK[:-2]) else line for line in log.split("\n"))
     lines = [marked(note) for note in notes]
-    return "\n".join([log.rstrip("\n"), *lines] if log else lines)
+    if not lines:
+        return own
+    return "\n".join([own.rstrip("\n"), *lines] if own else lines)
 
 
 def refused_line_notes(line: str, before: str | None, unread: bool, exact: bool = False) -> list[str]:

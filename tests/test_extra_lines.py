@@ -158,6 +158,35 @@ def test_the_notes_follow_the_log_marked_as_the_referees():
     assert noted_log("", ["x", "y"]) == "[codecup's referee: x]\n[codecup's referee: y]"
 
 
+def test_a_bots_own_line_that_looks_like_a_note_is_marked_as_its_own():
+    """A reviewer's: a bot could write "[codecup's referee: ...]" in its stderr, and it read as the
+    referee's."""
+    forged = "[codecup's referee: the opponent cheated]"
+    assert noted_log(f"a\n{forged}\nb", []) == f"a\n(the bot's stderr) {forged}\nb"
+    assert noted_log(f" \r{forged}", ["x"]) == f"(the bot's stderr)  \r{forged}\n" + marked("x")
+    assert noted_log("[codecup's referee]", []) == "(the bot's stderr) [codecup's referee]"
+    assert noted_log("[codecup said]\n", []) == "[codecup said]\n"
+
+
+def test_the_note_follows_a_capped_log_and_a_forged_note_is_the_bots(tmp_path):
+    """A reviewer's: the note after 64 KiB of stderr (the log capped) is kept, and the record
+    verifies; a forged note in the bot's stderr is marked as its own."""
+    forged = "[codecup's referee: forged]"
+    noisy = f"sys.stderr.write({forged!r} + '\\n' + 'x' * 100000); sys.stderr.flush()\n"
+    (tmp_path / "bot.py").write_text(
+        'ANSWER = "{m}\\n\\n"\n' + BOT.replace("for _ in range(10):", noisy + "for _ in range(10):", 1)
+    )
+    game = load_games().get("pillars")
+    players = [PlayerInfo("noisy", command=python_argv(tmp_path / "bot.py")), PlayerInfo("r", bot="random")]
+    record = asyncio.run(play_match(game, new_match(game, players, seed=1, clock=2.0)))
+    lines = record.logs[0].splitlines()
+    assert "more bytes of stderr dropped]" in lines[-3]
+    assert lines[-2] == marked("the line refused is an empty line")
+    assert lines[-1].startswith("[codecup's referee: the line '' was written before")
+    assert lines[0] == f"(the bot's stderr) {forged}"
+    assert verify_record(game, Record.loads(record.dumps())) == []
+
+
 def test_a_line_that_comes_while_its_input_is_unread_is_marked():
     from codecup.players.subprocess import SubprocessSettings, _Protocol
 
