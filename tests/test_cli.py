@@ -394,3 +394,22 @@ def test_help_shows_no_restructuredtext_quotes(capsys):
         assert "``" not in out and out.startswith("usage: codecup"), (command, out[:200])
         # view's help read "within :data:`REQUEST_SECONDS`" (a reviewer's): numbers in plain words
         assert re.search(r":[a-z]+:`", out) is None, (command, out)
+
+
+@pytest.mark.parametrize(
+    ("stderr", "head"),
+    [("", "the referee's notes on Red p1:"), ("debug", "stderr of Red p1, then the referee's notes:")],
+)
+def test_play_heads_the_referees_notes_as_what_they_are(stderr, head, tmp_path, capsys):
+    """A reviewer's: a bot that wrote no stderr had the referee's notes shown as its "stderr of"."""
+    import sys
+
+    bot = f"import sys\nsys.stderr.write({stderr!r})\nfor line in sys.stdin:\n"
+    bot += "    if line.strip() == 'Start': print(flush=True)\n"
+    (tmp_path / "empty.py").write_text(bot)
+    argv = ["play", "pillars", f"{sys.executable} {tmp_path / 'empty.py'}", "bot:random", "--quiet"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"{head}\n" in out
+    assert "  | [codecup's referee: the line refused is an empty line]" in out
+    assert ("stderr of" in out) is bool(stderr)

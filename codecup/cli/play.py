@@ -28,6 +28,7 @@ from codecup.drive import new_seat_key
 from codecup.errors import CodecupError, ConfigError, GameBugError, NeverEndsError, how_failed
 from codecup.game import Game, notes_of, run_notes_of
 from codecup.hookspecs import hookimpl
+from codecup.line_notes import MARK
 from codecup.overrun import bounded
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.reading import read_file
@@ -164,15 +165,22 @@ def describe_stderr(game: Game, record: Record, everything: bool = False) -> str
         if not log or not (everything or faulted):
             continue
         lines = log_lines(log)
-        if everything or len(lines) <= STDERR_LINES:
-            head = f"stderr of {game.info.seats[seat]} {player.name}:"
-        else:
+        head = _stderr_head(f"{game.info.seats[seat]} {player.name}", lines)
+        if not everything and len(lines) > STDERR_LINES:
             lines = lines[-STDERR_LINES:]
-            who = f"{game.info.seats[seat]} {player.name}"
-            head = f"stderr of {who} (last {STDERR_LINES} lines; all with --stderr):"
+            head = f"{head} (last {STDERR_LINES} lines; all with --stderr)"
         show = printable if everything else shown_line  # --stderr: each line whole
-        parts.append("\n".join([head, *(f"  | {show(line)}" for line in lines)]))
+        parts.append("\n".join([f"{head}:", *(f"  | {show(line)}" for line in lines)]))
     return "\n".join(parts)
+
+
+def _stderr_head(who: str, lines: list[str]) -> str:
+    """What a seat's log shown holds, as its head says (a reviewer's: the referee's notes alone
+    were shown as the "stderr of" a bot that wrote none)."""
+    notes = sum(line.startswith(MARK) for line in lines)
+    if notes == len(lines):
+        return f"the referee's notes on {who}"
+    return f"stderr of {who}, then the referee's notes" if notes else f"stderr of {who}"
 
 
 def _only_a_record_is_replaced(path: Path) -> None:
