@@ -41,6 +41,10 @@ class Interpreter:
     #: Letters whose value is the rest of the word, maybe empty, never the next argument
     #: (``perl -MPOSIX``, ``perl -x``: a reviewer's, ``perl -x missing.pl`` was let through).
     letter_rest: str = ""
+    #: Letters whose value is a folder it changes into before it opens its script (``ruby -C sub
+    #: bot.rb``, ``ruby -xsub bot.rb``: a reviewer's, they run and were refused): the script's
+    #: place is not told (perl's ``-xsub`` changes folder after opening its script: it is told).
+    folder_letters: str = ""
     #: A long option without ``=`` that is not in :attr:`takes_value` takes no value (node's: its
     #: own options take theirs as listed, and V8's only after ``=``; a reviewer's, ``node
     #: --harmony missing.js`` was let through).
@@ -276,12 +280,14 @@ _PERL = Interpreter(
     path_letters="S",
 )
 # -I's folder, -r's library and -C's folder are joined or the next argument; -x's folder is joined.
+# -C and -x with a folder change into it before the script is opened: its place is not told.
 _RUBY = Interpreter(
     inline=frozenset({"-"}),
     letter_flags="acdlnpvwy",
     letter_values="IrC",
     letter_inline="e",
     letter_rest="x",
+    folder_letters="Cx",
 )
 # Its options do not combine: -d, -c, -z take their value joined (``-ddisplay_errors=1``) or next.
 _PHP = Interpreter(
@@ -443,6 +449,8 @@ def _letters(known: Interpreter, letters: str) -> int | None:
     for at, letter in enumerate(letters):
         if letter in known.letter_inline:
             return None
+        if letter in known.folder_letters and (letter in known.letter_values or at + 1 < len(letters)):
+            return None  # it changes folder before it opens its script
         if letter in known.letter_rest:
             return 1
         if letter in known.letter_values:

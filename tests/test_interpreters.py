@@ -65,6 +65,12 @@ from codecup.record import PlayerInfo
         ("perl -M strict bot.pl", "strict"),  # perl: "Missing argument to -M" (it fails: no file to name)
         ("ruby -rjson bot.rb", "bot.rb"),
         ("ruby -r json -I lib bot.rb", "bot.rb"),
+        ("ruby -C sub sb.rb", None),  # a reviewer's: ruby changes folder before opening its script
+        ("ruby -Csub sb.rb", None),
+        ("ruby -xsub sb.rb", None),
+        ("ruby -wC sub sb.rb", None),
+        ("ruby -x bot.rb", "bot.rb"),  # no folder: it stays
+        ("perl -xsub bot.pl", "bot.pl"),  # perl changes folder after opening its script
         ("php -ddisplay_errors=1 bot.php", "bot.php"),
         ("php -c/etc/php.ini bot.php", "bot.php"),
         ("ruby bot.rb", "bot.rb"),
@@ -113,6 +119,11 @@ def test_the_script_is_where_the_interpreter_reads_it(command, script):
         "java -cp nothere.jar there.java",  # a source file run: the class path is not needed
         "node --stack-size=65500 bot.js",
         "python3 pkg.py",  # a folder python runs (its __main__.py)
+        "ruby -C sub sb.rb",  # a reviewer's: ruby runs sub/sb.rb, and it was refused
+        "ruby -Csub sb.rb",
+        "ruby -xsub sb.rb",
+        "env -C sub python3 sb.py",
+        "env --chdir=sub python3 sb.py",
     ],
 )
 def test_a_command_that_runs_is_not_refused(command, tmp_path):
@@ -123,6 +134,9 @@ def test_a_command_that_runs_is_not_refused(command, tmp_path):
     (tmp_path / "bot.js").write_text("")
     (tmp_path / "there.java").write_text("")
     (tmp_path / "pkg.py").mkdir()
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "sb.rb").write_text("")
+    (tmp_path / "sub" / "sb.py").write_text("")
     (tmp_path / "pkg.py" / "__main__.py").write_text("")
     player = PlayerInfo(
         "p", command=tuple(shlex.split(command)), directory=str(tmp_path), env=_stubs(tmp_path)
@@ -144,6 +158,7 @@ STUBS = (
     "php8.2",
     "perl5.36",
     "node18",
+    "env",
 )
 
 
