@@ -45,10 +45,6 @@ class Interpreter:
     #: bot.rb``, ``ruby -xsub bot.rb``: a reviewer's, they run and were refused): the script's
     #: place is not told (perl's ``-xsub`` changes folder after opening its script: it is told).
     folder_letters: str = ""
-    #: A long option without ``=`` that is not in :attr:`takes_value` takes no value (node's: its
-    #: own options take theirs as listed, and V8's only after ``=``; a reviewer's, ``node
-    #: --harmony missing.js`` was let through).
-    long_flags: bool = False
     #: Options may begin with ``+`` too (a shell's ``+o name``).
     plus: bool = False
     #: The first argument that is no option is the script (java's is a class name).
@@ -176,8 +172,10 @@ _JAVA = Interpreter(
 
 _NODE = Interpreter(
     # Node's options that take a value (``node --help``, v20, where they are ``--name=...``; and some
-    # of later versions'): the next argument is that value. Any other long option without ``=``
-    # takes none (V8's take theirs only after ``=``: ``--stack-size 65500`` is refused by node).
+    # of later versions'): the next argument is that value. Its flags are those ``node --help``
+    # (v20) lists with no value. Any other long option without ``=`` (V8's ``--harmony``, a later
+    # node's ``--test-global-setup ./setup.mjs``: a reviewer's, it was taken for a flag and
+    # refused) may take the next argument: the check gives up.
     takes_value=frozenset(
         {
             "-r",
@@ -253,20 +251,103 @@ _NODE = Interpreter(
     flags=frozenset(
         {
             "-c",
-            "--check",
-            "--no-warnings",
-            "--no-deprecation",
-            "--enable-source-maps",
-            "--experimental-vm-modules",
-            "--trace-warnings",
-            "--trace-uncaught",
-            "--expose-gc",
             "--abort-on-uncaught-exception",
+            "--allow-addons",
+            "--allow-child-process",
+            "--allow-wasi",
+            "--allow-worker",
+            "--build-snapshot",
+            "--check",
+            "--completion-bash",
+            "--cpu-prof",
+            "--disable-wasm-trap-handler",
+            "--disallow-code-generation-from-strings",
+            "--enable-etw-stack-walking",
+            "--enable-fips",
+            "--enable-network-family-autoselection",
+            "--enable-source-maps",
+            "--experimental-eventsource",
+            "--experimental-import-meta-resolve",
+            "--experimental-network-imports",
+            "--experimental-network-inspection",
+            "--experimental-permission",
+            "--experimental-print-required-tla",
+            "--experimental-test-coverage",
+            "--experimental-test-module-mocks",
+            "--experimental-vm-modules",
+            "--experimental-wasm-modules",
+            "--experimental-websocket",
+            "--expose-gc",
+            "--force-context-aware",
+            "--force-fips",
+            "--force-node-api-uncaught-exceptions-policy",
+            "--frozen-intrinsics",
+            "--heap-prof",
+            "--help",
+            "--huge-max-old-generation-size",
+            "--insecure-http-parser",
+            "--inspect",
+            "--inspect-brk",
+            "--inspect-wait",
+            "--interpreted-frames-native-stack",
+            "--jitless",
+            "--no-addons",
+            "--no-deprecation",
+            "--no-experimental-detect-module",
+            "--no-experimental-fetch",
+            "--no-experimental-global-customevent",
+            "--no-experimental-global-webcrypto",
+            "--no-experimental-repl-await",
+            "--no-experimental-require-module",
+            "--no-extra-info-on-fatal-exception",
+            "--no-force-async-hooks-checks",
+            "--no-global-search-paths",
+            "--no-network-family-autoselection",
+            "--no-warnings",
+            "--node-memory-debug",
+            "--openssl-legacy-provider",
+            "--openssl-shared-config",
+            "--pending-deprecation",
+            "--preserve-symlinks",
+            "--preserve-symlinks-main",
+            "--prof",
+            "--prof-process",
+            "--report-compact",
+            "--report-exclude-network",
+            "--report-on-fatalerror",
+            "--report-on-signal",
+            "--report-uncaught-exception",
+            "--test",
+            "--test-force-exit",
+            "--test-only",
+            "--throw-deprecation",
+            "--tls-max-v1.2",
+            "--tls-max-v1.3",
+            "--tls-min-v1.0",
+            "--tls-min-v1.1",
+            "--tls-min-v1.2",
+            "--tls-min-v1.3",
+            "--trace-atomics-wait",
+            "--trace-deprecation",
+            "--trace-exit",
+            "--trace-promises",
+            "--trace-sigint",
+            "--trace-sync-io",
+            "--trace-tls",
+            "--trace-uncaught",
+            "--trace-warnings",
+            "--track-heap-objects",
+            "--use-bundled-ca",
+            "--use-openssl-ca",
+            "--v8-options",
+            "--version",
+            "--watch",
+            "--watch-preserve-output",
+            "--zero-fill-buffers",
         }
     ),
     runs_folder=("package.json", "index.js", "index.json", "index.node"),
     tries=(".js", ".json", ".node", ".mjs", ".cjs"),
-    long_flags=True,
 )
 
 # -I's directory is joined or the next argument; -M's and -m's module and -x's folder are joined
@@ -414,7 +495,7 @@ def _script_index(known: Interpreter, args: Sequence[str]) -> tuple[int, Interpr
         if arg in known.flags or arg.startswith(known.joined):
             i += 1
         elif arg.startswith("--"):
-            if "=" not in arg and not known.long_flags:
+            if "=" not in arg:
                 return None  # a long option not known: it may take the next argument
             i += 1
         elif known.letter_flags is None:

@@ -52,9 +52,11 @@ from codecup.record import PlayerInfo
         ("node -r dotenv/config.js bot.js", "bot.js"),
         ("node -e 'x' bot.js", None),
         ("node --max-old-space-size=512 bot.js", "bot.js"),
-        ("node --some-new-flag bot.js", "bot.js"),  # node's own value options are known, V8's need =
-        ("node --inspect bot.js", "bot.js"),
-        ("node --harmony --experimental-modules bot.mjs", "bot.mjs"),
+        ("node --some-new-flag bot.js", None),  # an option not in node's lists: it may take a value
+        ("node --test-global-setup ./setup.mjs bot.js", None),  # a reviewer's: Node 24's, it takes one
+        ("node --inspect bot.js", "bot.js"),  # a flag in node --help's list
+        ("node --no-warnings --expose-gc bot.js", "bot.js"),
+        ("node --harmony --experimental-modules bot.mjs", None),  # V8's, or not listed: not told
         ("node --require x.js bot.js", "bot.js"),
         ("node --test-reporter spec bot.js", "bot.js"),
         ("perl -Ilib bot.pl", "bot.pl"),
@@ -118,6 +120,7 @@ def test_the_script_is_where_the_interpreter_reads_it(command, script):
         "java -p mods -cp nothere.jar bot.Bot",
         "java -cp nothere.jar there.java",  # a source file run: the class path is not needed
         "node --stack-size=65500 bot.js",
+        "node --test-global-setup ./setup.mjs bot.js",  # a reviewer's: Node 24's, refused without setup.mjs
         "python3 pkg.py",  # a folder python runs (its __main__.py)
         "ruby -C sub sb.rb",  # a reviewer's: ruby runs sub/sb.rb, and it was refused
         "ruby -Csub sb.rb",
@@ -196,8 +199,7 @@ def test_a_missing_script_is_named_where_it_is_sure(tmp_path):
         "ruby -rjson gone.rb",
         "php -ddisplay_errors=1 gone.php",
         "node --inspect gone.js",
-        "node --harmony gone.js",
-        "node --experimental-modules gone.js",
+        "node --no-warnings gone.js",
     ):
         assert f"cannot run {sure}: no file 'gone." in (problem(sure) or ""), sure
     said = problem("java -cp nothere.jar gone.java") or ""
