@@ -209,7 +209,8 @@ def test_a_missing_script_is_named_where_it_is_sure(tmp_path):
 def test_options_from_the_environment_let_a_java_command_through(tmp_path, monkeypatch):
     """JAVA_TOOL_OPTIONS and its kin may add a module path or a class path the command does not
     show: then the class path's jar is not checked."""
-    monkeypatch.delenv("JAVA_TOOL_OPTIONS", raising=False)
+    for name in ("JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"):  # the runner's own: none
+        monkeypatch.delenv(name, raising=False)
     for name in ("JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"):
         env = (*_stubs(tmp_path), (name, "--module-path mods --add-modules botmod"))
         player = PlayerInfo(
