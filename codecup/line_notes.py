@@ -35,20 +35,21 @@ def noted_log(log: str, notes: list[str]) -> str:
     return "\n".join([own.rstrip("\n"), *lines] if own else lines)
 
 
-def refused_line_notes(line: str, before: str | None, unread: bool, exact: bool = False) -> list[str]:
+def refused_line_notes(line: str, before: str | None, unread: bool) -> list[str]:
     """The notes on ``line``, a line the rules refused, that came after the seat's answer
-    ``before`` (None: it had none): what it is made of where its blanks may be why (an empty line
-    was read past as "'': not a move", a red team's; Word Racer's "got 'N 18 '" did not point at
-    its trailing blank: said only where ``exact``, the line without them would have been taken),
-    and whether it was written before the bot had read its turn's input
-    (``unread``): an extra line of an answer before (a move printed twice was blamed on the next
-    turn, "'EjEj' covers a pillar"). That is told only where it was seen: a copy written after the
-    bot was resumed and read its input is not (a reviewer's: two flushed prints of one move, the
-    bot suspended between them). So a line that is the same text as the answer before is said to
-    be, whatever the timing, in words that blame nothing: an honest bot that forgets its own move
-    plays it again (a reviewer's)."""
+    ``before`` (None: it had none): an empty line or a line of blanks is called one (an empty line
+    was read past as "'': not a move", a red team's), and whether it was written before the bot had
+    read its turn's input (``unread``): an extra line of an answer before (a move printed twice was
+    blamed on the next turn, "'EjEj' covers a pillar"). That is told only where it was seen: a copy
+    written after the bot was resumed and read its input is not (a reviewer's: two flushed prints
+    of one move, the bot suspended between them). So a line that is the same text as the answer
+    before is said to be, whatever the timing, in words that blame nothing: an honest bot that
+    forgets its own move plays it again (a reviewer's). The blanks around a line are not named:
+    whether they refused it only a replay of the game with the line trimmed could tell, and that
+    fed the plugin a line the bot never sent, after the game (a reviewer's: a plugin that blocks
+    on it hung a finished game)."""
     notes = []
-    shape = _shape(line, exact)
+    shape = _shape(line)
     if shape is not None:
         notes.append(shape)
     if before is not None and line == before:
@@ -62,19 +63,11 @@ def refused_line_notes(line: str, before: str | None, unread: bool, exact: bool 
     return notes
 
 
-def _shape(line: str, exact: bool) -> str | None:
-    """What ``line`` is made of, where blanks are all of it, or around it where that refused it
-    (``exact``: a reviewer's, Pillars' " AaAa " refused for covering a pillar was told of its
-    blanks); named exactly, as the rules' message quotes the line; else None."""
+def _shape(line: str) -> str | None:
+    """What ``line`` is made of, where blanks are all of it (named exactly, as the rules' message
+    quotes the line); else None."""
     if not line:
         return "the line refused is an empty line"
     if not line.strip(BLANKS):
         return f"the line refused, {quote(line)}, is only blanks"
-    lead = line[: len(line) - len(line.lstrip(BLANKS))]
-    trail = line[len(line.rstrip(BLANKS)) :]
-    said = [f"begins with {quote(lead)}"] if lead else []
-    said += [f"ends in {quote(trail)}"] if trail else []
-    if not said or not exact:
-        return None
-    exactly = "the game reads its lines exactly, and without them it would have been taken"
-    return f"the line refused, {quote(line)}, {' and '.join(said)}: {exactly}"
+    return None

@@ -15,7 +15,7 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import attrs
 import pluggy
@@ -54,9 +54,8 @@ from codecup.record import (
     Result,
     TranscriptLine,
 )
-from codecup.rules import BLANKS
 from codecup.sandbox import Policy
-from codecup.verify import own_rules_problem, taken_without_blanks
+from codecup.verify import own_rules_problem
 
 DEFAULT_SETTINGS = SubprocessSettings()
 DEFAULT_POLICY = Policy()
@@ -250,18 +249,16 @@ class _Match:
             self.answers[seat] = reply
         self.asked.discard(seat)
 
-    def notes(self, outcome: Outcome, exact: Callable[[int], bool] = lambda seat: False) -> list[list[str]]:
+    def notes(self, outcome: Outcome) -> list[list[str]]:
         """Each seat's referee's notes for its log: on its last line, where the rules refused it
-        (what they say of it stays theirs: the record is replayed and its ends compared).
-        ``exact(seat)``: whether that line would have been taken without the blanks around it."""
+        (what they say of it stays theirs: the record is replayed and its ends compared)."""
         notes: list[list[str]] = [[] for _ in self.players]
         for seat, (line, before, unread) in self.last.items():
             if seat < len(outcome.ends) and outcome.ends[seat].kind in (
                 Termination.INVALID,
                 Termination.ILLEGAL,
             ):
-                around = line.strip(BLANKS) not in ("", line)  # asked only then: it replays the game
-                notes[seat] = refused_line_notes(line, before, unread, exact=around and exact(seat))
+                notes[seat] = refused_line_notes(line, before, unread)
         return notes
 
     def sent(self, seat: int, line: str) -> None:
@@ -434,12 +431,10 @@ async def play_match(
         extra=outcome.extra,
         started=started,
         duration=duration,
-        logs=tuple(p.log_tail() for p in players),
+        logs=tuple(
+            noted_log(p.log_tail(), notes) for p, notes in zip(players, state.notes(outcome), strict=True)
+        ),
         containment=tuple(p.containment() for p in players),
-    )
-    notes = state.notes(outcome, lambda seat: taken_without_blanks(game, record, seat))
-    record = attrs.evolve(
-        record, logs=tuple(noted_log(log, said) for log, said in zip(record.logs, notes, strict=True))
     )
     if not any(end.kind is Termination.REFEREE_ERROR for end in outcome.ends):
         record = _checked_by_rules(game, record)

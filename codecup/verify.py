@@ -34,7 +34,6 @@ from codecup.errors import (
 from codecup.game import Game, checked_points, lines_of_text
 from codecup.overrun import bounded
 from codecup.record import FAULT, FROM, TO, MoveEntry, Record, Result
-from codecup.rules import trimmed
 
 
 @attrs.define(eq=False)
@@ -120,36 +119,6 @@ def verify_record(game: Game, record: Record) -> list[str]:
     """
     found = verdict(game, record)
     return list(found.problems) if found.plugin_failure is None else [found.plugin_failure]
-
-
-def taken_without_blanks(game: Game, record: Record, seat: int) -> bool:
-    """Whether ``seat``'s last answer in ``record``, which the rules refused, would have been taken
-    without the blanks around it: the game replayed with it trimmed, the seat's end is no refusal.
-    Only there do the blanks refuse it (a game that reads its lines exactly, as Word Racer does);
-    a reviewer's: Pillars' " AaAa ", refused for covering a pillar, was told its blanks refuse it.
-    A replay that fails: False (nothing said)."""
-    channel = ReplayChannel.from_record(record)
-    answers = channel.answers[seat]
-    at = next((i for i in reversed(range(len(answers))) if isinstance(answers[i], str)), None)
-    if at is None:
-        return False
-    line = answers[at]
-    assert isinstance(line, str)
-    answers[at] = trimmed(line)
-    while len(answers) > at + 1:  # what came after the refused line is not the seat's next answer
-        answers.pop()
-    match = record.match
-    seed = derive_seed(match.seed, "referee")
-    try:
-        dialogue = checked_dialogue(
-            lambda: game.replay_referee(match.setup, match.variant, seed, record.extra)
-        )
-        ends = drive(dialogue, channel, seats=len(match.players)).outcome.ends
-    except PASS_THROUGH:
-        raise
-    except BaseException:  # a plugin that fails here: the note is left out, the game stands
-        return False
-    return seat < len(ends) and ends[seat].kind not in (Termination.INVALID, Termination.ILLEGAL)
 
 
 def _problems(game: Game, record: Record) -> list[str]:

@@ -1,7 +1,7 @@
-"""The referee's note on the blanks around a refused line is given where they refused it: Word
-Racer reads its lines exactly, and 'N 18 ' without its blank would have been taken (a red team's:
-"got 'N 18 '" did not show the blank); Pillars trims its lines, and " AaAa " refused for covering
-a pillar is told nothing of its blanks (a reviewer's)."""
+"""The referee's note on a refused line names an empty line and a line of blanks, and nothing of
+the blanks around a line: telling whether they refused it took a replay of the game with the line
+trimmed, a line the bot never sent, fed to the plugin after the game (a reviewer's: a plugin that
+blocks on it hung a finished game). Word Racer's "got 'N 18 '" quotes the blank (repr)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from codecup.line_notes import marked
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
-from codecup.verify import taken_without_blanks, verify_record
+from codecup.verify import verify_record
 from tests.support import python_argv
 
 # Reads the setup letter and its seat's number, and picks ANSWER.
@@ -26,12 +26,13 @@ RACER = (
 @pytest.mark.parametrize(
     ("answer", "note"),
     [
-        ("N 18 ", "the line refused, 'N 18 ', ends in ' ': the game reads its lines exactly"),
-        (" N 24", None),  # the middle cell is taken: the blanks are not why
-        ("N 1 8", None),  # no blanks around it
+        ("N 18 ", None),  # its blank is quoted by the rules' message, and not named
+        (" N 24", None),
+        ("", "the line refused is an empty line"),
+        ("  ", "the line refused, '  ', is only blanks"),
     ],
 )
-def test_word_racer_names_the_blanks_only_where_they_refused_the_line(answer, note, small_words, tmp_path):
+def test_word_racer_names_an_empty_line_and_a_line_of_blanks(answer, note, small_words, tmp_path):
     (tmp_path / "bot.py").write_text(f"ANSWER = {answer!r}\n" + RACER)
     game = load_games().get("lucky_words")
     players = [PlayerInfo("b", command=python_argv(tmp_path / "bot.py")), PlayerInfo("r", bot="random")]
@@ -44,4 +45,3 @@ def test_word_racer_names_the_blanks_only_where_they_refused_the_line(answer, no
     else:
         assert len(said) == 1 and said[0].startswith(marked(note)[:-1])
     assert verify_record(game, Record.loads(record.dumps())) == []
-    assert taken_without_blanks(game, record, 0) is (note is not None)
