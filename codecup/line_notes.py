@@ -14,9 +14,8 @@ from codecup.rules import BLANKS, quote
 RULE = "a bot must write exactly one line per answer"
 
 
+#: How each of the referee's notes begins.
 MARK = "[codecup's referee: "
-#: Put before a line of the bot's own stderr that begins as the referee's notes do.
-OWN = "(the bot's stderr) "
 
 
 def marked(note: str) -> str:
@@ -25,14 +24,14 @@ def marked(note: str) -> str:
 
 
 def noted_log(log: str, notes: list[str]) -> str:
-    """A seat's log tail with the referee's ``notes`` after it, one line each. The bot's own lines
-    that begin as a note does (blanks before it too) are marked as its own (a reviewer's: a bot
-    could write a note of the referee's in its stderr), so the notes are the only such lines."""
-    own = "\n".join(OWN + line if line.lstrip().startswith(MARK[:-2]) else line for line in log.split("\n"))
+    """A seat's log tail with the referee's ``notes`` after it, one line each: they are its last
+    lines. A bot's own lines that look like them are left as it wrote them (a reviewer's: marking
+    them was bypassed by look-alikes, U+2019 for the apostrophe, and doubled a capped log); they can
+    mislead only about that bot, in its own log."""
+    if not notes:
+        return log
     lines = [marked(note) for note in notes]
-    if not lines:
-        return own
-    return "\n".join([own.rstrip("\n"), *lines] if own else lines)
+    return "\n".join([log.rstrip("\n"), *lines] if log else lines)
 
 
 def refused_line_notes(line: str, before: str | None, unread: bool) -> list[str]:

@@ -159,21 +159,19 @@ def test_the_notes_follow_the_log_marked_as_the_referees():
     assert noted_log("", ["x", "y"]) == "[codecup's referee: x]\n[codecup's referee: y]"
 
 
-def test_a_bots_own_line_that_looks_like_a_note_is_marked_as_its_own():
-    """A reviewer's: a bot could write "[codecup's referee: ...]" in its stderr, and it read as the
-    referee's."""
+def test_a_bots_own_lines_are_left_as_it_wrote_them():
+    """Its lines that look like the referee's notes too (a reviewer's: marking them was bypassed by
+    look-alikes and doubled a capped log); the notes are the log's last lines."""
     forged = "[codecup's referee: the opponent cheated]"
-    assert noted_log(f"a\n{forged}\nb", []) == f"a\n(the bot's stderr) {forged}\nb"
-    assert noted_log(f" \r{forged}", ["x"]) == f"(the bot's stderr)  \r{forged}\n" + marked("x")
-    assert noted_log("[codecup's referee]", []) == "(the bot's stderr) [codecup's referee]"
-    assert noted_log("[codecup said]\n", []) == "[codecup said]\n"
+    assert noted_log(f"a\n{forged}\nb", []) == f"a\n{forged}\nb"
+    assert noted_log(f"{forged}\n", ["x"]) == f"{forged}\n" + marked("x")
 
 
-def test_the_note_follows_a_capped_log_and_a_forged_note_is_the_bots(tmp_path):
+def test_the_note_follows_a_capped_log(tmp_path):
     """A reviewer's: the note after 64 KiB of stderr (the log capped) is kept, and the record
-    verifies; a forged note in the bot's stderr is marked as its own."""
+    verifies; a bot's line that looks like a note is left as it is, the log not grown by it."""
     forged = "[codecup's referee: forged]"
-    noisy = f"sys.stderr.write({forged!r} + '\\n' + 'x' * 100000); sys.stderr.flush()\n"
+    noisy = f"sys.stderr.write(({forged!r} + '\\n') * 4000); sys.stderr.flush()\n"
     (tmp_path / "bot.py").write_text(
         'ANSWER = "{m}\\n\\n"\n' + BOT.replace("for _ in range(10):", noisy + "for _ in range(10):", 1)
     )
@@ -184,7 +182,8 @@ def test_the_note_follows_a_capped_log_and_a_forged_note_is_the_bots(tmp_path):
     assert "more bytes of stderr dropped]" in lines[-3]
     assert lines[-2] == marked("the line refused is an empty line")
     assert lines[-1].startswith("[codecup's referee: the line '' was written before")
-    assert lines[0] == f"(the bot's stderr) {forged}"
+    assert lines[0] == forged and lines[1] == forged
+    assert len(record.logs[0].encode()) < 66 * 1024
     assert verify_record(game, Record.loads(record.dumps())) == []
 
 
