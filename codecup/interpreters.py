@@ -442,11 +442,25 @@ def script_of(program: str, args: Sequence[str], env: Iterable[str] = ()) -> tup
             return None
         named = [*env, *(arg.split("=", 1)[0] for arg in args[:at] if _ASSIGNMENT.match(arg))]
         inner = script_of(args[at], args[at + 1 :], named)
-        return None if inner is None else (at + 1 + inner[0], inner[1])
+        if inner is None or (inner[1].searches_path and _changes_path(args[:at])):
+            # A reviewer's: ``env PATH=elsewhere:/usr/bin bash onpath.sh`` runs, and was refused,
+            # PATH searched being the player's: where env sets PATH, the check gives up.
+            return None
+        return at + 1 + inner[0], inner[1]
     known = interpreter(program)
     if known is None or any(name in known.options_from for name in env):
         return None
     return _script_index(known, args)
+
+
+def _changes_path(env_args: Sequence[str]) -> bool:
+    """Whether ``env``'s options and assignments ``env_args`` change the PATH its program gets."""
+    return any(
+        arg.startswith("PATH=")
+        or arg in ("-i", "--ignore-environment", "-")
+        or (arg in _ENV_VALUES and env_args[i + 1 : i + 2] == ["PATH"])
+        for i, arg in enumerate(env_args)
+    )
 
 
 def _after_env(args: Sequence[str]) -> int | None:

@@ -246,6 +246,28 @@ def test_a_shell_script_found_on_path_is_not_refused(tmp_path):
     assert command_problem(player) is None
 
 
+def test_a_script_on_a_path_that_env_sets_is_not_refused(tmp_path):
+    """A reviewer's: ``env PATH=elsewhere:/usr/bin bash onpath.sh`` runs (bash looks on env's PATH,
+    as perl -S does), and was refused; a script env's PATH cannot change is still named."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "onpath.sh").write_text("")
+    (elsewhere / "onpath.pl").write_text("")
+    env = _stubs(tmp_path)
+    for command in (
+        f"env PATH={elsewhere}:/usr/bin:/bin bash onpath.sh",
+        f"env PATH={elsewhere}:/usr/bin:/bin sh onpath.sh",
+        f"env PATH={elsewhere}:/usr/bin:/bin perl -S onpath.pl",
+        "env -u PATH bash onpath.sh",
+        "env -i bash onpath.sh",
+    ):
+        player = PlayerInfo("p", command=tuple(shlex.split(command)), directory=str(tmp_path), env=env)
+        assert command_problem(player) is None, command
+    for command in (f"env PATH={elsewhere} perl onpath.pl", "env LANG=C bash onpath.sh"):
+        player = PlayerInfo("p", command=tuple(shlex.split(command)), directory=str(tmp_path), env=env)
+        assert "no file 'onpath." in (command_problem(player) or ""), command
+
+
 def _problem(tmp_path, *command: str, game: str | None = "pillars") -> str:
     return command_problem(PlayerInfo("p", command=command, directory=str(tmp_path)), game) or ""
 
