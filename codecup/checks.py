@@ -93,8 +93,10 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
     if bot_args is not None:
         return _codecup_bot_problem(bot_args, cwd, game)
     # None where it cannot tell: a command that runs is never refused. Options the environment
-    # adds (JAVA_TOOL_OPTIONS) may be the referee's, where no sandbox clears them.
-    found = script_of(program, args, [*os.environ, *(name for name, _ in player.env)])
+    # adds (JAVA_TOOL_OPTIONS) are read from the player's own env only: a bot gets none of the
+    # referee's but PATH and the locale (a reviewer's: the referee's _JAVA_OPTIONS switched the
+    # java checks off, and a missing jar crashed every game).
+    found = script_of(program, args, [name for name, _ in player.env])
     if found is None or PurePath(args[found[0]]).suffix not in SCRIPT_SUFFIXES:
         return None
     at, runs = found
