@@ -448,9 +448,11 @@ def script_of(program: str, args: Sequence[str], env: Iterable[str] = ()) -> tup
             return None
         return at + 1 + inner[0], inner[1]
     known = interpreter(program)
-    if known is None or any(name in known.options_from for name in env):
+    if known is None:
         return None
-    return _script_index(known, args)
+    # Options from the environment may give a class otherwise (a module path), never make a missing
+    # -jar jar run (a reviewer's: they switched off the -jar check too).
+    return _script_index(known, args, any(name in known.options_from for name in env))
 
 
 def _changes_path(env_args: Sequence[str]) -> bool:
@@ -479,11 +481,13 @@ def _after_env(args: Sequence[str]) -> int | None:
     return None
 
 
-def _script_index(known: Interpreter, args: Sequence[str]) -> tuple[int, Interpreter] | None:
-    """As :func:`script_of`, for the interpreter ``known``: its options may make it look on PATH."""
+def _script_index(
+    known: Interpreter, args: Sequence[str], elsewhere: bool = False
+) -> tuple[int, Interpreter] | None:
+    """As :func:`script_of`, for the interpreter ``known``: its options may make it look on PATH.
+    ``elsewhere``: options from the environment may give a class otherwise than its class path."""
     i = 0
     class_path = None  # the index of the class path's value (the last one given counts)
-    elsewhere = False  # an option that may give the class otherwise (a module path)
     while i < len(args):
         arg = args[i]
         if arg == "--":
@@ -494,7 +498,7 @@ def _script_index(known: Interpreter, args: Sequence[str]) -> tuple[int, Interpr
             return None
         if arg in known.takes_value:
             class_path = i + 1 if arg in known.class_path else class_path
-            elsewhere = elsewhere or arg in known.class_path_not_all
+            elsewhere = elsewhere or arg in known.class_path_not_all  # a module path
             i += 2
             continue
         if arg.startswith("@"):  # java's argument file: what it holds is not known here

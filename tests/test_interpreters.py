@@ -227,6 +227,28 @@ def test_options_from_the_environment_let_a_java_command_through(tmp_path, monke
     assert "no file 'nothere.jar'" in (command_problem(player) or "")
 
 
+def test_options_from_the_environment_never_let_a_missing_jar_jar_through(tmp_path):
+    """A reviewer's: JAVA_TOOL_OPTIONS and its kin switched off the -jar check too, though no
+    variable makes ``java -jar missing.jar`` run; they stop only the class path's jar's."""
+    for name in ("JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"):
+        env = (*_stubs(tmp_path), (name, "-Xmx1g"))
+        for command in (
+            "java -jar missing.jar",
+            "java -Xmx1g -jar missing.jar",
+            "env X=1 java -jar missing.jar",
+        ):
+            player = PlayerInfo("p", command=tuple(shlex.split(command)), directory=str(tmp_path), env=env)
+            assert "no file 'missing.jar'" in (command_problem(player) or ""), (name, command)
+        player = PlayerInfo(
+            "p", command=("java", "-cp", "missing.jar", "Bot"), directory=str(tmp_path), env=env
+        )
+        assert command_problem(player) is None, name
+    player = PlayerInfo(
+        "p", command=("env", "_JAVA_OPTIONS=-Xmx1g", "java", "-jar", "missing.jar"), directory=str(tmp_path)
+    )
+    assert "no file 'missing.jar'" in (command_problem(player) or "")
+
+
 def test_a_perl_script_found_on_path_with_its_s_option_is_not_refused(tmp_path):
     """A reviewer's: perl -S looks for its script on PATH, as ruby's -S does; it was refused."""
     env = _stubs(tmp_path)
