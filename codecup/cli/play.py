@@ -28,7 +28,6 @@ from codecup.drive import new_seat_key
 from codecup.errors import CodecupError, ConfigError, GameBugError, NeverEndsError, how_failed
 from codecup.game import Game, notes_of, run_notes_of
 from codecup.hookspecs import hookimpl
-from codecup.line_notes import MARK
 from codecup.overrun import bounded
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.reading import read_file
@@ -176,11 +175,10 @@ def describe_stderr(game: Game, record: Record, everything: bool = False) -> str
 
 def _stderr_head(who: str, lines: list[str]) -> str:
     """What a seat's log shown holds, as its head says (a reviewer's: the referee's notes alone
-    were shown as the "stderr of" a bot that wrote none)."""
-    notes = sum(line.startswith(MARK) for line in lines)
-    if notes == len(lines):
-        return f"the referee's notes on {who}"
-    return f"stderr of {who}, then the referee's notes" if notes else f"stderr of {who}"
+    were shown as the "stderr of" a bot that wrote none). It claims nothing of which lines are
+    whose: a bot can write lines that look like the referee's notes (a reviewer's: one that wrote
+    only such a line got the head "the referee's notes on" it)."""
+    return f"the log of {who} (its stderr; the referee's notes, if any, last)"
 
 
 def _only_a_record_is_replaced(path: Path) -> None:
