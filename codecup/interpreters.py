@@ -25,8 +25,12 @@ class Interpreter:
     takes_value: frozenset[str] = frozenset()
     #: Options after which the program is given otherwise (code, a module, stdin): no script.
     inline: frozenset[str] = frozenset()
-    #: Options whose value is the script (``java -jar bot.jar``, ``php -f bot.php``).
+    #: Options whose value is the script (``php -f bot.php``).
     script_option: frozenset[str] = frozenset()
+    #: Options that make the first argument after them that is no option the script, options
+    #: between read as ever (java's ``-jar`` is a mode: a reviewer's, ``java -jar -Xmx1g bot.jar``
+    #: runs bot.jar).
+    script_mode: frozenset[str] = frozenset()
     #: Options known to take no value.
     flags: frozenset[str] = frozenset()
     #: Beginnings of options that carry their value joined (``-Dkey=value``, ``-Xmx1g``).
@@ -122,7 +126,7 @@ _JAVA = Interpreter(
         }
     ),
     inline=frozenset({"-m", "--module", "-d", "--describe-module"}),
-    script_option=frozenset({"-jar"}),
+    script_mode=frozenset({"-jar"}),
     class_path=frozenset({"-cp", "-classpath", "--class-path"}),
     class_path_not_all=frozenset(
         {"-p", "--module-path", "--upgrade-module-path", "--add-modules", "--patch-module", "--source"}
@@ -488,12 +492,17 @@ def _script_index(
     ``elsewhere``: options from the environment may give a class otherwise than its class path."""
     i = 0
     class_path = None  # the index of the class path's value (the last one given counts)
+    mode = False  # a script_mode option given: the next argument that is no option is the script
     while i < len(args):
         arg = args[i]
         if arg == "--":
             return (i + 1, known) if known.positional_script and i + 1 < len(args) else None
         if arg in known.script_option:
             return (i + 1, known) if i + 1 < len(args) else None
+        if arg in known.script_mode:
+            mode = True
+            i += 1
+            continue
         if arg in known.inline:
             return None
         if arg in known.takes_value:
@@ -505,7 +514,7 @@ def _script_index(
             return None
         is_option = arg.startswith("-") or (known.plus and arg.startswith("+"))
         if not is_option or len(arg) == 1:
-            if known.positional_script:
+            if known.positional_script or mode:
                 return i, known
             # A .java file there is run as a source file (its class path may be missing: the
             # check looks); one not there is a class name, from the class path.

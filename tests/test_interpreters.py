@@ -249,6 +249,23 @@ def test_options_from_the_environment_never_let_a_missing_jar_jar_through(tmp_pa
     assert "no file 'missing.jar'" in (command_problem(player) or "")
 
 
+def test_java_jar_is_a_mode_and_its_jar_the_first_argument_no_option(tmp_path):
+    """A reviewer's: ``java -jar -Xmx1g bot.jar`` runs bot.jar (-jar is a mode, options after it
+    read as ever): -Xmx1g was taken for its jar, so a missing jar after it was let through."""
+    (tmp_path / "bot.jar").write_text("")
+    env = _stubs(tmp_path)
+
+    def problem(command: str) -> str:
+        player = PlayerInfo("p", command=tuple(shlex.split(command)), directory=str(tmp_path), env=env)
+        return command_problem(player) or ""
+
+    for command in ("java -jar -Xmx1g bot.jar", "java -jar -cp lib.jar bot.jar", "java -Xmx1g -jar bot.jar"):
+        assert problem(command) == "", command
+    for command in ("java -jar -Xmx1g gone.jar", "java -jar -cp lib.jar gone.jar -jar bot.jar"):
+        assert "no file 'gone.jar'" in problem(command), command
+    assert problem("java -jar --unknown-option gone.jar") == ""  # it may take a value: not told
+
+
 def test_a_perl_script_found_on_path_with_its_s_option_is_not_refused(tmp_path):
     """A reviewer's: perl -S looks for its script on PATH, as ruby's -S does; it was refused."""
     env = _stubs(tmp_path)
