@@ -68,6 +68,13 @@ class Interpreter:
     #: path: a reviewer's ``java --module-path mods --add-modules botmod -cp nothere.jar bot.Bot``
     #: runs, and was refused).
     class_path_not_all: frozenset[str] = frozenset()
+    #: Beginnings of joined options that set the class path anew (java's ``-Djava.class.path=``:
+    #: after ``-cp`` it wins; a reviewer's ``java -cp missing.jar -Djava.class.path=bot.jar Bot``
+    #: runs, and was refused). The last one given counts; one not told is no jar checked.
+    class_path_joined: tuple[str, ...] = ()
+    #: Beginnings of joined options that may give a class from elsewhere than the class path
+    #: (java's ``-Xbootclasspath/a:bot.jar``: a reviewer's, it runs, and was refused).
+    class_elsewhere_joined: tuple[str, ...] = ()
     #: Variables of the environment that add options the command line does not show.
     options_from: tuple[str, ...] = ()
 
@@ -131,6 +138,8 @@ _JAVA = Interpreter(
     class_path_not_all=frozenset(
         {"-p", "--module-path", "--upgrade-module-path", "--add-modules", "--patch-module", "--source"}
     ),
+    class_path_joined=("-Djava.class.path=",),
+    class_elsewhere_joined=("-Xbootclasspath",),
     options_from=("JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"),
     flags=frozenset(
         {
@@ -520,6 +529,9 @@ def _script_index(
             # check looks); one not there is a class name, from the class path.
             return None if elsewhere else _class_jar(args, class_path, known)
         if arg in known.flags or arg.startswith(known.joined):
+            if arg.startswith(known.class_path_joined):
+                class_path = None  # the class path is this value now, not told here
+            elsewhere = elsewhere or arg.startswith(known.class_elsewhere_joined)
             i += 1
         elif arg.startswith("--"):
             if "=" not in arg:

@@ -266,6 +266,23 @@ def test_java_jar_is_a_mode_and_its_jar_the_first_argument_no_option(tmp_path):
     assert problem("java -jar --unknown-option gone.jar") == ""  # it may take a value: not told
 
 
+def test_a_class_path_set_or_added_to_by_a_joined_option_is_not_checked(tmp_path):
+    """A reviewer's: ``java -Xbootclasspath/a:bot.jar -cp missing.jar Bot`` and ``java -cp
+    missing.jar -Djava.class.path=bot.jar Bot`` run (the class is found elsewhere; the later class
+    path wins), and were refused; a -cp given after -Djava.class.path= wins, and is checked."""
+    (tmp_path / "bot.jar").write_text("")
+    env = _stubs(tmp_path)
+
+    def problem(command: str) -> str:
+        player = PlayerInfo("p", command=tuple(shlex.split(command)), directory=str(tmp_path), env=env)
+        return command_problem(player) or ""
+
+    assert problem("java -Xbootclasspath/a:bot.jar -cp missing.jar Bot") == ""
+    assert problem("java -cp missing.jar -Djava.class.path=bot.jar Bot") == ""
+    assert "no file 'missing.jar'" in problem("java -Djava.class.path=bot.jar -cp missing.jar Bot")
+    assert "no file 'missing.jar'" in problem("java -Dx=1 -cp missing.jar Bot")
+
+
 def test_a_perl_script_found_on_path_with_its_s_option_is_not_refused(tmp_path):
     """A reviewer's: perl -S looks for its script on PATH, as ruby's -S does; it was refused."""
     env = _stubs(tmp_path)
