@@ -6,12 +6,14 @@ import argparse
 import ast
 import math
 import os
+import re
 import shlex
 import shutil
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
 from codecup.errors import ConfigError
+from codecup.interpreters import Interpreter, script_of
 from codecup.reading import kind_of, read_file
 from codecup.record import PlayerInfo
 
@@ -24,7 +26,7 @@ MAX_CLOCK = 24 * 3600.0
 MAX_SOURCE = 16 << 20
 
 #: Script files an interpreter is commonly given (``python3 bot.py``, ``java -jar bot.jar``):
-#: when the first argument after the program names one, it must exist.
+#: where a known interpreter's script (:mod:`codecup.interpreters`) names one, it must exist.
 SCRIPT_SUFFIXES = frozenset({".py", ".jar", ".js", ".mjs", ".rb", ".pl", ".php", ".lua", ".sh", ".R"})
 
 
@@ -55,8 +57,9 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
 
     The same rules the referee applies when it starts the program (a name
     without ``/`` is looked up on PATH, a path is relative to the player's
-    directory), plus two: when the first argument after the program names a
-    script (``bot.py``, ``bot.jar``), that file must exist in the directory;
+    directory), plus two: when a known interpreter's script (``python3 -u bot.py``,
+    ``java -jar bot.jar``, read as the interpreter reads its options) names a
+    script file (``bot.py``, ``bot.jar``), that file must exist in the directory;
     and a ``codecup bot GAME NAME`` program must name an installed game (``game``,
     where the match's is known) and one of its bots, or a ``FILE.py:NAME`` whose
     file is there.
@@ -69,7 +72,7 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
     if not cwd.is_dir():
         return f"directory {cwd} does not exist"
     program, *args = player.command
-    if "/" in program:
+    if "/" in program:  # as the referee starts it: a path relative to the player's directory
         path = cwd / program
         if path.is_dir():  # "not found" would send the user looking for a file that is there
             return f"cannot run {program!r}: {path} is a folder, not a program"
@@ -79,17 +82,99 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
             return f"cannot run {program!r}: program not found (no file {path})"
         if not os.access(path, os.X_OK):
             return f"cannot run {program!r}: it is not executable (chmod +x {shlex.quote(str(path))})"
-    elif shutil.which(program, path=search_path(player.env)) is None:
-        return f"cannot run {program!r}: program not found on PATH{_own_path(player.env)}"
+    started = cwd / program if "/" in program else shutil.which(program, path=search_path(player.env))
+    if started is None:
+        hint = _hint(program, cwd, game)
+        return f"cannot run {program!r}: program not found on PATH{_own_path(player.env)}{hint}"
+    shebang = _shebang_problem(Path(started), player.env)
+    if shebang is not None:
+        return f"cannot run {program!r}: {shebang}"
     bot_args = _codecup_bot_args(program, args)
     if bot_args is not None:
         return _codecup_bot_problem(bot_args, cwd, game)
-    at = next((i for i, a in enumerate(args) if not a.startswith("-")), len(args))
-    script = args[at] if at < len(args) else None
-    if script is not None and PurePath(script).suffix in SCRIPT_SUFFIXES and not (cwd / script).is_file():
-        said = shlex.join([program, *args[: at + 1]])  # as given, options before it too (java -jar x.jar)
-        return f"cannot run {said}: {_not_a_file(script, cwd)}"
-    return None
+    # None where it cannot tell: a command that runs is never refused. Options the environment
+    # adds (JAVA_TOOL_OPTIONS) are read from the player's own env only: a bot gets none of the
+    # referee's but PATH and the locale (a reviewer's: the referee's _JAVA_OPTIONS switched the
+    # java checks off, and a missing jar crashed every game).
+    found = script_of(program, args, [name for name, _ in player.env])
+    if found is None or PurePath(args[found[0]]).suffix not in SCRIPT_SUFFIXES:
+        return None
+    at, runs = found
+    if _script_is_there(args[at], cwd, runs, player.env):
+        return None
+    if runs.class_path and any(a.endswith(".java") and (cwd / a).is_file() for a in args[at + 1 :]):
+        return None  # java -cp nothere.jar Bot.java: a source file run, its class path not needed
+    said = shlex.join([program, *args[: at + 1]])  # as given, options before it too (java -jar x.jar)
+    return f"cannot run {said}: {_not_a_file(args[at], cwd)}"
+
+
+def _script_is_there(script: str, cwd: Path, runs: Interpreter, env: Iterable[tuple[str, str]]) -> bool:
+    """Whether the interpreter ``runs`` finds ``script`` as it looks for it: a file in ``cwd``, or
+    where it looks further (a folder, the name with an ending added, PATH)."""
+    path = cwd / script
+    if path.is_file() or (path.is_dir() and any((path / name).is_file() for name in runs.runs_folder)):
+        return True
+    if any(Path(f"{path}{ending}").exists() for ending in runs.tries):
+        return True
+    folders = search_path(env).split(os.pathsep) if runs.searches_path and "/" not in script else []
+    return any((Path(folder or ".") / script).is_file() for folder in folders)
+
+
+#: A bot in a Python file, as ``codecup bot`` names it (``strategy.py:MyBot``).
+_USER_BOT = re.compile(r".+\.py:[A-Za-z_][A-Za-z0-9_]*")
+
+
+def user_bot_hint(name: str, game: str | None) -> str:
+    """Where ``name`` is a bot in a Python file (``strategy.py:MyBot``), how to play it: as the
+    program ``codecup bot GAME FILE:NAME``; else ''."""
+    if not _USER_BOT.fullmatch(name):
+        return ""
+    return f': a bot in a Python file is played by the program "codecup bot {game or "GAME"} {name}"'
+
+
+def _hint(program: str, cwd: Path, game: str | None) -> str:
+    """What the user may have meant by a program not found on PATH: a bot in a Python file, or a
+    file of that name in the folder (a name without ``/`` is looked up on PATH only)."""
+    said = user_bot_hint(program, game)
+    if said:
+        return said
+    here = cwd / program
+    if not here.is_file():
+        return ""
+    if os.access(here, os.X_OK):
+        return f"; {program!r} in {cwd} is run as ./{program}"
+    how = f"run it with its interpreter (or chmod +x it: ./{program})"
+    return f"; {program!r} in {cwd} is not executable: {how}"
+
+
+def _shebang_problem(path: Path, env: Iterable[tuple[str, str]]) -> str | None:
+    """Why the program at ``path`` cannot start by its ``#!`` line, where that is sure: a line ending
+    in a carriage return (Windows line ends) names an interpreter that is not there (a red team's
+    bot crashed in every game, env saying "'python3\\r': No such file or directory"). None where
+    it may start (an interpreter given options: what they make of the carriage return is theirs)."""
+    try:
+        if not path.is_file():  # a FIFO found on PATH: its read would wait
+            return None
+        with path.open("rb") as f:
+            line = f.readline(256)
+    except OSError:
+        return None
+    if not line.startswith(b"#!") or not line.endswith(b"\r\n"):
+        return None
+    words = line[2:-2].decode("utf-8", "replace").split()
+    interpreter = words[0] if words else ""
+    if len(words) == 1:
+        missing = not Path(f"{interpreter}\r").exists()
+    elif len(words) == 2 and PurePath(interpreter).name == "env" and not words[1].startswith("-"):
+        missing = shutil.which(f"{words[1]}\r", path=search_path(env)) is None
+    else:
+        return None
+    if not missing:
+        return None
+    return (
+        "its #! line ends in a carriage return (Windows line ends), so the interpreter it names is not"
+        f" found: convert the file, e.g. dos2unix {shlex.quote(str(path))}"
+    )
 
 
 def search_path(env: Iterable[tuple[str, str]] = ()) -> str:
@@ -131,6 +216,13 @@ def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | 
         return f"`{command}` is not a command it takes ({_shortened(named)}): {usage}"
     name, bot = named.game, named.name
     said = f"`codecup bot {name} {bot}`"
+    if bot.endswith(".py"):  # as `codecup bot` itself says it
+        from codecup.userbot import UserBot
+
+        try:
+            UserBot.parse(bot)
+        except ConfigError as exc:
+            return f"{said}: {exc}"
     if game is not None and name != game:
         return f"{said} plays {name}, not {game}"
     registry = load_games()

@@ -187,8 +187,11 @@ class GameInfo:
     def check_bot(self, name: str) -> None:
         """Raise :class:`UnknownBotError` unless ``name`` is a built-in bot."""
         if name not in self.bots:
+            from codecup.checks import user_bot_hint
+
             known = ", ".join(self.bots)
-            raise UnknownBotError(f"game {self.name!r} has no bot {name!r} (known: {known})")
+            hint = user_bot_hint(name, self.name)  # bot:strategy.py:MyBot
+            raise UnknownBotError(f"game {self.name!r} has no bot {name!r} (known: {known}){hint}")
 
 
 @attrs.frozen

@@ -127,7 +127,7 @@ def judge(state: S, line: str) -> Accepted[S] | SeatEnd:
     """
     try:
         after = applied(state, line)
-    except InvalidMoveError as exc:
+    except InvalidMoveError as exc:  # the words stay as they were: old records are replayed with them
         return SeatEnd(Termination.INVALID, f"{quote(line)}: not a move: {said(exc)}")
     except IllegalMoveError as exc:
         return SeatEnd(Termination.ILLEGAL, f"{quote(line)}: {said(exc)}")

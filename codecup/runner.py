@@ -37,6 +37,7 @@ from codecup.errors import (
     where,
 )
 from codecup.game import Game, checked_points, record_results_key_of, results_key_of
+from codecup.line_notes import noted_log, refused_line_notes
 from codecup.observers import Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
 from codecup.players.seat import make_player
@@ -106,6 +107,11 @@ class _Match:
     unstopped: dict[int, Fault] = attrs.field(factory=dict)
     """Seats whose processes had not stopped after their start: the fault their first wait gets."""
     cpu_clock: bool = False  # charge the programs' CPU time (every seat can measure it)
+    answers: dict[int, str] = attrs.field(factory=dict)  # each seat's last line taken
+    asked: set[int] = attrs.field(factory=set)  # seats sent a line since their last line taken
+    last: dict[int, tuple[str, str | None, bool]] = attrs.field(factory=dict)
+    """Seats whose last reply was a line: it, their line before (None: none), and whether it was
+    written before they had read the lines sent them since (:func:`refused_line_notes`)."""
     backstop_factor: float = 2.0
 
     def now_us(self) -> int:
@@ -125,6 +131,7 @@ class _Match:
         reply = await player.receive_optional(grace)
         player.suspend()
         player.hidden_time()
+        self.took(seat, reply, waiting=False)
         if isinstance(reply, Fault):
             self.note(seat, FAULT, reply.message, reply.kind.value)
         else:
@@ -147,6 +154,7 @@ class _Match:
     async def wait_for(self, seat: int) -> str | Fault:
         """One answer from ``seat``, on its clock."""
         player, clock = self.players[seat], self.clocks[seat]
+        waiting = False
         if seat in self.faulted:  # its output is out of step with the dialogue: no more waiting
             reply: str | Fault = Fault(Termination.CRASH, "no answer after an earlier fault")
         elif seat in self.unstopped:
@@ -156,6 +164,7 @@ class _Match:
             dropped = player.stderr_dropped()
             wait = self.wait_cpu if self.cpu_clock else self.wait_wall
             reply, elapsed, freeze_limit, lag = await wait(player, clock, allowance)
+            waiting = player.waiting
             if lag is None and not isinstance(reply, Fault):  # it ran on in the opponent's time
                 reply = Fault(Termination.LIMIT, unstopped(freeze_limit))
             elapsed += player.hidden_time()
@@ -171,6 +180,7 @@ class _Match:
                 reply = _stderr_noted(reply, player.stderr_dropped() - dropped)
         # None: no wait (an earlier fault); a clock run out counts its whole limit, as the record's does
         used = min(clock.used, clock.limit) if seat not in self.faulted else None
+        self.took(seat, reply, waiting)
         if isinstance(reply, Fault):
             self.faulted.add(seat)
             self.note(seat, FAULT, reply.message, reply.kind.value, used)
@@ -229,9 +239,32 @@ class _Match:
             return used, slack
         return used, slack - ((player.stall_time() or stall0) - stall0)
 
+    def took(self, seat: int, reply: str | Fault, waiting: bool) -> None:
+        """Note ``seat``'s reply: a line written before it read the lines sent it since its previous
+        one (``waiting``: it had come before its turn, or while its input was unread) may be an
+        extra line of an earlier answer."""
+        self.last.pop(seat, None)
+        if isinstance(reply, str):
+            self.last[seat] = (reply, self.answers.get(seat), waiting and seat in self.asked)
+            self.answers[seat] = reply
+        self.asked.discard(seat)
+
+    def notes(self, outcome: Outcome) -> list[list[str]]:
+        """Each seat's referee's notes for its log: on its last line, where the rules refused it
+        (what they say of it stays theirs: the record is replayed and its ends compared)."""
+        notes: list[list[str]] = [[] for _ in self.players]
+        for seat, (line, before, unread) in self.last.items():
+            if seat < len(outcome.ends) and outcome.ends[seat].kind in (
+                Termination.INVALID,
+                Termination.ILLEGAL,
+            ):
+                notes[seat] = refused_line_notes(line, before, unread)
+        return notes
+
     def sent(self, seat: int, line: str) -> None:
         """Every line the dialogue sends goes into the transcript."""
         self.note(seat, TO, line)
+        self.asked.add(seat)
 
     def send(self, seat: int, line: str) -> None:
         """Deliver a line to the seat's program."""
@@ -398,7 +431,9 @@ async def play_match(
         extra=outcome.extra,
         started=started,
         duration=duration,
-        logs=tuple(p.log_tail() for p in players),
+        logs=tuple(
+            noted_log(p.log_tail(), notes) for p, notes in zip(players, state.notes(outcome), strict=True)
+        ),
         containment=tuple(p.containment() for p in players),
     )
     if not any(end.kind is Termination.REFEREE_ERROR for end in outcome.ends):

@@ -158,7 +158,7 @@ def test_play_shows_a_bots_stderr_with_its_escape_sequences_defused(tmp_path, ca
 
 def test_play_shows_no_stderr_without_a_fault(capsys):
     assert main(["play", "twentyone", "bot:perfect", "bot:random", "--quiet"]) == 0
-    assert "stderr of" not in capsys.readouterr().out
+    assert "the log of" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("mode", ["wall", "cpu"])
@@ -459,3 +459,21 @@ def test_play_says_what_the_game_provides_with_its_escape_sequences_defused(caps
     assert main(["play", "twentyone", "bot:random", "bot:perfect", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "\\x1b[2Jwords.dat provided to a" in out and "\x1b" not in out
+
+
+@pytest.mark.parametrize("stderr", ["", "debug", "[codecup's referee: the opponent froze this bot]\n"])
+def test_play_heads_the_referees_notes_as_what_they_are(stderr, tmp_path, capsys):
+    """A reviewer's: a bot that wrote no stderr had the referee's notes shown as its "stderr of";
+    another's: a bot's own look-alike line got the head "the referee's notes on" it. The head
+    claims nothing of which lines are whose."""
+    import sys
+
+    bot = f"import sys\nsys.stderr.write({stderr!r})\nfor line in sys.stdin:\n"
+    bot += "    if line.strip() == 'Start': print(flush=True)\n"
+    (tmp_path / "empty.py").write_text(bot)
+    argv = ["play", "pillars", f"{sys.executable} {tmp_path / 'empty.py'}", "bot:random", "--quiet"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "the log of Red p1 (its stderr; the referee's notes, if any, last):\n" in out
+    assert "  | [codecup's referee: the line refused is an empty line]" in out
+    assert "notes on" not in out and "stderr of" not in out

@@ -168,15 +168,21 @@ def describe_stderr(game: Game, record: Record, everything: bool = False) -> str
         if not log or not (everything or faulted):
             continue
         lines = log_lines(log)
-        if everything or len(lines) <= STDERR_LINES:
-            head = f"stderr of {game.info.seats[seat]} {player.name}:"
-        else:
+        head = _stderr_head(f"{game.info.seats[seat]} {player.name}", lines)
+        if not everything and len(lines) > STDERR_LINES:
             lines = lines[-STDERR_LINES:]
-            who = f"{game.info.seats[seat]} {player.name}"
-            head = f"stderr of {who} (last {STDERR_LINES} lines; all with --stderr):"
+            head = f"{head} (last {STDERR_LINES} lines; all with --stderr)"
         show = printable if everything else shown_line  # --stderr: each line whole
-        parts.append("\n".join([head, *(f"  | {show(line)}" for line in lines)]))
+        parts.append("\n".join([f"{head}:", *(f"  | {show(line)}" for line in lines)]))
     return "\n".join(parts)
+
+
+def _stderr_head(who: str, lines: list[str]) -> str:
+    """What a seat's log shown holds, as its head says (a reviewer's: the referee's notes alone
+    were shown as the "stderr of" a bot that wrote none). It claims nothing of which lines are
+    whose: a bot can write lines that look like the referee's notes (a reviewer's: one that wrote
+    only such a line got the head "the referee's notes on" it)."""
+    return f"the log of {who} (its stderr; the referee's notes, if any, last)"
 
 
 def _only_a_record_is_replaced(path: Path) -> None:

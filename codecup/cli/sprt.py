@@ -5,7 +5,8 @@ test (pentanomial GSPRT, logistic Elo) accepts H1 (NEW is at least --elo1
 stronger) or H0 (at most --elo0), with error rates --alpha and --beta,
 printing after every pair the Elo difference with its 95% interval, the
 likelihood of superiority (LOS) and the log-likelihood ratio with its bounds,
-and at the end the faults of each side. A pair with a referee error (the game
+and at the end the faults of each side (the first of each kind with its reason
+and the bot's stderr). A pair with a referee error (the game
 plugin failed) is left out of the test, and no fault of either side.
 
 Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
@@ -51,7 +52,7 @@ from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.sprt import SprtSettings, SprtState
 from codecup.tournament.tally import Tally, faults_line
-from codecup.tournament.tournament import MAX_GAMES
+from codecup.tournament.tournament import MAX_GAMES, fault_lines
 
 EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 1, 3
 EXIT_ERROR = 4
@@ -293,6 +294,7 @@ def _run(args: argparse.Namespace) -> int:
         print(state.line())
     print(f"estimate: NEW - OLD {state.estimate()} after {2 * state.n_pairs} games")
     print(faults_line(tally.faults))
+    print_first_faults(tally, args.out)
     left_out = tally.left_out_line()
     if left_out is not None:
         print(left_out)
@@ -311,6 +313,21 @@ def _run(args: argparse.Namespace) -> int:
         )
     print(f"no decision after {2 * tally.played} games ({took:.1f}s){why}")
     return EXIT_UNDECIDED
+
+
+def print_first_faults(tally: Tally, out: Path | None) -> None:
+    """Each side's first fault of each kind, as a tournament lists its faults: the game, the kind
+    and its reason, the last lines of the bot's stderr; and where every game is (or how to keep it)."""
+    seen = tally.first_faults()
+    if not seen:
+        return
+    print("the first of each side and kind, with the last lines of the bot's stderr:")
+    for key, record, seat in seen:
+        print("\n".join(fault_lines(key, record, seat)))
+    if out is not None:
+        print(f"  every game is in {out / LOG_NAME}", flush=True)
+    else:
+        print("  (--out DIR keeps every game, each with its transcript and the bots' stderr)", flush=True)
 
 
 def _logged(log: ResultsLog | None, key: str) -> concurrent.futures.Future[Record] | None:

@@ -21,6 +21,7 @@ load) is normal and is not reported.
 from __future__ import annotations
 
 import argparse
+import errno
 import http.server
 import io
 import posixpath
@@ -293,6 +294,10 @@ class SiteServer(http.server.ThreadingHTTPServer):
 
 def make_server(directory: Path, port: int, *, max_connections: int = MAX_CONNECTIONS) -> SiteServer:
     """A server of ``directory``'s site bound to the loopback address only."""
+    if not directory.exists():  # "has no index.html" sent a user looking in a folder that is not there
+        raise ConfigError(f"{directory} does not exist (give a tournament's or the demo's --out folder)")
+    if not directory.is_dir():
+        raise ConfigError(f"{directory} is not a folder (give a tournament's or the demo's --out folder)")
     if not (directory / "index.html").is_file():
         raise ConfigError(f"{directory} has no index.html (is it a tournament's --out folder?)")
     handler = type("Handler", (SiteHandler,), {"root": directory.resolve()})
@@ -301,7 +306,8 @@ def make_server(directory: Path, port: int, *, max_connections: int = MAX_CONNEC
     except OverflowError:
         raise ConfigError(f"--port {port}: not a port number") from None
     except OSError as exc:
-        raise ConfigError(f"cannot listen on {HOST}:{port}: {exc.strerror}") from None
+        busy = " (--port 0 picks a free one)" if exc.errno == errno.EADDRINUSE and port else ""
+        raise ConfigError(f"cannot listen on {HOST}:{port}: {exc.strerror}{busy}") from None
 
 
 def run(args: argparse.Namespace) -> int:

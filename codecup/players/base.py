@@ -31,6 +31,11 @@ class Player(abc.ABC):
         wall time, or a fault; by default as :meth:`receive`."""
         return await self.receive(grace)
 
+    #: Whether the last line :meth:`receive` gave was written before the program read what it was
+    #: sent: it had come before the wait began, or while its input was not read yet (a transport that
+    #: makes its answer when asked: never).
+    waiting: bool = False
+
     #: The program's CPU time when it was last resumed (where :meth:`cpu_time` measures it).
     resumed_cpu: float = 0.0
     #: Its stall time then (where :meth:`stall_time` measures it).

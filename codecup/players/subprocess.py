@@ -17,12 +17,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import fcntl
 import functools
 import logging
 import os
 import shutil
 import signal
+import stat
+import struct
 import subprocess
+import termios
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -67,6 +71,12 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.settings = settings
         self.buffer = bytearray()
         self.lines: deque[str | Fault] = deque()
+        # Bytes of its input the program has not read yet (set once it is started): a line that comes
+        # while some are left was written before it read what it answers.
+        self.unread_input: Callable[[], int] = lambda: 0
+        self.came = 0  # lines (and faults) queued so far
+        self.taken = 0  # of which taken
+        self.unread_at: set[int] = set()  # the numbers of the lines that came while input was unread
         self.waiter: asyncio.Future[None] | None = None
         self.stdout_closed = False
         self.exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
@@ -178,13 +188,28 @@ class _Protocol(asyncio.SubprocessProtocol):
             self._fault(Termination.INVALID, "floods its output with unanswered lines")
             return
         log.debug("<< %s", text)
-        self.lines.append(text)
+        if self.unread_input() > 0:
+            self.unread_at.add(self.came)
+        self._queue(text)
 
     def _fault(self, kind: Termination, message: str) -> None:
-        self.lines.append(Fault(kind, message))
+        self._queue(Fault(kind, message))
         self.broken = True
         self.buffer.clear()
         self._wake()
+
+    def _queue(self, item: str | Fault) -> None:
+        self.lines.append(item)
+        self.came += 1
+
+    def take(self) -> tuple[str | Fault, bool]:
+        """The first line (or fault) queued, and whether it came while the program had not read all
+        its input yet."""
+        item = self.lines.popleft()
+        number, self.taken = self.taken, self.taken + 1
+        unread = number in self.unread_at
+        self.unread_at.discard(number)
+        return item, unread
 
     def drain_stdout(self) -> None:
         """The program has exited: read what is left of its stdout without pauses."""
@@ -292,6 +317,9 @@ class SubprocessPlayer(Player):
     running: bool = True
     exit_signal: int | None = None
     unstartable: str | None = None  # why the kernel would not start the program: its seat's crash
+    # The last line received came before the wait began, or before it had read all its input.
+    waiting: bool = False
+    input_fifo: int | None = None  # its input pipe's descriptor (None: not a pipe, or not started)
     resumed_cpu: float = 0.0  # the tree's CPU time when it was last resumed
     resumed_stall: float | None = None  # its stall time then (where the kernel keeps it)
     # Its CPU time read since it was suspended: at the next resume, what it used since is charged
@@ -335,12 +363,27 @@ class SubprocessPlayer(Player):
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self.pid = self.transport.get_pid()
+        self.input_fifo = _fifo_of(self.transport.get_pipe_transport(0))
+        self.protocol.unread_input = self._unread_input
         if self.box is not None:
             self.box.hold_scratch(self.pid)
         self.suspend()
         # Its CPU time from here to its first resume is its first answer's: a tree that is not
         # stopped yet (a thread in a long system call) computes in the opponent's first turn.
         self.frozen_cpu = self.cpu_time()
+
+    def _unread_input(self) -> int:
+        """Bytes sent to the program that it has not read yet: held in its input pipe (Linux tells
+        from either end), or still in the transport's buffer. Asked at each line: the pipe was
+        told from a socket once, at the start (a reviewer's: an fstat per line)."""
+        pipe = self.transport.get_pipe_transport(0) if self.transport is not None else None
+        if not isinstance(pipe, asyncio.WriteTransport) or pipe.is_closing():
+            return 0
+        held = 0
+        if self.input_fifo is not None:
+            with contextlib.suppress(OSError, struct.error):
+                held = struct.unpack("i", fcntl.ioctl(self.input_fifo, termios.FIONREAD, b"\0\0\0\0"))[0]
+        return pipe.get_write_buffer_size() + held
 
     def _signal(self, sig: int) -> None:
         # The group id is the pid: the child leads its own session.
@@ -435,12 +478,15 @@ class SubprocessPlayer(Player):
         """The next line within ``timeout`` seconds (and ``cpu_limit`` CPU seconds since the last
         :meth:`resume`), or a fault; a fault is named after the sandbox limit it broke, if any.
         The program is suspended as soon as its line comes (as the runner would do next)."""
+        self.waiting = False
         if self.unstartable is not None:
             return Fault(Termination.CRASH, self.unstartable)
         protocol = self.protocol
         assert protocol is not None, "receive() before start()"
-        if protocol.lines:  # the hot path: the answer is already here
-            return protocol.lines.popleft()
+        if protocol.lines:  # the hot path: the answer is already here (written before its turn)
+            line, _ = protocol.take()
+            self.waiting = isinstance(line, str)
+            return line
         protocol.answered = self.suspend
         try:
             return await self._receive(protocol, timeout, cpu_limit)
@@ -459,7 +505,9 @@ class SubprocessPlayer(Player):
         hard = start + STARVED_LIMIT * (timeout + (cpu_limit or 0.0))
         while True:
             if protocol.lines:
-                return protocol.lines.popleft()
+                line, unread = protocol.take()
+                self.waiting = unread and isinstance(line, str)
+                return line
             if protocol.broken:
                 return self._named(Fault(Termination.INVALID, "output unreadable since an earlier fault"))
             if protocol.stdout_closed or (
@@ -528,7 +576,9 @@ class SubprocessPlayer(Player):
                 if code < 0:
                     self.exit_signal = -code
                     return f"killed by signal {signal_name(-code)}"
-                return f"exited with code {code}"
+                # Code 0 alone read as all went well: a strategy file run as a program (a red team's)
+                # defines its bot and ends, and its stderr is empty.
+                return f"exited with code {code}" + (" before writing its answer" if code == 0 else "")
             await asyncio.sleep(0.005)
         return "closed its output (end of output)"
 
@@ -674,6 +724,16 @@ class SubprocessPlayer(Player):
         if self.protocol.stderr_dropped:
             text += f"\n[... {self.protocol.stderr_dropped} more bytes of stderr dropped]"
         return text
+
+
+def _fifo_of(pipe: asyncio.BaseTransport | None) -> int | None:
+    """The descriptor of a program's input ``pipe`` where it is a pipe (a socket's FIONREAD counts
+    what came in, not what is left to read); else None."""
+    with contextlib.suppress(OSError, AttributeError, ValueError):
+        fd: int = pipe.get_extra_info("pipe").fileno()  # type: ignore[union-attr]
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return fd
+    return None
 
 
 def _timeout(protocol: _Protocol, message: str) -> Fault:

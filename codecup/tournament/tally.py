@@ -13,15 +13,28 @@ from codecup.tournament.standings import outcome_for
 SIDES = ("NEW", "OLD")
 
 
-def count_faults(faults: dict[str, dict[str, int]], records: tuple[Record, Record]) -> None:
-    """Add a pair's faults by side (NEW sits first in the pair's first game, second in its second).
+#: A fault's game key (``sprtK~I``), record and seat.
+FaultSeen = tuple[str, Record, int]
+
+
+def count_faults(
+    faults: dict[str, dict[str, int]],
+    records: tuple[Record, Record],
+    first: dict[tuple[str, str], FaultSeen] | None = None,
+    pair: int = 0,
+) -> None:
+    """Add a pair's faults by side (NEW sits first in the pair's first game, second in its second),
+    and into ``first`` each side's first fault of each kind (pair number ``pair``).
 
     A referee error is no fault of either side (it was counted against both)."""
-    for record, new_seat in zip(records, (0, 1), strict=True):
+    for i, (record, new_seat) in enumerate(zip(records, (0, 1), strict=True)):
         for seat, end in enumerate(record.result.termination):
             if end.kind.value not in ("normal", "referee-error"):
-                side = faults[SIDES[seat != new_seat]]
+                name = SIDES[seat != new_seat]
+                side = faults[name]
                 side[end.kind.value] = side.get(end.kind.value, 0) + 1
+                if first is not None:
+                    first.setdefault((name, end.kind.value), (f"sprt{pair}~{i}", record, seat))
 
 
 #: Pairs in a row left out for a referee error after which a run stops: its game's referee fails
@@ -35,13 +48,16 @@ class Tally:
 
     state: SprtState
     faults: dict[str, dict[str, int]] = attrs.field(factory=lambda: {side: {} for side in SIDES})
+    # Each side's first fault of each kind, shown with its reason and the bot's stderr (a red team
+    # saw only "faults: NEW crash 24", with no word of why).
+    first: dict[tuple[str, str], FaultSeen] = attrs.field(factory=dict)
     left_out: list[int] = attrs.field(factory=list)  # pairs with a referee error, by number
     in_a_row: int = 0  # pairs left out since the last one counted
 
     def add(self, k: int, records: tuple[Record, Record]) -> bool:
         """Add pair ``k``; False if it is left out: a game of it had a referee error, which is no
         result (both seats score nothing), so the pair says nothing of who is stronger."""
-        count_faults(self.faults, records)
+        count_faults(self.faults, records, self.first, k)
         if any(is_referee_error(r) for r in records):
             self.left_out.append(k)
             self.in_a_row += 1
@@ -61,6 +77,10 @@ class Tally:
     def stalled(self) -> bool:
         """Whether the last :data:`MAX_LEFT_OUT_IN_A_ROW` pairs were all left out."""
         return self.in_a_row >= MAX_LEFT_OUT_IN_A_ROW
+
+    def first_faults(self) -> list[FaultSeen]:
+        """Each side's first fault of each kind, NEW's first, in the order they came."""
+        return [self.first[key] for key in sorted(self.first, key=lambda key: SIDES.index(key[0]))]
 
     def left_out_line(self) -> str | None:
         """The pairs left out, one line (None: none)."""

@@ -264,16 +264,22 @@ def fault_summary(games: Iterable[tuple[ScheduledGame, Record]], limit: int = FA
             if shown >= limit:
                 continue
             shown += 1
-            name = record.match.players[seat].name
-            why = f" ({printable(end.message)})" if end.message else ""
-            lines.append(f"  {g.id}: {name} {end.kind.value}{why}")
-            log = record.logs[seat] if seat < len(record.logs) else ""
-            lines += [f"    | {shown_line(line)}" for line in log_lines(log.rstrip())[-STDERR_LINES:]]
+            lines += fault_lines(g.id, record, seat)
     if not total:
         return ""
     if total > shown:
         lines.append(f"  ... and {total - shown} more (see games/ID.json)")
     return f"Faults ({total}; with the last lines of the bot's stderr):\n" + "\n".join(lines)
+
+
+def fault_lines(game_id: str, record: Record, seat: int) -> list[str]:
+    """One bot fault, as a summary lists it (``sprt`` too): the game, the player, the kind and its
+    message, then the last lines of the bot's stderr."""
+    end = record.result.termination[seat]
+    why = f" ({printable(end.message)})" if end.message else ""
+    lines = [f"  {game_id}: {record.match.players[seat].name} {end.kind.value}{why}"]
+    log = record.logs[seat] if seat < len(record.logs) else ""
+    return lines + [f"    | {shown_line(line)}" for line in log_lines(log.rstrip())[-STDERR_LINES:]]
 
 
 def counted(records: Iterable[Record]) -> list[Record]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from codecup.dialogue import Termination
+from codecup.dialogue import SeatEnd, Termination
 from codecup.errors import InvalidMoveError
 from codecup.plugins import load_games
 from codecup.rules import Accepted, judge
@@ -79,3 +79,66 @@ def test_a_word_racer_pick_forgives_what_its_page_says_and_nothing_else(line, ce
             parse_wordracer_pick(line)
     else:
         assert parse_wordracer_pick(line) == ("E", cell)
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("N 18 ", None),  # the rules' message quotes its blank; the note says nothing of it
+        (" N 18", None),
+        ("\tN 18 ", None),
+        (" ", "the line refused, ' ', is only blanks"),
+        ("\t ", "the line refused, '\\t ', is only blanks"),
+        ("", "the line refused is an empty line"),
+        ("N  18", None),
+    ],
+)
+def test_a_strict_line_refused_keeps_the_rules_words_and_the_note_names_an_empty_or_blank_line(line, said):
+    """The rules' words stay as they were, so records made before replay to the same ends (a
+    reviewer's); they quote the line, blanks shown (Word Racer's "got 'N 18 '"). The referee's note
+    names an empty line and a line of blanks; the blanks around a line it does not name (whether
+    they refused it took a replay fed a line the bot never sent: a reviewer's, it could hang)."""
+    from codecup.line_notes import refused_line_notes
+    from codecup_games.lucky_words.notation import parse_wordracer_pick
+
+    with pytest.raises(InvalidMoveError) as refused:
+        parse_wordracer_pick(line)
+    assert str(refused.value) == f"expected 'LETTER POSITION' such as 'E 35', got {line!r}"
+    notes = refused_line_notes(line, None, unread=False)
+    assert notes == ([] if said is None else [said])
+    with pytest.raises(InvalidMoveError) as refused:
+        parse_position("18 ", strict=True)
+    assert str(refused.value) == "expected a position 0..48, got '18 '"
+    with pytest.raises(InvalidMoveError) as refused:
+        parse_letter(" N", strict=True)
+    assert str(refused.value) == "expected an upper-case letter A..Z, got ' N'"
+
+
+def test_an_empty_line_keeps_the_rules_words():
+    """The words records made before were written with (a reviewer's: "an empty line: not a move"
+    made them fail to verify)."""
+    state, _ = first_move("pillars")
+    judged = judge(state, "")
+    assert judged == SeatEnd(
+        Termination.INVALID, "'': not a move: a move is four letters like 'BdCh', not ''"
+    )
+
+
+def test_a_pillars_line_refused_for_its_move_is_told_nothing_of_its_blanks(tmp_path):
+    """Pillars trims its lines: " AaAa ", refused because AaAa covers a tile, is not refused for
+    its blanks, and the referee's note said it might be (a reviewer's)."""
+    import asyncio
+
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match, play_match
+    from tests.support import python_argv
+
+    bot = "import sys\nfor _ in range(11): sys.stdin.readline()\nprint('AaAa', flush=True)\n"
+    bot += "for line in sys.stdin: print(' AaAa ', flush=True)\n"
+    (tmp_path / "bot.py").write_text(bot)
+    game = load_games().get("pillars")
+    players = [PlayerInfo("b", command=python_argv(tmp_path / "bot.py")), PlayerInfo("r", bot="random")]
+    record = asyncio.run(play_match(game, new_match(game, players, seed=1, clock=2.0)))
+    end = record.result.termination[0]
+    assert end.kind is Termination.ILLEGAL and end.message.startswith("' AaAa '")
+    assert "blanks" not in record.logs[0] and "begins with" not in record.logs[0]

@@ -174,6 +174,25 @@ def test_view_binds_loopback_and_needs_a_site(tmp_path):
         server.server_close()
 
 
+def test_a_folder_that_is_not_there_or_a_busy_port_is_said_so(tmp_path):
+    """A red team's: `codecup view nothere` said "has no index.html", and a busy port gave no hint."""
+    with pytest.raises(ConfigError, match=r"nothere does not exist \(give a tournament's"):
+        make_server(tmp_path / "nothere", 0)
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ConfigError, match=r"file is not a folder"):
+        make_server(tmp_path / "file", 0)
+    (tmp_path / "index.html").write_text("x")
+    server = make_server(tmp_path, 0)
+    try:
+        port = server.server_address[1]
+        with pytest.raises(
+            ConfigError, match=rf"cannot listen on 127\.0\.0\.1:{port}: .*\(--port 0 picks a free one\)$"
+        ):
+            make_server(tmp_path, port)
+    finally:
+        server.server_close()
+
+
 def test_a_folder_named_without_its_slash_is_sent_to_the_folder(served):
     """``/pillars`` was served as ``/pillars/index.html``, and its page's relative links resolved
     from ``/``: every game's link was a 404 (a newcomer's). It is redirected, as servers do."""

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from codecup.cli import main
-from codecup.dialogue import NORMAL
+from codecup.dialogue import NORMAL, SeatEnd, Termination
 from codecup.drive import derive_seed
 from codecup.plugins import GameRegistry
 from codecup.record import MatchInfo, Record, Result
@@ -50,6 +50,14 @@ class Games:
         if what == "error":
             return referee_error_record(match, "the game plugin failed")
         new_seat = 0 if match.players[0].name == "new" else 1
+        if what == "crash":  # NEW crashes, saying why on its stderr
+            ends = [NORMAL, NORMAL]
+            ends[new_seat] = SeatEnd(Termination.CRASH, f"exited with code {k}")
+            logs = ["", ""]
+            logs[new_seat] = f"Traceback (most recent call last):\nValueError: boom {k}\n"
+            points = (0.0, 2.0) if new_seat == 0 else (2.0, 0.0)
+            result = Result(points, points, tuple(ends))
+            return Record(match, (), (), (0.0, 0.0), result, logs=tuple(logs))
         points = (2.0, 0.0) if (new_seat == 0) == (what == "win") else (0.0, 2.0)
         return Record(match, (), (), (0.0, 0.0), Result(points, points, (NORMAL, NORMAL)))
 
@@ -104,6 +112,24 @@ def test_referee_errors_are_left_out_not_draws_nor_faults(games, tmp_path, capsy
     again = capsys.readouterr().out
     assert "resumed 4 pairs from" in again and "W-D-L 4-0-0" in again and replayed.played == []
     assert "faults: NEW none; OLD none" in again and "referee errors: 2 pairs (4 games)" in again
+
+
+def test_the_first_fault_of_each_side_and_kind_is_shown_with_its_reason(games, capsys):
+    """A red team's sprt said only "faults: NEW crash 24": no reason, no stderr, and without --out
+    nothing kept. Now the first of each side and kind is listed as a tournament lists its faults."""
+    games(lambda k: "crash" if k >= 1 else "win")
+    assert sprt("--max-games", 6, "--jobs", 1) == 3
+    said = capsys.readouterr().out
+    assert "faults: NEW crash 4; OLD none" in said
+    listed = said[said.index("faults: ") :].splitlines()
+    assert listed[1:5] == [
+        "the first of each side and kind, with the last lines of the bot's stderr:",
+        "  sprt1~0: new crash (exited with code 1)",
+        "    | Traceback (most recent call last):",
+        "    | ValueError: boom 1",
+    ]
+    assert "--out DIR keeps every game" in listed[5]
+    assert "boom 2" not in said  # the first only
 
 
 def test_a_run_of_referee_errors_only_stops(games, tmp_path, capsys, monkeypatch):
