@@ -467,3 +467,38 @@ def _run_argv(command: str, tmp_path: Path) -> list[str]:
         "sprt": ["sprt", "spaghetti", "bot:random", "bot:greedy", "--max-games", "2", "--quiet"],
         "demo": ["demo", "--game", "spaghetti", "--quiet", "--jobs", "1"],
     }[command]
+
+
+@pytest.mark.parametrize("how", ["removed", "replaced"])
+def test_a_tournament_whose_folder_went_away_says_so_and_touches_what_is_there_now(
+    tmp_path, monkeypatch, capsys, how
+):
+    """A red team's: the folder removed after the first game, the run made it anew at the next and
+    a second run then wrote the same log; a renamed one's run failed naming a .tmp file. Now one
+    line, status 2, and nothing written where the folder was (not even the index's "stopped", not
+    the removal of a folder the run made: what is there now is another's)."""
+    from codecup.site.live import LiveSite
+
+    out, gone = tmp_path / "out", tmp_path / "gone"
+    first = LiveSite.add
+
+    def add(self, g, record):
+        first(self, g, record)
+        if not gone.exists():  # after the first game's page: the folder goes, another may take its place
+            gone.touch()
+            shutil.rmtree(out)
+            if how == "replaced":
+                out.mkdir()
+                (out / "theirs").write_text("another run's")
+
+    monkeypatch.setattr(LiveSite, "__call__", add)
+    assert tournament(tmp_path, out) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        f"codecup: error: {out} was removed or moved during the run, so the run stopped (it writes only"
+        " into the folder it locked; the games it logged are where the folder went)"
+    ]
+    if how == "replaced":
+        assert sorted(p.name for p in out.iterdir()) == ["theirs"]
+    else:
+        assert not out.exists()

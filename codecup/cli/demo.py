@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))
         try:
             with stop_on_signals(), released_on_failure(args.out, created, lock):
-                return _demo(args, registry, specs, failed)
+                return _demo(args, registry, specs, failed, lock)
         except KeyboardInterrupt as exc:
             if not args.out.exists():  # stopped before its first game: the folder it made is gone again
                 return report(exc, "no game had finished, so nothing was kept")
@@ -115,19 +115,23 @@ def _demo(
     registry: GameRegistry,
     specs: dict[str, TournamentSpec | None],
     failed: set[str],
+    lock: FolderLock,
 ) -> int:
     """Play each game's tournament (one whose plugin fails is said and left out) and write the index;
-    1 if a game's plugin failed, before its games or in every one of them."""
+    1 if a game's plugin failed, before its games or in every one of them. Each write into ``--out``
+    only while it is the folder ``lock`` locks (removed or moved, it was made anew: a red team's)."""
     results: list[tuple[str, TournamentResult, float]] = []
     failed_games: set[str] = set()  # played, but its plugin failed in every game (still shown)
     for name, spec in specs.items():
         if spec is None:
             print(f"{name}: fewer than two bots, skipped")
             continue
+        lock.check()
         try:
             results.append((name, *_play(args, registry.get(name), spec)))
         except PluginError as exc:
             failed.add(_not_played(name, exc))
+    lock.check()
     if results:  # an older demo's folder: its games' checks have passed
         mark_folder(args.out, RunKind.DEMO)
     for name, result, _ in results:  # its plugin failed in every game: no game of it works either
@@ -158,6 +162,7 @@ def _play(args: argparse.Namespace, game: Game, spec: TournamentSpec) -> tuple[T
                 print(printable(line))
         start = time.perf_counter()
         result = play_spec(spec, game, out, jobs=args.jobs, executor=None, quiet=args.quiet, lock=lock)
+        lock.check()  # the site only into the folder locked, as each game (ResultsLog.append)
         mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
         build_site(out, game, result)
     elapsed = time.perf_counter() - start

@@ -365,8 +365,10 @@ def _run_in(
     site = not _option(args, opts, "no_site", False)
     from codecup.site.live import LiveSite, WithoutSite
 
-    live = LiveSite(out, game, spec) if site else None  # an organiser can watch the standings grow
-    told = live if live is not None else WithoutSite(out, game)  # an earlier site marked out of date
+    # an organiser can watch the standings grow
+    live = LiveSite(out, game, spec, folder_lock=lock) if site else None
+    # without it, an earlier site is marked out of date
+    told = live if live is not None else WithoutSite(out, game, folder_lock=lock)
     try:
         with stop_on_signals(), released_on_failure(out, created, lock):
             result = play_spec(
@@ -392,6 +394,7 @@ def _run_in(
         if live is not None:
             live.stopped()
         raise
+    lock.check()  # the marker and the site only into the folder locked (the standings were: its log)
     mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
     if live is not None:
         live.finish(result)

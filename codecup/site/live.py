@@ -30,6 +30,7 @@ from codecup.dialogue import Termination
 from codecup.game import Game
 from codecup.record import Record
 from codecup.site import build_site, write_assets, write_game_page, write_stale_index
+from codecup.tournament.lock import FolderLock
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, counted, format_standings
@@ -72,6 +73,9 @@ class LiveSite:
     _timer: Cancellable | None = None
     _timers: int = 0  # timers started: one that fires after a write cancelled it knows it is stale
     _over: bool = False  # stopped or finished: the timer writes no more
+    # The folder's lock, held by the run: once the folder is not the one locked (removed, moved, made
+    # anew by another run), the site writes nothing there (it marked another run's index "stopped")
+    folder_lock: FolderLock | None = None
 
     def start(self) -> None:
         """The shared files (on the first game: a run refused at its start touches nothing)."""
@@ -128,6 +132,9 @@ class LiveSite:
     def _guarded(self, write: Callable[[], None]) -> None:
         if self._broken:
             return
+        if self.folder_lock is not None and not self.folder_lock.intact():
+            self._broken = True  # the run stops, saying why (FolderGone): no warning of its own
+            return
         try:
             write()
         except OSError as exc:
@@ -179,6 +186,8 @@ class LiveSite:
         """The final site: the pages not written yet, and an index that no longer reloads."""
         with self._lock:
             self._end()
+            if self.folder_lock is not None:
+                self.folder_lock.check()
             return build_site(self.out, self.game, result, written=() if self._broken else self.games.keys())
 
 
@@ -191,12 +200,15 @@ class WithoutSite:
     out: Path
     game: Game
     _told: bool = False
+    folder_lock: FolderLock | None = None  # as LiveSite's: no write into a folder not the one locked
 
     def add(self, g: ScheduledGame, record: Record) -> None:
         """A game was logged: the first one marks an earlier site's index out of date."""
         if self._told:
             return
         self._told = True
+        if self.folder_lock is not None and not self.folder_lock.intact():
+            return
         if not (self.out / "index.html").is_file():
             return
         try:

@@ -4,6 +4,11 @@ A run takes the folder's lock before it reads or writes anything there (its mark
 log, its schedule), and holds it to its end; the kernel drops it when the process dies, even
 on ``kill -9``. A run refused because another holds it has touched nothing: not the markers,
 and not the folder itself, which the other run may just have made.
+
+A lock is on a file, not on a name: a folder removed or moved while a run holds it leaves the run
+holding the lock of a file no longer there (a red team's: the next game's write made the folder
+anew, and a second run wrote the same log). A run checks (:meth:`FolderLock.check`) that its lock
+is still its folder's before it writes there, and stops once it is not.
 """
 
 from __future__ import annotations
@@ -20,6 +25,18 @@ from codecup.errors import ConfigError
 
 LOCK_NAME = ".lock"
 """The file in a results folder that a run holds locked (opened to append, never written)."""
+
+
+class FolderGone(ConfigError):
+    """The results folder is no longer the one whose lock the run holds (removed, moved, or made
+    anew by someone else): the run writes nothing more there."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(
+            f"{folder} was removed or moved during the run, so the run stopped (it writes only into the"
+            " folder it locked; the games it logged are where the folder went)"
+        )
+        self.folder = folder
 
 
 @attrs.define(eq=False)
@@ -65,6 +82,15 @@ class FolderLock:
         """Whether the lock is still held."""
         return self._handle is not None
 
+    def intact(self) -> bool:
+        """Whether the lock is held and still the lock of the folder (of the file there now)."""
+        return self._handle is not None and _same_file(self._handle, self.folder / LOCK_NAME)
+
+    def check(self) -> None:
+        """Raise :class:`FolderGone` unless :meth:`intact`: called before each write into the folder."""
+        if not self.intact():
+            raise FolderGone(self.folder)
+
     def release(self, *, failed: bool = False) -> None:
         """Let the folder go (again and again: only the first releases it). A run that ``failed``
         (refused by a check of the folder, say: a user's own folder) removes the lock file it made,
@@ -89,7 +115,7 @@ def _same_file(handle: IO[bytes], path: Path) -> bool:
     """Whether ``path`` is still the file ``handle`` has open."""
     try:
         now = os.stat(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # or the folder is gone, or a file now
         return False
     held = os.fstat(handle.fileno())
     return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)

@@ -362,7 +362,11 @@ def run_tournament(
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
         tell = _Tell(on_record, on_logged)
         run = _Run(game, spec.variant, key)
-        return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups, run)
+        try:
+            return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups, run)
+        except OSError:  # a write failed as the folder went away: that is what to say, not the file
+            log.check_folder()
+            raise
     finally:
         log.close()
 
@@ -533,6 +537,7 @@ def _run(
     standings = reorder(format_standings(game, spec, records), order, final)
     ratings = tuple(bradley_terry(names, records))
     result = TournamentResult(spec, games, standings, ratings, played)
+    log.check_folder()  # the standings only into the folder the run locked (as each game: log.append)
     write_results(out, result)
     return result
 

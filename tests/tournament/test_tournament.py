@@ -455,3 +455,35 @@ def test_a_program_gone_as_the_run_goes_stops_it_naming_the_player_and_the_file(
     assert said.startswith("player 'p4': cannot run './bot.py': program not found")
     assert f"(no file {folder / 'bot.py'})" in said and "the same command to resume" in said
     assert ", in game rr1~" in said  # its id, as the results name it
+
+
+@pytest.mark.parametrize("how", ["removed", "moved", "replaced"])
+def test_a_run_whose_folder_went_away_stops_and_writes_nothing_more(play_tournament, bots, tmp_path, how):
+    """A red team's: the output folder deleted as the run went on was made anew by the next game's
+    append (two runs wrote one log, games logged twice); renamed, the run made a fresh one. Once its
+    folder is not the one it locked, the run stops, saying so, and writes nothing more."""
+    import shutil
+
+    out = tmp_path / "out"
+    heard = []
+
+    def on_record(g, record):
+        heard.append(g.id)
+        if len(heard) == 2:
+            if how == "moved":
+                out.rename(tmp_path / "elsewhere")
+            else:
+                shutil.rmtree(out)
+            if how == "replaced":  # another run made the folder anew, and holds its lock
+                out.mkdir()
+                (out / ".lock").touch()
+
+    with pytest.raises(ConfigError, match=f"{out} was removed or moved during the run"):
+        play_tournament(bots, out, on_record=on_record)
+    assert len(heard) == 2  # no game logged after it
+    if how == "replaced":
+        assert sorted(p.name for p in out.iterdir()) == [".lock"]  # the other run's alone
+    else:
+        assert not out.exists()  # not made anew
+    if how == "moved":
+        assert len(ResultsLog.open(tmp_path / "elsewhere" / LOG_NAME).records) == 2
