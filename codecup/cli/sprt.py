@@ -33,7 +33,13 @@ from codecup import owner
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_run_options, limits_of, not_a_players_folder, warn_oversubscription
+from codecup.cli.tournament import (
+    add_run_options,
+    limits_of,
+    not_a_players_folder,
+    nothing_played,
+    warn_oversubscription,
+)
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed, new_seat_key
 from codecup.errors import CodecupError, ConfigError
@@ -46,7 +52,7 @@ from codecup.terminal import one_line, printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import RESUMES, gone
-from codecup.tournament.identity import Schedule, check_logged_keys, note, noted_difference
+from codecup.tournament.identity import Schedule, check_logged_keys, note, noted_difference, program_digests
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.sprt import SprtSettings, SprtState
@@ -217,6 +223,7 @@ def _run(args: argparse.Namespace) -> int:
     check_commands([new, old], "", game.info.name)
     notes = run_notes_of(game, variant.name)  # asked with --quiet too: a plugin failing at it stops any run
     noted = settings_of(args, game, variant)  # asked before the folder: a plugin failing at it leaves none
+    noted = attrs.evolve(noted, programs=program_digests((new, old)))  # a bot changed since: refused
     address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
     pool: ex.GamePool
     if address is None:
@@ -268,6 +275,7 @@ def _run(args: argparse.Namespace) -> int:
         for line in notes:
             print(f"codecup: {printable(line)}", file=sys.stderr, flush=True)
     start = time.perf_counter()
+    logged = len(log.records) if log is not None else 0
     max_pairs = args.max_games // 2
     verdict = None
     try:
@@ -289,6 +297,8 @@ def _run(args: argparse.Namespace) -> int:
         if lock is not None:
             lock.release()
     took = time.perf_counter() - start
+    if logged and log is not None and len(log.records) == logged:  # a rerun: its verdict is the log's
+        print(f"codecup: {nothing_played(2 * tally.played, args.out)}", file=sys.stderr, flush=True)
     if quiet:
         print(state.line())
     print(f"estimate: NEW - OLD {state.estimate()} after {2 * state.n_pairs} games")

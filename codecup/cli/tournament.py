@@ -7,7 +7,10 @@ to --out: a results log (``results.jsonl``), one record per game under
 ``games/``, ``standings.txt``/``.json`` and the results site (``index.html``).
 Running the same command again finishes an interrupted tournament
 (Ctrl-C, SIGTERM and even SIGKILL leave no process behind and lose no
-finished game).
+finished game): it plays only the games not logged yet, so over a finished
+tournament it plays none and shows the same standings (it says so). A player
+whose command or program file changed since its games were logged is
+refused: use another --out to play again.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from codecup.terminal import printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import is_referee_error
+from codecup.tournament.identity import program_digests
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
@@ -308,6 +312,7 @@ def run(args: argparse.Namespace) -> int:
         notes=(*kit_notes, *run_notes_of(game, variant.name)),
         limits=limits_of(args, opts).describe(),
         results_key=results_key_of(game, variant.name),
+        programs=program_digests(players_file.players),
     )
     spec.check()
     out = Path(_option(args, opts, "out", DEFAULT_OUT))
@@ -402,10 +407,19 @@ def _run_in(
     if any(p.language for p in spec.players):
         print("\nPlayers: " + ", ".join(p.label for p in spec.players))
     print(f"\nresults in {out}/ (standings.txt, standings.json, games/{', index.html' if site else ''})")
+    if result.games and not result.played:  # a rerun over a finished tournament: the same standings
+        print(f"codecup: {nothing_played(len(result.games), out)}", file=sys.stderr)
     if result.games and all(is_referee_error(record) for _, record in result.games):
         print("codecup: every game was a referee error (see the games' records): no result", file=sys.stderr)
         return 1
     return 0
+
+
+def nothing_played(games: int, out: Path) -> str:
+    """What a run that found every game already logged says (a red team's: a bot changed, the same
+    command run again showed the old standings, and nothing said none was played)."""
+    every = "the 1 game was" if games == 1 else f"all {games} games were"
+    return f"{every} already in {out}/ from an earlier run; none played (use another --out to play again)"
 
 
 def not_a_players_folder(out: Path, players: Sequence[PlayerInfo], said: str) -> None:

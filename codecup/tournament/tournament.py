@@ -82,6 +82,9 @@ class TournamentSpec:
     notes: tuple[str, ...] = ()  # what the game says a reader must know (Game.run_notes): not the schedule
     limits: str | None = None  # each bot's sandbox limits, in words (Limits.describe); None: not said
     results_key: str | None = None  # what the game's results depend on (Game.results_key)
+    # each player's program files' digests, as the run started (identity.program_digests): a run
+    # resumed with one changed is refused. None: not said (built-in bots, or a run in-process)
+    programs: tuple[tuple[str, str, str], ...] | None = None
     # The seed was given (the run to be reproduced): no secret in the seats' seeds (MatchInfo.seat_key)
     seeded: bool = attrs.field(default=True, eq=False)
 
