@@ -173,6 +173,39 @@ def held_stops() -> Iterator[None]:
         signal.raise_signal(caught[0])
 
 
+@contextlib.contextmanager
+def _blocked(signals: tuple[int, ...]) -> Iterator[None]:
+    """Within the block, ``signals`` are blocked in this thread (held by the kernel, not lost: one
+    sent meanwhile is delivered as the block ends), and so in a process started in it."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def start_helpers(*, forkserver: bool = True) -> None:
+    """Start multiprocessing's resource tracker and forkserver (if not running) with the stop
+    signals blocked in them: they are in the run's process group, and a stop sent to it (Ctrl-C,
+    a hangup, ``kill -- -PGID``) killed the forkserver in its first instants (the command died of
+    multiprocessing's ``EOFError``, exit 1: for sprt "H0 accepted"), or the tracker at any time
+    (it ignores only SIGINT and SIGTERM: a SIGHUP printed its warning and KeyError tracebacks). The
+    parent decides, and they end by themselves once it and the workers are gone; the workers,
+    forked by the forkserver, unblock them (:func:`~codecup.tournament.worker.worker_init`).
+    Without ``forkserver``, the tracker only (the forkserver waits for the first game: by then a
+    command's stop handlers are in place)."""
+    from multiprocessing import forkserver as server
+    from multiprocessing import resource_tracker
+
+    # The tracker blocks SIGINT and SIGTERM as it starts it, and unblocks them after (so the
+    # forkserver is started in a block of its own); the tracker ignores those two itself.
+    with _blocked((signal.SIGHUP,)):
+        resource_tracker.ensure_running()
+    if forkserver:
+        with _blocked(STOP_SIGNALS):
+            server.ensure_running()
+
+
 class LocalPool(GamePool):
     """A ``forkserver`` process pool of ``jobs`` workers that can be rebuilt after a worker dies.
 
@@ -198,6 +231,7 @@ class LocalPool(GamePool):
         # from ours, so it is told here that this is no news.
         if _TRACKER_QUIET not in sys.warnoptions:
             sys.warnoptions.append(_TRACKER_QUIET)
+        start_helpers(forkserver=False)  # the pool's semaphores would start the tracker as it is
         return concurrent.futures.ProcessPoolExecutor(
             max_workers=jobs,
             mp_context=multiprocessing.get_context("forkserver"),
@@ -210,6 +244,8 @@ class LocalPool(GamePool):
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
         with held_stops():  # it may start a worker: one half started is not ended by abort
+            start_helpers()  # here, not as the pool is made: by the first game, a command's stop
+            # handlers are in place (a SIGHUP between killed it, unsaid)
             future = super().submit(fn, *args, **kwargs)
         self._seen.update(self._workers())  # to read a dead worker's exit status later
         return future

@@ -142,3 +142,36 @@ def test_a_stop_landing_between_two_swaps_of_the_handlers_loses_no_later_stop(mo
             time.sleep(0.05)
     finally:
         swap(signal.SIGTERM, before)
+
+
+HELPERS_SURVIVE = """
+import os, signal, sys
+from multiprocessing import forkserver, resource_tracker
+from codecup.tournament.executor import LocalPool
+pool = LocalPool(1)
+if forkserver._forkserver._forkserver_pid is None:  # not started with the pool: at its first game
+    pool.submit(int).result(timeout=60)
+server, tracker = forkserver._forkserver._forkserver_pid, resource_tracker._resource_tracker._pid
+# as a stop sent to the whole process group lands: in the helpers' first instants, or later
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    os.kill(server, sig)
+    os.kill(tracker, sig)
+blocked = pool.submit(signal.pthread_sigmask, signal.SIG_BLOCK, []).result(timeout=60)
+print(sorted(s.name for s in blocked if s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)))
+# still there (not reaped: a zombie would answer a kill): the tracker's death printed a warning and
+# KeyError tracebacks, the forkserver's an EOFError
+print(os.waitpid(server, os.WNOHANG) == (0, 0), os.waitpid(tracker, os.WNOHANG) == (0, 0))
+pool.shutdown()
+"""
+
+
+@pytest.mark.slow
+def test_the_pools_helpers_outlive_a_stop_sent_to_the_process_group_and_its_workers_take_it():
+    """A red team's: Ctrl-C, SIGTERM or SIGHUP to the process group as the run started killed the
+    forkserver (the command died of multiprocessing's EOFError, exit 1: for sprt, "H0 accepted");
+    a SIGHUP to the group killed the resource tracker (its warning, then KeyError tracebacks). The
+    helpers start with the stop signals blocked (the parent decides); the workers take them."""
+    run = subprocess.run([sys.executable, "-c", HELPERS_SURVIVE], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[:2] == ["[]", "True True"]
+    assert run.stderr == ""
