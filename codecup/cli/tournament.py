@@ -20,7 +20,7 @@ import functools
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codecup.checks import check_commands, is_root
 from codecup.cli.common import Subparsers, clock_seconds, output_dir, path_arg, text_arg
@@ -33,7 +33,7 @@ from codecup.game import Game, provided_files_of, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.players.programs import files_outside, hidden_file, shown_files
 from codecup.plugins import load_games
-from codecup.record import PlayerInfo
+from codecup.record import PlayerInfo, Record
 from codecup.sandbox import Limits
 from codecup.sandbox.box import own_differing
 from codecup.sandbox.launch import own_entry
@@ -41,13 +41,24 @@ from codecup.terminal import printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import is_referee_error
+from codecup.tournament.executor import held_stops
 from codecup.tournament.identity import program_digests
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
 from codecup.tournament.progress import make_progress
-from codecup.tournament.schedule import FORMATS
-from codecup.tournament.tournament import OnLogged, OnRecord, TournamentResult, TournamentSpec, run_tournament
+from codecup.tournament.schedule import FORMATS, ScheduledGame
+from codecup.tournament.tournament import (
+    OnComplete,
+    OnLogged,
+    OnRecord,
+    TournamentResult,
+    TournamentSpec,
+    run_tournament,
+)
+
+if TYPE_CHECKING:
+    from codecup.site.live import LiveSite
 
 DEFAULT_OUT = "tournament-results"
 
@@ -374,6 +385,17 @@ def _run_in(
     live = LiveSite(out, game, spec, folder_lock=lock) if site else None
     # without it, an earlier site is marked out of date
     told = live if live is not None else WithoutSite(out, game, folder_lock=lock)
+    seen: set[str] = set()  # the games logged, by this run or an earlier one: what a stop leaves
+    complete: list[TournamentResult] = []  # the result, once its standings are written
+
+    def on_record(g: ScheduledGame, record: Record) -> None:
+        seen.add(g.id)
+        told(g, record)
+
+    def on_logged(games: Sequence[tuple[ScheduledGame, Record]]) -> None:
+        seen.update(g.id for g, _ in games)
+        told.logged(games)
+
     try:
         with stop_on_signals(), released_on_failure(out, created, lock):
             result = play_spec(
@@ -383,22 +405,70 @@ def _run_in(
                 jobs=_option(args, opts, "jobs", None),
                 executor=_option(args, opts, "executor", None),
                 quiet=quiet,
-                on_record=told,
-                on_logged=told.logged,
+                on_record=on_record,
+                on_logged=on_logged,
                 hide=hidden,
                 limits=limits_of(args, opts),
                 lock=lock,
+                on_complete=complete.append,
             )
     except KeyboardInterrupt as exc:
+        if complete:  # it came once every game was played and the standings written: the run is done
+            return _finish_whole(out, spec, site, live, lock, complete[0], exc)
         if live is not None:
             live.stopped()
         if not out.exists():  # stopped before its first game: the folder it made is gone again
             return report(exc, "no game had finished, so nothing was kept")
-        return report(exc, f"the games finished so far are logged in {out}/; the same command resumes")
+        return report(exc, _left(spec, len(seen), out))
     except BaseException:  # a lost referee or scheduler, a full disk: the index must not say "live"
         if live is not None:
             live.stopped()
         raise
+    return _finish_whole(out, spec, site, live, lock, result)
+
+
+def _left(spec: TournamentSpec, logged: int, out: Path) -> str:
+    """What a run stopped before its end leaves, precisely: ``logged`` games of how many."""
+    if spec.format == "knockout":  # replays of drawn matches: its number of games is not known
+        return f"{logged} games are logged in {out}/; the same command resumes"
+    total = spec.estimated_games()
+    if logged >= total:  # a red team's stop after the last game: the index said "11 of 12"
+        written = "not the standings: the same command writes them"
+        return f"every game is logged in {out}/ ({logged} of {total}), {written}"
+    return f"{logged} of {total} games are logged in {out}/; the same command resumes"
+
+
+def _finish_whole(
+    out: Path,
+    spec: TournamentSpec,
+    site: bool,
+    live: LiveSite | None,
+    lock: FolderLock,
+    result: TournamentResult,
+    stop: KeyboardInterrupt | None = None,
+) -> int:
+    """:func:`_finish` a run whose games are all played, a stop that comes meanwhile (or came as its
+    standings were written: ``stop``) held to its end, then said: the results are whole (a red
+    team's SIGTERM then left a finished run's index saying "stopped", or killed it unsaid)."""
+    try:
+        with stop_on_signals(), held_stops():
+            status = _finish(out, spec, site, live, lock, result)
+    except KeyboardInterrupt as exc:
+        stop = stop or exc
+    if stop is None:
+        return status
+    return report(stop, f"it came once every game was played: the results in {out}/ are whole")
+
+
+def _finish(
+    out: Path,
+    spec: TournamentSpec,
+    site: bool,
+    live: LiveSite | None,
+    lock: FolderLock,
+    result: TournamentResult,
+) -> int:
+    """Write the final site, print the summary; the exit status."""
     lock.check()  # the marker and the site only into the folder locked (the standings were: its log)
     mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
     if live is not None:
@@ -450,6 +520,7 @@ def play_spec(
     hide: Sequence[str] = (),
     limits: Limits | None = None,
     lock: FolderLock | None = None,
+    on_complete: OnComplete | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
@@ -478,4 +549,5 @@ def play_spec(
             on_record=on_record,
             on_logged=on_logged,
             lock=lock,
+            on_complete=on_complete,
         )

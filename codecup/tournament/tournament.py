@@ -29,7 +29,7 @@ from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.terminal import log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
-from codecup.tournament.executor import GamePool
+from codecup.tournament.executor import GamePool, held_stops
 from codecup.tournament.identity import check_logged_keys, check_schedule, note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
@@ -58,6 +58,10 @@ def check_game_count(games: int, what: str = "the tournament") -> None:
 OnRecord = Callable[[ScheduledGame, Record], None]
 """Told of every game as it is logged (and of the games a resumed run finds in its log, where no
 :data:`OnLogged` is given)."""
+
+OnComplete = Callable[["TournamentResult"], None]
+"""Told of the result once every game is logged and the standings are written (a stop that comes
+later finds the run complete: the site is finished, not marked stopped)."""
 
 OnLogged = Callable[[Sequence[tuple[ScheduledGame, Record]]], None]
 """Told of the games a resumed run finds in its log, all of a batch at once, before it plays any
@@ -337,6 +341,7 @@ def run_tournament(
     on_record: OnRecord | None = None,
     on_logged: OnLogged | None = None,
     lock: FolderLock | None = None,
+    on_complete: OnComplete | None = None,
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result.
 
@@ -347,6 +352,8 @@ def run_tournament(
     ``executor`` runs ``play`` on each match; a :class:`GamePool` (the CLI's
     local pool) also survives a dead referee process, a plain executor does not.
     ``lock``: ``out``'s, if the caller holds it (else the run takes it, and releases it).
+    ``on_complete(result)`` is called once the standings are written, before a stop that came as
+    they were written is raised (a stop is held over that, and over each game's logging).
 
     A log that holds games this tournament does not play is refused before anything is written.
     """
@@ -364,7 +371,7 @@ def run_tournament(
         (out / "games").mkdir(exist_ok=True)
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
         tell = _Tell(on_record, on_logged)
-        run = _Run(game, spec.variant, key)
+        run = _Run(game, spec.variant, key, on_complete)
         try:
             return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups, run)
         except OSError:  # a write failed as the folder went away: that is what to say, not the file
@@ -541,7 +548,10 @@ def _run(
     ratings = tuple(bradley_terry(names, records))
     result = TournamentResult(spec, games, standings, ratings, played)
     log.check_folder()  # the standings only into the folder the run locked (as each game: log.append)
-    write_results(out, result)
+    with held_stops():  # a stop as they are written: raised once the caller knows the run is complete
+        write_results(out, result)
+        if run.on_complete is not None:
+            run.on_complete(result)
     return result
 
 
@@ -578,11 +588,14 @@ def _run_batch(
     def finished(g: ScheduledGame, record: Record) -> None:
         if run is not None:
             run.check_unchanged(g.id)
-        log.append(g.id, record)
-        points[g.id] = tuple(record.result.points)
-        _write_game(out, g, record)
-        if on_record is not None:  # the site before the terminal: a closed pipe or a signal
-            on_record(g, record)  # may land in the printing, and the run stop there
+        # A stop that lands once the game is logged waits for its record and page: a red team's SIGTERM
+        # there left games/ and the site a game short of the log ("Stopped: 6 of 12" over 7 logged).
+        with held_stops():
+            log.append(g.id, record)
+            points[g.id] = tuple(record.result.points)
+            _write_game(out, g, record)
+            if on_record is not None:  # the site before the terminal: a closed pipe may land in the
+                on_record(g, record)  # printing, and the run stop there
         progress.finished(g.id, record)
 
     play_batch(todo, pool, play, finished, progress)
@@ -595,6 +608,7 @@ class _Run:
     game: Game
     variant: str
     key: str | None
+    on_complete: OnComplete | None = None  # told once the standings are written
 
     def check_unchanged(self, game_id: str) -> None:
         """Refuse to go on (and to log game ``game_id``) once the results key has changed: a red
