@@ -17,6 +17,7 @@ left is marked out of date once this run logs a game it does not show.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
@@ -68,7 +69,8 @@ class LiveSite:
     _written: float | None = None
     _gap: float = 0.0  # seconds from one index rewrite to the next: the interval, or more if slow
     _started: bool = False
-    _broken: bool = False  # writing failed once (disk full, folder gone): the run goes on without it
+    _broken: bool = False  # a write failed once (disk full, view/ read-only): no more pages till the end
+    _warned: bool = False  # its one warning was said
     _lock: threading.Lock = attrs.field(factory=threading.Lock)  # the timer's thread writes too
     _timer: Cancellable | None = None
     _timers: int = 0  # timers started: one that fires after a write cancelled it knows it is stale
@@ -87,11 +89,14 @@ class LiveSite:
         """A game finished: write its page, and the index if it is due (else soon, by a timer).
 
         A site that cannot be written does not stop the tournament: one line on
-        stderr, and the site is tried again when the run ends.
+        stderr, no more pages, and the site is tried again when the run ends; the
+        index is still written where it can be, so it says how far the run is
+        (a red team's read-only view/ left it saying "Live: 1 of 24" to the end).
         """
         with self._lock:
             self.games[g.id] = (g, record)
             self._guarded(lambda: self._add_page(g, record))
+            self._guarded(self._index_if_due, index=True)
 
     def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
         """The games a resumed run found in its log: all join the index's games at once, then
@@ -108,6 +113,10 @@ class LiveSite:
         if not self._started:
             self.start()
         write_game_page(self.out, self.game, g.id, record)
+
+    def _index_if_due(self) -> None:
+        if not self._started:  # nothing of the site was written: no index to keep true
+            return
         waited = None if self._written is None else self.clock() - self._written
         if waited is None or waited >= self._gap:
             self._write_index()
@@ -127,18 +136,25 @@ class LiveSite:
             if number != self._timers or self._timer is None or self._over:
                 return  # a write came first (a slow one's next write was due seconds later), or the end
             self._timer = None
-            self._guarded(self._write_index)
+            self._guarded(self._write_index, index=True)
 
-    def _guarded(self, write: Callable[[], None]) -> None:
-        if self._broken:
+    def _guarded(self, write: Callable[[], None], *, index: bool = False) -> None:
+        """Write, unless the site is broken (but an ``index``, which says how far the run is)."""
+        if self._broken and not index:
             return
         if self.folder_lock is not None and not self.folder_lock.intact():
-            self._broken = True  # the run stops, saying why (FolderGone): no warning of its own
+            self._broken = self._warned = True  # the run stops, saying why (FolderGone): no warning
             return
         try:
             write()
         except OSError as exc:
             self._broken = True
+            self._warn(exc)
+
+    def _warn(self, exc: OSError) -> None:
+        """One line on stderr, the first time the site cannot be written (not at every game)."""
+        if not self._warned:
+            self._warned = True
             print(f"codecup: warning: cannot write the live site in {self.out}: {exc}", file=sys.stderr)
 
     def write_index(self) -> None:
@@ -180,15 +196,25 @@ class LiveSite:
         with self._lock:
             self._end()
             if self._started:
-                self._guarded(lambda: self._write_index(stopped=True))
+                self._guarded(lambda: self._write_index(stopped=True), index=True)
 
-    def finish(self, result: TournamentResult) -> Path:
-        """The final site: the pages not written yet, and an index that no longer reloads."""
+    def finish(self, result: TournamentResult) -> Path | None:
+        """The final site: the pages not written yet, and an index that no longer reloads; None if
+        it cannot be written whole (one warning: the run's standings and summary follow all the same),
+        then the final index alone where it can be."""
         with self._lock:
             self._end()
             if self.folder_lock is not None:
                 self.folder_lock.check()
-            return build_site(self.out, self.game, result, written=() if self._broken else self.games.keys())
+            try:
+                return build_site(
+                    self.out, self.game, result, written=() if self._broken else self.games.keys()
+                )
+            except OSError as exc:  # a red team's read-only view/: the run ended rc 1 with no summary
+                self._warn(exc)
+            with contextlib.suppress(OSError):  # its index alone, saying the run finished
+                build_site(self.out, self.game, result, written={g.id for g, _ in result.games})
+            return None
 
 
 @attrs.define(eq=False)

@@ -730,3 +730,34 @@ def test_the_docs_give_the_stderr_tails_bounds_the_pages_use():
     docs = " ".join((Path(__file__).parents[2] / "docs" / "site.md").read_text().split())
     chars = f"{LOG_CHARS:,}".replace(",", " ")
     assert f"per seat the last {LOG_LINES} lines, and of those at most the last {chars} characters" in docs
+
+
+def test_a_live_site_whose_pages_cannot_be_written_keeps_its_index_true(site, tmp_path, capsys, monkeypatch):
+    """A red team's: view/ made read-only mid-run; after the first page's failure no index was
+    written again (it said "Live: 1 of 24" to the end, stopped() too), and the final site's error
+    ended the run with no summary. Now one warning line, and the index is written where it can be."""
+    import codecup.site.live as live_module
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    page = live_module.write_game_page
+    calls = itertools.count()
+
+    def read_only(out, game, game_id, record):
+        if next(calls) >= 1:
+            raise PermissionError(30, "Read-only file system", str(out / "view" / f"{game_id}.html"))
+        page(out, game, game_id, record)
+
+    monkeypatch.setattr(live_module, "write_game_page", read_only)
+    monkeypatch.setattr("codecup.site.write_game_page", read_only)
+    live = LiveSite(tmp_path, game, result.spec, interval=0.0, clock=lambda: 0.0)
+    (g1, r1), (g2, r2) = result.games[:2]
+    live.add(g1, r1)
+    live.add(g2, r2)  # its page fails
+    assert "Live: 2 of" in (tmp_path / "index.html").read_text()
+    live.stopped()
+    assert "Stopped at" in (tmp_path / "index.html").read_text()
+    live.finish(result)  # no exception: the run's standings and summary follow
+    assert "Finished:" in (tmp_path / "index.html").read_text()
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"codecup: warning: cannot write the live site in {tmp_path}")
