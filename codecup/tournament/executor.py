@@ -223,6 +223,7 @@ class LocalPool(GamePool):
     @staticmethod
     def _new(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
         leftovers.clean_stale_temp_dirs()
+        leftovers.clean_stale_sandboxes()
         leftovers.clean_stale_semaphores()
         leftovers.mark_temp_dir()
         leftovers.name_semaphores()
