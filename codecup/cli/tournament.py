@@ -417,7 +417,7 @@ def _run_in(
             return _finish_whole(out, spec, site, live, lock, complete[0], exc)
         if live is not None:
             live.stopped()
-        if not out.exists():  # stopped before its first game: the folder it made is gone again
+        if not seen and not out.exists():  # stopped before its first game: the folder it made is gone
             return report(exc, "no game had finished, so nothing was kept")
         return report(exc, _left(spec, len(seen), out))
     except BaseException:  # a lost referee or scheduler, a full disk: the index must not say "live"

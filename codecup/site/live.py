@@ -81,7 +81,10 @@ class LiveSite:
 
     def start(self) -> None:
         """The shared files (on the first game: a run refused at its start touches nothing)."""
-        self.out.mkdir(parents=True, exist_ok=True)
+        if self.folder_lock is None:
+            self.out.mkdir(parents=True, exist_ok=True)
+        else:  # a run's folder is made by the run, never again here (write_assets makes view/ with its
+            self.folder_lock.check()  # parents): removed as it went, it was made anew (a red team's)
         write_assets(self.out, self.game)
         self._started = True
 
@@ -149,6 +152,8 @@ class LiveSite:
             write()
         except OSError as exc:
             self._broken = True
+            if self.folder_lock is not None and not self.folder_lock.intact():
+                self._warned = True  # the folder went as it was written: the run says so (FolderGone)
             self._warn(exc)
 
     def _warn(self, exc: OSError) -> None:

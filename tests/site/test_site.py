@@ -761,3 +761,32 @@ def test_a_live_site_whose_pages_cannot_be_written_keeps_its_index_true(site, tm
     assert "Finished:" in (tmp_path / "index.html").read_text()
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith(f"codecup: warning: cannot write the live site in {tmp_path}")
+
+
+def test_a_live_site_never_makes_its_runs_folder_again(site, tmp_path):
+    """A red team's folder removed as the run wrote its first page: the site made it anew (its
+    assets, with their folders), and the next run into it was refused as a user's folder."""
+    from codecup.site.live import LiveSite
+    from codecup.tournament.lock import FolderGone
+
+    _, game, result = site
+    out = tmp_path / "out"
+
+    class Lock:  # the folder goes just after the site checked it was there
+        checks = 0
+
+        def intact(self):
+            self.checks += 1
+            return self.checks == 1
+
+        def check(self):
+            if not self.intact():
+                raise FolderGone(out)
+
+    live = LiveSite(out, game, result.spec, folder_lock=Lock())  # type: ignore[arg-type]
+    (g1, r1) = result.games[0]
+    with pytest.raises(FolderGone):
+        live.add(g1, r1)
+    assert not out.exists()
+    live.stopped()
+    assert not out.exists()
