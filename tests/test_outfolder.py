@@ -469,23 +469,27 @@ def _run_argv(command: str, tmp_path: Path) -> list[str]:
     }[command]
 
 
-@pytest.mark.parametrize("how", ["removed", "replaced"])
+@pytest.mark.parametrize("how", ["removed", "replaced", "moved"])
 def test_a_tournament_whose_folder_went_away_says_so_and_touches_what_is_there_now(
     tmp_path, monkeypatch, capsys, how
 ):
     """A red team's: the folder removed after the first game, the run made it anew at the next and
-    a second run then wrote the same log; a renamed one's run failed naming a .tmp file. Now one
-    line, status 2, and nothing written where the folder was (not even the index's "stopped", not
-    the removal of a folder the run made: what is there now is another's)."""
+    a second run then wrote the same log; a renamed one's run failed naming a .tmp file, and its
+    index said "Live" for good. Now one line, status 2, and nothing written where the folder was
+    (not even the index's "stopped", not the removal of a folder the run made: what is there now is
+    another's); a folder moved says where to, and its index there says the run stopped."""
     from codecup.site.live import LiveSite
 
-    out, gone = tmp_path / "out", tmp_path / "gone"
+    out, gone, moved = tmp_path / "out", tmp_path / "gone", tmp_path / "moved"
     first = LiveSite.add
 
     def add(self, g, record):
         first(self, g, record)
         if not gone.exists():  # after the first game's page: the folder goes, another may take its place
             gone.touch()
+            if how == "moved":
+                out.rename(moved)
+                return
             shutil.rmtree(out)
             if how == "replaced":
                 out.mkdir()
@@ -494,10 +498,19 @@ def test_a_tournament_whose_folder_went_away_says_so_and_touches_what_is_there_n
     monkeypatch.setattr(LiveSite, "__call__", add)
     assert tournament(tmp_path, out) == 2
     err = capsys.readouterr().err
-    assert err.strip().splitlines() == [
-        f"codecup: error: {out} was removed or moved during the run, so the run stopped (it writes only"
-        " into the folder it locked; the games it logged are where the folder went)"
-    ]
+    if how == "moved":
+        assert err.strip().splitlines() == [
+            f"codecup: error: {out} was moved to {moved} during the run, so the run stopped (it writes"
+            f" only into the folder it locked): its games are logged there, and the same command with"
+            f" --out {moved} resumes"
+        ]
+        assert "Stopped at" in (moved / "index.html").read_text()
+        assert tournament(tmp_path, moved) == 0  # resumed there
+    else:
+        assert err.strip().splitlines() == [
+            f"codecup: error: {out} was removed or moved during the run, so the run stopped (it writes"
+            " only into the folder it locked; the games it logged went with it)"
+        ]
     if how == "replaced":
         assert sorted(p.name for p in out.iterdir()) == ["theirs"]
     else:

@@ -200,6 +200,11 @@ class LiveSite:
         """The run was stopped: an index that says so, with the games played, and no more reloads."""
         with self._lock:
             self._end()
+            moved = self.folder_lock.moved_to() if self.folder_lock is not None else None
+            if moved is not None and self._started:  # its folder, still locked, moved as it ran: its
+                self.out = moved  # index there says the run stopped (it said "Live" for good)
+                self.folder_lock = None
+                self._broken = False
             if self._started:
                 self._guarded(lambda: self._write_index(stopped=True), index=True)
 

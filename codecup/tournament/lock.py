@@ -29,14 +29,24 @@ LOCK_NAME = ".lock"
 
 class FolderGone(ConfigError):
     """The results folder is no longer the one whose lock the run holds (removed, moved, or made
-    anew by someone else): the run writes nothing more there."""
+    anew by someone else): the run writes nothing more there. ``moved_to``: where it is now, if
+    it was moved (and can be told)."""
 
-    def __init__(self, folder: Path) -> None:
-        super().__init__(
-            f"{folder} was removed or moved during the run, so the run stopped (it writes only into the"
-            " folder it locked; the games it logged are where the folder went)"
-        )
+    def __init__(self, folder: Path, moved_to: Path | None = None) -> None:
+        if moved_to is not None:
+            said = (
+                f"{folder} was moved to {moved_to} during the run, so the run stopped (it writes only into"
+                f" the folder it locked): its games are logged there, and the same command with --out"
+                f" {moved_to} resumes"
+            )
+        else:
+            said = (
+                f"{folder} was removed or moved during the run, so the run stopped (it writes only into the"
+                " folder it locked; the games it logged went with it)"
+            )
+        super().__init__(said)
         self.folder = folder
+        self.moved_to = moved_to
 
 
 @attrs.define(eq=False)
@@ -89,7 +99,21 @@ class FolderLock:
     def check(self) -> None:
         """Raise :class:`FolderGone` unless :meth:`intact`: called before each write into the folder."""
         if not self.intact():
-            raise FolderGone(self.folder)
+            raise FolderGone(self.folder, self.moved_to())
+
+    def moved_to(self) -> Path | None:
+        """Where the folder whose lock is held is now, if it was moved (its lock file is still there,
+        and still the held one); None if it is where it was, or was removed, or cannot be told (a
+        system without ``/proc``)."""
+        if self._handle is None or self.intact():
+            return None
+        try:
+            now = Path(os.readlink(f"/proc/self/fd/{self._handle.fileno()}"))
+        except OSError:
+            return None
+        if now.name != LOCK_NAME or not _same_file(self._handle, now):  # "(deleted)": removed
+            return None
+        return now.parent
 
     def release(self, *, failed: bool = False) -> None:
         """Let the folder go (again and again: only the first releases it). A run that ``failed``

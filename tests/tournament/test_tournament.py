@@ -478,7 +478,8 @@ def test_a_run_whose_folder_went_away_stops_and_writes_nothing_more(play_tournam
                 out.mkdir()
                 (out / ".lock").touch()
 
-    with pytest.raises(ConfigError, match=f"{out} was removed or moved during the run"):
+    said = f"{out} was moved to {tmp_path / 'elsewhere'}" if how == "moved" else f"{out} was removed or moved"
+    with pytest.raises(ConfigError, match=said):
         play_tournament(bots, out, on_record=on_record)
     assert len(heard) == 2  # no game logged after it
     if how == "replaced":
