@@ -783,6 +783,9 @@ def test_a_live_site_never_makes_its_runs_folder_again(site, tmp_path):
             if not self.intact():
                 raise FolderGone(out)
 
+        def moved_to(self):
+            return None  # removed
+
     live = LiveSite(out, game, result.spec, folder_lock=Lock())  # type: ignore[arg-type]
     (g1, r1) = result.games[0]
     with pytest.raises(FolderGone):
