@@ -111,7 +111,12 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
             " seed is also drawn in secret, so no bot can work out its opponent's)"
         ),
     )
-    parser.add_argument("--out", type=path_arg, help="keep every game's record in this folder's results log")
+    parser.add_argument(
+        "--out",
+        type=path_arg,
+        help="keep every game's record in this folder's results log: the same command resumes from it"
+        " (over a decided test it plays no game; a bot whose program changed since is refused)",
+    )
     add_run_options(parser)
     return parser
 
