@@ -51,6 +51,7 @@ from codecup.tournament.schedule import FORMATS, ScheduledGame
 from codecup.tournament.tournament import (
     OnComplete,
     OnLogged,
+    OnPlaying,
     OnRecord,
     TournamentResult,
     TournamentSpec,
@@ -411,6 +412,7 @@ def _run_in(
                 limits=limits_of(args, opts),
                 lock=lock,
                 on_complete=complete.append,
+                on_playing=told.playing,  # the index rewritten before the old standings go
             )
     except KeyboardInterrupt as exc:
         if complete:  # it came once every game was played and the standings written: the run is done
@@ -521,6 +523,7 @@ def play_spec(
     limits: Limits | None = None,
     lock: FolderLock | None = None,
     on_complete: OnComplete | None = None,
+    on_playing: OnPlaying | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
@@ -550,4 +553,5 @@ def play_spec(
             on_logged=on_logged,
             lock=lock,
             on_complete=on_complete,
+            on_playing=on_playing,
         )

@@ -12,7 +12,10 @@ new ones spends at most about ``busy`` of its time on it.
 got; :meth:`LiveSite.finish` writes the final site, whose index no longer reloads.
 
 A run without its site (``--no-site``) has :class:`WithoutSite` instead: the index an earlier run
-left is marked out of date once this run logs a game it does not show.
+left is marked out of date before this run plays a game it does not show.
+
+Both are told (``playing``) before a run plays its first new game, which is before the standings
+files an earlier run left are removed: no index links them once they are gone.
 """
 
 from __future__ import annotations
@@ -112,9 +115,24 @@ class LiveSite:
 
     __call__ = add  # a tournament's on_record callback
 
-    def _add_page(self, g: ScheduledGame, record: Record) -> None:
+    def playing(self) -> None:
+        """The run is about to play its first new game, and the standings files an earlier run left
+        are removed next: the index is written now, live, with every game logged (an earlier run's
+        "Finished" index linked them, dead, till the first new game's index, and for good if the run
+        was killed then: a red team's). A folder with no index yet gets one with its first game."""
+        with self._lock:
+            if not self._started and not (self.out / "index.html").is_file():
+                return
+            self._guarded(self._start_once)
+            if self._started:  # else the site cannot be written, and the run was told so
+                self._guarded(self._write_index, index=True)
+
+    def _start_once(self) -> None:
         if not self._started:
             self.start()
+
+    def _add_page(self, g: ScheduledGame, record: Record) -> None:
+        self._start_once()
         write_game_page(self.out, self.game, g.id, record)
 
     def _index_if_due(self) -> None:
@@ -129,8 +147,7 @@ class LiveSite:
             self._timer = self.start_timer(self._gap - waited, lambda: self._on_time(number))
 
     def _add_logged_pages(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
-        if not self._started:
-            self.start()
+        self._start_once()
         for g, record in games:
             write_game_page(self.out, self.game, g.id, record)
 
@@ -229,9 +246,10 @@ class LiveSite:
 
 @attrs.define(eq=False)
 class WithoutSite:
-    """A run's callback when it writes no site: at the first game it logs, an index an earlier run
-    wrote into ``out`` is replaced by a page that says it is out of date (it went on saying
-    "Finished: 6 games" over a log of 12)."""
+    """A run's callback when it writes no site: before it plays its first new game (or at the first
+    game it logs), an index an earlier run wrote into ``out`` is replaced by a page that says it is
+    out of date (it went on saying "Finished: 6 games" over a log of 12, linking standings files
+    that were gone)."""
 
     out: Path
     game: Game
@@ -240,6 +258,14 @@ class WithoutSite:
 
     def add(self, g: ScheduledGame, record: Record) -> None:
         """A game was logged: the first one marks an earlier site's index out of date."""
+        self._mark()
+
+    def playing(self) -> None:
+        """The run is about to play its first new game (and to remove the earlier standings, which
+        the earlier site's index links): that index is marked out of date first."""
+        self._mark()
+
+    def _mark(self) -> None:
         if self._told:
             return
         self._told = True

@@ -67,6 +67,12 @@ OnLogged = Callable[[Sequence[tuple[ScheduledGame, Record]]], None]
 """Told of the games a resumed run finds in its log, all of a batch at once, before it plays any
 game of that batch (a results site then never shows part of its log)."""
 
+OnPlaying = Callable[[], None]
+"""Told once, before a run plays its first game its log does not hold, and before an earlier run's
+standings (of fewer games: a longer run, more rounds) are removed: a results site then never links
+them, gone (a red team's "Finished: 12 games" index, its three links dead while the first new game
+was played, and for good when the run was killed then)."""
+
 
 @attrs.frozen
 class TournamentSpec:
@@ -342,6 +348,7 @@ def run_tournament(
     on_logged: OnLogged | None = None,
     lock: FolderLock | None = None,
     on_complete: OnComplete | None = None,
+    on_playing: OnPlaying | None = None,
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result.
 
@@ -354,6 +361,8 @@ def run_tournament(
     ``lock``: ``out``'s, if the caller holds it (else the run takes it, and releases it).
     ``on_complete(result)`` is called once the standings are written, before a stop that came as
     they were written is raised (a stop is held over that, and over each game's logging).
+    ``on_playing()`` is called once, before the first game not in the log is played and before the
+    standings an earlier run wrote into ``out`` are removed (a site's index linking them is rewritten).
 
     A log that holds games this tournament does not play is refused before anything is written.
     """
@@ -370,7 +379,7 @@ def run_tournament(
         note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none
         (out / "games").mkdir(exist_ok=True)
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
-        tell = _Tell(on_record, on_logged)
+        tell = _Tell(on_record, on_logged, on_playing)
         run = _Run(game, spec.variant, key, on_complete)
         try:
             return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups, run)
@@ -535,6 +544,7 @@ def _run(
             tell.logged(logged)
             progress.grow(len(scheduled))
             if todo and played == 0:  # an earlier run's standings are of fewer games: gone till the end
+                tell.playing()  # first, so that no index links them once they are gone
                 remove_results(out)
             _run_batch(todo, executor, play, log, points, progress, out, tell.on_record, run)
             played += len(todo)
@@ -561,6 +571,12 @@ class _Tell:
 
     on_record: OnRecord | None
     on_logged: OnLogged | None
+    on_playing: OnPlaying | None = None
+
+    def playing(self) -> None:
+        """The run plays its first game not in the log (the earlier standings go next)."""
+        if self.on_playing is not None:
+            self.on_playing()
 
     def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
         """The games of a batch found in the log."""

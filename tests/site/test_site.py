@@ -461,6 +461,58 @@ def test_a_no_site_continuation_leaves_no_site_saying_it_was_all(tmp_path, capsy
     assert "Finished: 4 games" in (tmp_path / "o" / "index.html").read_text()
 
 
+def _dead_links(out) -> list[str]:
+    """The files the index in ``out`` links that are not there."""
+    index = (out / "index.html").read_text()
+    return [href for href in re.findall(r'href="([^"#:]+)"', index) if not (out / href).exists()]
+
+
+@pytest.mark.parametrize("no_site", [False, True])
+def test_a_longer_run_leaves_no_index_linking_the_standings_it_removed(tmp_path, monkeypatch, no_site):
+    """A red team's `--rounds 2` over a finished run, killed once it had removed the standings files,
+    left an index saying "Finished: 12 games" with its three links to them dead (and so it was, killed
+    or not, till its first new game was logged; --no-site marked it out of date only then). The
+    index is rewritten (or marked out of date) before they go: what it says as they are gone is what
+    a run killed then leaves."""
+    import codecup.tournament.tournament as tournament
+    from codecup.cli import main
+
+    (tmp_path / "p.yml").write_text(
+        "game: pillars\nclock: 5\nseed: 1\nplayers:\n  - {name: a, command: 'bot:random'}\n"
+        "  - {name: b, command: 'bot:random'}\n"
+    )
+    out = tmp_path / "o"
+    argv = ["tournament", str(tmp_path / "p.yml"), "--out", str(out), "--quiet", "--jobs", "1"]
+    assert main(argv) == 0
+    assert "Finished: 2 games" in (out / "index.html").read_text() and _dead_links(out) == []
+    seen: list[tuple[str, list[str]]] = []
+    removing = tournament.remove_results
+
+    def remove_results(folder):
+        removing(folder)
+        seen.append(((folder / "index.html").read_text(), _dead_links(folder)))
+
+    monkeypatch.setattr(tournament, "remove_results", remove_results)
+    assert main([*argv, "--rounds", "2", *(["--no-site"] if no_site else [])]) == 0
+    [(index, dead)] = seen
+    assert dead == [] and "Finished" not in index
+    if no_site:
+        assert "This site is out of date" in index
+    else:
+        assert "Live: 2 of 4 games played" in index
+
+
+def test_a_first_run_told_it_plays_writes_nothing_yet(site, tmp_path):
+    """Told it plays its first new game, a run into a folder with no index writes none (a run that
+    fails before its first game leaves no site in a folder it made)."""
+    from codecup.site.live import LiveSite, WithoutSite
+
+    _, game, result = site
+    LiveSite(tmp_path, game, result.spec, clock=lambda: 0.0).playing()
+    WithoutSite(tmp_path, game).playing()
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_live_index_slow_to_write_is_written_less_often(site, tmp_path, monkeypatch):
     """A 1,000-player knock-out's index took 5 s to write, every 5 s, on the thread that logs
     games and starts new ones: the run played half its games. Now that thread spends at most
