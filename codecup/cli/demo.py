@@ -2,7 +2,9 @@
 
 For each registered game, a double round robin among its bots (in-process,
 the game's default clock, a fixed seed), with standings and the results site
-written under --out (one folder per game, and an index linking them).
+written under --out (one folder per game, and an index linking them). Each
+game's site is live as it is played, as a tournament's; a game not finished
+(being played, or stopped) is on the index as such.
 
 A game whose plugin fails before its games can be played (its random_setup,
 say) is named in one line on stderr and left out; every other game is played
@@ -14,8 +16,10 @@ failed in every game it played (each a referee error).
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
@@ -27,7 +31,7 @@ from codecup.game import Game, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
-from codecup.site import DemoEntry, build_site, write_demo_index
+from codecup.site import DemoEntry, write_demo_index
 from codecup.terminal import printable
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.lock import FolderLock
@@ -122,13 +126,36 @@ def _demo(
     only while it is the folder ``lock`` locks (removed or moved, it was made anew: a red team's)."""
     results: list[tuple[str, TournamentResult, float]] = []
     failed_games: set[str] = set()  # played, but its plugin failed in every game (still shown)
+
+    def entries(playing: str | None = None) -> list[DemoEntry]:
+        """The front page's: this run's games, ``playing`` not finished, the others of earlier runs
+        (a run of one game must not unlink the others)."""
+        played = {n: DemoEntry.played(n, registry.get(n).info.title, r, t) for n, r, t in results}
+        if playing is not None:
+            played[playing] = DemoEntry.unfinished(playing, registry.get(playing).info.title)
+        found = (
+            played.get(n) or DemoEntry.earlier(args.out / n, registry.get(n).info.title)
+            for n in registry.names()
+            if n not in failed
+        )
+        return [entry for entry in found if entry is not None]
+
+    def playing(name: str) -> None:
+        """Game ``name`` plays its first new game, its earlier standings removed next: an earlier
+        demo's front page says it is not finished (it said "2 games" over a log of 4, if stopped)."""
+        if (args.out / "index.html").is_file() and lock.intact():
+            try:
+                write_demo_index(args.out, entries(playing=name))
+            except OSError as exc:  # a front page that cannot be written does not stop the games
+                print(f"codecup: warning: cannot write {args.out / 'index.html'}: {exc}", file=sys.stderr)
+
     for name, spec in specs.items():
         if spec is None:
             print(f"{name}: fewer than two bots, skipped")
             continue
         lock.check()
         try:
-            results.append((name, *_play(args, registry.get(name), spec)))
+            results.append((name, *_play(args, registry.get(name), spec, functools.partial(playing, name))))
         except PluginError as exc:
             failed.add(_not_played(name, exc))
     lock.check()
@@ -138,19 +165,18 @@ def _demo(
         if result.games and all(is_referee_error(record) for _, record in result.games):
             print(f"codecup: {name}: its plugin failed in every game (referee errors)", file=sys.stderr)
             failed_games.add(name)
-    played = {name: DemoEntry.played(name, registry.get(name).info.title, r, t) for name, r, t in results}
-    entries = [  # the games of earlier runs too (a run of one game must not unlink the others)
-        played.get(name) or DemoEntry.earlier(args.out / name, registry.get(name).info.title)
-        for name in registry.names()
-        if name not in failed
-    ]
-    write_demo_index(args.out, [entry for entry in entries if entry is not None])
+    write_demo_index(args.out, entries())
     print(f"\ndemo results in {args.out}/ (open {args.out / 'index.html'}, or: codecup view {args.out})")
     return 1 if failed or failed_games else 0
 
 
-def _play(args: argparse.Namespace, game: Game, spec: TournamentSpec) -> tuple[TournamentResult, float]:
-    """One game's tournament and its site under ``--out``; its result and how long it took."""
+def _play(
+    args: argparse.Namespace, game: Game, spec: TournamentSpec, playing: Callable[[], None]
+) -> tuple[TournamentResult, float]:
+    """One game's tournament and its site, live as a tournament's, under ``--out``; its result and
+    how long it took. ``playing``: told before its first new game, as its live site is."""
+    from codecup.site.live import LiveSite
+
     out = args.out / game.info.name
     # Its own lock, held from before it looks at the folder, as the demo's is: another run there
     # (an sprt into a game's folder) had its marker rewritten before the demo was refused.
@@ -161,10 +187,33 @@ def _play(args: argparse.Namespace, game: Game, spec: TournamentSpec) -> tuple[T
             for line in spec.notes:
                 print(printable(line))
         start = time.perf_counter()
-        result = play_spec(spec, game, out, jobs=args.jobs, executor=None, quiet=args.quiet, lock=lock)
+        # A live site, as a tournament's: a lengthened demo (--rounds 3 over 1) stopped or killed
+        # left its "Finished: 2 games" index, linking the standings it had removed, over a log of 4
+        live = LiveSite(out, game, spec, folder_lock=lock)
+
+        def on_playing() -> None:
+            live.playing()  # the game's index, then the front page: before the standings go
+            playing()
+
+        try:
+            result = play_spec(
+                spec,
+                game,
+                out,
+                jobs=args.jobs,
+                executor=None,
+                quiet=args.quiet,
+                lock=lock,
+                on_record=live,
+                on_logged=live.logged,
+                on_playing=on_playing,
+            )
+        except BaseException:  # stopped, or failed: its index must not say "live"
+            live.stopped()
+            raise
         lock.check()  # the site only into the folder locked, as each game (ResultsLog.append)
         mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
-        build_site(out, game, result)
+        live.finish(result)
     elapsed = time.perf_counter() - start
     print(result.summary())
     return result, elapsed

@@ -91,8 +91,8 @@ class DemoEntry:
 
     name: str  # the game, and its folder
     title: str
-    games: int
-    winner: str
+    games: int | None  # None: not finished (its own page says how far it got)
+    winner: str | None
     seconds: float | None = None  # how long this run took to play it (None: played by an earlier run)
 
     @classmethod
@@ -101,13 +101,27 @@ class DemoEntry:
         return cls(name, title, len(result.games), result.standings.order[0], seconds)
 
     @classmethod
+    def unfinished(cls, name: str, title: str) -> DemoEntry:
+        """The entry of a game whose tournament is not finished: being played, or stopped."""
+        return cls(name, title, None, None)
+
+    @property
+    def finished(self) -> bool:
+        """Whether its tournament was played to its end (its standings are written)."""
+        return self.winner is not None
+
+    @classmethod
     def earlier(cls, folder: Path, title: str) -> DemoEntry | None:
-        """The entry of a game an earlier run played into ``folder`` (its ``standings.json``), if any."""
+        """The entry of a game an earlier run played into ``folder`` (its ``standings.json``), if any;
+        one not finished if its games were begun but its standings are not there (a longer demo was
+        stopped: left out, its folder was linked from nowhere)."""
+        from codecup.tournament.log import LOG_NAME
+
         try:
             doc = json.loads((folder / "standings.json").read_text("utf-8"))
             return cls(folder.name, title, len(doc["games"]), str(doc["standings"][0]["player"]))
         except (OSError, ValueError, KeyError, IndexError, TypeError):
-            return None
+            return cls.unfinished(folder.name, title) if (folder / LOG_NAME).is_file() else None
 
 
 def write_demo_index(out: Path, entries: Sequence[DemoEntry]) -> Path:

@@ -502,6 +502,50 @@ def test_a_longer_run_leaves_no_index_linking_the_standings_it_removed(tmp_path,
         assert "Live: 2 of 4 games played" in index
 
 
+def test_a_lengthened_demo_stopped_leaves_no_index_saying_it_was_all(tmp_path, monkeypatch, capsys):
+    """A red team's `demo --rounds 3` over a finished demo, stopped (or killed) after two new games:
+    the game's index said "Finished: 2 games", linking the standings it had removed, over a log of
+    4, and the front page said the game had 2 games (the demo wrote no site till a game's end). Its
+    game's site is live now, as a tournament's, and the front page says the game is not finished,
+    both before the standings go: what a demo killed then leaves."""
+    import codecup.tournament.tournament as tournament
+    from codecup.cli import main
+
+    out = tmp_path / "d"
+    argv = ["demo", "--game", "pillars", "--out", str(out), "--quiet", "--jobs", "1"]
+    assert main(argv) == 0
+    game = out / "pillars"
+    assert "Finished: 2 games" in (game / "index.html").read_text()
+    assert "<td>2</td>" in (out / "index.html").read_text()
+    seen: list[tuple[str, list[str], str]] = []
+    removing = tournament.remove_results
+
+    def remove_results(folder):
+        removing(folder)
+        seen.append(
+            ((folder / "index.html").read_text(), _dead_links(folder), (out / "index.html").read_text())
+        )
+        raise KeyboardInterrupt  # Ctrl-C just then (a SIGKILL leaves what was seen)
+
+    monkeypatch.setattr(tournament, "remove_results", remove_results)
+    assert main([*argv, "--rounds", "2"]) == 130
+    [(index, dead, front)] = seen
+    assert dead == [] and "Finished" not in index and "Live: 2 of 4 games played" in index
+    assert "not finished" in front and "<td>2</td>" not in front
+    index = (game / "index.html").read_text()
+    assert "Stopped at" in index and "2 of 4" in index and _dead_links(game) == []
+    assert "not finished" in (out / "index.html").read_text()
+
+    from codecup.site import DemoEntry
+
+    assert DemoEntry.earlier(game, "Pillars") == DemoEntry.unfinished("pillars", "Pillars")  # a later run's
+    monkeypatch.setattr(tournament, "remove_results", removing)
+    assert main([*argv, "--rounds", "2"]) == 0  # resumed, to its end
+    assert "Finished: 4 games" in (game / "index.html").read_text() and _dead_links(game) == []
+    assert "<td>4</td>" in (out / "index.html").read_text()
+    assert "not finished" not in (out / "index.html").read_text()
+
+
 def test_a_first_run_told_it_plays_writes_nothing_yet(site, tmp_path):
     """Told it plays its first new game, a run into a folder with no index writes none (a run that
     fails before its first game leaves no site in a folder it made)."""
