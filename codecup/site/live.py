@@ -72,6 +72,7 @@ class LiveSite:
     _written: float | None = None
     _gap: float = 0.0  # seconds from one index rewrite to the next: the interval, or more if slow
     _started: bool = False
+    _shown: bool = False  # an index is in the folder, to be kept true (playing found one)
     _broken: bool = False  # a write failed once (disk full, view/ read-only): no more pages till the end
     _warned: bool = False  # its one warning was said
     _lock: threading.Lock = attrs.field(factory=threading.Lock)  # the timer's thread writes too
@@ -123,9 +124,11 @@ class LiveSite:
         with self._lock:
             if not self._started and not (self.out / "index.html").is_file():
                 return
+            # an index is there, this run's or an earlier one's: it is kept true from now on, even if
+            # the site's other files cannot be written (it would link the standings, gone, for good)
+            self._shown = True
             self._guarded(self._start_once)
-            if self._started:  # else the site cannot be written, and the run was told so
-                self._guarded(self._write_index, index=True)
+            self._guarded(self._write_index, index=True)
 
     def _start_once(self) -> None:
         if not self._started:
@@ -136,7 +139,7 @@ class LiveSite:
         write_game_page(self.out, self.game, g.id, record)
 
     def _index_if_due(self) -> None:
-        if not self._started:  # nothing of the site was written: no index to keep true
+        if not (self._started or self._shown):  # nothing of the site was written: no index to keep true
             return
         waited = None if self._written is None else self.clock() - self._written
         if waited is None or waited >= self._gap:
@@ -222,7 +225,7 @@ class LiveSite:
                 self.out = moved  # index there says the run stopped (it said "Live" for good)
                 self.folder_lock = None
                 self._broken = False
-            if self._started:
+            if self._started or self._shown:
                 self._guarded(lambda: self._write_index(stopped=True), index=True)
 
     def finish(self, result: TournamentResult) -> Path | None:

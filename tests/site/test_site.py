@@ -859,6 +859,33 @@ def test_a_live_site_whose_pages_cannot_be_written_keeps_its_index_true(site, tm
     assert len(err) == 1 and err[0].startswith(f"codecup: warning: cannot write the live site in {tmp_path}")
 
 
+def test_a_longer_runs_index_is_kept_true_when_the_rest_of_its_site_cannot_be_written(
+    site, tmp_path, capsys, monkeypatch
+):
+    """A longer run whose site's files cannot be written (its assets fail) still rewrites the earlier
+    run's index before the standings it links go, and keeps it true: live, then stopped."""
+    import codecup.site.live as live_module
+    from codecup.site.live import LiveSite
+
+    def read_only(out, game):
+        raise PermissionError(30, "Read-only file system", str(out / "style.css"))
+
+    monkeypatch.setattr(live_module, "write_assets", read_only)
+    _, game, result = site
+    (tmp_path / "index.html").write_text("Finished: 1 games")
+    live = LiveSite(tmp_path, game, result.spec, interval=0.0, clock=lambda: 0.0)
+    (g1, r1), (g2, r2) = result.games[:2]
+    live.logged([(g1, r1)])  # its page cannot be written
+    live.playing()
+    assert "Live: 1 of" in (tmp_path / "index.html").read_text()
+    live.add(g2, r2)
+    assert "Live: 2 of" in (tmp_path / "index.html").read_text()
+    live.stopped()
+    assert "Stopped at" in (tmp_path / "index.html").read_text()
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"codecup: warning: cannot write the live site in {tmp_path}")
+
+
 def test_a_live_site_never_makes_its_runs_folder_again(site, tmp_path):
     """A red team's folder removed as the run wrote its first page: the site made it anew (its
     assets, with their folders), and the next run into it was refused as a user's folder."""
