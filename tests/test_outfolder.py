@@ -515,3 +515,34 @@ def test_a_tournament_whose_folder_went_away_says_so_and_touches_what_is_there_n
         assert sorted(p.name for p in out.iterdir()) == ["theirs"]
     else:
         assert not out.exists()
+
+
+@pytest.mark.parametrize("command", ["tournament", "demo"])
+def test_a_run_whose_folder_went_away_leaves_the_lock_of_the_run_there_now(
+    tmp_path, monkeypatch, capsys, command
+):
+    """A reviewer's: run 1 made out/, out/ was removed after its first game and the same command
+    started again. Run 1 stopped as it should, but as it failed it unlinked out/.lock by its path:
+    run 2's lock file, which run 2 held. Run 2 then stopped at its first write, saying its folder
+    had gone, its game lost. A run whose folder went away removes nothing there."""
+    from codecup.site.live import LiveSite
+    from codecup.tournament.lock import FolderLock
+
+    out = tmp_path / "out"
+    first = LiveSite.add
+    other: list[FolderLock] = []
+
+    def add(self, g, record):
+        first(self, g, record)
+        if not other:  # after the first game's page: the folder goes, and the same command starts again
+            shutil.rmtree(out)
+            other.append(FolderLock.take(out, out / "results.jsonl"))  # it makes the folder anew
+
+    monkeypatch.setattr(LiveSite, "__call__", add)
+    try:
+        assert (tournament(tmp_path, out) if command == "tournament" else demo(out)) == 2
+        assert "was removed or moved during the run" in capsys.readouterr().err
+        assert other[0].intact()  # its lock file is still the folder's: it writes on
+        assert sorted(p.name for p in out.iterdir()) == [".lock"]
+    finally:
+        other[0].release()

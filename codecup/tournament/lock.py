@@ -119,10 +119,13 @@ class FolderLock:
         """Let the folder go (again and again: only the first releases it). A run that ``failed``
         (refused by a check of the folder, say: a user's own folder) removes the lock file it made,
         as it leaves nothing else behind; removed while held, safely: a run that opened it meanwhile
-        finds it gone once it holds it (:meth:`take`)."""
+        finds it gone once it holds it (:meth:`take`). Only while it is still the folder's lock
+        (:meth:`intact`): a run whose folder was removed, then made anew by the same command
+        started again, unlinked the new run's lock by its path as it stopped, and that run stopped
+        at its next write, its game lost (a reviewer's)."""
         if self._handle is None:
             return
-        if failed and self.made:
+        if failed and self.made and self.intact():
             with contextlib.suppress(OSError):
                 (self.folder / LOCK_NAME).unlink()
         self._handle.close()
