@@ -115,7 +115,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--out",
         type=path_arg,
         help="keep every game's record in this folder's results log: the same command resumes from it"
-        " (over a decided test it plays no game; a bot whose program changed since is refused)",
+        " (over a decided test it plays no game; a bot whose program file, or FILE.py of FILE.py:NAME,"
+        " changed since is refused)",
     )
     add_run_options(parser)
     return parser
@@ -228,7 +229,8 @@ def _run(args: argparse.Namespace) -> int:
     check_commands([new, old], "", game.info.name)
     notes = run_notes_of(game, variant.name)  # asked with --quiet too: a plugin failing at it stops any run
     noted = settings_of(args, game, variant)  # asked before the folder: a plugin failing at it leaves none
-    noted = attrs.evolve(noted, programs=program_digests((new, old)))  # a bot changed since: refused
+    # a bot changed since is refused
+    noted = attrs.evolve(noted, programs=program_digests((new, old), warn=_warn))
     address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
     pool: ex.GamePool
     if address is None:
@@ -456,3 +458,8 @@ def _log_finished(futures: Futures, log: ResultsLog | None) -> None:
         for i, future in enumerate(both):
             if future.done() and not future.cancelled() and future.exception() is None:
                 _log(log, f"sprt{k}~{i}", future.result())
+
+
+def _warn(line: str) -> None:
+    """Say ``line`` on stderr as a warning: the run goes on."""
+    print(f"codecup: warning: {line}", file=sys.stderr, flush=True)

@@ -9,8 +9,9 @@ Running the same command again finishes an interrupted tournament
 (Ctrl-C, SIGTERM and even SIGKILL leave no process behind and lose no
 finished game): it plays only the games not logged yet, so over a finished
 tournament it plays none and shows the same standings (it says so). A player
-whose command or program file changed since its games were logged is
-refused: use another --out to play again.
+whose command, or a file it names (a script, an executable, a FILE.py:NAME
+bot's file), changed since its games were logged is refused: put it back
+to resume, or use another --out to play again.
 """
 
 from __future__ import annotations
@@ -324,7 +325,7 @@ def run(args: argparse.Namespace) -> int:
         notes=(*kit_notes, *run_notes_of(game, variant.name)),
         limits=limits_of(args, opts).describe(),
         results_key=results_key_of(game, variant.name),
-        programs=program_digests(players_file.players),
+        programs=program_digests(players_file.players, warn=_warn),
     )
     spec.check()
     out = Path(_option(args, opts, "out", DEFAULT_OUT))
@@ -555,3 +556,8 @@ def play_spec(
             on_complete=on_complete,
             on_playing=on_playing,
         )
+
+
+def _warn(line: str) -> None:
+    """Say ``line`` on stderr as a warning: the run goes on."""
+    print(f"codecup: warning: {line}", file=sys.stderr, flush=True)

@@ -13,16 +13,18 @@ under. More rounds of a round robin or a gauntlet, or players added to one, is a
 games are the earlier run's and more.
 
 The settings also hold a digest of each file a player's command names (its script or executable,
-:func:`program_digests`): a bot changed and the same command run again over the same folder
-showed the old standings, silently, with none of the new bot's games (a red team's), where a
-changed ``command:`` is refused. Now so is a changed program file, naming the player.
+an in-process bot's ``FILE.py``: :func:`program_digests`): a bot changed and the same command run
+again over the same folder showed the old standings, silently, with none of the new bot's games
+(a red team's), where a changed ``command:`` is refused. Now so is a changed program file, naming
+the player.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,23 +62,47 @@ def _digests(value: Iterable[Iterable[str]] | None) -> Digests | None:
     return tuple((row[0], row[1], row[2]) for row in rows if len(row) == 3)
 
 
-def program_digests(players: Sequence[PlayerInfo]) -> Digests | None:
-    """A digest of each file each player's command names (its script or executable, and a file
-    argument: :func:`~codecup.players.programs.named_files`), to note with the run's settings; None
-    if no player names one (built-in bots). A file that cannot be read is left out: the run's start
-    check says why it cannot run."""
-    from codecup.players.programs import named_files
-
+def program_digests(players: Sequence[PlayerInfo], *, warn: Callable[[str], None]) -> Digests | None:
+    """A digest of each file each player's command names (:func:`program_files`), to note with the
+    run's settings; None if no player names one (built-in bots). A file that cannot be read (a
+    program of mode 0711, another's: it runs all the same) is said through ``warn``, one line: a
+    change to it is not seen."""
     rows = []
     for player in players:
-        for path in named_files(player):
+        for path in program_files(player):
             try:
                 with path.open("rb") as f:
                     digest = hashlib.file_digest(f, "sha256").hexdigest()
-            except OSError:
+            except OSError as exc:
+                warn(
+                    f"player {player.name!r}: cannot read {path} ({exc.strerror or exc}), so a change to it"
+                    " is not seen: a run resumed over its games could mix them with a changed program's"
+                )
                 continue
             rows.append((player.name, str(path), digest))
     return tuple(rows) or None
+
+
+def program_files(player: PlayerInfo) -> tuple[Path, ...]:
+    """The files ``player``'s command names (its script or executable, a file argument:
+    :func:`~codecup.players.programs.named_files`) and the file of each in-process bot it names,
+    ``FILE.py:NAME`` as ``codecup bot GAME FILE.py:NAME`` takes it (a reviewer's: an sprt over a
+    changed strategy.py resumed, mixing old games and new). Not what those read in turn: a
+    wrapper's targets, the modules a script imports, a Java class's."""
+    from codecup.players.programs import named_files
+    from codecup.userbot import UserBot
+
+    files = list(named_files(player))
+    cwd = Path(player.directory) if player.directory else Path.cwd()
+    for arg in (player.command or ())[1:] if player.bot is None else ():
+        try:
+            bot = UserBot.parse(arg) if ":" in arg and "\x00" not in arg else None
+            path = None if bot is None else Path(os.path.abspath(cwd / bot.path))
+            if path is not None and path.is_file() and path not in files:
+                files.append(path)
+        except (ConfigError, OSError):  # no such bot, a name too long: no file it runs
+            continue
+    return tuple(files)
 
 
 @attrs.frozen

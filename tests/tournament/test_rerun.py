@@ -103,3 +103,45 @@ def test_an_sprt_rerun_says_it_played_none_and_refuses_a_changed_program(fake_ga
     assert sprt(new, out) == 2
     err = capsys.readouterr().err
     assert "player 'new'" in err and f"{bot} is not as it was" in err
+
+
+STRATEGY = "class MyBot:\n    def choose(self, state):\n        return 1\n"
+
+
+def test_an_in_process_bots_file_is_a_program_file_too(fake_games, tmp_path, monkeypatch, capsys):
+    """A reviewer's: `codecup bot GAME FILE.py:NAME`, the documented form of a contestant's own Python
+    bot, names no file (strategy.py:MyBot is no file's name): an sprt over a changed strategy.py
+    resumed, and mixed the old games with the new, silently."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "strategy.py").write_text(STRATEGY)
+    new, out = f"{sys.executable} -m codecup bot twentyone strategy.py:MyBot", tmp_path / "out"
+    first = sprt(new, out)
+    (tmp_path / "strategy.py").write_text(STRATEGY.replace("1", "2"))
+    capsys.readouterr()
+    assert sprt(new, out) == 2
+    err = capsys.readouterr().err
+    assert "player 'new'" in err and f"{tmp_path / 'strategy.py'} is not as it was" in err
+    (tmp_path / "strategy.py").write_text(STRATEGY)  # put back: it resumes
+    assert sprt(new, out) == first
+
+
+def test_a_program_file_that_cannot_be_read_is_said(fake_games, players, tmp_path, monkeypatch, capsys):
+    """A program that cannot be read (mode 0711, of another owner) is run but cannot be digested: a
+    change to it would go unseen, and the run says so rather than skip it silently."""
+
+    import hashlib
+
+    digest = hashlib.file_digest
+
+    def unreadable(f, *args):
+        if f.name.endswith("bot.py"):
+            raise PermissionError(13, "Permission denied")
+        return digest(f, *args)
+
+    monkeypatch.setattr(hashlib, "file_digest", unreadable)
+    assert tournament(players, tmp_path / "out") == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"codecup: warning: player 'mine': cannot read {tmp_path / 'mine' / 'bot.py'} (Permission denied),"
+        " so a change to it is not seen: a run resumed over its games could mix them with a changed"
+        " program's"
+    ]
