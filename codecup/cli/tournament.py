@@ -453,10 +453,16 @@ def _finish_whole(
     """:func:`_finish` a run whose games are all played, a stop that comes meanwhile (or came as its
     standings were written: ``stop``) held to its end, then said: the results are whole (a red
     team's SIGTERM then left a finished run's index saying "stopped", or killed it unsaid)."""
+    status = None
     try:
         with stop_on_signals(), held_stops():
             status = _finish(out, spec, site, live, lock, result)
     except KeyboardInterrupt as exc:
+        if status is None:  # a second stop, which acts at once (held_stops): the run is not finished
+            if live is not None:
+                live.stopped()
+            left = f"every game and the standings are in {out}/, and the same command writes the rest"
+            return report(exc, f"a second stop, as the run was finishing: {left}")
         stop = stop or exc
     if stop is None:
         return status

@@ -144,7 +144,11 @@ def held_stops() -> Iterator[None]:
     The handlers are swapped one at a time, and a signal may land between two swaps: the holding
     handler then hands it on at once (restoring the one it stood for) once holding has ended,
     and the block's end puts back only what it swapped, so no stop is lost (a reviewer's run of
-    40 lost three of them when a signal came mid-swap)."""
+    40 lost three of them when a signal came mid-swap).
+
+    A second stop while one is held acts at once, by its own handler, inside the block (a reviewer's:
+    every later one was swallowed, and Ctrl-C pressed twice waited all the same): what the block was
+    doing is left unfinished, and its caller must say so (the stop it raises is not the held one's)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -153,9 +157,9 @@ def held_stops() -> Iterator[None]:
     old: dict[int, Any] = {}
 
     def hold(signum: int, frame: object) -> None:
-        if holding:
+        if holding and not caught:
             caught.append(signum)
-        else:  # the block is ending: as if the old handler were in place already
+        else:  # the block is ending, or a second stop: as if the old handler were in place already
             signal.signal(signum, old[signum])
             signal.raise_signal(signum)
 

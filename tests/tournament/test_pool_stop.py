@@ -80,6 +80,26 @@ def test_a_stop_signal_waits_for_the_end_of_a_held_block_then_is_raised():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
 
 
+@pytest.mark.parametrize("second", ["SIGINT", "SIGTERM"])
+def test_a_second_stop_signal_in_a_held_block_acts_at_once(second):
+    """A reviewer's: a held block kept the first stop and swallowed the rest; Ctrl-C pressed twice
+    must act at once, as a user expects."""
+    import signal
+
+    from codecup.cli.stopping import Stopped, stop_on_signals
+    from codecup.tournament.executor import held_stops
+
+    reached = []
+    with pytest.raises(KeyboardInterrupt) as raised, stop_on_signals(), held_stops():
+        signal.raise_signal(signal.SIGINT)
+        reached.append(1)
+        signal.raise_signal(signal.Signals[second])
+        reached.append(2)
+    assert reached == [1]
+    assert isinstance(raised.value, Stopped) == (second == "SIGTERM")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
 @pytest.mark.slow
 def test_a_stop_as_the_pool_starts_a_worker_leaves_it_listed_for_abort(monkeypatch):
     """A red team's Ctrl-C in a run's first second landed in the pool's start of a worker: the

@@ -116,3 +116,29 @@ def test_a_stop_as_the_site_is_finished_is_held_to_its_end(tmp_path, monkeypatch
     out = tmp_path / "out"
     assert captured.err.strip().splitlines()[-1].endswith(f"the results in {out}/ are whole")
     assert "Bradley-Terry" in captured.out and state(out).startswith("Finished")
+
+
+@pytest.mark.slow  # a local pool's worker processes
+def test_a_second_stop_as_the_site_is_finished_acts_at_once_and_says_what_is_left(
+    tmp_path, monkeypatch, capsys
+):
+    """A reviewer's: a held section kept the first stop and swallowed every later one, so Ctrl-C
+    pressed twice (or a SIGTERM after it) waited for the end all the same. The second acts at once,
+    and the run says what it leaves: not "the results are whole"."""
+    from codecup.site.live import LiveSite
+
+    def finishing(self, result):
+        signal.raise_signal(signal.SIGINT)  # held ...
+        signal.raise_signal(signal.SIGTERM)  # ... and this one acts now: the site is not finished
+        raise AssertionError("a second stop did not act at once")
+
+    monkeypatch.setattr(LiveSite, "finish", finishing)
+    assert tournament(tmp_path) == 128 + signal.SIGTERM
+    captured = capsys.readouterr()
+    out = tmp_path / "out"
+    assert captured.err.strip().splitlines()[-1] == (
+        f"codecup: stopped by SIGTERM: a second stop, as the run was finishing: every game and the"
+        f" standings are in {out}/, and the same command writes the rest"
+    )
+    assert "Bradley-Terry" not in captured.out
+    assert state(out).startswith("Stopped")
