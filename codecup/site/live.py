@@ -108,8 +108,8 @@ class LiveSite:
     def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
         """The games a resumed run found in its log: all join the index's games at once, then
         their pages are written. The index itself comes just before the next game played
-        (:meth:`playing`), or when the run stops, with all of them (a run stopped, or killed, while it wrote those pages left an
-        index of the first few games)."""
+        (:meth:`playing`), or when the run stops, with all of them (a run stopped, or killed, while
+        it wrote those pages left an index of the first few games)."""
         with self._lock:
             self.games.update((g.id, (g, record)) for g, record in games)
             self._guarded(lambda: self._add_logged_pages(games))
