@@ -52,7 +52,14 @@ from codecup.terminal import one_line, printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import RESUMES, gone
-from codecup.tournament.identity import Schedule, check_logged_keys, note, noted_difference, program_digests
+from codecup.tournament.identity import (
+    Schedule,
+    check_logged_keys,
+    note,
+    noted_difference,
+    program_digests,
+    refusal,
+)
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.sprt import SprtSettings, SprtState
@@ -254,9 +261,7 @@ def _run(args: argparse.Namespace) -> int:
                 # Games under other limits or another word list: a red team's log held both (F2).
                 why = noted_difference(noted, args.out) if log.records else None
                 if why is not None:
-                    raise ConfigError(
-                        f"{args.out} holds the games of another run ({why}): use another --out folder"
-                    )
+                    raise refusal(args.out, "run", why)
                 check_logged_keys(game, log.records, noted.results_key, log.path)
                 note(noted, args.out)
                 mark_folder(args.out, RunKind.SPRT)  # a folder left unmarked till its log was checked

@@ -45,6 +45,8 @@ _GROWS = ("round-robin", "gauntlet")  # formats whose schedule with more rounds 
 # fields a schedule file of an earlier version lacks (or a run that did not say: no programs digested)
 _UNKNOWN_BEFORE = ("players", "results_key", "limits", "programs")
 
+_CHANGED = "the program of player"  # how a changed program's difference begins (see refusal)
+
 Digests = tuple[tuple[str, str, str], ...]
 """(player, file, sha256 of its bytes) for each file a player's command names."""
 
@@ -179,8 +181,7 @@ def _changed_program(was: Digests, now: Digests | None) -> str | None:
     for name, files in after.items():
         if name in before and files != before[name]:
             paths = sorted({path for path, _ in files ^ before[name]})
-            said = f"player {name!r}'s program changed since its games were played: {paths[0]}"
-            return said + " is not as it was"
+            return f"{_CHANGED} {name!r} changed since its games were played: {paths[0]} is not as it was"
     return None
 
 
@@ -197,7 +198,17 @@ def check_schedule(spec: TournamentSpec, out: Path, has_games: bool, results_key
     """
     why = noted_difference(Schedule.of(spec, results_key), out) if has_games else None
     if why is not None:
-        raise ConfigError(f"{out} holds the games of another tournament ({why}): use another --out folder")
+        raise refusal(out, "tournament", why)
+
+
+def refusal(out: Path, run: str, why: str) -> ConfigError:
+    """The error refusing ``out``, whose games are another ``run``'s (``why``: a difference of
+    :func:`noted_difference`). A program changed since is the same run once it is put back: said
+    so, as another folder loses every game logged (a reviewer's)."""
+    remedy = "use another --out folder"
+    if why.startswith(_CHANGED):
+        remedy = f"put the file back as it was and the same command resumes, or {remedy}"
+    return ConfigError(f"{out} holds the games of another {run} ({why}): {remedy}")
 
 
 def noted_difference(now: Schedule, out: Path) -> str | None:

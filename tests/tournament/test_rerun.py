@@ -77,8 +77,11 @@ def test_a_rerun_with_a_players_program_changed_is_refused_naming_it(fake_games,
     assert tournament(players, out) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1
-    assert f"codecup: error: {out} holds the games of another tournament (player 'mine'" in err[0]
-    assert f"{tmp_path / 'mine' / 'bot.py'} is not as it was" in err[0] and "another --out" in err[0]
+    assert err[0] == (
+        f"codecup: error: {out} holds the games of another tournament (the program of player 'mine'"
+        f" changed since its games were played: {tmp_path / 'mine' / 'bot.py'} is not as it was): put"
+        " the file back as it was and the same command resumes, or use another --out folder"
+    )
     (tmp_path / "mine" / "bot.py").write_text("print('one')\n")  # put back: it resumes
     assert tournament(players, out) == 0
 
@@ -102,7 +105,10 @@ def test_an_sprt_rerun_says_it_played_none_and_refuses_a_changed_program(fake_ga
     bot.write_text("import sys\nsys.exit(1)\n")
     assert sprt(new, out) == 2
     err = capsys.readouterr().err
-    assert "player 'new'" in err and f"{bot} is not as it was" in err
+    assert "the program of player 'new'" in err and f"{bot} is not as it was" in err
+    assert err.rstrip().endswith(
+        "put the file back as it was and the same command resumes, or use another --out folder"
+    )
 
 
 STRATEGY = "class MyBot:\n    def choose(self, state):\n        return 1\n"
