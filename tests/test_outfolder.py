@@ -504,7 +504,8 @@ def test_a_tournament_whose_folder_went_away_says_so_and_touches_what_is_there_n
             f" only into the folder it locked): its games are logged there, and the same command with"
             f" --out {moved} resumes"
         ]
-        assert "Stopped at" in (moved / "index.html").read_text()
+        index = (moved / "index.html").read_text()  # the same command alone made a new run at out
+        assert "Stopped at" in index and f"The same command with --out {moved} resumes the run." in index
         assert tournament(tmp_path, moved) == 0  # resumed there
     else:
         assert err.strip().splitlines() == [
@@ -546,3 +547,26 @@ def test_a_run_whose_folder_went_away_leaves_the_lock_of_the_run_there_now(
         assert sorted(p.name for p in out.iterdir()) == [".lock"]
     finally:
         other[0].release()
+
+
+def test_a_demo_whose_folder_was_moved_says_the_demos_new_folder_resumes_it(tmp_path, monkeypatch, capsys):
+    """A demo's games each have their folder in the demo's: moved, it said the same command with
+    --out its game's folder resumed, which is a tournament's folder inside a demo's."""
+    from codecup.site.live import LiveSite
+
+    out, moved = tmp_path / "demo", tmp_path / "moved"
+    first = LiveSite.add
+
+    def add(self, g, record):
+        first(self, g, record)
+        if not moved.exists():
+            out.rename(moved)
+
+    monkeypatch.setattr(LiveSite, "__call__", add)
+    assert demo(out) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith(f"the same command with --out {moved} resumes")
+    index = (moved / "turn_right" / "index.html").read_text()
+    assert "Stopped at" in index and f"The same command with --out {moved} resumes the run." in index
+    monkeypatch.undo()
+    assert demo(moved) == 0  # resumed there

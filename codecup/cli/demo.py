@@ -180,7 +180,7 @@ def _play(
     out = args.out / game.info.name
     # Its own lock, held from before it looks at the folder, as the demo's is: another run there
     # (an sprt into a game's folder) had its marker rewritten before the demo was refused.
-    with FolderLock.take(out, out / LOG_NAME, option="--out") as lock:
+    with FolderLock.take(out, out / LOG_NAME, option="--out", depth=1) as lock:
         claim_folder(out, RunKind.TOURNAMENT)
         if not args.quiet:
             print(f"\n== {game.info.title}: {len(spec.players)} bots, {spec.estimated_games()} games ==")

@@ -79,6 +79,7 @@ class LiveSite:
     _timer: Cancellable | None = None
     _timers: int = 0  # timers started: one that fires after a write cancelled it knows it is stale
     _over: bool = False  # stopped or finished: the timer writes no more
+    _resume: Path | None = None  # the --out that resumes the run, once its folder was moved
     # The folder's lock, held by the run: once the folder is not the one locked (removed, moved, made
     # anew by another run), the site writes nothing there (it marked another run's index "stopped")
     folder_lock: FolderLock | None = None
@@ -198,7 +199,8 @@ class LiveSite:
         ratings = bradley_terry(self.spec.names, records) if records else []
         faults = sum(any(e.kind is not Termination.NORMAL for e in r.result.termination) for r in records)
         updated = time.strftime("%H:%M:%S")
-        live = LiveState(updated=updated, refresh=self.refresh, faults=faults, stopped=stopped)
+        resume = None if self._resume is None else str(self._resume)
+        live = LiveState(updated=updated, refresh=self.refresh, faults=faults, stopped=stopped, resume=resume)
         html = index_page(
             self.game, self.spec, games, standings, ratings, total=self.spec.estimated_games(), live=live
         )
@@ -220,9 +222,11 @@ class LiveSite:
         """The run was stopped: an index that says so, with the games played, and no more reloads."""
         with self._lock:
             self._end()
-            moved = self.folder_lock.moved_to() if self.folder_lock is not None else None
-            if moved is not None and self._started:  # its folder, still locked, moved as it ran: its
-                self.out = moved  # index there says the run stopped (it said "Live" for good)
+            lock = self.folder_lock
+            moved = lock.moved_to() if lock is not None else None
+            if lock is not None and moved is not None and self._started:  # its folder, still locked,
+                self.out = moved  # moved as it ran: its index there says the run stopped (it said
+                self._resume = lock.resume_out(moved)  # "Live" for good), and which --out resumes it
                 self.folder_lock = None
                 self._broken = False
             if self._started or self._shown:

@@ -30,14 +30,15 @@ LOCK_NAME = ".lock"
 class FolderGone(ConfigError):
     """The results folder is no longer the one whose lock the run holds (removed, moved, or made
     anew by someone else): the run writes nothing more there. ``moved_to``: where it is now, if
-    it was moved (and can be told)."""
+    it was moved (and can be told); ``resume``: the ``--out`` that resumes the run then (a demo's,
+    for one of its games' folders), by default ``moved_to``."""
 
-    def __init__(self, folder: Path, moved_to: Path | None = None) -> None:
+    def __init__(self, folder: Path, moved_to: Path | None = None, resume: Path | None = None) -> None:
         if moved_to is not None:
             said = (
                 f"{folder} was moved to {moved_to} during the run, so the run stopped (it writes only into"
                 f" the folder it locked): its games are logged there, and the same command with --out"
-                f" {moved_to} resumes"
+                f" {resume or moved_to} resumes"
             )
         else:
             said = (
@@ -56,12 +57,16 @@ class FolderLock:
     folder: Path
     _handle: IO[bytes] | None = None
     made: bool = False  # the lock file is this run's: one that fails removes it (see release)
+    # How many folders below the one given with --out it is (a demo's game's folder: 1): a run moved
+    # is resumed with --out where that one went (a demo's said its game's folder, a red team's)
+    depth: int = 0
 
     @classmethod
-    def take(cls, folder: Path, what: Path, *, option: str | None = None) -> FolderLock:
+    def take(cls, folder: Path, what: Path, *, option: str | None = None, depth: int = 0) -> FolderLock:
         """Hold ``folder``'s lock (making the folder if it is missing); raise :class:`ConfigError`
         naming ``what`` (the file the run writes there) if another run holds it, or naming the
-        folder (after ``option``, the one that gave it) if its lock file is not a file."""
+        folder (after ``option``, the one that gave it) if its lock file is not a file. ``depth``:
+        how many folders below the ``--out`` given ``folder`` is."""
         path = folder / LOCK_NAME
         while True:
             folder.mkdir(parents=True, exist_ok=True)
@@ -82,7 +87,7 @@ class FolderLock:
                 handle.close()
                 raise ConfigError(f"another run is writing {what} right now") from None
             if _same_file(handle, path):
-                return cls(folder, handle, made)
+                return cls(folder, handle, made, depth)
             # The run that held it removed it as it failed (the file, or the folder it had made):
             # the lock taken is of a file no longer there, and the folder is free again.
             handle.close()
@@ -99,7 +104,17 @@ class FolderLock:
     def check(self) -> None:
         """Raise :class:`FolderGone` unless :meth:`intact`: called before each write into the folder."""
         if not self.intact():
-            raise FolderGone(self.folder, self.moved_to())
+            moved = self.moved_to()
+            raise FolderGone(self.folder, moved, self.resume_out(moved))
+
+    def resume_out(self, moved: Path | None) -> Path | None:
+        """The ``--out`` that resumes the run once its folder was ``moved`` there: the folder the
+        user gave, ``depth`` folders up (None: not moved)."""
+        if moved is None:
+            return None
+        for _ in range(self.depth):
+            moved = moved.parent
+        return moved
 
     def moved_to(self) -> Path | None:
         """Where the folder whose lock is held is now, if it was moved (its lock file is still there,
