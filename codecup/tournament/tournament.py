@@ -545,6 +545,7 @@ def _run(
             progress.grow(len(scheduled))
             if todo and played == 0:  # an earlier run's standings are of fewer games: gone till the end
                 tell.playing()  # first, so that no index links them once they are gone
+                log.check_folder()  # by their path: only the folder locked's (a moved one's were another's)
                 remove_results(out)
             _run_batch(todo, executor, play, log, points, progress, out, tell.on_record, run)
             played += len(todo)
