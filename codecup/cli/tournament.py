@@ -45,7 +45,7 @@ from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.executor import held_stops
 from codecup.tournament.identity import program_digests
 from codecup.tournament.lock import FolderLock
-from codecup.tournament.log import LOG_NAME
+from codecup.tournament.log import LOG_NAME, logged_ids
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
@@ -422,12 +422,18 @@ def _run_in(
             live.stopped()
         if not seen and not out.exists():  # stopped before its first game: the folder it made is gone
             return report(exc, "no game had finished, so nothing was kept")
-        return report(exc, _left(spec, len(seen), out))
+        return report(exc, _left(spec, len(seen | _logged_ids(out, lock)), out))
     except BaseException:  # a lost referee or scheduler, a full disk: the index must not say "live"
         if live is not None:
             live.stopped()
         raise
     return _finish_whole(out, spec, site, live, lock, result)
+
+
+def _logged_ids(out: Path, lock: FolderLock) -> set[str]:
+    """The games in the run's log, wherever its folder is now (none if it is gone)."""
+    folder = out if lock.intact() else lock.moved_to()
+    return set() if folder is None else logged_ids(folder / LOG_NAME)
 
 
 def _left(spec: TournamentSpec, logged: int, out: Path) -> str:
@@ -455,7 +461,7 @@ def _finish_whole(
     team's SIGTERM then left a finished run's index saying "stopped", or killed it unsaid)."""
     status = None
     try:
-        with stop_on_signals(), held_stops():
+        with stop_on_signals(), held_stops(second_acts=True):  # a long section, and says what is left
             status = _finish(out, spec, site, live, lock, result)
     except KeyboardInterrupt as exc:
         if status is None:  # a second stop, which acts at once (held_stops): the run is not finished

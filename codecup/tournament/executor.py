@@ -134,7 +134,7 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager
-def held_stops() -> Iterator[None]:
+def held_stops(*, second_acts: bool = False) -> Iterator[None]:
     """Within the block, a stop signal waits: the first is raised again as the block ends, by its
     handler then. A stop that landed as the pool started a worker left that worker unlisted, so
     the pool's abort did not end it, and it went on to load what the exiting run had removed (a
@@ -146,9 +146,13 @@ def held_stops() -> Iterator[None]:
     and the block's end puts back only what it swapped, so no stop is lost (a reviewer's run of
     40 lost three of them when a signal came mid-swap).
 
-    A second stop while one is held acts at once, by its own handler, inside the block (a reviewer's:
-    every later one was swallowed, and Ctrl-C pressed twice waited all the same): what the block was
-    doing is left unfinished, and its caller must say so (the stop it raises is not the held one's)."""
+    Every later stop is held as the first (one stop in all is raised), unless ``second_acts``: then a
+    second one acts at once, by its own handler, inside the block (a reviewer's: Ctrl-C pressed twice
+    waited for a long block's end all the same), what the block was doing left unfinished, which its
+    caller must say (the stop it raises is not the held one's). Only for a long block whose caller
+    says what is left: in a short one that must be whole (a game's logging, a worker's start), a
+    second stop left games/ and the site a game short of the log, or the pool a worker half started
+    (a reviewer's, of the first version, which let a second stop act in every block)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -157,9 +161,9 @@ def held_stops() -> Iterator[None]:
     old: dict[int, Any] = {}
 
     def hold(signum: int, frame: object) -> None:
-        if holding and not caught:
+        if holding and not (second_acts and caught):
             caught.append(signum)
-        else:  # the block is ending, or a second stop: as if the old handler were in place already
+        else:  # the block is ending, or a second stop that acts: as if the old handler were in place
             signal.signal(signum, old[signum])
             signal.raise_signal(signum)
 

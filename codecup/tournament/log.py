@@ -169,6 +169,23 @@ def logged_game(path: Path) -> str | None:
         return None
 
 
+def logged_ids(path: Path) -> set[str]:
+    """The ids of the games in the results log ``path``, read only (a torn or foreign line ends the
+    reading; no log: none): what a stopped run says it leaves comes from the log itself, not from
+    what it was told (a reviewer's stop as a game was logged said "2 of 6" over 3 in the log)."""
+    ids: set[str] = set()
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return ids
+    for raw in data.split(b"\n")[:-1]:  # whole lines only
+        try:
+            ids.add(_entry(raw)[0])
+        except RecordError:
+            break
+    return ids
+
+
 def _entry(raw: bytes) -> tuple[str, Record]:
     """One line of the log: its game id and record; :class:`RecordError` says what is wrong
     (:class:`NotJSONError`: no JSON at all), and a :class:`MemoryError` passes as it is."""

@@ -20,15 +20,16 @@ PLAYERS = (
 )
 
 
-def stop_after_append(monkeypatch, nth: int, sig: int) -> None:
-    """Send ``sig`` to this process as the ``nth`` game's log line is written."""
+def stop_after_append(monkeypatch, nth: int, *sigs: int) -> None:
+    """Send ``sigs`` to this process as the ``nth`` game's log line is written."""
     append, count = ResultsLog.append, [0]
 
     def appended(self, game_id, record):
         append(self, game_id, record)
         count[0] += 1
         if count[0] == nth:
-            signal.raise_signal(sig)
+            for sig in sigs:
+                signal.raise_signal(sig)
 
     monkeypatch.setattr(ResultsLog, "append", appended)
 
@@ -98,6 +99,57 @@ def test_a_stop_mid_run_says_how_many_games_are_logged(tmp_path, monkeypatch, ca
         f"codecup: stopped by SIGTERM: 2 of 6 games are logged in {out}/; the same command resumes"
     )
     assert "2 of 6" in state(out) and len(list((out / "games").glob("*.json"))) == 2
+
+
+@pytest.mark.slow  # a local pool's worker processes
+@pytest.mark.parametrize("moment", ["logged", "game file"])
+def test_a_second_stop_as_a_game_is_logged_is_held_as_the_first(tmp_path, monkeypatch, capsys, moment):
+    """A reviewer's: Ctrl-C pressed twice as a game was logged acted in the middle of its logging
+    (a second stop acted at once in every held section): "2 of 6 logged" over 3 in the log, and
+    games/ and the site a game short. A game's logging is whole."""
+    if moment == "logged":
+        stop_after_append(monkeypatch, 3, signal.SIGINT, signal.SIGINT)
+    else:
+        write, count = tmod._write_game, [0]
+
+        def writing(out, g, record, only_if_missing=False):
+            count[0] += 1
+            if count[0] == 3:
+                signal.raise_signal(signal.SIGINT)
+                signal.raise_signal(signal.SIGINT)
+            write(out, g, record, only_if_missing)
+
+        monkeypatch.setattr(tmod, "_write_game", writing)
+    assert tournament(tmp_path) == 128 + signal.SIGINT
+    out = tmp_path / "out"
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"codecup: stopped by SIGINT: 3 of 6 games are logged in {out}/; the same command resumes"
+    )
+    logged = ResultsLog.open(out / LOG_NAME).records
+    assert sorted(p.stem for p in (out / "games").glob("*.json")) == sorted(logged)
+    assert len(logged) == 3 and "3 of 6" in state(out)
+
+
+@pytest.mark.slow  # a local pool's worker processes
+def test_a_stop_says_the_games_in_the_log_though_not_told_of_them(tmp_path, monkeypatch, capsys):
+    """What a stopped run says it leaves is counted in its log, not from what it was told of: a
+    stop as a resumed run rewrote a logged game's missing file, before the site was told of them,
+    said fewer than the log held (found checking the class of a reviewer's "2 of 6" over 3)."""
+    stop_after_append(monkeypatch, 3, signal.SIGINT)
+    assert tournament(tmp_path) == 128 + signal.SIGINT
+    out = tmp_path / "out"
+    (out / "games" / f"{sorted(ResultsLog.open(out / LOG_NAME).records)[0]}.json").unlink()
+    monkeypatch.undo()
+
+    def stopped(out, g, record, only_if_missing=False):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tmod, "_write_game", stopped)
+    capsys.readouterr()
+    assert tournament(tmp_path) == 128 + signal.SIGINT
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"codecup: stopped by SIGINT: 3 of 6 games are logged in {out}/; the same command resumes"
+    )
 
 
 @pytest.mark.slow  # a local pool's worker processes
