@@ -132,7 +132,7 @@ def _demo(
         (a run of one game must not unlink the others)."""
         played = {n: DemoEntry.played(n, registry.get(n).info.title, r, t) for n, r, t in results}
         if playing is not None:
-            played[playing] = DemoEntry.unfinished(playing, registry.get(playing).info.title)
+            played[playing] = DemoEntry.unfinished(args.out / playing, registry.get(playing).info.title)
         found = (
             played.get(n) or DemoEntry.earlier(args.out / n, registry.get(n).info.title)
             for n in registry.names()

@@ -94,6 +94,7 @@ class DemoEntry:
     games: int | None  # None: not finished (its own page says how far it got)
     winner: str | None
     seconds: float | None = None  # how long this run took to play it (None: played by an earlier run)
+    linked: bool = True  # its folder has an index to link (one not finished may have none yet)
 
     @classmethod
     def played(cls, name: str, title: str, result: TournamentResult, seconds: float) -> DemoEntry:
@@ -101,9 +102,11 @@ class DemoEntry:
         return cls(name, title, len(result.games), result.standings.order[0], seconds)
 
     @classmethod
-    def unfinished(cls, name: str, title: str) -> DemoEntry:
-        """The entry of a game whose tournament is not finished: being played, or stopped."""
-        return cls(name, title, None, None)
+    def unfinished(cls, folder: Path, title: str) -> DemoEntry:
+        """The entry of a game whose tournament (in ``folder``) is not finished: being played, or
+        stopped; linked only once its index is there (a game new to the demo's folder has none till
+        its first game is logged: the front page linked a page that did not exist, a reviewer's)."""
+        return cls(folder.name, title, None, None, linked=(folder / "index.html").is_file())
 
     @property
     def finished(self) -> bool:
@@ -121,7 +124,7 @@ class DemoEntry:
             doc = json.loads((folder / "standings.json").read_text("utf-8"))
             return cls(folder.name, title, len(doc["games"]), str(doc["standings"][0]["player"]))
         except (OSError, ValueError, KeyError, IndexError, TypeError):
-            return cls.unfinished(folder.name, title) if (folder / LOG_NAME).is_file() else None
+            return cls.unfinished(folder, title) if (folder / LOG_NAME).is_file() else None
 
 
 def write_demo_index(out: Path, entries: Sequence[DemoEntry]) -> Path:

@@ -538,12 +538,37 @@ def test_a_lengthened_demo_stopped_leaves_no_index_saying_it_was_all(tmp_path, m
 
     from codecup.site import DemoEntry
 
-    assert DemoEntry.earlier(game, "Pillars") == DemoEntry.unfinished("pillars", "Pillars")  # a later run's
+    assert DemoEntry.earlier(game, "Pillars") == DemoEntry.unfinished(game, "Pillars")  # a later run's
     monkeypatch.setattr(tournament, "remove_results", removing)
     assert main([*argv, "--rounds", "2"]) == 0  # resumed, to its end
     assert "Finished: 4 games" in (game / "index.html").read_text() and _dead_links(game) == []
     assert "<td>4</td>" in (out / "index.html").read_text()
     assert "not finished" not in (out / "index.html").read_text()
+
+
+def test_a_demo_stopped_in_a_game_new_to_its_folder_links_no_index_not_there(tmp_path, monkeypatch):
+    """A reviewer's: a demo of a second game into a demo's folder, stopped as that game's first game
+    was played, left a front page linking the game's index, which is written only with its first
+    game logged. A game not finished is linked once its index is there; till then, only named."""
+    import codecup.tournament.tournament as tournament
+    from codecup.cli import main
+
+    out = tmp_path / "d"
+    argv = ["demo", "--game", "pillars", "--out", str(out), "--quiet", "--jobs", "1"]
+    assert main(argv) == 0
+    batch = tournament._run_batch
+
+    def stopped(todo, pool, play, log, points, progress, folder, *args, **kwargs):
+        if folder.name == "turn_right":
+            raise KeyboardInterrupt  # Ctrl-C as turn_right's first game is played
+        return batch(todo, pool, play, log, points, progress, folder, *args, **kwargs)
+
+    monkeypatch.setattr(tournament, "_run_batch", stopped)
+    assert main([*argv, "--game", "turn_right"]) == 130
+    assert not (out / "turn_right" / "index.html").exists()
+    front = (out / "index.html").read_text()
+    assert _dead_links(out) == [] and "pillars/index.html" in front
+    assert "not finished, no page of it yet" in front
 
 
 def test_a_first_run_told_it_plays_writes_nothing_yet(site, tmp_path):
