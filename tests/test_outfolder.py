@@ -570,3 +570,32 @@ def test_a_demo_whose_folder_was_moved_says_the_demos_new_folder_resumes_it(tmp_
     assert "Stopped at" in index and f"The same command with --out {moved} resumes the run." in index
     monkeypatch.undo()
     assert demo(moved) == 0  # resumed there
+
+
+def test_a_demo_whose_games_folder_alone_was_moved_names_no_out_that_resumes_it(
+    tmp_path, monkeypatch, capsys
+):
+    """A reviewer's: a demo's game's folder moved out of the demo's (renamed too) was said to be
+    resumed by --out the folder it was moved into, which is no demo's. No --out resumes it there,
+    and none is named."""
+    from codecup.site.live import LiveSite
+
+    out, moved = tmp_path / "demo", tmp_path / "elsewhere" / "tr"
+    moved.parent.mkdir()
+    first = LiveSite.add
+
+    def add(self, g, record):
+        first(self, g, record)
+        if not moved.exists():
+            (out / "turn_right").rename(moved)
+
+    monkeypatch.setattr(LiveSite, "__call__", add)
+    assert demo(out) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith(
+        "its games are logged there, but no --out resumes them there (it was moved out of the folder"
+        " given with --out)"
+    )
+    index = (moved / "index.html").read_text()
+    assert "Stopped at" in index and "--out" not in index and "resumes the run." not in index
+    assert "no command resumes the run here" in index

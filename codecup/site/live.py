@@ -80,6 +80,7 @@ class LiveSite:
     _timers: int = 0  # timers started: one that fires after a write cancelled it knows it is stale
     _over: bool = False  # stopped or finished: the timer writes no more
     _resume: Path | None = None  # the --out that resumes the run, once its folder was moved
+    _resumable: bool = True  # False: moved where no --out resumes it (out of a demo's folder)
     # The folder's lock, held by the run: once the folder is not the one locked (removed, moved, made
     # anew by another run), the site writes nothing there (it marked another run's index "stopped")
     folder_lock: FolderLock | None = None
@@ -200,7 +201,14 @@ class LiveSite:
         faults = sum(any(e.kind is not Termination.NORMAL for e in r.result.termination) for r in records)
         updated = time.strftime("%H:%M:%S")
         resume = None if self._resume is None else str(self._resume)
-        live = LiveState(updated=updated, refresh=self.refresh, faults=faults, stopped=stopped, resume=resume)
+        live = LiveState(
+            updated=updated,
+            refresh=self.refresh,
+            faults=faults,
+            stopped=stopped,
+            resume=resume,
+            resumable=self._resumable,
+        )
         html = index_page(
             self.game, self.spec, games, standings, ratings, total=self.spec.estimated_games(), live=live
         )
@@ -227,6 +235,7 @@ class LiveSite:
             if lock is not None and moved is not None and self._started:  # its folder, still locked,
                 self.out = moved  # moved as it ran: its index there says the run stopped (it said
                 self._resume = lock.resume_out(moved)  # "Live" for good), and which --out resumes it
+                self._resumable = self._resume is not None  # or that none does
                 self.folder_lock = None
                 self._broken = False
             if self._started or self._shown:

@@ -31,14 +31,19 @@ class FolderGone(ConfigError):
     """The results folder is no longer the one whose lock the run holds (removed, moved, or made
     anew by someone else): the run writes nothing more there. ``moved_to``: where it is now, if
     it was moved (and can be told); ``resume``: the ``--out`` that resumes the run then (a demo's,
-    for one of its games' folders), by default ``moved_to``."""
+    for one of its games' folders; None: none, a game's folder moved out of its demo's, which no
+    ``--out`` resumes: :meth:`FolderLock.resume_out`)."""
 
     def __init__(self, folder: Path, moved_to: Path | None = None, resume: Path | None = None) -> None:
         if moved_to is not None:
+            resumes = (
+                f"and the same command with --out {resume} resumes"
+                if resume
+                else "but no --out resumes them there (it was moved out of the folder given with --out)"
+            )
             said = (
                 f"{folder} was moved to {moved_to} during the run, so the run stopped (it writes only into"
-                f" the folder it locked): its games are logged there, and the same command with --out"
-                f" {resume or moved_to} resumes"
+                f" the folder it locked): its games are logged there, {resumes}"
             )
         else:
             said = (
@@ -60,6 +65,9 @@ class FolderLock:
     # How many folders below the one given with --out it is (a demo's game's folder: 1): a run moved
     # is resumed with --out where that one went (a demo's said its game's folder, a red team's)
     depth: int = 0
+    # That folder's identity (device, inode) as the lock was taken: a game's folder moved alone (out of
+    # the demo's) is resumed by no --out, and the one above it was named all the same (a reviewer's)
+    top: tuple[int, int] | None = None
 
     @classmethod
     def take(cls, folder: Path, what: Path, *, option: str | None = None, depth: int = 0) -> FolderLock:
@@ -87,7 +95,9 @@ class FolderLock:
                 handle.close()
                 raise ConfigError(f"another run is writing {what} right now") from None
             if _same_file(handle, path):
-                return cls(folder, handle, made, depth)
+                return cls(
+                    folder, handle, made, depth, _identity(folder.parents[depth - 1]) if depth else None
+                )
             # The run that held it removed it as it failed (the file, or the folder it had made):
             # the lock taken is of a file no longer there, and the folder is free again.
             handle.close()
@@ -109,11 +119,14 @@ class FolderLock:
 
     def resume_out(self, moved: Path | None) -> Path | None:
         """The ``--out`` that resumes the run once its folder was ``moved`` there: the folder the
-        user gave, ``depth`` folders up (None: not moved)."""
+        user gave, ``depth`` folders up (None: not moved, or moved out of the folder the user gave,
+        which only moving it back resumes)."""
         if moved is None:
             return None
         for _ in range(self.depth):
             moved = moved.parent
+        if self.depth and (self.top is None or _identity(moved) != self.top):
+            return None
         return moved
 
     def moved_to(self) -> Path | None:
@@ -151,6 +164,15 @@ class FolderLock:
 
     def __exit__(self, failed: type[BaseException] | None, *exc: object) -> None:
         self.release(failed=failed is not None)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The device and inode of ``path`` (None: not there)."""
+    try:
+        now = os.stat(path)
+    except OSError:
+        return None
+    return (now.st_dev, now.st_ino)
 
 
 def _same_file(handle: IO[bytes], path: Path) -> bool:
