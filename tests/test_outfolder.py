@@ -599,3 +599,27 @@ def test_a_demo_whose_games_folder_alone_was_moved_names_no_out_that_resumes_it(
     index = (moved / "index.html").read_text()
     assert "Stopped at" in index and "--out" not in index and "resumes the run." not in index
     assert "no command resumes the run here" in index
+
+
+@pytest.mark.parametrize("move", ["the demo's", "renamed in it", "out of it"])
+def test_the_out_that_resumes_a_demos_game_moved_is_the_demos_own_only(tmp_path, move):
+    """Only a game's folder still in the demo's folder, under its name, is resumed by an --out (the
+    demo's, wherever it went); renamed in it, or moved out, by none (a reviewer's: one was named)."""
+    from codecup.tournament.lock import FolderLock
+
+    demo_out, game = tmp_path / "demo", tmp_path / "demo" / "pillars"
+    lock = FolderLock.take(game, game / "results.jsonl", depth=1)
+    try:
+        if move == "the demo's":
+            demo_out.rename(tmp_path / "moved")
+            assert lock.resume_out(lock.moved_to()) == tmp_path / "moved"
+        elif move == "renamed in it":
+            game.rename(demo_out / "other")
+            assert lock.resume_out(lock.moved_to()) is None
+        else:
+            (tmp_path / "elsewhere").mkdir()
+            game.rename(tmp_path / "elsewhere" / "pillars")
+            assert lock.moved_to() == tmp_path / "elsewhere" / "pillars"
+            assert lock.resume_out(lock.moved_to()) is None
+    finally:
+        lock.release()

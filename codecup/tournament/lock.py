@@ -120,11 +120,14 @@ class FolderLock:
     def resume_out(self, moved: Path | None) -> Path | None:
         """The ``--out`` that resumes the run once its folder was ``moved`` there: the folder the
         user gave, ``depth`` folders up (None: not moved, or moved out of the folder the user gave,
-        which only moving it back resumes)."""
+        or renamed in it: no ``--out`` resumes it)."""
         if moved is None:
             return None
+        was = self.folder
         for _ in range(self.depth):
-            moved = moved.parent
+            if moved.name != was.name:  # renamed: the run would make the folder of its name anew
+                return None
+            moved, was = moved.parent, was.parent
         if self.depth and (self.top is None or _identity(moved) != self.top):
             return None
         return moved
