@@ -34,6 +34,7 @@ from codecup.record import PlayerInfo
 from codecup.site import DemoEntry, write_demo_index
 from codecup.terminal import printable
 from codecup.tournament.dispatch import is_referee_error
+from codecup.tournament.executor import held_stops
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, check_game_count
@@ -195,6 +196,8 @@ def _play(
             live.playing()  # the game's index, then the front page: before the standings go
             playing()
 
+        complete: list[TournamentResult] = []  # its result, once its standings are written
+        stop: KeyboardInterrupt | None = None
         try:
             result = play_spec(
                 spec,
@@ -207,13 +210,32 @@ def _play(
                 on_record=live,
                 on_logged=live.logged,
                 on_playing=on_playing,
+                on_complete=complete.append,
             )
-        except BaseException:  # stopped, or failed: its index must not say "live"
+        except KeyboardInterrupt as exc:
+            if not complete:  # stopped: its index must not say "live"
+                live.stopped()
+                raise
+            # it came as its standings were written (held to their end, as a tournament's): its site
+            # is finished first, then the demo stops (its index said "Stopped: 2 of 2", a reviewer's)
+            result, stop = complete[0], exc
+        except BaseException:  # failed: its index must not say "live"
             live.stopped()
             raise
-        lock.check()  # the site only into the folder locked, as each game (ResultsLog.append)
-        mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
-        live.finish(result)
+        finished = False
+        try:  # a stop meanwhile held to the end, as a tournament's (a second one acts at once)
+            with held_stops(second_acts=True):
+                lock.check()  # the site only into the folder locked, as each game (ResultsLog.append)
+                mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
+                live.finish(result)
+                finished = True
+        except KeyboardInterrupt as exc:
+            if not finished:  # a second stop: the site is not finished
+                live.stopped()
+                raise
+            stop = stop or exc
+        if stop is not None:
+            raise stop
     elapsed = time.perf_counter() - start
     print(result.summary())
     return result, elapsed

@@ -571,6 +571,42 @@ def test_a_demo_stopped_in_a_game_new_to_its_folder_links_no_index_not_there(tmp
     assert "not finished, no page of it yet" in front
 
 
+@pytest.mark.parametrize("more", [0, 1, 2])
+def test_a_demo_stopped_as_a_games_standings_are_written_finishes_its_site(tmp_path, monkeypatch, more):
+    """A reviewer's: a demo stopped just as a game's standings were written (the stop held to their
+    end, as a tournament's) left the game's index saying "Stopped: 2 of 2 ... resumes" over its
+    standings, all written. Its site is finished first, as a tournament's, then the demo stops (by
+    the first stop, ``more`` stops as the site is finished held as it); a second stop there acts at
+    once, and the index says "Stopped"."""
+    import signal
+
+    import codecup.tournament.tournament as tournament
+    from codecup.cli import main
+    from codecup.site.live import LiveSite
+
+    write = tournament.write_results
+
+    def written(folder, result):
+        write(folder, result)
+        signal.raise_signal(signal.SIGTERM)
+
+    monkeypatch.setattr(tournament, "write_results", written)
+    finish = LiveSite.finish
+
+    def finishing(self, result):
+        for _ in range(more):
+            signal.raise_signal(signal.SIGINT)
+        return finish(self, result)
+
+    monkeypatch.setattr(LiveSite, "finish", finishing)
+    out = tmp_path / "d"
+    argv = ["demo", "--game", "pillars", "--out", str(out), "--quiet", "--jobs", "1"]
+    assert main(argv) == (130 if more == 2 else 143)
+    index = (out / "pillars" / "index.html").read_text()
+    assert ("Stopped at" in index) == (more == 2) and ("Finished: 2 games" in index) == (more < 2)
+    assert (out / "pillars" / "standings.json").is_file()
+
+
 def test_a_first_run_told_it_plays_writes_nothing_yet(site, tmp_path):
     """Told it plays its first new game, a run into a folder with no index writes none (a run that
     fails before its first game leaves no site in a folder it made)."""
