@@ -200,7 +200,7 @@ def released_on_failure(path: Path, created: Path | None, lock: FolderLock) -> I
     try:
         yield
     except BaseException:
-        if created is None or not lock.held:
+        if created is None or not lock.intact():  # moved or removed: what is there now is not ours
             raise
         if path.is_dir() and not path.is_symlink() and not _holds_results(path):
             shutil.rmtree(path, ignore_errors=True)

@@ -467,3 +467,159 @@ def _run_argv(command: str, tmp_path: Path) -> list[str]:
         "sprt": ["sprt", "spaghetti", "bot:random", "bot:greedy", "--max-games", "2", "--quiet"],
         "demo": ["demo", "--game", "spaghetti", "--quiet", "--jobs", "1"],
     }[command]
+
+
+@pytest.mark.parametrize("how", ["removed", "replaced", "moved"])
+def test_a_tournament_whose_folder_went_away_says_so_and_touches_what_is_there_now(
+    tmp_path, monkeypatch, capsys, how
+):
+    """A red team's: the folder removed after the first game, the run made it anew at the next and
+    a second run then wrote the same log; a renamed one's run failed naming a .tmp file, and its
+    index said "Live" for good. Now one line, status 2, and nothing written where the folder was
+    (not even the index's "stopped", not the removal of a folder the run made: what is there now is
+    another's); a folder moved says where to, and its index there says the run stopped."""
+    from codecup.site.live import LiveSite
+
+    out, gone, moved = tmp_path / "out", tmp_path / "gone", tmp_path / "moved"
+    first = LiveSite.add
+
+    def add(self, g, record):
+        first(self, g, record)
+        if not gone.exists():  # after the first game's page: the folder goes, another may take its place
+            gone.touch()
+            if how == "moved":
+                out.rename(moved)
+                return
+            shutil.rmtree(out)
+            if how == "replaced":
+                out.mkdir()
+                (out / "theirs").write_text("another run's")
+
+    monkeypatch.setattr(LiveSite, "__call__", add)
+    assert tournament(tmp_path, out) == 2
+    err = capsys.readouterr().err
+    if how == "moved":
+        assert err.strip().splitlines() == [
+            f"codecup: error: {out} was moved to {moved} during the run, so the run stopped (it writes"
+            f" only into the folder it locked): its games are logged there, and the same command with"
+            f" --out {moved} resumes"
+        ]
+        index = (moved / "index.html").read_text()  # the same command alone made a new run at out
+        assert "Stopped at" in index and f"The same command with --out {moved} resumes the run." in index
+        assert tournament(tmp_path, moved) == 0  # resumed there
+    else:
+        assert err.strip().splitlines() == [
+            f"codecup: error: {out} was removed or moved during the run, so the run stopped (it writes"
+            " only into the folder it locked; the games it logged went with it)"
+        ]
+    if how == "replaced":
+        assert sorted(p.name for p in out.iterdir()) == ["theirs"]
+    else:
+        assert not out.exists()
+
+
+@pytest.mark.parametrize("command", ["tournament", "demo"])
+def test_a_run_whose_folder_went_away_leaves_the_lock_of_the_run_there_now(
+    tmp_path, monkeypatch, capsys, command
+):
+    """A reviewer's: run 1 made out/, out/ was removed after its first game and the same command
+    started again. Run 1 stopped as it should, but as it failed it unlinked out/.lock by its path:
+    run 2's lock file, which run 2 held. Run 2 then stopped at its first write, saying its folder
+    had gone, its game lost. A run whose folder went away removes nothing there."""
+    from codecup.site.live import LiveSite
+    from codecup.tournament.lock import FolderLock
+
+    out = tmp_path / "out"
+    first = LiveSite.add
+    other: list[FolderLock] = []
+
+    def add(self, g, record):
+        first(self, g, record)
+        if not other:  # after the first game's page: the folder goes, and the same command starts again
+            shutil.rmtree(out)
+            other.append(FolderLock.take(out, out / "results.jsonl"))  # it makes the folder anew
+
+    monkeypatch.setattr(LiveSite, "__call__", add)
+    try:
+        assert (tournament(tmp_path, out) if command == "tournament" else demo(out)) == 2
+        assert "was removed or moved during the run" in capsys.readouterr().err
+        assert other[0].intact()  # its lock file is still the folder's: it writes on
+        assert sorted(p.name for p in out.iterdir()) == [".lock"]
+    finally:
+        other[0].release()
+
+
+def test_a_demo_whose_folder_was_moved_says_the_demos_new_folder_resumes_it(tmp_path, monkeypatch, capsys):
+    """A demo's games each have their folder in the demo's: moved, it said the same command with
+    --out its game's folder resumed, which is a tournament's folder inside a demo's."""
+    from codecup.site.live import LiveSite
+
+    out, moved = tmp_path / "demo", tmp_path / "moved"
+    first = LiveSite.add
+
+    def add(self, g, record):
+        first(self, g, record)
+        if not moved.exists():
+            out.rename(moved)
+
+    monkeypatch.setattr(LiveSite, "__call__", add)
+    assert demo(out) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith(f"the same command with --out {moved} resumes")
+    index = (moved / "turn_right" / "index.html").read_text()
+    assert "Stopped at" in index and f"The same command with --out {moved} resumes the run." in index
+    monkeypatch.undo()
+    assert demo(moved) == 0  # resumed there
+
+
+def test_a_demo_whose_games_folder_alone_was_moved_names_no_out_that_resumes_it(
+    tmp_path, monkeypatch, capsys
+):
+    """A reviewer's: a demo's game's folder moved out of the demo's (renamed too) was said to be
+    resumed by --out the folder it was moved into, which is no demo's. No --out resumes it there,
+    and none is named."""
+    from codecup.site.live import LiveSite
+
+    out, moved = tmp_path / "demo", tmp_path / "elsewhere" / "tr"
+    moved.parent.mkdir()
+    first = LiveSite.add
+
+    def add(self, g, record):
+        first(self, g, record)
+        if not moved.exists():
+            (out / "turn_right").rename(moved)
+
+    monkeypatch.setattr(LiveSite, "__call__", add)
+    assert demo(out) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith(
+        "its games are logged there, but no --out resumes them there (it was moved out of the folder"
+        " given with --out)"
+    )
+    index = (moved / "index.html").read_text()
+    assert "Stopped at" in index and "--out" not in index and "resumes the run." not in index
+    assert "no command resumes the run here" in index
+
+
+@pytest.mark.parametrize("move", ["the demo's", "renamed in it", "out of it"])
+def test_the_out_that_resumes_a_demos_game_moved_is_the_demos_own_only(tmp_path, move):
+    """Only a game's folder still in the demo's folder, under its name, is resumed by an --out (the
+    demo's, wherever it went); renamed in it, or moved out, by none (a reviewer's: one was named)."""
+    from codecup.tournament.lock import FolderLock
+
+    demo_out, game = tmp_path / "demo", tmp_path / "demo" / "pillars"
+    lock = FolderLock.take(game, game / "results.jsonl", depth=1)
+    try:
+        if move == "the demo's":
+            demo_out.rename(tmp_path / "moved")
+            assert lock.resume_out(lock.moved_to()) == tmp_path / "moved"
+        elif move == "renamed in it":
+            game.rename(demo_out / "other")
+            assert lock.resume_out(lock.moved_to()) is None
+        else:
+            (tmp_path / "elsewhere").mkdir()
+            game.rename(tmp_path / "elsewhere" / "pillars")
+            assert lock.moved_to() == tmp_path / "elsewhere" / "pillars"
+            assert lock.resume_out(lock.moved_to()) is None
+    finally:
+        lock.release()

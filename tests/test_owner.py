@@ -207,7 +207,7 @@ def test_names_made_before_tokens_are_judged_by_the_pid(temp):
     support.clean_stale_probes()
     from codecup.sandbox import box
 
-    box._clean_stale_scratch.__wrapped__()
+    box.clean_stale_scratch.__wrapped__()
     assert sorted(p.name for p in temp.iterdir()) == sorted(
         [f"{support.PROBE_PREFIX}{name}" for name in kept]
         + [f"{owner.TEMP_PREFIX}\u00b2", f"{owner.TEMP_PREFIX}99999999999999999999"]
@@ -238,5 +238,5 @@ def test_a_dead_makers_folder_is_removed_while_its_lock_is_held(temp, monkeypatc
         real_rmtree(path, *args, **kwargs)
 
     monkeypatch.setattr(box.shutil, "rmtree", rmtree)
-    box._clean_stale_scratch.__wrapped__()
+    box.clean_stale_scratch.__wrapped__()
     assert seen == ["held"] and not dead.exists()

@@ -2,7 +2,9 @@
 
 For each registered game, a double round robin among its bots (in-process,
 the game's default clock, a fixed seed), with standings and the results site
-written under --out (one folder per game, and an index linking them).
+written under --out (one folder per game, and an index linking them). Each
+game's site is live as it is played, as a tournament's; a game not finished
+(being played, or stopped) is on the index as such.
 
 A game whose plugin fails before its games can be played (its random_setup,
 say) is named in one line on stderr and left out; every other game is played
@@ -14,8 +16,10 @@ failed in every game it played (each a referee error).
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
@@ -27,9 +31,10 @@ from codecup.game import Game, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
-from codecup.site import DemoEntry, build_site, write_demo_index
+from codecup.site import DemoEntry, write_demo_index
 from codecup.terminal import one_line, printable
 from codecup.tournament.dispatch import is_referee_error
+from codecup.tournament.executor import held_stops
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, check_game_count
@@ -77,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))
         try:
             with stop_on_signals(), released_on_failure(args.out, created, lock):
-                return _demo(args, registry, specs, failed)
+                return _demo(args, registry, specs, failed, lock)
         except KeyboardInterrupt as exc:
             if not args.out.exists():  # stopped before its first game: the folder it made is gone again
                 return report(exc, "no game had finished, so nothing was kept")
@@ -116,42 +121,68 @@ def _demo(
     registry: GameRegistry,
     specs: dict[str, TournamentSpec | None],
     failed: set[str],
+    lock: FolderLock,
 ) -> int:
     """Play each game's tournament (one whose plugin fails is said and left out) and write the index;
-    1 if a game's plugin failed, before its games or in every one of them."""
+    1 if a game's plugin failed, before its games or in every one of them. Each write into ``--out``
+    only while it is the folder ``lock`` locks (removed or moved, it was made anew: a red team's)."""
     results: list[tuple[str, TournamentResult, float]] = []
     failed_games: set[str] = set()  # played, but its plugin failed in every game (still shown)
+
+    def entries(playing: str | None = None) -> list[DemoEntry]:
+        """The front page's: this run's games, ``playing`` not finished, the others of earlier runs
+        (a run of one game must not unlink the others)."""
+        played = {n: DemoEntry.played(n, registry.get(n).info.title, r, t) for n, r, t in results}
+        if playing is not None:
+            played[playing] = DemoEntry.unfinished(args.out / playing, registry.get(playing).info.title)
+        found = (
+            played.get(n) or DemoEntry.earlier(args.out / n, registry.get(n).info.title)
+            for n in registry.names()
+            if n not in failed
+        )
+        return [entry for entry in found if entry is not None]
+
+    def playing(name: str) -> None:
+        """Game ``name`` plays its first new game, its earlier standings removed next: an earlier
+        demo's front page says it is not finished (it said "2 games" over a log of 4, if stopped)."""
+        if (args.out / "index.html").is_file() and lock.intact():
+            try:
+                write_demo_index(args.out, entries(playing=name))
+            except OSError as exc:  # a front page that cannot be written does not stop the games
+                print(f"codecup: warning: cannot write {args.out / 'index.html'}: {exc}", file=sys.stderr)
+
     for name, spec in specs.items():
         if spec is None:
             print(f"{name}: fewer than two bots, skipped")
             continue
+        lock.check()
         try:
-            results.append((name, *_play(args, registry.get(name), spec)))
+            results.append((name, *_play(args, registry.get(name), spec, functools.partial(playing, name))))
         except PluginError as exc:
             failed.add(_not_played(name, exc))
+    lock.check()
     if results:  # an older demo's folder: its games' checks have passed
         mark_folder(args.out, RunKind.DEMO)
     for name, result, _ in results:  # its plugin failed in every game: no game of it works either
         if result.games and all(is_referee_error(record) for _, record in result.games):
             print(f"codecup: {name}: its plugin failed in every game (referee errors)", file=sys.stderr)
             failed_games.add(name)
-    played = {name: DemoEntry.played(name, registry.get(name).info.title, r, t) for name, r, t in results}
-    entries = [  # the games of earlier runs too (a run of one game must not unlink the others)
-        played.get(name) or DemoEntry.earlier(args.out / name, registry.get(name).info.title)
-        for name in registry.names()
-        if name not in failed
-    ]
-    write_demo_index(args.out, [entry for entry in entries if entry is not None])
+    write_demo_index(args.out, entries())
     print(f"\ndemo results in {args.out}/ (open {args.out / 'index.html'}, or: codecup view {args.out})")
     return 1 if failed or failed_games else 0
 
 
-def _play(args: argparse.Namespace, game: Game, spec: TournamentSpec) -> tuple[TournamentResult, float]:
-    """One game's tournament and its site under ``--out``; its result and how long it took."""
+def _play(
+    args: argparse.Namespace, game: Game, spec: TournamentSpec, playing: Callable[[], None]
+) -> tuple[TournamentResult, float]:
+    """One game's tournament and its site, live as a tournament's, under ``--out``; its result and
+    how long it took. ``playing``: told before its first new game, as its live site is."""
+    from codecup.site.live import LiveSite
+
     out = args.out / game.info.name
     # Its own lock, held from before it looks at the folder, as the demo's is: another run there
     # (an sprt into a game's folder) had its marker rewritten before the demo was refused.
-    with FolderLock.take(out, out / LOG_NAME, option="--out") as lock:
+    with FolderLock.take(out, out / LOG_NAME, option="--out", depth=1) as lock:
         claim_folder(out, RunKind.TOURNAMENT)
         if not args.quiet:
             title = printable(game.info.title)
@@ -159,9 +190,54 @@ def _play(args: argparse.Namespace, game: Game, spec: TournamentSpec) -> tuple[T
             for line in spec.notes:
                 print(printable(line))
         start = time.perf_counter()
-        result = play_spec(spec, game, out, jobs=args.jobs, executor=None, quiet=args.quiet, lock=lock)
-        mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
-        build_site(out, game, result)
+        # A live site, as a tournament's: a lengthened demo (--rounds 3 over 1) stopped or killed
+        # left its "Finished: 2 games" index, linking the standings it had removed, over a log of 4
+        live = LiveSite(out, game, spec, folder_lock=lock)
+
+        def on_playing() -> None:
+            live.playing()  # the game's index, then the front page: before the standings go
+            playing()
+
+        complete: list[TournamentResult] = []  # its result, once its standings are written
+        stop: KeyboardInterrupt | None = None
+        try:
+            result = play_spec(
+                spec,
+                game,
+                out,
+                jobs=args.jobs,
+                executor=None,
+                quiet=args.quiet,
+                lock=lock,
+                on_record=live,
+                on_logged=live.logged,
+                on_playing=on_playing,
+                on_complete=complete.append,
+            )
+        except KeyboardInterrupt as exc:
+            if not complete:  # stopped: its index must not say "live"
+                live.stopped()
+                raise
+            # it came as its standings were written (held to their end, as a tournament's): its site
+            # is finished first, then the demo stops (its index said "Stopped: 2 of 2", a reviewer's)
+            result, stop = complete[0], exc
+        except BaseException:  # failed: its index must not say "live"
+            live.stopped()
+            raise
+        finished = False
+        try:  # a stop meanwhile held to the end, as a tournament's (a second one acts at once)
+            with held_stops(second_acts=True):
+                lock.check()  # the site only into the folder locked, as each game (ResultsLog.append)
+                mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
+                live.finish(result)
+                finished = True
+        except KeyboardInterrupt as exc:
+            if not finished:  # a second stop: the site is not finished
+                live.stopped()
+                raise
+            stop = stop or exc
+        if stop is not None:
+            raise stop
     elapsed = time.perf_counter() - start
     print(result.summary())
     return result, elapsed

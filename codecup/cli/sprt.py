@@ -34,7 +34,13 @@ from codecup import owner
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_run_options, limits_of, not_a_players_folder, warn_oversubscription
+from codecup.cli.tournament import (
+    add_run_options,
+    limits_of,
+    not_a_players_folder,
+    nothing_played,
+    warn_oversubscription,
+)
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed, new_seat_key
 from codecup.errors import CodecupError, ConfigError
@@ -47,7 +53,14 @@ from codecup.terminal import one_line, printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import RESUMES, gone
-from codecup.tournament.identity import Schedule, check_logged_keys, note, noted_difference
+from codecup.tournament.identity import (
+    Schedule,
+    check_logged_keys,
+    note,
+    noted_difference,
+    program_digests,
+    refusal,
+)
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.sprt import SprtSettings, SprtState
@@ -106,7 +119,13 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
             " seed is also drawn in secret, so no bot can work out its opponent's)"
         ),
     )
-    parser.add_argument("--out", type=path_arg, help="keep every game's record in this folder's results log")
+    parser.add_argument(
+        "--out",
+        type=path_arg,
+        help="keep every game's record in this folder's results log: the same command resumes from it"
+        " (over a decided test it plays no game; a bot whose program file, or FILE.py of FILE.py:NAME,"
+        " changed since is refused)",
+    )
     add_run_options(parser)
     return parser
 
@@ -218,6 +237,8 @@ def _run(args: argparse.Namespace) -> int:
     check_commands([new, old], "", game.info.name)
     notes = run_notes_of(game, variant.name)  # asked with --quiet too: a plugin failing at it stops any run
     noted = settings_of(args, game, variant)  # asked before the folder: a plugin failing at it leaves none
+    # a bot changed since is refused
+    noted = attrs.evolve(noted, programs=program_digests((new, old), warn=_warn))
     address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
     pool: ex.GamePool
     if address is None:
@@ -241,9 +262,7 @@ def _run(args: argparse.Namespace) -> int:
                 # Games under other limits or another word list: a red team's log held both (F2).
                 why = noted_difference(noted, args.out) if log.records else None
                 if why is not None:
-                    raise ConfigError(
-                        f"{args.out} holds the games of another run ({why}): use another --out folder"
-                    )
+                    raise refusal(args.out, "run", why)
                 check_logged_keys(game, log.records, noted.results_key, log.path)
                 note(noted, args.out)
                 mark_folder(args.out, RunKind.SPRT)  # a folder left unmarked till its log was checked
@@ -269,6 +288,7 @@ def _run(args: argparse.Namespace) -> int:
         for line in notes:
             print(f"codecup: {printable(line)}", file=sys.stderr, flush=True)
     start = time.perf_counter()
+    logged = len(log.records) if log is not None else 0
     max_pairs = args.max_games // 2
     verdict = None
     try:
@@ -290,6 +310,8 @@ def _run(args: argparse.Namespace) -> int:
         if lock is not None:
             lock.release()
     took = time.perf_counter() - start
+    if logged and log is not None and len(log.records) == logged:  # a rerun: its verdict is the log's
+        print(f"codecup: {nothing_played(2 * tally.played, args.out)}", file=sys.stderr, flush=True)
     if quiet:
         print(state.line())
     print(f"estimate: NEW - OLD {state.estimate()} after {2 * state.n_pairs} games")
@@ -458,3 +480,8 @@ def _log_finished(futures: Futures, log: ResultsLog | None) -> None:
         for i, future in enumerate(both):
             if future.done() and not future.cancelled() and future.exception() is None:
                 _log(log, f"sprt{k}~{i}", future.result())
+
+
+def _warn(line: str) -> None:
+    """Say ``line`` on stderr as a warning: the run goes on."""
+    print(f"codecup: warning: {line}", file=sys.stderr, flush=True)

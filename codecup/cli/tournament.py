@@ -7,8 +7,12 @@ to --out: a results log (``results.jsonl``), one record per game under
 ``games/``, ``standings.txt``/``.json`` and the results site (``index.html``).
 Running the same command again finishes an interrupted tournament
 (Ctrl-C, SIGTERM and even SIGKILL leave no process behind and lose no
-finished game; without the full sandbox a bot that kills its referee can leave
-its processes behind: docs/security.md).
+finished game): it plays only the games not logged yet, so over a finished
+tournament it plays none and shows the same standings (it says so). A player
+whose command, or a file it names (a script, an executable, a FILE.py:NAME
+bot's file), changed since its games were logged is refused: put it back
+to resume, or use another --out to play again. Without the full sandbox a bot
+that kills its referee can leave its processes behind (docs/security.md).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import functools
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codecup.checks import check_commands, is_root
 from codecup.cli.common import Subparsers, clock_seconds, output_dir, path_arg, text_arg
@@ -31,7 +35,7 @@ from codecup.game import Game, provided_files_of, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.players.programs import files_outside, hidden_file, shown_files
 from codecup.plugins import load_games
-from codecup.record import PlayerInfo
+from codecup.record import PlayerInfo, Record
 from codecup.sandbox import Limits
 from codecup.sandbox.box import own_differing
 from codecup.sandbox.launch import own_entry
@@ -39,12 +43,25 @@ from codecup.terminal import printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import is_referee_error
+from codecup.tournament.executor import held_stops
+from codecup.tournament.identity import program_digests
 from codecup.tournament.lock import FolderLock
-from codecup.tournament.log import LOG_NAME
+from codecup.tournament.log import LOG_NAME, logged_ids
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
 from codecup.tournament.progress import make_progress
-from codecup.tournament.schedule import FORMATS
-from codecup.tournament.tournament import OnLogged, OnRecord, TournamentResult, TournamentSpec, run_tournament
+from codecup.tournament.schedule import FORMATS, ScheduledGame
+from codecup.tournament.tournament import (
+    OnComplete,
+    OnLogged,
+    OnPlaying,
+    OnRecord,
+    TournamentResult,
+    TournamentSpec,
+    run_tournament,
+)
+
+if TYPE_CHECKING:
+    from codecup.site.live import LiveSite
 
 DEFAULT_OUT = "tournament-results"
 
@@ -309,6 +326,7 @@ def run(args: argparse.Namespace) -> int:
         notes=(*kit_notes, *run_notes_of(game, variant.name)),
         limits=limits_of(args, opts).describe(),
         results_key=results_key_of(game, variant.name),
+        programs=program_digests(players_file.players, warn=_warn),
     )
     spec.check()
     out = Path(_option(args, opts, "out", DEFAULT_OUT))
@@ -366,8 +384,21 @@ def _run_in(
     site = not _option(args, opts, "no_site", False)
     from codecup.site.live import LiveSite, WithoutSite
 
-    live = LiveSite(out, game, spec) if site else None  # an organiser can watch the standings grow
-    told = live if live is not None else WithoutSite(out, game)  # an earlier site marked out of date
+    # an organiser can watch the standings grow
+    live = LiveSite(out, game, spec, folder_lock=lock) if site else None
+    # without it, an earlier site is marked out of date
+    told = live if live is not None else WithoutSite(out, game, folder_lock=lock)
+    seen: set[str] = set()  # the games logged, by this run or an earlier one: what a stop leaves
+    complete: list[TournamentResult] = []  # the result, once its standings are written
+
+    def on_record(g: ScheduledGame, record: Record) -> None:
+        seen.add(g.id)
+        told(g, record)
+
+    def on_logged(games: Sequence[tuple[ScheduledGame, Record]]) -> None:
+        seen.update(g.id for g, _ in games)
+        told.logged(games)
+
     try:
         with stop_on_signals(), released_on_failure(out, created, lock):
             result = play_spec(
@@ -377,22 +408,84 @@ def _run_in(
                 jobs=_option(args, opts, "jobs", None),
                 executor=_option(args, opts, "executor", None),
                 quiet=quiet,
-                on_record=told,
-                on_logged=told.logged,
+                on_record=on_record,
+                on_logged=on_logged,
                 hide=hidden,
                 limits=limits_of(args, opts),
                 lock=lock,
+                on_complete=complete.append,
+                on_playing=told.playing,  # the index rewritten before the old standings go
             )
     except KeyboardInterrupt as exc:
+        if complete:  # it came once every game was played and the standings written: the run is done
+            return _finish_whole(out, spec, site, live, lock, complete[0], exc)
         if live is not None:
             live.stopped()
-        if not out.exists():  # stopped before its first game: the folder it made is gone again
+        if not seen and not out.exists():  # stopped before its first game: the folder it made is gone
             return report(exc, "no game had finished, so nothing was kept")
-        return report(exc, f"the games finished so far are logged in {out}/; the same command resumes")
+        return report(exc, _left(spec, len(seen | _logged_ids(out, lock)), out))
     except BaseException:  # a lost referee or scheduler, a full disk: the index must not say "live"
         if live is not None:
             live.stopped()
         raise
+    return _finish_whole(out, spec, site, live, lock, result)
+
+
+def _logged_ids(out: Path, lock: FolderLock) -> set[str]:
+    """The games in the run's log, wherever its folder is now (none if it is gone)."""
+    folder = out if lock.intact() else lock.moved_to()
+    return set() if folder is None else logged_ids(folder / LOG_NAME)
+
+
+def _left(spec: TournamentSpec, logged: int, out: Path) -> str:
+    """What a run stopped before its end leaves, precisely: ``logged`` games of how many."""
+    if spec.format == "knockout":  # replays of drawn matches: its number of games is not known
+        return f"{logged} games are logged in {out}/; the same command resumes"
+    total = spec.estimated_games()
+    if logged >= total:  # a red team's stop after the last game: the index said "11 of 12"
+        written = "not the standings: the same command writes them"
+        return f"every game is logged in {out}/ ({logged} of {total}), {written}"
+    return f"{logged} of {total} games are logged in {out}/; the same command resumes"
+
+
+def _finish_whole(
+    out: Path,
+    spec: TournamentSpec,
+    site: bool,
+    live: LiveSite | None,
+    lock: FolderLock,
+    result: TournamentResult,
+    stop: KeyboardInterrupt | None = None,
+) -> int:
+    """:func:`_finish` a run whose games are all played, a stop that comes meanwhile (or came as its
+    standings were written: ``stop``) held to its end, then said: the results are whole (a red
+    team's SIGTERM then left a finished run's index saying "stopped", or killed it unsaid)."""
+    status = None
+    try:
+        with stop_on_signals(), held_stops(second_acts=True):  # a long section, and says what is left
+            status = _finish(out, spec, site, live, lock, result)
+    except KeyboardInterrupt as exc:
+        if status is None:  # a second stop, which acts at once (held_stops): the run is not finished
+            if live is not None:
+                live.stopped()
+            left = f"every game and the standings are in {out}/, and the same command writes the rest"
+            return report(exc, f"a second stop, as the run was finishing: {left}")
+        stop = stop or exc
+    if stop is None:
+        return status
+    return report(stop, f"it came once every game was played: the results in {out}/ are whole")
+
+
+def _finish(
+    out: Path,
+    spec: TournamentSpec,
+    site: bool,
+    live: LiveSite | None,
+    lock: FolderLock,
+    result: TournamentResult,
+) -> int:
+    """Write the final site, print the summary; the exit status."""
+    lock.check()  # the marker and the site only into the folder locked (the standings were: its log)
     mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
     if live is not None:
         live.finish(result)
@@ -400,10 +493,19 @@ def _run_in(
     if any(p.language for p in spec.players):
         print("\nPlayers: " + ", ".join(p.label for p in spec.players))
     print(f"\nresults in {out}/ (standings.txt, standings.json, games/{', index.html' if site else ''})")
+    if result.games and not result.played:  # a rerun over a finished tournament: the same standings
+        print(f"codecup: {nothing_played(len(result.games), out)}", file=sys.stderr)
     if result.games and all(is_referee_error(record) for _, record in result.games):
         print("codecup: every game was a referee error (see the games' records): no result", file=sys.stderr)
         return 1
     return 0
+
+
+def nothing_played(games: int, out: Path) -> str:
+    """What a run that found every game already logged says (a red team's: a bot changed, the same
+    command run again showed the old standings, and nothing said none was played)."""
+    every = "the 1 game was" if games == 1 else f"all {games} games were"
+    return f"{every} already in {out}/ from an earlier run; none played (use another --out to play again)"
 
 
 def not_a_players_folder(out: Path, players: Sequence[PlayerInfo], said: str) -> None:
@@ -434,6 +536,8 @@ def play_spec(
     hide: Sequence[str] = (),
     limits: Limits | None = None,
     lock: FolderLock | None = None,
+    on_complete: OnComplete | None = None,
+    on_playing: OnPlaying | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
@@ -462,4 +566,11 @@ def play_spec(
             on_record=on_record,
             on_logged=on_logged,
             lock=lock,
+            on_complete=on_complete,
+            on_playing=on_playing,
         )
+
+
+def _warn(line: str) -> None:
+    """Say ``line`` on stderr as a warning: the run goes on."""
+    print(f"codecup: warning: {line}", file=sys.stderr, flush=True)

@@ -68,8 +68,10 @@ def scratch_root() -> Path:
 
 
 @functools.cache
-def _clean_stale_scratch() -> None:
-    """Remove the (empty) scratch folders of referees that ended without removing them."""
+def clean_stale_scratch() -> None:
+    """Remove the (empty) scratch folders of referees that ended without removing them (once per
+    process: as a bot's sandbox is prepared, and as a run's pool starts,
+    :func:`codecup.tournament.leftovers.clean_stale_sandboxes`)."""
     for folder in Path(tempfile.gettempdir()).glob(f"{owner.TEMP_PREFIX}*"):
         name = folder.name.removeprefix(owner.TEMP_PREFIX)
         made_by = owner.token_of(name)
@@ -118,7 +120,7 @@ class Box:
             quotas.lift_once()
             if support.cgroup:  # and moving a bot into its cgroups made cheap
                 dynmods.favor_once()
-        _clean_stale_scratch()
+        clean_stale_scratch()
         cgroup = BotCgroup.create(support.hierarchies, policy.limits) if support.cgroup else None
         namespaces = support.namespaces
         if cgroup is not None and not namespaces and os.geteuid() == 0:

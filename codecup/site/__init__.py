@@ -91,9 +91,10 @@ class DemoEntry:
 
     name: str  # the game, and its folder
     title: str
-    games: int
-    winner: str
+    games: int | None  # None: not finished (its own page says how far it got)
+    winner: str | None
     seconds: float | None = None  # how long this run took to play it (None: played by an earlier run)
+    linked: bool = True  # its folder has an index to link (one not finished may have none yet)
 
     @classmethod
     def played(cls, name: str, title: str, result: TournamentResult, seconds: float) -> DemoEntry:
@@ -101,13 +102,29 @@ class DemoEntry:
         return cls(name, title, len(result.games), result.standings.order[0], seconds)
 
     @classmethod
+    def unfinished(cls, folder: Path, title: str) -> DemoEntry:
+        """The entry of a game whose tournament (in ``folder``) is not finished: being played, or
+        stopped; linked only once its index is there (a game new to the demo's folder has none till
+        its first game is logged: the front page linked a page that did not exist, a reviewer's)."""
+        return cls(folder.name, title, None, None, linked=(folder / "index.html").is_file())
+
+    @property
+    def finished(self) -> bool:
+        """Whether its tournament was played to its end (its standings are written)."""
+        return self.winner is not None
+
+    @classmethod
     def earlier(cls, folder: Path, title: str) -> DemoEntry | None:
-        """The entry of a game an earlier run played into ``folder`` (its ``standings.json``), if any."""
+        """The entry of a game an earlier run played into ``folder`` (its ``standings.json``), if any;
+        one not finished if its games were begun but its standings are not there (a longer demo was
+        stopped: left out, its folder was linked from nowhere)."""
+        from codecup.tournament.log import LOG_NAME
+
         try:
             doc = json.loads((folder / "standings.json").read_text("utf-8"))
             return cls(folder.name, title, len(doc["games"]), str(doc["standings"][0]["player"]))
         except (OSError, ValueError, KeyError, IndexError, TypeError):
-            return None
+            return cls.unfinished(folder, title) if (folder / LOG_NAME).is_file() else None
 
 
 def write_demo_index(out: Path, entries: Sequence[DemoEntry]) -> Path:

@@ -12,11 +12,15 @@ new ones spends at most about ``busy`` of its time on it.
 got; :meth:`LiveSite.finish` writes the final site, whose index no longer reloads.
 
 A run without its site (``--no-site``) has :class:`WithoutSite` instead: the index an earlier run
-left is marked out of date once this run logs a game it does not show.
+left is marked out of date before this run plays a game it does not show.
+
+Both are told (``playing``) before a run plays its first new game, which is before the standings
+files an earlier run left are removed: no index links them once they are gone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
@@ -30,6 +34,7 @@ from codecup.dialogue import Termination
 from codecup.game import Game
 from codecup.record import Record
 from codecup.site import build_site, write_assets, write_game_page, write_stale_index
+from codecup.tournament.lock import FolderLock
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, counted, format_standings
@@ -67,15 +72,25 @@ class LiveSite:
     _written: float | None = None
     _gap: float = 0.0  # seconds from one index rewrite to the next: the interval, or more if slow
     _started: bool = False
-    _broken: bool = False  # writing failed once (disk full, folder gone): the run goes on without it
+    _shown: bool = False  # an index is in the folder, to be kept true (playing found one)
+    _broken: bool = False  # a write failed once (disk full, view/ read-only): no more pages till the end
+    _warned: bool = False  # its one warning was said
     _lock: threading.Lock = attrs.field(factory=threading.Lock)  # the timer's thread writes too
     _timer: Cancellable | None = None
     _timers: int = 0  # timers started: one that fires after a write cancelled it knows it is stale
     _over: bool = False  # stopped or finished: the timer writes no more
+    _resume: Path | None = None  # the --out that resumes the run, once its folder was moved
+    _resumable: bool = True  # False: moved where no --out resumes it (out of a demo's folder)
+    # The folder's lock, held by the run: once the folder is not the one locked (removed, moved, made
+    # anew by another run), the site writes nothing there (it marked another run's index "stopped")
+    folder_lock: FolderLock | None = None
 
     def start(self) -> None:
         """The shared files (on the first game: a run refused at its start touches nothing)."""
-        self.out.mkdir(parents=True, exist_ok=True)
+        if self.folder_lock is None:
+            self.out.mkdir(parents=True, exist_ok=True)
+        else:  # a run's folder is made by the run, never again here (write_assets makes view/ with its
+            self.folder_lock.check()  # parents): removed as it went, it was made anew (a red team's)
         write_assets(self.out, self.game)
         self._started = True
 
@@ -83,27 +98,51 @@ class LiveSite:
         """A game finished: write its page, and the index if it is due (else soon, by a timer).
 
         A site that cannot be written does not stop the tournament: one line on
-        stderr, and the site is tried again when the run ends.
+        stderr, no more pages, and the site is tried again when the run ends; the
+        index is still written where it can be, so it says how far the run is
+        (a red team's read-only view/ left it saying "Live: 1 of 24" to the end).
         """
         with self._lock:
             self.games[g.id] = (g, record)
             self._guarded(lambda: self._add_page(g, record))
+            self._guarded(self._index_if_due, index=True)
 
     def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
         """The games a resumed run found in its log: all join the index's games at once, then
-        their pages are written. The index itself comes with the next game played, or when the run
-        stops, with all of them (a run stopped, or killed, while it wrote those pages left an
-        index of the first few games)."""
+        their pages are written. The index itself comes just before the next game played
+        (:meth:`playing`), or when the run stops, with all of them (a run stopped, or killed, while
+        it wrote those pages left an index of the first few games)."""
         with self._lock:
             self.games.update((g.id, (g, record)) for g, record in games)
             self._guarded(lambda: self._add_logged_pages(games))
 
     __call__ = add  # a tournament's on_record callback
 
-    def _add_page(self, g: ScheduledGame, record: Record) -> None:
+    def playing(self) -> None:
+        """The run is about to play its first new game, and the standings files an earlier run left
+        are removed next: the index is written now, live, with every game logged (an earlier run's
+        "Finished" index linked them, dead, till the first new game's index, and for good if the run
+        was killed then: a red team's). A folder with no index yet gets one with its first game."""
+        with self._lock:
+            if not self._started and not (self.out / "index.html").is_file():
+                return
+            # an index is there, this run's or an earlier one's: it is kept true from now on, even if
+            # the site's other files cannot be written (it would link the standings, gone, for good)
+            self._shown = True
+            self._guarded(self._start_once)
+            self._guarded(self._write_index, index=True)
+
+    def _start_once(self) -> None:
         if not self._started:
             self.start()
+
+    def _add_page(self, g: ScheduledGame, record: Record) -> None:
+        self._start_once()
         write_game_page(self.out, self.game, g.id, record)
+
+    def _index_if_due(self) -> None:
+        if not (self._started or self._shown):  # nothing of the site was written: no index to keep true
+            return
         waited = None if self._written is None else self.clock() - self._written
         if waited is None or waited >= self._gap:
             self._write_index()
@@ -113,8 +152,7 @@ class LiveSite:
             self._timer = self.start_timer(self._gap - waited, lambda: self._on_time(number))
 
     def _add_logged_pages(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
-        if not self._started:
-            self.start()
+        self._start_once()
         for g, record in games:
             write_game_page(self.out, self.game, g.id, record)
 
@@ -123,15 +161,27 @@ class LiveSite:
             if number != self._timers or self._timer is None or self._over:
                 return  # a write came first (a slow one's next write was due seconds later), or the end
             self._timer = None
-            self._guarded(self._write_index)
+            self._guarded(self._write_index, index=True)
 
-    def _guarded(self, write: Callable[[], None]) -> None:
-        if self._broken:
+    def _guarded(self, write: Callable[[], None], *, index: bool = False) -> None:
+        """Write, unless the site is broken (but an ``index``, which says how far the run is)."""
+        if self._broken and not index:
+            return
+        if self.folder_lock is not None and not self.folder_lock.intact():
+            self._broken = self._warned = True  # the run stops, saying why (FolderGone): no warning
             return
         try:
             write()
         except OSError as exc:
             self._broken = True
+            if self.folder_lock is not None and not self.folder_lock.intact():
+                self._warned = True  # the folder went as it was written: the run says so (FolderGone)
+            self._warn(exc)
+
+    def _warn(self, exc: OSError) -> None:
+        """One line on stderr, the first time the site cannot be written (not at every game)."""
+        if not self._warned:
+            self._warned = True
             print(f"codecup: warning: cannot write the live site in {self.out}: {exc}", file=sys.stderr)
 
     def write_index(self) -> None:
@@ -150,7 +200,15 @@ class LiveSite:
         ratings = bradley_terry(self.spec.names, records) if records else []
         faults = sum(any(e.kind is not Termination.NORMAL for e in r.result.termination) for r in records)
         updated = time.strftime("%H:%M:%S")
-        live = LiveState(updated=updated, refresh=self.refresh, faults=faults, stopped=stopped)
+        resume = None if self._resume is None else str(self._resume)
+        live = LiveState(
+            updated=updated,
+            refresh=self.refresh,
+            faults=faults,
+            stopped=stopped,
+            resume=resume,
+            resumable=self._resumable,
+        )
         html = index_page(
             self.game, self.spec, games, standings, ratings, total=self.spec.estimated_games(), live=live
         )
@@ -172,31 +230,63 @@ class LiveSite:
         """The run was stopped: an index that says so, with the games played, and no more reloads."""
         with self._lock:
             self._end()
-            if self._started:
-                self._guarded(lambda: self._write_index(stopped=True))
+            lock = self.folder_lock
+            moved = lock.moved_to() if lock is not None else None
+            if lock is not None and moved is not None and self._started:  # its folder, still locked,
+                self.out = moved  # moved as it ran: its index there says the run stopped (it said
+                self._resume = lock.resume_out(moved)  # "Live" for good), and which --out resumes it
+                self._resumable = self._resume is not None  # or that none does
+                self.folder_lock = None
+                self._broken = False
+            if self._started or self._shown:
+                self._guarded(lambda: self._write_index(stopped=True), index=True)
 
-    def finish(self, result: TournamentResult) -> Path:
-        """The final site: the pages not written yet, and an index that no longer reloads."""
+    def finish(self, result: TournamentResult) -> Path | None:
+        """The final site: the pages not written yet, and an index that no longer reloads; None if
+        it cannot be written whole (one warning: the run's standings and summary follow all the same),
+        then the final index alone where it can be."""
         with self._lock:
             self._end()
-            return build_site(self.out, self.game, result, written=() if self._broken else self.games.keys())
+            if self.folder_lock is not None:
+                self.folder_lock.check()
+            try:
+                return build_site(
+                    self.out, self.game, result, written=() if self._broken else self.games.keys()
+                )
+            except OSError as exc:  # a red team's read-only view/: the run ended rc 1 with no summary
+                self._warn(exc)
+            with contextlib.suppress(OSError):  # its index alone, saying the run finished
+                build_site(self.out, self.game, result, written={g.id for g, _ in result.games})
+            return None
 
 
 @attrs.define(eq=False)
 class WithoutSite:
-    """A run's callback when it writes no site: at the first game it logs, an index an earlier run
-    wrote into ``out`` is replaced by a page that says it is out of date (it went on saying
-    "Finished: 6 games" over a log of 12)."""
+    """A run's callback when it writes no site: before it plays its first new game (or at the first
+    game it logs), an index an earlier run wrote into ``out`` is replaced by a page that says it is
+    out of date (it went on saying "Finished: 6 games" over a log of 12, linking standings files
+    that were gone)."""
 
     out: Path
     game: Game
     _told: bool = False
+    folder_lock: FolderLock | None = None  # as LiveSite's: no write into a folder not the one locked
 
     def add(self, g: ScheduledGame, record: Record) -> None:
         """A game was logged: the first one marks an earlier site's index out of date."""
+        self._mark()
+
+    def playing(self) -> None:
+        """The run is about to play its first new game (and to remove the earlier standings, which
+        the earlier site's index links): that index is marked out of date first."""
+        self._mark()
+
+    def _mark(self) -> None:
         if self._told:
             return
         self._told = True
+        if self.folder_lock is not None and not self.folder_lock.intact():
+            return
         if not (self.out / "index.html").is_file():
             return
         try:

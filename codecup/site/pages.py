@@ -81,6 +81,8 @@ class LiveState:
     refresh: int = 10  # seconds between reloads
     faults: int = 0  # finished games that ended with a fault
     stopped: bool = False  # the run was stopped (Ctrl-C, SIGTERM): no more reloads, resume to go on
+    resume: str | None = None  # the run's folder was moved as it ran: the --out that resumes it now
+    resumable: bool = True  # False: moved where no --out resumes it (a demo's game's, out of the demo's)
 
 
 @attrs.frozen

@@ -135,7 +135,7 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager
-def held_stops() -> Iterator[None]:
+def held_stops(*, second_acts: bool = False) -> Iterator[None]:
     """Within the block, a stop signal waits: the first is raised again as the block ends, by its
     handler then. A stop that landed as the pool started a worker left that worker unlisted, so
     the pool's abort did not end it, and it went on to load what the exiting run had removed (a
@@ -145,7 +145,15 @@ def held_stops() -> Iterator[None]:
     The handlers are swapped one at a time, and a signal may land between two swaps: the holding
     handler then hands it on at once (restoring the one it stood for) once holding has ended,
     and the block's end puts back only what it swapped, so no stop is lost (a reviewer's run of
-    40 lost three of them when a signal came mid-swap)."""
+    40 lost three of them when a signal came mid-swap).
+
+    Every later stop is held as the first (one stop in all is raised), unless ``second_acts``: then a
+    second one acts at once, by its own handler, inside the block (a reviewer's: Ctrl-C pressed twice
+    waited for a long block's end all the same), what the block was doing left unfinished, which its
+    caller must say (the stop it raises is not the held one's). Only for a long block whose caller
+    says what is left: in a short one that must be whole (a game's logging, a worker's start), a
+    second stop left games/ and the site a game short of the log, or the pool a worker half started
+    (a reviewer's, of the first version, which let a second stop act in every block)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -154,9 +162,9 @@ def held_stops() -> Iterator[None]:
     old: dict[int, Any] = {}
 
     def hold(signum: int, frame: object) -> None:
-        if holding:
+        if holding and not (second_acts and caught):
             caught.append(signum)
-        else:  # the block is ending: as if the old handler were in place already
+        else:  # the block is ending, or a second stop that acts: as if the old handler were in place
             signal.signal(signum, old[signum])
             signal.raise_signal(signum)
 
@@ -172,6 +180,39 @@ def held_stops() -> Iterator[None]:
             signal.signal(number, before)
     if caught:
         signal.raise_signal(caught[0])
+
+
+@contextlib.contextmanager
+def _blocked(signals: tuple[int, ...]) -> Iterator[None]:
+    """Within the block, ``signals`` are blocked in this thread (held by the kernel, not lost: one
+    sent meanwhile is delivered as the block ends), and so in a process started in it."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def start_helpers(*, forkserver: bool = True) -> None:
+    """Start multiprocessing's resource tracker and forkserver (if not running) with the stop
+    signals blocked in them: they are in the run's process group, and a stop sent to it (Ctrl-C,
+    a hangup, ``kill -- -PGID``) killed the forkserver in its first instants (the command died of
+    multiprocessing's ``EOFError``, exit 1: for sprt "H0 accepted"), or the tracker at any time
+    (it ignores only SIGINT and SIGTERM: a SIGHUP printed its warning and KeyError tracebacks). The
+    parent decides, and they end by themselves once it and the workers are gone; the workers,
+    forked by the forkserver, unblock them (:func:`~codecup.tournament.worker.worker_init`).
+    Without ``forkserver``, the tracker only (the forkserver waits for the first game: by then a
+    command's stop handlers are in place)."""
+    from multiprocessing import forkserver as server
+    from multiprocessing import resource_tracker
+
+    # The tracker blocks SIGINT and SIGTERM as it starts it, and unblocks them after (so the
+    # forkserver is started in a block of its own); the tracker ignores those two itself.
+    with _blocked((signal.SIGHUP,)):
+        resource_tracker.ensure_running()
+    if forkserver:
+        with _blocked(STOP_SIGNALS):
+            server.ensure_running()
 
 
 class LocalPool(GamePool):
@@ -191,6 +232,7 @@ class LocalPool(GamePool):
     @staticmethod
     def _new(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
         leftovers.clean_stale_temp_dirs()
+        leftovers.clean_stale_sandboxes()
         leftovers.clean_stale_semaphores()
         leftovers.mark_temp_dir()
         leftovers.name_semaphores()
@@ -200,6 +242,7 @@ class LocalPool(GamePool):
         # from ours, so it is told here that this is no news.
         if _TRACKER_QUIET not in sys.warnoptions:
             sys.warnoptions.append(_TRACKER_QUIET)
+        start_helpers(forkserver=False)  # the pool's semaphores would start the tracker as it is
         return concurrent.futures.ProcessPoolExecutor(
             max_workers=jobs,
             mp_context=multiprocessing.get_context("forkserver"),
@@ -212,6 +255,8 @@ class LocalPool(GamePool):
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
         with held_stops():  # it may start a worker: one half started is not ended by abort
+            start_helpers()  # here, not as the pool is made: by the first game, a command's stop
+            # handlers are in place (a SIGHUP between killed it, unsaid)
             future = super().submit(fn, *args, **kwargs)
         self._seen.update(self._workers())  # to read a dead worker's exit status later
         return future

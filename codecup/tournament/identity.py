@@ -11,12 +11,20 @@ test's folder keeps its settings the same way (format ``sprt``): its log's games
 players, seeds, clocks and variant, but not the limits or the word list they were played
 under. More rounds of a round robin or a gauntlet, or players added to one, is allowed: its
 games are the earlier run's and more.
+
+The settings also hold a digest of each file a player's command names (its script or executable,
+an in-process bot's ``FILE.py``: :func:`program_digests`): a bot changed and the same command run
+again over the same folder showed the old standings, silently, with none of the new bot's games
+(a red team's), where a changed ``command:`` is refused. Now so is a changed program file, naming
+the player.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Iterable, Mapping
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,19 +35,76 @@ from codecup.writing import write_atomic
 
 if TYPE_CHECKING:  # tournament.py imports this module
     from codecup.game import Game
-    from codecup.record import Record
+    from codecup.record import PlayerInfo, Record
     from codecup.tournament.tournament import TournamentSpec
 
 NAME = ".codecup-schedule.json"
 """The hidden file in a tournament's output folder holding its schedule's settings."""
 
 _GROWS = ("round-robin", "gauntlet")  # formats whose schedule with more rounds or players holds the old one
-_UNKNOWN_BEFORE = ("players", "results_key", "limits")  # fields a schedule file of an earlier version lacks
+# fields a schedule file of an earlier version lacks (or a run that did not say: no programs digested)
+_UNKNOWN_BEFORE = ("players", "results_key", "limits", "programs")
+
+_CHANGED = "the program of player"  # how a changed program's difference begins (see refusal)
+
+Digests = tuple[tuple[str, str, str], ...]
+"""(player, file, sha256 of its bytes) for each file a player's command names."""
 
 
 def _names(value: Iterable[str] | None) -> tuple[str, ...] | None:
     """A players list as read back from JSON (a list) or given (a tuple)."""
     return None if value is None else tuple(str(name) for name in value)
+
+
+def _digests(value: Iterable[Iterable[str]] | None) -> Digests | None:
+    """Program digests as read back from JSON (lists) or given (tuples)."""
+    if value is None:
+        return None
+    rows = [tuple(str(v) for v in row) for row in value]
+    return tuple((row[0], row[1], row[2]) for row in rows if len(row) == 3)
+
+
+def program_digests(players: Sequence[PlayerInfo], *, warn: Callable[[str], None]) -> Digests | None:
+    """A digest of each file each player's command names (:func:`program_files`), to note with the
+    run's settings; None if no player names one (built-in bots). A file that cannot be read (a
+    program of mode 0711, another's: it runs all the same) is said through ``warn``, one line: a
+    change to it is not seen."""
+    rows = []
+    for player in players:
+        for path in program_files(player):
+            try:
+                with path.open("rb") as f:
+                    digest = hashlib.file_digest(f, "sha256").hexdigest()
+            except OSError as exc:
+                warn(
+                    f"player {player.name!r}: cannot read {path} ({exc.strerror or exc}), so a change to it"
+                    " is not seen: a run resumed over its games could mix them with a changed program's"
+                )
+                continue
+            rows.append((player.name, str(path), digest))
+    return tuple(rows) or None
+
+
+def program_files(player: PlayerInfo) -> tuple[Path, ...]:
+    """The files ``player``'s command names (its script or executable, a file argument:
+    :func:`~codecup.players.programs.named_files`) and the file of each in-process bot it names,
+    ``FILE.py:NAME`` as ``codecup bot GAME FILE.py:NAME`` takes it (a reviewer's: an sprt over a
+    changed strategy.py resumed, mixing old games and new). Not what those read in turn: a
+    wrapper's targets, the modules a script imports, a Java class's."""
+    from codecup.players.programs import named_files
+    from codecup.userbot import UserBot
+
+    files = list(named_files(player))
+    cwd = Path(player.directory) if player.directory else Path.cwd()
+    for arg in (player.command or ())[1:] if player.bot is None else ():
+        try:
+            bot = UserBot.parse(arg) if ":" in arg and "\x00" not in arg else None
+            path = None if bot is None else Path(os.path.abspath(cwd / bot.path))
+            if path is not None and path.is_file() and path not in files:
+                files.append(path)
+        except (ConfigError, OSError):  # no such bot, a name too long: no file it runs
+            continue
+    return tuple(files)
 
 
 @attrs.frozen
@@ -57,6 +122,7 @@ class Schedule:
     players: tuple[str, ...] | None = attrs.field(default=None, converter=_names)
     results_key: str | None = None  # what the game's results depend on (Game.results_key)
     limits: str | None = None  # each bot's sandbox limits: a game under others is another game
+    programs: Digests | None = attrs.field(default=None, converter=_digests)  # program_digests
 
     @classmethod
     def of(cls, spec: TournamentSpec, results_key: str | None = None) -> Schedule:
@@ -72,6 +138,7 @@ class Schedule:
             players=None if spec.format in _GROWS else tuple(spec.names),
             results_key=results_key if results_key is not None else spec.results_key,
             limits=spec.limits,
+            programs=spec.programs,
         )
 
     def difference(self, earlier: Schedule) -> str | None:
@@ -90,9 +157,32 @@ class Schedule:
                 return f"games played with {was}, this run with {now}"
             if field.name == "limits":
                 return f"bots limited to {was}, this run to {now}"
+            if field.name == "programs":
+                changed = _changed_program(was, now)
+                if changed is None:
+                    continue
+                return changed
             option = "--" + field.name.replace("_", "-")
             return f"a {earlier.format} tournament with {option} {was}, this one {option} {now}"
         return None
+
+
+def _changed_program(was: Digests, now: Digests | None) -> str | None:
+    """How a player of both runs runs other program files now (None: none does; a player added
+    since, or one whose files were not digested, is no change)."""
+    if now is None:
+        return None
+    before: dict[str, set[tuple[str, str]]] = {}
+    for name, path, digest in was:
+        before.setdefault(name, set()).add((path, digest))
+    after: dict[str, set[tuple[str, str]]] = {}
+    for name, path, digest in now:
+        after.setdefault(name, set()).add((path, digest))
+    for name, files in after.items():
+        if name in before and files != before[name]:
+            paths = sorted({path for path, _ in files ^ before[name]})
+            return f"{_CHANGED} {name!r} changed since its games were played: {paths[0]} is not as it was"
+    return None
 
 
 def _list(names: tuple[str, ...]) -> str:
@@ -108,7 +198,17 @@ def check_schedule(spec: TournamentSpec, out: Path, has_games: bool, results_key
     """
     why = noted_difference(Schedule.of(spec, results_key), out) if has_games else None
     if why is not None:
-        raise ConfigError(f"{out} holds the games of another tournament ({why}): use another --out folder")
+        raise refusal(out, "tournament", why)
+
+
+def refusal(out: Path, run: str, why: str) -> ConfigError:
+    """The error refusing ``out``, whose games are another ``run``'s (``why``: a difference of
+    :func:`noted_difference`). A program changed since is the same run once it is put back: said
+    so, as another folder loses every game logged (a reviewer's)."""
+    remedy = "use another --out folder"
+    if why.startswith(_CHANGED):
+        remedy = f"put the file back as it was and the same command resumes, or {remedy}"
+    return ConfigError(f"{out} holds the games of another {run} ({why}): {remedy}")
 
 
 def noted_difference(now: Schedule, out: Path) -> str | None:

@@ -45,6 +45,21 @@ def _unmark(mark: Path) -> None:
         mark.unlink(missing_ok=True)
 
 
+def clean_stale_sandboxes() -> None:
+    """Remove what the referees of runs that died left: their (empty) scratch folders in the temp
+    folder and their bots' cgroups, each only where its maker is gone. Every run does it as its pool
+    starts, whatever its bots: it was done only as a program bot's sandbox was prepared, so runs of
+    built-in bots, and a resumed run that played no game, left them for good (a red team's)."""
+    from codecup.sandbox import mounts
+    from codecup.sandbox.box import clean_stale_scratch
+    from codecup.sandbox.cgroup import remove_stale
+
+    clean_stale_scratch()
+    # the cgroups where they are, not machine_support(): its probes take a second, and it makes
+    # the process that asks a subreaper where there are no namespaces (the bots' referees, not this)
+    remove_stale(mounts.read())
+
+
 def clean_stale_temp_dirs() -> None:
     """Remove the multiprocessing temp folders of earlier runs that were killed (their mark names
     a process that is gone: :mod:`codecup.owner`); folders of other programs, unmarked, are left

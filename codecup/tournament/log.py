@@ -32,6 +32,7 @@ class ResultsLog:
     records: dict[str, Record] = attrs.field(factory=dict)
     ignored_tail: bool = False
     _lock: FolderLock | None = None  # the folder's lock, when the log took it (and releases it)
+    _folder: FolderLock | None = None  # the folder's lock, whoever took it: checked before each append
 
     @classmethod
     def open(cls, path: Path, *, lock: bool | FolderLock = False) -> ResultsLog:
@@ -46,6 +47,7 @@ class ResultsLog:
         log = cls(path)
         if lock is True:
             log._lock = FolderLock.take(path.parent, path)
+        log._folder = log._lock or (lock if isinstance(lock, FolderLock) else None)
         try:
             log._read()
         except BaseException:
@@ -113,12 +115,20 @@ class ResultsLog:
     def __contains__(self, game_id: str) -> bool:
         return game_id in self.records
 
+    def check_folder(self) -> None:
+        """Raise :class:`~codecup.tournament.lock.FolderGone` if the log's folder is no longer the
+        one locked (a log opened without a lock: never)."""
+        if self._folder is not None:
+            self._folder.check()
+
     def append(self, game_id: str, record: Record) -> None:
-        """Write one finished game durably; only then does it count."""
+        """Write one finished game durably; only then does it count. Into the folder locked only:
+        the folder is never made again here (a red team's, who removed it as a run went on: the
+        next game made it anew, and a second run wrote the same log)."""
         if game_id in self.records:
             raise ValueError(f"game {game_id} is already in the log")
         line = jf.text_of({"id": game_id, "record": record.to_json()})
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.check_folder()
         try:
             with self.path.open("a", encoding="utf-8") as f:
                 f.write(line + "\n")
@@ -157,6 +167,23 @@ def logged_game(path: Path) -> str | None:
         return _entry(first)[1].match.game
     except (OSError, RecordError):
         return None
+
+
+def logged_ids(path: Path) -> set[str]:
+    """The ids of the games in the results log ``path``, read only (a torn or foreign line ends the
+    reading; no log: none): what a stopped run says it leaves comes from the log itself, not from
+    what it was told (a reviewer's stop as a game was logged said "2 of 6" over 3 in the log)."""
+    ids: set[str] = set()
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return ids
+    for raw in data.split(b"\n")[:-1]:  # whole lines only
+        try:
+            ids.add(_entry(raw)[0])
+        except RecordError:
+            break
+    return ids
 
 
 def _entry(raw: bytes) -> tuple[str, Record]:

@@ -29,7 +29,7 @@ from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.terminal import log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
-from codecup.tournament.executor import GamePool
+from codecup.tournament.executor import GamePool, held_stops
 from codecup.tournament.identity import check_logged_keys, check_schedule, note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
@@ -59,9 +59,19 @@ OnRecord = Callable[[ScheduledGame, Record], None]
 """Told of every game as it is logged (and of the games a resumed run finds in its log, where no
 :data:`OnLogged` is given)."""
 
+OnComplete = Callable[["TournamentResult"], None]
+"""Told of the result once every game is logged and the standings are written (a stop that comes
+later finds the run complete: the site is finished, not marked stopped)."""
+
 OnLogged = Callable[[Sequence[tuple[ScheduledGame, Record]]], None]
 """Told of the games a resumed run finds in its log, all of a batch at once, before it plays any
 game of that batch (a results site then never shows part of its log)."""
+
+OnPlaying = Callable[[], None]
+"""Told once, before a run plays its first game its log does not hold, and before an earlier run's
+standings (of fewer games: a longer run, more rounds) are removed: a results site then never links
+them, gone (a red team's "Finished: 12 games" index, its three links dead while the first new game
+was played, and for good when the run was killed then)."""
 
 
 @attrs.frozen
@@ -82,6 +92,9 @@ class TournamentSpec:
     notes: tuple[str, ...] = ()  # what the game says a reader must know (Game.run_notes): not the schedule
     limits: str | None = None  # each bot's sandbox limits, in words (Limits.describe); None: not said
     results_key: str | None = None  # what the game's results depend on (Game.results_key)
+    # each player's program files' digests, as the run started (identity.program_digests): a run
+    # resumed with one changed is refused. None: not said (built-in bots, or a run in-process)
+    programs: tuple[tuple[str, str, str], ...] | None = None
     # The seed was given (the run to be reproduced): no secret in the seats' seeds (MatchInfo.seat_key)
     seeded: bool = attrs.field(default=True, eq=False)
 
@@ -340,6 +353,8 @@ def run_tournament(
     on_record: OnRecord | None = None,
     on_logged: OnLogged | None = None,
     lock: FolderLock | None = None,
+    on_complete: OnComplete | None = None,
+    on_playing: OnPlaying | None = None,
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result.
 
@@ -350,6 +365,10 @@ def run_tournament(
     ``executor`` runs ``play`` on each match; a :class:`GamePool` (the CLI's
     local pool) also survives a dead referee process, a plain executor does not.
     ``lock``: ``out``'s, if the caller holds it (else the run takes it, and releases it).
+    ``on_complete(result)`` is called once the standings are written, before a stop that came as
+    they were written is raised (a stop is held over that, and over each game's logging).
+    ``on_playing()`` is called once, before the first game not in the log is played and before the
+    standings an earlier run wrote into ``out`` are removed (a site's index linking them is rewritten).
 
     A log that holds games this tournament does not play is refused before anything is written.
     """
@@ -366,9 +385,13 @@ def run_tournament(
         note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none
         (out / "games").mkdir(exist_ok=True)
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
-        tell = _Tell(on_record, on_logged)
-        run = _Run(game, spec.variant, key)
-        return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups, run)
+        tell = _Tell(on_record, on_logged, on_playing)
+        run = _Run(game, spec.variant, key, on_complete)
+        try:
+            return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups, run)
+        except OSError:  # a write failed as the folder went away: that is what to say, not the file
+            log.check_folder()
+            raise
     finally:
         log.close()
 
@@ -527,6 +550,8 @@ def _run(
             tell.logged(logged)
             progress.grow(len(scheduled))
             if todo and played == 0:  # an earlier run's standings are of fewer games: gone till the end
+                tell.playing()  # first, so that no index links them once they are gone
+                log.check_folder()  # by their path: only the folder locked's (a moved one's were another's)
                 remove_results(out)
             _run_batch(todo, executor, play, log, points, progress, out, tell.on_record, run)
             played += len(todo)
@@ -539,7 +564,11 @@ def _run(
     standings = reorder(format_standings(game, spec, records), order, final)
     ratings = tuple(bradley_terry(names, records))
     result = TournamentResult(spec, games, standings, ratings, played)
-    write_results(out, result)
+    log.check_folder()  # the standings only into the folder the run locked (as each game: log.append)
+    with held_stops():  # a stop as they are written: raised once the caller knows the run is complete
+        write_results(out, result)
+        if run.on_complete is not None:
+            run.on_complete(result)
     return result
 
 
@@ -549,6 +578,12 @@ class _Tell:
 
     on_record: OnRecord | None
     on_logged: OnLogged | None
+    on_playing: OnPlaying | None = None
+
+    def playing(self) -> None:
+        """The run plays its first game not in the log (the earlier standings go next)."""
+        if self.on_playing is not None:
+            self.on_playing()
 
     def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
         """The games of a batch found in the log."""
@@ -576,11 +611,14 @@ def _run_batch(
     def finished(g: ScheduledGame, record: Record) -> None:
         if run is not None:
             run.check_unchanged(g.id)
-        log.append(g.id, record)
-        points[g.id] = tuple(record.result.points)
-        _write_game(out, g, record)
-        if on_record is not None:  # the site before the terminal: a closed pipe or a signal
-            on_record(g, record)  # may land in the printing, and the run stop there
+        # A stop that lands once the game is logged waits for its record and page: a red team's SIGTERM
+        # there left games/ and the site a game short of the log ("Stopped: 6 of 12" over 7 logged).
+        with held_stops():
+            log.append(g.id, record)
+            points[g.id] = tuple(record.result.points)
+            _write_game(out, g, record)
+            if on_record is not None:  # the site before the terminal: a closed pipe may land in the
+                on_record(g, record)  # printing, and the run stop there
         progress.finished(g.id, record)
 
     play_batch(todo, pool, play, finished, progress)
@@ -593,6 +631,7 @@ class _Run:
     game: Game
     variant: str
     key: str | None
+    on_complete: OnComplete | None = None  # told once the standings are written
 
     def check_unchanged(self, game_id: str) -> None:
         """Refuse to go on (and to log game ``game_id``) once the results key has changed: a red

@@ -202,5 +202,8 @@ def worker_init(parent: int) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
+    # Forked by a forkserver started with the stop signals blocked (executor.start_helpers): taken
+    # from here on, and by the bots it starts (a stop sent before is delivered now, to the handlers)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
     sys.unraisablehook = _on_unraisable
     threading.Thread(target=_die_with, args=(parent,), name="die-with-parent", daemon=True).start()

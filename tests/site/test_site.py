@@ -461,6 +461,163 @@ def test_a_no_site_continuation_leaves_no_site_saying_it_was_all(tmp_path, capsy
     assert "Finished: 4 games" in (tmp_path / "o" / "index.html").read_text()
 
 
+def _dead_links(out) -> list[str]:
+    """The files the index in ``out`` links that are not there."""
+    index = (out / "index.html").read_text()
+    return [href for href in re.findall(r'href="([^"#:]+)"', index) if not (out / href).exists()]
+
+
+@pytest.mark.parametrize("no_site", [False, True])
+def test_a_longer_run_leaves_no_index_linking_the_standings_it_removed(tmp_path, monkeypatch, no_site):
+    """A red team's `--rounds 2` over a finished run, killed once it had removed the standings files,
+    left an index saying "Finished: 12 games" with its three links to them dead (and so it was, killed
+    or not, till its first new game was logged; --no-site marked it out of date only then). The
+    index is rewritten (or marked out of date) before they go: what it says as they are gone is what
+    a run killed then leaves."""
+    import codecup.tournament.tournament as tournament
+    from codecup.cli import main
+
+    (tmp_path / "p.yml").write_text(
+        "game: pillars\nclock: 5\nseed: 1\nplayers:\n  - {name: a, command: 'bot:random'}\n"
+        "  - {name: b, command: 'bot:random'}\n"
+    )
+    out = tmp_path / "o"
+    argv = ["tournament", str(tmp_path / "p.yml"), "--out", str(out), "--quiet", "--jobs", "1"]
+    assert main(argv) == 0
+    assert "Finished: 2 games" in (out / "index.html").read_text() and _dead_links(out) == []
+    seen: list[tuple[str, list[str]]] = []
+    removing = tournament.remove_results
+
+    def remove_results(folder):
+        removing(folder)
+        seen.append(((folder / "index.html").read_text(), _dead_links(folder)))
+
+    monkeypatch.setattr(tournament, "remove_results", remove_results)
+    assert main([*argv, "--rounds", "2", *(["--no-site"] if no_site else [])]) == 0
+    [(index, dead)] = seen
+    assert dead == [] and "Finished" not in index
+    if no_site:
+        assert "This site is out of date" in index
+    else:
+        assert "Live: 2 of 4 games played" in index
+
+
+def test_a_lengthened_demo_stopped_leaves_no_index_saying_it_was_all(tmp_path, monkeypatch, capsys):
+    """A red team's `demo --rounds 3` over a finished demo, stopped (or killed) after two new games:
+    the game's index said "Finished: 2 games", linking the standings it had removed, over a log of
+    4, and the front page said the game had 2 games (the demo wrote no site till a game's end). Its
+    game's site is live now, as a tournament's, and the front page says the game is not finished,
+    both before the standings go: what a demo killed then leaves."""
+    import codecup.tournament.tournament as tournament
+    from codecup.cli import main
+
+    out = tmp_path / "d"
+    argv = ["demo", "--game", "pillars", "--out", str(out), "--quiet", "--jobs", "1"]
+    assert main(argv) == 0
+    game = out / "pillars"
+    assert "Finished: 2 games" in (game / "index.html").read_text()
+    assert "<td>2</td>" in (out / "index.html").read_text()
+    seen: list[tuple[str, list[str], str]] = []
+    removing = tournament.remove_results
+
+    def remove_results(folder):
+        removing(folder)
+        seen.append(
+            ((folder / "index.html").read_text(), _dead_links(folder), (out / "index.html").read_text())
+        )
+        raise KeyboardInterrupt  # Ctrl-C just then (a SIGKILL leaves what was seen)
+
+    monkeypatch.setattr(tournament, "remove_results", remove_results)
+    assert main([*argv, "--rounds", "2"]) == 130
+    [(index, dead, front)] = seen
+    assert dead == [] and "Finished" not in index and "Live: 2 of 4 games played" in index
+    assert "not finished" in front and "<td>2</td>" not in front
+    index = (game / "index.html").read_text()
+    assert "Stopped at" in index and "2 of 4" in index and _dead_links(game) == []
+    assert "not finished" in (out / "index.html").read_text()
+
+    from codecup.site import DemoEntry
+
+    assert DemoEntry.earlier(game, "Pillars") == DemoEntry.unfinished(game, "Pillars")  # a later run's
+    monkeypatch.setattr(tournament, "remove_results", removing)
+    assert main([*argv, "--rounds", "2"]) == 0  # resumed, to its end
+    assert "Finished: 4 games" in (game / "index.html").read_text() and _dead_links(game) == []
+    assert "<td>4</td>" in (out / "index.html").read_text()
+    assert "not finished" not in (out / "index.html").read_text()
+
+
+def test_a_demo_stopped_in_a_game_new_to_its_folder_links_no_index_not_there(tmp_path, monkeypatch):
+    """A reviewer's: a demo of a second game into a demo's folder, stopped as that game's first game
+    was played, left a front page linking the game's index, which is written only with its first
+    game logged. A game not finished is linked once its index is there; till then, only named."""
+    import codecup.tournament.tournament as tournament
+    from codecup.cli import main
+
+    out = tmp_path / "d"
+    argv = ["demo", "--game", "pillars", "--out", str(out), "--quiet", "--jobs", "1"]
+    assert main(argv) == 0
+    batch = tournament._run_batch
+
+    def stopped(todo, pool, play, log, points, progress, folder, *args, **kwargs):
+        if folder.name == "turn_right":
+            raise KeyboardInterrupt  # Ctrl-C as turn_right's first game is played
+        return batch(todo, pool, play, log, points, progress, folder, *args, **kwargs)
+
+    monkeypatch.setattr(tournament, "_run_batch", stopped)
+    assert main([*argv, "--game", "turn_right"]) == 130
+    assert not (out / "turn_right" / "index.html").exists()
+    front = (out / "index.html").read_text()
+    assert _dead_links(out) == [] and "pillars/index.html" in front
+    assert "not finished, no page of it yet" in front
+
+
+@pytest.mark.parametrize("more", [0, 1, 2])
+def test_a_demo_stopped_as_a_games_standings_are_written_finishes_its_site(tmp_path, monkeypatch, more):
+    """A reviewer's: a demo stopped just as a game's standings were written (the stop held to their
+    end, as a tournament's) left the game's index saying "Stopped: 2 of 2 ... resumes" over its
+    standings, all written. Its site is finished first, as a tournament's, then the demo stops (by
+    the first stop, ``more`` stops as the site is finished held as it); a second stop there acts at
+    once, and the index says "Stopped"."""
+    import signal
+
+    import codecup.tournament.tournament as tournament
+    from codecup.cli import main
+    from codecup.site.live import LiveSite
+
+    write = tournament.write_results
+
+    def written(folder, result):
+        write(folder, result)
+        signal.raise_signal(signal.SIGTERM)
+
+    monkeypatch.setattr(tournament, "write_results", written)
+    finish = LiveSite.finish
+
+    def finishing(self, result):
+        for _ in range(more):
+            signal.raise_signal(signal.SIGINT)
+        return finish(self, result)
+
+    monkeypatch.setattr(LiveSite, "finish", finishing)
+    out = tmp_path / "d"
+    argv = ["demo", "--game", "pillars", "--out", str(out), "--quiet", "--jobs", "1"]
+    assert main(argv) == (130 if more == 2 else 143)
+    index = (out / "pillars" / "index.html").read_text()
+    assert ("Stopped at" in index) == (more == 2) and ("Finished: 2 games" in index) == (more < 2)
+    assert (out / "pillars" / "standings.json").is_file()
+
+
+def test_a_first_run_told_it_plays_writes_nothing_yet(site, tmp_path):
+    """Told it plays its first new game, a run into a folder with no index writes none (a run that
+    fails before its first game leaves no site in a folder it made)."""
+    from codecup.site.live import LiveSite, WithoutSite
+
+    _, game, result = site
+    LiveSite(tmp_path, game, result.spec, clock=lambda: 0.0).playing()
+    WithoutSite(tmp_path, game).playing()
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_live_index_slow_to_write_is_written_less_often(site, tmp_path, monkeypatch):
     """A 1,000-player knock-out's index took 5 s to write, every 5 s, on the thread that logs
     games and starts new ones: the run played half its games. Now that thread spends at most
@@ -750,3 +907,93 @@ def test_a_game_called_text_does_not_replace_the_sites_text_script(tiny_game, tm
     assert (tmp_path / "draw" / "text.js").read_text() == "// the text game's own drawing"
     fallback = (tmp_path / "draw" / f"{TEXT_SCRIPT}.js").read_text()
     assert fallback != "// the text game's own drawing" and "function" in fallback
+
+
+def test_a_live_site_whose_pages_cannot_be_written_keeps_its_index_true(site, tmp_path, capsys, monkeypatch):
+    """A red team's: view/ made read-only mid-run; after the first page's failure no index was
+    written again (it said "Live: 1 of 24" to the end, stopped() too), and the final site's error
+    ended the run with no summary. Now one warning line, and the index is written where it can be."""
+    import codecup.site.live as live_module
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    page = live_module.write_game_page
+    calls = itertools.count()
+
+    def read_only(out, game, game_id, record):
+        if next(calls) >= 1:
+            raise PermissionError(30, "Read-only file system", str(out / "view" / f"{game_id}.html"))
+        page(out, game, game_id, record)
+
+    monkeypatch.setattr(live_module, "write_game_page", read_only)
+    monkeypatch.setattr("codecup.site.write_game_page", read_only)
+    live = LiveSite(tmp_path, game, result.spec, interval=0.0, clock=lambda: 0.0)
+    (g1, r1), (g2, r2) = result.games[:2]
+    live.add(g1, r1)
+    live.add(g2, r2)  # its page fails
+    assert "Live: 2 of" in (tmp_path / "index.html").read_text()
+    live.stopped()
+    assert "Stopped at" in (tmp_path / "index.html").read_text()
+    live.finish(result)  # no exception: the run's standings and summary follow
+    assert "Finished:" in (tmp_path / "index.html").read_text()
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"codecup: warning: cannot write the live site in {tmp_path}")
+
+
+def test_a_longer_runs_index_is_kept_true_when_the_rest_of_its_site_cannot_be_written(
+    site, tmp_path, capsys, monkeypatch
+):
+    """A longer run whose site's files cannot be written (its assets fail) still rewrites the earlier
+    run's index before the standings it links go, and keeps it true: live, then stopped."""
+    import codecup.site.live as live_module
+    from codecup.site.live import LiveSite
+
+    def read_only(out, game):
+        raise PermissionError(30, "Read-only file system", str(out / "style.css"))
+
+    monkeypatch.setattr(live_module, "write_assets", read_only)
+    _, game, result = site
+    (tmp_path / "index.html").write_text("Finished: 1 games")
+    live = LiveSite(tmp_path, game, result.spec, interval=0.0, clock=lambda: 0.0)
+    (g1, r1), (g2, r2) = result.games[:2]
+    live.logged([(g1, r1)])  # its page cannot be written
+    live.playing()
+    assert "Live: 1 of" in (tmp_path / "index.html").read_text()
+    live.add(g2, r2)
+    assert "Live: 2 of" in (tmp_path / "index.html").read_text()
+    live.stopped()
+    assert "Stopped at" in (tmp_path / "index.html").read_text()
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"codecup: warning: cannot write the live site in {tmp_path}")
+
+
+def test_a_live_site_never_makes_its_runs_folder_again(site, tmp_path):
+    """A red team's folder removed as the run wrote its first page: the site made it anew (its
+    assets, with their folders), and the next run into it was refused as a user's folder."""
+    from codecup.site.live import LiveSite
+    from codecup.tournament.lock import FolderGone
+
+    _, game, result = site
+    out = tmp_path / "out"
+
+    class Lock:  # the folder goes just after the site checked it was there
+        checks = 0
+
+        def intact(self):
+            self.checks += 1
+            return self.checks == 1
+
+        def check(self):
+            if not self.intact():
+                raise FolderGone(out)
+
+        def moved_to(self):
+            return None  # removed
+
+    live = LiveSite(out, game, result.spec, folder_lock=Lock())  # type: ignore[arg-type]
+    (g1, r1) = result.games[0]
+    with pytest.raises(FolderGone):
+        live.add(g1, r1)
+    assert not out.exists()
+    live.stopped()
+    assert not out.exists()

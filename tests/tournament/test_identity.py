@@ -114,6 +114,7 @@ def test_the_standings_say_who_played_and_the_schedule_played(bots, play_tournam
         "players": ["r1", "p1", "r2", "p2", "r3"],
         "results_key": None,
         "limits": None,
+        "programs": None,
     }
     assert doc["entrants"][1] == {"name": "p1", "command": [], "bot": "perfect", "directory": None}
 

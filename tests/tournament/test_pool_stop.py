@@ -80,6 +80,46 @@ def test_a_stop_signal_waits_for_the_end_of_a_held_block_then_is_raised():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
 
 
+@pytest.mark.parametrize("second", ["SIGINT", "SIGTERM"])
+def test_a_second_stop_signal_acts_at_once_only_in_a_block_that_lets_it(second):
+    """A reviewer's: a held block kept the first stop and swallowed the rest; Ctrl-C pressed twice
+    must act at once in a long block that says what it leaves (``second_acts``), as a user expects."""
+    import signal
+
+    from codecup.cli.stopping import Stopped, stop_on_signals
+    from codecup.tournament.executor import held_stops
+
+    reached = []
+    with pytest.raises(KeyboardInterrupt) as raised, stop_on_signals(), held_stops(second_acts=True):
+        signal.raise_signal(signal.SIGINT)
+        reached.append(1)
+        signal.raise_signal(signal.Signals[second])
+        reached.append(2)
+    assert reached == [1]
+    assert isinstance(raised.value, Stopped) == (second == "SIGTERM")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
+@pytest.mark.parametrize("second", ["SIGINT", "SIGTERM"])
+def test_a_second_stop_signal_in_a_short_held_block_is_held_as_the_first(second):
+    """A reviewer's, of the version that let a second stop act in every block: one during a game's
+    logging left games/ and the site a game short of the log. A short block stays whole; the first
+    stop is raised at its end."""
+    import signal
+
+    from codecup.cli.stopping import Stopped, stop_on_signals
+    from codecup.tournament.executor import held_stops
+
+    reached = []
+    with pytest.raises(KeyboardInterrupt) as raised, stop_on_signals(), held_stops():
+        signal.raise_signal(signal.SIGINT)
+        signal.raise_signal(signal.Signals[second])
+        reached.append(1)
+    assert reached == [1]
+    assert not isinstance(raised.value, Stopped)  # the first one's: SIGINT
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
 @pytest.mark.slow
 def test_a_stop_as_the_pool_starts_a_worker_leaves_it_listed_for_abort(monkeypatch):
     """A red team's Ctrl-C in a run's first second landed in the pool's start of a worker: the
@@ -95,6 +135,31 @@ def test_a_stop_as_the_pool_starts_a_worker_leaves_it_listed_for_abort(monkeypat
         popen = started(process)  # the worker runs now
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(0.05)
+        return popen
+
+    monkeypatch.setattr(multiprocessing.context.ForkServerProcess, "_Popen", staticmethod(interrupted))
+    pool = LocalPool(1)
+    with pytest.raises(KeyboardInterrupt):
+        pool.submit(time.sleep, 0)
+    workers = list(pool._workers().values())
+    pool.abort()
+    assert len(workers) == 1 and workers[0].exitcode is not None
+
+
+@pytest.mark.slow
+def test_a_second_stop_as_the_pool_starts_a_worker_is_held_as_the_first(monkeypatch):
+    """A reviewer's: Ctrl-C pressed twice as the pool started its first worker acted inside the
+    start (a second stop acted at once in every held block), and multiprocessing's traceback came
+    back; the start is whole, and its worker listed for the abort."""
+    import multiprocessing.context
+    import signal
+
+    started = multiprocessing.context.ForkServerProcess._Popen
+
+    def interrupted(process):
+        popen = started(process)
+        signal.raise_signal(signal.SIGINT)
+        signal.raise_signal(signal.SIGINT)
         return popen
 
     monkeypatch.setattr(multiprocessing.context.ForkServerProcess, "_Popen", staticmethod(interrupted))
@@ -142,3 +207,36 @@ def test_a_stop_landing_between_two_swaps_of_the_handlers_loses_no_later_stop(mo
             time.sleep(0.05)
     finally:
         swap(signal.SIGTERM, before)
+
+
+HELPERS_SURVIVE = """
+import os, signal, sys
+from multiprocessing import forkserver, resource_tracker
+from codecup.tournament.executor import LocalPool
+pool = LocalPool(1)
+if forkserver._forkserver._forkserver_pid is None:  # not started with the pool: at its first game
+    pool.submit(int).result(timeout=60)
+server, tracker = forkserver._forkserver._forkserver_pid, resource_tracker._resource_tracker._pid
+# as a stop sent to the whole process group lands: in the helpers' first instants, or later
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    os.kill(server, sig)
+    os.kill(tracker, sig)
+blocked = pool.submit(signal.pthread_sigmask, signal.SIG_BLOCK, []).result(timeout=60)
+print(sorted(s.name for s in blocked if s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)))
+# still there (not reaped: a zombie would answer a kill): the tracker's death printed a warning and
+# KeyError tracebacks, the forkserver's an EOFError
+print(os.waitpid(server, os.WNOHANG) == (0, 0), os.waitpid(tracker, os.WNOHANG) == (0, 0))
+pool.shutdown()
+"""
+
+
+@pytest.mark.slow
+def test_the_pools_helpers_outlive_a_stop_sent_to_the_process_group_and_its_workers_take_it():
+    """A red team's: Ctrl-C, SIGTERM or SIGHUP to the process group as the run started killed the
+    forkserver (the command died of multiprocessing's EOFError, exit 1: for sprt, "H0 accepted");
+    a SIGHUP to the group killed the resource tracker (its warning, then KeyError tracebacks). The
+    helpers start with the stop signals blocked (the parent decides); the workers take them."""
+    run = subprocess.run([sys.executable, "-c", HELPERS_SURVIVE], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[:2] == ["[]", "True True"]
+    assert run.stderr == ""

@@ -122,3 +122,28 @@ def test_a_run_killed_with_its_process_group_leaves_semaphores_the_next_run_remo
     assert (leftovers.SEMAPHORES / f"{leftovers.SEMAPHORE_LOCK}{killed}").is_dir()  # its lock, free
     leftovers.clean_stale_semaphores()  # of dead runs only: a live run's lock is held
     assert not any(path.exists() for path in left)
+
+
+def test_every_run_cleans_what_dead_referees_left_whatever_its_bots(tmp_path, monkeypatch):
+    """A red team's: a SIGKILLed run's scratch folder and its bots' cgroups were cleaned only as a
+    program bot's sandbox was prepared; a run of built-in bots, or a resume that played no game,
+    left them. Now every run's pool, as it starts, cleans them."""
+    from codecup.sandbox import box, cgroup
+    from codecup.tournament.executor import LocalPool
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead = tmp_path / f"{owner.TEMP_PREFIX}{int(gone.stdout)}.0badf00d"  # a dead referee's
+    live = tmp_path / f"{owner.TEMP_PREFIX}{owner.token()}-mine"  # this process's own
+    dead.mkdir()
+    live.mkdir()
+    clean = getattr(box, "clean_stale_scratch", None) or box._clean_stale_scratch
+    clean.cache_clear()  # once per process: this one may have cleaned already
+    asked = []
+    monkeypatch.setattr(cgroup, "remove_stale", asked.append)
+    pool = LocalPool(1)  # no game played, no sandbox prepared
+    pool.shutdown()
+    assert not dead.exists() and live.is_dir()
+    assert len(asked) == 1  # the cgroups of dead referees, in this machine's hierarchies

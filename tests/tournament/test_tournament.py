@@ -455,3 +455,73 @@ def test_a_program_gone_as_the_run_goes_stops_it_naming_the_player_and_the_file(
     assert said.startswith("player 'p4': cannot run './bot.py': program not found")
     assert f"(no file {folder / 'bot.py'})" in said and "the same command to resume" in said
     assert ", in game rr1~" in said  # its id, as the results name it
+
+
+@pytest.mark.parametrize("how", ["removed", "moved", "replaced"])
+def test_a_run_whose_folder_went_away_stops_and_writes_nothing_more(play_tournament, bots, tmp_path, how):
+    """A red team's: the output folder deleted as the run went on was made anew by the next game's
+    append (two runs wrote one log, games logged twice); renamed, the run made a fresh one. Once its
+    folder is not the one it locked, the run stops, saying so, and writes nothing more."""
+    import shutil
+
+    out = tmp_path / "out"
+    heard = []
+
+    def on_record(g, record):
+        heard.append(g.id)
+        if len(heard) == 2:
+            if how == "moved":
+                out.rename(tmp_path / "elsewhere")
+            else:
+                shutil.rmtree(out)
+            if how == "replaced":  # another run made the folder anew, and holds its lock
+                out.mkdir()
+                (out / ".lock").touch()
+
+    said = f"{out} was moved to {tmp_path / 'elsewhere'}" if how == "moved" else f"{out} was removed or moved"
+    with pytest.raises(ConfigError, match=said):
+        play_tournament(bots, out, on_record=on_record)
+    assert len(heard) == 2  # no game logged after it
+    if how == "replaced":
+        assert sorted(p.name for p in out.iterdir()) == [".lock"]  # the other run's alone
+    else:
+        assert not out.exists()  # not made anew
+    if how == "moved":
+        assert len(ResultsLog.open(tmp_path / "elsewhere" / LOG_NAME).records) == 2
+
+
+def test_a_longer_run_whose_folder_went_away_removes_no_standings_there(tiny_pm, tiny_game, bots, tmp_path):
+    """A longer run (more rounds) removes the standings an earlier run wrote before its first new
+    game: its folder moved away just then, and another made in its place, it removed that one's by
+    their path. It stops, as at any write into a folder that is no longer the one locked."""
+    import concurrent.futures
+    import functools
+
+    from codecup.runner import run_match
+    from codecup.tournament.lock import FolderGone
+    from codecup.tournament.tournament import TournamentSpec, run_tournament
+
+    out = tmp_path / "out"
+
+    def play(rounds, on_playing=None):
+        spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=bots, rounds=rounds)
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            return run_tournament(
+                spec,
+                tiny_game,
+                out,
+                executor=pool,
+                play=functools.partial(run_match, pm=tiny_pm),
+                on_playing=on_playing,
+            )
+
+    def elsewhere():
+        out.rename(tmp_path / "moved")
+        out.mkdir()
+        (out / "standings.txt").write_text("another run's\n")
+
+    play(1)
+    with pytest.raises(FolderGone):
+        play(2, on_playing=elsewhere)
+    assert (out / "standings.txt").read_text() == "another run's\n"
+    assert (tmp_path / "moved" / "standings.txt").exists()  # the run's own, kept where it went

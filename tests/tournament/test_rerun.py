@@ -1,0 +1,153 @@
+"""A tournament or SPRT test run again over its folder: it says when it played nothing, and refuses
+a player whose program file changed since its games were logged (a red team's: a bot replaced, the
+same command showed the old standings, silently, exit 0).
+
+The games are fakes played in a thread pool: nothing depends on a bot's play or on time.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import sys
+
+import pytest
+
+from codecup.cli import main
+from codecup.dialogue import NORMAL
+from codecup.plugins import GameRegistry
+from codecup.record import MatchInfo, Record, Result
+from codecup.tournament import executor as ex
+from codecup.tournament import worker
+
+
+def _draw(match: MatchInfo, **_: object) -> Record:
+    return Record(match, (), (), (0.0, 0.0), Result((1.0, 1.0), (1.0, 1.0), (NORMAL, NORMAL)))
+
+
+@pytest.fixture
+def fake_games(monkeypatch, tiny_game):
+    """``codecup tournament`` and ``sprt`` of Twenty-one, each game a draw played in a thread."""
+
+    class Pool(ex.GamePool):
+        def __init__(self, jobs):
+            super().__init__(concurrent.futures.ThreadPoolExecutor(jobs), jobs)
+
+    registry = GameRegistry()
+    registry.add(tiny_game)
+    monkeypatch.setattr("codecup.cli.tournament.load_games", lambda: registry)
+    monkeypatch.setattr("codecup.cli.sprt.load_games", lambda: registry)
+    monkeypatch.setattr(ex, "LocalPool", Pool)
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _draw)
+
+
+@pytest.fixture
+def players(tmp_path):
+    """A players file: a script bot in its folder, and a built-in bot."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "bot.py").write_text("print('one')\n")
+    path = tmp_path / "players.yml"
+    path.write_text(
+        "game: twentyone\nplayers:\n"
+        f"  - {{name: mine, directory: mine, command: '{sys.executable} bot.py'}}\n"
+        "  - {name: p1, command: 'bot:perfect'}\n"
+    )
+    return path
+
+
+def tournament(players, out):
+    return main(["tournament", str(players), "--out", str(out), "--quiet", "--jobs", "1", "--no-site"])
+
+
+def test_a_rerun_over_a_finished_tournament_says_it_played_none(fake_games, players, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert tournament(players, out) == 0
+    assert "already" not in capsys.readouterr().err
+    assert tournament(players, out) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"codecup: all 2 games were already in {out}/ from an earlier run; none played (use another"
+        " --out to play again)"
+    ]
+
+
+def test_a_rerun_with_a_players_program_changed_is_refused_naming_it(fake_games, players, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert tournament(players, out) == 0
+    capsys.readouterr()
+    (tmp_path / "mine" / "bot.py").write_text("import sys\nsys.exit(1)\n")
+    assert tournament(players, out) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1
+    assert err[0] == (
+        f"codecup: error: {out} holds the games of another tournament (the program of player 'mine'"
+        f" changed since its games were played: {tmp_path / 'mine' / 'bot.py'} is not as it was): put"
+        " the file back as it was and the same command resumes, or use another --out folder"
+    )
+    (tmp_path / "mine" / "bot.py").write_text("print('one')\n")  # put back: it resumes
+    assert tournament(players, out) == 0
+
+
+def sprt(new, out):
+    args = ["--max-games", "4", "--jobs", "1", "--out", str(out)]
+    return main(["sprt", "twentyone", new, "bot:random", *args])
+
+
+def test_an_sprt_rerun_says_it_played_none_and_refuses_a_changed_program(fake_games, tmp_path, capsys):
+    bot = tmp_path / "bot.py"
+    bot.write_text("print('one')\n")
+    new, out = f"{sys.executable} {bot}", tmp_path / "out"
+    first = sprt(new, out)
+    assert "already" not in capsys.readouterr().err
+    assert sprt(new, out) == first
+    assert (
+        f"codecup: all 4 games were already in {out}/ from an earlier run; none played (use another --out"
+        " to play again)"
+    ) in capsys.readouterr().err.splitlines()
+    bot.write_text("import sys\nsys.exit(1)\n")
+    assert sprt(new, out) == 2
+    err = capsys.readouterr().err
+    assert "the program of player 'new'" in err and f"{bot} is not as it was" in err
+    assert err.rstrip().endswith(
+        "put the file back as it was and the same command resumes, or use another --out folder"
+    )
+
+
+STRATEGY = "class MyBot:\n    def choose(self, state):\n        return 1\n"
+
+
+def test_an_in_process_bots_file_is_a_program_file_too(fake_games, tmp_path, monkeypatch, capsys):
+    """A reviewer's: `codecup bot GAME FILE.py:NAME`, the documented form of a contestant's own Python
+    bot, names no file (strategy.py:MyBot is no file's name): an sprt over a changed strategy.py
+    resumed, and mixed the old games with the new, silently."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "strategy.py").write_text(STRATEGY)
+    new, out = f"{sys.executable} -m codecup bot twentyone strategy.py:MyBot", tmp_path / "out"
+    first = sprt(new, out)
+    (tmp_path / "strategy.py").write_text(STRATEGY.replace("1", "2"))
+    capsys.readouterr()
+    assert sprt(new, out) == 2
+    err = capsys.readouterr().err
+    assert "player 'new'" in err and f"{tmp_path / 'strategy.py'} is not as it was" in err
+    (tmp_path / "strategy.py").write_text(STRATEGY)  # put back: it resumes
+    assert sprt(new, out) == first
+
+
+def test_a_program_file_that_cannot_be_read_is_said(fake_games, players, tmp_path, monkeypatch, capsys):
+    """A program that cannot be read (mode 0711, of another owner) is run but cannot be digested: a
+    change to it would go unseen, and the run says so rather than skip it silently."""
+
+    import hashlib
+
+    digest = hashlib.file_digest
+
+    def unreadable(f, *args):
+        if f.name.endswith("bot.py"):
+            raise PermissionError(13, "Permission denied")
+        return digest(f, *args)
+
+    monkeypatch.setattr(hashlib, "file_digest", unreadable)
+    assert tournament(players, tmp_path / "out") == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"codecup: warning: player 'mine': cannot read {tmp_path / 'mine' / 'bot.py'} (Permission denied),"
+        " so a change to it is not seen: a run resumed over its games could mix them with a changed"
+        " program's"
+    ]

@@ -1,0 +1,196 @@
+"""A stop at an exact moment of a run's end of a game, or of its end: what it leaves is whole and
+said precisely (a red team's SIGTERM just after a game was logged left games/ and the site a game
+short, "Stopped: 6 of 12" over 7 logged; one as the standings were written marked a finished
+run's index stopped). The signal is sent from inside the run, at the moment named: no timing."""
+
+from __future__ import annotations
+
+import re
+import signal
+
+import pytest
+
+from codecup.cli import main
+from codecup.tournament import tournament as tmod
+from codecup.tournament.log import LOG_NAME, ResultsLog
+
+PLAYERS = (
+    "game: spaghetti\nplayers:\n  - name: r\n    command: bot:random\n  - name: g\n    command: bot:greedy\n"
+    "  - name: s\n    command: bot:random\n"
+)
+
+
+def stop_after_append(monkeypatch, nth: int, *sigs: int) -> None:
+    """Send ``sigs`` to this process as the ``nth`` game's log line is written."""
+    append, count = ResultsLog.append, [0]
+
+    def appended(self, game_id, record):
+        append(self, game_id, record)
+        count[0] += 1
+        if count[0] == nth:
+            for sig in sigs:
+                signal.raise_signal(sig)
+
+    monkeypatch.setattr(ResultsLog, "append", appended)
+
+
+def test_a_stop_just_after_a_game_is_logged_waits_for_its_record_and_page(
+    play_tournament, bots, tmp_path, monkeypatch
+):
+    heard = []
+    stop_after_append(monkeypatch, 3, signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        play_tournament(bots, tmp_path, on_record=lambda g, record: heard.append(g.id))
+    logged = ResultsLog.open(tmp_path / LOG_NAME).records
+    assert len(logged) == 3
+    assert sorted(p.stem for p in (tmp_path / "games").glob("*.json")) == sorted(logged) == sorted(heard)
+
+
+def tournament(tmp_path):
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    argv = ["tournament", str(tmp_path / "players.yml"), "--out", str(tmp_path / "out"), "--jobs", "1"]
+    return main([*argv, "--quiet"])
+
+
+def state(out) -> str:
+    found = re.search(r"(Live|Stopped|Finished)[^<]*", (out / "index.html").read_text())
+    assert found is not None
+    return found.group(0)
+
+
+@pytest.mark.slow  # a local pool's worker processes
+def test_a_stop_as_the_standings_are_written_finishes_the_run(tmp_path, monkeypatch, capsys):
+    write = tmod.write_results
+
+    def written(out, result):
+        write(out, result)
+        signal.raise_signal(signal.SIGTERM)
+
+    monkeypatch.setattr(tmod, "write_results", written)
+    assert tournament(tmp_path) == 128 + signal.SIGTERM
+    captured = capsys.readouterr()
+    out = tmp_path / "out"
+    assert captured.err.strip().splitlines()[-1] == (
+        f"codecup: stopped by SIGTERM: it came once every game was played: the results in {out}/ are whole"
+    )
+    assert "Bradley-Terry" in captured.out  # the summary, as a finished run's
+    assert state(out).startswith("Finished")
+
+
+@pytest.mark.slow  # a local pool's worker processes
+def test_a_stop_after_the_last_game_says_only_the_standings_are_left(tmp_path, monkeypatch, capsys):
+    stop_after_append(monkeypatch, 6, signal.SIGTERM)  # the last of a double round robin of three
+    assert tournament(tmp_path) == 128 + signal.SIGTERM
+    out = tmp_path / "out"
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"codecup: stopped by SIGTERM: every game is logged in {out}/ (6 of 6), not the standings: the"
+        " same command writes them"
+    )
+    assert state(out).startswith("Stopped") and "6 of 6" in state(out)
+    assert len(list((out / "view").glob("*.html"))) == 6
+
+
+@pytest.mark.slow  # a local pool's worker processes
+def test_a_stop_mid_run_says_how_many_games_are_logged(tmp_path, monkeypatch, capsys):
+    stop_after_append(monkeypatch, 2, signal.SIGTERM)
+    assert tournament(tmp_path) == 128 + signal.SIGTERM
+    out = tmp_path / "out"
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"codecup: stopped by SIGTERM: 2 of 6 games are logged in {out}/; the same command resumes"
+    )
+    assert "2 of 6" in state(out) and len(list((out / "games").glob("*.json"))) == 2
+
+
+@pytest.mark.slow  # a local pool's worker processes
+@pytest.mark.parametrize("moment", ["logged", "game file"])
+def test_a_second_stop_as_a_game_is_logged_is_held_as_the_first(tmp_path, monkeypatch, capsys, moment):
+    """A reviewer's: Ctrl-C pressed twice as a game was logged acted in the middle of its logging
+    (a second stop acted at once in every held section): "2 of 6 logged" over 3 in the log, and
+    games/ and the site a game short. A game's logging is whole."""
+    if moment == "logged":
+        stop_after_append(monkeypatch, 3, signal.SIGINT, signal.SIGINT)
+    else:
+        write, count = tmod._write_game, [0]
+
+        def writing(out, g, record, only_if_missing=False):
+            count[0] += 1
+            if count[0] == 3:
+                signal.raise_signal(signal.SIGINT)
+                signal.raise_signal(signal.SIGINT)
+            write(out, g, record, only_if_missing)
+
+        monkeypatch.setattr(tmod, "_write_game", writing)
+    assert tournament(tmp_path) == 128 + signal.SIGINT
+    out = tmp_path / "out"
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"codecup: stopped by SIGINT: 3 of 6 games are logged in {out}/; the same command resumes"
+    )
+    logged = ResultsLog.open(out / LOG_NAME).records
+    assert sorted(p.stem for p in (out / "games").glob("*.json")) == sorted(logged)
+    assert len(logged) == 3 and "3 of 6" in state(out)
+
+
+@pytest.mark.slow  # a local pool's worker processes
+def test_a_stop_says_the_games_in_the_log_though_not_told_of_them(tmp_path, monkeypatch, capsys):
+    """What a stopped run says it leaves is counted in its log, not from what it was told of: a
+    stop as a resumed run rewrote a logged game's missing file, before the site was told of them,
+    said fewer than the log held (found checking the class of a reviewer's "2 of 6" over 3)."""
+    stop_after_append(monkeypatch, 3, signal.SIGINT)
+    assert tournament(tmp_path) == 128 + signal.SIGINT
+    out = tmp_path / "out"
+    (out / "games" / f"{sorted(ResultsLog.open(out / LOG_NAME).records)[0]}.json").unlink()
+    monkeypatch.undo()
+
+    def stopped(out, g, record, only_if_missing=False):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tmod, "_write_game", stopped)
+    capsys.readouterr()
+    assert tournament(tmp_path) == 128 + signal.SIGINT
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"codecup: stopped by SIGINT: 3 of 6 games are logged in {out}/; the same command resumes"
+    )
+
+
+@pytest.mark.slow  # a local pool's worker processes
+def test_a_stop_as_the_site_is_finished_is_held_to_its_end(tmp_path, monkeypatch, capsys):
+    from codecup.site.live import LiveSite
+
+    finish = LiveSite.finish
+
+    def finishing(self, result):
+        signal.raise_signal(signal.SIGTERM)  # outside the run's own stop handlers: it killed the command
+        return finish(self, result)
+
+    monkeypatch.setattr(LiveSite, "finish", finishing)
+    assert tournament(tmp_path) == 128 + signal.SIGTERM
+    captured = capsys.readouterr()
+    out = tmp_path / "out"
+    assert captured.err.strip().splitlines()[-1].endswith(f"the results in {out}/ are whole")
+    assert "Bradley-Terry" in captured.out and state(out).startswith("Finished")
+
+
+@pytest.mark.slow  # a local pool's worker processes
+def test_a_second_stop_as_the_site_is_finished_acts_at_once_and_says_what_is_left(
+    tmp_path, monkeypatch, capsys
+):
+    """A reviewer's: a held section kept the first stop and swallowed every later one, so Ctrl-C
+    pressed twice (or a SIGTERM after it) waited for the end all the same. The second acts at once,
+    and the run says what it leaves: not "the results are whole"."""
+    from codecup.site.live import LiveSite
+
+    def finishing(self, result):
+        signal.raise_signal(signal.SIGINT)  # held ...
+        signal.raise_signal(signal.SIGTERM)  # ... and this one acts now: the site is not finished
+        raise AssertionError("a second stop did not act at once")
+
+    monkeypatch.setattr(LiveSite, "finish", finishing)
+    assert tournament(tmp_path) == 128 + signal.SIGTERM
+    captured = capsys.readouterr()
+    out = tmp_path / "out"
+    assert captured.err.strip().splitlines()[-1] == (
+        f"codecup: stopped by SIGTERM: a second stop, as the run was finishing: every game and the"
+        f" standings are in {out}/, and the same command writes the rest"
+    )
+    assert "Bradley-Terry" not in captured.out
+    assert state(out).startswith("Stopped")
