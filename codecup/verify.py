@@ -419,7 +419,7 @@ def _first_difference(what: str, got: Sequence[object], recorded: Sequence[objec
     """Where two lists first differ, counted from 1 as `codecup play` numbers the moves."""
     for i, (a, b) in enumerate(zip(got, recorded, strict=False), start=1):
         if a != b:
-            return f"{what} differ at number {i}: rules give {shown(a, 200)}, record says {shown(b, 200)}"
+            return f"{what} differ at number {i}: rules give {shown(a)}, record says {shown(b)}"
     return f"{what}: rules give {len(got)}, record has {len(recorded)}"
 
 
