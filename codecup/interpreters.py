@@ -536,6 +536,13 @@ def _script_index(
         elif arg.startswith("--"):
             if "=" not in arg:
                 return None  # a long option not known: it may take the next argument
+            # --opt=value as --opt value: java --class-path=bot.jar sets the class path anew (its
+            # value not told here), --module-path=mods gives classes from elsewhere (a reviewer's
+            # java --module-path=mods --add-modules=botmod -cp missing.jar bot.Bot ran, refused)
+            name = arg.partition("=")[0]
+            if name in known.class_path:
+                class_path = None
+            elsewhere = elsewhere or name in known.class_path_not_all
             i += 1
         elif known.letter_flags is None:
             return None

@@ -250,8 +250,9 @@ def test_options_from_the_environment_never_let_a_missing_jar_jar_through(tmp_pa
 
 
 def test_java_jar_is_a_mode_and_its_jar_the_first_argument_no_option(tmp_path):
-    """A reviewer's: ``java -jar -Xmx1g bot.jar`` runs bot.jar (-jar is a mode, options after it
-    read as ever): -Xmx1g was taken for its jar, so a missing jar after it was let through."""
+    """A reviewer's: ``java -jar -Xmx1g bot.jar`` runs bot.jar (-jar is a mode: its jar is the
+    first argument after it that is no option): -Xmx1g was taken for its jar, so a missing jar
+    after it was let through."""
     (tmp_path / "bot.jar").write_text("")
     env = _stubs(tmp_path)
 
@@ -259,7 +260,7 @@ def test_java_jar_is_a_mode_and_its_jar_the_first_argument_no_option(tmp_path):
         player = PlayerInfo("p", command=tuple(shlex.split(command)), directory=str(tmp_path), env=env)
         return command_problem(player) or ""
 
-    for command in ("java -jar -Xmx1g bot.jar", "java -jar -cp lib.jar bot.jar", "java -Xmx1g -jar bot.jar"):
+    for command in ("java -jar -Xmx1g bot.jar", "java -Xmx1g -jar bot.jar"):
         assert problem(command) == "", command
     for command in ("java -jar -Xmx1g gone.jar", "java -jar -cp lib.jar gone.jar -jar bot.jar"):
         assert "no file 'gone.jar'" in problem(command), command
@@ -380,3 +381,22 @@ def test_a_shebang_line_with_a_carriage_return_is_named(first, refused, tmp_path
     said = _problem(tmp_path, "./bot.py")
     assert ("its #! line ends in a carriage return (Windows line ends)" in said) == refused, said
     assert ("dos2unix" in said) == refused
+
+
+def test_javas_long_options_with_their_value_after_an_equals_sign_are_read_as_split(tmp_path):
+    """A reviewer's: ``java --module-path=mods --add-modules=botmod -cp missing.jar bot.Bot`` and
+    ``java -cp missing.jar --class-path=bot.jar Bot`` run, and were refused (the = forms were
+    skipped, not read as their split forms, which were let through)."""
+    (tmp_path / "bot.jar").write_text("")
+    env = _stubs(tmp_path)
+
+    def problem(command: str) -> str:
+        player = PlayerInfo("p", command=tuple(shlex.split(command)), directory=str(tmp_path), env=env)
+        return command_problem(player) or ""
+
+    for command in (
+        "java --module-path=mods --add-modules=botmod -cp missing.jar bot.Bot",
+        "java -cp missing.jar --class-path=bot.jar Bot",
+    ):
+        assert problem(command) == "", command
+    assert "no file 'missing.jar'" in problem("java --class-path=bot.jar -cp missing.jar Bot")
