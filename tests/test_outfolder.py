@@ -593,8 +593,8 @@ def test_a_demo_whose_games_folder_alone_was_moved_names_no_out_that_resumes_it(
     assert demo(out) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].endswith(
-        "its games are logged there, but no --out resumes them there (it was moved out of the folder"
-        " given with --out)"
+        "its games are logged there, but no --out resumes them there (it was moved out of, or renamed"
+        " in, the folder given with --out)"
     )
     index = (moved / "index.html").read_text()
     assert "Stopped at" in index and "--out" not in index and "resumes the run." not in index

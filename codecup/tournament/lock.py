@@ -39,7 +39,8 @@ class FolderGone(ConfigError):
             resumes = (
                 f"and the same command with --out {resume} resumes"
                 if resume
-                else "but no --out resumes them there (it was moved out of the folder given with --out)"
+                else "but no --out resumes them there (it was moved out of, or renamed in, the "
+                "folder given with --out)"
             )
             said = (
                 f"{folder} was moved to {moved_to} during the run, so the run stopped (it writes only into"
