@@ -323,7 +323,9 @@ def test_rules_that_spin_in_the_random_bots_session_are_the_plugins_failure(
     ends = record.result.termination
     assert [e.kind for e in ends] == [Termination.REFEREE_ERROR] * 2, ends
     said = "the twentyone plugin failed: the rules had not returned when the random bot's answer was given up"
-    assert ends[0].message.startswith(said + " (at test_game_code_bound.py:"), ends
+    assert ends[0].message.startswith(said), ends
+    if stuck is spin:  # where it was is seen for rules that never return (late ones may just have)
+        assert ends[0].message.startswith(said + " (at test_game_code_bound.py:"), ends
     docs = " ".join((Path(__file__).parents[1] / "docs" / "hooks.md").read_text(encoding="utf-8").split())
     assert "the rules had not returned when the random bot's answer was given up (at rules.py:72)" in docs
     (problem,) = verify_record(tiny_game, record)

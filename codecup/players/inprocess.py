@@ -72,7 +72,7 @@ class InProcessPlayer(Player):
             if (rules := self._in_the_rules(found)) is not None:
                 raise GameBugError(
                     # not "never returned": rules that would have returned later are given up too
-                    f"the rules had not returned when the random bot's answer was given up ({rules}):"
+                    f"the rules had not returned when the random bot's answer was given up{rules}:"
                     f" {found.given_up}"
                 )
             self.stuck = found.given_up
@@ -101,19 +101,21 @@ class InProcessPlayer(Player):
             self.idling += max(0.0, loop_time() - wall0 - busy - stops)
 
     def _in_the_rules(self, found: Answer) -> str | None:
-        """Where the game's rules were (``at rules.py:LINE``) when an answer of the framework's own
-        random bot was given up, or None (another bot's, or not in a plugin's code then).
+        """For an answer of the framework's own random bot given up: where the game's rules were
+        then (`` (at rules.py:LINE)``, or ``""`` where its thread was seen elsewhere); None for
+        another bot's answer, which stays its own time-out (a plugin's bot, a contestant's).
 
-        That bot does next to nothing but ask the rules (their moves, the state after each): a red
-        team's rules that spun in its session made it lose each game on time, a fault charged to
-        its seat (and in a tournament to its standing), where the same rules raising were the
-        game's referee error. Told by where its thread was, in a plugin's code, not by the time
-        it took: a bot's own time-out (a plugin's bot, a contestant's program) stays its own."""
+        That bot does next to nothing but ask the rules (their moves, the state after each), and
+        is given up only past its clock and a second more of processor time (or idle past its
+        backstop): a red team's rules that spun in its session made it lose each game on time, a
+        fault charged to its seat (and in a tournament to its standing), where the same rules
+        raising were the game's referee error. Not told by where its thread was alone: seen a
+        moment after the time was read, rules that returned late had just returned (CI's run)."""
         session = self.session
         if not isinstance(session, RulesPlayer) or type(session.bot) is not RandomBot:
             return None
         frame = plugin_frame(found.frames)
-        return None if frame is None else f"at {Path(frame.filename).name}:{frame.lineno}"
+        return "" if frame is None else f" (at {Path(frame.filename).name}:{frame.lineno})"
 
     def charged_by_wall(self) -> None:
         """Its thinking is charged by the loop's clock, wall time."""
