@@ -364,13 +364,15 @@ _NODE = Interpreter(
 )
 
 # -I's directory is joined or the next argument; -M's and -m's module and -x's folder are joined
-# (``perl -M strict`` is "Missing argument to -M"; ``perl -x bot.pl`` runs bot.pl).
+# (``perl -M strict`` is "Missing argument to -M"; ``perl -x bot.pl`` runs bot.pl), and so are
+# the values of -l, -0, -i, -C, -d, -D and -F, maybe empty (``perl -l012 bot.pl``, ``perl -i.bak
+# bot.pl``: a reviewer's, each was let through with its script missing).
 _PERL = Interpreter(
     inline=frozenset({"-"}),
     letter_flags="acnpsStTuUwWX",
     letter_values="I",
     letter_inline="eE",
-    letter_rest="Mmx",
+    letter_rest="Mmxl0iCdDF",
     path_letters="S",
 )
 # -I's folder, -r's library and -C's folder are joined or the next argument; -x's folder is joined.

@@ -65,6 +65,11 @@ from codecup.record import PlayerInfo
         ("perl -x bot.pl", "bot.pl"),
         ("perl -wx bot.pl", "bot.pl"),
         ("perl -M strict bot.pl", "strict"),  # perl: "Missing argument to -M" (it fails: no file to name)
+        ("perl -l bot.pl", "bot.pl"),  # values joined, maybe empty: a reviewer's, each seen with perl
+        ("perl -l012 -0777 bot.pl", "bot.pl"),
+        ("perl -i.bak -CSDA bot.pl", "bot.pl"),
+        ("perl -d:Trace -Dx bot.pl", "bot.pl"),
+        ("perl -F, -wl bot.pl", "bot.pl"),
         ("ruby -rjson bot.rb", "bot.rb"),
         ("ruby -r json -I lib bot.rb", "bot.rb"),
         ("ruby -C sub sb.rb", None),  # a reviewer's: ruby changes folder before opening its script
