@@ -3,6 +3,8 @@ no exception raised into the pool's own code by a SIGTERM between games."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -120,46 +122,31 @@ def test_a_second_stop_signal_in_a_short_held_block_is_held_as_the_first(second)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
 
 
+def _one_stop():
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.05)
+
+
+def _two_stops():
+    signal.raise_signal(signal.SIGINT)
+    signal.raise_signal(signal.SIGINT)
+
+
 @pytest.mark.slow
-def test_a_stop_as_the_pool_starts_a_worker_leaves_it_listed_for_abort(monkeypatch):
+@pytest.mark.parametrize("stops", [_one_stop, _two_stops], ids=["one stop", "two stops"])
+def test_a_stop_as_the_pool_starts_a_worker_leaves_it_listed_for_abort(monkeypatch, stops):
     """A red team's Ctrl-C in a run's first second landed in the pool's start of a worker: the
     worker, started but not yet listed, was not ended by the abort, and loaded what the exiting
-    run had removed (a traceback after the run's last line)."""
+    run had removed (a traceback after the run's last line). A reviewer's Ctrl-C pressed twice
+    there acted inside the start (a second stop acted at once in every held block), and
+    multiprocessing's traceback came back: the start is whole, its worker listed for the abort."""
     import multiprocessing.context
-    import os
-    import signal
 
     started = multiprocessing.context.ForkServerProcess._Popen
 
     def interrupted(process):
         popen = started(process)  # the worker runs now
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.05)
-        return popen
-
-    monkeypatch.setattr(multiprocessing.context.ForkServerProcess, "_Popen", staticmethod(interrupted))
-    pool = LocalPool(1)
-    with pytest.raises(KeyboardInterrupt):
-        pool.submit(time.sleep, 0)
-    workers = list(pool._workers().values())
-    pool.abort()
-    assert len(workers) == 1 and workers[0].exitcode is not None
-
-
-@pytest.mark.slow
-def test_a_second_stop_as_the_pool_starts_a_worker_is_held_as_the_first(monkeypatch):
-    """A reviewer's: Ctrl-C pressed twice as the pool started its first worker acted inside the
-    start (a second stop acted at once in every held block), and multiprocessing's traceback came
-    back; the start is whole, and its worker listed for the abort."""
-    import multiprocessing.context
-    import signal
-
-    started = multiprocessing.context.ForkServerProcess._Popen
-
-    def interrupted(process):
-        popen = started(process)
-        signal.raise_signal(signal.SIGINT)
-        signal.raise_signal(signal.SIGINT)
+        stops()
         return popen
 
     monkeypatch.setattr(multiprocessing.context.ForkServerProcess, "_Popen", staticmethod(interrupted))

@@ -490,30 +490,16 @@ def test_a_run_whose_folder_went_away_stops_and_writes_nothing_more(play_tournam
         assert len(ResultsLog.open(tmp_path / "elsewhere" / LOG_NAME).records) == 2
 
 
-def test_a_longer_run_whose_folder_went_away_removes_no_standings_there(tiny_pm, tiny_game, bots, tmp_path):
+def test_a_longer_run_whose_folder_went_away_removes_no_standings_there(play_tournament, bots, tmp_path):
     """A longer run (more rounds) removes the standings an earlier run wrote before its first new
     game: its folder moved away just then, and another made in its place, it removed that one's by
     their path. It stops, as at any write into a folder that is no longer the one locked."""
-    import concurrent.futures
-    import functools
-
-    from codecup.runner import run_match
     from codecup.tournament.lock import FolderGone
-    from codecup.tournament.tournament import TournamentSpec, run_tournament
 
     out = tmp_path / "out"
 
     def play(rounds, on_playing=None):
-        spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=bots, rounds=rounds)
-        with concurrent.futures.ThreadPoolExecutor(2) as pool:
-            return run_tournament(
-                spec,
-                tiny_game,
-                out,
-                executor=pool,
-                play=functools.partial(run_match, pm=tiny_pm),
-                on_playing=on_playing,
-            )
+        return play_tournament(bots, out, rounds=rounds, on_playing=on_playing)
 
     def elsewhere():
         out.rename(tmp_path / "moved")

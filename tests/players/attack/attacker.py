@@ -22,10 +22,12 @@ def say(text):
     print(f"ATTACK: {text}", file=sys.stderr, flush=True)
 
 
-def spawn(body):
-    """Run ``body`` in a double-forked setsid grandchild, as a daemon would."""
+def spawn(body, setsid=True):
+    """Run ``body`` in a double-forked grandchild, in a session of its own as a daemon would (or,
+    without ``setsid``, staying in the bot's process group)."""
     if os.fork() == 0:
-        os.setsid()
+        if setsid:
+            os.setsid()
         if os.fork() == 0:
             try:
                 body()
@@ -52,18 +54,6 @@ def unmarked_out_of_its_cgroups():
     its process group (which the filter keeps it in) finds it (a reviewer's bot)."""
     leave_its_cgroups()
     os.execve(sys.executable, [sys.executable, "-c", "import time; time.sleep(3600)", token], {})
-
-
-def spawn_in_group(body):
-    """Run ``body`` in a double-forked grandchild that stays in the bot's process group."""
-    if os.fork() == 0:
-        if os.fork() == 0:
-            try:
-                body()
-            finally:
-                os._exit(0)
-        os._exit(0)
-    os.wait()
 
 
 def leave_its_cgroups():
@@ -1128,7 +1118,7 @@ ATTACKS = {
     "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
     "setsid_child_out_of_its_cgroups": lambda: spawn(out_of_its_cgroups),
-    "unmarked_child_out_of_its_cgroups": lambda: spawn_in_group(unmarked_out_of_its_cgroups),
+    "unmarked_child_out_of_its_cgroups": lambda: spawn(unmarked_out_of_its_cgroups, setsid=False),
     "children_left": children_left,
     "leave_group": leave_group,
     "own_cgroup_files": own_cgroup_files,
