@@ -59,7 +59,6 @@ from codecup.verify import own_rules_problem
 
 DEFAULT_SETTINGS = SubprocessSettings()
 DEFAULT_POLICY = Policy()
-_SAID = once.RUN_VARIABLE  # the folder of what the run has said (inherited by its workers)
 
 log = logging.getLogger(__name__)
 

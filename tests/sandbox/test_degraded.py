@@ -16,7 +16,7 @@ from codecup import runner
 from codecup.dialogue import Termination
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
-from codecup.sandbox import Support, box, linux
+from codecup.sandbox import Support, box, linux, once
 from tests.sandbox.test_programs import READS_WORDS, WithWordList
 from tests.support import TESTS, processes_with, python_argv
 
@@ -31,7 +31,7 @@ def degraded(monkeypatch):
     linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
     support = Support(subreaper=True, missing=("no cgroup2 (pretended)", "not root (pretended)"))
     monkeypatch.setattr(box, "machine_support", lambda: support)
-    monkeypatch.delenv(runner._SAID, raising=False)
+    monkeypatch.delenv(once.RUN_VARIABLE, raising=False)
     return support
 
 
@@ -325,8 +325,7 @@ SAYS_ONCE = "from codecup.sandbox import once; print(once.first('containment'))"
 def test_the_downgrade_is_said_once_per_run_by_its_workers_too(monkeypatch, tmp_path):
     """A pool's workers are forked from a server started before any of them had said it: each
     worker that replaced a dead one said the degraded line again (9 times in a red team's run)."""
-    monkeypatch.delenv(runner._SAID, raising=False)
-    from codecup.sandbox import once
+    monkeypatch.delenv(once.RUN_VARIABLE, raising=False)
 
     once.mark_run()  # as a tournament does before it starts its workers
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
@@ -346,7 +345,7 @@ def test_a_cgroup_that_cannot_be_locked_is_said_once(monkeypatch, caplog, tmp_pa
     from codecup import owner
     from codecup.sandbox import cgroup
 
-    monkeypatch.delenv(runner._SAID, raising=False)
+    monkeypatch.delenv(once.RUN_VARIABLE, raising=False)
 
     def refused(folder):
         raise PermissionError(13, "Permission denied", str(folder))
@@ -358,7 +357,7 @@ def test_a_cgroup_that_cannot_be_locked_is_said_once(monkeypatch, caplog, tmp_pa
     warned = [r for r in caplog.records if r.levelname == "WARNING"]
     assert len(warned) == 1 and warned[0].getMessage().startswith(f"cannot lock cgroup {tmp_path}/unified/")
     caplog.clear()
-    monkeypatch.delenv(runner._SAID, raising=False)
+    monkeypatch.delenv(once.RUN_VARIABLE, raising=False)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)  # not root: the degraded line says it all
     assert not cgroup._locked(tmp_path / "unified")
     assert [r for r in caplog.records if r.levelname == "WARNING"] == []
@@ -387,7 +386,7 @@ def test_what_a_bot_lacks_is_said_in_full(monkeypatch, capsys):
     )
     assert full.full and full.summary().startswith("full sandbox: ")
     assert full.summary().endswith(f"; but {shared}")
-    monkeypatch.delenv(runner._SAID, raising=False)
+    monkeypatch.delenv(once.RUN_VARIABLE, raising=False)
     from codecup.players.subprocess import SubprocessPlayer
     from codecup.sandbox.launch import Launch
 
