@@ -17,7 +17,7 @@ from codecup.terminal import printable
 from codecup_games.lucky_words import view
 from codecup_games.lucky_words.bots import BOT_NAMES, make_bot
 from codecup_games.lucky_words.bots.base import Bot
-from codecup_games.lucky_words.engine import CELLS, LETTERS
+from codecup_games.lucky_words.engine import CELLS, LETTERS, SIZE
 from codecup_games.lucky_words.player import LuckyWordsPlayer
 from codecup_games.lucky_words.referee import referee
 from codecup_games.lucky_words.rules import LuckyWordsState
@@ -193,10 +193,11 @@ class LuckyWords(Game):
         return view.frames(replay(self.new_state(setup, variant), moves))
 
     def score_board(self, board: str, scoring: str | None = None) -> ScoreReport:
-        """Score one board of 49 letters (``.`` for empty; blanks ignored) under ``rule`` or ``wordracer``."""
+        """Score one board of 49 letters (``.`` for empty) under ``rule`` or ``wordracer``: one line of
+        49, or 7 rows of 7 (see :func:`board_cells`)."""
         # Upper case for a..z only: str.upper() makes letters A..Z of others (U+00DF is SS, U+FB01
         # FI, U+0131 I), which were scored as the board's (the setup and move parsers refuse them).
-        cells = "".join(ch.upper() if ch.isascii() else ch for ch in "".join(board.split()))
+        cells = "".join(ch.upper() if ch.isascii() else ch for ch in board_cells(board))
         bad = next((ch for ch in cells if ch not in LETTERS and ch != "."), None)
         if len(cells) != CELLS or bad is not None:
             got = f"{len(cells)} characters" if bad is None else f"{bad!r} at {cells.index(bad) + 1}"
@@ -216,3 +217,27 @@ class LuckyWords(Game):
                 found = tuple(text[s : s + n] for s, n in line.words)
                 lines.append(ScoredLine(f"{kind} {i}", text, line.points, found))
         return ScoreReport(tuple(lines), scored.total, f"{mode.value} scoring, {words.describe()}")
+
+
+def board_cells(board: str) -> str:
+    """A board's cells from its text, in one of the forms ``codecup score`` takes: one line of 49
+    cells (a blank between every two cells allowed: ``A B A ...``), or 7 rows of 7 cells, one a line
+    (blanks in a row ignored) or on one line separated by blanks (``ABALONE XIBIULA ...``); lines
+    of nothing but blanks are skipped. Rows of any other length are refused
+    (:class:`~codecup.errors.ConfigError`): the rows were joined and only the total was counted,
+    so 7 lines of 8, 6, 7, 7, 7, 7, 7 letters were scored as another board (a red team's)."""
+    lines = [line for line in board.splitlines() if line.strip()]
+    if len(lines) <= 1:
+        groups = lines[0].split() if lines else []
+        if all(len(group) == 1 for group in groups) or len(groups) == 1:
+            return "".join(groups)  # 49 cells (or not: said as their count)
+        rows = groups
+    else:
+        rows = ["".join(line.split()) for line in lines]
+    if [len(row) for row in rows] != [SIZE] * SIZE:
+        lengths = ", ".join(str(len(row)) for row in rows)
+        raise ConfigError(
+            f"a board in rows is {SIZE} rows of {SIZE} letters A..Z ('.' for empty), one a line or "
+            f"separated by blanks; got {len(rows)} row{'' if len(rows) == 1 else 's'} of {lengths}"
+        )
+    return "".join(rows)

@@ -95,3 +95,39 @@ def test_a_board_after_an_option_is_said_how_to_give(small_words, capsys):
     # Arguments that are too many wherever they go are said as before.
     assert main(["score", "lucky_words", board, "--scoring", "wordracer", "more"]) == 2
     assert capsys.readouterr().err == "codecup: error: unrecognized arguments: more\n"
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        "ABALONEX\nIBIULA\nIQIPTIC\nSNOBWAY\nELSAONM\nSHEBRAA\nWESYKYD\n",  # the red team's: 8, 6, 7, ...
+        "ABALONEX IBIULA IQIPTIC SNOBWAY ELSAONM SHEBRAA WESYKYD",
+        "ABALONEXIBIULA\nIQIPTICSNOBWAY\nELSAONMSHEBRAAWESYKYD\n",  # 3 lines holding 49
+        "\n".join("ABALONEXIBIULAIQIPTICSNOBWAYELSAONMSHEBRAAWESYKYD"),  # 49 lines of one
+    ],
+)
+def test_rows_of_another_length_are_refused_not_reflowed(small_words, capsys, monkeypatch, board):
+    """7 lines of 8, 6, 7, 7, 7, 7, 7 letters were joined, counted as 49 and scored as another
+    board: a board in rows is 7 rows of 7, one line and exit 2."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(board.encode())))
+    assert main(["score", "lucky_words"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a board in rows is 7 rows of 7 letters" in err, err
+    assert main(["score", "lucky_words", board]) == 2
+    assert "a board in rows is 7 rows of 7 letters" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        "".join(SPEC_ROWS),
+        " ".join(SPEC_ROWS),
+        "\n".join(SPEC_ROWS),
+        "\r\n".join(SPEC_ROWS) + "\r\n",
+        "\n\n" + "\n".join(f"  {' '.join(row)} " for row in SPEC_ROWS) + "\n\n",  # blanks in a row
+        " ".join("".join(SPEC_ROWS)),  # one line of 49 cells, a blank between every two
+    ],
+)
+def test_the_forms_of_a_board_taken(official_words, capsys, board):
+    assert main(["score", "lucky_words", board]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("total 80")
