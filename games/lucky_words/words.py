@@ -75,7 +75,9 @@ class WordList:
     sha256: str = ""
     found: str = ""
     in_order: tuple[str, ...] = attrs.field(default=(), repr=False)
-    upper: bool = True  # its file is in upper case, as programs expect words.dat (spec item 9)
+    unlike: str = ""
+    """How its file is not one listed word a line in upper case, as spec item 9 promises programs
+    (``""`` when it is, or the list has no file): the copy :meth:`as_file` hands out is made so."""
 
     @classmethod
     def from_words(cls, words: list[str], source: str, official: bool = False) -> WordList:
@@ -98,7 +100,9 @@ class WordList:
         one, or is larger than :data:`MAX_LIST` bytes, is no list (:class:`WordListError`)."""
         text = read_file(Path(path), MAX_LIST, "a word list", WordListError).decode("ascii", "replace")
         wl = cls.from_words(lines_of(text), str(Path(path).resolve()))  # a line with a space is no word
-        return attrs.evolve(wl, official=wl.sha256 == OFFICIAL_SHA256, upper=text == text.upper())
+        return attrs.evolve(
+            wl, official=wl.sha256 == OFFICIAL_SHA256, unlike=_unlike_programs(text, wl.in_order)
+        )
 
     @classmethod
     def default(cls) -> WordList:
@@ -126,10 +130,15 @@ class WordList:
         return f"word list: {self.source} ({count}, {tag}, sha256 {self.sha256[:12]})"
 
     def as_file(self) -> Path:
-        """A file holding this list for programs: its own path, or (the bundled list, or a file in
-        lower case, which the referee reads but a program of the contest may not) an upper-case
-        copy in this referee's own folder in the temp folder (see :func:`_private_copy`)."""
-        if self.source != DEFAULT_SOURCE and self.upper:
+        """A file holding this list for programs, exactly its words one a line in upper case: its own
+        path when the file is so (LF or CR LF line ends, blank lines: what spec item 9 tells
+        programs to ignore), else (the bundled list, a file :attr:`unlike` that) such a copy in this
+        referee's own folder in the temp folder (see :func:`_private_copy`).
+
+        Not only a file in lower case: one with a blank after each word was handed out as it was,
+        its words read by the referee (stripped) and none by a program reading a word a line (a
+        red team's, on the official list with a space after each word)."""
+        if self.source != DEFAULT_SOURCE and not self.unlike:
             return Path(self.source).resolve()
         return _private_copy(f"words-{self.sha256[:16]}.dat", _text(self.in_order).encode("ascii"))
 
@@ -247,6 +256,24 @@ def lines_of(text: str) -> list[str]:
     separators: ``AB<FF>CD`` was two words, AB and CD, for a program reading the same file one
     word per line none (a red team's)."""
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _unlike_programs(text: str, words: Sequence[str]) -> str:
+    """How a list file's ``text`` is not ``words`` (the list read from it) one a line, as a program
+    reads ``words.dat`` by spec item 9 (line ends CR LF or LF and blank lines ignored): ``""`` when
+    it is. A program reads a line's every character but those; the referee strips a line of its
+    blanks (spaces, tabs, form feeds, the ASCII separators \\x1c-\\x1f) and skips a line that is no
+    word of 2..7 letters A..Z."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    if [line for line in lines if line] == list(words):
+        return ""
+    if "\r" in text.replace("\r\n", ""):
+        return "a carriage return not before a line feed"
+    if any(line != line.strip() for line in lines):
+        return "blanks in its lines"
+    if any(line.upper() != line for line in lines):
+        return "lower case"
+    return "lines that are no word of 2..7 letters A..Z"
 
 
 def _text(words: Sequence[str]) -> str:

@@ -172,6 +172,43 @@ def test_the_copy_for_programs_is_written_once(tmp_path, shared_tmp):
     assert [p.name for p in first.parent.iterdir() if p.name.endswith(".tmp")] == []
 
 
+def _read_as_a_program(data: bytes) -> list[str]:
+    """The words a program reading ``words.dat`` one word a line finds (spec item 9: line ends CR
+    and LF ignored, blank lines skipped), as the red team's C program read it (fgets, cut at CR)."""
+    return [w.decode() for w in (line.split(b"\r")[0] for line in data.split(b"\n")) if w]
+
+
+PLAIN = ["DOG\nCAT\nCOW\n", "DOG\r\nCAT\r\nCOW\r\n", "\nDOG\n\nCAT\r\n\r\nCOW", "DOG\nCAT\nCOW"]
+ODD = [
+    "DOG \nCAT \nCOW \n",  # the red team's: the official list with a space after each word
+    "\tDOG\nCAT\t\r\nCOW\n",
+    "\fDOG\nCAT\x0b\nCOW\x1c\n\x1fQI\x1d\n\x1e\n",
+    "DOG\n  \nCAT\n\t\nCOW\n",  # a line of blanks only is a word of blanks to a program
+    "dog\ncat\ncow\n",
+    "Dog\nCAT\ncoW\n",
+    "DOG\rCAT\rCOW\r",  # a lone CR: fgets reads one line, a program one word
+    "DOG\r\r\nCAT\nCOW\n",
+    "DOG\n123\nCAT\nA\nTOOLONGWORD\nD-G\nCOW\n",  # lines that are no word, skipped by the referee
+    "DOG\nCAT\nCOW\n\xff\n",
+]
+
+
+@pytest.mark.parametrize("text", PLAIN + ODD)
+def test_programs_get_exactly_the_words_the_referee_scores_with(tmp_path, shared_tmp, text):
+    """A list with a blank after each word was called the official one (the referee strips a line)
+    and handed out as it was: a program reading a word a line found none. Whatever the file holds,
+    the words.dat a program gets is the list's words, one a line in upper case; the file itself only
+    where it is that (LF or CR LF line ends and blank lines, which spec item 9 says to ignore)."""
+    path = tmp_path / "w.dat"
+    path.write_bytes(text.encode("latin-1"))
+    words = WordList.from_file(path)
+    given = words.as_file()
+    assert _read_as_a_program(given.read_bytes()) == list(words.in_order)
+    assert (given == path.resolve()) == (text in PLAIN) == (words.unlike == "")
+    if text not in PLAIN:
+        assert given.read_bytes() == "".join(f"{w}\n" for w in words.in_order).encode()
+
+
 def test_a_list_whose_file_changes_is_read_again_and_the_one_read_before_is_still_found(
     tmp_path, monkeypatch
 ):
