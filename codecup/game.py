@@ -200,10 +200,23 @@ class ProvidedFile:
 
     The referee puts ``source`` there under ``name`` when the program's folder
     has no such file; it never overwrites the program's own.
+
+    ``about`` is what notes and records call the file when ``source`` is a copy the game made for
+    programs (in the referee's temp folder, removed when it ends: a record naming that path named
+    a file gone). ``original`` is the file that copy was made from: a program whose folder's own
+    entry is that very file reads it as it is, not as the game gives it, and is told so (Lucky
+    Words: ``./words.dat`` in lower case, used by the referee and read raw by a program run there).
     """
 
     name: str
     source: Path
+    about: str = ""
+    original: Path | None = None
+
+    @property
+    def called(self) -> str:
+        """The file as notes name it: :attr:`about`, else its source's path."""
+        return self.about or str(self.source)
 
 
 @attrs.frozen
@@ -537,6 +550,9 @@ def provided_files_of(game: Game, variant: str) -> tuple[ProvidedFile, ...]:
             raise PluginError(f"{failed} names a file {short(name)}, not a plain file name")
         if not isinstance(source, (str, Path)) or not _is_file(Path(source)):
             raise PluginError(f"{failed} gives {name} from {short(source)}, which is not a file")
+        if not isinstance(provided.about, str) or not isinstance(provided.original, (str, Path, type(None))):
+            said = f"{short(provided.about)}, {short(provided.original)}"
+            raise PluginError(f"{failed} describes {name} as {said}, not a text and a path")
     return tuple(files)
 
 

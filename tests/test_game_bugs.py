@@ -399,8 +399,12 @@ def test_what_a_run_keeps_of_the_game_is_checked_before_it_starts(twentyone, met
             lambda tmp: (ProvidedFile("..", tmp / "f"),),
             "names a file '..', not a plain file name",
         ),
+        (
+            lambda tmp: (ProvidedFile("w.dat", tmp / "f", 3),),
+            "describes w.dat as 3, None, not a text and a path",
+        ),
     ],
-    ids=["raises", "text", "missing", "folder", "too-long", "path", "dotdot"],
+    ids=["raises", "text", "missing", "folder", "too-long", "path", "dotdot", "about"],
 )
 def test_the_files_a_game_provides_are_checked_before_a_program_starts(twentyone, tmp_path, files, said):
     """A plugin's provided_files that raised or gave junk was a traceback of `codecup play` and of

@@ -31,13 +31,14 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
-from codecup.game import Game, provided_files_of, results_key_of, run_notes_of
+from codecup.game import Game, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.players.programs import files_outside, hidden_file, shown_files
+from codecup.players.seat import provisions_of
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo, Record
 from codecup.sandbox import Limits
-from codecup.sandbox.box import own_differing
+from codecup.sandbox.box import OwnFile, own_differing
 from codecup.sandbox.launch import own_entry
 from codecup.terminal import printable
 from codecup.tournament import executor as ex
@@ -252,36 +253,49 @@ def provided_notes(
     """What the run gives the programs of the files the game provides (Lucky Words' ``words.dat``):
     which players' folders lack one (it is provided), which hold a link to one out of the folder or
     into a folder ``hidden`` from the bots nested in it (another player's, one given to hide, the
-    results: it shows nothing in its sandbox, so it is provided too), and which hold their own,
-    unlike the game's."""
+    results: it shows nothing in its sandbox, so it is provided too), which hold their own, unlike
+    the game's, which hold the very file the game's is a copy of (read as it is) and which an entry
+    of that name that is no file (they get none of the game's)."""
     lines = []
-    for provided in provided_files_of(game, variant):
-        source = (provided.name, str(provided.source))
-        given, linked, own = [], [], []
+    for provided in provisions_of(game, variant):
+        name = provided.name
+        given, linked, own, raw = [], [], [], []
         for p in players:
             if p.bot is not None or not p.directory:
                 continue
             folder = Path(p.directory)
-            if own_entry(str(folder), provided.name, hidden):
-                if own_differing([source], folder, hidden):
-                    own.append(p.name)
-            elif (folder / provided.name).exists():
+            if own_entry(str(folder), name, hidden):
+                for differing in own_differing([provided], folder, hidden):
+                    if differing.kind == OwnFile.OTHER:
+                        own.append(p.name)
+                    elif differing.kind == OwnFile.RAW:
+                        raw.append(p.name)
+                    else:
+                        said = f"{differing.kind}, not a file: it is given none of the game's"
+                        lines.append(f"{p.name}'s {name} is {said}")
+            elif (folder / name).exists():
                 linked.append(p.name)
             else:
                 given.append(p.name)
         if given:
             theirs = "their folders have" if len(given) > 1 else "its folder has"
-            lines.append(f"{provided.name} provided to {', '.join(given)} ({theirs} none)")
+            lines.append(f"{name} provided to {', '.join(given)} ({theirs} none)")
         if linked:
             theirs = (
                 "theirs are links out of their folders or into hidden ones"
                 if len(linked) > 1
                 else "its own is a link out of its folder or into a hidden one"
             )
-            lines.append(f"{provided.name} provided to {', '.join(linked)} ({theirs})")
+            lines.append(f"{name} provided to {', '.join(linked)} ({theirs})")
         if own:
             plays = "play with their" if len(own) > 1 else "plays with its"
-            lines.append(f"{', '.join(own)} {plays} own {provided.name}, not the game's")
+            lines.append(f"{', '.join(own)} {plays} own {name}, not the game's")
+        if raw:
+            read, folders = ("read", "their folders") if len(raw) > 1 else ("reads", "its folder")
+            lines.append(
+                f"{', '.join(raw)} {read} {name} in {folders} as it is, the very file the game's is made "
+                f"from: not as the game gives it to programs, {provided.label}"
+            )
     return lines
 
 

@@ -18,7 +18,7 @@ from codecup.players.base import Player
 from codecup.players.inprocess import InProcessPlayer
 from codecup.players.subprocess import SubprocessPlayer, SubprocessSettings
 from codecup.record import MatchInfo
-from codecup.sandbox import Box, Policy
+from codecup.sandbox import Box, Policy, Provision
 from codecup.sandbox.orphans import TOKEN_VARIABLE
 from codecup.session import PlayerSession
 
@@ -85,7 +85,7 @@ def make_player(
         return InProcessPlayer(session, timer=timer, limits=AnswerLimits.for_clock(match.clock))
     cwd = Path(info.directory) if info.directory else Path.cwd()
     others = tuple(p.directory for i, p in enumerate(match.players) if i != seat and p.directory)
-    provided = tuple((f.name, str(f.source)) for f in provided_files_of(game, match.variant))
+    provided = provisions_of(game, match.variant)
     box = None
     if policy.contain:
         seat_policy = attrs.evolve(policy, hide=policy.hide + others, provided=policy.provided + provided)
@@ -93,3 +93,12 @@ def make_player(
         cwd = box.stage or cwd  # without a sandbox, a folder that also holds what the game provides
     env = program_environment(match, seat, box)
     return SubprocessPlayer(info.command, cwd=cwd, env=env, settings=settings, box=box)
+
+
+def provisions_of(game: Game, variant: str) -> tuple[Provision, ...]:
+    """The files ``game`` provides its programs (:func:`~codecup.game.provided_files_of`), as the
+    sandbox takes them: named in notes by what they are, never by a copy's temporary path."""
+    return tuple(
+        Provision(f.name, str(f.source), f.about, str(f.original) if f.original is not None else "")
+        for f in provided_files_of(game, variant)
+    )

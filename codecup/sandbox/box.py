@@ -16,6 +16,7 @@ import itertools
 import os
 import secrets
 import shutil
+import stat
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,6 +35,26 @@ _serial = itertools.count()
 
 
 @attrs.frozen
+class Provision:
+    """A file the game provides a bot's working folder with (a game's
+    :class:`~codecup.game.ProvidedFile`, as the sandbox takes it)."""
+
+    name: str
+    source: str
+    called: str = ""
+    """What notes and records name it (its source's path if empty): a copy made in the referee's
+    temp folder, removed when it ends, is named by what it is."""
+    original: str = ""
+    """The file ``source`` is a copy of, made for programs: a bot's own entry that is this very file
+    reads the game's file as it is (see :func:`own_differing`)."""
+
+    @property
+    def label(self) -> str:
+        """The file as notes name it."""
+        return self.called or self.source
+
+
+@attrs.frozen
 class Policy:
     """What a bot may do and see, whatever the machine."""
 
@@ -42,7 +63,7 @@ class Policy:
     file_size: int = 64 << 20  # the largest file it may write
     open_files: int = 256
     hide: tuple[str, ...] = ()  # folders it must not see (other bots', the results)
-    provided: tuple[tuple[str, str], ...] = ()  # (name, source): files its working folder should have
+    provided: tuple[Provision, ...] = ()  # files its working folder should have
     contain: bool = True  # False: no sandbox, only a process group (for debugging a bot)
 
 
@@ -149,7 +170,8 @@ class Box:
         # Its own folder (or one holding it) is never taken out of its view.
         machine_points = {str(Path(p).resolve()) for p in machines}
         detached = tuple(p for p in hide if p in machine_points and not inside(own, p))
-        provided = tuple((n, s) for n, s in policy.provided if not own_entry(own, n, hide))
+        provided = tuple(p for p in policy.provided if not own_entry(own, p.name, hide))
+        pairs = tuple((p.name, p.source) for p in provided)
         launch = Launch(
             procs_files=procs_files,
             file_size=policy.file_size,
@@ -158,23 +180,22 @@ class Box:
             workdir=own,
             scratch=str(scratch) if scratch else "",
             scratch_size=policy.scratch_size,
-            provided=provided if namespaces else (),
+            provided=pairs if namespaces else (),
             hide=hide,
             detached=detached,
             cgroup_views=views,
             syscall_filter=support.syscall_filter,
             keep_group=support.syscall_filter and (cgroup is None or not namespaces),
         )
-        differing = own_differing(policy.provided, workdir, hide)
-        notes = [f"its own {n} kept, not the game's {s}" for n, s in differing]
+        notes = [own.note() for own in own_differing(policy.provided, workdir, hide)]
         if provided and namespaces:
-            notes += [f"{n} provided from {s}{_instead_of(workdir / n)}" for n, s in provided]
+            notes += [f"{p.name} provided from {p.label}{_instead_of(workdir / p.name)}" for p in provided]
         stage = None
         if provided and not namespaces:
-            stage = _stage(workdir, provided)
+            stage = _stage(workdir, pairs)
             notes += [
-                f"{n} provided from {s} (no sandbox: it ran in a folder of links to its own)"
-                for n, s in provided
+                f"{p.name} provided from {p.label} (no sandbox: it ran in a folder of links to its own)"
+                for p in provided
             ]
         return cls(launch, support, cgroup, scratch, stage, "; ".join(notes))
 
@@ -317,21 +338,66 @@ def _instead_of(entry: Path) -> str:
     )
 
 
-def own_differing(
-    provided: Sequence[tuple[str, str]], workdir: Path, hidden: Sequence[str] = ()
-) -> list[tuple[str, str]]:
-    """The files the game provides that the bot's folder has a copy of its own of, different from
-    the game's (a Lucky Words bot with another word list plays with it, scored by the game's).
-    A link out of its folder, or into a folder ``hidden`` from it, is no copy of its own: the
-    game's file is provided instead."""
+@attrs.frozen
+class OwnFile:
+    """A bot's own entry in its folder under the name of a file the game provides, not the game's:
+    kept, never replaced. ``kind`` says what it is: ``OTHER`` (a file unlike the game's), ``RAW``
+    (the very file the game's copy is made from, read as it is) or what it is instead of a file
+    (``a folder``, ``a FIFO``, ...: the bot gets none of the game's)."""
+
+    provided: Provision
+    kind: str
+
+    OTHER = "other"
+    RAW = "raw"
+
+    def note(self) -> str:
+        """The line the bot's record says of it."""
+        name, label = self.provided.name, self.provided.label
+        if self.kind == self.OTHER:
+            return f"its own {name} kept, not the game's {label}"
+        if self.kind == self.RAW:
+            said = "is the very file the game's is made from, read as it is: not as the game gives it"
+            return f"its own {name} {said}, {label}"
+        return f"its own {name} is {self.kind}, not a file: kept, so it has none of the game's, {label}"
+
+
+def own_differing(provided: Sequence[Provision], workdir: Path, hidden: Sequence[str] = ()) -> list[OwnFile]:
+    """The files the game provides that the bot's folder has an entry of its own for, unlike the
+    game's (a Lucky Words bot with another word list plays with it, scored by the game's). A link
+    out of its folder, or into a folder ``hidden`` from it, is no entry of its own: the game's file
+    is provided instead.
+
+    Its own is also unlike the game's when it is the very file the game's is a copy of (the list
+    the referee reads at ``./words.dat``, in lower case, in the folder a program runs in: it was
+    said to be the bot's own list, the record naming the game's copy, a temporary file removed
+    since, a red team's), and when it is no file (a folder, a FIFO, a socket, a link to one: the
+    bot got no list, and nothing said so, a red team's)."""
     differing = []
-    for name, source in provided:
-        own = workdir / name
-        if not own_entry(str(workdir), name, hidden):
+    for file in provided:
+        own = workdir / file.name
+        if not own_entry(str(workdir), file.name, hidden):
             continue
         try:
-            if own.is_file() and not filecmp.cmp(own, source, shallow=False):
-                differing.append((name, source))
+            info = own.stat()
+            if not stat.S_ISREG(info.st_mode):
+                differing.append(OwnFile(file, _kind(info.st_mode)))
+            elif file.original and os.path.samefile(own, file.original):
+                differing.append(OwnFile(file, OwnFile.RAW))
+            elif not filecmp.cmp(own, file.source, shallow=False):
+                differing.append(OwnFile(file, OwnFile.OTHER))
         except OSError:
             continue
     return differing
+
+
+def _kind(mode: int) -> str:
+    """What an entry that is no regular file is, in words."""
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+    )
+    return next((said for test, said in kinds if test(mode)), "no regular file")

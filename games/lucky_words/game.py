@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -24,7 +25,14 @@ from codecup_games.lucky_words.rules import LuckyWordsState
 from codecup_games.lucky_words.scorer import ScoringMode, cols_of, rows_of, shared_scorer
 from codecup_games.lucky_words.scoring import game_points
 from codecup_games.lucky_words.variants import RULES, rules_of
-from codecup_games.lucky_words.words import LOCAL_NAME, WordList, WordListId, find_words, load_words
+from codecup_games.lucky_words.words import (
+    DEFAULT_SOURCE,
+    LOCAL_NAME,
+    WordList,
+    WordListId,
+    find_words,
+    load_words,
+)
 
 INFO = GameInfo(
     name="lucky_words",
@@ -177,8 +185,19 @@ class LuckyWords(Game):
         return LuckyWordsState.start(setup, rules_of(variant), record_words(extra))
 
     def provided_files(self, variant: str) -> tuple[ProvidedFile, ...]:
-        """``words.dat``: the word list in force (``--words``, ``./words.dat`` or the bundled one)."""
-        return (ProvidedFile(LOCAL_NAME, load_words().as_file()),)
+        """``words.dat``: the word list in force (``--words``, ``./words.dat`` or the bundled one), one
+        upper-case word a line (:meth:`WordList.as_file`); a copy made so is named by what it is."""
+        words = load_words()
+        given = words.as_file()
+        if words.source == DEFAULT_SOURCE:
+            return (
+                ProvidedFile(LOCAL_NAME, given, f"the {DEFAULT_SOURCE} written one upper-case word a line"),
+            )
+        original = Path(words.source)
+        if given == original:
+            return (ProvidedFile(LOCAL_NAME, given),)
+        about = f"{words.source} made one upper-case word a line (the file has {words.unlike})"
+        return (ProvidedFile(LOCAL_NAME, given, about, original),)
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:
         """Win 2 (2004) or 3 (Word Racer), draw 1, loss 0; a faulty seat loses."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import subprocess
 import tempfile
@@ -94,14 +95,14 @@ def test_compiled_program(tiny_game, tmp_path, full_sandbox):
 class WithWordList:
     """Twenty-one, whose programs expect a file ``words.dat`` in their working folder."""
 
-    def __init__(self, game, source):
-        self.game, self.source = game, source
+    def __init__(self, game, source, about="", original=None):
+        self.game, self.source, self.about, self.original = game, source, about, original
 
     def __getattr__(self, name):
         return getattr(self.game, name)
 
     def provided_files(self, variant):
-        return (ProvidedFile("words.dat", self.source),)
+        return (ProvidedFile("words.dat", self.source, self.about, self.original),)
 
 
 READS_WORDS = """\
@@ -191,3 +192,58 @@ def test_a_link_into_a_hidden_folder_nested_in_its_own_counts_as_no_list_of_its_
     assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2
     assert record.logs[0].startswith("THE TOURNAMENT'S LIST"), record.logs[0]
     assert record.logs[1].startswith("C'S OWN LIST")
+
+
+def test_a_folder_holding_the_file_the_games_copy_is_made_from_reads_it_as_it_is(
+    tiny_game, tmp_path, full_sandbox
+):
+    """A red team's: the game's list read from ``./words.dat`` in lower case, and a program run in
+    that folder. The game gives programs an upper-case copy (in the referee's temp folder); the
+    program's folder holds the very file it is made from, kept: its record said "its own words.dat
+    kept, not the game's <the copy>", a file removed when the referee ended, as if the program had
+    a list of its own. It says the program reads the game's list as it is, named by what it is."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "bot.py").write_text(READS_WORDS)
+    (folder / "words.dat").write_text("the list in lower case")
+    copy = tmp_path / "referee-temp" / "words-copy.dat"
+    copy.parent.mkdir()
+    copy.write_text("THE LIST IN LOWER CASE")
+    about = f"{folder / 'words.dat'} made upper case"
+    game = WithWordList(tiny_game, copy, about, folder / "words.dat")
+    record = play(game, PlayerInfo("w", command=("python3", "bot.py"), directory=str(folder)))
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    assert record.logs[0].startswith("the list in lower case")  # its folder's, never overwritten
+    note = record.containment[0]
+    assert str(copy.parent) not in note and "kept, not the game's" not in note, note
+    said = "is the very file the game's is made from, read as it is: not as the game gives it"
+    assert f"its own words.dat {said}, {about}" in note
+
+
+@pytest.mark.parametrize("entry", ["folder", "link to a folder", "FIFO"])
+def test_a_words_dat_that_is_no_file_is_said_to_leave_the_bot_without_the_games(
+    tiny_game, tmp_path, full_sandbox, entry
+):
+    """A red team's bot folder whose words.dat is a folder got no list, and nothing said so: an
+    entry of its own is never replaced, but its record says it has none of the game's."""
+    source = tmp_path / "list.txt"
+    source.write_text("THE TOURNAMENT'S LIST")
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "bot.py").write_text(PYTHON_BOT)
+    own = folder / "words.dat"
+    if entry == "folder":
+        own.mkdir()
+    elif entry == "link to a folder":
+        (folder / "lists").mkdir()
+        own.symlink_to("lists")
+    else:
+        os.mkfifo(own)
+    record = play(
+        WithWordList(tiny_game, source), PlayerInfo("w", command=("python3", "bot.py"), directory=str(folder))
+    )
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    kind = "a FIFO" if entry == "FIFO" else "a folder"
+    said = f"its own words.dat is {kind}, not a file: kept, so it has none of the game's, {source}"
+    assert said in record.containment[0], record.containment[0]
+    assert "provided from" not in record.containment[0]

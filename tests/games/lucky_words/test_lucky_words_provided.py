@@ -1,0 +1,98 @@
+"""``words.dat`` for programs: what the game provides, and what a run says of a folder's own."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+from codecup import owner
+from codecup.cli.tournament import provided_notes
+from codecup.players.seat import provisions_of
+from codecup.record import PlayerInfo
+from codecup.sandbox.box import OwnFile, own_differing
+from codecup_games.lucky_words.game import LuckyWords
+from codecup_games.lucky_words.words import DEFAULT_SOURCE, WORDS_ENV
+from tests.games.lucky_words.lw_support import SMALL_WORDS
+
+GAME = LuckyWords()
+
+
+def _player(folder: Path) -> PlayerInfo:
+    return PlayerInfo(folder.name, command=("./bot",), directory=str(folder))
+
+
+@pytest.mark.parametrize(
+    ("text", "unlike"),
+    [
+        (SMALL_WORDS.lower(), "lower case"),
+        ("".join(f"{w} \n" for w in SMALL_WORDS.split()), "blanks in its lines"),
+    ],
+)
+def test_a_program_in_the_folder_of_the_games_list_reads_it_as_it_is_and_is_told_so(
+    tmp_path, monkeypatch, text, unlike
+):
+    """A red team's: ``./words.dat`` in lower case is the game's list, and ``codecup play`` runs its
+    programs in that folder. The run said "p1, p2 play with their own words.dat, not the game's"
+    and the record named the game's upper-case copy, a temporary file removed since: the folder's
+    file is the game's list itself, kept (never replaced), read by the program as it is."""
+    monkeypatch.delenv(WORDS_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "words.dat").write_text(text)
+    (provided,) = GAME.provided_files("codecup2004")
+    about = f"{tmp_path / 'words.dat'} made one upper-case word a line (the file has {unlike})"
+    assert provided.original == tmp_path / "words.dat" and provided.about == about
+    assert provided.source.parent == owner.temp_folder()  # the copy programs are given elsewhere
+    assert provided_notes(GAME, "codecup2004", [_player(tmp_path)]) == [
+        f"{tmp_path.name} reads words.dat in its folder as it is, the very file the game's is made from: "
+        f"not as the game gives it to programs, {about}"
+    ]
+    (own,) = own_differing(provisions_of(GAME, "codecup2004"), tmp_path)
+    assert own.kind == OwnFile.RAW and str(owner.temp_folder()) not in own.note()
+    other = tmp_path / "other"  # a folder with a list of its own still plays with it, said so
+    other.mkdir()
+    (other / "words.dat").write_text("ZZ\n")
+    assert provided_notes(GAME, "codecup2004", [_player(other)]) == [
+        "other plays with its own words.dat, not the game's"
+    ]
+    assert str(owner.temp_folder()) not in own_differing(provisions_of(GAME, "codecup2004"), other)[0].note()
+
+
+def test_the_bundled_list_is_named_by_what_it_is(tmp_path, monkeypatch):
+    """The bundled list's copy for programs is a temporary file: notes name the list instead."""
+    monkeypatch.delenv(WORDS_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    (provided,) = GAME.provided_files("wordracer")
+    assert provided.about == f"the {DEFAULT_SOURCE} written one upper-case word a line"
+    assert provided.original is None and provided.called == provided.about
+
+
+@pytest.mark.parametrize("entry", ["folder", "link to a folder", "FIFO", "socket"])
+def test_a_words_dat_that_is_no_file_is_said_to_leave_the_program_without_the_games(
+    tmp_path, monkeypatch, small_words, entry
+):
+    """A red team's bot folder whose words.dat was a folder got no list, and the run said nothing
+    (an entry of its own is never replaced): it says the program gets none of the game's."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    own = folder / "words.dat"
+    if entry == "folder":
+        own.mkdir()
+    elif entry == "link to a folder":
+        (folder / "lists").mkdir()
+        own.symlink_to("lists")
+    elif entry == "FIFO":
+        os.mkfifo(own)
+    else:
+        monkeypatch.chdir(folder)  # a short name: a socket's path is at most 107 bytes
+        listening = socket.socket(socket.AF_UNIX)
+        listening.bind("words.dat")
+        listening.close()
+    kind = {"FIFO": "a FIFO", "socket": "a socket"}.get(entry, "a folder")
+    assert provided_notes(GAME, "wordracer", [_player(folder)]) == [
+        f"bot's words.dat is {kind}, not a file: it is given none of the game's"
+    ]
+    (found,) = own_differing(provisions_of(GAME, "wordracer"), folder)
+    assert found.kind == kind
