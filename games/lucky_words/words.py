@@ -338,10 +338,12 @@ def _load(path: Path | None, found: str) -> WordList:
         if before is None or before[0] != stamp:
             read = WordList.from_file(path)
             same = before[1] if before is not None else _SEEN.get(read.sha256)
-            # the same words from the same file: the same list (and its scorers, its tables)
+            # the same words from the same file: the same list (and its scorers, its tables); but a
+            # file rewritten in another form (blanks added) is handed to programs another way
             kept = (
                 same
-                if same is not None and same.sha256 == read.sha256 and same.source == read.source
+                if same is not None
+                and (same.sha256, same.source, same.unlike) == (read.sha256, read.source, read.unlike)
                 else read
             )
             _CACHE[key] = (stamp, kept)

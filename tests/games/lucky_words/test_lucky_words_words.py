@@ -209,6 +209,21 @@ def test_programs_get_exactly_the_words_the_referee_scores_with(tmp_path, shared
         assert given.read_bytes() == "".join(f"{w}\n" for w in words.in_order).encode()
 
 
+def test_a_list_file_rewritten_in_another_form_is_handed_out_in_the_new_one(
+    tmp_path, shared_tmp, monkeypatch
+):
+    """The same words from the same file were the same list, kept as it was read first: a file
+    rewritten with a blank after each word would still be handed to programs as it is now."""
+    path = tmp_path / "w.dat"
+    path.write_text("DOG\nCAT\n")
+    monkeypatch.setenv(WORDS_ENV, str(path))
+    assert load_words().as_file() == path.resolve()
+    path.write_text("DOG \nCAT \n")
+    os.utime(path, ns=(1, 1))
+    given = load_words().as_file()
+    assert given != path.resolve() and given.read_text() == "DOG\nCAT\n"
+
+
 def test_a_list_whose_file_changes_is_read_again_and_the_one_read_before_is_still_found(
     tmp_path, monkeypatch
 ):
