@@ -553,6 +553,10 @@ def provided_files_of(game: Game, variant: str) -> tuple[ProvidedFile, ...]:
         if not isinstance(provided.about, str) or not isinstance(provided.original, (str, Path, type(None))):
             said = f"{short(provided.about)}, {short(provided.original)}"
             raise PluginError(f"{failed} describes {name} as {said}, not a text and a path")
+        if provided.original is not None and not _is_file(Path(provided.original)):
+            raise PluginError(
+                f"{failed} gives {name} made from {short(provided.original)}, which is not a file"
+            )
     return tuple(files)
 
 

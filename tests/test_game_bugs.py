@@ -403,8 +403,12 @@ def test_what_a_run_keeps_of_the_game_is_checked_before_it_starts(twentyone, met
             lambda tmp: (ProvidedFile("w.dat", tmp / "f", 3),),
             "describes w.dat as 3, None, not a text and a path",
         ),
+        (
+            lambda tmp: (ProvidedFile("w.dat", tmp / "f", "a copy", tmp / "gone"),),
+            "gives w.dat made from PosixPath(",
+        ),
     ],
-    ids=["raises", "text", "missing", "folder", "too-long", "path", "dotdot", "about"],
+    ids=["raises", "text", "missing", "folder", "too-long", "path", "dotdot", "about", "original"],
 )
 def test_the_files_a_game_provides_are_checked_before_a_program_starts(twentyone, tmp_path, files, said):
     """A plugin's provided_files that raised or gave junk was a traceback of `codecup play` and of

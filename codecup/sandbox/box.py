@@ -382,13 +382,25 @@ def own_differing(provided: Sequence[Provision], workdir: Path, hidden: Sequence
             info = own.stat()
             if not stat.S_ISREG(info.st_mode):
                 differing.append(OwnFile(file, _kind(info.st_mode)))
-            elif file.original and os.path.samefile(own, file.original):
+            elif _same_file(own, file.original):
                 differing.append(OwnFile(file, OwnFile.RAW))
             elif not filecmp.cmp(own, file.source, shallow=False):
                 differing.append(OwnFile(file, OwnFile.OTHER))
         except OSError:
             continue
     return differing
+
+
+def _same_file(own: Path, original: str) -> bool:
+    """Whether ``own`` is the very file ``original`` (none given: no). Either gone, or unreadable,
+    is no sameness: the error is its own, not the comparison's after it (a reviewer's ``original``
+    that was missing made :func:`own_differing` skip a bot's own differing list, unsaid)."""
+    if not original:
+        return False
+    try:
+        return os.path.samefile(own, original)
+    except OSError:
+        return False
 
 
 def _kind(mode: int) -> str:

@@ -12,7 +12,7 @@ from codecup import owner
 from codecup.cli.tournament import provided_notes
 from codecup.players.seat import provisions_of
 from codecup.record import PlayerInfo
-from codecup.sandbox.box import OwnFile, own_differing
+from codecup.sandbox.box import OwnFile, Provision, own_differing
 from codecup_games.lucky_words.game import LuckyWords
 from codecup_games.lucky_words.words import DEFAULT_SOURCE, WORDS_ENV
 from tests.games.lucky_words.lw_support import SMALL_WORDS
@@ -96,3 +96,16 @@ def test_a_words_dat_that_is_no_file_is_said_to_leave_the_program_without_the_ga
     ]
     (found,) = own_differing(provisions_of(GAME, "wordracer"), folder)
     assert found.kind == kind
+
+
+def test_a_bots_own_differing_list_is_said_whatever_the_games_original(tmp_path):
+    """A reviewer's: ``own_differing`` asked whether a bot's file is the game's ``original`` inside
+    the same ``try`` as the comparison with the game's file, and an ``original`` that was gone (or
+    unreadable) raised there and skipped the bot's own differing list, unsaid."""
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "words.dat").write_text("ZZ\n")
+    (tmp_path / "src.dat").write_text("AA\n")
+    for original in ("", str(tmp_path / "gone.dat")):
+        provision = Provision("words.dat", str(tmp_path / "src.dat"), "a copy", original)
+        (found,) = own_differing([provision], tmp_path / "bot")
+        assert found.provided == provision and found.kind == OwnFile.OTHER
