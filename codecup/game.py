@@ -203,20 +203,16 @@ class ProvidedFile:
 
     ``about`` is what notes and records call the file when ``source`` is a copy the game made for
     programs (in the referee's temp folder, removed when it ends: a record naming that path named
-    a file gone). ``original`` is the file that copy was made from: a program whose folder's own
-    entry is that very file reads it as it is, not as the game gives it, and is told so (Lucky
-    Words: ``./words.dat`` in lower case, used by the referee and read raw by a program run there).
+    a file gone). ``original`` is the file that copy was made from: a program whose folder's entry
+    is that very file (the organiser's, not the program's own) is given the copy over it, in its
+    sandbox's overlay, the file left as it is (Lucky Words: ``./words.dat`` in lower case, used by
+    the referee, with ``codecup play`` run in that folder).
     """
 
     name: str
     source: Path
     about: str = ""
     original: Path | None = None
-
-    @property
-    def called(self) -> str:
-        """The file as notes name it: :attr:`about`, else its source's path."""
-        return self.about or str(self.source)
 
 
 @attrs.frozen

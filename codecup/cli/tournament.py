@@ -38,8 +38,8 @@ from codecup.players.seat import provisions_of
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo, Record
 from codecup.sandbox import Limits
-from codecup.sandbox.box import OwnFile, own_differing
-from codecup.sandbox.launch import own_entry
+from codecup.sandbox.box import OwnKind, own_differing
+from codecup.sandbox.launch import is_original, own_entry
 from codecup.terminal import printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
@@ -253,27 +253,28 @@ def provided_notes(
     """What the run gives the programs of the files the game provides (Lucky Words' ``words.dat``):
     which players' folders lack one (it is provided), which hold a link to one out of the folder or
     into a folder ``hidden`` from the bots nested in it (another player's, one given to hide, the
-    results: it shows nothing in its sandbox, so it is provided too), which hold their own, unlike
-    the game's, which hold the very file the game's is a copy of (read as it is) and which an entry
-    of that name that is no file (they get none of the game's)."""
+    results: it shows nothing in its sandbox, so it is provided too), which hold the very file the
+    game's is a copy of (the organiser's: provided over it, left as it is), which hold their own,
+    unlike the game's, and which an entry of that name that is no file (they get none of the
+    game's)."""
     lines = []
     for provided in provisions_of(game, variant):
         name = provided.name
-        given, linked, own, raw = [], [], [], []
+        given, linked, over, own = [], [], [], []
         for p in players:
             if p.bot is not None or not p.directory:
                 continue
-            folder = Path(p.directory)
-            if own_entry(str(folder), name, hidden):
-                for differing in own_differing([provided], folder, hidden):
-                    if differing.kind == OwnFile.OTHER:
+            folder = str(Path(p.directory))
+            if is_original(folder, name, provided.original):
+                over.append(p.name)
+            elif own_entry(folder, name, hidden):
+                for differing in own_differing([provided], Path(folder), hidden):
+                    if differing.kind is OwnKind.OTHER:
                         own.append(p.name)
-                    elif differing.kind == OwnFile.RAW:
-                        raw.append(p.name)
                     else:
-                        said = f"{differing.kind}, not a file: it is given none of the game's"
+                        said = f"{differing.what}, not a file: it is given none of the game's"
                         lines.append(f"{p.name}'s {name} is {said}")
-            elif (folder / name).exists():
+            elif (Path(folder) / name).exists():
                 linked.append(p.name)
             else:
                 given.append(p.name)
@@ -287,15 +288,18 @@ def provided_notes(
                 else "its own is a link out of its folder or into a hidden one"
             )
             lines.append(f"{name} provided to {', '.join(linked)} ({theirs})")
+        if over:
+            # The organiser's own list file in a program's folder (codecup play run where the list
+            # is ./words.dat, or --words a/words.dat): programs were said to read it as it is
+            # (lower case, blanks), and did; they are given the game's copy, as anywhere else.
+            theirs = "their folders'" if len(over) > 1 else "its folder's"
+            lines.append(
+                f"{name} provided to {', '.join(over)}, over {theirs} {name}, the file it is copied from "
+                f"(left as it is): {provided.label}"
+            )
         if own:
             plays = "play with their" if len(own) > 1 else "plays with its"
             lines.append(f"{', '.join(own)} {plays} own {name}, not the game's")
-        if raw:
-            read, folders = ("read", "their folders") if len(raw) > 1 else ("reads", "its folder")
-            lines.append(
-                f"{', '.join(raw)} {read} {name} in {folders} as it is, the very file the game's is made "
-                f"from: not as the game gives it to programs, {provided.label}"
-            )
     return lines
 
 

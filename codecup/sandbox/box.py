@@ -10,6 +10,7 @@ which limit, if any, the bot ran into.
 from __future__ import annotations
 
 import contextlib
+import enum
 import filecmp
 import functools
 import itertools
@@ -28,7 +29,7 @@ from codecup.checks import is_root
 from codecup.errors import ConfigError
 from codecup.sandbox import dynmods, mounts, netstamp, quotas, seccomp
 from codecup.sandbox.cgroup import BotCgroup, Limits
-from codecup.sandbox.launch import Launch, inside, own_entry, scratch_files
+from codecup.sandbox.launch import Launch, inside, is_original, own_entry, scratch_files
 from codecup.sandbox.support import Support, machine_support
 
 _serial = itertools.count()
@@ -41,17 +42,26 @@ class Provision:
 
     name: str
     source: str
-    called: str = ""
+    about: str = ""
     """What notes and records name it (its source's path if empty): a copy made in the referee's
     temp folder, removed when it ends, is named by what it is."""
     original: str = ""
-    """The file ``source`` is a copy of, made for programs: a bot's own entry that is this very file
-    reads the game's file as it is (see :func:`own_differing`)."""
+    """The file ``source`` is a copy of, made for programs: a bot's entry that is this very file is
+    the organiser's, not its own, and the copy is given over it (see :meth:`given_in`)."""
 
     @property
     def label(self) -> str:
         """The file as notes name it."""
-        return self.called or self.source
+        return self.about or self.source
+
+    def given_in(self, folder: str, hidden: Sequence[str] = ()) -> bool:
+        """Whether a bot in ``folder`` is given this file: its folder has no entry of its own by
+        that name (:func:`~codecup.sandbox.launch.own_entry`), or the entry is the very file
+        :attr:`original` (:func:`~codecup.sandbox.launch.is_original`). A reviewer's: with
+        ``./words.dat`` in lower case and ``codecup play`` run there, or ``--words a/words.dat``
+        in lower case for player ``a``, the program read the file as it is, only a note said so,
+        and another player was given the game's copy."""
+        return not own_entry(folder, self.name, hidden) or is_original(folder, self.name, self.original)
 
 
 @attrs.frozen
@@ -170,7 +180,7 @@ class Box:
         # Its own folder (or one holding it) is never taken out of its view.
         machine_points = {str(Path(p).resolve()) for p in machines}
         detached = tuple(p for p in hide if p in machine_points and not inside(own, p))
-        provided = tuple(p for p in policy.provided if not own_entry(own, p.name, hide))
+        provided = tuple(p for p in policy.provided if p.given_in(own, hide))
         pairs = tuple((p.name, p.source) for p in provided)
         launch = Launch(
             procs_files=procs_files,
@@ -180,7 +190,7 @@ class Box:
             workdir=own,
             scratch=str(scratch) if scratch else "",
             scratch_size=policy.scratch_size,
-            provided=pairs if namespaces else (),
+            provided=tuple((p.name, p.source, p.original) for p in provided) if namespaces else (),
             hide=hide,
             detached=detached,
             cgroup_views=views,
@@ -189,12 +199,13 @@ class Box:
         )
         notes = [own.note() for own in own_differing(policy.provided, workdir, hide)]
         if provided and namespaces:
-            notes += [f"{p.name} provided from {p.label}{_instead_of(workdir / p.name)}" for p in provided]
+            notes += [f"{p.name} provided from {p.label}{_instead_of(workdir, p)}" for p in provided]
         stage = None
         if provided and not namespaces:
             stage = _stage(workdir, pairs)
             notes += [
                 f"{p.name} provided from {p.label} (no sandbox: it ran in a folder of links to its own)"
+                f"{_instead_of(workdir, p)}"
                 for p in provided
             ]
         return cls(launch, support, cgroup, scratch, stage, "; ".join(notes))
@@ -326,9 +337,13 @@ def _stage(workdir: Path, provided: Sequence[tuple[str, str]]) -> Path:
     return stage
 
 
-def _instead_of(entry: Path) -> str:
-    """What a provided file stands in for in the bot's folder, if anything: its link to nothing,
-    or out of its folder (see :func:`~codecup.sandbox.launch.own_entry`)."""
+def _instead_of(workdir: Path, provided: Provision) -> str:
+    """What a provided file stands in for in the bot's folder, if anything: the very file it is a
+    copy of (see :meth:`Provision.given_in`), its link to nothing, or out of its folder (see
+    :func:`~codecup.sandbox.launch.own_entry`)."""
+    entry = workdir / provided.name
+    if is_original(str(workdir), provided.name, provided.original):
+        return " (over the file in its folder it is copied from, left as it is)"
     if not entry.is_symlink():
         return ""
     return (
@@ -338,69 +353,53 @@ def _instead_of(entry: Path) -> str:
     )
 
 
+class OwnKind(enum.Enum):
+    """What a bot's own entry under a provided file's name is, when it is not the game's file."""
+
+    OTHER = "other"  # a file unlike the game's: it plays with its own
+    NO_FILE = "no file"  # a folder, a FIFO, ...: it has none of the game's
+
+
 @attrs.frozen
 class OwnFile:
     """A bot's own entry in its folder under the name of a file the game provides, not the game's:
-    kept, never replaced. ``kind`` says what it is: ``OTHER`` (a file unlike the game's), ``RAW``
-    (the very file the game's copy is made from, read as it is) or what it is instead of a file
-    (``a folder``, ``a FIFO``, ...: the bot gets none of the game's)."""
+    kept, never replaced. ``kind`` says which (:class:`OwnKind`); ``what``, for an entry that is
+    no file, what it is instead, in words (``a folder``, ``a FIFO``, ...)."""
 
     provided: Provision
-    kind: str
-
-    OTHER = "other"
-    RAW = "raw"
+    kind: OwnKind
+    what: str = ""
 
     def note(self) -> str:
         """The line the bot's record says of it."""
         name, label = self.provided.name, self.provided.label
-        if self.kind == self.OTHER:
+        if self.kind is OwnKind.OTHER:
             return f"its own {name} kept, not the game's {label}"
-        if self.kind == self.RAW:
-            said = "is the very file the game's is made from, read as it is: not as the game gives it"
-            return f"its own {name} {said}, {label}"
-        return f"its own {name} is {self.kind}, not a file: kept, so it has none of the game's, {label}"
+        return f"its own {name} is {self.what}, not a file: kept, so it has none of the game's, {label}"
 
 
 def own_differing(provided: Sequence[Provision], workdir: Path, hidden: Sequence[str] = ()) -> list[OwnFile]:
     """The files the game provides that the bot's folder has an entry of its own for, unlike the
-    game's (a Lucky Words bot with another word list plays with it, scored by the game's). A link
-    out of its folder, or into a folder ``hidden`` from it, is no entry of its own: the game's file
-    is provided instead.
+    game's (a Lucky Words bot with another word list plays with it, scored by the game's). An entry
+    the game's file is given over (:meth:`Provision.given_in`: a link out of its folder, or into a
+    folder ``hidden`` from it, or the very file the game's is a copy of) is none of its own.
 
-    Its own is also unlike the game's when it is the very file the game's is a copy of (the list
-    the referee reads at ``./words.dat``, in lower case, in the folder a program runs in: it was
-    said to be the bot's own list, the record naming the game's copy, a temporary file removed
-    since, a red team's), and when it is no file (a folder, a FIFO, a socket, a link to one: the
-    bot got no list, and nothing said so, a red team's)."""
+    Its own is also unlike the game's when it is no file (a folder, a FIFO, a socket, a link to
+    one: the bot got no list, and nothing said so, a red team's)."""
     differing = []
     for file in provided:
         own = workdir / file.name
-        if not own_entry(str(workdir), file.name, hidden):
+        if file.given_in(str(workdir), hidden):
             continue
         try:
             info = own.stat()
             if not stat.S_ISREG(info.st_mode):
-                differing.append(OwnFile(file, _kind(info.st_mode)))
-            elif _same_file(own, file.original):
-                differing.append(OwnFile(file, OwnFile.RAW))
+                differing.append(OwnFile(file, OwnKind.NO_FILE, _kind(info.st_mode)))
             elif not filecmp.cmp(own, file.source, shallow=False):
-                differing.append(OwnFile(file, OwnFile.OTHER))
+                differing.append(OwnFile(file, OwnKind.OTHER))
         except OSError:
             continue
     return differing
-
-
-def _same_file(own: Path, original: str) -> bool:
-    """Whether ``own`` is the very file ``original`` (none given: no). Either gone, or unreadable,
-    is no sameness: the error is its own, not the comparison's after it (a reviewer's ``original``
-    that was missing made :func:`own_differing` skip a bot's own differing list, unsaid)."""
-    if not original:
-        return False
-    try:
-        return os.path.samefile(own, original)
-    except OSError:
-        return False
 
 
 def _kind(mode: int) -> str:

@@ -225,7 +225,9 @@ class Launch:
     workdir: str = ""  # the bot's working folder (absolute)
     scratch: str = ""  # an empty folder: its private tmpfs is mounted there
     scratch_size: int = 64 << 20
-    provided: tuple[tuple[str, str], ...] = ()  # (name, source) put into the working folder if missing
+    # (name, source, original): put into the working folder where it has none of its own, or its
+    # entry is the very file ``original`` the source is a copy of (see :func:`is_original`)
+    provided: tuple[tuple[str, str, str], ...] = ()
     hide: tuple[str, ...] = ()  # folders covered by an empty tmpfs
     # Of those, the machine's own mounts (its cgroup hierarchies, a chroot's proc, ...): taken out
     # of the view before they are covered, so that its mount table does not list them either.
@@ -283,8 +285,9 @@ class Launch:
         linux.mount("codecup-scratch", scratch, "tmpfs", _NOTHING, tmpfs_options(self.scratch_size, "0755"))
         for sub in ("home", "tmp", ".upper", ".work", ".dev"):
             os.mkdir(f"{scratch}/{sub}")
-        for name, source in self.provided:
-            if not own_entry(self.workdir, name, self.hide):  # none, a link to nothing, out or hidden
+        for name, source, original in self.provided:
+            # none, a link to nothing, out or hidden; or the organiser's file the copy is made from
+            if not own_entry(self.workdir, name, self.hide) or is_original(self.workdir, name, original):
                 _copy(source, f"{scratch}/.upper/{name}")
         # A scratch folder inside the working folder (a bot started in /tmp, say) or inside a
         # hidden folder would vanish under the overlay (which shows the folder's own files, none
@@ -489,6 +492,19 @@ def own_entry(folder: str, name: str, hidden: Sequence[str] = ()) -> bool:
     # Only those nested in its folder: one holding its folder shows it its own folder anyway.
     nested = [h for h in map(os.path.realpath, hidden) if inside(h, own)]
     return not any(target == h or inside(target, h) for h in nested)
+
+
+def is_original(folder: str, name: str, original: str) -> bool:
+    """Whether ``folder``'s entry ``name`` is the very file ``original`` (none given: no), the file
+    a game's copy for programs is made from: the organiser's, not the bot's own (Lucky Words'
+    ``./words.dat`` in lower case with ``codecup play`` run in that folder, or ``--words a/words.dat``
+    for player ``a``), over which the copy is given. Either gone or unreadable is no sameness."""
+    if not original:
+        return False
+    try:
+        return os.path.samefile(os.path.join(folder, name), original)
+    except OSError:
+        return False
 
 
 def _bind_back(held: int, path: str, recursive: bool = False) -> None:

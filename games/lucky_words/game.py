@@ -196,7 +196,8 @@ class LuckyWords(Game):
         original = Path(words.source)
         if given == original:
             return (ProvidedFile(LOCAL_NAME, given),)
-        about = f"{words.source} made one upper-case word a line (the file has {words.unlike})"
+        # A copy, not the file upper-cased: the organiser's file is left as it is.
+        about = f"a copy of {words.source}, one upper-case word a line (the file has {words.unlike})"
         return (ProvidedFile(LOCAL_NAME, given, about, original),)
 
     def points(self, outcome: Outcome, variant: str) -> tuple[float, ...]:

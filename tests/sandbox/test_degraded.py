@@ -480,3 +480,27 @@ def test_as_root_without_namespaces_a_bot_cannot_write_its_cgroups_files(
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
     said = [line for line in record.logs[0].splitlines() if line.startswith("ATTACK: ")]
     assert said and all(line.endswith("Permission denied") for line in said), said
+
+
+def test_without_namespaces_the_file_a_provided_copy_is_made_from_is_not_read_as_it_is(
+    tiny_game, degraded, tmp_path
+):
+    """A reviewer's: the bot's folder holds the very file the game's copy for programs is made from
+    (``./words.dat`` in lower case, ``codecup play`` run there); without a sandbox it read that file
+    as it is. Its folder of links gives it the copy instead, the file left as it is."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "bot.py").write_text(READS_WORDS)
+    original = folder / "words.dat"
+    original.write_text("the tournament's list")
+    source = tmp_path / "copy.dat"
+    source.write_text("THE TOURNAMENT'S LIST")
+    game = WithWordList(tiny_game, source, "a copy, upper case", original)
+    player = PlayerInfo("w", command=("python3", "bot.py"), directory=str(folder))
+    record = asyncio.run(play_match(game, new_match(game, [player, PlayerInfo("r", bot="random")], seed=1)))
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    assert record.logs[0].startswith("THE TOURNAMENT'S LIST"), record.logs[0]
+    assert original.read_text() == "the tournament's list"
+    note = record.containment[0]
+    assert "words.dat provided from a copy, upper case (no sandbox" in note
+    assert "(over the file in its folder it is copied from, left as it is)" in note

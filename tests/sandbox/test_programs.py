@@ -194,30 +194,35 @@ def test_a_link_into_a_hidden_folder_nested_in_its_own_counts_as_no_list_of_its_
     assert record.logs[1].startswith("C'S OWN LIST")
 
 
-def test_a_folder_holding_the_file_the_games_copy_is_made_from_reads_it_as_it_is(
+def test_a_folder_holding_the_file_the_games_copy_is_made_from_is_given_the_copy_over_it(
     tiny_game, tmp_path, full_sandbox
 ):
-    """A red team's: the game's list read from ``./words.dat`` in lower case, and a program run in
-    that folder. The game gives programs an upper-case copy (in the referee's temp folder); the
-    program's folder holds the very file it is made from, kept: its record said "its own words.dat
-    kept, not the game's <the copy>", a file removed when the referee ended, as if the program had
-    a list of its own. It says the program reads the game's list as it is, named by what it is."""
-    folder = tmp_path / "bot"
-    folder.mkdir()
-    (folder / "bot.py").write_text(READS_WORDS)
-    (folder / "words.dat").write_text("the list in lower case")
+    """A reviewer's: ``--words run/a/words.dat`` in lower case (or ``./words.dat`` with ``codecup
+    play`` run there). The game gives programs an upper-case copy; player ``a``'s folder holds the
+    very file it is made from, the organiser's, and ``a`` read it as it is, in lower case, while
+    ``b`` was given the copy: only a note said so. The copy is put over it in ``a``'s overlay too,
+    the file on disk left as it is, and the record says so."""
+    run = tmp_path / "run"
+    for name in ("a", "b"):
+        (run / name).mkdir(parents=True)
+        (run / name / "bot.py").write_text(READS_WORDS)
+    original = run / "a" / "words.dat"
+    original.write_text("the list in lower case")
     copy = tmp_path / "referee-temp" / "words-copy.dat"
     copy.parent.mkdir()
     copy.write_text("THE LIST IN LOWER CASE")
-    about = f"{folder / 'words.dat'} made upper case"
-    game = WithWordList(tiny_game, copy, about, folder / "words.dat")
-    record = play(game, PlayerInfo("w", command=("python3", "bot.py"), directory=str(folder)))
-    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
-    assert record.logs[0].startswith("the list in lower case")  # its folder's, never overwritten
+    about = f"a copy of {original}, upper case"
+    game = WithWordList(tiny_game, copy, about, original)
+    players = [PlayerInfo(n, command=("python3", "bot.py"), directory=str(run / n)) for n in ("a", "b")]
+    record = asyncio.run(play_match(game, new_match(game, players, seed=2)))
+    assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2
+    assert [log.splitlines()[0] for log in record.logs] == ["THE LIST IN LOWER CASE"] * 2
+    assert original.read_text() == "the list in lower case"  # never touched
+    assert sorted(p.name for p in (run / "a").iterdir()) == ["bot.py", "words.dat"]
     note = record.containment[0]
-    assert str(copy.parent) not in note and "kept, not the game's" not in note, note
-    said = "is the very file the game's is made from, read as it is: not as the game gives it"
-    assert f"its own words.dat {said}, {about}" in note
+    assert f"words.dat provided from {about} (over the file in its folder it is copied from" in note
+    assert str(copy.parent) not in note and "kept" not in note, note
+    assert f"words.dat provided from {about}" in record.containment[1]
 
 
 @pytest.mark.parametrize("entry", ["folder", "link to a folder", "FIFO"])

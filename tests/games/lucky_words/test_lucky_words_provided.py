@@ -12,7 +12,7 @@ from codecup import owner
 from codecup.cli.tournament import provided_notes
 from codecup.players.seat import provisions_of
 from codecup.record import PlayerInfo
-from codecup.sandbox.box import OwnFile, Provision, own_differing
+from codecup.sandbox.box import OwnKind, Provision, own_differing
 from codecup_games.lucky_words.game import LuckyWords
 from codecup_games.lucky_words.words import DEFAULT_SOURCE, WORDS_ENV
 from tests.games.lucky_words.lw_support import SMALL_WORDS
@@ -31,33 +31,53 @@ def _player(folder: Path) -> PlayerInfo:
         ("".join(f"{w} \n" for w in SMALL_WORDS.split()), "blanks in its lines"),
     ],
 )
-def test_a_program_in_the_folder_of_the_games_list_reads_it_as_it_is_and_is_told_so(
+def test_a_program_in_the_folder_of_the_games_list_is_given_the_games_copy_over_it(
     tmp_path, monkeypatch, text, unlike
 ):
-    """A red team's: ``./words.dat`` in lower case is the game's list, and ``codecup play`` runs its
-    programs in that folder. The run said "p1, p2 play with their own words.dat, not the game's"
-    and the record named the game's upper-case copy, a temporary file removed since: the folder's
-    file is the game's list itself, kept (never replaced), read by the program as it is."""
+    """A red team's, then a reviewer's: ``./words.dat`` in lower case (or with a blank after each
+    word) is the game's list, and ``codecup play`` runs its programs in that folder. They read the
+    file as it is, only a line said so ("p1, p2 read words.dat in their folders as it is ... made one
+    upper-case word a line", as if the file were changed). The folder's file is the organiser's,
+    not the program's own: the game's copy is given over it, the file left as it is, and said."""
     monkeypatch.delenv(WORDS_ENV, raising=False)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "words.dat").write_text(text)
     (provided,) = GAME.provided_files("codecup2004")
-    about = f"{tmp_path / 'words.dat'} made one upper-case word a line (the file has {unlike})"
+    about = f"a copy of {tmp_path / 'words.dat'}, one upper-case word a line (the file has {unlike})"
     assert provided.original == tmp_path / "words.dat" and provided.about == about
     assert provided.source.parent == owner.temp_folder()  # the copy programs are given elsewhere
-    assert provided_notes(GAME, "codecup2004", [_player(tmp_path)]) == [
-        f"{tmp_path.name} reads words.dat in its folder as it is, the very file the game's is made from: "
-        f"not as the game gives it to programs, {about}"
+    here = [_player(tmp_path), PlayerInfo("p2", command=("./bot",), directory=str(tmp_path))]
+    assert provided_notes(GAME, "codecup2004", here) == [
+        f"words.dat provided to {tmp_path.name}, p2, over their folders' words.dat, the file it is copied "
+        f"from (left as it is): {about}"
     ]
-    (own,) = own_differing(provisions_of(GAME, "codecup2004"), tmp_path)
-    assert own.kind == OwnFile.RAW and str(owner.temp_folder()) not in own.note()
+    assert provided_notes(GAME, "codecup2004", here[:1]) == [
+        f"words.dat provided to {tmp_path.name}, over its folder's words.dat, the file it is copied "
+        f"from (left as it is): {about}"
+    ]
+    (provision,) = provisions_of(GAME, "codecup2004")
+    assert provision.given_in(str(tmp_path)) and own_differing([provision], tmp_path) == []
+    assert (tmp_path / "words.dat").read_text() == text
     other = tmp_path / "other"  # a folder with a list of its own still plays with it, said so
     other.mkdir()
     (other / "words.dat").write_text("ZZ\n")
     assert provided_notes(GAME, "codecup2004", [_player(other)]) == [
         "other plays with its own words.dat, not the game's"
     ]
-    assert str(owner.temp_folder()) not in own_differing(provisions_of(GAME, "codecup2004"), other)[0].note()
+    assert str(owner.temp_folder()) not in own_differing([provision], other)[0].note()
+
+
+def test_a_list_file_that_is_what_programs_are_given_is_read_in_its_folder_itself(tmp_path, monkeypatch):
+    """Where the list's file is already one upper-case word a line, it is handed out itself: a
+    program in its folder reads it there, and nothing is said or put over it."""
+    monkeypatch.delenv(WORDS_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "words.dat").write_text(SMALL_WORDS)
+    (provided,) = GAME.provided_files("codecup2004")
+    assert provided.source == (tmp_path / "words.dat").resolve() and provided.original is None
+    assert provided_notes(GAME, "codecup2004", [_player(tmp_path)]) == []
+    (provision,) = provisions_of(GAME, "codecup2004")
+    assert not provision.given_in(str(tmp_path))
 
 
 def test_the_bundled_list_is_named_by_what_it_is(tmp_path, monkeypatch):
@@ -66,7 +86,7 @@ def test_the_bundled_list_is_named_by_what_it_is(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (provided,) = GAME.provided_files("wordracer")
     assert provided.about == f"the {DEFAULT_SOURCE} written one upper-case word a line"
-    assert provided.original is None and provided.called == provided.about
+    assert provided.original is None
 
 
 @pytest.mark.parametrize("entry", ["folder", "link to a folder", "FIFO", "socket"])
@@ -95,7 +115,7 @@ def test_a_words_dat_that_is_no_file_is_said_to_leave_the_program_without_the_ga
         f"bot's words.dat is {kind}, not a file: it is given none of the game's"
     ]
     (found,) = own_differing(provisions_of(GAME, "wordracer"), folder)
-    assert found.kind == kind
+    assert found.kind is OwnKind.NO_FILE and found.what == kind
 
 
 def test_a_bots_own_differing_list_is_said_whatever_the_games_original(tmp_path):
@@ -108,4 +128,4 @@ def test_a_bots_own_differing_list_is_said_whatever_the_games_original(tmp_path)
     for original in ("", str(tmp_path / "gone.dat")):
         provision = Provision("words.dat", str(tmp_path / "src.dat"), "a copy", original)
         (found,) = own_differing([provision], tmp_path / "bot")
-        assert found.provided == provision and found.kind == OwnFile.OTHER
+        assert found.provided == provision and found.kind is OwnKind.OTHER
