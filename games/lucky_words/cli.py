@@ -45,9 +45,9 @@ SCORE_DESCRIPTION = """\
 
 This command comes with the Lucky Words plugin and scores its boards only (GAME
 is there for the command line's shape: another game's plugin adds commands of
-its own). BOARD is 49 letters row by row ('.' for an empty cell): on one line, or
-7 rows of 7 (one a line, or separated by blanks: ``ABALONE XIBIULA ...``); rows of
-another length are refused. Without it, or with ``-``, the board is read from
+its own). BOARD is 49 letters row by row ('.' for an empty cell): on one line, one
+a line, or 7 rows of 7 (one a line, or separated by blanks: ``ABALONE XIBIULA
+...``); rows of another length are refused. Without it, or with ``-``, the board is read from
 standard input (e.g. 7 lines). Give options after
 BOARD or before GAME (``codecup score lucky_words BOARD --words words.dat``): between
 the two, argparse takes BOARD for an unknown argument.

@@ -241,23 +241,24 @@ class LuckyWords(Game):
 
 def board_cells(board: str) -> str:
     """A board's cells from its text, in one of the forms ``codecup score`` takes: one line of 49
-    cells (a blank between every two cells allowed: ``A B A ...``), or 7 rows of 7 cells, one a line
-    (blanks in a row ignored) or on one line separated by blanks (``ABALONE XIBIULA ...``); lines
-    of nothing but blanks are skipped. Rows of any other length are refused
-    (:class:`~codecup.errors.ConfigError`): the rows were joined and only the total was counted,
-    so 7 lines of 8, 6, 7, 7, 7, 7, 7 letters were scored as another board (a red team's)."""
+    cells (a blank between every two cells allowed: ``A B A ...``), 49 lines of one cell, or 7
+    rows of 7 cells, one a line (blanks in a row ignored) or on one line separated by blanks
+    (``ABALONE XIBIULA ...``); lines of nothing but blanks are skipped. Rows of any other length
+    are refused (:class:`~codecup.errors.ConfigError`): the rows were joined and only the total was
+    counted, so 7 lines of 8, 6, 7, 7, 7, 7, 7 letters were scored as another board (a red
+    team's). One cell a part, a line or a group, is the cells one by one, however given: 49 cells
+    one a line were refused while the same blank-separated on one line were taken (a reviewer's)."""
     lines = [line for line in board.splitlines() if line.strip()]
-    if len(lines) <= 1:
-        groups = lines[0].split() if lines else []
-        if all(len(group) == 1 for group in groups) or len(groups) == 1:
-            return "".join(groups)  # 49 cells (or not: said as their count)
-        rows = groups
-    else:
-        rows = ["".join(line.split()) for line in lines]
-    if [len(row) for row in rows] != [SIZE] * SIZE:
-        lengths = ", ".join(str(len(row)) for row in rows)
+    parts = lines[0].split() if len(lines) == 1 else ["".join(line.split()) for line in lines]
+    if len(parts) <= 1 or all(len(part) == 1 for part in parts):
+        return "".join(parts)  # 49 cells (or not: said as their count)
+    wrong = [f"row {i} has {len(part)}" for i, part in enumerate(parts, 1) if len(part) != SIZE]
+    if len(parts) != SIZE or wrong:
+        shown = ", ".join(wrong[:3]) + (
+            f", {len(wrong) - 3} more of another length" if len(wrong) > 3 else ""
+        )
         raise ConfigError(
             f"a board in rows is {SIZE} rows of {SIZE} letters A..Z ('.' for empty), one a line or "
-            f"separated by blanks; got {len(rows)} row{'' if len(rows) == 1 else 's'} of {lengths}"
+            f"separated by blanks; got {len(parts)} rows" + (f": {shown}" if wrong else "")
         )
-    return "".join(rows)
+    return "".join(parts)

@@ -103,7 +103,6 @@ def test_a_board_after_an_option_is_said_how_to_give(small_words, capsys):
         "ABALONEX\nIBIULA\nIQIPTIC\nSNOBWAY\nELSAONM\nSHEBRAA\nWESYKYD\n",  # the red team's: 8, 6, 7, ...
         "ABALONEX IBIULA IQIPTIC SNOBWAY ELSAONM SHEBRAA WESYKYD",
         "ABALONEXIBIULA\nIQIPTICSNOBWAY\nELSAONMSHEBRAAWESYKYD\n",  # 3 lines holding 49
-        "\n".join("ABALONEXIBIULAIQIPTICSNOBWAYELSAONMSHEBRAAWESYKYD"),  # 49 lines of one
     ],
 )
 def test_rows_of_another_length_are_refused_not_reflowed(small_words, capsys, monkeypatch, board):
@@ -126,8 +125,32 @@ def test_rows_of_another_length_are_refused_not_reflowed(small_words, capsys, mo
         "\r\n".join(SPEC_ROWS) + "\r\n",
         "\n\n" + "\n".join(f"  {' '.join(row)} " for row in SPEC_ROWS) + "\n\n",  # blanks in a row
         " ".join("".join(SPEC_ROWS)),  # one line of 49 cells, a blank between every two
+        "\n".join("".join(SPEC_ROWS)),  # 49 lines of one cell: a reviewer's, refused before
+        "\r\n".join(" ".join("".join(SPEC_ROWS))) + "\n\n",
     ],
 )
 def test_the_forms_of_a_board_taken(official_words, capsys, board):
     assert main(["score", "lucky_words", board]) == 0
     assert capsys.readouterr().out.rstrip().endswith("total 80")
+
+
+@pytest.mark.parametrize(
+    ("board", "said"),
+    [
+        (
+            "ABALONEX\nIBIULA\nIQIPTIC\nSNOBWAY\nELSAONM\nSHEBRAA\nWESYKYD",
+            "got 7 rows: row 1 has 8, row 2 has 6",
+        ),
+        ("\n".join(["ABCDEFGH"] * 500), "got 500 rows: row 1 has 8, row 2 has 8, row 3 has 8, 497 more of"),
+        ("ABALONE XIBIULA IQIPTIC SNOBWAY ELSAONM SHEBRAA", "got 6 rows\n"),
+    ],
+    ids=["red-team", "500-rows", "6-rows"],
+)
+def test_a_refused_board_says_its_count_of_rows_and_only_the_first_wrong_lengths(
+    small_words, capsys, board, said
+):
+    """A reviewer's: the line listed every row's length, however many rows; it says their count and
+    at most three of those of another length."""
+    assert main(["score", "lucky_words", board]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1 and len(err) < 200, err
