@@ -261,19 +261,24 @@ def lines_of(text: str) -> list[str]:
 def _unlike_programs(text: str, words: Sequence[str]) -> str:
     """How a list file's ``text`` is not ``words`` (the list read from it) one a line, as a program
     reads ``words.dat`` by spec item 9 (line ends CR LF or LF and blank lines ignored): ``""`` when
-    it is. A program reads a line's every character but those; the referee strips a line of its
-    blanks (spaces, tabs, form feeds, the ASCII separators \\x1c-\\x1f) and skips a line that is no
-    word of 2..7 letters A..Z."""
+    it is, else every oddity found (a reviewer's: only the first was named). A program reads a
+    line's every character but those; the referee strips a line of its blanks (spaces, tabs, form
+    feeds, the ASCII separators \\x1c-\\x1f) and skips a line that is no word of 2..7 letters A..Z."""
     lines = text.replace("\r\n", "\n").split("\n")
     if [line for line in lines if line] == list(words):
         return ""
+    found = []
     if "\r" in text.replace("\r\n", ""):
-        return "a carriage return not before a line feed"
-    if any(line != line.strip() for line in lines):
-        return "blanks in its lines"
+        found.append("a carriage return not before a line feed")
+    if any(line != line.strip() for line in lines_of(text)):  # around a word, as the referee splits
+        found.append("blanks in its lines")
     if any(line.upper() != line for line in lines):
-        return "lower case"
-    return "lines that are no word of 2..7 letters A..Z"
+        found.append("lower case")
+    if [line.strip().upper() for line in lines_of(text) if line.strip()] != list(words):
+        found.append("lines that are no word of 2..7 letters A..Z")
+    if len(found) <= 1:
+        return "".join(found) or "lines that are no word of 2..7 letters A..Z"
+    return f"{', '.join(found[:-1])} and {found[-1]}"
 
 
 def _text(words: Sequence[str]) -> str:

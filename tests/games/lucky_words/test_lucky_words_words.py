@@ -209,6 +209,30 @@ def test_programs_get_exactly_the_words_the_referee_scores_with(tmp_path, shared
         assert given.read_bytes() == "".join(f"{w}\n" for w in words.in_order).encode()
 
 
+@pytest.mark.parametrize(
+    ("text", "unlike"),
+    [
+        ("DOG\nCAT\n", ""),
+        ("dog\ncat\n", "lower case"),
+        ("DOG \nCAT\n", "blanks in its lines"),
+        ("dog \ncat\n", "blanks in its lines and lower case"),
+        ("DOG\rCAT\n", "a carriage return not before a line feed"),
+        ("DOG\n12\nCAT\n", "lines that are no word of 2..7 letters A..Z"),
+        (
+            "dog\r\tcat\n12\n",
+            "a carriage return not before a line feed, blanks in its lines, lower case and lines that"
+            " are no word of 2..7 letters A..Z",
+        ),
+    ],
+)
+def test_how_a_list_file_is_unlike_what_programs_get_names_every_oddity(tmp_path, text, unlike):
+    """A reviewer's: a file in lower case with a blank after each word was said to have "blanks in
+    its lines" only; the copy's name says all that is found."""
+    path = tmp_path / "w.dat"
+    path.write_text(text)
+    assert WordList.from_file(path).unlike == unlike
+
+
 def test_a_list_file_rewritten_in_another_form_is_handed_out_in_the_new_one(
     tmp_path, shared_tmp, monkeypatch
 ):
