@@ -290,12 +290,12 @@ def provided_notes(
             lines.append(f"{name} provided to {', '.join(linked)} ({theirs})")
         if over:
             # The organiser's own list file in a program's folder (codecup play run where the list
-            # is ./words.dat, or --words a/words.dat): programs were said to read it as it is
-            # (lower case, blanks), and did; they are given the game's copy, as anywhere else.
+            # is ./words.dat, or --words a/words.dat, or a cp of it): programs were said to read it
+            # as it is (lower case, blanks), and did; they are given the game's copy, as anywhere else.
             theirs = "their folders'" if len(over) > 1 else "its folder's"
             lines.append(
-                f"{name} provided to {', '.join(over)}, over {theirs} {name}, the file it is copied from "
-                f"(left as it is): {provided.label}"
+                f"{name} provided to {', '.join(over)}, over {theirs} {name}, the file it is made from as "
+                f"it is (left as it is): {provided.label}"
             )
         if own:
             plays = "play with their" if len(own) > 1 else "plays with its"

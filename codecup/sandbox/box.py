@@ -343,7 +343,7 @@ def _instead_of(workdir: Path, provided: Provision) -> str:
     :func:`~codecup.sandbox.launch.own_entry`)."""
     entry = workdir / provided.name
     if is_original(str(workdir), provided.name, provided.original):
-        return " (over the file in its folder it is copied from, left as it is)"
+        return " (over its own, the file it is made from as it is: left as it is)"
     if not entry.is_symlink():
         return ""
     return (

@@ -495,16 +495,55 @@ def own_entry(folder: str, name: str, hidden: Sequence[str] = ()) -> bool:
 
 
 def is_original(folder: str, name: str, original: str) -> bool:
-    """Whether ``folder``'s entry ``name`` is the very file ``original`` (none given: no), the file
-    a game's copy for programs is made from: the organiser's, not the bot's own (Lucky Words'
-    ``./words.dat`` in lower case with ``codecup play`` run in that folder, or ``--words a/words.dat``
-    for player ``a``), over which the copy is given. Either gone or unreadable is no sameness."""
+    """Whether ``folder``'s entry ``name`` is the file ``original`` (none given: no), the file a
+    game's copy for programs is made from, or a regular file holding its very bytes: the
+    organiser's, not the bot's own (Lucky Words' ``./words.dat`` in lower case with ``codecup play``
+    run in that folder, ``--words a/words.dat`` for player ``a``, or that file copied into ``b``),
+    over which the copy is given. Either gone or unreadable is no sameness.
+
+    A reviewer's: a hard link to the list was given the copy, a ``cp`` of it read as it is, though
+    the game's copy over the very same bytes hides nothing of the bot's. The parent's check and the
+    forked child's are this one expression; bytes are read only when the sizes match, once a run
+    for each pair of files as they are (:data:`_SAME_BYTES`)."""
     if not original:
         return False
+    entry = os.path.join(folder, name)
     try:
-        return os.path.samefile(os.path.join(folder, name), original)
+        if os.path.samefile(entry, original):
+            return True
+        own, theirs = os.stat(entry), os.stat(original)
     except OSError:
         return False
+    if not stat.S_ISREG(own.st_mode) or not stat.S_ISREG(theirs.st_mode) or own.st_size != theirs.st_size:
+        return False
+    key = (*_identity(own), *_identity(theirs))
+    if key not in _SAME_BYTES:
+        try:
+            _SAME_BYTES[key] = _same_bytes(entry, original)
+        except OSError:
+            return False
+    return _SAME_BYTES[key]
+
+
+# (device, inode, size, change time) of a bot's entry and an original -> whether their bytes are
+# the same: a list (at most 32 MiB) is read once a run for each folder, not once a game.
+_SAME_BYTES: dict[tuple[int, ...], bool] = {}
+
+
+def _identity(info: os.stat_result) -> tuple[int, ...]:
+    """A file as it is now: another inode, size or change (a write, a rename) is another key."""
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _same_bytes(one: str, other: str) -> bool:
+    """Whether two files of one size hold the same bytes (read in blocks, the first difference ends it)."""
+    with open(one, "rb") as first, open(other, "rb") as second:
+        while True:
+            block = first.read(1 << 20)
+            if block != second.read(1 << 20):
+                return False
+            if not block:
+                return True
 
 
 def _bind_back(held: int, path: str, recursive: bool = False) -> None:

@@ -503,4 +503,4 @@ def test_without_namespaces_the_file_a_provided_copy_is_made_from_is_not_read_as
     assert original.read_text() == "the tournament's list"
     note = record.containment[0]
     assert "words.dat provided from a copy, upper case (no sandbox" in note
-    assert "(over the file in its folder it is copied from, left as it is)" in note
+    assert "(over its own, the file it is made from as it is: left as it is)" in note

@@ -201,13 +201,15 @@ def test_a_folder_holding_the_file_the_games_copy_is_made_from_is_given_the_copy
     play`` run there). The game gives programs an upper-case copy; player ``a``'s folder holds the
     very file it is made from, the organiser's, and ``a`` read it as it is, in lower case, while
     ``b`` was given the copy: only a note said so. The copy is put over it in ``a``'s overlay too,
-    the file on disk left as it is, and the record says so."""
+    the file on disk left as it is, and the record says so. So it is over ``b``'s ``cp`` of it (a
+    second reviewer's: the same bytes were "its own", read as they are)."""
     run = tmp_path / "run"
     for name in ("a", "b"):
         (run / name).mkdir(parents=True)
         (run / name / "bot.py").write_text(READS_WORDS)
     original = run / "a" / "words.dat"
     original.write_text("the list in lower case")
+    shutil.copyfile(original, run / "b" / "words.dat")  # a cp of it: the same bytes, not its own either
     copy = tmp_path / "referee-temp" / "words-copy.dat"
     copy.parent.mkdir()
     copy.write_text("THE LIST IN LOWER CASE")
@@ -220,9 +222,13 @@ def test_a_folder_holding_the_file_the_games_copy_is_made_from_is_given_the_copy
     assert original.read_text() == "the list in lower case"  # never touched
     assert sorted(p.name for p in (run / "a").iterdir()) == ["bot.py", "words.dat"]
     note = record.containment[0]
-    assert f"words.dat provided from {about} (over the file in its folder it is copied from" in note
+    assert f"words.dat provided from {about} (over its own, the file it is made from as it is" in note
     assert str(copy.parent) not in note and "kept" not in note, note
-    assert f"words.dat provided from {about}" in record.containment[1]
+    assert (
+        f"words.dat provided from {about} (over its own, the file it is made from as it is"
+        in (record.containment[1])
+    )
+    assert (run / "b" / "words.dat").read_text() == "the list in lower case"
 
 
 @pytest.mark.parametrize("entry", ["folder", "link to a folder", "FIFO"])

@@ -48,12 +48,12 @@ def test_a_program_in_the_folder_of_the_games_list_is_given_the_games_copy_over_
     assert provided.source.parent == owner.temp_folder()  # the copy programs are given elsewhere
     here = [_player(tmp_path), PlayerInfo("p2", command=("./bot",), directory=str(tmp_path))]
     assert provided_notes(GAME, "codecup2004", here) == [
-        f"words.dat provided to {tmp_path.name}, p2, over their folders' words.dat, the file it is copied "
-        f"from (left as it is): {about}"
+        f"words.dat provided to {tmp_path.name}, p2, over their folders' words.dat, the file it is made "
+        f"from as it is (left as it is): {about}"
     ]
     assert provided_notes(GAME, "codecup2004", here[:1]) == [
-        f"words.dat provided to {tmp_path.name}, over its folder's words.dat, the file it is copied "
-        f"from (left as it is): {about}"
+        f"words.dat provided to {tmp_path.name}, over its folder's words.dat, the file it is made "
+        f"from as it is (left as it is): {about}"
     ]
     (provision,) = provisions_of(GAME, "codecup2004")
     assert provision.given_in(str(tmp_path)) and own_differing([provision], tmp_path) == []
@@ -129,3 +129,31 @@ def test_a_bots_own_differing_list_is_said_whatever_the_games_original(tmp_path)
         provision = Provision("words.dat", str(tmp_path / "src.dat"), "a copy", original)
         (found,) = own_differing([provision], tmp_path / "bot")
         assert found.provided == provision and found.kind is OwnKind.OTHER
+
+
+def test_a_copy_of_the_games_list_file_in_a_folder_is_given_the_games_copy_over_it(tmp_path, monkeypatch):
+    """A reviewer's: ``--words run/a/words.dat`` in lower case, player ``c``'s a hard link to it,
+    ``b``'s a ``cp`` of it. ``a`` and ``c`` were given the game's upper-case copy, ``b`` read its
+    file as it is, "its own": the same bytes as the list's file, the copy over them hides nothing
+    of ``b``'s. A file of the same size whose bytes differ stays the bot's own."""
+    monkeypatch.delenv(WORDS_ENV, raising=False)
+    run = tmp_path / "run"
+    for name in "abcd":
+        (run / name).mkdir(parents=True)
+    (run / "a" / "words.dat").write_text(SMALL_WORDS.lower())
+    (run / "b" / "words.dat").write_text(SMALL_WORDS.lower())
+    os.link(run / "a" / "words.dat", run / "c" / "words.dat")
+    (run / "d" / "words.dat").write_text(SMALL_WORDS.lower().replace("a", "b", 1))
+    monkeypatch.setenv(WORDS_ENV, str(run / "a" / "words.dat"))
+    (provision,) = provisions_of(GAME, "codecup2004")
+    players = [_player(run / name) for name in "abcd"]
+    assert [provision.given_in(str(run / name)) for name in "abcd"] == [True, True, True, False]
+    assert own_differing([provision], run / "b") == []
+    (lines, own) = provided_notes(GAME, "codecup2004", players)
+    assert lines.startswith(
+        "words.dat provided to a, b, c, over their folders' words.dat, the file it is made from "
+    )
+    assert own == "d plays with its own words.dat, not the game's"
+    (run / "new.dat").write_text(SMALL_WORDS.lower().replace("a", "b", 1))
+    (run / "new.dat").rename(run / "b" / "words.dat")  # another file since: its own
+    assert not provision.given_in(str(run / "b"))
