@@ -455,7 +455,7 @@ def test_play_says_what_the_game_provides_with_its_escape_sequences_defused(caps
     import codecup.cli.play
 
     note = "\x1b[2Jwords.dat provided to a (its folder has none)"
-    monkeypatch.setattr(codecup.cli.play, "provided_notes", lambda *a: [note])
+    monkeypatch.setattr(codecup.cli.play, "provided_notes", lambda *a, **k: [note])
     assert main(["play", "twentyone", "bot:random", "bot:perfect", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "\\x1b[2Jwords.dat provided to a" in out and "\x1b" not in out

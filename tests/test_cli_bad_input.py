@@ -1589,7 +1589,7 @@ def test_a_words_dat_linking_out_of_its_folder_is_said_to_be_provided(tmp_path, 
     (tmp_path / "a" / "words.dat").symlink_to("../b/words.dat")
     (tmp_path / "c" / "words.dat").symlink_to(game_list)  # the same list, but out of its folder
     players = [PlayerInfo(n, command=("true",), directory=str(tmp_path / n)) for n in ("a", "b", "c")]
-    assert provided_notes(LuckyWords(), "wordracer", players) == [
+    assert provided_notes(LuckyWords(), "wordracer", players, sandboxed=True) == [
         "words.dat provided to a, c (theirs are links out of their folders or into hidden ones)",
         "b plays with its own words.dat, not the game's",
     ]
@@ -1630,9 +1630,11 @@ def test_a_words_dat_link_into_a_hidden_folder_nested_in_its_own_is_said_to_be_p
     player = PlayerInfo("a", command=("./bot",), directory=str(tmp_path / "a"))
     game = load_games().get("lucky_words")
     variant = game.info.variant(None).name
-    notes = provided_notes(game, variant, [player], [str(tmp_path / "a" / "private")])
+    notes = provided_notes(game, variant, [player], [str(tmp_path / "a" / "private")], sandboxed=True)
     assert notes == ["words.dat provided to a (its own is a link out of its folder or into a hidden one)"]
-    assert provided_notes(game, variant, [player]) == ["a plays with its own words.dat, not the game's"]
+    assert provided_notes(game, variant, [player], sandboxed=True) == [
+        "a plays with its own words.dat, not the game's"
+    ]
 
 
 def test_an_executor_from_the_file_is_named_as_the_files(tmp_path, capsys):

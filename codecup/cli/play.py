@@ -33,7 +33,7 @@ from codecup.plugins import load_games, make_plugin_manager
 from codecup.reading import read_file
 from codecup.record import MAX_RECORD, MatchInfo, Record, document
 from codecup.runner import new_match, play_match, player_info
-from codecup.sandbox import Policy
+from codecup.sandbox import Policy, machine_support
 from codecup.terminal import log_lines, printable, shown_line
 
 
@@ -258,7 +258,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"codecup: {printable(note)}", file=sys.stderr, flush=True)
     if not args.quiet:  # programs run in this folder: what it lacks of the game's files is provided
         here = [attrs.evolve(p, directory=str(Path.cwd())) if p.bot is None else p for p in players]
-        for line in provided_notes(game, match.variant, here):  # a file's name is the plugin's text
+        sandboxed = machine_support().namespaces  # as Box.prepare asks it
+        for line in provided_notes(game, match.variant, here, sandboxed=sandboxed):  # the plugin's text
             with contextlib.suppress(OSError):  # its reader gone: the game and its record go on
                 print(printable(line), flush=True)
     view = LiveView(game, args.quiet)

@@ -47,11 +47,11 @@ def test_a_program_in_the_folder_of_the_games_list_is_given_the_games_copy_over_
     assert provided.original == tmp_path / "words.dat" and provided.about == about
     assert provided.source.parent == owner.temp_folder()  # the copy programs are given elsewhere
     here = [_player(tmp_path), PlayerInfo("p2", command=("./bot",), directory=str(tmp_path))]
-    assert provided_notes(GAME, "codecup2004", here) == [
-        f"words.dat provided to {tmp_path.name}, p2, over their folders' words.dat, the file it is made "
+    assert provided_notes(GAME, "codecup2004", here, sandboxed=True) == [
+        f"words.dat provided to {tmp_path.name}, p2, over their folder's words.dat, the file it is made "
         f"from as it is (left as it is): {about}"
     ]
-    assert provided_notes(GAME, "codecup2004", here[:1]) == [
+    assert provided_notes(GAME, "codecup2004", here[:1], sandboxed=True) == [
         f"words.dat provided to {tmp_path.name}, over its folder's words.dat, the file it is made "
         f"from as it is (left as it is): {about}"
     ]
@@ -61,7 +61,7 @@ def test_a_program_in_the_folder_of_the_games_list_is_given_the_games_copy_over_
     other = tmp_path / "other"  # a folder with a list of its own still plays with it, said so
     other.mkdir()
     (other / "words.dat").write_text("ZZ\n")
-    assert provided_notes(GAME, "codecup2004", [_player(other)]) == [
+    assert provided_notes(GAME, "codecup2004", [_player(other)], sandboxed=True) == [
         "other plays with its own words.dat, not the game's"
     ]
     assert str(owner.temp_folder()) not in own_differing([provision], other)[0].note()
@@ -75,7 +75,7 @@ def test_a_list_file_that_is_what_programs_are_given_is_read_in_its_folder_itsel
     (tmp_path / "words.dat").write_text(SMALL_WORDS)
     (provided,) = GAME.provided_files("codecup2004")
     assert provided.source == (tmp_path / "words.dat").resolve() and provided.original is None
-    assert provided_notes(GAME, "codecup2004", [_player(tmp_path)]) == []
+    assert provided_notes(GAME, "codecup2004", [_player(tmp_path)], sandboxed=True) == []
     (provision,) = provisions_of(GAME, "codecup2004")
     assert not provision.given_in(str(tmp_path))
 
@@ -111,7 +111,7 @@ def test_a_words_dat_that_is_no_file_is_said_to_leave_the_program_without_the_ga
         listening.bind("words.dat")
         listening.close()
     kind = {"FIFO": "a FIFO", "socket": "a socket"}.get(entry, "a folder")
-    assert provided_notes(GAME, "wordracer", [_player(folder)]) == [
+    assert provided_notes(GAME, "wordracer", [_player(folder)], sandboxed=True) == [
         f"bot's words.dat is {kind}, not a file: it is given none of the game's"
     ]
     (found,) = own_differing(provisions_of(GAME, "wordracer"), folder)
@@ -149,7 +149,7 @@ def test_a_copy_of_the_games_list_file_in_a_folder_is_given_the_games_copy_over_
     players = [_player(run / name) for name in "abcd"]
     assert [provision.given_in(str(run / name)) for name in "abcd"] == [True, True, True, False]
     assert own_differing([provision], run / "b") == []
-    (lines, own) = provided_notes(GAME, "codecup2004", players)
+    (lines, own) = provided_notes(GAME, "codecup2004", players, sandboxed=True)
     assert lines.startswith(
         "words.dat provided to a, b, c, over their folders' words.dat, the file it is made from "
     )
@@ -157,3 +157,33 @@ def test_a_copy_of_the_games_list_file_in_a_folder_is_given_the_games_copy_over_
     (run / "new.dat").write_text(SMALL_WORDS.lower().replace("a", "b", 1))
     (run / "new.dat").rename(run / "b" / "words.dat")  # another file since: its own
     assert not provision.given_in(str(run / "b"))
+
+
+def test_without_a_sandbox_the_run_says_new_files_in_the_folder_of_links_are_not_kept(tmp_path, monkeypatch):
+    """A reviewer's: without namespaces (not root) a program given the game's file runs in a
+    temporary folder of links to its own, and a file it makes there is gone after its game, now
+    also with ``codecup play`` in the folder of a lower-case ``./words.dat``: the line says so.
+    Two players sharing one folder have "their folder", not "their folders"."""
+    monkeypatch.delenv(WORDS_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "words.dat").write_text(SMALL_WORDS.lower())
+    (tmp_path / "empty").mkdir()
+    here = [_player(tmp_path), PlayerInfo("p2", command=("./bot",), directory=str(tmp_path))]
+    lost = (
+        "without a sandbox they run in a folder of links to their own: new files they make there are not kept"
+    )
+    (over,) = provided_notes(GAME, "codecup2004", here, sandboxed=False)
+    assert over.startswith(f"words.dat provided to {tmp_path.name}, p2, over their folder's words.dat")
+    assert over.endswith(f"; {lost}")
+    (alone,) = provided_notes(GAME, "codecup2004", [_player(tmp_path / "empty")], sandboxed=False)
+    assert alone == (
+        "words.dat provided to empty (its folder has none); without a sandbox it runs in a folder of "
+        "links to its own: new files it makes there are not kept"
+    )
+    two = [
+        _player(tmp_path / "empty"),
+        PlayerInfo("p3", command=("./bot",), directory=str(tmp_path / "empty")),
+    ]
+    assert provided_notes(GAME, "codecup2004", two, sandboxed=True) == [
+        "words.dat provided to empty, p3 (their folder has none)"
+    ]
