@@ -253,6 +253,8 @@ def board_cells(board: str) -> str:
     if len(parts) <= 1 or all(len(part) == 1 for part in parts):
         return "".join(parts)  # 49 cells (or not: said as their count)
     wrong = [f"row {i} has {len(part)}" for i, part in enumerate(parts, 1) if len(part) != SIZE]
+    if wrong:  # "row 1 has 8 cells, row 2 has 6": the unit said once (a reviewer's "row 1 has 8")
+        wrong[0] += " cells"
     if len(parts) != SIZE or wrong:
         shown = ", ".join(wrong[:3]) + (
             f", {len(wrong) - 3} more of another length" if len(wrong) > 3 else ""

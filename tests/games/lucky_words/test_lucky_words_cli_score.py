@@ -139,9 +139,12 @@ def test_the_forms_of_a_board_taken(official_words, capsys, board):
     [
         (
             "ABALONEX\nIBIULA\nIQIPTIC\nSNOBWAY\nELSAONM\nSHEBRAA\nWESYKYD",
-            "got 7 rows: row 1 has 8, row 2 has 6",
+            "got 7 rows: row 1 has 8 cells, row 2 has 6",
         ),
-        ("\n".join(["ABCDEFGH"] * 500), "got 500 rows: row 1 has 8, row 2 has 8, row 3 has 8, 497 more of"),
+        (
+            "\n".join(["ABCDEFGH"] * 500),
+            "got 500 rows: row 1 has 8 cells, row 2 has 8, row 3 has 8, 497 more of",
+        ),
         ("ABALONE XIBIULA IQIPTIC SNOBWAY ELSAONM SHEBRAA", "got 6 rows\n"),
     ],
     ids=["red-team", "500-rows", "6-rows"],
