@@ -206,13 +206,14 @@ class ProvidedFile:
     a file gone). ``original`` is the file that copy was made from: a program whose folder's entry
     is that very file (the organiser's, not the program's own) is given the copy over it, in its
     sandbox's overlay, the file left as it is (Lucky Words: ``./words.dat`` in lower case, used by
-    the referee, with ``codecup play`` run in that folder).
+    the referee, with ``codecup play`` run in that folder). ``None`` or ``""``: none, ``source``
+    is no copy.
     """
 
     name: str
     source: Path
     about: str = ""
-    original: Path | None = None
+    original: Path | str | None = None
 
 
 @attrs.frozen
@@ -549,7 +550,8 @@ def provided_files_of(game: Game, variant: str) -> tuple[ProvidedFile, ...]:
         if not isinstance(provided.about, str) or not isinstance(provided.original, (str, Path, type(None))):
             said = f"{short(provided.about)}, {short(provided.original)}"
             raise PluginError(f"{failed} describes {name} as {said}, not a text and a path")
-        if provided.original is not None and not _is_file(Path(provided.original)):
+        # "" is no original, as Provision's (a reviewer's: it was taken for ".", said "not a file")
+        if provided.original not in (None, "") and not _is_file(Path(provided.original)):
             raise PluginError(
                 f"{failed} gives {name} made from {short(provided.original)}, which is not a file"
             )

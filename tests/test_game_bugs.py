@@ -428,6 +428,22 @@ def test_the_files_a_game_provides_are_checked_before_a_program_starts(twentyone
         make_player(game, match, 0, SubprocessSettings(), Policy(contain=False))
 
 
+def test_a_provided_files_empty_original_is_none(twentyone, tmp_path):
+    """A reviewer's: ``ProvidedFile(original="")`` was taken for the folder ``.`` and refused as
+    "not a file", while a :class:`~codecup.sandbox.box.Provision`'s ``""`` is no original: both
+    mean none, the source no copy."""
+    from codecup.game import provided_files_of
+    from codecup.players.seat import provisions_of
+
+    (tmp_path / "f").write_text("a file")
+    (tmp_path / "w.dat").write_text("its own")  # its own, kept: no original for it to be
+    given = (ProvidedFile("w.dat", tmp_path / "f", "", ""),)
+    game = type("Plugin", (twentyone,), {"provided_files": lambda self, variant: given})()
+    assert provided_files_of(game, "classic") == given
+    (provision,) = provisions_of(game, "classic")
+    assert provision.original == "" and not provision.given_in(str(tmp_path))
+
+
 def test_a_built_in_bot_that_cannot_be_made_is_its_seats_crash(twentyone):
     """Its new_bot raising ended play_match (and so `codecup play`, or a tournament's game) in a traceback."""
 

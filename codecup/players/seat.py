@@ -99,6 +99,6 @@ def provisions_of(game: Game, variant: str) -> tuple[Provision, ...]:
     """The files ``game`` provides its programs (:func:`~codecup.game.provided_files_of`), as the
     sandbox takes them: named in notes by what they are, never by a copy's temporary path."""
     return tuple(
-        Provision(f.name, str(f.source), f.about, str(f.original) if f.original is not None else "")
+        Provision(f.name, str(f.source), f.about, str(f.original) if f.original not in (None, "") else "")
         for f in provided_files_of(game, variant)
     )
