@@ -18,6 +18,11 @@ from codecup.errors import RecordError
 
 _MISSING: Any = object()
 
+MAX_NUMBER = 1e15
+"""The largest number (in size) a record's number field holds: no game's score, points, clock or
+time comes near it, and a sum of a million of them is still exact to the unit. A red team's
+logged points of 1e308 summed to infinity in the standings, written as ``Infinity`` (no JSON)."""
+
 
 def text_of(value: Any, *, indent: int | None = None) -> str:
     """``value`` as JSON text, non-ASCII text as itself, that encodes to UTF-8 whatever text it
@@ -26,7 +31,8 @@ def text_of(value: Any, *, indent: int | None = None) -> str:
     tournament played such a game and then failed to log it, for good. Here a lone surrogate is
     written as JSON's escape of it, which reads back as the same text."""
     separators = (",", ":") if indent is None else None
-    text = json.dumps(value, ensure_ascii=False, indent=indent, separators=separators)
+    # allow_nan=False: NaN and Infinity are no JSON (a red team's standings.json held Infinity)
+    text = json.dumps(value, ensure_ascii=False, indent=indent, separators=separators, allow_nan=False)
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
@@ -101,7 +107,7 @@ def integer(doc: Mapping[str, Any], key: str, path: str = "") -> int:
 
 
 def number_value(value: Any, path: str) -> float:
-    """``value`` as a finite JSON number."""
+    """``value`` as a finite JSON number, at most :data:`MAX_NUMBER` in size."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _wrong(path, "a number", value)
     try:
@@ -111,6 +117,10 @@ def number_value(value: Any, path: str) -> float:
     if not math.isfinite(number):
         shown = value if isinstance(value, float) else f"a whole number of {len(str(abs(value)))} digits"
         raise RecordError(f"malformed record: {path} must be a finite number, not {shown}")
+    if abs(number) > MAX_NUMBER:
+        raise RecordError(
+            f"malformed record: {path} {number:g} is out of range (at most {MAX_NUMBER:g} in size)"
+        )
     return number
 
 

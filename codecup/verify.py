@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from codecup.checked import checked_dialogue, short
-from codecup.dialogue import Fault, Termination, game_bug_outcome
+from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome
 from codecup.drive import derive_seed, drive
 from codecup.errors import (
     PASS_THROUGH,
@@ -290,6 +290,42 @@ def check_seats(game: Game, record: Record) -> None:
             raise RecordError(
                 f"malformed record: {field}.seat {seat} is not one of the {seats} seats (0 to {seats - 1})"
             )
+
+
+def consistency_problem(game: Game, record: Record) -> str | None:
+    """What in ``record`` contradicts the game or the record itself, found without replaying it
+    (None: nothing): seats the game does not have (:func:`check_seats`), points the game does not
+    give for the record's own scores and ends (:func:`points_problem`), clocks its own faults
+    contradict (:func:`clock_problems`). What a resumed run checks of each game its results log
+    holds (a red team's hand-edited lines crashed the run, or put points of 100 into the standings)."""
+    try:
+        check_seats(game, record)
+    except RecordError as exc:
+        return said(exc)
+    problems = [p for p in (points_problem(game, record),) if p is not None] + clock_problems(record)
+    return problems[0] if problems else None
+
+
+def points_problem(game: Game, record: Record) -> str | None:
+    """Whether the record's points are the game's for its own scores and ends (None: they are),
+    as the runner gave them: none (all 0) where the game was not played to its end (every seat's
+    referee error), else the game's :meth:`~codecup.game.Game.points`."""
+    result = record.result
+    ends = result.termination
+    try:
+        if ends and all(end.kind is Termination.REFEREE_ERROR for end in ends):
+            given: list[float] = [0.0] * len(ends)
+        else:
+            outcome = Outcome(tuple(result.scores), tuple(ends), record.extra)
+            given = list(checked_points(game, outcome, record.match.variant))
+    except GameBugError as exc:
+        return f"the {game.info.name} plugin's points fail on its result ({said(exc)})"
+    if given != list(result.points):
+        return (
+            f"result.points {shown(list(result.points), 200)} are not the game's for its scores and"
+            f" ends ({shown(given, 200)})"
+        )
+    return None
 
 
 def _unfinished(game: Game, record: Record) -> str | None:

@@ -259,6 +259,7 @@ def _run(args: argparse.Namespace) -> int:
             with released_on_failure(args.out, created, lock):  # a full disk as it marks the folder
                 claim_folder(args.out, RunKind.SPRT)
                 log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k), lock)
+                log.check_records(game)  # a hand-edited line: named, before the tally reads it
                 # Games under other limits or another word list: a red team's log held both (F2).
                 why = noted_difference(noted, args.out) if log.records else None
                 if why is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -21,6 +22,9 @@ from codecup import jsonfields as jf
 from codecup.errors import ConfigError, RecordError, naming
 from codecup.record import NotJSONError, Record, document
 from codecup.tournament.lock import FolderLock
+
+if TYPE_CHECKING:
+    from codecup.game import Game
 
 LOG_NAME = "results.jsonl"
 
@@ -31,6 +35,8 @@ class ResultsLog:
 
     path: Path
     records: dict[str, Record] = attrs.field(factory=dict)
+    lines: dict[str, int] = attrs.field(factory=dict)  # each game's line in the file, from 1
+    _count: int = 0  # the file's whole lines
     ignored_tail: bool = False
     _lock: FolderLock | None = None  # the folder's lock, when the log took it (and releases it)
     _folder: FolderLock | None = None  # the folder's lock, whoever took it: checked before each append
@@ -69,7 +75,7 @@ class ResultsLog:
         # CR inside the log made a line "without its newline" in its middle: a reviewer's).
         pieces = data.split(b"\n")
         lines = [piece + b"\n" for piece in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
-        for raw in lines:
+        for number, raw in enumerate(lines, start=1):
             # A last line without its newline is parsed like any other: only one that is no JSON
             # is a write cut short. A whole entry, or someone else's JSON, was cut out unread (a
             # reviewer's): the entry is kept (its newline written), the JSON refused.
@@ -90,6 +96,8 @@ class ResultsLog:
                 raw += b"\n"
                 whole += 1
             earlier = self.records.setdefault(game_id, record)
+            self.lines.setdefault(game_id, number)
+            self._count = number
             if earlier != record:  # the same game twice, with different results: which is true?
                 raise ConfigError(
                     f"{path} holds game {game_id} twice, with different records (the second after byte"
@@ -138,6 +146,24 @@ class ResultsLog:
         except OSError as exc:  # a write's error (a full disk) names the file it was for
             raise naming(exc, self.path) from exc
         self.records[game_id] = record
+        self._count += 1
+        self.lines[game_id] = self._count
+
+    def check_records(self, game: Game) -> None:
+        """Refuse a logged game's record that is no consistent record of ``game``
+        (:func:`~codecup.verify.consistency_problem`): one :class:`ConfigError` naming the file, the
+        line and what is wrong. Found without replaying the game (``codecup verify`` on its
+        ``games/ID.json`` does that): a hand-edited line crashed a resumed run (a seat 5 of 2), or
+        put what it said into the standings (a red team's)."""
+        from codecup.verify import consistency_problem  # the replay's checks: not at every import
+
+        for game_id, record in self.records.items():
+            why = consistency_problem(game, record)
+            if why is not None:
+                raise ConfigError(
+                    f"{self.path}, line {self.lines[game_id]} (game {game_id}): {why}: correct the line,"
+                    " or delete it to have the game played again"
+                )
 
 
 def is_results_log(path: Path) -> bool:
