@@ -32,7 +32,7 @@ from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder,
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
 from codecup.site import DemoEntry, write_demo_index
-from codecup.terminal import one_line, printable
+from codecup.terminal import one_line, printable, shown_path
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.executor import held_stops
 from codecup.tournament.lock import FolderLock
@@ -168,7 +168,8 @@ def _demo(
             print(f"codecup: {name}: its plugin failed in every game (referee errors)", file=sys.stderr)
             failed_games.add(name)
     write_demo_index(args.out, entries())
-    print(f"\ndemo results in {args.out}/ (open {args.out / 'index.html'}, or: codecup view {args.out})")
+    out = shown_path(args.out)
+    print(f"\ndemo results in {out}/ (open {shown_path(args.out / 'index.html')}, or: codecup view {out})")
     return 1 if failed or failed_games else 0
 
 

@@ -49,7 +49,7 @@ from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder,
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
-from codecup.terminal import one_line, printable
+from codecup.terminal import one_line, printable, shown_path
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import RESUMES, gone
@@ -348,7 +348,7 @@ def print_first_faults(tally: Tally, out: Path | None) -> None:
     for key, record, seat in seen:
         print("\n".join(fault_lines(key, record, seat)))
     if out is not None:
-        print(f"  every game is in {out / LOG_NAME}", flush=True)
+        print(f"  every game is in {shown_path(out / LOG_NAME)}", flush=True)
     else:
         print("  (--out DIR keeps every game, each with its transcript and the bots' stderr)", flush=True)
 
@@ -396,7 +396,7 @@ def _play(
         if state.decision() is not None or tally.stalled or next_pair >= max_pairs:
             break
     if next_pair and not quiet and log is not None:  # pairs were resumed only from a log
-        print(f"resumed {next_pair} pairs from {log.path}: {state.line()}", flush=True)
+        print(f"resumed {next_pair} pairs from {shown_path(log.path)}: {state.line()}", flush=True)
         if tally.left_out:
             print(f"of which left out: {len(tally.left_out)} (a referee error in each)", flush=True)
     if state.decision() is not None or tally.stalled:

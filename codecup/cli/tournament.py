@@ -39,7 +39,7 @@ from codecup.record import PlayerInfo, Record
 from codecup.sandbox import Limits
 from codecup.sandbox.box import own_differing
 from codecup.sandbox.launch import own_entry
-from codecup.terminal import printable
+from codecup.terminal import printable, shown_path
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import is_referee_error
@@ -492,7 +492,8 @@ def _finish(
     print(result.summary())
     if any(p.language for p in spec.players):
         print("\nPlayers: " + ", ".join(p.label for p in spec.players))
-    print(f"\nresults in {out}/ (standings.txt, standings.json, games/{', index.html' if site else ''})")
+    outputs = f"standings.txt, standings.json, games/{', index.html' if site else ''}"
+    print(f"\nresults in {shown_path(out)}/ ({outputs})")
     if result.games and not result.played:  # a rerun over a finished tournament: the same standings
         print(f"codecup: {nothing_played(len(result.games), out)}", file=sys.stderr)
     if result.games and all(is_referee_error(record) for _, record in result.games):

@@ -37,6 +37,7 @@ from pathlib import Path
 
 from codecup.cli.common import Subparsers, path_arg, port_number
 from codecup.errors import ConfigError
+from codecup.terminal import shown_path
 
 HOST = "127.0.0.1"
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
@@ -314,7 +315,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     server = make_server(args.dir, args.port)
     port = server.server_address[1]
-    print(f"serving {args.dir} at http://{HOST}:{port}/ (Ctrl-C to stop)", flush=True)
+    print(f"serving {shown_path(args.dir)} at http://{HOST}:{port}/ (Ctrl-C to stop)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

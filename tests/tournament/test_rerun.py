@@ -152,3 +152,11 @@ def test_a_program_file_that_cannot_be_read_is_said(fake_games, players, tmp_pat
         " so a change to it is not seen: a run resumed over its games could mix them with a changed"
         " program's"
     ]
+
+
+def test_the_out_folder_is_shown_escaped(fake_games, players, tmp_path, capsys):
+    """A folder named with escape codes reached the terminal raw (a red team's, of verify's paths)."""
+    out = tmp_path / "o\x1b[2Jut\nfake"
+    assert tournament(players, out) == 0
+    said = capsys.readouterr().out
+    assert "\x1b" not in said and f"results in {tmp_path}/o\\x1b[2Jut\\x0afake/ (" in said
