@@ -41,20 +41,30 @@ from codecup.record import FAULT, FROM, TO, MoveEntry, Record, Result
 
 @attrs.define(eq=False)
 class ReplayChannel:
-    """Answers each seat's waits from the recorded transcript."""
+    """Answers each seat's waits from the recorded transcript, noting which waits were on the
+    seat's clock (:meth:`waiting`): a time-out there is a clock's, and its line carries the charge."""
 
-    answers: list[deque[str | Fault]]
+    answers: list[deque[tuple[int, str | Fault]]]  # each seat's answers and faults, with their line
+    record: Record | None = None
+    clock_timeouts: set[int] = attrs.field(factory=set)  # seats that timed out on their clock
+    problems: list[str] = attrs.field(factory=list)  # answers on the clock without their charge
+    _on_clock: bool = True  # the wait being answered is on the seat's clock
+    _faulted: set[int] = attrs.field(factory=set)  # seats whose clock wait got a fault: no more charged
 
     @classmethod
     def from_record(cls, record: Record) -> ReplayChannel:
         """Each seat's recorded answers and faults, in order."""
-        answers: list[deque[str | Fault]] = [deque() for _ in record.match.players]
-        for line in record.transcript:
+        answers: list[deque[tuple[int, str | Fault]]] = [deque() for _ in record.match.players]
+        for i, line in enumerate(record.transcript):
             if line.dir == FROM:
-                answers[line.seat].append(line.text)
+                answers[line.seat].append((i, line.text))
             elif line.dir == FAULT:
-                answers[line.seat].append(Fault(Termination(str(line.kind)), line.text))
-        return cls(answers)
+                answers[line.seat].append((i, Fault(Termination(str(line.kind)), line.text)))
+        return cls(answers, record)
+
+    def waiting(self, seat: int, grace: float | None) -> None:
+        """The next answer of ``seat`` is for a wait on its clock (``grace`` None) or off it."""
+        self._on_clock = grace is None
 
     def send(self, seat: int, line: str) -> None:
         """Lines sent are compared afterwards, not here."""
@@ -63,7 +73,28 @@ class ReplayChannel:
         """The seat's next recorded answer."""
         if not self.answers[seat]:
             return Fault(Termination.CRASH, "the record has no further answer from this seat")
-        return self.answers[seat].popleft()
+        i, answer = self.answers[seat].popleft()
+        if self._on_clock and seat not in self._faulted:
+            self._charged(seat, i, answer)
+        return answer
+
+    def _charged(self, seat: int, i: int, answer: str | Fault) -> None:
+        """Note an answer on the seat's clock: a time-out's seat, and a line without the charge
+        every such line of a record that carries charges has (the referee writes ``used`` on each
+        answer and fault its clock waited for: a red team's time-out with its charge removed, the
+        seat's clock at 0.003 s, verified)."""
+        if isinstance(answer, Fault):
+            self._faulted.add(seat)
+            if answer.kind is Termination.TIMEOUT:
+                self.clock_timeouts.add(seat)
+        record = self.record
+        if record is None or record.transcript[i].used is not None:
+            return
+        if any(t.used is not None for t in record.transcript):  # none: an older record, no charges kept
+            what = "timed out" if seat in self.clock_timeouts and isinstance(answer, Fault) else "answered"
+            self.problems.append(
+                f"clock: transcript[{i}]: seat {seat} {what} on its clock, but the line has no charge (used)"
+            )
 
     def close(self, seat: int) -> None:
         """Nothing to stop."""
@@ -142,7 +173,7 @@ def _problems(game: Game, record: Record) -> list[str]:
         dialogue = checked_dialogue(
             lambda: game.replay_referee(match.setup, match.variant, seed, record.extra)
         )
-        replay = drive(dialogue, channel, seats=len(match.players))
+        replay = drive(dialogue, channel, seats=len(match.players), on_wait=channel.waiting)
         points = list(checked_points(game, replay.outcome, match.variant))
     except SetupError as exc:  # the record's setup is wrong
         return [f"replay failed: {said(exc)}"]
@@ -203,7 +234,8 @@ def _problems(game: Game, record: Record) -> list[str]:
         problems.append(f"the record has answers the referee never asked for (seats {leftover})")
     if game.has_rules:
         problems.extend(_rules_checked(game, record))
-    problems.extend(clock_problems(record))
+    problems.extend(channel.problems[:1])  # the first: one is enough to say the record was changed
+    problems.extend(clock_problems(record, channel.clock_timeouts))
     if problems:
         problems.extend(_context(game, record.extra, outcome.extra))
     return problems
@@ -366,12 +398,13 @@ def _game_bug_problems(game: Game, record: Record, why: str) -> list[str]:
 _ROUNDING = 1e-6  # a record keeps clocks to the microsecond
 
 
-def clock_problems(record: Record) -> list[str]:
+def clock_problems(record: Record, clock_timeouts: set[int] | None = None) -> list[str]:
     """A clock the record's own faults contradict: over its limit without a time-out, or the reverse.
 
     The referee charges at most the limit to a seat that answers in time (the
     start-up allowance is never charged), and a seat that times out has used
-    at least all of it.
+    at least all of it. ``clock_timeouts``: the seats that timed out on their clock, as the replay
+    found (:class:`ReplayChannel`); None, without a replay: those whose time-out was charged.
     """
     limit = record.match.clock
     used = record.clock_used
@@ -379,11 +412,13 @@ def clock_problems(record: Record) -> list[str]:
         return [f"clock: {len(used)} clocks for {len(record.match.players)} seats"]
     # An optional line's wait (a final score) ends off the clock: a time-out there charges nothing
     # and is noted without a charge, unlike one on the clock.
-    timed_out = {
-        t.seat
-        for t in record.transcript
-        if t.dir == FAULT and t.kind == Termination.TIMEOUT.value and t.used is not None
-    }
+    timed_out = clock_timeouts
+    if timed_out is None:
+        timed_out = {
+            t.seat
+            for t in record.transcript
+            if t.dir == FAULT and t.kind == Termination.TIMEOUT.value and t.used is not None
+        }
     charged = {t.seat: t.used for t in record.transcript if t.used is not None}  # each seat's last charge
     problems = _charge_problems(record, limit)
     for seat, seconds in enumerate(used):
