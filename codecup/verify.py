@@ -106,6 +106,7 @@ class Verdict:
 
     problems: tuple[str, ...] = ()  # the record's differences from its replay (none: it verifies)
     plugin_failure: str | None = None  # the plugin failed checking it (one line naming it): not judged
+    notes: tuple[str, ...] = ()  # of a record that verifies: what its replay was made with (replay_context)
 
     @property
     def verifies(self) -> bool:
@@ -131,11 +132,12 @@ def verdict(game: Game, record: Record) -> Verdict:
     is no record of it: :class:`~codecup.errors.RecordError`.
     """
     try:
-        problems = tuple(_problems(game, record))
+        notes: list[str] = []
+        problems = tuple(_problems(game, record, notes))
         for _ in range(AGAIN):
             if problems and tuple(_problems(game, record)) != problems:
                 raise _PluginFailed("its replays of one record differ: its code is not deterministic")
-        return Verdict(problems)
+        return Verdict(problems, notes=() if problems else tuple(notes))
     except _PluginFailed as exc:
         failure = (
             f"the {game.info.name} plugin failed while replaying it: {exc} "
@@ -155,8 +157,10 @@ def verify_record(game: Game, record: Record) -> list[str]:
     return list(found.problems) if found.plugin_failure is None else [found.plugin_failure]
 
 
-def _problems(game: Game, record: Record) -> list[str]:
-    """The record's problems; :class:`_PluginFailed` where the plugin's code fails at finding them."""
+def _problems(game: Game, record: Record, notes: list[str] | None = None) -> list[str]:
+    """The record's problems; :class:`_PluginFailed` where the plugin's code fails at finding them.
+    ``notes`` gets what the replay was made with where the record does not say it (none: a record
+    that does not verify has it among its problems)."""
     match = record.match
     check_seats(game, record)
     channel = ReplayChannel.from_record(record)
@@ -236,8 +240,11 @@ def _problems(game: Game, record: Record) -> list[str]:
         problems.extend(_rules_checked(game, record))
     problems.extend(channel.problems[:1])  # the first: one is enough to say the record was changed
     problems.extend(clock_problems(record, channel.clock_timeouts))
+    context = _context(game, record.extra, outcome.extra)
     if problems:
-        problems.extend(_context(game, record.extra, outcome.extra))
+        problems.extend(context)
+    elif notes is not None:  # a Lucky Words record that names no list: which one it verified with
+        notes.extend(context)
     return problems
 
 

@@ -45,8 +45,9 @@ def check(registry: GameRegistry, path: Path) -> Verdict:
     except Exception as exc:  # the record's contents are input too: anything it breaks is its fault
         found = Verdict((f"cannot replay the record: {described(exc)}",))
     if found.verifies:
-        scores = list(record.result.scores)
-        print(f"{shown_path(path)}: ok ({record.match.game}, {len(record.moves)} moves, scores {scores})")
+        what = f"{record.match.game}, {len(record.moves)} moves, scores {list(record.result.scores)}"
+        what += "".join(f"; {printable(one_line(note, SHOWN))}" for note in found.notes)
+        print(f"{shown_path(path)}: ok ({what})")
     return found
 
 
