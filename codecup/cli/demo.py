@@ -136,7 +136,7 @@ def _demo(
         if playing is not None:
             played[playing] = DemoEntry.unfinished(args.out / playing, registry.get(playing).info.title)
         found = (
-            played.get(n) or DemoEntry.earlier(args.out / n, registry.get(n).info.title)
+            played.get(n) or DemoEntry.earlier(args.out / n, registry.get(n))
             for n in registry.names()
             if n not in failed
         )

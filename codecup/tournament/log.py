@@ -80,7 +80,7 @@ class ResultsLog:
             # is a write cut short. A whole entry, or someone else's JSON, was cut out unread (a
             # reviewer's): the entry is kept (its newline written), the JSON refused.
             try:
-                game_id, record = _entry(raw)
+                game_id, record = entry_of(raw)
             except RecordError as exc:
                 # only the last line may be cut short (a kill during a write: no JSON); anything else
                 # is not ours. A MemoryError is not caught: it is no torn write, and a good game was
@@ -180,7 +180,7 @@ def is_results_log(path: Path) -> bool:
     if not first.endswith(b"\n"):
         return False
     try:
-        _entry(first)
+        entry_of(first)
     except RecordError:
         return False
     return True
@@ -191,7 +191,7 @@ def logged_game(path: Path) -> str | None:
     try:
         with path.open("rb") as f:
             first = f.readline()
-        return _entry(first)[1].match.game
+        return entry_of(first)[1].match.game
     except (OSError, RecordError):
         return None
 
@@ -219,7 +219,7 @@ def logged_ids(path: Path) -> set[str]:
     return ids
 
 
-def _entry(raw: bytes) -> tuple[str, Record]:
+def entry_of(raw: bytes) -> tuple[str, Record]:
     """One line of the log: its game id and record; :class:`RecordError` says what is wrong
     (:class:`NotJSONError`: no JSON at all), and a :class:`MemoryError` passes as it is."""
     doc = document(raw)  # as a record file is read: its values counted before any is built
