@@ -511,3 +511,15 @@ def test_a_longer_run_whose_folder_went_away_removes_no_standings_there(play_tou
         play(2, on_playing=elsewhere)
     assert (out / "standings.txt").read_text() == "another run's\n"
     assert (tmp_path / "moved" / "standings.txt").exists()  # the run's own, kept where it went
+
+
+def test_the_standings_schema_names_every_field_of_the_tournament(play_tournament, bots, tmp_path):
+    """A red team's: clock_mode, results_key and seeded were written, and documented nowhere."""
+    from tests.support import TESTS
+
+    play_tournament(bots[:2], tmp_path, seed=1)
+    doc = json.loads((tmp_path / "standings.json").read_text())
+    schema = (TESTS.parent / "docs" / "standings-schema.md").read_text()
+    row = next(line for line in schema.splitlines() if line.startswith("| `tournament` |"))
+    assert [key for key in doc["tournament"] if f"`{key}`" not in row] == []
+    assert [key for key in doc if f"| `{key}` |" not in schema] == []
