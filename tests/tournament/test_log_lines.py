@@ -92,3 +92,15 @@ def test_the_unedited_log_resumes(play_tournament, bots, tmp_path):
     assert again.played == 0
     assert [r.standing for r in again.standings.rows] == [r.standing for r in first.standings.rows]
     json.loads((out / "standings.json").read_text(), parse_constant=pytest.fail)
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])
+def test_json_written_holds_no_infinity_nor_nan(value):
+    """standings.json held ``Infinity``, which is no JSON: each file written refuses it."""
+    from codecup import jsonfields as jf
+    from codecup.site.pages import environment
+
+    with pytest.raises(ValueError, match="JSON compliant"):
+        jf.text_of({"points": [value]})
+    with pytest.raises(ValueError, match="JSON compliant"):
+        environment().from_string("{{ x | tojson }}").render(x=value)
