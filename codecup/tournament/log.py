@@ -89,7 +89,7 @@ class ResultsLog:
                     self.ignored_tail = True
                     break
                 raise ConfigError(
-                    f"{path} is not a codecup results log (the line after byte {good}: {exc})"
+                    f"{path} is not a codecup results log (line {number}, after byte {good}: {exc})"
                 ) from None
             if not raw.endswith(b"\n"):  # the last line: a whole entry whose newline was lost
                 unended = True

@@ -80,7 +80,7 @@ def test_absurd_numbers_are_refused_as_read(play_tournament, bots, tmp_path, cha
     lines = path.read_text().splitlines()
     lines[0] = _edit(lines[0], change)
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(ConfigError, match="is not a codecup results log") as caught:
+    with pytest.raises(ConfigError, match=r"is not a codecup results log \(line 1, after byte 0: ") as caught:
         play_tournament(bots[:2], out, seed=3)
     assert said in str(caught.value)
 

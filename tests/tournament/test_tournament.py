@@ -135,7 +135,7 @@ def test_log_rejects_foreign_file(tmp_path, monkeypatch, line, said):
     monkeypatch.setattr(codecup.record, "MAX_VALUES", 1000)
     path = tmp_path / LOG_NAME
     path.write_text(f"{line}\n{{}}\n")
-    with pytest.raises(ConfigError, match=r"not a codecup results log \(the line after byte 0: ") as info:
+    with pytest.raises(ConfigError, match=r"not a codecup results log \(line 1, after byte 0: ") as info:
         ResultsLog.open(path)
     assert said in str(info.value)
 
@@ -243,7 +243,7 @@ def test_a_damaged_line_before_the_last_is_named(tmp_path, line, reason):
     path.write_text(f"{line}\n{line}\n")
     with pytest.raises(ConfigError) as caught:
         ResultsLog.open(path)
-    expected = f"{path} is not a codecup results log (the line after byte 0: malformed record: {reason}"
+    expected = f"{path} is not a codecup results log (line 1, after byte 0: malformed record: {reason}"
     assert str(caught.value).startswith(expected)
 
 
