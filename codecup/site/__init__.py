@@ -156,9 +156,9 @@ def earlier_result(folder: Path, game: Game) -> tuple[int, str] | None:
         records = _logged_records(folder / LOG_NAME, game)
     except (ConfigError, OSError, ValueError, KeyError, IndexError, TypeError, RecursionError):
         return None
-    if records is None or len(records) != listed or not names or len(set(names)) != len(names):
+    if not all(isinstance(name, str) for name in names):  # (a list is no name, nor hashable)
         return None
-    if not all(isinstance(name, str) for name in names):
+    if records is None or len(records) != listed or not names or len(set(names)) != len(names):
         return None
     if any(p.name not in names for r in records for p in r.match.players):
         return None

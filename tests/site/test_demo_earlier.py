@@ -51,6 +51,8 @@ def test_standings_the_log_agrees_with_are_shown(folder, tiny_game):
         lambda d: d.__setitem__("games", d["games"] * 50),  # another count
         lambda d: d.__setitem__("standings", []),
         lambda d: d.__setitem__("standings", [{"player": 5}]),
+        lambda d: d["standings"][0].__setitem__("player", ["a", "list"]),
+        lambda d: d.__setitem__("games", 6),
     ],
 )
 def test_standings_the_log_does_not_agree_with_show_nothing_of_them(folder, tiny_game, change):
