@@ -278,7 +278,7 @@ def _run(args: argparse.Namespace) -> int:
     if not quiet:
         lower, upper = settings.bounds
         print(
-            f"SPRT {args.game}: NEW {args.new} vs OLD {args.old}; "
+            f"SPRT {args.game}: NEW {printable(args.new)} vs OLD {printable(args.old)}; "
             f"H0 elo <= {args.elo0:g}, H1 elo >= {args.elo1:g}, "
             f"alpha {args.alpha:g}, beta {args.beta:g}; bounds [{lower:+.3f}, {upper:+.3f}]",
             flush=True,

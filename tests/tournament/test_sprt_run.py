@@ -405,3 +405,16 @@ def test_a_line_edited_by_hand_is_named(games, tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"codecup: error: {path}, line 1 (game sprt0~0): result.points [100, ")
     assert err.count("\n") == 1
+
+
+def test_the_commands_and_the_log_are_shown_escaped(games, tmp_path, capsys):
+    """The commands (their paths) and the --out folder reached the terminal raw (a red team's)."""
+    games(lambda k: "crash")
+    bot = tmp_path / "b\x1b[2J.py"
+    bot.write_text("print(1)\n")
+    out = tmp_path / "o\x1b]0;x\x07ut"
+    argv = ["sprt", "twentyone", f"{sys.executable} {bot}", "bot:random", "--max-games", "2", "--out", str(out)]
+    assert main(argv) == 3
+    said = capsys.readouterr().out
+    assert "\x1b" not in said, said
+    assert "b\\x1b[2J.py vs OLD bot:random;" in said and "o\\x1b]0;x\\x07ut/results.jsonl" in said
