@@ -413,7 +413,16 @@ def test_the_commands_and_the_log_are_shown_escaped(games, tmp_path, capsys):
     bot = tmp_path / "b\x1b[2J.py"
     bot.write_text("print(1)\n")
     out = tmp_path / "o\x1b]0;x\x07ut"
-    argv = ["sprt", "twentyone", f"{sys.executable} {bot}", "bot:random", "--max-games", "2", "--out", str(out)]
+    argv = [
+        "sprt",
+        "twentyone",
+        f"{sys.executable} {bot}",
+        "bot:random",
+        "--max-games",
+        "2",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 3
     said = capsys.readouterr().out
     assert "\x1b" not in said, said
