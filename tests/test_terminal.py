@@ -93,3 +93,41 @@ def test_play_shows_the_record_and_svg_paths_escaped(tiny_pm, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "\x1b" not in out and "other.json: ok (fake)\n" not in out
     assert f"record written to {tmp_path}/x\\x0a\\x1b[2J" in out
+
+
+def test_a_stop_and_a_warning_show_a_path_escaped(capsys):
+    """What a stopped run leaves, and a run's warnings, name a folder or file a user named: each
+    reached stderr raw (a reviewer's, of the "already in OUT/" line; the class, here)."""
+    from codecup.cli import sprt, tournament
+    from codecup.cli.stopping import report
+
+    report(KeyboardInterrupt(), f"2 of 4 games are logged in {FORGED}/; the same command resumes")
+    tournament._warn(f"player 'a': cannot read {FORGED} (Permission denied)")
+    sprt._warn(f"player 'new': cannot read {FORGED} (Permission denied)")
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and len(err.splitlines()) == 3
+    assert "in x\\x0a\\x1b[2J\\x1b[31mother.json: ok (fake)\\x0a.json/;" in err.splitlines()[0]
+
+
+def test_the_sites_warnings_show_a_path_escaped(tmp_path, capsys):
+    """A live site or a demo's front page that cannot be written names its folder: escaped."""
+    from codecup.site.live import LiveSite
+
+    site = LiveSite(tmp_path / FORGED, None, None)  # type: ignore[arg-type]  # only its folder is said
+    site._warn(OSError(28, "No space left on device"))
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and len(err.splitlines()) == 1
+    assert f"in {tmp_path}/x\\x0a\\x1b[2J" in err
+
+
+def test_a_failed_request_of_view_is_one_escaped_line(capsys):
+    """What failed may quote the request: a stranger's text, escaped, on one line."""
+    from codecup.cli.view import SiteServer
+
+    try:
+        raise ValueError(f"bad path {FORGED}")
+    except ValueError:
+        SiteServer.handle_error(None, None, None)  # type: ignore[arg-type]  # it reads only the error
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and len(err.splitlines()) == 1
+    assert err.startswith("codecup view: a request failed: ValueError: bad path x \\x1b[2J\\x1b[31mother")

@@ -149,7 +149,8 @@ def _demo(
             try:
                 write_demo_index(args.out, entries(playing=name))
             except OSError as exc:  # a front page that cannot be written does not stop the games
-                print(f"codecup: warning: cannot write {args.out / 'index.html'}: {exc}", file=sys.stderr)
+                page = shown_path(args.out / "index.html")  # a path a user named: escaped (a reviewer's)
+                print(f"codecup: warning: cannot write {page}: {printable(str(exc))}", file=sys.stderr)
 
     for name, spec in specs.items():
         if spec is None:

@@ -329,7 +329,9 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_H0
     why = ""
     if tally.stalled:
-        where = f": see {log.path}, and delete their lines to play them again" if log is not None else ""
+        where = ""
+        if log is not None:  # the log's path, on stdout: escaped, as every path a user named
+            where = f": see {shown_path(log.path)}, and delete their lines to play them again"
         why = (
             f": the last {tally.in_a_row} pairs each had a referee error, so the game's referee fails"
             f" (no fault of either side){where}"
@@ -484,5 +486,6 @@ def _log_finished(futures: Futures, log: ResultsLog | None) -> None:
 
 
 def _warn(line: str) -> None:
-    """Say ``line`` on stderr as a warning: the run goes on."""
-    print(f"codecup: warning: {line}", file=sys.stderr, flush=True)
+    """Say ``line`` on stderr as a warning: the run goes on. Escaped (:func:`printable`): it names
+    a player's files, which a user named (a reviewer's paths reached stderr raw)."""
+    print(f"codecup: warning: {printable(line)}", file=sys.stderr, flush=True)

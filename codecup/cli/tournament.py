@@ -506,7 +506,8 @@ def nothing_played(games: int, out: Path) -> str:
     """What a run that found every game already logged says (a red team's: a bot changed, the same
     command run again showed the old standings, and nothing said none was played)."""
     every = "the 1 game was" if games == 1 else f"all {games} games were"
-    return f"{every} already in {out}/ from an earlier run; none played (use another --out to play again)"
+    folder = shown_path(out)  # said on stderr: a folder named with escape codes reached it raw (a reviewer's)
+    return f"{every} already in {folder}/ from an earlier run; none played (use another --out to play again)"
 
 
 def not_a_players_folder(out: Path, players: Sequence[PlayerInfo], said: str) -> None:
@@ -573,5 +574,6 @@ def play_spec(
 
 
 def _warn(line: str) -> None:
-    """Say ``line`` on stderr as a warning: the run goes on."""
-    print(f"codecup: warning: {line}", file=sys.stderr, flush=True)
+    """Say ``line`` on stderr as a warning: the run goes on. Escaped (:func:`printable`): it names
+    a player's files, which a user named (a reviewer's paths reached stderr raw)."""
+    print(f"codecup: warning: {printable(line)}", file=sys.stderr, flush=True)
