@@ -28,6 +28,13 @@ if TYPE_CHECKING:
 
 LOG_NAME = "results.jsonl"
 
+REMEDY = (
+    " (the line was edited, or the game's plugin changed since it was played): correct the line, or"
+    " delete it to have the game played again"
+)
+"""What a logged game's line that is no record of the game is said with: how to go on. Not only a
+hand edit makes one: a plugin upgraded between two runs gives other points (a reviewer's)."""
+
 
 @attrs.define(eq=False)
 class ResultsLog:
@@ -88,9 +95,7 @@ class ResultsLog:
                 if isinstance(exc, NotJSONError) and good + len(raw) == len(data):
                     self.ignored_tail = True
                     break
-                raise ConfigError(
-                    f"{path} is not a codecup results log (line {number}, after byte {good}: {exc})"
-                ) from None
+                raise _refused(path, number, good, raw, exc) from None
             if not raw.endswith(b"\n"):  # the last line: a whole entry whose newline was lost
                 unended = True
                 raw += b"\n"
@@ -160,10 +165,22 @@ class ResultsLog:
         for game_id, record in self.records.items():
             why = consistency_problem(game, record)
             if why is not None:
-                raise ConfigError(
-                    f"{self.path}, line {self.lines[game_id]} (game {game_id}): {why}: correct the line,"
-                    " or delete it to have the game played again"
-                )
+                raise ConfigError(f"{self.path}, line {self.lines[game_id]} (game {game_id}): {why}{REMEDY}")
+
+
+def _refused(path: Path, number: int, good: int, raw: bytes, exc: RecordError) -> ConfigError:
+    """Why the log's line ``number`` (after byte ``good``) cannot be read: a line shaped as an entry
+    (its ``id`` text, its ``record`` an object) is a logged game whose field is wrong, said with
+    :data:`REMEDY` as a line checked against the game is (a reviewer's edited number was said to
+    make the whole file no results log, and no way on); any other is not a line of a results log."""
+    try:
+        line = document(raw)  # parsed again: only a line that is refused is
+    except RecordError:
+        line = None
+    game_id = line.get("id") if isinstance(line, dict) else None
+    if isinstance(game_id, str) and isinstance(line, dict) and isinstance(line.get("record"), dict):
+        return ConfigError(f"{path}, line {number} (game {game_id}): {exc}{REMEDY}")
+    return ConfigError(f"{path} is not a codecup results log (line {number}, after byte {good}: {exc})")
 
 
 def is_results_log(path: Path) -> bool:

@@ -56,7 +56,11 @@ def test_a_line_edited_by_hand_is_named_not_a_traceback(play_tournament, bots, t
         play_tournament(bots[:2], out, seed=3)
     message = str(caught.value)
     assert message.startswith(f"{path}, line 2 (game {game_id}): {said}"), message
-    assert message.endswith(": correct the line, or delete it to have the game played again")
+    # not only a hand edit: a plugin upgraded between two runs gives other points (a reviewer's)
+    assert message.endswith(
+        " (the line was edited, or the game's plugin changed since it was played): correct the line, or"
+        " delete it to have the game played again"
+    )
     assert "\n" not in message
 
 
@@ -73,16 +77,39 @@ def test_a_line_edited_by_hand_is_named_not_a_traceback(play_tournament, bots, t
     ],
 )
 def test_absurd_numbers_are_refused_as_read(play_tournament, bots, tmp_path, change, said):
-    """F2: 1e308 points summed to inf, and standings.json held Infinity."""
+    """F2: 1e308 points summed to inf, and standings.json held Infinity. The line is named as an
+    entry of the log, with the way on (a reviewer's: it was "not a codecup results log", no remedy)."""
     out = tmp_path / "out"
     play_tournament(bots[:2], out, seed=3)
     path = out / LOG_NAME
     lines = path.read_text().splitlines()
+    game_id = json.loads(lines[0])["id"]
     lines[0] = _edit(lines[0], change)
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(ConfigError, match=r"is not a codecup results log \(line 1, after byte 0: ") as caught:
+    with pytest.raises(ConfigError) as caught:
         play_tournament(bots[:2], out, seed=3)
-    assert said in str(caught.value)
+    message = str(caught.value)
+    assert message.startswith(f"{path}, line 1 (game {game_id}): malformed record: "), message
+    assert said in message and "not a codecup results log" not in message
+    assert message.endswith(
+        " (the line was edited, or the game's plugin changed since it was played): correct the line, or"
+        " delete it to have the game played again"
+    )
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['{"id": "rr1~a~b", "record": []}', '{"id": 5, "record": {}}', '{"game": "x"}', "[1, 2]"],
+)
+def test_a_line_that_is_no_entry_is_still_no_results_log(tmp_path, line):
+    """Only a line shaped as an entry (its id text, its record an object) is a logged game to
+    correct: any other is someone else's file, not to be taken for a log."""
+    from codecup.tournament.log import ResultsLog
+
+    path = tmp_path / LOG_NAME
+    path.write_text(line + "\n")
+    with pytest.raises(ConfigError, match=r"is not a codecup results log \(line 1, after byte 0: "):
+        ResultsLog.open(path)
 
 
 def test_the_unedited_log_resumes(play_tournament, bots, tmp_path):

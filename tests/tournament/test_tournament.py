@@ -235,6 +235,7 @@ def test_out_of_memory_is_no_verdict_on_a_folder(tmp_path, monkeypatch):
         ('{"record": {}}', "no field 'id'"),
         ('{"id": [1], "record": {}}', "id must be a string, not a list"),
         ('{"id": "g1"}', "no field 'record'"),
+        # an entry whose record is wrong: a logged game, said with the way on (see test_log_lines.py)
         ('{"id": "g1", "record": {"schema": "codecup-record/1", "game": 5}}', "game must be a string"),
     ],
 )
@@ -243,8 +244,13 @@ def test_a_damaged_line_before_the_last_is_named(tmp_path, line, reason):
     path.write_text(f"{line}\n{line}\n")
     with pytest.raises(ConfigError) as caught:
         ResultsLog.open(path)
-    expected = f"{path} is not a codecup results log (line 1, after byte 0: malformed record: {reason}"
-    assert str(caught.value).startswith(expected)
+    entry = line.startswith('{"id": "g1", "record": {')
+    named = (
+        f"{path}, line 1 (game g1): "
+        if entry
+        else f"{path} is not a codecup results log (line 1, after byte 0: "
+    )
+    assert str(caught.value).startswith(f"{named}malformed record: {reason}")
 
 
 def test_faults_are_counted(play_tournament, tiny_pm, tmp_path):
