@@ -16,6 +16,7 @@ import numbers
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from typing import Any
 
+from codecup import jsonfields as jf
 from codecup.dialogue import Dialogue, Outcome, SeatEnd
 from codecup.errors import PASS_THROUGH, ConfigError, GameBugError, said, shown, type_name, where
 from codecup.overrun import bounded
@@ -39,7 +40,8 @@ def is_number(value: object) -> bool:
 
 
 def per_seat_numbers(values: object, seats: int, what: str) -> tuple[float, ...]:
-    """``values`` (any sequence or array, not text) as one finite number per seat; else
+    """``values`` (any sequence or array, not text) as one finite number per seat, each at most
+    :data:`~codecup.jsonfields.MAX_NUMBER` in size (what a record read back holds); else
     :class:`GameBugError` saying ``what`` gave what."""
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
         raise GameBugError(f"{what} gave {short(values)}, not one number per seat")
@@ -49,6 +51,11 @@ def per_seat_numbers(values: object, seats: int, what: str) -> tuple[float, ...]
     bad = [v for v in items if not is_number(v)]
     if bad:
         raise GameBugError(f"{what} gave {short(bad[0])} in {short(items)}, not a finite number")
+    # bounded as a record read back is (a reviewer's points of 2e15 were written, then refused as
+    # read: the run could not be resumed, and no record of it verified)
+    huge = [v for v in items if not jf.in_range(float(v))]
+    if huge:
+        raise GameBugError(f"{what} gave {short(huge[0])} in {short(items)}, {jf.OUT_OF_RANGE}")
     return tuple(float(v) for v in items)
 
 

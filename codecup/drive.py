@@ -57,15 +57,17 @@ def drive(
     channel: Channel,
     on_move: Callable[[int, str], None] | None = None,
     seats: int = 2,
+    on_wait: Callable[[int, float | None], None] | None = None,
 ) -> DriveResult:
     """Run ``dialogue`` to the end against ``channel``'s ``seats`` seats (through
-    :func:`codecup.dispatch.dispatch`).
+    :func:`codecup.dispatch.dispatch`). ``on_wait(seat, grace)`` is told of each wait before the
+    channel is asked: ``grace`` None, on the seat's clock; else an optional line's, off it.
 
     There is no clock here: unless the caller's context says otherwise, the bots' safety nets
     charge processor time only (:data:`~codecup.budget.IN_PROCESS_CLOCK_MODE` ``cpu``, as under
     our referee's default clock), so that a loaded machine does not change a seeded game.
     """
-    channel_seats = _ChannelSeats(channel, on_move)
+    channel_seats = _ChannelSeats(channel, on_move, on_wait)
     token = IN_PROCESS_CLOCK_MODE.set(IN_PROCESS_CLOCK_MODE.get() or CPU)
     try:
         outcome = run_sync(dispatch(dialogue, channel_seats, seats))
@@ -80,6 +82,7 @@ class _ChannelSeats:
 
     channel: Channel
     on_move: Callable[[int, str], None] | None
+    on_wait: Callable[[int, float | None], None] | None = None
     moves: list[tuple[int, str]] = attrs.field(factory=list)
     lines: list[tuple[int, str]] = attrs.field(factory=list)
 
@@ -90,6 +93,8 @@ class _ChannelSeats:
         self.channel.send(seat, line)
 
     async def receive(self, seat: int, grace: float | None) -> str | Fault:
+        if self.on_wait is not None:
+            self.on_wait(seat, grace)
         return self.channel.receive(seat)
 
     def played(self, seat: int, move: str) -> None:

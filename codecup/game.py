@@ -362,16 +362,17 @@ class Game(abc.ABC):
     def extra_problems(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
         """What a record's game data (``extra``) says that its replay does not (``codecup verify``).
 
-        The default: every field the replay's referee gives must be in the record, the same (a
-        Lucky Words record's claimed scores, boards, letters). A game whose data holds something
+        The default: every field the replay's referee gives must be in the record, the same JSON
+        value of the same kind (a Lucky Words record's claimed scores, boards, letters), and the
+        record holds no field the replay does not give. A game whose data holds something
         that may rightly differ on another machine (where a word list was found) overrides it.
         """
         return _differences("extra", replayed, recorded)
 
     def replay_context(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[str, ...]:
-        """Lines ``codecup verify`` adds to a record's problems to say what its replay was made with
-        where the record does not say it (the default: none; Lucky Words: the word list a record
-        from before lists were identified was replayed with)."""
+        """Lines ``codecup verify`` adds to a record's problems (or to its ``ok`` line) to say what its
+        replay was made with where the record does not say it (the default: none; Lucky Words: the
+        word list a record from before lists were identified was replayed with)."""
         return ()
 
     def replay_state(self, setup: str, variant: str, extra: Mapping[str, Any]) -> State:
@@ -481,17 +482,35 @@ class Game(abc.ABC):
 
 def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) -> list[str]:
     """Each field of ``given`` (the rules') that ``said`` (the record) has otherwise, by its path:
-    within a mapping on both sides, the fields that differ, so the one that does is shown."""
+    within a mapping on both sides, the fields that differ, so the one that does is shown; and each
+    field the record has that the rules do not give. Values are compared as JSON values
+    (:func:`same_json`): a red team's ``false`` for ``0``, ``4.0`` for ``4`` and an injected field
+    verified."""
     problems = []
     for key, value in given.items():
-        other = said.get(key)
-        if _json_form(other) == _json_form(value):
+        other = said.get(key)  # absent reads as null, as before (an older record's field of none)
+        if same_json(_json_form(value), _json_form(other)):
             continue
         if isinstance(value, Mapping) and isinstance(other, Mapping):
             problems += _differences(f"{where}.{key}", value, other)
         else:
             problems.append(f"{where}.{key}: the rules give {_short(value)}, the record says {_short(other)}")
+    for key, other in said.items():
+        if key not in given:
+            problems.append(f"{where}.{key}: the record says {_short(other)}, the rules give no such field")
     return problems
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether two parsed JSON values are the same value of the same kind: ``true`` is no ``1``
+    (Python's ``==`` says it is), ``4.0`` no ``4``, an object the same keys with the same values."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
 
 
 def run_notes_of(game: Game, variant: str) -> tuple[str, ...]:

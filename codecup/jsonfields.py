@@ -18,6 +18,23 @@ from codecup.errors import RecordError
 
 _MISSING: Any = object()
 
+MAX_NUMBER = 1e9
+"""The largest number (in size) a record's number field holds, written (a game plugin's scores and
+points: :func:`~codecup.checked.per_seat_numbers`) and read back alike (:func:`number_value`): no
+game's score, points or clock comes near it, and the sum of a million of them (10^15, under 2^53)
+is still exact to the unit. A red team's logged points of 1e308 summed to infinity in the standings,
+written as ``Infinity`` (no JSON); a reviewer's plugin whose points were 2e15 played a whole
+tournament that could then not be resumed (the bound was checked only as a record was read)."""
+
+
+def in_range(number: float) -> bool:
+    """Whether a finite ``number`` is at most :data:`MAX_NUMBER` in size, as a record's number must be."""
+    return abs(number) <= MAX_NUMBER
+
+
+OUT_OF_RANGE = f"out of range (at most {MAX_NUMBER:g} in size)"
+"""What a number too large for a record is said to be, by its writer and its reader alike."""
+
 
 def text_of(value: Any, *, indent: int | None = None) -> str:
     """``value`` as JSON text, non-ASCII text as itself, that encodes to UTF-8 whatever text it
@@ -26,7 +43,8 @@ def text_of(value: Any, *, indent: int | None = None) -> str:
     tournament played such a game and then failed to log it, for good. Here a lone surrogate is
     written as JSON's escape of it, which reads back as the same text."""
     separators = (",", ":") if indent is None else None
-    text = json.dumps(value, ensure_ascii=False, indent=indent, separators=separators)
+    # allow_nan=False: NaN and Infinity are no JSON (a red team's standings.json held Infinity)
+    text = json.dumps(value, ensure_ascii=False, indent=indent, separators=separators, allow_nan=False)
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
@@ -101,7 +119,7 @@ def integer(doc: Mapping[str, Any], key: str, path: str = "") -> int:
 
 
 def number_value(value: Any, path: str) -> float:
-    """``value`` as a finite JSON number."""
+    """``value`` as a finite JSON number, at most :data:`MAX_NUMBER` in size."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _wrong(path, "a number", value)
     try:
@@ -111,6 +129,8 @@ def number_value(value: Any, path: str) -> float:
     if not math.isfinite(number):
         shown = value if isinstance(value, float) else f"a whole number of {len(str(abs(value)))} digits"
         raise RecordError(f"malformed record: {path} must be a finite number, not {shown}")
+    if not in_range(number):
+        raise RecordError(f"malformed record: {path} {number:g} is {OUT_OF_RANGE}")
     return number
 
 

@@ -304,11 +304,23 @@ def _move_from(doc: Mapping[str, Any], path: str) -> MoveEntry:
     return MoveEntry(jf.integer(doc, "seat", path), jf.string(doc, "move", path), _moment_us(doc, path))
 
 
+MAX_T_US = 10**15
+"""The latest ``t_us`` a record's line or move may have: 31 years into the game. A red team's
+``10**400`` verified, and crashed the site's clocks (a float cannot hold it)."""
+
+
 def _moment_us(doc: Mapping[str, Any], path: str) -> int:
-    """A line's or move's ``t_us``: microseconds since the game started, never negative."""
+    """A line's or move's ``t_us``: microseconds since the game started, never negative, at most
+    :data:`MAX_T_US`."""
     t_us = jf.integer(doc, "t_us", path)
     if t_us < 0:
         raise RecordError(f"malformed record: {path}.t_us {t_us} is negative (microseconds into the game)")
+    if t_us > MAX_T_US:
+        size = t_us if t_us < 10**30 else f"a whole number of {len(str(t_us))} digits"
+        raise RecordError(
+            f"malformed record: {path}.t_us {size} is out of range (microseconds into the game, at most"
+            f" {MAX_T_US:,})"
+        )
     return t_us
 
 

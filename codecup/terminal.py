@@ -32,6 +32,12 @@ def printable(text: str) -> str:
     return "".join(_escape(c) if c != "\t" and unicodedata.category(c) in _UNSAFE else c for c in text)
 
 
+def shown_path(path: object) -> str:
+    """A path the user gave (or a file's name) for a line of output: :func:`printable`. A file named
+    with a newline and escape codes made ``codecup verify`` print a forged ``ok`` line (a red team's)."""
+    return printable(str(path))
+
+
 def log_lines(text: str) -> list[str]:
     """A bot's text as the lines it wrote: split at line feeds only (``str.splitlines`` also
     splits at U+2028 and other separators, which would let a bot start a line of its own)."""

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from codecup.checked import checked_dialogue, short
-from codecup.dialogue import Fault, Termination, game_bug_outcome
+from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome
 from codecup.drive import derive_seed, drive
 from codecup.errors import (
     PASS_THROUGH,
@@ -41,20 +41,30 @@ from codecup.record import FAULT, FROM, TO, MoveEntry, Record, Result
 
 @attrs.define(eq=False)
 class ReplayChannel:
-    """Answers each seat's waits from the recorded transcript."""
+    """Answers each seat's waits from the recorded transcript, noting which waits were on the
+    seat's clock (:meth:`waiting`): a time-out there is a clock's, and its line carries the charge."""
 
-    answers: list[deque[str | Fault]]
+    answers: list[deque[tuple[int, str | Fault]]]  # each seat's answers and faults, with their line
+    record: Record | None = None
+    clock_timeouts: set[int] = attrs.field(factory=set)  # seats that timed out on their clock
+    problems: list[str] = attrs.field(factory=list)  # answers on the clock without their charge
+    _on_clock: bool = True  # the wait being answered is on the seat's clock
+    _faulted: set[int] = attrs.field(factory=set)  # seats whose clock wait got a fault: no more charged
 
     @classmethod
     def from_record(cls, record: Record) -> ReplayChannel:
         """Each seat's recorded answers and faults, in order."""
-        answers: list[deque[str | Fault]] = [deque() for _ in record.match.players]
-        for line in record.transcript:
+        answers: list[deque[tuple[int, str | Fault]]] = [deque() for _ in record.match.players]
+        for i, line in enumerate(record.transcript):
             if line.dir == FROM:
-                answers[line.seat].append(line.text)
+                answers[line.seat].append((i, line.text))
             elif line.dir == FAULT:
-                answers[line.seat].append(Fault(Termination(str(line.kind)), line.text))
-        return cls(answers)
+                answers[line.seat].append((i, Fault(Termination(str(line.kind)), line.text)))
+        return cls(answers, record)
+
+    def waiting(self, seat: int, grace: float | None) -> None:
+        """The next answer of ``seat`` is for a wait on its clock (``grace`` None) or off it."""
+        self._on_clock = grace is None
 
     def send(self, seat: int, line: str) -> None:
         """Lines sent are compared afterwards, not here."""
@@ -63,7 +73,28 @@ class ReplayChannel:
         """The seat's next recorded answer."""
         if not self.answers[seat]:
             return Fault(Termination.CRASH, "the record has no further answer from this seat")
-        return self.answers[seat].popleft()
+        i, answer = self.answers[seat].popleft()
+        if self._on_clock and seat not in self._faulted:
+            self._charged(seat, i, answer)
+        return answer
+
+    def _charged(self, seat: int, i: int, answer: str | Fault) -> None:
+        """Note an answer on the seat's clock: a time-out's seat, and a line without the charge
+        every such line of a record that carries charges has (the referee writes ``used`` on each
+        answer and fault its clock waited for: a red team's time-out with its charge removed, the
+        seat's clock at 0.003 s, verified)."""
+        if isinstance(answer, Fault):
+            self._faulted.add(seat)
+            if answer.kind is Termination.TIMEOUT:
+                self.clock_timeouts.add(seat)
+        record = self.record
+        if record is None or record.transcript[i].used is not None:
+            return
+        if any(t.used is not None for t in record.transcript):  # none: an older record, no charges kept
+            what = "timed out" if seat in self.clock_timeouts and isinstance(answer, Fault) else "answered"
+            self.problems.append(
+                f"clock: transcript[{i}]: seat {seat} {what} on its clock, but the line has no charge (used)"
+            )
 
     def close(self, seat: int) -> None:
         """Nothing to stop."""
@@ -75,6 +106,7 @@ class Verdict:
 
     problems: tuple[str, ...] = ()  # the record's differences from its replay (none: it verifies)
     plugin_failure: str | None = None  # the plugin failed checking it (one line naming it): not judged
+    notes: tuple[str, ...] = ()  # of a record that verifies: what its replay was made with (replay_context)
 
     @property
     def verifies(self) -> bool:
@@ -100,11 +132,12 @@ def verdict(game: Game, record: Record) -> Verdict:
     is no record of it: :class:`~codecup.errors.RecordError`.
     """
     try:
-        problems = tuple(_problems(game, record))
+        notes: list[str] = []
+        problems = tuple(_problems(game, record, notes))
         for _ in range(AGAIN):
             if problems and tuple(_problems(game, record)) != problems:
                 raise _PluginFailed("its replays of one record differ: its code is not deterministic")
-        return Verdict(problems)
+        return Verdict(problems, notes=() if problems else tuple(notes))
     except _PluginFailed as exc:
         failure = (
             f"the {game.info.name} plugin failed while replaying it: {exc} "
@@ -124,8 +157,10 @@ def verify_record(game: Game, record: Record) -> list[str]:
     return list(found.problems) if found.plugin_failure is None else [found.plugin_failure]
 
 
-def _problems(game: Game, record: Record) -> list[str]:
-    """The record's problems; :class:`_PluginFailed` where the plugin's code fails at finding them."""
+def _problems(game: Game, record: Record, notes: list[str] | None = None) -> list[str]:
+    """The record's problems; :class:`_PluginFailed` where the plugin's code fails at finding them.
+    ``notes`` gets what the replay was made with where the record does not say it (none: a record
+    that does not verify has it among its problems)."""
     match = record.match
     check_seats(game, record)
     channel = ReplayChannel.from_record(record)
@@ -142,7 +177,7 @@ def _problems(game: Game, record: Record) -> list[str]:
         dialogue = checked_dialogue(
             lambda: game.replay_referee(match.setup, match.variant, seed, record.extra)
         )
-        replay = drive(dialogue, channel, seats=len(match.players))
+        replay = drive(dialogue, channel, seats=len(match.players), on_wait=channel.waiting)
         points = list(checked_points(game, replay.outcome, match.variant))
     except SetupError as exc:  # the record's setup is wrong
         return [f"replay failed: {said(exc)}"]
@@ -203,9 +238,13 @@ def _problems(game: Game, record: Record) -> list[str]:
         problems.append(f"the record has answers the referee never asked for (seats {leftover})")
     if game.has_rules:
         problems.extend(_rules_checked(game, record))
-    problems.extend(clock_problems(record))
+    problems.extend(channel.problems[:1])  # the first: one is enough to say the record was changed
+    problems.extend(clock_problems(record, channel.clock_timeouts))
+    context = _context(game, record.extra, outcome.extra)
     if problems:
-        problems.extend(_context(game, record.extra, outcome.extra))
+        problems.extend(context)
+    elif notes is not None:  # a Lucky Words record that names no list: which one it verified with
+        notes.extend(context)
     return problems
 
 
@@ -292,6 +331,42 @@ def check_seats(game: Game, record: Record) -> None:
             )
 
 
+def consistency_problem(game: Game, record: Record) -> str | None:
+    """What in ``record`` contradicts the game or the record itself, found without replaying it
+    (None: nothing): seats the game does not have (:func:`check_seats`), points the game does not
+    give for the record's own scores and ends (:func:`points_problem`), clocks its own faults
+    contradict (:func:`clock_problems`). What a resumed run checks of each game its results log
+    holds (a red team's hand-edited lines crashed the run, or put points of 100 into the standings)."""
+    try:
+        check_seats(game, record)
+    except RecordError as exc:
+        return said(exc)
+    problems = [p for p in (points_problem(game, record),) if p is not None] + clock_problems(record)
+    return problems[0] if problems else None
+
+
+def points_problem(game: Game, record: Record) -> str | None:
+    """Whether the record's points are the game's for its own scores and ends (None: they are),
+    as the runner gave them: none (all 0) where the game was not played to its end (every seat's
+    referee error), else the game's :meth:`~codecup.game.Game.points`."""
+    result = record.result
+    ends = result.termination
+    try:
+        if ends and all(end.kind is Termination.REFEREE_ERROR for end in ends):
+            given: list[float] = [0.0] * len(ends)
+        else:
+            outcome = Outcome(tuple(result.scores), tuple(ends), record.extra)
+            given = list(checked_points(game, outcome, record.match.variant))
+    except GameBugError as exc:
+        return f"the {game.info.name} plugin's points fail on its result ({said(exc)})"
+    if given != list(result.points):
+        return (
+            f"result.points {shown(list(result.points), 200)} are not the game's for its scores and"
+            f" ends ({shown(given, 200)})"
+        )
+    return None
+
+
 def _unfinished(game: Game, record: Record) -> str | None:
     """What a record of a game its referee never finished says (its referee process died, or the
     framework failed), where the game plugin itself did not fail; ``None`` for any other record."""
@@ -330,12 +405,13 @@ def _game_bug_problems(game: Game, record: Record, why: str) -> list[str]:
 _ROUNDING = 1e-6  # a record keeps clocks to the microsecond
 
 
-def clock_problems(record: Record) -> list[str]:
+def clock_problems(record: Record, clock_timeouts: set[int] | None = None) -> list[str]:
     """A clock the record's own faults contradict: over its limit without a time-out, or the reverse.
 
     The referee charges at most the limit to a seat that answers in time (the
     start-up allowance is never charged), and a seat that times out has used
-    at least all of it.
+    at least all of it. ``clock_timeouts``: the seats that timed out on their clock, as the replay
+    found (:class:`ReplayChannel`); None, without a replay: those whose time-out was charged.
     """
     limit = record.match.clock
     used = record.clock_used
@@ -343,11 +419,13 @@ def clock_problems(record: Record) -> list[str]:
         return [f"clock: {len(used)} clocks for {len(record.match.players)} seats"]
     # An optional line's wait (a final score) ends off the clock: a time-out there charges nothing
     # and is noted without a charge, unlike one on the clock.
-    timed_out = {
-        t.seat
-        for t in record.transcript
-        if t.dir == FAULT and t.kind == Termination.TIMEOUT.value and t.used is not None
-    }
+    timed_out = clock_timeouts
+    if timed_out is None:
+        timed_out = {
+            t.seat
+            for t in record.transcript
+            if t.dir == FAULT and t.kind == Termination.TIMEOUT.value and t.used is not None
+        }
     charged = {t.seat: t.used for t in record.transcript if t.used is not None}  # each seat's last charge
     problems = _charge_problems(record, limit)
     for seat, seconds in enumerate(used):

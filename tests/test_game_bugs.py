@@ -95,8 +95,11 @@ def test_rules_that_raise_on_an_accepted_move_do_not_blame_the_bot(twentyone):
         (lambda outcome: (float("inf"), 0.0), "its points gave inf in (inf, 0.0), not a finite number"),
         (lambda outcome: ("2", "0"), "its points gave '2' in ('2', '0'), not a finite number"),
         (lambda outcome: 2.0, "its points gave 2.0, not one number per seat"),
+        # a record read back refuses it: a reviewer's tournament played, then could not resume
+        (lambda outcome: (2e15, 0), "its points gave 2000000000000000.0 in (2000000000000000.0, 0), out of"),
+        (lambda outcome: (0, -(10**10)), "its points gave -10000000000 in (0, -10000000000), out of range"),
     ],
-    ids=["three-numbers", "one-number", "raises", "nan", "inf", "text", "scalar"],
+    ids=["three-numbers", "one-number", "raises", "nan", "inf", "text", "scalar", "huge", "huge-int"],
 )
 def test_points_that_fail_are_a_referee_error_that_verifies(twentyone, points, fragment):
     class BadPoints(twentyone):
@@ -116,6 +119,10 @@ def test_points_that_fail_are_a_referee_error_that_verifies(twentyone, points, f
     [
         (Outcome((float("nan"), 0.0), (NORMAL, NORMAL)), "outcome gave nan in (nan, 0.0), not a finite"),
         (Outcome((1.0, 0.0, 0.0), (NORMAL, NORMAL)), "outcome gave 3 numbers for 2 seats"),
+        (
+            Outcome((2e15, 0.0), (NORMAL, NORMAL)),
+            "outcome gave 2000000000000000.0 in (2000000000000000.0, 0.0)",
+        ),
         (Outcome((1.0, 0.0), (NORMAL,)), "outcome gave ends (SeatEnd("),
         (Outcome((1.0, 0.0), (NORMAL, NORMAL), {"x": float("inf")}), "extra data that is not JSON"),
         (Outcome((1.0, 0.0), (NORMAL, NORMAL), {"x": object()}), "extra data that is not JSON"),
@@ -123,7 +130,16 @@ def test_points_that_fail_are_a_referee_error_that_verifies(twentyone, points, f
         (Outcome((1.0, 0.0), (NORMAL, NORMAL), {0: 3, 1: 4}), "not JSON (its key 0 is not text (a str))"),
         (Outcome((1.0, 0.0), (NORMAL, NORMAL), {"x": [{True: 1}]}), "(its key True in ['x'][0] is not text"),
     ],
-    ids=["nan-score", "three-scores", "one-end", "inf-extra", "object-extra", "int-key", "nested-bool-key"],
+    ids=[
+        "nan-score",
+        "three-scores",
+        "huge-score",
+        "one-end",
+        "inf-extra",
+        "object-extra",
+        "int-key",
+        "nested-bool-key",
+    ],
 )
 def test_an_outcome_that_is_not_one_score_and_end_per_seat_is_a_referee_error(twentyone, outcome, fragment):
     """NaN scores were recorded (invalid JSON, a record that did not verify, NaN standings),

@@ -30,6 +30,11 @@ def _set(key: str, value: Any) -> Callable[[Doc], None]:
     return lambda d: d.__setitem__(key, value)
 
 
+def _answer(d: Doc) -> Doc:
+    """The transcript's first answer (a line from a seat, charged)."""
+    return next(t for t in d["transcript"] if t["dir"] == "from" and "used" in t)
+
+
 MUTATIONS: list[tuple[str, Callable[[Doc], None], str]] = [
     ("moves a number", _set("moves", 5), "moves must be a list, not a number"),
     ("a move a number", lambda d: d["moves"].__setitem__(0, 5), "moves[0] must be an object, not a number"),
@@ -108,6 +113,21 @@ MUTATIONS: list[tuple[str, Callable[[Doc], None], str]] = [
         "clock_mode must be cpu or wall, not 'sundial'",
     ),
     ("extra a list", _set("extra", [1]), "extra must be an object, not a list"),
+    # numbers and times no game gives: 1e308 points summed to inf in the standings, and a t_us of
+    # 10**400 verified, then crashed the site's clocks (a red team's)
+    (
+        "points absurd",
+        lambda d: d["result"]["points"].__setitem__(0, 1e308),
+        "result.points[0] 1e+308 is out",
+    ),
+    ("a used absurd", lambda d: _answer(d).__setitem__("used", 1e16), ".used 1e+16 is out of range"),
+    ("a clock absurd", _set("clock_limit", 2e15), "clock_limit 2e+15 is out of range"),
+    ("a t_us absurd", lambda d: _answer(d).__setitem__("t_us", 10**400), "t_us a whole number of 401 digits"),
+    (
+        "a move's t_us absurd",
+        lambda d: d["moves"][0].__setitem__("t_us", 10**16),
+        "moves[0].t_us 10000000000000000 is",
+    ),
     ("a log a number", _set("logs", [1]), "logs[0] must be a string, not a number"),
 ]
 

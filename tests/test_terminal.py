@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from codecup.terminal import SHOWN, log_lines, printable, shown_line
@@ -52,3 +54,80 @@ def test_a_bots_lines_are_split_at_line_feeds_only():
         "next\\x85line",
     ]
     assert log_lines("") == []
+
+
+FORGED = "x\n\x1b[2J\x1b[31mother.json: ok (fake)\n.json"
+"""A file name that printed raw forged a line of output (a red team's, of ``codecup verify``)."""
+
+
+def test_verify_shows_a_files_name_escaped(tiny_pm, tmp_path, capsys):
+    from codecup.cli import main
+
+    path = tmp_path / FORGED
+    assert main(["play", "twentyone", "bot:random", "bot:perfect", "--quiet", "--record", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "\x1b" not in out
+    assert out.startswith(
+        f"{tmp_path}/x\\x0a\\x1b[2J\\x1b[31mother.json: ok (fake)\\x0a.json: ok (twentyone, "
+    )
+    doc = json.loads(path.read_text())
+    doc["result"]["points"][0] += 1
+    path.write_text(json.dumps(doc))
+    assert main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert out.startswith(
+        f"{tmp_path}/x\\x0a\\x1b[2J\\x1b[31mother.json: ok (fake)\\x0a.json: DOES NOT VERIFY\n"
+    )
+    assert all(line.startswith("    ") for line in out.splitlines()[1:])
+
+
+def test_play_shows_the_record_and_svg_paths_escaped(tiny_pm, tmp_path, capsys):
+    from codecup.cli import main
+
+    record, svg = tmp_path / FORGED, tmp_path / (FORGED + ".svg")
+    argv = ["play", "twentyone", "bot:random", "bot:perfect", "--record", str(record), "--svg", str(svg)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "other.json: ok (fake)\n" not in out
+    assert f"record written to {tmp_path}/x\\x0a\\x1b[2J" in out
+
+
+def test_a_stop_and_a_warning_show_a_path_escaped(capsys):
+    """What a stopped run leaves, and a run's warnings, name a folder or file a user named: each
+    reached stderr raw (a reviewer's, of the "already in OUT/" line; the class, here)."""
+    from codecup.cli import sprt, tournament
+    from codecup.cli.stopping import report
+
+    report(KeyboardInterrupt(), f"2 of 4 games are logged in {FORGED}/; the same command resumes")
+    tournament._warn(f"player 'a': cannot read {FORGED} (Permission denied)")
+    sprt._warn(f"player 'new': cannot read {FORGED} (Permission denied)")
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and len(err.splitlines()) == 3
+    assert "in x\\x0a\\x1b[2J\\x1b[31mother.json: ok (fake)\\x0a.json/;" in err.splitlines()[0]
+
+
+def test_the_sites_warnings_show_a_path_escaped(tmp_path, capsys):
+    """A live site or a demo's front page that cannot be written names its folder: escaped."""
+    from codecup.site.live import LiveSite
+
+    site = LiveSite(tmp_path / FORGED, None, None)  # type: ignore[arg-type]  # only its folder is said
+    site._warn(OSError(28, "No space left on device"))
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and len(err.splitlines()) == 1
+    assert f"in {tmp_path}/x\\x0a\\x1b[2J" in err
+
+
+def test_a_failed_request_of_view_is_one_escaped_line(capsys):
+    """What failed may quote the request: a stranger's text, escaped, on one line."""
+    from codecup.cli.view import SiteServer
+
+    try:
+        raise ValueError(f"bad path {FORGED}")
+    except ValueError:
+        SiteServer.handle_error(None, None, None)  # type: ignore[arg-type]  # it reads only the error
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and len(err.splitlines()) == 1
+    assert err.startswith("codecup view: a request failed: ValueError: bad path x \\x1b[2J\\x1b[31mother")

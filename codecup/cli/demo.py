@@ -32,7 +32,7 @@ from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder,
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
 from codecup.site import DemoEntry, write_demo_index
-from codecup.terminal import one_line, printable
+from codecup.terminal import one_line, printable, shown_path
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.executor import held_stops
 from codecup.tournament.lock import FolderLock
@@ -136,7 +136,7 @@ def _demo(
         if playing is not None:
             played[playing] = DemoEntry.unfinished(args.out / playing, registry.get(playing).info.title)
         found = (
-            played.get(n) or DemoEntry.earlier(args.out / n, registry.get(n).info.title)
+            played.get(n) or DemoEntry.earlier(args.out / n, registry.get(n))
             for n in registry.names()
             if n not in failed
         )
@@ -149,7 +149,8 @@ def _demo(
             try:
                 write_demo_index(args.out, entries(playing=name))
             except OSError as exc:  # a front page that cannot be written does not stop the games
-                print(f"codecup: warning: cannot write {args.out / 'index.html'}: {exc}", file=sys.stderr)
+                page = shown_path(args.out / "index.html")  # a path a user named: escaped (a reviewer's)
+                print(f"codecup: warning: cannot write {page}: {printable(str(exc))}", file=sys.stderr)
 
     for name, spec in specs.items():
         if spec is None:
@@ -168,7 +169,8 @@ def _demo(
             print(f"codecup: {name}: its plugin failed in every game (referee errors)", file=sys.stderr)
             failed_games.add(name)
     write_demo_index(args.out, entries())
-    print(f"\ndemo results in {args.out}/ (open {args.out / 'index.html'}, or: codecup view {args.out})")
+    out = shown_path(args.out)
+    print(f"\ndemo results in {out}/ (open {shown_path(args.out / 'index.html')}, or: codecup view {out})")
     return 1 if failed or failed_games else 0
 
 

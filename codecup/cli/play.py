@@ -34,7 +34,7 @@ from codecup.reading import read_file
 from codecup.record import MAX_RECORD, MatchInfo, Record, document
 from codecup.runner import new_match, play_match, player_info
 from codecup.sandbox import Policy, machine_support
-from codecup.terminal import log_lines, printable, shown_line
+from codecup.terminal import log_lines, printable, shown_line, shown_path
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -285,9 +285,9 @@ def run(args: argparse.Namespace) -> int:
             raise failure from None
         raise
     if args.record and record_failure is None:
-        print(f"record written to {args.record}")
+        print(f"record written to {shown_path(args.record)}")
     if args.svg and svg_failure is None:
-        print(f"final position drawn in {args.svg}")
+        print(f"final position drawn in {shown_path(args.svg)}")
     if failure is not None:
         raise failure
     return 0

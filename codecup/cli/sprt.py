@@ -49,7 +49,7 @@ from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder,
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
-from codecup.terminal import one_line, printable
+from codecup.terminal import one_line, printable, shown_path
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import RESUMES, gone
@@ -259,6 +259,7 @@ def _run(args: argparse.Namespace) -> int:
             with released_on_failure(args.out, created, lock):  # a full disk as it marks the folder
                 claim_folder(args.out, RunKind.SPRT)
                 log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k), lock)
+                log.check_records(game)  # a hand-edited line: named, before the tally reads it
                 # Games under other limits or another word list: a red team's log held both (F2).
                 why = noted_difference(noted, args.out) if log.records else None
                 if why is not None:
@@ -277,7 +278,7 @@ def _run(args: argparse.Namespace) -> int:
     if not quiet:
         lower, upper = settings.bounds
         print(
-            f"SPRT {args.game}: NEW {args.new} vs OLD {args.old}; "
+            f"SPRT {args.game}: NEW {printable(args.new)} vs OLD {printable(args.old)}; "
             f"H0 elo <= {args.elo0:g}, H1 elo >= {args.elo1:g}, "
             f"alpha {args.alpha:g}, beta {args.beta:g}; bounds [{lower:+.3f}, {upper:+.3f}]",
             flush=True,
@@ -328,7 +329,9 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_H0
     why = ""
     if tally.stalled:
-        where = f": see {log.path}, and delete their lines to play them again" if log is not None else ""
+        where = ""
+        if log is not None:  # the log's path, on stdout: escaped, as every path a user named
+            where = f": see {shown_path(log.path)}, and delete their lines to play them again"
         why = (
             f": the last {tally.in_a_row} pairs each had a referee error, so the game's referee fails"
             f" (no fault of either side){where}"
@@ -347,7 +350,7 @@ def print_first_faults(tally: Tally, out: Path | None) -> None:
     for key, record, seat in seen:
         print("\n".join(fault_lines(key, record, seat)))
     if out is not None:
-        print(f"  every game is in {out / LOG_NAME}", flush=True)
+        print(f"  every game is in {shown_path(out / LOG_NAME)}", flush=True)
     else:
         print("  (--out DIR keeps every game, each with its transcript and the bots' stderr)", flush=True)
 
@@ -395,7 +398,7 @@ def _play(
         if state.decision() is not None or tally.stalled or next_pair >= max_pairs:
             break
     if next_pair and not quiet and log is not None:  # pairs were resumed only from a log
-        print(f"resumed {next_pair} pairs from {log.path}: {state.line()}", flush=True)
+        print(f"resumed {next_pair} pairs from {shown_path(log.path)}: {state.line()}", flush=True)
         if tally.left_out:
             print(f"of which left out: {len(tally.left_out)} (a referee error in each)", flush=True)
     if state.decision() is not None or tally.stalled:
@@ -483,5 +486,6 @@ def _log_finished(futures: Futures, log: ResultsLog | None) -> None:
 
 
 def _warn(line: str) -> None:
-    """Say ``line`` on stderr as a warning: the run goes on."""
-    print(f"codecup: warning: {line}", file=sys.stderr, flush=True)
+    """Say ``line`` on stderr as a warning: the run goes on. Escaped (:func:`printable`): it names
+    a player's files, which a user named (a reviewer's paths reached stderr raw)."""
+    print(f"codecup: warning: {printable(line)}", file=sys.stderr, flush=True)

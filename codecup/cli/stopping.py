@@ -16,6 +16,8 @@ import sys
 from collections.abc import Iterator
 from types import FrameType
 
+from codecup.terminal import printable
+
 HANDLED = (signal.SIGTERM, signal.SIGHUP)
 
 
@@ -55,6 +57,8 @@ def name_of(exc: KeyboardInterrupt) -> str:
 
 
 def report(exc: KeyboardInterrupt, what: str) -> int:
-    """Say in one line on stderr that the command stopped and ``what`` follows; the exit status."""
-    print(f"codecup: stopped by {name_of(exc)}{': ' + what if what else ''}", file=sys.stderr, flush=True)
+    """Say in one line on stderr that the command stopped and ``what`` follows; the exit status.
+    ``what`` is escaped (:func:`printable`): it names the results folder, which a user named."""
+    said = f": {printable(what)}" if what else ""
+    print(f"codecup: stopped by {name_of(exc)}{said}", file=sys.stderr, flush=True)
     return status_of(exc)

@@ -42,7 +42,7 @@ from codecup.record import PlayerInfo, Record
 from codecup.sandbox import Limits, machine_support
 from codecup.sandbox.box import OwnKind, own_differing
 from codecup.sandbox.launch import is_original, own_entry
-from codecup.terminal import printable
+from codecup.terminal import printable, shown_path
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import is_referee_error
@@ -559,7 +559,8 @@ def _finish(
     print(result.summary())
     if any(p.language for p in spec.players):
         print("\nPlayers: " + ", ".join(p.label for p in spec.players))
-    print(f"\nresults in {out}/ (standings.txt, standings.json, games/{', index.html' if site else ''})")
+    outputs = f"standings.txt, standings.json, games/{', index.html' if site else ''}"
+    print(f"\nresults in {shown_path(out)}/ ({outputs})")
     if result.games and not result.played:  # a rerun over a finished tournament: the same standings
         print(f"codecup: {nothing_played(len(result.games), out)}", file=sys.stderr)
     if result.games and all(is_referee_error(record) for _, record in result.games):
@@ -572,7 +573,8 @@ def nothing_played(games: int, out: Path) -> str:
     """What a run that found every game already logged says (a red team's: a bot changed, the same
     command run again showed the old standings, and nothing said none was played)."""
     every = "the 1 game was" if games == 1 else f"all {games} games were"
-    return f"{every} already in {out}/ from an earlier run; none played (use another --out to play again)"
+    folder = shown_path(out)  # said on stderr: a folder named with escape codes reached it raw (a reviewer's)
+    return f"{every} already in {folder}/ from an earlier run; none played (use another --out to play again)"
 
 
 def not_a_players_folder(out: Path, players: Sequence[PlayerInfo], said: str) -> None:
@@ -639,5 +641,6 @@ def play_spec(
 
 
 def _warn(line: str) -> None:
-    """Say ``line`` on stderr as a warning: the run goes on."""
-    print(f"codecup: warning: {line}", file=sys.stderr, flush=True)
+    """Say ``line`` on stderr as a warning: the run goes on. Escaped (:func:`printable`): it names
+    a player's files, which a user named (a reviewer's paths reached stderr raw)."""
+    print(f"codecup: warning: {printable(line)}", file=sys.stderr, flush=True)

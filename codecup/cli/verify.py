@@ -17,7 +17,7 @@ from codecup.cli.common import Subparsers, path_arg
 from codecup.errors import ConfigError, described, said
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import Record
-from codecup.terminal import one_line, printable
+from codecup.terminal import one_line, printable, shown_path
 from codecup.verify import Verdict, verdict
 
 PLUGIN_FAILED = 3
@@ -45,8 +45,9 @@ def check(registry: GameRegistry, path: Path) -> Verdict:
     except Exception as exc:  # the record's contents are input too: anything it breaks is its fault
         found = Verdict((f"cannot replay the record: {described(exc)}",))
     if found.verifies:
-        scores = list(record.result.scores)
-        print(f"{path}: ok ({record.match.game}, {len(record.moves)} moves, scores {scores})")
+        what = f"{record.match.game}, {len(record.moves)} moves, scores {list(record.result.scores)}"
+        what += "".join(f"; {printable(one_line(note, SHOWN))}" for note in found.notes)
+        print(f"{shown_path(path)}: ok ({what})")
     return found
 
 
@@ -66,10 +67,10 @@ def run(args: argparse.Namespace) -> int:
             continue
         if found.plugin_failure is not None:
             plugin_failed += 1
-            print(f"{path}: NOT CHECKED: {printable(one_line(found.plugin_failure, SHOWN))}")
+            print(f"{shown_path(path)}: NOT CHECKED: {printable(one_line(found.plugin_failure, SHOWN))}")
         elif found.problems:
             failed += 1
-            print(f"{path}: DOES NOT VERIFY")
+            print(f"{shown_path(path)}: DOES NOT VERIFY")
             for problem in found.problems:
                 print(f"    {printable(one_line(problem, SHOWN))}")
     return 2 if unreadable else PLUGIN_FAILED if plugin_failed else 1 if failed else 0

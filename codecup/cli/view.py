@@ -37,6 +37,7 @@ from pathlib import Path
 
 from codecup.cli.common import Subparsers, path_arg, port_number
 from codecup.errors import ConfigError
+from codecup.terminal import one_line, printable, shown_path
 
 HOST = "127.0.0.1"
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
@@ -289,7 +290,9 @@ class SiteServer(http.server.ThreadingHTTPServer):
         error = sys.exc_info()[1]
         if isinstance(error, ConnectionError | TimeoutError):
             return
-        print(f"codecup view: a request failed: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+        # escaped, on one line: what failed may quote the request, a stranger's text
+        said = printable(one_line(f"{type(error).__name__}: {error}", 1000))
+        print(f"codecup view: a request failed: {said}", file=sys.stderr, flush=True)
 
 
 def make_server(directory: Path, port: int, *, max_connections: int = MAX_CONNECTIONS) -> SiteServer:
@@ -314,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     server = make_server(args.dir, args.port)
     port = server.server_address[1]
-    print(f"serving {args.dir} at http://{HOST}:{port}/ (Ctrl-C to stop)", flush=True)
+    print(f"serving {shown_path(args.dir)} at http://{HOST}:{port}/ (Ctrl-C to stop)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import attrs
 
+from codecup.errors import CodecupError, ConfigError, RecordError
 from codecup.game import Game
+from codecup.reading import MIB, read_file
 from codecup.record import Record
 from codecup.tournament.tournament import TournamentResult
 from codecup.writing import write_atomic
@@ -114,17 +116,76 @@ class DemoEntry:
         return self.winner is not None
 
     @classmethod
-    def earlier(cls, folder: Path, title: str) -> DemoEntry | None:
-        """The entry of a game an earlier run played into ``folder`` (its ``standings.json``), if any;
-        one not finished if its games were begun but its standings are not there (a longer demo was
+    def earlier(cls, folder: Path, game: Game) -> DemoEntry | None:
+        """The entry of a game an earlier run played into ``folder`` (its ``standings.json``, where
+        its results log agrees: :func:`earlier_result`), if any; one not finished if its games were
+        begun but its standings are not there, or are not what its log gives (a longer demo was
         stopped: left out, its folder was linked from nowhere)."""
         from codecup.tournament.log import LOG_NAME
 
+        title = game.info.title
+        shown = earlier_result(folder, game)
+        if shown is not None:
+            return cls(folder.name, title, *shown)
+        return cls.unfinished(folder, title) if (folder / LOG_NAME).is_file() else None
+
+
+MAX_STANDINGS = 4 * MIB
+"""The largest ``standings.json`` of an earlier demo read: a demo's is a few KiB, a hundred rounds'
+under a MiB (a red team's of 1 GiB was read whole, 2.1 GB; 4 MiB of empty lists take 120 MB to
+parse, 16 MiB 440 MB)."""
+
+MAX_LOG = 64 * MIB
+"""The largest results log of an earlier demo's game read to check its standings."""
+
+
+def earlier_result(folder: Path, game: Game) -> tuple[int, str] | None:
+    """How many games an earlier run's round robin in ``folder`` played and who won it, as its
+    ``standings.json`` says where its results log gives the same (each line a consistent record of
+    ``game``, as many as the standings list, the winner ranked first on them); None for anything
+    else. Whoever can write the folder could write any ``standings.json``: a red team's, nested
+    100,000 deep, stopped the demo with a traceback, and an edited one named another winner."""
+    from codecup.tournament.log import LOG_NAME
+    from codecup.tournament.standings import compute_standings
+    from codecup.tournament.tournament import counted
+
+    try:
+        data = read_file(folder / "standings.json", MAX_STANDINGS, "standings")
+        doc = json.loads(data.decode("utf-8"))
+        names = [row["player"] for row in doc["standings"]]
+        listed = len(doc["games"])
+        records = _logged_records(folder / LOG_NAME, game)
+    except (ConfigError, OSError, ValueError, KeyError, IndexError, TypeError, RecursionError):
+        return None
+    if not all(isinstance(name, str) for name in names):  # (a list is no name, nor hashable)
+        return None
+    if records is None or len(records) != listed or not names or len(set(names)) != len(names):
+        return None
+    if any(p.name not in names for r in records for p in r.match.players):
+        return None
+    try:  # ties keep the standings' order: of players tied first, any is the winner they show
+        order = compute_standings(game, names, counted(records)).order
+    except CodecupError:
+        return None
+    return (listed, names[0]) if order[0] == names[0] else None
+
+
+def _logged_records(path: Path, game: Game) -> list[Record] | None:
+    """The records of the results log ``path``, each a consistent record of ``game``
+    (:func:`~codecup.verify.consistency_problem`); None if it is not such a log, or too large."""
+    from codecup.tournament.log import entry_of
+    from codecup.verify import consistency_problem
+
+    data = read_file(path, MAX_LOG, "a results log")
+    records: dict[str, Record] = {}
+    for raw in data.split(b"\n")[:-1]:  # whole lines only
         try:
-            doc = json.loads((folder / "standings.json").read_text("utf-8"))
-            return cls(folder.name, title, len(doc["games"]), str(doc["standings"][0]["player"]))
-        except (OSError, ValueError, KeyError, IndexError, TypeError):
-            return cls.unfinished(folder, title) if (folder / LOG_NAME).is_file() else None
+            game_id, record = entry_of(raw)
+        except RecordError:
+            return None
+        if records.setdefault(game_id, record) != record or consistency_problem(game, record) is not None:
+            return None
+    return list(records.values())
 
 
 def write_demo_index(out: Path, entries: Sequence[DemoEntry]) -> Path:

@@ -34,6 +34,7 @@ from codecup.dialogue import Termination
 from codecup.game import Game
 from codecup.record import Record
 from codecup.site import build_site, write_assets, write_game_page, write_stale_index
+from codecup.terminal import printable, shown_path
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
@@ -182,7 +183,8 @@ class LiveSite:
         """One line on stderr, the first time the site cannot be written (not at every game)."""
         if not self._warned:
             self._warned = True
-            print(f"codecup: warning: cannot write the live site in {self.out}: {exc}", file=sys.stderr)
+            said = f"{shown_path(self.out)}: {printable(str(exc))}"  # a folder a user named: escaped
+            print(f"codecup: warning: cannot write the live site in {said}", file=sys.stderr)
 
     def write_index(self) -> None:
         """The live index: standings and games so far, how far the run is."""
@@ -292,7 +294,8 @@ class WithoutSite:
         try:
             write_stale_index(self.out, self.game)
         except OSError as exc:
-            print(f"codecup: warning: cannot mark the site in {self.out} out of date: {exc}", file=sys.stderr)
+            said = f"{shown_path(self.out)} out of date: {printable(str(exc))}"
+            print(f"codecup: warning: cannot mark the site in {said}", file=sys.stderr)
 
     def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
         """The games a resumed run found in its log: an earlier site showed them, or was marked."""

@@ -59,7 +59,7 @@ def environment() -> jinja2.Environment:
     env.filters["num"] = _num
     env.filters["signed"] = signed
     env.filters["plural"] = _plural
-    env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "ensure_ascii": False}
+    env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "ensure_ascii": False, "allow_nan": False}
     return env
 
 

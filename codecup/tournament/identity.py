@@ -232,7 +232,9 @@ def note(now: Schedule, out: Path) -> None:
     path = out / NAME
     if path.exists() and _read(path) == now:
         return
-    write_atomic(path, json.dumps(attrs.asdict(now)) + "\n")  # whole: a cut one is no schedule
+    write_atomic(
+        path, json.dumps(attrs.asdict(now), allow_nan=False) + "\n"
+    )  # whole: a cut one is no schedule
 
 
 def _read(path: Path) -> Schedule | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -22,7 +23,17 @@ from codecup.errors import ConfigError, RecordError, naming
 from codecup.record import NotJSONError, Record, document
 from codecup.tournament.lock import FolderLock
 
+if TYPE_CHECKING:
+    from codecup.game import Game
+
 LOG_NAME = "results.jsonl"
+
+REMEDY = (
+    " (the line was edited, or the game's plugin changed since it was played): correct the line, or"
+    " delete it to have the game played again"
+)
+"""What a logged game's line that is no record of the game is said with: how to go on. Not only a
+hand edit makes one: a plugin upgraded between two runs gives other points (a reviewer's)."""
 
 
 @attrs.define(eq=False)
@@ -31,6 +42,8 @@ class ResultsLog:
 
     path: Path
     records: dict[str, Record] = attrs.field(factory=dict)
+    lines: dict[str, int] = attrs.field(factory=dict)  # each game's line in the file, from 1
+    _count: int = 0  # the file's whole lines
     ignored_tail: bool = False
     _lock: FolderLock | None = None  # the folder's lock, when the log took it (and releases it)
     _folder: FolderLock | None = None  # the folder's lock, whoever took it: checked before each append
@@ -69,12 +82,12 @@ class ResultsLog:
         # CR inside the log made a line "without its newline" in its middle: a reviewer's).
         pieces = data.split(b"\n")
         lines = [piece + b"\n" for piece in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
-        for raw in lines:
+        for number, raw in enumerate(lines, start=1):
             # A last line without its newline is parsed like any other: only one that is no JSON
             # is a write cut short. A whole entry, or someone else's JSON, was cut out unread (a
             # reviewer's): the entry is kept (its newline written), the JSON refused.
             try:
-                game_id, record = _entry(raw)
+                game_id, record = entry_of(raw)
             except RecordError as exc:
                 # only the last line may be cut short (a kill during a write: no JSON); anything else
                 # is not ours. A MemoryError is not caught: it is no torn write, and a good game was
@@ -82,14 +95,14 @@ class ResultsLog:
                 if isinstance(exc, NotJSONError) and good + len(raw) == len(data):
                     self.ignored_tail = True
                     break
-                raise ConfigError(
-                    f"{path} is not a codecup results log (the line after byte {good}: {exc})"
-                ) from None
+                raise _refused(path, number, good, raw, exc) from None
             if not raw.endswith(b"\n"):  # the last line: a whole entry whose newline was lost
                 unended = True
                 raw += b"\n"
                 whole += 1
             earlier = self.records.setdefault(game_id, record)
+            self.lines.setdefault(game_id, number)
+            self._count = number
             if earlier != record:  # the same game twice, with different results: which is true?
                 raise ConfigError(
                     f"{path} holds game {game_id} twice, with different records (the second after byte"
@@ -138,6 +151,36 @@ class ResultsLog:
         except OSError as exc:  # a write's error (a full disk) names the file it was for
             raise naming(exc, self.path) from exc
         self.records[game_id] = record
+        self._count += 1
+        self.lines[game_id] = self._count
+
+    def check_records(self, game: Game) -> None:
+        """Refuse a logged game's record that is no consistent record of ``game``
+        (:func:`~codecup.verify.consistency_problem`): one :class:`ConfigError` naming the file, the
+        line and what is wrong. Found without replaying the game (``codecup verify`` on its
+        ``games/ID.json`` does that): a hand-edited line crashed a resumed run (a seat 5 of 2), or
+        put what it said into the standings (a red team's)."""
+        from codecup.verify import consistency_problem  # the replay's checks: not at every import
+
+        for game_id, record in self.records.items():
+            why = consistency_problem(game, record)
+            if why is not None:
+                raise ConfigError(f"{self.path}, line {self.lines[game_id]} (game {game_id}): {why}{REMEDY}")
+
+
+def _refused(path: Path, number: int, good: int, raw: bytes, exc: RecordError) -> ConfigError:
+    """Why the log's line ``number`` (after byte ``good``) cannot be read: a line shaped as an entry
+    (its ``id`` text, its ``record`` an object) is a logged game whose field is wrong, said with
+    :data:`REMEDY` as a line checked against the game is (a reviewer's edited number was said to
+    make the whole file no results log, and no way on); any other is not a line of a results log."""
+    try:
+        line = document(raw)  # parsed again: only a line that is refused is
+    except RecordError:
+        line = None
+    game_id = line.get("id") if isinstance(line, dict) else None
+    if isinstance(game_id, str) and isinstance(line, dict) and isinstance(line.get("record"), dict):
+        return ConfigError(f"{path}, line {number} (game {game_id}): {exc}{REMEDY}")
+    return ConfigError(f"{path} is not a codecup results log (line {number}, after byte {good}: {exc})")
 
 
 def is_results_log(path: Path) -> bool:
@@ -154,7 +197,7 @@ def is_results_log(path: Path) -> bool:
     if not first.endswith(b"\n"):
         return False
     try:
-        _entry(first)
+        entry_of(first)
     except RecordError:
         return False
     return True
@@ -165,7 +208,7 @@ def logged_game(path: Path) -> str | None:
     try:
         with path.open("rb") as f:
             first = f.readline()
-        return _entry(first)[1].match.game
+        return entry_of(first)[1].match.game
     except (OSError, RecordError):
         return None
 
@@ -193,7 +236,7 @@ def logged_ids(path: Path) -> set[str]:
     return ids
 
 
-def _entry(raw: bytes) -> tuple[str, Record]:
+def entry_of(raw: bytes) -> tuple[str, Record]:
     """One line of the log: its game id and record; :class:`RecordError` says what is wrong
     (:class:`NotJSONError`: no JSON at all), and a :class:`MemoryError` passes as it is."""
     doc = document(raw)  # as a record file is read: its values counted before any is built

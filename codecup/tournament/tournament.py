@@ -377,6 +377,7 @@ def run_tournament(
     log = ResultsLog.open(out / LOG_NAME, lock=lock or True)
     try:
         _check_log_is_this_tournaments(spec, log, out)
+        log.check_records(game)  # before anything reads their points (a schedule, the standings)
         key = results_key_of(game, spec.variant)
         check_schedule(spec, out, has_games=bool(log.records), results_key=key)
         check_logged_keys(game, log.records, key, out / LOG_NAME)
@@ -671,5 +672,5 @@ def write_results(out: Path, result: TournamentResult) -> None:
     """standings.txt, standings.json (docs/standings-schema.md) and standings.csv, each whole or
     not at all (a full disk left standings.json cut short, not JSON, naming no file)."""
     write_atomic(out / "standings.txt", result.summary() + "\n")
-    write_atomic(out / "standings.json", json.dumps(result.to_json(), indent=1) + "\n")
+    write_atomic(out / "standings.json", json.dumps(result.to_json(), indent=1, allow_nan=False) + "\n")
     write_atomic(out / "standings.csv", result.standings.csv())

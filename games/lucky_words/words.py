@@ -127,7 +127,8 @@ class WordList:
         count = f"{len(self.words)} word{'' if len(self.words) == 1 else 's'}"
         if self.source == DEFAULT_SOURCE:  # its name says it is not the official list
             return f"word list: {self.source} ({count}, sha256 {self.sha256[:12]})"
-        return f"word list: {self.source} ({count}, {tag}, sha256 {self.sha256[:12]})"
+        # the path given (--words), shown safe to print: `codecup score` printed it raw (a red team's)
+        return f"word list: {printable(self.source)} ({count}, {tag}, sha256 {self.sha256[:12]})"
 
     def as_file(self) -> Path:
         """A file holding this list for programs, exactly its words one a line in upper case: its own

@@ -538,7 +538,8 @@ def test_a_lengthened_demo_stopped_leaves_no_index_saying_it_was_all(tmp_path, m
 
     from codecup.site import DemoEntry
 
-    assert DemoEntry.earlier(game, "Pillars") == DemoEntry.unfinished(game, "Pillars")  # a later run's
+    pillars = load_games().get("pillars")
+    assert DemoEntry.earlier(game, pillars) == DemoEntry.unfinished(game, pillars.info.title)  # a later run's
     monkeypatch.setattr(tournament, "remove_results", removing)
     assert main([*argv, "--rounds", "2"]) == 0  # resumed, to its end
     assert "Finished: 4 games" in (game / "index.html").read_text() and _dead_links(game) == []

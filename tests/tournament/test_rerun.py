@@ -21,7 +21,8 @@ from codecup.tournament import worker
 
 
 def _draw(match: MatchInfo, **_: object) -> Record:
-    return Record(match, (), (), (0.0, 0.0), Result((1.0, 1.0), (1.0, 1.0), (NORMAL, NORMAL)))
+    """A draw, with the points Twenty-one gives its scores (a resumed run checks them)."""
+    return Record(match, (), (), (0.0, 0.0), Result((0.5, 0.5), (1.0, 1.0), (NORMAL, NORMAL)))
 
 
 @pytest.fixture
@@ -151,3 +152,29 @@ def test_a_program_file_that_cannot_be_read_is_said(fake_games, players, tmp_pat
         " so a change to it is not seen: a run resumed over its games could mix them with a changed"
         " program's"
     ]
+
+
+def test_the_out_folder_is_shown_escaped(fake_games, players, tmp_path, capsys):
+    """A folder named with escape codes reached the terminal raw (a red team's, of verify's paths)."""
+    out = tmp_path / "o\x1b[2Jut\nfake"
+    assert tournament(players, out) == 0
+    said = capsys.readouterr().out
+    assert "\x1b" not in said and f"results in {tmp_path}/o\\x1b[2Jut\\x0afake/ (" in said
+    # run again, its one line on stderr names the folder escaped too (a reviewer's: it was raw)
+    assert tournament(players, out) == 0
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and err.splitlines() == [
+        f"codecup: all 2 games were already in {tmp_path}/o\\x1b[2Jut\\x0afake/ from an earlier run;"
+        " none played (use another --out to play again)"
+    ]
+
+
+def test_an_sprt_rerun_shows_its_folder_escaped(fake_games, tmp_path, capsys):
+    """Its "already in" line on stderr printed --out raw: escape codes, a line of its own (a reviewer's)."""
+    out = tmp_path / "o\x1b[31m\nX"
+    first = sprt("bot:random", out)
+    capsys.readouterr()
+    assert sprt("bot:random", out) == first
+    err = capsys.readouterr().err
+    assert "\x1b" not in err
+    assert f"codecup: all 4 games were already in {tmp_path}/o\\x1b[31m\\x0aX/ from an earlier run" in err

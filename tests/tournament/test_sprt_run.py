@@ -8,6 +8,7 @@ counts are exact and nothing depends on a bot's play or on time.
 from __future__ import annotations
 
 import concurrent.futures
+import json
 import sys
 import threading
 import time
@@ -56,10 +57,16 @@ class Games:
             logs = ["", ""]
             logs[new_seat] = f"Traceback (most recent call last):\nValueError: boom {k}\n"
             points = (0.0, 2.0) if new_seat == 0 else (2.0, 0.0)
-            result = Result(points, points, tuple(ends))
+            result = Result(_scores(points), points, tuple(ends))
             return Record(match, (), (), (0.0, 0.0), result, logs=tuple(logs))
         points = (2.0, 0.0) if (new_seat == 0) == (what == "win") else (0.0, 2.0)
-        return Record(match, (), (), (0.0, 0.0), Result(points, points, (NORMAL, NORMAL)))
+        return Record(match, (), (), (0.0, 0.0), Result(_scores(points), points, (NORMAL, NORMAL)))
+
+
+def _scores(points: tuple[float, ...]) -> tuple[float, ...]:
+    """The scores Twenty-one gives these points for (2 a point): a resumed run checks that of each
+    game its log holds."""
+    return tuple(p / 2 for p in points)
 
 
 @pytest.fixture
@@ -381,3 +388,42 @@ def test_a_run_stopped_by_a_game_that_cannot_be_played_logs_the_games_that_finis
     assert "is not the run's where it is played" in capsys.readouterr().err
     logged = [line.split('"', 4)[3] for line in (out / "results.jsonl").read_text().splitlines()]
     assert {"sprt1~0", "sprt1~1"} <= set(logged) and not any(k.startswith("sprt0~") for k in logged)
+
+
+def test_a_line_edited_by_hand_is_named(games, tmp_path, capsys):
+    """A red team's points set to 100 in a logged game counted; a seat of 5 was a traceback."""
+    games(lambda k: "win")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 2, "--out", out, "--elo1", 2000) == 3
+    path = out / "results.jsonl"
+    lines = path.read_text().splitlines()
+    doc = json.loads(lines[0])
+    doc["record"]["result"]["points"][0] = 100
+    path.write_text("\n".join([json.dumps(doc), *lines[1:]]) + "\n")
+    capsys.readouterr()
+    assert sprt("--max-games", 4, "--out", out) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"codecup: error: {path}, line 1 (game sprt0~0): result.points [100, ")
+    assert err.count("\n") == 1
+
+
+def test_the_commands_and_the_log_are_shown_escaped(games, tmp_path, capsys):
+    """The commands (their paths) and the --out folder reached the terminal raw (a red team's)."""
+    games(lambda k: "crash")
+    bot = tmp_path / "b\x1b[2J.py"
+    bot.write_text("print(1)\n")
+    out = tmp_path / "o\x1b]0;x\x07ut"
+    argv = [
+        "sprt",
+        "twentyone",
+        f"{sys.executable} {bot}",
+        "bot:random",
+        "--max-games",
+        "2",
+        "--out",
+        str(out),
+    ]
+    assert main(argv) == 3
+    said = capsys.readouterr().out
+    assert "\x1b" not in said, said
+    assert "b\\x1b[2J.py vs OLD bot:random;" in said and "o\\x1b]0;x\\x07ut/results.jsonl" in said

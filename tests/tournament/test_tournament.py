@@ -135,7 +135,7 @@ def test_log_rejects_foreign_file(tmp_path, monkeypatch, line, said):
     monkeypatch.setattr(codecup.record, "MAX_VALUES", 1000)
     path = tmp_path / LOG_NAME
     path.write_text(f"{line}\n{{}}\n")
-    with pytest.raises(ConfigError, match=r"not a codecup results log \(the line after byte 0: ") as info:
+    with pytest.raises(ConfigError, match=r"not a codecup results log \(line 1, after byte 0: ") as info:
         ResultsLog.open(path)
     assert said in str(info.value)
 
@@ -235,6 +235,7 @@ def test_out_of_memory_is_no_verdict_on_a_folder(tmp_path, monkeypatch):
         ('{"record": {}}', "no field 'id'"),
         ('{"id": [1], "record": {}}', "id must be a string, not a list"),
         ('{"id": "g1"}', "no field 'record'"),
+        # an entry whose record is wrong: a logged game, said with the way on (see test_log_lines.py)
         ('{"id": "g1", "record": {"schema": "codecup-record/1", "game": 5}}', "game must be a string"),
     ],
 )
@@ -243,8 +244,13 @@ def test_a_damaged_line_before_the_last_is_named(tmp_path, line, reason):
     path.write_text(f"{line}\n{line}\n")
     with pytest.raises(ConfigError) as caught:
         ResultsLog.open(path)
-    expected = f"{path} is not a codecup results log (the line after byte 0: malformed record: {reason}"
-    assert str(caught.value).startswith(expected)
+    entry = line.startswith('{"id": "g1", "record": {')
+    named = (
+        f"{path}, line 1 (game g1): "
+        if entry
+        else f"{path} is not a codecup results log (line 1, after byte 0: "
+    )
+    assert str(caught.value).startswith(f"{named}malformed record: {reason}")
 
 
 def test_faults_are_counted(play_tournament, tiny_pm, tmp_path):
@@ -511,3 +517,15 @@ def test_a_longer_run_whose_folder_went_away_removes_no_standings_there(play_tou
         play(2, on_playing=elsewhere)
     assert (out / "standings.txt").read_text() == "another run's\n"
     assert (tmp_path / "moved" / "standings.txt").exists()  # the run's own, kept where it went
+
+
+def test_the_standings_schema_names_every_field_of_the_tournament(play_tournament, bots, tmp_path):
+    """A red team's: clock_mode, results_key and seeded were written, and documented nowhere."""
+    from tests.support import TESTS
+
+    play_tournament(bots[:2], tmp_path, seed=1)
+    doc = json.loads((tmp_path / "standings.json").read_text())
+    schema = (TESTS.parent / "docs" / "standings-schema.md").read_text()
+    row = next(line for line in schema.splitlines() if line.startswith("| `tournament` |"))
+    assert [key for key in doc["tournament"] if f"`{key}`" not in row] == []
+    assert [key for key in doc if f"| `{key}` |" not in schema] == []

@@ -40,6 +40,17 @@ def test_words_option(tmp_path, capsys, monkeypatch):
     assert capsys.readouterr().out.rstrip().endswith(f"total {14 * 3}")
 
 
+def test_the_word_lists_path_is_shown_escaped(tmp_path, capsys, monkeypatch):
+    """A file named with a newline and escape codes printed raw forged lines of output (a red team's)."""
+    path = tmp_path / "w\n\x1b[2Jtotal 999\n.dat"
+    path.write_text("QQ\n")
+    monkeypatch.setenv("CODECUP_WORDS", "unused")
+    assert main(["score", "lucky_words", "Q" * 49, "--words", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\ntotal 999" not in out
+    assert "w\\x0a\\x1b[2Jtotal 999\\x0a.dat" in out
+
+
 def test_user_mistakes_exit_2(small_words, capsys, tmp_path):
     assert main(["score", "lucky_words", "ABC"]) == 2
     assert "got 3 characters" in capsys.readouterr().err

@@ -381,3 +381,19 @@ def test_a_records_path_larger_than_a_list_is_not_read(tmp_path, no_list, capsys
     capsys.readouterr()
     assert main(["verify", str(record)]) == 2
     assert "give it with --words PATH" in capsys.readouterr().err
+
+
+def test_an_old_record_that_verifies_says_which_list_it_was_replayed_with(
+    tmp_path, no_list, capsys, monkeypatch
+):
+    """Its ok line said nothing of the list, though the record names none (a red team's)."""
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, doc = record_with(tmp_path, small)
+    del doc["extra"]["word_list"]
+    record.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["verify", str(record), "--words", str(small)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and ": ok (lucky_words, " in out
+    assert "; the record names no word list: replayed with the list in force, sha256 " in out
