@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import abc
+import operator
 import random
 
+from codecup.errors import shown, type_name
 from codecup_games.lucky_words.engine import CELLS, EMPTY, TURNS, new_board, picker
 
 
@@ -47,29 +49,37 @@ class Bot(abc.ABC):
         return sum(1 for t in range(self.turn, TURNS + 1) if picker(t) == seat)
 
     def pick(self) -> tuple[str, int]:
-        """Choose a letter and a cell for it; the bot's board is updated."""
+        """Choose a letter and a cell for it; the bot's board is updated. Returns them as sent:
+        the letter in upper case, the cell a plain ``int``."""
         letter, cell = self.choose_pick()
-        self._put(letter, cell)
-        return letter, cell
+        return self._put(letter, cell)
 
     def place(self, letter: str) -> int:
-        """Place the opponent's letter; the bot's board is updated."""
+        """Place the opponent's letter; the bot's board is updated. Returns the cell, a plain ``int``."""
         cell = self.choose_place(letter)
-        self._put(letter, cell)
-        return cell
+        return self._put(letter, cell)[1]
 
-    def _put(self, letter: str, cell: int) -> None:
+    def _put(self, letter: str, cell: int) -> tuple[str, int]:
         """Put ``letter`` (either case: its board holds upper case, as the referee's boards do) on
-        the empty ``cell``; a choice that is neither is the bot's own bug, said in one line (an
-        assertion dumped the whole board, and a lower-case letter made it claim a score of 0)."""
-        if not isinstance(letter, str) or len(letter) != 1 or not (letter.isascii() and letter.isalpha()):
+        the empty ``cell`` (any integer, ``numpy.int64`` too, but no bool); a choice that is neither
+        is the bot's own bug, said in one line (an assertion dumped the whole board, and a
+        lower-case letter made it claim a score of 0). Returns the letter and the cell as the
+        referee is to be told them: an upper-case plain ``str`` and a plain ``int`` (a lower-case
+        pick was sent as chosen, which Word Racer refuses: the red team's finding)."""
+        if not isinstance(letter, str):
+            raise ValueError(
+                f"the bot chose {shown(letter, 60)}, of type {type_name(letter)}, not a letter A..Z"
+            )
+        letter = str.__str__(letter)  # a str subclass's own methods are not called
+        if len(letter) != 1 or not (letter.isascii() and letter.isalpha()):
             raise ValueError(f"the bot chose {letter!r}, not a letter A..Z")
-        if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < CELLS:
-            raise ValueError(f"the bot chose the cell {cell!r}, not a cell 0..{CELLS - 1}")
+        cell = _cell(cell)
         if self.board[cell] != EMPTY:
             raise ValueError(f"the bot chose the cell {cell}, which holds {self.board[cell]!r} already")
-        self.board[cell] = letter.upper()
-        self.letters.append(letter.upper())
+        letter = letter.upper()
+        self.board[cell] = letter
+        self.letters.append(letter)
+        return letter, cell
 
     @abc.abstractmethod
     def choose_pick(self) -> tuple[str, int]:
@@ -78,3 +88,20 @@ class Bot(abc.ABC):
     @abc.abstractmethod
     def choose_place(self, letter: str) -> int:
         """Where this bot puts the opponent's ``letter``."""
+
+
+def _cell(cell: object) -> int:
+    """A bot's cell as a plain ``int`` 0..48: any integer type is taken (``operator.index``:
+    numpy's too, which was refused), a bool is not (``True`` is no cell a bot means)."""
+    if isinstance(cell, bool):
+        raise ValueError(f"the bot chose the cell {cell!r}, of type bool, not a cell 0..{CELLS - 1}")
+    try:
+        number = operator.index(cell)  # type: ignore[arg-type]
+    except TypeError:
+        raise ValueError(
+            f"the bot chose the cell {shown(cell, 60)}, of type {type_name(cell)}, "
+            f"not an integer (a cell 0..{CELLS - 1})"
+        ) from None
+    if not 0 <= number < CELLS:
+        raise ValueError(f"the bot chose the cell {number}, not a cell 0..{CELLS - 1}")
+    return number
