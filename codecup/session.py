@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from codecup.botcode import bots_code
 from codecup.bots import Bot
 from codecup.errors import (
     PASS_THROUGH,
@@ -198,9 +199,14 @@ class RulesPlayer(PlayerSession):
 
     def _move(self) -> str:
         assert self.state is not None
-        move = self.bot.choose(self.state)
+        with bots_code("its choose(state)"):
+            move = self.bot.choose(self.state)
         if not isinstance(move, str):
             raise TypeError(f"the bot's choose(state) gave {shown(move, 200)}, not a move's text")
+        # A plain str from here on: a str subclass of the bot's own would have its methods called by
+        # the rules and the checks below (raising, blamed on the rules; a lying __contains__ passed
+        # two lines; a lying __format__ wrote another move than the one applied: the red team's).
+        move = str.__str__(move)
         if "\n" in move or "\r" in move:  # it would reach the referee as two lines: two moves
             raise ValueError(f"the bot's choose(state) gave {shown(move, 200)}, a move with a line break")
         try:

@@ -171,6 +171,57 @@ def test_a_bad_move_of_the_bot_is_answered_for_the_referee_to_judge():
     assert player.receive("Start") == ["t9"] and player.finished
 
 
+class Raising(str):
+    """A move of the bot's own type whose methods raise (the rules' strip, the checks' ``in``)."""
+
+    def strip(self, *args: object) -> str:
+        raise RuntimeError("the bot's own str subclass")
+
+    __contains__ = __iter__ = __getitem__ = __eq__ = __hash__ = strip  # type: ignore[assignment]
+
+
+class LyingFormat(str):
+    """Writes as another move than the one it is (``f"{move}"``)."""
+
+    def __format__(self, spec: str) -> str:
+        return "t9"
+
+
+class HidesItsBreak(str):
+    """Two moves in one answer, the line break hidden from ``in``."""
+
+    def __contains__(self, text: object) -> bool:
+        return False
+
+
+class Answers:
+    """Answers whatever ``make`` makes of its first legal move."""
+
+    def __init__(self, make: type[str]) -> None:
+        self.make = make
+
+    def choose(self, state: State) -> str:
+        return self.make(state.legal_moves()[0])
+
+
+@pytest.mark.parametrize("kind", [Raising, LyingFormat])
+def test_a_move_of_the_bots_own_str_type_is_taken_as_a_plain_str(kind):
+    """The red team's: the rules raised on the bot's str subclass (the session said "the rules
+    raised RuntimeError", the game's bug), and a lying ``__format__`` wrote a move other than the
+    one applied. The answer is a plain str, written as the move applied."""
+    player = RulesPlayer(Wire(), lambda setup: Nim(5), Answers(kind))
+    (move,) = player.receive("Start")
+    assert type(move) is str and f"{move}" == "t1"
+    assert player.state == Nim(4, 1)
+
+
+def test_a_move_hiding_its_line_break_is_the_bots_error():
+    """A lying ``__contains__`` passed a move with a line break: two lines to the referee."""
+    player = RulesPlayer(Wire(), lambda setup: Nim(5), Answers(lambda text: HidesItsBreak("t1\nt2")))
+    with pytest.raises(ValueError, match="a move with a line break"):
+        player.receive("Start")
+
+
 def test_the_contract_says_legal_moves_lists_a_move_while_a_seat_is_to_move():
     """A red team found that requirement only through the framework's errors: the docs said
     only "empty when terminal"."""

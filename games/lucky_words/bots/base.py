@@ -6,6 +6,7 @@ import abc
 import operator
 import random
 
+from codecup.botcode import bots_code
 from codecup.errors import shown, type_name
 from codecup_games.lucky_words.engine import CELLS, EMPTY, TURNS, new_board, picker
 
@@ -28,7 +29,8 @@ class Bot(abc.ABC):
         self.board = list(new_board(letter))
         self.seat = 0 if first else 1
         self.letters = [letter]
-        self.prepare()
+        with bots_code("its prepare()"):
+            self.prepare()
 
     def prepare(self) -> None:  # noqa: B027 - optional hook, most bots need nothing
         """Load what the bot needs (the word list); called once per game, on the clock."""
@@ -51,12 +53,14 @@ class Bot(abc.ABC):
     def pick(self) -> tuple[str, int]:
         """Choose a letter and a cell for it; the bot's board is updated. Returns them as sent:
         the letter in upper case, the cell a plain ``int``."""
-        letter, cell = self.choose_pick()
+        with bots_code("its choose_pick()"):
+            letter, cell = self.choose_pick()
         return self._put(letter, cell)
 
     def place(self, letter: str) -> int:
         """Place the opponent's letter; the bot's board is updated. Returns the cell, a plain ``int``."""
-        cell = self.choose_place(letter)
+        with bots_code("its choose_place(letter)"):
+            cell = self.choose_place(letter)
         return self._put(letter, cell)[1]
 
     def _put(self, letter: str, cell: int) -> tuple[str, int]:
