@@ -199,8 +199,14 @@ class RulesPlayer(PlayerSession):
 
     def _move(self) -> str:
         assert self.state is not None
+        try:
+            given = self.state.for_bot()
+        except PASS_THROUGH:
+            raise
+        except BaseException as exc:  # the rules' own failure (sys.exit too), not the bot's
+            raise GameBugError(f"the rules' for_bot raised {where(exc)}") from exc
         with bots_code("its choose(state)"):
-            move = self.bot.choose(self.state)
+            move = self.bot.choose(given)
         if not isinstance(move, str):
             raise TypeError(f"the bot's choose(state) gave {shown(move, 200)}, not a move's text")
         # A plain str from here on: a str subclass of the bot's own would have its methods called by
