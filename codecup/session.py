@@ -27,6 +27,7 @@ from codecup.errors import (
     MoveError,
     said,
     shown,
+    type_name,
     where,
 )
 from codecup.rules import State, applied
@@ -205,8 +206,16 @@ class RulesPlayer(PlayerSession):
             raise
         except BaseException as exc:  # the rules' own failure (sys.exit too), not the bot's
             raise GameBugError(f"the rules' for_bot raised {where(exc)}") from exc
+        rules = _rules_of(given)
         with bots_code("its choose(state)"):
             move = self.bot.choose(given)
+            if (changed := _changed(rules, _rules_of(given))) is not None:
+                # a red team's bot set type(state).apply to give the state back: "its rules' apply
+                # gave back the same state", the game's bug
+                kind = type_name(given)
+                raise RuntimeError(
+                    f"the bot changed the rules' {kind}.{changed}: the session cannot follow them"
+                )
         if not isinstance(move, str):
             raise TypeError(f"the bot's choose(state) gave {shown(move, 200)}, not a move's text")
         # A plain str from here on: a str subclass of the bot's own would have its methods called by
@@ -237,3 +246,21 @@ class RulesPlayer(PlayerSession):
         if over and self.wire.over_at_end:
             self.done = True
         return over
+
+
+RULES_API = ("to_move", "terminal", "legal_moves", "apply", "notation", "for_bot", "scores")
+"""The members of a state's class the session relies on, which a bot may not replace."""
+
+
+def _rules_of(state: State) -> tuple[object, ...]:
+    """What the members of :data:`RULES_API` are on ``state``'s class now: as its classes hold them
+    (no descriptor's ``__get__`` called, which may make a new object each time)."""
+    classes = type(state).__mro__
+    return tuple(next((c.__dict__[name] for c in classes if name in c.__dict__), None) for name in RULES_API)
+
+
+def _changed(before: tuple[object, ...], after: tuple[object, ...]) -> str | None:
+    """The first member of :data:`RULES_API` that is no longer what it was, or None."""
+    return next(
+        (name for name, old, new in zip(RULES_API, before, after, strict=True) if old is not new), None
+    )

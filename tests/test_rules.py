@@ -222,6 +222,26 @@ def test_a_move_hiding_its_line_break_is_the_bots_error():
         player.receive("Start")
 
 
+def test_a_bot_that_changes_the_rules_class_is_blamed_not_the_rules():
+    """A red team's bot set ``type(state).apply`` to give the state back; the session said "its
+    rules' apply gave back the same state", the game's bug."""
+    from codecup.botcode import raised_in
+
+    @attrs.frozen
+    class OwnNim(Nim):  # a class of this test's own: the bot changes it
+        pass
+
+    class Patches:
+        def choose(self, state: State) -> str:
+            type(state).apply = lambda self, move: self  # type: ignore[method-assign]
+            return state.legal_moves()[0]
+
+    player = RulesPlayer(Wire(), lambda setup: OwnNim(5), Patches())
+    with pytest.raises(RuntimeError, match=r"^the bot changed the rules' OwnNim.apply") as caught:
+        player.receive("Start")
+    assert raised_in(caught.value) == "its choose(state)"
+
+
 def test_the_contract_says_legal_moves_lists_a_move_while_a_seat_is_to_move():
     """A red team found that requirement only through the framework's errors: the docs said
     only "empty when terminal"."""
