@@ -282,6 +282,8 @@ def _defines(path: Path, name: str, said: str) -> str | None:
                 plain.add(id(alias))
     if any(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in tree.body):
         return None
+    if _binds_dynamically(tree):
+        return None  # a module __getattr__, exec, globals()[...] =: run it to know (a red team's)
     if any(id(binding) not in plain for binding in _bindings(tree, name)):
         return None  # also bound in a try, an if, a loop, a tuple, a function's global: run it to know
     bound = last.get(name)
@@ -292,6 +294,60 @@ def _defines(path: Path, name: str, said: str) -> str | None:
     if bound is not None:
         return None
     return f"{said}: {path.name} defines no class or function {name!r} at its top level"
+
+
+_DYNAMIC = frozenset(
+    {
+        "exec",
+        "eval",
+        "compile",
+        "globals",
+        "locals",
+        "vars",
+        "setattr",
+        "getattr",
+        "__import__",
+        "import_module",
+        "__builtins__",
+        "builtins",
+        "__dict__",
+        "modules",
+        "__class__",
+    }
+)
+"""Names through which a module may bind a name the reader cannot see: ``exec("MyBot = ...")``,
+``globals()["MyBot"] =``, ``vars().update(MyBot=...)``, ``setattr(sys.modules[__name__], ...)``,
+and what fetches them (``getattr(builtins, "exec")``)."""
+
+
+def _binds_dynamically(tree: ast.Module) -> bool:
+    """Whether the module could bind names at run time, in a way its text does not show: it uses one
+    of :data:`_DYNAMIC` (as a name, an attribute or an import) or defines a module ``__getattr__``
+    (PEP 562), which answers any name asked for. Working bots made so were refused before any game."""
+    for node in ast.walk(tree):
+        match node:
+            case ast.Name(id=name) | ast.Attribute(attr=name) if name in _DYNAMIC:
+                return True
+            case ast.alias(name=name, asname=asname) if {name.split(".")[0], name, asname} & _DYNAMIC:
+                return True
+            case ast.ImportFrom(module=module) if module in _DYNAMIC:
+                return True
+            case ast.Global(names=names) if "__getattr__" in names:
+                return True
+    return any(_binds(node, "__getattr__") for node in _module_scope(tree))
+
+
+def _module_scope(tree: ast.Module) -> list[ast.AST]:
+    """The nodes of the module's own scope: not those inside a function's or a class's body (a
+    class's ``__getattr__`` is its instances' own)."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _bindings(tree: ast.Module, name: str) -> list[ast.AST]:

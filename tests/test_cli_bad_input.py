@@ -365,8 +365,28 @@ def test_a_correct_codecup_bot_command_passes_the_check(tmp_path, capsys):
         "try:\n    class MyBot: ...\nexcept ImportError:\n    MyBot = None\n",  # a class only in a try
         "class _B: ...\nMyBot, Other = _B, _B\n",  # bound by unpacking
         "MyBot = 5\nif True:\n    def MyBot(seed, clock, variant): ...\n",  # rebound in an if
+        # bound at run time, as the text does not show (a red team's working bots, all refused)
+        "class _B: ...\ndef __getattr__(name):\n    return _B\n",  # PEP 562
+        "class _B: ...\nglobals()['MyBot'] = _B\n",
+        "exec('class MyBot: ...')\n",
+        "class _B: ...\nvars().update(MyBot=_B)\n",
+        "import sys\nclass _B: ...\nsetattr(sys.modules[__name__], 'MyBot', _B)\n",
+        "import builtins as b\nb.exec('class MyBot: ...')\n",
+        "from helper import __getattr__\n",
     ],
-    ids=["none-then-try", "try-only", "unpacked", "rebound-in-if"],
+    ids=[
+        "none-then-try",
+        "try-only",
+        "unpacked",
+        "rebound-in-if",
+        "module-getattr",
+        "globals",
+        "exec",
+        "vars",
+        "setattr",
+        "builtins",
+        "imported-getattr",
+    ],
 )
 def test_a_file_that_may_bind_its_bot_otherwise_is_not_refused(text, tmp_path):
     """The check reads a file without running it: where the name is bound in a try, an if, a loop
@@ -378,6 +398,18 @@ def test_a_file_that_may_bind_its_bot_otherwise_is_not_refused(text, tmp_path):
     (tmp_path / "mybot.py").write_text(text)
     command = ("codecup", "bot", "pillars", str(tmp_path / "mybot.py") + ":MyBot")
     assert command_problem(PlayerInfo("p", command=command)) is None
+
+
+def test_a_file_with_a_class_getattr_is_still_read(tmp_path):
+    """A ``__getattr__`` of a class is its instances', no module's: the sure case is still refused."""
+    from codecup.checks import command_problem
+    from codecup.record import PlayerInfo
+
+    text = "class Bot:\n    def __getattr__(self, name):\n        return 1\n"
+    (tmp_path / "mybot.py").write_text(text)
+    command = ("codecup", "bot", "pillars", str(tmp_path / "mybot.py") + ":MyBot")
+    problem = command_problem(PlayerInfo("p", command=command)) or ""
+    assert "mybot.py defines no class or function 'MyBot' at its top level" in problem
 
 
 def test_a_codecup_bot_command_is_read_as_codecup_bot_reads_it():
