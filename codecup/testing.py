@@ -10,14 +10,19 @@ runs them on theirs before anyone installs it::
         check_game(MyGame())
 
 Each check plays seeded games in-process (no clocks to wait for, no
-program unless asked) and raises :class:`AssertionError` saying what is
+program unless asked; :func:`check_hash_seed_free` also reads the rules in two
+child processes under other hash seeds) and raises :class:`AssertionError` saying what is
 wrong. They need the game's rules (:meth:`~codecup.game.Game.new_state`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import pickle
 import random
+import subprocess
 import sys
 from collections.abc import Sequence
 
@@ -165,6 +170,101 @@ def _listed(state: State) -> list[str]:
     return legal
 
 
+HASH_SEEDS = ("1", "2")
+"""The ``PYTHONHASHSEED`` values :func:`check_hash_seed_free` runs its child processes under."""
+
+CHILD_TIMEOUT = 300.0
+"""Seconds a child process of :func:`check_hash_seed_free` may take (a bound, never reached)."""
+
+_CHILD = """
+import pickle, sys
+paths, game, seed = pickle.loads(sys.stdin.buffer.read())
+sys.path[:0] = paths
+from codecup.testing import rules_fingerprint
+print(rules_fingerprint(pickle.loads(game), seed))
+"""
+
+
+FINGERPRINT_PLIES = 16
+"""The positions of each variant's seeded game that :func:`rules_fingerprint` reads."""
+
+FINGERPRINT_MOVES = 8
+"""The listed moves read at each end of a position's list (a list may be long, and lazy)."""
+
+
+def rules_fingerprint(game: Game, seed: int) -> str:
+    """A digest of the start of a seeded random game through the rules in each variant: its setup,
+    and each position's number of listed moves and the first and last of them, in their order."""
+    digest = hashlib.sha256()
+    for variant in game.info.variants:
+        setup = game.start_position(seed, variant.name)
+        digest.update(repr((variant.name, setup)).encode())
+        state, rng = game.new_state(setup, variant.name), random.Random(seed)
+        for _ in range(FINGERPRINT_PLIES):
+            if state.terminal:
+                break
+            legal = state.legal_moves()
+            count = len(legal)
+            ends = sorted(
+                {*range(min(count, FINGERPRINT_MOVES)), *range(max(0, count - FINGERPRINT_MOVES), count)}
+            )
+            digest.update(repr((count, [legal[i] for i in ends])).encode())
+            state = state.apply(legal[rng.randrange(count)])
+    return digest.hexdigest()
+
+
+def check_hash_seed_free(game: Game, seed: int = 1) -> None:
+    """The rules list the same moves in the same order (and make the same random setups) in every
+    Python process: a seeded game is the same under our referee as in the bot's own process.
+
+    Run here and in two child processes under other ``PYTHONHASHSEED`` values (:data:`HASH_SEEDS`):
+    a set of strings is iterated in an order that the process's hash seed decides, the same in one
+    process call after call, so no check within one process sees it (a red team's Connect Four
+    listed its moves in a set's order: every check passed, and one seed's games differed from one
+    process to the next). A game that cannot be pickled (its class defined in a function) is not
+    checked here: the child processes rebuild it from its pickle."""
+    try:
+        pickled = pickle.dumps(game)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return
+    asked = pickle.dumps((list(sys.path), pickled, seed))
+    children = [_fingerprint_child(hash_seed, asked) for hash_seed in HASH_SEEDS]  # both at once
+    try:
+        here = rules_fingerprint(game, seed)
+        answers = [child.communicate(timeout=CHILD_TIMEOUT) for child in children]
+    finally:
+        for child in children:
+            if child.poll() is None:  # (one left running by a failure here)
+                child.kill()
+                child.communicate()
+    for hash_seed, child, (out, err) in zip(HASH_SEEDS, children, answers, strict=True):
+        tail = err.decode(errors="replace").strip()[-1000:]
+        assert child.returncode == 0, f"the child process under PYTHONHASHSEED={hash_seed} failed: {tail}"
+        there = out.decode().strip()
+        assert there == here, (
+            f"a seeded random game through the rules lists other moves, or in another order, or makes"
+            f" another setup, under PYTHONHASHSEED={hash_seed} than in this process: the rules depend on"
+            " the hash seed (a set's or a frozenset's order?); one seed's games differ from one process"
+            " to the next: list them in a fixed order (sorted)"
+        )
+
+
+def _fingerprint_child(hash_seed: str, asked: bytes) -> subprocess.Popen[bytes]:
+    """A child process under ``PYTHONHASHSEED=hash_seed`` that prints the fingerprint ``asked`` for."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONHASHSEED": hash_seed},
+    )
+    assert child.stdin is not None
+    child.stdin.write(asked)  # the child reads them all before it writes anything
+    child.stdin.close()
+    child.stdin = None  # communicate() must not flush it again
+    return child
+
+
 def check_record_round_trip(game: Game, seed: int) -> None:
     """In every variant, a random game under our referee ends normally, its record survives JSON
     and verifies, and the game draws its positions."""
@@ -268,6 +368,7 @@ def check_game(game: Game, *, seeds: Sequence[int] = SEEDS, program: bool = True
         check_rules_playthrough(game, seed)
         check_record_round_trip(game, seed)
     check_random_bot_is_seeded(game)
+    check_hash_seed_free(game)
     check_builtin_bots(game)
     check_same_seed_same_game(game)
     check_tampered_records(game)

@@ -58,6 +58,13 @@ def test_same_seed_same_game(game):
     testing.check_same_seed_same_game(game)
 
 
+def test_the_rules_do_not_depend_on_the_hash_seed(game, tmp_path, monkeypatch):
+    words = tmp_path / "words.dat"  # a short list for Lucky Words' rules, which each child process reads
+    words.write_text("CAT\nDOG\nSEA\n")
+    monkeypatch.setenv("CODECUP_WORDS", str(words))
+    testing.check_hash_seed_free(game)
+
+
 def test_codecup_bot_plays_under_our_referee(game):
     """The rules-derived player session as a program (``codecup bot GAME random``)."""
     program = (
@@ -122,6 +129,44 @@ class _Turning:
         _Turning.calls += 1
         moves = super().legal_moves()  # type: ignore[misc]
         return moves if _Turning.calls % 2 else moves[::-1]
+
+
+SET_ORDERED = """
+import attrs
+from tinygame import Counter, TwentyOne
+
+MOVES = {f"m{i}": str(1 + i % 3) for i in range(24)}  # 24 spellings of adding 1, 2 or 3
+
+
+@attrs.frozen
+class SetCounter(Counter):
+    def legal_moves(self):
+        return [] if self.terminal else list(set(MOVES))  # a set's order: the hash seed decides it
+
+    def apply(self, move):
+        after = Counter.apply(self, MOVES.get(move, move))
+        return SetCounter(after.total, after.seat)
+
+
+@attrs.define(eq=False)
+class SetTwentyOne(TwentyOne):
+    def new_state(self, setup, variant):
+        return SetCounter(int(setup))
+"""
+
+
+def test_the_checks_see_a_game_listing_its_moves_in_a_sets_order(tinygame, tmp_path, monkeypatch):
+    """A red team's Connect Four listed its moves in a set's order: the same order call after call in
+    one process, so every check passed, and one seed's games differed from one process to the next."""
+    (tmp_path / "setgame.py").write_text(SET_ORDERED)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import setgame
+
+    game = setgame.SetTwentyOne()
+    testing.check_rules_playthrough(game, 1)  # within one process, one order: these cannot see it
+    testing.check_random_bot_is_seeded(game)
+    with pytest.raises(AssertionError, match="the rules depend on the hash seed"):
+        testing.check_hash_seed_free(game)
 
 
 def test_the_checks_name_a_game_whose_legal_moves_change_order_not_the_random_bot(tinygame):
