@@ -313,17 +313,27 @@ def check_same_seed_same_game(game: Game, seed: int = 7) -> None:
     assert first.result == second.result
 
 
+LOG_LINES = 20
+"""The last lines of the program's log that a failed :func:`check_program` shows."""
+
+
 def check_program(game: Game, program: Sequence[str] | None = None, seed: int = 5) -> None:
     """The derived player session as a program, ``codecup bot GAME random``, plays a normal game.
 
     ``program`` is its command line; the default runs this interpreter's
     ``codecup``, which finds the game through its entry point (so the plugin
-    must be installed).
+    must be installed). A game that does not end normally is said with the last
+    :data:`LOG_LINES` lines of the program's log (its stderr).
     """
     argv = program or (sys.executable, "-m", "codecup", "bot", game.info.name, "random", "--seed", str(seed))
     players = [PlayerInfo("program", command=tuple(argv)), PlayerInfo("bot", bot="random")]
     record = play(game, seed, game.info.default_variant.name, players)
-    _normal(record)
+    try:
+        _normal(record)
+    except AssertionError as exc:  # the program's own words say why (its traceback): not only "exited"
+        log = record.logs[0] if record.logs else ""
+        tail = "\n".join(log.rstrip().splitlines()[-LOG_LINES:])
+        raise AssertionError(f"{exc}; the program's log ends:\n{tail}" if tail else str(exc)) from None
     problems = verify_record(game, record)
     assert problems == [], problems
 

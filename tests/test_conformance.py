@@ -65,6 +65,13 @@ def test_the_rules_do_not_depend_on_the_hash_seed(game, tmp_path, monkeypatch):
     testing.check_hash_seed_free(game)
 
 
+def test_a_program_that_fails_the_check_is_said_with_its_log():
+    """The check said only "exited with code 1": the program's own words (its traceback) were lost."""
+    words = "import sys; print('my own words', file=sys.stderr, flush=True); sys.exit(1)"
+    with pytest.raises(AssertionError, match=r"exited with code 1.*the program's log ends:\nmy own words$"):
+        testing.check_program(load_games().get("pillars"), (sys.executable, "-c", words))
+
+
 def test_codecup_bot_plays_under_our_referee(game):
     """The rules-derived player session as a program (``codecup bot GAME random``)."""
     program = (
