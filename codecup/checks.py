@@ -296,42 +296,57 @@ def _defines(path: Path, name: str, said: str) -> str | None:
     return f"{said}: {path.name} defines no class or function {name!r} at its top level"
 
 
-_DYNAMIC = frozenset(
-    {
-        "exec",
-        "eval",
-        "compile",
-        "globals",
-        "locals",
-        "vars",
-        "setattr",
-        "getattr",
-        "__import__",
-        "import_module",
-        "__builtins__",
-        "builtins",
-        "__dict__",
-        "modules",
-        "__class__",
-    }
+_RUNS_CODE = frozenset({"exec", "eval", "compile", "globals", "__import__"})
+"""Built-ins that run text as code or hand out the module's names, counted as bare names only:
+``re.compile`` or a bot's own ``self.eval`` is none of them (a reviewer's: any ``compile`` turned
+the check off, and a misspelt NAME of an ordinary bot crashed every game)."""
+
+_NAMESPACE_CALLS = frozenset({"vars", "locals"})
+"""Built-ins that hand out the calling scope's names when called with no argument (``vars(self.cfg)``
+is an object's own, no module's)."""
+
+_REACHES_MODULES = frozenset(
+    {"modules", "import_module", "builtins", "__builtins__", "f_globals", "f_locals", "__globals__"}
 )
-"""Names through which a module may bind a name the reader cannot see: ``exec("MyBot = ...")``,
-``globals()["MyBot"] =``, ``vars().update(MyBot=...)``, ``setattr(sys.modules[__name__], ...)``,
-and what fetches them (``getattr(builtins, "exec")``)."""
+"""What reaches a module's names or the built-ins from elsewhere: ``sys.modules[__name__]``,
+``importlib.import_module``, ``builtins.exec``, a frame's ``f_globals``, a function's
+``__globals__``; as a name, an import, or a text fetched (``getattr(sys, "modules")``). An
+attribute ``modules`` counts only on ``sys`` (``self.modules`` is the bot's own)."""
 
 
 def _binds_dynamically(tree: ast.Module) -> bool:
-    """Whether the module could bind names at run time, in a way its text does not show: it uses one
-    of :data:`_DYNAMIC` (as a name, an attribute or an import) or defines a module ``__getattr__``
-    (PEP 562), which answers any name asked for. Working bots made so were refused before any game."""
+    """Whether the module could bind names at run time, in a way its text does not show: it runs
+    text as code, hands out a namespace (``globals()``, ``vars()``, ``sys.modules``, a frame's
+    ``f_globals``, a function's ``__globals__``, the built-ins), or defines or imports a module
+    ``__getattr__`` (PEP 562), which answers any name asked for. Working bots made so were refused
+    before any game (a red team's); what cannot reach the module's names (``getattr(self, ...)``,
+    ``self.__class__``, ``vars(self.cfg)``, ``re.compile``) does not count."""
+    sys_names = {"sys"} | {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+        if alias.name == "sys"
+    }
     for node in ast.walk(tree):
         match node:
-            case ast.Name(id=name) | ast.Attribute(attr=name) if name in _DYNAMIC:
+            case ast.Name(id=name) if name in _RUNS_CODE or name in _REACHES_MODULES - {"modules"}:
                 return True
-            case ast.alias(name=name, asname=asname) if {name.split(".")[0], name, asname} & _DYNAMIC:
+            case ast.Call(func=ast.Name(id=name), args=[], keywords=[]) if name in _NAMESPACE_CALLS:
                 return True
-            case ast.ImportFrom(module=module) if module in _DYNAMIC:
+            case ast.Attribute(attr="modules", value=ast.Name(id=name)) if name in sys_names:
                 return True
+            case ast.Attribute(attr=name) if name in _REACHES_MODULES - {"modules"}:
+                return True
+            case ast.Constant(value=str(text)) if text in _REACHES_MODULES:
+                return True
+            case ast.alias(name=name, asname=asname) if {name.split(".")[0], name, asname} & (
+                _REACHES_MODULES - {"modules"}
+            ):
+                return True
+            case ast.ImportFrom(module=module, names=names) if module == "sys" or module in _REACHES_MODULES:
+                if module != "sys" or any(alias.name in ("modules", "*") for alias in names):
+                    return True
             case ast.Global(names=names) if "__getattr__" in names:
                 return True
     return any(_binds(node, "__getattr__") for node in _module_scope(tree))

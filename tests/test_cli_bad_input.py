@@ -373,6 +373,12 @@ def test_a_correct_codecup_bot_command_passes_the_check(tmp_path, capsys):
         "import sys\nclass _B: ...\nsetattr(sys.modules[__name__], 'MyBot', _B)\n",
         "import builtins as b\nb.exec('class MyBot: ...')\n",
         "from helper import __getattr__\n",
+        # a reviewer's: through a frame's or a function's globals, sys.modules, importlib
+        "import sys\nclass _B: ...\nsys._getframe().f_globals['MyBot'] = _B\n",
+        "class _B:\n    def f(self): ...\n_B.f.__globals__['MyBot'] = _B\n",
+        "from sys import modules as m\nclass _B: ...\nm[__name__].MyBot = _B\n",
+        "import importlib\nclass _B: ...\nimportlib.import_module(__name__).MyBot = _B\n",
+        "import sys\nclass _B: ...\ngetattr(sys, 'modules')[__name__].MyBot = _B\n",
     ],
     ids=[
         "none-then-try",
@@ -386,6 +392,11 @@ def test_a_correct_codecup_bot_command_passes_the_check(tmp_path, capsys):
         "setattr",
         "builtins",
         "imported-getattr",
+        "f_globals",
+        "__globals__",
+        "sys-modules",
+        "import_module",
+        "getattr-modules",
     ],
 )
 def test_a_file_that_may_bind_its_bot_otherwise_is_not_refused(text, tmp_path):
@@ -398,6 +409,31 @@ def test_a_file_that_may_bind_its_bot_otherwise_is_not_refused(text, tmp_path):
     (tmp_path / "mybot.py").write_text(text)
     command = ("codecup", "bot", "pillars", str(tmp_path / "mybot.py") + ":MyBot")
     assert command_problem(PlayerInfo("p", command=command)) is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "import re\nMOVE = re.compile(r'[a-z]')\n",
+        "class Helper:\n    def __init__(self):\n        print(self.__class__.__name__, vars(self))\n",
+        "class Helper:\n    def go(self, how):\n        return getattr(self, 'go_' + how)()\n",
+        "class Helper:\n    def go(self, v):\n        setattr(self, 'x', v)\n        return self.__dict__\n",
+        "class Helper:\n    def __init__(self):\n        self.modules = {}\n        self.eval = len\n",
+    ],
+    ids=["re-compile", "class-and-vars", "getattr-self", "setattr-dict", "own-attributes"],
+)
+def test_an_ordinary_bot_with_a_misspelt_name_is_still_refused(body, tmp_path):
+    """Only what can reach the module's names or run code makes the check say nothing: a
+    reviewer's ordinary bots (``re.compile``, ``getattr(self, ...)``, ``self.__class__``,
+    ``vars(self.cfg)``) with a misspelt NAME were let through, and crashed every game."""
+    from codecup.checks import command_problem
+    from codecup.record import PlayerInfo
+
+    (tmp_path / "mybot.py").write_text(body + "class MyBot:\n    pass\n")
+    command = ("codecup", "bot", "pillars", str(tmp_path / "mybot.py") + ":MyBto")
+    problem = command_problem(PlayerInfo("p", command=command)) or ""
+    assert "mybot.py defines no class or function 'MyBto' at its top level" in problem
+    assert command_problem(PlayerInfo("p", command=(*command[:-1], command[-1][:-5] + "MyBot"))) is None
 
 
 def test_a_file_with_a_class_getattr_is_still_read(tmp_path):
