@@ -14,6 +14,13 @@ not marked is the session's, said as before.
 ``SystemExit`` is not marked (a bot that exits, exits), nor a
 ``KeyboardInterrupt`` that a real interrupt raised while the bot ran
 (:func:`counting_interrupts` tells them apart); one the bot raised itself is.
+Nor is a :class:`~codecup.errors.ConfigError`: it is the user's mistake (a word
+list that is missing or holds no word, which a bot's ``prepare`` found calling
+``load_words()``), said in one line with exit status 2 wherever it was raised
+(a reviewer's: ``--words badwords.dat`` was shown as the bot's own code failing).
+
+The marks are read for a contestant's own bot only (``codecup bot GAME FILE.py:NAME``):
+a built-in bot's code is the framework's, its exceptions said as the command's own.
 """
 
 from __future__ import annotations
@@ -23,6 +30,8 @@ import signal
 import threading
 from collections.abc import Iterator
 from types import FrameType
+
+from codecup.errors import ConfigError
 
 _MARK = "_codecup_raised_in_bots_code"
 _DICT = BaseException.__dict__["__dict__"]  # an exception's own attributes, read past its class's code
@@ -38,7 +47,7 @@ def bots_code(what: str) -> Iterator[None]:
     seen = _interrupts
     try:
         yield
-    except SystemExit:
+    except (SystemExit, ConfigError):  # an exit is an exit; a ConfigError the user's mistake
         raise
     except BaseException as exc:
         if not (isinstance(exc, KeyboardInterrupt) and _interrupts != seen) and raised_in(exc) is None:

@@ -194,6 +194,43 @@ def test_an_error_of_the_bots_own_code_is_its_whatever_its_type(bots, game, text
     assert last.endswith(f", in {where} (its traceback above)")
 
 
+LOADS_WORDS = PREPARES.replace(
+    'self.table = open("table.dat").read()',
+    "from codecup_games.lucky_words.words import load_words\n        self.words = load_words()",
+)
+
+
+@pytest.mark.parametrize(
+    ("bot", "words", "message"),
+    [
+        ("strong", "/nonexistent", "word list /nonexistent (from $CODECUP_WORDS) does not exist or is not"),
+        ("own.py:Prepares", "/nonexistent", "word list /nonexistent (from $CODECUP_WORDS) does not exist"),
+        ("strong", "empty.dat", "word list empty.dat holds no word of 2..7 letters A..Z"),
+    ],
+    ids=["built-in", "own-prepare", "built-in-empty-list"],
+)
+def test_a_word_list_mistake_is_the_users_in_one_line(bots, bot, words, message):
+    """A reviewer's: a word list that is missing or holds no word (the user's mistake, a
+    ConfigError) was shown as the bot's own code failing, traceback and exit status 1, when a
+    built-in bot's or a contestant's ``prepare()`` loaded it: it is one line and status 2."""
+    import os
+
+    (bots / "own.py").write_text(LOADS_WORDS)
+    (bots / "empty.dat").write_text("x\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "codecup", "bot", "lucky_words", bot],
+        cwd=bots,
+        input="E\n1\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "CODECUP_WORDS": str(bots / words) if words == "empty.dat" else words},
+    )
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.startswith(f"codecup: error: {message}".replace("empty.dat", str(bots / "empty.dat")))
+    assert run.stderr.count("\n") == 1, run.stderr
+
+
 def test_an_interrupt_while_the_bot_thinks_is_still_an_interrupt(bots):
     """Ctrl-C while the bot's code runs is no error of the bot's: one line, status 130, as before."""
     import signal

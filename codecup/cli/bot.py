@@ -124,7 +124,9 @@ def run(args: argparse.Namespace) -> int:
             return _answer(args, stdin, stdout)
     except BaseException as exc:
         where = raised_in(exc)
-        if where is None:  # the session's own error (a referee's line it cannot follow, ...)
+        if where is None or UserBot.parse(args.name) is None:
+            # the session's own error (a referee's line it cannot follow, ...), or a built-in bot's,
+            # whose code is the framework's: "the bot's own code" is a contestant's (a reviewer's)
             raise
         return _bots_error(exc, where)
     finally:
