@@ -17,6 +17,7 @@ wrong. They need the game's rules (:meth:`~codecup.game.Game.new_state`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -24,7 +25,9 @@ import pickle
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
+from typing import Any
 
 from codecup import loop
 from codecup.bots import RandomBot
@@ -174,16 +177,27 @@ HASH_SEEDS = ("1", "2")
 """The ``PYTHONHASHSEED`` values :func:`check_hash_seed_free` runs its child processes under."""
 
 CHILD_TIMEOUT = 300.0
-"""Seconds a child process of :func:`check_hash_seed_free` may take (a bound, never reached)."""
+"""Seconds the child processes of :func:`check_hash_seed_free` may take, both together (a bound,
+never reached)."""
 
 _CHILD = """
-import pickle, sys
-paths, game, seed = pickle.loads(sys.stdin.buffer.read())
+import importlib.util, json, pickle, sys
+paths, packages, game, seed, names = pickle.loads(sys.stdin.buffer.read())
 sys.path[:0] = paths
-from codecup.testing import rules_fingerprint
-print(rules_fingerprint(pickle.loads(game), seed))
+for name, origin, locations in packages:  # the very files the parent imported them from
+    spec = importlib.util.spec_from_file_location(name, origin, submodule_search_locations=locations)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+from codecup.testing import loaded_files, rules_fingerprint
+try:
+    game = pickle.loads(game)
+except Exception as exc:  # its class where the child cannot import it (the parent's __main__)
+    print(json.dumps({"rebuilt": False, "why": f"{type(exc).__name__}: {exc}"}))
+    sys.exit(0)
+fingerprint = rules_fingerprint(game, seed)
+print(json.dumps({"rebuilt": True, "fingerprint": fingerprint, "files": loaded_files(names)}))
 """
-
 
 FINGERPRINT_PLIES = 16
 """The positions of each variant's seeded game that :func:`rules_fingerprint` reads."""
@@ -221,32 +235,96 @@ def check_hash_seed_free(game: Game, seed: int = 1) -> None:
     a set of strings is iterated in an order that the process's hash seed decides, the same in one
     process call after call, so no check within one process sees it (a red team's Connect Four
     listed its moves in a set's order: every check passed, and one seed's games differed from one
-    process to the next). A game that cannot be pickled (its class defined in a function) is not
-    checked here: the child processes rebuild it from its pickle."""
+    process to the next). The children import the game's packages (and ``codecup``'s) from the
+    files this process imported them from, and the check says so if they still differ: a child
+    that found the installed copy of a package loaded from a checkout compared other rules (a
+    reviewer's). A game that cannot be rebuilt in a child (pickled: its class defined in a
+    function, or in the script run, ``__main__``) is not checked here."""
     try:
         pickled = pickle.dumps(game)
     except (pickle.PicklingError, TypeError, AttributeError):
         return
-    asked = pickle.dumps((list(sys.path), pickled, seed))
-    children = [_fingerprint_child(hash_seed, asked) for hash_seed in HASH_SEEDS]  # both at once
+    packages = _packages_of(game, seed)
+    names = sorted(n for n in sys.modules if n.partition(".")[0] in {name for name, _, _ in packages})
+    asked = pickle.dumps((list(sys.path), packages, pickled, seed, names))
+    children: list[subprocess.Popen[bytes]] = []
+    deadline = time.monotonic() + CHILD_TIMEOUT  # for both: each waited in turn
     try:
+        for hash_seed in HASH_SEEDS:  # both at once
+            children.append(_fingerprint_child(hash_seed, asked))
         here = rules_fingerprint(game, seed)
-        answers = [child.communicate(timeout=CHILD_TIMEOUT) for child in children]
+        answers = [child.communicate(timeout=max(0.0, deadline - time.monotonic())) for child in children]
+    except subprocess.TimeoutExpired:
+        raise AssertionError(
+            f"the child processes reading the rules under other hash seeds took over {CHILD_TIMEOUT:g} s"
+        ) from None
     finally:
         for child in children:
             if child.poll() is None:  # (one left running by a failure here)
                 child.kill()
                 child.communicate()
-    for hash_seed, child, (out, err) in zip(HASH_SEEDS, children, answers, strict=True):
-        tail = err.decode(errors="replace").strip()[-1000:]
-        assert child.returncode == 0, f"the child process under PYTHONHASHSEED={hash_seed} failed: {tail}"
-        there = out.decode().strip()
-        assert there == here, (
+    told = [
+        _childs_answer(hash_seed, child, *answer)
+        for hash_seed, child, answer in zip(HASH_SEEDS, children, answers, strict=True)
+    ]
+    if not all(answer["rebuilt"] for answer in told):
+        return  # its class is not where a child can import it: not checked, as said above
+    mine = loaded_files(names)
+    for hash_seed, answer in zip(HASH_SEEDS, told, strict=True):
+        other = {n: f for n, f in answer["files"].items() if n in mine and f != mine[n]}
+        assert not other, (
+            f"cannot compare the rules with a child process's: under PYTHONHASHSEED={hash_seed} it"
+            f" imported {', '.join(f'{n} from {f}' for n, f in sorted(other.items())[:3])}, where this"
+            f" process imported {', '.join(f'{n} from {mine[n]}' for n in sorted(other)[:3])}"
+        )
+        assert answer["fingerprint"] == here, (
             f"a seeded random game through the rules lists other moves, or in another order, or makes"
             f" another setup, under PYTHONHASHSEED={hash_seed} than in this process: the rules depend on"
             " the hash seed (a set's or a frozenset's order?); one seed's games differ from one process"
             " to the next: list them in a fixed order (sorted)"
         )
+
+
+def _childs_answer(hash_seed: str, child: subprocess.Popen[bytes], out: bytes, err: bytes) -> dict[str, Any]:
+    """What a child of :func:`check_hash_seed_free` answered: rebuilt or not, its fingerprint and the
+    files its modules came from."""
+    tail = err.decode(errors="replace").strip()[-1000:]
+    assert child.returncode == 0, f"the child process under PYTHONHASHSEED={hash_seed} failed: {tail}"
+    try:
+        answer = json.loads(out.decode(errors="replace").strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        raise AssertionError(
+            f"the child process under PYTHONHASHSEED={hash_seed} gave no answer: {tail}"
+        ) from None
+    assert isinstance(answer, dict), answer
+    return answer
+
+
+def loaded_files(names: Sequence[str]) -> dict[str, str]:
+    """The file each of the modules ``names`` that this process has loaded came from."""
+    found = {name: getattr(sys.modules.get(name), "__file__", None) for name in names}
+    return {name: os.path.realpath(file) for name, file in found.items() if isinstance(file, str)}
+
+
+def _packages_of(game: Game, seed: int) -> list[tuple[str, str, list[str] | None]]:
+    """The top-level packages (name, file, search path) of the game's classes and its state's, and
+    ``codecup``'s, as this process imported them, for a child to import the same files, in the order
+    this process first imported them (a package's own imports first)."""
+    classes: list[type] = list(type(game).__mro__)
+    with contextlib.suppress(Exception):  # a game whose rules fail is told so by the fingerprint
+        variant = game.info.default_variant.name
+        classes += type(game.new_state(game.start_position(seed, variant), variant)).__mro__
+    wanted = {"codecup", "codecup_games"} | {c.__module__.partition(".")[0] for c in classes}
+    packages = []
+    for name, module in list(sys.modules.items()):
+        spec = getattr(module, "__spec__", None)
+        origin = getattr(spec, "origin", None)
+        if name not in wanted or name in sys.stdlib_module_names or name == "__main__":
+            continue
+        if isinstance(origin, str) and os.path.isfile(origin):  # (no namespace package, no built-in)
+            locations = getattr(spec, "submodule_search_locations", None)
+            packages.append((name, origin, None if locations is None else list(locations)))
+    return packages
 
 
 def _fingerprint_child(hash_seed: str, asked: bytes) -> subprocess.Popen[bytes]:
@@ -259,8 +337,10 @@ def _fingerprint_child(hash_seed: str, asked: bytes) -> subprocess.Popen[bytes]:
         env={**os.environ, "PYTHONHASHSEED": hash_seed},
     )
     assert child.stdin is not None
-    child.stdin.write(asked)  # the child reads them all before it writes anything
-    child.stdin.close()
+    with contextlib.suppress(BrokenPipeError):  # a child that died at once: its stderr says why
+        child.stdin.write(asked)  # the child reads them all before it writes anything
+    with contextlib.suppress(BrokenPipeError):
+        child.stdin.close()
     child.stdin = None  # communicate() must not flush it again
     return child
 

@@ -176,6 +176,106 @@ def test_the_checks_see_a_game_listing_its_moves_in_a_sets_order(tinygame, tmp_p
         testing.check_hash_seed_free(game)
 
 
+ORDERED = """
+import attrs
+from tinygame import Counter, TwentyOne
+
+REVERSED = {reversed}
+
+
+@attrs.frozen
+class OrderCounter(Counter):
+    def legal_moves(self):
+        moves = Counter.legal_moves(self)
+        return moves[::-1] if REVERSED else moves  # one fixed order: no hash seed in it
+
+    def apply(self, move):
+        after = Counter.apply(self, move)
+        return OrderCounter(after.total, after.seat)
+
+
+@attrs.define(eq=False)
+class OrderTwentyOne(TwentyOne):
+    def new_state(self, setup, variant):
+        return OrderCounter(int(setup))
+"""
+
+
+def test_the_child_processes_import_the_games_files_this_process_did(tinygame, tmp_path, monkeypatch):
+    """A reviewer's: the test suite loads ``codecup_games`` from the checkout by its file, and the
+    child processes imported the installed copy from their path instead: a checkout's rules, in
+    one fixed order of their own, were said to depend on the hash seed."""
+    import importlib.util
+
+    for folder, reversed_ in (("installed", False), ("checkout", True)):
+        (tmp_path / folder / "ordergame").mkdir(parents=True)
+        (tmp_path / folder / "ordergame" / "__init__.py").write_text(ORDERED.format(reversed=reversed_))
+    monkeypatch.syspath_prepend(str(tmp_path / "installed"))  # what a child would find by its path
+    here = tmp_path / "checkout" / "ordergame"
+    spec = importlib.util.spec_from_file_location(
+        "ordergame", here / "__init__.py", submodule_search_locations=[str(here)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "ordergame", module)
+    spec.loader.exec_module(module)
+    assert module.REVERSED
+    testing.check_hash_seed_free(module.OrderTwentyOne())
+
+
+MAIN_SCRIPT = """
+import sys
+sys.path[:0] = [{dist!r}]
+import attrs
+from tinygame import TwentyOne
+from codecup.testing import check_hash_seed_free
+
+
+class MyTwentyOne(TwentyOne):  # a correct game, defined in the script run: the children cannot import it
+    pass
+
+
+check_hash_seed_free(MyTwentyOne())
+print("not checked, no failure")
+"""
+
+
+def test_a_game_defined_in_the_script_run_is_not_checked(tmp_path):
+    """A reviewer's: a correct game whose class is in ``__main__`` failed the check, the children
+    unable to unpickle it; one that cannot be rebuilt in a child is not checked, as documented."""
+    import subprocess
+
+    (tmp_path / "check.py").write_text(MAIN_SCRIPT.format(dist=str(TINYGAME_DIST)))
+    run = subprocess.run(
+        [sys.executable, str(tmp_path / "check.py")], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "not checked, no failure\n"
+
+
+def test_the_child_processes_are_bounded_together_and_reaped(tinygame, monkeypatch):
+    """Each child was waited for up to CHILD_TIMEOUT in turn, and one started before a failure to
+    start the next was left running (a reviewer's)."""
+    started = []
+    start = testing._fingerprint_child
+
+    def failing_second(hash_seed, asked):
+        if started:
+            raise OSError("no more processes")
+        started.append(start(hash_seed, asked))
+        return started[-1]
+
+    monkeypatch.setattr(testing, "_fingerprint_child", failing_second)
+    with pytest.raises(OSError, match="no more processes"):
+        testing.check_hash_seed_free(tinygame.TwentyOne())
+    assert [child.returncode for child in started] != [None]  # killed and reaped
+
+    monkeypatch.setattr(testing, "_fingerprint_child", start)
+    monkeypatch.setattr(testing, "CHILD_TIMEOUT", 0.0)
+    with pytest.raises(AssertionError, match="took over 0 s"):
+        testing.check_hash_seed_free(tinygame.TwentyOne())
+
+
 def test_the_checks_name_a_game_whose_legal_moves_change_order_not_the_random_bot(tinygame):
     """The seeded check blamed "the random bot is not seeded" (codecup's own bot): the game's
     legal_moves listing one position's moves in another order each time is the cause."""

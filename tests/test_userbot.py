@@ -233,6 +233,7 @@ def test_a_word_list_mistake_is_the_users_in_one_line(bots, bot, words, message)
 
 def test_an_interrupt_while_the_bot_thinks_is_still_an_interrupt(bots):
     """Ctrl-C while the bot's code runs is no error of the bot's: one line, status 130, as before."""
+    import select
     import signal
 
     (bots / "slow.py").write_text(
@@ -252,6 +253,8 @@ def test_an_interrupt_while_the_bot_thinks_is_still_an_interrupt(bots):
         assert program.stdin is not None and program.stderr is not None
         program.stdin.write(PILLARS_START)
         program.stdin.flush()
+        # bounded: a bot that never says it thinks fails the test, not hangs it (a reviewer's)
+        assert select.select([program.stderr], [], [], 60)[0], "the bot said nothing in 60 s"
         assert program.stderr.readline() == "thinking\n"
         program.send_signal(signal.SIGINT)
         assert program.wait(timeout=60) == 130
