@@ -21,6 +21,7 @@ from codecup.botcode import bots_code
 from codecup.bots import Bot
 from codecup.errors import (
     PASS_THROUGH,
+    BotAnswerError,
     ConfigError,
     DialogueError,
     GameBugError,
@@ -216,14 +217,14 @@ class RulesPlayer(PlayerSession):
                 raise RuntimeError(
                     f"the bot changed the rules' {kind}.{changed}: the session cannot follow them"
                 )
-        if not isinstance(move, str):
-            raise TypeError(f"the bot's choose(state) gave {shown(move, 200)}, not a move's text")
+        if not issubclass(type(move), str):  # its type, not isinstance: that reads a __class__ that may lie
+            raise BotAnswerError(f"the bot's choose(state) gave {shown(move, 200)}, not a move's text")
         # A plain str from here on: a str subclass of the bot's own would have its methods called by
         # the rules and the checks below (raising, blamed on the rules; a lying __contains__ passed
         # two lines; a lying __format__ wrote another move than the one applied: the red team's).
         move = str.__str__(move)
         if "\n" in move or "\r" in move:  # it would reach the referee as two lines: two moves
-            raise ValueError(f"the bot's choose(state) gave {shown(move, 200)}, a move with a line break")
+            raise BotAnswerError(f"the bot's choose(state) gave {shown(move, 200)}, a move with a line break")
         try:
             self.state = applied(self.state, move)
         except MoveError:

@@ -9,7 +9,7 @@ import pytest
 
 from codecup.bots import RandomBot
 from codecup.dialogue import Fault, SeatEnd, Termination
-from codecup.errors import GameBugError, IllegalMoveError, InvalidMoveError
+from codecup.errors import BotAnswerError, GameBugError, IllegalMoveError, InvalidMoveError
 from codecup.rules import Accepted, State, judge, judge_reply, replay
 from codecup.session import RulesPlayer, Wire
 
@@ -218,7 +218,35 @@ def test_a_move_of_the_bots_own_str_type_is_taken_as_a_plain_str(kind):
 def test_a_move_hiding_its_line_break_is_the_bots_error():
     """A lying ``__contains__`` passed a move with a line break: two lines to the referee."""
     player = RulesPlayer(Wire(), lambda setup: Nim(5), Answers(lambda text: HidesItsBreak("t1\nt2")))
-    with pytest.raises(ValueError, match="a move with a line break"):
+    with pytest.raises(BotAnswerError, match="a move with a line break"):
+        player.receive("Start")
+
+
+class FakeStr:
+    """No str, though its ``__class__`` says it is one (``isinstance`` reads that)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return str
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (FakeStr, "not a move's text"),
+        (lambda text: None, "gave None, not a move's text"),
+        (lambda text: text + "\n" + text, "a move with a line break"),
+    ],
+    ids=["lying-class", "none", "two-lines"],
+)
+def test_an_answer_the_session_refuses_is_the_bots_wrong_answer(make, said):
+    """A reviewer's: an object whose ``__class__`` claimed str passed the check, and the session
+    raised an internal TypeError converting it; every answer refused is a BotAnswerError."""
+    player = RulesPlayer(Wire(), lambda setup: Nim(5), Answers(make))
+    with pytest.raises(BotAnswerError, match=said):
         player.receive("Start")
 
 

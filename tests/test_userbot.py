@@ -231,6 +231,58 @@ def test_a_word_list_mistake_is_the_users_in_one_line(bots, bot, words, message)
     assert run.stderr.count("\n") == 1, run.stderr
 
 
+WRONG_ANSWERS = """
+from codecup_games.lucky_words.bots.base import Bot
+
+
+class FakeStr:
+    @property
+    def __class__(self):
+        return str
+
+
+class Gives:
+    def __init__(self, seed, clock, variant):
+        pass
+
+    def choose(self, state):
+        return ANSWER
+
+
+class Letters(Bot):
+    def __init__(self, seed, clock, variant):
+        super().__init__(seed)
+
+    def choose_pick(self):
+        return ANSWER
+
+    def choose_place(self, letter):
+        return self.free[0]
+"""
+
+
+@pytest.mark.parametrize(
+    ("game", "bot", "answer", "said"),
+    [
+        ("pillars", "Gives", "None", "the bot's choose(state) gave None, not a move's text"),
+        ("pillars", "Gives", "FakeStr()", "the bot's choose(state) gave <_codecup_user_bot.FakeStr object"),
+        ("pillars", "Gives", "'Aa\\nBb'", "the bot's choose(state) gave 'Aa\\nBb', a move with a line"),
+        ("lucky_words", "Letters", "('1', 0)", "the bot chose '1', not a letter A..Z"),
+        ("lucky_words", "Letters", "None", "the bot's choose_pick() gave None, not a (letter, cell) pair"),
+    ],
+    ids=["none", "lying-class", "two-lines", "bad-letter", "no-pair"],
+)
+def test_an_answer_the_session_refuses_is_one_line(bots, game, bot, answer, said):
+    """A reviewer's: a wrong answer was a traceback of the session's own code (an internal
+    TypeError for an object whose ``__class__`` claimed str): one line says the answer was wrong."""
+    (bots / "own.py").write_text(WRONG_ANSWERS.replace("ANSWER", answer))
+    stdin = PILLARS_START if game == "pillars" else "E\n1\n"
+    run = codecup(bots, "bot", game, f"own.py:{bot}", stdin=stdin)
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.startswith(f"codecup: error: the bot's answer is wrong: {said}"), run.stderr
+    assert run.stderr.count("\n") == 1, run.stderr
+
+
 def test_an_interrupt_while_the_bot_thinks_is_still_an_interrupt(bots):
     """Ctrl-C while the bot's code runs is no error of the bot's: one line, status 130, as before."""
     import select

@@ -17,7 +17,7 @@ from typing import BinaryIO
 from codecup.botcode import counting_interrupts, raised_in
 from codecup.checks import check_clock
 from codecup.cli.common import Subparsers, clock_seconds, text_arg
-from codecup.errors import ConfigError, DialogueError, UnknownGameError, said, type_name
+from codecup.errors import BotAnswerError, ConfigError, DialogueError, UnknownGameError, said, type_name
 from codecup.game import Game
 from codecup.plugins import load_game
 from codecup.terminal import one_line, printable
@@ -122,6 +122,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         with counting_interrupts():
             return _answer(args, stdin, stdout)
+    except BotAnswerError as exc:  # what it gave, refused by the session: its code raised nothing
+        print(
+            f"codecup: error: the bot's answer is wrong: {printable(one_line(said(exc), 300))}",
+            file=sys.stderr,
+        )
+        return 1
     except BaseException as exc:
         where = raised_in(exc)
         if where is None or UserBot.parse(args.name) is None:

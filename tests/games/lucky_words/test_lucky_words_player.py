@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from codecup.errors import DialogueError
+from codecup.errors import BotAnswerError, DialogueError
 from codecup_games.lucky_words.bots.randombot import RandomBot
 from codecup_games.lucky_words.player import LuckyWordsPlayer, dialect_of
 from codecup_games.lucky_words.variants import rules_of
@@ -82,6 +82,20 @@ def test_a_bot_calling_lower_case_letters_reports_its_true_score(small_words):
     assert out[-1] == str(shared_scorer(load_words(), rules_of("codecup2004").scoring).total(board))
 
 
+class FakeStr:
+    """No str, though its ``__class__`` says it is one (a reviewer's: it passed ``isinstance``)."""
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return str
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return "<FakeStr>"
+
+
 class Chooses(RandomBot):
     def __init__(self, choice):
         super().__init__(1)
@@ -103,13 +117,16 @@ class Chooses(RandomBot):
         (("EE", 3), "the bot chose 'EE', not a letter A..Z"),
         (("é", 3), "the bot chose 'é', not a letter A..Z"),
         (("ß", 3), "the bot chose 'ß', not a letter A..Z"),  # its upper case is SS
+        (None, "the bot's choose_pick() gave None, not a (letter, cell) pair"),
+        (("E", 3, 4), "the bot's choose_pick() gave ('E', 3, 4), not a (letter, cell) pair"),
+        ((FakeStr("E"), 3), "the bot chose <FakeStr>, of type FakeStr, not a letter A..Z"),
     ],
 )
 def test_a_bot_choosing_what_it_cannot_says_so_in_one_line(small_words, choice, said):
     """An occupied cell was an AssertionError holding the whole board."""
     session = LuckyWordsPlayer(Chooses(choice), rules_of("codecup2004"))
     session.receive("E")
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(BotAnswerError) as caught:  # the bot's wrong answer, said in one line
         session.receive("start")
     assert str(caught.value) == said
 
