@@ -379,6 +379,9 @@ def test_a_correct_codecup_bot_command_passes_the_check(tmp_path, capsys):
         "from sys import modules as m\nclass _B: ...\nm[__name__].MyBot = _B\n",
         "import importlib\nclass _B: ...\nimportlib.import_module(__name__).MyBot = _B\n",
         "import sys\nclass _B: ...\ngetattr(sys, 'modules')[__name__].MyBot = _B\n",
+        # a second reviewer's: inspect.getmodule, sys.modules handed on
+        "import inspect\nclass _B: ...\nsetattr(inspect.getmodule(_B), 'MyBot', _B)\n",
+        "import sys\nclass _B: ...\nme = sys.modules[__name__]\nme.MyBot = _B\n",
     ],
     ids=[
         "none-then-try",
@@ -397,6 +400,8 @@ def test_a_correct_codecup_bot_command_passes_the_check(tmp_path, capsys):
         "sys-modules",
         "import_module",
         "getattr-modules",
+        "getmodule",
+        "sys-modules-aliased",
     ],
 )
 def test_a_file_that_may_bind_its_bot_otherwise_is_not_refused(text, tmp_path):
@@ -419,8 +424,27 @@ def test_a_file_that_may_bind_its_bot_otherwise_is_not_refused(text, tmp_path):
         "class Helper:\n    def go(self, how):\n        return getattr(self, 'go_' + how)()\n",
         "class Helper:\n    def go(self, v):\n        setattr(self, 'x', v)\n        return self.__dict__\n",
         "class Helper:\n    def __init__(self):\n        self.modules = {}\n        self.eval = len\n",
+        # a second reviewer's: a name the file binds itself is not the built-in; locals() in a
+        # function is the function's; sys.modules only read
+        "def eval(state):\n    return 0\n\nprint(eval(1))\n",
+        "from re import compile\nPAT = compile(r'a')\n",
+        "class Helper:\n    def go(self, moves):\n        for m in moves:\n            eval = len(m)\n"
+        "        return eval\n",
+        "def show(x):\n    print('{x}'.format(**locals()), vars())\n",
+        "import sys\nHAVE_NP = 'numpy' in sys.modules and len(sys.modules) > 0\nNAME = 'builtins'\n",
     ],
-    ids=["re-compile", "class-and-vars", "getattr-self", "setattr-dict", "own-attributes"],
+    ids=[
+        "re-compile",
+        "class-and-vars",
+        "getattr-self",
+        "setattr-dict",
+        "own-attributes",
+        "own-eval",
+        "from-re-compile",
+        "local-eval",
+        "locals-in-function",
+        "sys-modules-read",
+    ],
 )
 def test_an_ordinary_bot_with_a_misspelt_name_is_still_refused(body, tmp_path):
     """Only what can reach the module's names or run code makes the check say nothing: a
