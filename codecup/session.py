@@ -210,13 +210,14 @@ class RulesPlayer(PlayerSession):
         rules = _rules_of(given)
         with bots_code("its choose(state)"):
             move = self.bot.choose(given)
-            if (changed := _changed(rules, _rules_of(given))) is not None:
-                # a red team's bot set type(state).apply to give the state back: "its rules' apply
-                # gave back the same state", the game's bug
-                kind = type_name(given)
-                raise RuntimeError(
-                    f"the bot changed the rules' {kind}.{changed}: the session cannot follow them"
-                )
+        if (changed := _changed(rules, _rules_of(given))) is not None:
+            # a red team's bot set type(state).apply to give the state back: "its rules' apply
+            # gave back the same state", the game's bug. Its code raised nothing: the session
+            # refuses, one line, no traceback of the framework's own (a second reviewer's)
+            kind = type_name(given)
+            raise BotAnswerError(
+                f"the bot's choose(state) changed the rules' {kind}.{changed}: the session cannot follow them"
+            )
         if not issubclass(type(move), str):  # its type, not isinstance: that reads a __class__ that may lie
             raise BotAnswerError(f"the bot's choose(state) gave {shown(move, 200)}, not a move's text")
         # A plain str from here on: a str subclass of the bot's own would have its methods called by
