@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
 import os
 import pickle
@@ -182,7 +183,7 @@ never reached)."""
 
 _CHILD = """
 import importlib.util, json, pickle, sys
-paths, packages, game, seed, names = pickle.loads(sys.stdin.buffer.read())
+paths, packages, game, seed = pickle.loads(sys.stdin.buffer.read())
 sys.path[:0] = paths
 for name, origin, locations in packages:  # the very files the parent imported them from
     spec = importlib.util.spec_from_file_location(name, origin, submodule_search_locations=locations)
@@ -192,11 +193,11 @@ for name, origin, locations in packages:  # the very files the parent imported t
 from codecup.testing import loaded_files, rules_fingerprint
 try:
     game = pickle.loads(game)
-except Exception as exc:  # its class where the child cannot import it (the parent's __main__)
+except Exception as exc:  # a module the game needs that this child cannot import: said by the parent
     print(json.dumps({"rebuilt": False, "why": f"{type(exc).__name__}: {exc}"}))
     sys.exit(0)
 fingerprint = rules_fingerprint(game, seed)
-print(json.dumps({"rebuilt": True, "fingerprint": fingerprint, "files": loaded_files(names)}))
+print(json.dumps({"rebuilt": True, "fingerprint": fingerprint, "files": loaded_files(list(sys.modules))}))
 """
 
 FINGERPRINT_PLIES = 16
@@ -238,15 +239,19 @@ def check_hash_seed_free(game: Game, seed: int = 1) -> None:
     process to the next). The children import the game's packages (and ``codecup``'s) from the
     files this process imported them from, and the check says so if they still differ: a child
     that found the installed copy of a package loaded from a checkout compared other rules (a
-    reviewer's). A game that cannot be rebuilt in a child (pickled: its class defined in a
-    function, or in the script run, ``__main__``) is not checked here."""
+    reviewer's); any module both processes loaded from different files (a helper module of the
+    game's) is said so too, "cannot compare", no verdict on the hash seed. A game that cannot be
+    rebuilt in a child by design (pickled: a class defined in a function, or in the script run,
+    ``__main__``) is not checked here; a child that fails to rebuild any other (a module the game
+    needs it cannot import) fails the check."""
     try:
-        pickled = pickle.dumps(game)
+        pickled, by_design = _pickled(game)
     except (pickle.PicklingError, TypeError, AttributeError):
         return
+    if by_design:
+        return
     packages = _packages_of(game, seed)
-    names = sorted(n for n in sys.modules if n.partition(".")[0] in {name for name, _, _ in packages})
-    asked = pickle.dumps((list(sys.path), packages, pickled, seed, names))
+    asked = pickle.dumps((list(sys.path), packages, pickled, seed))
     children: list[subprocess.Popen[bytes]] = []
     deadline = time.monotonic() + CHILD_TIMEOUT  # for both: each waited in turn
     try:
@@ -267,10 +272,18 @@ def check_hash_seed_free(game: Game, seed: int = 1) -> None:
         _childs_answer(hash_seed, child, *answer)
         for hash_seed, child, answer in zip(HASH_SEEDS, children, answers, strict=True)
     ]
-    if not all(answer["rebuilt"] for answer in told):
-        return  # its class is not where a child can import it: not checked, as said above
-    mine = loaded_files(names)
     for hash_seed, answer in zip(HASH_SEEDS, told, strict=True):
+        # Only a class in __main__ or a function is out of a child's reach by design (not checked,
+        # above); a child that could not import a module the game needs passed silently (a
+        # second reviewer's).
+        assert answer["rebuilt"], (
+            f"the child process under PYTHONHASHSEED={hash_seed} cannot rebuild the game: {answer['why']}"
+        )
+    for hash_seed, answer in zip(HASH_SEEDS, told, strict=True):
+        # every module the child loaded, not only the game's packages: a helper it imported from
+        # another file than this process did made a false verdict on the hash seed (a second
+        # reviewer's)
+        mine = loaded_files(list(answer["files"]))
         other = {n: f for n, f in answer["files"].items() if n in mine and f != mine[n]}
         assert not other, (
             f"cannot compare the rules with a child process's: under PYTHONHASHSEED={hash_seed} it"
@@ -298,6 +311,23 @@ def _childs_answer(hash_seed: str, child: subprocess.Popen[bytes], out: bytes, e
         ) from None
     assert isinstance(answer, dict), answer
     return answer
+
+
+def _pickled(game: Game) -> tuple[bytes, bool]:
+    """The game pickled, and whether it holds a class or function that no other process can import by
+    design: defined in a function (``<locals>``) or in the script run (``__main__``)."""
+    found: list[object] = []
+
+    class Watching(pickle.Pickler):
+        def persistent_id(self, obj: object) -> None:  # called for every object pickled
+            kind = obj if isinstance(obj, type) or callable(obj) else type(obj)
+            module, qualname = getattr(kind, "__module__", None), getattr(kind, "__qualname__", "")
+            if module == "__main__" or "<locals>" in str(qualname):
+                found.append(kind)
+
+    buffer = io.BytesIO()
+    Watching(buffer).dump(game)
+    return buffer.getvalue(), bool(found)
 
 
 def loaded_files(names: Sequence[str]) -> dict[str, str]:

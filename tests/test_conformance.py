@@ -223,6 +223,76 @@ def test_the_child_processes_import_the_games_files_this_process_did(tinygame, t
     testing.check_hash_seed_free(module.OrderTwentyOne())
 
 
+HELPED = """
+import attrs
+from orderhelper import order
+from tinygame import Counter, TwentyOne
+
+
+@attrs.frozen
+class HelpedCounter(Counter):
+    def legal_moves(self):
+        return order(Counter.legal_moves(self))
+
+    def apply(self, move):
+        after = Counter.apply(self, move)
+        return HelpedCounter(after.total, after.seat)
+
+
+@attrs.define(eq=False)
+class HelpedTwentyOne(TwentyOne):
+    def new_state(self, setup, variant):
+        return HelpedCounter(int(setup))
+"""
+
+
+def _helped_game(tmp_path, monkeypatch, installed: bool):
+    """A game whose module imports a helper module this process loaded by its file (as a conftest
+    does); with ``installed``, another copy of the helper, in another fixed order, is on the path."""
+    import importlib.util
+
+    (tmp_path / "game" / "helpedgame").mkdir(parents=True)  # a package: its game module imported later
+    (tmp_path / "game" / "helpedgame" / "__init__.py").write_text("")
+    (tmp_path / "game" / "helpedgame" / "game.py").write_text(HELPED)
+    (tmp_path / "checkout").mkdir()
+    (tmp_path / "checkout" / "orderhelper.py").write_text("def order(moves):\n    return list(moves)\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "game"))
+    if installed:
+        (tmp_path / "installed").mkdir()
+        (tmp_path / "installed" / "orderhelper.py").write_text("def order(moves):\n    return moves[::-1]\n")
+        monkeypatch.syspath_prepend(str(tmp_path / "installed"))
+    spec = importlib.util.spec_from_file_location("orderhelper", tmp_path / "checkout" / "orderhelper.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "orderhelper", module)
+    spec.loader.exec_module(module)
+    for name in ("helpedgame", "helpedgame.game"):  # set, then gone: undone, gone again at the end
+        monkeypatch.setitem(sys.modules, name, None)
+        monkeypatch.delitem(sys.modules, name)
+    from helpedgame.game import HelpedTwentyOne
+
+    return HelpedTwentyOne()
+
+
+def test_a_child_that_cannot_rebuild_the_game_fails_the_check(tinygame, tmp_path, monkeypatch):
+    """A second reviewer's: a child that could not import a module the game needs (loaded here by its
+    file) was taken for a game not importable by design, and the check passed unseen."""
+    game = _helped_game(tmp_path, monkeypatch, installed=False)
+    with pytest.raises(AssertionError, match="cannot rebuild the game: ModuleNotFoundError"):
+        testing.check_hash_seed_free(game)
+
+
+def test_a_helper_module_a_child_imports_from_another_file_is_no_hash_seed_verdict(
+    tinygame, tmp_path, monkeypatch
+):
+    """A second reviewer's: only the game's own packages were mapped to this process's files; a
+    helper found elsewhere on the child's path listed the moves in its own fixed order, and the
+    check said the rules depend on the hash seed."""
+    game = _helped_game(tmp_path, monkeypatch, installed=True)
+    with pytest.raises(AssertionError, match=r"^cannot compare .* imported orderhelper from .*installed"):
+        testing.check_hash_seed_free(game)
+
+
 MAIN_SCRIPT = """
 import sys
 sys.path[:0] = [{dist!r}]
