@@ -1801,3 +1801,23 @@ def test_a_drawing_that_failed_is_said_though_the_reader_has_gone(tiny_game, tmp
     err = capsys.readouterr().err
     assert status == 1 and "render_svg raised RuntimeError: no drawing today" in err, err
     assert record.exists()
+
+
+def test_a_name_bound_from_another_module_is_refused_and_a_plain_assignment_is_read(tmp_path):
+    """A limit, as documented: a helper's registration decorator writing the caller's globals cannot
+    be seen in the file's text (a second reviewer's d_register.py); the way round is a plain
+    assignment, which is read."""
+    from codecup.checks import command_problem
+    from codecup.record import PlayerInfo
+
+    (tmp_path / "reg.py").write_text(
+        "import sys\ndef register(name):\n    def deco(cls):\n"
+        "        sys._getframe(1).f_globals[name] = cls\n        return cls\n    return deco\n"
+    )
+    command = ("codecup", "bot", "pillars", str(tmp_path / "mybot.py") + ":MyBot")
+    (tmp_path / "mybot.py").write_text("from reg import register\n@register('MyBot')\nclass First: ...\n")
+    assert "defines no class or function 'MyBot'" in (command_problem(PlayerInfo("p", command=command)) or "")
+    (tmp_path / "mybot.py").write_text(
+        "from reg import register\nclass First: ...\nMyBot = register('MyBot')(First)\n"
+    )
+    assert command_problem(PlayerInfo("p", command=command)) is None
