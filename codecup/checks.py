@@ -280,8 +280,8 @@ def _defines(path: Path, name: str, said: str) -> str | None:
             for alias in node.names:
                 last[(alias.asname or alias.name).split(".")[0]] = node
                 plain.add(id(alias))
-    if any(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in tree.body):
-        return None
+    if any(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in ast.walk(tree)):
+        return None  # a star import binds what its module holds, also under a try or an if (a reviewer's)
     if _binds_dynamically(tree):
         return None  # a module __getattr__, exec, globals()[...] =: run it to know (a red team's)
     if any(id(binding) not in plain for binding in _bindings(tree, name)):
@@ -397,7 +397,8 @@ def _names_bound(tree: ast.Module) -> set[str]:
 
 def _only_read(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
     """Whether ``sys.modules`` at ``node`` is only asked about, neither written nor handed on: a
-    test of membership, its length, a walk over its names, its ``keys()`` or ``get``'s answer tested."""
+    test of membership, its length, a walk over its names, or its ``keys()`` (``get`` hands a
+    module on: not only read)."""
     parent = parents.get(id(node))
     match parent:
         case ast.Compare(ops=ops, comparators=comparators) if node in comparators:

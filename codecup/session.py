@@ -216,7 +216,7 @@ class RulesPlayer(PlayerSession):
             # refuses, one line, no traceback of the framework's own (a second reviewer's)
             kind = type_name(given)
             raise BotAnswerError(
-                f"the bot's choose(state) changed the rules' {kind}.{changed}: the session cannot follow them"
+                f"its choose(state) changed the rules' {kind}.{changed}: the session cannot follow them"
             )
         if not issubclass(type(move), str):  # its type, not isinstance: that reads a __class__ that may lie
             raise BotAnswerError(f"the bot's choose(state) gave {shown(move, 200)}, not a move's text")

@@ -382,6 +382,8 @@ def test_a_correct_codecup_bot_command_passes_the_check(tmp_path, capsys):
         # a second reviewer's: inspect.getmodule, sys.modules handed on
         "import inspect\nclass _B: ...\nsetattr(inspect.getmodule(_B), 'MyBot', _B)\n",
         "import sys\nclass _B: ...\nme = sys.modules[__name__]\nme.MyBot = _B\n",
+        # a third reviewer's: a star import under a try binds what its module holds
+        "try:\n    from os.path import *\nexcept ImportError:\n    pass\n",
     ],
     ids=[
         "none-then-try",
@@ -402,6 +404,7 @@ def test_a_correct_codecup_bot_command_passes_the_check(tmp_path, capsys):
         "getattr-modules",
         "getmodule",
         "sys-modules-aliased",
+        "star-import-in-try",
     ],
 )
 def test_a_file_that_may_bind_its_bot_otherwise_is_not_refused(text, tmp_path):
