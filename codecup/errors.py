@@ -70,6 +70,13 @@ class DialogueError(ConfigError):
     """
 
 
+class BotAnswerError(CodecupError):
+    """A bot's answer the session cannot take (no move's text, a move with a line break, a Lucky
+    Words letter or cell that is none): the bot's fault, a crash of its seat in a game in-process,
+    and one line with no traceback from ``codecup bot`` (its code did not raise: the session
+    refused what it gave)."""
+
+
 class GameBugError(CodecupError):
     """A game plugin's own code failed during a game: its referee dialogue raised or asked
     for something that is not a request, or its rules raised on a move the referee had

@@ -70,6 +70,17 @@ class State(abc.ABC):
         move against the rules here (also when the game is over).
         """
 
+    def for_bot(self) -> Self:
+        """This state as a bot is given it: one that shares nothing a bot could change with this one,
+        which the session keeps and plays on.
+
+        The default is the state itself: a state of ints, strings, tuples and frozen records has
+        nothing to change. A game whose state holds a mutable engine position gives a copy
+        (Spaghetti): a red team's bot that played on ``state.pos`` changed the session's own state,
+        and its next error blamed the referee's move.
+        """
+        return self
+
     def notation(self, move: str) -> str:
         """``move`` (legal here) as the referee announces it: the game's normal form.
 

@@ -17,15 +17,18 @@ from typing import Any
 
 import attrs
 
+from codecup.botcode import bots_code
 from codecup.bots import Bot
 from codecup.errors import (
     PASS_THROUGH,
+    BotAnswerError,
     ConfigError,
     DialogueError,
     GameBugError,
     MoveError,
     said,
     shown,
+    type_name,
     where,
 )
 from codecup.rules import State, applied
@@ -198,11 +201,31 @@ class RulesPlayer(PlayerSession):
 
     def _move(self) -> str:
         assert self.state is not None
-        move = self.bot.choose(self.state)
-        if not isinstance(move, str):
-            raise TypeError(f"the bot's choose(state) gave {shown(move, 200)}, not a move's text")
+        try:
+            given = self.state.for_bot()
+        except PASS_THROUGH:
+            raise
+        except BaseException as exc:  # the rules' own failure (sys.exit too), not the bot's
+            raise GameBugError(f"the rules' for_bot raised {where(exc)}") from exc
+        rules = _rules_of(given)
+        with bots_code("its choose(state)"):
+            move = self.bot.choose(given)
+        if (changed := _changed(rules, _rules_of(given))) is not None:
+            # a red team's bot set type(state).apply to give the state back: "its rules' apply
+            # gave back the same state", the game's bug. Its code raised nothing: the session
+            # refuses, one line, no traceback of the framework's own (a second reviewer's)
+            kind = type_name(given)
+            raise BotAnswerError(
+                f"its choose(state) changed the rules' {kind}.{changed}: the session cannot follow them"
+            )
+        if not issubclass(type(move), str):  # its type, not isinstance: that reads a __class__ that may lie
+            raise BotAnswerError(f"the bot's choose(state) gave {shown(move, 200)}, not a move's text")
+        # A plain str from here on: a str subclass of the bot's own would have its methods called by
+        # the rules and the checks below (raising, blamed on the rules; a lying __contains__ passed
+        # two lines; a lying __format__ wrote another move than the one applied: the red team's).
+        move = str.__str__(move)
         if "\n" in move or "\r" in move:  # it would reach the referee as two lines: two moves
-            raise ValueError(f"the bot's choose(state) gave {shown(move, 200)}, a move with a line break")
+            raise BotAnswerError(f"the bot's choose(state) gave {shown(move, 200)}, a move with a line break")
         try:
             self.state = applied(self.state, move)
         except MoveError:
@@ -225,3 +248,21 @@ class RulesPlayer(PlayerSession):
         if over and self.wire.over_at_end:
             self.done = True
         return over
+
+
+RULES_API = ("to_move", "terminal", "legal_moves", "apply", "notation", "for_bot", "scores")
+"""The members of a state's class the session relies on, which a bot may not replace."""
+
+
+def _rules_of(state: State) -> tuple[object, ...]:
+    """What the members of :data:`RULES_API` are on ``state``'s class now: as its classes hold them
+    (no descriptor's ``__get__`` called, which may make a new object each time)."""
+    classes = type(state).__mro__
+    return tuple(next((c.__dict__[name] for c in classes if name in c.__dict__), None) for name in RULES_API)
+
+
+def _changed(before: tuple[object, ...], after: tuple[object, ...]) -> str | None:
+    """The first member of :data:`RULES_API` that is no longer what it was, or None."""
+    return next(
+        (name for name, old, new in zip(RULES_API, before, after, strict=True) if old is not new), None
+    )

@@ -28,6 +28,7 @@ from typing import Any
 
 import attrs
 
+from codecup.botcode import bots_code
 from codecup.checked import short
 from codecup.checks import MAX_SOURCE
 from codecup.errors import ConfigError
@@ -76,8 +77,10 @@ class UserBot:
         code = compile(source, module.__file__ or str(self.path), "exec", dont_inherit=True)
         sys.path.insert(0, str(self.path.resolve().parent))  # as `python FILE.py` would
         sys.modules[_MODULE] = module
-        exec(code, module.__dict__)
-        maker: Callable[..., Any] | None = getattr(module, self.name, None)
+        with bots_code(f"the file {str(self.path)!r}, as it ran"):
+            exec(code, module.__dict__)
+        with bots_code(f"the file {str(self.path)!r}, asked for {self.name!r}"):  # its __getattr__ may
+            maker: Callable[..., Any] | None = getattr(module, self.name, None)
         if maker is None:
             raise ConfigError(f"bot {self}: {str(self.path)!r} defines no class or function {self.name!r}")
         if not callable(maker):
@@ -98,7 +101,12 @@ class UserBot:
             ) from None
         except ValueError:  # no signature to read (a builtin): the call will tell
             pass
-        return lambda clock: maker(seed=seed, clock=clock, variant=variant)
+
+        def make(clock: float) -> Any:
+            with bots_code(f"its {self.name}(seed=..., clock=..., variant=...)"):
+                return maker(seed=seed, clock=clock, variant=variant)
+
+        return make
 
     def __str__(self) -> str:
         return f"{self.path}:{self.name}"

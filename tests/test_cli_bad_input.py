@@ -365,8 +365,47 @@ def test_a_correct_codecup_bot_command_passes_the_check(tmp_path, capsys):
         "try:\n    class MyBot: ...\nexcept ImportError:\n    MyBot = None\n",  # a class only in a try
         "class _B: ...\nMyBot, Other = _B, _B\n",  # bound by unpacking
         "MyBot = 5\nif True:\n    def MyBot(seed, clock, variant): ...\n",  # rebound in an if
+        # bound at run time, as the text does not show (a red team's working bots, all refused)
+        "class _B: ...\ndef __getattr__(name):\n    return _B\n",  # PEP 562
+        "class _B: ...\nglobals()['MyBot'] = _B\n",
+        "exec('class MyBot: ...')\n",
+        "class _B: ...\nvars().update(MyBot=_B)\n",
+        "import sys\nclass _B: ...\nsetattr(sys.modules[__name__], 'MyBot', _B)\n",
+        "import builtins as b\nb.exec('class MyBot: ...')\n",
+        "from helper import __getattr__\n",
+        # a reviewer's: through a frame's or a function's globals, sys.modules, importlib
+        "import sys\nclass _B: ...\nsys._getframe().f_globals['MyBot'] = _B\n",
+        "class _B:\n    def f(self): ...\n_B.f.__globals__['MyBot'] = _B\n",
+        "from sys import modules as m\nclass _B: ...\nm[__name__].MyBot = _B\n",
+        "import importlib\nclass _B: ...\nimportlib.import_module(__name__).MyBot = _B\n",
+        "import sys\nclass _B: ...\ngetattr(sys, 'modules')[__name__].MyBot = _B\n",
+        # a second reviewer's: inspect.getmodule, sys.modules handed on
+        "import inspect\nclass _B: ...\nsetattr(inspect.getmodule(_B), 'MyBot', _B)\n",
+        "import sys\nclass _B: ...\nme = sys.modules[__name__]\nme.MyBot = _B\n",
+        # a third reviewer's: a star import under a try binds what its module holds
+        "try:\n    from os.path import *\nexcept ImportError:\n    pass\n",
     ],
-    ids=["none-then-try", "try-only", "unpacked", "rebound-in-if"],
+    ids=[
+        "none-then-try",
+        "try-only",
+        "unpacked",
+        "rebound-in-if",
+        "module-getattr",
+        "globals",
+        "exec",
+        "vars",
+        "setattr",
+        "builtins",
+        "imported-getattr",
+        "f_globals",
+        "__globals__",
+        "sys-modules",
+        "import_module",
+        "getattr-modules",
+        "getmodule",
+        "sys-modules-aliased",
+        "star-import-in-try",
+    ],
 )
 def test_a_file_that_may_bind_its_bot_otherwise_is_not_refused(text, tmp_path):
     """The check reads a file without running it: where the name is bound in a try, an if, a loop
@@ -378,6 +417,62 @@ def test_a_file_that_may_bind_its_bot_otherwise_is_not_refused(text, tmp_path):
     (tmp_path / "mybot.py").write_text(text)
     command = ("codecup", "bot", "pillars", str(tmp_path / "mybot.py") + ":MyBot")
     assert command_problem(PlayerInfo("p", command=command)) is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "import re\nMOVE = re.compile(r'[a-z]')\n",
+        "class Helper:\n    def __init__(self):\n        print(self.__class__.__name__, vars(self))\n",
+        "class Helper:\n    def go(self, how):\n        return getattr(self, 'go_' + how)()\n",
+        "class Helper:\n    def go(self, v):\n        setattr(self, 'x', v)\n        return self.__dict__\n",
+        "class Helper:\n    def __init__(self):\n        self.modules = {}\n        self.eval = len\n",
+        # a second reviewer's: a name the file binds itself is not the built-in; locals() in a
+        # function is the function's; sys.modules only read
+        "def eval(state):\n    return 0\n\nprint(eval(1))\n",
+        "from re import compile\nPAT = compile(r'a')\n",
+        "class Helper:\n    def go(self, moves):\n        for m in moves:\n            eval = len(m)\n"
+        "        return eval\n",
+        "def show(x):\n    print('{x}'.format(**locals()), vars())\n",
+        "import sys\nHAVE_NP = 'numpy' in sys.modules and len(sys.modules) > 0\nNAME = 'builtins'\n",
+    ],
+    ids=[
+        "re-compile",
+        "class-and-vars",
+        "getattr-self",
+        "setattr-dict",
+        "own-attributes",
+        "own-eval",
+        "from-re-compile",
+        "local-eval",
+        "locals-in-function",
+        "sys-modules-read",
+    ],
+)
+def test_an_ordinary_bot_with_a_misspelt_name_is_still_refused(body, tmp_path):
+    """Only what can reach the module's names or run code makes the check say nothing: a
+    reviewer's ordinary bots (``re.compile``, ``getattr(self, ...)``, ``self.__class__``,
+    ``vars(self.cfg)``) with a misspelt NAME were let through, and crashed every game."""
+    from codecup.checks import command_problem
+    from codecup.record import PlayerInfo
+
+    (tmp_path / "mybot.py").write_text(body + "class MyBot:\n    pass\n")
+    command = ("codecup", "bot", "pillars", str(tmp_path / "mybot.py") + ":MyBto")
+    problem = command_problem(PlayerInfo("p", command=command)) or ""
+    assert "mybot.py defines no class or function 'MyBto' at its top level" in problem
+    assert command_problem(PlayerInfo("p", command=(*command[:-1], command[-1][:-5] + "MyBot"))) is None
+
+
+def test_a_file_with_a_class_getattr_is_still_read(tmp_path):
+    """A ``__getattr__`` of a class is its instances', no module's: the sure case is still refused."""
+    from codecup.checks import command_problem
+    from codecup.record import PlayerInfo
+
+    text = "class Bot:\n    def __getattr__(self, name):\n        return 1\n"
+    (tmp_path / "mybot.py").write_text(text)
+    command = ("codecup", "bot", "pillars", str(tmp_path / "mybot.py") + ":MyBot")
+    problem = command_problem(PlayerInfo("p", command=command)) or ""
+    assert "mybot.py defines no class or function 'MyBot' at its top level" in problem
 
 
 def test_a_codecup_bot_command_is_read_as_codecup_bot_reads_it():
@@ -1711,3 +1806,23 @@ def test_a_drawing_that_failed_is_said_though_the_reader_has_gone(tiny_game, tmp
     err = capsys.readouterr().err
     assert status == 1 and "render_svg raised RuntimeError: no drawing today" in err, err
     assert record.exists()
+
+
+def test_a_name_bound_from_another_module_is_refused_and_a_plain_assignment_is_read(tmp_path):
+    """A limit, as documented: a helper's registration decorator writing the caller's globals cannot
+    be seen in the file's text (a second reviewer's d_register.py); the way round is a plain
+    assignment, which is read."""
+    from codecup.checks import command_problem
+    from codecup.record import PlayerInfo
+
+    (tmp_path / "reg.py").write_text(
+        "import sys\ndef register(name):\n    def deco(cls):\n"
+        "        sys._getframe(1).f_globals[name] = cls\n        return cls\n    return deco\n"
+    )
+    command = ("codecup", "bot", "pillars", str(tmp_path / "mybot.py") + ":MyBot")
+    (tmp_path / "mybot.py").write_text("from reg import register\n@register('MyBot')\nclass First: ...\n")
+    assert "defines no class or function 'MyBot'" in (command_problem(PlayerInfo("p", command=command)) or "")
+    (tmp_path / "mybot.py").write_text(
+        "from reg import register\nclass First: ...\nMyBot = register('MyBot')(First)\n"
+    )
+    assert command_problem(PlayerInfo("p", command=command)) is None

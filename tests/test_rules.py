@@ -9,7 +9,7 @@ import pytest
 
 from codecup.bots import RandomBot
 from codecup.dialogue import Fault, SeatEnd, Termination
-from codecup.errors import GameBugError, IllegalMoveError, InvalidMoveError
+from codecup.errors import BotAnswerError, GameBugError, IllegalMoveError, InvalidMoveError
 from codecup.rules import Accepted, State, judge, judge_reply, replay
 from codecup.session import RulesPlayer, Wire
 
@@ -169,6 +169,107 @@ def test_a_bad_move_of_the_bot_is_answered_for_the_referee_to_judge():
 
     player = RulesPlayer(Wire(), lambda setup: Nim(5), Cheat())
     assert player.receive("Start") == ["t9"] and player.finished
+
+
+class Raising(str):
+    """A move of the bot's own type whose methods raise (the rules' strip, the checks' ``in``)."""
+
+    def strip(self, *args: object) -> str:
+        raise RuntimeError("the bot's own str subclass")
+
+    __contains__ = __iter__ = __getitem__ = __eq__ = __hash__ = strip  # type: ignore[assignment]
+
+
+class LyingFormat(str):
+    """Writes as another move than the one it is (``f"{move}"``)."""
+
+    def __format__(self, spec: str) -> str:
+        return "t9"
+
+
+class HidesItsBreak(str):
+    """Two moves in one answer, the line break hidden from ``in``."""
+
+    def __contains__(self, text: object) -> bool:
+        return False
+
+
+class Answers:
+    """Answers whatever ``make`` makes of its first legal move."""
+
+    def __init__(self, make: type[str]) -> None:
+        self.make = make
+
+    def choose(self, state: State) -> str:
+        return self.make(state.legal_moves()[0])
+
+
+@pytest.mark.parametrize("kind", [Raising, LyingFormat])
+def test_a_move_of_the_bots_own_str_type_is_taken_as_a_plain_str(kind):
+    """The red team's: the rules raised on the bot's str subclass (the session said "the rules
+    raised RuntimeError", the game's bug), and a lying ``__format__`` wrote a move other than the
+    one applied. The answer is a plain str, written as the move applied."""
+    player = RulesPlayer(Wire(), lambda setup: Nim(5), Answers(kind))
+    (move,) = player.receive("Start")
+    assert type(move) is str and f"{move}" == "t1"
+    assert player.state == Nim(4, 1)
+
+
+def test_a_move_hiding_its_line_break_is_the_bots_error():
+    """A lying ``__contains__`` passed a move with a line break: two lines to the referee."""
+    player = RulesPlayer(Wire(), lambda setup: Nim(5), Answers(lambda text: HidesItsBreak("t1\nt2")))
+    with pytest.raises(BotAnswerError, match="a move with a line break"):
+        player.receive("Start")
+
+
+class FakeStr:
+    """No str, though its ``__class__`` says it is one (``isinstance`` reads that)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return str
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (FakeStr, "not a move's text"),
+        (lambda text: None, "gave None, not a move's text"),
+        (lambda text: text + "\n" + text, "a move with a line break"),
+    ],
+    ids=["lying-class", "none", "two-lines"],
+)
+def test_an_answer_the_session_refuses_is_the_bots_wrong_answer(make, said):
+    """A reviewer's: an object whose ``__class__`` claimed str passed the check, and the session
+    raised an internal TypeError converting it; every answer refused is a BotAnswerError."""
+    player = RulesPlayer(Wire(), lambda setup: Nim(5), Answers(make))
+    with pytest.raises(BotAnswerError, match=said):
+        player.receive("Start")
+
+
+def test_a_bot_that_changes_the_rules_class_is_blamed_not_the_rules():
+    """A red team's bot set ``type(state).apply`` to give the state back; the session said "its
+    rules' apply gave back the same state", the game's bug. Its code raised nothing: the session's
+    refusal is a BotAnswerError, one line, not "the bot's own code raised" with the framework's
+    traceback (a second reviewer's)."""
+    from codecup.botcode import raised_in
+
+    @attrs.frozen
+    class OwnNim(Nim):  # a class of this test's own: the bot changes it
+        pass
+
+    class Patches:
+        def choose(self, state: State) -> str:
+            type(state).apply = lambda self, move: self  # type: ignore[method-assign]
+            return state.legal_moves()[0]
+
+    player = RulesPlayer(Wire(), lambda setup: OwnNim(5), Patches())
+    with pytest.raises(BotAnswerError, match=r"^its choose\(state\) changed the rules' OwnNim.apply") as c:
+        player.receive("Start")
+    assert raised_in(c.value) is None
 
 
 def test_the_contract_says_legal_moves_lists_a_move_while_a_seat_is_to_move():

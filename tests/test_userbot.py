@@ -112,6 +112,210 @@ def test_an_error_in_the_bots_own_code_shows_its_traceback(bots):
     assert "Traceback" in run.stderr and "ZeroDivisionError" in run.stderr and "broken.py" in run.stderr
 
 
+PILLARS_START = "Aa\nBb\nCc\nDd\nEe\nFf\nGg\nHh\nIi\nJj\nStart\n"
+"""A Pillars referee's setup (ten pillars) and its Start: the bot is asked for its first move."""
+
+LOOKAHEAD = """
+class Look:
+    def __init__(self, seed, clock, variant):
+        pass
+
+    def choose(self, state):
+        move = state.legal_moves()[0]
+        state.apply(move).apply(move)  # a search bug: the same rectangle twice
+        return move
+"""
+
+BOOK = """
+class Book:
+    def __init__(self, seed, clock, variant):
+        self.book = open("openings.dat").read()
+"""
+
+INTERRUPTS = """
+class Stops:
+    def __init__(self, seed, clock, variant):
+        pass
+
+    def choose(self, state):
+        raise KeyboardInterrupt
+"""
+
+AT_IMPORT = "BOOK = open('openings.dat').read()\n"
+
+PREPARES = """
+from codecup_games.lucky_words.bots.base import Bot
+
+
+class Prepares(Bot):
+    def __init__(self, seed, clock, variant):
+        super().__init__(seed)
+
+    def prepare(self):
+        self.table = open("table.dat").read()
+
+    def choose_pick(self):
+        return "E", self.free[0]
+
+    def choose_place(self, letter):
+        return self.free[0]
+"""
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "stdin", "raised", "where"),
+    [
+        ("pillars", LOOKAHEAD + "BOT = Look\n", PILLARS_START, "IllegalMoveError", "its choose(state)"),
+        (
+            "pillars",
+            BOOK + "BOT = Book\n",
+            "",
+            "FileNotFoundError",
+            "its BOT(seed=..., clock=..., variant=...)",
+        ),
+        ("pillars", INTERRUPTS + "BOT = Stops\n", PILLARS_START, "KeyboardInterrupt", "its choose(state)"),
+        ("pillars", AT_IMPORT, "", "FileNotFoundError", "the file 'own.py', as it ran"),
+        ("lucky_words", PREPARES + "BOT = Prepares\n", "E\n1\n", "FileNotFoundError", "its prepare()"),
+    ],
+    ids=["search", "init", "interrupt", "import", "prepare"],
+)
+def test_an_error_of_the_bots_own_code_is_its_whatever_its_type(bots, game, text, stdin, raised, where):
+    """The red team's: errors of the types the command says in one line (the framework's own
+    MoveError, OSError, KeyboardInterrupt) lost their traceback when the bot's own code raised them:
+    an illegal move of its own search read as the referee refusing its move. They show it, and a
+    line that says the bot's code raised it, as any other of its exceptions does."""
+    (bots / "own.py").write_text(text)
+    run = codecup(bots, "bot", game, "own.py:BOT", stdin=stdin)
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.startswith("Traceback (most recent call last):\n"), run.stderr
+    *_, exception, last = run.stderr.splitlines()
+    assert 'own.py", line' in run.stderr and exception.split(":")[0].endswith(raised)
+    assert last.startswith(f"codecup: error: the bot's own code raised {raised}")
+    assert last.endswith(f", in {where} (its traceback above)")
+
+
+LOADS_WORDS = PREPARES.replace(
+    'self.table = open("table.dat").read()',
+    "from codecup_games.lucky_words.words import load_words\n        self.words = load_words()",
+)
+
+
+@pytest.mark.parametrize(
+    ("bot", "words", "message"),
+    [
+        ("strong", "/nonexistent", "word list /nonexistent (from $CODECUP_WORDS) does not exist or is not"),
+        ("own.py:Prepares", "/nonexistent", "word list /nonexistent (from $CODECUP_WORDS) does not exist"),
+        ("strong", "empty.dat", "word list empty.dat holds no word of 2..7 letters A..Z"),
+    ],
+    ids=["built-in", "own-prepare", "built-in-empty-list"],
+)
+def test_a_word_list_mistake_is_the_users_in_one_line(bots, bot, words, message):
+    """A reviewer's: a word list that is missing or holds no word (the user's mistake, a
+    ConfigError) was shown as the bot's own code failing, traceback and exit status 1, when a
+    built-in bot's or a contestant's ``prepare()`` loaded it: it is one line and status 2."""
+    import os
+
+    (bots / "own.py").write_text(LOADS_WORDS)
+    (bots / "empty.dat").write_text("x\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "codecup", "bot", "lucky_words", bot],
+        cwd=bots,
+        input="E\n1\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "CODECUP_WORDS": str(bots / words) if words == "empty.dat" else words},
+    )
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.startswith(f"codecup: error: {message}".replace("empty.dat", str(bots / "empty.dat")))
+    assert run.stderr.count("\n") == 1, run.stderr
+
+
+WRONG_ANSWERS = """
+from codecup_games.lucky_words.bots.base import Bot
+
+
+class FakeStr:
+    @property
+    def __class__(self):
+        return str
+
+
+class Gives:
+    def __init__(self, seed, clock, variant):
+        pass
+
+    def choose(self, state):
+        return ANSWER
+
+
+class Letters(Bot):
+    def __init__(self, seed, clock, variant):
+        super().__init__(seed)
+
+    def choose_pick(self):
+        return ANSWER
+
+    def choose_place(self, letter):
+        return self.free[0]
+"""
+
+
+@pytest.mark.parametrize(
+    ("game", "bot", "answer", "said"),
+    [
+        ("pillars", "Gives", "None", "the bot's choose(state) gave None, not a move's text"),
+        ("pillars", "Gives", "FakeStr()", "the bot's choose(state) gave <_codecup_user_bot.FakeStr object"),
+        ("pillars", "Gives", "'Aa\\nBb'", "the bot's choose(state) gave 'Aa\\nBb', a move with a line"),
+        ("lucky_words", "Letters", "('1', 0)", "the bot chose '1', not a letter A..Z"),
+        ("lucky_words", "Letters", "None", "the bot's choose_pick() gave None, not a (letter, cell) pair"),
+    ],
+    ids=["none", "lying-class", "two-lines", "bad-letter", "no-pair"],
+)
+def test_an_answer_the_session_refuses_is_one_line(bots, game, bot, answer, said):
+    """A reviewer's: a wrong answer was a traceback of the session's own code (an internal
+    TypeError for an object whose ``__class__`` claimed str): one line says the answer was wrong."""
+    (bots / "own.py").write_text(WRONG_ANSWERS.replace("ANSWER", answer))
+    stdin = PILLARS_START if game == "pillars" else "E\n1\n"
+    run = codecup(bots, "bot", game, f"own.py:{bot}", stdin=stdin)
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.startswith(f"codecup: error: the bot's answer is wrong: {said}"), run.stderr
+    assert run.stderr.count("\n") == 1, run.stderr
+
+
+def test_an_interrupt_while_the_bot_thinks_is_still_an_interrupt(bots):
+    """Ctrl-C while the bot's code runs is no error of the bot's: one line, status 130, as before."""
+    import select
+    import signal
+
+    (bots / "slow.py").write_text(
+        "import sys, time\n\nclass Slow:\n    def __init__(self, **_):\n        pass\n\n"
+        "    def choose(self, state):\n        print('thinking', file=sys.stderr, flush=True)\n"
+        "        time.sleep(60)\n"
+    )
+    program = subprocess.Popen(
+        [sys.executable, "-m", "codecup", "bot", "pillars", "slow.py:Slow"],
+        cwd=bots,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert program.stdin is not None and program.stderr is not None
+        program.stdin.write(PILLARS_START)
+        program.stdin.flush()
+        # bounded: a bot that never says it thinks fails the test, not hangs it (a reviewer's)
+        assert select.select([program.stderr], [], [], 60)[0], "the bot said nothing in 60 s"
+        assert program.stderr.readline() == "thinking\n"
+        program.send_signal(signal.SIGINT)
+        assert program.wait(timeout=60) == 130
+        assert program.stderr.read() == "codecup: interrupted\n"
+    finally:
+        program.kill()
+        program.communicate()
+
+
 def test_an_own_bots_print_is_its_log_never_a_move(bots):
     """A debugging print() went to stdout and reached the referee as a move, moves later."""
     (bots / "chatty.py").write_text(

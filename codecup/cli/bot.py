@@ -10,14 +10,17 @@ import argparse
 import contextlib
 import os
 import sys
+import traceback
 from collections.abc import Iterator
 from typing import BinaryIO
 
+from codecup.botcode import counting_interrupts, raised_in
 from codecup.checks import check_clock
 from codecup.cli.common import Subparsers, clock_seconds, text_arg
-from codecup.errors import ConfigError, DialogueError, UnknownGameError
+from codecup.errors import BotAnswerError, ConfigError, DialogueError, UnknownGameError, said, type_name
 from codecup.game import Game
 from codecup.plugins import load_game
+from codecup.terminal import one_line, printable
 from codecup.userbot import UserBot
 
 
@@ -117,9 +120,36 @@ def run(args: argparse.Namespace) -> int:
     stdin, stdout = sys.stdin.buffer, _answers or sys.stdout.buffer
     saved, sys.stdout = sys.stdout, sys.stderr
     try:
-        return _answer(args, stdin, stdout)
+        with counting_interrupts():
+            return _answer(args, stdin, stdout)
+    except BotAnswerError as exc:  # what it gave, refused by the session: its code raised nothing
+        print(
+            f"codecup: error: the bot's answer is wrong: {printable(one_line(said(exc), 300))}",
+            file=sys.stderr,
+        )
+        return 1
+    except BaseException as exc:
+        where = raised_in(exc)
+        if where is None or UserBot.parse(args.name) is None:
+            # the session's own error (a referee's line it cannot follow, ...), or a built-in bot's,
+            # whose code is the framework's: "the bot's own code" is a contestant's (a reviewer's)
+            raise
+        return _bots_error(exc, where)
     finally:
         sys.stdout = saved
+
+
+def _bots_error(exc: BaseException, where: str) -> int:
+    """Show an exception of the bot's own code as Python shows one, with its traceback, and a line
+    that says it was the bot's: said as the command's own errors are, an illegal move of the bot's
+    own search read as the referee refusing its move (a red team's)."""
+    traceback.print_exception(exc)
+    message = printable(one_line(said(exc), 300))
+    what = f"{type_name(exc)}: {message}" if message else type_name(exc)
+    print(
+        f"codecup: error: the bot's own code raised {what}, in {where} (its traceback above)", file=sys.stderr
+    )
+    return 1
 
 
 def _game(name: str) -> Game:

@@ -132,7 +132,7 @@ class LuckyWordsPlayer(PlayerSession):
             self.bot = self._rebuild(self.clock)
 
     def _pick(self) -> list[str]:
-        letter, cell = self.bot.pick()
+        letter, cell = self.bot.pick()  # as the base class normalised them: upper case, a plain int
         pick = format_pick_move(letter, cell)
         out = [pick] if self.rules.dialect is Dialect.WORDRACER else pick.split(" ")
         return out + self._end_if_full()

@@ -1,8 +1,9 @@
 """The rules of Spaghetti as the framework sees them: a :class:`~codecup.rules.State` per position.
 
 The state wraps the engine's mutable :class:`Position` without changing it:
-:meth:`SpaghettiState.apply` plays on a copy. It keeps the position before the
-last move too, which the drawings (the last cell) and the bots (the opponent's
+:meth:`SpaghettiState.apply` plays on a copy, and a bot is given a copy of the
+state (:meth:`SpaghettiState.for_bot`), whose positions it may change. It keeps
+the position before the last move too, which the drawings (the last cell) and the bots (the opponent's
 move, seen from where it was played) need.
 """
 
@@ -60,6 +61,13 @@ class SpaghettiState(State):
         after = self.pos.copy()
         after.play(parsed)
         return SpaghettiState(after, parsed, self.pos)
+
+    def for_bot(self) -> SpaghettiState:
+        """A copy whose positions are the bot's own: ``pos`` and ``before`` are the engine's mutable
+        positions, and a red team's bot that played on ``state.pos`` changed the session's own state
+        (its next move then refused as the referee's). Two copies of a few lists a move."""
+        before = None if self.before is None else self.before.copy()
+        return SpaghettiState(self.pos.copy(), self.last, before)
 
     def scores(self) -> tuple[float, ...]:
         """Each player's points on the board."""

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import abc
+import operator
 import random
 
+from codecup.botcode import bots_code
+from codecup.errors import BotAnswerError, shown, type_name
 from codecup_games.lucky_words.engine import CELLS, EMPTY, TURNS, new_board, picker
 
 
@@ -26,7 +29,8 @@ class Bot(abc.ABC):
         self.board = list(new_board(letter))
         self.seat = 0 if first else 1
         self.letters = [letter]
-        self.prepare()
+        with bots_code("its prepare()"):
+            self.prepare()
 
     def prepare(self) -> None:  # noqa: B027 - optional hook, most bots need nothing
         """Load what the bot needs (the word list); called once per game, on the clock."""
@@ -47,29 +51,40 @@ class Bot(abc.ABC):
         return sum(1 for t in range(self.turn, TURNS + 1) if picker(t) == seat)
 
     def pick(self) -> tuple[str, int]:
-        """Choose a letter and a cell for it; the bot's board is updated."""
-        letter, cell = self.choose_pick()
-        self._put(letter, cell)
-        return letter, cell
+        """Choose a letter and a cell for it; the bot's board is updated. Returns them as sent:
+        the letter in upper case, the cell a plain ``int``."""
+        with bots_code("its choose_pick()"):
+            chosen = self.choose_pick()
+        letter, cell = _pair(chosen)
+        return self._put(letter, cell)
 
     def place(self, letter: str) -> int:
-        """Place the opponent's letter; the bot's board is updated."""
-        cell = self.choose_place(letter)
-        self._put(letter, cell)
-        return cell
+        """Place the opponent's letter; the bot's board is updated. Returns the cell, a plain ``int``."""
+        with bots_code("its choose_place(letter)"):
+            cell = self.choose_place(letter)
+        return self._put(letter, cell)[1]
 
-    def _put(self, letter: str, cell: int) -> None:
+    def _put(self, letter: object, cell: object) -> tuple[str, int]:
         """Put ``letter`` (either case: its board holds upper case, as the referee's boards do) on
-        the empty ``cell``; a choice that is neither is the bot's own bug, said in one line (an
-        assertion dumped the whole board, and a lower-case letter made it claim a score of 0)."""
-        if not isinstance(letter, str) or len(letter) != 1 or not (letter.isascii() and letter.isalpha()):
-            raise ValueError(f"the bot chose {letter!r}, not a letter A..Z")
-        if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < CELLS:
-            raise ValueError(f"the bot chose the cell {cell!r}, not a cell 0..{CELLS - 1}")
+        the empty ``cell`` (any integer, ``numpy.int64`` too, but no bool); a choice that is neither
+        is the bot's own bug, said in one line (an assertion dumped the whole board, and a
+        lower-case letter made it claim a score of 0). Returns the letter and the cell as the
+        referee is to be told them: an upper-case plain ``str`` and a plain ``int`` (a lower-case
+        pick was sent as chosen, which Word Racer refuses: the red team's finding)."""
+        if not issubclass(type(letter), str):  # its type: isinstance reads a __class__ that may lie
+            raise BotAnswerError(
+                f"the bot chose {shown(letter, 60)}, of type {type_name(letter)}, not a letter A..Z"
+            )
+        letter = str.__str__(letter)  # a str subclass's own methods are not called
+        if len(letter) != 1 or not (letter.isascii() and letter.isalpha()):
+            raise BotAnswerError(f"the bot chose {letter!r}, not a letter A..Z")
+        cell = _cell(cell)
         if self.board[cell] != EMPTY:
-            raise ValueError(f"the bot chose the cell {cell}, which holds {self.board[cell]!r} already")
-        self.board[cell] = letter.upper()
-        self.letters.append(letter.upper())
+            raise BotAnswerError(f"the bot chose the cell {cell}, which holds {self.board[cell]!r} already")
+        letter = letter.upper()
+        self.board[cell] = letter
+        self.letters.append(letter)
+        return letter, cell
 
     @abc.abstractmethod
     def choose_pick(self) -> tuple[str, int]:
@@ -78,3 +93,34 @@ class Bot(abc.ABC):
     @abc.abstractmethod
     def choose_place(self, letter: str) -> int:
         """Where this bot puts the opponent's ``letter``."""
+
+
+def _pair(chosen: object) -> tuple[object, object]:
+    """What a bot's ``choose_pick()`` gave as a letter and a cell: a tuple or a list of two (read
+    as its type holds them, none of its own methods called), else the bot's wrong answer."""
+    items: list[object] | None = None
+    if isinstance(chosen, tuple) and issubclass(type(chosen), tuple):
+        items = list(tuple.__iter__(chosen))
+    elif isinstance(chosen, list) and issubclass(type(chosen), list):
+        items = list(list.__iter__(chosen))
+    if items is None or len(items) != 2:
+        raise BotAnswerError(f"the bot's choose_pick() gave {shown(chosen, 60)}, not a (letter, cell) pair")
+    return items[0], items[1]
+
+
+def _cell(cell: object) -> int:
+    """A bot's cell as a plain ``int`` 0..48: any integer type is taken (``operator.index``:
+    numpy's too, which was refused), a bool is not (``True`` is no cell a bot means)."""
+    if issubclass(type(cell), bool):
+        raise BotAnswerError(f"the bot chose the cell {cell!r}, of type bool, not a cell 0..{CELLS - 1}")
+    try:
+        with bots_code("its cell's __index__"):  # the bot's own type's code may run
+            number = operator.index(cell)  # type: ignore[arg-type]
+    except TypeError:
+        raise BotAnswerError(
+            f"the bot chose the cell {shown(cell, 60)}, of type {type_name(cell)}, "
+            f"not an integer (a cell 0..{CELLS - 1})"
+        ) from None
+    if not 0 <= number < CELLS:
+        raise BotAnswerError(f"the bot chose the cell {number}, not a cell 0..{CELLS - 1}")
+    return number

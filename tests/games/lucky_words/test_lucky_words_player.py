@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from codecup.errors import DialogueError
+from codecup.errors import BotAnswerError, DialogueError
 from codecup_games.lucky_words.bots.randombot import RandomBot
 from codecup_games.lucky_words.player import LuckyWordsPlayer, dialect_of
 from codecup_games.lucky_words.variants import rules_of
@@ -66,19 +66,34 @@ class LowerCase(RandomBot):
 
 
 def test_a_bot_calling_lower_case_letters_reports_its_true_score(small_words):
-    """Its board held the lower-case letters, which score nothing: it claimed 0, a wrong claim."""
+    """Its board held the lower-case letters, which score nothing: it claimed 0, a wrong claim.
+    Its letters are sent in upper case, as its board holds them."""
     from codecup_games.lucky_words.scorer import shared_scorer
     from codecup_games.lucky_words.words import load_words
 
     session = LuckyWordsPlayer(LowerCase(5), rules_of("codecup2004"))
     session.receive("E")
     out = session.receive("start")
-    assert out[0].islower()
+    assert out[0].isupper()
     while not session.finished:
         out = session.receive("S")
     board = "".join(session.bot.board)
     assert board.isupper() and board.count("S") == 24
     assert out[-1] == str(shared_scorer(load_words(), rules_of("codecup2004").scoring).total(board))
+
+
+class FakeStr:
+    """No str, though its ``__class__`` says it is one (a reviewer's: it passed ``isinstance``)."""
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return str
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return "<FakeStr>"
 
 
 class Chooses(RandomBot):
@@ -94,20 +109,86 @@ class Chooses(RandomBot):
     ("choice", "said"),
     [
         (("E", 24), "the bot chose the cell 24, which holds 'E' already"),
-        (("E", "3"), "the bot chose the cell '3', not a cell 0..48"),
+        (("E", "3"), "the bot chose the cell '3', of type str, not an integer (a cell 0..48)"),
+        (("E", 3.0), "the bot chose the cell 3.0, of type float, not an integer (a cell 0..48)"),
+        (("E", True), "the bot chose the cell True, of type bool, not a cell 0..48"),
         (("E", 49), "the bot chose the cell 49, not a cell 0..48"),
+        ((3, 3), "the bot chose 3, of type int, not a letter A..Z"),
         (("EE", 3), "the bot chose 'EE', not a letter A..Z"),
         (("é", 3), "the bot chose 'é', not a letter A..Z"),
         (("ß", 3), "the bot chose 'ß', not a letter A..Z"),  # its upper case is SS
+        (None, "the bot's choose_pick() gave None, not a (letter, cell) pair"),
+        (("E", 3, 4), "the bot's choose_pick() gave ('E', 3, 4), not a (letter, cell) pair"),
+        ((FakeStr("E"), 3), "the bot chose <FakeStr>, of type FakeStr, not a letter A..Z"),
     ],
 )
 def test_a_bot_choosing_what_it_cannot_says_so_in_one_line(small_words, choice, said):
     """An occupied cell was an AssertionError holding the whole board."""
     session = LuckyWordsPlayer(Chooses(choice), rules_of("codecup2004"))
     session.receive("E")
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(BotAnswerError) as caught:  # the bot's wrong answer, said in one line
         session.receive("start")
     assert str(caught.value) == said
+
+
+class Lower(RandomBot):
+    """Picks in lower case, which the base class takes (its board holds upper case)."""
+
+    def choose_pick(self):
+        letter, cell = super().choose_pick()
+        return letter.lower(), cell
+
+
+@pytest.mark.parametrize("variant", ["codecup2004", "wordracer"])
+def test_a_lower_case_pick_is_sent_in_upper_case(small_words, variant):
+    """The red team's finding: the letter was sent as the bot returned it, and Word Racer's referee
+    refuses ``e 0`` (the game lost on the first pick)."""
+    session = LuckyWordsPlayer(Lower(1), rules_of(variant))
+    session.receive("E")
+    sent = session.receive("start" if variant == "codecup2004" else "1") + session.receive("Q")
+    letters = [line[0] for line in sent if line[0].isalpha()]
+    assert len(letters) == 2 and "".join(letters).isupper()
+
+
+class Index:
+    """An integer of a bot's own type (as numpy's ``int64``): it has ``__index__``, it is no ``int``."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def __index__(self) -> int:
+        return self.number
+
+
+class IndexCells(RandomBot):
+    """Answers its cells as :class:`Index` (or numpy) integers."""
+
+    def __init__(self, make) -> None:
+        super().__init__(3)
+        self.make = make
+
+    def choose_pick(self):
+        letter, cell = super().choose_pick()
+        return letter, self.make(cell)
+
+    def choose_place(self, letter):
+        return self.make(super().choose_place(letter))
+
+
+def _numpy_int(cell: int) -> object:
+    numpy = pytest.importorskip("numpy")
+    return numpy.int64(cell)
+
+
+@pytest.mark.parametrize("make", [Index, _numpy_int], ids=["index", "numpy"])
+def test_a_cell_of_any_integer_type_is_taken(small_words, make):
+    """``np.int64(1)`` was refused: "the bot chose the cell np.int64(1), not a cell 0..48"."""
+    session = LuckyWordsPlayer(IndexCells(make), rules_of("wordracer"))
+    session.receive("E")
+    (pick,) = session.receive("1")
+    follow, _ = session.receive("Q")
+    assert pick.split(" ")[1].isdigit() and follow.isdigit()
+    assert session.bot.board.count("Q") == 1
 
 
 # --- the dialogue heard on line 2 ---------------------------------------------------------------
