@@ -38,6 +38,21 @@ made a 10 MB page, rendered in 4 s at every rewrite of a live index), is wider t
 and is mostly empty in a knock-out or a Swiss tournament."""
 
 
+LONG_NAME = 16
+"""Characters beyond which a name is likely cut by the style sheet's ellipsis (tables give a name at
+most 16em: a 64-character name made the standings 2,099 pixels wide, a red team's); such a name
+carries its whole self as its title. Shorter ones do not, to keep the index's size."""
+LONG_ID = 24  # likewise a game's id in the games list (its link is at most 18em wide)
+
+
+def isolated(text: str) -> str:
+    """``text`` between Unicode's first-strong isolate and its pop (U+2068, U+2069): in a text-only
+    place (a page's title, a status line) a right-to-left name then keeps its place beside what
+    follows it, as ``<bdi>`` keeps it in a page. A name cannot hold a bidi control of its own
+    (:func:`codecup.names.name_problem`), and the pop closes any such in a record's text anyway."""
+    return f"\u2068{text}\u2069"
+
+
 def _num(value: float) -> str:
     """A number without a needless ``.0`` (and never ``-0``)."""
     return f"{value + 0.0:g}" if value else "0"
@@ -59,6 +74,9 @@ def environment() -> jinja2.Environment:
     env.filters["num"] = _num
     env.filters["signed"] = signed
     env.filters["plural"] = _plural
+    env.filters["isolated"] = isolated
+    env.globals["LONG_NAME"] = LONG_NAME
+    env.globals["LONG_ID"] = LONG_ID
     env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "ensure_ascii": False}
     return env
 
@@ -204,7 +222,7 @@ def end_note(game: Game, record: Record) -> str:
     for seat, end in enumerate(record.result.termination):
         if end.kind is Termination.NORMAL:
             continue
-        who = f"{_seat_name(game, seat)} ({record.match.players[seat].name})"
+        who = f"{_seat_name(game, seat)} ({isolated(record.match.players[seat].name)})"
         notes.append(
             f"{who} {ENDED.get(end.kind, end.kind.value)}"
             + (f": {printable(end.message)}" if end.message else "")
@@ -295,7 +313,8 @@ def game_page(game: Game, game_id: str, record: Record) -> str:
             }
         )
     faults = [
-        f"{_seat_name(game, t.seat)} ({m.players[t.seat].name}): {t.kind or 'fault'} — {printable(t.text)}"
+        f"{_seat_name(game, t.seat)} ({isolated(m.players[t.seat].name)}): "
+        f"{t.kind or 'fault'} — {printable(t.text)}"
         for t in record.transcript
         if t.dir == FAULT
     ]

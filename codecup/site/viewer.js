@@ -60,6 +60,9 @@
     li.addEventListener("click", function () { show(Number(li.dataset.ply)); });
   });
   document.addEventListener("keydown", function (event) {
+    // A key with a modifier is the browser's (Alt+Left back, Ctrl+Home, Cmd+Left): taken, it
+    // cancelled them (a red team's); so is one typed into a field or a button's own keys.
+    if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
     const keys = { ArrowRight: ply + 1, ArrowLeft: ply - 1, Home: 0, End: last };
     if (event.key in keys) {
       event.preventDefault();

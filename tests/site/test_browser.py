@@ -6,6 +6,7 @@ Skipped when Chromium or Playwright is missing, except under ``CI=true``
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
@@ -218,7 +219,8 @@ def test_a_crashed_game_says_who_crashed_and_shows_stderr(game_pages, browser):
     page = open_page(browser, out / "view" / "crashed.html", errors)
     page.keyboard.press("End")
     status = page.inner_text("#status")
-    assert "Blue (beta) crashed: exit status 3" in status and "to move" not in status
+    # the name isolated (U+2068 ... U+2069): the status line is text, no <bdi> in it
+    assert "Blue (\u2068beta\u2069) crashed: exit status 3" in status and "to move" not in status
     page.keyboard.press("ArrowLeft")
     assert "to move" in page.inner_text("#status")  # earlier positions still say whose turn it was
     log = page.inner_text("#stderr-1")
@@ -302,3 +304,114 @@ def test_the_figures_names_end_before_their_bars(browser, tmp_path, font):
     for figure, label_ends in zip((points, plot, clocks), ends, strict=True):
         assert len(label_ends) == len(names)
         assert max(label_ends) < figure.label_x, (figure.label_x, label_ends)
+
+
+RTL = "\u05e9\u05d7\u05e7\u05df"  # a Hebrew name
+LONG = "Wm" * 32  # the longest name there is (64 characters)
+
+
+@pytest.fixture(scope="module")
+def named_site(tmp_path_factory):
+    """(out, game, result) of a Turn Right round robin of a right-to-left name, one that starts
+    with a digit, and a 64-character one: the names that a page drew in the wrong order, or wide."""
+    import concurrent.futures
+    import functools
+
+    from codecup.plugins import load_games, make_plugin_manager
+    from codecup.record import PlayerInfo
+    from codecup.runner import run_match
+    from codecup.site import build_site
+    from codecup.tournament import TournamentSpec, run_tournament
+
+    pm = make_plugin_manager()
+    game = load_games(pm).get("turn_right")
+    players = tuple(PlayerInfo(name=n, bot="random") for n in (RTL, "2nd-bot", LONG))
+    spec = TournamentSpec(
+        game="turn_right", variant=game.info.default_variant.name, clock=5.0, players=players, seed=2
+    )
+    out = tmp_path_factory.mktemp("named")
+    # In a thread of its own: out of Playwright's event loop, if a test opened the browser first.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool, concurrent.futures.ThreadPoolExecutor(1) as outer:
+        play = functools.partial(run_match, pm=pm)
+        result = outer.submit(run_tournament, spec, game, out, executor=pool, play=play, jobs=1).result()
+    build_site(out, game, result)
+    return out, game, result
+
+
+# The given names, left to right as an element draws them: from each one's place in its text, whatever
+# the markup (the cell's text alone drew the right-to-left name last: a red team's).
+NAMES_DRAWN = """([el, names]) => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), at = {};
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const name of names) {
+            const i = node.data.indexOf(name);
+            if (i < 0 || name in at) continue;
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + name.length);
+            at[name] = range.getBoundingClientRect().left;
+        }
+    }
+    return Object.keys(at).sort((a, b) => at[a] - at[b]);
+}"""
+
+
+def drawn(locator, names):
+    return locator.evaluate(f"el => ({NAMES_DRAWN})([el, {json.dumps(names)}])")
+
+
+def test_a_right_to_left_name_keeps_its_place_beside_the_others(named_site, browser):
+    """``שחקן - 2nd-bot`` beside its points ``0 - 3`` was drawn ``2nd-bot - שחקן``, so the points
+    paired with the wrong players (a red team's): each name is isolated, on every page."""
+    out, _game, result = named_site
+    errors: list[str] = []
+    index = open_page(browser, out / "index.html", errors)
+    rows = index.locator("#games tr:has(td)")
+    assert rows.count() == len(result.games)
+    for i, (_g, record) in enumerate(result.games):
+        cell = rows.nth(i).locator("td").nth(1)
+        names = [p.name for p in record.match.players]
+        assert drawn(cell, names) == names
+    g = next(g for g, r in result.games if [p.name for p in r.match.players] == [RTL, "2nd-bot"])
+    page = open_page(browser, out / "view" / f"{g.id}.html", errors)
+    assert drawn(page.locator("h1"), [RTL, "2nd-bot"]) == [RTL, "2nd-bot"]
+    # A text-only title: the names isolated (U+2068 ... U+2069), so they keep their order too.
+    assert page.title().startswith(f"\u2068{RTL}\u2069 - \u20682nd-bot\u2069")
+    assert errors == []
+
+
+def test_a_long_name_is_cut_in_the_tables_not_widening_them(named_site, browser):
+    """A 64-character name made the standings 2,099 pixels wide in a 1,200-pixel window, the games
+    list 2,832 and the cross-table 3,650 (a red team's): cut with an ellipsis, whole in its title."""
+    out, _game, _result = named_site
+    errors: list[str] = []
+    page = open_page(browser, out / "index.html", errors)
+    page.set_viewport_size({"width": 1200, "height": 800})
+    widths = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('table')].map(t => [t.id, t.scrollWidth]))"
+    )
+    body = page.evaluate("() => document.body.clientWidth")
+    assert widths["games"] <= body and widths["cross"] <= body, widths
+    # The standings have many columns, wider than the body already; the long name's is cut as short.
+    assert page.locator(f"#standings td:has(bdi[title='{LONG}'])").evaluate("td => td.offsetWidth") < 300
+    assert page.locator(f"#standings bdi.n[title='{LONG}']").count() == 1
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    "key", ["Alt+ArrowLeft", "Alt+ArrowRight", "Meta+ArrowLeft", "Control+Home", "Control+End"]
+)
+def test_keys_with_a_modifier_are_left_to_the_browser(game_pages, browser, key):
+    """Alt+Left (back), Ctrl+Home and Cmd+Left were cancelled and stepped the board (a red team's)."""
+    page, errors = open_game_page(browser, game_pages, "turn_right")
+    page.keyboard.press("ArrowRight")
+    page.evaluate(
+        """() => { window.seen = [];
+            addEventListener('keydown', e => {
+                if (!"AltControlMeta".includes(e.key)) seen.push(e.defaultPrevented);
+            }); }"""
+    )
+    page.keyboard.press(key)
+    assert page.evaluate("() => seen") == [False]
+    assert int(page.get_attribute("#board", "data-ply")) == 1
+    assert errors == []

@@ -63,8 +63,10 @@ def test_game_page_holds_the_moves_and_one_small_frame_per_position(site):
     assert data["frames"] == game.view_frames(record.match.setup, record.match.variant, moves)
     assert len(data["frames"]) == len(moves) + 1 == len(data["clocks"])
     assert '<script src="../draw/pillars.js"></script>' in html
-    names = " - ".join(p.name for p in record.match.players)
-    assert f"<h1>{names}</h1>" in html and f"<title>{names} ({g.id})" in html  # who played, not the id
+    # who played, not the id; each name isolated (a right-to-left one kept its place: a red team's)
+    names = " - ".join(f'<bdi class="n">{p.name}</bdi>' for p in record.match.players)
+    titled = " - ".join(f"\u2068{p.name}\u2069" for p in record.match.players)
+    assert f"<h1>{names}</h1>" in html and f"<title>{titled} ({g.id})" in html
     assert "<svg" not in html  # positions are drawn in the browser
     assert len(html.encode()) < 150_000
 
@@ -327,8 +329,11 @@ def test_a_players_language_is_shown_with_its_name(site, tmp_path):
         players=(attrs.evolve(result.spec.players[0], language="C++ <17>"), *result.spec.players[1:]),
     )
     html = index_page(game, spec, result.games, result.standings, result.ratings)
-    assert '<td class="name">alpha <span class="language">(C++ &lt;17&gt;)</span></td>' in html
-    assert '<td class="name">beta</td>' in html
+    assert (
+        '<td class="name"><bdi class="n">alpha</bdi> '
+        '<span class="language">(<bdi>C++ &lt;17&gt;</bdi>)</span></td>' in html
+    )
+    assert '<td class="name"><bdi class="n">beta</bdi></td>' in html
 
 
 def test_a_players_language_on_the_site_is_cut(site):
@@ -341,7 +346,8 @@ def test_a_players_language_on_the_site_is_cut(site):
         players=(attrs.evolve(result.spec.players[0], language="C" * 5000), *result.spec.players[1:]),
     )
     html = index_page(game, spec, result.games, result.standings, result.ratings)
-    assert f'<span class="language">({"C" * 64}... (5,000 characters))</span>' in html
+    cut = f"{'C' * 64}... (5,000 characters)"
+    assert f'<span class="language" title="{cut}">(<bdi>{cut}</bdi>)</span>' in html
 
 
 @attrs.define
