@@ -241,7 +241,8 @@ def test_the_live_index_reloads_itself_and_says_how_far_the_run_is(site, browser
     page = open_page(browser, tmp_path / "index.html", errors)
     total = result.spec.estimated_games()
     assert f"Live: 1 of {total} games played" in page.inner_text("#live")
-    assert page.locator("meta[http-equiv=refresh]").count() == 1
+    # the browser's own reload only without script (the script's waits for the reader)
+    assert '<noscript><meta http-equiv="refresh"' in (tmp_path / "index.html").read_text("utf-8")
     live.add(*games[1])
     page.wait_for_function(
         f"() => (document.getElementById('live') || {{}}).textContent?.includes('2 of {total}')",
@@ -414,4 +415,37 @@ def test_keys_with_a_modifier_are_left_to_the_browser(game_pages, browser, key):
     page.keyboard.press(key)
     assert page.evaluate("() => seen") == [False]
     assert int(page.get_attribute("#board", "data-ply")) == 1
+    assert errors == []
+
+
+def test_the_live_index_does_not_reload_under_a_readers_hands(site, browser, tmp_path):
+    """A live index reloaded every 10 s and took the keyboard's focus away (and restarted a screen
+    reader: a red team's). It waits while a link is focused, keeps the focus of an element with an
+    id across its reload, and has a pause button."""
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    live = LiveSite(tmp_path, game, result.spec, interval=0.0, refresh=1)
+    games = list(result.games)
+    live.add(*games[0])
+    errors: list[str] = []
+    page = open_page(browser, tmp_path / "index.html", errors)
+    page.evaluate("() => { window.same = true; }")  # gone when the page reloads
+    page.locator("#games a").first.focus()
+    live.add(*games[1])
+    page.wait_for_timeout(2000)  # twice the page's refresh
+    assert page.evaluate("() => window.same === true")
+    assert page.evaluate("() => document.activeElement.matches('#games a')")
+    page.evaluate("() => document.activeElement.blur()")
+    page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=10_000)
+    assert page.inner_text("#games").count("rr1~") == 2
+    page.click("#pause")  # paused: it stays put, and the button keeps its focus
+    assert page.get_attribute("#pause", "aria-pressed") == "true"
+    page.evaluate("() => { window.same = true; }")
+    page.wait_for_timeout(2000)
+    assert page.evaluate("() => window.same === true")
+    page.click("#pause")  # reloads again, the button focused as it was
+    page.wait_for_function("() => !window.same && document.getElementById('pause')", timeout=10_000)
+    page.wait_for_function("() => document.activeElement.id === 'pause'", timeout=5_000)
+    assert page.get_attribute("#pause", "aria-pressed") == "false"
     assert errors == []
