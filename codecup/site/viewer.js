@@ -37,6 +37,8 @@
     status.classList.toggle("fault", ply === last && data.end !== "");
     board.dataset.ply = String(ply);
     label.textContent = ply === 0 ? "start" : "after move " + ply + " of " + last + ": " + data.moves[ply - 1];
+    // The drawing is a picture to a screen reader: named by the position it shows and its status.
+    board.setAttribute("aria-label", "board, " + label.textContent + (drawn.status ? ". " + drawn.status : ""));
     clocks.forEach(function (el) {
       const seat = Number(el.dataset.clockSeat);
       el.textContent = data.clocks[ply][seat].toFixed(3) + "s";  // as the record's clocks are shown
@@ -44,6 +46,8 @@
     moves.forEach(function (li) {
       const current = Number(li.dataset.ply) === ply;
       li.classList.toggle("current", current);
+      if (current) li.firstElementChild.setAttribute("aria-current", "step");
+      else li.firstElementChild.removeAttribute("aria-current");
       if (current && li.scrollIntoView) li.scrollIntoView({ block: "nearest" });
     });
     if (ply === 0 && moves.length) moves[0].parentNode.scrollTop = 0;  // the start: the list's top

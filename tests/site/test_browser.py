@@ -449,3 +449,20 @@ def test_the_live_index_does_not_reload_under_a_readers_hands(site, browser, tmp
     page.wait_for_function("() => document.activeElement.id === 'pause'", timeout=5_000)
     assert page.get_attribute("#pause", "aria-pressed") == "false"
     assert errors == []
+
+
+def test_a_move_of_the_list_is_reached_by_the_keyboard_and_the_board_named(game_pages, browser):
+    """The move list took clicks only, and the board was a picture without a name (a red team's)."""
+    record = game_pages["pillars"][3]
+    page, errors = open_game_page(browser, game_pages, "pillars")
+    page.focus("#moves li[data-ply='3'] button")
+    page.keyboard.press("Enter")
+    assert int(page.get_attribute("#board", "data-ply")) == 3
+    assert page.get_attribute("#moves li[data-ply='3'] button", "aria-current") == "step"
+    label = page.get_attribute("#board", "aria-label")
+    assert f"after move 3 of {len(record.moves)}: {record.move_texts[2]}" in label
+    assert page.inner_text("#status") in label
+    page.keyboard.press("Tab")  # on to the next move of the list
+    page.keyboard.press("Enter")
+    assert int(page.get_attribute("#board", "data-ply")) == 4
+    assert errors == []

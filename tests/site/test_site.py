@@ -1003,3 +1003,23 @@ def test_a_live_site_never_makes_its_runs_folder_again(site, tmp_path):
     assert not out.exists()
     live.stopped()
     assert not out.exists()
+
+
+def test_every_tables_headers_say_what_they_head_and_the_viewer_is_named(site):
+    """Accessibility (a red team's): each header cell scoped (the cross-table's row headers too),
+    the viewer's buttons named, the board a labelled picture, the status line announced, each
+    move of the list a button the keyboard reaches, and a note where the board needs script."""
+    out, _game, result = site
+    pages = [(out / "index.html").read_text(), (out / "view" / f"{result.games[0][0].id}.html").read_text()]
+    for html in pages:
+        headers = re.findall(r"<th\b[^>]*>", html)
+        assert headers and all('scope="col"' in th or 'scope="row"' in th for th in headers), headers
+    index, game_page = pages
+    assert index.count('<th class="name" scope="row">') == len(result.standings.order)  # cross-table
+    for label in ("first position", "previous move", "next move", "last position"):
+        assert f'aria-label="{label}"' in game_page
+    assert 'id="board" data-ply="0" role="img" aria-label=' in game_page
+    assert '<p id="status" aria-live="polite">' in game_page
+    moves = re.findall(r'<li value="\d+" data-ply="\d+">(<button>)?', game_page)
+    assert moves and all(moves)
+    assert "<noscript><p" in game_page and "need JavaScript" in game_page
