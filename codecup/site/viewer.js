@@ -60,7 +60,13 @@
       show(go === "first" ? 0 : go === "last" ? last : ply + steps[go]);
     });
   });
+  // Each move a button, so the keyboard reaches it (Tab, Enter) and a screen reader names it one
+  // (the list took clicks only: a red team's); made here, as only a script can show its position.
   moves.forEach(function (li) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.append(...li.childNodes);
+    li.append(button);
     li.addEventListener("click", function () { show(Number(li.dataset.ply)); });
   });
   document.addEventListener("keydown", function (event) {
