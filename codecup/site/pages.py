@@ -8,6 +8,7 @@ or stderr is always text, never markup.
 from __future__ import annotations
 
 import functools
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,6 +54,14 @@ def isolated(text: str) -> str:
     return f"\u2068{text}\u2069"
 
 
+@functools.lru_cache(maxsize=4096)
+def reorders(name: str) -> bool:
+    """Whether ``name`` holds a right-to-left letter or an Arabic digit (bidi classes R, AL, AN):
+    only such a name, beside another or a number, is drawn out of its order in a left-to-right
+    page. Bidi controls, which would also reorder, cannot be in a name."""
+    return any(unicodedata.bidirectional(c) in ("R", "AL", "AN") for c in name)
+
+
 def _num(value: float) -> str:
     """A number without a needless ``.0`` (and never ``-0``)."""
     return f"{value + 0.0:g}" if value else "0"
@@ -75,6 +84,7 @@ def environment() -> jinja2.Environment:
     env.filters["signed"] = signed
     env.filters["plural"] = _plural
     env.filters["isolated"] = isolated
+    env.filters["reorders"] = reorders
     env.globals["LONG_NAME"] = LONG_NAME
     env.globals["LONG_ID"] = LONG_ID
     env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "ensure_ascii": False}

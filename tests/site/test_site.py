@@ -64,7 +64,7 @@ def test_game_page_holds_the_moves_and_one_small_frame_per_position(site):
     assert len(data["frames"]) == len(moves) + 1 == len(data["clocks"])
     assert '<script src="../draw/pillars.js"></script>' in html
     # who played, not the id; each name isolated (a right-to-left one kept its place: a red team's)
-    names = " - ".join(f'<bdi class="n">{p.name}</bdi>' for p in record.match.players)
+    names = " - ".join(p.name for p in record.match.players)  # left to right only: no <bdi> needed
     titled = " - ".join(f"\u2068{p.name}\u2069" for p in record.match.players)
     assert f"<h1>{names}</h1>" in html and f"<title>{titled} ({g.id})" in html
     assert "<svg" not in html  # positions are drawn in the browser
@@ -329,11 +329,8 @@ def test_a_players_language_is_shown_with_its_name(site, tmp_path):
         players=(attrs.evolve(result.spec.players[0], language="C++ <17>"), *result.spec.players[1:]),
     )
     html = index_page(game, spec, result.games, result.standings, result.ratings)
-    assert (
-        '<td class="name"><bdi class="n">alpha</bdi> '
-        '<span class="language">(<bdi>C++ &lt;17&gt;</bdi>)</span></td>' in html
-    )
-    assert '<td class="name"><bdi class="n">beta</bdi></td>' in html
+    assert '<td class="name">alpha <span class="language">(<bdi>C++ &lt;17&gt;</bdi>)</span></td>' in html
+    assert '<td class="name">beta</td>' in html
 
 
 def test_a_players_language_on_the_site_is_cut(site):
@@ -1021,3 +1018,22 @@ def test_every_tables_headers_say_what_they_head_and_the_viewer_is_named(site):
     assert 'id="board" data-ply="0" role="img" aria-label=' in game_page
     assert '<p id="status" aria-live="polite">' in game_page
     assert "<noscript><p" in game_page and "need JavaScript" in game_page
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("alpha", "alpha"),  # left to right only: drawn the same without an isolate
+        ("2nd-bot", "2nd-bot"),
+        ("\u05e9\u05d7\u05e7\u05df", "<bdi>\u05e9\u05d7\u05e7\u05df</bdi>"),  # Hebrew
+        ("bot \u0661\u0662", "<bdi>bot \u0661\u0662</bdi>"),  # Arabic-Indic digits reorder too
+        ("W" * 17, f'<bdi title="{"W" * 17}">{"W" * 17}</bdi>'),  # long: cut, whole in its title
+        ("<b>&", "&lt;b&gt;&amp;"),
+    ],
+)
+def test_a_name_is_isolated_where_it_could_be_drawn_out_of_order(name, shown):
+    """A right-to-left name beside another was drawn in the other's place (a red team's)."""
+    from codecup.site.pages import environment
+
+    template = environment().from_string('{% from "names.html" import name %}{{ name(n) }}')
+    assert template.render(n=name) == shown
