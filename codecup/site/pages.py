@@ -39,11 +39,18 @@ made a 10 MB page, rendered in 4 s at every rewrite of a live index), is wider t
 and is mostly empty in a knock-out or a Swiss tournament."""
 
 
-LONG_NAME = 16
-"""Characters beyond which a name is likely cut by the style sheet's ellipsis (tables give a name at
-most 16em: a 64-character name made the standings 2,099 pixels wide, a red team's); such a name
-carries its whole self as its title. Shorter ones do not, to keep the index's size."""
-LONG_ID = 24  # likewise a game's id in the games list (its link is at most 18em wide)
+NAME_EMS = 16
+"""A name's most width in a table (style.css, in ems): a 64-character name made the standings 2,099
+pixels wide (a red team's); past it a name is cut with an ellipsis."""
+ID_EMS = 18  # likewise a game's id in the games list
+
+
+@functools.lru_cache(maxsize=16_384)
+def may_be_cut(text: str, ems: float) -> bool:
+    """Whether ``text`` may be wider than ``ems`` and cut: then it carries its whole self as its
+    title. Estimated as the figures estimate a label (:func:`figures.text_width`), with a fifth to
+    spare for a wider font; a text surely narrower has no title, to keep a large index small."""
+    return figures.text_width(text) / figures.FONT_PX > 0.8 * ems
 
 
 def isolated(text: str) -> str:
@@ -85,8 +92,9 @@ def environment() -> jinja2.Environment:
     env.filters["plural"] = _plural
     env.filters["isolated"] = isolated
     env.filters["reorders"] = reorders
-    env.globals["LONG_NAME"] = LONG_NAME
-    env.globals["LONG_ID"] = LONG_ID
+    env.filters["may_be_cut"] = may_be_cut
+    env.globals["NAME_EMS"] = NAME_EMS
+    env.globals["ID_EMS"] = ID_EMS
     env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "ensure_ascii": False}
     return env
 

@@ -1020,6 +1020,9 @@ def test_every_tables_headers_say_what_they_head_and_the_viewer_is_named(site):
     assert "<noscript><p" in game_page and "need JavaScript" in game_page
 
 
+ROBOTS = "\U0001f916" * 11
+
+
 @pytest.mark.parametrize(
     ("name", "shown"),
     [
@@ -1027,7 +1030,9 @@ def test_every_tables_headers_say_what_they_head_and_the_viewer_is_named(site):
         ("2nd-bot", "2nd-bot"),
         ("\u05e9\u05d7\u05e7\u05df", "<bdi>\u05e9\u05d7\u05e7\u05df</bdi>"),  # Hebrew
         ("bot \u0661\u0662", "<bdi>bot \u0661\u0662</bdi>"),  # Arabic-Indic digits reorder too
-        ("W" * 17, f'<bdi title="{"W" * 17}">{"W" * 17}</bdi>'),  # long: cut, whole in its title
+        ("W" * 14, f'<bdi title="{"W" * 14}">{"W" * 14}</bdi>'),  # long: cut, whole in its title
+        (ROBOTS, f'<bdi title="{ROBOTS}">{ROBOTS}</bdi>'),  # wide ones
+        ("i" * 20, "i" * 20),  # narrow
         ("<b>&", "&lt;b&gt;&amp;"),
     ],
 )
