@@ -43,6 +43,7 @@ NAME_EMS = 16
 """A name's most width in a table (style.css, in ems): a 64-character name made the standings 2,099
 pixels wide (a red team's); past it a name is cut with an ellipsis."""
 ID_EMS = 18  # likewise a game's id in the games list
+CROSS_EMS = 6  # and a name heading a column of the cross-table (a column per player)
 
 
 @functools.lru_cache(maxsize=16_384)
@@ -95,6 +96,7 @@ def environment() -> jinja2.Environment:
     env.filters["may_be_cut"] = may_be_cut
     env.globals["NAME_EMS"] = NAME_EMS
     env.globals["ID_EMS"] = ID_EMS
+    env.globals["CROSS_EMS"] = CROSS_EMS
     env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "ensure_ascii": False}
     return env
 
