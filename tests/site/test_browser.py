@@ -438,6 +438,10 @@ def test_the_live_index_does_not_reload_under_a_readers_hands(site, browser, tmp
     page.evaluate("() => document.activeElement.blur()")
     page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=10_000)
     assert page.inner_text("#games").count("rr1~") == 2
+    page.evaluate("() => { window.same = true; }")
+    page.click("#games a >> nth=0", modifiers=["Shift"])  # a click's focus (and a new window) holds it not
+    assert page.evaluate("() => document.activeElement.matches('#games a')")
+    page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=10_000)
     page.click("#pause")  # paused: it stays put, and the button keeps its focus
     assert page.get_attribute("#pause", "aria-pressed") == "true"
     page.evaluate("() => { window.same = true; }")
