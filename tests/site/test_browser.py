@@ -469,3 +469,30 @@ def test_a_move_of_the_list_is_reached_by_the_keyboard_and_the_board_named(game_
     page.keyboard.press("Enter")
     assert int(page.get_attribute("#board", "data-ply")) == 4
     assert errors == []
+
+
+def test_a_cut_right_to_left_label_ends_at_its_cut(browser, tmp_path):
+    """A figure's label is one SVG text in a left-to-right drawing: a right-to-left name cut short
+    showed its ellipsis beside its first letter, not where it was cut. Isolated (U+2068 ... U+2069),
+    it takes its own direction: the ellipsis on the left of a Hebrew name, right of a Latin one."""
+    from codecup.site.pages import environment
+    from tests.site.test_figures import figures_of
+
+    rtl, ltr = ((RTL + " ") * 20).strip(), ("Wm " * 30).strip()
+    points, _clocks, _plot = figures_of(rtl, ltr)
+    figure = environment().from_string('{% from "figures.html" import bar_chart %}{{ bar_chart(a) }}')
+    page_file = tmp_path / "figure.html"
+    page_file.write_text("<!doctype html><meta charset=utf-8>" + figure.render(a=points), "utf-8")
+    errors: list[str] = []
+    page = open_page(browser, page_file, errors)
+    ends = page.evaluate(
+        """() => [...document.querySelectorAll("text")].filter(t => t.querySelector("title")).map(t => {
+            const shown = t.lastChild.data, x = i => t.getStartPositionOfChar(i).x;
+            const first = shown.search(/[^\\u2068]/), cut = shown.indexOf("\\u2026");
+            return [t.querySelector("title").textContent, x(first), x(cut)];
+        })"""
+    )
+    assert errors == []
+    (rtl_label, rtl_first, rtl_cut), (ltr_label, ltr_first, ltr_cut) = ends
+    assert (rtl_label, ltr_label) == (rtl, ltr)
+    assert rtl_cut < rtl_first and ltr_first < ltr_cut
