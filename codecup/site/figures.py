@@ -97,22 +97,28 @@ def text_width(text: str) -> float:
     ems = 0.0
     previous = ""
     based = False  # a mark just after a letter (or a sign) sits on it: no room of its own
+    emoji = False  # the last character drawn was an emoji (with its tone, selector or sequence)
     for i, char in enumerate(text):
+        category = unicodedata.category(char)
+        width = _ems(char, text[i + 1 : i + 2])
         joined = (
             (char == " " and previous == " ")  # an SVG text draws a run of spaces as one
-            or previous == _ZWJ  # the rest of an emoji sequence (a family): one picture
-            or (ord(char) in _SKIN_TONES and ems > 0)  # a skin tone: part of the emoji before it
+            # The rest of an emoji sequence (a family): one picture. Only an emoji joined to an
+            # emoji: letters joined ("W\u200dm\u200dw...", 63 characters) are each drawn, and were
+            # estimated 0.95 em, neither cut nor drawn readably (a reviewer's).
+            or (previous == _ZWJ and emoji and (width == _EMOJI or category == "So"))
+            or (ord(char) in _SKIN_TONES and emoji)  # a skin tone: part of the emoji before it
             or (ord(char) in _REGIONAL and ord(previous or "\0") in _REGIONAL and not _flag_start(text, i))
         )
         previous = char
-        category = unicodedata.category(char)
         if joined or category == "Cf" or (category in ("Mn", "Me") and based):  # accents, joiners
             based = category not in ("Mn", "Me") and based
             continue
         # A mark after a mark (or first) is drawn beside it: 64 keycap marks, estimated 0 pixels,
         # drew 465 pixels across the bars, with no width to fit them to (a reviewer's).
-        ems += _MARK_EMS if category in ("Mn", "Me") else _ems(char, text[i + 1 : i + 2])
+        ems += _MARK_EMS if category in ("Mn", "Me") else width
         based = category not in ("Mn", "Me")
+        emoji = width == _EMOJI and based
     return ems * FONT_PX
 
 
