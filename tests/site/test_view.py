@@ -402,10 +402,11 @@ def test_a_target_with_no_path_is_sent_to_the_root(served):
 
 def test_the_folder_and_a_failed_requests_error_are_printed_escaped(tmp_path, capsys, monkeypatch):
     """The folder's name reached the terminal raw: an ESC in it could retitle or rewrite the
-    organiser's terminal, a newline start a line of its own (a red team's)."""
+    organiser's terminal, a newline start a line of its own (a red team's); a byte that is not
+    UTF-8 (a lone surrogate in Python) reached it raw too (a reviewer's)."""
     import argparse
 
-    site = tmp_path / "a\x1b]0;owned\x07\nb"
+    site = tmp_path / "a\x1b]0;owned\x07\nb\udcff"
     site.mkdir()
     (site / "index.html").write_text("<h1>index</h1>")
 
@@ -416,7 +417,7 @@ def test_the_folder_and_a_failed_requests_error_are_printed_escaped(tmp_path, ca
     assert view.run(argparse.Namespace(dir=site, port=0)) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out and out.count("\n") == 1
-    assert "a\\x1b]0;owned\\x07\\x0ab" in out
+    assert "a\\x1b]0;owned\\x07\\x0ab\\udcff" in out
     server = make_server(site, 0)
     try:
         try:
