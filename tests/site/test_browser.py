@@ -398,6 +398,22 @@ def test_a_long_name_is_cut_in_the_tables_not_widening_them(named_site, browser)
     assert errors == []
 
 
+def test_a_long_name_in_a_heading_wraps_whole_on_a_phone(named_site, browser):
+    """A name is cut in a table only: a game's <h1> cut its long name, and its box overflowed a
+    375-pixel screen (a reviewer's). A heading wraps the name, whole, within the screen."""
+    out, _game, result = named_site
+    g = next(g for g, r in result.games if LONG in [p.name for p in r.match.players])
+    errors: list[str] = []
+    page = open_page(browser, out / "view" / f"{g.id}.html", errors)
+    page.set_viewport_size({"width": 375, "height": 700})
+    h1 = page.locator("h1")
+    assert h1.locator(f"bdi[title='{LONG}']").evaluate("b => getComputedStyle(b).display") == "inline"
+    assert LONG in h1.inner_text().replace("\n", "")
+    assert h1.evaluate("h => h.scrollWidth <= h.clientWidth && h.getBoundingClientRect().right <= 375")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    assert errors == []
+
+
 @pytest.mark.parametrize(
     "key", ["Alt+ArrowLeft", "Alt+ArrowRight", "Meta+ArrowLeft", "Control+Home", "Control+End"]
 )
