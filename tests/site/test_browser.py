@@ -311,10 +311,12 @@ RTL = "\u05e9\u05d7\u05e7\u05df"  # a Hebrew name
 LONG = "Wm" * 32  # the longest name there is (64 characters)
 
 
-@pytest.fixture(scope="module")
-def named_site(tmp_path_factory):
+@pytest.fixture(scope="module", params=["round-robin", "knockout"])
+def named_site(tmp_path_factory, request):
     """(out, game, result) of a Turn Right round robin of a right-to-left name, one that starts
-    with a digit, and a 64-character one: the names that a page drew in the wrong order, or wide."""
+    with a digit, and a 64-character one: the names that a page drew in the wrong order, or wide;
+    each with a long language, and as a knock-out too (its bracket, and the standings with their
+    languages, overflowed the body: a reviewer's)."""
     import concurrent.futures
     import functools
 
@@ -326,9 +328,15 @@ def named_site(tmp_path_factory):
 
     pm = make_plugin_manager()
     game = load_games(pm).get("turn_right")
-    players = tuple(PlayerInfo(name=n, bot="random") for n in (RTL, "2nd-bot", LONG))
+    language = "Python 3.12 with numpy and a very long language string"
+    players = tuple(PlayerInfo(name=n, bot="random", language=language) for n in (RTL, "2nd-bot", LONG))
     spec = TournamentSpec(
-        game="turn_right", variant=game.info.default_variant.name, clock=5.0, players=players, seed=2
+        game="turn_right",
+        variant=game.info.default_variant.name,
+        clock=5.0,
+        players=players,
+        seed=2,
+        format=request.param,
     )
     out = tmp_path_factory.mktemp("named")
     # In a thread of its own: out of Playwright's event loop, if a test opened the browser first.
@@ -384,15 +392,17 @@ def test_a_right_to_left_name_keeps_its_place_beside_the_others(named_site, brow
 def test_a_long_name_is_cut_in_the_tables_not_widening_them(named_site, browser):
     """A 64-character name made the standings 2,099 pixels wide in a 1,200-pixel window, the games
     list 2,832 and the cross-table 3,650 (a red team's): cut with an ellipsis, whole in its title."""
-    out, _game, _result = named_site
+    out, _game, result = named_site
     errors: list[str] = []
     page = open_page(browser, out / "index.html", errors)
     page.set_viewport_size({"width": 1200, "height": 800})
+    assert page.locator("#bracket").count() == (result.spec.format == "knockout")
     widths = page.evaluate(
         "() => Object.fromEntries([...document.querySelectorAll('table')].map(t => [t.id, t.scrollWidth]))"
     )
     body = page.evaluate("() => document.body.clientWidth")
-    assert set(widths) == {"standings", "cross", "games"} and max(widths.values()) <= body, widths
+    tables = {"standings", "cross", "games"} | ({"bracket"} if "bracket" in widths else set())
+    assert set(widths) == tables and max(widths.values()) <= body, widths
     assert page.locator(f"#standings td:has(bdi[title='{LONG}'])").evaluate("td => td.offsetWidth") < 300
     assert page.locator(f"#standings bdi[title='{LONG}']").count() == 1
     assert errors == []
