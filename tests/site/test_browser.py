@@ -461,6 +461,9 @@ def test_the_live_index_does_not_reload_under_a_readers_hands(site, browser, tmp
     page.wait_for_timeout(2000)  # twice the page's refresh
     assert page.evaluate("() => window.same === true")
     assert page.evaluate("() => document.activeElement.matches('#games a')")
+    # Held, it says so (it stayed "Live", silently stale: a reviewer's), and announces it.
+    assert page.inner_text("#held") == "Reloading held while a link has the keyboard's focus."
+    assert page.get_attribute("#held", "role") == "status"
     page.evaluate("() => document.activeElement.blur()")
     page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=10_000)
     assert page.inner_text("#games").count("rr1~") == 2
@@ -473,6 +476,14 @@ def test_the_live_index_does_not_reload_under_a_readers_hands(site, browser, tmp
     page.evaluate("() => { window.same = true; }")
     page.wait_for_timeout(2000)
     assert page.evaluate("() => window.same === true")
+    assert page.inner_text("#held") == "Reloading paused."
+    page.evaluate("() => getSelection().selectAllChildren(document.querySelector('h1'))")
+    page.click("#pause")  # resumed, but held by the selection, and said so
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => window.same === true")
+    assert page.inner_text("#held") == "Reloading held while text is selected."
+    page.evaluate("() => getSelection().removeAllRanges()")
+    page.click("#pause")
     page.click("#pause")  # reloads again, the button focused as it was
     page.wait_for_function("() => !window.same && document.getElementById('pause')", timeout=10_000)
     page.wait_for_function("() => document.activeElement.id === 'pause'", timeout=5_000)
