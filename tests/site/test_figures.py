@@ -136,6 +136,17 @@ def test_letters_joined_are_each_drawn(text):
     assert text_width(text) == pytest.approx(text_width(text.replace("\u200d", "")))
 
 
+@pytest.mark.parametrize("link", ["\U0001f600", "\u2605"])
+def test_a_chain_of_emoji_longer_than_any_sequence_is_drawn_one_by_one(link):
+    """A second reviewer's: 32 emoji (or symbols) chained by joiners, no real sequence, were
+    estimated one picture (1.25 em) and drawn 28 to 33 em wide; a family of four stays one."""
+    chain = "\U0001f600" + ("\u200d" + link) * 31
+    assert text_width(chain) >= 20 * 12
+    assert may_be_cut(chain, NAME_EMS)
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    assert text_width(family) == pytest.approx(text_width("\U0001f468"))
+
+
 def test_a_long_name_of_joined_letters_carries_its_title():
     assert may_be_cut("W\u200dm" * 31 + "W", NAME_EMS)  # the site's tables cut it: a title then
 
