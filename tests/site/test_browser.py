@@ -464,6 +464,7 @@ def test_the_live_index_does_not_reload_under_a_readers_hands(site, browser, tmp
     # Held, it says so (it stayed "Live", silently stale: a reviewer's), and announces it.
     assert page.inner_text("#held") == "Reloading held while a link has the keyboard's focus."
     assert page.get_attribute("#held", "role") == "status"
+    assert page.title().startswith("(not reloading) ")  # in sight, however far down the focus is
     page.evaluate("() => document.activeElement.blur()")
     page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=10_000)
     assert page.inner_text("#games").count("rr1~") == 2
@@ -488,6 +489,7 @@ def test_the_live_index_does_not_reload_under_a_readers_hands(site, browser, tmp
     page.wait_for_function("() => !window.same && document.getElementById('pause')", timeout=10_000)
     page.wait_for_function("() => document.activeElement.id === 'pause'", timeout=5_000)
     assert page.get_attribute("#pause", "aria-pressed") == "false"
+    assert not page.title().startswith("(not reloading)")
     assert errors == []
 
 
