@@ -46,6 +46,7 @@ from codecup.errors import (
     shown,
     where,
 )
+from codecup.names import JOINERS  # soft hyphen, zero-width non-joiner and joiner: harmless
 from codecup.overrun import bounded
 from codecup.rules import State, applied, text_svg
 from codecup.session import PlayerSession, RulesPlayer, Wire
@@ -84,7 +85,7 @@ def _has_control(text: str) -> bool:
     A no-break space it may hold."""
     return any(
         (category := unicodedata.category(c)) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp")
-        or (category == "Cf" and c not in _JOINERS)
+        or (category == "Cf" and c not in JOINERS)
         for c in text
     )
 
@@ -92,10 +93,7 @@ def _has_control(text: str) -> bool:
 def _shown(text: str) -> str:
     """``text`` as a reader tells it apart: without the blanks around it and the invisible joiners
     (two seats ``Red`` and ``Red`` with a soft hyphen printed alike: a reviewer's)."""
-    return "".join(c for c in text if c not in _JOINERS).strip()
-
-
-_JOINERS = "\u00ad\u200c\u200d"  # soft hyphen, zero-width non-joiner and joiner: format, but harmless
+    return "".join(c for c in text if c not in JOINERS).strip()
 
 
 def _variant_problems(variants: Sequence[Variant]) -> list[str]:

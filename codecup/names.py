@@ -86,6 +86,19 @@ def shown_language(language: str) -> str:
     return shown_line(language, MAX_LANGUAGE)
 
 
+#: Format characters a name may hold inside it: the zero-width non-joiner and joiner (a Persian
+#: name's ZWNJ between its words, an emoji family joined by ZWJ) and the soft hyphen.
+#: ``isprintable()`` calls them unprintable, and such names were refused though the docs allowed
+#: them (a red team's); at either end they draw as nothing, and :func:`blank` refuses them there.
+#: Every other format character stays refused: the bidi controls (U+202A-U+202E, U+2066-U+2069,
+#: U+200E, U+200F, U+061C) reorder what is shown around a name.
+JOINERS = frozenset("\u00ad\u200c\u200d")
+
+
+def _printable(name: str) -> bool:
+    return all(c.isprintable() or c in JOINERS for c in name)
+
+
 def name_problem(name: object) -> str | None:
     """Why ``name`` cannot be a player's name, or None if it can."""
     if not isinstance(name, str):
@@ -94,7 +107,7 @@ def name_problem(name: object) -> str | None:
         return "a name must not be empty (nor only characters that draw as blank)"
     if len(name) > MAX_NAME:
         return f"a name is at most {MAX_NAME} characters (got {len(name)})"
-    if not name.isprintable():
+    if not _printable(name):
         return f"a name must be printable (no tabs, newlines or control characters): {name!r}"
     # A selector ends a name as part of the character before it: refusing it refused "Bot \u2764\ufe0f"
     # and "\u6e21\u908a\U000e0101", names accepted before, so their tournaments could not be resumed

@@ -7,15 +7,18 @@ that allow it, set the clipboard (OSC 52) for the organiser to paste. So every
 control character (C0 but tab, DEL, C1) and every format character (such as
 the bidirectional overrides that reorder what a line shows) is shown as an
 escape (``\\x1b``, ``\\u202e``) instead, and so is every line or paragraph separator
-(U+2028, U+2029), which would start a line of the bot's own. A summary shows at most
-:data:`SHOWN` characters of a line (:func:`shown_line`): a bot's 64 KiB line would flood it.
+(U+2028, U+2029), which would start a line of the bot's own, and every lone surrogate
+(``\\udcff``: a byte of a folder's name that is not UTF-8, printed raw otherwise). A summary
+shows at most :data:`SHOWN` characters of a line (:func:`shown_line`): a bot's 64 KiB line would flood it.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-_UNSAFE = ("Cc", "Cf", "Zl", "Zp")  # Unicode categories: control, format, line and paragraph separators
+#: Unicode categories: control, format, surrogate, line and paragraph separators. A surrogate
+#: (an undecodable byte of a path) was printed raw by `codecup view` (a reviewer's).
+_UNSAFE = ("Cc", "Cf", "Cs", "Zl", "Zp")
 SHOWN = 300
 """Characters of one line of a bot's text that a summary shows."""
 
@@ -26,7 +29,7 @@ def _escape(char: str) -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` with every control or format character but tab written as an escape."""
+    """``text`` with every control, format or surrogate character but tab written as an escape."""
     if text.isprintable():
         return text
     return "".join(_escape(c) if c != "\t" and unicodedata.category(c) in _UNSAFE else c for c in text)

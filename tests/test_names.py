@@ -104,3 +104,49 @@ def test_a_players_file_of_names_alike_is_refused(tmp_path):
         (tmp_path / "p.yml").write_text(text.replace("\uff52\uff4e\uff44", twin), "utf-8")
         with pytest.raises(PlayersFileError, match="start or end with a space"):
             read_players(tmp_path / "p.yml")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u0645\u062d\u0645\u062f\u200c\u0631\u0636\u0627",  # a Persian name: a ZWNJ between its parts
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family emoji, joined by ZWJ
+        "Bot\u00adname",  # a soft hyphen
+    ],
+)
+def test_joiners_inside_a_name_are_allowed(name):
+    """``isprintable()`` calls ZWJ, ZWNJ and the soft hyphen unprintable: these names were refused
+    though the docs let a joiner be anywhere but at a name's start or end (a red team's)."""
+    assert name_problem(name) is None
+
+
+@pytest.mark.parametrize("joiner", ["\u200c", "\u200d", "\u00ad"])
+def test_a_joiner_stays_refused_at_either_end_and_invisible_to_look_alikes(joiner):
+    assert "start or end" in name_problem(f"{joiner}ab")
+    assert "start or end" in name_problem(f"ab{joiner}")
+    assert look_alike(["ab", f"a{joiner}b"]) == ("ab", f"a{joiner}b")
+
+
+@pytest.mark.parametrize(
+    "control",
+    [
+        "\u200e",
+        "\u200f",
+        "\u202a",
+        "\u202b",
+        "\u202c",
+        "\u202d",
+        "\u202e",
+        "\u2066",
+        "\u2069",
+        "\u061c",
+        "\u200b",
+        "\u2060",
+        "\ufeff",
+        "\t",
+        "\x1b",
+    ],
+)
+def test_other_format_and_control_characters_stay_refused_inside_a_name(control):
+    """The bidi controls above all: one inside a name reorders what a page shows around it."""
+    assert name_problem(f"a{control}b") is not None

@@ -21,6 +21,7 @@ from codecup.terminal import SHOWN, log_lines, printable, shown_line
         ("Jürgen 神 ♞", "Jürgen 神 ♞"),
         ("ok\u2028fake: bot:baseline exited", "ok\\u2028fake: bot:baseline exited"),  # a line of its own
         ("a\u2029b", "a\\u2029b"),
+        ("site\udcff", "site\\udcff"),  # a folder name's byte that is not UTF-8: printed raw
     ],
 )
 def test_printable(text, shown):

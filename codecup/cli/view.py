@@ -59,6 +59,7 @@ SEND_SECONDS = 10.0
 SEND_CHUNK = 64 * 1024
 #: Connections served at once; one more is answered 503 and closed (each holds a thread).
 MAX_CONNECTIONS = 32
+MAX_SAID = 300  # characters of a failed request's error said on stderr
 _HOST_RE = re.compile(r"^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$", re.IGNORECASE)
 
 
@@ -290,8 +291,8 @@ class SiteServer(http.server.ThreadingHTTPServer):
         error = sys.exc_info()[1]
         if isinstance(error, ConnectionError | TimeoutError):
             return
-        # escaped, on one line: what failed may quote the request, a stranger's text
-        said = printable(one_line(f"{type(error).__name__}: {error}", 1000))
+        # A request's own bytes can be in the error's text: shown as the terminal shows a bot's.
+        said = printable(one_line(f"{type(error).__name__}: {error}", MAX_SAID))
         print(f"codecup view: a request failed: {said}", file=sys.stderr, flush=True)
 
 
@@ -317,6 +318,8 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     server = make_server(args.dir, args.port)
     port = server.server_address[1]
+    # The folder's name as the terminal shows any text it did not choose: an ESC or a newline in it
+    # reached the organiser's terminal raw (a red team's).
     print(f"serving {shown_path(args.dir)} at http://{HOST}:{port}/ (Ctrl-C to stop)", flush=True)
     try:
         server.serve_forever()

@@ -97,23 +97,61 @@ def text_width(text: str) -> float:
     ems = 0.0
     previous = ""
     based = False  # a mark just after a letter (or a sign) sits on it: no room of its own
+    emoji = False  # the last character drawn was an emoji (with its tone, selector or sequence)
+    links = 0  # 0: the picture drawn last may take joined emoji; -1: its chain is too long to be one
     for i, char in enumerate(text):
+        category = unicodedata.category(char)
+        width = _ems(char, text[i + 1 : i + 2])
+        # The rest of an emoji sequence (a family): one picture. Only an emoji joined to an emoji:
+        # letters joined ("W\u200dm\u200dw...", 63 characters) are each drawn, and were estimated
+        # 0.95 em, neither cut nor drawn readably (a reviewer's); and at most as many as the longest
+        # real sequence holds: 32 emoji chained by joiners, estimated one picture, drew 33 em (a
+        # second reviewer's).
+        linked = previous == _ZWJ and emoji and (width == _EMOJI or category == "So") and links >= 0
         joined = (
             (char == " " and previous == " ")  # an SVG text draws a run of spaces as one
-            or previous == _ZWJ  # the rest of an emoji sequence (a family): one picture
-            or (ord(char) in _SKIN_TONES and ems > 0)  # a skin tone: part of the emoji before it
+            or linked
+            or (ord(char) in _SKIN_TONES and emoji)  # a skin tone: part of the emoji before it
             or (ord(char) in _REGIONAL and ord(previous or "\0") in _REGIONAL and not _flag_start(text, i))
         )
         previous = char
-        category = unicodedata.category(char)
         if joined or category == "Cf" or (category in ("Mn", "Me") and based):  # accents, joiners
             based = category not in ("Mn", "Me") and based
             continue
         # A mark after a mark (or first) is drawn beside it: 64 keycap marks, estimated 0 pixels,
         # drew 465 pixels across the bars, with no width to fit them to (a reviewer's).
-        ems += _MARK_EMS if category in ("Mn", "Me") else _ems(char, text[i + 1 : i + 2])
+        ems += _MARK_EMS if category in ("Mn", "Me") else width
         based = category not in ("Mn", "Me")
+        emoji = width == _EMOJI and based
+        links = 0 if _links_ahead(text, i) <= _MOST_LINKS else -1  # -1: no sequence, each drawn
     return ems * FONT_PX
+
+
+_MOST_LINKS = 3
+"""The most pictures joined to the first in a real sequence (a family of four, a kiss): a longer
+chain is no sequence, and a browser draws each of its pictures."""
+
+
+def _links_ahead(text: str, i: int) -> int:
+    """How many joiners, each followed by a character, chain on from ``text[i]`` (a selector or a
+    skin tone belongs to the picture before the next joiner)."""
+    links = 0
+    j = i + 1
+    while True:
+        while (
+            j < len(text)
+            and text[j] != _ZWJ
+            and (unicodedata.category(text[j]) in _MARKS or ord(text[j]) in _SKIN_TONES)
+        ):
+            j += 1
+        if j + 1 >= len(text) or text[j] != _ZWJ:
+            return links
+        links += 1
+        j += 2
+
+
+_MARKS = ("Mn", "Me", "Cf")
+"""Categories drawn on a picture, not beside it: a variation selector, a keycap."""
 
 
 _MARK_EMS = 0.6

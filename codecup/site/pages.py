@@ -8,6 +8,7 @@ or stderr is always text, never markup.
 from __future__ import annotations
 
 import functools
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,6 +39,41 @@ made a 10 MB page, rendered in 4 s at every rewrite of a live index), is wider t
 and is mostly empty in a knock-out or a Swiss tournament."""
 
 
+NAME_EMS = 16
+"""A name's most width in a table (style.css, in ems): a 64-character name made the standings 2,099
+pixels wide (a red team's); past it a name is cut with an ellipsis."""
+ID_EMS = 18  # likewise a game's id in the games list
+CROSS_EMS = 6  # and a name heading a column of the cross-table (a column per player)
+
+
+@functools.lru_cache(maxsize=16_384)
+def may_be_cut(text: str, ems: float) -> bool:
+    """Whether ``text`` may be wider than ``ems`` and cut: then it carries its whole self as its
+    title. Estimated as the figures estimate a label (:func:`figures.text_width`), with a fifth to
+    spare for a wider font, and nearly half for a text beyond ASCII, whose letters the estimate
+    only guesses (Hebrew, Cyrillic and Greek letters drew up to 1.4 times their estimate, Arabic's
+    1.7: an 8-letter Hebrew name was cut with no title, a reviewer's); a text surely narrower has
+    no title, to keep a large index small."""
+    spare = 0.8 if text.isascii() else 0.55
+    return figures.text_width(text) / figures.FONT_PX > spare * ems
+
+
+def isolated(text: str) -> str:
+    """``text`` between Unicode's first-strong isolate and its pop (U+2068, U+2069): in a text-only
+    place (a page's title, a status line) a right-to-left name then keeps its place beside what
+    follows it, as ``<bdi>`` keeps it in a page. A name cannot hold a bidi control of its own
+    (:func:`codecup.names.name_problem`), and the pop closes any such in a record's text anyway."""
+    return f"\u2068{text}\u2069"
+
+
+@functools.lru_cache(maxsize=4096)
+def reorders(name: str) -> bool:
+    """Whether ``name`` holds a right-to-left letter or an Arabic digit (bidi classes R, AL, AN):
+    only such a name, beside another or a number, is drawn out of its order in a left-to-right
+    page. Bidi controls, which would also reorder, cannot be in a name."""
+    return any(unicodedata.bidirectional(c) in ("R", "AL", "AN") for c in name)
+
+
 def _num(value: float) -> str:
     """A number without a needless ``.0`` (and never ``-0``)."""
     return f"{value + 0.0:g}" if value else "0"
@@ -59,6 +95,12 @@ def environment() -> jinja2.Environment:
     env.filters["num"] = _num
     env.filters["signed"] = signed
     env.filters["plural"] = _plural
+    env.filters["isolated"] = isolated
+    env.filters["reorders"] = reorders
+    env.filters["may_be_cut"] = may_be_cut
+    env.globals["NAME_EMS"] = NAME_EMS
+    env.globals["ID_EMS"] = ID_EMS
+    env.globals["CROSS_EMS"] = CROSS_EMS
     env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "ensure_ascii": False, "allow_nan": False}
     return env
 
@@ -204,7 +246,7 @@ def end_note(game: Game, record: Record) -> str:
     for seat, end in enumerate(record.result.termination):
         if end.kind is Termination.NORMAL:
             continue
-        who = f"{_seat_name(game, seat)} ({record.match.players[seat].name})"
+        who = f"{_seat_name(game, seat)} ({isolated(record.match.players[seat].name)})"
         notes.append(
             f"{who} {ENDED.get(end.kind, end.kind.value)}"
             + (f": {printable(end.message)}" if end.message else "")
@@ -295,7 +337,8 @@ def game_page(game: Game, game_id: str, record: Record) -> str:
             }
         )
     faults = [
-        f"{_seat_name(game, t.seat)} ({m.players[t.seat].name}): {t.kind or 'fault'} — {printable(t.text)}"
+        f"{_seat_name(game, t.seat)} ({isolated(m.players[t.seat].name)}): "
+        f"{t.kind or 'fault'} — {printable(t.text)}"
         for t in record.transcript
         if t.dir == FAULT
     ]

@@ -24,6 +24,8 @@ window.codecupDraw = function (frame, view) {
       '" stroke="#999999" class="' + KIND[ch] + '"/>');
     if (ch === "#") {
       parts.push('<circle cx="' + (x + CELL / 2) + '" cy="' + (y + CELL / 2) + '" r="' + CELL / 3 + '" fill="#bbbbbb"/>');
+    } else if (ch === "b") {  // hatched, as render.blue_hatch: not told from Red by colour alone
+      parts.push('<path d="M' + x + " " + (y + CELL) + "L" + (x + CELL) + " " + y + '" stroke="#c9d5f5" stroke-width="3"/>');
     }
   }
   if (frame.l) {

@@ -54,7 +54,20 @@ def status(pic: PillarsState) -> str:
 
 CELL = 36
 MARGIN = 28
-COLOURS = {"empty": "#f4f1e8", "pillar": "#444444", "red": "#d33b3b", "blue": "#3b62d3", "grid": "#999999"}
+COLOURS = {
+    "empty": "#f4f1e8",
+    "pillar": "#444444",
+    "red": "#d33b3b",
+    "blue": "#3b62d3",
+    "grid": "#999999",
+    "hatch": "#c9d5f5",
+}
+
+
+def blue_hatch(x: int, y: int) -> str:
+    """The diagonal that marks a Blue tile at ``(x, y)``: tiles told apart by more than their
+    colours, whose contrast with each other is 1.3:1 (a red team's); a rectangle of them is hatched."""
+    return f"M{x} {y + CELL}L{x + CELL} {y}"
 
 
 def render_svg(pic: PillarsState) -> str:
@@ -81,6 +94,8 @@ def render_svg(pic: PillarsState) -> str:
         )
         if kind == "pillar":
             parts.append(f'<circle cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="{CELL / 3}" fill="#bbbbbb"/>')
+        elif kind == "blue":  # Blue's tiles hatched: red and blue alike in lightness (a red team's)
+            parts.append(f'<path d="{blue_hatch(x, y)}" stroke="{COLOURS["hatch"]}" stroke-width="3"/>')
     if pic.last:
         rows = [p // SIZE for p in range(FIELDS) if pic.last >> p & 1]
         cols = [p % SIZE for p in range(FIELDS) if pic.last >> p & 1]

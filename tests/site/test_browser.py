@@ -6,6 +6,7 @@ Skipped when Chromium or Playwright is missing, except under ``CI=true``
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
@@ -218,7 +219,8 @@ def test_a_crashed_game_says_who_crashed_and_shows_stderr(game_pages, browser):
     page = open_page(browser, out / "view" / "crashed.html", errors)
     page.keyboard.press("End")
     status = page.inner_text("#status")
-    assert "Blue (beta) crashed: exit status 3" in status and "to move" not in status
+    # the name isolated (U+2068 ... U+2069): the status line is text, no <bdi> in it
+    assert "Blue (\u2068beta\u2069) crashed: exit status 3" in status and "to move" not in status
     page.keyboard.press("ArrowLeft")
     assert "to move" in page.inner_text("#status")  # earlier positions still say whose turn it was
     log = page.inner_text("#stderr-1")
@@ -239,7 +241,8 @@ def test_the_live_index_reloads_itself_and_says_how_far_the_run_is(site, browser
     page = open_page(browser, tmp_path / "index.html", errors)
     total = result.spec.estimated_games()
     assert f"Live: 1 of {total} games played" in page.inner_text("#live")
-    assert page.locator("meta[http-equiv=refresh]").count() == 1
+    # the browser's own reload only without script (the script's waits for the reader)
+    assert '<noscript><meta http-equiv="refresh"' in (tmp_path / "index.html").read_text("utf-8")
     live.add(*games[1])
     page.wait_for_function(
         f"() => (document.getElementById('live') || {{}}).textContent?.includes('2 of {total}')",
@@ -302,3 +305,233 @@ def test_the_figures_names_end_before_their_bars(browser, tmp_path, font):
     for figure, label_ends in zip((points, plot, clocks), ends, strict=True):
         assert len(label_ends) == len(names)
         assert max(label_ends) < figure.label_x, (figure.label_x, label_ends)
+
+
+RTL = "\u05e9\u05d7\u05e7\u05df"  # a Hebrew name
+LONG = "Wm" * 32  # the longest name there is (64 characters)
+
+
+@pytest.fixture(scope="module", params=["round-robin", "knockout"])
+def named_site(tmp_path_factory, request):
+    """(out, game, result) of a Turn Right round robin of a right-to-left name, one that starts
+    with a digit, and a 64-character one: the names that a page drew in the wrong order, or wide;
+    each with a long language, and as a knock-out too (its bracket, and the standings with their
+    languages, overflowed the body: a reviewer's)."""
+    import concurrent.futures
+    import functools
+
+    from codecup.plugins import load_games, make_plugin_manager
+    from codecup.record import PlayerInfo
+    from codecup.runner import run_match
+    from codecup.site import build_site
+    from codecup.tournament import TournamentSpec, run_tournament
+
+    pm = make_plugin_manager()
+    game = load_games(pm).get("turn_right")
+    language = "Python 3.12 with numpy and a very long language string"
+    players = tuple(PlayerInfo(name=n, bot="random", language=language) for n in (RTL, "2nd-bot", LONG))
+    spec = TournamentSpec(
+        game="turn_right",
+        variant=game.info.default_variant.name,
+        clock=5.0,
+        players=players,
+        seed=2,
+        format=request.param,
+    )
+    out = tmp_path_factory.mktemp("named")
+    # In a thread of its own: out of Playwright's event loop, if a test opened the browser first.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool, concurrent.futures.ThreadPoolExecutor(1) as outer:
+        play = functools.partial(run_match, pm=pm)
+        result = outer.submit(run_tournament, spec, game, out, executor=pool, play=play, jobs=1).result()
+    build_site(out, game, result)
+    return out, game, result
+
+
+# The given names, left to right as an element draws them: from each one's place in its text, whatever
+# the markup (the cell's text alone drew the right-to-left name last: a red team's).
+NAMES_DRAWN = """([el, names]) => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), at = {};
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const name of names) {
+            const i = node.data.indexOf(name);
+            if (i < 0 || name in at) continue;
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + name.length);
+            at[name] = range.getBoundingClientRect().left;
+        }
+    }
+    return Object.keys(at).sort((a, b) => at[a] - at[b]);
+}"""
+
+
+def drawn(locator, names):
+    return locator.evaluate(f"el => ({NAMES_DRAWN})([el, {json.dumps(names)}])")
+
+
+def test_a_right_to_left_name_keeps_its_place_beside_the_others(named_site, browser):
+    """``שחקן - 2nd-bot`` beside its points ``0 - 3`` was drawn ``2nd-bot - שחקן``, so the points
+    paired with the wrong players (a red team's): each name is isolated, on every page."""
+    out, _game, result = named_site
+    errors: list[str] = []
+    index = open_page(browser, out / "index.html", errors)
+    rows = index.locator("#games tr:has(td)")
+    assert rows.count() == len(result.games)
+    for i, (_g, record) in enumerate(result.games):
+        cell = rows.nth(i).locator("td").nth(1)
+        names = [p.name for p in record.match.players]
+        assert drawn(cell, names) == names
+    g = next(g for g, r in result.games if [p.name for p in r.match.players] == [RTL, "2nd-bot"])
+    page = open_page(browser, out / "view" / f"{g.id}.html", errors)
+    assert drawn(page.locator("h1"), [RTL, "2nd-bot"]) == [RTL, "2nd-bot"]
+    # A text-only title: the names isolated (U+2068 ... U+2069), so they keep their order too.
+    assert page.title().startswith(f"\u2068{RTL}\u2069 - \u20682nd-bot\u2069")
+    assert errors == []
+
+
+def test_a_long_name_is_cut_in_the_tables_not_widening_them(named_site, browser):
+    """A 64-character name made the standings 2,099 pixels wide in a 1,200-pixel window, the games
+    list 2,832 and the cross-table 3,650 (a red team's): cut with an ellipsis, whole in its title."""
+    out, _game, result = named_site
+    errors: list[str] = []
+    page = open_page(browser, out / "index.html", errors)
+    page.set_viewport_size({"width": 1200, "height": 800})
+    assert page.locator("#bracket").count() == (result.spec.format == "knockout")
+    widths = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('table')].map(t => [t.id, t.scrollWidth]))"
+    )
+    body = page.evaluate("() => document.body.clientWidth")
+    tables = {"standings", "cross", "games"} | ({"bracket"} if "bracket" in widths else set())
+    assert set(widths) == tables and max(widths.values()) <= body, widths
+    assert page.locator(f"#standings td:has(bdi[title='{LONG}'])").evaluate("td => td.offsetWidth") < 300
+    assert page.locator(f"#standings bdi[title='{LONG}']").count() == 1
+    assert errors == []
+
+
+def test_a_long_name_in_a_heading_wraps_whole_on_a_phone(named_site, browser):
+    """A name is cut in a table only: a game's <h1> cut its long name, and its box overflowed a
+    375-pixel screen (a reviewer's). A heading wraps the name, whole, within the screen."""
+    out, _game, result = named_site
+    g = next(g for g, r in result.games if LONG in [p.name for p in r.match.players])
+    errors: list[str] = []
+    page = open_page(browser, out / "view" / f"{g.id}.html", errors)
+    page.set_viewport_size({"width": 375, "height": 700})
+    h1 = page.locator("h1")
+    assert h1.locator(f"bdi[title='{LONG}']").evaluate("b => getComputedStyle(b).display") == "inline"
+    assert LONG in h1.inner_text().replace("\n", "")
+    assert h1.evaluate("h => h.scrollWidth <= h.clientWidth && h.getBoundingClientRect().right <= 375")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    "key", ["Alt+ArrowLeft", "Alt+ArrowRight", "Meta+ArrowLeft", "Control+Home", "Control+End"]
+)
+def test_keys_with_a_modifier_are_left_to_the_browser(game_pages, browser, key):
+    """Alt+Left (back), Ctrl+Home and Cmd+Left were cancelled and stepped the board (a red team's)."""
+    page, errors = open_game_page(browser, game_pages, "turn_right")
+    page.keyboard.press("ArrowRight")
+    page.evaluate(
+        """() => { window.seen = [];
+            addEventListener('keydown', e => {
+                if (!"AltControlMeta".includes(e.key)) seen.push(e.defaultPrevented);
+            }); }"""
+    )
+    page.keyboard.press(key)
+    assert page.evaluate("() => seen") == [False]
+    assert int(page.get_attribute("#board", "data-ply")) == 1
+    assert errors == []
+
+
+def test_the_live_index_does_not_reload_under_a_readers_hands(site, browser, tmp_path):
+    """A live index reloaded every 10 s and took the keyboard's focus away (and restarted a screen
+    reader: a red team's). It waits while a link is focused, keeps the focus of an element with an
+    id across its reload, and has a pause button."""
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    live = LiveSite(tmp_path, game, result.spec, interval=0.0, refresh=1)
+    games = list(result.games)
+    live.add(*games[0])
+    errors: list[str] = []
+    page = open_page(browser, tmp_path / "index.html", errors)
+    page.evaluate("() => { window.same = true; }")  # gone when the page reloads
+    page.locator("#games a").first.focus()
+    live.add(*games[1])
+    page.wait_for_timeout(2000)  # twice the page's refresh
+    assert page.evaluate("() => window.same === true")
+    assert page.evaluate("() => document.activeElement.matches('#games a')")
+    # Held, it says so (it stayed "Live", silently stale: a reviewer's), and announces it.
+    assert page.inner_text("#held") == "Reloading held while a link has the keyboard's focus."
+    assert page.get_attribute("#held", "role") == "status"
+    assert page.title().startswith("(not reloading) ")  # in sight, however far down the focus is
+    page.evaluate("() => document.activeElement.blur()")
+    page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=10_000)
+    assert page.inner_text("#games").count("rr1~") == 2
+    page.evaluate("() => { window.same = true; }")
+    page.click("#games a >> nth=0", modifiers=["Shift"])  # a click's focus (and a new window) holds it not
+    assert page.evaluate("() => document.activeElement.matches('#games a')")
+    page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=10_000)
+    page.click("#pause")  # paused: it stays put, and the button keeps its focus
+    assert page.get_attribute("#pause", "aria-pressed") == "true"
+    page.evaluate("() => { window.same = true; }")
+    page.wait_for_timeout(2000)
+    assert page.evaluate("() => window.same === true")
+    assert page.inner_text("#held") == "Reloading paused."
+    page.evaluate("() => getSelection().selectAllChildren(document.querySelector('h1'))")
+    page.click("#pause")  # resumed, but held by the selection, and said so
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => window.same === true")
+    assert page.inner_text("#held") == "Reloading held while text is selected."
+    page.evaluate("() => getSelection().removeAllRanges()")
+    page.click("#pause")
+    page.click("#pause")  # reloads again, the button focused as it was
+    page.wait_for_function("() => !window.same && document.getElementById('pause')", timeout=10_000)
+    page.wait_for_function("() => document.activeElement.id === 'pause'", timeout=5_000)
+    assert page.get_attribute("#pause", "aria-pressed") == "false"
+    assert not page.title().startswith("(not reloading)")
+    assert errors == []
+
+
+def test_a_move_of_the_list_is_reached_by_the_keyboard_and_the_board_named(game_pages, browser):
+    """The move list took clicks only, and the board was a picture without a name (a red team's)."""
+    record = game_pages["pillars"][3]
+    page, errors = open_game_page(browser, game_pages, "pillars")
+    page.focus("#moves li[data-ply='3'] button")
+    page.keyboard.press("Enter")
+    assert int(page.get_attribute("#board", "data-ply")) == 3
+    assert page.get_attribute("#moves li[data-ply='3'] button", "aria-current") == "step"
+    label = page.get_attribute("#board", "aria-label")
+    assert f"after move 3 of {len(record.moves)}: {record.move_texts[2]}" in label
+    assert page.inner_text("#status") in label
+    page.keyboard.press("Tab")  # on to the next move of the list
+    page.keyboard.press("Enter")
+    assert int(page.get_attribute("#board", "data-ply")) == 4
+    assert errors == []
+
+
+def test_a_cut_right_to_left_label_ends_at_its_cut(browser, tmp_path):
+    """A figure's label is one SVG text in a left-to-right drawing: a right-to-left name cut short
+    showed its ellipsis beside its first letter, not where it was cut. Isolated (U+2068 ... U+2069),
+    it takes its own direction: the ellipsis on the left of a Hebrew name, right of a Latin one."""
+    from codecup.site.pages import environment
+    from tests.site.test_figures import figures_of
+
+    rtl, ltr = ((RTL + " ") * 20).strip(), ("Wm " * 30).strip()
+    points, _clocks, _plot = figures_of(rtl, ltr)
+    figure = environment().from_string('{% from "figures.html" import bar_chart %}{{ bar_chart(a) }}')
+    page_file = tmp_path / "figure.html"
+    page_file.write_text("<!doctype html><meta charset=utf-8>" + figure.render(a=points), "utf-8")
+    errors: list[str] = []
+    page = open_page(browser, page_file, errors)
+    ends = page.evaluate(
+        """() => [...document.querySelectorAll("text")].filter(t => t.querySelector("title")).map(t => {
+            const shown = t.lastChild.data, x = i => t.getStartPositionOfChar(i).x;
+            const first = shown.search(/[^\\u2068]/), cut = shown.indexOf("\\u2026");
+            return [t.querySelector("title").textContent, x(first), x(cut)];
+        })"""
+    )
+    assert errors == []
+    (rtl_label, rtl_first, rtl_cut), (ltr_label, ltr_first, ltr_cut) = ends
+    assert (rtl_label, ltr_label) == (rtl, ltr)
+    assert rtl_cut < rtl_first and ltr_first < ltr_cut

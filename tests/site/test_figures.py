@@ -17,7 +17,7 @@ from codecup.site.figures import (
     rating_plot,
     text_width,
 )
-from codecup.site.pages import environment
+from codecup.site.pages import NAME_EMS, environment, may_be_cut
 from codecup.tournament.ratings import Rating
 
 ROCKET = "Team Rocket's Pillars Bot v2"
@@ -78,7 +78,7 @@ def test_a_name_too_long_is_cut_with_its_whole_name_in_a_tooltip():
     )
     svg = template.render(c=points, p=plot)
     assert svg.count(f"<title>{LONGEST}</title>") == 2
-    assert f"</title>{points.bars[1].shown}</text>" in svg
+    assert f"</title>\u2068{points.bars[1].shown}\u2069</text>" in svg  # isolated: see test_browser.py
 
 
 def test_wide_letters_count_wider():
@@ -110,6 +110,8 @@ def test_a_name_that_sets_the_column_is_shown_whole():
         ("\U0001f916", 1.25),
         ("\U0001f468\u200d\U0001f469\u200d\U0001f467", 1.25),  # a family: one picture
         ("\U0001f44d\U0001f3fd", 1.25),  # a skin tone: part of its emoji
+        ("\U0001f469\U0001f3fd\u200d\U0001f4bb", 1.25),  # a toned emoji joined to another
+        ("\U0001f3f4\u200d\u2620\ufe0f", 1.25),  # a flag joined to a symbol asked for as emoji
         ("\U0001f1f3\U0001f1f1", 1.25),  # a flag
         ("\u2031", 1.75),  # per ten thousand: 20 of them ended at 421 pixels in a 216 column
         ("\u2e3b", 3.0),  # a three-em dash
@@ -117,6 +119,36 @@ def test_a_name_that_sets_the_column_is_shown_whole():
 )
 def test_wide_characters_are_estimated_near_their_drawn_width(text, ems):
     assert text_width(text) == pytest.approx(ems * 12)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "W\u200dm" * 31 + "W",  # a joiner inside a name is allowed: each letter is still drawn
+        "a\u200db",
+        "\u05e9\u200d\u05d7\u200d\u05e7",
+        "\U0001f600\u200dab",  # an emoji joined to a letter: no sequence, the letter drawn
+    ],
+)
+def test_letters_joined_are_each_drawn(text):
+    """Only an emoji joined to an emoji is one picture: a 63-character name of letters joined was
+    estimated 0.95 em, so it was neither cut nor drawn readably (a reviewer's)."""
+    assert text_width(text) == pytest.approx(text_width(text.replace("\u200d", "")))
+
+
+@pytest.mark.parametrize("link", ["\U0001f600", "\u2605"])
+def test_a_chain_of_emoji_longer_than_any_sequence_is_drawn_one_by_one(link):
+    """A second reviewer's: 32 emoji (or symbols) chained by joiners, no real sequence, were
+    estimated one picture (1.25 em) and drawn 28 to 33 em wide; a family of four stays one."""
+    chain = "\U0001f600" + ("\u200d" + link) * 31
+    assert text_width(chain) >= 20 * 12
+    assert may_be_cut(chain, NAME_EMS)
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    assert text_width(family) == pytest.approx(text_width("\U0001f468"))
+
+
+def test_a_long_name_of_joined_letters_carries_its_title():
+    assert may_be_cut("W\u200dm" * 31 + "W", NAME_EMS)  # the site's tables cut it: a title then
 
 
 def test_symbols_of_letters_count_as_wide_as_drawn():

@@ -44,7 +44,7 @@ def test_index_has_standings_cross_table_figures_and_links(site):
         assert marker in html
     assert 'http-equiv="refresh"' not in html  # a finished tournament's index stays put
     best = result.standings.rows[0]
-    assert "<th>points / game</th>" in html and f"<td>{best.points_per_game:.2f}</td>" in html
+    assert '<th scope="col">points / game</th>' in html and f"<td>{best.points_per_game:.2f}</td>" in html
     for g, _ in result.games:
         assert f'href="view/{g.id}.html"' in html
         assert (out / "view" / f"{g.id}.html").is_file()
@@ -63,8 +63,10 @@ def test_game_page_holds_the_moves_and_one_small_frame_per_position(site):
     assert data["frames"] == game.view_frames(record.match.setup, record.match.variant, moves)
     assert len(data["frames"]) == len(moves) + 1 == len(data["clocks"])
     assert '<script src="../draw/pillars.js"></script>' in html
-    names = " - ".join(p.name for p in record.match.players)
-    assert f"<h1>{names}</h1>" in html and f"<title>{names} ({g.id})" in html  # who played, not the id
+    # who played, not the id; each name isolated (a right-to-left one kept its place: a red team's)
+    names = " - ".join(p.name for p in record.match.players)  # left to right only: no <bdi> needed
+    titled = " - ".join(f"\u2068{p.name}\u2069" for p in record.match.players)
+    assert f"<h1>{names}</h1>" in html and f"<title>{titled} ({g.id})" in html
     assert "<svg" not in html  # positions are drawn in the browser
     assert len(html.encode()) < 150_000
 
@@ -327,7 +329,7 @@ def test_a_players_language_is_shown_with_its_name(site, tmp_path):
         players=(attrs.evolve(result.spec.players[0], language="C++ <17>"), *result.spec.players[1:]),
     )
     html = index_page(game, spec, result.games, result.standings, result.ratings)
-    assert '<td class="name">alpha <span class="language">(C++ &lt;17&gt;)</span></td>' in html
+    assert '<td class="name">alpha <span class="language">(<bdi>C++ &lt;17&gt;</bdi>)</span></td>' in html
     assert '<td class="name">beta</td>' in html
 
 
@@ -341,7 +343,8 @@ def test_a_players_language_on_the_site_is_cut(site):
         players=(attrs.evolve(result.spec.players[0], language="C" * 5000), *result.spec.players[1:]),
     )
     html = index_page(game, spec, result.games, result.standings, result.ratings)
-    assert f'<span class="language">({"C" * 64}... (5,000 characters))</span>' in html
+    cut = f"{'C' * 64}... (5,000 characters)"
+    assert f'<span class="language" title="{cut}">(<bdi>{cut}</bdi>)</span>' in html
 
 
 @attrs.define
@@ -998,3 +1001,66 @@ def test_a_live_site_never_makes_its_runs_folder_again(site, tmp_path):
     assert not out.exists()
     live.stopped()
     assert not out.exists()
+
+
+def test_every_tables_headers_say_what_they_head_and_the_viewer_is_named(site):
+    """Accessibility (a red team's): each header cell scoped (the cross-table's row headers too),
+    the viewer's buttons named, the board a labelled picture, the status line announced, and a
+    note where the board needs script (the move list's buttons: test_browser.py)."""
+    out, _game, result = site
+    pages = [(out / "index.html").read_text(), (out / "view" / f"{result.games[0][0].id}.html").read_text()]
+    for html in pages:
+        headers = re.findall(r"<th\b[^>]*>", html)
+        assert headers and all('scope="col"' in th or 'scope="row"' in th for th in headers), headers
+    index, game_page = pages
+    assert index.count('<th class="name" scope="row">') == len(result.standings.order)  # cross-table
+    for label in ("first position", "previous move", "next move", "last position"):
+        assert f'aria-label="{label}"' in game_page
+    assert 'id="board" data-ply="0" role="img" aria-label=' in game_page
+    assert '<p id="status" aria-live="polite">' in game_page
+    assert "<noscript><p" in game_page and "need JavaScript" in game_page
+
+
+ROBOTS = "\U0001f916" * 11
+SHIN_20 = "\u05e9" * 20
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("alpha", "alpha"),  # left to right only: drawn the same without an isolate
+        ("2nd-bot", "2nd-bot"),
+        ("\u05e9\u05d7\u05e7\u05df", "<bdi>\u05e9\u05d7\u05e7\u05df</bdi>"),  # Hebrew
+        ("bot \u0661\u0662", "<bdi>bot \u0661\u0662</bdi>"),  # Arabic-Indic digits reorder too
+        ("W" * 14, f'<bdi title="{"W" * 14}">{"W" * 14}</bdi>'),  # long: cut, whole in its title
+        (ROBOTS, f'<bdi title="{ROBOTS}">{ROBOTS}</bdi>'),  # wide ones
+        ("i" * 20, "i" * 20),  # narrow
+        # 20 Hebrew letters, estimated 11 em: drawn up to 1.3 times as wide, so cut in 16 em
+        (SHIN_20, f'<bdi title="{SHIN_20}">{SHIN_20}</bdi>'),
+        ("<b>&", "&lt;b&gt;&amp;"),
+    ],
+)
+def test_a_name_is_isolated_where_it_could_be_drawn_out_of_order(name, shown):
+    """A right-to-left name beside another was drawn in the other's place (a red team's)."""
+    from codecup.site.pages import environment
+
+    template = environment().from_string('{% from "names.html" import name %}{{ name(n) }}')
+    assert template.render(n=name) == shown
+
+
+@pytest.mark.parametrize("name", ["ab", "\u05de" * 8])
+def test_every_head_of_the_cross_table_carries_its_title(name):
+    """The 6-em bold column heads are cut where the estimate, made for plain text, did not expect
+    it (an 8-letter Hebrew name was cut by a pixel, with no title: a reviewer's)."""
+    from codecup.site.pages import CROSS_EMS, environment
+
+    template = environment().from_string(
+        '{% from "names.html" import name %}{{ name(n, CROSS_EMS, titled=True) }}'
+    )
+    assert template.render(n=name, CROSS_EMS=CROSS_EMS) == f'<bdi title="{name}">{name}</bdi>'
+
+
+def test_the_cross_tables_heads_are_titled_in_the_index(site):
+    out, _game, result = site
+    heads = re.search(r'<table id="cross">\n<tr>.*?</tr>', (out / "index.html").read_text()).group()
+    assert heads.count("<bdi title=") == len(result.standings.order)

@@ -398,3 +398,32 @@ def test_a_target_with_no_path_is_sent_to_the_root(served):
     head = raw_head(port, f"GET http://127.0.0.1:{port} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
     assert head.split(" ", 2)[1] == "301", head
     assert "\r\nLocation: /\r\n" in head + "\r\n", head
+
+
+def test_the_folder_and_a_failed_requests_error_are_printed_escaped(tmp_path, capsys, monkeypatch):
+    """The folder's name reached the terminal raw: an ESC in it could retitle or rewrite the
+    organiser's terminal, a newline start a line of its own (a red team's); a byte that is not
+    UTF-8 (a lone surrogate in Python) reached it raw too (a reviewer's)."""
+    import argparse
+
+    site = tmp_path / "a\x1b]0;owned\x07\nb\udcff"
+    site.mkdir()
+    (site / "index.html").write_text("<h1>index</h1>")
+
+    def stopped() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(view.SiteServer, "serve_forever", lambda self, *a: stopped())
+    assert view.run(argparse.Namespace(dir=site, port=0)) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and out.count("\n") == 1
+    assert "a\\x1b]0;owned\\x07\\x0ab\\udcff" in out
+    server = make_server(site, 0)
+    try:
+        try:
+            raise ValueError("odd\x1b[2J\nline")
+        except ValueError:
+            server.handle_error(None, ("127.0.0.1", 1))
+    finally:
+        server.server_close()
+    assert capsys.readouterr().err == "codecup view: a request failed: ValueError: odd\\x1b[2J line\n"

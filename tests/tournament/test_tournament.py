@@ -53,7 +53,7 @@ def test_formats_play_to_the_end(play_tournament, bots, tmp_path, tiny_game):
     )
     assert json.loads((tmp_path / "s" / "standings.json").read_text())["final"] == s.standings.final
     build_site(tmp_path / "s", tiny_game, s)
-    assert "<th>final</th>" in (tmp_path / "s" / "index.html").read_text()
+    assert '<th scope="col">final</th>' in (tmp_path / "s" / "index.html").read_text()
     assert g.standings.final == {}
     k = play_tournament(bots, tmp_path / "k", format="knockout")
     assert k.standings.order[0] in {"p1", "p2"}

@@ -50,3 +50,33 @@ def test_svg_is_a_board_drawing():
     assert [r for r in root.iter(f"{ns}rect") if r.get("class") == "last"]
     labels = {t.text for t in root.iter(f"{ns}text")}
     assert {"a", "j", "A", "J"} <= labels
+
+
+def _luminance(colour: str) -> float:
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def test_blue_tiles_are_told_from_red_by_more_than_colour():
+    """Red and Blue tiles differed by colour only, at a contrast of 1.3:1 (a red team's): Blue's
+    are hatched, with a line of at least 3:1 against Blue's colour and Red's."""
+    from codecup_games.pillars.render import COLOURS
+
+    svg = GAME.render_svg(DIAGONAL, VARIANT, ["AcBd", "!AeAj"])
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    hatches = [p for p in root.iter(f"{ns}path") if p.get("stroke") == COLOURS["hatch"]]
+    assert len(hatches) == 6  # one per Blue field, none on Red's
+
+    def contrast(a: str, b: str) -> float:
+        la, lb = sorted((_luminance(a), _luminance(b)))
+        return (lb + 0.05) / (la + 0.05)
+
+    assert contrast(COLOURS["red"], COLOURS["blue"]) < 3  # why colour alone was not enough
+    assert (
+        contrast(COLOURS["hatch"], COLOURS["blue"]) >= 3 and contrast(COLOURS["hatch"], COLOURS["red"]) >= 3
+    )
