@@ -33,7 +33,7 @@ from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
 from codecup.game import Game, provided_files_of, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
-from codecup.players.programs import files_outside, hidden_file, shown_files
+from codecup.players.programs import HiddenFolders, files_outside, hidden_file, shown_files
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo, Record
 from codecup.sandbox import Limits
@@ -334,8 +334,9 @@ def run(args: argparse.Namespace) -> int:
         out = args.file.parent / out
     hidden = [*opts.get("hide", ()), *(_folder(p, "--hide") for p in args.hide or ())]
     hidden += [p.directory for p in spec.players if p.directory]
+    folders = HiddenFolders.of([*hidden, str(out)])  # once: each player's check a look-up, not a scan
     for player in spec.players:  # before the first game: a bot that cannot start would crash in each
-        if (found := hidden_file(player, [*hidden, str(out)])) is not None:
+        if (found := hidden_file(player, folders)) is not None:
             raise ConfigError(
                 f"{args.file}: player {player.name!r}: its program needs {found.said()}, a folder hidden"
                 " from the bots: hide another folder"
