@@ -488,18 +488,31 @@ def _finish(
     """Write the final site, print the summary; the exit status."""
     lock.check()  # the marker and the site only into the folder locked (the standings were: its log)
     mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
-    if live is not None:
-        live.finish(result)
+    unwritten = None if live is None or live.finish(result) is not None else live.unwritten
     print(result.summary())
     if any(p.language for p in spec.players):
         print("\nPlayers: " + ", ".join(p.label for p in spec.players))
     print(f"\nresults in {out}/ (standings.txt, standings.json, games/{', index.html' if site else ''})")
     if result.games and not result.played:  # a rerun over a finished tournament: the same standings
         print(f"codecup: {nothing_played(len(result.games), out)}", file=sys.stderr)
+    status = 0
+    if unwritten is not None:  # said last, after the summary: a full disk ended such a run 0, "Live"
+        print(f"codecup: error: {site_not_whole(out, unwritten)}", file=sys.stderr)
+        status = 1
     if result.games and all(is_referee_error(record) for _, record in result.games):
         print("codecup: every game was a referee error (see the games' records): no result", file=sys.stderr)
         return 1
-    return 0
+    return status
+
+
+def site_not_whole(out: Path, why: str) -> str:
+    """What a run whose final site could not be written says last (its exit status 1): a red
+    team's disk filled as the last game's page was written, and the run ended 0, its index saying
+    "Live" for good, the last game's page missing."""
+    return (
+        f"the results site in {out}/ is not whole ({why}); every game and the standings are kept:"
+        " the same command writes the site, once there is room"
+    )
 
 
 def nothing_played(games: int, out: Path) -> str:

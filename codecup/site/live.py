@@ -33,7 +33,15 @@ import attrs
 from codecup.dialogue import Termination
 from codecup.game import Game
 from codecup.record import Record
-from codecup.site import build_site, write_assets, write_game_page, write_stale_index
+from codecup.site import (
+    build_site,
+    replace_index,
+    write_assets,
+    write_final_index,
+    write_game_page,
+    write_stale_index,
+)
+from codecup.terminal import one_line, printable
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
@@ -81,6 +89,7 @@ class LiveSite:
     _over: bool = False  # stopped or finished: the timer writes no more
     _resume: Path | None = None  # the --out that resumes the run, once its folder was moved
     _resumable: bool = True  # False: moved where no --out resumes it (out of a demo's folder)
+    unwritten: str | None = None  # why the final site is not whole (finish() gave None), for the run's line
     # The folder's lock, held by the run: once the folder is not the one locked (removed, moved, made
     # anew by another run), the site writes nothing there (it marked another run's index "stopped")
     folder_lock: FolderLock | None = None
@@ -190,6 +199,7 @@ class LiveSite:
             self._write_index()
 
     def _write_index(self, stopped: bool = False) -> None:
+        """The index; a ``stopped`` one is the last, and replaces the live one whatever it takes."""
         from codecup.site.pages import LiveState, index_page
 
         began = self.clock()
@@ -212,7 +222,7 @@ class LiveSite:
         html = index_page(
             self.game, self.spec, games, standings, ratings, total=self.spec.estimated_games(), live=live
         )
-        write_atomic(self.out / "index.html", html)
+        (replace_index if stopped else write_atomic)(self.out / "index.html", html)
         self._written = self.clock()
         took = self._written - began
         self._gap = max(self.interval, took * (1 - self.busy) / self.busy)
@@ -243,20 +253,27 @@ class LiveSite:
 
     def finish(self, result: TournamentResult) -> Path | None:
         """The final site: the pages not written yet, and an index that no longer reloads; None if
-        it cannot be written whole (one warning: the run's standings and summary follow all the same),
-        then the final index alone where it can be."""
+        it cannot be written whole (:attr:`unwritten` says why, for the run's last line: its
+        standings and summary follow all the same), then the final index alone where it can be (else
+        none: not one that says the run is live)."""
         with self._lock:
             self._end()
             if self.folder_lock is not None:
                 self.folder_lock.check()
             try:
-                return build_site(
+                index = build_site(
                     self.out, self.game, result, written=() if self._broken else self.games.keys()
                 )
             except OSError as exc:  # a red team's read-only view/: the run ended rc 1 with no summary
                 self._warn(exc)
-            with contextlib.suppress(OSError):  # its index alone, saying the run finished
-                build_site(self.out, self.game, result, written={g.id for g, _ in result.games})
+                self.unwritten = printable(one_line(str(exc), 500))
+            else:
+                self.unwritten = None
+                return index
+            # Its index alone, saying the run finished; not through build_site, whose shared files
+            # come first, and failed on a full disk: the index said "Live" for good (a red team's).
+            with contextlib.suppress(OSError):
+                write_final_index(self.out, self.game, result, last=True)
             return None
 
 
