@@ -240,9 +240,11 @@ def _play(
                 mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
                 whole = live.finish(result) is not None
                 finished = True
-        except KeyboardInterrupt as exc:
-            if not finished:  # a second stop: the site is not finished
+        except BaseException as exc:
+            if not finished:  # a second stop, or a full disk as its marker was written: not "Live"
                 live.stopped()
+                raise
+            if not isinstance(exc, KeyboardInterrupt):
                 raise
             stop = stop or exc
         if stop is not None:

@@ -486,9 +486,17 @@ def _finish(
     result: TournamentResult,
 ) -> int:
     """Write the final site, print the summary; the exit status."""
-    lock.check()  # the marker and the site only into the folder locked (the standings were: its log)
-    mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
-    unwritten = None if live is None or live.finish(result) is not None else live.unwritten
+    finished = False
+    try:
+        lock.check()  # the marker and the site only into the folder locked (the standings were: its log)
+        mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
+        unwritten = None if live is None or live.finish(result) is not None else live.unwritten
+        finished = True
+    finally:
+        # Every way out before the final index leaves a stopped one (or none), never "Live": a
+        # reviewer's full disk as the marker was written left "Live" for good
+        if not finished and live is not None:
+            live.stopped()
     print(result.summary())
     if any(p.language for p in spec.players):
         print("\nPlayers: " + ", ".join(p.label for p in spec.players))

@@ -1130,3 +1130,46 @@ def test_a_run_whose_final_site_is_not_whole_says_so_last_and_exits_1(tmp_path, 
         assert status == 0 and len(err) == 1, err
     assert "Finished:" in (out / "index.html").read_text()
     assert len(list((out / "view").iterdir())) == 2
+
+
+@pytest.mark.parametrize("command", ["tournament", "demo"])
+def test_a_full_disk_as_the_marker_is_written_leaves_no_index_that_says_live(
+    tmp_path, capsys, monkeypatch, command
+):
+    """A reviewer's: a folder with a log but no marker, resumed longer, and the disk full as the
+    marker was written after the last game (before the final site): the run failed, and its index
+    said "Live" for good. Every way out before the final index now leaves a stopped one."""
+    import importlib
+
+    import codecup.outfolder
+    from codecup.cli import main
+    from tests.support import TINYGAME_DIST
+
+    monkeypatch.syspath_prepend(str(TINYGAME_DIST))  # the test game, Twenty-one: quick games
+    importlib.invalidate_caches()
+    players = tmp_path / "p.yml"
+    players.write_text(
+        "game: twentyone\nplayers:\n  - {name: a, command: bot:random}\n  - {name: b, command: bot:perfect}\n"
+    )
+    out = tmp_path / "o"
+    if command == "tournament":
+        argv = ["tournament", str(players), "--out", str(out), "--jobs", "1", "--quiet"]
+        folder = out
+    else:
+        argv = ["demo", "--game", "twentyone", "--out", str(out), "--jobs", "1", "--quiet"]
+        folder = out / "twentyone"
+    assert main(argv) == 0
+    (folder / codecup.outfolder.MARKER).unlink()
+    capsys.readouterr()
+    written = codecup.outfolder._write_marker
+
+    def full(path, kind):
+        if path == folder:  # the game's folder (a demo's own marker is there already)
+            raise OSError(errno.ENOSPC, "No space left on device", str(path / codecup.outfolder.MARKER))
+        written(path, kind)
+
+    monkeypatch.setattr("codecup.outfolder._write_marker", full)
+    assert main([*argv, "--rounds", "2"]) != 0
+    assert "No space left on device" in capsys.readouterr().err
+    index = (folder / "index.html").read_text()
+    assert "Live:" not in index and "Stopped at" in index
