@@ -27,7 +27,7 @@ import attrs
 from codecup import __version__
 from codecup.cli.common import Subparsers
 from codecup.cli.output import named_stdout
-from codecup.errors import CodecupError, ConfigError, said
+from codecup.errors import CodecupError, ConfigError, os_error_text, said
 from codecup.extensions import Extensions, load_extensions
 from codecup.plugins import asking_for, own_plugin_manager, say_held
 from codecup.terminal import one_line, printable
@@ -204,8 +204,7 @@ def _run_command(args_list: list[str], failed: int) -> int:
         return failed
     except OSError as exc:  # not the input's fault (those are ConfigErrors): a full disk, a lost mount
         say_held()
-        where = f"{exc.filename}: " if exc.filename else ""
-        text = printable(one_line(where + (exc.strerror or str(exc)), MAX_ERROR))
+        text = printable(one_line(os_error_text(exc), MAX_ERROR))
         print(f"codecup: error: {text}", file=sys.stderr)
         return 2 if exc.errno == errno.ENAMETOOLONG else failed  # a path the user gave, too long for any
     except MemoryError:  # whatever ran out (a file under its caps, still too much for the machine)

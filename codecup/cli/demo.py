@@ -163,7 +163,7 @@ def _demo(
             result, took, unwritten = _play(args, registry.get(name), spec, functools.partial(playing, name))
             results.append((name, result, took))
             if unwritten is not None:
-                not_whole.append(f"{name}: {site_not_whole(args.out / name, unwritten)}")
+                not_whole.append(f"{name}: {unwritten}")
         except PluginError as exc:
             failed.add(_not_played(name, exc))
     lock.check()
@@ -184,8 +184,8 @@ def _play(
     args: argparse.Namespace, game: Game, spec: TournamentSpec, playing: Callable[[], None]
 ) -> tuple[TournamentResult, float, str | None]:
     """One game's tournament and its site, live as a tournament's, under ``--out``; its result, how
-    long it took, and why its site is not whole (None: it is). ``playing``: told before its first
-    new game, as its live site is."""
+    long it took, and the line that says its site is not whole (None: it is). ``playing``: told
+    before its first new game, as its live site is."""
     from codecup.site.live import LiveSite
 
     out = args.out / game.info.name
@@ -251,4 +251,4 @@ def _play(
             raise stop
     elapsed = time.perf_counter() - start
     print(result.summary())
-    return result, elapsed, None if whole else live.unwritten
+    return result, elapsed, None if whole else site_not_whole(out, live)

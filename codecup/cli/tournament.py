@@ -490,7 +490,7 @@ def _finish(
     try:
         lock.check()  # the marker and the site only into the folder locked (the standings were: its log)
         mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
-        unwritten = None if live is None or live.finish(result) is not None else live.unwritten
+        unwritten = None if live is None or live.finish(result) is not None else site_not_whole(out, live)
         finished = True
     finally:
         # Every way out before the final index leaves a stopped one (or none), never "Live": a
@@ -505,7 +505,7 @@ def _finish(
         print(f"codecup: {nothing_played(len(result.games), out)}", file=sys.stderr)
     status = 0
     if unwritten is not None:  # said last, after the summary: a full disk ended such a run 0, "Live"
-        print(f"codecup: error: {site_not_whole(out, unwritten)}", file=sys.stderr)
+        print(f"codecup: error: {unwritten}", file=sys.stderr)
         status = 1
     if result.games and all(is_referee_error(record) for _, record in result.games):
         print("codecup: every game was a referee error (see the games' records): no result", file=sys.stderr)
@@ -513,13 +513,16 @@ def _finish(
     return status
 
 
-def site_not_whole(out: Path, why: str) -> str:
+def site_not_whole(out: Path, live: LiveSite) -> str:
     """What a run whose final site could not be written says last (its exit status 1): a red
     team's disk filled as the last game's page was written, and the run ended 0, its index saying
-    "Live" for good, the last game's page missing."""
+    "Live" for good, the last game's page missing. The remedy is the cause's: room for a full disk
+    (or quota), else a place it can be written (a reviewer's read-only ``view/`` was told "once
+    there is room")."""
+    once = "once there is room" if live.no_room else "once it can be written"
     return (
-        f"the results site in {out}/ is not whole ({why}); every game and the standings are kept:"
-        " the same command writes the site, once there is room"
+        f"the results site in {out}/ is not whole ({live.unwritten}); every game and the standings"
+        f" are kept: the same command writes the site, {once}"
     )
 
 

@@ -31,6 +31,7 @@ from typing import Protocol
 import attrs
 
 from codecup.dialogue import Termination
+from codecup.errors import NO_ROOM, os_error_text
 from codecup.game import Game
 from codecup.record import Record
 from codecup.site import (
@@ -90,6 +91,7 @@ class LiveSite:
     _resume: Path | None = None  # the --out that resumes the run, once its folder was moved
     _resumable: bool = True  # False: moved where no --out resumes it (out of a demo's folder)
     unwritten: str | None = None  # why the final site is not whole (finish() gave None), for the run's line
+    no_room: bool = False  # it was a full disk (or quota): the remedy is room, not a folder made writable
     # The folder's lock, held by the run: once the folder is not the one locked (removed, moved, made
     # anew by another run), the site writes nothing there (it marked another run's index "stopped")
     folder_lock: FolderLock | None = None
@@ -191,7 +193,8 @@ class LiveSite:
         """One line on stderr, the first time the site cannot be written (not at every game)."""
         if not self._warned:
             self._warned = True
-            print(f"codecup: warning: cannot write the live site in {self.out}: {exc}", file=sys.stderr)
+            why = printable(one_line(os_error_text(exc), 500))
+            print(f"codecup: warning: cannot write the live site in {self.out}: {why}", file=sys.stderr)
 
     def write_index(self) -> None:
         """The live index: standings and games so far, how far the run is."""
@@ -266,7 +269,8 @@ class LiveSite:
                 )
             except OSError as exc:  # a red team's read-only view/: the run ended rc 1 with no summary
                 self._warn(exc)
-                self.unwritten = printable(one_line(str(exc), 500))
+                self.unwritten = printable(one_line(os_error_text(exc), 500))
+                self.no_room = exc.errno in NO_ROOM
             else:
                 self.unwritten = None
                 return index

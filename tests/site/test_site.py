@@ -1081,7 +1081,7 @@ def test_a_final_site_written_after_an_earlier_warning_is_whole(site, tmp_path, 
     assert len(capsys.readouterr().err.splitlines()) == 1
 
 
-@pytest.mark.parametrize("final", ["fails", "after a warning"])
+@pytest.mark.parametrize("final", ["fails", "read-only", "after a warning"])
 def test_a_run_whose_final_site_is_not_whole_says_so_last_and_exits_1(tmp_path, capsys, monkeypatch, final):
     """A red team's run ended 0, "results in ... index.html", its final site not written (a full
     disk): its last line now says the site is not whole and that the same command writes it, exit
@@ -1100,6 +1100,8 @@ def test_a_run_whose_final_site_is_not_whole_says_so_last_and_exits_1(tmp_path, 
         return OSError(errno.ENOSPC, "No space left on device", str(path))
 
     def final_fails(out, *args, **kwargs):
+        if final == "read-only":  # a reviewer's view/ made read-only was told "once there is room"
+            raise OSError(errno.EROFS, "Read-only file system", str(out / "view" / "x.html"))
         raise full(out / "style.css")
 
     calls = itertools.count()
@@ -1110,7 +1112,7 @@ def test_a_run_whose_final_site_is_not_whole_says_so_last_and_exits_1(tmp_path, 
         page(out, game, game_id, record)
 
     monkeypatch.setattr(live_module, "write_game_page", first_page_fails)
-    monkeypatch.setattr(live_module, "build_site", final_fails if final == "fails" else build)
+    monkeypatch.setattr(live_module, "build_site", build if final == "after a warning" else final_fails)
     players = tmp_path / "p.yml"
     players.write_text(
         "game: twentyone\nplayers:\n  - {name: a, command: bot:random}\n  - {name: b, command: bot:perfect}\n"
@@ -1118,11 +1120,16 @@ def test_a_run_whose_final_site_is_not_whole_says_so_last_and_exits_1(tmp_path, 
     out = tmp_path / "o"
     status = main(["tournament", str(players), "--out", str(out), "--jobs", "1", "--quiet"])
     err = capsys.readouterr().err.splitlines()
-    assert err[0].startswith(f"codecup: warning: cannot write the live site in {out}")
-    if final == "fails":
+    assert err[0].startswith(f"codecup: warning: cannot write the live site in {out}: {out}/view/")
+    assert err[0].endswith(": No space left on device")  # path: strerror, as codecup's other errors
+    if final != "after a warning":
         assert status == 1 and len(err) == 2, err
-        assert err[1].startswith(f"codecup: error: the results site in {out}/ is not whole (")
-        assert err[1].endswith("the same command writes the site, once there is room")
+        if final == "fails":
+            why, once = f"{out}/style.css: No space left on device", "once there is room"
+        else:
+            why, once = f"{out}/view/x.html: Read-only file system", "once it can be written"
+        assert err[1].startswith(f"codecup: error: the results site in {out}/ is not whole ({why}); ")
+        assert err[1].endswith(f"the same command writes the site, {once}")
         assert "Live:" not in (out / "index.html").read_text()
         monkeypatch.setattr(live_module, "build_site", build)  # room again: the same command
         assert main(["tournament", str(players), "--out", str(out), "--jobs", "1", "--quiet"]) == 0
