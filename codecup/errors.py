@@ -7,6 +7,7 @@ runner turns it into a recorded result.
 
 from __future__ import annotations
 
+import errno
 import sysconfig
 import traceback
 from collections.abc import Callable
@@ -119,6 +120,17 @@ def naming(exc: OSError, name: object, *, instead_of: object = None) -> OSError:
     if replaced:
         return type(exc)(exc.errno, exc.strerror, str(name))
     return type(exc)(exc.errno, exc.strerror, exc.filename, None, exc.filename2)
+
+
+def os_error_text(exc: OSError) -> str:
+    """``path: strerror``, as codecup says an OSError (the strerror alone where it names no file,
+    ``str(exc)`` where it has none): not Python's ``[Errno 30] Read-only file system: '...'``."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    return where + (exc.strerror or str(exc))
+
+
+NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT})
+"""The errnos of a write that found no room (a full disk, a quota): freeing room is the remedy."""
 
 
 #: Characters of a plugin's text (an exception's message, a value's repr) kept in a message: a

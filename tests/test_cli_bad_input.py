@@ -6,6 +6,7 @@ real programs or a real pipe runs ``codecup`` in a subprocess.
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -1247,11 +1248,12 @@ def out_of_memory_on(monkeypatch, text):
 
 def test_a_record_past_the_memory_there_is_is_one_line(tmp_path, monkeypatch, capsys):
     """Under ``ulimit -v`` a record ended in a MemoryError traceback out of ``json.loads``; then it
-    was said to be the file's fault (exit 2). Out of memory is the machine's: exit status 1."""
+    was said to be the file's fault (exit 2). Out of memory is the machine's: verify's status for a
+    failure, 4 (its 1 is "does not verify")."""
     path = tmp_path / "g.json"
     path.write_text("{}")
     out_of_memory_on(monkeypatch, "{}")
-    assert main(["verify", str(path)]) == 1
+    assert main(["verify", str(path)]) == 4
     assert capsys.readouterr().err == "codecup: error: out of memory\n"
 
 
@@ -1280,16 +1282,69 @@ def test_out_of_memory_resuming_keeps_every_logged_game(players, tmp_path, monke
 
 
 def test_out_of_memory_anywhere_is_one_line(tmp_path, monkeypatch, capsys):
-    """A MemoryError was a traceback; whatever ran out, it is one line (exit status 1: not
-    necessarily the input's fault)."""
+    """A MemoryError was a traceback; whatever ran out, it is one line (the command's status for a
+    failure: not necessarily the input's fault; verify's 4, its 1 being "does not verify")."""
     import codecup.record
 
     def out_of_memory(*args, **kwargs):
         raise MemoryError
 
     monkeypatch.setattr(codecup.record.Record, "read", out_of_memory)
-    assert main(["verify", str(tmp_path / "g.json")]) == 1
+    assert main(["verify", str(tmp_path / "g.json")]) == 4
     assert capsys.readouterr().err == "codecup: error: out of memory\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "status"),
+    [
+        (["sprt", "twentyone", "bot:random", "bot:perfect", "--max-games", "2", "--jobs", "1"], 4),
+        (["sprt", "twentyone", "bot:random", "bot:perfect", "--max-games", "2", "--jobs", "1", "--quiet"], 4),
+        (["verify", "RECORD"], 4),
+        (["play", "twentyone", "bot:random", "bot:perfect", "--seed", "1"], 1),
+    ],
+)
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full (Linux's full disk) here")
+def test_a_failure_never_exits_with_a_status_that_is_an_answer(tmp_path, argv, status):
+    """``sprt ... > /dev/full`` exited 1, "H0 accepted", and a full disk at verify's output 1,
+    "does not verify" (a red team's): a failed run exits with the command's status for a failure.
+    With --quiet the verdict is all printed at the end, and failed as the command flushed it."""
+    record = tmp_path / "g.json"
+    assert main(["play", "twentyone", "bot:random", "bot:perfect", "--quiet", "--record", str(record)]) == 0
+    argv = [record if a == "RECORD" else a for a in argv]
+    with open("/dev/full", "w") as full:
+        run = codecup(*argv, stdout=full, stderr=subprocess.PIPE)
+    assert run.stderr == "codecup: error: standard output: No space left on device\n"
+    assert run.returncode == status
+
+
+@pytest.mark.parametrize(
+    "error", [OSError(errno.EIO, "Input/output error"), MemoryError(), ValueError("a bug")]
+)
+def test_any_failure_of_sprt_is_status_4(monkeypatch, capsys, error):
+    """Only a CodecupError was sprt's 4: an OSError, a MemoryError or a bug of ours ended with 1,
+    the status of "H0 accepted" (a red team's). A bug still shows its traceback, to be reported."""
+    import codecup.cli.sprt
+
+    def failing(args):
+        raise error
+
+    monkeypatch.setattr(codecup.cli.sprt, "_run", failing)
+    assert main(["sprt", "twentyone", "bot:random", "bot:perfect"]) == 4
+    err = capsys.readouterr().err
+    assert ("Traceback" in err) == isinstance(error, ValueError), err
+    assert "Input/output error" in err or "out of memory" in err or "ValueError: a bug" in err
+
+
+def test_a_bug_of_another_command_is_still_pythons_traceback(monkeypatch):
+    """Where 1 says no answer, a bug is left to Python (its traceback, status 1) as before."""
+    import codecup.cli.games
+
+    def failing(args):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(codecup.cli.games, "run", failing)
+    with pytest.raises(ValueError, match="a bug"):
+        main(["games"])
 
 
 def test_a_players_file_larger_than_the_cap_is_refused(tmp_path, capsys):

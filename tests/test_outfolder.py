@@ -185,15 +185,17 @@ def test_an_empty_marker_of_an_older_run_is_none(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "argv",
+    ("argv", "status"),
     [
-        ["tournament", "players.yml", "--out", "deep/out", "--quiet"],
-        ["sprt", "spaghetti", "bot:random", "bot:greedy", "--out", "deep/out"],
-        ["demo", "--game", "turn_right", "--out", "deep/out", "--quiet"],
+        (["tournament", "players.yml", "--out", "deep/out", "--quiet"], 1),
+        (["sprt", "spaghetti", "bot:random", "bot:greedy", "--out", "deep/out"], 4),  # its 1: "H0 accepted"
+        (["demo", "--game", "turn_right", "--out", "deep/out", "--quiet"], 1),
     ],
     ids=["tournament", "sprt", "demo"],
 )
-def test_a_run_whose_disk_is_full_as_it_marks_its_folder_leaves_none(tmp_path, monkeypatch, capsys, argv):
+def test_a_run_whose_disk_is_full_as_it_marks_its_folder_leaves_none(
+    tmp_path, monkeypatch, capsys, argv, status
+):
     (tmp_path / "players.yml").write_text(PLAYERS)
     monkeypatch.chdir(tmp_path)
 
@@ -201,7 +203,7 @@ def test_a_run_whose_disk_is_full_as_it_marks_its_folder_leaves_none(tmp_path, m
         raise OSError(errno.ENOSPC, "No space left on device", str(path / MARKER))
 
     monkeypatch.setattr("codecup.outfolder._write_marker", full)
-    assert main(argv) == 1
+    assert main(argv) == status
     assert "No space left on device" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["players.yml"]  # nor the folder on the way
 

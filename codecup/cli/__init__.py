@@ -4,7 +4,8 @@ Each module in :data:`COMMANDS` has ``add_parser(subparsers)`` and
 ``run(args) -> int``; installed plugins add options to these commands and
 commands of their own (:mod:`codecup.extensions`). A :class:`~codecup.errors.ConfigError` (a user's mistake)
 becomes one line on stderr and exit status 2; any other error of ours or of the
-system (a full disk) one line and status 1. A reader that stops reading
+system (a full disk) one line and status 1, or the command's :data:`FAILED` where its 1 says
+something else (``sprt``'s "H0 accepted"). A reader that stops reading
 (``codecup games | head -1``) ends the command quietly, as it ends ``cat``.
 """
 
@@ -17,6 +18,7 @@ import os
 import select
 import shlex
 import sys
+import traceback
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
@@ -25,7 +27,7 @@ import attrs
 from codecup import __version__
 from codecup.cli.common import Subparsers
 from codecup.cli.output import named_stdout
-from codecup.errors import CodecupError, ConfigError, said
+from codecup.errors import CodecupError, ConfigError, os_error_text, said
 from codecup.extensions import Extensions, load_extensions
 from codecup.plugins import asking_for, own_plugin_manager, say_held
 from codecup.terminal import one_line, printable
@@ -147,7 +149,38 @@ def _asked_games(args_list: list[str]) -> tuple[str, ...]:
     return ()
 
 
+FAILED = 1
+"""The exit status of a command that failed (a full disk, out of memory, an error of ours). A
+command module whose status 1 means something else defines its own ``FAILED``: ``sprt`` exited
+1, "H0 accepted", when its run failed on a full disk, and a CI gating on it took the failure for
+a decision (a red team's)."""
+
+
+def failed_status(command: str | None) -> int:
+    """The exit status of ``command`` (``codecup COMMAND``) when it fails: its module's ``FAILED``,
+    else :data:`FAILED`."""
+    if command not in COMMANDS:
+        return FAILED
+    try:
+        module = importlib.import_module(f"codecup.cli.{command}")
+    except ModuleNotFoundError:
+        return FAILED
+    return int(getattr(module, "FAILED", FAILED))
+
+
 def _run_main(args_list: list[str]) -> int:
+    failed = failed_status(args_list[0] if args_list else None)
+    try:
+        return _run_command(args_list, failed)
+    except Exception:  # a bug of ours: its traceback, to be reported, and no status that says a result
+        if failed == FAILED:
+            raise  # as Python ends on it: its traceback, status 1
+        say_held()
+        traceback.print_exc()
+        return failed
+
+
+def _run_command(args_list: list[str], failed: int) -> int:
     # Importing one subcommand (not all) keeps a bot's start-up short: `codecup bot` runs on a clock.
     # A broken plugin is named here, once, and skipped.
     extensions = _bot_extensions(args_list) or load_extensions()
@@ -160,7 +193,7 @@ def _run_main(args_list: list[str]) -> int:
             return _quiet_exit()
         say_held()
         print(f"codecup: error: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        return failed
     except ConfigError as exc:
         say_held()  # a broken plugin held back for the game's error, named before another one
         print(f"codecup: error: {_said(exc)}", file=sys.stderr)
@@ -168,17 +201,16 @@ def _run_main(args_list: list[str]) -> int:
     except CodecupError as exc:
         say_held()
         print(f"codecup: error: {_said(exc)}", file=sys.stderr)
-        return 1
+        return failed
     except OSError as exc:  # not the input's fault (those are ConfigErrors): a full disk, a lost mount
         say_held()
-        where = f"{exc.filename}: " if exc.filename else ""
-        text = printable(one_line(where + (exc.strerror or str(exc)), MAX_ERROR))
+        text = printable(one_line(os_error_text(exc), MAX_ERROR))
         print(f"codecup: error: {text}", file=sys.stderr)
-        return 2 if exc.errno == errno.ENAMETOOLONG else 1  # a path the user gave, too long for any
+        return 2 if exc.errno == errno.ENAMETOOLONG else failed  # a path the user gave, too long for any
     except MemoryError:  # whatever ran out (a file under its caps, still too much for the machine)
         say_held()
         print("codecup: error: out of memory", file=sys.stderr)
-        return 1
+        return failed
     except KeyboardInterrupt:
         print("codecup: interrupted", file=sys.stderr)
         return 130

@@ -10,7 +10,9 @@ A game whose plugin fails before its games can be played (its random_setup,
 say) is named in one line on stderr and left out; every other game is played
 and the site written for them. The exit status is then 1, at the end: the demo
 is what shows that every installed game works. So it is when a game's plugin
-failed in every game it played (each a referee error).
+failed in every game it played (each a referee error), and when a game's site
+could not be written whole (a full disk: one line at the end; the same command
+writes it).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int
+from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int, site_not_whole
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.errors import PluginError, said
 from codecup.game import Game, run_notes_of
@@ -128,6 +130,7 @@ def _demo(
     only while it is the folder ``lock`` locks (removed or moved, it was made anew: a red team's)."""
     results: list[tuple[str, TournamentResult, float]] = []
     failed_games: set[str] = set()  # played, but its plugin failed in every game (still shown)
+    not_whole: list[str] = []  # why a game's site could not be written whole, said last
 
     def entries(playing: str | None = None) -> list[DemoEntry]:
         """The front page's: this run's games, ``playing`` not finished, the others of earlier runs
@@ -158,7 +161,10 @@ def _demo(
             continue
         lock.check()
         try:
-            results.append((name, *_play(args, registry.get(name), spec, functools.partial(playing, name))))
+            result, took, unwritten = _play(args, registry.get(name), spec, functools.partial(playing, name))
+            results.append((name, result, took))
+            if unwritten is not None:
+                not_whole.append(f"{name}: {unwritten}")
         except PluginError as exc:
             failed.add(_not_played(name, exc))
     lock.check()
@@ -171,14 +177,17 @@ def _demo(
     write_demo_index(args.out, entries())
     out = shown_path(args.out)
     print(f"\ndemo results in {out}/ (open {shown_path(args.out / 'index.html')}, or: codecup view {out})")
-    return 1 if failed or failed_games else 0
+    for line in not_whole:  # as a tournament's: a full disk ended the run 0, the index saying "Live"
+        print(f"codecup: error: {line}", file=sys.stderr)
+    return 1 if failed or failed_games or not_whole else 0
 
 
 def _play(
     args: argparse.Namespace, game: Game, spec: TournamentSpec, playing: Callable[[], None]
-) -> tuple[TournamentResult, float]:
-    """One game's tournament and its site, live as a tournament's, under ``--out``; its result and
-    how long it took. ``playing``: told before its first new game, as its live site is."""
+) -> tuple[TournamentResult, float, str | None]:
+    """One game's tournament and its site, live as a tournament's, under ``--out``; its result, how
+    long it took, and the line that says its site is not whole (None: it is). ``playing``: told
+    before its first new game, as its live site is."""
     from codecup.site.live import LiveSite
 
     out = args.out / game.info.name
@@ -231,15 +240,17 @@ def _play(
             with held_stops(second_acts=True):
                 lock.check()  # the site only into the folder locked, as each game (ResultsLog.append)
                 mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
-                live.finish(result)
+                whole = live.finish(result) is not None
                 finished = True
-        except KeyboardInterrupt as exc:
-            if not finished:  # a second stop: the site is not finished
+        except BaseException as exc:
+            if not finished:  # a second stop, or a full disk as its marker was written: not "Live"
                 live.stopped()
+                raise
+            if not isinstance(exc, KeyboardInterrupt):
                 raise
             stop = stop or exc
         if stop is not None:
             raise stop
     elapsed = time.perf_counter() - start
     print(result.summary())
-    return result, elapsed
+    return result, elapsed, None if whole else site_not_whole(out, live)

@@ -12,9 +12,11 @@ plugin failed) is left out of the test, and no fault of either side.
 Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
 3 no decision within --max-games (or a referee failing 20 pairs in a row),
 2 a usage error, 4 a failure of the run (a referee process died, the Dask
-scheduler was lost). With --out, every game is kept in DIR/results.jsonl, and the
-same command run again over DIR resumes from it (a folder holding games of
-another run, or played under other limits or another word list, is refused).
+scheduler was lost, a full disk, out of memory, a bug of codecup's: never
+0 or 1, which a CI gating on the test takes for its answer). With --out,
+every game is kept in DIR/results.jsonl, and the same command run again
+over DIR resumes from it (a folder holding games of another run, or played
+under other limits or another word list, is refused).
 """
 
 from __future__ import annotations
@@ -71,6 +73,9 @@ EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 1, 3
 EXIT_ERROR = 4
 """The run failed (a referee process died, the Dask scheduler was lost, a plugin failed): status 1,
 every other command's for an error, said "H0 accepted" to a CI gating on it (a reviewer's)."""
+FAILED = EXIT_ERROR
+"""Any other failure's status too (a full disk, out of memory, a bug of ours; see
+:func:`codecup.cli.failed_status`): each was 1, "H0 accepted" (a red team's ``sprt ... > /dev/full``)."""
 _KEY = re.compile(r"sprt(\d+)~([01])")
 
 

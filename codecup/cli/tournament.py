@@ -35,7 +35,7 @@ from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
 from codecup.game import Game, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
-from codecup.players.programs import files_outside, hidden_file, shown_files
+from codecup.players.programs import HiddenFolders, files_outside, hidden_file, shown_files
 from codecup.players.seat import provisions_of
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo, Record
@@ -397,8 +397,9 @@ def run(args: argparse.Namespace) -> int:
         out = args.file.parent / out
     hidden = [*opts.get("hide", ()), *(_folder(p, "--hide") for p in args.hide or ())]
     hidden += [p.directory for p in spec.players if p.directory]
+    folders = HiddenFolders.of([*hidden, str(out)])  # once: each player's check a look-up, not a scan
     for player in spec.players:  # before the first game: a bot that cannot start would crash in each
-        if (found := hidden_file(player, [*hidden, str(out)])) is not None:
+        if (found := hidden_file(player, folders)) is not None:
             raise ConfigError(
                 f"{args.file}: player {player.name!r}: its program needs {found.said()}, a folder hidden"
                 " from the bots: hide another folder"
@@ -552,10 +553,17 @@ def _finish(
     result: TournamentResult,
 ) -> int:
     """Write the final site, print the summary; the exit status."""
-    lock.check()  # the marker and the site only into the folder locked (the standings were: its log)
-    mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
-    if live is not None:
-        live.finish(result)
+    finished = False
+    try:
+        lock.check()  # the marker and the site only into the folder locked (the standings were: its log)
+        mark_folder(out, RunKind.TOURNAMENT)  # a folder left unmarked till its log was checked
+        unwritten = None if live is None or live.finish(result) is not None else site_not_whole(out, live)
+        finished = True
+    finally:
+        # Every way out before the final index leaves a stopped one (or none), never "Live": a
+        # reviewer's full disk as the marker was written left "Live" for good
+        if not finished and live is not None:
+            live.stopped()
     print(result.summary())
     if any(p.language for p in spec.players):
         print("\nPlayers: " + ", ".join(p.label for p in spec.players))
@@ -563,10 +571,27 @@ def _finish(
     print(f"\nresults in {shown_path(out)}/ ({outputs})")
     if result.games and not result.played:  # a rerun over a finished tournament: the same standings
         print(f"codecup: {nothing_played(len(result.games), out)}", file=sys.stderr)
+    status = 0
+    if unwritten is not None:  # said last, after the summary: a full disk ended such a run 0, "Live"
+        print(f"codecup: error: {unwritten}", file=sys.stderr)
+        status = 1
     if result.games and all(is_referee_error(record) for _, record in result.games):
         print("codecup: every game was a referee error (see the games' records): no result", file=sys.stderr)
         return 1
-    return 0
+    return status
+
+
+def site_not_whole(out: Path, live: LiveSite) -> str:
+    """What a run whose final site could not be written says last (its exit status 1): a red
+    team's disk filled as the last game's page was written, and the run ended 0, its index saying
+    "Live" for good, the last game's page missing. The remedy is the cause's: room for a full disk
+    (or quota), else a place it can be written (a reviewer's read-only ``view/`` was told "once
+    there is room")."""
+    once = "once there is room" if live.no_room else "once it can be written"
+    return (
+        f"the results site in {shown_path(out)}/ is not whole ({live.unwritten}); every game and the"
+        f" standings are kept: the same command writes the site, {once}"
+    )
 
 
 def nothing_played(games: int, out: Path) -> str:

@@ -4,7 +4,8 @@ Exit status 1 if a record does not verify, 2 if a file is not a readable
 record (each such file gets one line on stderr; the others are still checked),
 3 if the game plugin itself failed while checking a record (its code raised, or
 gave what codecup cannot use: one line naming it; the record is not judged).
-Of several, 2 comes first, then 3, then 1.
+Of several, 2 comes first, then 3, then 1. Exit status 4 if the command itself failed (a full
+disk at its output, out of memory, a bug of codecup's): no record is judged by it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ from codecup.verify import Verdict, verdict
 
 PLUGIN_FAILED = 3
 """The exit status when the game plugin failed while checking a record (and every file was read)."""
+
+FAILED = 4
+"""The exit status when the command failed (:func:`codecup.cli.failed_status`): it was 1, "does not
+verify", for a full disk at its output or a machine out of memory, which say nothing of a record."""
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:

@@ -60,21 +60,40 @@ def build_site(out: Path, game: Game, result: TournamentResult, written: Collect
 
     ``written``: ids of games whose pages are already there (a live site wrote them).
     """
-    from codecup.site.pages import index_page
-
     out.mkdir(parents=True, exist_ok=True)
     write_assets(out, game)
     for g, record in result.games:
         if g.id not in written:
             write_game_page(out, game, g.id, record)
+    return write_final_index(out, game, result)
+
+
+def write_final_index(out: Path, game: Game, result: TournamentResult, *, last: bool = False) -> Path:
+    """The index of a finished tournament (its pages are :func:`build_site`'s).
+
+    ``last``: where there is no room for it beside the index it replaces (a full disk), that one is
+    removed first, and then with this one failing too the folder has no index (:func:`replace_index`).
+    """
+    from codecup.site.pages import index_page
+
     index = out / "index.html"
-    write_atomic(
-        index,
-        index_page(
-            game, result.spec, result.games, result.standings, result.ratings, total=len(result.games)
-        ),
+    html = index_page(
+        game, result.spec, result.games, result.standings, result.ratings, total=len(result.games)
     )
+    (replace_index if last else write_atomic)(index, html)
     return index
+
+
+def replace_index(index: Path, html: str) -> None:
+    """Write ``index`` a run leaves for good (finished or stopped); with no room for it beside the
+    old one, the old one is removed first: a red team's disk filled as the last game's page was
+    written, and the index said "Live: 4 of 6 games ... reloads itself every 10 s" for good. None
+    is better than one that says a run is going on; and the run says the site is not whole."""
+    try:
+        write_atomic(index, html)
+    except OSError:
+        index.unlink(missing_ok=True)  # (a folder made read-only: this fails too, and is said)
+        write_atomic(index, html)
 
 
 def write_stale_index(out: Path, game: Game) -> Path:

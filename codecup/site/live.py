@@ -31,10 +31,18 @@ from typing import Protocol
 import attrs
 
 from codecup.dialogue import Termination
+from codecup.errors import NO_ROOM, os_error_text
 from codecup.game import Game
 from codecup.record import Record
-from codecup.site import build_site, write_assets, write_game_page, write_stale_index
-from codecup.terminal import printable, shown_path
+from codecup.site import (
+    build_site,
+    replace_index,
+    write_assets,
+    write_final_index,
+    write_game_page,
+    write_stale_index,
+)
+from codecup.terminal import one_line, printable, shown_path
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
@@ -82,6 +90,8 @@ class LiveSite:
     _over: bool = False  # stopped or finished: the timer writes no more
     _resume: Path | None = None  # the --out that resumes the run, once its folder was moved
     _resumable: bool = True  # False: moved where no --out resumes it (out of a demo's folder)
+    unwritten: str | None = None  # why the final site is not whole (finish() gave None), for the run's line
+    no_room: bool = False  # it was a full disk (or quota): the remedy is room, not a folder made writable
     # The folder's lock, held by the run: once the folder is not the one locked (removed, moved, made
     # anew by another run), the site writes nothing there (it marked another run's index "stopped")
     folder_lock: FolderLock | None = None
@@ -183,8 +193,11 @@ class LiveSite:
         """One line on stderr, the first time the site cannot be written (not at every game)."""
         if not self._warned:
             self._warned = True
-            said = f"{shown_path(self.out)}: {printable(str(exc))}"  # a folder a user named: escaped
-            print(f"codecup: warning: cannot write the live site in {said}", file=sys.stderr)
+            why = printable(one_line(os_error_text(exc), 500))
+            print(
+                f"codecup: warning: cannot write the live site in {shown_path(self.out)}: {why}",
+                file=sys.stderr,
+            )
 
     def write_index(self) -> None:
         """The live index: standings and games so far, how far the run is."""
@@ -192,6 +205,7 @@ class LiveSite:
             self._write_index()
 
     def _write_index(self, stopped: bool = False) -> None:
+        """The index; a ``stopped`` one is the last, and replaces the live one whatever it takes."""
         from codecup.site.pages import LiveState, index_page
 
         began = self.clock()
@@ -214,7 +228,7 @@ class LiveSite:
         html = index_page(
             self.game, self.spec, games, standings, ratings, total=self.spec.estimated_games(), live=live
         )
-        write_atomic(self.out / "index.html", html)
+        (replace_index if stopped else write_atomic)(self.out / "index.html", html)
         self._written = self.clock()
         took = self._written - began
         self._gap = max(self.interval, took * (1 - self.busy) / self.busy)
@@ -245,20 +259,28 @@ class LiveSite:
 
     def finish(self, result: TournamentResult) -> Path | None:
         """The final site: the pages not written yet, and an index that no longer reloads; None if
-        it cannot be written whole (one warning: the run's standings and summary follow all the same),
-        then the final index alone where it can be."""
+        it cannot be written whole (:attr:`unwritten` says why, for the run's last line: its
+        standings and summary follow all the same), then the final index alone where it can be (else
+        none: not one that says the run is live)."""
         with self._lock:
             self._end()
             if self.folder_lock is not None:
                 self.folder_lock.check()
             try:
-                return build_site(
+                index = build_site(
                     self.out, self.game, result, written=() if self._broken else self.games.keys()
                 )
             except OSError as exc:  # a red team's read-only view/: the run ended rc 1 with no summary
                 self._warn(exc)
-            with contextlib.suppress(OSError):  # its index alone, saying the run finished
-                build_site(self.out, self.game, result, written={g.id for g, _ in result.games})
+                self.unwritten = printable(one_line(os_error_text(exc), 500))
+                self.no_room = exc.errno in NO_ROOM
+            else:
+                self.unwritten = None
+                return index
+            # Its index alone, saying the run finished; not through build_site, whose shared files
+            # come first, and failed on a full disk: the index said "Live" for good (a red team's).
+            with contextlib.suppress(OSError):
+                write_final_index(self.out, self.game, result, last=True)
             return None
 
 

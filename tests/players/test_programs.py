@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from codecup.players.programs import files_outside, hidden_file, named_files
+from codecup.cli import main
+from codecup.players import programs
+from codecup.players.programs import HiddenFolders, files_outside, hidden_file, named_files
 from codecup.record import PlayerInfo
 
 
@@ -100,3 +103,55 @@ def test_a_link_to_a_hidden_folder_on_the_way_is_found(tmp_path):
         found = hidden_file(player, [str(secret)])
         assert found is not None and found.place == secret / "venv" / "bin" / "python", program
         assert found.said().endswith(f"which leads to {secret / 'venv' / 'bin' / 'python'}, in {secret}")
+
+
+def test_of_two_hidden_folders_holding_a_file_the_first_given_is_named(tmp_path):
+    """Looked up by path (not scanned in order), the folder named is still the first given that
+    holds it, where two do (a folder and a link to it); and the one met first on the way."""
+    real = tmp_path / "all" / "real"
+    real.mkdir(parents=True)
+    (real / "bot.py").write_text("")
+    (tmp_path / "link").symlink_to(real)
+    (tmp_path / "me").mkdir()
+    player = PlayerInfo("p", command=(sys.executable, str(real / "bot.py")), directory=str(tmp_path / "me"))
+    for hidden, named in (
+        ([str(tmp_path / "link"), str(real)], str(tmp_path / "link")),
+        ([str(real), str(tmp_path / "link")], str(real)),
+        ([str(real), str(tmp_path / "all")], str(tmp_path / "all")),
+    ):
+        for given in (hidden, HiddenFolders.of(hidden)):
+            found = hidden_file(player, given)
+            assert found is not None and found.folder == named and found.place == real / "bot.py"
+
+
+def test_a_hidden_folder_in_a_loop_of_links_hides_what_lies_in_it_as_written(tmp_path):
+    """Its links cannot be followed (a loop): what lies in it as written is still found."""
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    (tmp_path / "me").mkdir()
+    player = PlayerInfo("p", command=(sys.executable, "-c", "pass"), directory=str(tmp_path / "me"))
+    assert hidden_file(player, HiddenFolders.of([str(loop), str(tmp_path / "x")])) is None
+    python = Path(sys.executable)
+    found = hidden_file(player, HiddenFolders.of([str(loop), str(python.parent)]))
+    assert found is not None and found.folder == str(python.parent)
+
+
+def test_checking_the_players_grows_with_their_number_not_its_square(tmp_path, monkeypatch):
+    """A red team's 500 program players took 211 s before the first game: each player's check
+    resolved every player's folder again. Each folder is now resolved a few times in all."""
+    count = 60
+    lines = ["game: pillars", "players:"]
+    for i in range(count):
+        folder = tmp_path / f"d{i}"
+        folder.mkdir()
+        (folder / "b.sh").write_text("#!/bin/sh\nexit 1\n")
+        (folder / "b.sh").chmod(0o755)
+        lines.append(f'  - {{name: p{i}, command: "./b.sh", directory: d{i}}}')
+    players = tmp_path / "p.yml"
+    players.write_text("\n".join(lines) + "\n")
+    resolved = []
+    both = programs._both
+    monkeypatch.setattr(programs, "_both", lambda path: resolved.append(path) or both(path))
+    argv = ["tournament", str(players), "--out", str(tmp_path / "o"), "--executor", "bogus"]
+    assert main(argv) == 2  # the executor is refused after the check, before any game
+    assert len(resolved) <= 3 * count

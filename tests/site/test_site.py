@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import itertools
 import json
@@ -1064,3 +1065,185 @@ def test_the_cross_tables_heads_are_titled_in_the_index(site):
     out, _game, result = site
     heads = re.search(r'<table id="cross">\n<tr>.*?</tr>', (out / "index.html").read_text()).group()
     assert heads.count("<bdi title=") == len(result.standings.order)
+
+
+class FullDisk:
+    """A disk with no room for a new file but where an old one was removed: each write fails (as
+    ``write_atomic``'s new file beside the old one) unless the index it writes is gone first."""
+
+    def __init__(self, write):
+        self.write = write
+
+    def __call__(self, path, text, *args, **kwargs):
+        if path.name == "index.html" and not path.exists():
+            return self.write(path, text, *args, **kwargs)
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+
+@pytest.mark.parametrize("end", ["finish", "stopped"])
+def test_a_full_disk_at_the_end_leaves_no_index_that_says_live(site, tmp_path, capsys, monkeypatch, end):
+    """A red team's disk filled as the last game's page was written: the final site failed, its
+    index alone too (after the shared files, which failed first), the one warning was already said,
+    and the index said "Live: 4 of 6 games ... reloads itself every 10 s" for good. Now the index
+    replaces the live one where the old one's room is all there is; finish says why it is not whole."""
+    import codecup.site
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    live = LiveSite(tmp_path, game, result.spec, interval=0.0, clock=lambda: 0.0)
+    for g, record in result.games[:2]:
+        live.add(g, record)
+    assert "Live: 2 of" in (tmp_path / "index.html").read_text()
+    monkeypatch.setattr(codecup.site, "write_atomic", FullDisk(codecup.site.write_atomic))
+    if end == "finish":
+        assert live.finish(result) is None
+        assert live.unwritten is not None and "No space left on device" in live.unwritten
+        assert f"Finished: {len(result.games)} games" in (tmp_path / "index.html").read_text()
+        assert capsys.readouterr().err.startswith("codecup: warning: cannot write the live site")
+    else:
+        monkeypatch.setattr("codecup.site.live.write_atomic", FullDisk(codecup.site.live.write_atomic))
+        live.stopped()
+        assert "Stopped at" in (tmp_path / "index.html").read_text()
+
+
+def test_with_no_room_even_for_the_index_none_is_left(site, tmp_path, monkeypatch):
+    """Better no index than one that says the run goes on; the run says the site is not whole."""
+    import codecup.site
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    live = LiveSite(tmp_path, game, result.spec, interval=0.0, clock=lambda: 0.0)
+    live.add(*result.games[0])
+
+    def full(path, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(codecup.site, "write_atomic", full)
+    assert live.finish(result) is None and live.unwritten is not None
+    assert not (tmp_path / "index.html").exists()
+
+
+def test_a_final_site_written_after_an_earlier_warning_is_whole(site, tmp_path, capsys, monkeypatch):
+    """A page that failed mid-run (room freed since): the final site writes every page, finish
+    gives its index, and nothing is said but the one warning."""
+    import codecup.site.live as live_module
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    page = live_module.write_game_page
+    calls = itertools.count()
+
+    def once_full(out, game, game_id, record):
+        if next(calls) == 0:
+            raise OSError(errno.ENOSPC, "No space left on device", str(out / "view" / f"{game_id}.html"))
+        page(out, game, game_id, record)
+
+    monkeypatch.setattr(live_module, "write_game_page", once_full)
+    live = LiveSite(tmp_path, game, result.spec, interval=0.0, clock=lambda: 0.0)
+    for g, record in result.games:
+        live.add(g, record)
+    assert live.finish(result) == tmp_path / "index.html" and live.unwritten is None
+    assert len(list((tmp_path / "view").iterdir())) == len(result.games)
+    assert "Finished:" in (tmp_path / "index.html").read_text()
+    assert len(capsys.readouterr().err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("final", ["fails", "read-only", "after a warning"])
+def test_a_run_whose_final_site_is_not_whole_says_so_last_and_exits_1(tmp_path, capsys, monkeypatch, final):
+    """A red team's run ended 0, "results in ... index.html", its final site not written (a full
+    disk): its last line now says the site is not whole and that the same command writes it, exit
+    status 1. A final site written whole after an earlier warning ends 0, as before."""
+    import importlib
+
+    import codecup.site.live as live_module
+    from codecup.cli import main
+    from tests.support import TINYGAME_DIST
+
+    monkeypatch.syspath_prepend(str(TINYGAME_DIST))  # the test game, Twenty-one: quick games
+    importlib.invalidate_caches()
+    build, page = live_module.build_site, live_module.write_game_page
+
+    def full(path):
+        return OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    def final_fails(out, *args, **kwargs):
+        if final == "read-only":  # a reviewer's view/ made read-only was told "once there is room"
+            raise OSError(errno.EROFS, "Read-only file system", str(out / "view" / "x.html"))
+        raise full(out / "style.css")
+
+    calls = itertools.count()
+
+    def first_page_fails(out, game, game_id, record):
+        if next(calls) == 0:
+            raise full(out / "view" / f"{game_id}.html")
+        page(out, game, game_id, record)
+
+    monkeypatch.setattr(live_module, "write_game_page", first_page_fails)
+    monkeypatch.setattr(live_module, "build_site", build if final == "after a warning" else final_fails)
+    players = tmp_path / "p.yml"
+    players.write_text(
+        "game: twentyone\nplayers:\n  - {name: a, command: bot:random}\n  - {name: b, command: bot:perfect}\n"
+    )
+    out = tmp_path / "o"
+    status = main(["tournament", str(players), "--out", str(out), "--jobs", "1", "--quiet"])
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"codecup: warning: cannot write the live site in {out}: {out}/view/")
+    assert err[0].endswith(": No space left on device")  # path: strerror, as codecup's other errors
+    if final != "after a warning":
+        assert status == 1 and len(err) == 2, err
+        if final == "fails":
+            why, once = f"{out}/style.css: No space left on device", "once there is room"
+        else:
+            why, once = f"{out}/view/x.html: Read-only file system", "once it can be written"
+        assert err[1].startswith(f"codecup: error: the results site in {out}/ is not whole ({why}); ")
+        assert err[1].endswith(f"the same command writes the site, {once}")
+        assert "Live:" not in (out / "index.html").read_text()
+        monkeypatch.setattr(live_module, "build_site", build)  # room again: the same command
+        assert main(["tournament", str(players), "--out", str(out), "--jobs", "1", "--quiet"]) == 0
+    else:
+        assert status == 0 and len(err) == 1, err
+    assert "Finished:" in (out / "index.html").read_text()
+    assert len(list((out / "view").iterdir())) == 2
+
+
+@pytest.mark.parametrize("command", ["tournament", "demo"])
+def test_a_full_disk_as_the_marker_is_written_leaves_no_index_that_says_live(
+    tmp_path, capsys, monkeypatch, command
+):
+    """A reviewer's: a folder with a log but no marker, resumed longer, and the disk full as the
+    marker was written after the last game (before the final site): the run failed, and its index
+    said "Live" for good. Every way out before the final index now leaves a stopped one."""
+    import importlib
+
+    import codecup.outfolder
+    from codecup.cli import main
+    from tests.support import TINYGAME_DIST
+
+    monkeypatch.syspath_prepend(str(TINYGAME_DIST))  # the test game, Twenty-one: quick games
+    importlib.invalidate_caches()
+    players = tmp_path / "p.yml"
+    players.write_text(
+        "game: twentyone\nplayers:\n  - {name: a, command: bot:random}\n  - {name: b, command: bot:perfect}\n"
+    )
+    out = tmp_path / "o"
+    if command == "tournament":
+        argv = ["tournament", str(players), "--out", str(out), "--jobs", "1", "--quiet"]
+        folder = out
+    else:
+        argv = ["demo", "--game", "twentyone", "--out", str(out), "--jobs", "1", "--quiet"]
+        folder = out / "twentyone"
+    assert main(argv) == 0
+    (folder / codecup.outfolder.MARKER).unlink()
+    capsys.readouterr()
+    written = codecup.outfolder._write_marker
+
+    def full(path, kind):
+        if path == folder:  # the game's folder (a demo's own marker is there already)
+            raise OSError(errno.ENOSPC, "No space left on device", str(path / codecup.outfolder.MARKER))
+        written(path, kind)
+
+    monkeypatch.setattr("codecup.outfolder._write_marker", full)
+    assert main([*argv, "--rounds", "2"]) != 0
+    assert "No space left on device" in capsys.readouterr().err
+    index = (folder / "index.html").read_text()
+    assert "Live:" not in index and "Stopped at" in index

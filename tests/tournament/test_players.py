@@ -296,3 +296,36 @@ def test_every_variable_the_referee_sets_is_one_env_may_not_set():
     match = MatchInfo(game="g", variant="v", seed=1, setup="", players=players, clock=1.0)
     env = program_environment(match, 0, None)
     assert {k for k in env if k.startswith("CODECUP_")} | {TOKEN_VARIABLE} <= set(REFEREE_VARIABLES)
+
+
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        ("hb/b.sh --fast # my comment", ("hb/b.sh", "--fast")),
+        ("hb/b.sh --fast\t#tab", ("hb/b.sh", "--fast")),
+        ("hb/b.sh a#b", ("hb/b.sh", "a#b")),  # within a word, a letter (shlex's comments cut it)
+        ('hb/b.sh "a"#b #c', ("hb/b.sh", "a#b")),
+        ("hb/b.sh '#x' \\#y \"# z\"", ("hb/b.sh", "#x", "#y", "# z")),  # quoted or escaped: a word
+        ('hb/b.sh "a\\"#" b', ("hb/b.sh", 'a"#', "b")),  # an escaped quote does not end its quotes
+        ("hb/b.sh # one line\n  --two", ("hb/b.sh", "--two")),  # to the end of its line only
+    ],
+)
+def test_a_hash_that_begins_a_word_starts_a_comment_as_in_a_shell(command, words):
+    """A red team's ``codecup play pillars "hb/b.sh --fast # my comment" ...`` passed ``#``,
+    ``my`` and ``comment`` to the bot, though a command is "split like a shell does"."""
+    from codecup.runner import player_info
+
+    assert player_info("p", command).command == words
+
+
+def test_a_players_file_command_has_its_comment_cut_before_its_check(tmp_path):
+    """The players file's commands are split the same way (as play's and sprt's), and checked so
+    (quoted: YAML's own comment, after a blank, would cut it first)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "b.sh").write_text("#!/bin/sh\n")
+    (tmp_path / "a" / "b.sh").chmod(0o755)
+    path = write(tmp_path, "- name: a\n  directory: a\n  command: './b.sh --fast # my bot'\n" + SECOND)
+    assert read_players(path, check=True).players[0].command == ("./b.sh", "--fast")
+    path = write(tmp_path, "- name: a\n  directory: a\n  command: '# ./b.sh'\n" + SECOND)
+    with pytest.raises(ConfigError, match="player 'a' has an empty command"):
+        read_players(path, check=True)
