@@ -7,14 +7,16 @@ printing after every pair the Elo difference with its 95% interval, the
 likelihood of superiority (LOS) and the log-likelihood ratio with its bounds,
 and at the end the faults of each side (the first of each kind with its reason
 and the bot's stderr). A pair with a referee error (the game
-plugin failed) is left out of the test, and no fault of either side.
+plugin failed, or its Dask workers died) is left out of the test, and no
+fault of either side.
 
 Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
 3 no decision within --max-games (or a referee failing 20 pairs in a row),
 2 a usage error, 4 a failure of the run (a referee process died, the Dask
-scheduler was lost). With --out, every game is kept in DIR/results.jsonl, and the
-same command run again over DIR resumes from it (a folder holding games of
-another run, or played under other limits or another word list, is refused).
+scheduler was lost, the executor failed otherwise). With --out, every game
+is kept in DIR/results.jsonl, and the same command run again over DIR
+resumes from it (a folder holding games of another run, or played under
+other limits or another word list, is refused).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from codecup.runner import player_info
 from codecup.terminal import one_line, printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
-from codecup.tournament.dispatch import RESUMES, gone
+from codecup.tournament.dispatch import RESUMES, Handed, record_of
 from codecup.tournament.identity import (
     Schedule,
     check_logged_keys,
@@ -406,6 +408,14 @@ def _play(
         for k, a, b in pair_matches(game, args, new, old, variant, next_pair)
     )
     from_log: set[int] = set()  # later pairs the log held whole: they take no place in the pool
+    handed: dict[concurrent.futures.Future[Record], Handed] = {}
+    matches_of: dict[int, tuple[MatchInfo, MatchInfo]] = {}
+
+    def submit(match: MatchInfo, tries: int = 1) -> concurrent.futures.Future[Record]:
+        future = pool.submit(play, match)
+        handed[future] = Handed.now(tries)
+        return future
+
     try:
         while True:
             while submitted < max_pairs and 2 * len(futures.keys() - from_log) < max(2, jobs + 1):
@@ -413,27 +423,48 @@ def _play(
                 a, b = _logged(log, f"sprt{k}~0"), _logged(log, f"sprt{k}~1")
                 if a is not None and b is not None:
                     from_log.add(k)
-                futures[k] = (a or pool.submit(play, first), b or pool.submit(play, second))
+                futures[k] = (a or submit(first), b or submit(second))
+                matches_of[k] = (first, second)
                 submitted += 1
             if next_pair not in futures:
                 return None
-            a, b = futures[next_pair]  # kept there till both are in: an interrupted run logs what finished
-            try:
-                records = (a.result(), b.result())
-            except ConfigError as exc:  # a program gone as the run went (the start check passed)
-                _log_finished(futures, log)  # its line says the games finished are logged: they are
-                matches_of_pair = pair(game, args, new, old, variant, next_pair)
-                which = 0 if a.exception() is not None else 1
-                resumes = RESUMES if args.out is not None else "put it back and run the command again"
-                said = gone(
-                    exc, f"sprt{next_pair}~{which}", matches_of_pair[which], resumes, remote=pool.remote
-                )
-                raise said from None
-            del futures[next_pair]
+            # kept in futures till both are in: an interrupted run logs what finished
+            resumes = RESUMES if args.out is not None else "put it back and run the command again"
+            records: list[Record] = []
+            for which, (future, match) in enumerate(
+                zip(futures[next_pair], matches_of[next_pair], strict=True)
+            ):
+                try:
+                    # Every way a game can fail as a tournament's does (a red team's KilledWorker
+                    # ended the run in a traceback, exit 1: "H0 accepted" to a CI gate).
+                    record = record_of(
+                        future,
+                        f"sprt{next_pair}~{which}",
+                        match,
+                        pool,
+                        handed.get(future, Handed.now()),
+                        resumes,
+                    )
+                except concurrent.futures.BrokenExecutor:
+                    raise
+                except CodecupError:
+                    _log_finished(futures, log)  # its line says the games finished are logged: they are
+                    raise
+                if record is None:  # its Dask workers died, maybe before it started: once more
+                    again = submit(match, handed[future].tries + 1)
+                    both = futures[next_pair]
+                    futures[next_pair] = (again, both[1]) if which == 0 else (both[0], again)
+                    break
+                records.append(record)
+            if len(records) < 2:
+                continue
+            for future in futures.pop(next_pair):
+                handed.pop(future, None)
+            del matches_of[next_pair]
             if log is not None:
                 for i, record in enumerate(records):
                     _log(log, f"sprt{next_pair}~{i}", record)
-            counted = tally.add(next_pair, records)
+            counted = tally.add(next_pair, (records[0], records[1]))
             if not quiet:
                 if counted:
                     print(state.line(), flush=True)

@@ -29,9 +29,14 @@ BLOCK = 10.0
 PAIR_OF = {derive_seed(0, "sprt", k) % 2**31: k for k in range(200)}
 
 
+class KilledWorker(Exception):
+    """Named as Dask's own, which the run recognises by name."""
+
+
 class Games:
     """The fake games: pair k's outcome by ``outcome(k)``, "win" (NEW wins), "loss", "error" (a
-    referee error) or "block" (runs until the run stops it); the games played, by pair."""
+    referee error), "block" (runs until the run stops it), "killed" (Dask's KilledWorker),
+    "killed-once" (that, then a win) or "oserror" (raised); the games played, by pair."""
 
     def __init__(self, outcome):
         self.outcome = outcome
@@ -49,6 +54,12 @@ class Games:
             what = "loss"
         if what == "error":
             return referee_error_record(match, "the game plugin failed")
+        if what == "killed" or (what == "killed-once" and self.played.count(k) <= 2):
+            raise KilledWorker(f"the workers running game {k} died")  # each game of pair k, first
+        if what == "killed-once":  # played again
+            what = "win"
+        if what == "oserror":
+            raise OSError("connection lost")
         new_seat = 0 if match.players[0].name == "new" else 1
         if what == "crash":  # NEW crashes, saying why on its stderr
             ends = [NORMAL, NORMAL]
@@ -381,3 +392,40 @@ def test_a_run_stopped_by_a_game_that_cannot_be_played_logs_the_games_that_finis
     assert "is not the run's where it is played" in capsys.readouterr().err
     logged = [line.split('"', 4)[3] for line in (out / "results.jsonl").read_text().splitlines()]
     assert {"sprt1~0", "sprt1~1"} <= set(logged) and not any(k.startswith("sprt0~") for k in logged)
+
+
+def test_a_game_whose_dask_workers_died_is_a_referee_error_and_its_pair_left_out(games, tmp_path, capsys):
+    """F1: Dask's KilledWorker ended `codecup sprt` in a traceback, exit 1 ("H0 accepted" to a CI
+    gate), its folder left with no log. Now, as in a tournament, such a game is played once more
+    (it may never have started), then is a referee error: its pair is left out; the run resumes."""
+    played = games(lambda k: "killed" if k == 1 else "win")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 8, "--jobs", 1, "--out", out) == 3
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    assert "pair 1 left out of the test: a referee error, no fault of either side" in captured.out
+    assert "referee errors: 1 pair (2 games) left out of the test" in captured.out
+    assert played.played.count(1) == 4  # each game of pair 1 tried twice
+    again = games(lambda k: pytest.fail("a logged game played again"))
+    assert sprt("--max-games", 8, "--jobs", 1, "--out", out) == 3
+    assert "resumed 4 pairs from" in capsys.readouterr().out and again.played == []
+
+
+def test_a_game_killed_once_by_dask_is_played_again_and_counts(games, capsys):
+    """F5: Dask fails with KilledWorker the games queued on a dead worker, which never started:
+    played again, they count as any game."""
+    played = games(lambda k: "killed-once" if k == 1 else "win")
+    assert sprt("--max-games", 6, "--jobs", 1) == 3
+    said = capsys.readouterr().out
+    assert "left out" not in said and "W-D-L 6-0-0" in said
+    assert played.played.count(1) == 4
+
+
+def test_any_other_failure_of_a_game_is_one_line_and_status_4(games, capsys):
+    """Whatever else a game's future raises ends the run in one line, status 4 ("the run failed"),
+    never a traceback and status 1 ("H0 accepted")."""
+    games(lambda k: "oserror" if k == 1 else "win")
+    assert sprt("--max-games", 6, "--jobs", 1) == 4
+    err = capsys.readouterr().err
+    assert err.startswith("codecup: error: game sprt1~0 failed on the executor (OSError: connection lost)")
+    assert "Traceback" not in err and len(err.splitlines()) == 1
