@@ -54,7 +54,7 @@ from codecup.runner import player_info
 from codecup.terminal import one_line, printable
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
-from codecup.tournament.dispatch import RESUMES, Handed, record_of
+from codecup.tournament.dispatch import RESUMES, WATCH_EVERY, Handed, record_of
 from codecup.tournament.identity import (
     Schedule,
     check_logged_keys,
@@ -248,7 +248,7 @@ def _run(args: argparse.Namespace) -> int:
         warn_oversubscription(jobs, args.clock_mode or DEFAULT_CLOCK_MODE)
         pool = ex.LocalPool(jobs)
     else:
-        pool = ex.DaskPool(address)
+        pool = ex.DaskPool(address, game=game)
         jobs = args.jobs or pool.jobs
     log, lock = None, None
     if args.out is not None:
@@ -435,6 +435,7 @@ def _play(
                 zip(futures[next_pair], matches_of[next_pair], strict=True)
             ):
                 try:
+                    _wait(pool, future)
                     # Every way a game can fail as a tournament's does (a red team's KilledWorker
                     # ended the run in a traceback, exit 1: "H0 accepted" to a CI gate).
                     record = record_of(
@@ -481,6 +482,15 @@ def _play(
     except KeyboardInterrupt:
         _log_finished(futures, log)
         raise
+
+
+def _wait(pool: ex.GamePool, future: concurrent.futures.Future[Record]) -> None:
+    """Until ``future`` is done, checking on the executor every few seconds as a tournament does
+    (a lost scheduler, no workers, a Dask worker joined since that runs other code)."""
+    while not future.done():
+        concurrent.futures.wait([future], timeout=WATCH_EVERY)
+        if not future.done():
+            pool.check()
 
 
 def _log(log: ResultsLog, key: str, record: Record) -> None:

@@ -99,23 +99,22 @@ RESUMES = "the games finished so far are logged, put it back and run the same co
 
 def gone(
     exc: ConfigError, key: Any, match: MatchInfo, resumes: str = RESUMES, *, remote: bool = False
-) -> CodecupError:
+) -> ConfigError:
     """What a game refused to start says, naming the player whose program (or folder) is no longer
     as it was when the run checked it (removed, moved, made not executable as the run went): the
     run stops (a missing program is the organiser's to restore, not its bot's crash) and resumes
-    (``resumes`` says how). A Dask worker without the game is said to be one: the run failed
-    there, as where the game's plugin failed (not the user's mistake, nor about programs)."""
+    (``resumes`` says how). A Dask worker without the game is said to be one (not a matter of the
+    players' programs)."""
     from codecup.checks import command_problem
 
     if isinstance(exc, RunChangedError):  # the run's, not a player's: said as it is, and the run stops
         return RunChangedError(f"game {_game_id(key)}: {said(exc)}; the games finished before it are logged")
     if remote and isinstance(exc, UnknownGameError):
         # A red team's worker without the game's plugin was told each worker must see the players'
-        # programs at the same paths, with a usage error's status where sprt's docs say 4.
-        return CodecupError(
-            f"game {_game_id(key)}: {said(exc)}, on the Dask worker that played it (each worker needs"
-            " codecup and the game's plugin installed as here): the games finished so far are logged,"
-            " run the same command again to resume"
+        # programs at the same paths: it is the worker's code, as another version there is (exit 2).
+        return ConfigError(
+            f"game {_game_id(key)}: {said(exc)}, on the Dask worker that played it: each worker needs"
+            f" the same codecup and game installed as here; {resumes}"
         )
     for player in match.players:
         problem = command_problem(player, match.game)

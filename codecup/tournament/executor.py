@@ -28,16 +28,19 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codecup import owner
 from codecup.clock import WALL
 from codecup.errors import CodecupError, ConfigError
 from codecup.processes import signal_name
 from codecup.sandbox import once
-from codecup.tournament import hang, leftovers
+from codecup.tournament import codekey, hang, leftovers
 from codecup.tournament.daskprobe import CONNECT_SECONDS, scheduler_answers
 from codecup.tournament.worker import WORKER_GRACE, stop_games, worker_init
+
+if TYPE_CHECKING:
+    from codecup.game import Game
 
 #: Programs that compute at once in one game: the runner resumes only the seat it waits for.
 BUSY_SEATS_PER_GAME = 1
@@ -366,7 +369,7 @@ class DaskPool(GamePool):
     limits_in_flight = False
     remote = True
 
-    def __init__(self, address: str, *, patience: float = 30.0) -> None:
+    def __init__(self, address: str, *, patience: float = 30.0, game: Game | None = None) -> None:
         try:
             from distributed import Client
         except ImportError:
@@ -386,6 +389,38 @@ class DaskPool(GamePool):
         self._warned = False
         slots = sum(self.client.nthreads().values()) or 1
         super().__init__(self.client.get_executor(pure=False), slots)
+        # Which code each worker runs, asked before it plays a game of the run (a red team's
+        # worker with another codecup and Pillars scoring scored games its way, exit 0: F3).
+        self._game = game.info.name if game is not None else ""
+        self._module = codekey.game_module(game) if game is not None else ""
+        self._probe = codekey.prober()
+        self._here = self._probe(self._module) if game is not None else ""
+        self._checked: set[str] = set()
+        try:
+            self.check_code(list(self.client.nthreads()))
+        except BaseException:
+            self.shutdown(wait=False)
+            raise
+
+    def check_code(self, workers: list[str]) -> None:
+        """Refuse (:class:`ConfigError`, naming it) a worker not yet asked whose codecup version or
+        game code is not this machine's; each worker is asked once."""
+        new = [w for w in workers if w not in self._checked]
+        if not self._module or not new:
+            return
+        try:
+            answers = self.client.run(self._probe, self._module, workers=new, on_error="return")
+        except (OSError, TimeoutError):
+            raise self.lost() from None
+        found = codekey.differing(answers, self._here)
+        if found is not None:
+            worker, there = found
+            raise ConfigError(
+                f"the Dask worker {worker} runs {there} for game {self._game}, this machine {self._here}:"
+                " each worker needs the same codecup and game installed (stop that worker, or install"
+                " them there)"
+            )
+        self._checked.update(answers)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with contextlib.suppress(Exception):  # the scheduler may be gone already
@@ -421,6 +456,7 @@ class DaskPool(GamePool):
             raise self.lost() from None
         if workers:
             self._no_workers_since = None
+            self.check_code(list(workers))  # a worker that joined since
             return
         now = time.monotonic()
         if self._no_workers_since is None:
