@@ -344,3 +344,41 @@ def test_a_scheduler_that_does_not_answer_leaves_a_users_folder_as_it_was(tmp_pa
         silent.close()
     assert "cannot reach the Dask scheduler" in capsys.readouterr().err
     assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
+
+
+@pytest.mark.slow
+def test_a_game_whose_task_the_worker_lets_go_of_stops(tiny_game, tiny_pm, monkeypatch):
+    """A run killed outright (SIGKILL) cannot tell its workers to stop its games, and Dask does
+    not stop a task that has started: a red team's game went on 4-27 s, its bots with it. The
+    scheduler lets go of a lost client's tasks: the game, seeing its worker no longer holds its
+    task, stops, and its bots end. Here the client lets go of the task itself (cancel)."""
+    import uuid
+
+    from codecup import owner
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match
+    from codecup.tournament import worker
+    from codecup.tournament.executor import DaskPool
+    from tests.support import HOSTILE, processes_with, python_argv
+
+    monkeypatch.setattr(worker, "_worker_pm", tiny_pm)  # the worker's threads are this process's
+    monkeypatch.setattr(worker, "WANTED_EVERY", 0.1)
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    never = PlayerInfo("never", command=python_argv(HOSTILE / "timeout.py", token))
+    match = new_match(tiny_game, [never, PlayerInfo("bot", bot="random")], seed=1, clock=600.0)
+    options = {"protocol": "tcp", "host": "127.0.0.1", "scheduler_port": 0, "dashboard_address": ":0"}
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **options) as cluster:
+        pool = DaskPool(cluster.scheduler_address)
+        try:
+            game = pool.client.submit(functools.partial(worker.play, run=owner.token()), match, pure=False)
+            deadline = time.monotonic() + 60
+            while not processes_with(token):  # until its bot runs
+                assert time.monotonic() < deadline and not game.done()
+                time.sleep(0.05)
+            pool.client.cancel([game])  # no stop_games: the run is gone
+            deadline = time.monotonic() + 20
+            while processes_with(token) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert processes_with(token) == [], "the game's bot outlived its task"
+        finally:
+            pool.shutdown()
