@@ -446,9 +446,7 @@ def _play(
                         handed.get(future, Handed.now()),
                         resumes,
                     )
-                except concurrent.futures.BrokenExecutor:
-                    raise
-                except CodecupError:
+                except (concurrent.futures.BrokenExecutor, CodecupError):
                     _log_finished(futures, log)  # its line says the games finished are logged: they are
                     raise
                 if record is None:  # its Dask workers died, maybe before it started: once more

@@ -429,3 +429,26 @@ def test_any_other_failure_of_a_game_is_one_line_and_status_4(games, capsys):
     err = capsys.readouterr().err
     assert err.startswith("codecup: error: game sprt1~0 failed on the executor (OSError: connection lost)")
     assert "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_a_run_stopped_by_a_dead_referee_process_logs_the_games_that_finished(
+    games, tmp_path, monkeypatch, capsys
+):
+    """Its line says the same command resumes: the games of later pairs that had finished were
+    not logged, and were played again."""
+    pair_one_done = pair_done_waiter(monkeypatch, 1)
+    played = games(lambda k: "win")
+    original = played.play
+
+    def play(match, **kw):
+        if PAIR_OF[match.seed] != 0:
+            return original(match)
+        pair_one_done()
+        raise concurrent.futures.BrokenExecutor("a process in the pool was terminated abruptly")
+
+    played.play = play  # type: ignore[method-assign]
+    out = tmp_path / "out"
+    assert sprt("--max-games", 20, "--jobs", 4, "--out", out) == 4
+    assert "a referee process died" in capsys.readouterr().err
+    logged = [line.split('"', 4)[3] for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {"sprt1~0", "sprt1~1"} <= set(logged) and not any(k.startswith("sprt0~") for k in logged)
