@@ -51,12 +51,3 @@ def prober() -> Probe:
         return f"codecup {version}, code {sha.hexdigest()[:16]}"
 
     return probe
-
-
-def differing(answers: dict[str, object], here: str) -> tuple[str, str] | None:
-    """The first worker (address, its answer) whose answer is not ``here``, if any."""
-    for address, answer in sorted(answers.items()):
-        said = answer if isinstance(answer, str) else f"no answer ({type(answer).__name__}: {answer})"
-        if said != here:
-            return address, said
-    return None

@@ -343,6 +343,9 @@ class LocalPool(GamePool):
 #: Seconds a stopped run waits for its Dask workers to stop its games (each closes its bots).
 STOP_PATIENCE = 5.0
 
+#: Times a Dask worker may fail to say which code it runs (it may be leaving) before it is refused.
+PROBE_TRIES = 3
+
 
 NEEDS_DASK = "--executor dask:// needs Dask distributed: pip install 'codecup[dask]'"
 """What a run given a Dask address says where Dask's distributed package is not installed."""
@@ -396,6 +399,7 @@ class DaskPool(GamePool):
         self._probe = codekey.prober()
         self._here = self._probe(self._module) if game is not None else ""
         self._checked: set[str] = set()
+        self._failed: dict[str, int] = {}  # workers that did not answer, how often
         try:
             self.check_code(list(self.client.nthreads()))
         except BaseException:
@@ -404,7 +408,8 @@ class DaskPool(GamePool):
 
     def check_code(self, workers: list[str]) -> None:
         """Refuse (:class:`ConfigError`, naming it) a worker not yet asked whose codecup version or
-        game code is not this machine's; each worker is asked once."""
+        game code is not this machine's; each worker is asked till it answers (one that fails to
+        :data:`PROBE_TRIES` times, leaving or dying as it was asked, is refused too)."""
         new = [w for w in workers if w not in self._checked]
         if not self._module or not new:
             return
@@ -412,15 +417,19 @@ class DaskPool(GamePool):
             answers = self.client.run(self._probe, self._module, workers=new, on_error="return")
         except (OSError, TimeoutError):
             raise self.lost() from None
-        found = codekey.differing(answers, self._here)
-        if found is not None:
-            worker, there = found
-            raise ConfigError(
-                f"the Dask worker {worker} runs {there} for game {self._game}, this machine {self._here}:"
-                " each worker needs the same codecup and game installed (stop that worker, or install"
-                " them there)"
-            )
-        self._checked.update(answers)
+        for worker, answer in sorted(answers.items()):
+            if not isinstance(answer, str):  # no answer: asked again at the next check
+                self._failed[worker] = self._failed.get(worker, 0) + 1
+                if self._failed[worker] < PROBE_TRIES:
+                    continue
+                answer = f"no answer ({type(answer).__name__}: {answer})"
+            if answer != self._here:
+                raise ConfigError(
+                    f"the Dask worker {worker} runs {answer} for game {self._game}, this machine"
+                    f" {self._here}: each worker needs the same codecup and game installed (stop that"
+                    " worker, or install them there)"
+                )
+            self._checked.add(worker)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with contextlib.suppress(Exception):  # the scheduler may be gone already

@@ -107,3 +107,51 @@ def test_a_record_says_which_codecup_played_it(tiny_game, tiny_pm):
     assert Record.loads(record.dumps()).codecup == __version__
     older = Record.loads(record.dumps().replace(f',"codecup":"{__version__}"', ""))
     assert older.codecup == "" and "codecup" not in older.to_json()
+
+
+def test_a_worker_that_does_not_answer_is_asked_again_then_refused(tiny_game, monkeypatch):
+    """A worker leaving or dying as it is asked is no reason to stop the run; one that never
+    answers is not used unchecked."""
+    from codecup.tournament import executor
+    from codecup.tournament.executor import DaskPool
+
+    # The probe is sent by value: what it counts lives in a module, which is sent by reference.
+    tries: list[int] = []
+    monkeypatch.setattr(codekey, "tries", tries, raising=False)
+
+    def failing(fails: int) -> codekey.Probe:
+        real = REAL()
+
+        def probe(module: str) -> str:
+            if threading.current_thread() is threading.main_thread():
+                return real(module)
+            codekey.tries.append(1)  # type: ignore[attr-defined]
+            if len(codekey.tries) <= fails:  # type: ignore[attr-defined]
+                raise OSError("going away")
+            return real(module)
+
+        return probe
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **OPTIONS) as cluster:
+        monkeypatch.setattr(codekey, "prober", lambda: failing(executor.PROBE_TRIES - 1))
+        pool = DaskPool(cluster.scheduler_address, game=tiny_game)
+        try:
+            for _ in range(executor.PROBE_TRIES - 1):
+                pool.check()
+            assert len(tries) == executor.PROBE_TRIES
+            pool.check()  # answered: not asked again
+            assert len(tries) == executor.PROBE_TRIES
+        finally:
+            pool.shutdown()
+        tries.clear()
+        monkeypatch.setattr(codekey, "prober", lambda: failing(99))
+        pool = DaskPool(cluster.scheduler_address, game=tiny_game)
+        try:
+            for _ in range(executor.PROBE_TRIES - 2):
+                pool.check()
+            with pytest.raises(
+                ConfigError, match=r"runs no answer \(OSError: going away\) for game twentyone"
+            ):
+                pool.check()
+        finally:
+            pool.shutdown()
