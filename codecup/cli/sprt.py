@@ -52,8 +52,8 @@ from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
 from codecup.terminal import one_line, printable
+from codecup.tournament import codekey, worker
 from codecup.tournament import executor as ex
-from codecup.tournament import worker
 from codecup.tournament.dispatch import RESUMES, WATCH_EVERY, Handed, record_of
 from codecup.tournament.identity import (
     Schedule,
@@ -517,7 +517,9 @@ def _log_finished(futures: Futures, log: ResultsLog | None) -> None:
         return
     for k, both in sorted(futures.items()):
         for i, future in enumerate(both):
-            if future.done() and not future.cancelled() and future.exception() is None:
+            # A worker's refusal (its code not this machine's) is no game played: not logged.
+            finished = future.done() and not future.cancelled() and future.exception() is None
+            if finished and codekey.refused(future.result()) is None:
                 _log(log, f"sprt{k}~{i}", future.result())
 
 

@@ -51,3 +51,55 @@ def prober() -> Probe:
         return f"codecup {version}, code {sha.hexdigest()[:16]}"
 
     return probe
+
+
+#: What a game's task answers where its worker's code is not the run's (it played no game).
+REFUSED = "codecup: refused"
+
+Checked = Callable[..., object]
+
+
+def checker() -> Checked:
+    """A function (sent by value, as :func:`prober`) that plays a game only on a worker running the
+    run's code: ``checked(play, expected, module, *args)`` is ``play(*args)`` where this process
+    answers ``expected`` for ``module``, else ``(REFUSED, worker, answer)`` before any bot starts.
+
+    The check at a run's start and at its idle checks misses a worker that joins as games are
+    queued: a reviewer's older worker played them, and its record, read here, crashed sprt."""
+    probe = prober()
+
+    def checked(play: Callable[..., object], expected: str, module: str, *args: object) -> object:
+        try:  # a codecup that has it answers once per process
+            from codecup.tournament.codekey import own_code
+
+            answer = own_code(module)
+        except Exception:  # an older codecup, or none
+            answer = probe(module)
+        if answer == expected:
+            return play(*args)
+        try:
+            from distributed import get_worker
+
+            where = str(get_worker().address)
+        except Exception:  # not on a Dask worker (a test)
+            where = "(unknown)"
+        return (REFUSED, where, answer)
+
+    return checked
+
+
+_own: dict[str, str] = {}
+
+
+def own_code(module: str) -> str:
+    """This process's :func:`prober` answer for ``module``, computed once per process."""
+    if module not in _own:
+        _own[module] = prober()(module)
+    return _own[module]
+
+
+def refused(result: object) -> tuple[str, str] | None:
+    """The worker and its answer where ``result`` is :func:`checker`'s refusal, else None."""
+    if isinstance(result, tuple) and len(result) == 3 and result[0] == REFUSED:
+        return str(result[1]), str(result[2])
+    return None

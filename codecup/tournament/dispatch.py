@@ -27,7 +27,7 @@ import attrs
 from codecup.dialogue import SeatEnd, Termination
 from codecup.errors import CodecupError, ConfigError, RunChangedError, UnknownGameError, said
 from codecup.record import MatchInfo, Record, Result
-from codecup.tournament import hang
+from codecup.tournament import codekey, hang
 from codecup.tournament.executor import GamePool
 from codecup.tournament.progress import Progress
 from codecup.tournament.worker import WORKER_GRACE, PlayFn
@@ -171,11 +171,13 @@ def record_of(
     - ``BrokenExecutor`` (a local pool's dead worker): raised as it is, the caller's to rebuild;
     - ``CancelledError`` (not by us: a lost Dask scheduler): :meth:`GamePool.lost`;
     - a :class:`ConfigError`: :func:`gone`, naming the player or the worker;
+    - a worker's refusal of the game, its code not this machine's
+      (:func:`~codecup.tournament.codekey.checker`): a :class:`ConfigError` naming it;
     - another :class:`CodecupError`: as it is; any other exception: a :class:`CodecupError` of one
       line naming the game.
     """
     try:
-        return future.result()
+        result = future.result()
     except concurrent.futures.BrokenExecutor:
         raise
     except concurrent.futures.CancelledError:
@@ -196,6 +198,10 @@ def record_of(
         return referee_error_record(
             match, why, handed.started, time.perf_counter() - handed.t0, remote=pool.remote
         )
+    refused = codekey.refused(result)
+    if refused is not None:  # a worker that joined as the run went, with other code: no game played
+        raise ConfigError(f"game {_game_id(key)}: {pool.refusal(*refused)}; {resumes}")
+    return result
 
 
 class _Batch:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import functools
 import ipaddress
 import logging
 import multiprocessing
@@ -95,6 +96,11 @@ class GamePool(concurrent.futures.Executor):
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
         """Run ``fn(*args, **kwargs)`` somewhere."""
         return self.executor.submit(fn, *args, **kwargs)
+
+    def refusal(self, worker: str, answer: str) -> ConfigError:
+        """What a run says of a worker that refused a game, running ``answer``'s code, not this
+        machine's (:func:`~codecup.tournament.codekey.checker`)."""
+        return ConfigError(f"the worker {worker} runs {answer}, not this machine's code")
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop taking work; with ``wait``, let running games finish."""
@@ -397,6 +403,7 @@ class DaskPool(GamePool):
         self._game = game.info.name if game is not None else ""
         self._module = codekey.game_module(game) if game is not None else ""
         self._probe = codekey.prober()
+        self._checked_play = codekey.checker()
         self._here = self._probe(self._module) if game is not None else ""
         self._checked: set[str] = set()
         self._failed: dict[str, int] = {}  # workers that did not answer, how often
@@ -424,12 +431,24 @@ class DaskPool(GamePool):
                     continue
                 answer = f"no answer ({type(answer).__name__}: {answer})"
             if answer != self._here:
-                raise ConfigError(
-                    f"the Dask worker {worker} runs {answer} for game {self._game}, this machine"
-                    f" {self._here}: each worker needs the same codecup and game installed (stop that"
-                    " worker, or install them there)"
-                )
+                raise self.refusal(worker, answer)
             self._checked.add(worker)
+
+    def refusal(self, worker: str, answer: str) -> ConfigError:
+        return ConfigError(
+            f"the Dask worker {worker} runs {answer} for game {self._game}, this machine"
+            f" {self._here}: each worker needs the same codecup and game installed (stop that"
+            " worker, or install them there)"
+        )
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        """Run ``fn(*args, **kwargs)`` on a worker that checks first that it runs this machine's
+        code (:func:`~codecup.tournament.codekey.checker`): a worker joining as games are queued
+        is asked at the next idle check only, and a reviewer's older one played them unchecked."""
+        if not self._module:
+            return self.executor.submit(fn, *args, **kwargs)
+        play = functools.partial(fn, **kwargs) if kwargs else fn
+        return self.executor.submit(self._checked_play, play, self._here, self._module, *args)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with contextlib.suppress(Exception):  # the scheduler may be gone already

@@ -155,3 +155,52 @@ def test_a_worker_that_does_not_answer_is_asked_again_then_refused(tiny_game, mo
                 pool.check()
         finally:
             pool.shutdown()
+
+
+PLAYED: list[object] = []
+
+
+def _play(match: object) -> str:
+    PLAYED.append(match)
+    return "played"
+
+
+def test_a_game_on_a_worker_whose_code_differs_is_refused_before_it_is_played(tiny_game):
+    """A reviewer's worker joined as games were queued and played them unchecked (the idle check
+    came too late): each game checks its worker's code first, and the run stops naming it."""
+    from codecup.tournament.dispatch import Handed, record_of
+    from codecup.tournament.executor import DaskPool
+
+    match = new_match(tiny_game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="random")], seed=1)
+    PLAYED.clear()
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **OPTIONS) as cluster:
+        pool = DaskPool(cluster.scheduler_address, game=tiny_game)
+        try:
+            assert pool.submit(_play, match).result(timeout=30) == "played" and len(PLAYED) == 1
+            here = pool._here
+            pool._here = here.replace(f"codecup {__version__}", "codecup 9.9")  # the run's, not the worker's
+            future = pool.submit(_play, match)
+            with pytest.raises(ConfigError) as refused:
+                record_of(future, "rr1~a~b", match, pool, Handed.now(), "run it again to resume")
+            assert len(PLAYED) == 1  # no game played, no bot started
+            worker = next(iter(cluster.scheduler_info["workers"]))
+            assert str(refused.value) == (
+                f"game rr1~a~b: the Dask worker {worker} runs {here} for game twentyone, this machine"
+                f" {pool._here}: each worker needs the same codecup and game installed (stop that"
+                " worker, or install them there); run it again to resume"
+            )
+        finally:
+            pool.shutdown()
+
+
+def test_the_check_sent_with_a_game_plays_it_only_where_the_code_is_the_same(tiny_game):
+    module = codekey.game_module(tiny_game)
+    checked = cloudpickle.loads(cloudpickle.dumps(codekey.checker()))  # as a worker gets it
+    PLAYED.clear()
+    assert checked(_play, "codecup 9.9, code 0", module, "m") == (
+        codekey.REFUSED,
+        "(unknown)",
+        codekey.own_code(module),
+    )
+    assert PLAYED == []
+    assert checked(_play, codekey.own_code(module), module, "m") == "played" and PLAYED == ["m"]
