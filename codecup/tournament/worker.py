@@ -125,6 +125,8 @@ def _dask_task_wanted() -> Callable[[], bool] | None:
     (SIGKILL) cannot stop its games (:func:`stop_games`), but its scheduler then lets go of their
     tasks: a red team's game went on 4-27 s, its bots and the worker's thread with it. None
     elsewhere (a local pool's worker ends with its parent)."""
+    if "distributed" not in sys.modules:  # a Dask worker has it: importing it cost each local
+        return None  # pool worker 0.72 s and 45 MB (a reviewer's)
     try:
         from distributed import get_worker
         from distributed.worker import thread_state
