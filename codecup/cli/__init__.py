@@ -25,7 +25,7 @@ import attrs
 from codecup import __version__
 from codecup.cli.common import Subparsers
 from codecup.cli.output import named_stdout
-from codecup.errors import CodecupError, ConfigError, said
+from codecup.errors import CodecupError, ConfigError, said, said_bug
 from codecup.extensions import Extensions, load_extensions
 from codecup.plugins import asking_for, own_plugin_manager, say_held
 from codecup.terminal import one_line, printable
@@ -167,6 +167,7 @@ def _run_main(args_list: list[str]) -> int:
         return 2
     except CodecupError as exc:
         say_held()
+        said_bug(exc)  # codecup's own: its traceback, then the line
         print(f"codecup: error: {_said(exc)}", file=sys.stderr)
         return 1
     except OSError as exc:  # not the input's fault (those are ConfigErrors): a full disk, a lost mount

@@ -45,7 +45,7 @@ from codecup.cli.tournament import (
 )
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed, new_seat_key
-from codecup.errors import CodecupError, ConfigError
+from codecup.errors import CodecupError, ConfigError, said_bug
 from codecup.game import Game, Variant, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.plugins import load_games
@@ -54,7 +54,7 @@ from codecup.runner import player_info
 from codecup.terminal import one_line, printable
 from codecup.tournament import codekey, worker
 from codecup.tournament import executor as ex
-from codecup.tournament.dispatch import RESUMES, WATCH_EVERY, Handed, record_of
+from codecup.tournament.dispatch import WATCH_EVERY, Handed, record_of
 from codecup.tournament.identity import (
     Schedule,
     check_logged_keys,
@@ -220,6 +220,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError:  # the user's mistake: status 2, as every command's
         raise
     except CodecupError as exc:
+        said_bug(exc)  # codecup's own: its traceback, then the line
         print(f"codecup: error: {printable(one_line(str(exc), 1000))}", file=sys.stderr, flush=True)
         return EXIT_ERROR
 
@@ -301,7 +302,7 @@ def _run(args: argparse.Namespace) -> int:
         resumes = f"; they are logged in {args.out}/, and the same command resumes" if args.out else ""
         return report(exc, f"no decision after {2 * tally.played} games{resumes}")
     except concurrent.futures.CancelledError:  # not by us: a lost Dask scheduler
-        raise pool.lost() from None
+        raise pool.lost(ex.AGAIN if args.out is not None else ex.NOT_LOGGED_AGAIN) from None
     except concurrent.futures.BrokenExecutor:
         raise CodecupError(
             f"a referee process died (killed, or out of memory) after {2 * tally.played} games"
@@ -429,7 +430,6 @@ def _play(
             if next_pair not in futures:
                 return None
             # kept in futures till both are in: an interrupted run logs what finished
-            resumes = RESUMES if args.out is not None else "put it back and run the command again"
             records: list[Record] = []
             for which, (future, match) in enumerate(
                 zip(futures[next_pair], matches_of[next_pair], strict=True)
@@ -444,7 +444,7 @@ def _play(
                         match,
                         pool,
                         handed.get(future, Handed.now()),
-                        resumes,
+                        logged=args.out is not None,
                     )
                 except (concurrent.futures.BrokenExecutor, CodecupError):
                     _log_finished(futures, log)  # its line says the games finished are logged: they are

@@ -14,6 +14,7 @@ finish normally. No game is tried more than twice, so this always ends.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import datetime
 import math
@@ -25,9 +26,10 @@ from typing import Any, TypeAlias, TypeVar
 import attrs
 
 from codecup.dialogue import SeatEnd, Termination
-from codecup.errors import CodecupError, ConfigError, RunChangedError, UnknownGameError, said
+from codecup.errors import CodecupBug, CodecupError, ConfigError, RunChangedError, UnknownGameError, said
 from codecup.record import MatchInfo, Record, Result
 from codecup.tournament import codekey, hang
+from codecup.tournament import executor as ex
 from codecup.tournament.executor import GamePool
 from codecup.tournament.progress import Progress
 from codecup.tournament.worker import WORKER_GRACE, PlayFn
@@ -96,6 +98,13 @@ def _killed_worker(exc: BaseException) -> bool:
 RESUMES = "the games finished so far are logged, put it back and run the same command to resume"
 """What a run stopped by a program gone as it went says of its finished games (a logged run's)."""
 
+NOT_LOGGED_RESUMES = "put it back and run the command again"
+"""... and a run that logs nothing (``codecup sprt`` without ``--out``)."""
+
+#: What a game's future may fail with where the executor or its connection failed, not codecup's
+#: own code: one line (a lost Dask connection is an OSError, distributed's CommClosedError too).
+COMMUNICATION = (OSError, TimeoutError)
+
 
 def gone(
     exc: ConfigError, key: Any, match: MatchInfo, resumes: str = RESUMES, *, remote: bool = False
@@ -158,13 +167,14 @@ class Handed:
 
 
 def record_of(
-    future: Future, key: Any, match: MatchInfo, pool: GamePool, handed: Handed, resumes: str = RESUMES
+    future: Future, key: Any, match: MatchInfo, pool: GamePool, handed: Handed, logged: bool = True
 ) -> Record | None:
     """The record of a finished game, None where it is to be played again, or the run's error.
 
     Every way a game's future can fail is answered here, for a tournament and ``codecup sprt``
     alike (a red team's sprt ended in a traceback, exit 1, "H0 accepted", where a tournament made
-    a referee error of the same failure):
+    a referee error of the same failure); each error says how the run resumes, ``logged`` or not
+    (``codecup sprt`` without ``--out``: a reviewer's was told its games were logged):
 
     - Dask's ``KilledWorker``: None on a first try (Dask fails with it the games queued on the dead
       worker too, which never started), then a referee error record, started when it was handed;
@@ -173,25 +183,34 @@ def record_of(
     - a :class:`ConfigError`: :func:`gone`, naming the player or the worker;
     - a worker's refusal of the game, its code not this machine's
       (:func:`~codecup.tournament.codekey.checker`): a :class:`ConfigError` naming it;
-    - another :class:`CodecupError`: as it is; any other exception: a :class:`CodecupError` of one
-      line naming the game.
+    - another :class:`CodecupError`: as it is;
+    - the executor's or its connection's failure (:data:`COMMUNICATION`): a :class:`CodecupError` of
+      one line naming the game;
+    - any other exception: codecup's own bug (a :class:`CodecupBug`, its traceback printed; a
+      reviewer's AttributeError in play was one line, its traceback hidden).
     """
+    again = ex.AGAIN if logged else ex.NOT_LOGGED_AGAIN
     try:
         result = future.result()
     except concurrent.futures.BrokenExecutor:
         raise
-    except concurrent.futures.CancelledError:
-        raise pool.lost() from None
+    except (concurrent.futures.CancelledError, asyncio.CancelledError):
+        raise pool.lost(again) from None
     except ConfigError as exc:
+        resumes = RESUMES if logged else NOT_LOGGED_RESUMES
         raise gone(exc, key, match, resumes, remote=pool.remote) from None
     except CodecupError:
         raise
     except Exception as exc:
-        if not _killed_worker(exc):
+        if isinstance(exc, COMMUNICATION):
             raise CodecupError(
-                f"game {_game_id(key)} failed on the executor ({type(exc).__name__}: {exc}); "
-                "the games finished so far are logged: run the same command again to resume"
+                f"game {_game_id(key)} failed on the executor ({type(exc).__name__}: {exc}); {again}"
             ) from None
+        if not _killed_worker(exc):
+            raise CodecupBug(
+                f"game {_game_id(key)} failed in codecup's own code ({type(exc).__name__}: {exc}):"
+                f" a bug of codecup's, its traceback above; {again}"
+            ) from exc
         if handed.tries < 2:
             return None
         why = f"the Dask workers running it died ({exc})"
@@ -200,7 +219,7 @@ def record_of(
         )
     refused = codekey.refused(result)
     if refused is not None:  # a worker that joined as the run went, with other code: no game played
-        raise ConfigError(f"game {_game_id(key)}: {pool.refusal(*refused)}; {resumes}")
+        raise ConfigError(f"game {_game_id(key)}: {pool.refusal(*refused)}; {again}")
     return result
 
 

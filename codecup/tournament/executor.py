@@ -78,6 +78,13 @@ def oversubscription(jobs: int, clock_mode: str) -> str | None:
 _TRACKER_QUIET = "ignore:resource_tracker:UserWarning"
 
 
+AGAIN = "the games finished so far are logged; run the same command again to resume"
+"""How a logged run stopped by its executor resumes (see :func:`~codecup.tournament.dispatch.record_of`)."""
+
+NOT_LOGGED_AGAIN = "no game is logged (no --out): run the command again"
+"""... and one that logs nothing (``codecup sprt`` without ``--out``)."""
+
+
 class GamePool(concurrent.futures.Executor):
     """An executor for games, with the hooks the tournament loop uses to survive trouble.
 
@@ -134,9 +141,10 @@ class GamePool(concurrent.futures.Executor):
     def check(self) -> None:
         """Called every few seconds while waiting for games: raise or warn about the executor itself."""
 
-    def lost(self) -> CodecupError:
-        """The error for games that the executor cancelled by itself."""
-        return CodecupError("the executor cancelled games it was running")
+    def lost(self, again: str = AGAIN) -> CodecupError:
+        """The error for games that the executor cancelled by itself (``again``: how the run
+        resumes)."""
+        return CodecupError(f"the executor cancelled games it was running; {again}")
 
 
 #: The signals that stop a run (see :mod:`codecup.cli.stopping`).
@@ -469,11 +477,8 @@ class DaskPool(GamePool):
         with contextlib.suppress(Exception):  # the scheduler or a worker may be gone
             self.client.run(stop_games, owner.token(), on_error="ignore")
 
-    def lost(self) -> CodecupError:
-        return CodecupError(
-            f"lost the Dask scheduler at {self.address}: the games finished so far are logged; "
-            "run the same command again to resume"
-        )
+    def lost(self, again: str = AGAIN) -> CodecupError:
+        return CodecupError(f"lost the Dask scheduler at {self.address}: {again}")
 
     def check(self) -> None:
         if self.client.status not in ("running", "connecting"):

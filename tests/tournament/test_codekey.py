@@ -181,13 +181,13 @@ def test_a_game_on_a_worker_whose_code_differs_is_refused_before_it_is_played(ti
             pool._here = here.replace(f"codecup {__version__}", "codecup 9.9")  # the run's, not the worker's
             future = pool.submit(_play, match)
             with pytest.raises(ConfigError) as refused:
-                record_of(future, "rr1~a~b", match, pool, Handed.now(), "run it again to resume")
+                record_of(future, "rr1~a~b", match, pool, Handed.now(), logged=False)
             assert len(PLAYED) == 1  # no game played, no bot started
             worker = next(iter(cluster.scheduler_info["workers"]))
             assert str(refused.value) == (
                 f"game rr1~a~b: the Dask worker {worker} runs {here} for game twentyone, this machine"
                 f" {pool._here}: each worker needs the same codecup and game installed (stop that"
-                " worker, or install them there); run it again to resume"
+                " worker, or install them there); no game is logged (no --out): run the command again"
             )
         finally:
             pool.shutdown()

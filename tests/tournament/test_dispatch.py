@@ -8,10 +8,10 @@ import datetime
 import pytest
 
 from codecup.dialogue import NORMAL, Termination
-from codecup.errors import CodecupError
+from codecup.errors import CodecupBug, CodecupError
 from codecup.record import MatchInfo, PlayerInfo, Record, Result
-from codecup.tournament.dispatch import is_referee_error, play_batch
-from codecup.tournament.executor import GamePool
+from codecup.tournament.dispatch import Handed, is_referee_error, play_batch, record_of
+from codecup.tournament.executor import AGAIN, NOT_LOGGED_AGAIN, GamePool
 from codecup.tournament.progress import Progress
 
 PLAYERS = (PlayerInfo("a", bot="random"), PlayerInfo("b", bot="random"))
@@ -56,8 +56,8 @@ class Failing(GamePool):
     def death(self) -> str:
         return "the referee process was killed by SIGKILL"
 
-    def lost(self) -> CodecupError:
-        return CodecupError("lost it: run the same command again to resume")
+    def lost(self, again: str = "") -> CodecupError:
+        return CodecupError(f"lost it; {again}")
 
 
 def _played(match: MatchInfo) -> Record:
@@ -93,9 +93,48 @@ def test_a_game_failed_once_by_killed_worker_is_played_again():
     assert not is_referee_error(results["g0"])
 
 
-def test_any_other_failure_of_a_future_is_one_line_naming_the_game():
-    with pytest.raises(CodecupError, match=r"^game g0 failed on the executor \(OSError: lost\); .*resume"):
+def test_an_executors_failure_is_one_line_naming_the_game():
+    with pytest.raises(CodecupError) as failed:
         run(Failing(OSError("lost")))
+    assert str(failed.value) == (
+        "game g0 failed on the executor (OSError: lost); the games finished so far are logged;"
+        " run the same command again to resume"
+    )
+    assert not isinstance(failed.value, CodecupBug)
+
+
+def test_another_failure_of_a_future_is_codecups_bug_with_its_cause():
+    """A reviewer's AttributeError in codecup's own code was one line, its traceback hidden."""
+    with pytest.raises(CodecupBug) as failed:
+        run(Failing(AttributeError("no codecup")))
+    assert str(failed.value) == (
+        "game g0 failed in codecup's own code (AttributeError: no codecup): a bug of codecup's, its"
+        " traceback above; the games finished so far are logged; run the same command again to resume"
+    )
+    assert isinstance(failed.value.__cause__, AttributeError)
+
+
+@pytest.mark.parametrize(
+    ("exc", "line"),
+    [
+        (OSError("lost"), "game g0 failed on the executor (OSError: lost); {again}"),
+        (TimeoutError("slow"), "game g0 failed on the executor (TimeoutError: slow); {again}"),
+        (concurrent.futures.CancelledError(), "lost it; {again}"),
+        (
+            KeyError("x"),
+            "game g0 failed in codecup's own code (KeyError: 'x'): a bug of codecup's, its traceback"
+            " above; {again}",
+        ),
+    ],
+)
+@pytest.mark.parametrize("logged", [True, False])
+def test_each_error_of_a_game_says_how_the_run_resumes_logged_or_not(exc, line, logged):
+    """A reviewer's sprt without --out was told its finished games were logged."""
+    future: concurrent.futures.Future[Record] = concurrent.futures.Future()
+    future.set_exception(exc)
+    with pytest.raises(CodecupError) as failed:
+        record_of(future, "g0", MATCH, Failing(exc), Handed.now(), logged=logged)
+    assert str(failed.value) == line.format(again=AGAIN if logged else NOT_LOGGED_AGAIN)
 
 
 def test_a_broken_pool_is_rebuilt_and_each_suspect_tried_once_alone():

@@ -60,6 +60,8 @@ class Games:
             what = "win"
         if what == "oserror":
             raise OSError("connection lost")
+        if what == "bug":  # codecup's own code failing, as a reviewer's old worker's record did
+            raise AttributeError("'Record' object has no attribute 'codecup'")
         new_seat = 0 if match.players[0].name == "new" else 1
         if what == "crash":  # NEW crashes, saying why on its stderr
             ends = [NORMAL, NORMAL]
@@ -427,8 +429,27 @@ def test_any_other_failure_of_a_game_is_one_line_and_status_4(games, capsys):
     games(lambda k: "oserror" if k == 1 else "win")
     assert sprt("--max-games", 6, "--jobs", 1) == 4
     err = capsys.readouterr().err
-    assert err.startswith("codecup: error: game sprt1~0 failed on the executor (OSError: connection lost)")
-    assert "Traceback" not in err and len(err.splitlines()) == 1
+    assert err == (  # no --out: nothing is logged, and the line says so (a reviewer's said logged)
+        "codecup: error: game sprt1~0 failed on the executor (OSError: connection lost);"
+        " no game is logged (no --out): run the command again\n"
+    )
+
+
+def test_a_failure_of_a_game_in_codecups_own_code_is_its_traceback_and_a_line_saying_so(
+    games, tmp_path, capsys
+):
+    """A reviewer's AttributeError in codecup's code was one line, its traceback hidden, and told
+    a run without --out that its games were logged."""
+    games(lambda k: "bug" if k == 1 else "win")
+    assert sprt("--max-games", 6, "--jobs", 1, "--out", tmp_path / "out") == 4
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last):\n")
+    assert "AttributeError: 'Record' object has no attribute 'codecup'\n" in err
+    assert err.splitlines()[-1] == (
+        "codecup: error: game sprt1~0 failed in codecup's own code (AttributeError: 'Record' object has"
+        " no attribute 'codecup'): a bug of codecup's, its traceback above; the games finished so far"
+        " are logged; run the same command again to resume"
+    )
 
 
 def test_a_run_stopped_by_a_dead_referee_process_logs_the_games_that_finished(
