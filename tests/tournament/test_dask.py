@@ -158,7 +158,7 @@ def test_a_lost_scheduler_is_one_line_that_says_the_same_command_resumes(tmp_pat
             stderr=subprocess.PIPE,
             text=True,
         )
-        time.sleep(3)  # connected, waiting for workers that never come
+        _until_tasks_queued(f"tcp://127.0.0.1:{port}", run)  # connected, its games waiting for workers
         scheduler.kill()
         _, err = run.communicate(timeout=60)
     finally:
@@ -170,6 +170,23 @@ def test_a_lost_scheduler_is_one_line_that_says_the_same_command_resumes(tmp_pat
     assert len(lines) == 1, err
     assert f"lost the Dask scheduler at tcp://127.0.0.1:{port}" in lines[0]
     assert "run the same command again to resume" in lines[0]
+
+
+def _queued(dask_scheduler) -> int:
+    return len(dask_scheduler.tasks)
+
+
+def _until_tasks_queued(address: str, run: subprocess.Popen) -> None:
+    """Until the run has handed its games to the scheduler (a fixed 3 s sleep was sometimes too
+    short on a loaded machine: the scheduler was killed before the run had connected)."""
+    client = distributed.Client(address, timeout=30, set_as_default=False)
+    try:
+        deadline = time.monotonic() + 30
+        while client.run_on_scheduler(_queued) == 0:
+            assert time.monotonic() < deadline and run.poll() is None, "no game handed to the scheduler"
+            time.sleep(0.1)
+    finally:
+        client.close()
 
 
 PLAYERS = """\
