@@ -251,6 +251,8 @@ def _run(args: argparse.Namespace) -> int:
     else:
         pool = ex.DaskPool(address, game=game)
         jobs = args.jobs or pool.jobs
+    if args.out is None:  # what its lost executor says (its idle checks' too)
+        pool.again = ex.NOT_LOGGED_AGAIN
     log, lock = None, None
     if args.out is not None:
         not_a_players_folder(args.out, (new, old), "--out")
@@ -302,7 +304,7 @@ def _run(args: argparse.Namespace) -> int:
         resumes = f"; they are logged in {args.out}/, and the same command resumes" if args.out else ""
         return report(exc, f"no decision after {2 * tally.played} games{resumes}")
     except concurrent.futures.CancelledError:  # not by us: a lost Dask scheduler
-        raise pool.lost(ex.AGAIN if args.out is not None else ex.NOT_LOGGED_AGAIN) from None
+        raise pool.lost() from None
     except concurrent.futures.BrokenExecutor:
         raise CodecupError(
             f"a referee process died (killed, or out of memory) after {2 * tally.played} games"

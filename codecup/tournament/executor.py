@@ -95,6 +95,9 @@ class GamePool(concurrent.futures.Executor):
     #: At most ``jobs`` games in flight, so that a dead worker is traced to few games.
     limits_in_flight = True
     remote = False  # its games are played on this machine (a Dask cluster's, maybe not)
+    #: How a run stopped by the executor resumes (:meth:`lost`): ``codecup sprt`` without
+    #: ``--out`` logs no game, and a reviewer's was told they were logged.
+    again = AGAIN
 
     def __init__(self, executor: concurrent.futures.Executor, jobs: int) -> None:
         self.executor = executor
@@ -141,10 +144,10 @@ class GamePool(concurrent.futures.Executor):
     def check(self) -> None:
         """Called every few seconds while waiting for games: raise or warn about the executor itself."""
 
-    def lost(self, again: str = AGAIN) -> CodecupError:
+    def lost(self, again: str | None = None) -> CodecupError:
         """The error for games that the executor cancelled by itself (``again``: how the run
-        resumes)."""
-        return CodecupError(f"the executor cancelled games it was running; {again}")
+        resumes, by default :attr:`again`)."""
+        return CodecupError(f"the executor cancelled games it was running; {again or self.again}")
 
 
 #: The signals that stop a run (see :mod:`codecup.cli.stopping`).
@@ -477,8 +480,8 @@ class DaskPool(GamePool):
         with contextlib.suppress(Exception):  # the scheduler or a worker may be gone
             self.client.run(stop_games, owner.token(), on_error="ignore")
 
-    def lost(self, again: str = AGAIN) -> CodecupError:
-        return CodecupError(f"lost the Dask scheduler at {self.address}: {again}")
+    def lost(self, again: str | None = None) -> CodecupError:
+        return CodecupError(f"lost the Dask scheduler at {self.address}: {again or self.again}")
 
     def check(self) -> None:
         if self.client.status not in ("running", "connecting"):

@@ -473,3 +473,21 @@ def test_a_run_stopped_by_a_dead_referee_process_logs_the_games_that_finished(
     assert "a referee process died" in capsys.readouterr().err
     logged = [line.split('"', 4)[3] for line in (out / "results.jsonl").read_text().splitlines()]
     assert {"sprt1~0", "sprt1~1"} <= set(logged) and not any(k.startswith("sprt0~") for k in logged)
+
+
+@pytest.mark.parametrize("out", [False, True])
+def test_a_lost_executor_says_how_the_run_resumes_logged_or_not(games, tmp_path, monkeypatch, capsys, out):
+    """A reviewer's sprt without --out was told its finished games were logged."""
+    games(lambda k: "block")
+    monkeypatch.setattr("codecup.cli.sprt.WATCH_EVERY", 0.01)
+
+    def check(self):
+        raise self.lost()
+
+    monkeypatch.setattr(ex.GamePool, "check", check)
+    args = ("--out", tmp_path / "out") if out else ()
+    assert sprt("--max-games", 6, "--jobs", 1, *args) == 4
+    again = ex.AGAIN if out else ex.NOT_LOGGED_AGAIN
+    assert (
+        capsys.readouterr().err == f"codecup: error: the executor cancelled games it was running; {again}\n"
+    )
