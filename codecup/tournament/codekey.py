@@ -61,14 +61,16 @@ Checked = Callable[..., object]
 
 def checker() -> Checked:
     """A function (sent by value, as :func:`prober`) that plays a game only on a worker running the
-    run's code: ``checked(play, expected, module, *args)`` is ``play(*args)`` where this process
-    answers ``expected`` for ``module``, else ``(REFUSED, worker, answer)`` before any bot starts.
+    run's code: ``checked(expected, module, task)`` is ``play(*args, **kwargs)``, ``task`` their
+    pickle (:func:`task_of`), where this process answers ``expected`` for ``module``, else
+    ``(REFUSED, worker, answer)`` before any bot starts. The game is unpickled after the check: a
+    worker with other code (or none) may not read codecup's objects.
 
     The check at a run's start and at its idle checks misses a worker that joins as games are
     queued: a reviewer's older worker played them, and its record, read here, crashed sprt."""
     probe = prober()
 
-    def checked(play: Callable[..., object], expected: str, module: str, *args: object) -> object:
+    def checked(expected: str, module: str, task: bytes) -> object:
         try:  # a codecup that has it answers once per process
             from codecup.tournament.codekey import own_code
 
@@ -76,7 +78,10 @@ def checker() -> Checked:
         except Exception:  # an older codecup, or none
             answer = probe(module)
         if answer == expected:
-            return play(*args)
+            import pickle
+
+            play, args, kwargs = pickle.loads(task)
+            return play(*args, **kwargs)
         try:
             from distributed import get_worker
 
@@ -86,6 +91,13 @@ def checker() -> Checked:
         return (REFUSED, where, answer)
 
     return checked
+
+
+def task_of(fn: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, object]) -> bytes:
+    """``fn(*args, **kwargs)`` as :func:`checker` takes it (``fn`` a module's, by reference)."""
+    import pickle
+
+    return pickle.dumps((fn, args, kwargs))
 
 
 _own: dict[str, str] = {}

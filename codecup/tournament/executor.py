@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-import functools
 import ipaddress
 import logging
 import multiprocessing
@@ -458,8 +457,8 @@ class DaskPool(GamePool):
         is asked at the next idle check only, and a reviewer's older one played them unchecked."""
         if not self._module:
             return self.executor.submit(fn, *args, **kwargs)
-        play = functools.partial(fn, **kwargs) if kwargs else fn
-        return self.executor.submit(self._checked_play, play, self._here, self._module, *args)
+        task = codekey.task_of(fn, args, kwargs)
+        return self.executor.submit(self._checked_play, self._here, self._module, task)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with contextlib.suppress(Exception):  # the scheduler may be gone already

@@ -197,10 +197,13 @@ def test_the_check_sent_with_a_game_plays_it_only_where_the_code_is_the_same(tin
     module = codekey.game_module(tiny_game)
     checked = cloudpickle.loads(cloudpickle.dumps(codekey.checker()))  # as a worker gets it
     PLAYED.clear()
-    assert checked(_play, "codecup 9.9, code 0", module, "m") == (
+    task = codekey.task_of(_play, ("m",), {})
+    assert checked("codecup 9.9, code 0", module, task) == (
         codekey.REFUSED,
         "(unknown)",
         codekey.own_code(module),
     )
     assert PLAYED == []
-    assert checked(_play, codekey.own_code(module), module, "m") == "played" and PLAYED == ["m"]
+    assert checked(codekey.own_code(module), module, task) == "played" and PLAYED == ["m"]
+    # The game is read after the check: a worker with other code may not read codecup's objects.
+    assert checked("codecup 9.9, code 0", module, b"not codecup's objects")[0] == codekey.REFUSED
