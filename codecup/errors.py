@@ -8,6 +8,7 @@ runner turns it into a recorded result.
 from __future__ import annotations
 
 import errno
+import sys
 import sysconfig
 import traceback
 from collections.abc import Callable
@@ -26,6 +27,11 @@ Ctrl-C and codecup's own stopping."""
 
 class CodecupError(Exception):
     """Base class of every error this project raises on purpose."""
+
+
+class CodecupBug(CodecupError):
+    """codecup's own code failed (not a user's, a bot's or an executor's): the command prints the
+    traceback of its ``__cause__`` before its line, which says so."""
 
 
 class ConfigError(CodecupError):
@@ -276,3 +282,10 @@ def _in_stdlib(filename: str) -> bool:
     except OSError:
         return False
     return path.is_relative_to(_STDLIB) and "site-packages" not in path.parts
+
+
+def said_bug(exc: BaseException) -> None:
+    """Print the traceback of a :class:`CodecupBug`'s cause on stderr (nothing for another error):
+    a bug's line alone hid where it was (a reviewer's AttributeError in play)."""
+    if isinstance(exc, CodecupBug) and exc.__cause__ is not None:
+        traceback.print_exception(exc.__cause__, file=sys.stderr)

@@ -173,6 +173,7 @@ class Record:
     duration: float = 0.0
     logs: tuple[str, ...] = ()  # a capped tail of each seat's stderr
     containment: tuple[str, ...] = ()  # per seat: how its program was contained ("in-process" for bots)
+    codecup: str = ""  # the version of codecup that played it (a Dask worker's may differ): "" unknown
 
     # --- JSON form -------------------------------------------------------
 
@@ -204,6 +205,7 @@ class Record:
             "extra": dict(self.extra),
             "logs": list(self.logs),
             "containment": list(self.containment),
+            **({"codecup": self.codecup} if self.codecup else {}),
         }
 
     def dumps(self) -> str:
@@ -262,6 +264,7 @@ class Record:
             duration=_not_negative(jf.number(doc, "duration", default=0.0), "duration"),
             logs=jf.strings(doc, "logs"),
             containment=jf.strings(doc, "containment"),
+            codecup=jf.string(doc, "codecup", default=""),
         )
 
     @classmethod

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import attrs
 import pluggy
 
-from codecup import loop
+from codecup import __version__, loop
 from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
@@ -483,6 +483,7 @@ async def play_match(
             noted_log(p.log_tail(), notes) for p, notes in zip(players, state.notes(outcome), strict=True)
         ),
         containment=tuple(p.containment() for p in players),
+        codecup=__version__,
     )
     if not any(end.kind is Termination.REFEREE_ERROR for end in outcome.ends):
         record = _checked_by_rules(game, record)

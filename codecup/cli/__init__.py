@@ -27,7 +27,7 @@ import attrs
 from codecup import __version__
 from codecup.cli.common import Subparsers
 from codecup.cli.output import named_stdout
-from codecup.errors import CodecupError, ConfigError, os_error_text, said
+from codecup.errors import CodecupError, ConfigError, os_error_text, said, said_bug
 from codecup.extensions import Extensions, load_extensions
 from codecup.plugins import asking_for, own_plugin_manager, say_held
 from codecup.terminal import one_line, printable
@@ -200,6 +200,7 @@ def _run_command(args_list: list[str], failed: int) -> int:
         return 2
     except CodecupError as exc:
         say_held()
+        said_bug(exc)  # codecup's own: its traceback, then the line
         print(f"codecup: error: {_said(exc)}", file=sys.stderr)
         return failed
     except OSError as exc:  # not the input's fault (those are ConfigErrors): a full disk, a lost mount

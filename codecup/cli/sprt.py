@@ -7,16 +7,18 @@ printing after every pair the Elo difference with its 95% interval, the
 likelihood of superiority (LOS) and the log-likelihood ratio with its bounds,
 and at the end the faults of each side (the first of each kind with its reason
 and the bot's stderr). A pair with a referee error (the game
-plugin failed) is left out of the test, and no fault of either side.
+plugin failed, or its Dask workers died) is left out of the test, and no
+fault of either side.
 
 Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
 3 no decision within --max-games (or a referee failing 20 pairs in a row),
 2 a usage error, 4 a failure of the run (a referee process died, the Dask
-scheduler was lost, a full disk, out of memory, a bug of codecup's: never
-0 or 1, which a CI gating on the test takes for its answer). With --out,
-every game is kept in DIR/results.jsonl, and the same command run again
-over DIR resumes from it (a folder holding games of another run, or played
-under other limits or another word list, is refused).
+scheduler was lost, the executor failed otherwise, a full disk, out of
+memory, a bug of codecup's: never 0 or 1, which a CI gating on the test
+takes for its answer). With --out, every game is kept in DIR/results.jsonl,
+and the same command run again over DIR resumes from it (a folder holding
+games of another run, or played under other limits or another word list,
+is refused).
 """
 
 from __future__ import annotations
@@ -45,16 +47,16 @@ from codecup.cli.tournament import (
 )
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.drive import derive_seed, new_seat_key
-from codecup.errors import CodecupError, ConfigError
+from codecup.errors import CodecupError, ConfigError, said_bug
 from codecup.game import Game, Variant, results_key_of, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
 from codecup.terminal import one_line, printable, shown_path
+from codecup.tournament import codekey, worker
 from codecup.tournament import executor as ex
-from codecup.tournament import worker
-from codecup.tournament.dispatch import RESUMES, gone
+from codecup.tournament.dispatch import WATCH_EVERY, Handed, record_of
 from codecup.tournament.identity import (
     Schedule,
     check_logged_keys,
@@ -223,6 +225,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError:  # the user's mistake: status 2, as every command's
         raise
     except CodecupError as exc:
+        said_bug(exc)  # codecup's own: its traceback, then the line
         print(f"codecup: error: {printable(one_line(str(exc), 1000))}", file=sys.stderr, flush=True)
         return EXIT_ERROR
 
@@ -251,8 +254,10 @@ def _run(args: argparse.Namespace) -> int:
         warn_oversubscription(jobs, args.clock_mode or DEFAULT_CLOCK_MODE)
         pool = ex.LocalPool(jobs)
     else:
-        pool = ex.DaskPool(address)
+        pool = ex.DaskPool(address, game=game)
         jobs = args.jobs or pool.jobs
+    if args.out is None:  # what its lost executor says (its idle checks' too)
+        pool.again = ex.NOT_LOGGED_AGAIN
     log, lock = None, None
     if args.out is not None:
         not_a_players_folder(args.out, (new, old), "--out")
@@ -414,6 +419,14 @@ def _play(
         for k, a, b in pair_matches(game, args, new, old, variant, next_pair)
     )
     from_log: set[int] = set()  # later pairs the log held whole: they take no place in the pool
+    handed: dict[concurrent.futures.Future[Record], Handed] = {}
+    matches_of: dict[int, tuple[MatchInfo, MatchInfo]] = {}
+
+    def submit(match: MatchInfo, tries: int = 1) -> concurrent.futures.Future[Record]:
+        future = pool.submit(play, match)
+        handed[future] = Handed.now(tries)
+        return future
+
     try:
         while True:
             while submitted < max_pairs and 2 * len(futures.keys() - from_log) < max(2, jobs + 1):
@@ -421,27 +434,46 @@ def _play(
                 a, b = _logged(log, f"sprt{k}~0"), _logged(log, f"sprt{k}~1")
                 if a is not None and b is not None:
                     from_log.add(k)
-                futures[k] = (a or pool.submit(play, first), b or pool.submit(play, second))
+                futures[k] = (a or submit(first), b or submit(second))
+                matches_of[k] = (first, second)
                 submitted += 1
             if next_pair not in futures:
                 return None
-            a, b = futures[next_pair]  # kept there till both are in: an interrupted run logs what finished
-            try:
-                records = (a.result(), b.result())
-            except ConfigError as exc:  # a program gone as the run went (the start check passed)
-                _log_finished(futures, log)  # its line says the games finished are logged: they are
-                matches_of_pair = pair(game, args, new, old, variant, next_pair)
-                which = 0 if a.exception() is not None else 1
-                resumes = RESUMES if args.out is not None else "put it back and run the command again"
-                said = gone(
-                    exc, f"sprt{next_pair}~{which}", matches_of_pair[which], resumes, remote=pool.remote
-                )
-                raise said from None
-            del futures[next_pair]
+            # kept in futures till both are in: an interrupted run logs what finished
+            records: list[Record] = []
+            for which, (future, match) in enumerate(
+                zip(futures[next_pair], matches_of[next_pair], strict=True)
+            ):
+                try:
+                    _wait(pool, future)
+                    # Every way a game can fail as a tournament's does (a red team's KilledWorker
+                    # ended the run in a traceback, exit 1: "H0 accepted" to a CI gate).
+                    record = record_of(
+                        future,
+                        f"sprt{next_pair}~{which}",
+                        match,
+                        pool,
+                        handed.get(future, Handed.now()),
+                        logged=args.out is not None,
+                    )
+                except (concurrent.futures.BrokenExecutor, CodecupError):
+                    _log_finished(futures, log)  # its line says the games finished are logged: they are
+                    raise
+                if record is None:  # its Dask workers died, maybe before it started: once more
+                    again = submit(match, handed[future].tries + 1)
+                    both = futures[next_pair]
+                    futures[next_pair] = (again, both[1]) if which == 0 else (both[0], again)
+                    break
+                records.append(record)
+            if len(records) < 2:
+                continue
+            for future in futures.pop(next_pair):
+                handed.pop(future, None)
+            del matches_of[next_pair]
             if log is not None:
                 for i, record in enumerate(records):
                     _log(log, f"sprt{next_pair}~{i}", record)
-            counted = tally.add(next_pair, records)
+            counted = tally.add(next_pair, (records[0], records[1]))
             if not quiet:
                 if counted:
                     print(state.line(), flush=True)
@@ -458,6 +490,15 @@ def _play(
     except KeyboardInterrupt:
         _log_finished(futures, log)
         raise
+
+
+def _wait(pool: ex.GamePool, future: concurrent.futures.Future[Record]) -> None:
+    """Until ``future`` is done, checking on the executor every few seconds as a tournament does
+    (a lost scheduler, no workers, a Dask worker joined since that runs other code)."""
+    while not future.done():
+        concurrent.futures.wait([future], timeout=WATCH_EVERY)
+        if not future.done():
+            pool.check()
 
 
 def _log(log: ResultsLog, key: str, record: Record) -> None:
@@ -486,7 +527,9 @@ def _log_finished(futures: Futures, log: ResultsLog | None) -> None:
         return
     for k, both in sorted(futures.items()):
         for i, future in enumerate(both):
-            if future.done() and not future.cancelled() and future.exception() is None:
+            # A worker's refusal (its code not this machine's) is no game played: not logged.
+            finished = future.done() and not future.cancelled() and future.exception() is None
+            if finished and codekey.refused(future.result()) is None:
                 _log(log, f"sprt{k}~{i}", future.result())
 
 

@@ -646,7 +646,7 @@ def play_spec(
         warn_oversubscription(n, spec.clock_mode)
         pool = ex.LocalPool(n)
     else:
-        pool = ex.DaskPool(address)
+        pool = ex.DaskPool(address, game=game)
         n = pool.jobs = jobs or pool.jobs
     with pool:
         return run_tournament(

@@ -14,6 +14,7 @@ finish normally. No game is tried more than twice, so this always ends.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import datetime
 import math
@@ -22,10 +23,13 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, TypeVar
 
+import attrs
+
 from codecup.dialogue import SeatEnd, Termination
-from codecup.errors import CodecupError, ConfigError, RunChangedError, said
+from codecup.errors import CodecupBug, CodecupError, ConfigError, RunChangedError, UnknownGameError, said
 from codecup.record import MatchInfo, Record, Result
-from codecup.tournament import hang
+from codecup.tournament import codekey, hang
+from codecup.tournament import executor as ex
 from codecup.tournament.executor import GamePool
 from codecup.tournament.progress import Progress
 from codecup.tournament.worker import WORKER_GRACE, PlayFn
@@ -94,6 +98,13 @@ def _killed_worker(exc: BaseException) -> bool:
 RESUMES = "the games finished so far are logged, put it back and run the same command to resume"
 """What a run stopped by a program gone as it went says of its finished games (a logged run's)."""
 
+NOT_LOGGED_RESUMES = "put it back and run the command again"
+"""... and a run that logs nothing (``codecup sprt`` without ``--out``)."""
+
+#: What a game's future may fail with where the executor or its connection failed, not codecup's
+#: own code: one line (a lost Dask connection is an OSError, distributed's CommClosedError too).
+COMMUNICATION = (OSError, TimeoutError)
+
 
 def gone(
     exc: ConfigError, key: Any, match: MatchInfo, resumes: str = RESUMES, *, remote: bool = False
@@ -101,11 +112,19 @@ def gone(
     """What a game refused to start says, naming the player whose program (or folder) is no longer
     as it was when the run checked it (removed, moved, made not executable as the run went): the
     run stops (a missing program is the organiser's to restore, not its bot's crash) and resumes
-    (``resumes`` says how)."""
+    (``resumes`` says how). A Dask worker without the game is said to be one (not a matter of the
+    players' programs)."""
     from codecup.checks import command_problem
 
     if isinstance(exc, RunChangedError):  # the run's, not a player's: said as it is, and the run stops
         return RunChangedError(f"game {_game_id(key)}: {said(exc)}; the games finished before it are logged")
+    if remote and isinstance(exc, UnknownGameError):
+        # A red team's worker without the game's plugin was told each worker must see the players'
+        # programs at the same paths: it is the worker's code, as another version there is (exit 2).
+        return ConfigError(
+            f"game {_game_id(key)}: {said(exc)}, on the Dask worker that played it: each worker needs"
+            f" the same codecup and game installed as here; {resumes}"
+        )
     for player in match.players:
         problem = command_problem(player, match.game)
         if problem is not None:
@@ -132,6 +151,78 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
+@attrs.frozen
+class Handed:
+    """When a game was handed to the pool, and which try it is: what its record says if the Dask
+    workers playing it died (its ``started``, its ``duration`` since)."""
+
+    started: str
+    t0: float
+    tries: int = 1
+
+    @classmethod
+    def now(cls, tries: int = 1) -> Handed:
+        """A game handed over now (its ``tries``-th try)."""
+        return cls(_now(), time.perf_counter(), tries)
+
+
+def record_of(
+    future: Future, key: Any, match: MatchInfo, pool: GamePool, handed: Handed, logged: bool = True
+) -> Record | None:
+    """The record of a finished game, None where it is to be played again, or the run's error.
+
+    Every way a game's future can fail is answered here, for a tournament and ``codecup sprt``
+    alike (a red team's sprt ended in a traceback, exit 1, "H0 accepted", where a tournament made
+    a referee error of the same failure); each error says how the run resumes, ``logged`` or not
+    (``codecup sprt`` without ``--out``: a reviewer's was told its games were logged):
+
+    - Dask's ``KilledWorker``: None on a first try (Dask fails with it the games queued on the dead
+      worker too, which never started), then a referee error record, started when it was handed;
+    - ``BrokenExecutor`` (a local pool's dead worker): raised as it is, the caller's to rebuild;
+    - ``CancelledError`` (not by us: a lost Dask scheduler): :meth:`GamePool.lost`;
+    - a :class:`ConfigError`: :func:`gone`, naming the player or the worker;
+    - a worker's refusal of the game, its code not this machine's
+      (:func:`~codecup.tournament.codekey.checker`): a :class:`ConfigError` naming it;
+    - another :class:`CodecupError`: as it is;
+    - the executor's or its connection's failure (:data:`COMMUNICATION`): a :class:`CodecupError` of
+      one line naming the game;
+    - any other exception: codecup's own bug (a :class:`CodecupBug`, its traceback printed; a
+      reviewer's AttributeError in play was one line, its traceback hidden).
+    """
+    again = ex.AGAIN if logged else ex.NOT_LOGGED_AGAIN
+    try:
+        result = future.result()
+    except concurrent.futures.BrokenExecutor:
+        raise
+    except (concurrent.futures.CancelledError, asyncio.CancelledError):
+        raise pool.lost(again) from None
+    except ConfigError as exc:
+        resumes = RESUMES if logged else NOT_LOGGED_RESUMES
+        raise gone(exc, key, match, resumes, remote=pool.remote) from None
+    except CodecupError:
+        raise
+    except Exception as exc:
+        if isinstance(exc, COMMUNICATION):
+            raise CodecupError(
+                f"game {_game_id(key)} failed on the executor ({type(exc).__name__}: {exc}); {again}"
+            ) from None
+        if not _killed_worker(exc):
+            raise CodecupBug(
+                f"game {_game_id(key)} failed in codecup's own code ({type(exc).__name__}: {exc}):"
+                f" a bug of codecup's, its traceback above; {again}"
+            ) from exc
+        if handed.tries < 2:
+            return None
+        why = f"the Dask workers running it died ({exc})"
+        return referee_error_record(
+            match, why, handed.started, time.perf_counter() - handed.t0, remote=pool.remote
+        )
+    refused = codekey.refused(result)
+    if refused is not None:  # a worker that joined as the run went, with other code: no game played
+        raise ConfigError(f"game {_game_id(key)}: {pool.refusal(*refused)}; {again}")
+    return result
+
+
 class _Batch:
     """The state of one batch being played."""
 
@@ -154,6 +245,11 @@ class _Batch:
         self.deadlines[future] = time.monotonic() + hang.parent_bound(match.clock, WORKER_GRACE)
         future.add_done_callback(self.deadlines.pop)
         return future
+
+    def hand(self, match: MatchInfo, tries: int = 1) -> tuple[Future, Handed]:
+        """Start a game (its ``tries``-th try), noting when."""
+        handed = Handed.now(tries)
+        return self.submit(match), handed
 
     def wait(self, futures: Sequence[Future]) -> set[Future]:
         """Until one of ``futures`` is done, checking on the executor every few seconds, and
@@ -201,8 +297,8 @@ def play_batch(
     the batch, after the games that did finish were handed on.
     """
     batch = _Batch(pool, play, on_result, progress)
-    queue = deque(todo)
-    flight: dict[concurrent.futures.Future[Record], tuple[K, MatchInfo]] = {}
+    queue = deque((key, match, 1) for key, match in todo)
+    flight: dict[concurrent.futures.Future[Record], tuple[K, MatchInfo, Handed]] = {}
     suspects: list[tuple[K, MatchInfo]] = []
     broken = False
     try:
@@ -220,38 +316,33 @@ def play_batch(
                 suspects = []
                 continue
             while not broken and queue and (not pool.limits_in_flight or len(flight) < pool.jobs):
-                key, match = queue.popleft()
+                key, match, tries = queue.popleft()
                 try:
-                    flight[batch.submit(match)] = (key, match)
+                    future, handed = batch.hand(match, tries)
                 except concurrent.futures.BrokenExecutor:  # a worker died while idle
-                    queue.appendleft((key, match))
+                    queue.appendleft((key, match, tries))
                     broken = True
+                    continue
+                flight[future] = (key, match, handed)
             if not flight:
                 continue
             progress.set_running(min(pool.jobs, len(flight)))
             error: BaseException | None = None
             done = batch.wait(list(flight))
             for future in [f for f in flight if f in done]:  # in submission order: deterministic
-                key, match = flight.pop(future)
+                key, match, handed = flight.pop(future)
                 try:
-                    record = future.result()
+                    record = record_of(future, key, match, pool, handed)
                 except concurrent.futures.BrokenExecutor:
                     suspects.append((key, match))
                     broken = True
                     continue
-                except concurrent.futures.CancelledError:  # not by us: the executor gave up
-                    error = error or pool.lost()
+                except CodecupError as exc:
+                    error = error or exc
                     continue
-                except Exception as exc:
-                    if not _killed_worker(exc):
-                        said = (
-                            gone(exc, key, match, remote=pool.remote) if isinstance(exc, ConfigError) else exc
-                        )
-                        error = error or said
-                        continue
-                    record = referee_error_record(
-                        match, f"the Dask workers running it died ({exc})", remote=pool.remote
-                    )
+                if record is None:  # its Dask workers died: maybe before it started, so once more
+                    queue.append((key, match, handed.tries + 1))
+                    continue
                 on_result(key, record)
             if error is not None:  # only after handing on every game that did finish
                 raise error

@@ -28,16 +28,19 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codecup import owner
 from codecup.clock import WALL
 from codecup.errors import CodecupError, ConfigError
 from codecup.processes import signal_name
 from codecup.sandbox import once
-from codecup.tournament import hang, leftovers
+from codecup.tournament import codekey, hang, leftovers
 from codecup.tournament.daskprobe import CONNECT_SECONDS, scheduler_answers
 from codecup.tournament.worker import WORKER_GRACE, stop_games, worker_init
+
+if TYPE_CHECKING:
+    from codecup.game import Game
 
 #: Programs that compute at once in one game: the runner resumes only the seat it waits for.
 BUSY_SEATS_PER_GAME = 1
@@ -74,6 +77,13 @@ def oversubscription(jobs: int, clock_mode: str) -> str | None:
 _TRACKER_QUIET = "ignore:resource_tracker:UserWarning"
 
 
+AGAIN = "the games finished so far are logged; run the same command again to resume"
+"""How a logged run stopped by its executor resumes (see :func:`~codecup.tournament.dispatch.record_of`)."""
+
+NOT_LOGGED_AGAIN = "no game is logged (no --out): run the command again"
+"""... and one that logs nothing (``codecup sprt`` without ``--out``)."""
+
+
 class GamePool(concurrent.futures.Executor):
     """An executor for games, with the hooks the tournament loop uses to survive trouble.
 
@@ -84,6 +94,9 @@ class GamePool(concurrent.futures.Executor):
     #: At most ``jobs`` games in flight, so that a dead worker is traced to few games.
     limits_in_flight = True
     remote = False  # its games are played on this machine (a Dask cluster's, maybe not)
+    #: How a run stopped by the executor resumes (:meth:`lost`): ``codecup sprt`` without
+    #: ``--out`` logs no game, and a reviewer's was told they were logged.
+    again = AGAIN
 
     def __init__(self, executor: concurrent.futures.Executor, jobs: int) -> None:
         self.executor = executor
@@ -92,6 +105,11 @@ class GamePool(concurrent.futures.Executor):
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
         """Run ``fn(*args, **kwargs)`` somewhere."""
         return self.executor.submit(fn, *args, **kwargs)
+
+    def refusal(self, worker: str, answer: str) -> ConfigError:
+        """What a run says of a worker that refused a game, running ``answer``'s code, not this
+        machine's (:func:`~codecup.tournament.codekey.checker`)."""
+        return ConfigError(f"the worker {worker} runs {answer}, not this machine's code")
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop taking work; with ``wait``, let running games finish."""
@@ -125,9 +143,10 @@ class GamePool(concurrent.futures.Executor):
     def check(self) -> None:
         """Called every few seconds while waiting for games: raise or warn about the executor itself."""
 
-    def lost(self) -> CodecupError:
-        """The error for games that the executor cancelled by itself."""
-        return CodecupError("the executor cancelled games it was running")
+    def lost(self, again: str | None = None) -> CodecupError:
+        """The error for games that the executor cancelled by itself (``again``: how the run
+        resumes, by default :attr:`again`)."""
+        return CodecupError(f"the executor cancelled games it was running; {again or self.again}")
 
 
 #: The signals that stop a run (see :mod:`codecup.cli.stopping`).
@@ -340,6 +359,9 @@ class LocalPool(GamePool):
 #: Seconds a stopped run waits for its Dask workers to stop its games (each closes its bots).
 STOP_PATIENCE = 5.0
 
+#: Times a Dask worker may fail to say which code it runs (it may be leaving) before it is refused.
+PROBE_TRIES = 3
+
 
 NEEDS_DASK = "--executor dask:// needs Dask distributed: pip install 'codecup[dask]'"
 """What a run given a Dask address says where Dask's distributed package is not installed."""
@@ -366,7 +388,7 @@ class DaskPool(GamePool):
     limits_in_flight = False
     remote = True
 
-    def __init__(self, address: str, *, patience: float = 30.0) -> None:
+    def __init__(self, address: str, *, patience: float = 30.0, game: Game | None = None) -> None:
         try:
             from distributed import Client
         except ImportError:
@@ -386,6 +408,57 @@ class DaskPool(GamePool):
         self._warned = False
         slots = sum(self.client.nthreads().values()) or 1
         super().__init__(self.client.get_executor(pure=False), slots)
+        # Which code each worker runs, asked before it plays a game of the run (a red team's
+        # worker with another codecup and Pillars scoring scored games its way, exit 0: F3).
+        self._game = game.info.name if game is not None else ""
+        self._module = codekey.game_module(game) if game is not None else ""
+        self._probe = codekey.prober()
+        self._checked_play = codekey.checker()
+        self._here = self._probe(self._module) if game is not None else ""
+        self._checked: set[str] = set()
+        self._failed: dict[str, int] = {}  # workers that did not answer, how often
+        try:
+            self.check_code(list(self.client.nthreads()))
+        except BaseException:
+            self.shutdown(wait=False)
+            raise
+
+    def check_code(self, workers: list[str]) -> None:
+        """Refuse (:class:`ConfigError`, naming it) a worker not yet asked whose codecup version or
+        game code is not this machine's; each worker is asked till it answers (one that fails to
+        :data:`PROBE_TRIES` times, leaving or dying as it was asked, is refused too)."""
+        new = [w for w in workers if w not in self._checked]
+        if not self._module or not new:
+            return
+        try:
+            answers = self.client.run(self._probe, self._module, workers=new, on_error="return")
+        except (OSError, TimeoutError):
+            raise self.lost() from None
+        for worker, answer in sorted(answers.items()):
+            if not isinstance(answer, str):  # no answer: asked again at the next check
+                self._failed[worker] = self._failed.get(worker, 0) + 1
+                if self._failed[worker] < PROBE_TRIES:
+                    continue
+                answer = f"no answer ({type(answer).__name__}: {answer})"
+            if answer != self._here:
+                raise self.refusal(worker, answer)
+            self._checked.add(worker)
+
+    def refusal(self, worker: str, answer: str) -> ConfigError:
+        return ConfigError(
+            f"the Dask worker {worker} runs {answer} for game {self._game}, this machine"
+            f" {self._here}: each worker needs the same codecup and game installed (stop that"
+            " worker, or install them there)"
+        )
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        """Run ``fn(*args, **kwargs)`` on a worker that checks first that it runs this machine's
+        code (:func:`~codecup.tournament.codekey.checker`): a worker joining as games are queued
+        is asked at the next idle check only, and a reviewer's older one played them unchecked."""
+        if not self._module:
+            return self.executor.submit(fn, *args, **kwargs)
+        task = codekey.task_of(fn, args, kwargs)
+        return self.executor.submit(self._checked_play, self._here, self._module, task)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with contextlib.suppress(Exception):  # the scheduler may be gone already
@@ -406,11 +479,8 @@ class DaskPool(GamePool):
         with contextlib.suppress(Exception):  # the scheduler or a worker may be gone
             self.client.run(stop_games, owner.token(), on_error="ignore")
 
-    def lost(self) -> CodecupError:
-        return CodecupError(
-            f"lost the Dask scheduler at {self.address}: the games finished so far are logged; "
-            "run the same command again to resume"
-        )
+    def lost(self, again: str | None = None) -> CodecupError:
+        return CodecupError(f"lost the Dask scheduler at {self.address}: {again or self.again}")
 
     def check(self) -> None:
         if self.client.status not in ("running", "connecting"):
@@ -421,6 +491,7 @@ class DaskPool(GamePool):
             raise self.lost() from None
         if workers:
             self._no_workers_since = None
+            self.check_code(list(workers))  # a worker that joined since
             return
         now = time.monotonic()
         if self._no_workers_since is None:

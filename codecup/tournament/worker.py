@@ -65,8 +65,9 @@ def play(match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = N
     try:
         game = load_games(_worker_pm).get(match.game)
         policy = Policy(limits=limits or Limits(), hide=hide)
+        wanted = _dask_task_wanted()
         with hang.guard(hang.bound(match.clock), WORKER_GRACE):
-            return referee_loop.run(_stoppable(game, match, _worker_pm, policy, run))
+            return referee_loop.run(_stoppable(game, match, _worker_pm, policy, run, wanted))
     except _Terminate:  # the match has closed its players on the way out: end this worker
         os._exit(hang.STATUS if hang.fired() else 1)
     finally:
@@ -78,11 +79,21 @@ _flights: dict[str, set[Callable[[], object]]] = {}
 _flights_lock = threading.Lock()
 
 
+#: Seconds between a Dask game's looks at whether its worker still holds its task.
+WANTED_EVERY = 1.0
+
+
 async def _stoppable(
-    game: Game, match: MatchInfo, pm: pluggy.PluginManager, policy: Policy, run: str
+    game: Game,
+    match: MatchInfo,
+    pm: pluggy.PluginManager,
+    policy: Policy,
+    run: str,
+    wanted: Callable[[], bool] | None = None,
 ) -> Record:
-    """:func:`~codecup.runner.play_match`, stopped by :func:`stop_games` of its ``run``: cancelled,
-    it closes its players (their whole process trees) on the way out."""
+    """:func:`~codecup.runner.play_match`, stopped by :func:`stop_games` of its ``run``, or once
+    ``wanted()`` says False (checked every :data:`WANTED_EVERY` seconds): cancelled, it closes its
+    players (their whole process trees) on the way out."""
     from codecup.runner import play_match
 
     loop, task = asyncio.get_running_loop(), asyncio.current_task()
@@ -90,11 +101,47 @@ async def _stoppable(
     stop = functools.partial(loop.call_soon_threadsafe, task.cancel)
     with _flights_lock:
         _flights.setdefault(run, set()).add(stop)
+    watch = asyncio.create_task(_watch(wanted, task)) if wanted is not None else None
     try:
         return await play_match(game, match, pm=pm, policy=policy)
     finally:
+        if watch is not None:
+            watch.cancel()
         with _flights_lock:
             _flights[run].discard(stop)
+
+
+async def _watch(wanted: Callable[[], bool], game: asyncio.Task[Record]) -> None:
+    """Cancel ``game`` once it is no longer ``wanted()``."""
+    while True:
+        await asyncio.sleep(WANTED_EVERY)
+        if not wanted():
+            game.cancel()
+            return
+
+
+def _dask_task_wanted() -> Callable[[], bool] | None:
+    """Where this runs as a Dask task: whether its worker still holds it. A run killed outright
+    (SIGKILL) cannot stop its games (:func:`stop_games`), but its scheduler then lets go of their
+    tasks: a red team's game went on 4-27 s, its bots and the worker's thread with it. None
+    elsewhere (a local pool's worker ends with its parent)."""
+    if "distributed" not in sys.modules:  # a Dask worker has it: importing it cost each local
+        return None  # pool worker 0.72 s and 45 MB (a reviewer's)
+    try:
+        from distributed import get_worker
+        from distributed.worker import thread_state
+
+        worker, key = get_worker(), thread_state.key
+    except (ImportError, ValueError, AttributeError):  # no Dask, or not in a Dask task
+        return None
+
+    def wanted() -> bool:
+        # Read from the game's thread: one lookup of the worker's own table, which only its
+        # event loop changes (a stale answer is corrected a second later).
+        held = worker.state.tasks.get(key)
+        return held is not None and held.state not in ("cancelled", "released", "forgotten")
+
+    return wanted
 
 
 def stop_games(run: str) -> int:

@@ -158,7 +158,7 @@ def test_a_lost_scheduler_is_one_line_that_says_the_same_command_resumes(tmp_pat
             stderr=subprocess.PIPE,
             text=True,
         )
-        time.sleep(3)  # connected, waiting for workers that never come
+        _until_tasks_queued(f"tcp://127.0.0.1:{port}", run)  # connected, its games waiting for workers
         scheduler.kill()
         _, err = run.communicate(timeout=60)
     finally:
@@ -170,6 +170,23 @@ def test_a_lost_scheduler_is_one_line_that_says_the_same_command_resumes(tmp_pat
     assert len(lines) == 1, err
     assert f"lost the Dask scheduler at tcp://127.0.0.1:{port}" in lines[0]
     assert "run the same command again to resume" in lines[0]
+
+
+def _queued(dask_scheduler) -> int:
+    return len(dask_scheduler.tasks)
+
+
+def _until_tasks_queued(address: str, run: subprocess.Popen) -> None:
+    """Until the run has handed its games to the scheduler (a fixed 3 s sleep was sometimes too
+    short on a loaded machine: the scheduler was killed before the run had connected)."""
+    client = distributed.Client(address, timeout=30, set_as_default=False)
+    try:
+        deadline = time.monotonic() + 30
+        while client.run_on_scheduler(_queued) == 0:
+            assert time.monotonic() < deadline and run.poll() is None, "no game handed to the scheduler"
+            time.sleep(0.1)
+    finally:
+        client.close()
 
 
 PLAYERS = """\
@@ -344,3 +361,41 @@ def test_a_scheduler_that_does_not_answer_leaves_a_users_folder_as_it_was(tmp_pa
         silent.close()
     assert "cannot reach the Dask scheduler" in capsys.readouterr().err
     assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
+
+
+@pytest.mark.slow
+def test_a_game_whose_task_the_worker_lets_go_of_stops(tiny_game, tiny_pm, monkeypatch):
+    """A run killed outright (SIGKILL) cannot tell its workers to stop its games, and Dask does
+    not stop a task that has started: a red team's game went on 4-27 s, its bots with it. The
+    scheduler lets go of a lost client's tasks: the game, seeing its worker no longer holds its
+    task, stops, and its bots end. Here the client lets go of the task itself (cancel)."""
+    import uuid
+
+    from codecup import owner
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match
+    from codecup.tournament import worker
+    from codecup.tournament.executor import DaskPool
+    from tests.support import HOSTILE, processes_with, python_argv
+
+    monkeypatch.setattr(worker, "_worker_pm", tiny_pm)  # the worker's threads are this process's
+    monkeypatch.setattr(worker, "WANTED_EVERY", 0.1)
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    never = PlayerInfo("never", command=python_argv(HOSTILE / "timeout.py", token))
+    match = new_match(tiny_game, [never, PlayerInfo("bot", bot="random")], seed=1, clock=600.0)
+    options = {"protocol": "tcp", "host": "127.0.0.1", "scheduler_port": 0, "dashboard_address": ":0"}
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **options) as cluster:
+        pool = DaskPool(cluster.scheduler_address)
+        try:
+            game = pool.client.submit(functools.partial(worker.play, run=owner.token()), match, pure=False)
+            deadline = time.monotonic() + 60
+            while not processes_with(token):  # until its bot runs
+                assert time.monotonic() < deadline and not game.done()
+                time.sleep(0.05)
+            pool.client.cancel([game])  # no stop_games: the run is gone
+            deadline = time.monotonic() + 20
+            while processes_with(token) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert processes_with(token) == [], "the game's bot outlived its task"
+        finally:
+            pool.shutdown()

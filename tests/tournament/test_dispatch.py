@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import concurrent.futures
+import datetime
 
 import pytest
 
-from codecup.dialogue import Termination
-from codecup.errors import CodecupError
-from codecup.record import MatchInfo, PlayerInfo
-from codecup.tournament.dispatch import play_batch
-from codecup.tournament.executor import GamePool
+from codecup.dialogue import NORMAL, Termination
+from codecup.errors import CodecupBug, CodecupError
+from codecup.record import MatchInfo, PlayerInfo, Record, Result
+from codecup.tournament.dispatch import Handed, is_referee_error, play_batch, record_of
+from codecup.tournament.executor import AGAIN, NOT_LOGGED_AGAIN, GamePool
 from codecup.tournament.progress import Progress
 
 PLAYERS = (PlayerInfo("a", bot="random"), PlayerInfo("b", bot="random"))
@@ -24,13 +25,24 @@ class KilledWorker(Exception):
 class Failing(GamePool):
     """Every game fails with ``exc``; ``restarts`` counts the rebuilds asked for."""
 
-    def __init__(self, exc: BaseException | None, *, can_restart: bool = False, cancel: bool = False) -> None:
+    def __init__(
+        self,
+        exc: BaseException | None,
+        *,
+        can_restart: bool = False,
+        cancel: bool = False,
+        times: int | None = None,
+    ) -> None:
         super().__init__(concurrent.futures.ThreadPoolExecutor(1), jobs=2)
         self.exc, self.can_restart, self.cancel, self.restarts = exc, can_restart, cancel, 0
+        self.times, self.submitted = times, 0  # times: fail only the first games, then play them
 
     def submit(self, fn, /, *args, **kwargs):
         future: concurrent.futures.Future = concurrent.futures.Future()
-        if self.cancel:  # as Dask's executor does when it loses its scheduler
+        self.submitted += 1
+        if self.times is not None and self.submitted > self.times:
+            future.set_result(_played(args[0]))
+        elif self.cancel:  # as Dask's executor does when it loses its scheduler
             future.cancel()
             future.set_running_or_notify_cancel()
         else:
@@ -44,8 +56,12 @@ class Failing(GamePool):
     def death(self) -> str:
         return "the referee process was killed by SIGKILL"
 
-    def lost(self) -> CodecupError:
-        return CodecupError("lost it: run the same command again to resume")
+    def lost(self, again: str = "") -> CodecupError:
+        return CodecupError(f"lost it; {again}")
+
+
+def _played(match: MatchInfo) -> Record:
+    return Record(match, (), (), (0.0, 0.0), Result((1.0, 0.0), (1.0, 0.0), (NORMAL, NORMAL)))
 
 
 def run(pool: GamePool, n: int = 3) -> dict:
@@ -55,11 +71,70 @@ def run(pool: GamePool, n: int = 3) -> dict:
 
 
 def test_dasks_killed_worker_is_a_referee_error():
-    results = run(Failing(KilledWorker("gave up")))
+    """Played twice (see the next test), and its record says when it was handed to the cluster:
+    a red team's had an empty ``started``, against the schema (F5)."""
+    pool = Failing(KilledWorker("gave up"))
+    results = run(pool)
     assert sorted(results) == ["g0", "g1", "g2"]
+    assert pool.submitted == 6
     for record in results.values():
         assert [e.kind for e in record.result.termination] == [Termination.REFEREE_ERROR] * 2
         assert record.result.points == (0.0, 0.0) and "gave up" in record.result.termination[0].message
+        assert datetime.datetime.fromisoformat(record.started).tzinfo is not None
+        assert record.duration >= 0.0
+
+
+def test_a_game_failed_once_by_killed_worker_is_played_again():
+    """Dask fails with KilledWorker the games queued on a dead worker, which never started: such a
+    game is no referee error (a red team's F5). A second death is (see above)."""
+    pool = Failing(KilledWorker("gave up"), times=1)
+    results = run(pool, n=1)
+    assert pool.submitted == 2
+    assert not is_referee_error(results["g0"])
+
+
+def test_an_executors_failure_is_one_line_naming_the_game():
+    with pytest.raises(CodecupError) as failed:
+        run(Failing(OSError("lost")))
+    assert str(failed.value) == (
+        "game g0 failed on the executor (OSError: lost); the games finished so far are logged;"
+        " run the same command again to resume"
+    )
+    assert not isinstance(failed.value, CodecupBug)
+
+
+def test_another_failure_of_a_future_is_codecups_bug_with_its_cause():
+    """A reviewer's AttributeError in codecup's own code was one line, its traceback hidden."""
+    with pytest.raises(CodecupBug) as failed:
+        run(Failing(AttributeError("no codecup")))
+    assert str(failed.value) == (
+        "game g0 failed in codecup's own code (AttributeError: no codecup): a bug of codecup's, its"
+        " traceback above; the games finished so far are logged; run the same command again to resume"
+    )
+    assert isinstance(failed.value.__cause__, AttributeError)
+
+
+@pytest.mark.parametrize(
+    ("exc", "line"),
+    [
+        (OSError("lost"), "game g0 failed on the executor (OSError: lost); {again}"),
+        (TimeoutError("slow"), "game g0 failed on the executor (TimeoutError: slow); {again}"),
+        (concurrent.futures.CancelledError(), "lost it; {again}"),
+        (
+            KeyError("x"),
+            "game g0 failed in codecup's own code (KeyError: 'x'): a bug of codecup's, its traceback"
+            " above; {again}",
+        ),
+    ],
+)
+@pytest.mark.parametrize("logged", [True, False])
+def test_each_error_of_a_game_says_how_the_run_resumes_logged_or_not(exc, line, logged):
+    """A reviewer's sprt without --out was told its finished games were logged."""
+    future: concurrent.futures.Future[Record] = concurrent.futures.Future()
+    future.set_exception(exc)
+    with pytest.raises(CodecupError) as failed:
+        record_of(future, "g0", MATCH, Failing(exc), Handed.now(), logged=logged)
+    assert str(failed.value) == line.format(again=AGAIN if logged else NOT_LOGGED_AGAIN)
 
 
 def test_a_broken_pool_is_rebuilt_and_each_suspect_tried_once_alone():
@@ -132,3 +207,14 @@ def test_a_game_refused_where_it_was_played_but_not_here_says_so(tmp_path):
     assert str(gone(refused, "rr1~a~b", match)) == f"game rr1~a~b: {refused}"  # played here: no hint of Dask
     with pytest.raises(ConfigError, match="no such directory"):  # not "not a directory"
         _check_program(sys.executable, tmp_path / "nowhere")
+
+
+def test_a_dask_worker_without_the_game_is_said_to_be_one_not_about_programs():
+    """A red team's worker without the game's plugin was told each worker must see the players'
+    programs and folders at the same paths."""
+    from codecup.errors import UnknownGameError
+    from codecup.tournament.dispatch import gone
+
+    said = gone(UnknownGameError("game 'twentyone' is not available"), "sprt0~0", MATCH, remote=True)
+    assert "each worker needs the same codecup and game installed as here" in str(said)
+    assert "programs and folders" not in str(said)

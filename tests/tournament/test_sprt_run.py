@@ -30,9 +30,14 @@ BLOCK = 10.0
 PAIR_OF = {derive_seed(0, "sprt", k) % 2**31: k for k in range(200)}
 
 
+class KilledWorker(Exception):
+    """Named as Dask's own, which the run recognises by name."""
+
+
 class Games:
     """The fake games: pair k's outcome by ``outcome(k)``, "win" (NEW wins), "loss", "error" (a
-    referee error) or "block" (runs until the run stops it); the games played, by pair."""
+    referee error), "block" (runs until the run stops it), "killed" (Dask's KilledWorker),
+    "killed-once" (that, then a win) or "oserror" (raised); the games played, by pair."""
 
     def __init__(self, outcome):
         self.outcome = outcome
@@ -50,6 +55,14 @@ class Games:
             what = "loss"
         if what == "error":
             return referee_error_record(match, "the game plugin failed")
+        if what == "killed" or (what == "killed-once" and self.played.count(k) <= 2):
+            raise KilledWorker(f"the workers running game {k} died")  # each game of pair k, first
+        if what == "killed-once":  # played again
+            what = "win"
+        if what == "oserror":
+            raise OSError("connection lost")
+        if what == "bug":  # codecup's own code failing, as a reviewer's old worker's record did
+            raise AttributeError("'Record' object has no attribute 'codecup'")
         new_seat = 0 if match.players[0].name == "new" else 1
         if what == "crash":  # NEW crashes, saying why on its stderr
             ends = [NORMAL, NORMAL]
@@ -427,3 +440,100 @@ def test_the_commands_and_the_log_are_shown_escaped(games, tmp_path, capsys):
     said = capsys.readouterr().out
     assert "\x1b" not in said, said
     assert "b\\x1b[2J.py vs OLD bot:random;" in said and "o\\x1b]0;x\\x07ut/results.jsonl" in said
+
+
+def test_a_game_whose_dask_workers_died_is_a_referee_error_and_its_pair_left_out(games, tmp_path, capsys):
+    """F1: Dask's KilledWorker ended `codecup sprt` in a traceback, exit 1 ("H0 accepted" to a CI
+    gate), its folder left with no log. Now, as in a tournament, such a game is played once more
+    (it may never have started), then is a referee error: its pair is left out; the run resumes."""
+    played = games(lambda k: "killed" if k == 1 else "win")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 8, "--jobs", 1, "--out", out) == 3
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    assert "pair 1 left out of the test: a referee error, no fault of either side" in captured.out
+    assert "referee errors: 1 pair (2 games) left out of the test" in captured.out
+    assert played.played.count(1) == 4  # each game of pair 1 tried twice
+    again = games(lambda k: pytest.fail("a logged game played again"))
+    assert sprt("--max-games", 8, "--jobs", 1, "--out", out) == 3
+    assert "resumed 4 pairs from" in capsys.readouterr().out and again.played == []
+
+
+def test_a_game_killed_once_by_dask_is_played_again_and_counts(games, capsys):
+    """F5: Dask fails with KilledWorker the games queued on a dead worker, which never started:
+    played again, they count as any game."""
+    played = games(lambda k: "killed-once" if k == 1 else "win")
+    assert sprt("--max-games", 6, "--jobs", 1) == 3
+    said = capsys.readouterr().out
+    assert "left out" not in said and "W-D-L 6-0-0" in said
+    assert played.played.count(1) == 4
+
+
+def test_any_other_failure_of_a_game_is_one_line_and_status_4(games, capsys):
+    """Whatever else a game's future raises ends the run in one line, status 4 ("the run failed"),
+    never a traceback and status 1 ("H0 accepted")."""
+    games(lambda k: "oserror" if k == 1 else "win")
+    assert sprt("--max-games", 6, "--jobs", 1) == 4
+    err = capsys.readouterr().err
+    assert err == (  # no --out: nothing is logged, and the line says so (a reviewer's said logged)
+        "codecup: error: game sprt1~0 failed on the executor (OSError: connection lost);"
+        " no game is logged (no --out): run the command again\n"
+    )
+
+
+def test_a_failure_of_a_game_in_codecups_own_code_is_its_traceback_and_a_line_saying_so(
+    games, tmp_path, capsys
+):
+    """A reviewer's AttributeError in codecup's code was one line, its traceback hidden, and told
+    a run without --out that its games were logged."""
+    games(lambda k: "bug" if k == 1 else "win")
+    assert sprt("--max-games", 6, "--jobs", 1, "--out", tmp_path / "out") == 4
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last):\n")
+    assert "AttributeError: 'Record' object has no attribute 'codecup'\n" in err
+    assert err.splitlines()[-1] == (
+        "codecup: error: game sprt1~0 failed in codecup's own code (AttributeError: 'Record' object has"
+        " no attribute 'codecup'): a bug of codecup's, its traceback above; the games finished so far"
+        " are logged; run the same command again to resume"
+    )
+
+
+def test_a_run_stopped_by_a_dead_referee_process_logs_the_games_that_finished(
+    games, tmp_path, monkeypatch, capsys
+):
+    """Its line says the same command resumes: the games of later pairs that had finished were
+    not logged, and were played again."""
+    pair_one_done = pair_done_waiter(monkeypatch, 1)
+    played = games(lambda k: "win")
+    original = played.play
+
+    def play(match, **kw):
+        if PAIR_OF[match.seed] != 0:
+            return original(match)
+        pair_one_done()
+        raise concurrent.futures.BrokenExecutor("a process in the pool was terminated abruptly")
+
+    played.play = play  # type: ignore[method-assign]
+    out = tmp_path / "out"
+    assert sprt("--max-games", 20, "--jobs", 4, "--out", out) == 4
+    assert "a referee process died" in capsys.readouterr().err
+    logged = [line.split('"', 4)[3] for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {"sprt1~0", "sprt1~1"} <= set(logged) and not any(k.startswith("sprt0~") for k in logged)
+
+
+@pytest.mark.parametrize("out", [False, True])
+def test_a_lost_executor_says_how_the_run_resumes_logged_or_not(games, tmp_path, monkeypatch, capsys, out):
+    """A reviewer's sprt without --out was told its finished games were logged."""
+    games(lambda k: "block")
+    monkeypatch.setattr("codecup.cli.sprt.WATCH_EVERY", 0.01)
+
+    def check(self):
+        raise self.lost()
+
+    monkeypatch.setattr(ex.GamePool, "check", check)
+    args = ("--out", tmp_path / "out") if out else ()
+    assert sprt("--max-games", 6, "--jobs", 1, *args) == 4
+    again = ex.AGAIN if out else ex.NOT_LOGGED_AGAIN
+    assert (
+        capsys.readouterr().err == f"codecup: error: the executor cancelled games it was running; {again}\n"
+    )
