@@ -18,6 +18,21 @@ def _edit(line: str, change) -> str:
     return json.dumps(doc)
 
 
+def _refused_after_edit(play_tournament, bots, tmp_path, index, change):
+    """A finished run's log with its line ``index`` changed, then the same run again: the log's
+    path, that line's game id and the message the run is refused with."""
+    out = tmp_path / "out"
+    play_tournament(bots[:2], out, seed=3)
+    path = out / LOG_NAME
+    lines = path.read_text().splitlines()
+    game_id = json.loads(lines[index])["id"]
+    lines[index] = _edit(lines[index], change)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ConfigError) as caught:
+        play_tournament(bots[:2], out, seed=3)
+    return path, game_id, str(caught.value)
+
+
 def _answer(record) -> dict:
     return next(t for t in record["transcript"] if t["dir"] == "from")
 
@@ -45,16 +60,7 @@ def _answer(record) -> dict:
     ],
 )
 def test_a_line_edited_by_hand_is_named_not_a_traceback(play_tournament, bots, tmp_path, change, said):
-    out = tmp_path / "out"
-    play_tournament(bots[:2], out, seed=3)
-    path = out / LOG_NAME
-    lines = path.read_text().splitlines()
-    game_id = json.loads(lines[1])["id"]
-    lines[1] = _edit(lines[1], change)
-    path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(ConfigError) as caught:
-        play_tournament(bots[:2], out, seed=3)
-    message = str(caught.value)
+    path, game_id, message = _refused_after_edit(play_tournament, bots, tmp_path, 1, change)
     assert message.startswith(f"{path}, line 2 (game {game_id}): {said}"), message
     # not only a hand edit: a plugin upgraded between two runs gives other points (a reviewer's)
     assert message.endswith(
@@ -79,16 +85,7 @@ def test_a_line_edited_by_hand_is_named_not_a_traceback(play_tournament, bots, t
 def test_absurd_numbers_are_refused_as_read(play_tournament, bots, tmp_path, change, said):
     """F2: 1e308 points summed to inf, and standings.json held Infinity. The line is named as an
     entry of the log, with the way on (a reviewer's: it was "not a codecup results log", no remedy)."""
-    out = tmp_path / "out"
-    play_tournament(bots[:2], out, seed=3)
-    path = out / LOG_NAME
-    lines = path.read_text().splitlines()
-    game_id = json.loads(lines[0])["id"]
-    lines[0] = _edit(lines[0], change)
-    path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(ConfigError) as caught:
-        play_tournament(bots[:2], out, seed=3)
-    message = str(caught.value)
+    path, game_id, message = _refused_after_edit(play_tournament, bots, tmp_path, 0, change)
     assert message.startswith(f"{path}, line 1 (game {game_id}): malformed record: "), message
     assert said in message and "not a codecup results log" not in message
     assert message.endswith(
