@@ -298,7 +298,7 @@ import sys
 sys.path[:0] = [{dist!r}]
 import attrs
 from tinygame import TwentyOne
-from codecup.testing import check_hash_seed_free
+from codecup.hashseed import check_hash_seed_free
 
 
 class MyTwentyOne(TwentyOne):  # a correct game, defined in the script run: the children cannot import it
@@ -326,8 +326,10 @@ def test_a_game_defined_in_the_script_run_is_not_checked(tmp_path):
 def test_the_child_processes_are_bounded_together_and_reaped(tinygame, monkeypatch):
     """Each child was waited for up to CHILD_TIMEOUT in turn, and one started before a failure to
     start the next was left running (a reviewer's)."""
+    from codecup import hashseed
+
     started = []
-    start = testing._fingerprint_child
+    start = hashseed._fingerprint_child
 
     def failing_second(hash_seed, asked):
         if started:
@@ -335,15 +337,15 @@ def test_the_child_processes_are_bounded_together_and_reaped(tinygame, monkeypat
         started.append(start(hash_seed, asked))
         return started[-1]
 
-    monkeypatch.setattr(testing, "_fingerprint_child", failing_second)
+    monkeypatch.setattr(hashseed, "_fingerprint_child", failing_second)
     with pytest.raises(OSError, match="no more processes"):
-        testing.check_hash_seed_free(tinygame.TwentyOne())
+        hashseed.check_hash_seed_free(tinygame.TwentyOne())
     assert [child.returncode for child in started] != [None]  # killed and reaped
 
-    monkeypatch.setattr(testing, "_fingerprint_child", start)
-    monkeypatch.setattr(testing, "CHILD_TIMEOUT", 0.0)
+    monkeypatch.setattr(hashseed, "_fingerprint_child", start)
+    monkeypatch.setattr(hashseed, "CHILD_TIMEOUT", 0.0)
     with pytest.raises(AssertionError, match="took over 0 s"):
-        testing.check_hash_seed_free(tinygame.TwentyOne())
+        hashseed.check_hash_seed_free(tinygame.TwentyOne())
 
 
 def test_the_checks_name_a_game_whose_legal_moves_change_order_not_the_random_bot(tinygame):
