@@ -158,9 +158,14 @@ def test_a_lost_scheduler_is_one_line_that_says_the_same_command_resumes(tmp_pat
             stderr=subprocess.PIPE,
             text=True,
         )
-        _until_tasks_queued(f"tcp://127.0.0.1:{port}", run)  # connected, its games waiting for workers
-        scheduler.kill()
-        _, err = run.communicate(timeout=60)
+        try:
+            _until_tasks_queued(f"tcp://127.0.0.1:{port}", run)  # connected, its games waiting for workers
+            scheduler.kill()
+            _, err = run.communicate(timeout=60)
+        finally:
+            if run.poll() is None:  # (a failure above: no process left behind for later tests)
+                run.kill()
+                run.communicate()
     finally:
         scheduler.kill()
         scheduler.wait()
@@ -172,17 +177,15 @@ def test_a_lost_scheduler_is_one_line_that_says_the_same_command_resumes(tmp_pat
     assert "run the same command again to resume" in lines[0]
 
 
-def _queued(dask_scheduler) -> int:
-    return len(dask_scheduler.tasks)
-
-
 def _until_tasks_queued(address: str, run: subprocess.Popen) -> None:
     """Until the run has handed its games to the scheduler (a fixed 3 s sleep was sometimes too
     short on a loaded machine: the scheduler was killed before the run had connected)."""
     client = distributed.Client(address, timeout=30, set_as_default=False)
     try:
         deadline = time.monotonic() + 30
-        while client.run_on_scheduler(_queued) == 0:
+        # A function of this module would go by reference, and the scheduler cannot import the
+        # tests (CI's: "No module named 'tests'"): a lambda goes by value.
+        while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) == 0:
             assert time.monotonic() < deadline and run.poll() is None, "no game handed to the scheduler"
             time.sleep(0.1)
     finally:
