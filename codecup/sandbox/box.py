@@ -70,11 +70,30 @@ class Policy:
 
     limits: Limits = attrs.field(factory=Limits)
     scratch_size: int = 64 << 20  # bytes of its private scratch folder (tmpfs)
-    file_size: int = 64 << 20  # the largest file it may write
+    file_size: int | None = None
+    """The largest file it may write (``RLIMIT_FSIZE``); None: its memory limit. The limit binds
+    shared memory too (``ftruncate`` of a memfd or a POSIX shm object): at 64 MiB a JVM with ZGC
+    and ``-Xmx512m`` could not start, and a C bot's 256 MiB table in a memfd lost as "wrote a file
+    larger than 64 MiB" (a red team's). Such memory counts against its memory limit anyway, and the
+    files it may write in a sandbox are in tmpfs of their own sizes (its scratch folder,
+    ``/dev/shm``)."""
+    shm_size: int | None = None
+    """Bytes of its private ``/dev/shm`` (tmpfs); None: its memory limit, which counts what it
+    holds (at 64 MiB, two POSIX shm tables of 40 MiB died of SIGBUS: a red team's)."""
     open_files: int = 256
     hide: tuple[str, ...] = ()  # folders it must not see (other bots', the results)
     provided: tuple[Provision, ...] = ()  # files its working folder should have
     contain: bool = True  # False: no sandbox, only a process group (for debugging a bot)
+
+    @property
+    def largest_file(self) -> int:
+        """The largest file it may write: :attr:`file_size`, or its memory limit."""
+        return self.limits.memory if self.file_size is None else self.file_size
+
+    @property
+    def shm_bytes(self) -> int:
+        """The size of its ``/dev/shm``: :attr:`shm_size`, or its memory limit."""
+        return self.limits.memory if self.shm_size is None else self.shm_size
 
 
 #: Hidden from every bot: the machine's runtime folder, where its services keep their sockets
@@ -131,6 +150,9 @@ class Box:
     _scratch_fd: int = -1
     """Its scratch folder, held open from its start (:meth:`hold_scratch`): how full it is and what
     it holds can be read after its tree, and the mount namespace with it, has gone."""
+    _shm_fd: int = -1
+    """Its ``/dev/shm``, held open as its scratch folder is: a full one is named in its record (a
+    red team's bot died of SIGBUS there, and its record said only that)."""
 
     @classmethod
     def prepare(cls, policy: Policy, workdir: Path) -> Box:
@@ -184,12 +206,13 @@ class Box:
         pairs = tuple((p.name, p.source) for p in provided)
         launch = Launch(
             procs_files=procs_files,
-            file_size=policy.file_size,
+            file_size=policy.largest_file,
             open_files=policy.open_files,
             namespaces=namespaces,
             workdir=own,
             scratch=str(scratch) if scratch else "",
             scratch_size=policy.scratch_size,
+            shm_size=policy.shm_bytes,
             provided=tuple((p.name, p.source, p.original) for p in provided) if namespaces else (),
             hide=hide,
             detached=detached,
@@ -228,7 +251,8 @@ class Box:
             size = self.launch.scratch_size
             parts.append(
                 f"namespaces (pid, network, mount, ipc, uts, cgroup{user}), read-only filesystem, "
-                f"scratch {size >> 20} MiB ({scratch_files(size):,} files), no capabilities"
+                f"scratch {size >> 20} MiB ({scratch_files(size):,} files), "
+                f"/dev/shm {self.launch.shm_size >> 20} MiB, no capabilities"
             )
         else:
             parts.append("process group" + (", subreaper" if self.support.subreaper else ""))
@@ -246,16 +270,23 @@ class Box:
         return "; ".join(parts)
 
     def hold_scratch(self, keeper_pid: int) -> None:
-        """Once the bot has started: hold its scratch folder open (see :attr:`_scratch_fd`)."""
-        if self.scratch is not None and self._scratch_fd < 0:
+        """Once the bot has started: hold its scratch folder and its ``/dev/shm`` open (see
+        :attr:`_scratch_fd`)."""
+        if self.scratch is None:
+            return
+        flags = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+        if self._scratch_fd < 0:
             with contextlib.suppress(OSError):
-                path = f"/proc/{keeper_pid}/root{self.scratch}"
-                self._scratch_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                self._scratch_fd = os.open(f"/proc/{keeper_pid}/root{self.scratch}", flags)
+        if self._shm_fd < 0:
+            with contextlib.suppress(OSError):
+                self._shm_fd = os.open(f"/proc/{keeper_pid}/root/dev/shm", flags)
 
     def limit_message(self, keeper_pid: int, exit_signal: int | None) -> str | None:
         """Which limit the bot broke, if any (asked after a fault): also when the bot died of the
         error the limit gave it (a Python program ignores SIGXFSZ and dies of ``EFBIG``, or of an
-        uncaught ``ENOSPC``), by what its scratch folder holds."""
+        uncaught ``ENOSPC``; a mapping of a file in a full tmpfs gives SIGBUS), by what its scratch
+        folder and its ``/dev/shm`` hold."""
         too_large = f"wrote a file larger than {self.launch.file_size >> 20} MiB"
         if exit_signal == 25:  # SIGXFSZ
             return too_large
@@ -263,26 +294,33 @@ class Box:
             message = self.cgroup.hits().describe(self.cgroup.limits)
             if message:
                 return message
-        if self._scratch_fd < 0:
+        if self._scratch_fd < 0 or self._shm_fd < 0:
             self.hold_scratch(keeper_pid)
-        if self._scratch_fd >= 0:
+        folders = (
+            (self._scratch_fd, "its scratch folder", self.launch.scratch_size),
+            (self._shm_fd, "its /dev/shm", self.launch.shm_size),
+        )
+        for fd, name, size in folders:
+            if fd < 0:
+                continue
             with contextlib.suppress(OSError):
-                if _largest_file(self._scratch_fd) >= self.launch.file_size:
+                if _largest_file(fd) >= self.launch.file_size:
                     return too_large
-                room = os.fstatvfs(self._scratch_fd)
+                room = os.fstatvfs(fd)
                 if room.f_bavail == 0:
-                    return f"filled its scratch folder ({self.launch.scratch_size >> 20} MiB)"
+                    return f"filled {name} ({size >> 20} MiB)"
                 if room.f_favail == 0:
-                    return f"filled its scratch folder ({room.f_files:,} files, folders and links)"
+                    return f"filled {name} ({room.f_files:,} files, folders and links)"
         return None
 
     def remove(self) -> None:
         """Kill what is left of the bot and remove its cgroups, scratch mount point and stage."""
         if self.cgroup is not None:
             self.cgroup.remove()
-        if self._scratch_fd >= 0:
-            os.close(self._scratch_fd)
-            self._scratch_fd = -1
+        for fd in (self._scratch_fd, self._shm_fd):
+            if fd >= 0:
+                os.close(fd)
+        self._scratch_fd = self._shm_fd = -1
         # Their folder (this referee's in the temp folder) stays: it is its lock (codecup.owner),
         # removed when the referee ends.
         if self.stage is not None:

@@ -62,10 +62,11 @@ DEVICES = ("null", "zero", "full", "random", "urandom")
 _NOTHING = linux.MS_NOSUID | linux.MS_NODEV
 _FD_LIMIT = 1 << 20
 BYTES_PER_INODE = 1024
-"""A bot's scratch folder and ``/dev/shm`` (tmpfs) hold one file, folder or link per this many bytes
-of their size (65,536 in 64 MiB). Without a bound they took half the machine's memory pages: a red
-team's bot made 3 million hard links (which take no space) in its scratch folder, and the kernel
-freed them as the referee let go of the folder, 3.2 s in its own process, between two games."""
+"""A bot's scratch folder (tmpfs) holds one file, folder or link per this many bytes of its size
+(65,536 in 64 MiB), and its ``/dev/shm`` as many as its scratch folder. Without a bound they took
+half the machine's memory pages: a red team's bot made 3 million hard links (which take no space)
+in its scratch folder, and the kernel freed them as the referee let go of the folder, 3.2 s in its
+own process, between two games."""
 
 
 def scratch_files(size: int) -> int:
@@ -74,9 +75,10 @@ def scratch_files(size: int) -> int:
     return max(1024, size // BYTES_PER_INODE)
 
 
-def tmpfs_options(size: int, mode: str) -> str:
-    """The mount options of a bot's scratch tmpfs of ``size`` bytes."""
-    return f"size={size},nr_inodes={scratch_files(size)},mode={mode}"
+def tmpfs_options(size: int, mode: str, files: int | None = None) -> str:
+    """The mount options of a bot's tmpfs of ``size`` bytes holding ``files`` files, folders and
+    links (by default as many as a scratch folder of that size: :func:`scratch_files`)."""
+    return f"size={size},nr_inodes={scratch_files(size) if files is None else files},mode={mode}"
 
 
 OPTMEM = "/proc/sys/net/core/optmem_max"
@@ -225,6 +227,9 @@ class Launch:
     workdir: str = ""  # the bot's working folder (absolute)
     scratch: str = ""  # an empty folder: its private tmpfs is mounted there
     scratch_size: int = 64 << 20
+    # Its /dev/shm's size (the memory limit counts what it holds); it holds as many files as the
+    # scratch folder (a count of links, which take no space, is bounded apart from the size).
+    shm_size: int = 64 << 20
     # (name, source, original): put into the working folder where it has none of its own, or its
     # entry is the very file ``original`` the source is a copy of (see :func:`is_original`)
     provided: tuple[tuple[str, str, str], ...] = ()
@@ -361,7 +366,7 @@ class Launch:
             os.close(os.open(f"{staging}/{name}", os.O_CREAT | os.O_WRONLY, 0o666))
             linux.mount(f"/dev/{name}", f"{staging}/{name}", None, linux.MS_BIND)
         os.mkdir(f"{staging}/shm")
-        shm = tmpfs_options(self.scratch_size, "1777")
+        shm = tmpfs_options(self.shm_size, "1777", scratch_files(self.scratch_size))
         linux.mount("codecup-shm", f"{staging}/shm", "tmpfs", _NOTHING, shm)
         for name, target in (
             ("fd", "/proc/self/fd"),

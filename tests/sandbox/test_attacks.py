@@ -37,7 +37,9 @@ from tests.support import TESTS, processes_with, python_argv
 
 ATTACKER = TESTS / "players" / "attack" / "attacker.py"
 THINKER = TESTS / "players" / "attack" / "thinker.py"
-POLICY = Policy(limits=Limits(memory=96 << 20, processes=24), scratch_size=16 << 20, file_size=8 << 20)
+POLICY = Policy(
+    limits=Limits(memory=96 << 20, processes=24), scratch_size=16 << 20, file_size=8 << 20, shm_size=16 << 20
+)
 
 
 @attrs.frozen
@@ -924,6 +926,9 @@ def test_no_kernel_keyrings(tiny_game, arena):
         ("big_file_python", "file larger than"),
         # no file left (its count, not its bytes): it was "exited with code 1", a crash
         ("file_filler_python", "filled its scratch folder (16,384 files, folders and links)"),
+        # its /dev/shm full: it was "killed by signal SIGBUS" and "exited with code 1", crashes
+        ("shm_filler", "filled its /dev/shm (16 MiB)"),
+        ("shm_file_filler_python", "filled its /dev/shm (16,384 files, folders and links)"),
     ],
 )
 def test_abuse_loses_with_a_limit_fault(tiny_game, arena, attack, message):

@@ -81,6 +81,34 @@ def test_the_scratch_folders_inside_a_folder_the_bot_sees_differently(
     assert list(temp.iterdir()) == [own] and list(own.iterdir()) == []
 
 
+SHARED_MEMORY_BOT = """\
+import mmap, os, sys
+from multiprocessing import shared_memory
+size = 100 << 20
+table = os.memfd_create("table")  # as a JVM's ZGC heap
+os.ftruncate(table, 2 * size)
+mmap.mmap(table, 2 * size)[-1] = 1
+fd = os.open("/dev/shm/table", os.O_RDWR | os.O_CREAT, 0o600)  # POSIX shm, filled
+os.posix_fallocate(fd, 0, size)
+os.unlink("/dev/shm/table")
+block = shared_memory.SharedMemory(create=True, size=size)
+block.buf[size - 1] = 1
+print("shared memory ok", file=sys.stderr, flush=True)
+"""
+
+
+def test_shared_memory_to_the_memory_limit(tiny_game, tmp_path, full_sandbox):
+    """Shared memory is charged to the bot's memory limit, and no more bounded than that: the
+    file-size limit (64 MiB) refused a 200 MiB memfd (a JVM with ZGC and ``-Xmx512m`` could not
+    start) and a POSIX shm object of 100 MiB (Python's ``SharedMemory``), and a 64 MiB /dev/shm
+    killed a bot with SIGBUS whose tables held 80 MiB (a red team's)."""
+    (tmp_path / "bot.py").write_text(SHARED_MEMORY_BOT + PYTHON_BOT)
+    record = play(tiny_game, PlayerInfo("py", command=("python3", "bot.py"), directory=str(tmp_path)))
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    assert "shared memory ok" in record.logs[0], record.logs[0]
+    assert "/dev/shm 1024 MiB" in record.containment[0] and "file size 1024 MiB" in record.containment[0]
+
+
 def test_compiled_program(tiny_game, tmp_path, full_sandbox):
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:

@@ -239,6 +239,28 @@ def file_filler_python():
         open(os.path.join(folder, f"f{n}"), "wb").close()
 
 
+def shm_filler():
+    """Map tables of 4 MiB in /dev/shm (each under the file-size limit) and write every page, twice
+    ``POLICY.shm_size`` in all: the tmpfs fills and the write that finds it full dies of SIGBUS (a
+    red team's record said only that)."""
+    import mmap
+
+    size = 4 << 20
+    tables = []
+    for n in range(8):
+        fd = os.open(f"/dev/shm/table{n}", os.O_RDWR | os.O_CREAT, 0o600)
+        os.ftruncate(fd, size)
+        tables.append(mmap.mmap(fd, size))
+        for page in range(0, size, mmap.PAGESIZE):
+            tables[-1][page] = 1
+
+
+def shm_file_filler_python():
+    """Make empty files in /dev/shm until one fails (ENOSPC: no file left), uncaught."""
+    for n in range(10_000_000):
+        open(f"/dev/shm/f{n}", "wb").close()
+
+
 def snoop():
     for path in args:
         try:
@@ -1134,6 +1156,8 @@ ATTACKS = {
     "big_file_python": big_file_python,
     "disk_filler_python": disk_filler_python,
     "file_filler_python": file_filler_python,
+    "shm_filler": shm_filler,
+    "shm_file_filler_python": shm_file_filler_python,
     "snoop": snoop,
     "escalate": escalate,
     "realtime": realtime,
