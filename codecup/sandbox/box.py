@@ -19,7 +19,7 @@ import secrets
 import shutil
 import stat
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import attrs
@@ -109,6 +109,35 @@ and FIFOs; in ``/sys``, what tells of the whole machine's kernel to root, whose 
 its memory (``kernel/slab``, as ``/proc/slabinfo``, which is covered too; a reviewer's bot read
 the kernel's count of cached names there), its memory monitor's settings, its firmware's
 tables (Docker hides ``/sys/firmware`` too)."""
+
+
+TEMP_FOLDERS = ("/tmp", "/var/tmp")
+"""The machine's temp folders, which a bot sees writable (its writes private: see
+:func:`temp_folders`)."""
+
+
+def temp_folders(workdir: str, hide: Sequence[str]) -> tuple[str, ...]:
+    """Which of :data:`TEMP_FOLDERS` (their real paths, each once) a bot working in ``workdir``
+    gets a writable private view of (:attr:`.launch.Launch.temp_folders`): not one hidden from it,
+    and not its working folder or one inside it (writable through its overlay already). Programs
+    that ignore ``TMPDIR`` write there: C's ``tmpfile()``, ``mkstemp("/tmp/...")``, a JVM's
+    ``File.createTempFile`` (its ``java.io.tmpdir`` is ``/tmp``); in a read-only ``/tmp`` they
+    failed (a red team's)."""
+    found: list[str] = []
+    for name in TEMP_FOLDERS:
+        folder = os.path.realpath(name)
+        if not os.path.isdir(folder) or is_root(Path(folder)):
+            continue
+        if any(folder == other or inside(folder, other) for other in (*found, *hide, workdir)):
+            continue
+        found.append(folder)
+    return tuple(found)
+
+
+def _outermost(paths: Iterable[str]) -> tuple[str, ...]:
+    """Those of ``paths`` inside none of the others (a recursive bind of each brings the rest)."""
+    unique = sorted(set(paths))
+    return tuple(p for p in unique if not any(inside(p, other) for other in unique))
 
 
 def scratch_root() -> Path:
@@ -202,6 +231,13 @@ class Box:
         # Its own folder (or one holding it) is never taken out of its view.
         machine_points = {str(Path(p).resolve()) for p in machines}
         detached = tuple(p for p in hide if p in machine_points and not inside(own, p))
+        temps = temp_folders(own, hide) if namespaces else ()
+        points = mounts.mount_points(table)
+        temp_mounts = _outermost(
+            p
+            for p in points
+            if any(inside(p, t) for t in temps) and p not in detached and not (p == own or inside(p, own))
+        )
         provided = tuple(p for p in policy.provided if p.given_in(own, hide))
         pairs = tuple((p.name, p.source) for p in provided)
         launch = Launch(
@@ -215,6 +251,8 @@ class Box:
             shm_size=policy.shm_bytes,
             provided=tuple((p.name, p.source, p.original) for p in provided) if namespaces else (),
             hide=hide,
+            temp_folders=temps,
+            temp_mounts=temp_mounts,
             detached=detached,
             cgroup_views=views,
             syscall_filter=support.syscall_filter,

@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import itertools
 import os
 import resource
 import select
@@ -234,6 +235,12 @@ class Launch:
     # entry is the very file ``original`` the source is a copy of (see :func:`is_original`)
     provided: tuple[tuple[str, str, str], ...] = ()
     hide: tuple[str, ...] = ()  # folders covered by an empty tmpfs
+    # The machine's temp folders (/tmp, /var/tmp: those neither hidden nor in its working folder),
+    # each overlaid so that the bot may write there, its writes landing in its scratch folder: a C
+    # bot's tmpfile() and a JVM's File.createTempFile, which ignore TMPDIR, failed in a read-only
+    # /tmp (a red team's). The machine's mounts in them (``temp_mounts``) are bound back on top.
+    temp_folders: tuple[str, ...] = ()
+    temp_mounts: tuple[str, ...] = ()
     # Of those, the machine's own mounts (its cgroup hierarchies, a chroot's proc, ...): taken out
     # of the view before they are covered, so that its mount table does not list them either.
     detached: tuple[str, ...] = ()
@@ -288,12 +295,37 @@ class Launch:
         scratch = self.scratch
         linux.mount("none", "/", None, linux.MS_REC | linux.MS_PRIVATE)
         linux.mount("codecup-scratch", scratch, "tmpfs", _NOTHING, tmpfs_options(self.scratch_size, "0755"))
+        temp_layers = [
+            (f"{scratch}/.temp{n}", f"{scratch}/.temp{n}-work") for n in range(len(self.temp_folders))
+        ]
         for sub in ("home", "tmp", ".upper", ".work", ".dev"):
             os.mkdir(f"{scratch}/{sub}")
+        for folder in itertools.chain.from_iterable(temp_layers):
+            os.mkdir(folder)
         for name, source, original in self.provided:
             # none, a link to nothing, out or hidden; or the organiser's file the copy is made from
             if not own_entry(self.workdir, name, self.hide) or is_original(self.workdir, name, original):
                 _copy(source, f"{scratch}/.upper/{name}")
+        # The overlay's folders are named by descriptor: a comma or colon in a path (which the
+        # mount options would split on) cannot break or change the mount. They are opened before
+        # any temp folder is overlaid: then a path beneath one leads into its overlay, and the
+        # working folder's overlay would lie on another (a stack the kernel may refuse).
+        layers = [
+            os.open(p, os.O_PATH | os.O_DIRECTORY)
+            for p in (self.workdir, f"{scratch}/.upper", f"{scratch}/.work")
+        ]
+        # The machine's mounts to hide are taken out of the view first: its mount table listed
+        # them under their covers, and a JVM took the machine's v1 memory hierarchy there for its
+        # own and sized its heap by the machine's memory (6 GiB under a 256 MiB limit). What lay
+        # under one is the machine's folder, covered as any hidden one.
+        for path in sorted(self.detached, key=lambda p: -p.rstrip("/").count("/")):
+            with contextlib.suppress(OSError):
+                linux.umount(path, linux.MNT_DETACH)
+        # The temp folders are overlaid before anything else is mounted in them: the working
+        # folder's overlay and the hiding tmpfs below are then mounted on top, by path, as
+        # without them (a reviewer's: bound back later, the overlay of a bot's folder inside /tmp
+        # lacked the cover of another player's folder nested in it).
+        temp_folders = self._private_temp(temp_layers, scratch)
         # A scratch folder inside the working folder (a bot started in /tmp, say) or inside a
         # hidden folder would vanish under the overlay (which shows the folder's own files, none
         # of the mounts below it) or the hiding tmpfs: held by a descriptor, it is bound back
@@ -301,12 +333,6 @@ class Launch:
         covered = any(inside(scratch, p) for p in (self.workdir, *self.hide))
         held = os.open(scratch, os.O_PATH | os.O_DIRECTORY) if covered else -1
         workdir_covered = any(inside(self.workdir, p) for p in self.hide)
-        # The overlay's folders are named by descriptor: a comma or colon in a path (which the
-        # mount options would split on) cannot break or change the mount.
-        layers = [
-            os.open(p, os.O_PATH | os.O_DIRECTORY)
-            for p in (self.workdir, f"{scratch}/.upper", f"{scratch}/.work")
-        ]
         lower, upper, work = (f"/proc/self/fd/{fd}" for fd in layers)
         overlay = f"lowerdir={lower},upperdir={upper},workdir={work}"
         linux.mount("codecup-workdir", self.workdir, "overlay", _NOTHING, overlay)
@@ -324,13 +350,6 @@ class Launch:
         # or beside it in a hidden folder) is covered where it lies, before the outer one covers its
         # path; those inside its working folder come along (a recursive bind) where the overlay is
         # bound back on top of a hidden folder that holds it.
-        # The machine's mounts to hide are taken out of the view first: its mount table listed
-        # them under their covers, and a JVM took the machine's v1 memory hierarchy there for its
-        # own and sized its heap by the machine's memory (6 GiB under a 256 MiB limit). What lay
-        # under one is the machine's folder, covered as any hidden one.
-        for path in sorted(self.detached, key=lambda p: -p.rstrip("/").count("/")):
-            with contextlib.suppress(OSError):
-                linux.umount(path, linux.MNT_DETACH)
         for path in sorted(self.hide, key=lambda p: -p.rstrip("/").count("/")):
             # Read-only at once, unless a mount point is to be made in it (the scratch folder's or
             # the working folder's; all of / is made read-only below anyway).
@@ -355,9 +374,50 @@ class Launch:
         linux.set_attributes("/", recursive=True, add=linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NODEV)
         linux.set_attributes("/dev", recursive=True, remove=linux.MOUNT_ATTR_NODEV)  # its device binds
         linux.set_attributes("/dev/shm", recursive=False, add=linux.MOUNT_ATTR_NODEV)  # but not its shm
-        for writable in (scratch, workdir, "/dev/shm"):
+        writables: list[str | int] = [scratch, workdir, "/dev/shm", *temp_folders]
+        for writable in writables:
             linux.set_readonly(writable, recursive=False, readonly=False)
         return workdir
+
+    def _private_temp(self, layers: Sequence[tuple[str, str]], scratch: str) -> list[str]:
+        """Overlay each of :attr:`temp_folders`, its writes landing in its ``layers`` (its upper
+        and work folders in the scratch folder), and bind back on top what was mounted in it: the
+        machine's mounts (:attr:`temp_mounts`) and the scratch folder. Return those overlaid. One
+        that cannot be overlaid stays read-only, as the rest of the machine."""
+        held = []
+        for path in (*self.temp_mounts, scratch):
+            if any(inside(path, folder) for folder in self.temp_folders):
+                with contextlib.suppress(OSError):
+                    held.append((path, os.open(path, os.O_PATH)))
+        # All opened before any is mounted: a path beneath one overlaid leads into its overlay.
+        opened = [
+            (folder, [os.open(p, os.O_PATH | os.O_DIRECTORY) for p in (folder, *pair)])
+            for folder, pair in zip(self.temp_folders, layers, strict=True)
+        ]
+        overlaid = []
+        for folder, fds in opened:
+            lower, upper, work = (f"/proc/self/fd/{fd}" for fd in fds)
+            try:
+                options = f"lowerdir={lower},upperdir={upper},workdir={work}"
+                with contextlib.suppress(OSError):
+                    linux.mount("codecup-temp", folder, "overlay", _NOTHING, options)
+                    overlaid.append(folder)
+            finally:
+                for fd in fds:
+                    os.close(fd)
+        flags = linux.MS_BIND | linux.MS_REC
+        for path, fd in held:
+            try:
+                if not any(inside(path, folder) for folder in overlaid):
+                    continue
+                if path == scratch:  # its HOME: it must be back
+                    linux.mount(f"/proc/self/fd/{fd}", path, None, flags)
+                else:  # a mount of the machine's, as the bot saw it before: a convenience
+                    with contextlib.suppress(OSError):
+                        linux.mount(f"/proc/self/fd/{fd}", path, None, flags)
+            finally:
+                os.close(fd)
+        return overlaid
 
     def _devices(self, staging: str) -> None:
         """A /dev with only the harmless devices, and a private /dev/shm."""

@@ -127,6 +127,13 @@ def kernel_view_mounts(mounts_text: str) -> tuple[str, ...]:
     return tuple(point for fstype in KERNEL_VIEWS for point in _points(mounts_text, fstype))
 
 
+def mount_points(mounts_text: str) -> tuple[str, ...]:
+    """Every mount point ``/proc/mounts`` shows."""
+    return tuple(
+        unescape(fields[1]) for fields in map(str.split, mounts_text.splitlines()) if len(fields) >= 2
+    )
+
+
 def _points_outside(mounts_text: str, fstype: str, folder: str) -> tuple[str, ...]:
     """Where ``/proc/mounts`` shows a file system of ``fstype`` but at or under ``folder``."""
     return tuple(p for p in _points(mounts_text, fstype) if p != folder and not p.startswith(f"{folder}/"))

@@ -31,7 +31,7 @@ from codecup.errors import ConfigError
 from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
 from codecup.sandbox import Limits, Policy, quotas
-from codecup.sandbox.box import Box
+from codecup.sandbox.box import TEMP_FOLDERS, Box
 from codecup.sandbox.launch import BYTES_PER_INODE, Reporting, read_reason, writer_has_reader
 from tests.support import TESTS, processes_with, python_argv
 
@@ -157,9 +157,19 @@ def test_no_write_outside_its_scratch_folder(tiny_game, arena):
     record = play_attack(tiny_game, arena, "write_everywhere", *map(str, targets))
     assert_normal_game(record)
     wrote = [line for line in attack_lines(record, 0) if "wrote into" in line]
-    # Its own folder looks writable (an overlay), but the writes land in its scratch folder:
-    # play_attack checked that the real folder did not change.
-    assert wrote == [f"ATTACK: wrote into {arena.attacker}"], wrote
+    # Its own folder and the temp folders look writable (overlays), but the writes land in its
+    # scratch folder: play_attack checked that the real folders did not change.
+    assert f"ATTACK: wrote into {arena.attacker}" in wrote and "ATTACK: wrote into /tmp" in wrote, wrote
+    assert outside_its_views(wrote, arena.attacker) == [], wrote
+
+
+def outside_its_views(wrote: list[str], own: Path) -> list[str]:
+    """Of the attacker's lines ``wrote into FOLDER``, those whose folder is in none of the views it
+    may write privately: its own folder and the machine's temp folders (overlays whose writes land
+    in its scratch folder; the referee's folder here lies in /tmp)."""
+    views = (str(own), *TEMP_FOLDERS)
+    landed = [line.removeprefix("ATTACK: wrote into ") for line in wrote]
+    return [f for f in landed if not any(f == view or f.startswith(f"{view}/") for view in views)]
 
 
 def test_no_inotify_or_fanotify(tiny_game, arena):
@@ -740,7 +750,8 @@ def test_a_folder_whose_name_mount_options_would_split_gets_the_whole_sandbox(
     record = play_attack(tiny_game, arena, "write_everywhere", *map(str, targets))
     assert_normal_game(record)
     assert record.containment[0].startswith("namespaces"), record.containment[0]
-    assert [line for line in attack_lines(record, 0) if "wrote into" in line] == [], attack_lines(record, 0)
+    wrote = [line for line in attack_lines(record, 0) if "wrote into" in line]
+    assert outside_its_views(wrote, arena.attacker) == [], attack_lines(record, 0)
 
 
 def test_a_hidden_folder_that_holds_the_bots_own_shows_it_only_its_own(

@@ -7,6 +7,8 @@ import os
 import shutil
 import subprocess
 import tempfile
+import uuid
+from pathlib import Path
 
 import pytest
 
@@ -107,6 +109,52 @@ def test_shared_memory_to_the_memory_limit(tiny_game, tmp_path, full_sandbox):
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
     assert "shared memory ok" in record.logs[0], record.logs[0]
     assert "/dev/shm 1024 MiB" in record.containment[0] and "file size 1024 MiB" in record.containment[0]
+
+
+TEMP_FILES_BOT = """\
+import os, sys, tempfile
+token, beside = sys.argv[1], sys.argv[2]
+for folder in sys.argv[3:]:
+    with open(f"{folder}/{token}", "w") as f:
+        f.write(folder)
+    with tempfile.TemporaryFile(dir=folder) as f:  # C's tmpfile(), in effect
+        f.write(b"x")
+    fd, name = tempfile.mkstemp(dir=folder)
+    os.close(fd)
+    print(folder, open(f"{folder}/{token}").read(), os.path.exists(name), file=sys.stderr, flush=True)
+print("own", sorted(os.listdir(".")), "beside", sorted(os.listdir(beside)), file=sys.stderr, flush=True)
+"""
+
+
+@pytest.mark.parametrize("mounted", [False, True], ids=["plain folder", "in a mount of the machine"])
+def test_temp_folders_are_writable_and_private(tiny_game, tmp_path, full_sandbox, mounted):
+    """/tmp and /var/tmp are writable in the bot's view, its writes landing in its scratch folder:
+    in a read-only /tmp C's ``tmpfile()`` and a JVM's ``File.createTempFile`` (its
+    ``java.io.tmpdir`` is ``/tmp``), which ignore ``TMPDIR``, failed (a red team's). Its own
+    folder under /tmp (here, pytest's) and what lies beside it stay as they were, also in a file
+    system the machine mounted there, and so does the machine's /tmp."""
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    root = tmp_path / "mnt"
+    root.mkdir()
+    if mounted:
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "codecup-test", str(root)], check=True)
+    try:
+        (root / "beside.txt").write_text("the organiser's")
+        (root / "bot").mkdir()
+        (root / "bot" / "bot.py").write_text(TEMP_FILES_BOT + PYTHON_BOT)
+        folders = [f for f in ("/tmp", "/var/tmp") if os.path.isdir(f)]
+        command = ("python3", "bot.py", token, str(root), *folders)
+        record = play(tiny_game, PlayerInfo("py", command=command, directory=str(root / "bot")))
+        assert sorted(p.name for p in root.iterdir()) == ["beside.txt", "bot"]
+        assert [p.name for p in (root / "bot").iterdir()] == ["bot.py"]
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(root)], check=True)
+    assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
+    lines = record.logs[0].splitlines()
+    assert all(f"{folder} {folder} True" in lines for folder in folders), lines
+    assert "own ['bot.py'] beside ['beside.txt', 'bot']" in lines, lines
+    assert not any(Path(folder, token).exists() for folder in folders)
 
 
 def test_compiled_program(tiny_game, tmp_path, full_sandbox):
