@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -405,3 +409,27 @@ def test_javas_long_options_with_their_value_after_an_equals_sign_are_read_as_sp
     ):
         assert problem(command) == "", command
     assert "no file 'missing.jar'" in problem("java --class-path=bot.jar -cp missing.jar Bot")
+
+
+JAVA_READS = ("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS")
+
+
+def test_the_docs_give_java_its_options_by_a_variable_java_reads():
+    """A red team's: docs/tournaments.md's example ``env: {JAVA_OPTS: -Xmx48m}`` did nothing (the
+    ``java`` launcher does not read ``JAVA_OPTS``: the bot's heap was the machine's 6 GiB)."""
+    docs = Path(__file__).parent.parent / "docs"
+    examples = [
+        (doc.name, name)
+        for doc in sorted(docs.glob("**/*.md"))
+        for name in re.findall(r"\b([A-Z_]+):\s*-X", doc.read_text())
+    ]
+    assert examples, "no example left to check"
+    assert [(doc, name) for doc, name in examples if name not in JAVA_READS] == []
+    java = shutil.which("java")
+    if java is None:
+        return
+    env = {**os.environ, examples[0][1]: "-Xmx48m"}
+    flags = subprocess.run(
+        [java, "-XX:+PrintFlagsFinal", "-version"], env=env, capture_output=True, text=True, timeout=60
+    ).stdout
+    assert re.search(r"MaxHeapSize\s+=\s+50331648\b", flags), flags[:2000]
