@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from codecup.cli.doctor import irq_time_line, overcommit_line, quota_lines
-from codecup.sandbox import quotas
+from codecup.cli.doctor import cores_line, irq_time_line, overcommit_line, quota_lines
+from codecup.sandbox import Limits, quotas
 
 
 def test_doctor_names_every_mechanism_and_exits_0():
@@ -14,8 +14,24 @@ def test_doctor_names_every_mechanism_and_exits_0():
         [sys.executable, "-m", "codecup", "doctor"], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 0, done.stderr
-    for row in ("own cgroup2 per bot", "memory limit per bot", "system call filter", "clock mode"):
+    for row in ("own cgroup2 per bot", "memory limit per bot", "system call filter", "clock mode", "cores: "):
         assert row in done.stdout
+
+
+def test_the_cores_line_says_what_a_bot_sees_beside_what_it_gets():
+    """A runtime that sizes itself by the machine's cores (GHC's ``+RTS -N``: about two threads a
+    core; Python's ``Pool()``) gains no time from them, and on a big machine runs out of the 128
+    processes (a red team's GHC bot at ``-N64``): the doctor says how many a bot sees."""
+    assert cores_line(Limits(), seen=8) == (
+        "cores: a bot sees 8, and gets 1 processor's worth of time and 128 processes or threads "
+        "(the default limits): threads by the cores it sees make a bot no faster (docs/writing-a-bot.md)"
+    )
+    big = cores_line(Limits(), seen=64)
+    assert "warning: a runtime that starts threads by the cores it sees runs out of processes" in big
+    assert "(GHC's +RTS -N: 131)" in big
+    assert cores_line(Limits(cpus=2.5, processes=300), seen=64).startswith(
+        "cores: a bot sees 64, and gets 2.5 processor's worth of time and 300 processes"
+    )
 
 
 def test_the_quota_lines_say_how_much_one_bot_could_hold_and_whether_it_is_lifted(tmp_path):

@@ -84,6 +84,28 @@ def irq_time_line(configs: tuple[Path, ...] = (Path("/proc/config.gz"),)) -> str
     return "interrupt time: unknown (no kernel configuration to read)"
 
 
+def cores_line(limits: Limits | None = None, seen: int | None = None) -> str:
+    """How many cores a bot sees (``seen``, by default this process's: a bot inherits its affinity)
+    beside the processor time and the processes it gets (``limits``, by default the defaults). A
+    runtime that sizes itself by the cores it sees gains no time from them, and on a big machine
+    runs out of processes: GHC's ``+RTS -N`` starts about two threads a core (a red team's at
+    ``-N64`` lost on the process limit), Python's ``Pool()`` a process a core."""
+    limits = limits or Limits()
+    if seen is None:
+        seen = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    line = (
+        f"cores: a bot sees {seen}, and gets {limits.cpus:g} processor's worth of time and "
+        f"{limits.processes} processes or threads (the default limits)"
+    )
+    if 2 * seen + 3 > limits.processes:
+        return (
+            f"{line}; warning: a runtime that starts threads by the cores it sees runs out of "
+            f"processes (GHC's +RTS -N: {2 * seen + 3}): bots should give theirs a number "
+            "(docs/writing-a-bot.md)"
+        )
+    return f"{line}: threads by the cores it sees make a bot no faster (docs/writing-a-bot.md)"
+
+
 def dynmods_line(found: dynmods.Dynmods, root_user: bool = True) -> str:
     """Whether a bot's start waits for the kernel's cgroup lock, and whether the referee changes that."""
     line = found.describe()
@@ -157,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"  yes rlimits: {limits}")
     cpu = "cpu (charged from cgroup2 cpu.stat)" if support.cgroup else "wall (no cgroup2 to measure CPU time)"
     print(f"clock mode: default {DEFAULT_CLOCK_MODE}; on this machine a cpu clock runs as {cpu}")
+    print(cores_line())
     if support.cgroup:
         print(f"bot start: {dynmods_line(dynmods.current(), root_user=os.geteuid() == 0)}")
         print(irq_time_line())
