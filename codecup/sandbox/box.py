@@ -287,8 +287,10 @@ class Box:
         if self.launch.namespaces:
             user = ", user (its own per-user quotas)" if self.support.own_quotas else ""
             size = self.launch.scratch_size
+            temps = ", ".join(self.launch.temp_folders)
+            writable = f" but private writable {temps}" if temps else ""
             parts.append(
-                f"namespaces (pid, network, mount, ipc, uts, cgroup{user}), read-only filesystem, "
+                f"namespaces (pid, network, mount, ipc, uts, cgroup{user}), read-only filesystem{writable}, "
                 f"scratch {size >> 20} MiB ({scratch_files(size):,} files), "
                 f"/dev/shm {self.launch.shm_size >> 20} MiB, no capabilities"
             )

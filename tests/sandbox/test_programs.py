@@ -153,6 +153,7 @@ def test_temp_folders_are_writable_and_private(tiny_game, tmp_path, full_sandbox
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
     lines = record.logs[0].splitlines()
     assert all(f"{folder} {folder} True" in lines for folder in folders), lines
+    assert f"read-only filesystem but private writable {', '.join(folders)}," in record.containment[0]
     assert "own ['bot.py'] beside ['beside.txt', 'bot']" in lines, lines
     assert not any(Path(folder, token).exists() for folder in folders)
 
