@@ -211,6 +211,9 @@ class Box:
         if namespaces:
             scratch = scratch_root() / str(next(_serial))
             scratch.mkdir(parents=True)
+            # Its real path, as the working folder's and the hidden folders': whether it lies in
+            # one of them, or in a temp folder overlaid, is told from the paths.
+            scratch = scratch.resolve()
         own = str(workdir)
         # The machine's cgroup file systems are hidden, and those holding the bot's cgroups
         # mounted again over them in its cgroup namespace: it sees its own cgroups only.

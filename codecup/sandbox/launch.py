@@ -323,8 +323,8 @@ class Launch:
                 linux.umount(path, linux.MNT_DETACH)
         # The temp folders are overlaid before anything else is mounted in them: the working
         # folder's overlay and the hiding tmpfs below are then mounted on top, by path, as
-        # without them (a reviewer's: bound back later, the overlay of a bot's folder inside /tmp
-        # lacked the cover of another player's folder nested in it).
+        # without them (bound back on top later instead, the overlay of a bot's folder inside
+        # /tmp lacked the cover of another player's folder nested in it: a test's find).
         temp_folders = self._private_temp(temp_layers, scratch)
         # A scratch folder inside the working folder (a bot started in /tmp, say) or inside a
         # hidden folder would vanish under the overlay (which shows the folder's own files, none

@@ -58,23 +58,30 @@ def test_plain_python3_on_path(tiny_game, tmp_path, full_sandbox):
     assert record.containment[1] == "in-process"
 
 
-@pytest.mark.parametrize("where", ["its folder", "a hidden folder"])
+@pytest.mark.parametrize("where", ["its folder", "a hidden folder", "/tmp, by a link"])
 def test_the_scratch_folders_inside_a_folder_the_bot_sees_differently(
     tiny_game, tmp_path, monkeypatch, full_sandbox, where
 ):
     """The scratch folders' mount points (in the temporary folder) inside the bot's working
     folder (``codecup play`` run from /tmp, say), covered by its overlay, or inside a folder
-    hidden from it, covered by an empty tmpfs: the bot's scratch folder must still be there."""
+    hidden from it, covered by an empty tmpfs, or in /tmp, overlaid, named by a link from outside
+    it (its path did not say it lay there): the bot's scratch folder must still be there."""
     folder = tmp_path if where == "its folder" else tmp_path / "bot"
     hidden = tmp_path / "results"
-    temp = (folder if where == "its folder" else hidden) / "tmp"
+    temp = (folder if where == "its folder" else hidden if where == "a hidden folder" else tmp_path) / "tmp"
     temp.mkdir(parents=True)
     folder.mkdir(exist_ok=True)
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    link = Path("/dev/shm", f"codecup-test-{uuid.uuid4().hex}")  # outside /tmp
+    if where == "/tmp, by a link":
+        link.symlink_to(temp)
+    monkeypatch.setattr(tempfile, "tempdir", str(link if where == "/tmp, by a link" else temp))
     (folder / "bot.py").write_text("open('written.txt', 'w').write('x')\n" + PYTHON_BOT)
     bot = PlayerInfo("py", command=("python3", "bot.py"), directory=str(folder))
     match = new_match(tiny_game, [bot, PlayerInfo("random", bot="random")], seed=2)
-    record = asyncio.run(play_match(tiny_game, match, policy=Policy(hide=(str(hidden),))))
+    try:
+        record = asyncio.run(play_match(tiny_game, match, policy=Policy(hide=(str(hidden),))))
+    finally:
+        link.unlink(missing_ok=True)
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
     assert record.containment[0].startswith("namespaces")
     assert not (folder / "written.txt").exists()  # its writes landed in its scratch folder
