@@ -172,3 +172,27 @@ def test_the_files_covered_are_read_from_the_referees_proc_with_its_masks_and_th
     found = root_only_files.__wrapped__(str(proc), str(sys))
     expected = {f"{proc}/{name}" for name in (*ROOT_ONLY, "newinfo", "sys/vm/newstat", "masked")}
     assert set(found) == expected | {f"{sys}/class/zram-control/hot_add"}, found  # slab: hidden whole
+
+
+def test_mount_points_lists_every_point_unescaped():
+    table = "tmpfs /tmp/a\\040b tmpfs rw 0 0\n/dev/vda / ext4 rw 0 0\nbroken\n"
+    assert mounts.mount_points(table) == ("/tmp/a b", "/")
+
+
+def test_the_temp_folders_a_bot_writes_privately(tmp_path, monkeypatch):
+    """/tmp and /var/tmp, each once by its real path, but one hidden from the bot, or its working
+    folder or inside it (writable through that overlay already), or missing."""
+    from codecup.sandbox import box
+
+    tmp, var_tmp = tmp_path / "tmp", tmp_path / "var" / "tmp"
+    tmp.mkdir()
+    var_tmp.mkdir(parents=True)
+    (tmp_path / "linked").symlink_to(tmp)
+    names = (str(tmp), str(var_tmp), str(tmp_path / "linked"), str(tmp_path / "missing"))
+    monkeypatch.setattr(box, "TEMP_FOLDERS", names)
+    bots = tmp / "bots" / "a"
+    assert box.temp_folders(str(bots), ()) == (str(tmp), str(var_tmp))
+    assert box.temp_folders(str(tmp), ()) == (str(var_tmp),)
+    assert box.temp_folders(str(tmp_path / "var"), ()) == (str(tmp),)
+    assert box.temp_folders(str(bots), (str(tmp_path / "var"),)) == (str(tmp),)
+    assert box.temp_folders(str(bots), (str(tmp),)) == (str(var_tmp),)
