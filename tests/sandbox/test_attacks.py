@@ -32,7 +32,7 @@ from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
 from codecup.sandbox import Limits, Policy, quotas
 from codecup.sandbox.box import TEMP_FOLDERS, Box
-from codecup.sandbox.launch import BYTES_PER_INODE, Reporting, read_reason, writer_has_reader
+from codecup.sandbox.launch import BYTES_PER_INODE, Reporting, inside, read_reason, writer_has_reader
 from tests.support import TESTS, processes_with, python_argv
 
 ATTACKER = TESTS / "players" / "attack" / "attacker.py"
@@ -156,20 +156,33 @@ def test_no_write_outside_its_scratch_folder(tiny_game, arena):
     targets = (arena.referee, arena.opponent, arena.attacker, arena.results, Path("/tmp"), Path.home())
     record = play_attack(tiny_game, arena, "write_everywhere", *map(str, targets))
     assert_normal_game(record)
-    wrote = [line for line in attack_lines(record, 0) if "wrote into" in line]
     # Its own folder and the temp folders look writable (overlays), but the writes land in its
     # scratch folder: play_attack checked that the real folders did not change.
-    assert f"ATTACK: wrote into {arena.attacker}" in wrote and "ATTACK: wrote into /tmp" in wrote, wrote
-    assert outside_its_views(wrote, arena.attacker) == [], wrote
+    assert written_into(record) == {str(arena.attacker), "/tmp", *in_temp_folders(arena.referee)}
+    assert_hidden_read_only(record, arena)
 
 
-def outside_its_views(wrote: list[str], own: Path) -> list[str]:
-    """Of the attacker's lines ``wrote into FOLDER``, those whose folder is in none of the views it
-    may write privately: its own folder and the machine's temp folders (overlays whose writes land
-    in its scratch folder; the referee's folder here lies in /tmp)."""
-    views = (str(own), *TEMP_FOLDERS)
-    landed = [line.removeprefix("ATTACK: wrote into ") for line in wrote]
-    return [f for f in landed if not any(f == view or f.startswith(f"{view}/") for view in views)]
+def written_into(record: Record) -> set[str]:
+    """The folders the attacker (seat 0) says it wrote into."""
+    return {
+        line.removeprefix("ATTACK: wrote into ") for line in attack_lines(record, 0) if "wrote into" in line
+    }
+
+
+def in_temp_folders(folder: Path) -> tuple[str, ...]:
+    """``folder``, if it lies in one of the machine's temp folders (the referee's, in pytest's
+    /tmp): a bot writes there privately, through the temp folder's overlay."""
+    real = os.path.realpath(folder)
+    return (str(folder),) if any(inside(real, os.path.realpath(t)) for t in TEMP_FOLDERS) else ()
+
+
+def assert_hidden_read_only(record: Record, arena: Arena) -> None:
+    """The opponent's folder and the results, hidden from the attacker, were read-only to it,
+    though both lie in /tmp (the arena is pytest's), which it may write privately: a reviewer's
+    (a test that let every write under /tmp pass could not see a hidden folder made writable)."""
+    lines = attack_lines(record, 0)
+    for folder in (arena.opponent, arena.results):
+        assert f"ATTACK: write into {folder} failed: Read-only file system" in lines, lines
 
 
 def test_no_inotify_or_fanotify(tiny_game, arena):
@@ -750,8 +763,8 @@ def test_a_folder_whose_name_mount_options_would_split_gets_the_whole_sandbox(
     record = play_attack(tiny_game, arena, "write_everywhere", *map(str, targets))
     assert_normal_game(record)
     assert record.containment[0].startswith("namespaces"), record.containment[0]
-    wrote = [line for line in attack_lines(record, 0) if "wrote into" in line]
-    assert outside_its_views(wrote, arena.attacker) == [], attack_lines(record, 0)
+    assert written_into(record) == {"/tmp", *in_temp_folders(arena.referee)}, attack_lines(record, 0)
+    assert_hidden_read_only(record, arena)
 
 
 def test_a_hidden_folder_that_holds_the_bots_own_shows_it_only_its_own(
