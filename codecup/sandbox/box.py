@@ -21,6 +21,7 @@ import stat
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -64,12 +65,25 @@ class Provision:
         return not own_entry(folder, self.name, hidden) or is_original(folder, self.name, self.original)
 
 
+def _tmpfs_size(policy: Policy, attribute: attrs.Attribute[Any], value: int | None) -> None:
+    """A tmpfs's size must be positive: ``size=0`` mounts one without a bound (a reviewer's, of
+    ``Policy(shm_size=0)``). None (where allowed) stands for the memory limit, checked so too."""
+    size = policy.limits.memory if value is None else value
+    if size <= 0:
+        given = f"{value}" if value is not None else f"None (its memory limit, {size})"
+        raise ConfigError(
+            f"Policy.{attribute.name} must be a positive number of bytes (a tmpfs of size 0 has no bound), "
+            f"not {given}"
+        )
+
+
 @attrs.frozen
 class Policy:
     """What a bot may do and see, whatever the machine."""
 
     limits: Limits = attrs.field(factory=Limits)
-    scratch_size: int = 64 << 20  # bytes of its private scratch folder (tmpfs)
+    scratch_size: int = attrs.field(default=64 << 20, validator=_tmpfs_size)
+    """Bytes of its private scratch folder (tmpfs)."""
     file_size: int | None = None
     """The largest file it may write (``RLIMIT_FSIZE``); None: its memory limit. The limit binds
     shared memory too (``ftruncate`` of a memfd or a POSIX shm object): at 64 MiB a JVM with ZGC
@@ -77,7 +91,7 @@ class Policy:
     larger than 64 MiB" (a red team's). Such memory counts against its memory limit anyway, and the
     files it may write in a sandbox are in tmpfs of their own sizes (its scratch folder,
     ``/dev/shm``)."""
-    shm_size: int | None = None
+    shm_size: int | None = attrs.field(default=None, validator=_tmpfs_size)
     """Bytes of its private ``/dev/shm`` (tmpfs); None: its memory limit, which counts what it
     holds (at 64 MiB, two POSIX shm tables of 40 MiB died of SIGBUS: a red team's)."""
     open_files: int = 256

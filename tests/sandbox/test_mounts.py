@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from codecup.sandbox import mounts
+import pytest
+
+from codecup.errors import ConfigError
+from codecup.sandbox import Limits, Policy, mounts
 from codecup.sandbox.mounts import (
     CgroupMount,
     cgroup_mounts,
@@ -196,3 +199,24 @@ def test_the_temp_folders_a_bot_writes_privately(tmp_path, monkeypatch):
     assert box.temp_folders(str(tmp_path / "var"), ()) == (str(tmp),)
     assert box.temp_folders(str(bots), (str(tmp_path / "var"),)) == (str(tmp),)
     assert box.temp_folders(str(bots), (str(tmp),)) == (str(var_tmp),)
+
+
+@pytest.mark.parametrize(
+    ("given", "named"),
+    [
+        (
+            {"shm_size": 0},
+            "Policy.shm_size must be a positive number of bytes (a tmpfs of size 0 has no bound), not 0",
+        ),
+        ({"shm_size": -1}, "Policy.shm_size must be a positive"),
+        ({"scratch_size": 0}, "Policy.scratch_size must be a positive"),
+        ({"limits": Limits(memory=0)}, "not None (its memory limit, 0)"),
+    ],
+)
+def test_a_policy_refuses_a_tmpfs_without_a_bound(given, named):
+    """A tmpfs mounted with ``size=0`` has no bound: ``Policy(shm_size=0)`` gave a bot an
+    unbounded /dev/shm (a reviewer's). An API caller's mistake, named in one line."""
+    with pytest.raises(ConfigError) as caught:
+        Policy(**given)
+    assert named in str(caught.value)
+    assert Policy(shm_size=1 << 20).shm_bytes == 1 << 20
