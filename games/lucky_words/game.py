@@ -30,6 +30,7 @@ from codecup_games.lucky_words.words import (
     LOCAL_NAME,
     WordList,
     WordListId,
+    described_list,
     find_words,
     load_words,
 )
@@ -167,10 +168,23 @@ class LuckyWords(Game):
         return _list_key(words.sha256, len(words))
 
     def record_results_key(self, extra: Mapping[str, Any]) -> str | None:
-        """The list that scored a record's game, in the form of :meth:`results_key` (None: a record
-        made before lists were named)."""
-        named = WordListId.from_json(extra.get("word_list"))
-        return None if named is None else _list_key(named.sha256, named.words)
+        """The list that scored a record's game, in the form of :meth:`results_key`. A record of an
+        older codecup names its list in words, or not at all: its key where the words identify the
+        list (:func:`described_list`), else a :class:`ConfigError` saying so. Such records were
+        skipped, and a folder of them was resumed under another list with no word (a red team's)."""
+        listed = extra.get("word_list")
+        named = WordListId.from_json(listed)
+        if named is not None:
+            return _list_key(named.sha256, named.words)
+        known = described_list(listed) if isinstance(listed, str) else None
+        if known is not None:
+            return _list_key(*known)
+        said = f"only as '{printable(listed)}'" if isinstance(listed, str) else "not at all"
+        raise ConfigError(
+            f"its record, an older codecup's, names the word list that scored it {said}, which does not"
+            " say which list it was: resume the folder with the codecup that played it, or use another"
+            " --out folder"
+        )
 
     def run_notes(self, variant: str) -> tuple[str, ...]:
         """The word list in force, and whether it is the official one (a run says so at its start)."""

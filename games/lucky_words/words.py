@@ -41,6 +41,8 @@ LOCAL_NAME = "words.dat"
 DEFAULT_SOURCE = "default list (english-words package, web2; NOT the official CodeCup 2004 list)"
 OFFICIAL_SHA256 = "76402163adcdb38708e974746c5ae678d335b8b74e56227f39371bdc49e0b8e1"
 """The identity of the official CodeCup 2004 list (48,953 words, AA first)."""
+OFFICIAL_WORDS = 48953
+"""The official list's size."""
 MIN_LEN, MAX_LEN = 2, 7
 _A = ord("A")
 MAX_LIST = 32 * MIB
@@ -373,6 +375,37 @@ def load_words() -> WordList:
     if located is None:
         return _load(None, FOUND_BUNDLED)
     return _load(*located)
+
+
+# How a record of an older codecup (before 2026-11-23 18:30) named its list, in words: its
+# WordList.describe() of then, "word list: SOURCE (N words, TAG)" (", sha256 DIGITS" after TAG in
+# the versions of a few minutes before records identified their list).
+_OLD_DESCRIPTION = re.compile(
+    r"word list: (?P<source>.*) \((?P<words>\d+) words?, (?P<tag>[^()]*?)"
+    r"(?:, sha256 (?P<sha>[0-9a-f]{12}))?\)"
+)
+_OLD_OFFICIAL_TAG = "official CodeCup 2004 list"
+
+
+def described_list(text: str) -> tuple[str, int] | None:
+    """The (SHA-256, size) of the list a record of an older codecup names only in words (before
+    records identified their list), where the words identify it: their own digits of its hash, the
+    bundled list (by its name, of this one's size), or the official list (the older version told it
+    by its size, 48,953 words, and its first word, AA). None where they do not: a file it read,
+    which may have been any list (a red team's: such a folder was resumed under another list, and
+    held games scored with two)."""
+    said = _OLD_DESCRIPTION.fullmatch(text)
+    if said is None:
+        return None
+    words = int(said["words"])
+    if said["sha"] is not None:
+        return said["sha"], words  # the key (its first 12 digits) is all a run compares
+    if said["source"] == DEFAULT_SOURCE:
+        bundled = _load(None, FOUND_BUNDLED)
+        return (bundled.sha256, words) if len(bundled) == words else None
+    if said["tag"] == _OLD_OFFICIAL_TAG and words == OFFICIAL_WORDS:
+        return OFFICIAL_SHA256, words
+    return None
 
 
 def find_words(wanted: WordListId) -> WordList:
