@@ -59,7 +59,7 @@ from codecup.tournament import executor as ex
 from codecup.tournament.dispatch import WATCH_EVERY, Handed, record_of
 from codecup.tournament.identity import (
     Schedule,
-    check_logged_keys,
+    check_logged_records,
     note,
     noted_difference,
     program_digests,
@@ -274,7 +274,7 @@ def _run(args: argparse.Namespace) -> int:
                 why = noted_difference(noted, args.out) if log.records else None
                 if why is not None:
                     raise refusal(args.out, "run", why)
-                check_logged_keys(game, log.records, noted.results_key, log.path)
+                check_logged_records(game, log.records, noted, args.out, log.path)
                 note(noted, args.out)
                 mark_folder(args.out, RunKind.SPRT)  # a folder left unmarked till its log was checked
         except BaseException:

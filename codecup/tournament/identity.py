@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -244,6 +245,66 @@ def _read(path: Path) -> Schedule | None:
         return Schedule(**doc) if isinstance(doc, dict) else None
     except (OSError, ValueError, TypeError, RecursionError):
         return None
+
+
+def check_logged_records(
+    game: Game, records: Mapping[str, Record], now: Schedule, out: Path, log: Path
+) -> None:
+    """Refuse a log holding a game whose record says it was played otherwise than ``now`` says of
+    what the log's lines do not: scored with another results key (:func:`check_logged_keys`), and,
+    where the folder's note does not say its limits (an older codecup's, or none), its bots under
+    other limits (:func:`check_logged_limits`). A red team's folder of an older codecup's was
+    resumed under other --memory and its standings claimed the new limits for every game."""
+    check_logged_keys(game, records, now.results_key, log)
+    earlier = _read(out / NAME) if (out / NAME).exists() else None
+    if earlier is None or earlier.limits is None:
+        check_logged_limits(records, now.limits, log)
+
+
+# How a record's containment names its bot's cgroup limits, as every version with a sandbox
+# wrote it (CgroupPlan.describe): "memory 1024 MiB (v1)", "128 processes (v2)".
+_CONTAINED_LIMITS = {
+    "memory": (re.compile(r"\bmemory (\d+) MiB \(v[12]\)"), "--memory {}"),
+    "processes": (re.compile(r"\b(\d+) processes \(v[12]\)"), "--processes {}"),
+}
+# How a run's limits are said (Limits.describe): "1024 MiB, 128 processes, 1 CPU".
+_RUN_LIMITS = {
+    "memory": re.compile(r"^(\d+) MiB\b"),
+    "processes": re.compile(r"\b(\d+) processes\b"),
+}
+
+
+def check_logged_limits(records: Mapping[str, Record], limits: str | None, log: Path) -> None:
+    """Refuse a log holding a game whose record's containment names other memory or process limits
+    than ``limits`` (the run's, :meth:`~codecup.sandbox.cgroup.Limits.describe`), naming the game
+    and the options that resume it. A game whose seats say none (built-in bots, run in-process; a
+    record from before the sandbox; a machine without those cgroup controllers) was played under
+    no such limit, and is no game of other limits."""
+    if limits is None:
+        return
+    wanted: dict[str, int] = {}
+    for name, pattern in _RUN_LIMITS.items():
+        found = pattern.search(limits)
+        if found is not None:
+            wanted[name] = int(found.group(1))
+    for game_id, record in records.items():
+        said: dict[str, int] = {}
+        for seat in record.containment:
+            for name, (pattern, _) in _CONTAINED_LIMITS.items():
+                found = pattern.search(seat)
+                if found is not None:
+                    said.setdefault(name, int(found.group(1)))
+        other = {name: value for name, value in said.items() if name in wanted and value != wanted[name]}
+        if other:
+            options = " ".join(_CONTAINED_LIMITS[name][1].format(value) for name, value in said.items())
+            shown = ", ".join(
+                f"{value} MiB" if name == "memory" else f"{value} processes" for name, value in said.items()
+            )
+            raise ConfigError(
+                f"{log} holds game {game_id}, its bots limited to {shown} (its record's containment);"
+                f" this run's are {limits}: give {options} (what it was played with), or use another"
+                " --out folder"
+            )
 
 
 def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None, log: Path) -> None:

@@ -30,7 +30,7 @@ from codecup.terminal import log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
 from codecup.tournament.executor import GamePool, held_stops
-from codecup.tournament.identity import check_logged_keys, check_schedule, note_schedule
+from codecup.tournament.identity import Schedule, check_logged_records, check_schedule, note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.progress import Progress
@@ -380,7 +380,7 @@ def run_tournament(
         log.check_records(game)  # before anything reads their points (a schedule, the standings)
         key = results_key_of(game, spec.variant)
         check_schedule(spec, out, has_games=bool(log.records), results_key=key)
-        check_logged_keys(game, log.records, key, out / LOG_NAME)
+        check_logged_records(game, log.records, Schedule.of(spec, key), out, out / LOG_NAME)
         setups: dict[int, str] = {}
         _check_logged_games(spec, game, log, out, setups)
         note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none

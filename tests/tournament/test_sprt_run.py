@@ -255,6 +255,33 @@ def test_a_log_of_games_played_otherwise_is_refused(games, tmp_path, capsys, fir
     assert said in err and "use another --out folder" in err
 
 
+def test_a_log_whose_note_lacks_limits_is_resumed_only_under_its_records_limits(games, tmp_path, capsys):
+    """A folder of an older codecup (before folders noted limits) was resumed under other --memory
+    with no word (a red team's): the limits its records' containment names are its own."""
+    from codecup.tournament.identity import NAME
+
+    games(lambda k: "win" if k % 2 else "loss")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 2, "--out", out, "--memory", 1024) == 3
+    lines = (out / "results.jsonl").read_text().splitlines()
+    doc = json.loads(lines[0])
+    doc["record"]["containment"] = [
+        "in-process",
+        "cgroup2 (freeze), memory 1024 MiB (v2), 128 processes (v2)",
+    ]
+    (out / "results.jsonl").write_text("\n".join([json.dumps(doc), *lines[1:]]) + "\n")
+    noted = json.loads((out / NAME).read_text())
+    (out / NAME).write_text(json.dumps({**noted, "limits": None}))
+    capsys.readouterr()
+    assert sprt("--max-games", 4, "--out", out, "--memory", 64) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.count("\n") == 1 and f"holds game {doc['id']}, its bots limited to 1024 MiB, 128 processes" in err
+    )
+    assert "give --memory 1024 --processes 128 (what it was played with)" in err
+    assert sprt("--max-games", 4, "--out", out, "--memory", 1024) == 3
+
+
 def test_a_log_of_games_scored_with_another_word_list_is_refused(
     games, tiny_game, tmp_path, capsys, monkeypatch
 ):
