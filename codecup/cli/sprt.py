@@ -184,7 +184,7 @@ def open_log(
     log = ResultsLog.open(out / LOG_NAME, lock=lock or True)
     for key, record in log.records.items():
         m = _KEY.fullmatch(key)
-        why = "other players, game, seed or clock"
+        why, remedy = "not a game of an SPRT test", "use another --out folder"
         if m is not None:
             match = expected(int(m.group(1)))[int(m.group(2))]
             if record.match == match:
@@ -198,11 +198,37 @@ def open_log(
                     if record.match.seat_key
                     else "from --seed, this run given none"
                 )
+                if not record.match.seat_key:
+                    # the same games as without --seed: the seed 0 was the default (an older
+                    # codecup's log, which drew no secret seeds, says so; a red team's)
+                    remedy = "give --seed 0 (its games' seed) to resume it, or use another --out folder"
+            else:
+                why, remedy = _how_other(record.match, match)
         log.close()
-        raise ConfigError(
-            f"{out / LOG_NAME} holds games of another run (game {key}: {why}): use another --out folder"
-        )
+        raise ConfigError(f"{out / LOG_NAME} holds games of another run (game {key}: {why}): {remedy}")
     return log
+
+
+def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
+    """Why a logged game is not this run's ``now``, and what to do: the log said "other players,
+    game, seed or clock" and only "use another --out folder", where the same command with the
+    clock or variant its games were played with resumes it (a red team's: an older codecup's wall
+    clock, now cpu by default)."""
+    if logged.game != now.game:
+        return f"a game of {logged.game}, this run's {now.game}", "use another --out folder"
+    if logged.players != now.players:
+        return "other players", "use another --out folder"
+    options = []
+    if logged.variant != now.variant:
+        options.append(f"--variant {logged.variant}")
+    if logged.clock != now.clock:
+        options.append(f"--clock {logged.clock:g}")
+    if logged.clock_mode != now.clock_mode:
+        options.append(f"--clock-mode {logged.clock_mode}")
+    if not options:  # the setup the seed gives, or the seed itself: another --seed
+        return "another seed", "use another --out folder"
+    said = ", ".join(options)
+    return f"played with {said}", f"give {said.replace(', ', ' ')} to resume it, or use another --out folder"
 
 
 def settings_of(args: argparse.Namespace, game: Game, variant: Variant) -> Schedule:

@@ -231,10 +231,11 @@ def test_without_a_decision_nothing_is_aborted(games, capsys):
         (
             ["--clock-mode", "cpu"],
             ["--clock-mode", "wall"],
-            "game sprt0~0: other players, game, seed or clock",
+            # which, and what resumes it (a red team's: "other players, game, seed or clock")
+            "game sprt0~0: played with --clock-mode cpu): give --clock-mode cpu to resume it, or",
         ),
-        ([], ["--clock", 3], "game sprt0~0: other players, game, seed or clock"),
-        ([], ["--seed", 1], "game sprt0~0: other players, game, seed or clock"),
+        ([], ["--clock", 3], "game sprt0~0: played with --clock 2): give --clock 2 to resume it, or"),
+        ([], ["--seed", 1], "game sprt0~0: another seed): use another --out folder"),
         ([], ["--variant", "classic"], None),  # the game's first, named
         (["--jobs", 1], ["--jobs", 2], None),  # how many at once changes no game
         (["--elo1", 5], ["--elo1", 20], None),  # the test is re-read from the same games
@@ -315,8 +316,15 @@ def test_a_seeded_log_is_not_resumed_unseeded_nor_the_other_way(games, tmp_path,
     (tmp_path / "bot.py").write_text("")
     program = f"{sys.executable} {tmp_path / 'bot.py'}"
     for first, then, said in [
-        (["--seed", 0], [], "its bots' seeds from --seed, this run given none"),
-        ([], ["--seed", 0], "its bots' seeds drawn in secret, this run given --seed"),
+        # the games of --seed 0 (an older codecup's default, its log of no secret seeds: a red
+        # team's): the option that resumes them is said
+        (
+            ["--seed", 0],
+            [],
+            "its bots' seeds from --seed, this run given none): give --seed 0 (its games' seed) to resume it,"
+            " or",
+        ),
+        ([], ["--seed", 0], "its bots' seeds drawn in secret, this run given --seed): use another"),
     ]:
         out = tmp_path / f"out{len(first)}"
         argv = ["sprt", "twentyone", program, "bot:random", "--max-games"]
@@ -324,7 +332,7 @@ def test_a_seeded_log_is_not_resumed_unseeded_nor_the_other_way(games, tmp_path,
         capsys.readouterr()
         assert main([*argv, "4", "--out", str(out), *map(str, then)]) == 2
         err = capsys.readouterr().err
-        assert f"holds games of another run (game sprt0~0: {said}): use another --out folder" in err
+        assert f"holds games of another run (game sprt0~0: {said}" in err and err.endswith(" --out folder\n")
 
 
 def test_a_decided_run_on_a_remote_pool_aborts_whatever_cancel_says():
