@@ -30,6 +30,7 @@ from codecup_games.lucky_words.words import (
     LOCAL_NAME,
     WordList,
     WordListId,
+    described_id,
     described_list,
     find_words,
     load_words,
@@ -69,12 +70,32 @@ def _list_key(sha256: str, words: int) -> str:
     return f"word list sha256 {sha256[:12]} ({words} words)"
 
 
+_CLAIMS = ("reported_score", "reported_score_right")
+
+
+def _none_asked(claims: object) -> bool:
+    """Whether a record's claims are a null for each seat: none was asked for."""
+    return isinstance(claims, list) and len(claims) == len(INFO.seats) and all(c is None for c in claims)
+
+
+def _unasked_claims(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[str, ...]:
+    """The claims fields a record holds as nulls only where its replay gives none: a 2004 game
+    ended by a fault asks for no score line, and codecup before 2026-11-26 recorded its claims as
+    ``[null, null]`` (read as absent, as the schema reads a null; a red team's: such genuine
+    older records did not verify). A claim that says anything is still compared."""
+    return tuple(k for k in _CLAIMS if k in recorded and k not in replayed and _none_asked(recorded[k]))
+
+
 def record_words(extra: Mapping[str, Any]) -> WordList:
     """The word list a record names, found by its hash.
 
-    A record made before lists were identified is replayed with the list in force.
+    A record made before lists were identified is replayed with the list its words identify
+    (:func:`described_id`: the bundled one, the official one), else with the list in force.
     """
-    wanted = WordListId.from_json(extra.get("word_list"))
+    listed = extra.get("word_list")
+    wanted = WordListId.from_json(listed)
+    if wanted is None and isinstance(listed, str):
+        wanted = described_id(listed)
     return load_words() if wanted is None else find_words(wanted)
 
 
@@ -128,8 +149,8 @@ class LuckyWords(Game):
         """The 2004 dialogue's score line (spec item 16): what the program claimed, and whether
         it was right; never part of the result."""
         claimed = extra.get("reported_score")
-        if not isinstance(claimed, list) or seat >= len(claimed):
-            return ()
+        if not isinstance(claimed, list) or seat >= len(claimed) or _none_asked(claimed):
+            return ()  # none asked for (an older record says so with nulls: a game ended by a fault)
         line = claimed[seat]
         if line is None:
             return ("claimed no score",)
@@ -141,6 +162,8 @@ class LuckyWords(Game):
         """As the framework's, but a word list is the same list wherever this machine found it (and a
         record from before lists were identified names its list in words, which the replay found)."""
         old_record = not isinstance(recorded.get("word_list"), Mapping)
+        unasked = _unasked_claims(recorded, replayed)
+        recorded = {k: v for k, v in recorded.items() if k not in unasked}
 
         def placeless(extra: Mapping[str, Any]) -> dict[str, Any]:
             listed = extra.get("word_list")
@@ -152,14 +175,29 @@ class LuckyWords(Game):
 
     def replay_context(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[str, ...]:
         """A record from before lists were identified names none: say which list it was replayed
-        with (a list other than the one it was played with fails it, whatever the moves)."""
-        if isinstance(recorded.get("word_list"), Mapping):
-            return ()
+        with (a list other than the one it was played with fails it, whatever the moves). An older
+        record's claims of a game ended by a fault, all null, were read as none: said too."""
+        unasked = _unasked_claims(recorded, replayed)
+        older = (
+            (f"older record: its {' and '.join(unasked)} of nulls (no score line asked) read as none",)
+            if unasked
+            else ()
+        )
+        listed = recorded.get("word_list")
+        if isinstance(listed, Mapping):
+            return older
         used = WordListId.from_json(replayed.get("word_list"))
+        if isinstance(listed, str) and described_id(listed) is not None:  # found by its hash
+            shown = "" if used is None else f", {used.describe()}"
+            return (
+                f"older record: its word list named in words, replayed with the list they name{shown}",
+                *older,
+            )
         with_list = "the list in force" if used is None else f"the list in force, {used.describe()}"
         return (
             f"the record names no word list: replayed with {with_list}; give the one it was played with"
             " (--words)",
+            *older,
         )
 
     def results_key(self, variant: str) -> str | None:

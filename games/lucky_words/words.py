@@ -408,6 +408,18 @@ def described_list(text: str) -> tuple[str, int] | None:
     return None
 
 
+def described_id(text: str) -> WordListId | None:
+    """The list a record of an older codecup names in words (:func:`described_list`) where they
+    give its whole hash (the bundled list, the official one), to be found as a newer record's is
+    (:func:`find_words`): such a record was replayed with the list in force, and did not verify
+    under another (``--words``) though it named the bundled list."""
+    known = described_list(text)
+    said = _OLD_DESCRIPTION.fullmatch(text)
+    if known is None or said is None or not _SHA256.fullmatch(known[0]):
+        return None
+    return WordListId(known[0], known[1], said["source"], "", known[0] == OFFICIAL_SHA256)
+
+
 def find_words(wanted: WordListId) -> WordList:
     """The list with ``wanted``'s hash among those at hand, else a one-line :class:`WordListError`.
 
