@@ -62,6 +62,7 @@ from codecup.tournament.identity import (
     check_logged_records,
     note,
     noted_difference,
+    older_games_note,
     program_digests,
     refusal,
 )
@@ -433,6 +434,10 @@ def _play(
         next_pair += 1
         if state.decision() is not None or tally.stalled or next_pair >= max_pairs:
             break
+    if next_pair and log is not None:
+        note = older_games_note(log.records.items(), log.path, None)  # its log keeps no games/
+        if note is not None:
+            _warn(note)
     if next_pair and not quiet and log is not None:  # pairs were resumed only from a log
         print(f"resumed {next_pair} pairs from {shown_path(log.path)}: {state.line()}", flush=True)
         if tally.left_out:

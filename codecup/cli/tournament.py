@@ -47,7 +47,7 @@ from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.executor import held_stops
-from codecup.tournament.identity import program_digests
+from codecup.tournament.identity import older_games_note, program_digests
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, logged_ids
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
@@ -464,6 +464,10 @@ def _run_in(
         told(g, record)
 
     def on_logged(games: Sequence[tuple[ScheduledGame, Record]]) -> None:
+        if not seen:  # the log's games, as the run resumes: said once
+            note = older_games_note([(g.id, r) for g, r in games], out / LOG_NAME, out / "games")
+            if note is not None:
+                _warn(note)
         seen.update(g.id for g, _ in games)
         told.logged(games)
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from codecup.dialogue import Termination
 from codecup.errors import CodecupError, ConfigError, said
 from codecup.writing import write_atomic
 
@@ -326,3 +327,27 @@ def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None
                 f"{log} holds game {game_id}, scored with {scored}; this run's is {key}: give the one it was"
                 " played with, or use another --out folder"
             )
+
+
+def older_games_note(records: Iterable[tuple[str, Record]], log: Path, games: Path | None) -> str | None:
+    """A line saying that games of ``log`` were played by a codecup that recorded no version
+    (before 2026-11-27), naming the first; None if there is none. Their results count as recorded,
+    under the rules of then where those changed since (``docs/record-schema.md``); replaying each
+    on every resume would cost a game's replay per game logged, so a run says so and leaves the
+    check to ``codecup verify`` of their records in ``games`` (a red team's: a resumed folder held
+    such games silently, and its standings differed from a fresh run's). A referee error made by
+    the run, where a game's worker died, names no version either, and is no game played."""
+    older = [
+        game_id
+        for game_id, record in records
+        if not record.codecup
+        and not any(end.kind is Termination.REFEREE_ERROR for end in record.result.termination)
+    ]
+    if not older:
+        return None
+    check = "" if games is None else f"; `codecup verify {games}/*.json` checks them against these"
+    return (
+        f"{log}: {len(older)} logged game{'' if len(older) == 1 else 's'} (the first {older[0]}) played by"
+        " an older codecup (no version in the record): they count as recorded, under its rules where"
+        f" those changed since{check}"
+    )

@@ -240,3 +240,25 @@ def test_more_jobs_than_cores_warns_once(tmp_path):
     assert len(warnings) == 1 and f"{jobs} games at once" in warnings[0]
     fair = codecup("tournament", tmp_path / "players.yml", "--out", tmp_path / "o", "--quiet", "--jobs", "1")
     assert fair.returncode == 0 and "warning" not in fair.stderr
+
+
+def test_a_resumed_log_of_an_older_codecups_games_says_so(tmp_path):
+    """A resumed run kept an older codecup's games silently, and its standings differed from a
+    fresh run's where the rules changed since (a red team's): it says so, once, and what checks them."""
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    out = tmp_path / "out"
+    assert codecup("tournament", tmp_path / "players.yml", "--out", out, "--quiet").returncode == 0
+    again = codecup("tournament", tmp_path / "players.yml", "--out", out, "--quiet")
+    assert again.returncode == 0 and "older codecup" not in again.stderr  # this version's games
+    log = out / "results.jsonl"
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    for line in lines:  # as a codecup of before 2026-11-27 wrote them: no version
+        del line["record"]["codecup"]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    resumed = codecup("tournament", tmp_path / "players.yml", "--out", out, "--quiet", "--rounds", "2")
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stderr == (
+        f"codecup: warning: {log}: 12 logged games (the first {lines[0]['id']}) played by an older codecup"
+        " (no version in the record): they count as recorded, under its rules where those changed since;"
+        f" `codecup verify {out / 'games'}/*.json` checks them against these\n"
+    )

@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+from codecup import __version__
 from codecup.cli import main
 from codecup.dialogue import NORMAL, SeatEnd, Termination
 from codecup.drive import derive_seed
@@ -71,9 +72,10 @@ class Games:
             logs[new_seat] = f"Traceback (most recent call last):\nValueError: boom {k}\n"
             points = (0.0, 2.0) if new_seat == 0 else (2.0, 0.0)
             result = Result(_scores(points), points, tuple(ends))
-            return Record(match, (), (), (0.0, 0.0), result, logs=tuple(logs))
+            return Record(match, (), (), (0.0, 0.0), result, logs=tuple(logs), codecup=__version__)
         points = (2.0, 0.0) if (new_seat == 0) == (what == "win") else (0.0, 2.0)
-        return Record(match, (), (), (0.0, 0.0), Result(_scores(points), points, (NORMAL, NORMAL)))
+        result = Result(_scores(points), points, (NORMAL, NORMAL))
+        return Record(match, (), (), (0.0, 0.0), result, codecup=__version__)  # this version's game
 
 
 def _scores(points: tuple[float, ...]) -> tuple[float, ...]:
@@ -281,6 +283,24 @@ def test_a_log_whose_note_lacks_limits_is_resumed_only_under_its_records_limits(
     )
     assert "give --memory 1024 --processes 128 (what it was played with)" in err
     assert sprt("--max-games", 4, "--out", out, "--memory", 1024) == 3
+
+
+def test_a_resumed_log_of_an_older_codecups_games_says_so(games, tmp_path, capsys):
+    """Its games count as recorded, under the rules of then (a red team's: said nowhere)."""
+    games(lambda k: "win" if k % 2 else "loss")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 2, "--out", out) == 3
+    lines = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    for line in lines:  # as a codecup of before 2026-11-27 wrote them: no version
+        del line["record"]["codecup"]
+    (out / "results.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    capsys.readouterr()
+    assert sprt("--max-games", 4, "--out", out) == 3
+    assert capsys.readouterr().err == (
+        f"codecup: warning: {out / 'results.jsonl'}: 2 logged games (the first sprt0~0) played by an older"
+        " codecup (no version in the record): they count as recorded, under its rules where those changed"
+        " since\n"
+    )
 
 
 def test_a_log_of_games_scored_with_another_word_list_is_refused(
