@@ -65,6 +65,7 @@ from codecup.tournament.identity import (
     older_games_note,
     program_digests,
     refusal,
+    unnoted_programs_note,
 )
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
@@ -302,6 +303,9 @@ def _run(args: argparse.Namespace) -> int:
                 if why is not None:
                     raise refusal(args.out, "run", why)
                 check_logged_records(game, log.records, noted, args.out, log.path)
+                unnoted = unnoted_programs_note(args.out, noted.programs) if log.records else None
+                if unnoted is not None:
+                    _warn(unnoted)
                 note(noted, args.out)
                 mark_folder(args.out, RunKind.SPRT)  # a folder left unmarked till its log was checked
         except BaseException:

@@ -47,7 +47,7 @@ from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.executor import held_stops
-from codecup.tournament.identity import older_games_note, program_digests
+from codecup.tournament.identity import older_games_note, program_digests, unnoted_programs_note
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, logged_ids
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
@@ -457,6 +457,7 @@ def _run_in(
     # without it, an earlier site is marked out of date
     told = live if live is not None else WithoutSite(out, game, folder_lock=lock)
     seen: set[str] = set()  # the games logged, by this run or an earlier one: what a stop leaves
+    unnoted = unnoted_programs_note(out, spec.programs)  # before the run notes its own
     complete: list[TournamentResult] = []  # the result, once its standings are written
 
     def on_record(g: ScheduledGame, record: Record) -> None:
@@ -466,8 +467,9 @@ def _run_in(
     def on_logged(games: Sequence[tuple[ScheduledGame, Record]]) -> None:
         if not seen:  # the log's games, as the run resumes: said once
             note = older_games_note([(g.id, r) for g, r in games], out / LOG_NAME, out / "games")
-            if note is not None:
-                _warn(note)
+            for line in (note, unnoted if games else None):
+                if line is not None:
+                    _warn(line)
         seen.update(g.id for g, _ in games)
         told.logged(games)
 

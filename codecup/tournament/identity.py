@@ -351,3 +351,22 @@ def older_games_note(records: Iterable[tuple[str, Record]], log: Path, games: Pa
         " an older codecup (no version in the record): they count as recorded, under its rules where"
         f" those changed since{check}"
     )
+
+
+def unnoted_programs_note(out: Path, programs: Digests | None) -> str | None:
+    """A line saying that ``out``'s note holds no digest of its players' programs where this run
+    has some (``programs``): a folder of an older codecup's, or of a run that noted none. Its games'
+    records say no program's bytes either, so a program changed since they were played cannot be
+    seen this once (a red team's review of the settings older folders lack); the run notes the
+    digests, and the next resume sees a change. None where there is nothing to say. Asked before
+    the run notes its own settings."""
+    if programs is None:
+        return None
+    path = out / NAME
+    earlier = _read(path) if path.exists() else None
+    if earlier is not None and earlier.programs is not None:
+        return None
+    return (
+        f"{out}: its logged games' settings hold no digest of their players' programs (an older"
+        " codecup's folder): a program changed since they were played is not seen this once"
+    )

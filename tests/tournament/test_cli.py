@@ -262,3 +262,28 @@ def test_a_resumed_log_of_an_older_codecups_games_says_so(tmp_path):
         " (no version in the record): they count as recorded, under its rules where those changed since;"
         f" `codecup verify {out / 'games'}/*.json` checks them against these\n"
     )
+
+
+def test_a_resumed_folder_whose_note_holds_no_program_digests_says_a_change_is_not_seen(tmp_path):
+    """An older codecup's folder notes no digests of its players' programs (a red team's review):
+    a program changed since its games were played is not seen, and the run says so, once."""
+    (tmp_path / "players.yml").write_text(
+        "game: twentyone\nplayers:\n"
+        f'  - {{name: s, command: "{sys.executable} -S bot.py"}}\n'
+        "  - {name: p, command: bot:perfect}\n"
+    )
+    (tmp_path / "bot.py").write_text(TWENTYONE_SCRIPT_BOT)
+    out = tmp_path / "out"
+    args = ["tournament", tmp_path / "players.yml", "--out", out, "--quiet", "--no-site"]
+    assert codecup(*args).returncode == 0
+    note = out / ".codecup-schedule.json"
+    noted = json.loads(note.read_text())
+    assert noted["programs"]
+    note.write_text(json.dumps({**noted, "programs": None}))
+    resumed = codecup(*args, "--rounds", "2")
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stderr == (
+        f"codecup: warning: {out}: its logged games' settings hold no digest of their players' programs"
+        " (an older codecup's folder): a program changed since they were played is not seen this once\n"
+    )
+    assert codecup(*args, "--rounds", "3").stderr == ""  # noted now: the next resume sees a change

@@ -303,6 +303,30 @@ def test_a_resumed_log_of_an_older_codecups_games_says_so(games, tmp_path, capsy
     )
 
 
+def test_a_resumed_log_whose_note_holds_no_program_digests_says_a_change_is_not_seen(games, tmp_path, capsys):
+    """A folder of an older codecup's notes no program digests: a program changed since its games
+    were played was resumed silently (a red team's review of the settings older folders lack)."""
+    from codecup.tournament.identity import NAME
+
+    games(lambda k: "win" if k % 2 else "loss")
+    (tmp_path / "bot.py").write_text("")
+    argv = ["sprt", "twentyone", f"{sys.executable} {tmp_path / 'bot.py'}", "bot:random", "--seed", "0"]
+    out = tmp_path / "out"
+    assert main([*argv, "--max-games", "2", "--out", str(out)]) == 3
+    noted = json.loads((out / NAME).read_text())
+    assert noted["programs"]
+    (out / NAME).write_text(json.dumps({**noted, "programs": None}))
+    capsys.readouterr()
+    assert main([*argv, "--max-games", "4", "--out", str(out)]) == 3
+    assert capsys.readouterr().err == (
+        f"codecup: warning: {out}: its logged games' settings hold no digest of their players' programs"
+        " (an older codecup's folder): a program changed since they were played is not seen this once\n"
+    )
+    assert json.loads((out / NAME).read_text())["programs"] == noted["programs"]  # the next run sees one
+    assert main([*argv, "--max-games", "6", "--out", str(out)]) == 3
+    assert capsys.readouterr().err == ""
+
+
 def test_a_log_of_games_scored_with_another_word_list_is_refused(
     games, tiny_game, tmp_path, capsys, monkeypatch
 ):
