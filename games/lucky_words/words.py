@@ -380,20 +380,42 @@ def load_words() -> WordList:
 # How a record of an older codecup (before 2026-11-23 18:30) named its list, in words: its
 # WordList.describe() of then, "word list: SOURCE (N words, TAG)" (", sha256 DIGITS" after TAG in
 # the versions of a few minutes before records identified their list).
+# A count of at most 9 digits: int() refuses a number of over 4,300 digits (a reviewer's record
+# failed the plugin so); no list is that large.
 _OLD_DESCRIPTION = re.compile(
-    r"word list: (?P<source>.*) \((?P<words>\d+) words?, (?P<tag>[^()]*?)"
+    r"word list: (?P<source>.*) \((?P<words>\d{1,9}) words?, (?P<tag>[^()]*?)"
     r"(?:, sha256 (?P<sha>[0-9a-f]{12}))?\)"
 )
 _OLD_OFFICIAL_TAG = "official CodeCup 2004 list"
 
 
+def described_words(text: str) -> tuple[int, str] | None:
+    """The size of the list a record of an older codecup names in words, and the first 12 digits of
+    its hash where they say them (else ``""``); None where the text is no such description."""
+    said = _OLD_DESCRIPTION.fullmatch(text)
+    return None if said is None else (int(said["words"]), said["sha"] or "")
+
+
+def _holds_official(source: str) -> bool:
+    """Whether the file at a record's path holds the official list now (a path that cannot be read
+    holds none: the record's path is anyone's text)."""
+    if not source or len(source) > MAX_SOURCE:
+        return False
+    try:
+        return _load(Path(source), "the record's path").sha256 == OFFICIAL_SHA256
+    except (WordListError, OSError, ValueError, RuntimeError):  # RuntimeError: resolve() in a loop
+        return False
+
+
 def described_list(text: str) -> tuple[str, int] | None:
     """The (SHA-256, size) of the list a record of an older codecup names only in words (before
     records identified their list), where the words identify it: their own digits of its hash, the
-    bundled list (by its name, of this one's size), or the official list (the older version told it
-    by its size, 48,953 words, and its first word, AA). None where they do not: a file it read,
-    which may have been any list (a red team's: such a folder was resumed under another list, and
-    held games scored with two)."""
+    bundled list (by its name, of this one's size), or the official list where the file it names
+    holds the official list still. None where they do not: a file it read, which may have been any
+    list (a red team's: such a folder was resumed under another list, and held games scored with
+    two). The older versions' "official CodeCup 2004 list" alone says little: they gave it to any
+    list of 48,953 words with AA first (a reviewer's: the official list with 24 words changed was
+    taken for it, and its folder resumed under the official list)."""
     said = _OLD_DESCRIPTION.fullmatch(text)
     if said is None:
         return None
@@ -403,7 +425,7 @@ def described_list(text: str) -> tuple[str, int] | None:
     if said["source"] == DEFAULT_SOURCE:
         bundled = _load(None, FOUND_BUNDLED)
         return (bundled.sha256, words) if len(bundled) == words else None
-    if said["tag"] == _OLD_OFFICIAL_TAG and words == OFFICIAL_WORDS:
+    if said["tag"] == _OLD_OFFICIAL_TAG and words == OFFICIAL_WORDS and _holds_official(said["source"]):
         return OFFICIAL_SHA256, words
     return None
 

@@ -229,19 +229,53 @@ def test_an_older_record_naming_the_bundled_list_in_words_is_resumed_only_under_
     ("said", "key"),
     [
         (
-            "word list: /srv/words.dat (48953 words, official CodeCup 2004 list)",
-            "word list sha256 76402163adcd (48953 words)",
-        ),
-        (
             "word list: /srv/w.dat (24 words, not the official list, sha256 0123456789ab)",
             "word list sha256 0123456789ab (24 words)",
         ),
     ],
 )
 def test_an_older_records_words_that_identify_its_list_give_its_key(said, key):
-    """The official list (the older version told it by its size and first word), or the digits of
-    its hash that the last of those versions printed."""
+    """The digits of its hash that the last of those versions printed."""
     assert LuckyWords().record_results_key({"word_list": said}) == key
+
+
+@pytest.mark.parametrize("still_official", [True, False])
+def test_an_older_records_official_tag_names_the_official_list_only_where_its_file_holds_it(
+    tmp_path, monkeypatch, still_official
+):
+    """The older versions tagged any list of 48,953 words with AA first "official CodeCup 2004
+    list": a reviewer's official list with 24 words changed was taken for the official one, its
+    folder resumed under it. The tag names it only where the file the record names holds it now."""
+    from codecup_games.lucky_words import words as words_module
+    from codecup_games.lucky_words.words import WordList
+
+    official = tmp_path / "official.dat"
+    official.write_text(SMALL_WORDS)
+    small = WordList.from_file(official)
+    monkeypatch.setattr(words_module, "OFFICIAL_SHA256", small.sha256)  # this list plays the official one
+    monkeypatch.setattr(words_module, "OFFICIAL_WORDS", len(small))
+    played = official
+    if not still_official:  # the same size, AA first, a word changed: tagged official by then
+        played = tmp_path / "edited.dat"
+        played.write_text(SMALL_WORDS.replace("CAT", "COT"))
+    said = f"word list: {played} ({len(small)} words, official CodeCup 2004 list)"
+    if still_official:
+        expected = f"word list sha256 {small.sha256[:12]} ({len(small)} words)"
+        assert LuckyWords().record_results_key({"word_list": said}) == expected
+    else:
+        with pytest.raises(ConfigError, match=r"names the word list that scored it only as 'word list: "):
+            LuckyWords().record_results_key({"word_list": said})
+    missing = f"word list: {tmp_path / 'gone.dat'} ({len(small)} words, official CodeCup 2004 list)"
+    with pytest.raises(ConfigError, match=r"only as "):  # a path holding nothing now identifies nothing
+        LuckyWords().record_results_key({"word_list": missing})
+
+
+def test_an_older_records_word_count_of_any_length_is_read_without_failing():
+    """int() refuses a number of over 4,300 digits: such a count failed the plugin (a reviewer's);
+    it is no description of a list, refused in one line as words that do not identify one."""
+    said = "word list: x (" + "9" * 5000 + " words, official CodeCup 2004 list)"
+    with pytest.raises(ConfigError, match=r"only as 'word list: x \(9999"):
+        LuckyWords().record_results_key({"word_list": said})
 
 
 @pytest.mark.parametrize(
