@@ -32,6 +32,7 @@ from codecup_games.lucky_words.words import (
     WordListId,
     described_id,
     described_list,
+    described_words,
     find_words,
     load_words,
 )
@@ -84,6 +85,25 @@ def _unasked_claims(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) ->
     ``[null, null]`` (read as absent, as the schema reads a null; a red team's: such genuine
     older records did not verify). A claim that says anything is still compared."""
     return tuple(k for k in _CLAIMS if k in recorded and k not in replayed and _none_asked(recorded[k]))
+
+
+def _described_problems(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
+    """Where an older record names its list in words (:func:`described_words`), how they are not the
+    list the replay used: its size, and the digits of its hash where they say them. Such a record
+    verified whatever its words said, while a resume refused it (a reviewer's: a record saying a
+    48,953-word file verified with the bundled list)."""
+    listed, used = recorded.get("word_list"), WordListId.from_json(replayed.get("word_list"))
+    said = described_words(listed) if isinstance(listed, str) else None
+    if said is None or used is None:
+        return []
+    words, digits = said
+    if words == used.words and (not digits or used.sha256.startswith(digits)):
+        return []
+    named = f"{words} word{'' if words == 1 else 's'}{f', sha256 {digits}' if digits else ''}"
+    return [
+        f"extra.word_list: the record names a list of {named}, the replay used sha256"
+        f" {used.sha256[:12]} ({used.words} words); give the one it was played with (--words)"
+    ]
 
 
 def record_words(extra: Mapping[str, Any]) -> WordList:
@@ -171,7 +191,10 @@ class LuckyWords(Game):
                 return {k: v for k, v in extra.items() if k != "word_list"}
             return {**extra, "word_list": {k: v for k, v in listed.items() if k not in ("source", "found")}}
 
-        return super().extra_problems(placeless(recorded), placeless(replayed))
+        return [
+            *_described_problems(recorded, replayed),
+            *super().extra_problems(placeless(recorded), placeless(replayed)),
+        ]
 
     def replay_context(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[str, ...]:
         """A record from before lists were identified names none: say which list it was replayed
@@ -194,6 +217,15 @@ class LuckyWords(Game):
                 *older,
             )
         with_list = "the list in force" if used is None else f"the list in force, {used.describe()}"
+        if isinstance(listed, str):  # it names one, in words that do not identify it (a reviewer's)
+            size = described_words(listed)
+            same = size is not None and not _described_problems(recorded, replayed)
+            said = f" (its size{', its digits' if size and size[1] else ''} the same)" if same else ""
+            return (
+                f"older record: its word list named in words, not identified: replayed with {with_list}"
+                f"{said}; give the one it was played with (--words)",
+                *older,
+            )
         return (
             f"the record names no word list: replayed with {with_list}; give the one it was played with"
             " (--words)",

@@ -456,3 +456,41 @@ def test_an_older_2004_records_null_claims_of_a_game_ended_by_a_fault_read_as_no
         assert LuckyWords().result_notes(0, doc["extra"]) == ()  # no "claimed no score": none asked
     else:
         assert "extra.reported_score: the record says " in out
+
+
+@pytest.mark.parametrize(
+    ("count", "digits", "verifies"),
+    [
+        ("24 words", "", True),
+        ("24 words", ", sha256 {own}", True),
+        ("23 words", "", False),  # a list of another size: not the one the replay used
+        ("24 words", ", sha256 0123456789ab", False),  # digits of another list's hash
+        pytest.param("9" * 5000 + " words", "", True, id="huge-count"),  # int() refused it: a plugin failure
+    ],
+)
+def test_an_older_records_words_naming_a_file_are_compared_with_the_list_the_replay_used(
+    tmp_path, no_list, capsys, count, digits, verifies
+):
+    """A record naming a file in words (not identifying its list) is replayed with the list in
+    force: it verified whatever its words said, a 48,953-word file replayed with the bundled list,
+    while a resume refused the same words (a reviewer's). Its size, and the digits of its hash where
+    it says them, must be the replay's list's; and it names a list, said so (not "names none")."""
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    own = WordList.from_file(small).sha256[:12]
+    record = tmp_path / "game.json"
+    argv = ["play", "lucky_words", "bot:random", "bot:random", "--seed", "2", "--quiet"]
+    assert main([*argv, "--record", str(record), "--words", str(small)]) == 0
+    doc = json.loads(record.read_text())
+    doc["extra"]["word_list"] = f"word list: {small} ({count}, not the official list{digits.format(own=own)})"
+    record.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["verify", str(record), "--words", str(small)]) == (0 if verifies else 1)
+    out = capsys.readouterr().out
+    assert "names no word list" not in out
+    assert (
+        "older record: its word list named in words, not identified: replayed with the list in force" in out
+    )
+    if not verifies:
+        assert f"extra.word_list: the record names a list of {count}" in out
+        assert f"the replay used sha256 {own} (24 words); give the one it was played with (--words)" in out
