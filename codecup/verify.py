@@ -37,7 +37,7 @@ from codecup.errors import (
 from codecup.game import Game, checked_points, lines_of_text
 from codecup.overrun import bounded
 from codecup.record import FAULT, FROM, TO, MoveEntry, Record, Result
-from codecup.rules import older_wording
+from codecup.rules import dated_record, older_wording
 
 
 @attrs.define(eq=False)
@@ -228,7 +228,8 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
         )
     if points != list(record.result.points):
         problems.append(f"points: rules give {points}, record says {list(record.result.points)}")
-    older = _older_ends(outcome.ends, record.result.termination)
+    # older words only in a record naming no version: those naming one date from after the change
+    older = [] if record.codecup else _older_ends(outcome.ends, record.result.termination)
     if list(outcome.ends) != list(record.result.termination) and not older:
         kinds = [e.kind.value for e in outcome.ends], [e.kind.value for e in record.result.termination]
         if kinds[0] == kinds[1]:  # the same kinds: say the messages, which differ
@@ -238,7 +239,8 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
         notes.append(
             f"older record: its invalid move's message in an older codecup's words (seat {older[0]})"
         )
-    problems.extend(_extra_problems(game, record.extra, outcome.extra))
+    with dated_record(bool(record.codecup)):  # a plugin's older words too (Spaghetti's take-overs)
+        problems.extend(_extra_problems(game, record.extra, outcome.extra))
     leftover = [seat for seat, q in enumerate(channel.answers) if q]
     if leftover:
         problems.append(f"the record has answers the referee never asked for (seats {leftover})")

@@ -65,9 +65,30 @@ def test_an_older_records_invalid_move_verifies_and_says_so(garbage_records, tmp
     end["message"] = _older(end["message"], game)
     for takeover in doc["extra"].get("takeovers", ()):  # Spaghetti's: the same words
         takeover["message"] = _older(takeover["message"], game)
+    del doc["codecup"]  # those versions did not name themselves
     status, out = _verified(tmp_path, capsys, doc)
     assert status == 0, out
     assert "; older record: its invalid move's message in an older codecup's words (seat 0))" in out
+
+
+@pytest.mark.parametrize(
+    ("game", "where"),
+    [("pillars", "end"), ("turn_right", "end"), ("spaghetti", "end"), ("spaghetti", "takeover")],
+)
+def test_a_record_naming_its_version_has_no_older_words(garbage_records, tmp_path, capsys, game, where):
+    """Its ``codecup`` field dates from after the wording changed: a message of its in older words
+    was changed since (a reviewer's: such a current record verified as an older one)."""
+    doc = json.loads((garbage_records / f"{game}.json").read_text())
+    assert doc["codecup"]
+    if where == "end":
+        end = doc["result"]["termination"][0]
+        end["message"] = _older(end["message"], game)
+    else:
+        takeover = doc["extra"]["takeovers"][0]
+        takeover["message"] = _older(takeover["message"], game)
+    status, out = _verified(tmp_path, capsys, doc)
+    assert status == 1 and "DOES NOT VERIFY" in out, out
+    assert ("termination:" if where == "end" else "extra.takeovers") in out
 
 
 @pytest.mark.parametrize("game", ["pillars", "turn_right", "spaghetti"])
