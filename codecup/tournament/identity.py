@@ -239,6 +239,16 @@ def note(now: Schedule, out: Path) -> None:
     )  # whole: a cut one is no schedule
 
 
+def _noted_fields(path: Path) -> frozenset[str]:
+    """The fields a note holds (a field null in it too: :func:`_read` cannot tell it from one it
+    lacks, a note of an older codecup's)."""
+    try:
+        doc: Any = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return frozenset()
+    return frozenset(doc) if isinstance(doc, dict) else frozenset()
+
+
 def _read(path: Path) -> Schedule | None:
     """The schedule noted in ``path``; None if it is not one (then the log's own checks decide)."""
     try:
@@ -358,13 +368,16 @@ def unnoted_programs_note(out: Path, programs: Digests | None) -> str | None:
     has some (``programs``): a folder of an older codecup's, or of a run that noted none. Its games'
     records say no program's bytes either, so a program changed since they were played cannot be
     seen this once (a red team's review of the settings older folders lack); the run notes the
-    digests, and the next resume sees a change. None where there is nothing to say. Asked before
+    digests, and the next resume sees a change. None where there is nothing to say: a note with
+    ``programs`` null (noted: its games' players named no program file, as built-in bots) is a
+    folder of now, whose games no program played (a reviewer's: a player added to such a folder
+    was told it was an older codecup's); only a note without the field is of before. Asked before
     the run notes its own settings."""
     if programs is None:
         return None
     path = out / NAME
     earlier = _read(path) if path.exists() else None
-    if earlier is not None and earlier.programs is not None:
+    if earlier is not None and (earlier.programs is not None or "programs" in _noted_fields(path)):
         return None
     return (
         f"{out}: its logged games' settings hold no digest of their players' programs (an older"

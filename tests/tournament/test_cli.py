@@ -282,7 +282,8 @@ def test_a_resumed_folder_whose_note_holds_no_program_digests_says_a_change_is_n
     note = out / ".codecup-schedule.json"
     noted = json.loads(note.read_text())
     assert noted["programs"]
-    note.write_text(json.dumps({**noted, "programs": None}))
+    del noted["programs"]  # as a codecup of before 2026-11-25 noted it: no such field
+    note.write_text(json.dumps(noted))
     resumed = codecup(*args, "--rounds", "2")
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stderr == (
@@ -290,3 +291,22 @@ def test_a_resumed_folder_whose_note_holds_no_program_digests_says_a_change_is_n
         " (an older codecup's folder): a program changed since they were played is not seen this once\n"
     )
     assert codecup(*args, "--rounds", "3").stderr == ""  # noted now: the next resume sees a change
+
+
+def test_a_program_added_to_a_folder_of_built_in_bots_is_no_older_codecups_folder(tmp_path):
+    """A folder of built-in bots notes ``programs`` null (none named a file): a run adding a program
+    player was warned of an older codecup's folder (a reviewer's); no logged game ran a program."""
+    players = tmp_path / "players.yml"
+    players.write_text(
+        "game: twentyone\nplayers:\n  - {name: p, command: bot:perfect}\n  - {name: r, command: bot:random}\n"
+    )
+    out = tmp_path / "out"
+    args = ["tournament", players, "--out", out, "--quiet", "--no-site"]
+    assert codecup(*args).returncode == 0
+    assert json.loads((out / ".codecup-schedule.json").read_text())["programs"] is None
+    (tmp_path / "bot.py").write_text(TWENTYONE_SCRIPT_BOT)
+    with players.open("a") as f:
+        f.write(f'  - {{name: s, command: "{sys.executable} -S bot.py"}}\n')
+    resumed = codecup(*args)
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stderr == ""
