@@ -62,6 +62,7 @@ from codecup.tournament.identity import (
     check_logged_records,
     note,
     noted_difference,
+    older_games,
     older_games_note,
     program_digests,
     refusal,
@@ -439,7 +440,7 @@ def _play(
         if state.decision() is not None or tally.stalled or next_pair >= max_pairs:
             break
     if next_pair and log is not None:
-        note = older_games_note(log.records.items(), log.path, None)  # its log keeps no games/
+        note = older_games_note(older_games(log.records.items()), log.path, None)  # its log keeps no games/
         if note is not None:
             _warn(note)
     if next_pair and not quiet and log is not None:  # pairs were resumed only from a log

@@ -49,7 +49,7 @@ from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.executor import held_stops
 from codecup.tournament.identity import older_games_note, program_digests, unnoted_programs_note
 from codecup.tournament.lock import FolderLock
-from codecup.tournament.log import LOG_NAME, logged_ids
+from codecup.tournament.log import LOG_NAME, logged_ids, older_logged
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
@@ -465,8 +465,9 @@ def _run_in(
         told(g, record)
 
     def on_logged(games: Sequence[tuple[ScheduledGame, Record]]) -> None:
-        if not seen:  # the log's games, as the run resumes: said once
-            note = older_games_note([(g.id, r) for g, r in games], out / LOG_NAME, out / "games")
+        if not seen:  # the log's games, as the run resumes: said once, of them all (a Swiss
+            # tournament's or a knock-out's come stage by stage: the first stage's were counted)
+            note = older_games_note(older_logged(out / LOG_NAME), out / LOG_NAME, out / "games")
             for line in (note, unnoted if games else None):
                 if line is not None:
                     _warn(line)

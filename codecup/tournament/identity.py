@@ -339,20 +339,25 @@ def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None
             )
 
 
-def older_games_note(records: Iterable[tuple[str, Record]], log: Path, games: Path | None) -> str | None:
-    """A line saying that games of ``log`` were played by a codecup that recorded no version
-    (before 2026-11-27), naming the first; None if there is none. Their results count as recorded,
-    under the rules of then where those changed since (``docs/record-schema.md``); replaying each
-    on every resume would cost a game's replay per game logged, so a run says so and leaves the
-    check to ``codecup verify`` of their records in ``games`` (a red team's: a resumed folder held
-    such games silently, and its standings differed from a fresh run's). A referee error made by
-    the run, where a game's worker died, names no version either, and is no game played."""
-    older = [
+def older_games(records: Iterable[tuple[str, Record]]) -> list[str]:
+    """The ids of ``records`` that name no codecup version (before 2026-11-27): an older codecup's
+    games. A referee error made by the run, where a game's worker died, names none either, and is
+    no game played (:func:`codecup.tournament.log.older_logged` reads a log's so)."""
+    return [
         game_id
         for game_id, record in records
         if not record.codecup
         and not any(end.kind is Termination.REFEREE_ERROR for end in record.result.termination)
     ]
+
+
+def older_games_note(older: Sequence[str], log: Path, games: Path | None) -> str | None:
+    """A line saying that the games ``older`` of ``log`` were played by a codecup that recorded no
+    version (:func:`older_games`), naming the first; None if there is none. Their results count as
+    recorded, under the rules of then where those changed since (``docs/record-schema.md``);
+    replaying each on every resume would cost a game's replay per game logged, so a run says so and
+    leaves the check to ``codecup verify`` of their records in ``games`` (a red team's: a resumed
+    folder held such games silently, and its standings differed from a fresh run's)."""
     if not older:
         return None
     check = "" if games is None else f"; `codecup verify {games}/*.json` checks them against these"

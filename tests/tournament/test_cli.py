@@ -310,3 +310,22 @@ def test_a_program_added_to_a_folder_of_built_in_bots_is_no_older_codecups_folde
     resumed = codecup(*args)
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stderr == ""
+
+
+@pytest.mark.parametrize("form", ["swiss", "knockout"])
+def test_a_resumed_swiss_or_knockout_log_of_older_games_counts_them_all(tmp_path, form):
+    """Their logged games are handed over stage by stage: the first stage's were all the warning
+    counted (a reviewer's Swiss folder said 6 of its 20 older games)."""
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    out = tmp_path / "out"
+    args = ["tournament", tmp_path / "players.yml", "--out", out, "--quiet", "--no-site", "--format", form]
+    assert codecup(*args, "--seed", "1").returncode == 0
+    log = out / "results.jsonl"
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    for line in lines:  # as a codecup of before 2026-11-27 wrote them: no version
+        del line["record"]["codecup"]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    (out / "standings.json").unlink()  # the run is resumed, not found done
+    resumed = codecup(*args, "--seed", "1")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{log}: {len(lines)} logged games (the first {lines[0]['id']}) played by an older" in resumed.stderr
