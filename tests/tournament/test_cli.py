@@ -328,4 +328,6 @@ def test_a_resumed_swiss_or_knockout_log_of_older_games_counts_them_all(tmp_path
     (out / "standings.json").unlink()  # the run is resumed, not found done
     resumed = codecup(*args, "--seed", "1")
     assert resumed.returncode == 0, resumed.stderr
-    assert f"{log}: {len(lines)} logged games (the first {lines[0]['id']}) played by an older" in resumed.stderr
+    assert (
+        f"{log}: {len(lines)} logged games (the first {lines[0]['id']}) played by an older" in resumed.stderr
+    )
