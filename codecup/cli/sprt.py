@@ -228,6 +228,15 @@ def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
         options.append(f"--clock {logged.clock:g}")
     if logged.clock_mode != now.clock_mode:
         options.append(f"--clock-mode {logged.clock_mode}")
+    if (
+        options
+        and not logged.seat_key
+        and now.seat_key
+        and (logged.seed, logged.setup) == (now.seed, now.setup)
+    ):
+        # the games of --seed 0 too (see open_log): said with the rest, not on the next run (a
+        # reviewer's older log was told --clock 2, then --seed 0)
+        options.append("--seed 0")
     if not options:  # the setup the seed gives, or the seed itself: another --seed
         return "another seed", "use another --out folder"
     said = ", ".join(options)

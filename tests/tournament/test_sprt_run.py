@@ -370,6 +370,12 @@ def test_a_seeded_log_is_not_resumed_unseeded_nor_the_other_way(games, tmp_path,
             " or",
         ),
         ([], ["--seed", 0], "its bots' seeds drawn in secret, this run given --seed): use another"),
+        # each difference at once: an older log was told --clock 3, then --seed 0 on the next run
+        (
+            ["--seed", 0, "--clock", 3],
+            [],
+            "played with --clock 3, --seed 0): give --clock 3 --seed 0 to resume it, or",
+        ),
     ]:
         out = tmp_path / f"out{len(first)}"
         argv = ["sprt", "twentyone", program, "bot:random", "--max-games"]
