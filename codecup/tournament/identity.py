@@ -360,11 +360,13 @@ def older_games_note(older: Sequence[str], log: Path, games: Path | None) -> str
     folder held such games silently, and its standings differed from a fresh run's)."""
     if not older:
         return None
-    check = "" if games is None else f"; `codecup verify {games}/*.json` checks them against these"
+    one = len(older) == 1
+    it, them = ("it counts", "it") if one else ("they count", "them")
+    check = "" if games is None else f"; `codecup verify {games}/*.json` checks {them} against these"
+    which = older[0] if one else f"the first {older[0]}"
     return (
-        f"{log}: {len(older)} logged game{'' if len(older) == 1 else 's'} (the first {older[0]}) played by"
-        " an older codecup (no version in the record): they count as recorded, under its rules where"
-        f" those changed since{check}"
+        f"{log}: {len(older)} logged game{'' if one else 's'} ({which}) played by an older codecup (no"
+        f" version in the record): {it} as recorded, under its rules where those changed since{check}"
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import attrs
 import pytest
@@ -272,3 +273,17 @@ def test_games_of_built_in_bots_or_from_before_the_sandbox_have_no_limits_to_dif
     schedule = json.loads((out / NAME).read_text())
     (out / NAME).write_text(json.dumps({**schedule, "limits": None}) + "\n")
     play_tournament(bots[:3], out, seed=3, rounds=2, limits="64 MiB, 128 processes, 1 CPU")
+
+
+def test_one_older_game_is_said_as_one():
+    """ "1 logged game (the first g1) ... they count" (a reviewer's): one is said as one."""
+    from codecup.tournament.identity import older_games_note
+
+    log, games = Path("out/results.jsonl"), Path("out/games")
+    assert older_games_note(["g1"], log, games) == (
+        "out/results.jsonl: 1 logged game (g1) played by an older codecup (no version in the record): it"
+        " counts as recorded, under its rules where those changed since; `codecup verify out/games/*.json`"
+        " checks it against these"
+    )
+    assert older_games_note([], log, games) is None
+    assert "2 logged games (the first g1) " in str(older_games_note(["g1", "g2"], log, None))
