@@ -48,6 +48,7 @@ _GROWS = ("round-robin", "gauntlet")  # formats whose schedule with more rounds 
 _UNKNOWN_BEFORE = ("players", "results_key", "limits", "programs")
 
 _CHANGED = "the program of player"  # how a changed program's difference begins (see refusal)
+_LIMITED, _THIS_RUN = "bots limited to ", ", this run to "  # how other limits' difference is said
 
 Digests = tuple[tuple[str, str, str], ...]
 """(player, file, sha256 of its bytes) for each file a player's command names."""
@@ -158,7 +159,7 @@ class Schedule:
             if field.name == "results_key":
                 return f"games played with {was}, this run with {now}"
             if field.name == "limits":
-                return f"bots limited to {was}, this run to {now}"
+                return f"{_LIMITED}{was}{_THIS_RUN}{now}"
             if field.name == "programs":
                 changed = _changed_program(was, now)
                 if changed is None:
@@ -210,6 +211,11 @@ def refusal(out: Path, run: str, why: str) -> ConfigError:
     remedy = "use another --out folder"
     if why.startswith(_CHANGED):
         remedy = f"put the file back as it was and the same command resumes, or {remedy}"
+    elif why.startswith(_LIMITED) and _THIS_RUN in why:  # the options they were played with, as an
+        # older folder's refusal says them (a reviewer's: a folder of now was told only another --out)
+        options = _limit_options(why[len(_LIMITED) :].split(_THIS_RUN, 1)[0])
+        if options:
+            remedy = f"give {options} (what they were played with), or {remedy}"
     return ConfigError(f"{out} holds the games of another {run} ({why}): {remedy}")
 
 
@@ -283,6 +289,17 @@ _RUN_LIMITS = {
     "memory": re.compile(r"^(\d+) MiB\b"),
     "processes": re.compile(r"\b(\d+) processes\b"),
 }
+
+
+def _limit_options(limits: str) -> str:
+    """The ``--memory``/``--processes`` options of ``limits`` as a run says them (``1024 MiB, 128
+    processes, 1 CPU``); ``""`` where it says neither."""
+    options = []
+    for name, pattern in _RUN_LIMITS.items():
+        found = pattern.search(limits)
+        if found is not None:
+            options.append(_CONTAINED_LIMITS[name][1].format(found.group(1)))
+    return " ".join(options)
 
 
 def check_logged_limits(records: Mapping[str, Record], limits: str | None, log: Path) -> None:

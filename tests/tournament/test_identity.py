@@ -54,6 +54,10 @@ def test_another_schedule_over_a_folder_is_refused_before_anything_is_written(
     with pytest.raises(ConfigError, match="holds the games of another tournament") as caught:
         play_tournament(bots, out, **then)
     assert why in str(caught.value)
+    if "limits" in first:  # the options they were played with, as an older folder's refusal says
+        assert str(caught.value).endswith(
+            "): give --memory 1024 --processes 128 (what they were played with), or use another --out folder"
+        )
     assert snapshot(out) == before
 
 

@@ -224,6 +224,11 @@ def test_without_a_decision_nothing_is_aborted(games, capsys):
             ["--memory", 256],
             "bots limited to 512 MiB, 128 processes, 1 CPU, this run to 256",
         ),
+        (  # and the options they were played with, as an older folder's refusal gives them
+            ["--memory", 512],
+            ["--memory", 256],
+            "): give --memory 512 --processes 128 (what they were played with), or use another --out folder",
+        ),
         (
             ["--processes", 64],
             ["--processes", 32],
