@@ -23,7 +23,9 @@ setup text and the variant.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from html import escape
 from typing import Generic, Self, TypeVar
 
@@ -139,10 +141,44 @@ def judge(state: S, line: str) -> Accepted[S] | SeatEnd:
     try:
         after = applied(state, line)
     except InvalidMoveError as exc:  # the words stay as they were: old records are replayed with them
-        return SeatEnd(Termination.INVALID, f"{quote(line)}: not a move: {said(exc)}")
+        return SeatEnd(Termination.INVALID, f"{quote(line)}: {NOT_A_MOVE}{said(exc)}")
     except IllegalMoveError as exc:
         return SeatEnd(Termination.ILLEGAL, f"{quote(line)}: {said(exc)}")
     return Accepted(state.notation(line), after)
+
+
+NOT_A_MOVE = "not a move: "
+"""What an invalid move's message says between the line and the rules' reason (:func:`judge`)."""
+
+
+_DATED: ContextVar[bool] = ContextVar("codecup_dated_record", default=False)
+
+
+@contextlib.contextmanager
+def dated_record(dated: bool) -> Iterator[None]:
+    """While a record is checked whose ``codecup`` field names the version that made it (``dated``):
+    such records date from after the wording changed, and :func:`older_wording` finds no older
+    words in them (a reviewer's: a current record with its message reworded verified)."""
+    token = _DATED.set(dated)
+    try:
+        yield
+    finally:
+        _DATED.reset(token)
+
+
+def older_wording(now: str, said: str) -> bool:
+    """Whether ``said`` is an invalid move's message ``now`` (``'LINE': not a move: WHY``, as
+    :func:`judge` words it) as an older codecup's record words it, before the rules API (2026-11-24):
+    ``not a move: WHY`` (Pillars), ``'LINE': WHY`` (Turn Right) or ``WHY`` alone (Spaghetti). The
+    line and the reason must be the same: only the wording around them differs (a red team's:
+    genuine older records of such games did not verify, though the docs say they do). Never within
+    :func:`dated_record` for a record naming its version: those versions wrote ``now``."""
+    if _DATED.get():
+        return False
+    head, sep, why = now.partition(NOT_A_MOVE)
+    if not sep or not why or (head and not head.endswith(": ")) or said == now:
+        return False
+    return said in (why, sep + why, head + why)
 
 
 def judge_reply(state: S, reply: Reply) -> Accepted[S] | SeatEnd:

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from codecup.checked import checked_dialogue, short
-from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome
+from codecup.dialogue import Fault, Outcome, SeatEnd, Termination, game_bug_outcome
 from codecup.drive import derive_seed, drive
 from codecup.errors import (
     PASS_THROUGH,
@@ -37,6 +37,7 @@ from codecup.errors import (
 from codecup.game import Game, checked_points, lines_of_text
 from codecup.overrun import bounded
 from codecup.record import FAULT, FROM, TO, MoveEntry, Record, Result
+from codecup.rules import dated_record, older_wording
 
 
 @attrs.define(eq=False)
@@ -227,12 +228,19 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
         )
     if points != list(record.result.points):
         problems.append(f"points: rules give {points}, record says {list(record.result.points)}")
-    if list(outcome.ends) != list(record.result.termination):
+    # older words only in a record naming no version: those naming one date from after the change
+    older = [] if record.codecup else _older_ends(outcome.ends, record.result.termination)
+    if list(outcome.ends) != list(record.result.termination) and not older:
         kinds = [e.kind.value for e in outcome.ends], [e.kind.value for e in record.result.termination]
         if kinds[0] == kinds[1]:  # the same kinds: say the messages, which differ
             kinds = [e.message for e in outcome.ends], [e.message for e in record.result.termination]
         problems.append(f"termination: rules give {kinds[0]}, record says {kinds[1]}")
-    problems.extend(_extra_problems(game, record.extra, outcome.extra))
+    if older and notes is not None:
+        notes.append(
+            f"older record: its invalid move's message in an older codecup's words (seat {older[0]})"
+        )
+    with dated_record(bool(record.codecup)):  # a plugin's older words too (Spaghetti's take-overs)
+        problems.extend(_extra_problems(game, record.extra, outcome.extra))
     leftover = [seat for seat, q in enumerate(channel.answers) if q]
     if leftover:
         problems.append(f"the record has answers the referee never asked for (seats {leftover})")
@@ -246,6 +254,23 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
     elif notes is not None:  # a Lucky Words record that names no list: which one it verified with
         notes.extend(context)
     return problems
+
+
+def _older_ends(ends: Sequence[SeatEnd], said: Sequence[SeatEnd]) -> list[int]:
+    """The seats whose recorded end is the replay's but for an invalid move's message in an older
+    codecup's words (:func:`~codecup.rules.older_wording`); none where any other end differs."""
+    if len(ends) != len(said):
+        return []
+    older = []
+    for seat, (end, was) in enumerate(zip(ends, said, strict=True)):
+        if end == was:
+            continue
+        if end.kind is not Termination.INVALID or was.kind is not end.kind:
+            return []
+        if not older_wording(end.message, was.message):
+            return []
+        older.append(seat)
+    return older
 
 
 def _extra_problems(game: Game, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:

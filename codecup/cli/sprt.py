@@ -59,11 +59,14 @@ from codecup.tournament import executor as ex
 from codecup.tournament.dispatch import WATCH_EVERY, Handed, record_of
 from codecup.tournament.identity import (
     Schedule,
-    check_logged_keys,
+    check_logged_records,
     note,
     noted_difference,
+    older_games,
+    older_games_note,
     program_digests,
     refusal,
+    unnoted_programs_note,
 )
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
@@ -184,7 +187,7 @@ def open_log(
     log = ResultsLog.open(out / LOG_NAME, lock=lock or True)
     for key, record in log.records.items():
         m = _KEY.fullmatch(key)
-        why = "other players, game, seed or clock"
+        why, remedy = "not a game of an SPRT test", "use another --out folder"
         if m is not None:
             match = expected(int(m.group(1)))[int(m.group(2))]
             if record.match == match:
@@ -198,11 +201,46 @@ def open_log(
                     if record.match.seat_key
                     else "from --seed, this run given none"
                 )
+                if not record.match.seat_key:
+                    # the same games as without --seed: the seed 0 was the default (an older
+                    # codecup's log, which drew no secret seeds, says so; a red team's)
+                    remedy = "give --seed 0 (its games' seed) to resume it, or use another --out folder"
+            else:
+                why, remedy = _how_other(record.match, match)
         log.close()
-        raise ConfigError(
-            f"{out / LOG_NAME} holds games of another run (game {key}: {why}): use another --out folder"
-        )
+        raise ConfigError(f"{out / LOG_NAME} holds games of another run (game {key}: {why}): {remedy}")
     return log
+
+
+def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
+    """Why a logged game is not this run's ``now``, and what to do: the log said "other players,
+    game, seed or clock" and only "use another --out folder", where the same command with the
+    clock or variant its games were played with resumes it (a red team's: an older codecup's wall
+    clock, now cpu by default)."""
+    if logged.game != now.game:
+        return f"a game of {logged.game}, this run's {now.game}", "use another --out folder"
+    if logged.players != now.players:
+        return "other players", "use another --out folder"
+    options = []
+    if logged.variant != now.variant:
+        options.append(f"--variant {logged.variant}")
+    if logged.clock != now.clock:
+        options.append(f"--clock {logged.clock:g}")
+    if logged.clock_mode != now.clock_mode:
+        options.append(f"--clock-mode {logged.clock_mode}")
+    if (
+        options
+        and not logged.seat_key
+        and now.seat_key
+        and (logged.seed, logged.setup) == (now.seed, now.setup)
+    ):
+        # the games of --seed 0 too (see open_log): said with the rest, not on the next run (a
+        # reviewer's older log was told --clock 2, then --seed 0)
+        options.append("--seed 0")
+    if not options:  # the setup the seed gives, or the seed itself: another --seed
+        return "another seed", "use another --out folder"
+    said = ", ".join(options)
+    return f"played with {said}", f"give {said.replace(', ', ' ')} to resume it, or use another --out folder"
 
 
 def settings_of(args: argparse.Namespace, game: Game, variant: Variant) -> Schedule:
@@ -274,7 +312,10 @@ def _run(args: argparse.Namespace) -> int:
                 why = noted_difference(noted, args.out) if log.records else None
                 if why is not None:
                     raise refusal(args.out, "run", why)
-                check_logged_keys(game, log.records, noted.results_key, log.path)
+                check_logged_records(game, log.records, noted, args.out, log.path)
+                unnoted = unnoted_programs_note(args.out, noted.programs) if log.records else None
+                if unnoted is not None:
+                    _warn(unnoted)
                 note(noted, args.out)
                 mark_folder(args.out, RunKind.SPRT)  # a folder left unmarked till its log was checked
         except BaseException:
@@ -407,6 +448,10 @@ def _play(
         next_pair += 1
         if state.decision() is not None or tally.stalled or next_pair >= max_pairs:
             break
+    if next_pair and log is not None:
+        note = older_games_note(older_games(log.records.items()), log.path, None)  # its log keeps no games/
+        if note is not None:
+            _warn(note)
     if next_pair and not quiet and log is not None:  # pairs were resumed only from a log
         print(f"resumed {next_pair} pairs from {shown_path(log.path)}: {state.line()}", flush=True)
         if tally.left_out:

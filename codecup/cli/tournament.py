@@ -47,9 +47,9 @@ from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.executor import held_stops
-from codecup.tournament.identity import program_digests
+from codecup.tournament.identity import older_games_note, program_digests, unnoted_programs_note
 from codecup.tournament.lock import FolderLock
-from codecup.tournament.log import LOG_NAME, logged_ids
+from codecup.tournament.log import LOG_NAME, logged_ids, older_logged
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
@@ -457,6 +457,7 @@ def _run_in(
     # without it, an earlier site is marked out of date
     told = live if live is not None else WithoutSite(out, game, folder_lock=lock)
     seen: set[str] = set()  # the games logged, by this run or an earlier one: what a stop leaves
+    unnoted = unnoted_programs_note(out, spec.programs)  # before the run notes its own
     complete: list[TournamentResult] = []  # the result, once its standings are written
 
     def on_record(g: ScheduledGame, record: Record) -> None:
@@ -464,6 +465,12 @@ def _run_in(
         told(g, record)
 
     def on_logged(games: Sequence[tuple[ScheduledGame, Record]]) -> None:
+        if not seen:  # the log's games, as the run resumes: said once, of them all (a Swiss
+            # tournament's or a knock-out's come stage by stage: the first stage's were counted)
+            note = older_games_note(older_logged(out / LOG_NAME), out / LOG_NAME, out / "games")
+            for line in (note, unnoted if games else None):
+                if line is not None:
+                    _warn(line)
         seen.update(g.id for g, _ in games)
         told.logged(games)
 

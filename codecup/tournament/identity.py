@@ -24,12 +24,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from codecup.dialogue import Termination
 from codecup.errors import CodecupError, ConfigError, said
 from codecup.writing import write_atomic
 
@@ -46,6 +48,7 @@ _GROWS = ("round-robin", "gauntlet")  # formats whose schedule with more rounds 
 _UNKNOWN_BEFORE = ("players", "results_key", "limits", "programs")
 
 _CHANGED = "the program of player"  # how a changed program's difference begins (see refusal)
+_LIMITED, _THIS_RUN = "bots limited to ", ", this run to "  # how other limits' difference is said
 
 Digests = tuple[tuple[str, str, str], ...]
 """(player, file, sha256 of its bytes) for each file a player's command names."""
@@ -156,7 +159,7 @@ class Schedule:
             if field.name == "results_key":
                 return f"games played with {was}, this run with {now}"
             if field.name == "limits":
-                return f"bots limited to {was}, this run to {now}"
+                return f"{_LIMITED}{was}{_THIS_RUN}{now}"
             if field.name == "programs":
                 changed = _changed_program(was, now)
                 if changed is None:
@@ -208,6 +211,11 @@ def refusal(out: Path, run: str, why: str) -> ConfigError:
     remedy = "use another --out folder"
     if why.startswith(_CHANGED):
         remedy = f"put the file back as it was and the same command resumes, or {remedy}"
+    elif why.startswith(_LIMITED) and _THIS_RUN in why:  # the options they were played with, as an
+        # older folder's refusal says them (a reviewer's: a folder of now was told only another --out)
+        options = _limit_options(why[len(_LIMITED) :].split(_THIS_RUN, 1)[0])
+        if options:
+            remedy = f"give {options} (what they were played with), or {remedy}"
     return ConfigError(f"{out} holds the games of another {run} ({why}): {remedy}")
 
 
@@ -237,6 +245,16 @@ def note(now: Schedule, out: Path) -> None:
     )  # whole: a cut one is no schedule
 
 
+def _noted_fields(path: Path) -> frozenset[str]:
+    """The fields a note holds (a field null in it too: :func:`_read` cannot tell it from one it
+    lacks, a note of an older codecup's)."""
+    try:
+        doc: Any = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return frozenset()
+    return frozenset(doc) if isinstance(doc, dict) else frozenset()
+
+
 def _read(path: Path) -> Schedule | None:
     """The schedule noted in ``path``; None if it is not one (then the log's own checks decide)."""
     try:
@@ -244,6 +262,77 @@ def _read(path: Path) -> Schedule | None:
         return Schedule(**doc) if isinstance(doc, dict) else None
     except (OSError, ValueError, TypeError, RecursionError):
         return None
+
+
+def check_logged_records(
+    game: Game, records: Mapping[str, Record], now: Schedule, out: Path, log: Path
+) -> None:
+    """Refuse a log holding a game whose record says it was played otherwise than ``now`` says of
+    what the log's lines do not: scored with another results key (:func:`check_logged_keys`), and,
+    where the folder's note does not say its limits (an older codecup's, or none), its bots under
+    other limits (:func:`check_logged_limits`). A red team's folder of an older codecup's was
+    resumed under other --memory and its standings claimed the new limits for every game."""
+    check_logged_keys(game, records, now.results_key, log)
+    earlier = _read(out / NAME) if (out / NAME).exists() else None
+    if earlier is None or earlier.limits is None:
+        check_logged_limits(records, now.limits, log)
+
+
+# How a record's containment names its bot's cgroup limits, as every version with a sandbox
+# wrote it (CgroupPlan.describe): "memory 1024 MiB (v1)", "128 processes (v2)".
+_CONTAINED_LIMITS = {
+    "memory": (re.compile(r"\bmemory (\d+) MiB \(v[12]\)"), "--memory {}"),
+    "processes": (re.compile(r"\b(\d+) processes \(v[12]\)"), "--processes {}"),
+}
+# How a run's limits are said (Limits.describe): "1024 MiB, 128 processes, 1 CPU".
+_RUN_LIMITS = {
+    "memory": re.compile(r"^(\d+) MiB\b"),
+    "processes": re.compile(r"\b(\d+) processes\b"),
+}
+
+
+def _limit_options(limits: str) -> str:
+    """The ``--memory``/``--processes`` options of ``limits`` as a run says them (``1024 MiB, 128
+    processes, 1 CPU``); ``""`` where it says neither."""
+    options = []
+    for name, pattern in _RUN_LIMITS.items():
+        found = pattern.search(limits)
+        if found is not None:
+            options.append(_CONTAINED_LIMITS[name][1].format(found.group(1)))
+    return " ".join(options)
+
+
+def check_logged_limits(records: Mapping[str, Record], limits: str | None, log: Path) -> None:
+    """Refuse a log holding a game whose record's containment names other memory or process limits
+    than ``limits`` (the run's, :meth:`~codecup.sandbox.cgroup.Limits.describe`), naming the game
+    and the options that resume it. A game whose seats say none (built-in bots, run in-process; a
+    record from before the sandbox; a machine without those cgroup controllers) was played under
+    no such limit, and is no game of other limits."""
+    if limits is None:
+        return
+    wanted: dict[str, int] = {}
+    for name, pattern in _RUN_LIMITS.items():
+        found = pattern.search(limits)
+        if found is not None:
+            wanted[name] = int(found.group(1))
+    for game_id, record in records.items():
+        said: dict[str, int] = {}
+        for seat in record.containment:
+            for name, (pattern, _) in _CONTAINED_LIMITS.items():
+                found = pattern.search(seat)
+                if found is not None:
+                    said.setdefault(name, int(found.group(1)))
+        other = {name: value for name, value in said.items() if name in wanted and value != wanted[name]}
+        if other:
+            options = " ".join(_CONTAINED_LIMITS[name][1].format(value) for name, value in said.items())
+            shown = ", ".join(
+                f"{value} MiB" if name == "memory" else f"{value} processes" for name, value in said.items()
+            )
+            raise ConfigError(
+                f"{log} holds game {game_id}, its bots limited to {shown} (its record's containment);"
+                f" this run's are {limits}: give {options} (what it was played with), or use another"
+                " --out folder"
+            )
 
 
 def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None, log: Path) -> None:
@@ -265,3 +354,56 @@ def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None
                 f"{log} holds game {game_id}, scored with {scored}; this run's is {key}: give the one it was"
                 " played with, or use another --out folder"
             )
+
+
+def older_games(records: Iterable[tuple[str, Record]]) -> list[str]:
+    """The ids of ``records`` that name no codecup version (before 2026-11-27): an older codecup's
+    games. A referee error made by the run, where a game's worker died, names none either, and is
+    no game played (:func:`codecup.tournament.log.older_logged` reads a log's so)."""
+    return [
+        game_id
+        for game_id, record in records
+        if not record.codecup
+        and not any(end.kind is Termination.REFEREE_ERROR for end in record.result.termination)
+    ]
+
+
+def older_games_note(older: Sequence[str], log: Path, games: Path | None) -> str | None:
+    """A line saying that the games ``older`` of ``log`` were played by a codecup that recorded no
+    version (:func:`older_games`), naming the first; None if there is none. Their results count as
+    recorded, under the rules of then where those changed since (``docs/record-schema.md``);
+    replaying each on every resume would cost a game's replay per game logged, so a run says so and
+    leaves the check to ``codecup verify`` of their records in ``games`` (a red team's: a resumed
+    folder held such games silently, and its standings differed from a fresh run's)."""
+    if not older:
+        return None
+    one = len(older) == 1
+    it, them = ("it counts", "it") if one else ("they count", "them")
+    check = "" if games is None else f"; `codecup verify {games}/*.json` checks {them} against these"
+    which = older[0] if one else f"the first {older[0]}"
+    return (
+        f"{log}: {len(older)} logged game{'' if one else 's'} ({which}) played by an older codecup (no"
+        f" version in the record): {it} as recorded, under its rules where those changed since{check}"
+    )
+
+
+def unnoted_programs_note(out: Path, programs: Digests | None) -> str | None:
+    """A line saying that ``out``'s note holds no digest of its players' programs where this run
+    has some (``programs``): a folder of an older codecup's, or of a run that noted none. Its games'
+    records say no program's bytes either, so a program changed since they were played cannot be
+    seen this once (a red team's review of the settings older folders lack); the run notes the
+    digests, and the next resume sees a change. None where there is nothing to say: a note with
+    ``programs`` null (noted: its games' players named no program file, as built-in bots) is a
+    folder of now, whose games no program played (a reviewer's: a player added to such a folder
+    was told it was an older codecup's); only a note without the field is of before. Asked before
+    the run notes its own settings."""
+    if programs is None:
+        return None
+    path = out / NAME
+    earlier = _read(path) if path.exists() else None
+    if earlier is not None and (earlier.programs is not None or "programs" in _noted_fields(path)):
+        return None
+    return (
+        f"{out}: its logged games' settings hold no digest of their players' programs (an older"
+        " codecup's folder): a program changed since they were played is not seen this once"
+    )

@@ -30,7 +30,7 @@ from codecup.terminal import log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
 from codecup.tournament.executor import GamePool, held_stops
-from codecup.tournament.identity import check_logged_keys, check_schedule, note_schedule
+from codecup.tournament.identity import Schedule, check_logged_records, check_schedule, note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.progress import Progress
@@ -380,7 +380,7 @@ def run_tournament(
         log.check_records(game)  # before anything reads their points (a schedule, the standings)
         key = results_key_of(game, spec.variant)
         check_schedule(spec, out, has_games=bool(log.records), results_key=key)
-        check_logged_keys(game, log.records, key, out / LOG_NAME)
+        check_logged_records(game, log.records, Schedule.of(spec, key), out, out / LOG_NAME)
         setups: dict[int, str] = {}
         _check_logged_games(spec, game, log, out, setups)
         note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none
@@ -472,6 +472,8 @@ def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: P
                 "its players' folders have moved: move them back to resume it (a game's record names"
                 " its players' folders), or use another --out folder"
                 if moved
+                else _resumed_by(m, spec)
+                if stranger is None
                 else "use another --out folder"
             )
             raise ConfigError(
@@ -510,6 +512,24 @@ def _shown(value: object) -> str:
     if isinstance(value, tuple):
         return " ".join("=".join(v) if isinstance(v, tuple) else str(v) for v in value) or "none"
     return "none" if value is None else repr(value)
+
+
+def _resumed_by(logged: MatchInfo, spec: TournamentSpec) -> str:
+    """What to do with a log of games of another clock, clock mode or variant than ``spec``'s: the
+    options they were played with resume it (an older codecup's folder, played under a wall clock,
+    was refused by the cpu clock of now with only "use another --out folder"; a red team's)."""
+    if logged.game != spec.game:
+        return "use another --out folder"
+    options = [
+        option
+        for option, differs in (
+            (f"--variant {logged.variant}", logged.variant != spec.variant),
+            (f"--clock {logged.clock:g}", logged.clock != spec.clock),
+            (f"--clock-mode {logged.clock_mode}", logged.clock_mode != spec.clock_mode),
+        )
+        if differs
+    ]
+    return f"give {' '.join(options)} to resume it, or use another --out folder"
 
 
 def _kind(game: str, variant: str, clock: float, clock_mode: str) -> str:

@@ -30,6 +30,9 @@ from codecup_games.lucky_words.words import (
     LOCAL_NAME,
     WordList,
     WordListId,
+    described_id,
+    described_list,
+    described_words,
     find_words,
     load_words,
 )
@@ -68,12 +71,51 @@ def _list_key(sha256: str, words: int) -> str:
     return f"word list sha256 {sha256[:12]} ({words} words)"
 
 
+_CLAIMS = ("reported_score", "reported_score_right")
+
+
+def _none_asked(claims: object) -> bool:
+    """Whether a record's claims are a null for each seat: none was asked for."""
+    return isinstance(claims, list) and len(claims) == len(INFO.seats) and all(c is None for c in claims)
+
+
+def _unasked_claims(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[str, ...]:
+    """The claims fields a record holds as nulls only where its replay gives none: a 2004 game
+    ended by a fault asks for no score line, and codecup before 2026-11-26 recorded its claims as
+    ``[null, null]`` (read as absent, as the schema reads a null; a red team's: such genuine
+    older records did not verify). A claim that says anything is still compared."""
+    return tuple(k for k in _CLAIMS if k in recorded and k not in replayed and _none_asked(recorded[k]))
+
+
+def _described_problems(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
+    """Where an older record names its list in words (:func:`described_words`), how they are not the
+    list the replay used: its size, and the digits of its hash where they say them. Such a record
+    verified whatever its words said, while a resume refused it (a reviewer's: a record saying a
+    48,953-word file verified with the bundled list)."""
+    listed, used = recorded.get("word_list"), WordListId.from_json(replayed.get("word_list"))
+    said = described_words(listed) if isinstance(listed, str) else None
+    if said is None or used is None:
+        return []
+    words, digits = said
+    if words == used.words and (not digits or used.sha256.startswith(digits)):
+        return []
+    named = f"{words} word{'' if words == 1 else 's'}{f', sha256 {digits}' if digits else ''}"
+    return [
+        f"extra.word_list: the record names a list of {named}, the replay used sha256"
+        f" {used.sha256[:12]} ({used.words} words); give the one it was played with (--words)"
+    ]
+
+
 def record_words(extra: Mapping[str, Any]) -> WordList:
     """The word list a record names, found by its hash.
 
-    A record made before lists were identified is replayed with the list in force.
+    A record made before lists were identified is replayed with the list its words identify
+    (:func:`described_id`: the bundled one, the official one), else with the list in force.
     """
-    wanted = WordListId.from_json(extra.get("word_list"))
+    listed = extra.get("word_list")
+    wanted = WordListId.from_json(listed)
+    if wanted is None and isinstance(listed, str):
+        wanted = described_id(listed)
     return load_words() if wanted is None else find_words(wanted)
 
 
@@ -127,8 +169,8 @@ class LuckyWords(Game):
         """The 2004 dialogue's score line (spec item 16): what the program claimed, and whether
         it was right; never part of the result."""
         claimed = extra.get("reported_score")
-        if not isinstance(claimed, list) or seat >= len(claimed):
-            return ()
+        if not isinstance(claimed, list) or seat >= len(claimed) or _none_asked(claimed):
+            return ()  # none asked for (an older record says so with nulls: a game ended by a fault)
         line = claimed[seat]
         if line is None:
             return ("claimed no score",)
@@ -140,6 +182,8 @@ class LuckyWords(Game):
         """As the framework's, but a word list is the same list wherever this machine found it (and a
         record from before lists were identified names its list in words, which the replay found)."""
         old_record = not isinstance(recorded.get("word_list"), Mapping)
+        unasked = _unasked_claims(recorded, replayed)
+        recorded = {k: v for k, v in recorded.items() if k not in unasked}
 
         def placeless(extra: Mapping[str, Any]) -> dict[str, Any]:
             listed = extra.get("word_list")
@@ -147,18 +191,45 @@ class LuckyWords(Game):
                 return {k: v for k, v in extra.items() if k != "word_list"}
             return {**extra, "word_list": {k: v for k, v in listed.items() if k not in ("source", "found")}}
 
-        return super().extra_problems(placeless(recorded), placeless(replayed))
+        return [
+            *_described_problems(recorded, replayed),
+            *super().extra_problems(placeless(recorded), placeless(replayed)),
+        ]
 
     def replay_context(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[str, ...]:
         """A record from before lists were identified names none: say which list it was replayed
-        with (a list other than the one it was played with fails it, whatever the moves)."""
-        if isinstance(recorded.get("word_list"), Mapping):
-            return ()
+        with (a list other than the one it was played with fails it, whatever the moves). An older
+        record's claims of a game ended by a fault, all null, were read as none: said too."""
+        unasked = _unasked_claims(recorded, replayed)
+        older = (
+            (f"older record: its {' and '.join(unasked)} of nulls (no score line asked) read as none",)
+            if unasked
+            else ()
+        )
+        listed = recorded.get("word_list")
+        if isinstance(listed, Mapping):
+            return older
         used = WordListId.from_json(replayed.get("word_list"))
+        if isinstance(listed, str) and described_id(listed) is not None:  # found by its hash
+            shown = "" if used is None else f", {used.describe()}"
+            return (
+                f"older record: its word list named in words, replayed with the list they name{shown}",
+                *older,
+            )
         with_list = "the list in force" if used is None else f"the list in force, {used.describe()}"
+        if isinstance(listed, str):  # it names one, in words that do not identify it (a reviewer's)
+            size = described_words(listed)
+            same = size is not None and not _described_problems(recorded, replayed)
+            said = f" (its size{', its digits' if size and size[1] else ''} the same)" if same else ""
+            return (
+                f"older record: its word list named in words, not identified: replayed with {with_list}"
+                f"{said}; give the one it was played with (--words)",
+                *older,
+            )
         return (
             f"the record names no word list: replayed with {with_list}; give the one it was played with"
             " (--words)",
+            *older,
         )
 
     def results_key(self, variant: str) -> str | None:
@@ -167,10 +238,23 @@ class LuckyWords(Game):
         return _list_key(words.sha256, len(words))
 
     def record_results_key(self, extra: Mapping[str, Any]) -> str | None:
-        """The list that scored a record's game, in the form of :meth:`results_key` (None: a record
-        made before lists were named)."""
-        named = WordListId.from_json(extra.get("word_list"))
-        return None if named is None else _list_key(named.sha256, named.words)
+        """The list that scored a record's game, in the form of :meth:`results_key`. A record of an
+        older codecup names its list in words, or not at all: its key where the words identify the
+        list (:func:`described_list`), else a :class:`ConfigError` saying so. Such records were
+        skipped, and a folder of them was resumed under another list with no word (a red team's)."""
+        listed = extra.get("word_list")
+        named = WordListId.from_json(listed)
+        if named is not None:
+            return _list_key(named.sha256, named.words)
+        known = described_list(listed) if isinstance(listed, str) else None
+        if known is not None:
+            return _list_key(*known)
+        said = f"only as '{printable(listed)}'" if isinstance(listed, str) else "not at all"
+        raise ConfigError(
+            f"its record, an older codecup's, names the word list that scored it {said}, which does not"
+            " say which list it was: resume the folder with the codecup that played it, or use another"
+            " --out folder"
+        )
 
     def run_notes(self, variant: str) -> tuple[str, ...]:
         """The word list in force, and whether it is the official one (a run says so at its start)."""

@@ -41,6 +41,8 @@ LOCAL_NAME = "words.dat"
 DEFAULT_SOURCE = "default list (english-words package, web2; NOT the official CodeCup 2004 list)"
 OFFICIAL_SHA256 = "76402163adcdb38708e974746c5ae678d335b8b74e56227f39371bdc49e0b8e1"
 """The identity of the official CodeCup 2004 list (48,953 words, AA first)."""
+OFFICIAL_WORDS = 48953
+"""The official list's size."""
 MIN_LEN, MAX_LEN = 2, 7
 _A = ord("A")
 MAX_LIST = 32 * MIB
@@ -373,6 +375,71 @@ def load_words() -> WordList:
     if located is None:
         return _load(None, FOUND_BUNDLED)
     return _load(*located)
+
+
+# How a record of an older codecup (before 2026-11-23 18:30) named its list, in words: its
+# WordList.describe() of then, "word list: SOURCE (N words, TAG)" (", sha256 DIGITS" after TAG in
+# the versions of a few minutes before records identified their list).
+# A count of at most 9 digits: int() refuses a number of over 4,300 digits (a reviewer's record
+# failed the plugin so); no list is that large.
+_OLD_DESCRIPTION = re.compile(
+    r"word list: (?P<source>.*) \((?P<words>\d{1,9}) words?, (?P<tag>[^()]*?)"
+    r"(?:, sha256 (?P<sha>[0-9a-f]{12}))?\)"
+)
+_OLD_OFFICIAL_TAG = "official CodeCup 2004 list"
+
+
+def described_words(text: str) -> tuple[int, str] | None:
+    """The size of the list a record of an older codecup names in words, and the first 12 digits of
+    its hash where they say them (else ``""``); None where the text is no such description."""
+    said = _OLD_DESCRIPTION.fullmatch(text)
+    return None if said is None else (int(said["words"]), said["sha"] or "")
+
+
+def _holds_official(source: str) -> bool:
+    """Whether the file at a record's path holds the official list now (a path that cannot be read
+    holds none: the record's path is anyone's text)."""
+    if not source or len(source) > MAX_SOURCE:
+        return False
+    try:
+        return _load(Path(source), "the record's path").sha256 == OFFICIAL_SHA256
+    except (WordListError, OSError, ValueError, RuntimeError):  # RuntimeError: resolve() in a loop
+        return False
+
+
+def described_list(text: str) -> tuple[str, int] | None:
+    """The (SHA-256, size) of the list a record of an older codecup names only in words (before
+    records identified their list), where the words identify it: their own digits of its hash, the
+    bundled list (by its name, of this one's size), or the official list where the file it names
+    holds the official list still. None where they do not: a file it read, which may have been any
+    list (a red team's: such a folder was resumed under another list, and held games scored with
+    two). The older versions' "official CodeCup 2004 list" alone says little: they gave it to any
+    list of 48,953 words with AA first (a reviewer's: the official list with 24 words changed was
+    taken for it, and its folder resumed under the official list)."""
+    said = _OLD_DESCRIPTION.fullmatch(text)
+    if said is None:
+        return None
+    words = int(said["words"])
+    if said["sha"] is not None:
+        return said["sha"], words  # the key (its first 12 digits) is all a run compares
+    if said["source"] == DEFAULT_SOURCE:
+        bundled = _load(None, FOUND_BUNDLED)
+        return (bundled.sha256, words) if len(bundled) == words else None
+    if said["tag"] == _OLD_OFFICIAL_TAG and words == OFFICIAL_WORDS and _holds_official(said["source"]):
+        return OFFICIAL_SHA256, words
+    return None
+
+
+def described_id(text: str) -> WordListId | None:
+    """The list a record of an older codecup names in words (:func:`described_list`) where they
+    give its whole hash (the bundled list, the official one), to be found as a newer record's is
+    (:func:`find_words`): such a record was replayed with the list in force, and did not verify
+    under another (``--words``) though it named the bundled list."""
+    known = described_list(text)
+    said = _OLD_DESCRIPTION.fullmatch(text)
+    if known is None or said is None or not _SHA256.fullmatch(known[0]):
+        return None
+    return WordListId(known[0], known[1], said["source"], "", known[0] == OFFICIAL_SHA256)
 
 
 def find_words(wanted: WordListId) -> WordList:

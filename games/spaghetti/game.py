@@ -8,7 +8,7 @@ from typing import Any
 
 from codecup.dialogue import Dialogue, Outcome
 from codecup.game import Game, GameInfo, Variant
-from codecup.rules import replay
+from codecup.rules import older_wording, replay
 from codecup.session import Wire
 from codecup_games.spaghetti import scoring, view
 from codecup_games.spaghetti.bots import BOTS, make_bot
@@ -75,6 +75,20 @@ class Spaghetti(Game):
                 notes.append(f"a random player played its moves from move {takeover.get('move')} on")
         return tuple(notes)
 
+    def extra_problems(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
+        """As the framework's, but a take-over after an invalid move may name it in an older
+        codecup's words (:func:`~codecup.rules.older_wording`: before 2026-11-24 the message was
+        the rules' reason alone), as its seat's end may: a red team's genuine older records did
+        not verify. The move, the seat and the reason must still be the replay's."""
+        said, given = recorded.get("takeovers"), replayed.get("takeovers")
+        if not (isinstance(said, list) and isinstance(given, list) and len(said) == len(given)):
+            return super().extra_problems(recorded, replayed)
+        takeovers = [
+            {**was, "message": now["message"]} if _older_takeover(was, now) else was
+            for was, now in zip(said, given, strict=True)
+        ]
+        return super().extra_problems({**recorded, "takeovers": takeovers}, replayed)
+
     def view_script(self) -> str:
         """The results site's drawing script (games/spaghetti/draw.js)."""
         return view.script()
@@ -82,3 +96,14 @@ class Spaghetti(Game):
     def view_frames(self, setup: str, variant: str, moves: Sequence[str]) -> list[Any]:
         """Per position, the tiles, the segments' colours and the scores, for draw.js."""
         return view.frames(replay(self.new_state(setup, variant), moves))
+
+
+def _older_takeover(was: object, now: object) -> bool:
+    """Whether a recorded take-over ``was`` is the replay's ``now`` after an invalid move, but for
+    its message in an older codecup's words."""
+    if not (isinstance(was, dict) and isinstance(now, dict) and now.get("reason") == "invalid"):
+        return False
+    if {k: v for k, v in was.items() if k != "message"} != {k: v for k, v in now.items() if k != "message"}:
+        return False
+    message, said = now.get("message"), was.get("message")
+    return isinstance(message, str) and isinstance(said, str) and older_wording(message, said)

@@ -240,3 +240,94 @@ def test_more_jobs_than_cores_warns_once(tmp_path):
     assert len(warnings) == 1 and f"{jobs} games at once" in warnings[0]
     fair = codecup("tournament", tmp_path / "players.yml", "--out", tmp_path / "o", "--quiet", "--jobs", "1")
     assert fair.returncode == 0 and "warning" not in fair.stderr
+
+
+def test_a_resumed_log_of_an_older_codecups_games_says_so(tmp_path):
+    """A resumed run kept an older codecup's games silently, and its standings differed from a
+    fresh run's where the rules changed since (a red team's): it says so, once, and what checks them."""
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    out = tmp_path / "out"
+    assert codecup("tournament", tmp_path / "players.yml", "--out", out, "--quiet").returncode == 0
+    again = codecup("tournament", tmp_path / "players.yml", "--out", out, "--quiet")
+    assert again.returncode == 0 and "older codecup" not in again.stderr  # this version's games
+    log = out / "results.jsonl"
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    for line in lines:  # as a codecup of before 2026-11-27 wrote them: no version
+        del line["record"]["codecup"]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    resumed = codecup("tournament", tmp_path / "players.yml", "--out", out, "--quiet", "--rounds", "2")
+    assert resumed.returncode == 0, resumed.stderr
+    first = {line["id"] for line in lines}
+    said = resumed.stderr
+    assert said.startswith(f"codecup: warning: {log}: 12 logged games (the first ") and said.count("\n") == 1
+    assert said.split("(the first ", 1)[1].split(")", 1)[0] in first
+    assert said.endswith(
+        ") played by an older codecup (no version in the record): they count as recorded, under its rules"
+        f" where those changed since; `codecup verify {out / 'games'}/*.json` checks them against these\n"
+    )
+
+
+def test_a_resumed_folder_whose_note_holds_no_program_digests_says_a_change_is_not_seen(tmp_path):
+    """An older codecup's folder notes no digests of its players' programs (a red team's review):
+    a program changed since its games were played is not seen, and the run says so, once."""
+    (tmp_path / "players.yml").write_text(
+        "game: twentyone\nplayers:\n"
+        f'  - {{name: s, command: "{sys.executable} -S bot.py"}}\n'
+        "  - {name: p, command: bot:perfect}\n"
+    )
+    (tmp_path / "bot.py").write_text(TWENTYONE_SCRIPT_BOT)
+    out = tmp_path / "out"
+    args = ["tournament", tmp_path / "players.yml", "--out", out, "--quiet", "--no-site"]
+    assert codecup(*args).returncode == 0
+    note = out / ".codecup-schedule.json"
+    noted = json.loads(note.read_text())
+    assert noted["programs"]
+    del noted["programs"]  # as a codecup of before 2026-11-25 noted it: no such field
+    note.write_text(json.dumps(noted))
+    resumed = codecup(*args, "--rounds", "2")
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stderr == (
+        f"codecup: warning: {out}: its logged games' settings hold no digest of their players' programs"
+        " (an older codecup's folder): a program changed since they were played is not seen this once\n"
+    )
+    assert codecup(*args, "--rounds", "3").stderr == ""  # noted now: the next resume sees a change
+
+
+def test_a_program_added_to_a_folder_of_built_in_bots_is_no_older_codecups_folder(tmp_path):
+    """A folder of built-in bots notes ``programs`` null (none named a file): a run adding a program
+    player was warned of an older codecup's folder (a reviewer's); no logged game ran a program."""
+    players = tmp_path / "players.yml"
+    players.write_text(
+        "game: twentyone\nplayers:\n  - {name: p, command: bot:perfect}\n  - {name: r, command: bot:random}\n"
+    )
+    out = tmp_path / "out"
+    args = ["tournament", players, "--out", out, "--quiet", "--no-site"]
+    assert codecup(*args).returncode == 0
+    assert json.loads((out / ".codecup-schedule.json").read_text())["programs"] is None
+    (tmp_path / "bot.py").write_text(TWENTYONE_SCRIPT_BOT)
+    with players.open("a") as f:
+        f.write(f'  - {{name: s, command: "{sys.executable} -S bot.py"}}\n')
+    resumed = codecup(*args)
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stderr == ""
+
+
+@pytest.mark.parametrize("form", ["swiss", "knockout"])
+def test_a_resumed_swiss_or_knockout_log_of_older_games_counts_them_all(tmp_path, form):
+    """Their logged games are handed over stage by stage: the first stage's were all the warning
+    counted (a reviewer's Swiss folder said 6 of its 20 older games)."""
+    (tmp_path / "players.yml").write_text(PLAYERS)
+    out = tmp_path / "out"
+    args = ["tournament", tmp_path / "players.yml", "--out", out, "--quiet", "--no-site", "--format", form]
+    assert codecup(*args, "--seed", "1").returncode == 0
+    log = out / "results.jsonl"
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    for line in lines:  # as a codecup of before 2026-11-27 wrote them: no version
+        del line["record"]["codecup"]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    (out / "standings.json").unlink()  # the run is resumed, not found done
+    resumed = codecup(*args, "--seed", "1")
+    assert resumed.returncode == 0, resumed.stderr
+    assert (
+        f"{log}: {len(lines)} logged games (the first {lines[0]['id']}) played by an older" in resumed.stderr
+    )

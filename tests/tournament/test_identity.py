@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import attrs
 import pytest
@@ -53,6 +54,10 @@ def test_another_schedule_over_a_folder_is_refused_before_anything_is_written(
     with pytest.raises(ConfigError, match="holds the games of another tournament") as caught:
         play_tournament(bots, out, **then)
     assert why in str(caught.value)
+    if "limits" in first:  # the options they were played with, as an older folder's refusal says
+        assert str(caught.value).endswith(
+            "): give --memory 1024 --processes 128 (what they were played with), or use another --out folder"
+        )
     assert snapshot(out) == before
 
 
@@ -214,3 +219,75 @@ def test_a_full_disk_leaves_the_schedule_file_whole(bots, play_tournament, tmp_p
         play_tournament(bots, out, rounds=2)
     assert raised.value.filename == str(out / NAME)
     assert (out / NAME).read_bytes() == before
+
+
+# A seat's containment as the sandbox of a codecup of 2026-11-24 wrote it (before folders noted limits).
+_OLD_SANDBOX = (
+    "namespaces (pid, network, mount, ipc, uts, cgroup), read-only filesystem, scratch 64 MiB, no"
+    " capabilities; cgroup2 (freeze, kill, cpu time), memory 1024 MiB (v1), 128 processes (v1);"
+    " rlimits (file size 64 MiB, 256 files, no core)"
+)
+
+
+def _as_an_older_codecup_left_it(out):
+    """``out``'s first game played by a sandboxed program under 1 GiB, as a folder of an older codecup
+    says it: in its record's containment only, its schedule noting no limits."""
+    from codecup.tournament.log import LOG_NAME
+
+    path = out / LOG_NAME
+    lines = path.read_text().splitlines()
+    doc = json.loads(lines[0])
+    doc["record"]["containment"] = [_OLD_SANDBOX, "in-process"]
+    lines[0] = json.dumps(doc)
+    path.write_text("\n".join(lines) + "\n")
+    schedule = json.loads((out / NAME).read_text())
+    (out / NAME).write_text(json.dumps({**schedule, "limits": None}) + "\n")
+    return doc["id"]
+
+
+def test_a_folder_whose_note_lacks_limits_is_resumed_only_under_its_records_limits(
+    bots, play_tournament, tmp_path
+):
+    """A folder of an older codecup (before folders noted their limits) was resumed under other
+    --memory with no word, its standings claiming the new limits for every game (a red team's):
+    the limits its records' containment names are its own."""
+    out = tmp_path / "out"
+    play_tournament(bots[:3], out, seed=3, limits="1024 MiB, 128 processes, 1 CPU")
+    game_id = _as_an_older_codecup_left_it(out)
+    log = (out / "results.jsonl").read_text()
+    with pytest.raises(ConfigError) as caught:
+        play_tournament(bots[:3], out, seed=3, rounds=2, limits="64 MiB, 128 processes, 1 CPU")
+    assert str(caught.value) == (
+        f"{out / 'results.jsonl'} holds game {game_id}, its bots limited to 1024 MiB, 128 processes (its"
+        " record's containment); this run's are 64 MiB, 128 processes, 1 CPU: give --memory 1024"
+        " --processes 128 (what it was played with), or use another --out folder"
+    )
+    assert (out / "results.jsonl").read_text() == log  # refused before anything is written
+    play_tournament(bots[:3], out, seed=3, rounds=2, limits="1024 MiB, 128 processes, 1 CPU")
+    assert json.loads((out / NAME).read_text())["limits"] == "1024 MiB, 128 processes, 1 CPU"
+
+
+def test_games_of_built_in_bots_or_from_before_the_sandbox_have_no_limits_to_differ(
+    bots, play_tournament, tmp_path
+):
+    """A seat run in-process, or a record without containment (from before the sandbox), was under
+    no cgroup limit: a folder of such games takes any."""
+    out = tmp_path / "out"
+    play_tournament(bots[:3], out, seed=3, limits="1024 MiB, 128 processes, 1 CPU")
+    schedule = json.loads((out / NAME).read_text())
+    (out / NAME).write_text(json.dumps({**schedule, "limits": None}) + "\n")
+    play_tournament(bots[:3], out, seed=3, rounds=2, limits="64 MiB, 128 processes, 1 CPU")
+
+
+def test_one_older_game_is_said_as_one():
+    """ "1 logged game (the first g1) ... they count" (a reviewer's): one is said as one."""
+    from codecup.tournament.identity import older_games_note
+
+    log, games = Path("out/results.jsonl"), Path("out/games")
+    assert older_games_note(["g1"], log, games) == (
+        "out/results.jsonl: 1 logged game (g1) played by an older codecup (no version in the record): it"
+        " counts as recorded, under its rules where those changed since; `codecup verify out/games/*.json`"
+        " checks it against these"
+    )
+    assert older_games_note([], log, games) is None
+    assert "2 logged games (the first g1) " in str(older_games_note(["g1", "g2"], log, None))

@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from codecup import __version__
 from codecup.cli import main
 from codecup.dialogue import NORMAL
 from codecup.plugins import GameRegistry
@@ -22,7 +23,8 @@ from codecup.tournament import worker
 
 def _draw(match: MatchInfo, **_: object) -> Record:
     """A draw, with the points Twenty-one gives its scores (a resumed run checks them)."""
-    return Record(match, (), (), (0.0, 0.0), Result((0.5, 0.5), (1.0, 1.0), (NORMAL, NORMAL)))
+    result = Result((0.5, 0.5), (1.0, 1.0), (NORMAL, NORMAL))
+    return Record(match, (), (), (0.0, 0.0), result, codecup=__version__)  # this version's game
 
 
 @pytest.fixture

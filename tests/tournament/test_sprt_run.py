@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+from codecup import __version__
 from codecup.cli import main
 from codecup.dialogue import NORMAL, SeatEnd, Termination
 from codecup.drive import derive_seed
@@ -71,9 +72,10 @@ class Games:
             logs[new_seat] = f"Traceback (most recent call last):\nValueError: boom {k}\n"
             points = (0.0, 2.0) if new_seat == 0 else (2.0, 0.0)
             result = Result(_scores(points), points, tuple(ends))
-            return Record(match, (), (), (0.0, 0.0), result, logs=tuple(logs))
+            return Record(match, (), (), (0.0, 0.0), result, logs=tuple(logs), codecup=__version__)
         points = (2.0, 0.0) if (new_seat == 0) == (what == "win") else (0.0, 2.0)
-        return Record(match, (), (), (0.0, 0.0), Result(_scores(points), points, (NORMAL, NORMAL)))
+        result = Result(_scores(points), points, (NORMAL, NORMAL))
+        return Record(match, (), (), (0.0, 0.0), result, codecup=__version__)  # this version's game
 
 
 def _scores(points: tuple[float, ...]) -> tuple[float, ...]:
@@ -222,6 +224,11 @@ def test_without_a_decision_nothing_is_aborted(games, capsys):
             ["--memory", 256],
             "bots limited to 512 MiB, 128 processes, 1 CPU, this run to 256",
         ),
+        (  # and the options they were played with, as an older folder's refusal gives them
+            ["--memory", 512],
+            ["--memory", 256],
+            "): give --memory 512 --processes 128 (what they were played with), or use another --out folder",
+        ),
         (
             ["--processes", 64],
             ["--processes", 32],
@@ -231,10 +238,11 @@ def test_without_a_decision_nothing_is_aborted(games, capsys):
         (
             ["--clock-mode", "cpu"],
             ["--clock-mode", "wall"],
-            "game sprt0~0: other players, game, seed or clock",
+            # which, and what resumes it (a red team's: "other players, game, seed or clock")
+            "game sprt0~0: played with --clock-mode cpu): give --clock-mode cpu to resume it, or",
         ),
-        ([], ["--clock", 3], "game sprt0~0: other players, game, seed or clock"),
-        ([], ["--seed", 1], "game sprt0~0: other players, game, seed or clock"),
+        ([], ["--clock", 3], "game sprt0~0: played with --clock 2): give --clock 2 to resume it, or"),
+        ([], ["--seed", 1], "game sprt0~0: another seed): use another --out folder"),
         ([], ["--variant", "classic"], None),  # the game's first, named
         (["--jobs", 1], ["--jobs", 2], None),  # how many at once changes no game
         (["--elo1", 5], ["--elo1", 20], None),  # the test is re-read from the same games
@@ -253,6 +261,76 @@ def test_a_log_of_games_played_otherwise_is_refused(games, tmp_path, capsys, fir
         return
     assert status == 2 and err.count("\n") == 1, err
     assert said in err and "use another --out folder" in err
+
+
+def test_a_log_whose_note_lacks_limits_is_resumed_only_under_its_records_limits(games, tmp_path, capsys):
+    """A folder of an older codecup (before folders noted limits) was resumed under other --memory
+    with no word (a red team's): the limits its records' containment names are its own."""
+    from codecup.tournament.identity import NAME
+
+    games(lambda k: "win" if k % 2 else "loss")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 2, "--out", out, "--memory", 1024) == 3
+    lines = (out / "results.jsonl").read_text().splitlines()
+    doc = json.loads(lines[0])
+    doc["record"]["containment"] = [
+        "in-process",
+        "cgroup2 (freeze), memory 1024 MiB (v2), 128 processes (v2)",
+    ]
+    (out / "results.jsonl").write_text("\n".join([json.dumps(doc), *lines[1:]]) + "\n")
+    noted = json.loads((out / NAME).read_text())
+    (out / NAME).write_text(json.dumps({**noted, "limits": None}))
+    capsys.readouterr()
+    assert sprt("--max-games", 4, "--out", out, "--memory", 64) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.count("\n") == 1 and f"holds game {doc['id']}, its bots limited to 1024 MiB, 128 processes" in err
+    )
+    assert "give --memory 1024 --processes 128 (what it was played with)" in err
+    assert sprt("--max-games", 4, "--out", out, "--memory", 1024) == 3
+
+
+def test_a_resumed_log_of_an_older_codecups_games_says_so(games, tmp_path, capsys):
+    """Its games count as recorded, under the rules of then (a red team's: said nowhere)."""
+    games(lambda k: "win" if k % 2 else "loss")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 2, "--out", out) == 3
+    lines = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    for line in lines:  # as a codecup of before 2026-11-27 wrote them: no version
+        del line["record"]["codecup"]
+    (out / "results.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    capsys.readouterr()
+    assert sprt("--max-games", 4, "--out", out) == 3
+    assert capsys.readouterr().err == (
+        f"codecup: warning: {out / 'results.jsonl'}: 2 logged games (the first sprt0~0) played by an older"
+        " codecup (no version in the record): they count as recorded, under its rules where those changed"
+        " since\n"
+    )
+
+
+def test_a_resumed_log_whose_note_holds_no_program_digests_says_a_change_is_not_seen(games, tmp_path, capsys):
+    """A folder of an older codecup's notes no program digests: a program changed since its games
+    were played was resumed silently (a red team's review of the settings older folders lack)."""
+    from codecup.tournament.identity import NAME
+
+    games(lambda k: "win" if k % 2 else "loss")
+    (tmp_path / "bot.py").write_text("")
+    argv = ["sprt", "twentyone", f"{sys.executable} {tmp_path / 'bot.py'}", "bot:random", "--seed", "0"]
+    out = tmp_path / "out"
+    assert main([*argv, "--max-games", "2", "--out", str(out)]) == 3
+    noted = json.loads((out / NAME).read_text())
+    assert noted["programs"]
+    del noted["programs"]  # as a codecup of before 2026-11-25 noted it: no such field
+    (out / NAME).write_text(json.dumps(noted))
+    capsys.readouterr()
+    assert main([*argv, "--max-games", "4", "--out", str(out)]) == 3
+    assert capsys.readouterr().err == (
+        f"codecup: warning: {out}: its logged games' settings hold no digest of their players' programs"
+        " (an older codecup's folder): a program changed since they were played is not seen this once\n"
+    )
+    assert json.loads((out / NAME).read_text())["programs"]  # noted now: the next run sees a change
+    assert main([*argv, "--max-games", "6", "--out", str(out)]) == 3
+    assert capsys.readouterr().err == ""
 
 
 def test_a_log_of_games_scored_with_another_word_list_is_refused(
@@ -288,8 +366,21 @@ def test_a_seeded_log_is_not_resumed_unseeded_nor_the_other_way(games, tmp_path,
     (tmp_path / "bot.py").write_text("")
     program = f"{sys.executable} {tmp_path / 'bot.py'}"
     for first, then, said in [
-        (["--seed", 0], [], "its bots' seeds from --seed, this run given none"),
-        ([], ["--seed", 0], "its bots' seeds drawn in secret, this run given --seed"),
+        # the games of --seed 0 (an older codecup's default, its log of no secret seeds: a red
+        # team's): the option that resumes them is said
+        (
+            ["--seed", 0],
+            [],
+            "its bots' seeds from --seed, this run given none): give --seed 0 (its games' seed) to resume it,"
+            " or",
+        ),
+        ([], ["--seed", 0], "its bots' seeds drawn in secret, this run given --seed): use another"),
+        # each difference at once: an older log was told --clock 3, then --seed 0 on the next run
+        (
+            ["--seed", 0, "--clock", 3],
+            [],
+            "played with --clock 3, --seed 0): give --clock 3 --seed 0 to resume it, or",
+        ),
     ]:
         out = tmp_path / f"out{len(first)}"
         argv = ["sprt", "twentyone", program, "bot:random", "--max-games"]
@@ -297,7 +388,7 @@ def test_a_seeded_log_is_not_resumed_unseeded_nor_the_other_way(games, tmp_path,
         capsys.readouterr()
         assert main([*argv, "4", "--out", str(out), *map(str, then)]) == 2
         err = capsys.readouterr().err
-        assert f"holds games of another run (game sprt0~0: {said}): use another --out folder" in err
+        assert f"holds games of another run (game sprt0~0: {said}" in err and err.endswith(" --out folder\n")
 
 
 def test_a_decided_run_on_a_remote_pool_aborts_whatever_cancel_says():

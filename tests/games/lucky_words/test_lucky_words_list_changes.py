@@ -184,3 +184,121 @@ def test_a_plugin_failing_on_a_logged_record_is_named_with_its_log_and_game(smal
     record = run_match(new_match(LuckyWords(), players, variant="wordracer", seed=3))
     with pytest.raises(PluginError, match=r"^out/results\.jsonl: game g1: the lucky_words plugin failed"):
         check_logged_keys(Failing(), {"g1": record}, "word list sha256 x", Path("out/results.jsonl"))
+
+
+# What records of older codecups said of their list: WordList.describe() of then (before 2026-11-23
+# 18:30), or no word_list at all (the first versions).
+_OLD_BUNDLED = (
+    "word list: default list (english-words package, web2; NOT the official CodeCup 2004 list)"
+    " (49762 words, not the official list)"
+)
+
+
+def _old_record(game, word_list):
+    """A record of this version's made as an older one wrote it: extra.word_list in words (a string)
+    or absent (None)."""
+    from codecup.runner import new_match
+
+    players = (PlayerInfo(name="a", bot="random"), PlayerInfo(name="b", bot="random"))
+    record = run_match(new_match(game, players, variant="wordracer", seed=3))
+    extra = {k: v for k, v in record.extra.items() if k != "word_list"}
+    return attrs.evolve(record, extra=extra if word_list is None else {**extra, "word_list": word_list})
+
+
+def test_an_older_record_naming_the_bundled_list_in_words_is_resumed_only_under_it(small_words):
+    """A folder of records naming their list in words (an older codecup's) was resumed under another
+    list with no word, and held games scored with two (a red team's): their words say which list."""
+    from pathlib import Path
+
+    from codecup.tournament.identity import check_logged_keys
+    from codecup_games.lucky_words.words import WordList
+
+    game = LuckyWords()
+    record = _old_record(game, _OLD_BUNDLED)
+    bundled = WordList.default()
+    assert len(bundled) == 49762  # the list the older versions bundled, by its size
+    with pytest.raises(
+        ConfigError, match=rf"holds game g1, scored with word list sha256 {bundled.sha256[:12]} "
+    ):
+        check_logged_keys(game, {"g1": record}, game.results_key("wordracer"), Path("out/results.jsonl"))
+    bundled_key = game.record_results_key(record.extra)
+    check_logged_keys(game, {"g1": record}, bundled_key, Path("out/results.jsonl"))  # its own list resumes
+
+
+@pytest.mark.parametrize(
+    ("said", "key"),
+    [
+        (
+            "word list: /srv/w.dat (24 words, not the official list, sha256 0123456789ab)",
+            "word list sha256 0123456789ab (24 words)",
+        ),
+    ],
+)
+def test_an_older_records_words_that_identify_its_list_give_its_key(said, key):
+    """The digits of its hash that the last of those versions printed."""
+    assert LuckyWords().record_results_key({"word_list": said}) == key
+
+
+@pytest.mark.parametrize("still_official", [True, False])
+def test_an_older_records_official_tag_names_the_official_list_only_where_its_file_holds_it(
+    tmp_path, monkeypatch, still_official
+):
+    """The older versions tagged any list of 48,953 words with AA first "official CodeCup 2004
+    list": a reviewer's official list with 24 words changed was taken for the official one, its
+    folder resumed under it. The tag names it only where the file the record names holds it now."""
+    from codecup_games.lucky_words import words as words_module
+    from codecup_games.lucky_words.words import WordList
+
+    official = tmp_path / "official.dat"
+    official.write_text(SMALL_WORDS)
+    small = WordList.from_file(official)
+    monkeypatch.setattr(words_module, "OFFICIAL_SHA256", small.sha256)  # this list plays the official one
+    monkeypatch.setattr(words_module, "OFFICIAL_WORDS", len(small))
+    played = official
+    if not still_official:  # the same size, AA first, a word changed: tagged official by then
+        played = tmp_path / "edited.dat"
+        played.write_text(SMALL_WORDS.replace("CAT", "COT"))
+    said = f"word list: {played} ({len(small)} words, official CodeCup 2004 list)"
+    if still_official:
+        expected = f"word list sha256 {small.sha256[:12]} ({len(small)} words)"
+        assert LuckyWords().record_results_key({"word_list": said}) == expected
+    else:
+        with pytest.raises(ConfigError, match=r"names the word list that scored it only as 'word list: "):
+            LuckyWords().record_results_key({"word_list": said})
+    missing = f"word list: {tmp_path / 'gone.dat'} ({len(small)} words, official CodeCup 2004 list)"
+    with pytest.raises(ConfigError, match=r"only as "):  # a path holding nothing now identifies nothing
+        LuckyWords().record_results_key({"word_list": missing})
+
+
+def test_an_older_records_word_count_of_any_length_is_read_without_failing():
+    """int() refuses a number of over 4,300 digits: such a count failed the plugin (a reviewer's);
+    it is no description of a list, refused in one line as words that do not identify one."""
+    said = "word list: x (" + "9" * 5000 + " words, official CodeCup 2004 list)"
+    with pytest.raises(ConfigError, match=r"only as 'word list: x \(9999"):
+        LuckyWords().record_results_key({"word_list": said})
+
+
+@pytest.mark.parametrize(
+    ("word_list", "said"),
+    [
+        ("word list: /srv/mine.dat (24 words, not the official list)", "only as 'word list: /srv/mine.dat"),
+        (_OLD_BUNDLED.replace("49762", "49000"), "only as 'word list: default list"),  # another bundled list
+        (None, "not at all"),
+    ],
+)
+def test_an_older_record_whose_list_is_not_identified_is_refused_in_one_line(small_words, word_list, said):
+    """Its words name a file, which may have held any list: a run cannot tell whether its own list
+    is that one, so it resumes no such folder (one line naming the log and the game, and what to do)."""
+    from pathlib import Path
+
+    from codecup.tournament.identity import check_logged_keys
+
+    game = LuckyWords()
+    record = _old_record(game, word_list)
+    with pytest.raises(ConfigError) as caught:
+        check_logged_keys(game, {"g1": record}, game.results_key("wordracer"), Path("out/results.jsonl"))
+    message = str(caught.value)
+    assert message.startswith("out/results.jsonl: game g1: its record, an older codecup's, names the word")
+    assert f"list that scored it {said}" in message
+    assert message.endswith("resume the folder with the codecup that played it, or use another --out folder")
+    assert "\n" not in message

@@ -397,3 +397,100 @@ def test_an_old_record_that_verifies_says_which_list_it_was_replayed_with(
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and ": ok (lucky_words, " in out
     assert "; the record names no word list: replayed with the list in force, sha256 " in out
+
+
+# --- records of older codecups (a red team's: genuine ones did not verify) ----------------------
+
+OLD_BUNDLED = (
+    "word list: default list (english-words package, web2; NOT the official CodeCup 2004 list)"
+    " (49762 words, not the official list)"
+)
+
+
+def test_an_older_record_naming_the_bundled_list_in_words_verifies_whatever_list_is_set(
+    tmp_path, no_list, monkeypatch, capsys
+):
+    """It was replayed with the list in force, and failed under --words though its words name the
+    bundled list: they identify it, and it is found by its hash."""
+    record = tmp_path / "bundled.json"
+    argv = ["play", "lucky_words", "bot:random", "bot:random", "--seed", "2", "--quiet"]
+    assert main([*argv, "--record", str(record)]) == 0
+    doc = json.loads(record.read_text())
+    doc["extra"]["word_list"] = OLD_BUNDLED
+    record.write_text(json.dumps(doc))
+    other = tmp_path / "other.dat"
+    other.write_text(OTHER_WORDS)
+    monkeypatch.setenv(WORDS_ENV, str(other))
+    capsys.readouterr()
+    assert main(["verify", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "; older record: its word list named in words, replayed with the list they name, sha256 " in out
+
+
+@pytest.mark.parametrize(
+    ("claims", "verifies"),
+    [([None, None], True), ([None, "5"], False), ([], False)],
+)
+def test_an_older_2004_records_null_claims_of_a_game_ended_by_a_fault_read_as_none(
+    tmp_path, no_list, capsys, claims, verifies
+):
+    """Before 2026-11-26 a 2004 game ended by a fault recorded its claims as [null, null] (none is
+    asked for); the rules give no such field: read as none, and said. A claim of something, or a
+    field of no seats, still does not verify."""
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    program = shlex.join(python_argv(Path(__file__).parents[2] / "players" / "hostile" / "garbage.py"))
+    record = tmp_path / "game.json"
+    argv = ["play", "lucky_words", program, "bot:random", "--variant", "codecup2004", "--seed", "5"]
+    assert main([*argv, "--record", str(record), "--quiet", "--words", str(small)]) == 0
+    doc = json.loads(record.read_text())
+    assert doc["result"]["termination"][0]["kind"] == "invalid" and "reported_score" not in doc["extra"]
+    doc["extra"]["reported_score"] = claims
+    doc["extra"]["reported_score_right"] = [None] * len(claims)
+    record.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["verify", str(record), "--words", str(small)]) == (0 if verifies else 1)
+    out = capsys.readouterr().out
+    if verifies:
+        assert "; older record: its reported_score and reported_score_right of nulls (no score line" in out
+        assert LuckyWords().result_notes(0, doc["extra"]) == ()  # no "claimed no score": none asked
+    else:
+        assert "extra.reported_score: the record says " in out
+
+
+@pytest.mark.parametrize(
+    ("count", "digits", "verifies"),
+    [
+        ("24 words", "", True),
+        ("24 words", ", sha256 {own}", True),
+        ("23 words", "", False),  # a list of another size: not the one the replay used
+        ("24 words", ", sha256 0123456789ab", False),  # digits of another list's hash
+        pytest.param("9" * 5000 + " words", "", True, id="huge-count"),  # int() refused it: a plugin failure
+    ],
+)
+def test_an_older_records_words_naming_a_file_are_compared_with_the_list_the_replay_used(
+    tmp_path, no_list, capsys, count, digits, verifies
+):
+    """A record naming a file in words (not identifying its list) is replayed with the list in
+    force: it verified whatever its words said, a 48,953-word file replayed with the bundled list,
+    while a resume refused the same words (a reviewer's). Its size, and the digits of its hash where
+    it says them, must be the replay's list's; and it names a list, said so (not "names none")."""
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    own = WordList.from_file(small).sha256[:12]
+    record = tmp_path / "game.json"
+    argv = ["play", "lucky_words", "bot:random", "bot:random", "--seed", "2", "--quiet"]
+    assert main([*argv, "--record", str(record), "--words", str(small)]) == 0
+    doc = json.loads(record.read_text())
+    doc["extra"]["word_list"] = f"word list: {small} ({count}, not the official list{digits.format(own=own)})"
+    record.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["verify", str(record), "--words", str(small)]) == (0 if verifies else 1)
+    out = capsys.readouterr().out
+    assert "names no word list" not in out
+    assert (
+        "older record: its word list named in words, not identified: replayed with the list in force" in out
+    )
+    if not verifies:
+        assert f"extra.word_list: the record names a list of {count}" in out
+        assert f"the replay used sha256 {own} (24 words); give the one it was played with (--words)" in out
