@@ -61,3 +61,18 @@ def test_a_bots_stderr_the_locale_cannot_spell_is_shown_escaped(tmp_path, locale
     assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
     assert b"Traceback" not in done.stderr
     assert b"\\u043e\\u0448\\u0438\\u0431\\u043a\\u0430 \\u795e" in done.stdout + done.stderr
+
+
+def test_a_folder_the_locale_cannot_spell_is_said_so(tmp_path):
+    """A red team's ``directory: "Jürgen dir"``, which was there, was said not to exist under
+    ``LC_ALL=C`` (its name cannot be given to the system in ASCII)."""
+    (tmp_path / "Jürgen dir").mkdir()
+    (tmp_path / "Jürgen dir" / "bot.py").write_text("")
+    players = PLAYERS.replace("command: 'bot:random'", "directory: Jürgen dir, command: 'python3 bot.py'")
+    (tmp_path / "t.yml").write_text(players, encoding="utf-8")
+    done = codecup("ascii", "tournament", "t.yml", "--out", "out", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.decode("ascii").endswith(
+        "directory 'J\\xfcrgen dir': the locale's encoding for file names (ascii) cannot represent it:"
+        " run codecup under a UTF-8 locale (LC_ALL=C.UTF-8)\n"
+    )
