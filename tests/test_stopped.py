@@ -205,3 +205,34 @@ def test_the_meter_counts_a_real_sigstop_of_its_process():
             child.kill()
     assert before == 0.0
     assert 1.0 - stopped.POLL - 0.05 < after - before <= stop_lasted + stopped.POLL
+
+
+def test_the_wait_for_a_programs_processes_to_stop_moves_on_by_the_referees_stop(monkeypatch):
+    """After an answer, a program's processes have a second to stop; the referee stopped for 12 s
+    as that wait began did not leave them none: they stop 0.5 s into the wait, its own time."""
+    from types import SimpleNamespace
+
+    from codecup.players import SubprocessPlayer
+
+    meter = FakeMeter()
+    monkeypatch.setattr(stopped, "so_far", lambda: meter.total)
+
+    async def settle() -> float | None:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+
+        reads = []
+
+        def stall_time() -> float:  # the referee stops after the first look of the wait's second part
+            reads.append(loop.time())
+            if len(reads) == 2:
+                meter.stop(STOP)
+            return 0.0
+
+        cgroup = SimpleNamespace(is_frozen=lambda: loop.time() - began >= STOP + 0.5, stall_time=stall_time)
+        player = SubprocessPlayer(("true",))
+        player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
+        return await player.settled(1.0)
+
+    lag = fakeclock.run(settle(), real_time=True)  # its first moment spins on the real clock
+    assert lag is not None and 0.4 < lag < 0.6

@@ -435,11 +435,14 @@ class SubprocessPlayer(Player):
         stops0 = stopped.so_far()  # nor does the time the referee was stopped (Ctrl-Z)
         while True:
             await asyncio.sleep(0.0005)
-            waited = loop.time() - start - (stopped.so_far() - stops0)
+            waited = loop.time() - start
             if cgroup.is_frozen():
                 return waited
             stalled = 0.0 if stall0 is None else (cgroup.stall_time() or stall0) - stall0
             if waited - stalled >= limit or waited >= STARVED_LIMIT * limit:
+                if (stops := stopped.so_far() - stops0) > 0:  # read only then: most waits end first
+                    start, stops0 = start + stops, stops0 + stops
+                    continue
                 return None
 
     def charged_by_wall(self) -> None:
