@@ -8,11 +8,17 @@ the process is stopped is taken out of every seat's wait, program or in-process 
 this one meter (:func:`so_far`).
 
 A thread of the process's own looks every :data:`POLL` seconds: a look that comes later than that
-by more than its own time on a processor and waiting for one explains (a loaded machine), by more
-than :data:`STOP_SLACK`, was stopped for the rest (a stopped thread neither runs nor waits for a
-processor). A stop is counted to within a look's :data:`POLL`; one shorter than
-:data:`STOP_SLACK` is not counted. Where the kernel does not say a thread's times (no
-``schedstat``), nothing is counted.
+by more than the time the process's threads, all added up, ran on a processor or waited for one
+explains, by more than :data:`STOP_SLACK`, was stopped for the rest: a stopped process has no
+thread running or waiting for a processor. Added up over every thread, since a late look is not
+only a loaded machine's (the looking thread waiting for a processor): the looking thread also waits
+for the interpreter's lock while another thread holds it, in C code that does not let it go or
+in hand-offs between busy threads, and that thread runs meanwhile (a reviewer's: a built-in bot's
+``sorted()`` of 3 million numbers, 1.56 s holding the lock, was taken for a stop of 1.41 s, and
+under the wall clock thought that long uncharged; four busy threads made up to 0.97 s of stops in
+4 s). A stop is counted to within a look's :data:`POLL`; one shorter than :data:`STOP_SLACK` is
+not counted. Where the kernel does not say a thread's times (no ``schedstat``), nothing is
+counted.
 """
 
 from __future__ import annotations
@@ -36,17 +42,21 @@ THREAD_NAME = "codecup-stop-meter"
 
 @attrs.define
 class Stops:
-    """The seconds stopped so far, from looks of one thread at the clock and at its own time on a
-    processor and waiting for one: what its time does not explain, between two looks :data:`POLL`
-    apart, was a stop."""
+    """The seconds stopped so far, from looks of one thread at the clock and at the time the
+    process's threads ran on a processor or waited for one: what that time does not explain,
+    between two looks :data:`POLL` apart, was a stop."""
 
     last: float  # when the last look was (monotonic seconds)
-    own: float | None  # the looking thread's time on a processor and waiting for one then
+    own: float | None  # the process's threads' time on a processor and waiting for one then
     total: float = 0.0
 
     def seen(self, now: float, own: float | None) -> float:
-        """The seconds stopped so far, at a look at ``now``, the thread's time then ``own``."""
-        if own is not None and self.own is not None:
+        """The seconds stopped so far, at a look at ``now``, the threads' time then ``own`` (None:
+        not known, or not read at one time with the clock: the look is left out, and the next one
+        is compared with the last look that was one)."""
+        if own is None:
+            return self.total
+        if self.own is not None:
             unexplained = now - self.last - POLL - (own - self.own)
             if unexplained > STOP_SLACK:
                 self.total += unexplained
@@ -54,14 +64,24 @@ class Stops:
         return self.total
 
 
-def schedstat(tid: int | str = "thread-self") -> float | None:
-    """Seconds thread ``tid`` (of this process; the caller's by default) has run on a processor or
-    waited for one; None where not known."""
-    path = "/proc/thread-self/schedstat" if tid == "thread-self" else f"/proc/self/task/{tid}/schedstat"
+TASKS = "/proc/self/task"
+"""Where the kernel lists the process's threads."""
+
+
+def threads_busy() -> float | None:
+    """Seconds the process's threads, all added up, have run on a processor or waited for one (a
+    thread that has ended no longer counts: its end is no stop); None where not known."""
     try:
-        with open(path) as f:
-            ran, waited, _ = f.read().split()
-        return (int(ran) + int(waited)) / 1e9
+        total = 0
+        with os.scandir(TASKS) as tasks:
+            for task in tasks:
+                try:
+                    with open(f"{task.path}/schedstat") as f:
+                        ran, waited, _ = f.read().split()
+                except (FileNotFoundError, ProcessLookupError):  # a thread that has just ended
+                    continue
+                total += int(ran) + int(waited)
+        return total / 1e9
     except (OSError, ValueError):
         return None
 
@@ -82,7 +102,7 @@ class StopMeter:
                 self._start()
                 return 0.0
             # A look of the asker's own: the meter's thread, resumed with it, may not have looked yet.
-            return self._stops.seen(time.monotonic(), schedstat(self._tid))
+            return self._stops.seen(*look())
 
     def reset(self) -> None:
         """Forget the meter (in a forked child, which has no thread of it)."""
@@ -93,7 +113,7 @@ class StopMeter:
         thread.start()  # its native id is known once it has started
         self._tid = thread.native_id
         assert self._tid is not None
-        self._stops = Stops(time.monotonic(), schedstat(self._tid))
+        self._stops = Stops(*look())
 
     def _watch(self) -> None:
         while True:
@@ -101,7 +121,19 @@ class StopMeter:
             with self._lock:
                 if self._stops is None or threading.get_native_id() != self._tid:
                     return  # reset: a later question starts another
-                self._stops.seen(time.monotonic(), schedstat("thread-self"))
+                self._stops.seen(*look())
+
+
+def look() -> tuple[float, float | None]:
+    """The clock and the process's threads' time, read together: a read that lasted longer than
+    :data:`POLL` gives no time (None: not a look). Reading the threads' files lets the interpreter's
+    lock go, and another thread may hold it a long while in C code meanwhile: the clock read before
+    it and the threads' time after it made a stop of what the other thread ran (a reviewer's,
+    after the meter first added up every thread's time)."""
+    before = time.monotonic()
+    busy = threads_busy()
+    after = time.monotonic()
+    return after, (busy if after - before <= POLL else None)
 
 
 METER = StopMeter()

@@ -16,7 +16,6 @@ interpreter's lock in C code holds the referee too: no thread of the process run
 from __future__ import annotations
 
 import contextvars
-import os
 import queue
 import sys
 import threading
@@ -41,7 +40,7 @@ answer has."""
 THREAD_NAME = "codecup-in-process-bot"
 """The name of a player's answer thread."""
 
-TASKS = "/proc/self/task"
+TASKS = stopped.TASKS
 """The referee's threads; each one's ``schedstat``: its time on a processor and waiting for one,
 in nanoseconds (Linux)."""
 
@@ -192,19 +191,8 @@ def busy_time() -> float:
     """Seconds the referee's threads have run or waited for a processor, all added up: while one
     of them runs or waits with the interpreter's lock, a thinking bot on another waits for it, and
     is not idle. Where the kernel does not say, the process's processor time."""
-    try:
-        total = 0
-        with os.scandir(TASKS) as tasks:
-            for task in tasks:
-                try:
-                    with open(f"{task.path}/schedstat") as f:
-                        ran, waited, _ = f.read().split()
-                except (FileNotFoundError, ProcessLookupError):  # a thread that has just ended
-                    continue
-                total += int(ran) + int(waited)
-        return total / 1e9
-    except (OSError, ValueError):
-        return time.process_time()
+    busy = stopped.threads_busy()
+    return time.process_time() if busy is None else busy
 
 
 def _ran(thread: threading.Thread) -> float | None:
