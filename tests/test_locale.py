@@ -76,3 +76,28 @@ def test_a_folder_the_locale_cannot_spell_is_said_so(tmp_path):
         "directory 'J\\xfcrgen dir': the locale's encoding for file names (ascii) cannot represent it:"
         " run codecup under a UTF-8 locale (LC_ALL=C.UTF-8)\n"
     )
+
+
+@pytest.mark.parametrize(
+    "option, said",
+    [
+        ("  - {name: c, command: 'bot:random', env: {NOTE: 'é'}}\n", "env 'é'"),
+        ("  - {name: c, command: 'bot:random', env: {'NOTÉ': x}}\n", "env 'NOTÉ'"),
+        ("hide: Jürgen dir\n", "option 'hide' 'Jürgen dir'"),
+        ("out: résultats\n", "option 'out' 'résultats'"),
+    ],
+    ids=["env value", "env name", "hide", "out"],
+)
+def test_every_text_of_a_players_file_the_locale_cannot_spell_is_said_so(tmp_path, option, said):
+    """Not only a player's folder and command (a reviewer's, under ``LC_ALL=C``): an ``env:``
+    value in French was a traceback, 'a bug of codecup's'; a folder to hide was 'not a folder'; an
+    ``out:`` folder a traceback."""
+    (tmp_path / "Jürgen dir").mkdir()
+    players = PLAYERS + option if option.startswith("  -") else option + PLAYERS
+    (tmp_path / "t.yml").write_text(players, encoding="utf-8")
+    done = codecup("ascii", "tournament", "t.yml", "--quiet", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    shown = said.encode("ascii", "backslashreplace").decode("ascii")
+    assert shown in done.stderr.decode("ascii")
+    assert "cannot represent it" in done.stderr.decode("ascii")
+    assert len(done.stderr.splitlines()) == 1

@@ -219,11 +219,16 @@ def _environment(value: Any, name: str, where: str) -> tuple[tuple[str, str], ..
             )
         if isinstance(text, bool) or not isinstance(text, str | int | float) or "\0" in str(text):
             raise PlayersFileError(f"{where}: player {name!r}: env {key} must be text, not {text!r}")
+        for spelled in (key, str(text)):
+            if (problem := unspellable(spelled)) is not None:
+                raise PlayersFileError(f"{where}: player {name!r}: env {spelled!r}: {problem}")
         env.append((key, str(text)))
     return tuple(env)
 
 
 def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
+    if norm == "out" and isinstance(value, str) and (problem := unspellable(value)) is not None:
+        raise PlayersFileError(f"{where}: option {key!r} {value!r}: {problem}")
     if norm == "clock":
         try:
             return check_clock(value, f"option {key!r}")
@@ -270,6 +275,8 @@ def _hidden_folders(value: Any, base: Path, where: str) -> tuple[str, ...]:
         raise PlayersFileError(f"{where}: option 'hide' must be a folder or a list of folders, not {value!r}")
     folders = []
     for item in items:
+        if (problem := unspellable(item)) is not None:
+            raise PlayersFileError(f"{where}: option 'hide' {item!r}: {problem}")
         folder = base / item
         if not folder.is_dir():
             raise PlayersFileError(f"{where}: option 'hide': {folder} is not a folder")
