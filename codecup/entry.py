@@ -7,6 +7,7 @@ not with a traceback of the import.
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import sys
@@ -36,9 +37,25 @@ def _fill_closed_streams() -> None:
         setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))  # noqa: SIM115
 
 
+def _escape_what_cannot_be_encoded() -> None:
+    """Have standard output and error write what their encoding cannot represent as escapes
+    (``\\u795e``), as :func:`~codecup.errors.printable` does, rather than raise.
+
+    Under a locale that is not UTF-8 (``LC_ALL=C``, Latin-1), a player named 神, a bot's stderr
+    in Russian or a file name the locale cannot spell made a tournament's progress line, its
+    summary and ``play``'s result end in a traceback (a red team's), and every resume again.
+    Their text comes from anywhere (bots, players files, plugins): the streams take it all.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        # The C locale's streams have "surrogateescape": it raises on any other character too.
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "surrogateescape"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def run() -> int:
     """Run ``codecup`` with the process's arguments; its exit status."""
     _fill_closed_streams()
+    _escape_what_cannot_be_encoded()
     try:
         from codecup.cli import main
 

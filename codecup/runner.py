@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import attrs
 import pluggy
 
-from codecup import __version__, loop
+from codecup import __version__, loop, stopped
 from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
@@ -243,7 +243,7 @@ class _Match:
         processes to stop and that wait (None: not stopped). Stopping is idling too, so that wait
         is no longer than the idling left to it (where the kernel tells idling from starving)."""
         player.resume(stalls=True)
-        start, stall0, wall0 = player.resumed_cpu, player.resumed_stall, loop_time()
+        start, stall0, wall0 = player.resumed_cpu, player.resumed_stall, running_time()
         backstop = wall_backstop(allowance, self.backstop_factor, clock.idle)
         reply = await player.receive(backstop, cpu_limit=allowance)
         player.suspend()
@@ -266,23 +266,27 @@ class _Match:
     ) -> tuple[str | Fault, float, float, float | None]:
         """Under the wall clock: as :meth:`wait_cpu`, the seconds waited (for its processes to stop
         too: its own time)."""
-        start = loop_time()  # the clock the player's deadline runs on (a test's fake one)
+        # The clock the player's deadline runs on (a test's fake one), less the time the referee's
+        # process was stopped (Ctrl-Z, docker pause): no thinking of the bot's to charge, though a
+        # program, not stopped with it, may think on meanwhile (docs/security.md, "Clocks").
+        start = running_time()
         player.resume()
         reply = await player.receive(allowance)
         player.suspend()
         lag = await player.settled(FREEZE_LIMIT)
-        return reply, loop_time() - start, FREEZE_LIMIT, lag
+        return reply, max(0.0, running_time() - start), FREEZE_LIMIT, lag
 
     @staticmethod
     def since(player: Player, cpu0: float, stall0: float | None, wall0: float) -> tuple[float, float | None]:
         """The CPU seconds ``player`` used since it had used ``cpu0``, and its idle slack since
-        ``wall0``: the wall time in which it neither ran nor waited for a processor (since ``stall0``
-        of stall time), less the lines' passing; 0 or below, it did not idle (None: its stalls are
-        not known). Its stalls are read only where they could make a difference."""
+        ``wall0`` (:func:`running_time`): the wall time in which it neither ran nor waited for
+        a processor (since ``stall0`` of stall time), less the lines' passing; 0 or below, it did
+        not idle (None: its stalls are not known). Its stalls are read only where they could make a
+        difference."""
         used = (player.cpu_time() or 0.0) - cpu0
         if stall0 is None:
             return used, None
-        slack = loop_time() - wall0 - used - PASSING
+        slack = running_time() - wall0 - used - PASSING
         if slack + SETTLED_AT_ONCE <= 0:  # not idle whatever it stalled (also once it has stopped)
             return used, slack
         return used, slack - ((player.stall_time() or stall0) - stall0)
@@ -347,6 +351,13 @@ class _Match:
         seed = derive_seed(info.seed, "referee")
         dialogue = checked_dialogue(lambda: self.game.referee(info.setup, info.variant, seed))
         return await dispatch(dialogue, self, len(self.players))
+
+
+def running_time() -> float:
+    """The loop's clock less the time the referee's process has been stopped (Ctrl-Z, docker pause):
+    the clock a wait is charged by. A red team's 12 s Ctrl-Z was charged to the bot the referee
+    waited for, as idling under the cpu clock and as thinking under the wall clock."""
+    return loop_time() - stopped.so_far()
 
 
 SETTLED_AT_ONCE = 0.001

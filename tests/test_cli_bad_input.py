@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from codecup import __version__
-from codecup.cli import SIGPIPE_STATUS, main
+from codecup.cli import CWD_GONE, SIGPIPE_STATUS, main
 from codecup.errors import ConfigError, PlayersFileError
 from codecup.plugins import load_games
 from tests.support import TINYGAME_DIST
@@ -1881,3 +1881,32 @@ def test_a_name_bound_from_another_module_is_refused_and_a_plain_assignment_is_r
         "from reg import register\nclass First: ...\nMyBot = register('MyBot')(First)\n"
     )
     assert command_problem(PlayerInfo("p", command=command)) is None
+
+
+@pytest.mark.parametrize("command", ["play", "tournament"])
+def test_a_removed_current_folder_is_said_in_one_line(tmp_path, players, command):
+    """A red team's ``play`` and ``tournament`` run from a folder removed since, with only absolute
+    paths, said "codecup: error: No such file or directory", naming nothing, exit 1."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    bot = tmp_path / "bot.py"
+    bot.write_text("import sys\nfor line in sys.stdin:\n    pass\n")
+    args = (
+        ["play", "twentyone", f"{sys.executable} {bot}", "bot:random"]
+        if command == "play"
+        else ["tournament", str(players), "--out", str(tmp_path / "out"), "--quiet"]
+    )
+    script = (
+        "import os, runpy, sys; os.rmdir(os.getcwd()); sys.argv = ['codecup', *sys.argv[1:]];"
+        " runpy.run_module('codecup', run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        cwd=gone,
+        env=env(),
+        text=True,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"codecup: error: {CWD_GONE}\n"

@@ -180,6 +180,22 @@ def _run_main(args_list: list[str]) -> int:
         return failed
 
 
+CWD_GONE = "the current folder no longer exists (removed since the shell entered it): change to one that does"
+"""Said when the command needed the current folder and it was gone: a red team's ``play`` and
+``tournament`` with only absolute paths said "No such file or directory", naming nothing, exit 1."""
+
+
+def _cwd_gone(exc: OSError) -> bool:
+    """Whether ``exc`` is the failure to read the current folder, which has been removed."""
+    if not isinstance(exc, FileNotFoundError) or exc.filename is not None:
+        return False
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return True
+    return False
+
+
 def _run_command(args_list: list[str], failed: int) -> int:
     # Importing one subcommand (not all) keeps a bot's start-up short: `codecup bot` runs on a clock.
     # A broken plugin is named here, once, and skipped.
@@ -205,6 +221,9 @@ def _run_command(args_list: list[str], failed: int) -> int:
         return failed
     except OSError as exc:  # not the input's fault (those are ConfigErrors): a full disk, a lost mount
         say_held()
+        if _cwd_gone(exc):  # the user's to change: said as such, not as a bare "No such file or directory"
+            print(f"codecup: error: {CWD_GONE}", file=sys.stderr)
+            return 2
         text = printable(one_line(os_error_text(exc), MAX_ERROR))
         print(f"codecup: error: {text}", file=sys.stderr)
         return 2 if exc.errno == errno.ENAMETOOLONG else failed  # a path the user gave, too long for any

@@ -1,8 +1,8 @@
-"""Stopping a long command cleanly on SIGTERM or SIGHUP, as on Ctrl-C.
+"""Stopping a long command cleanly on SIGTERM, SIGHUP or SIGQUIT, as on Ctrl-C.
 
 Python turns SIGINT into :class:`KeyboardInterrupt`, so ``finally`` blocks
 run: pool workers are ended, bots are closed, the results log stays whole.
-SIGTERM and SIGHUP would kill the process outright (its workers then notice
+SIGTERM, SIGHUP and SIGQUIT (Ctrl-\\) would kill the process outright (its workers then notice
 and die too, but nothing is said); here they raise :class:`Stopped`, a
 ``KeyboardInterrupt``, so they take the same clean path and the command
 exits with the conventional status 128 + the signal's number.
@@ -18,7 +18,9 @@ from types import FrameType
 
 from codecup.terminal import printable
 
-HANDLED = (signal.SIGTERM, signal.SIGHUP)
+HANDLED = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+"""Ctrl-\\ (SIGQUIT) too: it ended a red team's tournament with status 131, unsaid, its index left
+saying "Live ... reloads itself"."""
 
 
 class Stopped(KeyboardInterrupt):
@@ -35,7 +37,7 @@ def _raise(signum: int, frame: FrameType | None) -> None:
 
 @contextlib.contextmanager
 def stop_on_signals() -> Iterator[None]:
-    """Within the block, SIGTERM and SIGHUP raise :class:`Stopped` in the main thread; one the
+    """Within the block, SIGTERM, SIGHUP and SIGQUIT raise :class:`Stopped` in the main thread; one the
     command was started ignoring stays ignored (``nohup codecup tournament ...`` was stopped by the
     SIGHUP that nohup is there to keep from it: a reviewer's)."""
     old = {sig: signal.signal(sig, _raise) for sig in HANDLED if signal.getsignal(sig) is not signal.SIG_IGN}

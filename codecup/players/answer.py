@@ -16,7 +16,6 @@ interpreter's lock in C code holds the referee too: no thread of the process run
 from __future__ import annotations
 
 import contextvars
-import os
 import queue
 import sys
 import threading
@@ -25,6 +24,7 @@ import traceback
 
 import attrs
 
+from codecup import stopped
 from codecup.clock import STARVED_LIMIT, Timer, wall_backstop
 from codecup.game import PlayerSession
 from codecup.overrun import raise_into
@@ -40,7 +40,7 @@ answer has."""
 THREAD_NAME = "codecup-in-process-bot"
 """The name of a player's answer thread."""
 
-TASKS = "/proc/self/task"
+TASKS = stopped.TASKS
 """The referee's threads; each one's ``schedstat``: its time on a processor and waiting for one,
 in nanoseconds (Linux)."""
 
@@ -107,25 +107,22 @@ class AnswerThread:
     _thread: threading.Thread | None = attrs.field(default=None, init=False)
     _context: contextvars.Context | None = attrs.field(default=None, init=False)
 
-    def answer(
-        self, session: PlayerSession, line: str, timer: Timer | None, stopped: Stops | None = None
-    ) -> Answer:
+    def answer(self, session: PlayerSession, line: str, timer: Timer | None) -> Answer:
         """The session's answer to ``line``, timed by ``timer`` in the thread where given; given up
         (and the thread abandoned) past :attr:`limits`, less the time the process was stopped
-        (``stopped``: the caller's looks, which it ends with a look of its own; else from here)."""
+        (:func:`codecup.stopped.so_far`)."""
         thread = self._started()
         found = Answer()
-        stopped = stopped or Stops(time.monotonic(), own_schedstat())
         self._jobs.put((found, session, line, timer))
         if found.done.wait(POLL):  # most answers: nothing read about the thread
             return found
         # Measured from here on (the first moment is not counted: the limits are far above it).
         start, busy0, ran0 = time.monotonic(), busy_time(), _ran(thread)
-        stopped_before = stopped.seen(start, own_schedstat())
+        stopped_before = stopped.so_far()
         while not found.done.wait(POLL):
             ran = None if ran0 is None else (_ran(thread) or ran0) - ran0
             now = time.monotonic()
-            stops = stopped.seen(now, own_schedstat()) - stopped_before
+            stops = stopped.so_far() - stopped_before
             why = overdue(ran, busy_time() - busy0, now - start - stops, self.limits)
             if why is not None:
                 # in brackets: the referee adds what the seat had, after a colon
@@ -194,58 +191,8 @@ def busy_time() -> float:
     """Seconds the referee's threads have run or waited for a processor, all added up: while one
     of them runs or waits with the interpreter's lock, a thinking bot on another waits for it, and
     is not idle. Where the kernel does not say, the process's processor time."""
-    try:
-        total = 0
-        with os.scandir(TASKS) as tasks:
-            for task in tasks:
-                try:
-                    with open(f"{task.path}/schedstat") as f:
-                        ran, waited, _ = f.read().split()
-                except (FileNotFoundError, ProcessLookupError):  # a thread that has just ended
-                    continue
-                total += int(ran) + int(waited)
-        return total / 1e9
-    except (OSError, ValueError):
-        return time.process_time()
-
-
-STOP_SLACK = 0.2
-"""Seconds a look at a waited-for answer may come later than :data:`POLL` unexplained before the
-delay is taken for the process having been stopped."""
-
-
-@attrs.define
-class Stops:
-    """Seconds the referee's whole process was stopped (``SIGSTOP``, Ctrl-Z) while it waited for an
-    answer: no idling of the bot's, whose thread was stopped with it. A red team paused a
-    tournament for 10 s while a built-in bot thought, which then lost on time, idle too long.
-
-    The waiting thread looks every :data:`POLL` seconds; a look that comes later than that by more
-    than its own time on a processor and waiting for one (a loaded machine) explains was stopped
-    for the rest. A stopped thread neither runs nor waits for a processor."""
-
-    last: float  # when the last look was (monotonic seconds)
-    own: float | None  # the waiting thread's time on a processor and waiting for one then
-    total: float = 0.0
-
-    def seen(self, now: float, own: float | None) -> float:
-        """The seconds stopped so far, at a look at ``now``, the thread's time then ``own``."""
-        if own is not None and self.own is not None:
-            unexplained = now - self.last - POLL - (own - self.own)
-            if unexplained > STOP_SLACK:
-                self.total += unexplained
-        self.last, self.own = now, own
-        return self.total
-
-
-def own_schedstat() -> float | None:
-    """Seconds the calling thread has run on a processor or waited for one; None where not known."""
-    try:
-        with open("/proc/thread-self/schedstat") as f:
-            ran, waited, _ = f.read().split()
-        return (int(ran) + int(waited)) / 1e9
-    except (OSError, ValueError):
-        return None
+    busy = stopped.threads_busy()
+    return time.process_time() if busy is None else busy
 
 
 def _ran(thread: threading.Thread) -> float | None:

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import attrs
 
+from codecup import stopped
 from codecup.bots import RandomBot
 from codecup.clock import Timer, loop_time
 from codecup.dialogue import Fault, Termination
 from codecup.drive import END_OF_OUTPUT
 from codecup.errors import DialogueError, GameBugError, plugin_frame, said, shown, traced
 from codecup.game import PlayerSession
-from codecup.players.answer import Answer, AnswerLimits, AnswerThread, Stops, busy_time, own_schedstat
+from codecup.players.answer import Answer, AnswerLimits, AnswerThread, busy_time
 from codecup.players.base import Player
 from codecup.session import RulesPlayer
 
@@ -64,10 +65,11 @@ class InProcessPlayer(Player):
             return
         idle_checked = self.timer is time.thread_time  # its processor time: read in its thread
         wall0, busy0 = (loop_time(), busy_time()) if idle_checked else (0.0, 0.0)
-        # The looks for a stop of the whole process, from the very start: one lands anywhere.
-        stopped = Stops(time.monotonic(), own_schedstat()) if idle_checked else None  # a real stop: real time
+        # The time the whole process is stopped (Ctrl-Z), the bot's thread with it, is not its
+        # thinking under the wall clock nor its idling under the cpu clock.
+        stops0 = stopped.so_far()
         t0 = self.timer()
-        found = self.thread.answer(self.session, line, self.timer if idle_checked else None, stopped)
+        found = self.thread.answer(self.session, line, self.timer if idle_checked else None)
         if found.given_up is not None:
             if (rules := self._in_the_rules(found)) is not None:
                 raise GameBugError(
@@ -90,14 +92,13 @@ class InProcessPlayer(Player):
             self.error = f"bot raised {shown(found.error, 200)}"  # its exception: its repr is its code
             self.log = traced(found.error)[-LOG_CAP:]
         self.pending.extend(found.lines)
-        spent = found.spent if idle_checked else self.timer() - t0
+        stops = stopped.so_far() - stops0
+        spent = found.spent if idle_checked else max(0.0, self.timer() - t0 - stops)
         self.thinking += spent
-        if stopped is not None:  # idle_checked
+        if idle_checked:
             # Not idle: running, waiting for a processor, or for the interpreter's lock while
-            # another thread of the referee ran or waited (a Dask worker's threads share one);
-            # nor the time the whole process was stopped (Ctrl-Z): the bot's thread was stopped too.
+            # another thread of the referee ran or waited (a Dask worker's threads share one).
             busy = max(spent, busy_time() - busy0)
-            stops = stopped.seen(time.monotonic(), own_schedstat())
             self.idling += max(0.0, loop_time() - wall0 - busy - stops)
 
     def _in_the_rules(self, found: Answer) -> str | None:

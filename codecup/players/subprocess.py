@@ -33,6 +33,7 @@ from pathlib import Path
 
 import attrs
 
+from codecup import stopped
 from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.checked import short
 from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL
@@ -431,6 +432,7 @@ class SubprocessPlayer(Player):
         # To stop, a task must run a moment: time it waited for a processor (a loaded machine)
         # does not count against ``limit``, up to STARVED_LIMIT times it.
         stall0 = cgroup.stall_time()
+        stops0 = stopped.so_far()  # nor does the time the referee was stopped (Ctrl-Z)
         while True:
             await asyncio.sleep(0.0005)
             waited = loop.time() - start
@@ -438,6 +440,9 @@ class SubprocessPlayer(Player):
                 return waited
             stalled = 0.0 if stall0 is None else (cgroup.stall_time() or stall0) - stall0
             if waited - stalled >= limit or waited >= STARVED_LIMIT * limit:
+                if (stops := stopped.so_far() - stops0) > 0:  # read only then: most waits end first
+                    start, stops0 = start + stops, stops0 + stops
+                    continue
                 return None
 
     def charged_by_wall(self) -> None:
@@ -503,6 +508,9 @@ class SubprocessPlayer(Player):
         # time it waited for a processor stretch the wait, up to STARVED_LIMIT times in all.
         stall0 = self.resumed_stall if cpu_limit is not None else None
         hard = start + STARVED_LIMIT * (timeout + (cpu_limit or 0.0))
+        # The time the referee's own process is stopped (Ctrl-Z) is no wait of the program's: the
+        # deadlines move on by it (a red team's 12 s stop timed a program out under either clock).
+        stops0 = stops = stopped.so_far()
         while True:
             if protocol.lines:
                 line, unread = protocol.take()
@@ -520,8 +528,12 @@ class SubprocessPlayer(Player):
                 return self._named(Fault(Termination.CRASH, await self._exit_description()))
             now = loop.time()
             left = deadline - now
+            if left <= 0 and (more := stopped.so_far() - stops) > 0:
+                stops += more
+                deadline, hard = deadline + more, hard + more
+                continue
             if left <= 0 and cpu_limit is not None:
-                idle = self._idle_since(start, now, stall0)
+                idle = self._idle_since(start, now, stall0) - (stops - stops0)
                 if idle < timeout - 0.001 and now < hard:  # it computed, or was starved: not idle
                     deadline = min(now + timeout - idle, hard)
                     continue

@@ -14,6 +14,7 @@ nothing flips. The socket is never bound, so no packet reaches it.
 
 from __future__ import annotations
 
+import atexit
 import socket
 
 _held: list[socket.socket] = []
@@ -34,4 +35,13 @@ def hold_once() -> bool:
             held.close()
             return False
         _held.append(held)  # not inherited: Python's sockets are close-on-exec
+        # Closed as the process exits, not left to the collector: under -X dev or -W error that
+        # was a ResourceWarning of an unclosed socket at every command's end (a red team's).
+        atexit.register(release)
     return True
+
+
+def release() -> None:
+    """Let go of the switch (at exit)."""
+    while _held:
+        _held.pop().close()

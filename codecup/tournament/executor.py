@@ -150,7 +150,7 @@ class GamePool(concurrent.futures.Executor):
 
 
 #: The signals that stop a run (see :mod:`codecup.cli.stopping`).
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 
 
 @contextlib.contextmanager
@@ -217,7 +217,8 @@ def start_helpers(*, forkserver: bool = True) -> None:
     signals blocked in them: they are in the run's process group, and a stop sent to it (Ctrl-C,
     a hangup, ``kill -- -PGID``) killed the forkserver in its first instants (the command died of
     multiprocessing's ``EOFError``, exit 1: for sprt "H0 accepted"), or the tracker at any time
-    (it ignores only SIGINT and SIGTERM: a SIGHUP printed its warning and KeyError tracebacks). The
+    (it ignores only SIGINT and SIGTERM: a SIGHUP printed its warning and KeyError tracebacks; a
+    Ctrl-\\ would dump its core). The
     parent decides, and they end by themselves once it and the workers are gone; the workers,
     forked by the forkserver, unblock them (:func:`~codecup.tournament.worker.worker_init`).
     Without ``forkserver``, the tracker only (the forkserver waits for the first game: by then a
@@ -227,7 +228,7 @@ def start_helpers(*, forkserver: bool = True) -> None:
 
     # The tracker blocks SIGINT and SIGTERM as it starts it, and unblocks them after (so the
     # forkserver is started in a block of its own); the tracker ignores those two itself.
-    with _blocked((signal.SIGHUP,)):
+    with _blocked((signal.SIGHUP, signal.SIGQUIT)):
         resource_tracker.ensure_running()
     if forkserver:
         with _blocked(STOP_SIGNALS):

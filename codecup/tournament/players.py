@@ -23,7 +23,9 @@ the player, not a crash in the middle of a tournament.
 
 from __future__ import annotations
 
+import os
 import shlex
+import sys
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
@@ -89,6 +91,21 @@ class _Base:
     chosen: bool  # given by --base or base:, rather than defaulted to the file's folder
 
 
+def unspellable(text: str) -> str | None:
+    """Why ``text``, a file name from a players file, cannot be given to the system: characters
+    the locale's file name encoding cannot represent (``Jürgen dir`` under ``LC_ALL=C``: a red
+    team's folder, which was there, was said not to exist); None if it can."""
+    try:
+        os.fsencode(text)
+    except UnicodeEncodeError:
+        encoding = sys.getfilesystemencoding()
+        return (
+            f"the locale's encoding for file names ({encoding}) cannot represent it:"
+            " run codecup under a UTF-8 locale (LC_ALL=C.UTF-8)"
+        )
+    return None
+
+
 def parse_player(entry: Any, index: int, base: Path | _Base, where: str) -> PlayerInfo:
     """One entry of the players list."""
     if isinstance(base, Path):
@@ -117,6 +134,9 @@ def parse_player(entry: Any, index: int, base: Path | _Base, where: str) -> Play
     env = _environment(entry.get("env"), name, where)
     folder: str | None = None
     if not command.startswith("bot:"):
+        for text, what in ((directory, "directory"), (command, "command")):
+            if text is not None and (problem := unspellable(text)) is not None:
+                raise PlayersFileError(f"{where}: player {name!r}: {what} {text!r}: {problem}")
         path = (base.path / directory) if directory else base.path
         if path.exists() and not path.is_dir():
             raise PlayersFileError(f"{where}: player {name!r}: directory {path} is a file, not a folder")
@@ -199,11 +219,16 @@ def _environment(value: Any, name: str, where: str) -> tuple[tuple[str, str], ..
             )
         if isinstance(text, bool) or not isinstance(text, str | int | float) or "\0" in str(text):
             raise PlayersFileError(f"{where}: player {name!r}: env {key} must be text, not {text!r}")
+        for spelled in (key, str(text)):
+            if (problem := unspellable(spelled)) is not None:
+                raise PlayersFileError(f"{where}: player {name!r}: env {spelled!r}: {problem}")
         env.append((key, str(text)))
     return tuple(env)
 
 
 def _check_option(norm: str, key: Any, value: Any, where: str) -> Any:
+    if norm == "out" and isinstance(value, str) and (problem := unspellable(value)) is not None:
+        raise PlayersFileError(f"{where}: option {key!r} {value!r}: {problem}")
     if norm == "clock":
         try:
             return check_clock(value, f"option {key!r}")
@@ -250,6 +275,8 @@ def _hidden_folders(value: Any, base: Path, where: str) -> tuple[str, ...]:
         raise PlayersFileError(f"{where}: option 'hide' must be a folder or a list of folders, not {value!r}")
     folders = []
     for item in items:
+        if (problem := unspellable(item)) is not None:
+            raise PlayersFileError(f"{where}: option 'hide' {item!r}: {problem}")
         folder = base / item
         if not folder.is_dir():
             raise PlayersFileError(f"{where}: option 'hide': {folder} is not a folder")
@@ -291,6 +318,8 @@ def parse_players(
             if norm == "base":
                 if not isinstance(value, str) or not value:
                     raise PlayersFileError(f"{where}: option 'base' must be a folder, not {value!r}")
+                if (problem := unspellable(value)) is not None:
+                    raise PlayersFileError(f"{where}: option 'base' {value!r}: {problem}")
                 if base_given is None:
                     folder = _Base(base / value, chosen=True)
                 continue

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 import attrs
 
@@ -89,7 +89,7 @@ class RichProgress(Progress):
             TimeElapsedColumn(),
             TextColumn("left"),
             TimeRemainingColumn(),
-            console=Console(file=self.stream),
+            console=Console(file=_Forgiving(self.stream)),  # type: ignore[arg-type]
             transient=False,
         )
         self._bar = bar
@@ -119,6 +119,34 @@ class RichProgress(Progress):
             self._update()
             self._bar.stop()  # type: ignore[attr-defined]
             self._bar = None
+
+
+class _Forgiving:
+    """A terminal ``stream`` whose write errors end the bar shown on it, not the run: a red team's
+    run, started with setsid, whose terminal closed played every game, then failed as its bar
+    closed ("standard output: Input/output error"), before its standings were written."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return self._stream.write(text)
+            except OSError:  # EIO: the terminal is gone; nothing more is shown
+                self.gone = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self._stream.flush()
+            except OSError:
+                self.gone = True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def make_progress(quiet: bool, stream: TextIO | None = None) -> Progress:

@@ -235,7 +235,7 @@ def _die_with(pid: int) -> None:
 
 
 def worker_init(parent: int) -> None:
-    """Set up a pool worker: it ignores Ctrl-C (its parent decides), stops cleanly on SIGTERM,
+    """Set up a pool worker: it ignores Ctrl-C and Ctrl-\\ (its parent decides), stops cleanly on SIGTERM,
     and stops when ``parent`` dies, even by SIGKILL.
 
     SIGTERM unwinds the running match, so its players are closed (their whole
@@ -248,9 +248,10 @@ def worker_init(parent: int) -> None:
     instead, through a pidfd where the kernel has them.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGQUIT, signal.SIG_IGN)  # Ctrl-\\, to the whole group: as Ctrl-C
     signal.signal(signal.SIGTERM, _on_sigterm)
     # Forked by a forkserver started with the stop signals blocked (executor.start_helpers): taken
     # from here on, and by the bots it starts (a stop sent before is delivered now, to the handlers)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT))
     sys.unraisablehook = _on_unraisable
     threading.Thread(target=_die_with, args=(parent,), name="die-with-parent", daemon=True).start()

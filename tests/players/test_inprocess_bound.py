@@ -7,14 +7,13 @@ import os
 import re
 import threading
 import time
-import types
 from pathlib import Path
 
 import attrs
 import pytest
 
 from codecup.dialogue import Termination
-from codecup.players.answer import THREAD_NAME, Answer, AnswerLimits, AnswerThread, Stops, overdue
+from codecup.players.answer import THREAD_NAME, Answer, AnswerLimits, AnswerThread, overdue
 from codecup.players.inprocess import InProcessPlayer
 from codecup.record import PlayerInfo
 from codecup.runner import play_match
@@ -379,35 +378,21 @@ def test_a_run_paused_while_a_bot_thinks_charges_it_no_idling(tmp_path, pause):
     assert json.loads(out) == [None, ["3"]]
 
 
-def test_the_stops_are_what_the_waiting_threads_own_time_does_not_explain():
-    stops = Stops(last=0.0, own=1.0)
-    assert stops.seen(0.05, 1.0) == 0.0  # on time
-    assert stops.seen(0.6, 1.45) == 0.0  # late by 0.5 s, all of it waiting for a processor
-    assert stops.seen(10.7, 1.46) == pytest.approx(10.04)  # late by 10 s, none of it explained
-    assert stops.seen(10.8, 1.46) == pytest.approx(10.04)
-    assert Stops(last=0.0, own=None).seen(20.0, None) == 0.0  # where the kernel does not say
-
-
 @pytest.mark.parametrize("stop", [0.0, 10.0])
 def test_the_time_its_process_was_stopped_is_no_idling_of_the_bot(monkeypatch, stop):
     """The game's idling of a bot under the cpu clock, as a fake clock sees it: an answer of 0.5 s
-    of processor time, the waiting thread looking every 0.05 s, the process stopped for ``stop``
-    seconds. A red team's pause of 10 s, in the first moment of the wait, was charged to the bot
-    as idling (the wait's own looks began after it)."""
+    of processor time, the process stopped for ``stop`` seconds meanwhile (the stop meter's). A red
+    team's pause of 10 s was charged to the bot as idling."""
     from codecup.players import inprocess
 
     ends = iter([100.0, 100.55 + stop])
     monkeypatch.setattr(inprocess, "loop_time", lambda: next(ends))  # the game's clock
-    monotonic = iter([100.0, 100.55 + stop])  # the looks' own (real time in a game)
-    fake_time = types.SimpleNamespace(thread_time=time.thread_time, monotonic=lambda: next(monotonic))
-    monkeypatch.setattr(inprocess, "time", fake_time)
     monkeypatch.setattr(inprocess, "busy_time", lambda: 7.0)
-    monkeypatch.setattr(inprocess, "own_schedstat", lambda: 1.0)
+    stopped_so_far = iter([3.0, 3.0 + stop])
+    monkeypatch.setattr("codecup.stopped.so_far", lambda: next(stopped_so_far))
 
     class Paused:
-        def answer(self, session, line, timer, stopped):
-            for look in range(1, 11):  # stopped after the fifth look
-                stopped.seen(100.0 + 0.05 * look + (stop if look > 5 else 0.0), 1.0)
+        def answer(self, session, line, timer):
             return Answer(lines=["3"], spent=0.5)
 
         def close(self) -> None:
@@ -416,5 +401,5 @@ def test_the_time_its_process_was_stopped_is_no_idling_of_the_bot(monkeypatch, s
     player = InProcessPlayer(Quick(), timer=time.thread_time)  # type: ignore[arg-type]
     player.thread = Paused()  # type: ignore[assignment]
     player.send("Start")
-    assert player.hidden_idle() == pytest.approx(0.05)  # the last look to the end
+    assert player.hidden_idle() == pytest.approx(0.05)  # its own idling, not the stop
     assert player.hidden_time() == 0.5

@@ -1140,3 +1140,14 @@ def test_the_referee_holds_the_machines_time_stamping_switch_on(tiny_game, arena
     assert netstamp.hold_once()
     (held,) = netstamp._held
     assert held.getsockopt(socket.SOL_SOCKET, netstamp.SO_TIMESTAMP) == 1
+
+
+def test_the_time_stamping_socket_is_closed_at_exit():
+    """Left to the collector, the held socket was a ResourceWarning at every command's end under
+    ``-X dev`` or ``-W error`` (a red team's)."""
+    code = "from codecup.sandbox import netstamp; assert netstamp.hold_once()"
+    done = subprocess.run(
+        [sys.executable, "-X", "dev", "-W", "error", "-c", code], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""

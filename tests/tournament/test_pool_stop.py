@@ -205,11 +205,11 @@ if forkserver._forkserver._forkserver_pid is None:  # not started with the pool:
     pool.submit(int).result(timeout=60)
 server, tracker = forkserver._forkserver._forkserver_pid, resource_tracker._resource_tracker._pid
 # as a stop sent to the whole process group lands: in the helpers' first instants, or later
-for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
     os.kill(server, sig)
     os.kill(tracker, sig)
 blocked = pool.submit(signal.pthread_sigmask, signal.SIG_BLOCK, []).result(timeout=60)
-print(sorted(s.name for s in blocked if s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)))
+print(sorted(s.name for s in blocked if s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)))
 # still there (not reaped: a zombie would answer a kill): the tracker's death printed a warning and
 # KeyError tracebacks, the forkserver's an EOFError
 print(os.waitpid(server, os.WNOHANG) == (0, 0), os.waitpid(tracker, os.WNOHANG) == (0, 0))

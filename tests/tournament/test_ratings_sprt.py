@@ -196,6 +196,36 @@ def test_progress_reports():
     assert (bar.done, bar.faults, bar.running) == (2, 1, 1)
 
 
+def test_a_terminal_gone_ends_the_bar_not_the_run():
+    """A red team's run, started with setsid, whose terminal closed: every game played, then
+    "standard output: Input/output error" as the bar closed, and no standings written."""
+    import errno
+
+    class Gone(io.StringIO):
+        closed_terminal = False
+
+        def isatty(self):
+            return True
+
+        def write(self, text):
+            if self.closed_terminal:
+                raise OSError(errno.EIO, "Input/output error")
+            return super().write(text)
+
+        def flush(self):
+            if self.closed_terminal:
+                raise OSError(errno.EIO, "Input/output error")
+
+    stream = Gone()
+    bar = make_progress(quiet=False, stream=stream)
+    bar.start(2, resumed=0)
+    bar.set_running(1)
+    stream.closed_terminal = True
+    bar.finished("g1", game("a", "b", (2, 0)))
+    bar.close()
+    assert bar.done == 1
+
+
 @pytest.mark.parametrize("count", ["1", "3", "0"])
 def test_sprt_refuses_a_game_count_that_is_not_whole_pairs(count):
     run = sprt("bot:perfect", "bot:random", "--max-games", count)

@@ -124,8 +124,8 @@ class Run:
 
 
 def stop(run: Run, sig: signal.Signals) -> None:
-    if sig is signal.SIGINT:
-        os.killpg(run.proc.pid, sig)  # Ctrl-C reaches the whole foreground process group
+    if sig in (signal.SIGINT, signal.SIGQUIT):
+        os.killpg(run.proc.pid, sig)  # Ctrl-C and Ctrl-\\ reach the whole foreground process group
     else:
         os.kill(run.proc.pid, sig)
 
@@ -183,7 +183,7 @@ def check_stopped(run: Run, sig: signal.Signals, token: str) -> None:
         assert "Traceback" not in err
 
 
-SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL]
+SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGQUIT, signal.SIGKILL]
 
 
 @pytest.mark.slow
@@ -283,6 +283,17 @@ def test_a_tournament_stopped_before_its_first_game_says_nothing_was_kept(token,
     check_stopped(run, signal.SIGINT, token)
     assert not out.exists()
     assert "no game had finished, so nothing was kept" in run.stderr.strip().splitlines()[-1]
+
+
+def test_ctrl_backslash_stops_as_ctrl_c_does():
+    """Ctrl-\\ (SIGQUIT) ended a red team's tournament with status 131, unsaid, its index left
+    saying "Live ... reloads itself"."""
+    from codecup.cli.stopping import Stopped, status_of, stop_on_signals
+
+    with pytest.raises(Stopped) as stopped, stop_on_signals():
+        os.kill(os.getpid(), signal.SIGQUIT)
+        time.sleep(0.05)
+    assert status_of(stopped.value) == 131
 
 
 def test_a_signal_the_command_was_started_ignoring_stays_ignored():

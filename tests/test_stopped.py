@@ -1,0 +1,273 @@
+"""The time the referee's own process was stopped (Ctrl-Z, SIGSTOP, docker pause) is no seat's.
+
+A red team stopped ``codecup play`` for 12 s: a program that slept 0.06 s an answer lost on
+time under the cpu clock (charged 12 s of idling), and under the wall clock a program and a
+built-in bot alike (charged 12 s of thinking). The referee's clocks here are the fake loop's;
+the stop is the fake clock moved on by 12 s while the stop meter (:func:`codecup.stopped.so_far`,
+replaced) says 12 s more of stopping, as the real one does on a real stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import attrs
+import pytest
+
+from codecup import stopped
+from codecup.dialogue import Fault, Termination
+from codecup.record import MatchInfo, PlayerInfo
+from codecup.runner import play_match
+from codecup.stopped import Stops
+from tests import fakeclock
+from tests.test_runner_clock import CLOCK, FakeCpuProgram, FakeProgram, SlowSession
+
+STOP = 12.0
+
+
+@attrs.define
+class FakeMeter:
+    """The stop meter, told of the stops a test makes."""
+
+    total: float = 0.0
+
+    def stop(self, seconds: float) -> None:
+        """The referee's process is stopped for ``seconds`` now: the loop's clock jumps on."""
+        loop = fakeclock.current
+        assert loop is not None
+        loop.advance(seconds)
+        self.total += seconds
+
+
+@pytest.fixture
+def match() -> MatchInfo:
+    players = (PlayerInfo(name="a", command=("a",)), PlayerInfo(name="b", command=("b",)))
+    return MatchInfo("twentyone", "classic", 0, "0", players, CLOCK, "wall")
+
+
+@pytest.fixture
+def meter(monkeypatch: pytest.MonkeyPatch) -> FakeMeter:
+    fake = FakeMeter()
+    monkeypatch.setattr(stopped, "so_far", lambda: fake.total)
+    return fake
+
+
+@attrs.define(eq=False)
+class StoppedProgram(FakeProgram):
+    """A program that answers ``3`` after 0.25 s, the referee stopped for :data:`STOP` seconds in
+    the wait of its answers listed in ``stopped_at`` (it answered meanwhile, as a program in a
+    process group of its own, not stopped with the referee, does)."""
+
+    meter: FakeMeter = attrs.field(factory=FakeMeter)
+    stopped_at: tuple[int, ...] = ()
+    answer: int = 0
+
+    async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
+        self.answer += 1
+        await asyncio.sleep(0.25)
+        if self.answer in self.stopped_at:
+            self.meter.stop(STOP)
+        return "3"
+
+
+@attrs.define(eq=False)
+class StoppedSleeper(FakeCpuProgram):
+    """Under the cpu clock: a program that sleeps 0.125 s before each answer (it uses no CPU), the
+    referee stopped for :data:`STOP` seconds in the wait of its answers listed in ``stopped_at``."""
+
+    meter: FakeMeter = attrs.field(factory=FakeMeter)
+    stopped_at: tuple[int, ...] = ()
+    answer: int = 0
+
+    async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
+        self.answer += 1
+        self.timeouts.append(timeout)
+        if self.answer in self.stopped_at:
+            self.meter.stop(STOP)
+        if timeout < 0.125:
+            await asyncio.sleep(timeout)
+            return Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s of idle wall time")
+        await asyncio.sleep(0.125)
+        return "3"
+
+    def stall_time(self) -> float:
+        return 0.0  # the kernel says: it never waited for a processor
+
+
+@pytest.mark.parametrize("clock_mode", ["wall", "cpu"])
+def test_a_program_is_not_charged_the_time_the_referee_was_stopped(
+    tiny_game, match, monkeypatch, meter, clock_mode
+):
+    program = StoppedSleeper if clock_mode == "cpu" else StoppedProgram
+    programs = [program(seat, [], [], meter=meter, stopped_at=(2,)) for seat in range(2)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    record = fakeclock.run(play_match(tiny_game, attrs.evolve(match, clock_mode=clock_mode)))
+    assert record.match.clock_mode == clock_mode
+    assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2
+    if clock_mode == "wall":
+        assert record.clock_used == (0.75, 0.5)  # no 12 s of thinking
+    else:  # the idling it had left shrank by its naps (less the lines' passing), not by the stop
+        assert programs[0].timeouts == pytest.approx([5.5, 4.425, 4.35, 4.275])
+
+
+def test_a_built_in_bot_is_not_charged_the_time_the_referee_was_stopped_under_the_wall_clock(
+    tiny_game, match, monkeypatch, meter
+):
+    @attrs.define
+    class StoppedSession(SlowSession):
+        def receive(self, line: str) -> list[str]:
+            if line == "3" and len(self.thinks) == 2:  # its second answer: the referee stopped
+                meter.stop(STOP)
+            return super().receive(line)
+
+    sessions = [StoppedSession([0.25] * 4), StoppedSession([0.25] * 3)]
+    monkeypatch.setattr(tiny_game, "new_player_checked", lambda *_: sessions.pop(0))
+    bots = (PlayerInfo(name="a", bot="slow"), PlayerInfo(name="b", bot="slow"))
+    record = fakeclock.run(play_match(tiny_game, attrs.evolve(match, players=bots, clock_mode="wall")))
+    assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2
+    assert record.clock_used[0] == pytest.approx(0.75, abs=0.01)  # its first answer in its start-up
+    assert record.clock_used[0] < CLOCK
+
+
+def test_a_programs_deadline_moves_on_by_the_time_the_referee_was_stopped(monkeypatch):
+    """The transport's own deadline: a stop seen as it falls due moves it on (the program may
+    still answer), as far as the stop lasted."""
+    from codecup.players import SubprocessPlayer
+
+    looks = iter([0.0])  # the stop is seen at the first deadline, not before
+    monkeypatch.setattr(stopped, "so_far", lambda: next(looks, STOP))
+
+    async def wait_for_nothing() -> tuple[str | Fault, float]:
+        loop = asyncio.get_running_loop()
+        player = SubprocessPlayer(("sleep", "1000"))
+        await player.start()
+        try:
+            begun = loop.time()
+            player.resume()
+            reply = await player.receive(30.0)
+            return reply, loop.time() - begun
+        finally:
+            loop.autojump = False  # closing it takes real time: its exit comes in real time
+            await player.close()
+
+    reply, waited = fakeclock.run(wait_for_nothing(), real_time=True)
+    assert isinstance(reply, Fault) and reply.kind is Termination.TIMEOUT
+    assert reply.message == "no answer within 30.000s"
+    assert 30.0 + STOP <= waited < 31.0 + STOP
+
+
+def test_the_stops_are_what_the_looking_threads_own_time_does_not_explain():
+    stops = Stops(last=0.0, own=1.0)
+    assert stops.seen(0.05, 1.0) == 0.0  # on time
+    assert stops.seen(0.6, 1.45) == 0.0  # late by 0.5 s, all of it waiting for a processor
+    assert stops.seen(10.7, 1.46) == pytest.approx(10.04)  # late by 10 s, none of it explained
+    assert stops.seen(10.8, 1.46) == pytest.approx(10.04)
+    assert Stops(last=0.0, own=None).seen(20.0, None) == 0.0  # where the kernel does not say
+    # A look whose read of the threads' times was not at one time with the clock is left out: the
+    # next look is compared with the last one that was a look.
+    assert stops.seen(12.0, None) == pytest.approx(10.04)
+    assert stops.seen(12.1, 2.7) == pytest.approx(10.04)  # the thread ran through the left-out look
+    assert stops.seen(15.0, 2.7) == pytest.approx(10.04 + 2.85)
+
+
+@pytest.mark.skipif(stopped.threads_busy() is None, reason="the kernel does not say a thread's times")
+def test_the_meter_counts_a_real_sigstop_of_its_process():
+    """A process stopped by SIGSTOP for a moment: its meter counts about that moment (to within a
+    look), and nothing while it runs. The bounds hold however slow the machine is: a stop is never
+    counted longer than the time between the looks around it."""
+    code = textwrap.dedent(
+        """
+        import sys, time
+        from codecup import stopped
+        stopped.so_far()
+        time.sleep(0.2)
+        before = stopped.so_far()
+        print("ready", flush=True)
+        sys.stdin.readline()
+        print(before, stopped.so_far(), flush=True)
+        """
+    )
+    with subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as child:
+        try:
+            assert child.stdout is not None and child.stdin is not None
+            assert child.stdout.readline() == "ready\n"
+            child.send_signal(signal.SIGSTOP)
+            stop_began = time.monotonic()
+            time.sleep(1.0)
+            child.send_signal(signal.SIGCONT)
+            stop_lasted = time.monotonic() - stop_began
+            child.stdin.write("go\n")
+            child.stdin.flush()
+            before, after = map(float, child.stdout.readline().split())
+        finally:
+            child.kill()
+    assert before == 0.0
+    assert 1.0 - stopped.POLL - 0.05 < after - before <= stop_lasted + stopped.POLL
+
+
+def test_the_wait_for_a_programs_processes_to_stop_moves_on_by_the_referees_stop(monkeypatch):
+    """After an answer, a program's processes have a second to stop; the referee stopped for 12 s
+    as that wait began did not leave them none: they stop 0.5 s into the wait, its own time."""
+    from types import SimpleNamespace
+
+    from codecup.players import SubprocessPlayer
+
+    meter = FakeMeter()
+    monkeypatch.setattr(stopped, "so_far", lambda: meter.total)
+
+    async def settle() -> float | None:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+
+        reads = []
+
+        def stall_time() -> float:  # the referee stops after the first look of the wait's second part
+            reads.append(loop.time())
+            if len(reads) == 2:
+                meter.stop(STOP)
+            return 0.0
+
+        cgroup = SimpleNamespace(is_frozen=lambda: loop.time() - began >= STOP + 0.5, stall_time=stall_time)
+        player = SubprocessPlayer(("true",))
+        player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
+        return await player.settled(1.0)
+
+    lag = fakeclock.run(settle(), real_time=True)  # its first moment spins on the real clock
+    assert lag is not None and 0.4 < lag < 0.6
+
+
+@pytest.mark.skipif(stopped.threads_busy() is None, reason="the kernel does not say a thread's times")
+def test_c_code_holding_the_interpreters_lock_is_no_stop():
+    """A thread that holds the interpreter's lock in C code keeps the meter's thread waiting for it,
+    and its looks late: the holder ran meanwhile, so it is no stop (a reviewer's: ``sorted()`` of 3
+    million numbers was taken for a stop of 1.41 s, and a built-in bot thought that long uncharged
+    under the wall clock). The C calls go on until each took longer than the meter's slack, however
+    fast the machine."""
+    code = textwrap.dedent(
+        """
+        import time
+        from codecup import stopped
+        stopped.so_far()
+        time.sleep(0.2)
+        n, longest = 10**7, 0.0
+        while longest < 3 * stopped.STOP_SLACK:
+            began = time.monotonic()
+            sum(range(n))  # C code that keeps the interpreter's lock
+            longest = max(longest, time.monotonic() - began)
+            n *= 2
+        print(longest, stopped.so_far(), flush=True)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    longest, stops = map(float, out.stdout.split())
+    assert longest >= 3 * stopped.STOP_SLACK
+    assert stops < stopped.STOP_SLACK
