@@ -140,15 +140,30 @@ class ResultsLog:
     def record(self, game_id: str) -> Record:
         """The game's whole record, read from its line of the log (:attr:`records` holds slim ones)."""
         with self.path.open("rb") as f:
-            return _read_entry(f, self.offsets[game_id])[1]
+            return self._entry(f, game_id)
 
     def whole_records(self) -> Iterator[tuple[str, Record]]:
         """Every logged game's whole record, in the log's order, one at a time."""
         if not self.offsets:  # nothing logged: perhaps no file yet
             return
         with self.path.open("rb") as f:
-            for game_id, offset in self.offsets.items():
-                yield game_id, _read_entry(f, offset)[1]
+            for game_id in self.offsets:
+                yield game_id, self._entry(f, game_id)
+
+    def _entry(self, f: BinaryIO, game_id: str) -> Record:
+        """The whole record of ``game_id``, from the open log ``f``: a :class:`ConfigError` if its line
+        is no longer there (the file was edited, or replaced, while the run held it)."""
+        offset = self.offsets[game_id]
+        try:
+            found, record = _read_entry(f, offset)
+        except RecordError:
+            found = None
+        if found != game_id:
+            raise ConfigError(
+                f"{self.path} changed while the run held it: game {game_id}'s line (after byte {offset})"
+                " is no longer there; run the same command again to resume from the log as it is"
+            )
+        return record
 
     def close(self) -> None:
         """Release the lock, if this log took it."""

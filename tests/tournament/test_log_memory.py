@@ -72,3 +72,24 @@ def test_a_players_fault_keeps_its_stderr_in_the_slim_record():
     record = Record(match, (), (), (0.0, 0.0), Result((0, 1), (1, 0), ends), logs=("quiet", "boom"))
     assert record.slim().logs == ("", "boom")  # a summary lists the faulty seat's stderr
     assert attrs.evolve(record, result=Result((0, 1), (1, 0), (ends[0], ends[0]))).slim().logs == ()
+
+
+def test_a_log_changed_under_the_run_is_said_not_misread(play_tournament, bots, tmp_path):
+    """Whole records are read back by their line's offset: a file changed since is refused, naming
+    it, rather than another game's record taken for this one."""
+    import pytest
+
+    from codecup.errors import ConfigError
+
+    play_tournament(bots, tmp_path, seed=9)
+    path = tmp_path / LOG_NAME
+    log = ResultsLog.open(path)
+    try:
+        first, second = list(log.records)[:2]
+        lines = path.read_bytes().splitlines(keepends=True)
+        path.write_bytes(b"".join(lines[1:]))  # the first line gone: every offset moved
+        with pytest.raises(ConfigError, match=f"changed while the run held it: game {second}'s line"):
+            log.record(second)
+        assert first in log.records  # its slim record, read at the start, stays
+    finally:
+        log.close()
