@@ -174,7 +174,8 @@ def fewest_rematches(
     one (a red team's 40 players, 39 rounds: 162 s for one round, paid again on every resume, which
     pairs each round again from the log). The search is kept, not replaced, so a round it pairs
     within the budget is paired as before (the counts it skips have no pairing, so it finds what
-    it found after them): a run begun by an earlier version resumes with the same pairings.
+    it found after them). A resume does not depend on it: a logged round keeps its logged pairs
+    (:func:`logged_pairs`).
     """
     bounded = matched_pairs(order, played)
     fewest = sum(frozenset(pair) in played for pair in bounded)
@@ -287,19 +288,77 @@ def _mark_cycle(
         v = parent[mate[v]]
 
 
+def logged_pairs(
+    order: Sequence[int], played: set[frozenset[int]], logged: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """A Swiss round's pairs, given the pairs of its games already logged (none: a round not begun).
+
+    A resume once paired each round again from the log, and refused the log if the pairing came out
+    otherwise: a red team's run of 40 players, begun by a version whose search had no step budget,
+    was refused after 27 of its 39 rounds (the budgeted pairing differs from it past the budget).
+    So the logged pairs are kept as they are: the round's whole pairing, if it holds them all (as a
+    round this version paired does: resumed, it is paired as if never stopped), else those pairs and
+    the other players paired among themselves. A logged pair of players not in ``order`` (the bye,
+    one already paired) is not kept: its games are then the log's that this tournament does not play.
+    """
+    pairs = fewest_rematches(order, played)
+    if not logged or {frozenset(p) for p in logged} <= {frozenset(p) for p in pairs}:
+        return pairs
+    place = {p: i for i, p in enumerate(order)}
+    free = set(order)
+    kept = []
+    for a, b in logged:
+        if a in free and b in free:
+            kept.append((a, b) if place[a] < place[b] else (b, a))  # the higher-ranked first, as paired
+            free -= {a, b}
+    rest = fewest_rematches([p for p in order if p in free], played)
+    return sorted([*kept, *rest], key=lambda pair: place[pair[0]])
+
+
+def _logged_swiss_pairs(names: Sequence[str], logged: Iterable[str]) -> dict[int, list[tuple[int, int]]]:
+    """The pairs of the logged Swiss games, by round, in the log's order (each pair once)."""
+    index = {file_name(name): i for i, name in enumerate(names)}
+    by_round: dict[int, list[tuple[int, int]]] = {}
+    seen: set[tuple[int, frozenset[int]]] = set()
+    for game_id in logged:
+        found = _SWISS_GAME.fullmatch(game_id)
+        if found is None or found[2] not in index or found[3] not in index:
+            continue
+        r, a, b = int(found[1]), index[found[2]], index[found[3]]
+        if a != b and (r, frozenset((a, b))) not in seen:
+            seen.add((r, frozenset((a, b))))
+            by_round.setdefault(r, []).append((a, b))
+    return by_round
+
+
+_SWISS_GAME = re.compile(rf"s(\d+){SEP}([^{SEP}]+){SEP}([^{SEP}]+)")
+
+
 def default_swiss_rounds(n: int) -> int:
     """Enough Swiss rounds to separate ``n`` players: ceil(log2 n) + 1, at most n - 1."""
     return max(1, min(n - 1, math.ceil(math.log2(max(n, 2))) + 1))
 
 
 def swiss(
-    names: Sequence[str], seed: int, rank: Ranker, rounds: int, top: int, final_rounds: int = 1
+    names: Sequence[str],
+    seed: int,
+    rank: Ranker,
+    rounds: int,
+    top: int,
+    final_rounds: int = 1,
+    logged: Iterable[str] = (),
 ) -> Iterator[list[ScheduledGame]]:
-    """Swiss rounds (pairs by standing, no rematch where possible), then a double round robin of the top."""
+    """Swiss rounds (pairs by standing, no rematch where possible), then a double round robin of the top.
+
+    ``logged``: the ids of the games already played (a resumed run's log), read once, as the
+    generator starts. A round holding logged games keeps their pairs, as logged, and pairs only its
+    other players (:func:`logged_pairs`), so a run resumes whichever pairing algorithm paired it.
+    """
     n = len(names)
     played: set[frozenset[int]] = set()
     byes: set[int] = set()
     ids: list[str] = []
+    by_round = _logged_swiss_pairs(names, logged)
     for r in range(1, rounds + 1):
         order = rank(ids) if ids else list(range(n))
         if n % 2:
@@ -307,7 +366,7 @@ def swiss(
             bye = next((p for p in reversed(order) if p not in byes), order[-1])
             byes.add(bye)
             order = [p for p in order if p != bye]
-        pairs = fewest_rematches(order, played)
+        pairs = logged_pairs(order, played, by_round.get(r, []))
         batch = []
         for a, b in pairs:
             played.add(frozenset((a, b)))

@@ -190,7 +190,10 @@ class TournamentSpec:
         elif self.format == "gauntlet":
             yield sched.gauntlet(names, self.seed, self.challenger_index, self.rounds)
         elif self.format == "swiss":
-            yield from sched.swiss(names, self.seed, rank, self.n_swiss_rounds(), self.top, self.rounds)
+            # the log's pairs as they are (``points``: the logged games' at first)
+            yield from sched.swiss(
+                names, self.seed, rank, self.n_swiss_rounds(), self.top, self.rounds, logged=list(points)
+            )
         else:
             yield from sched.knockout(names, self.seed, points)
 

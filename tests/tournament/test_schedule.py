@@ -277,3 +277,45 @@ def test_swiss_pairs_search_is_not_recursive():
     # the search was n/2 deep: above ~2,000 players, a RecursionError
     n = 3000
     assert sched.swiss_pairs(list(range(n)), set()) == [(i, i + 1) for i in range(0, n, 2)]
+
+
+def test_a_partly_logged_swiss_round_keeps_its_logged_pairs_and_pairs_the_rest():
+    """A resume paired each round again and refused a log paired otherwise (a red team's run begun
+    by a version without the search's step budget); now the logged pairs are kept as they are."""
+    order = list(range(6))
+    assert sched.logged_pairs(order, set(), []) == [(0, 1), (2, 3), (4, 5)]
+    assert sched.logged_pairs(order, set(), [(1, 0)]) == [(0, 1), (2, 3), (4, 5)]  # the pairing's own
+    assert sched.logged_pairs(order, set(), [(5, 0)]) == [(0, 5), (1, 2), (3, 4)]
+    assert sched.logged_pairs(order, set(), [(5, 0), (3, 1), (4, 2)]) == [(0, 5), (1, 3), (2, 4)]
+    # a pair of a player not in the round (the bye) or paired already is not kept
+    assert sched.logged_pairs(order[:4], set(), [(3, 5), (0, 2), (2, 1)]) == [(0, 2), (1, 3)]
+
+
+def test_swiss_resumes_rounds_paired_by_another_algorithm(monkeypatch):
+    names = [f"s{i}" for i in range(7)]
+    strength = [3, 1, 4, 1, 5, 9, 2]
+
+    def play(**pairing):
+        points, by_id, batches = {}, {}, []
+        rank = rank_by(points, by_id, len(names))
+        for batch in sched.swiss(names, seed=5, rank=rank, rounds=4, top=4, **pairing):
+            by_id.update((g.id, g) for g in batch)
+            points.update(fake_points(batch, strength))
+            batches.append(batch)
+        return batches
+
+    with monkeypatch.context() as m:  # an earlier version's pairing: top meets bottom
+        m.setattr(
+            sched,
+            "fewest_rematches",
+            lambda order, played: [(order[i], order[-1 - i]) for i in range(len(order) // 2)],
+        )
+        other = play()
+    ours = play()
+    assert [g.id for g in ours[0]] != [g.id for g in other[0]]
+    logged = [g.id for batch in other[:2] for g in batch] + [other[2][3].id]  # two rounds, one game
+    resumed = play(logged=logged)
+    assert resumed[:2] == other[:2]
+    assert other[2][3] in resumed[2] and len(resumed[2]) == len(other[2])
+    players = [p for g in resumed[2] for p in g.seats]
+    assert sorted(players) == sorted(p for g in other[2] for p in g.seats)  # the same bye
