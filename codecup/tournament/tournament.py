@@ -26,7 +26,7 @@ from codecup.drive import new_seat_key
 from codecup.errors import ConfigError
 from codecup.game import Game, results_key_of
 from codecup.record import MatchInfo, PlayerInfo, Record
-from codecup.terminal import log_lines, printable, shown_line
+from codecup.terminal import STDERR_LINES, log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
 from codecup.tournament.executor import GamePool, held_stops
@@ -305,7 +305,6 @@ def match_for(game: Game, spec: TournamentSpec, g: ScheduledGame, cache: dict[in
 
 
 FAULTS_SHOWN = 20  # faults listed in a summary; the rest are counted
-STDERR_LINES = 5  # last lines of a faulting bot's stderr shown with its fault
 
 
 def fault_summary(games: Iterable[tuple[ScheduledGame, Record]], limit: int = FAULTS_SHOWN) -> str:

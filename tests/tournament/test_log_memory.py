@@ -74,6 +74,24 @@ def test_a_players_fault_keeps_its_stderr_in_the_slim_record():
     assert attrs.evolve(record, result=Result((0, 1), (1, 0), (ends[0], ends[0]))).slim().logs == ()
 
 
+def test_a_faulty_seats_slim_record_holds_only_the_stderr_a_summary_shows():
+    """Its whole stderr was held, up to 64 KiB a game (a red team's bot spamming it, then crashing:
+    47.1 KB held per game); the summary shows only the last lines, each cut. Bounded, shown the same."""
+    from codecup.dialogue import NORMAL, SeatEnd, Termination
+    from codecup.record import MatchInfo, Result
+    from codecup.terminal import SHOWN, STDERR_LINES
+    from codecup.tournament.tournament import fault_lines
+
+    match = MatchInfo("g", "v", 1, "", (PlayerInfo("a"), PlayerInfo("b")), 1.0)
+    ends = (NORMAL, SeatEnd(Termination.CRASH, "exit 1"))
+    for spam in ("spam line\n" * 6_500, "s" * 65_000 + "\n", "\x1b[2J" * 9_000 + "\r\n" + "é" * 40_000):
+        record = Record(match, (), (), (0.0, 0.0), Result((0, 1), (1, 0), ends), logs=("", spam))
+        slim = record.slim()
+        assert len(slim.logs[1]) <= STDERR_LINES * (SHOWN + 40)
+        assert fault_lines("x", slim, 1) == fault_lines("x", record, 1)
+        assert slim.slim() == slim
+
+
 def test_a_log_changed_under_the_run_is_said_not_misread(play_tournament, bots, tmp_path):
     """Whole records are read back by their line's offset: a file changed since is refused, naming
     it, rather than another game's record taken for this one."""
