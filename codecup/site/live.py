@@ -173,13 +173,14 @@ class LiveSite:
             self._timer = self.start_timer(self._gap - waited, lambda: self._on_time(number))
 
     def _add_logged_pages(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
-        from codecup.site.pages import game_href, is_current_game_page
+        from codecup.site.pages import game_href, game_page_format, is_current_game_page
 
         self._start_once()
+        page_format = game_page_format(self.game)
         for k, (g, _) in enumerate(games.slim if isinstance(games, LoggedGames) else games):
-            # a page a run of this version wrote is kept: every page re-rendered took a resume of
-            # 3,800 games 25 s, from records all held at once (a red team's)
-            if not is_current_game_page(self.out / game_href(g.id)):
+            # a page a run of this version and plugin wrote is kept: every page re-rendered took a
+            # resume of 3,800 games 25 s, from records all held at once (a red team's)
+            if not is_current_game_page(self.out / game_href(g.id), page_format):
                 write_game_page(self.out, self.game, g.id, games[k][1])  # a whole record, read now
 
     def _on_time(self, number: int) -> None:

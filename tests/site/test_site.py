@@ -1258,7 +1258,7 @@ def test_a_resumed_run_rewrites_only_the_game_pages_of_another_format(tmp_path, 
     import codecup.site as site_module
     import codecup.site.live as live_module
     from codecup.site.live import LiveSite
-    from codecup.site.pages import GAME_PAGE_FORMAT, is_current_game_page
+    from codecup.site.pages import game_page_format, is_current_game_page
 
     pm = make_plugin_manager()
     game = load_games(pm).get("pillars")
@@ -1292,10 +1292,34 @@ def test_a_resumed_run_rewrites_only_the_game_pages_of_another_format(tmp_path, 
     assert written == []  # every page was this version's: none drawn again
     g = first.games[0][0]
     path = out / "view" / f"{g.id}.html"
-    marker = f'<meta name="codecup-page" content="{GAME_PAGE_FORMAT}">'
+    page_format = game_page_format(game)
+    marker = f'<meta name="codecup-page" content="{page_format}">'
+    assert marker in path.read_text()
     path.write_text(path.read_text().replace(marker, ""))  # as an older version wrote it
-    assert not is_current_game_page(path)
+    assert not is_current_game_page(path, page_format)
     run()
     assert written == [g.id]
-    assert is_current_game_page(path)
+    assert is_current_game_page(path, page_format)
     assert game_data(path.read_text())["moves"] == first.record(g.id).move_texts  # the whole record's
+
+    # a page drawn while the plugin's drawing failed kept the mark, and said "cannot draw this game"
+    # once the plugin was fixed and the run resumed, for good (a reviewer's): it has none now
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("drawing bug in plugin 1.0")
+
+    path.unlink()
+    with monkeypatch.context() as m:
+        m.setattr(type(game), "view_frames", broken)
+        run()
+    assert "cannot draw this game" in path.read_text() and not is_current_game_page(path, page_format)
+    run()
+    assert "cannot draw this game" not in path.read_text() and is_current_game_page(path, page_format)
+    # another plugin (here its drawing script changed): the mark said only codecup's version, and
+    # the pages the older plugin drew were kept; now every page is drawn again
+    script = type(game).view_script
+    written.clear()
+    with monkeypatch.context() as m:
+        m.setattr(type(game), "view_script", lambda self: script(self) + "\n// plugin 1.1")
+        assert game_page_format(game) != page_format
+        run()
+    assert sorted(written) == sorted(g.id for g, _ in first.games)
