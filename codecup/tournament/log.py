@@ -153,7 +153,9 @@ class ResultsLog:
     def _entry(self, f: BinaryIO, game_id: str) -> Record:
         """The whole record of ``game_id``, from the open log ``f``: a :class:`ConfigError` if its line
         is no longer there (the file was edited, or replaced, while the run held it)."""
-        offset = self.offsets[game_id]
+        offset = self.offsets.get(game_id)
+        if offset is None:  # a bare KeyError of the id, which said nothing of where it was looked for
+            raise KeyError(f"no game {game_id!r} in {self.path}")
         try:
             found, record = _read_entry(f, offset)
         except RecordError:

@@ -229,7 +229,10 @@ class TournamentResult:
         as the log does, where ``load`` reads it (without ``load``: the record held)."""
         if self.load is not None:
             return self.load(game_id)
-        return next(r for g, r in self.games if g.id == game_id)
+        found = next((r for g, r in self.games if g.id == game_id), None)
+        if found is None:  # a bare StopIteration, which said nothing (a reviewer's)
+            raise KeyError(f"no game {game_id!r} in this tournament")
+        return found
 
     @property
     def records(self) -> list[Record]:

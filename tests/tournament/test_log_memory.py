@@ -111,3 +111,13 @@ def test_a_log_changed_under_the_run_is_said_not_misread(play_tournament, bots, 
         assert first in log.records  # its slim record, read at the start, stays
     finally:
         log.close()
+
+
+def test_a_game_not_there_is_a_key_error_saying_so(play_tournament, bots, tmp_path):
+    """``result.record(id)`` of an unknown id raised a bare StopIteration (a reviewer's)."""
+    import pytest
+
+    result = play_tournament(bots, tmp_path, seed=9)
+    for each in (result, attrs.evolve(result, load=None)):
+        with pytest.raises(KeyError, match="no game 'nope' in "):
+            each.record("nope")
