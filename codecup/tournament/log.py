@@ -55,18 +55,23 @@ class ResultsLog:
     ignored_tail: bool = False
     _lock: FolderLock | None = None  # the folder's lock, when the log took it (and releases it)
     _folder: FolderLock | None = None  # the folder's lock, whoever took it: checked before each append
+    _game: Game | None = None  # the game whose records the read checked (open(..., game=))
+    _problem: tuple[str, str] | None = None  # the first logged record it found inconsistent: id, why
 
     @classmethod
-    def open(cls, path: Path, *, lock: bool | FolderLock = False) -> ResultsLog:
+    def open(cls, path: Path, *, lock: bool | FolderLock = False, game: Game | None = None) -> ResultsLog:
         """Read what an earlier run left (if anything) and make the file ready to append.
 
         With ``lock``, hold the folder's lock (:class:`FolderLock`) until :meth:`close`, so two
         runs cannot write one log at once; or ``lock`` is that lock, which the caller took
-        before it looked at the folder, and releases.
+        before it looked at the folder, and releases. With ``game``, each record is checked
+        against it as it is read, for :meth:`check_records` to say (a second reading of the whole
+        file, after the first, made a resume of 3,800 games parse it twice: a reviewer's).
         """
         if isinstance(lock, FolderLock) and not lock.held:
             raise ValueError(f"the lock of {lock.folder} is not held")
         log = cls(path)
+        log._game = game
         if lock is True:
             log._lock = FolderLock.take(path.parent, path)
         log._folder = log._lock or (lock if isinstance(lock, FolderLock) else None)
@@ -87,6 +92,8 @@ class ResultsLog:
             f = path.open("rb")
         except FileNotFoundError:
             return
+        from codecup.verify import consistency_problem  # the replay's checks: not at every import
+
         with f:
             size = os.fstat(f.fileno()).st_size
             good = 0  # bytes of complete, parsable lines
@@ -121,6 +128,10 @@ class ResultsLog:
                         )
                     f.seek(here)
                 else:
+                    if self._game is not None and self._problem is None:
+                        why = consistency_problem(self._game, record)
+                        if why is not None:  # said by check_records: after the log's other checks
+                            self._problem = (game_id, why)
                     self.records[game_id] = record.slim()
                     self.lines[game_id] = number
                     self.offsets[game_id] = good
@@ -211,10 +222,20 @@ class ResultsLog:
         put what it said into the standings (a red team's)."""
         from codecup.verify import consistency_problem  # the replay's checks: not at every import
 
-        for game_id, record in self.whole_records():
-            why = consistency_problem(game, record)
-            if why is not None:
-                raise ConfigError(f"{self.path}, line {self.lines[game_id]} (game {game_id}): {why}{REMEDY}")
+        if game is self._game:  # checked as the log was read
+            found = self._problem
+        else:
+            found = next(
+                (
+                    (k, why)
+                    for k, r in self.whole_records()
+                    if (why := consistency_problem(game, r)) is not None
+                ),
+                None,
+            )
+        if found is not None:
+            game_id, why = found
+            raise ConfigError(f"{self.path}, line {self.lines[game_id]} (game {game_id}): {why}{REMEDY}")
 
 
 def _refused(path: Path, number: int, good: int, raw: bytes, exc: RecordError) -> ConfigError:

@@ -419,7 +419,7 @@ def run_tournament(
     """
     spec.check()
     out.mkdir(parents=True, exist_ok=True)
-    log = ResultsLog.open(out / LOG_NAME, lock=lock or True)
+    log = ResultsLog.open(out / LOG_NAME, lock=lock or True, game=game)  # its records checked as read
     try:
         _check_log_is_this_tournaments(spec, log, out)
         log.check_records(game)  # before anything reads their points (a schedule, the standings)

@@ -121,3 +121,40 @@ def test_a_game_not_there_is_a_key_error_saying_so(play_tournament, bots, tmp_pa
     for each in (result, attrs.evolve(result, load=None)):
         with pytest.raises(KeyError, match="no game 'nope' in "):
             each.record("nope")
+
+
+def test_a_resume_parses_each_logged_line_once(play_tournament, bots, tmp_path, monkeypatch):
+    """Its records were checked against the game by a second reading of the whole log, after the
+    first (a reviewer's: 3 parses a game with the pages); now as they are read."""
+    import codecup.tournament.log as log_module
+
+    play_tournament(bots, tmp_path, seed=9)
+    parsed: list[bytes] = []
+    entry_of = log_module.entry_of
+
+    def counted(raw):
+        parsed.append(raw)
+        return entry_of(raw)
+
+    monkeypatch.setattr(log_module, "entry_of", counted)
+    assert play_tournament(bots, tmp_path, seed=9).played == 0
+    assert len(parsed) == 20
+
+
+def test_a_logged_record_inconsistent_with_the_game_is_still_refused_when_checked_as_read(
+    play_tournament, bots, tmp_path
+):
+    import json
+
+    import pytest
+
+    from codecup.errors import ConfigError
+
+    play_tournament(bots, tmp_path, seed=9)
+    path = tmp_path / LOG_NAME
+    lines = path.read_text().splitlines()
+    doc = json.loads(lines[3])
+    doc["record"]["result"]["points"] = [2, 2]
+    path.write_text("\n".join([*lines[:3], json.dumps(doc), *lines[4:]]) + "\n")
+    with pytest.raises(ConfigError, match=rf"{LOG_NAME}, line 4 \(game {doc['id']}\): "):
+        play_tournament(bots, tmp_path, seed=9)
