@@ -301,9 +301,6 @@ def logged_pairs(
     the other players paired among themselves. A logged pair of players not in ``order`` (the bye,
     one already paired) is not kept: its games are then the log's that this tournament does not play.
     """
-    pairs = fewest_rematches(order, played)
-    if not logged or {frozenset(p) for p in logged} <= {frozenset(p) for p in pairs}:
-        return pairs
     place = {p: i for i, p in enumerate(order)}
     free = set(order)
     kept = []
@@ -311,6 +308,11 @@ def logged_pairs(
         if a in free and b in free:
             kept.append((a, b) if place[a] < place[b] else (b, a))  # the higher-ranked first, as paired
             free -= {a, b}
+    if not free:  # the whole round logged: not paired again (a round's pairing may take a second)
+        return sorted(kept, key=lambda pair: place[pair[0]])
+    pairs = fewest_rematches(order, played)
+    if {frozenset(p) for p in kept} <= {frozenset(p) for p in pairs}:
+        return pairs
     rest = fewest_rematches([p for p in order if p in free], played)
     return sorted([*kept, *rest], key=lambda pair: place[pair[0]])
 

@@ -279,7 +279,7 @@ def test_swiss_pairs_search_is_not_recursive():
     assert sched.swiss_pairs(list(range(n)), set()) == [(i, i + 1) for i in range(0, n, 2)]
 
 
-def test_a_partly_logged_swiss_round_keeps_its_logged_pairs_and_pairs_the_rest():
+def test_a_partly_logged_swiss_round_keeps_its_logged_pairs_and_pairs_the_rest(monkeypatch):
     """A resume paired each round again and refused a log paired otherwise (a red team's run begun
     by a version without the search's step budget); now the logged pairs are kept as they are."""
     order = list(range(6))
@@ -287,6 +287,14 @@ def test_a_partly_logged_swiss_round_keeps_its_logged_pairs_and_pairs_the_rest()
     assert sched.logged_pairs(order, set(), [(1, 0)]) == [(0, 1), (2, 3), (4, 5)]  # the pairing's own
     assert sched.logged_pairs(order, set(), [(5, 0)]) == [(0, 5), (1, 2), (3, 4)]
     assert sched.logged_pairs(order, set(), [(5, 0), (3, 1), (4, 2)]) == [(0, 5), (1, 3), (2, 4)]
+    monkeypatch.setattr(sched, "fewest_rematches", lambda order, played: pytest.fail("paired again"))
+    # a whole round logged is taken as it is, not paired again (its pairing may take a second)
+    assert sched.logged_pairs(order, {frozenset((0, 1))}, [(4, 5), (1, 0), (2, 3)]) == [
+        (0, 1),
+        (2, 3),
+        (4, 5),
+    ]
+    monkeypatch.undo()
     # a pair of a player not in the round (the bye) or paired already is not kept
     assert sched.logged_pairs(order[:4], set(), [(3, 5), (0, 2), (2, 1)]) == [(0, 2), (1, 3)]
 
