@@ -14,6 +14,7 @@ shows at most :data:`SHOWN` characters of a line (:func:`shown_line`): a bot's 6
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 #: Unicode categories: control, format, surrogate, line and paragraph separators. A surrogate
@@ -47,12 +48,32 @@ def log_lines(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in text.rstrip("\n").split("\n")] if text else []
 
 
+STDERR_LINES = 5
+"""The last lines of a faulty bot's stderr that a summary shows with its fault (a tournament's, sprt's)."""
+
+
 def shown_line(line: str, limit: int = SHOWN) -> str:
     """One line of a bot's text for a summary: :func:`printable`, and cut to ``limit`` characters
-    with a note of how long it was."""
-    if len(line) <= limit:
-        return printable(line)
-    return f"{printable(line[:limit])}... ({len(line):,} characters)"
+    with a note of how long it was (a line :func:`cut_line` cut already is shown as it is)."""
+    return printable(cut_line(line, limit))
+
+
+def cut_line(line: str, limit: int = SHOWN) -> str:
+    """``line`` cut to ``limit`` characters with a note of how long it was, unless short or cut so
+    already (so that a line kept cut, as :func:`log_tail` keeps it, is shown the same)."""
+    if len(line) <= limit or _cut(limit).fullmatch(line):
+        return line
+    return f"{line[:limit]}... ({len(line):,} characters)"
+
+
+def _cut(limit: int) -> re.Pattern[str]:
+    return re.compile(rf"(?s).{{{limit}}}\.\.\. \(\d[\d,]* characters\)")
+
+
+def log_tail(text: str, lines: int = STDERR_LINES, limit: int = SHOWN) -> str:
+    """What a summary shows of a bot's ``text``: its last ``lines`` lines, each cut by :func:`cut_line`
+    (at most ``lines`` x ~330 characters, whatever the bot wrote)."""
+    return "\n".join(cut_line(line, limit) for line in log_lines(text.rstrip())[-lines:])
 
 
 def columns(text: str) -> int:

@@ -54,6 +54,7 @@ from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDD
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
 from codecup.tournament.tournament import (
+    LoggedGames,
     OnComplete,
     OnLogged,
     OnPlaying,
@@ -471,7 +472,7 @@ def _run_in(
             for line in (note, unnoted if games else None):
                 if line is not None:
                     _warn(line)
-        seen.update(g.id for g, _ in games)
+        seen.update(g.id for g, _ in (games.slim if isinstance(games, LoggedGames) else games))
         told.logged(games)
 
     try:

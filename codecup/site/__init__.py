@@ -62,9 +62,9 @@ def build_site(out: Path, game: Game, result: TournamentResult, written: Collect
     """
     out.mkdir(parents=True, exist_ok=True)
     write_assets(out, game)
-    for g, record in result.games:
-        if g.id not in written:
-            write_game_page(out, game, g.id, record)
+    for g, _ in result.games:
+        if g.id not in written:  # the result's records are slim: the page is of the whole one
+            write_game_page(out, game, g.id, result.record(g.id))
     return write_final_index(out, game, result)
 
 

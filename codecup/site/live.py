@@ -46,7 +46,13 @@ from codecup.terminal import one_line, printable, shown_path
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
-from codecup.tournament.tournament import TournamentResult, TournamentSpec, counted, format_standings
+from codecup.tournament.tournament import (
+    LoggedGames,
+    TournamentResult,
+    TournamentSpec,
+    counted,
+    format_standings,
+)
 from codecup.writing import write_atomic
 
 
@@ -114,17 +120,21 @@ class LiveSite:
         (a red team's read-only view/ left it saying "Live: 1 of 24" to the end).
         """
         with self._lock:
-            self.games[g.id] = (g, record)
+            self.games[g.id] = (g, record.slim())  # held for the index: all of a run's games
             self._guarded(lambda: self._add_page(g, record))
             self._guarded(self._index_if_due, index=True)
 
     def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
-        """The games a resumed run found in its log: all join the index's games at once, then
-        their pages are written. The index itself comes just before the next game played
-        (:meth:`playing`), or when the run stops, with all of them (a run stopped, or killed, while
-        it wrote those pages left an index of the first few games)."""
+        """The games a resumed run found in its log (a :class:`LoggedGames`, read from the log as
+        they are taken): all join the index's games at once (slim), then the pages not written yet,
+        or written in another format (:func:`~codecup.site.pages.is_current_game_page`), are
+        written. The index itself
+        comes just before the next game played (:meth:`playing`), or when the run stops, with all
+        of them (a run stopped, or killed, while it wrote those pages left an index of the first few
+        games)."""
         with self._lock:
-            self.games.update((g.id, (g, record)) for g, record in games)
+            slim = games.slim if isinstance(games, LoggedGames) else [(g, r.slim()) for g, r in games]
+            self.games.update((g.id, (g, record)) for g, record in slim)
             self._guarded(lambda: self._add_logged_pages(games))
 
     __call__ = add  # a tournament's on_record callback
@@ -163,9 +173,15 @@ class LiveSite:
             self._timer = self.start_timer(self._gap - waited, lambda: self._on_time(number))
 
     def _add_logged_pages(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
+        from codecup.site.pages import game_href, game_page_format, is_current_game_page
+
         self._start_once()
-        for g, record in games:
-            write_game_page(self.out, self.game, g.id, record)
+        page_format = game_page_format(self.game)
+        for k, (g, _) in enumerate(games.slim if isinstance(games, LoggedGames) else games):
+            # a page a run of this version and plugin wrote is kept: every page re-rendered took a
+            # resume of 3,800 games 25 s, from records all held at once (a red team's)
+            if not is_current_game_page(self.out / game_href(g.id), page_format):
+                write_game_page(self.out, self.game, g.id, games[k][1])  # a whole record, read now
 
     def _on_time(self, number: int) -> None:
         with self._lock:

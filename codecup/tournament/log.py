@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 import attrs
 
@@ -39,27 +40,39 @@ hand edit makes one: a plugin upgraded between two runs gives other points (a re
 
 @attrs.define(eq=False)
 class ResultsLog:
-    """An append-only log of finished games, keyed by scheduled game id."""
+    """An append-only log of finished games, keyed by scheduled game id.
+
+    It holds each game's :meth:`~codecup.record.Record.slim` record only (what standings, ratings
+    and a site's index need) and where its line is; :meth:`record` reads a game's whole record
+    from the file again. Held whole, a run's records grew it by ~59 KB a game, and its resume by
+    ~137 KB (a red team's 3,800 games: 520 MB to resume).
+    """
 
     path: Path
-    records: dict[str, Record] = attrs.field(factory=dict)
+    records: dict[str, Record] = attrs.field(factory=dict)  # slim: Record.slim
     lines: dict[str, int] = attrs.field(factory=dict)  # each game's line in the file, from 1
+    offsets: dict[str, int] = attrs.field(factory=dict)  # each game's line in the file: its first byte
     _count: int = 0  # the file's whole lines
     ignored_tail: bool = False
     _lock: FolderLock | None = None  # the folder's lock, when the log took it (and releases it)
     _folder: FolderLock | None = None  # the folder's lock, whoever took it: checked before each append
+    _game: Game | None = None  # the game whose records the read checked (open(..., game=))
+    _problem: tuple[str, str] | None = None  # the first logged record it found inconsistent: id, why
 
     @classmethod
-    def open(cls, path: Path, *, lock: bool | FolderLock = False) -> ResultsLog:
+    def open(cls, path: Path, *, lock: bool | FolderLock = False, game: Game | None = None) -> ResultsLog:
         """Read what an earlier run left (if anything) and make the file ready to append.
 
         With ``lock``, hold the folder's lock (:class:`FolderLock`) until :meth:`close`, so two
         runs cannot write one log at once; or ``lock`` is that lock, which the caller took
-        before it looked at the folder, and releases.
+        before it looked at the folder, and releases. With ``game``, each record is checked
+        against it as it is read, for :meth:`check_records` to say (a second reading of the whole
+        file, after the first, made a resume of 3,800 games parse it twice: a reviewer's).
         """
         if isinstance(lock, FolderLock) and not lock.held:
             raise ValueError(f"the lock of {lock.folder} is not held")
         log = cls(path)
+        log._game = game
         if lock is True:
             log._lock = FolderLock.take(path.parent, path)
         log._folder = log._lock or (lock if isinstance(lock, FolderLock) else None)
@@ -71,55 +84,100 @@ class ResultsLog:
         return log
 
     def _read(self) -> None:
-        """Take in what an earlier run logged, dropping a torn last line."""
+        """Take in what an earlier run logged, dropping a torn last line.
+
+        Line by line: the file's bytes were held whole, and split into a second copy, as the
+        records were built (a red team's resume peaked at 137 KB a game)."""
         path = self.path
-        if not path.exists():
+        try:
+            f = path.open("rb")
+        except FileNotFoundError:
             return
-        data = path.read_bytes()
-        good = 0  # bytes of complete, parsable lines
-        whole = len(data)  # the log's bytes, with the newline a whole last entry lacks
-        unended = False  # the last line, a whole entry, lacks its newline: written once all is read
-        # Lines end at LF alone, as the log writes them (splitlines also split at a lone CR, and a
-        # CR inside the log made a line "without its newline" in its middle: a reviewer's).
-        pieces = data.split(b"\n")
-        lines = [piece + b"\n" for piece in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
-        for number, raw in enumerate(lines, start=1):
-            # A last line without its newline is parsed like any other: only one that is no JSON
-            # is a write cut short. A whole entry, or someone else's JSON, was cut out unread (a
-            # reviewer's): the entry is kept (its newline written), the JSON refused.
-            try:
-                game_id, record = entry_of(raw)
-            except RecordError as exc:
-                # only the last line may be cut short (a kill during a write: no JSON); anything else
-                # is not ours. A MemoryError is not caught: it is no torn write, and a good game was
-                # cut out of the log when it was taken for one (a reviewer's)
-                if isinstance(exc, NotJSONError) and good + len(raw) == len(data):
-                    self.ignored_tail = True
-                    break
-                raise _refused(path, number, good, raw, exc) from None
-            if not raw.endswith(b"\n"):  # the last line: a whole entry whose newline was lost
-                unended = True
-                raw += b"\n"
-                whole += 1
-            earlier = self.records.setdefault(game_id, record)
-            self.lines.setdefault(game_id, number)
-            self._count = number
-            if earlier != record:  # the same game twice, with different results: which is true?
-                raise ConfigError(
-                    f"{path} holds game {game_id} twice, with different records (the second after byte"
-                    f" {good}): remove the line that is wrong"
-                )
-            good += len(raw)
+        from codecup.verify import consistency_problem  # the replay's checks: not at every import
+
+        with f:
+            size = os.fstat(f.fileno()).st_size
+            good = 0  # bytes of complete, parsable lines
+            whole = size  # the log's bytes, with the newline a whole last entry lacks
+            unended = False  # the last line, a whole entry, lacks its newline: written once all is read
+            # Lines end at LF alone, as the log writes them (splitlines also split at a lone CR, and a
+            # CR inside the log made a line "without its newline" in its middle: a reviewer's).
+            for number, raw in enumerate(iter(f.readline, b""), start=1):
+                # A last line without its newline is parsed like any other: only one that is no JSON
+                # is a write cut short. A whole entry, or someone else's JSON, was cut out unread (a
+                # reviewer's): the entry is kept (its newline written), the JSON refused.
+                try:
+                    game_id, record = entry_of(raw)
+                except RecordError as exc:
+                    # only the last line may be cut short (a kill during a write: no JSON); anything
+                    # else is not ours. A MemoryError is not caught: it is no torn write, and a good
+                    # game was cut out of the log when it was taken for one (a reviewer's)
+                    if isinstance(exc, NotJSONError) and good + len(raw) == size:
+                        self.ignored_tail = True
+                        break
+                    raise _refused(path, number, good, raw, exc) from None
+                if not raw.endswith(b"\n"):  # the last line: a whole entry whose newline was lost
+                    unended = True
+                    raw += b"\n"
+                    whole += 1
+                if game_id in self.records:  # the same game twice: with different results, which is true?
+                    here = f.tell()
+                    if _read_entry(f, self.offsets[game_id])[1] != record:
+                        raise ConfigError(
+                            f"{path} holds game {game_id} twice, with different records (the second"
+                            f" after byte {good}): remove the line that is wrong"
+                        )
+                    f.seek(here)
+                else:
+                    if self._game is not None and self._problem is None:
+                        why = consistency_problem(self._game, record)
+                        if why is not None:  # said by check_records: after the log's other checks
+                            self._problem = (game_id, why)
+                    self.records[game_id] = record.slim()
+                    self.lines[game_id] = number
+                    self.offsets[game_id] = good
+                self._count = number
+                good += len(raw)
         if unended:  # only now: a log refused above is left as it was (a reviewer's)
-            with path.open("ab") as f:  # appends go after it
-                f.write(b"\n")
-                f.flush()
-                os.fsync(f.fileno())
+            with path.open("ab") as end:  # appends go after it
+                end.write(b"\n")
+                end.flush()
+                os.fsync(end.fileno())
         if good < whole:
-            with path.open("r+b") as f:  # drop the torn tail so appends start on a clean line
-                f.truncate(good)
-                f.flush()
-                os.fsync(f.fileno())
+            with path.open("r+b") as torn:  # drop the torn tail so appends start on a clean line
+                torn.truncate(good)
+                torn.flush()
+                os.fsync(torn.fileno())
+
+    def record(self, game_id: str) -> Record:
+        """The game's whole record, read from its line of the log (:attr:`records` holds slim ones)."""
+        with self.path.open("rb") as f:
+            return self._entry(f, game_id)
+
+    def whole_records(self) -> Iterator[tuple[str, Record]]:
+        """Every logged game's whole record, in the log's order, one at a time."""
+        if not self.offsets:  # nothing logged: perhaps no file yet
+            return
+        with self.path.open("rb") as f:
+            for game_id in self.offsets:
+                yield game_id, self._entry(f, game_id)
+
+    def _entry(self, f: BinaryIO, game_id: str) -> Record:
+        """The whole record of ``game_id``, from the open log ``f``: a :class:`ConfigError` if its line
+        is no longer there (the file was edited, or replaced, while the run held it)."""
+        offset = self.offsets.get(game_id)
+        if offset is None:  # a bare KeyError of the id, which said nothing of where it was looked for
+            raise KeyError(f"no game {game_id!r} in {self.path}")
+        try:
+            found, record = _read_entry(f, offset)
+        except RecordError:
+            found = None
+        if found != game_id:
+            raise ConfigError(
+                f"{self.path} changed while the run held it: game {game_id}'s line (after byte {offset})"
+                " is no longer there; run the same command again to resume from the log as it is"
+            )
+        return record
 
     def close(self) -> None:
         """Release the lock, if this log took it."""
@@ -145,15 +203,17 @@ class ResultsLog:
         line = jf.text_of({"id": game_id, "record": record.to_json()})
         self.check_folder()
         try:
-            with self.path.open("a", encoding="utf-8") as f:
-                f.write(line + "\n")
+            with self.path.open("ab") as f:
+                offset = f.seek(0, os.SEEK_END)
+                f.write(line.encode("utf-8") + b"\n")
                 f.flush()
                 os.fsync(f.fileno())
         except OSError as exc:  # a write's error (a full disk) names the file it was for
             raise naming(exc, self.path) from exc
-        self.records[game_id] = record
+        self.records[game_id] = record.slim()
         self._count += 1
         self.lines[game_id] = self._count
+        self.offsets[game_id] = offset
 
     def check_records(self, game: Game) -> None:
         """Refuse a logged game's record that is no consistent record of ``game``
@@ -163,10 +223,20 @@ class ResultsLog:
         put what it said into the standings (a red team's)."""
         from codecup.verify import consistency_problem  # the replay's checks: not at every import
 
-        for game_id, record in self.records.items():
-            why = consistency_problem(game, record)
-            if why is not None:
-                raise ConfigError(f"{self.path}, line {self.lines[game_id]} (game {game_id}): {why}{REMEDY}")
+        if game is self._game:  # checked as the log was read
+            found = self._problem
+        else:
+            found = next(
+                (
+                    (k, why)
+                    for k, r in self.whole_records()
+                    if (why := consistency_problem(game, r)) is not None
+                ),
+                None,
+            )
+        if found is not None:
+            game_id, why = found
+            raise ConfigError(f"{self.path}, line {self.lines[game_id]} (game {game_id}): {why}{REMEDY}")
 
 
 def _refused(path: Path, number: int, good: int, raw: bytes, exc: RecordError) -> ConfigError:
@@ -220,20 +290,22 @@ def logged_ids(path: Path) -> set[str]:
     what it was told (a reviewer's stop as a game was logged said "2 of 6" over 3 in the log)."""
     ids: set[str] = set()
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            for raw in f:  # line by line, not the whole file held (a red team's)
+                if not raw.endswith(b"\n"):  # whole lines only
+                    break
+                # Only the id, not the record: validating every record of a 9,900-game log took 6 s
+                # before a stopped run said anything (a reviewer's); the run itself logged these lines.
+                try:
+                    line = json.loads(raw)
+                except ValueError:
+                    break
+                game_id = line.get("id") if isinstance(line, dict) else None
+                if not isinstance(game_id, str):
+                    break
+                ids.add(game_id)
     except OSError:
-        return ids
-    for raw in data.split(b"\n")[:-1]:  # whole lines only
-        # Only the id, not the record: validating every record of a 9,900-game log took 6 s
-        # before a stopped run said anything (a reviewer's); the run itself logged these lines.
-        try:
-            line = json.loads(raw)
-        except ValueError:
-            break
-        game_id = line.get("id") if isinstance(line, dict) else None
-        if not isinstance(game_id, str):
-            break
-        ids.add(game_id)
+        pass
     return ids
 
 
@@ -245,25 +317,42 @@ def older_logged(path: Path) -> list[str]:
     and the first stage's were all it counted (a reviewer's: 6 said of 20)."""
     older: list[str] = []
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            for raw in f:  # line by line: a long run's log is not held whole
+                if not raw.endswith(b"\n"):  # whole lines only
+                    break
+                id_ = _older_id(raw)
+                if id_ is False:
+                    break
+                if isinstance(id_, str):
+                    older.append(id_)
     except OSError:
-        return older
-    for raw in data.split(b"\n")[:-1]:  # whole lines only
-        try:
-            line = json.loads(raw)
-        except ValueError:
-            break
-        record = line.get("record") if isinstance(line, dict) else None
-        if not isinstance(record, dict) or not isinstance(line.get("id"), str):
-            break
-        result = record.get("result")
-        ends = result.get("termination") if isinstance(result, dict) else None
-        faulted = isinstance(ends, list) and any(
-            isinstance(end, dict) and end.get("kind") == Termination.REFEREE_ERROR.value for end in ends
-        )
-        if not record.get("codecup") and not faulted:
-            older.append(line["id"])
+        pass
     return older
+
+
+def _older_id(raw: bytes) -> str | bool | None:
+    """The id of the log line ``raw`` if its record names no codecup version and is no referee
+    error; None if it is not such a line; False if it is no log line (the reading stops there)."""
+    try:
+        line = json.loads(raw)
+    except ValueError:
+        return False
+    record = line.get("record") if isinstance(line, dict) else None
+    if not isinstance(record, dict) or not isinstance(line.get("id"), str):
+        return False
+    result = record.get("result")
+    ends = result.get("termination") if isinstance(result, dict) else None
+    faulted = isinstance(ends, list) and any(
+        isinstance(end, dict) and end.get("kind") == Termination.REFEREE_ERROR.value for end in ends
+    )
+    return None if record.get("codecup") or faulted else str(line["id"])
+
+
+def _read_entry(f: BinaryIO, offset: int) -> tuple[str, Record]:
+    """The entry whose line starts at byte ``offset`` of the open log ``f``."""
+    f.seek(offset)
+    return entry_of(f.readline())
 
 
 def entry_of(raw: bytes) -> tuple[str, Record]:

@@ -103,33 +103,237 @@ def gauntlet(names: Sequence[str], seed: int, challenger: int, rounds: int = 1) 
     return games
 
 
+SWISS_SEARCH_STEPS = 1_000_000
+"""How many candidate opponents the backtracking Swiss pairing may try in one round before the
+bounded pairing (:func:`matched_pairs`) takes over. Counted, not timed, so a round is paired the same
+on every machine and every resume; about a second of search."""
+
+
+class SearchBudgetExceeded(Exception):
+    """The backtracking Swiss pairing tried more candidates than it was allowed."""
+
+
+@attrs.define(eq=False)
+class Steps:
+    """A budget of search steps, shared by the searches of one round's pairing."""
+
+    left: int
+    taken: int = 0
+
+    def take(self) -> None:
+        """Count one step; :class:`SearchBudgetExceeded` once the budget is spent."""
+        if self.taken >= self.left:
+            raise SearchBudgetExceeded
+        self.taken += 1
+
+
 def swiss_pairs(
-    order: Sequence[int], played: set[frozenset[int]], rematches: int = 0
+    order: Sequence[int], played: set[frozenset[int]], rematches: int = 0, steps: Steps | None = None
 ) -> list[tuple[int, int]] | None:
     """Pair players in ranking order, top down, with at most ``rematches`` rematches (backtracking).
 
-    None if that is impossible.
+    None if that is impossible. Each candidate opponent tried takes one of ``steps`` (none: no
+    bound), and :class:`SearchBudgetExceeded` ends a search that runs out. An explicit stack, not
+    recursion: the search is n/2 deep (a recursive one failed above ~2,000 players).
     """
-    if not order:
-        return []
-    first, rest = order[0], order[1:]
-    for i, other in enumerate(rest):
-        again = frozenset((first, other)) in played
-        if again and rematches == 0:
+    pairs: list[tuple[int, int]] = []
+    # each choice made: the players still to pair then, the index of the opponent taken, the
+    # rematches still allowed then (to try the next opponent when what follows fails)
+    choices: list[tuple[list[int], int, int]] = []
+    remaining, start, allowed = list(order), 0, rematches
+    while remaining:
+        first, rest = remaining[0], remaining[1:]
+        for i in range(start, len(rest)):
+            if steps is not None:
+                steps.take()
+            again = frozenset((first, rest[i])) in played
+            if again and allowed == 0:
+                continue
+            choices.append((remaining, i, allowed))
+            pairs.append((first, rest[i]))
+            remaining, start, allowed = rest[:i] + rest[i + 1 :], 0, allowed - again
+            break
+        else:
+            if not choices:
+                return None
+            remaining, taken, allowed = choices.pop()
+            pairs.pop()
+            start = taken + 1
+    return pairs
+
+
+def fewest_rematches(
+    order: Sequence[int], played: set[frozenset[int]], budget: int = SWISS_SEARCH_STEPS
+) -> list[tuple[int, int]]:
+    """Swiss pairs with no rematch if possible, else as few as possible.
+
+    How few is found first, in polynomial time (:func:`matched_pairs`); then the backtracking
+    search (:func:`swiss_pairs`) pairs top down with that many rematches allowed, within ``budget``
+    steps; past it, the pairs of :func:`matched_pairs` are taken. The search alone took exponential
+    time once no rematch-free pairing was left: it tried every pairing with none before it allowed
+    one (a red team's 40 players, 39 rounds: 162 s for one round, paid again on every resume, which
+    pairs each round again from the log). The search is kept, not replaced, so a round it pairs
+    within the budget is paired as before (the counts it skips have no pairing, so it finds what
+    it found after them). A resume does not depend on it: a logged round keeps its logged pairs
+    (:func:`logged_pairs`).
+    """
+    bounded = matched_pairs(order, played)
+    fewest = sum(frozenset(pair) in played for pair in bounded)
+    try:
+        pairs = swiss_pairs(order, played, fewest, Steps(budget))
+    except SearchBudgetExceeded:
+        return bounded
+    assert pairs is not None, "a pairing with this many rematches exists: the matching is one"
+    return pairs
+
+
+def matched_pairs(order: Sequence[int], played: set[frozenset[int]]) -> list[tuple[int, int]]:
+    """Swiss pairs with as few rematches as possible, in polynomial time (O(n^3)).
+
+    The fewest rematches is exact: a maximum matching (Edmonds' blossom algorithm) of the pairs who
+    have not met, the players it leaves paired with each other (each such pair a rematch, or the
+    matching was not maximum). The ranking is a preference only: the matching starts from the
+    greedy one, each player from the top taking the nearest-ranked free player not yet met, and
+    only the players that leaves alone are matched by augmenting paths, which may pair across the
+    ranking.
+    """
+    m = len(order)
+    # by position in the ranking, each one's opponents not met yet, nearest-ranked first
+    fresh = [
+        sorted(
+            (j for j in range(m) if j != i and frozenset((order[i], order[j])) not in played),
+            key=lambda j: abs(j - i),
+        )
+        for i in range(m)
+    ]
+    mate = [-1] * m
+    for i in range(m):
+        if mate[i] == -1:
+            j = next((j for j in fresh[i] if j > i and mate[j] == -1), -1)
+            if j != -1:
+                mate[i], mate[j] = j, i
+    for root in range(m):
+        if mate[root] == -1:
+            _augment(root, fresh, mate)  # a root left alone stays so in some maximum matching
+    alone = [i for i in range(m) if mate[i] == -1]
+    for i, j in zip(alone[::2], alone[1::2], strict=True):
+        mate[i], mate[j] = j, i
+    return [(order[i], order[mate[i]]) for i in range(m) if i < mate[i]]
+
+
+def _augment(root: int, adj: list[list[int]], mate: list[int]) -> bool:
+    """Grow the matching ``mate`` (-1: alone) by one augmenting path from ``root``, if there is one.
+
+    Edmonds' search: a tree of alternating paths grown breadth first from ``root``; an edge that
+    closes an odd cycle of outer vertices shrinks it into one (its vertices' ``base`` set to the
+    cycle's top), whose vertices all become outer; reaching an unmatched vertex flips the path.
+    """
+    m = len(adj)
+    base = list(range(m))
+    parent = [-1] * m  # an inner vertex's tree parent (an outer one's is its mate)
+    outer = [False] * m
+    outer[root] = True
+    queue = [root]
+    for v in queue:  # grows as it goes
+        for u in adj[v]:
+            if base[v] == base[u] or mate[v] == u:
+                continue
+            if u == root or (mate[u] != -1 and parent[mate[u]] != -1):  # u is outer: an odd cycle
+                top = _common_base(v, u, base, mate, parent)
+                shrunk = [False] * m
+                _mark_cycle(v, top, u, base, mate, parent, shrunk)
+                _mark_cycle(u, top, v, base, mate, parent, shrunk)
+                for i in range(m):
+                    if shrunk[base[i]]:
+                        base[i] = top
+                        if not outer[i]:
+                            outer[i] = True
+                            queue.append(i)
+            elif parent[u] == -1:
+                parent[u] = v
+                if mate[u] == -1:  # an augmenting path: flip it back to the root
+                    while u != -1:
+                        back = mate[parent[u]]
+                        mate[u], mate[parent[u]] = parent[u], u
+                        u = back
+                    return True
+                outer[mate[u]] = True
+                queue.append(mate[u])
+    return False
+
+
+def _common_base(a: int, b: int, base: list[int], mate: list[int], parent: list[int]) -> int:
+    """The base of the blossom where the tree paths from ``a`` and ``b`` to the root first meet."""
+    seen = set()
+    while True:
+        a = base[a]
+        seen.add(a)
+        if mate[a] == -1:  # the root
+            break
+        a = parent[mate[a]]
+    while base[b] not in seen:
+        b = parent[mate[base[b]]]
+    return base[b]
+
+
+def _mark_cycle(
+    v: int, top: int, child: int, base: list[int], mate: list[int], parent: list[int], shrunk: list[bool]
+) -> None:
+    """Mark the bases on the tree path from ``v`` up to ``top`` as shrunk into one blossom, and
+    point the inner vertices on it back across the cycle (so a path can be flipped through it)."""
+    while base[v] != top:
+        shrunk[base[v]] = shrunk[base[mate[v]]] = True
+        parent[v] = child
+        child = mate[v]
+        v = parent[mate[v]]
+
+
+def logged_pairs(
+    order: Sequence[int], played: set[frozenset[int]], logged: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """A Swiss round's pairs, given the pairs of its games already logged (none: a round not begun).
+
+    A resume once paired each round again from the log, and refused the log if the pairing came out
+    otherwise: a red team's run of 40 players, begun by a version whose search had no step budget,
+    was refused after 27 of its 39 rounds (the budgeted pairing differs from it past the budget).
+    So the logged pairs are kept as they are: the round's whole pairing, if it holds them all (as a
+    round this version paired does: resumed, it is paired as if never stopped), else those pairs and
+    the other players paired among themselves. A logged pair of players not in ``order`` (the bye,
+    one already paired) is not kept: its games are then the log's that this tournament does not play.
+    """
+    place = {p: i for i, p in enumerate(order)}
+    free = set(order)
+    kept = []
+    for a, b in logged:
+        if a in free and b in free:
+            kept.append((a, b) if place[a] < place[b] else (b, a))  # the higher-ranked first, as paired
+            free -= {a, b}
+    if not free:  # the whole round logged: not paired again (a round's pairing may take a second)
+        return sorted(kept, key=lambda pair: place[pair[0]])
+    pairs = fewest_rematches(order, played)
+    if {frozenset(p) for p in kept} <= {frozenset(p) for p in pairs}:
+        return pairs
+    rest = fewest_rematches([p for p in order if p in free], played)
+    return sorted([*kept, *rest], key=lambda pair: place[pair[0]])
+
+
+def _logged_swiss_pairs(names: Sequence[str], logged: Iterable[str]) -> dict[int, list[tuple[int, int]]]:
+    """The pairs of the logged Swiss games, by round, in the log's order (each pair once)."""
+    index = {file_name(name): i for i, name in enumerate(names)}
+    by_round: dict[int, list[tuple[int, int]]] = {}
+    seen: set[tuple[int, frozenset[int]]] = set()
+    for game_id in logged:
+        found = _SWISS_GAME.fullmatch(game_id)
+        if found is None or found[2] not in index or found[3] not in index:
             continue
-        tail = swiss_pairs([*rest[:i], *rest[i + 1 :]], played, rematches - again)
-        if tail is not None:
-            return [(first, other), *tail]
-    return None
+        r, a, b = int(found[1]), index[found[2]], index[found[3]]
+        if a != b and (r, frozenset((a, b))) not in seen:
+            seen.add((r, frozenset((a, b))))
+            by_round.setdefault(r, []).append((a, b))
+    return by_round
 
 
-def fewest_rematches(order: Sequence[int], played: set[frozenset[int]]) -> list[tuple[int, int]]:
-    """Swiss pairs with no rematch if possible, else as few as possible."""
-    for allowed in range(len(order) // 2 + 1):
-        pairs = swiss_pairs(order, played, allowed)
-        if pairs is not None:
-            return pairs
-    raise AssertionError("unreachable: any pairing has at most n/2 rematches")
+_SWISS_GAME = re.compile(rf"s(\d+){SEP}([^{SEP}]+){SEP}([^{SEP}]+)")
 
 
 def default_swiss_rounds(n: int) -> int:
@@ -138,13 +342,25 @@ def default_swiss_rounds(n: int) -> int:
 
 
 def swiss(
-    names: Sequence[str], seed: int, rank: Ranker, rounds: int, top: int, final_rounds: int = 1
+    names: Sequence[str],
+    seed: int,
+    rank: Ranker,
+    rounds: int,
+    top: int,
+    final_rounds: int = 1,
+    logged: Iterable[str] = (),
 ) -> Iterator[list[ScheduledGame]]:
-    """Swiss rounds (pairs by standing, no rematch where possible), then a double round robin of the top."""
+    """Swiss rounds (pairs by standing, no rematch where possible), then a double round robin of the top.
+
+    ``logged``: the ids of the games already played (a resumed run's log), read once, as the
+    generator starts. A round holding logged games keeps their pairs, as logged, and pairs only its
+    other players (:func:`logged_pairs`), so a run resumes whichever pairing algorithm paired it.
+    """
     n = len(names)
     played: set[frozenset[int]] = set()
     byes: set[int] = set()
     ids: list[str] = []
+    by_round = _logged_swiss_pairs(names, logged)
     for r in range(1, rounds + 1):
         order = rank(ids) if ids else list(range(n))
         if n % 2:
@@ -152,7 +368,7 @@ def swiss(
             bye = next((p for p in reversed(order) if p not in byes), order[-1])
             byes.add(bye)
             order = [p for p in order if p != bye]
-        pairs = fewest_rematches(order, played)
+        pairs = logged_pairs(order, played, by_round.get(r, []))
         batch = []
         for a, b in pairs:
             played.add(frozenset((a, b)))

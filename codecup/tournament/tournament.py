@@ -16,7 +16,7 @@ import concurrent.futures
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import attrs
 
@@ -26,7 +26,7 @@ from codecup.drive import new_seat_key
 from codecup.errors import ConfigError
 from codecup.game import Game, results_key_of
 from codecup.record import MatchInfo, PlayerInfo, Record
-from codecup.terminal import log_lines, printable, shown_line
+from codecup.terminal import STDERR_LINES, log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
 from codecup.tournament.executor import GamePool, held_stops
@@ -63,9 +63,40 @@ OnComplete = Callable[["TournamentResult"], None]
 """Told of the result once every game is logged and the standings are written (a stop that comes
 later finds the run complete: the site is finished, not marked stopped)."""
 
+Load = Callable[[str], Record]
+"""A logged game's whole record, by its id (read from the results log again)."""
+
 OnLogged = Callable[[Sequence[tuple[ScheduledGame, Record]]], None]
 """Told of the games a resumed run finds in its log, all of a batch at once, before it plays any
-game of that batch (a results site then never shows part of its log)."""
+game of that batch (a results site then never shows part of its log): a :class:`LoggedGames`."""
+
+
+@attrs.frozen
+class LoggedGames(Sequence[tuple[ScheduledGame, Record]]):
+    """The games of a batch a resumed run found in its log, each with its whole record, read from the
+    log as it is taken: a batch's records all held at once took a red team's resume of 3,800 games
+    to 520 MB. ``slim`` holds them slim (:meth:`~codecup.record.Record.slim`), for an index."""
+
+    slim: tuple[tuple[ScheduledGame, Record], ...]
+    load: Load = attrs.field(eq=False)
+
+    def __len__(self) -> int:
+        return len(self.slim)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[ScheduledGame, Record]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[ScheduledGame, Record]]: ...
+
+    def __getitem__(
+        self, index: int | slice
+    ) -> tuple[ScheduledGame, Record] | Sequence[tuple[ScheduledGame, Record]]:
+        if isinstance(index, slice):
+            return LoggedGames(self.slim[index], self.load)
+        g = self.slim[index][0]
+        return g, self.load(g.id)
+
 
 OnPlaying = Callable[[], None]
 """Told once, before a run plays its first game its log does not hold, and before an earlier run's
@@ -159,7 +190,10 @@ class TournamentSpec:
         elif self.format == "gauntlet":
             yield sched.gauntlet(names, self.seed, self.challenger_index, self.rounds)
         elif self.format == "swiss":
-            yield from sched.swiss(names, self.seed, rank, self.n_swiss_rounds(), self.top, self.rounds)
+            # the log's pairs as they are (``points``: the logged games' at first)
+            yield from sched.swiss(
+                names, self.seed, rank, self.n_swiss_rounds(), self.top, self.rounds, logged=list(points)
+            )
         else:
             yield from sched.knockout(names, self.seed, points)
 
@@ -180,13 +214,25 @@ class TournamentSpec:
 
 @attrs.frozen
 class TournamentResult:
-    """A finished tournament: every game with its record, the standings and ratings."""
+    """A finished tournament: every game with its record (slim: :meth:`record` reads a whole one),
+    the standings and ratings."""
 
     spec: TournamentSpec
     games: tuple[tuple[ScheduledGame, Record], ...]
     standings: Standings
     ratings: tuple[Rating, ...]
     played: int  # games played by this run (the rest came from the log)
+    load: Load | None = attrs.field(default=None, eq=False)  # a game's whole record (records are slim)
+
+    def record(self, game_id: str) -> Record:
+        """A game's whole record: :attr:`games` holds slim ones (:meth:`~codecup.record.Record.slim`),
+        as the log does, where ``load`` reads it (without ``load``: the record held)."""
+        if self.load is not None:
+            return self.load(game_id)
+        found = next((r for g, r in self.games if g.id == game_id), None)
+        if found is None:  # a bare StopIteration, which said nothing (a reviewer's)
+            raise KeyError(f"no game {game_id!r} in this tournament")
+        return found
 
     @property
     def records(self) -> list[Record]:
@@ -262,7 +308,6 @@ def match_for(game: Game, spec: TournamentSpec, g: ScheduledGame, cache: dict[in
 
 
 FAULTS_SHOWN = 20  # faults listed in a summary; the rest are counted
-STDERR_LINES = 5  # last lines of a faulting bot's stderr shown with its fault
 
 
 def fault_summary(games: Iterable[tuple[ScheduledGame, Record]], limit: int = FAULTS_SHOWN) -> str:
@@ -374,7 +419,7 @@ def run_tournament(
     """
     spec.check()
     out.mkdir(parents=True, exist_ok=True)
-    log = ResultsLog.open(out / LOG_NAME, lock=lock or True)
+    log = ResultsLog.open(out / LOG_NAME, lock=lock or True, game=game)  # its records checked as read
     try:
         _check_log_is_this_tournaments(spec, log, out)
         log.check_records(game)  # before anything reads their points (a schedule, the standings)
@@ -564,11 +609,12 @@ def _run(
                 match = attrs.evolve(match_for(game, spec, g, setups), results_key=run.key)
                 if g.id in log:  # the same match: _check_logged_games
                     progress.done += 1
-                    _write_game(out, g, log.records[g.id], only_if_missing=True)
+                    if not _game_path(out, g).exists():  # a whole record read only for a file missing
+                        _write_game(out, g, log.record(g.id))
                     logged.append((g, log.records[g.id]))
                 else:
                     todo.append((g, match))
-            tell.logged(logged)
+            tell.logged(LoggedGames(tuple(logged), log.record))
             progress.grow(len(scheduled))
             if todo and played == 0:  # an earlier run's standings are of fewer games: gone till the end
                 tell.playing()  # first, so that no index links them once they are gone
@@ -584,7 +630,7 @@ def _run(
     order, final = final_order(game, spec, scheduled, log)
     standings = reorder(format_standings(game, spec, records), order, final)
     ratings = tuple(bradley_terry(names, records))
-    result = TournamentResult(spec, games, standings, ratings, played)
+    result = TournamentResult(spec, games, standings, ratings, played, log.record)
     log.check_folder()  # the standings only into the folder the run locked (as each game: log.append)
     with held_stops():  # a stop as they are written: raised once the caller knows the run is complete
         write_results(out, result)
@@ -606,12 +652,12 @@ class _Tell:
         if self.on_playing is not None:
             self.on_playing()
 
-    def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
+    def logged(self, games: LoggedGames) -> None:
         """The games of a batch found in the log."""
         if games and self.on_logged is not None:
             self.on_logged(games)
         elif self.on_record is not None:
-            for g, record in games:
+            for g, record in games:  # each read whole as it comes
                 self.on_record(g, record)
 
 
@@ -666,10 +712,12 @@ class _Run:
             )
 
 
-def _write_game(out: Path, g: ScheduledGame, record: Record, only_if_missing: bool = False) -> None:
-    path = out / "games" / f"{g.id}.json"
-    if only_if_missing and path.exists():
-        return
+def _game_path(out: Path, g: ScheduledGame) -> Path:
+    return out / "games" / f"{g.id}.json"
+
+
+def _write_game(out: Path, g: ScheduledGame, record: Record) -> None:
+    path = _game_path(out, g)
     tmp = path.with_suffix(".tmp")
     tmp.unlink(missing_ok=True)  # our own, made anew: a leftover link there is not followed
     record.write(tmp)

@@ -29,7 +29,17 @@ def site(tmp_path_factory):
             spec, game, out, executor=pool, play=functools.partial(run_match, pm=pm), jobs=2
         )
     build_site(out, game, result)
-    return out, game, result
+    # A run's result holds slim records (Record.slim: a run's memory bound); the tests here write
+    # pages and sites from its games as a run's site does from the games it is told of: whole ones
+    return out, game, with_whole_records(result)
+
+
+def with_whole_records(result):
+    """The result with its games' whole records (read from the run's log), as a site is told them."""
+    import attrs
+
+    whole = tuple((g, result.record(g.id)) for g, _ in result.games)
+    return attrs.evolve(result, games=whole, load=None)
 
 
 GAMES = ("pillars", "lucky_words", "turn_right", "spaghetti")

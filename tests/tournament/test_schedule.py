@@ -181,3 +181,149 @@ def test_knockout_matches_tally_replays_and_say_why_a_player_went_through():
     # Stopped after the first (level) pair: no winner yet, not decided by seed either.
     pending = sched.knockout_matches(games[:2], points)
     assert [(m.winner, m.by_seed) for m in pending] == [(None, False)]
+
+
+def _old_swiss_pairs(order, played, rematches=0):
+    """The backtracking pairing as it was (recursive, unbounded): the reference a resumed run's
+    pairings must keep matching."""
+    if not order:
+        return []
+    first, rest = order[0], order[1:]
+    for i, other in enumerate(rest):
+        again = frozenset((first, other)) in played
+        if again and rematches == 0:
+            continue
+        tail = _old_swiss_pairs([*rest[:i], *rest[i + 1 :]], played, rematches - again)
+        if tail is not None:
+            return [(first, other), *tail]
+    return None
+
+
+def _old_fewest_rematches(order, played):
+    for allowed in range(len(order) // 2 + 1):
+        pairs = _old_swiss_pairs(order, played, allowed)
+        if pairs is not None:
+            return pairs
+    raise AssertionError
+
+
+def _random_rounds(seed):
+    """Small Swiss situations: a random ranking and a random set of pairs already played."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(400):
+        n = rng.choice([2, 4, 6, 8, 10])
+        order = list(range(n))
+        rng.shuffle(order)
+        density = rng.random()
+        played = {frozenset(p) for p in itertools.combinations(range(n), 2) if rng.random() < density}
+        yield order, played
+
+
+def rematches(pairs, played):
+    return sum(frozenset(p) in played for p in pairs)
+
+
+def test_swiss_pairing_is_the_old_backtracking_one_within_its_budget():
+    # a run begun by an earlier version is paired again from its log on resume: same pairs
+    for order, played in _random_rounds(3):
+        assert sched.fewest_rematches(order, played) == _old_fewest_rematches(order, played)
+
+
+def test_bounded_swiss_pairing_has_the_fewest_rematches():
+    for order, played in _random_rounds(4):
+        fewest = rematches(_old_fewest_rematches(order, played), played)
+        for pairs in (sched.matched_pairs(order, played), sched.fewest_rematches(order, played, budget=0)):
+            assert sorted(p for pair in pairs for p in pair) == sorted(order)
+            assert rematches(pairs, played) == fewest
+
+
+class CountingSet(set):
+    """A played set that counts the lookups of a search (its steps), and stops one that runs away."""
+
+    def __init__(self, items, limit):
+        super().__init__(items)
+        self.lookups, self.limit = 0, limit
+
+    def __contains__(self, item):
+        self.lookups += 1
+        if self.lookups > self.limit:
+            raise RuntimeError("the pairing search ran away")
+        return super().__contains__(item)
+
+
+def test_swiss_pairing_without_a_rematch_free_pairing_is_bounded():
+    # A red team's 40 players, 39 rounds: once no pairing without a rematch was left, the search
+    # tried every one first (162 s for a round). Here the last-ranked player has met everyone: the
+    # old search tried all pairings of the 39 others (37!! of them) before it allowed one rematch.
+    n = 40
+    played = CountingSet({frozenset((n - 1, p)) for p in range(n - 1)}, limit=20_000)
+    pairs = sched.fewest_rematches(list(range(n)), played)
+    assert rematches(pairs, set(played)) == 1
+    assert pairs[:19] == [(i, i + 1) for i in range(0, 38, 2)]  # the ranking, top down
+
+
+def test_swiss_pairing_past_its_budget_is_polynomial():
+    # a search that cannot finish in its budget falls back to the matching, whose steps grow as a
+    # polynomial of the players: counted as lookups of the played set
+    for n in (16, 32, 64):
+        played = CountingSet({frozenset((n - 1, p)) for p in range(n - 1)}, limit=3 * n * n)
+        pairs = sched.fewest_rematches(list(range(n)), played, budget=10)
+        assert rematches(pairs, set(played)) == 1
+
+
+def test_swiss_pairs_search_is_not_recursive():
+    # the search was n/2 deep: above ~2,000 players, a RecursionError
+    n = 3000
+    assert sched.swiss_pairs(list(range(n)), set()) == [(i, i + 1) for i in range(0, n, 2)]
+
+
+def test_a_partly_logged_swiss_round_keeps_its_logged_pairs_and_pairs_the_rest(monkeypatch):
+    """A resume paired each round again and refused a log paired otherwise (a red team's run begun
+    by a version without the search's step budget); now the logged pairs are kept as they are."""
+    order = list(range(6))
+    assert sched.logged_pairs(order, set(), []) == [(0, 1), (2, 3), (4, 5)]
+    assert sched.logged_pairs(order, set(), [(1, 0)]) == [(0, 1), (2, 3), (4, 5)]  # the pairing's own
+    assert sched.logged_pairs(order, set(), [(5, 0)]) == [(0, 5), (1, 2), (3, 4)]
+    assert sched.logged_pairs(order, set(), [(5, 0), (3, 1), (4, 2)]) == [(0, 5), (1, 3), (2, 4)]
+    monkeypatch.setattr(sched, "fewest_rematches", lambda order, played: pytest.fail("paired again"))
+    # a whole round logged is taken as it is, not paired again (its pairing may take a second)
+    assert sched.logged_pairs(order, {frozenset((0, 1))}, [(4, 5), (1, 0), (2, 3)]) == [
+        (0, 1),
+        (2, 3),
+        (4, 5),
+    ]
+    monkeypatch.undo()
+    # a pair of a player not in the round (the bye) or paired already is not kept
+    assert sched.logged_pairs(order[:4], set(), [(3, 5), (0, 2), (2, 1)]) == [(0, 2), (1, 3)]
+
+
+def test_swiss_resumes_rounds_paired_by_another_algorithm(monkeypatch):
+    names = [f"s{i}" for i in range(7)]
+    strength = [3, 1, 4, 1, 5, 9, 2]
+
+    def play(**pairing):
+        points, by_id, batches = {}, {}, []
+        rank = rank_by(points, by_id, len(names))
+        for batch in sched.swiss(names, seed=5, rank=rank, rounds=4, top=4, **pairing):
+            by_id.update((g.id, g) for g in batch)
+            points.update(fake_points(batch, strength))
+            batches.append(batch)
+        return batches
+
+    with monkeypatch.context() as m:  # an earlier version's pairing: top meets bottom
+        m.setattr(
+            sched,
+            "fewest_rematches",
+            lambda order, played: [(order[i], order[-1 - i]) for i in range(len(order) // 2)],
+        )
+        other = play()
+    ours = play()
+    assert [g.id for g in ours[0]] != [g.id for g in other[0]]
+    logged = [g.id for batch in other[:2] for g in batch] + [other[2][3].id]  # two rounds, one game
+    resumed = play(logged=logged)
+    assert resumed[:2] == other[:2]
+    assert other[2][3] in resumed[2] and len(resumed[2]) == len(other[2])
+    players = [p for g in resumed[2] for p in g.seats]
+    assert sorted(players) == sorted(p for g in other[2] for p in g.seats)  # the same bye

@@ -76,6 +76,30 @@ def test_resume_plays_only_missing_games(play_tournament, bots, tmp_path):
     assert play_tournament(bots, out, seed=9).played == 0
 
 
+def test_a_swiss_run_paired_by_another_version_resumes(play_tournament, bots, tmp_path, monkeypatch):
+    """A red team's run of 40 players, begun by a version whose pairing had no step budget, was
+    refused on resume after 27 of its 39 rounds ("holds game s24~s08~s32, and 135 more, which this
+    tournament does not play"): each round was paired again, otherwise. Its logged pairs are kept."""
+    from codecup.tournament import schedule as sched
+
+    with monkeypatch.context() as m:  # the other version: top meets bottom
+        m.setattr(
+            sched,
+            "fewest_rematches",
+            lambda order, played: [(order[i], order[-1 - i]) for i in range(len(order) // 2)],
+        )
+        full = play_tournament(bots, tmp_path / "full", seed=3, format="swiss", swiss_rounds=3, top=3)
+    lines = (tmp_path / "full" / LOG_NAME).read_bytes().splitlines(keepends=True)
+    (tmp_path / "cut").mkdir()
+    (tmp_path / "cut" / LOG_NAME).write_bytes(b"".join(lines[:9]))  # two rounds and a game of the third
+    again = play_tournament(bots, tmp_path / "cut", seed=3, format="swiss", swiss_rounds=3, top=3)
+    assert again.played == len(full.games) - 9
+    swiss = [g.id for g, _ in full.games if g.stage == "s"]
+    assert [g.id for g, _ in again.games if g.stage == "s"][:8] == swiss[:8]
+    with pytest.raises(ConfigError, match="another tournament"):  # still only this tournament's
+        play_tournament(bots, tmp_path / "cut", seed=4, format="swiss", swiss_rounds=3, top=3)
+
+
 def test_a_resumed_run_tells_its_logged_games_to_on_record_or_all_at_once_to_on_logged(
     play_tournament, bots, tmp_path
 ):
@@ -287,7 +311,7 @@ def test_a_path_holding_a_byte_that_is_not_utf8_is_logged_and_resumed(play_tourn
     assert result.played == 2
     log = ResultsLog.open(out / LOG_NAME)
     try:
-        for record in log.records.values():
+        for _, record in log.whole_records():  # log.records holds slim ones
             assert str(folder) in [p.directory for p in record.match.players]
             assert verify_record(tiny_game, record) == []
     finally:
