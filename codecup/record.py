@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -183,9 +184,10 @@ class Record:
     def slim(self) -> Record:
         """What standings, ratings, summaries and a site's index need of this game, to hold for a
         whole run: its match, result, extra, clocks, how many moves (their texts dropped: each
-        :data:`DROPPED_MOVE`), and the stderr tails of faulty seats only, as a summary shows them
-        (:func:`~codecup.terminal.log_tail`);
-        no transcript, no containment. Records of every game held whole grew a run by ~59 KB a game
+        :data:`DROPPED_MOVE`), the stderr tails of faulty seats only, as a summary shows them
+        (:func:`~codecup.terminal.log_tail`), and its containment, each text held once for all
+        the games that share it (a resume checks the limits it names against the run's); no
+        transcript. Records of every game held whole grew a run by ~59 KB a game
         (a red team's 3,800 games: 46 -> 263 MB); the whole record stays in the results log and
         ``games/ID.json``."""
         faulty = {
@@ -199,7 +201,11 @@ class Record:
             else ()
         )
         return attrs.evolve(
-            self, moves=(DROPPED_MOVE,) * len(self.moves), transcript=(), logs=logs, containment=()
+            self,
+            moves=(DROPPED_MOVE,) * len(self.moves),
+            transcript=(),
+            logs=logs,
+            containment=tuple(sys.intern(text) for text in self.containment),
         )
 
     # --- JSON form -------------------------------------------------------
