@@ -112,12 +112,12 @@ def test_a_second_stop_as_a_game_is_logged_is_held_as_the_first(tmp_path, monkey
     else:
         write, count = tmod._write_game, [0]
 
-        def writing(out, g, record, only_if_missing=False):
+        def writing(out, g, record):
             count[0] += 1
             if count[0] == 3:
                 signal.raise_signal(signal.SIGINT)
                 signal.raise_signal(signal.SIGINT)
-            write(out, g, record, only_if_missing)
+            write(out, g, record)
 
         monkeypatch.setattr(tmod, "_write_game", writing)
     assert tournament(tmp_path) == 128 + signal.SIGINT
