@@ -37,6 +37,7 @@ from codecup.errors import (
     where,
 )
 from codecup.game import Game, checked_points, record_results_key_of, results_key_of
+from codecup.interrupts import interruptible
 from codecup.line_notes import noted_log, refused_line_notes
 from codecup.observers import Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
@@ -413,7 +414,35 @@ async def play_match(
     folders are hidden from it). Under the ``cpu`` clock mode, a machine that
     cannot measure a program's CPU time falls back to ``wall``, and the
     record says so.
+
+    Cancelled, or stopped by Ctrl-C in whatever event loop runs it (not only
+    :func:`asyncio.run`'s: :mod:`codecup.interrupts`), it ends every program's
+    process tree before it raises ``CancelledError``, or ``KeyboardInterrupt``.
     """
+    # What the in-process bots' clocks charge is this match's: the caller's context is left as it
+    # was (a red team's notebook found IN_PROCESS_CLOCK_MODE set after awaiting a match).
+    mode = IN_PROCESS_CLOCK_MODE.set(None)
+    try:
+        with interruptible() as watch:
+            try:
+                return await _played(game, info, pm, settings, policy)
+            except asyncio.CancelledError:
+                if watch is None or not watch.interrupted:
+                    raise
+                watch.task.uncancel()  # the cancel was ours, and is done with: Ctrl-C is what goes on
+                raise KeyboardInterrupt from None
+    finally:
+        IN_PROCESS_CLOCK_MODE.reset(mode)
+
+
+async def _played(
+    game: Game,
+    info: MatchInfo,
+    pm: pluggy.PluginManager | None,
+    settings: SubprocessSettings,
+    policy: Policy,
+) -> Record:
+    """:func:`play_match`'s match."""
     variant = game.info.variant(info.variant)
     _check_results_key(game, info)
     observers = Observers(pm) if pm is not None else None  # the plugins' match hooks

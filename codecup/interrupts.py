@@ -1,0 +1,95 @@
+"""Ctrl-C during a match, whatever event loop runs it: the match is cancelled, so its bots end.
+
+:func:`asyncio.run` turns SIGINT into cancelling its main task, so a match's
+cleanup (its ``finally``, which ends every bot's process tree) runs. A loop run
+otherwise (``loop.run_until_complete``, as IPython's and Jupyter's cells do)
+keeps Python's default handler: the ``KeyboardInterrupt`` comes out of the
+loop's ``select()``, outside every task, and the match stays pending with its
+bots running, thawed, for as long as the process lives (a red team's bot spun
+on in a notebook's kernel after its cell was interrupted).
+
+While a match runs in the main thread under that default handler,
+:func:`interruptible` puts a handler of its own in its place that cancels the
+running matches, as :func:`asyncio.run` does; each match then ends its bots and
+raises ``KeyboardInterrupt`` to its caller (:func:`codecup.runner.play_match`).
+The previous handler is back once no match runs. A handler of the caller's own
+(asyncio.run's, a program's) is left alone: it decides what Ctrl-C does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
+
+import attrs
+
+
+@attrs.define(eq=False)
+class Watch:
+    """One match's watch for Ctrl-C."""
+
+    task: asyncio.Task[Any]
+    interrupted: bool = False
+    """Ctrl-C cancelled the match: it raises ``KeyboardInterrupt`` once its bots have ended."""
+
+
+_watches: list[Watch] = []  # the matches running in the main thread under our handler
+_previous: Any = None  # the handler ours replaced (Python's default), while ours is in place
+_presses = 0  # Ctrl-Cs since the first cancelled the matches
+
+
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    """Cancel every match running (their bots' trees end, each within its bounded close). A second
+    Ctrl-C while they end is let be; a third, or one when no match's loop runs (its loop was
+    stopped, so nothing would act on a cancel), is Python's default: ``KeyboardInterrupt`` here."""
+    global _presses
+    live = [w for w in _watches if not w.task.done() and w.task.get_loop().is_running()]
+    _presses += 1
+    if not live or _presses > 2:
+        _restore()
+        signal.default_int_handler(signum, frame)
+        return
+    for watch in live:
+        if not watch.interrupted:
+            watch.interrupted = True
+            watch.task.cancel()
+        # Wakes a loop waiting in select() (a handler runs between its calls, not inside them).
+        watch.task.get_loop().call_soon_threadsafe(lambda: None)
+
+
+def _restore() -> None:
+    """The previous handler back, if ours is still the one in place."""
+    global _previous, _presses
+    if _previous is not None and signal.getsignal(signal.SIGINT) is _on_sigint:
+        signal.signal(signal.SIGINT, _previous)
+    _previous, _presses = None, 0
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[Watch | None]:
+    """Within: Ctrl-C cancels the current task (a match), where Python's default handler would
+    leave it pending (see the module's docstring). None: the task is not watched (not in the main
+    thread, or another handler than Python's default decides what Ctrl-C does)."""
+    global _previous
+    task = asyncio.current_task()
+    if task is None or threading.current_thread() is not threading.main_thread():
+        yield None
+        return
+    if _previous is None:
+        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            yield None
+            return
+        _previous = signal.signal(signal.SIGINT, _on_sigint)
+    watch = Watch(task)
+    _watches.append(watch)
+    try:
+        yield watch
+    finally:
+        _watches.remove(watch)
+        if not _watches:
+            _restore()

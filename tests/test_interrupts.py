@@ -1,0 +1,95 @@
+"""Ctrl-C during a match in a loop that is not asyncio.run's ends the bots (codecup.interrupts)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+from tests.support import TINYGAME_DIST, processes_with
+
+# A Twenty-one program that starts a child (its token in its command line) and never answers (it
+# sleeps, as a bot thinking long does): its tree is alive when Ctrl-C comes.
+_STUCK_BOT = """\
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", "import time\\nwhile True: time.sleep(1)", sys.argv[1]])
+while True:
+    time.sleep(1)
+"""
+
+# The caller: a match run by loop.run_until_complete (as IPython's and Jupyter's cells run one),
+# SIGINT once the program's child is up, then (the process still usable) another game.
+_CALLER = """\
+import asyncio, os, signal, sys, threading, time
+import tinygame
+from tests.support import processes_with
+from codecup.plugins import load_games, make_plugin_manager
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+
+token, bot = sys.argv[1:]
+game = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,))).get("twentyone")
+stuck = PlayerInfo("stuck", command=(sys.executable, bot, token))
+info = new_match(game, [stuck, PlayerInfo("random", bot="random")], seed=1, clock=60)
+
+def interrupt_once_started():
+    deadline = time.monotonic() + 30
+    while not processes_with(token) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.1)  # the referee in its wait for the answer
+    os.kill(os.getpid(), signal.SIGINT)
+
+threading.Thread(target=interrupt_once_started, daemon=True).start()
+loop = asyncio.new_event_loop()
+try:
+    record = loop.run_until_complete(play_match(game, info))
+    print("finished:", record.result.termination)
+except KeyboardInterrupt:
+    print("interrupted")
+print("left running:", len(processes_with(token)))  # the bot and its child: ended with the match
+print("handler restored:", signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+again = new_match(game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")], seed=2)
+record = loop.run_until_complete(play_match(game, again))
+print("next game:", ",".join(end.kind.value for end in record.result.termination))
+"""
+
+
+def test_ctrl_c_in_run_until_complete_ends_the_bots_tree_and_the_process_plays_on(tmp_path):
+    token = f"stuck-{os.getpid()}-{tmp_path.name}"
+    (tmp_path / "bot.py").write_text(_STUCK_BOT)
+    (tmp_path / "caller.py").write_text(textwrap.dedent(_CALLER))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TINYGAME_DIST), *sys.path])}
+    run = subprocess.run(
+        [sys.executable, str(tmp_path / "caller.py"), token, str(tmp_path / "bot.py")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    try:
+        assert run.stdout.splitlines() == [
+            "interrupted",
+            "left running: 0",
+            "handler restored: True",
+            "next game: normal,normal",
+        ], run.stderr
+    finally:
+        for pid in processes_with(token):
+            os.kill(pid, 9)
+
+
+def test_a_match_leaves_its_callers_clock_mode_as_it_was(tiny_game):
+    """The in-process bots' clock mode is the match's own: after it, the caller's context has none
+    (a red team's notebook found ``in_process()`` true after awaiting a wall-clock match)."""
+    from codecup import loop
+    from codecup.budget import IN_PROCESS_CLOCK_MODE, in_process
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match, play_match
+
+    async def caller() -> tuple[str | None, bool]:
+        players = [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")]
+        await play_match(tiny_game, new_match(tiny_game, players, clock_mode="wall"))
+        return IN_PROCESS_CLOCK_MODE.get(), in_process()
+
+    assert loop.run(caller()) == (None, False)
