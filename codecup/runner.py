@@ -39,7 +39,7 @@ from codecup.errors import (
 from codecup.game import Game, checked_points, record_results_key_of, results_key_of
 from codecup.interrupts import interruptible
 from codecup.line_notes import noted_log, refused_line_notes
-from codecup.observers import Observers
+from codecup.observers import ObserverFailed, Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
 from codecup.players.seat import make_player
 from codecup.players.subprocess import STRETCHED
@@ -426,6 +426,8 @@ async def play_match(
         with interruptible() as watch:
             try:
                 return await _played(game, info, pm, settings, policy)
+            except ObserverFailed as failed:  # the caller's own observer's: theirs, as it was raised
+                raise failed.error from None
             except asyncio.CancelledError:
                 if watch is None or not watch.interrupted:
                     raise
@@ -487,7 +489,7 @@ async def _played(
             points = (0.0,) * len(players)
         except PASS_THROUGH:
             raise
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, ObserverFailed):
             raise
         except BaseException as exc:  # sys.exit() or a stray GeneratorExit: only a plugin's code does that
             outcome = game_bug_outcome(game.info.name, len(players), f"its code raised {where(exc)}")
