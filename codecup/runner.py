@@ -574,10 +574,14 @@ def _checked_scored_with(game: Game, record: Record) -> Record:
 def run_match(
     info: MatchInfo, *, pm: pluggy.PluginManager | None = None, policy: Policy = DEFAULT_POLICY
 ) -> Record:
-    """Run one match synchronously (self-contained: usable in a process pool or on Dask)."""
+    """Run one match synchronously (self-contained: usable in a process pool or on Dask). Where an
+    event loop already runs (a notebook's cell, an ``async def``): ``await play_match(...)``
+    instead (:class:`~codecup.errors.InRunningLoopError` says so)."""
+    what, instead = "run_match", "await play_match(game, info) instead"
+    loop.refuse_running_loop(what, instead)  # before the plugins load
     pm = pm or make_plugin_manager()
     game = load_games(pm).get(info.game)
-    return loop.run(play_match(game, info, pm=pm, policy=policy))
+    return loop.run(play_match(game, info, pm=pm, policy=policy), what, instead)
 
 
 def new_match(
