@@ -20,8 +20,10 @@ import attrs
 import pluggy
 
 from codecup import __version__, loop
+from codecup import matchfields as mf
 from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
+from codecup.checks import check_clock
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
 from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
@@ -445,6 +447,7 @@ async def _played(
     policy: Policy,
 ) -> Record:
     """:func:`play_match`'s match."""
+    _check_seats(game, info.players)  # a MatchInfo built by hand (its fields are checked as it is)
     variant = game.info.variant(info.variant)
     _check_results_key(game, info)
     observers = Observers(pm) if pm is not None else None  # the plugins' match hooks
@@ -538,6 +541,17 @@ def _as_game_bug(game: Game, record: Record, why: str) -> Record:
     return attrs.evolve(record, result=result, extra=outcome.extra)
 
 
+def _check_seats(game: Game, players: Sequence[PlayerInfo]) -> None:
+    """Refuse players other than ``game``'s seats, one each (one player, or three, for a game of two
+    was a referee error blaming the plugin; a string, an AttributeError: a red team's)."""
+    if isinstance(players, str) or not all(isinstance(p, PlayerInfo) for p in players):
+        made = "player_info(name, 'bot:NAME') makes one"
+        raise ConfigError(f"players must be PlayerInfo objects ({made}), not {players!r:.80}")
+    seats = len(game.info.seats)
+    if len(players) != seats:
+        raise ConfigError(f"{game.info.name} is a game of {seats} players, not {len(players)}")
+
+
 def _check_results_key(game: Game, info: MatchInfo) -> None:
     """Refuse a game of a run whose results key is not, here and now, the one the run started with:
     a red team's tournament scored 3 games with one word list and 9 with another put in its file's
@@ -595,7 +609,20 @@ def new_match(
     clock_mode: str = DEFAULT_CLOCK_MODE,
     seat_key: str = "",
 ) -> MatchInfo:
-    """A :class:`MatchInfo` with defaults filled in: the setup from the seed, the variant's clock."""
+    """A :class:`MatchInfo` with defaults filled in: the setup from the seed, the variant's clock.
+
+    Checked before any game, by the rules the command line and the record's reader apply: a
+    :class:`~codecup.errors.ConfigError` (an unknown variant or bot, a seed that is no whole
+    number, a clock that is no number of seconds up to a day, a clock mode not ``cpu`` or ``wall``,
+    players other than the game's seats) says what is wrong.
+    """
+    if (problem := mf.seed_problem(seed)) is not None:
+        raise ConfigError(f"seed {problem}")
+    if clock is not None:
+        check_clock(clock)
+    if (problem := mf.clock_mode_problem(clock_mode)) is not None:
+        raise ConfigError(f"clock_mode {problem}")
+    _check_seats(game, players)
     v = game.info.variant(variant)
     for info in players:
         if info.bot is not None:
