@@ -3,12 +3,15 @@
 Observers run inside the match, in the process that runs it. Each plugin's hook
 is called on its own, so an installed plugin whose hook raises spoils only
 itself: it is named once on stderr and none of its match hooks is called again
-in the process, and the match, its record and the run go on as if it observed
-nothing. Its games stay (a game plugin may observe its own matches: the games
-after the one whose hook raised are still played). A plugin handed over
-directly (a command's own observer, a test's) is our code: its exception propagates, out of
-:func:`codecup.runner.play_match` as it was raised (the match's bots ended), from whichever of the
-three hooks raised it (:class:`ObserverFailed` carries it past the match's own handlers).
+by that plugin manager (by any in the process, if it never returned, or while a
+command runs: :func:`codecup.plugins.one_command`), and the match, its record
+and the run go on as if it observed nothing. Its games stay (a game plugin may
+observe its own matches: the games after the one whose hook raised are still
+played). A plugin handed over directly (a command's own
+observer, a test's) is our code: its exception propagates, out of
+:func:`codecup.runner.play_match` as it was raised (the match's bots ended),
+from whichever of the three hooks raised it (:class:`ObserverFailed` carries it
+past the match's own handlers).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 import attrs
 import pluggy
 
-from codecup.errors import PASS_THROUGH, hook_failure
+from codecup.errors import PASS_THROUGH, NeverEndsError, hook_failure
 from codecup.overrun import bounded
 from codecup.plugins import CodecupPluginManager, is_muted, mute_match_hooks
 
@@ -45,7 +48,7 @@ class Observers:
         """Call ``hook`` of every plugin that implements it with ``kwargs`` (by argument name)."""
         for impl in getattr(self.pm.hook, hook).get_hookimpls():
             name = impl.plugin_name
-            if is_muted(name):  # here or by another manager of this process
+            if is_muted(self.pm, name):  # by this manager, or never returned in this process
                 continue
             try:
                 call = functools.partial(impl.function, **{arg: kwargs[arg] for arg in impl.argnames})
@@ -55,4 +58,6 @@ class Observers:
             except BaseException as exc:  # sys.exit() too: the run goes on
                 if not (isinstance(self.pm, CodecupPluginManager) and name in self.pm.installed):
                     raise ObserverFailed(exc) from exc
-                mute_match_hooks(name, hook_failure(hook, exc))
+                mute_match_hooks(
+                    name, hook_failure(hook, exc), pm=self.pm, spun=isinstance(exc, NeverEndsError)
+                )

@@ -2,11 +2,17 @@
 
 An installed plugin that is broken (it fails to import, misspells a hook, or
 its hook raises or registers something that is not what the hook asks for)
-is skipped: it is named, once per process, in one line on stderr, kept in
-:attr:`CodecupPluginManager.broken` (``codecup games`` lists it), and every
-other plugin works. A plugin handed over directly (``plugins=``, as the
-framework's own observers and the tests do) is code of the caller's: its
-mistakes raise :class:`~codecup.errors.PluginError`.
+is skipped: it is named, once per process (per failure: another reason is named
+again), in one line on stderr, kept in :attr:`CodecupPluginManager.broken`
+(``codecup games`` lists it), and every other plugin works. While a command
+runs (:func:`one_command`) it is skipped by every manager the command makes,
+whole (its games too, where only its options hook failed). Elsewhere (a script,
+a notebook) a fresh manager tries it again: a plugin fixed since (its file
+edited, the setting it needs set) loads. Only one whose code ran
+:data:`~codecup.overrun.LIMIT` seconds without returning is skipped by every
+manager of the process (another try would cost as much again). A plugin handed
+over directly (``plugins=``, as the framework's own observers and the tests do)
+is code of the caller's: its mistakes raise :class:`~codecup.errors.PluginError`.
 """
 
 from __future__ import annotations
@@ -58,24 +64,47 @@ class BrokenPlugin:
 Report = Callable[[BrokenPlugin], None]
 
 _said: set[str] = set()  # the warnings this process has printed: each one once
-_skipped: dict[str, str] = {}  # installed plugins found broken in this process, and why: skipped by all
+# Installed plugins found broken, and why, that every manager skips: those whose import or hook
+# ran overrun.LIMIT seconds without returning in this process (another try costs as much), and
+# while a command runs (one_command), every one. Any other failure is the manager's own: a red
+# team's fresh manager in a notebook still skipped a plugin fixed since it failed.
+_skipped: dict[str, str] = {}
+_muted: set[str] = set()  # the same, of plugins whose match hook raised: not called again
+_in_command = False  # a command runs (one_command)
 
 
-_muted: set[str] = set()  # installed plugins whose match hook raised in this process: not called again
+@contextlib.contextmanager
+def one_command() -> Iterator[None]:
+    """While a command runs: a plugin found broken by one of its managers is skipped by every
+    other it makes (whole: a plugin broken in one hook is not half used by the next), as the command
+    line's docs say. Outside, each fresh manager tries it again."""
+    global _in_command
+    before, _in_command = _in_command, True
+    try:
+        yield
+    finally:
+        _in_command = before
 
 
-def mute_match_hooks(name: str, reason: str) -> None:
-    """Call no match hook of the installed plugin ``name`` again in this process, and say so once.
+def mute_match_hooks(
+    name: str, reason: str, *, pm: pluggy.PluginManager | None = None, spun: bool = False
+) -> None:
+    """Call no match hook of the installed plugin ``name`` again through ``pm`` (through any
+    manager of this process: where ``spun``, one that never returned; while a command runs; or where
+    no ``pm`` is given), and say so once.
 
     Only its match hooks: the games it registers (a game plugin may observe its own matches)
     and its options and commands go on working, so the run goes on as if it observed nothing."""
-    _muted.add(name)
+    if isinstance(pm, CodecupPluginManager) and not (spun or _in_command):
+        pm.muted.add(name)
+    else:
+        _muted.add(name)
     say_once(f"codecup: plugin {name!r} is broken and its match hooks were skipped: {_one_line(reason)}")
 
 
-def is_muted(name: str) -> bool:
-    """Whether the installed plugin ``name``'s match hooks are skipped in this process."""
-    return name in _muted or name in _skipped
+def is_muted(pm: pluggy.PluginManager, name: str) -> bool:
+    """Whether the installed plugin ``name``'s match hooks are skipped through ``pm``."""
+    return name in _muted or name in _skipped or (isinstance(pm, CodecupPluginManager) and name in pm.muted)
 
 
 def say_once(line: str, key: str | None = None) -> None:
@@ -144,15 +173,20 @@ class CodecupPluginManager(pluggy.PluginManager):
         self.broken: list[BrokenPlugin] = []
         self.installed: set[str] = set()  # names of the plugins loaded from entry points
         self.own: set[str] = set()  # those of them that come with codecup itself (its games)
+        self.muted: set[str] = set()  # those whose match hook raised: not called again by this manager
         self._report = report
 
-    def skip(self, plugin: object, name: str, reason: str, *, report: bool = False) -> None:
+    def skip(
+        self, plugin: object, name: str, reason: str, *, report: bool = False, spun: bool = False
+    ) -> None:
         """Unregister a broken plugin, note it and report it (``report``: even where this manager
-        reports nothing, as a worker's: a match hook fails only where the match runs)."""
+        reports nothing, as a worker's: a match hook fails only where the match runs). ``spun``: its
+        code never returned, and no manager of this process tries it again (it would cost as much)."""
         if self.is_registered(plugin):
             self.unregister(plugin)
         self.installed.discard(name)
-        _skipped.setdefault(name, reason)  # a hook that failed here is not called by the next manager
+        if spun or _in_command:
+            _skipped.setdefault(name, reason)
         self.note_broken(name, reason, report=report)
 
     def note_broken(self, name: str, reason: str, *, report: bool = False) -> None:
@@ -175,7 +209,9 @@ def make_plugin_manager(
 ) -> CodecupPluginManager:
     """A new plugin manager with the hook specs, entry points and extra ``plugins`` loaded.
 
-    Every call builds a fresh manager: there is no module-level global.
+    Every call builds a fresh manager: there is no module-level global, and an installed plugin
+    that failed in an earlier manager is tried again (but within a command, :func:`one_command`,
+    or where its code never returned).
     ``check_pending`` makes a misspelt hook fail loudly: an installed plugin
     with one is skipped and reported through ``report`` (None: silently, as
     a tournament's workers do, the command having said it already); a plugin
@@ -248,7 +284,7 @@ def _load_entry_points(pm: CodecupPluginManager) -> None:
             continue  # the same distribution found twice on the path
         loaded[ep.name] = dist
         if ep.name in _skipped:
-            pm.skip(object(), ep.name, _skipped[ep.name])
+            pm.skip(object(), ep.name, _skipped[ep.name], spun=True)
             continue
         plugin = _load(pm, ep)
         if plugin is None:
@@ -273,8 +309,9 @@ def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object
     except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() as it is imported too: its failure, not the command's end
-        why = said(exc) if isinstance(exc, NeverEndsError) else described(exc)
-        pm.skip(object(), ep.name, f"cannot import {ep.value}: {why}")
+        spun = isinstance(exc, NeverEndsError)
+        why = said(exc) if spun else described(exc)
+        pm.skip(object(), ep.name, f"cannot import {ep.value}: {why}", spun=spun)
         return None
     return plugin
 
@@ -299,13 +336,13 @@ def gather(
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure, not the command's end
-            problem = hook_failure(hook, exc)
+            problem, spun = hook_failure(hook, exc), isinstance(exc, NeverEndsError)
         else:
-            problem = _registered_problem(hook, kind, got, returned, check)
+            problem, spun = _registered_problem(hook, kind, got, returned, check), False
         if problem:
             if name not in pm.installed:
                 raise PluginError(f"plugin {name!r} {problem}")
-            pm.skip(impl.plugin, name, problem)  # what it registered is not kept: found has none of it yet
+            pm.skip(impl.plugin, name, problem, spun=spun)  # what it registered is not kept: found has none
             continue
         found.extend((name, item) for item in got)
     return found
