@@ -14,6 +14,11 @@ running matches, as :func:`asyncio.run` does; each match then ends its bots and
 raises ``KeyboardInterrupt`` to its caller (:func:`codecup.runner.play_match`).
 The previous handler is back once no match runs. A handler of the caller's own
 (asyncio.run's, a program's) is left alone: it decides what Ctrl-C does.
+
+A Ctrl-C that goes through as ``KeyboardInterrupt`` all the same (a third one
+while the matches end, or one when their loop no longer runs: the caller left a
+match pending) first kills the programs of every match not ended
+(:meth:`~codecup.players.base.Player.end_now`), whose cleanup would never run.
 """
 
 from __future__ import annotations
@@ -22,11 +27,13 @@ import asyncio
 import contextlib
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from types import FrameType
 from typing import Any
 
 import attrs
+
+from codecup.players.base import Player
 
 
 @attrs.define(eq=False)
@@ -36,6 +43,8 @@ class Watch:
     task: asyncio.Task[Any]
     interrupted: bool = False
     """Ctrl-C cancelled the match: it raises ``KeyboardInterrupt`` once its bots have ended."""
+    players: Sequence[Player] = ()
+    """The match's players, for the safety net (:func:`_end_abandoned`)."""
 
 
 _watches: list[Watch] = []  # the matches running in the main thread under our handler
@@ -51,6 +60,7 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
     live = [w for w in _watches if not w.task.done() and w.task.get_loop().is_running()]
     _presses += 1
     if not live or _presses > 2:
+        _end_abandoned()
         _restore()
         signal.default_int_handler(signum, frame)
         return
@@ -60,6 +70,18 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
             watch.task.cancel()
         # Wakes a loop waiting in select() (a handler runs between its calls, not inside them).
         watch.task.get_loop().call_soon_threadsafe(lambda: None)
+
+
+def _end_abandoned() -> None:
+    """The safety net, as Ctrl-C goes through as ``KeyboardInterrupt`` (out of a loop's select(),
+    outside every task): the programs of each match not ended, whose cleanup would never run, are
+    killed now (a match its caller left pending as its loop stopped; one whose own ending a third
+    Ctrl-C cut short)."""
+    for watch in _watches:
+        if not watch.task.done():
+            for player in watch.players:
+                with contextlib.suppress(Exception):  # each one's, whatever another's did
+                    player.end_now()
 
 
 def _restore() -> None:

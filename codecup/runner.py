@@ -424,10 +424,13 @@ async def play_match(
     # What the in-process bots' clocks charge is this match's: the caller's context is left as it
     # was (a red team's notebook found IN_PROCESS_CLOCK_MODE set after awaiting a match).
     mode = IN_PROCESS_CLOCK_MODE.set(None)
+    players: list[Player] = []
     try:
         with interruptible() as watch:
+            if watch is not None:
+                watch.players = players  # the safety net's
             try:
-                return await _played(game, info, pm, settings, policy)
+                return await _played(game, info, pm, settings, policy, players)
             except ObserverFailed as failed:  # the caller's own observer's: theirs, as it was raised
                 raise failed.error from None
             except asyncio.CancelledError:
@@ -445,13 +448,13 @@ async def _played(
     pm: pluggy.PluginManager | None,
     settings: SubprocessSettings,
     policy: Policy,
+    players: list[Player],
 ) -> Record:
-    """:func:`play_match`'s match."""
+    """:func:`play_match`'s match, its players made into ``players``."""
     _check_seats(game, info.players)  # a MatchInfo built by hand (its fields are checked as it is)
     variant = game.info.variant(info.variant)
     _check_results_key(game, info)
     observers = Observers(pm) if pm is not None else None  # the plugins' match hooks
-    players: list[Player] = []
     try:  # every player made is closed, also when the match is stopped while they are made
         for seat in range(len(info.players)):
             players.append(make_player(game, info, seat, settings, policy))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 
 from tests.support import TINYGAME_DIST, processes_with
 
@@ -55,28 +54,73 @@ print("next game:", ",".join(end.kind.value for end in record.result.termination
 """
 
 
-def test_ctrl_c_in_run_until_complete_ends_the_bots_tree_and_the_process_plays_on(tmp_path):
+# The caller leaves a match pending as its loop stops (it ran the loop only until the program's
+# child was up), then Ctrl-C: no loop runs to cancel the match, whose cleanup never runs.
+_ABANDONING_CALLER = """\
+import asyncio, os, signal, sys, time
+import tinygame
+from tests.support import processes_with
+from codecup.plugins import load_games, make_plugin_manager
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+
+token, bot = sys.argv[1:]
+game = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,))).get("twentyone")
+stuck = PlayerInfo("stuck", command=(sys.executable, bot, token))
+info = new_match(game, [stuck, PlayerInfo("random", bot="random")], seed=1, clock=60)
+
+async def until_started():
+    deadline = time.monotonic() + 30
+    while len(processes_with(token)) < 2 and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+
+loop = asyncio.new_event_loop()
+match = loop.create_task(play_match(game, info))
+loop.run_until_complete(until_started())
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(5)
+    print("not interrupted")
+except KeyboardInterrupt:
+    print("interrupted")
+print("left running:", len(processes_with(token)))
+"""
+
+
+def _caller(tmp_path, script: str) -> list[str]:
+    """What ``script`` printed, run with the stuck bot and a token of its own; anything left of the
+    bot's tree killed after."""
     token = f"stuck-{os.getpid()}-{tmp_path.name}"
     (tmp_path / "bot.py").write_text(_STUCK_BOT)
-    (tmp_path / "caller.py").write_text(textwrap.dedent(_CALLER))
+    (tmp_path / "caller.py").write_text(script)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TINYGAME_DIST), *sys.path])}
-    run = subprocess.run(
-        [sys.executable, str(tmp_path / "caller.py"), token, str(tmp_path / "bot.py")],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
     try:
-        assert run.stdout.splitlines() == [
-            "interrupted",
-            "left running: 0",
-            "handler restored: True",
-            "next game: normal,normal",
-        ], run.stderr
+        run = subprocess.run(
+            [sys.executable, str(tmp_path / "caller.py"), token, str(tmp_path / "bot.py")],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+        assert run.stdout, run.stderr
+        return run.stdout.splitlines()
     finally:
         for pid in processes_with(token):
             os.kill(pid, 9)
+
+
+def test_ctrl_c_when_the_loop_of_a_pending_match_no_longer_runs_kills_its_bots_tree(tmp_path):
+    """The safety net: the Ctrl-C goes through as KeyboardInterrupt, its bots killed first."""
+    assert _caller(tmp_path, _ABANDONING_CALLER) == ["interrupted", "left running: 0"]
+
+
+def test_ctrl_c_in_run_until_complete_ends_the_bots_tree_and_the_process_plays_on(tmp_path):
+    assert _caller(tmp_path, _CALLER) == [
+        "interrupted",
+        "left running: 0",
+        "handler restored: True",
+        "next game: normal,normal",
+    ]
 
 
 def test_a_match_leaves_its_callers_clock_mode_as_it_was(tiny_game):
