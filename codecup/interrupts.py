@@ -45,6 +45,28 @@ class Watch:
     """Ctrl-C cancelled the match: it raises ``KeyboardInterrupt`` once its bots have ended."""
     players: Sequence[Player] = ()
     """The match's players, for the safety net (:func:`_end_abandoned`)."""
+    ended: asyncio.Event = attrs.field(factory=asyncio.Event)
+    """Set once the match has ended its players (:meth:`interrupted_after_all`)."""
+
+    async def interrupted_after_all(self) -> None:
+        """Once the match has ended its players: wait for the other matches Ctrl-C cancelled in its
+        loop to have ended theirs (bounded), since the ``KeyboardInterrupt`` it raises then stops
+        the loop, and theirs would stay running (matches gathered in one cell)."""
+        self.ended.set()
+        loop = self.task.get_loop()
+        others = [w for w in _watches if w is not self and w.interrupted and w.task.get_loop() is loop]
+        waits = [asyncio.ensure_future(w.ended.wait()) for w in others if not w.ended.is_set()]
+        if waits:
+            _, pending = await asyncio.wait(waits, timeout=OTHERS_LIMIT)
+            for wait in pending:
+                wait.cancel()
+            if pending:  # their programs would outlive the loop: the safety net's
+                _end_abandoned()
+
+
+OTHERS_LIMIT = 10.0
+"""Seconds a match stopped by Ctrl-C waits for the others to end their programs (each one's ending
+is bounded by a few seconds)."""
 
 
 _watches: list[Watch] = []  # the matches running in the main thread under our handler

@@ -437,7 +437,11 @@ async def play_match(
                 if watch is None or not watch.interrupted:
                     raise
                 watch.task.uncancel()  # the cancel was ours, and is done with: Ctrl-C is what goes on
+                await watch.interrupted_after_all()
                 raise KeyboardInterrupt from None
+            finally:
+                if watch is not None:
+                    watch.ended.set()  # however it ended: the others Ctrl-C stopped need not wait
     finally:
         IN_PROCESS_CLOCK_MODE.reset(mode)
 

@@ -13,6 +13,9 @@ from tests.support import TINYGAME_DIST, processes_with
 _STUCK_BOT = """\
 import subprocess, sys, time
 child = subprocess.Popen([sys.executable, "-c", "import time\\nwhile True: time.sleep(1)", sys.argv[1]])
+if sys.argv[2:] == ["prompt"]:  # it ends as its input does, as its game ends (its child does not)
+    sys.stdin.read()
+    sys.exit(0)
 while True:
     time.sleep(1)
 """
@@ -87,6 +90,43 @@ print("left running:", len(processes_with(token)))
 """
 
 
+# Two matches gathered in one run_until_complete (a notebook's cell playing two at once), SIGINT once
+# both programs' children are up: the first match to have ended its programs (its program ends as
+# its input does) must not stop the loop while the other still ends its own (its exit grace first).
+_GATHERING_CALLER = """\
+import asyncio, os, signal, sys, threading, time
+import tinygame
+from tests.support import processes_with
+from codecup.plugins import load_games, make_plugin_manager
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+
+token, bot = sys.argv[1:]
+game = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,))).get("twentyone")
+programs = [(sys.executable, bot, token, "prompt"), (sys.executable, bot, token, "slow")]
+seats = [[PlayerInfo(f"p{i}", command=argv), PlayerInfo("r", bot="random")] for i, argv in enumerate(programs)]
+matches = [new_match(game, players, clock=60) for players in seats]
+
+def interrupt_once_started():
+    deadline = time.monotonic() + 30
+    while len(processes_with(token)) < 4 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.1)
+    os.kill(os.getpid(), signal.SIGINT)
+
+async def both():
+    return await asyncio.gather(*(play_match(game, info) for info in matches))
+
+threading.Thread(target=interrupt_once_started, daemon=True).start()
+try:
+    asyncio.new_event_loop().run_until_complete(both())
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+print("left running:", len(processes_with(token)))
+"""
+
+
 def _caller(tmp_path, script: str) -> list[str]:
     """What ``script`` printed, run with the stuck bot and a token of its own; anything left of the
     bot's tree killed after."""
@@ -137,3 +177,7 @@ def test_a_match_leaves_its_callers_clock_mode_as_it_was(tiny_game):
         return IN_PROCESS_CLOCK_MODE.get(), in_process()
 
     assert loop.run(caller()) == (None, False)
+
+
+def test_ctrl_c_ends_the_bots_of_every_match_gathered_in_the_loop(tmp_path):
+    assert _caller(tmp_path, _GATHERING_CALLER) == ["interrupted", "left running: 0"]
