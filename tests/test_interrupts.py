@@ -104,7 +104,7 @@ from codecup.runner import new_match, play_match
 token, bot = sys.argv[1:]
 game = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,))).get("twentyone")
 programs = [(sys.executable, bot, token, "prompt"), (sys.executable, bot, token, "slow")]
-seats = [[PlayerInfo(f"p{i}", command=argv), PlayerInfo("r", bot="random")] for i, argv in enumerate(programs)]
+seats = [[PlayerInfo(f"p{i}", command=c), PlayerInfo("r", bot="random")] for i, c in enumerate(programs)]
 matches = [new_match(game, players, clock=60) for players in seats]
 
 def interrupt_once_started():
