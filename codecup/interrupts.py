@@ -10,9 +10,12 @@ on in a notebook's kernel after its cell was interrupted).
 
 While a match runs in the main thread under that default handler,
 :func:`interruptible` puts a handler of its own in its place that cancels the
-running matches, as :func:`asyncio.run` does; each match then ends its bots and
-raises ``KeyboardInterrupt`` to its caller (:func:`codecup.runner.play_match`).
-The previous handler is back once no match runs. A handler of the caller's own
+running matches, as :func:`asyncio.run` does, and every match watched in their
+loop until the Ctrl-C is raised (one that started just after it). Each match
+ends its bots; once all have, the others end cancelled and the last raises
+``KeyboardInterrupt`` to its caller (:func:`codecup.runner.play_match`), which
+stops the loop with none of them pending. The previous handler is back once no
+match runs. A handler of the caller's own
 (asyncio.run's, a program's) is left alone: it decides what Ctrl-C does.
 
 A Ctrl-C that goes through as ``KeyboardInterrupt`` all the same (a third one
@@ -42,26 +45,69 @@ class Watch:
 
     task: asyncio.Task[Any]
     interrupted: bool = False
-    """Ctrl-C cancelled the match: it raises ``KeyboardInterrupt`` once its bots have ended."""
+    """Ctrl-C cancelled the match: once every match it cancelled in the loop has ended its bots,
+    the last of them raises ``KeyboardInterrupt`` (:meth:`wait_for_others`)."""
     players: Sequence[Player] = ()
     """The match's players, for the safety net (:func:`_end_abandoned`)."""
-    ended: asyncio.Event = attrs.field(factory=asyncio.Event)
-    """Set once the match has ended its players (:meth:`interrupted_after_all`)."""
+    ended: bool = False
+    """The match has ended its players (or is done)."""
+    released: asyncio.Future[bool] | None = None
+    """While the match waits for the others Ctrl-C cancelled (:meth:`wait_for_others`): true if
+    it is the one to raise ``KeyboardInterrupt``."""
 
-    async def interrupted_after_all(self) -> None:
-        """Once the match has ended its players: wait for the other matches Ctrl-C cancelled in its
-        loop to have ended theirs (bounded), since the ``KeyboardInterrupt`` it raises then stops
-        the loop, and theirs would stay running (matches gathered in one cell)."""
-        self.ended.set()
+    async def wait_for_others(self) -> bool:
+        """Once the match has ended its players: wait (bounded) for the other matches the same
+        Ctrl-C cancelled in its loop to have ended theirs. True: this match raises the
+        ``KeyboardInterrupt`` (the last one), after the others have ended (``CancelledError``) in
+        the loop's same step, so none is left pending (matches gathered in one cell: each raised
+        its own, the first stopped the loop, the others stayed pending, their bots running, and
+        raised theirs on the loop's next run)."""
+        self.ended = True
         loop = self.task.get_loop()
-        others = [w for w in _watches if w is not self and w.interrupted and w.task.get_loop() is loop]
-        waits = [asyncio.ensure_future(w.ended.wait()) for w in others if not w.ended.is_set()]
-        if waits:
-            _, pending = await asyncio.wait(waits, timeout=OTHERS_LIMIT)
-            for wait in pending:
-                wait.cancel()
-            if pending:  # their programs would outlive the loop: the safety net's
-                _end_abandoned()
+        interrupt = _pending.get(loop)
+        if interrupt is None:
+            return True
+        if interrupt.all_ended():
+            del _pending[loop]  # delivered: a match watched from now on plays
+            _release(interrupt, None)
+            await asyncio.sleep(0)  # after the released matches' last steps (queued already)
+            return True
+        self.released = released = loop.create_future()
+        timer = loop.call_later(OTHERS_LIMIT, released.set_result, True)
+        try:
+            raiser: bool = await released  # awaited at once: woken in the step the last one releases it
+        finally:
+            timer.cancel()
+            self.released = None
+        if not interrupt.all_ended():  # the others' ending overran: the safety net kills theirs
+            _end_abandoned()
+            _pending.pop(loop, None)
+        return raiser
+
+    def finish(self) -> None:
+        """The match is done, however (also returned as the Ctrl-C came): if the others a Ctrl-C
+        cancelled wait for it, they end, one of them raising the Ctrl-C."""
+        self.ended = True
+        loop = self.task.get_loop()
+        interrupt = _pending.get(loop)
+        if interrupt is None or not interrupt.all_ended():
+            return
+        waiting = [w for w in interrupt.watches if w.released is not None]
+        if waiting:
+            del _pending[loop]
+            _release(interrupt, waiting[-1])
+
+
+@attrs.define(eq=False)
+class _Interrupt:
+    """A Ctrl-C in one loop, until the loop raises it: the matches it cancelled, and every one
+    watched there before that (a match that registered just after the Ctrl-C was left running)."""
+
+    watches: list[Watch] = attrs.field(factory=list)
+
+    def all_ended(self) -> bool:
+        """Whether every match cancelled has ended its players."""
+        return all(w.ended for w in self.watches)
 
 
 OTHERS_LIMIT = 10.0
@@ -70,8 +116,28 @@ is bounded by a few seconds)."""
 
 
 _watches: list[Watch] = []  # the matches running in the main thread under our handler
+_pending: dict[asyncio.AbstractEventLoop, _Interrupt] = {}  # Ctrl-Cs not yet raised, by loop
 _previous: Any = None  # the handler ours replaced (Python's default), while ours is in place
 _presses = 0  # Ctrl-Cs since the first cancelled the matches
+
+
+def _interrupt(watch: Watch) -> None:
+    """Cancel ``watch``'s match for its loop's Ctrl-C."""
+    if watch.interrupted:
+        return
+    watch.interrupted = True
+    _pending.setdefault(watch.task.get_loop(), _Interrupt()).watches.append(watch)
+    watch.task.cancel()
+
+
+def _release(interrupt: _Interrupt, raiser: Watch | None) -> None:
+    """Wake the matches waiting for the others, ``raiser`` last (its step after theirs)."""
+    waiting = [w.released for w in interrupt.watches if w is not raiser and w.released is not None]
+    if raiser is not None and raiser.released is not None:
+        waiting.append(raiser.released)
+    for released in waiting:
+        if not released.done():
+            released.set_result(released is waiting[-1] and raiser is not None)
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
@@ -83,13 +149,12 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
     _presses += 1
     if not live or _presses > 2:
         _end_abandoned()
+        _pending.clear()  # this one is the Ctrl-C raised
         _restore()
         signal.default_int_handler(signum, frame)
         return
     for watch in live:
-        if not watch.interrupted:
-            watch.interrupted = True
-            watch.task.cancel()
+        _interrupt(watch)
         # Wakes a loop waiting in select() (a handler runs between its calls, not inside them).
         watch.task.get_loop().call_soon_threadsafe(lambda: None)
 
@@ -131,9 +196,12 @@ def interruptible() -> Iterator[Watch | None]:
         _previous = signal.signal(signal.SIGINT, _on_sigint)
     watch = Watch(task)
     _watches.append(watch)
+    if task.get_loop() in _pending:  # a Ctrl-C not yet raised in this loop stops this match too
+        _interrupt(watch)
     try:
         yield watch
     finally:
         _watches.remove(watch)
+        watch.finish()
         if not _watches:
             _restore()

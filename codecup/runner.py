@@ -9,6 +9,7 @@ judge, always ends both programs, and returns a :class:`~codecup.record.Record`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import logging
 import shlex
@@ -419,7 +420,9 @@ async def play_match(
 
     Cancelled, or stopped by Ctrl-C in whatever event loop runs it (not only
     :func:`asyncio.run`'s: :mod:`codecup.interrupts`), it ends every program's
-    process tree before it raises ``CancelledError``, or ``KeyboardInterrupt``.
+    process tree before it raises ``CancelledError``, or ``KeyboardInterrupt``
+    (of the matches one Ctrl-C stopped in a loop, the last to end raises it;
+    the others end cancelled just before).
     """
     # What the in-process bots' clocks charge is this match's: the caller's context is left as it
     # was (a red team's notebook found IN_PROCESS_CLOCK_MODE set after awaiting a match).
@@ -436,14 +439,15 @@ async def play_match(
             except asyncio.CancelledError:
                 if watch is None or not watch.interrupted:
                     raise
-                watch.task.uncancel()  # the cancel was ours, and is done with: Ctrl-C is what goes on
-                await watch.interrupted_after_all()
-                raise KeyboardInterrupt from None
-            finally:
-                if watch is not None:
-                    watch.ended.set()  # however it ended: the others Ctrl-C stopped need not wait
+                # Ctrl-C's cancel: once every match it cancelled in this loop has ended its bots,
+                # the last raises KeyboardInterrupt, the others (ended just before) CancelledError.
+                watch.task.uncancel()  # the cancel was ours, and is done with
+                if await watch.wait_for_others():
+                    raise KeyboardInterrupt from None
+                raise
     finally:
-        IN_PROCESS_CLOCK_MODE.reset(mode)
+        with contextlib.suppress(ValueError):  # a coroutine closed unfinished, in another context
+            IN_PROCESS_CLOCK_MODE.reset(mode)
 
 
 async def _played(

@@ -118,18 +118,60 @@ async def both():
     return await asyncio.gather(*(play_match(game, info) for info in matches))
 
 threading.Thread(target=interrupt_once_started, daemon=True).start()
+loop = asyncio.new_event_loop()
 try:
-    asyncio.new_event_loop().run_until_complete(both())
+    loop.run_until_complete(both())
     print("finished")
 except KeyboardInterrupt:
     print("interrupted")
 print("left running:", len(processes_with(token)))
+print("handler restored:", signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+for _ in range(2):  # the next cells: no KeyboardInterrupt left over
+    loop.run_until_complete(asyncio.sleep(0.01))
+    print("next run: ok")
+"""
+
+# A Ctrl-C as the first match starts its program, before the second match is watched (two gathered,
+# the second after the Ctrl-C): it stops the second too, and is raised once both have ended.
+_LATE_CALLER = """\
+import asyncio, os, signal, sys
+import tinygame
+from tests.support import processes_with
+from codecup.plugins import load_games, make_plugin_manager
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+
+token, bot = sys.argv[1:]
+game = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,))).get("twentyone")
+program = (sys.executable, bot, token)
+seats = [[PlayerInfo(f"p{i}", command=program), PlayerInfo("r", bot="random")] for i in range(2)]
+first, second = (new_match(game, players, clock=60) for players in seats)
+
+async def late():
+    while len(processes_with(token)) < 2:
+        await asyncio.sleep(0.01)
+    os.kill(os.getpid(), signal.SIGINT)  # its handler runs here, before the second match starts
+    return await play_match(game, second)
+
+async def both():
+    return await asyncio.gather(play_match(game, first), late())
+
+loop = asyncio.new_event_loop()
+try:
+    loop.run_until_complete(both())
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+print("left running:", len(processes_with(token)))
+print("handler restored:", signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+loop.run_until_complete(asyncio.sleep(0.01))
+print("next run: ok")
 """
 
 
-def _caller(tmp_path, script: str) -> list[str]:
+def _caller(tmp_path, script: str, *, tidy: bool = True) -> list[str]:
     """What ``script`` printed, run with the stuck bot and a token of its own; anything left of the
-    bot's tree killed after."""
+    bot's tree killed after. ``tidy``: no task was left pending nor an exception unread."""
     token = f"stuck-{os.getpid()}-{tmp_path.name}"
     (tmp_path / "bot.py").write_text(_STUCK_BOT)
     (tmp_path / "caller.py").write_text(script)
@@ -143,6 +185,9 @@ def _caller(tmp_path, script: str) -> list[str]:
             timeout=60,
         )
         assert run.stdout, run.stderr
+        # A task left pending, or its KeyboardInterrupt unread (a match's, as the loop stopped).
+        assert not tidy or "Task was destroyed" not in run.stderr, run.stderr
+        assert not tidy or "never retrieved" not in run.stderr, run.stderr
         return run.stdout.splitlines()
     finally:
         for pid in processes_with(token):
@@ -151,7 +196,7 @@ def _caller(tmp_path, script: str) -> list[str]:
 
 def test_ctrl_c_when_the_loop_of_a_pending_match_no_longer_runs_kills_its_bots_tree(tmp_path):
     """The safety net: the Ctrl-C goes through as KeyboardInterrupt, its bots killed first."""
-    assert _caller(tmp_path, _ABANDONING_CALLER) == ["interrupted", "left running: 0"]
+    assert _caller(tmp_path, _ABANDONING_CALLER, tidy=False) == ["interrupted", "left running: 0"]
 
 
 def test_ctrl_c_in_run_until_complete_ends_the_bots_tree_and_the_process_plays_on(tmp_path):
@@ -180,4 +225,23 @@ def test_a_match_leaves_its_callers_clock_mode_as_it_was(tiny_game):
 
 
 def test_ctrl_c_ends_the_bots_of_every_match_gathered_in_the_loop(tmp_path):
-    assert _caller(tmp_path, _GATHERING_CALLER) == ["interrupted", "left running: 0"]
+    """Every match ends (none left pending), the Ctrl-C is raised once, the handler is restored
+    (each match raised its own: a stale KeyboardInterrupt on the loop's next run, a reviewer's)."""
+    assert _caller(tmp_path, _GATHERING_CALLER) == [
+        "interrupted",
+        "left running: 0",
+        "handler restored: True",
+        "next run: ok",
+        "next run: ok",
+    ]
+
+
+def test_ctrl_c_stops_a_match_watched_after_it_until_it_is_raised(tmp_path):
+    """A reviewer's: a Ctrl-C as the first of two gathered matches started left the second's bots
+    running, its watch pending and codecup's handler in place."""
+    assert _caller(tmp_path, _LATE_CALLER) == [
+        "interrupted",
+        "left running: 0",
+        "handler restored: True",
+        "next run: ok",
+    ]
