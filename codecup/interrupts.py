@@ -31,7 +31,7 @@ import contextlib
 import signal
 import threading
 from collections.abc import Iterator, Sequence
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any
 
 import attrs
@@ -84,6 +84,19 @@ class Watch:
             _pending.pop(loop, None)
         return raiser
 
+    def interrupt(self, cancelled: asyncio.CancelledError, coroutine: CodeType) -> BaseException:
+        """What the last match (:meth:`wait_for_others` true) raises: ``KeyboardInterrupt``, through
+        its caller's code, where the match is awaited in a coroutine of theirs. Where the match is
+        the task itself (``coroutine``'s: gathered, ``wait_for``'s, ``create_task``'s), it ends
+        cancelled, and a callback of its end raises the ``KeyboardInterrupt``, after those of
+        what awaits it: a task's ``KeyboardInterrupt`` is kept for its awaiters, which raised it on
+        the loop's next run (``wait_for``'s: a reviewer's next cell failed) or left it to be
+        logged as never retrieved."""
+        if self.task.get_coro().cr_code is not coroutine:  # type: ignore[union-attr]
+            return KeyboardInterrupt()
+        self.task.add_done_callback(_raise_interrupt)
+        return cancelled
+
     def finish(self) -> None:
         """The match is done, however (also returned as the Ctrl-C came): if the others a Ctrl-C
         cancelled wait for it, they end, one of them raising the Ctrl-C."""
@@ -128,6 +141,11 @@ def _interrupt(watch: Watch) -> None:
     watch.interrupted = True
     _pending.setdefault(watch.task.get_loop(), _Interrupt()).watches.append(watch)
     watch.task.cancel()
+
+
+def _raise_interrupt(task: asyncio.Task[Any]) -> None:
+    """The Ctrl-C, out of the loop (its run_until_complete raises it), as the last match ends."""
+    raise KeyboardInterrupt
 
 
 def _release(interrupt: _Interrupt, raiser: Watch | None) -> None:

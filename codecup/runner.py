@@ -436,14 +436,14 @@ async def play_match(
                 return await _played(game, info, pm, settings, policy, players)
             except ObserverFailed as failed:  # the caller's own observer's: theirs, as it was raised
                 raise failed.error from None
-            except asyncio.CancelledError:
+            except asyncio.CancelledError as cancelled:
                 if watch is None or not watch.interrupted:
                     raise
                 # Ctrl-C's cancel: once every match it cancelled in this loop has ended its bots,
                 # the last raises KeyboardInterrupt, the others (ended just before) CancelledError.
                 watch.task.uncancel()  # the cancel was ours, and is done with
                 if await watch.wait_for_others():
-                    raise KeyboardInterrupt from None
+                    raise watch.interrupt(cancelled, play_match.__code__) from None
                 raise
     finally:
         with contextlib.suppress(ValueError):  # a coroutine closed unfinished, in another context

@@ -57,6 +57,25 @@ print("next game:", ",".join(end.kind.value for end in record.result.termination
 """
 
 
+# The caller's match under asyncio.wait_for (a task of its own): its result is what wait_for returns,
+# on the loop's next run too.
+_WAITING_CALLER = (
+    _CALLER.split("loop = asyncio.new_event_loop()")[0]
+    + """\
+loop = asyncio.new_event_loop()
+try:
+    loop.run_until_complete(asyncio.wait_for(play_match(game, info), 100))
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+print("left running:", len(processes_with(token)))
+for _ in range(2):  # the next cells: no KeyboardInterrupt left over
+    loop.run_until_complete(asyncio.sleep(0.01))
+    print("next run: ok")
+"""
+)
+
+
 # The caller leaves a match pending as its loop stops (it ran the loop only until the program's
 # child was up), then Ctrl-C: no loop runs to cancel the match, whose cleanup never runs.
 _ABANDONING_CALLER = """\
@@ -243,5 +262,16 @@ def test_ctrl_c_stops_a_match_watched_after_it_until_it_is_raised(tmp_path):
         "interrupted",
         "left running: 0",
         "handler restored: True",
+        "next run: ok",
+    ]
+
+
+def test_ctrl_c_in_a_match_under_wait_for_is_raised_once(tmp_path):
+    """A reviewer's: the match's task kept its KeyboardInterrupt, logged as never retrieved, and
+    wait_for raised it again on the loop's next run."""
+    assert _caller(tmp_path, _WAITING_CALLER) == [
+        "interrupted",
+        "left running: 0",
+        "next run: ok",
         "next run: ok",
     ]
