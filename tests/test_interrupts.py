@@ -106,6 +106,8 @@ try:
 except KeyboardInterrupt:
     print("interrupted")
 print("left running:", len(processes_with(token)))
+from codecup.sandbox.box import scratch_root
+print("scratch left:", len(list(scratch_root().iterdir())))  # the program's: removed with it too
 """
 
 
@@ -215,7 +217,11 @@ def _caller(tmp_path, script: str, *, tidy: bool = True) -> list[str]:
 
 def test_ctrl_c_when_the_loop_of_a_pending_match_no_longer_runs_kills_its_bots_tree(tmp_path):
     """The safety net: the Ctrl-C goes through as KeyboardInterrupt, its bots killed first."""
-    assert _caller(tmp_path, _ABANDONING_CALLER, tidy=False) == ["interrupted", "left running: 0"]
+    assert _caller(tmp_path, _ABANDONING_CALLER, tidy=False) == [
+        "interrupted",
+        "left running: 0",
+        "scratch left: 0",
+    ]
 
 
 def test_ctrl_c_in_run_until_complete_ends_the_bots_tree_and_the_process_plays_on(tmp_path):

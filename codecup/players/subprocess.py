@@ -621,6 +621,10 @@ class SubprocessPlayer(Player):
             self._signal(signal.SIGKILL)
         if box is not None:  # the referee's children with its token: the program too, while starting
             orphans.kill_orphans(box.token, self.settings.reap_timeout)
+            # Its cgroups and scratch folder too, whose close would never run (a reviewer's stayed
+            # till the process ended); a close that runs after all finds them gone (each step is
+            # idempotent).
+            box.remove()
 
     def _sweep(self, box: Box) -> None:
         """Without a pid namespace: kill the bot's orphans, and reap those of its processes the
