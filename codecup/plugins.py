@@ -2,8 +2,8 @@
 
 An installed plugin that is broken (it fails to import, misspells a hook, or
 its hook raises or registers something that is not what the hook asks for)
-is skipped: it is named, once per process (per failure: another reason is named
-again), in one line on stderr, kept in :attr:`CodecupPluginManager.broken`
+is skipped: it is named, once per process (per way of failing: a failed import,
+a hook's error of one type; another is named again), in one line on stderr, kept in :attr:`CodecupPluginManager.broken`
 (``codecup games`` lists it), and every other plugin works. While a command
 runs (:func:`one_command`) it is skipped by every manager the command makes,
 whole (its games too, where only its options hook failed). Elsewhere (a script,
@@ -60,6 +60,18 @@ class BrokenPlugin:
         """The warning printed on stderr."""
         return f"codecup: plugin {self.name!r} is broken and was skipped: {printable(self.reason)}"
 
+    def kind(self) -> str:
+        """What the warning is said once for: the plugin and how it failed, its message aside
+        (:func:`_failure_kind`)."""
+        return f"broken {self.name} {_failure_kind(self.reason)}"
+
+
+def _failure_kind(reason: str) -> str:
+    """How a plugin failed, without the details after the first ``": "`` (``cannot import X``,
+    ``HOOK raised TypeName``): a message that names a fresh temporary path, a port or a time was
+    said again by each fresh manager (a reviewer's 20 run_match calls, 20 warnings)."""
+    return reason.split(": ", 1)[0]
+
 
 Report = Callable[[BrokenPlugin], None]
 
@@ -99,7 +111,8 @@ def mute_match_hooks(
         pm.muted.add(name)
     else:
         _muted.add(name)
-    say_once(f"codecup: plugin {name!r} is broken and its match hooks were skipped: {_one_line(reason)}")
+    line = f"codecup: plugin {name!r} is broken and its match hooks were skipped: {_one_line(reason)}"
+    say_once(line, key=f"muted {name} {_failure_kind(reason)}")
 
 
 def is_muted(pm: pluggy.PluginManager, name: str) -> bool:
@@ -127,11 +140,11 @@ _held: list[BrokenPlugin] = []  # broken plugins named like it, not yet named on
 def warn_once(broken: BrokenPlugin) -> None:
     """Name a broken plugin on stderr, once per process however many managers find it; one named
     like the game the command asks for (:func:`asking_for`) is held back."""
-    if _asked and any(_is_own(broken, g) for g in _asked[-1]) and broken.line() not in _said:
+    if _asked and any(_is_own(broken, g) for g in _asked[-1]) and f"key: {broken.kind()}" not in _said:
         if broken not in _held:
             _held.append(broken)
         return
-    say_once(broken.line())
+    say_once(broken.line(), key=broken.kind())
 
 
 def _is_own(broken: BrokenPlugin, game: str) -> bool:
@@ -162,7 +175,7 @@ def say_held(game: str | None = None) -> None:
     ``game`` alone, when given): a command's error line that is not about them comes after them."""
     for broken in [b for b in _held if game is None or _is_own(b, game)]:
         _held.remove(broken)
-        say_once(broken.line())
+        say_once(broken.line(), key=broken.kind())
 
 
 class CodecupPluginManager(pluggy.PluginManager):
@@ -451,7 +464,7 @@ class GameRegistry:
             for broken in self.broken:  # the error names it: not named again
                 if _is_own(broken, name) and broken in _held:
                     _held.remove(broken)
-                    _said.add(broken.line())
+                    _said.add(f"key: {broken.kind()}")
             raise UnknownGameError(why) from None
         say_held(name)  # a game of that name found, and its namesake plugin broken: said now
         return game
@@ -469,7 +482,8 @@ class GameRegistry:
         why = f"unknown game {name!r} (installed: {known})"
         if name in self.gameless:  # a game plugin that forgot its games hook, say
             why += f"; plugin {name!r} is installed but registers no game"
-        unsaid = [b for b in self.broken if b.line() not in _said]  # a tournament's worker says none
+        # a tournament's worker says none
+        unsaid = [b for b in self.broken if f"key: {b.kind()}" not in _said]
         if unsaid:
             why += "; broken plugins skipped here: " + "; ".join(f"{b.name!r}: {b.reason}" for b in unsaid)
         elif self.broken:

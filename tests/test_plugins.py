@@ -229,3 +229,19 @@ def test_a_match_hook_that_raised_is_called_again_by_a_fresh_manager(
     assert "observed the end" not in capsys.readouterr().out
     loop.run(play_match(tiny_game, info, pm=make_plugin_manager()))
     assert "observed the end" in capsys.readouterr().out
+
+
+def test_a_plugin_whose_failure_names_something_fresh_is_named_once(tmp_path, monkeypatch, capsys):
+    """A reviewer's: each run_match makes a fresh manager, and a plugin whose error named a fresh
+    temporary path was named by each (20 calls, 20 lines); once per plugin and way of failing."""
+    fresh = "import itertools\nfrom codecup.hookspecs import hookimpl\n_calls = itertools.count()\n"
+    fresh += "@hookimpl\ndef codecup_register_games(register):\n"
+    fresh += "    raise RuntimeError(f'cannot open /tmp/cache-{next(_calls)}')\n"
+    _installed(tmp_path, monkeypatch, "fresh_plug", fresh)
+    for _ in range(3):
+        load_games(make_plugin_manager())
+    said = [line for line in capsys.readouterr().err.splitlines() if "fresh_plug" in line]
+    assert said == [
+        "codecup: plugin 'fresh_plug' is broken and was skipped: "
+        "codecup_register_games raised RuntimeError: cannot open /tmp/cache-0"
+    ]
