@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from codecup.clock import CLOCK_MODES
-from codecup.jsonfields import MAX_NUMBER, OUT_OF_RANGE, kind
+from codecup.jsonfields import MAX_NUMBER, OUT_OF_RANGE
 
 REFEREE_VARIABLES = (
     "CODECUP_GAME",
@@ -31,24 +31,42 @@ REFEREE_VARIABLES = (
 game's facts, its seat's seed and its sandbox's token, which a player's ``env`` may not set."""
 
 
+def _kind(value: object) -> str:
+    """What ``value`` is, in Python's words, with its ``repr`` ("not true or false (True)", "not
+    null (None)" were JSON's words for Python's values: a reviewer's)."""
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return f"a bool ({value})"
+    if isinstance(value, int | float):
+        named = "a number"
+    elif isinstance(value, str):
+        named = "a string"
+    elif isinstance(value, list | tuple):
+        named = "a list"
+    else:
+        named = "a dict" if isinstance(value, Mapping) else type(value).__name__
+    return f"{named} ({value!r:.40})"
+
+
 def text_problem(value: object, optional: bool = False) -> str | None:
     """Why ``value`` is not text (``optional``: or None)."""
     if isinstance(value, str) or (optional and value is None):
         return None
-    return f"must be {'a string or None' if optional else 'a string'}, not {kind(value)} ({value!r:.40})"
+    return f"must be {'a string or None' if optional else 'a string'}, not {_kind(value)}"
 
 
 def seed_problem(value: object) -> str | None:
     """Why ``value`` is not a seed: a whole number (``True`` is none, nor ``"7"``, ``1.5``, None)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        return f"must be a whole number, not {kind(value)} ({value!r:.40})"
+        return f"must be a whole number, not {_kind(value)}"
     return None
 
 
 def clock_problem(value: object) -> str | None:
     """Why ``value`` is not a clock in seconds: a finite number above 0, at most the record's bound."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return f"must be a number of seconds, not {kind(value)} ({value!r:.40})"
+        return f"must be a number of seconds, not {_kind(value)}"
     if not math.isfinite(value):
         return f"must be a finite number, not {value}"
     if value <= 0:

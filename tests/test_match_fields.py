@@ -26,8 +26,8 @@ A, B = PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")
     [
         ({"seed": "7"}, "seed must be a whole number, not a string ('7')"),
         ({"seed": 1.5}, "seed must be a whole number"),
-        ({"seed": True}, "seed must be a whole number"),
-        ({"seed": None}, "seed must be a whole number"),
+        ({"seed": True}, "seed must be a whole number, not a bool (True)"),
+        ({"seed": None}, "seed must be a whole number, not None"),
         ({"clock": -1}, "clock must be positive and finite"),
         ({"clock": float("nan")}, "clock must be positive and finite"),
         ({"clock": "5"}, "clock must be a number of seconds, not '5'"),
