@@ -3,8 +3,9 @@
 An installed plugin that is broken (it fails to import, misspells a hook, or
 its hook raises or registers something that is not what the hook asks for)
 is skipped: it is named, once per process (per way of failing: a failed import,
-a hook's error of one type; another is named again), in one line on stderr, kept in :attr:`CodecupPluginManager.broken`
-(``codecup games`` lists it), and every other plugin works. While a command
+a hook's error of one type; another is named again), in one line on stderr,
+kept in :attr:`CodecupPluginManager.broken` (``codecup games`` lists it), and
+every other plugin works. While a command
 runs (:func:`one_command`) it is skipped by every manager the command makes,
 whole (its games too, where only its options hook failed). Elsewhere (a script,
 a notebook) a fresh manager tries it again: a plugin fixed since (its file
