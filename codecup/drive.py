@@ -15,11 +15,13 @@ from typing import Protocol
 
 import attrs
 
+from codecup import matchfields as mf
 from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
 from codecup.clock import CPU
 from codecup.dialogue import Dialogue, Fault, Outcome, Termination
 from codecup.dispatch import dispatch, run_sync
+from codecup.errors import ConfigError
 from codecup.game import Game, PlayerSession
 from codecup.record import MatchInfo, PlayerInfo
 
@@ -208,8 +210,15 @@ def play_bots(
 
     The setup comes from ``seed`` unless given; seat ``s``'s bot is seeded
     with ``derive_seed(seed, "seat", s)`` and the referee with
-    ``derive_seed(seed, "referee")``, as in the real runner.
+    ``derive_seed(seed, "referee")``, as in the real runner. A seed that is no whole number, or
+    not one bot name per seat, is a :class:`~codecup.errors.ConfigError` before the game (one bot
+    for two seats was a referee error blaming the plugin: a red team's).
     """
+    if (problem := mf.seed_problem(seed)) is not None:
+        raise ConfigError(f"seed {problem}")
+    if isinstance(bots, str) or len(bots) != len(game.info.seats):
+        seats = len(game.info.seats)
+        raise ConfigError(f"{game.info.name} is a game of {seats} players: name a bot for each")
     v = game.info.variant(variant).name
     text = game.start_position(seed, v, setup)
     sessions = [

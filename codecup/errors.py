@@ -38,6 +38,12 @@ class ConfigError(CodecupError):
     """A user's mistake: bad arguments, a bad file, an unknown name."""
 
 
+class InRunningLoopError(ConfigError, RuntimeError):
+    """A synchronous call that runs its own event loop (``run_match``, ``check_game``) made where a
+    loop is already running in the thread (a notebook's cell, an ``async def``): asyncio cannot run
+    a second there. Says what to use instead. A ``RuntimeError`` too, as asyncio's own is."""
+
+
 class RunChangedError(ConfigError):
     """What a run's games' results depend on (``Game.results_key``: Lucky Words' word list) is not,
     where a game of it is to be played, what the run started with: a file changed under it, or a

@@ -17,6 +17,8 @@ import selectors
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
+from codecup.errors import InRunningLoopError
+
 T = TypeVar("T")
 
 
@@ -26,7 +28,27 @@ def new_loop() -> asyncio.AbstractEventLoop:
     return asyncio.SelectorEventLoop(selector_type())
 
 
-def run(main: Coroutine[Any, Any, T]) -> T:
-    """:func:`asyncio.run` on :func:`new_loop`."""
+def run(main: Coroutine[Any, Any, T], what: str = "this call", instead: str = "await it") -> T:
+    """:func:`asyncio.run` on :func:`new_loop`. Where a loop already runs in this thread,
+    :func:`refuse_running_loop` (``main`` closed unrun, so no "never awaited" warning follows)."""
+    try:
+        refuse_running_loop(what, instead)
+    except InRunningLoopError:
+        main.close()
+        raise
     with asyncio.Runner(loop_factory=new_loop) as runner:
         return runner.run(main)
+
+
+def refuse_running_loop(what: str, instead: str) -> None:
+    """:class:`~codecup.errors.InRunningLoopError` where an event loop already runs in this thread
+    (a notebook's cell, an ``async def``), saying to use ``instead``: asyncio's own "cannot be
+    called from a running event loop" and a coroutine "never awaited" named neither (a red team's)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    raise InRunningLoopError(
+        f"{what} runs an event loop of its own, and one is already running here (a notebook's cell,"
+        f" an async function): use {instead}"
+    )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from codecup.terminal import shown_line
 
@@ -178,4 +178,30 @@ def file_name_clash(names: Iterable[str]) -> tuple[str, str] | None:
         if key in seen:
             return seen[key], name
         seen[key] = name
+    return None
+
+
+def names_problem(names: Sequence[str]) -> str | None:
+    """Why ``names`` cannot be a tournament's players' names (None: they can): one given twice, two
+    that look the same shown, or share a file name. Said of a players file and of a
+    :class:`~codecup.tournament.TournamentSpec` built in code alike (whose two players of one name
+    played, then its log refused the second game: a red team's)."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            return f"two players are called {name!r}"
+        seen.add(name)
+    alike = look_alike(names)
+    if alike is not None:
+        return (
+            f"players {alike[0]!a} and {alike[1]!a} look the same when shown (the standings "
+            "and the site draw them alike: fullwidth letters, blanks, a run of spaces): rename one"
+        )
+    clash = file_name_clash(names)
+    if clash is not None:
+        a, b = clash
+        return (
+            f"players {a!r} and {b!r} would share the file name {file_name(b)!r} "
+            "(names are used in file names, and some file systems ignore case): rename one"
+        )
     return None

@@ -2,11 +2,18 @@
 
 An installed plugin that is broken (it fails to import, misspells a hook, or
 its hook raises or registers something that is not what the hook asks for)
-is skipped: it is named, once per process, in one line on stderr, kept in
-:attr:`CodecupPluginManager.broken` (``codecup games`` lists it), and every
-other plugin works. A plugin handed over directly (``plugins=``, as the
-framework's own observers and the tests do) is code of the caller's: its
-mistakes raise :class:`~codecup.errors.PluginError`.
+is skipped: it is named, once per process (per way of failing: a failed import,
+a hook's error of one type; another is named again), in one line on stderr,
+kept in :attr:`CodecupPluginManager.broken` (``codecup games`` lists it), and
+every other plugin works. While a command
+runs (:func:`one_command`) it is skipped by every manager the command makes,
+whole (its games too, where only its options hook failed). Elsewhere (a script,
+a notebook) a fresh manager tries it again: a plugin fixed since (its file
+edited, the setting it needs set) loads. Only one whose code ran
+:data:`~codecup.overrun.LIMIT` seconds without returning is skipped by every
+manager of the process (another try would cost as much again). A plugin handed
+over directly (``plugins=``, as the framework's own observers and the tests do)
+is code of the caller's: its mistakes raise :class:`~codecup.errors.PluginError`.
 """
 
 from __future__ import annotations
@@ -54,28 +61,64 @@ class BrokenPlugin:
         """The warning printed on stderr."""
         return f"codecup: plugin {self.name!r} is broken and was skipped: {printable(self.reason)}"
 
+    def kind(self) -> str:
+        """What the warning is said once for: the plugin and how it failed, its message aside
+        (:func:`_failure_kind`)."""
+        return f"broken {self.name} {_failure_kind(self.reason)}"
+
+
+def _failure_kind(reason: str) -> str:
+    """How a plugin failed, without the details after the first ``": "`` (``cannot import X``,
+    ``HOOK raised TypeName``): a message that names a fresh temporary path, a port or a time was
+    said again by each fresh manager (a reviewer's 20 run_match calls, 20 warnings)."""
+    return reason.split(": ", 1)[0]
+
 
 Report = Callable[[BrokenPlugin], None]
 
 _said: set[str] = set()  # the warnings this process has printed: each one once
-_skipped: dict[str, str] = {}  # installed plugins found broken in this process, and why: skipped by all
+# Installed plugins found broken, and why, that every manager skips: those whose import or hook
+# ran overrun.LIMIT seconds without returning in this process (another try costs as much), and
+# while a command runs (one_command), every one. Any other failure is the manager's own: a red
+# team's fresh manager in a notebook still skipped a plugin fixed since it failed.
+_skipped: dict[str, str] = {}
+_muted: set[str] = set()  # the same, of plugins whose match hook raised: not called again
+_in_command = False  # a command runs (one_command)
 
 
-_muted: set[str] = set()  # installed plugins whose match hook raised in this process: not called again
+@contextlib.contextmanager
+def one_command() -> Iterator[None]:
+    """While a command runs: a plugin found broken by one of its managers is skipped by every
+    other it makes (whole: a plugin broken in one hook is not half used by the next), as the command
+    line's docs say. Outside, each fresh manager tries it again."""
+    global _in_command
+    before, _in_command = _in_command, True
+    try:
+        yield
+    finally:
+        _in_command = before
 
 
-def mute_match_hooks(name: str, reason: str) -> None:
-    """Call no match hook of the installed plugin ``name`` again in this process, and say so once.
+def mute_match_hooks(
+    name: str, reason: str, *, pm: pluggy.PluginManager | None = None, spun: bool = False
+) -> None:
+    """Call no match hook of the installed plugin ``name`` again through ``pm`` (through any
+    manager of this process: where ``spun``, one that never returned; while a command runs; or where
+    no ``pm`` is given), and say so once.
 
     Only its match hooks: the games it registers (a game plugin may observe its own matches)
     and its options and commands go on working, so the run goes on as if it observed nothing."""
-    _muted.add(name)
-    say_once(f"codecup: plugin {name!r} is broken and its match hooks were skipped: {_one_line(reason)}")
+    if isinstance(pm, CodecupPluginManager) and not (spun or _in_command):
+        pm.muted.add(name)
+    else:
+        _muted.add(name)
+    line = f"codecup: plugin {name!r} is broken and its match hooks were skipped: {_one_line(reason)}"
+    say_once(line, key=f"muted {name} {_failure_kind(reason)}")
 
 
-def is_muted(name: str) -> bool:
-    """Whether the installed plugin ``name``'s match hooks are skipped in this process."""
-    return name in _muted or name in _skipped
+def is_muted(pm: pluggy.PluginManager, name: str) -> bool:
+    """Whether the installed plugin ``name``'s match hooks are skipped through ``pm``."""
+    return name in _muted or name in _skipped or (isinstance(pm, CodecupPluginManager) and name in pm.muted)
 
 
 def say_once(line: str, key: str | None = None) -> None:
@@ -98,11 +141,11 @@ _held: list[BrokenPlugin] = []  # broken plugins named like it, not yet named on
 def warn_once(broken: BrokenPlugin) -> None:
     """Name a broken plugin on stderr, once per process however many managers find it; one named
     like the game the command asks for (:func:`asking_for`) is held back."""
-    if _asked and any(_is_own(broken, g) for g in _asked[-1]) and broken.line() not in _said:
+    if _asked and any(_is_own(broken, g) for g in _asked[-1]) and f"key: {broken.kind()}" not in _said:
         if broken not in _held:
             _held.append(broken)
         return
-    say_once(broken.line())
+    say_once(broken.line(), key=broken.kind())
 
 
 def _is_own(broken: BrokenPlugin, game: str) -> bool:
@@ -133,7 +176,7 @@ def say_held(game: str | None = None) -> None:
     ``game`` alone, when given): a command's error line that is not about them comes after them."""
     for broken in [b for b in _held if game is None or _is_own(b, game)]:
         _held.remove(broken)
-        say_once(broken.line())
+        say_once(broken.line(), key=broken.kind())
 
 
 class CodecupPluginManager(pluggy.PluginManager):
@@ -144,15 +187,20 @@ class CodecupPluginManager(pluggy.PluginManager):
         self.broken: list[BrokenPlugin] = []
         self.installed: set[str] = set()  # names of the plugins loaded from entry points
         self.own: set[str] = set()  # those of them that come with codecup itself (its games)
+        self.muted: set[str] = set()  # those whose match hook raised: not called again by this manager
         self._report = report
 
-    def skip(self, plugin: object, name: str, reason: str, *, report: bool = False) -> None:
+    def skip(
+        self, plugin: object, name: str, reason: str, *, report: bool = False, spun: bool = False
+    ) -> None:
         """Unregister a broken plugin, note it and report it (``report``: even where this manager
-        reports nothing, as a worker's: a match hook fails only where the match runs)."""
+        reports nothing, as a worker's: a match hook fails only where the match runs). ``spun``: its
+        code never returned, and no manager of this process tries it again (it would cost as much)."""
         if self.is_registered(plugin):
             self.unregister(plugin)
         self.installed.discard(name)
-        _skipped.setdefault(name, reason)  # a hook that failed here is not called by the next manager
+        if spun or _in_command:
+            _skipped.setdefault(name, reason)
         self.note_broken(name, reason, report=report)
 
     def note_broken(self, name: str, reason: str, *, report: bool = False) -> None:
@@ -175,7 +223,9 @@ def make_plugin_manager(
 ) -> CodecupPluginManager:
     """A new plugin manager with the hook specs, entry points and extra ``plugins`` loaded.
 
-    Every call builds a fresh manager: there is no module-level global.
+    Every call builds a fresh manager: there is no module-level global, and an installed plugin
+    that failed in an earlier manager is tried again (but within a command, :func:`one_command`,
+    or where its code never returned).
     ``check_pending`` makes a misspelt hook fail loudly: an installed plugin
     with one is skipped and reported through ``report`` (None: silently, as
     a tournament's workers do, the command having said it already); a plugin
@@ -248,7 +298,7 @@ def _load_entry_points(pm: CodecupPluginManager) -> None:
             continue  # the same distribution found twice on the path
         loaded[ep.name] = dist
         if ep.name in _skipped:
-            pm.skip(object(), ep.name, _skipped[ep.name])
+            pm.skip(object(), ep.name, _skipped[ep.name], spun=True)
             continue
         plugin = _load(pm, ep)
         if plugin is None:
@@ -273,8 +323,9 @@ def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object
     except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() as it is imported too: its failure, not the command's end
-        why = said(exc) if isinstance(exc, NeverEndsError) else described(exc)
-        pm.skip(object(), ep.name, f"cannot import {ep.value}: {why}")
+        spun = isinstance(exc, NeverEndsError)
+        why = said(exc) if spun else described(exc)
+        pm.skip(object(), ep.name, f"cannot import {ep.value}: {why}", spun=spun)
         return None
     return plugin
 
@@ -299,13 +350,13 @@ def gather(
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure, not the command's end
-            problem = hook_failure(hook, exc)
+            problem, spun = hook_failure(hook, exc), isinstance(exc, NeverEndsError)
         else:
-            problem = _registered_problem(hook, kind, got, returned, check)
+            problem, spun = _registered_problem(hook, kind, got, returned, check), False
         if problem:
             if name not in pm.installed:
                 raise PluginError(f"plugin {name!r} {problem}")
-            pm.skip(impl.plugin, name, problem)  # what it registered is not kept: found has none of it yet
+            pm.skip(impl.plugin, name, problem, spun=spun)  # what it registered is not kept: found has none
             continue
         found.extend((name, item) for item in got)
     return found
@@ -414,7 +465,7 @@ class GameRegistry:
             for broken in self.broken:  # the error names it: not named again
                 if _is_own(broken, name) and broken in _held:
                     _held.remove(broken)
-                    _said.add(broken.line())
+                    _said.add(f"key: {broken.kind()}")
             raise UnknownGameError(why) from None
         say_held(name)  # a game of that name found, and its namesake plugin broken: said now
         return game
@@ -432,7 +483,8 @@ class GameRegistry:
         why = f"unknown game {name!r} (installed: {known})"
         if name in self.gameless:  # a game plugin that forgot its games hook, say
             why += f"; plugin {name!r} is installed but registers no game"
-        unsaid = [b for b in self.broken if b.line() not in _said]  # a tournament's worker says none
+        # a tournament's worker says none
+        unsaid = [b for b in self.broken if f"key: {b.kind()}" not in _said]
         if unsaid:
             why += "; broken plugins skipped here: " + "; ".join(f"{b.name!r}: {b.reason}" for b in unsaid)
         elif self.broken:

@@ -10,15 +10,16 @@ import datetime
 import json
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
 from codecup import jsonfields as jf
+from codecup import matchfields as mf
 from codecup.dialogue import SeatEnd, Termination
-from codecup.errors import RecordError
+from codecup.errors import ConfigError, RecordError
 from codecup.names import shown_language
 from codecup.reading import MIB, read_file
 from codecup.terminal import log_tail
@@ -45,16 +46,29 @@ SEAT_FAULTS = tuple(t.value for t in Termination if t not in (Termination.NORMAL
 
 @attrs.frozen
 class PlayerInfo:
-    """A player as the record names it: a program's argv, or a built-in bot."""
+    """A player as the record names it: a program's argv, or a built-in bot.
+
+    Checked as it is built, by the rules the record's reader applies
+    (:mod:`codecup.matchfields`): a :class:`~codecup.errors.ConfigError` says what is wrong. A
+    command may be given as a list, an environment as a mapping: they are kept as tuples.
+    """
 
     name: str
-    command: tuple[str, ...] = ()
+    command: tuple[str, ...] = attrs.field(default=(), converter=mf.words)
     bot: str | None = None
     directory: str | None = None
-    env: tuple[tuple[str, str], ...] = ()  # variables players.yml sets for the program
+    # variables players.yml sets for the program
+    env: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=mf.pairs)
     # Informative, as the Word Racer kit's players.yml gives it: not part of who the player is
     # (a language added to the players file does not make a results log another tournament's).
     language: str | None = attrs.field(default=None, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        problem = mf.player_problem(
+            self.name, self.command, self.bot, self.directory, self.env, self.language
+        )
+        if problem is not None:
+            raise ConfigError(f"player {self.name!r:.40}: {problem}")
 
     def describe(self) -> str:
         """A short human description."""
@@ -67,6 +81,11 @@ class PlayerInfo:
         return f"{self.name} ({shown_language(self.language)})" if self.language else self.name
 
 
+def _seats(value: Sequence[PlayerInfo]) -> tuple[PlayerInfo, ...]:
+    """The players as a tuple, from a list or a tuple (anything else is left for the checks)."""
+    return tuple(value) if isinstance(value, list | tuple) else cast(tuple[PlayerInfo, ...], value)
+
+
 @attrs.frozen
 class MatchInfo:
     """What is fixed before a match starts."""
@@ -75,7 +94,7 @@ class MatchInfo:
     variant: str
     seed: int
     setup: str
-    players: tuple[PlayerInfo, ...]
+    players: tuple[PlayerInfo, ...] = attrs.field(converter=_seats)
     clock: float
     clock_mode: str = "wall"  # "wall": real time waited; "cpu": the bot's CPU time (wall backstop)
     seat_key: str = attrs.field(default="", eq=False)  # not who plays what: a game resumed draws another
@@ -87,6 +106,32 @@ class MatchInfo:
     """What the run's results depend on (``Game.results_key``), as the run started: where the game
     is played its own must be the same, or it is not played (:class:`~codecup.errors.RunChangedError`).
     None: not checked (a single game). Not kept in the record, whose game data names it."""
+
+    def __attrs_post_init__(self) -> None:
+        """Checked as it is built, by the rules the record's reader applies (:mod:`codecup.matchfields`):
+        a seed of "7", a clock of NaN, a clock mode "cpux" played, and wrote a record that does not
+        load (a red team's)."""
+        problem = match_problem(self)
+        if problem is not None:
+            raise ConfigError(f"match: {problem}")
+
+
+def match_problem(info: MatchInfo) -> str | None:
+    """What is wrong with ``info``'s fields (None: nothing), by :mod:`codecup.matchfields`' rules."""
+    for field in ("game", "variant", "setup", "seat_key"):
+        if (problem := mf.text_problem(getattr(info, field))) is not None:
+            return f"{field} {problem}"
+    if (problem := mf.text_problem(info.results_key, optional=True)) is not None:
+        return f"results_key {problem}"
+    if (problem := mf.seed_problem(info.seed)) is not None:
+        return f"seed {problem}"
+    if (problem := mf.clock_problem(info.clock)) is not None:
+        return f"clock {problem}"
+    if (problem := mf.clock_mode_problem(info.clock_mode)) is not None:
+        return f"clock_mode {problem}"
+    if not isinstance(info.players, tuple) or not all(isinstance(p, PlayerInfo) for p in info.players):
+        return f"players must be PlayerInfo objects, not {info.players!r:.60}"
+    return None
 
 
 @attrs.frozen
@@ -130,11 +175,11 @@ def _not_negative(value: float, path: str) -> float:
     return value
 
 
-def _positive(value: float, path: str) -> float:
+def _clock(value: float) -> float:
     """``value``, a clock in seconds, which is above 0 (one of 0 or -5 s read as a game "answered
     in time having used 0s of a -5s clock", not as the malformed record it is: a red team's)."""
-    if value <= 0:
-        raise RecordError(f"malformed record: {path} {value:g} is not above 0 (a clock in seconds)")
+    if (problem := mf.clock_problem(value)) is not None:
+        raise RecordError(f"malformed record: clock_limit {problem}")
     return value
 
 
@@ -265,7 +310,7 @@ class Record:
                 _player_from(jf.obj(p, where), where)
                 for where, p in jf.items(jf.required(doc, "players"), "players")
             ),
-            clock=_positive(jf.number(doc, "clock_limit"), "clock_limit"),
+            clock=_clock(jf.number(doc, "clock_limit")),
             clock_mode=_clock_mode(jf.string(doc, "clock_mode", default="wall")),
             seat_key=jf.string(doc, "seat_key", default=""),
         )
@@ -326,14 +371,18 @@ class Record:
 
 
 def _player_from(doc: Mapping[str, Any], path: str) -> PlayerInfo:
-    return PlayerInfo(
-        name=jf.string(doc, "name", path),
-        command=jf.strings(doc, "command", path),
-        bot=jf.optional_string(doc, "bot", path),
-        directory=jf.optional_string(doc, "directory", path),
-        env=jf.string_pairs(doc, "env", path),
-        language=jf.optional_string(doc, "language", path),
+    fields = (
+        jf.string(doc, "name", path),
+        jf.strings(doc, "command", path),
+        jf.optional_string(doc, "bot", path),
+        jf.optional_string(doc, "directory", path),
+        jf.string_pairs(doc, "env", path),
+        jf.optional_string(doc, "language", path),
     )
+    if (problem := mf.player_problem(*fields)) is not None:  # as PlayerInfo is checked as it is built
+        raise RecordError(f"malformed record: {path} {problem}")
+    name, command, bot, directory, env, language = fields
+    return PlayerInfo(name, command, bot, directory, env, language)
 
 
 def _move_from(doc: Mapping[str, Any], path: str) -> MoveEntry:
@@ -361,8 +410,8 @@ def _moment_us(doc: Mapping[str, Any], path: str) -> int:
 
 
 def _clock_mode(mode: str) -> str:
-    if mode not in ("cpu", "wall"):
-        raise RecordError(f"malformed record: clock_mode must be cpu or wall, not {mode!r}")
+    if (problem := mf.clock_mode_problem(mode)) is not None:
+        raise RecordError(f"malformed record: clock_mode {problem}")
     return mode
 
 

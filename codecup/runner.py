@@ -9,6 +9,7 @@ judge, always ends both programs, and returns a :class:`~codecup.record.Record`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import logging
 import shlex
@@ -20,8 +21,10 @@ import attrs
 import pluggy
 
 from codecup import __version__, loop, stopped
+from codecup import matchfields as mf
 from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
+from codecup.checks import check_clock
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
 from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
@@ -37,8 +40,9 @@ from codecup.errors import (
     where,
 )
 from codecup.game import Game, checked_points, record_results_key_of, results_key_of
+from codecup.interrupts import interruptible
 from codecup.line_notes import noted_log, refused_line_notes
-from codecup.observers import Observers
+from codecup.observers import ObserverFailed, Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
 from codecup.players.seat import make_player
 from codecup.players.subprocess import STRETCHED
@@ -424,11 +428,52 @@ async def play_match(
     folders are hidden from it). Under the ``cpu`` clock mode, a machine that
     cannot measure a program's CPU time falls back to ``wall``, and the
     record says so.
+
+    Cancelled, or stopped by Ctrl-C in whatever event loop runs it (not only
+    :func:`asyncio.run`'s: :mod:`codecup.interrupts`), it ends every program's
+    process tree before it raises ``CancelledError``, or ``KeyboardInterrupt``
+    (of the matches one Ctrl-C stopped in a loop, the last to end raises it;
+    the others end cancelled just before).
     """
+    # What the in-process bots' clocks charge is this match's: the caller's context is left as it
+    # was (a red team's notebook found IN_PROCESS_CLOCK_MODE set after awaiting a match).
+    mode = IN_PROCESS_CLOCK_MODE.set(None)
+    players: list[Player] = []
+    try:
+        with interruptible() as watch:
+            if watch is not None:
+                watch.players = players  # the safety net's
+            try:
+                return await _played(game, info, pm, settings, policy, players)
+            except ObserverFailed as failed:  # the caller's own observer's: theirs, as it was raised
+                raise failed.error from None
+            except asyncio.CancelledError as cancelled:
+                if watch is None or not watch.interrupted:
+                    raise
+                # Ctrl-C's cancel: once every match it cancelled in this loop has ended its bots,
+                # the last raises KeyboardInterrupt, the others (ended just before) CancelledError.
+                watch.task.uncancel()  # the cancel was ours, and is done with
+                if await watch.wait_for_others():
+                    raise watch.interrupt(cancelled, play_match.__code__) from None
+                raise
+    finally:
+        with contextlib.suppress(ValueError):  # a coroutine closed unfinished, in another context
+            IN_PROCESS_CLOCK_MODE.reset(mode)
+
+
+async def _played(
+    game: Game,
+    info: MatchInfo,
+    pm: pluggy.PluginManager | None,
+    settings: SubprocessSettings,
+    policy: Policy,
+    players: list[Player],
+) -> Record:
+    """:func:`play_match`'s match, its players made into ``players``."""
+    _check_seats(game, info.players)  # a MatchInfo built by hand (its fields are checked as it is)
     variant = game.info.variant(info.variant)
     _check_results_key(game, info)
     observers = Observers(pm) if pm is not None else None  # the plugins' match hooks
-    players: list[Player] = []
     try:  # every player made is closed, also when the match is stopped while they are made
         for seat in range(len(info.players)):
             players.append(make_player(game, info, seat, settings, policy))
@@ -469,7 +514,7 @@ async def play_match(
             points = (0.0,) * len(players)
         except PASS_THROUGH:
             raise
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, ObserverFailed):
             raise
         except BaseException as exc:  # sys.exit() or a stray GeneratorExit: only a plugin's code does that
             outcome = game_bug_outcome(game.info.name, len(players), f"its code raised {where(exc)}")
@@ -518,6 +563,17 @@ def _as_game_bug(game: Game, record: Record, why: str) -> Record:
     return attrs.evolve(record, result=result, extra=outcome.extra)
 
 
+def _check_seats(game: Game, players: Sequence[PlayerInfo]) -> None:
+    """Refuse players other than ``game``'s seats, one each (one player, or three, for a game of two
+    was a referee error blaming the plugin; a string, an AttributeError: a red team's)."""
+    if isinstance(players, str) or not all(isinstance(p, PlayerInfo) for p in players):
+        made = "player_info(name, 'bot:NAME') makes one"
+        raise ConfigError(f"players must be PlayerInfo objects ({made}), not {players!r:.80}")
+    seats = len(game.info.seats)
+    if len(players) != seats:
+        raise ConfigError(f"{game.info.name} is a game of {seats} players, not {len(players)}")
+
+
 def _check_results_key(game: Game, info: MatchInfo) -> None:
     """Refuse a game of a run whose results key is not, here and now, the one the run started with:
     a red team's tournament scored 3 games with one word list and 9 with another put in its file's
@@ -554,10 +610,14 @@ def _checked_scored_with(game: Game, record: Record) -> Record:
 def run_match(
     info: MatchInfo, *, pm: pluggy.PluginManager | None = None, policy: Policy = DEFAULT_POLICY
 ) -> Record:
-    """Run one match synchronously (self-contained: usable in a process pool or on Dask)."""
+    """Run one match synchronously (self-contained: usable in a process pool or on Dask). Where an
+    event loop already runs (a notebook's cell, an ``async def``): ``await play_match(...)``
+    instead (:class:`~codecup.errors.InRunningLoopError` says so)."""
+    what, instead = "run_match", "await play_match(game, info) instead"
+    loop.refuse_running_loop(what, instead)  # before the plugins load
     pm = pm or make_plugin_manager()
     game = load_games(pm).get(info.game)
-    return loop.run(play_match(game, info, pm=pm, policy=policy))
+    return loop.run(play_match(game, info, pm=pm, policy=policy), what, instead)
 
 
 def new_match(
@@ -571,7 +631,20 @@ def new_match(
     clock_mode: str = DEFAULT_CLOCK_MODE,
     seat_key: str = "",
 ) -> MatchInfo:
-    """A :class:`MatchInfo` with defaults filled in: the setup from the seed, the variant's clock."""
+    """A :class:`MatchInfo` with defaults filled in: the setup from the seed, the variant's clock.
+
+    Checked before any game, by the rules the command line and the record's reader apply: a
+    :class:`~codecup.errors.ConfigError` (an unknown variant or bot, a seed that is no whole
+    number, a clock that is no number of seconds up to a day, a clock mode not ``cpu`` or ``wall``,
+    players other than the game's seats) says what is wrong.
+    """
+    if (problem := mf.seed_problem(seed)) is not None:
+        raise ConfigError(f"seed {problem}")
+    if clock is not None:
+        check_clock(clock)
+    if (problem := mf.clock_mode_problem(clock_mode)) is not None:
+        raise ConfigError(f"clock_mode {problem}")
+    _check_seats(game, players)
     v = game.info.variant(variant)
     for info in players:
         if info.bot is not None:

@@ -42,12 +42,15 @@ MAX_PLIES = 10_000
 
 GARBAGE = "\x00 not a move"
 
+_IN_A_THREAD = "await asyncio.to_thread(check_game, game) (or the check) instead"
+"""What to use where an event loop already runs: the checks in a thread of their own."""
+
 
 def play(game: Game, seed: int, variant: str, players: Sequence[PlayerInfo] | None = None) -> Record:
     """One game under our referee (``random`` against ``random`` unless ``players`` says), its record."""
     seats = players or [PlayerInfo(f"random{seat}", bot="random") for seat in range(len(game.info.seats))]
     match = new_match(game, list(seats), seed=seed, variant=variant, clock=600.0)
-    return loop.run(play_match(game, match))
+    return loop.run(play_match(game, match), "codecup.testing's checks", _IN_A_THREAD)
 
 
 def _normal(record: Record) -> None:
@@ -198,7 +201,7 @@ def check_builtin_bots(game: Game, seed: int = 3) -> None:
             players = [PlayerInfo("random", bot="random"), PlayerInfo("random", bot="random")]
             players[seat] = PlayerInfo(bot, bot=bot)
             match = new_match(game, players, seed=seed + seat, variant=variant, clock=BOT_CLOCK)
-            record = loop.run(play_match(game, match))
+            record = loop.run(play_match(game, match), "codecup.testing's checks", _IN_A_THREAD)
             end = record.result.termination[seat]
             said = f"bot {bot!r} in seat {seat}: {end.kind.value}: {end.message}"
             assert end.kind is Termination.NORMAL, said
@@ -274,7 +277,12 @@ def check_tampered_records(game: Game, seed: int = 1) -> None:
 
 
 def check_game(game: Game, *, seeds: Sequence[int] = SEEDS, program: bool = True) -> None:
-    """Every check above; ``program=False`` leaves out :func:`check_program` (a plugin not installed)."""
+    """Every check above; ``program=False`` leaves out :func:`check_program` (a plugin not installed).
+
+    It plays games in event loops of its own: where one already runs (a notebook's cell, an
+    ``async def``), ``await asyncio.to_thread(check_game, game)`` (:class:`~codecup.errors.InRunningLoopError`
+    says so, before any check)."""
+    loop.refuse_running_loop("check_game", _IN_A_THREAD)
     check_info(game)
     for seed in seeds:
         check_rules_playthrough(game, seed)

@@ -127,3 +127,29 @@ def test_a_referee_plays_on_when_its_uids_epoll_watches_are_taken(tiny_game, epo
         line = said.read()
     assert os.waitstatus_to_exitcode(status) == 0
     assert line == "took True; epoll: No space left on device; game normal,normal"
+
+
+def test_the_synchronous_calls_in_a_running_loop_say_what_to_use_instead(tiny_pm, tiny_game, recwarn):
+    """``run_match`` and ``check_game`` in a notebook's cell or an ``async def``: one error naming
+    what to use there, no coroutine left "never awaited" (asyncio's RuntimeError named neither)."""
+    import gc
+
+    from codecup.errors import InRunningLoopError
+    from codecup.runner import run_match
+    from codecup.testing import check_game
+
+    info = new_match(tiny_game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")])
+
+    async def cell() -> list[str]:
+        said = []
+        for call in (lambda: run_match(info, pm=tiny_pm), lambda: check_game(tiny_game)):
+            with pytest.raises(InRunningLoopError) as refused:
+                call()
+            said.append(str(refused.value))
+        return said
+
+    said = loop.run(cell())
+    assert "use await play_match(game, info) instead" in said[0]
+    assert "use await asyncio.to_thread(check_game, game)" in said[1]
+    gc.collect()
+    assert [str(w.message) for w in recwarn] == []

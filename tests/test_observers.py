@@ -9,6 +9,13 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+from codecup import loop
+from codecup.hookspecs import hookimpl
+from codecup.plugins import load_games, make_plugin_manager
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
 from tests.support import TESTS, TINYGAME_DIST
 
 OBSERVER_DIST = TESTS / "plugins" / "observer_dist"
@@ -59,3 +66,39 @@ def test_the_games_of_a_plugin_whose_match_hook_raised_are_still_played(tmp_path
     assert run.returncode == 0, run.stderr
     assert run.stderr.splitlines() == [NAMED]
     assert len((tmp_path / "out" / "results.jsonl").read_text().splitlines()) == 4
+
+
+class _RaisingObserver:
+    """A caller's own observer (handed over, not installed) whose hook raises at the third move."""
+
+    def __init__(self, hook: str) -> None:
+        self.hook, self.moves = hook, 0
+
+    @hookimpl
+    def codecup_match_start(self, match):
+        if self.hook == "codecup_match_start":
+            raise ValueError("my observer's bug")
+
+    @hookimpl
+    def codecup_move(self, match, seat, move, elapsed):
+        self.moves += 1
+        if self.hook == "codecup_move" and self.moves == 3:
+            raise ValueError("my observer's bug")
+
+    @hookimpl
+    def codecup_match_end(self, record):
+        if self.hook == "codecup_match_end":
+            raise ValueError("my observer's bug")
+
+
+@pytest.mark.parametrize("hook", ["codecup_match_start", "codecup_move", "codecup_match_end"])
+def test_a_callers_own_observer_that_raises_raises_its_exception_out_of_the_match(monkeypatch, hook):
+    """As documented (codecup.observers): no referee error blaming codecup (codecup_move's was)."""
+    monkeypatch.syspath_prepend(str(TINYGAME_DIST))
+    import tinygame
+
+    pm = make_plugin_manager(load_entry_points=False, plugins=(tinygame, _RaisingObserver(hook)))
+    game = load_games(pm).get("twentyone")
+    info = new_match(game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")], seed=1)
+    with pytest.raises(ValueError, match="my observer's bug"):
+        loop.run(play_match(game, info, pm=pm))

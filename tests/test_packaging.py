@@ -43,3 +43,28 @@ def test_another_package_called_games_on_the_path_hides_nothing(tmp_path):
     for game in BUILT_IN:
         assert game in run.stdout
     assert "failed to load" not in run.stderr
+
+
+def test_both_packages_ship_their_py_typed_marker(tmp_path):
+    """PEP 561: a user's type checker reads the annotations of both (mypy --strict on a script
+    using codecup saw import-untyped and Any: a red team's). Built as setuptools builds a wheel's
+    files, from a copy (the build writes its metadata beside pyproject.toml)."""
+    import shutil
+
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    for folder in ("codecup", "games"):
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    build = [
+        sys.executable,
+        "-c",
+        "from setuptools import setup; setup()",
+        "-q",
+        "build_py",
+        "--build-lib",
+        "out",
+    ]
+    run = subprocess.run(build, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "out" / "codecup" / "py.typed").is_file()
+    assert (tmp_path / "out" / "codecup_games" / "py.typed").is_file()

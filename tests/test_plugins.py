@@ -149,3 +149,99 @@ def test_a_variants_clock_is_seconds_above_0_and_at_most_a_day(clock):
     assert problem == f"variant 'v': its clock {clock!r} is not over 0 and at most 86400 seconds"
     (problem,) = problems(30.0, startup=1e12)
     assert problem == "variant 'v': its startup 1000000000000.0 is not 0 to 86400 seconds"
+
+
+_FLAKY = """\
+import os
+import attrs
+from codecup.hookspecs import hookimpl
+from tinygame import TwentyOne
+
+class Flaky(TwentyOne):
+    info = attrs.evolve(TwentyOne.info, name="flaky21")
+
+@hookimpl
+def codecup_register_games(register):
+    if "CODECUP_TEST_FLAKY" not in os.environ:  # a setting it needs (a data folder, a licence)
+        raise RuntimeError("CODECUP_TEST_FLAKY is not set")
+    register(Flaky())
+
+@hookimpl
+def codecup_match_start(match):
+    if os.environ.get("CODECUP_TEST_FLAKY") != "observed":
+        raise RuntimeError("not observing yet")
+"""
+
+
+def _installed(tmp_path: Path, monkeypatch, module: str, text: str) -> Path:
+    """An installed plugin ``module`` (its entry point named like it) on the path, its file."""
+    info = tmp_path / f"{module}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[codecup]\n{module} = {module}\n")
+    (tmp_path / f"{module}.py").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(TINYGAME_DIST))
+    return tmp_path / f"{module}.py"
+
+
+def test_a_fresh_manager_tries_a_plugin_again_that_failed_in_an_earlier_one(tmp_path, monkeypatch, capsys):
+    """As its docstring says, each make_plugin_manager is fresh: a plugin fixed since it failed (the
+    setting it needs set; its file edited, in a notebook) loads (a red team's stayed skipped, the
+    first failure's reason given by get())."""
+    monkeypatch.delenv("CODECUP_TEST_FLAKY", raising=False)
+    _installed(tmp_path, monkeypatch, "flaky_plug", _FLAKY)
+    assert "flaky21" not in load_games(make_plugin_manager()).names()
+    monkeypatch.setenv("CODECUP_TEST_FLAKY", "set")
+    assert "flaky21" in load_games(make_plugin_manager()).names()
+    said = [line for line in capsys.readouterr().err.splitlines() if "flaky_plug" in line]
+    assert len(said) == 1  # the failure named once
+
+
+def test_a_fresh_manager_imports_a_plugin_again_whose_file_was_fixed(tmp_path, monkeypatch):
+    monkeypatch.setenv("CODECUP_TEST_FLAKY", "set")
+    source = _installed(
+        tmp_path, monkeypatch, "edited_plug", _FLAKY.replace("register(Flaky())", "register(Flaky()")
+    )
+    assert "flaky21" not in load_games(make_plugin_manager()).names()
+    source.write_text(_FLAKY)
+    import importlib
+
+    importlib.invalidate_caches()
+    assert "flaky21" in load_games(make_plugin_manager()).names()
+
+
+def test_a_match_hook_that_raised_is_called_again_by_a_fresh_manager(
+    tmp_path, monkeypatch, tiny_game, capsys
+):
+    from codecup import loop
+    from codecup.record import PlayerInfo
+    from codecup.runner import new_match, play_match
+
+    monkeypatch.setenv("CODECUP_TEST_FLAKY", "set")
+    source = _installed(tmp_path, monkeypatch, "observing_plug", _FLAKY)
+    source.write_text(_FLAKY + "\n@hookimpl\ndef codecup_match_end(record):\n    print('observed the end')\n")
+    info = new_match(tiny_game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")])
+    first = make_plugin_manager()
+    loop.run(play_match(tiny_game, info, pm=first))  # its match_start raised: muted for that manager
+    monkeypatch.setenv("CODECUP_TEST_FLAKY", "observed")
+    loop.run(play_match(tiny_game, info, pm=first))
+    assert "observed the end" not in capsys.readouterr().out
+    loop.run(play_match(tiny_game, info, pm=make_plugin_manager()))
+    assert "observed the end" in capsys.readouterr().out
+
+
+def test_a_plugin_whose_failure_names_something_fresh_is_named_once(tmp_path, monkeypatch, capsys):
+    """A reviewer's: each run_match makes a fresh manager, and a plugin whose error named a fresh
+    temporary path was named by each (20 calls, 20 lines); once per plugin and way of failing."""
+    fresh = "import itertools\nfrom codecup.hookspecs import hookimpl\n_calls = itertools.count()\n"
+    fresh += "@hookimpl\ndef codecup_register_games(register):\n"
+    fresh += "    raise RuntimeError(f'cannot open /tmp/cache-{next(_calls)}')\n"
+    _installed(tmp_path, monkeypatch, "fresh_plug", fresh)
+    for _ in range(3):
+        load_games(make_plugin_manager())
+    said = [line for line in capsys.readouterr().err.splitlines() if "fresh_plug" in line]
+    assert said == [
+        "codecup: plugin 'fresh_plug' is broken and was skipped: "
+        "codecup_register_games raised RuntimeError: cannot open /tmp/cache-0"
+    ]

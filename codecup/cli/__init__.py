@@ -29,7 +29,7 @@ from codecup.cli.common import Subparsers
 from codecup.cli.output import named_stdout
 from codecup.errors import CodecupError, ConfigError, os_error_text, said, said_bug
 from codecup.extensions import Extensions, load_extensions
-from codecup.plugins import asking_for, own_plugin_manager, say_held
+from codecup.plugins import asking_for, one_command, own_plugin_manager, say_held
 from codecup.terminal import one_line, printable
 
 if TYPE_CHECKING:
@@ -121,7 +121,9 @@ def _asks_for_help(arg: str) -> bool:
 
 
 def _main(args_list: list[str]) -> int:
-    with asking_for(_asked_games(args_list)):  # its broken plugin: named by the error, not before it too
+    # A plugin found broken is skipped by every plugin manager of the command (one_command), and
+    # its broken plugin is named by the error, not before it too (asking_for).
+    with one_command(), asking_for(_asked_games(args_list)):
         return _run_main(args_list)
 
 

@@ -82,6 +82,10 @@ class Player(abc.ABC):
     async def close(self) -> None:
         """End the program: ask, then terminate, then kill; reap it; bounded in time."""
 
+    def end_now(self) -> None:  # noqa: B027 - a transport with no process has nothing to end
+        """Kill the program's whole tree at once, without the event loop: the safety net of a
+        match whose loop no longer runs (:mod:`codecup.interrupts`), which :meth:`close` cannot end."""
+
     def log_tail(self) -> str:
         """The captured stderr (capped), for the record."""
         return ""

@@ -623,6 +623,21 @@ class SubprocessPlayer(Player):
                 self._sweep(box)
                 box.remove()
 
+    def end_now(self) -> None:
+        """SIGKILL the whole tree (its cgroup, else its process group, and its orphans), waiting
+        without the event loop (bounded): a match whose loop stopped left it running, or thawed."""
+        box = self.box
+        if box is not None and box.cgroup is not None:  # its pid is not needed: it may not be known yet
+            box.cgroup.kill(self.settings.reap_timeout)
+        if self.pid and self.transport is not None:
+            self._signal(signal.SIGKILL)
+        if box is not None:  # the referee's children with its token: the program too, while starting
+            orphans.kill_orphans(box.token, self.settings.reap_timeout)
+            # Its cgroups and scratch folder too, whose close would never run (a reviewer's stayed
+            # till the process ended); a close that runs after all finds them gone (each step is
+            # idempotent).
+            box.remove()
+
     def _sweep(self, box: Box) -> None:
         """Without a pid namespace: kill the bot's orphans, and reap those of its processes the
         referee adopted as subreaper (see :mod:`codecup.sandbox.orphans`)."""

@@ -34,7 +34,8 @@ import attrs
 
 from codecup.checks import check_clock, check_commands, is_root
 from codecup.errors import ConfigError, PlayersFileError
-from codecup.names import file_name, file_name_clash, look_alike, name_problem
+from codecup.matchfields import REFEREE_VARIABLES
+from codecup.names import name_problem, names_problem
 from codecup.reading import MIB, read_file
 from codecup.record import PlayerInfo
 from codecup.runner import player_info
@@ -188,22 +189,10 @@ def _exec_size_problem(info: PlayerInfo) -> str | None:
     return None
 
 
-REFEREE_VARIABLES = (
-    "CODECUP_GAME",
-    "CODECUP_VARIANT",
-    "CODECUP_CLOCK",
-    "CODECUP_CLOCK_MODE",
-    "CODECUP_SEED",
-    "CODECUP_BOX",
-)
-"""What the referee sets in a program's environment (``players.seat.program_environment``): the
-game's facts, its seat's seed and its sandbox's token, which a player's ``env:`` may not set."""
-
-
 def _environment(value: Any, name: str, where: str) -> tuple[tuple[str, str], ...]:
     """A player's ``env:``: a mapping of variable names to text values, none the referee sets
-    (:data:`REFEREE_VARIABLES`: ``CODECUP_GAME: x`` told the bot another game, and each of its
-    games was a crash)."""
+    (:data:`~codecup.matchfields.REFEREE_VARIABLES`, as a record's player's: ``CODECUP_GAME: x``
+    told the bot another game, and each of its games was a crash)."""
     if value is None:
         return ()
     if not isinstance(value, Mapping):
@@ -342,24 +331,8 @@ def parse_players(
         how = "is not a folder" if folder.path.exists() else "does not exist"
         raise PlayersFileError(f"{where}: base folder {folder.path} {how}")
     players = tuple(parse_player(entry, i, folder, where) for i, entry in enumerate(entries))
-    seen: set[str] = set()
-    for p in players:
-        if p.name in seen:
-            raise PlayersFileError(f"{where}: two players are called {p.name!r}")
-        seen.add(p.name)
-    alike = look_alike(p.name for p in players)
-    if alike is not None:
-        raise PlayersFileError(
-            f"{where}: players {alike[0]!a} and {alike[1]!a} look the same when shown (the standings "
-            "and the site draw them alike: fullwidth letters, blanks, a run of spaces): rename one"
-        )
-    clash = file_name_clash(p.name for p in players)
-    if clash is not None:
-        a, b = clash
-        raise PlayersFileError(
-            f"{where}: players {a!r} and {b!r} would share the file name {file_name(b)!r} "
-            "(names are used in file names, and some file systems ignore case): rename one"
-        )
+    if (problem := names_problem([p.name for p in players])) is not None:
+        raise PlayersFileError(f"{where}: {problem}")
     if len(players) < 2:
         raise PlayersFileError(f"{where}: a tournament needs at least two players (found {len(players)})")
     return PlayersFile(

@@ -20,11 +20,14 @@ from typing import Any, overload
 
 import attrs
 
+from codecup import matchfields as mf
+from codecup.checks import check_clock
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.drive import new_seat_key
 from codecup.errors import ConfigError
 from codecup.game import Game, results_key_of
+from codecup.names import names_problem
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.terminal import STDERR_LINES, log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
@@ -159,7 +162,25 @@ class TournamentSpec:
             raise ConfigError("--top must be at least 2")
         if self.clock_mode not in CLOCK_MODES:
             raise ConfigError(f"clock mode {self.clock_mode!r} is not one of: {', '.join(CLOCK_MODES)}")
+        self._check_match_fields()
         check_game_count(self.estimated_games())
+
+    def _check_match_fields(self) -> None:
+        """What each game's :class:`MatchInfo` takes from the spec, by the rules the command line and
+        the record's reader apply: a clock of -1 played, each game lost on time, and its log was then
+        refused; two players of one name played, then their second game was refused (a red team's)."""
+        check_clock(self.clock)
+        for field, problem in (
+            ("seed", mf.seed_problem(self.seed)),
+            ("game", mf.text_problem(self.game)),
+            ("variant", mf.text_problem(self.variant)),
+        ):
+            if problem is not None:
+                raise ConfigError(f"{field} {problem}")
+        if not all(isinstance(p, PlayerInfo) for p in self.players):
+            raise ConfigError(f"players must be PlayerInfo objects, not {self.players!r:.80}")
+        if (problem := names_problem(self.names)) is not None:
+            raise ConfigError(problem)
 
     @property
     def challenger_index(self) -> int:
@@ -386,6 +407,17 @@ def format_standings(game: Game, spec: TournamentSpec, records: list[Record]) ->
     return compute_standings(game, spec.names, records)
 
 
+def _check_game_plays(spec: TournamentSpec, game: Game) -> None:
+    """Refuse a spec ``game`` cannot play, before anything is written (a spec built in code with a
+    variant the game does not have wrote the run's folder, then stopped at its first game)."""
+    if spec.game != game.info.name:
+        raise ConfigError(f"the spec is of game {spec.game!r}, not {game.info.name!r}")
+    game.info.variant(spec.variant)
+    for player in spec.players:
+        if player.bot is not None:
+            game.info.check_bot(player.bot)
+
+
 def run_tournament(
     spec: TournamentSpec,
     game: Game,
@@ -415,9 +447,11 @@ def run_tournament(
     ``on_playing()`` is called once, before the first game not in the log is played and before the
     standings an earlier run wrote into ``out`` are removed (a site's index linking them is rewritten).
 
-    A log that holds games this tournament does not play is refused before anything is written.
+    A log that holds games this tournament does not play is refused before anything is written, as
+    is a spec ``game`` cannot play (another game's, a variant or a bot it does not have).
     """
     spec.check()
+    _check_game_plays(spec, game)
     out.mkdir(parents=True, exist_ok=True)
     log = ResultsLog.open(out / LOG_NAME, lock=lock or True, game=game)  # its records checked as read
     try:

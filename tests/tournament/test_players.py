@@ -287,10 +287,10 @@ def test_env_may_not_set_what_the_referee_sets(tmp_path, key):
 
 
 def test_every_variable_the_referee_sets_is_one_env_may_not_set():
+    from codecup.matchfields import REFEREE_VARIABLES
     from codecup.players.seat import program_environment
     from codecup.record import MatchInfo
     from codecup.sandbox.orphans import TOKEN_VARIABLE
-    from codecup.tournament.players import REFEREE_VARIABLES
 
     players = (PlayerInfo("a", command=("./a",)), PlayerInfo("b", command=("./b",)))
     match = MatchInfo(game="g", variant="v", seed=1, setup="", players=players, clock=1.0)
