@@ -68,7 +68,7 @@ def test_a_players_fault_keeps_its_stderr_in_the_slim_record():
     from codecup.dialogue import NORMAL, SeatEnd, Termination
     from codecup.record import MatchInfo, Result
 
-    match = MatchInfo("g", "v", 1, "", (PlayerInfo("a"), PlayerInfo("b")), 1.0)
+    match = MatchInfo("g", "v", 1, "", (PlayerInfo("a", bot="random"), PlayerInfo("b", bot="random")), 1.0)
     ends = (NORMAL, SeatEnd(Termination.CRASH, "exit 1"))
     record = Record(match, (), (), (0.0, 0.0), Result((0, 1), (1, 0), ends), logs=("quiet", "boom"))
     assert record.slim().logs == ("", "boom")  # a summary lists the faulty seat's stderr
@@ -83,7 +83,7 @@ def test_a_faulty_seats_slim_record_holds_only_the_stderr_a_summary_shows():
     from codecup.terminal import SHOWN, STDERR_LINES
     from codecup.tournament.tournament import fault_lines
 
-    match = MatchInfo("g", "v", 1, "", (PlayerInfo("a"), PlayerInfo("b")), 1.0)
+    match = MatchInfo("g", "v", 1, "", (PlayerInfo("a", bot="random"), PlayerInfo("b", bot="random")), 1.0)
     ends = (NORMAL, SeatEnd(Termination.CRASH, "exit 1"))
     for spam in ("spam line\n" * 6_500, "s" * 65_000 + "\n", "\x1b[2J" * 9_000 + "\r\n" + "é" * 40_000):
         record = Record(match, (), (), (0.0, 0.0), Result((0, 1), (1, 0), ends), logs=("", spam))
