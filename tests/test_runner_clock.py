@@ -265,24 +265,26 @@ def test_an_in_process_bot_is_charged_its_thinking_on_the_same_clock(tiny_game, 
     assert record.clock_used == (CLOCK, 0.5)
 
 
-def test_a_program_that_never_answers_times_out_on_the_loops_clock():
-    """The subprocess transport's deadline is a timer of the loop: the fake clock jumps to it."""
+async def wait_for_nothing() -> tuple[str | Fault, float]:
+    """A program that never answers, waited for 30 s on the fake clock: its reply and the wait."""
     from codecup.players import SubprocessPlayer
 
-    async def wait_for_nothing() -> tuple[str | Fault, float]:
-        loop = asyncio.get_running_loop()
-        assert isinstance(loop, fakeclock.FakeClockLoop)
-        player = SubprocessPlayer(("sleep", "1000"))
-        await player.start()
-        try:
-            begun = loop.time()
-            player.resume()
-            reply = await player.receive(30.0)
-            return reply, loop.time() - begun
-        finally:
-            loop.autojump = False  # closing it takes real time: its exit comes in real time
-            await player.close()
+    loop = asyncio.get_running_loop()
+    assert isinstance(loop, fakeclock.FakeClockLoop)
+    player = SubprocessPlayer(("sleep", "1000"))
+    await player.start()
+    try:
+        begun = loop.time()
+        player.resume()
+        reply = await player.receive(30.0)
+        return reply, loop.time() - begun
+    finally:
+        loop.autojump = False  # closing it takes real time: its exit comes in real time
+        await player.close()
 
+
+def test_a_program_that_never_answers_times_out_on_the_loops_clock():
+    """The subprocess transport's deadline is a timer of the loop: the fake clock jumps to it."""
     started = time.perf_counter()
     reply, waited = fakeclock.run(wait_for_nothing(), real_time=True)
     assert isinstance(reply, Fault) and reply.kind is Termination.TIMEOUT

@@ -25,7 +25,7 @@ from codecup.record import MatchInfo, PlayerInfo
 from codecup.runner import play_match
 from codecup.stopped import Stops
 from tests import fakeclock
-from tests.test_runner_clock import CLOCK, FakeCpuProgram, FakeProgram, SlowSession
+from tests.test_runner_clock import CLOCK, FakeCpuProgram, FakeProgram, SlowSession, wait_for_nothing
 
 STOP = 12.0
 
@@ -137,24 +137,8 @@ def test_a_built_in_bot_is_not_charged_the_time_the_referee_was_stopped_under_th
 def test_a_programs_deadline_moves_on_by_the_time_the_referee_was_stopped(monkeypatch):
     """The transport's own deadline: a stop seen as it falls due moves it on (the program may
     still answer), as far as the stop lasted."""
-    from codecup.players import SubprocessPlayer
-
     looks = iter([0.0])  # the stop is seen at the first deadline, not before
     monkeypatch.setattr(stopped, "so_far", lambda: next(looks, STOP))
-
-    async def wait_for_nothing() -> tuple[str | Fault, float]:
-        loop = asyncio.get_running_loop()
-        player = SubprocessPlayer(("sleep", "1000"))
-        await player.start()
-        try:
-            begun = loop.time()
-            player.resume()
-            reply = await player.receive(30.0)
-            return reply, loop.time() - begun
-        finally:
-            loop.autojump = False  # closing it takes real time: its exit comes in real time
-            await player.close()
-
     reply, waited = fakeclock.run(wait_for_nothing(), real_time=True)
     assert isinstance(reply, Fault) and reply.kind is Termination.TIMEOUT
     assert reply.message == "no answer within 30.000s"
