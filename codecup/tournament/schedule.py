@@ -21,6 +21,7 @@ import attrs
 
 from codecup.drive import derive_seed
 from codecup.names import file_name
+from codecup.tournament.matching import augment
 
 SEP = "~"  # cannot occur in a file_name(), so ids are unambiguous and safe as file names
 FORMATS = ("round-robin", "gauntlet", "swiss", "knockout")
@@ -214,78 +215,11 @@ def matched_pairs(order: Sequence[int], played: set[frozenset[int]]) -> list[tup
                 mate[i], mate[j] = j, i
     for root in range(m):
         if mate[root] == -1:
-            _augment(root, fresh, mate)  # a root left alone stays so in some maximum matching
+            augment(root, fresh, mate)  # a root left alone stays so in some maximum matching
     alone = [i for i in range(m) if mate[i] == -1]
     for i, j in zip(alone[::2], alone[1::2], strict=True):
         mate[i], mate[j] = j, i
     return [(order[i], order[mate[i]]) for i in range(m) if i < mate[i]]
-
-
-def _augment(root: int, adj: list[list[int]], mate: list[int]) -> bool:
-    """Grow the matching ``mate`` (-1: alone) by one augmenting path from ``root``, if there is one.
-
-    Edmonds' search: a tree of alternating paths grown breadth first from ``root``; an edge that
-    closes an odd cycle of outer vertices shrinks it into one (its vertices' ``base`` set to the
-    cycle's top), whose vertices all become outer; reaching an unmatched vertex flips the path.
-    """
-    m = len(adj)
-    base = list(range(m))
-    parent = [-1] * m  # an inner vertex's tree parent (an outer one's is its mate)
-    outer = [False] * m
-    outer[root] = True
-    queue = [root]
-    for v in queue:  # grows as it goes
-        for u in adj[v]:
-            if base[v] == base[u] or mate[v] == u:
-                continue
-            if u == root or (mate[u] != -1 and parent[mate[u]] != -1):  # u is outer: an odd cycle
-                top = _common_base(v, u, base, mate, parent)
-                shrunk = [False] * m
-                _mark_cycle(v, top, u, base, mate, parent, shrunk)
-                _mark_cycle(u, top, v, base, mate, parent, shrunk)
-                for i in range(m):
-                    if shrunk[base[i]]:
-                        base[i] = top
-                        if not outer[i]:
-                            outer[i] = True
-                            queue.append(i)
-            elif parent[u] == -1:
-                parent[u] = v
-                if mate[u] == -1:  # an augmenting path: flip it back to the root
-                    while u != -1:
-                        back = mate[parent[u]]
-                        mate[u], mate[parent[u]] = parent[u], u
-                        u = back
-                    return True
-                outer[mate[u]] = True
-                queue.append(mate[u])
-    return False
-
-
-def _common_base(a: int, b: int, base: list[int], mate: list[int], parent: list[int]) -> int:
-    """The base of the blossom where the tree paths from ``a`` and ``b`` to the root first meet."""
-    seen = set()
-    while True:
-        a = base[a]
-        seen.add(a)
-        if mate[a] == -1:  # the root
-            break
-        a = parent[mate[a]]
-    while base[b] not in seen:
-        b = parent[mate[base[b]]]
-    return base[b]
-
-
-def _mark_cycle(
-    v: int, top: int, child: int, base: list[int], mate: list[int], parent: list[int], shrunk: list[bool]
-) -> None:
-    """Mark the bases on the tree path from ``v`` up to ``top`` as shrunk into one blossom, and
-    point the inner vertices on it back across the cycle (so a path can be flipped through it)."""
-    while base[v] != top:
-        shrunk[base[v]] = shrunk[base[mate[v]]] = True
-        parent[v] = child
-        child = mate[v]
-        v = parent[mate[v]]
 
 
 def logged_pairs(
