@@ -20,9 +20,8 @@ while True:
     time.sleep(1)
 """
 
-# The caller: a match run by loop.run_until_complete (as IPython's and Jupyter's cells run one),
-# SIGINT once the program's child is up, then (the process still usable) another game.
-_CALLER = """\
+# What every caller below begins with: its imports, the stuck bot's token and file, and the game.
+_PREAMBLE = """\
 import asyncio, os, signal, sys, threading, time
 import tinygame
 from tests.support import processes_with
@@ -32,6 +31,13 @@ from codecup.runner import new_match, play_match
 
 token, bot = sys.argv[1:]
 game = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,))).get("twentyone")
+"""
+
+# The caller: a match run by loop.run_until_complete (as IPython's and Jupyter's cells run one),
+# SIGINT once the program's child is up, then (the process still usable) another game.
+_CALLER = (
+    _PREAMBLE
+    + """\
 stuck = PlayerInfo("stuck", command=(sys.executable, bot, token))
 info = new_match(game, [stuck, PlayerInfo("random", bot="random")], seed=1, clock=60)
 
@@ -55,6 +61,7 @@ again = new_match(game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="per
 record = loop.run_until_complete(play_match(game, again))
 print("next game:", ",".join(end.kind.value for end in record.result.termination))
 """
+)
 
 
 # The caller's match under asyncio.wait_for (a task of its own): its result is what wait_for returns,
@@ -78,16 +85,9 @@ for _ in range(2):  # the next cells: no KeyboardInterrupt left over
 
 # The caller leaves a match pending as its loop stops (it ran the loop only until the program's
 # child was up), then Ctrl-C: no loop runs to cancel the match, whose cleanup never runs.
-_ABANDONING_CALLER = """\
-import asyncio, os, signal, sys, time
-import tinygame
-from tests.support import processes_with
-from codecup.plugins import load_games, make_plugin_manager
-from codecup.record import PlayerInfo
-from codecup.runner import new_match, play_match
-
-token, bot = sys.argv[1:]
-game = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,))).get("twentyone")
+_ABANDONING_CALLER = (
+    _PREAMBLE
+    + """\
 stuck = PlayerInfo("stuck", command=(sys.executable, bot, token))
 info = new_match(game, [stuck, PlayerInfo("random", bot="random")], seed=1, clock=60)
 
@@ -109,21 +109,15 @@ print("left running:", len(processes_with(token)))
 from codecup.sandbox.box import scratch_root
 print("scratch left:", len(list(scratch_root().iterdir())))  # the program's: removed with it too
 """
+)
 
 
 # Two matches gathered in one run_until_complete (a notebook's cell playing two at once), SIGINT once
 # both programs' children are up: the first match to have ended its programs (its program ends as
 # its input does) must not stop the loop while the other still ends its own (its exit grace first).
-_GATHERING_CALLER = """\
-import asyncio, os, signal, sys, threading, time
-import tinygame
-from tests.support import processes_with
-from codecup.plugins import load_games, make_plugin_manager
-from codecup.record import PlayerInfo
-from codecup.runner import new_match, play_match
-
-token, bot = sys.argv[1:]
-game = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,))).get("twentyone")
+_GATHERING_CALLER = (
+    _PREAMBLE
+    + """\
 programs = [(sys.executable, bot, token, "prompt"), (sys.executable, bot, token, "slow")]
 seats = [[PlayerInfo(f"p{i}", command=c), PlayerInfo("r", bot="random")] for i, c in enumerate(programs)]
 matches = [new_match(game, players, clock=60) for players in seats]
@@ -151,19 +145,13 @@ for _ in range(2):  # the next cells: no KeyboardInterrupt left over
     loop.run_until_complete(asyncio.sleep(0.01))
     print("next run: ok")
 """
+)
 
 # A Ctrl-C as the first match starts its program, before the second match is watched (two gathered,
 # the second after the Ctrl-C): it stops the second too, and is raised once both have ended.
-_LATE_CALLER = """\
-import asyncio, os, signal, sys
-import tinygame
-from tests.support import processes_with
-from codecup.plugins import load_games, make_plugin_manager
-from codecup.record import PlayerInfo
-from codecup.runner import new_match, play_match
-
-token, bot = sys.argv[1:]
-game = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,))).get("twentyone")
+_LATE_CALLER = (
+    _PREAMBLE
+    + """\
 program = (sys.executable, bot, token)
 seats = [[PlayerInfo(f"p{i}", command=program), PlayerInfo("r", bot="random")] for i in range(2)]
 first, second = (new_match(game, players, clock=60) for players in seats)
@@ -188,6 +176,7 @@ print("handler restored:", signal.getsignal(signal.SIGINT) is signal.default_int
 loop.run_until_complete(asyncio.sleep(0.01))
 print("next run: ok")
 """
+)
 
 
 def _caller(tmp_path, script: str, *, tidy: bool = True) -> list[str]:
