@@ -38,8 +38,8 @@ OUT_OF_RANGE = f"out of range (at most {MAX_NUMBER:g} in size)"
 
 def text_of(value: Any, *, indent: int | None = None) -> str:
     """``value`` as JSON text, non-ASCII text as itself, that encodes to UTF-8 whatever text it
-    holds. A path or command line with a byte that is not UTF-8 (Linux allows them: ``bot\xff``)
-    reaches Python as a lone surrogate (``\udcff``), which UTF-8 cannot encode: a red team's
+    holds. A path or command line with a byte that is not UTF-8 (Linux allows them: ``bot\\xff``)
+    reaches Python as a lone surrogate (``\\udcff``), which UTF-8 cannot encode: a red team's
     tournament played such a game and then failed to log it, for good. Here a lone surrogate is
     written as JSON's escape of it, which reads back as the same text."""
     separators = (",", ":") if indent is None else None

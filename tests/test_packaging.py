@@ -68,3 +68,20 @@ def test_both_packages_ship_their_py_typed_marker(tmp_path):
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "out" / "codecup" / "py.typed").is_file()
     assert (tmp_path / "out" / "codecup_games" / "py.typed").is_file()
+
+
+def test_every_string_in_the_code_encodes_to_utf8():
+    """Python 3.13 encodes docstrings as UTF-8 as it compiles them: a docstring holding a lone
+    surrogate (``\\udcff`` written unescaped) made ``import codecup`` fail there, every command
+    with it (a red team's, installed from the wheel on 3.13; 3.11 and 3.12 accept it)."""
+    import ast
+
+    bad = []
+    for source in sorted([*(ROOT / "codecup").rglob("*.py"), *(ROOT / "games").rglob("*.py")]):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                try:
+                    node.value.encode("utf-8")
+                except UnicodeEncodeError:
+                    bad.append(f"{source.relative_to(ROOT)}:{node.lineno}")
+    assert bad == []
