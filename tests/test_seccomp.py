@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import socket
 import subprocess
 import sys
 
@@ -282,7 +283,8 @@ def _interpret(program, *, arch, nr, args=(0, 0, 0)):
             if action == seccomp.SECCOMP_RET_ALLOW:
                 return "allow"
             results = {0: "noop", errno.ENOSYS: "nosys", errno.EINVAL: "einval"}
-            return (results | {errno.EOPNOTSUPP: "eopnotsupp"}).get(k & 0xFFFF, "deny")
+            results |= {errno.EOPNOTSUPP: "eopnotsupp", errno.EPROTONOSUPPORT: "eprotonosupport"}
+            return results.get(k & 0xFFFF, "deny")
         else:
             raise AssertionError(f"an instruction the interpreter does not know: {op:#x}")
         pc += 1
@@ -330,6 +332,8 @@ print(attempt(lambda: socket.socketpair(30, socket.SOCK_STREAM)))  # AF_TIPC: a 
 print(attempt(lambda: [socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)]))  # NETLINK_ROUTE
 print(attempt(lambda: [socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 2)]))  # NETLINK_USERSOCK
 print(len(socket.getaddrinfo("localhost", 80, flags=socket.AI_ADDRCONFIG)) > 0)  # asks netlink first
+print(attempt(lambda: [socket.socket(socket.AF_INET, socket.SOCK_STREAM, 132)]))  # SCTP: a module
+print(attempt(lambda: [socket.socket(socket.AF_INET6, socket.SOCK_DGRAM, socket.IPPROTO_UDP)]))
 """
 
 
@@ -338,10 +342,59 @@ def test_sockets_for_the_internet_and_connected_pairs_only():
     lines = _run_code(SOCKETS, syscall_filter=True)
     internet_unix_vsock = ["allowed", "allowed", denied, denied]
     pairs = ["allowed", denied, denied, "allowed", denied]
-    assert lines == [*internet_unix_vsock, *pairs, denied, denied, "True"]
+    assert lines == [
+        *internet_unix_vsock,
+        *pairs,
+        denied,
+        denied,
+        "True",
+        "Protocol not supported",
+        "allowed",
+    ]
     unfiltered = _run_code(SOCKETS, syscall_filter=False)
     assert unfiltered[5:7] == ["allowed", "allowed"]  # so the filter denied the datagram pairs
     assert unfiltered[9:11] == ["allowed", "allowed"]  # and the netlink sockets
+
+
+def test_socket_protocols_that_load_no_module_only_in_any_abi():
+    """socket() asking for SCTP (132), DCCP (33), L2TP (115) or any other protocol made the kernel
+    look for its module, running modprobe as root outside the sandbox (a red team's finding): per
+    family, the default, TCP, UDP and the family's ICMP only; socketpair's unix pairs protocol 0
+    only. The others get EPROTONOSUPPORT, as from a kernel without them, in every ABI."""
+    inet, inet6, unix = int(socket.AF_INET), int(socket.AF_INET6), int(socket.AF_UNIX)
+    stream, datagram = int(socket.SOCK_STREAM), int(socket.SOCK_DGRAM)
+    cases = [
+        *(((inet, stream, p), "allow") for p in (0, 6)),
+        *(((inet, datagram, p), "allow") for p in (0, 17, 1)),
+        *(((inet6, datagram, p), "allow") for p in (0, 17, 58)),
+        ((inet6, stream, 6), "allow"),
+        ((inet, stream | socket.SOCK_NONBLOCK | socket.SOCK_CLOEXEC, 0), "allow"),
+        *(((family, stream, p), "eprotonosupport") for family in (inet, inet6) for p in (132, 33, 115, 262)),
+        ((inet, 5, 132), "eprotonosupport"),  # SOCK_SEQPACKET, SCTP's one-to-one style
+        ((inet, datagram, 58), "eprotonosupport"),  # ICMPv6 is not AF_INET's
+        ((inet6, datagram, 1), "eprotonosupport"),
+        ((inet, datagram, 136), "eprotonosupport"),  # UDP-Lite
+        ((inet, stream, 132 | 1 << 32), "eprotonosupport"),  # the kernel reads an int: the low half
+        ((unix, stream, 0), "deny"),
+        ((40, stream, 0), "deny"),  # AF_VSOCK
+    ]
+    pairs = [((unix, stream, 0), "allow"), ((unix, 5, 0), "allow"), ((unix, stream, 1), "eprotonosupport")]
+    pairs += [
+        ((unix, stream, 132), "eprotonosupport"),
+        ((unix, datagram, 0), "deny"),
+        ((inet, stream, 6), "deny"),
+    ]
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for call, table in (("socket", cases), ("socketpair", pairs)):
+                for args, expected in table:
+                    seen = _interpret(program, arch=abi.arch, nr=abi.number(call), args=(*args, 0))
+                    assert seen == expected, (machine, hex(abi.arch), call, args)
+    x32_socket = 0x40000000 | 41
+    assert _interpret(
+        seccomp.program(seccomp.ABIS["x86_64"]), arch=0xC000003E, nr=x32_socket, args=(2, 1, 132)
+    ) == ("eprotonosupport")
 
 
 NAMESPACES = """

@@ -18,6 +18,11 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   ``socketpair(AF_UNIX, SOCK_STREAM)``, which asyncio and multiprocessing use
   (its ``forkserver`` start method, which needs a unix socket, fails; ``fork``
   works).
+- *Kernel modules*: for a socket protocol it has not, the kernel looks for a module
+  (``net-pf-2-proto-132``: SCTP), and on a kernel that loads modules runs ``modprobe`` as root
+  outside the sandbox, loading code no bot needs (a red team's finding). So ``socket`` is allowed
+  with SOCKET_PROTOCOLS only, ``socketpair`` with protocol 0; any other fails with
+  ``EPROTONOSUPPORT``, what a kernel without the protocol answers and libraries fall back on.
 - *The user keyring* of uid 0: a key a bot adds there outlives its game, the
   next bot (or the referee, which shares uid 0) could read it, and
   ``request_key`` may make the kernel start a helper as root outside the
@@ -204,6 +209,21 @@ NOOP_ADVICE = (3, 20, 21)
 #: 335 MiB in 50 sockets). The C library does without it: ``getaddrinfo`` then assumes both
 #: address families, ``getifaddrs`` fails.
 ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6))
+IPPROTO_ICMP = 1
+IPPROTO_TCP = 6
+IPPROTO_UDP = 17
+IPPROTO_ICMPV6 = 58
+#: The protocols ``socket`` may ask for, per family of ALLOWED_FAMILIES: the default (0), TCP, UDP
+#: and the family's ICMP (ping sockets). For any other the kernel looks for a module
+#: (``net-pf-2-proto-132``: SCTP; 33: DCCP; 115: L2TP), and on a kernel that loads modules runs
+#: ``modprobe`` as root outside the sandbox, loading code no honest bot needs, through which many
+#: of the kernel's privilege escalations went (a red team's finding). Refused with
+#: ``EPROTONOSUPPORT``, what a kernel without the protocol answers: libraries take it for "not
+#: there" and fall back (Go's Multipath TCP probe, 262, stops trying on it and uses TCP).
+SOCKET_PROTOCOLS = {
+    int(socket.AF_INET): (0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP),
+    int(socket.AF_INET6): (0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMPV6),
+}
 #: ``setsockopt(SOL_SOCKET, ...)`` options denied: a socket filter, classic or eBPF
 #: (``SO_ATTACH_FILTER``, ``SO_ATTACH_BPF``, ``SO_ATTACH_REUSEPORT_CBPF`` and ``_EBPF``). Each filter
 #: is compiled to machine code that counts against the machine's one quota for such code
@@ -224,8 +244,7 @@ IPV6_FLOWLABEL_MGR = 32
 #: whole kernel's, patching its code with an interrupt to every core. A reviewer's bot, opening and
 #: closing such sockets in a loop, sent the other core 130,015 interrupts in 2 s (the time-stamping
 #: switch, flipped the same way, is held on by the referee instead: :mod:`.netstamp`).
-IPPROTO_UDP = 17
-SOL_UDPLITE = 136
+SOL_UDPLITE = 136  # and IPPROTO_UDP, above
 DENIED_UDP_OPTIONS = (100, 104)  # UDP_ENCAP, UDP_GRO
 #: ``seccomp(SECCOMP_SET_MODE_FILTER)`` and ``prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER)``: a bot's
 #: own system call filters are compiled into the same quota.
@@ -246,6 +265,9 @@ _IPC_CALL_MASK = 0xFFFF  # the kernel reads the call from the low half (the high
 #: whose pair can ``sendto`` a socket file of the machine, nor ``SOCK_RAW``, which the kernel
 #: makes a datagram pair; no other family (the kernel would look it up, loading its module).
 PAIR_TYPES = (int(socket.SOCK_STREAM), int(socket.SOCK_SEQPACKET))
+#: The protocols of ``socketpair(AF_UNIX, ...)``: the default only (the kernel takes ``PF_UNIX``
+#: too, which no program asks for).
+PAIR_PROTOCOLS = (0,)
 #: The calls that write back or wait for the disk, made no-ops (see the module's "Waits no kill ends").
 SYNC_CALLS = ("sync", "syncfs", "fsync", "fdatasync", "sync_file_range", "msync")
 #: ``fcntl``'s ``F_SETFL``: refused (``EINVAL``) when it asks for ``O_DIRECT`` (see ``Abi.o_direct``).
@@ -291,8 +313,8 @@ class Abi:
 
     arch: int  # AUDIT_ARCH_*
     calls: tuple[tuple[str, int], ...]  # (name, number) of each call denied outright
-    socket: int  # socket(2): allowed for ALLOWED_FAMILIES only
-    socketpair: int  # socketpair(2): allowed for AF_UNIX pairs of PAIR_TYPES only
+    socket: int  # socket(2): allowed for ALLOWED_FAMILIES, with their SOCKET_PROTOCOLS, only
+    socketpair: int  # socketpair(2): allowed for AF_UNIX pairs of PAIR_TYPES, protocol 0, only
     clone: int  # clone(2): denied with NAMESPACE_FLAGS (its first argument)
     unshare: int  # unshare(2): the same
     fcntl: tuple[int, ...]  # fcntl(2) (and fcntl64): DENIED_FCNTL denied, NOOP_FCNTL made no-ops
@@ -401,14 +423,15 @@ SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
     "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
     "no dropping or probing of the machine's file cache, no direct I/O or sync (waits no kill ends), "
-    "no netlink or compiled filters (kernel memory no limit counts), no IPv6 flow labels or secret memory, "
+    "no netlink or compiled filters (kernel memory no limit counts), no socket protocols a module brings, "
+    "no IPv6 flow labels or secret memory, "
     "no huge pages (the machine's pool, which no memory limit counts)"
 )
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
 _DENY: Instruction = (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)
 _Item = tuple[int, str | int, str | int, int | str] | str  # an instruction with labels, or a label
-_RETURNS = ("noop", "nosys", "einval", "eopnotsupp", "allow", "deny")
+_RETURNS = ("noop", "nosys", "einval", "eopnotsupp", "eprotonosupport", "allow", "deny")
 """The labels of the filter's answers: each ABI's block has its own (:func:`_own_returns`)."""
 
 
@@ -427,12 +450,20 @@ def _own_returns(block: list[_Item], i: int) -> list[_Item]:
         "nosys": SECCOMP_RET_ERRNO | errno.ENOSYS,
         "einval": SECCOMP_RET_ERRNO | errno.EINVAL,
         "eopnotsupp": SECCOMP_RET_ERRNO | errno.EOPNOTSUPP,
+        "eprotonosupport": SECCOMP_RET_ERRNO | errno.EPROTONOSUPPORT,
         "allow": SECCOMP_RET_ALLOW,
         "deny": SECCOMP_RET_ERRNO | errno.EPERM,
     }
     for label in _RETURNS:
         renamed += [f"{label}_{i}", (_RET_K, 0, 0, results[label])]
     return renamed
+
+
+def _one_of(values: tuple[int, ...], then: str, otherwise: str) -> list[_Item]:
+    """Jumps to ``then`` where the loaded word is one of ``values``, else to ``otherwise`` (labels of
+    conditional jumps, which :func:`_own_returns` makes the block's own, unlike a ``ja``'s)."""
+    *first, last = values
+    return [*((_JEQ_K, then, 0, value) for value in first), (_JEQ_K, then, otherwise, last)]
 
 
 def _assemble(items: list[_Item]) -> list[Instruction]:
@@ -460,8 +491,10 @@ def _assemble(items: list[_Item]) -> list[Instruction]:
 
 def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
-    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, ``socketpair``
-    but of PAIR_TYPES and ``clone`` or ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with
+    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES (within them, a protocol not of
+    SOCKET_PROTOCOLS fails with ``EPROTONOSUPPORT``), ``socketpair``
+    but of PAIR_TYPES (of them, a protocol not of PAIR_PROTOCOLS: ``EPROTONOSUPPORT``) and
+    ``clone`` or ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with
     DENIED_FCNTL, ``prlimit64`` setting RLIMIT_CORE and asking for the old limit, and ``mmap``, ``shmget`` (or
     i386's ``ipc`` SHMGET) and ``memfd_create`` asking for huge pages; ``open``, ``openat`` and
     ``fcntl(F_SETFL)`` with ``O_DIRECT`` fail with ``EINVAL``; ``setrlimit``, and ``prlimit64`` not
@@ -501,17 +534,29 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             *(() if abi.ipc is None else ((_JEQ_K, f"ipc{i}", 0, abi.ipc),)),
             (_JEQ_K, f"socket{i}", 0, abi.socket),
             (_JEQ_K, f"pair{i}", "allow", abi.socketpair),
-            f"socket{i}",
+            f"socket{i}",  # socket(family, type, protocol)
             (_LD_W_ABS, 0, 0, _ARG0),
-            *((_JEQ_K, "allow", 0, family) for family in ALLOWED_FAMILIES),
+            *((_JEQ_K, f"protocol{i}_{family}", 0, family) for family in ALLOWED_FAMILIES),
             _DENY,
-            f"pair{i}",
+            *(
+                item
+                for family in ALLOWED_FAMILIES
+                for item in (
+                    f"protocol{i}_{family}",
+                    (_LD_W_ABS, 0, 0, _ARG2),
+                    *_one_of(SOCKET_PROTOCOLS[family], "allow", "eprotonosupport"),
+                )
+            ),
+            f"pair{i}",  # socketpair(family, type, protocol, fds)
             (_LD_W_ABS, 0, 0, _ARG0),
             (_JEQ_K, 0, "deny", int(socket.AF_UNIX)),
             (_LD_W_ABS, 0, 0, _ARG1),
             (_AND_K, 0, 0, _SOCK_TYPE_MASK),
-            *((_JEQ_K, "allow", 0, kind) for kind in PAIR_TYPES),
+            *((_JEQ_K, f"pair_protocol{i}", 0, kind) for kind in PAIR_TYPES),
             _DENY,
+            f"pair_protocol{i}",
+            (_LD_W_ABS, 0, 0, _ARG2),
+            *_one_of(PAIR_PROTOCOLS, "allow", "eprotonosupport"),
             f"ns{i}",
             (_LD_W_ABS, 0, 0, _ARG0),
             (_JSET_K, "deny", "allow", NAMESPACE_FLAGS),

@@ -265,6 +265,24 @@ def test_a_bot_flips_no_switch_of_the_kernels(tiny_game, arena):
     ]
 
 
+def test_a_bot_opens_no_socket_of_a_protocol_the_kernel_would_load_a_module_for(tiny_game, arena):
+    """socket() with SCTP's, DCCP's or L2TP's protocol number made the kernel look for the module,
+    running modprobe as root outside the sandbox on a kernel that loads modules (a red team's
+    finding; this kernel may have none, and answer "Protocol not supported" itself). Only the
+    default, TCP, UDP and ICMP are let through: UDP-Lite and Multipath TCP, built into many kernels
+    and opened outside, show the filter's refusal, in the i386 ABI too."""
+    record = play_attack(tiny_game, arena, "socket_protocols")
+    assert_normal_game(record)
+    refused = "Protocol not supported"
+    expected = [
+        f"ATTACK: {name}: {refused}" for name in ("SCTP", "SCTP6", "DCCP", "L2TP", "UDP-Lite", "MPTCP")
+    ]
+    expected.append("ATTACK: TCP: opened")
+    if platform.machine() == "x86_64":
+        expected.append(f"ATTACK: i386 UDP-Lite: {refused}")
+    assert attack_lines(record, 0) == expected
+
+
 def test_a_bots_signals_to_its_init_end_nothing(tiny_game, arena):
     """Its init, pid 1 of its namespace, came with the referee's signal handlers: a bot's
     kill(1, SIGTERM) ran one, init exited and took the bot's namespace with it, and the record

@@ -1123,6 +1123,36 @@ def udp_switches():
                     say(f"{name} at {level}: {exc.strerror}")
 
 
+# socket(AF_INET, SOCK_DGRAM, IPPROTO_UDPLITE) through the i386 ABI (int 0x80), as x86-64 machine
+# code: push rbx; mov eax, 359; mov ebx, 2; mov ecx, 2; mov edx, 136; int 0x80; pop rbx; ret.
+I386_UDPLITE_SOCKET = bytes.fromhex("53b867010000bb02000000b902000000ba88000000cd805bc3")
+
+
+def socket_protocols():
+    """Open sockets of protocols the kernel looks up by number, loading a module for one it has not
+    (SCTP, DCCP, L2TP: modprobe, run as root outside the sandbox), and of two built in on many
+    kernels (UDP-Lite, Multipath TCP), which tell a refusal of the filter's from the kernel's."""
+    for family, kind, protocol, name in (
+        (socket.AF_INET, socket.SOCK_STREAM, 132, "SCTP"),
+        (socket.AF_INET6, socket.SOCK_SEQPACKET, 132, "SCTP6"),
+        (socket.AF_INET, 6, 33, "DCCP"),  # SOCK_DCCP
+        (socket.AF_INET, socket.SOCK_DGRAM, 115, "L2TP"),
+        (socket.AF_INET, socket.SOCK_DGRAM, 136, "UDP-Lite"),
+        (socket.AF_INET6, socket.SOCK_STREAM, 262, "MPTCP"),
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "TCP"),
+    ):
+        try:
+            socket.socket(family, kind, protocol).close()
+            say(f"{name}: opened")
+        except OSError as exc:
+            say(f"{name}: {exc.strerror}")
+    if os.uname().machine == "x86_64":
+        result = i386_call(I386_UDPLITE_SOCKET)
+        if result >= 0:
+            os.close(result)
+        say("i386 UDP-Lite: " + ("opened" if result >= 0 else os.strerror(-result)))
+
+
 def signal_init():
     """Send its pid 1, its namespace's init, the signals the referee handles: init ran the
     referee's handlers and exited."""
@@ -1191,6 +1221,7 @@ ATTACKS = {
     "flow_labels": flow_labels,
     "signal_init": signal_init,
     "udp_switches": udp_switches,
+    "socket_protocols": socket_protocols,
 }
 
 sys.stdin.readline()  # the start number
