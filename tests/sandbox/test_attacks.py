@@ -317,6 +317,28 @@ def test_a_bot_reads_no_file_of_proc_only_root_may_read(tiny_game, arena):
     assert lines[-1].startswith("ATTACK: meminfo: ") and lines[-1] != "ATTACK: meminfo: 0 bytes", lines
 
 
+def test_a_bot_reads_no_count_of_the_machines_cached_names_inodes_or_files(tiny_game, arena):
+    """A red team's bot looked up missing names under the machine's read-only view, leaving
+    negative dentries in the machine's cache, and a bot of a later game read a 16-bit word from
+    /proc/sys/fs/dentry-state's count of negative dentries moving by exactly 1 around its own
+    lookups. The machine's exact counts a bot moves (dentries, inodes, open files, the quota cache,
+    the file systems' own) are covered; meminfo, stat, loadavg and cpuinfo, which runtimes read,
+    stay."""
+    from codecup.sandbox.launch import counter_files
+
+    names = [path.removeprefix("/proc/") for path in counter_files()]
+    assert {"sys/fs/dentry-state", "sys/fs/inode-nr", "sys/fs/inode-state", "sys/fs/file-nr"} <= set(names)
+    with open("/proc/sys/fs/dentry-state") as f:  # readable here, outside the sandbox
+        assert len(f.read().split()) == 6
+    kept = ["meminfo", "stat", "loadavg", "cpuinfo"]
+    record = play_attack(tiny_game, arena, "root_files", *names, *kept)
+    assert_normal_game(record)
+    lines = attack_lines(record, 0)
+    assert lines[: len(names)] == [f"ATTACK: {name}: covered" for name in names], lines
+    for name, line in zip(kept, lines[len(names) :], strict=True):
+        assert line.startswith(f"ATTACK: {name}: ") and line != f"ATTACK: {name}: 0 bytes", line
+
+
 def test_a_bot_sees_nothing_of_the_kernels_memory_or_firmware_in_sys(tiny_game, arena):
     """/proc/slabinfo is covered, but /sys/kernel/slab told the same to root, whose uid a bot keeps
     (a reviewer's bot read the kernel's count of cached names there), as /sys/firmware tells the
