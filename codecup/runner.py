@@ -26,7 +26,7 @@ from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
 from codecup.checks import check_clock
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
-from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
+from codecup.dialogue import Fault, Outcome, SeatEnd, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
 from codecup.errors import (
@@ -58,7 +58,7 @@ from codecup.record import (
     Result,
     TranscriptLine,
 )
-from codecup.sandbox import Policy, once
+from codecup.sandbox import CgroupFailed, Policy, once
 from codecup.verify import own_rules_problem
 
 DEFAULT_SETTINGS = SubprocessSettings()
@@ -475,8 +475,11 @@ async def _played(
     _check_results_key(game, info)
     observers = Observers(pm) if pm is not None else None  # the plugins' match hooks
     try:  # every player made is closed, also when the match is stopped while they are made
-        for seat in range(len(info.players)):
-            players.append(make_player(game, info, seat, settings, policy))
+        try:
+            for seat in range(len(info.players)):
+                players.append(make_player(game, info, seat, settings, policy))
+        except CgroupFailed as exc:
+            return _not_contained(info, len(players), exc)
         announce_containment(players)
         cpu_clock = info.clock_mode == CPU and all(p.cpu_time() is not None for p in players)
         if info.clock_mode == CPU and not cpu_clock:
@@ -547,6 +550,30 @@ async def _played(
     if observers is not None:
         observers.notify("codecup_match_end", record=record)
     return record
+
+
+def _not_contained(info: MatchInfo, seat: int, failed: CgroupFailed) -> Record:
+    """The record of a game not played because seat ``seat``'s program could not get the cgroup
+    every program gets on this machine (its memory, process and processor limits, its freezing,
+    its cpu clock): a referee error, said in one line on stderr. Played, that seat's program ran
+    with none of them, unsaid, while its opponent had them all, and the game's clock turned to wall
+    time (a red team's bot held 1500 MiB and 300 processes there, and its game ended normally)."""
+    name = info.players[seat].name
+    why = f"seat {seat}'s program ({name}) could not be contained as every program is here: {failed}"
+    print(f"codecup: a game not played (a referee error): {why}", file=sys.stderr)
+    n = len(info.players)
+    end = SeatEnd(Termination.REFEREE_ERROR, f"the game was not played: {why}; no fault of either player")
+    started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+    return Record(
+        match=info,
+        moves=(),
+        transcript=(),
+        clock_used=(0.0,) * n,
+        result=Result(scores=(0.0,) * n, points=(0.0,) * n, termination=(end,) * n),
+        started=started,
+        logs=("",) * n,
+        codecup=__version__,
+    )
 
 
 def _checked_by_rules(game: Game, record: Record) -> Record:

@@ -199,7 +199,10 @@ class Box:
 
     @classmethod
     def prepare(cls, policy: Policy, workdir: Path) -> Box:
-        """A box for a bot that will start in ``workdir``, with what this machine gives."""
+        """A box for a bot that will start in ``workdir``, with what this machine gives.
+
+        :raises CgroupFailed: the machine gives bots cgroups, and this one's (or a limit of it)
+            could not be made: the bot must not play contained less (:meth:`BotCgroup.promised`)."""
         support = machine_support()
         workdir = workdir.resolve()
         if support.namespaces and is_root(workdir):
@@ -217,7 +220,15 @@ class Box:
             if support.cgroup:  # and moving a bot into its cgroups made cheap
                 dynmods.favor_once()
         clean_stale_scratch()
-        cgroup = BotCgroup.create(support.hierarchies, policy.limits) if support.cgroup else None
+        cgroup = None
+        if support.cgroup:  # every bot gets what the machine gives, or its game is not played
+            cgroup = BotCgroup.promised(
+                support.hierarchies,
+                policy.limits,
+                memory=support.memory_limit,
+                processes=support.process_limit,
+                cpu=support.cpu_limit,
+            )
         namespaces = support.namespaces
         if cgroup is not None and not namespaces and os.geteuid() == 0:
             cgroup.keep_from_bot()  # uid 0 without capabilities, it owned its cgroups' files

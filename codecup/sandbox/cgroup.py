@@ -345,6 +345,14 @@ def _give_roots(entry: Path, ids: tuple[int, int]) -> None:
         pass
 
 
+class CgroupFailed(Exception):
+    """A bot's cgroup, or a limit of it, that this machine gives every bot could not be made for one
+    (:meth:`BotCgroup.promised`): its game is not played rather than played with that seat
+    contained less than the other (a red team's referee in a cgroup allowing few descendants: its
+    second seat's cgroup could not be made, and that bot played with no memory, process or
+    processor limit, frozen by SIGSTOP only, the game's clock turned to wall time, unsaid)."""
+
+
 @attrs.define(eq=False)
 class BotCgroup:
     """The cgroups of one running bot; :meth:`remove` when its game ends."""
@@ -364,49 +372,115 @@ class BotCgroup:
     unconfirmed: bool = False  # frozen, and cgroup.events has not said so yet
     outlived_kill: bool = False  # a wait after cgroup.kill gave up (or was cancelled): no more waits
     bots_files: bool = False  # root, namespaces failing, and no unused uid to give its files to
+    failures: list[str] = attrs.field(factory=list)  # what could not be made or set, and why
 
     @classmethod
     def create(cls, where: Hierarchies, limits: Limits) -> BotCgroup | None:
-        """Make the cgroups (None when cgroup2 is missing or not writable here)."""
-        if where.v2 is None:
+        """Make the cgroups (None when cgroup2 is missing or not writable here), with the limits the
+        machine lets be set: the trial of what it gives (:mod:`.support`); a bot's are
+        :meth:`promised`."""
+        try:
+            return cls._made(where, limits)
+        except CgroupFailed:
             return None
+
+    @classmethod
+    def promised(
+        cls, where: Hierarchies, limits: Limits, *, memory: bool, processes: bool, cpu: bool
+    ) -> BotCgroup:
+        """A bot's cgroups, with its memory, process and processor limits where the machine gives
+        them (``memory``, ``processes``, ``cpu``: what its support found), so that no seat is
+        contained less than the machine says, and than its opponent.
+
+        :raises CgroupFailed: one of them could not be made (why, with the ``OSError``); what was
+            made of them is removed."""
+        group = cls._made(where, limits)
+        got = (
+            ("memory limit", memory, group.memory_v2 or group.memory_v1 is not None),
+            ("process limit", processes, group.pids_v2 or group.pids_v1 is not None),
+            ("processor limit", cpu, group.cpu_v2 or group.cpu_v1 is not None),
+        )
+        lacking = [name for name, wanted, made in got if wanted and not made]
+        if lacking:
+            group._discard()
+            why = "; ".join(group.failures) or "its controllers were not offered to its cgroup"
+            raise CgroupFailed(f"no {' or '.join(lacking)} could be set for it ({why})")
+        return group
+
+    @classmethod
+    def _made(cls, where: Hierarchies, limits: Limits) -> BotCgroup:
+        """The cgroups, with what limits the machine lets be set (each that failed, and why, in
+        ``failures``). :raises CgroupFailed: no cgroup2 cgroup of its own (nothing is left made)."""
+        if where.v2 is None:
+            raise CgroupFailed("no cgroup2 hierarchy")
         retry_left()
         parent = _unfrozen(where.v2)
-        if parent is None or not _locked(parent):
-            return None
+        if parent is None:
+            raise CgroupFailed(f"the folder of the bots' cgroups, {where.v2 / PARENT}, could not be made")
+        if not _locked(parent):
+            raise CgroupFailed(f"this referee's lock folder in {parent} could not be made")
         name = f"{owner.token()}-{next(_serial)}"
         v2 = parent / name
         try:
-            v2.mkdir()
-        except OSError:
-            return None
-        offered = set((v2 / "cgroup.controllers").read_text().split())
+            _new_folder(v2)
+        except OSError as exc:
+            raise CgroupFailed(f"its cgroup could not be made: {exc}") from exc
         group = cls(v2, None, None, limits)
-        if "memory" in offered and _write(v2 / "memory.max", str(limits.memory)):
-            _write(v2 / "memory.swap.max", "0")
-            group.memory_v2 = True
-        elif where.memory_v1 is not None and (v1 := _parent(where.memory_v1)) is not None and _locked(v1):
-            group.memory_v1 = _make_v1(v1 / name, ("memory.limit_in_bytes", str(limits.memory)))
-            if group.memory_v1 is not None:
-                _write(group.memory_v1 / "memory.memsw.limit_in_bytes", str(limits.memory))
-        pids = str(limits.processes)
-        if "pids" in offered and _write(v2 / "pids.max", pids):
-            group.pids_v2 = True
-        elif where.pids_v1 is not None and (v1 := _parent(where.pids_v1)) is not None and _locked(v1):
-            group.pids_v1 = _make_v1(v1 / name, ("pids.max", pids))
-        quota = str(max(1000, round(limits.cpus * CPU_PERIOD_USEC)))
-        if "cpu" in offered and _write(v2 / "cpu.max", f"{quota} {CPU_PERIOD_USEC}"):
-            group.cpu_v2 = True
-        elif where.cpu_v1 is not None and (v1 := _parent(where.cpu_v1)) is not None and _locked(v1):
-            group.cpu_v1 = _make_v1(v1 / name, ("cpu.cfs_quota_us", quota))
-        group._freeze_fd = os.open(v2 / "cgroup.freeze", os.O_WRONLY | os.O_CLOEXEC)
-        group._events_fd = os.open(v2 / "cgroup.events", os.O_RDONLY | os.O_CLOEXEC)
-        group._cpu_fd = os.open(v2 / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            group._limit(where, name)
+            group._freeze_fd = os.open(v2 / "cgroup.freeze", os.O_WRONLY | os.O_CLOEXEC)
+            group._events_fd = os.open(v2 / "cgroup.events", os.O_RDONLY | os.O_CLOEXEC)
+            group._cpu_fd = os.open(v2 / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as exc:  # the cgroup gone, or its files refused: none of it is left made
+            group._discard()
+            raise CgroupFailed(f"its cgroup {v2} could not be set up: {exc}") from exc
         try:
             group._pressure_fd = os.open(v2 / "cpu.pressure", os.O_RDONLY | os.O_CLOEXEC)
         except OSError:  # a kernel without pressure stall information
             group._pressure_fd = -1
         return group
+
+    def _limit(self, where: Hierarchies, name: str) -> None:
+        """Set its limits, in cgroup2 where it offers their controllers, else in a v1 hierarchy
+        (a cgroup ``name`` made there); what fails is said in ``failures``."""
+        v2, limits = self.v2, self.limits
+        offered = set((v2 / "cgroup.controllers").read_text().split())
+        if "memory" in offered and self._set(v2 / "memory.max", str(limits.memory)):
+            _write(v2 / "memory.swap.max", "0")
+            self.memory_v2 = True
+        elif where.memory_v1 is not None and (v1 := _parent(where.memory_v1)) is not None and _locked(v1):
+            self.memory_v1 = _make_v1(v1 / name, ("memory.limit_in_bytes", str(limits.memory)), self.failures)
+            if self.memory_v1 is not None:
+                _write(self.memory_v1 / "memory.memsw.limit_in_bytes", str(limits.memory))
+        pids = str(limits.processes)
+        if "pids" in offered and self._set(v2 / "pids.max", pids):
+            self.pids_v2 = True
+        elif where.pids_v1 is not None and (v1 := _parent(where.pids_v1)) is not None and _locked(v1):
+            self.pids_v1 = _make_v1(v1 / name, ("pids.max", pids), self.failures)
+        quota = str(max(1000, round(limits.cpus * CPU_PERIOD_USEC)))
+        if "cpu" in offered and self._set(v2 / "cpu.max", f"{quota} {CPU_PERIOD_USEC}"):
+            self.cpu_v2 = True
+        elif where.cpu_v1 is not None and (v1 := _parent(where.cpu_v1)) is not None and _locked(v1):
+            self.cpu_v1 = _make_v1(v1 / name, ("cpu.cfs_quota_us", quota), self.failures)
+
+    def _discard(self) -> None:
+        """Remove cgroups that no process has joined yet (made in part: see :meth:`promised`)."""
+        for fd in (self._freeze_fd, self._events_fd, self._cpu_fd, self._pressure_fd):
+            if fd >= 0:
+                os.close(fd)
+        self._freeze_fd = self._events_fd = self._cpu_fd = self._pressure_fd = -1
+        for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
+            if path is not None:
+                _rmdir_soon(path)
+
+    def _set(self, path: Path, text: str) -> bool:
+        """Write a limit's file; a refusal is said in ``failures``."""
+        try:
+            path.write_text(text)
+        except OSError as exc:
+            self.failures.append(f"{path.name} could not be set: {exc}")
+            return False
+        return True
 
     @property
     def procs_files(self) -> tuple[str, ...]:
@@ -588,13 +662,23 @@ def _read(path: Path) -> str:
         return ""
 
 
-def _make_v1(path: Path, setting: tuple[str, str]) -> Path | None:
-    """A v1 cgroup with one setting applied (None if it cannot be made or set)."""
+def _new_folder(path: Path) -> None:
+    """Make a cgroup's folder (its own function: a test makes it fail, as a full
+    ``cgroup.max.descendants`` does)."""
+    path.mkdir()
+
+
+def _make_v1(path: Path, setting: tuple[str, str], failures: list[str]) -> Path | None:
+    """A v1 cgroup with one setting applied (None if it cannot be made or set: why, in ``failures``)."""
     try:
-        path.mkdir()
-    except OSError:
+        _new_folder(path)
+    except OSError as exc:
+        failures.append(f"its v1 cgroup could not be made: {exc}")
         return None
-    if not _write(path / setting[0], setting[1]):
+    try:
+        (path / setting[0]).write_text(setting[1])
+    except OSError as exc:
+        failures.append(f"{setting[0]} could not be set: {exc}")
         with contextlib.suppress(OSError):
             path.rmdir()
         return None

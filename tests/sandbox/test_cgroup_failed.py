@@ -1,0 +1,104 @@
+"""A seat whose cgroup cannot be made: its game is not played (a referee error, said on stderr),
+never played with that seat contained less than the machine promises and than its opponent."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import uuid
+from pathlib import Path
+
+import pytest
+
+from codecup.dialogue import Termination
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+from codecup.sandbox import cgroup
+from tests.support import TESTS, processes_with, python_argv
+
+THINKER = TESTS / "players" / "attack" / "thinker.py"
+
+
+class Failing:
+    """``cgroup._new_folder`` and ``BotCgroup._set`` that fail from the ``from_seat``-th bot cgroup
+    on (counted by its cgroup2 folders): its cgroup2 folder (``what="cgroup2"``), or its process
+    limit wherever the machine sets it (``what="pids"``: ``pids.max`` in cgroup2 and the v1 pids
+    hierarchy's folder), with ``ENOSPC``, as a full ``cgroup.max.descendants`` makes ``mkdir`` fail.
+    Every folder made is kept, to check that none is left."""
+
+    def __init__(self, monkeypatch, where: cgroup.Hierarchies, what: str, from_seat: int = 1) -> None:
+        self.where, self.what, self.from_seat = where, what, from_seat
+        self.seats = 0  # cgroup2 folders asked for
+        self.made: list[Path] = []
+        new_folder, set_limit = cgroup._new_folder, cgroup.BotCgroup._set
+
+        def fake_new_folder(path: Path) -> None:
+            in_v2 = where.v2 is not None and path.is_relative_to(where.v2)
+            if in_v2:
+                self.seats += 1
+            failing = self.seats > from_seat
+            in_pids = where.pids_v1 is not None and path.is_relative_to(where.pids_v1)
+            if failing and ((what == "cgroup2" and in_v2) or (what == "pids" and in_pids)):
+                raise OSError(errno.ENOSPC, "No space left on device", str(path))
+            new_folder(path)
+            self.made.append(path)
+
+        def fake_set(group: cgroup.BotCgroup, path: Path, text: str) -> bool:
+            if what == "pids" and path.name == "pids.max" and self.seats > from_seat:
+                group.failures.append(
+                    f"pids.max could not be set: [Errno {errno.ENOSPC}] No space left on device"
+                )
+                return False
+            return set_limit(group, path, text)
+
+        monkeypatch.setattr(cgroup, "_new_folder", fake_new_folder)
+        monkeypatch.setattr(cgroup.BotCgroup, "_set", fake_set)
+
+
+@pytest.mark.parametrize(
+    ("what", "lacking"), [("cgroup2", "its cgroup could not be made"), ("pids", "process limit")]
+)
+def test_a_seat_whose_cgroup_cannot_be_made_plays_no_game(
+    tiny_game, full_sandbox, monkeypatch, capsys, what, lacking
+):
+    """A red team's referee in a cgroup allowing 3 descendants: the second seat's mkdir failed, and
+    its bot played with no memory, process or processor limit (1500 MiB, 300 processes, a normal
+    end), frozen by SIGSTOP only, both games' clocks turned to wall time, nothing said. Now the
+    game is a referee error naming the OSError, in one line on stderr, its clock mode as asked,
+    and the first seat's cgroups (and what the second's got) are removed."""
+    failing = Failing(monkeypatch, full_sandbox.hierarchies, what)
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    players = [PlayerInfo(name, command=python_argv(THINKER, "0", token)) for name in ("first", "second")]
+    match = new_match(tiny_game, players, seed=1, clock=2.0, clock_mode="cpu")
+    record = asyncio.run(play_match(tiny_game, match))
+    ends = record.result.termination
+    assert [end.kind for end in ends] == [Termination.REFEREE_ERROR] * 2
+    assert "seat 1's program (second)" in ends[0].message and lacking in ends[0].message, ends[0].message
+    assert "No space left on device" in ends[0].message and "no fault of either player" in ends[0].message
+    assert record.match.clock_mode == "cpu" and record.moves == () and record.result.points == (0.0, 0.0)
+    said = capsys.readouterr().err.splitlines()
+    assert [line for line in said if "not played" in line] == [
+        f"codecup: a game not played (a referee error): {ends[0].message.split(': ', 1)[1].rsplit(';', 1)[0]}"
+    ], said
+    assert "No space left on device" in said[-1]
+    assert failing.made, "no cgroup was made at all"
+    assert [path for path in failing.made if path.exists()] == [], "a cgroup was left"
+    assert processes_with(token) == []
+
+
+def test_a_seat_lacking_a_limit_its_machine_gives_none_removes_what_was_made(full_sandbox, monkeypatch):
+    """:meth:`BotCgroup.promised` alone: a process limit promised but refused raises, naming why,
+    and removes the cgroups already made for the bot; one not promised is not asked for."""
+    failing = Failing(monkeypatch, full_sandbox.hierarchies, "pids", from_seat=0)
+    with pytest.raises(cgroup.CgroupFailed, match=r"no process limit could be set for it .*No space left"):
+        cgroup.BotCgroup.promised(
+            full_sandbox.hierarchies, cgroup.Limits(), memory=True, processes=True, cpu=True
+        )
+    assert failing.made and [path for path in failing.made if path.exists()] == []
+    group = cgroup.BotCgroup.promised(
+        full_sandbox.hierarchies, cgroup.Limits(), memory=True, processes=False, cpu=True
+    )
+    try:
+        assert not (group.pids_v2 or group.pids_v1) and group.failures
+    finally:
+        group.remove()
