@@ -102,3 +102,22 @@ def test_a_seat_lacking_a_limit_its_machine_gives_none_removes_what_was_made(ful
         assert not (group.pids_v2 or group.pids_v1) and group.failures
     finally:
         group.remove()
+
+
+def test_a_box_that_fails_after_its_cgroups_were_made_removes_them(full_sandbox, monkeypatch, tmp_path):
+    """What is made for a bot whose box then fails (here: the machine's mount table unreadable) is
+    removed: its cgroups were left, and its scratch folder."""
+    from codecup.sandbox import Policy, box
+
+    failing = Failing(monkeypatch, full_sandbox.hierarchies, "nothing")
+
+    def unreadable() -> str:
+        raise OSError(errno.EIO, "Input/output error", "/proc/self/mountinfo")
+
+    monkeypatch.setattr(box.mounts, "machine_table", unreadable)
+    before = set(box.scratch_root().iterdir()) if box.scratch_root().is_dir() else set()
+    with pytest.raises(OSError, match="Input/output error"):
+        box.Box.prepare(Policy(), tmp_path)
+    assert failing.made, "no cgroup was made at all"
+    assert [path for path in failing.made if path.exists()] == [], "a cgroup was left"
+    assert set(box.scratch_root().iterdir()) == before, "a scratch folder was left"
