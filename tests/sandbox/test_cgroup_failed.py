@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import json
+import os
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -121,3 +125,62 @@ def test_a_box_that_fails_after_its_cgroups_were_made_removes_them(full_sandbox,
     assert failing.made, "no cgroup was made at all"
     assert [path for path in failing.made if path.exists()] == [], "a cgroup was left"
     assert set(box.scratch_root().iterdir()) == before, "a scratch folder was left"
+
+
+IN_A_SMALL_CGROUP = """
+import asyncio, json, sys
+sys.path.insert(0, sys.argv[1])
+import tinygame
+from codecup.plugins import load_games, make_plugin_manager
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+
+game = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,))).get("twentyone")
+command = (sys.executable, sys.argv[2], "0", sys.argv[3])
+players = [PlayerInfo(name, command=command) for name in ("first", "second")]
+record = asyncio.run(play_match(game, new_match(game, players, seed=1, clock=2.0, clock_mode="cpu")))
+ends = record.result.termination
+print(json.dumps([record.match.clock_mode, [e.kind.value for e in ends], ends[0].message]))
+"""
+
+
+def test_a_referee_in_a_cgroup_allowing_few_descendants_plays_no_game_uncontained(full_sandbox):
+    """The red team's setting itself: the referee in a cgroup2 folder whose ``codecup`` folder allows
+    few descendants (here 2: its lock folder and the first seat's cgroup fit, the second seat's
+    ``mkdir`` fails with EAGAIN; the red team's tournament allowed 3, its worker's lock beside its
+    own). The game is a referee error, said on stderr, its clock mode the one asked for."""
+    from tests.support import TINYGAME_DIST
+
+    assert full_sandbox.hierarchies.v2 is not None
+    folder = full_sandbox.hierarchies.v2 / f"codecup-test-{uuid.uuid4().hex}"
+    folder.mkdir()
+    try:
+        (folder / "codecup").mkdir()
+        (folder / "codecup" / "cgroup.max.descendants").write_text("2")
+        token = f"codecup-test-{uuid.uuid4().hex}"
+
+        def join() -> None:
+            (folder / "cgroup.procs").write_text(str(os.getpid()))
+
+        done = subprocess.run(
+            [sys.executable, "-c", IN_A_SMALL_CGROUP, str(TINYGAME_DIST), str(THINKER), token],
+            preexec_fn=join,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        clock_mode, kinds, message = json.loads(done.stdout)
+        assert (clock_mode, kinds) == ("cpu", ["referee-error", "referee-error"]), done.stderr
+        assert "could not be contained as every program is here" in message and "[Errno" in message, message
+        said = [line for line in done.stderr.splitlines() if "not played" in line]
+        assert len(said) == 1 and "[Errno" in said[0], done.stderr
+        assert processes_with(token) == []
+        assert [p for p in (folder / "codecup").iterdir() if p.is_dir()] == [], "a cgroup was left"
+    finally:
+        for child in (folder / "codecup").iterdir():
+            if child.is_dir():
+                child.rmdir()
+        (folder / "codecup").rmdir()
+        folder.rmdir()
