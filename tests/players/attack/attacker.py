@@ -858,8 +858,12 @@ def file_table():
         os.close(fd)
     grew = _memory_used() - before
     with open("/proc/sys/fs/file-nr") as f:
-        used, _, most = (int(x) for x in f.read().split())
+        counts = f.read().split()
     say(f"held 5000 files, memory grew {grew}")
+    if not counts:  # covered: the machine's exact count of open files is no bot's to read
+        say("the machine's table: covered")
+        return
+    used, _, most = (int(x) for x in counts)
     say(f"room in the machine's table {most - used}")
 
 
