@@ -29,7 +29,7 @@ from codecup import owner
 from codecup.checks import is_root
 from codecup.errors import ConfigError
 from codecup.sandbox import dynmods, mounts, netstamp, quotas, seccomp
-from codecup.sandbox.cgroup import BotCgroup, Limits
+from codecup.sandbox.cgroup import BotCgroup, CgroupFailed, Limits
 from codecup.sandbox.launch import Launch, inside, is_original, own_entry, scratch_files
 from codecup.sandbox.support import Support, machine_support
 
@@ -202,8 +202,12 @@ class Box:
         """A box for a bot that will start in ``workdir``, with what this machine gives.
 
         :raises CgroupFailed: the machine gives bots cgroups, and this one's (or a limit of it)
-            could not be made: the bot must not play contained less (:meth:`BotCgroup.promised`)."""
+            could not be made: the bot must not play contained less (:meth:`BotCgroup.promised`);
+            or, in a pool worker, this process lacks what its run found (``Support.shortfall``)."""
         support = machine_support()
+        if support.shortfall:  # a pool worker that found less than its run: its bots do not play
+            lacking = "; ".join(support.shortfall)
+            raise CgroupFailed(f"this referee process lacks what the run found: {lacking}")
         workdir = workdir.resolve()
         if support.namespaces and is_root(workdir):
             raise ConfigError(

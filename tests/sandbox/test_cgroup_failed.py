@@ -184,3 +184,89 @@ def test_a_referee_in_a_cgroup_allowing_few_descendants_plays_no_game_uncontaine
                 child.rmdir()
         (folder / "codecup").rmdir()
         folder.rmdir()
+
+
+IN_A_WORKER = """
+import asyncio, json, os, pickle, sys
+sys.path.insert(0, sys.argv[1])
+import tinygame
+from codecup.plugins import load_games, make_plugin_manager
+from codecup.record import PlayerInfo
+from codecup.runner import new_match, play_match
+from codecup.sandbox import machine_support
+from codecup.tournament.worker import worker_init
+
+worker_init(os.getppid(), pickle.loads(bytes.fromhex(sys.argv[4])))
+game = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,))).get("twentyone")
+command = (sys.executable, sys.argv[2], "0", sys.argv[3])
+players = [PlayerInfo(name, command=command) for name in ("first", "second")]
+record = asyncio.run(play_match(game, new_match(game, players, seed=1, clock=2.0, clock_mode="cpu")))
+ends = record.result.termination
+kinds = [e.kind.value for e in ends]
+print(json.dumps([record.match.clock_mode, kinds, ends[0].message, machine_support().cgroup]))
+"""
+
+
+def test_a_pool_worker_that_finds_less_than_its_run_plays_no_game_uncontained(full_sandbox):
+    """A reviewer's ``--jobs 2`` run in a cgroup allowing 3 descendants: one worker's own trial
+    cgroup could not be made, so it played its game with no cgroup on either seat, on the wall
+    clock, while the other worker's games were referee errors (and the folder could not be
+    resumed with either clock mode). A worker holds to its parent's finding, given to it as the
+    pool gives it (pickled): here every cgroup of the worker fails (its ``codecup`` folder allows
+    none), and its game is a referee error on the cpu clock, not a game played uncontained."""
+    import pickle
+
+    from tests.support import TINYGAME_DIST
+
+    assert full_sandbox.hierarchies.v2 is not None
+    folder = full_sandbox.hierarchies.v2 / f"codecup-test-{uuid.uuid4().hex}"
+    folder.mkdir()
+    try:
+        (folder / "codecup").mkdir()
+        (folder / "codecup" / "cgroup.max.descendants").write_text("0")
+        token = f"codecup-test-{uuid.uuid4().hex}"
+
+        def join() -> None:
+            (folder / "cgroup.procs").write_text(str(os.getpid()))
+
+        found = pickle.dumps(full_sandbox).hex()
+        done = subprocess.run(
+            [sys.executable, "-c", IN_A_WORKER, str(TINYGAME_DIST), str(THINKER), token, found],
+            preexec_fn=join,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        clock_mode, kinds, message, cgroup_held = json.loads(done.stdout)
+        assert (clock_mode, kinds, cgroup_held) == ("cpu", ["referee-error"] * 2, True), done.stderr
+        assert "could not be contained as every program is here" in message, message
+        assert "degraded" not in done.stderr, done.stderr
+        assert processes_with(token) == []
+    finally:
+        for child in (folder / "codecup").iterdir():
+            if child.is_dir():
+                child.rmdir()
+        (folder / "codecup").rmdir()
+        folder.rmdir()
+
+
+def test_a_worker_lacking_a_mechanism_its_run_found_refuses_its_bots(full_sandbox, monkeypatch, tmp_path):
+    """A worker whose own trial of the namespaces (or the filter) fails where its run's succeeded
+    does not play its bots with less: :meth:`Box.prepare` refuses them, naming why."""
+    from codecup.sandbox import Policy, box, support
+
+    monkeypatch.setattr(support, "_run_finding", None)
+    monkeypatch.setattr(support, "_try_namespaces", lambda syscall_filter: "no namespace sandbox (EPERM)")
+    support.hold_to(full_sandbox)
+    try:
+        held = support.machine_support()
+        assert held.cgroup and held.namespaces
+        assert held.shortfall == ("namespaces (no namespace sandbox (EPERM))",)
+        with pytest.raises(cgroup.CgroupFailed, match="lacks what the run found: namespaces"):
+            box.Box.prepare(Policy(), tmp_path)
+    finally:
+        monkeypatch.setattr(support, "_run_finding", None)
+        support.machine_support.cache_clear()
