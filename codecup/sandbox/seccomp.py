@@ -20,8 +20,10 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   works).
 - *Kernel modules*: for a socket protocol it has not, the kernel looks for a module
   (``net-pf-2-proto-132``: SCTP), and on a kernel that loads modules runs ``modprobe`` as root
-  outside the sandbox, loading code no bot needs (a red team's finding). So ``socket`` is allowed
-  with SOCKET_PROTOCOLS only, ``socketpair`` with protocol 0; any other fails with
+  outside the sandbox, loading code no bot needs (a red team's finding); so it does for a socket
+  type its family has not (``SOCK_SEQPACKET``, ``SOCK_DCCP``), or a type and protocol that do not
+  match (a datagram of TCP). So ``socket`` is allowed with the types and protocols of
+  SOCKET_PROTOCOLS only, ``socketpair`` with PAIR_PROTOCOLS; any other fails with
   ``EPROTONOSUPPORT``, what a kernel without the protocol answers and libraries fall back on.
 - *The user keyring* of uid 0: a key a bot adds there outlives its game, the
   next bot (or the referee, which shares uid 0) could read it, and
@@ -213,16 +215,30 @@ IPPROTO_ICMP = 1
 IPPROTO_TCP = 6
 IPPROTO_UDP = 17
 IPPROTO_ICMPV6 = 58
-#: The protocols ``socket`` may ask for, per family of ALLOWED_FAMILIES: the default (0), TCP, UDP
-#: and the family's ICMP (ping sockets). For any other the kernel looks for a module
-#: (``net-pf-2-proto-132``: SCTP; 33: DCCP; 115: L2TP), and on a kernel that loads modules runs
-#: ``modprobe`` as root outside the sandbox, loading code no honest bot needs, through which many
-#: of the kernel's privilege escalations went (a red team's finding). Refused with
-#: ``EPROTONOSUPPORT``, what a kernel without the protocol answers: libraries take it for "not
-#: there" and fall back (Go's Multipath TCP probe, 262, stops trying on it and uses TCP).
+#: The (type, protocol) pairs ``socket`` may ask for, per family of ALLOWED_FAMILIES and type
+#: (``type & 0xF``, as the kernel reads it; the high bits are ``SOCK_NONBLOCK`` and
+#: ``SOCK_CLOEXEC``): a stream of TCP, a datagram of UDP or the family's ICMP (ping sockets), each
+#: by its number or the default (0); and ``SOCK_RAW`` with those protocols, which the kernel
+#: refuses (``EPERM``) without ``CAP_NET_RAW``, which no bot has. For a pair it has no
+#: entry for, the kernel looks for a module (``net-pf-2-proto-132-type-1``: SCTP; 33: DCCP; 115:
+#: L2TP; ``net-pf-2-proto-0-type-5`` for ``SOCK_SEQPACKET``, ``-type-6`` for ``SOCK_DCCP``; and
+#: a mismatch as a datagram of TCP too), and on a kernel that loads modules runs ``modprobe`` as
+#: root outside the sandbox, loading code no honest bot needs, through which many of the kernel's
+#: privilege escalations went (a red team's finding, and a reviewer's for the types). Any other
+#: pair is refused with ``EPROTONOSUPPORT``, what a kernel without the protocol answers: libraries
+#: take it for "not there" and fall back (Go's Multipath TCP probe, 262, stops trying on it and
+#: uses TCP).
 SOCKET_PROTOCOLS = {
-    int(socket.AF_INET): (0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP),
-    int(socket.AF_INET6): (0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMPV6),
+    int(socket.AF_INET): {
+        int(socket.SOCK_STREAM): (0, IPPROTO_TCP),
+        int(socket.SOCK_DGRAM): (0, IPPROTO_UDP, IPPROTO_ICMP),
+        int(socket.SOCK_RAW): (0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP),
+    },
+    int(socket.AF_INET6): {
+        int(socket.SOCK_STREAM): (0, IPPROTO_TCP),
+        int(socket.SOCK_DGRAM): (0, IPPROTO_UDP, IPPROTO_ICMPV6),
+        int(socket.SOCK_RAW): (0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMPV6),
+    },
 }
 #: ``setsockopt(SOL_SOCKET, ...)`` options denied: a socket filter, classic or eBPF
 #: (``SO_ATTACH_FILTER``, ``SO_ATTACH_BPF``, ``SO_ATTACH_REUSEPORT_CBPF`` and ``_EBPF``). Each filter
@@ -265,9 +281,11 @@ _IPC_CALL_MASK = 0xFFFF  # the kernel reads the call from the low half (the high
 #: whose pair can ``sendto`` a socket file of the machine, nor ``SOCK_RAW``, which the kernel
 #: makes a datagram pair; no other family (the kernel would look it up, loading its module).
 PAIR_TYPES = (int(socket.SOCK_STREAM), int(socket.SOCK_SEQPACKET))
-#: The protocols of ``socketpair(AF_UNIX, ...)``: the default only (the kernel takes ``PF_UNIX``
-#: too, which no program asks for).
-PAIR_PROTOCOLS = (0,)
+#: The protocols of ``socketpair(AF_UNIX, ...)``: the default and ``PF_UNIX`` (1), which the
+#: kernel takes as the same, loading no module, and course templates ask for
+#: (``#define PIPE(fd) socketpair(AF_UNIX, SOCK_STREAM, PF_UNIX, fd)``: a reviewer's bot was
+#: refused it while the filter took 0 only).
+PAIR_PROTOCOLS = (0, int(socket.AF_UNIX))
 #: The calls that write back or wait for the disk, made no-ops (see the module's "Waits no kill ends").
 SYNC_CALLS = ("sync", "syncfs", "fsync", "fdatasync", "sync_file_range", "msync")
 #: ``fcntl``'s ``F_SETFL``: refused (``EINVAL``) when it asks for ``O_DIRECT`` (see ``Abi.o_direct``).
@@ -314,7 +332,7 @@ class Abi:
     arch: int  # AUDIT_ARCH_*
     calls: tuple[tuple[str, int], ...]  # (name, number) of each call denied outright
     socket: int  # socket(2): allowed for ALLOWED_FAMILIES, with their SOCKET_PROTOCOLS, only
-    socketpair: int  # socketpair(2): allowed for AF_UNIX pairs of PAIR_TYPES, protocol 0, only
+    socketpair: int  # socketpair(2): allowed for AF_UNIX pairs of PAIR_TYPES and PAIR_PROTOCOLS only
     clone: int  # clone(2): denied with NAMESPACE_FLAGS (its first argument)
     unshare: int  # unshare(2): the same
     fcntl: tuple[int, ...]  # fcntl(2) (and fcntl64): DENIED_FCNTL denied, NOOP_FCNTL made no-ops
@@ -466,6 +484,31 @@ def _one_of(values: tuple[int, ...], then: str, otherwise: str) -> list[_Item]:
     return [*((_JEQ_K, then, 0, value) for value in first), (_JEQ_K, then, otherwise, last)]
 
 
+def _socket_types(label: str, family: int) -> list[_Item]:
+    """From the label ``type{label}``: ``socket``'s type (its low 4 bits) and protocol checked
+    against ``family``'s :data:`SOCKET_PROTOCOLS`; any other is ``EPROTONOSUPPORT``."""
+    kinds = SOCKET_PROTOCOLS[family]
+    items: list[_Item] = [
+        f"type{label}",
+        (_LD_W_ABS, 0, 0, _ARG1),
+        (_AND_K, 0, 0, _SOCK_TYPE_MASK),
+        *_one_of_each(tuple((kind, f"protocol{label}_{kind}") for kind in kinds), "eprotonosupport"),
+    ]
+    for kind, protocols in kinds.items():
+        items += [
+            f"protocol{label}_{kind}",
+            (_LD_W_ABS, 0, 0, _ARG2),
+            *_one_of(protocols, "allow", "eprotonosupport"),
+        ]
+    return items
+
+
+def _one_of_each(cases: tuple[tuple[int, str], ...], otherwise: str) -> list[_Item]:
+    """Jumps to the label of the case whose value the loaded word is, else to ``otherwise``."""
+    *first, (value, then) = cases
+    return [*((_JEQ_K, label, 0, case) for case, label in first), (_JEQ_K, then, otherwise, value)]
+
+
 def _assemble(items: list[_Item]) -> list[Instruction]:
     """Resolve the labels (strings) of forward jumps into offsets (the constant of a ``ja``)."""
     where: dict[str, int] = {}
@@ -491,8 +534,8 @@ def _assemble(items: list[_Item]) -> list[Instruction]:
 
 def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
-    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES (within them, a protocol not of
-    SOCKET_PROTOCOLS fails with ``EPROTONOSUPPORT``), ``socketpair``
+    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES (within them, a type and protocol not of
+    SOCKET_PROTOCOLS fail with ``EPROTONOSUPPORT``), ``socketpair``
     but of PAIR_TYPES (of them, a protocol not of PAIR_PROTOCOLS: ``EPROTONOSUPPORT``) and
     ``clone`` or ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with
     DENIED_FCNTL, ``prlimit64`` setting RLIMIT_CORE and asking for the old limit, and ``mmap``, ``shmget`` (or
@@ -536,17 +579,9 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JEQ_K, f"pair{i}", "allow", abi.socketpair),
             f"socket{i}",  # socket(family, type, protocol)
             (_LD_W_ABS, 0, 0, _ARG0),
-            *((_JEQ_K, f"protocol{i}_{family}", 0, family) for family in ALLOWED_FAMILIES),
+            *((_JEQ_K, f"type{i}_{family}", 0, family) for family in ALLOWED_FAMILIES),
             _DENY,
-            *(
-                item
-                for family in ALLOWED_FAMILIES
-                for item in (
-                    f"protocol{i}_{family}",
-                    (_LD_W_ABS, 0, 0, _ARG2),
-                    *_one_of(SOCKET_PROTOCOLS[family], "allow", "eprotonosupport"),
-                )
-            ),
+            *(item for family in ALLOWED_FAMILIES for item in _socket_types(f"{i}_{family}", family)),
             f"pair{i}",  # socketpair(family, type, protocol, fds)
             (_LD_W_ABS, 0, 0, _ARG0),
             (_JEQ_K, 0, "deny", int(socket.AF_UNIX)),

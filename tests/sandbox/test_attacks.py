@@ -268,18 +268,22 @@ def test_a_bot_flips_no_switch_of_the_kernels(tiny_game, arena):
 def test_a_bot_opens_no_socket_of_a_protocol_the_kernel_would_load_a_module_for(tiny_game, arena):
     """socket() with SCTP's, DCCP's or L2TP's protocol number made the kernel look for the module,
     running modprobe as root outside the sandbox on a kernel that loads modules (a red team's
-    finding; this kernel may have none, and answer "Protocol not supported" itself). Only the
-    default, TCP, UDP and ICMP are let through: UDP-Lite and Multipath TCP, built into many kernels
-    and opened outside, show the filter's refusal, in the i386 ABI too."""
+    finding; this kernel may have none, and answer "Protocol not supported" itself), and so did a
+    type the family has not (SOCK_SEQPACKET, SOCK_DCCP: "Socket type not supported" from this
+    kernel) or a type and protocol that do not match (a reviewer's). Only a stream of TCP, a
+    datagram of UDP or ICMP (or their default) are let through: UDP-Lite and Multipath TCP, built
+    into many kernels and opened outside, and the types, show the filter's refusal, in the i386
+    ABI too. A unix pair of protocol PF_UNIX, as course templates ask, opens."""
     record = play_attack(tiny_game, arena, "socket_protocols")
     assert_normal_game(record)
     refused = "Protocol not supported"
-    expected = [
-        f"ATTACK: {name}: {refused}" for name in ("SCTP", "SCTP6", "DCCP", "L2TP", "UDP-Lite", "MPTCP")
-    ]
+    names = ("SCTP", "SCTP6", "DCCP", "L2TP", "UDP-Lite", "MPTCP")
+    expected = [f"ATTACK: {name}: {refused}" for name in names]
     expected.append("ATTACK: TCP: opened")
+    expected += [f"ATTACK: {name}: {refused}" for name in ("SEQPACKET", "DCCP type", "TCP datagram")]
+    expected += ["ATTACK: UDP6: opened", "ATTACK: unix pair of PF_UNIX: opened"]
     if platform.machine() == "x86_64":
-        expected.append(f"ATTACK: i386 UDP-Lite: {refused}")
+        expected += [f"ATTACK: i386 {name}: {refused}" for name in ("UDP-Lite", "SEQPACKET")]
     assert attack_lines(record, 0) == expected
 
 

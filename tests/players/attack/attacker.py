@@ -1130,6 +1130,8 @@ def udp_switches():
 # socket(AF_INET, SOCK_DGRAM, IPPROTO_UDPLITE) through the i386 ABI (int 0x80), as x86-64 machine
 # code: push rbx; mov eax, 359; mov ebx, 2; mov ecx, 2; mov edx, 136; int 0x80; pop rbx; ret.
 I386_UDPLITE_SOCKET = bytes.fromhex("53b867010000bb02000000b902000000ba88000000cd805bc3")
+# and socket(AF_INET, SOCK_SEQPACKET, 0) the same way: a type AF_INET has not (SCTP's, a module)
+I386_SEQPACKET_SOCKET = bytes.fromhex("53b867010000bb02000000b905000000ba00000000cd805bc3")
 
 
 def socket_protocols():
@@ -1144,17 +1146,30 @@ def socket_protocols():
         (socket.AF_INET, socket.SOCK_DGRAM, 136, "UDP-Lite"),
         (socket.AF_INET6, socket.SOCK_STREAM, 262, "MPTCP"),
         (socket.AF_INET, socket.SOCK_STREAM, 6, "TCP"),
+        # types a family has not, and a type and protocol that do not match: the kernel looks for
+        # a module for these too (net-pf-2-proto-0-type-5, ...)
+        (socket.AF_INET, socket.SOCK_SEQPACKET, 0, "SEQPACKET"),
+        (socket.AF_INET6, 6, 0, "DCCP type"),  # SOCK_DCCP
+        (socket.AF_INET, socket.SOCK_DGRAM, 6, "TCP datagram"),
+        (socket.AF_INET6, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC, 0, "UDP6"),
     ):
         try:
             socket.socket(family, kind, protocol).close()
             say(f"{name}: opened")
         except OSError as exc:
             say(f"{name}: {exc.strerror}")
+    try:  # as a course template's PIPE macro asks: protocol PF_UNIX
+        for end in socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM, socket.AF_UNIX):
+            end.close()
+        say("unix pair of PF_UNIX: opened")
+    except OSError as exc:
+        say(f"unix pair of PF_UNIX: {exc.strerror}")
     if os.uname().machine == "x86_64":
-        result = i386_call(I386_UDPLITE_SOCKET)
-        if result >= 0:
-            os.close(result)
-        say("i386 UDP-Lite: " + ("opened" if result >= 0 else os.strerror(-result)))
+        for name, code in (("UDP-Lite", I386_UDPLITE_SOCKET), ("SEQPACKET", I386_SEQPACKET_SOCKET)):
+            result = i386_call(code)
+            if result >= 0:
+                os.close(result)
+            say(f"i386 {name}: " + ("opened" if result >= 0 else os.strerror(-result)))
 
 
 def signal_init():
