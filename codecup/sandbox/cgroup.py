@@ -323,15 +323,25 @@ def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
     return parent
 
 
+#: The files of the bots' shared folder a bot could set against every later bot, each with what it
+#: is set back to before each bot's cgroup is made (see :func:`_unfrozen`).
+_SHARED_SETTINGS = (("cgroup.freeze", "0"), ("cgroup.max.descendants", "max"), ("cgroup.max.depth", "max"))
+
+
 def _unfrozen(base: Path) -> Path | None:
-    """:func:`_parent`, thawed at each bot's start: a bot of uid 0 without capabilities (root, the
-    namespaces failing) may write every cgroup file root owns, and a reviewer's bot froze this
-    folder, shared by every referee of the machine: its opponent lost on time, the folder stayed
-    frozen, and the next run's games hung. Its own write of 0 thaws only the folder itself: a
-    bot's cgroup under it keeps its own freeze (another referee's bot, suspended)."""
+    """:func:`_parent`, thawed and unbounded at each bot's start: a bot of uid 0 without
+    capabilities (root, the namespaces failing) may write every cgroup file root owns, and a
+    reviewer's bot froze this folder, shared by every referee of the machine: its opponent lost on
+    time, the folder stayed frozen, and the next run's games hung; another wrote 0 into its
+    ``cgroup.max.descendants``, and every later game of the machine was a referee error, past the
+    end of its run (its ``cgroup.max.depth`` would do the same). This folder is codecup's own: no
+    bound of the machine's is set there (those are the referee's own cgroup's, and its ancestors').
+    Its own write of 0 thaws only the folder itself: a bot's cgroup under it keeps its own freeze
+    (another referee's bot, suspended)."""
     parent = _parent(base, ("memory", "pids", "cpu"))
-    if parent is not None and (parent / "cgroup.freeze").exists():
-        _write(parent / "cgroup.freeze", "0")
+    if parent is not None:
+        for name, value in _SHARED_SETTINGS:  # a kernel without one refuses its write: no matter
+            _write(parent / name, value)
     return parent
 
 

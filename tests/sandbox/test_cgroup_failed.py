@@ -145,10 +145,11 @@ print(json.dumps([record.match.clock_mode, [e.kind.value for e in ends], ends[0]
 
 
 def test_a_referee_in_a_cgroup_allowing_few_descendants_plays_no_game_uncontained(full_sandbox):
-    """The red team's setting itself: the referee in a cgroup2 folder whose ``codecup`` folder allows
-    few descendants (here 2: its lock folder and the first seat's cgroup fit, the second seat's
-    ``mkdir`` fails with EAGAIN; the red team's tournament allowed 3, its worker's lock beside its
-    own). The game is a referee error, said on stderr, its clock mode the one asked for."""
+    """The red team's setting itself: the referee in a cgroup2 folder allowing few descendants
+    (here 3: its ``codecup`` folder, its lock folder and the first seat's cgroup fit, the second
+    seat's ``mkdir`` fails with EAGAIN; the red team's tournament allowed 3 in ``codecup``, its
+    worker's lock beside its own, which the referee now sets back as a bot's doing). The game is a
+    referee error, said on stderr, its clock mode the one asked for."""
     from tests.support import TINYGAME_DIST
 
     assert full_sandbox.hierarchies.v2 is not None
@@ -156,7 +157,7 @@ def test_a_referee_in_a_cgroup_allowing_few_descendants_plays_no_game_uncontaine
     folder.mkdir()
     try:
         (folder / "codecup").mkdir()
-        (folder / "codecup" / "cgroup.max.descendants").write_text("2")
+        (folder / "cgroup.max.descendants").write_text("3")
         token = f"codecup-test-{uuid.uuid4().hex}"
 
         def join() -> None:
@@ -212,8 +213,9 @@ def test_a_pool_worker_that_finds_less_than_its_run_plays_no_game_uncontained(fu
     cgroup could not be made, so it played its game with no cgroup on either seat, on the wall
     clock, while the other worker's games were referee errors (and the folder could not be
     resumed with either clock mode). A worker holds to its parent's finding, given to it as the
-    pool gives it (pickled): here every cgroup of the worker fails (its ``codecup`` folder allows
-    none), and its game is a referee error on the cpu clock, not a game played uncontained."""
+    pool gives it (pickled): here every cgroup of the worker fails (its own cgroup allows one
+    descendant, its ``codecup`` folder), and its game is a referee error on the cpu clock, not a
+    game played uncontained."""
     import pickle
 
     from tests.support import TINYGAME_DIST
@@ -223,7 +225,7 @@ def test_a_pool_worker_that_finds_less_than_its_run_plays_no_game_uncontained(fu
     folder.mkdir()
     try:
         (folder / "codecup").mkdir()
-        (folder / "codecup" / "cgroup.max.descendants").write_text("0")
+        (folder / "cgroup.max.descendants").write_text("1")
         token = f"codecup-test-{uuid.uuid4().hex}"
 
         def join() -> None:
@@ -270,3 +272,62 @@ def test_a_worker_lacking_a_mechanism_its_run_found_refuses_its_bots(full_sandbo
     finally:
         monkeypatch.setattr(support, "_run_finding", None)
         support.machine_support.cache_clear()
+
+
+BOUNDED_BY_A_BOT = """
+import json, sys
+from pathlib import Path
+from codecup.sandbox import machine_support
+from codecup.sandbox.cgroup import PARENT, BotCgroup, CgroupFailed, Limits
+
+support = machine_support()
+parent = support.hierarchies.v2 / PARENT
+seen = []
+for name in ("cgroup.max.descendants", "cgroup.max.depth"):
+    (parent / name).write_text("0")  # as a bot of uid 0 without capabilities may
+    try:
+        group = BotCgroup.promised(
+            support.hierarchies, Limits(), memory=support.memory_limit,
+            processes=support.process_limit, cpu=support.cpu_limit,
+        )
+        group.remove()
+        seen.append([name, "made", (parent / name).read_text().strip()])
+    except CgroupFailed as exc:
+        seen.append([name, str(exc), (parent / name).read_text().strip()])
+print(json.dumps(seen))
+"""
+
+
+def test_a_bound_a_bot_set_on_the_shared_folder_is_set_back(full_sandbox):
+    """Without namespaces a bot is uid 0 without capabilities, and may write the cgroup files root
+    owns: a reviewer's bot wrote 0 into the bots' shared folder's ``cgroup.max.descendants``, and
+    every later game of the machine was a referee error (its cgroup's ``mkdir``: EAGAIN), past the
+    end of the run. The referee sets that folder's bounds back to ``max`` as it makes each bot's
+    cgroup (the referee here in a test folder of its own: the machine's shared folder is left)."""
+    assert full_sandbox.hierarchies.v2 is not None
+    folder = full_sandbox.hierarchies.v2 / f"codecup-test-{uuid.uuid4().hex}"
+    folder.mkdir()
+    try:
+
+        def join() -> None:
+            (folder / "cgroup.procs").write_text(str(os.getpid()))
+
+        done = subprocess.run(
+            [sys.executable, "-c", BOUNDED_BY_A_BOT],
+            preexec_fn=join,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == [
+            ["cgroup.max.descendants", "made", "max"],
+            ["cgroup.max.depth", "made", "max"],
+        ]
+    finally:
+        for child in sorted(folder.glob("**/"), key=lambda p: -len(p.parts)):
+            if child != folder:
+                child.rmdir()
+        folder.rmdir()
