@@ -205,18 +205,19 @@ def retry_left() -> None:
         _left_behind.remove(path)
 
 
-def _locked(parent: Path) -> bool:
-    """Whether this process holds its lock folder among the bot cgroups of ``parent`` (itself an
-    empty cgroup, made at the first call): other referees take its cgroups in this hierarchy for
-    a dead one's only once it is free. Let go (and removed) at exit, after the last try at its
-    cgroups. Where it cannot be made, no cgroup of this process goes there."""
+def _lock(parent: Path) -> None:
+    """Hold this process's lock folder among the bot cgroups of ``parent`` (itself an empty
+    cgroup, made at the first call): other referees take its cgroups in this hierarchy for a dead
+    one's only once it is free. Let go (and removed) at exit, after the last try at its cgroups.
+
+    :raises OSError: it cannot be made; then no cgroup of this process goes there."""
     folder = parent / owner.token()
     if owner.holds(folder):
-        return True
+        return
     try:
         owner.hold(folder)
     except OSError as exc:
-        # Said once per run: it is tried at every bot's start, in every hierarchy (a red team's
+        # Logged once per run: it is tried at every bot's start, in every hierarchy (a red team's
         # run, not root beside cgroups a root run had made, said it 27 times); and not at all
         # where a user who is not root is refused: the degraded line says what the bots lack.
         expected = isinstance(exc, PermissionError) and os.geteuid() != 0
@@ -224,9 +225,8 @@ def _locked(parent: Path) -> bool:
             log.warning("cannot lock cgroup %s: %s", folder, exc)
         else:
             log.debug("cannot lock cgroup %s: %s", folder, exc)
-        return False
+        raise
     owner.at_exit(_let_go, folder)
-    return True
 
 
 def _let_go(folder: Path) -> None:
@@ -307,13 +307,12 @@ def _kill_v1(path: Path) -> None:
 
 
 @functools.cache
-def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
-    """The ``codecup`` folder under ``base``, made once per process, stale children removed."""
+def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path:
+    """The ``codecup`` folder under ``base``, made once per process, stale children removed.
+
+    :raises OSError: it cannot be made (tried again at the next call: a failure is not kept)."""
     parent = base / PARENT
-    try:
-        parent.mkdir(exist_ok=True)
-    except OSError:
-        return None
+    parent.mkdir(exist_ok=True)
     # cgroup2: offer memory, pids and cpu to the bots' cgroups, where the machine lets us; one
     # write each, since the kernel refuses a whole write if it cannot enable one of them
     for controller in controllers:
@@ -328,7 +327,7 @@ def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
 _SHARED_SETTINGS = (("cgroup.freeze", "0"), ("cgroup.max.descendants", "max"), ("cgroup.max.depth", "max"))
 
 
-def _unfrozen(base: Path) -> Path | None:
+def _unfrozen(base: Path) -> Path:
     """:func:`_parent`, thawed and unbounded at each bot's start: a bot of uid 0 without
     capabilities (root, the namespaces failing) may write every cgroup file root owns, and a
     reviewer's bot froze this folder, shared by every referee of the machine: its opponent lost on
@@ -339,9 +338,24 @@ def _unfrozen(base: Path) -> Path | None:
     Its own write of 0 thaws only the folder itself: a bot's cgroup under it keeps its own freeze
     (another referee's bot, suspended)."""
     parent = _parent(base, ("memory", "pids", "cpu"))
-    if parent is not None:
-        for name, value in _SHARED_SETTINGS:  # a kernel without one refuses its write: no matter
-            _write(parent / name, value)
+    for name, value in _SHARED_SETTINGS:  # a kernel without one refuses its write: no matter
+        _write(parent / name, value)
+    return parent
+
+
+def _v1_parent(base: Path, failures: list[str]) -> Path | None:
+    """The ``codecup`` folder of a v1 hierarchy, this process's lock held there; None where either
+    cannot be made (why, in ``failures``)."""
+    try:
+        parent = _parent(base)
+    except OSError as exc:
+        failures.append(f"the v1 folder of the bots' cgroups, {base / PARENT}, could not be made: {exc}")
+        return None
+    try:
+        _lock(parent)
+    except OSError as exc:
+        failures.append(f"this referee's lock folder in {parent} could not be made: {exc}")
+        return None
     return parent
 
 
@@ -385,14 +399,13 @@ class BotCgroup:
     failures: list[str] = attrs.field(factory=list)  # what could not be made or set, and why
 
     @classmethod
-    def create(cls, where: Hierarchies, limits: Limits) -> BotCgroup | None:
-        """Make the cgroups (None when cgroup2 is missing or not writable here), with the limits the
-        machine lets be set: the trial of what it gives (:mod:`.support`); a bot's are
-        :meth:`promised`."""
-        try:
-            return cls._made(where, limits)
-        except CgroupFailed:
-            return None
+    def create(cls, where: Hierarchies, limits: Limits) -> BotCgroup:
+        """Make the cgroups, with the limits the machine lets be set: the trial of what it gives
+        (:mod:`.support`); a bot's are :meth:`promised`.
+
+        :raises CgroupFailed: cgroup2 is missing here, or no cgroup of its own could be made
+            there (why, with the ``OSError``)."""
+        return cls._made(where, limits)
 
     @classmethod
     def promised(
@@ -413,7 +426,7 @@ class BotCgroup:
         lacking = [name for name, wanted, made in got if wanted and not made]
         if lacking:
             group._discard()
-            why = "; ".join(group.failures) or "its controllers were not offered to its cgroup"
+            why = "; ".join(group.failures) or "neither cgroup2 nor a v1 hierarchy offered its controller"
             raise CgroupFailed(f"no {' or '.join(lacking)} could be set for it ({why})")
         return group
 
@@ -424,11 +437,16 @@ class BotCgroup:
         if where.v2 is None:
             raise CgroupFailed("no cgroup2 hierarchy")
         retry_left()
-        parent = _unfrozen(where.v2)
-        if parent is None:
-            raise CgroupFailed(f"the folder of the bots' cgroups, {where.v2 / PARENT}, could not be made")
-        if not _locked(parent):
-            raise CgroupFailed(f"this referee's lock folder in {parent} could not be made")
+        try:
+            parent = _unfrozen(where.v2)
+        except OSError as exc:
+            raise CgroupFailed(
+                f"the folder of the bots' cgroups, {where.v2 / PARENT}, could not be made: {exc}"
+            ) from exc
+        try:
+            _lock(parent)
+        except OSError as exc:
+            raise CgroupFailed(f"this referee's lock folder in {parent} could not be made: {exc}") from exc
         name = f"{owner.token()}-{next(_serial)}"
         v2 = parent / name
         try:
@@ -458,19 +476,19 @@ class BotCgroup:
         if "memory" in offered and self._set(v2 / "memory.max", str(limits.memory)):
             _write(v2 / "memory.swap.max", "0")
             self.memory_v2 = True
-        elif where.memory_v1 is not None and (v1 := _parent(where.memory_v1)) is not None and _locked(v1):
+        elif where.memory_v1 is not None and (v1 := _v1_parent(where.memory_v1, self.failures)) is not None:
             self.memory_v1 = _make_v1(v1 / name, ("memory.limit_in_bytes", str(limits.memory)), self.failures)
             if self.memory_v1 is not None:
                 _write(self.memory_v1 / "memory.memsw.limit_in_bytes", str(limits.memory))
         pids = str(limits.processes)
         if "pids" in offered and self._set(v2 / "pids.max", pids):
             self.pids_v2 = True
-        elif where.pids_v1 is not None and (v1 := _parent(where.pids_v1)) is not None and _locked(v1):
+        elif where.pids_v1 is not None and (v1 := _v1_parent(where.pids_v1, self.failures)) is not None:
             self.pids_v1 = _make_v1(v1 / name, ("pids.max", pids), self.failures)
         quota = str(max(1000, round(limits.cpus * CPU_PERIOD_USEC)))
         if "cpu" in offered and self._set(v2 / "cpu.max", f"{quota} {CPU_PERIOD_USEC}"):
             self.cpu_v2 = True
-        elif where.cpu_v1 is not None and (v1 := _parent(where.cpu_v1)) is not None and _locked(v1):
+        elif where.cpu_v1 is not None and (v1 := _v1_parent(where.cpu_v1, self.failures)) is not None:
             self.cpu_v1 = _make_v1(v1 / name, ("cpu.cfs_quota_us", quota), self.failures)
 
     def _discard(self) -> None:

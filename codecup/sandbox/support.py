@@ -22,7 +22,7 @@ import attrs
 
 from codecup import owner
 from codecup.sandbox import linux, mounts, seccomp
-from codecup.sandbox.cgroup import BotCgroup, Limits
+from codecup.sandbox.cgroup import BotCgroup, CgroupFailed, Limits
 from codecup.sandbox.launch import Launch, Reporting, read_reason
 
 
@@ -86,9 +86,14 @@ _WITHOUT_CGROUP = "no freezing of the whole tree, no CPU clock, no memory, proce
 def _try_cgroup(where: mounts.Hierarchies) -> _CgroupTrial:
     if where.v2 is None:
         return _CgroupTrial(missing=(f"no cgroup2 hierarchy ({_WITHOUT_CGROUP})",))
-    group = BotCgroup.create(where, Limits())
-    if group is None:
-        why = f"cannot create cgroups under {where.v2} (not root, not delegated): {_WITHOUT_CGROUP}"
+    try:
+        group = BotCgroup.create(where, Limits())
+    except CgroupFailed as exc:
+        # its own words (a root referee's mkdir refused with EAGAIN by a full
+        # cgroup.max.descendants was said to be "not root, not delegated": a reviewer's)
+        refused = isinstance(exc.__cause__, PermissionError) and os.geteuid() != 0
+        who = " (not root, not delegated)" if refused else ""
+        why = f"cannot create cgroups under {where.v2}{who}: {exc}: {_WITHOUT_CGROUP}"
         return _CgroupTrial(missing=(why,))
     memory = group.memory_v2 or group.memory_v1 is not None
     pids = group.pids_v2 or group.pids_v1 is not None

@@ -244,7 +244,10 @@ def test_a_pool_worker_that_finds_less_than_its_run_plays_no_game_uncontained(fu
         assert done.returncode == 0, done.stderr
         clock_mode, kinds, message, cgroup_held = json.loads(done.stdout)
         assert (clock_mode, kinds, cgroup_held) == ("cpu", ["referee-error"] * 2, True), done.stderr
-        assert "could not be contained as every program is here" in message, message
+        # and why: the lock folder's mkdir, refused with EAGAIN (the message named no OSError)
+        assert "could not be contained as every program is here" in message and "[Errno 11]" in message, (
+            message
+        )
         assert "degraded" not in done.stderr, done.stderr
         assert processes_with(token) == []
     finally:
@@ -331,3 +334,48 @@ def test_a_bound_a_bot_set_on_the_shared_folder_is_set_back(full_sandbox):
             if child != folder:
                 child.rmdir()
         folder.rmdir()
+
+
+def test_the_degraded_line_names_the_error_that_stopped_the_cgroups(full_sandbox, monkeypatch):
+    """A root referee whose trial cgroup's ``mkdir`` failed with EAGAIN (a full
+    ``cgroup.max.descendants``) said "cannot create cgroups under ... (not root, not delegated)":
+    the cause the kernel gave was swallowed. It is said now, and "not root" only where it is so."""
+    from codecup.sandbox import support
+
+    def refused(path: Path) -> None:
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable", str(path))
+
+    monkeypatch.setattr(cgroup, "_new_folder", refused)
+    monkeypatch.setattr(cgroup.time, "sleep", lambda seconds: None)  # its retries (no wall clock)
+    (why,) = support._try_cgroup(full_sandbox.hierarchies).missing
+    assert "not root" not in why and "its cgroup could not be made: [Errno 11]" in why, why
+
+
+def test_a_v1_limit_whose_folder_cannot_be_locked_names_the_error(full_sandbox, monkeypatch):
+    """Where a limit is set in a v1 hierarchy and this referee's lock folder there cannot be made,
+    the referee error said "its controllers were not offered to its cgroup", wrong for v1, and
+    named no OSError."""
+    where = full_sandbox.hierarchies
+    v1 = [base for base in (where.memory_v1, where.pids_v1, where.cpu_v1) if base is not None]
+    if not v1:
+        pytest.skip("no v1 hierarchy here")
+    lock = cgroup._lock
+
+    def refused(parent: Path) -> None:
+        if any(parent.is_relative_to(base) for base in v1):
+            raise OSError(errno.EAGAIN, "Resource temporarily unavailable", str(parent / "x"))
+        lock(parent)
+
+    monkeypatch.setattr(cgroup, "_lock", refused)
+    group = cgroup.BotCgroup.create(where, cgroup.Limits())
+    lacking = {
+        "memory limit": group.memory_v1 is None and not group.memory_v2,
+        "process limit": group.pids_v1 is None and not group.pids_v2,
+        "processor limit": group.cpu_v1 is None and not group.cpu_v2,
+    }
+    group.remove()
+    with pytest.raises(cgroup.CgroupFailed) as failed:
+        cgroup.BotCgroup.promised(where, cgroup.Limits(), memory=True, processes=True, cpu=True)
+    said = str(failed.value)
+    assert f"no {' or '.join(name for name, lacks in lacking.items() if lacks)} could be set" in said, said
+    assert "lock folder in" in said and "[Errno 11]" in said and "not offered" not in said, said
