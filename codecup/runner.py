@@ -26,7 +26,7 @@ from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
 from codecup.checks import check_clock
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
-from codecup.dialogue import Fault, Outcome, SeatEnd, Termination, game_bug_outcome, referee_bug_outcome
+from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
 from codecup.errors import (
@@ -555,25 +555,25 @@ async def _played(
 def _not_contained(info: MatchInfo, seat: int, failed: CgroupFailed) -> Record:
     """The record of a game not played because seat ``seat``'s program could not get the cgroup
     every program gets on this machine (its memory, process and processor limits, its freezing,
-    its cpu clock): a referee error, said in one line on stderr. Played, that seat's program ran
-    with none of them, unsaid, while its opponent had them all, and the game's clock turned to wall
-    time (a red team's bot held 1500 MiB and 300 processes there, and its game ended normally)."""
+    its cpu clock): a referee error, said on stderr once per run (a run's summary counts its
+    referee errors, and each record says why). Played, that seat's program ran with none of them,
+    unsaid, while its opponent had them all, and the game's clock turned to wall time (a red
+    team's bot held 1500 MiB and 300 processes there, and its game ended normally)."""
+    from codecup.tournament.dispatch import NO_FAULT, referee_error_record
+
     name = info.players[seat].name
     why = f"seat {seat}'s program ({name}) could not be contained as every program is here: {failed}"
-    print(f"codecup: a game not played (a referee error): {why}", file=sys.stderr)
-    n = len(info.players)
-    end = SeatEnd(Termination.REFEREE_ERROR, f"the game was not played: {why}; no fault of either player")
+    if once.first("not-contained"):  # a line a game flooded a long run's terminal (a reviewer's)
+        print(
+            f"codecup: a game not played (a referee error): {why} (said once per run: each game not "
+            "played so is a referee error, its record saying why)",
+            file=sys.stderr,
+        )
+    else:
+        log.info("a game not played (a referee error): %s", why)
     started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    return Record(
-        match=info,
-        moves=(),
-        transcript=(),
-        clock_used=(0.0,) * n,
-        result=Result(scores=(0.0,) * n, points=(0.0,) * n, termination=(end,) * n),
-        started=started,
-        logs=("",) * n,
-        codecup=__version__,
-    )
+    record = referee_error_record(info, f"the game was not played: {why}", started, blame=NO_FAULT)
+    return attrs.evolve(record, codecup=__version__)  # this referee's: no worker died
 
 
 def _checked_by_rules(game: Game, record: Record) -> Record:

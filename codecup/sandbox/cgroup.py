@@ -22,6 +22,7 @@ import itertools
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
@@ -377,6 +378,32 @@ class CgroupFailed(Exception):
     processor limit, frozen by SIGSTOP only, the game's clock turned to wall time, unsaid)."""
 
 
+class _NoHierarchy(CgroupFailed):
+    """No cgroup2 hierarchy here: no wait changes that."""
+
+
+#: Seconds slept between the tries at a bot's cgroups (about 1 s in all, then the last try): a
+#: failure may pass (another referee's bots held the last of a ``cgroup.max.descendants`` a
+#: moment), and a game not played for it is a referee error that a tournament does not replay
+#: (a reviewer's two workers made 5 of 6 games so, each other's bots holding the cgroups).
+RETRY_DELAYS = (0.05, 0.1, 0.15, 0.25, 0.45)
+
+
+def _retried(make: Callable[[], BotCgroup]) -> BotCgroup:
+    """``make()``, tried again after each of :data:`RETRY_DELAYS` while it raises
+    :class:`CgroupFailed`; not where it was refused permission (a user who is not root, where
+    cgroups are not delegated: no wait changes that)."""
+    for delay in RETRY_DELAYS:
+        try:
+            return make()
+        except CgroupFailed as exc:
+            if isinstance(exc.__cause__, PermissionError) or isinstance(exc, _NoHierarchy):
+                raise
+            log.debug("a bot's cgroups failed, tried again in %.2f s: %s", delay, exc)
+        time.sleep(delay)
+    return make()
+
+
 @attrs.define(eq=False)
 class BotCgroup:
     """The cgroups of one running bot; :meth:`remove` when its game ends."""
@@ -404,8 +431,8 @@ class BotCgroup:
         (:mod:`.support`); a bot's are :meth:`promised`.
 
         :raises CgroupFailed: cgroup2 is missing here, or no cgroup of its own could be made
-            there (why, with the ``OSError``)."""
-        return cls._made(where, limits)
+            there, tried again for about a second (why, with the ``OSError``)."""
+        return _retried(lambda: cls._made(where, limits))
 
     @classmethod
     def promised(
@@ -415,8 +442,17 @@ class BotCgroup:
         them (``memory``, ``processes``, ``cpu``: what its support found), so that no seat is
         contained less than the machine says, and than its opponent.
 
-        :raises CgroupFailed: one of them could not be made (why, with the ``OSError``); what was
-            made of them is removed."""
+        :raises CgroupFailed: one of them could not be made, tried again for about a second (why,
+            with the ``OSError``); what was made of them is removed."""
+        return _retried(
+            lambda: cls._promised_once(where, limits, memory=memory, processes=processes, cpu=cpu)
+        )
+
+    @classmethod
+    def _promised_once(
+        cls, where: Hierarchies, limits: Limits, *, memory: bool, processes: bool, cpu: bool
+    ) -> BotCgroup:
+        """One try at :meth:`promised`."""
         group = cls._made(where, limits)
         got = (
             ("memory limit", memory, group.memory_v2 or group.memory_v1 is not None),
@@ -435,7 +471,7 @@ class BotCgroup:
         """The cgroups, with what limits the machine lets be set (each that failed, and why, in
         ``failures``). :raises CgroupFailed: no cgroup2 cgroup of its own (nothing is left made)."""
         if where.v2 is None:
-            raise CgroupFailed("no cgroup2 hierarchy")
+            raise _NoHierarchy("no cgroup2 hierarchy")
         retry_left()
         try:
             parent = _unfrozen(where.v2)

@@ -17,7 +17,7 @@ import pytest
 from codecup.dialogue import Termination
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
-from codecup.sandbox import cgroup
+from codecup.sandbox import cgroup, once
 from tests.support import TESTS, processes_with, python_argv
 
 THINKER = TESTS / "players" / "attack" / "thinker.py"
@@ -57,6 +57,7 @@ class Failing:
 
         monkeypatch.setattr(cgroup, "_new_folder", fake_new_folder)
         monkeypatch.setattr(cgroup.BotCgroup, "_set", fake_set)
+        monkeypatch.setattr(cgroup, "RETRY_DELAYS", (0.0,) * len(cgroup.RETRY_DELAYS))  # no waits
 
 
 @pytest.mark.parametrize(
@@ -65,6 +66,7 @@ class Failing:
 def test_a_seat_whose_cgroup_cannot_be_made_plays_no_game(
     tiny_game, full_sandbox, monkeypatch, capsys, what, lacking
 ):
+    monkeypatch.delenv(once.RUN_VARIABLE, raising=False)  # a run of its own: its line is said
     """A red team's referee in a cgroup allowing 3 descendants: the second seat's mkdir failed, and
     its bot played with no memory, process or processor limit (1500 MiB, 300 processes, a normal
     end), frozen by SIGSTOP only, both games' clocks turned to wall time, nothing said. Now the
@@ -80,11 +82,11 @@ def test_a_seat_whose_cgroup_cannot_be_made_plays_no_game(
     assert "seat 1's program (second)" in ends[0].message and lacking in ends[0].message, ends[0].message
     assert "No space left on device" in ends[0].message and "no fault of either player" in ends[0].message
     assert record.match.clock_mode == "cpu" and record.moves == () and record.result.points == (0.0, 0.0)
-    said = capsys.readouterr().err.splitlines()
-    assert [line for line in said if "not played" in line] == [
-        f"codecup: a game not played (a referee error): {ends[0].message.split(': ', 1)[1].rsplit(';', 1)[0]}"
-    ], said
-    assert "No space left on device" in said[-1]
+    said = [line for line in capsys.readouterr().err.splitlines() if "not played" in line]
+    why = ends[0].message.removeprefix("the game was not played: ").rsplit(": no fault", 1)[0]
+    line = f"codecup: a game not played (a referee error): {why} ("
+    assert len(said) == 1 and said[0].startswith(line), said
+    assert "No space left on device" in said[0]
     assert failing.made, "no cgroup was made at all"
     assert [path for path in failing.made if path.exists()] == [], "a cgroup was left"
     assert processes_with(token) == []
@@ -166,7 +168,7 @@ def test_a_referee_in_a_cgroup_allowing_few_descendants_plays_no_game_uncontaine
         done = subprocess.run(
             [sys.executable, "-c", IN_A_SMALL_CGROUP, str(TINYGAME_DIST), str(THINKER), token],
             preexec_fn=join,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+            env=_own_run_env(),
             capture_output=True,
             text=True,
             timeout=120,
@@ -235,7 +237,7 @@ def test_a_pool_worker_that_finds_less_than_its_run_plays_no_game_uncontained(fu
         done = subprocess.run(
             [sys.executable, "-c", IN_A_WORKER, str(TINYGAME_DIST), str(THINKER), token, found],
             preexec_fn=join,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+            env=_own_run_env(),
             capture_output=True,
             text=True,
             timeout=120,
@@ -318,7 +320,7 @@ def test_a_bound_a_bot_set_on_the_shared_folder_is_set_back(full_sandbox):
         done = subprocess.run(
             [sys.executable, "-c", BOUNDED_BY_A_BOT],
             preexec_fn=join,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+            env=_own_run_env(),
             capture_output=True,
             text=True,
             timeout=60,
@@ -346,7 +348,7 @@ def test_the_degraded_line_names_the_error_that_stopped_the_cgroups(full_sandbox
         raise OSError(errno.EAGAIN, "Resource temporarily unavailable", str(path))
 
     monkeypatch.setattr(cgroup, "_new_folder", refused)
-    monkeypatch.setattr(cgroup.time, "sleep", lambda seconds: None)  # its retries (no wall clock)
+    monkeypatch.setattr(cgroup, "RETRY_DELAYS", (0.0,) * len(cgroup.RETRY_DELAYS))  # its retries
     (why,) = support._try_cgroup(full_sandbox.hierarchies).missing
     assert "not root" not in why and "its cgroup could not be made: [Errno 11]" in why, why
 
@@ -379,3 +381,58 @@ def test_a_v1_limit_whose_folder_cannot_be_locked_names_the_error(full_sandbox, 
     said = str(failed.value)
     assert f"no {' or '.join(name for name, lacks in lacking.items() if lacks)} could be set" in said, said
     assert "lock folder in" in said and "[Errno 11]" in said and "not offered" not in said, said
+
+
+def test_a_failure_that_passes_is_tried_again_and_one_that_does_not_is_given_up_in_a_second(
+    full_sandbox, monkeypatch
+):
+    """A reviewer's two workers made 5 of 6 games referee errors only because the other worker's
+    bots held the last cgroups a ``cgroup.max.descendants`` allowed at that moment; a tournament
+    never plays such a game again. A bot's cgroups are tried again, for about a second in all;
+    a refusal of permission (not root, not delegated) is not waited on."""
+    new_folder = cgroup._new_folder
+    failures = [OSError(errno.EAGAIN, "Resource temporarily unavailable")] * 2
+    slept: list[float] = []
+
+    def flaky(path: Path) -> None:
+        if failures and path.is_relative_to(full_sandbox.hierarchies.v2):
+            raise failures.pop()
+        new_folder(path)
+
+    monkeypatch.setattr(cgroup, "_new_folder", flaky)
+    monkeypatch.setattr(cgroup.time, "sleep", slept.append)  # no wall clock: what it would sleep
+    wanted = {"memory": True, "processes": True, "cpu": True}
+    group = cgroup.BotCgroup.promised(full_sandbox.hierarchies, cgroup.Limits(), **wanted)
+    group.remove()
+    assert slept == list(cgroup.RETRY_DELAYS[:2])
+    slept.clear()
+    failures[:] = [OSError(errno.EAGAIN, "Resource temporarily unavailable")] * 100
+    with pytest.raises(cgroup.CgroupFailed, match=r"\[Errno 11\]"):
+        cgroup.BotCgroup.promised(full_sandbox.hierarchies, cgroup.Limits(), **wanted)
+    assert slept == list(cgroup.RETRY_DELAYS) and 0.5 <= sum(slept) <= 1.5
+    slept.clear()
+    failures[:] = [PermissionError(errno.EACCES, "Permission denied")]
+    with pytest.raises(cgroup.CgroupFailed, match="Permission denied"):
+        cgroup.BotCgroup.promised(full_sandbox.hierarchies, cgroup.Limits(), **wanted)
+    assert slept == []
+
+
+def test_games_not_played_are_said_once_per_run(tiny_game, full_sandbox, monkeypatch, capsys):
+    """Each game not played printed one line on stderr, a flood in a long run: said once per run
+    now; each record says why, and a run's summary counts its referee errors."""
+    monkeypatch.delenv(once.RUN_VARIABLE, raising=False)
+    Failing(monkeypatch, full_sandbox.hierarchies, "cgroup2", from_seat=0)
+    players = [PlayerInfo(name, command=python_argv(THINKER, "0", "x")) for name in ("first", "second")]
+    for seed in (1, 2, 3):
+        record = asyncio.run(play_match(tiny_game, new_match(tiny_game, players, seed=seed, clock=2.0)))
+        assert [end.kind for end in record.result.termination] == [Termination.REFEREE_ERROR] * 2
+        assert "No space left on device" in record.result.termination[0].message
+    said = [line for line in capsys.readouterr().err.splitlines() if "not played" in line]
+    assert len(said) == 1 and "said once per run" in said[0], said
+
+
+def _own_run_env() -> dict[str, str]:
+    """The environment of a referee started by a test: a run of its own (what this process's runs
+    said is not said for it), with the tests' import path."""
+    env = {name: value for name, value in os.environ.items() if name != once.RUN_VARIABLE}
+    return {**env, "PYTHONPATH": os.pathsep.join(sys.path)}
