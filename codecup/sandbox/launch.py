@@ -155,12 +155,29 @@ def root_only_files(proc: str = "/proc", sys: str = "/sys") -> tuple[str, ...]:
 def counter_files(proc: str = "/proc") -> tuple[str, ...]:
     """The files of a bot's new ``/proc`` covered as counts of the machine's that a bot moves
     (:data:`MACHINE_COUNTS`, and the plain files under ``sys/fs/quota`` and ``fs`` that this
-    kernel has), read once by the referee from its own ``proc``."""
+    kernel has), read once by the referee from its own ``proc``: of the proc file system only, not
+    of another mounted in it (``fs/nfsd``, where the machine serves NFS), which a bot's new
+    ``/proc`` has not, and whose files it could not cover (a reviewer's find)."""
     found = {f"{proc}/{name}" for name in MACHINE_COUNTS}
+    try:
+        device = os.stat(proc).st_dev
+    except OSError:
+        return tuple(sorted(found))
     for top in (f"{proc}/sys/fs/quota", f"{proc}/fs"):
-        for folder, _, files in os.walk(top):
+        for folder, subfolders, files in os.walk(top):
+            if _device(folder) != device:
+                subfolders.clear()
+                continue
             found.update(path for path, mode in _files(folder, files) if stat.S_ISREG(mode))
     return tuple(sorted(found))
+
+
+def _device(path: str) -> int:
+    """The device of the file system ``path`` lies on (-1 if it cannot be read)."""
+    try:
+        return os.stat(path).st_dev
+    except OSError:
+        return -1
 
 
 def covered_files() -> tuple[str, ...]:
