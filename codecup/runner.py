@@ -58,7 +58,7 @@ from codecup.record import (
     Result,
     TranscriptLine,
 )
-from codecup.sandbox import Policy, once
+from codecup.sandbox import CgroupFailed, Policy, once
 from codecup.verify import own_rules_problem
 
 DEFAULT_SETTINGS = SubprocessSettings()
@@ -475,8 +475,11 @@ async def _played(
     _check_results_key(game, info)
     observers = Observers(pm) if pm is not None else None  # the plugins' match hooks
     try:  # every player made is closed, also when the match is stopped while they are made
-        for seat in range(len(info.players)):
-            players.append(make_player(game, info, seat, settings, policy))
+        try:
+            for seat in range(len(info.players)):
+                players.append(make_player(game, info, seat, settings, policy))
+        except CgroupFailed as exc:
+            return _not_contained(info, len(players), exc)
         announce_containment(players)
         cpu_clock = info.clock_mode == CPU and all(p.cpu_time() is not None for p in players)
         if info.clock_mode == CPU and not cpu_clock:
@@ -547,6 +550,30 @@ async def _played(
     if observers is not None:
         observers.notify("codecup_match_end", record=record)
     return record
+
+
+def _not_contained(info: MatchInfo, seat: int, failed: CgroupFailed) -> Record:
+    """The record of a game not played because seat ``seat``'s program could not get the cgroup
+    every program gets on this machine (its memory, process and processor limits, its freezing,
+    its cpu clock): a referee error, said on stderr once per run (a run's summary counts its
+    referee errors, and each record says why). Played, that seat's program ran with none of them,
+    unsaid, while its opponent had them all, and the game's clock turned to wall time (a red
+    team's bot held 1500 MiB and 300 processes there, and its game ended normally)."""
+    from codecup.tournament.dispatch import NO_FAULT, referee_error_record
+
+    name = info.players[seat].name
+    why = f"seat {seat}'s program ({name}) could not be contained as every program is here: {failed}"
+    if once.first("not-contained"):  # a line a game flooded a long run's terminal (a reviewer's)
+        print(
+            f"codecup: a game not played (a referee error): {why} (said once per run: each game not "
+            "played so is a referee error, its record saying why)",
+            file=sys.stderr,
+        )
+    else:
+        log.info("a game not played (a referee error): %s", why)
+    started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+    record = referee_error_record(info, f"the game was not played: {why}", started, blame=NO_FAULT)
+    return attrs.evolve(record, codecup=__version__)  # this referee's: no worker died
 
 
 def _checked_by_rules(game: Game, record: Record) -> Record:

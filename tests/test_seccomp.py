@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import socket
 import subprocess
 import sys
 
@@ -282,7 +283,8 @@ def _interpret(program, *, arch, nr, args=(0, 0, 0)):
             if action == seccomp.SECCOMP_RET_ALLOW:
                 return "allow"
             results = {0: "noop", errno.ENOSYS: "nosys", errno.EINVAL: "einval"}
-            return (results | {errno.EOPNOTSUPP: "eopnotsupp"}).get(k & 0xFFFF, "deny")
+            results |= {errno.EOPNOTSUPP: "eopnotsupp", errno.EPROTONOSUPPORT: "eprotonosupport"}
+            return results.get(k & 0xFFFF, "deny")
         else:
             raise AssertionError(f"an instruction the interpreter does not know: {op:#x}")
         pc += 1
@@ -330,6 +332,11 @@ print(attempt(lambda: socket.socketpair(30, socket.SOCK_STREAM)))  # AF_TIPC: a 
 print(attempt(lambda: [socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)]))  # NETLINK_ROUTE
 print(attempt(lambda: [socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 2)]))  # NETLINK_USERSOCK
 print(len(socket.getaddrinfo("localhost", 80, flags=socket.AI_ADDRCONFIG)) > 0)  # asks netlink first
+print(attempt(lambda: [socket.socket(socket.AF_INET, socket.SOCK_DGRAM, 136)]))  # UDP-Lite, built in
+print(attempt(lambda: [socket.socket(socket.AF_INET6, socket.SOCK_DGRAM, socket.IPPROTO_UDP)]))
+print(attempt(lambda: [socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET)]))  # SCTP's type: a module
+print(attempt(lambda: [socket.socket(socket.AF_INET, 10)]))  # SOCK_PACKET: AF_PACKET's, a module
+print(attempt(lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM, 1)))  # PF_UNIX, as templates
 """
 
 
@@ -338,10 +345,87 @@ def test_sockets_for_the_internet_and_connected_pairs_only():
     lines = _run_code(SOCKETS, syscall_filter=True)
     internet_unix_vsock = ["allowed", "allowed", denied, denied]
     pairs = ["allowed", denied, denied, "allowed", denied]
-    assert lines == [*internet_unix_vsock, *pairs, denied, denied, "True"]
+    assert lines == [
+        *internet_unix_vsock,
+        *pairs,
+        denied,
+        denied,
+        "True",
+        "Protocol not supported",
+        "allowed",
+        "Protocol not supported",
+        "Protocol not supported",
+        "allowed",
+    ]
     unfiltered = _run_code(SOCKETS, syscall_filter=False)
     assert unfiltered[5:7] == ["allowed", "allowed"]  # so the filter denied the datagram pairs
     assert unfiltered[9:11] == ["allowed", "allowed"]  # and the netlink sockets
+    # and UDP-Lite, a socket type its family has not, and SOCK_PACKET (the kernel's old name for
+    # AF_PACKET, refused without CAP_NET_RAW once that family's module is there) were answered by
+    # the filter, not the kernel, whose answers differ
+    assert unfiltered[12] == "allowed" and unfiltered[14] == "Socket type not supported"
+    assert unfiltered[15] in ("allowed", "Operation not permitted")
+
+
+def test_socket_protocols_that_load_no_module_only_in_any_abi():
+    """socket() asking for SCTP (132), DCCP (33), L2TP (115) or any other protocol made the kernel
+    look for its module, running modprobe as root outside the sandbox (a red team's finding), as
+    does a type its family has not (SOCK_SEQPACKET, SOCK_DCCP: a reviewer's) or a type and protocol
+    that do not match (a datagram of TCP): per family, a stream of TCP, a datagram of UDP or the
+    family's ICMP, each by its number or 0, and raw ones of those (EPERM from the kernel, no bot
+    having CAP_NET_RAW); socketpair's unix pairs protocol 0 or PF_UNIX (1). The others get
+    EPROTONOSUPPORT, as from a kernel without them, in every ABI."""
+    inet, inet6, unix = int(socket.AF_INET), int(socket.AF_INET6), int(socket.AF_UNIX)
+    stream, datagram, raw = int(socket.SOCK_STREAM), int(socket.SOCK_DGRAM), int(socket.SOCK_RAW)
+    flags = socket.SOCK_NONBLOCK | socket.SOCK_CLOEXEC
+    cases = [
+        *(((family, stream, p), "allow") for family in (inet, inet6) for p in (0, 6)),
+        *(((inet, datagram, p), "allow") for p in (0, 17, 1)),
+        *(((inet6, datagram, p), "allow") for p in (0, 17, 58)),
+        ((inet, stream | flags, 0), "allow"),
+        ((inet6, datagram | flags, 17), "allow"),
+        ((inet, raw, 1), "allow"),
+        ((inet6, raw | flags, 58), "allow"),
+        *(((family, stream, p), "eprotonosupport") for family in (inet, inet6) for p in (132, 33, 115, 262)),
+        ((inet, 5, 132), "eprotonosupport"),  # SOCK_SEQPACKET, SCTP's one-to-one style
+        # the types their families have not: SEQPACKET, RDM, DCCP, PACKET, any other (by 0 too)
+        *(
+            ((family, kind, 0), "eprotonosupport")
+            for family in (inet, inet6)
+            for kind in (4, 5, 6, 10, 0, 15)
+        ),
+        ((inet, 5 | flags, 0), "eprotonosupport"),
+        ((inet, datagram, 6), "eprotonosupport"),  # a mismatch: a datagram of TCP
+        ((inet6, stream, 17), "eprotonosupport"),  # a stream of UDP
+        ((inet, stream, 1), "eprotonosupport"),  # a stream of ICMP
+        ((inet, datagram, 58), "eprotonosupport"),  # ICMPv6 is not AF_INET's
+        ((inet6, datagram, 1), "eprotonosupport"),
+        ((inet, datagram, 136), "eprotonosupport"),  # UDP-Lite
+        ((inet, raw, 132), "eprotonosupport"),
+        ((inet, stream, 132 | 1 << 32), "eprotonosupport"),  # the kernel reads an int: the low half
+        ((inet, 5 | 1 << 32, 0), "eprotonosupport"),
+        ((unix, stream, 0), "deny"),
+        ((40, stream, 0), "deny"),  # AF_VSOCK
+    ]
+    pairs = [((unix, stream, 0), "allow"), ((unix, 5, 0), "allow"), ((unix, stream, 1), "allow")]
+    pairs += [
+        ((unix, 5 | flags, 1), "allow"),
+        ((unix, stream, 2), "eprotonosupport"),
+        ((unix, stream, 132), "eprotonosupport"),
+        ((unix, datagram, 0), "deny"),
+        ((inet, stream, 6), "deny"),
+    ]
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for call, table in (("socket", cases), ("socketpair", pairs)):
+                for args, expected in table:
+                    seen = _interpret(program, arch=abi.arch, nr=abi.number(call), args=(*args, 0))
+                    assert seen == expected, (machine, hex(abi.arch), call, args)
+    x32_socket = 0x40000000 | 41
+    assert _interpret(
+        seccomp.program(seccomp.ABIS["x86_64"]), arch=0xC000003E, nr=x32_socket, args=(2, 1, 132)
+    ) == ("eprotonosupport")
 
 
 NAMESPACES = """

@@ -29,7 +29,7 @@ from codecup import owner
 from codecup.checks import is_root
 from codecup.errors import ConfigError
 from codecup.sandbox import dynmods, mounts, netstamp, quotas, seccomp
-from codecup.sandbox.cgroup import BotCgroup, Limits
+from codecup.sandbox.cgroup import BotCgroup, CgroupFailed, Limits
 from codecup.sandbox.launch import Launch, inside, is_original, own_entry, scratch_files
 from codecup.sandbox.support import Support, machine_support
 
@@ -199,8 +199,15 @@ class Box:
 
     @classmethod
     def prepare(cls, policy: Policy, workdir: Path) -> Box:
-        """A box for a bot that will start in ``workdir``, with what this machine gives."""
+        """A box for a bot that will start in ``workdir``, with what this machine gives.
+
+        :raises CgroupFailed: the machine gives bots cgroups, and this one's (or a limit of it)
+            could not be made: the bot must not play contained less (:meth:`BotCgroup.promised`);
+            or, in a pool worker, this process lacks what its run found (``Support.shortfall``)."""
         support = machine_support()
+        if support.shortfall:  # a pool worker that found less than its run: its bots do not play
+            lacking = "; ".join(support.shortfall)
+            raise CgroupFailed(f"this referee process lacks what the run found: {lacking}")
         workdir = workdir.resolve()
         if support.namespaces and is_root(workdir):
             raise ConfigError(
@@ -217,76 +224,92 @@ class Box:
             if support.cgroup:  # and moving a bot into its cgroups made cheap
                 dynmods.favor_once()
         clean_stale_scratch()
-        cgroup = BotCgroup.create(support.hierarchies, policy.limits) if support.cgroup else None
-        namespaces = support.namespaces
-        if cgroup is not None and not namespaces and os.geteuid() == 0:
-            cgroup.keep_from_bot()  # uid 0 without capabilities, it owned its cgroups' files
+        cgroup = None
+        if support.cgroup:  # every bot gets what the machine gives, or its game is not played
+            cgroup = BotCgroup.promised(
+                support.hierarchies,
+                policy.limits,
+                memory=support.memory_limit,
+                processes=support.process_limit,
+                cpu=support.cpu_limit,
+            )
         scratch: Path | None = None
-        if namespaces:
-            scratch = scratch_root() / str(next(_serial))
-            scratch.mkdir(parents=True)
-            # Its real path, as the working folder's and the hidden folders': whether it lies in
-            # one of them, or in a temp folder overlaid, is told from the paths.
-            scratch = scratch.resolve()
-        own = str(workdir)
-        # The machine's cgroup file systems are hidden, and those holding the bot's cgroups
-        # mounted again over them in its cgroup namespace: it sees its own cgroups only.
-        table = mounts.machine_table()
-        cgroup_mounts = mounts.cgroup_mounts(table) if namespaces else ()
-        procs_files = cgroup.procs_files if cgroup else ()
-        views = tuple(m for m in cgroup_mounts if any(inside(f, m.point) for f in procs_files))
-        # Its own folder is never hidden from it; a hidden folder holding it is, but for it.
-        machines = (
-            *mounts.other_proc_mounts(table),
-            *mounts.other_sys_mounts(table),
-            *mounts.hugetlbfs_mounts(table),
-            *mounts.kernel_view_mounts(table),
-            *(m.point for m in cgroup_mounts),
-        )
-        folders = (*policy.hide, *SYSTEM_HIDDEN, *machines)
-        hide = tuple(sorted({str(Path(p).resolve()) for p in folders if Path(p).is_dir()} - {own}))
-        # Its own folder (or one holding it) is never taken out of its view.
-        machine_points = {str(Path(p).resolve()) for p in machines}
-        detached = tuple(p for p in hide if p in machine_points and not inside(own, p))
-        temps = temp_folders(own, hide) if namespaces else ()
-        points = mounts.mount_points(table)
-        temp_mounts = _outermost(
-            p
-            for p in points
-            if any(inside(p, t) for t in temps) and p not in detached and not (p == own or inside(p, own))
-        )
-        provided = tuple(p for p in policy.provided if p.given_in(own, hide))
-        pairs = tuple((p.name, p.source) for p in provided)
-        launch = Launch(
-            procs_files=procs_files,
-            file_size=policy.largest_file,
-            open_files=policy.open_files,
-            namespaces=namespaces,
-            workdir=own,
-            scratch=str(scratch) if scratch else "",
-            scratch_size=policy.scratch_size,
-            shm_size=policy.shm_bytes,
-            provided=tuple((p.name, p.source, p.original) for p in provided) if namespaces else (),
-            hide=hide,
-            temp_folders=temps,
-            temp_mounts=temp_mounts,
-            detached=detached,
-            cgroup_views=views,
-            syscall_filter=support.syscall_filter,
-            keep_group=support.syscall_filter and (cgroup is None or not namespaces),
-        )
-        notes = [own.note() for own in own_differing(policy.provided, workdir, hide)]
-        if provided and namespaces:
-            notes += [f"{p.name} provided from {p.label}{_instead_of(workdir, p)}" for p in provided]
-        stage = None
-        if provided and not namespaces:
-            stage = _stage(workdir, pairs)
-            notes += [
-                f"{p.name} provided from {p.label} (no sandbox: it ran in a folder of links to its own)"
-                f"{_instead_of(workdir, p)}"
-                for p in provided
-            ]
-        return cls(launch, support, cgroup, scratch, stage, "; ".join(notes))
+        try:
+            namespaces = support.namespaces
+            if cgroup is not None and not namespaces and os.geteuid() == 0:
+                cgroup.keep_from_bot()  # uid 0 without capabilities, it owned its cgroups' files
+            if namespaces:
+                scratch = scratch_root() / str(next(_serial))
+                scratch.mkdir(parents=True)
+                # Its real path, as the working folder's and the hidden folders': whether it lies in
+                # one of them, or in a temp folder overlaid, is told from the paths.
+                scratch = scratch.resolve()
+            own = str(workdir)
+            # The machine's cgroup file systems are hidden, and those holding the bot's cgroups
+            # mounted again over them in its cgroup namespace: it sees its own cgroups only.
+            table = mounts.machine_table()
+            cgroup_mounts = mounts.cgroup_mounts(table) if namespaces else ()
+            procs_files = cgroup.procs_files if cgroup else ()
+            views = tuple(m for m in cgroup_mounts if any(inside(f, m.point) for f in procs_files))
+            # Its own folder is never hidden from it; a hidden folder holding it is, but for it.
+            machines = (
+                *mounts.other_proc_mounts(table),
+                *mounts.other_sys_mounts(table),
+                *mounts.hugetlbfs_mounts(table),
+                *mounts.kernel_view_mounts(table),
+                *(m.point for m in cgroup_mounts),
+            )
+            folders = (*policy.hide, *SYSTEM_HIDDEN, *machines)
+            hide = tuple(sorted({str(Path(p).resolve()) for p in folders if Path(p).is_dir()} - {own}))
+            # Its own folder (or one holding it) is never taken out of its view.
+            machine_points = {str(Path(p).resolve()) for p in machines}
+            detached = tuple(p for p in hide if p in machine_points and not inside(own, p))
+            temps = temp_folders(own, hide) if namespaces else ()
+            points = mounts.mount_points(table)
+            temp_mounts = _outermost(
+                p
+                for p in points
+                if any(inside(p, t) for t in temps) and p not in detached and not (p == own or inside(p, own))
+            )
+            provided = tuple(p for p in policy.provided if p.given_in(own, hide))
+            pairs = tuple((p.name, p.source) for p in provided)
+            launch = Launch(
+                procs_files=procs_files,
+                file_size=policy.largest_file,
+                open_files=policy.open_files,
+                namespaces=namespaces,
+                workdir=own,
+                scratch=str(scratch) if scratch else "",
+                scratch_size=policy.scratch_size,
+                shm_size=policy.shm_bytes,
+                provided=tuple((p.name, p.source, p.original) for p in provided) if namespaces else (),
+                hide=hide,
+                temp_folders=temps,
+                temp_mounts=temp_mounts,
+                detached=detached,
+                cgroup_views=views,
+                syscall_filter=support.syscall_filter,
+                keep_group=support.syscall_filter and (cgroup is None or not namespaces),
+            )
+            notes = [own.note() for own in own_differing(policy.provided, workdir, hide)]
+            if provided and namespaces:
+                notes += [f"{p.name} provided from {p.label}{_instead_of(workdir, p)}" for p in provided]
+            stage = None
+            if provided and not namespaces:
+                stage = _stage(workdir, pairs)
+                notes += [
+                    f"{p.name} provided from {p.label} (no sandbox: it ran in a folder of links to its own)"
+                    f"{_instead_of(workdir, p)}"
+                    for p in provided
+                ]
+            return cls(launch, support, cgroup, scratch, stage, "; ".join(notes))
+        except BaseException:  # what was made for it goes: its cgroups, its scratch folder
+            if cgroup is not None:
+                cgroup.remove()
+            if scratch is not None:
+                with contextlib.suppress(OSError):
+                    scratch.rmdir()
+            raise
 
     @property
     def home(self) -> str | None:

@@ -22,6 +22,7 @@ import itertools
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
@@ -205,18 +206,19 @@ def retry_left() -> None:
         _left_behind.remove(path)
 
 
-def _locked(parent: Path) -> bool:
-    """Whether this process holds its lock folder among the bot cgroups of ``parent`` (itself an
-    empty cgroup, made at the first call): other referees take its cgroups in this hierarchy for
-    a dead one's only once it is free. Let go (and removed) at exit, after the last try at its
-    cgroups. Where it cannot be made, no cgroup of this process goes there."""
+def _lock(parent: Path) -> None:
+    """Hold this process's lock folder among the bot cgroups of ``parent`` (itself an empty
+    cgroup, made at the first call): other referees take its cgroups in this hierarchy for a dead
+    one's only once it is free. Let go (and removed) at exit, after the last try at its cgroups.
+
+    :raises OSError: it cannot be made; then no cgroup of this process goes there."""
     folder = parent / owner.token()
     if owner.holds(folder):
-        return True
+        return
     try:
         owner.hold(folder)
     except OSError as exc:
-        # Said once per run: it is tried at every bot's start, in every hierarchy (a red team's
+        # Logged once per run: it is tried at every bot's start, in every hierarchy (a red team's
         # run, not root beside cgroups a root run had made, said it 27 times); and not at all
         # where a user who is not root is refused: the degraded line says what the bots lack.
         expected = isinstance(exc, PermissionError) and os.geteuid() != 0
@@ -224,9 +226,8 @@ def _locked(parent: Path) -> bool:
             log.warning("cannot lock cgroup %s: %s", folder, exc)
         else:
             log.debug("cannot lock cgroup %s: %s", folder, exc)
-        return False
+        raise
     owner.at_exit(_let_go, folder)
-    return True
 
 
 def _let_go(folder: Path) -> None:
@@ -307,13 +308,12 @@ def _kill_v1(path: Path) -> None:
 
 
 @functools.cache
-def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
-    """The ``codecup`` folder under ``base``, made once per process, stale children removed."""
+def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path:
+    """The ``codecup`` folder under ``base``, made once per process, stale children removed.
+
+    :raises OSError: it cannot be made (tried again at the next call: a failure is not kept)."""
     parent = base / PARENT
-    try:
-        parent.mkdir(exist_ok=True)
-    except OSError:
-        return None
+    parent.mkdir(exist_ok=True)
     # cgroup2: offer memory, pids and cpu to the bots' cgroups, where the machine lets us; one
     # write each, since the kernel refuses a whole write if it cannot enable one of them
     for controller in controllers:
@@ -323,15 +323,40 @@ def _parent(base: Path, controllers: tuple[str, ...] = ()) -> Path | None:
     return parent
 
 
-def _unfrozen(base: Path) -> Path | None:
-    """:func:`_parent`, thawed at each bot's start: a bot of uid 0 without capabilities (root, the
-    namespaces failing) may write every cgroup file root owns, and a reviewer's bot froze this
-    folder, shared by every referee of the machine: its opponent lost on time, the folder stayed
-    frozen, and the next run's games hung. Its own write of 0 thaws only the folder itself: a
-    bot's cgroup under it keeps its own freeze (another referee's bot, suspended)."""
+#: The files of the bots' shared folder a bot could set against every later bot, each with what it
+#: is set back to before each bot's cgroup is made (see :func:`_unfrozen`).
+_SHARED_SETTINGS = (("cgroup.freeze", "0"), ("cgroup.max.descendants", "max"), ("cgroup.max.depth", "max"))
+
+
+def _unfrozen(base: Path) -> Path:
+    """:func:`_parent`, thawed and unbounded at each bot's start: a bot of uid 0 without
+    capabilities (root, the namespaces failing) may write every cgroup file root owns, and a
+    reviewer's bot froze this folder, shared by every referee of the machine: its opponent lost on
+    time, the folder stayed frozen, and the next run's games hung; another wrote 0 into its
+    ``cgroup.max.descendants``, and every later game of the machine was a referee error, past the
+    end of its run (its ``cgroup.max.depth`` would do the same). This folder is codecup's own: no
+    bound of the machine's is set there (those are the referee's own cgroup's, and its ancestors').
+    Its own write of 0 thaws only the folder itself: a bot's cgroup under it keeps its own freeze
+    (another referee's bot, suspended)."""
     parent = _parent(base, ("memory", "pids", "cpu"))
-    if parent is not None and (parent / "cgroup.freeze").exists():
-        _write(parent / "cgroup.freeze", "0")
+    for name, value in _SHARED_SETTINGS:  # a kernel without one refuses its write: no matter
+        _write(parent / name, value)
+    return parent
+
+
+def _v1_parent(base: Path, failures: list[str]) -> Path | None:
+    """The ``codecup`` folder of a v1 hierarchy, this process's lock held there; None where either
+    cannot be made (why, in ``failures``)."""
+    try:
+        parent = _parent(base)
+    except OSError as exc:
+        failures.append(f"the v1 folder of the bots' cgroups, {base / PARENT}, could not be made: {exc}")
+        return None
+    try:
+        _lock(parent)
+    except OSError as exc:
+        failures.append(f"this referee's lock folder in {parent} could not be made: {exc}")
+        return None
     return parent
 
 
@@ -343,6 +368,40 @@ def _give_roots(entry: Path, ids: tuple[int, int]) -> None:
             os.chown(entry, *ids, follow_symlinks=False)
     except FileNotFoundError:
         pass
+
+
+class CgroupFailed(Exception):
+    """A bot's cgroup, or a limit of it, that this machine gives every bot could not be made for one
+    (:meth:`BotCgroup.promised`): its game is not played rather than played with that seat
+    contained less than the other (a red team's referee in a cgroup allowing few descendants: its
+    second seat's cgroup could not be made, and that bot played with no memory, process or
+    processor limit, frozen by SIGSTOP only, the game's clock turned to wall time, unsaid)."""
+
+
+class _NoHierarchy(CgroupFailed):
+    """No cgroup2 hierarchy here: no wait changes that."""
+
+
+#: Seconds slept between the tries at a bot's cgroups (about 1 s in all, then the last try): a
+#: failure may pass (another referee's bots held the last of a ``cgroup.max.descendants`` a
+#: moment), and a game not played for it is a referee error that a tournament does not replay
+#: (a reviewer's two workers made 5 of 6 games so, each other's bots holding the cgroups).
+RETRY_DELAYS = (0.05, 0.1, 0.15, 0.25, 0.45)
+
+
+def _retried(make: Callable[[], BotCgroup]) -> BotCgroup:
+    """``make()``, tried again after each of :data:`RETRY_DELAYS` while it raises
+    :class:`CgroupFailed`; not where it was refused permission (a user who is not root, where
+    cgroups are not delegated: no wait changes that)."""
+    for delay in RETRY_DELAYS:
+        try:
+            return make()
+        except CgroupFailed as exc:
+            if isinstance(exc.__cause__, PermissionError) or isinstance(exc, _NoHierarchy):
+                raise
+            log.debug("a bot's cgroups failed, tried again in %.2f s: %s", delay, exc)
+        time.sleep(delay)
+    return make()
 
 
 @attrs.define(eq=False)
@@ -364,49 +423,128 @@ class BotCgroup:
     unconfirmed: bool = False  # frozen, and cgroup.events has not said so yet
     outlived_kill: bool = False  # a wait after cgroup.kill gave up (or was cancelled): no more waits
     bots_files: bool = False  # root, namespaces failing, and no unused uid to give its files to
+    failures: list[str] = attrs.field(factory=list)  # what could not be made or set, and why
 
     @classmethod
-    def create(cls, where: Hierarchies, limits: Limits) -> BotCgroup | None:
-        """Make the cgroups (None when cgroup2 is missing or not writable here)."""
+    def create(cls, where: Hierarchies, limits: Limits) -> BotCgroup:
+        """Make the cgroups, with the limits the machine lets be set: the trial of what it gives
+        (:mod:`.support`); a bot's are :meth:`promised`.
+
+        :raises CgroupFailed: cgroup2 is missing here, or no cgroup of its own could be made
+            there, tried again for about a second (why, with the ``OSError``)."""
+        return _retried(lambda: cls._made(where, limits))
+
+    @classmethod
+    def promised(
+        cls, where: Hierarchies, limits: Limits, *, memory: bool, processes: bool, cpu: bool
+    ) -> BotCgroup:
+        """A bot's cgroups, with its memory, process and processor limits where the machine gives
+        them (``memory``, ``processes``, ``cpu``: what its support found), so that no seat is
+        contained less than the machine says, and than its opponent.
+
+        :raises CgroupFailed: one of them could not be made, tried again for about a second (why,
+            with the ``OSError``); what was made of them is removed."""
+        return _retried(
+            lambda: cls._promised_once(where, limits, memory=memory, processes=processes, cpu=cpu)
+        )
+
+    @classmethod
+    def _promised_once(
+        cls, where: Hierarchies, limits: Limits, *, memory: bool, processes: bool, cpu: bool
+    ) -> BotCgroup:
+        """One try at :meth:`promised`."""
+        group = cls._made(where, limits)
+        got = (
+            ("memory limit", memory, group.memory_v2 or group.memory_v1 is not None),
+            ("process limit", processes, group.pids_v2 or group.pids_v1 is not None),
+            ("processor limit", cpu, group.cpu_v2 or group.cpu_v1 is not None),
+        )
+        lacking = [name for name, wanted, made in got if wanted and not made]
+        if lacking:
+            group._discard()
+            why = "; ".join(group.failures) or "neither cgroup2 nor a v1 hierarchy offered its controller"
+            raise CgroupFailed(f"no {' or '.join(lacking)} could be set for it ({why})")
+        return group
+
+    @classmethod
+    def _made(cls, where: Hierarchies, limits: Limits) -> BotCgroup:
+        """The cgroups, with what limits the machine lets be set (each that failed, and why, in
+        ``failures``). :raises CgroupFailed: no cgroup2 cgroup of its own (nothing is left made)."""
         if where.v2 is None:
-            return None
+            raise _NoHierarchy("no cgroup2 hierarchy")
         retry_left()
-        parent = _unfrozen(where.v2)
-        if parent is None or not _locked(parent):
-            return None
+        try:
+            parent = _unfrozen(where.v2)
+        except OSError as exc:
+            raise CgroupFailed(
+                f"the folder of the bots' cgroups, {where.v2 / PARENT}, could not be made: {exc}"
+            ) from exc
+        try:
+            _lock(parent)
+        except OSError as exc:
+            raise CgroupFailed(f"this referee's lock folder in {parent} could not be made: {exc}") from exc
         name = f"{owner.token()}-{next(_serial)}"
         v2 = parent / name
         try:
-            v2.mkdir()
-        except OSError:
-            return None
-        offered = set((v2 / "cgroup.controllers").read_text().split())
+            _new_folder(v2)
+        except OSError as exc:
+            raise CgroupFailed(f"its cgroup could not be made: {exc}") from exc
         group = cls(v2, None, None, limits)
-        if "memory" in offered and _write(v2 / "memory.max", str(limits.memory)):
-            _write(v2 / "memory.swap.max", "0")
-            group.memory_v2 = True
-        elif where.memory_v1 is not None and (v1 := _parent(where.memory_v1)) is not None and _locked(v1):
-            group.memory_v1 = _make_v1(v1 / name, ("memory.limit_in_bytes", str(limits.memory)))
-            if group.memory_v1 is not None:
-                _write(group.memory_v1 / "memory.memsw.limit_in_bytes", str(limits.memory))
-        pids = str(limits.processes)
-        if "pids" in offered and _write(v2 / "pids.max", pids):
-            group.pids_v2 = True
-        elif where.pids_v1 is not None and (v1 := _parent(where.pids_v1)) is not None and _locked(v1):
-            group.pids_v1 = _make_v1(v1 / name, ("pids.max", pids))
-        quota = str(max(1000, round(limits.cpus * CPU_PERIOD_USEC)))
-        if "cpu" in offered and _write(v2 / "cpu.max", f"{quota} {CPU_PERIOD_USEC}"):
-            group.cpu_v2 = True
-        elif where.cpu_v1 is not None and (v1 := _parent(where.cpu_v1)) is not None and _locked(v1):
-            group.cpu_v1 = _make_v1(v1 / name, ("cpu.cfs_quota_us", quota))
-        group._freeze_fd = os.open(v2 / "cgroup.freeze", os.O_WRONLY | os.O_CLOEXEC)
-        group._events_fd = os.open(v2 / "cgroup.events", os.O_RDONLY | os.O_CLOEXEC)
-        group._cpu_fd = os.open(v2 / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            group._limit(where, name)
+            group._freeze_fd = os.open(v2 / "cgroup.freeze", os.O_WRONLY | os.O_CLOEXEC)
+            group._events_fd = os.open(v2 / "cgroup.events", os.O_RDONLY | os.O_CLOEXEC)
+            group._cpu_fd = os.open(v2 / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as exc:  # the cgroup gone, or its files refused: none of it is left made
+            group._discard()
+            raise CgroupFailed(f"its cgroup {v2} could not be set up: {exc}") from exc
         try:
             group._pressure_fd = os.open(v2 / "cpu.pressure", os.O_RDONLY | os.O_CLOEXEC)
         except OSError:  # a kernel without pressure stall information
             group._pressure_fd = -1
         return group
+
+    def _limit(self, where: Hierarchies, name: str) -> None:
+        """Set its limits, in cgroup2 where it offers their controllers, else in a v1 hierarchy
+        (a cgroup ``name`` made there); what fails is said in ``failures``."""
+        v2, limits = self.v2, self.limits
+        offered = set((v2 / "cgroup.controllers").read_text().split())
+        if "memory" in offered and self._set(v2 / "memory.max", str(limits.memory)):
+            _write(v2 / "memory.swap.max", "0")
+            self.memory_v2 = True
+        elif where.memory_v1 is not None and (v1 := _v1_parent(where.memory_v1, self.failures)) is not None:
+            self.memory_v1 = _make_v1(v1 / name, ("memory.limit_in_bytes", str(limits.memory)), self.failures)
+            if self.memory_v1 is not None:
+                _write(self.memory_v1 / "memory.memsw.limit_in_bytes", str(limits.memory))
+        pids = str(limits.processes)
+        if "pids" in offered and self._set(v2 / "pids.max", pids):
+            self.pids_v2 = True
+        elif where.pids_v1 is not None and (v1 := _v1_parent(where.pids_v1, self.failures)) is not None:
+            self.pids_v1 = _make_v1(v1 / name, ("pids.max", pids), self.failures)
+        quota = str(max(1000, round(limits.cpus * CPU_PERIOD_USEC)))
+        if "cpu" in offered and self._set(v2 / "cpu.max", f"{quota} {CPU_PERIOD_USEC}"):
+            self.cpu_v2 = True
+        elif where.cpu_v1 is not None and (v1 := _v1_parent(where.cpu_v1, self.failures)) is not None:
+            self.cpu_v1 = _make_v1(v1 / name, ("cpu.cfs_quota_us", quota), self.failures)
+
+    def _discard(self) -> None:
+        """Remove cgroups that no process has joined yet (made in part: see :meth:`promised`)."""
+        for fd in (self._freeze_fd, self._events_fd, self._cpu_fd, self._pressure_fd):
+            if fd >= 0:
+                os.close(fd)
+        self._freeze_fd = self._events_fd = self._cpu_fd = self._pressure_fd = -1
+        for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
+            if path is not None:
+                _rmdir_soon(path)
+
+    def _set(self, path: Path, text: str) -> bool:
+        """Write a limit's file; a refusal is said in ``failures``."""
+        try:
+            path.write_text(text)
+        except OSError as exc:
+            self.failures.append(f"{path.name} could not be set: {exc}")
+            return False
+        return True
 
     @property
     def procs_files(self) -> tuple[str, ...]:
@@ -588,13 +726,23 @@ def _read(path: Path) -> str:
         return ""
 
 
-def _make_v1(path: Path, setting: tuple[str, str]) -> Path | None:
-    """A v1 cgroup with one setting applied (None if it cannot be made or set)."""
+def _new_folder(path: Path) -> None:
+    """Make a cgroup's folder (its own function: a test makes it fail, as a full
+    ``cgroup.max.descendants`` does)."""
+    path.mkdir()
+
+
+def _make_v1(path: Path, setting: tuple[str, str], failures: list[str]) -> Path | None:
+    """A v1 cgroup with one setting applied (None if it cannot be made or set: why, in ``failures``)."""
     try:
-        path.mkdir()
-    except OSError:
+        _new_folder(path)
+    except OSError as exc:
+        failures.append(f"its v1 cgroup could not be made: {exc}")
         return None
-    if not _write(path / setting[0], setting[1]):
+    try:
+        (path / setting[0]).write_text(setting[1])
+    except OSError as exc:
+        failures.append(f"{setting[0]} could not be set: {exc}")
         with contextlib.suppress(OSError):
             path.rmdir()
         return None

@@ -100,6 +100,20 @@ ROOT_ONLY = (
 container's masks them, ``subset=pid`` leaves them out): see :func:`root_only_files`."""
 
 
+MACHINE_COUNTS = (
+    "sys/fs/dentry-state", "sys/fs/inode-nr", "sys/fs/inode-state", "sys/fs/file-nr", "sys/fs/aio-nr",
+)  # fmt: skip
+"""Files of ``/proc`` any user may read that give exact counts of the machine's cached names,
+inodes and open files, which a bot moves by its own acts: covered in every bot's, with every file
+of ``/proc/sys/fs/quota`` (the quota cache's) and of ``/proc/fs`` (the file systems' own counts,
+as ext4's extent cache). A red team's bot looked up missing names under the machine's read-only
+view, leaving negative dentries in the machine's cache; a bot of a later game told a cached name
+from another by ``dentry-state``'s count of negative dentries moving by exactly 1 around its own
+lookup, and read a 16-bit word so. Timing the lookup still tells (see docs/security.md, "What it
+does not stop"): this takes the exact count away. ``meminfo``, ``stat``, ``loadavg`` and
+``cpuinfo`` stay, though they move too: the JVM, Go, Node and GHC runtimes read them."""
+
+
 SYS_SKIPPED = ("fs/cgroup", "kernel/slab", "kernel/mm/damon", "firmware", "kernel/debug", "kernel/tracing")
 """Folders of ``/sys`` not walked for :func:`root_only_files`: hidden from a bot whole (see
 ``codecup.sandbox.box.SYSTEM_HIDDEN`` and ``mounts.kernel_view_mounts``), or its own cgroups."""
@@ -135,6 +149,41 @@ def root_only_files(proc: str = "/proc", sys: str = "/sys") -> tuple[str, ...]:
         subfolders[:] = [name for name in subfolders if f"{folder}/{name}" not in skipped]
         found.update(path for path, mode in _files(folder, files) if _root_only(mode))
     return tuple(sorted(found))
+
+
+@functools.cache
+def counter_files(proc: str = "/proc") -> tuple[str, ...]:
+    """The files of a bot's new ``/proc`` covered as counts of the machine's that a bot moves
+    (:data:`MACHINE_COUNTS`, and the plain files under ``sys/fs/quota`` and ``fs`` that this
+    kernel has), read once by the referee from its own ``proc``: of the proc file system only, not
+    of another mounted in it (``fs/nfsd``, where the machine serves NFS), which a bot's new
+    ``/proc`` has not, and whose files it could not cover (a reviewer's find)."""
+    found = {f"{proc}/{name}" for name in MACHINE_COUNTS}
+    try:
+        device = os.stat(proc).st_dev
+    except OSError:
+        return tuple(sorted(found))
+    for top in (f"{proc}/sys/fs/quota", f"{proc}/fs"):
+        for folder, subfolders, files in os.walk(top):
+            if _device(folder) != device:
+                subfolders.clear()
+                continue
+            found.update(path for path, mode in _files(folder, files) if stat.S_ISREG(mode))
+    return tuple(sorted(found))
+
+
+def _device(path: str) -> int:
+    """The device of the file system ``path`` lies on (-1 if it cannot be read)."""
+    try:
+        return os.stat(path).st_dev
+    except OSError:
+        return -1
+
+
+def covered_files() -> tuple[str, ...]:
+    """Every file of a bot's ``/proc`` and ``/sys`` covered with ``/dev/null`` (:func:`cover`):
+    :func:`root_only_files` and :func:`counter_files`."""
+    return tuple(sorted({*root_only_files(), *counter_files()}))
 
 
 def _files(folder: str, names: Sequence[str]) -> Iterator[tuple[str, int]]:
@@ -251,7 +300,7 @@ class Launch:
     # With the filter: no process of the bot leaves its process group (no setsid, no setpgid), by
     # which it is frozen where it has no cgroup and killed where it has no pid namespace.
     keep_group: bool = False
-    covered: tuple[str, ...] = attrs.field(factory=root_only_files)  # of its /proc: see :func:`cover`
+    covered: tuple[str, ...] = attrs.field(factory=covered_files)  # of its /proc: see :func:`cover`
     referee: int = attrs.field(factory=os.getpid)
     """The process that starts the bot (the one that made this launch): its death kills the bot."""
 

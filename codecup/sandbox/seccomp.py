@@ -18,6 +18,13 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   ``socketpair(AF_UNIX, SOCK_STREAM)``, which asyncio and multiprocessing use
   (its ``forkserver`` start method, which needs a unix socket, fails; ``fork``
   works).
+- *Kernel modules*: for a socket protocol it has not, the kernel looks for a module
+  (``net-pf-2-proto-132``: SCTP), and on a kernel that loads modules runs ``modprobe`` as root
+  outside the sandbox, loading code no bot needs (a red team's finding); so it does for a socket
+  type its family has not (``SOCK_SEQPACKET``, ``SOCK_DCCP``), or a type and protocol that do not
+  match (a datagram of TCP). So ``socket`` is allowed with the types and protocols of
+  SOCKET_PROTOCOLS only, ``socketpair`` with PAIR_PROTOCOLS; any other fails with
+  ``EPROTONOSUPPORT``, what a kernel without the protocol answers and libraries fall back on.
 - *The user keyring* of uid 0: a key a bot adds there outlives its game, the
   next bot (or the referee, which shares uid 0) could read it, and
   ``request_key`` may make the kernel start a helper as root outside the
@@ -204,6 +211,35 @@ NOOP_ADVICE = (3, 20, 21)
 #: 335 MiB in 50 sockets). The C library does without it: ``getaddrinfo`` then assumes both
 #: address families, ``getifaddrs`` fails.
 ALLOWED_FAMILIES = (int(socket.AF_INET), int(socket.AF_INET6))
+IPPROTO_ICMP = 1
+IPPROTO_TCP = 6
+IPPROTO_UDP = 17
+IPPROTO_ICMPV6 = 58
+#: The (type, protocol) pairs ``socket`` may ask for, per family of ALLOWED_FAMILIES and type
+#: (``type & 0xF``, as the kernel reads it; the high bits are ``SOCK_NONBLOCK`` and
+#: ``SOCK_CLOEXEC``): a stream of TCP, a datagram of UDP or the family's ICMP (ping sockets), each
+#: by its number or the default (0); and ``SOCK_RAW`` with those protocols, which the kernel
+#: refuses (``EPERM``) without ``CAP_NET_RAW``, which no bot has. For a pair it has no
+#: entry for, the kernel looks for a module (``net-pf-2-proto-132-type-1``: SCTP; 33: DCCP; 115:
+#: L2TP; ``net-pf-2-proto-0-type-5`` for ``SOCK_SEQPACKET``, ``-type-6`` for ``SOCK_DCCP``; and
+#: a mismatch as a datagram of TCP too), and on a kernel that loads modules runs ``modprobe`` as
+#: root outside the sandbox, loading code no honest bot needs, through which many of the kernel's
+#: privilege escalations went (a red team's finding, and a reviewer's for the types). Any other
+#: pair is refused with ``EPROTONOSUPPORT``, what a kernel without the protocol answers: libraries
+#: take it for "not there" and fall back (Go's Multipath TCP probe, 262, stops trying on it and
+#: uses TCP).
+SOCKET_PROTOCOLS = {
+    int(socket.AF_INET): {
+        int(socket.SOCK_STREAM): (0, IPPROTO_TCP),
+        int(socket.SOCK_DGRAM): (0, IPPROTO_UDP, IPPROTO_ICMP),
+        int(socket.SOCK_RAW): (0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP),
+    },
+    int(socket.AF_INET6): {
+        int(socket.SOCK_STREAM): (0, IPPROTO_TCP),
+        int(socket.SOCK_DGRAM): (0, IPPROTO_UDP, IPPROTO_ICMPV6),
+        int(socket.SOCK_RAW): (0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMPV6),
+    },
+}
 #: ``setsockopt(SOL_SOCKET, ...)`` options denied: a socket filter, classic or eBPF
 #: (``SO_ATTACH_FILTER``, ``SO_ATTACH_BPF``, ``SO_ATTACH_REUSEPORT_CBPF`` and ``_EBPF``). Each filter
 #: is compiled to machine code that counts against the machine's one quota for such code
@@ -224,8 +260,7 @@ IPV6_FLOWLABEL_MGR = 32
 #: whole kernel's, patching its code with an interrupt to every core. A reviewer's bot, opening and
 #: closing such sockets in a loop, sent the other core 130,015 interrupts in 2 s (the time-stamping
 #: switch, flipped the same way, is held on by the referee instead: :mod:`.netstamp`).
-IPPROTO_UDP = 17
-SOL_UDPLITE = 136
+SOL_UDPLITE = 136  # and IPPROTO_UDP, above
 DENIED_UDP_OPTIONS = (100, 104)  # UDP_ENCAP, UDP_GRO
 #: ``seccomp(SECCOMP_SET_MODE_FILTER)`` and ``prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER)``: a bot's
 #: own system call filters are compiled into the same quota.
@@ -246,6 +281,11 @@ _IPC_CALL_MASK = 0xFFFF  # the kernel reads the call from the low half (the high
 #: whose pair can ``sendto`` a socket file of the machine, nor ``SOCK_RAW``, which the kernel
 #: makes a datagram pair; no other family (the kernel would look it up, loading its module).
 PAIR_TYPES = (int(socket.SOCK_STREAM), int(socket.SOCK_SEQPACKET))
+#: The protocols of ``socketpair(AF_UNIX, ...)``: the default and ``PF_UNIX`` (1), which the
+#: kernel takes as the same, loading no module, and course templates ask for
+#: (``#define PIPE(fd) socketpair(AF_UNIX, SOCK_STREAM, PF_UNIX, fd)``: a reviewer's bot was
+#: refused it while the filter took 0 only).
+PAIR_PROTOCOLS = (0, int(socket.AF_UNIX))
 #: The calls that write back or wait for the disk, made no-ops (see the module's "Waits no kill ends").
 SYNC_CALLS = ("sync", "syncfs", "fsync", "fdatasync", "sync_file_range", "msync")
 #: ``fcntl``'s ``F_SETFL``: refused (``EINVAL``) when it asks for ``O_DIRECT`` (see ``Abi.o_direct``).
@@ -291,8 +331,8 @@ class Abi:
 
     arch: int  # AUDIT_ARCH_*
     calls: tuple[tuple[str, int], ...]  # (name, number) of each call denied outright
-    socket: int  # socket(2): allowed for ALLOWED_FAMILIES only
-    socketpair: int  # socketpair(2): allowed for AF_UNIX pairs of PAIR_TYPES only
+    socket: int  # socket(2): allowed for ALLOWED_FAMILIES, with their SOCKET_PROTOCOLS, only
+    socketpair: int  # socketpair(2): allowed for AF_UNIX pairs of PAIR_TYPES and PAIR_PROTOCOLS only
     clone: int  # clone(2): denied with NAMESPACE_FLAGS (its first argument)
     unshare: int  # unshare(2): the same
     fcntl: tuple[int, ...]  # fcntl(2) (and fcntl64): DENIED_FCNTL denied, NOOP_FCNTL made no-ops
@@ -401,14 +441,15 @@ SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
     "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
     "no dropping or probing of the machine's file cache, no direct I/O or sync (waits no kill ends), "
-    "no netlink or compiled filters (kernel memory no limit counts), no IPv6 flow labels or secret memory, "
+    "no netlink or compiled filters (kernel memory no limit counts), no socket protocols a module brings, "
+    "no IPv6 flow labels or secret memory, "
     "no huge pages (the machine's pool, which no memory limit counts)"
 )
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
 _DENY: Instruction = (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)
 _Item = tuple[int, str | int, str | int, int | str] | str  # an instruction with labels, or a label
-_RETURNS = ("noop", "nosys", "einval", "eopnotsupp", "allow", "deny")
+_RETURNS = ("noop", "nosys", "einval", "eopnotsupp", "eprotonosupport", "allow", "deny")
 """The labels of the filter's answers: each ABI's block has its own (:func:`_own_returns`)."""
 
 
@@ -427,12 +468,45 @@ def _own_returns(block: list[_Item], i: int) -> list[_Item]:
         "nosys": SECCOMP_RET_ERRNO | errno.ENOSYS,
         "einval": SECCOMP_RET_ERRNO | errno.EINVAL,
         "eopnotsupp": SECCOMP_RET_ERRNO | errno.EOPNOTSUPP,
+        "eprotonosupport": SECCOMP_RET_ERRNO | errno.EPROTONOSUPPORT,
         "allow": SECCOMP_RET_ALLOW,
         "deny": SECCOMP_RET_ERRNO | errno.EPERM,
     }
     for label in _RETURNS:
         renamed += [f"{label}_{i}", (_RET_K, 0, 0, results[label])]
     return renamed
+
+
+def _one_of(values: tuple[int, ...], then: str, otherwise: str) -> list[_Item]:
+    """Jumps to ``then`` where the loaded word is one of ``values``, else to ``otherwise`` (labels of
+    conditional jumps, which :func:`_own_returns` makes the block's own, unlike a ``ja``'s)."""
+    *first, last = values
+    return [*((_JEQ_K, then, 0, value) for value in first), (_JEQ_K, then, otherwise, last)]
+
+
+def _socket_types(label: str, family: int) -> list[_Item]:
+    """From the label ``type{label}``: ``socket``'s type (its low 4 bits) and protocol checked
+    against ``family``'s :data:`SOCKET_PROTOCOLS`; any other is ``EPROTONOSUPPORT``."""
+    kinds = SOCKET_PROTOCOLS[family]
+    items: list[_Item] = [
+        f"type{label}",
+        (_LD_W_ABS, 0, 0, _ARG1),
+        (_AND_K, 0, 0, _SOCK_TYPE_MASK),
+        *_one_of_each(tuple((kind, f"protocol{label}_{kind}") for kind in kinds), "eprotonosupport"),
+    ]
+    for kind, protocols in kinds.items():
+        items += [
+            f"protocol{label}_{kind}",
+            (_LD_W_ABS, 0, 0, _ARG2),
+            *_one_of(protocols, "allow", "eprotonosupport"),
+        ]
+    return items
+
+
+def _one_of_each(cases: tuple[tuple[int, str], ...], otherwise: str) -> list[_Item]:
+    """Jumps to the label of the case whose value the loaded word is, else to ``otherwise``."""
+    *first, (value, then) = cases
+    return [*((_JEQ_K, label, 0, case) for case, label in first), (_JEQ_K, then, otherwise, value)]
 
 
 def _assemble(items: list[_Item]) -> list[Instruction]:
@@ -460,8 +534,10 @@ def _assemble(items: list[_Item]) -> list[Instruction]:
 
 def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     """The filter as ``(code, jt, jf, k)`` instructions: per ABI, the calls denied outright fail
-    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES, ``socketpair``
-    but of PAIR_TYPES and ``clone`` or ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with
+    with ``EPERM``, ``socket`` outside ALLOWED_FAMILIES (within them, a type and protocol not of
+    SOCKET_PROTOCOLS fail with ``EPROTONOSUPPORT``), ``socketpair``
+    but of PAIR_TYPES (of them, a protocol not of PAIR_PROTOCOLS: ``EPROTONOSUPPORT``) and
+    ``clone`` or ``unshare`` with NAMESPACE_FLAGS too, ``fcntl`` with
     DENIED_FCNTL, ``prlimit64`` setting RLIMIT_CORE and asking for the old limit, and ``mmap``, ``shmget`` (or
     i386's ``ipc`` SHMGET) and ``memfd_create`` asking for huge pages; ``open``, ``openat`` and
     ``fcntl(F_SETFL)`` with ``O_DIRECT`` fail with ``EINVAL``; ``setrlimit``, and ``prlimit64`` not
@@ -501,17 +577,21 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             *(() if abi.ipc is None else ((_JEQ_K, f"ipc{i}", 0, abi.ipc),)),
             (_JEQ_K, f"socket{i}", 0, abi.socket),
             (_JEQ_K, f"pair{i}", "allow", abi.socketpair),
-            f"socket{i}",
+            f"socket{i}",  # socket(family, type, protocol)
             (_LD_W_ABS, 0, 0, _ARG0),
-            *((_JEQ_K, "allow", 0, family) for family in ALLOWED_FAMILIES),
+            *((_JEQ_K, f"type{i}_{family}", 0, family) for family in ALLOWED_FAMILIES),
             _DENY,
-            f"pair{i}",
+            *(item for family in ALLOWED_FAMILIES for item in _socket_types(f"{i}_{family}", family)),
+            f"pair{i}",  # socketpair(family, type, protocol, fds)
             (_LD_W_ABS, 0, 0, _ARG0),
             (_JEQ_K, 0, "deny", int(socket.AF_UNIX)),
             (_LD_W_ABS, 0, 0, _ARG1),
             (_AND_K, 0, 0, _SOCK_TYPE_MASK),
-            *((_JEQ_K, "allow", 0, kind) for kind in PAIR_TYPES),
+            *((_JEQ_K, f"pair_protocol{i}", 0, kind) for kind in PAIR_TYPES),
             _DENY,
+            f"pair_protocol{i}",
+            (_LD_W_ABS, 0, 0, _ARG2),
+            *_one_of(PAIR_PROTOCOLS, "allow", "eprotonosupport"),
             f"ns{i}",
             (_LD_W_ABS, 0, 0, _ARG0),
             (_JSET_K, "deny", "allow", NAMESPACE_FLAGS),

@@ -22,7 +22,7 @@ import attrs
 
 from codecup import owner
 from codecup.sandbox import linux, mounts, seccomp
-from codecup.sandbox.cgroup import BotCgroup, Limits
+from codecup.sandbox.cgroup import BotCgroup, CgroupFailed, Limits
 from codecup.sandbox.launch import Launch, Reporting, read_reason
 
 
@@ -40,6 +40,9 @@ class Support:
     syscall_filter: bool = False  # the system call filter (what it closes: seccomp.SUMMARY)
     own_quotas: bool = False  # a user namespace per bot: its own counts of uid 0's per-user quotas
     missing: tuple[str, ...] = ()
+    # What the run's finding gives that this process could not get (see :func:`hold_to`): its
+    # games are not played, rather than played with less than the run's other games.
+    shortfall: tuple[str, ...] = ()
 
     @classmethod
     def none(cls, why: str) -> Support:
@@ -83,9 +86,14 @@ _WITHOUT_CGROUP = "no freezing of the whole tree, no CPU clock, no memory, proce
 def _try_cgroup(where: mounts.Hierarchies) -> _CgroupTrial:
     if where.v2 is None:
         return _CgroupTrial(missing=(f"no cgroup2 hierarchy ({_WITHOUT_CGROUP})",))
-    group = BotCgroup.create(where, Limits())
-    if group is None:
-        why = f"cannot create cgroups under {where.v2} (not root, not delegated): {_WITHOUT_CGROUP}"
+    try:
+        group = BotCgroup.create(where, Limits())
+    except CgroupFailed as exc:
+        # its own words (a root referee's mkdir refused with EAGAIN by a full
+        # cgroup.max.descendants was said to be "not root, not delegated": a reviewer's)
+        refused = isinstance(exc.__cause__, PermissionError) and os.geteuid() != 0
+        who = " (not root, not delegated)" if refused else ""
+        why = f"cannot create cgroups under {where.v2}{who}: {exc}: {_WITHOUT_CGROUP}"
         return _CgroupTrial(missing=(why,))
     memory = group.memory_v2 or group.memory_v1 is not None
     pids = group.pids_v2 or group.pids_v1 is not None
@@ -168,13 +176,65 @@ def _try_user_namespace() -> str | None:
     return f"no user namespace per bot ({why}): the bots share uid 0's per-user quotas" if why else None
 
 
+_run_finding: Support | None = None
+"""The run's finding, in a pool worker (:func:`hold_to`): what its parent found the machine gives."""
+
+
+def hold_to(found: Support) -> None:
+    """Make :func:`machine_support` of this process (a pool worker) hold to ``found``, its run's
+    (the parent's) finding: its bots get what the run's get, or their game is not played. Each
+    worker found its own, and a worker whose trial cgroup could not be made (a reviewer's referee
+    in a cgroup allowing 3 descendants, with ``--jobs 2``) played its games with no cgroup, on the
+    wall clock, while the other worker's were referee errors, and the folder could not be resumed
+    with either clock mode."""
+    global _run_finding
+    _run_finding = found
+    machine_support.cache_clear()
+
+
 @functools.cache
 def machine_support() -> Support:
-    """What this machine gives (found once per process)."""
+    """What this machine gives (found once per process; in a pool worker, held to its run's
+    finding: :func:`hold_to`)."""
+    if _run_finding is None:
+        return _found(None)
+    return _held(_found(_run_finding), _run_finding)
+
+
+def _held(own: Support, run: Support) -> Support:
+    """The run's finding ``run``, with ``shortfall`` naming what this process's own finding ``own``
+    lacks of it. Its bots' cgroups are not tried here but made for each bot as the run's finding
+    says (:meth:`.BotCgroup.promised`): one that cannot be made (a transient ``EAGAIN`` too) makes
+    that game a referee error, never a game with less."""
+    quotas = own.own_quotas or not own.namespaces
+    shortfall = [
+        f"{name} ({why})"
+        for name, theirs, mine, why in (
+            ("namespaces", run.namespaces, own.namespaces, _reason(own, "no namespace")),
+            ("the system call filter", run.syscall_filter, own.syscall_filter, _reason(own, "no system")),
+            # tried only where the namespaces work: where they fail, they are what is said
+            ("a user namespace per bot", run.own_quotas, quotas, _reason(own, "no user")),
+        )
+        if theirs and not mine
+    ]
+    return attrs.evolve(run, hierarchies=own.hierarchies, subreaper=own.subreaper, shortfall=tuple(shortfall))
+
+
+def _reason(support: Support, start: str) -> str:
+    """The line of ``support.missing`` that begins with ``start`` (why a mechanism failed here)."""
+    return next((why for why in support.missing if why.startswith(start)), "not found here")
+
+
+def _found(run: Support | None) -> Support:
+    """What this process finds the machine gives; with ``run`` (a pool worker's run's finding),
+    which limits its bots' cgroups get is taken from it rather than tried again."""
     if not linux.IS_LINUX:
         return Support.none(f"not Linux ({sys.platform}): process group only; run the referee in a Linux VM")
-    where = mounts.read()
-    trial = _try_cgroup(where)
+    where = mounts.read()  # its own cgroups, also in a worker: where its bots' cgroups go
+    if run is None:
+        trial = _try_cgroup(where)
+    else:
+        trial = _CgroupTrial(run.cgroup, run.memory_limit, run.process_limit, run.cpu_limit)
     missing = list(trial.missing)
     why_no_filter = _try_filter()
     syscall_filter = why_no_filter is None
@@ -194,7 +254,7 @@ def machine_support() -> Support:
             if why_shared:
                 missing.append(why_shared)
     subreaper = False
-    if not namespaces:
+    if not namespaces or (run is not None and not run.namespaces):  # the run's finding is held to
         try:
             linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
             subreaper = True

@@ -53,12 +53,19 @@ lost, and chose so which of its games counted): see docs/security.md."""
 
 
 def referee_error_record(
-    match: MatchInfo, why: str, started: str = "", duration: float = 0.0, *, remote: bool = False
+    match: MatchInfo,
+    why: str,
+    started: str = "",
+    duration: float = 0.0,
+    *,
+    remote: bool = False,
+    blame: str | None = None,
 ) -> Record:
     """The record of a game whose referee process died: no moves, no points, no fault of either seat
-    that is known (see :func:`fault`; ``remote``: it was played on a Dask worker)."""
+    that is known (see :func:`fault`; ``remote``: it was played on a Dask worker; ``blame``: what
+    is known of the players' part instead, where the referee knows it)."""
     n = len(match.players)
-    end = SeatEnd(Termination.REFEREE_ERROR, f"{why}: {fault(match, remote)}")
+    end = SeatEnd(Termination.REFEREE_ERROR, f"{why}: {fault(match, remote) if blame is None else blame}")
     return Record(
         match=match,
         moves=(),

@@ -34,7 +34,7 @@ from codecup import owner
 from codecup.clock import WALL
 from codecup.errors import CodecupError, ConfigError
 from codecup.processes import signal_name
-from codecup.sandbox import once
+from codecup.sandbox import machine_support, once
 from codecup.tournament import codekey, hang, leftovers
 from codecup.tournament.daskprobe import CONNECT_SECONDS, scheduler_answers
 from codecup.tournament.worker import WORKER_GRACE, stop_games, worker_init
@@ -267,7 +267,9 @@ class LocalPool(GamePool):
             max_workers=jobs,
             mp_context=multiprocessing.get_context("forkserver"),
             initializer=worker_init,
-            initargs=(os.getpid(),),
+            # what this process finds the machine gives, every worker holds to (a worker whose own
+            # trial cgroup failed played its games uncontained, on the wall clock: a reviewer's)
+            initargs=(os.getpid(), machine_support()),
         )
 
     def _workers(self) -> dict[int, multiprocessing.process.BaseProcess]:
@@ -297,7 +299,6 @@ class LocalPool(GamePool):
         self._shutdown_now()
         # A worker stopped while it closed its bots (or killed at the end of its grace) leaves
         # their cgroups: the workers are gone now, so they are stale, and go with the run.
-        from codecup.sandbox import machine_support
         from codecup.sandbox.cgroup import remove_stale
 
         support = machine_support()

@@ -273,8 +273,9 @@ class TournamentResult:
         if dead:
             text += (
                 f"\n\nReferee errors: {len(dead)} game{'s' if len(dead) != 1 else ''} whose referee process "
-                "died or whose game plugin failed (no points, left out of the standings and ratings): "
-                + ", ".join(dead)
+                "died or failed, whose game plugin failed, or whose programs could not be contained alike"
+                " (no points, left out of the standings and ratings; delete a game's line from results.jsonl"
+                " to have it played again): " + ", ".join(dead)
             )
         faults = fault_summary(self.games)
         if faults:

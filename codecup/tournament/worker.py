@@ -35,7 +35,7 @@ from codecup.tournament import hang
 
 if TYPE_CHECKING:
     from codecup.game import Game
-    from codecup.sandbox import Limits, Policy
+    from codecup.sandbox import Limits, Policy, Support
 
 PlayFn = Callable[[MatchInfo], Record]
 
@@ -234,9 +234,11 @@ def _die_with(pid: int) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
-def worker_init(parent: int) -> None:
+def worker_init(parent: int, support: Support | None = None) -> None:
     """Set up a pool worker: it ignores Ctrl-C and Ctrl-\\ (its parent decides), stops cleanly on SIGTERM,
-    and stops when ``parent`` dies, even by SIGKILL.
+    and stops when ``parent`` dies, even by SIGKILL; with ``support`` (what ``parent`` found the
+    machine gives), its bots get that or their game is not played
+    (:func:`~codecup.sandbox.support.hold_to`).
 
     SIGTERM unwinds the running match, so its players are closed (their whole
     process groups killed) before the worker exits, within :data:`WORKER_GRACE`
@@ -247,6 +249,10 @@ def worker_init(parent: int) -> None:
     so ``PR_SET_PDEATHSIG`` would never fire: a thread watches ``parent``
     instead, through a pidfd where the kernel has them.
     """
+    if support is not None:
+        from codecup.sandbox.support import hold_to
+
+        hold_to(support)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGQUIT, signal.SIG_IGN)  # Ctrl-\\, to the whole group: as Ctrl-C
     signal.signal(signal.SIGTERM, _on_sigterm)

@@ -265,6 +265,28 @@ def test_a_bot_flips_no_switch_of_the_kernels(tiny_game, arena):
     ]
 
 
+def test_a_bot_opens_no_socket_of_a_protocol_the_kernel_would_load_a_module_for(tiny_game, arena):
+    """socket() with SCTP's, DCCP's or L2TP's protocol number made the kernel look for the module,
+    running modprobe as root outside the sandbox on a kernel that loads modules (a red team's
+    finding; this kernel may have none, and answer "Protocol not supported" itself), and so did a
+    type the family has not (SOCK_SEQPACKET, SOCK_DCCP: "Socket type not supported" from this
+    kernel) or a type and protocol that do not match (a reviewer's). Only a stream of TCP, a
+    datagram of UDP or ICMP (or their default) are let through: UDP-Lite and Multipath TCP, built
+    into many kernels and opened outside, and the types, show the filter's refusal, in the i386
+    ABI too. A unix pair of protocol PF_UNIX, as course templates ask, opens."""
+    record = play_attack(tiny_game, arena, "socket_protocols")
+    assert_normal_game(record)
+    refused = "Protocol not supported"
+    names = ("SCTP", "SCTP6", "DCCP", "L2TP", "UDP-Lite", "MPTCP")
+    expected = [f"ATTACK: {name}: {refused}" for name in names]
+    expected.append("ATTACK: TCP: opened")
+    expected += [f"ATTACK: {name}: {refused}" for name in ("SEQPACKET", "DCCP type", "TCP datagram")]
+    expected += ["ATTACK: UDP6: opened", "ATTACK: unix pair of PF_UNIX: opened"]
+    if platform.machine() == "x86_64":
+        expected += [f"ATTACK: i386 {name}: {refused}" for name in ("UDP-Lite", "SEQPACKET")]
+    assert attack_lines(record, 0) == expected
+
+
 def test_a_bots_signals_to_its_init_end_nothing(tiny_game, arena):
     """Its init, pid 1 of its namespace, came with the referee's signal handlers: a bot's
     kill(1, SIGTERM) ran one, init exited and took the bot's namespace with it, and the record
@@ -297,6 +319,28 @@ def test_a_bot_reads_no_file_of_proc_only_root_may_read(tiny_game, arena):
     lines = attack_lines(record, 0)
     assert lines[:-1] == [f"ATTACK: {name}: covered" for name in names], lines
     assert lines[-1].startswith("ATTACK: meminfo: ") and lines[-1] != "ATTACK: meminfo: 0 bytes", lines
+
+
+def test_a_bot_reads_no_count_of_the_machines_cached_names_inodes_or_files(tiny_game, arena):
+    """A red team's bot looked up missing names under the machine's read-only view, leaving
+    negative dentries in the machine's cache, and a bot of a later game read a 16-bit word from
+    /proc/sys/fs/dentry-state's count of negative dentries moving by exactly 1 around its own
+    lookups. The machine's exact counts a bot moves (dentries, inodes, open files, the quota cache,
+    the file systems' own) are covered; meminfo, stat, loadavg and cpuinfo, which runtimes read,
+    stay."""
+    from codecup.sandbox.launch import counter_files
+
+    names = [path.removeprefix("/proc/") for path in counter_files()]
+    assert {"sys/fs/dentry-state", "sys/fs/inode-nr", "sys/fs/inode-state", "sys/fs/file-nr"} <= set(names)
+    with open("/proc/sys/fs/dentry-state") as f:  # readable here, outside the sandbox
+        assert len(f.read().split()) == 6
+    kept = ["meminfo", "stat", "loadavg", "cpuinfo"]
+    record = play_attack(tiny_game, arena, "root_files", *names, *kept)
+    assert_normal_game(record)
+    lines = attack_lines(record, 0)
+    assert lines[: len(names)] == [f"ATTACK: {name}: covered" for name in names], lines
+    for name, line in zip(kept, lines[len(names) :], strict=True):
+        assert line.startswith(f"ATTACK: {name}: ") and line != f"ATTACK: {name}: 0 bytes", line
 
 
 def test_a_bot_sees_nothing_of_the_kernels_memory_or_firmware_in_sys(tiny_game, arena):
@@ -577,7 +621,11 @@ def test_a_bot_cannot_fill_the_machines_file_table(tiny_game, arena):
     held, room = attack_lines(record, 0)
     grew = int(held.removeprefix("ATTACK: held 5000 files, memory grew "))
     assert grew >= 5000 * 150  # charged to its memory limit: about 400 bytes a file
-    assert int(room.removeprefix("ATTACK: room in the machine's table ")) > 2 * Limits().memory // 150
+    # the bot may not read the machine's count (a count it moves, covered), the referee may
+    assert room == "ATTACK: the machine's table: covered"
+    with open("/proc/sys/fs/file-nr") as f:
+        used, _, most = (int(x) for x in f.read().split())
+    assert most - used > 2 * Limits().memory // 150
     # and so are uid 0's epoll watches and pipe pages, charged to a bot's memory limit as well
     assert [state.lifted for state in quotas.states()] == [True, True, True]
 

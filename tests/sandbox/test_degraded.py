@@ -353,13 +353,15 @@ def test_a_cgroup_that_cannot_be_locked_is_said_once(monkeypatch, caplog, tmp_pa
     monkeypatch.setattr(owner, "hold", refused)
     with caplog.at_level("DEBUG", logger="codecup.sandbox.cgroup"):
         for name in ("unified", "memory", "pids", "unified"):
-            assert not cgroup._locked(tmp_path / name)
+            with pytest.raises(PermissionError):
+                cgroup._lock(tmp_path / name)
     warned = [r for r in caplog.records if r.levelname == "WARNING"]
     assert len(warned) == 1 and warned[0].getMessage().startswith(f"cannot lock cgroup {tmp_path}/unified/")
     caplog.clear()
     monkeypatch.delenv(once.RUN_VARIABLE, raising=False)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)  # not root: the degraded line says it all
-    assert not cgroup._locked(tmp_path / "unified")
+    with pytest.raises(PermissionError):
+        cgroup._lock(tmp_path / "unified")
     assert [r for r in caplog.records if r.levelname == "WARNING"] == []
 
 

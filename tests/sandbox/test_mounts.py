@@ -177,6 +177,45 @@ def test_the_files_covered_are_read_from_the_referees_proc_with_its_masks_and_th
     assert set(found) == expected | {f"{sys}/class/zram-control/hot_add"}, found  # slab: hidden whole
 
 
+def test_the_machines_counts_a_bot_moves_are_listed_to_cover(tmp_path):
+    """dentry-state's count of negative dentries carried a word from one game's bot to a later
+    one's (a red team's): the known counts always, and every plain file of sys/fs/quota and fs that
+    the kernel has; the tunables beside them, and meminfo, are left."""
+    from codecup.sandbox.launch import MACHINE_COUNTS, counter_files
+
+    proc = tmp_path / "proc"
+    for name in ("meminfo", "sys/fs/file-max", "sys/fs/quota/lookups", "fs/ext4/vda/es_shrinker_info"):
+        (proc / name).parent.mkdir(parents=True, exist_ok=True)
+        (proc / name).write_text("1")
+    (proc / "fs" / "ext4" / "link").symlink_to("vda")
+    found = counter_files.__wrapped__(str(proc))
+    listed = (*MACHINE_COUNTS, "sys/fs/quota/lookups", "fs/ext4/vda/es_shrinker_info")
+    assert set(found) == {f"{proc}/{name}" for name in listed}, found
+    assert "sys/fs/dentry-state" in MACHINE_COUNTS
+
+
+def test_the_counts_listed_to_cover_are_of_the_proc_file_system_only(tmp_path, monkeypatch):
+    """A file system mounted in the referee's /proc (nfsd's at fs/nfsd, where the machine serves
+    NFS) is in no bot's new /proc: its files were listed, to be covered there, and the test of
+    what a bot reads found "No such file" (a reviewer's find). Its device tells it apart."""
+    from codecup.sandbox import launch
+
+    proc = tmp_path / "proc"
+    for name in ("fs/ext4/vda/es_shrinker_info", "fs/nfsd/exports", "fs/nfsd/pool/threads"):
+        (proc / name).parent.mkdir(parents=True, exist_ok=True)
+        (proc / name).write_text("1")
+    device = launch._device
+
+    def mounted(path: str) -> int:  # fs/nfsd (and what is under it) lies on another file system
+        return device(path) + (1 if "/fs/nfsd" in path else 0)
+
+    monkeypatch.setattr(launch, "_device", mounted)
+    found = launch.counter_files.__wrapped__(str(proc))
+    assert set(found) == {
+        f"{proc}/{name}" for name in (*launch.MACHINE_COUNTS, "fs/ext4/vda/es_shrinker_info")
+    }
+
+
 def test_mount_points_lists_every_point_unescaped():
     table = "tmpfs /tmp/a\\040b tmpfs rw 0 0\n/dev/vda / ext4 rw 0 0\nbroken\n"
     assert mounts.mount_points(table) == ("/tmp/a b", "/")

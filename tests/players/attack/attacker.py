@@ -858,8 +858,12 @@ def file_table():
         os.close(fd)
     grew = _memory_used() - before
     with open("/proc/sys/fs/file-nr") as f:
-        used, _, most = (int(x) for x in f.read().split())
+        counts = f.read().split()
     say(f"held 5000 files, memory grew {grew}")
+    if not counts:  # covered: the machine's exact count of open files is no bot's to read
+        say("the machine's table: covered")
+        return
+    used, _, most = (int(x) for x in counts)
     say(f"room in the machine's table {most - used}")
 
 
@@ -1123,6 +1127,51 @@ def udp_switches():
                     say(f"{name} at {level}: {exc.strerror}")
 
 
+# socket(AF_INET, SOCK_DGRAM, IPPROTO_UDPLITE) through the i386 ABI (int 0x80), as x86-64 machine
+# code: push rbx; mov eax, 359; mov ebx, 2; mov ecx, 2; mov edx, 136; int 0x80; pop rbx; ret.
+I386_UDPLITE_SOCKET = bytes.fromhex("53b867010000bb02000000b902000000ba88000000cd805bc3")
+# and socket(AF_INET, SOCK_SEQPACKET, 0) the same way: a type AF_INET has not (SCTP's, a module)
+I386_SEQPACKET_SOCKET = bytes.fromhex("53b867010000bb02000000b905000000ba00000000cd805bc3")
+
+
+def socket_protocols():
+    """Open sockets of protocols the kernel looks up by number, loading a module for one it has not
+    (SCTP, DCCP, L2TP: modprobe, run as root outside the sandbox), and of two built in on many
+    kernels (UDP-Lite, Multipath TCP), which tell a refusal of the filter's from the kernel's."""
+    for family, kind, protocol, name in (
+        (socket.AF_INET, socket.SOCK_STREAM, 132, "SCTP"),
+        (socket.AF_INET6, socket.SOCK_SEQPACKET, 132, "SCTP6"),
+        (socket.AF_INET, 6, 33, "DCCP"),  # SOCK_DCCP
+        (socket.AF_INET, socket.SOCK_DGRAM, 115, "L2TP"),
+        (socket.AF_INET, socket.SOCK_DGRAM, 136, "UDP-Lite"),
+        (socket.AF_INET6, socket.SOCK_STREAM, 262, "MPTCP"),
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "TCP"),
+        # types a family has not, and a type and protocol that do not match: the kernel looks for
+        # a module for these too (net-pf-2-proto-0-type-5, ...)
+        (socket.AF_INET, socket.SOCK_SEQPACKET, 0, "SEQPACKET"),
+        (socket.AF_INET6, 6, 0, "DCCP type"),  # SOCK_DCCP
+        (socket.AF_INET, socket.SOCK_DGRAM, 6, "TCP datagram"),
+        (socket.AF_INET6, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC, 0, "UDP6"),
+    ):
+        try:
+            socket.socket(family, kind, protocol).close()
+            say(f"{name}: opened")
+        except OSError as exc:
+            say(f"{name}: {exc.strerror}")
+    try:  # as a course template's PIPE macro asks: protocol PF_UNIX
+        for end in socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM, socket.AF_UNIX):
+            end.close()
+        say("unix pair of PF_UNIX: opened")
+    except OSError as exc:
+        say(f"unix pair of PF_UNIX: {exc.strerror}")
+    if os.uname().machine == "x86_64":
+        for name, code in (("UDP-Lite", I386_UDPLITE_SOCKET), ("SEQPACKET", I386_SEQPACKET_SOCKET)):
+            result = i386_call(code)
+            if result >= 0:
+                os.close(result)
+            say(f"i386 {name}: " + ("opened" if result >= 0 else os.strerror(-result)))
+
+
 def signal_init():
     """Send its pid 1, its namespace's init, the signals the referee handles: init ran the
     referee's handlers and exited."""
@@ -1191,6 +1240,7 @@ ATTACKS = {
     "flow_labels": flow_labels,
     "signal_init": signal_init,
     "udp_switches": udp_switches,
+    "socket_protocols": socket_protocols,
 }
 
 sys.stdin.readline()  # the start number
