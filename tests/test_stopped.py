@@ -23,7 +23,7 @@ from codecup import stopped
 from codecup.dialogue import Fault, Termination
 from codecup.record import MatchInfo, PlayerInfo
 from codecup.runner import play_match
-from codecup.stopped import Stops
+from codecup.stopped import Look, Stops
 from tests import fakeclock
 from tests.test_runner_clock import CLOCK, FakeCpuProgram, FakeProgram, SlowSession, wait_for_nothing
 
@@ -145,18 +145,55 @@ def test_a_programs_deadline_moves_on_by_the_time_the_referee_was_stopped(monkey
     assert 30.0 + STOP <= waited < 31.0 + STOP
 
 
+def look(at: float, busy: float | dict[int, float] | None, woken: int | None = 0) -> Look:
+    """A look at ``at``: one thread (or those given, by id) busy that long, the witness woken
+    ``woken`` times."""
+    threads = {1: busy} if isinstance(busy, float) else busy
+    return Look(at, threads, woken)
+
+
 def test_the_stops_are_what_the_looking_threads_own_time_does_not_explain():
-    stops = Stops(last=0.0, own=1.0)
-    assert stops.seen(0.05, 1.0) == 0.0  # on time
-    assert stops.seen(0.6, 1.45) == 0.0  # late by 0.5 s, all of it waiting for a processor
-    assert stops.seen(10.7, 1.46) == pytest.approx(10.04)  # late by 10 s, none of it explained
-    assert stops.seen(10.8, 1.46) == pytest.approx(10.04)
-    assert Stops(last=0.0, own=None).seen(20.0, None) == 0.0  # where the kernel does not say
+    stops = Stops(look(0.0, 1.0))
+    assert stops.seen(look(0.05, 1.0)) == 0.0  # on time
+    assert stops.seen(look(0.6, 1.45, woken=2)) == 0.0  # late by 0.5 s, all of it waiting for a processor
+    assert stops.seen(look(10.7, 1.46, woken=4)) == pytest.approx(10.04)  # late by 10 s, none of it explained
+    assert stops.seen(look(10.8, 1.46, woken=4)) == pytest.approx(10.04)
+    assert Stops(look(0.0, None, None)).seen(look(20.0, None, None)) == 0.0  # where the kernel does not say
     # A look whose read of the threads' times was not at one time with the clock is left out: the
     # next look is compared with the last one that was a look.
-    assert stops.seen(12.0, None) == pytest.approx(10.04)
-    assert stops.seen(12.1, 2.7) == pytest.approx(10.04)  # the thread ran through the left-out look
-    assert stops.seen(15.0, 2.7) == pytest.approx(10.04 + 2.85)
+    assert stops.seen(look(12.0, None, None)) == pytest.approx(10.04)
+    assert stops.seen(look(12.1, 2.7, woken=4)) == pytest.approx(10.04)  # ran through the left-out look
+    assert stops.seen(look(15.0, 2.7, woken=6)) == pytest.approx(10.04 + 2.85)
+
+
+def test_a_late_look_is_a_stop_only_once_the_witness_has_woken():
+    """A red team's bot held the processor of the meter's sleeping thread in a hard interrupt (an
+    epoll storm on a timer) while it computed on the other: the look came late, unexplained, and
+    0.2 to 0.5 s of each 1 s move were thought uncharged. A stop stops every thread: the witness,
+    which nothing else wakes, is woken to stop and to go on."""
+    stops = Stops(look(0.0, 1.0, woken=1))
+    assert stops.seen(look(0.55, 1.0, woken=1)) == 0.0  # one thread's late wake-up: no stop
+    assert stops.seen(look(0.6, 1.0, woken=1)) == 0.0  # and not counted later either
+    assert stops.seen(look(0.65, 1.0, woken=3)) == 0.0  # the witness woken, nothing late: no stop
+    # A stop whose witness is seen to wake a look later (it waited for a processor)...
+    assert stops.seen(look(1.7, 1.0, woken=3)) == 0.0
+    assert stops.seen(look(1.75, 1.0, woken=4)) == pytest.approx(1.0)
+    # ... but not two looks later: the late look's unexplained time is forgotten by then.
+    assert stops.seen(look(2.8, 1.0, woken=4)) == pytest.approx(1.0)
+    assert stops.seen(look(2.85, 1.0, woken=4)) == pytest.approx(1.0)
+    assert stops.seen(look(2.9, 1.0, woken=6)) == pytest.approx(1.0)
+
+
+def test_a_thread_that_ended_is_no_stop():
+    """Its whole time dropped out of the sum over the threads there were, unexplained: a red team's
+    thread that ran 0.5 s and ended was a stop of 1.0 s. Each thread's own difference counts, a new
+    one whole; a look where a thread ended counts no stop (its last part is not known)."""
+    stops = Stops(look(0.0, {1: 1.0, 2: 0.5}, woken=1))
+    assert stops.seen(look(0.05, {1: 1.0}, woken=3)) == 0.0  # thread 2 ended, the witness woke
+    assert stops.seen(look(0.4, {1: 1.0, 3: 0.3}, woken=3)) == 0.0  # a new thread ran 0.3 s of it
+    assert stops.seen(look(0.75, {1: 1.0, 4: 0.1}, woken=5)) == 0.0  # thread 3 ended: left out
+    assert stops.seen(look(1.3, {1: 1.0, 4: 0.2}, woken=7)) == pytest.approx(0.4)
+    assert stops.seen(look(1.65, {1: 1.0, 4: 0.05}, woken=9)) == pytest.approx(0.4)  # a reused id
 
 
 @pytest.mark.skipif(stopped.threads_busy() is None, reason="the kernel does not say a thread's times")
@@ -194,6 +231,58 @@ def test_the_meter_counts_a_real_sigstop_of_its_process():
             child.kill()
     assert before == 0.0
     assert 1.0 - stopped.POLL - 0.05 < after - before <= stop_lasted + stopped.POLL
+
+
+def test_the_meter_counts_a_frozen_cgroup_of_its_process():
+    """``docker pause``: the process's cgroup frozen for a moment, which sends no signal, is counted
+    as a stop (its witness is woken to freeze and to thaw) to within a look."""
+    from functools import partial
+
+    from codecup.sandbox import mounts
+    from codecup.sandbox.cgroup import BotCgroup, Limits, join
+
+    if stopped.threads_busy() is None:
+        pytest.skip("the kernel does not say a thread's times")
+    group = BotCgroup.create(mounts.read(), Limits())
+    if group is None:
+        pytest.skip("no cgroup2 to freeze here")
+    code = textwrap.dedent(
+        """
+        import sys, time
+        from codecup import stopped
+        stopped.so_far()
+        time.sleep(0.2)
+        before = stopped.so_far()
+        print("ready", flush=True)
+        sys.stdin.readline()
+        print(before, stopped.so_far(), flush=True)
+        """
+    )
+    try:
+        with subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            preexec_fn=partial(join, group.procs_files),
+        ) as child:
+            try:
+                assert child.stdout is not None and child.stdin is not None
+                assert child.stdout.readline() == "ready\n"
+                group.freeze()
+                assert group.wait_frozen()
+                time.sleep(1.0)
+                group.thaw()
+                child.stdin.write("go\n")
+                child.stdin.flush()
+                before, after = map(float, child.stdout.readline().split())
+            finally:
+                child.kill()
+    finally:
+        group.kill()
+        group.remove()
+    assert before == 0.0
+    assert 1.0 - stopped.POLL - 0.05 < after - before < 1.5
 
 
 def test_the_wait_for_a_programs_processes_to_stop_moves_on_by_the_referees_stop(monkeypatch):
@@ -255,3 +344,54 @@ def test_c_code_holding_the_interpreters_lock_is_no_stop():
     longest, stops = map(float, out.stdout.split())
     assert longest >= 3 * stopped.STOP_SLACK
     assert stops < stopped.STOP_SLACK
+
+
+def _run_meter(code: str) -> list[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=60, check=True
+    )
+    return out.stdout.split()
+
+
+@pytest.mark.skipif(stopped.threads_busy() is None, reason="the kernel does not say a thread's times")
+def test_a_late_wake_up_of_the_meters_thread_alone_is_no_stop():
+    """The meter's thread, asleep, wakes 1 s late each time while the process runs on (as a red
+    team's bot made it, holding that thread's processor in a hard interrupt while it computed on
+    the other): nothing stopped the process, its witness slept on, and no stop is counted. Each
+    late look was a stop of 0.95 s before."""
+    (stops,) = _run_meter(
+        """
+        import time, types
+        from codecup import stopped
+        stopped.so_far()
+        time.sleep(0.2)
+        stopped.time = types.SimpleNamespace(monotonic=time.monotonic, sleep=lambda _: time.sleep(1.0))
+        time.sleep(2.5)  # the meter's thread's looks, each 1 s late, and none of this thread's
+        print(stopped.so_far(), flush=True)
+        """
+    )
+    assert float(stops) == 0.0
+
+
+@pytest.mark.skipif(stopped.threads_busy() is None, reason="the kernel does not say a thread's times")
+def test_a_thread_that_ran_and_ended_is_no_stop_of_the_process():
+    """A red team's: a thread that ran 0.5 s of processor time and ended was counted a stop of
+    1.0 s (its time dropped out of the sum over the threads there were)."""
+    (stops,) = _run_meter(
+        """
+        import threading, time
+        from codecup import stopped
+        stopped.so_far()
+        time.sleep(0.2)
+        def busy():
+            end = time.thread_time() + 0.5
+            while time.thread_time() < end:
+                pass
+        thread = threading.Thread(target=busy)
+        thread.start()
+        thread.join()
+        time.sleep(0.3)
+        print(stopped.so_far(), flush=True)
+        """
+    )
+    assert float(stops) == 0.0

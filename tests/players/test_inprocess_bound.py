@@ -153,6 +153,36 @@ def test_an_answer_waiting_for_the_interpreters_lock_is_not_given_up():
     assert found.given_up is None and found.lines == ["3"]
 
 
+def test_an_unrelated_thread_that_ends_does_not_make_an_answer_idle():
+    """Another thread of the referee (another game's bot) that ran 0.8 s ends while a bot thinks:
+    the threads' time, summed over those there were, dropped by its whole lifetime, and the
+    thinking bot was given up as idle that long (a red team's, of the stop meter's same sum)."""
+    ran, end = threading.Event(), threading.Event()
+
+    def other() -> None:
+        stop = time.thread_time() + 0.8
+        while time.thread_time() < stop:
+            pass
+        ran.set()
+        end.wait(30.0)
+
+    class Thinks:
+        finished = False
+
+        def receive(self, line: str) -> list[str]:
+            stop = time.thread_time() + 0.6
+            while time.thread_time() < stop:
+                if time.thread_time() > stop - 0.45:  # well after its answer's watch began
+                    end.set()
+            return ["3"]
+
+    threading.Thread(target=other, daemon=True).start()
+    assert ran.wait(30.0)
+    limits = AnswerLimits(cpu=10.0, idle=0.3, wall=120.0)
+    found = AnswerThread(limits).answer(Thinks(), "Start", None)  # type: ignore[arg-type]
+    assert found.given_up is None and found.lines == ["3"]
+
+
 def test_a_bots_thread_local_and_context_state_lasts_from_one_answer_to_the_next():
     """Each answer ran in a thread of its own, in a fresh copy of the context: a bot's
     threading.local cache and its decimal context were lost between answers."""
