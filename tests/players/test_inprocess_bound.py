@@ -8,6 +8,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import attrs
 import pytest
@@ -417,7 +418,7 @@ def test_the_time_its_process_was_stopped_is_no_idling_of_the_bot(monkeypatch, s
 
     ends = iter([100.0, 100.55 + stop])
     monkeypatch.setattr(inprocess, "loop_time", lambda: next(ends))  # the game's clock
-    monkeypatch.setattr(inprocess, "busy_time", lambda: 7.0)
+    monkeypatch.setattr(inprocess, "BusyTime", lambda: SimpleNamespace(so_far=lambda: 0.0))  # no thread busy
     stopped_so_far = iter([3.0, 3.0 + stop])
     monkeypatch.setattr("codecup.stopped.so_far", lambda: next(stopped_so_far))
 
