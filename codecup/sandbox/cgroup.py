@@ -20,6 +20,7 @@ import contextlib
 import functools
 import itertools
 import logging
+import math
 import os
 import time
 from pathlib import Path
@@ -95,7 +96,25 @@ def no_one() -> tuple[int, int] | None:
 
 
 PARENT = "codecup"  # every bot's cgroup lives under this folder of the referee's own cgroup
-CPU_PERIOD_USEC = 100_000  # the period of the processor quota (the kernel's default)
+CPU_PERIOD_USEC = 10_000
+"""The period of the processor quota, in microseconds: a tenth of the kernel's default. A bot's
+threads on several cores use a period's quota in a fraction of it, so a move shorter than a period
+had as many processors as it has threads (a red team's two threads: 0.045 s of processor time in
+a 0.034 s move, under the default 100 ms); now each move gains at most about one period's quota.
+The kernel takes periods from 1 ms and quotas from :data:`MIN_QUOTA_USEC`."""
+
+MIN_QUOTA_USEC = 1_000
+"""The kernel's shortest processor quota, in microseconds."""
+
+
+def cpu_max(cpus: float) -> tuple[int, int]:
+    """The quota and period (microseconds) of ``cpus`` processors' worth of time: the period
+    :data:`CPU_PERIOD_USEC`, longer where that quota would be under the kernel's least (a bot
+    given a twentieth of a processor), at most the kernel's longest (1 s)."""
+    period = min(1_000_000, max(CPU_PERIOD_USEC, math.ceil(MIN_QUOTA_USEC / cpus)))
+    return max(MIN_QUOTA_USEC, round(cpus * period)), period
+
+
 _serial = itertools.count()
 
 
@@ -394,11 +413,13 @@ class BotCgroup:
             group.pids_v2 = True
         elif where.pids_v1 is not None and (v1 := _parent(where.pids_v1)) is not None and _locked(v1):
             group.pids_v1 = _make_v1(v1 / name, ("pids.max", pids))
-        quota = str(max(1000, round(limits.cpus * CPU_PERIOD_USEC)))
-        if "cpu" in offered and _write(v2 / "cpu.max", f"{quota} {CPU_PERIOD_USEC}"):
+        quota, period = cpu_max(limits.cpus)
+        if "cpu" in offered and _write(v2 / "cpu.max", f"{quota} {period}"):
             group.cpu_v2 = True
         elif where.cpu_v1 is not None and (v1 := _parent(where.cpu_v1)) is not None and _locked(v1):
-            group.cpu_v1 = _make_v1(v1 / name, ("cpu.cfs_quota_us", quota))
+            # The period first: the quota is checked against it (and v1's default period is 100 ms).
+            settings = (("cpu.cfs_period_us", str(period)), ("cpu.cfs_quota_us", str(quota)))
+            group.cpu_v1 = _make_v1(v1 / name, *settings)
         group._freeze_fd = os.open(v2 / "cgroup.freeze", os.O_WRONLY | os.O_CLOEXEC)
         group._events_fd = os.open(v2 / "cgroup.events", os.O_RDONLY | os.O_CLOEXEC)
         group._cpu_fd = os.open(v2 / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
@@ -588,13 +609,13 @@ def _read(path: Path) -> str:
         return ""
 
 
-def _make_v1(path: Path, setting: tuple[str, str]) -> Path | None:
-    """A v1 cgroup with one setting applied (None if it cannot be made or set)."""
+def _make_v1(path: Path, *settings: tuple[str, str]) -> Path | None:
+    """A v1 cgroup with the settings applied in order (None if it cannot be made or set)."""
     try:
         path.mkdir()
     except OSError:
         return None
-    if not _write(path / setting[0], setting[1]):
+    if not all(_write(path / key, value) for key, value in settings):
         with contextlib.suppress(OSError):
             path.rmdir()
         return None
