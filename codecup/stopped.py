@@ -16,9 +16,14 @@ waits for the interpreter's lock while another thread holds it, in C code that d
 or in hand-offs between busy threads, and that thread runs meanwhile (a reviewer's: a built-in
 bot's ``sorted()`` of 3 million numbers, 1.56 s holding the lock, was taken for a stop of 1.41 s,
 and under the wall clock thought that long uncharged; four busy threads made up to 0.97 s of stops
-in 4 s). A thread that ended between two looks took its time with it: its last part is not known,
-and that look counts no stop (a red team's thread that ran 0.5 s and ended was counted a stop of
-1.0 s, when the looks compared sums over the threads there were).
+in 4 s). A thread that ended between two looks took its time with it (a red team's thread that ran
+0.5 s and ended was counted a stop of 1.0 s, when the looks compared sums over the threads there
+were): the process's processor time, which keeps the ended threads' too, says what they ran since
+the look before. Not what they waited for a processor: a stopped process has no thread waiting, so
+that wait was in the part of the time between the looks that was no stop, and it is counted a stop
+only where the witness (below) saw a stop, and there at most that much too long (a look where a
+thread ended counted no stop at all before: a reviewer's 1 s stop went uncounted, a thread having
+ended just before it, some 2% of stops in a tournament).
 
 A late look is not enough: a sleeping thread wakes late, unexplained, also when its processor did
 nothing else for a while, and a bot can make it so. A red team's bot hung 1.9 million epoll entries
@@ -69,11 +74,28 @@ class Look:
     at: float  # monotonic seconds
     threads: Mapping[int, float] | None  # each thread's time on a processor and waiting for one
     woken: int | None  # how many times the witness has been put on a processor
+    ran: Mapping[int, float] | None = None  # each thread's time on a processor alone
+    cpu: float | None = None  # the process's time on a processor, its ended threads' too
 
     @property
     def known(self) -> bool:
         """Whether it is a look: both read, at one time with the clock."""
         return self.threads is not None and self.woken is not None
+
+
+def ended_ran(before: Look, after: Look) -> float | None:
+    """Seconds the threads that ended between two looks ran since the first: the process's
+    processor time less what the threads there are now ran meanwhile (each its own difference, one
+    new or under an ended one's id whole); None where a look does not say."""
+    if before.ran is None or after.ran is None or before.cpu is None or after.cpu is None:
+        return None
+    alive = 0.0
+    for tid, now in after.ran.items():
+        then = before.ran.get(tid, 0.0)
+        alive += now - (then if now >= then else 0.0)
+    # The process's time is read a moment before the threads' (a look's noise, microseconds): never
+    # less than none.
+    return max(0.0, after.cpu - before.cpu - alive)
 
 
 def grown(before: Mapping[int, float], after: Mapping[int, float]) -> tuple[float, bool]:
@@ -108,8 +130,11 @@ class Stops:
         if last.known:
             assert last.threads is not None and look.threads is not None
             explained, ended = grown(last.threads, look.threads)
+            if ended:  # what an ended thread ran since the last look, from the process's time
+                gone = ended_ran(last, look)
+                explained += gone if gone is not None else float("inf")  # not known: no stop
             unexplained = look.at - last.at - POLL - explained
-            if not ended and unexplained > STOP_SLACK:
+            if unexplained > STOP_SLACK:
                 late = unexplained
             if look.woken != last.woken:
                 self.total += self.unconfirmed + late
@@ -122,9 +147,9 @@ TASKS = "/proc/self/task"
 """Where the kernel lists the process's threads."""
 
 
-def read_threads() -> dict[int, tuple[float, int]] | None:
-    """Each thread's seconds on a processor and waiting for one, and how many times it was put on
-    one, by its id (a thread that has ended is not there); None where not known."""
+def read_threads() -> dict[int, tuple[float, float, int]] | None:
+    """Each thread's seconds on a processor, seconds waiting for one, and how many times it was put
+    on one, by its id (a thread that has ended is not there); None where not known."""
     try:
         found = {}
         with os.scandir(TASKS) as tasks:
@@ -134,7 +159,7 @@ def read_threads() -> dict[int, tuple[float, int]] | None:
                         ran, waited, arrived = f.read().split()
                 except (FileNotFoundError, ProcessLookupError):  # a thread that has just ended
                     continue
-                found[int(task.name)] = ((int(ran) + int(waited)) / 1e9, int(arrived))
+                found[int(task.name)] = (int(ran) / 1e9, int(waited) / 1e9, int(arrived))
         return found
     except (OSError, ValueError):
         return None
@@ -144,7 +169,7 @@ def threads_busy() -> dict[int, float] | None:
     """Seconds each of the process's threads has run on a processor or waited for one, by its id;
     None where not known."""
     found = read_threads()
-    return None if found is None else {tid: busy for tid, (busy, _) in found.items()}
+    return None if found is None else {tid: ran + waited for tid, (ran, waited, _) in found.items()}
 
 
 @attrs.define(eq=False)
@@ -213,13 +238,18 @@ def look(witness: int | None) -> Look:
     made a stop of what the other thread ran (a reviewer's, after the meter first added up every
     thread's time)."""
     before = time.monotonic()
+    # The process's time before the threads': a thread that ends while they are read has what it
+    # ran after its own read in the next look's difference of the process's time (read after, it
+    # would be in neither look's, and a stop too long).
+    cpu = time.clock_gettime(time.CLOCK_PROCESS_CPUTIME_ID)
     found = read_threads()
     after = time.monotonic()
     if found is None or after - before > POLL:
         return Look(after, None, None)
     woken = found.get(witness) if witness is not None else None
-    threads = {tid: busy for tid, (busy, _) in found.items()}
-    return Look(after, threads, None if woken is None else woken[1])
+    threads = {tid: ran + waited for tid, (ran, waited, _) in found.items()}
+    ran = {tid: ran for tid, (ran, _, _) in found.items()}
+    return Look(after, threads, None if woken is None else woken[2], ran, cpu)
 
 
 METER = StopMeter()

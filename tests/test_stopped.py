@@ -145,11 +145,14 @@ def test_a_programs_deadline_moves_on_by_the_time_the_referee_was_stopped(monkey
     assert 30.0 + STOP <= waited < 31.0 + STOP
 
 
-def look(at: float, busy: float | dict[int, float] | None, woken: int | None = 0) -> Look:
+def look(
+    at: float, busy: float | dict[int, float] | None, woken: int | None = 0, cpu: float | None = None
+) -> Look:
     """A look at ``at``: one thread (or those given, by id) busy that long, the witness woken
-    ``woken`` times."""
+    ``woken`` times; with the process's processor time ``cpu``, the threads' busy time all ran on
+    a processor (none of it waiting for one)."""
     threads = {1: busy} if isinstance(busy, float) else busy
-    return Look(at, threads, woken)
+    return Look(at, threads, woken, None if cpu is None else threads, cpu)
 
 
 def test_the_stops_are_what_the_looking_threads_own_time_does_not_explain():
@@ -187,7 +190,8 @@ def test_a_late_look_is_a_stop_only_once_the_witness_has_woken():
 def test_a_thread_that_ended_is_no_stop():
     """Its whole time dropped out of the sum over the threads there were, unexplained: a red team's
     thread that ran 0.5 s and ended was a stop of 1.0 s. Each thread's own difference counts, a new
-    one whole; a look where a thread ended counts no stop (its last part is not known)."""
+    one whole; a look where a thread ended, which does not say the process's processor time, counts
+    no stop (the ended thread's last part is not known)."""
     stops = Stops(look(0.0, {1: 1.0, 2: 0.5}, woken=1))
     assert stops.seen(look(0.05, {1: 1.0}, woken=3)) == 0.0  # thread 2 ended, the witness woke
     assert stops.seen(look(0.4, {1: 1.0, 3: 0.3}, woken=3)) == 0.0  # a new thread ran 0.3 s of it
@@ -196,18 +200,46 @@ def test_a_thread_that_ended_is_no_stop():
     assert stops.seen(look(1.65, {1: 1.0, 4: 0.05}, woken=9)) == pytest.approx(0.4)  # a reused id
 
 
+def test_a_stop_in_a_look_where_a_thread_ended_is_counted():
+    """What an ended thread ran since the last look is the process's processor time less what the
+    threads there are ran: a reviewer's 1 s stop, a thread having ended just before it, went
+    uncounted when a look where a thread ended counted no stop (some 2% of stops in a tournament).
+    The red team's thread that ran 0.5 s and ended is still no stop, the witness woken or not."""
+    stops = Stops(look(0.0, {1: 1.0, 2: 0.5}, woken=1, cpu=1.5))
+    # Thread 2 ran 0.02 s more and ended; the process was stopped for the rest.
+    assert stops.seen(look(1.1, {1: 1.0}, woken=3, cpu=1.52)) == pytest.approx(1.03)
+    # A thread ran 0.5 s and ended, the witness woken (by a stop too short to count): no stop.
+    assert stops.seen(look(1.15, {1: 1.0, 3: 0.0}, woken=3, cpu=1.52)) == pytest.approx(1.03)
+    assert stops.seen(look(1.7, {1: 1.0}, woken=5, cpu=2.02)) == pytest.approx(1.03)
+    # An id taken again: the old thread ran 0.2 s more, the new one 0.1 s, and a stop of 1 s.
+    assert stops.seen(look(1.75, {1: 1.0, 4: 0.4}, woken=5, cpu=2.42)) == pytest.approx(1.03)
+    assert stops.seen(look(3.1, {1: 1.0, 4: 0.1}, woken=7, cpu=2.72)) == pytest.approx(2.03)
+    # Without the witness, a look where a thread ended is no stop either.
+    assert stops.seen(look(4.2, {1: 1.0}, woken=7, cpu=2.82)) == pytest.approx(2.03)
+    assert stops.seen(look(4.25, {1: 1.0}, woken=7, cpu=2.82)) == pytest.approx(2.03)
+
+
 @pytest.mark.skipif(stopped.threads_busy() is None, reason="the kernel does not say a thread's times")
-def test_the_meter_counts_a_real_sigstop_of_its_process():
+@pytest.mark.parametrize("thread_ended", [False, True])
+def test_the_meter_counts_a_real_sigstop_of_its_process(thread_ended: bool):
     """A process stopped by SIGSTOP for a moment: its meter counts about that moment (to within a
-    look), and nothing while it runs. The bounds hold however slow the machine is: a stop is never
-    counted longer than the time between the looks around it."""
+    look), and nothing while it runs; also where a thread of the process ended just before (a
+    reviewer's: such a stop was not counted at all). The bounds hold however slow the machine is:
+    a stop is never counted longer than the time between the looks around it."""
     code = textwrap.dedent(
-        """
-        import sys, time
+        f"""
+        import sys, threading, time
         from codecup import stopped
         stopped.so_far()
         time.sleep(0.2)
         before = stopped.so_far()
+        if {thread_ended}:  # a thread that ends in the look the stop begins in
+            go = threading.Event()
+            thread = threading.Thread(target=go.wait)
+            thread.start()
+            time.sleep(0.1)
+            go.set()
+            thread.join()
         print("ready", flush=True)
         sys.stdin.readline()
         print(before, stopped.so_far(), flush=True)
@@ -365,7 +397,8 @@ def test_a_late_wake_up_of_the_meters_thread_alone_is_no_stop():
         from codecup import stopped
         stopped.so_far()
         time.sleep(0.2)
-        stopped.time = types.SimpleNamespace(monotonic=time.monotonic, sleep=lambda _: time.sleep(1.0))
+        stopped.time = types.SimpleNamespace(**vars(time))
+        stopped.time.sleep = lambda _: time.sleep(1.0)
         time.sleep(2.5)  # the meter's thread's looks, each 1 s late, and none of this thread's
         print(stopped.so_far(), flush=True)
         """
