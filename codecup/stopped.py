@@ -45,6 +45,7 @@ thread per processor. A stop is counted to within a look's :data:`POLL`; one sho
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import threading
@@ -52,6 +53,8 @@ import time
 from collections.abc import Mapping
 
 import attrs
+
+log = logging.getLogger(__name__)
 
 POLL = 0.05
 """Seconds between the meter's looks."""
@@ -142,6 +145,11 @@ class Stops:
         self.last, self.unconfirmed = look, late
         return self.total
 
+    def again(self, look: Look) -> None:
+        """Begin anew from ``look`` (of another witness): what the last look left unconfirmed, and
+        the time since it, are not counted."""
+        self.last, self.unconfirmed = look, 0.0
+
 
 TASKS = "/proc/self/task"
 """Where the kernel lists the process's threads."""
@@ -181,6 +189,7 @@ class StopMeter:
     _stops: Stops | None = None
     _tid: int | None = None
     _witness: int | None = None
+    _witness_thread: threading.Thread | None = None
     _pipe: tuple[int, int] | None = None
     _lock: threading.Lock = attrs.field(factory=threading.Lock)
 
@@ -191,7 +200,7 @@ class StopMeter:
                 self._start()
                 return 0.0
             # A look of the asker's own: the meter's thread, resumed with it, may not have looked yet.
-            return self._stops.seen(look(self._witness))
+            return self._seen()
 
     def reset(self) -> None:
         """Forget the meter (in a forked child, which has neither of its threads)."""
@@ -199,14 +208,11 @@ class StopMeter:
             for fd in self._pipe:
                 with contextlib.suppress(OSError):  # closed already (a child that closed them all)
                     os.close(fd)
-        self._stops, self._tid, self._witness, self._pipe = None, None, None, None
+        self._stops, self._tid, self._witness, self._witness_thread, self._pipe = None, None, None, None, None
         self._lock = threading.Lock()
 
     def _start(self) -> None:
-        self._pipe = os.pipe()  # not inherited by the programs the referee starts
-        witness = threading.Thread(target=_witness, args=(self._pipe[0],), name=WITNESS_NAME, daemon=True)
-        witness.start()
-        self._witness = witness.native_id
+        self._start_witness()
         thread = threading.Thread(target=self._watch, name=THREAD_NAME, daemon=True)
         thread.start()  # its native id is known once it has started
         self._tid = thread.native_id
@@ -219,15 +225,41 @@ class StopMeter:
             with self._lock:
                 if self._stops is None or threading.get_native_id() != self._tid:
                     return  # reset: a later question starts another
-                self._stops.seen(look(self._witness))
+                self._seen()
+
+    def _start_witness(self) -> None:
+        self._pipe = os.pipe()  # not inherited by the programs the referee starts
+        witness = threading.Thread(target=_witness, args=(self._pipe[0],), name=WITNESS_NAME, daemon=True)
+        witness.start()  # its native id is known once it has started
+        self._witness, self._witness_thread = witness.native_id, witness
+
+    def _seen(self) -> float:
+        """The seconds stopped so far, at a look taken now (the lock held)."""
+        assert self._stops is not None and self._witness_thread is not None
+        now = look(self._witness)
+        # Alive after the look, the witness was alive during it, and its id named it. One that ended
+        # (its pipe's write end closed: a stray close of the referee's) would leave every look
+        # without a witness, no stop counted again; and its id, taken by another thread, would have
+        # that thread's every wake-up confirm a late look (a reviewer's).
+        if self._witness_thread.is_alive():
+            return self._stops.seen(now)
+        # Its pipe is not closed here: its file descriptors may no longer be the meter's.
+        log.warning("the stop meter's witness thread ended; started again (a stop just now is not counted)")
+        self._start_witness()
+        self._stops.again(look(self._witness))
+        return self._stops.total
 
 
 def _witness(fd: int) -> None:
     """Sleep for good where only a stop of the process wakes the thread: every signal blocked (a
     signal to the process, a child's ``SIGCHLD``, goes to another thread), in a read of a pipe that
-    no one writes (not a lock's wait or a sleep: a cgroup v1 freezer leaves those asleep)."""
+    no one writes (not a lock's wait or a sleep: a cgroup v1 freezer leaves those asleep). A byte
+    written after all is read and the thread sleeps on; it ends only where the read cannot go on
+    (the write end closed, the pipe closed under it), and the meter starts another."""
     signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
-    os.read(fd, 1)
+    with contextlib.suppress(OSError):
+        while os.read(fd, 1):
+            pass
 
 
 def look(witness: int | None) -> Look:

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import attrs
@@ -219,37 +220,60 @@ def test_a_stop_in_a_look_where_a_thread_ended_is_counted():
     assert stops.seen(look(4.25, {1: 1.0}, woken=7, cpu=2.82)) == pytest.approx(2.03)
 
 
+# What the process does just before it is stopped.
+BEFORE_STOP = {
+    "nothing": "",
+    # A reviewer's: a stop in a look where a thread ended was not counted at all.
+    "a thread ended": """
+        go = threading.Event()
+        thread = threading.Thread(target=go.wait)
+        thread.start()
+        time.sleep(0.1)
+        go.set()
+        thread.join()
+        """,
+    # A reviewer's: the witness woken otherwise sleeps on; one whose read ended (its pipe closed)
+    # ended, and no stop was counted again. The meter starts another (and says so).
+    "a byte to the witness": "os.write(stopped.METER._pipe[1], b'x'); time.sleep(0.2)",
+    "the witness's pipe closed": "os.close(stopped.METER._pipe[1]); time.sleep(0.2); stopped.so_far()",
+}
+
+
 @pytest.mark.skipif(stopped.threads_busy() is None, reason="the kernel does not say a thread's times")
-@pytest.mark.parametrize("thread_ended", [False, True])
-def test_the_meter_counts_a_real_sigstop_of_its_process(thread_ended: bool):
+@pytest.mark.parametrize("before_stop", BEFORE_STOP)
+def test_the_meter_counts_a_real_sigstop_of_its_process(before_stop: str):
     """A process stopped by SIGSTOP for a moment: its meter counts about that moment (to within a
-    look), and nothing while it runs; also where a thread of the process ended just before (a
-    reviewer's: such a stop was not counted at all). The bounds hold however slow the machine is:
-    a stop is never counted longer than the time between the looks around it."""
-    code = textwrap.dedent(
-        f"""
-        import sys, threading, time
+    look), and nothing while it runs; also where a thread of the process ended just before, and
+    where its witness thread was woken or ended. The bounds hold however slow the machine is: a
+    stop is never counted longer than the time between the looks around it."""
+    code = (
+        textwrap.dedent(
+            """
+        import os, sys, threading, time
         from codecup import stopped
         stopped.so_far()
         time.sleep(0.2)
         before = stopped.so_far()
-        if {thread_ended}:  # a thread that ends in the look the stop begins in
-            go = threading.Event()
-            thread = threading.Thread(target=go.wait)
-            thread.start()
-            time.sleep(0.1)
-            go.set()
-            thread.join()
+        """
+        )
+        + textwrap.dedent(BEFORE_STOP[before_stop])
+        + textwrap.dedent(
+            """
         print("ready", flush=True)
         sys.stdin.readline()
         print(before, stopped.so_far(), flush=True)
         """
+        )
     )
     with subprocess.Popen(
-        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", code],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     ) as child:
         try:
-            assert child.stdout is not None and child.stdin is not None
+            assert child.stdout is not None and child.stdin is not None and child.stderr is not None
             assert child.stdout.readline() == "ready\n"
             child.send_signal(signal.SIGSTOP)
             stop_began = time.monotonic()
@@ -261,8 +285,10 @@ def test_the_meter_counts_a_real_sigstop_of_its_process(thread_ended: bool):
             before, after = map(float, child.stdout.readline().split())
         finally:
             child.kill()
+            said = child.stderr.read()
     assert before == 0.0
     assert 1.0 - stopped.POLL - 0.05 < after - before <= stop_lasted + stopped.POLL
+    assert ("witness thread ended" in said) == (before_stop == "the witness's pipe closed")
 
 
 def test_the_meter_counts_a_frozen_cgroup_of_its_process():
@@ -428,3 +454,30 @@ def test_a_thread_that_ran_and_ended_is_no_stop_of_the_process():
         """
     )
     assert float(stops) == 0.0
+
+
+def test_a_witness_whose_id_another_thread_took_confirms_nothing(monkeypatch, caplog):
+    """A witness that ended left its id to the next thread, whose every wake-up would confirm a
+    late look (the stall a red team's bot made would be a stop again): the meter sees it ended,
+    counts nothing of that look and starts another witness (a fake one here), and says so."""
+    ended = threading.Thread(target=lambda: None)
+    ended.start()
+    ended.join()
+    meter = stopped.StopMeter()
+    meter._stops = Stops(look(0.0, 1.0, woken=0))
+    meter._witness, meter._witness_thread = threading.get_native_id(), ended  # the id this thread's now
+    done = threading.Event()
+    alive = threading.Thread(target=done.wait, args=(60,), daemon=True)
+
+    def start_witness(self: stopped.StopMeter) -> None:
+        self._witness, self._witness_thread = None, alive
+
+    monkeypatch.setattr(stopped.StopMeter, "_start_witness", start_witness)
+    monkeypatch.setattr(stopped, "look", lambda witness: look(5.0, 1.0, woken=7))  # late, "woken"
+    alive.start()
+    try:
+        assert meter._seen() == 0.0
+        assert "witness thread ended" in caplog.text
+        assert meter._seen() == 0.0  # compared with the look the new witness began from
+    finally:
+        done.set()
