@@ -33,9 +33,11 @@ thread, asleep on the held one, woke late: 0.2 to 0.5 s of each 1 s move were ta
 thought uncharged under the wall clock. A stop stops every thread of the process at once, so it is
 counted only where a witness saw it: a thread of the meter's, every signal blocked, asleep for good
 in a read of a pipe no one writes, which nothing wakes but the stop itself (a stop, and a frozen
-cgroup of either version, wakes every sleeping thread of the process to stop it, and again to go
-on); a late look counts once the witness has been put on a processor since the look before it (or
-by the next look: a witness waiting for a processor as the stop began is seen to wake after). No
+cgroup v2, wake every sleeping thread of the process to stop it, and again to go on; a cgroup v1
+freezer freezes a thread asleep in a sleep or a lock's wait where it sleeps, unwoken, but wakes one
+in a pipe's read: a reviewer saw the witness woken); a late look counts once the witness has been
+put on a processor since the look before it (or by the next look: a witness waiting for a
+processor as the stop began is seen to wake after). A witness that ended is started again. No
 signal handler (a library's threads may not set one; a frozen cgroup sends no ``SIGCONT``), no
 thread per processor. A stop is counted to within a look's :data:`POLL`; one shorter than
 :data:`STOP_SLACK` is not counted. Where the kernel does not say a thread's times (no
@@ -253,7 +255,8 @@ class StopMeter:
 def _witness(fd: int) -> None:
     """Sleep for good where only a stop of the process wakes the thread: every signal blocked (a
     signal to the process, a child's ``SIGCHLD``, goes to another thread), in a read of a pipe that
-    no one writes (not a lock's wait or a sleep: a cgroup v1 freezer leaves those asleep). A byte
+    no one writes (not a lock's wait or a sleep: a cgroup v1 freezer freezes those unwoken, where
+    it wakes a pipe's read). A byte
     written after all is read and the thread sleeps on; it ends only where the read cannot go on
     (the write end closed, the pipe closed under it), and the meter starts another."""
     signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
