@@ -237,7 +237,9 @@ class StopMeter:
 
     def _seen(self) -> float:
         """The seconds stopped so far, at a look taken now (the lock held)."""
-        assert self._stops is not None and self._witness_thread is not None
+        assert self._stops is not None
+        if self._witness_thread is None:  # none could be started again: no stop is counted
+            return self._stops.total
         now = look(self._witness)
         # Alive after the look, the witness was alive during it, and its id named it. One that ended
         # (its pipe's write end closed: a stray close of the referee's) would leave every look
@@ -246,8 +248,15 @@ class StopMeter:
         if self._witness_thread.is_alive():
             return self._stops.seen(now)
         # Its pipe is not closed here: its file descriptors may no longer be the meter's.
+        try:
+            self._start_witness()
+        except (OSError, RuntimeError) as exc:  # no file descriptor or thread left
+            log.warning(
+                "the stop meter's witness thread ended, and no other starts (%s): no stop is counted", exc
+            )
+            self._witness, self._witness_thread = None, None
+            return self._stops.total
         log.warning("the stop meter's witness thread ended; started again (a stop just now is not counted)")
-        self._start_witness()
         self._stops.again(look(self._witness))
         return self._stops.total
 
@@ -256,9 +265,9 @@ def _witness(fd: int) -> None:
     """Sleep for good where only a stop of the process wakes the thread: every signal blocked (a
     signal to the process, a child's ``SIGCHLD``, goes to another thread), in a read of a pipe that
     no one writes (not a lock's wait or a sleep: a cgroup v1 freezer freezes those unwoken, where
-    it wakes a pipe's read). A byte
-    written after all is read and the thread sleeps on; it ends only where the read cannot go on
-    (the write end closed, the pipe closed under it), and the meter starts another."""
+    it wakes a pipe's read). A byte written after all is read and the thread sleeps on; it ends
+    only where the read cannot go on (the write end closed, the pipe closed under it), and the
+    meter starts another."""
     signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
     with contextlib.suppress(OSError):
         while os.read(fd, 1):

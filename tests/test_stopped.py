@@ -481,3 +481,23 @@ def test_a_witness_whose_id_another_thread_took_confirms_nothing(monkeypatch, ca
         assert meter._seen() == 0.0  # compared with the look the new witness began from
     finally:
         done.set()
+
+
+def test_a_witness_that_cannot_be_started_again_counts_nothing_and_says_so(monkeypatch, caplog):
+    """No file descriptor or thread left for another witness: the meter counts no stop from then
+    on (a late look with no witness is no stop), says so once, and the wait that asked goes on."""
+    ended = threading.Thread(target=lambda: None)
+    ended.start()
+    ended.join()
+    meter = stopped.StopMeter()
+    meter._stops = Stops(look(0.0, 1.0, woken=0))
+    meter._witness, meter._witness_thread = 1, ended
+
+    def start_witness(self: stopped.StopMeter) -> None:
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(stopped.StopMeter, "_start_witness", start_witness)
+    monkeypatch.setattr(stopped, "look", lambda witness: look(5.0, 1.0, woken=7))
+    assert meter._seen() == 0.0
+    assert meter._seen() == 0.0
+    assert caplog.text.count("no stop is counted") == 1
