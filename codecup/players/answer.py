@@ -21,6 +21,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Mapping
 
 import attrs
 
@@ -117,13 +118,13 @@ class AnswerThread:
         if found.done.wait(POLL):  # most answers: nothing read about the thread
             return found
         # Measured from here on (the first moment is not counted: the limits are far above it).
-        start, busy0, ran0 = time.monotonic(), busy_time(), _ran(thread)
+        start, busy, ran0 = time.monotonic(), BusyTime(), _ran(thread)
         stopped_before = stopped.so_far()
         while not found.done.wait(POLL):
             ran = None if ran0 is None else (_ran(thread) or ran0) - ran0
             now = time.monotonic()
             stops = stopped.so_far() - stopped_before
-            why = overdue(ran, busy_time() - busy0, now - start - stops, self.limits)
+            why = overdue(ran, busy.so_far(), now - start - stops, self.limits)
             if why is not None:
                 # in brackets: the referee adds what the seat had, after a colon
                 found.given_up, found.frames = f"{why} (its thread was abandoned)", _frames(thread)
@@ -187,12 +188,29 @@ def overdue(ran: float | None, busy: float, wall: float, limits: AnswerLimits) -
     return None
 
 
-def busy_time() -> float:
-    """Seconds the referee's threads have run or waited for a processor, all added up: while one
-    of them runs or waits with the interpreter's lock, a thinking bot on another waits for it, and
-    is not idle. Where the kernel does not say, the process's processor time."""
-    busy = stopped.threads_busy()
-    return time.process_time() if busy is None else busy
+@attrs.define(eq=False)
+class BusyTime:
+    """Seconds the referee's threads have run or waited for a processor since it was made, all
+    added up: while one of them runs or waits with the interpreter's lock, a thinking bot on another
+    waits for it, and is not idle. Each thread's own difference between two reads
+    (:func:`codecup.stopped.grown`): a thread that ends between them counts up to the read before,
+    where a sum over the threads there were dropped its whole lifetime, and an unrelated thread's
+    end made the bot idle that long (a red team's, of the stop meter's same sum). Where the kernel
+    does not say, the process's processor time."""
+
+    _threads: Mapping[int, float] | None = attrs.field(factory=stopped.threads_busy)
+    _process: float = attrs.field(factory=time.process_time)
+    _total: float = 0.0
+
+    def so_far(self) -> float:
+        """The seconds up to now."""
+        threads, process = stopped.threads_busy(), time.process_time()
+        if threads is not None and self._threads is not None:
+            self._total += stopped.grown(self._threads, threads)[0]
+        else:
+            self._total += max(0.0, process - self._process)
+        self._threads, self._process = threads, process
+        return self._total
 
 
 def _ran(thread: threading.Thread) -> float | None:

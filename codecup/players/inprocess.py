@@ -15,7 +15,7 @@ from codecup.dialogue import Fault, Termination
 from codecup.drive import END_OF_OUTPUT
 from codecup.errors import DialogueError, GameBugError, plugin_frame, said, shown, traced
 from codecup.game import PlayerSession
-from codecup.players.answer import Answer, AnswerLimits, AnswerThread, busy_time
+from codecup.players.answer import Answer, AnswerLimits, AnswerThread, BusyTime
 from codecup.players.base import Player
 from codecup.session import RulesPlayer
 
@@ -64,7 +64,7 @@ class InProcessPlayer(Player):
         if self.session.finished or self.error is not None or self.stuck is not None:
             return
         idle_checked = self.timer is time.thread_time  # its processor time: read in its thread
-        wall0, busy0 = (loop_time(), busy_time()) if idle_checked else (0.0, 0.0)
+        wall0, busy0 = (loop_time(), BusyTime()) if idle_checked else (0.0, None)
         # The time the whole process is stopped (Ctrl-Z), the bot's thread with it, is not its
         # thinking under the wall clock nor its idling under the cpu clock.
         stops0 = stopped.so_far()
@@ -98,7 +98,8 @@ class InProcessPlayer(Player):
         if idle_checked:
             # Not idle: running, waiting for a processor, or for the interpreter's lock while
             # another thread of the referee ran or waited (a Dask worker's threads share one).
-            busy = max(spent, busy_time() - busy0)
+            assert busy0 is not None
+            busy = max(spent, busy0.so_far())
             self.idling += max(0.0, loop_time() - wall0 - busy - stops)
 
     def _in_the_rules(self, found: Answer) -> str | None:

@@ -20,6 +20,7 @@ import contextlib
 import functools
 import itertools
 import logging
+import math
 import os
 import time
 from collections.abc import Callable
@@ -96,7 +97,25 @@ def no_one() -> tuple[int, int] | None:
 
 
 PARENT = "codecup"  # every bot's cgroup lives under this folder of the referee's own cgroup
-CPU_PERIOD_USEC = 100_000  # the period of the processor quota (the kernel's default)
+CPU_PERIOD_USEC = 10_000
+"""The period of the processor quota, in microseconds: a tenth of the kernel's default. A bot's
+threads on several cores use a period's quota in a fraction of it, so a move shorter than a period
+had as many processors as it has threads (a red team's two threads: 0.045 s of processor time in
+a 0.034 s move, under the default 100 ms); now each move gains at most about one period's quota.
+The kernel takes periods from 1 ms and quotas from :data:`MIN_QUOTA_USEC`."""
+
+MIN_QUOTA_USEC = 1_000
+"""The kernel's shortest processor quota, in microseconds."""
+
+
+def cpu_max(cpus: float) -> tuple[int, int]:
+    """The quota and period (microseconds) of ``cpus`` processors' worth of time: the period
+    :data:`CPU_PERIOD_USEC`, longer where that quota would be under the kernel's least (a bot
+    given a twentieth of a processor), at most the kernel's longest (1 s)."""
+    period = min(1_000_000, max(CPU_PERIOD_USEC, math.ceil(MIN_QUOTA_USEC / cpus)))
+    return max(MIN_QUOTA_USEC, round(cpus * period)), period
+
+
 _serial = itertools.count()
 
 
@@ -513,19 +532,22 @@ class BotCgroup:
             _write(v2 / "memory.swap.max", "0")
             self.memory_v2 = True
         elif where.memory_v1 is not None and (v1 := _v1_parent(where.memory_v1, self.failures)) is not None:
-            self.memory_v1 = _make_v1(v1 / name, ("memory.limit_in_bytes", str(limits.memory)), self.failures)
+            memory = (("memory.limit_in_bytes", str(limits.memory)),)
+            self.memory_v1 = _make_v1(v1 / name, memory, self.failures)
             if self.memory_v1 is not None:
                 _write(self.memory_v1 / "memory.memsw.limit_in_bytes", str(limits.memory))
         pids = str(limits.processes)
         if "pids" in offered and self._set(v2 / "pids.max", pids):
             self.pids_v2 = True
         elif where.pids_v1 is not None and (v1 := _v1_parent(where.pids_v1, self.failures)) is not None:
-            self.pids_v1 = _make_v1(v1 / name, ("pids.max", pids), self.failures)
-        quota = str(max(1000, round(limits.cpus * CPU_PERIOD_USEC)))
-        if "cpu" in offered and self._set(v2 / "cpu.max", f"{quota} {CPU_PERIOD_USEC}"):
+            self.pids_v1 = _make_v1(v1 / name, (("pids.max", pids),), self.failures)
+        quota, period = cpu_max(limits.cpus)
+        if "cpu" in offered and self._set(v2 / "cpu.max", f"{quota} {period}"):
             self.cpu_v2 = True
         elif where.cpu_v1 is not None and (v1 := _v1_parent(where.cpu_v1, self.failures)) is not None:
-            self.cpu_v1 = _make_v1(v1 / name, ("cpu.cfs_quota_us", quota), self.failures)
+            # The period first: the quota is checked against it (and v1's default period is 100 ms).
+            settings = (("cpu.cfs_period_us", str(period)), ("cpu.cfs_quota_us", str(quota)))
+            self.cpu_v1 = _make_v1(v1 / name, settings, self.failures)
 
     def _discard(self) -> None:
         """Remove cgroups that no process has joined yet (made in part: see :meth:`promised`)."""
@@ -732,20 +754,22 @@ def _new_folder(path: Path) -> None:
     path.mkdir()
 
 
-def _make_v1(path: Path, setting: tuple[str, str], failures: list[str]) -> Path | None:
-    """A v1 cgroup with one setting applied (None if it cannot be made or set: why, in ``failures``)."""
+def _make_v1(path: Path, settings: tuple[tuple[str, str], ...], failures: list[str]) -> Path | None:
+    """A v1 cgroup with the settings applied in order (None if it cannot be made or set: why, in
+    ``failures``)."""
     try:
         _new_folder(path)
     except OSError as exc:
         failures.append(f"its v1 cgroup could not be made: {exc}")
         return None
-    try:
-        (path / setting[0]).write_text(setting[1])
-    except OSError as exc:
-        failures.append(f"{setting[0]} could not be set: {exc}")
-        with contextlib.suppress(OSError):
-            path.rmdir()
-        return None
+    for key, value in settings:
+        try:
+            (path / key).write_text(value)
+        except OSError as exc:
+            failures.append(f"{key} could not be set: {exc}")
+            with contextlib.suppress(OSError):
+                path.rmdir()
+            return None
     return path
 
 

@@ -8,6 +8,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import attrs
 import pytest
@@ -150,6 +151,36 @@ def test_an_answer_waiting_for_the_interpreters_lock_is_not_given_up():
         found = AnswerThread(AnswerLimits.for_clock(1.0)).answer(Thinks(), "Start", None)  # type: ignore[arg-type]
     finally:
         stop.set()
+    assert found.given_up is None and found.lines == ["3"]
+
+
+def test_an_unrelated_thread_that_ends_does_not_make_an_answer_idle():
+    """Another thread of the referee (another game's bot) that ran 0.8 s ends while a bot thinks:
+    the threads' time, summed over those there were, dropped by its whole lifetime, and the
+    thinking bot was given up as idle that long (a red team's, of the stop meter's same sum)."""
+    ran, end = threading.Event(), threading.Event()
+
+    def other() -> None:
+        stop = time.thread_time() + 0.8
+        while time.thread_time() < stop:
+            pass
+        ran.set()
+        end.wait(30.0)
+
+    class Thinks:
+        finished = False
+
+        def receive(self, line: str) -> list[str]:
+            stop = time.thread_time() + 0.6
+            while time.thread_time() < stop:
+                if time.thread_time() > stop - 0.45:  # well after its answer's watch began
+                    end.set()
+            return ["3"]
+
+    threading.Thread(target=other, daemon=True).start()
+    assert ran.wait(30.0)
+    limits = AnswerLimits(cpu=10.0, idle=0.3, wall=120.0)
+    found = AnswerThread(limits).answer(Thinks(), "Start", None)  # type: ignore[arg-type]
     assert found.given_up is None and found.lines == ["3"]
 
 
@@ -387,7 +418,7 @@ def test_the_time_its_process_was_stopped_is_no_idling_of_the_bot(monkeypatch, s
 
     ends = iter([100.0, 100.55 + stop])
     monkeypatch.setattr(inprocess, "loop_time", lambda: next(ends))  # the game's clock
-    monkeypatch.setattr(inprocess, "busy_time", lambda: 7.0)
+    monkeypatch.setattr(inprocess, "BusyTime", lambda: SimpleNamespace(so_far=lambda: 0.0))  # no thread busy
     stopped_so_far = iter([3.0, 3.0 + stop])
     monkeypatch.setattr("codecup.stopped.so_far", lambda: next(stopped_so_far))
 
