@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from codecup.botcode import counting_interrupts, raised_in
+from codecup.botpath import given_by_referee
 from codecup.checks import check_clock
 from codecup.cli.common import Subparsers, clock_seconds, text_arg
 from codecup.errors import BotAnswerError, ConfigError, DialogueError, UnknownGameError, said, type_name
@@ -163,7 +164,9 @@ def _game(name: str) -> Game:
     except UnknownGameError as exc:
         if not str(exc).startswith("unknown game") or os.environ.get("CODECUP_GAME") != name:
             raise
-        if os.environ.get("PYTHONPATH"):  # given one: what it lacks is not ours to guess
+        given = os.environ.get("PYTHONPATH", "")
+        # given one of its own (not the referee's codecup folders): what it lacks is not ours to guess
+        if not given_by_referee(given):
             raise
         raise UnknownGameError(
             f"{exc}; a program's environment is clean: a plugin the referee finds on its PYTHONPATH"
