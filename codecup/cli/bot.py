@@ -1,7 +1,6 @@
 """``codecup bot GAME NAME``: run a built-in bot as a stdin/stdout program.
 
-The bot can then play under any referee: ours (as a command), the original
-CodeCup referees, or another tool's.
+Its help is :data:`DESCRIPTION`.
 """
 
 from __future__ import annotations
@@ -24,10 +23,21 @@ from codecup.plugins import load_game
 from codecup.terminal import one_line, printable
 from codecup.userbot import UserBot
 
+DESCRIPTION = """\
+``codecup bot GAME NAME``: run a built-in bot as a stdin/stdout program.
+
+The bot can then play under any referee: ours (as a command), the original
+CodeCup referees, or another tool's.
+"""
+"""The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
+``codecup sprt --help`` lost its exit statuses there)."""
+
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
-    parser = subparsers.add_parser("bot", help="run a built-in bot over stdin/stdout", description=__doc__)
+    parser = subparsers.add_parser(
+        "bot", help="run a built-in bot over stdin/stdout", description=DESCRIPTION
+    )
     parser.add_argument("game")
     parser.add_argument(
         "name",

@@ -1,4 +1,7 @@
-"""``codecup doctor``: what containment this machine gives a bot program, and why not more."""
+"""``codecup doctor``: what containment this machine gives a bot program, and why not more.
+
+Its help is :data:`DESCRIPTION`.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +13,16 @@ from codecup.cli.common import Subparsers
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.sandbox import Limits, Support, cgroup, dynmods, linux, machine_support, quotas, seccomp
 
+DESCRIPTION = """\
+``codecup doctor``: what containment this machine gives a bot program, and why not more."""
+"""The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
+``codecup sprt --help`` lost its exit statuses there)."""
+
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     return subparsers.add_parser(
-        "doctor", help="what containment this machine gives bots", description=__doc__
+        "doctor", help="what containment this machine gives bots", description=DESCRIPTION
     )
 
 
