@@ -101,3 +101,24 @@ def test_the_orphans_row_says_what_ends_a_bots_processes_without_a_pid_namespace
     filtered = orphans_row(Support(subreaper=True, syscall_filter=True))[1]
     assert "process group, killed with its game" in filtered and "escapes" not in filtered
     assert "clears its environment escapes" in orphans_row(Support(subreaper=True))[1]
+
+
+def test_the_quota_lines_name_the_bots_uid_and_no_memory_limit_where_there_is_none(tmp_path):
+    """Run as uid 1000, doctor said "uid 0's epoll watches" and "up to its memory limit" where it
+    had just said the machine gives no memory limit (a red team's)."""
+    (tmp_path / "fs" / "epoll").mkdir(parents=True)
+    (tmp_path / "fs" / "epoll" / "max_user_watches").write_text("1000000\n")
+    (tmp_path / "fs" / "file-max").write_text(f"{quotas.LONG_MAX}\n")
+    (tmp_path / "fs" / "pipe-user-pages-soft").write_text("0\n")
+    lines = quota_lines(tmp_path, memory=None, root_user=False, uid=1000)
+    unlimited = "no memory limit here: a bot"
+    assert lines == [
+        f"  fs.file-max = {quotas.LONG_MAX:,} (lifted: {unlimited} holds the machine's open files up to"
+        " the machine's memory)",
+        f"  fs.epoll.max_user_watches = 1,000,000 ({unlimited} could hold all uid 1000's epoll watches);"
+        " run as root to have it lifted",
+        f"  fs.pipe-user-pages-soft = 0 (lifted: {unlimited} holds uid 1000's pipe pages up to the"
+        " machine's memory)",
+    ]
+    limited = quota_lines(tmp_path, memory=256 << 20, root_user=False, uid=1000)
+    assert "of uid 1000's epoll watches" in limited[1] and "uid 0" not in "".join(limited)

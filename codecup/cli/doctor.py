@@ -31,15 +31,20 @@ def _mark(ok: bool) -> str:
 
 
 def quota_lines(
-    root: Path = quotas.SYSCTL, memory: int = Limits().memory, root_user: bool = True
+    root: Path = quotas.SYSCTL,
+    memory: int | None = Limits().memory,
+    root_user: bool = True,
+    uid: int | None = None,
 ) -> list[str]:
     """The machine's counts a bot could take from its other processes, as they are now (none: not
-    Linux), and whether the referee lifts them before a bot runs (it does as root)."""
+    Linux), and whether the referee lifts them before a bot runs (it does as root). ``memory``: a
+    bot's memory limit (None: the machine gives none); ``uid``: the bots' (the referee's own)."""
     lines = []
+    uid = (0 if root_user else os.geteuid()) if uid is None else uid
     for state in quotas.states(root):
         if state.value is None:
             continue
-        line = "  " + state.describe(memory)
+        line = "  " + state.describe(memory, uid)
         if not state.lifted:
             line += "; the referee lifts it" if root_user else "; run as root to have it lifted"
         lines.append(line)
@@ -191,7 +196,8 @@ def run(args: argparse.Namespace) -> int:
     if support.cgroup:
         print(f"bot start: {dynmods_line(dynmods.current(), root_user=os.geteuid() == 0)}")
         print(irq_time_line())
-    counts = quota_lines(root_user=os.geteuid() == 0)
+    memory = Limits().memory if support.memory_limit else None
+    counts = quota_lines(memory=memory, root_user=os.geteuid() == 0, uid=os.geteuid())
     if counts:
         print("the machine's counts a bot could take from its other processes (docs/security.md):")
         print("\n".join(counts))
