@@ -34,6 +34,8 @@ LEFT_BY_TOOLS = shutil.ignore_patterns(
     "dist",
     "*.egg-info",
     "words.dat",
+    "results",  # a run's, in the checkout (.gitignore)
+    "demo-results",
 )
 
 #: Data-only packages (no ``__init__.py``): declared, or setuptools warns it would ignore them.
