@@ -42,7 +42,7 @@ def import_folders() -> tuple[str, ...]:
             continue
         folder = Path(package.__file__).parent
         if folder.name == name:
-            folders.append(str(folder.parent))
+            folders.append(os.path.abspath(folder.parent))  # the bot starts in another folder
     return tuple(dict.fromkeys(folders))
 
 
