@@ -199,9 +199,9 @@ def _shortened(text: str, most: int = 200) -> str:
 def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | None:
     """Why ``codecup bot`` with ``args`` cannot play ``game`` (checked before any game is played).
 
-    Checked against the referee's own codecup and games, which the program imports: where the
-    referee found codecup other than in its Python's own site-packages (a user site, a
-    ``--target`` folder, ``PYTHONPATH``), the program is given that folder
+    Checked against the referee's own codecup and games, which a program of the referee's own
+    Python imports: where the referee found codecup other than in its Python's own site-packages
+    (a user site, a ``--target`` folder, ``PYTHONPATH``), such a program is given a copy of it
     (:func:`codecup.botpath.give_codecup`).
     """
     from codecup.cli import bot_arguments  # only for a command that runs `codecup bot`

@@ -11,83 +11,152 @@ import importlib.metadata
 import importlib.util
 import os
 import subprocess
+import sys
 import venv
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import pytest
 
-from codecup import botpath
+from codecup import botpath, owner
 from codecup.players.seat import program_environment
 from codecup.record import MatchInfo, PlayerInfo
 
 
-def _env_of(command: tuple[str, ...], own: tuple[tuple[str, str], ...] = ()) -> dict[str, str]:
-    players = (PlayerInfo("a", command=command, env=own), PlayerInfo("b", bot="random"))
+def _env_of(
+    command: tuple[str, ...], own: tuple[tuple[str, str], ...] = (), directory: str | None = None
+) -> dict[str, str]:
+    players = (PlayerInfo("a", command=command, env=own, directory=directory), PlayerInfo("b", bot="random"))
     match = MatchInfo(game="pillars", variant="", seed=1, setup="", players=players, clock=1.0)
     return program_environment(match, 0, None)
 
 
 @pytest.fixture
 def off_site(monkeypatch):
-    """The referee's codecup, as a user site or a ``--target`` folder: none of its Python's own."""
+    """The referee's codecup, as a user site or a ``--target`` folder: none of its Python's own.
+    The folder given, made anew for the test."""
     monkeypatch.setattr(botpath, "_own_site_packages", set)
-    return botpath.import_folders()
+    monkeypatch.setattr(botpath, "_made", {})
+    folder = botpath.codecup_folder()
+    assert folder is not None
+    return str(folder)
+
+
+PYTHON = sys.executable
 
 
 @pytest.mark.parametrize(
     "command",
-    [("codecup", "bot", "pillars", "random"), ("/usr/bin/python3", "-m", "codecup", "bot", "pillars", "x")],
+    [
+        (PYTHON, "-m", "codecup", "bot", "pillars", "x"),
+        (PYTHON, "-u", "-m", "codecup", "bot", "pillars", "x"),
+        (PYTHON, "-X", "dev", "-W", "ignore", "-m", "codecup", "bot", "pillars", "x"),
+        (PYTHON, "-Bum", "codecup", "bot", "pillars", "x"),
+        (PYTHON, "-mcodecup", "bot", "pillars", "x"),
+        ("env", "A=1", PYTHON, "-m", "codecup", "bot", "pillars", "x"),
+        (PurePath(PYTHON).name, "-m", "codecup", "bot", "pillars", "x"),  # on the bot's PATH
+    ],
 )
-def test_a_codecup_bot_program_is_given_the_referees_codecup(off_site, command):
-    assert off_site, "codecup is imported from a folder"
-    assert _env_of(command)["PYTHONPATH"] == os.pathsep.join(off_site)
+def test_a_codecup_bot_program_of_the_referees_python_is_given_codecup(off_site, monkeypatch, command):
+    monkeypatch.setenv("PATH", str(PurePath(PYTHON).parent))
+    assert _env_of(command)["PYTHONPATH"] == off_site
+
+
+def test_a_codecup_script_of_the_referees_python_is(off_site, tmp_path):
+    (tmp_path / "codecup").write_text(f"#!{PYTHON}\nimport codecup\n")
+    (tmp_path / "codecup").chmod(0o755)
+    assert (
+        _env_of(("./codecup", "bot", "pillars", "random"), directory=str(tmp_path))["PYTHONPATH"] == off_site
+    )
 
 
 def test_after_the_players_own_pythonpath(off_site):
-    env = _env_of(("codecup", "bot", "pillars", "random"), (("PYTHONPATH", "/mine"),))
-    assert env["PYTHONPATH"] == os.pathsep.join(("/mine", *off_site))
+    env = _env_of((PYTHON, "-m", "codecup", "bot", "pillars", "random"), (("PYTHONPATH", "/mine"),))
+    assert env["PYTHONPATH"] == os.pathsep.join(("/mine", off_site))
 
 
-@pytest.mark.parametrize("command", [("./bot",), ("python3", "bot.py"), ("codecup", "games")])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("./bot",),
+        (PYTHON, "bot.py"),
+        (PYTHON, "-c", "import codecup", "-m", "codecup", "bot"),
+        (PYTHON, "-m", "codecup", "games"),
+        ("env", "PATH=/elsewhere", PYTHON, "-m", "codecup", "bot", "pillars", "x"),
+    ],
+)
 def test_no_other_program_is(off_site, command):
     assert "PYTHONPATH" not in _env_of(command)
 
 
-def test_not_a_pythons_own_site_packages(monkeypatch):
-    """A codecup of the Python's own site-packages is found by that Python without help; another
-    Python's packages (a virtual environment's own codecup) are not shadowed by it."""
-    monkeypatch.setattr(
-        botpath, "_own_site_packages", lambda: set(map(os.path.realpath, botpath.import_folders()))
-    )
-    assert "PYTHONPATH" not in _env_of(("codecup", "bot", "pillars", "random"))
+def _other_python(tmp_path: Path) -> Path:
+    """A virtual environment's Python: the same interpreter, another environment."""
+    venv.EnvBuilder(with_pip=False).create(tmp_path / "venv")
+    return tmp_path / "venv" / "bin" / "python"
+
+
+def test_nor_a_program_of_another_python(off_site, tmp_path):
+    """A reviewer's: a bot's own virtual environment, with its own codecup and its own package
+    ``games``, was given the referee's checkout before its site-packages and failed; a Python 3.13
+    bot was given a Python 3.11 user site."""
+    python = _other_python(tmp_path)
+    script = tmp_path / "venv" / "bin" / "codecup"
+    script.write_text(f"#!{python}\nimport codecup\n")
+    script.chmod(0o755)
+    for command in [
+        (str(python), "-m", "codecup", "bot", "pillars", "x"),
+        (str(script), "bot", "pillars", "x"),
+    ]:
+        assert "PYTHONPATH" not in _env_of(command)
+
+
+def test_the_folder_holds_codecup_and_what_it_needs_only(off_site):
+    """Not the checkout's or the user site's other folders (a reviewer's: every ``--user`` package
+    of the organiser was shown to the bots, and a checkout's ``games``); codecup copied, so that
+    it is there where the folder it came from is hidden from the bot (a reviewer's: every game was
+    a crash)."""
+    folder = Path(off_site)
+    assert folder.parent == owner.temp_folder()
+    names = {entry.name for entry in folder.iterdir()}
+    needed = {entry.name for dist in botpath._requirements() for entry in botpath._top_level(dist)}
+    info = {name for name in names if name.startswith("codecup-") and name.endswith(".dist-info")}
+    assert {"codecup", "codecup_games"} <= names <= {"codecup", "codecup_games", *info, *needed}
+    assert "games" not in names and "tests" not in names
+    for package in ("codecup", "codecup_games"):
+        assert not (folder / package).is_symlink()
+        assert not any(path.is_symlink() for path in (folder / package).rglob("*"))
+    assert (folder / "codecup_games" / "pillars").is_dir()
+
+
+def test_nothing_where_the_python_finds_it_all_itself(monkeypatch):
+    monkeypatch.setattr(botpath, "_made", {})
+    monkeypatch.setattr(botpath, "wanted", list)
+    assert "PYTHONPATH" not in _env_of((PYTHON, "-m", "codecup", "bot", "pillars", "random"))
 
 
 def test_the_referees_path_is_not_a_users_for_the_bots_hint(off_site):
-    assert botpath.given_by_referee(os.pathsep.join(off_site))
+    assert botpath.given_by_referee(off_site)
     assert botpath.given_by_referee("")
-    assert not botpath.given_by_referee(os.pathsep.join((*off_site, "/plugins")))
-
-
-#: What codecup imports to play Pillars, linked into a ``--target``-like folder.
-_NEEDED = ("attr", "attrs", "pluggy", "yaml", "_yaml", "jinja2", "markupsafe", "rich", "pygments")
+    assert not botpath.given_by_referee(os.pathsep.join((off_site, "/plugins")))
 
 
 def _target_folder(folder: Path) -> None:
-    """A folder as ``pip install --target`` makes one: codecup, its games and what they import,
-    and codecup's metadata (its entry points name the games)."""
+    """A folder as ``pip install --target`` makes one: codecup, its games, the distributions they
+    need with their metadata, and codecup's metadata (its entry points name the games)."""
     folder.mkdir()
-    for name in ("codecup", "codecup_games", *_NEEDED):
+    for name in ("codecup", "codecup_games"):
         spec = importlib.util.find_spec(name)
-        if spec is None or spec.origin is None:
-            continue
-        source = Path(spec.origin)
-        source = source.parent if source.name == "__init__.py" else source
-        (folder / (name if source.is_dir() else source.name)).symlink_to(source)
+        assert spec is not None and spec.origin is not None
+        (folder / name).symlink_to(Path(spec.origin).parent)
+    for dist in botpath._requirements():
+        base = Path(str(dist.locate_file("")))
+        for part in {file.parts[0] for file in dist.files or () if file.parts and file.parts[0] != ".."}:
+            if (base / part).exists() and not (folder / part).exists():
+                (folder / part).symlink_to(base / part)
     info = folder / "codecup-0.1.0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: codecup\nVersion: 0.1.0\n")
-    entry_points = importlib.metadata.distribution("codecup").read_text("entry_points.txt")
-    (info / "entry_points.txt").write_text(entry_points or "")
+    own = importlib.metadata.distribution("codecup")
+    (info / "METADATA").write_text(own.read_text("METADATA") or "")
+    (info / "entry_points.txt").write_text(own.read_text("entry_points.txt") or "")
 
 
 def test_a_target_install_plays_a_codecup_bot_program(tmp_path):
