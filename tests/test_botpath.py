@@ -20,6 +20,7 @@ import pytest
 from codecup import botpath, owner
 from codecup.players.seat import program_environment
 from codecup.record import MatchInfo, PlayerInfo
+from codecup.sandbox import machine_support
 
 
 def _env_of(
@@ -192,3 +193,40 @@ def test_a_target_install_plays_a_codecup_bot_program(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "crash" not in run.stdout, run.stdout
     assert "No module named" not in run.stdout + run.stderr
+
+
+def test_a_target_install_in_a_hidden_folder_plays_in_the_sandbox(tmp_path):
+    """A reviewer's: codecup found in a folder hidden from the bots (``--hide``), every game of a
+    ``codecup bot`` player was a crash and the run ended with exit status 0: the folder given
+    held the package's path, which led nowhere in the bot's view. A copy is given now."""
+    if not machine_support().namespaces:
+        pytest.skip(f"no sandbox here to hide a folder: {machine_support().summary()}")
+    target = tmp_path / "hidden" / "site"
+    target.parent.mkdir()
+    _target_folder(target)
+    venv.EnvBuilder(with_pip=False).create(tmp_path / "venv")
+    python = tmp_path / "venv" / "bin" / "python"
+    (tmp_path / "players.yml").write_text(
+        "players:\n"
+        f"  - {{name: prog, command: '{python} -m codecup bot pillars random'}}\n"
+        "  - {name: inproc, command: 'bot:random'}\n"
+    )
+    environment = {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "HOME": str(tmp_path),
+        "PYTHONPATH": str(target),
+    }
+    run = subprocess.run(
+        [
+            *(str(python), "-m", "codecup", "tournament", "players.yml", "--game", "pillars"),
+            *("--out", "out", "--quiet", "--hide", str(tmp_path / "hidden")),
+        ],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "crash" not in run.stdout, run.stdout
