@@ -1,5 +1,5 @@
 """Packaging: the games import under a name of their own, so no other ``games`` package hides them;
-the distributions hold what they must, and their builds warn of nothing."""
+the distributions hold what they must, and their builds warn of no package left out."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BUILT_IN = ("lucky_words", "pillars", "spaghetti", "turn_right")
 
 #: Setuptools's SPDX ``license`` and ``license-files`` (the [test] extra asks for it).
-SETUPTOOLS = "77"
+SETUPTOOLS = "77.0.3"
 
 #: Not the project's files: what a run, a build or a checker leaves in the tree.
 LEFT_BY_TOOLS = shutil.ignore_patterns(
@@ -86,8 +86,6 @@ def test_both_packages_ship_their_py_typed_marker(tmp_path):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
     build = [
         sys.executable,
-        "-W",
-        "error",  # a warning of setuptools's ("Package would be ignored") is a failure
         "-c",
         "from setuptools import setup; setup()",
         "-q",
@@ -97,6 +95,9 @@ def test_both_packages_ship_their_py_typed_marker(tmp_path):
     ]
     run = subprocess.run(build, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
+    # The one warning that says files are missing; not all warnings as errors, which a release of
+    # setuptools deprecating something new would turn into a failure of CI (a reviewer's).
+    assert "would be ignored" not in run.stderr, run.stderr[-3000:]
     assert (tmp_path / "out" / "codecup" / "py.typed").is_file()
     assert (tmp_path / "out" / "codecup_games" / "py.typed").is_file()
     assert (tmp_path / "out" / "codecup" / "site" / "templates" / "index.html").is_file()
@@ -120,16 +121,15 @@ def test_every_string_in_the_code_encodes_to_utf8():
 
 
 def _sdist(tmp_path: Path) -> tuple[set[str], str, set[str]]:
-    """Build the sdist, offline, as ``pip`` would (setuptools's build backend, its warnings
-    errors), from a copy of the tree: its files, its PKG-INFO, and the copy's files."""
+    """Build the sdist, offline, as ``pip`` would (setuptools's build backend), from a copy of the
+    tree: its files, its PKG-INFO, and the copy's files. Its warnings are not errors: a release of
+    setuptools deprecating something new would fail CI (a reviewer's); what it holds is checked."""
     pytest.importorskip("setuptools", minversion=SETUPTOOLS)
     tree = tmp_path / "tree"
     shutil.copytree(ROOT, tree, ignore=LEFT_BY_TOOLS, symlinks=True)
     (tmp_path / "out").mkdir()
     build = "from setuptools import build_meta; print(build_meta.build_sdist('../out'))"
-    run = subprocess.run(
-        [sys.executable, "-W", "error", "-c", build], cwd=tree, capture_output=True, text=True, timeout=120
-    )
+    run = subprocess.run([sys.executable, "-c", build], cwd=tree, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-3000:]
     with tarfile.open(tmp_path / "out" / run.stdout.split()[-1]) as sdist:
         top = sdist.getnames()[0].split("/")[0]
