@@ -97,3 +97,18 @@ def test_a_module_of_our_own_missing_is_a_bug_not_an_installation():
     )
     assert missing_module(ImportError("cannot import name 'x'", name="yaml")) is None
     assert {"fcntl", "termios", "resource"} <= POSIX_MODULES
+
+
+@pytest.mark.parametrize(("command", "status"), [("verify", 4), ("sprt", 4)])
+def test_a_module_missing_late_keeps_the_commands_failure_status(monkeypatch, capsys, command, status):
+    """verify's 4 says it could not tell (sprt's too): a dependency it imports late, missing, gave
+    the usage error's 2 there (a reviewer's). One line still, no traceback."""
+    import codecup.cli
+
+    def missing(*_args: object) -> int:
+        raise ModuleNotFoundError("No module named 'rich'", name="rich")
+
+    monkeypatch.setattr(codecup.cli, "_run_command", missing)
+    assert codecup.cli._run_main([command, "x"]) == status
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == "codecup: error: " + str(missing_module(ModuleNotFoundError(name="rich")))

@@ -176,10 +176,16 @@ def _run_main(args_list: list[str]) -> int:
     try:
         return _run_command(args_list, failed)
     except Exception as exc:  # a bug of ours: its traceback, to be reported, and no status that says a result
-        if failed == FAILED or missing_module(exc) is not None:
+        missing = missing_module(exc)
+        if failed == FAILED:
             raise  # as Python ends on it: its traceback, status 1; a missing module: one line (entry)
         say_held()
-        traceback.print_exc()
+        if missing is not None:
+            # One line, as the entry says it, but the command's own failure status: verify's 4
+            # is "could not tell", and a missing module gave 2 there, a usage error (a reviewer's).
+            print(f"codecup: error: {missing}", file=sys.stderr)
+        else:
+            traceback.print_exc()
         return failed
 
 
