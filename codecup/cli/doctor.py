@@ -169,7 +169,9 @@ def run(args: argparse.Namespace) -> int:
         ),
         (
             support.own_quotas,
-            "a user namespace per bot: its own counts of uid 0's per-user quotas "
+            # The bots' uid is the referee's: "uid 0's" was said to a user running it as uid 1000
+            # (a reviewer's).
+            f"a user namespace per bot: its own counts of uid {os.geteuid()}'s per-user quotas "
             "(queued signals, message queue bytes, locked shared memory)",
         ),
         (

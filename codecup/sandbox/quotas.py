@@ -87,7 +87,8 @@ class QuotaState:
             lifted = "lifted: " if self.lifted else ""
             return f"{quota.name} = {self.value:,} ({lifted}no memory limit here: a bot {whole})"
         if self.lifted:
-            return f"{quota.name} = {self.value} (lifted: a bot holds {what} up to its memory limit)"
+            # Separated by thousands as every line of it is (a reviewer's: they differed)
+            return f"{quota.name} = {self.value:,} (lifted: a bot holds {what} up to its memory limit)"
         held = memory // quota.bytes_each
         return (
             f"{quota.name} = {self.value:,}: a bot at its {memory >> 20} MiB memory limit could hold about "
