@@ -80,10 +80,11 @@ class CodecupBot:
 
 
 def codecup_bot_args(program: str, args: Sequence[str]) -> list[str] | None:
-    """The arguments after ``bot`` of a ``codecup bot ...`` (or ``python -m codecup bot``) command;
-    None for any other command."""
+    """The arguments after ``bot`` of a ``codecup bot ...`` (or ``python [OPTIONS] -m codecup
+    bot``) command; None for any other command, and one after ``env``, whose assignments
+    (``PYTHONPATH=plugins``) may give it games the referee does not have."""
     found = CodecupBot.parse([program, *args])
-    return None if found is None else list(found.args)
+    return None if found is None or found.program != program else list(found.args)
 
 
 def _located(program: str, path: str | None, cwd: Path) -> str | None:

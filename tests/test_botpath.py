@@ -230,3 +230,14 @@ def test_a_target_install_in_a_hidden_folder_plays_in_the_sandbox(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     assert "crash" not in run.stdout, run.stdout
+
+
+def test_the_check_reads_a_codecup_bot_command_but_one_after_env():
+    """``env PYTHONPATH=plugins python -m codecup bot GAME ...`` may play a game the referee lacks:
+    the check before the run, which asks the referee's games, leaves it alone, as before."""
+    assert botpath.codecup_bot_args("python3", ["-u", "-m", "codecup", "bot", "pillars", "x"]) == [
+        "pillars",
+        "x",
+    ]
+    assert botpath.codecup_bot_args("codecup", ["bot", "pillars", "x"]) == ["pillars", "x"]
+    assert botpath.codecup_bot_args("env", ["PYTHONPATH=p", "codecup", "bot", "pillars", "x"]) is None
