@@ -17,7 +17,8 @@ given the referee's checkout before its own site-packages and failed, a Python 3
 a Python 3.11 user site, and every ``--user`` package of the organiser was shown to every such
 bot. codecup is copied, not linked: a link into a folder hidden from the bot (``--hide``, another
 player's folder, the results folder) led nowhere in its view, and every game of it was a crash (a
-reviewer's). Its dependencies (27 MB of them where all are ``--user`` packages) are linked.
+reviewer's). Its dependencies (27 MB of them where all are ``--user`` packages) are linked, but
+for a bot from which one of them is hidden (a ``pip install --target`` folder under ``--hide``).
 """
 
 from __future__ import annotations
@@ -201,29 +202,41 @@ def wanted() -> list[tuple[str, Path]]:
     return chosen
 
 
-_made: dict[int, Path | None] = {}  # by process: a pool's worker makes its own
+_wanted: dict[int, list[tuple[str, Path]]] = {}  # by process: a pool's worker makes its own
+_made: dict[tuple[int, bool], Path | None] = {}  # by process, and whether all is copied
 _making = threading.Lock()
 
 
-def codecup_folder() -> Path | None:
-    """The folder of copies and links (:func:`wanted`), made at the first call in this process in its own
-    temp folder; None where nothing is wanted, or it could not be made."""
+def codecup_folder(hidden: Sequence[str] = ()) -> Path | None:
+    """The folder of copies and links (:func:`wanted`), made at the first call in this process in
+    its own temp folder, for a bot from which the folders ``hidden`` (real paths) are hidden: where
+    a dependency lies in one of them, a folder of copies only. None where nothing is wanted, or it
+    could not be made."""
     with _making:
         pid = os.getpid()
-        if pid not in _made:
-            _made[pid] = _make(wanted())
-        return _made[pid]
+        if pid not in _wanted:
+            _wanted[pid] = wanted()
+        entries = _wanted[pid]
+        copy_all = any(name not in _PACKAGES and _in_any(source, hidden) for name, source in entries)
+        if (pid, copy_all) not in _made:
+            _made[pid, copy_all] = _make(entries, copy_all)
+        return _made[pid, copy_all]
 
 
-def _make(entries: Sequence[tuple[str, Path]]) -> Path | None:
+def _in_any(source: Path, folders: Sequence[str]) -> bool:
+    real = os.path.realpath(source)
+    return any(real == folder or real.startswith(folder.rstrip("/") + "/") for folder in folders)
+
+
+def _make(entries: Sequence[tuple[str, Path]], copy_all: bool) -> Path | None:
     if not entries:
         return None
-    folder = owner.temp_folder() / f"{STAGE_NAME}-{os.getpid()}"
+    folder = owner.temp_folder() / f"{STAGE_NAME}-{os.getpid()}{'-copies' if copy_all else ''}"
     try:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir()
         for name, source in entries:
-            if name not in _PACKAGES:  # a dependency, linked: rich and its kin are 27 MB
+            if name not in _PACKAGES and not copy_all:  # a dependency, linked: rich and its kin are 27 MB
                 (folder / name).symlink_to(os.path.realpath(source))
             elif source.is_dir():
                 shutil.copytree(source, folder / name, ignore=_IGNORED)
@@ -251,15 +264,15 @@ def _copy_metadata(folder: Path) -> None:
             (info / name).write_text(text)
 
 
-def give_codecup(env: dict[str, str], command: Sequence[str], cwd: Path) -> None:
+def give_codecup(env: dict[str, str], command: Sequence[str], cwd: Path, hidden: Sequence[str] = ()) -> None:
     """Put :func:`codecup_folder` on the ``PYTHONPATH`` of ``env`` where ``command``, started in
-    ``cwd``, is a ``codecup bot`` program of the referee's own Python: after the folders the
-    player's own ``env`` gives, which come first. (An ``env PYTHONPATH=...`` in the command
-    replaces it: the player's ``env:`` is the place.)"""
+    ``cwd`` with the folders ``hidden`` hidden from it, is a ``codecup bot`` program of the
+    referee's own Python: after the folders the player's own ``env`` gives, which come first. (An
+    ``env PYTHONPATH=...`` in the command replaces it: the player's ``env:`` is the place.)"""
     bot = CodecupBot.parse(command)
     if bot is None or not referees_python(bot, env, cwd):
         return
-    folder = codecup_folder()
+    folder = codecup_folder(hidden)
     if folder is None:
         return
     given = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -37,6 +38,7 @@ def off_site(monkeypatch):
     The folder given, made anew for the test."""
     monkeypatch.setattr(botpath, "_own_site_packages", set)
     monkeypatch.setattr(botpath, "_made", {})
+    monkeypatch.setattr(botpath, "_wanted", {})
     folder = botpath.codecup_folder()
     assert folder is not None
     return str(folder)
@@ -130,6 +132,7 @@ def test_the_folder_holds_codecup_and_what_it_needs_only(off_site):
 
 def test_nothing_where_the_python_finds_it_all_itself(monkeypatch):
     monkeypatch.setattr(botpath, "_made", {})
+    monkeypatch.setattr(botpath, "_wanted", {})
     monkeypatch.setattr(botpath, "wanted", list)
     assert "PYTHONPATH" not in _env_of((PYTHON, "-m", "codecup", "bot", "pillars", "random"))
 
@@ -140,9 +143,10 @@ def test_the_referees_path_is_not_a_users_for_the_bots_hint(off_site):
     assert not botpath.given_by_referee(os.pathsep.join((off_site, "/plugins")))
 
 
-def _target_folder(folder: Path) -> None:
+def _target_folder(folder: Path, copied: tuple[str, ...] = ()) -> None:
     """A folder as ``pip install --target`` makes one: codecup, its games, the distributions they
-    need with their metadata, and codecup's metadata (its entry points name the games)."""
+    need with their metadata, and codecup's metadata (its entry points name the games). Linked,
+    but the distributions ``copied``."""
     folder.mkdir()
     for name in ("codecup", "codecup_games"):
         spec = importlib.util.find_spec(name)
@@ -151,8 +155,14 @@ def _target_folder(folder: Path) -> None:
     for dist in botpath._requirements():
         base = Path(str(dist.locate_file("")))
         for part in {file.parts[0] for file in dist.files or () if file.parts and file.parts[0] != ".."}:
-            if (base / part).exists() and not (folder / part).exists():
+            if not (base / part).exists() or (folder / part).exists():
+                continue
+            if dist.metadata["Name"].lower() not in copied:
                 (folder / part).symlink_to(base / part)
+            elif (base / part).is_dir():
+                shutil.copytree(base / part, folder / part)
+            else:
+                shutil.copy2(base / part, folder / part)
     info = folder / "codecup-0.1.0.dist-info"
     info.mkdir()
     own = importlib.metadata.distribution("codecup")
@@ -198,12 +208,13 @@ def test_a_target_install_plays_a_codecup_bot_program(tmp_path):
 def test_a_target_install_in_a_hidden_folder_plays_in_the_sandbox(tmp_path):
     """A reviewer's: codecup found in a folder hidden from the bots (``--hide``), every game of a
     ``codecup bot`` player was a crash and the run ended with exit status 0: the folder given
-    held the package's path, which led nowhere in the bot's view. A copy is given now."""
+    held the package's path, which led nowhere in the bot's view. A copy is given now, and of a
+    dependency there (pluggy) too."""
     if not machine_support().namespaces:
         pytest.skip(f"no sandbox here to hide a folder: {machine_support().summary()}")
     target = tmp_path / "hidden" / "site"
     target.parent.mkdir()
-    _target_folder(target)
+    _target_folder(target, copied=("pluggy",))  # a dependency in the hidden folder too
     venv.EnvBuilder(with_pip=False).create(tmp_path / "venv")
     python = tmp_path / "venv" / "bin" / "python"
     (tmp_path / "players.yml").write_text(
@@ -241,3 +252,17 @@ def test_the_check_reads_a_codecup_bot_command_but_one_after_env():
     ]
     assert botpath.codecup_bot_args("codecup", ["bot", "pillars", "x"]) == ["pillars", "x"]
     assert botpath.codecup_bot_args("env", ["PYTHONPATH=p", "codecup", "bot", "pillars", "x"]) is None
+
+
+def test_a_dependency_in_a_hidden_folder_is_copied_not_linked(monkeypatch, tmp_path):
+    dependency = tmp_path / "hidden" / "dep"
+    dependency.mkdir(parents=True)
+    (dependency / "__init__.py").write_text("")
+    monkeypatch.setattr(botpath, "_made", {})
+    monkeypatch.setattr(botpath, "_wanted", {})
+    monkeypatch.setattr(botpath, "wanted", lambda: [("dep", dependency)])
+    linked = botpath.codecup_folder(hidden=(str(tmp_path / "elsewhere"),))
+    copied = botpath.codecup_folder(hidden=(str(tmp_path / "hidden"),))
+    assert linked is not None and copied is not None
+    assert (linked / "dep").is_symlink()
+    assert not (copied / "dep").is_symlink() and (copied / "dep" / "__init__.py").is_file()

@@ -44,7 +44,8 @@ def program_environment(match: MatchInfo, seat: int, box: Box | None) -> dict[st
     env[CLOCK_MODE_VARIABLE] = match.clock_mode
     env["CODECUP_SEED"] = str(seat_seed(match, seat))
     env.update(info.env)
-    give_codecup(env, info.command, Path(info.directory) if info.directory else Path.cwd())
+    cwd = Path(info.directory) if info.directory else Path.cwd()
+    give_codecup(env, info.command, cwd, box.launch.hide if box is not None else ())
     if box is not None:
         env[TOKEN_VARIABLE] = box.token
     return env
