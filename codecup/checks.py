@@ -12,6 +12,7 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
+from codecup.botpath import codecup_bot_args
 from codecup.errors import ConfigError
 from codecup.interpreters import Interpreter, script_of
 from codecup.reading import kind_of, read_file
@@ -89,7 +90,7 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
     shebang = _shebang_problem(Path(started), player.env)
     if shebang is not None:
         return f"cannot run {program!r}: {shebang}"
-    bot_args = _codecup_bot_args(program, args)
+    bot_args = codecup_bot_args(program, args)
     if bot_args is not None:
         return _codecup_bot_problem(bot_args, cwd, game)
     # None where it cannot tell: a command that runs is never refused. Options the environment
@@ -195,17 +196,14 @@ def _shortened(text: str, most: int = 200) -> str:
     return text if len(text) <= most else f"{text[:most]}... ({len(text) - most} more characters)"
 
 
-def _codecup_bot_args(program: str, args: list[str]) -> list[str] | None:
-    """The arguments after ``bot`` of a ``codecup bot ...`` (or ``python -m codecup bot``) command."""
-    if PurePath(program).name == "codecup" and args[:1] == ["bot"]:
-        return args[1:]
-    if PurePath(program).name.startswith("python") and args[:3] == ["-m", "codecup", "bot"]:
-        return args[3:]
-    return None
-
-
 def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | None:
-    """Why ``codecup bot`` with ``args`` cannot play ``game`` (checked before any game is played)."""
+    """Why ``codecup bot`` with ``args`` cannot play ``game`` (checked before any game is played).
+
+    Checked against the referee's own codecup and games, which a program of the referee's own
+    Python imports: where the referee found codecup other than in its Python's own site-packages
+    (a user site, a ``--target`` folder, ``PYTHONPATH``), such a program is given a copy of it
+    (:func:`codecup.botpath.give_codecup`).
+    """
     from codecup.cli import bot_arguments  # only for a command that runs `codecup bot`
     from codecup.plugins import load_games
 

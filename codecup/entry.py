@@ -52,11 +52,51 @@ def _escape_what_cannot_be_encoded() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
+DEPENDENCIES = {
+    "pluggy": "pluggy>=1.3",
+    "attr": "attrs>=23.1",
+    "attrs": "attrs>=23.1",
+    "yaml": "pyyaml>=6.0",
+    "rich": "rich>=13",
+    "jinja2": "jinja2>=3.1",
+    "english_words": "english-words>=2.0",
+}
+"""codecup's run-time dependencies (``pyproject.toml``'s), by the module each is imported as: what
+to install where one is missing."""
+
+POSIX_MODULES = frozenset({"fcntl", "resource", "termios", "pwd", "grp", "posix"})
+"""Modules of Python on POSIX systems only, which codecup imports: missing, it is not on Linux."""
+
+USAGE = 2
+"""The exit status of a user's mistake: here, an installation codecup cannot run in."""
+
+
+def missing_module(exc: BaseException) -> str | None:
+    """What to say of ``exc`` where it is a module missing from the installation, not a bug: a
+    dependency (``pip install --no-deps``: a tournament at a terminal without ``rich`` ended in a
+    traceback, a red team's), or a module of POSIX's (``fcntl``: not Linux). None otherwise."""
+    if not isinstance(exc, ModuleNotFoundError) or not exc.name:
+        return None
+    top = exc.name.partition(".")[0]
+    if top in DEPENDENCIES:
+        wanted = DEPENDENCIES[top]
+        return (
+            f"codecup needs the package {wanted}, which is not installed (codecup installed with"
+            f" --no-deps?): pip install '{wanted}'"
+        )
+    if top in POSIX_MODULES:
+        return f"codecup runs on Linux only: this Python ({sys.platform}) has no {top} module"
+    return None
+
+
 def run() -> int:
     """Run ``codecup`` with the process's arguments; its exit status."""
     _fill_closed_streams()
     _escape_what_cannot_be_encoded()
     try:
+        # Before anything else: the plugins, loaded first, would each be said broken for it.
+        import fcntl  # noqa: F401  # only whether this is a POSIX system's Python
+
         from codecup.cli import main
 
         status = main()
@@ -66,6 +106,12 @@ def run() -> int:
     except MemoryError:  # as the modules are imported: the command's own handler is not there yet
         print("codecup: error: out of memory", file=sys.stderr)
         status = 1
+    except ModuleNotFoundError as exc:  # as the modules are imported, or one a command imports late
+        said = missing_module(exc)
+        if said is None:
+            raise
+        print(f"codecup: error: {said}", file=sys.stderr)
+        status = USAGE
     if status == INTERRUPTED:
         # Stopping already: another Ctrl-C while the interpreter ends its threads printed a
         # traceback of the threading module's (a red team pressed it three times in 0.1 s).

@@ -126,40 +126,45 @@ def check_hash_seed_free(game: Game, seed: int = 1) -> None:
         # Only a class in __main__ or a function is out of a child's reach by design (not checked,
         # above); a child that could not import a module the game needs passed silently (a
         # second reviewer's).
-        assert answer["rebuilt"], (
-            f"the child process under PYTHONHASHSEED={hash_seed} cannot rebuild the game: {answer['why']}"
-        )
+        if not answer["rebuilt"]:
+            raise AssertionError(
+                f"the child process under PYTHONHASHSEED={hash_seed} cannot rebuild the game: {answer['why']}"
+            )
     for hash_seed, answer in zip(HASH_SEEDS, told, strict=True):
         # every module the child loaded, not only the game's packages: a helper it imported from
         # another file than this process did made a false verdict on the hash seed (a second
         # reviewer's)
         mine = loaded_files(list(answer["files"]))
         other = {n: f for n, f in answer["files"].items() if n in mine and f != mine[n]}
-        assert not other, (
-            f"cannot compare the rules with a child process's: under PYTHONHASHSEED={hash_seed} it"
-            f" imported {', '.join(f'{n} from {f}' for n, f in sorted(other.items())[:3])}, where this"
-            f" process imported {', '.join(f'{n} from {mine[n]}' for n in sorted(other)[:3])}"
-        )
-        assert answer["fingerprint"] == here, (
-            f"a seeded random game through the rules lists other moves, or in another order, or makes"
-            f" another setup, under PYTHONHASHSEED={hash_seed} than in this process: the rules depend on"
-            " the hash seed (a set's or a frozenset's order?); one seed's games differ from one process"
-            " to the next: list them in a fixed order (sorted)"
-        )
+        if other:
+            raise AssertionError(
+                f"cannot compare the rules with a child process's: under PYTHONHASHSEED={hash_seed} it"
+                f" imported {', '.join(f'{n} from {f}' for n, f in sorted(other.items())[:3])}, where this"
+                f" process imported {', '.join(f'{n} from {mine[n]}' for n in sorted(other)[:3])}"
+            )
+        if answer["fingerprint"] != here:
+            raise AssertionError(
+                f"a seeded random game through the rules lists other moves, or in another order, or makes"
+                f" another setup, under PYTHONHASHSEED={hash_seed} than in this process: the rules depend on"
+                " the hash seed (a set's or a frozenset's order?); one seed's games differ from one process"
+                " to the next: list them in a fixed order (sorted)"
+            )
 
 
 def _childs_answer(hash_seed: str, child: subprocess.Popen[bytes], out: bytes, err: bytes) -> dict[str, Any]:
     """What a child of :func:`check_hash_seed_free` answered: rebuilt or not, its fingerprint and the
     files its modules came from."""
     tail = err.decode(errors="replace").strip()[-1000:]
-    assert child.returncode == 0, f"the child process under PYTHONHASHSEED={hash_seed} failed: {tail}"
+    if child.returncode != 0:
+        raise AssertionError(f"the child process under PYTHONHASHSEED={hash_seed} failed: {tail}")
     try:
         answer = json.loads(out.decode(errors="replace").strip().splitlines()[-1])
     except (ValueError, IndexError):
         raise AssertionError(
             f"the child process under PYTHONHASHSEED={hash_seed} gave no answer: {tail}"
         ) from None
-    assert isinstance(answer, dict), answer
+    if not isinstance(answer, dict):
+        raise AssertionError(answer)
     return answer
 
 

@@ -587,3 +587,42 @@ def _letters(known: Interpreter, letters: str) -> int | None:
         if letter not in known.letter_flags:
             return None
     return 1
+
+
+def python_module(args: Sequence[str]) -> tuple[str, int] | None:
+    """The module a Python run with ``args`` runs by ``-m`` (``python -u -X dev -m codecup``,
+    ``python -um codecup``), and the index in ``args`` of its first argument; None where it runs
+    none or its options are not known."""
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("-") or arg in ("-", "--"):
+            return None
+        if arg in _PYTHON.takes_value:
+            i += 2
+            continue
+        if arg.startswith("--"):
+            return None
+        letters = arg[1:]
+        for at, letter in enumerate(letters):
+            if letter == "m":
+                rest = letters[at + 1 :]
+                if rest:
+                    return rest, i + 1
+                return (args[i + 1], i + 2) if i + 1 < len(args) else None
+            if letter in _PYTHON.letter_values:
+                i += 0 if at + 1 < len(letters) else 1  # its value is the next argument
+                break
+            if letter not in (_PYTHON.letter_flags or ""):
+                return None
+        i += 1
+    return None
+
+
+def env_program(args: Sequence[str]) -> tuple[tuple[str, ...], int] | None:
+    """For ``env``'s arguments ``args``: the names it assigns (``NAME=VALUE``) and the index of the
+    program it runs; None where an option changes what it runs."""
+    at = _after_env(args)
+    if at is None or at >= len(args):
+        return None
+    return tuple(arg.split("=", 1)[0] for arg in args[:at] if _ASSIGNMENT.match(arg)), at

@@ -12,7 +12,9 @@ runs them on theirs before anyone installs it::
 Each check plays seeded games in-process (no clocks to wait for, no
 program unless asked; :func:`check_hash_seed_free` also reads the rules in two
 child processes under other hash seeds) and raises :class:`AssertionError` saying what is
-wrong. They need the game's rules (:meth:`~codecup.game.Game.new_state`).
+wrong: raised, not ``assert``-ed, so that they check under ``python -O`` too (with bare
+asserts a game that offered no ``random`` bot passed there: a red team's). They need the
+game's rules (:meth:`~codecup.game.Game.new_state`).
 """
 
 from __future__ import annotations
@@ -55,7 +57,8 @@ def play(game: Game, seed: int, variant: str, players: Sequence[PlayerInfo] | No
 
 def _normal(record: Record) -> None:
     ends = record.result.termination
-    assert all(end.kind is Termination.NORMAL for end in ends), f"the game did not end normally: {ends}"
+    if not all(end.kind is Termination.NORMAL for end in ends):
+        raise AssertionError(f"the game did not end normally: {ends}")
 
 
 def check_info(game: Game) -> None:
@@ -64,13 +67,16 @@ def check_info(game: Game) -> None:
     ``random`` bot, and the results site's drawing script if it has one (a script file left
     out of the package raises here)."""
     problems = game_problems(game)
-    assert not problems, "; ".join(problems)
-    assert "random" in game.info.bots, "every game offers the random bot"
+    if problems:
+        raise AssertionError("; ".join(problems))
+    if "random" not in game.info.bots:
+        raise AssertionError("every game offers the random bot")
     try:
         script = game.view_script()  # None: the site shows the text drawings
     except Exception as exc:  # a draw.js left out of the package, say
         raise AssertionError(f"view_script() raised {described(exc)}") from exc
-    assert script is None or (isinstance(script, str) and script.strip()), "view_script() gives its text"
+    if not (script is None or (isinstance(script, str) and script.strip())):
+        raise AssertionError("view_script() gives its text")
 
 
 def check_rules_playthrough(game: Game, seed: int) -> None:
@@ -81,7 +87,8 @@ def check_rules_playthrough(game: Game, seed: int) -> None:
     is judged ``INVALID``; the final state is scored and takes no more moves;
     replaying the moves gives the same states, and the game's drawings of them.
     """
-    assert game.has_rules, f"{game.info.name} gives no rules (Game.new_state)"
+    if not game.has_rules:
+        raise AssertionError(f"{game.info.name} gives no rules (Game.new_state)")
     for variant in game.info.variants:
         setup = game.start_position(seed, variant.name)
         try:  # what --setup accepts: a random setup among it, and checked it stays what it was
@@ -89,27 +96,37 @@ def check_rules_playthrough(game: Game, seed: int) -> None:
         except ConfigError as exc:
             refused = f"{variant.name}: check_setup refuses random_setup's {shown(setup)}: {said(exc)}"
             raise AssertionError(refused) from exc
-        assert game.check_setup(checked, variant.name) == checked, f"check_setup({checked!r}) is not stable"
+        if game.check_setup(checked, variant.name) != checked:
+            raise AssertionError(f"check_setup({checked!r}) is not stable")
         state = game.new_state(setup, variant.name)
         rng = random.Random(seed)
         moves: list[str] = []
         while not state.terminal:
-            assert len(moves) < MAX_PLIES, f"{variant.name}: no end after {MAX_PLIES} moves"
-            assert state.to_move in (0, 1), f"seat to move {state.to_move!r}"
+            if len(moves) >= MAX_PLIES:
+                raise AssertionError(f"{variant.name}: no end after {MAX_PLIES} moves")
+            if state.to_move not in (0, 1):
+                raise AssertionError(f"seat to move {state.to_move!r}")
             legal = _listed(state)
-            assert len(legal) > 0, f"seat {state.to_move} has no listed move but the game is not over"
+            if not legal:
+                raise AssertionError(f"seat {state.to_move} has no listed move but the game is not over")
             judged = judge(state, legal[rng.randrange(len(legal))])
-            assert isinstance(judged, Accepted), f"a listed move is refused: {judged}"
+            if not isinstance(judged, Accepted):
+                raise AssertionError(f"a listed move is refused: {judged}")
             announced = judged.move
-            assert state.notation(announced) == announced, f"{announced!r}: the normal form is not stable"
+            if state.notation(announced) != announced:
+                raise AssertionError(f"{announced!r}: the normal form is not stable")
             again = judge(state, announced)
-            assert isinstance(again, Accepted) and again.state.render_text() == judged.state.render_text()
+            if not (isinstance(again, Accepted) and again.state.render_text() == judged.state.render_text()):
+                raise AssertionError(f"{announced!r}, judged again in its normal form, is not the same move")
             garbage = judge(state, GARBAGE)
-            assert isinstance(garbage, SeatEnd) and garbage.kind is Termination.INVALID, garbage
+            if not (isinstance(garbage, SeatEnd) and garbage.kind is Termination.INVALID):
+                raise AssertionError(f"a garbage line ({GARBAGE!r}) is judged {garbage}, not invalid")
             moves.append(announced)
             state = judged.state
-        assert len(state.legal_moves()) == 0, "a finished game lists moves"
-        assert len(state.scores()) == len(game.info.seats), "one score per seat"
+        if len(state.legal_moves()) != 0:
+            raise AssertionError("a finished game lists moves")
+        if len(state.scores()) != len(game.info.seats):
+            raise AssertionError("one score per seat")
         try:
             state.apply(moves[0])
         except MoveError:
@@ -117,14 +134,19 @@ def check_rules_playthrough(game: Game, seed: int) -> None:
         else:
             raise AssertionError("a finished game accepts a move")
         states = replay(game.new_state(setup, variant.name), moves)
-        assert len(states) == len(moves) + 1 and states[-1].render_text() == state.render_text()
-        assert game.render_text(setup, variant.name, moves) == state.render_text()
+        if not (len(states) == len(moves) + 1 and states[-1].render_text() == state.render_text()):
+            raise AssertionError("replaying the moves does not give the same positions")
+        if game.render_text(setup, variant.name, moves) != state.render_text():
+            raise AssertionError("render_text of the moves is not the final position's drawing")
         svg = game.render_svg(setup, variant.name, moves).lstrip()
-        assert svg.startswith("<svg"), "render_svg gives an SVG document"
+        if not svg.startswith("<svg"):
+            raise AssertionError("render_svg gives an SVG document")
         root = svg[: svg.index(">")]
-        assert "viewBox=" in root, "the SVG's root has a viewBox (the results site scales it to a phone)"
+        if "viewBox=" not in root:
+            raise AssertionError("the SVG's root has a viewBox (the results site scales it to a phone)")
         frames = game.view_frames(setup, variant.name, moves)
-        assert len(frames) == len(moves) + 1, "view_frames gives one frame per position"
+        if len(frames) != len(moves) + 1:
+            raise AssertionError("view_frames gives one frame per position")
         try:
             json.dumps(frames)
         except (TypeError, ValueError) as exc:
@@ -162,11 +184,12 @@ def _listed(state: State) -> list[str]:
     A seeded bot picks a move by its place in the list: a list in another order each time (a set's,
     a shuffle) makes every bot's choices, and so a game of one seed, unrepeatable."""
     legal, again = list(state.legal_moves()), list(state.legal_moves())
-    assert again == legal, (
-        f"legal_moves lists one position's moves in another order (or others) from one call to the next"
-        f" ({short(legal)}, then {short(again)}): a seeded bot cannot repeat its choices; list them in a"
-        " fixed order"
-    )
+    if again != legal:
+        raise AssertionError(
+            f"legal_moves lists one position's moves in another order (or others) from one call to the next"
+            f" ({short(legal)}, then {short(again)}): a seeded bot cannot repeat its choices; list them in a"
+            " fixed order"
+        )
     return legal
 
 
@@ -176,16 +199,22 @@ def check_record_round_trip(game: Game, seed: int) -> None:
     for variant in game.info.variants:
         record = play(game, seed, variant.name)
         _normal(record)
-        assert len(record.moves) > 0, "no move was played"
-        assert len(record.result.scores) == len(record.result.points) == 2, "one score and points per seat"
+        if not record.moves:
+            raise AssertionError("no move was played")
+        if not len(record.result.scores) == len(record.result.points) == 2:
+            raise AssertionError("one score and points per seat")
         again = Record.loads(record.dumps())
-        assert again.to_json() == record.to_json(), "the record does not survive JSON"
-        assert Record.loads(again.dumps()) == again
+        if again.to_json() != record.to_json():
+            raise AssertionError("the record does not survive JSON")
+        if Record.loads(again.dumps()) != again:
+            raise AssertionError("the record does not survive JSON a second time")
         problems = verify_record(game, again)
-        assert problems == [], problems
+        if problems:
+            raise AssertionError(f"the record does not verify: {'; '.join(problems)}")
         moves = record.move_texts
         for ply in (0, len(moves) // 2, len(moves)):
-            assert isinstance(game.render_text(record.match.setup, variant.name, moves[:ply]), str)
+            if not isinstance(game.render_text(record.match.setup, variant.name, moves[:ply]), str):
+                raise AssertionError(f"render_text after {ply} moves gives no text")
 
 
 BOT_CLOCK = 2.0
@@ -204,18 +233,22 @@ def check_builtin_bots(game: Game, seed: int = 3) -> None:
             record = loop.run(play_match(game, match), "codecup.testing's checks", _IN_A_THREAD)
             end = record.result.termination[seat]
             said = f"bot {bot!r} in seat {seat}: {end.kind.value}: {end.message}"
-            assert end.kind is Termination.NORMAL, said
+            if end.kind is not Termination.NORMAL:
+                raise AssertionError(said)
             _normal(record)
             problems = verify_record(game, record)
-            assert problems == [], problems
+            if problems:
+                raise AssertionError(f"the record does not verify: {'; '.join(problems)}")
 
 
 def check_same_seed_same_game(game: Game, seed: int = 7) -> None:
     """One seed, one game: the same moves and the same result."""
     variant = game.info.default_variant.name
     first, second = play(game, seed, variant), play(game, seed, variant)
-    assert first.move_texts == second.move_texts, "the same seed played different moves"
-    assert first.result == second.result
+    if first.move_texts != second.move_texts:
+        raise AssertionError("the same seed played different moves")
+    if first.result != second.result:
+        raise AssertionError(f"the same seed gave other results: {first.result} and {second.result}")
 
 
 LOG_LINES = 20
@@ -240,7 +273,8 @@ def check_program(game: Game, program: Sequence[str] | None = None, seed: int = 
         tail = "\n".join(log.rstrip().splitlines()[-LOG_LINES:])
         raise AssertionError(f"{exc}; the program's log ends:\n{tail}" if tail else str(exc)) from None
     problems = verify_record(game, record)
-    assert problems == [], problems
+    if problems:
+        raise AssertionError(f"the record does not verify: {'; '.join(problems)}")
 
 
 def check_tampered_records(game: Game, seed: int = 1) -> None:
@@ -248,32 +282,38 @@ def check_tampered_records(game: Game, seed: int = 1) -> None:
     record = play(game, seed, game.info.default_variant.name)
     doc = record.to_json()
     doc["result"]["scores"] = [s + 1 for s in doc["result"]["scores"]]
-    assert any(p.startswith("scores:") for p in verify_record(game, Record.from_json(doc))), "scores"
+    if not any(p.startswith("scores:") for p in verify_record(game, Record.from_json(doc))):
+        raise AssertionError("a record with changed scores verifies")
 
     doc = record.to_json()
     first_answer = next(t for t in doc["transcript"] if t["dir"] == "from")
     first_answer["text"] = GARBAGE
-    assert verify_record(game, Record.from_json(doc)) != [], "a changed answer verifies"
+    if not verify_record(game, Record.from_json(doc)):
+        raise AssertionError("a changed answer verifies")
 
     doc = record.to_json()
     doc["moves"][-1]["move"] = GARBAGE
     problems = verify_record(game, Record.from_json(doc))
-    assert any(p.startswith("rules: move ") for p in problems), problems
+    if not any(p.startswith("rules: move ") for p in problems):
+        raise AssertionError(f"a changed move is not found: {problems}")
 
     doc = record.to_json()
     doc["moves"] = doc["moves"][:-1]
     problems = verify_record(game, Record.from_json(doc))
-    assert any("position is not over" in p for p in problems), problems
+    if not any("position is not over" in p for p in problems):
+        raise AssertionError(f"a record cut short is not found: {problems}")
 
     doc = record.to_json()
     doc["clock"][0] = doc["clock_limit"] * 5  # more than its clock, and no time-out
     problems = verify_record(game, Record.from_json(doc))
-    assert any(p.startswith("clock: seat 0 used") for p in problems), problems
+    if not any(p.startswith("clock: seat 0 used") for p in problems):
+        raise AssertionError(f"a clock above its limit is not found: {problems}")
 
     doc = record.to_json()
     doc["clock"][0] = round(doc["clock"][0] + doc["clock_limit"] / 3, 6)  # in time, not what was charged
     problems = verify_record(game, Record.from_json(doc))
-    assert any("but its last answer was charged" in p for p in problems), problems
+    if not any("but its last answer was charged" in p for p in problems):
+        raise AssertionError(f"a clock not what was charged is not found: {problems}")
 
 
 def check_game(game: Game, *, seeds: Sequence[int] = SEEDS, program: bool = True) -> None:

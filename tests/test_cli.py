@@ -477,3 +477,26 @@ def test_play_heads_the_referees_notes_as_what_they_are(stderr, tmp_path, capsys
     assert "the log of Red p1 (its stderr; the referee's notes, if any, last):\n" in out
     assert "  | [codecup's referee: the line refused is an empty line]" in out
     assert "notes on" not in out and "stderr of" not in out
+
+
+def test_every_commands_help_is_the_same_under_python_OO(capsys, monkeypatch):
+    """Nine commands' help was their module's docstring, which ``python -OO`` drops: ``codecup
+    sprt --help`` lost its exit statuses there (a red team's)."""
+    from codecup.cli import COMMANDS, main
+
+    monkeypatch.setenv("COLUMNS", "100")  # argparse's width, here and in the child
+    helps = {}
+    for command in COMMANDS:
+        assert main([command, "--help"]) == 0
+        helps[command] = capsys.readouterr().out
+    script = (
+        "from codecup.cli import COMMANDS, main\n"
+        "for command in COMMANDS:\n"
+        "    if main([command, '--help']) != 0:  # not an assert: -OO drops those\n"
+        "        raise SystemExit(command)\n"
+        "    print(end='\\0', flush=True)\n"
+    )
+    run = subprocess.run([sys.executable, "-OO", "-c", script], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\0")[:-1] == list(helps.values())
+    assert "Exit status: 0 H1 accepted" in helps["sprt"]

@@ -9,11 +9,15 @@ JSON and verify, tampered records that do not.
 
 from __future__ import annotations
 
+import ast
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from codecup import testing
+from codecup import hashseed, testing
 from codecup.game import Game
 from codecup.plugins import load_games
 from tests.support import TINYGAME_DIST
@@ -297,7 +301,7 @@ MAIN_SCRIPT = """
 import sys
 sys.path[:0] = [{dist!r}]
 import attrs
-from tinygame import TwentyOne
+from tinygame import Counter, TwentyOne
 from codecup.hashseed import check_hash_seed_free
 
 
@@ -362,3 +366,56 @@ def test_the_checks_name_a_game_whose_legal_moves_change_order_not_the_random_bo
         testing.check_random_bot_is_seeded(game)
     with pytest.raises(AssertionError, match="legal_moves lists one position's moves in another order"):
         testing.check_rules_playthrough(game, 1)
+
+
+UNDER_O = """
+import attrs
+from tinygame import Counter, TwentyOne
+from codecup import testing
+
+
+class NoRandom(TwentyOne):
+    info = attrs.evolve(TwentyOne.info, bots=tuple(b for b in TwentyOne.info.bots if b != "random"))
+
+
+class ListsFour(Counter):
+    def legal_moves(self):
+        return [] if self.terminal else ["4"]
+
+
+class Refusing(TwentyOne):
+    def new_state(self, setup, variant):
+        return ListsFour(int(setup))
+
+
+for check in (lambda: testing.check_info(NoRandom()), lambda: testing.check_rules_playthrough(Refusing(), 1)):
+    try:
+        check()
+    except AssertionError as exc:
+        print("failed:", exc)
+    else:
+        print("passed")
+"""
+
+
+def test_the_checks_check_under_python_O(tmp_path):
+    """The checks were bare asserts: under ``python -O`` a game without a ``random`` bot passed
+    :func:`~codecup.testing.check_info` (a red team's), and every other check passed too."""
+    script = tmp_path / "under_o.py"
+    script.write_text(UNDER_O)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TINYGAME_DIST), *sys.path])}
+    run = subprocess.run(
+        [sys.executable, "-O", str(script)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "failed: every game offers the random bot", lines
+    assert lines[1].startswith("failed: a listed move is refused"), lines
+
+
+@pytest.mark.parametrize("module", [testing, hashseed])
+def test_no_check_is_an_assert_statement(module):
+    """``python -O`` drops assert statements: a check is raised (but a type's narrowing)."""
+    tree = ast.parse(Path(module.__file__).read_text())
+    asserts = [ast.unparse(node.test) for node in ast.walk(tree) if isinstance(node, ast.Assert)]
+    assert [a for a in asserts if not a.endswith(" is not None")] == []

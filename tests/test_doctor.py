@@ -42,7 +42,7 @@ def test_the_quota_lines_say_how_much_one_bot_could_hold_and_whether_it_is_lifte
     held = (256 << 20) // 210
     lines = quota_lines(tmp_path, memory=256 << 20, root_user=False)
     lifted = "(lifted: a bot holds the machine's open files up to its memory limit)"
-    assert lines[0] == f"  fs.file-max = {quotas.LONG_MAX} {lifted}"
+    assert lines[0] == f"  fs.file-max = {quotas.LONG_MAX:,} {lifted}"
     assert lines[1] == (
         "  fs.epoll.max_user_watches = 1,000,000: a bot at its 256 MiB memory limit could hold about "
         f"{held:,} of uid 0's epoll watches (128%); run as root to have it lifted"
@@ -101,3 +101,54 @@ def test_the_orphans_row_says_what_ends_a_bots_processes_without_a_pid_namespace
     filtered = orphans_row(Support(subreaper=True, syscall_filter=True))[1]
     assert "process group, killed with its game" in filtered and "escapes" not in filtered
     assert "clears its environment escapes" in orphans_row(Support(subreaper=True))[1]
+
+
+def test_the_quota_lines_name_the_bots_uid_and_no_memory_limit_where_there_is_none(tmp_path):
+    """Run as uid 1000, doctor said "uid 0's epoll watches" and "up to its memory limit" where it
+    had just said the machine gives no memory limit (a red team's)."""
+    (tmp_path / "fs" / "epoll").mkdir(parents=True)
+    (tmp_path / "fs" / "epoll" / "max_user_watches").write_text("1000000\n")
+    (tmp_path / "fs" / "file-max").write_text(f"{quotas.LONG_MAX}\n")
+    (tmp_path / "fs" / "pipe-user-pages-soft").write_text("0\n")
+    lines = quota_lines(tmp_path, memory=None, root_user=False, uid=1000)
+    unlimited = "no memory limit here: a bot"
+    assert lines == [
+        f"  fs.file-max = {quotas.LONG_MAX:,} (lifted: {unlimited} holds the machine's open files up to"
+        " the machine's memory)",
+        f"  fs.epoll.max_user_watches = 1,000,000 ({unlimited} could hold all uid 1000's epoll watches);"
+        " run as root to have it lifted",
+        f"  fs.pipe-user-pages-soft = 0 (lifted: {unlimited} holds uid 1000's pipe pages up to the"
+        " machine's memory)",
+    ]
+    limited = quota_lines(tmp_path, memory=256 << 20, root_user=False, uid=1000)
+    assert "of uid 1000's epoll watches" in limited[1] and "uid 0" not in "".join(limited)
+
+
+def test_run_by_another_user_it_names_that_users_quotas(monkeypatch, capsys):
+    """Run as uid 1000, the user namespace line said "uid 0's per-user quotas" (a reviewer's): the
+    bots are uid 0 in their namespace, the referee's uid outside, whose counts they share."""
+    import argparse
+    import os
+
+    from codecup.cli import doctor
+    from codecup.sandbox import machine_support
+
+    machine_support()  # found as the test's user, before its uid is said otherwise
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert doctor.run(argparse.Namespace()) == 0
+    out = capsys.readouterr().out
+    assert "its own counts of uid 1000's per-user quotas" in out
+    assert "uid 0" not in out
+
+
+def test_every_quota_line_separates_thousands(tmp_path):
+    """Lifted or not, with a memory limit or without, the values read alike (a reviewer's: those of
+    a machine without a memory limit had separators, the others not)."""
+    (tmp_path / "fs" / "epoll").mkdir(parents=True)
+    (tmp_path / "fs" / "epoll" / "max_user_watches").write_text("1000000\n")
+    (tmp_path / "fs" / "file-max").write_text(f"{quotas.LONG_MAX}\n")
+    (tmp_path / "fs" / "pipe-user-pages-soft").write_text("0\n")
+    for memory in (None, 256 << 20):
+        lines = quota_lines(tmp_path, memory=memory, root_user=False, uid=1000)
+        assert f"fs.file-max = {quotas.LONG_MAX:,} (" in lines[0]
+        assert "fs.epoll.max_user_watches = 1,000,000" in lines[1]

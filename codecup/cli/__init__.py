@@ -27,6 +27,7 @@ import attrs
 from codecup import __version__
 from codecup.cli.common import Subparsers
 from codecup.cli.output import named_stdout
+from codecup.entry import missing_module
 from codecup.errors import CodecupError, ConfigError, os_error_text, said, said_bug
 from codecup.extensions import Extensions, load_extensions
 from codecup.plugins import asking_for, one_command, own_plugin_manager, say_held
@@ -174,11 +175,17 @@ def _run_main(args_list: list[str]) -> int:
     failed = failed_status(args_list[0] if args_list else None)
     try:
         return _run_command(args_list, failed)
-    except Exception:  # a bug of ours: its traceback, to be reported, and no status that says a result
+    except Exception as exc:  # a bug of ours: its traceback, to be reported, and no status that says a result
+        missing = missing_module(exc)
         if failed == FAILED:
-            raise  # as Python ends on it: its traceback, status 1
+            raise  # as Python ends on it: its traceback, status 1; a missing module: one line (entry)
         say_held()
-        traceback.print_exc()
+        if missing is not None:
+            # One line, as the entry says it, but the command's own failure status: verify's 4
+            # is "could not tell", and a missing module gave 2 there, a usage error (a reviewer's).
+            print(f"codecup: error: {missing}", file=sys.stderr)
+        else:
+            traceback.print_exc()
         return failed
 
 

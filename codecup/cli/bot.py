@@ -1,7 +1,6 @@
 """``codecup bot GAME NAME``: run a built-in bot as a stdin/stdout program.
 
-The bot can then play under any referee: ours (as a command), the original
-CodeCup referees, or another tool's.
+Its help is :data:`DESCRIPTION`.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from codecup.botcode import counting_interrupts, raised_in
+from codecup.botpath import given_by_referee
 from codecup.checks import check_clock
 from codecup.cli.common import Subparsers, clock_seconds, text_arg
 from codecup.errors import BotAnswerError, ConfigError, DialogueError, UnknownGameError, said, type_name
@@ -23,10 +23,21 @@ from codecup.plugins import load_game
 from codecup.terminal import one_line, printable
 from codecup.userbot import UserBot
 
+DESCRIPTION = """\
+``codecup bot GAME NAME``: run a built-in bot as a stdin/stdout program.
+
+The bot can then play under any referee: ours (as a command), the original
+CodeCup referees, or another tool's.
+"""
+"""The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
+``codecup sprt --help`` lost its exit statuses there)."""
+
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
-    parser = subparsers.add_parser("bot", help="run a built-in bot over stdin/stdout", description=__doc__)
+    parser = subparsers.add_parser(
+        "bot", help="run a built-in bot over stdin/stdout", description=DESCRIPTION
+    )
     parser.add_argument("game")
     parser.add_argument(
         "name",
@@ -163,7 +174,9 @@ def _game(name: str) -> Game:
     except UnknownGameError as exc:
         if not str(exc).startswith("unknown game") or os.environ.get("CODECUP_GAME") != name:
             raise
-        if os.environ.get("PYTHONPATH"):  # given one: what it lacks is not ours to guess
+        given = os.environ.get("PYTHONPATH", "")
+        # given one of its own (not the referee's codecup folders): what it lacks is not ours to guess
+        if not given_by_referee(given):
             raise
         raise UnknownGameError(
             f"{exc}; a program's environment is clean: a plugin the referee finds on its PYTHONPATH"

@@ -1,18 +1,6 @@
 """``codecup demo``: a tournament of the built-in bots of every installed game.
 
-For each registered game, a double round robin among its bots (in-process,
-the game's default clock, a fixed seed), with standings and the results site
-written under --out (one folder per game, and an index linking them). Each
-game's site is live as it is played, as a tournament's; a game not finished
-(being played, or stopped) is on the index as such.
-
-A game whose plugin fails before its games can be played (its random_setup,
-say) is named in one line on stderr and left out; every other game is played
-and the site written for them. The exit status is then 1, at the end: the demo
-is what shows that every installed game works. So it is when a game's plugin
-failed in every game it played (each a referee error), and when a game's site
-could not be written whole (a full disk: one line at the end; the same command
-writes it).
+Its help is :data:`DESCRIPTION`.
 """
 
 from __future__ import annotations
@@ -41,13 +29,33 @@ from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME
 from codecup.tournament.tournament import TournamentResult, TournamentSpec, check_game_count
 
+DESCRIPTION = """\
+``codecup demo``: a tournament of the built-in bots of every installed game.
+
+For each registered game, a double round robin among its bots (in-process,
+the game's default clock, a fixed seed), with standings and the results site
+written under --out (one folder per game, and an index linking them). Each
+game's site is live as it is played, as a tournament's; a game not finished
+(being played, or stopped) is on the index as such.
+
+A game whose plugin fails before its games can be played (its random_setup,
+say) is named in one line on stderr and left out; every other game is played
+and the site written for them. The exit status is then 1, at the end: the demo
+is what shows that every installed game works. So it is when a game's plugin
+failed in every game it played (each a referee error), and when a game's site
+could not be written whole (a full disk: one line at the end; the same command
+writes it).
+"""
+"""The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
+``codecup sprt --help`` lost its exit statuses there)."""
+
 DEFAULT_OUT = "demo-results"
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser(
-        "demo", help="a tournament of every game's built-in bots", description=__doc__
+        "demo", help="a tournament of every game's built-in bots", description=DESCRIPTION
     )
     parser.add_argument(
         "--out", type=path_arg, default=Path(DEFAULT_OUT), help=f"output folder ({DEFAULT_OUT})"

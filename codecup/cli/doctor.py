@@ -1,4 +1,7 @@
-"""``codecup doctor``: what containment this machine gives a bot program, and why not more."""
+"""``codecup doctor``: what containment this machine gives a bot program, and why not more.
+
+Its help is :data:`DESCRIPTION`.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +13,16 @@ from codecup.cli.common import Subparsers
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.sandbox import Limits, Support, cgroup, dynmods, linux, machine_support, quotas, seccomp
 
+DESCRIPTION = """\
+``codecup doctor``: what containment this machine gives a bot program, and why not more."""
+"""The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
+``codecup sprt --help`` lost its exit statuses there)."""
+
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     return subparsers.add_parser(
-        "doctor", help="what containment this machine gives bots", description=__doc__
+        "doctor", help="what containment this machine gives bots", description=DESCRIPTION
     )
 
 
@@ -23,15 +31,20 @@ def _mark(ok: bool) -> str:
 
 
 def quota_lines(
-    root: Path = quotas.SYSCTL, memory: int = Limits().memory, root_user: bool = True
+    root: Path = quotas.SYSCTL,
+    memory: int | None = Limits().memory,
+    root_user: bool = True,
+    uid: int | None = None,
 ) -> list[str]:
     """The machine's counts a bot could take from its other processes, as they are now (none: not
-    Linux), and whether the referee lifts them before a bot runs (it does as root)."""
+    Linux), and whether the referee lifts them before a bot runs (it does as root). ``memory``: a
+    bot's memory limit (None: the machine gives none); ``uid``: the bots' (the referee's own)."""
     lines = []
+    uid = (0 if root_user else os.geteuid()) if uid is None else uid
     for state in quotas.states(root):
         if state.value is None:
             continue
-        line = "  " + state.describe(memory)
+        line = "  " + state.describe(memory, uid)
         if not state.lifted:
             line += "; the referee lifts it" if root_user else "; run as root to have it lifted"
         lines.append(line)
@@ -156,7 +169,9 @@ def run(args: argparse.Namespace) -> int:
         ),
         (
             support.own_quotas,
-            "a user namespace per bot: its own counts of uid 0's per-user quotas "
+            # The bots' uid is the referee's: "uid 0's" was said to a user running it as uid 1000
+            # (a reviewer's).
+            f"a user namespace per bot: its own counts of uid {os.geteuid()}'s per-user quotas "
             "(queued signals, message queue bytes, locked shared memory)",
         ),
         (
@@ -183,7 +198,8 @@ def run(args: argparse.Namespace) -> int:
     if support.cgroup:
         print(f"bot start: {dynmods_line(dynmods.current(), root_user=os.geteuid() == 0)}")
         print(irq_time_line())
-    counts = quota_lines(root_user=os.geteuid() == 0)
+    memory = Limits().memory if support.memory_limit else None
+    counts = quota_lines(memory=memory, root_user=os.geteuid() == 0, uid=os.geteuid())
     if counts:
         print("the machine's counts a bot could take from its other processes (docs/security.md):")
         print("\n".join(counts))

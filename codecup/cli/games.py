@@ -1,5 +1,8 @@
 """``codecup games``: list the installed games (and any installed plugin that is broken, and any
-option or command of a plugin that is skipped)."""
+option or command of a plugin that is skipped).
+
+Its help is :data:`DESCRIPTION`.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +13,16 @@ from codecup.extensions import skipped_parts
 from codecup.plugins import load_games
 from codecup.terminal import printable
 
+DESCRIPTION = """\
+``codecup games``: list the installed games (and any installed plugin that is broken, and any
+option or command of a plugin that is skipped)."""
+"""The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
+``codecup sprt --help`` lost its exit statuses there)."""
+
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
-    return subparsers.add_parser("games", help="list the installed games", description=__doc__)
+    return subparsers.add_parser("games", help="list the installed games", description=DESCRIPTION)
 
 
 def run(args: argparse.Namespace) -> int:

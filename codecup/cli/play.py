@@ -1,9 +1,6 @@
 """``codecup play GAME PLAYER PLAYER``: one game, shown as it goes, with its result.
 
-A PLAYER is ``bot:NAME`` for a built-in bot, or a command line (one string,
-split like a shell does and run without one). The first PLAYER takes the
-first seat. When a bot faults, the last lines of its stderr follow the
-result (all of every bot's stderr with ``--stderr``).
+Its help is :data:`DESCRIPTION`.
 """
 
 from __future__ import annotations
@@ -36,10 +33,21 @@ from codecup.runner import new_match, play_match, player_info
 from codecup.sandbox import Policy, machine_support
 from codecup.terminal import log_lines, printable, shown_line, shown_path
 
+DESCRIPTION = """\
+``codecup play GAME PLAYER PLAYER``: one game, shown as it goes, with its result.
+
+A PLAYER is ``bot:NAME`` for a built-in bot, or a command line (one string,
+split like a shell does and run without one). The first PLAYER takes the
+first seat. When a bot faults, the last lines of its stderr follow the
+result (all of every bot's stderr with ``--stderr``).
+"""
+"""The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
+``codecup sprt --help`` lost its exit statuses there)."""
+
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
-    parser = subparsers.add_parser("play", help="play one game between two players", description=__doc__)
+    parser = subparsers.add_parser("play", help="play one game between two players", description=DESCRIPTION)
     parser.add_argument("game")
     parser.add_argument("players", nargs=2, metavar="PLAYER", help="bot:NAME or a command line")
     parser.add_argument("--variant", type=text_arg, help="the dialogue variant (default: the game's first)")

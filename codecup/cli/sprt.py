@@ -1,24 +1,6 @@
 """``codecup sprt GAME NEW OLD``: is NEW stronger than OLD? Plays colour-swapped pairs until it knows.
 
-NEW and OLD are ``bot:NAME`` or command lines. A sequential probability ratio
-test (pentanomial GSPRT, logistic Elo) accepts H1 (NEW is at least --elo1
-stronger) or H0 (at most --elo0), with error rates --alpha and --beta,
-printing after every pair the Elo difference with its 95% interval, the
-likelihood of superiority (LOS) and the log-likelihood ratio with its bounds,
-and at the end the faults of each side (the first of each kind with its reason
-and the bot's stderr). A pair with a referee error (the game
-plugin failed, or its Dask workers died) is left out of the test, and no
-fault of either side.
-
-Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
-3 no decision within --max-games (or a referee failing 20 pairs in a row),
-2 a usage error, 4 a failure of the run (a referee process died, the Dask
-scheduler was lost, the executor failed otherwise, a full disk, out of
-memory, a bug of codecup's: never 0 or 1, which a CI gating on the test
-takes for its answer). With --out, every game is kept in DIR/results.jsonl,
-and the same command run again over DIR resumes from it (a folder holding
-games of another run, or played under other limits or another word list,
-is refused).
+Its help is :data:`DESCRIPTION`.
 """
 
 from __future__ import annotations
@@ -74,6 +56,32 @@ from codecup.tournament.sprt import SprtSettings, SprtState
 from codecup.tournament.tally import Tally, faults_line
 from codecup.tournament.tournament import MAX_GAMES, fault_lines
 
+DESCRIPTION = """\
+``codecup sprt GAME NEW OLD``: is NEW stronger than OLD? Plays colour-swapped pairs until it knows.
+
+NEW and OLD are ``bot:NAME`` or command lines. A sequential probability ratio
+test (pentanomial GSPRT, logistic Elo) accepts H1 (NEW is at least --elo1
+stronger) or H0 (at most --elo0), with error rates --alpha and --beta,
+printing after every pair the Elo difference with its 95% interval, the
+likelihood of superiority (LOS) and the log-likelihood ratio with its bounds,
+and at the end the faults of each side (the first of each kind with its reason
+and the bot's stderr). A pair with a referee error (the game
+plugin failed, or its Dask workers died) is left out of the test, and no
+fault of either side.
+
+Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
+3 no decision within --max-games (or a referee failing 20 pairs in a row),
+2 a usage error, 4 a failure of the run (a referee process died, the Dask
+scheduler was lost, the executor failed otherwise, a full disk, out of
+memory, a bug of codecup's: never 0 or 1, which a CI gating on the test
+takes for its answer). With --out, every game is kept in DIR/results.jsonl,
+and the same command run again over DIR resumes from it (a folder holding
+games of another run, or played under other limits or another word list,
+is refused).
+"""
+"""The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
+``codecup sprt --help`` lost its exit statuses there)."""
+
 EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 1, 3
 EXIT_ERROR = 4
 """The run failed (a referee process died, the Dask scheduler was lost, a plugin failed): status 1,
@@ -101,7 +109,9 @@ def pair_count(text: str) -> int:
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
-    parser = subparsers.add_parser("sprt", help="test whether NEW is stronger than OLD", description=__doc__)
+    parser = subparsers.add_parser(
+        "sprt", help="test whether NEW is stronger than OLD", description=DESCRIPTION
+    )
     parser.add_argument("game")
     parser.add_argument("new", metavar="NEW", help="bot:NAME or a command line")
     parser.add_argument("old", metavar="OLD", help="bot:NAME or a command line")

@@ -1,18 +1,6 @@
 """``codecup tournament FILE``: play a tournament from a players.yml or tournament.yml.
 
-FILE lists the players (Word Racer format: name, directory, command; a
-command ``bot:NAME`` is a built-in bot) and may hold any option below
-(``game:``, ``format:``, ``rounds:`` ...); the command line wins. Results go
-to --out: a results log (``results.jsonl``), one record per game under
-``games/``, ``standings.txt``/``.json`` and the results site (``index.html``).
-Running the same command again finishes an interrupted tournament
-(Ctrl-C, SIGTERM and even SIGKILL leave no process behind and lose no
-finished game): it plays only the games not logged yet, so over a finished
-tournament it plays none and shows the same standings (it says so). A player
-whose command, or a file it names (a script, an executable, a FILE.py:NAME
-bot's file), changed since its games were logged is refused: put it back
-to resume, or use another --out to play again. Without the full sandbox a bot
-that kills its referee can leave its processes behind (docs/security.md).
+Its help is :data:`DESCRIPTION`.
 """
 
 from __future__ import annotations
@@ -63,6 +51,26 @@ from codecup.tournament.tournament import (
     TournamentSpec,
     run_tournament,
 )
+
+DESCRIPTION = """\
+``codecup tournament FILE``: play a tournament from a players.yml or tournament.yml.
+
+FILE lists the players (Word Racer format: name, directory, command; a
+command ``bot:NAME`` is a built-in bot) and may hold any option below
+(``game:``, ``format:``, ``rounds:`` ...); the command line wins. Results go
+to --out: a results log (``results.jsonl``), one record per game under
+``games/``, ``standings.txt``/``.json`` and the results site (``index.html``).
+Running the same command again finishes an interrupted tournament
+(Ctrl-C, SIGTERM and even SIGKILL leave no process behind and lose no
+finished game): it plays only the games not logged yet, so over a finished
+tournament it plays none and shows the same standings (it says so). A player
+whose command, or a file it names (a script, an executable, a FILE.py:NAME
+bot's file), changed since its games were logged is refused: put it back
+to resume, or use another --out to play again. Without the full sandbox a bot
+that kills its referee can leave its processes behind (docs/security.md).
+"""
+"""The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
+``codecup sprt --help`` lost its exit statuses there)."""
 
 if TYPE_CHECKING:
     from codecup.site.live import LiveSite
@@ -170,7 +178,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
-    parser = subparsers.add_parser("tournament", help="play a tournament", description=__doc__)
+    parser = subparsers.add_parser("tournament", help="play a tournament", description=DESCRIPTION)
     parser.add_argument("file", type=path_arg, metavar="PLAYERS.yml", help="players.yml or tournament.yml")
     parser.add_argument("--game", type=text_arg, help="the game (or game: in the file)")
     parser.add_argument("--variant", type=text_arg, help="the dialogue variant (default: the game's first)")

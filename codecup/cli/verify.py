@@ -1,11 +1,6 @@
 """``codecup verify RECORD...``: replay records through the rules; exit 0 only if all agree.
 
-Exit status 1 if a record does not verify, 2 if a file is not a readable
-record (each such file gets one line on stderr; the others are still checked),
-3 if the game plugin itself failed while checking a record (its code raised, or
-gave what codecup cannot use: one line naming it; the record is not judged).
-Of several, 2 comes first, then 3, then 1. Exit status 4 if the command itself failed (a full
-disk at its output, out of memory, a bug of codecup's): no record is judged by it.
+Its help is :data:`DESCRIPTION`.
 """
 
 from __future__ import annotations
@@ -21,6 +16,19 @@ from codecup.record import Record
 from codecup.terminal import one_line, printable, shown_path
 from codecup.verify import Verdict, verdict
 
+DESCRIPTION = """\
+``codecup verify RECORD...``: replay records through the rules; exit 0 only if all agree.
+
+Exit status 1 if a record does not verify, 2 if a file is not a readable
+record (each such file gets one line on stderr; the others are still checked),
+3 if the game plugin itself failed while checking a record (its code raised, or
+gave what codecup cannot use: one line naming it; the record is not judged).
+Of several, 2 comes first, then 3, then 1. Exit status 4 if the command itself failed (a full
+disk at its output, out of memory, a bug of codecup's): no record is judged by it.
+"""
+"""The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
+``codecup sprt --help`` lost its exit statuses there)."""
+
 PLUGIN_FAILED = 3
 """The exit status when the game plugin failed while checking a record (and every file was read)."""
 
@@ -32,7 +40,7 @@ verify", for a full disk at its output or a machine out of memory, which say not
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser(
-        "verify", help="re-check game records against the rules", description=__doc__
+        "verify", help="re-check game records against the rules", description=DESCRIPTION
     )
     parser.add_argument("records", nargs="+", type=path_arg, metavar="RECORD")
     return parser

@@ -1,21 +1,6 @@
 """``codecup view DIR``: serve a results site on this machine only (127.0.0.1).
 
-The site is static (pages draw their positions in the browser), so opening
-``DIR/index.html`` as a file works too; this is for browsers that limit
-``file://`` pages, or to look at a remote machine's results through a tunnel.
-
-Only the site's own files are served (pages, scripts, style, standings and
-game records); never the results log, the lock file, hidden files, folder
-listings, or a file that a symbolic link places outside DIR. Requests whose
-``Host`` is not localhost, 127.0.0.1 or [::1] are refused, so a web page
-cannot reach the server through a DNS name re-pointed at this machine.
-
-Every connection is bounded: a request must arrive whole within 10 seconds
-(however slowly it trickles in), each 64 KiB of an answer must be taken within
-10 seconds (a slow reader still gets a large file whole; a stalled one is cut),
-and at most 32 connections are served at once. A request that cannot be parsed
-is answered 400. A client that drops its connection (a browser cancelling a
-load) is normal and is not reported.
+Its help is :data:`DESCRIPTION`.
 """
 
 from __future__ import annotations
@@ -38,6 +23,29 @@ from pathlib import Path
 from codecup.cli.common import Subparsers, path_arg, port_number
 from codecup.errors import ConfigError
 from codecup.terminal import one_line, printable, shown_path
+
+DESCRIPTION = """\
+``codecup view DIR``: serve a results site on this machine only (127.0.0.1).
+
+The site is static (pages draw their positions in the browser), so opening
+``DIR/index.html`` as a file works too; this is for browsers that limit
+``file://`` pages, or to look at a remote machine's results through a tunnel.
+
+Only the site's own files are served (pages, scripts, style, standings and
+game records); never the results log, the lock file, hidden files, folder
+listings, or a file that a symbolic link places outside DIR. Requests whose
+``Host`` is not localhost, 127.0.0.1 or [::1] are refused, so a web page
+cannot reach the server through a DNS name re-pointed at this machine.
+
+Every connection is bounded: a request must arrive whole within 10 seconds
+(however slowly it trickles in), each 64 KiB of an answer must be taken within
+10 seconds (a slow reader still gets a large file whole; a stalled one is cut),
+and at most 32 connections are served at once. A request that cannot be parsed
+is answered 400. A client that drops its connection (a browser cancelling a
+load) is normal and is not reported.
+"""
+"""The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
+``codecup sprt --help`` lost its exit statuses there)."""
 
 HOST = "127.0.0.1"
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
@@ -65,7 +73,7 @@ _HOST_RE = re.compile(r"^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$", re.IGNOR
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
-    parser = subparsers.add_parser("view", help="serve a results site on 127.0.0.1", description=__doc__)
+    parser = subparsers.add_parser("view", help="serve a results site on 127.0.0.1", description=DESCRIPTION)
     parser.add_argument(
         "dir", type=path_arg, metavar="DIR", help="a tournament's or the demo's output folder"
     )

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import attrs
 
+from codecup.botpath import give_codecup
 from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.clock import CPU, loop_time
 from codecup.drive import seat_seed
@@ -28,7 +29,8 @@ KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "TZ")  # what a program inherits fro
 def program_environment(match: MatchInfo, seat: int, box: Box | None) -> dict[str, str]:
     """A clean environment: PATH and locale, HOME and TMPDIR in its scratch folder, the game's facts
     (its seat's seed too, the one a built-in bot in that seat is given), and what ``players.yml``
-    sets for the program."""
+    sets for the program; a ``codecup bot`` program of the referee's own Python, a folder of
+    copies of codecup (:func:`~codecup.botpath.give_codecup`)."""
     info = match.players[seat]
     env = {name: os.environ[name] for name in KEPT_VARIABLES if name in os.environ}
     env.setdefault("LANG", "C.UTF-8")
@@ -42,6 +44,8 @@ def program_environment(match: MatchInfo, seat: int, box: Box | None) -> dict[st
     env[CLOCK_MODE_VARIABLE] = match.clock_mode
     env["CODECUP_SEED"] = str(seat_seed(match, seat))
     env.update(info.env)
+    cwd = Path(info.directory) if info.directory else Path.cwd()
+    give_codecup(env, info.command, cwd, box.launch.hide if box is not None else ())
     if box is not None:
         env[TOKEN_VARIABLE] = box.token
     return env

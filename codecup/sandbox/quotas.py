@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import os
 from pathlib import Path
 
 import attrs
@@ -39,6 +40,12 @@ class Quota:
     lifted: int  # the value that lifts it (0: no limit, where the kernel reads it so)
     what: str  # what a bot could take from the rest of the machine below it
     bytes_each: int  # about what one object costs a bot's memory limit (measured)
+    per_user: bool = False  # counted per uid: the bot's, which is the referee's
+
+    def said(self, uid: int) -> str:
+        """What a bot of ``uid`` could take: the machine's, or its uid's (the referee's own, which
+        ``codecup doctor`` run as another user than root named uid 0's: a red team's)."""
+        return f"uid {uid}'s {self.what}" if self.per_user else self.what
 
     def path(self, root: Path = SYSCTL) -> Path:
         """Its file under ``/proc/sys``."""
@@ -51,8 +58,8 @@ class Quota:
 
 QUOTAS = (
     Quota("fs.file-max", LONG_MAX, "the machine's open files", 400),
-    Quota("fs.epoll.max_user_watches", LONG_MAX, "uid 0's epoll watches", 210),
-    Quota("fs.pipe-user-pages-soft", 0, "uid 0's pipe pages", 4096),
+    Quota("fs.epoll.max_user_watches", LONG_MAX, "epoll watches", 210, per_user=True),
+    Quota("fs.pipe-user-pages-soft", 0, "pipe pages", 4096, per_user=True),
 )
 
 
@@ -68,17 +75,24 @@ class QuotaState:
         """Whether no bot can take it from the rest of the machine."""
         return self.value is not None and self.quota.is_lifted(self.value)
 
-    def describe(self, memory: int) -> str:
-        """One line for ``codecup doctor``: the value, and what a bot at ``memory`` bytes could hold."""
+    def describe(self, memory: int | None, uid: int = 0) -> str:
+        """One line for ``codecup doctor``: the value, and what a bot of ``uid`` at ``memory`` bytes
+        could hold (None: the machine gives no memory limit, and it could hold them all)."""
         quota = self.quota
+        what = quota.said(uid)
         if self.value is None:
             return f"{quota.name}: unreadable"
+        if memory is None:  # "up to its memory limit", where doctor had just said there is none
+            whole = f"holds {what} up to the machine's memory" if self.lifted else f"could hold all {what}"
+            lifted = "lifted: " if self.lifted else ""
+            return f"{quota.name} = {self.value:,} ({lifted}no memory limit here: a bot {whole})"
         if self.lifted:
-            return f"{quota.name} = {self.value} (lifted: a bot holds {quota.what} up to its memory limit)"
+            # Separated by thousands as every line of it is (a reviewer's: they differed)
+            return f"{quota.name} = {self.value:,} (lifted: a bot holds {what} up to its memory limit)"
         held = memory // quota.bytes_each
         return (
             f"{quota.name} = {self.value:,}: a bot at its {memory >> 20} MiB memory limit could hold about "
-            f"{held:,} of {quota.what} ({held / max(self.value, 1):.0%})"
+            f"{held:,} of {what} ({held / max(self.value, 1):.0%})"
         )
 
 
@@ -107,7 +121,7 @@ def lift(root: Path = SYSCTL) -> tuple[QuotaState, ...]:
                 state.quota.name,
                 state.value,
                 state.quota.lifted,
-                state.quota.what,
+                state.quota.said(os.geteuid()),
             )
     return states(root)
 

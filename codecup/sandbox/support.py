@@ -173,7 +173,9 @@ def _enter_user_namespace() -> None:
 def _try_user_namespace() -> str | None:
     """None if a program can run in a user namespace of its own (uid 0 mapped to 0), else why not."""
     why = _trial(_enter_user_namespace)
-    return f"no user namespace per bot ({why}): the bots share uid 0's per-user quotas" if why else None
+    # The bots' uid is the referee's (uid 0 in their namespace is it outside).
+    uid = os.geteuid()
+    return f"no user namespace per bot ({why}): the bots share uid {uid}'s per-user quotas" if why else None
 
 
 _run_finding: Support | None = None
