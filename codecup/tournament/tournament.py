@@ -36,6 +36,7 @@ from codecup.tournament.executor import GamePool, held_stops
 from codecup.tournament.identity import Schedule, check_logged_records, check_schedule, note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
+from codecup.tournament.programwatch import GAME_NOT_LOGGED, ProgramWatch
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
 from codecup.tournament.schedule import ScheduledGame
@@ -466,7 +467,7 @@ def run_tournament(
         (out / "games").mkdir(exist_ok=True)
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
         tell = _Tell(on_record, on_logged, on_playing)
-        run = _Run(game, spec.variant, key, on_complete)
+        run = _Run(game, spec.variant, key, on_complete, ProgramWatch.of(spec.programs))
         try:
             return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups, run)
         except OSError:  # a write failed as the folder went away: that is what to say, not the file
@@ -712,6 +713,7 @@ def _run_batch(
     def finished(g: ScheduledGame, record: Record) -> None:
         if run is not None:
             run.check_unchanged(g.id)
+            run.check_programs(g.id, [p.name for p in record.match.players])
         # A stop that lands once the game is logged waits for its record and page: a red team's SIGTERM
         # there left games/ and the site a game short of the log ("Stopped: 6 of 12" over 7 logged).
         with held_stops():
@@ -733,6 +735,7 @@ class _Run:
     variant: str
     key: str | None
     on_complete: OnComplete | None = None  # told once the standings are written
+    programs: ProgramWatch | None = None  # the players' program files as the run started
 
     def check_unchanged(self, game_id: str) -> None:
         """Refuse to go on (and to log game ``game_id``) once the results key has changed: a red
@@ -744,6 +747,12 @@ class _Run:
                 f"what the games' results depend on changed during the run (it was {self.key}, it is now"
                 f" {now}): game {game_id} is not logged; put it back, or start again into another folder"
             )
+
+    def check_programs(self, game_id: str, players: Sequence[str]) -> None:
+        """Refuse to go on (and to log game ``game_id``) once a program file of one of its
+        ``players`` is not as the run started (:mod:`~codecup.tournament.programwatch`)."""
+        if self.programs is not None:
+            self.programs.check(players, GAME_NOT_LOGGED.replace("{game}", game_id))
 
 
 def _game_path(out: Path, g: ScheduledGame) -> Path:

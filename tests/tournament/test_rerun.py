@@ -19,6 +19,7 @@ from codecup.plugins import GameRegistry
 from codecup.record import MatchInfo, Record, Result
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
+from codecup.tournament.log import LOG_NAME, logged_ids
 
 
 def _draw(match: MatchInfo, **_: object) -> Record:
@@ -180,3 +181,57 @@ def test_an_sprt_rerun_shows_its_folder_escaped(fake_games, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "\x1b" not in err
     assert f"codecup: all 4 games were already in {tmp_path}/o\\x1b[31m\\x0aX/ from an earlier run" in err
+
+
+def _replacing(path, text, at):
+    """A play function (a draw) that writes ``text`` to ``path`` as its game number ``at`` (from 1)
+    is played: a program replaced while the run goes."""
+    played = []
+
+    def play(match: MatchInfo, **kw: object) -> Record:
+        played.append(match)
+        if len(played) == at:
+            path.write_text(text)
+        return _draw(match)
+
+    return play
+
+
+def test_a_program_replaced_during_the_run_stops_it_and_its_game_is_not_logged(
+    fake_games, players, tmp_path, monkeypatch, capsys
+):
+    """A red team's: a bot replaced 4 s into a run played its last round as the new version under the
+    same name, exit status 0, the folder's note still holding the old digest; its next run, told to
+    put the file back, played on with the old version (three versions under one name)."""
+    bot = tmp_path / "mine" / "bot.py"
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _replacing(bot, "print('two')\n", 2))
+    out = tmp_path / "out"
+    args = ["tournament", str(players), "--out", str(out), "--quiet", "--jobs", "1", "--no-site"]
+    assert main([*args, "--rounds", "2"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"codecup: error: the program of player 'mine' changed during the run: {bot} is not the file the"
+        " run started with, so game rr1~p1~mine is not logged (the games logged before it are kept): put"
+        " the file back as it was and the same command resumes, or use another --out folder"
+    ]
+    assert logged_ids(out / LOG_NAME) == {"rr1~mine~p1"}
+    assert sorted(p.name for p in (out / "games").iterdir()) == ["rr1~mine~p1.json"]
+    bot.write_text("print('one')\n")  # put back: the same command resumes, and plays the rest
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _draw)
+    assert main([*args, "--rounds", "2"]) == 0
+    assert len(logged_ids(out / LOG_NAME)) == 4
+
+
+def test_an_sprt_test_stops_when_its_program_is_replaced(fake_games, tmp_path, monkeypatch, capsys):
+    """The same in a test of two programs: its pairs of two versions were counted as one's."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("print('one')\n")
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _replacing(bot, "print('two')\n", 3))
+    out = tmp_path / "out"
+    assert sprt(f"{sys.executable} {bot}", out) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"codecup: error: the program of player 'new' changed during the run: {bot} is not the file the"
+        " run started with, so pair 1 is not logged (the pairs logged before it are kept): put the file"
+        " back as it was and the same command resumes, or use another --out folder"
+    )
+    assert logged_ids(out / LOG_NAME) == {"sprt0~0", "sprt0~1"}
