@@ -22,12 +22,16 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
 from codecup.errors import ConfigError
+
+if TYPE_CHECKING:
+    from codecup.record import Record
 
 Digests = tuple[tuple[str, str, str], ...]  # as identity.Digests: (player, file, sha256)
 
@@ -98,3 +102,14 @@ class ProgramWatch:
                 f"the program of player {name!r} changed during the run: {path} is not the file the run"
                 f" started with, so {then.format(name=name)}"
             )
+
+
+def of_logged_players(programs: Digests | None, records: Mapping[str, Record]) -> Digests | None:
+    """The rows of ``programs`` of the players who play a game of ``records`` (a log's): a player
+    changed since the run noted its program, but with no game logged (its lines deleted to play
+    them again, a run stopped before its first game), changed no game played, and is no reason to
+    refuse the folder (a red team's F4: it was refused all the same)."""
+    if programs is None:
+        return None
+    playing = {p.name for record in records.values() for p in record.match.players}
+    return tuple(row for row in programs if row[0] in playing) or None

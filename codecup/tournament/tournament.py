@@ -36,7 +36,7 @@ from codecup.tournament.executor import GamePool, held_stops
 from codecup.tournament.identity import Schedule, check_logged_records, check_schedule, note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
-from codecup.tournament.programwatch import GAME_NOT_LOGGED, ProgramWatch
+from codecup.tournament.programwatch import GAME_NOT_LOGGED, ProgramWatch, of_logged_players
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
 from codecup.tournament.schedule import ScheduledGame
@@ -459,7 +459,8 @@ def run_tournament(
         _check_log_is_this_tournaments(spec, log, out)
         log.check_records(game)  # before anything reads their points (a schedule, the standings)
         key = results_key_of(game, spec.variant)
-        check_schedule(spec, out, has_games=bool(log.records), results_key=key)
+        logged = attrs.evolve(spec, programs=of_logged_players(spec.programs, log.records))
+        check_schedule(logged, out, has_games=bool(log.records), results_key=key)
         check_logged_records(game, log.records, Schedule.of(spec, key), out, out / LOG_NAME)
         setups: dict[int, str] = {}
         _check_logged_games(spec, game, log, out, setups)

@@ -235,3 +235,38 @@ def test_an_sprt_test_stops_when_its_program_is_replaced(fake_games, tmp_path, m
         " back as it was and the same command resumes, or use another --out folder"
     )
     assert logged_ids(out / LOG_NAME) == {"sprt0~0", "sprt0~1"}
+
+
+@pytest.fixture
+def three(tmp_path):
+    """A players file: a script bot in its folder, and two built-in bots."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "bot.py").write_text("print('one')\n")
+    path = tmp_path / "three.yml"
+    path.write_text(
+        "game: twentyone\nplayers:\n"
+        f"  - {{name: mine, directory: mine, command: '{sys.executable} bot.py'}}\n"
+        "  - {name: p1, command: 'bot:perfect'}\n"
+        "  - {name: p2, command: 'bot:perfect'}\n"
+    )
+    return path
+
+
+def _without(log, name):
+    """``log`` without the lines of the games ``name`` plays (as an organiser deletes them)."""
+    lines = log.read_text().splitlines(keepends=True)
+    log.write_text("".join(line for line in lines if f'"name":"{name}"' not in line.replace(" ", "")))
+
+
+def test_a_changed_program_without_logged_games_is_no_reason_to_refuse(fake_games, three, tmp_path):
+    """A red team's F4: every line of player mine's games deleted, to play them with its new
+    version, and the run was refused all the same ("changed since its games were played")."""
+    out = tmp_path / "out"
+    assert tournament(three, out) == 0
+    _without(out / LOG_NAME, "mine")
+    assert logged_ids(out / LOG_NAME) == {"rr1~p1~p2", "rr1~p2~p1"}
+    (tmp_path / "mine" / "bot.py").write_text("print('two')\n")
+    assert tournament(three, out) == 0
+    assert len(logged_ids(out / LOG_NAME)) == 6
+    (tmp_path / "mine" / "bot.py").write_text("print('three')\n")  # its games are logged now
+    assert tournament(three, out) == 2
