@@ -2,7 +2,7 @@
 
 FILE lists the players (Word Racer format: name, directory, command; a
 command ``bot:NAME`` is a built-in bot) and may hold any option below
-(``game:``, ``format:``, ``rounds:`` ...); the command line wins. Results go
+(``game:``, ``format:``, ``rounds:`` ...; not --set-aside); the command line wins. Results go
 to --out: a results log (``results.jsonl``), one record per game under
 ``games/``, ``standings.txt``/``.json`` and the results site (``index.html``).
 Running the same command again finishes an interrupted tournament
@@ -11,8 +11,10 @@ finished game): it plays only the games not logged yet, so over a finished
 tournament it plays none and shows the same standings (it says so). A player
 whose command, or a file it names (a script, an executable, a FILE.py:NAME
 bot's file), changed since its games were logged is refused: put it back
-to resume, or use another --out to play again. Without the full sandbox a bot
-that kills its referee can leave its processes behind (docs/security.md).
+to resume, give --set-aside NAME to play that player's games again with it,
+or use another --out to play again; one changed as the run goes stops it.
+Without the full sandbox a bot that kills its referee can leave its
+processes behind (docs/security.md).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from codecup.tournament.log import LOG_NAME, logged_ids, older_logged
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
+from codecup.tournament.setaside import check_set_aside, set_aside
 from codecup.tournament.tournament import (
     LoggedGames,
     OnComplete,
@@ -209,6 +212,15 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--top", type=at_least(OPTION_MINIMUM["top"]), help="swiss: players in the final round robin (4)"
     )
     parser.add_argument("--no-site", action="store_true", default=None, help="do not build the results site")
+    parser.add_argument(
+        "--set-aside",
+        type=text_arg,
+        action="append",
+        metavar="NAME",
+        help="round robin, gauntlet: move player NAME's logged games that its program as it is now did"
+        " not play to OUT/set-aside/N/ (not deleted), so that this run plays them again with it; a"
+        " player no longer in the players list: all its games, not played again (repeatable)",
+    )
     add_run_options(parser)
     return parser
 
@@ -393,6 +405,7 @@ def run(args: argparse.Namespace) -> int:
         programs=program_digests(players_file.players, warn=_warn),
     )
     spec.check()
+    check_set_aside(_set_aside(args), spec)
     out = Path(_option(args, opts, "out", DEFAULT_OUT))
     if not out.is_absolute() and args.out is None and "out" in opts:
         out = args.file.parent / out
@@ -435,6 +448,8 @@ def _run_in(
     """Play the tournament into ``out``, whose lock this run holds."""
     with released_on_failure(out, created, lock):  # a full disk as it marks the folder leaves none
         claim_folder(out, RunKind.TOURNAMENT, option=said)
+        for done in set_aside(out, _set_aside(args), spec):  # before the log's checks: they are its
+            print(f"codecup: {printable(done.line())}", file=sys.stderr, flush=True)
     quiet = bool(_option(args, opts, "quiet", False))
     for player in spec.players:  # said also when quiet: what the sandbox cannot keep from the bots
         if outside := files_outside(player):
@@ -505,6 +520,11 @@ def _run_in(
             live.stopped()
         raise
     return _finish_whole(out, spec, site, live, lock, result)
+
+
+def _set_aside(args: argparse.Namespace) -> list[str]:
+    """The players given with ``--set-aside``, each once."""
+    return list(dict.fromkeys(getattr(args, "set_aside", None) or ()))
 
 
 def _logged_ids(out: Path, lock: FolderLock) -> set[str]:

@@ -21,6 +21,7 @@ the player.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -210,13 +211,31 @@ def refusal(out: Path, run: str, why: str) -> ConfigError:
     so, as another folder loses every game logged (a reviewer's)."""
     remedy = "use another --out folder"
     if why.startswith(_CHANGED):
-        remedy = f"put the file back as it was and the same command resumes, or {remedy}"
+        # a tournament's: its games played again with the program as it is (codecup.tournament.setaside)
+        again = (
+            f", give --set-aside {_changed_player(why)} to play its games again"
+            if run == "tournament"
+            else ""
+        )
+        remedy = f"put the file back as it was and the same command resumes{again}, or {remedy}"
     elif why.startswith(_LIMITED) and _THIS_RUN in why:  # the options they were played with, as an
         # older folder's refusal says them (a reviewer's: a folder of now was told only another --out)
         options = _limit_options(why[len(_LIMITED) :].split(_THIS_RUN, 1)[0])
         if options:
             remedy = f"give {options} (what they were played with), or {remedy}"
     return ConfigError(f"{out} holds the games of another {run} ({why}): {remedy}")
+
+
+def _changed_player(why: str) -> str:
+    """The player of a changed program's difference (:func:`_changed_program`), as a shell word."""
+    import shlex
+
+    said = why[len(_CHANGED) + 1 :].split(" changed since its games", 1)[0]
+    try:
+        name = ast.literal_eval(said)  # its name as repr() said it
+    except (ValueError, SyntaxError):
+        return "NAME"
+    return shlex.quote(name) if isinstance(name, str) else "NAME"
 
 
 def noted_difference(now: Schedule, out: Path) -> str | None:

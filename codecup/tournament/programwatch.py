@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -37,7 +38,8 @@ Digests = tuple[tuple[str, str, str], ...]  # as identity.Digests: (player, file
 
 GAME_NOT_LOGGED = (
     "game {game} is not logged (the games logged before it are kept): put the file back as it was and"
-    " the same command resumes, or use another --out folder"
+    " the same command resumes, give --set-aside {name} to play its games again with the new one, or"
+    " use another --out folder"
 )
 """What a tournament whose program changed during the run says then (``{game}``: the game's id):
 its logged games were played by the file as it was."""
@@ -94,13 +96,13 @@ class ProgramWatch:
     def check(self, players: Iterable[str], then: str) -> None:
         """Refuse to go on where a file of one of ``players`` is not as the run started: one
         :class:`ConfigError` naming the player and the file, then ``then`` (what is not logged, and
-        how the run goes on; ``{name}`` in it: the player's name)."""
+        how the run goes on; ``{name}`` in it: the player's name, as a shell word)."""
         found = self.changed(players)
         if found is not None:
             name, path = found
             raise ConfigError(
                 f"the program of player {name!r} changed during the run: {path} is not the file the run"
-                f" started with, so {then.format(name=name)}"
+                f" started with, so {then.replace('{name}', shlex.quote(name))}"
             )
 
 

@@ -84,7 +84,8 @@ def test_a_rerun_with_a_players_program_changed_is_refused_naming_it(fake_games,
     assert err[0] == (
         f"codecup: error: {out} holds the games of another tournament (the program of player 'mine'"
         f" changed since its games were played: {tmp_path / 'mine' / 'bot.py'} is not as it was): put"
-        " the file back as it was and the same command resumes, or use another --out folder"
+        " the file back as it was and the same command resumes, give --set-aside mine to play its games"
+        " again, or use another --out folder"
     )
     (tmp_path / "mine" / "bot.py").write_text("print('one')\n")  # put back: it resumes
     assert tournament(players, out) == 0
@@ -212,7 +213,8 @@ def test_a_program_replaced_during_the_run_stops_it_and_its_game_is_not_logged(
     assert err == [
         f"codecup: error: the program of player 'mine' changed during the run: {bot} is not the file the"
         " run started with, so game rr1~p1~mine is not logged (the games logged before it are kept): put"
-        " the file back as it was and the same command resumes, or use another --out folder"
+        " the file back as it was and the same command resumes, give --set-aside mine to play its games"
+        " again with the new one, or use another --out folder"
     ]
     assert logged_ids(out / LOG_NAME) == {"rr1~mine~p1"}
     assert sorted(p.name for p in (out / "games").iterdir()) == ["rr1~mine~p1.json"]
@@ -270,3 +272,87 @@ def test_a_changed_program_without_logged_games_is_no_reason_to_refuse(fake_game
     assert len(logged_ids(out / LOG_NAME)) == 6
     (tmp_path / "mine" / "bot.py").write_text("print('three')\n")  # its games are logged now
     assert tournament(three, out) == 2
+
+
+def test_set_aside_plays_a_players_games_again_with_its_new_program(fake_games, three, tmp_path, capsys):
+    """The way to play a player's games with its new version: its games set aside, kept beside the
+    log (not deleted), and played again; the same command run again sets none aside."""
+    out = tmp_path / "out"
+    assert tournament(three, out) == 0
+    (tmp_path / "mine" / "bot.py").write_text("print('two')\n")
+    capsys.readouterr()
+    assert tournament(three, out) == 2
+    assert "give --set-aside mine to play its games again" in capsys.readouterr().err
+    again = ["tournament", str(three), "--out", str(out), "--quiet", "--jobs", "1", "--no-site"]
+    assert main([*again, "--set-aside", "mine"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "codecup: set aside the 4 logged games of player 'mine' (the first rr1~mine~p2) into"
+        f" {out}/set-aside/1/ (their log lines and records): this run plays them again with its"
+        " program as it is now"
+    ]
+    aside = out / "set-aside" / "1"
+    assert logged_ids(aside / LOG_NAME) == {"rr1~mine~p1", "rr1~p1~mine", "rr1~mine~p2", "rr1~p2~mine"}
+    assert len(list((aside / "games").iterdir())) == 4
+    assert len(logged_ids(out / LOG_NAME)) == 6 and len(list((out / "games").iterdir())) == 6
+    assert main([*again, "--set-aside", "mine"]) == 0  # the same command again: nothing to set aside
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "codecup: no logged game of player 'mine' set aside (none that its program as it is now did not play)"
+    )
+    assert sorted(p.name for p in (out / "set-aside").iterdir()) == ["1"]
+
+
+def test_set_aside_withdraws_a_player_records_and_pages_too(fake_games, three, tmp_path, capsys):
+    """A red team's F7: a player withdrawn by deleting its lines left its records under games/ and
+    its pages under view/, and `codecup verify OUT/games/*.json` verified games no longer counted."""
+    out = tmp_path / "out"
+    run = ["tournament", "--out", str(out), "--quiet", "--jobs", "1"]
+    assert main([run[0], str(three), *run[1:]]) == 0
+    assert len(list((out / "view").glob("*~p2*.html"))) == 4
+    two = tmp_path / "two.yml"
+    two.write_text("".join(line for line in three.read_text().splitlines(True) if "p2" not in line))
+    capsys.readouterr()
+    assert main([run[0], str(two), *run[1:], "--set-aside", "p2"]) == 0
+    assert capsys.readouterr().err.splitlines()[:1] == [
+        "codecup: set aside the 4 logged games of player 'p2' (the first rr1~p1~p2) into"
+        f" {out}/set-aside/1/ (their log lines and records): it is not in the players list, so"
+        " they are not played again"
+    ]
+    assert sorted(p.name for p in (out / "games").iterdir()) == ["rr1~mine~p1.json", "rr1~p1~mine.json"]
+    assert not list((out / "view").glob("*~p2*.html"))
+    assert len(list((out / "set-aside" / "1" / "games").iterdir())) == 4
+
+
+def test_set_aside_is_refused_where_pairings_depend_on_results(fake_games, three, tmp_path, capsys):
+    out = tmp_path / "out"
+    args = [
+        "tournament",
+        str(three),
+        "--out",
+        str(out),
+        "--quiet",
+        "--format",
+        "swiss",
+        "--set-aside",
+        "mine",
+    ]
+    assert main(args) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "codecup: error: --set-aside applies to a round robin or a gauntlet, not a swiss tournament (its"
+        " later games are paired by the results of those set aside): use another --out folder"
+    ]
+    assert not out.exists()
+
+
+def test_set_aside_takes_the_games_of_a_players_former_command(fake_games, three, tmp_path, capsys):
+    """A player's ``command:`` changed (its program the same file): its logged games name it as it
+    was, and are the ones set aside."""
+    out = tmp_path / "out"
+    assert tournament(three, out) == 0
+    three.write_text(three.read_text().replace("bot.py'", "bot.py --fast'"))
+    assert tournament(three, out) == 2
+    capsys.readouterr()
+    again = ["tournament", str(three), "--out", str(out), "--quiet", "--jobs", "1", "--no-site"]
+    assert main([*again, "--set-aside", "mine"]) == 0
+    assert "set aside the 4 logged games of player 'mine'" in capsys.readouterr().err
+    assert main([*again, "--set-aside", "mine"]) == 0
+    assert "no logged game of player 'mine' set aside" in capsys.readouterr().err
