@@ -471,6 +471,12 @@ def _play(
         for k, a, b in pair_matches(game, args, new, old, variant, next_pair)
     )
     from_log: set[int] = set()  # later pairs the log held whole: they take no place in the pool
+
+    def unchanged() -> ResultsLog | None:
+        """The log, to log later pairs' finished games into, while the programs are the run's."""
+        changed = watch is not None and watch.changed((new.name, old.name)) is not None
+        return None if changed else log
+
     handed: dict[concurrent.futures.Future[Record], Handed] = {}
     matches_of: dict[int, tuple[MatchInfo, MatchInfo]] = {}
 
@@ -509,7 +515,7 @@ def _play(
                         logged=args.out is not None,
                     )
                 except (concurrent.futures.BrokenExecutor, CodecupError):
-                    _log_finished(futures, log)  # its line says the games finished are logged: they are
+                    _log_finished(futures, unchanged())  # its line says the games finished are logged
                     raise
                 if record is None:  # its Dask workers died, maybe before it started: once more
                     again = submit(match, handed[future].tries + 1)
@@ -539,10 +545,10 @@ def _play(
             next_pair += 1
             verdict = state.decision()
             if verdict is not None or tally.stalled:
-                _stop(pool, futures, log)
+                _stop(pool, futures, unchanged())
                 return verdict
     except KeyboardInterrupt:
-        _log_finished(futures, log)
+        _log_finished(futures, unchanged())
         raise
 
 
