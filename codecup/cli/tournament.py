@@ -448,7 +448,7 @@ def _run_in(
     """Play the tournament into ``out``, whose lock this run holds."""
     with released_on_failure(out, created, lock):  # a full disk as it marks the folder leaves none
         claim_folder(out, RunKind.TOURNAMENT, option=said)
-        for done in set_aside(out, _set_aside(args), spec):  # before the log's checks: they are its
+        for done in set_aside(out, _set_aside(args), spec):  # before the log's checks, of what is left
             print(f"codecup: {printable(done.line())}", file=sys.stderr, flush=True)
     quiet = bool(_option(args, opts, "quiet", False))
     for player in spec.players:  # said also when quiet: what the sandbox cannot keep from the bots
