@@ -55,7 +55,7 @@ from codecup.tournament.log import LOG_NAME, logged_ids, older_logged
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
-from codecup.tournament.setaside import check_set_aside, set_aside
+from codecup.tournament.setaside import SetAside, check_set_aside
 from codecup.tournament.tournament import (
     LoggedGames,
     OnComplete,
@@ -448,8 +448,6 @@ def _run_in(
     """Play the tournament into ``out``, whose lock this run holds."""
     with released_on_failure(out, created, lock):  # a full disk as it marks the folder leaves none
         claim_folder(out, RunKind.TOURNAMENT, option=said)
-        for done in set_aside(out, _set_aside(args), spec):  # before the log's checks, of what is left
-            print(f"codecup: {printable(done.line())}", file=sys.stderr, flush=True)
     quiet = bool(_option(args, opts, "quiet", False))
     for player in spec.players:  # said also when quiet: what the sandbox cannot keep from the bots
         if outside := files_outside(player):
@@ -506,6 +504,8 @@ def _run_in(
                 lock=lock,
                 on_complete=complete.append,
                 on_playing=told.playing,  # the index rewritten before the old standings go
+                set_aside=_set_aside(args),  # once the folder's checks passed (run_tournament)
+                on_set_aside=_say_set_aside,
             )
     except KeyboardInterrupt as exc:
         if complete:  # it came once every game was played and the standings written: the run is done
@@ -520,6 +520,10 @@ def _run_in(
             live.stopped()
         raise
     return _finish_whole(out, spec, site, live, lock, result)
+
+
+def _say_set_aside(done: SetAside) -> None:
+    print(f"codecup: {printable(done.line())}", file=sys.stderr, flush=True)
 
 
 def _set_aside(args: argparse.Namespace) -> list[str]:
@@ -660,6 +664,8 @@ def play_spec(
     lock: FolderLock | None = None,
     on_complete: OnComplete | None = None,
     on_playing: OnPlaying | None = None,
+    set_aside: Sequence[str] = (),
+    on_set_aside: Callable[[SetAside], None] | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
@@ -690,6 +696,8 @@ def play_spec(
             lock=lock,
             on_complete=on_complete,
             on_playing=on_playing,
+            set_aside=set_aside,
+            on_set_aside=on_set_aside,
         )
 
 

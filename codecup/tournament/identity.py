@@ -202,21 +202,19 @@ def check_schedule(spec: TournamentSpec, out: Path, has_games: bool, results_key
     """
     why = noted_difference(Schedule.of(spec, results_key), out) if has_games else None
     if why is not None:
-        raise refusal(out, "tournament", why)
+        # --set-aside only where it applies (a reviewer's Swiss folder was told to give it, then refused)
+        raise refusal(out, "tournament", why, set_aside=spec.format in ("round-robin", "gauntlet"))
 
 
-def refusal(out: Path, run: str, why: str) -> ConfigError:
+def refusal(out: Path, run: str, why: str, set_aside: bool = False) -> ConfigError:
     """The error refusing ``out``, whose games are another ``run``'s (``why``: a difference of
     :func:`noted_difference`). A program changed since is the same run once it is put back: said
-    so, as another folder loses every game logged (a reviewer's)."""
+    so, as another folder loses every game logged (a reviewer's); ``set_aside``: ``--set-aside``
+    plays its games again (a round robin's, a gauntlet's), said too."""
     remedy = "use another --out folder"
     if why.startswith(_CHANGED):
         # a tournament's: its games played again with the program as it is (codecup.tournament.setaside)
-        again = (
-            f", give --set-aside {_changed_player(why)} to play its games again"
-            if run == "tournament"
-            else ""
-        )
+        again = f", give --set-aside {_changed_player(why)} to play its games again" if set_aside else ""
         remedy = f"put the file back as it was and the same command resumes{again}, or {remedy}"
     elif why.startswith(_LIMITED) and _THIS_RUN in why:  # the options they were played with, as an
         # older folder's refusal says them (a reviewer's: a folder of now was told only another --out)

@@ -38,11 +38,15 @@ Digests = tuple[tuple[str, str, str], ...]  # as identity.Digests: (player, file
 
 GAME_NOT_LOGGED = (
     "game {game} is not logged (the games logged before it are kept): put the file back as it was and"
-    " the same command resumes, give --set-aside {name} to play its games again with the new one, or"
-    " use another --out folder"
+    " the same command resumes{again}, or use another --out folder"
 )
-"""What a tournament whose program changed during the run says then (``{game}``: the game's id):
-its logged games were played by the file as it was."""
+"""What a tournament whose program changed during the run says then (``{game}``: the game's id;
+``{again}``: :data:`SET_ASIDE` where it applies, else nothing): its logged games were played by
+the file as it was."""
+
+SET_ASIDE = ", give --set-aside {name} to play its games again with the new one"
+"""How a round robin's or a gauntlet's games are played again with the new program (a reviewer's
+Swiss run was told it, then refused)."""
 
 _Stat = tuple[int, int, int, int, int]  # device, inode, size, modified and changed times (ns)
 _SETTLED = 2_000_000_000  # ns since its last change after which a file's stat tells its bytes

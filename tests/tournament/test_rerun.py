@@ -8,6 +8,7 @@ The games are fakes played in a thread pool: nothing depends on a bot's play or 
 from __future__ import annotations
 
 import concurrent.futures
+import shutil
 import sys
 
 import pytest
@@ -296,9 +297,11 @@ def test_set_aside_plays_a_players_games_again_with_its_new_program(fake_games, 
     assert len(logged_ids(out / LOG_NAME)) == 6 and len(list((out / "games").iterdir())) == 6
     assert main([*again, "--set-aside", "mine"]) == 0  # the same command again: nothing to set aside
     assert capsys.readouterr().err.splitlines()[0] == (
-        "codecup: no logged game of player 'mine' set aside (none that its program as it is now did not play)"
+        "codecup: no logged game of player 'mine' set aside (its games were set aside for its program as"
+        " it is now already: those logged since are its; to set them aside all the same, delete"
+        " set-aside/players.json in the --out folder)"
     )
-    assert sorted(p.name for p in (out / "set-aside").iterdir()) == ["1"]
+    assert sorted(p.name for p in (out / "set-aside").iterdir()) == ["1", "players.json"]
 
 
 def test_set_aside_withdraws_a_player_records_and_pages_too(fake_games, three, tmp_path, capsys):
@@ -356,3 +359,251 @@ def test_set_aside_takes_the_games_of_a_players_former_command(fake_games, three
     assert "set aside the 4 logged games of player 'mine'" in capsys.readouterr().err
     assert main([*again, "--set-aside", "mine"]) == 0
     assert "no logged game of player 'mine' set aside" in capsys.readouterr().err
+
+
+def _state(out):
+    """What a folder holds: the log's games, the set-aside ones (each folder's), records, pages."""
+    aside = {p.name: logged_ids(p / LOG_NAME) for p in sorted((out / "set-aside").glob("[0-9]*"))}
+    names = {p.name for p in (out / "set-aside").iterdir()} if (out / "set-aside").exists() else set()
+    return (
+        logged_ids(out / LOG_NAME),
+        aside,
+        {p.stem for p in (out / "games").glob("*.json")},
+        {p.stem for p in (out / "view").glob("*.html")} - {"index"},
+        sorted(p.name for p in out.iterdir() if p.name.startswith(".results"))
+        + sorted(names - set(aside) - {"players.json"}),
+    )
+
+
+@pytest.mark.parametrize("again", [["--format", "round-robin"], ["--seed", "9"]])
+def test_a_set_aside_refused_by_the_folders_checks_changes_nothing(
+    fake_games, three, tmp_path, capsys, again
+):
+    """A reviewer's: a Swiss folder's run given --set-aside without --format (a round robin, so
+    the guard passed) moved 12 games, then was refused as another format's, and the folder could
+    not be resumed; a wrong --seed moved 4, then was refused. The folder's checks come first, of
+    its noted format."""
+    out = tmp_path / "out"
+    run = ["tournament", str(three), "--out", str(out), "--quiet", "--jobs", "1"]
+    assert main([*run, *(["--format", "swiss"] if "--seed" not in again else [])]) == 0
+    (tmp_path / "mine" / "bot.py").write_text("print('two')\n")
+    before = _state(out)
+    capsys.readouterr()
+    assert main([*run, *again, "--set-aside", "mine"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("codecup: error: ") and "set aside the" not in err[0]
+    assert ("swiss" in err[0]) if "--seed" not in again else ("holds the games of another" in err[0])
+    assert _state(out) == before and not (out / "set-aside").exists()
+
+
+def test_a_swiss_folder_is_not_told_to_give_set_aside(fake_games, three, tmp_path, capsys):
+    """A reviewer's: a Swiss tournament's refusal of a changed program advised --set-aside, which
+    it then refused; so did the stop of a run whose program changed as it went."""
+    out = tmp_path / "out"
+    run = [
+        "tournament",
+        str(three),
+        "--out",
+        str(out),
+        "--quiet",
+        "--jobs",
+        "1",
+        "--no-site",
+        "--format",
+        "swiss",
+    ]
+    assert main(run) == 0
+    bot = tmp_path / "mine" / "bot.py"
+    bot.write_text("print('two')\n")
+    capsys.readouterr()
+    assert main(run) == 2
+    err = capsys.readouterr().err
+    assert "put the file back as it was and the same command resumes, or use another" in err
+    assert "--set-aside" not in err
+
+
+def test_a_swiss_run_whose_program_changes_is_not_told_to_give_set_aside(
+    fake_games, three, tmp_path, monkeypatch, capsys
+):
+    bot = tmp_path / "mine" / "bot.py"
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _replacing(bot, "print('two')\n", 2))
+    out = tmp_path / "out"
+    assert (
+        main(["tournament", str(three), "--out", str(out), "--quiet", "--jobs", "1", "--format", "swiss"])
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert "changed during the run" in err and "--set-aside" not in err
+
+
+class _Killed(BaseException):
+    """A kill at a step of a set-aside (a fake: nothing after it runs)."""
+
+
+def _kill_at(monkeypatch, n):
+    """Each file system change as the run sets games aside counted; the n-th raises
+    :class:`_Killed` once done (as a reviewer's SIGKILL after it)."""
+    import os
+    import pathlib
+
+    from codecup.tournament import setaside, tournament
+
+    count, active = [0], [False]
+
+    def step(fn):
+        def done(*a, **kw):
+            result = fn(*a, **kw)
+            if active[0]:
+                count[0] += 1
+                if count[0] == n:
+                    raise _Killed
+            return result
+
+        return done
+
+    def aside(*a, **kw):
+        active[0] = True
+        try:
+            return setaside.set_aside(*a, **kw)
+        finally:
+            active[0] = False
+
+    monkeypatch.setattr(tournament, "aside", aside)
+
+    for owner, name in [
+        (pathlib.Path, "replace"),
+        (pathlib.Path, "unlink"),
+        (pathlib.Path, "mkdir"),
+        (os, "rename"),
+        (os, "link"),
+        (os, "fsync"),
+        (shutil, "rmtree"),
+    ]:
+        monkeypatch.setattr(owner, name, step(getattr(owner, name)))
+    monkeypatch.setattr(setaside, "_write", step(setaside._write))
+    return count
+
+
+@pytest.mark.parametrize("then", ["again", "back"])
+def test_a_set_aside_stopped_at_any_step_leaves_the_folder_whole(
+    fake_games, three, tmp_path, monkeypatch, then
+):
+    """A reviewer's kills partway: set-aside/1 claimed games still in the log (set aside again into
+    set-aside/2 next time, or counted and "set aside" both), a stale .results.jsonl.kept, pages of
+    games not in the log. Killed at each step, the next run finishes the set-aside or undoes it."""
+    base = tmp_path / "base"
+    run = ["tournament", str(three), "--quiet", "--jobs", "1"]
+    assert main([*run, "--out", str(base)]) == 0
+    every = logged_ids(base / LOG_NAME)
+    bot = tmp_path / "mine" / "bot.py"
+    step = 0
+    while True:
+        step += 1
+        out = tmp_path / f"k{step}"
+        shutil.copytree(base, out)
+        bot.write_text("print('two')\n")
+        with monkeypatch.context() as m:
+            count = _kill_at(m, step)
+            try:
+                code = main([*run, "--out", str(out), "--set-aside", "mine"])
+            except _Killed:
+                code = None
+        if code is not None:  # no step left to kill at: the set-aside was whole
+            assert code == 0 and step > 5
+            break
+        log, aside, records, pages, leftovers = _state(out)
+        pending = logged_ids(out / "set-aside" / ".pending" / LOG_NAME)  # nothing lost, nothing twice
+        assert not log & set().union(*aside.values()) and log | set().union(pending, *aside.values()) == every
+        if then == "back":
+            bot.write_text("print('one')\n")
+            code = main([*run, "--out", str(out)])
+        else:
+            code = main([*run, "--out", str(out), "--set-aside", "mine"])
+        log, aside, records, pages, leftovers = _state(out)
+        assert leftovers == [], step
+        assert records == pages == log, step  # the games set aside played again, under their ids
+        if then == "again" or list(aside) == ["1"]:  # set aside (whole), played again
+            assert list(aside) == ["1"] and len(aside["1"]) == 4 and log == every, step
+        else:  # undone, then resumed as it was
+            assert aside == {} and log == every, step
+        assert count[0] >= step
+    bot.write_text("print('one')\n")
+
+
+def test_set_aside_takes_a_players_games_its_files_cannot_tell(fake_games, three, tmp_path, capsys):
+    """A reviewer's: a player whose code is in no digested file (a wrapper's target, ``python -m``,
+    a built-in bot) was told "none set aside", and could not be played again. All its games are set
+    aside when asked for; the same command again (after a stop) sets none."""
+    out = tmp_path / "out"
+    assert tournament(three, out) == 0
+    again = ["tournament", str(three), "--out", str(out), "--quiet", "--jobs", "1", "--no-site"]
+    capsys.readouterr()
+    assert main([*again, "--set-aside", "p1"]) == 0
+    assert "set aside the 4 logged games of player 'p1'" in capsys.readouterr().err
+    assert main([*again, "--set-aside", "p1"]) == 0
+    assert "no logged game of player 'p1' set aside" in capsys.readouterr().err
+    assert sorted(p.name for p in (out / "set-aside").iterdir()) == ["1", "players.json"]
+    (out / "set-aside" / "players.json").unlink()  # as the line says, to set them aside once more
+    assert main([*again, "--set-aside", "p1"]) == 0
+    assert "set aside the 4 logged games of player 'p1'" in capsys.readouterr().err
+    assert len(logged_ids(out / LOG_NAME)) == 6
+
+
+def test_set_aside_of_a_player_with_no_game_logged_yet_is_noted(fake_games, three, tmp_path, capsys):
+    """Its program noted all the same: the same command after a stop does not set aside the games
+    it has played since."""
+    out = tmp_path / "out"
+    again = ["tournament", str(three), "--out", str(out), "--quiet", "--jobs", "1", "--no-site"]
+    assert main([*again, "--set-aside", "mine"]) == 0
+    assert main([*again, "--set-aside", "mine"]) == 0
+    assert not list((out / "set-aside").glob("[0-9]*")) and len(logged_ids(out / LOG_NAME)) == 6
+
+
+def test_set_aside_of_an_unknown_name_is_refused(fake_games, three, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert tournament(three, out) == 0
+    before = _state(out)
+    capsys.readouterr()
+    args = ["tournament", str(three), "--out", str(out), "--quiet", "--no-site", "--set-aside", "nobody"]
+    assert main(args) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"codecup: error: --set-aside nobody: no player of that name is in the players list or has a game"
+        f" logged in {out}: give a player's name"
+    ]
+    assert _state(out) == before
+
+
+def test_two_players_set_aside_together_count_their_game_under_each(fake_games, three, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert tournament(three, out) == 0
+    capsys.readouterr()
+    args = ["tournament", str(three), "--out", str(out), "--quiet", "--no-site"]
+    assert main([*args, "--set-aside", "p1", "--set-aside", "p2"]) == 0
+    err = capsys.readouterr().err
+    assert "the 4 logged games of player 'p1'" in err and "the 4 logged games of player 'p2'" in err
+    assert len(logged_ids(out / "set-aside" / "1" / LOG_NAME)) == 6
+
+
+def test_a_withdrawn_or_changed_player_is_told_of_set_aside(fake_games, three, tmp_path, capsys):
+    """A reviewer's: refusals --set-aside solves did not name it."""
+    out = tmp_path / "out"
+    assert tournament(three, out) == 0
+    two = tmp_path / "two.yml"
+    two.write_text("".join(line for line in three.read_text().splitlines(True) if "p2" not in line))
+    capsys.readouterr()
+    assert tournament(two, out) == 2
+    assert (
+        capsys.readouterr()
+        .err.rstrip()
+        .endswith(
+            "(player 'p2' is not in this players list): give --set-aside p2 to set its games aside, or use"
+            " another --out folder"
+        )
+    )
+    three.write_text(three.read_text().replace("bot.py'", "bot.py', env: {LEVEL: weak}"))
+    assert tournament(three, out) == 2
+    assert (
+        capsys.readouterr()
+        .err.rstrip()
+        .endswith(": give --set-aside mine to play its games again as it is now, or use another --out folder")
+    )
