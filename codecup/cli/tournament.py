@@ -217,9 +217,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         type=text_arg,
         action="append",
         metavar="NAME",
-        help="round robin, gauntlet: move player NAME's logged games that its program as it is now did"
-        " not play to OUT/set-aside/N/ (not deleted), so that this run plays them again with it; a"
-        " player no longer in the players list: all its games, not played again (repeatable)",
+        help="round robin, gauntlet: move player NAME's logged games to OUT/set-aside/N/ (not deleted),"
+        " so that this run plays them again with its program as it is now (none if that was done"
+        " for this program already); a player no longer in the players list: all its games, not"
+        " played again (repeatable)",
     )
     add_run_options(parser)
     return parser
