@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -53,8 +54,10 @@ from codecup.tournament.identity import older_games_note, program_digests, unnot
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, logged_ids, older_logged
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
+from codecup.tournament.programwatch import ProgramChanged
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
+from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
 from codecup.tournament.setaside import SetAside, check_set_aside
 from codecup.tournament.tournament import (
     LoggedGames,
@@ -516,11 +519,28 @@ def _run_in(
         if not seen and not out.exists():  # stopped before its first game: the folder it made is gone
             return report(exc, "no game had finished, so nothing was kept")
         return report(exc, _left(spec, len(seen | _logged_ids(out, lock)), out))
-    except BaseException:  # a lost referee or scheduler, a full disk: the index must not say "live"
+    except BaseException as exc:  # a lost referee or scheduler, a full disk: the index must not say "live"
         if live is not None:
-            live.stopped()
+            live.stopped(_stopped_why(exc, spec))
         raise
     return _finish_whole(out, spec, site, live, lock, result)
+
+
+def _stopped_why(exc: BaseException, spec: TournamentSpec) -> str | None:
+    """What the site says of a run stopped by ``exc``, where the same command does not resume it:
+    a program changed resumes only once put back (a reviewer's site said it resumes as it was)."""
+    if not isinstance(exc, ProgramChanged):
+        return None
+    again = (
+        f", or the same command with --set-aside {shlex.quote(exc.player)} plays its games again with"
+        " the new one"
+        if spec.format in SET_ASIDE_FORMATS
+        else ""
+    )
+    return (
+        f"The program of player {exc.player!r} changed during the run ({exc.path}): put the file back as it"
+        f" was and the same command resumes the run{again}."
+    )
 
 
 def _say_set_aside(done: SetAside) -> None:

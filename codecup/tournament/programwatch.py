@@ -48,6 +48,17 @@ SET_ASIDE = ", give --set-aside {name} to play its games again with the new one"
 """How a round robin's or a gauntlet's games are played again with the new program (a reviewer's
 Swiss run was told it, then refused)."""
 
+
+class ProgramChanged(ConfigError):
+    """A run stopped by a program file not as it started (``player``'s ``path``): the site's index
+    says so, not "the same command resumes", true only once the file is put back (a reviewer's)."""
+
+    def __init__(self, message: str, player: str, path: str) -> None:
+        super().__init__(message)
+        self.player = player
+        self.path = path
+
+
 _Stat = tuple[int, int, int, int, int]  # device, inode, size, modified and changed times (ns)
 _SETTLED = 2_000_000_000  # ns since its last change after which a file's stat tells its bytes
 
@@ -104,9 +115,11 @@ class ProgramWatch:
         found = self.changed(players)
         if found is not None:
             name, path = found
-            raise ConfigError(
+            raise ProgramChanged(
                 f"the program of player {name!r} changed during the run: {path} is not the file the run"
-                f" started with, so {then.replace('{name}', shlex.quote(name))}"
+                f" started with, so {then.replace('{name}', shlex.quote(name))}",
+                name,
+                path,
             )
 
 

@@ -607,3 +607,20 @@ def test_a_withdrawn_or_changed_player_is_told_of_set_aside(fake_games, three, t
         .err.rstrip()
         .endswith(": give --set-aside mine to play its games again as it is now, or use another --out folder")
     )
+
+
+def test_the_site_of_a_run_stopped_by_a_changed_program_says_what_resumes_it(
+    fake_games, three, tmp_path, monkeypatch, capsys
+):
+    """A reviewer's: it said "The same command resumes the run", true only once the file is back."""
+    bot = tmp_path / "mine" / "bot.py"
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _replacing(bot, "print('two')\n", 2))
+    out = tmp_path / "out"
+    assert main(["tournament", str(three), "--out", str(out), "--quiet", "--jobs", "1"]) == 2
+    index = (out / "index.html").read_text()
+    assert "The same command resumes the run." not in index
+    assert (
+        f"The program of player &#39;mine&#39; changed during the run ({bot}): put the file back as it was"
+        " and the same command resumes the run, or the same command with --set-aside mine plays its games"
+        " again with the new one."
+    ) in index
