@@ -58,7 +58,7 @@ from codecup.tournament.programwatch import ProgramChanged
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
-from codecup.tournament.setaside import SetAside, check_set_aside
+from codecup.tournament.setaside import SetAside, check_set_aside, finish_pending
 from codecup.tournament.tournament import (
     LoggedGames,
     OnComplete,
@@ -452,6 +452,8 @@ def _run_in(
     """Play the tournament into ``out``, whose lock this run holds."""
     with released_on_failure(out, created, lock):  # a full disk as it marks the folder leaves none
         claim_folder(out, RunKind.TOURNAMENT, option=said)
+        if (finished := finish_pending(out)) is not None:  # said (run_tournament would do it silently)
+            _warn(finished)
     quiet = bool(_option(args, opts, "quiet", False))
     for player in spec.players:  # said also when quiet: what the sandbox cannot keep from the bots
         if outside := files_outside(player):

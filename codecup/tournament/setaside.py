@@ -206,14 +206,15 @@ def _set_aside(out: Path, todo: Plan) -> Path | None:
     return _complete(out, pending)
 
 
-def finish_pending(out: Path) -> None:
+def finish_pending(out: Path) -> str | None:
     """Finish a set-aside a stop cut short in ``out`` (its log replaced: the records and pages of
     its games removed, the folder named), or undo it (not replaced: the folder being built
-    removed); nothing if there is none. The caller holds ``out``'s lock."""
+    removed); what was done, as a line to say (None: there was none). The caller holds ``out``'s
+    lock."""
     (out / f".{LOG_NAME}.kept").unlink(missing_ok=True)  # a log not yet put in place: stale now
     pending = out / FOLDER / PENDING
     if not pending.is_dir() or pending.is_symlink():
-        return
+        return None
     try:
         note = json.loads((pending / _NOTE).read_text("utf-8"))
         games = note["games"]
@@ -222,8 +223,12 @@ def finish_pending(out: Path) -> None:
     try:
         if not isinstance(games, list) or set(games) & logged_ids(out / LOG_NAME):
             shutil.rmtree(pending)  # links and copies only: the records are still under games/
-        else:
-            _complete(out, pending)
+            return "a set-aside a stop cut short was undone: its games are in the results log as they were"
+        folder = _complete(out, pending)
+        return (
+            f"a set-aside a stop cut short was finished: its {len(games)} games are in {folder}/ (their log"
+            " lines and records)"
+        )
     except OSError as exc:
         raise ConfigError(
             f"{pending}: finishing the set-aside a stop cut short failed ({exc.strerror or exc}): the"

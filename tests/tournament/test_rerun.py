@@ -486,7 +486,7 @@ def _kill_at(monkeypatch, n):
 
 @pytest.mark.parametrize("then", ["again", "back"])
 def test_a_set_aside_stopped_at_any_step_leaves_the_folder_whole(
-    fake_games, three, tmp_path, monkeypatch, then
+    fake_games, three, tmp_path, monkeypatch, capsys, then
 ):
     """A reviewer's kills partway: set-aside/1 claimed games still in the log (set aside again into
     set-aside/2 next time, or counted and "set aside" both), a stale .results.jsonl.kept, pages of
@@ -514,11 +514,15 @@ def test_a_set_aside_stopped_at_any_step_leaves_the_folder_whole(
         log, aside, records, pages, leftovers = _state(out)
         pending = logged_ids(out / "set-aside" / ".pending" / LOG_NAME)  # nothing lost, nothing twice
         assert not log & set().union(*aside.values()) and log | set().union(pending, *aside.values()) == every
+        capsys.readouterr()
+        cut = (out / "set-aside" / ".pending").exists()
         if then == "back":
             bot.write_text("print('one')\n")
             code = main([*run, "--out", str(out)])
         else:
             code = main([*run, "--out", str(out), "--set-aside", "mine"])
+        said = capsys.readouterr().err
+        assert ("codecup: warning: a set-aside a stop cut short was" in said) == cut, step
         log, aside, records, pages, leftovers = _state(out)
         assert leftovers == [], step
         assert records == pages == log, step  # the games set aside played again, under their ids
