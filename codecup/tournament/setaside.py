@@ -127,15 +127,15 @@ def plan(out: Path, names: Sequence[str], spec: TournamentSpec, records: Mapping
             " games (its later games are paired by the results of those set aside): use another --out folder"
         )
     playing = {p.name for record in records.values() for p in record.match.players}
-    unknown = [name for name in names if name not in spec.names and name not in playing]
+    done = _noted_versions(out)  # a withdrawn player's too: the same command again is no mistake
+    unknown = [name for name in names if name not in spec.names and name not in playing and name not in done]
     if unknown:
         raise ConfigError(
             f"--set-aside {unknown[0]}: no player of that name is in the players list or has a game"
             f" logged in {out}: give a player's name"
         )
-    done = _noted_versions(out)
-    versions = {name: _version(spec, name) for name in names if name in spec.names}
-    again = {name for name in names if name not in versions or done.get(name) != versions[name]}
+    versions = {name: _version(spec, name) if name in spec.names else None for name in names}
+    again = {name for name in names if versions[name] is None or done.get(name) != versions[name]}
     of_player: dict[str, list[str]] = {name: [] for name in names}
     games = []
     for game_id, record in records.items():
@@ -148,8 +148,8 @@ def plan(out: Path, names: Sequence[str], spec: TournamentSpec, records: Mapping
         tuple(names),
         tuple(games),
         {name: tuple(ids) for name, ids in of_player.items()},
-        {name: versions[name] for name in again if name in versions},
-        frozenset(versions),
+        {name: versions[name] for name in again},
+        frozenset(name for name in names if name in spec.names),
     )
 
 

@@ -323,6 +323,8 @@ def test_set_aside_withdraws_a_player_records_and_pages_too(fake_games, three, t
     assert sorted(p.name for p in (out / "games").iterdir()) == ["rr1~mine~p1.json", "rr1~p1~mine.json"]
     assert not list((out / "view").glob("*~p2*.html"))
     assert len(list((out / "set-aside" / "1" / "games").iterdir())) == 4
+    assert main([run[0], str(two), *run[1:], "--set-aside", "p2"]) == 0  # the same command again
+    assert "no logged game of player 'p2' set aside (none)" in capsys.readouterr().err
 
 
 def test_set_aside_is_refused_where_pairings_depend_on_results(fake_games, three, tmp_path, capsys):
