@@ -52,6 +52,7 @@ from codecup.tournament.identity import (
 )
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
+from codecup.tournament.programwatch import ProgramWatch
 from codecup.tournament.sprt import SprtSettings, SprtState
 from codecup.tournament.tally import Tally, faults_line
 from codecup.tournament.tournament import MAX_GAMES, fault_lines
@@ -356,7 +357,10 @@ def _run(args: argparse.Namespace) -> int:
     try:
         with stop_on_signals(), pool:
             key = noted.results_key  # each game's match carries the key noted, to be checked as it starts
-            verdict = _play(pool, jobs, game, args, new, old, variant, tally, log, max_pairs, quiet, key)
+            watch = ProgramWatch.of(noted.programs)  # a game of a program changed since is not counted
+            verdict = _play(
+                pool, jobs, game, args, new, old, variant, tally, log, max_pairs, quiet, key, watch
+            )
     except KeyboardInterrupt as exc:
         resumes = f"; they are logged in {args.out}/, and the same command resumes" if args.out else ""
         return report(exc, f"no decision after {2 * tally.played} games{resumes}")
@@ -441,8 +445,11 @@ def _play(
     max_pairs: int,
     quiet: bool,
     results_key: str | None = None,
+    watch: ProgramWatch | None = None,
 ) -> str | None:
-    """Keep ``jobs`` games in flight; count pairs strictly in order, so the run is reproducible."""
+    """Keep ``jobs`` games in flight; count pairs strictly in order, so the run is reproducible.
+    With ``watch``, a pair is counted (and logged) only while the programs are the files the run
+    started with: a red team's bot replaced as a run went mixed two versions' games in one test."""
     state = tally.state
     futures: Futures = {}
     limits = limits_of(args, {})
@@ -474,6 +481,12 @@ def _play(
         for k, a, b in pair_matches(game, args, new, old, variant, next_pair)
     )
     from_log: set[int] = set()  # later pairs the log held whole: they take no place in the pool
+
+    def unchanged() -> ResultsLog | None:
+        """The log, to log later pairs' finished games into, while the programs are the run's."""
+        changed = watch is not None and watch.changed((new.name, old.name)) is not None
+        return None if changed else log
+
     handed: dict[concurrent.futures.Future[Record], Handed] = {}
     matches_of: dict[int, tuple[MatchInfo, MatchInfo]] = {}
 
@@ -512,7 +525,7 @@ def _play(
                         logged=args.out is not None,
                     )
                 except (concurrent.futures.BrokenExecutor, CodecupError):
-                    _log_finished(futures, log)  # its line says the games finished are logged: they are
+                    _log_finished(futures, unchanged())  # its line says the games finished are logged
                     raise
                 if record is None:  # its Dask workers died, maybe before it started: once more
                     again = submit(match, handed[future].tries + 1)
@@ -522,6 +535,8 @@ def _play(
                 records.append(record)
             if len(records) < 2:
                 continue
+            if watch is not None:  # before the pair counts: nor are later pairs' games logged then
+                watch.check((new.name, old.name), _not_counted(next_pair, log))
             for future in futures.pop(next_pair):
                 handed.pop(future, None)
             del matches_of[next_pair]
@@ -540,11 +555,21 @@ def _play(
             next_pair += 1
             verdict = state.decision()
             if verdict is not None or tally.stalled:
-                _stop(pool, futures, log)
+                _stop(pool, futures, unchanged())
                 return verdict
     except KeyboardInterrupt:
-        _log_finished(futures, log)
+        _log_finished(futures, unchanged())
         raise
+
+
+def _not_counted(pair: int, log: ResultsLog | None) -> str:
+    """What a test whose program changed as it ran says of pair ``pair`` (see ``ProgramWatch``)."""
+    if log is None:
+        return f"pair {pair} is not counted: run the test again"
+    return (
+        f"pair {pair} is not logged (the pairs logged before it are kept): put the file back as it was"
+        " and the same command resumes, or use another --out folder"
+    )
 
 
 def _wait(pool: ex.GamePool, future: concurrent.futures.Future[Record]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -39,8 +40,11 @@ from codecup.tournament.identity import older_games_note, program_digests, unnot
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, logged_ids, older_logged
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
+from codecup.tournament.programwatch import ProgramChanged
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
+from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
+from codecup.tournament.setaside import SetAside, check_set_aside, finish_pending
 from codecup.tournament.tournament import (
     LoggedGames,
     OnComplete,
@@ -57,7 +61,7 @@ DESCRIPTION = """\
 
 FILE lists the players (Word Racer format: name, directory, command; a
 command ``bot:NAME`` is a built-in bot) and may hold any option below
-(``game:``, ``format:``, ``rounds:`` ...); the command line wins. Results go
+(``game:``, ``format:``, ``rounds:`` ...; not --set-aside); the command line wins. Results go
 to --out: a results log (``results.jsonl``), one record per game under
 ``games/``, ``standings.txt``/``.json`` and the results site (``index.html``).
 Running the same command again finishes an interrupted tournament
@@ -66,8 +70,10 @@ finished game): it plays only the games not logged yet, so over a finished
 tournament it plays none and shows the same standings (it says so). A player
 whose command, or a file it names (a script, an executable, a FILE.py:NAME
 bot's file), changed since its games were logged is refused: put it back
-to resume, or use another --out to play again. Without the full sandbox a bot
-that kills its referee can leave its processes behind (docs/security.md).
+to resume, give --set-aside NAME to play that player's games again with it,
+or use another --out to play again; one changed as the run goes stops it.
+Without the full sandbox a bot that kills its referee can leave its
+processes behind (docs/security.md).
 """
 """The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
 ``codecup sprt --help`` lost its exit statuses there)."""
@@ -217,6 +223,16 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--top", type=at_least(OPTION_MINIMUM["top"]), help="swiss: players in the final round robin (4)"
     )
     parser.add_argument("--no-site", action="store_true", default=None, help="do not build the results site")
+    parser.add_argument(
+        "--set-aside",
+        type=text_arg,
+        action="append",
+        metavar="NAME",
+        help="round robin, gauntlet: move player NAME's logged games to OUT/set-aside/N/ (not deleted),"
+        " so that this run plays them again with its program as it is now (none if that was done"
+        " for this program already); a player no longer in the players list: all its games, not"
+        " played again (repeatable)",
+    )
     add_run_options(parser)
     return parser
 
@@ -401,6 +417,7 @@ def run(args: argparse.Namespace) -> int:
         programs=program_digests(players_file.players, warn=_warn),
     )
     spec.check()
+    check_set_aside(_set_aside(args), spec)
     out = Path(_option(args, opts, "out", DEFAULT_OUT))
     if not out.is_absolute() and args.out is None and "out" in opts:
         out = args.file.parent / out
@@ -443,6 +460,8 @@ def _run_in(
     """Play the tournament into ``out``, whose lock this run holds."""
     with released_on_failure(out, created, lock):  # a full disk as it marks the folder leaves none
         claim_folder(out, RunKind.TOURNAMENT, option=said)
+        if (finished := finish_pending(out)) is not None:  # said (run_tournament would do it silently)
+            _warn(finished)
     quiet = bool(_option(args, opts, "quiet", False))
     for player in spec.players:  # said also when quiet: what the sandbox cannot keep from the bots
         if outside := files_outside(player):
@@ -499,6 +518,8 @@ def _run_in(
                 lock=lock,
                 on_complete=complete.append,
                 on_playing=told.playing,  # the index rewritten before the old standings go
+                set_aside=_set_aside(args),  # once the folder's checks passed (run_tournament)
+                on_set_aside=_say_set_aside,
             )
     except KeyboardInterrupt as exc:
         if complete:  # it came once every game was played and the standings written: the run is done
@@ -508,11 +529,37 @@ def _run_in(
         if not seen and not out.exists():  # stopped before its first game: the folder it made is gone
             return report(exc, "no game had finished, so nothing was kept")
         return report(exc, _left(spec, len(seen | _logged_ids(out, lock)), out))
-    except BaseException:  # a lost referee or scheduler, a full disk: the index must not say "live"
+    except BaseException as exc:  # a lost referee or scheduler, a full disk: the index must not say "live"
         if live is not None:
-            live.stopped()
+            live.stopped(_stopped_why(exc, spec))
         raise
     return _finish_whole(out, spec, site, live, lock, result)
+
+
+def _stopped_why(exc: BaseException, spec: TournamentSpec) -> str | None:
+    """What the site says of a run stopped by ``exc``, where the same command does not resume it:
+    a program changed resumes only once put back (a reviewer's site said it resumes as it was)."""
+    if not isinstance(exc, ProgramChanged):
+        return None
+    again = (
+        f", or the same command with --set-aside {shlex.quote(exc.player)} plays its games again with"
+        " the new one"
+        if spec.format in SET_ASIDE_FORMATS
+        else ""
+    )
+    return (
+        f"The program of player {exc.player!r} changed during the run ({exc.path}): put the file back as it"
+        f" was and the same command resumes the run{again}."
+    )
+
+
+def _say_set_aside(done: SetAside) -> None:
+    print(f"codecup: {printable(done.line())}", file=sys.stderr, flush=True)
+
+
+def _set_aside(args: argparse.Namespace) -> list[str]:
+    """The players given with ``--set-aside``, each once."""
+    return list(dict.fromkeys(getattr(args, "set_aside", None) or ()))
 
 
 def _logged_ids(out: Path, lock: FolderLock) -> set[str]:
@@ -648,6 +695,8 @@ def play_spec(
     lock: FolderLock | None = None,
     on_complete: OnComplete | None = None,
     on_playing: OnPlaying | None = None,
+    set_aside: Sequence[str] = (),
+    on_set_aside: Callable[[SetAside], None] | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
@@ -678,6 +727,8 @@ def play_spec(
             lock=lock,
             on_complete=on_complete,
             on_playing=on_playing,
+            set_aside=set_aside,
+            on_set_aside=on_set_aside,
         )
 
 

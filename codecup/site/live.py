@@ -96,6 +96,7 @@ class LiveSite:
     _over: bool = False  # stopped or finished: the timer writes no more
     _resume: Path | None = None  # the --out that resumes the run, once its folder was moved
     _resumable: bool = True  # False: moved where no --out resumes it (out of a demo's folder)
+    _why: str | None = None  # why the run stopped, where the same command does not resume it
     unwritten: str | None = None  # why the final site is not whole (finish() gave None), for the run's line
     no_room: bool = False  # it was a full disk (or quota): the remedy is room, not a folder made writable
     # The folder's lock, held by the run: once the folder is not the one locked (removed, moved, made
@@ -240,6 +241,7 @@ class LiveSite:
             stopped=stopped,
             resume=resume,
             resumable=self._resumable,
+            why=self._why,
         )
         html = index_page(
             self.game, self.spec, games, standings, ratings, total=self.spec.estimated_games(), live=live
@@ -258,9 +260,11 @@ class LiveSite:
         self._over = True
         self._cancel_timer()
 
-    def stopped(self) -> None:
-        """The run was stopped: an index that says so, with the games played, and no more reloads."""
+    def stopped(self, why: str | None = None) -> None:
+        """The run was stopped: an index that says so, with the games played, and no more reloads;
+        ``why``: why, and how it resumes, where the same command does not (a program changed)."""
         with self._lock:
+            self._why = why
             self._end()
             lock = self.folder_lock
             moved = lock.moved_to() if lock is not None else None

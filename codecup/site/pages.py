@@ -129,6 +129,7 @@ class LiveState:
     stopped: bool = False  # the run was stopped (Ctrl-C, SIGTERM): no more reloads, resume to go on
     resume: str | None = None  # the run's folder was moved as it ran: the --out that resumes it now
     resumable: bool = True  # False: moved where no --out resumes it (a demo's game's, out of the demo's)
+    why: str | None = None  # why it stopped and how it resumes, where "the same command" does not
 
 
 @attrs.frozen

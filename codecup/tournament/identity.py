@@ -21,6 +21,7 @@ the player.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -201,22 +202,38 @@ def check_schedule(spec: TournamentSpec, out: Path, has_games: bool, results_key
     """
     why = noted_difference(Schedule.of(spec, results_key), out) if has_games else None
     if why is not None:
-        raise refusal(out, "tournament", why)
+        # --set-aside only where it applies (a reviewer's Swiss folder was told to give it, then refused)
+        raise refusal(out, "tournament", why, set_aside=spec.format in ("round-robin", "gauntlet"))
 
 
-def refusal(out: Path, run: str, why: str) -> ConfigError:
+def refusal(out: Path, run: str, why: str, set_aside: bool = False) -> ConfigError:
     """The error refusing ``out``, whose games are another ``run``'s (``why``: a difference of
     :func:`noted_difference`). A program changed since is the same run once it is put back: said
-    so, as another folder loses every game logged (a reviewer's)."""
+    so, as another folder loses every game logged (a reviewer's); ``set_aside``: ``--set-aside``
+    plays its games again (a round robin's, a gauntlet's), said too."""
     remedy = "use another --out folder"
     if why.startswith(_CHANGED):
-        remedy = f"put the file back as it was and the same command resumes, or {remedy}"
+        # a tournament's: its games played again with the program as it is (codecup.tournament.setaside)
+        again = f", give --set-aside {_changed_player(why)} to play its games again" if set_aside else ""
+        remedy = f"put the file back as it was and the same command resumes{again}, or {remedy}"
     elif why.startswith(_LIMITED) and _THIS_RUN in why:  # the options they were played with, as an
         # older folder's refusal says them (a reviewer's: a folder of now was told only another --out)
         options = _limit_options(why[len(_LIMITED) :].split(_THIS_RUN, 1)[0])
         if options:
             remedy = f"give {options} (what they were played with), or {remedy}"
     return ConfigError(f"{out} holds the games of another {run} ({why}): {remedy}")
+
+
+def _changed_player(why: str) -> str:
+    """The player of a changed program's difference (:func:`_changed_program`), as a shell word."""
+    import shlex
+
+    said = why[len(_CHANGED) + 1 :].split(" changed since its games", 1)[0]
+    try:
+        name = ast.literal_eval(said)  # its name as repr() said it
+    except (ValueError, SyntaxError):
+        return "NAME"
+    return shlex.quote(name) if isinstance(name, str) else "NAME"
 
 
 def noted_difference(now: Schedule, out: Path) -> str | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import shlex
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, overload
@@ -36,9 +37,14 @@ from codecup.tournament.executor import GamePool, held_stops
 from codecup.tournament.identity import Schedule, check_logged_records, check_schedule, note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
+from codecup.tournament.programwatch import GAME_NOT_LOGGED, SET_ASIDE, ProgramWatch, of_logged_players
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
 from codecup.tournament.schedule import ScheduledGame
+from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
+from codecup.tournament.setaside import SetAside, finish_pending
+from codecup.tournament.setaside import plan as plan_set_aside
+from codecup.tournament.setaside import set_aside as aside
 from codecup.tournament.standings import SCHEMA as STANDINGS_SCHEMA
 from codecup.tournament.standings import Standings, compute_standings, reorder
 from codecup.tournament.worker import PlayFn
@@ -433,6 +439,8 @@ def run_tournament(
     lock: FolderLock | None = None,
     on_complete: OnComplete | None = None,
     on_playing: OnPlaying | None = None,
+    set_aside: Sequence[str] = (),
+    on_set_aside: Callable[[SetAside], None] | None = None,
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result.
 
@@ -450,24 +458,41 @@ def run_tournament(
 
     A log that holds games this tournament does not play is refused before anything is written, as
     is a spec ``game`` cannot play (another game's, a variant or a bot it does not have).
+    ``set_aside``: the players whose logged games are set aside first (:mod:`~codecup.tournament.setaside`;
+    ``lock`` must be given), once every check passed of the log without them; ``on_set_aside``
+    is told what was done, a player at a time.
     """
     spec.check()
     _check_game_plays(spec, game)
     out.mkdir(parents=True, exist_ok=True)
+    if set_aside and lock is None:
+        raise ValueError("set_aside needs the folder's lock held by the caller")
+    if lock is not None:  # a set-aside a stop cut short, finished or undone before the log is read
+        finish_pending(out)
     log = ResultsLog.open(out / LOG_NAME, lock=lock or True, game=game)  # its records checked as read
     try:
-        _check_log_is_this_tournaments(spec, log, out)
-        log.check_records(game)  # before anything reads their points (a schedule, the standings)
-        key = results_key_of(game, spec.variant)
-        check_schedule(spec, out, has_games=bool(log.records), results_key=key)
-        check_logged_records(game, log.records, Schedule.of(spec, key), out, out / LOG_NAME)
         setups: dict[int, str] = {}
-        _check_logged_games(spec, game, log, out, setups)
+        todo = plan_set_aside(out, set_aside, spec, log.records) if set_aside else None
+        if todo is not None:  # checked as the log is without them: a refused run has moved none (a
+            # reviewer's: games were moved, then the folder refused as another format's)
+            has_games = bool(log.records)
+            for game_id in todo.games:
+                del log.records[game_id]
+            _check_log(spec, game, log, out, setups, has_games)
+            log.close()
+            for done in aside(out, todo):
+                if on_set_aside is not None:
+                    on_set_aside(done)
+            log = ResultsLog.open(out / LOG_NAME, lock=lock or True, game=game)
+            setups.clear()
+        _check_log(spec, game, log, out, setups, bool(log.records))
+        key = results_key_of(game, spec.variant)
         note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none
         (out / "games").mkdir(exist_ok=True)
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
         tell = _Tell(on_record, on_logged, on_playing)
-        run = _Run(game, spec.variant, key, on_complete)
+        watch = ProgramWatch.of(spec.programs)
+        run = _Run(game, spec.variant, key, on_complete, watch, spec.format in SET_ASIDE_FORMATS)
         try:
             return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups, run)
         except OSError:  # a write failed as the folder went away: that is what to say, not the file
@@ -475,6 +500,20 @@ def run_tournament(
             raise
     finally:
         log.close()
+
+
+def _check_log(
+    spec: TournamentSpec, game: Game, log: ResultsLog, out: Path, setups: dict[int, str], has_games: bool
+) -> None:
+    """Refuse a log of games this tournament does not play, or plays otherwise (see
+    :func:`run_tournament`); ``has_games``: the folder's log holds games (some maybe set aside)."""
+    _check_log_is_this_tournaments(spec, log, out)
+    log.check_records(game)  # before anything reads their points (a schedule, the standings)
+    key = results_key_of(game, spec.variant)
+    logged = attrs.evolve(spec, programs=of_logged_players(spec.programs, log.records))
+    check_schedule(logged, out, has_games=has_games, results_key=key)
+    check_logged_records(game, log.records, Schedule.of(spec, key), out, out / LOG_NAME)
+    _check_logged_games(spec, game, log, out, setups)
 
 
 def _ranker(game: Game, names: list[str], log: ResultsLog) -> sched.Ranker:
@@ -554,11 +593,21 @@ def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: P
                 if moved
                 else _resumed_by(m, spec)
                 if stranger is None
-                else "use another --out folder"
+                else _set_aside_or_another(stranger, spec)
             )
             raise ConfigError(
                 f"{out / LOG_NAME} holds game {game_id} of a different tournament ({why}): {advice}"
             )
+
+
+def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec) -> str:
+    """What to do with a log of games of a player withdrawn or changed since: ``--set-aside``
+    where it applies (a reviewer's: it solves this, and the refusal did not say it)."""
+    if spec.format not in SET_ASIDE_FORMATS:
+        return "use another --out folder"
+    name = shlex.quote(logged.name)
+    then = "play its games again as it is now" if logged.name in spec.names else "set its games aside"
+    return f"give --set-aside {name} to {then}, or use another --out folder"
 
 
 def _changed(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> str:
@@ -713,6 +762,7 @@ def _run_batch(
     def finished(g: ScheduledGame, record: Record) -> None:
         if run is not None:
             run.check_unchanged(g.id)
+            run.check_programs(g.id, [p.name for p in record.match.players])
         # A stop that lands once the game is logged waits for its record and page: a red team's SIGTERM
         # there left games/ and the site a game short of the log ("Stopped: 6 of 12" over 7 logged).
         with held_stops():
@@ -734,6 +784,8 @@ class _Run:
     variant: str
     key: str | None
     on_complete: OnComplete | None = None  # told once the standings are written
+    programs: ProgramWatch | None = None  # the players' program files as the run started
+    set_aside: bool = False  # --set-aside applies (a round robin, a gauntlet): said on a change
 
     def check_unchanged(self, game_id: str) -> None:
         """Refuse to go on (and to log game ``game_id``) once the results key has changed: a red
@@ -745,6 +797,13 @@ class _Run:
                 f"what the games' results depend on changed during the run (it was {self.key}, it is now"
                 f" {now}): game {game_id} is not logged; put it back, or start again into another folder"
             )
+
+    def check_programs(self, game_id: str, players: Sequence[str]) -> None:
+        """Refuse to go on (and to log game ``game_id``) once a program file of one of its
+        ``players`` is not as the run started (:mod:`~codecup.tournament.programwatch`)."""
+        if self.programs is not None:
+            again = SET_ASIDE if self.set_aside else ""
+            self.programs.check(players, GAME_NOT_LOGGED.replace("{game}", game_id).replace("{again}", again))
 
 
 def _game_path(out: Path, g: ScheduledGame) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import attrs
 import pytest
@@ -395,7 +396,9 @@ def test_resume_says_which_field_of_a_player_changed(play_tournament, bots, tmp_
     ) in str(caught.value)
     with pytest.raises(ConfigError, match=r"\(player 'r1' is not in this players list\)"):
         play_tournament((attrs.evolve(bots[0], name="r9"), bots[1]), tmp_path)
-    assert str(caught.value).endswith("): use another --out folder")
+    assert str(caught.value).endswith(
+        "): give --set-aside r1 to play its games again as it is now, or use another --out folder"
+    )
 
 
 def test_resume_of_a_moved_contest_folder_says_what_moved(play_tournament, bots, tmp_path):
@@ -414,7 +417,10 @@ def test_resume_of_a_moved_contest_folder_says_what_moved(play_tournament, bots,
     changed = (attrs.evolve(bots[0], directory=str(tmp_path / "b")), attrs.evolve(bots[1], env=(("X", "1"),)))
     with pytest.raises(ConfigError) as caught:
         play_tournament(changed, tmp_path)
-    assert str(caught.value).endswith("): use another --out folder")
+    assert re.search(  # the player of the first game logged that differs (the log's order)
+        r": give --set-aside (r1|p1) to play its games again as it is now, or use another --out folder$",
+        str(caught.value),
+    )
 
 
 def test_a_leftover_temporary_record_that_is_a_link_is_not_followed(tmp_path, tiny_game):
