@@ -258,10 +258,17 @@ def _copy_metadata(folder: Path) -> None:
         return
     info = folder / f"codecup-{dist.version}.dist-info"
     info.mkdir()
-    for name in ("METADATA", "entry_points.txt"):
-        text = dist.read_text(name)
-        if text is not None:
-            (info / name).write_text(text)
+    (info / "METADATA").write_text(metadata_text(dist))
+    entry_points = dist.read_text("entry_points.txt")
+    if entry_points is not None:
+        (info / "entry_points.txt").write_text(entry_points)
+
+
+def metadata_text(dist: importlib.metadata.Distribution) -> str:
+    """``dist``'s core metadata as text: a wheel's ``METADATA``, or the ``PKG-INFO`` of an
+    ``.egg-info`` folder (a checkout's, left by ``pip install .``: found first where the checkout is
+    on the path, it has no ``METADATA``, and its copy had no requirements: the bot lacked them)."""
+    return dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
 
 
 def give_codecup(env: dict[str, str], command: Sequence[str], cwd: Path, hidden: Sequence[str] = ()) -> None:

@@ -166,7 +166,7 @@ def _target_folder(folder: Path, copied: tuple[str, ...] = ()) -> None:
     info = folder / "codecup-0.1.0.dist-info"
     info.mkdir()
     own = importlib.metadata.distribution("codecup")
-    (info / "METADATA").write_text(own.read_text("METADATA") or "")
+    (info / "METADATA").write_text(botpath.metadata_text(own))
     (info / "entry_points.txt").write_text(own.read_text("entry_points.txt") or "")
 
 
@@ -266,3 +266,15 @@ def test_a_dependency_in_a_hidden_folder_is_copied_not_linked(monkeypatch, tmp_p
     assert linked is not None and copied is not None
     assert (linked / "dep").is_symlink()
     assert not (copied / "dep").is_symlink() and (copied / "dep" / "__init__.py").is_file()
+
+
+def test_the_metadata_of_an_egg_info_folder_is_its_pkg_info(tmp_path):
+    """A checkout's ``codecup.egg-info`` (left there by ``pip install .``) is found first where the
+    checkout is on the path; it has no ``METADATA``, and a copy of that was empty: a folder given
+    to a bot then named no requirement, and this file's test of a ``--target`` install failed in a
+    checkout that had been installed so (the merge's full run)."""
+    info = tmp_path / "codecup.egg-info"
+    info.mkdir()
+    (info / "PKG-INFO").write_text("Metadata-Version: 2.4\nName: codecup\nRequires-Dist: attrs>=23.1\n")
+    dist = importlib.metadata.PathDistribution(info)
+    assert "Requires-Dist: attrs>=23.1" in botpath.metadata_text(dist)
