@@ -60,6 +60,7 @@ from codecup.record import (
 )
 from codecup.sandbox import Policy, once
 from codecup.verify import own_rules_problem
+from codecup.waits import Waits, waited
 
 DEFAULT_SETTINGS = SubprocessSettings()
 DEFAULT_POLICY = Policy()
@@ -247,18 +248,18 @@ class _Match:
         processes to stop and that wait (None: not stopped). Stopping is idling too, so that wait
         is no longer than the idling left to it (where the kernel tells idling from starving)."""
         player.resume(stalls=True)
-        start, stall0, wall0 = player.resumed_cpu, player.resumed_stall, running_time()
+        start, waits0, wall0 = player.resumed_cpu, player.resumed_waits, running_time()
         backstop = wall_backstop(allowance, self.backstop_factor, clock.idle)
         reply = await player.receive(backstop, cpu_limit=allowance)
         player.suspend()
-        used, slack = self.since(player, start, stall0, wall0)
+        used, slack = self.since(player, start, waits0, wall0)
         freeze_limit = FREEZE_LIMIT
         if slack is not None:
             left = wall_backstop(allowance, self.backstop_factor, clock.idle + max(0.0, slack))
             freeze_limit = min(FREEZE_LIMIT, left)
         lag = await player.settled(freeze_limit)
         if lag is None or lag > SETTLED_AT_ONCE:  # what it did while it stopped is read again
-            used, slack = self.since(player, start, stall0, wall0)
+            used, slack = self.since(player, start, waits0, wall0)
         elif slack is not None:  # stopped at once: that moment was idle, and it used next to no CPU
             slack += lag  # (what it did use is charged to its next answer: see frozen_cpu)
         if slack is not None:  # idle is told from starved only where the stalls are known
@@ -281,19 +282,19 @@ class _Match:
         return reply, max(0.0, running_time() - start), FREEZE_LIMIT, lag
 
     @staticmethod
-    def since(player: Player, cpu0: float, stall0: float | None, wall0: float) -> tuple[float, float | None]:
+    def since(player: Player, cpu0: float, waits0: Waits | None, wall0: float) -> tuple[float, float | None]:
         """The CPU seconds ``player`` used since it had used ``cpu0``, and its idle slack since
         ``wall0`` (:func:`running_time`): the wall time in which it neither ran nor waited for
-        a processor (since ``stall0`` of stall time), less the lines' passing; 0 or below, it did
+        a processor (since it had waited ``waits0``), less the lines' passing; 0 or below, it did
         not idle (None: its stalls are not known). Its stalls are read only where they could make a
         difference."""
         used = (player.cpu_time() or 0.0) - cpu0
-        if stall0 is None:
+        if waits0 is None:
             return used, None
         slack = running_time() - wall0 - used - PASSING
         if slack + SETTLED_AT_ONCE <= 0:  # not idle whatever it stalled (also once it has stopped)
             return used, slack
-        return used, slack - ((player.stall_time() or stall0) - stall0)
+        return used, slack - waited(waits0, player.waits())
 
     def took(self, seat: int, reply: str | Fault, waiting: bool) -> None:
         """Note ``seat``'s reply: a line written before it read the lines sent it since its previous

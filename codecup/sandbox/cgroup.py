@@ -30,6 +30,7 @@ import attrs
 from codecup import owner
 from codecup.sandbox import once
 from codecup.sandbox.mounts import Hierarchies
+from codecup.waits import Waits, run_delays
 
 log = logging.getLogger(__name__)
 
@@ -514,6 +515,23 @@ class BotCgroup:
             return int(text.split(b"\n", 1)[0].rsplit(b"total=", 1)[1]) / 1e6
         except (OSError, ValueError, IndexError):  # pressure turned off for the group (cgroup.pressure 0)
             return None
+
+    def waits(self, threads: bool = True) -> Waits | None:
+        """How long the tree has waited for a processor so far (:mod:`codecup.waits`): its pressure
+        total and, with ``threads``, each thread's own time (a file a thread: read where it can
+        matter); None where the kernel keeps no pressure total."""
+        pressure = self.stall_time()
+        if pressure is None:
+            return None
+        return Waits(pressure, self.run_delays() if threads else None)
+
+    def run_delays(self) -> dict[int, float] | None:
+        """Seconds each thread of the tree has waited for a processor, by id (None: not known)."""
+        try:
+            tids = (self.v2 / "cgroup.threads").read_text().split()
+        except OSError:
+            return None
+        return run_delays(int(tid) for tid in tids)
 
     def populated(self) -> bool:
         """True while a process is left in the cgroup."""
