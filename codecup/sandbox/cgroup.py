@@ -22,6 +22,7 @@ import itertools
 import logging
 import math
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -191,6 +192,11 @@ def _remove_tree(path: Path) -> None:
 _left_behind: list[Path] = []
 """Bot cgroup folders not yet removable when their game ended (see :func:`retry_left`)."""
 
+_left_lock = threading.Lock()
+"""Held to change :data:`_left_behind`: bots start in threads of one process (a Dask worker's
+games), and two of them both dropped one folder, the second's ``list.remove`` failing (a red
+team's)."""
+
 
 def _rmdir_soon(path: Path, patience: float = 0.5) -> None:
     """Remove an emptied cgroup folder. A v1 hierarchy keeps a killed process until it is reaped
@@ -206,7 +212,8 @@ def _rmdir_soon(path: Path, patience: float = 0.5) -> None:
             return
         except OSError:
             if time.monotonic() > deadline:
-                _left_behind.append(path)
+                with _left_lock:
+                    _left_behind.append(path)
                 return
             time.sleep(0.005)
 
@@ -214,15 +221,22 @@ def _rmdir_soon(path: Path, patience: float = 0.5) -> None:
 def retry_left() -> None:
     """Remove the folders :func:`_rmdir_soon` had to leave, where they are empty by now (once
     each, without waiting): each new bot cgroup and the end of the process try again, so that a
-    long tournament does not gather them (a dead referee's are the next run's ``clean_stale``)."""
-    for path in list(_left_behind):
+    long tournament does not gather them (a dead referee's are the next run's ``clean_stale``).
+    Each folder is tried by one thread at a time: it takes them all, and puts back those kept."""
+    with _left_lock:
+        paths = list(_left_behind)
+        _left_behind.clear()
+    kept = []
+    for path in paths:
         try:
             path.rmdir()
         except FileNotFoundError:
             pass
         except OSError:
-            continue
-        _left_behind.remove(path)
+            kept.append(path)
+    if kept:
+        with _left_lock:
+            _left_behind.extend(kept)
 
 
 def _locked(parent: Path) -> bool:
