@@ -1,8 +1,7 @@
 """A Twenty-one player that burns BURN seconds of its own CPU time on each move (pinned to CPU 0).
 
-``burner.py BURN [FIRST [NAP [PIN]]]``: FIRST seconds for its first move instead (a long first
-think), after sleeping NAP seconds (idle, then computing); PIN ``any`` leaves it unpinned (the
-kernel moves it between processors)."""
+``burner.py BURN [FIRST [NAP]]``: FIRST seconds for its first move instead (a long first think),
+after sleeping NAP seconds (idle, then computing)."""
 
 import os
 import sys
@@ -11,8 +10,7 @@ import time
 burn = float(sys.argv[1])
 first = float(sys.argv[2]) if len(sys.argv) > 2 else burn
 nap = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
-pinned = (sys.argv[4] if len(sys.argv) > 4 else "0") != "any"
-if pinned and hasattr(os, "sched_setaffinity"):
+if hasattr(os, "sched_setaffinity"):
     os.sched_setaffinity(0, {0})
 sys.stdin.readline()  # the start number
 for line in sys.stdin:
