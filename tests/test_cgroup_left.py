@@ -252,3 +252,41 @@ def test_members_this_pid_namespace_cannot_see_are_never_signalled(tmp_path, mon
     monkeypatch.setattr(os, "kill", lambda pid, sig: killed.append(pid))
     assert cgroup._kill_members(tree)
     assert killed == []
+
+
+def test_two_threads_retrying_at_once_each_take_a_folder_once(monkeypatch):
+    """Bots start in threads of one process (a Dask worker's games): two retries at once both
+    removed a folder left behind, and the second's ``list.remove`` raised ValueError out of the
+    bot's cgroup creation (a red team's). One takes it: the other finds nothing to try."""
+    import threading
+
+    entered, other_done = threading.Event(), threading.Event()
+    tries = []
+
+    class Folder:  # a folder left behind, removable by now; its removal slow
+        def rmdir(self) -> None:
+            tries.append(threading.current_thread().name)
+            if len(tries) > 1:
+                raise FileNotFoundError("removed by the other thread")
+            entered.set()
+            other_done.wait(2.0)
+
+    monkeypatch.setattr(cgroup, "_left_behind", [Folder()])
+    errors = []
+
+    def first() -> None:
+        try:
+            cgroup.retry_left()
+        except Exception as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=first, name="first")
+    thread.start()
+    assert entered.wait(2.0)
+    try:
+        cgroup.retry_left()  # the second thread, while the first is in its rmdir
+    finally:
+        other_done.set()
+        thread.join(5.0)
+    assert errors == [] and tries == ["first"]
+    assert cgroup._left_behind == []

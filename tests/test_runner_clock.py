@@ -23,6 +23,7 @@ from codecup.game import Game
 from codecup.players.base import Player
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import play_match
+from codecup.waits import Waits
 from tests import fakeclock
 
 CLOCK, STARTUP = 2.0, 0.5  # Twenty-one's clock and start-up allowance
@@ -59,7 +60,7 @@ class FakeProgram(Player):
         return "3"
 
     def resume(self, stalls: bool = False) -> None:
-        self.resumed_stall = self.stall_time() if stalls else None  # as a program's does
+        self.resumed_waits = self.waits() if stalls else None  # as a program's does
         self.events.append((asyncio.get_running_loop().time(), self.seat, "resumed"))
 
     def suspend(self) -> None:
@@ -384,8 +385,8 @@ class IdleSlowToStop(SlowToStop):
     def cpu_time(self) -> float | None:
         return 0.0
 
-    def stall_time(self) -> float | None:
-        return 0.0
+    def waits(self) -> Waits | None:
+        return Waits(0.0)
 
 
 def test_under_the_cpu_clock_the_time_to_stop_comes_out_of_the_idling_left(tiny_game, match, monkeypatch):

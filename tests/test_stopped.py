@@ -25,6 +25,7 @@ from codecup.dialogue import Fault, Termination
 from codecup.record import MatchInfo, PlayerInfo
 from codecup.runner import play_match
 from codecup.stopped import Look, Stops
+from codecup.waits import Waits
 from tests import fakeclock
 from tests.test_runner_clock import CLOCK, FakeCpuProgram, FakeProgram, SlowSession, wait_for_nothing
 
@@ -96,8 +97,8 @@ class StoppedSleeper(FakeCpuProgram):
         await asyncio.sleep(0.125)
         return "3"
 
-    def stall_time(self) -> float:
-        return 0.0  # the kernel says: it never waited for a processor
+    def waits(self) -> Waits:
+        return Waits(0.0)  # the kernel says: it never waited for a processor
 
 
 @pytest.mark.parametrize("clock_mode", ["wall", "cpu"])
@@ -359,13 +360,14 @@ def test_the_wait_for_a_programs_processes_to_stop_moves_on_by_the_referees_stop
 
         reads = []
 
-        def stall_time() -> float:  # the referee stops after the first look of the wait's second part
+        # The referee stops after the first look of the wait's second part.
+        def waits(threads: bool = True) -> Waits:
             reads.append(loop.time())
             if len(reads) == 2:
                 meter.stop(STOP)
-            return 0.0
+            return Waits(0.0, {} if threads else None)
 
-        cgroup = SimpleNamespace(is_frozen=lambda: loop.time() - began >= STOP + 0.5, stall_time=stall_time)
+        cgroup = SimpleNamespace(is_frozen=lambda: loop.time() - began >= STOP + 0.5, waits=waits)
         player = SubprocessPlayer(("true",))
         player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
         return await player.settled(1.0)

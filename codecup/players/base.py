@@ -5,6 +5,7 @@ from __future__ import annotations
 import abc
 
 from codecup.dialogue import Fault
+from codecup.waits import Waits
 
 
 class Player(abc.ABC):
@@ -38,15 +39,16 @@ class Player(abc.ABC):
 
     #: The program's CPU time when it was last resumed (where :meth:`cpu_time` measures it).
     resumed_cpu: float = 0.0
-    #: Its stall time then (where :meth:`stall_time` measures it).
-    resumed_stall: float | None = None
+    #: How long it had waited for a processor then (where :meth:`waits` measures it).
+    resumed_waits: Waits | None = None
 
     def cpu_time(self) -> float | None:
         """CPU seconds the program has used so far, or None where that cannot be measured."""
         return None
 
-    def stall_time(self) -> float | None:
-        """Seconds the program has waited for a processor so far, or None where not measured."""
+    def waits(self) -> Waits | None:
+        """How long the program has waited for a processor so far (:mod:`codecup.waits`), or None
+        where not measured."""
         return None
 
     def charged_by_wall(self) -> None:  # noqa: B027 - a transport that charges nothing itself
@@ -70,7 +72,7 @@ class Player(abc.ABC):
         """Stop the program from running while the opponent thinks."""
 
     def resume(self, stalls: bool = False) -> None:  # noqa: B027
-        """Let the program run again (noting its stall time in :attr:`resumed_stall`, with ``stalls``:
+        """Let the program run again (noting its waits in :attr:`resumed_waits`, with ``stalls``:
         a cpu clock tells idling from waiting for a processor by it)."""
 
     async def settled(self, limit: float) -> float | None:

@@ -34,6 +34,7 @@ from pathlib import Path
 import attrs
 
 from codecup import stopped
+from codecup import waits as waiting
 from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.checked import short
 from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL
@@ -43,6 +44,7 @@ from codecup.players.base import Player
 from codecup.processes import signal_name
 from codecup.sandbox import Box, orphans
 from codecup.sandbox.launch import Reporting, read_reason
+from codecup.waits import Waits, waited
 
 log = logging.getLogger(__name__)
 
@@ -322,7 +324,7 @@ class SubprocessPlayer(Player):
     waiting: bool = False
     input_fifo: int | None = None  # its input pipe's descriptor (None: not a pipe, or not started)
     resumed_cpu: float = 0.0  # the tree's CPU time when it was last resumed
-    resumed_stall: float | None = None  # its stall time then (where the kernel keeps it)
+    resumed_waits: Waits | None = None  # how long it had waited for a processor then (where known)
     # Its CPU time read since it was suspended: at the next resume, what it used since is charged
     # to the next answer, not lost (and a frozen tree uses none).
     frozen_cpu: float | None = None
@@ -409,7 +411,7 @@ class SubprocessPlayer(Player):
                 # read a move, not two).
                 frozen_cpu, self.frozen_cpu = self.frozen_cpu, None
                 self.resumed_cpu = self.box.cgroup.cpu_time() if frozen_cpu is None else frozen_cpu
-                self.resumed_stall = self.box.cgroup.stall_time() if stalls else None
+                self.resumed_waits = self.box.cgroup.waits() if stalls else None
                 self.box.cgroup.thaw()
             else:
                 self._signal(signal.SIGCONT)
@@ -431,15 +433,19 @@ class SubprocessPlayer(Player):
             os.sched_yield()
         # To stop, a task must run a moment: time it waited for a processor (a loaded machine)
         # does not count against ``limit``, up to STARVED_LIMIT times it.
-        stall0 = cgroup.stall_time()
+        waits0 = cgroup.waits()
         stops0 = stopped.so_far()  # nor does the time the referee was stopped (Ctrl-Z)
         while True:
             await asyncio.sleep(0.0005)
-            waited = loop.time() - start
+            took = loop.time() - start
             if cgroup.is_frozen():
-                return waited
-            stalled = 0.0 if stall0 is None else (cgroup.stall_time() or stall0) - stall0
-            if waited - stalled >= limit or waited >= STARVED_LIMIT * limit:
+                return took
+            # The pressure total, one file, at each look; each thread's own, a file a thread, only
+            # where the pressure alone would end the wait (codecup.waits: it misses some).
+            stalled = waited(waits0, cgroup.waits(threads=False))
+            if took - stalled >= limit:
+                stalled = max(stalled, waited(waits0, cgroup.waits()))
+            if took - stalled >= limit or took >= STARVED_LIMIT * limit:
                 if (stops := stopped.so_far() - stops0) > 0:  # read only then: most waits end first
                     start, stops0 = start + stops, stops0 + stops
                     continue
@@ -454,10 +460,10 @@ class SubprocessPlayer(Player):
         """Bytes of stderr it wrote past the log's cap (read at ``drain_rate`` at most)."""
         return self.protocol.stderr_dropped if self.protocol is not None else 0
 
-    def stall_time(self) -> float | None:
-        """Seconds the program's tree waited for a processor so far (None where not measured)."""
+    def waits(self) -> Waits | None:
+        """How long the program's tree has waited for a processor so far (None where not measured)."""
         if self.box is not None and self.box.cgroup is not None:
-            return self.box.cgroup.stall_time()
+            return self.box.cgroup.waits()
         return None
 
     def cpu_time(self) -> float | None:
@@ -506,11 +512,13 @@ class SubprocessPlayer(Player):
         # Under a cpu clock, ``timeout`` bounds the wall time in which the tree neither ran nor
         # waited for a processor (it slept, or waited for input): the time it computed and the
         # time it waited for a processor stretch the wait, up to STARVED_LIMIT times in all.
-        stall0 = self.resumed_stall if cpu_limit is not None else None
+        waits0 = self.resumed_waits if cpu_limit is not None else None
         hard = start + STARVED_LIMIT * (timeout + (cpu_limit or 0.0))
         # The time the referee's own process is stopped (Ctrl-Z) is no wait of the program's: the
         # deadlines move on by it (a red team's 12 s stop timed a program out under either clock).
         stops0 = stops = stopped.so_far()
+        # Nor is the time the referee's loop waited for a processor (codecup.waits.own_waiting).
+        referee0 = waiting.own_waiting()
         while True:
             if protocol.lines:
                 line, unread = protocol.take()
@@ -533,7 +541,8 @@ class SubprocessPlayer(Player):
                 deadline, hard = deadline + more, hard + more
                 continue
             if left <= 0 and cpu_limit is not None:
-                idle = self._idle_since(start, now, stall0) - (stops - stops0)
+                idle = self._idle_since(start, now, waits0) - (stops - stops0)
+                idle -= waiting.own_waiting() - referee0
                 if idle < timeout - 0.001 and now < hard:  # it computed, or was starved: not idle
                     deadline = min(now + timeout - idle, hard)
                     continue
@@ -565,11 +574,10 @@ class SubprocessPlayer(Player):
             await _wait(protocol, loop, end - loop.time())
         return bool(protocol.lines)
 
-    def _idle_since(self, start: float, now: float, stall0: float | None) -> float:
+    def _idle_since(self, start: float, now: float, waits0: Waits | None) -> float:
         """Wall seconds since ``start`` in which the tree neither used a processor nor waited for one."""
         computed = (self.cpu_time() or 0.0) - self.resumed_cpu
-        stalled = 0.0 if stall0 is None else (self.stall_time() or stall0) - stall0
-        return now - start - computed - stalled
+        return now - start - computed - waited(waits0, self.waits())
 
     def _named(self, fault: Fault) -> Fault:
         """The fault, as a ``limit`` fault if the program broke a sandbox limit."""

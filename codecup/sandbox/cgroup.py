@@ -22,6 +22,7 @@ import itertools
 import logging
 import math
 import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +32,7 @@ import attrs
 from codecup import owner
 from codecup.sandbox import once
 from codecup.sandbox.mounts import Hierarchies
+from codecup.waits import Waits, run_delays
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +193,11 @@ def _remove_tree(path: Path) -> None:
 _left_behind: list[Path] = []
 """Bot cgroup folders not yet removable when their game ended (see :func:`retry_left`)."""
 
+_left_lock = threading.Lock()
+"""Held to change :data:`_left_behind`: bots start in threads of one process (a Dask worker's
+games), and two of them both dropped one folder, the second's ``list.remove`` failing (a red
+team's)."""
+
 
 def _rmdir_soon(path: Path, patience: float = 0.5) -> None:
     """Remove an emptied cgroup folder. A v1 hierarchy keeps a killed process until it is reaped
@@ -206,7 +213,8 @@ def _rmdir_soon(path: Path, patience: float = 0.5) -> None:
             return
         except OSError:
             if time.monotonic() > deadline:
-                _left_behind.append(path)
+                with _left_lock:
+                    _left_behind.append(path)
                 return
             time.sleep(0.005)
 
@@ -214,15 +222,22 @@ def _rmdir_soon(path: Path, patience: float = 0.5) -> None:
 def retry_left() -> None:
     """Remove the folders :func:`_rmdir_soon` had to leave, where they are empty by now (once
     each, without waiting): each new bot cgroup and the end of the process try again, so that a
-    long tournament does not gather them (a dead referee's are the next run's ``clean_stale``)."""
-    for path in list(_left_behind):
+    long tournament does not gather them (a dead referee's are the next run's ``clean_stale``).
+    Each folder is tried by one thread at a time: it takes them all, and puts back those kept."""
+    with _left_lock:
+        paths = list(_left_behind)
+        _left_behind.clear()
+    kept = []
+    for path in paths:
         try:
             path.rmdir()
         except FileNotFoundError:
             pass
         except OSError:
-            continue
-        _left_behind.remove(path)
+            kept.append(path)
+    if kept:
+        with _left_lock:
+            _left_behind.extend(kept)
 
 
 def _lock(parent: Path) -> None:
@@ -653,6 +668,23 @@ class BotCgroup:
             return int(text.split(b"\n", 1)[0].rsplit(b"total=", 1)[1]) / 1e6
         except (OSError, ValueError, IndexError):  # pressure turned off for the group (cgroup.pressure 0)
             return None
+
+    def waits(self, threads: bool = True) -> Waits | None:
+        """How long the tree has waited for a processor so far (:mod:`codecup.waits`): its pressure
+        total and, with ``threads``, each thread's own time (a file a thread: read where it can
+        matter); None where the kernel keeps no pressure total."""
+        pressure = self.stall_time()
+        if pressure is None:
+            return None
+        return Waits(pressure, self.run_delays() if threads else None)
+
+    def run_delays(self) -> dict[int, float] | None:
+        """Seconds each thread of the tree has waited for a processor, by id (None: not known)."""
+        try:
+            tids = (self.v2 / "cgroup.threads").read_text().split()
+        except OSError:
+            return None
+        return run_delays(int(tid) for tid in tids)
 
     def populated(self) -> bool:
         """True while a process is left in the cgroup."""

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import uuid
+from functools import partial
 
 import pytest
 
@@ -16,7 +17,9 @@ from codecup.dialogue import Termination
 from codecup.players import SubprocessSettings
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
-from codecup.sandbox import Limits, Policy
+from codecup.sandbox import Limits, Policy, mounts
+from codecup.sandbox.cgroup import BotCgroup, join
+from codecup.waits import waited
 from tests.support import HOSTILE, TESTS, processes_with, python_argv
 
 BURNER = TESTS / "players" / "attack" / "burner.py"
@@ -49,6 +52,53 @@ def test_cpu_charge_does_not_grow_with_load(tiny_game, full_sandbox):
     charged = record.clock_used[0] / moves
     # The first answer's start-up allowance hides some of its charge: a lower bound of half.
     assert BURN * 0.5 <= charged <= BURN * 1.5, (charged, moves)
+
+
+# A program that never sleeps, moving itself to the next processor every 5 ms of computing: the
+# kernel's own moves of an unpinned task on a loaded machine, made certain.
+HOPPER = """
+import os, time
+processors, at = sorted(os.sched_getaffinity(0)), 0
+while True:
+    end = time.process_time() + 0.005
+    while time.process_time() < end:
+        pass
+    at += 1
+    os.sched_setaffinity(0, {processors[at % len(processors)]})
+"""
+
+
+def test_a_program_moved_between_loaded_processors_is_not_taken_for_idle(full_sandbox):
+    """A red team's: beside unpinned busy loops, the kernel's pressure total for a bot's cgroup (an
+    average over processors, each weighted by how busy it was) left out a quarter to a half of the
+    time an unpinned bot waited for a processor, and an honest bot that only computed lost on time,
+    charged 3 s of idling. A program that never sleeps, in a bot's cgroup among busy loops, moved
+    between processors: its wall time is all computing or waiting for a processor (each thread's
+    own waiting counted; the pressure alone left 0.3 s of this second unexplained)."""
+    group = BotCgroup.create(mounts.read(), Limits())
+    assert group is not None
+    loops = min(3 * len(os.sched_getaffinity(0)), 24)  # enough that it waits most of the time
+    load = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(loops)]
+    try:
+        hopper = [sys.executable, "-c", HOPPER]
+        with subprocess.Popen(hopper, preexec_fn=partial(join, group.procs_files)) as program:
+            try:
+                time.sleep(0.2)  # started
+                cpu0, waits0, start = group.cpu_time(), group.waits(), time.monotonic()
+                time.sleep(1.0)
+                cpu, waits, wall = group.cpu_time(), group.waits(), time.monotonic() - start
+            finally:
+                program.kill()
+    finally:
+        for process in load:
+            process.kill()
+            process.wait()
+        group.kill()
+        group.remove()
+    if waits0 is None:
+        pytest.skip("the kernel keeps no pressure stall information here")
+    idle = wall - (cpu - cpu0) - waited(waits0, waits)
+    assert idle < 0.1 * wall, (idle, wall, cpu - cpu0, waits0, waits)
 
 
 def test_a_program_that_waits_for_a_processor_is_not_cut_short(tiny_game, full_sandbox):

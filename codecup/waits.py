@@ -1,0 +1,104 @@
+"""How long a bot's tree waited for a processor: time that is neither its computing nor its idling.
+
+Under the cpu clock a program's idling is the wall time of a wait less its CPU time and less the
+time it waited for a processor. The kernel's pressure stall information for its cgroup
+(``cpu.pressure``, the "some" total) says the last, but not all of it on a machine with several
+processors: it is an average over the processors, each weighted by how busy it was, and a task that
+waits on one processor and then on another is counted only in part. A red team's single busy task
+beside six unpinned busy loops had 21 to 35% of its waiting left out (1.6% pinned to one
+processor), and an honest program that only computed lost on time, charged 3 s of idling it never
+had. The time each thread waited is the kernel's ``run_delay`` (the second field of
+``/proc/<tid>/schedstat``): added up over the tree's threads, each thread's own difference
+(:func:`codecup.stopped.grown`), it is all of it, but a thread that ended took its part with it.
+So the waiting is the larger of the two (:func:`waited`). Added up over threads that waited at once
+it is more than the tree's waiting: that is the safe side (the idling bound is a safety net against
+a program asleep for good, and the wait is bounded by :data:`~codecup.clock.STARVED_LIMIT` anyway).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Iterable, Mapping
+
+import attrs
+
+from codecup.stopped import grown
+
+PROC = "/proc"
+"""Where the kernel lists the threads' times."""
+
+MOST_THREADS = 256
+"""The most threads whose times are read at a time: a tree with more is judged by its cgroup's
+pressure alone (each thread is a file to read, at each move)."""
+
+
+@attrs.frozen
+class Waits:
+    """What the kernel says, at one time, of how long a bot's tree has waited for a processor."""
+
+    pressure: float  # seconds: its cgroup's cpu.pressure "some" total
+    threads: Mapping[int, float] | None = None  # each thread's seconds (run_delay) by id; None: not read
+
+
+def waited(before: Waits | None, after: Waits | None) -> float:
+    """Seconds the tree waited for a processor between two readings (0 where either is not known):
+    the larger of its pressure's growth and its threads' own (where both readings have them)."""
+    if before is None or after is None:
+        return 0.0
+    found = after.pressure - before.pressure
+    if before.threads is not None and after.threads is not None:
+        found = max(found, grown(before.threads, after.threads)[0])
+    return found
+
+
+def own_waiting() -> float:
+    """Seconds the calling thread has waited for a processor so far (0 where not known). A bot
+    waits on the referee too, its answer not read yet, its next line not sent yet: on a loaded
+    machine the referee's loop waits for a processor meanwhile, longer than the 0.05 s a wait
+    allows for the lines' passing (a red team's referee beside six busy loops waited 0.1 to 0.8 s
+    a move, and its bots were charged up to 0.3 s of idling a move). That time, read at both ends
+    of a wait, is no idling of the bot's. A test on a fake clock replaces this (its clock is not
+    the one the thread waits by)."""
+    try:
+        fd = os.open(f"{PROC}/thread-self/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return 0.0
+    try:
+        return int(os.read(fd, 128).split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    finally:
+        os.close(fd)
+
+
+@functools.cache
+def _own_proc() -> bool:
+    """Whether :data:`PROC` shows this process's pid namespace: a cgroup lists its threads by
+    their ids in the reader's namespace, and another namespace's ``/proc`` would name others."""
+    try:
+        return int(os.readlink(f"{PROC}/self")) == os.getpid()
+    except (OSError, ValueError):
+        return False
+
+
+def run_delays(tids: Iterable[int]) -> dict[int, float] | None:
+    """Seconds each of the threads ``tids`` (ids in this process's pid namespace) has waited for a
+    processor, by id (one that has ended, or whose times cannot be read, is left out); None where
+    not known, or for more than :data:`MOST_THREADS` threads."""
+    wanted = [tid for tid in tids if tid > 0]  # 0: a thread of a namespace this one does not see
+    if len(wanted) > MOST_THREADS or not _own_proc():
+        return None
+    found = {}
+    for tid in wanted:  # a file object costs twice the bare calls, at each thread of each move
+        try:
+            fd = os.open(f"{PROC}/{tid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:  # ended meanwhile, or no schedstat here
+            continue
+        try:
+            found[tid] = int(os.read(fd, 128).split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            continue
+        finally:
+            os.close(fd)
+    return found
