@@ -240,9 +240,12 @@ class _Batch:
         self.deadlines: dict[Future, float] = {}  # when each game in flight is stuck for good
 
     def submit(self, match: MatchInfo) -> Future:
-        """Start a game; stuck once it has run :func:`~codecup.tournament.hang.parent_bound`."""
+        """Start a game; stuck once it has run :func:`~codecup.tournament.hang.parent_bound`, of
+        this process's :func:`~codecup.tournament.hang.running` time: a stop of the run's (Ctrl-Z,
+        ``docker pause``) moves it on, as it does the worker's own bound and the seats' clocks (a
+        red team's run stopped past it had every game in flight ended and played again)."""
         future = self.pool.submit(self.play, match)
-        self.deadlines[future] = time.monotonic() + hang.parent_bound(match.clock, WORKER_GRACE)
+        self.deadlines[future] = hang.running() + hang.parent_bound(match.clock, WORKER_GRACE)
         future.add_done_callback(self.deadlines.pop)
         return future
 
@@ -258,7 +261,7 @@ class _Batch:
             done, _ = concurrent.futures.wait(
                 futures, timeout=WATCH_EVERY, return_when=concurrent.futures.FIRST_COMPLETED
             )
-            now = time.monotonic()  # also while other games finish: they may for hours beside it
+            now = hang.running()  # also while other games finish: they may for hours beside it
             if any(now > self.deadlines.get(f, math.inf) for f in futures if f not in done):
                 self.pool.end_stuck()
             if done:

@@ -13,6 +13,12 @@ the game as a referee error (:data:`MESSAGE`), no fault of either player, and go
 the game's code holds the interpreter's lock (a call of compiled code that does not let go of it),
 no thread of the worker runs: a local pool's parent then ends the workers itself, at
 :func:`parent_bound` (:meth:`~codecup.tournament.executor.GamePool.end_stuck`).
+
+Both bounds are of :func:`running` time: the time a process is stopped (Ctrl-Z, ``SIGSTOP``,
+``docker pause``: :func:`codecup.stopped.so_far`, each process its own) moves them on, as it
+moves the seats' clocks. Before, a red team's run stopped longer than the bound (10.8 min at a 2 s
+clock) took every game in flight for stuck when it went on: each was played again from its start,
+and one stopped so twice was recorded as a referee error, counted for no one.
 """
 
 from __future__ import annotations
@@ -21,7 +27,10 @@ import contextlib
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
+
+from codecup import stopped
 
 #: The exit status of a worker ended by :func:`guard` (as ``timeout`` exits).
 STATUS = 124
@@ -59,6 +68,23 @@ def parent_bound(clock: float, grace: float) -> float:
     return bound(clock) + grace + PARENT_AFTER
 
 
+def running() -> float:
+    """Seconds of this process's monotonic clock less the time it was stopped (read at two times,
+    their difference is the time it ran between): what the bounds count."""
+    return time.monotonic() - stopped.so_far()
+
+
+def wait(event: threading.Event, seconds: float) -> bool:
+    """Wait until ``event`` is set or ``seconds`` of :func:`running` time have passed; whether it
+    was set. A stop meanwhile moves the end on: the wait is made again for what is left (each
+    wait bounded, and what is left shrinks but by a stop)."""
+    end = running() + seconds
+    while (left := end - running()) > 0:
+        if event.wait(left):
+            return True
+    return event.is_set()
+
+
 def fired() -> bool:
     """Whether :func:`guard` has found this process's game stuck (it is ending)."""
     return _fired.is_set()
@@ -66,17 +92,19 @@ def fired() -> bool:
 
 @contextlib.contextmanager
 def guard(seconds: float, grace: float) -> Iterator[None]:
-    """Within: a game that is still running after ``seconds`` is stuck. This process is then
-    sent SIGTERM (a pool worker's handler unwinds the game, closing its bots) and, if still
-    alive ``grace`` seconds later, ends with :data:`STATUS`."""
+    """Within: a game that is still running after ``seconds`` (of :func:`running` time: not the
+    time this process was stopped) is stuck. This process is then sent SIGTERM (a pool worker's
+    handler unwinds the game, closing its bots) and, if still alive ``grace`` seconds later, ends
+    with :data:`STATUS`."""
     done = threading.Event()
+    running()  # starts this process's stop meter (a forked worker's begins afresh), if not yet
 
     def watch() -> None:
-        if done.wait(seconds):
+        if wait(done, seconds):
             return
         _fired.set()
         os.kill(os.getpid(), signal.SIGTERM)
-        done.wait(grace)
+        wait(done, grace)
         os._exit(STATUS)  # also after the unwinding: nothing else must run in a process found stuck
 
     watcher = threading.Thread(target=watch, name="codecup-hang-guard", daemon=True)

@@ -183,6 +183,40 @@ def test_a_game_stuck_past_its_bound_ends_the_workers_while_others_keep_finishin
     assert pool.ended == 1
 
 
+def test_a_stop_of_the_run_moves_the_parents_bound_on(monkeypatch):
+    """A red team stopped a tournament (SIGSTOP to its process group) longer than a game's bound:
+    as it went on, the pool's parent took every game in flight for stuck and ended the workers.
+    Here the bound is none at all, and the run is stopped 100 s (as the stop meter says) while
+    the game plays: it is not ended."""
+    from codecup import stopped
+    from codecup.tournament import dispatch, hang
+    from codecup.tournament.dispatch import _Batch
+
+    class Pool:
+        ended = 0
+
+        def submit(self, fn, /, *args):
+            return concurrent.futures.Future()
+
+        def check(self) -> None:
+            pass
+
+        def end_stuck(self) -> None:
+            self.ended += 1
+
+    for name in ("BASE", "PER_CLOCK", "PARENT_AFTER"):
+        monkeypatch.setattr(hang, name, 0.0)
+    monkeypatch.setattr(dispatch, "WORKER_GRACE", 0.0)
+    stops = iter([0.0, 100.0])
+    monkeypatch.setattr(stopped, "so_far", lambda: next(stops))
+    pool = Pool()
+    batch = _Batch(pool, lambda match: None, lambda key, record: None, Progress())  # type: ignore[arg-type]
+    playing, finished = batch.submit(MATCH), concurrent.futures.Future()
+    finished.set_result(None)
+    assert batch.wait([playing, finished]) == {finished}
+    assert pool.ended == 0
+
+
 def test_a_game_refused_where_it_was_played_but_not_here_says_so(tmp_path):
     """A red team's Dask worker lacked a player's folder: the run said "cannot run 'python3' in
     FOLDER: not a directory", of a folder that is one here, naming no worker and no way on."""
