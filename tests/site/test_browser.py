@@ -500,6 +500,32 @@ def test_the_live_index_does_not_reload_under_a_readers_hands(site, browser, tmp
     assert errors == []
 
 
+# The reader's wall clock stepped back JUMP seconds once the page has loaded (sessionStorage's
+# "jump" set: an NTP correction, a restored VM), as Date.now sees it.
+CLOCK_STEPS_BACK = """(() => {
+  const real = Date.now.bind(Date);
+  Date.now = () => real() - Number(sessionStorage.getItem("jump") || 0);
+})();"""
+
+
+def test_the_live_index_reloads_when_the_readers_clock_steps_back(site, browser, tmp_path):
+    """The reloads were timed by the wall clock (Date.now): a red team's clock stepped back an hour
+    held them an hour, no note saying so, the title still "(live)"."""
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    live = LiveSite(tmp_path, game, result.spec, interval=0.0, refresh=1)
+    live.add(*result.games[0])
+    errors: list[str] = []
+    page = browser.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(CLOCK_STEPS_BACK)
+    page.goto((tmp_path / "index.html").as_uri())
+    page.evaluate("() => { window.same = true; sessionStorage.setItem('jump', String(3600 * 1000)); }")
+    page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=10_000)
+    assert errors == []
+
+
 def test_a_move_of_the_list_is_reached_by_the_keyboard_and_the_board_named(game_pages, browser):
     """The move list took clicks only, and the board was a picture without a name (a red team's)."""
     record = game_pages["pillars"][3]
