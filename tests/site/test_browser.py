@@ -526,6 +526,52 @@ def test_the_live_index_reloads_when_the_readers_clock_steps_back(site, browser,
     assert errors == []
 
 
+def test_a_live_index_the_run_no_longer_rewrites_says_so(site, browser, tmp_path):
+    """A run SIGKILLed left its index saying "Live", reloading for ever, nothing showing it was
+    stale (a red team's). Here no rewrite comes (its beat's timer never fires, as in a killed run):
+    after its data-stale-after (a beat of 1 s and three reloads of 1 s), counted over its reloads
+    by the page's own clock, it says so; the next rewrite takes the note away."""
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    live = LiveSite(
+        tmp_path,
+        game,
+        result.spec,
+        interval=0.0,
+        refresh=1,
+        beat=1.0,
+        start_timer=lambda s, then: FakeTimer(),
+    )
+    games = list(result.games)
+    live.add(*games[0])
+    errors: list[str] = []
+    page = open_page(browser, tmp_path / "index.html", errors)
+    page.evaluate("() => { window.same = true; }")
+    page.wait_for_function("() => !window.same", timeout=10_000)  # it reloads meanwhile
+    assert page.inner_text("#stale") == ""
+    page.wait_for_function("() => document.getElementById('stale')?.textContent", timeout=15_000)
+    assert page.inner_text("#stale").startswith("No update for ")
+    assert page.inner_text("#stale").endswith(" s: the run may have stopped.")
+    assert page.get_attribute("#stale", "role") == "status"
+    assert page.title().startswith("(no update) ")
+    live.add(*games[1])  # rewritten: a reload shows it, without the note
+    page.wait_for_function(
+        "() => document.querySelectorAll('#games a').length === 2"
+        " && !document.getElementById('stale').textContent",
+        timeout=10_000,
+    )
+    assert not page.title().startswith("(no update)")
+    assert errors == []
+
+
+class FakeTimer:
+    """A timer that never fires."""
+
+    def cancel(self) -> None:
+        pass
+
+
 def test_a_move_of_the_list_is_reached_by_the_keyboard_and_the_board_named(game_pages, browser):
     """The move list took clicks only, and the board was a picture without a name (a red team's)."""
     record = game_pages["pillars"][3]

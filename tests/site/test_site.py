@@ -370,7 +370,9 @@ def test_a_live_index_behind_the_games_is_written_by_a_timer_and_a_stopped_run_s
         timers.append(FakeTimer(seconds, then))
         return timers[-1]
 
-    live = LiveSite(tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], start_timer=start_timer)
+    live = LiveSite(  # no beat (its timers: below)
+        tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], start_timer=start_timer, beat=0
+    )
     (g1, r1), (g2, r2) = result.games[:2]
     g3, g4 = attrs.evolve(g1, id="extra"), attrs.evolve(g2, id="extra2")
     live.add(g1, r1)
@@ -393,6 +395,47 @@ def test_a_live_index_behind_the_games_is_written_by_a_timer_and_a_stopped_run_s
     assert "4 of" in index and "The same command resumes the run." in index
     assert 'href="standings.json"' not in index  # not written by a run that stopped: no dead links
     timers[1].then()  # had it fired all the same, it writes nothing more
+    assert (tmp_path / "index.html").read_text() == index
+
+
+def test_a_live_index_no_game_rewrites_is_rewritten_by_its_beat_with_its_utc_time(site, tmp_path):
+    """A red team's index said "Updated 14:02:09", local time with no date nor zone, and a run
+    SIGKILLed left it saying "Live" and reloading for ever: nothing showed it was stale. The time
+    is UTC with its date, and the run rewrites its index every ``beat`` seconds while it lives, so
+    that a page that has shown one for longer than ``data-stale-after`` can say so."""
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    now, timers, wall = [0.0], [], [1_796_000_000.0]  # 2026-11-30 00:53:20 UTC
+
+    def start_timer(seconds, then):
+        timers.append(FakeTimer(seconds, then))
+        return timers[-1]
+
+    live = LiveSite(
+        tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], wall=lambda: wall[0],
+        start_timer=start_timer, refresh=10,
+    )  # fmt: skip
+    (g1, r1), (g2, r2) = result.games[:2]
+    live.add(g1, r1)
+    index = (tmp_path / "index.html").read_text()
+    assert 'Updated <time datetime="2026-11-30T00:53:20Z">2026-11-30 00:53:20 UTC</time>' in index
+    assert 'data-written="2026-11-30T00:53:20Z" data-stale-after="90.0"' in index  # 60 s, 3 reloads
+    assert [t.seconds for t in timers] == [60.0]
+    now[0], wall[0] = 60.0, wall[0] + 60
+    timers[0].then()  # no game came: the beat rewrites the index, and starts the next
+    assert "2026-11-30 00:54:20 UTC" in (tmp_path / "index.html").read_text()
+    assert [t.seconds for t in timers] == [60.0, 60.0]
+    now[0], wall[0] = 70.0, wall[0] + 10
+    live.add(g2, r2)  # a game's rewrite puts the beat off
+    assert timers[1].cancelled and [t.seconds for t in timers] == [60.0, 60.0, 60.0]
+    timers[1].then()  # had it fired all the same: nothing
+    assert "2026-11-30 00:54:30 UTC" in (tmp_path / "index.html").read_text()
+    live.stopped()
+    assert timers[2].cancelled
+    index = (tmp_path / "index.html").read_text()
+    assert 'Stopped at <time datetime="2026-11-30T00:54:30Z">2026-11-30 00:54:30 UTC</time>' in index
+    timers[2].then()  # had it fired all the same: the stopped index stays
     assert (tmp_path / "index.html").read_text() == index
 
 
@@ -643,7 +686,9 @@ def test_a_live_index_slow_to_write_is_written_less_often(site, tmp_path, monkey
         return timers[-1]
 
     monkeypatch.setattr(codecup.site.pages, "index_page", slow_index_page)
-    live = LiveSite(tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], start_timer=start_timer)
+    live = LiveSite(  # no beat (its timers: below)
+        tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], start_timer=start_timer, beat=0
+    )
     (g1, r1), (g2, r2) = result.games[:2]
     more = [(attrs.evolve(g1, id=f"extra{k}"), r1) for k in range(3)]
     live.add(g1, r1)  # written from 0 s to 2 s: the next one 18 s later
