@@ -74,10 +74,11 @@ def test_a_game_running_past_its_bound_with_no_stop_is_still_ended(fake_os, monk
 
 
 def test_a_stop_of_the_worker_moves_its_bound_on(fake_os, monkeypatch):
-    """The worker was stopped 100 s (as the meter says) after the game began: its bound of 0.1 s
-    is 100.1 s of wall time, and the game of 0.4 s ends in time."""
-    monkeypatch.setattr(stopped, "so_far", Meter(stops=100.0).so_far)
-    guarded(0.1, 0.4)
+    """The worker was stopped 100 s (as the meter says) after the game began: its bound of 0.2 s
+    is 100.2 s of running time (0.6 s of wall time at most: the backstop), and the game of 0.3 s
+    ends in time."""
+    monkeypatch.setattr(stopped, "so_far", Meter(stops=100.0, calm=2).so_far)
+    guarded(0.2, 0.3)
     assert not hang.fired() and fake_os.signals == [] and fake_os.exits == []
 
 
@@ -123,10 +124,35 @@ def test_a_wait_with_no_stop_is_one_wait(stopping):
 def test_a_wait_stopped_is_made_again_for_what_is_left_and_ends(stopping):
     """Each wait is bounded: after a stop, the time left of the bound; with no stop more, it ends
     (a red team's run, stopped twice past the bound, had its game recorded as stuck)."""
-    event = stopping((4.0, 700.0), (1.0, 700.0))
+    event = stopping((4.0, 7.0), (1.0, 6.0))
     assert hang.wait(event, 10.0) is False
     assert event.waits == [10.0, 6.0, 5.0]  # 4 s ran before the first stop, 1 s before the second
-    assert event.now == 1410.0
+    assert event.now == 23.0  # 10 s run, 13 s stopped: within the backstop (30 s)
+
+
+def test_a_wait_ends_by_its_backstop_however_many_stops_the_meter_counts(stopping):
+    """A reviewer's game code, blocking in compiled calls that held the interpreter's lock (2 s at
+    a time), was counted by the stop meter as stopped: each such stop moved the bound on, and the
+    guard ended it at 20 times its bound. Here every wait is counted as stopped after 5 s: running
+    time stays put, and the wait ends at ``BACKSTOP`` times its 10 s of monotonic time."""
+    event = stopping(*[(0.0, 5.0)] * 1000)
+    assert hang.wait(event, 10.0) is False
+    assert event.now == hang.BACKSTOP * 10.0
+    assert event.waits == [10.0, 5.0, 5.0, 5.0, 5.0]
+
+
+def test_a_guarded_game_the_meter_takes_for_stopped_for_ever_is_still_ended(fake_os, monkeypatch):
+    """As the last, through the guard itself: a meter that says the worker is stopped at every
+    reading moves no bound past its backstop (3 times 0.1 s), and the game of 1 s is ended."""
+    monkeypatch.setattr(stopped, "so_far", Meter(stops=100.0).so_far)
+    began = time.monotonic()
+    with hang.guard(0.1, grace=0.05):
+        while not hang.fired() and time.monotonic() - began < 1.0:
+            time.sleep(0.01)
+    assert hang.fired()
+    for watcher in [t for t in threading.enumerate() if t.name == "codecup-hang-guard"]:
+        watcher.join(5)
+    assert fake_os.exits == [hang.STATUS]
 
 
 def test_a_wait_whose_event_is_set_ends_at_once(monkeypatch):
