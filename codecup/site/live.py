@@ -103,6 +103,7 @@ class LiveSite:
     _over: bool = False  # stopped or finished: the timer writes no more
     _beat_timer: Cancellable | None = None  # the timer of the next rewrite if no game comes (beat)
     _beats: int = 0  # as _timers, for it
+    _took: float = 0.0  # seconds the last index write took
     _resume: Path | None = None  # the --out that resumes the run, once its folder was moved
     _resumable: bool = True  # False: moved where no --out resumes it (out of a demo's folder)
     unwritten: str | None = None  # why the final site is not whole (finish() gave None), for the run's line
@@ -235,6 +236,7 @@ class LiveSite:
 
         began = self.clock()
         self._cancel_timer()  # this index shows every game the timer was for
+        beat_gap = self._beat_gap()  # the next beat's, told in the index before this write's time is known
         games = list(self.games.values())
         records = counted(r for _, r in games)  # as the final standings: no referee errors
         standings = format_standings(self.game, self.spec, records)
@@ -244,7 +246,7 @@ class LiveSite:
         live = LiveState(
             updated=self.wall(),
             refresh=self.refresh,
-            stale_after=self._beat_gap() + 3 * self.refresh if self.beat > 0 else None,
+            stale_after=self._stale_after(beat_gap) if self.beat > 0 else None,
             faults=faults,
             stopped=stopped,
             resume=resume,
@@ -253,23 +255,35 @@ class LiveSite:
         html = index_page(
             self.game, self.spec, games, standings, ratings, total=self.spec.estimated_games(), live=live
         )
-        (replace_index if stopped else write_atomic)(self.out / "index.html", html)
-        self._written = self.clock()
-        took = self._written - began
-        self._gap = max(self.interval, took * (1 - self.busy) / self.busy)
-        if not stopped and not self._over and self.beat > 0:
-            self._next_beat()
+        try:
+            (replace_index if stopped else write_atomic)(self.out / "index.html", html)
+            self._written = self.clock()
+            self._took = self._written - began
+            self._gap = max(self.interval, self._took * (1 - self.busy) / self.busy)
+        finally:
+            # also after a failed write (a full disk): it is tried again at the next beat; a
+            # reviewer's failed beat ended the beats until a game's write came and succeeded
+            if not stopped and not self._over and self.beat > 0:
+                self._next_beat(beat_gap)
 
     def _beat_gap(self) -> float:
         """Seconds till the next rewrite of an index if no game comes (a slow one's later)."""
         return max(self.beat, self._gap)
 
-    def _next_beat(self) -> None:
+    def _stale_after(self, beat_gap: float) -> float:
+        """Seconds a reader's page may show an index unchanged before it says the run may have
+        stopped: the next beat's ``beat_gap`` (scheduled so whatever this write takes), then the
+        next write's time, not known yet (half a beat, or three times the last write's if longer:
+        a reviewer's index, taking more than 7 s to write, carried a bound its next beat, put off
+        by that time, came after), and three reloads."""
+        return beat_gap + max(self.beat / 2, 3 * self._took) + 3 * self.refresh
+
+    def _next_beat(self, gap: float) -> None:
         if self._beat_timer is not None:
             self._beat_timer.cancel()
         self._beats += 1
         number = self._beats
-        self._beat_timer = self.start_timer(self._beat_gap(), lambda: self._on_beat(number))
+        self._beat_timer = self.start_timer(gap, lambda: self._on_beat(number))
 
     def _on_beat(self, number: int) -> None:
         with self._lock:

@@ -420,7 +420,8 @@ def test_a_live_index_no_game_rewrites_is_rewritten_by_its_beat_with_its_utc_tim
     live.add(g1, r1)
     index = (tmp_path / "index.html").read_text()
     assert 'Updated <time datetime="2026-11-30T00:53:20Z">2026-11-30 00:53:20 UTC</time>' in index
-    assert 'data-written="2026-11-30T00:53:20Z" data-stale-after="90.0"' in index  # 60 s, 3 reloads
+    # the next beat (60 s), the next write's time (half a beat at least), and 3 reloads
+    assert 'data-written="2026-11-30T00:53:20Z" data-stale-after="120.0"' in index
     assert [t.seconds for t in timers] == [60.0]
     now[0], wall[0] = 60.0, wall[0] + 60
     timers[0].then()  # no game came: the beat rewrites the index, and starts the next
@@ -437,6 +438,75 @@ def test_a_live_index_no_game_rewrites_is_rewritten_by_its_beat_with_its_utc_tim
     assert 'Stopped at <time datetime="2026-11-30T00:54:30Z">2026-11-30 00:54:30 UTC</time>' in index
     timers[2].then()  # had it fired all the same: the stopped index stays
     assert (tmp_path / "index.html").read_text() == index
+
+
+def test_a_slow_index_says_how_long_its_next_beat_may_take(site, tmp_path, monkeypatch):
+    """A reviewer's index taking 25 s to write put its next beat off to 225 s (9 times the write,
+    so the run spends a tenth of its time on it), but the index carried the bound known before
+    the write (90 s): a reader's page said "No update" of a run alive. Each index's bound now
+    covers the next index's coming, its write, and a reader's reload."""
+    import codecup.site.pages
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    now, timers, cost, refresh = [0.0], [], [25.0], 10
+    real = codecup.site.pages.index_page
+
+    def slow_index_page(*args, **kwargs):
+        now[0] += cost[0]
+        return real(*args, **kwargs)
+
+    def start_timer(seconds, then):
+        timers.append(FakeTimer(seconds, then))
+        return timers[-1]
+
+    monkeypatch.setattr(codecup.site.pages, "index_page", slow_index_page)
+    live = LiveSite(
+        tmp_path, game, result.spec, clock=lambda: now[0], start_timer=start_timer, refresh=refresh
+    )
+    live.add(*result.games[0])
+    for cost[0] in (25.0, 25.0, 40.0, 60.0):  # the writes after each beat: the same, then slower
+        stale = float(re.search(r'data-stale-after="([0-9.]+)"', (tmp_path / "index.html").read_text())[1])
+        shown = now[0]  # this index appeared
+        now[0] += timers[-1].seconds
+        timers[-1].then()  # no game came: the beat writes the next index
+        assert now[0] - shown + refresh <= stale  # it appeared, and a reader's reload saw it, in time
+
+
+def test_a_beat_whose_write_failed_is_followed_by_the_next(site, tmp_path, monkeypatch, capsys):
+    """A reviewer's beat write failing (a full disk) ended the beats until a game's write came and
+    succeeded: its index, unchanged, was taken for a stopped run's. The next beat tries again."""
+    import codecup.site.live
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    timers: list[FakeTimer] = []
+    real, fails = codecup.site.live.write_atomic, [0]
+
+    def start_timer(seconds, then):
+        timers.append(FakeTimer(seconds, then))
+        return timers[-1]
+
+    def full(path, text):
+        if fails[0]:
+            fails[0] -= 1
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, text)
+
+    monkeypatch.setattr(codecup.site.live, "write_atomic", full)
+    live = LiveSite(tmp_path, game, result.spec, start_timer=start_timer, interval=0.0, beat=60.0)
+    live.add(*result.games[0])
+    assert len(timers) == 1
+    (tmp_path / "index.html").unlink()
+    fails[0] = 2
+    timers[-1].then()  # fails
+    assert len(timers) == 2 and not (tmp_path / "index.html").exists()
+    timers[-1].then()  # fails again
+    assert len(timers) == 3
+    timers[-1].then()  # room again: written
+    assert "Live: 1 of" in (tmp_path / "index.html").read_text()
+    assert len(timers) == 4
+    assert capsys.readouterr().err.count("cannot write the live site") == 1
 
 
 def standings_rows(html: str) -> list[list[str]]:
