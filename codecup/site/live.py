@@ -4,10 +4,12 @@ A tournament calls :meth:`LiveSite.add` for every finished game (and for each
 game a resumed run finds in its log). The game's page is written at once; the
 index at most every ``interval`` seconds, and at most ``interval`` seconds
 after a game it does not show yet (a timer writes it when no game comes),
-saying the run is live and how far it is, and reloading itself in the
-browser. An index that is slow to write (the ratings of a thousand players
-take seconds) is written less often: the thread that logs games and starts
-new ones spends at most about ``busy`` of its time on it.
+and at least every ``beat`` seconds while the run lives (a reader's page says
+when it has seen no rewrite for longer: the run may have stopped), saying the
+run is live and how far it is, and reloading itself in the browser. An index
+that is slow to write (the ratings of a thousand players take seconds) is
+written less often: the thread that logs games and starts new ones spends at
+most about ``busy`` of its time on it.
 :meth:`LiveSite.stopped` leaves an index that says the run was stopped and how far it
 got; :meth:`LiveSite.finish` writes the final site, whose index no longer reloads.
 
@@ -82,6 +84,11 @@ class LiveSite:
     busy: float = 0.1  # at most this share of the logging thread's time goes to rewriting the index
     refresh: int = 10  # seconds between the browser's reloads of a live index
     clock: Callable[[], float] = time.monotonic
+    wall: Callable[[], float] = time.time  # when an index is written, as it says
+    # Seconds after which an index no game has rewritten is rewritten (its time with it), so that a
+    # reader's page tells a run that writes no more (killed: it said "Live" and reloaded for ever)
+    # from one whose games are long; 0: never
+    beat: float = 60.0
     start_timer: Callable[[float, Callable[[], None]], Cancellable] = _start_timer  # a test's fake one
     games: dict[str, tuple[ScheduledGame, Record]] = attrs.field(factory=dict)
     _written: float | None = None
@@ -94,6 +101,9 @@ class LiveSite:
     _timer: Cancellable | None = None
     _timers: int = 0  # timers started: one that fires after a write cancelled it knows it is stale
     _over: bool = False  # stopped or finished: the timer writes no more
+    _beat_timer: Cancellable | None = None  # the timer of the next rewrite if no game comes (beat)
+    _beats: int = 0  # as _timers, for it
+    _took: float = 0.0  # seconds the last index write took
     _resume: Path | None = None  # the --out that resumes the run, once its folder was moved
     _resumable: bool = True  # False: moved where no --out resumes it (out of a demo's folder)
     _why: str | None = None  # why the run stopped, where the same command does not resume it
@@ -227,16 +237,17 @@ class LiveSite:
 
         began = self.clock()
         self._cancel_timer()  # this index shows every game the timer was for
+        beat_gap = self._beat_gap()  # the next beat's, told in the index before this write's time is known
         games = list(self.games.values())
         records = counted(r for _, r in games)  # as the final standings: no referee errors
         standings = format_standings(self.game, self.spec, records)
         ratings = bradley_terry(self.spec.names, records) if records else []
         faults = sum(any(e.kind is not Termination.NORMAL for e in r.result.termination) for r in records)
-        updated = time.strftime("%H:%M:%S")
         resume = None if self._resume is None else str(self._resume)
         live = LiveState(
-            updated=updated,
+            updated=self.wall(),
             refresh=self.refresh,
+            stale_after=self._stale_after(beat_gap) if self.beat > 0 else None,
             faults=faults,
             stopped=stopped,
             resume=resume,
@@ -246,10 +257,42 @@ class LiveSite:
         html = index_page(
             self.game, self.spec, games, standings, ratings, total=self.spec.estimated_games(), live=live
         )
-        (replace_index if stopped else write_atomic)(self.out / "index.html", html)
-        self._written = self.clock()
-        took = self._written - began
-        self._gap = max(self.interval, took * (1 - self.busy) / self.busy)
+        try:
+            (replace_index if stopped else write_atomic)(self.out / "index.html", html)
+            self._written = self.clock()
+            self._took = self._written - began
+            self._gap = max(self.interval, self._took * (1 - self.busy) / self.busy)
+        finally:
+            # also after a failed write (a full disk): it is tried again at the next beat; a
+            # reviewer's failed beat ended the beats until a game's write came and succeeded
+            if not stopped and not self._over and self.beat > 0:
+                self._next_beat(beat_gap)
+
+    def _beat_gap(self) -> float:
+        """Seconds till the next rewrite of an index if no game comes (a slow one's later)."""
+        return max(self.beat, self._gap)
+
+    def _stale_after(self, beat_gap: float) -> float:
+        """Seconds a reader's page may show an index unchanged before it says the run may have
+        stopped: the next beat's ``beat_gap`` (scheduled so whatever this write takes), then the
+        next write's time, not known yet (half a beat, or three times the last write's if longer:
+        a reviewer's index, taking more than 7 s to write, carried a bound its next beat, put off
+        by that time, came after), and three reloads."""
+        return beat_gap + max(self.beat / 2, 3 * self._took) + 3 * self.refresh
+
+    def _next_beat(self, gap: float) -> None:
+        if self._beat_timer is not None:
+            self._beat_timer.cancel()
+        self._beats += 1
+        number = self._beats
+        self._beat_timer = self.start_timer(gap, lambda: self._on_beat(number))
+
+    def _on_beat(self, number: int) -> None:
+        with self._lock:
+            if number != self._beats or self._beat_timer is None or self._over:
+                return  # a write came first (and started the next beat), or the end
+            self._beat_timer = None
+            self._guarded(self._write_index, index=True)
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:
@@ -259,6 +302,9 @@ class LiveSite:
     def _end(self) -> None:
         self._over = True
         self._cancel_timer()
+        if self._beat_timer is not None:
+            self._beat_timer.cancel()
+            self._beat_timer = None
 
     def stopped(self, why: str | None = None) -> None:
         """The run was stopped: an index that says so, with the games played, and no more reloads;

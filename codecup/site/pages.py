@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import time
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
@@ -123,13 +124,25 @@ def game_href(game_id: str) -> str:
 class LiveState:
     """What a live index says about a run still going."""
 
-    updated: str  # when this page was written (local time, HH:MM:SS)
+    updated: float  # when this page was written (seconds since the epoch: shown in UTC, with its date)
     refresh: int = 10  # seconds between reloads
+    stale_after: float | None = None  # seconds: the run rewrites its index sooner while it lives
     faults: int = 0  # finished games that ended with a fault
     stopped: bool = False  # the run was stopped (Ctrl-C, SIGTERM): no more reloads, resume to go on
     resume: str | None = None  # the run's folder was moved as it ran: the --out that resumes it now
     resumable: bool = True  # False: moved where no --out resumes it (a demo's game's, out of the demo's)
     why: str | None = None  # why it stopped and how it resumes, where "the same command" does not
+
+    @property
+    def written(self) -> str:
+        """When this page was written, for a reader: date and time in UTC (a red team's page said
+        only 14:02:09, in the run's own zone, while the records are in UTC)."""
+        return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(self.updated))
+
+    @property
+    def written_iso(self) -> str:
+        """:attr:`written` for a machine (an HTML ``datetime``)."""
+        return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.updated))
 
 
 @attrs.frozen

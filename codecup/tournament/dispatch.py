@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import datetime
-import math
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -244,12 +243,17 @@ class _Batch:
         self.play = play
         self.on_result = on_result
         self.progress = progress
-        self.deadlines: dict[Future, float] = {}  # when each game in flight is stuck for good
+        self.deadlines: dict[Future, hang.Deadline] = {}  # when each game in flight is stuck for good
 
     def submit(self, match: MatchInfo) -> Future:
-        """Start a game; stuck once it has run :func:`~codecup.tournament.hang.parent_bound`."""
+        """Start a game; stuck once it has run :func:`~codecup.tournament.hang.parent_bound`, of
+        this process's :func:`~codecup.tournament.hang.running` time: a stop of the run's (Ctrl-Z,
+        ``docker pause``) moves it on, as it does the worker's own bound and the seats' clocks (a
+        red team's run stopped past it had every game in flight ended and played again), but never
+        past :data:`~codecup.tournament.hang.BACKSTOP` times it of monotonic time, whatever the stop
+        meter says (:class:`~codecup.tournament.hang.Deadline`)."""
         future = self.pool.submit(self.play, match)
-        self.deadlines[future] = time.monotonic() + hang.parent_bound(match.clock, WORKER_GRACE)
+        self.deadlines[future] = hang.Deadline.after(hang.parent_bound(match.clock, WORKER_GRACE))
         future.add_done_callback(self.deadlines.pop)
         return future
 
@@ -265,8 +269,9 @@ class _Batch:
             done, _ = concurrent.futures.wait(
                 futures, timeout=WATCH_EVERY, return_when=concurrent.futures.FIRST_COMPLETED
             )
-            now = time.monotonic()  # also while other games finish: they may for hours beside it
-            if any(now > self.deadlines.get(f, math.inf) for f in futures if f not in done):
+            # also while other games finish: they may for hours beside it
+            stuck = (self.deadlines.get(f) for f in futures if f not in done)  # a done one's is popped
+            if any(d is not None and d.passed() for d in stuck):
                 self.pool.end_stuck()
             if done:
                 return done

@@ -370,7 +370,9 @@ def test_a_live_index_behind_the_games_is_written_by_a_timer_and_a_stopped_run_s
         timers.append(FakeTimer(seconds, then))
         return timers[-1]
 
-    live = LiveSite(tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], start_timer=start_timer)
+    live = LiveSite(  # no beat (its timers: below)
+        tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], start_timer=start_timer, beat=0
+    )
     (g1, r1), (g2, r2) = result.games[:2]
     g3, g4 = attrs.evolve(g1, id="extra"), attrs.evolve(g2, id="extra2")
     live.add(g1, r1)
@@ -394,6 +396,117 @@ def test_a_live_index_behind_the_games_is_written_by_a_timer_and_a_stopped_run_s
     assert 'href="standings.json"' not in index  # not written by a run that stopped: no dead links
     timers[1].then()  # had it fired all the same, it writes nothing more
     assert (tmp_path / "index.html").read_text() == index
+
+
+def test_a_live_index_no_game_rewrites_is_rewritten_by_its_beat_with_its_utc_time(site, tmp_path):
+    """A red team's index said "Updated 14:02:09", local time with no date nor zone, and a run
+    SIGKILLed left it saying "Live" and reloading for ever: nothing showed it was stale. The time
+    is UTC with its date, and the run rewrites its index every ``beat`` seconds while it lives, so
+    that a page that has shown one for longer than ``data-stale-after`` can say so."""
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    now, timers, wall = [0.0], [], [1_796_000_000.0]  # 2026-11-30 00:53:20 UTC
+
+    def start_timer(seconds, then):
+        timers.append(FakeTimer(seconds, then))
+        return timers[-1]
+
+    live = LiveSite(
+        tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], wall=lambda: wall[0],
+        start_timer=start_timer, refresh=10,
+    )  # fmt: skip
+    (g1, r1), (g2, r2) = result.games[:2]
+    live.add(g1, r1)
+    index = (tmp_path / "index.html").read_text()
+    assert 'Updated <time datetime="2026-11-30T00:53:20Z">2026-11-30 00:53:20 UTC</time>' in index
+    # the next beat (60 s), the next write's time (half a beat at least), and 3 reloads
+    assert 'data-written="2026-11-30T00:53:20Z" data-stale-after="120.0"' in index
+    assert [t.seconds for t in timers] == [60.0]
+    now[0], wall[0] = 60.0, wall[0] + 60
+    timers[0].then()  # no game came: the beat rewrites the index, and starts the next
+    assert "2026-11-30 00:54:20 UTC" in (tmp_path / "index.html").read_text()
+    assert [t.seconds for t in timers] == [60.0, 60.0]
+    now[0], wall[0] = 70.0, wall[0] + 10
+    live.add(g2, r2)  # a game's rewrite puts the beat off
+    assert timers[1].cancelled and [t.seconds for t in timers] == [60.0, 60.0, 60.0]
+    timers[1].then()  # had it fired all the same: nothing
+    assert "2026-11-30 00:54:30 UTC" in (tmp_path / "index.html").read_text()
+    live.stopped()
+    assert timers[2].cancelled
+    index = (tmp_path / "index.html").read_text()
+    assert 'Stopped at <time datetime="2026-11-30T00:54:30Z">2026-11-30 00:54:30 UTC</time>' in index
+    timers[2].then()  # had it fired all the same: the stopped index stays
+    assert (tmp_path / "index.html").read_text() == index
+
+
+def test_a_slow_index_says_how_long_its_next_beat_may_take(site, tmp_path, monkeypatch):
+    """A reviewer's index taking 25 s to write put its next beat off to 225 s (9 times the write,
+    so the run spends a tenth of its time on it), but the index carried the bound known before
+    the write (90 s): a reader's page said "No update" of a run alive. Each index's bound now
+    covers the next index's coming, its write, and a reader's reload."""
+    import codecup.site.pages
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    now, timers, cost, refresh = [0.0], [], [25.0], 10
+    real = codecup.site.pages.index_page
+
+    def slow_index_page(*args, **kwargs):
+        now[0] += cost[0]
+        return real(*args, **kwargs)
+
+    def start_timer(seconds, then):
+        timers.append(FakeTimer(seconds, then))
+        return timers[-1]
+
+    monkeypatch.setattr(codecup.site.pages, "index_page", slow_index_page)
+    live = LiveSite(
+        tmp_path, game, result.spec, clock=lambda: now[0], start_timer=start_timer, refresh=refresh
+    )
+    live.add(*result.games[0])
+    for cost[0] in (25.0, 25.0, 40.0, 60.0):  # the writes after each beat: the same, then slower
+        stale = float(re.search(r'data-stale-after="([0-9.]+)"', (tmp_path / "index.html").read_text())[1])
+        shown = now[0]  # this index appeared
+        now[0] += timers[-1].seconds
+        timers[-1].then()  # no game came: the beat writes the next index
+        assert now[0] - shown + refresh <= stale  # it appeared, and a reader's reload saw it, in time
+
+
+def test_a_beat_whose_write_failed_is_followed_by_the_next(site, tmp_path, monkeypatch, capsys):
+    """A reviewer's beat write failing (a full disk) ended the beats until a game's write came and
+    succeeded: its index, unchanged, was taken for a stopped run's. The next beat tries again."""
+    import codecup.site.live
+    from codecup.site.live import LiveSite
+
+    _, game, result = site
+    timers: list[FakeTimer] = []
+    real, fails = codecup.site.live.write_atomic, [0]
+
+    def start_timer(seconds, then):
+        timers.append(FakeTimer(seconds, then))
+        return timers[-1]
+
+    def full(path, text):
+        if fails[0]:
+            fails[0] -= 1
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, text)
+
+    monkeypatch.setattr(codecup.site.live, "write_atomic", full)
+    live = LiveSite(tmp_path, game, result.spec, start_timer=start_timer, interval=0.0, beat=60.0)
+    live.add(*result.games[0])
+    assert len(timers) == 1
+    (tmp_path / "index.html").unlink()
+    fails[0] = 2
+    timers[-1].then()  # fails
+    assert len(timers) == 2 and not (tmp_path / "index.html").exists()
+    timers[-1].then()  # fails again
+    assert len(timers) == 3
+    timers[-1].then()  # room again: written
+    assert "Live: 1 of" in (tmp_path / "index.html").read_text()
+    assert len(timers) == 4
+    assert capsys.readouterr().err.count("cannot write the live site") == 1
 
 
 def standings_rows(html: str) -> list[list[str]]:
@@ -643,7 +756,9 @@ def test_a_live_index_slow_to_write_is_written_less_often(site, tmp_path, monkey
         return timers[-1]
 
     monkeypatch.setattr(codecup.site.pages, "index_page", slow_index_page)
-    live = LiveSite(tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], start_timer=start_timer)
+    live = LiveSite(  # no beat (its timers: below)
+        tmp_path, game, result.spec, interval=5.0, clock=lambda: now[0], start_timer=start_timer, beat=0
+    )
     (g1, r1), (g2, r2) = result.games[:2]
     more = [(attrs.evolve(g1, id=f"extra{k}"), r1) for k in range(3)]
     live.add(g1, r1)  # written from 0 s to 2 s: the next one 18 s later

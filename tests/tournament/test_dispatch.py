@@ -160,6 +160,7 @@ def test_a_game_stuck_past_its_bound_ends_the_workers_while_others_keep_finishin
     worker finishing a game every second, a game stuck holding its worker's interpreter lock kept
     the worker, its bots alive, until the queue was nearly empty (a reviewer's)."""
     from codecup.tournament.dispatch import _Batch
+    from codecup.tournament.hang import Deadline
 
     class Pool:
         ended = 0
@@ -174,13 +175,98 @@ def test_a_game_stuck_past_its_bound_ends_the_workers_while_others_keep_finishin
     batch = _Batch(pool, lambda match: None, lambda key, record: None, Progress())  # type: ignore[arg-type]
     stuck, finished = concurrent.futures.Future(), concurrent.futures.Future()
     finished.set_result(None)
-    batch.deadlines[stuck] = 0.0  # long past
-    batch.deadlines[finished] = float("inf")
+    never = Deadline(running=float("inf"), wall=float("inf"))
+    batch.deadlines[stuck] = Deadline(running=float("-inf"), wall=float("inf"))  # long past
+    batch.deadlines[finished] = never
     assert batch.wait([stuck, finished]) == {finished}
     assert pool.ended == 1
-    batch.deadlines[stuck] = float("inf")  # not yet due: nothing ended
+    batch.deadlines[stuck] = never  # not yet due: nothing ended
     assert batch.wait([stuck, finished]) == {finished}
     assert pool.ended == 1
+
+
+def test_a_stop_of_the_run_moves_the_parents_bound_on(monkeypatch):
+    """A red team stopped a tournament (SIGSTOP to its process group) longer than a game's bound:
+    as it went on, the pool's parent took every game in flight for stuck and ended the workers.
+    Here the bound is 10 s, and the run is stopped 15 s (as the stop meter says) of the 20 s the
+    game has been playing: it is not ended (nor past its backstop, 30 s)."""
+    import types
+
+    from codecup import stopped
+    from codecup.tournament import dispatch, hang
+    from codecup.tournament.dispatch import _Batch
+
+    class Pool:
+        ended = 0
+
+        def submit(self, fn, /, *args):
+            return concurrent.futures.Future()
+
+        def check(self) -> None:
+            pass
+
+        def end_stuck(self) -> None:
+            self.ended += 1
+
+    for name in ("PER_CLOCK", "PARENT_AFTER"):
+        monkeypatch.setattr(hang, name, 0.0)
+    monkeypatch.setattr(hang, "BASE", 10.0)
+    monkeypatch.setattr(dispatch, "WORKER_GRACE", 0.0)
+    times, stops = iter([0.0, 20.0]), iter([0.0, 15.0])
+    monkeypatch.setattr(hang, "time", types.SimpleNamespace(monotonic=lambda: next(times)))
+    monkeypatch.setattr(stopped, "so_far", lambda: next(stops))
+    pool = Pool()
+    batch = _Batch(pool, lambda match: None, lambda key, record: None, Progress())  # type: ignore[arg-type]
+    playing, finished = batch.submit(MATCH), concurrent.futures.Future()
+    finished.set_result(None)
+    assert batch.wait([playing, finished]) == {finished}
+    assert pool.ended == 0
+
+
+def test_the_parents_bound_ends_by_its_backstop_whatever_stops_the_meter_counts(monkeypatch):
+    """A reviewer's game code blocking in compiled calls that held the interpreter's lock was
+    counted as stops by the stop meter, each moving the parent's bound on: the bound held only
+    as long as the meter said so. Here the meter counts every second as stopped (running time
+    never moves): the workers are ended by ``BACKSTOP`` times the bound of monotonic time."""
+    import types
+
+    from codecup import stopped
+    from codecup.tournament import dispatch, hang
+    from codecup.tournament.dispatch import _Batch
+
+    clock = {"now": 0.0}
+
+    def monotonic() -> float:
+        clock["now"] += 1.0  # a second goes by at each look, all of it stopped
+        return clock["now"]
+
+    class Pool:
+        ended_at: float | None = None
+        checks = 0
+
+        def submit(self, fn, /, *args):
+            return playing
+
+        def check(self) -> None:
+            self.checks += 1
+            assert self.checks < 1000, "the stuck game was never ended"
+
+        def end_stuck(self) -> None:
+            self.ended_at = clock["now"]
+            playing.set_result(None)  # its worker ended
+
+    for name in ("PER_CLOCK", "PARENT_AFTER"):
+        monkeypatch.setattr(hang, name, 0.0)
+    monkeypatch.setattr(hang, "BASE", 10.0)
+    monkeypatch.setattr(dispatch, "WORKER_GRACE", 0.0)
+    monkeypatch.setattr(dispatch, "WATCH_EVERY", 0.0)
+    monkeypatch.setattr(hang, "time", types.SimpleNamespace(monotonic=monotonic))
+    monkeypatch.setattr(stopped, "so_far", lambda: clock["now"])
+    playing: concurrent.futures.Future = concurrent.futures.Future()
+    pool = Pool()
+    batch = _Batch(pool, lambda match: None, lambda key, record: None, Progress())  # type: ignore[arg-type]
+    assert batch.wait([batch.submit(MATCH)]) == {playing}
+    assert pool.ended_at is not None and 30.0 <= pool.ended_at <= 32.0  # 3 times its bound of 10 s
 
 
 def test_a_game_refused_where_it_was_played_but_not_here_says_so(tmp_path):
