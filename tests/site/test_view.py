@@ -381,8 +381,8 @@ def test_each_chunk_of_an_answer_has_its_own_time():
 
 
 def test_the_help_says_the_bounds_in_words():
-    """The help text (the module's docstring) gives the numbers the code uses."""
-    doc = " ".join(view.__doc__.split())
+    """The help text (:data:`~codecup.cli.view.DESCRIPTION`) gives the numbers the code uses."""
+    doc = " ".join(view.DESCRIPTION.split())
     assert f"within {view.REQUEST_SECONDS:g} seconds" in doc
     assert (
         f"each {view.SEND_CHUNK // 1024} KiB of an answer must be taken within {view.SEND_SECONDS:g} seconds"
