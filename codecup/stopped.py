@@ -276,19 +276,29 @@ def _witness(fd: int) -> None:
 
 def look(witness: int | None) -> Look:
     """The clock, the process's threads' times and the times ``witness`` (a thread id) was put on
-    a processor, read together: a read that lasted longer than :data:`POLL` gives neither (not a
-    look). Reading the threads' files lets the interpreter's lock go, and another thread may hold
-    it a long while in C code meanwhile: the clock read before it and the threads' time after it
-    made a stop of what the other thread ran (a reviewer's, after the meter first added up every
-    thread's time)."""
+    a processor, read together: a read that lasted longer than :data:`STOP_SLACK` gives neither
+    (not a look). Reading the threads' files lets the interpreter's lock go, and another thread may
+    hold it a long while in C code meanwhile: the clock read before it and the threads' time after
+    it made a stop of what the other thread ran (a reviewer's, after the meter first added up every
+    thread's time). Not :data:`POLL`: on a loaded machine a read takes longer than that now and
+    then, and the look of a bot's wait just after a real stop was left out, the stop not yet
+    counted, and the bot given up for idling (a test, once in five runs); a read shorter than the
+    slack cannot make a stop of itself, and the witness confirms none that a lock made."""
     before = time.monotonic()
+    found = look_now(witness)
+    return found if found.at - before <= STOP_SLACK else Look(found.at, None, None)
+
+
+def look_now(witness: int | None) -> Look:
+    """The clock, the process's threads' times and the times ``witness`` was put on a processor,
+    however long reading them took (:func:`look` leaves out a slow read)."""
     # The process's time before the threads': a thread that ends while they are read has what it
     # ran after its own read in the next look's difference of the process's time (read after, it
     # would be in neither look's, and a stop too long).
     cpu = time.clock_gettime(time.CLOCK_PROCESS_CPUTIME_ID)
     found = read_threads()
     after = time.monotonic()
-    if found is None or after - before > POLL:
+    if found is None:
         return Look(after, None, None)
     woken = found.get(witness) if witness is not None else None
     threads = {tid: ran + waited for tid, (ran, waited, _) in found.items()}

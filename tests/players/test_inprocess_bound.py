@@ -434,3 +434,20 @@ def test_the_time_its_process_was_stopped_is_no_idling_of_the_bot(monkeypatch, s
     player.send("Start")
     assert player.hidden_idle() == pytest.approx(0.05)  # its own idling, not the stop
     assert player.hidden_time() == 0.5
+
+
+def test_what_a_thread_ran_before_it_ended_keeps_a_bot_busy(monkeypatch):
+    """An earlier test's thread held the interpreter's lock and ended while a bot waited for it: its
+    last part was lost with it, and the bot was charged 0.22 s of idling (a full run of the suite).
+    What it ran since the read before is the process's processor time less the others'."""
+    from codecup import stopped
+    from codecup.players.answer import BusyTime
+
+    looks = iter(
+        [
+            stopped.Look(0.0, {1: 0.0, 2: 0.0}, None, {1: 0.0, 2: 0.0}, 0.0),
+            stopped.Look(0.7, {1: 0.1}, None, {1: 0.1}, 0.6),  # thread 2 ran 0.5 s and ended
+        ]
+    )
+    monkeypatch.setattr(stopped, "look_now", lambda witness: next(looks))
+    assert BusyTime().so_far() == pytest.approx(0.6)
