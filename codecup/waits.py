@@ -52,26 +52,6 @@ def waited(before: Waits | None, after: Waits | None) -> float:
     return found
 
 
-def own_waiting() -> float:
-    """Seconds the calling thread has waited for a processor so far (0 where not known). A bot
-    waits on the referee too, its answer not read yet, its next line not sent yet: on a loaded
-    machine the referee's loop waits for a processor meanwhile, longer than the 0.05 s a wait
-    allows for the lines' passing (a red team's referee beside six busy loops waited 0.1 to 0.8 s
-    a move, and its bots were charged up to 0.3 s of idling a move). That time, read at both ends
-    of a wait, is no idling of the bot's. A test on a fake clock replaces this (its clock is not
-    the one the thread waits by)."""
-    try:
-        fd = os.open(f"{PROC}/thread-self/schedstat", os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return 0.0
-    try:
-        return int(os.read(fd, 128).split()[1]) / 1e9
-    except (OSError, ValueError, IndexError):
-        return 0.0
-    finally:
-        os.close(fd)
-
-
 @functools.cache
 def _own_proc() -> bool:
     """Whether :data:`PROC` shows this process's pid namespace: a cgroup lists its threads by

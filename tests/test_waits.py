@@ -115,25 +115,3 @@ def test_a_program_waiting_for_a_processor_to_stop_is_given_the_time(monkeypatch
     lag, reads = fakeclock.run(settle(), real_time=True)
     assert lag is not None and 1.5 <= lag < 1.6
     assert reads["threads"] < reads["pressure"] / 2
-
-
-def test_the_time_the_referee_waited_for_a_processor_is_no_idling_of_the_bots(monkeypatch):
-    """A bot waits on the referee too (its answer unread, its next line not sent): a red team's
-    referee beside six busy loops waited 0.1 to 0.8 s for a processor a move, more than the 0.05 s
-    allowed for the lines' passing, and its bots were charged up to 0.3 s of idling a move. In a
-    wait of 1 s it computed 0.1 s, waited 0.3 s for a processor, and the referee 0.5 s."""
-    from codecup import runner
-
-    now, referee = [0.0], [2.0]
-    monkeypatch.setattr(runner, "running_time", lambda: now[0])
-    monkeypatch.setattr(waits, "own_waiting", lambda: referee[0])
-    player = SimpleNamespace(cpu_time=lambda: 0.1, waits=lambda: Waits(0.3, {7: 0.3}))
-    began = (0.0, waits.own_waiting())
-    now[0], referee[0] = 1.0, 2.5
-    used, slack = runner._Match.since(player, 0.0, Waits(0.0, {7: 0.0}), began)  # type: ignore[arg-type]
-    assert used == pytest.approx(0.1)
-    assert slack == pytest.approx(1.0 - 0.1 - runner.PASSING - 0.5 - 0.3)
-
-
-def test_the_calling_threads_own_waiting_is_read():
-    assert waits.own_waiting() >= 0.0
