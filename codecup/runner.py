@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import attrs
 import pluggy
 
-from codecup import __version__, loop, stopped, waits
+from codecup import __version__, loop, stopped
 from codecup import matchfields as mf
 from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
@@ -249,18 +249,17 @@ class _Match:
         is no longer than the idling left to it (where the kernel tells idling from starving)."""
         player.resume(stalls=True)
         start, waits0, wall0 = player.resumed_cpu, player.resumed_waits, running_time()
-        referee0 = waits.own_waiting()
         backstop = wall_backstop(allowance, self.backstop_factor, clock.idle)
         reply = await player.receive(backstop, cpu_limit=allowance)
         player.suspend()
-        used, slack = self.since(player, start, waits0, (wall0, referee0))
+        used, slack = self.since(player, start, waits0, wall0)
         freeze_limit = FREEZE_LIMIT
         if slack is not None:
             left = wall_backstop(allowance, self.backstop_factor, clock.idle + max(0.0, slack))
             freeze_limit = min(FREEZE_LIMIT, left)
         lag = await player.settled(freeze_limit)
         if lag is None or lag > SETTLED_AT_ONCE:  # what it did while it stopped is read again
-            used, slack = self.since(player, start, waits0, (wall0, referee0))
+            used, slack = self.since(player, start, waits0, wall0)
         elif slack is not None:  # stopped at once: that moment was idle, and it used next to no CPU
             slack += lag  # (what it did use is charged to its next answer: see frozen_cpu)
         if slack is not None:  # idle is told from starved only where the stalls are known
@@ -283,20 +282,16 @@ class _Match:
         return reply, max(0.0, running_time() - start), FREEZE_LIMIT, lag
 
     @staticmethod
-    def since(
-        player: Player, cpu0: float, waits0: Waits | None, began: tuple[float, float]
-    ) -> tuple[float, float | None]:
+    def since(player: Player, cpu0: float, waits0: Waits | None, wall0: float) -> tuple[float, float | None]:
         """The CPU seconds ``player`` used since it had used ``cpu0``, and its idle slack since
-        ``began`` (:func:`running_time`, and the time the referee's loop had waited for a processor
-        then, :func:`codecup.waits.own_waiting`): the wall time in which it neither ran nor waited
-        for a processor (since it had waited ``waits0``), less the lines' passing and the time the
-        referee waited for one; 0 or below, it did not idle (None: its stalls are not known). Its
-        stalls are read only where they could make a difference."""
-        wall0, referee0 = began
+        ``wall0`` (:func:`running_time`): the wall time in which it neither ran nor waited for
+        a processor (since it had waited ``waits0``), less the lines' passing; 0 or below, it did
+        not idle (None: its stalls are not known). Its stalls are read only where they could make a
+        difference."""
         used = (player.cpu_time() or 0.0) - cpu0
         if waits0 is None:
             return used, None
-        slack = running_time() - wall0 - used - PASSING - (waits.own_waiting() - referee0)
+        slack = running_time() - wall0 - used - PASSING
         if slack + SETTLED_AT_ONCE <= 0:  # not idle whatever it stalled (also once it has stopped)
             return used, slack
         return used, slack - waited(waits0, player.waits())

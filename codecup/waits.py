@@ -8,11 +8,15 @@ waits on one processor and then on another is counted only in part. A red team's
 beside six unpinned busy loops had 21 to 35% of its waiting left out (1.6% pinned to one
 processor), and an honest program that only computed lost on time, charged 3 s of idling it never
 had. The time each thread waited is the kernel's ``run_delay`` (the second field of
-``/proc/<tid>/schedstat``): added up over the tree's threads, each thread's own difference
-(:func:`codecup.stopped.grown`), it is all of it, but a thread that ended took its part with it.
-So the waiting is the larger of the two (:func:`waited`). Added up over threads that waited at once
-it is more than the tree's waiting: that is the safe side (the idling bound is a safety net against
-a program asleep for good, and the wait is bounded by :data:`~codecup.clock.STARVED_LIMIT` anyway).
+``/proc/<tid>/schedstat``), which counts on whatever processor it waits. So the waiting is the
+larger of the two (:func:`waited`), the threads' part the longest any one thread waited (its own
+difference, a thread new since the first reading counted whole): not their sum, which a bot can
+make as large as it likes. A reviewer's bot released 110 processes to spin on its one processor's
+quota for 0.05 s before each answer while its main thread slept 10 s (later 40 s): their summed
+waiting, some 110 times what they ran, excused the whole sleep (no idling charged, where the
+pressure alone had ended it at the second move). No one thread waits longer than the wall time
+of the wait, so neither reading excuses more than the time some thread of the tree really waited;
+a thread that ended took its part with it (the pressure still counts it).
 """
 
 from __future__ import annotations
@@ -22,8 +26,6 @@ import os
 from collections.abc import Iterable, Mapping
 
 import attrs
-
-from codecup.stopped import grown
 
 PROC = "/proc"
 """Where the kernel lists the threads' times."""
@@ -43,33 +45,24 @@ class Waits:
 
 def waited(before: Waits | None, after: Waits | None) -> float:
     """Seconds the tree waited for a processor between two readings (0 where either is not known):
-    the larger of its pressure's growth and its threads' own (where both readings have them)."""
+    the larger of its pressure's growth and the longest any one of its threads waited (where both
+    readings have them)."""
     if before is None or after is None:
         return 0.0
     found = after.pressure - before.pressure
     if before.threads is not None and after.threads is not None:
-        found = max(found, grown(before.threads, after.threads)[0])
+        found = max(found, longest(before.threads, after.threads))
     return found
 
 
-def own_waiting() -> float:
-    """Seconds the calling thread has waited for a processor so far (0 where not known). A bot
-    waits on the referee too, its answer not read yet, its next line not sent yet: on a loaded
-    machine the referee's loop waits for a processor meanwhile, longer than the 0.05 s a wait
-    allows for the lines' passing (a red team's referee beside six busy loops waited 0.1 to 0.8 s
-    a move, and its bots were charged up to 0.3 s of idling a move). That time, read at both ends
-    of a wait, is no idling of the bot's. A test on a fake clock replaces this (its clock is not
-    the one the thread waits by)."""
-    try:
-        fd = os.open(f"{PROC}/thread-self/schedstat", os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return 0.0
-    try:
-        return int(os.read(fd, 128).split()[1]) / 1e9
-    except (OSError, ValueError, IndexError):
-        return 0.0
-    finally:
-        os.close(fd)
+def longest(before: Mapping[int, float], after: Mapping[int, float]) -> float:
+    """The most seconds any one thread's time grew between two readings (a thread new since
+    ``before``, or another under an ended one's id, counted whole)."""
+    most = 0.0
+    for tid, now in after.items():
+        then = before.get(tid, 0.0)
+        most = max(most, now - (then if now >= then else 0.0))
+    return most
 
 
 @functools.cache

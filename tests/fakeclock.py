@@ -17,8 +17,6 @@ import selectors
 import time
 from typing import Any
 
-from codecup import waits
-
 
 class _JumpingSelector(selectors.DefaultSelector):
     """A selector that, rather than block with a timeout, moves its loop's clock past it."""
@@ -63,11 +61,8 @@ def run(coroutine: Any, *, real_time: bool = False) -> Any:
     """Run ``coroutine`` to its end on a new fake-clock loop."""
     global current
     loop = current = FakeClockLoop(real_time=real_time)
-    own_waiting = waits.own_waiting
-    waits.own_waiting = lambda: 0.0  # the referee's thread waits by the real clock, not this one
     try:
         return loop.run_until_complete(coroutine)
     finally:
-        waits.own_waiting = own_waiting
         current = None
         loop.close()

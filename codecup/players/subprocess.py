@@ -34,7 +34,6 @@ from pathlib import Path
 import attrs
 
 from codecup import stopped
-from codecup import waits as waiting
 from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.checked import short
 from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL
@@ -517,8 +516,6 @@ class SubprocessPlayer(Player):
         # The time the referee's own process is stopped (Ctrl-Z) is no wait of the program's: the
         # deadlines move on by it (a red team's 12 s stop timed a program out under either clock).
         stops0 = stops = stopped.so_far()
-        # Nor is the time the referee's loop waited for a processor (codecup.waits.own_waiting).
-        referee0 = waiting.own_waiting()
         while True:
             if protocol.lines:
                 line, unread = protocol.take()
@@ -542,7 +539,6 @@ class SubprocessPlayer(Player):
                 continue
             if left <= 0 and cpu_limit is not None:
                 idle = self._idle_since(start, now, waits0) - (stops - stops0)
-                idle -= waiting.own_waiting() - referee0
                 if idle < timeout - 0.001 and now < hard:  # it computed, or was starved: not idle
                     deadline = min(now + timeout - idle, hard)
                     continue
