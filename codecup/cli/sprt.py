@@ -41,6 +41,7 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import (
     add_run_options,
     limits_of,
+    machine_gives,
     not_a_players_folder,
     nothing_played,
     warn_oversubscription,
@@ -70,6 +71,7 @@ from codecup.tournament.identity import (
 )
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
+from codecup.tournament.machine import Gives, check_log_gives
 from codecup.tournament.sprt import SprtSettings, SprtState
 from codecup.tournament.tally import Tally, faults_line
 from codecup.tournament.tournament import MAX_GAMES, fault_lines
@@ -174,17 +176,28 @@ def pair(
 
 
 def open_log(
-    out: Path, expected: Callable[[int], tuple[MatchInfo, MatchInfo]], lock: FolderLock | None = None
+    out: Path,
+    expected: Callable[[int], tuple[MatchInfo, MatchInfo]],
+    lock: FolderLock | None = None,
+    gives: Gives | None = None,
 ) -> ResultsLog:
     """The run's results log in ``out``, refusing one that holds another run's games.
 
     ``expected(k)`` gives pair ``k``'s two matches; every logged game must be one of them, with
     its bots' seeds drawn the same way (in secret, or from the seed given).
     ``lock``: ``out``'s, if the caller holds it (else the log takes it, and releases it on close).
+    ``gives``: what this machine gives the programs (a log whose games had more is refused first:
+    another clock mode logged may be one it cannot give, :func:`~codecup.tournament.machine.check_log_gives`).
     """
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out}: exists and is not a folder")
     log = ResultsLog.open(out / LOG_NAME, lock=lock or True)
+    if gives is not None:
+        try:
+            check_log_gives(log.records, gives, log.path)
+        except ConfigError:
+            log.close()
+            raise
     for key, record in log.records.items():
         m = _KEY.fullmatch(key)
         why, remedy = "not a game of an SPRT test", "use another --out folder"
@@ -243,7 +256,9 @@ def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
     return f"played with {said}", f"give {said.replace(', ', ' ')} to resume it, or use another --out folder"
 
 
-def settings_of(args: argparse.Namespace, game: Game, variant: Variant) -> Schedule:
+def settings_of(
+    args: argparse.Namespace, game: Game, variant: Variant, limits: str | None = None
+) -> Schedule:
     """What the games depend on that their records do not say, noted in the ``--out`` folder: each
     bot's limits and the game's results key (Lucky Words: the word list). The log's games say the
     rest (players, variant, seed and start, clock and clock mode), and are checked one by one."""
@@ -252,7 +267,7 @@ def settings_of(args: argparse.Namespace, game: Game, variant: Variant) -> Sched
         seed=args.seed or 0,
         rounds=1,
         results_key=results_key_of(game, variant.name),
-        limits=limits_of(args, {}).describe(),
+        limits=limits_of(args, {}).describe() if limits is None else limits,
     )
 
 
@@ -282,10 +297,18 @@ def _run(args: argparse.Namespace) -> int:
             game.info.check_bot(p.bot)
     check_commands([new, old], "", game.info.name)
     notes = run_notes_of(game, variant.name)  # asked with --quiet too: a plugin failing at it stops any run
-    noted = settings_of(args, game, variant)  # asked before the folder: a plugin failing at it leaves none
+    address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
+    gives = machine_gives((new, old)) if address is None else None  # a cluster's workers: not known
+    limits = None
+    if gives is not None:  # the clock mode and limits the games get here, as a tournament's
+        mode = gives.clock_mode(args.clock_mode or DEFAULT_CLOCK_MODE, (new, old))
+        args = argparse.Namespace(**{**vars(args), "clock_mode": mode})
+        limits = gives.limits(limits_of(args, {}), (new, old))
+    noted = settings_of(
+        args, game, variant, limits
+    )  # asked before the folder: a plugin failing at it leaves none
     # a bot changed since is refused
     noted = attrs.evolve(noted, programs=program_digests((new, old), warn=_warn))
-    address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
     pool: ex.GamePool
     if address is None:
         jobs = args.jobs or ex.default_jobs()
@@ -306,7 +329,7 @@ def _run(args: argparse.Namespace) -> int:
         try:
             with released_on_failure(args.out, created, lock):  # a full disk as it marks the folder
                 claim_folder(args.out, RunKind.SPRT)
-                log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k), lock)
+                log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k), lock, gives)
                 log.check_records(game)  # a hand-edited line: named, before the tally reads it
                 # Games under other limits or another word list: a red team's log held both (F2).
                 why = noted_difference(noted, args.out) if log.records else None

@@ -50,6 +50,7 @@ from codecup.tournament.executor import held_stops
 from codecup.tournament.identity import older_games_note, program_digests, unnoted_programs_note
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, logged_ids, older_logged
+from codecup.tournament.machine import Gives
 from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
@@ -411,13 +412,25 @@ def run(args: argparse.Namespace) -> int:
         address = ex.parse_executor(args.executor)
     if address is not None:  # and a scheduler that does not answer, as an unknown executor
         ex.check_scheduler(address)
+    gives = machine_gives(spec.players) if address is None else None  # a cluster's workers: not known
+    if gives is not None:  # what the games get here, said so in the note and the standings
+        limits = gives.limits(limits_of(args, opts), spec.players)
+        spec = attrs.evolve(spec, clock_mode=gives.clock_mode(spec.clock_mode, spec.players), limits=limits)
     created = first_missing(out)
     said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"
     not_a_players_folder(out, spec.players, said)
     output_dir(out, said)  # last of the checks: a run refused by one leaves no folder behind
     # Held from before the run looks at the folder: a run refused by it has touched nothing there.
     with FolderLock.take(out, out / LOG_NAME, option=said) as lock:
-        return _run_in(args, opts, spec, game, variant.name, out, created, said, hidden, lock)
+        return _run_in(args, opts, spec, game, variant.name, out, created, said, hidden, lock, gives)
+
+
+def machine_gives(players: Sequence[PlayerInfo]) -> Gives | None:
+    """What this machine gives the programs among ``players`` (None where none plays: built-in
+    bots need nothing of it, and the sandbox's trial, a second, is not made)."""
+    if all(p.bot is not None for p in players):
+        return None
+    return Gives.of(machine_support())
 
 
 def _run_in(
@@ -431,6 +444,7 @@ def _run_in(
     said: str,
     hidden: list[str],
     lock: FolderLock,
+    gives: Gives | None = None,
 ) -> int:
     """Play the tournament into ``out``, whose lock this run holds."""
     with released_on_failure(out, created, lock):  # a full disk as it marks the folder leaves none
@@ -491,6 +505,7 @@ def _run_in(
                 lock=lock,
                 on_complete=complete.append,
                 on_playing=told.playing,  # the index rewritten before the old standings go
+                gives=gives,
             )
     except KeyboardInterrupt as exc:
         if complete:  # it came once every game was played and the standings written: the run is done
@@ -640,12 +655,14 @@ def play_spec(
     lock: FolderLock | None = None,
     on_complete: OnComplete | None = None,
     on_playing: OnPlaying | None = None,
+    gives: Gives | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
     ``hide``: folders no bot may see (but its own), besides the results ``out``; ``limits``:
     what each subprocess bot may use (default :class:`~codecup.sandbox.Limits`); ``lock``:
-    ``out``'s, if the caller holds it (else the run takes it)."""
+    ``out``'s, if the caller holds it (else the run takes it); ``gives``: what this machine gives
+    the programs (:func:`machine_gives`: a log whose games had more is refused)."""
     address = ex.parse_executor(executor)
     progress = make_progress(quiet)
     pool: ex.GamePool
@@ -670,6 +687,7 @@ def play_spec(
             lock=lock,
             on_complete=on_complete,
             on_playing=on_playing,
+            gives=gives,
         )
 
 

@@ -159,6 +159,8 @@ class Schedule:
             if field.name == "results_key":
                 return f"games played with {was}, this run with {now}"
             if field.name == "limits":
+                if not other_limits(was, now):
+                    continue
                 return f"{_LIMITED}{was}{_THIS_RUN}{now}"
             if field.name == "programs":
                 changed = _changed_program(was, now)
@@ -289,6 +291,20 @@ _RUN_LIMITS = {
     "memory": re.compile(r"^(\d+) MiB\b"),
     "processes": re.compile(r"\b(\d+) processes\b"),
 }
+
+
+def other_limits(was: str, now: str) -> bool:
+    """Whether the limits ``was`` and ``now`` (as a run says them) set a memory or process limit to
+    other values. One that only one sets is no difference here: what a machine gives its programs
+    is checked against the games' records (:func:`codecup.tournament.machine.check_log_gives`),
+    and the note of an older codecup's said the options' limits where the machine gave none."""
+    said = [
+        {name: p.group(1) for name, pattern in _RUN_LIMITS.items() if (p := pattern.search(text))}
+        for text in (was, now)
+    ]
+    if not said[0] and not said[1]:  # neither says any: their words are all there is to compare
+        return was != now
+    return any(said[0][name] != said[1][name] for name in said[0].keys() & said[1].keys())
 
 
 def _limit_options(limits: str) -> str:

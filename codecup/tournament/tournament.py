@@ -36,6 +36,7 @@ from codecup.tournament.executor import GamePool, held_stops
 from codecup.tournament.identity import Schedule, check_logged_records, check_schedule, note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
+from codecup.tournament.machine import Gives, check_log_gives
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
 from codecup.tournament.schedule import ScheduledGame
@@ -432,6 +433,7 @@ def run_tournament(
     lock: FolderLock | None = None,
     on_complete: OnComplete | None = None,
     on_playing: OnPlaying | None = None,
+    gives: Gives | None = None,
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result.
 
@@ -446,6 +448,8 @@ def run_tournament(
     they were written is raised (a stop is held over that, and over each game's logging).
     ``on_playing()`` is called once, before the first game not in the log is played and before the
     standings an earlier run wrote into ``out`` are removed (a site's index linking them is rewritten).
+    ``gives``: what the machine playing the games gives their programs (a log whose games had more is
+    refused: :func:`~codecup.tournament.machine.check_log_gives`); None: not known (a Dask cluster's).
 
     A log that holds games this tournament does not play is refused before anything is written, as
     is a spec ``game`` cannot play (another game's, a variant or a bot it does not have).
@@ -455,6 +459,8 @@ def run_tournament(
     out.mkdir(parents=True, exist_ok=True)
     log = ResultsLog.open(out / LOG_NAME, lock=lock or True, game=game)  # its records checked as read
     try:
+        if gives is not None:  # first: another clock mode logged may be one this machine cannot give
+            check_log_gives(log.records, gives, out / LOG_NAME)
         _check_log_is_this_tournaments(spec, log, out)
         log.check_records(game)  # before anything reads their points (a schedule, the standings)
         key = results_key_of(game, spec.variant)
