@@ -45,7 +45,7 @@ NAME = ".codecup-schedule.json"
 
 _GROWS = ("round-robin", "gauntlet")  # formats whose schedule with more rounds or players holds the old one
 # fields a schedule file of an earlier version lacks (or a run that did not say: no programs digested)
-_UNKNOWN_BEFORE = ("players", "results_key", "limits", "programs")
+_UNKNOWN_BEFORE = ("players", "results_key", "limits", "programs", "seeded")
 
 _CHANGED = "the program of player"  # how a changed program's difference begins (see refusal)
 _LIMITED, _THIS_RUN = "bots limited to ", ", this run to "  # how other limits' difference is said
@@ -126,6 +126,10 @@ class Schedule:
     results_key: str | None = None  # what the game's results depend on (Game.results_key)
     limits: str | None = None  # each bot's sandbox limits: a game under others is another game
     programs: Digests | None = attrs.field(default=None, converter=_digests)  # program_digests
+    # The seed was given (the bots' seeds follow from it), or not (each game with a program drew a
+    # secret, MatchInfo.seat_key): a red team's run given --seed over a folder of secret seeds mixed
+    # the two. None: not said (an older note: the games' records say it, check_logged_seeds)
+    seeded: bool | None = None
 
     @classmethod
     def of(cls, spec: TournamentSpec, results_key: str | None = None) -> Schedule:
@@ -142,6 +146,7 @@ class Schedule:
             results_key=results_key if results_key is not None else spec.results_key,
             limits=spec.limits,
             programs=spec.programs,
+            seeded=spec.seeded,
         )
 
     def difference(self, earlier: Schedule) -> str | None:
@@ -162,6 +167,8 @@ class Schedule:
                 if not other_limits(was, now):
                     continue
                 return f"{_LIMITED}{was}{_THIS_RUN}{now}"
+            if field.name == "seeded":
+                return seeds_difference(bool(was), earlier.seed)
             if field.name == "programs":
                 changed = _changed_program(was, now)
                 if changed is None:
@@ -190,6 +197,43 @@ def _changed_program(was: Digests, now: Digests | None) -> str | None:
     return None
 
 
+_SEEDS = "its bots' seeds "  # how a difference of seeding begins (see refusal)
+
+
+def seeds_difference(seeded: bool, seed: int) -> str:
+    """How the games of a folder whose bots' seeds were ``seeded`` (from ``seed``; else drawn in
+    secret) differ from this run's, seeded the other way."""
+    if seeded:
+        return f"{_SEEDS}from --seed {seed}, this run given none"
+    return f"{_SEEDS}drawn in secret, this run given a seed"
+
+
+def _seeds_remedy(why: str) -> str:
+    """What resumes a folder whose games were seeded otherwise (:func:`seeds_difference`)."""
+    found = re.search(r"from --seed (-?\d+)", why)
+    if found is not None:
+        return f"give --seed {found.group(1)} (its games' seed) to resume it"
+    return "give no --seed (nor seed: in the file) to resume it"
+
+
+def check_logged_seeds(records: Mapping[str, Record], seeded: bool | None, seed: int, log: Path) -> None:
+    """Refuse a log holding a game with a program whose bots' seeds were drawn otherwise than this
+    run draws them (``seeded``: from the seed given; else in secret, each game's ``seat_key``): a
+    folder whose note does not say (an older codecup's) is checked so. A game of built-in bots alone
+    draws no secret either way. A log of an older codecup, which drew none, is the games of
+    ``--seed 0`` (the default then), and said so."""
+    if seeded is None:
+        return
+    for game_id, record in records.items():
+        if all(p.bot is not None for p in record.match.players) or bool(record.match.seat_key) != seeded:
+            continue
+        why = seeds_difference(not seeded, seed)
+        raise ConfigError(
+            f"{log} holds game {game_id} of another tournament ({why}): {_seeds_remedy(why)}, or use"
+            " another --out folder"
+        )
+
+
 def _list(names: tuple[str, ...]) -> str:
     shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
     return f"{len(names)} players ({shown})"
@@ -213,6 +257,8 @@ def refusal(out: Path, run: str, why: str) -> ConfigError:
     remedy = "use another --out folder"
     if why.startswith(_CHANGED):
         remedy = f"put the file back as it was and the same command resumes, or {remedy}"
+    elif why.startswith(_SEEDS):
+        remedy = f"{_seeds_remedy(why)}, or {remedy}"
     elif why.startswith(_LIMITED) and _THIS_RUN in why:  # the options they were played with, as an
         # older folder's refusal says them (a reviewer's: a folder of now was told only another --out)
         options = _limit_options(why[len(_LIMITED) :].split(_THIS_RUN, 1)[0])
@@ -270,11 +316,13 @@ def check_logged_records(
     game: Game, records: Mapping[str, Record], now: Schedule, out: Path, log: Path
 ) -> None:
     """Refuse a log holding a game whose record says it was played otherwise than ``now`` says of
-    what the log's lines do not: scored with another results key (:func:`check_logged_keys`), and,
+    what the log's lines do not: scored with another results key (:func:`check_logged_keys`), its
+    bots' seeds drawn otherwise (:func:`check_logged_seeds`), and,
     where the folder's note does not say its limits (an older codecup's, or none), its bots under
     other limits (:func:`check_logged_limits`). A red team's folder of an older codecup's was
     resumed under other --memory and its standings claimed the new limits for every game."""
     check_logged_keys(game, records, now.results_key, log)
+    check_logged_seeds(records, now.seeded, now.seed, log)
     earlier = _read(out / NAME) if (out / NAME).exists() else None
     if earlier is None or earlier.limits is None:
         check_logged_limits(records, now.limits, log)

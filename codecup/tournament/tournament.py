@@ -264,7 +264,10 @@ class TournamentResult:
     def summary(self) -> str:
         """Standings, ratings, referee errors and faults as text."""
         s = self.spec
-        title = f"{s.game} ({s.variant}), {s.format}, {len(self.games)} games, seed {s.seed}"
+        # "seed 0" of a run given none invited --seed 0 over a folder of secret seeds (a red team's)
+        secret = not s.seeded and any(p.bot is None for p in s.players)
+        seeds = "bots' seeds drawn in secret" if secret else f"seed {s.seed}"
+        title = f"{s.game} ({s.variant}), {s.format}, {len(self.games)} games, {seeds}"
         text = (
             self.standings.table(title)
             + "\n\nRatings (Bradley-Terry maximum likelihood, Elo scale, field mean 0):\n"

@@ -8,6 +8,7 @@ The games are fakes played in a thread pool: nothing depends on a bot's play or 
 from __future__ import annotations
 
 import concurrent.futures
+import json
 import sys
 
 import pytest
@@ -57,8 +58,8 @@ def players(tmp_path):
     return path
 
 
-def tournament(players, out):
-    return main(["tournament", str(players), "--out", str(out), "--quiet", "--jobs", "1", "--no-site"])
+def tournament(players, out, *more):
+    return main(["tournament", str(players), "--out", str(out), "--quiet", "--jobs", "1", "--no-site", *more])
 
 
 def test_a_rerun_over_a_finished_tournament_says_it_played_none(fake_games, players, tmp_path, capsys):
@@ -180,3 +181,45 @@ def test_an_sprt_rerun_shows_its_folder_escaped(fake_games, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "\x1b" not in err
     assert f"codecup: all 4 games were already in {tmp_path}/o\\x1b[31m\\x0aX/ from an earlier run" in err
+
+
+def test_a_folder_of_secret_seeds_refuses_a_given_seed_and_the_reverse(fake_games, players, tmp_path, capsys):
+    """A red team's run given --seed 0 over a folder whose games drew secret seeds mixed the two (a
+    bot knowing the names could compute its opponent's seeds in the new games), and the reverse."""
+    out, seeded = tmp_path / "out", tmp_path / "seeded"
+    assert tournament(players, out) == 0
+    assert "bots' seeds drawn in secret" in capsys.readouterr().out  # not "seed 0", which invited it
+    assert tournament(players, out, "--seed", "0") == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"codecup: error: {out} holds the games of another tournament (its bots' seeds drawn in secret,"
+        " this run given a seed): give no --seed (nor seed: in the file) to resume it, or use another"
+        " --out folder"
+    ]
+    assert tournament(players, seeded, "--seed", "0") == 0
+    assert "seed 0" in capsys.readouterr().out
+    assert tournament(players, seeded) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"codecup: error: {seeded} holds the games of another tournament (its bots' seeds from --seed 0,"
+        " this run given none): give --seed 0 (its games' seed) to resume it, or use another --out folder"
+    ]
+    assert tournament(players, seeded, "--seed", "0") == 0
+
+
+def test_a_folder_whose_note_does_not_say_its_seeding_is_checked_by_its_records(
+    fake_games, players, tmp_path, capsys
+):
+    out = tmp_path / "out"
+    assert tournament(players, out) == 0
+    note = out / ".codecup-schedule.json"
+    doc = json.loads(note.read_text())
+    del doc["seeded"]  # an older codecup's note
+    note.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert tournament(players, out, "--seed", "0") == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "holds game rr1~" in err[0]
+    assert err[0].endswith(
+        "of another tournament (its bots' seeds drawn in secret, this run given a seed): give no --seed"
+        " (nor seed: in the file) to resume it, or use another --out folder"
+    )
+    assert tournament(players, out) == 0
