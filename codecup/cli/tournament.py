@@ -51,7 +51,14 @@ from codecup.tournament.identity import older_games_note, program_digests, unnot
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, logged_ids, older_logged
 from codecup.tournament.machine import Gives
-from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
+from codecup.tournament.players import (
+    OPTION_MAXIMUM,
+    OPTION_MINIMUM,
+    ROOT_HIDDEN,
+    composed,
+    read_players,
+    spelled_as_logged,
+)
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
 from codecup.tournament.tournament import (
@@ -221,6 +228,14 @@ def _option(args: argparse.Namespace, file_options: dict[str, Any], name: str, d
     return file_options.get(name, default)
 
 
+def _named(name: str | None, players: Sequence[PlayerInfo]) -> str | None:
+    """The player an option names (``--challenger``), however its letters are encoded (NFC or
+    not: :func:`~codecup.tournament.players.composed`), as the players list spells it."""
+    if name is None:
+        return None
+    return next((p.name for p in players if composed(p.name) == composed(name)), name)
+
+
 def _folder(path: Path, option: str) -> str:
     if not path.is_dir():
         raise ConfigError(f"{option} {path}: not a folder")
@@ -356,6 +371,11 @@ def run(args: argparse.Namespace) -> int:
     # the programs are checked below, once the game is known (`codecup bot GAME NAME` must name it)
     players_file = read_players(args.file, args.base, check=False, plugin_options=extensions.file_keys())
     opts = dict(players_file.options)
+    out = Path(_option(args, opts, "out", DEFAULT_OUT))
+    if not out.is_absolute() and args.out is None and "out" in opts:
+        out = args.file.parent / out
+    # a folder of names spelled decomposed, from before names were composed, resumes as it was
+    players_file = attrs.evolve(players_file, players=spelled_as_logged(players_file.players, out / LOG_NAME))
     extensions.apply_file(args, players_file.plugin_options, args.file.parent, args.file)
     registry = load_games()
     game_name, variant_name, kit_notes = game_and_variant(
@@ -385,7 +405,7 @@ def run(args: argparse.Namespace) -> int:
         seeded=args.seed is not None or "seed" in opts,
         format=_option(args, opts, "format", "round-robin"),
         rounds=_option(args, opts, "rounds", 1),
-        challenger=_option(args, opts, "challenger", None),
+        challenger=_named(_option(args, opts, "challenger", None), players_file.players),
         swiss_rounds=_option(args, opts, "swiss_rounds", None),
         top=_option(args, opts, "top", 4),
         notes=(*kit_notes, *run_notes_of(game, variant.name)),
@@ -394,9 +414,6 @@ def run(args: argparse.Namespace) -> int:
         programs=program_digests(players_file.players, warn=_warn),
     )
     spec.check()
-    out = Path(_option(args, opts, "out", DEFAULT_OUT))
-    if not out.is_absolute() and args.out is None and "out" in opts:
-        out = args.file.parent / out
     hidden = [*opts.get("hide", ()), *(_folder(p, "--hide") for p in args.hide or ())]
     hidden += [p.directory for p in spec.players if p.directory]
     folders = HiddenFolders.of([*hidden, str(out)])  # once: each player's check a look-up, not a scan

@@ -223,3 +223,45 @@ def test_a_folder_whose_note_does_not_say_its_seeding_is_checked_by_its_records(
         " (nor seed: in the file) to resume it, or use another --out folder"
     )
     assert tournament(players, out) == 0
+
+
+NFC, NFD = "J\u00fcrgen", "Ju\u0308rgen"  # one name, its letter composed or decomposed (macOS)
+
+
+def names_file(path, name):
+    path.write_text(
+        f"game: twentyone\nplayers:\n  - {{name: {name}, command: 'bot:random'}}\n"
+        "  - {name: y, command: 'bot:perfect'}\n"
+    )
+    return path
+
+
+def test_a_name_decomposed_is_the_same_player_as_composed(fake_games, tmp_path, capsys):
+    """A red team's players.yml saved decomposed: "player 'Jürgen' is not in this players list", and
+    a fresh run of it had other game ids and pages."""
+    composed, decomposed = names_file(tmp_path / "nfc.yml", NFC), names_file(tmp_path / "nfd.yml", NFD)
+    assert tournament(composed, tmp_path / "out") == 0
+    assert tournament(decomposed, tmp_path / "out") == 0  # resumed: the same games, none played
+    assert "none played" in capsys.readouterr().err
+    assert tournament(decomposed, tmp_path / "fresh") == 0
+    ids = sorted(p.name for p in (tmp_path / "out" / "games").iterdir())
+    assert sorted(p.name for p in (tmp_path / "fresh" / "games").iterdir()) == ids
+
+
+def test_a_folder_of_decomposed_names_from_before_resumes_as_it_was(
+    fake_games, tmp_path, capsys, monkeypatch
+):
+    import types
+
+    from codecup.tournament import players as players_module
+
+    decomposed = names_file(tmp_path / "nfd.yml", NFD)
+    with monkeypatch.context() as before:  # names read as they were spelled, as codecup did
+        before.setattr(players_module, "unicodedata", types.SimpleNamespace(normalize=lambda form, s: s))
+        assert tournament(decomposed, tmp_path / "out") == 0
+    ids = sorted(p.name for p in (tmp_path / "out" / "games").iterdir())
+    capsys.readouterr()
+    for spelled in (decomposed, names_file(tmp_path / "nfc.yml", NFC)):
+        assert tournament(spelled, tmp_path / "out") == 0
+        assert "none played" in capsys.readouterr().err
+    assert sorted(p.name for p in (tmp_path / "out" / "games").iterdir()) == ids
