@@ -334,7 +334,7 @@ def _run(args: argparse.Namespace) -> int:
                 # Games under other limits or another word list: a red team's log held both (F2).
                 why = noted_difference(noted, args.out) if log.records else None
                 if why is not None:
-                    raise refusal(args.out, "run", why)
+                    raise refusal(args.out, "run", why, game.info.name)
                 check_logged_records(game, log.records, noted, args.out, log.path)
                 unnoted = unnoted_programs_note(args.out, noted.programs) if log.records else None
                 if unnoted is not None:

@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -247,10 +248,10 @@ def check_schedule(spec: TournamentSpec, out: Path, has_games: bool, results_key
     """
     why = noted_difference(Schedule.of(spec, results_key), out) if has_games else None
     if why is not None:
-        raise refusal(out, "tournament", why)
+        raise refusal(out, "tournament", why, spec.game)
 
 
-def refusal(out: Path, run: str, why: str) -> ConfigError:
+def refusal(out: Path, run: str, why: str, game: str | None = None) -> ConfigError:
     """The error refusing ``out``, whose games are another ``run``'s (``why``: a difference of
     :func:`noted_difference`). A program changed since is the same run once it is put back: said
     so, as another folder loses every game logged (a reviewer's)."""
@@ -259,12 +260,55 @@ def refusal(out: Path, run: str, why: str) -> ConfigError:
         remedy = f"put the file back as it was and the same command resumes, or {remedy}"
     elif why.startswith(_SEEDS):
         remedy = f"{_seeds_remedy(why)}, or {remedy}"
+    elif (option := _option_remedy(why, game)) is not None:  # a red team's changed --seed, a gauntlet's
+        # challenger changed by a player added at the top, a Lucky Words run without its --words:
+        # each was told only "use another --out folder"
+        remedy = f"{option}, or {remedy}"
     elif why.startswith(_LIMITED) and _THIS_RUN in why:  # the options they were played with, as an
         # older folder's refusal says them (a reviewer's: a folder of now was told only another --out)
         options = _limit_options(why[len(_LIMITED) :].split(_THIS_RUN, 1)[0])
         if options:
             remedy = f"give {options} (what they were played with), or {remedy}"
     return ConfigError(f"{out} holds the games of another {run} ({why}): {remedy}")
+
+
+_OPTION_DIFFERENCE = re.compile(
+    r"^a \S+ tournament with (?P<option>--[a-z-]+) (?P<was>.+?), this one (?P=option) "
+)
+_FORMAT_DIFFERENCE = re.compile(r"^a (?P<was>\S+) tournament, this one \S+$")
+_KEY_DIFFERENCE = "games played with "  # how Schedule.difference says another results key
+
+
+def _option_remedy(why: str, game: str | None) -> str | None:
+    """The option that resumes a folder of ``game`` whose schedule differs so (``why``: a difference
+    of :meth:`Schedule.difference`), in words; None where no option does."""
+    if (found := _OPTION_DIFFERENCE.match(why)) is not None and found["was"] != "None":
+        given = f"{found['option']} {shlex.quote(found['was'])}"
+        return f"give {given} (what its games were played with) to resume it"
+    if (found := _FORMAT_DIFFERENCE.match(why)) is not None:
+        return f"give --format {found['was']} (and its options) to resume it"
+    if why.startswith(_KEY_DIFFERENCE):
+        return f"give {game_options(game)} it was played with to resume it"
+    return None
+
+
+def game_options(game: str | None) -> str:
+    """The options ``game``'s plugin adds (a plugin named as its game: Lucky Words' ``--words
+    PATH``), which may choose what its results depend on, in words, as a refusal of another
+    results key names them; ``what`` where there are none (or the game is not known)."""
+    try:
+        from codecup.extensions import load_extensions
+
+        extensions = load_extensions()
+        options = [
+            o.option
+            for o in extensions.options
+            if o.plugin == game and extensions.takes(o.option, "tournament")
+        ]
+    except CodecupError:
+        options = []
+    said = " or ".join(f"--{o.name} {o.metavar or 'VALUE'}" for o in options)
+    return f"the {said}" if said else "what"
 
 
 def noted_difference(now: Schedule, out: Path) -> str | None:
@@ -415,8 +459,8 @@ def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None
             raise type(exc)(f"{log}: game {game_id}: {said(exc)}") from None
         if scored is not None and scored != key:
             raise ConfigError(
-                f"{log} holds game {game_id}, scored with {scored}; this run's is {key}: give the one it was"
-                " played with, or use another --out folder"
+                f"{log} holds game {game_id}, scored with {scored}; this run's is {key}: give"
+                f" {game_options(game.info.name)} it was played with, or use another --out folder"
             )
 
 

@@ -556,8 +556,11 @@ def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: P
             moved = same_game and all(
                 _changed_fields(p, _counterpart(p, spec.players)) == ["directory"] for p in strangers
             )
+            renamed = _renamed(strangers, spec.players) if same_game else None
             advice = (
-                "its players' folders have moved: move them back to resume it (a game's record names"
+                renamed
+                if renamed is not None
+                else "its players' folders have moved: move them back to resume it (a game's record names"
                 " its players' folders), or use another --out folder"
                 if moved
                 else _resumed_by(m, spec)
@@ -579,6 +582,29 @@ def _changed(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> str:
         for field in _changed_fields(logged, now)
     )
     return f"player {logged.name!r} is not as it is now in this players list: {said}"
+
+
+def _renamed(strangers: Sequence[PlayerInfo], players: Sequence[PlayerInfo]) -> str | None:
+    """What to do where every player of the log that is not in ``players`` as it is now is a player
+    of ``players`` under another name (its command, folder and the rest alike): names swapped in
+    the list, which was said to be folders moved (a red team's). None where one is not."""
+    pairs = []
+    for logged in dict.fromkeys(strangers):
+        now = next(
+            (p for p in players if p.name != logged.name and attrs.evolve(p, name=logged.name) == logged),
+            None,
+        )
+        if now is None:
+            return None
+        pairs.append(f"{logged.name!r} is now named {now.name!r}")
+    if not pairs:
+        return None
+    shown = ", ".join(pairs[:4]) + (", ..." if len(pairs) > 4 else "")
+    return (
+        f"the players list names its players otherwise ({shown}):"
+        " give them back their names to resume it (a game's record names who played with which program),"
+        " or use another --out folder"
+    )
 
 
 def _counterpart(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> PlayerInfo | None:

@@ -265,3 +265,47 @@ def test_a_folder_of_decomposed_names_from_before_resumes_as_it_was(
         assert tournament(spelled, tmp_path / "out") == 0
         assert "none played" in capsys.readouterr().err
     assert sorted(p.name for p in (tmp_path / "out" / "games").iterdir()) == ids
+
+
+def test_a_refusal_names_the_option_that_resumes_the_folder(fake_games, tmp_path, capsys):
+    """A red team's changed --seed, and a gauntlet's challenger changed by a player added at the
+    top, were told only "use another --out folder"."""
+    out = tmp_path / "out"
+    path = names_file(tmp_path / "p.yml", "x")
+    assert tournament(path, out, "--seed", "5") == 0
+    capsys.readouterr()
+    assert tournament(path, out, "--seed", "7") == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"codecup: error: {out} holds the games of another tournament (a round-robin tournament with"
+        " --seed 5, this one --seed 7): give --seed 5 (what its games were played with) to resume it, or"
+        " use another --out folder"
+    ]
+    gauntlet = tmp_path / "g.yml"
+    gauntlet.write_text(path.read_text().replace("players:", "format: gauntlet\nplayers:"))
+    assert tournament(gauntlet, tmp_path / "g") == 0
+    text = gauntlet.read_text()
+    gauntlet.write_text(text.replace("players:\n", "players:\n  - {name: w, command: 'bot:random'}\n"))
+    capsys.readouterr()
+    assert tournament(gauntlet, tmp_path / "g") == 2
+    assert "give --challenger x (what its games were played with) to resume it" in capsys.readouterr().err
+    assert tournament(gauntlet, tmp_path / "g", "--challenger", "x") == 0
+
+
+def test_names_swapped_in_the_list_are_said_so_not_folders_moved(fake_games, tmp_path, capsys):
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "bot.py").write_text("print('one')\n")
+    entry = "  - {{name: {}, directory: {}, command: '" + sys.executable + " bot.py'}}\n"
+    path = tmp_path / "p.yml"
+    path.write_text("game: twentyone\nplayers:\n" + entry.format("a", "a") + entry.format("b", "b"))
+    out = tmp_path / "out"
+    assert tournament(path, out) == 0
+    path.write_text("game: twentyone\nplayers:\n" + entry.format("b", "a") + entry.format("a", "b"))
+    capsys.readouterr()
+    assert tournament(path, out) == 2
+    err = capsys.readouterr().err
+    assert "folders have moved" not in err
+    assert (
+        "the players list names its players otherwise ('a' is now named 'b', 'b' is now named 'a'): give"
+        " them back their names to resume it" in err
+    )

@@ -354,7 +354,7 @@ def test_a_log_of_games_scored_with_another_word_list_is_refused(
     err = capsys.readouterr().err
     assert err == (
         f"codecup: error: {out} holds the games of another run (games played with word list A, this run"
-        " with word list B): use another --out folder\n"
+        " with word list B): give what it was played with to resume it, or use another --out folder\n"
     )
     assert len((out / "results.jsonl").read_text().splitlines()) == 2  # refused before any game
 
