@@ -129,7 +129,8 @@ class Schedule:
     programs: Digests | None = attrs.field(default=None, converter=_digests)  # program_digests
     # The seed was given (the bots' seeds follow from it), or not (each game with a program drew a
     # secret, MatchInfo.seat_key): a red team's run given --seed over a folder of secret seeds mixed
-    # the two. None: not said (an older note: the games' records say it, check_logged_seeds)
+    # the two. None: not said (an older note: the games' records say it, check_logged_seeds), or
+    # nothing to say (built-in bots alone draw no secret)
     seeded: bool | None = None
 
     @classmethod
@@ -147,7 +148,8 @@ class Schedule:
             results_key=results_key if results_key is not None else spec.results_key,
             limits=spec.limits,
             programs=spec.programs,
-            seeded=spec.seeded,
+            # built-in bots alone draw no secret either way: nothing to say (a program added later says it)
+            seeded=spec.seeded if any(p.bot is None for p in spec.players) else None,
         )
 
     def difference(self, earlier: Schedule) -> str | None:
@@ -169,6 +171,8 @@ class Schedule:
                     continue
                 return f"{_LIMITED}{was}{_THIS_RUN}{now}"
             if field.name == "seeded":
+                if now is None:  # no program plays: no secret to draw, whatever the games before drew
+                    continue
                 return seeds_difference(bool(was), earlier.seed)
             if field.name == "programs":
                 changed = _changed_program(was, now)

@@ -309,3 +309,10 @@ def test_names_swapped_in_the_list_are_said_so_not_folders_moved(fake_games, tmp
         "the players list names its players otherwise ('a' is now named 'b', 'b' is now named 'a'): give"
         " them back their names to resume it" in err
     )
+
+
+def test_built_in_bots_alone_resume_with_a_seed_given_or_not(fake_games, tmp_path):
+    """Their games draw no secret either way: a seed given is the same games."""
+    path = names_file(tmp_path / "p.yml", "x")
+    assert tournament(path, tmp_path / "out") == 0
+    assert tournament(path, tmp_path / "out", "--seed", "0") == 0
