@@ -432,7 +432,10 @@ def run(args: argparse.Namespace) -> int:
     gives = machine_gives(spec.players) if address is None else None  # a cluster's workers: not known
     if gives is not None:  # what the games get here, said so in the note and the standings
         limits = gives.limits(limits_of(args, opts), spec.players)
-        spec = attrs.evolve(spec, clock_mode=gives.clock_mode(spec.clock_mode, spec.players), limits=limits)
+        mode = gives.clock_mode(spec.clock_mode, spec.players)
+        # built-in bots' games keep the mode asked: their clock needs nothing of the machine
+        bots_mode = spec.clock_mode if mode != spec.clock_mode else None
+        spec = attrs.evolve(spec, clock_mode=mode, bots_clock_mode=bots_mode, limits=limits)
     created = first_missing(out)
     said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"
     not_a_players_folder(out, spec.players, said)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, overload
@@ -22,7 +23,7 @@ import attrs
 
 from codecup import matchfields as mf
 from codecup.checks import check_clock
-from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
+from codecup.clock import CLOCK_MODES, CPU, DEFAULT_CLOCK_MODE, WALL
 from codecup.dialogue import Termination
 from codecup.drive import new_seat_key
 from codecup.errors import ConfigError
@@ -132,6 +133,24 @@ class TournamentSpec:
     programs: tuple[tuple[str, str, str], ...] | None = None
     # The seed was given (the run to be reproduced): no secret in the seats' seeds (MatchInfo.seat_key)
     seeded: bool = attrs.field(default=True, eq=False)
+    # The clock mode of a game of built-in bots alone where it is not clock_mode: the one asked for,
+    # where this machine runs the programs' cpu clock as wall (no cgroup of their own). An in-process
+    # bot's clock is measured alike on every machine, so its games keep what was asked (a red team's
+    # folder of built-in bots, a program added on a machine without cgroup2, was told to give
+    # --clock-mode cpu, which it had been given). None: as clock_mode.
+    bots_clock_mode: str | None = attrs.field(default=None, eq=False)
+
+    def clock_mode_of(self, players: Sequence[PlayerInfo]) -> str:
+        """The clock mode of a game between ``players``: :attr:`bots_clock_mode` where all are
+        built-in bots (and it is said), else :attr:`clock_mode`."""
+        if self.bots_clock_mode is not None and all(p.bot is not None for p in players):
+            return self.bots_clock_mode
+        return self.clock_mode
+
+    @property
+    def asked_clock_mode(self) -> str:
+        """The clock mode the run was asked for (before the machine made the programs' cpu wall)."""
+        return self.bots_clock_mode or self.clock_mode
 
     @property
     def names(self) -> list[str]:
@@ -327,7 +346,7 @@ def match_for(game: Game, spec: TournamentSpec, g: ScheduledGame, cache: dict[in
         setup=_setup(game, spec, g.seed, cache),
         players=players,
         clock=spec.clock,
-        clock_mode=spec.clock_mode,
+        clock_mode=spec.clock_mode_of(players),
         seat_key=new_seat_key(spec.seeded, players),
     )
 
@@ -464,7 +483,7 @@ def run_tournament(
     try:
         if gives is not None:  # first: another clock mode logged may be one this machine cannot give
             check_log_gives(log.records, gives, out / LOG_NAME)
-        _check_log_is_this_tournaments(spec, log, out)
+        _check_log_is_this_tournaments(spec, log, out, gives)
         log.check_records(game)  # before anything reads their points (a schedule, the standings)
         key = results_key_of(game, spec.variant)
         check_schedule(spec, out, has_games=bool(log.records), results_key=key)
@@ -529,28 +548,30 @@ def _check_logged_games(
         )
 
 
-def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: Path) -> None:
+def _check_log_is_this_tournaments(
+    spec: TournamentSpec, log: ResultsLog, out: Path, gives: Gives | None = None
+) -> None:
     """Refuse a log that holds games this tournament cannot have played, before anything is written.
 
-    A game of the log is this tournament's only if it is of the same game, variant and clock,
+    A game of the log is this tournament's only if it is of the same game, variant and clock (and
+    the clock mode this run gives a game of its kind: :meth:`TournamentSpec.clock_mode_of`),
     between players of this players list (a player added since is fine; the schedule's own
-    check then compares each game it finds in the log with the game it would play).
+    check then compares each game it finds in the log with the game it would play). ``gives``:
+    what this machine gives programs, for which --clock-mode resumes the log (None: everything).
     """
     for game_id, record in log.records.items():
         m = record.match
-        same_game = (m.game, m.variant, m.clock, m.clock_mode) == (
-            spec.game,
-            spec.variant,
-            spec.clock,
-            spec.clock_mode,
-        )
+        same_clock = (m.game, m.variant, m.clock) == (spec.game, spec.variant, spec.clock)
+        same_game = same_clock and m.clock_mode == spec.clock_mode_of(m.players)
         stranger = next((p for p in m.players if p not in spec.players), None)
         if not same_game or stranger is not None:
+            if same_clock and not same_game:
+                _check_clock_modes(spec, log, out, gives)
             why = (
                 _changed(stranger, spec.players)
                 if same_game and stranger is not None
                 else f"{_kind(m.game, m.variant, m.clock, m.clock_mode)}, this one "
-                f"{_kind(spec.game, spec.variant, spec.clock, spec.clock_mode)}"
+                f"{_kind(spec.game, spec.variant, spec.clock, spec.clock_mode_of(m.players))}"
             )
             strangers = [p for r in log.records.values() for p in r.match.players if p not in spec.players]
             moved = same_game and all(
@@ -563,13 +584,53 @@ def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: P
                 else "its players' folders have moved: move them back to resume it (a game's record names"
                 " its players' folders), or use another --out folder"
                 if moved
-                else _resumed_by(m, spec)
+                else _resumed_by(m, spec, _fitting_modes(spec, log, gives))
                 if stranger is None
                 else "use another --out folder"
             )
             raise ConfigError(
                 f"{out / LOG_NAME} holds game {game_id} of a different tournament ({why}): {advice}"
             )
+
+
+def _fitting_modes(spec: TournamentSpec, log: ResultsLog, gives: Gives | None) -> list[str]:
+    """The clock modes which, asked for on this machine (``gives``), give each game of the log
+    of this game, variant and clock the clock mode it had: built-in bots' games the one asked,
+    programs' games the one this machine gives for it (wall for cpu without a cgroup)."""
+    logged = [
+        r.match
+        for r in log.records.values()
+        if (r.match.game, r.match.variant, r.match.clock) == (spec.game, spec.variant, spec.clock)
+    ]
+
+    def fits(asked: str) -> bool:
+        programs = asked if gives is None or asked != CPU or gives.cpu_clock else WALL
+        return all(m.clock_mode == (asked if all(p.bot for p in m.players) else programs) for m in logged)
+
+    return [mode for mode in CLOCK_MODES if fits(mode)]
+
+
+def _check_clock_modes(spec: TournamentSpec, log: ResultsLog, out: Path, gives: Gives | None) -> None:
+    """Refuse, in one line, a log whose games no one clock mode asked for gives here: a run of an
+    older codecup resumed where the cpu clock could not be given mixed wall games into a cpu log,
+    and each mode was told to give the other (a red team's)."""
+    if _fitting_modes(spec, log, gives):
+        return
+    bots = {r.match.clock_mode for r in log.records.values() if all(p.bot for p in r.match.players)}
+    programs = {r.match.clock_mode for r in log.records.values() if not all(p.bot for p in r.match.players)}
+    if bots == {CPU} and programs == {WALL}:  # cpu asked where the programs' CPU time was not measured
+        raise ConfigError(
+            f"{out / LOG_NAME} holds built-in bots' games under the cpu clock and programs' games under the"
+            " wall clock (cpu asked on a machine without cgroup2), which no --clock-mode plays here, where"
+            " programs get the cpu clock: resume it on a machine without cgroup2, or use another --out folder"
+        )
+    counts = Counter(r.match.clock_mode for r in log.records.values())
+    said = ", ".join(f"{n} {mode}" for mode, n in sorted(counts.items()))
+    raise ConfigError(
+        f"{out / LOG_NAME} holds games of both clock modes ({said} clock games), which no one run"
+        " plays as one tournament (--clock-mode gives its programs' games one): it cannot be resumed;"
+        " use another --out folder for a new tournament (this one's games and pages stay as they are)"
+    )
 
 
 def _changed(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> str:
@@ -628,22 +689,31 @@ def _shown(value: object) -> str:
     return "none" if value is None else repr(value)
 
 
-def _resumed_by(logged: MatchInfo, spec: TournamentSpec) -> str:
+def _resumed_by(logged: MatchInfo, spec: TournamentSpec, modes: Sequence[str] = ()) -> str:
     """What to do with a log of games of another clock, clock mode or variant than ``spec``'s: the
     options they were played with resume it (an older codecup's folder, played under a wall clock,
-    was refused by the cpu clock of now with only "use another --out folder"; a red team's)."""
+    was refused by the cpu clock of now with only "use another --out folder"; a red team's).
+    ``modes``: the clock modes that resume the log's games here (:func:`_fitting_modes`)."""
     if logged.game != spec.game:
         return "use another --out folder"
+    other_mode = logged.clock_mode != spec.clock_mode_of(logged.players)
     options = [
         option
         for option, differs in (
             (f"--variant {logged.variant}", logged.variant != spec.variant),
             (f"--clock {logged.clock:g}", logged.clock != spec.clock),
-            (f"--clock-mode {logged.clock_mode}", logged.clock_mode != spec.clock_mode),
+            (f"--clock-mode {_mode_given(logged, spec, modes)}", other_mode),
         )
         if differs
     ]
     return f"give {' '.join(options)} to resume it, or use another --out folder"
+
+
+def _mode_given(logged: MatchInfo, spec: TournamentSpec, modes: Sequence[str]) -> str:
+    """The --clock-mode that resumes a game logged under another: one of ``modes`` that fits all the
+    log's games where one does (a program's wall game on a machine without cgroup2 was cpu asked)."""
+    fitting = [mode for mode in modes if mode != spec.asked_clock_mode]
+    return fitting[0] if fitting else logged.clock_mode
 
 
 def _kind(game: str, variant: str, clock: float, clock_mode: str) -> str:

@@ -52,8 +52,11 @@ def machine(monkeypatch, tiny_game):
 
     class Machine:
         support = FULL
+        degraded: str | None = None  # a clock mode an older codecup's runner gave programs' games
 
         def play(self, match: MatchInfo, **_: object) -> Record:
+            if self.degraded is not None and not all(p.bot for p in match.players):
+                match = attrs.evolve(match, clock_mode=self.degraded)
             had = CONTAINED if self.support.namespaces and self.support.cgroup else UNCONTAINED
             seats = tuple("in-process" if p.bot else had for p in match.players)
             result = Result((0.5, 0.5), (1.0, 1.0), (NORMAL, NORMAL))
@@ -140,6 +143,55 @@ def test_a_contained_folder_is_refused_by_a_run_without_namespaces(machine, play
     err = capsys.readouterr().err
     assert "whose programs had namespaces and a read-only view, which this machine cannot give" in err
     assert "(not root: no namespaces)" in err
+
+
+def test_built_in_bots_games_keep_the_cpu_clock_asked_where_a_program_joins_without_a_cgroup(
+    machine, players, tmp_path, capsys
+):
+    # A red team's: a folder of built-in bots, a program added on a machine without cgroup2, was told
+    # to give --clock-mode cpu whatever it was given: the bots' cpu games were compared with the
+    # programs' wall clock. In-process bots' clocks need nothing of the machine: their games keep cpu.
+    bots = tmp_path / "bots.yml"
+    bots.write_text("game: twentyone\nplayers:\n  - {name: r, command: 'bot:random'}\n")
+    bots.write_text(bots.read_text() + "  - {name: p1, command: 'bot:perfect'}\n")
+    machine.support = NO_CGROUP
+    out = tmp_path / "out"
+    assert tournament(bots, out) == 0
+    both = tmp_path / "both.yml"
+    both.write_text(bots.read_text() + players.read_text().split("players:\n")[1].split("  - {name: p1")[0])
+    capsys.readouterr()
+    assert tournament(both, out) == 0, capsys.readouterr().err
+    modes = {}
+    for path in (out / "games").glob("*.json"):
+        doc = json.loads(path.read_text())
+        kind = "bots" if all(p.get("bot") for p in doc["players"]) else "programs"
+        modes.setdefault(kind, set()).add(doc["clock_mode"])
+    assert modes == {"bots": {"cpu"}, "programs": {"wall"}}
+    assert tournament(both, out, "--clock-mode", "cpu") == 0  # resumed as it was asked
+    # where programs get the cpu clock no option plays the folder so: it says so, in one line
+    machine.support = FULL
+    capsys.readouterr()
+    for more in ((), ("--clock-mode", "wall")):
+        assert tournament(both, out, "--rounds", "2", *more) == 2
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and "no --clock-mode plays here" in err[0], err
+
+
+def test_a_folder_of_both_clock_modes_is_said_to_be_one_no_run_resumes(machine, players, tmp_path, capsys):
+    # A red team's: an older codecup's resume without cgroup2 played wall games into a cpu folder, and
+    # then each clock mode was told to give the other.
+    out = tmp_path / "out"
+    assert tournament(players, out) == 0
+    machine.degraded = "wall"
+    assert tournament(players, out, "--rounds", "2") == 0  # the fake's older codecup took it
+    machine.degraded = None
+    capsys.readouterr()
+    for mode in ("cpu", "wall"):
+        assert tournament(players, out, "--rounds", "3", "--clock-mode", mode) == 2
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1, err
+        assert "holds games of both clock modes (2 cpu, 2 wall clock games)" in err[0]
+        assert "it cannot be resumed; use another --out folder" in err[0]
 
 
 def sprt(new, out, *more):
