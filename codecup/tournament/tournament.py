@@ -15,7 +15,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, overload
 
@@ -577,7 +577,8 @@ def _check_log_is_this_tournaments(
             moved = same_game and all(
                 _changed_fields(p, _counterpart(p, spec.players)) == ["directory"] for p in strangers
             )
-            renamed = _renamed(strangers, spec.players) if same_game else None
+            logged = {p for r in log.records.values() for p in r.match.players}
+            renamed = _renamed(strangers, spec.players, logged) if same_game else None
             advice = (
                 renamed
                 if renamed is not None
@@ -645,14 +646,22 @@ def _changed(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> str:
     return f"player {logged.name!r} is not as it is now in this players list: {said}"
 
 
-def _renamed(strangers: Sequence[PlayerInfo], players: Sequence[PlayerInfo]) -> str | None:
+def _renamed(
+    strangers: Sequence[PlayerInfo], players: Sequence[PlayerInfo], in_log: Collection[PlayerInfo]
+) -> str | None:
     """What to do where every player of the log that is not in ``players`` as it is now is a player
     of ``players`` under another name (its command, folder and the rest alike): names swapped in
-    the list, which was said to be folders moved (a red team's). None where one is not."""
+    the list, which was said to be folders moved (a red team's). None where one is not. A player of
+    ``players`` that has games in the log as it is (``in_log``) is itself, not another renamed: a
+    player removed whose command another runs was said renamed to it (a reviewer's)."""
     pairs = []
     for logged in dict.fromkeys(strangers):
         now = next(
-            (p for p in players if p.name != logged.name and attrs.evolve(p, name=logged.name) == logged),
+            (
+                p
+                for p in players
+                if p.name != logged.name and p not in in_log and attrs.evolve(p, name=logged.name) == logged
+            ),
             None,
         )
         if now is None:

@@ -311,6 +311,25 @@ def test_names_swapped_in_the_list_are_said_so_not_folders_moved(fake_games, tmp
     )
 
 
+def test_a_player_removed_whose_command_another_runs_is_not_said_renamed(fake_games, tmp_path, capsys):
+    # A reviewer's: w removed, y (in the log under its own name) running w's command, was said to be
+    # "'w' is now named 'y': give them back their names"
+    path = tmp_path / "p.yml"
+    entries = "".join(
+        f"  - {{name: {n}, command: 'bot:{b}'}}\n"
+        for n, b in zip("xyw", ("random", "perfect", "perfect"), strict=True)
+    )
+    path.write_text("game: twentyone\nplayers:\n" + entries)
+    out = tmp_path / "out"
+    assert tournament(path, out) == 0
+    path.write_text("game: twentyone\nplayers:\n" + entries.rsplit("  - ", 1)[0])
+    capsys.readouterr()
+    assert tournament(path, out) == 2
+    err = capsys.readouterr().err
+    assert "is now named" not in err
+    assert "player 'w' is not in this players list): use another --out folder" in err
+
+
 def test_built_in_bots_alone_resume_with_a_seed_given_or_not(fake_games, tmp_path):
     """Their games draw no secret either way: a seed given is the same games."""
     path = names_file(tmp_path / "p.yml", "x")
