@@ -156,7 +156,9 @@ class Schedule:
         """Why a folder played under ``earlier`` cannot go on under this schedule (None: it can)."""
         if self.format != earlier.format:
             return f"a {earlier.format} tournament, this one {self.format}"
-        for field in attrs.fields(Schedule)[1:]:
+        # seeded before seed: a folder of secret seeds (noted seed 0) resumed given --seed 5 was told
+        # "give --seed 0", which was then refused as a seed given (a reviewer's)
+        for field in sorted(attrs.fields(Schedule)[1:], key=lambda f: f.name != "seeded"):
             was, now = getattr(earlier, field.name), getattr(self, field.name)
             if was == now or (was is None and field.name in _UNKNOWN_BEFORE):
                 continue

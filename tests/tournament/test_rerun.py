@@ -203,6 +203,17 @@ def test_a_folder_of_secret_seeds_refuses_a_given_seed_and_the_reverse(fake_game
         " this run given none): give --seed 0 (its games' seed) to resume it, or use another --out folder"
     ]
     assert tournament(players, seeded, "--seed", "0") == 0
+    # another seed than the note's 0 is the seeding that differs first (a reviewer's: "give --seed 0"
+    # was said over the secret seeds, and then refused), and over --seed 5 no seed is not "--seed 0"
+    for folder, more, said in (
+        (out, ("--seed", "5"), "its bots' seeds drawn in secret, this run given a seed"),
+        (tmp_path / "five", (), "its bots' seeds from --seed 5, this run given none"),
+    ):
+        if folder != out:
+            assert tournament(players, folder, "--seed", "5") == 0
+        capsys.readouterr()
+        assert tournament(players, folder, *more) == 2
+        assert said in capsys.readouterr().err
 
 
 def test_a_folder_whose_note_does_not_say_its_seeding_is_checked_by_its_records(
