@@ -63,6 +63,7 @@ from codecup.tournament.identity import (
     check_logged_records,
     note,
     noted_difference,
+    noted_seed,
     older_games,
     older_games_note,
     program_digests,
@@ -214,15 +215,36 @@ def open_log(
                     if record.match.seat_key
                     else "from --seed, this run given none"
                 )
-                if not record.match.seat_key:
+                if record.match.seat_key:  # the same games as the run given none (a reviewer's)
+                    remedy = _seed_remedy(record.match, int(m.group(1)), out)
+                else:
                     # the same games as without --seed: the seed 0 was the default (an older
                     # codecup's log, which drew no secret seeds, says so; a red team's)
                     remedy = "give --seed 0 (its games' seed) to resume it, or use another --out folder"
             else:
                 why, remedy = _how_other(record.match, match)
+                if why == _ANOTHER_SEED:
+                    remedy = _seed_remedy(record.match, int(m.group(1)), out)
         log.close()
         raise ConfigError(f"{out / LOG_NAME} holds games of another run (game {key}: {why}): {remedy}")
     return log
+
+
+_ANOTHER_SEED = "another seed"
+
+
+def _seed_remedy(logged: MatchInfo, k: int, out: Path) -> str:
+    """What resumes a log of pair ``k``'s game ``logged`` played from another seed: no --seed where
+    its bots' seeds were secret (a run given none), the seed noted in ``out`` (or the default 0)
+    where it gives the game's; a reviewer's refusals named no option ("use another --out folder")."""
+    if logged.seat_key:
+        return (
+            "give no --seed (its bots' seeds were drawn in secret) to resume it, or use another --out folder"
+        )
+    for seed in dict.fromkeys((noted_seed(out), 0)):
+        if seed is not None and derive_seed(seed, "sprt", k) % 2**31 == logged.seed:
+            return f"give --seed {seed} (its games' seed) to resume it, or use another --out folder"
+    return "use another --out folder"
 
 
 def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
@@ -250,8 +272,8 @@ def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
         # the games of --seed 0 too (see open_log): said with the rest, not on the next run (a
         # reviewer's older log was told --clock 2, then --seed 0)
         options.append("--seed 0")
-    if not options:  # the setup the seed gives, or the seed itself: another --seed
-        return "another seed", "use another --out folder"
+    if not options:  # the setup the seed gives, or the seed itself: another --seed (_seed_remedy)
+        return _ANOTHER_SEED, "use another --out folder"
     said = ", ".join(options)
     return f"played with {said}", f"give {said.replace(', ', ' ')} to resume it, or use another --out folder"
 

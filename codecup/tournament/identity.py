@@ -158,7 +158,8 @@ class Schedule:
             return f"a {earlier.format} tournament, this one {self.format}"
         # seeded before seed: a folder of secret seeds (noted seed 0) resumed given --seed 5 was told
         # "give --seed 0", which was then refused as a seed given (a reviewer's)
-        for field in sorted(attrs.fields(Schedule)[1:], key=lambda f: f.name != "seeded"):
+        fields: list[attrs.Attribute[Any]] = list(attrs.fields(Schedule)[1:])
+        for field in sorted(fields, key=lambda f: f.name != "seeded"):
             was, now = getattr(earlier, field.name), getattr(self, field.name)
             if was == now or (was is None and field.name in _UNKNOWN_BEFORE):
                 continue
@@ -351,6 +352,12 @@ def _noted_fields(path: Path) -> frozenset[str]:
     except (OSError, ValueError, RecursionError):
         return frozenset()
     return frozenset(doc) if isinstance(doc, dict) else frozenset()
+
+
+def noted_seed(out: Path) -> int | None:
+    """The seed noted in ``out`` (None: no note, or not one), for a refusal to name."""
+    noted = _read(out / NAME)
+    return noted.seed if noted is not None and isinstance(noted.seed, int) else None
 
 
 def _read(path: Path) -> Schedule | None:
