@@ -153,6 +153,14 @@ class TournamentSpec:
         return self.bots_clock_mode or self.clock_mode
 
     @property
+    def seeds_said(self) -> str:
+        """How the standings and the site say the run's seeds: "seed 0" of a run given none invited
+        --seed 0 over a folder of secret seeds (a red team's; the site said it after the text did not)."""
+        if not self.seeded and any(p.bot is None for p in self.players):
+            return "bots' seeds drawn in secret"
+        return f"seed {self.seed}"
+
+    @property
     def names(self) -> list[str]:
         """The players' names, in the order given (the seeding order)."""
         return [p.name for p in self.players]
@@ -283,10 +291,7 @@ class TournamentResult:
     def summary(self) -> str:
         """Standings, ratings, referee errors and faults as text."""
         s = self.spec
-        # "seed 0" of a run given none invited --seed 0 over a folder of secret seeds (a red team's)
-        secret = not s.seeded and any(p.bot is None for p in s.players)
-        seeds = "bots' seeds drawn in secret" if secret else f"seed {s.seed}"
-        title = f"{s.game} ({s.variant}), {s.format}, {len(self.games)} games, {seeds}"
+        title = f"{s.game} ({s.variant}), {s.format}, {len(self.games)} games, {s.seeds_said}"
         text = (
             self.standings.table(title)
             + "\n\nRatings (Bradley-Terry maximum likelihood, Elo scale, field mean 0):\n"
