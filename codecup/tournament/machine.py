@@ -19,7 +19,7 @@ each record says what its game had.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import attrs
@@ -116,3 +116,21 @@ def _refuse(log: Path, game_id: str, had: str, gives: Gives) -> None:
         " resume the folder where they can be given (as root, with cgroup2: `codecup doctor` says what"
         " is missing), or use another --out folder"
     )
+
+
+_MEMORY_SAID = re.compile(r"^\d+ MiB\b")  # a run's limits naming a memory limit (Limits.describe)
+
+
+def limits_had(limits: str | None, records: Iterable[Record]) -> str | None:
+    """``limits`` (a run's, in words) as the standings say them of the games of ``records``: where
+    some programs' games had no memory limit (played where the machine gave none, the folder resumed
+    on one that does), they say how many. A reviewer's folder begun without cgroup2 and finished
+    with it claimed 1 GiB for every game."""
+    if limits is None or not _MEMORY_SAID.search(limits):
+        return limits
+    programs = [[s for s in r.containment if s != "in-process"] for r in records]
+    without = sum(1 for seats in programs if seats and not any(_HAD["memory"][0].search(s) for s in seats))
+    if not without:
+        return limits
+    total = sum(1 for seats in programs if seats)
+    return f"{limits} (mixed: {without} of {total} programs' games without limits)"

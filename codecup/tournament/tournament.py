@@ -37,7 +37,7 @@ from codecup.tournament.executor import GamePool, held_stops
 from codecup.tournament.identity import Schedule, check_logged_records, check_schedule, note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
-from codecup.tournament.machine import Gives, check_log_gives
+from codecup.tournament.machine import Gives, check_log_gives, limits_had
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
 from codecup.tournament.schedule import ScheduledGame
@@ -783,7 +783,8 @@ def _run(
     order, final = final_order(game, spec, scheduled, log)
     standings = reorder(format_standings(game, spec, records), order, final)
     ratings = tuple(bradley_terry(names, records))
-    result = TournamentResult(spec, games, standings, ratings, played, log.record)
+    said = attrs.evolve(spec, limits=limits_had(spec.limits, (r for _, r in games)))  # what they had
+    result = TournamentResult(said, games, standings, ratings, played, log.record)
     log.check_folder()  # the standings only into the folder the run locked (as each game: log.append)
     with held_stops():  # a stop as they are written: raised once the caller knows the run is complete
         write_results(out, result)

@@ -134,6 +134,19 @@ def test_a_run_without_a_cpu_clock_says_it_plays_wall_and_no_limits_and_resumes_
     assert tournament(players, out, "--rounds", "2", "--clock-mode", "wall") == 0
 
 
+def test_standings_say_how_many_games_had_no_limits_where_a_folder_was_begun_without_them(
+    machine, players, tmp_path
+):
+    # A reviewer's: begun without cgroup2, resumed with it, the standings claimed 1 GiB for all games
+    machine.support = NO_CGROUP
+    out = tmp_path / "out"
+    assert tournament(players, out, "--clock-mode", "wall") == 0
+    machine.support = FULL
+    assert tournament(players, out, "--clock-mode", "wall", "--rounds", "2") == 0
+    doc = json.loads((out / "standings.json").read_text())["tournament"]
+    assert doc["limits"] == "1024 MiB, 128 processes, 1 CPU (mixed: 2 of 4 programs' games without limits)"
+
+
 def test_a_contained_folder_is_refused_by_a_run_without_namespaces(machine, players, tmp_path, capsys):
     out = tmp_path / "out"
     assert tournament(players, out, "--clock-mode", "wall") == 0
