@@ -1578,14 +1578,15 @@ def test_rounds_must_be_a_whole_number_in_a_tournament_file(value, tmp_path, cap
 
 
 def test_names_that_differ_only_in_unicode_form_are_refused(tmp_path, capsys):
-    """NFC "é" and NFD "é" (e and a combining accent) were two players who look identical."""
+    """NFC "é" and NFD "é" (e and a combining accent) were two players who look identical; names are
+    read composed (NFC), so they are one name, given twice."""
     path = tmp_path / "t.yml"
     path.write_text(
         "game: twentyone\nplayers:\n"
         "  - {name: \"Ren\\u00e9\", command: 'bot:random'}\n"
         "  - {name: \"Rene\\u0301\", command: 'bot:perfect'}\n"
     )
-    one_line_error(capsys, ["tournament", path], "look the same when shown")
+    one_line_error(capsys, ["tournament", path], "two players are called 'Ren\u00e9'")
 
 
 # --- a bot program given what no referee sends ----------------------------------------------------

@@ -23,6 +23,7 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import (
     add_run_options,
     limits_of,
+    machine_gives,
     not_a_players_folder,
     nothing_played,
     warn_oversubscription,
@@ -44,6 +45,7 @@ from codecup.tournament.identity import (
     check_logged_records,
     note,
     noted_difference,
+    noted_seed,
     older_games,
     older_games_note,
     program_digests,
@@ -52,6 +54,7 @@ from codecup.tournament.identity import (
 )
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
+from codecup.tournament.machine import Gives, check_log_gives
 from codecup.tournament.programwatch import ProgramWatch
 from codecup.tournament.sprt import SprtSettings, SprtState
 from codecup.tournament.tally import Tally, faults_line
@@ -185,17 +188,28 @@ def pair(
 
 
 def open_log(
-    out: Path, expected: Callable[[int], tuple[MatchInfo, MatchInfo]], lock: FolderLock | None = None
+    out: Path,
+    expected: Callable[[int], tuple[MatchInfo, MatchInfo]],
+    lock: FolderLock | None = None,
+    gives: Gives | None = None,
 ) -> ResultsLog:
     """The run's results log in ``out``, refusing one that holds another run's games.
 
     ``expected(k)`` gives pair ``k``'s two matches; every logged game must be one of them, with
     its bots' seeds drawn the same way (in secret, or from the seed given).
     ``lock``: ``out``'s, if the caller holds it (else the log takes it, and releases it on close).
+    ``gives``: what this machine gives the programs (a log whose games had more is refused first:
+    another clock mode logged may be one it cannot give, :func:`~codecup.tournament.machine.check_log_gives`).
     """
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out}: exists and is not a folder")
     log = ResultsLog.open(out / LOG_NAME, lock=lock or True)
+    if gives is not None:
+        try:
+            check_log_gives(log.records, gives, log.path)
+        except ConfigError:
+            log.close()
+            raise
     for key, record in log.records.items():
         m = _KEY.fullmatch(key)
         why, remedy = "not a game of an SPRT test", "use another --out folder"
@@ -212,15 +226,36 @@ def open_log(
                     if record.match.seat_key
                     else "from --seed, this run given none"
                 )
-                if not record.match.seat_key:
+                if record.match.seat_key:  # the same games as the run given none (a reviewer's)
+                    remedy = _seed_remedy(record.match, int(m.group(1)), out)
+                else:
                     # the same games as without --seed: the seed 0 was the default (an older
                     # codecup's log, which drew no secret seeds, says so; a red team's)
                     remedy = "give --seed 0 (its games' seed) to resume it, or use another --out folder"
             else:
                 why, remedy = _how_other(record.match, match)
+                if why == _ANOTHER_SEED:
+                    remedy = _seed_remedy(record.match, int(m.group(1)), out)
         log.close()
         raise ConfigError(f"{out / LOG_NAME} holds games of another run (game {key}: {why}): {remedy}")
     return log
+
+
+_ANOTHER_SEED = "another seed"
+
+
+def _seed_remedy(logged: MatchInfo, k: int, out: Path) -> str:
+    """What resumes a log of pair ``k``'s game ``logged`` played from another seed: no --seed where
+    its bots' seeds were secret (a run given none), the seed noted in ``out`` (or the default 0)
+    where it gives the game's; a reviewer's refusals named no option ("use another --out folder")."""
+    if logged.seat_key:
+        return (
+            "give no --seed (its bots' seeds were drawn in secret) to resume it, or use another --out folder"
+        )
+    for seed in dict.fromkeys((noted_seed(out), 0)):
+        if seed is not None and derive_seed(seed, "sprt", k) % 2**31 == logged.seed:
+            return f"give --seed {seed} (its games' seed) to resume it, or use another --out folder"
+    return "use another --out folder"
 
 
 def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
@@ -248,13 +283,15 @@ def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
         # the games of --seed 0 too (see open_log): said with the rest, not on the next run (a
         # reviewer's older log was told --clock 2, then --seed 0)
         options.append("--seed 0")
-    if not options:  # the setup the seed gives, or the seed itself: another --seed
-        return "another seed", "use another --out folder"
+    if not options:  # the setup the seed gives, or the seed itself: another --seed (_seed_remedy)
+        return _ANOTHER_SEED, "use another --out folder"
     said = ", ".join(options)
     return f"played with {said}", f"give {said.replace(', ', ' ')} to resume it, or use another --out folder"
 
 
-def settings_of(args: argparse.Namespace, game: Game, variant: Variant) -> Schedule:
+def settings_of(
+    args: argparse.Namespace, game: Game, variant: Variant, limits: str | None = None
+) -> Schedule:
     """What the games depend on that their records do not say, noted in the ``--out`` folder: each
     bot's limits and the game's results key (Lucky Words: the word list). The log's games say the
     rest (players, variant, seed and start, clock and clock mode), and are checked one by one."""
@@ -263,7 +300,7 @@ def settings_of(args: argparse.Namespace, game: Game, variant: Variant) -> Sched
         seed=args.seed or 0,
         rounds=1,
         results_key=results_key_of(game, variant.name),
-        limits=limits_of(args, {}).describe(),
+        limits=limits_of(args, {}).describe() if limits is None else limits,
     )
 
 
@@ -293,10 +330,18 @@ def _run(args: argparse.Namespace) -> int:
             game.info.check_bot(p.bot)
     check_commands([new, old], "", game.info.name)
     notes = run_notes_of(game, variant.name)  # asked with --quiet too: a plugin failing at it stops any run
-    noted = settings_of(args, game, variant)  # asked before the folder: a plugin failing at it leaves none
+    address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
+    gives = machine_gives((new, old)) if address is None else None  # a cluster's workers: not known
+    limits = None
+    if gives is not None:  # the clock mode and limits the games get here, as a tournament's
+        mode = gives.clock_mode(args.clock_mode or DEFAULT_CLOCK_MODE, (new, old))
+        args = argparse.Namespace(**{**vars(args), "clock_mode": mode})
+        limits = gives.limits(limits_of(args, {}), (new, old))
+    noted = settings_of(
+        args, game, variant, limits
+    )  # asked before the folder: a plugin failing at it leaves none
     # a bot changed since is refused
     noted = attrs.evolve(noted, programs=program_digests((new, old), warn=_warn))
-    address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
     pool: ex.GamePool
     if address is None:
         jobs = args.jobs or ex.default_jobs()
@@ -317,12 +362,12 @@ def _run(args: argparse.Namespace) -> int:
         try:
             with released_on_failure(args.out, created, lock):  # a full disk as it marks the folder
                 claim_folder(args.out, RunKind.SPRT)
-                log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k), lock)
+                log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k), lock, gives)
                 log.check_records(game)  # a hand-edited line: named, before the tally reads it
                 # Games under other limits or another word list: a red team's log held both (F2).
                 why = noted_difference(noted, args.out) if log.records else None
                 if why is not None:
-                    raise refusal(args.out, "run", why)
+                    raise refusal(args.out, "run", why, game.info.name)
                 check_logged_records(game, log.records, noted, args.out, log.path)
                 unnoted = unnoted_programs_note(args.out, noted.programs) if log.records else None
                 if unnoted is not None:

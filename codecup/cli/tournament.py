@@ -39,7 +39,15 @@ from codecup.tournament.executor import held_stops
 from codecup.tournament.identity import older_games_note, program_digests, unnoted_programs_note
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, logged_ids, older_logged
-from codecup.tournament.players import OPTION_MAXIMUM, OPTION_MINIMUM, ROOT_HIDDEN, read_players
+from codecup.tournament.machine import Gives
+from codecup.tournament.players import (
+    OPTION_MAXIMUM,
+    OPTION_MINIMUM,
+    ROOT_HIDDEN,
+    composed,
+    read_players,
+    spelled_as_logged,
+)
 from codecup.tournament.programwatch import ProgramChanged
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
@@ -244,6 +252,14 @@ def _option(args: argparse.Namespace, file_options: dict[str, Any], name: str, d
     return file_options.get(name, default)
 
 
+def _named(name: str | None, players: Sequence[PlayerInfo]) -> str | None:
+    """The player an option names (``--challenger``), however its letters are encoded (NFC or
+    not: :func:`~codecup.tournament.players.composed`), as the players list spells it."""
+    if name is None:
+        return None
+    return next((p.name for p in players if composed(p.name) == composed(name)), name)
+
+
 def _folder(path: Path, option: str) -> str:
     if not path.is_dir():
         raise ConfigError(f"{option} {path}: not a folder")
@@ -379,6 +395,11 @@ def run(args: argparse.Namespace) -> int:
     # the programs are checked below, once the game is known (`codecup bot GAME NAME` must name it)
     players_file = read_players(args.file, args.base, check=False, plugin_options=extensions.file_keys())
     opts = dict(players_file.options)
+    out = Path(_option(args, opts, "out", DEFAULT_OUT))
+    if not out.is_absolute() and args.out is None and "out" in opts:
+        out = args.file.parent / out
+    # a folder of names spelled decomposed, from before names were composed, resumes as it was
+    players_file = attrs.evolve(players_file, players=spelled_as_logged(players_file.players, out / LOG_NAME))
     extensions.apply_file(args, players_file.plugin_options, args.file.parent, args.file)
     registry = load_games()
     game_name, variant_name, kit_notes = game_and_variant(
@@ -408,7 +429,7 @@ def run(args: argparse.Namespace) -> int:
         seeded=args.seed is not None or "seed" in opts,
         format=_option(args, opts, "format", "round-robin"),
         rounds=_option(args, opts, "rounds", 1),
-        challenger=_option(args, opts, "challenger", None),
+        challenger=_named(_option(args, opts, "challenger", None), players_file.players),
         swiss_rounds=_option(args, opts, "swiss_rounds", None),
         top=_option(args, opts, "top", 4),
         notes=(*kit_notes, *run_notes_of(game, variant.name)),
@@ -418,9 +439,6 @@ def run(args: argparse.Namespace) -> int:
     )
     spec.check()
     check_set_aside(_set_aside(args), spec)
-    out = Path(_option(args, opts, "out", DEFAULT_OUT))
-    if not out.is_absolute() and args.out is None and "out" in opts:
-        out = args.file.parent / out
     hidden = [*opts.get("hide", ()), *(_folder(p, "--hide") for p in args.hide or ())]
     hidden += [p.directory for p in spec.players if p.directory]
     folders = HiddenFolders.of([*hidden, str(out)])  # once: each player's check a look-up, not a scan
@@ -436,13 +454,28 @@ def run(args: argparse.Namespace) -> int:
         address = ex.parse_executor(args.executor)
     if address is not None:  # and a scheduler that does not answer, as an unknown executor
         ex.check_scheduler(address)
+    gives = machine_gives(spec.players) if address is None else None  # a cluster's workers: not known
+    if gives is not None:  # what the games get here, said so in the note and the standings
+        limits = gives.limits(limits_of(args, opts), spec.players)
+        mode = gives.clock_mode(spec.clock_mode, spec.players)
+        # built-in bots' games keep the mode asked: their clock needs nothing of the machine
+        bots_mode = spec.clock_mode if mode != spec.clock_mode else None
+        spec = attrs.evolve(spec, clock_mode=mode, bots_clock_mode=bots_mode, limits=limits)
     created = first_missing(out)
     said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"
     not_a_players_folder(out, spec.players, said)
     output_dir(out, said)  # last of the checks: a run refused by one leaves no folder behind
     # Held from before the run looks at the folder: a run refused by it has touched nothing there.
     with FolderLock.take(out, out / LOG_NAME, option=said) as lock:
-        return _run_in(args, opts, spec, game, variant.name, out, created, said, hidden, lock)
+        return _run_in(args, opts, spec, game, variant.name, out, created, said, hidden, lock, gives)
+
+
+def machine_gives(players: Sequence[PlayerInfo]) -> Gives | None:
+    """What this machine gives the programs among ``players`` (None where none plays: built-in
+    bots need nothing of it, and the sandbox's trial, a second, is not made)."""
+    if all(p.bot is not None for p in players):
+        return None
+    return Gives.of(machine_support())
 
 
 def _run_in(
@@ -456,6 +489,7 @@ def _run_in(
     said: str,
     hidden: list[str],
     lock: FolderLock,
+    gives: Gives | None = None,
 ) -> int:
     """Play the tournament into ``out``, whose lock this run holds."""
     with released_on_failure(out, created, lock):  # a full disk as it marks the folder leaves none
@@ -520,6 +554,7 @@ def _run_in(
                 on_playing=told.playing,  # the index rewritten before the old standings go
                 set_aside=_set_aside(args),  # once the folder's checks passed (run_tournament)
                 on_set_aside=_say_set_aside,
+                gives=gives,
             )
     except KeyboardInterrupt as exc:
         if complete:  # it came once every game was played and the standings written: the run is done
@@ -697,12 +732,14 @@ def play_spec(
     on_playing: OnPlaying | None = None,
     set_aside: Sequence[str] = (),
     on_set_aside: Callable[[SetAside], None] | None = None,
+    gives: Gives | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
     ``hide``: folders no bot may see (but its own), besides the results ``out``; ``limits``:
     what each subprocess bot may use (default :class:`~codecup.sandbox.Limits`); ``lock``:
-    ``out``'s, if the caller holds it (else the run takes it)."""
+    ``out``'s, if the caller holds it (else the run takes it); ``gives``: what this machine gives
+    the programs (:func:`machine_gives`: a log whose games had more is refused)."""
     address = ex.parse_executor(executor)
     progress = make_progress(quiet)
     pool: ex.GamePool
@@ -729,6 +766,7 @@ def play_spec(
             on_playing=on_playing,
             set_aside=set_aside,
             on_set_aside=on_set_aside,
+            gives=gives,
         )
 
 

@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,7 +47,7 @@ NAME = ".codecup-schedule.json"
 
 _GROWS = ("round-robin", "gauntlet")  # formats whose schedule with more rounds or players holds the old one
 # fields a schedule file of an earlier version lacks (or a run that did not say: no programs digested)
-_UNKNOWN_BEFORE = ("players", "results_key", "limits", "programs")
+_UNKNOWN_BEFORE = ("players", "results_key", "limits", "programs", "seeded")
 
 _CHANGED = "the program of player"  # how a changed program's difference begins (see refusal)
 _LIMITED, _THIS_RUN = "bots limited to ", ", this run to "  # how other limits' difference is said
@@ -127,6 +128,11 @@ class Schedule:
     results_key: str | None = None  # what the game's results depend on (Game.results_key)
     limits: str | None = None  # each bot's sandbox limits: a game under others is another game
     programs: Digests | None = attrs.field(default=None, converter=_digests)  # program_digests
+    # The seed was given (the bots' seeds follow from it), or not (each game with a program drew a
+    # secret, MatchInfo.seat_key): a red team's run given --seed over a folder of secret seeds mixed
+    # the two. None: not said (an older note: the games' records say it, check_logged_seeds), or
+    # nothing to say (built-in bots alone draw no secret)
+    seeded: bool | None = None
 
     @classmethod
     def of(cls, spec: TournamentSpec, results_key: str | None = None) -> Schedule:
@@ -143,13 +149,18 @@ class Schedule:
             results_key=results_key if results_key is not None else spec.results_key,
             limits=spec.limits,
             programs=spec.programs,
+            # built-in bots alone draw no secret either way: nothing to say (a program added later says it)
+            seeded=spec.seeded if any(p.bot is None for p in spec.players) else None,
         )
 
     def difference(self, earlier: Schedule) -> str | None:
         """Why a folder played under ``earlier`` cannot go on under this schedule (None: it can)."""
         if self.format != earlier.format:
             return f"a {earlier.format} tournament, this one {self.format}"
-        for field in attrs.fields(Schedule)[1:]:
+        # seeded before seed: a folder of secret seeds (noted seed 0) resumed given --seed 5 was told
+        # "give --seed 0", which was then refused as a seed given (a reviewer's)
+        fields: list[attrs.Attribute[Any]] = list(attrs.fields(Schedule)[1:])
+        for field in sorted(fields, key=lambda f: f.name != "seeded"):
             was, now = getattr(earlier, field.name), getattr(self, field.name)
             if was == now or (was is None and field.name in _UNKNOWN_BEFORE):
                 continue
@@ -160,7 +171,13 @@ class Schedule:
             if field.name == "results_key":
                 return f"games played with {was}, this run with {now}"
             if field.name == "limits":
+                if not other_limits(was, now):
+                    continue
                 return f"{_LIMITED}{was}{_THIS_RUN}{now}"
+            if field.name == "seeded":
+                if now is None:  # no program plays: no secret to draw, whatever the games before drew
+                    continue
+                return seeds_difference(bool(was), earlier.seed)
             if field.name == "programs":
                 changed = _changed_program(was, now)
                 if changed is None:
@@ -189,6 +206,43 @@ def _changed_program(was: Digests, now: Digests | None) -> str | None:
     return None
 
 
+_SEEDS = "its bots' seeds "  # how a difference of seeding begins (see refusal)
+
+
+def seeds_difference(seeded: bool, seed: int) -> str:
+    """How the games of a folder whose bots' seeds were ``seeded`` (from ``seed``; else drawn in
+    secret) differ from this run's, seeded the other way."""
+    if seeded:
+        return f"{_SEEDS}from --seed {seed}, this run given none"
+    return f"{_SEEDS}drawn in secret, this run given a seed"
+
+
+def _seeds_remedy(why: str) -> str:
+    """What resumes a folder whose games were seeded otherwise (:func:`seeds_difference`)."""
+    found = re.search(r"from --seed (-?\d+)", why)
+    if found is not None:
+        return f"give --seed {found.group(1)} (its games' seed) to resume it"
+    return "give no --seed (nor seed: in the file) to resume it"
+
+
+def check_logged_seeds(records: Mapping[str, Record], seeded: bool | None, seed: int, log: Path) -> None:
+    """Refuse a log holding a game with a program whose bots' seeds were drawn otherwise than this
+    run draws them (``seeded``: from the seed given; else in secret, each game's ``seat_key``): a
+    folder whose note does not say (an older codecup's) is checked so. A game of built-in bots alone
+    draws no secret either way. A log of an older codecup, which drew none, is the games of
+    ``--seed 0`` (the default then), and said so."""
+    if seeded is None:
+        return
+    for game_id, record in records.items():
+        if all(p.bot is not None for p in record.match.players) or bool(record.match.seat_key) != seeded:
+            continue
+        why = seeds_difference(not seeded, seed)
+        raise ConfigError(
+            f"{log} holds game {game_id} of another tournament ({why}): {_seeds_remedy(why)}, or use"
+            " another --out folder"
+        )
+
+
 def _list(names: tuple[str, ...]) -> str:
     shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
     return f"{len(names)} players ({shown})"
@@ -203,10 +257,10 @@ def check_schedule(spec: TournamentSpec, out: Path, has_games: bool, results_key
     why = noted_difference(Schedule.of(spec, results_key), out) if has_games else None
     if why is not None:
         # --set-aside only where it applies (a reviewer's Swiss folder was told to give it, then refused)
-        raise refusal(out, "tournament", why, set_aside=spec.format in ("round-robin", "gauntlet"))
+        raise refusal(out, "tournament", why, spec.game, set_aside=spec.format in ("round-robin", "gauntlet"))
 
 
-def refusal(out: Path, run: str, why: str, set_aside: bool = False) -> ConfigError:
+def refusal(out: Path, run: str, why: str, game: str | None = None, set_aside: bool = False) -> ConfigError:
     """The error refusing ``out``, whose games are another ``run``'s (``why``: a difference of
     :func:`noted_difference`). A program changed since is the same run once it is put back: said
     so, as another folder loses every game logged (a reviewer's); ``set_aside``: ``--set-aside``
@@ -216,6 +270,12 @@ def refusal(out: Path, run: str, why: str, set_aside: bool = False) -> ConfigErr
         # a tournament's: its games played again with the program as it is (codecup.tournament.setaside)
         again = f", give --set-aside {_changed_player(why)} to play its games again" if set_aside else ""
         remedy = f"put the file back as it was and the same command resumes{again}, or {remedy}"
+    elif why.startswith(_SEEDS):
+        remedy = f"{_seeds_remedy(why)}, or {remedy}"
+    elif (option := _option_remedy(why, game)) is not None:  # a red team's changed --seed, a gauntlet's
+        # challenger changed by a player added at the top, a Lucky Words run without its --words:
+        # each was told only "use another --out folder"
+        remedy = f"{option}, or {remedy}"
     elif why.startswith(_LIMITED) and _THIS_RUN in why:  # the options they were played with, as an
         # older folder's refusal says them (a reviewer's: a folder of now was told only another --out)
         options = _limit_options(why[len(_LIMITED) :].split(_THIS_RUN, 1)[0])
@@ -234,6 +294,45 @@ def _changed_player(why: str) -> str:
     except (ValueError, SyntaxError):
         return "NAME"
     return shlex.quote(name) if isinstance(name, str) else "NAME"
+
+
+_OPTION_DIFFERENCE = re.compile(
+    r"^a \S+ tournament with (?P<option>--[a-z-]+) (?P<was>.+?), this one (?P=option) "
+)
+_FORMAT_DIFFERENCE = re.compile(r"^a (?P<was>\S+) tournament, this one \S+$")
+_KEY_DIFFERENCE = "games played with "  # how Schedule.difference says another results key
+
+
+def _option_remedy(why: str, game: str | None) -> str | None:
+    """The option that resumes a folder of ``game`` whose schedule differs so (``why``: a difference
+    of :meth:`Schedule.difference`), in words; None where no option does."""
+    if (found := _OPTION_DIFFERENCE.match(why)) is not None and found["was"] != "None":
+        given = f"{found['option']} {shlex.quote(found['was'])}"
+        return f"give {given} (what its games were played with) to resume it"
+    if (found := _FORMAT_DIFFERENCE.match(why)) is not None:
+        return f"give --format {found['was']} (and its options) to resume it"
+    if why.startswith(_KEY_DIFFERENCE):
+        return f"give {game_options(game)} it was played with to resume it"
+    return None
+
+
+def game_options(game: str | None) -> str:
+    """The options ``game``'s plugin adds (a plugin named as its game: Lucky Words' ``--words
+    PATH``), which may choose what its results depend on, in words, as a refusal of another
+    results key names them; ``what`` where there are none (or the game is not known)."""
+    try:
+        from codecup.extensions import load_extensions
+
+        extensions = load_extensions()
+        options = [
+            o.option
+            for o in extensions.options
+            if o.plugin == game and extensions.takes(o.option, "tournament")
+        ]
+    except CodecupError:
+        options = []
+    said = " or ".join(f"--{o.name} {o.metavar or 'VALUE'}" for o in options)
+    return f"the {said}" if said else "what"
 
 
 def noted_difference(now: Schedule, out: Path) -> str | None:
@@ -272,6 +371,12 @@ def _noted_fields(path: Path) -> frozenset[str]:
     return frozenset(doc) if isinstance(doc, dict) else frozenset()
 
 
+def noted_seed(out: Path) -> int | None:
+    """The seed noted in ``out`` (None: no note, or not one), for a refusal to name."""
+    noted = _read(out / NAME)
+    return noted.seed if noted is not None and isinstance(noted.seed, int) else None
+
+
 def _read(path: Path) -> Schedule | None:
     """The schedule noted in ``path``; None if it is not one (then the log's own checks decide)."""
     try:
@@ -285,11 +390,13 @@ def check_logged_records(
     game: Game, records: Mapping[str, Record], now: Schedule, out: Path, log: Path
 ) -> None:
     """Refuse a log holding a game whose record says it was played otherwise than ``now`` says of
-    what the log's lines do not: scored with another results key (:func:`check_logged_keys`), and,
+    what the log's lines do not: scored with another results key (:func:`check_logged_keys`), its
+    bots' seeds drawn otherwise (:func:`check_logged_seeds`), and,
     where the folder's note does not say its limits (an older codecup's, or none), its bots under
     other limits (:func:`check_logged_limits`). A red team's folder of an older codecup's was
     resumed under other --memory and its standings claimed the new limits for every game."""
     check_logged_keys(game, records, now.results_key, log)
+    check_logged_seeds(records, now.seeded, now.seed, log)
     earlier = _read(out / NAME) if (out / NAME).exists() else None
     if earlier is None or earlier.limits is None:
         check_logged_limits(records, now.limits, log)
@@ -306,6 +413,20 @@ _RUN_LIMITS = {
     "memory": re.compile(r"^(\d+) MiB\b"),
     "processes": re.compile(r"\b(\d+) processes\b"),
 }
+
+
+def other_limits(was: str, now: str) -> bool:
+    """Whether the limits ``was`` and ``now`` (as a run says them) set a memory or process limit to
+    other values. One that only one sets is no difference here: what a machine gives its programs
+    is checked against the games' records (:func:`codecup.tournament.machine.check_log_gives`),
+    and the note of an older codecup's said the options' limits where the machine gave none."""
+    said = [
+        {name: p.group(1) for name, pattern in _RUN_LIMITS.items() if (p := pattern.search(text))}
+        for text in (was, now)
+    ]
+    if not said[0] and not said[1]:  # neither says any: their words are all there is to compare
+        return was != now
+    return any(said[0][name] != said[1][name] for name in said[0].keys() & said[1].keys())
 
 
 def _limit_options(limits: str) -> str:
@@ -368,8 +489,8 @@ def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None
             raise type(exc)(f"{log}: game {game_id}: {said(exc)}") from None
         if scored is not None and scored != key:
             raise ConfigError(
-                f"{log} holds game {game_id}, scored with {scored}; this run's is {key}: give the one it was"
-                " played with, or use another --out folder"
+                f"{log} holds game {game_id}, scored with {scored}; this run's is {key}: give"
+                f" {game_options(game.info.name)} it was played with, or use another --out folder"
             )
 
 

@@ -309,6 +309,32 @@ def logged_ids(path: Path) -> set[str]:
     return ids
 
 
+def logged_names(path: Path) -> set[str]:
+    """The names of the players of the games in the results log ``path``, as the records spell
+    them, read only as :func:`logged_ids` reads (a torn or foreign line ends the reading; no log:
+    none): a folder of a players list whose names were decomposed (NFD: a file saved on macOS) is
+    resumed under those spellings (:func:`codecup.tournament.players.spelled_as_logged`)."""
+    names: set[str] = set()
+    try:
+        with path.open("rb") as f:
+            for raw in f:  # line by line: a long run's log is not held whole
+                if not raw.endswith(b"\n"):
+                    break
+                try:
+                    line = json.loads(raw)
+                except ValueError:
+                    break
+                record = line.get("record") if isinstance(line, dict) else None
+                players = record.get("players") if isinstance(record, dict) else None
+                for player in players if isinstance(players, list) else ():
+                    name = player.get("name") if isinstance(player, dict) else None
+                    if isinstance(name, str):
+                        names.add(name)
+    except OSError:
+        pass
+    return names
+
+
 def older_logged(path: Path) -> list[str]:
     """The ids, in the log's order, of the games in the results log ``path`` whose records name no
     codecup version (an older codecup's; not a referee error, which a run's own dead worker leaves

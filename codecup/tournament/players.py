@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+import unicodedata
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from codecup.reading import MIB, read_file
 from codecup.record import PlayerInfo
 from codecup.runner import player_info
 from codecup.tournament import yamltext
+from codecup.tournament.log import logged_names
 from codecup.tournament.schedule import FORMATS
 
 PLAYER_KEYS = ("name", "command", "directory", "language", "env")
@@ -124,6 +126,11 @@ def parse_player(entry: Any, index: int, base: Path | _Base, where: str) -> Play
     problem = name_problem(name)
     if problem is not None or not isinstance(name, str):
         raise PlayersFileError(f"{where}: player #{index + 1}: {problem}")
+    # One player however its name's letters are encoded: a players.yml saved decomposed (NFD, as
+    # macOS may) named another player, of other game ids and pages, than the same name composed
+    # (a red team's "player 'Jürgen' is not in this players list"). A folder of such names keeps
+    # its spellings: spelled_as_logged.
+    name = unicodedata.normalize("NFC", name)
     if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
         command = " ".join(shlex.quote(c) for c in command)
     if not isinstance(command, str) or not command.strip():
@@ -337,6 +344,33 @@ def parse_players(
         raise PlayersFileError(f"{where}: a tournament needs at least two players (found {len(players)})")
     return PlayersFile(
         path=Path(where), players=players, options=options, base=folder.path, plugin_options=from_plugins
+    )
+
+
+def composed(name: str | None) -> str | None:
+    """A player's name as :func:`parse_player` reads it (NFC), for an option naming one (``--challenger``)."""
+    return None if name is None else unicodedata.normalize("NFC", name)
+
+
+def spelled_as_logged(players: tuple[PlayerInfo, ...], log: Path) -> tuple[PlayerInfo, ...]:
+    """``players``, each named as the results log ``log`` spells it where that is another encoding
+    of the same name (its NFC form the player's): a folder played before names were composed
+    (:func:`parse_player`) from a players list saved decomposed resumes as it was, its game ids
+    and pages those of its spellings. The log is read only where a name is not plain ASCII."""
+    if all(p.name.isascii() for p in players):
+        return players
+    spellings = logged_names(log)
+    logged: dict[str, str] = {}
+    for spelled in spellings:
+        composed = unicodedata.normalize("NFC", spelled)
+        if composed != spelled:
+            logged.setdefault(composed, spelled)
+    names = {p.name for p in players}
+    return tuple(
+        attrs.evolve(p, name=logged[p.name])
+        if p.name in logged and p.name not in spellings and logged[p.name] not in names
+        else p
+        for p in players
     )
 
 

@@ -123,6 +123,9 @@ def ratings_table(ratings: Sequence[Rating]) -> str:
     lines = [f"{'player':<{width}} {'Elo':>7}  95% interval", "-" * (width + 30)]
     for r in ratings:
         lo, hi = r.interval
+        if not r.games:  # only the prior's 0 ± 434: no rating yet (a Swiss bye in round 1)
+            lines.append(f"{pad(r.player, width)} {chr(0x2014):>7}  (no game yet)")
+            continue
         lines.append(f"{pad(r.player, width)} {signed(r.elo):>7}  [{signed(lo)}, {signed(hi)}]")
     return "\n".join(lines)
 

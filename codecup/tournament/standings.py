@@ -29,6 +29,10 @@ from codecup.terminal import columns, pad
 SCHEMA = "codecup-standings/1"
 
 
+NONE = "\u2014"
+"""What a table shows for a rate or a clock of a player without a game yet (an em dash)."""
+
+
 @attrs.frozen
 class PlayerStats:
     """One player's line in the standings."""
@@ -143,10 +147,12 @@ class Standings:
         lines += [head, "-" * len(head)]
         for row in self.rows:
             s = row.standing
+            # no game yet (a Swiss bye in round 1, the index live): no rate and no clock, not 0.00 and 0.000
+            rate = f"{row.points_per_game:>8.2f}" if s.games else f"{NONE:>8}"
+            clocks = f"{row.clock_mean:>8.3f}s {row.clock_max:>8.3f}s" if s.games else f"{NONE:>9} {NONE:>9}"
             line = (
                 f"{row.rank:>3}  {pad(s.player, width)} {s.games:>5} {s.wins:>4} {s.draws:>5} {s.losses:>4} "
-                f"{s.points:>8g} {row.points_per_game:>8.2f} {s.score:>8g}"
-                f" {row.clock_mean:>8.3f}s {row.clock_max:>8.3f}s"
+                f"{s.points:>8g} {rate} {s.score:>8g} {clocks}"
             )
             if row.faults:
                 line += "  " + ", ".join(f"{k} {v}" for k, v in sorted(row.faults.items()))

@@ -15,7 +15,8 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import shlex
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, overload
 
@@ -23,7 +24,7 @@ import attrs
 
 from codecup import matchfields as mf
 from codecup.checks import check_clock
-from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
+from codecup.clock import CLOCK_MODES, CPU, DEFAULT_CLOCK_MODE, WALL
 from codecup.dialogue import Termination
 from codecup.drive import new_seat_key
 from codecup.errors import ConfigError
@@ -37,6 +38,7 @@ from codecup.tournament.executor import GamePool, held_stops
 from codecup.tournament.identity import Schedule, check_logged_records, check_schedule, note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
+from codecup.tournament.machine import Gives, check_log_gives, limits_had
 from codecup.tournament.programwatch import GAME_NOT_LOGGED, SET_ASIDE, ProgramWatch, of_logged_players
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
@@ -137,6 +139,32 @@ class TournamentSpec:
     programs: tuple[tuple[str, str, str], ...] | None = None
     # The seed was given (the run to be reproduced): no secret in the seats' seeds (MatchInfo.seat_key)
     seeded: bool = attrs.field(default=True, eq=False)
+    # The clock mode of a game of built-in bots alone where it is not clock_mode: the one asked for,
+    # where this machine runs the programs' cpu clock as wall (no cgroup of their own). An in-process
+    # bot's clock is measured alike on every machine, so its games keep what was asked (a red team's
+    # folder of built-in bots, a program added on a machine without cgroup2, was told to give
+    # --clock-mode cpu, which it had been given). None: as clock_mode.
+    bots_clock_mode: str | None = attrs.field(default=None, eq=False)
+
+    def clock_mode_of(self, players: Sequence[PlayerInfo]) -> str:
+        """The clock mode of a game between ``players``: :attr:`bots_clock_mode` where all are
+        built-in bots (and it is said), else :attr:`clock_mode`."""
+        if self.bots_clock_mode is not None and all(p.bot is not None for p in players):
+            return self.bots_clock_mode
+        return self.clock_mode
+
+    @property
+    def asked_clock_mode(self) -> str:
+        """The clock mode the run was asked for (before the machine made the programs' cpu wall)."""
+        return self.bots_clock_mode or self.clock_mode
+
+    @property
+    def seeds_said(self) -> str:
+        """How the standings and the site say the run's seeds: "seed 0" of a run given none invited
+        --seed 0 over a folder of secret seeds (a red team's; the site said it after the text did not)."""
+        if not self.seeded and any(p.bot is None for p in self.players):
+            return "bots' seeds drawn in secret"
+        return f"seed {self.seed}"
 
     @property
     def names(self) -> list[str]:
@@ -269,7 +297,7 @@ class TournamentResult:
     def summary(self) -> str:
         """Standings, ratings, referee errors and faults as text."""
         s = self.spec
-        title = f"{s.game} ({s.variant}), {s.format}, {len(self.games)} games, seed {s.seed}"
+        title = f"{s.game} ({s.variant}), {s.format}, {len(self.games)} games, {s.seeds_said}"
         text = (
             self.standings.table(title)
             + "\n\nRatings (Bradley-Terry maximum likelihood, Elo scale, field mean 0):\n"
@@ -330,7 +358,7 @@ def match_for(game: Game, spec: TournamentSpec, g: ScheduledGame, cache: dict[in
         setup=_setup(game, spec, g.seed, cache),
         players=players,
         clock=spec.clock,
-        clock_mode=spec.clock_mode,
+        clock_mode=spec.clock_mode_of(players),
         seat_key=new_seat_key(spec.seeded, players),
     )
 
@@ -441,6 +469,7 @@ def run_tournament(
     on_playing: OnPlaying | None = None,
     set_aside: Sequence[str] = (),
     on_set_aside: Callable[[SetAside], None] | None = None,
+    gives: Gives | None = None,
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result.
 
@@ -455,6 +484,8 @@ def run_tournament(
     they were written is raised (a stop is held over that, and over each game's logging).
     ``on_playing()`` is called once, before the first game not in the log is played and before the
     standings an earlier run wrote into ``out`` are removed (a site's index linking them is rewritten).
+    ``gives``: what the machine playing the games gives their programs (a log whose games had more is
+    refused: :func:`~codecup.tournament.machine.check_log_gives`); None: not known (a Dask cluster's).
 
     A log that holds games this tournament does not play is refused before anything is written, as
     is a spec ``game`` cannot play (another game's, a variant or a bot it does not have).
@@ -478,14 +509,14 @@ def run_tournament(
             has_games = bool(log.records)
             for game_id in todo.games:
                 del log.records[game_id]
-            _check_log(spec, game, log, out, setups, has_games)
+            _check_log(spec, game, log, out, setups, has_games, gives)
             log.close()
             for done in aside(out, todo):
                 if on_set_aside is not None:
                     on_set_aside(done)
             log = ResultsLog.open(out / LOG_NAME, lock=lock or True, game=game)
             setups.clear()
-        _check_log(spec, game, log, out, setups, bool(log.records))
+        _check_log(spec, game, log, out, setups, bool(log.records), gives)
         key = results_key_of(game, spec.variant)
         note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none
         (out / "games").mkdir(exist_ok=True)
@@ -503,11 +534,20 @@ def run_tournament(
 
 
 def _check_log(
-    spec: TournamentSpec, game: Game, log: ResultsLog, out: Path, setups: dict[int, str], has_games: bool
+    spec: TournamentSpec,
+    game: Game,
+    log: ResultsLog,
+    out: Path,
+    setups: dict[int, str],
+    has_games: bool,
+    gives: Gives | None,
 ) -> None:
     """Refuse a log of games this tournament does not play, or plays otherwise (see
-    :func:`run_tournament`); ``has_games``: the folder's log holds games (some maybe set aside)."""
-    _check_log_is_this_tournaments(spec, log, out)
+    :func:`run_tournament`); ``has_games``: the folder's log holds games (some maybe set aside);
+    ``gives``: what this machine gives programs (None: not known here, a Dask run's)."""
+    if gives is not None:  # first: another clock mode logged may be one this machine cannot give
+        check_log_gives(log.records, gives, out / LOG_NAME)
+    _check_log_is_this_tournaments(spec, log, out, gives)
     log.check_records(game)  # before anything reads their points (a schedule, the standings)
     key = results_key_of(game, spec.variant)
     logged = attrs.evolve(spec, programs=of_logged_players(spec.programs, log.records))
@@ -560,38 +600,44 @@ def _check_logged_games(
         )
 
 
-def _check_log_is_this_tournaments(spec: TournamentSpec, log: ResultsLog, out: Path) -> None:
+def _check_log_is_this_tournaments(
+    spec: TournamentSpec, log: ResultsLog, out: Path, gives: Gives | None = None
+) -> None:
     """Refuse a log that holds games this tournament cannot have played, before anything is written.
 
-    A game of the log is this tournament's only if it is of the same game, variant and clock,
+    A game of the log is this tournament's only if it is of the same game, variant and clock (and
+    the clock mode this run gives a game of its kind: :meth:`TournamentSpec.clock_mode_of`),
     between players of this players list (a player added since is fine; the schedule's own
-    check then compares each game it finds in the log with the game it would play).
+    check then compares each game it finds in the log with the game it would play). ``gives``:
+    what this machine gives programs, for which --clock-mode resumes the log (None: everything).
     """
     for game_id, record in log.records.items():
         m = record.match
-        same_game = (m.game, m.variant, m.clock, m.clock_mode) == (
-            spec.game,
-            spec.variant,
-            spec.clock,
-            spec.clock_mode,
-        )
+        same_clock = (m.game, m.variant, m.clock) == (spec.game, spec.variant, spec.clock)
+        same_game = same_clock and m.clock_mode == spec.clock_mode_of(m.players)
         stranger = next((p for p in m.players if p not in spec.players), None)
         if not same_game or stranger is not None:
+            if same_clock and not same_game:
+                _check_clock_modes(spec, log, out, gives)
             why = (
                 _changed(stranger, spec.players)
                 if same_game and stranger is not None
                 else f"{_kind(m.game, m.variant, m.clock, m.clock_mode)}, this one "
-                f"{_kind(spec.game, spec.variant, spec.clock, spec.clock_mode)}"
+                f"{_kind(spec.game, spec.variant, spec.clock, spec.clock_mode_of(m.players))}"
             )
             strangers = [p for r in log.records.values() for p in r.match.players if p not in spec.players]
             moved = same_game and all(
                 _changed_fields(p, _counterpart(p, spec.players)) == ["directory"] for p in strangers
             )
+            logged = {p for r in log.records.values() for p in r.match.players}
+            renamed = _renamed(strangers, spec.players, logged) if same_game else None
             advice = (
-                "its players' folders have moved: move them back to resume it (a game's record names"
+                renamed
+                if renamed is not None
+                else "its players' folders have moved: move them back to resume it (a game's record names"
                 " its players' folders), or use another --out folder"
                 if moved
-                else _resumed_by(m, spec)
+                else _resumed_by(m, spec, _fitting_modes(spec, log, gives))
                 if stranger is None
                 else _set_aside_or_another(stranger, spec)
             )
@@ -610,6 +656,46 @@ def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec) -> str:
     return f"give --set-aside {name} to {then}, or use another --out folder"
 
 
+def _fitting_modes(spec: TournamentSpec, log: ResultsLog, gives: Gives | None) -> list[str]:
+    """The clock modes which, asked for on this machine (``gives``), give each game of the log
+    of this game, variant and clock the clock mode it had: built-in bots' games the one asked,
+    programs' games the one this machine gives for it (wall for cpu without a cgroup)."""
+    logged = [
+        r.match
+        for r in log.records.values()
+        if (r.match.game, r.match.variant, r.match.clock) == (spec.game, spec.variant, spec.clock)
+    ]
+
+    def fits(asked: str) -> bool:
+        programs = asked if gives is None or asked != CPU or gives.cpu_clock else WALL
+        return all(m.clock_mode == (asked if all(p.bot for p in m.players) else programs) for m in logged)
+
+    return [mode for mode in CLOCK_MODES if fits(mode)]
+
+
+def _check_clock_modes(spec: TournamentSpec, log: ResultsLog, out: Path, gives: Gives | None) -> None:
+    """Refuse, in one line, a log whose games no one clock mode asked for gives here: a run of an
+    older codecup resumed where the cpu clock could not be given mixed wall games into a cpu log,
+    and each mode was told to give the other (a red team's)."""
+    if _fitting_modes(spec, log, gives):
+        return
+    bots = {r.match.clock_mode for r in log.records.values() if all(p.bot for p in r.match.players)}
+    programs = {r.match.clock_mode for r in log.records.values() if not all(p.bot for p in r.match.players)}
+    if bots == {CPU} and programs == {WALL}:  # cpu asked where the programs' CPU time was not measured
+        raise ConfigError(
+            f"{out / LOG_NAME} holds built-in bots' games under the cpu clock and programs' games under the"
+            " wall clock (cpu asked on a machine without cgroup2), which no --clock-mode plays here, where"
+            " programs get the cpu clock: resume it on a machine without cgroup2, or use another --out folder"
+        )
+    counts = Counter(r.match.clock_mode for r in log.records.values())
+    said = ", ".join(f"{n} {mode}" for mode, n in sorted(counts.items()))
+    raise ConfigError(
+        f"{out / LOG_NAME} holds games of both clock modes ({said} clock games), which no one run"
+        " plays as one tournament (--clock-mode gives its programs' games one): it cannot be resumed;"
+        " use another --out folder for a new tournament (this one's games and pages stay as they are)"
+    )
+
+
 def _changed(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> str:
     """How a player of a logged game differs from the players list's player of that name, if any."""
     now = _counterpart(logged, players)
@@ -620,6 +706,37 @@ def _changed(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> str:
         for field in _changed_fields(logged, now)
     )
     return f"player {logged.name!r} is not as it is now in this players list: {said}"
+
+
+def _renamed(
+    strangers: Sequence[PlayerInfo], players: Sequence[PlayerInfo], in_log: Collection[PlayerInfo]
+) -> str | None:
+    """What to do where every player of the log that is not in ``players`` as it is now is a player
+    of ``players`` under another name (its command, folder and the rest alike): names swapped in
+    the list, which was said to be folders moved (a red team's). None where one is not. A player of
+    ``players`` that has games in the log as it is (``in_log``) is itself, not another renamed: a
+    player removed whose command another runs was said renamed to it (a reviewer's)."""
+    pairs = []
+    for logged in dict.fromkeys(strangers):
+        now = next(
+            (
+                p
+                for p in players
+                if p.name != logged.name and p not in in_log and attrs.evolve(p, name=logged.name) == logged
+            ),
+            None,
+        )
+        if now is None:
+            return None
+        pairs.append(f"{logged.name!r} is now named {now.name!r}")
+    if not pairs:
+        return None
+    shown = ", ".join(pairs[:4]) + (", ..." if len(pairs) > 4 else "")
+    return (
+        f"the players list names its players otherwise ({shown}):"
+        " give them back their names to resume it (a game's record names who played with which program),"
+        " or use another --out folder"
+    )
 
 
 def _counterpart(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> PlayerInfo | None:
@@ -643,22 +760,31 @@ def _shown(value: object) -> str:
     return "none" if value is None else repr(value)
 
 
-def _resumed_by(logged: MatchInfo, spec: TournamentSpec) -> str:
+def _resumed_by(logged: MatchInfo, spec: TournamentSpec, modes: Sequence[str] = ()) -> str:
     """What to do with a log of games of another clock, clock mode or variant than ``spec``'s: the
     options they were played with resume it (an older codecup's folder, played under a wall clock,
-    was refused by the cpu clock of now with only "use another --out folder"; a red team's)."""
+    was refused by the cpu clock of now with only "use another --out folder"; a red team's).
+    ``modes``: the clock modes that resume the log's games here (:func:`_fitting_modes`)."""
     if logged.game != spec.game:
         return "use another --out folder"
+    other_mode = logged.clock_mode != spec.clock_mode_of(logged.players)
     options = [
         option
         for option, differs in (
             (f"--variant {logged.variant}", logged.variant != spec.variant),
             (f"--clock {logged.clock:g}", logged.clock != spec.clock),
-            (f"--clock-mode {logged.clock_mode}", logged.clock_mode != spec.clock_mode),
+            (f"--clock-mode {_mode_given(logged, spec, modes)}", other_mode),
         )
         if differs
     ]
     return f"give {' '.join(options)} to resume it, or use another --out folder"
+
+
+def _mode_given(logged: MatchInfo, spec: TournamentSpec, modes: Sequence[str]) -> str:
+    """The --clock-mode that resumes a game logged under another: one of ``modes`` that fits all the
+    log's games where one does (a program's wall game on a machine without cgroup2 was cpu asked)."""
+    fitting = [mode for mode in modes if mode != spec.asked_clock_mode]
+    return fitting[0] if fitting else logged.clock_mode
 
 
 def _kind(game: str, variant: str, clock: float, clock_mode: str) -> str:
@@ -714,7 +840,8 @@ def _run(
     order, final = final_order(game, spec, scheduled, log)
     standings = reorder(format_standings(game, spec, records), order, final)
     ratings = tuple(bradley_terry(names, records))
-    result = TournamentResult(spec, games, standings, ratings, played, log.record)
+    said = attrs.evolve(spec, limits=limits_had(spec.limits, (r for _, r in games)))  # what they had
+    result = TournamentResult(said, games, standings, ratings, played, log.record)
     log.check_folder()  # the standings only into the folder the run locked (as each game: log.append)
     with held_stops():  # a stop as they are written: raised once the caller knows the run is complete
         write_results(out, result)

@@ -1438,3 +1438,35 @@ def test_a_resumed_run_rewrites_only_the_game_pages_of_another_format(tmp_path, 
         assert game_page_format(game) != page_format
         run()
     assert sorted(written) == sorted(g.id for g, _ in first.games)
+
+
+def test_a_player_without_a_game_yet_shows_dashes_in_the_index(site):
+    """A Swiss bye in round 1 showed 0.00 points a game, 0.000 s clocks and Elo 0 ± 434 in the
+    live index (a red team's)."""
+    from codecup.site.pages import index_page
+    from codecup.tournament.ratings import bradley_terry
+    from codecup.tournament.standings import compute_standings
+
+    _, game, result = site
+    names = result.spec.names
+    html = index_page(game, result.spec, (), compute_standings(game, names, []), bradley_terry(names, []))
+    assert "± 434" not in html and "0.000" not in html
+    assert html.count("<td>&mdash;</td>") == 4 * len(names)  # points / game, both clocks, Elo
+
+
+def test_an_unseeded_run_of_programs_says_its_seeds_are_secret_in_the_index(site):
+    """The standings said "bots' seeds drawn in secret" where the index still said "seed 0" (a
+    reviewer's): both say it alike."""
+    import attrs
+
+    from codecup.record import PlayerInfo
+    from codecup.site.pages import index_page
+    from codecup.tournament.ratings import bradley_terry
+    from codecup.tournament.standings import compute_standings
+
+    _, game, result = site
+    program = PlayerInfo("prog", command=("./bot",))
+    spec = attrs.evolve(result.spec, players=(*result.spec.players, program), seeded=False)
+    names = spec.names
+    html = index_page(game, spec, (), compute_standings(game, names, []), bradley_terry(names, []))
+    assert "bots' seeds drawn in secret." in html.replace("&#39;", "'") and "seed 0." not in html

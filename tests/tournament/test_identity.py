@@ -120,6 +120,7 @@ def test_the_standings_say_who_played_and_the_schedule_played(bots, play_tournam
         "results_key": None,
         "limits": None,
         "programs": None,
+        "seeded": None,  # built-in bots alone: no secret drawn either way
     }
     assert doc["entrants"][1] == {"name": "p1", "command": [], "bot": "perfect", "directory": None}
 
@@ -291,3 +292,15 @@ def test_one_older_game_is_said_as_one():
     )
     assert older_games_note([], log, games) is None
     assert "2 logged games (the first g1) " in str(older_games_note(["g1", "g2"], log, None))
+
+
+def test_another_results_key_is_refused_naming_the_games_option():
+    """A Lucky Words folder resumed without its --words was told only "use another --out folder"."""
+    from codecup.tournament.identity import refusal
+
+    why = (
+        "games played with word list sha256 1a5d (2482 words), this run with word list sha256 ae35 (9 words)"
+    )
+    said = str(refusal(Path("out"), "tournament", why, "lucky_words"))
+    assert "give what it was played with" in str(refusal(Path("out"), "tournament", why, "twentyone"))
+    assert said.endswith("give the --words PATH it was played with to resume it, or use another --out folder")

@@ -8,6 +8,7 @@ The games are fakes played in a thread pool: nothing depends on a bot's play or 
 from __future__ import annotations
 
 import concurrent.futures
+import json
 import shutil
 import sys
 
@@ -59,8 +60,8 @@ def players(tmp_path):
     return path
 
 
-def tournament(players, out):
-    return main(["tournament", str(players), "--out", str(out), "--quiet", "--jobs", "1", "--no-site"])
+def tournament(players, out, *more):
+    return main(["tournament", str(players), "--out", str(out), "--quiet", "--jobs", "1", "--no-site", *more])
 
 
 def test_a_rerun_over_a_finished_tournament_says_it_played_none(fake_games, players, tmp_path, capsys):
@@ -630,3 +631,168 @@ def test_the_site_of_a_run_stopped_by_a_changed_program_says_what_resumes_it(
         " and the same command resumes the run, or the same command with --set-aside mine plays its games"
         " again with the new one."
     ) in index
+
+
+def test_a_folder_of_secret_seeds_refuses_a_given_seed_and_the_reverse(fake_games, players, tmp_path, capsys):
+    """A red team's run given --seed 0 over a folder whose games drew secret seeds mixed the two (a
+    bot knowing the names could compute its opponent's seeds in the new games), and the reverse."""
+    out, seeded = tmp_path / "out", tmp_path / "seeded"
+    assert tournament(players, out) == 0
+    assert "bots' seeds drawn in secret" in capsys.readouterr().out  # not "seed 0", which invited it
+    assert tournament(players, out, "--seed", "0") == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"codecup: error: {out} holds the games of another tournament (its bots' seeds drawn in secret,"
+        " this run given a seed): give no --seed (nor seed: in the file) to resume it, or use another"
+        " --out folder"
+    ]
+    assert tournament(players, seeded, "--seed", "0") == 0
+    assert "seed 0" in capsys.readouterr().out
+    assert tournament(players, seeded) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"codecup: error: {seeded} holds the games of another tournament (its bots' seeds from --seed 0,"
+        " this run given none): give --seed 0 (its games' seed) to resume it, or use another --out folder"
+    ]
+    assert tournament(players, seeded, "--seed", "0") == 0
+    # another seed than the note's 0 is the seeding that differs first (a reviewer's: "give --seed 0"
+    # was said over the secret seeds, and then refused), and over --seed 5 no seed is not "--seed 0"
+    for folder, more, said in (
+        (out, ("--seed", "5"), "its bots' seeds drawn in secret, this run given a seed"),
+        (tmp_path / "five", (), "its bots' seeds from --seed 5, this run given none"),
+    ):
+        if folder != out:
+            assert tournament(players, folder, "--seed", "5") == 0
+        capsys.readouterr()
+        assert tournament(players, folder, *more) == 2
+        assert said in capsys.readouterr().err
+
+
+def test_a_folder_whose_note_does_not_say_its_seeding_is_checked_by_its_records(
+    fake_games, players, tmp_path, capsys
+):
+    out = tmp_path / "out"
+    assert tournament(players, out) == 0
+    note = out / ".codecup-schedule.json"
+    doc = json.loads(note.read_text())
+    del doc["seeded"]  # an older codecup's note
+    note.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert tournament(players, out, "--seed", "0") == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "holds game rr1~" in err[0]
+    assert err[0].endswith(
+        "of another tournament (its bots' seeds drawn in secret, this run given a seed): give no --seed"
+        " (nor seed: in the file) to resume it, or use another --out folder"
+    )
+    assert tournament(players, out) == 0
+
+
+NFC, NFD = "J\u00fcrgen", "Ju\u0308rgen"  # one name, its letter composed or decomposed (macOS)
+
+
+def names_file(path, name):
+    path.write_text(
+        f"game: twentyone\nplayers:\n  - {{name: {name}, command: 'bot:random'}}\n"
+        "  - {name: y, command: 'bot:perfect'}\n"
+    )
+    return path
+
+
+def test_a_name_decomposed_is_the_same_player_as_composed(fake_games, tmp_path, capsys):
+    """A red team's players.yml saved decomposed: "player 'Jürgen' is not in this players list", and
+    a fresh run of it had other game ids and pages."""
+    composed, decomposed = names_file(tmp_path / "nfc.yml", NFC), names_file(tmp_path / "nfd.yml", NFD)
+    assert tournament(composed, tmp_path / "out") == 0
+    assert tournament(decomposed, tmp_path / "out") == 0  # resumed: the same games, none played
+    assert "none played" in capsys.readouterr().err
+    assert tournament(decomposed, tmp_path / "fresh") == 0
+    ids = sorted(p.name for p in (tmp_path / "out" / "games").iterdir())
+    assert sorted(p.name for p in (tmp_path / "fresh" / "games").iterdir()) == ids
+
+
+def test_a_folder_of_decomposed_names_from_before_resumes_as_it_was(
+    fake_games, tmp_path, capsys, monkeypatch
+):
+    import types
+
+    from codecup.tournament import players as players_module
+
+    decomposed = names_file(tmp_path / "nfd.yml", NFD)
+    with monkeypatch.context() as before:  # names read as they were spelled, as codecup did
+        before.setattr(players_module, "unicodedata", types.SimpleNamespace(normalize=lambda form, s: s))
+        assert tournament(decomposed, tmp_path / "out") == 0
+    ids = sorted(p.name for p in (tmp_path / "out" / "games").iterdir())
+    capsys.readouterr()
+    for spelled in (decomposed, names_file(tmp_path / "nfc.yml", NFC)):
+        assert tournament(spelled, tmp_path / "out") == 0
+        assert "none played" in capsys.readouterr().err
+    assert sorted(p.name for p in (tmp_path / "out" / "games").iterdir()) == ids
+
+
+def test_a_refusal_names_the_option_that_resumes_the_folder(fake_games, tmp_path, capsys):
+    """A red team's changed --seed, and a gauntlet's challenger changed by a player added at the
+    top, were told only "use another --out folder"."""
+    out = tmp_path / "out"
+    path = names_file(tmp_path / "p.yml", "x")
+    assert tournament(path, out, "--seed", "5") == 0
+    capsys.readouterr()
+    assert tournament(path, out, "--seed", "7") == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"codecup: error: {out} holds the games of another tournament (a round-robin tournament with"
+        " --seed 5, this one --seed 7): give --seed 5 (what its games were played with) to resume it, or"
+        " use another --out folder"
+    ]
+    gauntlet = tmp_path / "g.yml"
+    gauntlet.write_text(path.read_text().replace("players:", "format: gauntlet\nplayers:"))
+    assert tournament(gauntlet, tmp_path / "g") == 0
+    text = gauntlet.read_text()
+    gauntlet.write_text(text.replace("players:\n", "players:\n  - {name: w, command: 'bot:random'}\n"))
+    capsys.readouterr()
+    assert tournament(gauntlet, tmp_path / "g") == 2
+    assert "give --challenger x (what its games were played with) to resume it" in capsys.readouterr().err
+    assert tournament(gauntlet, tmp_path / "g", "--challenger", "x") == 0
+
+
+def test_names_swapped_in_the_list_are_said_so_not_folders_moved(fake_games, tmp_path, capsys):
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "bot.py").write_text("print('one')\n")
+    entry = "  - {{name: {}, directory: {}, command: '" + sys.executable + " bot.py'}}\n"
+    path = tmp_path / "p.yml"
+    path.write_text("game: twentyone\nplayers:\n" + entry.format("a", "a") + entry.format("b", "b"))
+    out = tmp_path / "out"
+    assert tournament(path, out) == 0
+    path.write_text("game: twentyone\nplayers:\n" + entry.format("b", "a") + entry.format("a", "b"))
+    capsys.readouterr()
+    assert tournament(path, out) == 2
+    err = capsys.readouterr().err
+    assert "folders have moved" not in err
+    assert (
+        "the players list names its players otherwise ('a' is now named 'b', 'b' is now named 'a'): give"
+        " them back their names to resume it" in err
+    )
+
+
+def test_a_player_removed_whose_command_another_runs_is_not_said_renamed(fake_games, tmp_path, capsys):
+    # A reviewer's: w removed, y (in the log under its own name) running w's command, was said to be
+    # "'w' is now named 'y': give them back their names"
+    path = tmp_path / "p.yml"
+    entries = "".join(
+        f"  - {{name: {n}, command: 'bot:{b}'}}\n"
+        for n, b in zip("xyw", ("random", "perfect", "perfect"), strict=True)
+    )
+    path.write_text("game: twentyone\nplayers:\n" + entries)
+    out = tmp_path / "out"
+    assert tournament(path, out) == 0
+    path.write_text("game: twentyone\nplayers:\n" + entries.rsplit("  - ", 1)[0])
+    capsys.readouterr()
+    assert tournament(path, out) == 2
+    err = capsys.readouterr().err
+    assert "is now named" not in err
+    assert "player 'w' is not in this players list): use another --out folder" in err
+
+
+def test_built_in_bots_alone_resume_with_a_seed_given_or_not(fake_games, tmp_path):
+    """Their games draw no secret either way: a seed given is the same games."""
+    path = names_file(tmp_path / "p.yml", "x")
+    assert tournament(path, tmp_path / "out") == 0
+    assert tournament(path, tmp_path / "out", "--seed", "0") == 0

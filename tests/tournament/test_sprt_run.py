@@ -13,17 +13,20 @@ import sys
 import threading
 import time
 
+import attrs
 import pytest
 
 from codecup import __version__
 from codecup.cli import main
+from codecup.cli.sprt import _seed_remedy
 from codecup.dialogue import NORMAL, SeatEnd, Termination
 from codecup.drive import derive_seed
 from codecup.plugins import GameRegistry
-from codecup.record import MatchInfo, Record, Result
+from codecup.record import MatchInfo, PlayerInfo, Record, Result
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.dispatch import referee_error_record
+from codecup.tournament.identity import Schedule, note
 
 #: Seconds a fake game stopped by the run waits at most (the old code waited for it, then failed).
 BLOCK = 10.0
@@ -242,7 +245,8 @@ def test_without_a_decision_nothing_is_aborted(games, capsys):
             "game sprt0~0: played with --clock-mode cpu): give --clock-mode cpu to resume it, or",
         ),
         ([], ["--clock", 3], "game sprt0~0: played with --clock 2): give --clock 2 to resume it, or"),
-        ([], ["--seed", 1], "game sprt0~0: another seed): use another --out folder"),
+        # the seed that resumes it is named (a reviewer's: "another seed: use another --out folder")
+        ([], ["--seed", 1], "game sprt0~0: another seed): give --seed 0 (its games' seed) to resume"),
         ([], ["--variant", "classic"], None),  # the game's first, named
         (["--jobs", 1], ["--jobs", 2], None),  # how many at once changes no game
         (["--elo1", 5], ["--elo1", 20], None),  # the test is re-read from the same games
@@ -354,7 +358,7 @@ def test_a_log_of_games_scored_with_another_word_list_is_refused(
     err = capsys.readouterr().err
     assert err == (
         f"codecup: error: {out} holds the games of another run (games played with word list A, this run"
-        " with word list B): use another --out folder\n"
+        " with word list B): give what it was played with to resume it, or use another --out folder\n"
     )
     assert len((out / "results.jsonl").read_text().splitlines()) == 2  # refused before any game
 
@@ -374,7 +378,13 @@ def test_a_seeded_log_is_not_resumed_unseeded_nor_the_other_way(games, tmp_path,
             "its bots' seeds from --seed, this run given none): give --seed 0 (its games' seed) to resume it,"
             " or",
         ),
-        ([], ["--seed", 0], "its bots' seeds drawn in secret, this run given --seed): use another"),
+        (
+            [],
+            ["--seed", 0],
+            "its bots' seeds drawn in secret, this run given --seed): give no --seed (its bots' seeds were"
+            " drawn in secret) to resume it, or use another",
+        ),
+        ([], ["--seed", 2], "another seed): give no --seed (its bots' seeds were drawn in secret) to resume"),
         # each difference at once: an older log was told --clock 3, then --seed 0 on the next run
         (
             ["--seed", 0, "--clock", 3],
@@ -389,6 +399,17 @@ def test_a_seeded_log_is_not_resumed_unseeded_nor_the_other_way(games, tmp_path,
         assert main([*argv, "4", "--out", str(out), *map(str, then)]) == 2
         err = capsys.readouterr().err
         assert f"holds games of another run (game sprt0~0: {said}" in err and err.endswith(" --out folder\n")
+
+
+def test_another_seeds_refusal_names_the_seed_noted(tmp_path):
+    """A log of --seed 1's games is resumed by --seed 1 (the note says it, the games' seeds agree);
+    one whose seed no note gives is only another folder's (a reviewer's: no option was named)."""
+    players = (PlayerInfo("a", bot="random"), PlayerInfo("b", bot="random"))
+    match = MatchInfo("twentyone", "standard", derive_seed(1, "sprt", 3) % 2**31, "", players, 2.0)
+    note(Schedule(format="sprt", seed=1, rounds=1), tmp_path)
+    assert _seed_remedy(match, 3, tmp_path).startswith("give --seed 1 (its games' seed) to resume it")
+    assert _seed_remedy(match, 4, tmp_path) == "use another --out folder"
+    assert _seed_remedy(attrs.evolve(match, seat_key="k"), 3, tmp_path).startswith("give no --seed")
 
 
 def test_a_decided_run_on_a_remote_pool_aborts_whatever_cancel_says():

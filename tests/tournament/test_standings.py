@@ -108,3 +108,23 @@ def test_a_plugins_standing_key_that_fails_ranks_by_the_default(capsys, monkeypa
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(f"codecup: the nim plugin's {said}")
     assert line.endswith(": the standings rank by points, then score, then fewer irregular losses")
+
+
+def test_a_player_without_a_game_yet_shows_no_rate_clock_or_rating():
+    """A Swiss bye in round 1 showed 0.00 points a game, a 0.000 s clock and Elo 0 ± 434 (the
+    prior's) in a live index, where there is none of them yet (a red team's)."""
+    from codecup.tournament.ratings import bradley_terry, ratings_table
+
+    names = ["a", "b", "c"]
+    records = [game("a", "b", (2, 0)), game("b", "a", (1, 1))]
+    table = compute_standings(_ByPoints(), names, records).table()
+    row = next(line for line in table.splitlines() if line.split()[1:2] == ["c"])
+    assert row.split()[2:] == ["0", "0", "0", "0", "0", "\u2014", "0", "\u2014", "\u2014"]
+    ratings = ratings_table(bradley_terry(names, records))
+    assert next(line for line in ratings.splitlines() if line.startswith("c ")).split() == [
+        "c",
+        "\u2014",
+        "(no",
+        "game",
+        "yet)",
+    ]
