@@ -788,7 +788,10 @@ def test_a_player_removed_whose_command_another_runs_is_not_said_renamed(fake_ga
     assert tournament(path, out) == 2
     err = capsys.readouterr().err
     assert "is now named" not in err
-    assert "player 'w' is not in this players list): give --set-aside w to set its games aside, or use another --out folder" in err
+    assert (
+        "player 'w' is not in this players list): give --set-aside w to set its games aside, or use"
+        " another --out folder" in err
+    )
 
 
 def test_built_in_bots_alone_resume_with_a_seed_given_or_not(fake_games, tmp_path):
