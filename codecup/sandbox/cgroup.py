@@ -764,13 +764,7 @@ class BotCgroup:
     def remove(self) -> None:
         """Kill what is left, close the files and remove the folders."""
         self.kill()
-        for fd in (self._freeze_fd, self._events_fd, self._cpu_fd, self._pressure_fd):
-            if fd >= 0:
-                os.close(fd)
-        self._freeze_fd = self._events_fd = self._cpu_fd = self._pressure_fd = -1
-        for path in (self.v2, self.memory_v1, self.pids_v1, self.cpu_v1):
-            if path is not None:
-                _rmdir_soon(path)
+        self._discard()
 
 
 def _read(path: Path) -> str:

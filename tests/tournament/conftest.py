@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
+import sys
 
 import pytest
 
@@ -47,3 +48,18 @@ def play_tournament(tiny_pm, tiny_game):
             )
 
     return play
+
+
+@pytest.fixture
+def players(tmp_path):
+    """A players file of Twenty-one: a script bot in its folder, and a built-in bot (the resumed
+    runs' tests)."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "bot.py").write_text("print('one')\n")
+    path = tmp_path / "players.yml"
+    path.write_text(
+        "game: twentyone\nplayers:\n"
+        f"  - {{name: mine, directory: mine, command: '{sys.executable} bot.py'}}\n"
+        "  - {name: p1, command: 'bot:perfect'}\n"
+    )
+    return path

@@ -24,6 +24,7 @@ from codecup.sandbox import Limits, Support
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
 from codecup.tournament.machine import NO_LIMITS, Gives
+from tests.tournament.test_rerun import tournament
 
 FULL = Support(
     cgroup=True, memory_limit=True, process_limit=True, cpu_limit=True, namespaces=True, syscall_filter=True
@@ -75,23 +76,6 @@ def machine(monkeypatch, tiny_game):
     monkeypatch.setattr(ex, "LocalPool", Pool)
     monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: fake.play)
     return fake
-
-
-@pytest.fixture
-def players(tmp_path):
-    (tmp_path / "mine").mkdir()
-    (tmp_path / "mine" / "bot.py").write_text("print('one')\n")
-    path = tmp_path / "players.yml"
-    path.write_text(
-        "game: twentyone\nplayers:\n"
-        f"  - {{name: mine, directory: mine, command: '{sys.executable} bot.py'}}\n"
-        "  - {name: p1, command: 'bot:perfect'}\n"
-    )
-    return path
-
-
-def tournament(players, out, *more):
-    return main(["tournament", str(players), "--out", str(out), "--quiet", "--jobs", "1", "--no-site", *more])
 
 
 def test_a_cpu_clock_folder_is_refused_where_no_cpu_clock_is_given_and_resumes_where_it_is(

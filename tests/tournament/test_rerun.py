@@ -46,20 +46,6 @@ def fake_games(monkeypatch, tiny_game):
     monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _draw)
 
 
-@pytest.fixture
-def players(tmp_path):
-    """A players file: a script bot in its folder, and a built-in bot."""
-    (tmp_path / "mine").mkdir()
-    (tmp_path / "mine" / "bot.py").write_text("print('one')\n")
-    path = tmp_path / "players.yml"
-    path.write_text(
-        "game: twentyone\nplayers:\n"
-        f"  - {{name: mine, directory: mine, command: '{sys.executable} bot.py'}}\n"
-        "  - {name: p1, command: 'bot:perfect'}\n"
-    )
-    return path
-
-
 def tournament(players, out, *more):
     return main(["tournament", str(players), "--out", str(out), "--quiet", "--jobs", "1", "--no-site", *more])
 
