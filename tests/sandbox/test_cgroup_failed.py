@@ -4,12 +4,14 @@ never played with that seat contained less than the machine promises and than it
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import json
 import os
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,6 +60,43 @@ class Failing:
         monkeypatch.setattr(cgroup, "_new_folder", fake_new_folder)
         monkeypatch.setattr(cgroup.BotCgroup, "_set", fake_set)
         monkeypatch.setattr(cgroup, "RETRY_DELAYS", (0.0,) * len(cgroup.RETRY_DELAYS))  # no waits
+
+
+@contextlib.contextmanager
+def _test_cgroup(support, descendants: int | None = None) -> Iterator[Path]:
+    """A cgroup2 folder of the test's own (its ``codecup`` folder in it, and at most
+    ``descendants`` below it where given), removed with all it holds at the end: the machine's
+    shared folder is left alone."""
+    assert support.hierarchies.v2 is not None
+    folder = support.hierarchies.v2 / f"codecup-test-{uuid.uuid4().hex}"
+    folder.mkdir()
+    try:
+        if descendants is not None:
+            (folder / "codecup").mkdir()
+            (folder / "cgroup.max.descendants").write_text(str(descendants))
+        yield folder
+    finally:
+        for child in sorted(folder.glob("**/"), key=lambda p: -len(p.parts)):
+            if child != folder:
+                child.rmdir()
+        folder.rmdir()
+
+
+def _run_in(folder: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``python -c`` with ``args``, run as a referee whose process is in the cgroup ``folder``."""
+
+    def join() -> None:
+        (folder / "cgroup.procs").write_text(str(os.getpid()))
+
+    return subprocess.run(
+        [sys.executable, "-c", *args],
+        preexec_fn=join,
+        env=_own_run_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize(
@@ -154,26 +193,10 @@ def test_a_referee_in_a_cgroup_allowing_few_descendants_plays_no_game_uncontaine
     referee error, said on stderr, its clock mode the one asked for."""
     from tests.support import TINYGAME_DIST
 
-    assert full_sandbox.hierarchies.v2 is not None
-    folder = full_sandbox.hierarchies.v2 / f"codecup-test-{uuid.uuid4().hex}"
-    folder.mkdir()
-    try:
-        (folder / "codecup").mkdir()
-        (folder / "cgroup.max.descendants").write_text("3")
+    with _test_cgroup(full_sandbox, descendants=3) as folder:
         token = f"codecup-test-{uuid.uuid4().hex}"
-
-        def join() -> None:
-            (folder / "cgroup.procs").write_text(str(os.getpid()))
-
-        done = subprocess.run(
-            [sys.executable, "-c", IN_A_SMALL_CGROUP, str(TINYGAME_DIST), str(THINKER), token],
-            preexec_fn=join,
-            env=_own_run_env(),
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-        )
+        done = _run_in(folder, IN_A_SMALL_CGROUP, str(TINYGAME_DIST), str(THINKER), token)
+        assert done.returncode == 0, done.stderr
         clock_mode, kinds, message = json.loads(done.stdout)
         assert (clock_mode, kinds) == ("cpu", ["referee-error", "referee-error"]), done.stderr
         assert "could not be contained as every program is here" in message and "[Errno" in message, message
@@ -181,12 +204,6 @@ def test_a_referee_in_a_cgroup_allowing_few_descendants_plays_no_game_uncontaine
         assert len(said) == 1 and "[Errno" in said[0], done.stderr
         assert processes_with(token) == []
         assert [p for p in (folder / "codecup").iterdir() if p.is_dir()] == [], "a cgroup was left"
-    finally:
-        for child in (folder / "codecup").iterdir():
-            if child.is_dir():
-                child.rmdir()
-        (folder / "codecup").rmdir()
-        folder.rmdir()
 
 
 IN_A_WORKER = """
@@ -222,27 +239,10 @@ def test_a_pool_worker_that_finds_less_than_its_run_plays_no_game_uncontained(fu
 
     from tests.support import TINYGAME_DIST
 
-    assert full_sandbox.hierarchies.v2 is not None
-    folder = full_sandbox.hierarchies.v2 / f"codecup-test-{uuid.uuid4().hex}"
-    folder.mkdir()
-    try:
-        (folder / "codecup").mkdir()
-        (folder / "cgroup.max.descendants").write_text("1")
+    with _test_cgroup(full_sandbox, descendants=1) as folder:
         token = f"codecup-test-{uuid.uuid4().hex}"
-
-        def join() -> None:
-            (folder / "cgroup.procs").write_text(str(os.getpid()))
-
         found = pickle.dumps(full_sandbox).hex()
-        done = subprocess.run(
-            [sys.executable, "-c", IN_A_WORKER, str(TINYGAME_DIST), str(THINKER), token, found],
-            preexec_fn=join,
-            env=_own_run_env(),
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        done = _run_in(folder, IN_A_WORKER, str(TINYGAME_DIST), str(THINKER), token, found)
         assert done.returncode == 0, done.stderr
         clock_mode, kinds, message, cgroup_held = json.loads(done.stdout)
         assert (clock_mode, kinds, cgroup_held) == ("cpu", ["referee-error"] * 2, True), done.stderr
@@ -252,12 +252,6 @@ def test_a_pool_worker_that_finds_less_than_its_run_plays_no_game_uncontained(fu
         )
         assert "degraded" not in done.stderr, done.stderr
         assert processes_with(token) == []
-    finally:
-        for child in (folder / "codecup").iterdir():
-            if child.is_dir():
-                child.rmdir()
-        (folder / "codecup").rmdir()
-        folder.rmdir()
 
 
 def test_a_worker_lacking_a_mechanism_its_run_found_refuses_its_bots(full_sandbox, monkeypatch, tmp_path):
@@ -309,33 +303,13 @@ def test_a_bound_a_bot_set_on_the_shared_folder_is_set_back(full_sandbox):
     every later game of the machine was a referee error (its cgroup's ``mkdir``: EAGAIN), past the
     end of the run. The referee sets that folder's bounds back to ``max`` as it makes each bot's
     cgroup (the referee here in a test folder of its own: the machine's shared folder is left)."""
-    assert full_sandbox.hierarchies.v2 is not None
-    folder = full_sandbox.hierarchies.v2 / f"codecup-test-{uuid.uuid4().hex}"
-    folder.mkdir()
-    try:
-
-        def join() -> None:
-            (folder / "cgroup.procs").write_text(str(os.getpid()))
-
-        done = subprocess.run(
-            [sys.executable, "-c", BOUNDED_BY_A_BOT],
-            preexec_fn=join,
-            env=_own_run_env(),
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+    with _test_cgroup(full_sandbox) as folder:
+        done = _run_in(folder, BOUNDED_BY_A_BOT, timeout=60)
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout) == [
             ["cgroup.max.descendants", "made", "max"],
             ["cgroup.max.depth", "made", "max"],
         ]
-    finally:
-        for child in sorted(folder.glob("**/"), key=lambda p: -len(p.parts)):
-            if child != folder:
-                child.rmdir()
-        folder.rmdir()
 
 
 def test_the_degraded_line_names_the_error_that_stopped_the_cgroups(full_sandbox, monkeypatch):
