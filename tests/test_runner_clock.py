@@ -441,7 +441,12 @@ def test_under_the_cpu_clock_an_in_process_bot_that_sleeps_is_ended_by_the_wall_
 def test_an_in_process_bot_waiting_for_the_interpreters_lock_is_not_idle():
     """Games on a Dask worker's threads share one interpreter: while another thread computes, a
     thinking bot waits for the interpreter's lock, which is no idling of its own (it would have
-    lost at the backstop, on a worker with many threads)."""
+    lost at the backstop, on a worker with many threads).
+
+    Measured against what the other thread ran (before the fix the idling was about that long), and
+    the best of three tries: a stall of the whole process that no thread of it waited out (a busy
+    host taking the virtual machine's processors, a page read from disk) is not the bot's either,
+    and once made one try 0.16 s idle in CI; the lock's waiting is in every try."""
     import threading
 
     from codecup.players.inprocess import InProcessPlayer
@@ -455,14 +460,15 @@ def test_an_in_process_bot_waiting_for_the_interpreters_lock_is_not_idle():
                 pass
             return ["3"]
 
-    stop = threading.Event()
-
-    def spin() -> None:
-        while not stop.is_set():
-            pass
-
-    async def think() -> InProcessPlayer:
+    async def think() -> tuple[InProcessPlayer, float]:
         player = InProcessPlayer(Busy(), timer=time.thread_time)  # type: ignore[arg-type]
+        stop, ran = threading.Event(), [0.0]
+
+        def spin() -> None:
+            while not stop.is_set():
+                pass
+            ran[0] = time.thread_time()
+
         other = threading.Thread(target=spin)
         other.start()
         try:
@@ -470,8 +476,9 @@ def test_an_in_process_bot_waiting_for_the_interpreters_lock_is_not_idle():
         finally:
             stop.set()
             other.join()
-        return player
+        return player, ran[0]
 
-    player = asyncio.run(think())
-    assert player.thinking >= 0.4
-    assert player.idling < 0.1, player.idling  # about as long as the other thread ran, before
+    tries = [asyncio.run(think()) for _ in range(3)]
+    player, other_ran = min(tries, key=lambda t: t[0].idling / t[1])
+    assert player.thinking >= 0.4 and other_ran >= 0.1  # the two threads took turns at the lock
+    assert player.idling < 0.25 * other_ran, (player.idling, other_ran)
