@@ -49,10 +49,10 @@ from codecup.tournament.lock import FolderLock
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.spec import TournamentSpec
+from codecup.tournament.standings import counted
 from codecup.tournament.tournament import (
     LoggedGames,
     TournamentResult,
-    counted,
     format_standings,
 )
 from codecup.writing import write_atomic

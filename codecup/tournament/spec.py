@@ -2,7 +2,8 @@
 
 :class:`TournamentSpec` is what a run is given (built by ``codecup tournament`` from a players
 file, by ``codecup demo``, or in code), checked before anything is written; its schedule is
-:meth:`TournamentSpec.batches`. How the games are played and logged is
+:meth:`TournamentSpec.batches`, and the match each scheduled game plays :func:`match_for` (a run
+and its resume check build it alike). How the games are played and logged is
 :mod:`codecup.tournament.tournament`'s.
 """
 
@@ -16,9 +17,11 @@ import attrs
 from codecup import matchfields as mf
 from codecup.checks import check_clock
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
+from codecup.drive import new_seat_key
 from codecup.errors import ConfigError
+from codecup.game import Game
 from codecup.names import names_problem
-from codecup.record import PlayerInfo
+from codecup.record import MatchInfo, PlayerInfo
 from codecup.tournament import schedule as sched
 from codecup.tournament.identity import Schedule
 from codecup.tournament.schedule import ScheduledGame
@@ -184,3 +187,24 @@ class TournamentSpec:
         ]
         doc["schedule"] = attrs.asdict(Schedule.of(self))
         return doc
+
+
+def _setup(game: Game, spec: TournamentSpec, seed: int, cache: dict[int, str]) -> str:
+    if seed not in cache:
+        cache[seed] = game.start_position(seed, spec.variant)  # its random setup, checked
+    return cache[seed]
+
+
+def match_for(game: Game, spec: TournamentSpec, g: ScheduledGame, cache: dict[int, str]) -> MatchInfo:
+    """The match a scheduled game plays."""
+    players = (spec.players[g.seats[0]], spec.players[g.seats[1]])
+    return MatchInfo(
+        game=spec.game,
+        variant=spec.variant,
+        seed=g.seed,
+        setup=_setup(game, spec, g.seed, cache),
+        players=players,
+        clock=spec.clock,
+        clock_mode=spec.clock_mode_of(players),
+        seat_key=new_seat_key(spec.seeded, players),
+    )

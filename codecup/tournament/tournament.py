@@ -24,7 +24,6 @@ import attrs
 
 from codecup.clock import CLOCK_MODES, CPU, WALL
 from codecup.dialogue import Termination
-from codecup.drive import new_seat_key
 from codecup.errors import ConfigError
 from codecup.game import Game, results_key_of
 from codecup.record import MatchInfo, PlayerInfo, Record
@@ -44,9 +43,9 @@ from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
 from codecup.tournament.setaside import SetAside, finish_pending
 from codecup.tournament.setaside import plan as plan_set_aside
 from codecup.tournament.setaside import set_aside as aside
-from codecup.tournament.spec import TournamentSpec
+from codecup.tournament.spec import TournamentSpec, match_for
 from codecup.tournament.standings import SCHEMA as STANDINGS_SCHEMA
-from codecup.tournament.standings import Standings, compute_standings, reorder
+from codecup.tournament.standings import Standings, compute_standings, counted, ranker, reorder
 from codecup.tournament.worker import PlayFn
 from codecup.writing import write_atomic
 
@@ -175,27 +174,6 @@ class TournamentResult:
         }
 
 
-def _setup(game: Game, spec: TournamentSpec, seed: int, cache: dict[int, str]) -> str:
-    if seed not in cache:
-        cache[seed] = game.start_position(seed, spec.variant)  # its random setup, checked
-    return cache[seed]
-
-
-def match_for(game: Game, spec: TournamentSpec, g: ScheduledGame, cache: dict[int, str]) -> MatchInfo:
-    """The match a scheduled game plays."""
-    players = (spec.players[g.seats[0]], spec.players[g.seats[1]])
-    return MatchInfo(
-        game=spec.game,
-        variant=spec.variant,
-        seed=g.seed,
-        setup=_setup(game, spec, g.seed, cache),
-        players=players,
-        clock=spec.clock,
-        clock_mode=spec.clock_mode_of(players),
-        seat_key=new_seat_key(spec.seeded, players),
-    )
-
-
 FAULTS_SHOWN = 20  # faults listed in a summary; the rest are counted
 
 
@@ -227,11 +205,6 @@ def fault_lines(game_id: str, record: Record, seat: int) -> list[str]:
     lines = [f"  {game_id}: {record.match.players[seat].name} {end.kind.value}{why}"]
     log = record.logs[seat] if seat < len(record.logs) else ""
     return lines + [f"    | {shown_line(line)}" for line in log_lines(log.rstrip())[-STDERR_LINES:]]
-
-
-def counted(records: Iterable[Record]) -> list[Record]:
-    """The records that count for standings and ratings (not referee errors)."""
-    return [r for r in records if not is_referee_error(r)]
 
 
 def final_order(
@@ -389,16 +362,6 @@ def _check_log(
     _check_logged_games(spec, game, log, out, setups)
 
 
-def _ranker(game: Game, names: list[str], log: ResultsLog) -> sched.Ranker:
-    """The ranking of players by the logged games of the given ids (a Swiss round's pairing)."""
-
-    def rank(ids: Iterable[str]) -> list[int]:
-        order = compute_standings(game, names, counted(log.records[i] for i in ids)).order
-        return [names.index(n) for n in order]
-
-    return rank
-
-
 def _check_logged_games(
     spec: TournamentSpec, game: Game, log: ResultsLog, out: Path, setups: dict[int, str]
 ) -> None:
@@ -412,7 +375,7 @@ def _check_logged_games(
     """
     points = {k: tuple(r.result.points) for k, r in log.records.items()}
     scheduled: set[str] = set()
-    for batch in spec.batches(points, _ranker(game, spec.names, log)):
+    for batch in spec.batches(points, ranker(game, spec.names, log)):
         for g in batch:
             scheduled.add(g.id)
             if g.id in log and log.records[g.id].match != match_for(game, spec, g, setups):
@@ -640,7 +603,7 @@ def _run(
     names = spec.names
     points: dict[str, tuple[float, ...]] = {k: tuple(r.result.points) for k, r in log.records.items()}
     scheduled: list[ScheduledGame] = []
-    rank = _ranker(game, names, log)
+    rank = ranker(game, names, log)
     progress.start(spec.estimated_games(), resumed=0)
     played = 0
     try:
