@@ -2,9 +2,9 @@
 
 A run into a folder that holds a results log resumes it: it plays only the games the log does not
 hold, and counts the logged ones as its own. So before anything is written, :func:`check_log`
-refuses (one :class:`~codecup.errors.ConfigError`, naming the log, the game and what to do) a log
-whose games this tournament would not play, or would play otherwise, since standings of games of
-two tournaments say nothing. In this order:
+refuses, with one :class:`~codecup.errors.ConfigError` that says what to do, a log whose games
+this tournament would not play, or would play otherwise: standings of games of two tournaments
+say nothing. In this order:
 
 - a game whose programs had what this machine does not give (the cpu clock, namespaces, a limit:
   :func:`~codecup.tournament.machine.check_log_gives`);
