@@ -3,7 +3,10 @@
 The loop asks the format for a batch, skips the games the results log
 already holds, hands the rest to the executor, and logs each game as it
 finishes (only a logged game counts). Re-running the same command over the
-same output folder therefore plays only the missing games.
+same output folder therefore plays only the missing games. Which games are
+played is the spec's (:mod:`codecup.tournament.spec`); a log that holds games
+of another tournament is refused before anything is written
+(:mod:`codecup.tournament.resumecheck`).
 
 A game whose referee process died is logged as a referee error (see
 :mod:`codecup.tournament.dispatch`); it gives neither player points and is
