@@ -27,7 +27,8 @@ from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.executor import held_stops
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME
-from codecup.tournament.tournament import TournamentResult, TournamentSpec, check_game_count
+from codecup.tournament.spec import TournamentSpec, check_game_count
+from codecup.tournament.tournament import TournamentResult
 
 DESCRIPTION = """\
 ``codecup demo``: a tournament of the built-in bots of every installed game.

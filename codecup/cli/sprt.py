@@ -56,9 +56,10 @@ from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.machine import Gives, check_log_gives
 from codecup.tournament.programwatch import ProgramWatch
+from codecup.tournament.spec import MAX_GAMES
 from codecup.tournament.sprt import SprtSettings, SprtState
 from codecup.tournament.tally import Tally, faults_line
-from codecup.tournament.tournament import MAX_GAMES, fault_lines
+from codecup.tournament.tournament import fault_lines
 
 DESCRIPTION = """\
 ``codecup sprt GAME NEW OLD``: is NEW stronger than OLD? Plays colour-swapped pairs until it knows.

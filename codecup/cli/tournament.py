@@ -53,6 +53,7 @@ from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
 from codecup.tournament.setaside import SetAside, check_set_aside, finish_pending
+from codecup.tournament.spec import TournamentSpec
 from codecup.tournament.tournament import (
     LoggedGames,
     OnComplete,
@@ -60,7 +61,6 @@ from codecup.tournament.tournament import (
     OnPlaying,
     OnRecord,
     TournamentResult,
-    TournamentSpec,
     run_tournament,
 )
 

@@ -165,8 +165,7 @@ def earlier_result(folder: Path, game: Game) -> tuple[int, str] | None:
     else. Whoever can write the folder could write any ``standings.json``: a red team's, nested
     100,000 deep, stopped the demo with a traceback, and an edited one named another winner."""
     from codecup.tournament.log import LOG_NAME
-    from codecup.tournament.standings import compute_standings
-    from codecup.tournament.tournament import counted
+    from codecup.tournament.standings import compute_standings, counted
 
     try:
         data = read_file(folder / "standings.json", MAX_STANDINGS, "standings")

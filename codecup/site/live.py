@@ -48,11 +48,11 @@ from codecup.terminal import one_line, printable, shown_path
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
+from codecup.tournament.spec import TournamentSpec
+from codecup.tournament.standings import counted
 from codecup.tournament.tournament import (
     LoggedGames,
     TournamentResult,
-    TournamentSpec,
-    counted,
     format_standings,
 )
 from codecup.writing import write_atomic

@@ -3,8 +3,9 @@ parallel execution, a resumable results log, standings and ratings."""
 
 from codecup.tournament.players import PlayersFile, read_players
 from codecup.tournament.schedule import ScheduledGame
+from codecup.tournament.spec import TournamentSpec
 from codecup.tournament.standings import Standings, compute_standings
-from codecup.tournament.tournament import TournamentResult, TournamentSpec, run_tournament
+from codecup.tournament.tournament import TournamentResult, run_tournament
 
 __all__ = [
     "PlayersFile",

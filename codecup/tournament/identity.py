@@ -37,10 +37,10 @@ from codecup.dialogue import Termination
 from codecup.errors import CodecupError, ConfigError, said
 from codecup.writing import write_atomic
 
-if TYPE_CHECKING:  # tournament.py imports this module
+if TYPE_CHECKING:  # spec.py imports this module
     from codecup.game import Game
     from codecup.record import PlayerInfo, Record
-    from codecup.tournament.tournament import TournamentSpec
+    from codecup.tournament.spec import TournamentSpec
 
 NAME = ".codecup-schedule.json"
 """The hidden file in a tournament's output folder holding its schedule's settings."""

@@ -77,7 +77,7 @@ class ProgramWatch:
 
     @classmethod
     def of(cls, programs: Digests | None) -> ProgramWatch | None:
-        """A watch of ``programs`` (a spec's :attr:`~codecup.tournament.tournament.TournamentSpec.programs`);
+        """A watch of ``programs`` (a spec's :attr:`~codecup.tournament.spec.TournamentSpec.programs`);
         None where there is nothing to watch (built-in bots only)."""
         return cls(tuple(programs)) if programs else None
 

@@ -45,7 +45,7 @@ from codecup.tournament.log import LOG_NAME, entry_of, logged_ids
 
 if TYPE_CHECKING:
     from codecup.record import PlayerInfo, Record
-    from codecup.tournament.tournament import TournamentSpec
+    from codecup.tournament.spec import TournamentSpec
 
 FOLDER = "set-aside"
 """The folder of a tournament's results where set-aside games go, each time in a numbered folder."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -25,6 +25,11 @@ from codecup.overrun import bounded
 from codecup.plugins import say_once
 from codecup.record import Record
 from codecup.terminal import columns, pad
+from codecup.tournament.dispatch import is_referee_error
+
+if TYPE_CHECKING:
+    from codecup.tournament.log import ResultsLog
+    from codecup.tournament.schedule import Ranker
 
 SCHEMA = "codecup-standings/1"
 
@@ -325,6 +330,22 @@ def compute_standings(
             )
         )
     return Standings(rows=tuple(rows), cross=cross, per_game=rates)
+
+
+def counted(records: Iterable[Record]) -> list[Record]:
+    """The records that count for standings and ratings (not referee errors)."""
+    return [r for r in records if not is_referee_error(r)]
+
+
+def ranker(game: Game, names: list[str], log: ResultsLog) -> Ranker:
+    """The ranking of players by the logged games of the given ids (a Swiss round's pairing): the
+    run and its resume check walk the schedule with the same one."""
+
+    def rank(ids: Iterable[str]) -> list[int]:
+        order = compute_standings(game, names, counted(log.records[i] for i in ids)).order
+        return [names.index(n) for n in order]
+
+    return rank
 
 
 def reorder(

@@ -3,7 +3,10 @@
 The loop asks the format for a batch, skips the games the results log
 already holds, hands the rest to the executor, and logs each game as it
 finishes (only a logged game counts). Re-running the same command over the
-same output folder therefore plays only the missing games.
+same output folder therefore plays only the missing games. Which games are
+played is the spec's (:mod:`codecup.tournament.spec`); a log that holds games
+of another tournament is refused before anything is written
+(:mod:`codecup.tournament.resumecheck`).
 
 A game whose referee process died is logged as a referee error (see
 :mod:`codecup.tournament.dispatch`); it gives neither player points and is
@@ -14,57 +17,38 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
-import shlex
-from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, overload
 
 import attrs
 
-from codecup import matchfields as mf
-from codecup.checks import check_clock
-from codecup.clock import CLOCK_MODES, CPU, DEFAULT_CLOCK_MODE, WALL
 from codecup.dialogue import Termination
-from codecup.drive import new_seat_key
 from codecup.errors import ConfigError
 from codecup.game import Game, results_key_of
-from codecup.names import names_problem
-from codecup.record import MatchInfo, PlayerInfo, Record
+from codecup.record import MatchInfo, Record
 from codecup.terminal import STDERR_LINES, log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
 from codecup.tournament.executor import GamePool, held_stops
-from codecup.tournament.identity import Schedule, check_logged_records, check_schedule, note_schedule
+from codecup.tournament.identity import note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
-from codecup.tournament.machine import Gives, check_log_gives, limits_had
-from codecup.tournament.programwatch import GAME_NOT_LOGGED, SET_ASIDE, ProgramWatch, of_logged_players
+from codecup.tournament.machine import Gives, limits_had
+from codecup.tournament.programwatch import GAME_NOT_LOGGED, SET_ASIDE, ProgramWatch
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
+from codecup.tournament.resumecheck import check_log
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
 from codecup.tournament.setaside import SetAside, finish_pending
 from codecup.tournament.setaside import plan as plan_set_aside
 from codecup.tournament.setaside import set_aside as aside
+from codecup.tournament.spec import TournamentSpec, match_for
 from codecup.tournament.standings import SCHEMA as STANDINGS_SCHEMA
-from codecup.tournament.standings import Standings, compute_standings, reorder
+from codecup.tournament.standings import Standings, compute_standings, counted, ranker, reorder
 from codecup.tournament.worker import PlayFn
 from codecup.writing import write_atomic
-
-MAX_GAMES = 1_000_000
-"""The most games one run may schedule: a mistyped ``--rounds`` would otherwise build a schedule
-that fills memory before the first game (a CodeCup final is a few thousand games)."""
-
-
-def check_game_count(games: int, what: str = "the tournament") -> None:
-    """Refuse a run of more than :data:`MAX_GAMES` games, naming the count, before anything is built."""
-    if games > MAX_GAMES:
-        raise ConfigError(
-            f"{what} would schedule {games} games; a run may schedule at most {MAX_GAMES:,} "
-            "(fewer --rounds, or fewer players)"
-        )
-
 
 OnRecord = Callable[[ScheduledGame, Record], None]
 """Told of every game as it is logged (and of the games a resumed run finds in its log, where no
@@ -114,157 +98,6 @@ OnPlaying = Callable[[], None]
 standings (of fewer games: a longer run, more rounds) are removed: a results site then never links
 them, gone (a red team's "Finished: 12 games" index, its three links dead while the first new game
 was played, and for good when the run was killed then)."""
-
-
-@attrs.frozen
-class TournamentSpec:
-    """Everything that decides which games are played (not how or where)."""
-
-    game: str
-    variant: str
-    clock: float
-    players: tuple[PlayerInfo, ...]
-    seed: int = 0
-    format: str = "round-robin"
-    rounds: int = 1
-    challenger: str | None = None
-    swiss_rounds: int | None = None
-    top: int = 4
-    clock_mode: str = DEFAULT_CLOCK_MODE
-    notes: tuple[str, ...] = ()  # what the game says a reader must know (Game.run_notes): not the schedule
-    limits: str | None = None  # each bot's sandbox limits, in words (Limits.describe); None: not said
-    results_key: str | None = None  # what the game's results depend on (Game.results_key)
-    # each player's program files' digests, as the run started (identity.program_digests): a run
-    # resumed with one changed is refused. None: not said (built-in bots, or a run in-process)
-    programs: tuple[tuple[str, str, str], ...] | None = None
-    # The seed was given (the run to be reproduced): no secret in the seats' seeds (MatchInfo.seat_key)
-    seeded: bool = attrs.field(default=True, eq=False)
-    # The clock mode of a game of built-in bots alone where it is not clock_mode: the one asked for,
-    # where this machine runs the programs' cpu clock as wall (no cgroup of their own). An in-process
-    # bot's clock is measured alike on every machine, so its games keep what was asked (a red team's
-    # folder of built-in bots, a program added on a machine without cgroup2, was told to give
-    # --clock-mode cpu, which it had been given). None: as clock_mode.
-    bots_clock_mode: str | None = attrs.field(default=None, eq=False)
-
-    def clock_mode_of(self, players: Sequence[PlayerInfo]) -> str:
-        """The clock mode of a game between ``players``: :attr:`bots_clock_mode` where all are
-        built-in bots (and it is said), else :attr:`clock_mode`."""
-        if self.bots_clock_mode is not None and all(p.bot is not None for p in players):
-            return self.bots_clock_mode
-        return self.clock_mode
-
-    @property
-    def asked_clock_mode(self) -> str:
-        """The clock mode the run was asked for (before the machine made the programs' cpu wall)."""
-        return self.bots_clock_mode or self.clock_mode
-
-    @property
-    def seeds_said(self) -> str:
-        """How the standings and the site say the run's seeds: "seed 0" of a run given none invited
-        --seed 0 over a folder of secret seeds (a red team's; the site said it after the text did not)."""
-        if not self.seeded and any(p.bot is None for p in self.players):
-            return "bots' seeds drawn in secret"
-        return f"seed {self.seed}"
-
-    @property
-    def names(self) -> list[str]:
-        """The players' names, in the order given (the seeding order)."""
-        return [p.name for p in self.players]
-
-    def check(self) -> None:
-        """Raise :class:`ConfigError` for a combination that cannot be scheduled."""
-        if self.format not in sched.FORMATS:
-            raise ConfigError(f"unknown format {self.format!r} (known: {', '.join(sched.FORMATS)})")
-        if len(self.players) < 2:
-            raise ConfigError("a tournament needs at least two players")
-        if self.rounds < 1:
-            raise ConfigError("--rounds must be at least 1")
-        if self.challenger is not None and self.challenger not in self.names:
-            raise ConfigError(
-                f"the challenger {self.challenger!r} is not one of the players ({', '.join(self.names)})"
-            )
-        if self.swiss_rounds is not None and self.swiss_rounds < 1:
-            raise ConfigError("--swiss-rounds must be at least 1")
-        n = len(self.players)
-        if self.format == "swiss" and self.swiss_rounds is not None and self.swiss_rounds > n - 1:
-            # more would pair players again and again (3 players, 100 rounds: a and b met 98 times)
-            raise ConfigError(
-                f"--swiss-rounds must be at most {n - 1} with {n} players (no more rounds than there "
-                f"are opponents), not {self.swiss_rounds}"
-            )
-        if self.top < 2:
-            raise ConfigError("--top must be at least 2")
-        if self.clock_mode not in CLOCK_MODES:
-            raise ConfigError(f"clock mode {self.clock_mode!r} is not one of: {', '.join(CLOCK_MODES)}")
-        self._check_match_fields()
-        check_game_count(self.estimated_games())
-
-    def _check_match_fields(self) -> None:
-        """What each game's :class:`MatchInfo` takes from the spec, by the rules the command line and
-        the record's reader apply: a clock of -1 played, each game lost on time, and its log was then
-        refused; two players of one name played, then their second game was refused (a red team's)."""
-        check_clock(self.clock)
-        for field, problem in (
-            ("seed", mf.seed_problem(self.seed)),
-            ("game", mf.text_problem(self.game)),
-            ("variant", mf.text_problem(self.variant)),
-        ):
-            if problem is not None:
-                raise ConfigError(f"{field} {problem}")
-        if not all(isinstance(p, PlayerInfo) for p in self.players):
-            raise ConfigError(f"players must be PlayerInfo objects, not {self.players!r:.80}")
-        if (problem := names_problem(self.names)) is not None:
-            raise ConfigError(problem)
-
-    @property
-    def challenger_index(self) -> int:
-        """The gauntlet's challenger (the first player unless named)."""
-        return self.names.index(self.challenger) if self.challenger else 0
-
-    def n_swiss_rounds(self) -> int:
-        """Swiss rounds to play."""
-        return self.swiss_rounds or sched.default_swiss_rounds(len(self.players))
-
-    def estimated_games(self) -> int:
-        """How many games the schedule should have (exact except for knock-out replays)."""
-        n = len(self.players)
-        if self.format == "round-robin":
-            return n * (n - 1) * self.rounds
-        if self.format == "gauntlet":
-            return 2 * (n - 1) * self.rounds
-        if self.format == "swiss":
-            top = max(2, min(self.top, n))
-            return self.n_swiss_rounds() * (n // 2) * 2 + top * (top - 1) * self.rounds
-        return 2 * (n - 1)
-
-    def batches(self, points: sched.Points, rank: sched.Ranker) -> Iterator[list[ScheduledGame]]:
-        """The schedule, batch by batch (later batches may read ``points`` of earlier ones)."""
-        names = self.names
-        if self.format == "round-robin":
-            yield sched.round_robin(names, self.seed, self.rounds)
-        elif self.format == "gauntlet":
-            yield sched.gauntlet(names, self.seed, self.challenger_index, self.rounds)
-        elif self.format == "swiss":
-            # the log's pairs as they are (``points``: the logged games' at first)
-            yield from sched.swiss(
-                names, self.seed, rank, self.n_swiss_rounds(), self.top, self.rounds, logged=list(points)
-            )
-        else:
-            yield from sched.knockout(names, self.seed, points)
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON form (for standings.json)."""
-        from codecup.tournament.identity import Schedule  # identity imports this module
-
-        doc = attrs.asdict(self, recurse=True)
-        doc["players"] = [p.describe() for p in self.players]
-        doc["entrants"] = [
-            {"name": p.name, "command": list(p.command), "bot": p.bot, "directory": p.directory}
-            | ({"language": p.language} if p.language else {})
-            for p in self.players
-        ]
-        doc["schedule"] = attrs.asdict(Schedule.of(self))
-        return doc
 
 
 @attrs.frozen
@@ -342,27 +175,6 @@ class TournamentResult:
         }
 
 
-def _setup(game: Game, spec: TournamentSpec, seed: int, cache: dict[int, str]) -> str:
-    if seed not in cache:
-        cache[seed] = game.start_position(seed, spec.variant)  # its random setup, checked
-    return cache[seed]
-
-
-def match_for(game: Game, spec: TournamentSpec, g: ScheduledGame, cache: dict[int, str]) -> MatchInfo:
-    """The match a scheduled game plays."""
-    players = (spec.players[g.seats[0]], spec.players[g.seats[1]])
-    return MatchInfo(
-        game=spec.game,
-        variant=spec.variant,
-        seed=g.seed,
-        setup=_setup(game, spec, g.seed, cache),
-        players=players,
-        clock=spec.clock,
-        clock_mode=spec.clock_mode_of(players),
-        seat_key=new_seat_key(spec.seeded, players),
-    )
-
-
 FAULTS_SHOWN = 20  # faults listed in a summary; the rest are counted
 
 
@@ -394,11 +206,6 @@ def fault_lines(game_id: str, record: Record, seat: int) -> list[str]:
     lines = [f"  {game_id}: {record.match.players[seat].name} {end.kind.value}{why}"]
     log = record.logs[seat] if seat < len(record.logs) else ""
     return lines + [f"    | {shown_line(line)}" for line in log_lines(log.rstrip())[-STDERR_LINES:]]
-
-
-def counted(records: Iterable[Record]) -> list[Record]:
-    """The records that count for standings and ratings (not referee errors)."""
-    return [r for r in records if not is_referee_error(r)]
 
 
 def final_order(
@@ -509,14 +316,14 @@ def run_tournament(
             has_games = bool(log.records)
             for game_id in todo.games:
                 del log.records[game_id]
-            _check_log(spec, game, log, out, setups, has_games, gives)
+            check_log(spec, game, log, out, setups, has_games, gives)
             log.close()
             for done in aside(out, todo):
                 if on_set_aside is not None:
                     on_set_aside(done)
             log = ResultsLog.open(out / LOG_NAME, lock=lock or True, game=game)
             setups.clear()
-        _check_log(spec, game, log, out, setups, bool(log.records), gives)
+        check_log(spec, game, log, out, setups, bool(log.records), gives)
         key = results_key_of(game, spec.variant)
         note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none
         (out / "games").mkdir(exist_ok=True)
@@ -531,264 +338,6 @@ def run_tournament(
             raise
     finally:
         log.close()
-
-
-def _check_log(
-    spec: TournamentSpec,
-    game: Game,
-    log: ResultsLog,
-    out: Path,
-    setups: dict[int, str],
-    has_games: bool,
-    gives: Gives | None,
-) -> None:
-    """Refuse a log of games this tournament does not play, or plays otherwise (see
-    :func:`run_tournament`); ``has_games``: the folder's log holds games (some maybe set aside);
-    ``gives``: what this machine gives programs (None: not known here, a Dask run's)."""
-    if gives is not None:  # first: another clock mode logged may be one this machine cannot give
-        check_log_gives(log.records, gives, out / LOG_NAME)
-    _check_log_is_this_tournaments(spec, log, out, gives)
-    log.check_records(game)  # before anything reads their points (a schedule, the standings)
-    key = results_key_of(game, spec.variant)
-    logged = attrs.evolve(spec, programs=of_logged_players(spec.programs, log.records))
-    check_schedule(logged, out, has_games=has_games, results_key=key)
-    check_logged_records(game, log.records, Schedule.of(spec, key), out, out / LOG_NAME)
-    _check_logged_games(spec, game, log, out, setups)
-
-
-def _ranker(game: Game, names: list[str], log: ResultsLog) -> sched.Ranker:
-    """The ranking of players by the logged games of the given ids (a Swiss round's pairing)."""
-
-    def rank(ids: Iterable[str]) -> list[int]:
-        order = compute_standings(game, names, counted(log.records[i] for i in ids)).order
-        return [names.index(n) for n in order]
-
-    return rank
-
-
-def _check_logged_games(
-    spec: TournamentSpec, game: Game, log: ResultsLog, out: Path, setups: dict[int, str]
-) -> None:
-    """Refuse a log holding a game this tournament would not play, or would play otherwise.
-
-    The schedule is followed as far as the log's games decide it: to its first batch the log does
-    not hold whole (a Swiss round, a knock-out round), since no later batch can have begun before
-    that one ended. Every logged game must be one of the batches so far and be the match it plays
-    there: a log of a folder without its schedule's file (copied without its hidden files, or from
-    before that file) holds its games of other rounds, another format or other players.
-    """
-    points = {k: tuple(r.result.points) for k, r in log.records.items()}
-    scheduled: set[str] = set()
-    for batch in spec.batches(points, _ranker(game, spec.names, log)):
-        for g in batch:
-            scheduled.add(g.id)
-            if g.id in log and log.records[g.id].match != match_for(game, spec, g, setups):
-                raise ConfigError(
-                    f"{out / LOG_NAME} holds game {g.id} of a different tournament "
-                    "(other players, seed or options): use another --out folder"
-                )
-        if any(g.id not in log for g in batch):
-            break
-    unscheduled = sorted(log.records.keys() - scheduled)
-    if unscheduled:
-        rounds = f"{spec.rounds} round{'s' if spec.rounds != 1 else ''}"
-        more = f", and {len(unscheduled) - 1} more" if len(unscheduled) > 1 else ""
-        this = f"{spec.format}, {rounds}, seed {spec.seed}, {len(spec.players)} players"
-        raise ConfigError(
-            f"{out / LOG_NAME} holds game {unscheduled[0]}{more}, which this tournament ({this}) "
-            "does not play: use another --out folder"
-        )
-
-
-def _check_log_is_this_tournaments(
-    spec: TournamentSpec, log: ResultsLog, out: Path, gives: Gives | None = None
-) -> None:
-    """Refuse a log that holds games this tournament cannot have played, before anything is written.
-
-    A game of the log is this tournament's only if it is of the same game, variant and clock (and
-    the clock mode this run gives a game of its kind: :meth:`TournamentSpec.clock_mode_of`),
-    between players of this players list (a player added since is fine; the schedule's own
-    check then compares each game it finds in the log with the game it would play). ``gives``:
-    what this machine gives programs, for which --clock-mode resumes the log (None: everything).
-    """
-    for game_id, record in log.records.items():
-        m = record.match
-        same_clock = (m.game, m.variant, m.clock) == (spec.game, spec.variant, spec.clock)
-        same_game = same_clock and m.clock_mode == spec.clock_mode_of(m.players)
-        stranger = next((p for p in m.players if p not in spec.players), None)
-        if not same_game or stranger is not None:
-            if same_clock and not same_game:
-                _check_clock_modes(spec, log, out, gives)
-            why = (
-                _changed(stranger, spec.players)
-                if same_game and stranger is not None
-                else f"{_kind(m.game, m.variant, m.clock, m.clock_mode)}, this one "
-                f"{_kind(spec.game, spec.variant, spec.clock, spec.clock_mode_of(m.players))}"
-            )
-            strangers = [p for r in log.records.values() for p in r.match.players if p not in spec.players]
-            moved = same_game and all(
-                _changed_fields(p, _counterpart(p, spec.players)) == ["directory"] for p in strangers
-            )
-            logged = {p for r in log.records.values() for p in r.match.players}
-            renamed = _renamed(strangers, spec.players, logged) if same_game else None
-            advice = (
-                renamed
-                if renamed is not None
-                else "its players' folders have moved: move them back to resume it (a game's record names"
-                " its players' folders), or use another --out folder"
-                if moved
-                else _resumed_by(m, spec, _fitting_modes(spec, log, gives))
-                if stranger is None
-                else _set_aside_or_another(stranger, spec)
-            )
-            raise ConfigError(
-                f"{out / LOG_NAME} holds game {game_id} of a different tournament ({why}): {advice}"
-            )
-
-
-def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec) -> str:
-    """What to do with a log of games of a player withdrawn or changed since: ``--set-aside``
-    where it applies (a reviewer's: it solves this, and the refusal did not say it)."""
-    if spec.format not in SET_ASIDE_FORMATS:
-        return "use another --out folder"
-    name = shlex.quote(logged.name)
-    then = "play its games again as it is now" if logged.name in spec.names else "set its games aside"
-    return f"give --set-aside {name} to {then}, or use another --out folder"
-
-
-def _fitting_modes(spec: TournamentSpec, log: ResultsLog, gives: Gives | None) -> list[str]:
-    """The clock modes which, asked for on this machine (``gives``), give each game of the log
-    of this game, variant and clock the clock mode it had: built-in bots' games the one asked,
-    programs' games the one this machine gives for it (wall for cpu without a cgroup)."""
-    logged = [
-        r.match
-        for r in log.records.values()
-        if (r.match.game, r.match.variant, r.match.clock) == (spec.game, spec.variant, spec.clock)
-    ]
-
-    def fits(asked: str) -> bool:
-        programs = asked if gives is None or asked != CPU or gives.cpu_clock else WALL
-        return all(m.clock_mode == (asked if all(p.bot for p in m.players) else programs) for m in logged)
-
-    return [mode for mode in CLOCK_MODES if fits(mode)]
-
-
-def _check_clock_modes(spec: TournamentSpec, log: ResultsLog, out: Path, gives: Gives | None) -> None:
-    """Refuse, in one line, a log whose games no one clock mode asked for gives here: a run of an
-    older codecup resumed where the cpu clock could not be given mixed wall games into a cpu log,
-    and each mode was told to give the other (a red team's)."""
-    if _fitting_modes(spec, log, gives):
-        return
-    bots = {r.match.clock_mode for r in log.records.values() if all(p.bot for p in r.match.players)}
-    programs = {r.match.clock_mode for r in log.records.values() if not all(p.bot for p in r.match.players)}
-    if bots == {CPU} and programs == {WALL}:  # cpu asked where the programs' CPU time was not measured
-        raise ConfigError(
-            f"{out / LOG_NAME} holds built-in bots' games under the cpu clock and programs' games under the"
-            " wall clock (cpu asked on a machine without cgroup2), which no --clock-mode plays here, where"
-            " programs get the cpu clock: resume it on a machine without cgroup2, or use another --out folder"
-        )
-    counts = Counter(r.match.clock_mode for r in log.records.values())
-    said = ", ".join(f"{n} {mode}" for mode, n in sorted(counts.items()))
-    raise ConfigError(
-        f"{out / LOG_NAME} holds games of both clock modes ({said} clock games), which no one run"
-        " plays as one tournament (--clock-mode gives its programs' games one): it cannot be resumed;"
-        " use another --out folder for a new tournament (this one's games and pages stay as they are)"
-    )
-
-
-def _changed(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> str:
-    """How a player of a logged game differs from the players list's player of that name, if any."""
-    now = _counterpart(logged, players)
-    if now is None:
-        return f"player {logged.name!r} is not in this players list"
-    said = "; ".join(
-        f"its {field} was {_shown(getattr(logged, field))}, now {_shown(getattr(now, field))}"
-        for field in _changed_fields(logged, now)
-    )
-    return f"player {logged.name!r} is not as it is now in this players list: {said}"
-
-
-def _renamed(
-    strangers: Sequence[PlayerInfo], players: Sequence[PlayerInfo], in_log: Collection[PlayerInfo]
-) -> str | None:
-    """What to do where every player of the log that is not in ``players`` as it is now is a player
-    of ``players`` under another name (its command, folder and the rest alike): names swapped in
-    the list, which was said to be folders moved (a red team's). None where one is not. A player of
-    ``players`` that has games in the log as it is (``in_log``) is itself, not another renamed: a
-    player removed whose command another runs was said renamed to it (a reviewer's)."""
-    pairs = []
-    for logged in dict.fromkeys(strangers):
-        now = next(
-            (
-                p
-                for p in players
-                if p.name != logged.name and p not in in_log and attrs.evolve(p, name=logged.name) == logged
-            ),
-            None,
-        )
-        if now is None:
-            return None
-        pairs.append(f"{logged.name!r} is now named {now.name!r}")
-    if not pairs:
-        return None
-    shown = ", ".join(pairs[:4]) + (", ..." if len(pairs) > 4 else "")
-    return (
-        f"the players list names its players otherwise ({shown}):"
-        " give them back their names to resume it (a game's record names who played with which program),"
-        " or use another --out folder"
-    )
-
-
-def _counterpart(logged: PlayerInfo, players: Sequence[PlayerInfo]) -> PlayerInfo | None:
-    """The players list's player of a logged game's player's name, if any."""
-    return next((p for p in players if p.name == logged.name), None)
-
-
-def _changed_fields(logged: PlayerInfo, now: PlayerInfo | None) -> list[str]:
-    """The fields in which a player of a logged game differs from ``now`` (none: no such player)."""
-    if now is None:
-        return []
-    return [
-        f.name for f in attrs.fields(PlayerInfo) if f.eq and getattr(logged, f.name) != getattr(now, f.name)
-    ]
-
-
-def _shown(value: object) -> str:
-    """A player's field as the players list would give it: a command or env as words."""
-    if isinstance(value, tuple):
-        return " ".join("=".join(v) if isinstance(v, tuple) else str(v) for v in value) or "none"
-    return "none" if value is None else repr(value)
-
-
-def _resumed_by(logged: MatchInfo, spec: TournamentSpec, modes: Sequence[str] = ()) -> str:
-    """What to do with a log of games of another clock, clock mode or variant than ``spec``'s: the
-    options they were played with resume it (an older codecup's folder, played under a wall clock,
-    was refused by the cpu clock of now with only "use another --out folder"; a red team's).
-    ``modes``: the clock modes that resume the log's games here (:func:`_fitting_modes`)."""
-    if logged.game != spec.game:
-        return "use another --out folder"
-    other_mode = logged.clock_mode != spec.clock_mode_of(logged.players)
-    options = [
-        option
-        for option, differs in (
-            (f"--variant {logged.variant}", logged.variant != spec.variant),
-            (f"--clock {logged.clock:g}", logged.clock != spec.clock),
-            (f"--clock-mode {_mode_given(logged, spec, modes)}", other_mode),
-        )
-        if differs
-    ]
-    return f"give {' '.join(options)} to resume it, or use another --out folder"
-
-
-def _mode_given(logged: MatchInfo, spec: TournamentSpec, modes: Sequence[str]) -> str:
-    """The --clock-mode that resumes a game logged under another: one of ``modes`` that fits all the
-    log's games where one does (a program's wall game on a machine without cgroup2 was cpu asked)."""
-    fitting = [mode for mode in modes if mode != spec.asked_clock_mode]
-    return fitting[0] if fitting else logged.clock_mode
-
-
-def _kind(game: str, variant: str, clock: float, clock_mode: str) -> str:
-    return f"{game} {variant} with a {clock:g} s {clock_mode} clock"
 
 
 def _run(
@@ -807,7 +356,7 @@ def _run(
     names = spec.names
     points: dict[str, tuple[float, ...]] = {k: tuple(r.result.points) for k, r in log.records.items()}
     scheduled: list[ScheduledGame] = []
-    rank = _ranker(game, names, log)
+    rank = ranker(game, names, log)
     progress.start(spec.estimated_games(), resumed=0)
     played = 0
     try:
@@ -817,7 +366,7 @@ def _run(
             for g in batch:
                 # the run's results key: checked where the game is played (runner)
                 match = attrs.evolve(match_for(game, spec, g, setups), results_key=run.key)
-                if g.id in log:  # the same match: _check_logged_games
+                if g.id in log:  # the same match: resumecheck.check_log
                     progress.done += 1
                     if not _game_path(out, g).exists():  # a whole record read only for a file missing
                         _write_game(out, g, log.record(g.id))

@@ -7,7 +7,7 @@ import attrs
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo
 from codecup.tournament.schedule import round_robin
-from codecup.tournament.tournament import TournamentSpec, match_for
+from codecup.tournament.spec import TournamentSpec, match_for
 
 
 def test_a_tournament_without_a_seed_draws_a_secret_for_each_game_with_a_program():

@@ -9,8 +9,9 @@ import pytest
 
 from codecup.dialogue import NORMAL
 from codecup.record import MatchInfo, PlayerInfo, Record, Result
+from codecup.tournament.spec import TournamentSpec
 from codecup.tournament.standings import CSV_COLUMNS, SCHEMA, compute_standings
-from codecup.tournament.tournament import TournamentSpec, format_standings
+from codecup.tournament.tournament import format_standings
 
 
 class _ByPoints:

@@ -467,7 +467,7 @@ def test_a_full_disk_leaves_each_standings_file_whole_and_names_it(
 def test_more_swiss_rounds_than_opponents_are_refused(bots):
     """--swiss-rounds 100 with 3 players played 206 games, two of them meeting 98 times; the docs
     say at most n-1."""
-    from codecup.tournament.tournament import TournamentSpec
+    from codecup.tournament.spec import TournamentSpec
 
     three = bots[:3]
     spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=three, format="swiss")
