@@ -26,7 +26,8 @@ from codecup.plugins import say_once
 from codecup.record import Record
 from codecup.terminal import columns, pad
 
-SCHEMA = "codecup-standings/1"
+SCHEMA = "codecup-standings/2"
+"""standings.json's version (docs/standings-schema.md); 2: a player without a game has a null rating."""
 
 
 NONE = "\u2014"

@@ -1455,6 +1455,7 @@ def test_a_player_without_a_game_yet_shows_dashes_in_the_index(site):
     html = index_page(game, result.spec, (), compute_standings(game, names, []), bradley_terry(names, []))
     assert "± 434" not in html and "0.000" not in html
     assert html.count("<td>&mdash;</td>") == 4 * len(names)  # points / game, both clocks, Elo
+    assert 'aria-label="ratings"' not in html  # nor a figure of their priors at 0 (a red team's)
 
 
 def test_an_unseeded_run_of_programs_says_its_seeds_are_secret_in_the_index(site):
