@@ -261,7 +261,7 @@ class IntervalPlot:
         if not self.unrated:
             return ""
         who = "1 player" if self.unrated == 1 else f"{self.unrated} players"
-        return f"Not shown: {who} without a game yet (no rating)."
+        return f"Not shown: {who} without a counted game (no rating)."
 
 
 def points_chart(standings: Standings) -> BarChart:

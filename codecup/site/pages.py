@@ -354,10 +354,13 @@ def record_digest(record: Record) -> str:
     (:meth:`~codecup.record.Record.slim`, all a resumed run holds of a logged game): its match, when
     it started and how long it took, its clocks, result, extras, containment and how many moves (the
     texts a slim record drops, of moves, transcript and stderr, are left out; a game played again
-    differs in its start at least)."""
+    differs in its duration and clocks, to the microsecond). Its keys in the record's own order, as
+    its log line keeps them: sorted, a plugin's ``extra`` with keys of two types (numbers and
+    strings) raised out of the run, and one with number keys gave a digest other than its log
+    line's, whose keys are strings (a reviewer's)."""
     bare = attrs.evolve(record, moves=(), transcript=(), logs=()).to_json()
     bare["moves"] = len(record.moves)
-    text = json.dumps(bare, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    text = json.dumps(bare, ensure_ascii=False, allow_nan=False)
     return hashlib.sha256(text.encode(errors="surrogatepass")).hexdigest()[:16]
 
 

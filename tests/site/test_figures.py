@@ -195,11 +195,11 @@ def test_the_ratings_figure_leaves_out_players_without_a_game_and_says_so():
     assert plot.lo_text == "-221" and plot.hi_text == "+221"  # the scale of those drawn: not ± 360
     svg = environment().from_string('{% from "figures.html" import interval_plot %}{{ interval_plot(p) }}')
     drawn = svg.render(p=plot)
-    assert "idle" not in drawn and "Not shown: 1 player without a game yet (no rating)." in drawn
+    assert "idle" not in drawn and "Not shown: 1 player without a counted game (no rating)." in drawn
     numbers = [float(y) for y in re.findall(r'<text x="[\d.]+" y="([\d.]+)"', drawn)]
     assert max(numbers) <= plot.height and plot.axis_y < plot.height - 4  # the note under the scale
     two = rating_plot([*ratings, Rating("late", 0.0, 360.0, 0)])
-    assert two is not None and two.note == "Not shown: 2 players without a game yet (no rating)."
+    assert two is not None and two.note == "Not shown: 2 players without a counted game (no rating)."
     assert rating_plot([Rating("idle", 0.0, 434.0, 0)]) is None  # no rating: no figure
     whole = rating_plot([ratings[0], ratings[2]])
     assert whole is not None and whole.note == "" and whole.axis_y == whole.height - 4

@@ -130,3 +130,15 @@ def test_a_run_without_its_site_removes_the_pages_of_the_games_it_plays(tmp_path
     _run(pm, game, spec, tmp_path, site=True)  # the next site run draws it, from the new record
     replayed = Record.read(tmp_path / "games" / f"{ids[0]}.json")
     assert _mark(tmp_path / "view" / f"{ids[0]}.html") == page_mark(game_page_format(game), replayed)
+
+
+def test_a_records_digest_takes_a_plugins_extra_with_number_keys_as_its_log_line_does(tmp_path):
+    """A plugin's ``extra`` need only be JSON-compatible: number keys are strings in its log line,
+    and keys of two types cannot be sorted. Sorted, the digest raised out of the run for the second
+    and differed from its log line's for the first: its page drawn again at every resume."""
+    pm, game, spec = _setting()
+    result = _run(pm, game, spec, tmp_path, site=False)
+    whole = result.record(result.games[0][0].id)
+    for extra in ({"per_seat": {0: 1, 10: 2, 2: 3}}, {"m": {1: "x", "a": "y"}}):
+        live = attrs.evolve(whole, extra={**whole.extra, **extra})
+        assert record_digest(live) == record_digest(Record.loads(live.dumps()).slim())
