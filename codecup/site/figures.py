@@ -248,6 +248,20 @@ class IntervalPlot:
     hi_text: str
     label_x: float = LABEL
     width: float = WIDTH
+    unrated: int = 0  # players left out: without a game yet, so without a rating (said under it)
+
+    @property
+    def axis_y(self) -> float:
+        """Where the scale's numbers are: at the foot, or above the note of the players left out."""
+        return self.height - (22 if self.unrated else 4)
+
+    @property
+    def note(self) -> str:
+        """What the plot leaves out, under it ("" for nothing)."""
+        if not self.unrated:
+            return ""
+        who = "1 player" if self.unrated == 1 else f"{self.unrated} players"
+        return f"Not shown: {who} without a counted game (no rating)."
 
 
 def points_chart(standings: Standings) -> BarChart:
@@ -304,7 +318,11 @@ def clock_chart(standings: Standings, limit: float) -> BarChart:
 
 
 def rating_plot(ratings: Sequence[Rating]) -> IntervalPlot | None:
-    """Each rating as a dot with its 95% interval (None without ratings)."""
+    """Each rating of a player with games as a dot with its 95% interval (None without any). A player
+    without a game yet has only the prior's 0 ± 434, no rating: drawn, it stood at 0 ± 360 above a
+    real -131 while the table said "—" (a red team's); it is left out, and the plot says how many."""
+    unrated = sum(not r.games for r in ratings)
+    ratings = [r for r in ratings if r.games]
     if not ratings:
         return None
     lo = min(min(r.interval[0] for r in ratings), -50.0)
@@ -328,5 +346,5 @@ def rating_plot(ratings: Sequence[Rating]) -> IntervalPlot | None:
         for i, r in enumerate(ratings)
         for shown, length in [_label(r.player, column)]
     )
-    height = ROW * len(rows) + 44
-    return IntervalPlot(rows, height, x(0.0), signed(lo), signed(hi), column, column + WIDTH - LABEL)
+    height = ROW * len(rows) + (62 if unrated else 44)
+    return IntervalPlot(rows, height, x(0.0), signed(lo), signed(hi), column, column + WIDTH - LABEL, unrated)

@@ -14,7 +14,8 @@ most about ``busy`` of its time on it.
 got; :meth:`LiveSite.finish` writes the final site, whose index no longer reloads.
 
 A run without its site (``--no-site``) has :class:`WithoutSite` instead: the index an earlier run
-left is marked out of date before this run plays a game it does not show.
+left is marked out of date before this run plays a game it does not show, and the page of a game
+it plays is removed (an earlier site's, of an earlier play of it).
 
 Both are told (``playing``) before a run plays its first new game, which is before the standings
 files an earlier run left are removed: no index links them once they are gone.
@@ -138,8 +139,8 @@ class LiveSite:
     def logged(self, games: Sequence[tuple[ScheduledGame, Record]]) -> None:
         """The games a resumed run found in its log (a :class:`LoggedGames`, read from the log as
         they are taken): all join the index's games at once (slim), then the pages not written yet,
-        or written in another format (:func:`~codecup.site.pages.is_current_game_page`), are
-        written. The index itself
+        or written in another format or from another record of the game
+        (:func:`~codecup.site.pages.is_current_game_page`), are written. The index itself
         comes just before the next game played (:meth:`playing`), or when the run stops, with all
         of them (a run stopped, or killed, while it wrote those pages left an index of the first few
         games)."""
@@ -188,10 +189,11 @@ class LiveSite:
 
         self._start_once()
         page_format = game_page_format(self.game)
-        for k, (g, _) in enumerate(games.slim if isinstance(games, LoggedGames) else games):
-            # a page a run of this version and plugin wrote is kept: every page re-rendered took a
-            # resume of 3,800 games 25 s, from records all held at once (a red team's)
-            if not is_current_game_page(self.out / game_href(g.id), page_format):
+        for k, (g, held) in enumerate(games.slim if isinstance(games, LoggedGames) else games):
+            # a page a run of this version and plugin drew from this very record is kept: every page
+            # re-rendered took a resume of 3,800 games 25 s, from records all held at once (a red
+            # team's); one drawn from an earlier play of the game is not (its line deleted, replayed)
+            if not is_current_game_page(self.out / game_href(g.id), page_format, held):
                 write_game_page(self.out, self.game, g.id, games[k][1])  # a whole record, read now
 
     def _on_time(self, number: int) -> None:
@@ -360,11 +362,29 @@ class WithoutSite:
     out: Path
     game: Game
     _told: bool = False
+    _unpage_warned: bool = False  # a page that could not be removed was said (once, not every game)
     folder_lock: FolderLock | None = None  # as LiveSite's: no write into a folder not the one locked
 
     def add(self, g: ScheduledGame, record: Record) -> None:
-        """A game was logged: the first one marks an earlier site's index out of date."""
+        """A game was logged: the first one marks an earlier site's index out of date, and the game's
+        page an earlier site drew, of an earlier play of it (its line deleted from the log to replay
+        it), is removed: it showed the old game beside the new record and index (a red team's)."""
         self._mark()
+        self._unpage(g.id)
+
+    def _unpage(self, game_id: str) -> None:
+        if self.folder_lock is not None and not self.folder_lock.intact():
+            return
+        from codecup.site.pages import game_href
+
+        try:
+            (self.out / game_href(game_id)).unlink(missing_ok=True)
+        except OSError as exc:  # said once, as a mark that failed; a later site run draws it again
+            if self._unpage_warned:
+                return
+            self._unpage_warned = True
+            said = f"{shown_path(self.out / game_href(game_id))}: {printable(str(exc))}"
+            print(f"codecup: warning: cannot remove the out-of-date page {said}", file=sys.stderr)
 
     def playing(self) -> None:
         """The run is about to play its first new game (and to remove the earlier standings, which

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import time
 import unicodedata
 from collections.abc import Sequence
@@ -331,11 +332,11 @@ def _ended(end: SeatEnd) -> str:
     return end.kind.value + (f": {printable(end.message)}" if end.message else "")
 
 
-GAME_PAGE_FORMAT = "codecup-game-page/2"
+GAME_PAGE_FORMAT = "codecup-game-page/3"
 """A game page's format, in the page with the code that drew it (:func:`game_page_format`): a resumed
 run rewrites only the pages of another format (older ones have none), and no longer re-renders every
 logged game's page (a red team's resume of 3,800 games spent 74% of its time there). Bump the number
-when the page changes."""
+when the page changes. (3: the page's mark names the record it was drawn from, :func:`page_mark`.)"""
 
 
 def game_page_format(game: Game, drawing: Drawing | None = None) -> str:
@@ -348,14 +349,40 @@ def game_page_format(game: Game, drawing: Drawing | None = None) -> str:
     return f"{GAME_PAGE_FORMAT} {__version__} {sha.hexdigest()[:16]}"
 
 
-def is_current_game_page(path: Path, page_format: str) -> bool:
-    """Whether ``path`` is a game page of ``page_format`` (:func:`game_page_format`; its head says so)."""
+def record_digest(record: Record) -> str:
+    """A digest of one play of a game, the same for its whole record and for its slim one
+    (:meth:`~codecup.record.Record.slim`, all a resumed run holds of a logged game): its match, when
+    it started and how long it took, its clocks, result, extras, containment and how many moves (the
+    texts a slim record drops, of moves, transcript and stderr, are left out; a game played again
+    differs in its duration and clocks, to the microsecond). Its keys in the record's own order, as
+    its log line keeps them: sorted, a plugin's ``extra`` with keys of two types (numbers and
+    strings) raised out of the run, and one with number keys gave a digest other than its log
+    line's, whose keys are strings (a reviewer's)."""
+    bare = attrs.evolve(record, moves=(), transcript=(), logs=()).to_json()
+    bare["moves"] = len(record.moves)
+    text = json.dumps(bare, ensure_ascii=False, allow_nan=False)
+    return hashlib.sha256(text.encode(errors="surrogatepass")).hexdigest()[:16]
+
+
+def page_mark(page_format: str, record: Record) -> str:
+    """The mark in the head of a game page of ``page_format`` (:func:`game_page_format`) drawn from
+    ``record``: the format and the record's digest (:func:`record_digest`). The format alone kept a
+    page of a game since played again (its line deleted from the log, then replayed by a run with
+    ``--no-site``, or killed between logging the game and drawing its page): the page showed the
+    old game, its record and the index the new one (a red team's)."""
+    return f"{page_format} {record_digest(record)}"
+
+
+def is_current_game_page(path: Path, page_format: str, record: Record) -> bool:
+    """Whether ``path`` is a game page of ``page_format`` (:func:`game_page_format`) drawn from
+    ``record`` (whole or slim): its head says so (:func:`page_mark`)."""
     try:
         with path.open("rb") as f:
             head = f.read(2048)
     except OSError:
         return False
-    return f'<meta name="codecup-page" content="{page_format}">'.encode() in head
+    mark = page_mark(page_format, record)
+    return f'<meta name="codecup-page" content="{mark}">'.encode(errors="surrogatepass") in head
 
 
 def game_page(game: Game, game_id: str, record: Record) -> str:
@@ -414,5 +441,5 @@ def game_page(game: Game, game_id: str, record: Record) -> str:
         logs=_logs(game, record),
         data=data,
         script=script,
-        page_format=page_format,
+        page_format=page_mark(page_format, record) if page_format else "",
     )

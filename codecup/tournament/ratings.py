@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -38,6 +39,14 @@ class Rating:
     def interval(self) -> tuple[float, float]:
         """The 95% interval."""
         return (self.elo - self.margin, self.elo + self.margin)
+
+    def to_json(self) -> dict[str, Any]:
+        """Its line of ``standings.json``'s ratings (docs/standings-schema.md): a player without a
+        game yet has no rating (``elo``, ``margin`` and ``interval`` null), not the prior's 0 ± 434,
+        which the file gave as a rating above a real -131 (a red team's)."""
+        if not self.games:
+            return {"player": self.player, "elo": None, "margin": None, "games": 0, "interval": None}
+        return attrs.asdict(self) | {"interval": list(self.interval)}
 
 
 def _sigmoid(x: float) -> float:

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from codecup.tournament.log import ResultsLog
     from codecup.tournament.schedule import Ranker
 
-SCHEMA = "codecup-standings/1"
+SCHEMA = "codecup-standings/2"
+"""standings.json's version (docs/standings-schema.md); 2: a player without a game has a null rating."""
 
 
 NONE = "\u2014"

@@ -157,7 +157,7 @@ class TournamentResult:
             "schema": STANDINGS_SCHEMA,
             "tournament": self.spec.to_json(),
             **self.standings.to_json(),
-            "ratings": [attrs.asdict(r) | {"interval": list(r.interval)} for r in self.ratings],
+            "ratings": [r.to_json() for r in self.ratings],
             "games": [
                 {
                     "id": g.id,

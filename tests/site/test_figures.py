@@ -183,3 +183,23 @@ def test_a_label_of_marks_alone_is_fitted_too():
     assert text_width("Ren\u00e9") == text_width("Rene\u0301")  # an accent on its letter: no room
     points, _, _ = figures_of("\u20e3" * 64, "ab")
     assert all(bar.length > 0 for bar in points.bars)
+
+
+def test_the_ratings_figure_leaves_out_players_without_a_game_and_says_so():
+    """A player without a game yet has only the prior's 0 ± 434: drawn, it stood at 0 ± 360 above a
+    real -131, while the table said "—" (a red team's). It is left out, and the figure says so."""
+    ratings = [Rating("a", 131.0, 90.0, 4), Rating("idle", 0.0, 360.0, 0), Rating("b", -131.0, 90.0, 4)]
+    plot = rating_plot(ratings)
+    assert plot is not None
+    assert [r.label for r in plot.rows] == ["a", "b"] and plot.unrated == 1
+    assert plot.lo_text == "-221" and plot.hi_text == "+221"  # the scale of those drawn: not ± 360
+    svg = environment().from_string('{% from "figures.html" import interval_plot %}{{ interval_plot(p) }}')
+    drawn = svg.render(p=plot)
+    assert "idle" not in drawn and "Not shown: 1 player without a counted game (no rating)." in drawn
+    numbers = [float(y) for y in re.findall(r'<text x="[\d.]+" y="([\d.]+)"', drawn)]
+    assert max(numbers) <= plot.height and plot.axis_y < plot.height - 4  # the note under the scale
+    two = rating_plot([*ratings, Rating("late", 0.0, 360.0, 0)])
+    assert two is not None and two.note == "Not shown: 2 players without a counted game (no rating)."
+    assert rating_plot([Rating("idle", 0.0, 434.0, 0)]) is None  # no rating: no figure
+    whole = rating_plot([ratings[0], ratings[2]])
+    assert whole is not None and whole.note == "" and whole.axis_y == whole.height - 4

@@ -1373,7 +1373,7 @@ def test_a_resumed_run_rewrites_only_the_game_pages_of_another_format(tmp_path, 
     import codecup.site as site_module
     import codecup.site.live as live_module
     from codecup.site.live import LiveSite
-    from codecup.site.pages import game_page_format, is_current_game_page
+    from codecup.site.pages import game_page_format, is_current_game_page, page_mark
 
     pm = make_plugin_manager()
     game = load_games(pm).get("pillars")
@@ -1408,13 +1408,14 @@ def test_a_resumed_run_rewrites_only_the_game_pages_of_another_format(tmp_path, 
     g = first.games[0][0]
     path = out / "view" / f"{g.id}.html"
     page_format = game_page_format(game)
-    marker = f'<meta name="codecup-page" content="{page_format}">'
+    record = first.record(g.id)
+    marker = f'<meta name="codecup-page" content="{page_mark(page_format, record)}">'
     assert marker in path.read_text()
     path.write_text(path.read_text().replace(marker, ""))  # as an older version wrote it
-    assert not is_current_game_page(path, page_format)
+    assert not is_current_game_page(path, page_format, record)
     run()
     assert written == [g.id]
-    assert is_current_game_page(path, page_format)
+    assert is_current_game_page(path, page_format, record)
     assert game_data(path.read_text())["moves"] == first.record(g.id).move_texts  # the whole record's
 
     # a page drawn while the plugin's drawing failed kept the mark, and said "cannot draw this game"
@@ -1426,9 +1427,11 @@ def test_a_resumed_run_rewrites_only_the_game_pages_of_another_format(tmp_path, 
     with monkeypatch.context() as m:
         m.setattr(type(game), "view_frames", broken)
         run()
-    assert "cannot draw this game" in path.read_text() and not is_current_game_page(path, page_format)
+    assert "cannot draw this game" in path.read_text()
+    assert not is_current_game_page(path, page_format, record)
     run()
-    assert "cannot draw this game" not in path.read_text() and is_current_game_page(path, page_format)
+    assert "cannot draw this game" not in path.read_text()
+    assert is_current_game_page(path, page_format, record)
     # another plugin (here its drawing script changed): the mark said only codecup's version, and
     # the pages the older plugin drew were kept; now every page is drawn again
     script = type(game).view_script
@@ -1452,6 +1455,7 @@ def test_a_player_without_a_game_yet_shows_dashes_in_the_index(site):
     html = index_page(game, result.spec, (), compute_standings(game, names, []), bradley_terry(names, []))
     assert "± 434" not in html and "0.000" not in html
     assert html.count("<td>&mdash;</td>") == 4 * len(names)  # points / game, both clocks, Elo
+    assert 'aria-label="ratings"' not in html  # nor a figure of their priors at 0 (a red team's)
 
 
 def test_an_unseeded_run_of_programs_says_its_seeds_are_secret_in_the_index(site):

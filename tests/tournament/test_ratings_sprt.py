@@ -246,3 +246,17 @@ def test_sprt_stopped_by_a_program_gone_names_the_player_and_the_file(tmp_path, 
     err = capsys.readouterr().err
     assert err.startswith("codecup: error: player 'new': cannot run './bot.py': program not found")
     assert f"(no file {tmp_path / 'bot.py'}), in game sprt0~0" in err and "run the command again" in err
+
+
+def test_a_player_without_a_game_has_no_rating_in_the_standings_json():
+    """standings.json gave a player without a game (all its games referee errors) ``elo 0, margin
+    340``: a rating above a real -131 (a red team's). It has none: null (schema version 2)."""
+    import json
+
+    ratings = bradley_terry(["a", "b", "idle"], [game("a", "b", (2, 0)), game("b", "a", (1, 1))])
+    doc = {r.player: r.to_json() for r in ratings}
+    assert doc["idle"] == {"player": "idle", "elo": None, "margin": None, "games": 0, "interval": None}
+    rated = doc["a"]
+    assert rated["games"] == 2 and rated["elo"] > 0 and rated["margin"] > 0
+    assert rated["interval"] == [rated["elo"] - rated["margin"], rated["elo"] + rated["margin"]]
+    json.dumps(list(doc.values()), allow_nan=False)  # as standings.json is written

@@ -86,7 +86,7 @@ def test_standings_csv_shows_a_formula_like_name_as_text(name):
     rows = list(csv.reader(io.StringIO(st.csv())))
     assert [r[1] for r in rows[1:]] == ["'" + name, "plain"]
     assert st.to_json()["standings"][0]["player"] == name  # the JSON keeps the name as it is
-    assert SCHEMA == "codecup-standings/1"
+    assert SCHEMA == "codecup-standings/2"
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ def test_round_robin_outputs(play_tournament, bots, tmp_path):
         f"{g.id}.json" for g, _ in result.games
     )
     doc = json.loads((tmp_path / "standings.json").read_text())
-    assert doc["schema"] == "codecup-standings/1" and doc["ranked_by"] == "total"
+    assert doc["schema"] == "codecup-standings/2" and doc["ranked_by"] == "total"
     assert [row["player"] for row in doc["standings"]] == result.standings.order
     csv_lines = (tmp_path / "standings.csv").read_text().splitlines()
     assert csv_lines[0].startswith("rank,player,") and len(csv_lines) == 1 + len(bots)
