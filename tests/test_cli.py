@@ -136,8 +136,10 @@ def test_play_shows_a_faulting_bots_stderr(everything, tmp_path, capsys):
     import sys
 
     (tmp_path / "noisy.py").write_text(NOISY_CRASH)
+    # A clock no loaded machine runs out (the bot ends at its first line): on tiny_game's 2 s, a
+    # loaded run of the suite timed the bot out before it crashed.
     argv = ["play", "twentyone", f"{sys.executable} {tmp_path / 'noisy.py'}", "bot:random", "--quiet"]
-    assert main(argv + (["--stderr"] if everything else [])) == 0
+    assert main([*argv, "--clock", "60"] + (["--stderr"] if everything else [])) == 0
     out = capsys.readouterr().out
     assert "crash (exited with code 3)" in out
     shown = [n for n in range(30) if f"| trace line {n}\n" in out]
@@ -150,7 +152,7 @@ def test_play_shows_a_bots_stderr_with_its_escape_sequences_defused(tmp_path, ca
 
     (tmp_path / "escaping.py").write_text(ESCAPING_CRASH)
     argv = ["play", "twentyone", f"{sys.executable} {tmp_path / 'escaping.py'}", "bot:random", "--quiet"]
-    assert main(argv) == 0
+    assert main([*argv, "--clock", "60"]) == 0  # as above: it crashes at its first line
     out = capsys.readouterr().out
     assert "  | \\x1b]0;PWNED\\x07\\x1b[31mred\\x1b[0m \\x1b[2Kerased \\u202egnp.exe\n" in out
     assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out

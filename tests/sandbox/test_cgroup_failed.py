@@ -10,6 +10,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -374,7 +376,13 @@ def test_a_failure_that_passes_is_tried_again_and_one_that_does_not_is_given_up_
         new_folder(path)
 
     monkeypatch.setattr(cgroup, "_new_folder", flaky)
-    monkeypatch.setattr(cgroup.time, "sleep", slept.append)  # no wall clock: what it would sleep
+    # No wall clock: what it would sleep. ``cgroup.time`` is the time module itself, so only this
+    # thread's sleeps are taken: another thread's (an earlier test's, sleeping between its looks) was
+    # counted as a retry's, in a loaded run of the suite, and that thread then never slept.
+    sleep, here = time.sleep, threading.get_ident()
+    monkeypatch.setattr(
+        cgroup.time, "sleep", lambda s: slept.append(s) if threading.get_ident() == here else sleep(s)
+    )
     wanted = {"memory": True, "processes": True, "cpu": True}
     group = cgroup.BotCgroup.promised(full_sandbox.hierarchies, cgroup.Limits(), **wanted)
     group.remove()

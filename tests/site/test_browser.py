@@ -94,8 +94,14 @@ PIXEL_DIFF = """async ([a, b, height, ink]) => {
 }"""
 
 
+WAIT = 60_000
+"""Milliseconds a page is given to do what the test waits for (reload, draw): only a failing test
+waits them out, and a loaded run of the suite went past the 10 s once given."""
+
+
 def open_page(browser, path, errors):
     page = browser.new_page()
+    page.set_default_timeout(WAIT)
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("dialog", lambda d: (errors.append(f"dialog: {d.message}"), d.dismiss()))
@@ -248,11 +254,11 @@ def test_the_live_index_reloads_itself_and_says_how_far_the_run_is(site, browser
     live.add(*games[1])
     page.wait_for_function(
         f"() => (document.getElementById('live') || {{}}).textContent?.includes('2 of {total}')",
-        timeout=15_000,
+        timeout=WAIT,
     )
     assert page.inner_text("#games").count("rr1~") == 2
     live.finish(result)
-    page.wait_for_selector("#finished", timeout=15_000)
+    page.wait_for_selector("#finished", timeout=WAIT)
     assert page.locator("meta[http-equiv=refresh]").count() == 0
     assert page.inner_text("#standings").count("alpha") == 1
     page.wait_for_timeout(1500)  # a finished index stays put
@@ -474,12 +480,12 @@ def test_the_live_index_does_not_reload_under_a_readers_hands(site, browser, tmp
     assert page.get_attribute("#held", "role") == "status"
     assert page.title().startswith("(not reloading) ")  # in sight, however far down the focus is
     page.evaluate("() => document.activeElement.blur()")
-    page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=10_000)
+    page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=WAIT)
     assert page.inner_text("#games").count("rr1~") == 2
     page.evaluate("() => { window.same = true; }")
     page.click("#games a >> nth=0", modifiers=["Shift"])  # a click's focus (and a new window) holds it not
     assert page.evaluate("() => document.activeElement.matches('#games a')")
-    page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=10_000)
+    page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=WAIT)
     page.click("#pause")  # paused: it stays put, and the button keeps its focus
     assert page.get_attribute("#pause", "aria-pressed") == "true"
     page.evaluate("() => { window.same = true; }")
@@ -494,11 +500,11 @@ def test_the_live_index_does_not_reload_under_a_readers_hands(site, browser, tmp
     page.evaluate("() => getSelection().removeAllRanges()")
     page.click("#pause")
     page.click("#pause")  # reloads again, the button focused as it was
-    page.wait_for_function("() => !window.same && document.getElementById('pause')", timeout=10_000)
-    page.wait_for_function("() => document.activeElement.id === 'pause'", timeout=5_000)
+    page.wait_for_function("() => !window.same && document.getElementById('pause')", timeout=WAIT)
+    page.wait_for_function("() => document.activeElement.id === 'pause'", timeout=WAIT)
     assert page.get_attribute("#pause", "aria-pressed") == "false"
     # (its title is said at the page's next look, 250 ms on: a reload may come between the clicks)
-    page.wait_for_function("() => !document.title.startsWith('(not reloading)')", timeout=5_000)
+    page.wait_for_function("() => !document.title.startsWith('(not reloading)')", timeout=WAIT)
     assert errors == []
 
 
@@ -524,7 +530,7 @@ def test_the_live_index_reloads_when_the_readers_clock_steps_back(site, browser,
     page.add_init_script(CLOCK_STEPS_BACK)
     page.goto((tmp_path / "index.html").as_uri())
     page.evaluate("() => { window.same = true; sessionStorage.setItem('jump', String(3600 * 1000)); }")
-    page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=10_000)
+    page.wait_for_function("() => !window.same && document.getElementById('games')", timeout=WAIT)
     assert errors == []
 
 
@@ -553,7 +559,7 @@ def test_a_live_index_the_run_no_longer_rewrites_says_so(site, browser, tmp_path
         page.evaluate("() => { window.same = true; return document.getElementById('stale').textContent; }")
         == ""
     )
-    page.wait_for_function("() => !window.same", timeout=10_000)  # it reloads meanwhile
+    page.wait_for_function("() => !window.same", timeout=WAIT)  # it reloads meanwhile
     note, role, title = read_when(  # read at once: the page reloads meanwhile
         page,
         "() => { const n = document.getElementById('stale');"
@@ -567,7 +573,7 @@ def test_a_live_index_the_run_no_longer_rewrites_says_so(site, browser, tmp_path
     page.wait_for_function(
         "() => document.querySelectorAll('#games a').length === 2"
         " && !document.getElementById('stale').textContent",
-        timeout=10_000,
+        timeout=WAIT,
     )
     assert not page.title().startswith("(no update)")
     assert errors == []
@@ -597,7 +603,7 @@ def test_a_paused_or_held_live_index_says_why_and_not_that_the_run_may_have_stop
     page.click("#pause")
     page.evaluate("() => { window.same = true; }")
     past = f"() => performance.now() > {(stale_after + 0.6) * 1000}"
-    page.wait_for_function(past, timeout=15_000)
+    page.wait_for_function(past, timeout=WAIT)
     assert page.evaluate("() => window.same === true")
     assert page.inner_text("#held") == "Reloading paused."
     assert page.inner_text("#stale") == ""
