@@ -57,10 +57,10 @@ from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.machine import Gives, check_log_gives
 from codecup.tournament.programwatch import ProgramWatch
 from codecup.tournament.sprt import SprtSettings, SprtState
-from codecup.tournament.tally import Tally, faults_line
+from codecup.tournament.tally import FAULTY_GAMES, Tally, faults_line, fresh_fault_line
 from codecup.tournament.tournament import MAX_GAMES, fault_lines
 
-DESCRIPTION = """\
+DESCRIPTION = f"""\
 ``codecup sprt GAME NEW OLD``: is NEW stronger than OLD? Plays colour-swapped pairs until it knows.
 
 NEW and OLD are ``bot:NAME`` or command lines. A sequential probability ratio
@@ -75,8 +75,10 @@ fault of either side.
 
 Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
 3 no decision within --max-games (or a referee failing 20 pairs in a row),
-2 a usage error, 4 a failure of the run (a referee process died, the Dask
-scheduler was lost, the executor failed otherwise, a full disk, out of
+5 stopped early: NEW (or OLD) faulted in each of its first {FAULTY_GAMES} games
+(each progress line counts both sides' faults, and the first fault of each
+kind is shown as it happens), 2 a usage error, 4 a failure of the run (a
+referee process died, the Dask scheduler was lost, the executor failed otherwise, a full disk, out of
 memory, a bug of codecup's: never 0 or 1, which a CI gating on the test
 takes for its answer). With --out, every game is kept in DIR/results.jsonl,
 and the same command run again over DIR resumes from it (a folder holding
@@ -87,6 +89,11 @@ is refused).
 ``codecup sprt --help`` lost its exit statuses there)."""
 
 EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 1, 3
+EXIT_FAULTY = 5
+"""A side faulted in each of its first :data:`~codecup.tournament.tally.FAULTY_GAMES` games: no
+test of it means anything. Not 1 ("H0 accepted", which a CI gating on the test takes for a weaker
+bot) nor 3 (undecided): a broken bot is neither, and its fix is another (a red team's
+block-buffered bot took about 200 games, 20 minutes, to be rejected)."""
 EXIT_ERROR = 4
 """The run failed (a referee process died, the Dask scheduler was lost, a plugin failed): status 1,
 every other command's for an error, said "H0 accepted" to a CI gating on it (a reviewer's)."""
@@ -424,7 +431,7 @@ def _run(args: argparse.Namespace) -> int:
     if logged and log is not None and len(log.records) == logged:  # a rerun: its verdict is the log's
         print(f"codecup: {nothing_played(2 * tally.played, args.out)}", file=sys.stderr, flush=True)
     if quiet:
-        print(state.line())
+        print(tally.line())
     print(f"estimate: NEW - OLD {state.estimate()} after {2 * state.n_pairs} games")
     print(faults_line(tally.faults))
     print_first_faults(tally, args.out)
@@ -437,6 +444,10 @@ def _run(args: argparse.Namespace) -> int:
     if verdict == "H0":
         print(f"H0 accepted: NEW is not stronger than OLD by {args.elo1:g} Elo ({took:.1f}s)")
         return EXIT_H0
+    broken = tally.broken
+    if broken is not None:
+        print(f"{tally.broken_line(broken)} ({took:.1f}s)")
+        return EXIT_FAULTY
     why = ""
     if tally.stalled:
         where = ""
@@ -508,17 +519,17 @@ def _play(
         # a resumed run: the pairs its log holds count first, in order, without the pool
         tally.add(next_pair, (log.records[f"sprt{next_pair}~0"], log.records[f"sprt{next_pair}~1"]))
         next_pair += 1
-        if state.decision() is not None or tally.stalled or next_pair >= max_pairs:
+        if state.decision() is not None or tally.stalled or tally.broken or next_pair >= max_pairs:
             break
     if next_pair and log is not None:
         note = older_games_note(older_games(log.records.items()), log.path, None)  # its log keeps no games/
         if note is not None:
             _warn(note)
     if next_pair and not quiet and log is not None:  # pairs were resumed only from a log
-        print(f"resumed {next_pair} pairs from {shown_path(log.path)}: {state.line()}", flush=True)
+        print(f"resumed {next_pair} pairs from {shown_path(log.path)}: {tally.line()}", flush=True)
         if tally.left_out:
             print(f"of which left out: {len(tally.left_out)} (a referee error in each)", flush=True)
-    if state.decision() is not None or tally.stalled:
+    if state.decision() is not None or tally.stalled or tally.broken:
         return state.decision()
     submitted = next_pair
     matches = (
@@ -590,8 +601,10 @@ def _play(
                     _log(log, f"sprt{next_pair}~{i}", record)
             counted = tally.add(next_pair, (records[0], records[1]))
             if not quiet:
+                for side, seen in tally.fresh:  # the reason at once, not after the whole test
+                    print(fresh_fault_line(side, seen), flush=True)
                 if counted:
-                    print(state.line(), flush=True)
+                    print(tally.line(), flush=True)
                 else:  # F3: its "draws" were referee errors, counted as draws and as faults of both sides
                     print(
                         f"pair {next_pair} left out of the test: a referee error, no fault of either side",
@@ -599,7 +612,7 @@ def _play(
                     )
             next_pair += 1
             verdict = state.decision()
-            if verdict is not None or tally.stalled:
+            if verdict is not None or tally.stalled or tally.broken:
                 _stop(pool, futures, unchanged())
                 return verdict
     except KeyboardInterrupt:

@@ -146,7 +146,7 @@ def test_the_first_fault_of_each_side_and_kind_is_shown_with_its_reason(games, c
     assert sprt("--max-games", 6, "--jobs", 1) == 3
     said = capsys.readouterr().out
     assert "faults: NEW crash 4; OLD none" in said
-    listed = said[said.index("faults: ") :].splitlines()
+    listed = said[said.index("faults: NEW crash 4") :].splitlines()
     assert listed[1:5] == [
         "the first of each side and kind, with the last lines of the bot's stderr:",
         "  sprt1~0: new crash (exited with code 1)",
@@ -155,6 +155,50 @@ def test_the_first_fault_of_each_side_and_kind_is_shown_with_its_reason(games, c
     ]
     assert "--out DIR keeps every game" in listed[5]
     assert "boom 2" not in said  # the first only
+
+
+def test_each_progress_line_counts_the_faults_and_the_first_of_each_kind_is_shown_at_once(games, capsys):
+    """A red team's sprt stood at W-D-L 0-0-154 after 9 minutes with no word of its bot's
+    time-outs: each line now counts both sides' faults, and the first fault of each side and
+    kind is one line as it happens, before that pair's line."""
+    games(lambda k: "crash" if k in (1, 2) else "win")
+    assert sprt("--max-games", 8, "--jobs", 1) == 3
+    lines = capsys.readouterr().out.splitlines()
+    progress = [line for line in lines if line.startswith("pairs ")]
+    assert progress[0].endswith("  faults: NEW 0, OLD 0")
+    assert progress[1].endswith("  faults: NEW 2 (crash 2), OLD 0")
+    assert progress[3].endswith("  faults: NEW 4 (crash 4), OLD 0")
+    first = "first crash of NEW, game sprt1~0: exited with code 1"
+    assert lines.count(first) == 1
+    assert lines[lines.index(first) + 1] == progress[1]  # at once, before its pair's line
+    assert not any(line.startswith("first crash") for line in lines if line != first)
+
+
+def test_a_side_faulting_in_each_of_its_first_games_stops_the_run(games, tmp_path, capsys):
+    """A bot that faults in every game took about 200 games to be rejected (a red team's
+    block-buffered bot, 20 minutes): the run stops after FAULTY_GAMES games, all NEW's faults,
+    with a status of its own (not 1, "H0 accepted"), and so does the run resumed from its log."""
+    played = games(lambda k: "crash")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 200, "--jobs", 1, "--out", out) == 5
+    said = capsys.readouterr().out.splitlines()
+    assert said[-1].startswith(
+        "stopped: NEW faulted in each of its first 10 games (crash 10): it cannot be tested as it is;"
+    )
+    assert "  sprt0~0: new crash (exited with code 0)" in said  # its first fault, with its stderr
+    assert max(played.played) <= 6  # a pair or so in flight beyond the fifth
+    again = games(lambda k: pytest.fail("a stopped run resumed played on"))
+    assert sprt("--max-games", 200, "--jobs", 1, "--out", out) == 5
+    assert again.played == []
+
+
+def test_a_fault_free_game_first_lets_the_run_go_on(games, capsys):
+    """Only a side that faulted in every game from the start is stopped for it: a bot that
+    played one game cleanly is tested as any other (its faults counted against it)."""
+    games(lambda k: "win" if k == 0 else "crash")
+    assert sprt("--max-games", 30, "--jobs", 1) == 3
+    said = capsys.readouterr().out
+    assert "stopped:" not in said and "no decision after 30 games" in said
 
 
 def test_a_run_of_referee_errors_only_stops(games, tmp_path, capsys, monkeypatch):
