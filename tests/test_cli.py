@@ -500,3 +500,20 @@ def test_every_commands_help_is_the_same_under_python_OO(capsys, monkeypatch):
     assert run.returncode == 0, run.stderr
     assert run.stdout.split("\0")[:-1] == list(helps.values())
     assert "Exit status: 0 H1 accepted" in helps["sprt"]
+
+
+def test_plays_header_says_a_game_with_secret_seeds_does_not_replay_from_its_seed(capsys):
+    """A red team's header said "seed 0" where no --seed was given and a program played, and
+    --seed 0 played another game: its bots' seeds were drawn in secret. The header says so, and
+    how to get a game that replays; given --seed, or with built-in bots alone, it is the seed."""
+    program = f"{sys.executable} -c pass"  # it exits at once: a crash, a short game
+    for extra, said in (
+        ((), "seed 0 for the start, the bots' seeds drawn in secret: not replayed by --seed 0"),
+        (("--seed", "0"), "seed 0: "),
+    ):
+        assert main(["play", "pillars", program, "bot:random", *extra]) == 0
+        header = capsys.readouterr().out.splitlines()[0]
+        assert said in header, header
+        assert ("(give --seed N for a game that is)" in header) == (not extra)
+    assert main(["play", "pillars", "bot:random", "bot:random"]) == 0
+    assert ", seed 0: bot:random" in capsys.readouterr().out.splitlines()[0]
