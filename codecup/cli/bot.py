@@ -17,8 +17,16 @@ from codecup.botcode import counting_interrupts, raised_in
 from codecup.botpath import given_by_referee
 from codecup.checks import check_clock
 from codecup.cli.common import Subparsers, clock_seconds, text_arg
-from codecup.errors import BotAnswerError, ConfigError, DialogueError, UnknownGameError, said, type_name
-from codecup.game import Game
+from codecup.errors import (
+    BotAnswerError,
+    ConfigError,
+    DialogueError,
+    PluginError,
+    UnknownGameError,
+    said,
+    type_name,
+)
+from codecup.game import Game, run_notes_of
 from codecup.plugins import load_game
 from codecup.terminal import one_line, printable
 from codecup.userbot import UserBot
@@ -187,6 +195,16 @@ def _game(name: str) -> Game:
         ) from None
 
 
+def _say_notes(game: Game, variant: str) -> None:
+    """Say on stderr, one line each, what a run of the game says a reader must know (Lucky Words:
+    the word list in force, and that the bundled one is not the official list): a program run on
+    its own, not by our referee, which says them itself. A red team's ``codecup bot lucky_words
+    zracer`` with no words.dat played with the bundled list and said nothing of it."""
+    with contextlib.suppress(PluginError):  # only a note: the bot plays on without it
+        for note in run_notes_of(game, variant):
+            print(f"codecup: {printable(note)}", file=sys.stderr, flush=True)
+
+
 MAX_LINE = 64 * 1024
 """The longest line read from the referee: a CodeCup line is a move or a setup, tens of bytes."""
 
@@ -205,6 +223,8 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
         session = game.player_session(user_bot.factory(seed, variant), variant, seconds)
     if told:
         session.hold_to_variant()
+    if os.environ.get("CODECUP_GAME") != args.game:
+        _say_notes(game, variant)
     heard = 0
     while not session.finished:
         raw = stdin.readline(MAX_LINE + 1)
