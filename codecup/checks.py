@@ -144,7 +144,8 @@ def _hint(program: str, cwd: Path, game: str | None) -> str:
     if not here.is_file():
         return ""
     if os.access(here, os.X_OK):
-        return f"; {program!r} in {cwd} is run as ./{program}"
+        # said as what to write: "is run as ./exe.py" read as what had happened (a red team's)
+        return f"; to run {program!r} in {cwd}, write ./{program}"
     how = f"run it with its interpreter (or chmod +x it: ./{program})"
     return f"; {program!r} in {cwd} is not executable: {how}"
 

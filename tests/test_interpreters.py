@@ -342,12 +342,13 @@ def _problem(tmp_path, *command: str, game: str | None = "pillars") -> str:
 
 
 def test_a_program_not_on_path_that_is_here_is_named(tmp_path):
-    """A red team's: `exe.py`, there and executable, was "not found on PATH", with no word of ./exe.py."""
+    """A red team's: `exe.py`, there and executable, was "not found on PATH", with no word of ./exe.py;
+    another's read "'exe.py' in DIR is run as ./exe.py" as what had happened: said as what to write."""
     (tmp_path / "exe.py").write_text("#!/bin/sh\n")
     (tmp_path / "exe.py").chmod(0o755)
     (tmp_path / "plain.py").write_text("")
     assert _problem(tmp_path, "exe.py").endswith(
-        f"not found on PATH; 'exe.py' in {tmp_path} is run as ./exe.py"
+        f"not found on PATH; to run 'exe.py' in {tmp_path}, write ./exe.py"
     )
     assert "'plain.py' in " in _problem(tmp_path, "plain.py")
     assert "is not executable: run it with its interpreter" in _problem(tmp_path, "plain.py")
