@@ -197,8 +197,8 @@ def _game(name: str) -> Game:
 
 def _say_notes(game: Game, variant: str) -> None:
     """Say on stderr, one line each, what a run of the game says a reader must know (Lucky Words:
-    the word list in force, and that the bundled one is not the official list): a program run on
-    its own, not by our referee, which says them itself. A red team's ``codecup bot lucky_words
+    the word list in force, and that the bundled one is not the official list): a built-in bot's
+    program run on its own, not by our referee, which says them itself. A red team's ``codecup bot lucky_words
     zracer`` with no words.dat played with the bundled list and said nothing of it."""
     with contextlib.suppress(PluginError):  # only a note: the bot plays on without it
         for note in run_notes_of(game, variant):
@@ -223,8 +223,9 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
         session = game.player_session(user_bot.factory(seed, variant), variant, seconds)
     if told:
         session.hold_to_variant()
-    if os.environ.get("CODECUP_GAME") != args.game:
-        _say_notes(game, variant)
+    # A built-in bot's list is the game's (a contestant's own bot reads what it reads), said once
+    # the game has begun: a referee that closes at once is answered by silence, as before.
+    notes = user_bot is None and os.environ.get("CODECUP_GAME") != args.game
     heard = 0
     while not session.finished:
         raw = stdin.readline(MAX_LINE + 1)
@@ -232,6 +233,8 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
             session.ended()
             break
         heard += 1
+        if notes and heard == 1:
+            _say_notes(game, variant)
         if len(raw) > MAX_LINE:  # an endless line (binary input, /dev/zero) is read no further
             raise DialogueError(
                 f"line {heard} from the referee is longer than {MAX_LINE} bytes: not a dialogue"

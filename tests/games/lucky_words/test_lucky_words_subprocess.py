@@ -78,13 +78,15 @@ def test_a_bot_program_run_on_its_own_says_which_word_list_it_plays_with(tmp_pat
 
     def said(**extra: str) -> list[str]:
         done = subprocess.run(
-            cmd, cwd=tmp_path, env={**env, **extra}, input="", capture_output=True, text=True, timeout=60
+            cmd, cwd=tmp_path, env={**env, **extra}, input="E\n", capture_output=True, text=True, timeout=60
         )
         return [line for line in done.stderr.splitlines() if line.startswith("codecup: word list:")]
 
     alone = said()
     assert len(alone) == 1 and "NOT the official CodeCup 2004 list" in alone[0], alone
     assert said(CODECUP_GAME="lucky_words") == []
+    done = subprocess.run(cmd, cwd=tmp_path, env=env, input="", capture_output=True, text=True, timeout=60)
+    assert done.stderr == ""  # a referee that closes at once: silence, as before
     (tmp_path / "words.dat").write_text("CAT\nDOG\n")
     local = said()
     assert len(local) == 1, local
