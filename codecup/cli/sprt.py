@@ -78,9 +78,9 @@ Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
 5 stopped early: NEW (or OLD) faulted in each of its first {FAULTY_GAMES} games
 (each progress line counts both sides' faults, and the first fault of each
 kind is shown as it happens), 2 a usage error, 4 a failure of the run (a
-referee process died, the Dask scheduler was lost, the executor failed otherwise, a full disk, out of
-memory, a bug of codecup's: never 0 or 1, which a CI gating on the test
-takes for its answer). With --out, every game is kept in DIR/results.jsonl,
+referee process died, the Dask scheduler was lost, the executor failed
+otherwise, a full disk, out of memory, a bug of codecup's: never 0 or 1,
+which a CI gating on the test takes for its answer). With --out, every game is kept in DIR/results.jsonl,
 and the same command run again over DIR resumes from it (a folder holding
 games of another run, or played under other limits or another word list,
 is refused).
