@@ -195,6 +195,17 @@ def _game(name: str) -> Game:
         ) from None
 
 
+def _run_by_referee(game: str) -> bool:
+    """Whether our referee runs this program in a game of ``game``: it sets the game's facts
+    (:data:`~codecup.matchfields.REFEREE_VARIABLES`), which a players file may not set. No variable
+    is the referee's alone in every run (``CODECUP_BOX`` is set only where it sandboxes), so it is
+    told by all of them it always sets: a contestant who exports ``CODECUP_GAME`` by hand, to pick
+    the variant, still hears the notes (a reviewer's); one who exports every one of them does not."""
+    env = os.environ
+    always = ("CODECUP_VARIANT", "CODECUP_CLOCK", "CODECUP_CLOCK_MODE", "CODECUP_SEED")
+    return env.get("CODECUP_GAME") == game and all(env.get(name) for name in always)
+
+
 def _say_notes(game: Game, variant: str) -> None:
     """Say on stderr, one line each, what a run of the game says a reader must know (Lucky Words:
     the word list in force, and that the bundled one is not the official list): a built-in bot's
@@ -224,8 +235,10 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
     if told:
         session.hold_to_variant()
     # A built-in bot's list is the game's (a contestant's own bot reads what it reads), said once
-    # the game has begun: a referee that closes at once is answered by silence, as before.
-    notes = user_bot is None and os.environ.get("CODECUP_GAME") != args.game
+    # its first answer is out: a referee that closes at once is answered by silence, as before,
+    # and a line refused before the bot has played is the one line a usage error is (a reviewer's:
+    # said at the first line, before it was checked, the note came before the error).
+    notes = user_bot is None and not _run_by_referee(args.game)
     heard = 0
     while not session.finished:
         raw = stdin.readline(MAX_LINE + 1)
@@ -233,8 +246,6 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
             session.ended()
             break
         heard += 1
-        if notes and heard == 1:
-            _say_notes(game, variant)
         if len(raw) > MAX_LINE:  # an endless line (binary input, /dev/zero) is read no further
             raise DialogueError(
                 f"line {heard} from the referee is longer than {MAX_LINE} bytes: not a dialogue"
@@ -243,4 +254,7 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
         if answers:
             stdout.write("".join(f"{a}\n" for a in answers).encode())
             stdout.flush()
+            if notes:
+                notes = False
+                _say_notes(game, variant)
     return 0

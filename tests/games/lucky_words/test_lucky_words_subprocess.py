@@ -76,17 +76,22 @@ def test_a_bot_program_run_on_its_own_says_which_word_list_it_plays_with(tmp_pat
     env = {k: v for k, v in os.environ.items() if k not in (WORDS_ENV, "CODECUP_GAME")}
     cmd = [sys.executable, "-m", "codecup", "bot", "lucky_words", "random"]
 
-    def said(**extra: str) -> list[str]:
+    def said(given: str = "E\n1\n", **extra: str) -> list[str]:
         done = subprocess.run(
-            cmd, cwd=tmp_path, env={**env, **extra}, input="E\n", capture_output=True, text=True, timeout=60
+            cmd, cwd=tmp_path, env={**env, **extra}, input=given, capture_output=True, text=True, timeout=60
         )
         return [line for line in done.stderr.splitlines() if line.startswith("codecup: word list:")]
 
     alone = said()
     assert len(alone) == 1 and "NOT the official CodeCup 2004 list" in alone[0], alone
-    assert said(CODECUP_GAME="lucky_words") == []
+    referee = {"CODECUP_VARIANT": "wordracer", "CODECUP_CLOCK": "10.0", "CODECUP_CLOCK_MODE": "cpu"}
+    assert said(CODECUP_GAME="lucky_words", CODECUP_SEED="1", **referee) == []
+    # CODECUP_GAME exported by hand, to pick the variant, is not our referee running it
+    assert len(said(CODECUP_GAME="lucky_words")) == 1
+    # said once the bot has answered: before, a referee that closes at once gets silence, as before
+    assert said("") == said("E\n") == []
     done = subprocess.run(cmd, cwd=tmp_path, env=env, input="", capture_output=True, text=True, timeout=60)
-    assert done.stderr == ""  # a referee that closes at once: silence, as before
+    assert done.stderr == ""
     (tmp_path / "words.dat").write_text("CAT\nDOG\n")
     local = said()
     assert len(local) == 1, local
