@@ -445,7 +445,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"H0 accepted: NEW is not stronger than OLD by {args.elo1:g} Elo ({took:.1f}s)")
         return EXIT_H0
     broken = tally.broken
-    if broken is not None:
+    if broken is not None and tally.played < max_pairs:  # all --max-games played: no early stop
         print(f"{tally.broken_line(broken)} ({took:.1f}s)")
         return EXIT_FAULTY
     why = ""
@@ -516,10 +516,12 @@ def _play(
     )
     next_pair = 0
     while log is not None and f"sprt{next_pair}~0" in log and f"sprt{next_pair}~1" in log:
-        # a resumed run: the pairs its log holds count first, in order, without the pool
+        # a resumed run: the pairs its log holds count first, in order, without the pool. Not
+        # stopped at a broken side: a log whose games decide the test (one made before the early
+        # stop, a reviewer's: H0 after 202 games) re-prints that decision, which the stop is not.
         tally.add(next_pair, (log.records[f"sprt{next_pair}~0"], log.records[f"sprt{next_pair}~1"]))
         next_pair += 1
-        if state.decision() is not None or tally.stalled or tally.broken or next_pair >= max_pairs:
+        if state.decision() is not None or tally.stalled or next_pair >= max_pairs:
             break
     if next_pair and log is not None:
         note = older_games_note(older_games(log.records.items()), log.path, None)  # its log keeps no games/

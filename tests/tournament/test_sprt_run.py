@@ -192,6 +192,42 @@ def test_a_side_faulting_in_each_of_its_first_games_stops_the_run(games, tmp_pat
     assert again.played == []
 
 
+def test_a_log_that_decides_the_test_keeps_its_verdict_though_a_side_faulted_from_the_start(
+    games, tmp_path, capsys, monkeypatch
+):
+    """A folder made before the early stop, whose NEW faulted in every game until H0 was
+    accepted: run again, it said "stopped: NEW faulted...", status 5, and "all 10 games were
+    already in", though its log held the whole test (a reviewer's: 202 games, H0). Its logged
+    decision is said again, status 1, counting every game, and none played."""
+    games(lambda k: "crash")
+    out = tmp_path / "out"
+    with monkeypatch.context() as before:
+        before.setattr("codecup.tournament.tally.FAULTY_GAMES", 10**6)  # the rule before the stop
+        assert sprt("--max-games", 400, "--jobs", 1, "--out", out) == 1
+    first = capsys.readouterr().out.splitlines()
+    again = games(lambda k: pytest.fail("a decided test played on"))
+    assert sprt("--max-games", 400, "--jobs", 1, "--out", out) == 1
+    said = capsys.readouterr()
+    assert again.played == []
+    assert first[-1].startswith("H0 accepted") and said.out.splitlines()[-1].startswith("H0 accepted")
+    games_of = [line for line in first if line.startswith("estimate:")]
+    assert games_of and games_of == [line for line in said.out.splitlines() if line.startswith("estimate:")]
+    n = int(games_of[0].split(" after ")[1].split()[0])
+    assert n > 20 and f"resumed {n // 2} pairs from" in said.out
+    assert f"all {n} games were already in" in said.err
+    assert "stopped:" not in said.out
+    # nor is a log of all --max-games, undecided, said to have stopped early
+    undecided = tmp_path / "undecided"
+    games(lambda k: "crash")
+    with monkeypatch.context() as before:
+        before.setattr("codecup.tournament.tally.FAULTY_GAMES", 10**6)
+        assert sprt("--max-games", 30, "--jobs", 1, "--out", undecided) == 3
+    games(lambda k: pytest.fail("a finished test played on"))
+    assert sprt("--max-games", 30, "--jobs", 1, "--out", undecided) == 3
+    said = capsys.readouterr()
+    assert "no decision after 30 games" in said.out and "all 30 games were already in" in said.err
+
+
 def test_a_fault_free_game_first_lets_the_run_go_on(games, capsys):
     """Only a side that faulted in every game from the start is stopped for it: a bot that
     played one game cleanly is tested as any other (its faults counted against it)."""
