@@ -66,24 +66,23 @@ DESCRIPTION = f"""\
 NEW and OLD are ``bot:NAME`` or command lines. A sequential probability ratio
 test (pentanomial GSPRT, logistic Elo) accepts H1 (NEW is at least --elo1
 stronger) or H0 (at most --elo0), with error rates --alpha and --beta,
-printing after every pair the Elo difference with its 95% interval, the
-likelihood of superiority (LOS) and the log-likelihood ratio with its bounds,
-and at the end the faults of each side (the first of each kind with its reason
-and the bot's stderr). A pair with a referee error (the game
-plugin failed, or its Dask workers died) is left out of the test, and no
-fault of either side.
+printing after every pair (unless --quiet) the Elo difference with its 95%
+interval, the likelihood of superiority (LOS), the log-likelihood ratio with
+its bounds and each side's faults so far, the first fault of each side and
+kind in a line of its own as it happens; and at the end the faults of each
+side (the first of each kind with its reason and the bot's stderr). A pair
+with a referee error (the game plugin failed, or its Dask workers died) is
+left out of the test, and no fault of either side.
 
 Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
 3 no decision within --max-games (or a referee failing 20 pairs in a row),
-5 stopped early: NEW (or OLD) faulted in each of its first {FAULTY_GAMES} games
-(each progress line counts both sides' faults, and the first fault of each
-kind is shown as it happens), 2 a usage error, 4 a failure of the run (a
-referee process died, the Dask scheduler was lost, the executor failed
-otherwise, a full disk, out of memory, a bug of codecup's: never 0 or 1,
-which a CI gating on the test takes for its answer). With --out, every game is kept in DIR/results.jsonl,
-and the same command run again over DIR resumes from it (a folder holding
-games of another run, or played under other limits or another word list,
-is refused).
+5 stopped early: NEW (or OLD) faulted in each of its first {FAULTY_GAMES}
+games, 2 a usage error, 4 a failure of the run (a referee process died, the
+Dask scheduler was lost, the executor failed otherwise, a full disk, out of
+memory, a bug of codecup's: never 0 or 1, which a CI gating on the test takes
+for its answer). With --out, every game is kept in DIR/results.jsonl, and the
+same command run again over DIR resumes from it (a folder holding games of
+another run, or played under other limits or another word list, is refused).
 """
 """The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
 ``codecup sprt --help`` lost its exit statuses there)."""

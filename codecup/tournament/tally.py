@@ -111,8 +111,10 @@ class Tally:
 
     def line(self) -> str:
         """The running statistic and each side's faults so far, one line (a red team's saw
-        W-D-L 0-0-154 and no word of its bot's time-outs till the end)."""
-        return f"{self.state.line()}  {progress_faults(self.faults)}"
+        W-D-L 0-0-154 and no word of its bot's time-outs till the end); without a fault, the
+        statistic alone, as short as it was."""
+        faults = progress_faults(self.faults)
+        return f"{self.state.line()}  {faults}" if faults else self.state.line()
 
     @property
     def played(self) -> int:
@@ -145,21 +147,27 @@ def _kinds(kinds: dict[str, int]) -> str:
 
 
 def progress_faults(faults: dict[str, dict[str, int]]) -> str:
-    """Faults per side as a progress line ends: ``faults: NEW 4 (timeout 4), OLD 0``."""
-    parts = []
-    for side in SIDES:
-        kinds = faults[side]
-        n = sum(kinds.values())
-        parts.append(f"{side} {n} ({_kinds(kinds)})" if n else f"{side} 0")
+    """Faults per side as a progress line ends: ``faults: NEW 4 (timeout 4), OLD 0``; empty
+    while neither side has one (a reviewer's: ``faults: NEW 0, OLD 0`` on every line said nothing)."""
+    counts = {side: sum(faults[side].values()) for side in SIDES}
+    if not any(counts.values()):
+        return ""
+    parts = [f"{side} {n} ({_kinds(faults[side])})" if n else f"{side} 0" for side, n in counts.items()]
     return "faults: " + ", ".join(parts)
 
 
+FRESH_MESSAGE = 160
+"""The characters of a fault's message its first-fault line keeps: the whole is in the list at the
+end (a reviewer's: a line of 300 characters of a message in the middle of the progress)."""
+
+
 def fresh_fault_line(side: str, seen: FaultSeen) -> str:
-    """``side``'s first fault of its kind, one line as it happens: the game and the message (a red
-    team's block-buffered bot timed out for 20 minutes before the run said why)."""
+    """``side``'s first fault of its kind, one line as it happens: the game and the message, cut
+    to :data:`FRESH_MESSAGE` characters (a red team's block-buffered bot timed out for 20 minutes
+    before the run said why)."""
     key, record, seat = seen
     end = record.result.termination[seat]
-    why = f": {printable(one_line(end.message, 300))}" if end.message else ""
+    why = f": {printable(one_line(end.message, FRESH_MESSAGE))}" if end.message else ""
     return f"first {end.kind.value} of {side}, game {key}{why}"
 
 

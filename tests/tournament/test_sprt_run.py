@@ -68,9 +68,10 @@ class Games:
         if what == "bug":  # codecup's own code failing, as a reviewer's old worker's record did
             raise AttributeError("'Record' object has no attribute 'codecup'")
         new_seat = 0 if match.players[0].name == "new" else 1
-        if what == "crash":  # NEW crashes, saying why on its stderr
+        if what in ("crash", "crash-long"):  # NEW crashes, saying why on its stderr (at length)
             ends = [NORMAL, NORMAL]
-            ends[new_seat] = SeatEnd(Termination.CRASH, f"exited with code {k}")
+            why = f"exited with code {k}" + (" because" * 100 if what == "crash-long" else "")
+            ends[new_seat] = SeatEnd(Termination.CRASH, why)
             logs = ["", ""]
             logs[new_seat] = f"Traceback (most recent call last):\nValueError: boom {k}\n"
             points = (0.0, 2.0) if new_seat == 0 else (2.0, 0.0)
@@ -165,13 +166,25 @@ def test_each_progress_line_counts_the_faults_and_the_first_of_each_kind_is_show
     assert sprt("--max-games", 8, "--jobs", 1) == 3
     lines = capsys.readouterr().out.splitlines()
     progress = [line for line in lines if line.startswith("pairs ")]
-    assert progress[0].endswith("  faults: NEW 0, OLD 0")
+    assert progress[0].endswith("bounds [-2.944, +2.944]")  # no fault yet: as short as it was
     assert progress[1].endswith("  faults: NEW 2 (crash 2), OLD 0")
     assert progress[3].endswith("  faults: NEW 4 (crash 4), OLD 0")
     first = "first crash of NEW, game sprt1~0: exited with code 1"
     assert lines.count(first) == 1
     assert lines[lines.index(first) + 1] == progress[1]  # at once, before its pair's line
     assert not any(line.startswith("first crash") for line in lines if line != first)
+
+
+def test_the_first_fault_line_cuts_a_long_message_the_final_list_keeps_it_whole(games, capsys):
+    """A fault's message of hundreds of characters was a line of 300 in the middle of the
+    progress (a reviewer's): cut there, whole in the list at the end."""
+    games(lambda k: "crash-long" if k == 1 else "win")
+    assert sprt("--max-games", 4, "--jobs", 1) == 3
+    lines = capsys.readouterr().out.splitlines()
+    (first,) = [line for line in lines if line.startswith("first crash of NEW")]
+    assert len(first) <= 240 and "more characters" in first, first
+    whole = "exited with code 1" + " because" * 100
+    assert f"  sprt1~0: new crash ({whole})" in lines
 
 
 def test_a_side_faulting_in_each_of_its_first_games_stops_the_run(games, tmp_path, capsys):
