@@ -206,17 +206,15 @@ def _not_started(path: Path, head: bytes) -> str | None:
     if may:
         return None
     quoted = shlex.quote(str(path))
+    if not head:  # "a script without a #! line" said of an empty file (a reviewer's)
+        return "it is empty, so this system cannot start it: write the program into it"
     if head.startswith(BOM + b"#!"):
         return (
             "it starts with a byte order mark (UTF-8 BOM, bytes EF BB BF) before its #! line, which"
             " hides the #! from the system, so it cannot be started: save it as UTF-8 without a BOM,"
             f" e.g. sed -i '1s/^\\xEF\\xBB\\xBF//' {quoted}"
         )
-    text = b"\0" not in head
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as exc:  # a character cut at the end of the bytes read is still text
-        text = text and exc.start >= len(head) - 3
+    text = _is_text(head)
     if may is None and not text:  # a binary some format not seen here may take
         return None
     if not text:
@@ -224,11 +222,30 @@ def _not_started(path: Path, head: bytes) -> str | None:
             "it is neither an ELF binary nor a script with a #! line, and no binfmt_misc format takes"
             " it, so this system cannot start it (built for another?)"
         )
-    interpreter = _INTERPRETER_OF.get(path.suffix, "INTERPRETER")
+    interpreter = _INTERPRETER_OF.get(_suffix_of(path), "INTERPRETER")
     return (
         "it is a script without a #! line, so this system cannot start it: begin it with one"
         f" (#!/usr/bin/env {interpreter}), or run it by its interpreter ({interpreter} {quoted})"
     )
+
+
+_TEXT_CONTROLS = frozenset(b"\t\n\r\f\v\x1b")
+
+
+def _is_text(head: bytes) -> bool:
+    """Whether ``head`` reads as text in any 8-bit encoding (UTF-8, Latin-1, Windows-1252): no
+    control byte but blanks and escape. Not UTF-8 alone: a Latin-1 script without a ``#!`` line was
+    told "built for another?" (a reviewer's)."""
+    return all((b >= 0x20 and b != 0x7F) or b in _TEXT_CONTROLS for b in head)
+
+
+def _suffix_of(path: Path) -> str:
+    """The ending of the file ``path`` names, a symbolic link's target's: a link ``bot`` to
+    ``bot.py`` was told to begin with ``#!/usr/bin/env INTERPRETER`` (a reviewer's)."""
+    try:
+        return path.resolve().suffix or path.suffix
+    except (OSError, RuntimeError):  # a loop: its own name's
+        return path.suffix
 
 
 def search_path(env: Iterable[tuple[str, str]] = ()) -> str:

@@ -432,9 +432,37 @@ def test_a_script_without_a_shebang_is_refused(tmp_path, no_binfmt, mounted, mon
         " begin it with one (#!/usr/bin/env python3), or run it by its interpreter"
         f" (python3 {tmp_path}/bot.py)"
     )
-    (tmp_path / "empty").write_bytes(b"")
-    (tmp_path / "empty").chmod(0o755)
-    assert "(#!/usr/bin/env INTERPRETER)" in _problem(tmp_path, "./empty")
+    (tmp_path / "other").write_bytes(b"echo hi\n")
+    (tmp_path / "other").chmod(0o755)
+    assert "(#!/usr/bin/env INTERPRETER)" in _problem(tmp_path, "./other")
+
+
+@pytest.mark.parametrize("mounted", [True, False])
+@pytest.mark.parametrize(
+    ("content", "link", "said"),
+    [
+        (b"", False, "it is empty, so this system cannot start it: write the program into it"),
+        (
+            b"print()\n",
+            True,
+            "begin it with one (#!/usr/bin/env python3), or run it by its interpreter (python3 ",
+        ),
+        ('print("café")\n'.encode("latin-1"), False, "it is a script without a #! line, so"),
+    ],
+    ids=["empty", "link-to-bot.py", "latin-1"],
+)
+def test_what_a_refusal_says_fits_the_file(tmp_path, no_binfmt, monkeypatch, mounted, content, link, said):
+    """A reviewer's three: an empty file was "a script without a #! line"; a link ``bot`` to
+    bot.py was told ``#!/usr/bin/env INTERPRETER``; a Latin-1 script (not UTF-8), where
+    binfmt_misc is seen, was "built for another?"."""
+    if not mounted:
+        monkeypatch.setattr(binfmt, "BINFMT_MISC", tmp_path / "not-mounted")
+    (tmp_path / "bot.py").write_bytes(content)
+    (tmp_path / "bot.py").chmod(0o755)
+    if link:
+        (tmp_path / "bot").symlink_to("bot.py")
+    problem = _problem(tmp_path, "./bot" if link else "./bot.py")
+    assert said in problem and "another?" not in problem and "\n" not in problem, problem
 
 
 def test_what_the_kernel_runs_without_a_shebang_is_not_refused(tmp_path, no_binfmt, monkeypatch):
