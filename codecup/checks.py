@@ -12,6 +12,7 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
+from codecup import binfmt
 from codecup.botpath import codecup_bot_args
 from codecup.errors import ConfigError
 from codecup.interpreters import Interpreter, script_of
@@ -143,24 +144,42 @@ def _hint(program: str, cwd: Path, game: str | None) -> str:
     if not here.is_file():
         return ""
     if os.access(here, os.X_OK):
-        return f"; {program!r} in {cwd} is run as ./{program}"
+        # said as what to write: "is run as ./exe.py" read as what had happened (a red team's)
+        return f"; to run {program!r} in {cwd}, write ./{program}"
     how = f"run it with its interpreter (or chmod +x it: ./{program})"
     return f"; {program!r} in {cwd} is not executable: {how}"
 
 
+BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte order mark, which Windows editors put at the start of a file."""
+
+#: The interpreter a script's first line may name, by its file's ending (said in a refusal).
+_INTERPRETER_OF = {".py": "python3", ".sh": "sh", ".pl": "perl", ".rb": "ruby", ".js": "node", ".php": "php"}
+
+
 def _shebang_problem(path: Path, env: Iterable[tuple[str, str]]) -> str | None:
-    """Why the program at ``path`` cannot start by its ``#!`` line, where that is sure: a line ending
-    in a carriage return (Windows line ends) names an interpreter that is not there (a red team's
-    bot crashed in every game, env saying "'python3\\r': No such file or directory"). None where
-    it may start (an interpreter given options: what they make of the carriage return is theirs)."""
+    """Why the program at ``path`` cannot start by its first bytes, where that is sure; None where it
+    may start.
+
+    A ``#!`` line ending in a carriage return (Windows line ends) names an interpreter that is not
+    there (a red team's bot crashed in every game, env saying "'python3\\r': No such file or
+    directory"); an interpreter given options may make what it likes of the carriage return. A
+    byte order mark before the ``#!`` hides it from the kernel, and a file with no ``#!`` that is
+    no ELF binary is no program it runs (a red team's two scripts passed the check, then crashed
+    in every game, "Exec format error"), unless a format registered with binfmt_misc takes it
+    (:mod:`codecup.binfmt`); where those cannot be read, only a text file is refused.
+    """
     try:
         if not path.is_file():  # a FIFO found on PATH: its read would wait
             return None
         with path.open("rb") as f:
-            line = f.readline(256)
+            head = f.read(binfmt.HEAD)
     except OSError:
         return None
-    if not line.startswith(b"#!") or not line.endswith(b"\r\n"):
+    if not head.startswith(b"#!"):
+        return _not_started(path, head)
+    line = head[: head.find(b"\n") + 1] if b"\n" in head else head
+    if not line.endswith(b"\r\n"):
         return None
     words = line[2:-2].decode("utf-8", "replace").split()
     interpreter = words[0] if words else ""
@@ -176,6 +195,57 @@ def _shebang_problem(path: Path, env: Iterable[tuple[str, str]]) -> str | None:
         "its #! line ends in a carriage return (Windows line ends), so the interpreter it names is not"
         f" found: convert the file, e.g. dos2unix {shlex.quote(str(path))}"
     )
+
+
+def _not_started(path: Path, head: bytes) -> str | None:
+    """Why the kernel cannot start the file at ``path`` beginning with ``head`` (no ``#!`` there),
+    or None where it may: an ELF binary, or a file a binfmt_misc format takes."""
+    if head.startswith(b"\x7fELF"):
+        return None
+    may = binfmt.kernel_may_run(str(path), head)
+    if may:
+        return None
+    quoted = shlex.quote(str(path))
+    if not head:  # "a script without a #! line" said of an empty file (a reviewer's)
+        return "it is empty, so this system cannot start it: write the program into it"
+    if head.startswith(BOM + b"#!"):
+        return (
+            "it starts with a byte order mark (UTF-8 BOM, bytes EF BB BF) before its #! line, which"
+            " hides the #! from the system, so it cannot be started: save it as UTF-8 without a BOM,"
+            f" e.g. sed -i '1s/^\\xEF\\xBB\\xBF//' {quoted}"
+        )
+    text = _is_text(head)
+    if may is None and not text:  # a binary some format not seen here may take
+        return None
+    if not text:
+        return (
+            "it is neither an ELF binary nor a script with a #! line, and no binfmt_misc format takes"
+            " it, so this system cannot start it (built for another?)"
+        )
+    interpreter = _INTERPRETER_OF.get(_suffix_of(path), "INTERPRETER")
+    return (
+        "it is a script without a #! line, so this system cannot start it: begin it with one"
+        f" (#!/usr/bin/env {interpreter}), or run it by its interpreter ({interpreter} {quoted})"
+    )
+
+
+_TEXT_CONTROLS = frozenset(b"\t\n\r\f\v\x1b")
+
+
+def _is_text(head: bytes) -> bool:
+    """Whether ``head`` reads as text in any 8-bit encoding (UTF-8, Latin-1, Windows-1252): no
+    control byte but blanks and escape. Not UTF-8 alone: a Latin-1 script without a ``#!`` line was
+    told "built for another?" (a reviewer's)."""
+    return all((b >= 0x20 and b != 0x7F) or b in _TEXT_CONTROLS for b in head)
+
+
+def _suffix_of(path: Path) -> str:
+    """The ending of the file ``path`` names, a symbolic link's target's: a link ``bot`` to
+    ``bot.py`` was told to begin with ``#!/usr/bin/env INTERPRETER`` (a reviewer's)."""
+    try:
+        return path.resolve().suffix or path.suffix
+    except (OSError, RuntimeError):  # a loop: its own name's
+        return path.suffix
 
 
 def search_path(env: Iterable[tuple[str, str]] = ()) -> str:

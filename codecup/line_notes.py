@@ -51,6 +51,9 @@ def refused_line_notes(line: str, before: str | None, unread: bool) -> list[str]
     shape = _shape(line)
     if shape is not None:
         notes.append(shape)
+    bom = _bom(line)
+    if bom is not None:
+        notes.append(bom)
     if before is not None and line == before:
         notes.append(f"the line refused, {quote(line)}, is the same text as its previous answer")
     if unread:
@@ -60,6 +63,23 @@ def refused_line_notes(line: str, before: str | None, unread: bool) -> list[str]
             f" an extra line, {after}? {RULE}"
         )
     return notes
+
+
+BOM = "\ufeff"
+"""The byte order mark: what a .NET program's ``Console.Out`` writes first when given
+``Encoding.UTF8`` (a red team's bot was refused for ``'\\ufeffAaAa'``, with no word of what that is)."""
+
+
+def _bom(line: str) -> str | None:
+    """Where ``line`` holds a byte order mark, a note naming it (it is not forgiven: no contest's
+    referee forgave one, and the docs list the blanks that are); else None."""
+    if BOM not in line:
+        return None
+    where = "starts with" if line.startswith(BOM) else "holds"
+    return (
+        f"the line refused {where} a byte order mark (U+FEFF, the bytes EF BB BF), which is not"
+        " forgiven: write UTF-8 without it (.NET: Console.OutputEncoding = new UTF8Encoding(false))"
+    )
 
 
 def _shape(line: str) -> str | None:

@@ -123,6 +123,7 @@ def test_the_common_dialogue_refuses_start_before_the_setup(game_name, lines):
     ("game_name", "text"),
     [
         ("lucky_words", "\nE\n1\n"),  # an empty first line once crashed the bot with an IndexError
+        ("lucky_words", "E\nQQ\n"),  # refused before the bot answered: no word-list note before it
         ("spaghetti", "cds\nStart\n"),
         ("pillars", "garbage\n" * 10),
         ("turn_right", "Start\nzzz\n"),

@@ -502,3 +502,47 @@ def test_every_commands_help_is_the_same_under_python_OO(capsys, monkeypatch):
     assert run.returncode == 0, run.stderr
     assert run.stdout.split("\0")[:-1] == list(helps.values())
     assert "Exit status: 0 H1 accepted" in helps["sprt"]
+
+
+def test_sprts_exit_statuses_are_listed_whole_in_its_help_and_the_readme():
+    """The README named 0, 1 and 3 alone, and the help's list held a remark on progress lines,
+    which --quiet does not print (a reviewer's): each lists every status, and nothing else."""
+    from pathlib import Path
+
+    from codecup.cli import sprt
+
+    help_text = " ".join(sprt.DESCRIPTION.split())
+    listed = help_text[help_text.index("Exit status:") : help_text.index("With --out")]
+    for status in (
+        "0 H1 accepted",
+        "1 H0 accepted",
+        "3 no decision",
+        "5 stopped early",
+        "2 a usage",
+        "4 a failure",
+    ):
+        assert status in listed, listed
+    assert "progress" not in listed
+    assert "(unless --quiet)" in help_text
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    bullet = readme[readme.index("- `codecup sprt ") :]
+    bullet = " ".join(bullet[: bullet.index("\n- ")].split())
+    for status in ("0 when H1", "1 for H0", "3 undecided", "5 stopped early", "4 a failure", "2 a usage"):
+        assert status in bullet, bullet
+
+
+def test_plays_header_says_a_game_with_secret_seeds_does_not_replay_from_its_seed(capsys):
+    """A red team's header said "seed 0" where no --seed was given and a program played, and
+    --seed 0 played another game: its bots' seeds were drawn in secret. The header says so, and
+    how to get a game that replays; given --seed, or with built-in bots alone, it is the seed."""
+    program = f"{sys.executable} -c pass"  # it exits at once: a crash, a short game
+    for extra, said in (
+        ((), "seed 0 for the start, the bots' seeds drawn in secret: not replayed by --seed 0"),
+        (("--seed", "0"), "seed 0: "),
+    ):
+        assert main(["play", "pillars", program, "bot:random", *extra]) == 0
+        header = capsys.readouterr().out.splitlines()[0]
+        assert said in header, header
+        assert ("(give --seed N for a game that is)" in header) == (not extra)
+    assert main(["play", "pillars", "bot:random", "bot:random"]) == 0
+    assert ", seed 0: bot:random" in capsys.readouterr().out.splitlines()[0]

@@ -246,3 +246,25 @@ def test_the_input_pipe_is_told_from_a_socket_once_not_at_each_line(monkeypatch)
 
 def _no_fstat(fd: int) -> object:
     raise AssertionError(f"fstat({fd}) again")
+
+
+def test_a_byte_order_mark_before_a_move_is_refused_and_named(tmp_path):
+    """A red team's .NET-like bot wrote a byte order mark before its first move: refused as
+    "'\\ufeffAaAa': not a move", with no word of what that is. It is still refused (the docs list
+    the blanks forgiven) and the rules' words stay theirs, so the record verifies; the referee's
+    note names the mark and how to leave it out."""
+    (tmp_path / "bot.py").write_text('ANSWER = "\\ufeff{m}\\n"\n' + BOT)
+    game = load_games().get("pillars")
+    players = [PlayerInfo("bom", command=python_argv(tmp_path / "bot.py")), PlayerInfo("r", bot="random")]
+    record = asyncio.run(play_match(game, new_match(game, players, seed=1, clock=2.0)))
+    end = record.result.termination[0]
+    assert end.kind is Termination.INVALID and end.message.startswith("'\\ufeff")
+    notes = [line for line in record.logs[0].splitlines() if line.startswith("[codecup's referee: ")]
+    assert notes == [
+        "[codecup's referee: the line refused starts with a byte order mark (U+FEFF, the bytes EF BB BF),"
+        " which is not forgiven: write UTF-8 without it (.NET: Console.OutputEncoding = new"
+        " UTF8Encoding(false))]"
+    ]
+    assert verify_record(game, Record.loads(record.dumps())) == []
+    assert "holds a byte order mark" in refused_line_notes("Aa\ufeffAa", None, unread=False)[0]
+    assert refused_line_notes("AaAa", None, unread=False) == []

@@ -131,8 +131,10 @@ def test_program_not_found_is_a_config_error(tiny_game):
             b"#!/nonexistent/interpreter\nprint(1)\n",
             "the interpreter its #! line names, or its loader, is missing",
         ),
+        # a red team's Windows-saved script was told "a script without a #! line?", its #! plain
+        (b"\xef\xbb\xbf#!/bin/sh\necho\n", "or with a byte order mark, UTF-8 BOM, before it?"),
     ],
-    ids=["foreign-binary", "missing-interpreter"],
+    ids=["foreign-binary", "missing-interpreter", "bom"],
 )
 def test_a_program_the_kernel_will_not_start_is_its_seats_crash(tiny_game, tmp_path, content, fragment):
     """It is there and executable, so no check before the games refuses it; the kernel does. That

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from codecup import binfmt
 from codecup.checks import command_problem
 from codecup.interpreters import script_of
 from codecup.record import PlayerInfo
@@ -341,12 +342,13 @@ def _problem(tmp_path, *command: str, game: str | None = "pillars") -> str:
 
 
 def test_a_program_not_on_path_that_is_here_is_named(tmp_path):
-    """A red team's: `exe.py`, there and executable, was "not found on PATH", with no word of ./exe.py."""
+    """A red team's: `exe.py`, there and executable, was "not found on PATH", with no word of ./exe.py;
+    another's read "'exe.py' in DIR is run as ./exe.py" as what had happened: said as what to write."""
     (tmp_path / "exe.py").write_text("#!/bin/sh\n")
     (tmp_path / "exe.py").chmod(0o755)
     (tmp_path / "plain.py").write_text("")
     assert _problem(tmp_path, "exe.py").endswith(
-        f"not found on PATH; 'exe.py' in {tmp_path} is run as ./exe.py"
+        f"not found on PATH; to run 'exe.py' in {tmp_path}, write ./exe.py"
     )
     assert "'plain.py' in " in _problem(tmp_path, "plain.py")
     assert "is not executable: run it with its interpreter" in _problem(tmp_path, "plain.py")
@@ -390,6 +392,106 @@ def test_a_shebang_line_with_a_carriage_return_is_named(first, refused, tmp_path
     said = _problem(tmp_path, "./bot.py")
     assert ("its #! line ends in a carriage return (Windows line ends)" in said) == refused, said
     assert ("dos2unix" in said) == refused
+
+
+@pytest.fixture
+def no_binfmt(monkeypatch, tmp_path_factory):
+    """binfmt_misc mounted with no format registered."""
+    folder = tmp_path_factory.mktemp("binfmt_misc")
+    (folder / "status").write_text("enabled\n")
+    (folder / "register").write_text("")
+    monkeypatch.setattr(binfmt, "BINFMT_MISC", folder)
+    return folder
+
+
+@pytest.mark.parametrize("mounted", [True, False])
+def test_a_script_with_a_byte_order_mark_before_its_shebang_is_refused_naming_it(
+    tmp_path, no_binfmt, mounted, monkeypatch
+):
+    """A red team's: a script saved with a UTF-8 BOM before ``#!`` passed the check, then crashed
+    in every game ("Exec format error ... a script without a #! line?")."""
+    if not mounted:
+        monkeypatch.setattr(binfmt, "BINFMT_MISC", tmp_path / "not-mounted")
+    (tmp_path / "bot.py").write_bytes(b"\xef\xbb\xbf#!/usr/bin/env python3\nprint()\n")
+    (tmp_path / "bot.py").chmod(0o755)
+    said = _problem(tmp_path, "./bot.py")
+    assert said.startswith("cannot run './bot.py': it starts with a byte order mark (UTF-8 BOM"), said
+    assert "\n" not in said and "sed -i" in said
+
+
+@pytest.mark.parametrize("mounted", [True, False])
+def test_a_script_without_a_shebang_is_refused(tmp_path, no_binfmt, mounted, monkeypatch):
+    """A red team's: a Python script with no #! line passed the check, then crashed in every game."""
+    if not mounted:  # formats not seen: a text file is still no program
+        monkeypatch.setattr(binfmt, "BINFMT_MISC", tmp_path / "not-mounted")
+    (tmp_path / "bot.py").write_text('"""My bot."""\nprint("é")\n')
+    (tmp_path / "bot.py").chmod(0o755)
+    said = _problem(tmp_path, "./bot.py")
+    assert said == (
+        "cannot run './bot.py': it is a script without a #! line, so this system cannot start it:"
+        " begin it with one (#!/usr/bin/env python3), or run it by its interpreter"
+        f" (python3 {tmp_path}/bot.py)"
+    )
+    (tmp_path / "other").write_bytes(b"echo hi\n")
+    (tmp_path / "other").chmod(0o755)
+    assert "(#!/usr/bin/env INTERPRETER)" in _problem(tmp_path, "./other")
+
+
+@pytest.mark.parametrize("mounted", [True, False])
+@pytest.mark.parametrize(
+    ("content", "link", "said"),
+    [
+        (b"", False, "it is empty, so this system cannot start it: write the program into it"),
+        (
+            b"print()\n",
+            True,
+            "begin it with one (#!/usr/bin/env python3), or run it by its interpreter (python3 ",
+        ),
+        ('print("café")\n'.encode("latin-1"), False, "it is a script without a #! line, so"),
+    ],
+    ids=["empty", "link-to-bot.py", "latin-1"],
+)
+def test_what_a_refusal_says_fits_the_file(tmp_path, no_binfmt, monkeypatch, mounted, content, link, said):
+    """A reviewer's three: an empty file was "a script without a #! line"; a link ``bot`` to
+    bot.py was told ``#!/usr/bin/env INTERPRETER``; a Latin-1 script (not UTF-8), where
+    binfmt_misc is seen, was "built for another?"."""
+    if not mounted:
+        monkeypatch.setattr(binfmt, "BINFMT_MISC", tmp_path / "not-mounted")
+    (tmp_path / "bot.py").write_bytes(content)
+    (tmp_path / "bot.py").chmod(0o755)
+    if link:
+        (tmp_path / "bot").symlink_to("bot.py")
+    problem = _problem(tmp_path, "./bot" if link else "./bot.py")
+    assert said in problem and "another?" not in problem and "\n" not in problem, problem
+
+
+def test_what_the_kernel_runs_without_a_shebang_is_not_refused(tmp_path, no_binfmt, monkeypatch):
+    """An ELF binary, and a file a binfmt_misc format takes (Mono's .exe by its magic, a jar by its
+    extension), run; a binary none takes is refused where the formats are seen, and let be where
+    they are not (a container's kernel may have formats its /proc does not show)."""
+    (no_binfmt / "CLR").write_text("enabled\ninterpreter /usr/bin/mono\nflags: \noffset 0\nmagic 4d5a\n")
+    (no_binfmt / "jar").write_text("enabled\ninterpreter /usr/bin/jexec\nflags: \nextension .jar\n")
+    (no_binfmt / "off").write_text("disabled\ninterpreter /bin/x\nflags: \noffset 2\nmagic 0102\nmask ff0f\n")
+    files = {
+        "elf": b"\x7fELF\x02\x01\x01" + b"\0" * 40,
+        "bot.exe": b"MZ\x90\0\x03\0",
+        "bot.jar": b"PK\x03\x04\0\0",
+        "masked": b"\0\0\x01\x12\0",
+    }
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+        (tmp_path / name).chmod(0o755)
+    for name in ("elf", "bot.exe", "bot.jar"):
+        assert _problem(tmp_path, f"./{name}") == "", name
+    refused = "it is neither an ELF binary nor a script with a #! line, and no binfmt_misc format takes it"
+    assert refused in _problem(tmp_path, "./masked")  # its format is disabled
+    (no_binfmt / "off").write_text("enabled\ninterpreter /bin/x\nflags: \noffset 2\nmagic 0102\nmask ff0f\n")
+    assert _problem(tmp_path, "./masked") == ""  # 0x12 & 0x0f == 0x02
+    (no_binfmt / "status").write_text("disabled\n")
+    assert refused in _problem(tmp_path, "./bot.exe")
+    monkeypatch.setattr(binfmt, "BINFMT_MISC", tmp_path / "not-mounted")
+    assert _problem(tmp_path, "./bot.exe") == ""
+    assert "a script without a #! line" not in _problem(tmp_path, "./elf")
 
 
 def test_javas_long_options_with_their_value_after_an_equals_sign_are_read_as_split(tmp_path):

@@ -17,8 +17,16 @@ from codecup.botcode import counting_interrupts, raised_in
 from codecup.botpath import given_by_referee
 from codecup.checks import check_clock
 from codecup.cli.common import Subparsers, clock_seconds, text_arg
-from codecup.errors import BotAnswerError, ConfigError, DialogueError, UnknownGameError, said, type_name
-from codecup.game import Game
+from codecup.errors import (
+    BotAnswerError,
+    ConfigError,
+    DialogueError,
+    PluginError,
+    UnknownGameError,
+    said,
+    type_name,
+)
+from codecup.game import Game, run_notes_of
 from codecup.plugins import load_game
 from codecup.terminal import one_line, printable
 from codecup.userbot import UserBot
@@ -187,6 +195,27 @@ def _game(name: str) -> Game:
         ) from None
 
 
+def _run_by_referee(game: str) -> bool:
+    """Whether our referee runs this program in a game of ``game``: it sets the game's facts
+    (:data:`~codecup.matchfields.REFEREE_VARIABLES`), which a players file may not set. No variable
+    is the referee's alone in every run (``CODECUP_BOX`` is set only where it sandboxes), so it is
+    told by all of them it always sets: a contestant who exports ``CODECUP_GAME`` by hand, to pick
+    the variant, still hears the notes (a reviewer's); one who exports every one of them does not."""
+    env = os.environ
+    always = ("CODECUP_VARIANT", "CODECUP_CLOCK", "CODECUP_CLOCK_MODE", "CODECUP_SEED")
+    return env.get("CODECUP_GAME") == game and all(env.get(name) for name in always)
+
+
+def _say_notes(game: Game, variant: str) -> None:
+    """Say on stderr, one line each, what a run of the game says a reader must know (Lucky Words:
+    the word list in force, and that the bundled one is not the official list): a built-in bot's
+    program run on its own, not by our referee, which says them itself. A red team's ``codecup bot lucky_words
+    zracer`` with no words.dat played with the bundled list and said nothing of it."""
+    with contextlib.suppress(PluginError):  # only a note: the bot plays on without it
+        for note in run_notes_of(game, variant):
+            print(f"codecup: {printable(note)}", file=sys.stderr, flush=True)
+
+
 MAX_LINE = 64 * 1024
 """The longest line read from the referee: a CodeCup line is a move or a setup, tens of bytes."""
 
@@ -205,6 +234,11 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
         session = game.player_session(user_bot.factory(seed, variant), variant, seconds)
     if told:
         session.hold_to_variant()
+    # A built-in bot's list is the game's (a contestant's own bot reads what it reads), said once
+    # its first answer is out: a referee that closes at once is answered by silence, as before,
+    # and a line refused before the bot has played is the one line a usage error is (a reviewer's:
+    # said at the first line, before it was checked, the note came before the error).
+    notes = user_bot is None and not _run_by_referee(args.game)
     heard = 0
     while not session.finished:
         raw = stdin.readline(MAX_LINE + 1)
@@ -220,4 +254,7 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
         if answers:
             stdout.write("".join(f"{a}\n" for a in answers).encode())
             stdout.flush()
+            if notes:
+                notes = False
+                _say_notes(game, variant)
     return 0

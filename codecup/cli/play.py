@@ -131,7 +131,7 @@ class LiveView:
         names = " vs ".join(
             f"{p.name} ({seat})" for p, seat in zip(match.players, self.game.info.seats, strict=False)
         )
-        self.say(printable(f"{self.game.info.title}, variant {match.variant}, seed {match.seed}: {names}"))
+        self.say(printable(f"{self.game.info.title}, variant {match.variant}, {seed_said(match)}: {names}"))
         self.draw(match)
 
     @hookimpl
@@ -233,6 +233,18 @@ def _only_a_drawing_is_replaced(path: Path, record: Path | None) -> None:
             f"--svg {path}: exists and is not an SVG drawing; not writing over it "
             "(remove it, or choose another file)"
         )
+
+
+def seed_said(match: MatchInfo) -> str:
+    """The seed as the header says it: where the bots' seeds were drawn in secret (a program plays
+    and no --seed was given), that the game does not replay from it (a red team's header said
+    "seed 0", and --seed 0 played another game)."""
+    if not match.seat_key:
+        return f"seed {match.seed}"
+    return (
+        f"seed {match.seed} for the start, the bots' seeds drawn in secret: not replayed by --seed"
+        f" {match.seed} (give --seed N for a game that is)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -58,36 +58,42 @@ from codecup.tournament.machine import Gives, check_log_gives
 from codecup.tournament.programwatch import ProgramWatch
 from codecup.tournament.spec import MAX_GAMES
 from codecup.tournament.sprt import SprtSettings, SprtState
-from codecup.tournament.tally import Tally, faults_line
+from codecup.tournament.tally import FAULTY_GAMES, Tally, faults_line, fresh_fault_line
 from codecup.tournament.tournament import fault_lines
 
-DESCRIPTION = """\
+DESCRIPTION = f"""\
 ``codecup sprt GAME NEW OLD``: is NEW stronger than OLD? Plays colour-swapped pairs until it knows.
 
 NEW and OLD are ``bot:NAME`` or command lines. A sequential probability ratio
 test (pentanomial GSPRT, logistic Elo) accepts H1 (NEW is at least --elo1
 stronger) or H0 (at most --elo0), with error rates --alpha and --beta,
-printing after every pair the Elo difference with its 95% interval, the
-likelihood of superiority (LOS) and the log-likelihood ratio with its bounds,
-and at the end the faults of each side (the first of each kind with its reason
-and the bot's stderr). A pair with a referee error (the game
-plugin failed, or its Dask workers died) is left out of the test, and no
-fault of either side.
+printing after every pair (unless --quiet) the Elo difference with its 95%
+interval, the likelihood of superiority (LOS), the log-likelihood ratio with
+its bounds and each side's faults so far, the first fault of each side and
+kind in a line of its own as it happens; and at the end the faults of each
+side (the first of each kind with its reason and the bot's stderr). A pair
+with a referee error (the game plugin failed, or its Dask workers died) is
+left out of the test, and no fault of either side.
 
 Exit status: 0 H1 accepted (NEW is stronger), 1 H0 accepted (it is not),
 3 no decision within --max-games (or a referee failing 20 pairs in a row),
-2 a usage error, 4 a failure of the run (a referee process died, the Dask
-scheduler was lost, the executor failed otherwise, a full disk, out of
-memory, a bug of codecup's: never 0 or 1, which a CI gating on the test
-takes for its answer). With --out, every game is kept in DIR/results.jsonl,
-and the same command run again over DIR resumes from it (a folder holding
-games of another run, or played under other limits or another word list,
-is refused).
+5 stopped early: NEW (or OLD) faulted in each of its first {FAULTY_GAMES}
+games, 2 a usage error, 4 a failure of the run (a referee process died, the
+Dask scheduler was lost, the executor failed otherwise, a full disk, out of
+memory, a bug of codecup's: never 0 or 1, which a CI gating on the test takes
+for its answer). With --out, every game is kept in DIR/results.jsonl, and the
+same command run again over DIR resumes from it (a folder holding games of
+another run, or played under other limits or another word list, is refused).
 """
 """The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
 ``codecup sprt --help`` lost its exit statuses there)."""
 
 EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 1, 3
+EXIT_FAULTY = 5
+"""A side faulted in each of its first :data:`~codecup.tournament.tally.FAULTY_GAMES` games: no
+test of it means anything. Not 1 ("H0 accepted", which a CI gating on the test takes for a weaker
+bot) nor 3 (undecided): a broken bot is neither, and its fix is another (a red team's
+block-buffered bot took about 200 games, 20 minutes, to be rejected)."""
 EXIT_ERROR = 4
 """The run failed (a referee process died, the Dask scheduler was lost, a plugin failed): status 1,
 every other command's for an error, said "H0 accepted" to a CI gating on it (a reviewer's)."""
@@ -425,7 +431,7 @@ def _run(args: argparse.Namespace) -> int:
     if logged and log is not None and len(log.records) == logged:  # a rerun: its verdict is the log's
         print(f"codecup: {nothing_played(2 * tally.played, args.out)}", file=sys.stderr, flush=True)
     if quiet:
-        print(state.line())
+        print(tally.line())
     print(f"estimate: NEW - OLD {state.estimate()} after {2 * state.n_pairs} games")
     print(faults_line(tally.faults))
     print_first_faults(tally, args.out)
@@ -438,6 +444,10 @@ def _run(args: argparse.Namespace) -> int:
     if verdict == "H0":
         print(f"H0 accepted: NEW is not stronger than OLD by {args.elo1:g} Elo ({took:.1f}s)")
         return EXIT_H0
+    broken = tally.broken
+    if broken is not None and tally.played < max_pairs:  # all --max-games played: no early stop
+        print(f"{tally.broken_line(broken)} ({took:.1f}s)")
+        return EXIT_FAULTY
     why = ""
     if tally.stalled:
         where = ""
@@ -506,7 +516,9 @@ def _play(
     )
     next_pair = 0
     while log is not None and f"sprt{next_pair}~0" in log and f"sprt{next_pair}~1" in log:
-        # a resumed run: the pairs its log holds count first, in order, without the pool
+        # a resumed run: the pairs its log holds count first, in order, without the pool. Not
+        # stopped at a broken side: a log whose games decide the test (one made before the early
+        # stop, a reviewer's: H0 after 202 games) re-prints that decision, which the stop is not.
         tally.add(next_pair, (log.records[f"sprt{next_pair}~0"], log.records[f"sprt{next_pair}~1"]))
         next_pair += 1
         if state.decision() is not None or tally.stalled or next_pair >= max_pairs:
@@ -516,10 +528,10 @@ def _play(
         if note is not None:
             _warn(note)
     if next_pair and not quiet and log is not None:  # pairs were resumed only from a log
-        print(f"resumed {next_pair} pairs from {shown_path(log.path)}: {state.line()}", flush=True)
+        print(f"resumed {next_pair} pairs from {shown_path(log.path)}: {tally.line()}", flush=True)
         if tally.left_out:
             print(f"of which left out: {len(tally.left_out)} (a referee error in each)", flush=True)
-    if state.decision() is not None or tally.stalled:
+    if state.decision() is not None or tally.stalled or tally.broken:
         return state.decision()
     submitted = next_pair
     matches = (
@@ -591,8 +603,10 @@ def _play(
                     _log(log, f"sprt{next_pair}~{i}", record)
             counted = tally.add(next_pair, (records[0], records[1]))
             if not quiet:
+                for side, seen in tally.fresh:  # the reason at once, not after the whole test
+                    print(fresh_fault_line(side, seen), flush=True)
                 if counted:
-                    print(state.line(), flush=True)
+                    print(tally.line(), flush=True)
                 else:  # F3: its "draws" were referee errors, counted as draws and as faults of both sides
                     print(
                         f"pair {next_pair} left out of the test: a referee error, no fault of either side",
@@ -600,7 +614,7 @@ def _play(
                     )
             next_pair += 1
             verdict = state.decision()
-            if verdict is not None or tally.stalled:
+            if verdict is not None or tally.stalled or tally.broken:
                 _stop(pool, futures, unchanged())
                 return verdict
     except KeyboardInterrupt:

@@ -282,7 +282,12 @@ def _unstartable(program: str, exc: OSError) -> str:
     """Why a program that exists and is executable did not start: the seat's crash, in words."""
     why = exc.strerror or str(exc)
     if exc.errno == errno.ENOEXEC:
-        why += ": not a program this machine runs (built for another? a script without a #! line?)"
+        # A byte order mark before the #! hides it too (a red team's Windows-saved script was told
+        # "a script without a #! line?", its first line plainly #!).
+        why += (
+            ": not a program this machine runs (built for another? a script without a #! line, or"
+            " with a byte order mark, UTF-8 BOM, before it?)"
+        )
     elif exc.errno == errno.ENOENT:
         why += ": the interpreter its #! line names, or its loader, is missing"
     return f"could not start {program!r}: {why}"

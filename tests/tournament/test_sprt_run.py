@@ -68,9 +68,10 @@ class Games:
         if what == "bug":  # codecup's own code failing, as a reviewer's old worker's record did
             raise AttributeError("'Record' object has no attribute 'codecup'")
         new_seat = 0 if match.players[0].name == "new" else 1
-        if what == "crash":  # NEW crashes, saying why on its stderr
+        if what in ("crash", "crash-long"):  # NEW crashes, saying why on its stderr (at length)
             ends = [NORMAL, NORMAL]
-            ends[new_seat] = SeatEnd(Termination.CRASH, f"exited with code {k}")
+            why = f"exited with code {k}" + (" because" * 100 if what == "crash-long" else "")
+            ends[new_seat] = SeatEnd(Termination.CRASH, why)
             logs = ["", ""]
             logs[new_seat] = f"Traceback (most recent call last):\nValueError: boom {k}\n"
             points = (0.0, 2.0) if new_seat == 0 else (2.0, 0.0)
@@ -146,7 +147,7 @@ def test_the_first_fault_of_each_side_and_kind_is_shown_with_its_reason(games, c
     assert sprt("--max-games", 6, "--jobs", 1) == 3
     said = capsys.readouterr().out
     assert "faults: NEW crash 4; OLD none" in said
-    listed = said[said.index("faults: ") :].splitlines()
+    listed = said[said.index("faults: NEW crash 4") :].splitlines()
     assert listed[1:5] == [
         "the first of each side and kind, with the last lines of the bot's stderr:",
         "  sprt1~0: new crash (exited with code 1)",
@@ -155,6 +156,98 @@ def test_the_first_fault_of_each_side_and_kind_is_shown_with_its_reason(games, c
     ]
     assert "--out DIR keeps every game" in listed[5]
     assert "boom 2" not in said  # the first only
+
+
+def test_each_progress_line_counts_the_faults_and_the_first_of_each_kind_is_shown_at_once(games, capsys):
+    """A red team's sprt stood at W-D-L 0-0-154 after 9 minutes with no word of its bot's
+    time-outs: each line now counts both sides' faults, and the first fault of each side and
+    kind is one line as it happens, before that pair's line."""
+    games(lambda k: "crash" if k in (1, 2) else "win")
+    assert sprt("--max-games", 8, "--jobs", 1) == 3
+    lines = capsys.readouterr().out.splitlines()
+    progress = [line for line in lines if line.startswith("pairs ")]
+    assert progress[0].endswith("bounds [-2.944, +2.944]")  # no fault yet: as short as it was
+    assert progress[1].endswith("  faults: NEW 2 (crash 2), OLD 0")
+    assert progress[3].endswith("  faults: NEW 4 (crash 4), OLD 0")
+    first = "first crash of NEW, game sprt1~0: exited with code 1"
+    assert lines.count(first) == 1
+    assert lines[lines.index(first) + 1] == progress[1]  # at once, before its pair's line
+    assert not any(line.startswith("first crash") for line in lines if line != first)
+
+
+def test_the_first_fault_line_cuts_a_long_message_the_final_list_keeps_it_whole(games, capsys):
+    """A fault's message of hundreds of characters was a line of 300 in the middle of the
+    progress (a reviewer's): cut there, whole in the list at the end."""
+    games(lambda k: "crash-long" if k == 1 else "win")
+    assert sprt("--max-games", 4, "--jobs", 1) == 3
+    lines = capsys.readouterr().out.splitlines()
+    (first,) = [line for line in lines if line.startswith("first crash of NEW")]
+    assert len(first) <= 240 and "more characters" in first, first
+    whole = "exited with code 1" + " because" * 100
+    assert f"  sprt1~0: new crash ({whole})" in lines
+
+
+def test_a_side_faulting_in_each_of_its_first_games_stops_the_run(games, tmp_path, capsys):
+    """A bot that faults in every game took about 200 games to be rejected (a red team's
+    block-buffered bot, 20 minutes): the run stops after FAULTY_GAMES games, all NEW's faults,
+    with a status of its own (not 1, "H0 accepted"), and so does the run resumed from its log."""
+    played = games(lambda k: "crash")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 200, "--jobs", 1, "--out", out) == 5
+    said = capsys.readouterr().out.splitlines()
+    assert said[-1].startswith(
+        "stopped: NEW faulted in each of its first 10 games (crash 10): it cannot be tested as it is;"
+    )
+    assert "  sprt0~0: new crash (exited with code 0)" in said  # its first fault, with its stderr
+    assert max(played.played) <= 6  # a pair or so in flight beyond the fifth
+    again = games(lambda k: pytest.fail("a stopped run resumed played on"))
+    assert sprt("--max-games", 200, "--jobs", 1, "--out", out) == 5
+    assert again.played == []
+
+
+def test_a_log_that_decides_the_test_keeps_its_verdict_though_a_side_faulted_from_the_start(
+    games, tmp_path, capsys, monkeypatch
+):
+    """A folder made before the early stop, whose NEW faulted in every game until H0 was
+    accepted: run again, it said "stopped: NEW faulted...", status 5, and "all 10 games were
+    already in", though its log held the whole test (a reviewer's: 202 games, H0). Its logged
+    decision is said again, status 1, counting every game, and none played."""
+    games(lambda k: "crash")
+    out = tmp_path / "out"
+    with monkeypatch.context() as before:
+        before.setattr("codecup.tournament.tally.FAULTY_GAMES", 10**6)  # the rule before the stop
+        assert sprt("--max-games", 400, "--jobs", 1, "--out", out) == 1
+    first = capsys.readouterr().out.splitlines()
+    again = games(lambda k: pytest.fail("a decided test played on"))
+    assert sprt("--max-games", 400, "--jobs", 1, "--out", out) == 1
+    said = capsys.readouterr()
+    assert again.played == []
+    assert first[-1].startswith("H0 accepted") and said.out.splitlines()[-1].startswith("H0 accepted")
+    games_of = [line for line in first if line.startswith("estimate:")]
+    assert games_of and games_of == [line for line in said.out.splitlines() if line.startswith("estimate:")]
+    n = int(games_of[0].split(" after ")[1].split()[0])
+    assert n > 20 and f"resumed {n // 2} pairs from" in said.out
+    assert f"all {n} games were already in" in said.err
+    assert "stopped:" not in said.out
+    # nor is a log of all --max-games, undecided, said to have stopped early
+    undecided = tmp_path / "undecided"
+    games(lambda k: "crash")
+    with monkeypatch.context() as before:
+        before.setattr("codecup.tournament.tally.FAULTY_GAMES", 10**6)
+        assert sprt("--max-games", 30, "--jobs", 1, "--out", undecided) == 3
+    games(lambda k: pytest.fail("a finished test played on"))
+    assert sprt("--max-games", 30, "--jobs", 1, "--out", undecided) == 3
+    said = capsys.readouterr()
+    assert "no decision after 30 games" in said.out and "all 30 games were already in" in said.err
+
+
+def test_a_fault_free_game_first_lets_the_run_go_on(games, capsys):
+    """Only a side that faulted in every game from the start is stopped for it: a bot that
+    played one game cleanly is tested as any other (its faults counted against it)."""
+    games(lambda k: "win" if k == 0 else "crash")
+    assert sprt("--max-games", 30, "--jobs", 1) == 3
+    said = capsys.readouterr().out
+    assert "stopped:" not in said and "no decision after 30 games" in said
 
 
 def test_a_run_of_referee_errors_only_stops(games, tmp_path, capsys, monkeypatch):

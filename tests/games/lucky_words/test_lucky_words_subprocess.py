@@ -65,3 +65,35 @@ def test_codecup_bot_told_nothing_follows_the_referees_dialogue(tmp_path, small_
     assert len(data["moves"]) == 96
     if variant == "codecup2004":  # the self-reported score line of the 2004 dialogue
         assert data["extra"]["reported_score_right"][0] is True
+
+
+def test_a_bot_program_run_on_its_own_says_which_word_list_it_plays_with(tmp_path):
+    """A red team's ``codecup bot lucky_words zracer`` with no words.dat played with the bundled
+    list, not the official one, and said nothing of it (the referee warns of it). Run on its own,
+    it says the list in one line on stderr, as a run does; run by our referee, which says it, not."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in (WORDS_ENV, "CODECUP_GAME")}
+    cmd = [sys.executable, "-m", "codecup", "bot", "lucky_words", "random"]
+
+    def said(given: str = "E\n1\n", **extra: str) -> list[str]:
+        done = subprocess.run(
+            cmd, cwd=tmp_path, env={**env, **extra}, input=given, capture_output=True, text=True, timeout=60
+        )
+        return [line for line in done.stderr.splitlines() if line.startswith("codecup: word list:")]
+
+    alone = said()
+    assert len(alone) == 1 and "NOT the official CodeCup 2004 list" in alone[0], alone
+    referee = {"CODECUP_VARIANT": "wordracer", "CODECUP_CLOCK": "10.0", "CODECUP_CLOCK_MODE": "cpu"}
+    assert said(CODECUP_GAME="lucky_words", CODECUP_SEED="1", **referee) == []
+    # CODECUP_GAME exported by hand, to pick the variant, is not our referee running it
+    assert len(said(CODECUP_GAME="lucky_words")) == 1
+    # said once the bot has answered: before, a referee that closes at once gets silence, as before
+    assert said("") == said("E\n") == []
+    done = subprocess.run(cmd, cwd=tmp_path, env=env, input="", capture_output=True, text=True, timeout=60)
+    assert done.stderr == ""
+    (tmp_path / "words.dat").write_text("CAT\nDOG\n")
+    local = said()
+    assert len(local) == 1, local
+    listed = f"codecup: word list: {tmp_path / 'words.dat'} (2 words, not the official list"
+    assert local[0].startswith(listed)
