@@ -472,10 +472,19 @@ class Game(abc.ABC):
     def new_player_checked(
         self, bot: str, variant: str, seed: int, clock: float | None = None
     ) -> PlayerSession:
-        """:meth:`new_player` after checking the names; ``clock`` defaults to the variant's."""
+        """:meth:`new_player` after checking the names; ``clock`` defaults to the variant's.
+
+        A bot :attr:`GameInfo.bots` lists that :meth:`new_player` then refuses (the default
+        :meth:`new_bot` raises :class:`UnknownBotError`, a user's mistake) is the plugin's bug, a
+        :class:`GameBugError`: a red team's game listed a bot it never built, and ``play`` and
+        ``demo`` said the user had asked for a bot the game has not (exit 2, the demo stopped).
+        """
         self.info.check_bot(bot)
         v = self.info.variant(variant)
-        return self.new_player(bot, variant, seed, v.clock if clock is None else clock)
+        try:
+            return self.new_player(bot, variant, seed, v.clock if clock is None else clock)
+        except ConfigError as exc:
+            raise GameBugError(unbuilt_bot(self.info.name, bot, exc)) from exc
 
 
 def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) -> list[str]:
@@ -497,6 +506,11 @@ def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) 
         if key not in given:
             problems.append(f"{where}.{key}: the record says {_short(other)}, the rules give no such field")
     return problems
+
+
+def unbuilt_bot(game: str, bot: str, exc: BaseException) -> str:
+    """Said of a bot ``game`` lists but cannot build: ``exc`` is what building it raised."""
+    return f"game {game!r} lists the bot {bot!r} (its GameInfo.bots) but cannot build it: {said(exc)}"
 
 
 def same_json(a: Any, b: Any) -> bool:

@@ -18,11 +18,12 @@ import attrs
 import pytest
 
 from codecup.dialogue import NORMAL, Outcome, Played, Receive, Send, Termination, send_all
-from codecup.errors import IllegalMoveError, PluginError
-from codecup.game import ProvidedFile
+from codecup.errors import IllegalMoveError, PluginError, UnknownBotError
+from codecup.game import Game, ProvidedFile
 from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
 from codecup.session import Wire
+from codecup.testing import check_game
 from codecup.verify import verify_record
 
 BOTS = [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")]
@@ -915,3 +916,39 @@ def test_a_bad_keys_place_quotes_the_text_keys_above_it_as_plain_text():
     assert (
         json_problem({quoted: {None: 1}}) == f"its key None in [{repr(quoted)[:57]}...] is not text (a str)"
     )
+
+
+def _ghost(twentyone):
+    """Twenty-one that lists a bot, ``ghost``, its new_bot never builds (the default's refusal)."""
+
+    class Ghost(twentyone):
+        info = attrs.evolve(twentyone.info, bots=(*twentyone.info.bots, "ghost"))
+
+        def new_bot(self, bot, variant, seed, clock):
+            if bot == "ghost":
+                return Game.new_bot(self, bot, variant, seed, clock)
+            return super().new_bot(bot, variant, seed, clock)
+
+    return Ghost()
+
+
+UNBUILT = (
+    "game 'twentyone' lists the bot 'ghost' (its GameInfo.bots) but cannot build it:"
+    " game 'twentyone' has no bot 'ghost'"
+)
+
+
+def test_a_bot_the_game_lists_but_cannot_build_is_the_plugins_error_not_the_users(twentyone):
+    """A red team's: the default new_bot's UnknownBotError, a user's mistake, went out as such
+    ("game has no bot 'ghost'", exit 2), though the game lists the bot."""
+    game = _ghost(twentyone)
+    players = [PlayerInfo("g", bot="ghost"), PlayerInfo("r", bot="random")]
+    record = asyncio.run(play_match(game, new_match(game, players, seed=3, clock=2.0)))
+    assert_referee_error(record, UNBUILT)
+    with pytest.raises(UnknownBotError):  # a bot the game does not list is still the user's
+        asyncio.run(play_match(game, new_match(game, [PlayerInfo("n", bot="nosuch"), players[1]], seed=3)))
+
+
+def test_check_game_names_a_bot_the_game_lists_but_cannot_build(twentyone):
+    with pytest.raises(AssertionError, match=re.escape(UNBUILT)):
+        check_game(_ghost(twentyone), program=False)
