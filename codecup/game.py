@@ -448,6 +448,7 @@ class Game(abc.ABC):
                 return checked_text(checked, f"its {hook}")
             made = bounded(f"its {hook}", lambda: self.random_setup(random.Random(seed), variant))
             text = checked_text(made, f"its {hook}")
+            self._check_seeded(seed, variant, text)
             hook = "check_setup"
             bounded(f"its {hook}", lambda: self._check_random_setup(text, variant))
             return text
@@ -459,6 +460,21 @@ class Game(abc.ABC):
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
             raise PluginError(f"the {name} plugin failed: its {hook} raised {where(exc)}") from exc
+
+    def _check_seeded(self, seed: int, variant: str, text: str) -> None:
+        """:meth:`random_setup` once more, with an rng seeded alike: another setup than ``text`` is
+        the plugin's :class:`GameBugError`. A red team's drew from the random module's own: two runs
+        with one ``--seed`` played other games, each record verifying, and nothing said so."""
+        again = checked_text(
+            bounded("its random_setup", lambda: self.random_setup(random.Random(seed), variant)),
+            "its random_setup",
+        )
+        if again != text:
+            raise GameBugError(
+                f"its random_setup gave {short(text)}, then {short(again)}, from two rngs of one seed: it"
+                " draws from other randomness than the rng it is given (the random module's own, the"
+                " clock), so a seed does not give one game"
+            )
 
     def _check_random_setup(self, text: str, variant: str) -> None:
         """:meth:`check_setup` of a random setup: one it refuses is the plugin's :class:`GameBugError`."""

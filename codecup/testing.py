@@ -90,6 +90,21 @@ def check_bots_built(game: Game, seed: int = 3) -> None:
             raise AssertionError(said(exc)) from exc
 
 
+def check_setup_seeded(game: Game, seeds: Sequence[int] = SEEDS) -> None:
+    """One seed, one random setup in every variant: ``random_setup`` draws from the rng it is given
+    only. A red team's drew from the random module's own: ``--seed`` gave other games each run, and
+    the checks blamed the hash seed."""
+    for variant in game.info.variants:
+        for seed in seeds:
+            first, second = (game.random_setup(random.Random(seed), variant.name) for _ in range(2))
+            if first != second:
+                raise AssertionError(
+                    f"random_setup gave {short(first)}, then {short(second)}, in variant {variant.name!r}"
+                    " from two rngs of one seed: it draws from other randomness than the rng it is given"
+                    " (the random module's own, the clock)"
+                )
+
+
 def check_rules_playthrough(game: Game, seed: int) -> None:
     """In every variant, a seeded random game through the rules alone.
 
@@ -336,13 +351,14 @@ def check_game(game: Game, *, seeds: Sequence[int] = SEEDS, program: bool = True
     loop.refuse_running_loop("check_game", _IN_A_THREAD)
     check_info(game)
     check_bots_built(game)
+    check_setup_seeded(game, seeds)
     for seed in seeds:
         check_rules_playthrough(game, seed)
         check_record_round_trip(game, seed)
     check_random_bot_is_seeded(game)
+    check_same_seed_same_game(game)  # before the hash seed's: other randomness is the likelier cause
     check_hash_seed_free(game)
     check_builtin_bots(game)
-    check_same_seed_same_game(game)
     check_tampered_records(game)
     if program:
         check_program(game)

@@ -10,6 +10,7 @@ A bot's own exception is its seat's crash, its traceback kept.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import re
@@ -20,6 +21,7 @@ import pytest
 from codecup.dialogue import NORMAL, Outcome, Played, Receive, Send, Termination, send_all
 from codecup.errors import IllegalMoveError, PluginError, UnknownBotError
 from codecup.game import Game, ProvidedFile
+from codecup.hashseed import check_hash_seed_free
 from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
 from codecup.session import Wire
@@ -952,3 +954,55 @@ def test_a_bot_the_game_lists_but_cannot_build_is_the_plugins_error_not_the_user
 def test_check_game_names_a_bot_the_game_lists_but_cannot_build(twentyone):
     with pytest.raises(AssertionError, match=re.escape(UNBUILT)):
         check_game(_ghost(twentyone), program=False)
+
+
+def _unseeded(twentyone):
+    """Twenty-one whose random_setup ignores its rng: another setup each call, as the random
+    module's own would give (a counter, so that no two calls can agree by chance)."""
+    draws = itertools.count()
+
+    class Unseeded(twentyone):
+        def random_setup(self, rng, variant):
+            return str(next(draws) % 6)
+
+    return Unseeded()
+
+
+UNSEEDED = "draws from other randomness than the rng it is given (the random module's own, the clock)"
+
+
+def test_a_random_setup_that_ignores_its_rng_is_the_plugins_error_before_the_game(twentyone):
+    """A red team's: two runs with one --seed played other games, both records verifying."""
+    with pytest.raises(
+        PluginError, match=r"^the twentyone plugin failed: its random_setup gave '0', then '1',"
+    ):
+        new_match(_unseeded(twentyone), BOTS, seed=9)
+    with pytest.raises(PluginError, match=re.escape(UNSEEDED)):
+        new_match(_unseeded(twentyone), BOTS, seed=9)
+    assert new_match(_unseeded(twentyone), BOTS, seed=9, setup="4").setup == "4"  # a given one is used
+
+
+def test_check_game_says_a_random_setup_ignores_its_rng(twentyone):
+    """It said the rules depended on the hash seed ("a set's order?")."""
+    with pytest.raises(AssertionError, match=re.escape(UNSEEDED)):
+        check_game(_unseeded(twentyone), program=False)
+
+
+def test_the_hash_seed_check_names_rules_that_ignore_their_rng(twentyone):
+    """Moves listed in an order that differs call after call, in one process: not the hash seed."""
+    import tinygame
+
+    shuffles = itertools.count()
+
+    class Shuffled(tinygame.Counter):
+        def legal_moves(self):
+            moves = super().legal_moves()
+            turn = next(shuffles) % len(moves)
+            return moves[turn:] + moves[:turn]
+
+    class Unseeded(twentyone):
+        def new_state(self, setup, variant):
+            return Shuffled(int(setup))
+
+    with pytest.raises(AssertionError, match="when played twice with one seed in this one process"):
+        check_hash_seed_free(Unseeded())
