@@ -130,8 +130,8 @@ def _stopped_by_signals(status: int) -> Iterator[None]:
 
     old = {}
     for sig in STOPS:
-        if signal.getsignal(sig) is signal.SIG_IGN and sig != signal.SIGINT:
-            continue  # nohup's SIGHUP stays ignored
+        if signal.getsignal(sig) is signal.SIG_IGN:
+            continue  # one the command was started ignoring stays ignored (nohup's SIGHUP)
         old[sig] = signal.signal(sig, now)
     try:
         yield
