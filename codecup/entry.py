@@ -112,6 +112,11 @@ def run() -> int:
             raise
         print(f"codecup: error: {said}", file=sys.stderr)
         status = USAGE
+    # Threads a plugin left running are given a short grace, then not waited for (a red team's
+    # plugin made every command hang once done): this may end the process here.
+    from codecup.lingering import end
+
+    status = end(status)
     if status == INTERRUPTED:
         # Stopping already: another Ctrl-C while the interpreter ends its threads printed a
         # traceback of the threading module's (a red team pressed it three times in 0.1 s).

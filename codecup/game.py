@@ -448,6 +448,7 @@ class Game(abc.ABC):
                 return checked_text(checked, f"its {hook}")
             made = bounded(f"its {hook}", lambda: self.random_setup(random.Random(seed), variant))
             text = checked_text(made, f"its {hook}")
+            self._check_seeded(seed, variant, text)
             hook = "check_setup"
             bounded(f"its {hook}", lambda: self._check_random_setup(text, variant))
             return text
@@ -459,6 +460,21 @@ class Game(abc.ABC):
             raise
         except BaseException as exc:  # sys.exit() too: the plugin's failure
             raise PluginError(f"the {name} plugin failed: its {hook} raised {where(exc)}") from exc
+
+    def _check_seeded(self, seed: int, variant: str, text: str) -> None:
+        """:meth:`random_setup` once more, with an rng seeded alike: another setup than ``text`` is
+        the plugin's :class:`GameBugError`. A red team's drew from the random module's own: two runs
+        with one ``--seed`` played other games, each record verifying, and nothing said so."""
+        again = checked_text(
+            bounded("its random_setup", lambda: self.random_setup(random.Random(seed), variant)),
+            "its random_setup",
+        )
+        if again != text:
+            raise GameBugError(
+                f"its random_setup gave {short(text)}, then {short(again)}, from two rngs of one seed: it"
+                " draws from other randomness than the rng it is given (the random module's own, the"
+                " clock), so a seed does not give one game"
+            )
 
     def _check_random_setup(self, text: str, variant: str) -> None:
         """:meth:`check_setup` of a random setup: one it refuses is the plugin's :class:`GameBugError`."""
@@ -472,10 +488,19 @@ class Game(abc.ABC):
     def new_player_checked(
         self, bot: str, variant: str, seed: int, clock: float | None = None
     ) -> PlayerSession:
-        """:meth:`new_player` after checking the names; ``clock`` defaults to the variant's."""
+        """:meth:`new_player` after checking the names; ``clock`` defaults to the variant's.
+
+        A bot :attr:`GameInfo.bots` lists that :meth:`new_player` then refuses (the default
+        :meth:`new_bot` raises :class:`UnknownBotError`, a user's mistake) is the plugin's bug, a
+        :class:`GameBugError`: a red team's game listed a bot it never built, and ``play`` and
+        ``demo`` said the user had asked for a bot the game has not (exit 2, the demo stopped).
+        """
         self.info.check_bot(bot)
         v = self.info.variant(variant)
-        return self.new_player(bot, variant, seed, v.clock if clock is None else clock)
+        try:
+            return self.new_player(bot, variant, seed, v.clock if clock is None else clock)
+        except ConfigError as exc:
+            raise GameBugError(unbuilt_bot(self.info.name, bot, exc)) from exc
 
 
 def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) -> list[str]:
@@ -497,6 +522,11 @@ def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) 
         if key not in given:
             problems.append(f"{where}.{key}: the record says {_short(other)}, the rules give no such field")
     return problems
+
+
+def unbuilt_bot(game: str, bot: str, exc: BaseException) -> str:
+    """Said of a bot ``game`` lists but cannot build: ``exc`` is what building it raised."""
+    return f"game {game!r} lists the bot {bot!r} (its GameInfo.bots) but cannot build it: {said(exc)}"
 
 
 def same_json(a: Any, b: Any) -> bool:

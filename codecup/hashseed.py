@@ -94,6 +94,16 @@ def check_hash_seed_free(game: Game, seed: int = 1) -> None:
     rebuilt in a child by design (pickled: a class defined in a function, or in the script run,
     ``__main__``) is not checked here; a child that fails to rebuild any other (a module the game
     needs it cannot import) fails the check."""
+    # Within this one process first: there, other randomness than the rng given, not the hash seed,
+    # makes one seed's games differ (a red team's random_setup drew from the random module's own
+    # and was told to look for a set's order).
+    if rules_fingerprint(game, seed) != rules_fingerprint(game, seed):
+        raise AssertionError(
+            "a seeded random game through the rules lists other moves, or in another order, or makes"
+            " another setup, when played twice with one seed in this one process: the game draws from"
+            " randomness other than the rng it is given (the random module's own, the clock); one seed's"
+            " games differ: draw from the rng given (random_setup's rng, a bot's seed)"
+        )
     try:
         pickled, by_design = _pickled(game)
     except (pickle.PicklingError, TypeError, AttributeError):
@@ -146,8 +156,9 @@ def check_hash_seed_free(game: Game, seed: int = 1) -> None:
             raise AssertionError(
                 f"a seeded random game through the rules lists other moves, or in another order, or makes"
                 f" another setup, under PYTHONHASHSEED={hash_seed} than in this process: the rules depend on"
-                " the hash seed (a set's or a frozenset's order?); one seed's games differ from one process"
-                " to the next: list them in a fixed order (sorted)"
+                " the hash seed (a set's or a frozenset's order?), or draw from randomness other than the rng"
+                " they are given; one seed's games differ from one process to the next: list them in a fixed"
+                " order (sorted), draw from the rng given"
             )
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.metadata
+import inspect
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -309,11 +310,23 @@ def _load_entry_points(pm: CodecupPluginManager) -> None:
             pm.skip(plugin, ep.name, said(exc).partition("hookimpl definition: ")[2] or described(exc))
             continue
         if not pm.get_hookcallers(plugin):  # no function marked @hookimpl: it can do nothing
-            pm.skip(plugin, ep.name, f"registered nothing: {ep.value} has no codecup hook (@hookimpl)")
+            pm.skip(plugin, ep.name, f"registered nothing: {_without_hooks(ep, plugin)}")
             continue
         pm.installed.add(ep.name)
         if dist == OWN_DISTRIBUTION:
             pm.own.add(ep.name)
+
+
+def _without_hooks(ep: importlib.metadata.EntryPoint, plugin: object) -> str:
+    """Why the plugin ``ep`` loaded (``plugin``) registered nothing: no ``@hookimpl`` function, or an
+    entry point that names one of them (``mygame.plugin:codecup_register_games``), where it names
+    the module (or object) holding them: a red team's was told it had no hook, which it had."""
+    if ep.attr and (inspect.isroutine(plugin) or isinstance(plugin, functools.partial)):
+        return (
+            f"its entry point names a function, {ep.value}: it must name the module (or object) that holds"
+            f" the @hookimpl functions ({ep.name} = {ep.module!r})"
+        )
+    return f"{ep.value} has no codecup hook (@hookimpl)"
 
 
 def _load(pm: CodecupPluginManager, ep: importlib.metadata.EntryPoint) -> object | None:

@@ -28,7 +28,7 @@ from codecup import loop
 from codecup.bots import RandomBot
 from codecup.checked import short
 from codecup.dialogue import SeatEnd, Termination
-from codecup.errors import ConfigError, MoveError, described, said, shown
+from codecup.errors import ConfigError, GameBugError, MoveError, described, said, shown
 from codecup.game import Game, game_problems
 from codecup.hashseed import check_hash_seed_free
 from codecup.record import PlayerInfo, Record
@@ -77,6 +77,32 @@ def check_info(game: Game) -> None:
         raise AssertionError(f"view_script() raised {described(exc)}") from exc
     if not (script is None or (isinstance(script, str) and script.strip())):
         raise AssertionError("view_script() gives its text")
+
+
+def check_bots_built(game: Game, seed: int = 3) -> None:
+    """The game builds every bot it lists (:attr:`~codecup.game.GameInfo.bots`): a red team's listed
+    one its ``new_bot`` never built, and every run with it said the user had named no such bot."""
+    variant = game.info.default_variant.name
+    for bot in game.info.bots:
+        try:
+            game.new_player_checked(bot, variant, seed, BOT_CLOCK)
+        except GameBugError as exc:
+            raise AssertionError(said(exc)) from exc
+
+
+def check_setup_seeded(game: Game, seeds: Sequence[int] = SEEDS) -> None:
+    """One seed, one random setup in every variant: ``random_setup`` draws from the rng it is given
+    only. A red team's drew from the random module's own: ``--seed`` gave other games each run, and
+    the checks blamed the hash seed."""
+    for variant in game.info.variants:
+        for seed in seeds:
+            first, second = (game.random_setup(random.Random(seed), variant.name) for _ in range(2))
+            if first != second:
+                raise AssertionError(
+                    f"random_setup gave {short(first)}, then {short(second)}, in variant {variant.name!r}"
+                    " from two rngs of one seed: it draws from other randomness than the rng it is given"
+                    " (the random module's own, the clock)"
+                )
 
 
 def check_rules_playthrough(game: Game, seed: int) -> None:
@@ -324,13 +350,15 @@ def check_game(game: Game, *, seeds: Sequence[int] = SEEDS, program: bool = True
     says so, before any check)."""
     loop.refuse_running_loop("check_game", _IN_A_THREAD)
     check_info(game)
+    check_bots_built(game)
+    check_setup_seeded(game, seeds)
     for seed in seeds:
         check_rules_playthrough(game, seed)
         check_record_round_trip(game, seed)
     check_random_bot_is_seeded(game)
+    check_same_seed_same_game(game)  # before the hash seed's: other randomness is the likelier cause
     check_hash_seed_free(game)
     check_builtin_bots(game)
-    check_same_seed_same_game(game)
     check_tampered_records(game)
     if program:
         check_program(game)

@@ -546,3 +546,16 @@ def test_plays_header_says_a_game_with_secret_seeds_does_not_replay_from_its_see
         assert ("(give --seed N for a game that is)" in header) == (not extra)
     assert main(["play", "pillars", "bot:random", "bot:random"]) == 0
     assert ", seed 0: bot:random" in capsys.readouterr().out.splitlines()[0]
+
+
+def test_demo_leaves_out_a_game_with_a_bot_it_lists_but_cannot_build(tmp_path, capsys, monkeypatch):
+    """A red team's: the demo said the user had named a bot the game has not (exit 2), and stopped
+    there: the games after it never played, no index written."""
+    out = tmp_path / "demo"
+    assert _demo_with_a_broken_plugin("ghostbot21", out, monkeypatch) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "codecup: ghostbot21: game 'ghostbot21' lists the bot 'ghost' (its GameInfo.bots) but cannot"
+        " build it: game 'ghostbot21' has no bot 'ghost'; its games were not played"
+    ]
+    assert (out / "twentyone" / "standings.json").is_file()
+    assert "ghostbot21/" not in (out / "index.html").read_text()

@@ -10,6 +10,7 @@ A bot's own exception is its seat's crash, its traceback kept.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import re
@@ -18,11 +19,13 @@ import attrs
 import pytest
 
 from codecup.dialogue import NORMAL, Outcome, Played, Receive, Send, Termination, send_all
-from codecup.errors import IllegalMoveError, PluginError
-from codecup.game import ProvidedFile
+from codecup.errors import IllegalMoveError, PluginError, UnknownBotError
+from codecup.game import Game, ProvidedFile
+from codecup.hashseed import check_hash_seed_free
 from codecup.record import PlayerInfo, Record
 from codecup.runner import new_match, play_match
 from codecup.session import Wire
+from codecup.testing import check_game
 from codecup.verify import verify_record
 
 BOTS = [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")]
@@ -915,3 +918,91 @@ def test_a_bad_keys_place_quotes_the_text_keys_above_it_as_plain_text():
     assert (
         json_problem({quoted: {None: 1}}) == f"its key None in [{repr(quoted)[:57]}...] is not text (a str)"
     )
+
+
+def _ghost(twentyone):
+    """Twenty-one that lists a bot, ``ghost``, its new_bot never builds (the default's refusal)."""
+
+    class Ghost(twentyone):
+        info = attrs.evolve(twentyone.info, bots=(*twentyone.info.bots, "ghost"))
+
+        def new_bot(self, bot, variant, seed, clock):
+            if bot == "ghost":
+                return Game.new_bot(self, bot, variant, seed, clock)
+            return super().new_bot(bot, variant, seed, clock)
+
+    return Ghost()
+
+
+UNBUILT = (
+    "game 'twentyone' lists the bot 'ghost' (its GameInfo.bots) but cannot build it:"
+    " game 'twentyone' has no bot 'ghost'"
+)
+
+
+def test_a_bot_the_game_lists_but_cannot_build_is_the_plugins_error_not_the_users(twentyone):
+    """A red team's: the default new_bot's UnknownBotError, a user's mistake, went out as such
+    ("game has no bot 'ghost'", exit 2), though the game lists the bot."""
+    game = _ghost(twentyone)
+    players = [PlayerInfo("g", bot="ghost"), PlayerInfo("r", bot="random")]
+    record = asyncio.run(play_match(game, new_match(game, players, seed=3, clock=2.0)))
+    assert_referee_error(record, UNBUILT)
+    with pytest.raises(UnknownBotError):  # a bot the game does not list is still the user's
+        asyncio.run(play_match(game, new_match(game, [PlayerInfo("n", bot="nosuch"), players[1]], seed=3)))
+
+
+def test_check_game_names_a_bot_the_game_lists_but_cannot_build(twentyone):
+    with pytest.raises(AssertionError, match=re.escape(UNBUILT)):
+        check_game(_ghost(twentyone), program=False)
+
+
+def _unseeded(twentyone):
+    """Twenty-one whose random_setup ignores its rng: another setup each call, as the random
+    module's own would give (a counter, so that no two calls can agree by chance)."""
+    draws = itertools.count()
+
+    class Unseeded(twentyone):
+        def random_setup(self, rng, variant):
+            return str(next(draws) % 6)
+
+    return Unseeded()
+
+
+UNSEEDED = "draws from other randomness than the rng it is given (the random module's own, the clock)"
+
+
+def test_a_random_setup_that_ignores_its_rng_is_the_plugins_error_before_the_game(twentyone):
+    """A red team's: two runs with one --seed played other games, both records verifying."""
+    with pytest.raises(
+        PluginError, match=r"^the twentyone plugin failed: its random_setup gave '0', then '1',"
+    ):
+        new_match(_unseeded(twentyone), BOTS, seed=9)
+    with pytest.raises(PluginError, match=re.escape(UNSEEDED)):
+        new_match(_unseeded(twentyone), BOTS, seed=9)
+    assert new_match(_unseeded(twentyone), BOTS, seed=9, setup="4").setup == "4"  # a given one is used
+
+
+def test_check_game_says_a_random_setup_ignores_its_rng(twentyone):
+    """It said the rules depended on the hash seed ("a set's order?")."""
+    with pytest.raises(AssertionError, match=re.escape(UNSEEDED)):
+        check_game(_unseeded(twentyone), program=False)
+
+
+def test_the_hash_seed_check_names_rules_that_ignore_their_rng(twentyone):
+    """Moves listed in an order that differs call after call, in one process: not the hash seed."""
+    import tinygame
+
+    shuffles = itertools.count()
+
+    class Shuffled(tinygame.Counter):
+        def legal_moves(self):
+            moves = super().legal_moves()
+            turn = next(shuffles) % len(moves)
+            return moves[turn:] + moves[:turn]
+
+    class Unseeded(twentyone):
+        def new_state(self, setup, variant):
+            return Shuffled(int(setup))
+
+    with pytest.raises(AssertionError, match="when played twice with one seed in this one process"):
+        check_hash_seed_free(Unseeded())

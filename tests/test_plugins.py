@@ -245,3 +245,28 @@ def test_a_plugin_whose_failure_names_something_fresh_is_named_once(tmp_path, mo
         "codecup: plugin 'fresh_plug' is broken and was skipped: "
         "codecup_register_games raised RuntimeError: cannot open /tmp/cache-0"
     ]
+
+
+def test_an_entry_point_that_names_the_hook_function_is_told_to_name_the_module(tmp_path, monkeypatch):
+    """A red team's ``mygame = "mygame_plugin:codecup_register_games"`` was said to have no codecup
+    hook (@hookimpl), which it had: the entry point names the module (or an object) holding them."""
+    monkeypatch.setattr("codecup.plugins._skipped", {})
+    info = tmp_path / "epfunc-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: epfunc\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[codecup]\nepfunc = epfunc_plugin:codecup_register_games\n")
+    (tmp_path / "epfunc_plugin.py").write_text(
+        "from codecup.hookspecs import hookimpl\n\n\n"
+        "@hookimpl\ndef codecup_register_games(register):\n    pass\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    said = []
+    load_games(make_plugin_manager(report=said.append))
+    assert [(b.name, b.reason) for b in said if b.name == "epfunc"] == [
+        (
+            "epfunc",
+            "registered nothing: its entry point names a function, epfunc_plugin:codecup_register_games:"
+            " it must name the module (or object) that holds the @hookimpl functions"
+            " (epfunc = 'epfunc_plugin')",
+        )
+    ]

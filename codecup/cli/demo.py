@@ -16,9 +16,10 @@ from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int, site_not_whole
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.errors import PluginError, said
+from codecup.errors import PASS_THROUGH, GameBugError, PluginError, said
 from codecup.game import Game, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
+from codecup.overrun import bounded as bounded_step
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
 from codecup.site import DemoEntry, write_demo_index
@@ -108,6 +109,8 @@ def _spec(args: argparse.Namespace, game: Game) -> TournamentSpec | None:
     players = tuple(PlayerInfo(name=bot, bot=bot) for bot in game.info.bots)
     if len(players) < 2:
         return None
+    for bot in game.info.bots:
+        _built(game, bot, variant.name, args.seed)
     return TournamentSpec(
         game=game.info.name,
         variant=variant.name,
@@ -118,6 +121,21 @@ def _spec(args: argparse.Namespace, game: Game) -> TournamentSpec | None:
         clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
         notes=run_notes_of(game, variant.name),
     )
+
+
+def _built(game: Game, bot: str, variant: str, seed: int) -> None:
+    """Build ``bot`` once: one the game lists (``GameInfo.bots``) but cannot build is its plugin's
+    failure, a :class:`PluginError` said before its games (a red team's demo stopped there, exit 2
+    for a user's mistake, the games after it never played). Another failure of the making is
+    said in the games, as referee errors."""
+    try:
+        bounded_step(f"{game.info.name}'s new_player", lambda: game.new_player_checked(bot, variant, seed))
+    except PASS_THROUGH:
+        raise
+    except GameBugError as exc:
+        raise PluginError(said(exc)) from exc
+    except BaseException:
+        pass
 
 
 def _not_played(name: str, exc: PluginError) -> str:

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
+from codecup import lingering, owner
 from codecup import loop as referee_loop
-from codecup import owner
 from codecup.errors import Stopping
 from codecup.processes import alive
 from codecup.record import MatchInfo, Record
@@ -261,3 +261,4 @@ def worker_init(parent: int, support: Support | None = None) -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT))
     sys.unraisablehook = _on_unraisable
     threading.Thread(target=_die_with, args=(parent,), name="die-with-parent", daemon=True).start()
+    lingering.in_workers()  # a plugin's thread does not keep the worker alive at its end
