@@ -15,8 +15,17 @@ make as large as it likes. A reviewer's bot released 110 processes to spin on it
 quota for 0.05 s before each answer while its main thread slept 10 s (later 40 s): their summed
 waiting, some 110 times what they ran, excused the whole sleep (no idling charged, where the
 pressure alone had ended it at the second move). No one thread waits longer than the wall time
-of the wait, so neither reading excuses more than the time some thread of the tree really waited;
-a thread that ended took its part with it (the pressure still counts it).
+of the wait, so neither reading excuses more than the time some thread of the tree really waited.
+
+Read only at the start and the end of a wait, the longest thread missed the waiting of a thread that
+ended before the answer (a new thread for each move's search: C's pthreads, C++'s std::thread,
+Java's ``new Thread``) and most of the waiting that passed between threads (two threads computing
+in turn, a relay): a red team's honest bots were charged a third to a half of a loaded second as
+idling, and lost on time told they had slept. So while a wait lasts, the threads are read every
+:data:`INTERVAL` (a :class:`Sampler`), and the longest any one thread waited is summed interval by
+interval, each interval's part no more than its own length: the sum is no more than the wall time
+of the wait, however many threads wait at once, and a thread that ends, or takes over from another,
+is counted for the intervals it waited in.
 """
 
 from __future__ import annotations
@@ -29,6 +38,15 @@ import attrs
 
 PROC = "/proc"
 """Where the kernel lists the threads' times."""
+
+INTERVAL = 0.03
+"""Seconds between readings of each thread's waiting while a wait lasts (:class:`Sampler`): short
+beside a search's thread or a relay's turn, long beside the reading (some 10 microseconds a thread).
+A wait shorter than that reads them only at its start and its end."""
+
+KEPT = 4096
+"""The most threads a :class:`Sampler` remembers past their end (a tree that starts more in one wait
+is judged, from then on, by the threads of its last reading alone)."""
 
 MOST_THREADS = 256
 """The most threads whose times are read at a time: a tree with more is judged by its cgroup's
@@ -63,6 +81,49 @@ def longest(before: Mapping[int, float], after: Mapping[int, float]) -> float:
         then = before.get(tid, 0.0)
         most = max(most, now - (then if now >= then else 0.0))
     return most
+
+
+@attrs.define(eq=False)
+class Sampler:
+    """The waiting of a tree's threads through one wait, read at intervals (:data:`INTERVAL`): the
+    longest any one thread waited in each interval, no more than the interval's length, summed."""
+
+    first: Waits  # the reading at the wait's start
+    began: float  # when it was taken (seconds of a monotonic clock)
+    at: float  # when the last reading was taken
+    last: dict[int, float] | None  # each thread's time at its last reading (None: not known)
+    found: float = 0.0  # seconds summed over the intervals so far
+
+    @classmethod
+    def start(cls, first: Waits | None, now: float) -> Sampler | None:
+        """Sample a wait from its first reading, taken at ``now`` (None: no reading to start from)."""
+        if first is None:
+            return None
+        return cls(first, now, now, dict(first.threads) if first.threads is not None else None)
+
+    def read(self, threads: Mapping[int, float] | None, now: float) -> None:
+        """Add the interval up to a reading of each thread's time taken at ``now`` (None: not known,
+        and the interval is lost)."""
+        if self.last is not None and threads is not None:
+            # A thread new in the interval counts whole (it began in it), one that ended keeps its
+            # last reading (one left out of a reading is not counted whole at the next), and no
+            # interval excuses more than its own length (110 spinners at once: one interval).
+            self.found += min(longest(self.last, threads), max(0.0, now - self.at))
+            self.last.update(threads)
+            if len(self.last) > KEPT:
+                self.last = dict(threads)
+        else:
+            self.last = dict(threads) if threads is not None else None
+        self.at = now
+
+    def waited(self, after: Waits | None, now: float) -> float:
+        """Seconds the tree waited for a processor from the first reading to ``after``, taken at
+        ``now`` (which closes the last interval): the larger of :func:`waited` between the two
+        and the intervals' sum, and no more than the wall time between them."""
+        if after is None:
+            return 0.0
+        self.read(after.threads, now)
+        return min(max(waited(self.first, after), self.found), max(0.0, now - self.began))
 
 
 @functools.cache

@@ -12,7 +12,8 @@ import pytest
 
 from codecup import stopped, waits
 from codecup.players import SubprocessPlayer
-from codecup.waits import MOST_THREADS, Waits, run_delays, waited
+from codecup.players.subprocess import SubprocessSettings, _Protocol
+from codecup.waits import INTERVAL, MOST_THREADS, Sampler, Waits, run_delays, waited
 from tests import fakeclock
 
 
@@ -44,6 +45,147 @@ def test_unknown_readings_count_the_pressure_or_nothing():
     assert waited(None, Waits(1.0)) == waited(Waits(1.0), None) == 0.0
     assert waited(Waits(1.0, {1: 0.0}), Waits(1.5)) == pytest.approx(0.5)  # threads not read
     assert waited(Waits(1.0), Waits(1.5, {1: 9.0})) == pytest.approx(0.5)
+
+
+def sampled(readings: list[tuple[float, dict[int, float] | None]], pressure: float = 0.0) -> float:
+    """What a :class:`Sampler` finds of readings (seconds, each thread's waiting) through a wait:
+    the first its start, the last the answer's (``pressure``: the pressure's growth by then)."""
+    (start, first), *middle, (end, last) = readings
+    sampler = Sampler.start(Waits(0.0, first), start)
+    assert sampler is not None
+    for at, threads in middle:
+        sampler.read(threads, at)
+    return sampler.waited(Waits(pressure, last), end)
+
+
+def relay(turns: int, tids: list[int], kept: bool) -> list[tuple[float, dict[int, float] | None]]:
+    """Readings each 0.1 s of a tree whose threads ``tids`` wait in turn, 0.1 s each: with ``kept``
+    every thread is listed at each reading (a relay), else only the one whose turn it is (a new
+    thread for each search, ended before the next reading)."""
+    done = dict.fromkeys(tids, 0.0)
+    readings: list[tuple[float, dict[int, float] | None]] = [(0.0, {tids[0]: 0.0})]
+    for turn in range(turns):
+        tid = tids[turn % len(tids)]
+        done[tid] += 0.1
+        readings.append((0.1 * (turn + 1), dict(done) if kept else {tid: done[tid]}))
+    return readings
+
+
+def test_waiting_that_passes_between_threads_is_counted_whole():
+    """A red team's relay (two threads computing in turn) on a loaded machine: read at its start and
+    its end, the longest thread held half its waiting, the pressure 50 to 70%, and it was charged
+    the rest as idling; read through the wait, all of it."""
+    readings = relay(10, [1, 2], kept=True)
+    assert waited(Waits(0.0, readings[0][1]), Waits(0.6, readings[-1][1])) == pytest.approx(0.6)
+    assert sampled(readings, pressure=0.6) == pytest.approx(1.0)
+
+
+def test_a_thread_that_ended_before_the_answer_keeps_its_waiting():
+    """A new thread for each search (C's pthreads, Java's ``new Thread``), joined before the
+    answer: at the answer none is left, and only the pressure said anything."""
+    readings = relay(10, list(range(100, 110)), kept=False)
+    readings.append((1.05, {}))  # the last search's thread ended, the answer written
+    assert waited(Waits(0.0, readings[0][1]), Waits(0.5, {})) == pytest.approx(0.5)
+    assert sampled(readings, pressure=0.5) == pytest.approx(1.0)
+
+
+def test_a_thread_that_ends_mid_interval_loses_only_its_last_part():
+    """Its waiting since its last reading goes with it; the next thread's counts from its start."""
+    readings: list[tuple[float, dict[int, float] | None]] = [
+        (0.0, {1: 0.0}),
+        (0.03, {1: 0.03}),
+        (0.06, {2: 0.01}),  # 1 waited 0.02 s more, then ended; 2 began, waited 0.01 s
+        (0.09, {2: 0.04}),
+    ]
+    assert sampled(readings) == pytest.approx(0.03 + 0.01 + 0.03)
+
+
+def test_an_ended_threads_id_taken_again_counts_as_a_new_thread():
+    readings: list[tuple[float, dict[int, float] | None]] = [
+        (0.0, {5: 0.3}),
+        (0.1, {}),  # 5 ended
+        (0.2, {5: 0.02}),  # another thread under its id: less than the first had, so new
+        (0.3, {5: 0.05, 6: 0.01}),
+    ]
+    assert sampled(readings) == pytest.approx(0.02 + 0.03)
+    # A thread left out of one reading (not readable then) keeps its last one: not counted whole
+    # (capped by the interval, 0.1, as a new one would be) at the next.
+    readings = [(0.0, {1: 2.0, 2: 0.0}), (0.1, {2: 0.05}), (0.2, {1: 2.04, 2: 0.05})]
+    assert sampled(readings) == pytest.approx(0.05 + 0.04)
+
+
+def test_many_threads_waiting_at_once_excuse_no_more_than_the_wall_time():
+    """The reviewer's 110 spinners, read through the wait: the main thread asleep 10 s, the
+    spinners' 0.05 s excuse 0.05 s, however they are read (each interval no more than its length)."""
+    spinners = range(2, 112)
+    asleep = [(0.03 * k, dict.fromkeys(range(1, 112), 0.0)) for k in range(333)]
+    end = {1: 0.0, **dict.fromkeys(spinners, 0.05 * 109 / 110)}
+    assert sampled([*asleep, (10.0, end)], pressure=0.05) == pytest.approx(0.05, abs=0.001)
+    midway = {1: 0.0, **dict.fromkeys(spinners, 0.025 * 109 / 110)}
+    assert sampled([*asleep, (9.975, midway), (10.0, end)]) == pytest.approx(0.05, abs=0.001)
+    # Spinners not read before (new, or too many to read): each interval at most its own length.
+    assert sampled([(0.0, {1: 0.0}), (9.95, None), (10.0, end)]) == pytest.approx(0.05, abs=0.001)
+    # However many threads, and however their waiting moves between them: no more than the wall.
+    churn = [(0.01 * k, {tid: 7.0 * k for tid in range(k, k + 50)}) for k in range(1, 101)]
+    assert sampled([(0.0, {}), *churn], pressure=3.0) == pytest.approx(1.0)
+
+
+class RelayCgroup:
+    """A bot's cgroup whose search passes from thread to thread every ``turn`` seconds (``new``: a
+    new thread each time, the last one ended; else two threads in turn), on a machine so loaded that
+    the thread searching always waits for a processor; the pressure total says half of it."""
+
+    def __init__(self, clock, turn: float, new: bool) -> None:
+        self.clock, self.turn, self.new, self.reads = clock, turn, new, 0
+
+    def run_delays(self) -> dict[int, float]:
+        self.reads += 1
+        now = self.clock()
+        turns, into = divmod(now, self.turn)
+        if self.new:
+            return {100 + int(turns): into}
+        done = [turns // 2 * self.turn, turns // 2 * self.turn]
+        done[int(turns) % 2] += into
+        done[1 - int(turns) % 2] += self.turn * (int(turns) % 2)
+        return {7: done[0], 8: done[1]}
+
+    def waits(self, threads: bool = True) -> Waits:
+        return Waits(self.clock() / 2, self.run_delays() if threads else None)
+
+    def cpu_time(self) -> float:
+        return 0.0
+
+    def thaw(self) -> None:
+        pass
+
+    def freeze(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("new", [True, False], ids=["thread per search", "relay"])
+def test_a_program_whose_search_moves_between_threads_is_not_idle(new, monkeypatch):
+    """The referee reads its threads while it waits for the answer: a program that only searched,
+    on threads that took over from each other, answers after 2 s with no idling (0.3 s allowed:
+    read at the start and the end alone it had idled half the time, and lost on time at 0.6 s)."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)  # the referee is never stopped here
+
+    async def wait() -> tuple[str | object, float, int]:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        cgroup = RelayCgroup(lambda: loop.time() - began, turn=0.2, new=new)
+        player = SubprocessPlayer(("true",))
+        box = SimpleNamespace(cgroup=cgroup, limit_message=lambda pid, signal: None)
+        player.box, player.pid, player.running = box, 1, False  # type: ignore[assignment]
+        player.protocol = protocol = _Protocol(SubprocessSettings())
+        player.resume(stalls=True)
+        loop.call_later(2.0, protocol.pipe_data_received, 1, b"e2\n")
+        reply = await player.receive(0.3, cpu_limit=1.0)
+        return reply, player.waited(), cgroup.reads
+
+    reply, found, reads = fakeclock.run(wait())
+    assert reply == "e2", reply
+    assert 2.0 - 10 * INTERVAL <= found <= 2.0 + 1e-9  # at most an interval lost a turn
+    assert reads <= 1.25 * 2.0 / INTERVAL  # read each interval (and at each check of the idling)
 
 
 @pytest.fixture
