@@ -22,10 +22,13 @@ ended before the answer (a new thread for each move's search: C's pthreads, C++'
 Java's ``new Thread``) and most of the waiting that passed between threads (two threads computing
 in turn, a relay): a red team's honest bots were charged a third to a half of a loaded second as
 idling, and lost on time told they had slept. So while a wait lasts, the threads are read every
-:data:`INTERVAL` (a :class:`Sampler`), and the longest any one thread waited is summed interval by
-interval, each interval's part no more than its own length: the sum is no more than the wall time
-of the wait, however many threads wait at once, and a thread that ends, or takes over from another,
-is counted for the intervals it waited in.
+:data:`INTERVAL` (a :class:`Sampler`), and the longest any one thread waited in each interval is
+counted as the span of time just before its reading; the time those spans cover is summed once,
+however many threads' (and intervals') spans overlap. A thread's time grows only as it gets a
+processor back, by the whole wait that ends then, which may have begun intervals before: so the span
+ends at the reading and reaches back as far as the thread waited, and a span cannot reach back past
+the first wait that made it (all of the reviewer's spinners' spans lie within the time they spun).
+A thread that ends, or takes over from another, is counted for the spans it waited in.
 """
 
 from __future__ import annotations
@@ -43,6 +46,10 @@ INTERVAL = 0.03
 """Seconds between readings of each thread's waiting while a wait lasts (:class:`Sampler`): short
 beside a search's thread or a relay's turn, long beside the reading (some 10 microseconds a thread).
 A wait shorter than that reads them only at its start and its end."""
+
+MOST_SHARE = 0.01
+"""The most of a processor the referee spends on those readings while it waits: a tree of many
+threads is read less often (at 64 threads a reading takes some 0.45 ms, at 256 some 1.8 ms)."""
 
 KEPT = 4096
 """The most threads a :class:`Sampler` remembers past their end (a tree that starts more in one wait
@@ -86,13 +93,15 @@ def longest(before: Mapping[int, float], after: Mapping[int, float]) -> float:
 @attrs.define(eq=False)
 class Sampler:
     """The waiting of a tree's threads through one wait, read at intervals (:data:`INTERVAL`): the
-    longest any one thread waited in each interval, no more than the interval's length, summed."""
+    time covered by the spans the longest-waiting thread of each interval waited (as late as they
+    can have been: up to its reading)."""
 
     first: Waits  # the reading at the wait's start
     began: float  # when it was taken (seconds of a monotonic clock)
     at: float  # when the last reading was taken
     last: dict[int, float] | None  # each thread's time at its last reading (None: not known)
-    found: float = 0.0  # seconds summed over the intervals so far
+    found: float = 0.0  # seconds the spans cover so far
+    spans: list[tuple[float, float]] = attrs.field(factory=list)  # they, apart and in order
 
     @classmethod
     def start(cls, first: Waits | None, now: float) -> Sampler | None:
@@ -106,15 +115,27 @@ class Sampler:
         and the interval is lost)."""
         if self.last is not None and threads is not None:
             # A thread new in the interval counts whole (it began in it), one that ended keeps its
-            # last reading (one left out of a reading is not counted whole at the next), and no
-            # interval excuses more than its own length (110 spinners at once: one interval).
-            self.found += min(longest(self.last, threads), max(0.0, now - self.at))
+            # last reading (one left out of a reading is not counted whole at the next). Only the
+            # longest counts, and its span overlaps those before: 110 spinners waiting at once
+            # cover the time they spun, once.
+            self._cover(max(now - longest(self.last, threads), self.began), now)
             self.last.update(threads)
             if len(self.last) > KEPT:
                 self.last = dict(threads)
         else:
             self.last = dict(threads) if threads is not None else None
         self.at = now
+
+    def _cover(self, start: float, end: float) -> None:
+        """Add the span from ``start`` to ``end`` (no earlier than any span's end so far)."""
+        if end <= start:
+            return
+        while self.spans and self.spans[-1][1] >= start:  # it overlaps the spans it reaches back to
+            before, after = self.spans.pop()
+            self.found -= after - before
+            start = min(start, before)
+        self.spans.append((start, end))
+        self.found += end - start
 
     def waited(self, after: Waits | None, now: float) -> float:
         """Seconds the tree waited for a processor from the first reading to ``after``, taken at

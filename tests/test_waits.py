@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -100,6 +101,22 @@ def test_a_thread_that_ends_mid_interval_loses_only_its_last_part():
     assert sampled(readings) == pytest.approx(0.03 + 0.01 + 0.03)
 
 
+def test_a_wait_longer_than_an_interval_counts_whole_when_it_ends():
+    """A thread's time grows only as it gets a processor back, by the whole wait then ended: one
+    of 0.05 s, told in an interval of 0.03 s, reaches back into the interval before (which had
+    nothing to tell), and two such spans covering the same time count it once."""
+    readings: list[tuple[float, dict[int, float] | None]] = [
+        (0.0, {1: 0.0}),
+        (0.03, {1: 0.0}),  # waiting since 0.01: not told yet
+        (0.06, {1: 0.05}),  # it ran at 0.06
+        (0.09, {1: 0.05}),
+        (0.12, {1: 0.1}),  # waited from 0.07 to 0.12
+    ]
+    assert sampled(readings) == pytest.approx(0.1)
+    # Another thread waiting over the same span tells it later: covered once.
+    assert sampled([*readings[:3], (0.09, {1: 0.05, 2: 0.06})]) == pytest.approx(0.08)
+
+
 def test_an_ended_threads_id_taken_again_counts_as_a_new_thread():
     readings: list[tuple[float, dict[int, float] | None]] = [
         (0.0, {5: 0.3}),
@@ -125,6 +142,10 @@ def test_many_threads_waiting_at_once_excuse_no_more_than_the_wall_time():
     assert sampled([*asleep, (9.975, midway), (10.0, end)]) == pytest.approx(0.05, abs=0.001)
     # Spinners not read before (new, or too many to read): each interval at most its own length.
     assert sampled([(0.0, {1: 0.0}), (9.95, None), (10.0, end)]) == pytest.approx(0.05, abs=0.001)
+    # Spinners spinning for the last second, each told wait the longest a turn of them takes:
+    # their spans lie within that second, however long each one.
+    spun = [(9.0 + 0.03 * k, {1: 0.0, 1 + k: min(0.33, 0.03 * k)}) for k in range(1, 34)]
+    assert 0.9 <= sampled([*asleep[:301], *spun, (10.0, {})]) <= 1.0
     # However many threads, and however their waiting moves between them: no more than the wall.
     churn = [(0.01 * k, {tid: 7.0 * k for tid in range(k, k + 50)}) for k in range(1, 101)]
     assert sampled([(0.0, {}), *churn], pressure=3.0) == pytest.approx(1.0)
@@ -135,11 +156,14 @@ class RelayCgroup:
     new thread each time, the last one ended; else two threads in turn), on a machine so loaded that
     the thread searching always waits for a processor; the pressure total says half of it."""
 
-    def __init__(self, clock, turn: float, new: bool) -> None:
-        self.clock, self.turn, self.new, self.reads = clock, turn, new, 0
+    def __init__(self, clock, turn: float, new: bool, cost: float = 0.0) -> None:
+        self.clock, self.turn, self.new, self.reads, self.cost = clock, turn, new, 0, cost
 
     def run_delays(self) -> dict[int, float]:
         self.reads += 1
+        spin = time.thread_time() + self.cost  # the referee's processor time a reading takes
+        while time.thread_time() < spin:
+            pass
         now = self.clock()
         turns, into = divmod(now, self.turn)
         if self.new:
@@ -162,17 +186,15 @@ class RelayCgroup:
         pass
 
 
-@pytest.mark.parametrize("new", [True, False], ids=["thread per search", "relay"])
-def test_a_program_whose_search_moves_between_threads_is_not_idle(new, monkeypatch):
-    """The referee reads its threads while it waits for the answer: a program that only searched,
-    on threads that took over from each other, answers after 2 s with no idling (0.3 s allowed:
-    read at the start and the end alone it had idled half the time, and lost on time at 0.6 s)."""
-    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)  # the referee is never stopped here
+def relayed(new: bool, cost: float = 0.0) -> tuple[str | object, float, int]:
+    """A program's answer after 2 s of a search that moved between threads (:class:`RelayCgroup`,
+    each reading taking ``cost`` seconds of the referee's processor), 0.3 s of idling allowed; the
+    seconds the referee found it waited for a processor, and how often it read its threads."""
 
     async def wait() -> tuple[str | object, float, int]:
         loop = asyncio.get_running_loop()
         began = loop.time()
-        cgroup = RelayCgroup(lambda: loop.time() - began, turn=0.2, new=new)
+        cgroup = RelayCgroup(lambda: loop.time() - began, turn=0.2, new=new, cost=cost)
         player = SubprocessPlayer(("true",))
         box = SimpleNamespace(cgroup=cgroup, limit_message=lambda pid, signal: None)
         player.box, player.pid, player.running = box, 1, False  # type: ignore[assignment]
@@ -182,10 +204,27 @@ def test_a_program_whose_search_moves_between_threads_is_not_idle(new, monkeypat
         reply = await player.receive(0.3, cpu_limit=1.0)
         return reply, player.waited(), cgroup.reads
 
-    reply, found, reads = fakeclock.run(wait())
+    return fakeclock.run(wait())  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("new", [True, False], ids=["thread per search", "relay"])
+def test_a_program_whose_search_moves_between_threads_is_not_idle(new, monkeypatch):
+    """The referee reads its threads while it waits for the answer: a program that only searched,
+    on threads that took over from each other, answers after 2 s with no idling (0.3 s allowed:
+    read at the start and the end alone it had idled half the time, and lost on time at 0.6 s)."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)  # the referee is never stopped here
+    reply, found, reads = relayed(new)
     assert reply == "e2", reply
     assert 2.0 - 10 * INTERVAL <= found <= 2.0 + 1e-9  # at most an interval lost a turn
     assert reads <= 1.25 * 2.0 / INTERVAL  # read each interval (and at each check of the idling)
+
+
+def test_a_tree_whose_threads_take_long_to_read_is_read_less_often(monkeypatch):
+    """The readings take no more than 1% of the referee's processor: each of 2 ms (some 300 threads'
+    worth) is followed by 0.2 s without one (other readings are taken as its idling is checked)."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    _, _, reads = relayed(False, cost=0.002)
+    assert reads < 0.5 * 2.0 / INTERVAL
 
 
 @pytest.fixture

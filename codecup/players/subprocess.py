@@ -44,7 +44,7 @@ from codecup.players.base import Player
 from codecup.processes import signal_name
 from codecup.sandbox import Box, orphans
 from codecup.sandbox.launch import Reporting, read_reason
-from codecup.waits import INTERVAL, Sampler, Waits, waited
+from codecup.waits import INTERVAL, MOST_SHARE, Sampler, Waits, waited
 
 log = logging.getLogger(__name__)
 
@@ -484,10 +484,14 @@ class SubprocessPlayer(Player):
             return super().waited()
         return self.sampler.waited(self.waits(), _now())
 
-    def _sample(self) -> None:
-        """Read each thread's waiting, for the wait's :class:`Sampler`."""
-        if self.sampler is not None and self.box is not None and self.box.cgroup is not None:
-            self.sampler.read(self.box.cgroup.run_delays(), _now())
+    def _sample(self) -> float:
+        """Read each thread's waiting, for the wait's :class:`Sampler`; the seconds until the next
+        reading (longer where a reading takes long: :data:`MOST_SHARE`)."""
+        if self.sampler is None or self.box is None or self.box.cgroup is None:
+            return INTERVAL
+        spent = time.thread_time()
+        self.sampler.read(self.box.cgroup.run_delays(), _now())
+        return max(INTERVAL, (time.thread_time() - spent) / MOST_SHARE)
 
     def cpu_time(self) -> float | None:
         """CPU seconds used by the program's whole tree so far (None without a cgroup)."""
@@ -587,8 +591,7 @@ class SubprocessPlayer(Player):
             if cpu_limit is not None and not protocol.lines:  # woken by the timer: read the CPU used
                 cpu_left = cpu_limit - ((self.cpu_time() or 0.0) - self.resumed_cpu)
                 if sample_at is not None and (now := loop.time()) >= sample_at:
-                    self._sample()
-                    sample_at = now + INTERVAL
+                    sample_at = now + self._sample()
 
     @staticmethod
     async def _read_what_is_left(protocol: _Protocol, loop: asyncio.AbstractEventLoop) -> bool:
