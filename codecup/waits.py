@@ -53,7 +53,8 @@ threads is read less often (at 64 threads a reading takes some 0.45 ms, at 256 s
 
 KEPT = 4096
 """The most threads a :class:`Sampler` remembers past their end (a tree that starts more in one wait
-is judged, from then on, by the threads of its last reading alone)."""
+is judged, from then on, by the threads of its last reading alone), and the most spans it keeps (a
+long wait's older ones are no longer reached into)."""
 
 MOST_THREADS = 256
 """The most threads whose times are read at a time: a tree with more is judged by its cgroup's
@@ -98,17 +99,21 @@ class Sampler:
 
     first: Waits  # the reading at the wait's start
     began: float  # when it was taken (seconds of a monotonic clock)
-    at: float  # when the last reading was taken
     last: dict[int, float] | None  # each thread's time at its last reading (None: not known)
     found: float = 0.0  # seconds the spans cover so far
     spans: list[tuple[float, float]] = attrs.field(factory=list)  # they, apart and in order
+    floor: float = attrs.field()  # no span reaches back before it: the start, or a pruned span's end
+
+    @floor.default
+    def _began(self) -> float:
+        return self.began
 
     @classmethod
     def start(cls, first: Waits | None, now: float) -> Sampler | None:
         """Sample a wait from its first reading, taken at ``now`` (None: no reading to start from)."""
         if first is None:
             return None
-        return cls(first, now, now, dict(first.threads) if first.threads is not None else None)
+        return cls(first, now, dict(first.threads) if first.threads is not None else None)
 
     def read(self, threads: Mapping[int, float] | None, now: float) -> None:
         """Add the interval up to a reading of each thread's time taken at ``now`` (None: not known,
@@ -118,13 +123,12 @@ class Sampler:
             # last reading (one left out of a reading is not counted whole at the next). Only the
             # longest counts, and its span overlaps those before: 110 spinners waiting at once
             # cover the time they spun, once.
-            self._cover(max(now - longest(self.last, threads), self.began), now)
+            self._cover(max(now - longest(self.last, threads), self.floor), now)
             self.last.update(threads)
             if len(self.last) > KEPT:
                 self.last = dict(threads)
         else:
             self.last = dict(threads) if threads is not None else None
-        self.at = now
 
     def _cover(self, start: float, end: float) -> None:
         """Add the span from ``start`` to ``end`` (no earlier than any span's end so far)."""
@@ -136,6 +140,9 @@ class Sampler:
             start = min(start, before)
         self.spans.append((start, end))
         self.found += end - start
+        if len(self.spans) > KEPT:  # a long wait's: the older half no longer reached into (a span
+            self.floor = self.spans[KEPT // 2 - 1][1]  # that would have is counted less, never twice)
+            del self.spans[: KEPT // 2]
 
     def waited(self, after: Waits | None, now: float) -> float:
         """Seconds the tree waited for a processor from the first reading to ``after``, taken at

@@ -151,6 +151,19 @@ def test_many_threads_waiting_at_once_excuse_no_more_than_the_wall_time():
     assert sampled([(0.0, {}), *churn], pressure=3.0) == pytest.approx(1.0)
 
 
+def test_a_long_waits_older_spans_are_let_go_and_never_counted_twice(monkeypatch):
+    monkeypatch.setattr(waits, "KEPT", 4)
+    apart = [(0.1 * k, {1: 0.05 * k}) for k in range(11)]  # 0.05 s before each reading
+    sampler = Sampler.start(Waits(0.0, apart[0][1]), 0.0)
+    assert sampler is not None
+    for at, threads in apart[1:]:
+        sampler.read(threads, at)
+    assert len(sampler.spans) <= 4 and sampler.found == pytest.approx(0.5)
+    # A wait reaching back to the start covers the rest of the time, but not the let-go spans twice.
+    assert sampler.waited(Waits(0.0, {1: 0.5, 2: 1.2}), 1.2) == pytest.approx(1.2, abs=0.06)
+    assert sampler.found <= 1.2 + 1e-9
+
+
 class RelayCgroup:
     """A bot's cgroup whose search passes from thread to thread every ``turn`` seconds (``new``: a
     new thread each time, the last one ended; else two threads in turn), on a machine so loaded that
