@@ -28,7 +28,9 @@ however many threads' (and intervals') spans overlap. A thread's time grows only
 processor back, by the whole wait that ends then, which may have begun intervals before: so the span
 ends at the reading and reaches back as far as the thread waited, and a span cannot reach back past
 the first wait that made it (all of the reviewer's spinners' spans lie within the time they spun).
-A thread that ends, or takes over from another, is counted for the spans it waited in.
+A thread that ends, or takes over from another, is counted for the spans it waited in; what it
+waited after its last reading goes with it, so an interval's span is as long as its pressure's
+growth where that is longer (the pressure is read with the threads: one file more).
 """
 
 from __future__ import annotations
@@ -94,8 +96,8 @@ def longest(before: Mapping[int, float], after: Mapping[int, float]) -> float:
 @attrs.define(eq=False)
 class Sampler:
     """The waiting of a tree's threads through one wait, read at intervals (:data:`INTERVAL`): the
-    time covered by the spans the longest-waiting thread of each interval waited (as late as they
-    can have been: up to its reading)."""
+    time covered by the spans the longest-waiting thread of each interval waited, or its pressure
+    said, whichever is longer (as late as they can have been: up to its reading)."""
 
     first: Waits  # the reading at the wait's start
     began: float  # when it was taken (seconds of a monotonic clock)
@@ -103,10 +105,15 @@ class Sampler:
     found: float = 0.0  # seconds the spans cover so far
     spans: list[tuple[float, float]] = attrs.field(factory=list)  # they, apart and in order
     floor: float = attrs.field()  # no span reaches back before it: the start, or a pruned span's end
+    pressure: float = attrs.field()  # the pressure total at the last reading
 
     @floor.default
     def _began(self) -> float:
         return self.began
+
+    @pressure.default
+    def _first_pressure(self) -> float:
+        return self.first.pressure
 
     @classmethod
     def start(cls, first: Waits | None, now: float) -> Sampler | None:
@@ -115,20 +122,27 @@ class Sampler:
             return None
         return cls(first, now, dict(first.threads) if first.threads is not None else None)
 
-    def read(self, threads: Mapping[int, float] | None, now: float) -> None:
-        """Add the interval up to a reading of each thread's time taken at ``now`` (None: not known,
-        and the interval is lost)."""
+    def read(self, reading: Waits, now: float) -> None:
+        """Add the interval up to ``reading``, taken at ``now``: a span that ends then, as long as
+        the longest any one thread waited in it or as its pressure grew (threads not read now or
+        at the last reading: the pressure's)."""
+        # The pressure's part is within the interval; a thread's waiting, told as it ends, may
+        # reach back before it. Whatever a thread that ended since the last reading waited went
+        # with it: the pressure tells some of that (a new thread for each search).
+        reach, self.pressure = reading.pressure - self.pressure, reading.pressure
+        threads = reading.threads
         if self.last is not None and threads is not None:
             # A thread new in the interval counts whole (it began in it), one that ended keeps its
             # last reading (one left out of a reading is not counted whole at the next). Only the
             # longest counts, and its span overlaps those before: 110 spinners waiting at once
             # cover the time they spun, once.
-            self._cover(max(now - longest(self.last, threads), self.floor), now)
+            reach = max(reach, longest(self.last, threads))
             self.last.update(threads)
             if len(self.last) > KEPT:
                 self.last = dict(threads)
         else:
             self.last = dict(threads) if threads is not None else None
+        self._cover(max(now - reach, self.floor), now)
 
     def _cover(self, start: float, end: float) -> None:
         """Add the span from ``start`` to ``end`` (no earlier than any span's end so far)."""
@@ -150,7 +164,7 @@ class Sampler:
         and the intervals' sum, and no more than the wall time between them."""
         if after is None:
             return 0.0
-        self.read(after.threads, now)
+        self.read(after, now)
         return min(max(waited(self.first, after), self.found), max(0.0, now - self.began))
 
 

@@ -55,7 +55,7 @@ def sampled(readings: list[tuple[float, dict[int, float] | None]], pressure: flo
     sampler = Sampler.start(Waits(0.0, first), start)
     assert sampler is not None
     for at, threads in middle:
-        sampler.read(threads, at)
+        sampler.read(Waits(0.0, threads), at)
     return sampler.waited(Waits(pressure, last), end)
 
 
@@ -87,7 +87,19 @@ def test_a_thread_that_ended_before_the_answer_keeps_its_waiting():
     readings = relay(10, list(range(100, 110)), kept=False)
     readings.append((1.05, {}))  # the last search's thread ended, the answer written
     assert waited(Waits(0.0, readings[0][1]), Waits(0.5, {})) == pytest.approx(0.5)
-    assert sampled(readings, pressure=0.5) == pytest.approx(1.0)
+    assert sampled(readings) == pytest.approx(1.0)
+
+
+def test_a_thread_that_ended_unread_is_told_by_the_pressure_of_its_interval():
+    """A new thread for each search, each ended before the next reading: what it waited since the
+    last reading went with it, but the pressure's growth in that interval (an average over the
+    processors: here 60%) tells part of it, interval by interval."""
+    sampler = Sampler.start(Waits(0.0, {}), 0.0)
+    assert sampler is not None
+    for k in range(1, 11):  # a thread waited all of each 0.1 s, read 0.06 s in, then ended
+        sampler.read(Waits(0.06 * k - 0.024, {100 + k: 0.06}), 0.1 * k - 0.04)
+        sampler.read(Waits(0.06 * k, {}), 0.1 * k)
+    assert sampler.waited(Waits(0.6, {}), 1.0) == pytest.approx(0.06 * 10 + 0.024 * 10)
 
 
 def test_a_thread_that_ends_mid_interval_loses_only_its_last_part():
@@ -157,7 +169,7 @@ def test_a_long_waits_older_spans_are_let_go_and_never_counted_twice(monkeypatch
     sampler = Sampler.start(Waits(0.0, apart[0][1]), 0.0)
     assert sampler is not None
     for at, threads in apart[1:]:
-        sampler.read(threads, at)
+        sampler.read(Waits(0.0, threads), at)
     assert len(sampler.spans) <= 4 and sampler.found == pytest.approx(0.5)
     # A wait reaching back to the start covers the rest of the time, but not the let-go spans twice.
     assert sampler.waited(Waits(0.0, {1: 0.5, 2: 1.2}), 1.2) == pytest.approx(1.2, abs=0.06)

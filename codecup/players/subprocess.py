@@ -485,12 +485,13 @@ class SubprocessPlayer(Player):
         return self.sampler.waited(self.waits(), _now())
 
     def _sample(self) -> float:
-        """Read each thread's waiting, for the wait's :class:`Sampler`; the seconds until the next
-        reading (longer where a reading takes long: :data:`MOST_SHARE`)."""
+        """Read the tree's waiting (its pressure, each thread's), for the wait's :class:`Sampler`;
+        the seconds until the next reading (longer where a reading takes long: :data:`MOST_SHARE`)."""
         if self.sampler is None or self.box is None or self.box.cgroup is None:
             return INTERVAL
         spent = time.thread_time()
-        self.sampler.read(self.box.cgroup.run_delays(), _now())
+        if (reading := self.box.cgroup.waits()) is not None:
+            self.sampler.read(reading, _now())
         return max(INTERVAL, (time.thread_time() - spent) / MOST_SHARE)
 
     def cpu_time(self) -> float | None:

@@ -139,15 +139,16 @@ def test_a_relays_waiting_is_read_through_the_wait(full_sandbox):
                     time.sleep(0.05)
                 group.freeze()
                 group.wait_frozen()
-                first = group.waits()
+                first, cpu0 = group.waits(), group.cpu_time()
                 sampler = Sampler.start(first, time.monotonic())
                 group.thaw()
                 while sampler is not None and time.monotonic() - sampler.began < 1.5:
                     time.sleep(INTERVAL)
-                    sampler.read(group.run_delays(), time.monotonic())
+                    if (reading := group.waits()) is not None:
+                        sampler.read(reading, time.monotonic())
                 group.freeze()
                 group.wait_frozen()
-                last = group.waits()
+                last, cpu = group.waits(), group.cpu_time() - cpu0
                 found = sampler.waited(last, time.monotonic()) if sampler is not None else 0.0
             finally:
                 program.kill()
@@ -164,7 +165,8 @@ def test_a_relays_waiting_is_read_through_the_wait(full_sandbox):
     if sum(each) < 0.3:
         pytest.skip(f"the busy loops hardly made it wait ({sum(each):.3f}s)")
     # (Read at its ends alone, 56 to 78% of it in the red team's and the first runs of this test.)
-    assert 0.75 * sum(each) <= found <= sum(each) + 0.1, (found, each, waited(first, last))
+    # A span up to a reading may cover a moment a thread ran after its wait: no more than it ran.
+    assert 0.75 * sum(each) <= found <= sum(each) + cpu, (found, each, cpu, waited(first, last))
 
 
 def test_a_program_that_waits_for_a_processor_is_not_cut_short(tiny_game, full_sandbox):
