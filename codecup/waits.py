@@ -14,8 +14,17 @@ difference, a thread new since the first reading counted whole): not their sum, 
 make as large as it likes. A reviewer's bot released 110 processes to spin on its one processor's
 quota for 0.05 s before each answer while its main thread slept 10 s (later 40 s): their summed
 waiting, some 110 times what they ran, excused the whole sleep (no idling charged, where the
-pressure alone had ended it at the second move). No one thread waits longer than the wall time
-of the wait, so neither reading excuses more than the time some thread of the tree really waited.
+pressure alone had ended it at the second move).
+
+A thread's id is no witness, though: a thread that calls ``execve`` takes its process's first
+thread's id, and that id then shows the exec'ing thread's whole ``run_delay``, waited in earlier
+moves (a reviewer's bot spun 40 children's second threads on one processor for 3 s in its first
+move, then, each later move, slept 3 s and let one of them exec: its leader's id grew 3 s in one
+interval, and 66 s of sleep went uncharged). The cgroup's pressure, which no id can fool, bounds
+them: the threads' part counts at most :data:`PRESSURE_FACTOR` times the pressure's growth over the
+same wait (:func:`excused`), so what the threads say beyond the pressure is trusted only as far as
+the pressure's documented under-reporting reaches, and a wait in which the tree's pressure did not
+grow excuses nothing.
 
 Read only at the start and the end of a wait, the longest thread missed the waiting of a thread that
 ended before the answer (a new thread for each move's search: C's pthreads, C++'s std::thread,
@@ -30,7 +39,11 @@ ends at the reading and reaches back as far as the thread waited, and a span can
 the first wait that made it (all of the reviewer's spinners' spans lie within the time they spun).
 A thread that ends, or takes over from another, is counted for the spans it waited in; what it
 waited after its last reading goes with it, so an interval's span is as long as its pressure's
-growth where that is longer (the pressure is read with the threads: one file more).
+growth where that is longer (the pressure is read with the threads: one file more). A span placed
+up to its reading may cover a moment after the thread's wait in which it ran: a bot timed to the
+readings gains no more that way than its processor time (which is charged), and with the rest of
+what its threads say, no more than :data:`PRESSURE_FACTOR` less one times the pressure it really
+had (:func:`excused`).
 """
 
 from __future__ import annotations
@@ -58,6 +71,18 @@ KEPT = 4096
 is judged, from then on, by the threads of its last reading alone), and the most spans it keeps (a
 long wait's older ones are no longer reached into)."""
 
+PRESSURE_FACTOR = 2.0
+"""The most the threads' part of a wait's waiting may be, as a multiple of its cgroup's pressure
+growth over the same wait (:func:`excused`). The pressure leaves out part of the waiting (21 to 35%
+of a red team's busy task among six unpinned busy loops, up to half of an unpinned bot's on a loaded
+machine; 4 to 14% of a relay's among busy loops on 2 cores), never more than half measured: twice
+the pressure makes up the most it left out, so no honest bot measured is charged idling it did not
+have. And a bot that fools the threads' readings (an exec'ing thread showing its past waiting under
+another id) gains at most once more the pressure it really had: time in which some task of its tree
+really waited for a processor (its own quota, or a loaded machine's other tasks, holding it back),
+which on an idle machine it pays for with its processor time. A larger factor would excuse more of
+such fooling; a smaller one would charge honest bots idling when the pressure leaves out half."""
+
 MOST_THREADS = 256
 """The most threads whose times are read at a time: a tree with more is judged by its cgroup's
 pressure alone (each thread is a file to read, at each move)."""
@@ -71,15 +96,23 @@ class Waits:
     threads: Mapping[int, float] | None = None  # each thread's seconds (run_delay) by id; None: not read
 
 
+def excused(pressure: float, threads: float) -> float:
+    """Seconds of waiting for a processor counted for a wait in which the tree's pressure grew by
+    ``pressure`` and its threads' readings said ``threads``: the threads' where longer, but no more
+    than :data:`PRESSURE_FACTOR` times the pressure (a thread's id can be taken over, with its time,
+    by an exec'ing thread of the same process; the cgroup's pressure cannot be fooled so)."""
+    return max(pressure, min(threads, PRESSURE_FACTOR * pressure))
+
+
 def waited(before: Waits | None, after: Waits | None) -> float:
     """Seconds the tree waited for a processor between two readings (0 where either is not known):
     the larger of its pressure's growth and the longest any one of its threads waited (where both
-    readings have them)."""
+    readings have them), that at most :data:`PRESSURE_FACTOR` times the pressure's (:func:`excused`)."""
     if before is None or after is None:
         return 0.0
     found = after.pressure - before.pressure
     if before.threads is not None and after.threads is not None:
-        found = max(found, longest(before.threads, after.threads))
+        found = excused(found, longest(before.threads, after.threads))
     return found
 
 
@@ -161,11 +194,13 @@ class Sampler:
     def waited(self, after: Waits | None, now: float) -> float:
         """Seconds the tree waited for a processor from the first reading to ``after``, taken at
         ``now`` (which closes the last interval): the larger of :func:`waited` between the two
-        and the intervals' sum, and no more than the wall time between them."""
+        and the intervals' sum, that at most :data:`PRESSURE_FACTOR` times the pressure's growth
+        over the wait (:func:`excused`), and no more than the wall time between them."""
         if after is None:
             return 0.0
         self.read(after, now)
-        return min(max(waited(self.first, after), self.found), max(0.0, now - self.began))
+        found = excused(after.pressure - self.first.pressure, max(waited(self.first, after), self.found))
+        return min(found, max(0.0, now - self.began))
 
 
 @functools.cache
