@@ -36,14 +36,16 @@ counted as the span of time just before its reading; the time those spans cover 
 however many threads' (and intervals') spans overlap. A thread's time grows only as it gets a
 processor back, by the whole wait that ends then, which may have begun intervals before: so the span
 ends at the reading and reaches back as far as the thread waited, and a span cannot reach back past
-the first wait that made it (all of the reviewer's spinners' spans lie within the time they spun).
+the first wait that made it (all of the reviewer's spinners' spans lie within the time they spun;
+not so an id an exec'ing thread took over, which the pressure bounds, above).
 A thread that ends, or takes over from another, is counted for the spans it waited in; what it
 waited after its last reading goes with it, so an interval's span is as long as its pressure's
 growth where that is longer (the pressure is read with the threads: one file more). A span placed
 up to its reading may cover a moment after the thread's wait in which it ran: a bot timed to the
-readings gains no more that way than its processor time (which is charged), and with the rest of
-what its threads say, no more than :data:`PRESSURE_FACTOR` less one times the pressure it really
-had (:func:`excused`).
+readings gains no more that way than its processor time (which is charged); and however its
+threads' readings are timed or fooled, the waiting counted exceeds what the tree really waited by
+no more than :data:`PRESSURE_FACTOR` less one times it (:func:`excused`: the pressure is an average,
+over the processors, of time some task of the tree waited on each, never more than it waited).
 """
 
 from __future__ import annotations
@@ -130,7 +132,8 @@ def longest(before: Mapping[int, float], after: Mapping[int, float]) -> float:
 class Sampler:
     """The waiting of a tree's threads through one wait, read at intervals (:data:`INTERVAL`): the
     time covered by the spans the longest-waiting thread of each interval waited, or its pressure
-    said, whichever is longer (as late as they can have been: up to its reading)."""
+    said, whichever is longer (as late as they can have been: up to its reading); over the wait, at
+    most :data:`PRESSURE_FACTOR` times the pressure's growth."""
 
     first: Waits  # the reading at the wait's start
     began: float  # when it was taken (seconds of a monotonic clock)
