@@ -276,7 +276,9 @@ def test_a_tree_whose_threads_take_long_to_read_is_read_less_often(monkeypatch):
     worth) is followed by 0.2 s without one (other readings are taken as its idling is checked)."""
     monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
     _, _, reads = relayed(False, cost=0.002)
-    assert reads < 0.5 * 2.0 / INTERVAL
+    # 21 here, 75 read every interval; up to 36 seen on a loaded machine (more checks of the idling,
+    # which read too): the bound tells the two apart with room for that.
+    assert reads < 0.75 * 2.0 / INTERVAL
 
 
 @pytest.fixture
