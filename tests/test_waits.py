@@ -268,7 +268,9 @@ def test_a_program_whose_search_moves_between_threads_is_not_idle(new, monkeypat
     reply, found, reads = relayed(new)
     assert reply == "e2", reply
     assert 2.0 - 10 * INTERVAL <= found <= 2.0 + 1e-9  # at most an interval lost a turn
-    assert reads <= 1.25 * 2.0 / INTERVAL  # read each interval (and at each check of the idling)
+    # Read each interval (and at each check of the idling: 75 here, up to 15 more seen on a loaded
+    # machine); not at every turn of the loop.
+    assert reads <= 1.6 * 2.0 / INTERVAL
 
 
 def test_a_tree_whose_threads_take_long_to_read_is_read_less_often(monkeypatch):
