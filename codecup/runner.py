@@ -60,7 +60,7 @@ from codecup.record import (
 )
 from codecup.sandbox import CgroupFailed, Policy, once
 from codecup.verify import own_rules_problem
-from codecup.waits import Waits, waited
+from codecup.waits import Waits
 
 DEFAULT_SETTINGS = SubprocessSettings()
 DEFAULT_POLICY = Policy()
@@ -285,16 +285,16 @@ class _Match:
     def since(player: Player, cpu0: float, waits0: Waits | None, wall0: float) -> tuple[float, float | None]:
         """The CPU seconds ``player`` used since it had used ``cpu0``, and its idle slack since
         ``wall0`` (:func:`running_time`): the wall time in which it neither ran nor waited for
-        a processor (since it had waited ``waits0``), less the lines' passing; 0 or below, it did
-        not idle (None: its stalls are not known). Its stalls are read only where they could make a
-        difference."""
+        a processor (:meth:`Player.waited`, since it had waited ``waits0``), less the lines' passing;
+        0 or below, it did not idle (None: its stalls are not known). Its stalls are read only where
+        they could make a difference."""
         used = (player.cpu_time() or 0.0) - cpu0
         if waits0 is None:
             return used, None
         slack = running_time() - wall0 - used - PASSING
         if slack + SETTLED_AT_ONCE <= 0:  # not idle whatever it stalled (also once it has stopped)
             return used, slack
-        return used, slack - waited(waits0, player.waits())
+        return used, slack - player.waited()
 
     def took(self, seat: int, reply: str | Fault, waiting: bool) -> None:
         """Note ``seat``'s reply: a line written before it read the lines sent it since its previous

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from types import SimpleNamespace
 
 import pytest
 
 from codecup import stopped, waits
 from codecup.players import SubprocessPlayer
-from codecup.waits import MOST_THREADS, Waits, run_delays, waited
+from codecup.players.subprocess import SubprocessSettings, _Protocol
+from codecup.waits import INTERVAL, MOST_THREADS, PRESSURE_FACTOR, Sampler, Waits, run_delays, waited
 from tests import fakeclock
 
 
@@ -34,16 +36,251 @@ def test_many_threads_waiting_at_once_excuse_no_more_than_one_waited():
 
 
 def test_a_new_thread_counts_whole_and_an_ended_one_not_at_all():
-    before = Waits(0.0, {1: 1.0, 2: 5.0})
-    assert waited(before, Waits(0.0, {1: 1.5, 3: 0.75})) == pytest.approx(0.75)
+    before = Waits(0.0, {1: 1.0, 2: 5.0})  # the pressure says 55% of the waiting (as below)
+    assert waited(before, Waits(0.55 * 0.75, {1: 1.5, 3: 0.75})) == pytest.approx(0.75)
     # Another thread under an ended one's id (its time smaller): a new one, counted whole.
-    assert waited(before, Waits(0.0, {1: 1.25, 2: 0.5})) == pytest.approx(0.5)
+    assert waited(before, Waits(0.55 * 0.5, {1: 1.25, 2: 0.5})) == pytest.approx(0.5)
 
 
 def test_unknown_readings_count_the_pressure_or_nothing():
     assert waited(None, Waits(1.0)) == waited(Waits(1.0), None) == 0.0
     assert waited(Waits(1.0, {1: 0.0}), Waits(1.5)) == pytest.approx(0.5)  # threads not read
     assert waited(Waits(1.0), Waits(1.5, {1: 9.0})) == pytest.approx(0.5)
+
+
+TOLD = 0.55
+"""The share of a tree's waiting its pressure says in these tests: a realistic one (it leaves out
+up to half), within the :data:`codecup.waits.PRESSURE_FACTOR` its threads' part may exceed it by."""
+
+
+def sampled(
+    readings: list[tuple[float, dict[int, float] | None]], pressure: float = 0.0, evenly: bool = True
+) -> float:
+    """What a :class:`Sampler` finds of readings (seconds, each thread's waiting) through a wait:
+    the first its start, the last the answer's (``pressure``: the pressure's growth by then, evenly
+    through the wait, else all of it in the last interval)."""
+    (start, first), *middle, (end, last) = readings
+    sampler = Sampler.start(Waits(0.0, first), start)
+    assert sampler is not None
+    for at, threads in middle:
+        sampler.read(Waits(pressure * (at - start) / (end - start) if evenly else 0.0, threads), at)
+    return sampler.waited(Waits(pressure, last), end)
+
+
+def relay(turns: int, tids: list[int], kept: bool) -> list[tuple[float, dict[int, float] | None]]:
+    """Readings each 0.1 s of a tree whose threads ``tids`` wait in turn, 0.1 s each: with ``kept``
+    every thread is listed at each reading (a relay), else only the one whose turn it is (a new
+    thread for each search, ended before the next reading)."""
+    done = dict.fromkeys(tids, 0.0)
+    readings: list[tuple[float, dict[int, float] | None]] = [(0.0, {tids[0]: 0.0})]
+    for turn in range(turns):
+        tid = tids[turn % len(tids)]
+        done[tid] += 0.1
+        readings.append((0.1 * (turn + 1), dict(done) if kept else {tid: done[tid]}))
+    return readings
+
+
+def test_waiting_that_passes_between_threads_is_counted_whole():
+    """A red team's relay (two threads computing in turn) on a loaded machine: read at its start and
+    its end, the longest thread held half its waiting, the pressure 50 to 70%, and it was charged
+    the rest as idling; read through the wait, all of it."""
+    readings = relay(10, [1, 2], kept=True)
+    assert waited(Waits(0.0, readings[0][1]), Waits(0.6, readings[-1][1])) == pytest.approx(0.6)
+    assert sampled(readings, pressure=0.6) == pytest.approx(1.0)
+
+
+def test_a_thread_that_ended_before_the_answer_keeps_its_waiting():
+    """A new thread for each search (C's pthreads, Java's ``new Thread``), joined before the
+    answer: at the answer none is left, and only the pressure said anything."""
+    readings = relay(10, list(range(100, 110)), kept=False)
+    readings.append((1.05, {}))  # the last search's thread ended, the answer written
+    assert waited(Waits(0.0, readings[0][1]), Waits(0.5, {})) == pytest.approx(0.5)
+    # The pressure, growing through the answer's writing, tells a little more.
+    assert sampled(readings, pressure=TOLD) == pytest.approx(1.0, abs=0.03)
+
+
+def test_a_thread_that_ended_unread_is_told_by_the_pressure_of_its_interval():
+    """A new thread for each search, each ended before the next reading: what it waited since the
+    last reading went with it, but the pressure's growth in that interval (an average over the
+    processors: here 60%) tells part of it, interval by interval."""
+    sampler = Sampler.start(Waits(0.0, {}), 0.0)
+    assert sampler is not None
+    for k in range(1, 11):  # a thread waited all of each 0.1 s, read 0.06 s in, then ended
+        sampler.read(Waits(0.06 * k - 0.024, {100 + k: 0.06}), 0.1 * k - 0.04)
+        sampler.read(Waits(0.06 * k, {}), 0.1 * k)
+    assert sampler.waited(Waits(0.6, {}), 1.0) == pytest.approx(0.06 * 10 + 0.024 * 10)
+
+
+def test_a_thread_that_ends_mid_interval_loses_only_its_last_part():
+    """Its waiting since its last reading goes with it; the next thread's counts from its start."""
+    readings: list[tuple[float, dict[int, float] | None]] = [
+        (0.0, {1: 0.0}),
+        (0.03, {1: 0.03}),
+        (0.06, {2: 0.01}),  # 1 waited 0.02 s more, then ended; 2 began, waited 0.01 s
+        (0.09, {2: 0.04}),
+    ]
+    # The pressure tells part of what 1 took with it.
+    assert sampled(readings, pressure=TOLD * 0.09) == pytest.approx(0.03 + TOLD * 0.03 + 0.03)
+
+
+def test_a_wait_longer_than_an_interval_counts_whole_when_it_ends():
+    """A thread's time grows only as it gets a processor back, by the whole wait then ended: one
+    of 0.05 s, told in an interval of 0.03 s, reaches back into the interval before (which had
+    nothing to tell), and two such spans covering the same time count it once."""
+    readings: list[tuple[float, dict[int, float] | None]] = [
+        (0.0, {1: 0.0}),
+        (0.03, {1: 0.0}),  # waiting since 0.01: not told yet
+        (0.06, {1: 0.05}),  # it ran at 0.06
+        (0.09, {1: 0.05}),
+        (0.12, {1: 0.1}),  # waited from 0.07 to 0.12
+    ]
+    assert sampled(readings, pressure=TOLD * 0.1) == pytest.approx(0.1)
+    # Another thread waiting over the same span tells it later: covered once.
+    assert sampled([*readings[:3], (0.09, {1: 0.05, 2: 0.06})], pressure=TOLD * 0.08) == pytest.approx(0.08)
+
+
+def test_an_ended_threads_id_taken_again_counts_as_a_new_thread():
+    readings: list[tuple[float, dict[int, float] | None]] = [
+        (0.0, {5: 0.3}),
+        (0.1, {}),  # 5 ended
+        (0.2, {5: 0.02}),  # another thread under its id: less than the first had, so new
+        (0.3, {5: 0.05, 6: 0.01}),
+    ]
+    assert sampled(readings, pressure=TOLD * 0.05, evenly=False) == pytest.approx(0.02 + 0.03)
+    # A thread left out of one reading (not readable then) keeps its last one: not counted whole
+    # (capped by the interval, 0.1, as a new one would be) at the next.
+    readings = [(0.0, {1: 2.0, 2: 0.0}), (0.1, {2: 0.05}), (0.2, {1: 2.04, 2: 0.05})]
+    assert sampled(readings, pressure=TOLD * 0.09) == pytest.approx(0.05 + 0.04)
+
+
+def test_many_threads_waiting_at_once_excuse_no_more_than_the_wall_time():
+    """The reviewer's 110 spinners, read through the wait: the main thread asleep 10 s, the
+    spinners' 0.05 s excuse 0.05 s, however they are read (each interval no more than its length)."""
+    spinners = range(2, 112)
+    asleep = [(0.03 * k, dict.fromkeys(range(1, 112), 0.0)) for k in range(333)]
+    end = {1: 0.0, **dict.fromkeys(spinners, 0.05 * 109 / 110)}
+    # (The pressure, some task of the tree waiting, grows in the last 0.05 s alone.)
+    assert sampled([*asleep, (10.0, end)], pressure=0.05, evenly=False) == pytest.approx(0.05, abs=0.001)
+    midway = {1: 0.0, **dict.fromkeys(spinners, 0.025 * 109 / 110)}
+    found = sampled([*asleep, (9.975, midway), (10.0, end)], pressure=0.05, evenly=False)
+    assert found == pytest.approx(0.05, abs=0.001)
+    # Spinners not read before (new, or too many to read): each interval at most its own length.
+    found = sampled([(0.0, {1: 0.0}), (9.95, None), (10.0, end)], pressure=0.05, evenly=False)
+    assert found == pytest.approx(0.05, abs=0.001)
+    # Spinners spinning for the last second, each told wait the longest a turn of them takes:
+    # their spans lie within that second, however long each one.
+    spun = [(9.0 + 0.03 * k, {1: 0.0, 1 + k: min(0.33, 0.03 * k)}) for k in range(1, 34)]
+    assert 0.9 <= sampled([*asleep[:301], *spun, (10.0, {})], pressure=TOLD, evenly=False) <= 1.0
+    # However many threads, and however their waiting moves between them: no more than the wall.
+    churn = [(0.01 * k, {tid: 7.0 * k for tid in range(k, k + 50)}) for k in range(1, 101)]
+    assert sampled([(0.0, {}), *churn], pressure=3.0) == pytest.approx(1.0)
+
+
+def test_a_long_waits_older_spans_are_let_go_and_never_counted_twice(monkeypatch):
+    monkeypatch.setattr(waits, "KEPT", 4)
+    apart = [(0.1 * k, {1: 0.05 * k}) for k in range(11)]  # 0.05 s before each reading
+    sampler = Sampler.start(Waits(0.0, apart[0][1]), 0.0)
+    assert sampler is not None
+    for at, threads in apart[1:]:
+        sampler.read(Waits(TOLD * max(threads.values()), threads), at)
+    assert len(sampler.spans) <= 4 and sampler.found == pytest.approx(0.5)
+    # A wait reaching back to the start covers the rest of the time, but not the let-go spans twice.
+    assert sampler.waited(Waits(TOLD * 1.2, {1: 0.5, 2: 1.2}), 1.2) == pytest.approx(1.2, abs=0.06)
+    assert sampler.found <= 1.2 + 1e-9
+
+
+def test_a_threads_id_taken_over_by_an_exec_excuses_no_more_than_the_pressure_allows():
+    """A reviewer's bot: its children's second threads waited 3 s in its first move; each later
+    move its main thread slept 3 s, then one such thread called ``execve`` and took its process's
+    first thread's id, which then showed the 3 s (the kernel swaps the ids): the id's time jumped
+    3 s in one interval, and every sleep went uncharged. Nothing waited: the pressure did not grow."""
+    before, swapped = {100: 0.01, 200: 0.001, 201: 3.0}, {100: 0.01, 200: 3.0}
+    assert waited(Waits(5.0, before), Waits(5.0, swapped)) == 0.0  # read at the ends alone
+    asleep = [(0.03 * k, before) for k in range(97)]
+    assert sampled([*asleep, (3.0, swapped)]) == 0.0
+    # Whatever the ids say, no more than PRESSURE_FACTOR times what the pressure said waited.
+    assert waited(Waits(5.0, before), Waits(5.1, swapped)) == pytest.approx(PRESSURE_FACTOR * 0.1)
+    assert sampled([*asleep, (3.0, swapped)], pressure=0.1) == pytest.approx(PRESSURE_FACTOR * 0.1)
+
+
+class RelayCgroup:
+    """A bot's cgroup whose search passes from thread to thread every ``turn`` seconds (``new``: a
+    new thread each time, the last one ended; else two threads in turn), on a machine so loaded that
+    the thread searching always waits for a processor; the pressure total says :data:`TOLD` of it."""
+
+    def __init__(self, clock, turn: float, new: bool, cost: float = 0.0) -> None:
+        self.clock, self.turn, self.new, self.reads, self.cost = clock, turn, new, 0, cost
+
+    def run_delays(self) -> dict[int, float]:
+        self.reads += 1
+        spin = time.thread_time() + self.cost  # the referee's processor time a reading takes
+        while time.thread_time() < spin:
+            pass
+        now = self.clock()
+        turns, into = divmod(now, self.turn)
+        if self.new:
+            return {100 + int(turns): into}
+        done = [turns // 2 * self.turn, turns // 2 * self.turn]
+        done[int(turns) % 2] += into
+        done[1 - int(turns) % 2] += self.turn * (int(turns) % 2)
+        return {7: done[0], 8: done[1]}
+
+    def waits(self, threads: bool = True) -> Waits:
+        return Waits(TOLD * self.clock(), self.run_delays() if threads else None)
+
+    def cpu_time(self) -> float:
+        return 0.0
+
+    def thaw(self) -> None:
+        pass
+
+    def freeze(self) -> None:
+        pass
+
+
+def relayed(new: bool, cost: float = 0.0) -> tuple[str | object, float, int]:
+    """A program's answer after 2 s of a search that moved between threads (:class:`RelayCgroup`,
+    each reading taking ``cost`` seconds of the referee's processor), 0.3 s of idling allowed; the
+    seconds the referee found it waited for a processor, and how often it read its threads."""
+
+    async def wait() -> tuple[str | object, float, int]:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        cgroup = RelayCgroup(lambda: loop.time() - began, turn=0.2, new=new, cost=cost)
+        player = SubprocessPlayer(("true",))
+        box = SimpleNamespace(cgroup=cgroup, limit_message=lambda pid, signal: None)
+        player.box, player.pid, player.running = box, 1, False  # type: ignore[assignment]
+        player.protocol = protocol = _Protocol(SubprocessSettings())
+        player.resume(stalls=True)
+        loop.call_later(2.0, protocol.pipe_data_received, 1, b"e2\n")
+        reply = await player.receive(0.3, cpu_limit=1.0)
+        return reply, player.waited(), cgroup.reads
+
+    return fakeclock.run(wait())  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("new", [True, False], ids=["thread per search", "relay"])
+def test_a_program_whose_search_moves_between_threads_is_not_idle(new, monkeypatch):
+    """The referee reads its threads while it waits for the answer: a program that only searched,
+    on threads that took over from each other, answers after 2 s with no idling (0.3 s allowed:
+    read at the start and the end alone it had idled half the time, and lost on time at 0.6 s)."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)  # the referee is never stopped here
+    reply, found, reads = relayed(new)
+    assert reply == "e2", reply
+    assert 2.0 - 10 * INTERVAL <= found <= 2.0 + 1e-9  # at most an interval lost a turn
+    # Read each interval (and at each check of the idling: 75 here, up to 15 more seen on a loaded
+    # machine); not at every turn of the loop.
+    assert reads <= 1.6 * 2.0 / INTERVAL
+
+
+def test_a_tree_whose_threads_take_long_to_read_is_read_less_often(monkeypatch):
+    """The readings take no more than 1% of the referee's processor: each of 2 ms (some 300 threads'
+    worth) is followed by 0.2 s without one (other readings are taken as its idling is checked)."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    _, _, reads = relayed(False, cost=0.002)
+    # 21 here, 75 read every interval; up to 36 seen on a loaded machine (more checks of the idling,
+    # which read too): the bound tells the two apart with room for that.
+    assert reads < 0.75 * 2.0 / INTERVAL
 
 
 @pytest.fixture
@@ -79,7 +316,7 @@ def test_too_many_threads_or_another_namespaces_proc_are_not_read(proc):
 
 class FakeCgroup:
     """A bot's cgroup whose one thread waited for a processor all the time since ``start``, while
-    the pressure total said half of it (it moved between processors)."""
+    the pressure total said :data:`TOLD` of it (it moved between processors)."""
 
     def __init__(self, clock) -> None:
         self.clock, self.frozen_at, self.reads = clock, float("inf"), {"pressure": 0, "threads": 0}
@@ -89,7 +326,7 @@ class FakeCgroup:
         self.reads["pressure"] += 1
         if threads:
             self.reads["threads"] += 1
-        return Waits(now / 2, {7: now} if threads else None)
+        return Waits(TOLD * now, {7: now} if threads else None)
 
     def cpu_time(self) -> float:
         return 0.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import abc
 
 from codecup.dialogue import Fault
-from codecup.waits import Waits
+from codecup.waits import Waits, waited
 
 
 class Player(abc.ABC):
@@ -50,6 +50,11 @@ class Player(abc.ABC):
         """How long the program has waited for a processor so far (:mod:`codecup.waits`), or None
         where not measured."""
         return None
+
+    def waited(self) -> float:
+        """Seconds the program waited for a processor since it was last resumed with ``stalls``
+        (from :attr:`resumed_waits` to :meth:`waits`; 0 where not measured)."""
+        return waited(self.resumed_waits, self.waits())
 
     def charged_by_wall(self) -> None:  # noqa: B027 - a transport that charges nothing itself
         """The match charges wall time after all (another seat's CPU time cannot be measured):

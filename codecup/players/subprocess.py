@@ -27,6 +27,7 @@ import stat
 import struct
 import subprocess
 import termios
+import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -43,7 +44,7 @@ from codecup.players.base import Player
 from codecup.processes import signal_name
 from codecup.sandbox import Box, orphans
 from codecup.sandbox.launch import Reporting, read_reason
-from codecup.waits import Waits, waited
+from codecup.waits import INTERVAL, MOST_SHARE, Sampler, Waits, waited
 
 log = logging.getLogger(__name__)
 
@@ -298,6 +299,15 @@ def _wake_up(waiter: asyncio.Future[None]) -> None:
         waiter.set_result(None)
 
 
+def _now() -> float:
+    """The running loop's clock (a test's fake one), which the referee's waits run on; without a
+    loop, the monotonic clock the loop's runs on."""
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
+
+
 async def _wait(protocol: _Protocol, loop: asyncio.AbstractEventLoop, timeout: float) -> None:
     """Until the protocol has news or ``timeout`` seconds pass (cheaper than ``wait_for``)."""
     waiter = protocol.waiter = loop.create_future()
@@ -329,6 +339,7 @@ class SubprocessPlayer(Player):
     input_fifo: int | None = None  # its input pipe's descriptor (None: not a pipe, or not started)
     resumed_cpu: float = 0.0  # the tree's CPU time when it was last resumed
     resumed_waits: Waits | None = None  # how long it had waited for a processor then (where known)
+    sampler: Sampler | None = None  # its threads' waiting through the wait since (codecup.waits)
     # Its CPU time read since it was suspended: at the next resume, what it used since is charged
     # to the next answer, not lost (and a frozen tree uses none).
     frozen_cpu: float | None = None
@@ -416,6 +427,7 @@ class SubprocessPlayer(Player):
                 frozen_cpu, self.frozen_cpu = self.frozen_cpu, None
                 self.resumed_cpu = self.box.cgroup.cpu_time() if frozen_cpu is None else frozen_cpu
                 self.resumed_waits = self.box.cgroup.waits() if stalls else None
+                self.sampler = Sampler.start(self.resumed_waits, _now())
                 self.box.cgroup.thaw()
             else:
                 self._signal(signal.SIGCONT)
@@ -470,6 +482,23 @@ class SubprocessPlayer(Player):
             return self.box.cgroup.waits()
         return None
 
+    def waited(self) -> float:
+        """Seconds its tree waited for a processor since it was last resumed with ``stalls``: its
+        threads read through the wait too (:class:`Sampler`), where it was."""
+        if self.sampler is None:
+            return super().waited()
+        return self.sampler.waited(self.waits(), _now())
+
+    def _sample(self) -> float:
+        """Read the tree's waiting (its pressure, each thread's), for the wait's :class:`Sampler`;
+        the seconds until the next reading (longer where a reading takes long: :data:`MOST_SHARE`)."""
+        if self.sampler is None or self.box is None or self.box.cgroup is None:
+            return INTERVAL
+        spent = time.thread_time()
+        if (reading := self.box.cgroup.waits()) is not None:
+            self.sampler.read(reading, _now())
+        return max(INTERVAL, (time.thread_time() - spent) / MOST_SHARE)
+
     def cpu_time(self) -> float | None:
         """CPU seconds used by the program's whole tree so far (None without a cgroup)."""
         if self.box is not None and self.box.cgroup is not None:
@@ -521,6 +550,9 @@ class SubprocessPlayer(Player):
         # The time the referee's own process is stopped (Ctrl-Z) is no wait of the program's: the
         # deadlines move on by it (a red team's 12 s stop timed a program out under either clock).
         stops0 = stops = stopped.so_far()
+        # Each thread's waiting is read while the wait lasts (codecup.waits: a thread that ends, or
+        # hands its work to another, takes its waiting with it), from the first interval on.
+        sample_at = start + INTERVAL if cpu_limit is not None and self.sampler is not None else None
         while True:
             if protocol.lines:
                 line, unread = protocol.take()
@@ -559,9 +591,13 @@ class SubprocessPlayer(Player):
                     return self._named(_timeout(protocol, f"no answer within {cpu_limit:.3f}s of CPU time"))
                 # The tree cannot use CPU faster than every core at once: no check is due before then.
                 left = min(left, max(cpu_left / _CORES, 0.002))
+            if sample_at is not None:
+                left = min(left, max(sample_at - now, 0.001))
             await _wait(protocol, loop, left)
             if cpu_limit is not None and not protocol.lines:  # woken by the timer: read the CPU used
                 cpu_left = cpu_limit - ((self.cpu_time() or 0.0) - self.resumed_cpu)
+                if sample_at is not None and (now := loop.time()) >= sample_at:
+                    sample_at = now + self._sample()
 
     @staticmethod
     async def _read_what_is_left(protocol: _Protocol, loop: asyncio.AbstractEventLoop) -> bool:
@@ -578,6 +614,8 @@ class SubprocessPlayer(Player):
     def _idle_since(self, start: float, now: float, waits0: Waits | None) -> float:
         """Wall seconds since ``start`` in which the tree neither used a processor nor waited for one."""
         computed = (self.cpu_time() or 0.0) - self.resumed_cpu
+        if self.sampler is not None and self.sampler.first is waits0:
+            return now - start - computed - self.waited()
         return now - start - computed - waited(waits0, self.waits())
 
     def _named(self, fault: Fault) -> Fault:

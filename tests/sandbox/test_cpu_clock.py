@@ -19,7 +19,7 @@ from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
 from codecup.sandbox import Limits, Policy, mounts
 from codecup.sandbox.cgroup import BotCgroup, join
-from codecup.waits import waited
+from codecup.waits import INTERVAL, Sampler, Waits, longest, waited
 from tests.support import HOSTILE, TESTS, processes_with, python_argv
 
 BURNER = TESTS / "players" / "attack" / "burner.py"
@@ -99,6 +99,71 @@ def test_a_program_moved_between_loaded_processors_is_not_taken_for_idle(full_sa
         pytest.skip("the kernel keeps no pressure stall information here")
     idle = wall - (cpu - cpu0) - waited(waits0, waits)
     assert idle < 0.1 * wall, (idle, wall, cpu - cpu0, waits0, waits)
+
+
+# A new thread for each search, 50 ms of CPU, joined before the next: at any reading, the threads
+# that searched before it have ended, and their waiting with them.
+SEARCHES = """
+import threading, time
+def search():
+    end = time.thread_time() + 0.05
+    while time.thread_time() < end:
+        pass
+while True:
+    thread = threading.Thread(target=search)
+    thread.start()
+    thread.join()
+"""
+
+
+def test_the_waiting_of_threads_that_end_is_read_through_the_wait(full_sandbox):
+    """A red team's: the waiting of a program with a new thread for each search was read at the
+    start and the end of a wait, when the threads that had searched were gone with it: honest bots
+    lost on time, told they slept. Read as the referee does (frozen at both ends, its threads read
+    each interval between), among busy loops: the sampling finds the threads' waiting that the
+    same readings' ends alone do not (the pressure left out of both: the comparison is the threads',
+    on one set of readings, however fast or loaded the machine)."""
+    group = BotCgroup.create(mounts.read(), Limits())
+    assert group is not None
+    loops = min(3 * len(os.sched_getaffinity(0)), 24)
+    load = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(loops)]
+    readings: list[tuple[float, Waits | None]] = []
+    try:
+        searches = [sys.executable, "-c", SEARCHES]
+        with subprocess.Popen(searches, preexec_fn=partial(join, group.procs_files)) as program:
+            try:
+                started = time.monotonic() + 10.0  # a search begun (Python starts slowly when loaded)
+                while len(group.run_delays() or {}) < 2 and time.monotonic() < started:
+                    time.sleep(0.05)
+                group.freeze()
+                group.wait_frozen()
+                readings.append((time.monotonic(), group.waits()))
+                group.thaw()
+                while time.monotonic() - readings[0][0] < 1.5:
+                    time.sleep(INTERVAL)
+                    readings.append((time.monotonic(), group.waits()))
+                group.freeze()
+                group.wait_frozen()
+                readings.append((time.monotonic(), group.waits()))
+            finally:
+                program.kill()
+    finally:
+        for process in load:
+            process.kill()
+            process.wait()
+        group.kill()
+        group.remove()
+    (began, first), *middle, (_, last) = readings
+    if first is None or last is None or first.threads is None or last.threads is None:
+        pytest.skip("the kernel keeps no pressure stall information, or no thread's times, here")
+    sampler = Sampler(Waits(0.0, first.threads), began, dict(first.threads))
+    for at, reading in [*middle, readings[-1]]:
+        if reading is not None:
+            sampler.read(Waits(0.0, reading.threads), at)  # the threads' part alone
+    ends = longest(first.threads, last.threads)  # the main thread's, asleep in a join
+    if (pressure := last.pressure - first.pressure) < 0.2:
+        pytest.skip(f"the busy loops hardly made it wait ({pressure:.3f}s by its pressure)")
+    assert sampler.found >= 2 * ends, (sampler.found, ends, len(readings))
 
 
 def test_a_program_that_waits_for_a_processor_is_not_cut_short(tiny_game, full_sandbox):
