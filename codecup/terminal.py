@@ -96,9 +96,15 @@ def pad(text: str, width: int) -> str:
 def one_line(text: str, limit: int) -> str:
     """``text`` on one line, its middle left out past ``limit`` characters: the reason is at the end
     of most messages, after the value they quote (a huge command's was cut off)."""
-    text = " ".join(text.split("\n"))
-    if len(text) > limit:
-        tail = limit // 4
-        left = len(text) - limit
-        text = f"{text[: limit - tail]} ... ({left} more characters) ... {text[-tail:]}"
-    return text
+    return " ".join(cut(text, limit).split("\n"))  # cut first: a line feed is one character, as its space
+
+
+def cut(text: str, limit: int) -> str:
+    """``text``, its middle left out past ``limit`` characters and said so, with the number of
+    characters left out: the end is kept, where most messages say why (a red team's 2,000-character
+    --out lost "File name too long", cut from the end)."""
+    if len(text) <= limit:
+        return text
+    tail = limit // 4
+    left = len(text) - limit
+    return f"{text[: limit - tail]} ... ({left} more characters) ... {text[-tail:]}"

@@ -17,10 +17,10 @@ from codecup.botcode import counting_interrupts, raised_in
 from codecup.botpath import given_by_referee
 from codecup.checks import check_clock
 from codecup.cli.common import Subparsers, clock_seconds, text_arg
-from codecup.errors import BotAnswerError, ConfigError, DialogueError, UnknownGameError, said, type_name
+from codecup.errors import BotAnswerError, ConfigError, DialogueError, UnknownGameError, said_line, type_name
 from codecup.game import Game
 from codecup.plugins import load_game
-from codecup.terminal import one_line, printable
+from codecup.terminal import printable
 from codecup.userbot import UserBot
 
 DESCRIPTION = """\
@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             return _answer(args, stdin, stdout)
     except BotAnswerError as exc:  # what it gave, refused by the session: its code raised nothing
         print(
-            f"codecup: error: the bot's answer is wrong: {printable(one_line(said(exc), 300))}",
+            f"codecup: error: the bot's answer is wrong: {printable(said_line(exc, 300))}",
             file=sys.stderr,
         )
         return 1
@@ -155,7 +155,7 @@ def _bots_error(exc: BaseException, where: str) -> int:
     that says it was the bot's: said as the command's own errors are, an illegal move of the bot's
     own search read as the referee refusing its move (a red team's)."""
     traceback.print_exception(exc)
-    message = printable(one_line(said(exc), 300))
+    message = printable(said_line(exc, 300))
     what = f"{type_name(exc)}: {message}" if message else type_name(exc)
     print(
         f"codecup: error: the bot's own code raised {what}, in {where} (its traceback above)", file=sys.stderr

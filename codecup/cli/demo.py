@@ -16,13 +16,13 @@ from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int, site_not_whole
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.errors import PluginError, said
+from codecup.errors import PluginError, said_line
 from codecup.game import Game, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
 from codecup.site import DemoEntry, write_demo_index
-from codecup.terminal import one_line, printable, shown_path
+from codecup.terminal import printable, shown_path
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.executor import held_stops
 from codecup.tournament.lock import FolderLock
@@ -122,7 +122,7 @@ def _spec(args: argparse.Namespace, game: Game) -> TournamentSpec | None:
 
 def _not_played(name: str, exc: PluginError) -> str:
     """Say in one line that ``name``'s plugin failed and its games are not played; its name."""
-    why = printable(one_line(said(exc), 1000))
+    why = printable(said_line(exc, 1000))
     print(f"codecup: {printable(name)}: {why}; its games were not played", file=sys.stderr, flush=True)
     return name
 
