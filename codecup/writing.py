@@ -59,6 +59,15 @@ def synced_replace(tmp: Path, path: Path) -> None:
     sync_folder(path.parent)
 
 
+def sync_file(path: Path) -> None:
+    """fsync the file ``path`` (written and closed)."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def sync_folder(folder: Path) -> None:
     """fsync the folder ``folder`` (its entries: a file made or renamed there). A file system that
     cannot sync a folder (:data:`_CANNOT_SYNC`) is left to do as it does."""

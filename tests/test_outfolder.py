@@ -629,3 +629,55 @@ def test_the_out_that_resumes_a_demos_game_moved_is_the_demos_own_only(tmp_path,
             assert lock.resume_out(lock.moved_to()) is None
     finally:
         lock.release()
+
+
+@pytest.mark.parametrize(
+    "marker, note",
+    [(b"", b""), (b"\0" * 4096, b""), (b"", b"\0" * 16384), (None, b""), (b"tournament\n", b"{")],
+    ids=["empty", "marker NUL", "note NUL", "no marker", "note cut"],
+)
+def test_what_a_crash_before_the_first_game_left_is_started_over(tmp_path, capsys, marker, note):
+    """A red team's power cut as a run began left the marker, the schedule's note and the lock empty,
+    and no log: the same command was refused for good ("holds .codecup-schedule.json but is not a
+    codecup tournament's folder"). Only codecup's own files, nothing played: it starts over."""
+    out = tmp_path / "out"
+    (out / "games").mkdir(parents=True)
+    (out / ".lock").touch()
+    if marker is not None:
+        (out / MARKER).write_bytes(marker)
+    (out / ".codecup-schedule.json").write_bytes(note)
+    assert tournament(tmp_path, out) == 0
+    err = capsys.readouterr().err
+    assert f"codecup: --out {out}: holds only what a run left that stopped before its first game" in err
+    assert (out / MARKER).read_text() == "tournament\n"
+    assert json.loads((out / ".codecup-schedule.json").read_text())["format"] == "round-robin"
+    assert (out / "results.jsonl").stat().st_size > 0
+
+
+def test_a_folder_with_others_files_and_an_empty_marker_is_still_refused(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / MARKER).touch()
+    (out / ".codecup-schedule.json").touch()
+    (out / "notes.txt").write_text("mine")
+    assert tournament(tmp_path, out) == 2
+    assert "is not a codecup tournament's folder" in capsys.readouterr().err
+    assert (out / MARKER).exists() and (out / ".codecup-schedule.json").exists()
+
+
+def test_the_marker_and_the_note_are_fsynced_with_their_folder(tmp_path, monkeypatch):
+    import os
+
+    synced: list[str] = []
+    fsync = os.fsync
+
+    def noting(fd):
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", noting)
+    out = tmp_path / "out"
+    assert tournament(tmp_path, out) == 0
+    marker, note = str(out / f"{MARKER}.part"), str(out / "..codecup-schedule.json.tmp")
+    assert marker in synced and str(out) in synced[synced.index(marker) :]
+    assert note in synced and str(out) in synced[synced.index(note) :]

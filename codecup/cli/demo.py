@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
     # Held from before the run looks at the folder: a run refused by it has touched nothing there.
     with FolderLock.take(args.out, args.out, option="--out") as lock:
         with released_on_failure(args.out, created, lock):  # a full disk as it marks the folder
-            claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))
+            if (over := claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))) is not None:
+                print(f"codecup: {printable(over)}", file=sys.stderr, flush=True)
         try:
             with stop_on_signals(), released_on_failure(args.out, created, lock):
                 return _demo(args, registry, specs, failed, lock)

@@ -493,7 +493,8 @@ def _run_in(
 ) -> int:
     """Play the tournament into ``out``, whose lock this run holds."""
     with released_on_failure(out, created, lock):  # a full disk as it marks the folder leaves none
-        claim_folder(out, RunKind.TOURNAMENT, option=said)
+        if (over := claim_folder(out, RunKind.TOURNAMENT, option=said)) is not None:
+            print(f"codecup: {printable(over)}", file=sys.stderr, flush=True)
         if (finished := finish_pending(out)) is not None:  # said (run_tournament would do it silently)
             _warn(finished)
     quiet = bool(_option(args, opts, "quiet", False))
