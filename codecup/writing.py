@@ -36,14 +36,11 @@ def write_atomic(path: Path, text: str, *, durable: bool = False) -> None:
     """
     tmp = path.with_name(f".{path.name}.tmp")
     try:
+        tmp.write_text(text, "utf-8", errors="backslashreplace")  # a lone surrogate (a path's byte): \udcff
         if durable:
-            tmp.unlink(missing_ok=True)  # made anew: a link left there is not followed
-            write_in_place(tmp, text.encode("utf-8", errors="backslashreplace"), durable=True)
+            sync_file(tmp)
             synced_replace(tmp, path)
         else:
-            tmp.write_text(
-                text, "utf-8", errors="backslashreplace"
-            )  # a lone surrogate (a path's byte): \udcff
             os.replace(tmp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):  # (a folder made there is left: the error names the file)
