@@ -88,6 +88,7 @@ def claim_folder(
 
     Returns a line to say where the folder is started over (:func:`_start_over`), else None.
     """
+    _check_not_inside(path, option)
     _check_kinds(path, WRITES[kind] | writes, FOLDERS | writes, option)
     started_over = _start_over(path, option)
     marked = _marked(path)
@@ -119,6 +120,39 @@ def claim_folder(
         return started_over
     _write_marker(path, kind)
     return started_over
+
+
+def _check_not_inside(path: Path, option: str) -> None:
+    """Refuse a folder inside what another codecup run writes in its folder (a tournament's
+    ``games/``, ``view/`` or ``draw/``): a red team's run into ``ref1/games`` wrote a second log,
+    site and standings.json among the first run's records (``codecup verify ref1/games/*.json`` then
+    failed on it). A folder beside a run's own names in its folder (a demo's folder of a game), or
+    one holding runs' folders, is not refused."""
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):  # a loop: said by the folder's own checks
+        return
+    for below, folder in zip([real, *real.parents], real.parents, strict=False):
+        try:
+            kind = _owner(folder)
+        except (OSError, ConfigError):  # a folder that cannot be read, a marker naming nothing: not a run's
+            continue
+        if kind is not None and below.name in WRITES[kind]:
+            raise ConfigError(
+                f"{option} {path}: is inside the folder of a codecup {kind}, {folder} (its {below.name}/):"
+                " use a folder outside it"
+            )
+
+
+def _owner(folder: Path) -> RunKind | None:
+    """The kind of run whose folder ``folder`` is, by its marker or (unmarked, from before markers)
+    its results log of games; None: none."""
+    marked = _marked(folder)
+    if marked is not None:
+        return marked
+    if (folder / LOG_NAME).is_file() and _logs_games(folder):
+        return RunKind.TOURNAMENT
+    return None
 
 
 def _start_over(path: Path, option: str) -> str | None:

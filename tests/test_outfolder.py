@@ -681,3 +681,26 @@ def test_the_marker_and_the_note_are_fsynced_with_their_folder(tmp_path, monkeyp
     marker, note = str(out / f"{MARKER}.part"), str(out / "..codecup-schedule.json.tmp")
     assert marker in synced and str(out) in synced[synced.index(marker) :]
     assert note in synced and str(out) in synced[synced.index(note) :]
+
+
+@pytest.mark.parametrize("inside", ["games", "view", "draw", "games/deeper"])
+def test_a_folder_inside_another_runs_own_folders_is_refused(tmp_path, capsys, inside):
+    """A red team's run into ref1/games wrote a second log, site and standings.json among the first
+    run's records (``codecup verify ref1/games/*.json`` then failed on it)."""
+    first = tmp_path / "ref1"
+    assert tournament(tmp_path, first) == 0
+    before = sorted(p.relative_to(first) for p in first.rglob("*"))
+    capsys.readouterr()
+    assert tournament(tmp_path, first / inside) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"codecup: error: --out {first / inside}: is inside the folder of a codecup tournament, {first}"
+        f" (its {inside.split('/')[0]}/): use a folder outside it\n"
+    )
+    assert sorted(p.relative_to(first) for p in first.rglob("*")) == before
+
+
+def test_runs_beside_each_other_or_beside_a_runs_own_folders_are_not_refused(tmp_path):
+    assert tournament(tmp_path, tmp_path / "runs" / "a") == 0
+    assert tournament(tmp_path, tmp_path / "runs" / "b") == 0  # a folder holding runs' folders
+    assert tournament(tmp_path, tmp_path / "runs" / "a" / "again") == 0  # not one of a's own names
