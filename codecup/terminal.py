@@ -37,9 +37,11 @@ def printable(text: str) -> str:
 
 
 def shown_path(path: object) -> str:
-    """A path the user gave (or a file's name) for a line of output: :func:`printable`. A file named
-    with a newline and escape codes made ``codecup verify`` print a forged ``ok`` line (a red team's)."""
-    return printable(str(path))
+    """A path the user gave (or a file's name) for a line of output: :func:`printable`, a tab too
+    (kept in a bot's text, a path's is no layout: a red team's --out with a tab was printed raw in
+    "results in", where a newline was escaped). A file named with a newline and escape codes made
+    ``codecup verify`` print a forged ``ok`` line (a red team's)."""
+    return printable(str(path)).replace("\t", _escape("\t"))
 
 
 def log_lines(text: str) -> list[str]:
