@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import time
 import unicodedata
 from collections.abc import Sequence
@@ -349,13 +350,20 @@ def game_page_format(game: Game, drawing: Drawing | None = None) -> str:
 
 
 def is_current_game_page(path: Path, page_format: str) -> bool:
-    """Whether ``path`` is a game page of ``page_format`` (:func:`game_page_format`; its head says so)."""
+    """Whether ``path`` is a game page of ``page_format`` (:func:`game_page_format`; its head says so),
+    whole (it ends as a page does: one a crash cut short after its head was kept by a resume)."""
     try:
         with path.open("rb") as f:
             head = f.read(2048)
+            f.seek(max(f.seek(0, os.SEEK_END) - len(PAGE_END), 0))
+            end = f.read()
     except OSError:
         return False
-    return f'<meta name="codecup-page" content="{page_format}">'.encode() in head
+    return f'<meta name="codecup-page" content="{page_format}">'.encode() in head and end == PAGE_END
+
+
+PAGE_END = b"</html>\n"
+"""How a game's page ends."""
 
 
 def game_page(game: Game, game_id: str, record: Record) -> str:

@@ -151,3 +151,14 @@ def test_an_error_writing_a_record_names_the_record_not_its_temporary_file(
     err = capsys.readouterr().err
     assert ".json: No space left on device" in err
     assert ".tmp" not in err
+
+
+def test_a_page_cut_short_after_its_head_is_written_again(fake_games, four, tmp_path):
+    """A resume kept a game's page that held its head (the page format) but not its end."""
+    out = tmp_path / "out"
+    main(["tournament", str(four), "--out", str(out), "--quiet", "--jobs", "1"])
+    page = next((out / "view").glob("*.html"))
+    whole = page.read_bytes()
+    page.write_bytes(whole[: len(whole) - 100])  # its head whole
+    main(["tournament", str(four), "--out", str(out), "--quiet", "--jobs", "1"])
+    assert page.read_bytes() == whole
