@@ -704,3 +704,17 @@ def test_runs_beside_each_other_or_beside_a_runs_own_folders_are_not_refused(tmp
     assert tournament(tmp_path, tmp_path / "runs" / "a") == 0
     assert tournament(tmp_path, tmp_path / "runs" / "b") == 0  # a folder holding runs' folders
     assert tournament(tmp_path, tmp_path / "runs" / "a" / "again") == 0  # not one of a's own names
+
+
+def test_a_marker_of_nul_bytes_over_a_log_of_games_resumes(tmp_path, capsys):
+    """A power cut after the first games left the marker as NUL bytes: "names no kind of codecup
+    run", for good, over a log that says whose the folder is."""
+    out = tmp_path / "out"
+    assert tournament(tmp_path, out) == 0
+    (out / MARKER).write_bytes(b"\0" * 4096)
+    (out / ".codecup-schedule.json").write_bytes(b"\0" * 4096)
+    capsys.readouterr()
+    assert tournament(tmp_path, out) == 0
+    assert "error" not in capsys.readouterr().err
+    assert (out / MARKER).read_text() == "tournament\n"
+    assert json.loads((out / ".codecup-schedule.json").read_text())["format"] == "round-robin"
