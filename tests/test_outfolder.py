@@ -718,3 +718,25 @@ def test_a_marker_of_nul_bytes_over_a_log_of_games_resumes(tmp_path, capsys):
     assert "error" not in capsys.readouterr().err
     assert (out / MARKER).read_text() == "tournament\n"
     assert json.loads((out / ".codecup-schedule.json").read_text())["format"] == "round-robin"
+
+
+def test_a_demos_game_folder_started_over_is_said(tmp_path, capsys, monkeypatch):
+    """A demo's folder of one game, left by a crash before its first game, was started over without
+    a word, where a tournament's is said in one line (a reviewer's)."""
+    import importlib
+
+    from tests.support import TINYGAME_DIST
+
+    monkeypatch.syspath_prepend(str(TINYGAME_DIST))  # its entry point, through its dist-info
+    importlib.invalidate_caches()
+    game = tmp_path / "demo" / "twentyone"
+    (game / "games").mkdir(parents=True)
+    (game / ".lock").touch()
+    (game / MARKER).write_bytes(b"\0" * 16)
+    (game / ".codecup-schedule.json").write_bytes(b"")
+    (game.parent / MARKER).write_text("demo\n")  # the demo's own folder, whole
+    argv = ["demo", "--game", "twentyone", "--jobs", "1", "--quiet", "--out", str(tmp_path / "demo")]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert f"codecup: --out {game}: holds only what a run left that stopped before its first game" in err
+    assert (game / "results.jsonl").stat().st_size > 0

@@ -204,7 +204,8 @@ def _play(
     # Its own lock, held from before it looks at the folder, as the demo's is: another run there
     # (an sprt into a game's folder) had its marker rewritten before the demo was refused.
     with FolderLock.take(out, out / LOG_NAME, option="--out", depth=1) as lock:
-        claim_folder(out, RunKind.TOURNAMENT)
+        if (over := claim_folder(out, RunKind.TOURNAMENT)) is not None:  # said, as a tournament's
+            print(f"codecup: {printable(over)}", file=sys.stderr, flush=True)
         if not args.quiet:
             title = printable(game.info.title)
             print(f"\n== {title}: {len(spec.players)} bots, {spec.estimated_games()} games ==")

@@ -70,12 +70,21 @@ def mend_records(out: Path, log: ResultsLog) -> int:
     return mended
 
 
+LARGER = 64
+"""How many times its log line's size a game's record file may be and still be read as it."""
+
+
 def _holds(path: Path, doc: Any, size: int) -> bool:
     """Whether the file ``path`` holds the record ``doc`` (whose log line is ``size`` bytes: a file
-    far larger is not read, and is not it)."""
+    far larger is not read, and is not it).
+
+    Far larger is :data:`LARGER` times: the file is indented, one value a line, so a value of two
+    bytes in the line (``0,``) takes a line as long as its depth in the file; a plugin's board
+    snapshots in ``extra`` (small numbers five deep) made a valid record's file 4.95 times its line,
+    read as not it at every resume, and written again (a reviewer's: 4 times was the bound)."""
     try:
         with path.open("rb") as f:
-            found = f.read(4 * size + 4096)  # the indented file is larger than the line, not 4 times
+            found = f.read(LARGER * size + 4096)
             if f.read(1):
                 return False
     except OSError:

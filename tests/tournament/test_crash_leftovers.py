@@ -162,3 +162,18 @@ def test_a_page_cut_short_after_its_head_is_written_again(fake_games, four, tmp_
     page.write_bytes(whole[: len(whole) - 100])  # its head whole
     main(["tournament", str(four), "--out", str(out), "--quiet", "--jobs", "1"])
     assert page.read_bytes() == whole
+
+
+def test_a_record_whose_file_is_many_times_its_line_is_kept(tmp_path):
+    """A plugin's ``extra`` of small numbers nested deep: indented one value a line, a valid record's
+    file was 4.95 times its log line, read as not it (4 times was the bound), and written again
+    at every resume, said as a crash's (a reviewer's)."""
+    from codecup.tournament import gamefiles
+
+    boards = [[[[0, 0] for _ in range(8)] for _ in range(8)] for _ in range(20)]
+    doc = {"kind": "a record", "extra": {"boards": boards}}
+    line = json.dumps(doc, separators=(",", ":"))
+    path = tmp_path / "g.json"
+    path.write_bytes(gamefiles.record_bytes(doc))
+    assert path.stat().st_size > 4 * len(line)
+    assert gamefiles._holds(path, doc, len(line))
