@@ -14,6 +14,8 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
+from codecup.terminal import cut, one_line
+
 
 class Stopping(BaseException):
     """codecup's own way of stopping a run from within (a tournament worker told to stop unwinds
@@ -157,15 +159,23 @@ def type_name(value: object) -> str:
     return name
 
 
-def said(exc: BaseException) -> str:
-    """``str(exc)``, cut to :data:`TEXT_LIMIT` characters; "" when that raises, or never returns
+def said(exc: BaseException, limit: int | None = TEXT_LIMIT) -> str:
+    """``str(exc)``, its middle cut past ``limit`` characters (:func:`~codecup.terminal.cut`: its end,
+    the reason, kept; None: whole); "" when that raises, or never returns
     (bounded as the plugin's other code is: :func:`codecup.overrun.bounded`), or gives no str.
 
     An exception a plugin raises is the plugin's object: its ``__str__`` is the plugin's code. A
     red team's raised, or spun for ever, and crashed (or held up) every command that said it,
     whichever plugin raised it: every message of codecup's that says a plugin's (or a bot's)
     exception says it through this, or :func:`described`."""
-    return _text(lambda: str(exc), f"the {type_name(exc)} exception's str") or ""
+    return _text(lambda: str(exc), f"the {type_name(exc)} exception's str", limit) or ""
+
+
+def said_line(exc: BaseException, limit: int) -> str:
+    """:func:`said` on one line of ``limit`` characters (:func:`~codecup.terminal.one_line`), cut
+    once, from the whole message: cut first to :data:`TEXT_LIMIT` from its end, then in its middle,
+    a line lost its reason and said a wrong number of characters left out (a red team's)."""
+    return one_line(said(exc, None), limit)
 
 
 def described(exc: BaseException) -> str:
@@ -216,7 +226,7 @@ def _text(make: Callable[[], object], what: str, limit: int | None = TEXT_LIMIT)
     # str.__str__: an exact str, whatever subclass came back (its __getitem__, its __format__
     # would be the plugin's code again).
     exact = str.__str__(text)
-    return exact if limit is None else exact[:limit]
+    return exact if limit is None else cut(exact, limit)
 
 
 def traced(exc: BaseException) -> str:

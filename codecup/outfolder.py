@@ -22,8 +22,10 @@ from pathlib import Path
 
 from codecup.errors import ConfigError, naming
 from codecup.tournament.identity import NAME as SCHEDULE_NAME
+from codecup.tournament.identity import readable_note
 from codecup.tournament.lock import LOCK_NAME, FolderLock
 from codecup.tournament.log import LOG_NAME, is_results_log, logged_game
+from codecup.writing import sync_file, synced_replace
 
 MARKER = ".codecup-out"
 MARKER_PART = f"{MARKER}.part"  # the marker being written
@@ -74,7 +76,7 @@ page or drawing script, and the temporary name each is written through."""
 
 def claim_folder(
     path: Path, kind: RunKind, *, writes: frozenset[str] = frozenset(), option: str = "--out"
-) -> None:
+) -> str | None:
     """Mark the folder ``path`` as ``kind``'s; raise :class:`ConfigError` if it is not free for it.
 
     ``writes`` adds names this run writes beyond :data:`WRITES` (a demo's per-game folders).
@@ -83,8 +85,12 @@ def claim_folder(
     demo's folders of games, is not marked here: only the logs' own checks tell whose their games
     are, and the run marks it (:func:`mark_folder`) once they have passed; a run they refuse
     leaves it as it was.
+
+    Returns a line to say where the folder is started over (:func:`_start_over`), else None.
     """
+    _check_not_inside(path, option)
     _check_kinds(path, WRITES[kind] | writes, FOLDERS | writes, option)
+    started_over = _start_over(path, option)
     marked = _marked(path)
     stopped = marked is not None and not _holds_results(path)
     if stopped:  # a run that stopped before its first result (its cluster unreachable, a kill -9)
@@ -94,7 +100,7 @@ def claim_folder(
             raise ConfigError(
                 f"{option} {path}: holds a codecup {marked}'s results, not a {kind}'s; use another folder"
             )
-        return
+        return started_over
     earlier = _unmarked_owners(path)
     if earlier and kind not in earlier:
         raise ConfigError(
@@ -111,8 +117,71 @@ def claim_folder(
                 "use a new or empty folder"
             )
     if _holds_games(path) or earlier:  # an older run's: marked once this run's checks have passed
-        return
+        return started_over
     _write_marker(path, kind)
+    return started_over
+
+
+def _check_not_inside(path: Path, option: str) -> None:
+    """Refuse a folder inside what another codecup run writes in its folder (a tournament's
+    ``games/``, ``view/`` or ``draw/``): a red team's run into ``ref1/games`` wrote a second log,
+    site and standings.json among the first run's records (``codecup verify ref1/games/*.json`` then
+    failed on it). A folder beside a run's own names in its folder (a demo's folder of a game), or
+    one holding runs' folders, is not refused."""
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):  # a loop: said by the folder's own checks
+        return
+    for below, folder in zip([real, *real.parents], real.parents, strict=False):
+        try:
+            kind = _owner(folder)
+        except (OSError, ConfigError):  # a folder that cannot be read, a marker naming nothing: not a run's
+            continue
+        if kind is not None and below.name in WRITES[kind]:
+            raise ConfigError(
+                f"{option} {path}: is inside the folder of a codecup {kind}, {folder} (its {below.name}/):"
+                " use a folder outside it"
+            )
+
+
+def _owner(folder: Path) -> RunKind | None:
+    """The kind of run whose folder ``folder`` is, by its marker or (unmarked, from before markers)
+    its results log of games; None: none."""
+    marked = _marked(folder)
+    if marked is not None:
+        return marked
+    if (folder / LOG_NAME).is_file() and _logs_games(folder):
+        return RunKind.TOURNAMENT
+    return None
+
+
+def _start_over(path: Path, option: str) -> str | None:
+    """Remove the marker and the schedule's note of a folder that holds only what a run left that
+    stopped before its first result (:func:`_holds_results`: no game logged, nothing of anyone
+    else's) where either is missing or cannot be read: a crash as the run began (a red team's power
+    cut) left them empty, and every later run, the same command too, was refused for good ("holds
+    .codecup-schedule.json but is not a codecup tournament's folder"). Nothing was played there: the
+    run starts it over, and says so (the line returned; None where nothing was removed)."""
+    marker, note = path / MARKER, path / SCHEDULE_NAME
+    if not (marker.exists() or note.exists()) or _holds_results(path):
+        return None
+    if _kind_written(marker) and (not note.exists() or readable_note(note)):
+        return None
+    for name in (MARKER, MARKER_PART, SCHEDULE_NAME, f".{SCHEDULE_NAME}.tmp"):
+        (path / name).unlink(missing_ok=True)  # regular files: _check_kinds
+    return (
+        f"{option} {path}: holds only what a run left that stopped before its first game (its"
+        " bookkeeping cut short, as a crash leaves it): started over"
+    )
+
+
+def _kind_written(marker: Path) -> bool:
+    """Whether the marker ``marker`` is there, written: not empty, nor NUL bytes (a marker naming
+    something else is written, and refused: :func:`_marked`)."""
+    try:
+        return _marked(marker.parent) is not None
+    except ConfigError:
+        return True
 
 
 def mark_folder(path: Path, kind: RunKind) -> None:
@@ -128,8 +197,10 @@ def _write_marker(path: Path, kind: RunKind) -> None:
     refused ("names no kind of codecup run")."""
     part = path / MARKER_PART
     try:
+        # on the disk, not in the cache only: a power cut left it empty (durable: fsynced, then the folder)
         part.write_text(f"{kind}\n", "utf-8")
-        os.replace(part, path / MARKER)
+        sync_file(part)
+        synced_replace(part, path / MARKER)
     except BaseException as exc:
         part.unlink(missing_ok=True)
         if isinstance(exc, OSError):  # a write that found no room names no file
@@ -215,7 +286,7 @@ def released_on_failure(path: Path, created: Path | None, lock: FolderLock) -> I
 def _holds_results(path: Path) -> bool:
     """Whether the folder holds more than a run's bookkeeping (its marker, lock, schedule and empty
     folders)."""
-    bookkeeping = (MARKER, MARKER_PART, SCHEDULE_NAME)
+    bookkeeping = (MARKER, MARKER_PART, SCHEDULE_NAME, f".{SCHEDULE_NAME}.tmp")
     return any(entry.name not in bookkeeping and _holds(entry) for entry in path.iterdir())
 
 
@@ -238,8 +309,9 @@ def _marked(path: Path) -> RunKind | None:
     marker = path / MARKER
     if not marker.is_file():
         return None
-    text = marker.read_text("utf-8", errors="replace").strip()
-    if not text:  # a marker whose writing never ended (an older codecup's, on a full disk): none
+    text = marker.read_text("utf-8", errors="replace").strip(" \t\r\n\x00")
+    if not text:  # a marker whose writing never ended (an older codecup's, on a full disk; NUL bytes,
+        # after a power cut): none
         return None
     try:
         return RunKind(text)

@@ -37,9 +37,11 @@ def printable(text: str) -> str:
 
 
 def shown_path(path: object) -> str:
-    """A path the user gave (or a file's name) for a line of output: :func:`printable`. A file named
-    with a newline and escape codes made ``codecup verify`` print a forged ``ok`` line (a red team's)."""
-    return printable(str(path))
+    """A path the user gave (or a file's name) for a line of output: :func:`printable`, a tab too
+    (kept in a bot's text, a path's is no layout: a red team's --out with a tab was printed raw in
+    "results in", where a newline was escaped). A file named with a newline and escape codes made
+    ``codecup verify`` print a forged ``ok`` line (a red team's)."""
+    return printable(str(path)).replace("\t", _escape("\t"))
 
 
 def log_lines(text: str) -> list[str]:
@@ -96,9 +98,15 @@ def pad(text: str, width: int) -> str:
 def one_line(text: str, limit: int) -> str:
     """``text`` on one line, its middle left out past ``limit`` characters: the reason is at the end
     of most messages, after the value they quote (a huge command's was cut off)."""
-    text = " ".join(text.split("\n"))
-    if len(text) > limit:
-        tail = limit // 4
-        left = len(text) - limit
-        text = f"{text[: limit - tail]} ... ({left} more characters) ... {text[-tail:]}"
-    return text
+    return " ".join(cut(text, limit).split("\n"))  # cut first: a line feed is one character, as its space
+
+
+def cut(text: str, limit: int) -> str:
+    """``text``, its middle left out past ``limit`` characters and said so, with the number of
+    characters left out: the end is kept, where most messages say why (a red team's 2,000-character
+    --out lost "File name too long", cut from the end)."""
+    if len(text) <= limit:
+        return text
+    tail = limit // 4
+    left = len(text) - limit
+    return f"{text[: limit - tail]} ... ({left} more characters) ... {text[-tail:]}"

@@ -26,28 +26,69 @@ from codecup.errors import naming
 _CANNOT_CLAIM = {errno.EBADF, errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS}
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str, *, durable: bool = False) -> None:
     """Write ``text`` to ``path`` through a temporary file, so a reader never sees half a file.
 
     A ``path`` that cannot be written or replaced (a full disk, a folder made there while the
-    run went) is the error's name, not the temporary file, which is removed.
+    run went) is the error's name, not the temporary file, which is removed. ``durable``: the
+    file is on the disk when this returns (:func:`synced_replace`), not only in the system's
+    cache: a power cut lost a folder's marker, left empty, and the folder was refused for good.
     """
     tmp = path.with_name(f".{path.name}.tmp")
     try:
         tmp.write_text(text, "utf-8", errors="backslashreplace")  # a lone surrogate (a path's byte): \udcff
-        os.replace(tmp, path)
+        if durable:
+            sync_file(tmp)
+            synced_replace(tmp, path)
+        else:
+            os.replace(tmp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):  # (a folder made there is left: the error names the file)
             tmp.unlink(missing_ok=True)
         raise naming(exc, path, instead_of=tmp) from exc
 
 
-def write_in_place(path: Path, data: bytes) -> None:
+def synced_replace(tmp: Path, path: Path) -> None:
+    """Rename ``tmp`` (written and fsynced) over ``path``, then fsync their folder, so that the
+    new name is on the disk too. A file renamed unsynced came back from a power cut as 16 KB of
+    NUL bytes, under a log line that said its game was played (a red team's)."""
+    os.replace(tmp, path)
+    sync_folder(path.parent)
+
+
+def sync_file(path: Path) -> None:
+    """fsync the file ``path`` (written and closed)."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def sync_folder(folder: Path) -> None:
+    """fsync the folder ``folder`` (its entries: a file made or renamed there). A file system that
+    cannot sync a folder (:data:`_CANNOT_SYNC`) is left to do as it does."""
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in _CANNOT_SYNC:
+            raise
+    finally:
+        os.close(fd)
+
+
+#: fsync's errors that say only that the folder cannot be synced (some file systems, and a
+#: folder opened read-only on some systems), not that anything was lost.
+_CANNOT_SYNC = {errno.EINVAL, errno.EBADF, errno.EOPNOTSUPP, errno.ENOTSUP}
+
+
+def write_in_place(path: Path, data: bytes, *, durable: bool = False) -> None:
     """Write ``data`` to ``path``, through links, keeping the file's owner, mode and links (a new
     one is made as any file is: mode 0666 less the umask). A full disk (the claim of room fails)
     leaves a file that was there as it was; one that was not is removed. An error or a kill as it
     writes mixes the two (written over a longer file, what follows the new text is spaces until
-    they are cut). The error names ``path``."""
+    they are cut). The error names ``path``. ``durable``: fsynced before it is closed."""
     existed = os.path.lexists(path)
     try:
         fd = _open(path)
@@ -66,6 +107,8 @@ def write_in_place(path: Path, data: bytes) -> None:
             written += os.write(fd, whole[written:])
         if regular:
             os.ftruncate(fd, len(data))  # the spaces go
+        if durable:
+            os.fsync(fd)
     except OSError as exc:
         if not existed:
             with contextlib.suppress(OSError):

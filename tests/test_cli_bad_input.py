@@ -1911,3 +1911,39 @@ def test_a_removed_current_folder_is_said_in_one_line(tmp_path, players, command
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr == f"codecup: error: {CWD_GONE}\n"
+
+
+def test_an_out_too_long_says_why_and_leaves_no_folder(tmp_path, capsys, monkeypatch):
+    """A red team's 2,000-character --out: the line was cut before "File name too long" (the
+    message cut to 2,000 characters from its end, then in its middle, saying a wrong count), and
+    the folders made on the way to the name too long were left."""
+    path = tmp_path / "players.yml"
+    path.write_text(TWO)
+    monkeypatch.chdir(tmp_path)
+    out = "r3/" + "/".join(["d" * 250] * 8) + "/" + "e" * 300
+    assert main(["tournament", str(path), "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.rstrip().endswith(": cannot create the folder: File name too long")
+    whole = f"--out {out}: cannot create the folder: File name too long"
+    line = err.removeprefix("codecup: error: ").rstrip("\n")
+    left = int(line.split(" ... (")[1].split(" more characters)")[0])
+    assert len(line) - len(f" ...  ({left} more characters) ... ") + 1 + left == len(whole)
+    assert not (tmp_path / "r3").exists()
+    short = "r3b/a/b/" + "e" * 300
+    assert main(["tournament", str(path), "--out", short]) == 2
+    assert "File name too long" in capsys.readouterr().err
+    assert not (tmp_path / "r3b").exists()
+    (tmp_path / "mine").mkdir()  # a folder there before is kept
+    assert main(["tournament", str(path), "--out", "mine/a/" + "e" * 300]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "players.yml"]
+    assert not any((tmp_path / "mine").iterdir())
+
+
+def test_a_message_cut_keeps_its_end_and_counts_what_it_left_out():
+    from codecup.errors import said, said_line
+
+    text = "x" * 5000 + " the reason"
+    assert said(ValueError(text)).endswith(" the reason")
+    assert "(3011 more characters)" in said(ValueError(text))
+    line = said_line(ValueError(text), 1000)
+    assert line.endswith(" the reason") and "(4011 more characters)" in line

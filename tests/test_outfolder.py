@@ -629,3 +629,114 @@ def test_the_out_that_resumes_a_demos_game_moved_is_the_demos_own_only(tmp_path,
             assert lock.resume_out(lock.moved_to()) is None
     finally:
         lock.release()
+
+
+@pytest.mark.parametrize(
+    "marker, note",
+    [(b"", b""), (b"\0" * 4096, b""), (b"", b"\0" * 16384), (None, b""), (b"tournament\n", b"{")],
+    ids=["empty", "marker NUL", "note NUL", "no marker", "note cut"],
+)
+def test_what_a_crash_before_the_first_game_left_is_started_over(tmp_path, capsys, marker, note):
+    """A red team's power cut as a run began left the marker, the schedule's note and the lock empty,
+    and no log: the same command was refused for good ("holds .codecup-schedule.json but is not a
+    codecup tournament's folder"). Only codecup's own files, nothing played: it starts over."""
+    out = tmp_path / "out"
+    (out / "games").mkdir(parents=True)
+    (out / ".lock").touch()
+    if marker is not None:
+        (out / MARKER).write_bytes(marker)
+    (out / ".codecup-schedule.json").write_bytes(note)
+    assert tournament(tmp_path, out) == 0
+    err = capsys.readouterr().err
+    assert f"codecup: --out {out}: holds only what a run left that stopped before its first game" in err
+    assert (out / MARKER).read_text() == "tournament\n"
+    assert json.loads((out / ".codecup-schedule.json").read_text())["format"] == "round-robin"
+    assert (out / "results.jsonl").stat().st_size > 0
+
+
+def test_a_folder_with_others_files_and_an_empty_marker_is_still_refused(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / MARKER).touch()
+    (out / ".codecup-schedule.json").touch()
+    (out / "notes.txt").write_text("mine")
+    assert tournament(tmp_path, out) == 2
+    assert "is not a codecup tournament's folder" in capsys.readouterr().err
+    assert (out / MARKER).exists() and (out / ".codecup-schedule.json").exists()
+
+
+def test_the_marker_and_the_note_are_fsynced_with_their_folder(tmp_path, monkeypatch):
+    import os
+
+    synced: list[str] = []
+    fsync = os.fsync
+
+    def noting(fd):
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", noting)
+    out = tmp_path / "out"
+    assert tournament(tmp_path, out) == 0
+    marker, note = str(out / f"{MARKER}.part"), str(out / "..codecup-schedule.json.tmp")
+    assert marker in synced and str(out) in synced[synced.index(marker) :]
+    assert note in synced and str(out) in synced[synced.index(note) :]
+
+
+@pytest.mark.parametrize("inside", ["games", "view", "draw", "games/deeper"])
+def test_a_folder_inside_another_runs_own_folders_is_refused(tmp_path, capsys, inside):
+    """A red team's run into ref1/games wrote a second log, site and standings.json among the first
+    run's records (``codecup verify ref1/games/*.json`` then failed on it)."""
+    first = tmp_path / "ref1"
+    assert tournament(tmp_path, first) == 0
+    before = sorted(p.relative_to(first) for p in first.rglob("*"))
+    capsys.readouterr()
+    assert tournament(tmp_path, first / inside) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"codecup: error: --out {first / inside}: is inside the folder of a codecup tournament, {first}"
+        f" (its {inside.split('/')[0]}/): use a folder outside it\n"
+    )
+    assert sorted(p.relative_to(first) for p in first.rglob("*")) == before
+
+
+def test_runs_beside_each_other_or_beside_a_runs_own_folders_are_not_refused(tmp_path):
+    assert tournament(tmp_path, tmp_path / "runs" / "a") == 0
+    assert tournament(tmp_path, tmp_path / "runs" / "b") == 0  # a folder holding runs' folders
+    assert tournament(tmp_path, tmp_path / "runs" / "a" / "again") == 0  # not one of a's own names
+
+
+def test_a_marker_of_nul_bytes_over_a_log_of_games_resumes(tmp_path, capsys):
+    """A power cut after the first games left the marker as NUL bytes: "names no kind of codecup
+    run", for good, over a log that says whose the folder is."""
+    out = tmp_path / "out"
+    assert tournament(tmp_path, out) == 0
+    (out / MARKER).write_bytes(b"\0" * 4096)
+    (out / ".codecup-schedule.json").write_bytes(b"\0" * 4096)
+    capsys.readouterr()
+    assert tournament(tmp_path, out) == 0
+    assert "error" not in capsys.readouterr().err
+    assert (out / MARKER).read_text() == "tournament\n"
+    assert json.loads((out / ".codecup-schedule.json").read_text())["format"] == "round-robin"
+
+
+def test_a_demos_game_folder_started_over_is_said(tmp_path, capsys, monkeypatch):
+    """A demo's folder of one game, left by a crash before its first game, was started over without
+    a word, where a tournament's is said in one line (a reviewer's)."""
+    import importlib
+
+    from tests.support import TINYGAME_DIST
+
+    monkeypatch.syspath_prepend(str(TINYGAME_DIST))  # its entry point, through its dist-info
+    importlib.invalidate_caches()
+    game = tmp_path / "demo" / "twentyone"
+    (game / "games").mkdir(parents=True)
+    (game / ".lock").touch()
+    (game / MARKER).write_bytes(b"\0" * 16)
+    (game / ".codecup-schedule.json").write_bytes(b"")
+    (game.parent / MARKER).write_text("demo\n")  # the demo's own folder, whole
+    argv = ["demo", "--game", "twentyone", "--jobs", "1", "--quiet", "--out", str(tmp_path / "demo")]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert f"codecup: --out {game}: holds only what a run left that stopped before its first game" in err
+    assert (game / "results.jsonl").stat().st_size > 0

@@ -132,3 +132,10 @@ def test_a_failed_request_of_view_is_one_escaped_line(capsys):
     err = capsys.readouterr().err
     assert "\x1b" not in err and len(err.splitlines()) == 1
     assert err.startswith("codecup view: a request failed: ValueError: bad path x \\x1b[2J\\x1b[31mother")
+
+
+def test_a_path_is_shown_with_its_tab_escaped_as_its_newline_is():
+    """A red team's --out with a tab was printed raw in the "results in" line (a newline escaped)."""
+    from codecup.terminal import shown_path
+
+    assert shown_path("out\tdir\nx") == "out\\x09dir\\x0ax"

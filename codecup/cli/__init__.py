@@ -28,7 +28,7 @@ from codecup import __version__
 from codecup.cli.common import Subparsers
 from codecup.cli.output import named_stdout
 from codecup.entry import missing_module
-from codecup.errors import CodecupError, ConfigError, os_error_text, said, said_bug
+from codecup.errors import CodecupError, ConfigError, os_error_text, said_bug, said_line
 from codecup.extensions import Extensions, load_extensions
 from codecup.plugins import asking_for, one_command, own_plugin_manager, say_held
 from codecup.terminal import one_line, printable
@@ -300,7 +300,7 @@ def _said(exc: Exception) -> str:
     """The error's message as one line of at most :data:`MAX_ERROR` characters (a plugin's own
     :class:`ConfigError`, a ``SetupError`` its ``check_setup`` raised, is said as any of its
     exceptions is: :func:`~codecup.errors.said`)."""
-    return printable(one_line(said(exc), MAX_ERROR))
+    return printable(said_line(exc, MAX_ERROR))
 
 
 @attrs.frozen

@@ -23,12 +23,12 @@ from codecup.errors import (
     DialogueError,
     PluginError,
     UnknownGameError,
-    said,
+    said_line,
     type_name,
 )
 from codecup.game import Game, run_notes_of
 from codecup.plugins import load_game
-from codecup.terminal import one_line, printable
+from codecup.terminal import printable
 from codecup.userbot import UserBot
 
 DESCRIPTION = """\
@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
             return _answer(args, stdin, stdout)
     except BotAnswerError as exc:  # what it gave, refused by the session: its code raised nothing
         print(
-            f"codecup: error: the bot's answer is wrong: {printable(one_line(said(exc), 300))}",
+            f"codecup: error: the bot's answer is wrong: {printable(said_line(exc, 300))}",
             file=sys.stderr,
         )
         return 1
@@ -163,7 +163,7 @@ def _bots_error(exc: BaseException, where: str) -> int:
     that says it was the bot's: said as the command's own errors are, an illegal move of the bot's
     own search read as the referee refusing its move (a red team's)."""
     traceback.print_exception(exc)
-    message = printable(one_line(said(exc), 300))
+    message = printable(said_line(exc, 300))
     what = f"{type_name(exc)}: {message}" if message else type_name(exc)
     print(
         f"codecup: error: the bot's own code raised {what}, in {where} (its traceback above)", file=sys.stderr

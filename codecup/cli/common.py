@@ -89,16 +89,48 @@ def output_dir(path: Path, option: str = "--out") -> Path:
         raise ConfigError(f"{option} {path}: cannot be resolved: {exc}") from None
     if root:  # a run's site spread over the whole disk
         raise ConfigError(f"{option} {path}: the filesystem root; give a folder of the run's own")
+    made = _first_missing(path)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:  # a parent is a file, or a dangling symlink is in the way
+        _unmake(path, made)
         raise ConfigError(
             f"{option} {path}: cannot create the folder (something in the way is not a folder)"
         ) from None
     except OSError as exc:
+        _unmake(path, made)
         raise ConfigError(f"{option} {path}: cannot create the folder: {_why(exc)}") from None
     _write_test(path, f"{option} {path}: cannot write into this folder")
     return path
+
+
+def _first_missing(path: Path) -> Path | None:
+    """The outermost folder of ``path`` (itself or a parent) not there; None if it is there, or
+    cannot be told (a name too long for a look)."""
+    try:
+        if path.exists():
+            return None
+        missing = path
+        while not missing.parent.exists():
+            missing = missing.parent
+    except OSError:
+        return None
+    return missing
+
+
+def _unmake(path: Path, made: Path | None) -> None:
+    """Remove the empty folders a failed ``mkdir(parents=True)`` of ``path`` made, from ``made`` (the
+    outermost that was missing) down: a refused --out left them (a red team's r3b/a/b, made on the
+    way to a name too long)."""
+    if made is None:
+        return
+    for folder in [path, *path.parents]:
+        if folder != made and made not in folder.parents:
+            continue  # below what was made is only what failed: not there
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # an empty folder only: one another process filled meanwhile stays
+        if folder == made:
+            break
 
 
 def output_file(path: Path, option: str) -> Path:

@@ -16,14 +16,14 @@ from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int, site_not_whole
 from codecup.clock import DEFAULT_CLOCK_MODE
-from codecup.errors import PASS_THROUGH, GameBugError, PluginError, said
+from codecup.errors import PASS_THROUGH, GameBugError, PluginError, said, said_line
 from codecup.game import Game, run_notes_of
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.overrun import bounded as bounded_step
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import PlayerInfo
 from codecup.site import DemoEntry, write_demo_index
-from codecup.terminal import one_line, printable, shown_path
+from codecup.terminal import printable, shown_path
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.executor import held_stops
 from codecup.tournament.lock import FolderLock
@@ -91,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     # Held from before the run looks at the folder: a run refused by it has touched nothing there.
     with FolderLock.take(args.out, args.out, option="--out") as lock:
         with released_on_failure(args.out, created, lock):  # a full disk as it marks the folder
-            claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))
+            if (over := claim_folder(args.out, RunKind.DEMO, writes=frozenset(registry.names()))) is not None:
+                print(f"codecup: {printable(over)}", file=sys.stderr, flush=True)
         try:
             with stop_on_signals(), released_on_failure(args.out, created, lock):
                 return _demo(args, registry, specs, failed, lock)
@@ -140,7 +141,7 @@ def _built(game: Game, bot: str, variant: str, seed: int) -> None:
 
 def _not_played(name: str, exc: PluginError) -> str:
     """Say in one line that ``name``'s plugin failed and its games are not played; its name."""
-    why = printable(one_line(said(exc), 1000))
+    why = printable(said_line(exc, 1000))
     print(f"codecup: {printable(name)}: {why}; its games were not played", file=sys.stderr, flush=True)
     return name
 
@@ -221,7 +222,8 @@ def _play(
     # Its own lock, held from before it looks at the folder, as the demo's is: another run there
     # (an sprt into a game's folder) had its marker rewritten before the demo was refused.
     with FolderLock.take(out, out / LOG_NAME, option="--out", depth=1) as lock:
-        claim_folder(out, RunKind.TOURNAMENT)
+        if (over := claim_folder(out, RunKind.TOURNAMENT)) is not None:  # said, as a tournament's
+            print(f"codecup: {printable(over)}", file=sys.stderr, flush=True)
         if not args.quiet:
             title = printable(game.info.title)
             print(f"\n== {title}: {len(spec.players)} bots, {spec.estimated_games()} games ==")

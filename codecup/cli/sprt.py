@@ -368,7 +368,8 @@ def _run(args: argparse.Namespace) -> int:
         lock = FolderLock.take(args.out, args.out / LOG_NAME, option="--out")
         try:
             with released_on_failure(args.out, created, lock):  # a full disk as it marks the folder
-                claim_folder(args.out, RunKind.SPRT)
+                if (over := claim_folder(args.out, RunKind.SPRT)) is not None:
+                    print(f"codecup: {printable(over)}", file=sys.stderr, flush=True)
                 log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k), lock, gives)
                 log.check_records(game)  # a hand-edited line: named, before the tally reads it
                 # Games under other limits or another word list: a red team's log held both (F2).

@@ -11,6 +11,7 @@ exits with the conventional status 128 + the signal's number.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -62,5 +63,16 @@ def report(exc: KeyboardInterrupt, what: str) -> int:
     """Say in one line on stderr that the command stopped and ``what`` follows; the exit status.
     ``what`` is escaped (:func:`printable`): it names the results folder, which a user named."""
     said = f": {printable(what)}" if what else ""
-    print(f"codecup: stopped by {name_of(exc)}{said}", file=sys.stderr, flush=True)
+    try:
+        print(f"codecup: stopped by {name_of(exc)}{said}", file=sys.stderr, flush=True)
+    except OSError:  # stderr is the terminal that closed (SIGHUP; EIO on its pty): the status still
+        _drop_stderr()  # says it, where the error's handler said 1 (a red team's closed terminal)
     return status_of(exc)
+
+
+def _drop_stderr() -> None:
+    """Point stderr at /dev/null: what it holds unwritten would fail again as the process ends
+    (Python then exits 120), and so would every later line."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = open(os.devnull, "w")  # noqa: SIM115 (stderr's from now on, for the process's life)
+        sys.stderr = null

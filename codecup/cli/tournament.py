@@ -493,7 +493,8 @@ def _run_in(
 ) -> int:
     """Play the tournament into ``out``, whose lock this run holds."""
     with released_on_failure(out, created, lock):  # a full disk as it marks the folder leaves none
-        claim_folder(out, RunKind.TOURNAMENT, option=said)
+        if (over := claim_folder(out, RunKind.TOURNAMENT, option=said)) is not None:
+            print(f"codecup: {printable(over)}", file=sys.stderr, flush=True)
         if (finished := finish_pending(out)) is not None:  # said (run_tournament would do it silently)
             _warn(finished)
     quiet = bool(_option(args, opts, "quiet", False))
@@ -555,6 +556,7 @@ def _run_in(
                 set_aside=_set_aside(args),  # once the folder's checks passed (run_tournament)
                 on_set_aside=_say_set_aside,
                 gives=gives,
+                on_mended=functools.partial(_say_mended, out),
             )
     except KeyboardInterrupt as exc:
         if complete:  # it came once every game was played and the standings written: the run is done
@@ -585,6 +587,17 @@ def _stopped_why(exc: BaseException, spec: TournamentSpec) -> str | None:
     return (
         f"The program of player {exc.player!r} changed during the run ({exc.path}): put the file back as it"
         f" was and the same command resumes the run{again}."
+    )
+
+
+def _say_mended(out: Path, count: int) -> None:
+    """Say that ``count`` logged games' records were written again from the log (a crash's)."""
+    records = f"{count} game record{'s' if count != 1 else ''}"
+    print(
+        f"codecup: {records} in {shown_path(out / 'games')} {'were' if count != 1 else 'was'} not as the"
+        f" results log says (missing, cut short or emptied, as a crash leaves them): written again from it",
+        file=sys.stderr,
+        flush=True,
     )
 
 
@@ -733,6 +746,7 @@ def play_spec(
     set_aside: Sequence[str] = (),
     on_set_aside: Callable[[SetAside], None] | None = None,
     gives: Gives | None = None,
+    on_mended: Callable[[int], None] | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
@@ -767,6 +781,7 @@ def play_spec(
             set_aside=set_aside,
             on_set_aside=on_set_aside,
             gives=gives,
+            on_mended=on_mended,
         )
 
 

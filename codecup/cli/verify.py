@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from codecup.cli.common import Subparsers, path_arg
-from codecup.errors import ConfigError, described, said
+from codecup.errors import ConfigError, described, said, said_line
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import Record
 from codecup.terminal import one_line, printable, shown_path
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             if len(args.records) == 1:
                 raise
             unreadable += 1
-            print(f"codecup: error: {printable(one_line(said(exc), SHOWN))}", file=sys.stderr)
+            print(f"codecup: error: {printable(said_line(exc, SHOWN))}", file=sys.stderr)
             continue
         if found.plugin_failure is not None:
             plugin_failed += 1

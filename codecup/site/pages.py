@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import time
 import unicodedata
 from collections.abc import Sequence
@@ -375,14 +376,22 @@ def page_mark(page_format: str, record: Record) -> str:
 
 def is_current_game_page(path: Path, page_format: str, record: Record) -> bool:
     """Whether ``path`` is a game page of ``page_format`` (:func:`game_page_format`) drawn from
-    ``record`` (whole or slim): its head says so (:func:`page_mark`)."""
+    ``record`` (whole or slim): its head says so (:func:`page_mark`); and whole (it ends as a page
+    does: one a crash cut short after its head was kept by a resume)."""
     try:
         with path.open("rb") as f:
             head = f.read(2048)
+            f.seek(max(f.seek(0, os.SEEK_END) - len(PAGE_END), 0))
+            end = f.read()
     except OSError:
         return False
     mark = page_mark(page_format, record)
-    return f'<meta name="codecup-page" content="{mark}">'.encode(errors="surrogatepass") in head
+    marked = f'<meta name="codecup-page" content="{mark}">'.encode(errors="surrogatepass") in head
+    return marked and end == PAGE_END
+
+
+PAGE_END = b"</html>\n"
+"""How a game's page ends."""
 
 
 def game_page(game: Game, game_id: str, record: Record) -> str:

@@ -356,9 +356,14 @@ def note(now: Schedule, out: Path) -> None:
     path = out / NAME
     if path.exists() and _read(path) == now:
         return
-    write_atomic(
-        path, json.dumps(attrs.asdict(now), allow_nan=False) + "\n"
-    )  # whole: a cut one is no schedule
+    # whole (a cut one is no schedule), and on the disk: a power cut left it empty, and the folder
+    # was refused for good (now started over: outfolder)
+    write_atomic(path, json.dumps(attrs.asdict(now), allow_nan=False) + "\n", durable=True)
+
+
+def readable_note(path: Path) -> bool:
+    """Whether ``path`` holds a schedule's note that can be read."""
+    return _read(path) is not None
 
 
 def _noted_fields(path: Path) -> frozenset[str]:

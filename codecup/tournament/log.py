@@ -15,7 +15,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import attrs
 
@@ -162,6 +162,30 @@ class ResultsLog:
             for game_id in self.offsets:
                 yield game_id, self._entry(f, game_id)
 
+    def record_docs(self) -> Iterator[tuple[str, Any, int]]:
+        """Every logged game's record as its line holds it (its JSON, not a :class:`Record`: the
+        line was checked as the log was read), with the line's length in bytes, in the log's order,
+        one at a time."""
+        if not self.offsets:
+            return
+        with self.path.open("rb") as f:
+            for game_id, offset in self.offsets.items():
+                f.seek(offset)
+                raw = f.readline()
+                try:
+                    line = json.loads(raw)
+                except ValueError:
+                    line = None
+                if not isinstance(line, dict) or line.get("id") != game_id or "record" not in line:
+                    raise self._changed(game_id, offset)
+                yield game_id, line["record"], len(raw)
+
+    def _changed(self, game_id: str, offset: int) -> ConfigError:
+        return ConfigError(
+            f"{self.path} changed while the run held it: game {game_id}'s line (after byte {offset})"
+            " is no longer there; run the same command again to resume from the log as it is"
+        )
+
     def _entry(self, f: BinaryIO, game_id: str) -> Record:
         """The whole record of ``game_id``, from the open log ``f``: a :class:`ConfigError` if its line
         is no longer there (the file was edited, or replaced, while the run held it)."""
@@ -173,10 +197,7 @@ class ResultsLog:
         except RecordError:
             found = None
         if found != game_id:
-            raise ConfigError(
-                f"{self.path} changed while the run held it: game {game_id}'s line (after byte {offset})"
-                " is no longer there; run the same command again to resume from the log as it is"
-            )
+            raise self._changed(game_id, offset)
         return record
 
     def close(self) -> None:

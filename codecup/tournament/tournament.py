@@ -31,6 +31,7 @@ from codecup.terminal import STDERR_LINES, log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
 from codecup.tournament.dispatch import is_referee_error, play_batch
 from codecup.tournament.executor import GamePool, held_stops
+from codecup.tournament.gamefiles import mend_records, write_game
 from codecup.tournament.identity import note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
@@ -277,6 +278,7 @@ def run_tournament(
     set_aside: Sequence[str] = (),
     on_set_aside: Callable[[SetAside], None] | None = None,
     gives: Gives | None = None,
+    on_mended: Callable[[int], None] | None = None,
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result.
 
@@ -299,6 +301,9 @@ def run_tournament(
     ``set_aside``: the players whose logged games are set aside first (:mod:`~codecup.tournament.setaside`;
     ``lock`` must be given), once every check passed of the log without them; ``on_set_aside``
     is told what was done, a player at a time.
+    ``on_mended(n)``: told of the ``n`` logged games whose records in ``games/`` were not as the log
+    says (a crash's: missing, cut, zeroed) and were written again from it
+    (:func:`~codecup.tournament.gamefiles.mend_records`).
     """
     spec.check()
     _check_game_plays(spec, game)
@@ -327,6 +332,9 @@ def run_tournament(
         key = results_key_of(game, spec.variant)
         note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none
         (out / "games").mkdir(exist_ok=True)
+        mended = mend_records(out, log)  # a crash's: each logged game's record as its line says
+        if mended and on_mended is not None:
+            on_mended(mended)
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
         tell = _Tell(on_record, on_logged, on_playing)
         watch = ProgramWatch.of(spec.programs)
@@ -366,10 +374,8 @@ def _run(
             for g in batch:
                 # the run's results key: checked where the game is played (runner)
                 match = attrs.evolve(match_for(game, spec, g, setups), results_key=run.key)
-                if g.id in log:  # the same match: resumecheck.check_log
+                if g.id in log:  # the same match: resumecheck.check_log; its record mended (run_tournament)
                     progress.done += 1
-                    if not _game_path(out, g).exists():  # a whole record read only for a file missing
-                        _write_game(out, g, log.record(g.id))
                     logged.append((g, log.records[g.id]))
                 else:
                     todo.append((g, match))
@@ -442,9 +448,12 @@ def _run_batch(
         # A stop that lands once the game is logged waits for its record and page: a red team's SIGTERM
         # there left games/ and the site a game short of the log ("Stopped: 6 of 12" over 7 logged).
         with held_stops():
+            # The record on the disk before its line: a logged game's record is then there after a
+            # crash (its folder checked first: written only into the folder the run locked)
+            log.check_folder()
+            write_game(out, g.id, record)
             log.append(g.id, record)
             points[g.id] = tuple(record.result.points)
-            _write_game(out, g, record)
             if on_record is not None:  # the site before the terminal: a closed pipe may land in the
                 on_record(g, record)  # printing, and the run stop there
         progress.finished(g.id, record)
@@ -480,18 +489,6 @@ class _Run:
         if self.programs is not None:
             again = SET_ASIDE if self.set_aside else ""
             self.programs.check(players, GAME_NOT_LOGGED.replace("{game}", game_id).replace("{again}", again))
-
-
-def _game_path(out: Path, g: ScheduledGame) -> Path:
-    return out / "games" / f"{g.id}.json"
-
-
-def _write_game(out: Path, g: ScheduledGame, record: Record) -> None:
-    path = _game_path(out, g)
-    tmp = path.with_suffix(".tmp")
-    tmp.unlink(missing_ok=True)  # our own, made anew: a leftover link there is not followed
-    record.write(tmp)
-    tmp.replace(path)
 
 
 RESULT_FILES = ("standings.txt", "standings.json", "standings.csv")

@@ -254,6 +254,7 @@ def test_a_resumed_log_of_an_older_codecups_games_says_so(tmp_path):
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     for line in lines:  # as a codecup of before 2026-11-27 wrote them: no version
         del line["record"]["codecup"]
+        (out / "games" / f"{line['id']}.json").write_text(json.dumps(line["record"]))  # its record too
     log.write_text("".join(json.dumps(line) + "\n" for line in lines))
     resumed = codecup("tournament", tmp_path / "players.yml", "--out", out, "--quiet", "--rounds", "2")
     assert resumed.returncode == 0, resumed.stderr

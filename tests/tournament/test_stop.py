@@ -311,3 +311,24 @@ def test_a_signal_the_command_was_started_ignoring_stays_ignored():
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGHUP, before)
+
+
+def test_a_stop_line_the_closed_terminal_cannot_take_keeps_the_signals_status(monkeypatch):
+    """A red team closed the terminal (SIGHUP; stderr the closed pty): the stop line failed with
+    EIO, and the error's handler made the status 1, not 129."""
+    import errno
+    import io
+
+    from codecup.cli.stopping import Stopped, report
+
+    class Closed(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(sys, "stderr", Closed())
+    try:
+        assert report(Stopped(signal.SIGHUP), "5 of 12 games are logged") == 128 + signal.SIGHUP
+        print("a later line", file=sys.stderr)  # goes nowhere, and fails no more
+    finally:
+        if not isinstance(sys.stderr, Closed):
+            sys.stderr.close()

@@ -11,6 +11,7 @@ import signal
 import pytest
 
 from codecup.cli import main
+from codecup.tournament import gamefiles
 from codecup.tournament import tournament as tmod
 from codecup.tournament.log import LOG_NAME, ResultsLog
 
@@ -110,16 +111,16 @@ def test_a_second_stop_as_a_game_is_logged_is_held_as_the_first(tmp_path, monkey
     if moment == "logged":
         stop_after_append(monkeypatch, 3, signal.SIGINT, signal.SIGINT)
     else:
-        write, count = tmod._write_game, [0]
+        write, count = tmod.write_game, [0]
 
-        def writing(out, g, record):
+        def writing(out, game_id, record):
             count[0] += 1
             if count[0] == 3:
                 signal.raise_signal(signal.SIGINT)
                 signal.raise_signal(signal.SIGINT)
-            write(out, g, record)
+            write(out, game_id, record)
 
-        monkeypatch.setattr(tmod, "_write_game", writing)
+        monkeypatch.setattr(tmod, "write_game", writing)
     assert tournament(tmp_path) == 128 + signal.SIGINT
     out = tmp_path / "out"
     assert capsys.readouterr().err.strip().splitlines()[-1] == (
@@ -141,10 +142,10 @@ def test_a_stop_says_the_games_in_the_log_though_not_told_of_them(tmp_path, monk
     (out / "games" / f"{sorted(ResultsLog.open(out / LOG_NAME).records)[0]}.json").unlink()
     monkeypatch.undo()
 
-    def stopped(out, g, record, only_if_missing=False):
+    def stopped(path, data):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(tmod, "_write_game", stopped)
+    monkeypatch.setattr(gamefiles, "write_record_file", stopped)  # the missing record, mended
     capsys.readouterr()
     assert tournament(tmp_path) == 128 + signal.SIGINT
     assert capsys.readouterr().err.strip().splitlines()[-1] == (

@@ -429,17 +429,15 @@ def test_a_leftover_temporary_record_that_is_a_link_is_not_followed(tmp_path, ti
     import asyncio
 
     from codecup.runner import new_match, play_match
-    from codecup.tournament.schedule import ScheduledGame
-    from codecup.tournament.tournament import _write_game
+    from codecup.tournament.gamefiles import write_game
 
     outside = tmp_path / "outside.txt"
     outside.write_text("precious")
     (tmp_path / "out" / "games").mkdir(parents=True)
-    g = ScheduledGame(id="rr1~a~b", stage="rr", round=1, seats=(0, 1), seed=1)
     (tmp_path / "out" / "games" / "rr1~a~b.tmp").symlink_to(outside)
     players = [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")]
     record = asyncio.run(play_match(tiny_game, new_match(tiny_game, players, seed=1)))
-    _write_game(tmp_path / "out", g, record)
+    write_game(tmp_path / "out", "rr1~a~b", record)
     assert outside.read_text() == "precious"
     written = tmp_path / "out" / "games" / "rr1~a~b.json"
     assert not written.is_symlink() and json.loads(written.read_text())["schema"] == "codecup-record/1"
