@@ -40,8 +40,10 @@ still ends, and the line said as the wait starts tells the user why the command 
 GRACE_VARIABLE = "CODECUP_THREAD_GRACE"
 """An environment variable that sets another grace, in seconds (tests that run commands set a short one)."""
 
-QUIET = 0.1
-"""Seconds of the grace given before the line is said: a thread ending at once is not named."""
+QUIET = 2.0
+"""Seconds of the grace given before the line is said: a thread ending soon is not named (a
+thread of half a second, ended by itself, was named at 0.1 s, beside "interrupted": a line
+more than the one an interrupted command says)."""
 
 HANDLERS = 5.0
 """Seconds the exit handlers are given once the threads are not waited for: one may block on a

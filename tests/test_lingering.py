@@ -169,7 +169,7 @@ def test_a_finite_thread_ends_within_the_grace_and_is_named_as_the_wait_starts()
         """
         import sys, threading, time
         from codecup import lingering
-        threading.Thread(target=time.sleep, args=(0.3,), name="upload").start()
+        threading.Thread(target=time.sleep, args=(lingering.QUIET + 1,), name="upload").start()
         status = lingering.end(6, grace=30)
         print("returned", status, flush=True)
         sys.exit(status)
