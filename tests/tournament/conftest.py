@@ -8,9 +8,13 @@ import sys
 
 import pytest
 
-from codecup.record import PlayerInfo
+from codecup import __version__
+from codecup.dialogue import NORMAL
+from codecup.plugins import GameRegistry
+from codecup.record import MatchInfo, PlayerInfo, Record, Result
 from codecup.runner import run_match
-from codecup.tournament import TournamentSpec, run_tournament
+from codecup.tournament import TournamentSpec, run_tournament, worker
+from codecup.tournament import executor as ex
 
 
 @pytest.fixture
@@ -63,3 +67,25 @@ def players(tmp_path):
         "  - {name: p1, command: 'bot:perfect'}\n"
     )
     return path
+
+
+def drawn(match: MatchInfo, **_: object) -> Record:
+    """A draw, with the points Twenty-one gives its scores (a resumed run checks them)."""
+    result = Result((0.5, 0.5), (1.0, 1.0), (NORMAL, NORMAL))
+    return Record(match, (), (), (0.0, 0.0), result, codecup=__version__)  # this version's game
+
+
+@pytest.fixture
+def fake_games(monkeypatch, tiny_game):
+    """``codecup tournament`` and ``sprt`` of Twenty-one, each game a draw played in a thread."""
+
+    class Pool(ex.GamePool):
+        def __init__(self, jobs):
+            super().__init__(concurrent.futures.ThreadPoolExecutor(jobs), jobs)
+
+    registry = GameRegistry()
+    registry.add(tiny_game)
+    monkeypatch.setattr("codecup.cli.tournament.load_games", lambda: registry)
+    monkeypatch.setattr("codecup.cli.sprt.load_games", lambda: registry)
+    monkeypatch.setattr(ex, "LocalPool", Pool)
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: drawn)

@@ -11,41 +11,14 @@ The games are fakes played in a thread pool: nothing depends on a bot's play or 
 
 from __future__ import annotations
 
-import concurrent.futures
 import errno
 import json
 import os
 
 import pytest
 
-from codecup import __version__
 from codecup.cli import main
-from codecup.dialogue import NORMAL
-from codecup.plugins import GameRegistry
-from codecup.record import MatchInfo, Record, Result
-from codecup.tournament import executor as ex
-from codecup.tournament import worker
 from codecup.tournament.log import LOG_NAME, ResultsLog
-
-
-def _draw(match: MatchInfo, **_: object) -> Record:
-    result = Result((0.5, 0.5), (1.0, 1.0), (NORMAL, NORMAL))
-    return Record(match, (), (), (0.0, 0.0), result, codecup=__version__)
-
-
-@pytest.fixture
-def fake_games(monkeypatch, tiny_game):
-    """``codecup tournament`` of Twenty-one, each game a draw played in a thread."""
-
-    class Pool(ex.GamePool):
-        def __init__(self, jobs):
-            super().__init__(concurrent.futures.ThreadPoolExecutor(jobs), jobs)
-
-    registry = GameRegistry()
-    registry.add(tiny_game)
-    monkeypatch.setattr("codecup.cli.tournament.load_games", lambda: registry)
-    monkeypatch.setattr(ex, "LocalPool", Pool)
-    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _draw)
 
 
 @pytest.fixture

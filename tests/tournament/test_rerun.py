@@ -7,43 +7,17 @@ The games are fakes played in a thread pool: nothing depends on a bot's play or 
 
 from __future__ import annotations
 
-import concurrent.futures
 import json
 import shutil
 import sys
 
 import pytest
 
-from codecup import __version__
 from codecup.cli import main
-from codecup.dialogue import NORMAL
-from codecup.plugins import GameRegistry
-from codecup.record import MatchInfo, Record, Result
-from codecup.tournament import executor as ex
+from codecup.record import MatchInfo, Record
 from codecup.tournament import worker
 from codecup.tournament.log import LOG_NAME, logged_ids
-
-
-def _draw(match: MatchInfo, **_: object) -> Record:
-    """A draw, with the points Twenty-one gives its scores (a resumed run checks them)."""
-    result = Result((0.5, 0.5), (1.0, 1.0), (NORMAL, NORMAL))
-    return Record(match, (), (), (0.0, 0.0), result, codecup=__version__)  # this version's game
-
-
-@pytest.fixture
-def fake_games(monkeypatch, tiny_game):
-    """``codecup tournament`` and ``sprt`` of Twenty-one, each game a draw played in a thread."""
-
-    class Pool(ex.GamePool):
-        def __init__(self, jobs):
-            super().__init__(concurrent.futures.ThreadPoolExecutor(jobs), jobs)
-
-    registry = GameRegistry()
-    registry.add(tiny_game)
-    monkeypatch.setattr("codecup.cli.tournament.load_games", lambda: registry)
-    monkeypatch.setattr("codecup.cli.sprt.load_games", lambda: registry)
-    monkeypatch.setattr(ex, "LocalPool", Pool)
-    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _draw)
+from tests.tournament.conftest import drawn
 
 
 def tournament(players, out, *more):
@@ -181,7 +155,7 @@ def _replacing(path, text, at):
         played.append(match)
         if len(played) == at:
             path.write_text(text)
-        return _draw(match)
+        return drawn(match)
 
     return play
 
@@ -207,7 +181,7 @@ def test_a_program_replaced_during_the_run_stops_it_and_its_game_is_not_logged(
     assert logged_ids(out / LOG_NAME) == {"rr1~mine~p1"}
     assert sorted(p.name for p in (out / "games").iterdir()) == ["rr1~mine~p1.json"]
     bot.write_text("print('one')\n")  # put back: the same command resumes, and plays the rest
-    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _draw)
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: drawn)
     assert main([*args, "--rounds", "2"]) == 0
     assert len(logged_ids(out / LOG_NAME)) == 4
 
