@@ -85,3 +85,16 @@ def disk_fills_writing(monkeypatch, name: str) -> None:
         return write_text(path, text, *args, **kwargs)
 
     monkeypatch.setattr(Path, "write_text", full)
+
+
+def fsyncs_noted(monkeypatch) -> list[str]:
+    """From now on, the path of each file or folder ``os.fsync`` syncs, in order (it still syncs)."""
+    synced: list[str] = []
+    fsync = os.fsync
+
+    def noting(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", noting)
+    return synced

@@ -666,16 +666,9 @@ def test_a_folder_with_others_files_and_an_empty_marker_is_still_refused(tmp_pat
 
 
 def test_the_marker_and_the_note_are_fsynced_with_their_folder(tmp_path, monkeypatch):
-    import os
+    from tests.support import fsyncs_noted
 
-    synced: list[str] = []
-    fsync = os.fsync
-
-    def noting(fd):
-        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
-        fsync(fd)
-
-    monkeypatch.setattr(os, "fsync", noting)
+    synced = fsyncs_noted(monkeypatch)
     out = tmp_path / "out"
     assert tournament(tmp_path, out) == 0
     marker, note = str(out / f"{MARKER}.part"), str(out / "..codecup-schedule.json.tmp")

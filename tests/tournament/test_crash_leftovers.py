@@ -19,6 +19,7 @@ import pytest
 
 from codecup.cli import main
 from codecup.tournament.log import LOG_NAME, ResultsLog
+from tests.support import fsyncs_noted
 
 
 @pytest.fixture
@@ -82,14 +83,7 @@ def test_a_record_laid_out_otherwise_is_kept(fake_games, four, tmp_path, capsys)
 
 def test_a_record_is_on_the_disk_before_its_log_line(fake_games, four, tmp_path, monkeypatch):
     out = tmp_path / "out"
-    synced: list[str] = []
-    fsync = os.fsync
-
-    def noting(fd):
-        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
-        fsync(fd)
-
-    monkeypatch.setattr(os, "fsync", noting)
+    synced = fsyncs_noted(monkeypatch)
     appended: list[str] = []
     append = ResultsLog.append
 
