@@ -331,7 +331,7 @@ def _run(args: argparse.Namespace) -> int:
     check_commands([new, old], "", game.info.name)
     notes = run_notes_of(game, variant.name)  # asked with --quiet too: a plugin failing at it stops any run
     address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
-    gives = machine_gives((new, old)) if address is None else None  # a cluster's workers: not known
+    gives = machine_gives((new, old))  # a Dask cluster's workers each give it too, or refuse (play_held)
     limits = None
     if gives is not None:  # the clock mode and limits the games get here, as a tournament's
         mode = gives.clock_mode(args.clock_mode or DEFAULT_CLOCK_MODE, (new, old))
@@ -348,7 +348,7 @@ def _run(args: argparse.Namespace) -> int:
         warn_oversubscription(jobs, args.clock_mode or DEFAULT_CLOCK_MODE)
         pool = ex.LocalPool(jobs)
     else:
-        pool = ex.DaskPool(address, game=game)
+        pool = ex.DaskPool(address, game=game, gives=gives)
         jobs = args.jobs or pool.jobs
     if args.out is None:  # what its lost executor says (its idle checks' too)
         pool.again = ex.NOT_LOGGED_AGAIN

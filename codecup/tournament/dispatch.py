@@ -30,6 +30,7 @@ from codecup.record import MatchInfo, Record, Result
 from codecup.tournament import codekey, hang
 from codecup.tournament import executor as ex
 from codecup.tournament.executor import GamePool
+from codecup.tournament.machine import given_otherwise
 from codecup.tournament.progress import Progress
 from codecup.tournament.worker import WORKER_GRACE, PlayFn
 
@@ -226,6 +227,12 @@ def record_of(
     refused = codekey.refused(result)
     if refused is not None:  # a worker that joined as the run went, with other code: no game played
         raise ConfigError(f"game {_game_id(key)}: {pool.refusal(*refused)}; {again}")
+    otherwise = given_otherwise(result)
+    if otherwise is not None:  # a Dask worker that gives its programs otherwise: no game played
+        raise ConfigError(f"game {_game_id(key)}: {pool.otherwise(*otherwise)}; {again}")
+    unlike = pool.unlike(match, result)
+    if unlike is not None:  # whatever played it: not logged, as the run's other games it is not
+        raise ConfigError(f"game {_game_id(key)} {unlike} (it is not logged); {again}")
     return result
 
 

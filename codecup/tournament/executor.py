@@ -34,10 +34,12 @@ from codecup import owner
 from codecup.clock import WALL
 from codecup.errors import CodecupError, ConfigError
 from codecup.processes import signal_name
+from codecup.record import MatchInfo, Record
 from codecup.sandbox import machine_support, once
 from codecup.tournament import codekey, hang, leftovers
 from codecup.tournament.daskprobe import CONNECT_SECONDS, scheduler_answers
-from codecup.tournament.worker import WORKER_GRACE, stop_games, worker_init
+from codecup.tournament.machine import Gives, record_otherwise
+from codecup.tournament.worker import WORKER_GRACE, play_held, stop_games, worker_init
 
 if TYPE_CHECKING:
     from codecup.game import Game
@@ -111,6 +113,15 @@ class GamePool(concurrent.futures.Executor):
         machine's (:func:`~codecup.tournament.codekey.checker`)."""
         return ConfigError(f"the worker {worker} runs {answer}, not this machine's code")
 
+    def otherwise(self, worker: str, what: str) -> ConfigError:
+        """What a run says of a Dask worker that refused a game, giving its programs otherwise than
+        this machine (``what``: :func:`~codecup.tournament.machine.otherwise`)."""
+        return ConfigError(
+            f"the Dask worker {worker} {what}: each worker must give the programs what this machine"
+            " gives (`codecup doctor` says it, here and there): stop that worker, or run codecup where"
+            " the workers' containment is"
+        )
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop taking work; with ``wait``, let running games finish."""
         self.executor.shutdown(wait=wait, cancel_futures=cancel_futures)
@@ -142,6 +153,12 @@ class GamePool(concurrent.futures.Executor):
 
     def check(self) -> None:
         """Called every few seconds while waiting for games: raise or warn about the executor itself."""
+
+    def unlike(self, match: MatchInfo, record: Record) -> str | None:
+        """What ``record``'s game had otherwise than the run asked for ``match`` and its games get
+        (None: as asked): a Dask worker's record is checked so before it is logged. The base checks
+        nothing: a local pool's workers hold to this process's finding (:func:`worker_init`)."""
+        return None
 
     def lost(self, again: str | None = None) -> CodecupError:
         """The error for games that the executor cancelled by itself (``again``: how the run
@@ -390,7 +407,9 @@ class DaskPool(GamePool):
     limits_in_flight = False
     remote = True
 
-    def __init__(self, address: str, *, patience: float = 30.0, game: Game | None = None) -> None:
+    def __init__(
+        self, address: str, *, patience: float = 30.0, game: Game | None = None, gives: Gives | None = None
+    ) -> None:
         try:
             from distributed import Client
         except ImportError:
@@ -406,6 +425,10 @@ class DaskPool(GamePool):
             raise ConfigError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.address = address
         self.patience = patience
+        # What the run's games get (this machine's finding, as its standings say): each worker gives
+        # its programs that or refuses the game (worker.play_held), and the record it sends back is
+        # checked against it (a red team's worker without cgroup2 played a cpu-clock run under wall).
+        self.gives = gives
         self._no_workers_since: float | None = None
         self._warned = False
         slots = sum(self.client.nthreads().values()) or 1
@@ -458,9 +481,12 @@ class DaskPool(GamePool):
         code (:func:`~codecup.tournament.codekey.checker`): a worker joining as games are queued
         is asked at the next idle check only, and a reviewer's older one played them unchecked."""
         if not self._module:
-            return self.executor.submit(fn, *args, **kwargs)
-        task = codekey.task_of(fn, args, kwargs)
+            return self.executor.submit(play_held, self.gives, fn, *args, **kwargs)
+        task = codekey.task_of(play_held, (self.gives, fn, *args), kwargs)
         return self.executor.submit(self._checked_play, self._here, self._module, task)
+
+    def unlike(self, match: MatchInfo, record: Record) -> str | None:
+        return record_otherwise(match, record, self.gives)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with contextlib.suppress(Exception):  # the scheduler may be gone already

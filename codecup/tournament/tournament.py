@@ -485,7 +485,8 @@ def run_tournament(
     ``on_playing()`` is called once, before the first game not in the log is played and before the
     standings an earlier run wrote into ``out`` are removed (a site's index linking them is rewritten).
     ``gives``: what the machine playing the games gives their programs (a log whose games had more is
-    refused: :func:`~codecup.tournament.machine.check_log_gives`); None: not known (a Dask cluster's).
+    refused: :func:`~codecup.tournament.machine.check_log_gives`); None: no program plays (a Dask
+    cluster's workers each give what this machine does, or refuse the game).
 
     A log that holds games this tournament does not play is refused before anything is written, as
     is a spec ``game`` cannot play (another game's, a variant or a bot it does not have).
@@ -544,7 +545,7 @@ def _check_log(
 ) -> None:
     """Refuse a log of games this tournament does not play, or plays otherwise (see
     :func:`run_tournament`); ``has_games``: the folder's log holds games (some maybe set aside);
-    ``gives``: what this machine gives programs (None: not known here, a Dask run's)."""
+    ``gives``: what this machine gives programs (None: no program plays)."""
     if gives is not None:  # first: another clock mode logged may be one this machine cannot give
         check_log_gives(log.records, gives, out / LOG_NAME)
     _check_log_is_this_tournaments(spec, log, out, gives)

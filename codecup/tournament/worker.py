@@ -36,6 +36,7 @@ from codecup.tournament import hang
 if TYPE_CHECKING:
     from codecup.game import Game
     from codecup.sandbox import Limits, Policy, Support
+    from codecup.tournament.machine import Gives
 
 PlayFn = Callable[[MatchInfo], Record]
 
@@ -72,6 +73,36 @@ def play(match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = N
         os._exit(hang.STATUS if hang.fired() else 1)
     finally:
         _in_match = False
+
+
+def play_held(
+    gives: Gives | None, play_fn: Callable[..., object], /, *args: object, **kwargs: object
+) -> object:
+    """``play_fn(*args, **kwargs)`` (a game) on a Dask worker that gives its programs what ``gives``
+    says the run's games get (the finding of the machine running codecup), else, before any bot
+    starts, ``(OTHERWISE, worker, what it gives otherwise)``. A local pool's worker holds to its
+    run's finding (:func:`worker_init`); a Dask worker used its own, and one without cgroup2 played a
+    cpu-clock run's games under the wall clock, unsaid (a red team's: a folder no command resumed)."""
+    if gives is not None:
+        from codecup.sandbox import machine_support
+        from codecup.tournament import machine
+
+        differs = machine.otherwise(gives, machine.Gives.of(machine_support()))
+        if differs is not None:
+            return (machine.OTHERWISE, _where(), differs)
+    return play_fn(*args, **kwargs)
+
+
+def _where() -> str:
+    """This Dask worker's address (its name too, where it was given one)."""
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+    except (ImportError, ValueError):  # not on a Dask worker (a test)
+        return "(unknown)"
+    name = str(worker.name)
+    return str(worker.address) + (f" ({name})" if name != str(worker.address) else "")
 
 
 #: How to stop each game running in this process, by the run it belongs to (:func:`stop_games`).
