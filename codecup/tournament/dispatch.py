@@ -185,6 +185,8 @@ def record_of(
 
     - Dask's ``KilledWorker``: None on a first try (Dask fails with it the games queued on the dead
       worker too, which never started), then a referee error record, started when it was handed;
+    - a game its Dask worker ended as stuck (:data:`~codecup.tournament.hang.STUCK`): None on a
+      first try, then a referee error record saying so (:data:`~codecup.tournament.hang.MESSAGE`);
     - ``BrokenExecutor`` (a local pool's dead worker): raised as it is, the caller's to rebuild;
     - ``CancelledError`` (not by us: a lost Dask scheduler): :meth:`GamePool.lost`;
     - a :class:`ConfigError`: :func:`gone`, naming the player or the worker;
@@ -223,6 +225,12 @@ def record_of(
         why = f"the Dask workers running it died ({exc})"
         return referee_error_record(
             match, why, handed.started, time.perf_counter() - handed.t0, remote=pool.remote
+        )
+    if hang.stuck(result):  # ended alone on its Dask worker (worker.play): once more, then recorded
+        if handed.tries < 2:
+            return None
+        return referee_error_record(
+            match, hang.MESSAGE, handed.started, time.perf_counter() - handed.t0, remote=pool.remote
         )
     refused = codekey.refused(result)
     if refused is not None:  # a worker that joined as the run went, with other code: no game played

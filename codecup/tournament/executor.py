@@ -378,6 +378,10 @@ class LocalPool(GamePool):
 #: Seconds a stopped run waits for its Dask workers to stop its games (each closes its bots).
 STOP_PATIENCE = 5.0
 
+#: Seconds a Dask run waits for workers where the scheduler has none (they all died, or none
+#: was started) before it stops: a red team's run whose two workers had died waited for ever.
+GIVE_UP_AFTER = 600.0
+
 #: Times a Dask worker may fail to say which code it runs (it may be leaving) before it is refused.
 PROBE_TRIES = 3
 
@@ -408,7 +412,13 @@ class DaskPool(GamePool):
     remote = True
 
     def __init__(
-        self, address: str, *, patience: float = 30.0, game: Game | None = None, gives: Gives | None = None
+        self,
+        address: str,
+        *,
+        patience: float = 30.0,
+        game: Game | None = None,
+        gives: Gives | None = None,
+        give_up: float | None = None,
     ) -> None:
         try:
             from distributed import Client
@@ -425,6 +435,7 @@ class DaskPool(GamePool):
             raise ConfigError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.address = address
         self.patience = patience
+        self.give_up = GIVE_UP_AFTER if give_up is None else give_up  # then the run stops
         # What the run's games get (this machine's finding, as its standings say): each worker gives
         # its programs that or refuses the game (worker.play_held), and the record it sends back is
         # checked against it (a red team's worker without cgroup2 played a cpu-clock run under wall).
@@ -524,11 +535,18 @@ class DaskPool(GamePool):
         now = time.monotonic()
         if self._no_workers_since is None:
             self._no_workers_since = now
+        if now - self._no_workers_since >= max(self.give_up, self.patience):
+            raise CodecupError(
+                f"the Dask scheduler at {self.address} has had no workers for"
+                f" {now - self._no_workers_since:.0f} s (they died, or none was started): start some"
+                f" (dask worker {self.address}); {self.again}"
+            )
         if not self._warned and now - self._no_workers_since >= self.patience:
             self._warned = True
             print(
                 f"codecup: waiting for Dask workers: the scheduler at {self.address} has none "
-                f"(start some with: dask worker {self.address})",
+                f"(start some with: dask worker {self.address}; the run stops after"
+                f" {max(self.give_up, self.patience):.0f} s without)",
                 file=sys.stderr,
                 flush=True,
             )

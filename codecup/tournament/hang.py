@@ -30,7 +30,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import attrs
 
@@ -154,3 +154,66 @@ def guard(seconds: float, grace: float) -> Iterator[None]:
     finally:
         if not _fired.is_set():
             done.set()
+
+
+#: What a Dask worker's game task answers where :func:`guard_task` ended its game (no record).
+STUCK = "codecup: stuck"
+
+
+def stuck(result: object) -> bool:
+    """Whether ``result`` (a game task's) is :data:`STUCK`'s answer: its game was ended as stuck."""
+    return isinstance(result, tuple) and len(result) == 2 and result[0] == STUCK
+
+
+class Stuck(BaseException):
+    """Raised in a stuck game's thread by :func:`guard_task` (in Python code that never awaits)."""
+
+
+@contextlib.contextmanager
+def guard_task(seconds: float, grace: float, end: Callable[[], None]) -> Iterator[threading.Event]:
+    """:func:`guard` for a game that shares its process with others, a Dask worker's: the process is
+    the worker, and ending it (as :func:`guard` does) killed every game it ran, and, without a nanny,
+    the worker for good (a red team's run then waited for workers for ever: F2). Within: a game still
+    running after ``seconds`` (of :func:`running` time) is stuck: the event yielded is set and ``end()``
+    ends that game alone (cancelled, it closes its bots). Game code that never lets its event loop
+    run (a loop of Python that never awaits) is interrupted, ``grace`` seconds later, by
+    :class:`Stuck` raised in the game's thread. Where even that cannot land (a call of compiled code
+    that never returns), the process is ended after a second grace, as :func:`guard` ends it: no
+    thread of it can be freed otherwise."""
+    done, fired = threading.Event(), threading.Event()
+    lock = threading.Lock()
+    inside = [True]
+    thread = threading.get_ident()
+    running()
+
+    def watch() -> None:
+        if wait(done, seconds):
+            return
+        fired.set()
+        end()
+        if wait(done, grace):
+            return
+        with lock:  # never after the game has left the block: it would land in the worker's code
+            if inside[0]:
+                _raise_in(thread, Stuck)
+        if wait(done, grace):
+            return
+        _fired.set()
+        os._exit(STATUS)
+
+    watcher = threading.Thread(target=watch, name="codecup-hang-guard", daemon=True)
+    watcher.start()
+    try:
+        yield fired
+    finally:
+        with lock:
+            inside[0] = False
+            _raise_in(thread, None)  # one raised as the game ended, not yet delivered: cleared
+        done.set()
+
+
+def _raise_in(thread: int, exc: type[BaseException] | None) -> None:
+    """Raise ``exc`` in ``thread`` at its next instruction of Python (None: clear one pending)."""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(exc) if exc else None)

@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import pluggy
 
@@ -48,7 +48,9 @@ _worker_pm: pluggy.PluginManager | None = None
 _in_match = False
 
 
-def play(match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = None, run: str = "") -> Record:
+def play(
+    match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = None, run: str = ""
+) -> Record | tuple[str, str]:
     """Run one match in this worker (its plugin manager is built once per worker process).
 
     ``hide``: folders the bots must not see (the results, the other players' of a tournament),
@@ -67,6 +69,8 @@ def play(match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = N
         game = load_games(_worker_pm).get(match.game)
         policy = Policy(limits=limits or Limits(), hide=hide)
         wanted = _dask_task_wanted()
+        if wanted is not None:  # a Dask worker's: the process is the worker, others' games in it
+            return _play_guarded(game, match, _worker_pm, policy, run, wanted)
         with hang.guard(hang.bound(match.clock), WORKER_GRACE):
             return referee_loop.run(_stoppable(game, match, _worker_pm, policy, run, wanted))
     except _Terminate:  # the match has closed its players on the way out: end this worker
@@ -105,6 +109,34 @@ def _where() -> str:
     return str(worker.address) + (f" ({name})" if name != str(worker.address) else "")
 
 
+def _play_guarded(
+    game: Game,
+    match: MatchInfo,
+    pm: pluggy.PluginManager,
+    policy: Policy,
+    run: str,
+    wanted: Callable[[], bool],
+) -> Record | tuple[str, str]:
+    """Play ``match`` on a Dask worker, where a game stuck past its bound is ended alone
+    (:func:`~codecup.tournament.hang.guard_task`), and answered :data:`~codecup.tournament.hang.STUCK`
+    (the run plays it once more, and records it so if stuck again) rather than ending the worker and
+    every game it runs."""
+    stops: list[Callable[[], object]] = []
+    stuck = threading.Event()
+    try:
+        with hang.guard_task(hang.bound(match.clock), WORKER_GRACE, functools.partial(_each, stops)) as stuck:
+            return referee_loop.run(_stoppable(game, match, pm, policy, run, wanted, stops))
+    except (asyncio.CancelledError, hang.Stuck):
+        if not stuck.is_set():  # stopped by its run, or its task let go of
+            raise
+    return (hang.STUCK, _where())
+
+
+def _each(calls: list[Callable[[], object]]) -> None:
+    for call in calls:
+        call()
+
+
 #: How to stop each game running in this process, by the run it belongs to (:func:`stop_games`).
 _flights: dict[str, set[Callable[[], object]]] = {}
 _flights_lock = threading.Lock()
@@ -121,10 +153,12 @@ async def _stoppable(
     policy: Policy,
     run: str,
     wanted: Callable[[], bool] | None = None,
+    stops: list[Callable[[], object]] | None = None,
 ) -> Record:
     """:func:`~codecup.runner.play_match`, stopped by :func:`stop_games` of its ``run``, or once
     ``wanted()`` says False (checked every :data:`WANTED_EVERY` seconds): cancelled, it closes its
-    players (their whole process trees) on the way out."""
+    players (their whole process trees) on the way out. ``stops``: given, how to stop it is added
+    there (for its guard)."""
     from codecup.runner import play_match
 
     loop, task = asyncio.get_running_loop(), asyncio.current_task()
@@ -132,6 +166,8 @@ async def _stoppable(
     stop = functools.partial(loop.call_soon_threadsafe, task.cancel)
     with _flights_lock:
         _flights.setdefault(run, set()).add(stop)
+    if stops is not None:
+        stops.append(stop)
     watch = asyncio.create_task(_watch(wanted, task)) if wanted is not None else None
     try:
         return await play_match(game, match, pm=pm, policy=policy)
@@ -192,7 +228,9 @@ def play_hiding(out: Path, folders: Iterable[str] = (), limits: Limits | None = 
     tournament) hidden from every bot but a folder's own, and each bot's ``limits``
     (picklable, for any pool); its games belong to this process's run (:func:`stop_games`)."""
     hide = (str(out.resolve()), *sorted({str(Path(f).resolve()) for f in folders}))
-    return functools.partial(play, hide=hide, limits=limits, run=owner.token())
+    # A record, but on a Dask worker a stuck game's answer (hang.STUCK), which the run reads as it
+    # reads a worker's refusals (dispatch.record_of): games on Dask come back as objects anyway.
+    return cast(PlayFn, functools.partial(play, hide=hide, limits=limits, run=owner.token()))
 
 
 class _Terminate(SystemExit, Stopping):
