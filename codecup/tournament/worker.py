@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
 
@@ -202,13 +202,24 @@ def _dask_task_wanted() -> Callable[[], bool] | None:
     except (ImportError, ValueError, AttributeError):  # no Dask, or not in a Dask task
         return None
 
-    def wanted() -> bool:
-        # Read from the game's thread: one lookup of the worker's own table, which only its
-        # event loop changes (a stale answer is corrected a second later).
-        held = worker.state.tasks.get(key)
-        return held is not None and held.state not in ("cancelled", "released", "forgotten")
+    return functools.partial(holds, worker, key)
 
-    return wanted
+
+#: What a Dask worker's ``status`` is named while it works (else it is closing, or closed).
+_WORKING = ("running", "paused")
+
+
+def holds(worker: Any, key: object) -> bool:
+    """Whether Dask ``worker`` still holds task ``key``, and works: one that lost its scheduler
+    (killed: "connection-broken") closes at once, and Dask waits for its running task, whose game a
+    red team saw go on, bots and all, to its end 26-32 s later, though the run had exited."""
+    # Read from the game's thread: one lookup of the worker's own table, which only its event
+    # loop changes (a stale answer is corrected a second later).
+    status = getattr(getattr(worker, "status", None), "name", "running")
+    if status not in _WORKING:
+        return False
+    held = worker.state.tasks.get(key)
+    return held is not None and held.state not in ("cancelled", "released", "forgotten")
 
 
 def stop_games(run: str) -> int:

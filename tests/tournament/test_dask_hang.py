@@ -110,3 +110,20 @@ def test_a_run_whose_workers_are_all_gone_stops_in_bounded_time(tiny_game, bots,
                 run_tournament(spec, tiny_game, tmp_path, executor=pool, play=_play_tiny, jobs=1)
         finally:
             pool.shutdown()
+
+
+def test_a_game_stops_once_its_worker_closes(monkeypatch):
+    """A worker that lost its scheduler closes at once, and Dask waits for its running task: a red
+    team's games went on, bots and all, to their end 26-32 s after the run had exited (F3)."""
+    from types import SimpleNamespace
+
+    from distributed.core import Status
+
+    task = SimpleNamespace(state="executing")
+    dask_worker = SimpleNamespace(status=Status.running, state=SimpleNamespace(tasks={"k": task}))
+    assert worker.holds(dask_worker, "k")
+    dask_worker.status = Status.closing  # "Stopping worker ... connection-broken"
+    assert not worker.holds(dask_worker, "k")
+    dask_worker.status = Status.running
+    task.state = "cancelled"
+    assert not worker.holds(dask_worker, "k")
