@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 import attrs
 
 from codecup import stopped
+from codecup.errors import Stopping
 
 #: The exit status of a worker ended by :func:`guard` (as ``timeout`` exits).
 STATUS = 124
@@ -165,8 +166,10 @@ def stuck(result: object) -> bool:
     return isinstance(result, tuple) and len(result) == 2 and result[0] == STUCK
 
 
-class Stuck(BaseException):
-    """Raised in a stuck game's thread by :func:`guard_task` (in Python code that never awaits)."""
+class Stuck(Stopping):
+    """Raised in a stuck game's thread by :func:`guard_task` (in Python code that never awaits): a
+    :class:`~codecup.errors.Stopping`, so that no handler of a plugin's failure takes it for one
+    (the game would be recorded as the plugin's bug)."""
 
 
 @contextlib.contextmanager

@@ -134,7 +134,8 @@ def _play_guarded(
 
 def _each(calls: list[Callable[[], object]]) -> None:
     for call in calls:
-        call()
+        with contextlib.suppress(RuntimeError):  # its loop has just closed: the game has ended
+            call()
 
 
 #: How to stop each game running in this process, by the run it belongs to (:func:`stop_games`).

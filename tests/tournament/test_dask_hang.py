@@ -127,3 +127,33 @@ def test_a_game_stops_once_its_worker_closes(monkeypatch):
     dask_worker.status = Status.running
     task.state = "cancelled"
     assert not worker.holds(dask_worker, "k")
+
+
+def test_game_code_looping_for_ever_on_a_dask_worker_is_ended_alone(monkeypatch):
+    """Cancelling its task does not reach code that never awaits: it is interrupted in its thread,
+    by codecup's own stop, which no handler of the plugin's failures takes for the plugin's bug."""
+    from codecup import owner
+    from codecup.plugins import make_plugin_manager
+    from codecup.tournament.executor import DaskPool
+    from tests.tournament import deadly
+
+    class Plugin:
+        @deadly.hookimpl
+        def codecup_register_games(self, register) -> None:
+            register(deadly.Stuck("looping"))
+
+    monkeypatch.setattr(
+        worker, "_worker_pm", make_plugin_manager(load_entry_points=False, plugins=(Plugin(),))
+    )
+    monkeypatch.setattr(worker, "WORKER_GRACE", 0.2)
+    monkeypatch.setattr(hang, "BASE", 0.3)
+    monkeypatch.setattr(hang, "PER_CLOCK", 0.0)
+    players = [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")]
+    match = new_match(deadly.Stuck("looping"), players, seed=1, clock=5.0)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **OPTIONS) as cluster:
+        pool = DaskPool(cluster.scheduler_address)
+        try:
+            answer = pool.submit(functools.partial(worker.play, run=owner.token()), match).result(timeout=60)
+        finally:
+            pool.shutdown()
+    assert hang.stuck(answer), answer
