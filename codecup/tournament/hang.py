@@ -36,6 +36,7 @@ import attrs
 
 from codecup import stopped
 from codecup.errors import Stopping
+from codecup.overrun import raise_into
 
 #: The exit status of a worker ended by :func:`guard` (as ``timeout`` exits).
 STATUS = 124
@@ -198,7 +199,7 @@ def guard_task(seconds: float, grace: float, end: Callable[[], None]) -> Iterato
             return
         with lock:  # never after the game has left the block: it would land in the worker's code
             if inside[0]:
-                _raise_in(thread, Stuck)
+                raise_into(thread, Stuck)
         if wait(done, grace):
             return
         _fired.set()
@@ -206,17 +207,18 @@ def guard_task(seconds: float, grace: float, end: Callable[[], None]) -> Iterato
 
     watcher = threading.Thread(target=watch, name="codecup-hang-guard", daemon=True)
     watcher.start()
-    try:
-        yield fired
-    finally:
+
+    def leave() -> None:
         with lock:
             inside[0] = False
-            _raise_in(thread, None)  # one raised as the game ended, not yet delivered: cleared
+            raise_into(thread, None)  # one raised as the game ended, not yet seen: withdrawn
         done.set()
 
-
-def _raise_in(thread: int, exc: type[BaseException] | None) -> None:
-    """Raise ``exc`` in ``thread`` at its next instruction of Python (None: clear one pending)."""
-    import ctypes
-
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(exc) if exc else None)
+    try:
+        try:
+            yield fired
+        finally:
+            leave()
+    except Stuck:
+        leave()  # raised in the first, before it left: nothing is pending after this
+        raise
