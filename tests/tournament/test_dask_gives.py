@@ -126,3 +126,25 @@ def test_a_run_on_a_cluster_whose_worker_finds_less_stops_and_logs_nothing(
         finally:
             pool.shutdown()
     assert not (tmp_path / "results.jsonl").exists() or (tmp_path / "results.jsonl").read_text() == ""
+
+
+def test_sprt_logs_no_refusal_and_no_record_played_otherwise_of_its_later_pairs(tiny_game):
+    """An sprt stopped by a worker's refusal logs the later pairs' finished games: a red team's
+    refusal was logged as one (AttributeError: 'tuple' object has no attribute 'to_json')."""
+    from codecup.cli import sprt
+
+    class Log(dict):
+        def append(self, key, record):
+            self[key] = record
+
+    asked = _match(tiny_game)
+    good = referee_error_record(asked, "x")
+    other_mode = referee_error_record(attrs.evolve(asked, clock_mode=WALL), "x")
+    refusal = (machine.OTHERWISE, "tcp://10.0.0.7:4242", "lacks the cpu clock")
+    stuck = ("codecup: stuck", "tcp://10.0.0.7:4242")
+    futures = {1: (_done(good), _done(refusal)), 2: (_done(other_mode), _done(stuck))}
+    log = Log()
+    pool = _Remote(concurrent.futures.ThreadPoolExecutor(1), 1)
+    sprt._log_finished(futures, log, pool, {1: (asked, asked), 2: (asked, asked)})
+    pool.shutdown()
+    assert log == {"sprt1~0": good}
