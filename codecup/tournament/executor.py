@@ -117,9 +117,9 @@ class GamePool(concurrent.futures.Executor):
         """What a run says of a Dask worker that refused a game, giving its programs otherwise than
         this machine (``what``: :func:`~codecup.tournament.machine.otherwise`)."""
         return ConfigError(
-            f"the Dask worker {worker} {what}: each worker must give the programs what this machine"
-            " gives (`codecup doctor` says it, here and there): stop that worker, or run codecup where"
-            " the workers' containment is"
+            f"the Dask worker {worker} {what}, which this machine gives the programs: each worker must"
+            " give them at least that (`codecup doctor` says it, here and there): stop that worker or"
+            " give it what it lacks, or run codecup where the containment is the workers'"
         )
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:

@@ -147,22 +147,36 @@ _GIVEN = (
 
 
 def otherwise(run: Gives, here: Gives) -> str | None:
-    """What ``here`` (a Dask worker's finding) gives a program otherwise than ``run`` (what the
-    run's games get: the finding of the machine running codecup), in words; None: the same.
+    """What ``here`` (a Dask worker's finding) lacks of what ``run`` gives (what the run's games get:
+    the finding of the machine running codecup), in words; None: it gives all of it.
 
     A worker that gives less played a cpu-clock run's games under the wall clock and a memory hog
     without its limit (a red team's cluster with one worker without cgroup2: a folder no command
-    resumed, and results that hung on which worker drew the game); one that gives more plays them
-    with what the run's standings deny, and what a resume here refuses (:func:`check_log_gives`)."""
+    resumed, and results that hung on which worker drew the game). One that gives more holds to the
+    run's finding (:func:`held`): refused, a client without cgroup2 driving capable workers had no
+    way through (a reviewer's)."""
     lacks = [said for name, said in _GIVEN if getattr(run, name) and not getattr(here, name)]
-    more = [said for name, said in _GIVEN if getattr(here, name) and not getattr(run, name)]
-    parts = []
-    if lacks:
-        why = "; ".join(here.lacks) or "see `codecup doctor` there"
-        parts.append(f"lacks {', '.join(lacks)} ({why})")
-    if more:
-        parts.append(f"gives {', '.join(more)}, which this machine does not")
-    return " and ".join(parts) or None
+    if not lacks:
+        return None
+    why = "; ".join(here.lacks) or "see `codecup doctor` there"
+    return f"lacks {', '.join(lacks)} ({why})"
+
+
+def held(run: Gives, own: Support) -> Support | None:
+    """``own`` (a Dask worker's finding) held to what ``run`` gives, where it gives more (its games
+    get the run's clock mode and limits, as a local pool's worker's do); None: it gives no more."""
+    if not any(getattr(Gives.of(own), name) and not getattr(run, name) for name, _ in _GIVEN):
+        return None
+    from codecup.sandbox.support import held_to_gives
+
+    return held_to_gives(
+        own,
+        cpu_clock=run.cpu_clock,
+        memory=run.memory,
+        processes=run.processes,
+        cpus=run.cpus,
+        namespaces=run.namespaces,
+    )
 
 
 #: What a game's task answers where its Dask worker gives otherwise than the run (it played no game).

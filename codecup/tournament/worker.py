@@ -84,17 +84,25 @@ def play_held(
 ) -> object:
     """``play_fn(*args, **kwargs)`` (a game) on a Dask worker that gives its programs what ``gives``
     says the run's games get (the finding of the machine running codecup), else, before any bot
-    starts, ``(OTHERWISE, worker, what it gives otherwise)``. A local pool's worker holds to its
-    run's finding (:func:`worker_init`); a Dask worker used its own, and one without cgroup2 played a
+    starts, ``(OTHERWISE, worker, what it lacks)``. A worker that gives more holds to ``gives`` for
+    this game (:func:`~codecup.sandbox.support.held_for_task`), as a local pool's worker holds to its
+    run's finding (:func:`worker_init`). A Dask worker used its own, and one without cgroup2 played a
     cpu-clock run's games under the wall clock, unsaid (a red team's: a folder no command resumed)."""
-    if gives is not None:
-        from codecup.sandbox import machine_support
-        from codecup.tournament import machine
+    if gives is None:
+        return play_fn(*args, **kwargs)
+    from codecup.sandbox import machine_support
+    from codecup.sandbox.support import held_for_task
+    from codecup.tournament import machine
 
-        differs = machine.otherwise(gives, machine.Gives.of(machine_support()))
-        if differs is not None:
-            return (machine.OTHERWISE, _where(), differs)
-    return play_fn(*args, **kwargs)
+    own = machine_support()
+    lacks = machine.otherwise(gives, machine.Gives.of(own))
+    if lacks is not None:
+        return (machine.OTHERWISE, _where(), lacks)
+    held = machine.held(gives, own)
+    if held is None:
+        return play_fn(*args, **kwargs)
+    with held_for_task(held):
+        return play_fn(*args, **kwargs)
 
 
 def _where() -> str:

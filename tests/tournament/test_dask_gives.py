@@ -48,12 +48,33 @@ def test_a_worker_that_finds_less_than_the_run_plays_none_of_its_games(monkeypat
     assert worker.play_held(None, played.append, 2) is None and played == [1, 2]
 
 
-def test_a_worker_that_gives_more_than_the_run_plays_none_of_its_games(monkeypatch, tiny_game):
-    """Its games would have the memory limit the run's standings deny, and a resume here refuses."""
-    monkeypatch.setattr("codecup.sandbox.machine_support", lambda: Support(cgroup=True, memory_limit=True))
-    answer = worker.play_held(Gives.of(Support()), lambda m: pytest.fail("played"), _match(tiny_game))
-    _, what = machine.given_otherwise(answer)
-    assert what == "gives the cpu clock, a memory limit, which this machine does not"
+def test_a_worker_that_gives_more_than_the_run_holds_to_the_run_s_finding(monkeypatch, tiny_game):
+    """As a local pool's worker does: its games get the run's clock mode and limits, so its records
+    are the run's others' (a reviewer's client without cgroup2 driving capable workers was refused by
+    every one of them, told to stop that worker and resume a folder never made)."""
+    from codecup.sandbox import support
+
+    full = Support(
+        cgroup=True, memory_limit=True, process_limit=True, cpu_limit=True, namespaces=True, own_quotas=True
+    )
+    monkeypatch.setattr("codecup.sandbox.machine_support", lambda: full)
+    seen = []
+    answer = worker.play_held(Gives.of(_without_cgroup2()), lambda m: seen.append(support.support_here()), 1)
+    assert answer is None
+    (held,) = seen
+    assert Gives.of(held) == Gives(
+        cpu_clock=False, memory=False, processes=False, cpus=False, namespaces=True, lacks=held.missing
+    )
+    assert not held.cgroup and held.namespaces  # no cgroup: the wall clock and no limit, as the run's
+    assert support.support_here() is support.machine_support()  # held for that game only
+    # a client that is not root: no namespaces either
+    seen.clear()
+    worker.play_held(Gives.of(Support()), lambda m: seen.append(support.support_here()), 1)
+    assert not seen[0].namespaces and not seen[0].own_quotas and not seen[0].cgroup
+    # the same finding as the run's: its own, unheld
+    seen.clear()
+    worker.play_held(Gives.of(full), lambda m: seen.append(support.support_here()), 1)
+    assert seen == [support.machine_support()]
 
 
 def _done(result) -> concurrent.futures.Future:
