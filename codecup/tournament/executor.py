@@ -380,7 +380,30 @@ STOP_PATIENCE = 5.0
 
 #: Seconds a Dask run waits for workers where the scheduler has none (they all died, or none
 #: was started) before it stops: a red team's run whose two workers had died waited for ever.
+#: :data:`NO_WORKERS_WAIT` sets another (a cluster whose workers take longer to arrive).
 GIVE_UP_AFTER = 600.0
+
+NO_WORKERS_WAIT = "CODECUP_DASK_NO_WORKERS_WAIT"
+"""The environment variable giving :data:`GIVE_UP_AFTER` otherwise, in seconds: a cluster whose
+workers come from an HPC queue or a scale from zero may take longer than 10 minutes (a reviewer's)."""
+
+
+def no_workers_wait() -> float:
+    """Seconds a Dask run waits with no workers before it stops: :data:`NO_WORKERS_WAIT`, else
+    :data:`GIVE_UP_AFTER` (:class:`ConfigError`, one line, where it is not a number of seconds)."""
+    given = os.environ.get(NO_WORKERS_WAIT, "").strip()
+    if not given:
+        return GIVE_UP_AFTER
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise ConfigError(
+            f"{NO_WORKERS_WAIT}={given!r}: give a number of seconds above 0 (default {GIVE_UP_AFTER:g})"
+        )
+    return seconds
+
 
 #: Times a Dask worker may fail to say which code it runs (it may be leaving) before it is refused.
 PROBE_TRIES = 3
@@ -391,7 +414,9 @@ NEEDS_DASK = "--executor dask:// needs Dask distributed: pip install 'codecup[da
 
 
 def check_scheduler(address: str) -> None:
-    """Refuse (:class:`ConfigError`) a Dask address where no scheduler answers a client in time."""
+    """Refuse (:class:`ConfigError`) a Dask address where no scheduler answers a client in time (and
+    a :data:`NO_WORKERS_WAIT` that is not a number of seconds, before the run's folder is claimed)."""
+    no_workers_wait()
     try:
         import distributed  # noqa: F401  # only whether it is installed
     except ImportError:
@@ -428,6 +453,7 @@ class DaskPool(GamePool):
         for name in ["distributed", *logging.root.manager.loggerDict]:
             if name.startswith("distributed"):
                 logging.getLogger(name).setLevel(logging.CRITICAL)
+        give_up = no_workers_wait() if give_up is None else give_up  # its mistake said before connecting
         check_scheduler(address)
         try:
             self.client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
@@ -435,7 +461,7 @@ class DaskPool(GamePool):
             raise ConfigError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.address = address
         self.patience = patience
-        self.give_up = GIVE_UP_AFTER if give_up is None else give_up  # then the run stops
+        self.give_up = give_up  # then the run stops
         # What the run's games get (this machine's finding, as its standings say): each worker gives
         # its programs that or refuses the game (worker.play_held), and the record it sends back is
         # checked against it (a red team's worker without cgroup2 played a cpu-clock run under wall).
