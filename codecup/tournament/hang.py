@@ -173,8 +173,16 @@ class Stuck(Stopping):
     (the game would be recorded as the plugin's bug)."""
 
 
+#: Seconds a stuck game that has heard its stop (its loop ran the cancel) has to close its bots
+#: before it is interrupted all the same: each of its waits is bounded (a bot's exit grace, its
+#: reaping), and an interruption landing in them left the bot running (a reviewer's, under load).
+CLOSE_PATIENCE = 30.0
+
+
 @contextlib.contextmanager
-def guard_task(seconds: float, grace: float, end: Callable[[], None]) -> Iterator[threading.Event]:
+def guard_task(
+    seconds: float, grace: float, end: Callable[[], None], heard: threading.Event | None = None
+) -> Iterator[threading.Event]:
     """:func:`guard` for a game that shares its process with others, a Dask worker's: the process is
     the worker, and ending it (as :func:`guard` does) killed every game it ran, and, without a nanny,
     the worker for good (a red team's run then waited for workers for ever: F2). Within: a game still
@@ -183,7 +191,9 @@ def guard_task(seconds: float, grace: float, end: Callable[[], None]) -> Iterato
     run (a loop of Python that never awaits) is interrupted, ``grace`` seconds later, by
     :class:`Stuck` raised in the game's thread. Where even that cannot land (a call of compiled code
     that never returns), the process is ended after a second grace, as :func:`guard` ends it: no
-    thread of it can be freed otherwise."""
+    thread of it can be freed otherwise. ``heard``, once set (its loop ran the stop), the game is
+    closing its bots, each wait of it bounded: it is given :data:`CLOSE_PATIENCE` more before it is
+    interrupted (one interrupted as it closed its bots left a bot running)."""
     done, fired = threading.Event(), threading.Event()
     lock = threading.Lock()
     inside = [True]
@@ -196,6 +206,8 @@ def guard_task(seconds: float, grace: float, end: Callable[[], None]) -> Iterato
         fired.set()
         end()
         if wait(done, grace):
+            return
+        if heard is not None and heard.is_set() and wait(done, CLOSE_PATIENCE):
             return
         with lock:  # never after the game has left the block: it would land in the worker's code
             if inside[0]:

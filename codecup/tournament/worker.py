@@ -130,10 +130,11 @@ def _play_guarded(
     (the run plays it once more, and records it so if stuck again) rather than ending the worker and
     every game it runs."""
     stops: list[Callable[[], object]] = []
-    stuck = threading.Event()
+    stuck, heard = threading.Event(), threading.Event()  # heard: its loop ran the stop (it closes its bots)
+    ending = functools.partial(_each, stops)
     try:
-        with hang.guard_task(hang.bound(match.clock), WORKER_GRACE, functools.partial(_each, stops)) as stuck:
-            return referee_loop.run(_stoppable(game, match, pm, policy, run, wanted, stops))
+        with hang.guard_task(hang.bound(match.clock), WORKER_GRACE, ending, heard) as stuck:
+            return referee_loop.run(_stoppable(game, match, pm, policy, run, wanted, stops, heard))
     except (asyncio.CancelledError, hang.Stuck):
         if not stuck.is_set():  # stopped by its run, or its task let go of
             raise
@@ -163,16 +164,23 @@ async def _stoppable(
     run: str,
     wanted: Callable[[], bool] | None = None,
     stops: list[Callable[[], object]] | None = None,
+    heard: threading.Event | None = None,
 ) -> Record:
     """:func:`~codecup.runner.play_match`, stopped by :func:`stop_games` of its ``run``, or once
     ``wanted()`` says False (checked every :data:`WANTED_EVERY` seconds): cancelled, it closes its
     players (their whole process trees) on the way out. ``stops``: given, how to stop it is added
-    there (for its guard)."""
+    there (for its guard), and ``heard`` is set once its loop has run one."""
     from codecup.runner import play_match
 
     loop, task = asyncio.get_running_loop(), asyncio.current_task()
     assert task is not None
-    stop = functools.partial(loop.call_soon_threadsafe, task.cancel)
+
+    def cancel() -> None:
+        if heard is not None:
+            heard.set()
+        task.cancel()
+
+    stop = functools.partial(loop.call_soon_threadsafe, cancel)
     with _flights_lock:
         _flights.setdefault(run, set()).add(stop)
     if stops is not None:

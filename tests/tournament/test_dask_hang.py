@@ -37,6 +37,17 @@ def test_a_stuck_game_on_a_dask_worker_is_ended_alone_and_the_worker_lives_on(
     monkeypatch.setattr(hang, "BASE", 0.5)  # a bound the never-answering bot's game passes
     monkeypatch.setattr(hang, "PER_CLOCK", 0.0)
     token = f"codecup-test-{uuid.uuid4().hex}"
+    waits = hang.wait
+
+    def bound_once_started(event, seconds):
+        """The game's bound passes once its bot runs (a loaded machine's had not started in it)."""
+        if seconds == 0.5:
+            deadline = time.monotonic() + 60
+            while not processes_with(token) and not event.is_set() and time.monotonic() < deadline:
+                time.sleep(0.02)
+        return waits(event, seconds)
+
+    monkeypatch.setattr(hang, "wait", bound_once_started)
     never = PlayerInfo("never", command=python_argv(HOSTILE / "timeout.py", token))
     match = new_match(tiny_game, [never, PlayerInfo("bot", bot="random")], seed=1, clock=600.0)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **OPTIONS) as cluster:
@@ -46,6 +57,7 @@ def test_a_stuck_game_on_a_dask_worker_is_ended_alone_and_the_worker_lives_on(
             answer = game.result(timeout=60)
             assert hang.stuck(answer), answer
             assert processes_with(token) == [], "the stuck game's bot outlived it"
+            # its close was not cut short: nothing of it is left to a garbage collector's warning
             # the worker plays on
             quick = new_match(tiny_game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")])
             done = pool.submit(functools.partial(worker.play, run=owner.token()), quick).result(timeout=60)
@@ -70,6 +82,28 @@ def test_python_code_that_never_awaits_is_interrupted_in_its_thread():
     thread.start()
     thread.join(30)
     assert not thread.is_alive() and ended == [True] and raised == [True]
+
+
+def test_a_stuck_game_closing_its_bots_is_not_interrupted_while_it_closes():
+    """Its loop ran the stop: it is closing its bots (each wait bounded), and an interruption landing
+    there left a bot running (a reviewer's, under load: a close slower than the grace)."""
+    heard, raised, closed = threading.Event(), [], []
+
+    def game() -> None:
+        try:
+            with hang.guard_task(0.05, 0.05, heard.set, heard):
+                while not heard.is_set():
+                    time.sleep(0.005)
+                for _ in range(60):  # closing its bots: slower than the grace, each step short
+                    time.sleep(0.005)
+                closed.append(True)
+        except hang.Stuck:
+            raised.append(True)
+
+    thread = threading.Thread(target=game)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive() and closed == [True] and raised == []
 
 
 def test_a_game_that_ends_in_time_leaves_nothing_pending():
@@ -146,6 +180,10 @@ def test_game_code_looping_for_ever_on_a_dask_worker_is_ended_alone(monkeypatch)
         worker, "_worker_pm", make_plugin_manager(load_entry_points=False, plugins=(Plugin(),))
     )
     monkeypatch.setattr(worker, "WORKER_GRACE", 0.2)
+    # its cluster is this process: a thread slow to leave (a loaded machine) must not end pytest
+    exits: list[int] = []
+    monkeypatch.setattr(hang.os, "_exit", exits.append)
+    monkeypatch.setattr(hang, "_fired", threading.Event())
     monkeypatch.setattr(hang, "BASE", 0.3)
     monkeypatch.setattr(hang, "PER_CLOCK", 0.0)
     players = [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")]
