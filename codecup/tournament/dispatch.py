@@ -236,8 +236,13 @@ def record_of(
     if refused is not None:  # a worker that joined as the run went, with other code: no game played
         raise ConfigError(f"game {_game_id(key)}: {pool.refusal(*refused)}; {again}")
     otherwise = given_otherwise(result)
-    if otherwise is not None:  # a Dask worker that gives its programs otherwise: no game played
-        raise ConfigError(f"game {_game_id(key)}: {pool.otherwise(*otherwise)}; {again}")
+    if otherwise is not None:  # a Dask worker that gives its programs less: no game played
+        # not "resume": the run may have logged no game yet (a reviewer's was told to resume a
+        # folder never made), and the same command plays on only once that worker is gone
+        done = "the games finished so far are logged" if logged else "no game is logged (no --out)"
+        raise ConfigError(
+            f"game {_game_id(key)}: {pool.otherwise(*otherwise)}; then run the same command again ({done})"
+        )
     unlike = pool.unlike(match, result)
     if unlike is not None:  # whatever played it: not logged, as the run's other games it is not
         raise ConfigError(f"game {_game_id(key)} {unlike} (it is not logged); {again}")
