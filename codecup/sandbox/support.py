@@ -213,7 +213,7 @@ _task_finding: contextvars.ContextVar[Support | None] = contextvars.ContextVar(
 @contextlib.contextmanager
 def held_for_task(found: Support) -> Iterator[None]:
     """Within it (this context: a Dask worker's game, others' games beside it in other threads),
-    :func:`support_here` is ``found``: a worker that gives more than its run holds to the run's
+    :func:`task_finding` is ``found``: a worker that gives more than its run holds to the run's
     finding, as a local pool's worker does (:func:`hold_to`), so its records are the run's others'
     and the folder resumes where it was begun (a reviewer's client without cgroup2 was refused by
     every worker that had it, with no way through)."""
@@ -224,10 +224,10 @@ def held_for_task(found: Support) -> Iterator[None]:
         _task_finding.reset(token)
 
 
-def support_here() -> Support:
-    """What this game's bots get: :func:`machine_support`, or within :func:`held_for_task` what its
-    run's finding gives."""
-    return _task_finding.get() or machine_support()
+def task_finding() -> Support | None:
+    """Within :func:`held_for_task`, what this game's bots get (its run's finding); else None (what
+    :func:`machine_support` says)."""
+    return _task_finding.get()
 
 
 def held_to_gives(

@@ -59,22 +59,25 @@ def test_a_worker_that_gives_more_than_the_run_holds_to_the_run_s_finding(monkey
     )
     monkeypatch.setattr("codecup.sandbox.machine_support", lambda: full)
     seen = []
-    answer = worker.play_held(Gives.of(_without_cgroup2()), lambda m: seen.append(support.support_here()), 1)
-    assert answer is None
+
+    def game(_match) -> None:
+        seen.append(support.task_finding())  # what Box.prepare takes for this game's bots
+
+    assert worker.play_held(Gives.of(_without_cgroup2()), game, 1) is None
     (held,) = seen
     assert Gives.of(held) == Gives(
         cpu_clock=False, memory=False, processes=False, cpus=False, namespaces=True, lacks=held.missing
     )
     assert not held.cgroup and held.namespaces  # no cgroup: the wall clock and no limit, as the run's
-    assert support.support_here() is support.machine_support()  # held for that game only
+    assert support.task_finding() is None  # held for that game only
     # a client that is not root: no namespaces either
     seen.clear()
-    worker.play_held(Gives.of(Support()), lambda m: seen.append(support.support_here()), 1)
+    worker.play_held(Gives.of(Support()), game, 1)
     assert not seen[0].namespaces and not seen[0].own_quotas and not seen[0].cgroup
     # the same finding as the run's: its own, unheld
     seen.clear()
-    worker.play_held(Gives.of(full), lambda m: seen.append(support.support_here()), 1)
-    assert seen == [support.machine_support()]
+    worker.play_held(Gives.of(full), game, 1)
+    assert seen == [None]
 
 
 def _done(result) -> concurrent.futures.Future:
