@@ -37,8 +37,8 @@ from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
 from codecup.terminal import one_line, printable, shown_path
-from codecup.tournament import codekey, worker
 from codecup.tournament import executor as ex
+from codecup.tournament import worker
 from codecup.tournament.dispatch import WATCH_EVERY, Handed, record_of
 from codecup.tournament.identity import (
     Schedule,
@@ -338,7 +338,7 @@ def _run(args: argparse.Namespace) -> int:
     check_commands([new, old], "", game.info.name)
     notes = run_notes_of(game, variant.name)  # asked with --quiet too: a plugin failing at it stops any run
     address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
-    gives = machine_gives((new, old)) if address is None else None  # a cluster's workers: not known
+    gives = machine_gives((new, old))  # a Dask cluster's workers each give it too, or refuse (play_held)
     limits = None
     if gives is not None:  # the clock mode and limits the games get here, as a tournament's
         mode = gives.clock_mode(args.clock_mode or DEFAULT_CLOCK_MODE, (new, old))
@@ -355,7 +355,7 @@ def _run(args: argparse.Namespace) -> int:
         warn_oversubscription(jobs, args.clock_mode or DEFAULT_CLOCK_MODE)
         pool = ex.LocalPool(jobs)
     else:
-        pool = ex.DaskPool(address, game=game)
+        pool = ex.DaskPool(address, game=game, gives=gives)
         jobs = args.jobs or pool.jobs
     if args.out is None:  # what its lost executor says (its idle checks' too)
         pool.again = ex.NOT_LOGGED_AGAIN
@@ -487,6 +487,7 @@ def _logged(log: ResultsLog | None, key: str) -> concurrent.futures.Future[Recor
 
 
 Futures = dict[int, tuple[concurrent.futures.Future[Record], concurrent.futures.Future[Record]]]
+Matches = dict[int, tuple[MatchInfo, MatchInfo]]
 
 
 def _play(
@@ -547,7 +548,7 @@ def _play(
         return None if changed else log
 
     handed: dict[concurrent.futures.Future[Record], Handed] = {}
-    matches_of: dict[int, tuple[MatchInfo, MatchInfo]] = {}
+    matches_of: Matches = {}
 
     def submit(match: MatchInfo, tries: int = 1) -> concurrent.futures.Future[Record]:
         future = pool.submit(play, match)
@@ -584,7 +585,8 @@ def _play(
                         logged=args.out is not None,
                     )
                 except (concurrent.futures.BrokenExecutor, CodecupError):
-                    _log_finished(futures, unchanged())  # its line says the games finished are logged
+                    # its line says the games finished are logged
+                    _log_finished(futures, unchanged(), pool, matches_of)
                     raise
                 if record is None:  # its Dask workers died, maybe before it started: once more
                     again = submit(match, handed[future].tries + 1)
@@ -616,10 +618,10 @@ def _play(
             next_pair += 1
             verdict = state.decision()
             if verdict is not None or tally.stalled or tally.broken:
-                _stop(pool, futures, unchanged())
+                _stop(pool, futures, unchanged(), matches_of)
                 return verdict
     except KeyboardInterrupt:
-        _log_finished(futures, unchanged())
+        _log_finished(futures, unchanged(), pool, matches_of)
         raise
 
 
@@ -647,11 +649,11 @@ def _log(log: ResultsLog, key: str, record: Record) -> None:
         log.append(key, record)
 
 
-def _stop(pool: ex.GamePool, futures: Futures, log: ResultsLog | None) -> None:
+def _stop(pool: ex.GamePool, futures: Futures, log: ResultsLog | None, matches: Matches) -> None:
     """The test is over: log the games of later pairs already finished (a run with other bounds
     resumes them), and stop those still running, their bots ended, rather than wait for them: a
     red team's decided run waited 6 s for a slow bot's game it then threw away (F5)."""
-    _log_finished(futures, log)
+    _log_finished(futures, log, pool, matches)
     running = False
     for future in (f for both in futures.values() for f in both if not f.done()):
         # A Dask future's cancel() says True of a game running on a worker too (it goes on, its
@@ -661,17 +663,26 @@ def _stop(pool: ex.GamePool, futures: Futures, log: ResultsLog | None) -> None:
         pool.abort()
 
 
-def _log_finished(futures: Futures, log: ResultsLog | None) -> None:
+def _log_finished(
+    futures: Futures,
+    log: ResultsLog | None,
+    pool: ex.GamePool,
+    matches: Matches,
+) -> None:
     """Log the games of later pairs that had finished when the run ended early (decided,
-    interrupted, stopped by a game): they were played again by the resumed run (a reviewer's)."""
+    interrupted, stopped by a game): they were played again by the resumed run (a reviewer's).
+    A Dask worker's answer that is no record (its refusal, its code not this machine's or its
+    containment not this machine's; a game it ended as stuck) is no game played, and a record
+    played otherwise than the run asked (:meth:`~codecup.tournament.executor.GamePool.unlike`) is
+    not the run's: neither is logged (a red team's refusal was, and ended the run in a traceback)."""
     if log is None:
         return
     for k, both in sorted(futures.items()):
         for i, future in enumerate(both):
-            # A worker's refusal (its code not this machine's) is no game played: not logged.
             finished = future.done() and not future.cancelled() and future.exception() is None
-            if finished and codekey.refused(future.result()) is None:
-                _log(log, f"sprt{k}~{i}", future.result())
+            result = future.result() if finished else None
+            if isinstance(result, Record) and pool.unlike(matches[k][i], result) is None:
+                _log(log, f"sprt{k}~{i}", result)
 
 
 def _warn(line: str) -> None:

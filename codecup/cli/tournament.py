@@ -454,7 +454,10 @@ def run(args: argparse.Namespace) -> int:
         address = ex.parse_executor(args.executor)
     if address is not None:  # and a scheduler that does not answer, as an unknown executor
         ex.check_scheduler(address)
-    gives = machine_gives(spec.players) if address is None else None  # a cluster's workers: not known
+    # What the games get: this machine's finding, which a Dask cluster's every worker must give too
+    # (each refuses a game otherwise: worker.play_held; a red team's without cgroup2 played a
+    # cpu-clock run's games under the wall clock, and no command resumed the folder)
+    gives = machine_gives(spec.players)
     if gives is not None:  # what the games get here, said so in the note and the standings
         limits = gives.limits(limits_of(args, opts), spec.players)
         mode = gives.clock_mode(spec.clock_mode, spec.players)
@@ -762,7 +765,7 @@ def play_spec(
         warn_oversubscription(n, spec.clock_mode)
         pool = ex.LocalPool(n)
     else:
-        pool = ex.DaskPool(address, game=game)
+        pool = ex.DaskPool(address, game=game, gives=gives)
         n = pool.jobs = jobs or pool.jobs
     with pool:
         return run_tournament(

@@ -31,7 +31,7 @@ from codecup.errors import ConfigError
 from codecup.sandbox import dynmods, mounts, netstamp, quotas, seccomp
 from codecup.sandbox.cgroup import BotCgroup, CgroupFailed, Limits
 from codecup.sandbox.launch import Launch, inside, is_original, own_entry, scratch_files
-from codecup.sandbox.support import Support, machine_support
+from codecup.sandbox.support import Support, machine_support, task_finding
 
 _serial = itertools.count()
 
@@ -204,7 +204,7 @@ class Box:
         :raises CgroupFailed: the machine gives bots cgroups, and this one's (or a limit of it)
             could not be made: the bot must not play contained less (:meth:`BotCgroup.promised`);
             or, in a pool worker, this process lacks what its run found (``Support.shortfall``)."""
-        support = machine_support()
+        support = task_finding() or machine_support()  # a Dask worker's game: its run's finding
         if support.shortfall:  # a pool worker that found less than its run: its bots do not play
             lacking = "; ".join(support.shortfall)
             raise CgroupFailed(f"this referee process lacks what the run found: {lacking}")

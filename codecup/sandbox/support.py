@@ -9,13 +9,14 @@ run what it degraded to, and ``codecup doctor`` can tell the user why.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import attrs
@@ -201,6 +202,55 @@ def machine_support() -> Support:
     if _run_finding is None:
         return _found(None)
     return _held(_found(_run_finding), _run_finding)
+
+
+_task_finding: contextvars.ContextVar[Support | None] = contextvars.ContextVar(
+    "codecup_task_finding", default=None
+)
+"""What a Dask worker's game in this context gives its bots (:func:`held_for_task`), if not all it can."""
+
+
+@contextlib.contextmanager
+def held_for_task(found: Support) -> Iterator[None]:
+    """Within it (this context: a Dask worker's game, others' games beside it in other threads),
+    :func:`task_finding` is ``found``: a worker that gives more than its run holds to the run's
+    finding, as a local pool's worker does (:func:`hold_to`), so its records are the run's others'
+    and the folder resumes where it was begun (a reviewer's client without cgroup2 was refused by
+    every worker that had it, with no way through)."""
+    token = _task_finding.set(found)
+    try:
+        yield
+    finally:
+        _task_finding.reset(token)
+
+
+def task_finding() -> Support | None:
+    """Within :func:`held_for_task`, what this game's bots get (its run's finding); else None (what
+    :func:`machine_support` says)."""
+    return _task_finding.get()
+
+
+def held_to_gives(
+    own: Support, *, cpu_clock: bool, memory: bool, processes: bool, cpus: bool, namespaces: bool
+) -> Support:
+    """``own`` (a Dask worker's finding) given no more than a run's finding (what its arguments say
+    it gives): the same clock mode and limits as the run's other games, each record saying so."""
+    namespaces = own.namespaces and namespaces
+    held = attrs.evolve(
+        own,
+        cgroup=own.cgroup and cpu_clock,
+        memory_limit=own.memory_limit and memory,
+        process_limit=own.process_limit and processes,
+        cpu_limit=own.cpu_limit and cpus,
+        namespaces=namespaces,
+        own_quotas=own.own_quotas and namespaces,
+        missing=(*own.missing, "held to what the run's finding gives (the machine running codecup)"),
+    )
+    if own.namespaces and not namespaces and not own.subreaper:  # orphans come back, as _found has it
+        with contextlib.suppress(OSError):
+            linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
+            held = attrs.evolve(held, subreaper=True)
+    return held
 
 
 def _held(own: Support, run: Support) -> Support:

@@ -30,6 +30,7 @@ from codecup.record import MatchInfo, Record, Result
 from codecup.tournament import codekey, hang
 from codecup.tournament import executor as ex
 from codecup.tournament.executor import GamePool
+from codecup.tournament.machine import given_otherwise
 from codecup.tournament.progress import Progress
 from codecup.tournament.worker import WORKER_GRACE, PlayFn
 
@@ -184,6 +185,8 @@ def record_of(
 
     - Dask's ``KilledWorker``: None on a first try (Dask fails with it the games queued on the dead
       worker too, which never started), then a referee error record, started when it was handed;
+    - a game its Dask worker ended as stuck (:data:`~codecup.tournament.hang.STUCK`): None on a
+      first try, then a referee error record saying so (:data:`~codecup.tournament.hang.MESSAGE`);
     - ``BrokenExecutor`` (a local pool's dead worker): raised as it is, the caller's to rebuild;
     - ``CancelledError`` (not by us: a lost Dask scheduler): :meth:`GamePool.lost`;
     - a :class:`ConfigError`: :func:`gone`, naming the player or the worker;
@@ -223,9 +226,26 @@ def record_of(
         return referee_error_record(
             match, why, handed.started, time.perf_counter() - handed.t0, remote=pool.remote
         )
+    if hang.stuck(result):  # ended alone on its Dask worker (worker.play): once more, then recorded
+        if handed.tries < 2:
+            return None
+        return referee_error_record(
+            match, hang.MESSAGE, handed.started, time.perf_counter() - handed.t0, remote=pool.remote
+        )
     refused = codekey.refused(result)
     if refused is not None:  # a worker that joined as the run went, with other code: no game played
         raise ConfigError(f"game {_game_id(key)}: {pool.refusal(*refused)}; {again}")
+    otherwise = given_otherwise(result)
+    if otherwise is not None:  # a Dask worker that gives its programs less: no game played
+        # not "resume": the run may have logged no game yet (a reviewer's was told to resume a
+        # folder never made), and the same command plays on only once that worker is gone
+        done = "the games finished so far are logged" if logged else "no game is logged (no --out)"
+        raise ConfigError(
+            f"game {_game_id(key)}: {pool.otherwise(*otherwise)}; then run the same command again ({done})"
+        )
+    unlike = pool.unlike(match, result)
+    if unlike is not None:  # whatever played it: not logged, as the run's other games it is not
+        raise ConfigError(f"game {_game_id(key)} {unlike} (it is not logged); {again}")
     return result
 
 

@@ -34,10 +34,12 @@ from codecup import owner
 from codecup.clock import WALL
 from codecup.errors import CodecupError, ConfigError
 from codecup.processes import signal_name
+from codecup.record import MatchInfo, Record
 from codecup.sandbox import machine_support, once
 from codecup.tournament import codekey, hang, leftovers
 from codecup.tournament.daskprobe import CONNECT_SECONDS, scheduler_answers
-from codecup.tournament.worker import WORKER_GRACE, stop_games, worker_init
+from codecup.tournament.machine import Gives, record_otherwise
+from codecup.tournament.worker import WORKER_GRACE, play_held, stop_games, worker_init
 
 if TYPE_CHECKING:
     from codecup.game import Game
@@ -111,6 +113,15 @@ class GamePool(concurrent.futures.Executor):
         machine's (:func:`~codecup.tournament.codekey.checker`)."""
         return ConfigError(f"the worker {worker} runs {answer}, not this machine's code")
 
+    def otherwise(self, worker: str, what: str) -> ConfigError:
+        """What a run says of a Dask worker that refused a game, giving its programs otherwise than
+        this machine (``what``: :func:`~codecup.tournament.machine.otherwise`)."""
+        return ConfigError(
+            f"the Dask worker {worker} {what}, which this machine gives the programs: each worker must"
+            " give them at least that (`codecup doctor` says it, here and there): stop that worker or"
+            " give it what it lacks, or run codecup where the containment is the workers'"
+        )
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop taking work; with ``wait``, let running games finish."""
         self.executor.shutdown(wait=wait, cancel_futures=cancel_futures)
@@ -142,6 +153,12 @@ class GamePool(concurrent.futures.Executor):
 
     def check(self) -> None:
         """Called every few seconds while waiting for games: raise or warn about the executor itself."""
+
+    def unlike(self, match: MatchInfo, record: Record) -> str | None:
+        """What ``record``'s game had otherwise than the run asked for ``match`` and its games get
+        (None: as asked): a Dask worker's record is checked so before it is logged. The base checks
+        nothing: a local pool's workers hold to this process's finding (:func:`worker_init`)."""
+        return None
 
     def lost(self, again: str | None = None) -> CodecupError:
         """The error for games that the executor cancelled by itself (``again``: how the run
@@ -361,6 +378,33 @@ class LocalPool(GamePool):
 #: Seconds a stopped run waits for its Dask workers to stop its games (each closes its bots).
 STOP_PATIENCE = 5.0
 
+#: Seconds a Dask run waits for workers where the scheduler has none (they all died, or none
+#: was started) before it stops: a red team's run whose two workers had died waited for ever.
+#: :data:`NO_WORKERS_WAIT` sets another (a cluster whose workers take longer to arrive).
+GIVE_UP_AFTER = 600.0
+
+NO_WORKERS_WAIT = "CODECUP_DASK_NO_WORKERS_WAIT"
+"""The environment variable giving :data:`GIVE_UP_AFTER` otherwise, in seconds: a cluster whose
+workers come from an HPC queue or a scale from zero may take longer than 10 minutes (a reviewer's)."""
+
+
+def no_workers_wait() -> float:
+    """Seconds a Dask run waits with no workers before it stops: :data:`NO_WORKERS_WAIT`, else
+    :data:`GIVE_UP_AFTER` (:class:`ConfigError`, one line, where it is not a number of seconds)."""
+    given = os.environ.get(NO_WORKERS_WAIT, "").strip()
+    if not given:
+        return GIVE_UP_AFTER
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise ConfigError(
+            f"{NO_WORKERS_WAIT}={given!r}: give a number of seconds above 0 (default {GIVE_UP_AFTER:g})"
+        )
+    return seconds
+
+
 #: Times a Dask worker may fail to say which code it runs (it may be leaving) before it is refused.
 PROBE_TRIES = 3
 
@@ -370,7 +414,9 @@ NEEDS_DASK = "--executor dask:// needs Dask distributed: pip install 'codecup[da
 
 
 def check_scheduler(address: str) -> None:
-    """Refuse (:class:`ConfigError`) a Dask address where no scheduler answers a client in time."""
+    """Refuse (:class:`ConfigError`) a Dask address where no scheduler answers a client in time (and
+    a :data:`NO_WORKERS_WAIT` that is not a number of seconds, before the run's folder is claimed)."""
+    no_workers_wait()
     try:
         import distributed  # noqa: F401  # only whether it is installed
     except ImportError:
@@ -390,7 +436,15 @@ class DaskPool(GamePool):
     limits_in_flight = False
     remote = True
 
-    def __init__(self, address: str, *, patience: float = 30.0, game: Game | None = None) -> None:
+    def __init__(
+        self,
+        address: str,
+        *,
+        patience: float = 30.0,
+        game: Game | None = None,
+        gives: Gives | None = None,
+        give_up: float | None = None,
+    ) -> None:
         try:
             from distributed import Client
         except ImportError:
@@ -399,6 +453,7 @@ class DaskPool(GamePool):
         for name in ["distributed", *logging.root.manager.loggerDict]:
             if name.startswith("distributed"):
                 logging.getLogger(name).setLevel(logging.CRITICAL)
+        give_up = no_workers_wait() if give_up is None else give_up  # its mistake said before connecting
         check_scheduler(address)
         try:
             self.client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
@@ -406,6 +461,11 @@ class DaskPool(GamePool):
             raise ConfigError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.address = address
         self.patience = patience
+        self.give_up = give_up  # then the run stops
+        # What the run's games get (this machine's finding, as its standings say): each worker gives
+        # its programs that or refuses the game (worker.play_held), and the record it sends back is
+        # checked against it (a red team's worker without cgroup2 played a cpu-clock run under wall).
+        self.gives = gives
         self._no_workers_since: float | None = None
         self._warned = False
         slots = sum(self.client.nthreads().values()) or 1
@@ -458,9 +518,12 @@ class DaskPool(GamePool):
         code (:func:`~codecup.tournament.codekey.checker`): a worker joining as games are queued
         is asked at the next idle check only, and a reviewer's older one played them unchecked."""
         if not self._module:
-            return self.executor.submit(fn, *args, **kwargs)
-        task = codekey.task_of(fn, args, kwargs)
+            return self.executor.submit(play_held, self.gives, fn, *args, **kwargs)
+        task = codekey.task_of(play_held, (self.gives, fn, *args), kwargs)
         return self.executor.submit(self._checked_play, self._here, self._module, task)
+
+    def unlike(self, match: MatchInfo, record: Record) -> str | None:
+        return record_otherwise(match, record, self.gives)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with contextlib.suppress(Exception):  # the scheduler may be gone already
@@ -498,11 +561,18 @@ class DaskPool(GamePool):
         now = time.monotonic()
         if self._no_workers_since is None:
             self._no_workers_since = now
+        if now - self._no_workers_since >= max(self.give_up, self.patience):
+            raise CodecupError(
+                f"the Dask scheduler at {self.address} has had no workers for"
+                f" {now - self._no_workers_since:.0f} s (they died, or none was started): start some"
+                f" (dask worker {self.address}); {self.again}"
+            )
         if not self._warned and now - self._no_workers_since >= self.patience:
             self._warned = True
             print(
                 f"codecup: waiting for Dask workers: the scheduler at {self.address} has none "
-                f"(start some with: dask worker {self.address})",
+                f"(start some with: dask worker {self.address}; the run stops after"
+                f" {max(self.give_up, self.patience):.0f} s without)",
                 file=sys.stderr,
                 flush=True,
             )

@@ -26,7 +26,7 @@ import attrs
 
 from codecup.clock import CPU, WALL
 from codecup.errors import ConfigError
-from codecup.record import PlayerInfo, Record
+from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.sandbox import Limits, Support
 
 NO_LIMITS = "no memory, process or processor limit"
@@ -134,3 +134,78 @@ def limits_had(limits: str | None, records: Iterable[Record]) -> str | None:
         return limits
     total = sum(1 for seats in programs if seats)
     return f"{limits} (mixed: {without} of {total} programs' games without limits)"
+
+
+# What a Dask worker's games get, against its run's (:func:`otherwise`): each, with how it is said.
+_GIVEN = (
+    ("cpu_clock", "the cpu clock"),
+    ("memory", "a memory limit"),
+    ("processes", "a process limit"),
+    ("cpus", "a processor limit"),
+    ("namespaces", "namespaces and a read-only view"),
+)
+
+
+def otherwise(run: Gives, here: Gives) -> str | None:
+    """What ``here`` (a Dask worker's finding) lacks of what ``run`` gives (what the run's games get:
+    the finding of the machine running codecup), in words; None: it gives all of it.
+
+    A worker that gives less played a cpu-clock run's games under the wall clock and a memory hog
+    without its limit (a red team's cluster with one worker without cgroup2: a folder no command
+    resumed, and results that hung on which worker drew the game). One that gives more holds to the
+    run's finding (:func:`held`): refused, a client without cgroup2 driving capable workers had no
+    way through (a reviewer's)."""
+    lacks = [said for name, said in _GIVEN if getattr(run, name) and not getattr(here, name)]
+    if not lacks:
+        return None
+    why = "; ".join(here.lacks) or "see `codecup doctor` there"
+    return f"lacks {', '.join(lacks)} ({why})"
+
+
+def held(run: Gives, own: Support) -> Support | None:
+    """``own`` (a Dask worker's finding) held to what ``run`` gives, where it gives more (its games
+    get the run's clock mode and limits, as a local pool's worker's do); None: it gives no more."""
+    if not any(getattr(Gives.of(own), name) and not getattr(run, name) for name, _ in _GIVEN):
+        return None
+    from codecup.sandbox.support import held_to_gives
+
+    return held_to_gives(
+        own,
+        cpu_clock=run.cpu_clock,
+        memory=run.memory,
+        processes=run.processes,
+        cpus=run.cpus,
+        namespaces=run.namespaces,
+    )
+
+
+#: What a game's task answers where its Dask worker gives otherwise than the run (it played no game).
+OTHERWISE = "codecup: gives otherwise"
+
+
+def given_otherwise(result: object) -> tuple[str, str] | None:
+    """The worker and what it gives otherwise where ``result`` is a worker's refusal of a game
+    (:data:`OTHERWISE`), else None."""
+    if isinstance(result, tuple) and len(result) == 3 and result[0] == OTHERWISE:
+        return str(result[1]), str(result[2])
+    return None
+
+
+def record_otherwise(match: MatchInfo, record: Record, gives: Gives | None) -> str | None:
+    """What the game of ``record`` had otherwise than the run asked for ``match`` (another clock
+    mode), and with ``gives`` (what the run's games get), than its programs get (a memory or process
+    limit, namespaces, as the record's ``containment`` says); None: as asked. A check of a Dask
+    worker's record on the run's side, whatever the worker's code did."""
+    if record.match.clock_mode != match.clock_mode:
+        played, asked = record.match.clock_mode, match.clock_mode
+        return f"was played under the {played} clock, the run's under the {asked} clock"
+    programs = [seat for seat in record.containment if seat != "in-process"]
+    if gives is None or not programs:
+        return None
+    for what, (pattern, said) in _HAD.items():
+        given = getattr(gives, what)
+        if any(bool(pattern.search(seat)) != given for seat in programs):
+            if given:
+                return f"lacked {said}, which the run's programs get"
+            return f"had {said}, which the run's programs do not get"
+    return None

@@ -59,8 +59,8 @@ def check_log(
     run in the order the module's docstring gives. ``log``: the folder ``out``'s results log, as
     the run will resume it (a set-aside player's games already taken out); ``setups``: the setups
     of the games' seeds, a cache the run then goes on using; ``has_games``: the folder's log holds
-    games (some maybe set aside); ``gives``: what this machine gives programs (None: not known
-    here, a Dask run's)."""
+    games (some maybe set aside); ``gives``: what this machine gives programs (None: no program
+    plays; a Dask cluster's workers each give what this machine does, or refuse the game)."""
     if gives is not None:  # first: another clock mode logged may be one this machine cannot give
         check_log_gives(log.records, gives, out / LOG_NAME)
     _check_log_is_this_tournaments(spec, log, out, gives)

@@ -294,7 +294,8 @@ def run_tournament(
     ``on_playing()`` is called once, before the first game not in the log is played and before the
     standings an earlier run wrote into ``out`` are removed (a site's index linking them is rewritten).
     ``gives``: what the machine playing the games gives their programs (a log whose games had more is
-    refused: :func:`~codecup.tournament.machine.check_log_gives`); None: not known (a Dask cluster's).
+    refused: :func:`~codecup.tournament.machine.check_log_gives`); None: no program plays (a Dask
+    cluster's workers each give what this machine does, or refuse the game).
 
     A log that holds games this tournament does not play is refused before anything is written, as
     is a spec ``game`` cannot play (another game's, a variant or a bot it does not have).

@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
 
@@ -36,6 +36,7 @@ from codecup.tournament import hang
 if TYPE_CHECKING:
     from codecup.game import Game
     from codecup.sandbox import Limits, Policy, Support
+    from codecup.tournament.machine import Gives
 
 PlayFn = Callable[[MatchInfo], Record]
 
@@ -47,7 +48,9 @@ _worker_pm: pluggy.PluginManager | None = None
 _in_match = False
 
 
-def play(match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = None, run: str = "") -> Record:
+def play(
+    match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = None, run: str = ""
+) -> Record | tuple[str, str]:
     """Run one match in this worker (its plugin manager is built once per worker process).
 
     ``hide``: folders the bots must not see (the results, the other players' of a tournament),
@@ -66,12 +69,82 @@ def play(match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = N
         game = load_games(_worker_pm).get(match.game)
         policy = Policy(limits=limits or Limits(), hide=hide)
         wanted = _dask_task_wanted()
+        if wanted is not None:  # a Dask worker's: the process is the worker, others' games in it
+            return _play_guarded(game, match, _worker_pm, policy, run, wanted)
         with hang.guard(hang.bound(match.clock), WORKER_GRACE):
             return referee_loop.run(_stoppable(game, match, _worker_pm, policy, run, wanted))
     except _Terminate:  # the match has closed its players on the way out: end this worker
         os._exit(hang.STATUS if hang.fired() else 1)
     finally:
         _in_match = False
+
+
+def play_held(
+    gives: Gives | None, play_fn: Callable[..., object], /, *args: object, **kwargs: object
+) -> object:
+    """``play_fn(*args, **kwargs)`` (a game) on a Dask worker that gives its programs what ``gives``
+    says the run's games get (the finding of the machine running codecup), else, before any bot
+    starts, ``(OTHERWISE, worker, what it lacks)``. A worker that gives more holds to ``gives`` for
+    this game (:func:`~codecup.sandbox.support.held_for_task`), as a local pool's worker holds to its
+    run's finding (:func:`worker_init`). A Dask worker used its own, and one without cgroup2 played a
+    cpu-clock run's games under the wall clock, unsaid (a red team's: a folder no command resumed)."""
+    if gives is None:
+        return play_fn(*args, **kwargs)
+    from codecup.sandbox import machine_support
+    from codecup.sandbox.support import held_for_task
+    from codecup.tournament import machine
+
+    own = machine_support()
+    lacks = machine.otherwise(gives, machine.Gives.of(own))
+    if lacks is not None:
+        return (machine.OTHERWISE, _where(), lacks)
+    held = machine.held(gives, own)
+    if held is None:
+        return play_fn(*args, **kwargs)
+    with held_for_task(held):
+        return play_fn(*args, **kwargs)
+
+
+def _where() -> str:
+    """This Dask worker's address (its name too, where it was given one)."""
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+    except (ImportError, ValueError):  # not on a Dask worker (a test)
+        return "(unknown)"
+    name = str(worker.name)
+    return str(worker.address) + (f" ({name})" if name != str(worker.address) else "")
+
+
+def _play_guarded(
+    game: Game,
+    match: MatchInfo,
+    pm: pluggy.PluginManager,
+    policy: Policy,
+    run: str,
+    wanted: Callable[[], bool],
+) -> Record | tuple[str, str]:
+    """Play ``match`` on a Dask worker, where a game stuck past its bound is ended alone
+    (:func:`~codecup.tournament.hang.guard_task`), and answered :data:`~codecup.tournament.hang.STUCK`
+    (the run plays it once more, and records it so if stuck again) rather than ending the worker and
+    every game it runs."""
+    stops: list[Callable[[], object]] = []
+    stuck, heard = threading.Event(), threading.Event()  # heard: its loop ran the stop (it closes its bots)
+    ending = functools.partial(_each, stops)
+    try:
+        with hang.guard_task(hang.bound(match.clock), WORKER_GRACE, ending, heard) as stuck:
+            return referee_loop.run(_stoppable(game, match, pm, policy, run, wanted, stops, heard))
+    except (asyncio.CancelledError, hang.Stuck):
+        if not stuck.is_set():  # stopped by its run, or its task let go of
+            raise
+    return (hang.STUCK, _where())
+
+
+def _each(calls: list[Callable[[], object]]) -> None:
+    for call in calls:
+        with contextlib.suppress(RuntimeError):  # its loop has just closed: the game has ended
+            call()
 
 
 #: How to stop each game running in this process, by the run it belongs to (:func:`stop_games`).
@@ -90,17 +163,28 @@ async def _stoppable(
     policy: Policy,
     run: str,
     wanted: Callable[[], bool] | None = None,
+    stops: list[Callable[[], object]] | None = None,
+    heard: threading.Event | None = None,
 ) -> Record:
     """:func:`~codecup.runner.play_match`, stopped by :func:`stop_games` of its ``run``, or once
     ``wanted()`` says False (checked every :data:`WANTED_EVERY` seconds): cancelled, it closes its
-    players (their whole process trees) on the way out."""
+    players (their whole process trees) on the way out. ``stops``: given, how to stop it is added
+    there (for its guard), and ``heard`` is set once its loop has run one."""
     from codecup.runner import play_match
 
     loop, task = asyncio.get_running_loop(), asyncio.current_task()
     assert task is not None
-    stop = functools.partial(loop.call_soon_threadsafe, task.cancel)
+
+    def cancel() -> None:
+        if heard is not None:
+            heard.set()
+        task.cancel()
+
+    stop = functools.partial(loop.call_soon_threadsafe, cancel)
     with _flights_lock:
         _flights.setdefault(run, set()).add(stop)
+    if stops is not None:
+        stops.append(stop)
     watch = asyncio.create_task(_watch(wanted, task)) if wanted is not None else None
     try:
         return await play_match(game, match, pm=pm, policy=policy)
@@ -135,13 +219,24 @@ def _dask_task_wanted() -> Callable[[], bool] | None:
     except (ImportError, ValueError, AttributeError):  # no Dask, or not in a Dask task
         return None
 
-    def wanted() -> bool:
-        # Read from the game's thread: one lookup of the worker's own table, which only its
-        # event loop changes (a stale answer is corrected a second later).
-        held = worker.state.tasks.get(key)
-        return held is not None and held.state not in ("cancelled", "released", "forgotten")
+    return functools.partial(holds, worker, key)
 
-    return wanted
+
+#: What a Dask worker's ``status`` is named while it works (else it is closing, or closed).
+_WORKING = ("running", "paused")
+
+
+def holds(worker: Any, key: object) -> bool:
+    """Whether Dask ``worker`` still holds task ``key``, and works: one that lost its scheduler
+    (killed: "connection-broken") closes at once, and Dask waits for its running task, whose game a
+    red team saw go on, bots and all, to its end 26-32 s later, though the run had exited."""
+    # Read from the game's thread: one lookup of the worker's own table, which only its event
+    # loop changes (a stale answer is corrected a second later).
+    status = getattr(getattr(worker, "status", None), "name", "running")
+    if status not in _WORKING:
+        return False
+    held = worker.state.tasks.get(key)
+    return held is not None and held.state not in ("cancelled", "released", "forgotten")
 
 
 def stop_games(run: str) -> int:
@@ -161,7 +256,9 @@ def play_hiding(out: Path, folders: Iterable[str] = (), limits: Limits | None = 
     tournament) hidden from every bot but a folder's own, and each bot's ``limits``
     (picklable, for any pool); its games belong to this process's run (:func:`stop_games`)."""
     hide = (str(out.resolve()), *sorted({str(Path(f).resolve()) for f in folders}))
-    return functools.partial(play, hide=hide, limits=limits, run=owner.token())
+    # A record, but on a Dask worker a stuck game's answer (hang.STUCK), which the run reads as it
+    # reads a worker's refusals (dispatch.record_of): games on Dask come back as objects anyway.
+    return cast(PlayFn, functools.partial(play, hide=hide, limits=limits, run=owner.token()))
 
 
 class _Terminate(SystemExit, Stopping):

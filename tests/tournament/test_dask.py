@@ -366,6 +366,31 @@ def test_a_scheduler_that_does_not_answer_leaves_a_users_folder_as_it_was(tmp_pa
     assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
 
 
+def test_the_wait_for_workers_is_set_by_its_environment_variable(tmp_path, monkeypatch, capsys):
+    """A cluster whose workers take longer than 10 minutes to arrive (an HPC queue, a scale from
+    zero) stopped its run (a reviewer's): the wait is set in seconds, and a mistake is one line."""
+    from codecup.cli import main
+    from codecup.tournament import executor
+
+    monkeypatch.delenv(executor.NO_WORKERS_WAIT, raising=False)
+    assert executor.no_workers_wait() == executor.GIVE_UP_AFTER
+    monkeypatch.setenv(executor.NO_WORKERS_WAIT, "3600")
+    assert executor.no_workers_wait() == 3600.0
+    players = tmp_path / "players.yml"
+    players.write_text(
+        "game: pillars\nplayers:\n"
+        "  - {name: a, command: 'bot:random'}\n"
+        "  - {name: b, command: 'bot:random'}\n"
+    )
+    for bad in ("ten", "0", "-5", "inf", "nan"):
+        monkeypatch.setenv(executor.NO_WORKERS_WAIT, bad)
+        out = tmp_path / f"out-{bad}"
+        assert main(["tournament", str(players), "--out", str(out), "--executor", "dask://127.0.0.1:1"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"CODECUP_DASK_NO_WORKERS_WAIT='{bad}'" in err, err
+        assert not out.exists()  # said before the folder is claimed, before any scheduler is asked
+
+
 @pytest.mark.slow
 def test_a_game_whose_task_the_worker_lets_go_of_stops(tiny_game, tiny_pm, monkeypatch):
     """A run killed outright (SIGKILL) cannot tell its workers to stop its games, and Dask does

@@ -525,7 +525,7 @@ def test_a_decided_run_on_a_remote_pool_aborts_whatever_cancel_says():
     for remote, aborted in ((True, True), (False, False)):
         pool = Remote(concurrent.futures.ThreadPoolExecutor(1), 1)
         pool.remote = remote
-        _stop(pool, {3: (Running(), Running())}, None)
+        _stop(pool, {3: (Running(), Running())}, None, {})
         assert pool.aborted is aborted
         pool.executor.shutdown()
 
