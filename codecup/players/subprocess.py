@@ -254,6 +254,12 @@ _PDEATHSIG: tuple[str, ...] = (_SETPRIV, "--pdeathsig", "KILL", "--") if _SETPRI
 
 _CORES = os.cpu_count() or 1
 
+EXIT_WAIT = 1.0
+"""Seconds an exit status is waited for once a program's output has ended: 20 tries 5 ms apart
+(some 0.1 s) were too few on a loaded machine, where a program that exited with code 3 was said to
+have "closed its output" (a loaded run of the suite). A program that closes its output and runs on
+costs this once, as its game ends."""
+
 LEFT_WAIT = 0.1
 """Seconds a program that has exited is given for its stdout to be read to the end (the pipe's
 last bytes, held back by the pacing; a child of it may keep the pipe open for longer)."""
@@ -629,7 +635,9 @@ class SubprocessPlayer(Player):
     async def _exit_description(self) -> str:
         """Why the output ended: an exit code or signal if the process died soon after."""
         assert self.transport is not None
-        for _ in range(20):  # the exit status usually follows the pipe's end within a moment
+        loop = asyncio.get_running_loop()
+        end = loop.time() + EXIT_WAIT  # the exit status usually follows the pipe's end within a moment
+        while True:
             code = self.transport.get_returncode()
             if code is not None:
                 if code < 0:
@@ -638,8 +646,9 @@ class SubprocessPlayer(Player):
                 # Code 0 alone read as all went well: a strategy file run as a program (a red team's)
                 # defines its bot and ends, and its stderr is empty.
                 return f"exited with code {code}" + (" before writing its answer" if code == 0 else "")
+            if loop.time() >= end:
+                return "closed its output (end of output)"
             await asyncio.sleep(0.005)
-        return "closed its output (end of output)"
 
     async def close(self) -> None:
         """Close stdin, wait, then kill the whole tree and reap it. Bounded in time."""
