@@ -5,8 +5,9 @@ one as it is imported (a cache warmer that never ends) made every command hang o
 team's ``codecup games``, a ``play`` of another game), and a tournament stopped by SIGTERM said
 its results were whole and then stayed alive, deaf to SIGTERM and Ctrl-C, its forkserver and
 resource tracker with it. So once the command has its status, :func:`end` gives such threads a
-grace (:data:`GRACE`, one deadline for all of it), naming them in one line on stderr as the wait
-starts, then ends the process with the command's status, without waiting for those left.
+grace (:data:`GRACE`, one deadline for all of it), naming them in one line on stderr once they
+have run on for :data:`QUIET` seconds of it, then ends the process with the command's status,
+without waiting for those left.
 
 What the interpreter would have run still runs: the ``threading`` module's exit callbacks first
 (they end idle ``concurrent.futures`` pools, a plugin's or ours), within the grace, then the
@@ -35,7 +36,7 @@ from codecup.terminal import one_line, printable
 GRACE = 5.0
 """Seconds the threads still running when the command is done are given to end by themselves,
 ``threading``'s exit callbacks included: a plugin's finite job (an upload of a couple of seconds)
-still ends, and the line said as the wait starts tells the user why the command has not ended."""
+still ends, and the line said meanwhile tells the user why the command has not ended."""
 
 GRACE_VARIABLE = "CODECUP_THREAD_GRACE"
 """An environment variable that sets another grace, in seconds (tests that run commands set a short one)."""
@@ -74,9 +75,9 @@ def running() -> list[threading.Thread]:
 
 def end(status: int, *, grace: float | None = None) -> int:
     """Give the threads still :func:`running` ``grace`` seconds (:func:`grace_seconds` where not given),
-    saying which they are as the wait starts; where none is left, ``status`` (the interpreter then
-    ends as usual). Otherwise run the exit handlers, for at most :data:`HANDLERS` seconds, and end the
-    process with ``status``: this does not return."""
+    saying which they are once :data:`QUIET` seconds of it have passed; where none is left,
+    ``status`` (the interpreter then ends as usual). Otherwise run the exit handlers, for at most
+    :data:`HANDLERS` seconds, and end the process with ``status``: this does not return."""
     if not running():
         return status
     seconds = grace_seconds() if grace is None else grace
