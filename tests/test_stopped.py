@@ -458,6 +458,15 @@ def test_a_thread_that_ran_and_ended_is_no_stop_of_the_process():
     assert float(stops) == 0.0
 
 
+def _this_threads_look(monkeypatch, fake) -> None:
+    """``stopped.look`` is ``fake`` for this thread: the process's own meter, started by an earlier
+    test, looks from its thread meanwhile, and a fake look there would count a stop in it."""
+    real, here = stopped.look, threading.get_ident()
+    monkeypatch.setattr(
+        stopped, "look", lambda witness: fake(witness) if threading.get_ident() == here else real(witness)
+    )
+
+
 def test_a_witness_whose_id_another_thread_took_confirms_nothing(monkeypatch, caplog):
     """A witness that ended left its id to the next thread, whose every wake-up would confirm a
     late look (the stall a red team's bot made would be a stop again): the meter sees it ended,
@@ -475,7 +484,7 @@ def test_a_witness_whose_id_another_thread_took_confirms_nothing(monkeypatch, ca
         self._witness, self._witness_thread = None, alive
 
     monkeypatch.setattr(stopped.StopMeter, "_start_witness", start_witness)
-    monkeypatch.setattr(stopped, "look", lambda witness: look(5.0, 1.0, woken=7))  # late, "woken"
+    _this_threads_look(monkeypatch, lambda witness: look(5.0, 1.0, woken=7))  # late, "woken"
     alive.start()
     try:
         assert meter._seen() == 0.0
@@ -499,7 +508,7 @@ def test_a_witness_that_cannot_be_started_again_counts_nothing_and_says_so(monke
         raise OSError(24, "Too many open files")
 
     monkeypatch.setattr(stopped.StopMeter, "_start_witness", start_witness)
-    monkeypatch.setattr(stopped, "look", lambda witness: look(5.0, 1.0, woken=7))
+    _this_threads_look(monkeypatch, lambda witness: look(5.0, 1.0, woken=7))
     assert meter._seen() == 0.0
     assert meter._seen() == 0.0
     assert caplog.text.count("no stop is counted") == 1
