@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import math
 import os
 import tempfile
@@ -81,11 +82,12 @@ def output_dir(path: Path, option: str = "--out") -> Path:
     The test is a real write (a temporary file), not permission bits: those say
     nothing to root, and nothing about read-only mounts.
     """
+    _refuse_loop(path, option)
     if path.exists() and not path.is_dir():
         raise ConfigError(f"{option} {path}: exists and is not a folder")
     try:
         root = is_root(path)
-    except (OSError, RuntimeError) as exc:  # a symbolic link loop (RuntimeError before Python 3.13)
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a loop (3.11, 3.12), found by _refuse_loop
         raise ConfigError(f"{option} {path}: cannot be resolved: {exc}") from None
     if root:  # a run's site spread over the whole disk
         raise ConfigError(f"{option} {path}: the filesystem root; give a folder of the run's own")
@@ -102,6 +104,20 @@ def output_dir(path: Path, option: str = "--out") -> Path:
         raise ConfigError(f"{option} {path}: cannot create the folder: {_why(exc)}") from None
     _write_test(path, f"{option} {path}: cannot write into this folder")
     return path
+
+
+def _refuse_loop(path: Path, option: str) -> None:
+    """Raise :class:`ConfigError` if ``path`` leads into a loop of symbolic links (``ELOOP``).
+
+    Asked of the kernel, as every version of Python sees it: Python 3.13's ``Path.resolve``
+    returns a loop's path as it is, where earlier versions raised (so on 3.13 a loop given as
+    ``--out`` was said to be "something in the way", and as ``--record`` "a link to a file that
+    does not exist", though it does)."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ConfigError(f"{option} {path}: cannot be resolved: a loop of symbolic links") from None
 
 
 def _first_missing(path: Path) -> Path | None:
@@ -138,6 +154,7 @@ def output_file(path: Path, option: str) -> Path:
 
     Checked before the work whose result it will hold, so a typo costs nothing.
     """
+    _refuse_loop(path, option)
     if path.is_dir():
         raise ConfigError(f"{option} {path}: is a folder, not a file")
     if path.is_symlink() and not path.exists():  # writing would create the link's target, anywhere

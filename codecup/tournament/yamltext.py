@@ -45,6 +45,12 @@ _OPEN = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
 _CLOSE = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
 
+TOO_DEEP = "is nested too deeply to be a players file"
+"""What a file nested deeper than :data:`MAX_DEPTH` is told, whichever cap found it."""
+
+_NESTING = "exceeded maximum nesting depth"  # libyaml's problem past its own cap (1,000 levels)
+
+
 class YamlTextError(Exception):
     """The text is not a small YAML file of plain values: the message says why, in one line,
     without naming the file (the caller does)."""
@@ -164,12 +170,16 @@ def load(text: str) -> Any:
     except _BadValue as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark is not None else "?"
         raise YamlTextError(f"holds a value that no players file does (line {line}): {exc.problem}") from None
+    except YamlTextError:  # _count's own, said as it is (the backstop below wrapped it)
+        raise
     except yaml.YAMLError as exc:
+        if _NESTING in str(getattr(exc, "problem", None) or exc):  # libyaml's own cap (PyYAML 6.0.4 on)
+            raise YamlTextError(TOO_DEEP) from None
         mark = getattr(exc, "problem_mark", None)
         at = f" (line {mark.line + 1})" if mark is not None else ""
         raise YamlTextError(f"is not valid YAML{at}: {getattr(exc, 'problem', None) or exc}") from None
     except RecursionError:  # a backstop: MAX_DEPTH keeps the loader far from it
-        raise YamlTextError("is nested too deeply to be a players file") from None
+        raise YamlTextError(TOO_DEEP) from None
     except (ValueError, OverflowError) as exc:  # a value the loader could not build, not said above
         raise YamlTextError(f"holds a value that is none ({exc})") from None
     except MemoryError:  # the machine's, not the file's (its values are counted first): not caught
@@ -192,6 +202,6 @@ def _count(text: str) -> None:
         if isinstance(event, _OPEN):
             depth += 1
             if depth > MAX_DEPTH:
-                raise YamlTextError("is nested too deeply to be a players file")
+                raise YamlTextError(TOO_DEEP)
         elif isinstance(event, _CLOSE):
             depth -= 1
