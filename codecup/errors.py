@@ -178,10 +178,10 @@ def said_line(exc: BaseException, limit: int) -> str:
     return one_line(said(exc, None), limit)
 
 
-def described(exc: BaseException) -> str:
+def described(exc: BaseException, limit: int | None = TEXT_LIMIT) -> str:
     """``TypeName: message``, or ``TypeName`` where the message is empty or cannot be had
-    (:func:`said`)."""
-    text = said(exc)
+    (:func:`said`, cut past ``limit``)."""
+    text = said(exc, limit)
     return f"{type_name(exc)}: {text}" if text else type_name(exc)
 
 
@@ -245,24 +245,24 @@ def hook_failure(hook: str, exc: BaseException) -> str:
     return f"{hook} raised {described(exc)}"
 
 
-def how_failed(exc: BaseException) -> str:
+def how_failed(exc: BaseException, limit: int | None = TEXT_LIMIT) -> str:
     """How a hook of a plugin failed, after its name: ``raised TypeName: message (at file:LINE)``,
-    or, for one that never returned, what :class:`NeverEndsError` says."""
-    return exc.how if isinstance(exc, NeverEndsError) else f"raised {where(exc)}"
+    or, for one that never returned, what :class:`NeverEndsError` says (message cut past ``limit``)."""
+    return exc.how if isinstance(exc, NeverEndsError) else f"raised {where(exc, limit)}"
 
 
 _OWN = Path(__file__).resolve().parent  # codecup's own package
 _STDLIB = Path(sysconfig.get_paths()["stdlib"]).resolve()  # Python's own library
 
 
-def where(exc: BaseException) -> str:
+def where(exc: BaseException, limit: int | None = TEXT_LIMIT) -> str:
     """``TypeName: message (at file.py:LINE)``: the innermost frame of ``exc``'s traceback outside
     codecup's own package and Python's library (a plugin's code that raised, not codecup's that
     called it, nor ``json``'s it called: "at decoder.py" read as the plugin's own file); where there
     is none, the innermost outside codecup, else codecup's own, named as such (``at
     codecup/game.py:LINE``): a plugin's value that failed in codecup's code was blamed on a
-    ``game.py`` that read as the plugin's own."""
-    text = described(exc)
+    ``game.py`` that read as the plugin's own. The message is cut past ``limit``."""
+    text = described(exc, limit)
     frames = traceback.extract_tb(exc.__traceback__)
     if frames:
         theirs = [frame for frame in frames if _own(frame.filename) is None]

@@ -119,6 +119,11 @@ class _PluginFailed(Exception):
     """The game plugin's own code failed while a record was checked (why, in a few words)."""
 
 
+WHOLE = None
+"""The limit of a problem's quoted message here: none. ``codecup verify`` cuts each problem once,
+to the characters it shows; cut here too, past 2,000, its count of characters left out was the
+cut text's, not the message's."""
+
 AGAIN = 2
 """How many more times a record that does not verify is replayed: replays that differ are the
 plugin's failure (its referee or rules not deterministic: random scores were "DOES NOT VERIFY",
@@ -168,11 +173,11 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
     try:  # a setup the game refuses (--setup) is no game of it
         bounded("its check_setup", lambda: game.check_setup(match.setup, match.variant))
     except ConfigError as exc:
-        return [f"setup: {said(exc)}"]
+        return [f"setup: {said(exc, WHOLE)}"]
     except PASS_THROUGH:
         raise
     except BaseException as exc:  # a game's bug (sys.exit() too)
-        raise _PluginFailed(f"its check_setup {how_failed(exc)}") from exc
+        raise _PluginFailed(f"its check_setup {how_failed(exc, WHOLE)}") from exc
     seed = derive_seed(match.seed, "referee")
     try:
         dialogue = checked_dialogue(
@@ -181,17 +186,17 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
         replay = drive(dialogue, channel, seats=len(match.players), on_wait=channel.waiting)
         points = list(checked_points(game, replay.outcome, match.variant))
     except SetupError as exc:  # the record's setup is wrong
-        return [f"replay failed: {said(exc)}"]
+        return [f"replay failed: {said(exc, WHOLE)}"]
     except ConfigError:  # nothing wrong with the record: this machine lacks what checks it (a word list)
         raise
     except GameBugError as exc:  # the game plugin fails on this game, here as when it was played?
-        return _game_bug_problems(game, record, said(exc))
+        return _game_bug_problems(game, record, said(exc, WHOLE))
     except Exception as exc:  # a record the referee cannot even replay does not verify
         return [f"replay failed: {_reason(exc)}"]
     except PASS_THROUGH:
         raise
     except BaseException as exc:  # sys.exit() in its referee's dialogue: only a plugin's code does that
-        raise _PluginFailed(f"its referee raised {where(exc)}") from exc
+        raise _PluginFailed(f"its referee raised {where(exc, WHOLE)}") from exc
     unfinished = _unfinished(game, record)
     if unfinished is not None:
         return [unfinished]
@@ -280,7 +285,7 @@ def _extra_problems(game: Game, recorded: Mapping[str, Any], replayed: Mapping[s
     except PASS_THROUGH:
         raise
     except BaseException as exc:
-        raise _PluginFailed(f"its extra_problems {how_failed(exc)}") from exc
+        raise _PluginFailed(f"its extra_problems {how_failed(exc, WHOLE)}") from exc
     if not isinstance(found, (list, tuple)) or not all(isinstance(line, str) for line in found):
         raise _PluginFailed(f"its extra_problems gave {short(found)}, not a list of lines of text")
     return list(found)
@@ -293,11 +298,11 @@ def _rules_checked(game: Game, record: Record) -> list[str]:
     except PASS_THROUGH:
         raise
     except NeverEndsError as exc:
-        raise _PluginFailed(said(exc)) from None
+        raise _PluginFailed(said(exc, WHOLE)) from None
     except CodecupError:
         raise
     except BaseException as exc:
-        raise _PluginFailed(f"its rules raised {where(exc)}") from exc
+        raise _PluginFailed(f"its rules raised {where(exc, WHOLE)}") from exc
 
 
 def own_rules_problem(game: Game, record: Record) -> str | None:
@@ -311,7 +316,7 @@ def own_rules_problem(game: Game, record: Record) -> str | None:
     try:
         problems = _rules_checked(game, record)
     except (_PluginFailed, CodecupError) as exc:
-        return said(exc)
+        return said(exc, WHOLE)
     if not problems:
         return None
     return f"its referee and its rules disagree: {problems[0].removeprefix('rules: ')}"
@@ -324,7 +329,7 @@ def _context(game: Game, recorded: Mapping[str, Any], replayed: Mapping[str, Any
     except PASS_THROUGH:
         raise
     except BaseException as exc:
-        return [f"(the {game.info.name} plugin's replay_context {how_failed(exc)})"]
+        return [f"(the {game.info.name} plugin's replay_context {how_failed(exc, WHOLE)})"]
     if not lines_of_text(lines):  # a text was a note per letter (a reviewer's)
         return [f"(the {game.info.name} plugin's replay_context gave {short(lines)}, not lines of text)"]
     return list(lines)
@@ -365,7 +370,7 @@ def consistency_problem(game: Game, record: Record) -> str | None:
     try:
         check_seats(game, record)
     except RecordError as exc:
-        return said(exc)
+        return said(exc, WHOLE)
     problems = [p for p in (points_problem(game, record),) if p is not None] + clock_problems(record)
     return problems[0] if problems else None
 
@@ -383,7 +388,7 @@ def points_problem(game: Game, record: Record) -> str | None:
             outcome = Outcome(tuple(result.scores), tuple(ends), record.extra)
             given = list(checked_points(game, outcome, record.match.variant))
     except GameBugError as exc:
-        return f"the {game.info.name} plugin's points fail on its result ({said(exc)})"
+        return f"the {game.info.name} plugin's points fail on its result ({said(exc, WHOLE)})"
     if given != list(result.points):
         return (
             f"result.points {shown(list(result.points), 200)} are not the game's for its scores and"
@@ -497,7 +502,7 @@ def rules_problems(game: Game, record: Record) -> list[str]:
     try:
         state = game.replay_state(match.setup, match.variant, record.extra)
     except ConfigError as exc:  # a setup the rules reject does not verify
-        return [f"rules: the setup does not load: {described(exc)}"]
+        return [f"rules: the setup does not load: {described(exc, WHOLE)}"]
     for i, entry in enumerate(record.moves):
         if entry.seat != state.to_move:
             which = f"rules: move {i + 1} {entry.move!r} by seat {entry.seat}"
@@ -505,7 +510,7 @@ def rules_problems(game: Game, record: Record) -> list[str]:
         try:
             state = state.apply(entry.move)
         except MoveError as exc:
-            return [f"rules: move {i + 1} {entry.move!r} does not apply: {said(exc)}"]
+            return [f"rules: move {i + 1} {entry.move!r} does not apply: {said(exc, WHOLE)}"]
     if any(end.kind is not Termination.NORMAL for end in record.result.termination):
         return []  # an irregular end is scored by the referee's fault rules, checked above
     if not state.terminal:
@@ -529,5 +534,5 @@ def _first_difference(what: str, got: Sequence[object], recorded: Sequence[objec
 def _reason(exc: Exception) -> str:
     """Our own errors by their message; anything else (a game's bug) with its type, to be reported."""
     if isinstance(exc, CodecupError):
-        return said(exc)
-    return described(exc)
+        return said(exc, WHOLE)
+    return described(exc, WHOLE)

@@ -15,6 +15,7 @@ import attrs
 import pytest
 
 from codecup.cli import main
+from codecup.errors import ConfigError
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
 from codecup.verify import Verdict, verdict
@@ -98,6 +99,32 @@ def test_verify_says_it_in_one_line_with_a_status_of_its_own(
     out = capsys.readouterr().out
     said = f"{SAID}its extra_problems gave 'oops', not a list of lines of text{NOT_THE_RECORD}"
     assert out.splitlines() == [f"{path}: NOT CHECKED: {said}"]
+
+
+@pytest.mark.parametrize("error", [ConfigError, ValueError], ids=["refused", "raised"])
+def test_a_long_reason_is_cut_once_and_its_count_is_the_whole_messages(
+    tiny_game, record, monkeypatch, tmp_path, capsys, error
+):
+    """A reason past 2,000 characters was cut there, then cut again by the command to what it
+    shows: it said "(1,500 more characters)" of a message 9,000 characters longer."""
+    message = "x" * 10_000 + " the end"
+
+    def check_setup(self, text, variant):
+        raise error(message)
+
+    path = tmp_path / "g.json"
+    record.write(path)
+    monkeypatch.setattr(type(tiny_game), "check_setup", check_setup)
+    found = verdict(tiny_game, record)
+    whole = found.problems[0] if error is ConfigError else found.plugin_failure
+    assert whole is not None and message in whole
+    main(["verify", str(path)])
+    out = capsys.readouterr().out
+    shown = out.splitlines()[-1].removeprefix(f"{path}: NOT CHECKED: ").removeprefix("    ")
+    head, rest = shown.split(" ... (", 1)
+    count, tail = rest.split(" more characters) ... ", 1)
+    assert whole.startswith(head) and whole.endswith(tail)
+    assert int(count) == len(whole) - len(head) - len(tail) > 9_000
 
 
 def test_points_that_differ_from_one_replay_to_the_next_are_the_plugins_fault(tiny_game, record, monkeypatch):
