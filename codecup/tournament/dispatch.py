@@ -185,7 +185,7 @@ def record_of(
 
     - Dask's ``KilledWorker``: None on a first try (Dask fails with it the games queued on the dead
       worker too, which never started), then a referee error record, started when it was handed;
-    - a game its Dask worker ended as stuck (:data:`~codecup.tournament.hang.STUCK`): None on a
+    - a game its Dask worker ended as stuck (:class:`~codecup.tournament.hang.StuckGame`): None on a
       first try, then a referee error record saying so (:data:`~codecup.tournament.hang.MESSAGE`);
     - ``BrokenExecutor`` (a local pool's dead worker): raised as it is, the caller's to rebuild;
     - ``CancelledError`` (not by us: a lost Dask scheduler): :meth:`GamePool.lost`;
@@ -241,7 +241,8 @@ def record_of(
         # folder never made), and the same command plays on only once that worker is gone
         done = "the games finished so far are logged" if logged else "no game is logged (no --out)"
         raise ConfigError(
-            f"game {_game_id(key)}: {pool.otherwise(*otherwise)}; then run the same command again ({done})"
+            f"game {_game_id(key)}: {pool.otherwise(otherwise.worker, otherwise.lacks)};"
+            f" then run the same command again ({done})"
         )
     unlike = pool.unlike(match, result)
     if unlike is not None:  # whatever played it: not logged, as the run's other games it is not

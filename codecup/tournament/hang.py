@@ -158,13 +158,20 @@ def guard(seconds: float, grace: float) -> Iterator[None]:
             done.set()
 
 
-#: What a Dask worker's game task answers where :func:`guard_task` ended its game (no record).
-STUCK = "codecup: stuck"
+@attrs.frozen
+class StuckGame:
+    """What a Dask worker's game task answers where :func:`guard_task` ended its game (no record).
+
+    A record of codecup's own, sent back by value: the worker passed the run's code check before
+    its game began (:mod:`codecup.tournament.codekey`, whose refusal, from a worker of other code,
+    stays plain text)."""
+
+    worker: str  # the worker's address (and name)
 
 
 def stuck(result: object) -> bool:
-    """Whether ``result`` (a game task's) is :data:`STUCK`'s answer: its game was ended as stuck."""
-    return isinstance(result, tuple) and len(result) == 2 and result[0] == STUCK
+    """Whether ``result`` (a game task's) is a :class:`StuckGame`: its game was ended as stuck."""
+    return isinstance(result, StuckGame)
 
 
 class Stuck(Stopping):

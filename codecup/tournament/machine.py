@@ -179,16 +179,18 @@ def held(run: Gives, own: Support) -> Support | None:
     )
 
 
-#: What a game's task answers where its Dask worker gives otherwise than the run (it played no game).
-OTHERWISE = "codecup: gives otherwise"
+@attrs.frozen
+class GivenOtherwise:
+    """What a game's task answers where its Dask worker gives its programs otherwise than the run
+    (it played no game). Sent back by value, as :class:`~codecup.tournament.hang.StuckGame` is."""
+
+    worker: str  # the worker's address (and name)
+    lacks: str  # what it lacks (:func:`otherwise`)
 
 
-def given_otherwise(result: object) -> tuple[str, str] | None:
-    """The worker and what it gives otherwise where ``result`` is a worker's refusal of a game
-    (:data:`OTHERWISE`), else None."""
-    if isinstance(result, tuple) and len(result) == 3 and result[0] == OTHERWISE:
-        return str(result[1]), str(result[2])
-    return None
+def given_otherwise(result: object) -> GivenOtherwise | None:
+    """``result`` where it is a worker's refusal of a game (:class:`GivenOtherwise`), else None."""
+    return result if isinstance(result, GivenOtherwise) else None
 
 
 def record_otherwise(match: MatchInfo, record: Record, gives: Gives | None) -> str | None:

@@ -50,7 +50,7 @@ _in_match = False
 
 def play(
     match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = None, run: str = ""
-) -> Record | tuple[str, str]:
+) -> Record | hang.StuckGame:
     """Run one match in this worker (its plugin manager is built once per worker process).
 
     ``hide``: folders the bots must not see (the results, the other players' of a tournament),
@@ -84,10 +84,11 @@ def play_held(
 ) -> object:
     """``play_fn(*args, **kwargs)`` (a game) on a Dask worker that gives its programs what ``gives``
     says the run's games get (the finding of the machine running codecup), else, before any bot
-    starts, ``(OTHERWISE, worker, what it lacks)``. A worker that gives more holds to ``gives`` for
-    this game (:func:`~codecup.sandbox.support.held_for_task`), as a local pool's worker holds to its
-    run's finding (:func:`worker_init`). A Dask worker used its own, and one without cgroup2 played a
-    cpu-clock run's games under the wall clock, unsaid (a red team's: a folder no command resumed)."""
+    starts, a :class:`~codecup.tournament.machine.GivenOtherwise`. A worker that gives more holds
+    to ``gives`` for this game (:func:`~codecup.sandbox.support.held_for_task`), as a local pool's
+    worker holds to its run's finding (:func:`worker_init`). A Dask worker used its own, and one
+    without cgroup2 played a cpu-clock run's games under the wall clock, unsaid (a red team's: a
+    folder no command resumed)."""
     if gives is None:
         return play_fn(*args, **kwargs)
     from codecup.sandbox import machine_support
@@ -97,7 +98,7 @@ def play_held(
     own = machine_support()
     lacks = machine.otherwise(gives, machine.Gives.of(own))
     if lacks is not None:
-        return (machine.OTHERWISE, _where(), lacks)
+        return machine.GivenOtherwise(_where(), lacks)
     held = machine.held(gives, own)
     if held is None:
         return play_fn(*args, **kwargs)
@@ -124,9 +125,9 @@ def _play_guarded(
     policy: Policy,
     run: str,
     wanted: Callable[[], bool],
-) -> Record | tuple[str, str]:
+) -> Record | hang.StuckGame:
     """Play ``match`` on a Dask worker, where a game stuck past its bound is ended alone
-    (:func:`~codecup.tournament.hang.guard_task`), and answered :data:`~codecup.tournament.hang.STUCK`
+    (:func:`~codecup.tournament.hang.guard_task`), and answered :class:`~codecup.tournament.hang.StuckGame`
     (the run plays it once more, and records it so if stuck again) rather than ending the worker and
     every game it runs."""
     stops: list[Callable[[], object]] = []
@@ -138,7 +139,7 @@ def _play_guarded(
     except (asyncio.CancelledError, hang.Stuck):
         if not stuck.is_set():  # stopped by its run, or its task let go of
             raise
-    return (hang.STUCK, _where())
+    return hang.StuckGame(_where())
 
 
 def _each(calls: list[Callable[[], object]]) -> None:
@@ -256,7 +257,7 @@ def play_hiding(out: Path, folders: Iterable[str] = (), limits: Limits | None = 
     tournament) hidden from every bot but a folder's own, and each bot's ``limits``
     (picklable, for any pool); its games belong to this process's run (:func:`stop_games`)."""
     hide = (str(out.resolve()), *sorted({str(Path(f).resolve()) for f in folders}))
-    # A record, but on a Dask worker a stuck game's answer (hang.STUCK), which the run reads as it
+    # A record, but on a Dask worker a stuck game's answer (hang.StuckGame), which the run reads as it
     # reads a worker's refusals (dispatch.record_of): games on Dask come back as objects anyway.
     return cast(PlayFn, functools.partial(play, hide=hide, limits=limits, run=owner.token()))
 

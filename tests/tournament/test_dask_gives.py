@@ -39,7 +39,9 @@ def test_a_worker_that_finds_less_than_the_run_plays_none_of_its_games(monkeypat
     played = []
     answer = worker.play_held(FULL, played.append, _match(tiny_game))
     assert played == []  # before any bot starts
-    where, what = machine.given_otherwise(answer)
+    refusal = machine.given_otherwise(answer)
+    assert refusal is not None
+    where, what = refusal.worker, refusal.lacks
     assert where == "(unknown)"  # not on a Dask worker here
     assert what.startswith("lacks the cpu clock, a memory limit, a process limit, a processor limit")
     assert NO_CGROUP in what  # why, as the worker found it
@@ -97,7 +99,7 @@ class _Remote(GamePool):
 
 def test_a_workers_refusal_stops_the_run_in_one_line_naming_it(tiny_game):
     pool = GamePool(concurrent.futures.ThreadPoolExecutor(1), 1)
-    refusal = (machine.OTHERWISE, "tcp://10.0.0.7:4242 (nocg2)", f"lacks the cpu clock ({NO_CGROUP})")
+    refusal = machine.GivenOtherwise("tcp://10.0.0.7:4242 (nocg2)", f"lacks the cpu clock ({NO_CGROUP})")
     with pytest.raises(ConfigError) as said:
         record_of(_done(refusal), "rr1~a~b", _match(tiny_game), pool, Handed.now())
     line = str(said.value)
@@ -165,7 +167,7 @@ def test_sprt_logs_no_refusal_and_no_record_played_otherwise_of_its_later_pairs(
     asked = _match(tiny_game)
     good = referee_error_record(asked, "x")
     other_mode = referee_error_record(attrs.evolve(asked, clock_mode=WALL), "x")
-    refusal = (machine.OTHERWISE, "tcp://10.0.0.7:4242", "lacks the cpu clock")
+    refusal = machine.GivenOtherwise("tcp://10.0.0.7:4242", "lacks the cpu clock")
     stuck = ("codecup: stuck", "tcp://10.0.0.7:4242")
     futures = {1: (_done(good), _done(refusal)), 2: (_done(other_mode), _done(stuck))}
     log = Log()

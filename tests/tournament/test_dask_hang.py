@@ -122,7 +122,7 @@ def _done(result) -> concurrent.futures.Future:
 def test_a_stuck_answer_is_played_once_more_then_a_referee_error_saying_so(tiny_game):
     pool = GamePool(concurrent.futures.ThreadPoolExecutor(1), 1)
     match = new_match(tiny_game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")])
-    answer = (hang.STUCK, "tcp://127.0.0.1:1")
+    answer = hang.StuckGame("tcp://127.0.0.1:1")
     assert record_of(_done(answer), "g", match, pool, Handed.now()) is None
     record = record_of(_done(answer), "g", match, pool, Handed.now(tries=2))
     assert is_referee_error(record)
