@@ -21,6 +21,7 @@ from codecup.dialogue import Fault, Outcome, SeatEnd, Termination, game_bug_outc
 from codecup.drive import derive_seed, drive
 from codecup.errors import (
     PASS_THROUGH,
+    TEXT_LIMIT,
     CodecupError,
     ConfigError,
     GameBugError,
@@ -190,7 +191,7 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
     except ConfigError:  # nothing wrong with the record: this machine lacks what checks it (a word list)
         raise
     except GameBugError as exc:  # the game plugin fails on this game, here as when it was played?
-        return _game_bug_problems(game, record, said(exc, WHOLE))
+        return _game_bug_problems(game, record, said(exc), said(exc, WHOLE))
     except Exception as exc:  # a record the referee cannot even replay does not verify
         return [f"replay failed: {_reason(exc)}"]
     except PASS_THROUGH:
@@ -211,8 +212,10 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
             ),
             extra=replay.outcome.extra,
         )
-        if (why := own_rules_problem(game, replayed)) is not None:
-            return _game_bug_problems(game, record, why)
+        if (recorded := own_rules_problem(game, replayed)) is not None:  # as the runner recorded it
+            return _game_bug_problems(
+                game, record, recorded, own_rules_problem(game, replayed, WHOLE) or recorded
+            )
     if _says_the_plugin_failed(game, record):  # the referee does not fail: a session's rules did?
         return [
             f"the record says the {game.info.name} plugin failed ({record.result.termination[0].message});"
@@ -291,32 +294,34 @@ def _extra_problems(game: Game, recorded: Mapping[str, Any], replayed: Mapping[s
     return list(found)
 
 
-def _rules_checked(game: Game, record: Record) -> list[str]:
-    """:func:`rules_problems`; the rules' own failure (not a move they refuse) is :class:`_PluginFailed`."""
+def _rules_checked(game: Game, record: Record, limit: int | None = WHOLE) -> list[str]:
+    """:func:`rules_problems`; the rules' own failure (not a move they refuse) is :class:`_PluginFailed`.
+    Quoted messages are cut past ``limit``."""
     try:
-        return bounded("its rules", lambda: rules_problems(game, record))
+        return bounded("its rules", lambda: rules_problems(game, record, limit))
     except PASS_THROUGH:
         raise
     except NeverEndsError as exc:
-        raise _PluginFailed(said(exc, WHOLE)) from None
+        raise _PluginFailed(said(exc, limit)) from None
     except CodecupError:
         raise
     except BaseException as exc:
-        raise _PluginFailed(f"its rules raised {where(exc, WHOLE)}") from exc
+        raise _PluginFailed(f"its rules raised {where(exc, limit)}") from exc
 
 
-def own_rules_problem(game: Game, record: Record) -> str | None:
+def own_rules_problem(game: Game, record: Record, limit: int | None = TEXT_LIMIT) -> str | None:
     """What the game's own rules find wrong with a game its referee has just played (a move it
     announced that they refuse, or, after a normal end, scores they do not give), or how they
     failed at it; None where they agree or the game gives no rules. The referee and the rules
     are one plugin's: a disagreement is its bug, not a seat's (a red team's referee announced a
-    move its rules refused, and the game counted, with a normal result)."""
+    move its rules refused, and the game counted, with a normal result). Its quoted messages are
+    cut past ``limit``: :data:`~codecup.errors.TEXT_LIMIT`, as it goes into the game's record."""
     if not game.has_rules:
         return None
     try:
-        problems = _rules_checked(game, record)
+        problems = _rules_checked(game, record, limit)
     except (_PluginFailed, CodecupError) as exc:
-        return said(exc, WHOLE)
+        return said(exc, limit)
     if not problems:
         return None
     return f"its referee and its rules disagree: {problems[0].removeprefix('rules: ')}"
@@ -370,7 +375,7 @@ def consistency_problem(game: Game, record: Record) -> str | None:
     try:
         check_seats(game, record)
     except RecordError as exc:
-        return said(exc, WHOLE)
+        return said(exc)
     problems = [p for p in (points_problem(game, record),) if p is not None] + clock_problems(record)
     return problems[0] if problems else None
 
@@ -388,7 +393,7 @@ def points_problem(game: Game, record: Record) -> str | None:
             outcome = Outcome(tuple(result.scores), tuple(ends), record.extra)
             given = list(checked_points(game, outcome, record.match.variant))
     except GameBugError as exc:
-        return f"the {game.info.name} plugin's points fail on its result ({said(exc, WHOLE)})"
+        return f"the {game.info.name} plugin's points fail on its result ({said(exc)})"
     if given != list(result.points):
         return (
             f"result.points {shown(list(result.points), 200)} are not the game's for its scores and"
@@ -422,11 +427,12 @@ def _says_the_plugin_failed(game: Game, record: Record) -> bool:
     return bool(ends) and all(failed)
 
 
-def _game_bug_problems(game: Game, record: Record, why: str) -> list[str]:
+def _game_bug_problems(game: Game, record: Record, recorded: str, why: str) -> list[str]:
     """A replay the game plugin itself failed: a record of that very failure has no result to
     check (as any game not played to its end), any other record cannot be checked (the plugin
-    is to blame, not necessarily the record)."""
-    ends = game_bug_outcome(game.info.name, len(record.match.players), why).ends
+    is to blame, not necessarily the record). ``recorded``: the failure as the runner records it
+    (cut to :data:`~codecup.errors.TEXT_LIMIT`); ``why``: as it is said, whole."""
+    ends = game_bug_outcome(game.info.name, len(record.match.players), recorded).ends
     if list(record.result.termination) == list(ends) and not any(record.result.points):
         return [_not_played(record)]
     raise _PluginFailed(why)
@@ -496,13 +502,14 @@ def _charge_problems(record: Record, limit: float) -> list[str]:
     return problems
 
 
-def rules_problems(game: Game, record: Record) -> list[str]:
-    """What the game's rules find wrong with the record's moves and, after a normal end, its scores."""
+def rules_problems(game: Game, record: Record, limit: int | None = WHOLE) -> list[str]:
+    """What the game's rules find wrong with the record's moves and, after a normal end, its scores
+    (quoted messages cut past ``limit``: none for verify's own problems)."""
     match = record.match
     try:
         state = game.replay_state(match.setup, match.variant, record.extra)
     except ConfigError as exc:  # a setup the rules reject does not verify
-        return [f"rules: the setup does not load: {described(exc, WHOLE)}"]
+        return [f"rules: the setup does not load: {described(exc, limit)}"]
     for i, entry in enumerate(record.moves):
         if entry.seat != state.to_move:
             which = f"rules: move {i + 1} {entry.move!r} by seat {entry.seat}"
@@ -510,7 +517,7 @@ def rules_problems(game: Game, record: Record) -> list[str]:
         try:
             state = state.apply(entry.move)
         except MoveError as exc:
-            return [f"rules: move {i + 1} {entry.move!r} does not apply: {said(exc, WHOLE)}"]
+            return [f"rules: move {i + 1} {entry.move!r} does not apply: {said(exc, limit)}"]
     if any(end.kind is not Termination.NORMAL for end in record.result.termination):
         return []  # an irregular end is scored by the referee's fault rules, checked above
     if not state.terminal:

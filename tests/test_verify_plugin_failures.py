@@ -127,6 +127,72 @@ def test_a_long_reason_is_cut_once_and_its_count_is_the_whole_messages(
     assert int(count) == len(whole) - len(head) - len(tail) > 9_000
 
 
+@pytest.mark.parametrize("others", [0, 1], ids=["alone", "with-another"])
+def test_an_unreadable_records_long_reason_is_cut_once(
+    tiny_game, record, monkeypatch, tmp_path, capsys, others
+):
+    """A record of a 10,003-character variant: "(1,057 more characters)" of a message 9,000
+    characters longer (a reviewer's), cut at 2,000 and then again where it was said."""
+    import json
+
+    doc = record.to_json()
+    doc["variant"] = "v" * 10_000 + "END"
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(doc))
+    good = tmp_path / "good.json"
+    record.write(good)
+    monkeypatch.setattr("codecup.cli.verify.load_games", lambda: _registry(tiny_game))
+    main(["verify", str(path), *[str(good)] * others])
+    line = capsys.readouterr().err.splitlines()[-1]
+    count = line.split(" ... (", 1)[1].split(" more characters) ... ", 1)[0]
+    assert int(count.replace(",", "")) > 8_000  # of the 10,003 characters, a line shows 1,000 at most
+
+
+def _registry(game):
+    """A registry of ``game`` alone, as :func:`codecup.plugins.load_games` gives."""
+
+    class Registry:
+        def get(self, name):
+            return game
+
+    return Registry()
+
+
+def test_a_long_reason_is_kept_cut_in_the_record_of_the_game(tiny_game, monkeypatch):
+    """Verify keeps its problems whole; the runner, checking a game it has just played by the same
+    code, keeps its record's reason cut (a reviewer's 5 MB message of the rules went whole into the
+    record, 10 MB of it)."""
+    import tinygame
+
+    from codecup.dialogue import Played
+
+    applied = tinygame.Counter.apply
+
+    def apply(self, move):
+        if move == "zz":
+            raise ValueError("x" * 100_000 + " the end")
+        return applied(self, move)
+
+    referee = type(tiny_game).referee
+
+    def announcing_zz(self, setup, variant, seed):  # the referee announces a move its rules refuse
+        dialogue = referee(self, setup, variant, seed)
+        reply = None
+        while True:
+            try:
+                step = dialogue.send(reply)
+            except StopIteration as stop:
+                return stop.value
+            reply = yield (Played(step.seat, "zz") if isinstance(step, Played) else step)
+
+    monkeypatch.setattr(tinygame.Counter, "apply", apply)
+    monkeypatch.setattr(type(tiny_game), "referee", announcing_zz)
+    record = asyncio.run(play_match(tiny_game, new_match(tiny_game, BOTS, seed=3)))
+    message = record.result.termination[0].message
+    assert "its rules raised ValueError: xxx" in message and " the end" in message
+    assert len(message) < 2_200
+
+
 def test_points_that_differ_from_one_replay_to_the_next_are_the_plugins_fault(tiny_game, record, monkeypatch):
     """A red team's referee with random final scores was "DOES NOT VERIFY" (exit status 1): the
     record blamed for the plugin's randomness."""

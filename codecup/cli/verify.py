@@ -54,9 +54,9 @@ def check(registry: GameRegistry, path: Path) -> Verdict:
         game.info.variant(record.match.variant)  # a variant the game does not know cannot be replayed
         found = verdict(game, record)
     except ConfigError as exc:  # an unknown game, or the game refuses the record's variant or setup
-        raise ConfigError(f"{path}: {said(exc)}") from None
+        raise ConfigError(f"{path}: {said(exc, None)}") from None  # cut once, where it is said
     except Exception as exc:  # the record's contents are input too: anything it breaks is its fault
-        found = Verdict((f"cannot replay the record: {described(exc)}",))
+        found = Verdict((f"cannot replay the record: {described(exc, None)}",))
     if found.verifies:
         what = f"{record.match.game}, {len(record.moves)} moves, scores {list(record.result.scores)}"
         what += "".join(f"; {printable(one_line(note, SHOWN))}" for note in found.notes)
