@@ -1,7 +1,7 @@
 """Between fork and exec: put a starting bot into its cgroups, its namespaces and its limits.
 
 :class:`Launch` is called as the ``preexec_fn`` of the bot's process. With
-namespaces it builds three processes, all inside the bot's cgroups::
+namespaces it builds three processes, the bot's alone inside its cgroups::
 
     referee
       └─ keeper      (outside the bot's pid namespace: the pid the referee sees)

@@ -15,7 +15,7 @@ from codecup.errors import ConfigError
 from codecup.record import PlayerInfo
 from codecup.runner import new_match
 from codecup.sandbox import Support
-from codecup.tournament import machine, worker
+from codecup.tournament import hang, machine, worker
 from codecup.tournament.dispatch import Handed, record_of, referee_error_record
 from codecup.tournament.executor import GamePool
 from codecup.tournament.machine import Gives
@@ -168,7 +168,7 @@ def test_sprt_logs_no_refusal_and_no_record_played_otherwise_of_its_later_pairs(
     good = referee_error_record(asked, "x")
     other_mode = referee_error_record(attrs.evolve(asked, clock_mode=WALL), "x")
     refusal = machine.GivenOtherwise("tcp://10.0.0.7:4242", "lacks the cpu clock")
-    stuck = ("codecup: stuck", "tcp://10.0.0.7:4242")
+    stuck = hang.StuckGame("tcp://10.0.0.7:4242")
     futures = {1: (_done(good), _done(refusal)), 2: (_done(other_mode), _done(stuck))}
     log = Log()
     pool = _Remote(concurrent.futures.ThreadPoolExecutor(1), 1)
