@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import errno
 import math
 import os
 import re
@@ -30,6 +31,27 @@ MAX_SOURCE = 16 << 20
 #: Script files an interpreter is commonly given (``python3 bot.py``, ``java -jar bot.jar``):
 #: where a known interpreter's script (:mod:`codecup.interpreters`) names one, it must exist.
 SCRIPT_SUFFIXES = frozenset({".py", ".jar", ".js", ".mjs", ".rb", ".pl", ".php", ".lua", ".sh", ".R"})
+
+
+#: How a path that leads into a loop of symbolic links is said (it is there, so neither "does not
+#: exist" nor "not a folder": the user must break the loop, not create the file).
+LOOP = "a loop of symbolic links"
+
+
+def is_loop(path: Path | str) -> bool:
+    """Whether ``path`` leads into a loop of symbolic links (the kernel's ``ELOOP``).
+
+    Asked of the kernel, as every version of Python sees it: ``Path.exists``, ``is_dir`` and
+    ``is_file`` say False for a loop, so every check built on them said a loop was missing (and
+    Python 3.13's ``Path.resolve`` returns a loop's path as it is, where earlier versions raised).
+    """
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    except ValueError:  # a NUL in the path: no loop, and said elsewhere
+        return False
+    return False
 
 
 def is_root(path: Path) -> bool:
@@ -71,11 +93,15 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
     if any("\x00" in arg for arg in player.command):
         return "its command holds a NUL character, which no program can be given"
     cwd = Path(player.directory) if player.directory else Path.cwd()
+    if is_loop(cwd):
+        return f"directory {cwd} leads into {LOOP}"
     if not cwd.is_dir():
         return f"directory {cwd} does not exist"
     program, *args = player.command
     if "/" in program:  # as the referee starts it: a path relative to the player's directory
         path = cwd / program
+        if is_loop(path):
+            return f"cannot run {program!r}: {path} leads into {LOOP}"
         if path.is_dir():  # "not found" would send the user looking for a file that is there
             return f"cannot run {program!r}: {path} is a folder, not a program"
         if path.exists() and not path.is_file():  # a FIFO or a device was "not found", though there
@@ -302,6 +328,8 @@ def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | 
         except ConfigError as exc:
             return f"{said}: {exc}"
     for option, value in named.paths:
+        if is_loop(cwd / value):
+            return f"`codecup bot {name} {bot} {option} {value}`: {cwd / value} leads into {LOOP}"
         if not (cwd / value).exists():
             return f"`codecup bot {name} {bot} {option} {value}`: no such file in {cwd}"
     file, colon, attribute = bot.rpartition(":")
@@ -317,6 +345,8 @@ def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | 
 
 def _not_a_file(name: str, cwd: Path) -> str:
     """Why the file ``name`` (relative to ``cwd``), which is not a regular file, cannot be used."""
+    if is_loop(cwd / name):
+        return f"{name!r} in {cwd} leads into {LOOP}"
     if (cwd / name).is_dir():
         return f"{name!r} in {cwd} is a folder, not a file"
     if (cwd / name).exists():  # a FIFO, a device: there, so "no file" would mislead

@@ -30,7 +30,7 @@ import attrs
 
 from codecup.botcode import bots_code
 from codecup.checked import short
-from codecup.checks import MAX_SOURCE
+from codecup.checks import LOOP, MAX_SOURCE, is_loop
 from codecup.errors import ConfigError
 from codecup.reading import kind_of, read_file
 
@@ -56,6 +56,8 @@ class UserBot:
     def maker(self) -> Callable[..., Any]:
         """Run the file and return its ``NAME``; a ConfigError when either is missing."""
         where = f"{str(self.path)!r} in {Path.cwd()}"
+        if is_loop(self.path):
+            raise ConfigError(f"bot {self}: {where} leads into {LOOP}")
         if self.path.is_dir():
             raise ConfigError(f"bot {self}: {where} is a folder, not a file")
         if not os.path.lexists(self.path):

@@ -646,6 +646,83 @@ def test_other_bad_arguments(argv, message, players, tmp_path, capsys):
     one_line_error(capsys, [names.get(a, a) for a in argv], message)
 
 
+def _players_file(
+    folder: Path, options: str = "", directory: str | None = None, command: str = "bot:random"
+) -> Path:
+    where = "" if directory is None else f", directory: '{directory}'"
+    path = folder / "k.yml"
+    path.write_text(
+        f"game: twentyone\n{options}players:\n  - {{name: a, command: '{command}'{where}}}\n"
+        "  - {name: b, command: 'bot:perfect'}\n"
+    )
+    return path
+
+
+#: Every path a user gives, each with ``LOOP`` where the path goes: a loop of symbolic links was
+#: said to be missing, "not a folder" or "not a file" (a reviewer's table; 3.11 and 3.13 alike).
+LOOPED_PATHS = {
+    "play --words": ["play", "lucky_words", "bot:random", "bot:random", "--words", "LOOP"],
+    "verify --words": ["verify", "--words", "LOOP", "PLAYERS"],
+    "tournament --words": ["tournament", "PLAYERS", "--words", "LOOP"],
+    "demo --words": ["demo", "--game", "lucky_words", "--words", "LOOP"],
+    "sprt --words": ["sprt", "lucky_words", "bot:random", "bot:random", "--words", "LOOP"],
+    "bot --words": ["bot", "lucky_words", "random", "--words", "LOOP"],
+    "score --words": ["score", "lucky_words", "x", "--words", "LOOP"],
+    "--base": ["tournament", "PLAYERS", "--base", "LOOP"],
+    "--hide": ["tournament", "PLAYERS", "--hide", "LOOP"],
+    "play PROGRAM": ["play", "twentyone", "LOOP", "bot:perfect"],
+    "play FILE.py:NAME": ["play", "twentyone", "codecup bot twentyone LOOP.py:make", "bot:perfect"],
+    "bot FILE.py:NAME": ["bot", "twentyone", "LOOP.py:make"],
+    "view": ["view", "LOOP", "--port", "0"],
+    "players.yml hide:": ["tournament", "FILE hide: LOOP"],
+    "players.yml base:": ["tournament", "FILE base: LOOP"],
+    "players.yml words:": ["tournament", "FILE words: LOOP"],
+    "players.yml directory: (a program)": ["tournament", "FILE directory=LOOP command=./bot"],
+    "players.yml directory: (a built-in bot)": ["tournament", "FILE directory=LOOP"],
+    "players.yml command:": ["tournament", "FILE command=./LOOP"],
+}
+
+
+@pytest.mark.parametrize("inside", [False, True], ids=["loop", "under-loop"])
+@pytest.mark.parametrize("case", LOOPED_PATHS)
+def test_a_loop_of_symbolic_links_is_said_as_one(case, inside, players, tmp_path, monkeypatch, capsys):
+    """A path into a loop of links is neither missing nor "not a folder": said as the loop it is,
+    one line, exit status 2, wherever a path is given (and under the loop, ``LOOP/sub``, alike)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CODECUP_WORDS", raising=False)
+    for one, other in (("loop1", "loop2"), ("loop1.py", "loop2.py")):
+        (tmp_path / one).symlink_to(tmp_path / other)
+        (tmp_path / other).symlink_to(tmp_path / one)
+    looped = "loop1/sub" if inside else "loop1"
+    argv = []
+    for arg in LOOPED_PATHS[case]:
+        if arg.startswith("FILE "):  # a players file of the key given
+            setting = arg[5:].replace("LOOP", looped)
+            if "=" in setting:
+                fields = dict(field.split("=") for field in setting.split())
+                arg = str(
+                    _players_file(
+                        tmp_path,
+                        directory=fields.get("directory"),
+                        command=fields.get("command", "bot:random"),
+                    )
+                )
+            else:
+                arg = str(_players_file(tmp_path, options=setting + "\n"))
+        names = {"PLAYERS": str(players), "LOOP": str(tmp_path / looped)}
+        looped_py = "loop1.py" if not inside else "loop1/sub.py"
+        argv.append(names.get(arg, arg.replace("LOOP.py", looped_py)))
+    one_line_error(capsys, argv, "a loop of symbolic links")
+
+
+def test_a_built_in_bots_directory_must_exist(tmp_path, capsys):
+    """A built-in bot's ``directory:`` is unused, but a typo in it is refused as a program's is (it
+    was never looked at: ``directory: nosuch`` played)."""
+    path = _players_file(tmp_path, directory="nosuch")
+    one_line_error(capsys, ["tournament", path, "--out", tmp_path / "out"], "directory")
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize(
     ("option", "value", "bound"),
     [

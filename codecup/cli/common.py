@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import math
 import os
 import tempfile
 from pathlib import Path
 from typing import TypeAlias
 
-from codecup.checks import check_clock, is_root
+from codecup.checks import LOOP, check_clock, is_loop, is_root
 from codecup.checks import text_arg as text_arg  # an argparse type, here with the others
 from codecup.errors import ConfigError
 
@@ -107,17 +106,11 @@ def output_dir(path: Path, option: str = "--out") -> Path:
 
 
 def _refuse_loop(path: Path, option: str) -> None:
-    """Raise :class:`ConfigError` if ``path`` leads into a loop of symbolic links (``ELOOP``).
-
-    Asked of the kernel, as every version of Python sees it: Python 3.13's ``Path.resolve``
-    returns a loop's path as it is, where earlier versions raised (so on 3.13 a loop given as
-    ``--out`` was said to be "something in the way", and as ``--record`` "a link to a file that
-    does not exist", though it does)."""
-    try:
-        os.stat(path)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise ConfigError(f"{option} {path}: cannot be resolved: a loop of symbolic links") from None
+    """Raise :class:`ConfigError` if ``path`` leads into a loop of symbolic links (see
+    :func:`codecup.checks.is_loop`: on 3.13 a loop given as ``--out`` was said to be "something in
+    the way", and as ``--record`` "a link to a file that does not exist", though it does)."""
+    if is_loop(path):
+        raise ConfigError(f"{option} {path}: cannot be resolved: {LOOP}")
 
 
 def _first_missing(path: Path) -> Path | None:

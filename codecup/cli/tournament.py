@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from codecup.checks import check_commands, is_root
+from codecup.checks import LOOP, check_commands, is_loop, is_root
 from codecup.cli.common import Subparsers, clock_seconds, output_dir, path_arg, text_arg
 from codecup.cli.kit import game_and_variant
 from codecup.cli.stopping import report, stop_on_signals
@@ -261,6 +261,8 @@ def _named(name: str | None, players: Sequence[PlayerInfo]) -> str | None:
 
 
 def _folder(path: Path, option: str) -> str:
+    if is_loop(path):
+        raise ConfigError(f"{option} {path}: leads into {LOOP}")
     if not path.is_dir():
         raise ConfigError(f"{option} {path}: not a folder")
     if is_root(path):

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from http import HTTPStatus
 from pathlib import Path
 
+from codecup.checks import LOOP, is_loop
 from codecup.cli.common import Subparsers, path_arg, port_number
 from codecup.errors import ConfigError
 from codecup.terminal import one_line, printable, shown_path
@@ -306,6 +307,8 @@ class SiteServer(http.server.ThreadingHTTPServer):
 
 def make_server(directory: Path, port: int, *, max_connections: int = MAX_CONNECTIONS) -> SiteServer:
     """A server of ``directory``'s site bound to the loopback address only."""
+    if is_loop(directory):
+        raise ConfigError(f"{directory} leads into {LOOP} (give a tournament's or the demo's --out folder)")
     if not directory.exists():  # "has no index.html" sent a user looking in a folder that is not there
         raise ConfigError(f"{directory} does not exist (give a tournament's or the demo's --out folder)")
     if not directory.is_dir():

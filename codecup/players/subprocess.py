@@ -37,6 +37,7 @@ import attrs
 from codecup import stopped
 from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.checked import short
+from codecup.checks import LOOP, is_loop
 from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL
 from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
@@ -270,6 +271,8 @@ def _check_program(program: str, cwd: Path | None, env: Mapping[str, str] | None
     ``env``, the environment it is started with, where it has one)."""
     if "/" in program:
         path = Path(program) if Path(program).is_absolute() or cwd is None else cwd / program
+        if is_loop(path):
+            raise ConfigError(f"cannot run {program!r}: {path} leads into {LOOP}")
         if not path.is_file():
             raise ConfigError(f"cannot run {program!r}: program not found")
         if not os.access(path, os.X_OK):
@@ -277,7 +280,13 @@ def _check_program(program: str, cwd: Path | None, env: Mapping[str, str] | None
     elif shutil.which(program, path=os.pathsep.join(os.get_exec_path(env))) is None:
         raise ConfigError(f"cannot run {program!r}: program not found on PATH")
     if cwd is not None and not cwd.is_dir():
-        there = "not a directory" if cwd.exists() else "no such directory"
+        there = (
+            f"leads into {LOOP}"
+            if is_loop(cwd)
+            else "not a directory"
+            if cwd.exists()
+            else "no such directory"
+        )
         raise ConfigError(f"cannot run {program!r} in {cwd}: {there}")
 
 

@@ -33,7 +33,7 @@ from typing import Any
 
 import attrs
 
-from codecup.checks import check_clock, check_commands, is_root
+from codecup.checks import LOOP, check_clock, check_commands, is_loop, is_root
 from codecup.errors import ConfigError, PlayersFileError
 from codecup.matchfields import REFEREE_VARIABLES
 from codecup.names import name_problem, names_problem
@@ -141,16 +141,18 @@ def parse_player(entry: Any, index: int, base: Path | _Base, where: str) -> Play
         raise PlayersFileError(f"{where}: player {name!r}: language must be text, not {language!r}")
     env = _environment(entry.get("env"), name, where)
     folder: str | None = None
+    if (
+        command.startswith("bot:") and directory
+    ):  # unused by a built-in bot, but a typo is refused all the same
+        if (problem := unspellable(directory)) is not None:
+            raise PlayersFileError(f"{where}: player {name!r}: directory {directory!r}: {problem}")
+        _check_directory(base.path / directory, base, name, where)
     if not command.startswith("bot:"):
         for text, what in ((directory, "directory"), (command, "command")):
             if text is not None and (problem := unspellable(text)) is not None:
                 raise PlayersFileError(f"{where}: player {name!r}: {what} {text!r}: {problem}")
         path = (base.path / directory) if directory else base.path
-        if path.exists() and not path.is_dir():
-            raise PlayersFileError(f"{where}: player {name!r}: directory {path} is a file, not a folder")
-        if not path.is_dir():
-            hint = "" if base.chosen else " (directories are relative to the file's folder: give --base DIR)"
-            raise PlayersFileError(f"{where}: player {name!r}: directory {path} does not exist{hint}")
+        _check_directory(path, base, name, where)
         folder = str(path.resolve())
         if is_root(Path(folder)):  # the sandbox cannot overlay it: said here, naming the player
             said = (
@@ -169,6 +171,17 @@ def parse_player(entry: Any, index: int, base: Path | _Base, where: str) -> Play
     if (problem := _exec_size_problem(info)) is not None:
         raise PlayersFileError(f"{where}: player {name!r}: {problem}")
     return attrs.evolve(info, language=str(language).strip() or None) if language is not None else info
+
+
+def _check_directory(path: Path, base: _Base, name: str, where: str) -> None:
+    """Raise :class:`PlayersFileError` unless the player ``name``'s directory ``path`` is a folder."""
+    if is_loop(path):
+        raise PlayersFileError(f"{where}: player {name!r}: directory {path} leads into {LOOP}")
+    if path.exists() and not path.is_dir():
+        raise PlayersFileError(f"{where}: player {name!r}: directory {path} is a file, not a folder")
+    if not path.is_dir():
+        hint = "" if base.chosen else " (directories are relative to the file's folder: give --base DIR)"
+        raise PlayersFileError(f"{where}: player {name!r}: directory {path} does not exist{hint}")
 
 
 #: The longest argument or ``NAME=value`` the kernel passes to a program (``MAX_ARG_STRLEN``, its
@@ -274,6 +287,8 @@ def _hidden_folders(value: Any, base: Path, where: str) -> tuple[str, ...]:
         if (problem := unspellable(item)) is not None:
             raise PlayersFileError(f"{where}: option 'hide' {item!r}: {problem}")
         folder = base / item
+        if is_loop(folder):
+            raise PlayersFileError(f"{where}: option 'hide': {folder} leads into {LOOP}")
         if not folder.is_dir():
             raise PlayersFileError(f"{where}: option 'hide': {folder} is not a folder")
         if is_root(folder):
@@ -335,7 +350,13 @@ def parse_players(
     if not isinstance(entries, list):
         raise PlayersFileError(f"{where}: expected a list of players")
     if folder.chosen and not folder.path.is_dir():
-        how = "is not a folder" if folder.path.exists() else "does not exist"
+        how = (
+            f"leads into {LOOP}"
+            if is_loop(folder.path)
+            else "is not a folder"
+            if folder.path.exists()
+            else "does not exist"
+        )
         raise PlayersFileError(f"{where}: base folder {folder.path} {how}")
     players = tuple(parse_player(entry, i, folder, where) for i, entry in enumerate(entries))
     if (problem := names_problem([p.name for p in players])) is not None:
@@ -440,7 +461,9 @@ def read_players(
         raise PlayersFileError(f"{path} {exc}") from None
     _check_values(doc, path)
     if base is not None and not base.is_dir():
-        raise PlayersFileError(f"--base {base}: no such folder")
+        raise PlayersFileError(
+            f"--base {base}: {f'leads into {LOOP}' if is_loop(base) else 'no such folder'}"
+        )
     players_file = parse_players(doc, path.parent, str(path), base_given=base, plugin_options=plugin_options)
     if check:
         try:

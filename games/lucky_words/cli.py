@@ -20,14 +20,14 @@ from codecup.errors import ConfigError
 from codecup.extensions import GAME_COMMANDS, Command, GameOption
 from codecup.plugins import load_games
 from codecup.reading import read_capped
-from codecup_games.lucky_words.words import WORDS_ENV
+from codecup_games.lucky_words.words import WORDS_ENV, why_no_list
 
 
 def use_word_list(value: str) -> None:
     """Export the word list ``value`` names (a file) as ``$CODECUP_WORDS``."""
     path = Path(value)
     if not path.is_file():
-        raise ConfigError(f"word list {path} does not exist or is not a file")
+        raise ConfigError(f"word list {path} {why_no_list(path)}")
     os.environ[WORDS_ENV] = str(path.resolve())
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import attrs
 
 from codecup import jsonfields, owner
+from codecup.checks import LOOP, is_loop
 from codecup.errors import ConfigError, RecordError
 from codecup.reading import MIB, read_file
 from codecup.terminal import printable
@@ -321,12 +322,18 @@ def _is_file(path: Path) -> bool:
         return False
 
 
+def why_no_list(path: Path | str) -> str:
+    """Why ``path``, which is not a regular file (:func:`_is_file`), holds no word list: a loop of
+    symbolic links is said as one (it is there; "does not exist" sent the user looking for it)."""
+    return f"leads into {LOOP}" if is_loop(path) else "does not exist or is not a file"
+
+
 def _locate() -> tuple[Path, str] | None:
     env = os.environ.get(WORDS_ENV)
     if env:
         path = Path(env)
         if not _is_file(path):
-            raise WordListError(f"word list {path} (from ${WORDS_ENV}) does not exist or is not a file")
+            raise WordListError(f"word list {path} (from ${WORDS_ENV}) {why_no_list(path)}")
         return path, FOUND_ENV
     local = Path(LOCAL_NAME)
     return (local, FOUND_LOCAL) if _is_file(local) else None
@@ -454,7 +461,7 @@ def find_words(wanted: WordListId) -> WordList:
     env = os.environ.get(WORDS_ENV)
     other = ""
     if env and not _is_file(Path(env)):  # the list the user names must be one, as for every command
-        raise WordListError(f"word list {env} (from ${WORDS_ENV}) does not exist or is not a file")
+        raise WordListError(f"word list {env} (from ${WORDS_ENV}) {why_no_list(env)}")
     # Read by this process (a game just played with it, its file changed since): looked for first,
     # before a changed file read now could push it out of those kept (a reviewer's).
     if wanted.sha256 in _SEEN:
