@@ -715,6 +715,15 @@ def test_a_loop_of_symbolic_links_is_said_as_one(case, inside, players, tmp_path
     one_line_error(capsys, argv, "a loop of symbolic links")
 
 
+def test_a_sites_index_that_is_a_loop_is_said_as_one(tmp_path, capsys):
+    """``codecup view DIR`` whose index.html is a loop of links: not "has no index.html"."""
+    (tmp_path / "index.html").symlink_to(tmp_path / "other.html")
+    (tmp_path / "other.html").symlink_to(tmp_path / "index.html")
+    one_line_error(
+        capsys, ["view", tmp_path, "--port", "0"], "index.html leads into a loop of symbolic links"
+    )
+
+
 def test_a_built_in_bots_directory_must_exist(tmp_path, capsys):
     """A built-in bot's ``directory:`` is unused, but a typo in it is refused as a program's is (it
     was never looked at: ``directory: nosuch`` played)."""

@@ -313,6 +313,10 @@ def make_server(directory: Path, port: int, *, max_connections: int = MAX_CONNEC
         raise ConfigError(f"{directory} does not exist (give a tournament's or the demo's --out folder)")
     if not directory.is_dir():
         raise ConfigError(f"{directory} is not a folder (give a tournament's or the demo's --out folder)")
+    if is_loop(
+        directory / "index.html"
+    ):  # "has no index.html" sent the user looking for a file that is there
+        raise ConfigError(f"{directory}: its index.html leads into {LOOP}")
     if not (directory / "index.html").is_file():
         raise ConfigError(f"{directory} has no index.html (is it a tournament's --out folder?)")
     handler = type("Handler", (SiteHandler,), {"root": directory.resolve()})
