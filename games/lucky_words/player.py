@@ -116,11 +116,11 @@ class LuckyWordsPlayer(PlayerSession):
                 self._switch(rules_of(PLAIN_RULES[heard]))
             if heard is Dialect.WORDRACER:
                 first = text == "1"
-                self.bot.start(self._start, first)
+                self.bot.start(self._start, first, overwrite=self.rules.overwrite)
                 return self._pick() if first else []
             first = text.lower() == "start"
             self._words = load_words()  # taken as the game begins: a file changed later changes nothing
-            self.bot.start(self._start, first)
+            self.bot.start(self._start, first, overwrite=self.rules.overwrite)
             if first:
                 return self._pick()
         return self._follow(_letter(text, self._heard, "the opponent's letter"))

@@ -18,16 +18,21 @@ class Bot(abc.ABC):
     class keeps the board (a list of 49 characters) and the letter history.
     """
 
+    _overwrite = False  # the variant's rule, set by start(): a placement may replace a letter
+
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.board: list[str] = list(new_board(EMPTY))
         self.seat = 0
         self.letters: list[str] = []
 
-    def start(self, letter: str, first: bool) -> None:
-        """The game begins: ``letter`` is in the centre, ``first`` says who picks first."""
+    def start(self, letter: str, first: bool, *, overwrite: bool = False) -> None:
+        """The game begins: ``letter`` is in the centre, ``first`` says who picks first;
+        ``overwrite`` is the variant's rule (``wordracer-contest``'s, spec item 27): a placement on
+        an occupied cell, the centre included, is legal and replaces the letter."""
         self.board = list(new_board(letter))
         self.seat = 0 if first else 1
+        self._overwrite = overwrite
         self.letters = [letter]
         with bots_code("its prepare()"):
             self.prepare()
@@ -39,6 +44,12 @@ class Bot(abc.ABC):
     def turn(self) -> int:
         """The turn now being played (1-based)."""
         return len(self.letters)
+
+    @property
+    def overwrite(self) -> bool:
+        """Whether this game's variant takes a placement on an occupied cell, replacing its letter
+        (``wordracer-contest``); else such a placement is the bot's wrong answer."""
+        return self._overwrite
 
     @property
     def free(self) -> list[int]:
@@ -66,7 +77,9 @@ class Bot(abc.ABC):
 
     def _put(self, letter: object, cell: object) -> tuple[str, int]:
         """Put ``letter`` (either case: its board holds upper case, as the referee's boards do) on
-        the empty ``cell`` (any integer, ``numpy.int64`` too, but no bool); a choice that is neither
+        ``cell`` (any integer, ``numpy.int64`` too, but no bool), which must be empty unless the
+        variant replaces letters (:attr:`overwrite`: ``wordracer-contest``'s referee takes such a
+        move, which this check once refused). A choice that is not legal
         is the bot's own bug, said in one line (an assertion dumped the whole board, and a
         lower-case letter made it claim a score of 0). Returns the letter and the cell as the
         referee is to be told them: an upper-case plain ``str`` and a plain ``int`` (a lower-case
@@ -79,7 +92,7 @@ class Bot(abc.ABC):
         if len(letter) != 1 or not (letter.isascii() and letter.isalpha()):
             raise BotAnswerError(f"the bot chose {letter!r}, not a letter A..Z")
         cell = _cell(cell)
-        if self.board[cell] != EMPTY:
+        if self.board[cell] != EMPTY and not self._overwrite:
             raise BotAnswerError(f"the bot chose the cell {cell}, which holds {self.board[cell]!r} already")
         letter = letter.upper()
         self.board[cell] = letter
