@@ -143,6 +143,35 @@ class Stops:
 
 AT_IMPORT = "BOOK = open('openings.dat').read()\n"
 
+EXITS = """
+import sys
+
+
+class Exits:
+    def __init__(self, seed, clock, variant):
+        pass
+
+    def choose(self, state):
+        sys.exit(0)
+"""
+
+EXITS_SAYING = INTERRUPTS.replace("raise KeyboardInterrupt", 'raise SystemExit("giving up")')
+
+EXITS_PICKING = """
+from codecup_games.lucky_words.bots.base import Bot
+
+
+class Picks(Bot):
+    def __init__(self, seed, clock, variant):
+        super().__init__(seed)
+
+    def choose_pick(self):
+        raise SystemExit(0)
+
+    def choose_place(self, letter):
+        return self.free[0]
+"""
+
 PREPARES = """
 from codecup_games.lucky_words.bots.base import Bot
 
@@ -176,8 +205,22 @@ class Prepares(Bot):
         ("pillars", INTERRUPTS + "BOT = Stops\n", PILLARS_START, "KeyboardInterrupt", "its choose(state)"),
         ("pillars", AT_IMPORT, "", "FileNotFoundError", "the file 'own.py', as it ran"),
         ("lucky_words", PREPARES + "BOT = Prepares\n", "E\n1\n", "FileNotFoundError", "its prepare()"),
+        ("pillars", EXITS + "BOT = Exits\n", PILLARS_START, "SystemExit", "its choose(state)"),
+        ("pillars", EXITS_SAYING + "BOT = Stops\n", PILLARS_START, "SystemExit", "its choose(state)"),
+        ("pillars", "import sys\nsys.exit(3)\n", "", "SystemExit", "the file 'own.py', as it ran"),
+        ("lucky_words", EXITS_PICKING + "BOT = Picks\n", "E\n1\n", "SystemExit", "its choose_pick()"),
     ],
-    ids=["search", "init", "interrupt", "import", "prepare"],
+    ids=[
+        "search",
+        "init",
+        "interrupt",
+        "import",
+        "prepare",
+        "exit-0",
+        "exit-saying",
+        "exit-import",
+        "exit-pick",
+    ],
 )
 def test_an_error_of_the_bots_own_code_is_its_whatever_its_type(bots, game, text, stdin, raised, where):
     """The red team's: errors of the types the command says in one line (the framework's own
