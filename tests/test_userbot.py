@@ -481,3 +481,29 @@ def test_a_bot_file_is_run_as_its_own_module(bots, monkeypatch, own_module):
         maker()
     assert info.traceback[-1].path == bots / "mine.py"
     assert "raise ValueError(NAME)" in str(info.traceback[-1].statement)
+
+
+CLOSES = """
+import os
+
+
+class Closes:
+    def __init__(self, seed, clock, variant):
+        pass
+
+    def choose(self, state):
+        os.close(0)
+        return state.legal_moves()[0]
+"""
+
+
+def test_a_bot_closing_its_input_is_said_to_be_its_own_doing(bots):
+    """The red team's ``os.close(0)`` in ``choose`` ended as ``codecup: error: Bad file descriptor``,
+    read as the command's own failure: the command never closes its input itself."""
+    (bots / "own.py").write_text(CLOSES + "BOT = Closes\n")
+    run = codecup(bots, "bot", "pillars", "own.py:BOT", stdin=PILLARS_START)
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.splitlines()[-1] == (
+        "codecup: error: its input from the referee (standard input) was closed in this process, by "
+        "the bot's own code (an os.close() of its file descriptor?): Bad file descriptor"
+    )

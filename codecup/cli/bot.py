@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import sys
 import traceback
@@ -141,6 +142,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         with counting_interrupts():
             return _answer(args, stdin, stdout)
+    except _ClosedInProcess as exc:
+        if UserBot.parse(args.name) is None:  # a built-in bot's code is the framework's
+            raise exc.__cause__ or exc from None
+        print(f"codecup: error: {exc}", file=sys.stderr)
+        return 1
     except BotAnswerError as exc:  # what it gave, refused by the session: its code raised nothing
         print(
             f"codecup: error: the bot's answer is wrong: {printable(said_line(exc, 300))}",
@@ -216,6 +222,26 @@ def _say_notes(game: Game, variant: str) -> None:
             print(f"codecup: {printable(note)}", file=sys.stderr, flush=True)
 
 
+class _ClosedInProcess(Exception):
+    """The referee's input or the answers' output was closed by this process (``EBADF``), as the
+    command never closes them itself: by the bot's own code (a red team's ``os.close(0)`` in its
+    ``choose`` was said as ``codecup: error: Bad file descriptor``, the bot's own doing unsaid)."""
+
+
+@contextlib.contextmanager
+def _own_stream(what: str) -> Iterator[None]:
+    """Turn ``EBADF`` on ``what`` (the command's own stream) into :class:`_ClosedInProcess`."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno != errno.EBADF:
+            raise
+        raise _ClosedInProcess(
+            f"{what} was closed in this process, by the bot's own code (an os.close() of its "
+            f"file descriptor?): {exc.strerror}"
+        ) from exc
+
+
 MAX_LINE = 64 * 1024
 """The longest line read from the referee: a CodeCup line is a move or a setup, tens of bytes."""
 
@@ -241,7 +267,8 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
     notes = user_bot is None and not _run_by_referee(args.game)
     heard = 0
     while not session.finished:
-        raw = stdin.readline(MAX_LINE + 1)
+        with _own_stream("its input from the referee (standard input)"):
+            raw = stdin.readline(MAX_LINE + 1)
         if not raw:
             session.ended()
             break
@@ -252,8 +279,9 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
             )
         answers = session.receive(raw.decode("utf-8", "replace").rstrip("\r\n"))
         if answers:
-            stdout.write("".join(f"{a}\n" for a in answers).encode())
-            stdout.flush()
+            with _own_stream("its output to the referee (standard output)"):
+                stdout.write("".join(f"{a}\n" for a in answers).encode())
+                stdout.flush()
             if notes:
                 notes = False
                 _say_notes(game, variant)
