@@ -18,7 +18,7 @@ class Bot(abc.ABC):
     class keeps the board (a list of 49 characters) and the letter history.
     """
 
-    _overwrite = False  # the variant's rule, set by start(): a placement may replace a letter
+    _overwrites_allowed = False  # the variant's rule, set by allow_overwrites() before start()
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
@@ -26,13 +26,13 @@ class Bot(abc.ABC):
         self.seat = 0
         self.letters: list[str] = []
 
-    def start(self, letter: str, first: bool, *, overwrite: bool = False) -> None:
-        """The game begins: ``letter`` is in the centre, ``first`` says who picks first;
-        ``overwrite`` is the variant's rule (``wordracer-contest``'s, spec item 27): a placement on
-        an occupied cell, the centre included, is legal and replaces the letter."""
+    def start(self, letter: str, first: bool) -> None:
+        """The game begins: ``letter`` is in the centre, ``first`` says who picks first. The
+        variant's overwrite rule is set before, by :func:`allow_overwrites`: a contestant's bot
+        overriding ``start(letter, first)`` keeps working (a reviewer's: passed as a keyword
+        argument, it crashed every such bot with a TypeError)."""
         self.board = list(new_board(letter))
         self.seat = 0 if first else 1
-        self._overwrite = overwrite
         self.letters = [letter]
         with bots_code("its prepare()"):
             self.prepare()
@@ -46,10 +46,11 @@ class Bot(abc.ABC):
         return len(self.letters)
 
     @property
-    def overwrite(self) -> bool:
+    def overwrites_allowed(self) -> bool:
         """Whether this game's variant takes a placement on an occupied cell, replacing its letter
-        (``wordracer-contest``); else such a placement is the bot's wrong answer."""
-        return self._overwrite
+        (``wordracer-contest``, spec item 27); else such a placement is the bot's wrong answer.
+        Not named ``overwrite``, a name a contestant's bot may hold a setting of its own in."""
+        return self._overwrites_allowed
 
     @property
     def free(self) -> list[int]:
@@ -78,7 +79,7 @@ class Bot(abc.ABC):
     def _put(self, letter: object, cell: object) -> tuple[str, int]:
         """Put ``letter`` (either case: its board holds upper case, as the referee's boards do) on
         ``cell`` (any integer, ``numpy.int64`` too, but no bool), which must be empty unless the
-        variant replaces letters (:attr:`overwrite`: ``wordracer-contest``'s referee takes such a
+        variant replaces letters (:attr:`overwrites_allowed`: ``wordracer-contest``'s referee takes such a
         move, which this check once refused). A choice that is not legal
         is the bot's own bug, said in one line (an assertion dumped the whole board, and a
         lower-case letter made it claim a score of 0). Returns the letter and the cell as the
@@ -92,7 +93,7 @@ class Bot(abc.ABC):
         if len(letter) != 1 or not (letter.isascii() and letter.isalpha()):
             raise BotAnswerError(f"the bot chose {letter!r}, not a letter A..Z")
         cell = _cell(cell)
-        if self.board[cell] != EMPTY and not self._overwrite:
+        if self.board[cell] != EMPTY and not self._overwrites_allowed:
             raise BotAnswerError(f"the bot chose the cell {cell}, which holds {self.board[cell]!r} already")
         letter = letter.upper()
         self.board[cell] = letter
@@ -106,6 +107,13 @@ class Bot(abc.ABC):
     @abc.abstractmethod
     def choose_place(self, letter: str) -> int:
         """Where this bot puts the opponent's ``letter``."""
+
+
+def allow_overwrites(bot: Bot, allowed: bool) -> None:
+    """Set the variant's overwrite rule on ``bot`` (read as :attr:`Bot.overwrites_allowed`), before
+    its game starts: not an argument of :meth:`Bot.start`, which a contestant's bot may override
+    with the signature ``start(letter, first)``."""
+    bot._overwrites_allowed = allowed
 
 
 def _pair(chosen: object) -> tuple[object, object]:

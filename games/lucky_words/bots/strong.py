@@ -268,10 +268,10 @@ class StrongBot(Bot):
         than run it out of time."""
         return self.clock is None or self.cpu < self.panic * self.clock
 
-    def start(self, letter: str, first: bool, *, overwrite: bool = False) -> None:
+    def start(self, letter: str, first: bool) -> None:
         """As :meth:`Bot.start`; the set-up counts as thinking (Word Racer's clock charges it)."""
         self.cpu = 0.0
-        self._timed(functools.partial(super().start, overwrite=overwrite), letter, first)
+        self._timed(super().start, letter, first)
 
     def pick(self) -> tuple[str, int]:
         """As :meth:`Bot.pick`, timed."""
