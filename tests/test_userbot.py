@@ -507,3 +507,54 @@ def test_a_bot_closing_its_input_is_said_to_be_its_own_doing(bots):
         "codecup: error: its input from the referee (standard input) was closed in this process, by "
         "the bot's own code (an os.close() of its file descriptor?): Bad file descriptor"
     )
+
+
+CLOSES_OWN = """
+import os
+import sys
+
+
+class Closes:
+    def __init__(self, seed, clock, variant):
+        pass
+
+    def choose(self, state):
+        {act}
+        return state.legal_moves()[0]
+"""
+
+OUTPUT_CLOSED = (
+    "codecup: error: its output to the referee (standard output) was closed in this process, by "
+    "the bot's own code (an os.close() of its file descriptor?): Bad file descriptor"
+)
+
+
+@pytest.mark.parametrize(
+    "act",
+    [
+        "os.closerange(3, 1024)",  # the 'close every inherited descriptor' idiom
+        "from codecup.cli.bot import answers_fd; os.close(answers_fd())",
+    ],
+)
+def test_a_bot_closing_its_answers_descriptor_ends_with_the_one_line(bots, act):
+    """A reviewer's: the one line came, then a traceback of the command's own clean-up (its
+    ``os.dup2`` of the closed descriptor it had kept: ``OSError: [Errno 9] Bad file descriptor``)."""
+    (bots / "own.py").write_text(CLOSES_OWN.format(act=act) + "BOT = Closes\n")
+    run = codecup(bots, "bot", "pillars", "own.py:BOT", stdin=PILLARS_START)
+    assert run.returncode == 1, run.stderr
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.splitlines()[-1] == OUTPUT_CLOSED
+
+
+@pytest.mark.parametrize("act", ["sys.stdin.close()", "sys.stdin.buffer.close()"])
+def test_a_bot_closing_sys_stdin_is_said_to_be_its_own_doing(bots, act):
+    """A reviewer's: ``sys.stdin.close()`` in ``choose`` ended with the command's traceback,
+    ``ValueError: readline of closed file``, the bot's own doing unsaid."""
+    (bots / "own.py").write_text(CLOSES_OWN.format(act=act) + "BOT = Closes\n")
+    run = codecup(bots, "bot", "pillars", "own.py:BOT", stdin=PILLARS_START)
+    assert run.returncode == 1, run.stderr
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.splitlines()[-1] == (
+        "codecup: error: its input from the referee (standard input) was closed in this process, by "
+        "the bot's own code (its file object closed: sys.stdin.close()?): readline of closed file"
+    )
