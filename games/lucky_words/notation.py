@@ -73,12 +73,14 @@ result, as a refused move is quoted (:func:`codecup.rules.quote`)."""
 
 
 def kept_claim(line: str) -> str:
-    """A score line as a record keeps it and a result shows it: cut past :data:`CLAIM_KEPT`
-    characters, saying how long it was (a red team's 4,000-digit claim was printed whole on
-    ``play``'s result line and kept whole in the record). Cutting again changes nothing, so a
-    record kept whole before is read as one kept cut. Whether it was right is judged on the
-    whole line, which the record's lines keep."""
-    return cut_line(line, CLAIM_KEPT)
+    """A score line as a record keeps it and a result shows it: whole if it is at most
+    :data:`CLAIM_KEPT` characters, else without the white space around it and cut past them,
+    saying how long it was (a red team's 4,000-digit claim was printed whole on ``play``'s result
+    line and kept whole in the record; a reviewer's 100 blanks before the number, cut before they
+    were taken off, left no number to show). Doing it again changes nothing, so a record kept
+    whole before is read as one kept so. Whether it was right is judged on the whole line, which
+    the record's lines keep."""
+    return line if len(line) <= CLAIM_KEPT else cut_line(line.strip(), CLAIM_KEPT)
 
 
 def parse_score_line(line: str) -> int | None:
