@@ -11,7 +11,11 @@ covers a pillar...`` (read as the referee refusing its move), and one whose
 such file or directory``, as the command's own errors are said. An exception
 not marked is the session's, said as before.
 
-``SystemExit`` is not marked (a bot that exits, exits), nor a
+A ``SystemExit`` the bot's code raised (``sys.exit(0)`` in its ``choose``) is marked too: the
+bot's code ending its own program mid-game is its crash, shown as any other (a red team's
+``sys.exit(0)`` ended ``codecup bot`` with status 0 and an empty log, ``raise SystemExit("...")``
+with the bare message). A :class:`~codecup.errors.Stopping` is not marked (the framework's
+own unwinding, such as a tournament worker's SIGTERM), nor a
 ``KeyboardInterrupt`` that a real interrupt raised while the bot ran
 (:func:`counting_interrupts` tells them apart); one the bot raised itself is.
 Nor is a :class:`~codecup.errors.ConfigError`: it is the user's mistake (a word
@@ -31,7 +35,7 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-from codecup.errors import ConfigError
+from codecup.errors import ConfigError, Stopping
 
 _MARK = "_codecup_raised_in_bots_code"
 _DICT = BaseException.__dict__["__dict__"]  # an exception's own attributes, read past its class's code
@@ -47,7 +51,7 @@ def bots_code(what: str) -> Iterator[None]:
     seen = _interrupts
     try:
         yield
-    except (SystemExit, ConfigError):  # an exit is an exit; a ConfigError the user's mistake
+    except (Stopping, ConfigError):  # the framework's unwinding; a ConfigError the user's mistake
         raise
     except BaseException as exc:
         if not (isinstance(exc, KeyboardInterrupt) and _interrupts != seen) and raised_in(exc) is None:

@@ -143,6 +143,35 @@ class Stops:
 
 AT_IMPORT = "BOOK = open('openings.dat').read()\n"
 
+EXITS = """
+import sys
+
+
+class Exits:
+    def __init__(self, seed, clock, variant):
+        pass
+
+    def choose(self, state):
+        sys.exit(0)
+"""
+
+EXITS_SAYING = INTERRUPTS.replace("raise KeyboardInterrupt", 'raise SystemExit("giving up")')
+
+EXITS_PICKING = """
+from codecup_games.lucky_words.bots.base import Bot
+
+
+class Picks(Bot):
+    def __init__(self, seed, clock, variant):
+        super().__init__(seed)
+
+    def choose_pick(self):
+        raise SystemExit(0)
+
+    def choose_place(self, letter):
+        return self.free[0]
+"""
+
 PREPARES = """
 from codecup_games.lucky_words.bots.base import Bot
 
@@ -176,8 +205,22 @@ class Prepares(Bot):
         ("pillars", INTERRUPTS + "BOT = Stops\n", PILLARS_START, "KeyboardInterrupt", "its choose(state)"),
         ("pillars", AT_IMPORT, "", "FileNotFoundError", "the file 'own.py', as it ran"),
         ("lucky_words", PREPARES + "BOT = Prepares\n", "E\n1\n", "FileNotFoundError", "its prepare()"),
+        ("pillars", EXITS + "BOT = Exits\n", PILLARS_START, "SystemExit", "its choose(state)"),
+        ("pillars", EXITS_SAYING + "BOT = Stops\n", PILLARS_START, "SystemExit", "its choose(state)"),
+        ("pillars", "import sys\nsys.exit(3)\n", "", "SystemExit", "the file 'own.py', as it ran"),
+        ("lucky_words", EXITS_PICKING + "BOT = Picks\n", "E\n1\n", "SystemExit", "its choose_pick()"),
     ],
-    ids=["search", "init", "interrupt", "import", "prepare"],
+    ids=[
+        "search",
+        "init",
+        "interrupt",
+        "import",
+        "prepare",
+        "exit-0",
+        "exit-saying",
+        "exit-import",
+        "exit-pick",
+    ],
 )
 def test_an_error_of_the_bots_own_code_is_its_whatever_its_type(bots, game, text, stdin, raised, where):
     """The red team's: errors of the types the command says in one line (the framework's own
@@ -438,3 +481,80 @@ def test_a_bot_file_is_run_as_its_own_module(bots, monkeypatch, own_module):
         maker()
     assert info.traceback[-1].path == bots / "mine.py"
     assert "raise ValueError(NAME)" in str(info.traceback[-1].statement)
+
+
+CLOSES = """
+import os
+
+
+class Closes:
+    def __init__(self, seed, clock, variant):
+        pass
+
+    def choose(self, state):
+        os.close(0)
+        return state.legal_moves()[0]
+"""
+
+
+def test_a_bot_closing_its_input_is_said_to_be_its_own_doing(bots):
+    """The red team's ``os.close(0)`` in ``choose`` ended as ``codecup: error: Bad file descriptor``,
+    read as the command's own failure: the command never closes its input itself."""
+    (bots / "own.py").write_text(CLOSES + "BOT = Closes\n")
+    run = codecup(bots, "bot", "pillars", "own.py:BOT", stdin=PILLARS_START)
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.splitlines()[-1] == (
+        "codecup: error: its input from the referee (standard input) was closed in this process, by "
+        "the bot's own code (an os.close() of its file descriptor?): Bad file descriptor"
+    )
+
+
+CLOSES_OWN = """
+import os
+import sys
+
+
+class Closes:
+    def __init__(self, seed, clock, variant):
+        pass
+
+    def choose(self, state):
+        {act}
+        return state.legal_moves()[0]
+"""
+
+OUTPUT_CLOSED = (
+    "codecup: error: its output to the referee (standard output) was closed in this process, by "
+    "the bot's own code (an os.close() of its file descriptor?): Bad file descriptor"
+)
+
+
+@pytest.mark.parametrize(
+    "act",
+    [
+        "os.closerange(3, 1024)",  # the 'close every inherited descriptor' idiom
+        "from codecup.cli.bot import answers_fd; os.close(answers_fd())",
+    ],
+)
+def test_a_bot_closing_its_answers_descriptor_ends_with_the_one_line(bots, act):
+    """A reviewer's: the one line came, then a traceback of the command's own clean-up (its
+    ``os.dup2`` of the closed descriptor it had kept: ``OSError: [Errno 9] Bad file descriptor``)."""
+    (bots / "own.py").write_text(CLOSES_OWN.format(act=act) + "BOT = Closes\n")
+    run = codecup(bots, "bot", "pillars", "own.py:BOT", stdin=PILLARS_START)
+    assert run.returncode == 1, run.stderr
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.splitlines()[-1] == OUTPUT_CLOSED
+
+
+@pytest.mark.parametrize("act", ["sys.stdin.close()", "sys.stdin.buffer.close()"])
+def test_a_bot_closing_sys_stdin_is_said_to_be_its_own_doing(bots, act):
+    """A reviewer's: ``sys.stdin.close()`` in ``choose`` ended with the command's traceback,
+    ``ValueError: readline of closed file``, the bot's own doing unsaid."""
+    (bots / "own.py").write_text(CLOSES_OWN.format(act=act) + "BOT = Closes\n")
+    run = codecup(bots, "bot", "pillars", "own.py:BOT", stdin=PILLARS_START)
+    assert run.returncode == 1, run.stderr
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.splitlines()[-1] == (
+        "codecup: error: its input from the referee (standard input) was closed in this process, by "
+        "the bot's own code (its file object closed: sys.stdin.close()?): readline of closed file"
+    )

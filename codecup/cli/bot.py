@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import sys
 import traceback
@@ -108,22 +109,48 @@ def stdout_for_answers_only() -> Iterator[None]:
     File descriptor 1 leads to stderr meanwhile, and so does ``sys.stdout``: what else writes
     there (a plugin that prints as it is imported, its compiled code, a child process) goes to the
     bot's log. A red team's plugin printed a line as it was imported, which the referee took for
-    the bot's move, in the bot programs of every game. Both are put back at the end."""
+    the bot's move, in the bot programs of every game. Both are put back at the end, as far as
+    the bot's own code left them there (:func:`_put_back`)."""
     global _answers
     sys.stdout.flush()
     saved, kept = sys.stdout, os.dup(1)
-    _answers = os.fdopen(os.dup(kept), "wb", buffering=0)
+    was = os.fstat(kept)
+    answers = os.dup(kept)  # closed by _put_back, if still ours: not by the file object
+    _answers = os.fdopen(answers, "wb", buffering=0, closefd=False)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     try:
         yield
     finally:
-        sys.stderr.flush()
-        os.dup2(kept, 1)
-        os.close(kept)
         sys.stdout = saved
         _answers.close()
         _answers = None
+        _put_back(was, kept, answers)
+
+
+def _put_back(was: os.stat_result, kept: int, answers: int) -> None:
+    """Put standard output back from ``kept`` (the file ``was``), then close ``kept`` and
+    ``answers``, skipping what the bot's own code closed: a contestant's bot may close them
+    (``os.closerange(3, 1024)``, the "close every inherited descriptor" idiom, in its ``choose``),
+    and a reviewer's ended with the command's one line, then a traceback of this clean-up,
+    ``os.dup2(kept, 1)`` raising EBADF. A descriptor whose number now holds another file (the
+    bot's, opened after) is the bot's: neither put on 1 nor closed."""
+    with contextlib.suppress(OSError, ValueError):  # stderr closed by the bot: nothing to flush
+        sys.stderr.flush()
+    if _same_file(kept, was):
+        os.dup2(kept, 1)
+        os.close(kept)
+    if _same_file(answers, was):
+        os.close(answers)
+
+
+def _same_file(fd: int, was: os.stat_result) -> bool:
+    """Whether ``fd`` is open on the file ``was`` (not closed, nor reused for another file)."""
+    try:
+        now = os.fstat(fd)
+    except OSError:
+        return False
+    return (now.st_dev, now.st_ino) == (was.st_dev, was.st_ino)
 
 
 def answers_fd() -> int | None:
@@ -141,6 +168,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         with counting_interrupts():
             return _answer(args, stdin, stdout)
+    except _ClosedInProcess as exc:
+        if UserBot.parse(args.name) is None:  # a built-in bot's code is the framework's
+            raise exc.__cause__ or exc from None
+        print(f"codecup: error: {exc}", file=sys.stderr)
+        return 1
     except BotAnswerError as exc:  # what it gave, refused by the session: its code raised nothing
         print(
             f"codecup: error: the bot's answer is wrong: {printable(said_line(exc, 300))}",
@@ -216,6 +248,36 @@ def _say_notes(game: Game, variant: str) -> None:
             print(f"codecup: {printable(note)}", file=sys.stderr, flush=True)
 
 
+class _ClosedInProcess(Exception):
+    """The referee's input or the answers' output was closed by this process (``EBADF``, or its
+    file object closed), as the command never closes them itself: by the bot's own code (a red
+    team's ``os.close(0)`` in its ``choose`` was said as ``codecup: error: Bad file descriptor``,
+    and a reviewer's ``sys.stdin.close()`` ended with the command's traceback, ``ValueError:
+    readline of closed file``, the bot's own doing unsaid)."""
+
+
+@contextlib.contextmanager
+def _own_stream(what: str, stream: BinaryIO, closer: str) -> Iterator[None]:
+    """Turn ``EBADF`` on ``what`` (the command's own ``stream``), or the ``ValueError`` of its file
+    object closed (by ``closer``, as the bot would have), into :class:`_ClosedInProcess`."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno != errno.EBADF:
+            raise
+        raise _ClosedInProcess(
+            f"{what} was closed in this process, by the bot's own code (an os.close() of its "
+            f"file descriptor?): {exc.strerror}"
+        ) from exc
+    except ValueError as exc:
+        if not stream.closed:
+            raise
+        raise _ClosedInProcess(
+            f"{what} was closed in this process, by the bot's own code (its file object closed: "
+            f"{closer}?): {exc}"
+        ) from exc
+
+
 MAX_LINE = 64 * 1024
 """The longest line read from the referee: a CodeCup line is a move or a setup, tens of bytes."""
 
@@ -241,7 +303,8 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
     notes = user_bot is None and not _run_by_referee(args.game)
     heard = 0
     while not session.finished:
-        raw = stdin.readline(MAX_LINE + 1)
+        with _own_stream("its input from the referee (standard input)", stdin, "sys.stdin.close()"):
+            raw = stdin.readline(MAX_LINE + 1)
         if not raw:
             session.ended()
             break
@@ -252,8 +315,9 @@ def _answer(args: argparse.Namespace, stdin: BinaryIO, stdout: BinaryIO) -> int:
             )
         answers = session.receive(raw.decode("utf-8", "replace").rstrip("\r\n"))
         if answers:
-            stdout.write("".join(f"{a}\n" for a in answers).encode())
-            stdout.flush()
+            with _own_stream("its output to the referee (standard output)", stdout, "sys.__stdout__.close()"):
+                stdout.write("".join(f"{a}\n" for a in answers).encode())
+                stdout.flush()
             if notes:
                 notes = False
                 _say_notes(game, variant)

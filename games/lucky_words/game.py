@@ -19,6 +19,7 @@ from codecup_games.lucky_words import view
 from codecup_games.lucky_words.bots import BOT_NAMES, make_bot
 from codecup_games.lucky_words.bots.base import Bot
 from codecup_games.lucky_words.engine import CELLS, LETTERS, SIZE
+from codecup_games.lucky_words.notation import kept_claim
 from codecup_games.lucky_words.player import LuckyWordsPlayer
 from codecup_games.lucky_words.referee import referee
 from codecup_games.lucky_words.rules import LuckyWordsState
@@ -85,6 +86,16 @@ def _unasked_claims(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) ->
     ``[null, null]`` (read as absent, as the schema reads a null; a red team's: such genuine
     older records did not verify). A claim that says anything is still compared."""
     return tuple(k for k in _CLAIMS if k in recorded and k not in replayed and _none_asked(recorded[k]))
+
+
+def _claims_kept(recorded: dict[str, Any]) -> dict[str, Any]:
+    """``recorded`` with its score lines as a record keeps them now (:func:`kept_claim`): one kept
+    whole by codecup before 2026-11-27 is the same claim (the record's lines hold it whole)."""
+    claims = recorded.get("reported_score")
+    if not isinstance(claims, list):
+        return recorded
+    kept = [kept_claim(c) if isinstance(c, str) else c for c in claims]
+    return {**recorded, "reported_score": kept}
 
 
 def _described_problems(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
@@ -176,14 +187,15 @@ class LuckyWords(Game):
             return ("claimed no score",)
         right = extra.get("reported_score_right") or [None] * len(claimed)
         verdict = "right" if right[seat] else "wrong"
-        return (f"claimed score {printable(str(line).strip()) or '(an empty line)'} ({verdict})",)
+        shown = printable(kept_claim(str(line)).strip())  # an older record kept it whole
+        return (f"claimed score {shown or '(an empty line)'} ({verdict})",)
 
     def extra_problems(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
         """As the framework's, but a word list is the same list wherever this machine found it (and a
         record from before lists were identified names its list in words, which the replay found)."""
         old_record = not isinstance(recorded.get("word_list"), Mapping)
         unasked = _unasked_claims(recorded, replayed)
-        recorded = {k: v for k, v in recorded.items() if k not in unasked}
+        recorded = _claims_kept({k: v for k, v in recorded.items() if k not in unasked})
 
         def placeless(extra: Mapping[str, Any]) -> dict[str, Any]:
             listed = extra.get("word_list")

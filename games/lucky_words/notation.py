@@ -10,6 +10,7 @@ import re
 
 from codecup.errors import InvalidMoveError
 from codecup.rules import trimmed
+from codecup.terminal import cut_line
 from codecup_games.lucky_words.engine import CELLS
 
 _DIGITS = re.compile(r"[0-9]{1,2}")
@@ -64,6 +65,22 @@ def parse_pick_move(move: str) -> tuple[str, int]:
 def parse_follow_move(move: str) -> int:
     """Read back an announced placement (``35``)."""
     return parse_position(move, strict=True)
+
+
+CLAIM_KEPT = 80
+"""The characters of a score line kept in a record's ``reported_score`` and shown beside the
+result, as a refused move is quoted (:func:`codecup.rules.quote`)."""
+
+
+def kept_claim(line: str) -> str:
+    """A score line as a record keeps it and a result shows it: whole if it is at most
+    :data:`CLAIM_KEPT` characters, else without the white space around it and cut past them,
+    saying how long it was (a red team's 4,000-digit claim was printed whole on ``play``'s result
+    line and kept whole in the record; a reviewer's 100 blanks before the number, cut before they
+    were taken off, left no number to show). Doing it again changes nothing, so a record kept
+    whole before is read as one kept so. Whether it was right is judged on the whole line, which
+    the record's lines keep."""
+    return line if len(line) <= CLAIM_KEPT else cut_line(line.strip(), CLAIM_KEPT)
 
 
 def parse_score_line(line: str) -> int | None:

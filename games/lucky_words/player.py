@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from codecup.errors import DialogueError
 from codecup.session import PlayerSession
-from codecup_games.lucky_words.bots.base import Bot
+from codecup_games.lucky_words.bots.base import Bot, allow_overwrites
 from codecup_games.lucky_words.engine import TURNS
 from codecup_games.lucky_words.notation import format_follow_move, format_pick_move
 from codecup_games.lucky_words.variants import Dialect, Rules, rules_of
@@ -116,14 +116,20 @@ class LuckyWordsPlayer(PlayerSession):
                 self._switch(rules_of(PLAIN_RULES[heard]))
             if heard is Dialect.WORDRACER:
                 first = text == "1"
-                self.bot.start(self._start, first)
+                self._start_bot(self._start, first)
                 return self._pick() if first else []
             first = text.lower() == "start"
             self._words = load_words()  # taken as the game begins: a file changed later changes nothing
-            self.bot.start(self._start, first)
+            self._start_bot(self._start, first)
             if first:
                 return self._pick()
         return self._follow(_letter(text, self._heard, "the opponent's letter"))
+
+    def _start_bot(self, letter: str, first: bool) -> None:
+        """Start the bot's game: the variant's rule set first, then ``start(letter, first)``, the
+        signature a contestant's bot may override."""
+        allow_overwrites(self.bot, self.rules.overwrite)
+        self.bot.start(letter, first)
 
     def _switch(self, rules: Rules) -> None:
         self.rules = rules

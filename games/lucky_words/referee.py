@@ -91,7 +91,7 @@ def referee(setup: str, rules: Rules, words: WordList | None = None) -> Dialogue
         for seat in (1, 0):
             reply = yield Receive(seat, SCORE_GRACE)
             if isinstance(reply, str):
-                reported_lines[seat] = reply
+                reported_lines[seat] = notation.kept_claim(reply)  # judged whole, kept cut
                 reported[seat] = notation.parse_score_line(reply)
     for seat in (0, 1):
         yield Close(seat)

@@ -18,6 +18,8 @@ class Bot(abc.ABC):
     class keeps the board (a list of 49 characters) and the letter history.
     """
 
+    _overwrites_allowed = False  # the variant's rule, set by allow_overwrites() before start()
+
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.board: list[str] = list(new_board(EMPTY))
@@ -25,7 +27,10 @@ class Bot(abc.ABC):
         self.letters: list[str] = []
 
     def start(self, letter: str, first: bool) -> None:
-        """The game begins: ``letter`` is in the centre, ``first`` says who picks first."""
+        """The game begins: ``letter`` is in the centre, ``first`` says who picks first. The
+        variant's overwrite rule is set before, by :func:`allow_overwrites`: a contestant's bot
+        overriding ``start(letter, first)`` keeps working (a reviewer's: passed as a keyword
+        argument, it crashed every such bot with a TypeError)."""
         self.board = list(new_board(letter))
         self.seat = 0 if first else 1
         self.letters = [letter]
@@ -39,6 +44,13 @@ class Bot(abc.ABC):
     def turn(self) -> int:
         """The turn now being played (1-based)."""
         return len(self.letters)
+
+    @property
+    def overwrites_allowed(self) -> bool:
+        """Whether this game's variant takes a placement on an occupied cell, replacing its letter
+        (``wordracer-contest``, spec item 27); else such a placement is the bot's wrong answer.
+        Not named ``overwrite``, a name a contestant's bot may hold a setting of its own in."""
+        return self._overwrites_allowed
 
     @property
     def free(self) -> list[int]:
@@ -66,7 +78,9 @@ class Bot(abc.ABC):
 
     def _put(self, letter: object, cell: object) -> tuple[str, int]:
         """Put ``letter`` (either case: its board holds upper case, as the referee's boards do) on
-        the empty ``cell`` (any integer, ``numpy.int64`` too, but no bool); a choice that is neither
+        ``cell`` (any integer, ``numpy.int64`` too, but no bool), which must be empty unless the
+        variant replaces letters (:attr:`overwrites_allowed`: ``wordracer-contest``'s referee takes such a
+        move, which this check once refused). A choice that is not legal
         is the bot's own bug, said in one line (an assertion dumped the whole board, and a
         lower-case letter made it claim a score of 0). Returns the letter and the cell as the
         referee is to be told them: an upper-case plain ``str`` and a plain ``int`` (a lower-case
@@ -79,7 +93,7 @@ class Bot(abc.ABC):
         if len(letter) != 1 or not (letter.isascii() and letter.isalpha()):
             raise BotAnswerError(f"the bot chose {letter!r}, not a letter A..Z")
         cell = _cell(cell)
-        if self.board[cell] != EMPTY:
+        if self.board[cell] != EMPTY and not self._overwrites_allowed:
             raise BotAnswerError(f"the bot chose the cell {cell}, which holds {self.board[cell]!r} already")
         letter = letter.upper()
         self.board[cell] = letter
@@ -93,6 +107,13 @@ class Bot(abc.ABC):
     @abc.abstractmethod
     def choose_place(self, letter: str) -> int:
         """Where this bot puts the opponent's ``letter``."""
+
+
+def allow_overwrites(bot: Bot, allowed: bool) -> None:
+    """Set the variant's overwrite rule on ``bot`` (read as :attr:`Bot.overwrites_allowed`), before
+    its game starts: not an argument of :meth:`Bot.start`, which a contestant's bot may override
+    with the signature ``start(letter, first)``."""
+    bot._overwrites_allowed = allowed
 
 
 def _pair(chosen: object) -> tuple[object, object]:

@@ -131,6 +131,89 @@ def test_a_bot_choosing_what_it_cannot_says_so_in_one_line(small_words, choice, 
     assert str(caught.value) == said
 
 
+class Overwrites(RandomBot):
+    """Picks onto the centre, then places every letter there too: legal in wordracer-contest."""
+
+    def choose_pick(self):
+        return "a", 24
+
+    def choose_place(self, letter):
+        return 24
+
+
+def test_wordracer_contest_takes_a_placement_on_an_occupied_cell(small_words):
+    """The red team's finding: the base class refused a pick on cell 24 in wordracer-contest,
+    whose referee takes it and replaces the letter (spec item 27); over the wire it was taken."""
+    session = LuckyWordsPlayer(Overwrites(1), rules_of("wordracer-contest"))
+    session.receive("E")
+    assert session.receive("1") == ["A 24"]
+    assert session.bot.overwrites_allowed and session.bot.board[24] == "A"
+    assert session.receive("Q") == ["24", "A 24"]  # the opponent's Q replaced, then our A again
+    assert session.bot.letters == ["E", "A", "Q", "A"] and session.bot.board.count(".") == 48
+
+
+@pytest.mark.parametrize("variant", ["codecup2004", "wordracer", "wordracer-greedy"])
+def test_the_strict_variants_still_refuse_an_occupied_cell(small_words, variant):
+    session = LuckyWordsPlayer(Overwrites(1), rules_of(variant))
+    session.receive("E")
+    with pytest.raises(BotAnswerError) as caught:
+        session.receive("start" if variant == "codecup2004" else "1")
+    assert str(caught.value) == "the bot chose the cell 24, which holds 'E' already"
+    assert not session.bot.overwrites_allowed
+
+
+class OldStart(Overwrites):
+    """A contestant's bot written for the API before the overwrite rule: it overrides
+    ``start(letter, first)``, as the built-in StrongBot did, and calls the base class's."""
+
+    def start(self, letter, first):
+        self.started_with = (letter, first)
+        super().start(letter, first)
+
+
+class OwnOverwriteFlag(RandomBot):
+    """A bot with a setting of its own named ``overwrite``, which the base class does not take."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.overwrite = False
+
+
+@pytest.mark.parametrize("variant", ["codecup2004", "wordracer", "wordracer-greedy", "wordracer-contest"])
+def test_a_bot_overriding_the_old_start_still_plays_every_variant(small_words, variant):
+    """A reviewer's: ``start`` was called with ``overwrite=``, and a bot overriding
+    ``start(letter, first)`` crashed in every variant with a TypeError in the framework."""
+    session = LuckyWordsPlayer(OldStart(1), rules_of(variant))
+    session.receive("E")
+    contest = variant == "wordracer-contest"
+    if contest:  # the rule is the variant's, though the override passes none
+        assert session.receive("1") == ["A 24"]
+    else:
+        with pytest.raises(BotAnswerError, match="holds 'E' already"):
+            session.receive("start" if variant == "codecup2004" else "1")
+    assert session.bot.started_with == ("E", True)
+    assert session.bot.overwrites_allowed is contest
+
+
+@pytest.mark.parametrize("variant", ["codecup2004", "wordracer-contest"])
+def test_a_bot_may_name_its_own_attribute_overwrite(small_words, variant):
+    """A reviewer's: ``self.overwrite = False`` in a bot's ``__init__`` raised AttributeError (a
+    read-only property of the base class took the name)."""
+    session = LuckyWordsPlayer(OwnOverwriteFlag(1), rules_of(variant))
+    session.receive("E")
+    assert session.receive("start" if variant == "codecup2004" else "1")
+    assert session.bot.overwrite is False
+    assert session.bot.overwrites_allowed is (variant == "wordracer-contest")
+
+
+def test_a_switch_to_the_other_dialogue_takes_its_rule(small_words):
+    """Set up for wordracer-contest, a 2004 referee is followed in codecup2004, which refuses."""
+    session = LuckyWordsPlayer(Overwrites(1), rules_of("wordracer-contest"))
+    session.receive("E")
+    with pytest.raises(BotAnswerError, match="holds 'E' already"):
+        session.receive("start")
+
+
 class Lower(RandomBot):
     """Picks in lower case, which the base class takes (its board holds upper case)."""
 

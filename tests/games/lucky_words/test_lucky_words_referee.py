@@ -43,6 +43,38 @@ def test_codecup2004_whole_game(small_words):
     assert GAME.points(out, "codecup2004") in ((2.0, 0.0), (0.0, 2.0), (1.0, 1.0))
 
 
+def test_a_long_claimed_score_is_kept_and_shown_cut_but_judged_whole(small_words):
+    """The red team's: a 4,000-digit score line was printed whole on `play`'s result line and kept
+    whole in the record's extra, while a refused move is quoted cut at 80 characters."""
+    s0, s1 = scripts("codecup2004", LETTERS)
+    first = run("codecup2004", [*s0, "0"], [*s1, "0"])
+    right = str(int(first.outcome.scores[0]))
+    padded = "0" * 4000 + right  # the right score, in 4,001 digits
+    result = run("codecup2004", [*s0, padded], [*s1, "9" * 4000])
+    kept = result.outcome.extra["reported_score"]
+    assert kept == ["0" * 80 + "... (4,001 characters)", "9" * 80 + "... (4,000 characters)"]
+    assert result.outcome.extra["reported_score_right"] == [True, False]  # judged on the whole line
+    assert GAME.result_notes(0, result.outcome.extra) == (f"claimed score {kept[0]} (right)",)
+    # a record kept it whole before: shown cut the same way
+    whole = {**result.outcome.extra, "reported_score": [padded, "9" * 4000]}
+    assert GAME.result_notes(1, whole) == (f"claimed score {kept[1]} (wrong)",)
+
+
+def test_a_claimed_score_after_many_blanks_is_shown_with_its_number(small_words):
+    """A reviewer's: a score line of 100 blanks, then the right score, was cut at 80 characters
+    before its blanks were taken off: ``claimed score ... (102 characters) (right)``, no number."""
+    s0, s1 = scripts("codecup2004", LETTERS)
+    first = run("codecup2004", [*s0, "0"], [*s1, "0"])
+    right = str(int(first.outcome.scores[0]))
+    padded = " " * 100 + right + "  "
+    result = run("codecup2004", [*s0, padded], [*s1, "\t" * 90 + "7" * 100])
+    assert result.outcome.extra["reported_score"] == [right, "7" * 80 + "... (100 characters)"]
+    assert result.outcome.extra["reported_score_right"] == [True, False]
+    assert GAME.result_notes(0, result.outcome.extra) == (f"claimed score {right} (right)",)
+    whole = {**result.outcome.extra, "reported_score": [padded, "x"]}  # an older record's, whole
+    assert GAME.result_notes(0, whole) == (f"claimed score {right} (right)",)
+
+
 def test_codecup2004_reported_score_right_wrong_and_absent(small_words):
     s0, s1 = scripts("codecup2004", LETTERS)
     first = run("codecup2004", [*s0, "0"], [*s1, Fault(Termination.TIMEOUT, "grace over")])

@@ -196,6 +196,29 @@ def test_a_record_whose_game_data_was_edited_does_not_verify(tmp_path, no_list, 
     assert f"extra.{field}: the rules give " in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("kept_whole", [False, True], ids=["kept-cut", "older-kept-whole"])
+@pytest.mark.parametrize("claim", ["7" * 4000, " " * 100 + "7" * 200 + " "], ids=["long", "blanks-first"])
+def test_a_long_claimed_score_verifies_kept_cut_or_whole(tmp_path, no_list, capsys, kept_whole, claim):
+    """A 4,000-digit score line: the record keeps it cut (its lines keep it whole, which the replay
+    judges); a record of before, which kept it whole, verifies too. A line of blanks first is kept
+    without them (a reviewer's: cut first, it was kept and shown without its number)."""
+    from codecup_games.lucky_words.notation import kept_claim
+
+    small = tmp_path / "small.dat"
+    small.write_text(SMALL_WORDS)
+    record, doc = record_with(tmp_path, small, variant="codecup2004")
+    said = [t for t in doc["transcript"] if t["seat"] == 0 and t["dir"] == "from"][-1]
+    said["text"] = claim  # seat 0's score line
+    doc["extra"]["reported_score"][0] = claim if kept_whole else kept_claim(claim)
+    doc["extra"]["reported_score_right"][0] = False
+    record.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["verify", str(record), "--words", str(small)]) == 0, capsys.readouterr().out
+    doc["extra"]["reported_score"][0] = "7" * 3999  # another claim than the lines say
+    record.write_text(json.dumps(doc))
+    assert main(["verify", str(record), "--words", str(small)]) == 1
+
+
 def test_a_list_found_elsewhere_is_the_same_list(tmp_path, no_list, capsys):
     small = tmp_path / "small.dat"
     small.write_text(SMALL_WORDS)
