@@ -38,7 +38,7 @@ from codecup import stopped
 from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.checked import short
 from codecup.checks import LOOP, is_loop
-from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL
+from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL, wall_backstop
 from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
 from codecup.players.base import Player
@@ -292,6 +292,18 @@ def _check_program(program: str, cwd: Path | None, env: Mapping[str, str] | None
 
 STRETCHED = "the most a wait stretches for a program that computes or waits for a processor"
 """Said of a wait that reached its bound although the program was not idle: the machine is too loaded."""
+
+
+def stretch_limit(backstop: float, cpu_limit: float | None, factor: float = BACKSTOP_FACTOR) -> float:
+    """The most wall seconds a wait for an answer lasts under the cpu clock, ``backstop`` its idle
+    wall time left and ``cpu_limit`` its CPU seconds: :data:`STARVED_LIMIT` times the backstop its
+    clock gives a program that has not idled, and the CPU seconds. Not the backstop left after the
+    idling it did earlier: a program that computes is not cut short by that (a red team's, at a
+    load of 30 on 2 cores, slept 4.5 s before its first answer and lost a later 0.3 s think at 6.8
+    s of wall time, eight times 0.05 s of idling left and 0.8 s of CPU, told the machine was too
+    loaded). A built-in bot's bound is its whole clock's too (:mod:`codecup.players.answer`)."""
+    cpu = cpu_limit or 0.0
+    return STARVED_LIMIT * (max(backstop, wall_backstop(cpu, factor)) + cpu)
 
 
 def _unstartable(program: str, exc: OSError) -> str:
@@ -561,7 +573,7 @@ class SubprocessPlayer(Player):
         # waited for a processor (it slept, or waited for input): the time it computed and the
         # time it waited for a processor stretch the wait, up to STARVED_LIMIT times in all.
         waits0 = self.resumed_waits if cpu_limit is not None else None
-        hard = start + STARVED_LIMIT * (timeout + (cpu_limit or 0.0))
+        hard = start + stretch_limit(timeout, cpu_limit, self.settings.backstop_factor)
         # The time the referee's own process is stopped (Ctrl-Z) is no wait of the program's: the
         # deadlines move on by it (a red team's 12 s stop timed a program out under either clock).
         stops0 = stops = stopped.so_far()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ import pytest
 from codecup.clock import BACKSTOP_FACTOR, wall_backstop
 from codecup.dialogue import Termination
 from codecup.players import SubprocessSettings
+from codecup.players.subprocess import STRETCHED, stretch_limit
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
 from codecup.sandbox import Limits, Policy, mounts
@@ -125,6 +127,10 @@ while True:
     thread.start()
     thread.join()
 """
+SEARCHES_ENDED = 6
+"""How many of the searches' threads, at least, end within the wait read (the main thread and the
+last search besides): the waiting of each ended one, which the ends miss, is comparable to the
+waiting of the one the ends see whole."""
 
 
 def test_the_waiting_of_threads_that_end_is_read_through_the_wait(full_sandbox):
@@ -145,9 +151,17 @@ def test_the_waiting_of_threads_that_end_is_read_through_the_wait(full_sandbox):
         group.wait_frozen()
         readings.append((time.monotonic(), group.waits()))
         group.thaw()
-        while time.monotonic() - readings[0][0] < 1.5:
+        # Until searches have ended in the wait, however long a loaded machine makes each take (at
+        # a load of 30 on 2 cores one search spanned a fixed 1.5 s: the ends saw it whole, and
+        # there was no ended thread's waiting for the sampling to find).
+        seen: set[int] = set()
+        cap = time.monotonic() + 120.0
+        while time.monotonic() < cap and (
+            len(seen) < SEARCHES_ENDED + 2 or time.monotonic() - readings[0][0] < 1.5
+        ):
             time.sleep(INTERVAL)
-            readings.append((time.monotonic(), group.waits()))
+            readings.append((time.monotonic(), reading := group.waits()))
+            seen |= set(reading.threads or {}) if reading is not None else set()
         group.freeze()
         group.wait_frozen()
         readings.append((time.monotonic(), group.waits()))
@@ -159,6 +173,7 @@ def test_the_waiting_of_threads_that_end_is_read_through_the_wait(full_sandbox):
         if reading is not None:
             sampler.read(Waits(0.0, reading.threads), at)  # the threads' part alone
     ends = longest(first.threads, last.threads)  # the main thread's, asleep in a join
+    assert len(seen) >= SEARCHES_ENDED + 2, f"{len(seen)} threads in 120 s of the wait"
     assert last.pressure - first.pressure >= 0.2, "its quota made it wait"
     assert sampler.found >= 2 * ends, (sampler.found, ends, len(readings))
 
@@ -218,12 +233,33 @@ def test_a_program_that_sleeps_before_every_answer_runs_out_of_idle_time(tiny_ga
     assert took < 5.0
 
 
-def test_a_program_that_idled_early_is_not_cut_short_while_it_computes(tiny_game, full_sandbox):
+def test_a_program_that_idled_early_is_not_cut_short_while_it_computes(tiny_game, full_sandbox, monkeypatch):
     """4.5 s asleep before its first answer leaves it the least idling a wait, but each later answer
-    takes 0.3 s of CPU: computing is not idling (it was cut at 0.2 s of wall time, charged all)."""
+    takes 0.3 s of CPU: computing is not idling (it was cut at 0.2 s of wall time, charged all).
+    The stretch of a wait has no bound here, so that no load ends it: the bound is the next test's
+    (at a load of 30 on 2 cores, it ended a 0.3 s think at 6.8 s of wall time)."""
+    monkeypatch.setattr("codecup.players.subprocess.STARVED_LIMIT", 1000.0)
     record = play(tiny_game, python_argv(BURNER, "0.3", "0.0", "4.5"), clock=2.0)
     assert record.result.termination[0].kind is Termination.NORMAL, record.result.termination[0]
     assert sum(1 for m in record.moves if m.seat == 0) >= 3
+
+
+def test_a_waits_stretch_is_not_cut_by_the_idling_done_earlier(tiny_game, full_sandbox):
+    """2 s asleep before its first answer (all the idling a game of a 0.5 s clock allows), then it
+    computes without end at 0.08 of a processor (its own quota: the same wait as a loaded
+    machine's, but certain). Its wait stretched to eight times the idling left (0.05 s) and its
+    CPU seconds, 4.4 s, in which its quota gives it 0.36 s: it lost there, told the machine was too
+    loaded, whatever the load. Now the stretch is the whole clock's: it runs until its CPU time is
+    spent (6.25 s of wall time at least), or, on a machine loaded past that, to the whole stretch."""
+    record = play(tiny_game, python_argv(BURNER, "100", "0.0", "2.0"), clock=0.5, cpus=0.08)
+    end = record.result.termination[0]
+    assert end.kind is Termination.TIMEOUT, end
+    if STRETCHED in end.message:
+        wall = float(re.search(r"no answer within (\S+)s of wall time", end.message)[1])  # type: ignore[index]
+        cpu = float(re.search(r"of its (\S+)s of CPU time", end.message)[1])  # type: ignore[index]
+        assert wall >= stretch_limit(0.0, cpu) - 0.01, end.message
+    else:
+        assert re.match(r"no answer within \S+s of CPU time", end.message), end.message
 
 
 def test_a_spinning_program_loses_on_cpu_time(tiny_game, full_sandbox):
