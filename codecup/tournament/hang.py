@@ -50,9 +50,13 @@ MESSAGE = (
 #: Seconds of wall time a game may take, besides :data:`PER_CLOCK` times its clock.
 BASE = 600.0
 #: How many times a seat's clock a game may take, besides :data:`BASE`. Under the ``cpu`` clock
-#: a seat may take its clock of processor time stretched up to 8 times where it waits for a
-#: processor (``codecup.clock.STARVED_LIMIT``), idle about twice its clock more, and wait its
-#: clock again uncharged as it starts: about 11 times its clock, 22 for the two seats.
+#: one wait of a seat that waits for a processor stretches to at most 8 times the backstop and
+#: processor time its clock leaves it (``codecup.clock.STARVED_LIMIT``,
+#: :func:`codecup.players.subprocess.stretch_limit`): about 24 times its clock at the most, in one
+#: wait or spread over several. The bound covers that for one seat, and both seats' clocks
+#: stretched 11 times (each getting a tenth of a processor); two seats each getting under about a
+#: twentieth of one (a load of about 40 on 2 cores at a 30 s clock) can reach it, and the game is
+#: then recorded as stuck: a bound, not a promise to wait for ever.
 PER_CLOCK = 24.0
 #: Seconds past :func:`bound` and the worker's grace after which the pool's parent ends a worker
 #: itself: game code blocked in a call that holds the interpreter's lock (compiled code called
