@@ -25,6 +25,7 @@ from codecup.tournament.identity import NAME as SCHEDULE_NAME
 from codecup.tournament.identity import readable_note
 from codecup.tournament.lock import LOCK_NAME, FolderLock
 from codecup.tournament.log import LOG_NAME, is_results_log, logged_game
+from codecup.tournament.setaside import FOLDER as SET_ASIDE
 from codecup.writing import sync_file, synced_replace
 
 MARKER = ".codecup-out"
@@ -49,6 +50,7 @@ WRITES: dict[RunKind, frozenset[str]] = {
             "games",
             "view",
             "draw",
+            SET_ASIDE,
             "index.html",
             "style.css",
             "viewer.js",
@@ -62,8 +64,10 @@ WRITES: dict[RunKind, frozenset[str]] = {
 }
 """The names each kind of run writes at the top of its folder (besides the marker)."""
 
-FOLDERS = frozenset({"games", "view", "draw"})
-"""Of those names, the folders (the rest are files; a demo's ``writes`` are folders too)."""
+FOLDERS = frozenset({"games", "view", "draw", SET_ASIDE})
+"""Of those names, the folders (the rest are files; a demo's ``writes`` are folders too). Every name
+here and in :data:`WRITES` is a run's own: a folder inside one is refused (:func:`_check_not_inside`;
+``set-aside/``, once missing here, took a run into the archive of set-aside games)."""
 
 INSIDE: dict[str, tuple[str, ...]] = {
     "games": (".json", ".tmp"),
@@ -123,11 +127,12 @@ def claim_folder(
 
 
 def _check_not_inside(path: Path, option: str) -> None:
-    """Refuse a folder inside what another codecup run writes in its folder (a tournament's
-    ``games/``, ``view/`` or ``draw/``): a red team's run into ``ref1/games`` wrote a second log,
-    site and standings.json among the first run's records (``codecup verify ref1/games/*.json`` then
-    failed on it). A folder beside a run's own names in its folder (a demo's folder of a game), or
-    one holding runs' folders, is not refused."""
+    """Refuse a folder inside what another codecup run writes in its folder (any name of
+    :data:`WRITES`: a tournament's ``games/``, ``view/``, ``draw/`` or ``set-aside/``): a red
+    team's run into ``ref1/games`` wrote a second log, site and standings.json among the first
+    run's records (``codecup verify ref1/games/*.json`` then failed on it), and one into
+    ``ref1/set-aside/1`` counted the games set aside there as its own. A folder beside a run's own
+    names in its folder (a demo's folder of a game), or one holding runs' folders, is not refused."""
     try:
         real = path.resolve()
     except (OSError, RuntimeError):  # a loop: said by the folder's own checks

@@ -12,7 +12,7 @@ import pytest
 
 from codecup.cli import main
 from codecup.errors import ConfigError
-from codecup.outfolder import MARKER, WRITES, RunKind, claim_folder, mark_folder
+from codecup.outfolder import FOLDERS, MARKER, WRITES, RunKind, claim_folder, mark_folder
 
 PLAYERS = (
     "game: spaghetti\nplayers:\n  - name: r\n    command: bot:random\n  - name: g\n    command: bot:greedy\n"
@@ -691,6 +691,40 @@ def test_a_folder_inside_another_runs_own_folders_is_refused(tmp_path, capsys, i
         f" (its {inside.split('/')[0]}/): use a folder outside it\n"
     )
     assert sorted(p.relative_to(first) for p in first.rglob("*")) == before
+
+
+THREE = PLAYERS + "  - name: w\n    command: bot:random\n"
+
+
+@pytest.mark.parametrize("inside", ["set-aside", "set-aside/1", "set-aside/2/deeper"])
+def test_a_folder_inside_a_runs_set_aside_games_is_refused(tmp_path, capsys, inside):
+    """A red team's run into ref1/set-aside/1 counted the games set aside there as its own, and
+    wrote its games, marker, lock, site and standings into the archive of set-aside games."""
+    first = tmp_path / "ref1"
+    assert tournament(tmp_path, first, THREE) == 0
+    assert tournament(tmp_path, first, PLAYERS, "--set-aside", "w") == 0
+    assert (first / "set-aside" / "1" / "results.jsonl").is_file()
+    before = sorted(p.relative_to(first) for p in first.rglob("*"))
+    capsys.readouterr()
+    assert tournament(tmp_path, first / inside, THREE) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"codecup: error: --out {first / inside}: is inside the folder of a codecup tournament, {first}"
+        " (its set-aside/): use a folder outside it\n"
+    )
+    assert sorted(p.relative_to(first) for p in first.rglob("*")) == before
+
+
+def test_every_folder_a_tournament_writes_is_declared_its_own(tmp_path):
+    """The names refused as a run's own (:data:`WRITES`) are every name a tournament writes at the
+    top of its folder, its set-aside games too: ``set-aside/`` was missing and a run went into it."""
+    out = tmp_path / "t"
+    assert tournament(tmp_path, out, THREE) == 0
+    assert tournament(tmp_path, out, PLAYERS, "--set-aside", "w") == 0
+    names = {p.name for p in out.iterdir()}
+    assert "set-aside" in names
+    assert names <= WRITES[RunKind.TOURNAMENT] | {MARKER}
+    assert {p.name for p in out.iterdir() if p.is_dir()} <= FOLDERS
 
 
 def test_runs_beside_each_other_or_beside_a_runs_own_folders_are_not_refused(tmp_path):
