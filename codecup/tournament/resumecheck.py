@@ -140,8 +140,7 @@ def _check_log_is_this_tournaments(
             advice = (
                 renamed
                 if renamed is not None
-                else "its players' folders have moved: move them back to resume it (a game's record names"
-                " its players' folders), or use another --out folder"
+                else _moved_back_or_set_aside(strangers, spec)
                 if moved
                 else _resumed_by(m, spec, _fitting_modes(spec, log, gives))
                 if stranger is None
@@ -160,6 +159,47 @@ def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec) -> str:
     name = shlex.quote(logged.name)
     then = "play its games again as it is now" if logged.name in spec.names else "set its games aside"
     return f"give --set-aside {name} to {then}, or use another --out folder"
+
+
+def _moved_back_or_set_aside(moved: Sequence[PlayerInfo], spec: TournamentSpec) -> str:
+    """What to do with a log of games of players whose folders alone changed since (``moved``): move
+    them back, or, where it applies, ``--set-aside`` each to play its games again from its new folder
+    (a red team's new version in a new folder was told only to move it back, and --set-aside was what
+    it needed). Folders that moved with one folder (the contest's, moved or copied whole) are said
+    with it: the log resumes there."""
+    root = _moved_root([(p.directory, _counterpart(p, spec.players)) for p in moved])
+    said = "its players' folders have moved"
+    back = "move them back to resume it"
+    if root is not None:
+        said += f" with the folder {root[0]}, now {root[1]}"
+        back = f"run it in {root[0]} (or move that folder back) to resume it"
+    said += " (a game's record names its players' folders)"
+    if spec.format not in SET_ASIDE_FORMATS:
+        return f"{said}: {back}, or use another --out folder"
+    names = list(dict.fromkeys(p.name for p in moved))
+    given = " ".join(f"--set-aside {shlex.quote(n)}" for n in names)
+    its = "its games" if len(names) == 1 else "their games"
+    return (
+        f"{said}: {back}, give {given} to play {its} again from the new folder, or use another --out folder"
+    )
+
+
+def _moved_root(pairs: Sequence[tuple[str | None, PlayerInfo | None]]) -> tuple[str, str] | None:
+    """The one folder ``(was, now)`` every player's folder moved with, keeping its place below it
+    (a contest's folder moved or copied whole: ``/c/bots/a`` now ``/d/bots/a``); None where the
+    folders moved otherwise (a new version's own new folder)."""
+    roots = set()
+    for was, now in pairs:
+        if was is None or now is None or now.directory is None:
+            return None
+        old, new = Path(was).parts, Path(now.directory).parts
+        same = 0
+        while same < min(len(old), len(new)) - 1 and old[-1 - same] == new[-1 - same]:
+            same += 1
+        if same == 0:
+            return None
+        roots.add((str(Path(*old[: len(old) - same])), str(Path(*new[: len(new) - same]))))
+    return roots.pop() if len(roots) == 1 else None
 
 
 def _fitting_modes(spec: TournamentSpec, log: ResultsLog, gives: Gives | None) -> list[str]:
