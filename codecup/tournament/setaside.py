@@ -41,7 +41,7 @@ import attrs
 
 from codecup.errors import ConfigError, RecordError
 from codecup.tournament.identity import NAME as NOTE_NAME
-from codecup.tournament.log import LOG_NAME, entry_of, logged_ids
+from codecup.tournament.log import LOG_NAME, ResultsLog, entry_of, logged_ids
 
 if TYPE_CHECKING:
     from codecup.record import PlayerInfo, Record
@@ -150,6 +150,32 @@ def plan(out: Path, names: Sequence[str], spec: TournamentSpec, records: Mapping
         {name: tuple(ids) for name, ids in of_player.items()},
         {name: versions[name] for name in again},
         frozenset(name for name in names if name in spec.names),
+    )
+
+
+def still_to_do(out: Path, names: Sequence[str], spec: TournamentSpec) -> str | None:
+    """What ``--set-aside`` of ``names`` would still do in ``out``, said for a run stopped before it
+    carried it out (a red team's SIGTERM then said "every game is logged (60 of 60), not the
+    standings", and the same command set 24 games aside and played them again): the games it sets
+    aside, and what then. None where it would set none aside, or the log cannot be read for it."""
+    if not names:
+        return None
+    try:
+        log = ResultsLog.open(out / LOG_NAME)
+        try:
+            todo = plan(out, names, spec, log.records)
+        finally:
+            log.close()
+    except (OSError, ConfigError, RecordError):
+        return None
+    if not todo.games:
+        return None
+    whose = " and ".join(repr(name) for name in todo.names if todo.of_player[name])
+    n = len(todo.games)
+    then = "plays them again" if any(todo.of_player[name] for name in todo.listed) else "resumes"
+    return (
+        f"{len(log.records)} games are logged in {out}/, none set aside yet: the same command sets aside"
+        f" the {n} logged game{'s' if n != 1 else ''} of player {whose} and {then}"
     )
 
 

@@ -214,3 +214,31 @@ def test_the_ids_a_stopped_run_counts_are_read_from_its_log_without_its_records(
     monkeypatch.setattr(log_module.Record, "from_json", unread)
     assert log_module.logged_ids(log) == {"a", "b"}
     assert log_module.logged_ids(tmp_path / "none.jsonl") == set()
+
+
+@pytest.mark.slow  # a local pool's worker processes
+def test_a_stop_before_the_set_aside_is_made_says_the_same_command_makes_it(tmp_path, monkeypatch, capsys):
+    """A red team's SIGTERM to a --set-aside run over a finished folder, before the set-aside was made,
+    said "every game is logged (60 of 60), not the standings: the same command writes them"; the
+    same command then set 24 games aside and played them again."""
+    assert tournament(tmp_path) == 0
+    plan = tmod.plan_set_aside
+
+    def planned(*args, **kwargs):
+        todo = plan(*args, **kwargs)
+        signal.raise_signal(signal.SIGTERM)
+        return todo
+
+    monkeypatch.setattr(tmod, "plan_set_aside", planned)
+    argv = ["tournament", str(tmp_path / "players.yml"), "--out", str(tmp_path / "out"), "--jobs", "1"]
+    capsys.readouterr()
+    assert main([*argv, "--quiet", "--set-aside", "s"]) == 128 + signal.SIGTERM
+    out = tmp_path / "out"
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"codecup: stopped by SIGTERM: 6 games are logged in {out}/, none set aside yet: the same command"
+        " sets aside the 4 logged games of player 's' and plays them again"
+    )
+    assert not (out / "set-aside").exists()
+    monkeypatch.setattr(tmod, "plan_set_aside", plan)
+    assert main([*argv, "--quiet", "--set-aside", "s"]) == 0
+    assert "set aside the 4 logged games of player 's'" in capsys.readouterr().err
