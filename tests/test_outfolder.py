@@ -265,6 +265,11 @@ def test_another_tournament_into_the_same_folder_is_refused_before_it_writes(tmp
     assert err.endswith("): give --clock 30 to resume it, or use another --out folder\n")
     assert tournament(tmp_path, out, PLAYERS, "--clock", "5", "--clock-mode", "wall") == 2
     assert "): give --clock 30 --clock-mode cpu to resume it, or" in capsys.readouterr().err
+    # clocks that differ are never said alike (a red team's "2 s ..., this one ... 2 s")
+    assert tournament(tmp_path, out, PLAYERS, "--clock", "30.0000001") == 2
+    assert "with a 30 s cpu clock, this one spaghetti codecup2022 with a 30.0000001 s cpu clock" in (
+        capsys.readouterr().err
+    )
     assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
     assert tournament(tmp_path, out) == 0  # the same one resumes
 

@@ -11,7 +11,7 @@ import functools
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import attrs
@@ -28,7 +28,7 @@ from codecup.cli.tournament import (
     nothing_played,
     warn_oversubscription,
 )
-from codecup.clock import DEFAULT_CLOCK_MODE
+from codecup.clock import DEFAULT_CLOCK_MODE, shown_clock
 from codecup.drive import derive_seed, new_seat_key
 from codecup.errors import CodecupError, ConfigError, said_bug
 from codecup.game import Game, Variant, results_key_of, run_notes_of
@@ -265,6 +265,15 @@ def _seed_remedy(logged: MatchInfo, k: int, out: Path) -> str:
     return "use another --out folder"
 
 
+def _swapped(logged: Sequence[PlayerInfo], now: Sequence[PlayerInfo]) -> bool:
+    """Whether a logged game's two players are this run's given the other way round (NEW's program
+    given as OLD, and OLD's as NEW)."""
+    if len(logged) != 2 or len(now) != 2:
+        return False
+    first, second = logged
+    return (attrs.evolve(second, name=first.name), attrs.evolve(first, name=second.name)) == tuple(now)
+
+
 def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
     """Why a logged game is not this run's ``now``, and what to do: the log said "other players,
     game, seed or clock" and only "use another --out folder", where the same command with the
@@ -273,12 +282,17 @@ def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
     if logged.game != now.game:
         return f"a game of {logged.game}, this run's {now.game}", "use another --out folder"
     if logged.players != now.players:
+        if _swapped(logged.players, now.players):  # a red team's, said only "other players"
+            return (
+                "its NEW and OLD swapped",
+                "give NEW and OLD the other way round to resume it, or use another --out folder",
+            )
         return "other players", "use another --out folder"
     options = []
     if logged.variant != now.variant:
         options.append(f"--variant {logged.variant}")
     if logged.clock != now.clock:
-        options.append(f"--clock {logged.clock:g}")
+        options.append(f"--clock {shown_clock(logged.clock)}")
     if logged.clock_mode != now.clock_mode:
         options.append(f"--clock-mode {logged.clock_mode}")
     if (

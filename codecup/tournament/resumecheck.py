@@ -32,7 +32,7 @@ from pathlib import Path
 
 import attrs
 
-from codecup.clock import CLOCK_MODES, CPU, WALL
+from codecup.clock import CLOCK_MODES, CPU, WALL, shown_clock
 from codecup.errors import ConfigError
 from codecup.game import Game, results_key_of
 from codecup.record import MatchInfo, PlayerInfo
@@ -318,7 +318,7 @@ def _resumed_by(logged: MatchInfo, spec: TournamentSpec, modes: Sequence[str] = 
         option
         for option, differs in (
             (f"--variant {logged.variant}", logged.variant != spec.variant),
-            (f"--clock {logged.clock:g}", logged.clock != spec.clock),
+            (f"--clock {shown_clock(logged.clock)}", logged.clock != spec.clock),
             (f"--clock-mode {_mode_given(logged, spec, modes)}", other_mode),
         )
         if differs
@@ -335,4 +335,4 @@ def _mode_given(logged: MatchInfo, spec: TournamentSpec, modes: Sequence[str]) -
 
 def _kind(game: str, variant: str, clock: float, clock_mode: str) -> str:
     """A kind of game as a refusal names it: the game, its variant and its clock."""
-    return f"{game} {variant} with a {clock:g} s {clock_mode} clock"
+    return f"{game} {variant} with a {shown_clock(clock)} s {clock_mode} clock"
