@@ -106,6 +106,52 @@ class Plan:
         return bool(self.games) or bool(self.versions)
 
 
+@attrs.frozen
+class Archived:
+    """A numbered folder of games set aside, as the standings name it."""
+
+    folder: str  # relative to the results folder: set-aside/N
+    games: int
+    players: tuple[str, ...]  # whose games they were (as its note says; none where it cannot be read)
+
+    def to_json(self) -> dict[str, Any]:
+        """The form of standings.json's ``set_aside`` (docs/standings-schema.md)."""
+        return {"folder": self.folder, "games": self.games, "players": list(self.players)}
+
+
+def archived(out: Path) -> tuple[Archived, ...]:
+    """The folders of games set aside in ``out`` (``set-aside/1``, ``set-aside/2`` ...), in their
+    order: the standings and the site say them (a set-aside left no trace there: a red team's)."""
+    top = out / FOLDER
+    if not top.is_dir() or top.is_symlink():
+        return ()
+    found = []
+    for entry in top.iterdir():
+        if not entry.name.isdigit() or not entry.is_dir() or entry.is_symlink():
+            continue
+        try:
+            versions = json.loads((entry / _NOTE).read_text("utf-8")).get("versions")
+        except (OSError, ValueError, AttributeError):
+            versions = None
+        players = tuple(str(n) for n in versions) if isinstance(versions, dict) else ()
+        found.append(
+            (int(entry.name), Archived(f"{FOLDER}/{entry.name}", len(logged_ids(entry / LOG_NAME)), players))
+        )
+    return tuple(a for _, a in sorted(found, key=lambda pair: pair[0]))
+
+
+def archived_line(folders: Sequence[Archived]) -> str | None:
+    """One line saying the games set aside (None: none), for standings.txt and the site's index."""
+    n = sum(a.games for a in folders)
+    if not folders:
+        return None
+    said = ", ".join(
+        f"{a.folder} ({a.games}{' of ' + ', '.join(repr(p) for p in a.players) if a.players else ''})"
+        for a in folders
+    )
+    return f"{n} game{'s' if n != 1 else ''} set aside, not in these standings: see {said}"
+
+
 def check_set_aside(names: Sequence[str], spec: TournamentSpec) -> None:
     """Refuse ``--set-aside`` in a format whose pairings depend on results, before anything is done."""
     if names and spec.format not in FORMATS:
