@@ -312,8 +312,30 @@ def _option_remedy(why: str, game: str | None) -> str | None:
     if (found := _FORMAT_DIFFERENCE.match(why)) is not None:
         return f"give --format {found['was']} (and its options) to resume it"
     if why.startswith(_KEY_DIFFERENCE):
-        return f"give {game_options(game)} it was played with to resume it"
+        was = why[len(_KEY_DIFFERENCE) :].split(", this run with ", 1)[0]
+        return f"{key_remedy(game, was)} to resume it"
     return None
+
+
+def key_remedy(game: Game | str | None, key: str) -> str:
+    """What has the results key ``key`` of ``game`` (or the game of that name) in force again, in
+    words: the game's own words where its options do not give it (Lucky Words' bundled list: a red
+    team's folder of it was told "give the --words PATH it was played with", and no path names it),
+    else its options."""
+    if isinstance(game, str):
+        try:
+            from codecup.plugins import load_games
+
+            game = load_games().get(game)
+        except CodecupError:
+            game = None
+    if game is not None and not isinstance(game, str):
+        from codecup.game import results_key_source_of
+
+        if (source := results_key_source_of(game, key)) is not None:
+            return f"its games were played with {source}: run so"
+        game = game.info.name
+    return f"give {game_options(game)} it was played with"
 
 
 def game_options(game: str | None) -> str:
@@ -494,8 +516,8 @@ def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None
             raise type(exc)(f"{log}: game {game_id}: {said(exc)}") from None
         if scored is not None and scored != key:
             raise ConfigError(
-                f"{log} holds game {game_id}, scored with {scored}; this run's is {key}: give"
-                f" {game_options(game.info.name)} it was played with, or use another --out folder"
+                f"{log} holds game {game_id}, scored with {scored}; this run's is {key}:"
+                f" {key_remedy(game, scored)}, or use another --out folder"
             )
 
 
