@@ -59,6 +59,9 @@ PLAYERS = "players.json"
 PENDING = ".pending"
 """In :data:`FOLDER`: a set-aside being made (the next run finishes or undoes it)."""
 
+KEPT = f".{LOG_NAME}.kept"
+"""Beside the results log: the log without the games set aside, being written (renamed over it)."""
+
 _NOTE = "set-aside.json"  # in a set-aside folder: its games and its players' programs
 
 
@@ -251,7 +254,7 @@ def _set_aside(out: Path, todo: Plan) -> Path | None:
     (pending / "games").mkdir()
     ids = set(todo.games)
     log = out / LOG_NAME
-    kept = log.with_name(f".{LOG_NAME}.kept")
+    kept = out / KEPT
     with log.open("rb") as f, kept.open("wb") as keep, (pending / LOG_NAME).open("wb") as put:
         for raw in iter(f.readline, b""):
             found = _game_of(raw)
@@ -283,7 +286,7 @@ def finish_pending(out: Path) -> str | None:
     its games removed, the folder named), or undo it (not replaced: the folder being built
     removed); what was done, as a line to say (None: there was none). The caller holds ``out``'s
     lock."""
-    (out / f".{LOG_NAME}.kept").unlink(missing_ok=True)  # a log not yet put in place: stale now
+    (out / KEPT).unlink(missing_ok=True)  # a log not yet put in place: stale now
     pending = out / FOLDER / PENDING
     if not pending.is_dir() or pending.is_symlink():
         return None
