@@ -573,9 +573,10 @@ def _run_in(
             live.stopped()
         if not seen and not out.exists():  # stopped before its first game: the folder it made is gone
             return report(exc, "no game had finished, so nothing was kept")
-        if not asides and lock.intact() and (todo := still_to_do(out, _set_aside(args), spec)) is not None:
+        logged = len(seen | _logged_ids(out, lock))
+        if not asides and lock.intact() and (todo := still_to_do(out, _set_aside(args), spec, logged)):
             return report(exc, todo)  # stopped before the set-aside: what the same command does first
-        return report(exc, _left(spec, len(seen | _logged_ids(out, lock)), out))
+        return report(exc, _left(spec, logged, out))
     except BaseException as exc:  # a lost referee or scheduler, a full disk: the index must not say "live"
         if live is not None:
             live.stopped(_stopped_why(exc, spec))
