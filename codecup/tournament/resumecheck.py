@@ -25,6 +25,7 @@ say nothing. In this order:
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections import Counter
 from collections.abc import Collection, Sequence
@@ -140,7 +141,7 @@ def _check_log_is_this_tournaments(
             advice = (
                 renamed
                 if renamed is not None
-                else _moved_back_or_set_aside(strangers, spec)
+                else _moved_back_or_set_aside(strangers, spec, out)
                 if moved
                 else _resumed_by(m, spec, _fitting_modes(spec, log, gives))
                 if stranger is None
@@ -161,13 +162,13 @@ def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec) -> str:
     return f"give --set-aside {name} to {then}, or use another --out folder"
 
 
-def _moved_back_or_set_aside(moved: Sequence[PlayerInfo], spec: TournamentSpec) -> str:
+def _moved_back_or_set_aside(moved: Sequence[PlayerInfo], spec: TournamentSpec, out: Path) -> str:
     """What to do with a log of games of players whose folders alone changed since (``moved``): move
     them back, or, where it applies, ``--set-aside`` each to play its games again from its new folder
     (a red team's new version in a new folder was told only to move it back, and --set-aside was what
     it needed). Folders that moved with one folder (the contest's, moved or copied whole) are said
-    with it: the log resumes there."""
-    root = _moved_root([(p.directory, _counterpart(p, spec.players)) for p in moved])
+    with it, where the results folder ``out`` moved with it too: the log resumes there."""
+    root = _moved_root([(p.directory, _counterpart(p, spec.players)) for p in moved], out)
     said = "its players' folders have moved"
     back = "move them back to resume it"
     if root is not None:
@@ -184,10 +185,12 @@ def _moved_back_or_set_aside(moved: Sequence[PlayerInfo], spec: TournamentSpec) 
     )
 
 
-def _moved_root(pairs: Sequence[tuple[str | None, PlayerInfo | None]]) -> tuple[str, str] | None:
-    """The one folder ``(was, now)`` every player's folder moved with, keeping its place below it
-    (a contest's folder moved or copied whole: ``/c/bots/a`` now ``/d/bots/a``); None where the
-    folders moved otherwise (a new version's own new folder)."""
+def _moved_root(pairs: Sequence[tuple[str | None, PlayerInfo | None]], out: Path) -> tuple[str, str] | None:
+    """The one folder ``(was, now)`` every player's folder moved with, keeping its place below it,
+    with the results folder ``out`` in it now (a contest's folder moved or copied whole: ``/c/bots/a``
+    now ``/d/bots/a``, the results in ``/d/out``); None where the folders moved otherwise: a new
+    version's own new folder (``bots/v1/a`` now ``bots/v2/a``, the results beside ``bots``: a
+    reviewer's was told the folder ``bots/v1`` had moved, and to run it there)."""
     roots = set()
     for was, now in pairs:
         if was is None or now is None or now.directory is None:
@@ -199,7 +202,10 @@ def _moved_root(pairs: Sequence[tuple[str | None, PlayerInfo | None]]) -> tuple[
         if same == 0:
             return None
         roots.add((str(Path(*old[: len(old) - same])), str(Path(*new[: len(new) - same]))))
-    return roots.pop() if len(roots) == 1 else None
+    if len(roots) != 1:
+        return None
+    root = roots.pop()
+    return root if Path(os.path.abspath(out)).is_relative_to(root[1]) else None
 
 
 def _fitting_modes(spec: TournamentSpec, log: ResultsLog, gives: Gives | None) -> list[str]:
