@@ -281,12 +281,8 @@ def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
     clock, now cpu by default)."""
     if logged.game != now.game:
         return f"a game of {logged.game}, this run's {now.game}", "use another --out folder"
-    if logged.players != now.players:
-        if _swapped(logged.players, now.players):  # a red team's, said only "other players"
-            return (
-                "its NEW and OLD swapped",
-                "give NEW and OLD the other way round to resume it, or use another --out folder",
-            )
+    swapped = logged.players != now.players
+    if swapped and not _swapped(logged.players, now.players):
         return "other players", "use another --out folder"
     options = []
     if logged.variant != now.variant:
@@ -304,9 +300,16 @@ def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
         # the games of --seed 0 too (see open_log): said with the rest, not on the next run (a
         # reviewer's older log was told --clock 2, then --seed 0)
         options.append("--seed 0")
+    said = ", ".join(options)
+    if swapped:  # a red team's, said only "other players"; with the options that differ too, at once
+        # (a reviewer's, told to swap them, was then told --clock 5 on the next run)
+        played, give = (f", played with {said}", f" and {said.replace(', ', ' ')}") if options else ("", "")
+        return (
+            f"its NEW and OLD swapped{played}",
+            f"give NEW and OLD the other way round{give} to resume it, or use another --out folder",
+        )
     if not options:  # the setup the seed gives, or the seed itself: another --seed (_seed_remedy)
         return _ANOTHER_SEED, "use another --out folder"
-    said = ", ".join(options)
     return f"played with {said}", f"give {said.replace(', ', ' ')} to resume it, or use another --out folder"
 
 

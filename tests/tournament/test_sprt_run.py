@@ -374,6 +374,13 @@ def test_a_log_of_new_and_old_swapped_says_so(games, tmp_path, capsys):
     )
     assert sprt("--max-games", 2, "--out", out, "--clock", "2.0000001") == 2
     assert "played with --clock 2): give --clock 2 to resume it" in capsys.readouterr().err
+    # swapped and another clock: both said at once (a reviewer's, told to swap them, was then told
+    # --clock 2 on the next run)
+    assert main([*argv, "--clock", "3"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "(game sprt0~0: its NEW and OLD swapped, played with --clock 2): give NEW and OLD the other way"
+        " round and --clock 2 to resume it, or use another --out folder\n"
+    )
 
 
 def test_a_log_whose_note_lacks_limits_is_resumed_only_under_its_records_limits(games, tmp_path, capsys):
