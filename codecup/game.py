@@ -336,7 +336,7 @@ class Game(abc.ABC):
         resumes no folder, whose key is not the run's. The default: None (not said)."""
         return None
 
-    def results_key_source(self, key: str) -> str | None:
+    def results_key_remedy(self, key: str) -> str | None:
         """How a run has the results key ``key`` (one a folder was played with) in force again, in
         words, where the game's options do not give it (Lucky Words: the bundled word list, which
         no ``--words PATH`` names); a refusal of another key says it. The default: None (the
@@ -568,11 +568,11 @@ def results_key_of(game: Game, variant: str) -> str | None:
     return key
 
 
-def results_key_source_of(game: Game, key: str) -> str | None:
-    """:meth:`Game.results_key_source`, where the plugin gives text; None otherwise (a refusal's
+def results_key_remedy_of(game: Game, key: str) -> str | None:
+    """:meth:`Game.results_key_remedy`, where the plugin gives text; None otherwise (a refusal's
     advice: a plugin failing at it leaves the advice its options give)."""
     try:
-        said = _asked(game, "results_key_source", key)
+        said = _asked(game, "results_key_remedy", key)
     except (PluginError, ConfigError):
         return None
     return said if isinstance(said, str) and said else None

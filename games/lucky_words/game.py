@@ -258,7 +258,7 @@ class LuckyWords(Game):
             " --out folder"
         )
 
-    def results_key_source(self, key: str) -> str | None:
+    def results_key_remedy(self, key: str) -> str | None:
         """The bundled word list, where ``key`` is its: no ``--words PATH`` names it (a red team's
         folder of it, resumed where a ``words.dat`` was, was told to give one)."""
         bundled = bundled_words()
