@@ -241,14 +241,21 @@ def open_log(
                     remedy = "give --seed 0 (its games' seed) to resume it, or use another --out folder"
             else:
                 why, remedy = _how_other(record.match, match)
-                if why == _ANOTHER_SEED:
+                if why in (_ANOTHER_SEED, _SWAPPED_AND_ANOTHER_SEED):
                     remedy = _seed_remedy(record.match, int(m.group(1)), out)
+                if why == _SWAPPED_AND_ANOTHER_SEED:  # both at once, as the options are
+                    remedy = (
+                        f"give NEW and OLD the other way round and {remedy[len('give ') :]}"
+                        if remedy.startswith("give ")
+                        else remedy
+                    )
         log.close()
         raise ConfigError(f"{out / LOG_NAME} holds games of another run (game {key}: {why}): {remedy}")
     return log
 
 
 _ANOTHER_SEED = "another seed"
+_SWAPPED_AND_ANOTHER_SEED = f"its NEW and OLD swapped, and {_ANOTHER_SEED}"
 
 
 def _seed_remedy(logged: MatchInfo, k: int, out: Path) -> str:
@@ -303,6 +310,8 @@ def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
     said = ", ".join(options)
     if swapped:  # a red team's, said only "other players"; with the options that differ too, at once
         # (a reviewer's, told to swap them, was then told --clock 5 on the next run)
+        if not options and (logged.seed, logged.setup) != (now.seed, now.setup):
+            return _SWAPPED_AND_ANOTHER_SEED, "use another --out folder"  # the seed's remedy: the caller
         played, give = (f", played with {said}", f" and {said.replace(', ', ' ')}") if options else ("", "")
         return (
             f"its NEW and OLD swapped{played}",

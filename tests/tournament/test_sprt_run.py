@@ -381,6 +381,11 @@ def test_a_log_of_new_and_old_swapped_says_so(games, tmp_path, capsys):
         "(game sprt0~0: its NEW and OLD swapped, played with --clock 2): give NEW and OLD the other way"
         " round and --clock 2 to resume it, or use another --out folder\n"
     )
+    assert main([*argv, "--seed", "5"]) == 2  # and another seed
+    assert capsys.readouterr().err.endswith(
+        "(game sprt0~0: its NEW and OLD swapped, and another seed): give NEW and OLD the other way round"
+        " and --seed 0 (its games' seed) to resume it, or use another --out folder\n"
+    )
 
 
 def test_a_log_whose_note_lacks_limits_is_resumed_only_under_its_records_limits(games, tmp_path, capsys):
