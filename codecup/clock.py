@@ -18,6 +18,14 @@ Timer = Callable[[], float]
 """A clock: seconds, monotonic, from an arbitrary origin."""
 
 
+def shown_clock(seconds: float) -> str:
+    """A clock's seconds as a refusal names them: short (``2``, ``0.5``), yet exact, so that two
+    clocks that differ are never said alike (``--clock 2.0000001`` over a 2 s log was said "a 2 s
+    cpu clock, this one ... a 2 s cpu clock": a red team's)."""
+    short = f"{seconds:g}"
+    return short if float(short) == seconds else repr(seconds)
+
+
 def loop_time() -> float:
     """The running event loop's clock (:meth:`asyncio.AbstractEventLoop.time`): the referee's wall time."""
     return asyncio.get_running_loop().time()

@@ -336,6 +336,13 @@ class Game(abc.ABC):
         resumes no folder, whose key is not the run's. The default: None (not said)."""
         return None
 
+    def results_key_remedy(self, key: str) -> str | None:
+        """How a run has the results key ``key`` (one a folder was played with) in force again, in
+        words, where the game's options do not give it (Lucky Words: the bundled word list, which
+        no ``--words PATH`` names); a refusal of another key says it. The default: None (the
+        game's options give it, and the refusal names them)."""
+        return None
+
     def run_notes(self, variant: str) -> tuple[str, ...]:
         """Lines a run of this game says at its start and its results keep: what a reader must
         know to trust them (Lucky Words: the word list in force). The default: none."""
@@ -559,6 +566,16 @@ def results_key_of(game: Game, variant: str) -> str | None:
             f"the {game.info.name} plugin failed: its results_key gave {shown(key, 60)}, not text or None"
         )
     return key
+
+
+def results_key_remedy_of(game: Game, key: str) -> str | None:
+    """:meth:`Game.results_key_remedy`, where the plugin gives text; None otherwise (a refusal's
+    advice: a plugin failing at it leaves the advice its options give)."""
+    try:
+        said = _asked(game, "results_key_remedy", key)
+    except (PluginError, ConfigError):
+        return None
+    return said if isinstance(said, str) and said else None
 
 
 def record_results_key_of(game: Game, extra: Mapping[str, Any]) -> str | None:

@@ -25,7 +25,9 @@ from codecup.tournament.identity import NAME as SCHEDULE_NAME
 from codecup.tournament.identity import readable_note
 from codecup.tournament.lock import LOCK_NAME, FolderLock
 from codecup.tournament.log import LOG_NAME, is_results_log, logged_game
-from codecup.writing import sync_file, synced_replace
+from codecup.tournament.setaside import FOLDER as SET_ASIDE
+from codecup.tournament.setaside import KEPT
+from codecup.writing import sync_file, synced_replace, temporary_name
 
 MARKER = ".codecup-out"
 MARKER_PART = f"{MARKER}.part"  # the marker being written
@@ -49,6 +51,7 @@ WRITES: dict[RunKind, frozenset[str]] = {
             "games",
             "view",
             "draw",
+            SET_ASIDE,
             "index.html",
             "style.css",
             "viewer.js",
@@ -62,8 +65,32 @@ WRITES: dict[RunKind, frozenset[str]] = {
 }
 """The names each kind of run writes at the top of its folder (besides the marker)."""
 
-FOLDERS = frozenset({"games", "view", "draw"})
-"""Of those names, the folders (the rest are files; a demo's ``writes`` are folders too)."""
+FOLDERS = frozenset({"games", "view", "draw", SET_ASIDE})
+"""Of those names, the folders (the rest are files; a demo's ``writes`` are folders too). Every name
+here and in :data:`WRITES` is a run's own: a folder inside one is refused (:func:`_check_not_inside`;
+``set-aside/``, once missing here, took a run into the archive of set-aside games)."""
+
+TEMPORARY: dict[RunKind, frozenset[str]] = {RunKind.TOURNAMENT: frozenset({KEPT})}
+"""The names a run writes through at the top of its folder besides each file's ``.NAME.tmp``
+(:func:`~codecup.writing.temporary_name`) and the marker's part: a tournament's log without the
+games set aside (:data:`~codecup.tournament.setaside.KEPT`)."""
+
+
+def own_names(kind: RunKind, writes: frozenset[str] = frozenset()) -> frozenset[str]:
+    """Every name a run of ``kind`` writes at the top of its folder, even for a moment: :data:`WRITES`
+    (and ``writes``, a demo's folders of games), the marker, and the temporary names it writes them
+    through. Each is the run's own: a folder of that name is refused as ``--out`` inside the run's
+    folder (a reviewer's ``--out OUT/.results.jsonl.kept`` was taken, and every later run into
+    ``OUT`` failed on it, "Is a directory"), and one of the wrong kind in the run's folder."""
+    names = WRITES[kind] | writes
+    files = names - FOLDERS - writes
+    return (
+        names
+        | {MARKER, MARKER_PART}
+        | {temporary_name(name) for name in files}
+        | TEMPORARY.get(kind, frozenset())
+    )
+
 
 INSIDE: dict[str, tuple[str, ...]] = {
     "games": (".json", ".tmp"),
@@ -89,7 +116,7 @@ def claim_folder(
     Returns a line to say where the folder is started over (:func:`_start_over`), else None.
     """
     _check_not_inside(path, option)
-    _check_kinds(path, WRITES[kind] | writes, FOLDERS | writes, option)
+    _check_kinds(path, own_names(kind, writes), FOLDERS | writes, option)
     started_over = _start_over(path, option)
     marked = _marked(path)
     stopped = marked is not None and not _holds_results(path)
@@ -123,11 +150,13 @@ def claim_folder(
 
 
 def _check_not_inside(path: Path, option: str) -> None:
-    """Refuse a folder inside what another codecup run writes in its folder (a tournament's
-    ``games/``, ``view/`` or ``draw/``): a red team's run into ``ref1/games`` wrote a second log,
-    site and standings.json among the first run's records (``codecup verify ref1/games/*.json`` then
-    failed on it). A folder beside a run's own names in its folder (a demo's folder of a game), or
-    one holding runs' folders, is not refused."""
+    """Refuse a folder inside what another codecup run writes in its folder (any name of
+    :func:`own_names`: a tournament's ``games/``, ``view/``, ``draw/`` or ``set-aside/``, or a name
+    it writes through, as ``.results.jsonl.kept``): a red
+    team's run into ``ref1/games`` wrote a second log, site and standings.json among the first
+    run's records (``codecup verify ref1/games/*.json`` then failed on it), and one into
+    ``ref1/set-aside/1`` counted the games set aside there as its own. A folder beside a run's own
+    names in its folder (a demo's folder of a game), or one holding runs' folders, is not refused."""
     try:
         real = path.resolve()
     except (OSError, RuntimeError):  # a loop: said by the folder's own checks
@@ -137,7 +166,7 @@ def _check_not_inside(path: Path, option: str) -> None:
             kind = _owner(folder)
         except (OSError, ConfigError):  # a folder that cannot be read, a marker naming nothing: not a run's
             continue
-        if kind is not None and below.name in WRITES[kind]:
+        if kind is not None and below.name in own_names(kind):
             raise ConfigError(
                 f"{option} {path}: is inside the folder of a codecup {kind}, {folder} (its {below.name}/):"
                 " use a folder outside it"
@@ -167,7 +196,7 @@ def _start_over(path: Path, option: str) -> str | None:
         return None
     if _kind_written(marker) and (not note.exists() or readable_note(note)):
         return None
-    for name in (MARKER, MARKER_PART, SCHEDULE_NAME, f".{SCHEDULE_NAME}.tmp"):
+    for name in (MARKER, MARKER_PART, SCHEDULE_NAME, temporary_name(SCHEDULE_NAME)):
         (path / name).unlink(missing_ok=True)  # regular files: _check_kinds
     return (
         f"{option} {path}: holds only what a run left that stopped before its first game (its"
@@ -212,7 +241,7 @@ def _check_kinds(path: Path, names: frozenset[str], folders: frozenset[str], opt
     """Refuse a folder where a name the run writes is of the wrong kind (``.lock`` made a folder,
     ``games`` a file, ``view/ID.html`` a folder): the run would fail on it with the system's words,
     after the checks, or keep it (a record made a folder, which the site links to)."""
-    for name in sorted(names | {MARKER}):
+    for name in sorted(names):
         _check_kind(path, name, name in folders, option)
     for name in _file_names_below(path, names, folders):
         _check_kind(path, name, False, option)
@@ -236,10 +265,9 @@ def _check_kind(path: Path, name: str, folder: bool, option: str) -> None:
 
 
 def _file_names_below(path: Path, names: frozenset[str], folders: frozenset[str]) -> list[str]:
-    """The names besides the top-level ones that the run writes files to: the temporary name
-    ``.NAME.tmp`` each top-level file is written through, the marker's, and the entries of its
-    folders that end as its files there do (:data:`INSIDE`)."""
-    below = [f".{name}.tmp" for name in sorted(names - folders)] + [MARKER_PART]
+    """The names inside the run's folders that it writes files to: the entries of its folders that
+    end as its files there do (:data:`INSIDE`)."""
+    below: list[str] = []
     for folder in sorted(names & folders & INSIDE.keys()):
         if (path / folder).is_dir():
             found = sorted(e.name for e in os.scandir(path / folder) if e.name.endswith(INSIDE[folder]))
@@ -286,7 +314,7 @@ def released_on_failure(path: Path, created: Path | None, lock: FolderLock) -> I
 def _holds_results(path: Path) -> bool:
     """Whether the folder holds more than a run's bookkeeping (its marker, lock, schedule and empty
     folders)."""
-    bookkeeping = (MARKER, MARKER_PART, SCHEDULE_NAME, f".{SCHEDULE_NAME}.tmp")
+    bookkeeping = (MARKER, MARKER_PART, SCHEDULE_NAME, temporary_name(SCHEDULE_NAME))
     return any(entry.name not in bookkeeping and _holds(entry) for entry in path.iterdir())
 
 

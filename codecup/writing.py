@@ -26,6 +26,11 @@ from codecup.errors import naming
 _CANNOT_CLAIM = {errno.EBADF, errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS}
 
 
+def temporary_name(name: str) -> str:
+    """The name a file ``name`` is written through by :func:`write_atomic` (beside it, hidden)."""
+    return f".{name}.tmp"
+
+
 def write_atomic(path: Path, text: str, *, durable: bool = False) -> None:
     """Write ``text`` to ``path`` through a temporary file, so a reader never sees half a file.
 
@@ -34,7 +39,7 @@ def write_atomic(path: Path, text: str, *, durable: bool = False) -> None:
     file is on the disk when this returns (:func:`synced_replace`), not only in the system's
     cache: a power cut lost a folder's marker, left empty, and the folder was refused for good.
     """
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = path.with_name(temporary_name(path.name))
     try:
         tmp.write_text(text, "utf-8", errors="backslashreplace")  # a lone surrogate (a path's byte): \udcff
         if durable:

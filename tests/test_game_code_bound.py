@@ -222,6 +222,13 @@ def test_a_variant_hook_that_spins_fails_naming_the_plugin(twentyone, hook):
         asked(spinning(twentyone, hook), "classic")
 
 
+def test_a_results_key_remedy_that_spins_leaves_the_advice_the_options_give(twentyone):
+    """Bounded as the other methods (docs/hooks.md lists it): a refusal's advice, not a hang."""
+    from codecup.game import results_key_remedy_of
+
+    assert results_key_remedy_of(spinning(twentyone, "results_key_remedy"), "some key") is None
+
+
 def test_result_notes_that_spin_are_left_out(twentyone, finished):
     from codecup.game import notes_of
 

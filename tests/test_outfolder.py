@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 from codecup.cli import main
 from codecup.errors import ConfigError
-from codecup.outfolder import MARKER, WRITES, RunKind, claim_folder, mark_folder
+from codecup.outfolder import FOLDERS, MARKER, RunKind, claim_folder, mark_folder, own_names
 
 PLAYERS = (
     "game: spaghetti\nplayers:\n  - name: r\n    command: bot:random\n  - name: g\n    command: bot:greedy\n"
@@ -78,6 +80,8 @@ def test_files_of_the_names_a_run_writes_are_refused(tmp_path):
         "draw/pillars.js",
         "view/.g1.html.tmp",
         ".index.html.tmp",
+        ".results.jsonl.kept",
+        ".codecup-out.part",
     ],
 )
 def test_a_file_the_run_writes_below_the_top_made_a_folder_is_refused(tmp_path, name):
@@ -211,17 +215,25 @@ def test_a_run_whose_disk_is_full_as_it_marks_its_folder_leaves_none(
 # --- the commands --------------------------------------------------------------
 
 
-def test_each_run_writes_only_the_names_it_declares(tmp_path):
+def _top_names(out: Path, written: list[str]) -> set[str]:
+    """The names at the top of ``out``: there now, or written there for a moment (``written``)."""
+    gone = {Path(p).name for p in written if Path(os.path.abspath(p)).parent == out}
+    return {p.name for p in out.iterdir()} | gone
+
+
+def test_each_run_writes_only_the_names_it_declares(tmp_path, written):
+    """Its temporary names too (:func:`own_names`), seen as written though gone since."""
     assert tournament(tmp_path, tmp_path / "t") == 0
-    assert {p.name for p in (tmp_path / "t").iterdir()} <= WRITES[RunKind.TOURNAMENT] | {MARKER}
+    assert _top_names(tmp_path / "t", written) <= own_names(RunKind.TOURNAMENT)
     assert demo(tmp_path / "d") == 0
-    assert {p.name for p in (tmp_path / "d").iterdir()} <= WRITES[RunKind.DEMO] | {MARKER, "turn_right"}
-    assert {p.name for p in (tmp_path / "d" / "turn_right").iterdir()} <= WRITES[RunKind.TOURNAMENT] | {
-        MARKER
-    }
+    assert _top_names(tmp_path / "d", written) <= own_names(RunKind.DEMO, frozenset({"turn_right"}))
+    assert _top_names(tmp_path / "d" / "turn_right", written) <= own_names(RunKind.TOURNAMENT)
     sprt = ["sprt", "spaghetti", "bot:greedy", "bot:random", "--max-games", "2", "--quiet", "--jobs", "1"]
     assert main([*sprt, "--out", str(tmp_path / "s")]) == 3
-    assert {p.name for p in (tmp_path / "s").iterdir()} <= WRITES[RunKind.SPRT] | {MARKER}
+    assert _top_names(tmp_path / "s", written) <= own_names(RunKind.SPRT)
+    assert ".index.html.tmp" in _top_names(tmp_path / "t", written) - {
+        p.name for p in (tmp_path / "t").iterdir()
+    }
 
 
 def test_a_demo_does_not_write_over_a_tournaments_site(tmp_path, capsys):
@@ -265,6 +277,11 @@ def test_another_tournament_into_the_same_folder_is_refused_before_it_writes(tmp
     assert err.endswith("): give --clock 30 to resume it, or use another --out folder\n")
     assert tournament(tmp_path, out, PLAYERS, "--clock", "5", "--clock-mode", "wall") == 2
     assert "): give --clock 30 --clock-mode cpu to resume it, or" in capsys.readouterr().err
+    # clocks that differ are never said alike (a red team's "2 s ..., this one ... 2 s")
+    assert tournament(tmp_path, out, PLAYERS, "--clock", "30.0000001") == 2
+    assert "with a 30 s cpu clock, this one spaghetti codecup2022 with a 30.0000001 s cpu clock" in (
+        capsys.readouterr().err
+    )
     assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
     assert tournament(tmp_path, out) == 0  # the same one resumes
 
@@ -676,10 +693,23 @@ def test_the_marker_and_the_note_are_fsynced_with_their_folder(tmp_path, monkeyp
     assert note in synced and str(out) in synced[synced.index(note) :]
 
 
-@pytest.mark.parametrize("inside", ["games", "view", "draw", "games/deeper"])
+@pytest.mark.parametrize(
+    "inside",
+    [
+        "games",
+        "view",
+        "draw",
+        "games/deeper",
+        ".results.jsonl.kept",
+        ".standings.json.tmp",
+        ".codecup-out.part",
+    ],
+)
 def test_a_folder_inside_another_runs_own_folders_is_refused(tmp_path, capsys, inside):
     """A red team's run into ref1/games wrote a second log, site and standings.json among the first
-    run's records (``codecup verify ref1/games/*.json`` then failed on it)."""
+    run's records (``codecup verify ref1/games/*.json`` then failed on it); a reviewer's into
+    ref1/.results.jsonl.kept (the log a set-aside writes through) was taken, and every later run
+    into ref1 failed on it ("Is a directory", status 1)."""
     first = tmp_path / "ref1"
     assert tournament(tmp_path, first) == 0
     before = sorted(p.relative_to(first) for p in first.rglob("*"))
@@ -691,6 +721,78 @@ def test_a_folder_inside_another_runs_own_folders_is_refused(tmp_path, capsys, i
         f" (its {inside.split('/')[0]}/): use a folder outside it\n"
     )
     assert sorted(p.relative_to(first) for p in first.rglob("*")) == before
+
+
+THREE = PLAYERS + "  - name: w\n    command: bot:random\n"
+
+
+@pytest.mark.parametrize("inside", ["set-aside", "set-aside/1", "set-aside/2/deeper"])
+def test_a_folder_inside_a_runs_set_aside_games_is_refused(tmp_path, capsys, inside):
+    """A red team's run into ref1/set-aside/1 counted the games set aside there as its own, and
+    wrote its games, marker, lock, site and standings into the archive of set-aside games."""
+    first = tmp_path / "ref1"
+    assert tournament(tmp_path, first, THREE) == 0
+    assert tournament(tmp_path, first, PLAYERS, "--set-aside", "w") == 0
+    assert (first / "set-aside" / "1" / "results.jsonl").is_file()
+    before = sorted(p.relative_to(first) for p in first.rglob("*"))
+    capsys.readouterr()
+    assert tournament(tmp_path, first / inside, THREE) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"codecup: error: --out {first / inside}: is inside the folder of a codecup tournament, {first}"
+        " (its set-aside/): use a folder outside it\n"
+    )
+    assert sorted(p.relative_to(first) for p in first.rglob("*")) == before
+
+
+_WRITTEN: list[str] | None = None  # while a test notes them: the paths written, made or renamed to
+
+
+def _note_written(event: str, args: tuple) -> None:
+    """An audit hook (one for the session: they cannot be removed), noting nothing unless a test asks."""
+    if _WRITTEN is None:
+        return
+    if event == "open" and isinstance(args[0], (str, Path)):
+        mode, flags = args[1], args[2]
+        if (mode is not None and any(c in mode for c in "wax+")) or (flags or 0) & (os.O_WRONLY | os.O_RDWR):
+            _WRITTEN.append(str(args[0]))
+    elif event in ("os.rename", "os.link"):
+        _WRITTEN.append(str(args[1]))
+    elif event == "os.mkdir":
+        _WRITTEN.append(str(args[0]))
+
+
+_HOOKED: list[bool] = []
+
+
+@pytest.fixture
+def written():
+    """The paths the test's code writes, makes or renames to (every thread's), temporary ones too."""
+    global _WRITTEN
+    if not _HOOKED:
+        sys.addaudithook(_note_written)
+        _HOOKED.append(True)
+    _WRITTEN = []
+    try:
+        yield _WRITTEN
+    finally:
+        _WRITTEN = None
+
+
+def test_every_name_a_tournament_writes_is_declared_its_own(tmp_path, written):
+    """The names refused as a run's own (:func:`own_names`) are every name a tournament writes at the
+    top of its folder, its set-aside games too (``set-aside/`` was missing and a run went into it),
+    and those it writes through for a moment (``.results.jsonl.kept`` was missing: a reviewer's
+    ``--out OUT/.results.jsonl.kept`` was taken)."""
+    out = tmp_path / "t"
+    assert tournament(tmp_path, out, THREE) == 0
+    assert tournament(tmp_path, out, PLAYERS, "--set-aside", "w") == 0
+    names = {p.name for p in out.iterdir()}
+    assert "set-aside" in names
+    top = _top_names(out, written)
+    assert {".results.jsonl.kept", ".standings.json.tmp"} <= top - names  # seen, though gone
+    assert top <= own_names(RunKind.TOURNAMENT)
+    assert {p.name for p in out.iterdir() if p.is_dir()} <= FOLDERS
 
 
 def test_runs_beside_each_other_or_beside_a_runs_own_folders_are_not_refused(tmp_path):

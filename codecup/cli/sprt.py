@@ -11,7 +11,7 @@ import functools
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import attrs
@@ -28,7 +28,7 @@ from codecup.cli.tournament import (
     nothing_played,
     warn_oversubscription,
 )
-from codecup.clock import DEFAULT_CLOCK_MODE
+from codecup.clock import DEFAULT_CLOCK_MODE, shown_clock
 from codecup.drive import derive_seed, new_seat_key
 from codecup.errors import CodecupError, ConfigError, said_bug
 from codecup.game import Game, Variant, results_key_of, run_notes_of
@@ -241,14 +241,21 @@ def open_log(
                     remedy = "give --seed 0 (its games' seed) to resume it, or use another --out folder"
             else:
                 why, remedy = _how_other(record.match, match)
-                if why == _ANOTHER_SEED:
+                if why in (_ANOTHER_SEED, _SWAPPED_AND_ANOTHER_SEED):
                     remedy = _seed_remedy(record.match, int(m.group(1)), out)
+                if why == _SWAPPED_AND_ANOTHER_SEED:  # both at once, as the options are
+                    remedy = (
+                        f"give NEW and OLD the other way round and {remedy[len('give ') :]}"
+                        if remedy.startswith("give ")
+                        else remedy
+                    )
         log.close()
         raise ConfigError(f"{out / LOG_NAME} holds games of another run (game {key}: {why}): {remedy}")
     return log
 
 
 _ANOTHER_SEED = "another seed"
+_SWAPPED_AND_ANOTHER_SEED = f"its NEW and OLD swapped, and {_ANOTHER_SEED}"
 
 
 def _seed_remedy(logged: MatchInfo, k: int, out: Path) -> str:
@@ -265,6 +272,15 @@ def _seed_remedy(logged: MatchInfo, k: int, out: Path) -> str:
     return "use another --out folder"
 
 
+def _swapped(logged: Sequence[PlayerInfo], now: Sequence[PlayerInfo]) -> bool:
+    """Whether a logged game's two players are this run's given the other way round (NEW's program
+    given as OLD, and OLD's as NEW)."""
+    if len(logged) != 2 or len(now) != 2:
+        return False
+    first, second = logged
+    return (attrs.evolve(second, name=first.name), attrs.evolve(first, name=second.name)) == tuple(now)
+
+
 def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
     """Why a logged game is not this run's ``now``, and what to do: the log said "other players,
     game, seed or clock" and only "use another --out folder", where the same command with the
@@ -272,13 +288,14 @@ def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
     clock, now cpu by default)."""
     if logged.game != now.game:
         return f"a game of {logged.game}, this run's {now.game}", "use another --out folder"
-    if logged.players != now.players:
+    swapped = logged.players != now.players
+    if swapped and not _swapped(logged.players, now.players):
         return "other players", "use another --out folder"
     options = []
     if logged.variant != now.variant:
         options.append(f"--variant {logged.variant}")
     if logged.clock != now.clock:
-        options.append(f"--clock {logged.clock:g}")
+        options.append(f"--clock {shown_clock(logged.clock)}")
     if logged.clock_mode != now.clock_mode:
         options.append(f"--clock-mode {logged.clock_mode}")
     if (
@@ -290,9 +307,18 @@ def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
         # the games of --seed 0 too (see open_log): said with the rest, not on the next run (a
         # reviewer's older log was told --clock 2, then --seed 0)
         options.append("--seed 0")
+    said = ", ".join(options)
+    if swapped:  # a red team's, said only "other players"; with the options that differ too, at once
+        # (a reviewer's, told to swap them, was then told --clock 5 on the next run)
+        if not options and (logged.seed, logged.setup) != (now.seed, now.setup):
+            return _SWAPPED_AND_ANOTHER_SEED, "use another --out folder"  # the seed's remedy: the caller
+        played, give = (f", played with {said}", f" and {said.replace(', ', ' ')}") if options else ("", "")
+        return (
+            f"its NEW and OLD swapped{played}",
+            f"give NEW and OLD the other way round{give} to resume it, or use another --out folder",
+        )
     if not options:  # the setup the seed gives, or the seed itself: another --seed (_seed_remedy)
         return _ANOTHER_SEED, "use another --out folder"
-    said = ", ".join(options)
     return f"played with {said}", f"give {said.replace(', ', ' ')} to resume it, or use another --out folder"
 
 

@@ -52,7 +52,7 @@ from codecup.tournament.programwatch import ProgramChanged
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
-from codecup.tournament.setaside import SetAside, check_set_aside, finish_pending
+from codecup.tournament.setaside import SetAside, check_set_aside, finish_pending, still_to_do
 from codecup.tournament.spec import TournamentSpec
 from codecup.tournament.tournament import (
     LoggedGames,
@@ -527,6 +527,11 @@ def _run_in(
     seen: set[str] = set()  # the games logged, by this run or an earlier one: what a stop leaves
     unnoted = unnoted_programs_note(out, spec.programs)  # before the run notes its own
     complete: list[TournamentResult] = []  # the result, once its standings are written
+    asides: list[SetAside] = []  # the --set-aside carried out, a player at a time
+
+    def on_set_aside(done: SetAside) -> None:
+        asides.append(done)
+        _say_set_aside(done)
 
     def on_record(g: ScheduledGame, record: Record) -> None:
         seen.add(g.id)
@@ -559,7 +564,7 @@ def _run_in(
                 on_complete=complete.append,
                 on_playing=told.playing,  # the index rewritten before the old standings go
                 set_aside=_set_aside(args),  # once the folder's checks passed (run_tournament)
-                on_set_aside=_say_set_aside,
+                on_set_aside=on_set_aside,
                 gives=gives,
                 on_mended=functools.partial(_say_mended, out),
             )
@@ -570,7 +575,10 @@ def _run_in(
             live.stopped()
         if not seen and not out.exists():  # stopped before its first game: the folder it made is gone
             return report(exc, "no game had finished, so nothing was kept")
-        return report(exc, _left(spec, len(seen | _logged_ids(out, lock)), out))
+        logged = len(seen | _logged_ids(out, lock))
+        if not asides and lock.intact() and (todo := still_to_do(out, _set_aside(args), spec, logged)):
+            return report(exc, todo)  # stopped before the set-aside: what the same command does first
+        return report(exc, _left(spec, logged, out))
     except BaseException as exc:  # a lost referee or scheduler, a full disk: the index must not say "live"
         if live is not None:
             live.stopped(_stopped_why(exc, spec))

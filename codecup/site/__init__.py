@@ -22,6 +22,7 @@ from codecup.errors import CodecupError, ConfigError, RecordError
 from codecup.game import Game
 from codecup.reading import MIB, read_file
 from codecup.record import Record
+from codecup.tournament.setaside import archived_line
 from codecup.tournament.tournament import TournamentResult
 from codecup.writing import write_atomic
 
@@ -78,7 +79,13 @@ def write_final_index(out: Path, game: Game, result: TournamentResult, *, last: 
 
     index = out / "index.html"
     html = index_page(
-        game, result.spec, result.games, result.standings, result.ratings, total=len(result.games)
+        game,
+        result.spec,
+        result.games,
+        result.standings,
+        result.ratings,
+        total=len(result.games),
+        set_aside=archived_line(result.set_aside),
     )
     (replace_index if last else write_atomic)(index, html)
     return index

@@ -180,8 +180,10 @@ def index_page(
     *,
     total: int | None = None,
     live: LiveState | None = None,
+    set_aside: str | None = None,
 ) -> str:
-    """The tournament's front page: standings, cross-table, figures, games (live while running)."""
+    """The tournament's front page: standings, cross-table, figures, games (live while running).
+    ``set_aside``: the line saying the folder's games set aside (``--set-aside``), if any."""
     modes = sorted({r.match.clock_mode for _, r in games}) or ["wall"]
     return render(
         "index.html",
@@ -190,6 +192,7 @@ def index_page(
         spec=spec,
         clock_mode="/".join(modes),
         live=live,
+        set_aside=set_aside,
         done=len(games),
         referee_errors=sum(is_referee_error(r) for _, r in games),
         total=max(total or 0, len(games)),

@@ -272,7 +272,7 @@ def refusal(out: Path, run: str, why: str, game: str | None = None, set_aside: b
         remedy = f"put the file back as it was and the same command resumes{again}, or {remedy}"
     elif why.startswith(_SEEDS):
         remedy = f"{_seeds_remedy(why)}, or {remedy}"
-    elif (option := _option_remedy(why, game)) is not None:  # a red team's changed --seed, a gauntlet's
+    elif (option := _option_remedy(why, game, out)) is not None:  # a red team's changed --seed, a gauntlet's
         # challenger changed by a player added at the top, a Lucky Words run without its --words:
         # each was told only "use another --out folder"
         remedy = f"{option}, or {remedy}"
@@ -303,17 +303,39 @@ _FORMAT_DIFFERENCE = re.compile(r"^a (?P<was>\S+) tournament, this one \S+$")
 _KEY_DIFFERENCE = "games played with "  # how Schedule.difference says another results key
 
 
-def _option_remedy(why: str, game: str | None) -> str | None:
-    """The option that resumes a folder of ``game`` whose schedule differs so (``why``: a difference
-    of :meth:`Schedule.difference`), in words; None where no option does."""
+def _option_remedy(why: str, game: str | None, out: Path) -> str | None:
+    """The option that resumes the folder ``out`` of ``game`` whose schedule differs so (``why``: a
+    difference of :meth:`Schedule.difference`), in words; None where no option does. Another
+    results key is the one noted in ``out``, read from the note (not from ``why``'s words)."""
     if (found := _OPTION_DIFFERENCE.match(why)) is not None and found["was"] != "None":
         given = f"{found['option']} {shlex.quote(found['was'])}"
         return f"give {given} (what its games were played with) to resume it"
     if (found := _FORMAT_DIFFERENCE.match(why)) is not None:
         return f"give --format {found['was']} (and its options) to resume it"
-    if why.startswith(_KEY_DIFFERENCE):
-        return f"give {game_options(game)} it was played with to resume it"
+    if why.startswith(_KEY_DIFFERENCE) and (noted := _read(out / NAME)) is not None and noted.results_key:
+        return f"{key_remedy(game, noted.results_key)} to resume it"
     return None
+
+
+def key_remedy(game: Game | str | None, key: str) -> str:
+    """What has the results key ``key`` of ``game`` (or the game of that name) in force again, in
+    words: the game's own words where its options do not give it (Lucky Words' bundled list: a red
+    team's folder of it was told "give the --words PATH it was played with", and no path names it),
+    else its options."""
+    if isinstance(game, str):
+        try:
+            from codecup.plugins import load_games
+
+            game = load_games().get(game)
+        except CodecupError:
+            game = None
+    if game is not None and not isinstance(game, str):
+        from codecup.game import results_key_remedy_of
+
+        if (said := results_key_remedy_of(game, key)) is not None:
+            return f"its games were played with {said}: run so"
+        game = game.info.name
+    return f"give {game_options(game)} it was played with"
 
 
 def game_options(game: str | None) -> str:
@@ -494,8 +516,8 @@ def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None
             raise type(exc)(f"{log}: game {game_id}: {said(exc)}") from None
         if scored is not None and scored != key:
             raise ConfigError(
-                f"{log} holds game {game_id}, scored with {scored}; this run's is {key}: give"
-                f" {game_options(game.info.name)} it was played with, or use another --out folder"
+                f"{log} holds game {game_id}, scored with {scored}; this run's is {key}:"
+                f" {key_remedy(game, scored)}, or use another --out folder"
             )
 
 

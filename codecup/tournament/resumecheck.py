@@ -25,6 +25,7 @@ say nothing. In this order:
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections import Counter
 from collections.abc import Collection, Sequence
@@ -32,7 +33,7 @@ from pathlib import Path
 
 import attrs
 
-from codecup.clock import CLOCK_MODES, CPU, WALL
+from codecup.clock import CLOCK_MODES, CPU, WALL, shown_clock
 from codecup.errors import ConfigError
 from codecup.game import Game, results_key_of
 from codecup.record import MatchInfo, PlayerInfo
@@ -140,8 +141,7 @@ def _check_log_is_this_tournaments(
             advice = (
                 renamed
                 if renamed is not None
-                else "its players' folders have moved: move them back to resume it (a game's record names"
-                " its players' folders), or use another --out folder"
+                else _moved_back_or_set_aside(strangers, spec, out)
                 if moved
                 else _resumed_by(m, spec, _fitting_modes(spec, log, gives))
                 if stranger is None
@@ -160,6 +160,52 @@ def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec) -> str:
     name = shlex.quote(logged.name)
     then = "play its games again as it is now" if logged.name in spec.names else "set its games aside"
     return f"give --set-aside {name} to {then}, or use another --out folder"
+
+
+def _moved_back_or_set_aside(moved: Sequence[PlayerInfo], spec: TournamentSpec, out: Path) -> str:
+    """What to do with a log of games of players whose folders alone changed since (``moved``): move
+    them back, or, where it applies, ``--set-aside`` each to play its games again from its new folder
+    (a red team's new version in a new folder was told only to move it back, and --set-aside was what
+    it needed). Folders that moved with one folder (the contest's, moved or copied whole) are said
+    with it, where the results folder ``out`` moved with it too: the log resumes there."""
+    root = _moved_root([(p.directory, _counterpart(p, spec.players)) for p in moved], out)
+    said = "its players' folders have moved"
+    back = "move them back to resume it"
+    if root is not None:
+        said += f" with the folder {root[0]}, now {root[1]}"
+        back = f"run it in {root[0]} (or move that folder back) to resume it"
+    said += " (a game's record names its players' folders)"
+    if spec.format not in SET_ASIDE_FORMATS:
+        return f"{said}: {back}, or use another --out folder"
+    names = list(dict.fromkeys(p.name for p in moved))
+    given = " ".join(f"--set-aside {shlex.quote(n)}" for n in names)
+    its = "its games" if len(names) == 1 else "their games"
+    return (
+        f"{said}: {back}, give {given} to play {its} again from the new folder, or use another --out folder"
+    )
+
+
+def _moved_root(pairs: Sequence[tuple[str | None, PlayerInfo | None]], out: Path) -> tuple[str, str] | None:
+    """The one folder ``(was, now)`` every player's folder moved with, keeping its place below it,
+    with the results folder ``out`` in it now (a contest's folder moved or copied whole: ``/c/bots/a``
+    now ``/d/bots/a``, the results in ``/d/out``); None where the folders moved otherwise: a new
+    version's own new folder (``bots/v1/a`` now ``bots/v2/a``, the results beside ``bots``: a
+    reviewer's was told the folder ``bots/v1`` had moved, and to run it there)."""
+    roots = set()
+    for was, now in pairs:
+        if was is None or now is None or now.directory is None:
+            return None
+        old, new = Path(was).parts, Path(now.directory).parts
+        same = 0
+        while same < min(len(old), len(new)) - 1 and old[-1 - same] == new[-1 - same]:
+            same += 1
+        if same == 0:
+            return None
+        roots.add((str(Path(*old[: len(old) - same])), str(Path(*new[: len(new) - same]))))
+    if len(roots) != 1:
+        return None
+    root = roots.pop()
+    return root if Path(os.path.abspath(out)).is_relative_to(root[1]) else None
 
 
 def _fitting_modes(spec: TournamentSpec, log: ResultsLog, gives: Gives | None) -> list[str]:
@@ -278,7 +324,7 @@ def _resumed_by(logged: MatchInfo, spec: TournamentSpec, modes: Sequence[str] = 
         option
         for option, differs in (
             (f"--variant {logged.variant}", logged.variant != spec.variant),
-            (f"--clock {logged.clock:g}", logged.clock != spec.clock),
+            (f"--clock {shown_clock(logged.clock)}", logged.clock != spec.clock),
             (f"--clock-mode {_mode_given(logged, spec, modes)}", other_mode),
         )
         if differs
@@ -295,4 +341,4 @@ def _mode_given(logged: MatchInfo, spec: TournamentSpec, modes: Sequence[str]) -
 
 def _kind(game: str, variant: str, clock: float, clock_mode: str) -> str:
     """A kind of game as a refusal names it: the game, its variant and its clock."""
-    return f"{game} {variant} with a {clock:g} s {clock_mode} clock"
+    return f"{game} {variant} with a {shown_clock(clock)} s {clock_mode} clock"

@@ -59,6 +59,9 @@ PLAYERS = "players.json"
 PENDING = ".pending"
 """In :data:`FOLDER`: a set-aside being made (the next run finishes or undoes it)."""
 
+KEPT = f".{LOG_NAME}.kept"
+"""Beside the results log: the log without the games set aside, being written (renamed over it)."""
+
 _NOTE = "set-aside.json"  # in a set-aside folder: its games and its players' programs
 
 
@@ -104,6 +107,52 @@ class Plan:
     def changes(self) -> bool:
         """Whether carrying it out changes the folder (games to move, or a program to note)."""
         return bool(self.games) or bool(self.versions)
+
+
+@attrs.frozen
+class Archived:
+    """A numbered folder of games set aside, as the standings name it."""
+
+    folder: str  # relative to the results folder: set-aside/N
+    games: int
+    players: tuple[str, ...]  # whose games they were (as its note says; none where it cannot be read)
+
+    def to_json(self) -> dict[str, Any]:
+        """The form of standings.json's ``set_aside`` (docs/standings-schema.md)."""
+        return {"folder": self.folder, "games": self.games, "players": list(self.players)}
+
+
+def archived(out: Path) -> tuple[Archived, ...]:
+    """The folders of games set aside in ``out`` (``set-aside/1``, ``set-aside/2`` ...), in their
+    order: the standings and the site say them (a set-aside left no trace there: a red team's)."""
+    top = out / FOLDER
+    if not top.is_dir() or top.is_symlink():
+        return ()
+    found = []
+    for entry in top.iterdir():
+        if not entry.name.isdigit() or not entry.is_dir() or entry.is_symlink():
+            continue
+        try:
+            versions = json.loads((entry / _NOTE).read_text("utf-8")).get("versions")
+        except (OSError, ValueError, AttributeError):
+            versions = None
+        players = tuple(str(n) for n in versions) if isinstance(versions, dict) else ()
+        found.append(
+            (int(entry.name), Archived(f"{FOLDER}/{entry.name}", len(logged_ids(entry / LOG_NAME)), players))
+        )
+    return tuple(a for _, a in sorted(found, key=lambda pair: pair[0]))
+
+
+def archived_line(folders: Sequence[Archived]) -> str | None:
+    """One line saying the games set aside (None: none), for standings.txt and the site's index."""
+    n = sum(a.games for a in folders)
+    if not folders:
+        return None
+    said = ", ".join(
+        f"{a.folder} ({a.games}{' of ' + ', '.join(repr(p) for p in a.players) if a.players else ''})"
+        for a in folders
+    )
+    return f"{n} game{'s' if n != 1 else ''} set aside, not in these standings: see {said}"
 
 
 def check_set_aside(names: Sequence[str], spec: TournamentSpec) -> None:
@@ -153,6 +202,45 @@ def plan(out: Path, names: Sequence[str], spec: TournamentSpec, records: Mapping
     )
 
 
+def still_to_do(out: Path, names: Sequence[str], spec: TournamentSpec, logged: int) -> str | None:
+    """What ``--set-aside`` of ``names`` may still do in ``out`` (``logged`` games in its log), said
+    for a run stopped before it carried it out (a red team's SIGTERM then said "every game is logged
+    (60 of 60), not the standings", and the same command set 24 games aside and played them again).
+
+    Said at once, from what is known without reading the log (a reviewer's, planned from the log
+    at the stop, took 3.7 s of CPU over 5,040 games, and a second stop meanwhile killed the command
+    unsaid): the names given, the players list, the programs noted in ``set-aside/players.json``.
+    How many games, and whether the folder's checks pass (they may not have run: a changed clock is
+    refused), are not known: the line promises neither. None where it sets none aside (each name's
+    program noted as it is now, a withdrawn player's games set aside already)."""
+    done = _noted_versions(out)
+    listed = [n for n in names if n in spec.names and done.get(n) != _version(spec, n)]
+    withdrawn = [n for n in names if n not in spec.names and n not in done]
+    whose = [n for n in names if n in listed or n in withdrawn]
+    if not whose:
+        return None
+    if not withdrawn:
+        then = " and plays them again"
+    elif not listed:
+        then = (
+            f" ({'it is' if len(withdrawn) == 1 else 'they are'} not in the players list: not played again)"
+        )
+    else:
+        then = f" and plays those of {_said(listed)} again"
+    return (
+        f"{logged} game{'s are' if logged != 1 else ' is'} logged in {out}/, none set aside yet: the same"
+        f" command, once its checks of the folder pass, sets aside the logged games of {_said(whose)}{then}"
+    )
+
+
+def _said(names: Sequence[str]) -> str:
+    """``player 'a'``, ``players 'a' and 'b'``, ``players 'a', 'b' and 'c'``."""
+    quoted = [repr(name) for name in names]
+    if len(quoted) == 1:
+        return f"player {quoted[0]}"
+    return f"players {', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
 def set_aside(out: Path, todo: Plan) -> list[SetAside]:
     """Carry out ``todo`` in ``out`` (whose lock the caller holds; :func:`finish_pending` done):
     what was done, a :class:`SetAside` per name."""
@@ -179,7 +267,7 @@ def _set_aside(out: Path, todo: Plan) -> Path | None:
     (pending / "games").mkdir()
     ids = set(todo.games)
     log = out / LOG_NAME
-    kept = log.with_name(f".{LOG_NAME}.kept")
+    kept = out / KEPT
     with log.open("rb") as f, kept.open("wb") as keep, (pending / LOG_NAME).open("wb") as put:
         for raw in iter(f.readline, b""):
             found = _game_of(raw)
@@ -211,7 +299,7 @@ def finish_pending(out: Path) -> str | None:
     its games removed, the folder named), or undo it (not replaced: the folder being built
     removed); what was done, as a line to say (None: there was none). The caller holds ``out``'s
     lock."""
-    (out / f".{LOG_NAME}.kept").unlink(missing_ok=True)  # a log not yet put in place: stale now
+    (out / KEPT).unlink(missing_ok=True)  # a log not yet put in place: stale now
     pending = out / FOLDER / PENDING
     if not pending.is_dir() or pending.is_symlink():
         return None

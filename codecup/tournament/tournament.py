@@ -42,7 +42,7 @@ from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
 from codecup.tournament.resumecheck import check_log
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
-from codecup.tournament.setaside import SetAside, finish_pending
+from codecup.tournament.setaside import Archived, SetAside, archived, archived_line, finish_pending
 from codecup.tournament.setaside import plan as plan_set_aside
 from codecup.tournament.setaside import set_aside as aside
 from codecup.tournament.spec import TournamentSpec, match_for
@@ -112,6 +112,7 @@ class TournamentResult:
     ratings: tuple[Rating, ...]
     played: int  # games played by this run (the rest came from the log)
     load: Load | None = attrs.field(default=None, eq=False)  # a game's whole record (records are slim)
+    set_aside: tuple[Archived, ...] = ()  # the folder's games set aside (--set-aside), not in the standings
 
     def record(self, game_id: str) -> Record:
         """A game's whole record: :attr:`games` holds slim ones (:meth:`~codecup.record.Record.slim`),
@@ -150,6 +151,8 @@ class TournamentResult:
             text += "\n\n" + faults
         if s.notes:
             text += "\n\n" + "\n".join(printable(note) for note in s.notes)
+        if (aside := archived_line(self.set_aside)) is not None:
+            text += "\n\n" + printable(aside)
         return text
 
     def to_json(self) -> dict[str, Any]:
@@ -173,6 +176,7 @@ class TournamentResult:
                 }
                 for g, r in self.games
             ],
+            "set_aside": [a.to_json() for a in self.set_aside],
         }
 
 
@@ -397,7 +401,7 @@ def _run(
     standings = reorder(format_standings(game, spec, records), order, final)
     ratings = tuple(bradley_terry(names, records))
     said = attrs.evolve(spec, limits=limits_had(spec.limits, (r for _, r in games)))  # what they had
-    result = TournamentResult(said, games, standings, ratings, played, log.record)
+    result = TournamentResult(said, games, standings, ratings, played, log.record, archived(out))
     log.check_folder()  # the standings only into the folder the run locked (as each game: log.append)
     with held_stops():  # a stop as they are written: raised once the caller knows the run is complete
         write_results(out, result)

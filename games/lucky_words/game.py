@@ -29,8 +29,10 @@ from codecup_games.lucky_words.variants import RULES, rules_of
 from codecup_games.lucky_words.words import (
     DEFAULT_SOURCE,
     LOCAL_NAME,
+    WORDS_ENV,
     WordList,
     WordListId,
+    bundled_words,
     described_id,
     described_list,
     described_words,
@@ -266,6 +268,17 @@ class LuckyWords(Game):
             f"its record, an older codecup's, names the word list that scored it {said}, which does not"
             " say which list it was: resume the folder with the codecup that played it, or use another"
             " --out folder"
+        )
+
+    def results_key_remedy(self, key: str) -> str | None:
+        """The bundled word list, where ``key`` is its: no ``--words PATH`` names it (a red team's
+        folder of it, resumed where a ``words.dat`` was, was told to give one)."""
+        bundled = bundled_words()
+        if key != _list_key(bundled.sha256, len(bundled)):
+            return None
+        return (
+            f"the bundled word list, which a run has where no ./{LOCAL_NAME} is, given no --words"
+            f" and no ${WORDS_ENV}"
         )
 
     def run_notes(self, variant: str) -> tuple[str, ...]:

@@ -374,6 +374,12 @@ def _load(path: Path | None, found: str) -> WordList:
     return _FOUND[key, found]
 
 
+def bundled_words() -> WordList:
+    """The list installed with the project (the one in force without ``--words``,
+    ``$CODECUP_WORDS`` or ``./words.dat``)."""
+    return _load(None, FOUND_BUNDLED)
+
+
 def load_words() -> WordList:
     """The word list in force now (read again when its file has changed). A game takes it once, as
     it starts (its referee, its built-in bots); a run checks that every game's is the one it

@@ -294,13 +294,38 @@ def test_one_older_game_is_said_as_one():
     assert "2 logged games (the first g1) " in str(older_games_note(["g1", "g2"], log, None))
 
 
-def test_another_results_key_is_refused_naming_the_games_option():
+def test_another_results_key_is_refused_naming_the_games_option(tmp_path):
     """A Lucky Words folder resumed without its --words was told only "use another --out folder"."""
-    from codecup.tournament.identity import refusal
+    from codecup.tournament.identity import Schedule, note, noted_difference, refusal
 
-    why = (
+    out = tmp_path / "out"
+    out.mkdir()
+    note(Schedule("round-robin", 0, 1, results_key="word list sha256 1a5d (2482 words)"), out)
+    why = noted_difference(Schedule("round-robin", 0, 1, results_key="word list sha256 ae35 (9 words)"), out)
+    assert why == (
         "games played with word list sha256 1a5d (2482 words), this run with word list sha256 ae35 (9 words)"
     )
-    said = str(refusal(Path("out"), "tournament", why, "lucky_words"))
-    assert "give what it was played with" in str(refusal(Path("out"), "tournament", why, "twentyone"))
+    said = str(refusal(out, "tournament", why, "lucky_words"))
+    assert "give what it was played with" in str(refusal(out, "tournament", why, "twentyone"))
     assert said.endswith("give the --words PATH it was played with to resume it, or use another --out folder")
+
+
+def test_another_results_key_is_given_its_remedy_as_noted_not_as_read_back_from_the_words(
+    tmp_path, monkeypatch
+):
+    """The key the refusal's advice is for was cut out of the difference's words: a key holding ", this
+    run with " was cut short (a reviewer's: pass the key itself)."""
+    from codecup.tournament import identity
+
+    asked = []
+    monkeypatch.setattr(identity, "key_remedy", lambda game, key: asked.append(key) or "give it")
+    out = tmp_path / "out"
+    out.mkdir()
+    was = "list a, this run with list b (9 words)"
+    identity.note(identity.Schedule("round-robin", 0, 1, results_key=was), out)
+    why = identity.noted_difference(identity.Schedule("round-robin", 0, 1, results_key="list c"), out)
+    assert why is not None
+    assert str(identity.refusal(out, "tournament", why, "lucky_words")).endswith(
+        "give it to resume it, or use another --out folder"
+    )
+    assert asked == [was]

@@ -288,6 +288,25 @@ def test_set_aside_withdraws_a_player_records_and_pages_too(fake_games, three, t
     assert "no logged game of player 'p2' set aside (none)" in capsys.readouterr().err
 
 
+def test_the_standings_and_the_site_say_the_games_set_aside(fake_games, three, tmp_path, capsys):
+    """A red team's --set-aside left no trace in standings.json, standings.txt or the site's index."""
+    out = tmp_path / "out"
+    run = ["tournament", "--out", str(out), "--quiet", "--jobs", "1"]
+    assert main([run[0], str(three), *run[1:]]) == 0
+    assert json.loads((out / "standings.json").read_text())["set_aside"] == []
+    assert "set aside" not in (out / "standings.txt").read_text()
+    two = tmp_path / "two.yml"
+    two.write_text("".join(line for line in three.read_text().splitlines(True) if "p2" not in line))
+    assert main([run[0], str(two), *run[1:], "--set-aside", "p2"]) == 0
+    line = "4 games set aside, not in these standings: see set-aside/1 (4 of 'p2')"
+    assert json.loads((out / "standings.json").read_text())["set_aside"] == [
+        {"folder": "set-aside/1", "games": 4, "players": ["p2"]}
+    ]
+    assert (out / "standings.txt").read_text().endswith(f"\n\n{line}\n")
+    shown = line.replace("'", "&#39;")  # as the site escapes it
+    assert f'<p class="note" id="set-aside">{shown}.</p>' in (out / "index.html").read_text()
+
+
 def test_set_aside_is_refused_where_pairings_depend_on_results(fake_games, three, tmp_path, capsys):
     out = tmp_path / "out"
     args = [

@@ -360,6 +360,34 @@ def test_a_log_of_games_played_otherwise_is_refused(games, tmp_path, capsys, fir
     assert said in err and "use another --out folder" in err
 
 
+def test_a_log_of_new_and_old_swapped_says_so(games, tmp_path, capsys):
+    """A red team's NEW and OLD given the other way round were refused only as "other players"."""
+    games(lambda k: "win" if k % 2 else "loss")
+    out = tmp_path / "out"
+    assert sprt("--max-games", 2, "--out", out) == 3
+    capsys.readouterr()
+    argv = ["sprt", "twentyone", "bot:random", "bot:perfect", "--max-games", "4", "--out", str(out)]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith(
+        "(game sprt0~0: its NEW and OLD swapped): give NEW and OLD the other way round to resume it,"
+        " or use another --out folder\n"
+    )
+    assert sprt("--max-games", 2, "--out", out, "--clock", "2.0000001") == 2
+    assert "played with --clock 2): give --clock 2 to resume it" in capsys.readouterr().err
+    # swapped and another clock: both said at once (a reviewer's, told to swap them, was then told
+    # --clock 2 on the next run)
+    assert main([*argv, "--clock", "3"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "(game sprt0~0: its NEW and OLD swapped, played with --clock 2): give NEW and OLD the other way"
+        " round and --clock 2 to resume it, or use another --out folder\n"
+    )
+    assert main([*argv, "--seed", "5"]) == 2  # and another seed
+    assert capsys.readouterr().err.endswith(
+        "(game sprt0~0: its NEW and OLD swapped, and another seed): give NEW and OLD the other way round"
+        " and --seed 0 (its games' seed) to resume it, or use another --out folder\n"
+    )
+
+
 def test_a_log_whose_note_lacks_limits_is_resumed_only_under_its_records_limits(games, tmp_path, capsys):
     """A folder of an older codecup (before folders noted limits) was resumed under other --memory
     with no word (a red team's): the limits its records' containment names are its own."""

@@ -5,6 +5,7 @@ run's index stopped). The signal is sent from inside the run, at the moment name
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 
@@ -214,3 +215,79 @@ def test_the_ids_a_stopped_run_counts_are_read_from_its_log_without_its_records(
     monkeypatch.setattr(log_module.Record, "from_json", unread)
     assert log_module.logged_ids(log) == {"a", "b"}
     assert log_module.logged_ids(tmp_path / "none.jsonl") == set()
+
+
+@pytest.mark.slow  # a local pool's worker processes
+def test_a_stop_before_the_set_aside_is_made_says_the_same_command_makes_it(tmp_path, monkeypatch, capsys):
+    """A red team's SIGTERM to a --set-aside run over a finished folder, before the set-aside was made,
+    said "every game is logged (60 of 60), not the standings: the same command writes them"; the
+    same command then set 24 games aside and played them again."""
+    assert tournament(tmp_path) == 0
+    plan = tmod.plan_set_aside
+
+    def planned(*args, **kwargs):
+        todo = plan(*args, **kwargs)
+        signal.raise_signal(signal.SIGTERM)
+        return todo
+
+    monkeypatch.setattr(tmod, "plan_set_aside", planned)
+    argv = ["tournament", str(tmp_path / "players.yml"), "--out", str(tmp_path / "out"), "--jobs", "1"]
+    capsys.readouterr()
+    assert main([*argv, "--quiet", "--set-aside", "s"]) == 128 + signal.SIGTERM
+    out = tmp_path / "out"
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"codecup: stopped by SIGTERM: 6 games are logged in {out}/, none set aside yet: the same command,"
+        " once its checks of the folder pass, sets aside the logged games of player 's' and plays them again"
+    )
+    assert not (out / "set-aside").exists()
+    monkeypatch.setattr(tmod, "plan_set_aside", plan)
+    assert main([*argv, "--quiet", "--set-aside", "s"]) == 0
+    assert "set aside the 4 logged games of player 's'" in capsys.readouterr().err
+
+
+def _spec(names: str, programs=()):
+    from codecup.record import PlayerInfo
+    from codecup.tournament.spec import TournamentSpec
+
+    players = tuple(PlayerInfo(name=n, bot="random") for n in names)
+    return TournamentSpec(
+        game="spaghetti", variant="codecup2022", clock=5.0, players=players, programs=programs
+    )
+
+
+def test_the_stop_line_of_a_set_aside_reads_no_record_and_says_whose_games_are_played_again(
+    tmp_path, monkeypatch
+):
+    """A reviewer's: the stop's line planned the set-aside from the whole log (3.7 s of CPU over 5,040
+    games, and a second stop meanwhile killed the command unsaid), said "plays them again" of a
+    withdrawn player's games, which are not, and "of player 'r' and 'g'"."""
+    from codecup.tournament import log as log_module
+    from codecup.tournament.setaside import still_to_do
+
+    def unread(*args, **kwargs):
+        raise AssertionError("a record was read")
+
+    (tmp_path / LOG_NAME).write_text('{"id": "rr1~r~v", "record": {}}\n')
+    monkeypatch.setattr(log_module.Record, "from_json", unread)
+    spec = _spec("rgw")
+    assert still_to_do(tmp_path, ["v", "r", "g"], spec, 6) == (
+        f"6 games are logged in {tmp_path}/, none set aside yet: the same command, once its checks of the"
+        " folder pass, sets aside the logged games of players 'v', 'r' and 'g' and plays those of players"
+        " 'r' and 'g' again"
+    )
+    assert still_to_do(tmp_path, ["v"], spec, 1) == (
+        f"1 game is logged in {tmp_path}/, none set aside yet: the same command, once its checks of the"
+        " folder pass, sets aside the logged games of player 'v' (it is not in the players list: not"
+        " played again)"
+    )
+
+
+def test_the_stop_line_of_a_set_aside_done_already_for_the_program_as_it_is_says_none(tmp_path):
+    """The same command again, its games set aside for the program as it is now: it sets none aside."""
+    from codecup.tournament.setaside import FOLDER, PLAYERS, _version, still_to_do
+
+    spec = _spec("rg")
+    (tmp_path / FOLDER).mkdir()
+    (tmp_path / FOLDER / PLAYERS).write_text(json.dumps({"r": _version(spec, "r"), "v": None}))
+    assert still_to_do(tmp_path, ["r", "v"], spec, 6) is None
+    assert "of player 'g' and" in (still_to_do(tmp_path, ["r", "v", "g"], spec, 6) or "")

@@ -410,8 +410,38 @@ def test_resume_of_a_moved_contest_folder_says_what_moved(play_tournament, bots,
     with pytest.raises(ConfigError) as caught:
         play_tournament((attrs.evolve(bots[0], directory=str(tmp_path / "b")), bots[1]), tmp_path)
     assert str(caught.value).endswith(
-        "): its players' folders have moved: move them back to resume it (a game's record names its"
-        " players' folders), or use another --out folder"
+        "): its players' folders have moved (a game's record names its players' folders): move them"
+        " back to resume it, give --set-aside r1 to play its games again from the new folder, or use"
+        " another --out folder"
+    )
+    # the contest's folder moved whole, its results too: said with the folder it moved with
+    (tmp_path / "c" / "bots" / "a").mkdir(parents=True)
+    play_tournament(
+        (attrs.evolve(bots[0], directory=str(tmp_path / "c/bots/a")), bots[1]), tmp_path / "c/out"
+    )
+    (tmp_path / "c").rename(tmp_path / "d")
+    with pytest.raises(ConfigError) as caught:
+        play_tournament(
+            (attrs.evolve(bots[0], directory=str(tmp_path / "d/bots/a")), bots[1]), tmp_path / "d/out"
+        )
+    assert str(caught.value).endswith(
+        f"): its players' folders have moved with the folder {tmp_path / 'c'}, now {tmp_path / 'd'} (a"
+        f" game's record names its players' folders): run it in {tmp_path / 'c'} (or move that folder"
+        " back) to resume it, give --set-aside r1 to play its games again from the new folder, or use"
+        " another --out folder"
+    )
+    # a player's new version in a folder of the same name, the results where they were: not a folder
+    # that moved whole (a reviewer's bots/v1/a now bots/v2/a was told to run it in bots/v1)
+    (tmp_path / "v" / "bots" / "v1" / "a").mkdir(parents=True)
+    (tmp_path / "v" / "bots" / "v2" / "a").mkdir(parents=True)
+    versions = tmp_path / "v" / "out"
+    play_tournament((attrs.evolve(bots[0], directory=str(tmp_path / "v/bots/v1/a")), bots[1]), versions)
+    with pytest.raises(ConfigError) as caught:
+        play_tournament((attrs.evolve(bots[0], directory=str(tmp_path / "v/bots/v2/a")), bots[1]), versions)
+    assert str(caught.value).endswith(
+        "): its players' folders have moved (a game's record names its players' folders): move them"
+        " back to resume it, give --set-aside r1 to play its games again from the new folder, or use"
+        " another --out folder"
     )
     # moved, and another player changed too: moving the folder back would not resume it
     changed = (attrs.evolve(bots[0], directory=str(tmp_path / "b")), attrs.evolve(bots[1], env=(("X", "1"),)))

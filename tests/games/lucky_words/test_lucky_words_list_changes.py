@@ -302,3 +302,48 @@ def test_an_older_record_whose_list_is_not_identified_is_refused_in_one_line(sma
     assert f"list that scored it {said}" in message
     assert message.endswith("resume the folder with the codecup that played it, or use another --out folder")
     assert "\n" not in message
+
+
+@pytest.mark.parametrize("noted", [True, False])
+def test_a_folder_of_the_bundled_list_is_told_so_not_to_give_a_path(
+    small_words, tmp_path, monkeypatch, noted
+):
+    """A red team's folder played with the bundled list, resumed where a words.dat was, was told "give
+    the --words PATH it was played with": no path names the bundled list. ``noted``: the folder keeps
+    its settings (else its records alone say the list, as a folder copied without hidden files)."""
+    from codecup.tournament.identity import NAME
+
+    players = tuple(PlayerInfo(name=n, bot="random") for n in ("a", "b"))
+    spec = TournamentSpec(game="lucky_words", variant="wordracer", clock=10.0, players=players, seed=5)
+    out = tmp_path / "out"
+
+    def run():
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return run_tournament(spec, LuckyWords(), out, executor=pool, play=run_match, jobs=1)
+
+    monkeypatch.chdir(tmp_path)  # no words.dat here
+    monkeypatch.delenv("CODECUP_WORDS")
+    run()
+    if not noted:
+        (out / NAME).unlink()
+    monkeypatch.setenv("CODECUP_WORDS", small_words.source)
+    with pytest.raises(ConfigError) as refused:
+        run()
+    assert str(refused.value).endswith(
+        ": its games were played with the bundled word list, which a run has where no ./words.dat is,"
+        " given no --words and no $CODECUP_WORDS: run so to resume it, or use another --out folder"
+        if noted
+        else ": its games were played with the bundled word list, which a run has where no ./words.dat"
+        " is, given no --words and no $CODECUP_WORDS: run so, or use another --out folder"
+    ), str(refused.value)
+    assert "--words PATH" not in str(refused.value)
+    # the other way round, a list of a file: the option that names it
+    monkeypatch.delenv("CODECUP_WORDS")
+    other = tmp_path / "other"
+    spec = attrs.evolve(spec, seed=6)
+    monkeypatch.setenv("CODECUP_WORDS", small_words.source)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        run_tournament(spec, LuckyWords(), other, executor=pool, play=run_match, jobs=1)
+        monkeypatch.delenv("CODECUP_WORDS")
+        with pytest.raises(ConfigError, match=r": give the --words PATH it was played with"):
+            run_tournament(spec, LuckyWords(), other, executor=pool, play=run_match, jobs=1)
