@@ -13,8 +13,18 @@ import pytest
 
 from codecup import stopped, waits
 from codecup.players import SubprocessPlayer
-from codecup.players.subprocess import SubprocessSettings, _Protocol
-from codecup.waits import INTERVAL, MOST_THREADS, PRESSURE_FACTOR, Sampler, Waits, run_delays, waited
+from codecup.players.base import Unstopped
+from codecup.players.subprocess import PRESSURE_GAP, SubprocessSettings, _Protocol
+from codecup.waits import (
+    INTERVAL,
+    MOST_THREADS,
+    PRESSURE_FACTOR,
+    Sampler,
+    Waits,
+    run_delays,
+    thread_state,
+    waited,
+)
 from tests import fakeclock
 
 
@@ -361,3 +371,80 @@ def test_a_program_waiting_for_a_processor_to_stop_is_given_the_time(monkeypatch
     lag, reads = fakeclock.run(settle(), real_time=True)
     assert lag is not None and 1.5 <= lag < 1.6
     assert reads["threads"] < reads["pressure"] / 2
+
+
+TICK = 0.004
+"""The kernel's tick in :class:`TickingCgroup` (CONFIG_HZ=250)."""
+
+
+class TickingCgroup(FakeCgroup):
+    """A bot's cgroup whose one thread waits for a processor all the time (it was woken to stop
+    and never got one), whose pressure total grows as the kernel's does: by the time since the last
+    reading, weighted by that time in whole ticks, so a reading within a tick of the last adds
+    nothing. The thread's own waiting is told only as it gets a processor: never here."""
+
+    def __init__(self, clock) -> None:
+        super().__init__(clock)
+        self.total, self.read_at, self.in_disk_wait = 0.0, 0.0, False
+
+    def waits(self, threads: bool = True) -> Waits:
+        now = self.clock()
+        self.reads["pressure"] += 1
+        if now - self.read_at >= TICK:
+            self.total += now - self.read_at
+        self.read_at = now
+        return Waits(self.total, {7: 0.0} if threads else None)
+
+    def uninterruptible(self) -> bool:
+        return self.in_disk_wait
+
+
+def settle_ticking(frozen_at: float, limit: float, in_disk_wait: bool = False):
+    """:meth:`SubprocessPlayer.settled` of a tree in a :class:`TickingCgroup` that stops
+    ``frozen_at`` seconds after its answer (on the loop's real-time clock): the lag (None: not
+    stopped), the pressure's readings, and what was seen of it."""
+
+    async def settle() -> tuple[float | None, int, Unstopped]:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        cgroup = TickingCgroup(lambda: loop.time() - began)
+        cgroup.frozen_at, cgroup.in_disk_wait = frozen_at, in_disk_wait
+        player = SubprocessPlayer(("true",))
+        player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
+        return await player.settled(limit), cgroup.reads["pressure"], player.unstopped
+
+    return fakeclock.run(settle(), real_time=True)
+
+
+def test_a_tree_waiting_for_a_processor_to_stop_is_not_cut_short_by_the_pressures_ticks(monkeypatch):
+    """A red team's bot that napped 150 ms then computed 30 ms a move lost, on a machine at load 40
+    on 2 cores, told its processes had not stopped in the idle time left it, "such as a disk read":
+    it did no disk I/O. The referee read the pressure every 0.5 ms, and the kernel adds nothing of a
+    reading within a tick of the last (a tree waiting all the time was told 0.16 s of waiting in
+    1 s): the time it waited to be given a processor to stop counted as idling. Now read
+    PRESSURE_GAP apart, all of it is told."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)  # the referee is never stopped here
+    lag, reads, _ = settle_ticking(frozen_at=0.8, limit=0.1)
+    assert lag is not None and 0.8 <= lag < 0.9
+    assert reads <= 0.9 / PRESSURE_GAP + 2
+
+
+def test_what_was_seen_of_a_tree_not_stopped_is_told(monkeypatch):
+    """A tree not stopped within its limit: a task in an uninterruptible wait (a disk read) is told
+    so; one that waited for a processor all the time, past STARVED_LIMIT times the limit, is a
+    machine too loaded to stop it; and one told neither ran on."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    lag, _, seen = settle_ticking(frozen_at=9.0, limit=0.1)
+    assert (lag, seen) == (None, Unstopped.STARVED)
+    lag, _, seen = settle_ticking(frozen_at=9.0, limit=0.1, in_disk_wait=True)
+    assert (lag, seen) == (None, Unstopped.DISK)
+    monkeypatch.setattr(TickingCgroup, "waits", lambda self, threads=True: Waits(0.0))  # never waited
+    lag, _, seen = settle_ticking(frozen_at=9.0, limit=0.1)
+    assert (lag, seen) == (None, Unstopped.RUNNING)
+
+
+def test_thread_states_are_read_from_each_threads_stat(proc):
+    (proc / "11").mkdir(exist_ok=True)
+    (proc / "11" / "stat").write_bytes(b"11 (a) b) (c) D 1 11 11 0 -1")  # a name holding ') '
+    assert thread_state(11) == "D"
+    assert thread_state(12) == ""  # ended

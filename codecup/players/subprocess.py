@@ -40,11 +40,12 @@ from codecup.checked import short
 from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL
 from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
-from codecup.players.base import Player
+from codecup.players.base import Player, Unstopped
 from codecup.processes import signal_name
 from codecup.sandbox import Box, orphans
+from codecup.sandbox.cgroup import BotCgroup
 from codecup.sandbox.launch import Reporting, read_reason
-from codecup.waits import INTERVAL, MOST_SHARE, Sampler, Waits, waited
+from codecup.waits import INTERVAL, MOST_SHARE, PRESSURE_FACTOR, Sampler, Waits, waited
 
 log = logging.getLogger(__name__)
 
@@ -305,6 +306,27 @@ def _wake_up(waiter: asyncio.Future[None]) -> None:
         waiter.set_result(None)
 
 
+PRESSURE_GAP = 0.02
+"""The least seconds between two readings of a tree's pressure while it is waited for to stop. The
+kernel adds to a cgroup's ``cpu.pressure`` total each processor's stalls weighted by that
+processor's busy time since the last reading in whole ticks (1 to 10 ms): a reading taken within a
+tick of the last adds nothing. Read every 0.5 ms, the pressure of a tree waiting for a processor
+all the time grew by 0.16 s in 1 s (by 1.0 s read every 10 ms or more), and honest bots on a loaded
+machine lost, told their processes had not stopped in the idle time left them."""
+
+
+def _unstopped_seen(cgroup: BotCgroup, took: float, stalled: float, limit: float) -> Unstopped:
+    """What was seen of a tree not stopped ``took`` seconds after its answer, of which it waited
+    ``stalled`` for a processor, past ``limit``: a task in an uninterruptible wait (a disk read);
+    else waiting for a processor most of it (the pressure leaves out up to half: PRESSURE_FACTOR),
+    a machine too loaded to stop it in time; else it ran on."""
+    if cgroup.uninterruptible():
+        return Unstopped.DISK
+    if took - PRESSURE_FACTOR * stalled < limit:
+        return Unstopped.STARVED
+    return Unstopped.RUNNING
+
+
 def _now() -> float:
     """The running loop's clock (a test's fake one), which the referee's waits run on; without a
     loop, the monotonic clock the loop's runs on."""
@@ -441,9 +463,10 @@ class SubprocessPlayer(Player):
 
     async def settled(self, limit: float) -> float | None:
         """After :meth:`suspend`: the seconds until its cgroup said the whole tree was frozen, or
-        None if it had not within ``limit`` (not counting time it waited for a processor). A task
-        in an uninterruptible wait (a disk read) stops only when the wait ends: until then it runs
-        on the opponent's time."""
+        None if it had not within ``limit`` (not counting time it waited for a processor), with
+        :attr:`unstopped` saying what was seen. A task in an uninterruptible wait (a disk read)
+        stops only when the wait ends: until then it runs on the opponent's time. A sleeping task
+        must be woken and get a processor to stop: on a loaded machine it waits for one."""
         if self.box is None or self.box.cgroup is None or not self.pid:
             return 0.0
         cgroup = self.box.cgroup
@@ -454,16 +477,24 @@ class SubprocessPlayer(Player):
                 return loop.time() - start
             os.sched_yield()
         # To stop, a task must run a moment: time it waited for a processor (a loaded machine)
-        # does not count against ``limit``, up to STARVED_LIMIT times it.
+        # does not count against ``limit``, up to STARVED_LIMIT times it. The pressure is read
+        # only where the wait would end without it, and PRESSURE_GAP apart (the kernel drops
+        # what a reading taken within a tick of the last one would add: see PRESSURE_GAP).
         waits0 = cgroup.waits()
+        read_at, stalled = loop.time(), 0.0
         stops0 = stopped.so_far()  # nor does the time the referee was stopped (Ctrl-Z)
         while True:
             await asyncio.sleep(0.0005)
             took = loop.time() - start
             if cgroup.is_frozen():
                 return took
-            # The pressure total, one file, at each look; each thread's own, a file a thread, only
-            # where the pressure alone would end the wait (codecup.waits: it misses some).
+            if took - stalled < limit and took < STARVED_LIMIT * limit:
+                continue
+            if loop.time() - read_at < PRESSURE_GAP and took < STARVED_LIMIT * limit:
+                continue
+            # The pressure total, one file; each thread's own, a file a thread, only where the
+            # pressure alone would end the wait (codecup.waits: it misses some).
+            read_at = loop.time()
             stalled = waited(waits0, cgroup.waits(threads=False))
             if took - stalled >= limit:
                 stalled = max(stalled, waited(waits0, cgroup.waits()))
@@ -471,6 +502,7 @@ class SubprocessPlayer(Player):
                 if (stops := stopped.so_far() - stops0) > 0:  # read only then: most waits end first
                     start, stops0 = start + stops, stops0 + stops
                     continue
+                self.unstopped = _unstopped_seen(cgroup, took, stalled, limit)
                 return None
 
     def charged_by_wall(self) -> None:

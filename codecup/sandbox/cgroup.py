@@ -32,7 +32,7 @@ import attrs
 from codecup import owner
 from codecup.sandbox import once
 from codecup.sandbox.mounts import Hierarchies
-from codecup.waits import Waits, run_delays
+from codecup.waits import Waits, run_delays, thread_state
 
 log = logging.getLogger(__name__)
 
@@ -685,6 +685,15 @@ class BotCgroup:
         except OSError:
             return None
         return run_delays(int(tid) for tid in tids)
+
+    def uninterruptible(self) -> bool:
+        """Whether a thread of the tree is in an uninterruptible wait now (state ``D``: a disk
+        read), which no freeze stops until it ends."""
+        try:
+            tids = (self.v2 / "cgroup.threads").read_text().split()
+        except OSError:
+            return False
+        return any(thread_state(int(tid)) == "D" for tid in tids)
 
     def populated(self) -> bool:
         """True while a process is left in the cgroup."""
