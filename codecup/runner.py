@@ -266,6 +266,8 @@ class _Match:
         lag = await player.settled(freeze_limit)
         if lag is None or lag > SETTLED_AT_ONCE:  # what it did while it stopped is read again
             used, slack = self.since(player, start, waits0, wall0)
+            if slack is not None and lag is not None:  # nor is the time the referee could not look
+                slack -= min(player.unseen, lag)
         elif slack is not None:  # stopped at once: that moment was idle, and it used next to no CPU
             slack += lag  # (what it did use is charged to its next answer: see frozen_cpu)
         if slack is not None:  # idle is told from starved only where the stalls are known

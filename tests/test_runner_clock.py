@@ -411,6 +411,32 @@ def test_under_the_cpu_clock_the_time_to_stop_comes_out_of_the_idling_left(tiny_
 
 
 @attrs.define(eq=False)
+class UnseenSlowToStop(IdleSlowToStop):
+    """:class:`IdleSlowToStop` whose referee waited for a processor all the time it waited for the
+    tree to stop (a loaded machine): it could not see it stop sooner."""
+
+    async def settled(self, limit: float) -> float | None:
+        lag = await super().settled(limit)
+        self.unseen = lag or 0.0
+        return lag
+
+
+def test_the_time_the_referee_could_not_look_is_not_the_programs_idling(tiny_game, match, monkeypatch):
+    """Under the cpu clock the wait for a tree to stop is its idling, less the time it waited for a
+    processor; nor is the time the referee itself waited for one (a loaded machine), when it could
+    not see that the tree had stopped. Waits of 0.6 s, each within the idling left, no longer add
+    up to past it (:func:`test_under_the_cpu_clock_the_time_to_stop_comes_out_of_the_idling_left`:
+    its second answer was its last)."""
+    events: list[tuple[float, int, str]] = []
+    slow = UnseenSlowToStop(0, [0.0] * 6, events, stops=[0.6] * 6)
+    programs = [slow, IdleSlowToStop(1, [0.0] * 6, events)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    cpu_match = attrs.evolve(match, clock=0.2, clock_mode="cpu")
+    record = fakeclock.run(play_match(tiny_game, cpu_match))
+    assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2, record.result
+
+
+@attrs.define(eq=False)
 class StarvedSlowToStop(IdleSlowToStop):
     """:class:`IdleSlowToStop` whose tasks, not stopped, were seen waiting for a processor."""
 

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from codecup import stopped, waits
-from codecup.players import SubprocessPlayer
+from codecup.players import SubprocessPlayer, subprocess
 from codecup.players.base import Unstopped
 from codecup.players.subprocess import PRESSURE_GAP, SubprocessSettings, _Protocol
 from codecup.waits import (
@@ -448,3 +448,23 @@ def test_thread_states_are_read_from_each_threads_stat(proc):
     (proc / "11" / "stat").write_bytes(b"11 (a) b) (c) D 1 11 11 0 -1")  # a name holding ') '
     assert thread_state(11) == "D"
     assert thread_state(12) == ""  # ended
+
+
+def test_the_time_the_referee_waited_for_a_processor_is_not_seen_by_it(monkeypatch):
+    """The referee's own waiting for a processor while it waited for a tree to stop (its thread's
+    run_delay) is told as time it could not look (:attr:`Player.unseen`), at most the wait."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    delays = iter([1.0, 1.3])
+    monkeypatch.setattr(subprocess, "own_run_delay", lambda: next(delays))
+
+    async def settle() -> tuple[float | None, float]:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        cgroup = FakeCgroup(lambda: loop.time() - began)
+        cgroup.frozen_at = 0.05
+        player = SubprocessPlayer(("true",))
+        player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
+        return await player.settled(1.0), player.unseen
+
+    lag, unseen = fakeclock.run(settle(), real_time=True)
+    assert lag is not None and unseen == pytest.approx(min(0.3, lag))

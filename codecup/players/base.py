@@ -99,6 +99,9 @@ class Player(abc.ABC):
 
     #: Where :meth:`settled` last gave None: what it saw of the tree that had not stopped.
     unstopped: Unstopped = Unstopped.UNKNOWN
+    #: Of the seconds :meth:`settled` last gave, those the referee itself waited for a processor
+    #: (a loaded machine): the tree may have stopped while it could not look, so not its idling.
+    unseen: float = 0.0
 
     async def settled(self, limit: float) -> float | None:
         """After :meth:`suspend`: the seconds until the whole program had stopped, or None if it

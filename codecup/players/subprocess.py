@@ -45,7 +45,7 @@ from codecup.processes import signal_name
 from codecup.sandbox import Box, orphans
 from codecup.sandbox.cgroup import BotCgroup
 from codecup.sandbox.launch import Reporting, read_reason
-from codecup.waits import INTERVAL, MOST_SHARE, PRESSURE_FACTOR, Sampler, Waits, waited
+from codecup.waits import INTERVAL, MOST_SHARE, PRESSURE_FACTOR, Sampler, Waits, own_run_delay, waited
 
 log = logging.getLogger(__name__)
 
@@ -315,6 +315,15 @@ all the time grew by 0.16 s in 1 s (by 1.0 s read every 10 ms or more), and hone
 machine lost, told their processes had not stopped in the idle time left them."""
 
 
+def _unseen(own0: float | None, took: float) -> float:
+    """Of a wait of ``took`` seconds for a tree to stop, the seconds the referee's thread waited for
+    a processor since it had waited ``own0`` (None: not known): it could not see the tree stop."""
+    own = own_run_delay()
+    if own0 is None or own is None:
+        return 0.0
+    return min(took, max(0.0, own - own0))
+
+
 def _unstopped_seen(cgroup: BotCgroup, took: float, stalled: float, limit: float) -> Unstopped:
     """What was seen of a tree not stopped ``took`` seconds after its answer, of which it waited
     ``stalled`` for a processor, past ``limit``: a task in an uninterruptible wait (a disk read);
@@ -471,11 +480,12 @@ class SubprocessPlayer(Player):
             return 0.0
         cgroup = self.box.cgroup
         loop = asyncio.get_running_loop()
-        start = loop.time()
+        start, self.unseen = loop.time(), 0.0
         while loop.time() - start < 0.002:  # a bot blocked reading its input stops in microseconds
             if cgroup.is_frozen():
                 return loop.time() - start
             os.sched_yield()
+        own0 = own_run_delay()  # the referee's own waiting for a processor: it could not look then
         # To stop, a task must run a moment: time it waited for a processor (a loaded machine)
         # does not count against ``limit``, up to STARVED_LIMIT times it. The pressure is read
         # only where the wait would end without it, and PRESSURE_GAP apart (the kernel drops
@@ -487,6 +497,7 @@ class SubprocessPlayer(Player):
             await asyncio.sleep(0.0005)
             took = loop.time() - start
             if cgroup.is_frozen():
+                self.unseen = _unseen(own0, took)
                 return took
             if took - stalled < limit and took < STARVED_LIMIT * limit:
                 continue
