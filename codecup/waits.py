@@ -248,13 +248,3 @@ def thread_state(tid: int) -> str:
         return ""
     fields = text.rpartition(b")")[2].split()  # the name, in parentheses, may hold anything
     return fields[0].decode("ascii", "replace") if fields else ""
-
-
-def own_run_delay() -> float | None:
-    """Seconds the calling thread has waited for a processor so far (its ``run_delay``); None where
-    not known."""
-    try:
-        with open(f"{PROC}/thread-self/schedstat", "rb") as stat:
-            return int(stat.read(128).split()[1]) / 1e9
-    except (OSError, ValueError, IndexError):
-        return None

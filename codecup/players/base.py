@@ -99,8 +99,8 @@ class Player(abc.ABC):
 
     #: Where :meth:`settled` last gave None: what it saw of the tree that had not stopped.
     unstopped: Unstopped = Unstopped.UNKNOWN
-    #: Of the seconds :meth:`settled` last gave, those the referee itself waited for a processor
-    #: (a loaded machine): the tree may have stopped while it could not look, so not its idling.
+    #: Of the seconds :meth:`settled` last gave, those in which the tree may have stopped unseen:
+    #: the referee could not look (it waited for a processor on a loaded machine), so not its idling.
     unseen: float = 0.0
 
     async def settled(self, limit: float) -> float | None:

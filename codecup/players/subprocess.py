@@ -45,7 +45,7 @@ from codecup.processes import signal_name
 from codecup.sandbox import Box, orphans
 from codecup.sandbox.cgroup import BotCgroup
 from codecup.sandbox.launch import Reporting, read_reason
-from codecup.waits import INTERVAL, MOST_SHARE, PRESSURE_FACTOR, Sampler, Waits, own_run_delay, waited
+from codecup.waits import INTERVAL, MOST_SHARE, PRESSURE_FACTOR, Sampler, Waits, waited
 
 log = logging.getLogger(__name__)
 
@@ -306,6 +306,9 @@ def _wake_up(waiter: asyncio.Future[None]) -> None:
         waiter.set_result(None)
 
 
+LOOK = 0.0005
+"""Seconds between the referee's looks at whether a tree it waits for has stopped (past 2 ms)."""
+
 PRESSURE_GAP = 0.02
 """The least seconds between two readings of a tree's pressure while it is waited for to stop. The
 kernel adds to a cgroup's ``cpu.pressure`` total each processor's stalls weighted by that
@@ -313,15 +316,6 @@ processor's busy time since the last reading in whole ticks (1 to 10 ms): a read
 tick of the last adds nothing. Read every 0.5 ms, the pressure of a tree waiting for a processor
 all the time grew by 0.16 s in 1 s (by 1.0 s read every 10 ms or more), and honest bots on a loaded
 machine lost, told their processes had not stopped in the idle time left them."""
-
-
-def _unseen(own0: float | None, took: float) -> float:
-    """Of a wait of ``took`` seconds for a tree to stop, the seconds the referee's thread waited for
-    a processor since it had waited ``own0`` (None: not known): it could not see the tree stop."""
-    own = own_run_delay()
-    if own0 is None or own is None:
-        return 0.0
-    return min(took, max(0.0, own - own0))
 
 
 def _unstopped_seen(cgroup: BotCgroup, took: float, stalled: float, limit: float) -> Unstopped:
@@ -485,7 +479,9 @@ class SubprocessPlayer(Player):
             if cgroup.is_frozen():
                 return loop.time() - start
             os.sched_yield()
-        own0 = own_run_delay()  # the referee's own waiting for a processor: it could not look then
+        # The tree stopped between the referee's last two looks: what passed between them past the
+        # nap's own length (the referee starved on a loaded machine) is time it could not look.
+        looked = loop.time() - start
         # To stop, a task must run a moment: time it waited for a processor (a loaded machine)
         # does not count against ``limit``, up to STARVED_LIMIT times it. The pressure is read
         # only where the wait would end without it, and PRESSURE_GAP apart (the kernel drops
@@ -494,11 +490,12 @@ class SubprocessPlayer(Player):
         read_at, stalled = loop.time(), 0.0
         stops0 = stopped.so_far()  # nor does the time the referee was stopped (Ctrl-Z)
         while True:
-            await asyncio.sleep(0.0005)
+            await asyncio.sleep(LOOK)
             took = loop.time() - start
             if cgroup.is_frozen():
-                self.unseen = _unseen(own0, took)
+                self.unseen = max(0.0, took - looked - LOOK)
                 return took
+            looked = took
             if took - stalled < limit and took < STARVED_LIMIT * limit:
                 continue
             if loop.time() - read_at < PRESSURE_GAP and took < STARVED_LIMIT * limit:
@@ -511,7 +508,7 @@ class SubprocessPlayer(Player):
                 stalled = max(stalled, waited(waits0, cgroup.waits()))
             if took - stalled >= limit or took >= STARVED_LIMIT * limit:
                 if (stops := stopped.so_far() - stops0) > 0:  # read only then: most waits end first
-                    start, stops0 = start + stops, stops0 + stops
+                    start, stops0, looked = start + stops, stops0 + stops, looked - stops
                     continue
                 self.unstopped = _unstopped_seen(cgroup, took, stalled, limit)
                 return None
