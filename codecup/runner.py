@@ -399,6 +399,12 @@ def unstopped_fault(limit: float, seen: Unstopped, after: str = "its answer") ->
             f"{said}, waiting for a processor most of that time: the machine is too loaded to stop"
             " it in time",
         )
+    if seen is Unstopped.UNKNOWN:
+        return Fault(
+            Termination.LIMIT,
+            f"{said}: what kept them was not seen (no pressure-stall information here: a disk read,"
+            " a long system call or a machine too loaded to give them a processor)",
+        )
     if seen is Unstopped.RUNNING:
         return Fault(
             Termination.LIMIT,

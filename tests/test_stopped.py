@@ -371,7 +371,7 @@ def test_the_wait_for_a_programs_processes_to_stop_moves_on_by_the_referees_stop
                 meter.stop(STOP)
             return loop.time() - began >= STOP + 0.5
 
-        cgroup = SimpleNamespace(is_frozen=is_frozen, waits=waits)
+        cgroup = SimpleNamespace(is_frozen=is_frozen, waits=waits, throttled=lambda: None)
         player = SubprocessPlayer(("true",))
         player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
         return await player.settled(1.0)

@@ -12,9 +12,11 @@ from types import SimpleNamespace
 import pytest
 
 from codecup import stopped, waits
+from codecup.clock import STARVED_LIMIT
 from codecup.players import SubprocessPlayer
 from codecup.players.base import Unstopped
 from codecup.players.subprocess import PRESSURE_GAP, SubprocessSettings, _Protocol
+from codecup.runner import unstopped_fault
 from codecup.waits import (
     INTERVAL,
     MOST_THREADS,
@@ -341,7 +343,18 @@ class FakeCgroup:
     def cpu_time(self) -> float:
         return 0.0
 
+    throttle: float | None = 0.0
+    """Seconds its own CPU quota held it back (``cpu.stat``'s ``throttled_usec``), never growing."""
+
+    def throttled(self) -> float | None:
+        return self.throttle
+
+    look: float = 0.0
+    """Seconds each look at it takes on the test's fake clock (moving it without real time)."""
+
     def is_frozen(self) -> bool:
+        if self.look and fakeclock.current is not None:
+            fakeclock.current.advance(self.look)
         return self.clock() >= self.frozen_at
 
 
@@ -363,12 +376,12 @@ def test_a_program_waiting_for_a_processor_to_stop_is_given_the_time(monkeypatch
         loop = asyncio.get_running_loop()
         began = loop.time()
         cgroup = FakeCgroup(lambda: loop.time() - began)
-        cgroup.frozen_at = 1.5
+        cgroup.frozen_at, cgroup.look = 1.5, 1e-4  # its looks move the clock: no real time in it
         player = SubprocessPlayer(("true",))
         player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
         return await player.settled(0.5), cgroup.reads
 
-    lag, reads = fakeclock.run(settle(), real_time=True)
+    lag, reads = fakeclock.run(settle())
     assert lag is not None and 1.5 <= lag < 1.6
     assert reads["threads"] < reads["pressure"] / 2
 
@@ -408,12 +421,12 @@ def settle_ticking(frozen_at: float, limit: float, in_disk_wait: bool = False):
         loop = asyncio.get_running_loop()
         began = loop.time()
         cgroup = TickingCgroup(lambda: loop.time() - began)
-        cgroup.frozen_at, cgroup.in_disk_wait = frozen_at, in_disk_wait
+        cgroup.frozen_at, cgroup.in_disk_wait, cgroup.look = frozen_at, in_disk_wait, 1e-4
         player = SubprocessPlayer(("true",))
         player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
         return await player.settled(limit), cgroup.reads["pressure"], player.unstopped
 
-    return fakeclock.run(settle(), real_time=True)
+    return fakeclock.run(settle())
 
 
 def test_a_tree_waiting_for_a_processor_to_stop_is_not_cut_short_by_the_pressures_ticks(monkeypatch):
@@ -443,6 +456,74 @@ def test_what_was_seen_of_a_tree_not_stopped_is_told(monkeypatch):
     assert (lag, seen) == (None, Unstopped.RUNNING)
 
 
+class SharedCgroup(FakeCgroup):
+    """A bot's cgroup never stopping, whose tree waited for a processor ``share`` of the time
+    (None: the kernel keeps no pressure), held back by its own CPU quota ``throttling`` of it."""
+
+    def __init__(self, clock, share: float | None, throttling: float = 0.0) -> None:
+        super().__init__(clock)
+        self.share, self.throttling = share, throttling
+
+    def waits(self, threads: bool = True) -> Waits | None:  # type: ignore[override]
+        if self.share is None:
+            return None
+        return Waits(self.share * self.clock(), {7: 0.0} if threads else None)
+
+    def throttled(self) -> float | None:
+        return self.throttling * self.clock()
+
+    def uninterruptible(self) -> bool:
+        return False
+
+
+def settle_shared(share: float | None, limit: float, throttling: float = 0.0):
+    """:meth:`SubprocessPlayer.settled` of a tree in a :class:`SharedCgroup`: the lag, the seconds
+    the wait took, and what was seen of the tree."""
+
+    async def settle() -> tuple[float | None, float, Unstopped]:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        cgroup = SharedCgroup(lambda: loop.time() - began, share, throttling)
+        cgroup.look = 1e-4
+        player = SubprocessPlayer(("true",))
+        player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
+        return await player.settled(limit), loop.time() - began, player.unstopped
+
+    return fakeclock.run(settle())
+
+
+def test_a_tree_that_ran_on_between_its_waits_for_a_processor_is_not_starved(monkeypatch):
+    """A red team's bot, four threads in long system calls (mmap with MAP_POPULATE) after its
+    answer, waited for a processor a third of the time: the wait ended on its limit of running
+    (after 0.15 s of a 0.1 s limit), not stretched as far as it goes, and it was told "the machine
+    is too loaded" (a time-out) where it ran on (``limit``). Only a wait stretched to its cap is a
+    machine too loaded."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    lag, took, seen = settle_shared(0.3, limit=0.1)
+    assert lag is None and took < STARVED_LIMIT * 0.1
+    assert seen is Unstopped.RUNNING
+
+
+def test_a_tree_throttled_by_its_own_quota_is_not_starved_by_the_machine(monkeypatch):
+    """A tree whose own threads contend for its CPU quota (``cpu.stat``'s ``throttled_usec``
+    grew) waits for a processor of its own doing: not a machine too loaded."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    lag, _, seen = settle_shared(1.0, limit=0.1, throttling=0.5)
+    assert lag is None and seen is Unstopped.RUNNING
+    lag, _, seen = settle_shared(1.0, limit=0.1)  # not throttled: the machine's
+    assert lag is None and seen is Unstopped.STARVED
+
+
+def test_without_pressure_nothing_is_said_of_processor_waiting(monkeypatch):
+    """Without pressure-stall information the referee cannot know whether a tree not stopped
+    waited for a processor: it says so, not that it ran on."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    lag, _, seen = settle_shared(None, limit=0.1)
+    assert lag is None and seen is Unstopped.UNKNOWN
+    said = unstopped_fault(0.1, seen).message
+    assert "not seen" in said and "nor waiting for a processor" not in said
+
+
 def test_thread_states_are_read_from_each_threads_stat(proc):
     (proc / "11").mkdir(exist_ok=True)
     (proc / "11" / "stat").write_bytes(b"11 (a) b) (c) D 1 11 11 0 -1")  # a name holding ') '
@@ -469,10 +550,49 @@ def test_the_time_the_referee_could_not_look_is_told(monkeypatch):
                 return super().is_frozen()
 
         cgroup = Starved(lambda: loop.time() - began)
+        cgroup.look = 1e-4
         player = SubprocessPlayer(("true",))
         player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
         return await player.settled(1.0), player.unseen
 
-    lag, unseen = fakeclock.run(settle(), real_time=True)
+    lag, unseen = fakeclock.run(settle())
     assert lag is not None and 0.35 <= lag < 0.45
-    assert 0.29 <= unseen < 0.35
+    assert unseen == pytest.approx(0.3, abs=1e-6)
+
+
+def unseen_after(frozen_at: float, overshoot: float, read: float = 0.0, limit: float = 1.0) -> float:
+    """:attr:`Player.unseen` of a tree in a :class:`FakeCgroup` that stops ``frozen_at`` seconds
+    after its answer, on a referee never starved: each nap takes ``overshoot`` past its length (the
+    loop gives it longer), each look 10 µs, each reading of its waits ``read``."""
+
+    class Slow(FakeCgroup):
+        def waits(self, threads: bool = True) -> Waits:
+            assert fakeclock.current is not None
+            fakeclock.current.advance(read)
+            return super().waits(threads)
+
+    async def settle() -> float:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        cgroup = Slow(lambda: loop.time() - began)
+        cgroup.frozen_at, cgroup.look = frozen_at, 1e-5
+        assert fakeclock.current is not None
+        fakeclock.current.overshoot = overshoot
+        player = SubprocessPlayer(("true",))
+        player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
+        assert await player.settled(limit) is not None
+        return player.unseen
+
+    return fakeclock.run(settle())
+
+
+def test_the_referees_own_nap_and_readings_are_not_told_unseen(monkeypatch):
+    """The look's 0.5 ms nap takes ~1.1 ms on a real loop (epoll rounds up): told the nap was
+    0.5 ms, each wait was excused 0.6 ms the tree idled; and the time the referee spent reading
+    the tree's files counted as a gap it could not look. The nap is measured, the readings left
+    out: a referee never starved is told nothing unseen."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    for frozen_at in (0.005, 0.02, 0.0503):
+        assert unseen_after(frozen_at, overshoot=0.0006) < 1e-4
+    # Its waits read (5 ms each: a loaded machine) where the pressure alone would end the wait.
+    assert unseen_after(0.1, overshoot=0.0, read=0.005, limit=0.02) < 1e-4

@@ -20,6 +20,7 @@ import errno
 import fcntl
 import functools
 import logging
+import math
 import os
 import shutil
 import signal
@@ -45,7 +46,7 @@ from codecup.processes import signal_name
 from codecup.sandbox import Box, orphans
 from codecup.sandbox.cgroup import BotCgroup
 from codecup.sandbox.launch import Reporting, read_reason
-from codecup.waits import INTERVAL, MOST_SHARE, PRESSURE_FACTOR, Sampler, Waits, waited
+from codecup.waits import INTERVAL, MOST_SHARE, Sampler, Waits, waited
 
 log = logging.getLogger(__name__)
 
@@ -307,7 +308,9 @@ def _wake_up(waiter: asyncio.Future[None]) -> None:
 
 
 LOOK = 0.0005
-"""Seconds between the referee's looks at whether a tree it waits for has stopped (past 2 ms)."""
+"""Seconds the referee naps between its looks at whether a tree it waits for has stopped (past
+2 ms); the loop gives it longer (epoll rounds a timeout up to the millisecond), so the nap is
+measured in each wait, not assumed."""
 
 PRESSURE_GAP = 0.02
 """The least seconds between two readings of a tree's pressure while it is waited for to stop. The
@@ -318,14 +321,20 @@ all the time grew by 0.16 s in 1 s (by 1.0 s read every 10 ms or more), and hone
 machine lost, told their processes had not stopped in the idle time left them."""
 
 
-def _unstopped_seen(cgroup: BotCgroup, took: float, stalled: float, limit: float) -> Unstopped:
+def _unstopped_seen(
+    cgroup: BotCgroup, took: float, stalled: float, limit: float, known: bool, throttled: bool
+) -> Unstopped:
     """What was seen of a tree not stopped ``took`` seconds after its answer, of which it waited
     ``stalled`` for a processor, past ``limit``: a task in an uninterruptible wait (a disk read);
-    else waiting for a processor most of it (the pressure leaves out up to half: PRESSURE_FACTOR),
+    else, the pressure not ``known`` (no PSI), nothing more; else, the wait stretched to its cap
+    (``took - stalled`` still under ``limit``, the test the wait itself ends on) with the tree not
+    ``throttled`` by its own CPU quota (its own threads contending: its doing, not the machine's),
     a machine too loaded to stop it in time; else it ran on."""
     if cgroup.uninterruptible():
         return Unstopped.DISK
-    if took - PRESSURE_FACTOR * stalled < limit:
+    if not known:
+        return Unstopped.UNKNOWN
+    if took - stalled < limit and not throttled:
         return Unstopped.STARVED
     return Unstopped.RUNNING
 
@@ -480,22 +489,25 @@ class SubprocessPlayer(Player):
                 return loop.time() - start
             os.sched_yield()
         # The tree stopped between the referee's last two looks: what passed between them past the
-        # nap's own length (the referee starved on a loaded machine) is time it could not look.
-        looked = loop.time() - start
+        # shortest gap between looks seen in this wait (the nap as this loop gives it: epoll rounds
+        # LOOK up), where the referee starved on a loaded machine, is time it could not look. The
+        # time it spends reading the tree's files is its own: a gap starts after them.
+        nap = math.inf
         # To stop, a task must run a moment: time it waited for a processor (a loaded machine)
         # does not count against ``limit``, up to STARVED_LIMIT times it. The pressure is read
         # only where the wait would end without it, and PRESSURE_GAP apart (the kernel drops
         # what a reading taken within a tick of the last one would add: see PRESSURE_GAP).
-        waits0 = cgroup.waits()
+        waits0, throttled0 = cgroup.waits(), cgroup.throttled()
         read_at, stalled = loop.time(), 0.0
         stops0 = stopped.so_far()  # nor does the time the referee was stopped (Ctrl-Z)
+        looked = loop.time() - start
         while True:
             await asyncio.sleep(LOOK)
             took = loop.time() - start
             if cgroup.is_frozen():
-                self.unseen = max(0.0, took - looked - LOOK)
+                self.unseen = max(0.0, took - looked - min(nap, took - looked))
                 return took
-            looked = took
+            nap, looked = min(nap, took - looked), took
             if took - stalled < limit and took < STARVED_LIMIT * limit:
                 continue
             if loop.time() - read_at < PRESSURE_GAP and took < STARVED_LIMIT * limit:
@@ -506,11 +518,20 @@ class SubprocessPlayer(Player):
             stalled = waited(waits0, cgroup.waits(threads=False))
             if took - stalled >= limit:
                 stalled = max(stalled, waited(waits0, cgroup.waits()))
+            looked = loop.time() - start  # the reading's time is the referee's, not a gap's
             if took - stalled >= limit or took >= STARVED_LIMIT * limit:
                 if (stops := stopped.so_far() - stops0) > 0:  # read only then: most waits end first
                     start, stops0, looked = start + stops, stops0 + stops, looked - stops
                     continue
-                self.unstopped = _unstopped_seen(cgroup, took, stalled, limit)
+                throttled = cgroup.throttled()
+                self.unstopped = _unstopped_seen(
+                    cgroup,
+                    took,
+                    stalled,
+                    limit,
+                    known=waits0 is not None,
+                    throttled=throttled0 is not None and throttled is not None and throttled > throttled0,
+                )
                 return None
 
     def charged_by_wall(self) -> None:

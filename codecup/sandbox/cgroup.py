@@ -657,6 +657,18 @@ class BotCgroup:
         first = text.split(b"\n", 1)[0]  # "usage_usec N"
         return int(first.split()[1]) / 1e6
 
+    def throttled(self) -> float | None:
+        """Seconds so far the tree was held back by its own CPU quota (``cpu.stat``'s
+        ``throttled_usec``: its own threads contending for its share); None where not kept."""
+        try:
+            text = os.pread(self._cpu_fd, 1024, 0)
+        except OSError:
+            return None
+        for line in text.split(b"\n"):
+            if line.startswith(b"throttled_usec "):
+                return int(line.split()[1]) / 1e6
+        return None
+
     def stall_time(self) -> float | None:
         """Seconds so far in which some task of the tree was ready to run but waited for a
         processor (the kernel's ``cpu.pressure`` "some" total; throttling by its own CPU quota
