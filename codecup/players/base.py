@@ -14,12 +14,14 @@ class Unstopped(enum.Enum):
     :meth:`Player.suspend` (:meth:`Player.settled` gave None)."""
 
     UNKNOWN = "unknown"
-    """Nothing told (a transport that cannot look at its tasks)."""
+    """Nothing told (a transport that cannot look at its tasks, or a kernel without pressure-stall
+    information: whether it waited for a processor is not known)."""
     DISK = "disk"
     """A task of it was in an uninterruptible wait (a disk read), which no freeze stops."""
     STARVED = "starved"
-    """Its tasks waited for a processor (a loaded machine) most of the time: the wait stretched as
-    far as it goes, and the machine was too loaded to stop it in time."""
+    """The wait stretched as far as it goes (STARVED_LIMIT times the limit), the time its tasks
+    waited for a processor still leaving it under the limit, and its own CPU quota did not throttle
+    it: the machine was too loaded to stop it in time."""
     RUNNING = "running"
     """None was in an uninterruptible wait, nor told waiting for a processor: it ran on (a long
     system call)."""
