@@ -659,14 +659,18 @@ class BotCgroup:
 
     def throttled(self) -> float | None:
         """Seconds so far the tree was held back by its own CPU quota (``cpu.stat``'s
-        ``throttled_usec``: its own threads contending for its share); None where not kept."""
+        ``throttled_usec`` in cgroup2, ``throttled_time`` in nanoseconds in a v1 ``cpu``
+        hierarchy: its own threads contending for its share); None where not kept."""
         try:
-            text = os.pread(self._cpu_fd, 1024, 0)
+            if self.cpu_v1 is not None and not self.cpu_v2:
+                text, key, unit = (self.cpu_v1 / "cpu.stat").read_bytes(), b"throttled_time ", 1e9
+            else:
+                text, key, unit = os.pread(self._cpu_fd, 1024, 0), b"throttled_usec ", 1e6
         except OSError:
             return None
         for line in text.split(b"\n"):
-            if line.startswith(b"throttled_usec "):
-                return int(line.split()[1]) / 1e6
+            if line.startswith(key):
+                return int(line.split()[1]) / unit
         return None
 
     def stall_time(self) -> float | None:
