@@ -44,6 +44,7 @@ from codecup.interrupts import interruptible
 from codecup.line_notes import noted_log, refused_line_notes
 from codecup.observers import ObserverFailed, Observers
 from codecup.players import Player, SubprocessPlayer, SubprocessSettings
+from codecup.players.base import Unstopped
 from codecup.players.seat import make_player
 from codecup.players.subprocess import STRETCHED
 from codecup.plugins import load_games, make_plugin_manager
@@ -202,7 +203,7 @@ class _Match:
             limit = self.clocks[seat].limit + self.clocks[seat].startup
             if await player.settled(limit) is None:
                 await player.close()
-                self.unstopped[seat] = Fault(Termination.LIMIT, unstopped(limit, "its start"))
+                self.unstopped[seat] = unstopped_fault(limit, player.unstopped, "its start")
 
     async def wait_for(self, seat: int) -> str | Fault:
         """One answer from ``seat``, on its clock."""
@@ -212,20 +213,25 @@ class _Match:
             reply: str | Fault = Fault(Termination.CRASH, "no answer after an earlier fault")
         elif seat in self.unstopped:
             reply = self.unstopped.pop(seat)
+            if reply.kind is Termination.TIMEOUT:  # a time-out's clock is said used up
+                clock.used = max(clock.used, clock.limit)
         else:
             allowance, made_of = clock.allowance(), clock.explain()
             dropped = player.stderr_dropped()
             wait = self.wait_cpu if self.cpu_clock else self.wait_wall
             reply, elapsed, freeze_limit, lag = await wait(player, clock, allowance)
             waiting = player.waiting
-            if lag is None and not isinstance(reply, Fault):  # it ran on in the opponent's time
-                reply = Fault(Termination.LIMIT, unstopped(freeze_limit))
+            stuck = lag is None and not isinstance(reply, Fault)  # it ran on in the opponent's time
+            if stuck:
+                reply = unstopped_fault(freeze_limit, player.unstopped)
             elapsed += player.hidden_time()
             if self.cpu_clock:
                 clock.idle += player.hidden_idle()
             in_time = clock.charge(elapsed)
             if isinstance(reply, str) and not in_time:
                 reply = Fault(Termination.TIMEOUT, f"answered {reply[:40]!r} after its clock ran out")
+            elif isinstance(reply, Fault) and reply.kind is Termination.TIMEOUT and stuck:
+                clock.used = max(clock.used, clock.limit)  # said whole: see unstopped_fault
             elif isinstance(reply, Fault) and reply.kind is Termination.TIMEOUT:
                 clock.used = max(clock.used, clock.limit)
                 backstop = self.cpu_clock and elapsed < allowance  # the wall backstop ended it, not the CPU
@@ -260,6 +266,8 @@ class _Match:
         lag = await player.settled(freeze_limit)
         if lag is None or lag > SETTLED_AT_ONCE:  # what it did while it stopped is read again
             used, slack = self.since(player, start, waits0, wall0)
+            if slack is not None and lag is not None:  # nor is the time the referee could not look
+                slack -= min(player.unseen, lag)
         elif slack is not None:  # stopped at once: that moment was idle, and it used next to no CPU
             slack += lag  # (what it did use is charged to its next answer: see frozen_cpu)
         if slack is not None:  # idle is told from starved only where the stalls are known
@@ -373,17 +381,39 @@ FREEZE_LIMIT = 1.0
 """Seconds a program's processes may take to stop after its answer, before it loses the game."""
 
 
-def unstopped(limit: float, after: str = "its answer") -> str:
-    """Why a program whose processes had not stopped ``limit`` seconds after ``after`` lost."""
+def unstopped_fault(limit: float, seen: Unstopped, after: str = "its answer") -> Fault:
+    """The fault of a program whose processes had not stopped ``limit`` seconds after ``after``
+    (not counting the time they waited for a processor), by what was ``seen`` of them: a machine
+    too loaded to stop them in time is a time-out, as the cpu clock's stretched backstop is
+    (:func:`_explained`), not a broken sandbox limit; else ``limit``."""
     if after != "its answer":
         within = f"{limit:g}s, its whole clock and start-up allowance,"
     elif limit == FREEZE_LIMIT:
         within = f"{limit:g}s"
     else:
         within = f"{limit:.3f}s, all the idle time its clock left it,"
-    return (
-        f"its processes had not stopped {within} after {after} (a process in an"
-        " uninterruptible wait, such as a disk read, stops only when the wait ends)"
+    said = f"its processes had not stopped {within} after {after}"
+    if seen is Unstopped.STARVED:
+        return Fault(
+            Termination.TIMEOUT,
+            f"{said}, waiting for a processor most of that time: the machine is too loaded to stop"
+            " it in time",
+        )
+    if seen is Unstopped.UNKNOWN:
+        return Fault(
+            Termination.LIMIT,
+            f"{said}: what kept them was not seen (no pressure-stall information here: a disk read,"
+            " a long system call or a machine too loaded to give them a processor)",
+        )
+    if seen is Unstopped.RUNNING:
+        return Fault(
+            Termination.LIMIT,
+            f"{said}: none of them was in an uninterruptible wait (a disk read), nor waiting for a"
+            " processor; they ran on (a long system call)",
+        )
+    return Fault(
+        Termination.LIMIT,
+        f"{said} (a process in an uninterruptible wait, such as a disk read, stops only when the wait ends)",
     )
 
 

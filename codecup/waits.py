@@ -236,3 +236,15 @@ def run_delays(tids: Iterable[int]) -> dict[int, float] | None:
         finally:
             os.close(fd)
     return found
+
+
+def thread_state(tid: int) -> str:
+    """The kernel's state letter of thread ``tid`` (``R`` running or waiting for a processor, ``S``
+    asleep, ``D`` in an uninterruptible wait, ...); empty where it has ended or cannot be read."""
+    try:
+        with open(f"{PROC}/{tid}/stat", "rb") as stat:
+            text = stat.read(512)
+    except OSError:
+        return ""
+    fields = text.rpartition(b")")[2].split()  # the name, in parentheses, may hold anything
+    return fields[0].decode("ascii", "replace") if fields else ""

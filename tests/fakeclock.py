@@ -30,7 +30,7 @@ class _JumpingSelector(selectors.DefaultSelector):
             return super().select(timeout)  # no timer at all: only I/O can wake the loop
         ready: list[tuple[selectors.SelectorKey, int]] = super().select(0)
         if not ready and timeout > 0:
-            self.loop.advance(timeout)
+            self.loop.advance(timeout + self.loop.overshoot)
         return ready
 
 
@@ -39,6 +39,8 @@ class FakeClockLoop(asyncio.SelectorEventLoop):
 
     def __init__(self, *, real_time: bool = False) -> None:
         self.autojump = True
+        self.overshoot = 0.0
+        """Seconds each jump to a timer goes past it (a real loop's epoll rounds a timeout up)."""
         self._offset = 0.0
         self._real_start = time.monotonic() if real_time else None
         super().__init__(_JumpingSelector(self))

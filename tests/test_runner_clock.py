@@ -20,9 +20,10 @@ import pytest
 
 from codecup.dialogue import Fault, Termination
 from codecup.game import Game
-from codecup.players.base import Player
+from codecup.players.base import Player, Unstopped
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import play_match
+from codecup.verify import verify_record
 from codecup.waits import Waits
 from tests import fakeclock
 
@@ -407,6 +408,65 @@ def test_under_the_cpu_clock_the_time_to_stop_comes_out_of_the_idling_left(tiny_
     assert sum(1 for m in record.moves if m.seat == 0) == 1  # its second answer was its last
     assert record.result.termination[1].kind is Termination.NORMAL
     assert record.clock_used[0] == 0.0  # idling is never charged: it is bounded
+
+
+@attrs.define(eq=False)
+class UnseenSlowToStop(IdleSlowToStop):
+    """:class:`IdleSlowToStop` whose referee waited for a processor all the time it waited for the
+    tree to stop (a loaded machine): it could not see it stop sooner."""
+
+    async def settled(self, limit: float) -> float | None:
+        lag = await super().settled(limit)
+        self.unseen = lag or 0.0
+        return lag
+
+
+def test_the_time_the_referee_could_not_look_is_not_the_programs_idling(tiny_game, match, monkeypatch):
+    """Under the cpu clock the wait for a tree to stop is its idling, less the time it waited for a
+    processor; nor is the time the referee itself waited for one (a loaded machine), when it could
+    not see that the tree had stopped. Waits of 0.6 s, each within the idling left, no longer add
+    up to past it (:func:`test_under_the_cpu_clock_the_time_to_stop_comes_out_of_the_idling_left`:
+    its second answer was its last)."""
+    events: list[tuple[float, int, str]] = []
+    slow = UnseenSlowToStop(0, [0.0] * 6, events, stops=[0.6] * 6)
+    programs = [slow, IdleSlowToStop(1, [0.0] * 6, events)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    cpu_match = attrs.evolve(match, clock=0.2, clock_mode="cpu")
+    record = fakeclock.run(play_match(tiny_game, cpu_match))
+    assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2, record.result
+
+
+@attrs.define(eq=False)
+class StarvedSlowToStop(IdleSlowToStop):
+    """:class:`IdleSlowToStop` whose tasks, not stopped, were seen waiting for a processor."""
+
+    unstopped: Unstopped = Unstopped.STARVED
+
+
+@pytest.mark.parametrize("when", ["its answer", "its start"])
+def test_a_program_the_machine_was_too_loaded_to_stop_times_out_without_blame(
+    tiny_game, match, monkeypatch, when
+):
+    """A red team's honest bot (a nap, then 30 ms of computing; no disk I/O) lost on a machine at
+    load 40 on 2 cores as ``limit``, "broke a sandbox limit", told its processes had not stopped
+    "(a process in an uninterruptible wait, such as a disk read ...)". Its tasks, woken to stop,
+    waited for a processor: a machine too loaded to stop it in time is a time-out that says so, as
+    the cpu clock's stretched backstop is, and its record verifies (its clock said used up)."""
+    events: list[tuple[float, int, str]] = []
+    stops = [None] if when == "its answer" else []
+    at_start = None if when == "its start" else 0.0
+    slow = StarvedSlowToStop(0, [0.0] * 3, events, stops=stops, at_start=at_start)
+    programs = [slow, IdleSlowToStop(1, [0.0] * 3, events)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    cpu_match = attrs.evolve(match, clock=0.2, clock_mode="cpu")
+    record = fakeclock.run(play_match(tiny_game, cpu_match))
+    end = record.result.termination[0]
+    assert end.kind is Termination.TIMEOUT, end
+    assert "had not stopped" in end.message and f"after {when}" in end.message
+    assert "the machine is too loaded to stop it in time" in end.message
+    assert "disk" not in end.message
+    assert record.clock_used[0] == 0.2
+    assert verify_record(tiny_game, record) == []
 
 
 def test_under_the_cpu_clock_an_in_process_bot_that_sleeps_is_ended_by_the_wall_backstop(

@@ -360,14 +360,18 @@ def test_the_wait_for_a_programs_processes_to_stop_moves_on_by_the_referees_stop
 
         reads = []
 
-        # The referee stops after the first look of the wait's second part.
         def waits(threads: bool = True) -> Waits:
             reads.append(loop.time())
-            if len(reads) == 2:
-                meter.stop(STOP)
             return Waits(0.0, {} if threads else None)
 
-        cgroup = SimpleNamespace(is_frozen=lambda: loop.time() - began >= STOP + 0.5, waits=waits)
+        # The referee stops after the first look of the wait's second part (its pressure is read
+        # again only where the wait would end without it: PRESSURE_GAP).
+        def is_frozen() -> bool:
+            if reads and not meter.total:
+                meter.stop(STOP)
+            return loop.time() - began >= STOP + 0.5
+
+        cgroup = SimpleNamespace(is_frozen=is_frozen, waits=waits, throttled=lambda: None)
         player = SubprocessPlayer(("true",))
         player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
         return await player.settled(1.0)

@@ -12,9 +12,21 @@ from types import SimpleNamespace
 import pytest
 
 from codecup import stopped, waits
+from codecup.clock import STARVED_LIMIT
 from codecup.players import SubprocessPlayer
-from codecup.players.subprocess import SubprocessSettings, _Protocol
-from codecup.waits import INTERVAL, MOST_THREADS, PRESSURE_FACTOR, Sampler, Waits, run_delays, waited
+from codecup.players.base import Unstopped
+from codecup.players.subprocess import PRESSURE_GAP, SubprocessSettings, _Protocol
+from codecup.runner import unstopped_fault
+from codecup.waits import (
+    INTERVAL,
+    MOST_THREADS,
+    PRESSURE_FACTOR,
+    Sampler,
+    Waits,
+    run_delays,
+    thread_state,
+    waited,
+)
 from tests import fakeclock
 
 
@@ -331,7 +343,18 @@ class FakeCgroup:
     def cpu_time(self) -> float:
         return 0.0
 
+    throttle: float | None = 0.0
+    """Seconds its own CPU quota held it back (``cpu.stat``'s ``throttled_usec``), never growing."""
+
+    def throttled(self) -> float | None:
+        return self.throttle
+
+    look: float = 0.0
+    """Seconds each look at it takes on the test's fake clock (moving it without real time)."""
+
     def is_frozen(self) -> bool:
+        if self.look and fakeclock.current is not None:
+            fakeclock.current.advance(self.look)
         return self.clock() >= self.frozen_at
 
 
@@ -353,11 +376,223 @@ def test_a_program_waiting_for_a_processor_to_stop_is_given_the_time(monkeypatch
         loop = asyncio.get_running_loop()
         began = loop.time()
         cgroup = FakeCgroup(lambda: loop.time() - began)
-        cgroup.frozen_at = 1.5
+        cgroup.frozen_at, cgroup.look = 1.5, 1e-4  # its looks move the clock: no real time in it
         player = SubprocessPlayer(("true",))
         player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
         return await player.settled(0.5), cgroup.reads
 
-    lag, reads = fakeclock.run(settle(), real_time=True)
+    lag, reads = fakeclock.run(settle())
     assert lag is not None and 1.5 <= lag < 1.6
     assert reads["threads"] < reads["pressure"] / 2
+
+
+TICK = 0.004
+"""The kernel's tick in :class:`TickingCgroup` (CONFIG_HZ=250)."""
+
+
+class TickingCgroup(FakeCgroup):
+    """A bot's cgroup whose one thread waits for a processor all the time (it was woken to stop
+    and never got one), whose pressure total grows as the kernel's does: by the time since the last
+    reading, weighted by that time in whole ticks, so a reading within a tick of the last adds
+    nothing. The thread's own waiting is told only as it gets a processor: never here."""
+
+    def __init__(self, clock) -> None:
+        super().__init__(clock)
+        self.total, self.read_at, self.in_disk_wait = 0.0, 0.0, False
+
+    def waits(self, threads: bool = True) -> Waits:
+        now = self.clock()
+        self.reads["pressure"] += 1
+        if now - self.read_at >= TICK:
+            self.total += now - self.read_at
+        self.read_at = now
+        return Waits(self.total, {7: 0.0} if threads else None)
+
+    def uninterruptible(self) -> bool:
+        return self.in_disk_wait
+
+
+def settle_ticking(frozen_at: float, limit: float, in_disk_wait: bool = False):
+    """:meth:`SubprocessPlayer.settled` of a tree in a :class:`TickingCgroup` that stops
+    ``frozen_at`` seconds after its answer (on the loop's real-time clock): the lag (None: not
+    stopped), the pressure's readings, and what was seen of it."""
+
+    async def settle() -> tuple[float | None, int, Unstopped]:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        cgroup = TickingCgroup(lambda: loop.time() - began)
+        cgroup.frozen_at, cgroup.in_disk_wait, cgroup.look = frozen_at, in_disk_wait, 1e-4
+        player = SubprocessPlayer(("true",))
+        player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
+        return await player.settled(limit), cgroup.reads["pressure"], player.unstopped
+
+    return fakeclock.run(settle())
+
+
+def test_a_tree_waiting_for_a_processor_to_stop_is_not_cut_short_by_the_pressures_ticks(monkeypatch):
+    """A red team's bot that napped 150 ms then computed 30 ms a move lost, on a machine at load 40
+    on 2 cores, told its processes had not stopped in the idle time left it, "such as a disk read":
+    it did no disk I/O. The referee read the pressure every 0.5 ms, and the kernel adds nothing of a
+    reading within a tick of the last (a tree waiting all the time was told 0.16 s of waiting in
+    1 s): the time it waited to be given a processor to stop counted as idling. Now read
+    PRESSURE_GAP apart, all of it is told."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)  # the referee is never stopped here
+    lag, reads, _ = settle_ticking(frozen_at=0.8, limit=0.1)
+    assert lag is not None and 0.8 <= lag < 0.9
+    assert reads <= 0.9 / PRESSURE_GAP + 2
+
+
+def test_what_was_seen_of_a_tree_not_stopped_is_told(monkeypatch):
+    """A tree not stopped within its limit: a task in an uninterruptible wait (a disk read) is told
+    so; one that waited for a processor all the time, past STARVED_LIMIT times the limit, is a
+    machine too loaded to stop it; and one told neither ran on."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    lag, _, seen = settle_ticking(frozen_at=9.0, limit=0.1)
+    assert (lag, seen) == (None, Unstopped.STARVED)
+    lag, _, seen = settle_ticking(frozen_at=9.0, limit=0.1, in_disk_wait=True)
+    assert (lag, seen) == (None, Unstopped.DISK)
+    monkeypatch.setattr(TickingCgroup, "waits", lambda self, threads=True: Waits(0.0))  # never waited
+    lag, _, seen = settle_ticking(frozen_at=9.0, limit=0.1)
+    assert (lag, seen) == (None, Unstopped.RUNNING)
+
+
+class SharedCgroup(FakeCgroup):
+    """A bot's cgroup never stopping, whose tree waited for a processor ``share`` of the time
+    (None: the kernel keeps no pressure), held back by its own CPU quota ``throttling`` of it."""
+
+    def __init__(self, clock, share: float | None, throttling: float = 0.0) -> None:
+        super().__init__(clock)
+        self.share, self.throttling = share, throttling
+
+    def waits(self, threads: bool = True) -> Waits | None:  # type: ignore[override]
+        if self.share is None:
+            return None
+        return Waits(self.share * self.clock(), {7: 0.0} if threads else None)
+
+    def throttled(self) -> float | None:
+        return self.throttling * self.clock()
+
+    def uninterruptible(self) -> bool:
+        return False
+
+
+def settle_shared(share: float | None, limit: float, throttling: float = 0.0):
+    """:meth:`SubprocessPlayer.settled` of a tree in a :class:`SharedCgroup`: the lag, the seconds
+    the wait took, and what was seen of the tree."""
+
+    async def settle() -> tuple[float | None, float, Unstopped]:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        cgroup = SharedCgroup(lambda: loop.time() - began, share, throttling)
+        cgroup.look = 1e-4
+        player = SubprocessPlayer(("true",))
+        player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
+        return await player.settled(limit), loop.time() - began, player.unstopped
+
+    return fakeclock.run(settle())
+
+
+def test_a_tree_that_ran_on_between_its_waits_for_a_processor_is_not_starved(monkeypatch):
+    """A red team's bot, four threads in long system calls (mmap with MAP_POPULATE) after its
+    answer, waited for a processor a third of the time: the wait ended on its limit of running
+    (after 0.15 s of a 0.1 s limit), not stretched as far as it goes, and it was told "the machine
+    is too loaded" (a time-out) where it ran on (``limit``). Only a wait stretched to its cap is a
+    machine too loaded."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    lag, took, seen = settle_shared(0.3, limit=0.1)
+    assert lag is None and took < STARVED_LIMIT * 0.1
+    assert seen is Unstopped.RUNNING
+
+
+def test_a_tree_throttled_by_its_own_quota_is_not_starved_by_the_machine(monkeypatch):
+    """A tree whose own threads contend for its CPU quota (``cpu.stat``'s ``throttled_usec``
+    grew) waits for a processor of its own doing: not a machine too loaded."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    lag, _, seen = settle_shared(1.0, limit=0.1, throttling=0.5)
+    assert lag is None and seen is Unstopped.RUNNING
+    lag, _, seen = settle_shared(1.0, limit=0.1)  # not throttled: the machine's
+    assert lag is None and seen is Unstopped.STARVED
+
+
+def test_without_pressure_nothing_is_said_of_processor_waiting(monkeypatch):
+    """Without pressure-stall information the referee cannot know whether a tree not stopped
+    waited for a processor: it says so, not that it ran on."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    lag, _, seen = settle_shared(None, limit=0.1)
+    assert lag is None and seen is Unstopped.UNKNOWN
+    said = unstopped_fault(0.1, seen).message
+    assert "not seen" in said and "nor waiting for a processor" not in said
+
+
+def test_thread_states_are_read_from_each_threads_stat(proc):
+    (proc / "11").mkdir(exist_ok=True)
+    (proc / "11" / "stat").write_bytes(b"11 (a) b) (c) D 1 11 11 0 -1")  # a name holding ') '
+    assert thread_state(11) == "D"
+    assert thread_state(12) == ""  # ended
+
+
+def test_the_time_the_referee_could_not_look_is_told(monkeypatch):
+    """The tree stopped between the referee's last two looks at it: the time between them past the
+    look's own nap (a referee starved on a loaded machine: 0.3 s here) is told as time it could not
+    look (:attr:`Player.unseen`), not the tree's."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+
+    async def settle() -> tuple[float | None, float]:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+
+        class Starved(FakeCgroup):
+            def is_frozen(self) -> bool:
+                if self.clock() >= 0.05 and self.frozen_at == float("inf"):
+                    self.frozen_at = self.clock() + 0.01  # it stops while the referee waits
+                    loop.advance(0.3)
+                    return False
+                return super().is_frozen()
+
+        cgroup = Starved(lambda: loop.time() - began)
+        cgroup.look = 1e-4
+        player = SubprocessPlayer(("true",))
+        player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
+        return await player.settled(1.0), player.unseen
+
+    lag, unseen = fakeclock.run(settle())
+    assert lag is not None and 0.35 <= lag < 0.45
+    assert unseen == pytest.approx(0.3, abs=1e-6)
+
+
+def unseen_after(frozen_at: float, overshoot: float, read: float = 0.0, limit: float = 1.0) -> float:
+    """:attr:`Player.unseen` of a tree in a :class:`FakeCgroup` that stops ``frozen_at`` seconds
+    after its answer, on a referee never starved: each nap takes ``overshoot`` past its length (the
+    loop gives it longer), each look 10 µs, each reading of its waits ``read``."""
+
+    class Slow(FakeCgroup):
+        def waits(self, threads: bool = True) -> Waits:
+            assert fakeclock.current is not None
+            fakeclock.current.advance(read)
+            return super().waits(threads)
+
+    async def settle() -> float:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        cgroup = Slow(lambda: loop.time() - began)
+        cgroup.frozen_at, cgroup.look = frozen_at, 1e-5
+        assert fakeclock.current is not None
+        fakeclock.current.overshoot = overshoot
+        player = SubprocessPlayer(("true",))
+        player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
+        assert await player.settled(limit) is not None
+        return player.unseen
+
+    return fakeclock.run(settle())
+
+
+def test_the_referees_own_nap_and_readings_are_not_told_unseen(monkeypatch):
+    """The look's 0.5 ms nap takes ~1.1 ms on a real loop (epoll rounds up): told the nap was
+    0.5 ms, each wait was excused 0.6 ms the tree idled; and the time the referee spent reading
+    the tree's files counted as a gap it could not look. The nap is measured, the readings left
+    out: a referee never starved is told nothing unseen."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    for frozen_at in (0.005, 0.02, 0.0503):
+        assert unseen_after(frozen_at, overshoot=0.0006) < 1e-4
+    # Its waits read (5 ms each: a loaded machine) where the pressure alone would end the wait.
+    assert unseen_after(0.1, overshoot=0.0, read=0.005, limit=0.02) < 1e-4

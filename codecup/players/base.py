@@ -3,9 +3,28 @@
 from __future__ import annotations
 
 import abc
+import enum
 
 from codecup.dialogue import Fault
 from codecup.waits import Waits, waited
+
+
+class Unstopped(enum.Enum):
+    """What was seen of a program whose tree had not stopped within the limit after
+    :meth:`Player.suspend` (:meth:`Player.settled` gave None)."""
+
+    UNKNOWN = "unknown"
+    """Nothing told (a transport that cannot look at its tasks, or a kernel without pressure-stall
+    information: whether it waited for a processor is not known)."""
+    DISK = "disk"
+    """A task of it was in an uninterruptible wait (a disk read), which no freeze stops."""
+    STARVED = "starved"
+    """The wait stretched as far as it goes (STARVED_LIMIT times the limit), the time its tasks
+    waited for a processor still leaving it under the limit, and its own CPU quota did not throttle
+    it: the machine was too loaded to stop it in time."""
+    RUNNING = "running"
+    """None was in an uninterruptible wait, nor told waiting for a processor: it ran on (a long
+    system call)."""
 
 
 class Player(abc.ABC):
@@ -80,9 +99,15 @@ class Player(abc.ABC):
         """Let the program run again (noting its waits in :attr:`resumed_waits`, with ``stalls``:
         a cpu clock tells idling from waiting for a processor by it)."""
 
+    #: Where :meth:`settled` last gave None: what it saw of the tree that had not stopped.
+    unstopped: Unstopped = Unstopped.UNKNOWN
+    #: Of the seconds :meth:`settled` last gave, those in which the tree may have stopped unseen:
+    #: the referee could not look (it waited for a processor on a loaded machine), so not its idling.
+    unseen: float = 0.0
+
     async def settled(self, limit: float) -> float | None:
         """After :meth:`suspend`: the seconds until the whole program had stopped, or None if it
-        had not within ``limit`` (a transport that stops at once: 0)."""
+        had not within ``limit`` (a transport that stops at once: 0), :attr:`unstopped` saying why."""
         return 0.0
 
     @abc.abstractmethod

@@ -20,6 +20,7 @@ import errno
 import fcntl
 import functools
 import logging
+import math
 import os
 import shutil
 import signal
@@ -41,9 +42,10 @@ from codecup.checks import LOOP, is_loop
 from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL, wall_backstop
 from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
-from codecup.players.base import Player
+from codecup.players.base import Player, Unstopped
 from codecup.processes import signal_name
 from codecup.sandbox import Box, orphans
+from codecup.sandbox.cgroup import BotCgroup
 from codecup.sandbox.launch import Reporting, read_reason
 from codecup.waits import INTERVAL, MOST_SHARE, Sampler, Waits, waited
 
@@ -326,6 +328,38 @@ def _wake_up(waiter: asyncio.Future[None]) -> None:
         waiter.set_result(None)
 
 
+LOOK = 0.0005
+"""Seconds the referee naps between its looks at whether a tree it waits for has stopped (past
+2 ms); the loop gives it longer (epoll rounds a timeout up to the millisecond), so the nap is
+measured in each wait, not assumed."""
+
+PRESSURE_GAP = 0.02
+"""The least seconds between two readings of a tree's pressure while it is waited for to stop. The
+kernel adds to a cgroup's ``cpu.pressure`` total each processor's stalls weighted by that
+processor's busy time since the last reading in whole ticks (1 to 10 ms): a reading taken within a
+tick of the last adds nothing. Read every 0.5 ms, the pressure of a tree waiting for a processor
+all the time grew by 0.16 s in 1 s (by 1.0 s read every 10 ms or more), and honest bots on a loaded
+machine lost, told their processes had not stopped in the idle time left them."""
+
+
+def _unstopped_seen(
+    cgroup: BotCgroup, took: float, stalled: float, limit: float, known: bool, throttled: bool
+) -> Unstopped:
+    """What was seen of a tree not stopped ``took`` seconds after its answer, of which it waited
+    ``stalled`` for a processor, past ``limit``: a task in an uninterruptible wait (a disk read);
+    else, the pressure not ``known`` (no PSI), nothing more; else, the wait stretched to its cap
+    (``took - stalled`` still under ``limit``, the test the wait itself ends on) with the tree not
+    ``throttled`` by its own CPU quota (its own threads contending: its doing, not the machine's),
+    a machine too loaded to stop it in time; else it ran on."""
+    if cgroup.uninterruptible():
+        return Unstopped.DISK
+    if not known:
+        return Unstopped.UNKNOWN
+    if took - stalled < limit and not throttled:
+        return Unstopped.STARVED
+    return Unstopped.RUNNING
+
+
 def _now() -> float:
     """The running loop's clock (a test's fake one), which the referee's waits run on; without a
     loop, the monotonic clock the loop's runs on."""
@@ -462,36 +496,63 @@ class SubprocessPlayer(Player):
 
     async def settled(self, limit: float) -> float | None:
         """After :meth:`suspend`: the seconds until its cgroup said the whole tree was frozen, or
-        None if it had not within ``limit`` (not counting time it waited for a processor). A task
-        in an uninterruptible wait (a disk read) stops only when the wait ends: until then it runs
-        on the opponent's time."""
+        None if it had not within ``limit`` (not counting time it waited for a processor), with
+        :attr:`unstopped` saying what was seen. A task in an uninterruptible wait (a disk read)
+        stops only when the wait ends: until then it runs on the opponent's time. A sleeping task
+        must be woken and get a processor to stop: on a loaded machine it waits for one."""
         if self.box is None or self.box.cgroup is None or not self.pid:
             return 0.0
         cgroup = self.box.cgroup
         loop = asyncio.get_running_loop()
-        start = loop.time()
+        start, self.unseen = loop.time(), 0.0
         while loop.time() - start < 0.002:  # a bot blocked reading its input stops in microseconds
             if cgroup.is_frozen():
                 return loop.time() - start
             os.sched_yield()
+        # The tree stopped between the referee's last two looks: what passed between them past the
+        # shortest gap between looks seen in this wait (the nap as this loop gives it: epoll rounds
+        # LOOK up), where the referee starved on a loaded machine, is time it could not look. The
+        # time it spends reading the tree's files is its own: a gap starts after them.
+        nap = math.inf
         # To stop, a task must run a moment: time it waited for a processor (a loaded machine)
-        # does not count against ``limit``, up to STARVED_LIMIT times it.
-        waits0 = cgroup.waits()
+        # does not count against ``limit``, up to STARVED_LIMIT times it. The pressure is read
+        # only where the wait would end without it, and PRESSURE_GAP apart (the kernel drops
+        # what a reading taken within a tick of the last one would add: see PRESSURE_GAP).
+        waits0, throttled0 = cgroup.waits(), cgroup.throttled()
+        read_at, stalled = loop.time(), 0.0
         stops0 = stopped.so_far()  # nor does the time the referee was stopped (Ctrl-Z)
+        looked = loop.time() - start
         while True:
-            await asyncio.sleep(0.0005)
+            await asyncio.sleep(LOOK)
             took = loop.time() - start
             if cgroup.is_frozen():
+                self.unseen = max(0.0, took - looked - min(nap, took - looked))
                 return took
-            # The pressure total, one file, at each look; each thread's own, a file a thread, only
-            # where the pressure alone would end the wait (codecup.waits: it misses some).
+            nap, looked = min(nap, took - looked), took
+            if took - stalled < limit and took < STARVED_LIMIT * limit:
+                continue
+            if loop.time() - read_at < PRESSURE_GAP and took < STARVED_LIMIT * limit:
+                continue
+            # The pressure total, one file; each thread's own, a file a thread, only where the
+            # pressure alone would end the wait (codecup.waits: it misses some).
+            read_at = loop.time()
             stalled = waited(waits0, cgroup.waits(threads=False))
             if took - stalled >= limit:
                 stalled = max(stalled, waited(waits0, cgroup.waits()))
+            looked = loop.time() - start  # the reading's time is the referee's, not a gap's
             if took - stalled >= limit or took >= STARVED_LIMIT * limit:
                 if (stops := stopped.so_far() - stops0) > 0:  # read only then: most waits end first
-                    start, stops0 = start + stops, stops0 + stops
+                    start, stops0, looked = start + stops, stops0 + stops, looked - stops
                     continue
+                throttled = cgroup.throttled()
+                self.unstopped = _unstopped_seen(
+                    cgroup,
+                    took,
+                    stalled,
+                    limit,
+                    known=waits0 is not None,
+                    throttled=throttled0 is not None and throttled is not None and throttled > throttled0,
+                )
                 return None
 
     def charged_by_wall(self) -> None:

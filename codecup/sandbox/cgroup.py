@@ -32,7 +32,7 @@ import attrs
 from codecup import owner
 from codecup.sandbox import once
 from codecup.sandbox.mounts import Hierarchies
-from codecup.waits import Waits, run_delays
+from codecup.waits import Waits, run_delays, thread_state
 
 log = logging.getLogger(__name__)
 
@@ -657,6 +657,22 @@ class BotCgroup:
         first = text.split(b"\n", 1)[0]  # "usage_usec N"
         return int(first.split()[1]) / 1e6
 
+    def throttled(self) -> float | None:
+        """Seconds so far the tree was held back by its own CPU quota (``cpu.stat``'s
+        ``throttled_usec`` in cgroup2, ``throttled_time`` in nanoseconds in a v1 ``cpu``
+        hierarchy: its own threads contending for its share); None where not kept."""
+        try:
+            if self.cpu_v1 is not None and not self.cpu_v2:
+                text, key, unit = (self.cpu_v1 / "cpu.stat").read_bytes(), b"throttled_time ", 1e9
+            else:
+                text, key, unit = os.pread(self._cpu_fd, 1024, 0), b"throttled_usec ", 1e6
+        except OSError:
+            return None
+        for line in text.split(b"\n"):
+            if line.startswith(key):
+                return int(line.split()[1]) / unit
+        return None
+
     def stall_time(self) -> float | None:
         """Seconds so far in which some task of the tree was ready to run but waited for a
         processor (the kernel's ``cpu.pressure`` "some" total; throttling by its own CPU quota
@@ -685,6 +701,15 @@ class BotCgroup:
         except OSError:
             return None
         return run_delays(int(tid) for tid in tids)
+
+    def uninterruptible(self) -> bool:
+        """Whether a thread of the tree is in an uninterruptible wait now (state ``D``: a disk
+        read), which no freeze stops until it ends."""
+        try:
+            tids = (self.v2 / "cgroup.threads").read_text().split()
+        except OSError:
+            return False
+        return any(thread_state(int(tid)) == "D" for tid in tids)
 
     def populated(self) -> bool:
         """True while a process is left in the cgroup."""

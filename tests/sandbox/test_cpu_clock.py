@@ -303,3 +303,26 @@ def test_the_first_answer_counts_the_processor_time_from_the_first_freeze_on(
 
     at_freeze, resumed = asyncio.run(first_resume())
     assert at_freeze is not None and resumed == at_freeze
+
+
+def test_a_tree_held_back_by_its_own_quota_is_told_throttled(full_sandbox):
+    """The wait for a tree to stop tells waiting for a processor of its own doing (its threads
+    contending for its own CPU quota: ``cpu.stat``'s ``throttled_usec``) from a loaded machine's.
+    Four busy processes in a cgroup of a twentieth of a processor are throttled within a second."""
+    group = BotCgroup.create(mounts.read(), Limits(cpus=0.05))
+    assert group is not None
+    argv = [sys.executable, "-c", "import os\nos.fork(); os.fork()\nwhile True: pass"]
+    try:
+        with subprocess.Popen(argv, preexec_fn=partial(join, group.procs_files)) as program:
+            try:
+                before = group.throttled()
+                if before is None:
+                    pytest.skip("the kernel keeps no throttling total here (no cpu controller)")
+                time.sleep(1.0)
+                after = group.throttled()
+            finally:
+                program.kill()
+    finally:
+        group.kill()
+        group.remove()
+    assert after is not None and after > before
