@@ -409,7 +409,8 @@ def unstopped_fault(limit: float, seen: Unstopped, after: str = "its answer") ->
         return Fault(
             Termination.LIMIT,
             f"{said}: none of them was in an uninterruptible wait (a disk read), nor waiting for a"
-            " processor; they ran on (a long system call)",
+            " processor the machine did not give them; they ran on (a long system call, or its own"
+            " processes held back by its processor limit)",
         )
     return Fault(
         Termination.LIMIT,

@@ -596,3 +596,28 @@ def test_the_referees_own_nap_and_readings_are_not_told_unseen(monkeypatch):
         assert unseen_after(frozen_at, overshoot=0.0006) < 1e-4
     # Its waits read (5 ms each: a loaded machine) where the pressure alone would end the wait.
     assert unseen_after(0.1, overshoot=0.0, read=0.005, limit=0.02) < 1e-4
+
+
+def test_a_starved_first_nap_is_told_unseen(monkeypatch):
+    """A tree that stopped at the referee's first look after its yielding, that first nap starved
+    (50 ms where the loop's nap takes 1.1 ms): with no gap of its own seen yet, none of it was told
+    unseen, where the same starvation one nap later was (a reviewer's). Past the shortest gap of
+    the player's earlier waits, or the nap asked for before any, it is."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+
+    async def settle(player: SubprocessPlayer, starved: bool, frozen_at: float = 0.003) -> float:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        cgroup = FakeCgroup(lambda: loop.time() - began)
+        cgroup.frozen_at, cgroup.look = frozen_at, 1e-5
+        assert fakeclock.current is not None
+        fakeclock.current.overshoot = 0.0495 if starved else 0.0006
+        player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
+        assert await player.settled(1.0) is not None
+        return player.unseen
+
+    player = SubprocessPlayer(("true",))
+    assert fakeclock.run(settle(player, starved=True)) == pytest.approx(0.0495, abs=1e-3)
+    assert fakeclock.run(settle(player, starved=False, frozen_at=0.01)) < 1e-4  # several gaps: measured
+    assert player.nap == pytest.approx(0.0011, abs=1e-4)
+    assert fakeclock.run(settle(player, starved=True)) == pytest.approx(0.049, abs=1e-3)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import math
 
 from codecup.dialogue import Fault
 from codecup.waits import Waits, waited
@@ -23,8 +24,8 @@ class Unstopped(enum.Enum):
     waited for a processor still leaving it under the limit, and its own CPU quota did not throttle
     it: the machine was too loaded to stop it in time."""
     RUNNING = "running"
-    """None was in an uninterruptible wait, nor told waiting for a processor: it ran on (a long
-    system call)."""
+    """None was in an uninterruptible wait, nor told waiting for a processor the machine did not
+    give it: it ran on (a long system call), or its own threads held it back under its CPU quota."""
 
 
 class Player(abc.ABC):
@@ -104,6 +105,11 @@ class Player(abc.ABC):
     #: Of the seconds :meth:`settled` last gave, those in which the tree may have stopped unseen:
     #: the referee could not look (it waited for a processor on a loaded machine), so not its idling.
     unseen: float = 0.0
+    #: The shortest gap between the referee's looks at its tree seen in its waits to stop (the
+    #: referee's nap as its loop gives it; none yet: inf): a wait whose tree stopped at its first
+    #: look, before a gap of its own was seen, counts past this as unseen (it was excused none of
+    #: a starved first nap: a reviewer's).
+    nap: float = math.inf
 
     async def settled(self, limit: float) -> float | None:
         """After :meth:`suspend`: the seconds until the whole program had stopped, or None if it

@@ -513,7 +513,7 @@ class SubprocessPlayer(Player):
         # shortest gap between looks seen in this wait (the nap as this loop gives it: epoll rounds
         # LOOK up), where the referee starved on a loaded machine, is time it could not look. The
         # time it spends reading the tree's files is its own: a gap starts after them.
-        nap = math.inf
+        nap = math.inf  # this wait's shortest gap; before one is seen, its earlier waits' (self.nap)
         # To stop, a task must run a moment: time it waited for a processor (a loaded machine)
         # does not count against ``limit``, up to STARVED_LIMIT times it. The pressure is read
         # only where the wait would end without it, and PRESSURE_GAP apart (the kernel drops
@@ -526,7 +526,9 @@ class SubprocessPlayer(Player):
             await asyncio.sleep(LOOK)
             took = loop.time() - start
             if cgroup.is_frozen():
-                self.unseen = max(0.0, took - looked - min(nap, took - looked))
+                floor = nap if nap < math.inf else self.nap if self.nap < math.inf else LOOK
+                self.unseen = max(0.0, took - looked - floor)
+                self.nap = min(self.nap, nap)
                 return took
             nap, looked = min(nap, took - looked), took
             if took - stalled < limit and took < STARVED_LIMIT * limit:
