@@ -98,3 +98,21 @@ def fsyncs_noted(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(os, "fsync", noting)
     return synced
+
+
+def pages_drawn(monkeypatch) -> list[str]:
+    """From now on, the id of each game whose page the site draws (the live site's and a whole
+    build's), in order (it still draws them)."""
+    import codecup.site as site_module
+    import codecup.site.live as live_module
+
+    drawn: list[str] = []
+    draw = live_module.write_game_page
+
+    def noting(out, game, game_id, record):
+        drawn.append(game_id)
+        return draw(out, game, game_id, record)
+
+    monkeypatch.setattr(live_module, "write_game_page", noting)
+    monkeypatch.setattr(site_module, "write_game_page", noting)
+    return drawn

@@ -17,6 +17,7 @@ from codecup.runner import run_match
 from codecup.site.live import LiveSite, WithoutSite
 from codecup.site.pages import game_page_format, is_current_game_page, page_mark, record_digest
 from codecup.tournament import TournamentSpec, run_tournament
+from tests.support import pages_drawn
 
 
 def _setting():
@@ -85,8 +86,6 @@ def test_a_record_and_its_slim_form_have_one_digest_and_a_replay_another(tmp_pat
 
 def test_a_resume_draws_again_the_page_of_a_game_played_again_since(tmp_path, monkeypatch):
     """The page's mark named only its format: a resume kept the page of the earlier play."""
-    import codecup.site as site_module
-    import codecup.site.live as live_module
 
     pm, game, spec = _setting()
     first = _run(pm, game, spec, tmp_path, site=True)
@@ -99,15 +98,7 @@ def test_a_resume_draws_again_the_page_of_a_game_played_again_since(tmp_path, mo
     )  # no site told: its page is the old one
     assert _mark(page) == before
 
-    written: list[str] = []
-    draw = live_module.write_game_page
-
-    def counted(out, game, game_id, record):
-        written.append(game_id)
-        return draw(out, game, game_id, record)
-
-    monkeypatch.setattr(live_module, "write_game_page", counted)
-    monkeypatch.setattr(site_module, "write_game_page", counted)
+    written = pages_drawn(monkeypatch)
     resumed = _run(pm, game, spec, tmp_path, site=True)
     assert resumed.played == 0
     assert written == [g.id]  # that page alone: the others were drawn from the records logged

@@ -22,6 +22,7 @@ from codecup.record import FAULT, FROM, TO, MatchInfo, MoveEntry, PlayerInfo, Re
 from codecup.runner import run_match
 from codecup.site.clocks import clock_left_after_moves
 from codecup.tournament import TournamentSpec, run_tournament
+from tests.support import pages_drawn
 
 
 def game_data(html: str) -> dict:
@@ -1370,8 +1371,6 @@ def test_a_resumed_run_rewrites_only_the_game_pages_of_another_format(tmp_path, 
     older version's (no format in its head) is still brought up to date."""
     import concurrent.futures
 
-    import codecup.site as site_module
-    import codecup.site.live as live_module
     from codecup.site.live import LiveSite
     from codecup.site.pages import game_page_format, is_current_game_page, page_mark
 
@@ -1394,15 +1393,7 @@ def test_a_resumed_run_rewrites_only_the_game_pages_of_another_format(tmp_path, 
         return result
 
     first = run()
-    written: list[str] = []
-    page = live_module.write_game_page
-
-    def counted(out, game, game_id, record):
-        written.append(game_id)
-        return page(out, game, game_id, record)
-
-    monkeypatch.setattr(live_module, "write_game_page", counted)
-    monkeypatch.setattr(site_module, "write_game_page", counted)
+    written = pages_drawn(monkeypatch)
     assert run().played == 0
     assert written == []  # every page was this version's: none drawn again
     g = first.games[0][0]
