@@ -111,7 +111,7 @@ class ErrorsAside:
     def line(self) -> str:
         """What the run says of it (one line, on stderr)."""
         if not self.games:
-            return "no logged game ended in a referee error: none to play again"
+            return "no logged game of players in the players list ended in a referee error: none set aside"
         n, first = len(self.games), self.games[0]
         games = (
             f"the {n} logged game{'s' if n != 1 else ''} that ended in a referee error (the first {first})"
@@ -157,12 +157,13 @@ class Archived:
 
     def said(self) -> str:
         """How the standings' line says it: ``set-aside/1 (4 of 'a')``, ``set-aside/2 (3 referee
-        errors)``, ``set-aside/3 (6 of 'a', and 2 referee errors)``."""
+        errors)``, ``set-aside/3 (6 of 'a', and 2 referee errors)`` (8 games in all)."""
         errors = f"{self.referee_errors} referee error{'s' if self.referee_errors != 1 else ''}"
         if not self.players:
             return f"{self.folder} ({errors if self.referee_errors else self.games})"
         names = ", ".join(repr(p) for p in self.players)
-        return f"{self.folder} ({self.games} of {names}{', and ' + errors if self.referee_errors else ''})"
+        theirs = self.games - self.referee_errors  # a player's game that failed is the player's
+        return f"{self.folder} ({theirs} of {names}{', and ' + errors if self.referee_errors else ''})"
 
 
 def archived(out: Path) -> tuple[Archived, ...]:
@@ -204,14 +205,21 @@ def check_set_aside(names: Sequence[str], spec: TournamentSpec, errors: bool = F
     pairings depend on results, before anything is done."""
     if (names or errors) and spec.format not in FORMATS:
         raise ConfigError(
-            f"{_option(names, errors)} applies to a round robin or a gauntlet, not a {spec.format} tournament"
-            " (its later games are paired by the results of those set aside): use another --out folder"
+            f"{_option(names)} applies to a round robin or a gauntlet, not a {spec.format} tournament"
+            f" (its later games are paired by the results of those set aside): {_instead(names)}"
         )
 
 
-def _option(names: Sequence[str], errors: bool) -> str:
-    """The option asked for, as a refusal names it."""
+def _option(names: Sequence[str]) -> str:
+    """The option asked for, as a refusal names it (``names`` given: ``--set-aside``)."""
     return "--set-aside" if names else "--replay-errors"
+
+
+def _instead(names: Sequence[str]) -> str:
+    """What a refusal of :func:`_option` in another format advises."""
+    if names:
+        return "use another --out folder"
+    return "use another --out folder, or delete a game's line from results.jsonl to have it played again"
 
 
 def plan(
@@ -223,12 +231,10 @@ def plan(
     :data:`FORMATS`, or for a name neither in the players list nor in the log."""
     check_set_aside(names, spec, errors)
     noted = _noted_format(out)
-    if (names or errors) and noted is not None and noted not in FORMATS:  # the folder's, whatever the
-        # command says
+    if (names or errors) and noted is not None and noted not in FORMATS:  # the folder's, not the command's
         raise ConfigError(
-            f"{_option(names, errors)} applies to a round robin or a gauntlet, and {out} holds a {noted}"
-            " tournament's games (its later games are paired by the results of those set aside): use"
-            " another --out folder"
+            f"{_option(names)} applies to a round robin or a gauntlet, and {out} holds a {noted} tournament's"
+            f" games (its later games are paired by the results of those set aside): {_instead(names)}"
         )
     playing = {p.name for record in records.values() for p in record.match.players}
     done = _noted_versions(out)  # a withdrawn player's too: the same command again is no mistake
@@ -245,7 +251,10 @@ def plan(
     failed = []
     for game_id, record in records.items():
         mine = [p.name for p in record.match.players if p.name in again]
-        if mine or (errors and is_referee_error(record)):
+        # a referee error of a player no longer listed is not played again: left as it is (a
+        # reviewer's line promised to play such games again)
+        all_listed = all(p.name in spec.names for p in record.match.players)
+        if mine or (errors and all_listed and is_referee_error(record)):
             games.append(game_id)
             for name in dict.fromkeys(mine):
                 of_player[name].append(game_id)
@@ -274,7 +283,8 @@ def still_to_do(
     How many games, and whether the folder's checks pass (they may not have run: a changed clock is
     refused), are not known: the line promises neither. None where it sets none aside (each name's
     program noted as it is now, a withdrawn player's games set aside already). ``errors``
-    (``--replay-errors``): the games logged as referee errors, which may be none."""
+    (``--replay-errors``): the games logged as referee errors, which may be none (or set aside
+    already: the line does not say "none set aside yet")."""
     done = _noted_versions(out)
     listed = [n for n in names if n in spec.names and done.get(n) != _version(spec, n)]
     withdrawn = [n for n in names if n not in spec.names and n not in done]
@@ -295,8 +305,11 @@ def still_to_do(
         )
     else:
         then = f" and plays those of {_said(listed)} again"
+    # whether the referee errors were set aside already is known only from the log (a stop can
+    # come once they were, before the run said so: a reviewer's line said "none set aside yet")
+    yet = "" if errors else ", none set aside yet"
     return (
-        f"{logged} game{'s are' if logged != 1 else ' is'} logged in {out}/, none set aside yet: the same"
+        f"{logged} game{'s are' if logged != 1 else ' is'} logged in {out}/{yet}: the same"
         f" command, once its checks of the folder pass, sets aside {what}{then}"
     )
 

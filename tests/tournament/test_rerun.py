@@ -822,7 +822,7 @@ def test_replay_errors_sets_the_referee_errors_aside_and_plays_them_again(
     assert (out / "standings.txt").read_text().endswith(f"\n\n{line}\n")
     assert main([*run, "--replay-errors"]) == 0  # the same command again: none left
     assert capsys.readouterr().err.splitlines()[0] == (
-        "codecup: no logged game ended in a referee error: none to play again"
+        "codecup: no logged game of players in the players list ended in a referee error: none set aside"
     )
     assert sorted(p.name for p in (out / "set-aside").iterdir()) == ["1"]
 
@@ -848,7 +848,7 @@ def test_replay_errors_with_set_aside_makes_one_folder(fake_games, three, tmp_pa
     assert json.loads((out / "standings.json").read_text())["set_aside"] == [
         {"folder": "set-aside/1", "games": 6, "players": ["mine"], "referee_errors": 2}
     ]
-    line = "6 games set aside, not in these standings: see set-aside/1 (6 of 'mine', and 2 referee errors)"
+    line = "6 games set aside, not in these standings: see set-aside/1 (4 of 'mine', and 2 referee errors)"
     assert (out / "standings.txt").read_text().endswith(f"\n\n{line}\n")
 
 
@@ -857,6 +857,35 @@ def test_replay_errors_is_refused_where_pairings_depend_on_results(fake_games, t
     assert tournament(three, out, "--format", "swiss", "--replay-errors") == 2
     assert capsys.readouterr().err.splitlines() == [
         "codecup: error: --replay-errors applies to a round robin or a gauntlet, not a swiss tournament"
-        " (its later games are paired by the results of those set aside): use another --out folder"
+        " (its later games are paired by the results of those set aside): use another --out folder, or"
+        " delete a game's line from results.jsonl to have it played again"
     ]
     assert not out.exists()
+
+
+def test_replay_errors_leaves_a_withdrawn_players_errors(fake_games, three, tmp_path, monkeypatch, capsys):
+    """A reviewer's: the referee errors of a player no longer listed were set aside with a line
+    promising "this run plays them again", and were not (they are not in its schedule). They are
+    left to --set-aside of the player, as its other games are."""
+    out = tmp_path / "out"
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _failing(["p2"]))
+    assert tournament(three, out) == 0
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: drawn)
+    _without(out / LOG_NAME, "mine")  # mine's games deleted, as before --set-aside: p2's are its errors alone
+    two = tmp_path / "two.yml"
+    two.write_text("".join(line for line in three.read_text().splitlines(True) if "p2" not in line))
+    capsys.readouterr()
+    assert tournament(two, out, "--replay-errors") == 2  # as without the option: its games are logged
+    assert capsys.readouterr().err.splitlines() == [
+        f"codecup: error: {out}/results.jsonl holds game rr1~p1~p2 of a different tournament (player 'p2'"
+        " is not in this players list): give --set-aside p2 to set its games aside, or use another --out"
+        " folder"
+    ]
+    assert not (out / "set-aside").exists()
+    assert tournament(two, out, "--replay-errors", "--set-aside", "p2") == 0
+    assert capsys.readouterr().err.splitlines()[:2] == [
+        "codecup: set aside the 2 logged games of player 'p2' (the first rr1~p1~p2) into"
+        f" {out}/set-aside/1/ (their log lines and records): it is not in the players list, so they are"
+        " not played again",
+        "codecup: no logged game of players in the players list ended in a referee error: none set aside",
+    ]

@@ -300,12 +300,12 @@ def test_the_stop_line_of_replay_errors_says_what_the_same_command_does(tmp_path
 
     spec = _spec("rg")
     assert still_to_do(tmp_path, [], spec, 6, errors=True) == (
-        f"6 games are logged in {tmp_path}/, none set aside yet: the same command, once its checks of the"
-        " folder pass, sets aside those logged as referee errors (if any) and plays them again"
+        f"6 games are logged in {tmp_path}/: the same command, once its checks of the folder pass, sets"
+        " aside those logged as referee errors (if any) and plays them again"
     )
     assert still_to_do(tmp_path, ["r", "v"], spec, 6, errors=True) == (
-        f"6 games are logged in {tmp_path}/, none set aside yet: the same command, once its checks of the"
-        " folder pass, sets aside the logged games of players 'r' and 'v' and those logged as referee"
-        " errors (if any) and plays them again, but those of player 'v' (not in the players list)"
+        f"6 games are logged in {tmp_path}/: the same command, once its checks of the folder pass, sets"
+        " aside the logged games of players 'r' and 'v' and those logged as referee errors (if any) and"
+        " plays them again, but those of player 'v' (not in the players list)"
     )
     assert still_to_do(tmp_path, [], spec, 6) is None
