@@ -1,0 +1,232 @@
+"""A contest's folder moved or copied whole (its players file, its bots' folders and its results
+together): resumed where it is now.
+
+A game's record names its players' folders as absolute paths, so a results folder moved with its
+bots (``mv /srv/contest /srv/contest2``, or ``cp -a``) held games of players "not as they are now
+in the players list", and was refused: it resumed only where it had been. Now a run follows such a
+move (:func:`follow`) where it is exact: every player of a logged game that is not as it is now
+differs from the players list's player of its name in its folder alone; all those folders moved
+with one folder (``/srv/contest/bots/a`` now ``/srv/contest2/bots/a``: the same place below it),
+with the results folder in it now; and each such player runs the same program: the digests of its
+files noted with the folder's schedule (:mod:`~codecup.tournament.identity`), their paths taken
+from the old folder to the new, are those of its files now (a built-in bot's program is its name).
+Anything else is refused as before (:mod:`~codecup.tournament.resumecheck`), saying why the move
+was not followed (:func:`find_move`).
+
+Nothing already logged is rewritten. The log and the games' records keep the folders the games
+were played in (a record says where its programs ran, and ``codecup verify`` reads it as it was);
+the folders a move maps are noted in the folder's hidden ``.codecup-moved.json`` (:data:`NAME`),
+each logged folder with the one it is now, and a run reads the log's records through it. The note
+is one small file replaced whole (:func:`~codecup.writing.write_atomic`, on the disk), written once
+the run's checks have passed, after the schedule's note and before any game is played: a crash at
+any moment leaves either no note (the folder as it was: the next run finds the same move again and
+follows it) or the whole note. A log rewritten instead would be a second copy of every game, its
+records in ``games/`` then not their lines (each written again on the next resume), and a crash
+between the two would leave them disagreeing. The note keeps every move followed, so a folder moved
+twice (its games logged in two places) resumes too: each logged folder maps to where it is now.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from codecup.writing import write_atomic
+
+if TYPE_CHECKING:
+    from codecup.record import PlayerInfo, Record
+    from codecup.tournament.spec import TournamentSpec
+
+NAME = ".codecup-moved.json"
+"""The hidden file in a tournament's folder noting the moves of its folder a run followed."""
+
+Folders = tuple[tuple[str, str, str], ...]
+"""(player, a folder its logged games name, the folder it is now) for each folder a move maps."""
+
+
+@attrs.frozen
+class Move:
+    """A move of the contest's folder, followed: ``was`` is now ``now`` (each a folder), and each
+    player's folder the log names, now elsewhere (``folders``)."""
+
+    was: str
+    now: str
+    folders: Folders
+
+    def line(self, out: Path) -> str:
+        """What a run that follows it says (one line)."""
+        players = sorted({name for name, _, _ in self.folders})
+        shown = ", ".join(repr(n) for n in players[:4]) + (", ..." if len(players) > 4 else "")
+        return (
+            f"resumed the contest from its old place ({self.was} \u2192 {self.now}): its logged games name"
+            f" the folders of {shown} there, whose program files here are the same (the move is noted in"
+            f" {out / NAME})"
+        )
+
+
+@attrs.frozen
+class Moves:
+    """The moves of a folder a run followed (:data:`NAME`): each move's folders (``was``, ``now``),
+    in order, and every logged player's folder mapped to where it is now."""
+
+    roots: tuple[tuple[str, str], ...] = ()
+    folders: Folders = ()
+
+    def then(self, move: Move) -> Moves:
+        """These moves and ``move`` after them: each folder mapped to where ``move`` took it."""
+        taken = {(name, was): now for name, was, now in move.folders}
+        kept = tuple((name, logged, taken.get((name, now), now)) for name, logged, now in self.folders)
+        known = {(name, logged) for name, logged, _ in kept}
+        added = tuple(row for row in move.folders if (row[0], row[1]) not in known)
+        return Moves((*self.roots, (move.was, move.now)), kept + added)
+
+    def to_json(self) -> dict[str, Any]:
+        """The note's document."""
+        return {
+            "moves": [list(root) for root in self.roots],
+            "folders": [list(row) for row in self.folders],
+        }
+
+
+def read_moves(out: Path) -> Moves:
+    """The moves noted in ``out`` (none where there is no note, or none that can be read: the log's
+    folders are then compared as they are, and a move followed again only where it is exact)."""
+    try:
+        doc: Any = json.loads((out / NAME).read_text("utf-8"))
+        roots = tuple((str(a), str(b)) for a, b in doc["moves"])
+        folders = tuple((str(n), str(a), str(b)) for n, a, b in doc["folders"])
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        return Moves()
+    return Moves(roots, folders)
+
+
+def note_move(out: Path, move: Move) -> None:
+    """Note in ``out`` that its folder's ``move`` was followed (see the module's docstring)."""
+    moves = read_moves(out).then(move)
+    write_atomic(out / NAME, json.dumps(moves.to_json(), allow_nan=False) + "\n", durable=True)
+
+
+def relocate(records: MutableMapping[str, Record], folders: Folders) -> None:
+    """Read ``records`` (a log's, in memory) with each player's folder that ``folders`` maps taken
+    to where it is now."""
+    if not folders:
+        return
+    mapped: dict[tuple[str, str | None], str] = {(name, was): now for name, was, now in folders}
+    for game_id, record in records.items():
+        players = record.match.players
+        if not any((p.name, p.directory) in mapped for p in players):
+            continue
+        now = tuple(
+            attrs.evolve(p, directory=mapped[(p.name, p.directory)]) if (p.name, p.directory) in mapped else p
+            for p in players
+        )
+        records[game_id] = attrs.evolve(record, match=attrs.evolve(record.match, players=now))
+
+
+def follow(spec: TournamentSpec, records: MutableMapping[str, Record], out: Path) -> Move | None:
+    """Read ``records`` (the log of ``out``, in memory) through the moves noted in ``out``, then
+    follow a move of the contest's folder since, where it is exact (:func:`find_move`): the move
+    (to note with :func:`note_move` once the run's checks pass); None where there is none to
+    follow (the log's refusal then says why, where a player's folder changed)."""
+    relocate(records, read_moves(out).folders)
+    found = find_move(spec, records, out)
+    if not isinstance(found, Move):
+        return None
+    relocate(records, found.folders)
+    return found
+
+
+def find_move(spec: TournamentSpec, records: Mapping[str, Record], out: Path) -> Move | str | None:
+    """The move of the contest's folder that explains ``records``' players whose folders alone
+    changed, where it is exact; else why it is not, in words (for the refusal); None where no
+    player of ``records`` differs from the players list in its folder alone."""
+    by_name = {p.name: p for p in spec.players}
+    strangers = list(
+        dict.fromkeys(p for r in records.values() for p in r.match.players if p not in spec.players)
+    )
+    moved = [p for p in strangers if _folder_alone(p, by_name.get(p.name))]
+    if not moved:
+        return None
+    if len(moved) != len(strangers):
+        return "and other players changed too"
+    pairs = [(p.directory, by_name[p.name].directory) for p in moved]
+    root = moved_root(pairs, out)
+    if root is None:
+        return "not with one folder that holds the results folder now"
+    was, now = root
+    folders = tuple((p.name, str(p.directory), str(by_name[p.name].directory)) for p in moved)
+    why = _other_program(spec, [by_name[p.name] for p in moved], was, now, out)
+    return Move(was, now, folders) if why is None else why
+
+
+def _folder_alone(logged: PlayerInfo, now: PlayerInfo | None) -> bool:
+    """Whether ``logged`` is ``now`` in another folder (neither without one)."""
+    return (
+        now is not None
+        and logged.directory is not None
+        and now.directory is not None
+        and logged.directory != now.directory
+        and attrs.evolve(logged, directory=now.directory) == now
+    )
+
+
+def moved_root(pairs: Sequence[tuple[str | None, str | None]], out: Path) -> tuple[str, str] | None:
+    """The one folder ``(was, now)`` every player's folder (``pairs``: as logged, as now) moved with,
+    keeping its place below it, with the results folder ``out`` in it now (a contest's folder moved
+    or copied whole: ``/c/bots/a`` now ``/d/bots/a``, the results in ``/d/out``); None where the
+    folders moved otherwise: a new version's own new folder (``bots/v1/a`` now ``bots/v2/a``, the
+    results beside ``bots``: a reviewer's was told the folder ``bots/v1`` had moved, and to run it
+    there), or folders moved with two folders."""
+    roots = set()
+    for was, now in pairs:
+        if was is None or now is None:
+            return None
+        old, new = Path(was).parts, Path(now).parts
+        same = 0
+        while same < min(len(old), len(new)) - 1 and old[-1 - same] == new[-1 - same]:
+            same += 1
+        if same == 0:
+            return None
+        roots.add((str(Path(*old[: len(old) - same])), str(Path(*new[: len(new) - same]))))
+    if len(roots) != 1:
+        return None
+    root = roots.pop()
+    return root if Path(os.path.abspath(out)).is_relative_to(root[1]) else None
+
+
+def _other_program(
+    spec: TournamentSpec, players: Iterable[PlayerInfo], was: str, now: str, out: Path
+) -> str | None:
+    """Why the moved ``players`` may not run the programs their logged games were played with: a
+    file's digest noted with the folder's schedule (its path taken from ``was`` to ``now``) not the
+    digest of the file now, or no digest to tell (None: each runs the same files, or is a built-in
+    bot, whose program is its name)."""
+    from codecup.tournament.identity import noted_programs
+
+    noted = noted_programs(out)
+    for player in players:
+        if player.bot is not None:  # a built-in bot's program is its name, and its name is the same
+            continue
+        then = {(taken(path, was, now), digest) for name, path, digest in noted or () if name == player.name}
+        here = {(path, digest) for name, path, digest in spec.programs or () if name == player.name}
+        if not here or not then:
+            return (
+                f"but no digest of player {player.name!r}'s program files was noted there to tell that they"
+                " are the files its games were played with"
+            )
+        if then != here:
+            path = sorted({p for p, _ in then ^ here})[0]
+            return f"but player {player.name!r}'s program is not as it was there: {shlex.quote(path)} differs"
+    return None
+
+
+def taken(path: str, was: str, now: str) -> str:
+    """``path`` taken from the folder ``was`` to ``now`` (as it is where it is not in ``was``)."""
+    p = Path(path)
+    return str(Path(now) / p.relative_to(was)) if p.is_relative_to(was) else path

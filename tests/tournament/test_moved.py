@@ -1,0 +1,225 @@
+"""A contest's folder moved or copied whole (players file, bots' folders and results together) is
+resumed where it is now, where its programs are the same files (codecup.tournament.moved); a
+move that is not exact (a program changed, folders moved with two folders, a player missing) is
+refused as before, in one line.
+
+A red team's stopped contest moved with ``mv /srv/contest /srv/contest2`` was refused ("its
+players' folders have moved with the folder ...: run it in /srv/contest"), though its programs
+were the same files: every logged game named the old folders.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import attrs
+import pytest
+
+from codecup.tournament import worker
+from codecup.tournament.log import LOG_NAME, ResultsLog
+from codecup.tournament.moved import NAME as MOVED
+from tests.tournament.conftest import drawn
+from tests.tournament.test_rerun import tournament
+
+
+def _contest(root: Path, *names: str) -> Path:
+    """A contest's folder: a players file, a script bot in ``bots/NAME/`` for each of ``names`` and
+    a built-in bot; its results go to ``root/out``. The players file."""
+    entries = ""
+    for name in names:
+        (root / "bots" / name).mkdir(parents=True)
+        (root / "bots" / name / "bot.py").write_text(f"print({name!r})\n")
+        entries += f"  - {{name: {name}, directory: bots/{name}, command: '{sys.executable} bot.py'}}\n"
+    path = root / "players.yml"
+    path.write_text(f"game: twentyone\nplayers:\n{entries}  - {{name: p1, command: 'bot:perfect'}}\n")
+    return path
+
+
+def _cut(log: Path, keep: int) -> None:
+    """``log`` with its first ``keep`` lines only (as a run stopped then leaves it)."""
+    lines = log.read_bytes().splitlines(keepends=True)
+    log.write_bytes(b"".join(lines[:keep]))
+
+
+@pytest.fixture
+def plays(monkeypatch, fake_games):
+    """The ids of the games played (drawn, as fake_games's), in the order they were asked for."""
+    played: list[str] = []
+
+    def play(match, **kw):
+        played.append(",".join(p.name for p in match.players))
+        return drawn(match, **kw)
+
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: play)
+    return played
+
+
+def _standings(out: Path) -> list[dict]:
+    return json.loads((out / "standings.json").read_text())["standings"]
+
+
+def test_a_contest_moved_whole_resumes_where_it_is_now(plays, tmp_path, capsys):
+    ref = _contest(tmp_path / "ref", "a", "b")
+    assert tournament(ref, tmp_path / "ref" / "out", "--seed", "3") == 0
+    players = _contest(tmp_path / "contest", "a", "b")
+    assert tournament(players, tmp_path / "contest" / "out", "--seed", "3") == 0
+    _cut(tmp_path / "contest" / "out" / LOG_NAME, 4)  # stopped after 4 of its 6 games
+    shutil.move(tmp_path / "contest", tmp_path / "contest2")
+    out = tmp_path / "contest2" / "out"
+    capsys.readouterr()
+    plays.clear()
+    assert tournament(tmp_path / "contest2" / "players.yml", out, "--seed", "3") == 0
+    assert len(plays) == 2  # the 4 logged games are not played again
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"codecup: resumed the contest from its old place ({tmp_path / 'contest'} \u2192"
+        f" {tmp_path / 'contest2'}): its logged games name the folders of 'a', 'b' there, whose"
+        f" program files here are the same (the move is noted in {out / MOVED})"
+    ]
+    assert _standings(out) == _standings(tmp_path / "ref" / "out")
+    log = ResultsLog.open(out / LOG_NAME)
+    folders = {p.directory for r in log.records.values() for p in r.match.players if p.bot is None}
+    assert folders == {  # nothing logged rewritten: where each game was played
+        str(tmp_path / d / "bots" / n) for d in ("contest", "contest2") for n in "ab"
+    }
+    # the same command again: nothing to play, nothing more to say of the move
+    plays.clear()
+    assert tournament(tmp_path / "contest2" / "players.yml", out, "--seed", "3") == 0
+    assert plays == [] and "resumed the contest" not in capsys.readouterr().err
+    # moved once more, with games logged in both places: each logged folder is where it is now
+    shutil.move(tmp_path / "contest2", tmp_path / "elsewhere" / "contest3")
+    out = tmp_path / "elsewhere" / "contest3" / "out"
+    assert tournament(tmp_path / "elsewhere/contest3/players.yml", out, "--seed", "3", "--rounds", "2") == 0
+    assert len(plays) == 6 and "resumed the contest from its old place" in capsys.readouterr().err
+    noted = json.loads((out / MOVED).read_text())
+    assert noted["moves"] == [
+        [str(tmp_path / "contest"), str(tmp_path / "contest2")],
+        [str(tmp_path / "contest2"), str(tmp_path / "elsewhere" / "contest3")],
+    ]
+    assert {now for _, _, now in noted["folders"]} == {
+        str(tmp_path / "elsewhere/contest3/bots/a"),
+        str(tmp_path / "elsewhere/contest3/bots/b"),
+    }
+
+
+def test_a_copy_resumes_where_it_is_and_so_does_the_original(plays, tmp_path, capsys):
+    players = _contest(tmp_path / "contest", "a")
+    assert tournament(players, tmp_path / "contest" / "out") == 0
+    _cut(tmp_path / "contest" / "out" / LOG_NAME, 1)
+    shutil.copytree(tmp_path / "contest", tmp_path / "copy", symlinks=True)
+    plays.clear()
+    assert tournament(tmp_path / "copy" / "players.yml", tmp_path / "copy" / "out") == 0
+    assert len(plays) == 1
+    assert tournament(players, tmp_path / "contest" / "out") == 0  # the original, where it was
+    assert len(plays) == 2 and not (tmp_path / "contest" / "out" / MOVED).exists()
+
+
+def test_a_move_whose_note_was_not_written_is_followed_again(plays, tmp_path, capsys):
+    """A crash after the schedule's note, before the move's: the next run finds the move again."""
+    players = _contest(tmp_path / "contest", "a")
+    assert tournament(players, tmp_path / "contest" / "out") == 0
+    _cut(tmp_path / "contest" / "out" / LOG_NAME, 1)
+    shutil.move(tmp_path / "contest", tmp_path / "contest2")
+    out = tmp_path / "contest2" / "out"
+    assert tournament(tmp_path / "contest2" / "players.yml", out, "--rounds", "1") == 0
+    (out / MOVED).unlink()
+    capsys.readouterr()
+    assert tournament(tmp_path / "contest2" / "players.yml", out) == 0
+    assert "resumed the contest from its old place" in capsys.readouterr().err
+    assert (out / MOVED).exists()
+
+
+def test_a_moved_contest_whose_program_changed_is_refused(plays, tmp_path, capsys):
+    players = _contest(tmp_path / "contest", "a", "b")
+    assert tournament(players, tmp_path / "contest" / "out") == 0
+    shutil.move(tmp_path / "contest", tmp_path / "contest2")
+    (tmp_path / "contest2" / "bots" / "b" / "bot.py").write_text("print('new')\n")
+    out = tmp_path / "contest2" / "out"
+    capsys.readouterr()
+    assert tournament(tmp_path / "contest2" / "players.yml", out) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1
+    assert (
+        f": its players' folders have moved with the folder {tmp_path / 'contest'}, now"
+        f" {tmp_path / 'contest2'}, but player 'b''s program is not as it was there:"
+        f" {tmp_path / 'contest2/bots/b/bot.py'} differs (a game's record names its players' folders):"
+        f" run it in {tmp_path / 'contest'} (or move that folder back) to resume it" in err[0]
+    )
+    assert not (out / MOVED).exists()
+    (tmp_path / "contest2" / "bots" / "b" / "bot.py").write_text("print('b')\n")  # put back: it resumes
+    assert tournament(tmp_path / "contest2" / "players.yml", out) == 0
+
+
+def test_folders_moved_with_two_folders_are_refused(plays, tmp_path, capsys):
+    players = _contest(tmp_path / "contest", "a")
+    (tmp_path / "far" / "c").mkdir(parents=True)
+    (tmp_path / "far" / "c" / "bot.py").write_text("print('c')\n")
+    text = (
+        players.read_text()
+        + f"  - {{name: c, directory: {tmp_path / 'far/c'}, command: '{sys.executable} bot.py'}}\n"
+    )
+    players.write_text(text)
+    assert tournament(players, tmp_path / "contest" / "out") == 0
+    shutil.move(tmp_path / "contest", tmp_path / "contest2")
+    shutil.move(tmp_path / "far", tmp_path / "far2")
+    moved = tmp_path / "contest2" / "players.yml"
+    moved.write_text(moved.read_text().replace(str(tmp_path / "far"), str(tmp_path / "far2")))
+    capsys.readouterr()
+    assert tournament(moved, tmp_path / "contest2" / "out") == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and (
+        "its players' folders have moved (a game's record names its players' folders): move them back"
+        " to resume it, give --set-aside " in err[0]
+    )
+    assert not (tmp_path / "contest2" / "out" / MOVED).exists()
+
+
+def test_a_moved_contest_missing_a_player_is_refused(plays, tmp_path, capsys):
+    players = _contest(tmp_path / "contest", "a", "b")
+    assert tournament(players, tmp_path / "contest" / "out") == 0
+    shutil.move(tmp_path / "contest", tmp_path / "contest2")
+    moved = tmp_path / "contest2" / "players.yml"
+    moved.write_text("".join(line for line in moved.read_text().splitlines(True) if "name: b," not in line))
+    capsys.readouterr()
+    assert tournament(moved, tmp_path / "contest2" / "out") == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "(player 'b' is not in this players list)" in err[0]
+    assert not (tmp_path / "contest2" / "out" / MOVED).exists()
+
+
+def test_a_moved_contests_real_games_count_and_verify(
+    play_tournament, bots, tmp_path, tiny_game, monkeypatch, capsys
+):
+    """Real games of built-in bots in folders: the moved folder's standings are an unmoved run's,
+    and each record of the moved folder still verifies (nothing logged was rewritten)."""
+    from codecup.cli import main
+    from codecup.plugins import GameRegistry
+
+    def players(root: Path) -> tuple:
+        for p in bots[:3]:
+            (root / "bots" / p.name).mkdir(parents=True, exist_ok=True)
+        return tuple(attrs.evolve(p, directory=str(root / "bots" / p.name)) for p in bots[:3])
+
+    ref = play_tournament(players(tmp_path / "ref"), tmp_path / "ref" / "out", seed=6)
+    contest = tmp_path / "contest"
+    play_tournament(players(contest), contest / "out", seed=6)
+    _cut(contest / "out" / LOG_NAME, 3)
+    shutil.move(contest, tmp_path / "moved")
+    heard: list = []
+    out = tmp_path / "moved" / "out"
+    again = play_tournament(players(tmp_path / "moved"), out, seed=6, on_moved=heard.append)
+    assert again.played == len(ref.games) - 3
+    assert [r.standing for r in again.standings.rows] == [r.standing for r in ref.standings.rows]
+    assert again.standings.cross == ref.standings.cross
+    assert [(m.was, m.now) for m in heard] == [(str(contest), str(tmp_path / "moved"))]
+    registry = GameRegistry()
+    registry.add(tiny_game)
+    monkeypatch.setattr("codecup.cli.verify.load_games", lambda: registry)
+    records = sorted((out / "games").iterdir())
+    assert len(records) == len(ref.games)
+    capsys.readouterr()
+    assert main(["verify", *map(str, records)]) == 0
+    assert capsys.readouterr().out.count(": ok (twentyone") == len(records)
