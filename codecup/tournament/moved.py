@@ -24,6 +24,11 @@ follows it) or the whole note. A log rewritten instead would be a second copy of
 records in ``games/`` then not their lines (each written again on the next resume), and a crash
 between the two would leave them disagreeing. The note keeps every move followed, so a folder moved
 twice (its games logged in two places) resumes too: each logged folder maps to where it is now.
+
+An SPRT test's log names no folder (its two programs run in the folder it is run from), but its
+settings' note names its programs' files: a test's folder moved whole with them resumes where it is
+now, its note's paths taken to the new folder, where each file is of the same bytes
+(:func:`programs_move`), and the note is then written with the paths of now.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from codecup.writing import write_atomic
 
 if TYPE_CHECKING:
     from codecup.record import PlayerInfo, Record
+    from codecup.tournament.identity import Digests
     from codecup.tournament.spec import TournamentSpec
 
 NAME = ".codecup-moved.json"
@@ -163,6 +169,25 @@ def find_move(spec: TournamentSpec, records: Mapping[str, Record], out: Path) ->
     folders = tuple((p.name, str(p.directory), str(by_name[p.name].directory)) for p in moved)
     why = _other_program(spec, [by_name[p.name] for p in moved], was, now, out)
     return Move(was, now, folders) if why is None else why
+
+
+def programs_move(noted: Digests | None, now: Digests | None, out: Path) -> tuple[str, str] | None:
+    """The one folder ``(was, now)`` the program files ``noted`` in the folder ``out`` moved with
+    to where ``now`` names them, each of the same bytes (a digest of each, by player), with ``out``
+    in it now: an SPRT test's folder moved whole with its programs (its records name no folder,
+    but its note names its programs' files). None where they did not: a file of other bytes, a
+    player's file more or less, files moved with two folders, or none moved."""
+    if not noted or not now:
+        return None
+    names = {name for name, _, _ in now}
+    before = {(name, digest): path for name, path, digest in noted if name in names}
+    after = {(name, digest): path for name, path, digest in now}
+    if before.keys() != after.keys() or len(before) != len([r for r in noted if r[0] in names]):
+        return None
+    pairs: list[tuple[str | None, str | None]] = [
+        (before[key], after[key]) for key in after if before[key] != after[key]
+    ]
+    return moved_root(pairs, out) if pairs else None
 
 
 def _folder_alone(logged: PlayerInfo, now: PlayerInfo | None) -> bool:

@@ -223,3 +223,37 @@ def test_a_moved_contests_real_games_count_and_verify(
     capsys.readouterr()
     assert main(["verify", *map(str, records)]) == 0
     assert capsys.readouterr().out.count(": ok (twentyone") == len(records)
+
+
+def test_an_sprt_tests_folder_moved_whole_resumes_where_it_is_now(plays, tmp_path, capsys, monkeypatch):
+    """Its log names no folder, but its note names its programs' files: it was refused as a program
+    changed ("c/new.py is not as it was"), the same file moved with the folder."""
+    from codecup.cli import main
+
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "new.py").write_text("print(1)\n")
+    test = ["sprt", "twentyone", f"{sys.executable} new.py", "bot:random", "--jobs", "1", "--out", "out"]
+    monkeypatch.chdir(tmp_path / "c")
+    first = main([*test, "--max-games", "4"])
+    assert first != 2 and len(plays) == 4
+    monkeypatch.chdir(tmp_path)
+    shutil.move(tmp_path / "c", tmp_path / "d")
+    monkeypatch.chdir(tmp_path / "d")
+    plays.clear()
+    capsys.readouterr()
+    assert main([*test, "--max-games", "6"]) == first
+    assert len(plays) == 2  # the 4 logged games are not played again
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"codecup: resumed the test from its old place ({tmp_path / 'c'} \u2192 {tmp_path / 'd'}): its"
+        " programs' files there are the same files here"
+    )
+    assert main([*test, "--max-games", "6"]) == first  # noted where they are now: nothing more to say
+    assert "old place" not in capsys.readouterr().err
+    # moved again, and its program changed: refused as before, one line
+    monkeypatch.chdir(tmp_path)
+    shutil.move(tmp_path / "d", tmp_path / "e")
+    (tmp_path / "e" / "new.py").write_text("print(2)\n")
+    monkeypatch.chdir(tmp_path / "e")
+    assert main([*test, "--max-games", "8"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "the program of player 'new' changed since its games were played" in err[0]
