@@ -257,3 +257,24 @@ def test_an_sprt_tests_folder_moved_whole_resumes_where_it_is_now(plays, tmp_pat
     assert main([*test, "--max-games", "8"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and "the program of player 'new' changed since its games were played" in err[0]
+
+
+def test_a_moved_contest_resumes_with_the_changed_players_games_set_aside(plays, tmp_path, capsys):
+    """What the refusal of a moved folder with a program changed says resumes it: --set-aside."""
+    players = _contest(tmp_path / "contest", "a", "b")
+    assert tournament(players, tmp_path / "contest" / "out") == 0
+    shutil.move(tmp_path / "contest", tmp_path / "contest2")
+    (tmp_path / "contest2" / "bots" / "a" / "bot.py").write_text("print('new a')\n")
+    moved, out = tmp_path / "contest2" / "players.yml", tmp_path / "contest2" / "out"
+    plays.clear()
+    capsys.readouterr()
+    assert tournament(moved, out, "--set-aside", "a") == 0
+    assert len(plays) == 4  # a's 4 games played again; b's other 2 followed where they are now
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and err[0].startswith("codecup: set aside the 4 logged games of player 'a'")
+    assert (
+        err[1].startswith("codecup: resumed the contest from its old place")
+        and "folders of 'b' there" in err[1]
+    )
+    plays.clear()
+    assert tournament(moved, out, "--set-aside", "a") == 0 and plays == []
