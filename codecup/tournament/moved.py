@@ -203,8 +203,9 @@ def _folder_alone(logged: PlayerInfo, now: PlayerInfo | None) -> bool:
 
 def moved_root(pairs: Sequence[tuple[str | None, str | None]], out: Path) -> tuple[str, str] | None:
     """The one folder ``(was, now)`` every player's folder (``pairs``: as logged, as now) moved with,
-    keeping its place below it, with the results folder ``out`` in it now (a contest's folder moved
-    or copied whole: ``/c/bots/a`` now ``/d/bots/a``, the results in ``/d/out``); None where the
+    keeping its place below it (or being it: a player with no ``directory:`` runs in the contest's
+    folder), with the results folder ``out`` in it now (a contest's folder moved or copied whole:
+    ``/c/bots/a`` now ``/d/bots/a``, the results in ``/d/out``); None where the
     folders moved otherwise: a new version's own new folder (``bots/v1/a`` now ``bots/v2/a``, the
     results beside ``bots``: a reviewer's was told the folder ``bots/v1`` had moved, and to run it
     there), or folders moved with two folders."""
@@ -216,8 +217,6 @@ def moved_root(pairs: Sequence[tuple[str | None, str | None]], out: Path) -> tup
         same = 0
         while same < min(len(old), len(new)) - 1 and old[-1 - same] == new[-1 - same]:
             same += 1
-        if same == 0:
-            return None
         roots.add((str(Path(*old[: len(old) - same])), str(Path(*new[: len(new) - same]))))
     if len(roots) != 1:
         return None
@@ -231,8 +230,8 @@ def _other_program(
     """Why the moved ``players`` may not run the programs their logged games were played with: a
     file's digest noted with the folder's schedule (its path taken from ``was`` to ``now``) not the
     digest of the file now, or no digest to tell (None: each runs the same files, or is a built-in
-    bot, whose program is its name)."""
-    from codecup.tournament.identity import noted_programs
+    bot, whose program is its name, or runs a command that names no file, its program)."""
+    from codecup.tournament.identity import noted_programs, program_files
 
     noted = noted_programs(out)
     for player in players:
@@ -240,6 +239,8 @@ def _other_program(
             continue
         then = {(taken(path, was, now), digest) for name, path, digest in noted or () if name == player.name}
         here = {(path, digest) for name, path, digest in spec.programs or () if name == player.name}
+        if not then and not program_files(player):  # its command names no file (`codecup bot GAME
+            continue  # NAME`): its program is its command, the same (its fields are: _folder_alone)
         if not here or not then:
             return (
                 f"but no digest of player {player.name!r}'s program files was noted there to tell that they"

@@ -278,3 +278,27 @@ def test_a_moved_contest_resumes_with_the_changed_players_games_set_aside(plays,
     )
     plays.clear()
     assert tournament(moved, out, "--set-aside", "a") == 0 and plays == []
+
+
+def test_a_contest_whose_players_run_in_its_own_folder_moved_whole_resumes(plays, tmp_path, capsys):
+    """Players with no ``directory:`` run in the players file's folder, the contest's folder itself
+    (as ``directory: .`` does, and a ``codecup bot`` command names no file): it was refused, the
+    folder that moved being no folder below one that moved."""
+    root = tmp_path / "contest"
+    (root / "bots").mkdir(parents=True)
+    (root / "bots" / "a.py").write_text("print('a')\n")
+    (root / "players.yml").write_text(
+        "game: twentyone\nplayers:\n"
+        f"  - {{name: a, command: '{sys.executable} bots/a.py'}}\n"
+        "  - {name: r, directory: ., command: 'codecup bot twentyone random'}\n"
+        "  - {name: p1, command: 'bot:perfect'}\n"
+    )
+    assert tournament(root / "players.yml", root / "out") == 0
+    _cut(root / "out" / LOG_NAME, 1)
+    shutil.move(root, tmp_path / "contest2")
+    plays.clear()
+    capsys.readouterr()
+    assert tournament(tmp_path / "contest2" / "players.yml", tmp_path / "contest2" / "out") == 0
+    assert len(plays) == 5  # of its 6 games
+    err = capsys.readouterr().err
+    assert f"resumed the contest from its old place ({root} \u2192 {tmp_path / 'contest2'})" in err
