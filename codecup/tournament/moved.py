@@ -221,7 +221,16 @@ def moved_root(pairs: Sequence[tuple[str | None, str | None]], out: Path) -> tup
     if len(roots) != 1:
         return None
     root = roots.pop()
-    return root if Path(os.path.abspath(out)).is_relative_to(root[1]) else None
+    return root if _resolved(out).is_relative_to(root[1]) else None
+
+
+def _resolved(out: Path) -> Path:
+    """``out`` with its links resolved, as the players' folders are (an ``--out`` given through a
+    link to the moved folder was not in it); as given where that cannot be told (a loop of links)."""
+    try:
+        return out.resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.abspath(out))
 
 
 def _other_program(

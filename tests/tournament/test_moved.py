@@ -302,3 +302,18 @@ def test_a_contest_whose_players_run_in_its_own_folder_moved_whole_resumes(plays
     assert len(plays) == 5  # of its 6 games
     err = capsys.readouterr().err
     assert f"resumed the contest from its old place ({root} \u2192 {tmp_path / 'contest2'})" in err
+
+
+def test_a_moved_contest_given_through_a_link_resumes(plays, tmp_path, capsys):
+    """``--out`` through a symbolic link to the moved folder: its players' folders are resolved,
+    and the results folder was not (it was refused as not in the folder that moved)."""
+    players = _contest(tmp_path / "contest", "a")
+    assert tournament(players, tmp_path / "contest" / "out") == 0
+    _cut(tmp_path / "contest" / "out" / LOG_NAME, 1)
+    shutil.move(tmp_path / "contest", tmp_path / "contest2")
+    (tmp_path / "link").symlink_to(tmp_path / "contest2")
+    plays.clear()
+    capsys.readouterr()
+    assert tournament(tmp_path / "link" / "players.yml", tmp_path / "link" / "out") == 0
+    assert len(plays) == 1
+    assert "resumed the contest from its old place" in capsys.readouterr().err
