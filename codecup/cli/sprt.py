@@ -56,7 +56,7 @@ from codecup.tournament.identity import (
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.machine import Gives, check_log_gives
-from codecup.tournament.moved import programs_move, taken
+from codecup.tournament.moved import programs_move, taken_rows
 from codecup.tournament.programwatch import ProgramWatch
 from codecup.tournament.spec import MAX_GAMES
 from codecup.tournament.sprt import SprtSettings, SprtState
@@ -404,7 +404,7 @@ def _run(args: argparse.Namespace) -> int:
                 root = (
                     programs_move(noted_programs(args.out), noted.programs, args.out) if log.records else None
                 )
-                moved = None if root is None else functools.partial(taken, was=root[0], now=root[1])
+                moved = None if root is None else functools.partial(taken_rows, was=root[0], now=root[1])
                 why = noted_difference(noted, args.out, moved) if log.records else None
                 if why is not None:
                     raise refusal(args.out, "run", why, game.info.name)

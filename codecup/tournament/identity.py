@@ -253,14 +253,14 @@ def check_schedule(
     out: Path,
     has_games: bool,
     results_key: str | None = None,
-    moved: Callable[[str], str] | None = None,
+    moved: Callable[[Digests, Digests | None], Digests] | None = None,
 ) -> None:
     """Refuse ``out`` if its games were played under another schedule than the one noted there.
 
     A folder without games, or without the note (from before this file, or copied without its
     hidden files), is the run's own check of its log's games to pass; then :func:`note_schedule`.
-    ``moved``: where a program file the note names is now (the contest's folder moved since:
-    :mod:`codecup.tournament.moved`).
+    ``moved``: the program files the note names (and those of now) taken to where they are now
+    (the contest's folder moved since: :mod:`codecup.tournament.moved`).
     """
     why = noted_difference(Schedule.of(spec, results_key), out, moved) if has_games else None
     if why is not None:
@@ -365,16 +365,19 @@ def game_options(game: str | None) -> str:
     return f"the {said}" if said else "what"
 
 
-def noted_difference(now: Schedule, out: Path, moved: Callable[[str], str] | None = None) -> str | None:
+def noted_difference(
+    now: Schedule, out: Path, moved: Callable[[Digests, Digests | None], Digests] | None = None
+) -> str | None:
     """Why the games of ``out``, played under the schedule noted there, cannot go on under ``now``
     (None: they can, or no schedule is noted). ``codecup sprt`` asks it too, of its test's settings.
-    ``moved``: where a program file the note names is now (see :func:`check_schedule`)."""
+    ``moved``: the program files the note names taken to where they are now (see
+    :func:`check_schedule`)."""
     path = out / NAME
     if not path.exists():
         return None
     earlier = _read(path)
     if earlier is not None and moved is not None and earlier.programs is not None:
-        earlier = attrs.evolve(earlier, programs=tuple((n, moved(f), d) for n, f, d in earlier.programs))
+        earlier = attrs.evolve(earlier, programs=moved(earlier.programs, now.programs))
     return None if earlier is None else now.difference(earlier)
 
 

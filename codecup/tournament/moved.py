@@ -65,6 +65,12 @@ class Move:
     now: str
     folders: Folders
 
+    def take(self, rows: Digests) -> Digests:
+        """The program files ``rows`` (noted before the move) where the move took them: a moved
+        player's file in ``was`` taken to ``now``; another player's as it is (it did not move)."""
+        names = {name for name, _, _ in self.folders}
+        return tuple((n, taken(f, self.was, self.now) if n in names else f, d) for n, f, d in rows)
+
     def line(self, out: Path) -> str:
         """What a run that follows it says (one line)."""
         players = sorted({name for name, _, _ in self.folders})
@@ -205,23 +211,34 @@ def moved_root(pairs: Sequence[tuple[str | None, str | None]], out: Path) -> tup
     """The one folder ``(was, now)`` every player's folder (``pairs``: as logged, as now) moved with,
     keeping its place below it (or being it: a player with no ``directory:`` runs in the contest's
     folder), with the results folder ``out`` in it now (a contest's folder moved or copied whole:
-    ``/c/bots/a`` now ``/d/bots/a``, the results in ``/d/out``); None where the
-    folders moved otherwise: a new version's own new folder (``bots/v1/a`` now ``bots/v2/a``, the
-    results beside ``bots``: a reviewer's was told the folder ``bots/v1`` had moved, and to run it
-    there), or folders moved with two folders."""
-    roots = set()
+    ``/c/bots/a`` now ``/d/bots/a``, the results in ``/d/out``): the smallest such folder, so that
+    nothing is taken to be in it that did not move (``mv /lab/X/contest /lab/Y/contest`` is the
+    move of ``contest``, not of ``/lab/X``, where a player's folder ``/lab/X/shared/z`` stayed).
+    None where the folders moved otherwise: a new version's own new folder (``bots/v1/a`` now
+    ``bots/v2/a``, the results beside ``bots``: a reviewer's was told the folder ``bots/v1`` had
+    moved, and to run it there), folders moved with two folders, or the results left behind in
+    the folder they moved out of (``/lab/c/bots`` now ``/c/bots``, the results in ``/lab/c/out``:
+    no move of ``/lab`` to its parent, though the names below match)."""
+    common: list[tuple[str, str]] | None = None
     for was, now in pairs:
         if was is None or now is None:
             return None
         old, new = Path(was).parts, Path(now).parts
+        roots = []  # the folders it may have moved with, the smallest first
         same = 0
-        while same < min(len(old), len(new)) - 1 and old[-1 - same] == new[-1 - same]:
+        while True:
+            roots.append((str(Path(*old[: len(old) - same])), str(Path(*new[: len(new) - same]))))
+            if same + 1 >= min(len(old), len(new)) or old[-1 - same] != new[-1 - same]:
+                break
             same += 1
-        roots.add((str(Path(*old[: len(old) - same])), str(Path(*new[: len(new) - same]))))
-    if len(roots) != 1:
-        return None
-    root = roots.pop()
-    return root if _resolved(out).is_relative_to(root[1]) else None
+        common = roots if common is None else [root for root in common if root in roots]
+    here = _resolved(out)
+    for was, now in common or ():
+        if here.is_relative_to(now):
+            # the results still in the folder the others moved out of, up into its parent: not moved
+            left = Path(was).is_relative_to(now) and here.is_relative_to(was)
+            return None if left else (was, now)
+    return None
 
 
 def _resolved(out: Path) -> Path:
@@ -265,3 +282,8 @@ def taken(path: str, was: str, now: str) -> str:
     """``path`` taken from the folder ``was`` to ``now`` (as it is where it is not in ``was``)."""
     p = Path(path)
     return str(Path(now) / p.relative_to(was)) if p.is_relative_to(was) else path
+
+
+def taken_rows(rows: Digests, _now: object = None, *, was: str, now: str) -> Digests:
+    """The program files ``rows`` taken from the folder ``was`` to ``now`` (see :func:`taken`)."""
+    return tuple((n, taken(f, was, now), d) for n, f, d in rows)

@@ -317,3 +317,43 @@ def test_a_moved_contest_given_through_a_link_resumes(plays, tmp_path, capsys):
     assert tournament(tmp_path / "link" / "players.yml", tmp_path / "link" / "out") == 0
     assert len(plays) == 1
     assert "resumed the contest from its old place" in capsys.readouterr().err
+
+
+def test_a_contest_moved_without_a_player_elsewhere_resumes(plays, tmp_path, capsys):
+    """A player whose folder lies outside the contest's (``/lab/X/shared/z``) did not move with
+    ``mv /lab/X/contest /lab/Y/contest``: its program was refused as changed (its noted file taken
+    to ``/lab/Y/shared/z``), the root taken as the longest common path ending (``/lab/X``)."""
+    contest = tmp_path / "X" / "contest"
+    players = _contest(contest, "a")
+    (tmp_path / "X" / "shared" / "z").mkdir(parents=True)
+    (tmp_path / "X" / "shared" / "z" / "bot.py").write_text("print('z')\n")
+    z = tmp_path / "X" / "shared" / "z"
+    players.write_text(
+        players.read_text() + f"  - {{name: z, directory: {z}, command: '{sys.executable} bot.py'}}\n"
+    )
+    assert tournament(players, contest / "out") == 0
+    _cut(contest / "out" / LOG_NAME, 4)
+    (tmp_path / "Y").mkdir()
+    shutil.move(contest, tmp_path / "Y" / "contest")
+    plays.clear()
+    capsys.readouterr()
+    assert tournament(tmp_path / "Y/contest/players.yml", tmp_path / "Y/contest/out") == 0
+    assert len(plays) == 2
+    assert (
+        f"resumed the contest from its old place ({contest} \u2192 {tmp_path / 'Y' / 'contest'})"
+        in capsys.readouterr().err
+    )
+
+
+def test_players_moved_without_their_results_are_refused(plays, tmp_path, capsys):
+    """The players file and bots moved out of ``/lab/c`` into ``/c``, the results left in
+    ``/lab/c/out``: it was followed as a move of ``/lab`` to its parent, names alike."""
+    players = _contest(tmp_path / "lab" / "c", "a")
+    assert tournament(players, tmp_path / "lab" / "c" / "out") == 0
+    (tmp_path / "c").mkdir()
+    shutil.move(players, tmp_path / "c" / "players.yml")
+    shutil.move(tmp_path / "lab" / "c" / "bots", tmp_path / "c" / "bots")
+    capsys.readouterr()
+    assert tournament(tmp_path / "c" / "players.yml", tmp_path / "lab" / "c" / "out") == 2
+    assert "resumed" not in capsys.readouterr().err
+    assert not (tmp_path / "lab" / "c" / "out" / MOVED).exists()
