@@ -18,9 +18,14 @@ were played in (a record says where its programs ran, and ``codecup verify`` rea
 the folders a move maps are noted in the folder's hidden ``.codecup-moved.json`` (:data:`NAME`),
 each logged folder with the one it is now, and a run reads the log's records through it. The note
 is one small file replaced whole (:func:`~codecup.writing.write_atomic`, on the disk), written once
-the run's checks have passed, after the schedule's note and before any game is played: a crash at
-any moment leaves either no note (the folder as it was: the next run finds the same move again and
-follows it) or the whole note. A log rewritten instead would be a second copy of every game, its
+the run's checks have passed, before the schedule's note and any game played: a crash at any
+moment leaves either no note (the folder as it was: the next run finds the same move again and
+follows it) or the whole note. The schedule's note, written next, names the program files where
+they are now; a crash before it leaves them named where they were, and the moves noted say where
+they are (:func:`through`: a player's noted files are read where any of the last moves took them),
+so the folder moved back, into a subfolder of its old place, or again resumes all the same (a
+reviewer's, killed between the two notes written the other way round, was refused as a program
+changed). A log rewritten instead would be a second copy of every game, its
 records in ``games/`` then not their lines (each written again on the next resume), and a crash
 between the two would leave them disagreeing. The note keeps every move followed, so a folder moved
 twice (its games logged in two places) resumes too: each logged folder maps to where it is now.
@@ -36,12 +41,14 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from codecup.errors import ConfigError
+from codecup.reading import MIB, read_file
 from codecup.writing import write_atomic
 
 if TYPE_CHECKING:
@@ -84,10 +91,10 @@ class Move:
 
 @attrs.frozen
 class Moves:
-    """The moves of a folder a run followed (:data:`NAME`): each move's folders (``was``, ``now``),
-    in order, and every logged player's folder mapped to where it is now."""
+    """The moves of a folder a run followed (:data:`NAME`), in order (``history``), and every logged
+    player's folder mapped to where it is now (``folders``)."""
 
-    roots: tuple[tuple[str, str], ...] = ()
+    history: tuple[Move, ...] = ()
     folders: Folders = ()
 
     def then(self, move: Move) -> Moves:
@@ -96,32 +103,74 @@ class Moves:
         kept = tuple((name, logged, taken.get((name, now), now)) for name, logged, now in self.folders)
         known = {(name, logged) for name, logged, _ in kept}
         added = tuple(row for row in move.folders if (row[0], row[1]) not in known)
-        return Moves((*self.roots, (move.was, move.now)), kept + added)
+        return Moves((*self.history, move), kept + added)
 
     def to_json(self) -> dict[str, Any]:
         """The note's document."""
         return {
-            "moves": [list(root) for root in self.roots],
+            "moves": [
+                {"was": m.was, "now": m.now, "folders": [list(row) for row in m.folders]}
+                for m in self.history
+            ],
             "folders": [list(row) for row in self.folders],
         }
+
+
+MAX_NOTE = 16 * MIB
+"""The largest :data:`NAME` read (a few lines a player: one larger is no note of a run's)."""
 
 
 def read_moves(out: Path) -> Moves:
     """The moves noted in ``out`` (none where there is no note, or none that can be read: the log's
     folders are then compared as they are, and a move followed again only where it is exact)."""
-    try:
-        doc: Any = json.loads((out / NAME).read_text("utf-8"))
-        roots = tuple((str(a), str(b)) for a, b in doc["moves"])
-        folders = tuple((str(n), str(a), str(b)) for n, a, b in doc["folders"])
-    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+    if not (out / NAME).exists():
         return Moves()
-    return Moves(roots, folders)
+    try:
+        doc: Any = json.loads(read_file(out / NAME, MAX_NOTE, "a note of moves"))
+        history = tuple(
+            Move(str(m["was"]), str(m["now"]), tuple((str(n), str(a), str(b)) for n, a, b in m["folders"]))
+            for m in doc["moves"]
+        )
+        folders = tuple((str(n), str(a), str(b)) for n, a, b in doc["folders"])
+    except (ConfigError, ValueError, TypeError, KeyError, RecursionError):
+        return Moves()
+    return Moves(history, folders)
 
 
 def note_move(out: Path, move: Move) -> None:
     """Note in ``out`` that its folder's ``move`` was followed (see the module's docstring)."""
     moves = read_moves(out).then(move)
     write_atomic(out / NAME, json.dumps(moves.to_json(), allow_nan=False) + "\n", durable=True)
+
+
+def through(moves: Sequence[Move]) -> Callable[[Digests, Digests | None], Digests]:
+    """How the program files noted with the folder's schedule (its note's rows, and the rows of
+    now) are read where they are now, after ``moves`` (those noted, and the one followed now).
+    The schedule's note is written after the move's (a crash between leaves it naming the files
+    where they were before the last move), and again whenever the run's settings change: a
+    player's noted files may be where any of the last moves found them. Each player's rows are
+    taken through the last moves, none first, up to all, and read as the first of those that are
+    its files now (each of the same bytes: its program as it was, wherever it was noted), else the
+    first that names its files of now (a file of other bytes is said where it is now), else as
+    noted."""
+
+    def read(noted: Digests, now: Digests | None) -> Digests:
+        frames = [noted]
+        for start in range(len(moves) - 1, -1, -1):
+            rows = noted
+            for move in moves[start:]:
+                rows = move.take(rows)
+            frames.append(rows)
+        read: list[tuple[str, str, str]] = []
+        for name in dict.fromkeys(n for n, _, _ in noted):
+            here = {(f, d) for n, f, d in now or () if n == name}
+            mine = [[(n, f, d) for n, f, d in rows if n == name] for rows in frames]
+            same = [rows for rows in mine if {(f, d) for _, f, d in rows} == here]
+            places = [rows for rows in mine if {f for _, f, _ in rows} == {f for f, _ in here}]
+            read += (same or places or mine)[0]
+        return tuple(read)
+
+    return read
 
 
 def relocate(records: MutableMapping[str, Record], folders: Folders) -> None:
@@ -171,10 +220,10 @@ def find_move(spec: TournamentSpec, records: Mapping[str, Record], out: Path) ->
     root = moved_root(pairs, out)
     if root is None:
         return "not with one folder that holds the results folder now"
-    was, now = root
     folders = tuple((p.name, str(p.directory), str(by_name[p.name].directory)) for p in moved)
-    why = _other_program(spec, [by_name[p.name] for p in moved], was, now, out)
-    return Move(was, now, folders) if why is None else why
+    move = Move(*root, folders)
+    why = _other_program(spec, [by_name[p.name] for p in moved], (*read_moves(out).history, move), out)
+    return move if why is None else why
 
 
 def programs_move(noted: Digests | None, now: Digests | None, out: Path) -> tuple[str, str] | None:
@@ -251,19 +300,20 @@ def _resolved(out: Path) -> Path:
 
 
 def _other_program(
-    spec: TournamentSpec, players: Iterable[PlayerInfo], was: str, now: str, out: Path
+    spec: TournamentSpec, players: Iterable[PlayerInfo], moves: Sequence[Move], out: Path
 ) -> str | None:
     """Why the moved ``players`` may not run the programs their logged games were played with: a
-    file's digest noted with the folder's schedule (its path taken from ``was`` to ``now``) not the
-    digest of the file now, or no digest to tell (None: each runs the same files, or is a built-in
-    bot, whose program is its name, or runs a command that names no file, its program)."""
+    file's digest noted with the folder's schedule (its path taken through ``moves``, those noted
+    and the one found now: :func:`through`) not the digest of the file now, or no digest to tell
+    (None: each runs the same files, or is a built-in bot, whose program is its name, or runs a
+    command that names no file, its program)."""
     from codecup.tournament.identity import noted_programs, program_files
 
-    noted = noted_programs(out)
+    noted = through(moves)(noted_programs(out) or (), spec.programs)
     for player in players:
         if player.bot is not None:  # a built-in bot's program is its name, and its name is the same
             continue
-        then = {(taken(path, was, now), digest) for name, path, digest in noted or () if name == player.name}
+        then = {(path, digest) for name, path, digest in noted if name == player.name}
         here = {(path, digest) for name, path, digest in spec.programs or () if name == player.name}
         if not then and not program_files(player):  # its command names no file (`codecup bot GAME
             continue  # NAME`): its program is its command, the same (its fields are: _folder_alone)

@@ -41,7 +41,7 @@ from codecup.record import MatchInfo, PlayerInfo
 from codecup.tournament.identity import Schedule, check_logged_records, check_schedule
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.machine import Gives, check_log_gives
-from codecup.tournament.moved import Move, find_move, moved_root
+from codecup.tournament.moved import Move, find_move, moved_root, read_moves, through
 from codecup.tournament.programwatch import of_logged_players
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
 from codecup.tournament.spec import TournamentSpec, match_for
@@ -74,8 +74,8 @@ def check_log(
     log.check_records(game)  # before anything reads their points (a schedule, the standings)
     key = results_key_of(game, spec.variant)
     logged = attrs.evolve(spec, programs=of_logged_players(spec.programs, log.records))
-    moved = None if move is None else lambda rows, _: move.take(rows)
-    check_schedule(logged, out, has_games=has_games, results_key=key, moved=moved)
+    moves = (*read_moves(out).history, *(() if move is None else (move,)))
+    check_schedule(logged, out, has_games=has_games, results_key=key, moved=through(moves) if moves else None)
     check_logged_records(game, log.records, Schedule.of(spec, key), out, out / LOG_NAME)
     _check_logged_games(spec, game, log, out, setups)
 

@@ -340,11 +340,12 @@ def run_tournament(
         move = follow(spec, log.records, out)  # the contest's folder moved whole: read where it is now
         check_log(spec, game, log, out, setups, bool(log.records), gives, move)
         key = results_key_of(game, spec.variant)
+        if move is not None:  # before the schedule's note, which names the files where they are now:
+            note_move(out, move)  # a crash between leaves it naming them where they were, and the
+            # move noted, through which they are read (moved.through)
         note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none
-        if move is not None:  # after the schedule's note, which names the files where they are now
-            note_move(out, move)
-            if on_moved is not None:
-                on_moved(move)
+        if move is not None and on_moved is not None:
+            on_moved(move)
         (out / "games").mkdir(exist_ok=True)
         mended = mend_records(out, log)  # a crash's: each logged game's record as its line says
         if mended and on_mended is not None:

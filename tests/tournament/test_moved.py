@@ -95,7 +95,7 @@ def test_a_contest_moved_whole_resumes_where_it_is_now(plays, tmp_path, capsys):
     assert tournament(tmp_path / "elsewhere/contest3/players.yml", out, "--seed", "3", "--rounds", "2") == 0
     assert len(plays) == 6 and "resumed the contest from its old place" in capsys.readouterr().err
     noted = json.loads((out / MOVED).read_text())
-    assert noted["moves"] == [
+    assert [[m["was"], m["now"]] for m in noted["moves"]] == [
         [str(tmp_path / "contest"), str(tmp_path / "contest2")],
         [str(tmp_path / "contest2"), str(tmp_path / "elsewhere" / "contest3")],
     ]
@@ -357,3 +357,52 @@ def test_players_moved_without_their_results_are_refused(plays, tmp_path, capsys
     assert tournament(tmp_path / "c" / "players.yml", tmp_path / "lab" / "c" / "out") == 2
     assert "resumed" not in capsys.readouterr().err
     assert not (tmp_path / "lab" / "c" / "out" / MOVED).exists()
+
+
+class _Crash(BaseException):
+    """A process killed (raised where it dies: nothing after it runs)."""
+
+
+@pytest.mark.parametrize("then", ["back", "into", "again"])
+def test_a_crash_between_the_notes_of_a_move_leaves_it_resumable(plays, tmp_path, capsys, monkeypatch, then):
+    """A run that followed a move and died between its two notes (the schedule's, the move's): the
+    folder then moved back, into a subfolder of its old place, or again, was refused as a program
+    changed (the schedule's note named the files where they were, the move not noted)."""
+    from codecup.tournament import tournament as run
+
+    players = _contest(tmp_path / "c", "a", "b")
+    assert tournament(players, tmp_path / "c" / "out") == 0
+    _cut(tmp_path / "c" / "out" / LOG_NAME, 3)
+    shutil.move(tmp_path / "c", tmp_path / "d")
+    written: list[str] = []
+
+    def second_dies(real):
+        def call(*args, **kwargs):
+            if written:
+                raise _Crash  # the process killed there
+            written.append(real.__name__)
+            return real(*args, **kwargs)
+
+        return call
+
+    with monkeypatch.context() as patched:
+        patched.setattr(run, "note_schedule", second_dies(run.note_schedule))
+        patched.setattr(run, "note_move", second_dies(run.note_move))
+        with pytest.raises(_Crash):
+            tournament(tmp_path / "d" / "players.yml", tmp_path / "d" / "out")
+    assert len(written) == 1
+    if then == "back":
+        shutil.move(tmp_path / "d", tmp_path / "c")
+        where = tmp_path / "c"
+    elif then == "into":
+        shutil.move(tmp_path / "d", tmp_path / "x")
+        (tmp_path / "d").mkdir()
+        shutil.move(tmp_path / "x", tmp_path / "d" / "x")
+        where = tmp_path / "d" / "x"
+    else:
+        shutil.move(tmp_path / "d", tmp_path / "e")
+        where = tmp_path / "e"
+    plays.clear()
+    capsys.readouterr()
+    assert tournament(where / "players.yml", where / "out") == 0, capsys.readouterr().err
+    assert len(plays) == 3
