@@ -173,6 +173,48 @@ def through(moves: Sequence[Move]) -> Callable[[Digests, Digests | None], Digest
     return read
 
 
+def seen_moves(spec: TournamentSpec, records: Mapping[str, Record], out: Path) -> tuple[Move, ...]:
+    """The moves noted in ``out``, and the one its log's (``records``) players' folders alone show
+    since, its programs unchecked (:func:`find_move` checks them, as the run does): what a
+    set-aside's plan reads the programs it noted through, before the run's checks."""
+    moves = read_moves(out)
+    logged = dict(records)
+    relocate(logged, moves.folders)
+    by_name = {p.name: p for p in spec.players}
+    moved = list(
+        dict.fromkeys(
+            p for r in logged.values() for p in r.match.players if _folder_alone(p, by_name.get(p.name))
+        )
+    )
+    root = moved_root([(p.directory, by_name[p.name].directory) for p in moved], out) if moved else None
+    if root is None:
+        return moves.history
+    folders = tuple((p.name, str(p.directory), str(by_name[p.name].directory)) for p in moved)
+    return (*moves.history, Move(*root, folders))
+
+
+def same_version(noted: Any, now: Any, name: str, moves: Sequence[Move]) -> bool:
+    """Whether player ``name``'s program ``noted`` (a set-aside's: its fields and its files'
+    digests, as ``set-aside/players.json`` notes them) is ``now``, its folder and files
+    where any of the last ``moves`` took them (a set-aside noted before the contest's folder
+    moved is of the program as it is now, moved with it)."""
+    if noted == now:
+        return True
+    try:
+        player, files = dict(noted["player"]), [(str(f), str(d)) for f, d in noted["files"]]
+    except (TypeError, KeyError, ValueError):
+        return False
+    for start in range(len(moves) - 1, -1, -1):
+        rows = ((name, str(player.get("directory")), ""), *((name, f, d) for f, d in files))
+        for move in moves[start:]:
+            rows = move.take(rows)
+        folder = rows[0][1] if player.get("directory") is not None else None
+        taken_files = sorted([f, d] for _, f, d in rows[1:])
+        if {"player": {**player, "directory": folder}, "files": taken_files} == now:
+            return True
+    return False
+
+
 def relocate(records: MutableMapping[str, Record], folders: Folders) -> None:
     """Read ``records`` (a log's, in memory) with each player's folder that ``folders`` maps taken
     to where it is now."""

@@ -406,3 +406,21 @@ def test_a_crash_between_the_notes_of_a_move_leaves_it_resumable(plays, tmp_path
     capsys.readouterr()
     assert tournament(where / "players.yml", where / "out") == 0, capsys.readouterr().err
     assert len(plays) == 3
+
+
+def test_a_set_aside_before_a_move_is_not_done_again_after_it(plays, tmp_path, capsys):
+    """``--set-aside a`` given again once the folder moved: its program as it is now, the one its
+    games were set aside for (noted in ``set-aside/players.json`` with its old folder), and its
+    games were played again all the same."""
+    players = _contest(tmp_path / "c", "a", "b")
+    assert tournament(players, tmp_path / "c" / "out") == 0
+    (tmp_path / "c" / "bots" / "a" / "bot.py").write_text("print('new a')\n")
+    assert tournament(players, tmp_path / "c" / "out", "--set-aside", "a") == 0
+    shutil.move(tmp_path / "c", tmp_path / "d")
+    plays.clear()
+    capsys.readouterr()
+    assert tournament(tmp_path / "d" / "players.yml", tmp_path / "d" / "out", "--set-aside", "a") == 0
+    assert plays == []
+    err = capsys.readouterr().err
+    assert "no logged game of player 'a' set aside" in err and "resumed the contest from its old place" in err
+    assert not (tmp_path / "d" / "out" / "set-aside" / "2").exists()
