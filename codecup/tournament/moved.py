@@ -90,6 +90,16 @@ class Move:
 
 
 @attrs.frozen
+class Unfollowed:
+    """Why a move of the contest's folder was not followed, in words (for the refusal), and the
+    players whose programs are not as they were (``changed``: the move otherwise exact, setting
+    aside their games alone resumes it)."""
+
+    why: str
+    changed: tuple[str, ...] = ()
+
+
+@attrs.frozen
 class Moves:
     """The moves of a folder a run followed (:data:`NAME`), in order (``history``), and every logged
     player's folder mapped to where it is now (``folders``)."""
@@ -245,9 +255,9 @@ def follow(spec: TournamentSpec, records: MutableMapping[str, Record], out: Path
     return found
 
 
-def find_move(spec: TournamentSpec, records: Mapping[str, Record], out: Path) -> Move | str | None:
+def find_move(spec: TournamentSpec, records: Mapping[str, Record], out: Path) -> Move | Unfollowed | None:
     """The move of the contest's folder that explains ``records``' players whose folders alone
-    changed, where it is exact; else why it is not, in words (for the refusal); None where no
+    changed, where it is exact; else why it is not (:class:`Unfollowed`, for the refusal); None where no
     player of ``records`` differs from the players list in its folder alone."""
     by_name = {p.name: p for p in spec.players}
     strangers = list(
@@ -257,11 +267,11 @@ def find_move(spec: TournamentSpec, records: Mapping[str, Record], out: Path) ->
     if not moved:
         return None
     if len(moved) != len(strangers):
-        return "and other players changed too"
+        return Unfollowed("and other players changed too")
     pairs = [(p.directory, by_name[p.name].directory) for p in moved]
     root = moved_root(pairs, out)
     if root is None:
-        return "not with one folder that holds the results folder now"
+        return Unfollowed("not with one folder that holds the results folder now")
     folders = tuple((p.name, str(p.directory), str(by_name[p.name].directory)) for p in moved)
     move = Move(*root, folders)
     why = _other_program(spec, [by_name[p.name] for p in moved], (*read_moves(out).history, move), out)
@@ -343,15 +353,16 @@ def _resolved(out: Path) -> Path:
 
 def _other_program(
     spec: TournamentSpec, players: Iterable[PlayerInfo], moves: Sequence[Move], out: Path
-) -> str | None:
+) -> Unfollowed | None:
     """Why the moved ``players`` may not run the programs their logged games were played with: a
     file's digest noted with the folder's schedule (its path taken through ``moves``, those noted
-    and the one found now: :func:`through`) not the digest of the file now, or no digest to tell
-    (None: each runs the same files, or is a built-in bot, whose program is its name, or runs a
-    command that names no file, its program)."""
+    and the one found now: :func:`through`) not the digest of the file now (each such player
+    named), or no digest to tell (None: each runs the same files, or is a built-in bot, whose
+    program is its name, or runs a command that names no file, its program)."""
     from codecup.tournament.identity import noted_programs, program_files
 
     noted = through(moves)(noted_programs(out) or (), spec.programs)
+    changed: dict[str, str] = {}
     for player in players:
         if player.bot is not None:  # a built-in bot's program is its name, and its name is the same
             continue
@@ -360,14 +371,24 @@ def _other_program(
         if not then and not program_files(player):  # its command names no file (`codecup bot GAME
             continue  # NAME`): its program is its command, the same (its fields are: _folder_alone)
         if not here or not then:
-            return (
+            return Unfollowed(
                 f"but no digest of player {player.name!r}'s program files was noted there to tell that they"
                 " are the files its games were played with"
             )
         if then != here:
-            path = sorted({p for p, _ in then ^ here})[0]
-            return f"but player {player.name!r}'s program is not as it was there: {shlex.quote(path)} differs"
-    return None
+            changed[player.name] = sorted({p for p, _ in then ^ here})[0]
+    if not changed:
+        return None
+    name, path = next(iter(changed.items()))
+    others = (
+        f" (and {len(changed) - 1} more player{'s' if len(changed) > 2 else ''}'s)"
+        if len(changed) > 1
+        else ""
+    )
+    return Unfollowed(
+        f"but player {name!r}'s program is not as it was there: {shlex.quote(path)} differs{others}",
+        tuple(changed),
+    )
 
 
 def taken(path: str, was: str, now: str) -> str:

@@ -41,7 +41,7 @@ from codecup.record import MatchInfo, PlayerInfo
 from codecup.tournament.identity import Schedule, check_logged_records, check_schedule
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.machine import Gives, check_log_gives
-from codecup.tournament.moved import Move, find_move, moved_root, read_moves, through
+from codecup.tournament.moved import Move, Unfollowed, find_move, moved_root, read_moves, through
 from codecup.tournament.programwatch import of_logged_players
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
 from codecup.tournament.spec import TournamentSpec, match_for
@@ -181,16 +181,17 @@ def _moved_back_or_set_aside(
     root = moved_root([(p.directory, _directory(_counterpart(p, spec.players))) for p in moved], out)
     said = "its players' folders have moved"
     back = "move them back to resume it"
+    names = list(dict.fromkeys(p.name for p in moved))
     if root is not None:
         why = find_move(spec, log.records, out)
         said += f" with the folder {root[0]}, now {root[1]}"
-        if isinstance(why, str):
-            said += f", {why}"
+        if isinstance(why, Unfollowed):
+            said += f", {why.why}"
+            names = list(why.changed) or names  # the others' games followed where they are now
         back = f"run it in {root[0]} (or move that folder back) to resume it"
     said += " (a game's record names its players' folders)"
     if spec.format not in SET_ASIDE_FORMATS:
         return f"{said}: {back}, or use another --out folder"
-    names = list(dict.fromkeys(p.name for p in moved))
     given = " ".join(f"--set-aside {shlex.quote(n)}" for n in names)
     its = "its games" if len(names) == 1 else "their games"
     return (

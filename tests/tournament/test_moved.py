@@ -424,3 +424,17 @@ def test_a_set_aside_before_a_move_is_not_done_again_after_it(plays, tmp_path, c
     err = capsys.readouterr().err
     assert "no logged game of player 'a' set aside" in err and "resumed the contest from its old place" in err
     assert not (tmp_path / "d" / "out" / "set-aside" / "2").exists()
+
+
+def test_a_moved_contest_whose_program_changed_advises_setting_aside_that_player_alone(
+    plays, tmp_path, capsys
+):
+    """It advised ``--set-aside b --set-aside a``: a's games, the same program's, lost needlessly."""
+    players = _contest(tmp_path / "contest", "a", "b")
+    assert tournament(players, tmp_path / "contest" / "out") == 0
+    shutil.move(tmp_path / "contest", tmp_path / "contest2")
+    (tmp_path / "contest2" / "bots" / "b" / "bot.py").write_text("print('new')\n")
+    capsys.readouterr()
+    assert tournament(tmp_path / "contest2" / "players.yml", tmp_path / "contest2" / "out") == 2
+    err = capsys.readouterr().err
+    assert "give --set-aside b to play its games again" in err and "--set-aside a" not in err
