@@ -280,20 +280,23 @@ def find_move(spec: TournamentSpec, records: Mapping[str, Record], out: Path) ->
 
 def programs_move(noted: Digests | None, now: Digests | None, out: Path) -> tuple[str, str] | None:
     """The one folder ``(was, now)`` the program files ``noted`` in the folder ``out`` moved with
-    to where ``now`` names them, each of the same bytes (a digest of each, by player), with ``out``
-    in it now: an SPRT test's folder moved whole with its programs (its records name no folder,
-    but its note names its programs' files). None where they did not: a file of other bytes, a
-    player's file more or less, files moved with two folders, or none moved."""
+    to where ``now`` names them, with ``out`` in it now: an SPRT test's folder moved whole with its
+    programs (its records name no folder, but its note names its programs' files). Each player's
+    files are paired in the order its command names them (the same command names the same files),
+    whatever their bytes now: the note's files are then compared where they are now (a file of
+    other bytes is refused, named where it is: a reviewer's, moved twice, named the folder it had
+    left). None where they did not move so: a player's file more or less, files moved with two
+    folders, or none moved."""
     if not noted or not now:
         return None
-    names = {name for name, _, _ in now}
-    before = {(name, digest): path for name, path, digest in noted if name in names}
-    after = {(name, digest): path for name, path, digest in now}
-    if before.keys() != after.keys() or len(before) != len([r for r in noted if r[0] in names]):
-        return None
-    pairs: list[tuple[str | None, str | None]] = [
-        (before[key], after[key]) for key in after if before[key] != after[key]
-    ]
+    names = list(dict.fromkeys(name for name, _, _ in now))
+    pairs: list[tuple[str | None, str | None]] = []
+    for name in names:
+        before = [path for who, path, _ in noted if who == name]
+        after = [path for who, path, _ in now if who == name]
+        if len(before) != len(after):
+            return None
+        pairs += [(a, b) for a, b in zip(before, after, strict=True) if a != b]
     return moved_root(pairs, out) if pairs else None
 
 

@@ -257,6 +257,7 @@ def test_an_sprt_tests_folder_moved_whole_resumes_where_it_is_now(plays, tmp_pat
     assert main([*test, "--max-games", "8"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and "the program of player 'new' changed since its games were played" in err[0]
+    assert f"{tmp_path / 'e' / 'new.py'} is not as it was" in err[0]  # where it is: it named d's
 
 
 def test_a_moved_contest_resumes_with_the_changed_players_games_set_aside(plays, tmp_path, capsys):
