@@ -439,3 +439,15 @@ def test_a_moved_contest_whose_program_changed_advises_setting_aside_that_player
     assert tournament(tmp_path / "contest2" / "players.yml", tmp_path / "contest2" / "out") == 2
     err = capsys.readouterr().err
     assert "give --set-aside b to play its games again" in err and "--set-aside a" not in err
+
+
+def test_a_note_of_moves_too_large_is_no_note(tmp_path):
+    """It was read whole, whatever its size (the other notes' readers are bounded)."""
+    from codecup.tournament.moved import MAX_NOTE, Moves, read_moves
+
+    move = {"was": "/c", "now": "/d", "folders": [["a", "/c/bots/a", "/d/bots/a"]]}
+    doc = json.dumps({"moves": [move], "folders": [["a", "/c/bots/a", "/d/bots/a"]]})
+    (tmp_path / MOVED).write_text(doc)
+    assert read_moves(tmp_path).folders == (("a", "/c/bots/a", "/d/bots/a"),)
+    (tmp_path / MOVED).write_text(doc + " " * MAX_NOTE)
+    assert read_moves(tmp_path) == Moves()
