@@ -171,14 +171,14 @@ def through(moves: Sequence[Move]) -> Callable[[Digests, Digests | None], Digest
             for move in moves[start:]:
                 rows = move.take(rows)
             frames.append(rows)
-        read: list[tuple[str, str, str]] = []
+        found: list[tuple[str, str, str]] = []
         for name in dict.fromkeys(n for n, _, _ in noted):
             here = {(f, d) for n, f, d in now or () if n == name}
             mine = [[(n, f, d) for n, f, d in rows if n == name] for rows in frames]
             same = [rows for rows in mine if {(f, d) for _, f, d in rows} == here]
             places = [rows for rows in mine if {f for _, f, _ in rows} == {f for f, _ in here}]
-            read += (same or places or mine)[0]
-        return tuple(read)
+            found += (same or places or mine)[0]
+        return tuple(found)
 
     return read
 
