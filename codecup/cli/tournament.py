@@ -40,6 +40,7 @@ from codecup.tournament.identity import older_games_note, program_digests, unnot
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, logged_ids, older_logged
 from codecup.tournament.machine import Gives
+from codecup.tournament.moved import Move
 from codecup.tournament.players import (
     OPTION_MAXIMUM,
     OPTION_MINIMUM,
@@ -575,6 +576,7 @@ def _run_in(
                 gives=gives,
                 on_mended=functools.partial(_say_mended, out),
                 replay_errors=args.replay_errors,
+                on_moved=functools.partial(_say_moved, out),
             )
     except KeyboardInterrupt as exc:
         if complete:  # it came once every game was played and the standings written: the run is done
@@ -625,6 +627,11 @@ def _say_mended(out: Path, count: int) -> None:
         file=sys.stderr,
         flush=True,
     )
+
+
+def _say_moved(out: Path, move: Move) -> None:
+    """Say that the run follows ``move``: the contest's folder moved whole, resumed where it is now."""
+    print(f"codecup: {printable(move.line(out))}", file=sys.stderr, flush=True)
 
 
 def _say_set_aside(done: SetAside | ErrorsAside) -> None:
@@ -774,6 +781,7 @@ def play_spec(
     gives: Gives | None = None,
     on_mended: Callable[[int], None] | None = None,
     replay_errors: bool = False,
+    on_moved: Callable[[Move], None] | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
@@ -810,6 +818,7 @@ def play_spec(
             gives=gives,
             on_mended=on_mended,
             replay_errors=replay_errors,
+            on_moved=on_moved,
         )
 
 

@@ -248,13 +248,21 @@ def _list(names: tuple[str, ...]) -> str:
     return f"{len(names)} players ({shown})"
 
 
-def check_schedule(spec: TournamentSpec, out: Path, has_games: bool, results_key: str | None = None) -> None:
+def check_schedule(
+    spec: TournamentSpec,
+    out: Path,
+    has_games: bool,
+    results_key: str | None = None,
+    moved: Callable[[Digests, Digests | None], Digests] | None = None,
+) -> None:
     """Refuse ``out`` if its games were played under another schedule than the one noted there.
 
     A folder without games, or without the note (from before this file, or copied without its
     hidden files), is the run's own check of its log's games to pass; then :func:`note_schedule`.
+    ``moved``: the program files the note names (and those of now) taken to where they are now
+    (the contest's folder moved since: :mod:`codecup.tournament.moved`).
     """
-    why = noted_difference(Schedule.of(spec, results_key), out) if has_games else None
+    why = noted_difference(Schedule.of(spec, results_key), out, moved) if has_games else None
     if why is not None:
         # --set-aside only where it applies (a reviewer's Swiss folder was told to give it, then refused)
         raise refusal(out, "tournament", why, spec.game, set_aside=spec.format in ("round-robin", "gauntlet"))
@@ -357,14 +365,27 @@ def game_options(game: str | None) -> str:
     return f"the {said}" if said else "what"
 
 
-def noted_difference(now: Schedule, out: Path) -> str | None:
+def noted_difference(
+    now: Schedule, out: Path, moved: Callable[[Digests, Digests | None], Digests] | None = None
+) -> str | None:
     """Why the games of ``out``, played under the schedule noted there, cannot go on under ``now``
-    (None: they can, or no schedule is noted). ``codecup sprt`` asks it too, of its test's settings."""
+    (None: they can, or no schedule is noted). ``codecup sprt`` asks it too, of its test's settings.
+    ``moved``: the program files the note names taken to where they are now (see
+    :func:`check_schedule`)."""
     path = out / NAME
     if not path.exists():
         return None
     earlier = _read(path)
+    if earlier is not None and moved is not None and earlier.programs is not None:
+        earlier = attrs.evolve(earlier, programs=moved(earlier.programs, now.programs))
     return None if earlier is None else now.difference(earlier)
+
+
+def noted_programs(out: Path) -> Digests | None:
+    """The digests of the players' program files noted in ``out`` (None: none noted, or no note)."""
+    path = out / NAME
+    earlier = _read(path) if path.exists() else None
+    return None if earlier is None else earlier.programs
 
 
 def note_schedule(spec: TournamentSpec, out: Path, results_key: str | None = None) -> None:

@@ -48,6 +48,7 @@ from codecup.errors import ConfigError, RecordError
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.identity import NAME as NOTE_NAME
 from codecup.tournament.log import LOG_NAME, entry_of, logged_ids
+from codecup.tournament.moved import read_moves, same_version, seen_moves
 
 if TYPE_CHECKING:
     from codecup.record import PlayerInfo, Record
@@ -245,7 +246,12 @@ def plan(
             f" logged in {out}: give a player's name"
         )
     versions = {name: _version(spec, name) if name in spec.names else None for name in names}
-    again = {name for name in names if versions[name] is None or done.get(name) != versions[name]}
+    moves = seen_moves(spec, records, out)  # noted before the folder moved: read where it is now
+    again = {
+        name
+        for name in names
+        if versions[name] is None or not same_version(done.get(name), versions[name], name, moves)
+    }
     of_player: dict[str, list[str]] = {name: [] for name in names}
     games = []
     failed = []
@@ -286,7 +292,10 @@ def still_to_do(
     (``--replay-errors``): the games logged as referee errors, which may be none (or set aside
     already: the line does not say "none set aside yet")."""
     done = _noted_versions(out)
-    listed = [n for n in names if n in spec.names and done.get(n) != _version(spec, n)]
+    moves = read_moves(out).history
+    listed = [
+        n for n in names if n in spec.names and not same_version(done.get(n), _version(spec, n), n, moves)
+    ]
     withdrawn = [n for n in names if n not in spec.names and n not in done]
     whose = [n for n in names if n in listed or n in withdrawn]
     if not whose and not errors:

@@ -36,6 +36,7 @@ from codecup.tournament.identity import note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.machine import Gives, limits_had
+from codecup.tournament.moved import Move, follow, note_move
 from codecup.tournament.programwatch import GAME_NOT_LOGGED, SET_ASIDE, ProgramWatch
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
@@ -295,6 +296,7 @@ def run_tournament(
     gives: Gives | None = None,
     on_mended: Callable[[int], None] | None = None,
     replay_errors: bool = False,
+    on_moved: Callable[[Move], None] | None = None,
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result.
 
@@ -322,6 +324,8 @@ def run_tournament(
     ``on_mended(n)``: told of the ``n`` logged games whose records in ``games/`` were not as the log
     says (a crash's: missing, cut, zeroed) and were written again from it
     (:func:`~codecup.tournament.gamefiles.mend_records`).
+    ``on_moved(move)``: told of the move of the contest's folder (players' folders and ``out``
+    together) the run followed, resuming its log where it is now (:mod:`~codecup.tournament.moved`).
     """
     spec.check()
     _check_game_plays(spec, game)
@@ -340,16 +344,22 @@ def run_tournament(
             has_games = bool(log.records)
             for game_id in todo.games:
                 del log.records[game_id]
-            check_log(spec, game, log, out, setups, has_games, gives)
+            check_log(spec, game, log, out, setups, has_games, gives, follow(spec, log.records, out))
             log.close()
             for done in aside(out, todo):
                 if on_set_aside is not None:
                     on_set_aside(done)
             log = ResultsLog.open(out / LOG_NAME, lock=lock or True, game=game)
             setups.clear()
-        check_log(spec, game, log, out, setups, bool(log.records), gives)
+        move = follow(spec, log.records, out)  # the contest's folder moved whole: read where it is now
+        check_log(spec, game, log, out, setups, bool(log.records), gives, move)
         key = results_key_of(game, spec.variant)
+        if move is not None:  # before the schedule's note, which names the files where they are now:
+            note_move(out, move)  # a crash between leaves it naming them where they were, and the
+            # move noted, through which they are read (moved.through)
         note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none
+        if move is not None and on_moved is not None:
+            on_moved(move)
         (out / "games").mkdir(exist_ok=True)
         mended = mend_records(out, log)  # a crash's: each logged game's record as its line says
         if mended and on_mended is not None:
