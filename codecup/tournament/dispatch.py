@@ -185,8 +185,9 @@ def record_of(
 
     - Dask's ``KilledWorker``: None on a first try (Dask fails with it the games queued on the dead
       worker too, which never started), then a referee error record, started when it was handed;
-    - a game its Dask worker ended as stuck (:class:`~codecup.tournament.hang.StuckGame`): None on a
-      first try, then a referee error record saying so (:data:`~codecup.tournament.hang.MESSAGE`);
+    - a game its Dask worker ended as stuck, or whose process there died
+      (:class:`~codecup.tournament.hang.StuckGame`): None on a first try, then a referee error record
+      saying so (:data:`~codecup.tournament.hang.MESSAGE`, or how it died);
     - ``BrokenExecutor`` (a local pool's dead worker): raised as it is, the caller's to rebuild;
     - ``CancelledError`` (not by us: a lost Dask scheduler): :meth:`GamePool.lost`;
     - a :class:`ConfigError`: :func:`gone`, naming the player or the worker;
@@ -226,11 +227,11 @@ def record_of(
         return referee_error_record(
             match, why, handed.started, time.perf_counter() - handed.t0, remote=pool.remote
         )
-    if hang.stuck(result):  # ended alone on its Dask worker (worker.play): once more, then recorded
+    if isinstance(result, hang.StuckGame):  # ended alone on its Dask worker: once more, then recorded
         if handed.tries < 2:
             return None
         return referee_error_record(
-            match, hang.MESSAGE, handed.started, time.perf_counter() - handed.t0, remote=pool.remote
+            match, result.message, handed.started, time.perf_counter() - handed.t0, remote=pool.remote
         )
     refused = codekey.refused(result)
     if refused is not None:  # a worker that joined as the run went, with other code: no game played

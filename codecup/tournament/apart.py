@@ -1,0 +1,384 @@
+"""A Dask worker's games, each played apart from the worker: in a child process of its own.
+
+On a Dask worker the process is the worker's, and other games run in it. A game past its bound
+(:func:`~codecup.tournament.hang.bound`) was ended in its thread, but game code blocked in a call
+that never returns (``time.sleep(3600)``, a blocking ``os.read``, ``Lock().acquire()``,
+``subprocess.run`` without a timeout) can be freed by no thread: the guard then ended the whole
+worker, every game it ran with it, and a worker without a nanny stayed dead. So each game is
+played in a child process of the worker's, as a local pool's worker plays it
+(:func:`~codecup.tournament.worker.worker_init`, :func:`~codecup.tournament.worker.play_here`): a
+game past its bound is ended by ending that child alone (SIGTERM, which unwinds the game and
+closes its bots, then SIGKILL to the child's process group after the grace), answered
+:class:`~codecup.tournament.hang.StuckGame`, and the worker plays on.
+
+A child is a fresh interpreter (:mod:`subprocess`): a Dask worker has threads, so no fork; and
+a nanny's worker is a daemonic process, whose children :mod:`multiprocessing` refuses. Starting
+one costs its imports (0.7-0.9 s of a core, measured), so a child is kept for the worker's next
+game, one game at a time, as a local pool keeps its workers; one that was ended, or died, is
+replaced at the next game. A kept child ends with the worker (its pipe of games closes, and it
+watches the worker's pid as a pool worker watches its parent's).
+
+The child checks the game's code itself (:func:`~codecup.tournament.codekey.own_code`, once per
+child) against the worker's answer, which the run checked: a child started after the files
+changed under the worker refuses the game as a worker of other code does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import pickle
+import select
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+import attrs
+
+from codecup.processes import signal_name
+from codecup.record import MatchInfo, Record
+from codecup.tournament import codekey, hang
+
+if TYPE_CHECKING:
+    from codecup.game import Game
+    from codecup.sandbox import Limits, Support
+
+#: Seconds past its grace (:data:`~codecup.tournament.worker.WORKER_GRACE`) a child told to stop
+#: has before its process group is killed: it kills itself at the end of its grace.
+KILL_AFTER = 1.0
+
+#: Seconds of running time a new child has to start (its imports, its plugin manager) before it
+#: is ended as stuck: a game plugin whose import never returns is game code that never returns.
+STARTING = hang.BASE
+
+_HEADER = struct.Struct("!Q")
+
+#: How a child starts: the worker's import path (as :mod:`multiprocessing`'s spawn gives it), then
+#: :func:`serve` on the pipes it is given.
+_BOOT = (
+    "import json, sys; sys.path[:] = json.loads(sys.argv[1]);"
+    " from codecup.tournament.apart import serve; serve(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))"
+)
+
+
+@attrs.frozen
+class Task:
+    """One game, as a child is given it."""
+
+    game: Game
+    match: MatchInfo
+    hide: tuple[str, ...]
+    limits: Limits | None
+    run: str
+    found: Support | None  # what its bots get, where the worker holds to its run's finding
+    expected: str  # the worker's code for the game (:func:`~codecup.tournament.codekey.own_code`)
+
+
+@attrs.define(eq=False)
+class Child:
+    """A child process that plays games, one at a time; the worker's ends of its two pipes."""
+
+    process: subprocess.Popen[bytes]
+    tasks: int  # where the worker writes games
+    answers: int  # where it reads their answers
+    ready: bool = False  # it has said it is (its first message: empty)
+
+    @classmethod
+    def start(cls) -> Child:
+        """A new child, waiting for its first game."""
+        task_r, task_w = os.pipe()
+        answer_r, answer_w = os.pipe()
+        fds = (str(task_r), str(answer_w), str(os.getpid()))
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-c", _BOOT, json.dumps(sys.path), *fds],
+                stdin=subprocess.DEVNULL,  # not the game's to read: its pipes are its own
+                pass_fds=(task_r, answer_w),
+                start_new_session=True,  # a group of its own: what its game's code starts ends with it
+            )
+        except BaseException:
+            for fd in (task_w, answer_r):
+                os.close(fd)
+            raise
+        finally:
+            os.close(task_r)
+            os.close(answer_w)
+        return cls(process, task_w, answer_r)
+
+    def close(self) -> None:
+        """Let go of its pipes (a child waiting for a game then ends)."""
+        for fd in (self.tasks, self.answers):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def end(self) -> int | None:
+        """End it, and what its game left in its process group: SIGTERM (its game unwinds, closing its
+        bots), then SIGKILL to its group once its grace is over; its exit status (None: not seen)."""
+        from codecup.tournament.worker import WORKER_GRACE
+
+        pid = self.process.pid
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+        _exited(pid, WORKER_GRACE + KILL_AFTER)
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)  # before it is reaped: its pid is not yet anyone else's
+        self.close()
+        try:
+            return self.process.wait(5.0)
+        except subprocess.TimeoutExpired:
+            return None
+        finally:
+            _clean_leftovers()
+
+
+def _exited(pid: int, seconds: float) -> bool:
+    """Wait up to ``seconds`` for child ``pid`` to exit, leaving it unreaped; whether it did."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return True
+        if info is not None:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+
+
+def _clean_leftovers() -> None:
+    """Remove what a child ended before it closed its bots left (their cgroups and scratch
+    folders), as a local pool's run does after its workers: only what no live process owns."""
+    from codecup.tournament import leftovers
+
+    with contextlib.suppress(OSError):
+        leftovers.clean_stale_sandboxes()
+
+
+_idle: list[Child] = []
+_idle_lock = threading.Lock()
+
+
+def _take() -> Child:
+    """A child waiting for a game (a new one where none is)."""
+    with _idle_lock:
+        while _idle:
+            child = _idle.pop()
+            if child.process.poll() is None:
+                return child
+            child.close()
+    return Child.start()
+
+
+def _give_back(child: Child) -> None:
+    with _idle_lock:
+        _idle.append(child)
+
+
+def _send(fd: int, data: bytes) -> None:
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _receive(fd: int) -> bytes:
+    """One message from ``fd`` (:class:`EOFError` where the other end closed first)."""
+    (size,) = _HEADER.unpack(_read_exactly(fd, _HEADER.size))
+    return _read_exactly(fd, size)
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _readable(fd: int, seconds: float) -> bool:
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(max(0, int(seconds * 1000))))
+
+
+def play(
+    game: Game,
+    match: MatchInfo,
+    hide: tuple[str, ...],
+    limits: Limits | None,
+    run: str,
+    wanted: Callable[[], bool],
+) -> Record | hang.StuckGame | tuple[str, str, str]:
+    """Play ``match`` in a child of this Dask worker: its record; a
+    :class:`~codecup.tournament.hang.StuckGame` where it ran past its bound and was ended (or its
+    child died), which the run plays once more; the worker's refusal where the child runs other
+    code (:func:`~codecup.tournament.codekey.refused`). Stopped by :func:`~.worker.stop_games` of its
+    ``run``, or once ``wanted()`` says False (checked every
+    :data:`~codecup.tournament.worker.WANTED_EVERY` seconds): its child ended,
+    :class:`asyncio.CancelledError` raised. A failure in the child is raised here, its traceback
+    noted."""
+    from codecup.sandbox.support import task_finding
+    from codecup.tournament import worker
+
+    expected = codekey.own_code(codekey.game_module(game))
+    task = pickle.dumps(Task(game, match, hide, limits, run, task_finding(), expected))
+    child = _take()
+    stopped = threading.Event()
+
+    def stop() -> None:
+        stopped.set()
+        with contextlib.suppress(OSError):
+            os.kill(child.process.pid, signal.SIGTERM)  # it unwinds its game, closing its bots
+
+    with _flying(run, stop):
+        try:
+            answer = _wait(child, task, match.clock, stopped, wanted)
+        except BaseException:
+            child.end()
+            raise
+        if isinstance(answer, int | None):  # no answer: it died
+            if stopped.is_set():
+                raise asyncio.CancelledError
+            return hang.StuckGame(worker.where(), _death(answer))
+        if isinstance(answer, _Past):
+            return hang.StuckGame(worker.where())
+    if stopped.is_set():  # told to stop as it answered: it is ending
+        child.end()
+    else:
+        _give_back(child)
+    kind, value, *noted = pickle.loads(answer)
+    if kind == "refused":
+        return (codekey.REFUSED, worker.where(), value)
+    if kind == "raised":
+        value.add_note(f"in the game's process on the Dask worker:\n{''.join(noted)}")
+        raise value
+    return value  # type: ignore[no-any-return]
+
+
+class _Past:
+    """What :func:`_wait` answers for a game past its bound, its child ended."""
+
+
+def _wait(
+    child: Child, task: bytes, clock: float, stopped: threading.Event, wanted: Callable[[], bool]
+) -> bytes | int | _Past | None:
+    """Give ``child`` its ``task`` (a game at ``clock``), once it is ready (:data:`STARTING`), and
+    wait for its answer (pickled) till its bound (:func:`~codecup.tournament.hang.bound`, of running
+    time): then :class:`_Past`, ``child`` ended; where the child died without one, its exit status
+    (None: not seen). Where it is ``stopped``, or no longer ``wanted()``,
+    :class:`asyncio.CancelledError`."""
+    if not child.ready:  # its start is not the game's: a loaded machine's imports take seconds
+        ready = _answer_of(child, hang.Deadline.after(STARTING), stopped, wanted)
+        if not isinstance(ready, bytes):
+            return ready
+        child.ready = True
+    with contextlib.suppress(OSError):  # where it died waiting, its death is read below
+        _send(child.tasks, task)
+    return _answer_of(child, hang.Deadline.after(hang.bound(clock)), stopped, wanted)
+
+
+def _answer_of(
+    child: Child, deadline: hang.Deadline, stopped: threading.Event, wanted: Callable[[], bool]
+) -> bytes | int | _Past | None:
+    """``child``'s next message, as :func:`_wait` answers, by ``deadline``."""
+    from codecup.tournament import worker
+
+    while not _readable(child.answers, min(max(deadline.left(), 0.0), worker.WANTED_EVERY)):
+        if stopped.is_set() or not wanted():
+            raise asyncio.CancelledError  # its caller ends it
+        if deadline.passed():
+            child.end()
+            return _Past()
+    try:
+        return _receive(child.answers)
+    except (EOFError, OSError):
+        return child.end()
+
+
+@contextlib.contextmanager
+def _flying(run: str, stop: Callable[[], None]) -> Iterator[None]:
+    """Within it, :func:`~codecup.tournament.worker.stop_games` of ``run`` calls ``stop``."""
+    from codecup.tournament import worker
+
+    with worker._flights_lock:
+        worker._flights.setdefault(run, set()).add(stop)
+    try:
+        yield
+    finally:
+        with worker._flights_lock:
+            worker._flights[run].discard(stop)
+
+
+def _death(status: int | None) -> str:
+    """What the record of a game whose child died says, from its exit ``status``."""
+    if status == hang.STATUS:  # its own guard ended it
+        return hang.MESSAGE
+    if status is not None and status < 0:
+        return f"the referee process was killed by {signal_name(-status)}"
+    if status is not None and status > 0:
+        return f"the referee process exited with code {status}"
+    return "the referee process died"
+
+
+def serve(tasks: int, answers: int, parent: int) -> None:
+    """A child's life: set up as a pool worker whose parent is the Dask worker ``parent``, then play
+    each game read from ``tasks``, writing its answer to ``answers``, till ``tasks`` closes."""
+    from codecup.tournament.worker import plugin_manager, worker_init
+
+    worker_init(parent)
+    plugin_manager()  # before its first game: the game's bound is not spent on it
+    _send(answers, b"")  # ready
+    while True:
+        try:
+            task = _receive(tasks)
+        except EOFError:  # the worker has gone, or let go of it
+            return
+        _send(answers, _answer(task))
+
+
+def _answer(data: bytes) -> bytes:
+    """The answer to one game: ``("played", record)``, ``("refused", code)``, or
+    ``("raised", exception, traceback)``, pickled."""
+    try:
+        task: Task = pickle.loads(data)
+        code = codekey.own_code(codekey.game_module(task.game))
+        if code != task.expected:
+            return pickle.dumps(("refused", code))
+        with _held(task.found):
+            from codecup.tournament.worker import play_here
+
+            record = play_here(task.game, task.match, task.hide, task.limits, task.run)
+        return pickle.dumps(("played", record))
+    except Exception as exc:
+        told = traceback.format_exc()
+        try:
+            return pickle.dumps(("raised", exc, told))
+        except Exception:  # an exception that cannot be sent: its kind and text
+            return pickle.dumps(("raised", RuntimeError(f"{type(exc).__name__}: {exc}"), told))
+
+
+@contextlib.contextmanager
+def _held(found: Support | None) -> Iterator[None]:
+    """Within it, the game's bots get ``found`` (:func:`~codecup.sandbox.support.held_for_task`)."""
+    if found is None:
+        yield
+        return
+    from codecup.sandbox import linux
+    from codecup.sandbox.support import held_for_task
+
+    if found.subreaper:  # held so by the worker: a bot's orphans come back to its referee, this
+        with contextlib.suppress(OSError):
+            linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
+    with held_for_task(found):
+        yield
