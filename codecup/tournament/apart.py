@@ -89,6 +89,7 @@ class Child:
     process: subprocess.Popen[bytes]
     tasks: int  # where the worker writes games
     answers: int  # where it reads their answers
+    path: tuple[str, ...] = ()  # the import path it was given (the worker's as it started)
     ready: bool = False  # it has said it is (its first message: empty)
 
     @classmethod
@@ -111,13 +112,24 @@ class Child:
         finally:
             os.close(task_r)
             os.close(answer_w)
-        return cls(process, task_w, answer_r)
+        return cls(process, task_w, answer_r, tuple(sys.path))
 
     def close(self) -> None:
-        """Let go of its pipes (a child waiting for a game then ends)."""
+        """Let go of its pipes (a child waiting for a game then ends); once: a descriptor closed
+        twice may close another's that took its number."""
         for fd in (self.tasks, self.answers):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.tasks = self.answers = -1
+
+    def retire(self) -> None:
+        """End it between games: its pipe of games closed, it exits (ended, where it does not)."""
+        self.close()
+        try:
+            self.process.wait(KILL_AFTER)
+        except subprocess.TimeoutExpired:
+            self.end()
 
     def end(self) -> int | None:
         """End it, and what its game left in its process group: SIGTERM (its game unwinds, closing its
@@ -168,14 +180,17 @@ _idle_lock = threading.Lock()
 
 
 def _take() -> Child:
-    """A child waiting for a game (a new one where none is)."""
+    """A child waiting for a game (a new one where none is); one is kept only while the worker's
+    import path is the one it was started with (a test's worker may have it changed)."""
+    found: Child | None = None
     with _idle_lock:
-        while _idle:
-            child = _idle.pop()
-            if child.process.poll() is None:
-                return child
-            child.close()
-    return Child.start()
+        gone = [c for c in _idle if c.process.poll() is not None or c.path != tuple(sys.path)]
+        _idle[:] = [c for c in _idle if c not in gone]
+        if _idle:
+            found = _idle.pop()
+    for child in gone:  # dead, or started where the worker imported from elsewhere: it ends
+        child.retire()
+    return found or Child.start()
 
 
 def _give_back(child: Child) -> None:
