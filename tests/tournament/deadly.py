@@ -151,7 +151,8 @@ class Blocking(tinygame.TwentyOne):
     """Twenty-one, named ``blocking``, whose ``points`` block in a call that never returns, having
     made the file ``marker``: ``asleep`` (``time.sleep(3600)``), ``reading`` (a blocking
     ``os.read`` of a pipe nobody writes), or ``holding`` (compiled code that holds the interpreter's
-    lock); ``dying`` SIGKILLs its own process instead."""
+    lock), ``waiting`` (``subprocess.run`` of a child that sleeps, no timeout); ``dying`` SIGKILLs
+    its own process instead."""
 
     info = tinygame.TwentyOne.info.__class__(
         name="blocking",
@@ -175,6 +176,10 @@ class Blocking(tinygame.TwentyOne):
             os.close(w)
         elif self.how == "holding":
             ctypes.PyDLL(None).sleep(3600)
+        elif self.how == "waiting":  # on a child of its own that never ends, named by the marker
+            import subprocess
+
+            subprocess.run([sys.executable, "-c", "import time; time.sleep(3600)", self.marker], check=False)
         elif self.how == "dying":
             os.kill(os.getpid(), signal.SIGKILL)
         return super().points(outcome, variant)

@@ -143,7 +143,7 @@ def test_game_code_looping_for_ever_on_a_dask_worker_is_ended_alone(monkeypatch)
     assert hang.stuck(answer), answer
 
 
-@pytest.mark.parametrize("how", ["asleep", "reading", "holding"])
+@pytest.mark.parametrize("how", ["asleep", "reading", "holding", "waiting"])
 def test_game_code_blocked_for_ever_on_a_dask_worker_ends_alone_and_the_worker_plays_on(
     how, tmp_path, monkeypatch
 ):
@@ -155,6 +155,7 @@ def test_game_code_blocked_for_ever_on_a_dask_worker_ends_alone_and_the_worker_p
     from codecup import owner
     from codecup.plugins import make_plugin_manager
     from codecup.tournament.executor import DaskPool
+    from tests.support import processes_with
     from tests.tournament import deadly
 
     marker = tmp_path / "blocked"
@@ -197,6 +198,7 @@ def test_game_code_blocked_for_ever_on_a_dask_worker_ends_alone_and_the_worker_p
             assert stuck_record is not None and is_referee_error(stuck_record)
             assert all(hang.MESSAGE in end.message for end in stuck_record.result.termination)
             assert marker.exists()  # it had blocked there
+            assert processes_with(str(marker)) == [], "what the stuck game's code started outlived it"
             assert fine_record is not None and not is_referee_error(fine_record) and fine_record.moves
             # the worker plays on, the same one
             again = pool.submit(play, new_match(plain, players, seed=3, clock=5.0)).result(timeout=60)
