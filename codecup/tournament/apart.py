@@ -73,7 +73,7 @@ _BOOT = (
 class Task:
     """One game, as a child is given it."""
 
-    game: Game
+    game: Game | None  # the worker's game object; None: one that does not pickle, loaded by name
     match: MatchInfo
     hide: tuple[str, ...]
     limits: Limits | None
@@ -247,7 +247,10 @@ def play(
     from codecup.tournament import worker
 
     expected = codekey.own_code(codekey.game_module(game))
-    task = pickle.dumps(Task(game, match, hide, limits, run, task_finding(), expected))
+    try:
+        task = pickle.dumps(Task(game, match, hide, limits, run, task_finding(), expected))
+    except (pickle.PicklingError, TypeError, AttributeError):  # a plugin's game holding a lock, a file...
+        task = pickle.dumps(Task(None, match, hide, limits, run, task_finding(), expected))
     child = _take()
     stopped = threading.Event()
 
@@ -367,13 +370,18 @@ def _answer(data: bytes) -> bytes:
     ``("raised", exception, traceback)``, pickled."""
     try:
         task: Task = pickle.loads(data)
-        code = codekey.own_code(codekey.game_module(task.game))
+        from codecup.tournament.worker import play_here, plugin_manager
+
+        game = task.game
+        if game is None:
+            from codecup.plugins import load_games
+
+            game = load_games(plugin_manager()).get(task.match.game)
+        code = codekey.own_code(codekey.game_module(game))
         if code != task.expected:
             return pickle.dumps(("refused", code))
         with _held(task.found):
-            from codecup.tournament.worker import play_here
-
-            record = play_here(task.game, task.match, task.hide, task.limits, task.run)
+            record = play_here(game, task.match, task.hide, task.limits, task.run)
         return pickle.dumps(("played", record))
     except Exception as exc:
         told = traceback.format_exc()

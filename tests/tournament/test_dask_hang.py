@@ -270,3 +270,24 @@ def test_a_child_whose_game_code_is_not_the_workers_refuses_the_game(tmp_path, m
     refused = codekey.refused(answer)
     assert refused is not None and refused[1] == codekey.prober()(codekey.game_module(game))  # the files'
     assert not (tmp_path / "reached").exists()
+
+
+def test_a_game_object_that_does_not_pickle_is_loaded_by_name_in_its_child(tiny_game, tiny_pm, monkeypatch):
+    """A plugin's game holding a lock or a file cannot be sent to the child: the child loads it by
+    name from its own plugins, as a local pool's worker does."""
+    from codecup import owner
+    from codecup.tournament.executor import DaskPool
+
+    def unpicklable(self, protocol):
+        raise TypeError("cannot pickle '_thread.lock' object")
+
+    monkeypatch.setattr(worker, "_worker_pm", tiny_pm)
+    monkeypatch.setattr(type(tiny_game), "__reduce_ex__", unpicklable)
+    match = new_match(tiny_game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")], seed=4)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **OPTIONS) as cluster:
+        pool = DaskPool(cluster.scheduler_address)
+        try:
+            record = pool.submit(functools.partial(worker.play, run=owner.token()), match).result(timeout=120)
+        finally:
+            pool.shutdown()
+    assert not hang.stuck(record) and record.moves
