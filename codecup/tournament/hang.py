@@ -12,7 +12,9 @@ ends the process with :data:`STATUS` if it has not within the grace. The tournam
 the game as a referee error (:data:`MESSAGE`), no fault of either player, and goes on. Where
 the game's code holds the interpreter's lock (a call of compiled code that does not let go of it),
 no thread of the worker runs: a local pool's parent then ends the workers itself, at
-:func:`parent_bound` (:meth:`~codecup.tournament.executor.GamePool.end_stuck`).
+:func:`parent_bound` (:meth:`~codecup.tournament.executor.GamePool.end_stuck`). On a Dask worker,
+whose process runs other games, each game plays in a child process of the worker's, which the
+worker ends at the bound (:mod:`~codecup.tournament.apart`), answering :class:`StuckGame`.
 
 Both bounds are of :func:`running` time: the time a process is stopped (Ctrl-Z, ``SIGSTOP``,
 ``docker pause``: :func:`codecup.stopped.so_far`, each process its own) moves them on, as it

@@ -1,6 +1,8 @@
 """A pool worker: where one tournament game runs, and how the worker stops.
 
-:func:`play` runs a match in the worker process (its plugin manager is built once per worker).
+:func:`play` runs a match in the worker process (its plugin manager is built once per worker); on
+a Dask worker, whose process runs other games, in a child process of the worker's
+(:mod:`~codecup.tournament.apart`), which :func:`worker_init` sets up and :func:`play_here` plays in.
 :func:`worker_init` sets a worker up so that it never outlives the run: SIGTERM unwinds the
 running match, which closes its bots (their whole process trees), and the worker stops when
 the process that started the pool dies, even by SIGKILL. :func:`stop_games` stops the games
