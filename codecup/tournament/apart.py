@@ -20,7 +20,11 @@ watches the worker's pid as a pool worker watches its parent's).
 
 The child checks the game's code itself (:func:`~codecup.tournament.codekey.own_code`, once per
 child) against the worker's answer, which the run checked: a child started after the files
-changed under the worker refuses the game as a worker of other code does.
+changed under the worker refuses the game, answered :class:`Unplayable`. A child that answers
+other than a game's record (a refusal, a failure) is not kept: the next game's child imports the
+files as they are then. One that dies before it is ready (codecup's import broken on the worker's
+machine) is the worker's trouble, not the game's: :class:`Unplayable` too, with the last lines it
+wrote (its standard error goes to a file of the worker's till it is ready, then to the worker's).
 """
 
 from __future__ import annotations
@@ -35,11 +39,12 @@ import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 import attrs
 
@@ -61,12 +66,27 @@ STARTING = hang.BASE
 
 _HEADER = struct.Struct("!Q")
 
+#: How many of the last lines a child that died before it was ready wrote are said of it.
+LAST_LINES = 3
+
 #: How a child starts: the worker's import path (as :mod:`multiprocessing`'s spawn gives it), then
 #: :func:`serve` on the pipes it is given.
 _BOOT = (
     "import json, sys; sys.path[:] = json.loads(sys.argv[1]);"
-    " from codecup.tournament.apart import serve; serve(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))"
+    " from codecup.tournament.apart import serve;"
+    " serve(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))"
 )
+
+
+@attrs.frozen
+class Unplayable:
+    """What a Dask worker's game task answers where the worker could not have the game played in a
+    child process (none of it was played): the worker's trouble, not the game's, which stops the run
+    naming the worker (:func:`~codecup.tournament.dispatch.record_of`), as a worker of other code
+    does. Sent back by value, as :class:`~codecup.tournament.hang.StuckGame` is."""
+
+    worker: str  # the worker's address (and name)
+    why: str  # what went wrong, said of the worker ("could not start ...")
 
 
 @attrs.frozen
@@ -91,28 +111,53 @@ class Child:
     answers: int  # where it reads their answers
     path: tuple[str, ...] = ()  # the import path it was given (the worker's as it started)
     ready: bool = False  # it has said it is (its first message: empty)
+    said: IO[bytes] | None = None  # its standard error till it is ready (then the worker's)
+    words: str = ""  # what it wrote there, once read (:meth:`heard`)
 
     @classmethod
     def start(cls) -> Child:
         """A new child, waiting for its first game."""
+        said = tempfile.TemporaryFile()  # noqa: SIM115 (kept open: it is the child's, closed by close)
         task_r, task_w = os.pipe()
         answer_r, answer_w = os.pipe()
-        fds = (str(task_r), str(answer_w), str(os.getpid()))
+        try:
+            stderr = os.dup(2)  # where it writes once ready: the worker's own
+        except OSError:  # the worker has none
+            stderr = -1
+        fds = (str(task_r), str(answer_w), str(os.getpid()), str(stderr))
         try:
             process = subprocess.Popen(
                 [sys.executable, "-c", _BOOT, json.dumps(sys.path), *fds],
                 stdin=subprocess.DEVNULL,  # not the game's to read: its pipes are its own
-                pass_fds=(task_r, answer_w),
+                stderr=said,
+                pass_fds=(task_r, answer_w, *([stderr] if stderr >= 0 else [])),
                 start_new_session=True,  # a group of its own: what its game's code starts ends with it
             )
         except BaseException:
             for fd in (task_w, answer_r):
                 os.close(fd)
+            said.close()
             raise
         finally:
-            os.close(task_r)
-            os.close(answer_w)
-        return cls(process, task_w, answer_r, tuple(sys.path))
+            for fd in (task_r, answer_w, stderr):
+                if fd >= 0:
+                    os.close(fd)
+        return cls(process, task_w, answer_r, tuple(sys.path), said=said)
+
+    def heard(self) -> str:
+        """What it wrote to its standard error till it was ready (or let go of), passed on once to
+        the worker's, where it writes from then on."""
+        said, self.said = self.said, None
+        if said is None:
+            return self.words
+        with said, contextlib.suppress(OSError):
+            said.seek(0)
+            self.words = said.read().decode(errors="replace")
+        with contextlib.suppress(OSError, ValueError):  # the worker's own may be closed
+            if self.words:
+                sys.stderr.write(self.words)
+                sys.stderr.flush()
+        return self.words
 
     def close(self) -> None:
         """Let go of its pipes (a child waiting for a game then ends); once: a descriptor closed
@@ -122,6 +167,7 @@ class Child:
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self.tasks = self.answers = -1
+        self.heard()
 
     def retire(self) -> None:
         """End it between games: its pipe of games closed, it exits (ended, where it does not)."""
@@ -234,15 +280,15 @@ def play(
     limits: Limits | None,
     run: str,
     wanted: Callable[[], bool],
-) -> Record | hang.StuckGame | tuple[str, str, str]:
+) -> Record | hang.StuckGame | Unplayable:
     """Play ``match`` in a child of this Dask worker: its record; a
     :class:`~codecup.tournament.hang.StuckGame` where it ran past its bound and was ended (or its
-    child died), which the run plays once more; the worker's refusal where the child runs other
-    code (:func:`~codecup.tournament.codekey.refused`). Stopped by :func:`~.worker.stop_games` of its
-    ``run``, or once ``wanted()`` says False (checked every
-    :data:`~codecup.tournament.worker.WANTED_EVERY` seconds): its child ended,
-    :class:`asyncio.CancelledError` raised. A failure in the child is raised here, its traceback
-    noted."""
+    child died playing it), which the run plays once more; :class:`Unplayable` where no child could
+    play it: one that runs other code than the worker (:func:`~codecup.tournament.codekey.own_code`),
+    or that could not start. Stopped by :func:`~.worker.stop_games` of its ``run``, or once
+    ``wanted()`` says False (checked every :data:`~codecup.tournament.worker.WANTED_EVERY` seconds):
+    its child ended, :class:`asyncio.CancelledError` raised. A failure in the child is raised here,
+    its traceback noted. Only a child that answered a game's record is kept for the next game."""
     from codecup.sandbox.support import task_finding
     from codecup.tournament import worker
 
@@ -251,7 +297,10 @@ def play(
         task = pickle.dumps(Task(game, match, hide, limits, run, task_finding(), expected))
     except (pickle.PicklingError, TypeError, AttributeError):  # a plugin's game holding a lock, a file...
         task = pickle.dumps(Task(None, match, hide, limits, run, task_finding(), expected))
-    child = _take()
+    try:
+        child = _take()
+    except OSError as exc:  # no process (EAGAIN), no descriptor (EMFILE), no memory...
+        return Unplayable(worker.where(), f"could not start a process to play games in ({exc})")
     stopped = threading.Event()
 
     def stop() -> None:
@@ -265,23 +314,68 @@ def play(
         except BaseException:
             child.end()
             raise
+        if isinstance(answer, _Unready):  # it died starting: no game's doing
+            if stopped.is_set():
+                raise asyncio.CancelledError
+            return Unplayable(worker.where(), _unready(answer.status, child.heard()))
         if isinstance(answer, int | None):  # no answer: it died
             if stopped.is_set():
                 raise asyncio.CancelledError
             return hang.StuckGame(worker.where(), _death(answer))
         if isinstance(answer, _Past):
             return hang.StuckGame(worker.where())
+    try:
+        kind, value, *noted = pickle.loads(answer)
+    except BaseException:
+        child.end()
+        raise
     if stopped.is_set():  # told to stop as it answered: it is ending
         child.end()
-    else:
+    elif kind == "played":
         _give_back(child)
-    kind, value, *noted = pickle.loads(answer)
+    else:  # refused, or failed: the next game's child imports the files as they are then
+        child.retire()
     if kind == "refused":
-        return (codekey.REFUSED, worker.where(), value)
+        return Unplayable(worker.where(), _other_code(value, expected, match.game))
     if kind == "raised":
         value.add_note(f"in the game's process on the Dask worker:\n{''.join(noted)}")
         raise value
     return value  # type: ignore[no-any-return]
+
+
+def _other_code(runs: str, expected: str, game: str) -> str:
+    """What is said of a worker whose child ``runs`` other code for ``game`` than the worker's
+    ``expected`` (the run's)."""
+    return (
+        f"started a process for its games that runs {runs} for game {game}, not the worker's own"
+        f" {expected}: the files it imports changed after the worker started"
+        " (restore them, or restart that worker)"
+    )
+
+
+def _unready(status: int | None, said: str) -> str:
+    """What is said of a worker whose child ended with ``status`` before it was ready, having
+    written ``said`` to its standard error."""
+    if status is not None and status < 0:
+        how = f"was killed by {signal_name(-status)}"
+    elif status is not None:
+        how = f"exited with code {status}"
+    else:
+        how = "died"
+    lines = [line.strip() for line in said.splitlines() if line.strip()][-LAST_LINES:]
+    last = f": {' | '.join(lines)}" if lines else ", saying nothing"
+    return (
+        f"could not start a process to play games in: it {how} before it was ready{last}"
+        " (see the worker's log; fix codecup or the games there, or stop that worker)"
+    )
+
+
+@attrs.frozen
+class _Unready:
+    """What :func:`_wait` answers where its child died before it was ready: its exit status (None:
+    not seen)."""
+
+    status: int | None
 
 
 class _Past:
@@ -290,17 +384,20 @@ class _Past:
 
 def _wait(
     child: Child, task: bytes, clock: float, stopped: threading.Event, wanted: Callable[[], bool]
-) -> bytes | int | _Past | None:
+) -> bytes | int | _Past | _Unready | None:
     """Give ``child`` its ``task`` (a game at ``clock``), once it is ready (:data:`STARTING`), and
     wait for its answer (pickled) till its bound (:func:`~codecup.tournament.hang.bound`, of running
     time): then :class:`_Past`, ``child`` ended; where the child died without one, its exit status
-    (None: not seen). Where it is ``stopped``, or no longer ``wanted()``,
-    :class:`asyncio.CancelledError`."""
+    (None: not seen), or :class:`_Unready` where it died before it was ready. Where it is
+    ``stopped``, or no longer ``wanted()``, :class:`asyncio.CancelledError`."""
     if not child.ready:  # its start is not the game's: a loaded machine's imports take seconds
         ready = _answer_of(child, hang.Deadline.after(STARTING), stopped, wanted)
+        if isinstance(ready, int | None):
+            return _Unready(ready)
         if not isinstance(ready, bytes):
             return ready
         child.ready = True
+        child.heard()
     with contextlib.suppress(OSError):  # where it died waiting, its death is read below
         _send(child.tasks, task)
     return _answer_of(child, hang.Deadline.after(hang.bound(clock)), stopped, wanted)
@@ -349,13 +446,15 @@ def _death(status: int | None) -> str:
     return "the referee process died"
 
 
-def serve(tasks: int, answers: int, parent: int) -> None:
+def serve(tasks: int, answers: int, parent: int, stderr: int) -> None:
     """A child's life: set up as a pool worker whose parent is the Dask worker ``parent``, then play
-    each game read from ``tasks``, writing its answer to ``answers``, till ``tasks`` closes."""
+    each game read from ``tasks``, writing its answer to ``answers``, till ``tasks`` closes; its
+    standard error, the worker's file till it is ready, is ``stderr`` from then on (-1: none)."""
     from codecup.tournament.worker import plugin_manager, worker_init
 
     worker_init(parent)
     plugin_manager()  # before its first game: the game's bound is not spent on it
+    _write_to(stderr)
     _send(answers, b"")  # ready
     while True:
         try:
@@ -363,6 +462,16 @@ def serve(tasks: int, answers: int, parent: int) -> None:
         except EOFError:  # the worker has gone, or let go of it
             return
         _send(answers, _answer(task))
+
+
+def _write_to(stderr: int) -> None:
+    """From now on, this process's standard error is ``stderr`` (-1: none, /dev/null)."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
+    if stderr < 0:
+        stderr = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(stderr, 2)
+    os.close(stderr)
 
 
 def _answer(data: bytes) -> bytes:

@@ -38,6 +38,7 @@ from codecup.tournament import hang
 if TYPE_CHECKING:
     from codecup.game import Game
     from codecup.sandbox import Limits, Policy, Support
+    from codecup.tournament.apart import Unplayable
     from codecup.tournament.machine import Gives
 
 PlayFn = Callable[[MatchInfo], Record]
@@ -52,7 +53,7 @@ _in_match = False
 
 def play(
     match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = None, run: str = ""
-) -> Record | hang.StuckGame | tuple[str, str, str]:
+) -> Record | hang.StuckGame | Unplayable:
     """Run one match in this worker (its plugin manager is built once per worker process).
 
     ``hide``: folders the bots must not see (the results, the other players' of a tournament),
