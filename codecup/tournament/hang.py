@@ -175,9 +175,3 @@ class StuckGame:
     #: What the game's referee-error record says, should it fail so again: :data:`MESSAGE` for a
     #: game ended as stuck, how its process died otherwise.
     message: str = MESSAGE
-
-
-def stuck(result: object) -> bool:
-    """Whether ``result`` (a game task's) is a :class:`StuckGame`: its game was ended as stuck, or
-    its process died."""
-    return isinstance(result, StuckGame)
