@@ -22,9 +22,10 @@ The child checks the game's code itself (:func:`~codecup.tournament.codekey.own_
 child) against the worker's answer, which the run checked: a child started after the files
 changed under the worker refuses the game, answered :class:`Unplayable`. A child that answers
 other than a game's record (a refusal, a failure) is not kept: the next game's child imports the
-files as they are then. One that dies before it is ready (codecup's import broken on the worker's
-machine) is the worker's trouble, not the game's: :class:`Unplayable` too, with the last lines it
-wrote (its standard error goes to a file of the worker's till it is ready, then to the worker's).
+files as they are then. Two in a row that die before they are ready (codecup's import broken on the
+worker's machine; one alone may have been killed as it imported) are the worker's trouble, not the
+game's: :class:`Unplayable` too, with the last lines the second wrote (its standard error goes to a
+file of the worker's till it is ready, then to the worker's).
 """
 
 from __future__ import annotations
@@ -117,9 +118,18 @@ class Child:
     @classmethod
     def start(cls) -> Child:
         """A new child, waiting for its first game."""
+        opened: list[int] = []  # closed if it cannot start (a reviewer's EMFILE lost a pipe each time)
         said = tempfile.TemporaryFile()  # noqa: SIM115 (kept open: it is the child's, closed by close)
-        task_r, task_w = os.pipe()
-        answer_r, answer_w = os.pipe()
+        try:
+            task_r, task_w = os.pipe()
+            opened += (task_r, task_w)
+            answer_r, answer_w = os.pipe()
+            opened += (answer_r, answer_w)
+        except BaseException:
+            for fd in opened:
+                os.close(fd)
+            said.close()
+            raise
         try:
             stderr = os.dup(2)  # where it writes once ready: the worker's own
         except OSError:  # the worker has none
@@ -224,6 +234,12 @@ def _clean_leftovers() -> None:
 _idle: list[Child] = []
 _idle_lock = threading.Lock()
 
+STARTS = 2
+"""How many children in a row may die before they are ready (:func:`play`) before the worker is
+said unable to start one: a child killed from outside as it imported (a reviewer's SIGKILL, the
+machine's out-of-memory killer) stopped the whole run, as a broken import does, which fails
+each time."""
+
 
 def _take() -> Child:
     """A child waiting for a game (a new one where none is); one is kept only while the worker's
@@ -297,33 +313,40 @@ def play(
         task = pickle.dumps(Task(game, match, hide, limits, run, task_finding(), expected))
     except (pickle.PicklingError, TypeError, AttributeError):  # a plugin's game holding a lock, a file...
         task = pickle.dumps(Task(None, match, hide, limits, run, task_finding(), expected))
-    try:
-        child = _take()
-    except OSError as exc:  # no process (EAGAIN), no descriptor (EMFILE), no memory...
-        return Unplayable(worker.where(), f"could not start a process to play games in ({exc})")
-    stopped = threading.Event()
-
-    def stop() -> None:
-        stopped.set()
-        with contextlib.suppress(OSError):
-            os.kill(child.process.pid, signal.SIGTERM)  # it unwinds its game, closing its bots
-
-    with _flying(run, stop):
+    for tries in range(STARTS, 0, -1):
         try:
-            answer = _wait(child, task, match.clock, stopped, wanted)
-        except BaseException:
-            child.end()
-            raise
-        if isinstance(answer, _Unready):  # it died starting: no game's doing
-            if stopped.is_set():
-                raise asyncio.CancelledError
-            return Unplayable(worker.where(), _unready(answer.status, child.heard()))
-        if isinstance(answer, int | None):  # no answer: it died
-            if stopped.is_set():
-                raise asyncio.CancelledError
-            return hang.StuckGame(worker.where(), _death(answer))
-        if isinstance(answer, _Past):
-            return hang.StuckGame(worker.where())
+            child = _take()
+        except OSError as exc:  # no process (EAGAIN), no descriptor (EMFILE), no memory...
+            return Unplayable(worker.where(), f"could not start a process to play games in ({exc})")
+        stopped = threading.Event()
+
+        def stop(child: Child = child, stopped: threading.Event = stopped) -> None:
+            stopped.set()
+            with contextlib.suppress(OSError):
+                os.kill(child.process.pid, signal.SIGTERM)  # it unwinds its game, closing its bots
+
+        with _flying(run, stop):
+            try:
+                answer = _wait(child, task, match.clock, stopped, wanted)
+            except BaseException:
+                child.end()
+                raise
+            if isinstance(answer, _Unready):  # it died starting: no game's doing
+                if stopped.is_set():
+                    raise asyncio.CancelledError
+                said = _unready(answer.status, child.heard())
+                child.close()
+                if tries > 1:  # once more: a one-off death (killed as it imported) is no broken worker
+                    continue
+                return Unplayable(worker.where(), said)
+            if isinstance(answer, int | None):  # no answer: it died
+                if stopped.is_set():
+                    raise asyncio.CancelledError
+                return hang.StuckGame(worker.where(), _death(answer))
+            if isinstance(answer, _Past):
+                return hang.StuckGame(worker.where())
+        break
+    assert isinstance(answer, bytes)  # each other answer returned, or tried once more above
     try:
         kind, value, *noted = pickle.loads(answer)
     except BaseException:

@@ -101,3 +101,21 @@ def test_a_worker_that_can_start_no_process_stops_the_run_naming_it(tiny_game, m
         worker.where(),
         "could not start a process to play games in ([Errno 11] Resource temporarily unavailable)",
     )
+
+
+def test_a_child_killed_once_before_it_is_ready_is_started_again(tiny_game, tmp_path, monkeypatch, children):
+    """A reviewer's: a child SIGKILLed as it imported (the machine's out-of-memory killer) stopped the
+    whole run, as a broken import does; the next child plays the game."""
+    once = tmp_path / "killed-once"
+    dies = (
+        "import os, signal\n"
+        f"if not os.path.exists({str(once)!r}):\n"
+        f"    open({str(once)!r}, 'w').close()\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    monkeypatch.setattr(apart, "_BOOT", dies + apart._BOOT)
+    monkeypatch.syspath_prepend("/nonexistent/codecup-test-path")  # a child of its own, not a kept one
+    match = new_match(tiny_game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")], seed=1)
+    answer = _play(tiny_game, match)
+    assert once.exists()
+    assert isinstance(answer, Record) and answer.moves, answer
