@@ -569,13 +569,34 @@ def results_key_of(game: Game, variant: str) -> str | None:
 
 
 def results_key_remedy_of(game: Game, key: str) -> str | None:
-    """:meth:`Game.results_key_remedy`, where the plugin gives text; None otherwise (a refusal's
-    advice: a plugin failing at it leaves the advice its options give)."""
+    """:meth:`Game.results_key_remedy`, where the plugin gives one line of text; None otherwise (a
+    refusal's advice: a plugin failing at it leaves the advice its options give). A plugin that
+    fails at it (raises, never returns, gives neither None nor a line of text) is said once, in one
+    line naming it, as :func:`notes_of` says its notes' failure (it was silent), and not asked again
+    (:mod:`codecup.failed`)."""
+    from codecup import failed
+    from codecup.plugins import say_once  # (plugins imports this module)
+
+    if failed.failure(game, "results_key_remedy") is not None:
+        return None
+    exc: BaseException | None = None
     try:
         said = _asked(game, "results_key_remedy", key)
-    except (PluginError, ConfigError):
+    except ConfigError:  # said on purpose: the user's to fix, as the options' advice is
         return None
-    return said if isinstance(said, str) and said else None
+    except PluginError as caught:
+        why, exc = str(caught), caught
+    else:
+        if said is None:
+            return None
+        if isinstance(said, str) and said and _one_line_text(said):
+            return said
+        failing = f"the {game.info.name} plugin failed: its results_key_remedy"
+        why = f"{failing} gave {short(said)}, not a line of text"
+    line = f"codecup: {why}; the advice its options give is said instead"
+    say_once(line, key=f"{game.info.name} results_key_remedy")
+    failed.remember(game, "results_key_remedy", line, exc.__cause__ if exc is not None else None)
+    return None
 
 
 def record_results_key_of(game: Game, extra: Mapping[str, Any]) -> str | None:
@@ -639,24 +660,27 @@ def _asked(game: Game, method: str, argument: object) -> object:
 def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
     """:meth:`Game.result_notes`, checked: lines of text. Where the plugin fails at it (raises, never
     returns, gives something else), none, and one line on stderr says so, once per process (a
-    report spoils no result; it was silent)."""
+    report spoils no result; it was silent); it is not asked again (:mod:`codecup.failed`)."""
+    from codecup import failed
     from codecup.plugins import say_once  # (plugins imports this module)
 
+    if failed.failure(game, "result_notes") is not None:
+        return ()
+    exc: BaseException | None = None
     try:
         notes = bounded("its result_notes", lambda: game.result_notes(seat, extra))
     except PASS_THROUGH:
         raise
-    except BaseException as exc:  # sys.exit() too: the plugin's failure
-        why = how_failed(exc)
+    except BaseException as caught:  # sys.exit() too: the plugin's failure
+        why, exc = how_failed(caught), caught
     else:
         if lines_of_text(notes):
             return tuple(notes)
         why = f"gave {short(notes)}, not lines of text"
     name = game.info.name
-    say_once(
-        f"codecup: the {name} plugin failed: its result_notes {why}; its notes are not shown",
-        key=f"{name} result_notes",
-    )
+    line = f"codecup: the {name} plugin failed: its result_notes {why}; its notes are not shown"
+    say_once(line, key=f"{name} result_notes")
+    failed.remember(game, "result_notes", line, exc)
     return ()
 
 
