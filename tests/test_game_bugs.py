@@ -549,8 +549,10 @@ def test_a_wire_that_fails_is_the_plugins_failure(twentyone, wire, fragment):
         (lambda moves: [], "the rules' legal_moves listed no move for seat "),
         # the bot crashed with "the bot's choose(state) gave 2, not a move's text"
         (lambda moves: [int(m) for m in moves], "the rules' legal_moves listed "),
+        # the bot's seat lost on an illegal move (a red team's Nim listed "9 9", its apply refused it)
+        (lambda moves: ["9"], "the rules' legal_moves listed '9', which their apply refuses ("),
     ],
-    ids=["raises", "none-listed", "not-text"],
+    ids=["raises", "none-listed", "not-text", "refused"],
 )
 def test_rules_that_fail_to_list_the_moves_to_the_frameworks_random_bot_are_the_plugins_failure(
     twentyone, monkeypatch, legal_moves, fragment
