@@ -501,6 +501,8 @@ class Game(abc.ABC):
         :meth:`new_bot` raises :class:`UnknownBotError`, a user's mistake) is the plugin's bug, a
         :class:`GameBugError`: a red team's game listed a bot it never built, and ``play`` and
         ``demo`` said the user had asked for a bot the game has not (exit 2, the demo stopped).
+        One whose making raises is too (it was its seat's crash, and ``demo`` went on, exit 0,
+        where a bot refused stopped it, exit 1: a red team's).
         """
         self.info.check_bot(bot)
         v = self.info.variant(variant)
@@ -508,6 +510,12 @@ class Game(abc.ABC):
             return self.new_player(bot, variant, seed, v.clock if clock is None else clock)
         except ConfigError as exc:
             raise GameBugError(unbuilt_bot(self.info.name, bot, exc)) from exc
+        except PASS_THROUGH:
+            raise
+        except GameBugError:
+            raise
+        except BaseException as exc:  # sys.exit() too: making a bot it lists is the plugin's own code
+            raise GameBugError(f"making its bot {bot!r} raised {where(exc)}") from exc
 
 
 def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) -> list[str]:
