@@ -11,6 +11,7 @@ game's pages show that line instead of the board.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from json import dumps
 from typing import Any
 
 import attrs
@@ -21,6 +22,7 @@ from codecup.errors import PASS_THROUGH, how_failed
 from codecup.game import Game
 from codecup.overrun import bounded
 from codecup.plugins import say_once
+from codecup.reading import MIB
 from codecup.record import Record
 
 
@@ -80,11 +82,32 @@ def frames_of(game: Game, record: Record, drawing: Drawing) -> list[Any] | str:
     else:
         problem = _frames_problem(frames, len(moves) + 1, json=drawing.script is not None)
         if problem is None:
-            return list(frames)
+            problem = _size_problem(frames, json=drawing.script is not None)
+            if problem is None:
+                return list(frames)
+            why = f"the {name} plugin's view_frames gave {problem}"
+            say_broken(why, name, "view_frames size")  # one game's: the others' pages are drawn
+            return why
         why = f"the {name} plugin's view_frames gave {problem}"
     say_broken(why, name, "view_frames")
     failed.remember(game, "view_frames", why, exc)
     return why
+
+
+MAX_FRAMES = 8 * MIB
+"""Characters a game's frames may take in all, as its page writes them (JSON, or text): a red
+team's frame of 20 MB made every page of its run 20 MB. A built-in game's take a few kB."""
+
+
+def _size_problem(frames: Sequence[Any], *, json: bool) -> str | None:
+    """Frames larger in all than :data:`MAX_FRAMES`, said in a few words, or None."""
+    if json:
+        size = len(dumps(list(frames)))
+    else:
+        size = sum(len(frame) if isinstance(frame, str) else len(str(frame)) for frame in frames)
+    if size <= MAX_FRAMES:
+        return None
+    return f"frames of {size:,} characters, more than the {MAX_FRAMES:,} a game's page holds"
 
 
 def _frames_problem(frames: object, wanted: int, *, json: bool) -> str | None:
