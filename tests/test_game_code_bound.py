@@ -497,3 +497,15 @@ def test_a_stop_held_outside_a_command_bounds_steps_short_only_till_it_is_raised
         signal.raise_signal(signal.SIGINT)
         assert overrun._stop == "SIGINT"
     assert overrun._stop is None
+
+
+def test_a_stop_raised_out_of_a_commands_sections_outside_a_command_leaves_steps_their_bound():
+    """A stop that stop_on_signals raised in a script (or a test) left every later step of plugin
+    code bounded by a second for the rest of the process."""
+    import signal
+
+    from codecup.cli.stopping import stop_on_signals
+
+    with pytest.raises(KeyboardInterrupt), stop_on_signals():
+        signal.raise_signal(signal.SIGTERM)
+    assert overrun._stop is None

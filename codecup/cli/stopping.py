@@ -49,6 +49,7 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
+        overrun.stop_over()  # a stop raised is the caller's now (a command keeps it: stops_kept)
 
 
 def status_of(exc: KeyboardInterrupt) -> int:

@@ -221,8 +221,9 @@ def held_stops(*, second_acts: bool = False) -> Iterator[None]:
         holding = False
         for number, before in old.items():
             signal.signal(number, before)
+        if caught:  # raised now, or the block raised: the caller's (a command keeps it: stops_kept)
+            overrun.stop_over()
     if caught:
-        overrun.stop_over()
         signal.raise_signal(caught[0])
 
 
