@@ -509,3 +509,17 @@ def test_a_stop_raised_out_of_a_commands_sections_outside_a_command_leaves_steps
     with pytest.raises(KeyboardInterrupt), stop_on_signals():
         signal.raise_signal(signal.SIGTERM)
     assert overrun._stop is None
+
+
+def test_a_failed_method_replaced_since_is_asked_again(twentyone):
+    """A reviewer's resumed run after the plugin's drawing was fixed (in one process, a notebook's
+    or a test's patch) drew its pages again; a failure is remembered for the code that failed."""
+    from codecup.game import Standing
+    from codecup.tournament.standings import ranking_keys
+
+    game, calls = counting(twentyone, "standing_key", _raise)
+    standings = {"a": Standing("a", games=2, points=3.0)}
+    ranking_keys(game, standings)
+    type(game).standing_key = lambda self, standing: (7.0,)
+    assert ranking_keys(game, standings) == {"a": (7.0,)}
+    assert len(calls) == 1
