@@ -213,71 +213,6 @@ def check_hash_seed_free(game: Game, seed: int = 1) -> None:
                 )
 
 
-_REPLAY_CHILD = """
-import importlib.util, json, pickle, sys
-paths, packages, game, record = pickle.loads(sys.stdin.buffer.read())
-sys.path[:0] = paths
-for name, origin, locations in packages:
-    spec = importlib.util.spec_from_file_location(name, origin, submodule_search_locations=locations)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-from codecup.hashseed import loaded_files, replay_fingerprint
-from codecup.record import Record
-try:
-    game = pickle.loads(game)
-except Exception as exc:
-    print(json.dumps({"rebuilt": False, "why": f"{type(exc).__name__}: {exc}"}))
-    sys.exit(0)
-replayed = [replay_fingerprint(game, Record.loads(record))]
-files = loaded_files(list(sys.modules))
-print(json.dumps({"rebuilt": True, "replayed": replayed, "files": files}))
-"""
-
-
-def replayed_elsewhere(game: Game, record: Record) -> str | None:
-    """Why ``record``'s replay under other hash seeds is not this process's, in a few words, or None
-    (the same; or it cannot be told: a game no child can rebuild, a child that fails or imports
-    other files). ``codecup verify`` asks it of a record that does not verify before it blames the
-    record: a red team's referee put a set's elements in its game data as a list, and its honest
-    records did not verify, in another order each run (the replays in one process all agreed)."""
-    try:
-        pickled, by_design = _pickled(game)
-    except (pickle.PicklingError, TypeError, AttributeError):
-        return None
-    if by_design:
-        return None
-    asked = pickle.dumps((list(sys.path), _packages_of(game, record.match.seed), pickled, record.dumps()))
-    children = [_fingerprint_child(hash_seed, asked, _REPLAY_CHILD) for hash_seed in HASH_SEEDS]
-    deadline = time.monotonic() + CHILD_TIMEOUT
-    try:
-        here = replay_fingerprint(game, record)
-        answers = [child.communicate(timeout=max(0.0, deadline - time.monotonic())) for child in children]
-        told = [
-            _childs_answer(hash_seed, child, *answer)
-            for hash_seed, child, answer in zip(HASH_SEEDS, children, answers, strict=True)
-        ]
-    except (subprocess.TimeoutExpired, AssertionError):
-        return None
-    finally:
-        for child in children:
-            if child.poll() is None:
-                child.kill()
-                child.communicate()
-    for hash_seed, answer in zip(HASH_SEEDS, told, strict=True):
-        if not answer.get("rebuilt"):
-            return None
-        mine = loaded_files(list(answer["files"]))
-        if any(f != mine[n] for n, f in answer["files"].items() if n in mine):
-            return None
-        if answer["replayed"] != [here]:
-            return (
-                f"its replay under PYTHONHASHSEED={hash_seed} differs from this process's: its code depends"
-                " on the hash seed (a set's order in its game data?), so it cannot judge the record"
-            )
-    return None
-
-
 def _childs_answer(hash_seed: str, child: subprocess.Popen[bytes], out: bytes, err: bytes) -> dict[str, Any]:
     """What a child of :func:`check_hash_seed_free` answered: rebuilt or not, its fingerprint and the
     files its modules came from."""
@@ -339,10 +274,10 @@ def _packages_of(game: Game, seed: int) -> list[tuple[str, str, list[str] | None
     return packages
 
 
-def _fingerprint_child(hash_seed: str, asked: bytes, script: str = _CHILD) -> subprocess.Popen[bytes]:
+def _fingerprint_child(hash_seed: str, asked: bytes) -> subprocess.Popen[bytes]:
     """A child process under ``PYTHONHASHSEED=hash_seed`` that prints the fingerprint ``asked`` for."""
     child = subprocess.Popen(
-        [sys.executable, "-c", script],
+        [sys.executable, "-c", _CHILD],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

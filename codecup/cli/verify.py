@@ -11,7 +11,6 @@ from pathlib import Path
 
 from codecup.cli.common import Subparsers, path_arg
 from codecup.errors import ConfigError, described, said, said_line
-from codecup.hashseed import replayed_elsewhere
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import Record
 from codecup.terminal import one_line, printable, shown_path
@@ -23,17 +22,12 @@ DESCRIPTION = """\
 Exit status 1 if a record does not verify, 2 if a file is not a readable
 record (each such file gets one line on stderr; the others are still checked),
 3 if the game plugin itself failed while checking a record (its code raised, or
-gave what codecup cannot use: one line naming it; the record is not judged; a
-record that does not verify is replayed in two more processes under other hash
-seeds, and replays that differ are the plugin's failure).
+gave what codecup cannot use: one line naming it; the record is not judged).
 Of several, 2 comes first, then 3, then 1. Exit status 4 if the command itself failed (a full
 disk at its output, out of memory, a bug of codecup's): no record is judged by it.
 """
 """The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
 ``codecup sprt --help`` lost its exit statuses there)."""
-
-NOT_THE_RECORD = "(a bug in the game plugin, not necessarily in the record)"
-"""What a plugin's failure at checking a record adds (as :func:`codecup.verify.verdict` says it)."""
 
 PLUGIN_FAILED = 3
 """The exit status when the game plugin failed while checking a record (and every file was read)."""
@@ -59,11 +53,6 @@ def check(registry: GameRegistry, path: Path) -> Verdict:
         game = registry.get(record.match.game)
         game.info.variant(record.match.variant)  # a variant the game does not know cannot be replayed
         found = verdict(game, record)
-        if found.problems and (elsewhere := replayed_elsewhere(game, record)) is not None:
-            failure = f"the {game.info.name} plugin failed while replaying it: {elsewhere}"
-            found = Verdict(
-                plugin_failure=f"{failure} (a bug in the game plugin, not necessarily in the record)"
-            )
     except ConfigError as exc:  # an unknown game, or the game refuses the record's variant or setup
         raise ConfigError(f"{path}: {said(exc, None)}") from None  # cut once, where it is said
     except Exception as exc:  # the record's contents are input too: anything it breaks is its fault
