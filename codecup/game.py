@@ -501,6 +501,8 @@ class Game(abc.ABC):
         :meth:`new_bot` raises :class:`UnknownBotError`, a user's mistake) is the plugin's bug, a
         :class:`GameBugError`: a red team's game listed a bot it never built, and ``play`` and
         ``demo`` said the user had asked for a bot the game has not (exit 2, the demo stopped).
+        One whose making raises is too (it was its seat's crash, and ``demo`` went on, exit 0,
+        where a bot refused stopped it, exit 1: a red team's).
         """
         self.info.check_bot(bot)
         v = self.info.variant(variant)
@@ -508,6 +510,12 @@ class Game(abc.ABC):
             return self.new_player(bot, variant, seed, v.clock if clock is None else clock)
         except ConfigError as exc:
             raise GameBugError(unbuilt_bot(self.info.name, bot, exc)) from exc
+        except PASS_THROUGH:
+            raise
+        except GameBugError:
+            raise
+        except BaseException as exc:  # sys.exit() too: making a bot it lists is the plugin's own code
+            raise GameBugError(f"making its bot {bot!r} raised {where(exc)}") from exc
 
 
 def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) -> list[str]:
@@ -569,13 +577,34 @@ def results_key_of(game: Game, variant: str) -> str | None:
 
 
 def results_key_remedy_of(game: Game, key: str) -> str | None:
-    """:meth:`Game.results_key_remedy`, where the plugin gives text; None otherwise (a refusal's
-    advice: a plugin failing at it leaves the advice its options give)."""
+    """:meth:`Game.results_key_remedy`, where the plugin gives one line of text; None otherwise (a
+    refusal's advice: a plugin failing at it leaves the advice its options give). A plugin that
+    fails at it (raises, never returns, gives neither None nor a line of text) is said once, in one
+    line naming it, as :func:`notes_of` says its notes' failure (it was silent), and not asked again
+    (:mod:`codecup.failed`)."""
+    from codecup import failed
+    from codecup.plugins import say_once  # (plugins imports this module)
+
+    if failed.failure(game, "results_key_remedy") is not None:
+        return None
+    exc: BaseException | None = None
     try:
         said = _asked(game, "results_key_remedy", key)
-    except (PluginError, ConfigError):
+    except ConfigError:  # said on purpose: the user's to fix, as the options' advice is
         return None
-    return said if isinstance(said, str) and said else None
+    except PluginError as caught:
+        why, exc = str(caught), caught
+    else:
+        if said is None:
+            return None
+        if isinstance(said, str) and said and _one_line_text(said):
+            return said
+        failing = f"the {game.info.name} plugin failed: its results_key_remedy"
+        why = f"{failing} gave {short(said)}, not a line of text"
+    line = f"codecup: {why}; the advice its options give is said instead"
+    say_once(line, key=f"{game.info.name} results_key_remedy")
+    failed.remember(game, "results_key_remedy", line, exc.__cause__ if exc is not None else None)
+    return None
 
 
 def record_results_key_of(game: Game, extra: Mapping[str, Any]) -> str | None:
@@ -639,24 +668,27 @@ def _asked(game: Game, method: str, argument: object) -> object:
 def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
     """:meth:`Game.result_notes`, checked: lines of text. Where the plugin fails at it (raises, never
     returns, gives something else), none, and one line on stderr says so, once per process (a
-    report spoils no result; it was silent)."""
+    report spoils no result; it was silent); it is not asked again (:mod:`codecup.failed`)."""
+    from codecup import failed
     from codecup.plugins import say_once  # (plugins imports this module)
 
+    if failed.failure(game, "result_notes") is not None:
+        return ()
+    exc: BaseException | None = None
     try:
         notes = bounded("its result_notes", lambda: game.result_notes(seat, extra))
     except PASS_THROUGH:
         raise
-    except BaseException as exc:  # sys.exit() too: the plugin's failure
-        why = how_failed(exc)
+    except BaseException as caught:  # sys.exit() too: the plugin's failure
+        why, exc = how_failed(caught), caught
     else:
         if lines_of_text(notes):
             return tuple(notes)
         why = f"gave {short(notes)}, not lines of text"
     name = game.info.name
-    say_once(
-        f"codecup: the {name} plugin failed: its result_notes {why}; its notes are not shown",
-        key=f"{name} result_notes",
-    )
+    line = f"codecup: the {name} plugin failed: its result_notes {why}; its notes are not shown"
+    say_once(line, key=f"{name} result_notes")
+    failed.remember(game, "result_notes", line, exc)
     return ()
 
 

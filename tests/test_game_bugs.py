@@ -463,8 +463,10 @@ def test_a_provided_files_empty_original_is_none(twentyone, tmp_path):
     assert provision.original == "" and not provision.given_in(str(tmp_path))
 
 
-def test_a_built_in_bot_that_cannot_be_made_is_its_seats_crash(twentyone):
-    """Its new_bot raising ended play_match (and so `codecup play`, or a tournament's game) in a traceback."""
+def test_a_built_in_bot_that_cannot_be_made_is_the_plugins_failure(twentyone):
+    """Its new_bot raising ended play_match (and so `codecup play`, or a tournament's game) in a
+    traceback; then it was its seat's crash, and `demo` went on (exit 0) where a bot the plugin
+    refused to make stopped it (exit 1): a red team's. Making a bot it lists is the plugin's code."""
 
     class Game(twentyone):
         def new_bot(self, bot, variant, seed, clock):
@@ -472,11 +474,10 @@ def test_a_built_in_bot_that_cannot_be_made_is_its_seats_crash(twentyone):
                 raise ZeroDivisionError("no bot today")
             return super().new_bot(bot, variant, seed, clock)
 
-    record = play(Game())
-    assert record.result.termination[0].kind is Termination.CRASH
-    assert "ZeroDivisionError('no bot today')" in record.result.termination[0].message
-    assert "Traceback" in record.logs[0]
-    assert record.result.termination[1].kind is Termination.NORMAL
+    assert_referee_error(
+        play(Game()),
+        "the twentyone plugin failed: making its bot 'perfect' raised ZeroDivisionError: no bot today",
+    )
 
 
 def test_rules_that_fail_as_a_session_is_made_are_the_plugins_failure(twentyone):
@@ -549,8 +550,10 @@ def test_a_wire_that_fails_is_the_plugins_failure(twentyone, wire, fragment):
         (lambda moves: [], "the rules' legal_moves listed no move for seat "),
         # the bot crashed with "the bot's choose(state) gave 2, not a move's text"
         (lambda moves: [int(m) for m in moves], "the rules' legal_moves listed "),
+        # the bot's seat lost on an illegal move (a red team's Nim listed "9 9", its apply refused it)
+        (lambda moves: ["9"], "the rules' legal_moves listed '9', which their apply refuses ("),
     ],
-    ids=["raises", "none-listed", "not-text"],
+    ids=["raises", "none-listed", "not-text", "refused"],
 )
 def test_rules_that_fail_to_list_the_moves_to_the_frameworks_random_bot_are_the_plugins_failure(
     twentyone, monkeypatch, legal_moves, fragment
