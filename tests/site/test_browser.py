@@ -416,6 +416,40 @@ def test_a_long_name_is_cut_in_the_tables_not_widening_them(named_site, browser)
     assert errors == []
 
 
+@pytest.mark.parametrize("width", [1100, 1400, 1920])
+def test_the_standings_with_a_long_name_and_faults_fit_their_box(named_site, browser, tmp_path, width):
+    """A 64-character name cut at 16 em, beside a faults column: the standings were 1,137 pixels in
+    their 1,100-pixel box at every window width, the faults column out of sight (an organiser's).
+    The long name gives way, cut narrower, whole in its title; the faults column is in the box."""
+    import attrs
+
+    from codecup.site import write_assets, write_final_index
+
+    _out, game, result = named_site
+    faults = ({"timeout": 11, "illegal": 2}, {"invalid": 11}, {"crash": 11})
+    rows = tuple(attrs.evolve(row, faults=faults[i % 3]) for i, row in enumerate(result.standings.rows))
+    faulty = attrs.evolve(result, standings=attrs.evolve(result.standings, rows=rows))
+    site = tmp_path / "site"
+    site.mkdir()
+    write_assets(site, game)
+    errors: list[str] = []
+    page = open_page(browser, write_final_index(site, game, faulty), errors)
+    page.set_viewport_size({"width": width, "height": 800})
+    table = page.locator("#standings")
+    assert table.evaluate("t => t.scrollWidth <= t.clientWidth"), table.evaluate("t => t.scrollWidth")
+    box = table.evaluate("t => t.getBoundingClientRect().right")
+    ends = table.evaluate(
+        "t => [...t.querySelectorAll('td.fault')].map(c => c.getBoundingClientRect().right)"
+    )
+    assert len(ends) == len(rows) and max(ends) <= box
+    cut = page.locator(f"#standings bdi[title='{LONG}']")
+    assert cut.evaluate("b => b.scrollWidth > b.clientWidth || b.scrollHeight > b.clientHeight")  # cut
+    assert cut.evaluate("b => b.getBoundingClientRect().height") < 2 * page.locator(
+        "#standings td"
+    ).first.evaluate("c => parseFloat(getComputedStyle(c).fontSize)")  # one line
+    assert errors == []
+
+
 def test_a_long_name_in_a_heading_wraps_whole_on_a_phone(named_site, browser):
     """A name is cut in a table only: a game's <h1> cut its long name, and its box overflowed a
     375-pixel screen (a reviewer's). A heading wraps the name, whole, within the screen."""
