@@ -78,14 +78,41 @@ def log_tail(text: str, lines: int = STDERR_LINES, limit: int = SHOWN) -> str:
     return "\n".join(cut_line(line, limit) for line in log_lines(text.rstrip())[-lines:])
 
 
+_ZWJ = "\u200d"
+_EMOJI_STYLE = "\ufe0f"  # the selector asking for a character's emoji glyph (a heart)
+_SKIN_TONES = range(0x1F3FB, 0x1F400)
+_SOFT_HYPHEN = "\u00ad"  # a format character that terminals draw in a column
+
+
 def columns(text: str) -> int:
-    """How many terminal columns ``text`` takes: wide characters (CJK, fullwidth) two, combining
-    marks none, others one."""
+    """How many terminal columns ``text`` takes, as terminals draw its characters together: wide
+    characters (CJK, fullwidth, emoji) two, others one; marks, selectors and joiners none. An emoji
+    sequence is one picture: an emoji joined to the emoji before it by a zero-width joiner (a
+    family), or a skin tone after one, takes no column of its own, and the emoji selector draws the
+    narrow symbol before it as a wide emoji (a heart). An organiser's standings.txt padded a row
+    named ``👨‍👩‍👧 Bot ❤️`` six columns short, counting each character and joiner. Letters joined
+    are each drawn (no emoji sequence). Terminals that draw sequences otherwise (an older one
+    draws each emoji of a family) misalign such a row."""
     width = 0
+    last = 0  # the columns of the last character drawn
+    emoji = False  # the last character drawn is an emoji (a symbol, So): a sequence may go on
+    joining = False  # a joiner right after an emoji: an emoji next is part of its picture
     for char in text:
-        if unicodedata.combining(char):
+        category = unicodedata.category(char)
+        if char == _ZWJ:
+            joining = emoji
             continue
-        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        if category in ("Mn", "Me", "Cf") and char != _SOFT_HYPHEN:  # on the character before
+            if char == _EMOJI_STYLE and last == 1:
+                width, last, emoji = width + 1, 2, True
+            continue
+        if (joining and category == "So") or (emoji and ord(char) in _SKIN_TONES):
+            joining = False
+            continue
+        joining = False
+        last = 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        width += last
+        emoji = category == "So"
     return width
 
 
