@@ -444,9 +444,11 @@ def test_the_standings_with_a_long_name_and_faults_fit_their_box(named_site, bro
     assert len(ends) == len(rows) and max(ends) <= box
     cut = page.locator(f"#standings bdi[title='{LONG}']")
     assert cut.evaluate("b => b.scrollWidth > b.clientWidth || b.scrollHeight > b.clientHeight")  # cut
-    assert cut.evaluate("b => b.getBoundingClientRect().height") < 2 * page.locator(
-        "#standings td"
-    ).first.evaluate("c => parseFloat(getComputedStyle(c).fontSize)")  # one line
+    font = page.locator("#standings td").first.evaluate("c => parseFloat(getComputedStyle(c).fontSize)")
+    assert cut.evaluate("b => b.getBoundingClientRect().height") < 2 * font  # one line
+    language = page.locator("#standings .language").first  # a long language: cut by its box, one line
+    assert language.evaluate("s => s.scrollWidth > s.clientWidth && s.getClientRects().length == 1")
+    assert language.evaluate("s => s.getBoundingClientRect().height") < 2 * font
     assert errors == []
 
 
