@@ -41,8 +41,9 @@ split like a shell does and run without one). The first PLAYER takes the
 first seat. When a bot faults, the last lines of its stderr follow the
 result (all of every bot's stderr with ``--stderr``). Exit status 0 whatever
 the bots did (a bot's fault is its result), 1 if the game was a referee error
-(the game plugin failed, or the referee died: no result) or the run failed, 2
-for a usage error.
+(the game plugin failed, or a program could not be contained: no result) or
+the run failed, 2 for a usage error. The referee is this process: killed, it
+ends with the signal's status (137 for SIGKILL), no record written.
 """
 """The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
 ``codecup sprt --help`` lost its exit statuses there)."""
