@@ -318,11 +318,18 @@ def withdrawn_challenger(name: str) -> str:
     )
 
 
-def noted_challenger(out: Path) -> str | None:
-    """The challenger of the gauntlet whose schedule the folder ``out`` notes (None: no gauntlet is
-    noted there, or no note: a folder of an older codecup's, or copied without its hidden files)."""
+def noted_challenger(out: Path, records: Collection[Record] = ()) -> str | None:
+    """The challenger of the gauntlet whose schedule the folder ``out`` notes (None: another format
+    is noted there). With no note that can be read (a folder of an older codecup's, copied without
+    its hidden files, or its note spoilt), the one player in every game of ``records``, a
+    gauntlet's games (every one is its challenger's), if one is (None: none, or two, as in a
+    single game); without the note the refusal told a withdrawn challenger to give --set-aside."""
     noted = _read(out / NAME) if (out / NAME).exists() else None
-    return noted.challenger if noted is not None and noted.format == "gauntlet" else None
+    if noted is not None:
+        return noted.challenger if noted.format == "gauntlet" else None
+    games = [{p.name for p in r.match.players} for r in records]
+    in_every = set.intersection(*games) if games else set()
+    return next(iter(in_every)) if len(in_every) == 1 else None
 
 
 def _changed_player(why: str) -> str:

@@ -151,19 +151,21 @@ def _check_log_is_this_tournaments(
                 if moved
                 else _resumed_by(m, spec, _fitting_modes(spec, log, gives))
                 if stranger is None
-                else _set_aside_or_another(stranger, spec, out)
+                else _set_aside_or_another(stranger, spec, out, log)
             )
             raise ConfigError(
                 f"{out / LOG_NAME} holds game {game_id} of a different tournament ({why}): {advice}"
             )
 
 
-def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec, out: Path) -> str:
+def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec, out: Path, log: ResultsLog) -> str:
     """What to do with a log of games of a player withdrawn or changed since: ``--set-aside``
     where it applies (a reviewer's: it solves this, and the refusal did not say it); not for the
     challenger withdrawn of the gauntlet ``out`` notes, every game of which is the challenger's
-    (an organiser was told --set-aside, then --challenger, then that it is not one of the players)."""
-    if logged.name not in spec.names and noted_challenger(out) == logged.name:
+    (an organiser was told --set-aside, then --challenger, then that it is not one of the players);
+    with no note to read, a gauntlet's log says its challenger (:func:`noted_challenger`)."""
+    records = list(log.records.values()) if spec.format == "gauntlet" else []
+    if logged.name not in spec.names and noted_challenger(out, records) == logged.name:
         return withdrawn_challenger(logged.name)
     if spec.format not in SET_ASIDE_FORMATS:
         return "use another --out folder"

@@ -41,6 +41,7 @@ import attrs
 
 from codecup.errors import ConfigError, RecordError
 from codecup.tournament.identity import NAME as NOTE_NAME
+from codecup.tournament.identity import noted_challenger, withdrawn_challenger
 from codecup.tournament.log import LOG_NAME, entry_of, logged_ids
 
 if TYPE_CHECKING:
@@ -167,7 +168,8 @@ def check_set_aside(names: Sequence[str], spec: TournamentSpec) -> None:
 def plan(out: Path, names: Sequence[str], spec: TournamentSpec, records: Mapping[str, Record]) -> Plan:
     """Which of the logged games ``records`` (the log of ``out``, in its order) ``--set-aside``
     of ``names`` moves; refused (before anything is changed) in a folder whose noted format is not
-    one of :data:`FORMATS`, or for a name neither in the players list nor in the log."""
+    one of :data:`FORMATS`, for a name neither in the players list nor in the log, or for a
+    gauntlet's challenger withdrawn (:func:`~codecup.tournament.identity.noted_challenger`)."""
     check_set_aside(names, spec)
     noted = _noted_format(out)
     if names and noted is not None and noted not in FORMATS:  # the folder's, whatever the command says
@@ -175,6 +177,10 @@ def plan(out: Path, names: Sequence[str], spec: TournamentSpec, records: Mapping
             f"--set-aside applies to a round robin or a gauntlet, and {out} holds a {noted} tournament's"
             " games (its later games are paired by the results of those set aside): use another --out folder"
         )
+    challenger = noted_challenger(out, list(records.values())) if spec.format == "gauntlet" else None
+    if challenger is not None and challenger in names and challenger not in spec.names:
+        # with the note it was refused as another schedule; without it, every game was set aside
+        raise ConfigError(f"--set-aside {challenger}: {withdrawn_challenger(challenger)}")
     playing = {p.name for record in records.values() for p in record.match.players}
     done = _noted_versions(out)  # a withdrawn player's too: the same command again is no mistake
     unknown = [name for name in names if name not in spec.names and name not in playing and name not in done]
