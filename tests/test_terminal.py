@@ -49,6 +49,11 @@ def test_wide_characters_take_two_columns_and_tables_stay_aligned():
         ("\u0627\u200c\u0628", 2),  # a non-joiner takes no room
         ("a\u00adb", 3),  # a soft hyphen: one, as terminals draw it
         ("\u2764", 1),  # a heart without the selector: a narrow symbol
+        ("a\ufe0f", 1),  # the selector after a letter draws nothing (it counted two)
+        ("\u2194\ufe0f", 2),  # an arrow with it: an emoji
+        ("\U0001f642\u200d\u2194\ufe0f", 2),  # a head shaking: a face joined to an arrow (it counted 4)
+        ("\u1112\u1161\u11ab\u1100\u116e\u11a8", 4),  # decomposed Korean: two blocks (it counted 8)
+        ("\ud55c\uad6d", 4),  # composed: the same
     ],
 )
 def test_an_emoji_sequence_takes_the_columns_a_terminal_draws(text, cells):
