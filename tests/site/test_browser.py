@@ -421,6 +421,25 @@ def test_a_long_name_is_cut_in_the_tables_not_widening_them(named_site, browser)
     assert errors == []
 
 
+@pytest.mark.parametrize("width", [800, 1100])
+def test_each_name_is_drawn_within_its_cell(named_site, browser, width):
+    """A game's two long names, each cut at 16 em, were drawn 88 pixels past their cell in the games
+    list, over its points, where the table had narrowed the cell (a reviewer's)."""
+    out, _game, _result = named_site
+    errors: list[str] = []
+    page = open_page(browser, out / "index.html", errors)
+    page.set_viewport_size({"width": width, "height": 800})
+    past = page.evaluate(
+        """() => [...document.querySelectorAll('td bdi, th bdi')].filter(b => {
+            const cell = b.closest('td, th').getBoundingClientRect();
+            const r = (b.closest('.language') || b).getBoundingClientRect();  // a language: cut by it
+            return r.right > cell.right + 1 || r.left < cell.left - 1;
+        }).map(b => [b.closest('table').id, b.textContent.slice(0, 20)])"""
+    )
+    assert past == []
+    assert errors == []
+
+
 def ellipsis_drawn(bdi) -> bool:
     """Whether ``bdi`` is drawn cut, on one line, with the ellipsis its style asks: it is drawn
     otherwise with ``text-overflow: clip``. (Clamped to one line, a right-to-left name was cut with
