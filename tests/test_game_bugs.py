@@ -1009,3 +1009,27 @@ def test_the_hash_seed_check_names_rules_that_ignore_their_rng(twentyone):
 
     with pytest.raises(AssertionError, match="when played twice with one seed in this one process"):
         check_hash_seed_free(Unseeded())
+
+
+def test_play_whose_game_is_a_referee_error_exits_1(twentyone, capsys, monkeypatch, tmp_path):
+    """`codecup play` of a game whose plugin failed printed "referee-error" and exited 0, where a
+    tournament of such games exits 1 ("no result"): a script gating on it took it for a game played."""
+    from codecup.cli import main
+    from codecup.plugins import GameRegistry
+
+    class Broken(twentyone):
+        def wire(self, variant):
+            return Wire(setup_lines=0)
+
+        def new_state(self, setup, variant):
+            raise KeyError("no rules today")
+
+    registry = GameRegistry()
+    registry.add(Broken())
+    monkeypatch.setattr("codecup.cli.play.load_games", lambda: registry)
+    record = tmp_path / "game.json"
+    assert main(["play", "twentyone", "bot:random", "bot:random", "--quiet", "--record", str(record)]) == 1
+    out = capsys.readouterr()
+    assert "referee-error" in out.out and f"record written to {record}" in out.out
+    assert out.err.splitlines()[-1] == "codecup: the game was a referee error (see its result): no result"
+    assert json.loads(record.read_text())["result"]["termination"][0]["kind"] == "referee-error"

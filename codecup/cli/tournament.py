@@ -82,7 +82,10 @@ bot's file), changed since its games were logged is refused: put it back
 to resume, give --set-aside NAME to play that player's games again with it,
 or use another --out to play again; one changed as the run goes stops it.
 Without the full sandbox a bot that kills its referee can leave its
-processes behind (docs/security.md).
+processes behind (docs/security.md). Exit status 0 once every game is played,
+1 if every game was a referee error (no result), the site could not be written
+whole or the run failed, 2 for a usage error or a folder refused, 128 + N if
+stopped by signal N (docs/tournaments.md, Exit statuses).
 """
 """The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
 ``codecup sprt --help`` lost its exit statuses there)."""

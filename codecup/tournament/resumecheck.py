@@ -38,7 +38,13 @@ from codecup.clock import CLOCK_MODES, CPU, WALL, shown_clock
 from codecup.errors import ConfigError
 from codecup.game import Game, results_key_of
 from codecup.record import MatchInfo, PlayerInfo
-from codecup.tournament.identity import Schedule, check_logged_records, check_schedule
+from codecup.tournament.identity import (
+    Schedule,
+    check_logged_records,
+    check_schedule,
+    noted_challenger,
+    withdrawn_challenger,
+)
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.machine import Gives, check_log_gives
 from codecup.tournament.moved import Move, Unfollowed, find_move, moved_root, read_moves, through
@@ -152,16 +158,22 @@ def _check_log_is_this_tournaments(
                 if moved
                 else _resumed_by(m, spec, _fitting_modes(spec, log, gives))
                 if stranger is None
-                else _set_aside_or_another(stranger, spec)
+                else _set_aside_or_another(stranger, spec, out, log)
             )
             raise ConfigError(
                 f"{out / LOG_NAME} holds game {game_id} of a different tournament ({why}): {advice}"
             )
 
 
-def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec) -> str:
+def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec, out: Path, log: ResultsLog) -> str:
     """What to do with a log of games of a player withdrawn or changed since: ``--set-aside``
-    where it applies (a reviewer's: it solves this, and the refusal did not say it)."""
+    where it applies (a reviewer's: it solves this, and the refusal did not say it); not for the
+    challenger withdrawn of the gauntlet ``out`` notes, every game of which is the challenger's
+    (an organiser was told --set-aside, then --challenger, then that it is not one of the players);
+    with no note to read, a gauntlet's log says its challenger (:func:`noted_challenger`)."""
+    records = list(log.records.values()) if spec.format == "gauntlet" else []
+    if logged.name not in spec.names and noted_challenger(out, records) == logged.name:
+        return withdrawn_challenger(logged.name)
     if spec.format not in SET_ASIDE_FORMATS:
         return "use another --out folder"
     name = shlex.quote(logged.name)

@@ -47,6 +47,7 @@ import attrs
 from codecup.errors import ConfigError, RecordError
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.identity import NAME as NOTE_NAME
+from codecup.tournament.identity import noted_challenger, withdrawn_challenger
 from codecup.tournament.log import LOG_NAME, entry_of, logged_ids
 from codecup.tournament.moved import read_moves, same_version, seen_moves
 
@@ -229,7 +230,8 @@ def plan(
     """Which of the logged games ``records`` (the log of ``out``, in its order) ``--set-aside``
     of ``names`` moves, and ``--replay-errors`` (``errors``: those that ended in a referee error);
     refused (before anything is changed) in a folder whose noted format is not one of
-    :data:`FORMATS`, or for a name neither in the players list nor in the log."""
+    :data:`FORMATS`, for a name neither in the players list nor in the log, or for a gauntlet's
+    challenger withdrawn (:func:`~codecup.tournament.identity.noted_challenger`)."""
     check_set_aside(names, spec, errors)
     noted = _noted_format(out)
     if (names or errors) and noted is not None and noted not in FORMATS:  # the folder's, not the command's
@@ -237,6 +239,10 @@ def plan(
             f"{_option(names)} applies to a round robin or a gauntlet, and {out} holds a {noted} tournament's"
             f" games (its later games are paired by the results of those set aside): {_instead(names)}"
         )
+    challenger = noted_challenger(out, list(records.values())) if spec.format == "gauntlet" else None
+    if challenger is not None and challenger in names and challenger not in spec.names:
+        # with the note it was refused as another schedule; without it, every game was set aside
+        raise ConfigError(f"--set-aside {challenger}: {withdrawn_challenger(challenger)}")
     playing = {p.name for record in records.values() for p in record.match.players}
     done = _noted_versions(out)  # a withdrawn player's too: the same command again is no mistake
     unknown = [name for name in names if name not in spec.names and name not in playing and name not in done]

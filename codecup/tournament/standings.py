@@ -374,6 +374,8 @@ def spreadsheet_text(text: str) -> str:
     """``text`` for a CSV cell, a leading ``'`` before a formula start so a spreadsheet shows it as text.
 
     A player's name comes from whoever entered the player: ``=HYPERLINK(...)`` must not run
-    in the organiser's spreadsheet.
+    in the organiser's spreadsheet. A name that starts with ``'`` gets one more too, so that
+    every name is written distinctly: a reader drops one leading ``'`` to get the name back
+    (``'=1`` is written ``''=1``, ``=1`` is written ``'=1``).
     """
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    return "'" + text if text.startswith((*FORMULA_STARTS, "'")) else text

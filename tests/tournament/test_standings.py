@@ -10,7 +10,7 @@ import pytest
 from codecup.dialogue import NORMAL
 from codecup.record import MatchInfo, PlayerInfo, Record, Result
 from codecup.tournament.spec import TournamentSpec
-from codecup.tournament.standings import CSV_COLUMNS, SCHEMA, compute_standings
+from codecup.tournament.standings import CSV_COLUMNS, FORMULA_STARTS, SCHEMA, compute_standings
 from codecup.tournament.tournament import format_standings
 
 
@@ -87,6 +87,21 @@ def test_standings_csv_shows_a_formula_like_name_as_text(name):
     assert [r[1] for r in rows[1:]] == ["'" + name, "plain"]
     assert st.to_json()["standings"][0]["player"] == name  # the JSON keeps the name as it is
     assert SCHEMA == "codecup-standings/2"
+
+
+def _read_name(cell: str) -> str:
+    """A reader's undoing of the guard, as standings-schema.md states it: drop one leading ``'``."""
+    return cell[1:] if cell.startswith("'") else cell
+
+
+def test_standings_csv_keeps_distinct_names_distinct():
+    """``'=1`` and ``=1`` were both written ``'=1``: a reader could not tell the two players apart."""
+    names = ["'=1", "=1", "'x", "''", "'", "x'"]
+    st = compute_standings(_ByPoints(), names, [game(names[0], names[1], (2, 0))])
+    cells = [r[1] for r in list(csv.reader(io.StringIO(st.csv())))[1:]]
+    assert len(set(cells)) == len(names)
+    assert sorted(_read_name(c) for c in cells) == sorted(names)
+    assert all(not c.startswith(FORMULA_STARTS) for c in cells)
 
 
 @pytest.mark.parametrize(
