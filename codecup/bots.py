@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import attrs
 
@@ -25,6 +25,21 @@ class Bot(Protocol[S_contra]):
 
     def choose(self, state: S_contra) -> str:
         """The move to play in ``state``; the bot's seat is ``state.to_move``."""
+        ...
+
+
+class BotMaker(Protocol):
+    """What makes one seat's bot for :meth:`codecup.game.Game.player_session`: a built-in one or a
+    contestant's own (``NAME(seed=..., clock=..., variant=...)`` of ``FILE.py:NAME``).
+
+    ``make_bot(clock)`` makes it for the variant the session was given; ``make_bot(clock,
+    variant=V)`` for variant ``V``, which a session that follows the dialogue it hears (Lucky Words,
+    told no variant) learns from the referee's lines. ``clock`` is the seconds the bot has for the
+    whole game: it budgets from them.
+    """
+
+    def __call__(self, clock: float, variant: str | None = None) -> Any:
+        """A fresh bot (``variant`` ``None``: the one the session was given)."""
         ...
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from codecup.bots import BotMaker
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import ConfigError, SetupError
 from codecup.game import Game, GameInfo, ProvidedFile
@@ -160,23 +161,28 @@ class LuckyWords(Game):
 
     def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         """A built-in bot speaking the variant's dialogue, or the other one if the referee speaks it."""
-        return self.player_session(lambda c: make_bot(bot, seed, c), variant, clock)
 
-    def player_session(self, make_bot: Callable[[float], Any], variant: str, clock: float) -> PlayerSession:
+        def make(clock: float, variant: str | None = None) -> Bot:
+            return make_bot(bot, seed, clock)  # the variant's rule is set on it before its start
+
+        return self.player_session(make, variant, clock)
+
+    def player_session(self, make_bot: BotMaker, variant: str, clock: float) -> PlayerSession:
         """The session around a Lucky Words :class:`Bot` (``choose_pick``, ``choose_place``).
 
-        ``make_bot(clock)`` makes the bot, budgeting from the clock it may spend;
-        it is called again if the referee speaks the other dialogue.
+        ``make_bot(clock, variant=...)`` makes the bot, budgeting from the clock it may spend, once
+        the variant is known: told it (``hold_to_variant``), at once, else as the referee's second
+        line shows the dialogue (:meth:`LuckyWordsPlayer.making`).
         """
 
-        def fresh(clock: float) -> Bot:
-            bot = make_bot(clock)
+        def fresh(clock: float, variant: str | None = None) -> Bot:
+            bot = make_bot(clock, variant=variant)
             if not isinstance(bot, Bot):
                 kind = type(bot).__name__
                 raise ConfigError(f"a Lucky Words bot subclasses {Bot.__module__}.Bot; a {kind} does not")
             return bot
 
-        return LuckyWordsPlayer(fresh(clock), rules_of(variant), clock=clock, rebuild=fresh)
+        return LuckyWordsPlayer.making(fresh, rules_of(variant), clock=clock)
 
     def result_notes(self, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
         """The 2004 dialogue's score line (spec item 16): what the program claimed, and whether
