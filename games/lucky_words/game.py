@@ -13,7 +13,7 @@ from codecup.bots import BotMaker
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import ConfigError, SetupError
 from codecup.game import Game, GameInfo, ProvidedFile
-from codecup.rules import replay
+from codecup.rules import replay, trimmed
 from codecup.session import PlayerSession
 from codecup.terminal import printable
 from codecup_games.lucky_words import view
@@ -99,6 +99,31 @@ def _claims_kept(recorded: dict[str, Any]) -> dict[str, Any]:
         return recorded
     kept = [kept_claim(c) if isinstance(c, str) else c for c in claims]
     return {**recorded, "reported_score": kept}
+
+
+def _signed_claims(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[int, ...]:
+    """The seats whose claim is a signed number (``+22``) that the record judges wrong and the
+    replay right: codecup before 2026-11-27 read a sign as no number (a red team's ``+22`` was
+    wrong while ``022`` was right). Such a record is the same game, read then as it was."""
+    claims = recorded.get("reported_score")
+    said, given = recorded.get("reported_score_right"), replayed.get("reported_score_right")
+    if not (isinstance(claims, list) and isinstance(said, list) and isinstance(given, list)):
+        return ()
+    return tuple(
+        seat
+        for seat, (claim, then, now) in enumerate(zip(claims, said, given, strict=False))
+        if isinstance(claim, str) and trimmed(claim)[:1] in ("+", "-") and then is False and now is True
+    )
+
+
+def _verdicts_now(recorded: dict[str, Any], seats: tuple[int, ...]) -> dict[str, Any]:
+    """``recorded`` with the verdicts of ``seats`` (:func:`_signed_claims`) as read now: right."""
+    if not seats:
+        return recorded
+    said = list(recorded["reported_score_right"])
+    for seat in seats:
+        said[seat] = True
+    return {**recorded, "reported_score_right": said}
 
 
 def _described_problems(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
@@ -204,6 +229,7 @@ class LuckyWords(Game):
         old_record = not isinstance(recorded.get("word_list"), Mapping)
         unasked = _unasked_claims(recorded, replayed)
         recorded = _claims_kept({k: v for k, v in recorded.items() if k not in unasked})
+        recorded = _verdicts_now(recorded, _signed_claims(recorded, replayed))
 
         def placeless(extra: Mapping[str, Any]) -> dict[str, Any]:
             listed = extra.get("word_list")
@@ -221,11 +247,18 @@ class LuckyWords(Game):
         with (a list other than the one it was played with fails it, whatever the moves). An older
         record's claims of a game ended by a fault, all null, were read as none: said too."""
         unasked = _unasked_claims(recorded, replayed)
-        older = (
+        older: tuple[str, ...] = (
             (f"older record: its {' and '.join(unasked)} of nulls (no score line asked) read as none",)
             if unasked
             else ()
         )
+        signed = _signed_claims(recorded, replayed)
+        if signed:
+            seats = " and ".join(INFO.seats[s] for s in signed)
+            older += (
+                f"older record: {seats}'s signed score line, judged wrong as no number then, is right read"
+                " as a whole number now",
+            )
         listed = recorded.get("word_list")
         if isinstance(listed, Mapping):
             return older
