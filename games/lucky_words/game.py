@@ -13,7 +13,7 @@ from codecup.bots import BotMaker
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import ConfigError, SetupError
 from codecup.game import Game, GameInfo, ProvidedFile
-from codecup.rules import replay, trimmed
+from codecup.rules import made_before, replay, trimmed
 from codecup.session import PlayerSession
 from codecup.terminal import printable
 from codecup_games.lucky_words import view
@@ -101,29 +101,35 @@ def _claims_kept(recorded: dict[str, Any]) -> dict[str, Any]:
     return {**recorded, "reported_score": kept}
 
 
-def _signed_claims(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[int, ...]:
-    """The seats whose claim is a signed number (``+22``) that the record judges wrong and the
-    replay right: codecup before 2026-11-27 read a sign as no number (a red team's ``+22`` was
-    wrong while ``022`` was right). Such a record is the same game, read then as it was."""
-    claims = recorded.get("reported_score")
-    said, given = recorded.get("reported_score_right"), replayed.get("reported_score_right")
-    if not (isinstance(claims, list) and isinstance(said, list) and isinstance(given, list)):
+SIGNS_READ = "0.1.1"
+"""The codecup that first read a signed score line (``+22``) as a number: before it, such a line was
+no number, and its claim judged wrong (a red team's: ``+22`` was wrong while ``022`` was right)."""
+
+
+def _read_then(replayed: Mapping[str, Any]) -> tuple[int, ...]:
+    """The seats whose claim, a signed number, the replay judges right, where the record checked was
+    made before :data:`SIGNS_READ` (:func:`~codecup.rules.made_before`): that codecup judged it wrong.
+    None in a record made since, whose verdicts are compared as they are."""
+    claims, said = replayed.get("reported_score"), replayed.get("reported_score_right")
+    if not (isinstance(claims, list) and isinstance(said, list)) or not made_before(SIGNS_READ):
         return ()
     return tuple(
         seat
-        for seat, (claim, then, now) in enumerate(zip(claims, said, given, strict=False))
-        if isinstance(claim, str) and trimmed(claim)[:1] in ("+", "-") and then is False and now is True
+        for seat, (claim, now) in enumerate(zip(claims, said, strict=False))
+        if isinstance(claim, str) and trimmed(claim)[:1] in ("+", "-") and now is True
     )
 
 
-def _verdicts_now(recorded: dict[str, Any], seats: tuple[int, ...]) -> dict[str, Any]:
-    """``recorded`` with the verdicts of ``seats`` (:func:`_signed_claims`) as read now: right."""
+def _as_read_then(replayed: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``replayed`` with the verdicts of :func:`_read_then`'s seats as the record's codecup gave them:
+    wrong. The record is compared with it as it is (its own verdicts quoted, not rewritten)."""
+    seats = _read_then(replayed)
     if not seats:
-        return recorded
-    said = list(recorded["reported_score_right"])
+        return replayed
+    said = list(replayed["reported_score_right"])
     for seat in seats:
-        said[seat] = True
-    return {**recorded, "reported_score_right": said}
+        said[seat] = False
+    return {**replayed, "reported_score_right": said}
 
 
 def _described_problems(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
@@ -229,7 +235,7 @@ class LuckyWords(Game):
         old_record = not isinstance(recorded.get("word_list"), Mapping)
         unasked = _unasked_claims(recorded, replayed)
         recorded = _claims_kept({k: v for k, v in recorded.items() if k not in unasked})
-        recorded = _verdicts_now(recorded, _signed_claims(recorded, replayed))
+        replayed = _as_read_then(replayed)
 
         def placeless(extra: Mapping[str, Any]) -> dict[str, Any]:
             listed = extra.get("word_list")
@@ -252,13 +258,7 @@ class LuckyWords(Game):
             if unasked
             else ()
         )
-        signed = _signed_claims(recorded, replayed)
-        if signed:
-            seats = " and ".join(INFO.seats[s] for s in signed)
-            older += (
-                f"older record: {seats}'s signed score line, judged wrong as no number then, is right read"
-                " as a whole number now",
-            )
+        older += self._signs_read_then(recorded, replayed)
         listed = recorded.get("word_list")
         if isinstance(listed, Mapping):
             return older
@@ -284,6 +284,26 @@ class LuckyWords(Game):
             " (--words)",
             *older,
         )
+
+    def _signs_read_then(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[str, ...]:
+        """The note of an older record whose signed claims (the replay's own) it judged wrong, as its
+        codecup did (:func:`_as_read_then`), where its score lines verify only so; none otherwise."""
+        claims = _claims_kept(dict(recorded)).get("reported_score")
+        said, now = recorded.get("reported_score_right"), replayed.get("reported_score")
+        if not (isinstance(claims, list) and isinstance(said, list) and isinstance(now, list)):
+            return ()
+        seats = [
+            s
+            for s in _read_then(replayed)
+            if s < len(said) and said[s] is False and claims[s : s + 1] == [now[s]]
+        ]
+        if not seats or self.extra_problems(recorded, replayed):
+            return ()
+        if len(seats) == 1:
+            whose = f"the {INFO.seats[seats[0]]} player's signed score line was"
+        else:
+            whose = f"the {' and '.join(INFO.seats[s] for s in seats)} players' signed score lines were"
+        return (f"older record: {whose} judged wrong, as its codecup read a sign as no number (right now)",)
 
     def results_key(self, variant: str) -> str | None:
         """The word list in force, by its hash: a folder scored with one is not resumed with another."""

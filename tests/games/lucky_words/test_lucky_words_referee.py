@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from codecup import __version__
 from codecup.dialogue import Fault, Termination
 from codecup.drive import ScriptedChannel, drive
+from codecup.rules import dated_record
 from codecup_games.lucky_words.game import LuckyWords
 from codecup_games.lucky_words.notation import parse_score_line
 from codecup_games.lucky_words.scorer import Scorer
@@ -111,19 +113,32 @@ def test_a_claim_of_no_boards_size_is_wrong_however_long(small_words):
 
 
 def test_an_older_records_signed_claim_judged_wrong_verifies_and_is_said(small_words):
-    """Before 2026-11-27 a signed claim (``+22``) was judged wrong: such a record is the same game
-    (its verdict read as now, and said); an unsigned claim's verdict is still compared."""
+    """Before codecup 0.1.1 a signed claim (``+22``) was judged wrong: a record of such a codecup is
+    judged as it was (its verdict wrong, and said); one of 0.1.1 or later as now. A reviewer's: a
+    record of this codecup with its right ``+4`` made wrong verified, as "an older record"."""
     s0, s1 = scripts("codecup2004", LETTERS)
     score = int(run("codecup2004", [*s0, "0"], [*s1, "0"]).outcome.scores[0])
     replayed = run("codecup2004", [*s0, f"+{score}"], [*s1, "7"]).outcome.extra
     older = {**replayed, "reported_score_right": [False, replayed["reported_score_right"][1]]}
-    assert GAME.extra_problems(older, replayed) == []
-    (said,) = GAME.replay_context(older, replayed)
-    assert said.startswith("older record: first's signed score line, judged wrong as no number then")
-    assert GAME.replay_context(replayed, replayed) == ()
+    for version in ("", "0.1.0"):
+        with dated_record(version):
+            assert GAME.extra_problems(older, replayed) == []
+            (said,) = GAME.replay_context(older, replayed)
+            assert said.startswith("older record: the first player's signed score line was judged wrong")
+            assert GAME.extra_problems(replayed, replayed) != []  # then, it was no number: right is made up
+            assert GAME.replay_context(replayed, replayed) == ()
+            claimed = {**older, "reported_score": [f"+{score + 1}", older["reported_score"][1]]}
+            assert GAME.replay_context(claimed, replayed) == ()  # the claim changed: no excuse said
+    for version in (__version__, "0.1.1", "1.0"):
+        with dated_record(version):
+            (problem,) = GAME.extra_problems(older, replayed)
+            assert problem.endswith("the record says [false, false]")  # the record, quoted as it is
+            assert GAME.extra_problems(replayed, replayed) == []
+            assert GAME.replay_context(older, replayed) == ()
     unsigned = run("codecup2004", [*s0, str(score)], [*s1, "7"]).outcome.extra
     flipped = {**unsigned, "reported_score_right": [False, unsigned["reported_score_right"][1]]}
-    assert GAME.extra_problems(flipped, unsigned) != []
+    with dated_record(""):
+        assert GAME.extra_problems(flipped, unsigned) != []
 
 
 def test_codecup2004_reported_score_right_wrong_and_absent(small_words):
