@@ -28,7 +28,7 @@ from typing import Any, TypeGuard
 
 import attrs
 
-from codecup.bots import RANDOM, Bot, BotMaker, RandomBot
+from codecup.bots import RANDOM, AnyMaker, Bot, RandomBot
 from codecup.checked import checked_text, is_number, per_seat_numbers, short
 from codecup.checks import MAX_CLOCK
 from codecup.dialogue import Dialogue, Outcome
@@ -305,7 +305,7 @@ class Game(abc.ABC):
 
         return self.player_session(make, variant, clock)
 
-    def player_session(self, make_bot: BotMaker, variant: str, clock: float) -> PlayerSession:
+    def player_session(self, make_bot: AnyMaker, variant: str, clock: float) -> PlayerSession:
         """The player session around the bot ``make_bot(clock)`` makes (a built-in or a user's own).
 
         ``make_bot`` takes the seconds the bot has for the whole game, and the

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from codecup.bots import BotMaker
+from codecup.bots import AnyMaker, made_bot
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import ConfigError, SetupError
 from codecup.game import Game, GameInfo, ProvidedFile
@@ -198,16 +198,17 @@ class LuckyWords(Game):
 
         return self.player_session(make, variant, clock)
 
-    def player_session(self, make_bot: BotMaker, variant: str, clock: float) -> PlayerSession:
+    def player_session(self, make_bot: AnyMaker, variant: str, clock: float) -> PlayerSession:
         """The session around a Lucky Words :class:`Bot` (``choose_pick``, ``choose_place``).
 
-        ``make_bot(clock, variant=...)`` makes the bot, budgeting from the clock it may spend, once
+        ``make_bot(clock, variant=...)`` (or ``make_bot(clock)``, a maker that takes no variant:
+        :func:`~codecup.bots.made_bot`) makes the bot, budgeting from the clock it may spend, once
         the variant is known: told it (``hold_to_variant``), at once, else as the referee's second
         line shows the dialogue (:meth:`LuckyWordsPlayer.making`).
         """
 
         def fresh(clock: float, variant: str | None = None) -> Bot:
-            bot = make_bot(clock, variant=variant)
+            bot = made_bot(make_bot, clock, variant)
             if not isinstance(bot, Bot):
                 kind = type(bot).__name__
                 raise ConfigError(f"a Lucky Words bot subclasses {Bot.__module__}.Bot; a {kind} does not")

@@ -14,7 +14,9 @@ CodeCup 2004 picks in two lines and ends with an optional score line.
 
 from __future__ import annotations
 
-from codecup.bots import BotMaker
+from collections.abc import Callable
+
+from codecup.bots import AnyMaker, made_bot
 from codecup.errors import DialogueError
 from codecup.session import PlayerSession
 from codecup_games.lucky_words.bots.base import Bot, allow_overwrites
@@ -58,13 +60,22 @@ class LuckyWordsPlayer(PlayerSession):
     dialogue (a starting or an opponent's letter that is not one letter A..Z, a second line of
     neither dialogue) raises :class:`~codecup.errors.DialogueError`.
 
-    ``LuckyWordsPlayer(bot, rules)`` plays a bot already made, in whichever dialogue;
+    ``LuckyWordsPlayer(bot, rules)`` plays a bot already made, in whichever dialogue (given
+    ``rebuild``, the older form, ``rebuild(clock)`` makes it again for the other dialogue's clock);
     :meth:`making` makes it once the variant is known, for that variant and its clock.
     """
 
-    def __init__(self, bot: Bot | None, rules: Rules, *, clock: float | None = None) -> None:
+    def __init__(
+        self,
+        bot: Bot | None,
+        rules: Rules,
+        *,
+        clock: float | None = None,
+        rebuild: Callable[[float], Bot] | None = None,
+    ) -> None:
         self._bot = bot
-        self._make: BotMaker | None = None
+        self._make: AnyMaker | None = None
+        self._rebuild = rebuild  # the older form: a bot made again, for the clock, if line 2 switches
         self.rules = rules
         self.clock = rules.variant.clock if clock is None else clock
         self._start: str | None = None
@@ -75,7 +86,7 @@ class LuckyWordsPlayer(PlayerSession):
         self._follows = True  # a line 2 of the other dialogue switches to it (unless told the variant)
 
     @classmethod
-    def making(cls, make: BotMaker, rules: Rules, *, clock: float | None = None) -> LuckyWordsPlayer:
+    def making(cls, make: AnyMaker, rules: Rules, *, clock: float | None = None) -> LuckyWordsPlayer:
         """A session that makes its bot once, ``make(clock, variant=...)``, when the variant is known:
         told it (:meth:`hold_to_variant`), at once; else as the referee's second line shows the
         dialogue (the plain variant of the one heard, with its clock, unless ``clock`` is less).
@@ -98,7 +109,7 @@ class LuckyWordsPlayer(PlayerSession):
     def _made(self) -> None:
         """Make the bot for the variant now in force, if it is still to be made."""
         if self._bot is None and self._make is not None:
-            self._bot = self._make(self.clock, variant=self.rules.variant.name)
+            self._bot = made_bot(self._make, self.clock, self.rules.variant.name)
 
     def hold_to_variant(self) -> None:
         """Told the variant: a line 2 of the other dialogue is a line it cannot follow. The bot is
@@ -156,6 +167,8 @@ class LuckyWordsPlayer(PlayerSession):
     def _switch(self, rules: Rules) -> None:
         self.rules = rules
         self.clock = min(self.clock, rules.variant.clock)
+        if self._rebuild is not None and self._bot is not None:
+            self._bot = self._rebuild(self.clock)
 
     def _pick(self) -> list[str]:
         letter, cell = self.bot.pick()  # as the base class normalised them: upper case, a plain int

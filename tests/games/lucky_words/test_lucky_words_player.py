@@ -398,6 +398,52 @@ def test_the_games_sessions_make_a_bot_once_told_nothing(small_words):
     assert builtin.bot.clock == 10.0
 
 
+@pytest.mark.parametrize(("second", "played"), [("start", "codecup2004"), ("0", "wordracer")])
+def test_a_maker_of_the_clock_alone_still_makes_the_bot(small_words, second, played):
+    """``make_bot(clock)``, the form docs/adding-a-game.md gave, is called so (a reviewer's
+    ``lambda c: make_bot("random", 0, c)`` raised a TypeError, asked for the variant)."""
+    from codecup_games.lucky_words.bots import make_bot
+    from codecup_games.lucky_words.game import LuckyWords
+
+    clocks: list[float] = []
+
+    def one(clock: float) -> RandomBot:
+        clocks.append(clock)
+        return make_bot("random", 0, clock)
+
+    session = LuckyWords().player_session(one, "codecup2004", 30.0)
+    session.receive("E")
+    session.receive(second)
+    assert isinstance(session, LuckyWordsPlayer) and session.rules.name == played
+    assert clocks == [rules_of(played).variant.clock]
+
+
+def test_a_makers_own_type_error_is_not_taken_for_its_signature(small_words):
+    from codecup_games.lucky_words.game import LuckyWords
+
+    def broken(clock: float, variant: str | None = None) -> RandomBot:
+        raise TypeError("the bot's own mistake")
+
+    session = LuckyWords().player_session(broken, "codecup2004", 30.0)
+    session.receive("E")
+    with pytest.raises(TypeError, match="the bot's own mistake"):
+        session.receive("start")
+
+
+def test_the_older_rebuild_keyword_still_makes_the_bot_again_for_the_other_dialogue(small_words):
+    clocks: list[float] = []
+
+    def rebuild(clock: float) -> RandomBot:
+        clocks.append(clock)
+        return again
+
+    again = RandomBot(seed=2)
+    session = LuckyWordsPlayer(RandomBot(seed=1), rules_of("codecup2004"), clock=30.0, rebuild=rebuild)
+    session.receive("E")
+    session.receive("0")
+    assert clocks == [10.0] and session.bot is again
+
+
 @pytest.mark.parametrize(
     ("told", "second"), [("codecup2004", "1"), ("wordracer", "start"), ("wordracer", "E")]
 )
