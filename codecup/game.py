@@ -515,6 +515,21 @@ class Game(abc.ABC):
         except ConfigError as exc:
             raise GameBugError(unbuilt_bot(self.info.name, bot, exc)) from exc
 
+    def new_player_built(
+        self, bot: str, variant: str, seed: int, clock: float | None = None
+    ) -> PlayerSession:
+        """:meth:`new_player_checked`, its bot made now: the session is told the variant
+        (:meth:`~codecup.session.PlayerSession.hold_to_variant`), so one that makes its bot once it
+        knows the variant (Lucky Words, at the referee's line 2) makes it. For the checks that a
+        listed bot is built (``check_bots_built``, ``demo``): a reviewer's listed bot the plugin
+        could not build went unseen there, as the session made none."""
+        session = self.new_player_checked(bot, variant, seed, clock)
+        try:
+            session.hold_to_variant()
+        except ConfigError as exc:
+            raise GameBugError(unbuilt_bot(self.info.name, bot, exc)) from exc
+        return session
+
 
 def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) -> list[str]:
     """Each field of ``given`` (the rules') that ``said`` (the record) has otherwise, by its path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -475,3 +476,30 @@ def test_a_bot_program_told_the_variant_says_so_and_exits_2():
         env={k: v for k, v in os.environ.items() if not k.startswith("CODECUP_")},
     )
     assert untold.returncode == 0 and len(untold.stdout.split()) == 2  # a Word Racer pick: 'L P'
+
+
+def test_a_listed_bot_the_session_makes_at_line_2_is_still_checked_built(small_words):
+    """A reviewer's: the session makes its bot at the referee's line 2, so ``check_bots_built`` and
+    ``demo``'s check, which made a session only, passed a listed bot the plugin cannot build."""
+    import attrs
+
+    from codecup.cli.demo import _built
+    from codecup.errors import PluginError
+    from codecup.game import Game
+    from codecup.testing import check_bots_built
+    from codecup_games.lucky_words.game import INFO, LuckyWords
+
+    class Ghost(LuckyWords):
+        info = attrs.evolve(INFO, bots=(*INFO.bots, "ghost"))
+
+        def new_player(self, bot, variant, seed, clock):
+            if bot != "ghost":
+                return super().new_player(bot, variant, seed, clock)
+            return self.player_session(lambda c: Game.new_bot(self, bot, variant, seed, c), variant, clock)
+
+    unbuilt = re.escape("game 'lucky_words' lists the bot 'ghost' (its GameInfo.bots) but cannot build it")
+    with pytest.raises(AssertionError, match=unbuilt):
+        check_bots_built(Ghost())
+    with pytest.raises(PluginError, match=unbuilt):
+        _built(Ghost(), "ghost", "codecup2004", 3)
+    check_bots_built(LuckyWords())
