@@ -22,13 +22,13 @@ import random
 import re
 import types
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeGuard
 
 import attrs
 
-from codecup.bots import RANDOM, Bot, RandomBot
+from codecup.bots import RANDOM, AnyMaker, Bot, RandomBot
 from codecup.checked import checked_text, is_number, per_seat_numbers, short
 from codecup.checks import MAX_CLOCK
 from codecup.dialogue import Dialogue, Outcome
@@ -298,14 +298,20 @@ class Game(abc.ABC):
         The default is the session of the common CodeCup dialogue
         (:class:`~codecup.session.RulesPlayer`) around :meth:`new_bot`.
         """
-        return self.player_session(lambda c: self.new_bot(bot, variant, seed, c), variant, clock)
+        given = variant
 
-    def player_session(self, make_bot: Callable[[float], Any], variant: str, clock: float) -> PlayerSession:
+        def make(clock: float, variant: str | None = None) -> Bot[Any]:
+            return self.new_bot(bot, given if variant is None else variant, seed, clock)
+
+        return self.player_session(make, variant, clock)
+
+    def player_session(self, make_bot: AnyMaker, variant: str, clock: float) -> PlayerSession:
         """The player session around the bot ``make_bot(clock)`` makes (a built-in or a user's own).
 
-        ``make_bot`` takes the seconds the bot has for the whole game, and
-        may be called again (Lucky Words rebuilds its bot when the referee
-        speaks the other dialogue). The default is the session of the common
+        ``make_bot`` takes the seconds the bot has for the whole game, and the
+        variant where the session learns another from the dialogue
+        (:class:`~codecup.bots.BotMaker`: Lucky Words, told no variant, makes
+        its bot once the referee's second line shows which). The default is the session of the common
         CodeCup dialogue (:class:`~codecup.session.RulesPlayer`), whose bots
         are a :class:`~codecup.bots.Bot` of the game's rules; a game whose bots
         have another interface overrides this.
@@ -516,6 +522,21 @@ class Game(abc.ABC):
             raise
         except BaseException as exc:  # sys.exit() too: making a bot it lists is the plugin's own code
             raise GameBugError(f"making its bot {bot!r} raised {where(exc)}") from exc
+
+    def new_player_built(
+        self, bot: str, variant: str, seed: int, clock: float | None = None
+    ) -> PlayerSession:
+        """:meth:`new_player_checked`, its bot made now: the session is told the variant
+        (:meth:`~codecup.session.PlayerSession.hold_to_variant`), so one that makes its bot once it
+        knows the variant (Lucky Words, at the referee's line 2) makes it. For the checks that a
+        listed bot is built (``check_bots_built``, ``demo``): a reviewer's listed bot the plugin
+        could not build went unseen there, as the session made none."""
+        session = self.new_player_checked(bot, variant, seed, clock)
+        try:
+            session.hold_to_variant()
+        except ConfigError as exc:
+            raise GameBugError(unbuilt_bot(self.info.name, bot, exc)) from exc
+        return session
 
 
 def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) -> list[str]:

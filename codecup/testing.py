@@ -81,13 +81,15 @@ def check_info(game: Game) -> None:
 
 def check_bots_built(game: Game, seed: int = 3) -> None:
     """The game builds every bot it lists (:attr:`~codecup.game.GameInfo.bots`): a red team's listed
-    one its ``new_bot`` never built, and every run with it said the user had named no such bot."""
-    variant = game.info.default_variant.name
-    for bot in game.info.bots:
-        try:
-            game.new_player_checked(bot, variant, seed, BOT_CLOCK)
-        except GameBugError as exc:
-            raise AssertionError(said(exc)) from exc
+    one its ``new_bot`` never built, and every run with it said the user had named no such bot),
+    in every variant, made at once (:meth:`~codecup.game.Game.new_player_built`: a session that makes
+    its bot at the referee's line 2 made none here, and a reviewer's unbuilt bot went unseen)."""
+    for variant in game.info.variants:
+        for bot in game.info.bots:
+            try:
+                game.new_player_built(bot, variant.name, seed, BOT_CLOCK)
+            except GameBugError as exc:
+                raise AssertionError(f"in variant {variant.name!r}: {said(exc)}") from exc
 
 
 def check_setup_seeded(game: Game, seeds: Sequence[int] = SEEDS) -> None:

@@ -247,7 +247,7 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
         notes.append(
             f"older record: its invalid move's message in an older codecup's words (seat {older[0]})"
         )
-    with dated_record(bool(record.codecup)):  # a plugin's older words too (Spaghetti's take-overs)
+    with dated_record(record.codecup):  # a plugin's older words too (Spaghetti's take-overs)
         problems.extend(_extra_problems(game, record.extra, outcome.extra))
     leftover = [seat for seat, q in enumerate(channel.answers) if q]
     if leftover:
@@ -256,7 +256,8 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
         problems.extend(_rules_checked(game, record))
     problems.extend(channel.problems[:1])  # the first: one is enough to say the record was changed
     problems.extend(clock_problems(record, channel.clock_timeouts))
-    context = _context(game, record.extra, outcome.extra)
+    with dated_record(record.codecup):  # what the plugin says of it: as of the version that made it
+        context = _context(game, record.extra, outcome.extra)
     if problems:
         problems.extend(context)
     elif notes is not None:  # a Lucky Words record that names no list: which one it verified with

@@ -410,6 +410,16 @@ def test_help_shows_no_restructuredtext_quotes(capsys):
         assert re.search(r":[a-z]+:`", out) is None, (command, out)
 
 
+def test_bots_help_says_it_runs_a_contestants_own_bot_too(capsys):
+    """A red team's: ``codecup --help`` said ``bot`` ran "a built-in bot" only, while
+    docs/writing-a-bot.md tells contestants to run their own with ``codecup bot GAME FILE.py:NAME``."""
+    assert main(["--help"]) == 0
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("bot ")]
+    assert "built-in bot or FILE.py:NAME" in line, line
+    assert main(["bot", "--help"]) == 0
+    assert "your own Python bot, FILE.py:NAME" in " ".join(capsys.readouterr().out.split())
+
+
 def test_play_shows_a_move_the_rules_took_as_it_came_with_its_escape_sequences_defused(tiny_game, capsys):
     """A red team's lenient rules took a line by its last 3 characters: the whole line was the
     move announced, and ``play`` printed it raw (the terminal cleared, text coloured). So are the
