@@ -256,6 +256,7 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
         problems.extend(_rules_checked(game, record))
     problems.extend(channel.problems[:1])  # the first: one is enough to say the record was changed
     problems.extend(clock_problems(record, channel.clock_timeouts))
+    problems.extend(time_problems(record))
     context = _context(game, record.extra, outcome.extra)
     if problems:
         problems.extend(context)
@@ -499,6 +500,21 @@ def _charge_problems(record: Record, limit: float) -> list[str]:
             over = f"seat {line.seat} answered in time having used {line.used:g}s of a {limit:g}s clock"
             problems.append(f"clock: transcript[{i}]: {over}")
         so_far[line.seat] = line.used
+    return problems
+
+
+def time_problems(record: Record) -> list[str]:
+    """Times that run backwards: each list's ``t_us`` (microseconds since the start, from one clock)
+    never decreases (a red team's ``moves[5].t_us`` set to 1, and a transcript's times from line 10
+    on set to 5, verified). The first of each list, naming the field."""
+    problems = []
+    for name, entries in (("moves", record.moves), ("transcript", record.transcript)):
+        for i in range(1, len(entries)):
+            before, now = entries[i - 1].t_us, entries[i].t_us
+            if now < before:
+                was = f"{name}[{i - 1}].t_us {before}"
+                problems.append(f"times: {name}[{i}].t_us is {now}, before {was} (they never run backwards)")
+                break
     return problems
 
 
