@@ -1,0 +1,175 @@
+"""``codecup verify OUT``: a results folder checked as a third party receives it (a red team crowned
+the last player in every standings file, deleted a record and made one up, and ``codecup verify
+OUT/games/*.json`` said ok to all; ``codecup verify OUT`` said "is a folder, not a record")."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import shutil
+
+import pytest
+
+from codecup.cli.verify import verify_folder
+from codecup.plugins import load_games
+from codecup.tournament.folderverify import NOTE, PLUGIN, PROBLEM, UNREADABLE, FolderCheck, check_folder
+from codecup.tournament.log import LOG_NAME
+
+
+@pytest.fixture
+def registry(tiny_pm):
+    """The installed games with the test game Twenty-one."""
+    return load_games(tiny_pm)
+
+
+@pytest.fixture
+def folder(play_tournament, bots, tmp_path):
+    """A finished round robin of five Twenty-one bots."""
+    out = tmp_path / "out"
+    play_tournament(bots, out, seed=3)
+    return out
+
+
+def _checked(registry, out) -> list[FolderCheck]:
+    found: list[FolderCheck] = []
+    check_folder(registry, out, found.append)
+    return found
+
+
+def _lines(registry, out, kind=None) -> list[str]:
+    return [f.text for c in _checked(registry, out) for f in c.findings if kind is None or f.kind == kind]
+
+
+def _edit_log(out, index, change) -> str:
+    path = out / LOG_NAME
+    lines = path.read_text().splitlines()
+    doc = json.loads(lines[index])
+    change(doc["record"])
+    lines[index] = json.dumps(doc)
+    path.write_text("\n".join(lines) + "\n")
+    return doc["id"]
+
+
+@pytest.mark.parametrize("form", ["round-robin", "gauntlet", "swiss", "knockout"])
+def test_a_finished_folder_verifies(play_tournament, bots, tmp_path, registry, form):
+    out = tmp_path / "out"
+    play_tournament(bots, out, seed=3, format=form)
+    (check,) = _checked(registry, out)
+    assert check.findings == [], check.findings
+    assert check.games == len((out / LOG_NAME).read_text().splitlines())
+    assert check.what == "tournament folder"
+
+
+def test_the_red_teams_crowned_player_deleted_record_and_made_up_one_are_each_said(folder, registry, capsys):
+    doc = json.loads((folder / "standings.json").read_text())
+    first, last = doc["standings"][0]["player"], doc["standings"][-1]["player"]
+    doc["standings"][0]["player"], doc["standings"][-1]["player"] = last, first
+    (folder / "standings.json").write_text(json.dumps(doc))
+    txt = (folder / "standings.txt").read_text()
+    (folder / "standings.txt").write_text(txt.replace(f"  {first} ", f"  {last} ", 1))
+    records = sorted((folder / "games").iterdir())
+    records[0].unlink()
+    shutil.copy(records[-1], folder / "games" / "rr1~fake~game.json")
+    problems = _lines(registry, folder, PROBLEM)
+    assert problems == [
+        f"{records[0]}: missing (the log holds game {records[0].stem}, line"
+        + problems[0].split(", line", 1)[1],
+        f"{folder / 'games'}: 1 record the log ({folder / LOG_NAME}) does not hold (rr1~fake~game.json)",
+        f"{folder / 'standings.json'}: standings[0].player (rank 1: the log's {first!r}): the file says"
+        f" {last!r}, the log gives {first!r}",
+        problems[3],
+    ]
+    assert problems[3].startswith(f"{folder / 'standings.txt'}, line ")
+    assert verify_folder(registry, folder) == {PROBLEM}  # exit status 1
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == f"{folder}: DOES NOT VERIFY (tournament folder, 20 logged games)"
+
+
+def test_a_log_line_edited_does_not_verify_nor_agree_with_its_record_or_the_standings(folder, registry):
+    game_id = _edit_log(folder, 2, lambda r: r["result"].update(points=[100, 0]))
+    problems = _lines(registry, folder, PROBLEM)
+    assert problems[0].startswith(f"{folder / LOG_NAME}, line 3 (game {game_id}): DOES NOT VERIFY: ")
+    line = f"({folder / LOG_NAME}, line 3)"
+    assert problems[1] == f"{folder / 'games' / game_id}.json: not the record of its log line {line}"
+    assert problems[2].startswith(f"{folder / 'standings.json'}: standings[")
+    assert "the file says" in problems[2] and "the log gives" in problems[2]
+
+
+def test_a_records_setup_is_the_one_its_seed_gives(folder, registry):
+    game_id = _edit_log(folder, 0, lambda r: r.update(setup=r["setup"] + " "))
+    problems = _lines(registry, folder, PROBLEM)
+    said = f"{folder / LOG_NAME}: game {game_id}: its record's setup is not the one its seed"
+    assert said in " ".join(problems)
+
+
+EMPTY = '{"schema": "codecup-standings/2", "tournament": {}}'
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        ("standings.json", lambda _: '{"schema": ', "standings.json: not JSON"),
+        ("standings.json", lambda _: "[1]", "not a codecup-standings/2 file"),
+        ("standings.json", lambda _: EMPTY, "not the standings schema: no field 'tournament.entrants'"),
+        (LOG_NAME, lambda log: "no json\n" + log, "line 1: not JSON"),
+        (LOG_NAME, lambda log: log + "[" * 100_000 + "\n", "nested"),
+    ],
+)
+def test_a_file_that_cannot_be_read_is_one_line_and_status_2(folder, registry, name, text, said):
+    (folder / name).write_text(text((folder / LOG_NAME).read_text()))
+    unreadable = _lines(registry, folder, UNREADABLE)
+    assert len(unreadable) == 1 and said in unreadable[0], unreadable
+    assert UNREADABLE in verify_folder(registry, folder)
+
+
+def test_a_folder_still_being_played_is_said_so_not_taken_for_tampering(folder, registry):
+    for name in ("standings.json", "standings.txt", "standings.csv"):
+        (folder / name).unlink()
+    log = (folder / LOG_NAME).read_bytes()
+    (folder / LOG_NAME).write_bytes(log[:-100])  # killed as it wrote its last line: its record is there
+    with (folder / ".lock").open("ab") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        found = _checked(registry, folder)[0].findings
+    assert {f.kind for f in found} == {NOTE}, found
+    said = " ".join(f.text for f in found)
+    assert "a run is writing it right now" in said and "cut short" in said and "no standings yet" in said
+    assert "1 record the log" in said
+
+
+def test_games_set_aside_are_said_and_not_counted(folder, registry, play_tournament, bots):
+    aside = folder / "set-aside" / "1"
+    (aside / "games").mkdir(parents=True)
+    (aside / LOG_NAME).write_text((folder / LOG_NAME).read_text().splitlines()[0] + "\n")
+    play_tournament(bots, folder, seed=3)  # its standings say the folder set aside
+    found = _lines(registry, folder)
+    assert found == [f"{aside}: 1 game set aside, not counted in the standings (not checked)"]
+
+
+def test_a_folder_that_is_no_results_folder_is_one_line(tmp_path, registry):
+    said = f"{tmp_path}: is a folder, but no results folder (no results.jsonl in it)"
+    assert _lines(registry, tmp_path, UNREADABLE) == [said]
+    assert verify_folder(registry, tmp_path) == {UNREADABLE}
+    assert PLUGIN not in verify_folder(registry, tmp_path)
+
+
+def test_a_demos_folder_has_each_games_folder_checked(play_tournament, bots, tmp_path, registry):
+    demo = tmp_path / "demo"
+    play_tournament(bots[:2], demo / "twentyone", seed=1)
+    (demo / "index.html").write_text("<p>demo</p>")
+    (check,) = _checked(registry, demo)
+    assert check.folder == demo / "twentyone" and check.findings == [] and check.games == 2
+
+
+def test_an_sprt_log_has_its_records_checked(folder, registry):
+    lines = (folder / LOG_NAME).read_text().splitlines()
+    docs = [json.loads(line) | {"id": f"sprt{i // 2}~{i % 2}"} for i, line in enumerate(lines[:4])]
+    sprt = folder.parent / "sprt"
+    sprt.mkdir()
+    (sprt / LOG_NAME).write_text("".join(json.dumps(d) + "\n" for d in docs))
+    (check,) = _checked(registry, sprt)
+    assert (check.what, check.games, check.findings) == ("sprt log", 4, [])
+    docs[1]["record"]["result"]["scores"] = [5, 5]
+    (sprt / LOG_NAME).write_text("".join(json.dumps(d) + "\n" for d in docs))
+    assert _lines(registry, sprt, PROBLEM)[0].startswith(
+        f"{sprt / LOG_NAME}, line 2 (game sprt0~1): DOES NOT VERIFY"
+    )
