@@ -125,7 +125,7 @@ def _check_run(registry: GameRegistry, out: Path) -> FolderCheck:
     sprt = bool(logged) and all(k.startswith("sprt") for k in logged)
     check.what = "sprt log" if sprt else "tournament folder"
     finished = not held and ((out / "standings.json").exists() or (out / "standings.json").is_symlink())
-    if games:
+    if games and UNREADABLE not in check.kinds():  # a line not read: its record is no stranger
         _check_extra_files(out, logged, check, finished)
     elif not sprt and logged:
         check.add(PROBLEM, f"{out / 'games'}: no folder of records (the log holds {len(logged)} games)")
@@ -153,15 +153,15 @@ def _lock_held(out: Path) -> bool:
 def _read_log(registry: GameRegistry, path: Path, check: FolderCheck) -> Iterator[Logged]:
     """Each whole line of the log read, checked as a record and replayed (problems into ``check``),
     a line at a time, each at most :data:`~codecup.record.MAX_RECORD` bytes."""
+    if not path.is_file():  # a FIFO would block its reader for ever, a folder cannot be read
+        check.add(UNREADABLE, f"{path}: not a regular file")
+        return
     try:
         f = path.open("rb")
     except OSError as exc:
         check.add(UNREADABLE, f"cannot read {path}: {exc.strerror or exc}")
         return
     with f:
-        if not os.path.isfile(path):
-            check.add(UNREADABLE, f"{path}: not a regular file")
-            return
         number = 0
         while True:
             raw = f.readline(MAX_RECORD + 1)
@@ -220,6 +220,10 @@ def _check_file(out: Path, item: Logged, check: FolderCheck) -> None:
     path = game_path(out, item.game_id)
     if not path.exists() and not path.is_symlink():
         check.add(PROBLEM, f"{path}: missing (the log holds game {item.game_id}, line {item.line})")
+    elif not path.is_file():  # a FIFO would block its reader for ever
+        check.add(
+            PROBLEM, f"{path}: not a regular file (the log holds game {item.game_id}, line {item.line})"
+        )
     elif not holds(path, item.doc, item.size):
         check.add(PROBLEM, f"{path}: not the record of its log line ({out / LOG_NAME}, line {item.line})")
 

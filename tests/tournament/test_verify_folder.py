@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import shutil
 
 import pytest
@@ -120,6 +121,15 @@ def test_a_file_that_cannot_be_read_is_one_line_and_status_2(folder, registry, n
     unreadable = _lines(registry, folder, UNREADABLE)
     assert len(unreadable) == 1 and said in unreadable[0], unreadable
     assert UNREADABLE in verify_folder(registry, folder)
+
+
+def test_a_record_that_is_a_fifo_is_said_not_waited_for(folder, registry):
+    record = sorted((folder / "games").iterdir())[0]
+    record.unlink()
+    os.mkfifo(record)
+    assert _lines(registry, folder, PROBLEM)[0].startswith(
+        f"{record}: not a regular file (the log holds game"
+    )
 
 
 def test_a_folder_still_being_played_is_said_so_not_taken_for_tampering(folder, registry):
