@@ -149,6 +149,11 @@ def _game_problems(
         named = [p.name for p in match.players]
         given = [spec.names[i] for i in g.seats]
         where = f"{out / LOG_NAME}: game {g.id}"
+        ours = (spec.game, spec.variant, spec.clock)
+        if (match.game, match.variant, match.clock) != ours:
+            theirs = f"{match.game} {match.variant}, a {match.clock:g} s clock"
+            tournament = f"{ours[0]} {ours[1]}, a {ours[2]:g} s clock"
+            return [f"{where}: its record is of {theirs}; the tournament's, {tournament}"]
         if named != given or match.seed != g.seed:
             return [
                 f"{where}: its record's players {named} and seed {match.seed} are not the schedule's"

@@ -183,3 +183,14 @@ def test_an_sprt_log_has_its_records_checked(folder, registry):
     assert _lines(registry, sprt, PROBLEM)[0].startswith(
         f"{sprt / LOG_NAME}, line 2 (game sprt0~1): DOES NOT VERIFY"
     )
+
+
+def test_a_standings_file_naming_another_clock_than_its_games_is_said(folder, registry):
+    doc = json.loads((folder / "standings.json").read_text())
+    doc["tournament"]["clock"] = 9
+    (folder / "standings.json").write_text(json.dumps(doc))
+    (problem,) = _lines(registry, folder, PROBLEM)
+    assert (
+        "its record is of twentyone classic, a 2 s clock; the tournament's, twentyone classic, a 9 s clock"
+        in problem
+    )
