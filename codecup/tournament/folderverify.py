@@ -55,9 +55,8 @@ class Logged:
     line: int
     record: Record
     size: int  # the line's bytes
-    doc: Any = attrs.field(
-        default=None, eq=False, repr=False
-    )  # the line's record document (dropped once compared)
+    # the line's record document, as its line holds it (None once compared: not kept for every game)
+    doc: Any = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.define
@@ -125,8 +124,9 @@ def _check_run(registry: GameRegistry, out: Path) -> FolderCheck:
     sprt = bool(logged) and all(k.startswith("sprt") for k in logged)
     check.what = "sprt log" if sprt else "tournament folder"
     finished = not held and ((out / "standings.json").exists() or (out / "standings.json").is_symlink())
-    if games and UNREADABLE not in check.kinds():  # a line not read: its record is no stranger
-        _check_extra_files(out, logged, check, finished)
+    if games:
+        if UNREADABLE not in check.kinds():  # a line not read: its record is no stranger
+            _check_extra_files(out, logged, check, finished)
     elif not sprt and logged:
         check.add(PROBLEM, f"{out / 'games'}: no folder of records (the log holds {len(logged)} games)")
     _say_set_aside(out, check)
@@ -285,6 +285,11 @@ def _check_standings(
         found = check_standings(out, doc, spec, game, {k: v.record for k, v in logged.items()})
     except ConfigError as exc:
         check.add(UNREADABLE, f"{path}: cannot be recomputed: {said(exc)}")
+        return
+    except MemoryError:
+        raise
+    except Exception as exc:  # what the file names is input: anything it breaks is its fault
+        check.add(UNREADABLE, f"{path}: cannot be recomputed: {described(exc)}")
         return
     for line in found.problems:
         check.add(PROBLEM, line)

@@ -120,6 +120,7 @@ def test_a_file_that_cannot_be_read_is_one_line_and_status_2(folder, registry, n
     (folder / name).write_text(text((folder / LOG_NAME).read_text()))
     unreadable = _lines(registry, folder, UNREADABLE)
     assert len(unreadable) == 1 and said in unreadable[0], unreadable
+    assert _lines(registry, folder, PROBLEM) == []  # nothing else taken for tampering
     assert UNREADABLE in verify_folder(registry, folder)
 
 
