@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codecup.cli.common import Subparsers, path_arg
-from codecup.errors import ConfigError, described, said, said_line
+from codecup.errors import ConfigError, RecordError, described, said, said_line
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import Record
 from codecup.terminal import one_line, printable, shown_path
@@ -59,7 +59,16 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 
 def check(registry: GameRegistry, path: Path) -> Verdict:
     """What checking one record file finds; :class:`ConfigError` if unreadable."""
-    record = Record.read(path)
+    try:
+        record = Record.read(path)
+    except RecordError as exc:  # not JSON, read whole (a regular file, under the cap): a log's lines?
+        from codecup.tournament.log import is_results_log
+
+        if str(exc).startswith(f"{path}: not JSON") and is_results_log(path):
+            raise ConfigError(
+                f"{path}: is a results log, not a record: codecup verify {path.parent} checks its folder"
+            ) from None
+        raise
     try:
         game = registry.get(record.match.game)
         game.info.variant(record.match.variant)  # a variant the game does not know cannot be replayed

@@ -195,3 +195,12 @@ def test_a_standings_file_naming_another_clock_than_its_games_is_said(folder, re
         "its record is of twentyone classic, a 2 s clock; the tournament's, twentyone classic, a 9 s clock"
         in problem
     )
+
+
+def test_verify_given_the_log_itself_names_its_folder(folder, capsys):
+    """``codecup verify OUT/results.jsonl`` said "not JSON", and no more."""
+    from codecup.cli import main
+
+    assert main(["verify", str(folder / LOG_NAME)]) == 2
+    said = f"is a results log, not a record: codecup verify {folder} checks its folder"
+    assert said in capsys.readouterr().err
