@@ -64,7 +64,8 @@ def check(registry: GameRegistry, path: Path) -> Verdict:
     except RecordError as exc:  # not JSON, read whole (a regular file, under the cap): a log's lines?
         from codecup.tournament.log import is_results_log
 
-        if str(exc).startswith(f"{path}: not JSON") and is_results_log(path):
+        # an empty file is a log too (a run's stopped before its first game), and no record
+        if str(exc).startswith(f"{path}: not JSON") and path.stat().st_size and is_results_log(path):
             raise ConfigError(
                 f"{path}: is a results log, not a record: codecup verify {path.parent} checks its folder"
             ) from None
