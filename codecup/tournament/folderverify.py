@@ -293,3 +293,5 @@ def _check_standings(
         return
     for line in found.problems:
         check.add(PROBLEM, line)
+    for line in found.notes:
+        check.add(NOTE, line)

@@ -204,3 +204,21 @@ def test_verify_given_the_log_itself_names_its_folder(folder, capsys):
     assert main(["verify", str(folder / LOG_NAME)]) == 2
     said = f"is a results log, not a record: codecup verify {folder} checks its folder"
     assert said in capsys.readouterr().err
+
+
+def test_an_older_codecups_folder_is_compared_on_what_it_wrote(folder, registry):
+    """Records naming no codecup version, standings.json without ``set_aside`` (before 2026-11-27):
+    no tampering; its .txt and .csv, which an older codecup wrote otherwise, are not compared."""
+    lines = [json.loads(line) for line in (folder / LOG_NAME).read_text().splitlines()]
+    for line in lines:
+        line["record"].pop("codecup")
+    (folder / LOG_NAME).write_text("".join(json.dumps(line) + "\n" for line in lines))
+    for line in lines:
+        (folder / "games" / f"{line['id']}.json").write_text(json.dumps(line["record"]))
+    doc = json.loads((folder / "standings.json").read_text())
+    del doc["set_aside"]
+    (folder / "standings.json").write_text(json.dumps(doc))
+    (folder / "standings.txt").write_text("an older codecup's text\n")
+    found = _checked(registry, folder)[0].findings
+    assert [f.kind for f in found] == [NOTE], found
+    assert "20 logged games played by an older codecup" in found[0].text
