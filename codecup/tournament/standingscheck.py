@@ -33,6 +33,9 @@ from codecup.tournament.spec import TournamentSpec
 from codecup.tournament.standings import SCHEMA, counted, ranker, reorder
 from codecup.tournament.tournament import TournamentResult, final_order, format_standings
 
+OLDER = "codecup-standings/1"
+"""The schema of an older codecup's standings.json (docs/standings-schema.md): said, not compared."""
+
 MAX_STANDINGS = 64 * MIB
 """The most bytes a standings file is read to (a 5,000-game tournament's standings.json is ~2 MB)."""
 
@@ -54,7 +57,7 @@ def read_standings(out: Path) -> Any:
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ConfigError(f"{path}: not JSON") from None
-    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+    if not isinstance(doc, dict) or doc.get("schema") not in (SCHEMA, OLDER):
         found = doc.get("schema") if isinstance(doc, dict) else None
         raise ConfigError(f"{path}: not a {SCHEMA} file (schema {shown(found, 60)})")
     return doc
@@ -129,15 +132,20 @@ def check_standings(
     given_doc = json.loads(json.dumps(result.to_json(), allow_nan=False))
     # the tournament is what the file names (its games are checked above); set_aside is absent
     # from the files of a codecup before 2026-11-27
-    keys = [k for k in given_doc if k != "tournament" and (k in doc or k != "set_aside")]
+    # the ratings of a file of schema 1 differ for a player without a game (docs/standings-schema.md)
+    unlike = ("schema", "tournament", "ratings") if doc.get("schema") == OLDER else ("schema", "tournament")
+    keys = [k for k in given_doc if k not in unlike and (k in doc or k != "set_aside")]
     found = first_difference(keys, doc, given_doc, result.standings.order)
     if found is not None:
         problems.append(f"{out / 'standings.json'}: {found}")
-    if older := sum(1 for r in records.values() if not r.codecup and not is_referee_error(r)):
-        notes = (
-            f"{out}: {older} logged games played by an older codecup (their records name no version):"
-            " standings.txt and standings.csv not compared (an older codecup wrote them otherwise)",
+    older = sum(1 for r in records.values() if not r.codecup and not is_referee_error(r))
+    if older or doc.get("schema") == OLDER:
+        why = (
+            f"{older} logged games played by an older codecup (their records name no version)"
+            if older
+            else f"standings of an older codecup ({OLDER}: its ratings not compared)"
         )
+        notes = (f"{out}: {why}: standings.txt and standings.csv not compared (it wrote them otherwise)",)
         return StandingsCheck(tuple(problems), notes=notes)
     problems.extend(_text_problems(out, "standings.txt", result.summary() + "\n"))
     problems.extend(_text_problems(out, "standings.csv", result.standings.csv()))

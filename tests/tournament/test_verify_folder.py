@@ -222,3 +222,15 @@ def test_an_older_codecups_folder_is_compared_on_what_it_wrote(folder, registry)
     found = _checked(registry, folder)[0].findings
     assert [f.kind for f in found] == [NOTE], found
     assert "20 logged games played by an older codecup" in found[0].text
+
+
+def test_standings_of_schema_1_are_compared_but_for_their_ratings(folder, registry):
+    """Schema 1 differs from 2 only in a gameless player's rating: not a way round the comparison."""
+    doc = json.loads((folder / "standings.json").read_text())
+    doc["schema"] = "codecup-standings/1"
+    doc["ratings"][0]["elo"] = 1234
+    (folder / "standings.json").write_text(json.dumps(doc))
+    assert [f.kind for f in _checked(registry, folder)[0].findings] == [NOTE]
+    doc["standings"][0]["wins"] += 1
+    (folder / "standings.json").write_text(json.dumps(doc))
+    assert _lines(registry, folder, PROBLEM)[0].startswith(f"{folder / 'standings.json'}: standings[0].wins")
