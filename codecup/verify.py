@@ -109,6 +109,9 @@ class Verdict:
     problems: tuple[str, ...] = ()  # the record's differences from its replay (none: it verifies)
     plugin_failure: str | None = None  # the plugin failed checking it (one line naming it): not judged
     notes: tuple[str, ...] = ()  # of a record that verifies: what its replay was made with (replay_context)
+    # a game never played to its end (a referee error, no fault of a seat): its one problem is
+    # that there is no result to check (a folder's standings do not count it: verify OUT says so)
+    unplayed: bool = False
 
     @property
     def verifies(self) -> bool:
@@ -144,7 +147,8 @@ def verdict(game: Game, record: Record) -> Verdict:
         for _ in range(AGAIN):
             if problems and tuple(_problems(game, record)) != problems:
                 raise _PluginFailed("its replays of one record differ: its code is not deterministic")
-        return Verdict(problems, notes=() if problems else tuple(notes))
+        unplayed = problems == (_not_played(record),)
+        return Verdict(problems, notes=() if problems else tuple(notes), unplayed=unplayed)
     except _PluginFailed as exc:
         failure = (
             f"the {game.info.name} plugin failed while replaying it: {exc} "

@@ -67,6 +67,7 @@ class FolderCheck:
     findings: list[Finding] = attrs.field(factory=list)
     games: int = 0
     what: str = ""  # what kind of folder it is ("tournament folder", "sprt log"); empty: none
+    unplayed: list[str] = attrs.field(factory=list)  # the logged games that were referee errors
 
     def add(self, kind: str, text: str) -> None:
         """Note one finding."""
@@ -132,7 +133,22 @@ def _check_run(registry: GameRegistry, out: Path) -> FolderCheck:
     _say_set_aside(out, check)
     if not sprt:
         _check_standings(registry, out, logged, check)
+    _say_unplayed(out, check)
     return check
+
+
+def _say_unplayed(out: Path, check: FolderCheck) -> None:
+    """The logged referee errors, one note: a game not played to its end has no result to check,
+    and no standings count it (the standings, recomputed without them, were compared above: a
+    file that counts one does not agree). A single record of one does not verify (``verify RECORD``)."""
+    if not check.unplayed:
+        return
+    n = len(check.unplayed)
+    first = ", ".join(check.unplayed[:3]) + (", ..." if n > 3 else "")
+    were = f"{n} game{'s were' if n != 1 else ' was'} {'referee errors' if n != 1 else 'a referee error'}"
+    where = "for neither side" if check.what == "sprt log" else "in the standings"
+    they = "they are" if n != 1 else "it is"
+    check.add(NOTE, f"{out / LOG_NAME}: {were} ({first}): no result to check; {they} not counted {where}")
 
 
 def _lock_held(out: Path) -> bool:
@@ -211,6 +227,8 @@ def _replay(
         found = Verdict((f"cannot replay the record: {described(exc, None)}",))
     if found.plugin_failure is not None:
         check.add(PLUGIN, f"{where}: NOT CHECKED: {found.plugin_failure}")
+    elif found.unplayed:  # no result: counted for no one (said once the standings are compared)
+        check.unplayed.append(game_id)
     elif found.problems:
         check.add(PROBLEM, f"{where}: DOES NOT VERIFY: {'; '.join(found.problems)}")
 

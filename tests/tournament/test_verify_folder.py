@@ -4,6 +4,7 @@ OUT/games/*.json`` said ok to all; ``codecup verify OUT`` said "is a folder, not
 
 from __future__ import annotations
 
+import concurrent.futures
 import fcntl
 import json
 import os
@@ -13,6 +14,10 @@ import pytest
 
 from codecup.cli.verify import verify_folder
 from codecup.plugins import load_games
+from codecup.record import PlayerInfo
+from codecup.runner import run_match
+from codecup.tournament import TournamentSpec, run_tournament
+from codecup.tournament.dispatch import referee_error_record
 from codecup.tournament.folderverify import NOTE, PLUGIN, PROBLEM, UNREADABLE, FolderCheck, check_folder
 from codecup.tournament.log import LOG_NAME
 
@@ -234,3 +239,35 @@ def test_standings_of_schema_1_are_compared_but_for_their_ratings(folder, regist
     doc["standings"][0]["wins"] += 1
     (folder / "standings.json").write_text(json.dumps(doc))
     assert _lines(registry, folder, PROBLEM)[0].startswith(f"{folder / 'standings.json'}: standings[0].wins")
+
+
+def _with_referee_errors(tiny_pm, tiny_game, out) -> None:
+    """A round robin whose games with r3 in them each end in a referee error (its referee killed)."""
+
+    def play(match, **kwargs):
+        if any(p.name == "r3" for p in match.players):
+            return referee_error_record(match, "the referee process was killed by SIGKILL")
+        return run_match(match, pm=tiny_pm, **kwargs)
+
+    players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect"), ("r3", "random")])
+    spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=players, seed=3)
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        run_tournament(spec, tiny_game, out, executor=pool, play=play, jobs=2)
+
+
+def test_a_folders_referee_errors_are_a_note_not_tampering(tiny_pm, tiny_game, tmp_path, registry):
+    """A folder of a run in which a referee died said DOES NOT VERIFY for ever (exit 1): its games
+    have no result to check, and the standings (compared) do not count them."""
+    out = tmp_path / "out"
+    _with_referee_errors(tiny_pm, tiny_game, out)
+    (check,) = _checked(registry, out)
+    ((kind, text),) = [(f.kind, f.text) for f in check.findings]
+    assert kind == NOTE and text.startswith(f"{out / LOG_NAME}: 4 games were referee errors (rr1~")
+    assert text.endswith(", ...): no result to check; they are not counted in the standings")
+    assert verify_folder(registry, out) == set()  # exit status 0
+    # standings that count one of them do not agree
+    doc = json.loads((out / "standings.json").read_text())
+    row = next(r for r in doc["standings"] if r["player"] == "r3")
+    row["games"] += 1
+    (out / "standings.json").write_text(json.dumps(doc))
+    assert PROBLEM in verify_folder(registry, out)
