@@ -128,6 +128,7 @@ def check_standings(
             f" ({len(extra)} such game{'s' if len(extra) != 1 else ''})"
         )
     problems.extend(_game_problems(out, spec, game, records, scheduled))
+    notes: tuple[str, ...] = ()
     result = recomputed(out, spec, game, log, scheduled)
     given_doc = json.loads(json.dumps(result.to_json(), allow_nan=False))
     # the tournament is what the file names (its games are checked above); set_aside is absent
@@ -138,18 +139,21 @@ def check_standings(
     found = first_difference(keys, doc, given_doc, result.standings.order)
     if found is not None:
         problems.append(f"{out / 'standings.json'}: {found}")
-    older = sum(1 for r in records.values() if not r.codecup and not is_referee_error(r))
-    if older or doc.get("schema") == OLDER:
-        why = (
-            f"{older} logged games played by an older codecup (their records name no version)"
-            if older
-            else f"standings of an older codecup ({OLDER}: its ratings not compared)"
+    played = [r for r in records.values() if not is_referee_error(r)]
+    older = sum(1 for r in played if not r.codecup)
+    if doc.get("schema") == OLDER:
+        notes = (
+            f"{out / 'standings.json'}: standings of an older codecup ({OLDER}: its ratings not compared)",
         )
-        notes = (f"{out}: {why}: standings.txt and standings.csv not compared (it wrote them otherwise)",)
+    # an older codecup's folder: every record names no version (a folder resumed by this one is
+    # compared whole: this codecup wrote its text); never on the schema alone (a tamperer's /1)
+    if played and older == len(played):
+        why = f"{older} logged games played by an older codecup (their records name no version)"
+        notes += (f"{out}: {why}: standings.txt and standings.csv not compared (it wrote them otherwise)",)
         return StandingsCheck(tuple(problems), notes=notes)
     problems.extend(_text_problems(out, "standings.txt", result.summary() + "\n"))
     problems.extend(_text_problems(out, "standings.csv", result.standings.csv()))
-    return StandingsCheck(tuple(problems))
+    return StandingsCheck(tuple(problems), notes=notes)
 
 
 def _game_problems(

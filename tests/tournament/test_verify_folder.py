@@ -271,3 +271,22 @@ def test_a_folders_referee_errors_are_a_note_not_tampering(tiny_pm, tiny_game, t
     row["games"] += 1
     (out / "standings.json").write_text(json.dumps(doc))
     assert PROBLEM in verify_folder(registry, out)
+
+
+def test_the_text_files_are_not_skipped_on_the_schema_or_one_records_field(folder, registry):
+    """Schema 1 in standings.json, or one record's version removed, switched the .txt/.csv
+    comparison off (a reviewer's): they are skipped only where every record names no version."""
+    doc = json.loads((folder / "standings.json").read_text())
+    doc["schema"] = "codecup-standings/1"
+    (folder / "standings.json").write_text(json.dumps(doc))
+    (folder / "standings.txt").write_text("a tamperer's text\n")
+    said = f'{folder / "standings.txt"}, line 1: the file says "a tamperer\'s text", the log gives '
+    (problem,) = _lines(registry, folder, PROBLEM)
+    assert problem.startswith(said)
+    doc["schema"] = "codecup-standings/2"
+    (folder / "standings.json").write_text(json.dumps(doc))
+    _edit_log(folder, 0, lambda record: record.pop("codecup"))
+    first = json.loads((folder / LOG_NAME).read_text().splitlines()[0])
+    (folder / "games" / f"{first['id']}.json").write_text(json.dumps(first["record"]))
+    (problem,) = _lines(registry, folder, PROBLEM)
+    assert problem.startswith(said)
