@@ -68,10 +68,16 @@ class FolderCheck:
     games: int = 0
     what: str = ""  # what kind of folder it is ("tournament folder", "sprt log"); empty: none
     unplayed: list[str] = attrs.field(factory=list)  # the logged games that were referee errors
+    log_whole: bool = True  # every line of the log read (a record that cannot be read is not its line)
 
     def add(self, kind: str, text: str) -> None:
         """Note one finding."""
         self.findings.append(Finding(kind, text))
+
+    def unread(self, text: str) -> None:
+        """Note that the log cannot be read whole (:data:`UNREADABLE`): its standings not compared."""
+        self.log_whole = False
+        self.add(UNREADABLE, text)
 
     def kinds(self) -> set[str]:
         """The kinds found."""
@@ -110,6 +116,7 @@ def _check_run(registry: GameRegistry, out: Path) -> FolderCheck:
             NOTE, f"{out}: a run is writing it right now (its lock is held): its games so far are checked"
         )
     games = (out / "games").is_dir() and not (out / "games").is_symlink()
+    readable = games and _listable(out / "games", check)  # not: said once, its records not looked at
     logged: dict[str, Logged] = {}
     for item in _read_log(registry, out / LOG_NAME, check):
         if item.game_id in logged:
@@ -118,17 +125,17 @@ def _check_run(registry: GameRegistry, out: Path) -> FolderCheck:
                 PROBLEM, f"{out / LOG_NAME}, line {item.line}: game {item.game_id} again (line {first})"
             )
             continue
-        if games:
+        if readable:
             _check_file(out, item, check)
         logged[item.game_id] = Logged(item.game_id, item.line, item.record.slim(), item.size)
         check.games += 1
     sprt = bool(logged) and all(k.startswith("sprt") for k in logged)
     check.what = "sprt log" if sprt else "tournament folder"
     finished = not held and ((out / "standings.json").exists() or (out / "standings.json").is_symlink())
-    if games:
-        if UNREADABLE not in check.kinds():  # a line not read: its record is no stranger
+    if readable:
+        if check.log_whole:  # a line not read: its record is no stranger
             _check_extra_files(out, logged, check, finished)
-    elif not sprt and logged:
+    elif not games and not sprt and logged:
         check.add(PROBLEM, f"{out / 'games'}: no folder of records (the log holds {len(logged)} games)")
     _say_set_aside(out, check)
     if not sprt:
@@ -151,6 +158,17 @@ def _say_unplayed(out: Path, check: FolderCheck) -> None:
     check.add(NOTE, f"{out / LOG_NAME}: {were} ({first}): no result to check; {they} not counted {where}")
 
 
+def _listable(folder: Path, check: FolderCheck) -> bool:
+    """Whether ``folder`` can be listed; if not, it is said (a user's mode 000: exit 2; it was a
+    PermissionError out of every record's look-up, exit 4)."""
+    try:
+        os.listdir(folder)
+    except OSError as exc:
+        check.add(UNREADABLE, f"cannot read {folder}: {exc.strerror or exc} (its records not compared)")
+        return False
+    return True
+
+
 def _lock_held(out: Path) -> bool:
     """Whether a run holds ``out``'s lock (looked at with a shared lock, let go at once)."""
     try:
@@ -170,12 +188,12 @@ def _read_log(registry: GameRegistry, path: Path, check: FolderCheck) -> Iterato
     """Each whole line of the log read, checked as a record and replayed (problems into ``check``),
     a line at a time, each at most :data:`~codecup.record.MAX_RECORD` bytes."""
     if not path.is_file():  # a FIFO would block its reader for ever, a folder cannot be read
-        check.add(UNREADABLE, f"{path}: not a regular file")
+        check.unread(f"{path}: not a regular file")
         return
     try:
         f = path.open("rb")
     except OSError as exc:
-        check.add(UNREADABLE, f"cannot read {path}: {exc.strerror or exc}")
+        check.unread(f"cannot read {path}: {exc.strerror or exc}")
         return
     with f:
         number = 0
@@ -185,7 +203,7 @@ def _read_log(registry: GameRegistry, path: Path, check: FolderCheck) -> Iterato
                 break
             number += 1
             if len(raw) > MAX_RECORD:
-                check.add(UNREADABLE, f"{path}, line {number}: larger than {MAX_RECORD // MIB} MiB; not read")
+                check.unread(f"{path}, line {number}: larger than {MAX_RECORD // MIB} MiB; not read")
                 while raw and not raw.endswith(b"\n"):
                     raw = f.readline(MIB)
                 continue
@@ -196,10 +214,10 @@ def _read_log(registry: GameRegistry, path: Path, check: FolderCheck) -> Iterato
                     why = "a run killed as it wrote it: the next run drops it and plays that game again"
                     check.add(NOTE, f"{path}, line {number}: cut short ({exc}; {why})")
                     break
-                check.add(UNREADABLE, f"{path}, line {number}: {said(exc)}")
+                check.unread(f"{path}, line {number}: {said(exc)}")
                 continue
             except ConfigError as exc:
-                check.add(UNREADABLE, f"{path}, line {number}: {said(exc)}")
+                check.unread(f"{path}, line {number}: {said(exc)}")
                 continue
             _replay(registry, path, number, game_id, record, check)
             yield Logged(game_id, number, record, len(raw), doc.get("record"))
@@ -221,7 +239,7 @@ def _replay(
         game.info.variant(record.match.variant)
         found = verdict(game, record)
     except ConfigError as exc:
-        check.add(UNREADABLE, f"{where}: {said(exc, None)}")
+        check.unread(f"{where}: {said(exc, None)}")
         return
     except Exception as exc:  # the record's contents are input too
         found = Verdict((f"cannot replay the record: {described(exc, None)}",))
@@ -236,6 +254,14 @@ def _replay(
 def _check_file(out: Path, item: Logged, check: FolderCheck) -> None:
     """The logged game's file in ``games/`` is its line's record."""
     path = game_path(out, item.game_id)
+    try:  # a record that cannot be read is said so, not taken for another record (mode 000)
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC))
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        if not path.is_symlink() or path.exists():  # a dangling link is missing, said below
+            check.add(UNREADABLE, f"cannot read {path}: {exc.strerror or exc} (game {item.game_id})")
+            return
     if not path.exists() and not path.is_symlink():
         check.add(PROBLEM, f"{path}: missing (the log holds game {item.game_id}, line {item.line})")
     elif not path.is_file():  # a FIFO would block its reader for ever
@@ -296,7 +322,7 @@ def _check_standings(
         why = said(exc).removeprefix("malformed record: ")
         check.add(UNREADABLE, why if str(path) in why else f"{path}: not the standings schema: {why}")
         return
-    if check.kinds() & {UNREADABLE}:
+    if not check.log_whole:
         check.add(NOTE, f"{path}: not compared (the log cannot be read whole)")
         return
     try:
@@ -311,5 +337,7 @@ def _check_standings(
         return
     for line in found.problems:
         check.add(PROBLEM, line)
+    for line in found.unreadable:
+        check.add(UNREADABLE, line)
     for line in found.notes:
         check.add(NOTE, line)

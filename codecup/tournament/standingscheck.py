@@ -46,6 +46,7 @@ class StandingsCheck:
 
     problems: tuple[str, ...] = ()  # the files say what the log does not give
     notes: tuple[str, ...] = ()  # what was not compared, and why
+    unreadable: tuple[str, ...] = ()  # a file that cannot be read (mode 000, a FIFO, too large)
 
 
 def read_standings(out: Path) -> Any:
@@ -151,9 +152,10 @@ def check_standings(
         why = f"{older} logged games played by an older codecup (their records name no version)"
         notes += (f"{out}: {why}: standings.txt and standings.csv not compared (it wrote them otherwise)",)
         return StandingsCheck(tuple(problems), notes=notes)
-    problems.extend(_text_problems(out, "standings.txt", result.summary() + "\n"))
-    problems.extend(_text_problems(out, "standings.csv", result.standings.csv()))
-    return StandingsCheck(tuple(problems), notes=notes)
+    unreadable: list[str] = []
+    problems.extend(_text_problems(out, "standings.txt", result.summary() + "\n", unreadable))
+    problems.extend(_text_problems(out, "standings.csv", result.standings.csv(), unreadable))
+    return StandingsCheck(tuple(problems), notes=notes, unreadable=tuple(unreadable))
 
 
 def _game_problems(
@@ -272,15 +274,17 @@ def _shown(value: Any) -> str:
     return shown(value, 120)
 
 
-def _text_problems(out: Path, name: str, given: str) -> list[str]:
-    """The first line where ``out/name`` differs from the text the log gives (none if absent)."""
+def _text_problems(out: Path, name: str, given: str, unreadable: list[str]) -> list[str]:
+    """The first line where ``out/name`` differs from the text the log gives (none if absent); a
+    file that cannot be read (mode 000, a FIFO, too large) into ``unreadable``, not a difference."""
     path = out / name
     if not path.exists() and not path.is_symlink():
         return []
     try:
         text = read_file(path, MAX_STANDINGS, "a standings file").decode("utf-8")
     except ConfigError as exc:
-        return [said(exc)]
+        unreadable.append(said(exc))
+        return []
     except UnicodeDecodeError:
         return [f"{path}: not UTF-8 text"]
     said_lines, given_lines = text.split("\n"), given.split("\n")

@@ -9,6 +9,9 @@ import fcntl
 import json
 import os
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +23,7 @@ from codecup.tournament import TournamentSpec, run_tournament
 from codecup.tournament.dispatch import referee_error_record
 from codecup.tournament.folderverify import NOTE, PLUGIN, PROBLEM, UNREADABLE, FolderCheck, check_folder
 from codecup.tournament.log import LOG_NAME
+from tests.support import TINYGAME_DIST
 
 
 @pytest.fixture
@@ -290,3 +294,62 @@ def test_the_text_files_are_not_skipped_on_the_schema_or_one_records_field(folde
     (folder / "games" / f"{first['id']}.json").write_text(json.dumps(first["record"]))
     (problem,) = _lines(registry, folder, PROBLEM)
     assert problem.startswith(said)
+
+
+SETPRIV = shutil.which("setpriv")
+_AS_UNPRIVILEGED = """
+import sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+from pathlib import Path
+import tinygame
+from codecup.plugins import load_games, make_plugin_manager
+from codecup.tournament.folderverify import check_folder
+found = []
+registry = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,)))
+check_folder(registry, Path(sys.argv[3]), found.append)
+for check in found:
+    for f in check.findings:
+        print(f.kind, f.text, sep="\\t")
+"""
+
+
+def _checked_unprivileged(out) -> list[tuple[str, str]]:
+    """The findings of checking ``out`` in a process that cannot read past a file's mode (root
+    without its capabilities to: the tests run as root, whom a mode of 000 does not stop)."""
+    root = Path(__file__).resolve().parents[2]
+    argv = [SETPRIV, "--bounding-set=-dac_override,-dac_read_search", sys.executable, "-c", _AS_UNPRIVILEGED]
+    done = subprocess.run(
+        [*argv, str(root), str(TINYGAME_DIST), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    return [tuple(line.split("\t", 1)) for line in done.stdout.splitlines()]
+
+
+@pytest.mark.skipif(SETPRIV is None or os.geteuid() != 0, reason="needs setpriv, as root")
+@pytest.mark.parametrize(
+    ("what", "said"),
+    [
+        ("games", "cannot read {out}/games: Permission denied (its records not compared)"),
+        ("record", "cannot read {path}: Permission denied (game "),
+        ("standings.txt", "cannot read a standings file {path}: Permission denied"),
+        ("standings.csv", "cannot read a standings file {path}: Permission denied"),
+    ],
+)
+def test_a_file_of_mode_000_cannot_be_read_and_is_no_tampering(folder, what, said):
+    """games/ of mode 000 was exit 4 (a PermissionError), a record of mode 000 taken for another
+    record (exit 1), standings.txt of mode 000 a difference (exit 1): each cannot be read (2)."""
+    path = sorted((folder / "games").iterdir())[0] if what == "record" else folder / what
+    path.chmod(0)
+    found = _checked_unprivileged(folder)
+    assert [kind for kind, _ in found] == [UNREADABLE], found
+    assert found[0][1].startswith(said.format(out=folder, path=path)), found
+
+
+def test_a_standings_text_that_is_a_fifo_cannot_be_read(folder, registry):
+    (folder / "standings.txt").unlink()
+    os.mkfifo(folder / "standings.txt")
+    said = f"{folder / 'standings.txt'}: is a pipe (FIFO), not a standings file (a regular file)"
+    assert [(f.kind, f.text) for c in _checked(registry, folder) for f in c.findings] == [(UNREADABLE, said)]
