@@ -181,6 +181,9 @@ def _game_problems(
                 f"{where}: its record's players {named} and seed {match.seed} are not the schedule's"
                 f" ({given}, seed {g.seed})"
             ]
+        entrants = [spec.players[i] for i in g.seats]
+        if (unlike := _entrant_problem(records[g.id], entrants, spec)) is not None:
+            return [f"{where}: {unlike}"]
         try:
             setup = setups.get(g.seed) or setups.setdefault(g.seed, game.start_position(g.seed, spec.variant))
         except ConfigError as exc:
@@ -188,6 +191,33 @@ def _game_problems(
         if match.setup != setup:
             return [f"{where}: its record's setup is not the one its seed {g.seed} gives {shown(setup, 80)}"]
     return []
+
+
+def _who(p: PlayerInfo) -> str:
+    """A player as the run plays it: its built-in bot, or its command (and folder)."""
+    if p.bot is not None:
+        return f"bot {p.bot!r}"
+    return f"command {list(p.command)}" + (f" in {p.directory!r}" if p.directory else "")
+
+
+def _entrant_problem(record: Record, entrants: Sequence[PlayerInfo], spec: TournamentSpec) -> str | None:
+    """What of a logged game's players or clock is not what the tournament's entrants and
+    clock mode give (None: all is): the file's ``tournament`` is otherwise its own input, and a
+    tampered entrant's command, or its clock mode, was never compared with the games (a
+    reviewer's). A changed ``command:`` is refused by a resume, so every game has its entrant's.
+    The clock mode of a game of built-in bots alone is compared where the file says it
+    (``bots_clock_mode``: a codecup before it may have played them otherwise), and of a record
+    naming its codecup's version (an older one's may name none: read as ``wall``)."""
+    match = record.match
+    for p, q in zip(match.players, entrants, strict=False):
+        if (p.command, p.bot, p.directory) != (q.command, q.bot, q.directory):
+            return f"its record's {p.name!r} is {_who(p)}; the tournament's entrant, {_who(q)}"
+    if not record.codecup or (all(p.bot is not None for p in entrants) and spec.bots_clock_mode is None):
+        return None
+    mode = spec.clock_mode_of(entrants)
+    if match.clock_mode != mode:
+        return f"its record's clock mode is {match.clock_mode}; the tournament's, {mode}"
+    return None
 
 
 def walk_schedule(

@@ -353,3 +353,30 @@ def test_a_standings_text_that_is_a_fifo_cannot_be_read(folder, registry):
     os.mkfifo(folder / "standings.txt")
     said = f"{folder / 'standings.txt'}: is a pipe (FIFO), not a standings file (a regular file)"
     assert [(f.kind, f.text) for c in _checked(registry, folder) for f in c.findings] == [(UNREADABLE, said)]
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            lambda t: t["entrants"][0].update(bot="perfect"),
+            "'r1' is bot 'random'; the tournament's entrant, bot 'perfect'",
+        ),
+        (
+            lambda t: t["entrants"][0].update(bot=None, command=["python3", "strong.py"]),
+            "'r1' is bot 'random'; the tournament's entrant, command ['python3', 'strong.py']",
+        ),
+        (
+            lambda t: t.update(bots_clock_mode="wall"),
+            "clock mode is cpu; the tournament's, wall",
+        ),
+    ],
+)
+def test_the_tournaments_entrants_and_clock_mode_are_the_games(folder, registry, change, said):
+    """The file's ``tournament`` was its own input, never compared with the records: an entrant's
+    command or the clock mode could be rewritten (a reviewer's)."""
+    doc = json.loads((folder / "standings.json").read_text())
+    change(doc["tournament"])
+    (folder / "standings.json").write_text(json.dumps(doc))
+    problems = _lines(registry, folder, PROBLEM)
+    assert problems and said in problems[0], problems
