@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from codecup.errors import ConfigError, RecordError
+from codecup.reading import MIB, read_file
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.identity import NAME as NOTE_NAME
 from codecup.tournament.identity import noted_challenger, withdrawn_challenger
@@ -178,10 +179,7 @@ def archived(out: Path) -> tuple[Archived, ...]:
     for entry in top.iterdir():
         if not entry.name.isdigit() or not entry.is_dir() or entry.is_symlink():
             continue
-        try:
-            note = json.loads((entry / _NOTE).read_text("utf-8"))
-        except (OSError, ValueError):
-            note = None
+        note = _json_of(entry / _NOTE)
         versions = note.get("versions") if isinstance(note, dict) else None
         errors = note.get("errors") if isinstance(note, dict) else None
         players = tuple(str(n) for n in versions) if isinstance(versions, dict) else ()
@@ -191,6 +189,19 @@ def archived(out: Path) -> tuple[Archived, ...]:
         )
         found.append((int(entry.name), aside))
     return tuple(a for _, a in sorted(found, key=lambda pair: pair[0]))
+
+
+NOTE_CAP = 64 * MIB
+"""The most bytes of a set-aside's note read (its games' ids and its players' programs)."""
+
+
+def _json_of(path: Path) -> Any:
+    """The JSON of a set-aside's note ``path``; None where it is missing, no regular file (a FIFO
+    hung its reader), over :data:`NOTE_CAP`, or not JSON (too deep for the parser too)."""
+    try:
+        return json.loads(read_file(path, NOTE_CAP, "a set-aside note"))
+    except (ConfigError, ValueError, RecursionError):
+        return None
 
 
 def archived_line(folders: Sequence[Archived]) -> str | None:
@@ -403,11 +414,8 @@ def finish_pending(out: Path) -> str | None:
     pending = out / FOLDER / PENDING
     if not pending.is_dir() or pending.is_symlink():
         return None
-    try:
-        note = json.loads((pending / _NOTE).read_text("utf-8"))
-        games = note["games"]
-    except (OSError, ValueError, TypeError, KeyError):  # not written whole: the log is as it was
-        games = None
+    note = _json_of(pending / _NOTE)  # not written whole: the log is as it was
+    games = note.get("games") if isinstance(note, dict) else None
     try:
         if not isinstance(games, list) or set(games) & logged_ids(out / LOG_NAME):
             shutil.rmtree(pending)  # links and copies only: the records are still under games/
@@ -460,10 +468,7 @@ def _version(spec: TournamentSpec, name: str) -> Any:
 
 
 def _noted_versions(out: Path) -> dict[str, Any]:
-    try:
-        doc = json.loads((out / FOLDER / PLAYERS).read_text("utf-8"))
-    except (OSError, ValueError):
-        return {}
+    doc = _json_of(out / FOLDER / PLAYERS)
     return doc if isinstance(doc, dict) else {}
 
 
@@ -484,10 +489,7 @@ def _write(path: Path, doc: object) -> None:
 
 def _noted_format(out: Path) -> str | None:
     """The format noted in ``out`` (:mod:`~codecup.tournament.identity`); None: none."""
-    try:
-        doc: Any = json.loads((out / NOTE_NAME).read_text("utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return None
+    doc = _json_of(out / NOTE_NAME)
     found = doc.get("format") if isinstance(doc, dict) else None
     return found if isinstance(found, str) else None
 
