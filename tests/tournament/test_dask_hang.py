@@ -117,9 +117,7 @@ def test_a_game_stops_once_its_worker_closes(monkeypatch):
 def test_game_code_looping_for_ever_on_a_dask_worker_is_ended_alone(monkeypatch):
     """Cancelling its task does not reach code that never awaits: its process is told to stop
     (codecup's own stop, which no handler of the plugin's failures takes for the plugin's bug)."""
-    from codecup import owner
     from codecup.plugins import make_plugin_manager
-    from codecup.tournament.executor import DaskPool
     from tests.tournament import deadly
 
     class Plugin:
@@ -134,12 +132,7 @@ def test_game_code_looping_for_ever_on_a_dask_worker_is_ended_alone(monkeypatch)
     monkeypatch.setattr(hang, "PER_CLOCK", 0.0)
     players = [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")]
     match = new_match(deadly.Stuck("looping"), players, seed=1, clock=5.0)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **OPTIONS) as cluster:
-        pool = DaskPool(cluster.scheduler_address)
-        try:
-            answer = pool.submit(functools.partial(worker.play, run=owner.token()), match).result(timeout=60)
-        finally:
-            pool.shutdown()
+    answer = _played_on_one_worker(match, 60)
     assert isinstance(answer, hang.StuckGame), answer
 
 
@@ -252,21 +245,14 @@ def test_game_code_that_kills_its_process_on_a_dask_worker_is_played_again_then_
 def test_a_child_whose_game_code_is_not_the_workers_refuses_the_game(tmp_path, monkeypatch):
     """The worker's answer (checked by the run) is worked out once per worker process; a child
     started after the game's files changed runs other code, and refuses to play it."""
-    from codecup import owner
     from codecup.tournament import apart, codekey
-    from codecup.tournament.executor import DaskPool
     from tests.tournament import deadly
 
     game = deadly.Blocking("none", str(tmp_path / "reached"))
     _blocking_pool(monkeypatch, game)
     monkeypatch.setitem(codekey._own, codekey.game_module(game), "codecup 0.0.0, code older")
     match = new_match(game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")], seed=1)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **OPTIONS) as cluster:
-        pool = DaskPool(cluster.scheduler_address)
-        try:
-            answer = pool.submit(functools.partial(worker.play, run=owner.token()), match).result(timeout=120)
-        finally:
-            pool.shutdown()
+    answer = _played_on_one_worker(match, 120)
     assert isinstance(answer, apart.Unplayable), answer
     files = codekey.prober()(codekey.game_module(game))
     said = f"runs {files} for game {game.info.name}, not the worker's own codecup 0.0.0, code older"
@@ -277,8 +263,6 @@ def test_a_child_whose_game_code_is_not_the_workers_refuses_the_game(tmp_path, m
 def test_a_game_object_that_does_not_pickle_is_loaded_by_name_in_its_child(tiny_game, tiny_pm, monkeypatch):
     """A plugin's game holding a lock or a file cannot be sent to the child: the child loads it by
     name from its own plugins, as a local pool's worker does."""
-    from codecup import owner
-    from codecup.tournament.executor import DaskPool
 
     def unpicklable(self, protocol):
         raise TypeError("cannot pickle '_thread.lock' object")
@@ -286,10 +270,21 @@ def test_a_game_object_that_does_not_pickle_is_loaded_by_name_in_its_child(tiny_
     monkeypatch.setattr(worker, "_worker_pm", tiny_pm)
     monkeypatch.setattr(type(tiny_game), "__reduce_ex__", unpicklable)
     match = new_match(tiny_game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")], seed=4)
+    record = _played_on_one_worker(match, 120)
+    assert not isinstance(record, hang.StuckGame) and record.moves
+
+
+def _played_on_one_worker(match, seconds):
+    """What ``worker.play`` answers of ``match`` on a local cluster of one worker thread (waited
+    for up to ``seconds``: a hang guard, not a bound of the test)."""
+    from codecup import owner
+    from codecup.tournament.executor import DaskPool
+
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **OPTIONS) as cluster:
         pool = DaskPool(cluster.scheduler_address)
         try:
-            record = pool.submit(functools.partial(worker.play, run=owner.token()), match).result(timeout=120)
+            return pool.submit(functools.partial(worker.play, run=owner.token()), match).result(
+                timeout=seconds
+            )
         finally:
             pool.shutdown()
-    assert not isinstance(record, hang.StuckGame) and record.moves

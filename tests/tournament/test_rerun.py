@@ -732,29 +732,6 @@ def test_a_refusal_names_the_option_that_resumes_the_folder(fake_games, tmp_path
     assert tournament(gauntlet, tmp_path / "g", "--challenger", "x") == 0
 
 
-@pytest.mark.parametrize("set_aside", [False, True], ids=["resumed", "set-aside"])
-def test_a_gauntlet_whose_challenger_is_withdrawn_is_told_another_folder(
-    fake_games, three, tmp_path, capsys, set_aside
-):
-    """An organiser's gauntlet, its challenger withdrawn from the list: told to give --set-aside
-    it, then to give --challenger it, which was refused as not one of the players. Every game of a
-    gauntlet is its challenger's: nothing of the folder goes on without it."""
-    out = tmp_path / "out"
-    assert tournament(three, out, "--format", "gauntlet") == 0  # the challenger: mine, the first
-    two = tmp_path / "two.yml"
-    two.write_text("".join(line for line in three.read_text().splitlines(True) if "mine" not in line))
-    capsys.readouterr()
-    more = ("--set-aside", "mine") if set_aside else ()
-    assert tournament(two, out, "--format", "gauntlet", *more) == 2
-    (line,) = capsys.readouterr().err.splitlines()
-    assert line.endswith(
-        ": every game of a gauntlet is its challenger's, and this folder's, 'mine', is not in the"
-        " players list: use another --out folder"
-    )
-    assert "give --" not in line
-    assert logged_ids(out / LOG_NAME) and not (out / "set-aside").exists()  # refused: nothing moved
-
-
 def spoil_note(out, note: str) -> None:
     """The folder's schedule note ``note``: "kept", "missing" (an older codecup's folder, or one
     copied without its hidden files) or "spoilt" (not JSON)."""
@@ -765,13 +742,15 @@ def spoil_note(out, note: str) -> None:
 
 
 @pytest.mark.parametrize("set_aside", [False, True], ids=["resumed", "set-aside"])
-@pytest.mark.parametrize("note", ["missing", "spoilt"])
-def test_a_gauntlet_whose_challenger_is_withdrawn_is_told_another_folder_without_its_note(
+@pytest.mark.parametrize("note", ["kept", "missing", "spoilt"])
+def test_a_gauntlet_whose_challenger_is_withdrawn_is_told_another_folder(
     fake_games, three, tmp_path, capsys, note, set_aside
 ):
-    """Without the folder's note of its schedule the refusal told the withdrawn challenger's
-    organiser again to give --set-aside (a reviewer's): a gauntlet's log says its challenger, the
-    one player in every game."""
+    """An organiser's gauntlet, its challenger withdrawn from the list: told to give --set-aside
+    it, then to give --challenger it, which was refused as not one of the players. Every game of a
+    gauntlet is its challenger's: nothing of the folder goes on without it. Without the folder's
+    note of its schedule the refusal told the organiser again to give --set-aside (a reviewer's):
+    a gauntlet's log says its challenger, the one player in every game."""
     out = tmp_path / "out"
     assert tournament(three, out, "--format", "gauntlet") == 0  # the challenger: mine, the first
     spoil_note(out, note)
@@ -781,7 +760,10 @@ def test_a_gauntlet_whose_challenger_is_withdrawn_is_told_another_folder_without
     more = ("--set-aside", "mine") if set_aside else ()
     assert tournament(two, out, "--format", "gauntlet", *more) == 2
     (line,) = capsys.readouterr().err.splitlines()
-    assert line.endswith("'mine', is not in the players list: use another --out folder"), line
+    assert line.endswith(
+        ": every game of a gauntlet is its challenger's, and this folder's, 'mine', is not in the"
+        " players list: use another --out folder"
+    ), line
     assert "give --" not in line
     assert logged_ids(out / LOG_NAME) and not (out / "set-aside").exists()  # refused: nothing moved
 
