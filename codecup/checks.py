@@ -206,7 +206,7 @@ def _shebang_problem(path: Path, env: Iterable[tuple[str, str]]) -> str | None:
         return _not_started(path, head)
     line = head[: head.find(b"\n") + 1] if b"\n" in head else head
     if not line.endswith(b"\r\n"):
-        return None
+        return _interpreter_missing(line, env)
     words = line[2:-2].decode("utf-8", "replace").split()
     interpreter = words[0] if words else ""
     if len(words) == 1:
@@ -221,6 +221,30 @@ def _shebang_problem(path: Path, env: Iterable[tuple[str, str]]) -> str | None:
         "its #! line ends in a carriage return (Windows line ends), so the interpreter it names is not"
         f" found: convert the file, e.g. dos2unix {shlex.quote(str(path))}"
     )
+
+
+def on_path(name: str, env: Iterable[tuple[str, str]]) -> bool:
+    """Whether a program ``name`` is found on the ``PATH`` of the environment ``env``."""
+    return shutil.which(name, path=search_path(env)) is not None
+
+
+def _interpreter_missing(line: bytes, env: Iterable[tuple[str, str]]) -> str | None:
+    """Why the ``#!`` line ``line`` (without a carriage return) names no interpreter there, where
+    that is sure: an absolute path that is no file, or ``/usr/bin/env NAME`` where no ``NAME`` is
+    on the program's ``PATH`` (a red team's ``#!/no/such/interp`` passed the check, then crashed in
+    every game). A relative path (the kernel reads it from the program's working folder) or an
+    interpreter given options is left to the start."""
+    words = line[2:].decode("utf-8", "replace").split()
+    if not words or not words[0].startswith("/"):
+        return None
+    interpreter = words[0]
+    if not Path(interpreter).exists():
+        return f"the interpreter its #! line names, {interpreter}, does not exist"
+    by_env = len(words) == 2 and PurePath(interpreter).name == "env"
+    named = words[-1]  # by env: a name looked up on PATH, not an option nor a variable setting
+    if by_env and not named.startswith("-") and "=" not in named and not on_path(named, env):
+        return f"the interpreter its #! line names, {named} (by env), is not on its PATH"
+    return None
 
 
 def _not_started(path: Path, head: bytes) -> str | None:

@@ -77,7 +77,12 @@ class UserBot:
         module = importlib.util.module_from_spec(spec)  # __file__, __spec__, __loader__ as an import's
         # compiled as its loader would (bytes: its coding line honoured), not under this module's
         # `from __future__` (dont_inherit); its tracebacks name the file
-        code = compile(source, module.__file__ or str(self.path), "exec", dont_inherit=True)
+        try:  # a file that does not parse is the user's mistake, one line, as `play`'s check says it
+            code = compile(source, module.__file__ or str(self.path), "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            raise ConfigError(
+                f"bot {self}: {self.path.name} is not Python that parses ({exc or type(exc).__name__})"
+            ) from None
         sys.path.insert(0, str(self.path.resolve().parent))  # as `python FILE.py` would
         sys.modules[_MODULE] = module
         with bots_code(f"the file {str(self.path)!r}, as it ran"):

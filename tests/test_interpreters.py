@@ -394,6 +394,26 @@ def test_a_shebang_line_with_a_carriage_return_is_named(first, refused, tmp_path
     assert ("dos2unix" in said) == refused
 
 
+@pytest.mark.parametrize(
+    ("first", "said"),
+    [
+        (b"#!/no/such/interp\n", "the interpreter its #! line names, /no/such/interp, does not exist"),
+        (b"#!/no/such/interp -u\n", "the interpreter its #! line names, /no/such/interp, does not exist"),
+        (b"#!/usr/bin/env no-such-interpreter\n", "no-such-interpreter (by env), is not on its PATH"),
+        (b"#!/bin/sh\n", ""),
+        (b"#!/usr/bin/env sh\n", ""),
+        (b"#!/usr/bin/env -S sh -e\n", ""),  # env's options: left to the start
+        (b"#!relative/interp\n", ""),  # read from the program's working folder: left to the start
+    ],
+)
+def test_a_shebang_line_naming_no_interpreter_is_refused_before_play(first, said, tmp_path):
+    """A red team's: ``#!/no/such/interp`` passed the check; every game was then a crash."""
+    (tmp_path / "bot").write_bytes(first + b"echo\n")
+    (tmp_path / "bot").chmod(0o755)
+    problem = _problem(tmp_path, "./bot")
+    assert (said in problem) if said else problem == "", problem
+
+
 @pytest.fixture
 def no_binfmt(monkeypatch, tmp_path_factory):
     """binfmt_misc mounted with no format registered."""

@@ -66,6 +66,9 @@ def bots(tmp_path: Path) -> Path:
     (tmp_path / "nochoose.py").write_text("class Bot:\n    def __init__(self, **_):\n        pass\n")
     (tmp_path / "badsig.py").write_text("class BadSig:\n    def __init__(self, seed):\n        pass\n")
     (tmp_path / "five.py").write_text("X = 5\n")
+    (tmp_path / "syntax.py").write_text("class B(:\n")
+    (tmp_path / "nul.py").write_bytes(b"x = 1\x00\n")
+    (tmp_path / "latin.py").write_bytes(b"x = '\xff'\n")
     return tmp_path
 
 
@@ -97,6 +100,10 @@ def test_an_own_lucky_words_bot_plays_both_dialogues(bots):
         ("pillars", "five.py:X", "five.py:X: 'five.py' sets 'X' to 5, not a class or function that makes"),
         ("pillars", "nochoose.py:Bot", "a bot of pillars has a method choose(state) -> move; Bot has none"),
         ("pillars", "badsig.py:BadSig", "BadSig is called as BadSig(seed=..., clock=..., variant=...): "),
+        # a file that does not parse: codecup's own traceback, exit 1 (a red team's)
+        ("pillars", "syntax.py:B", "bot syntax.py:B: syntax.py is not Python that parses (invalid syntax"),
+        ("pillars", "nul.py:B", "bot nul.py:B: nul.py is not Python that parses ("),
+        ("pillars", "latin.py:B", "bot latin.py:B: latin.py is not Python that parses ("),
         # lucky_words' first.py:First: test_a_lucky_words_bot_of_another_kind_is_said_as_it_is_made
     ],
 )

@@ -70,7 +70,8 @@ DESCRIPTION = """\
 
 FILE lists the players (Word Racer format: name, directory, command; a
 command ``bot:NAME`` is a built-in bot) and may hold any option below
-(``game:``, ``format:``, ``rounds:`` ...; not --set-aside); the command line wins. Results go
+(``game:``, ``format:``, ``rounds:`` ...; not --set-aside nor --replay-errors, which act once);
+the command line wins. Results go
 to --out: a results log (``results.jsonl``), one record per game under
 ``games/``, ``standings.txt``/``.json`` and the results site (``index.html``).
 Running the same command again finishes an interrupted tournament

@@ -67,6 +67,9 @@ OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "processes": (int,),
 }
 
+#: Options a tournament file cannot hold: each acts once on the results folder.
+COMMAND_LINE_ONLY = ("set_aside", "replay_errors")
+
 #: The least value of whole-number options (the command line refuses the same).
 OPTION_MINIMUM = {"rounds": 1, "jobs": 1, "swiss_rounds": 1, "top": 2, "memory": 1, "processes": 1}
 #: The most of whole-number options whose larger values cannot be carried out: games at once
@@ -340,6 +343,11 @@ def parse_players(
             if norm in plugin_options and norm not in OPTION_TYPES:
                 from_plugins[norm] = _option_text(value, key, where)
                 continue
+            if norm in COMMAND_LINE_ONLY:
+                raise PlayersFileError(
+                    f"{where}: option {key!r} is for the command line only (--{norm.replace('_', '-')}):"
+                    " it acts once on the results folder, not on every run of the file"
+                )
             if norm not in OPTION_TYPES:
                 known = ", ".join(sorted([*OPTION_TYPES, *plugin_options, "base", "hide"]))
                 raise PlayersFileError(f"{where}: unknown option {key!r} (known: players, {known})")

@@ -191,6 +191,9 @@ def test_names_that_are_refused(name, problem):
         ("clock: fast\nplayers: []\n", "must be a number of seconds"),
         ("base: 3\nplayers: []\n", "'base' must be a folder"),
         ("colour: red\nplayers: []\n", "unknown option 'colour'"),
+        # each acts once on the folder: said so, not "unknown" (the help said any option was allowed)
+        ("replay-errors: true\nplayers: []\n", "option 'replay-errors' is for the command line only"),
+        ("set_aside: a\nplayers: []\n", "option 'set_aside' is for the command line only (--set-aside)"),
         (
             "- name: a\n  command: ./x\n  directory: /\n" + SECOND,
             "player 'a': directory / is the root, where",
