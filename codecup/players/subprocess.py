@@ -505,7 +505,9 @@ class SubprocessPlayer(Player):
         cgroup = self.box.cgroup
         loop = asyncio.get_running_loop()
         start, self.unseen = loop.time(), 0.0
-        while loop.time() - start < 0.002:  # a bot blocked reading its input stops in microseconds
+        looked = 0.0  # when it was last looked at (seconds since start)
+        while (now := loop.time() - start) < 0.002:  # a bot blocked reading its input stops in microseconds
+            looked = now
             if cgroup.is_frozen():
                 return loop.time() - start
             os.sched_yield()
@@ -518,10 +520,15 @@ class SubprocessPlayer(Player):
         # does not count against ``limit``, up to STARVED_LIMIT times it. The pressure is read
         # only where the wait would end without it, and PRESSURE_GAP apart (the kernel drops
         # what a reading taken within a tick of the last one would add: see PRESSURE_GAP).
+        # The gap since the last look runs on through the yield that ended the spin: a referee
+        # starved there (tens of ms on a loaded machine) could not look either, and the tree may
+        # have stopped meanwhile (counted from after the readings, that time was charged to the
+        # bot as idling, at every answer). The readings' own time is still not a gap.
+        reading = loop.time()
         waits0, throttled0 = cgroup.waits(), cgroup.throttled()
         read_at, stalled = loop.time(), 0.0
         stops0 = stopped.so_far()  # nor does the time the referee was stopped (Ctrl-Z)
-        looked = loop.time() - start
+        looked += loop.time() - reading
         while True:
             await asyncio.sleep(LOOK)
             took = loop.time() - start
