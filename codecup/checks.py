@@ -110,11 +110,11 @@ def command_problem(player: PlayerInfo, game: str | None = None) -> str | None:
             return f"cannot run {program!r}: program not found (no file {path})"
         if not os.access(path, os.X_OK):
             return f"cannot run {program!r}: it is not executable (chmod +x {shlex.quote(str(path))})"
-    started = cwd / program if "/" in program else shutil.which(program, path=search_path(player.env))
+    started = cwd / program if "/" in program else shutil.which(program, path=search_path(player.env, cwd))
     if started is None:
         hint = _hint(program, cwd, game)
         return f"cannot run {program!r}: program not found on PATH{_own_path(player.env)}{hint}"
-    shebang = _shebang_problem(Path(started), player.env)
+    shebang = _shebang_problem(Path(started), player.env, cwd)
     if shebang is not None:
         return f"cannot run {program!r}: {shebang}"
     bot_args = codecup_bot_args(program, args)
@@ -144,8 +144,8 @@ def _script_is_there(script: str, cwd: Path, runs: Interpreter, env: Iterable[tu
         return True
     if any(Path(f"{path}{ending}").exists() for ending in runs.tries):
         return True
-    folders = search_path(env).split(os.pathsep) if runs.searches_path and "/" not in script else []
-    return any((Path(folder or ".") / script).is_file() for folder in folders)
+    folders = search_path(env, cwd).split(os.pathsep) if runs.searches_path and "/" not in script else []
+    return any((Path(folder) / script).is_file() for folder in folders)
 
 
 #: A bot in a Python file, as ``codecup bot`` names it (``strategy.py:MyBot``).
@@ -183,7 +183,7 @@ BOM = b"\xef\xbb\xbf"
 _INTERPRETER_OF = {".py": "python3", ".sh": "sh", ".pl": "perl", ".rb": "ruby", ".js": "node", ".php": "php"}
 
 
-def _shebang_problem(path: Path, env: Iterable[tuple[str, str]]) -> str | None:
+def _shebang_problem(path: Path, env: Iterable[tuple[str, str]], cwd: Path) -> str | None:
     """Why the program at ``path`` cannot start by its first bytes, where that is sure; None where it
     may start.
 
@@ -206,13 +206,13 @@ def _shebang_problem(path: Path, env: Iterable[tuple[str, str]]) -> str | None:
         return _not_started(path, head)
     line = head[: head.find(b"\n") + 1] if b"\n" in head else head
     if not line.endswith(b"\r\n"):
-        return _interpreter_missing(line, env)
+        return _interpreter_missing(line, env, cwd)
     words = line[2:-2].decode("utf-8", "replace").split()
     interpreter = words[0] if words else ""
     if len(words) == 1:
         missing = not Path(f"{interpreter}\r").exists()
     elif len(words) == 2 and PurePath(interpreter).name == "env" and not words[1].startswith("-"):
-        missing = shutil.which(f"{words[1]}\r", path=search_path(env)) is None
+        missing = shutil.which(f"{words[1]}\r", path=search_path(env, cwd)) is None
     else:
         return None
     if not missing:
@@ -223,28 +223,35 @@ def _shebang_problem(path: Path, env: Iterable[tuple[str, str]]) -> str | None:
     )
 
 
-def on_path(name: str, env: Iterable[tuple[str, str]]) -> bool:
-    """Whether a program ``name`` is found on the ``PATH`` of the environment ``env``."""
-    return shutil.which(name, path=search_path(env)) is not None
-
-
-def _interpreter_missing(line: bytes, env: Iterable[tuple[str, str]]) -> str | None:
-    """Why the ``#!`` line ``line`` (without a carriage return) names no interpreter there, where
-    that is sure: an absolute path that is no file, or ``/usr/bin/env NAME`` where no ``NAME`` is
-    on the program's ``PATH`` (a red team's ``#!/no/such/interp`` passed the check, then crashed in
-    every game). A relative path (the kernel reads it from the program's working folder) or an
-    interpreter given options is left to the start."""
-    words = line[2:].decode("utf-8", "replace").split()
+def _interpreter_missing(line: bytes, env: Iterable[tuple[str, str]], cwd: Path) -> str | None:
+    """Why the ``#!`` line ``line`` (without a carriage return) names no interpreter the kernel can
+    start, where that is sure: an absolute path that is no file, or no executable one, or
+    ``/usr/bin/env NAME`` where ``env`` finds no ``NAME`` (on the program's ``PATH``, or, named with
+    a ``/``, from its working folder ``cwd``). A red team's ``#!/no/such/interp`` passed the check,
+    then crashed in every game. A relative interpreter path, or one given options, is left to the
+    start. The line is read as the kernel reads it: bytes up to a NUL, names as the file system's
+    (``os.fsdecode``), split at blanks."""
+    words = os.fsdecode(line[2:].split(b"\0", 1)[0]).split()
     if not words or not words[0].startswith("/"):
         return None
-    interpreter = words[0]
-    if not Path(interpreter).exists():
-        return f"the interpreter its #! line names, {interpreter}, does not exist"
-    by_env = len(words) == 2 and PurePath(interpreter).name == "env"
+    interpreter = Path(words[0])
+    said = f"the interpreter its #! line names, {words[0]!r},"
+    if not interpreter.exists():
+        return f"{said} does not exist"
+    if not interpreter.is_file():
+        return f"{said} is {'a folder' if interpreter.is_dir() else kind_of(interpreter)}, not a program"
+    if not os.access(interpreter, os.X_OK):
+        return f"{said} is not executable"
     named = words[-1]  # by env: a name looked up on PATH, not an option nor a variable setting
-    if by_env and not named.startswith("-") and "=" not in named and not on_path(named, env):
-        return f"the interpreter its #! line names, {named} (by env), is not on its PATH"
-    return None
+    if len(words) != 2 or interpreter.name != "env" or named.startswith("-") or "=" in named:
+        return None
+    if "/" in named:
+        found = (cwd / named).is_file()
+        where = f"from its folder {cwd}"
+    else:
+        found = shutil.which(named, path=search_path(env, cwd)) is not None
+        where = f"on its PATH{_own_path(env)}"
+    return None if found else f"the interpreter its #! line names by env, {named!r}, is not found {where}"
 
 
 def _not_started(path: Path, head: bytes) -> str | None:
@@ -298,11 +305,16 @@ def _suffix_of(path: Path) -> str:
         return path.suffix
 
 
-def search_path(env: Iterable[tuple[str, str]] = ()) -> str:
+def search_path(env: Iterable[tuple[str, str]] = (), cwd: Path | None = None) -> str:
     """The PATH a program is looked up on: its own, where ``players.yml`` sets one (``env:``), as it
-    is started with it; else the referee's."""
+    is started with it; else the referee's. Given ``cwd``, the folder the program runs in, each
+    relative or empty entry is that folder's, as the program's own lookups (``execvp``, ``env``)
+    read it there (a reviewer's: ``PATH: bin:/usr/bin`` was looked up in the referee's folder)."""
     own = dict(env).get("PATH")
-    return own if own is not None else os.environ.get("PATH", os.defpath)
+    path = own if own is not None else os.environ.get("PATH", os.defpath)
+    if cwd is None:
+        return path
+    return os.pathsep.join(e if e.startswith("/") else str(cwd / e) for e in path.split(os.pathsep))
 
 
 def _own_path(env: Iterable[tuple[str, str]]) -> str:
@@ -384,7 +396,7 @@ def _defines(path: Path, name: str, said: str) -> str | None:
     try:  # read as every file a user names is: never waiting (/proc/kmsg), never past a cap
         tree = ast.parse(read_file(path, MAX_SOURCE, "a Python file"), str(path))
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        return f"{said}: {path.name} is not Python that parses ({exc or type(exc).__name__})"
+        return f"{said}: {path.name} is not Python that parses ({str(exc) or type(exc).__name__})"
     except ConfigError as exc:
         return f"{said}: {exc}"
     last: dict[str, ast.stmt] = {}  # each name's last binding at the top level: what it is at the end

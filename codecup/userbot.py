@@ -81,7 +81,7 @@ class UserBot:
             code = compile(source, module.__file__ or str(self.path), "exec", dont_inherit=True)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             raise ConfigError(
-                f"bot {self}: {self.path.name} is not Python that parses ({exc or type(exc).__name__})"
+                f"bot {self}: {self.path.name} is not Python that parses ({str(exc) or type(exc).__name__})"
             ) from None
         sys.path.insert(0, str(self.path.resolve().parent))  # as `python FILE.py` would
         sys.modules[_MODULE] = module

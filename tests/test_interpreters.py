@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -9,6 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import attrs
 import pytest
 
 from codecup import binfmt
@@ -397,21 +399,55 @@ def test_a_shebang_line_with_a_carriage_return_is_named(first, refused, tmp_path
 @pytest.mark.parametrize(
     ("first", "said"),
     [
-        (b"#!/no/such/interp\n", "the interpreter its #! line names, /no/such/interp, does not exist"),
-        (b"#!/no/such/interp -u\n", "the interpreter its #! line names, /no/such/interp, does not exist"),
-        (b"#!/usr/bin/env no-such-interpreter\n", "no-such-interpreter (by env), is not on its PATH"),
+        (b"#!/no/such/interp\n", "the interpreter its #! line names, '/no/such/interp', does not exist"),
+        (b"#!/no/such/interp -u\n", "the interpreter its #! line names, '/no/such/interp', does not exist"),
+        (b"#!/usr/bin/env no-such-interpreter\n", "by env, 'no-such-interpreter', is not found on its PATH"),
+        (b"#!/usr/bin/env ./no-such-interpreter\n", "'./no-such-interpreter', is not found from its folder"),
+        # the kernel gives EACCES for these (a reviewer's: the check said only "no file")
+        (b"#!/usr/bin\n", "the interpreter its #! line names, '/usr/bin', is a folder, not a program"),
+        (b"#!TMP/plain\n", "/plain', is not executable"),
         (b"#!/bin/sh\n", ""),
+        (b"#! /bin/sh\n", ""),
         (b"#!/usr/bin/env sh\n", ""),
         (b"#!/usr/bin/env -S sh -e\n", ""),  # env's options: left to the start
         (b"#!relative/interp\n", ""),  # read from the program's working folder: left to the start
+        (b"#!/usr/bin/env ./bin/interp\n", ""),  # env runs it from the program's folder
+        (b"#!/usr/bin/env interp\n", ""),  # found on a PATH entry relative to that folder
+        (b"#!/bin/sh\x00junk\n", ""),  # the kernel reads up to the NUL
+        (b"#!LINK\n", ""),  # a name that is no UTF-8, as the file system has it
     ],
 )
 def test_a_shebang_line_naming_no_interpreter_is_refused_before_play(first, said, tmp_path):
-    """A red team's: ``#!/no/such/interp`` passed the check; every game was then a crash."""
+    """A red team's: ``#!/no/such/interp`` passed the check; every game was then a crash. A reviewer's:
+    the program's own relative PATH entries, and names with a ``/`` given to ``env``, were looked up in
+    the referee's folder, and an honest program refused."""
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "interp").symlink_to("/bin/sh")
+    link = os.fsencode(tmp_path) + b"/py\xf6"
+    os.symlink(b"/bin/sh", link)
+    (tmp_path / "plain").write_bytes(b"text\n")
+    (tmp_path / "plain").chmod(0o644)
+    first = first.replace(b"LINK", link).replace(b"TMP", os.fsencode(tmp_path))
     (tmp_path / "bot").write_bytes(first + b"echo\n")
     (tmp_path / "bot").chmod(0o755)
-    problem = _problem(tmp_path, "./bot")
+    env = (("PATH", "bin:/usr/bin:/bin"),)
+    player = PlayerInfo("p", command=("./bot",), directory=str(tmp_path), env=env)
+    with contextlib.chdir("/"):  # the referee's folder is not the program's
+        problem = command_problem(player, "pillars") or ""
     assert (said in problem) if said else problem == "", problem
+
+
+def test_a_program_on_a_path_entry_relative_to_its_folder_is_found(tmp_path):
+    """``PATH: bin:...`` is read in the program's folder, where it runs (a reviewer's)."""
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "mybot").write_bytes(b"#!/bin/sh\necho\n")
+    (tmp_path / "bin" / "mybot").chmod(0o755)
+    player = PlayerInfo("p", command=("mybot",), directory=str(tmp_path), env=(("PATH", "bin:/usr/bin"),))
+    with contextlib.chdir("/"):
+        assert command_problem(player, "pillars") is None
+        assert "program not found on PATH" in (
+            command_problem(attrs.evolve(player, command=("nobot",))) or ""
+        )
 
 
 @pytest.fixture
@@ -555,3 +591,18 @@ def test_the_docs_give_java_its_options_by_a_variable_java_reads():
         [java, "-XX:+PrintFlagsFinal", "-version"], env=env, capture_output=True, text=True, timeout=60
     ).stdout
     assert re.search(r"MaxHeapSize\s+=\s+50331648\b", flags), flags[:2000]
+
+
+def test_the_referee_finds_a_program_on_a_path_entry_relative_to_its_folder(tmp_path):
+    """The referee's own check before it starts a program reads ``PATH`` as ``execvp`` does in the
+    program's folder (it looked relative entries up in the referee's folder)."""
+    from codecup.errors import ConfigError
+    from codecup.players.subprocess import _check_program
+
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "mybot").write_bytes(b"#!/bin/sh\necho\n")
+    (tmp_path / "bin" / "mybot").chmod(0o755)
+    with contextlib.chdir("/"):
+        _check_program("mybot", tmp_path, {"PATH": "bin:/usr/bin"})
+        with pytest.raises(ConfigError, match="program not found on PATH"):
+            _check_program("nobot", tmp_path, {"PATH": "bin:/usr/bin"})

@@ -100,7 +100,7 @@ def test_an_own_lucky_words_bot_plays_both_dialogues(bots):
         ("pillars", "five.py:X", "five.py:X: 'five.py' sets 'X' to 5, not a class or function that makes"),
         ("pillars", "nochoose.py:Bot", "a bot of pillars has a method choose(state) -> move; Bot has none"),
         ("pillars", "badsig.py:BadSig", "BadSig is called as BadSig(seed=..., clock=..., variant=...): "),
-        # a file that does not parse: codecup's own traceback, exit 1 (a red team's)
+        # a file that does not parse: one line (it was codecup's own traceback, exit 1: a red team's)
         ("pillars", "syntax.py:B", "bot syntax.py:B: syntax.py is not Python that parses (invalid syntax"),
         ("pillars", "nul.py:B", "bot nul.py:B: nul.py is not Python that parses ("),
         ("pillars", "latin.py:B", "bot latin.py:B: latin.py is not Python that parses ("),

@@ -84,7 +84,7 @@ def run_files(player: PlayerInfo) -> tuple[Path, ...]:
         return ()
     cwd = Path(player.directory) if player.directory else Path.cwd()
     program = player.command[0]
-    found = program if "/" in program else shutil.which(program, path=search_path(player.env))
+    found = program if "/" in program else shutil.which(program, path=search_path(player.env, cwd))
     files = [Path(os.path.abspath(cwd / found))] if found else []
     files += _interpreter(files[0], player) if files else []
     return (*files, *named_files(player))
@@ -103,7 +103,8 @@ def _interpreter(program: Path, player: PlayerInfo) -> list[Path]:
     if not words:
         return []
     if PurePath(words[0]).name == "env" and len(words) > 1:
-        named = shutil.which(words[1], path=search_path(player.env))
+        cwd = Path(player.directory) if player.directory else Path.cwd()
+        named = shutil.which(words[1], path=search_path(player.env, cwd))
         return [Path(words[0]), *([Path(named)] if named else [])]
     return [Path(words[0])]
 

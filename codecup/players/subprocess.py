@@ -268,6 +268,15 @@ LEFT_WAIT = 0.1
 last bytes, held back by the pacing; a child of it may keep the pipe open for longer)."""
 
 
+def _exec_path(env: Mapping[str, str] | None, cwd: Path | None) -> str:
+    """The PATH ``execvp`` searches for a program started with ``env`` in ``cwd``: relative and empty
+    entries are ``cwd``'s, where it runs (not the referee's folder)."""
+    entries = os.get_exec_path(env)
+    if cwd is None:
+        return os.pathsep.join(entries)
+    return os.pathsep.join(e if e.startswith("/") else str(cwd / e) for e in entries)
+
+
 def _check_program(program: str, cwd: Path | None, env: Mapping[str, str] | None = None) -> None:
     """Raise a clear :class:`ConfigError` unless ``program`` can be run (looked up on the PATH of
     ``env``, the environment it is started with, where it has one)."""
@@ -279,7 +288,7 @@ def _check_program(program: str, cwd: Path | None, env: Mapping[str, str] | None
             raise ConfigError(f"cannot run {program!r}: program not found")
         if not os.access(path, os.X_OK):
             raise ConfigError(f"cannot run {program!r}: permission denied")
-    elif shutil.which(program, path=os.pathsep.join(os.get_exec_path(env))) is None:
+    elif shutil.which(program, path=_exec_path(env, cwd)) is None:
         raise ConfigError(f"cannot run {program!r}: program not found on PATH")
     if cwd is not None and not cwd.is_dir():
         there = (
