@@ -260,6 +260,62 @@ def test_a_filtered_program_cannot_attach_socket_filters():
     assert _run_code(FILTERS, syscall_filter=False)[:2] == ["allowed", "allowed"]
 
 
+def test_no_socket_cookies_in_any_abi():
+    """A socket's cookie (SO_COOKIE, 57) and its network namespace's (SO_NETNS_COOKIE, 71) are
+    numbers from counters of the whole machine, which one bot moves and another reads (a red team's
+    pair passed 11 bytes of 11): getsockopt of either at SOL_SOCKET fails with ENOPROTOOPT in
+    every ABI; other options, the same numbers at other levels, and setsockopt stay allowed."""
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            assert abi.number("getsockopt") == abi.getsockopt[0]
+            for number in abi.getsockopt:
+                for level, option, expected in (
+                    (1, 57, "enoprotoopt"), (1, 71, "enoprotoopt"),
+                    (1, 2, "allow"), (1, 4, "allow"), (1, 49, "allow"), (1, 56, "allow"),  # SO_ERROR,
+                    (6, 57, "allow"), (41, 71, "allow"), (0, 57, "allow"),  # INCOMING_CPU, NAPI_ID
+                ):  # fmt: skip
+                    seen = _interpret(program, arch=abi.arch, nr=number, args=(3, level, option))
+                    assert seen == expected, (machine, number, level, option)
+            for number in abi.setsockopt:
+                assert _interpret(program, arch=abi.arch, nr=number, args=(3, 1, 57)) == "allow"
+    x32_getsockopt = 0x40000000 | 542
+    x86_64 = seccomp.program(seccomp.ABIS["x86_64"])
+    assert _interpret(x86_64, arch=0xC000003E, nr=x32_getsockopt, args=(3, 1, 57)) == "enoprotoopt"
+
+
+@pytest.mark.parametrize(("header", "abi"), [("unistd_64.h", 0), ("unistd_32.h", 1)])
+def test_the_socket_option_calls_are_numbered_as_the_kernels_headers_say(header, abi):
+    """Where the machine has the kernel's headers for x86-64 and i386, the filter's numbers of
+    getsockopt and setsockopt are theirs (x32's are its own: 542 and 541)."""
+    path = f"/usr/include/{os.uname().machine}-linux-gnu/asm/{header}"
+    if os.uname().machine != "x86_64" or not os.path.exists(path):
+        pytest.skip(f"no {path}")
+    with open(path) as file:
+        numbers = dict(line.split()[1:3] for line in file if line.startswith("#define __NR_"))
+    checked = seccomp.ABIS["x86_64"][abi]
+    for call in ("getsockopt", "setsockopt"):
+        assert int(numbers[f"__NR_{call}"]) == checked.number(call), call
+
+
+COOKIES = """
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for option in (57, 71):  # SO_COOKIE, SO_NETNS_COOKIE
+    try:
+        print("read", len(s.getsockopt(socket.SOL_SOCKET, option, 8)))
+    except OSError as exc:
+        print(exc.strerror)
+print("type", s.getsockopt(socket.SOL_SOCKET, socket.SO_TYPE))
+"""
+
+
+def test_a_filtered_program_reads_no_socket_cookie():
+    """Run for real: without the filter both cookies read 8 bytes; with it, neither."""
+    assert _run_code(COOKIES, syscall_filter=False) == ["read 8", "read 8", "type 2"]
+    assert _run_code(COOKIES, syscall_filter=True) == ["Protocol not available"] * 2 + ["type 2"]
+
+
 def _interpret(program, *, arch, nr, args=(0, 0, 0)):
     """What the filter returns for one call, by a small classic-BPF interpreter (loads, and, jumps)."""
     data = {0: nr, 4: arch}
@@ -284,6 +340,7 @@ def _interpret(program, *, arch, nr, args=(0, 0, 0)):
                 return "allow"
             results = {0: "noop", errno.ENOSYS: "nosys", errno.EINVAL: "einval"}
             results |= {errno.EOPNOTSUPP: "eopnotsupp", errno.EPROTONOSUPPORT: "eprotonosupport"}
+            results[errno.ENOPROTOOPT] = "enoprotoopt"
             return results.get(k & 0xFFFF, "deny")
         else:
             raise AssertionError(f"an instruction the interpreter does not know: {op:#x}")

@@ -133,6 +133,15 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
 - *The machine's IPv6 flow labels*: ``setsockopt(IPPROTO_IPV6, IPV6_FLOWLABEL_MGR)`` is denied;
   the labels are counted for the whole machine (a red team's bot took the share open to processes
   without capabilities, and every other process got ``ENOBUFS`` until its namespace was gone).
+- *The machine's socket cookies*: the kernel numbers every socket from one counter for the whole
+  machine (its cookie, 64 bits, which ``getsockopt(SOL_SOCKET, SO_COOKIE)`` reads): a red team's
+  bot took byte(k) cookies at its k-th move (opening sockets and asking each one's cookie), and the
+  other bot of its game, pinned to the same processor, read how far the counter had moved, 11 bytes
+  of 11 exactly, and so between two games side by side. So ``getsockopt`` at ``SOL_SOCKET`` of
+  ``SO_COOKIE`` and ``SO_NETNS_COOKIE`` (its network namespace's, from a counter of the machine's
+  too) fails with ``ENOPROTOOPT``, as on a kernel without the option. Not closed by it: the
+  numbers of pipes' and sockets' inodes (``fstat``) come from a counter of the machine's too (see
+  docs/security.md, "What it does not stop").
 - *Exploit tools*: ``userfaultfd``, ``perf_event_open`` and ``bpf`` are
   denied and io_uring fails with ``ENOSYS`` (programs fall back to plain
   calls), as under Docker's default profile: kernel interfaces a bot has no
@@ -142,10 +151,10 @@ A denied call fails with ``EPERM`` (for huge pages too: it is what the kernel it
 outside ``vm.hugetlb_shm_group`` for ``SHM_HUGETLB``, every program that tries huge pages falls back
 on it as on the ``ENOMEM`` of a machine without a pool, and unlike ``ENOMEM`` it tells the filter's
 refusal from the kernel's; direct I/O is refused with ``EINVAL``, which programs take as a file
-system without it); a call made a no-op returns 0 unmade. The
-filter is a classic BPF program built once, when this module is imported, so
-that :func:`install` can run between ``fork`` and ``exec``. It needs
-``no_new_privs``, which the sandbox sets when it drops the capabilities.
+system without it, a socket's cookie with ``ENOPROTOOPT``, an option the kernel has not); a call
+made a no-op returns 0 unmade. The filter is a classic BPF program built once, when this module is
+imported, so that :func:`install` can run between ``fork`` and ``exec``. It needs ``no_new_privs``,
+which the sandbox sets when it drops the capabilities.
 """
 
 from __future__ import annotations
@@ -248,6 +257,16 @@ SOCKET_PROTOCOLS = {
 #: filter, the sandbox's own included, so the bots of every referee starting then ran unfiltered.
 SOL_SOCKET = 1
 DENIED_SOCKET_OPTIONS = (26, 50, 51, 52)
+#: ``getsockopt(SOL_SOCKET, ...)`` options refused with ``ENOPROTOOPT`` (an option the kernel has
+#: not): ``SO_COOKIE`` and ``SO_NETNS_COOKIE``. Both are numbers from one counter for the whole
+#: machine (a socket's cookie is taken at its first asking, a network namespace's as it is made): a
+#: red team's bot took byte(k) cookies at its k-th move, and the other bot of the game, pinned to
+#: the same processor, read the counter's advance at its own move: 11 bytes of 11, exact, also
+#: between two games side by side. No honest bot needs either (they name sockets to eBPF programs
+#: and the kernel's socket diagnostics, which a bot cannot use). ``SO_INCOMING_CPU`` and
+#: ``SO_INCOMING_NAPI_ID`` stay: a processor's number and a device queue's id in the bot's own
+#: empty namespace, which no bot moves for another.
+DENIED_SOCKET_READS = (57, 71)
 #: ``setsockopt(IPPROTO_IPV6, IPV6_FLOWLABEL_MGR, ...)`` denied: IPv6 flow labels come out of one
 #: count for the whole machine, every network namespace's (4,096, three quarters of it open to
 #: processes without capabilities). A red team's bot held 3,062 of them from 5 processes: every
@@ -344,6 +363,7 @@ class Abi:
     readahead: int  # readahead(2): made a no-op
     setsockopt: tuple[int, ...]  # setsockopt(2): denied for DENIED_SOCKET_OPTIONS at SOL_SOCKET, for
     # IPV6_FLOWLABEL_MGR at IPPROTO_IPV6 and DENIED_UDP_OPTIONS at IPPROTO_UDP and SOL_UDPLITE
+    getsockopt: tuple[int, ...]  # getsockopt(2): ENOPROTOOPT for DENIED_SOCKET_READS at SOL_SOCKET
     seccomp: int  # seccomp(2): denied for SECCOMP_SET_MODE_FILTER (its first argument)
     prctl: int  # prctl(2): denied for PR_SET_SECCOMP with SECCOMP_MODE_FILTER
     mmap: int  # mmap(2), mmap2 where the ABI has it (i386, arm): denied with MAP_HUGETLB
@@ -370,6 +390,7 @@ class Abi:
         checked |= {"setrlimit": self.setrlimit, "prlimit64": self.prlimit}
         checked |= {"fadvise64": self.fadvise[0], "madvise": self.madvise, "readahead": self.readahead}
         checked |= {"setsockopt": self.setsockopt[0], "seccomp": self.seccomp, "prctl": self.prctl}
+        checked["getsockopt"] = self.getsockopt[0]
         checked |= {"mmap": self.mmap, "shmget": self.shmget, "memfd_create": self.memfd_create}
         checked |= {"openat": self.openat, **dict(zip(SYNC_CALLS, self.sync, strict=True))}
         checked["preadv2"] = self.preadv2[0][0]
@@ -407,14 +428,15 @@ ABIS: dict[str, tuple[Abi, ...]] = {
     "x86_64": (
         Abi(0xC000003E, _DENIED_X86_64, 41, 53, clone=56, unshare=272, fcntl=(72,), flock=73,
             setrlimit=160, prlimit=302, fadvise=(221,), madvise=28, readahead=187,
-            setsockopt=(54, 541), seccomp=317, prctl=157, mmap=9, shmget=29, memfd_create=319,
+            setsockopt=(54, 541), getsockopt=(55, 542), seccomp=317, prctl=157, mmap=9, shmget=29,
+            memfd_create=319,
             openat=257, o_direct=0o40000, sync=(162, 306, 74, 75, 277, 26), open=2,
             preadv2=((327, 5), (546, 4)),  # x32's: preadv64v2(fd, iov, count, pos, flags)
             missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543), ("mincore", 27)),
             mask=~_X32_BIT & 0xFFFFFFFF),
         Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102), ("old_mmap", 90)), 359, 360, clone=120,
             unshare=310, fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340, fadvise=(250, 272),
-            madvise=219, readahead=225, setsockopt=(366,), seccomp=354, prctl=172,
+            madvise=219, readahead=225, setsockopt=(366,), getsockopt=(365,), seccomp=354, prctl=172,
             mmap=192, shmget=395, memfd_create=356, ipc=117,
             openat=295, o_direct=0o40000, sync=(36, 344, 118, 148, 314, 144), open=5,
             preadv2=((378, 5),),
@@ -423,13 +445,15 @@ ABIS: dict[str, tuple[Abi, ...]] = {
     "aarch64": (
         Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32,
             setrlimit=164, prlimit=261, fadvise=(223,), madvise=233, readahead=213,
-            setsockopt=(208,), seccomp=277, prctl=167, mmap=222, shmget=194, memfd_create=279,
+            setsockopt=(208,), getsockopt=(209,), seccomp=277, prctl=167, mmap=222, shmget=194,
+            memfd_create=279,
             openat=56, o_direct=0o200000, sync=(81, 267, 82, 83, 84, 227),
             preadv2=((286, 5),),
             missing=(*_MISSING, ("io_setup", 0), ("mincore", 232))),
         Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143,
             setrlimit=75, prlimit=369, fadvise=(270,), madvise=220, readahead=225,
-            setsockopt=(294,), seccomp=383, prctl=172, mmap=192, shmget=307, memfd_create=385,
+            setsockopt=(294,), getsockopt=(295,), seccomp=383, prctl=172, mmap=192, shmget=307,
+            memfd_create=385,
             openat=322, o_direct=0o200000, sync=(36, 373, 118, 148, 341, 144), open=5,
             preadv2=((392, 5),),
             missing=(*_MISSING, ("io_setup", 243), ("mincore", 219))),
@@ -442,14 +466,14 @@ SUMMARY = (
     "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
     "no dropping or probing of the machine's file cache, no direct I/O or sync (waits no kill ends), "
     "no netlink or compiled filters (kernel memory no limit counts), no socket protocols a module brings, "
-    "no IPv6 flow labels or secret memory, "
+    "no IPv6 flow labels or secret memory, no socket cookies (a counter of the machine's), "
     "no huge pages (the machine's pool, which no memory limit counts)"
 )
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
 _DENY: Instruction = (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)
 _Item = tuple[int, str | int, str | int, int | str] | str  # an instruction with labels, or a label
-_RETURNS = ("noop", "nosys", "einval", "eopnotsupp", "eprotonosupport", "allow", "deny")
+_RETURNS = ("noop", "nosys", "einval", "eopnotsupp", "eprotonosupport", "enoprotoopt", "allow", "deny")
 """The labels of the filter's answers: each ABI's block has its own (:func:`_own_returns`)."""
 
 
@@ -469,6 +493,7 @@ def _own_returns(block: list[_Item], i: int) -> list[_Item]:
         "einval": SECCOMP_RET_ERRNO | errno.EINVAL,
         "eopnotsupp": SECCOMP_RET_ERRNO | errno.EOPNOTSUPP,
         "eprotonosupport": SECCOMP_RET_ERRNO | errno.EPROTONOSUPPORT,
+        "enoprotoopt": SECCOMP_RET_ERRNO | errno.ENOPROTOOPT,
         "allow": SECCOMP_RET_ALLOW,
         "deny": SECCOMP_RET_ERRNO | errno.EPERM,
     }
@@ -543,7 +568,8 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     ``fcntl(F_SETFL)`` with ``O_DIRECT`` fail with ``EINVAL``; ``setrlimit``, and ``prlimit64`` not
     asking for the old limit, setting RLIMIT_CORE, ``flock``, ``fcntl`` with NOOP_FCNTL,
     ``sync``, ``syncfs``, ``fsync``, ``fdatasync``, ``sync_file_range`` and ``msync`` return 0 unmade;
-    ``preadv2`` with RWF_NOWAIT fails with ``EOPNOTSUPP``; the ABI's ``missing`` calls get ``ENOSYS``,
+    ``preadv2`` with RWF_NOWAIT fails with ``EOPNOTSUPP``, ``getsockopt`` of DENIED_SOCKET_READS at
+    ``SOL_SOCKET`` with ``ENOPROTOOPT``; the ABI's ``missing`` calls get ``ENOSYS``,
     and everything else is allowed; an ABI the machine does not run gets ``ENOSYS``."""
     items: list[_Item] = []
     for i, abi in enumerate(abis):
@@ -569,6 +595,7 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_JEQ_K, f"setrlimit{i}", 0, abi.setrlimit),
             (_JEQ_K, f"prlimit{i}", 0, abi.prlimit),
             *((_JEQ_K, f"sockopt{i}", 0, number) for number in abi.setsockopt),
+            *((_JEQ_K, f"getsockopt{i}", 0, number) for number in abi.getsockopt),
             (_JEQ_K, f"seccomp{i}", 0, abi.seccomp),
             (_JEQ_K, f"prctl{i}", 0, abi.prctl),
             (_JEQ_K, f"mmap{i}", 0, abi.mmap),
@@ -628,6 +655,11 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             (_LD_W_ABS, 0, 0, _ARG2),
             *((_JEQ_K, "deny", 0, option) for option in DENIED_SOCKET_OPTIONS),
             (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
+            f"getsockopt{i}",  # getsockopt(fd, level, option, value, length)
+            (_LD_W_ABS, 0, 0, _ARG1),
+            (_JEQ_K, 0, "allow", SOL_SOCKET),
+            (_LD_W_ABS, 0, 0, _ARG2),
+            *_one_of(DENIED_SOCKET_READS, "enoprotoopt", "allow"),
             f"seccomp{i}",
             (_LD_W_ABS, 0, 0, _ARG0),
             (_JEQ_K, "deny", "allow", SECCOMP_SET_MODE_FILTER),

@@ -425,6 +425,30 @@ def test_what_a_bot_holds_of_uid_0s_quotas_leaves_its_opponent_its_own(tiny_game
     assert attack_lines(record, 1) == ["ATTACK: signal ok, message queue ok, locked memory ok"]
 
 
+def test_the_bots_of_a_game_pass_nothing_through_the_machines_socket_cookies(tiny_game, arena):
+    """The kernel numbers every socket from one counter for the whole machine (its cookie,
+    ``SO_COOKIE``): a red team's bot took byte(k) cookies at its k-th move and the other bot of its
+    game, on the same processor, read how far the counter had moved: 11 bytes of 11. Both bots are
+    refused the cookie (``ENOPROTOOPT``, as for an option the kernel has not)."""
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    players = [
+        PlayerInfo(name, command=python_argv(ATTACKER, attack, token), directory=str(folder))
+        for name, attack, folder in (
+            ("sender", "cookie_send", arena.attacker),
+            ("receiver", "cookie_recv", arena.opponent),
+        )
+    ]
+    match = new_match(tiny_game, players, seed=3, clock=CLOCK, clock_mode=CLOCK_MODE)
+    record = asyncio.run(
+        play_match(tiny_game, match, policy=attrs.evolve(POLICY, hide=(str(arena.results),)))
+    )
+    assert processes_with(token) == []
+    assert_normal_game(record)
+    refused = ["ATTACK: cookie: Protocol not available"]
+    assert attack_lines(record, 1) == refused  # it read "cookie advance 67" (C) and so on before
+    assert attack_lines(record, 0) == refused
+
+
 @pytest.fixture
 def core_helper(tmp_path):
     """The machine's core_pattern pointed at a helper that notes each core it is given (restored after)."""

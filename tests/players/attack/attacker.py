@@ -1185,6 +1185,65 @@ def signal_init():
     say(f"init: {'there' if os.path.exists('/proc/1') else 'gone'}")
 
 
+EACH_MOVE = []
+"""What an attack does again at each of its later moves (a channel to the other bot, a move at a time)."""
+SO_COOKIE = 57
+
+
+def _cookie():
+    """A new socket's cookie: the machine's one socket counter, read (and moved by 1)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        return int.from_bytes(sock.getsockopt(socket.SOL_SOCKET, SO_COOKIE, 8), sys.byteorder)
+
+
+def _on_processor_0():
+    """Run on processor 0 only, as the other bot does: the counter is handed out in batches per
+    processor, and both bots then take from the same."""
+    with contextlib.suppress(OSError):
+        os.sched_setaffinity(0, {0})
+
+
+def cookie_send():
+    """Pass the other bot of the game a byte a move through the machine's socket counter: take
+    byte(k) cookies at its k-th move."""
+    _on_processor_0()
+    message = iter(args[0].encode() if args else b"CODECUP")
+    failed = []
+
+    def send():
+        try:
+            for _ in range(next(message, 0)):
+                _cookie()
+        except OSError as exc:
+            if not failed:
+                failed.append(exc)
+                say(f"cookie: {exc.strerror}")
+
+    send()
+    EACH_MOVE.append(send)
+
+
+def cookie_recv():
+    """Read the other bot's byte a move: how far the machine's socket counter moved since its own
+    last move (less its own reading)."""
+    _on_processor_0()
+    last = []
+
+    def receive():
+        try:
+            now = _cookie()
+            if last:
+                say(f"cookie advance {now - last[-1] - 1}")
+            last.append(_cookie())
+        except OSError as exc:
+            if not last:
+                last.append(0)
+                say(f"cookie: {exc.strerror}")
+
+    receive()
+    EACH_MOVE.append(receive)
+
+
 ATTACKS = {
     "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
@@ -1241,6 +1300,8 @@ ATTACKS = {
     "signal_init": signal_init,
     "udp_switches": udp_switches,
     "socket_protocols": socket_protocols,
+    "cookie_send": cookie_send,
+    "cookie_recv": cookie_recv,
 }
 
 sys.stdin.readline()  # the start number
@@ -1252,5 +1313,8 @@ for line in sys.stdin:
     if not attacked:
         attacked = True
         ATTACKS[attack]()
+    else:
+        for again in EACH_MOVE:
+            again()
     time.sleep(think)
     print("1", flush=True)
