@@ -355,8 +355,11 @@ def test_a_bot_reads_no_count_of_the_machines_cached_names_inodes_or_files(tiny_
 def test_a_bot_sees_nothing_of_the_kernels_memory_or_firmware_in_sys(tiny_game, arena):
     """/proc/slabinfo is covered, but /sys/kernel/slab told the same to root, whose uid a bot keeps
     (a reviewer's bot read the kernel's count of cached names there), as /sys/firmware tells the
-    machine's firmware tables: both hidden, empty."""
+    machine's firmware tables, and /sys/kernel/mm/damon the machine's memory monitoring (where the
+    kernel has it): all hidden, empty."""
     folders = ["/sys/kernel/slab", "/sys/firmware"]
+    if os.path.isdir("/sys/kernel/mm/damon"):
+        folders.append("/sys/kernel/mm/damon")
     assert all(os.listdir(folder) for folder in folders)  # here, outside the sandbox
     record = play_attack(tiny_game, arena, "snoop", *folders)
     assert_normal_game(record)

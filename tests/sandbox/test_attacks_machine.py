@@ -1,0 +1,212 @@
+"""Attacks on what the machine shares with every process: System V IPC, its name, its devices, its
+memory and swap, its kernel's own file systems and its time-stamping switch. Each hostile bot
+(tests/players/attack/attacker.py) tries it in a game of Twenty-one (the ``arena`` and
+``play_attack`` of test_attacks.py); each test asserts the attack's effect did not happen."""
+
+from __future__ import annotations
+
+import ast
+import ctypes
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+import pytest
+
+from codecup.sandbox.launch import DEVICES
+from tests.sandbox.test_attacks import POLICY, arena, assert_normal_game, attack_lines, play_attack
+from tests.support import TESTS, TINYGAME_DIST, lacking
+
+__all__ = ["arena"]  # the fixture, used by name
+
+IPC_CREAT, IPC_EXCL, IPC_RMID = 0o1000, 0o2000, 0
+
+
+def _libc() -> ctypes.CDLL:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmget.argtypes = (ctypes.c_int, ctypes.c_size_t, ctypes.c_int)
+    libc.msgget.argtypes = (ctypes.c_int, ctypes.c_int)
+    libc.shmctl.argtypes = libc.msgctl.argtypes = (ctypes.c_int, ctypes.c_int, ctypes.c_void_p)
+    return libc
+
+
+def _segments_with(key: int) -> list[int]:
+    """Ids of the machine's System V shared memory segments of ``key`` (from this namespace)."""
+    with open("/proc/sysvipc/shm") as f:
+        rows = [line.split() for line in f.readlines()[1:]]
+    return [int(row[1]) for row in rows if int(row[0]) == key]
+
+
+@pytest.fixture
+def machine_ipc():
+    """A System V shared memory segment and message queue of the machine's, each of a key of its
+    own, and a third key for the bot's own segment; all removed after."""
+    libc = _libc()
+    base = 0x43000000 + (uuid.uuid4().int & 0xFFFFF) * 4  # positive, and unlikely to be taken
+    keys = (base, base + 1, base + 2)
+    segment = libc.shmget(keys[0], 4096, IPC_CREAT | IPC_EXCL | 0o600)
+    queue = libc.msgget(keys[1], IPC_CREAT | IPC_EXCL | 0o600)
+    try:
+        assert segment >= 0 and queue >= 0, os.strerror(ctypes.get_errno())
+        # reachable by key outside the sandbox, as the bot tries
+        assert libc.shmget(keys[0], 0, 0) == segment and libc.msgget(keys[1], 0) == queue
+        yield keys
+    finally:
+        for made in (segment, *_segments_with(keys[2])):  # the bot's, had it reached the machine
+            if made >= 0:
+                libc.shmctl(made, IPC_RMID, None)
+        if queue >= 0:
+            libc.msgctl(queue, IPC_RMID, None)
+
+
+def test_no_system_v_ipc_with_the_machine(tiny_game, arena, machine_ipc):
+    """IPC namespace: the machine's segment and queue are not found by their keys, and the segment
+    the bot makes (which it finds: its namespace's own) is not the machine's, gone with the game.
+    Without the namespace the bot finds both and its segment outlives the game."""
+    record = play_attack(tiny_game, arena, "sysv_ipc", *(f"{key:x}" for key in machine_ipc))
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == [
+        "ATTACK: machine's segment: No such file or directory",
+        "ATTACK: machine's queue: No such file or directory",
+        "ATTACK: own segment: found",
+    ]
+    assert _segments_with(machine_ipc[2]) == []
+
+
+def test_a_bot_cannot_rename_the_machine(tiny_game, arena):
+    """No CAP_SYS_ADMIN: sethostname is refused, and the machine keeps its name; and a UTS
+    namespace of its own, where a name it could set would be its own."""
+    before = socket.gethostname()
+    record = play_attack(tiny_game, arena, "hostname")
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == [
+        "ATTACK: sethostname: Operation not permitted",
+        f"ATTACK: namespace: uts:[{_uts_namespace(record)}]",
+    ]
+    assert _uts_namespace(record) != os.stat("/proc/self/ns/uts").st_ino
+    assert socket.gethostname() == before
+
+
+def _uts_namespace(record) -> int:
+    """The UTS namespace the attacker says it ran in."""
+    line = attack_lines(record, 0)[-1]
+    return int(line.removeprefix("ATTACK: namespace: uts:[").removesuffix("]"))
+
+
+def test_its_dev_holds_only_the_harmless_devices(tiny_game, arena):
+    """A minimal /dev: null, zero, full, random, urandom, the standard streams' links and its
+    /dev/shm; no disk, no terminal (the machine's /dev has both)."""
+    machine = set(os.listdir("/dev"))
+    assert machine - {*DEVICES, "shm", "fd", "stdin", "stdout", "stderr"}  # more here, outside
+    record = play_attack(tiny_game, arena, "snoop", "/dev")
+    assert_normal_game(record)
+    listing = attack_lines(record, 0)[0]
+    assert listing.startswith("ATTACK: listing /dev: "), listing
+    seen = set(ast.literal_eval(listing.removeprefix("ATTACK: listing /dev: ")))
+    assert seen == {"null", "zero", "full", "random", "urandom", "shm", "fd", "stdin", "stdout", "stderr"}
+
+
+def test_no_swap_beyond_its_memory_limit(tiny_game, arena):
+    """Its memory limit holds swap too: cgroup2's memory.swap.max is 0, or cgroup v1's memory and
+    swap limit equals its memory limit, as the bot's own cgroup view shows them. (A bot past its
+    memory limit loses with a limit fault: test_attacks' memory_hog.)"""
+    record = play_attack(tiny_game, arena, "memory_files")
+    assert_normal_game(record)
+    seen = dict(line.removeprefix("ATTACK: ").split(": ") for line in attack_lines(record, 0))
+    memory = str(POLICY.limits.memory)
+    assert "memory.max" in seen or "memory.limit_in_bytes" in seen, seen
+    if "memory.max" in seen:
+        assert seen["memory.max"] == memory and seen.get("memory.swap.max") == "0", seen
+    if "memory.limit_in_bytes" in seen:
+        assert seen["memory.limit_in_bytes"] == memory, seen
+        assert seen.get("memory.memsw.limit_in_bytes") == memory, seen
+
+
+def test_a_bot_gets_too_many_open_files_at_its_limit(tiny_game, arena):
+    """RLIMIT_NOFILE, a second line: 256 open files, soft and hard; the next open is EMFILE."""
+    assert POLICY.open_files == 256  # the documented default
+    record = play_attack(tiny_game, arena, "open_files")
+    assert_normal_game(record)
+    (line,) = attack_lines(record, 0)
+    found = re.fullmatch(r"ATTACK: limit 256 256, opened (\d+) of (\d+) open, then Too many open files", line)
+    assert found is not None, line
+    assert int(found[1]) + int(found[2]) == 256, line
+
+
+def test_the_time_stamping_switch_stays_on_while_a_bot_toggles_it(tiny_game, arena):
+    """A bot asks for packet time stamps and stops, 2000 times on new sockets: the referee's socket
+    asks throughout, so the machine's switch stays on and the bot's toggles only move its count
+    (which it would flip at every toggle otherwise: security.md's row on SO_TIMESTAMP)."""
+    from codecup.sandbox import netstamp
+
+    record = play_attack(tiny_game, arena, "time_stamps")
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == ["ATTACK: toggled 2000 times"]
+    (held,) = netstamp._held
+    assert held.fileno() >= 0
+    assert held.getsockopt(socket.SOL_SOCKET, netstamp.SO_TIMESTAMP) == 1
+
+
+KERNEL_FILE_SYSTEMS = ("debugfs", "tracefs", "securityfs", "bpf", "sysfs")
+
+IN_A_MOUNT_NAMESPACE = """
+import json, os, subprocess, sys
+from pathlib import Path
+
+root, base, tinygame, kinds = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4:]
+sys.path[:0] = [str(root), tinygame]
+for kind in kinds:
+    (base / kind).mkdir()
+    subprocess.run(["mount", "-t", kind, "none", str(base / kind)], check=True)
+    assert any((base / kind).iterdir()), kind  # the kernel's state, here, outside the sandbox
+
+import tinygame as plugin
+from codecup.plugins import load_games, make_plugin_manager
+from tests.sandbox.test_attacks import Arena, attack_lines, play_attack
+
+game = load_games(make_plugin_manager(load_entry_points=False, plugins=(plugin,))).get("twentyone")
+(base / "arena").mkdir()
+arena = Arena.make(base / "arena")
+os.chdir(arena.referee)
+record = play_attack(game, arena, "snoop", *(str(base / kind) for kind in kinds))
+ends = [end.kind.value for end in record.result.termination]
+print(json.dumps({"ends": ends, "lines": attack_lines(record, 0)}))
+"""
+
+
+def test_no_kernel_file_system_of_the_machine(full_sandbox, tmp_path):
+    """debugfs, tracefs (every process's traced events), securityfs, bpf, and a sysfs mounted
+    elsewhere than /sys (a chroot's shows whole what the bot's /sys hides), each mounted by the
+    machine: hidden, empty, in the bot's view. Mounted in a private mount namespace of the test's
+    own (``unshare -m --propagation private``), where the referee runs too; the machine's mounts
+    are not touched."""
+    if shutil.which("unshare") is None:
+        lacking("needs util-linux unshare")
+    with open("/proc/filesystems") as f:
+        missing = set(KERNEL_FILE_SYSTEMS) - {line.split()[-1] for line in f}
+    if missing:
+        lacking(f"this kernel has no {', '.join(sorted(missing))}")
+    base = Path(tempfile.mkdtemp(prefix="codecup-test-kernel-views-", dir=tmp_path))
+    unshare = ("unshare", "-m", "--propagation", "private")
+    places = (str(TESTS.parent), str(base), str(TINYGAME_DIST))
+    done = subprocess.run(
+        [*unshare, sys.executable, "-c", IN_A_MOUNT_NAMESPACE, *places, *KERNEL_FILE_SYSTEMS],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=base,
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["ends"] == ["normal", "normal"], seen
+    lines = seen["lines"]
+    for kind in KERNEL_FILE_SYSTEMS:
+        assert f"ATTACK: listing {base / kind}: []" in lines, lines
