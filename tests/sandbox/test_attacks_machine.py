@@ -6,12 +6,14 @@ memory and swap, its kernel's own file systems and its time-stamping switch. Eac
 from __future__ import annotations
 
 import ast
+import contextlib
 import ctypes
 import json
 import os
 import re
 import shutil
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -210,3 +212,40 @@ def test_no_kernel_file_system_of_the_machine(full_sandbox, tmp_path):
     lines = seen["lines"]
     for kind in KERNEL_FILE_SYSTEMS:
         assert f"ATTACK: listing {base / kind}: []" in lines, lines
+
+
+def _root_only_outside() -> set[str]:
+    """The plain files of this process's /proc (but the processes' folders) and /sys (but the
+    cgroups) only root may read, by their modes: as the bot scans, here, outside the sandbox."""
+    found = set()
+    for top in ("/proc", "/sys"):
+        for folder, subfolders, files in os.walk(top):
+            if folder == "/proc":
+                subfolders[:] = [name for name in subfolders if not name.isdigit()]
+            subfolders[:] = [name for name in subfolders if f"{folder}/{name}" != "/sys/fs/cgroup"]
+            for name in files:
+                with contextlib.suppress(OSError):
+                    mode = os.lstat(f"{folder}/{name}").st_mode
+                    if stat.S_ISREG(mode) and mode & 0o400 and not mode & 0o044:
+                        found.add(f"{folder}/{name}")
+    return found
+
+
+PER_NETWORK_NAMESPACE = "/proc/sys/net/"
+"""Left readable: the bot's own network namespace's (``ipv4/tcp_fastopen_key`` among them)."""
+
+
+def test_a_bot_reads_no_root_only_file_of_proc_or_sys_found_by_its_own_scan(tiny_game, arena):
+    """Independently of the referee's list (``root_only_files``, which test_attacks' test takes its
+    targets from): the bot walks its /proc and /sys for plain files only root may read, and reads
+    each. It reads none, but its own network namespace's settings; outside, the same scan finds
+    the files security.md names."""
+    outside = _root_only_outside()
+    named = {"/proc/kpageflags", "/proc/timer_list", "/proc/slabinfo", "/proc/vmallocinfo"}
+    assert named <= outside, sorted(named - outside)
+    record = play_attack(tiny_game, arena, "root_only_scan")
+    assert_normal_game(record)
+    *reads, scanned = attack_lines(record, 0)
+    assert scanned.startswith("ATTACK: scanned "), scanned
+    read = {line.removeprefix("ATTACK: read ") for line in reads}
+    assert {path for path in read if not path.startswith(PER_NETWORK_NAMESPACE)} == set(), sorted(read)

@@ -1185,6 +1185,41 @@ def time_stamps():
     say("toggled 2000 times")
 
 
+def root_only_scan():
+    """Walk its /proc (but the processes' folders) and its /sys (but its own cgroups) for plain
+    files only their owner, root, may read, and read each: found by their modes, not by the
+    referee's list of what it covers (a covered file is a character device)."""
+    import stat
+
+    scanned = 0
+    for top in ("/proc", "/sys"):
+        for folder, subfolders, files in os.walk(top):
+            if folder == "/proc":
+                subfolders[:] = [name for name in subfolders if not name.isdigit()]
+            subfolders[:] = [name for name in subfolders if f"{folder}/{name}" != "/sys/fs/cgroup"]
+            for name in files:
+                path = f"{folder}/{name}"
+                try:
+                    mode = os.lstat(path).st_mode
+                except OSError:
+                    continue
+                if not stat.S_ISREG(mode) or not mode & 0o400 or mode & 0o044:
+                    continue
+                scanned += 1
+                try:
+                    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+                except OSError:
+                    continue
+                try:
+                    if os.read(fd, 64):
+                        say(f"read {path}")
+                except OSError:
+                    pass
+                finally:
+                    os.close(fd)
+    say(f"scanned {scanned}")
+
+
 # socket(AF_INET, SOCK_DGRAM, IPPROTO_UDPLITE) through the i386 ABI (int 0x80), as x86-64 machine
 # code: push rbx; mov eax, 359; mov ebx, 2; mov ecx, 2; mov edx, 136; int 0x80; pop rbx; ret.
 I386_UDPLITE_SOCKET = bytes.fromhex("53b867010000bb02000000b902000000ba88000000cd805bc3")
@@ -1304,6 +1339,7 @@ ATTACKS = {
     "open_files": open_files,
     "memory_files": memory_files,
     "time_stamps": time_stamps,
+    "root_only_scan": root_only_scan,
 }
 
 sys.stdin.readline()  # the start number
