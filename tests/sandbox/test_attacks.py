@@ -1191,20 +1191,6 @@ def _launch_failure(folder: Path, proof: Path, **launch: object) -> str:
         box.remove()
 
 
-def test_the_referee_holds_the_machines_time_stamping_switch_on(tiny_game, arena):
-    """Each socket that first asks the kernel for packet time stamps, or last stops, flips a switch
-    of the whole machine's: a kernel worker rewrites kernel code and interrupts every core (a red
-    team's bot that asked and closed in a loop cost up to 1.25 s of workers' CPU in 3 s, outside
-    its cgroup). The referee holds one socket asking from its first bot on, so a bot's only count."""
-    from codecup.sandbox import netstamp
-
-    record = play_attack(tiny_game, arena, "setsid_child")
-    assert_normal_game(record)
-    assert netstamp.hold_once()
-    (held,) = netstamp._held
-    assert held.getsockopt(socket.SOL_SOCKET, netstamp.SO_TIMESTAMP) == 1
-
-
 def test_the_time_stamping_socket_is_closed_at_exit():
     """Left to the collector, the held socket was a ResourceWarning at every command's end under
     ``-X dev`` or ``-W error`` (a red team's)."""

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import uuid
+import warnings
 from pathlib import Path
 
 import pytest
@@ -142,32 +143,76 @@ def test_a_bot_gets_too_many_open_files_at_its_limit(tiny_game, arena):
     assert int(found[1]) + int(found[2]) == 256, line
 
 
-def test_the_time_stamping_switch_stays_on_while_a_bot_toggles_it(tiny_game, arena):
-    """A bot asks for packet time stamps and stops, 2000 times on new sockets: the referee's socket
-    asks throughout, so the machine's switch stays on and the bot's toggles only move its count
-    (which it would flip at every toggle otherwise: security.md's row on SO_TIMESTAMP)."""
-    from codecup.sandbox import netstamp
+def test_the_referee_holds_the_time_stamping_switch_on_from_before_its_first_bot(full_sandbox, tmp_path):
+    """A bot asks for packet time stamps and stops, 2000 times on new sockets (each first socket of
+    the machine to ask, and last to stop, flips a switch of the kernel's: a kernel worker rewrites
+    kernel code and interrupts every core; a red team's bot that did this cost up to 1.25 s of
+    workers' CPU in 3 s, outside its cgroup). A fresh referee holds nothing before its game; at
+    each program's start it holds one socket asking for time stamps, of a family the kernel counts
+    toward the switch (IPv4 or IPv6: it counts no Unix socket), and still holds it after.
 
-    record = play_attack(tiny_game, arena, "time_stamps")
-    assert_normal_game(record)
-    assert attack_lines(record, 0) == ["ATTACK: toggled 2000 times"]
-    (held,) = netstamp._held
-    assert held.fileno() >= 0
-    assert held.getsockopt(socket.SOL_SOCKET, netstamp.SO_TIMESTAMP) == 1
+    What this checks is the referee's hold, which makes a bot's asking only move the kernel's count:
+    that count, and so whether the switch flipped, cannot be read from here."""
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    seen = _fresh_referee(tmp_path, HELD_AT_EACH_START, token)
+    assert seen["ends"] == ["normal", "normal"], seen
+    assert seen["lines"] == ["ATTACK: toggled 2000 times"], seen
+    assert seen["before"] == [], seen
+    asking = [[family, 1] for family in (socket.AF_INET, socket.AF_INET6)]
+    bots = [held for argv, held in seen["at_starts"] if token in argv]
+    assert len(bots) == 2, seen
+    for held in (*bots, seen["after"]):
+        assert len(held) == 1 and held[0] in asking, seen
+
+
+HELD_AT_EACH_START = """
+import socket, subprocess
+from codecup.sandbox import netstamp
+
+def held():
+    asking = (bool(s.getsockopt(socket.SOL_SOCKET, netstamp.SO_TIMESTAMP)) for s in netstamp._held)
+    return [[s.family, int(a)] for s, a in zip(netstamp._held, asking)]
+
+before, at_starts, start = held(), [], subprocess.Popen._execute_child
+def recorded(popen, argv, *args, **kwargs):  # each program's start: the referee's hold then
+    at_starts.append([" ".join(map(str, argv)), held()])
+    return start(popen, argv, *args, **kwargs)
+subprocess.Popen._execute_child = recorded  # this process's own: a referee of this test only
+record = play_attack(game, arena, "time_stamps", token=args[0])
+ends = [end.kind.value for end in record.result.termination]
+out = {"ends": ends, "lines": attack_lines(record, 0), "before": before, "after": held()}
+print(json.dumps({**out, "at_starts": at_starts}))
+"""
 
 
 KERNEL_FILE_SYSTEMS = ("debugfs", "tracefs", "securityfs", "bpf", "sysfs")
 
-IN_A_MOUNT_NAMESPACE = """
-import json, os, subprocess, sys
+
+def _fresh_referee(tmp_path: Path, script: str, *args: str, prefix: tuple[str, ...] = ()) -> dict:
+    """Run ``script`` in a referee process of its own, started by ``prefix`` (``unshare`` in a
+    namespace of the test's own), after a prelude that gives it ``args``, ``base`` (a folder of
+    its own) and ``game`` (Twenty-one) and ``arena`` (an :class:`~tests.sandbox.test_attacks.Arena`
+    under ``base``, its working folder); ``script`` prints a JSON object as its last line."""
+    base = Path(tempfile.mkdtemp(prefix="codecup-test-referee-", dir=tmp_path))
+    places = (str(TESTS.parent), str(base), str(TINYGAME_DIST))
+    done = subprocess.run(
+        [*prefix, sys.executable, "-c", PRELUDE + script, *places, *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=base,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+PRELUDE = """
+import json, os, sys
 from pathlib import Path
 
-root, base, tinygame, kinds = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4:]
+root, base, tinygame, args = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4:]
 sys.path[:0] = [str(root), tinygame]
-for kind in kinds:
-    (base / kind).mkdir()
-    subprocess.run(["mount", "-t", kind, "none", str(base / kind)], check=True)
-    assert any((base / kind).iterdir()), kind  # the kernel's state, here, outside the sandbox
 
 import tinygame as plugin
 from codecup.plugins import load_games, make_plugin_manager
@@ -177,9 +222,19 @@ game = load_games(make_plugin_manager(load_entry_points=False, plugins=(plugin,)
 (base / "arena").mkdir()
 arena = Arena.make(base / "arena")
 os.chdir(arena.referee)
-record = play_attack(game, arena, "snoop", *(str(base / kind) for kind in kinds))
+"""
+
+IN_A_MOUNT_NAMESPACE = """
+import subprocess
+
+for kind in args:
+    (base / kind).mkdir()
+    subprocess.run(["mount", "-t", kind, "none", str(base / kind)], check=True)
+# the kernel's state, here, outside the sandbox (bpf's is empty without CONFIG_BPF_PRELOAD)
+full = [kind for kind in args if any((base / kind).iterdir())]
+record = play_attack(game, arena, "snoop", *(str(base / kind) for kind in args))
 ends = [end.kind.value for end in record.result.termination]
-print(json.dumps({"ends": ends, "lines": attack_lines(record, 0)}))
+print(json.dumps({"ends": ends, "lines": attack_lines(record, 0), "full": full, "base": str(base)}))
 """
 
 
@@ -188,30 +243,27 @@ def test_no_kernel_file_system_of_the_machine(full_sandbox, tmp_path):
     elsewhere than /sys (a chroot's shows whole what the bot's /sys hides), each mounted by the
     machine: hidden, empty, in the bot's view. Mounted in a private mount namespace of the test's
     own (``unshare -m --propagation private``), where the referee runs too; the machine's mounts
-    are not touched."""
-    if shutil.which("unshare") is None:
-        lacking("needs util-linux unshare")
+    are not touched. A file system empty even outside (bpf without ``CONFIG_BPF_PRELOAD``) shows
+    nothing hidden: its check is skipped, with a warning; a second sysfs is never empty."""
+    _needs_unshare()
     with open("/proc/filesystems") as f:
         missing = set(KERNEL_FILE_SYSTEMS) - {line.split()[-1] for line in f}
     if missing:
         lacking(f"this kernel has no {', '.join(sorted(missing))}")
-    base = Path(tempfile.mkdtemp(prefix="codecup-test-kernel-views-", dir=tmp_path))
     unshare = ("unshare", "-m", "--propagation", "private")
-    places = (str(TESTS.parent), str(base), str(TINYGAME_DIST))
-    done = subprocess.run(
-        [*unshare, sys.executable, "-c", IN_A_MOUNT_NAMESPACE, *places, *KERNEL_FILE_SYSTEMS],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        cwd=base,
-    )
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout.splitlines()[-1])
+    seen = _fresh_referee(tmp_path, IN_A_MOUNT_NAMESPACE, *KERNEL_FILE_SYSTEMS, prefix=unshare)
     assert seen["ends"] == ["normal", "normal"], seen
-    lines = seen["lines"]
+    assert "sysfs" in seen["full"], seen  # so that the test can fail
     for kind in KERNEL_FILE_SYSTEMS:
-        assert f"ATTACK: listing {base / kind}: []" in lines, lines
+        if kind not in seen["full"]:
+            warnings.warn(f"{kind} is empty on this machine, outside too: not checked", stacklevel=1)
+            continue
+        assert f"ATTACK: listing {seen['base']}/{kind}: []" in seen["lines"], seen
+
+
+def _needs_unshare() -> None:
+    if shutil.which("unshare") is None:
+        lacking("needs util-linux unshare")
 
 
 def _root_only_outside() -> set[str]:
