@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import ctypes
 import json
 import os
 import re
@@ -29,72 +28,67 @@ from tests.support import TESTS, TINYGAME_DIST, lacking
 
 __all__ = ["arena"]  # the fixture, used by name
 
-IPC_CREAT, IPC_EXCL, IPC_RMID = 0o1000, 0o2000, 0
+IN_AN_IPC_NAMESPACE = """
+import ctypes
 
+IPC_CREAT, IPC_EXCL = 0o1000, 0o2000
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmget.argtypes = (ctypes.c_int, ctypes.c_size_t, ctypes.c_int)
+libc.msgget.argtypes = (ctypes.c_int, ctypes.c_int)
 
-def _libc() -> ctypes.CDLL:
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.shmget.argtypes = (ctypes.c_int, ctypes.c_size_t, ctypes.c_int)
-    libc.msgget.argtypes = (ctypes.c_int, ctypes.c_int)
-    libc.shmctl.argtypes = libc.msgctl.argtypes = (ctypes.c_int, ctypes.c_int, ctypes.c_void_p)
-    return libc
-
-
-def _segments_with(key: int) -> list[int]:
-    """Ids of the machine's System V shared memory segments of ``key`` (from this namespace)."""
+def segments_with(key):
     with open("/proc/sysvipc/shm") as f:
-        rows = [line.split() for line in f.readlines()[1:]]
-    return [int(row[1]) for row in rows if int(row[0]) == key]
+        return [int(row.split()[1]) for row in f.readlines()[1:] if int(row.split()[0]) == key]
+
+keys = (0x43000000, 0x43000001, 0x43000002)
+segment = libc.shmget(keys[0], 4096, IPC_CREAT | IPC_EXCL | 0o600)
+queue = libc.msgget(keys[1], IPC_CREAT | IPC_EXCL | 0o600)
+assert segment >= 0 and queue >= 0, os.strerror(ctypes.get_errno())
+# reachable by key outside the sandbox, as the bot tries
+assert libc.shmget(keys[0], 0, 0) == segment and libc.msgget(keys[1], 0) == queue
+record = play_attack(game, arena, "sysv_ipc", *(f"{key:x}" for key in keys))
+ends = [end.kind.value for end in record.result.termination]
+out = {"ends": ends, "lines": attack_lines(record, 0), "left": segments_with(keys[2])}
+print(json.dumps({**out, "namespace": os.stat("/proc/self/ns/ipc").st_ino}))
+"""
 
 
-@pytest.fixture
-def machine_ipc():
-    """A System V shared memory segment and message queue of the machine's, each of a key of its
-    own, and a third key for the bot's own segment; all removed after."""
-    libc = _libc()
-    base = 0x43000000 + (uuid.uuid4().int & 0xFFFFF) * 4  # positive, and unlikely to be taken
-    keys = (base, base + 1, base + 2)
-    segment = libc.shmget(keys[0], 4096, IPC_CREAT | IPC_EXCL | 0o600)
-    queue = libc.msgget(keys[1], IPC_CREAT | IPC_EXCL | 0o600)
-    try:
-        assert segment >= 0 and queue >= 0, os.strerror(ctypes.get_errno())
-        # reachable by key outside the sandbox, as the bot tries
-        assert libc.shmget(keys[0], 0, 0) == segment and libc.msgget(keys[1], 0) == queue
-        yield keys
-    finally:
-        for made in (segment, *_segments_with(keys[2])):  # the bot's, had it reached the machine
-            if made >= 0:
-                libc.shmctl(made, IPC_RMID, None)
-        if queue >= 0:
-            libc.msgctl(queue, IPC_RMID, None)
+def test_no_system_v_ipc_with_the_machine(full_sandbox, tmp_path):
+    """IPC namespace: the referee's segment and queue are not found by their keys, and the segment
+    the bot makes (which it finds: its namespace's own) is not the referee's, gone with the game.
+    Without the namespace the bot finds both and its segment outlives the game.
 
-
-def test_no_system_v_ipc_with_the_machine(tiny_game, arena, machine_ipc):
-    """IPC namespace: the machine's segment and queue are not found by their keys, and the segment
-    the bot makes (which it finds: its namespace's own) is not the machine's, gone with the game.
-    Without the namespace the bot finds both and its segment outlives the game."""
-    record = play_attack(tiny_game, arena, "sysv_ipc", *(f"{key:x}" for key in machine_ipc))
-    assert_normal_game(record)
-    assert attack_lines(record, 0) == [
+    The referee and its segment and queue are in an IPC namespace of the test's own
+    (``unshare -i``), which takes them with it as it ends: nothing is left in the machine's
+    however the test ends (killed, interrupted)."""
+    _needs_unshare()
+    seen = _fresh_referee(tmp_path, IN_AN_IPC_NAMESPACE, prefix=("unshare", "-i"))
+    assert seen["namespace"] != os.stat("/proc/self/ns/ipc").st_ino, seen
+    assert seen["ends"] == ["normal", "normal"], seen
+    assert seen["lines"] == [
         "ATTACK: machine's segment: No such file or directory",
         "ATTACK: machine's queue: No such file or directory",
         "ATTACK: own segment: found",
-    ]
-    assert _segments_with(machine_ipc[2]) == []
+    ], seen
+    assert seen["left"] == [], seen
 
 
 def test_a_bot_cannot_rename_the_machine(tiny_game, arena):
     """No CAP_SYS_ADMIN: sethostname is refused, and the machine keeps its name; and a UTS
     namespace of its own, where a name it could set would be its own."""
     before = socket.gethostname()
-    record = play_attack(tiny_game, arena, "hostname")
-    assert_normal_game(record)
-    assert attack_lines(record, 0) == [
-        "ATTACK: sethostname: Operation not permitted",
-        f"ATTACK: namespace: uts:[{_uts_namespace(record)}]",
-    ]
-    assert _uts_namespace(record) != os.stat("/proc/self/ns/uts").st_ino
-    assert socket.gethostname() == before
+    try:
+        record = play_attack(tiny_game, arena, "hostname")
+        assert_normal_game(record)
+        assert attack_lines(record, 0) == [
+            "ATTACK: sethostname: Operation not permitted",
+            f"ATTACK: namespace: uts:[{_uts_namespace(record)}]",
+        ]
+        assert _uts_namespace(record) != os.stat("/proc/self/ns/uts").st_ino
+        assert socket.gethostname() == before
+    finally:  # the machine's name back, had the bot changed it
+        if socket.gethostname() != before:
+            socket.sethostname(before)
 
 
 def _uts_namespace(record) -> int:
