@@ -1187,8 +1187,9 @@ def time_stamps():
 
 def root_only_scan():
     """Walk its /proc (but the processes' folders) and its /sys (but its own cgroups) for plain
-    files only their owner, root, may read, and read each: found by their modes, not by the
-    referee's list of what it covers (a covered file is a character device)."""
+    files only root may read (its owner; or its group, when that is root's: modes 0400, 0600,
+    0440, 0640), and read each: found by their modes, not by the referee's list of what it covers
+    (a covered file is a character device)."""
     import stat
 
     scanned = 0
@@ -1200,10 +1201,13 @@ def root_only_scan():
             for name in files:
                 path = f"{folder}/{name}"
                 try:
-                    mode = os.lstat(path).st_mode
+                    found = os.lstat(path)
                 except OSError:
                     continue
-                if not stat.S_ISREG(mode) or not mode & 0o400 or mode & 0o044:
+                mode = found.st_mode
+                if not stat.S_ISREG(mode) or mode & 0o004 or not mode & 0o440:
+                    continue
+                if mode & 0o040 and found.st_gid != 0:  # its group's too
                     continue
                 scanned += 1
                 try:
