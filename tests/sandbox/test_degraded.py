@@ -61,7 +61,7 @@ def test_without_namespaces_the_filter_still_closes_the_keyrings(tiny_game, degr
     from codecup.sandbox import seccomp
 
     if not seccomp.available():
-        pytest.skip("no filter for this machine's system call ABIs")
+        lacking("no filter for this machine's system call ABIs")
     monkeypatch.setattr(box, "machine_support", lambda: attrs.evolve(degraded, syscall_filter=True))
     token = f"codecup-test-{uuid.uuid4().hex}"
     attacker = PlayerInfo("attacker", command=python_argv(ATTACKER, "keyring", token))
