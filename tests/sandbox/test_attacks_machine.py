@@ -179,9 +179,6 @@ print(json.dumps({**out, "at_starts": at_starts}))
 """
 
 
-KERNEL_FILE_SYSTEMS = ("debugfs", "tracefs", "securityfs", "bpf", "sysfs")
-
-
 def _fresh_referee(tmp_path: Path, script: str, *args: str, prefix: tuple[str, ...] = ()) -> dict:
     """Run ``script`` in a referee process of its own, started by ``prefix`` (``unshare`` in a
     namespace of the test's own), after a prelude that gives it ``args``, ``base`` (a folder of
@@ -217,6 +214,9 @@ game = load_games(make_plugin_manager(load_entry_points=False, plugins=(plugin,)
 arena = Arena.make(base / "arena")
 os.chdir(arena.referee)
 """
+
+KERNEL_FILE_SYSTEMS = ("debugfs", "tracefs", "securityfs", "bpf", "sysfs")
+
 
 IN_A_MOUNT_NAMESPACE = """
 import subprocess
