@@ -22,6 +22,7 @@ from codecup import botpath, owner
 from codecup.players.seat import program_environment
 from codecup.record import MatchInfo, PlayerInfo
 from codecup.sandbox import machine_support
+from tests.support import lacking
 
 
 def _env_of(
@@ -211,7 +212,7 @@ def test_a_target_install_in_a_hidden_folder_plays_in_the_sandbox(tmp_path):
     held the package's path, which led nowhere in the bot's view. A copy is given now, and of a
     dependency there (pluggy) too."""
     if not machine_support().namespaces:
-        pytest.skip(f"no sandbox here to hide a folder: {machine_support().summary()}")
+        lacking(f"no sandbox here to hide a folder: {machine_support().summary()}")
     target = tmp_path / "hidden" / "site"
     target.parent.mkdir()
     _target_folder(target, copied=("pluggy",))  # a dependency in the hidden folder too

@@ -27,6 +27,7 @@ from codecup.runner import play_match
 from codecup.stopped import Look, Stops
 from codecup.waits import Waits
 from tests import fakeclock
+from tests.support import lacking
 from tests.test_runner_clock import CLOCK, FakeCpuProgram, FakeProgram, SlowSession, wait_for_nothing
 
 STOP = 12.0
@@ -304,7 +305,7 @@ def test_the_meter_counts_a_frozen_cgroup_of_its_process():
         pytest.skip("the kernel does not say a thread's times")
     group = BotCgroup.create(mounts.read(), Limits())
     if group is None:
-        pytest.skip("no cgroup2 to freeze here")
+        lacking("no cgroup2 to freeze here")
     code = textwrap.dedent(
         """
         import sys, time

@@ -122,9 +122,10 @@ SYS_SKIPPED = ("fs/cgroup", "kernel/slab", "kernel/mm/damon", "firmware", "kerne
 @functools.cache
 def root_only_files(proc: str = "/proc", sys: str = "/sys") -> tuple[str, ...]:
     """The files of a bot's new ``/proc`` and of its ``/sys`` covered with ``/dev/null``
-    (:func:`cover`): those only root may read, which tell of the whole machine or make it work.
-    A bot keeps uid 0, which owns them. In ``proc``: at its top, ``kpageflags``, ``kpagecount``,
-    ``kpagecgroup`` (the state, use count and memory cgroup of every physical page),
+    (:func:`cover`): those only root may read (its owner, or its group when that is root's),
+    which tell of the whole machine or make it work. A bot keeps uid 0, which owns
+    them. In ``proc``: at its top, ``kpageflags``, ``kpagecount``, ``kpagecgroup`` (the state,
+    use count and memory cgroup of every physical page),
     ``timer_list`` (every process's timers), ``slabinfo``, ``vmallocinfo`` (the kernel's memory;
     a red team's bot read them all); in ``sys`` but its ``net`` (per network namespace: the
     bot's own), ``vm/stat_refresh``, each read of which runs kernel work on every core, outside
@@ -143,11 +144,11 @@ def root_only_files(proc: str = "/proc", sys: str = "/sys") -> tuple[str, ...]:
             subfolders[:] = ["sys"]
         elif folder == f"{proc}/sys":
             subfolders[:] = [name for name in subfolders if name != "net"]
-        found.update(path for path, mode in _files(folder, files) if _root_only(mode) or _masked(mode))
+        found.update(path for path, seen in _files(folder, files) if _root_only(seen) or _masked(seen))
     skipped = {f"{sys}/{name}" for name in SYS_SKIPPED}
     for folder, subfolders, files in os.walk(sys):
         subfolders[:] = [name for name in subfolders if f"{folder}/{name}" not in skipped]
-        found.update(path for path, mode in _files(folder, files) if _root_only(mode))
+        found.update(path for path, seen in _files(folder, files) if _root_only(seen))
     return tuple(sorted(found))
 
 
@@ -168,7 +169,7 @@ def counter_files(proc: str = "/proc") -> tuple[str, ...]:
             if _device(folder) != device:
                 subfolders.clear()
                 continue
-            found.update(path for path, mode in _files(folder, files) if stat.S_ISREG(mode))
+            found.update(path for path, seen in _files(folder, files) if stat.S_ISREG(seen.st_mode))
     return tuple(sorted(found))
 
 
@@ -186,22 +187,27 @@ def covered_files() -> tuple[str, ...]:
     return tuple(sorted({*root_only_files(), *counter_files()}))
 
 
-def _files(folder: str, names: Sequence[str]) -> Iterator[tuple[str, int]]:
-    """Each of ``names`` in ``folder`` with its mode (one that cannot be read is left out)."""
+def _files(folder: str, names: Sequence[str]) -> Iterator[tuple[str, os.stat_result]]:
+    """Each of ``names`` in ``folder`` with its status (one that cannot be read is left out)."""
     for name in names:
         path = f"{folder}/{name}"
         with contextlib.suppress(OSError):
-            yield path, os.lstat(path).st_mode
+            yield path, os.lstat(path)
 
 
-def _root_only(mode: int) -> bool:
-    """Whether a file of ``mode`` is a plain file only its owner (root) may read."""
-    return stat.S_ISREG(mode) and bool(mode & stat.S_IRUSR) and not mode & (stat.S_IRGRP | stat.S_IROTH)
+def _root_only(found: os.stat_result) -> bool:
+    """Whether ``found`` is a plain file only root may read: its owner (0400, 0600), or its group
+    when that is root's (0440, 0640: a module's parameters, ``sch_htb``'s among them, which a bot's
+    own scan read)."""
+    mode = found.st_mode
+    if not stat.S_ISREG(mode) or mode & stat.S_IROTH or not mode & (stat.S_IRUSR | stat.S_IRGRP):
+        return False
+    return not mode & stat.S_IRGRP or found.st_gid == 0
 
 
-def _masked(mode: int) -> bool:
-    """Whether an entry of ``mode`` in a proc file system is covered there: no plain file, no link."""
-    return not (stat.S_ISREG(mode) or stat.S_ISLNK(mode))
+def _masked(found: os.stat_result) -> bool:
+    """Whether an entry in a proc file system is covered there: no plain file, no link."""
+    return not (stat.S_ISREG(found.st_mode) or stat.S_ISLNK(found.st_mode))
 
 
 def cover(paths: Sequence[str]) -> None:

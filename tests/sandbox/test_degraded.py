@@ -18,7 +18,7 @@ from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
 from codecup.sandbox import Support, box, linux, once
 from tests.sandbox.test_programs import READS_WORDS, WithWordList
-from tests.support import TESTS, processes_with, python_argv
+from tests.support import TESTS, lacking, processes_with, python_argv
 
 ATTACKER = TESTS / "players" / "attack" / "attacker.py"
 
@@ -61,7 +61,7 @@ def test_without_namespaces_the_filter_still_closes_the_keyrings(tiny_game, degr
     from codecup.sandbox import seccomp
 
     if not seccomp.available():
-        pytest.skip("no filter for this machine's system call ABIs")
+        lacking("no filter for this machine's system call ABIs")
     monkeypatch.setattr(box, "machine_support", lambda: attrs.evolve(degraded, syscall_filter=True))
     token = f"codecup-test-{uuid.uuid4().hex}"
     attacker = PlayerInfo("attacker", command=python_argv(ATTACKER, "keyring", token))
@@ -109,7 +109,7 @@ def test_as_root_without_namespaces_a_bot_still_has_no_capabilities(tiny_game, d
     referee starting while it held the machine's quota of compiled filters) ran its bots as root
     with every capability, able to see and trace every process of the machine."""
     if not linux.IS_LINUX or os.geteuid() != 0:
-        pytest.skip("a question of root")
+        lacking("a question of root: needs root on Linux")
     (tmp_path / "caps.py").write_text(CAPABILITIES)
     player = PlayerInfo("c", command=(sys.executable, "caps.py"), directory=str(tmp_path))
     match = new_match(tiny_game, [player, PlayerInfo("r", bot="random")], seed=1)
@@ -151,7 +151,7 @@ def test_as_root_without_namespaces_the_machines_counts_are_lifted_too(degraded,
     """The bot is uid 0 all the same, and may take the machine's file table or uid 0's epoll
     watches (doctor said the referee lifts them; it did only with namespaces)."""
     if not linux.IS_LINUX or os.geteuid() != 0:
-        pytest.skip("a question of root")
+        lacking("a question of root: needs root on Linux")
     from codecup.sandbox import quotas
 
     lifted: list[int] = []
@@ -165,7 +165,7 @@ def test_without_setpcap_root_still_drops_every_capability_it_can(tmp_path):
     bounding set are then refused, and a bot started without namespaces failed to start (or the
     filter's trial failed, and bots ran unfiltered). What needs no privilege still holds."""
     if not linux.IS_LINUX or os.geteuid() != 0 or shutil.which("setpriv") is None:
-        pytest.skip("root and setpriv (util-linux) needed")
+        lacking("root and setpriv (util-linux) needed")
     code = (
         "from codecup.sandbox import linux\n"
         "linux.drop_all_capabilities(best_effort=True)\n"
@@ -453,10 +453,7 @@ def test_without_namespaces_a_bot_cannot_read_the_referees_memory_or_environment
     """Not root, a red team's bot read the referee's memory through /proc/PID/mem, and could its
     environment: the same user's processes may, unless the referee is not dumpable."""
     if not linux.IS_LINUX or os.geteuid() != 0:
-        message = "needs root, to run the referee as another user"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        lacking("needs root, to run the referee as another user")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     done = subprocess.run(
         [sys.executable, "-c", SPIES_ON_ITS_PARENT],

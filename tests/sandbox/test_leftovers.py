@@ -12,6 +12,7 @@ import pytest
 
 from codecup.players import SubprocessPlayer
 from codecup.sandbox import Box, Policy
+from tests.support import lacking
 
 
 def test_a_referee_in_another_pid_namespace_leaves_a_live_games_cgroups_alone(full_sandbox, tmp_path):
@@ -19,7 +20,7 @@ def test_a_referee_in_another_pid_namespace_leaves_a_live_games_cgroups_alone(fu
     game's cgroups and killed both its bots (cleaning up, it took their referee's pid for a dead
     one's). Here a bot runs in its sandbox while a referee in a pid namespace of its own starts."""
     if shutil.which("unshare") is None:
-        pytest.skip("needs util-linux unshare")
+        lacking("needs util-linux unshare")
 
     async def run() -> tuple[bool, str | None]:
         box = Box.prepare(Policy(), tmp_path)
@@ -80,10 +81,7 @@ def test_another_referees_cgroups_stay_while_it_holds_its_lock_in_that_hierarchy
     where = mounts.read()
     base = getattr(where, hierarchy)
     if base is None:
-        message = f"this machine has no {hierarchy} hierarchy"
-        if __import__("os").environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        lacking(f"this machine has no {hierarchy} hierarchy")
     parent = base / cgroup.PARENT
     parent.mkdir(exist_ok=True)
     foreign = "999999.0badf00d"  # a pid no process has here, as another pid namespace's looks

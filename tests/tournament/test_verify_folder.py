@@ -23,7 +23,7 @@ from codecup.tournament import TournamentSpec, run_tournament
 from codecup.tournament.dispatch import referee_error_record
 from codecup.tournament.folderverify import NOTE, PLUGIN, PROBLEM, UNREADABLE, FolderCheck, check_folder
 from codecup.tournament.log import LOG_NAME
-from tests.support import TINYGAME_DIST
+from tests.support import TINYGAME_DIST, lacking
 
 
 @pytest.fixture
@@ -328,7 +328,6 @@ def _checked_unprivileged(out) -> list[tuple[str, str]]:
     return [tuple(line.split("\t", 1)) for line in done.stdout.splitlines()]
 
 
-@pytest.mark.skipif(SETPRIV is None or os.geteuid() != 0, reason="needs setpriv, as root")
 @pytest.mark.parametrize(
     ("what", "said"),
     [
@@ -341,6 +340,8 @@ def _checked_unprivileged(out) -> list[tuple[str, str]]:
 def test_a_file_of_mode_000_cannot_be_read_and_is_no_tampering(folder, what, said):
     """games/ of mode 000 was exit 4 (a PermissionError), a record of mode 000 taken for another
     record (exit 1), standings.txt of mode 000 a difference (exit 1): each cannot be read (2)."""
+    if SETPRIV is None or os.geteuid() != 0:
+        lacking("needs setpriv, as root")
     path = sorted((folder / "games").iterdir())[0] if what == "record" else folder / what
     path.chmod(0)
     found = _checked_unprivileged(folder)

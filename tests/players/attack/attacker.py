@@ -1127,6 +1127,103 @@ def udp_switches():
                     say(f"{name} at {level}: {exc.strerror}")
 
 
+def sysv_ipc():
+    """Reach the machine's System V shared memory segment and message queue by their keys
+    (args: both keys, hex), and leave a segment of its own behind (args: its key, hex): each would
+    pass data to or from another game's bot, or outlive the game in kernel memory."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmget.argtypes = (ctypes.c_int, ctypes.c_size_t, ctypes.c_int)
+    libc.msgget.argtypes = (ctypes.c_int, ctypes.c_int)
+    segment_key, queue_key, own_key = (int(arg, 16) for arg in args)
+    for name, result in (
+        ("machine's segment", libc.shmget(segment_key, 0, 0)),
+        ("machine's queue", libc.msgget(queue_key, 0)),
+        ("own segment", libc.shmget(own_key, 4096, 0o1000 | 0o600)),  # IPC_CREAT
+    ):
+        say(f"{name}: {'found' if result >= 0 else os.strerror(ctypes.get_errno())}")
+
+
+def hostname():
+    """Rename the machine (its name in the other bots' and the referee's logs, its services')."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    done = libc.sethostname(b"pwned", 5) == 0
+    say(f"sethostname: {'done' if done else os.strerror(ctypes.get_errno())}")
+    say(f"namespace: {os.readlink('/proc/self/ns/uts')}")
+
+
+def open_files():
+    """Open files until refused: its limit of open files, and what it was refused with."""
+    soft, hard = __import__("resource").getrlimit(7)  # RLIMIT_NOFILE
+    already = len(os.listdir("/proc/self/fd")) - 1  # the listing's own descriptor aside
+    opened = []
+    try:
+        while len(opened) < 1 << 16:
+            opened.append(os.open("/dev/null", os.O_RDONLY))
+        say(f"limit {soft} {hard}, opened {len(opened)} of {already} open, no refusal")
+    except OSError as exc:
+        say(f"limit {soft} {hard}, opened {len(opened)} of {already} open, then {exc.strerror}")
+    for fd in opened:
+        os.close(fd)
+
+
+def memory_files():
+    """Say each memory limit its cgroup views show it (a limit on swap beside the memory's)."""
+    wanted = ("memory.max", "memory.swap.max", "memory.limit_in_bytes", "memory.memsw.limit_in_bytes")
+    for root, _, files in os.walk("/sys/fs/cgroup"):
+        for name in sorted(set(files) & set(wanted)):
+            with open(os.path.join(root, name)) as f:
+                say(f"{name}: {f.read().strip()}")
+
+
+def time_stamps():
+    """Ask for packet time stamps and stop, on a new socket each time, in a loop: the first socket
+    of the machine to ask and the last to stop flip a switch of the kernel's."""
+    for _ in range(2000):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, 29, 1)  # SO_TIMESTAMP
+            s.setsockopt(socket.SOL_SOCKET, 29, 0)
+    say("toggled 2000 times")
+
+
+def root_only_scan():
+    """Walk its /proc (but the processes' folders) and its /sys (but its own cgroups) for plain
+    files only root may read (its owner; or its group, when that is root's: modes 0400, 0600,
+    0440, 0640), and read each: found by their modes, not by the referee's list of what it covers
+    (a covered file is a character device)."""
+    import stat
+
+    scanned = 0
+    for top in ("/proc", "/sys"):
+        for folder, subfolders, files in os.walk(top):
+            if folder == "/proc":
+                subfolders[:] = [name for name in subfolders if not name.isdigit()]
+            subfolders[:] = [name for name in subfolders if f"{folder}/{name}" != "/sys/fs/cgroup"]
+            for name in files:
+                path = f"{folder}/{name}"
+                try:
+                    found = os.lstat(path)
+                except OSError:
+                    continue
+                mode = found.st_mode
+                if not stat.S_ISREG(mode) or mode & 0o004 or not mode & 0o440:
+                    continue
+                if mode & 0o040 and found.st_gid != 0:  # its group's too
+                    continue
+                scanned += 1
+                try:
+                    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+                except OSError:
+                    continue
+                try:
+                    if os.read(fd, 64):
+                        say(f"read {path}")
+                except OSError:
+                    pass
+                finally:
+                    os.close(fd)
+    say(f"scanned {scanned}")
+
+
 # socket(AF_INET, SOCK_DGRAM, IPPROTO_UDPLITE) through the i386 ABI (int 0x80), as x86-64 machine
 # code: push rbx; mov eax, 359; mov ebx, 2; mov ecx, 2; mov edx, 136; int 0x80; pop rbx; ret.
 I386_UDPLITE_SOCKET = bytes.fromhex("53b867010000bb02000000b902000000ba88000000cd805bc3")
@@ -1302,6 +1399,12 @@ ATTACKS = {
     "socket_protocols": socket_protocols,
     "cookie_send": cookie_send,
     "cookie_recv": cookie_recv,
+    "sysv_ipc": sysv_ipc,
+    "hostname": hostname,
+    "open_files": open_files,
+    "memory_files": memory_files,
+    "time_stamps": time_stamps,
+    "root_only_scan": root_only_scan,
 }
 
 sys.stdin.readline()  # the start number
