@@ -116,3 +116,22 @@ def pages_drawn(monkeypatch) -> list[str]:
     monkeypatch.setattr(live_module, "write_game_page", noting)
     monkeypatch.setattr(site_module, "write_game_page", noting)
     return drawn
+
+
+def sleeps_noted(monkeypatch) -> list[float]:
+    """From now on, the seconds of each ``time.sleep`` of this thread, in order (it still sleeps):
+    the real waits a test means when it says "no wait", which a loaded machine does not add to as it
+    does to a wall-clock bound. Other threads' sleeps are not noted (the time module is everyone's)."""
+    import threading
+    import time
+
+    slept: list[float] = []
+    sleep, here = time.sleep, threading.get_ident()
+
+    def noting(seconds: float) -> None:
+        if threading.get_ident() == here:
+            slept.append(seconds)
+        sleep(seconds)
+
+    monkeypatch.setattr(time, "sleep", noting)
+    return slept
