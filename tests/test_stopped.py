@@ -26,7 +26,7 @@ from codecup.record import MatchInfo, PlayerInfo
 from codecup.runner import play_match
 from codecup.stopped import Look, Stops
 from codecup.waits import Waits
-from tests import fakeclock
+from tests import fakeclock, hangguard
 from tests.test_runner_clock import CLOCK, FakeCpuProgram, FakeProgram, SlowSession, wait_for_nothing
 
 STOP = 12.0
@@ -402,18 +402,14 @@ def test_c_code_holding_the_interpreters_lock_is_no_stop():
         print(longest, stopped.so_far(), flush=True)
         """
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
-    )
+    out = hangguard.run([sys.executable, "-c", code], cpu=120.0, check=True)
     longest, stops = map(float, out.stdout.split())
     assert longest >= 3 * stopped.STOP_SLACK
     assert stops < stopped.STOP_SLACK
 
 
 def _run_meter(code: str) -> list[str]:
-    out = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=60, check=True
-    )
+    out = hangguard.run([sys.executable, "-c", textwrap.dedent(code)], cpu=60.0, check=True)
     return out.stdout.split()
 
 

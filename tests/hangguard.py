@@ -1,0 +1,111 @@
+"""A hang guard for a test's command in processor time, not wall time.
+
+``subprocess.run(..., timeout=60)`` turned a healthy command into a failure on a loaded machine (at a
+load of 45 on 2 cores a command gets a twentieth of a processor: 3 s of it in a minute). A hang is
+one of two things, and neither is slowed by a loaded machine: a command that computes for ever (its
+processes' processor time grows past any need), or one blocked for ever (its processor time stands
+still). :func:`run` ends the command on either, and never on wall time alone.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+QUIET = 60.0
+"""Seconds of wall time in which a command's processes run for less than :data:`STILL` before it is
+taken for blocked: a runnable process gets seconds of a processor in a minute at a load of 50."""
+
+STILL = 0.05
+"""Seconds of processor time that count as standing still (the kernel counts in ticks)."""
+
+POLL = 0.5
+"""Seconds between two reads of the command's processor time."""
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> tuple[int, float] | None:
+    """The parent of ``pid`` and the seconds it and its reaped children ran; None if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # after the name: state, ppid, ... utime (the 12th), stime, cutime, cstime
+    return int(fields[1]), sum(int(f) for f in fields[11:15]) / _TICK
+
+
+def tree_cpu(root: int) -> float:
+    """Seconds of processor time ``root`` and its live descendants (and the ones they reaped) ran."""
+    parents: dict[int, int] = {}
+    ran: dict[int, float] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit() and (found := _stat(int(entry.name))) is not None:
+            parents[int(entry.name)], ran[int(entry.name)] = found
+    total = 0.0
+    for pid, seconds in ran.items():
+        up, steps = pid, 0
+        while up not in (root, 0, 1) and up in parents and steps < 64:  # a snapshot's reused pid
+            up, steps = parents[up], steps + 1
+        if up == root:
+            total += seconds
+    return total
+
+
+@attrs.define
+class Guard:
+    """A hang guard for the process ``pid`` and its descendants, asked while a test polls it."""
+
+    pid: int
+    cpu: float
+    """Seconds of processor time past which it computes for ever."""
+    _moved: float = attrs.field(factory=time.monotonic)
+    _last: float = 0.0
+
+    def hung(self) -> str | None:
+        """Why the tree is taken for hung (it ran :attr:`cpu` seconds, or stood still for
+        :data:`QUIET`); None while it may still be working."""
+        ran, now = tree_cpu(self.pid), time.monotonic()
+        if ran - self._last >= STILL:
+            self._moved, self._last = now, ran
+        if ran > self.cpu:
+            return f"{ran:.1f}s of processor time"
+        if now - self._moved > QUIET:
+            return f"still for {now - self._moved:.0f}s"
+        return None
+
+
+def run(
+    args: Sequence[str], *, cpu: float, check: bool = False, input: str | None = None, **kwargs: Any
+) -> subprocess.CompletedProcess[Any]:
+    """:func:`subprocess.run` with output captured as text, ended as hung once its processes ran
+    ``cpu`` seconds of processor time, or stood still for :data:`QUIET` seconds (raising
+    :class:`subprocess.TimeoutExpired`, as ``timeout`` does)."""
+    kwargs.setdefault("stdout", subprocess.PIPE)
+    kwargs.setdefault("stderr", subprocess.PIPE)
+    kwargs.setdefault("text", True)
+    if input is not None:
+        kwargs["stdin"] = subprocess.PIPE
+    with subprocess.Popen(args, **kwargs) as process:
+        began, guard = time.monotonic(), Guard(process.pid, cpu)
+        while True:
+            try:
+                out, err = process.communicate(input, timeout=POLL)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            if (why := guard.hung()) is not None:
+                process.kill()
+                out, err = process.communicate()
+                took = time.monotonic() - began
+                raise subprocess.TimeoutExpired(args, took, out, f"{err}\n(hang guard: {why})")
+    done = subprocess.CompletedProcess(args, process.returncode, out, err)
+    if check:
+        done.check_returncode()
+    return done
