@@ -108,6 +108,17 @@ class NeverEndsError(GameBugError):
         self.how = how
 
 
+class CutShortError(GameBugError):
+    """A step of a game plugin's code cut short by a stop (SIGTERM, Ctrl-C) that a section of the
+    run holds till its end (:func:`codecup.overrun.cut_short`): the run is stopping, so what the step
+    was for (a ranking, a page's drawing) falls back; no failure of the plugin's. ``how``: what
+    happened, after the step's name."""
+
+    def __init__(self, what: str, how: str) -> None:
+        super().__init__(f"{what} {how}")
+        self.how = how
+
+
 class PluginError(CodecupError):
     """A plugin failed to load or registered something invalid."""
 
@@ -248,7 +259,7 @@ def hook_failure(hook: str, exc: BaseException) -> str:
 def how_failed(exc: BaseException, limit: int | None = TEXT_LIMIT) -> str:
     """How a hook of a plugin failed, after its name: ``raised TypeName: message (at file:LINE)``,
     or, for one that never returned, what :class:`NeverEndsError` says (message cut past ``limit``)."""
-    return exc.how if isinstance(exc, NeverEndsError) else f"raised {where(exc, limit)}"
+    return exc.how if isinstance(exc, (NeverEndsError, CutShortError)) else f"raised {where(exc, limit)}"
 
 
 _OWN = Path(__file__).resolve().parent  # codecup's own package

@@ -22,13 +22,13 @@ import random
 import re
 import types
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeGuard
 
 import attrs
 
-from codecup.bots import RANDOM, Bot, RandomBot
+from codecup.bots import RANDOM, AnyMaker, Bot, RandomBot
 from codecup.checked import checked_text, is_number, per_seat_numbers, short
 from codecup.checks import MAX_CLOCK
 from codecup.dialogue import Dialogue, Outcome
@@ -298,14 +298,20 @@ class Game(abc.ABC):
         The default is the session of the common CodeCup dialogue
         (:class:`~codecup.session.RulesPlayer`) around :meth:`new_bot`.
         """
-        return self.player_session(lambda c: self.new_bot(bot, variant, seed, c), variant, clock)
+        given = variant
 
-    def player_session(self, make_bot: Callable[[float], Any], variant: str, clock: float) -> PlayerSession:
+        def make(clock: float, variant: str | None = None) -> Bot[Any]:
+            return self.new_bot(bot, given if variant is None else variant, seed, clock)
+
+        return self.player_session(make, variant, clock)
+
+    def player_session(self, make_bot: AnyMaker, variant: str, clock: float) -> PlayerSession:
         """The player session around the bot ``make_bot(clock)`` makes (a built-in or a user's own).
 
-        ``make_bot`` takes the seconds the bot has for the whole game, and
-        may be called again (Lucky Words rebuilds its bot when the referee
-        speaks the other dialogue). The default is the session of the common
+        ``make_bot`` takes the seconds the bot has for the whole game, and the
+        variant where the session learns another from the dialogue
+        (:class:`~codecup.bots.BotMaker`: Lucky Words, told no variant, makes
+        its bot once the referee's second line shows which). The default is the session of the common
         CodeCup dialogue (:class:`~codecup.session.RulesPlayer`), whose bots
         are a :class:`~codecup.bots.Bot` of the game's rules; a game whose bots
         have another interface overrides this.
@@ -501,6 +507,8 @@ class Game(abc.ABC):
         :meth:`new_bot` raises :class:`UnknownBotError`, a user's mistake) is the plugin's bug, a
         :class:`GameBugError`: a red team's game listed a bot it never built, and ``play`` and
         ``demo`` said the user had asked for a bot the game has not (exit 2, the demo stopped).
+        One whose making raises is too (it was its seat's crash, and ``demo`` went on, exit 0,
+        where a bot refused stopped it, exit 1: a red team's).
         """
         self.info.check_bot(bot)
         v = self.info.variant(variant)
@@ -508,6 +516,27 @@ class Game(abc.ABC):
             return self.new_player(bot, variant, seed, v.clock if clock is None else clock)
         except ConfigError as exc:
             raise GameBugError(unbuilt_bot(self.info.name, bot, exc)) from exc
+        except PASS_THROUGH:
+            raise
+        except GameBugError:
+            raise
+        except BaseException as exc:  # sys.exit() too: making a bot it lists is the plugin's own code
+            raise GameBugError(f"making its bot {bot!r} raised {where(exc)}") from exc
+
+    def new_player_built(
+        self, bot: str, variant: str, seed: int, clock: float | None = None
+    ) -> PlayerSession:
+        """:meth:`new_player_checked`, its bot made now: the session is told the variant
+        (:meth:`~codecup.session.PlayerSession.hold_to_variant`), so one that makes its bot once it
+        knows the variant (Lucky Words, at the referee's line 2) makes it. For the checks that a
+        listed bot is built (``check_bots_built``, ``demo``): a reviewer's listed bot the plugin
+        could not build went unseen there, as the session made none."""
+        session = self.new_player_checked(bot, variant, seed, clock)
+        try:
+            session.hold_to_variant()
+        except ConfigError as exc:
+            raise GameBugError(unbuilt_bot(self.info.name, bot, exc)) from exc
+        return session
 
 
 def _differences(where: str, given: Mapping[str, Any], said: Mapping[str, Any]) -> list[str]:
@@ -569,13 +598,34 @@ def results_key_of(game: Game, variant: str) -> str | None:
 
 
 def results_key_remedy_of(game: Game, key: str) -> str | None:
-    """:meth:`Game.results_key_remedy`, where the plugin gives text; None otherwise (a refusal's
-    advice: a plugin failing at it leaves the advice its options give)."""
+    """:meth:`Game.results_key_remedy`, where the plugin gives one line of text; None otherwise (a
+    refusal's advice: a plugin failing at it leaves the advice its options give). A plugin that
+    fails at it (raises, never returns, gives neither None nor a line of text) is said once, in one
+    line naming it, as :func:`notes_of` says its notes' failure (it was silent), and not asked again
+    (:mod:`codecup.failed`)."""
+    from codecup import failed
+    from codecup.plugins import say_once  # (plugins imports this module)
+
+    if failed.failure(game, "results_key_remedy") is not None:
+        return None
+    exc: BaseException | None = None
     try:
         said = _asked(game, "results_key_remedy", key)
-    except (PluginError, ConfigError):
+    except ConfigError:  # said on purpose: the user's to fix, as the options' advice is
         return None
-    return said if isinstance(said, str) and said else None
+    except PluginError as caught:
+        why, exc = str(caught), caught
+    else:
+        if said is None:
+            return None
+        if isinstance(said, str) and said and _one_line_text(said):
+            return said
+        failing = f"the {game.info.name} plugin failed: its results_key_remedy"
+        why = f"{failing} gave {short(said)}, not a line of text"
+    line = f"codecup: {why}; the advice its options give is said instead"
+    say_once(line, key=f"{game.info.name} results_key_remedy")
+    failed.remember(game, "results_key_remedy", line, exc.__cause__ if exc is not None else None)
+    return None
 
 
 def record_results_key_of(game: Game, extra: Mapping[str, Any]) -> str | None:
@@ -639,24 +689,27 @@ def _asked(game: Game, method: str, argument: object) -> object:
 def notes_of(game: Game, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
     """:meth:`Game.result_notes`, checked: lines of text. Where the plugin fails at it (raises, never
     returns, gives something else), none, and one line on stderr says so, once per process (a
-    report spoils no result; it was silent)."""
+    report spoils no result; it was silent); it is not asked again (:mod:`codecup.failed`)."""
+    from codecup import failed
     from codecup.plugins import say_once  # (plugins imports this module)
 
+    if failed.failure(game, "result_notes") is not None:
+        return ()
+    exc: BaseException | None = None
     try:
         notes = bounded("its result_notes", lambda: game.result_notes(seat, extra))
     except PASS_THROUGH:
         raise
-    except BaseException as exc:  # sys.exit() too: the plugin's failure
-        why = how_failed(exc)
+    except BaseException as caught:  # sys.exit() too: the plugin's failure
+        why, exc = how_failed(caught), caught
     else:
         if lines_of_text(notes):
             return tuple(notes)
         why = f"gave {short(notes)}, not lines of text"
     name = game.info.name
-    say_once(
-        f"codecup: the {name} plugin failed: its result_notes {why}; its notes are not shown",
-        key=f"{name} result_notes",
-    )
+    line = f"codecup: the {name} plugin failed: its result_notes {why}; its notes are not shown"
+    say_once(line, key=f"{name} result_notes")
+    failed.remember(game, "result_notes", line, exc)
     return ()
 
 

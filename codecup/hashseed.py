@@ -3,8 +3,9 @@
 A set of strings is iterated in an order that the process's ``PYTHONHASHSEED``
 decides, the same in one process call after call, so no check within one process
 sees it: :func:`check_hash_seed_free` reads the start of a seeded game here and
-in two child processes under other hash seeds, and compares. Part of
-:func:`codecup.testing.check_game`.
+in two child processes under other hash seeds, and compares; and replays a game played here
+through the referee there, and compares its whole outcome (lines sent, moves, scores, ends,
+points and game data). Part of :func:`codecup.testing.check_game`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from codecup.game import Game
+from codecup.record import Record
 
 HASH_SEEDS = ("1", "2")
 """The ``PYTHONHASHSEED`` values :func:`check_hash_seed_free` runs its child processes under."""
@@ -33,21 +35,24 @@ never reached)."""
 
 _CHILD = """
 import importlib.util, json, pickle, sys
-paths, packages, game, seed = pickle.loads(sys.stdin.buffer.read())
+paths, packages, game, seed, records = pickle.loads(sys.stdin.buffer.read())
 sys.path[:0] = paths
 for name, origin, locations in packages:  # the very files the parent imported them from
     spec = importlib.util.spec_from_file_location(name, origin, submodule_search_locations=locations)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
-from codecup.hashseed import loaded_files, rules_fingerprint
+from codecup.hashseed import loaded_files, replay_fingerprint, rules_fingerprint
+from codecup.record import Record
 try:
     game = pickle.loads(game)
 except Exception as exc:  # a module the game needs that this child cannot import: said by the parent
     print(json.dumps({"rebuilt": False, "why": f"{type(exc).__name__}: {exc}"}))
     sys.exit(0)
 fingerprint = rules_fingerprint(game, seed)
-print(json.dumps({"rebuilt": True, "fingerprint": fingerprint, "files": loaded_files(list(sys.modules))}))
+replayed = [replay_fingerprint(game, Record.loads(text)) for text in records]
+files = loaded_files(list(sys.modules))
+print(json.dumps({"rebuilt": True, "fingerprint": fingerprint, "replayed": replayed, "files": files}))
 """
 
 FINGERPRINT_PLIES = 16
@@ -78,6 +83,34 @@ def rules_fingerprint(game: Game, seed: int) -> str:
     return digest.hexdigest()
 
 
+def replay_fingerprint(game: Game, record: Record) -> str:
+    """A digest of what the game's referee gives replaying ``record``'s answers (as ``codecup verify``
+    does): the lines it sends, the moves, the scores, the ends, the points and the game data
+    (``extra``; its objects' keys in any order, as verify compares them). A replay that fails is
+    digested by its exception's type."""
+    from codecup.checked import checked_dialogue
+    from codecup.drive import derive_seed, drive
+    from codecup.game import checked_points
+    from codecup.verify import ReplayChannel
+
+    match = record.match
+    try:
+        dialogue = checked_dialogue(
+            lambda: game.replay_referee(
+                match.setup, match.variant, derive_seed(match.seed, "referee"), record.extra
+            )
+        )
+        replay = drive(dialogue, ReplayChannel.from_record(record), seats=len(match.players))
+        outcome = replay.outcome
+        points = list(checked_points(game, outcome, match.variant))
+        ends = [(end.kind.value, end.message) for end in outcome.ends]
+        seen = [replay.sent, replay.moves, list(outcome.scores), ends, points, outcome.extra]
+        text = json.dumps(seen, sort_keys=True, default=repr)
+    except Exception as exc:  # the same failure in both processes digests the same
+        text = f"replay raised {type(exc).__name__}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def check_hash_seed_free(game: Game, seed: int = 1) -> None:
     """The rules list the same moves in the same order (and make the same random setups) in every
     Python process: a seeded game is the same under our referee as in the bot's own process.
@@ -93,7 +126,12 @@ def check_hash_seed_free(game: Game, seed: int = 1) -> None:
     game's) is said so too, "cannot compare", no verdict on the hash seed. A game that cannot be
     rebuilt in a child by design (pickled: a class defined in a function, or in the script run,
     ``__main__``) is not checked here; a child that fails to rebuild any other (a module the game
-    needs it cannot import) fails the check."""
+    needs it cannot import) fails the check.
+
+    A game played here (``random`` against ``random``, in each variant) is replayed through the
+    referee in the children too (:func:`replay_fingerprint`), and its whole outcome compared: a
+    red team's referee put a set's elements in its game data as a list, every check passed, and
+    ``codecup verify`` said its honest records DO NOT VERIFY, in another order each run."""
     # Within this one process first: there, other randomness than the rng given, not the hash seed,
     # makes one seed's games differ (a red team's random_setup drew from the random module's own
     # and was told to look for a set's order).
@@ -110,14 +148,18 @@ def check_hash_seed_free(game: Game, seed: int = 1) -> None:
         return
     if by_design:
         return
+    from codecup.testing import play  # (it imports this module)
+
+    records = [play(game, seed, variant.name) for variant in game.info.variants]
     packages = _packages_of(game, seed)
-    asked = pickle.dumps((list(sys.path), packages, pickled, seed))
+    asked = pickle.dumps((list(sys.path), packages, pickled, seed, [r.dumps() for r in records]))
     children: list[subprocess.Popen[bytes]] = []
     deadline = time.monotonic() + CHILD_TIMEOUT  # for both: each waited in turn
     try:
         for hash_seed in HASH_SEEDS:  # both at once
             children.append(_fingerprint_child(hash_seed, asked))
         here = rules_fingerprint(game, seed)
+        replayed_here = [replay_fingerprint(game, record) for record in records]
         answers = [child.communicate(timeout=max(0.0, deadline - time.monotonic())) for child in children]
     except subprocess.TimeoutExpired:
         raise AssertionError(
@@ -160,6 +202,15 @@ def check_hash_seed_free(game: Game, seed: int = 1) -> None:
                 " they are given; one seed's games differ from one process to the next: list them in a fixed"
                 " order (sorted), draw from the rng given"
             )
+        for record, ours, theirs in zip(records, replayed_here, answer["replayed"], strict=True):
+            if ours != theirs:
+                raise AssertionError(
+                    f"a game played in this process (seed {seed}, variant {record.match.variant}) replayed"
+                    f" through the referee gives another outcome (lines sent, moves, scores, ends, points"
+                    f" or game data) under PYTHONHASHSEED={hash_seed} than in this process: the referee"
+                    " depends on the hash seed (a set's order in its game data, extra?); `codecup verify`"
+                    " then says its honest records do not verify: give them in a fixed order (sorted)"
+                )
 
 
 def _childs_answer(hash_seed: str, child: subprocess.Popen[bytes], out: bytes, err: bytes) -> dict[str, Any]:

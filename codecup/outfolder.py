@@ -25,6 +25,7 @@ from codecup.tournament.identity import NAME as SCHEDULE_NAME
 from codecup.tournament.identity import readable_note
 from codecup.tournament.lock import LOCK_NAME, FolderLock
 from codecup.tournament.log import LOG_NAME, is_results_log, logged_game
+from codecup.tournament.moved import NAME as MOVED_NAME
 from codecup.tournament.setaside import FOLDER as SET_ASIDE
 from codecup.tournament.setaside import KEPT
 from codecup.writing import sync_file, synced_replace, temporary_name
@@ -48,6 +49,7 @@ WRITES: dict[RunKind, frozenset[str]] = {
             LOG_NAME,
             LOCK_NAME,
             SCHEDULE_NAME,
+            MOVED_NAME,
             "games",
             "view",
             "draw",

@@ -14,6 +14,14 @@ system call, or in one long call of compiled code, runs on until that call retur
 catches the exception (``except BaseException``) and spins on gets it again after each further
 second of processor time. Where a thread's processor time cannot be read (no
 ``time.pthread_getcpuclockid``: macOS), steps are not bounded.
+
+Once a stop came (SIGTERM, Ctrl-C), each step is bounded by :data:`AGAIN` (:func:`stop_came`), a
+step running as a section of the run holds the stop till its end (a game's logging, which
+redraws the live site's standings) too: one that takes longer is cut short, as
+:class:`~codecup.errors.CutShortError`, its caller falls back (the default ranking, an undrawn
+board), and the run stops in seconds. A red team's ``standing_key`` that spun there held a SIGTERM
+back for its whole bound, and was asked again as the run stopped: minutes of a loaded machine's
+wall time.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ from typing import TypeVar
 
 import attrs
 
-from codecup.errors import NeverEndsError
+from codecup.errors import CutShortError, NeverEndsError
 
 T = TypeVar("T")
 
@@ -53,6 +61,7 @@ class _Step:
     started: float  # the clock's reading at the step's start
     fired: float | None = None  # the clock's reading when the exception was last raised into it
     active: bool = True
+    cut: str | None = None  # the stop that cut it short (cut_short), by its signal's name
 
 
 # A plain lock: its ``with`` runs no Python code of its own, so an exception raised into a thread as
@@ -73,17 +82,95 @@ def bounded(what: str, step: Callable[[], T]) -> T:
         return step()
     clock = time.pthread_getcpuclockid(threading.get_ident())
     watched = _Step(threading.get_ident(), clock, LIMIT, time.clock_gettime(clock))
+    if _stop is not None:  # the run is stopping: a step that takes long is cut short (stop_came)
+        watched.cut, watched.limit = _stop, min(LIMIT, AGAIN)
     _watch(watched)
     try:
         try:
+            _running().append(watched)
             return step()
         finally:
             _end(watched)
     except Overrun:
         _end(watched)  # raised in the first _end, before it ended the step: nothing is pending after this
+        if watched.cut is not None:
+            raise CutShortError(what, f"was cut short by {watched.cut} before it returned") from None
         raise NeverEndsError(
             what, f"ran {watched.limit:g} s of processor time without returning: it never ends"
         ) from None
+
+
+_here = threading.local()  # .steps: the steps running in the thread, innermost last
+
+
+def _running() -> list[_Step]:
+    """The steps running in this thread, innermost last."""
+    steps: list[_Step] | None = getattr(_here, "steps", None)
+    if steps is None:
+        steps = _here.steps = []
+    return steps
+
+
+_stop: str | None = None  # the stop the process acts on (its signal's name): steps bounded by AGAIN
+_kept = 0  # the depth of stops_kept() blocks
+
+
+def stop_came(stop: str, *, cut: bool = False) -> None:
+    """A stop came (SIGTERM, Ctrl-C; ``stop``: its signal's name): until :func:`stop_over`, each step
+    of plugin code started is bounded by :data:`AGAIN` seconds of processor time, not :data:`LIMIT`,
+    and one that takes longer is cut short by the stop (its :func:`bounded` raises
+    :class:`~codecup.errors.CutShortError`): what the run does as it stops (a live index that says so,
+    ranked by the plugin's ``standing_key``) is done in seconds. A red team's ``standing_key`` that
+    spun was asked again there, and the run ended minutes after its SIGTERM.
+
+    With ``cut`` (a handler that holds the stop till the end of a section), the innermost step
+    running in this thread (the main thread, where Python runs handlers) is bounded so too: it is
+    cut short at once, by an exception raised into it from the handler as Ctrl-C stops a loop, if
+    it has run that long already, else once it has. A step that catches it and runs on gets it
+    again after each :data:`AGAIN` seconds more, as a step past its bound does.
+
+    Never takes the watch's lock: the handler may run in this thread while it holds it."""
+    global _stop
+    if _stop is None:
+        _stop = stop
+    steps = _running() if cut else []
+    if not steps:
+        return
+    step = steps[-1]
+    if not step.active or step.cut is not None:
+        return
+    try:
+        used = time.clock_gettime(step.clock)
+    except OSError:
+        return
+    step.cut = stop  # before its bound is lowered: the watchdog's raise is then a cut
+    if used - step.started < AGAIN:
+        step.limit = min(step.limit, AGAIN)
+        return
+    step.fired = used  # the watchdog's next raise: AGAIN from now
+    raise Overrun
+
+
+def stop_over() -> None:
+    """The stop that :func:`stop_came` said is acted on (raised to the caller): steps get their whole
+    bound again, but within :func:`stops_kept`, where what follows is the run stopping."""
+    global _stop
+    if not _kept:
+        _stop = None
+
+
+@contextlib.contextmanager
+def stops_kept() -> Iterator[None]:
+    """Within the block (a command: a stop ends it), a stop that came bounds every later step by
+    :data:`AGAIN` (:func:`stop_came`) until the block ends, its unwinding too."""
+    global _kept, _stop
+    _kept += 1
+    try:
+        yield
+    finally:
+        _kept -= 1
+        if not _kept:
+            _stop = None
 
 
 _unwatched = False
@@ -120,6 +207,9 @@ def _end(step: _Step) -> None:
         _steps.discard(step)
         if step.fired is not None:
             raise_into(step.thread, None)
+    running = _running()
+    if step in running:
+        running.remove(step)
 
 
 def _watch_steps() -> None:

@@ -81,6 +81,28 @@ class PlayerInfo:
         return f"{self.name} ({shown_language(self.language)})" if self.language else self.name
 
 
+LOGGED_PLACES = 6
+"""Decimal places a record's times keep in its JSON form: a record holds them so rounded from the
+start, so what a run computes from it (its standings' clock means) is what ``verify OUT``
+recomputes from the log (rounded there after, they differed near a midpoint: 0.000249761 -> 0.0002,
+logged 0.00025 -> 0.0003)."""
+
+
+def _logged_time(value: float) -> float:
+    """A time as a record's JSON form keeps it (:data:`LOGGED_PLACES`)."""
+    return round(float(value), LOGGED_PLACES)
+
+
+def _logged_times(values: Sequence[float]) -> tuple[float, ...]:
+    """Each time as a record's JSON form keeps it."""
+    return tuple(_logged_time(v) for v in values)
+
+
+def _logged_used(value: float | None) -> float | None:
+    """A transcript line's clock used, as a record's JSON form keeps it (None stays None)."""
+    return None if value is None else _logged_time(value)
+
+
 def _seats(value: Sequence[PlayerInfo]) -> tuple[PlayerInfo, ...]:
     """The players as a tuple, from a list or a tuple (anything else is left for the checks)."""
     return tuple(value) if isinstance(value, list | tuple) else cast(tuple[PlayerInfo, ...], value)
@@ -143,7 +165,8 @@ class TranscriptLine:
     dir: str
     text: str
     kind: str | None = None  # the fault kind, for dir == FAULT
-    used: float | None = None  # the seat's clock used after this answer or fault, if it was on the clock
+    # the seat's clock used after this answer or fault, if it was on the clock (rounded as logged)
+    used: float | None = attrs.field(default=None, converter=_logged_used)
 
 
 @attrs.frozen
@@ -217,11 +240,11 @@ class Record:
     match: MatchInfo
     moves: tuple[MoveEntry, ...]
     transcript: tuple[TranscriptLine, ...]
-    clock_used: tuple[float, ...]
+    clock_used: tuple[float, ...] = attrs.field(converter=_logged_times)  # rounded as logged
     result: Result
     extra: Mapping[str, Any] = attrs.field(factory=dict)
     started: str = ""
-    duration: float = 0.0
+    duration: float = attrs.field(default=0.0, converter=_logged_time)  # rounded as logged
     logs: tuple[str, ...] = ()  # a capped tail of each seat's stderr
     containment: tuple[str, ...] = ()  # per seat: how its program was contained ("in-process" for bots)
     codecup: str = ""  # the version of codecup that played it (a Dask worker's may differ): "" unknown
@@ -269,10 +292,10 @@ class Record:
             **({"seat_key": m.seat_key} if m.seat_key else {}),
             "players": [_player_json(p) for p in m.players],
             "started": self.started,
-            "duration": round(self.duration, 6),
+            "duration": self.duration,
             "moves": [attrs.asdict(mv) for mv in self.moves],
             "transcript": [_line_json(t) for t in self.transcript],
-            "clock": [round(c, 6) for c in self.clock_used],
+            "clock": list(self.clock_used),
             "result": {
                 "scores": list(self.result.scores),
                 "points": list(self.result.points),
@@ -467,7 +490,7 @@ def _line_json(t: TranscriptLine) -> dict[str, Any]:
     if t.kind is not None:
         doc["kind"] = t.kind
     if t.used is not None:
-        doc["used"] = round(t.used, 6)
+        doc["used"] = t.used
     return doc
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from html import escape
@@ -151,19 +152,38 @@ NOT_A_MOVE = "not a move: "
 """What an invalid move's message says between the line and the rules' reason (:func:`judge`)."""
 
 
-_DATED: ContextVar[bool] = ContextVar("codecup_dated_record", default=False)
+_DATED: ContextVar[str] = ContextVar("codecup_dated_record", default="")
 
 
 @contextlib.contextmanager
-def dated_record(dated: bool) -> Iterator[None]:
-    """While a record is checked whose ``codecup`` field names the version that made it (``dated``):
-    such records date from after the wording changed, and :func:`older_wording` finds no older
-    words in them (a reviewer's: a current record with its message reworded verified)."""
-    token = _DATED.set(dated)
+def dated_record(version: str) -> Iterator[None]:
+    """While a record is checked whose ``codecup`` field names ``version``, the version that made it
+    (``""``: it names none, an older record's): such records date from after the wording changed,
+    and :func:`older_wording` finds no older words in them (a reviewer's: a current record with its
+    message reworded verified); a plugin asks :func:`made_before` for a later change."""
+    token = _DATED.set(version)
     try:
         yield
     finally:
         _DATED.reset(token)
+
+
+def _release(version: str) -> tuple[int, ...] | None:
+    """``version``'s release numbers (``0.1.1`` is ``(0, 1, 1)``), or ``None`` if it has none."""
+    match = re.match(r"[0-9]+(?:\.[0-9]+)*", version)
+    return None if match is None else tuple(int(part) for part in match[0].split("."))
+
+
+def made_before(version: str) -> bool:
+    """Whether the record being checked (:func:`dated_record`) was made by a codecup before
+    ``version``: one naming no version, or an earlier release. One naming a version not read as
+    a release is not (its excuses are not taken). Outside a check, ``True``: a record is judged
+    as an older one may be."""
+    said = _DATED.get()
+    if not said:
+        return True
+    mine, given = _release(said), _release(version)
+    return mine is not None and given is not None and mine < given
 
 
 def older_wording(now: str, said: str) -> bool:

@@ -37,6 +37,7 @@ from codecup.errors import (
     PluginError,
     RunChangedError,
     said,
+    shown,
     where,
 )
 from codecup.game import Game, checked_points, record_results_key_of, results_key_of
@@ -616,8 +617,12 @@ def _checked_by_rules(game: Game, record: Record) -> Record:
 
 
 def _as_game_bug(game: Game, record: Record, why: str) -> Record:
-    """``record``'s game as its plugin's referee error, saying ``why``."""
-    outcome = game_bug_outcome(game.info.name, len(record.match.players), why)
+    """``record``'s game as its plugin's referee error, saying ``why`` (a :class:`PluginError`'s
+    own "the GAME plugin failed: " is not said twice)."""
+    name = game.info.name
+    outcome = game_bug_outcome(
+        name, len(record.match.players), why.removeprefix(f"the {name} plugin failed: ")
+    )
     result = Result(scores=outcome.scores, points=(0.0,) * len(outcome.scores), termination=outcome.ends)
     return attrs.evolve(record, result=result, extra=outcome.extra)
 
@@ -651,7 +656,9 @@ def _checked_scored_with(game: Game, record: Record) -> Record:
     """``record``; refused where it says its game was scored otherwise than the run's key says:
     the check before it, its referee and the files its bots got each read the list, and a file
     replaced between the reads let a reviewer's game scored with another list into a run. A plugin
-    that fails to say makes the game its referee error, as any of its failures in a game does."""
+    that fails to say makes the game its referee error, as any of its failures in a game does; so
+    does one whose two methods disagree: its ``results_key`` still gives the run's key after the
+    game, where its ``record_results_key`` reads another in the game's data (nothing changed)."""
     wanted = record.match.results_key
     if wanted is None:
         return record
@@ -659,11 +666,27 @@ def _checked_scored_with(game: Game, record: Record) -> Record:
         scored = record_results_key_of(game, record.extra)
     except (PluginError, ConfigError) as exc:  # its own game data it cannot read: its bug, this game's
         return _as_game_bug(game, record, said(exc))
-    if scored is not None and scored != wanted:
-        raise RunChangedError(
-            f"it was scored with {scored}, not the run's {wanted} (a file changed as the game began)"
-        )
-    return record
+    if scored is None or scored == wanted:
+        return record
+    try:  # asked again: still the run's, nothing changed, and the plugin's two methods disagree
+        now = results_key_of(game, record.match.variant)
+    except (PluginError, ConfigError) as exc:
+        return _as_game_bug(game, record, said(exc))
+    if now == wanted:
+        return _as_game_bug(game, record, _keys_disagree(game, scored, wanted))
+    raise RunChangedError(
+        f"it was scored with {scored}, not the run's {wanted} (a file changed as the game began)"
+    )
+
+
+def _keys_disagree(game: Game, scored: str, wanted: str) -> str:
+    """What a game says whose data its plugin's ``record_results_key`` reads as ``scored`` where its
+    ``results_key`` gives the run's ``wanted`` before the game and after it: the plugin's bug, not a
+    file changed (a red team's plugin was taken for the user's changed file, exit 2, unnamed)."""
+    return (
+        f"its record_results_key reads the game's data as scored with {shown(scored, 100)}, where its"
+        f" results_key gives {shown(wanted, 100)}, before the game and after it: the two disagree"
+    )
 
 
 def run_match(

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from codecup.botcode import bots_code
-from codecup.bots import Bot
+from codecup.bots import Bot, RandomBot
 from codecup.errors import (
     PASS_THROUGH,
     BotAnswerError,
@@ -228,7 +228,10 @@ class RulesPlayer(PlayerSession):
             raise BotAnswerError(f"the bot's choose(state) gave {shown(move, 200)}, a move with a line break")
         try:
             self.state = applied(self.state, move)
-        except MoveError:
+        except MoveError as exc:
+            if type(self.bot) is RandomBot:  # the framework's, which plays only a move the rules list
+                listed = f"the rules' legal_moves listed {shown(move, 200)}"
+                raise GameBugError(f"{listed}, which their apply refuses ({said(exc)})") from exc
             # A bot's bad move is the referee's to judge (a fault of the seat, never a
             # traceback here); the session cannot follow the game past it.
             self.done = True

@@ -78,14 +78,62 @@ def log_tail(text: str, lines: int = STDERR_LINES, limit: int = SHOWN) -> str:
     return "\n".join(cut_line(line, limit) for line in log_lines(text.rstrip())[-lines:])
 
 
+_ZWJ = "\u200d"
+_EMOJI_STYLE = "\ufe0f"  # the selector asking for a character's emoji glyph (a heart)
+_SKIN_TONES = range(0x1F3FB, 0x1F400)
+_SOFT_HYPHEN = "\u00ad"  # a format character that terminals draw in a column
+# Characters with an emoji glyph that are not symbols (So, Sm): a keycap's, and a few punctuation
+# marks and letters (Unicode's emoji-variation-sequences). The emoji selector widens a character
+# only of these or of a symbol: after a letter it draws nothing (an 'a' with it counted two).
+_EMOJI_NOT_SYMBOLS = frozenset("#*0123456789\u203c\u2049\u2139\u3030\u303d")
+# Hangul: a leading consonant, its syllable block, and the vowels and final consonants that a
+# terminal draws into the block before them (decomposed Korean counted a column each).
+_HANGUL_BLOCKS = ((0x1100, 0x115F), (0xA960, 0xA97F), (0xAC00, 0xD7A3))
+_HANGUL_JOINED = ((0x1160, 0x11FF), (0xD7B0, 0xD7FF))
+
+
+def _within(char: str, ranges: tuple[tuple[int, int], ...]) -> bool:
+    return any(low <= ord(char) <= high for low, high in ranges)
+
+
 def columns(text: str) -> int:
-    """How many terminal columns ``text`` takes: wide characters (CJK, fullwidth) two, combining
-    marks none, others one."""
+    """How many terminal columns ``text`` takes, as terminals draw its characters together: wide
+    characters (CJK, fullwidth, emoji) two, others one; marks, selectors and joiners none. An emoji
+    sequence is one picture: an emoji joined to the emoji before it by a zero-width joiner (a
+    family), or a skin tone after one, takes no column of its own, and the emoji selector draws the
+    narrow symbol before it as a wide emoji (a heart). An organiser's standings.txt padded a row
+    named ``👨‍👩‍👧 Bot ❤️`` six columns short, counting each character and joiner. Letters joined
+    are each drawn (no emoji sequence). Terminals that draw sequences otherwise (an older one
+    draws each emoji of a family) misalign such a row. The selector widens only a symbol or a
+    character with an emoji glyph (not a letter); but it widens a symbol that has no emoji glyph
+    too (``★`` or ``°`` with it count two, drawn in one): Python knows no character's emoji
+    property. Decomposed Korean (a syllable's jamo) is one block, as composed."""
     width = 0
+    last = 0  # the columns of the last character drawn
+    emoji = False  # the last character drawn is an emoji (a symbol, So): a sequence may go on
+    joining = False  # a joiner right after an emoji: an emoji next is part of its picture
+    styled = False  # the last character drawn may take the emoji selector's glyph
+    hangul = False  # the last character drawn is a Hangul block the next jamo may join
     for char in text:
-        if unicodedata.combining(char):
+        category = unicodedata.category(char)
+        if char == _ZWJ:
+            joining = emoji
             continue
-        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        if category in ("Mn", "Me", "Cf") and char != _SOFT_HYPHEN:  # on the character before
+            if char == _EMOJI_STYLE and last == 1 and styled:
+                width, last, emoji = width + 1, 2, True
+            continue
+        if (joining and category in ("So", "Sm")) or (emoji and ord(char) in _SKIN_TONES):
+            joining = False  # an arrow joins a face too (a head shaking, 🙂‍↔️)
+            continue
+        if hangul and _within(char, _HANGUL_JOINED):
+            continue
+        joining = False
+        last = 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        width += last
+        emoji = category == "So"
+        styled = category in ("So", "Sm") or char in _EMOJI_NOT_SYMBOLS
+        hangul = _within(char, _HANGUL_BLOCKS)
     return width
 
 

@@ -28,7 +28,7 @@ from codecup import loop
 from codecup.bots import RandomBot
 from codecup.checked import short
 from codecup.dialogue import SeatEnd, Termination
-from codecup.errors import ConfigError, GameBugError, MoveError, described, said, shown
+from codecup.errors import CodecupError, ConfigError, GameBugError, MoveError, described, said, shown
 from codecup.game import Game, game_problems
 from codecup.hashseed import check_hash_seed_free
 from codecup.record import PlayerInfo, Record
@@ -81,13 +81,15 @@ def check_info(game: Game) -> None:
 
 def check_bots_built(game: Game, seed: int = 3) -> None:
     """The game builds every bot it lists (:attr:`~codecup.game.GameInfo.bots`): a red team's listed
-    one its ``new_bot`` never built, and every run with it said the user had named no such bot."""
-    variant = game.info.default_variant.name
-    for bot in game.info.bots:
-        try:
-            game.new_player_checked(bot, variant, seed, BOT_CLOCK)
-        except GameBugError as exc:
-            raise AssertionError(said(exc)) from exc
+    one its ``new_bot`` never built, and every run with it said the user had named no such bot),
+    in every variant, made at once (:meth:`~codecup.game.Game.new_player_built`: a session that makes
+    its bot at the referee's line 2 made none here, and a reviewer's unbuilt bot went unseen)."""
+    for variant in game.info.variants:
+        for bot in game.info.bots:
+            try:
+                game.new_player_built(bot, variant.name, seed, BOT_CLOCK)
+            except GameBugError as exc:
+                raise AssertionError(f"in variant {variant.name!r}: {said(exc)}") from exc
 
 
 def check_setup_seeded(game: Game, seeds: Sequence[int] = SEEDS) -> None:
@@ -277,6 +279,33 @@ def check_same_seed_same_game(game: Game, seed: int = 7) -> None:
         raise AssertionError(f"the same seed gave other results: {first.result} and {second.result}")
 
 
+def check_results_key_agrees(game: Game, seed: int = 6) -> None:
+    """In each variant, a game played with the game's :meth:`~codecup.game.Game.results_key` in force
+    is read by its :meth:`~codecup.game.Game.record_results_key` as scored with that key (or with
+    none said). A red team's two disagreed: every check passed, and a tournament stopped at its
+    first game, the plugin's bug taken for a file changed under the run."""
+    from codecup.game import record_results_key_of, results_key_of
+
+    for variant in game.info.variants:
+        try:
+            key = results_key_of(game, variant.name)
+        except CodecupError as exc:
+            raise AssertionError(said(exc)) from exc
+        if key is None:
+            continue
+        record = play(game, seed, variant.name)
+        try:
+            scored = record_results_key_of(game, record.extra)
+        except CodecupError as exc:
+            raise AssertionError(said(exc)) from exc
+        if scored is not None and scored != key:
+            raise AssertionError(
+                f"in variant {variant.name}, results_key gives {shown(key, 100)}, but record_results_key"
+                f" reads a game played then as scored with {shown(scored, 100)}: the two must agree (a run"
+                " refuses each game its record_results_key says was scored otherwise than the run's key)"
+            )
+
+
 LOG_LINES = 20
 """The last lines of the program's log that a failed :func:`check_program` shows."""
 
@@ -357,6 +386,7 @@ def check_game(game: Game, *, seeds: Sequence[int] = SEEDS, program: bool = True
         check_record_round_trip(game, seed)
     check_random_bot_is_seeded(game)
     check_same_seed_same_game(game)  # before the hash seed's: other randomness is the likelier cause
+    check_results_key_agrees(game)
     check_hash_seed_free(game)
     check_builtin_bots(game)
     check_tampered_records(game)

@@ -29,6 +29,7 @@ from typing import Any
 import attrs
 
 from codecup.botcode import bots_code
+from codecup.bots import BotMaker
 from codecup.checked import short
 from codecup.checks import LOOP, MAX_SOURCE, is_loop
 from codecup.errors import ConfigError
@@ -92,8 +93,11 @@ class UserBot:
             )
         return maker
 
-    def factory(self, seed: int, variant: str) -> Callable[[float], Any]:
-        """``make_bot(clock)`` for :meth:`codecup.game.Game.player_session`."""
+    def factory(self, seed: int, variant: str) -> BotMaker:
+        """``make_bot(clock, variant=None)`` for :meth:`codecup.game.Game.player_session`: ``NAME``
+        called with the variant the session asks for, else ``variant`` (a Lucky Words session
+        told none makes the bot for the dialogue it hears: it was told the one given here, the
+        default, whatever the referee spoke: a red team's)."""
         maker = self.maker()
         try:
             inspect.signature(maker).bind(seed=seed, clock=1.0, variant=variant)
@@ -104,9 +108,11 @@ class UserBot:
         except ValueError:  # no signature to read (a builtin): the call will tell
             pass
 
-        def make(clock: float) -> Any:
+        given = variant
+
+        def make(clock: float, variant: str | None = None) -> Any:
             with bots_code(f"its {self.name}(seed=..., clock=..., variant=...)"):
-                return maker(seed=seed, clock=clock, variant=variant)
+                return maker(seed=seed, clock=clock, variant=given if variant is None else variant)
 
         return make
 

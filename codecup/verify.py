@@ -109,6 +109,9 @@ class Verdict:
     problems: tuple[str, ...] = ()  # the record's differences from its replay (none: it verifies)
     plugin_failure: str | None = None  # the plugin failed checking it (one line naming it): not judged
     notes: tuple[str, ...] = ()  # of a record that verifies: what its replay was made with (replay_context)
+    # a game never played to its end (a referee error, no fault of a seat): its one problem is
+    # that there is no result to check (a folder's standings do not count it: verify OUT says so)
+    unplayed: bool = False
 
     @property
     def verifies(self) -> bool:
@@ -144,7 +147,8 @@ def verdict(game: Game, record: Record) -> Verdict:
         for _ in range(AGAIN):
             if problems and tuple(_problems(game, record)) != problems:
                 raise _PluginFailed("its replays of one record differ: its code is not deterministic")
-        return Verdict(problems, notes=() if problems else tuple(notes))
+        unplayed = problems == (_not_played(record),)
+        return Verdict(problems, notes=() if problems else tuple(notes), unplayed=unplayed)
     except _PluginFailed as exc:
         failure = (
             f"the {game.info.name} plugin failed while replaying it: {exc} "
@@ -247,7 +251,7 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
         notes.append(
             f"older record: its invalid move's message in an older codecup's words (seat {older[0]})"
         )
-    with dated_record(bool(record.codecup)):  # a plugin's older words too (Spaghetti's take-overs)
+    with dated_record(record.codecup):  # a plugin's older words too (Spaghetti's take-overs)
         problems.extend(_extra_problems(game, record.extra, outcome.extra))
     leftover = [seat for seat, q in enumerate(channel.answers) if q]
     if leftover:
@@ -256,7 +260,9 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
         problems.extend(_rules_checked(game, record))
     problems.extend(channel.problems[:1])  # the first: one is enough to say the record was changed
     problems.extend(clock_problems(record, channel.clock_timeouts))
-    context = _context(game, record.extra, outcome.extra)
+    problems.extend(time_problems(record))
+    with dated_record(record.codecup):  # what the plugin says of it: as of the version that made it
+        context = _context(game, record.extra, outcome.extra)
     if problems:
         problems.extend(context)
     elif notes is not None:  # a Lucky Words record that names no list: which one it verified with
@@ -499,6 +505,21 @@ def _charge_problems(record: Record, limit: float) -> list[str]:
             over = f"seat {line.seat} answered in time having used {line.used:g}s of a {limit:g}s clock"
             problems.append(f"clock: transcript[{i}]: {over}")
         so_far[line.seat] = line.used
+    return problems
+
+
+def time_problems(record: Record) -> list[str]:
+    """Times that run backwards: each list's ``t_us`` (microseconds since the start, from one clock)
+    never decreases (a red team's ``moves[5].t_us`` set to 1, and a transcript's times from line 10
+    on set to 5, verified). The first of each list, naming the field."""
+    problems = []
+    for name, entries in (("moves", record.moves), ("transcript", record.transcript)):
+        for i in range(1, len(entries)):
+            before, now = entries[i - 1].t_us, entries[i].t_us
+            if now < before:
+                was = f"{name}[{i - 1}].t_us {before}"
+                problems.append(f"times: {name}[{i}].t_us is {now}, before {was} (they never run backwards)")
+                break
     return problems
 
 

@@ -51,7 +51,8 @@ _games_from_this_checkout()
 @pytest.fixture(autouse=True)
 def fresh_warnings(monkeypatch):
     """Every test starts with no warning about a plugin said, no installed plugin skipped as broken
-    and no plugin's match hooks muted.
+    and no plugin's match hooks muted, no plugin's method remembered as failed, and no stop that
+    bounds plugin code short.
 
     Each is kept for the whole process (a warning is said once, a broken plugin skipped and a
     failing observer muted for good): a test that said one left the next to find it unsaid, and
@@ -61,6 +62,8 @@ def fresh_warnings(monkeypatch):
     monkeypatch.setattr("codecup.plugins._said", set())
     monkeypatch.setattr("codecup.plugins._skipped", {})
     monkeypatch.setattr("codecup.plugins._muted", set())
+    monkeypatch.setattr("codecup.failed._failed", {})
+    monkeypatch.setattr("codecup.overrun._stop", None)
 
 
 @pytest.fixture

@@ -304,8 +304,13 @@ def test_a_tournament_whose_every_game_was_a_referee_error_fails(tmp_path, capsy
         ["tournament", str(tmp_path / "p.yml"), "--game", "badreferee21", "--quiet", "--out", str(out)]
     )
     assert code == 1
-    assert "codecup: every game was a referee error" in capsys.readouterr().err
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if "referee error" in x]
+    assert line.startswith("codecup: every game was a referee error")
     assert (out / "standings.json").is_file()  # what was played is kept
+    # an organiser found this status in no doc: the exit statuses' section says it, as printed
+    docs = (TESTS.parent / "docs" / "tournaments.md").read_text()
+    section = docs.split("## Exit statuses", 1)[1].split("\n## ", 1)[0]
+    assert f"`{line}`" in section and "| `tournament` |" in section
 
 
 @pytest.mark.parametrize("where", ["directory", "base"])
@@ -403,6 +408,16 @@ def test_help_shows_no_restructuredtext_quotes(capsys):
         assert "``" not in out and out.startswith("usage: codecup"), (command, out[:200])
         # view's help read "within :data:`REQUEST_SECONDS`" (a reviewer's): numbers in plain words
         assert re.search(r":[a-z]+:`", out) is None, (command, out)
+
+
+def test_bots_help_says_it_runs_a_contestants_own_bot_too(capsys):
+    """A red team's: ``codecup --help`` said ``bot`` ran "a built-in bot" only, while
+    docs/writing-a-bot.md tells contestants to run their own with ``codecup bot GAME FILE.py:NAME``."""
+    assert main(["--help"]) == 0
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("bot ")]
+    assert "built-in bot or FILE.py:NAME" in line, line
+    assert main(["bot", "--help"]) == 0
+    assert "your own Python bot, FILE.py:NAME" in " ".join(capsys.readouterr().out.split())
 
 
 def test_play_shows_a_move_the_rules_took_as_it_came_with_its_escape_sequences_defused(tiny_game, capsys):

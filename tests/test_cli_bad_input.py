@@ -1281,7 +1281,7 @@ def fifo(tmp_path):
         ("verify", "/dev/zero", "/dev/zero: is a device, not a record"),
         ("verify", "/dev/urandom", "is a device, not a record"),
         ("verify", "FIFO", "is a pipe (FIFO), not a record"),
-        ("verify", "FOLDER", "is a folder, not a record"),
+        ("verify", "FOLDER", "is a folder, but no results folder (no results.jsonl in it)"),
         ("tournament", "FIFO", "is a pipe (FIFO), not a players file"),
         ("tournament", "/dev/zero", "is a device, not a players file"),
         ("tournament", "FOLDER", "is a folder, not a players file"),

@@ -69,6 +69,28 @@ def test_the_rules_do_not_depend_on_the_hash_seed(game, tmp_path, monkeypatch):
     testing.check_hash_seed_free(game)
 
 
+def test_what_scored_a_game_is_the_results_key_in_force(game, tmp_path, monkeypatch):
+    words = tmp_path / "words.dat"  # a short list for Lucky Words, whose key names it
+    words.write_text("CAT\nDOG\nSEA\n")
+    monkeypatch.setenv("CODECUP_WORDS", str(words))
+    testing.check_results_key_agrees(game)
+
+
+def test_the_checks_see_a_results_key_its_record_results_key_disagrees_with(tinygame):
+    """A red team's: every check passed, and a tournament stopped at its first game, the plugin's bug
+    taken for a file changed under the run."""
+
+    class Disagrees(tinygame.TwentyOne):
+        def results_key(self, variant):
+            return "rules v2"
+
+        def record_results_key(self, extra):
+            return "rules v1"
+
+    with pytest.raises(AssertionError, match="results_key gives 'rules v2', but record_results_key reads"):
+        testing.check_results_key_agrees(Disagrees())
+
+
 def test_a_program_that_fails_the_check_is_said_with_its_log():
     """The check said only "exited with code 1": the program's own words (its traceback) were lost."""
     words = "import sys; print('my own words', file=sys.stderr, flush=True); sys.exit(1)"
@@ -140,6 +162,40 @@ class _Turning:
         _Turning.calls += 1
         moves = super().legal_moves()  # type: ignore[misc]
         return moves if _Turning.calls % 2 else moves[::-1]
+
+
+SET_EXTRA = """
+import attrs
+from codecup.dialogue import Outcome
+from tinygame import TwentyOne
+
+NAMES = {f"n{i}" for i in range(24)}
+
+
+def noted(dialogue):
+    outcome = yield from dialogue
+    return Outcome(outcome.scores, outcome.ends, {**outcome.extra, "v": list(NAMES)})  # a set's order
+
+
+@attrs.define(eq=False)
+class SetExtraTwentyOne(TwentyOne):
+    def referee(self, setup, variant, seed):
+        return noted(super().referee(setup, variant, seed))
+"""
+
+
+def test_the_checks_see_a_referee_whose_game_data_hold_a_sets_order(tinygame, tmp_path, monkeypatch):
+    """A red team's: its referee put a set's elements in its game data (extra) as a list; every
+    check passed, the rules being free of the hash seed, and ``codecup verify`` said its honest
+    records DO NOT VERIFY, in another order each run. The replay's whole outcome is compared."""
+    (tmp_path / "setextra.py").write_text(SET_EXTRA)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import setextra
+
+    game = setextra.SetExtraTwentyOne()
+    testing.check_record_round_trip(game, 1)  # within one process, one order: these cannot see it
+    with pytest.raises(AssertionError, match="replayed through the referee gives another outcome"):
+        testing.check_hash_seed_free(game)
 
 
 SET_ORDERED = """

@@ -463,8 +463,10 @@ def test_a_provided_files_empty_original_is_none(twentyone, tmp_path):
     assert provision.original == "" and not provision.given_in(str(tmp_path))
 
 
-def test_a_built_in_bot_that_cannot_be_made_is_its_seats_crash(twentyone):
-    """Its new_bot raising ended play_match (and so `codecup play`, or a tournament's game) in a traceback."""
+def test_a_built_in_bot_that_cannot_be_made_is_the_plugins_failure(twentyone):
+    """Its new_bot raising ended play_match (and so `codecup play`, or a tournament's game) in a
+    traceback; then it was its seat's crash, and `demo` went on (exit 0) where a bot the plugin
+    refused to make stopped it (exit 1): a red team's. Making a bot it lists is the plugin's code."""
 
     class Game(twentyone):
         def new_bot(self, bot, variant, seed, clock):
@@ -472,11 +474,10 @@ def test_a_built_in_bot_that_cannot_be_made_is_its_seats_crash(twentyone):
                 raise ZeroDivisionError("no bot today")
             return super().new_bot(bot, variant, seed, clock)
 
-    record = play(Game())
-    assert record.result.termination[0].kind is Termination.CRASH
-    assert "ZeroDivisionError('no bot today')" in record.result.termination[0].message
-    assert "Traceback" in record.logs[0]
-    assert record.result.termination[1].kind is Termination.NORMAL
+    assert_referee_error(
+        play(Game()),
+        "the twentyone plugin failed: making its bot 'perfect' raised ZeroDivisionError: no bot today",
+    )
 
 
 def test_rules_that_fail_as_a_session_is_made_are_the_plugins_failure(twentyone):
@@ -549,8 +550,10 @@ def test_a_wire_that_fails_is_the_plugins_failure(twentyone, wire, fragment):
         (lambda moves: [], "the rules' legal_moves listed no move for seat "),
         # the bot crashed with "the bot's choose(state) gave 2, not a move's text"
         (lambda moves: [int(m) for m in moves], "the rules' legal_moves listed "),
+        # the bot's seat lost on an illegal move (a red team's Nim listed "9 9", its apply refused it)
+        (lambda moves: ["9"], "the rules' legal_moves listed '9', which their apply refuses ("),
     ],
-    ids=["raises", "none-listed", "not-text"],
+    ids=["raises", "none-listed", "not-text", "refused"],
 )
 def test_rules_that_fail_to_list_the_moves_to_the_frameworks_random_bot_are_the_plugins_failure(
     twentyone, monkeypatch, legal_moves, fragment
@@ -1006,3 +1009,27 @@ def test_the_hash_seed_check_names_rules_that_ignore_their_rng(twentyone):
 
     with pytest.raises(AssertionError, match="when played twice with one seed in this one process"):
         check_hash_seed_free(Unseeded())
+
+
+def test_play_whose_game_is_a_referee_error_exits_1(twentyone, capsys, monkeypatch, tmp_path):
+    """`codecup play` of a game whose plugin failed printed "referee-error" and exited 0, where a
+    tournament of such games exits 1 ("no result"): a script gating on it took it for a game played."""
+    from codecup.cli import main
+    from codecup.plugins import GameRegistry
+
+    class Broken(twentyone):
+        def wire(self, variant):
+            return Wire(setup_lines=0)
+
+        def new_state(self, setup, variant):
+            raise KeyError("no rules today")
+
+    registry = GameRegistry()
+    registry.add(Broken())
+    monkeypatch.setattr("codecup.cli.play.load_games", lambda: registry)
+    record = tmp_path / "game.json"
+    assert main(["play", "twentyone", "bot:random", "bot:random", "--quiet", "--record", str(record)]) == 1
+    out = capsys.readouterr()
+    assert "referee-error" in out.out and f"record written to {record}" in out.out
+    assert out.err.splitlines()[-1] == "codecup: the game was a referee error (see its result): no result"
+    assert json.loads(record.read_text())["result"]["termination"][0]["kind"] == "referee-error"

@@ -370,3 +370,165 @@ def test_a_built_in_bot_of_the_plugins_own_that_spins_is_still_its_seats_time_ou
     record = asyncio.run(play_match(tiny_game, new_match(tiny_game, BOTS, seed=3, clock=0.3)))
     kinds = [e.kind for e in record.result.termination]
     assert kinds == [Termination.TIMEOUT, Termination.NORMAL], record.result.termination
+
+
+# --- a presentation method that failed is not asked again; a held stop cuts one short ----------
+
+
+def counting(twentyone, hook, fails):
+    """Twenty-one whose ``hook`` counts its calls in ``calls`` and then ``fails()``."""
+    calls = []
+
+    def failing(self, *args, **kwargs):
+        calls.append(args)
+        return fails()
+
+    return type(f"Failing_{hook}", (twentyone,), {hook: failing})(), calls
+
+
+def _raise():
+    raise RuntimeError("broken")
+
+
+@pytest.mark.parametrize("fails", [spin, _raise, lambda: 7], ids=["spins", "raises", "bad-value"])
+@pytest.mark.parametrize(
+    "hook", ["standing_key", "result_notes", "results_key_remedy", "view_script", "view_frames"]
+)
+def test_a_presentation_method_that_failed_is_not_asked_again(twentyone, finished, hook, fails, capsys):
+    """A red team's standing_key that spun was asked again at every redraw of the live standings
+    and for the final ones, each time to its bound: a tournament held up for minutes, a SIGTERM
+    with it. Its fallback stands once it failed; said once."""
+    from codecup.game import Standing, notes_of, results_key_remedy_of
+    from codecup.site.drawing import Drawing, frames_of
+    from codecup.tournament.standings import ranking_keys
+
+    game, calls = counting(twentyone, hook, fails)
+    standings = {"a": Standing("a", games=2, points=3.0), "b": Standing("b", games=2, points=1.0)}
+    ask = {
+        "standing_key": lambda: ranking_keys(game, standings),
+        "result_notes": lambda: notes_of(game, 0, finished.extra),
+        "results_key_remedy": lambda: results_key_remedy_of(game, "some key"),
+        "view_script": lambda: Drawing.of(game),
+        "view_frames": lambda: frames_of(game, finished, Drawing()),
+    }[hook]
+    first = ask()
+    asked = len(calls)
+    assert asked >= 1
+    assert ask() == first  # the same fallback
+    assert len(calls) == asked  # not asked again
+    err = capsys.readouterr().err
+    assert err.count("twentyone plugin") == 1 and hook in err, err
+
+
+def test_a_stop_held_by_a_section_cuts_a_spinning_method_short_and_acts_at_its_end(twentyone, capsys):
+    """A red team's SIGTERM, held by a game's logging while the live standings called a
+    standing_key that spun, acted only once it had run its whole bound (minutes of a loaded
+    machine's wall time). Held, it now cuts the method short: the standings fall back, the
+    section ends, the stop acts; the method is not taken for failed."""
+    import signal
+
+    from codecup import failed
+    from codecup.game import Standing
+    from codecup.tournament.executor import held_stops
+    from codecup.tournament.standings import ranking_keys
+
+    def stopped_then_spins():
+        signal.raise_signal(signal.SIGINT)  # a Ctrl-C as it runs
+        spin()
+
+    game, _ = counting(twentyone, "standing_key", stopped_then_spins)
+    standings = {"a": Standing("a", games=2, points=3.0), "b": Standing("b", games=2, points=1.0)}
+    reached = []
+    with pytest.raises(KeyboardInterrupt), held_stops():
+        reached.append(ranking_keys(game, standings))
+    assert reached == [{name: twentyone.standing_key(game, s) for name, s in standings.items()}]
+    err = capsys.readouterr().err
+    assert "the twentyone plugin's standing_key was cut short by SIGINT before it returned:" in err, err
+    assert failed.failure(game, "standing_key") is None  # no failure of the plugin's: asked again
+
+
+def test_a_step_that_catches_the_stop_and_spins_on_is_stopped_again():
+    """As a step past its bound is: the exception again after each further AGAIN of processor time."""
+    import signal
+
+    from codecup.errors import CutShortError
+    from codecup.tournament.executor import held_stops
+
+    def catches_and_spins():
+        try:
+            signal.raise_signal(signal.SIGINT)
+            spin()
+        except BaseException:  # a plugin's that swallows everything
+            spin()
+
+    cut = []
+    with pytest.raises(KeyboardInterrupt), held_stops():
+        try:
+            overrun.bounded("its x", catches_and_spins)
+        except CutShortError as exc:
+            cut.append(str(exc))
+    assert cut == ["its x was cut short by SIGINT before it returned"]
+
+
+def test_once_a_stop_came_a_method_asked_as_the_run_stops_is_bounded_short(twentyone, monkeypatch, capsys):
+    """The same red team's run, its standing_key cut short as the stop was held: the live index that
+    says the run stopped ranked the standings again, and the method spun to its whole bound. Once a
+    stop came, each method's bound is a second's (AGAIN), till the command ends."""
+    import signal
+
+    from codecup.game import Standing
+    from codecup.tournament.executor import held_stops
+    from codecup.tournament.standings import ranking_keys
+
+    monkeypatch.setattr(overrun, "LIMIT", 3600.0)  # were it its bound, the test would not end
+    game, calls = counting(twentyone, "standing_key", spin)
+    standings = {"a": Standing("a", games=2, points=3.0)}
+    default = {"a": twentyone.standing_key(game, standings["a"])}
+    with overrun.stops_kept():
+        with pytest.raises(KeyboardInterrupt), held_stops():
+            signal.raise_signal(signal.SIGINT)
+            assert ranking_keys(game, standings) == default  # started after the stop, in the section
+        assert ranking_keys(game, standings) == default  # as the run stops, after the section
+        assert len(calls) == 2  # cut short: no failure of the plugin's, asked again
+    assert overrun._stop is None  # the command is over: steps get their whole bound again
+    err = capsys.readouterr().err
+    assert "the twentyone plugin's standing_key was cut short by SIGINT before it returned:" in err, err
+
+
+def test_a_stop_held_outside_a_command_bounds_steps_short_only_till_it_is_raised():
+    """In a script or a notebook (no command), the stop is the caller's once raised: a later run's
+    steps get their whole bound."""
+    import signal
+
+    from codecup.tournament.executor import held_stops
+
+    with pytest.raises(KeyboardInterrupt), held_stops():
+        signal.raise_signal(signal.SIGINT)
+        assert overrun._stop == "SIGINT"
+    assert overrun._stop is None
+
+
+def test_a_stop_raised_out_of_a_commands_sections_outside_a_command_leaves_steps_their_bound():
+    """A stop that stop_on_signals raised in a script (or a test) left every later step of plugin
+    code bounded by a second for the rest of the process."""
+    import signal
+
+    from codecup.cli.stopping import stop_on_signals
+
+    with pytest.raises(KeyboardInterrupt), stop_on_signals():
+        signal.raise_signal(signal.SIGTERM)
+    assert overrun._stop is None
+
+
+def test_a_failed_method_replaced_since_is_asked_again(twentyone):
+    """A reviewer's resumed run after the plugin's drawing was fixed (in one process, a notebook's
+    or a test's patch) drew its pages again; a failure is remembered for the code that failed."""
+    from codecup.game import Standing
+    from codecup.tournament.standings import ranking_keys
+
+    game, calls = counting(twentyone, "standing_key", _raise)
+    standings = {"a": Standing("a", games=2, points=3.0)}
+    ranking_keys(game, standings)
+    type(game).standing_key = lambda self, standing: (7.0,)
+    assert ranking_keys(game, standings) == {"a": (7.0,)}
+    assert len(calls) == 1

@@ -260,6 +260,30 @@ def test_view_frames_raising_one_is_said_on_the_games_page(tiny_game, twentyone,
     )
 
 
+@pytest.mark.parametrize("script", [None, "draw();"], ids=["text", "json"])
+def test_frames_too_large_leave_that_games_page_undrawn_and_are_said(
+    tiny_game, twentyone, script, monkeypatch, capsys
+):
+    """A red team's frame of 20 MB made every page of its run 20 MB: frames past MAX_FRAMES in all
+    are said in one line, and that game's page shows it; another game's frames are still drawn."""
+    from codecup.site import drawing
+
+    monkeypatch.setattr(drawing, "MAX_FRAMES", 1000)
+    record = play(tiny_game)
+
+    class Frames(twentyone):
+        def view_frames(self, setup, variant, moves):
+            return ["x" * (10 if len(moves) < 2 else 2000)] * (len(moves) + 1)
+
+    game = Frames()
+    why = frames_of(game, record, Drawing(script))
+    assert why.startswith("the twentyone plugin's view_frames gave frames of "), why
+    assert why.endswith(" characters, more than the 1,000 a game's page holds"), why
+    assert why in capsys.readouterr().err
+    short_game = attrs.evolve(record, moves=record.moves[:1])
+    assert frames_of(game, short_game, Drawing(script)) == ["x" * 10] * 2  # not taken for failed
+
+
 def test_text_is_had_unbounded_where_the_bound_cannot_be_set_up(monkeypatch):
     """An error's message was "" where the watchdog's thread could not start (no thread left to
     the process): the message was lost with the bound."""

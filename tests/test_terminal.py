@@ -37,6 +37,46 @@ def test_wide_characters_take_two_columns_and_tables_stay_aligned():
     assert columns(table[2]) == columns(table[3])  # the Elo column starts at one place
 
 
+@pytest.mark.parametrize(
+    ("text", "cells"),
+    [
+        ("\U0001f468\u200d\U0001f469\u200d\U0001f467 Bot \u2764\ufe0f", 9),  # a family, a heart as emoji
+        ("\U0001f44d\U0001f3fd", 2),  # a thumb with its skin tone
+        ("\U0001f3f3\ufe0f\u200d\U0001f308", 2),  # a rainbow flag
+        ("1\ufe0f\u20e3", 2),  # a keycap
+        ("\U0001f1f3\U0001f1f1", 2),  # a country's flag: two regional indicators
+        ("W\u200dm", 2),  # letters joined are each drawn
+        ("\u0627\u200c\u0628", 2),  # a non-joiner takes no room
+        ("a\u00adb", 3),  # a soft hyphen: one, as terminals draw it
+        ("\u2764", 1),  # a heart without the selector: a narrow symbol
+        ("a\ufe0f", 1),  # the selector after a letter draws nothing (it counted two)
+        ("\u2194\ufe0f", 2),  # an arrow with it: an emoji
+        ("\U0001f642\u200d\u2194\ufe0f", 2),  # a head shaking: a face joined to an arrow (it counted 4)
+        ("\u1112\u1161\u11ab\u1100\u116e\u11a8", 4),  # decomposed Korean: two blocks (it counted 8)
+        ("\ud55c\uad6d", 4),  # composed: the same
+    ],
+)
+def test_an_emoji_sequence_takes_the_columns_a_terminal_draws(text, cells):
+    """An organiser's standings.txt padded a row named with a family (three emoji joined by ZWJ) and
+    a heart with the emoji selector six columns short: each character was counted, the joiners too."""
+    from codecup.terminal import columns
+
+    assert columns(text) == cells
+
+
+def test_standings_txt_stays_aligned_with_an_emoji_sequence_in_a_name():
+    from codecup.terminal import columns
+    from codecup.tournament.standings import compute_standings
+    from tests.tournament.test_standings import _ByPoints, game
+
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467 Bot \u2764\ufe0f"
+    table = compute_standings(_ByPoints(), [family, "plain"], [game(family, "plain", (2, 0))]).table()
+    first, second = table.splitlines()[2:4]
+    # the family and the heart draw in 9 columns: "plain" (5) is padded by 4 to line up with it
+    assert first.startswith(f"  1  {family}     1 ") and second.startswith("  2  plain         1 "), table
+    assert columns(first) == columns(second)
+
+
 def test_a_summary_shows_a_long_line_cut_with_its_length():
     """A bot's 64 KiB stderr line flooded the organiser's fault summary."""
     line = "\x1b" + "L" * 70_000

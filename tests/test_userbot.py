@@ -8,6 +8,7 @@ player session speaks the dialogue around it, in our referee's sandbox.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -96,13 +97,107 @@ def test_an_own_lucky_words_bot_plays_both_dialogues(bots):
         ("pillars", "five.py:X", "five.py:X: 'five.py' sets 'X' to 5, not a class or function that makes"),
         ("pillars", "nochoose.py:Bot", "a bot of pillars has a method choose(state) -> move; Bot has none"),
         ("pillars", "badsig.py:BadSig", "BadSig is called as BadSig(seed=..., clock=..., variant=...): "),
-        ("lucky_words", "first.py:First", "a Lucky Words bot subclasses codecup_games.lucky_words.bots"),
+        # lucky_words' first.py:First: test_a_lucky_words_bot_of_another_kind_is_said_as_it_is_made
     ],
 )
 def test_a_mistake_in_naming_the_bot_is_one_line_and_exit_2(bots, game, name, message):
     run = codecup(bots, "bot", game, name, stdin="")
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and message in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize(("told", "stdin"), [((), "E\n1\n"), (("--variant", "wordracer"), "")])
+def test_a_lucky_words_bot_of_another_kind_is_said_as_it_is_made(bots, told, stdin):
+    """Told no variant, a Lucky Words bot is made once line 2 shows the dialogue (it is made for the
+    variant it plays): a bot of another kind is said then; told one, before any line."""
+    run = codecup(bots, "bot", "lucky_words", "first.py:First", *told, stdin=stdin)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.count("\n") == 1 and "a Lucky Words bot subclasses" in run.stderr, run.stderr
+
+
+LOGS_MAKING = """
+import sys
+from codecup_games.lucky_words.bots.base import Bot
+
+
+class Words(Bot):
+    def __init__(self, seed, clock, variant):
+        super().__init__(seed)
+        print("made", clock, variant, file=sys.stderr)
+
+    def prepare(self):
+        print("prepare", self.overwrites_allowed, file=sys.stderr)
+
+    def choose_pick(self):
+        return "E", self.free[-1]
+
+    def choose_place(self, letter):
+        return self.free[0]
+
+
+class Rules:
+    def __init__(self, seed, clock, variant):
+        print("made", clock, variant, file=sys.stderr)
+
+    def choose(self, state):
+        return state.legal_moves()[0]
+"""
+
+
+def _told_nothing(folder: Path, *args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    """``codecup bot ...`` as a referee that tells it nothing runs it: no ``CODECUP_*`` variable."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CODECUP_")}
+    return subprocess.run(
+        [sys.executable, "-m", "codecup", "bot", *args],
+        cwd=folder,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+@pytest.mark.parametrize(
+    ("told", "second", "made", "overwrites"),
+    [
+        ((), "1", "10.0 wordracer", False),
+        ((), "0", "10.0 wordracer", False),
+        ((), "start", "30.0 codecup2004", False),
+        ((), "Q", "30.0 codecup2004", False),
+        (("--clock", "4"), "1", "4.0 wordracer", False),
+        (("--variant", "wordracer-contest"), "1", "10.0 wordracer-contest", True),
+        (("--variant", "wordracer-greedy"), "0", "10.0 wordracer-greedy", False),
+        (("--variant", "codecup2004"), "start", "30.0 codecup2004", False),
+    ],
+)
+def test_an_own_lucky_words_bot_is_made_once_for_the_variant_it_plays(bots, told, second, made, overwrites):
+    """A red team's: under a referee that told it nothing (the Word Racer kit's runner), a
+    contestant's bot heard Word Racer and spoke it, but was made twice, for 2004's 30 s and then
+    for 10 s, told ``variant='codecup2004'`` both times (docs/writing-a-bot.md: ``NAME(seed=...,
+    clock=..., variant=...)``; docs/games/lucky_words.md, Playing: told nothing, ``1`` or ``0``
+    plays ``wordracer``, with its 10 s clock unless told less)."""
+    (bots / "logs.py").write_text(LOGS_MAKING)
+    run = _told_nothing(bots, "lucky_words", "logs.py:Words", *told, stdin=f"A\n{second}\nE\n")
+    assert run.returncode == 0, run.stderr
+    assert [line for line in run.stderr.splitlines() if line.startswith(("made", "prepare"))] == [
+        f"made {made}",
+        f"prepare {overwrites}",
+    ], run.stderr
+
+
+@pytest.mark.parametrize(
+    ("game", "made"),
+    [("pillars", "5.0 codecup2009"), ("turn_right", "30.0 codecup2006"), ("spaghetti", "30.0 codecup2022")],
+)
+def test_an_own_bot_of_the_other_games_told_nothing_is_made_once_for_their_variant(bots, game, made):
+    """The games of one dialogue each: told nothing, the bot is made once, as the program starts,
+    for the game's variant and its clock."""
+    (bots / "logs.py").write_text(LOGS_MAKING)
+    run = _told_nothing(bots, game, "logs.py:Rules", stdin="")
+    assert [line for line in run.stderr.splitlines() if line.startswith("made")] == [f"made {made}"], (
+        run.stderr
+    )
 
 
 def test_an_error_in_the_bots_own_code_shows_its_traceback(bots):

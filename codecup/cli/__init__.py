@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import attrs
 
-from codecup import __version__
+from codecup import __version__, overrun
 from codecup.cli.common import Subparsers
 from codecup.cli.output import named_stdout
 from codecup.entry import missing_module
@@ -211,7 +211,7 @@ def _run_command(args_list: list[str], failed: int) -> int:
     extensions = _bot_extensions(args_list) or load_extensions()
     parser = build_parser(args_list[0] if args_list else None, extensions)
     try:
-        with named_stdout():
+        with named_stdout(), overrun.stops_kept():  # a stop ends the command: its unwinding bounded short
             return _parse_and_run(parser, args_list, extensions)
     except BrokenPipeError as exc:
         if _stdout_gone():

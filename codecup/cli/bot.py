@@ -1,4 +1,4 @@
-"""``codecup bot GAME NAME``: run a built-in bot as a stdin/stdout program.
+"""``codecup bot GAME NAME``: run a built-in bot, or your own ``FILE.py:NAME``, as a stdin/stdout program.
 
 Its help is :data:`DESCRIPTION`.
 """
@@ -33,7 +33,9 @@ from codecup.terminal import printable
 from codecup.userbot import UserBot
 
 DESCRIPTION = """\
-``codecup bot GAME NAME``: run a built-in bot as a stdin/stdout program.
+``codecup bot GAME NAME``: run a bot as a stdin/stdout program: a built-in one
+(NAME, see ``codecup games``) or your own Python bot, FILE.py:NAME (NAME in
+FILE.py makes it; see docs/writing-a-bot.md).
 
 The bot can then play under any referee: ours (as a command), the original
 CodeCup referees, or another tool's.
@@ -45,7 +47,9 @@ CodeCup referees, or another tool's.
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register the subcommand."""
     parser = subparsers.add_parser(
-        "bot", help="run a built-in bot over stdin/stdout", description=DESCRIPTION
+        "bot",
+        help="run a built-in bot or FILE.py:NAME over stdin/stdout",
+        description=DESCRIPTION,
     )
     parser.add_argument("game")
     parser.add_argument(

@@ -130,7 +130,7 @@ def _built(game: Game, bot: str, variant: str, seed: int) -> None:
     for a user's mistake, the games after it never played). Another failure of the making is
     said in the games, as referee errors."""
     try:
-        bounded_step(f"{game.info.name}'s new_player", lambda: game.new_player_checked(bot, variant, seed))
+        bounded_step(f"{game.info.name}'s new_player", lambda: game.new_player_built(bot, variant, seed))
     except PASS_THROUGH:
         raise
     except GameBugError as exc:

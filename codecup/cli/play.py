@@ -39,7 +39,11 @@ DESCRIPTION = """\
 A PLAYER is ``bot:NAME`` for a built-in bot, or a command line (one string,
 split like a shell does and run without one). The first PLAYER takes the
 first seat. When a bot faults, the last lines of its stderr follow the
-result (all of every bot's stderr with ``--stderr``).
+result (all of every bot's stderr with ``--stderr``). Exit status 0 whatever
+the bots did (a bot's fault is its result), 1 if the game was a referee error
+(the game plugin failed, or a program could not be contained: no result) or
+the run failed, 2 for a usage error. The referee is this process: killed, it
+ends with the signal's status (137 for SIGKILL), no record written.
 """
 """The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
 ``codecup sprt --help`` lost its exit statuses there)."""
@@ -310,6 +314,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"final position drawn in {shown_path(args.svg)}")
     if failure is not None:
         raise failure
+    if any(end.kind is Termination.REFEREE_ERROR for end in record.result.termination):
+        # no result, as a tournament all of whose games were referee errors (exit 1): a script
+        # gating on a game took the plugin's failure for a game played
+        print("codecup: the game was a referee error (see its result): no result", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -45,6 +45,7 @@ from codecup.tournament.identity import (
     check_logged_records,
     note,
     noted_difference,
+    noted_programs,
     noted_seed,
     older_games,
     older_games_note,
@@ -55,6 +56,7 @@ from codecup.tournament.identity import (
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.machine import Gives, check_log_gives
+from codecup.tournament.moved import programs_move, taken_rows
 from codecup.tournament.programwatch import ProgramWatch
 from codecup.tournament.spec import MAX_GAMES
 from codecup.tournament.sprt import SprtSettings, SprtState
@@ -399,9 +401,20 @@ def _run(args: argparse.Namespace) -> int:
                 log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k), lock, gives)
                 log.check_records(game)  # a hand-edited line: named, before the tally reads it
                 # Games under other limits or another word list: a red team's log held both (F2).
-                why = noted_difference(noted, args.out) if log.records else None
+                root = (
+                    programs_move(noted_programs(args.out), noted.programs, args.out) if log.records else None
+                )
+                moved = None if root is None else functools.partial(taken_rows, was=root[0], now=root[1])
+                why = noted_difference(noted, args.out, moved) if log.records else None
                 if why is not None:
                     raise refusal(args.out, "run", why, game.info.name)
+                if root is not None:  # its folder moved whole with its programs, the same files
+                    print(
+                        f"codecup: resumed the test from its old place ({printable(root[0])} \u2192"
+                        f" {printable(root[1])}): its programs' files there are the same files here",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                 check_logged_records(game, log.records, noted, args.out, log.path)
                 unnoted = unnoted_programs_note(args.out, noted.programs) if log.records else None
                 if unnoted is not None:

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterator
 from types import FrameType
 
+from codecup import overrun
 from codecup.terminal import printable
 
 HANDLED = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
@@ -33,6 +34,7 @@ class Stopped(KeyboardInterrupt):
 
 
 def _raise(signum: int, frame: FrameType | None) -> None:
+    overrun.stop_came(signal.Signals(signum).name)  # what the command does as it stops is bounded short
     raise Stopped(signum)
 
 
@@ -47,6 +49,7 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
+        overrun.stop_over()  # a stop raised is the caller's now (a command keeps it: stops_kept)
 
 
 def status_of(exc: KeyboardInterrupt) -> int:

@@ -40,6 +40,7 @@ from codecup.tournament.identity import older_games_note, program_digests, unnot
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, logged_ids, older_logged
 from codecup.tournament.machine import Gives
+from codecup.tournament.moved import Move
 from codecup.tournament.players import (
     OPTION_MAXIMUM,
     OPTION_MINIMUM,
@@ -52,7 +53,7 @@ from codecup.tournament.programwatch import ProgramChanged
 from codecup.tournament.progress import make_progress
 from codecup.tournament.schedule import FORMATS, ScheduledGame
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
-from codecup.tournament.setaside import SetAside, check_set_aside, finish_pending, still_to_do
+from codecup.tournament.setaside import ErrorsAside, SetAside, check_set_aside, finish_pending, still_to_do
 from codecup.tournament.spec import TournamentSpec
 from codecup.tournament.tournament import (
     LoggedGames,
@@ -81,7 +82,10 @@ bot's file), changed since its games were logged is refused: put it back
 to resume, give --set-aside NAME to play that player's games again with it,
 or use another --out to play again; one changed as the run goes stops it.
 Without the full sandbox a bot that kills its referee can leave its
-processes behind (docs/security.md).
+processes behind (docs/security.md). Exit status 0 once every game is played,
+1 if every game was a referee error (no result), the site could not be written
+whole or the run failed, 2 for a usage error or a folder refused, 128 + N if
+stopped by signal N (docs/tournaments.md, Exit statuses).
 """
 """The command's help: not the module's docstring, which ``python -OO`` drops (a red team's
 ``codecup sprt --help`` lost its exit statuses there)."""
@@ -240,6 +244,13 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         " so that this run plays them again with its program as it is now (none if that was done"
         " for this program already); a player no longer in the players list: all its games, not"
         " played again (repeatable)",
+    )
+    parser.add_argument(
+        "--replay-errors",
+        action="store_true",
+        help="round robin, gauntlet: move the logged games that ended in a referee error (the referee"
+        " died, the game plugin failed, a program could not be contained) to OUT/set-aside/N/ (not"
+        " deleted), so that this run plays them again",
     )
     add_run_options(parser)
     return parser
@@ -440,7 +451,7 @@ def run(args: argparse.Namespace) -> int:
         programs=program_digests(players_file.players, warn=_warn),
     )
     spec.check()
-    check_set_aside(_set_aside(args), spec)
+    check_set_aside(_set_aside(args), spec, args.replay_errors)
     hidden = [*opts.get("hide", ()), *(_folder(p, "--hide") for p in args.hide or ())]
     hidden += [p.directory for p in spec.players if p.directory]
     folders = HiddenFolders.of([*hidden, str(out)])  # once: each player's check a look-up, not a scan
@@ -527,9 +538,9 @@ def _run_in(
     seen: set[str] = set()  # the games logged, by this run or an earlier one: what a stop leaves
     unnoted = unnoted_programs_note(out, spec.programs)  # before the run notes its own
     complete: list[TournamentResult] = []  # the result, once its standings are written
-    asides: list[SetAside] = []  # the --set-aside carried out, a player at a time
+    asides: list[SetAside | ErrorsAside] = []  # the --set-aside carried out, a player at a time
 
-    def on_set_aside(done: SetAside) -> None:
+    def on_set_aside(done: SetAside | ErrorsAside) -> None:
         asides.append(done)
         _say_set_aside(done)
 
@@ -567,6 +578,8 @@ def _run_in(
                 on_set_aside=on_set_aside,
                 gives=gives,
                 on_mended=functools.partial(_say_mended, out),
+                replay_errors=args.replay_errors,
+                on_moved=functools.partial(_say_moved, out),
             )
     except KeyboardInterrupt as exc:
         if complete:  # it came once every game was played and the standings written: the run is done
@@ -576,7 +589,12 @@ def _run_in(
         if not seen and not out.exists():  # stopped before its first game: the folder it made is gone
             return report(exc, "no game had finished, so nothing was kept")
         logged = len(seen | _logged_ids(out, lock))
-        if not asides and lock.intact() and (todo := still_to_do(out, _set_aside(args), spec, logged)):
+        todo = (
+            None
+            if asides or not lock.intact()
+            else still_to_do(out, _set_aside(args), spec, logged, args.replay_errors)
+        )
+        if todo is not None:
             return report(exc, todo)  # stopped before the set-aside: what the same command does first
         return report(exc, _left(spec, logged, out))
     except BaseException as exc:  # a lost referee or scheduler, a full disk: the index must not say "live"
@@ -614,7 +632,12 @@ def _say_mended(out: Path, count: int) -> None:
     )
 
 
-def _say_set_aside(done: SetAside) -> None:
+def _say_moved(out: Path, move: Move) -> None:
+    """Say that the run follows ``move``: the contest's folder moved whole, resumed where it is now."""
+    print(f"codecup: {printable(move.line(out))}", file=sys.stderr, flush=True)
+
+
+def _say_set_aside(done: SetAside | ErrorsAside) -> None:
     print(f"codecup: {printable(done.line())}", file=sys.stderr, flush=True)
 
 
@@ -757,9 +780,11 @@ def play_spec(
     on_complete: OnComplete | None = None,
     on_playing: OnPlaying | None = None,
     set_aside: Sequence[str] = (),
-    on_set_aside: Callable[[SetAside], None] | None = None,
+    on_set_aside: Callable[[SetAside | ErrorsAside], None] | None = None,
     gives: Gives | None = None,
     on_mended: Callable[[int], None] | None = None,
+    replay_errors: bool = False,
+    on_moved: Callable[[Move], None] | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
@@ -795,6 +820,8 @@ def play_spec(
             on_set_aside=on_set_aside,
             gives=gives,
             on_mended=on_mended,
+            replay_errors=replay_errors,
+            on_moved=on_moved,
         )
 
 

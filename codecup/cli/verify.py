@@ -1,4 +1,5 @@
-"""``codecup verify RECORD...``: replay records through the rules; exit 0 only if all agree.
+"""``codecup verify RECORD|OUT...``: replay records (or a results folder's) through the rules; exit 0
+only if all agree.
 
 Its help is :data:`DESCRIPTION`.
 """
@@ -8,16 +9,26 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codecup.cli.common import Subparsers, path_arg
-from codecup.errors import ConfigError, described, said, said_line
+from codecup.errors import ConfigError, RecordError, described, said, said_line
 from codecup.plugins import GameRegistry, load_games
 from codecup.record import Record
 from codecup.terminal import one_line, printable, shown_path
 from codecup.verify import Verdict, verdict
 
+if TYPE_CHECKING:
+    from codecup.tournament.folderverify import FolderCheck
+
 DESCRIPTION = """\
-``codecup verify RECORD...``: replay records through the rules; exit 0 only if all agree.
+``codecup verify RECORD|OUT...``: replay records through the rules; exit 0 only if all agree.
+
+A folder OUT is a results folder (a tournament's, an sprt's, a demo's), checked
+whole: every record of its results.jsonl replayed, games/ holding exactly the
+log's records, and the standings (standings.json, .txt, .csv) recomputed from
+the log and compared, each problem in one line (a folder still being played,
+and games set aside, are said, not counted).
 
 Exit status 1 if a record does not verify, 2 if a file is not a readable
 record (each such file gets one line on stderr; the others are still checked),
@@ -42,13 +53,23 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "verify", help="re-check game records against the rules", description=DESCRIPTION
     )
-    parser.add_argument("records", nargs="+", type=path_arg, metavar="RECORD")
+    parser.add_argument("records", nargs="+", type=path_arg, metavar="RECORD|OUT")
     return parser
 
 
 def check(registry: GameRegistry, path: Path) -> Verdict:
     """What checking one record file finds; :class:`ConfigError` if unreadable."""
-    record = Record.read(path)
+    try:
+        record = Record.read(path)
+    except RecordError as exc:  # not JSON, read whole (a regular file, under the cap): a log's lines?
+        from codecup.tournament.log import is_results_log
+
+        # an empty file is a log too (a run's stopped before its first game), and no record
+        if str(exc).startswith(f"{path}: not JSON") and path.stat().st_size and is_results_log(path):
+            raise ConfigError(
+                f"{path}: is a results log, not a record: codecup verify {path.parent} checks its folder"
+            ) from None
+        raise
     try:
         game = registry.get(record.match.game)
         game.info.variant(record.match.variant)  # a variant the game does not know cannot be replayed
@@ -65,11 +86,19 @@ def check(registry: GameRegistry, path: Path) -> Verdict:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Verify each record: 2 if any cannot be read, else 3 if the plugin failed at any, else 1 if
-    any disagrees with the rules."""
+    """Verify each record (or results folder): 2 if any cannot be read, else 3 if the plugin failed
+    at any, else 1 if any disagrees with the rules (or its folder's log)."""
     registry = load_games()
     failed = unreadable = plugin_failed = 0
     for path in args.records:
+        if path.is_dir():
+            from codecup.tournament.folderverify import PLUGIN, PROBLEM, UNREADABLE  # not for a record
+
+            kinds = verify_folder(registry, path)
+            unreadable += UNREADABLE in kinds
+            plugin_failed += PLUGIN in kinds
+            failed += PROBLEM in kinds
+            continue
         try:
             found = check(registry, path)
         except ConfigError as exc:
@@ -87,6 +116,33 @@ def run(args: argparse.Namespace) -> int:
             for problem in found.problems:
                 print(f"    {printable(one_line(problem, SHOWN))}")
     return 2 if unreadable else PLUGIN_FAILED if plugin_failed else 1 if failed else 0
+
+
+def verify_folder(registry: GameRegistry, out: Path) -> set[str]:
+    """Check the results folder ``out`` (:mod:`~codecup.tournament.folderverify`), saying each
+    finding in one line (a file that cannot be read on stderr) and each folder's verdict; the kinds
+    found."""
+    from codecup.tournament.folderverify import NOTE, UNREADABLE, check_folder  # the tournament's code
+
+    kinds: set[str] = set()
+
+    def tell(check: FolderCheck) -> None:
+        for finding in check.findings:
+            text = printable(one_line(finding.text, SHOWN))
+            if finding.kind == UNREADABLE:
+                print(f"codecup: error: {text}", file=sys.stderr)
+            else:
+                print(f"{'note: ' if finding.kind == NOTE else ''}{text}")
+        found = check.kinds() - {NOTE}
+        kinds.update(found)
+        if not check.what:  # no results folder: nothing was checked
+            return
+        n = f"{check.games} logged game{'s' if check.games != 1 else ''}"
+        verdict_said = "DOES NOT VERIFY" if found else "ok"
+        print(f"{shown_path(check.folder)}: {verdict_said} ({check.what}, {n})")
+
+    check_folder(registry, out, tell)
+    return kinds
 
 
 SHOWN = 500

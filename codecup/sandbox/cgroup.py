@@ -418,7 +418,8 @@ class _NoHierarchy(CgroupFailed):
 
 #: Seconds slept between the tries at a bot's cgroups (about 1 s in all, then the last try): a
 #: failure may pass (another referee's bots held the last of a ``cgroup.max.descendants`` a
-#: moment), and a game not played for it is a referee error that a tournament does not replay
+#: moment), and a game not played for it is a referee error that a resumed tournament replays
+#: only when asked (a round robin's, a gauntlet's: ``--replay-errors``; another's: its log line deleted)
 #: (a reviewer's two workers made 5 of 6 games so, each other's bots holding the cgroups).
 RETRY_DELAYS = (0.05, 0.1, 0.15, 0.25, 0.45)
 

@@ -27,7 +27,7 @@ import attrs
 from codecup.dialogue import SeatEnd, Termination
 from codecup.errors import CodecupBug, CodecupError, ConfigError, RunChangedError, UnknownGameError, said
 from codecup.record import MatchInfo, Record, Result
-from codecup.tournament import codekey, hang
+from codecup.tournament import apart, codekey, hang
 from codecup.tournament import executor as ex
 from codecup.tournament.executor import GamePool
 from codecup.tournament.machine import given_otherwise
@@ -185,13 +185,17 @@ def record_of(
 
     - Dask's ``KilledWorker``: None on a first try (Dask fails with it the games queued on the dead
       worker too, which never started), then a referee error record, started when it was handed;
-    - a game its Dask worker ended as stuck (:class:`~codecup.tournament.hang.StuckGame`): None on a
-      first try, then a referee error record saying so (:data:`~codecup.tournament.hang.MESSAGE`);
+    - a game its Dask worker ended as stuck, or whose process there died
+      (:class:`~codecup.tournament.hang.StuckGame`): None on a first try, then a referee error record
+      saying so (:data:`~codecup.tournament.hang.MESSAGE`, or how it died);
     - ``BrokenExecutor`` (a local pool's dead worker): raised as it is, the caller's to rebuild;
     - ``CancelledError`` (not by us: a lost Dask scheduler): :meth:`GamePool.lost`;
     - a :class:`ConfigError`: :func:`gone`, naming the player or the worker;
     - a worker's refusal of the game, its code not this machine's
-      (:func:`~codecup.tournament.codekey.checker`): a :class:`ConfigError` naming it;
+      (:func:`~codecup.tournament.codekey.checker`), what its programs get not the run's
+      (:class:`~codecup.tournament.machine.GivenOtherwise`), or its child process's that could not
+      play it, running other code or not starting (:class:`~codecup.tournament.apart.Unplayable`):
+      a :class:`ConfigError` naming it;
     - another :class:`CodecupError`: as it is;
     - the executor's or its connection's failure (:data:`COMMUNICATION`): a :class:`CodecupError` of
       one line naming the game;
@@ -226,22 +230,27 @@ def record_of(
         return referee_error_record(
             match, why, handed.started, time.perf_counter() - handed.t0, remote=pool.remote
         )
-    if hang.stuck(result):  # ended alone on its Dask worker (worker.play): once more, then recorded
+    if isinstance(result, hang.StuckGame):  # ended alone on its Dask worker: once more, then recorded
         if handed.tries < 2:
             return None
         return referee_error_record(
-            match, hang.MESSAGE, handed.started, time.perf_counter() - handed.t0, remote=pool.remote
+            match, result.message, handed.started, time.perf_counter() - handed.t0, remote=pool.remote
         )
     refused = codekey.refused(result)
     if refused is not None:  # a worker that joined as the run went, with other code: no game played
         raise ConfigError(f"game {_game_id(key)}: {pool.refusal(*refused)}; {again}")
+    # not "resume" below: the run may have logged no game yet (a reviewer's was told to resume a
+    # folder never made), and the same command plays on only once that worker is set right
+    done = "the games finished so far are logged" if logged else "no game is logged (no --out)"
     otherwise = given_otherwise(result)
     if otherwise is not None:  # a Dask worker that gives its programs less: no game played
-        # not "resume": the run may have logged no game yet (a reviewer's was told to resume a
-        # folder never made), and the same command plays on only once that worker is gone
-        done = "the games finished so far are logged" if logged else "no game is logged (no --out)"
         raise ConfigError(
             f"game {_game_id(key)}: {pool.otherwise(otherwise.worker, otherwise.lacks)};"
+            f" then run the same command again ({done})"
+        )
+    if isinstance(result, apart.Unplayable):  # a Dask worker whose child could not play it: none played
+        raise ConfigError(
+            f"game {_game_id(key)}: the Dask worker {result.worker} {result.why};"
             f" then run the same command again ({done})"
         )
     unlike = pool.unlike(match, result)

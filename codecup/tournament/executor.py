@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from codecup import owner
+from codecup import overrun, owner
 from codecup.clock import WALL
 from codecup.errors import CodecupError, ConfigError
 from codecup.processes import signal_name
@@ -189,7 +189,11 @@ def held_stops(*, second_acts: bool = False) -> Iterator[None]:
     caller must say (the stop it raises is not the held one's). Only for a long block whose caller
     says what is left: in a short one that must be whole (a game's logging, a worker's start), a
     second stop left games/ and the site a game short of the log, or the pool a worker half started
-    (a reviewer's, of the first version, which let a second stop act in every block)."""
+    (a reviewer's, of the first version, which let a second stop act in every block).
+
+    A stop held bounds a plugin's method running in the block in this thread, and those after it,
+    by a second of processor time (:func:`codecup.overrun.stop_came`): one that takes longer is
+    cut short, its caller falls back, and the block ends soon."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -200,6 +204,9 @@ def held_stops(*, second_acts: bool = False) -> Iterator[None]:
     def hold(signum: int, frame: object) -> None:
         if holding and not (second_acts and caught):
             caught.append(signum)
+            # a plugin's method running in the block (the live site's standing_key) ends now, not
+            # at its bound of processor time: a red team's spun and held a SIGTERM back for minutes
+            overrun.stop_came(signal.Signals(signum).name, cut=True)
         else:  # the block is ending, or a second stop that acts: as if the old handler were in place
             signal.signal(signum, old[signum])
             signal.raise_signal(signum)
@@ -214,6 +221,8 @@ def held_stops(*, second_acts: bool = False) -> Iterator[None]:
         holding = False
         for number, before in old.items():
             signal.signal(number, before)
+        if caught:  # raised now, or the block raised: the caller's (a command keeps it: stops_kept)
+            overrun.stop_over()
     if caught:
         signal.raise_signal(caught[0])
 

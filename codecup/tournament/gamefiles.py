@@ -64,7 +64,7 @@ def mend_records(out: Path, log: ResultsLog) -> int:
     mended = 0
     for game_id, doc, size in log.record_docs():
         path = game_path(out, game_id)
-        if not _holds(path, doc, size):
+        if not holds(path, doc, size):
             write_record_file(path, record_bytes(doc))
             mended += 1
     return mended
@@ -74,7 +74,7 @@ LARGER = 64
 """How many times its log line's size a game's record file may be and still be read as it."""
 
 
-def _holds(path: Path, doc: Any, size: int) -> bool:
+def holds(path: Path, doc: Any, size: int) -> bool:
     """Whether the file ``path`` holds the record ``doc`` (whose log line is ``size`` bytes: a file
     far larger is not read, and is not it).
 

@@ -12,7 +12,9 @@ ends the process with :data:`STATUS` if it has not within the grace. The tournam
 the game as a referee error (:data:`MESSAGE`), no fault of either player, and goes on. Where
 the game's code holds the interpreter's lock (a call of compiled code that does not let go of it),
 no thread of the worker runs: a local pool's parent then ends the workers itself, at
-:func:`parent_bound` (:meth:`~codecup.tournament.executor.GamePool.end_stuck`).
+:func:`parent_bound` (:meth:`~codecup.tournament.executor.GamePool.end_stuck`). On a Dask worker,
+whose process runs other games, each game plays in a child process of the worker's, which the
+worker ends at the bound (:mod:`~codecup.tournament.apart`), answering :class:`StuckGame`.
 
 Both bounds are of :func:`running` time: the time a process is stopped (Ctrl-Z, ``SIGSTOP``,
 ``docker pause``: :func:`codecup.stopped.so_far`, each process its own) moves them on, as it
@@ -30,13 +32,11 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import attrs
 
 from codecup import stopped
-from codecup.errors import Stopping
-from codecup.overrun import raise_into
 
 #: The exit status of a worker ended by :func:`guard` (as ``timeout`` exits).
 STATUS = 124
@@ -164,84 +164,14 @@ def guard(seconds: float, grace: float) -> Iterator[None]:
 
 @attrs.frozen
 class StuckGame:
-    """What a Dask worker's game task answers where :func:`guard_task` ended its game (no record).
+    """What a Dask worker's game task answers where the child process playing its game
+    (:mod:`~codecup.tournament.apart`) was ended as stuck past its bound, or died (no record).
 
     A record of codecup's own, sent back by value: the worker passed the run's code check before
     its game began (:mod:`codecup.tournament.codekey`, whose refusal, from a worker of other code,
     stays plain text)."""
 
     worker: str  # the worker's address (and name)
-
-
-def stuck(result: object) -> bool:
-    """Whether ``result`` (a game task's) is a :class:`StuckGame`: its game was ended as stuck."""
-    return isinstance(result, StuckGame)
-
-
-class Stuck(Stopping):
-    """Raised in a stuck game's thread by :func:`guard_task` (in Python code that never awaits): a
-    :class:`~codecup.errors.Stopping`, so that no handler of a plugin's failure takes it for one
-    (the game would be recorded as the plugin's bug)."""
-
-
-#: Seconds a stuck game that has heard its stop (its loop ran the cancel) has to close its bots
-#: before it is interrupted all the same: each of its waits is bounded (a bot's exit grace, its
-#: reaping), and an interruption landing in them left the bot running (a reviewer's, under load).
-CLOSE_PATIENCE = 30.0
-
-
-@contextlib.contextmanager
-def guard_task(
-    seconds: float, grace: float, end: Callable[[], None], heard: threading.Event | None = None
-) -> Iterator[threading.Event]:
-    """:func:`guard` for a game that shares its process with others, a Dask worker's: the process is
-    the worker, and ending it (as :func:`guard` does) killed every game it ran, and, without a nanny,
-    the worker for good (a red team's run then waited for workers for ever: F2). Within: a game still
-    running after ``seconds`` (of :func:`running` time) is stuck: the event yielded is set and ``end()``
-    ends that game alone (cancelled, it closes its bots). Game code that never lets its event loop
-    run (a loop of Python that never awaits) is interrupted, ``grace`` seconds later, by
-    :class:`Stuck` raised in the game's thread. Where even that cannot land (a call of compiled code
-    that never returns), the process is ended after a second grace, as :func:`guard` ends it: no
-    thread of it can be freed otherwise. ``heard``, once set (its loop ran the stop), the game is
-    closing its bots, each wait of it bounded: it is given :data:`CLOSE_PATIENCE` more before it is
-    interrupted (one interrupted as it closed its bots left a bot running)."""
-    done, fired = threading.Event(), threading.Event()
-    lock = threading.Lock()
-    inside = [True]
-    thread = threading.get_ident()
-    running()
-
-    def watch() -> None:
-        if wait(done, seconds):
-            return
-        fired.set()
-        end()
-        if wait(done, grace):
-            return
-        if heard is not None and heard.is_set() and wait(done, CLOSE_PATIENCE):
-            return
-        with lock:  # never after the game has left the block: it would land in the worker's code
-            if inside[0]:
-                raise_into(thread, Stuck)
-        if wait(done, grace):
-            return
-        _fired.set()
-        os._exit(STATUS)
-
-    watcher = threading.Thread(target=watch, name="codecup-hang-guard", daemon=True)
-    watcher.start()
-
-    def leave() -> None:
-        with lock:
-            inside[0] = False
-            raise_into(thread, None)  # one raised as the game ended, not yet seen: withdrawn
-        done.set()
-
-    try:
-        try:
-            yield fired
-        finally:
-            leave()
-    except Stuck:
-        leave()  # raised in the first, before it left: nothing is pending after this
-        raise
+    #: What the game's referee-error record says, should it fail so again: :data:`MESSAGE` for a
+    #: game ended as stuck, how its process died otherwise.
+    message: str = MESSAGE

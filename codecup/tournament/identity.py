@@ -27,7 +27,7 @@ import json
 import os
 import re
 import shlex
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -248,25 +248,58 @@ def _list(names: tuple[str, ...]) -> str:
     return f"{len(names)} players ({shown})"
 
 
-def check_schedule(spec: TournamentSpec, out: Path, has_games: bool, results_key: str | None = None) -> None:
+def check_schedule(
+    spec: TournamentSpec,
+    out: Path,
+    has_games: bool,
+    results_key: str | None = None,
+    moved: Callable[[Digests, Digests | None], Digests] | None = None,
+) -> None:
     """Refuse ``out`` if its games were played under another schedule than the one noted there.
 
     A folder without games, or without the note (from before this file, or copied without its
     hidden files), is the run's own check of its log's games to pass; then :func:`note_schedule`.
+    ``moved``: the program files the note names (and those of now) taken to where they are now
+    (the contest's folder moved since: :mod:`codecup.tournament.moved`).
     """
-    why = noted_difference(Schedule.of(spec, results_key), out) if has_games else None
+    why = noted_difference(Schedule.of(spec, results_key), out, moved) if has_games else None
     if why is not None:
         # --set-aside only where it applies (a reviewer's Swiss folder was told to give it, then refused)
-        raise refusal(out, "tournament", why, spec.game, set_aside=spec.format in ("round-robin", "gauntlet"))
+        raise refusal(
+            out,
+            "tournament",
+            why,
+            spec.game,
+            set_aside=spec.format in ("round-robin", "gauntlet"),
+            names=spec.names,
+        )
 
 
-def refusal(out: Path, run: str, why: str, game: str | None = None, set_aside: bool = False) -> ConfigError:
+def refusal(
+    out: Path,
+    run: str,
+    why: str,
+    game: str | None = None,
+    set_aside: bool = False,
+    names: Collection[str] | None = None,
+) -> ConfigError:
     """The error refusing ``out``, whose games are another ``run``'s (``why``: a difference of
     :func:`noted_difference`). A program changed since is the same run once it is put back: said
     so, as another folder loses every game logged (a reviewer's); ``set_aside``: ``--set-aside``
-    plays its games again (a round robin's, a gauntlet's), said too."""
+    plays its games again (a round robin's, a gauntlet's), said too. ``names``: the players list,
+    where a gauntlet's challenger no longer in it is what no option resumes."""
     remedy = "use another --out folder"
-    if why.startswith(_CHANGED):
+    found = _OPTION_DIFFERENCE.match(why)
+    if (
+        found is not None
+        and found["option"] == "--challenger"
+        and names is not None
+        and found["was"] not in names
+    ):
+        # an organiser's challenger withdrawn was told "give --challenger r1", which was refused as
+        # not one of the players
+        remedy = withdrawn_challenger(found["was"])
+    elif why.startswith(_CHANGED):
         # a tournament's: its games played again with the program as it is (codecup.tournament.setaside)
         again = f", give --set-aside {_changed_player(why)} to play its games again" if set_aside else ""
         remedy = f"put the file back as it was and the same command resumes{again}, or {remedy}"
@@ -282,6 +315,29 @@ def refusal(out: Path, run: str, why: str, game: str | None = None, set_aside: b
         if options:
             remedy = f"give {options} (what they were played with), or {remedy}"
     return ConfigError(f"{out} holds the games of another {run} ({why}): {remedy}")
+
+
+def withdrawn_challenger(name: str) -> str:
+    """What to do with a gauntlet's folder whose challenger ``name`` is not in the players list: no
+    option resumes it, nor does ``--set-aside`` (every game of a gauntlet is its challenger's)."""
+    return (
+        f"every game of a gauntlet is its challenger's, and this folder's, {name!r}, is not in the"
+        " players list: use another --out folder"
+    )
+
+
+def noted_challenger(out: Path, records: Collection[Record] = ()) -> str | None:
+    """The challenger of the gauntlet whose schedule the folder ``out`` notes (None: another format
+    is noted there). With no note that can be read (a folder of an older codecup's, copied without
+    its hidden files, or its note spoilt), the one player in every game of ``records``, a
+    gauntlet's games (every one is its challenger's), if one is (None: none, or two, as in a
+    single game); without the note the refusal told a withdrawn challenger to give --set-aside."""
+    noted = _read(out / NAME) if (out / NAME).exists() else None
+    if noted is not None:
+        return noted.challenger if noted.format == "gauntlet" else None
+    games = [{p.name for p in r.match.players} for r in records]
+    in_every = set.intersection(*games) if games else set()
+    return next(iter(in_every)) if len(in_every) == 1 else None
 
 
 def _changed_player(why: str) -> str:
@@ -357,14 +413,27 @@ def game_options(game: str | None) -> str:
     return f"the {said}" if said else "what"
 
 
-def noted_difference(now: Schedule, out: Path) -> str | None:
+def noted_difference(
+    now: Schedule, out: Path, moved: Callable[[Digests, Digests | None], Digests] | None = None
+) -> str | None:
     """Why the games of ``out``, played under the schedule noted there, cannot go on under ``now``
-    (None: they can, or no schedule is noted). ``codecup sprt`` asks it too, of its test's settings."""
+    (None: they can, or no schedule is noted). ``codecup sprt`` asks it too, of its test's settings.
+    ``moved``: the program files the note names taken to where they are now (see
+    :func:`check_schedule`)."""
     path = out / NAME
     if not path.exists():
         return None
     earlier = _read(path)
+    if earlier is not None and moved is not None and earlier.programs is not None:
+        earlier = attrs.evolve(earlier, programs=moved(earlier.programs, now.programs))
     return None if earlier is None else now.difference(earlier)
+
+
+def noted_programs(out: Path) -> Digests | None:
+    """The digests of the players' program files noted in ``out`` (None: none noted, or no note)."""
+    path = out / NAME
+    earlier = _read(path) if path.exists() else None
+    return None if earlier is None else earlier.programs
 
 
 def note_schedule(spec: TournamentSpec, out: Path, results_key: str | None = None) -> None:

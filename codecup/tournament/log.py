@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -22,7 +23,7 @@ import attrs
 from codecup import jsonfields as jf
 from codecup.dialogue import Termination
 from codecup.errors import ConfigError, RecordError, naming
-from codecup.record import NotJSONError, Record, document
+from codecup.record import MAX_RECORD, NotJSONError, Record, document
 from codecup.tournament.lock import FolderLock
 
 if TYPE_CHECKING:
@@ -305,28 +306,53 @@ def logged_game(path: Path) -> str | None:
         return None
 
 
-def logged_ids(path: Path) -> set[str]:
-    """The ids of the games in the results log ``path``, read only (a torn or foreign line ends the
-    reading; no log: none): what a stopped run says it leaves comes from the log itself, not from
-    what it was told (a reviewer's stop as a game was logged said "2 of 6" over 3 in the log)."""
-    ids: set[str] = set()
+def quick_lines(path: Path) -> Iterator[Any]:
+    """Each whole line of the results log ``path`` as JSON, read only and not checked as a record,
+    up to the first that is torn, not JSON (too deep for the parser too), or over
+    :data:`~codecup.record.MAX_RECORD` bytes (none of which a run writes but as its last line);
+    nothing where ``path`` is missing, cannot be read or is no regular file. Read a line at a time
+    without blocking: a set-aside folder's log that was a FIFO hung ``verify OUT`` and the run's
+    standings, one that was a link to ``/dev/zero`` grew it without end, a line of 300 MB was
+    held whole, and one nested 200,000 deep was a RecursionError traceback (a reviewer's)."""
     try:
-        with path.open("rb") as f:
-            for raw in f:  # line by line, not the whole file held (a red team's)
-                if not raw.endswith(b"\n"):  # whole lines only
-                    break
-                # Only the id, not the record: validating every record of a 9,900-game log took 6 s
-                # before a stopped run said anything (a reviewer's); the run itself logged these lines.
-                try:
-                    line = json.loads(raw)
-                except ValueError:
-                    break
-                game_id = line.get("id") if isinstance(line, dict) else None
-                if not isinstance(game_id, str):
-                    break
-                ids.add(game_id)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
-        pass
+        return
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return
+        f = os.fdopen(fd, "rb")
+    except OSError:
+        os.close(fd)
+        return
+    with f:
+        while True:
+            try:
+                raw = f.readline(MAX_RECORD + 1)
+            except OSError:
+                return
+            if not raw.endswith(b"\n") or len(raw) > MAX_RECORD:  # torn, or no line a run writes
+                return
+            try:
+                line = json.loads(raw)
+            except (ValueError, RecursionError):
+                return
+            yield line
+
+
+def logged_ids(path: Path) -> set[str]:
+    """The ids of the games in the results log ``path``, read only (:func:`quick_lines`: a torn or
+    foreign line ends the reading; no log: none): what a stopped run says it leaves comes from the
+    log itself, not from what it was told (a reviewer's stop as a game was logged said "2 of 6"
+    over 3 in the log). Only the id, not the record: validating every record of a 9,900-game log
+    took 6 s before a stopped run said anything (a reviewer's); the run itself logged these lines."""
+    ids: set[str] = set()
+    for line in quick_lines(path):
+        game_id = line.get("id") if isinstance(line, dict) else None
+        if not isinstance(game_id, str):
+            break
+        ids.add(game_id)
     return ids
 
 
@@ -336,23 +362,13 @@ def logged_names(path: Path) -> set[str]:
     none): a folder of a players list whose names were decomposed (NFD: a file saved on macOS) is
     resumed under those spellings (:func:`codecup.tournament.players.spelled_as_logged`)."""
     names: set[str] = set()
-    try:
-        with path.open("rb") as f:
-            for raw in f:  # line by line: a long run's log is not held whole
-                if not raw.endswith(b"\n"):
-                    break
-                try:
-                    line = json.loads(raw)
-                except ValueError:
-                    break
-                record = line.get("record") if isinstance(line, dict) else None
-                players = record.get("players") if isinstance(record, dict) else None
-                for player in players if isinstance(players, list) else ():
-                    name = player.get("name") if isinstance(player, dict) else None
-                    if isinstance(name, str):
-                        names.add(name)
-    except OSError:
-        pass
+    for line in quick_lines(path):
+        record = line.get("record") if isinstance(line, dict) else None
+        players = record.get("players") if isinstance(record, dict) else None
+        for player in players if isinstance(players, list) else ():
+            name = player.get("name") if isinstance(player, dict) else None
+            if isinstance(name, str):
+                names.add(name)
     return names
 
 
@@ -363,28 +379,18 @@ def older_logged(path: Path) -> list[str]:
     again): a resumed Swiss tournament or knock-out hands its logged games over stage by stage,
     and the first stage's were all it counted (a reviewer's: 6 said of 20)."""
     older: list[str] = []
-    try:
-        with path.open("rb") as f:
-            for raw in f:  # line by line: a long run's log is not held whole
-                if not raw.endswith(b"\n"):  # whole lines only
-                    break
-                id_ = _older_id(raw)
-                if id_ is False:
-                    break
-                if isinstance(id_, str):
-                    older.append(id_)
-    except OSError:
-        pass
+    for line in quick_lines(path):
+        id_ = _older_id(line)
+        if id_ is False:
+            break
+        if isinstance(id_, str):
+            older.append(id_)
     return older
 
 
-def _older_id(raw: bytes) -> str | bool | None:
-    """The id of the log line ``raw`` if its record names no codecup version and is no referee
-    error; None if it is not such a line; False if it is no log line (the reading stops there)."""
-    try:
-        line = json.loads(raw)
-    except ValueError:
-        return False
+def _older_id(line: Any) -> str | bool | None:
+    """The id of the log line ``line`` (its JSON) if its record names no codecup version and is no
+    referee error; None if it is not such a line; False if it is no log line (the reading stops)."""
     record = line.get("record") if isinstance(line, dict) else None
     if not isinstance(record, dict) or not isinstance(line.get("id"), str):
         return False

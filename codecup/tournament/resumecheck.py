@@ -11,8 +11,10 @@ say nothing. In this order:
 - a game of another game, variant, clock or clock mode, or of a player not in the players list as
   it is now; the refusal says what resumes it where something does: the options the games were
   played with, ``--set-aside`` for a player withdrawn or changed, names given back to players
-  renamed, folders moved back; a log of games of both clock modes, which no one run plays, is
-  refused as such;
+  renamed, folders moved back (a contest's folder moved whole, its programs the same files, is
+  followed before these checks, and its log read where it is now: :mod:`~codecup.tournament.moved`;
+  a move not followed is said with why); a log of games of both clock modes, which no one run
+  plays, is refused as such;
 - a record the game does not accept (:meth:`~codecup.tournament.log.ResultsLog.check_records`),
   before anything reads its points;
 - a folder whose schedule, as the earlier run noted it, is not this one's
@@ -25,7 +27,6 @@ say nothing. In this order:
 
 from __future__ import annotations
 
-import os
 import shlex
 from collections import Counter
 from collections.abc import Collection, Sequence
@@ -37,9 +38,16 @@ from codecup.clock import CLOCK_MODES, CPU, WALL, shown_clock
 from codecup.errors import ConfigError
 from codecup.game import Game, results_key_of
 from codecup.record import MatchInfo, PlayerInfo
-from codecup.tournament.identity import Schedule, check_logged_records, check_schedule
+from codecup.tournament.identity import (
+    Schedule,
+    check_logged_records,
+    check_schedule,
+    noted_challenger,
+    withdrawn_challenger,
+)
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.machine import Gives, check_log_gives
+from codecup.tournament.moved import Move, Unfollowed, find_move, moved_root, read_moves, through
 from codecup.tournament.programwatch import of_logged_players
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
 from codecup.tournament.spec import TournamentSpec, match_for
@@ -54,21 +62,26 @@ def check_log(
     setups: dict[int, str],
     has_games: bool,
     gives: Gives | None,
+    move: Move | None = None,
 ) -> None:
     """Refuse a log of games this tournament does not play, or plays otherwise (see
     :func:`~codecup.tournament.tournament.run_tournament`), with :class:`ConfigError`; the checks
     run in the order the module's docstring gives. ``log``: the folder ``out``'s results log, as
-    the run will resume it (a set-aside player's games already taken out); ``setups``: the setups
-    of the games' seeds, a cache the run then goes on using; ``has_games``: the folder's log holds
-    games (some maybe set aside); ``gives``: what this machine gives programs (None: no program
-    plays; a Dask cluster's workers each give what this machine does, or refuse the game)."""
+    the run will resume it (a set-aside player's games already taken out, its players' folders
+    read where the contest's folder moved: :func:`~codecup.tournament.moved.follow`); ``setups``:
+    the setups of the games' seeds, a cache the run then goes on using; ``has_games``: the
+    folder's log holds games (some maybe set aside); ``gives``: what this machine gives programs
+    (None: no program plays; a Dask cluster's workers each give what this machine does, or refuse
+    the game); ``move``: the move of the contest's folder the run follows (its program files noted
+    with the schedule are read where they are now)."""
     if gives is not None:  # first: another clock mode logged may be one this machine cannot give
         check_log_gives(log.records, gives, out / LOG_NAME)
     _check_log_is_this_tournaments(spec, log, out, gives)
     log.check_records(game)  # before anything reads their points (a schedule, the standings)
     key = results_key_of(game, spec.variant)
     logged = attrs.evolve(spec, programs=of_logged_players(spec.programs, log.records))
-    check_schedule(logged, out, has_games=has_games, results_key=key)
+    moves = (*read_moves(out).history, *(() if move is None else (move,)))
+    check_schedule(logged, out, has_games=has_games, results_key=key, moved=through(moves) if moves else None)
     check_logged_records(game, log.records, Schedule.of(spec, key), out, out / LOG_NAME)
     _check_logged_games(spec, game, log, out, setups)
 
@@ -141,20 +154,26 @@ def _check_log_is_this_tournaments(
             advice = (
                 renamed
                 if renamed is not None
-                else _moved_back_or_set_aside(strangers, spec, out)
+                else _moved_back_or_set_aside(strangers, spec, out, log)
                 if moved
                 else _resumed_by(m, spec, _fitting_modes(spec, log, gives))
                 if stranger is None
-                else _set_aside_or_another(stranger, spec)
+                else _set_aside_or_another(stranger, spec, out, log)
             )
             raise ConfigError(
                 f"{out / LOG_NAME} holds game {game_id} of a different tournament ({why}): {advice}"
             )
 
 
-def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec) -> str:
+def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec, out: Path, log: ResultsLog) -> str:
     """What to do with a log of games of a player withdrawn or changed since: ``--set-aside``
-    where it applies (a reviewer's: it solves this, and the refusal did not say it)."""
+    where it applies (a reviewer's: it solves this, and the refusal did not say it); not for the
+    challenger withdrawn of the gauntlet ``out`` notes, every game of which is the challenger's
+    (an organiser was told --set-aside, then --challenger, then that it is not one of the players);
+    with no note to read, a gauntlet's log says its challenger (:func:`noted_challenger`)."""
+    records = list(log.records.values()) if spec.format == "gauntlet" else []
+    if logged.name not in spec.names and noted_challenger(out, records) == logged.name:
+        return withdrawn_challenger(logged.name)
     if spec.format not in SET_ASIDE_FORMATS:
         return "use another --out folder"
     name = shlex.quote(logged.name)
@@ -162,22 +181,29 @@ def _set_aside_or_another(logged: PlayerInfo, spec: TournamentSpec) -> str:
     return f"give --set-aside {name} to {then}, or use another --out folder"
 
 
-def _moved_back_or_set_aside(moved: Sequence[PlayerInfo], spec: TournamentSpec, out: Path) -> str:
+def _moved_back_or_set_aside(
+    moved: Sequence[PlayerInfo], spec: TournamentSpec, out: Path, log: ResultsLog
+) -> str:
     """What to do with a log of games of players whose folders alone changed since (``moved``): move
     them back, or, where it applies, ``--set-aside`` each to play its games again from its new folder
     (a red team's new version in a new folder was told only to move it back, and --set-aside was what
     it needed). Folders that moved with one folder (the contest's, moved or copied whole) are said
-    with it, where the results folder ``out`` moved with it too: the log resumes there."""
-    root = _moved_root([(p.directory, _counterpart(p, spec.players)) for p in moved], out)
+    with it, where the results folder ``out`` moved with it too, and why the run did not follow the
+    move (:func:`~codecup.tournament.moved.find_move`: a program not as it was, say)."""
+    root = moved_root([(p.directory, _directory(_counterpart(p, spec.players))) for p in moved], out)
     said = "its players' folders have moved"
     back = "move them back to resume it"
+    names = list(dict.fromkeys(p.name for p in moved))
     if root is not None:
+        why = find_move(spec, log.records, out)
         said += f" with the folder {root[0]}, now {root[1]}"
+        if isinstance(why, Unfollowed):
+            said += f", {why.why}"
+            names = list(why.changed) or names  # the others' games followed where they are now
         back = f"run it in {root[0]} (or move that folder back) to resume it"
     said += " (a game's record names its players' folders)"
     if spec.format not in SET_ASIDE_FORMATS:
         return f"{said}: {back}, or use another --out folder"
-    names = list(dict.fromkeys(p.name for p in moved))
     given = " ".join(f"--set-aside {shlex.quote(n)}" for n in names)
     its = "its games" if len(names) == 1 else "their games"
     return (
@@ -185,27 +211,9 @@ def _moved_back_or_set_aside(moved: Sequence[PlayerInfo], spec: TournamentSpec, 
     )
 
 
-def _moved_root(pairs: Sequence[tuple[str | None, PlayerInfo | None]], out: Path) -> tuple[str, str] | None:
-    """The one folder ``(was, now)`` every player's folder moved with, keeping its place below it,
-    with the results folder ``out`` in it now (a contest's folder moved or copied whole: ``/c/bots/a``
-    now ``/d/bots/a``, the results in ``/d/out``); None where the folders moved otherwise: a new
-    version's own new folder (``bots/v1/a`` now ``bots/v2/a``, the results beside ``bots``: a
-    reviewer's was told the folder ``bots/v1`` had moved, and to run it there)."""
-    roots = set()
-    for was, now in pairs:
-        if was is None or now is None or now.directory is None:
-            return None
-        old, new = Path(was).parts, Path(now.directory).parts
-        same = 0
-        while same < min(len(old), len(new)) - 1 and old[-1 - same] == new[-1 - same]:
-            same += 1
-        if same == 0:
-            return None
-        roots.add((str(Path(*old[: len(old) - same])), str(Path(*new[: len(new) - same]))))
-    if len(roots) != 1:
-        return None
-    root = roots.pop()
-    return root if Path(os.path.abspath(out)).is_relative_to(root[1]) else None
+def _directory(player: PlayerInfo | None) -> str | None:
+    """``player``'s folder (None: no such player, or none)."""
+    return None if player is None else player.directory
 
 
 def _fitting_modes(spec: TournamentSpec, log: ResultsLog, gives: Gives | None) -> list[str]:

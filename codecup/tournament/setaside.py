@@ -26,6 +26,11 @@ step left lines in both logs, or pages of games not logged): the set-aside folde
 ``set-aside/.pending`` with links to the records, the log replaced in one rename, and only then
 the records and pages removed and the folder named; the next run finishes it, or undoes it where
 the log was not replaced yet (:func:`finish_pending`).
+
+``--replay-errors`` sets aside so the games logged as referee errors (the referee died, the game
+plugin failed, a program could not be contained: no fault of either player, no points), with or
+without players' games, so that the run plays them again once the cause is mended; before, the
+organiser deleted their log lines, leaving their records and pages behind as above.
 """
 
 from __future__ import annotations
@@ -40,8 +45,12 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from codecup.errors import ConfigError, RecordError
+from codecup.reading import MIB, read_file
+from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.identity import NAME as NOTE_NAME
+from codecup.tournament.identity import noted_challenger, withdrawn_challenger
 from codecup.tournament.log import LOG_NAME, entry_of, logged_ids
+from codecup.tournament.moved import read_moves, same_version, seen_moves
 
 if TYPE_CHECKING:
     from codecup.record import PlayerInfo, Record
@@ -95,6 +104,27 @@ class SetAside:
 
 
 @attrs.frozen
+class ErrorsAside:
+    """The games logged as referee errors set aside by ``--replay-errors`` (``games``: their ids,
+    in the log's order), to be played again."""
+
+    games: tuple[str, ...]
+    folder: Path | None  # where they went (None: none was set aside)
+
+    def line(self) -> str:
+        """What the run says of it (one line, on stderr)."""
+        if not self.games:
+            return "no logged game of players in the players list ended in a referee error: none set aside"
+        n, first = len(self.games), self.games[0]
+        games = (
+            f"the {n} logged game{'s' if n != 1 else ''} that ended in a referee error (the first {first})"
+        )
+        return (
+            f"set aside {games} into {self.folder}/ (their log lines and records): this run plays them again"
+        )
+
+
+@attrs.frozen
 class Plan:
     """What ``--set-aside`` does to a folder, decided from its log before anything is changed."""
 
@@ -103,6 +133,7 @@ class Plan:
     of_player: Mapping[str, tuple[str, ...]]  # each name's games set aside (a game of two: both's)
     versions: Mapping[str, Any]  # each listed name's program, noted once done (PLAYERS)
     listed: frozenset[str]
+    errors: tuple[str, ...] | None = None  # --replay-errors: the referee errors set aside (None: not asked)
 
     def changes(self) -> bool:
         """Whether carrying it out changes the folder (games to move, or a program to note)."""
@@ -116,10 +147,26 @@ class Archived:
     folder: str  # relative to the results folder: set-aside/N
     games: int
     players: tuple[str, ...]  # whose games they were (as its note says; none where it cannot be read)
+    referee_errors: int = 0  # of them, those set aside as referee errors (--replay-errors)
 
     def to_json(self) -> dict[str, Any]:
         """The form of standings.json's ``set_aside`` (docs/standings-schema.md)."""
-        return {"folder": self.folder, "games": self.games, "players": list(self.players)}
+        return {
+            "folder": self.folder,
+            "games": self.games,
+            "players": list(self.players),
+            "referee_errors": self.referee_errors,
+        }
+
+    def said(self) -> str:
+        """How the standings' line says it: ``set-aside/1 (4 of 'a')``, ``set-aside/2 (3 referee
+        errors)``, ``set-aside/3 (6 of 'a', and 2 referee errors)`` (8 games in all)."""
+        errors = f"{self.referee_errors} referee error{'s' if self.referee_errors != 1 else ''}"
+        if not self.players:
+            return f"{self.folder} ({errors if self.referee_errors else self.games})"
+        names = ", ".join(repr(p) for p in self.players)
+        theirs = self.games - self.referee_errors  # a player's game that failed is the player's
+        return f"{self.folder} ({theirs} of {names}{', and ' + errors if self.referee_errors else ''})"
 
 
 def archived(out: Path) -> tuple[Archived, ...]:
@@ -132,15 +179,29 @@ def archived(out: Path) -> tuple[Archived, ...]:
     for entry in top.iterdir():
         if not entry.name.isdigit() or not entry.is_dir() or entry.is_symlink():
             continue
-        try:
-            versions = json.loads((entry / _NOTE).read_text("utf-8")).get("versions")
-        except (OSError, ValueError, AttributeError):
-            versions = None
+        note = _json_of(entry / _NOTE)
+        versions = note.get("versions") if isinstance(note, dict) else None
+        errors = note.get("errors") if isinstance(note, dict) else None
         players = tuple(str(n) for n in versions) if isinstance(versions, dict) else ()
-        found.append(
-            (int(entry.name), Archived(f"{FOLDER}/{entry.name}", len(logged_ids(entry / LOG_NAME)), players))
+        count = len(logged_ids(entry / LOG_NAME))
+        aside = Archived(
+            f"{FOLDER}/{entry.name}", count, players, len(errors) if isinstance(errors, list) else 0
         )
+        found.append((int(entry.name), aside))
     return tuple(a for _, a in sorted(found, key=lambda pair: pair[0]))
+
+
+NOTE_CAP = 64 * MIB
+"""The most bytes of a set-aside's note read (its games' ids and its players' programs)."""
+
+
+def _json_of(path: Path) -> Any:
+    """The JSON of a set-aside's note ``path``; None where it is missing, no regular file (a FIFO
+    hung its reader), over :data:`NOTE_CAP`, or not JSON (too deep for the parser too)."""
+    try:
+        return json.loads(read_file(path, NOTE_CAP, "a set-aside note"))
+    except (ConfigError, ValueError, RecursionError):
+        return None
 
 
 def archived_line(folders: Sequence[Archived]) -> str | None:
@@ -148,33 +209,51 @@ def archived_line(folders: Sequence[Archived]) -> str | None:
     n = sum(a.games for a in folders)
     if not folders:
         return None
-    said = ", ".join(
-        f"{a.folder} ({a.games}{' of ' + ', '.join(repr(p) for p in a.players) if a.players else ''})"
-        for a in folders
-    )
+    said = ", ".join(a.said() for a in folders)
     return f"{n} game{'s' if n != 1 else ''} set aside, not in these standings: see {said}"
 
 
-def check_set_aside(names: Sequence[str], spec: TournamentSpec) -> None:
-    """Refuse ``--set-aside`` in a format whose pairings depend on results, before anything is done."""
-    if names and spec.format not in FORMATS:
+def check_set_aside(names: Sequence[str], spec: TournamentSpec, errors: bool = False) -> None:
+    """Refuse ``--set-aside`` (``names``) or ``--replay-errors`` (``errors``) in a format whose
+    pairings depend on results, before anything is done."""
+    if (names or errors) and spec.format not in FORMATS:
         raise ConfigError(
-            f"--set-aside applies to a round robin or a gauntlet, not a {spec.format} tournament (its"
-            " later games are paired by the results of those set aside): use another --out folder"
+            f"{_option(names)} applies to a round robin or a gauntlet, not a {spec.format} tournament"
+            f" (its later games are paired by the results of those set aside): {_instead(names)}"
         )
 
 
-def plan(out: Path, names: Sequence[str], spec: TournamentSpec, records: Mapping[str, Record]) -> Plan:
+def _option(names: Sequence[str]) -> str:
+    """The option asked for, as a refusal names it (``names`` given: ``--set-aside``)."""
+    return "--set-aside" if names else "--replay-errors"
+
+
+def _instead(names: Sequence[str]) -> str:
+    """What a refusal of :func:`_option` in another format advises."""
+    if names:
+        return "use another --out folder"
+    return "use another --out folder, or delete a game's line from results.jsonl to have it played again"
+
+
+def plan(
+    out: Path, names: Sequence[str], spec: TournamentSpec, records: Mapping[str, Record], errors: bool = False
+) -> Plan:
     """Which of the logged games ``records`` (the log of ``out``, in its order) ``--set-aside``
-    of ``names`` moves; refused (before anything is changed) in a folder whose noted format is not
-    one of :data:`FORMATS`, or for a name neither in the players list nor in the log."""
-    check_set_aside(names, spec)
+    of ``names`` moves, and ``--replay-errors`` (``errors``: those that ended in a referee error);
+    refused (before anything is changed) in a folder whose noted format is not one of
+    :data:`FORMATS`, for a name neither in the players list nor in the log, or for a gauntlet's
+    challenger withdrawn (:func:`~codecup.tournament.identity.noted_challenger`)."""
+    check_set_aside(names, spec, errors)
     noted = _noted_format(out)
-    if names and noted is not None and noted not in FORMATS:  # the folder's, whatever the command says
+    if (names or errors) and noted is not None and noted not in FORMATS:  # the folder's, not the command's
         raise ConfigError(
-            f"--set-aside applies to a round robin or a gauntlet, and {out} holds a {noted} tournament's"
-            " games (its later games are paired by the results of those set aside): use another --out folder"
+            f"{_option(names)} applies to a round robin or a gauntlet, and {out} holds a {noted} tournament's"
+            f" games (its later games are paired by the results of those set aside): {_instead(names)}"
         )
+    challenger = noted_challenger(out, list(records.values())) if spec.format == "gauntlet" else None
+    if challenger is not None and challenger in names and challenger not in spec.names:
+        # with the note it was refused as another schedule; without it, every game was set aside
+        raise ConfigError(f"--set-aside {challenger}: {withdrawn_challenger(challenger)}")
     playing = {p.name for record in records.values() for p in record.match.players}
     done = _noted_versions(out)  # a withdrawn player's too: the same command again is no mistake
     unknown = [name for name in names if name not in spec.names and name not in playing and name not in done]
@@ -184,25 +263,39 @@ def plan(out: Path, names: Sequence[str], spec: TournamentSpec, records: Mapping
             f" logged in {out}: give a player's name"
         )
     versions = {name: _version(spec, name) if name in spec.names else None for name in names}
-    again = {name for name in names if versions[name] is None or done.get(name) != versions[name]}
+    moves = seen_moves(spec, records, out)  # noted before the folder moved: read where it is now
+    again = {
+        name
+        for name in names
+        if versions[name] is None or not same_version(done.get(name), versions[name], name, moves)
+    }
     of_player: dict[str, list[str]] = {name: [] for name in names}
     games = []
+    failed = []
     for game_id, record in records.items():
         mine = [p.name for p in record.match.players if p.name in again]
-        if mine:
+        # a referee error of a player no longer listed is not played again: left as it is (a
+        # reviewer's line promised to play such games again)
+        all_listed = all(p.name in spec.names for p in record.match.players)
+        if mine or (errors and all_listed and is_referee_error(record)):
             games.append(game_id)
             for name in dict.fromkeys(mine):
                 of_player[name].append(game_id)
+            if not mine:  # a player's game set aside is played again as the player's, whatever its end
+                failed.append(game_id)
     return Plan(
         tuple(names),
         tuple(games),
         {name: tuple(ids) for name, ids in of_player.items()},
         {name: versions[name] for name in again},
         frozenset(name for name in names if name in spec.names),
+        tuple(failed) if errors else None,
     )
 
 
-def still_to_do(out: Path, names: Sequence[str], spec: TournamentSpec, logged: int) -> str | None:
+def still_to_do(
+    out: Path, names: Sequence[str], spec: TournamentSpec, logged: int, errors: bool = False
+) -> str | None:
     """What ``--set-aside`` of ``names`` may still do in ``out`` (``logged`` games in its log), said
     for a run stopped before it carried it out (a red team's SIGTERM then said "every game is logged
     (60 of 60), not the standings", and the same command set 24 games aside and played them again).
@@ -212,24 +305,38 @@ def still_to_do(out: Path, names: Sequence[str], spec: TournamentSpec, logged: i
     unsaid): the names given, the players list, the programs noted in ``set-aside/players.json``.
     How many games, and whether the folder's checks pass (they may not have run: a changed clock is
     refused), are not known: the line promises neither. None where it sets none aside (each name's
-    program noted as it is now, a withdrawn player's games set aside already)."""
+    program noted as it is now, a withdrawn player's games set aside already). ``errors``
+    (``--replay-errors``): the games logged as referee errors, which may be none (or set aside
+    already: the line does not say "none set aside yet")."""
     done = _noted_versions(out)
-    listed = [n for n in names if n in spec.names and done.get(n) != _version(spec, n)]
+    moves = read_moves(out).history
+    listed = [
+        n for n in names if n in spec.names and not same_version(done.get(n), _version(spec, n), n, moves)
+    ]
     withdrawn = [n for n in names if n not in spec.names and n not in done]
     whose = [n for n in names if n in listed or n in withdrawn]
-    if not whose:
+    if not whose and not errors:
         return None
+    parts = [f"the logged games of {_said(whose)}"] if whose else []
+    if errors:
+        parts.append("those logged as referee errors (if any)")
+    what = " and ".join(parts)
     if not withdrawn:
         then = " and plays them again"
+    elif errors:
+        then = f" and plays them again, but those of {_said(withdrawn)} (not in the players list)"
     elif not listed:
         then = (
             f" ({'it is' if len(withdrawn) == 1 else 'they are'} not in the players list: not played again)"
         )
     else:
         then = f" and plays those of {_said(listed)} again"
+    # whether the referee errors were set aside already is known only from the log (a stop can
+    # come once they were, before the run said so: a reviewer's line said "none set aside yet")
+    yet = "" if errors else ", none set aside yet"
     return (
-        f"{logged} game{'s are' if logged != 1 else ' is'} logged in {out}/, none set aside yet: the same"
-        f" command, once its checks of the folder pass, sets aside the logged games of {_said(whose)}{then}"
+        f"{logged} game{'s are' if logged != 1 else ' is'} logged in {out}/{yet}: the same"
+        f" command, once its checks of the folder pass, sets aside {what}{then}"
     )
 
 
@@ -241,9 +348,9 @@ def _said(names: Sequence[str]) -> str:
     return f"players {', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
-def set_aside(out: Path, todo: Plan) -> list[SetAside]:
+def set_aside(out: Path, todo: Plan) -> list[SetAside | ErrorsAside]:
     """Carry out ``todo`` in ``out`` (whose lock the caller holds; :func:`finish_pending` done):
-    what was done, a :class:`SetAside` per name."""
+    what was done, a :class:`SetAside` per name, then an :class:`ErrorsAside` if asked for."""
     try:
         folder = _set_aside(out, todo) if todo.changes() else None
     except OSError as exc:
@@ -251,10 +358,13 @@ def set_aside(out: Path, todo: Plan) -> list[SetAside]:
             f"{out}: setting games aside failed ({exc.strerror or exc}); its results log is whole, and"
             " the same command tries again"
         ) from None
-    return [
+    done: list[SetAside | ErrorsAside] = [
         SetAside(name, todo.of_player[name], folder if todo.of_player[name] else None, name in todo.listed)
         for name in todo.names
     ]
+    if todo.errors is not None:
+        done.append(ErrorsAside(todo.errors, folder if todo.errors else None))
+    return done
 
 
 def _set_aside(out: Path, todo: Plan) -> Path | None:
@@ -285,7 +395,8 @@ def _set_aside(out: Path, todo: Plan) -> Path | None:
                 os.link(record, pending / "games" / record.name)
             except OSError:  # a file system without hard links
                 shutil.copy2(record, pending / "games" / record.name)
-    _write(pending / _NOTE, {"games": list(todo.games), "versions": dict(todo.versions)})  # last: whole
+    note = {"games": list(todo.games), "versions": dict(todo.versions), "errors": list(todo.errors or ())}
+    _write(pending / _NOTE, note)  # last: whole
     _sync(pending / "games")
     _sync(pending)
     _sync(top)
@@ -303,11 +414,8 @@ def finish_pending(out: Path) -> str | None:
     pending = out / FOLDER / PENDING
     if not pending.is_dir() or pending.is_symlink():
         return None
-    try:
-        note = json.loads((pending / _NOTE).read_text("utf-8"))
-        games = note["games"]
-    except (OSError, ValueError, TypeError, KeyError):  # not written whole: the log is as it was
-        games = None
+    note = _json_of(pending / _NOTE)  # not written whole: the log is as it was
+    games = note.get("games") if isinstance(note, dict) else None
     try:
         if not isinstance(games, list) or set(games) & logged_ids(out / LOG_NAME):
             shutil.rmtree(pending)  # links and copies only: the records are still under games/
@@ -360,10 +468,7 @@ def _version(spec: TournamentSpec, name: str) -> Any:
 
 
 def _noted_versions(out: Path) -> dict[str, Any]:
-    try:
-        doc = json.loads((out / FOLDER / PLAYERS).read_text("utf-8"))
-    except (OSError, ValueError):
-        return {}
+    doc = _json_of(out / FOLDER / PLAYERS)
     return doc if isinstance(doc, dict) else {}
 
 
@@ -384,10 +489,7 @@ def _write(path: Path, doc: object) -> None:
 
 def _noted_format(out: Path) -> str | None:
     """The format noted in ``out`` (:mod:`~codecup.tournament.identity`); None: none."""
-    try:
-        doc: Any = json.loads((out / NOTE_NAME).read_text("utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return None
+    doc = _json_of(out / NOTE_NAME)
     found = doc.get("format") if isinstance(doc, dict) else None
     return found if isinstance(found, str) else None
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from codecup import failed
 from codecup.checked import is_number, short
 from codecup.dialogue import Termination
 from codecup.errors import PASS_THROUGH, how_failed
@@ -241,23 +242,29 @@ def rates_of(standing: Standing) -> Standing:
 
 def ranking_keys(game: Game, standings: Mapping[str, Standing]) -> dict[str, tuple[float, ...]]:
     """Each player's ``game.standing_key``; the default key for all where the plugin's raises or
-    gives something that is not a tuple of finite numbers (said once, on stderr, naming it)."""
-    try:
-        keys = bounded(
-            "its standing_key", lambda: {name: game.standing_key(s) for name, s in standings.items()}
+    gives something that is not a tuple of finite numbers (said once, on stderr, naming it), and
+    from then on without asking it again (:mod:`codecup.failed`: a red team's that spun was asked
+    at every redraw of the live standings, each time to its bound)."""
+    if failed.failure(game, "standing_key") is None:
+        exc: BaseException | None = None
+        try:
+            keys = bounded(
+                "its standing_key", lambda: {name: game.standing_key(s) for name, s in standings.items()}
+            )
+            bad = next((k for k in keys.values() if not _is_key(k)), None)
+            if bad is None:
+                return {name: tuple(float(x) for x in key) for name, key in keys.items()}
+            why = f"gave {short(bad)}, not a tuple of finite numbers"
+        except PASS_THROUGH:
+            raise
+        except BaseException as caught:  # sys.exit() too: the plugin's failure
+            why, exc = how_failed(caught), caught
+        line = (
+            f"codecup: the {game.info.name} plugin's standing_key {why}:"
+            " the standings rank by points, then score, then fewer irregular losses"
         )
-        bad = next((k for k in keys.values() if not _is_key(k)), None)
-        if bad is None:
-            return {name: tuple(float(x) for x in key) for name, key in keys.items()}
-        why = f"gave {short(bad)}, not a tuple of finite numbers"
-    except PASS_THROUGH:
-        raise
-    except BaseException as exc:  # sys.exit() too: the plugin's failure
-        why = how_failed(exc)
-    say_once(
-        f"codecup: the {game.info.name} plugin's standing_key {why}:"
-        " the standings rank by points, then score, then fewer irregular losses"
-    )
+        say_once(line)
+        failed.remember(game, "standing_key", line, exc)
     return {name: Game.standing_key(game, s) for name, s in standings.items()}
 
 
@@ -367,6 +374,8 @@ def spreadsheet_text(text: str) -> str:
     """``text`` for a CSV cell, a leading ``'`` before a formula start so a spreadsheet shows it as text.
 
     A player's name comes from whoever entered the player: ``=HYPERLINK(...)`` must not run
-    in the organiser's spreadsheet.
+    in the organiser's spreadsheet. A name that starts with ``'`` gets one more too, so that
+    every name is written distinctly: a reader drops one leading ``'`` to get the name back
+    (``'=1`` is written ``''=1``, ``=1`` is written ``'=1``).
     """
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    return "'" + text if text.startswith((*FORMULA_STARTS, "'")) else text

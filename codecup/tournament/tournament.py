@@ -36,13 +36,21 @@ from codecup.tournament.identity import note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.machine import Gives, limits_had
+from codecup.tournament.moved import Move, follow, note_move
 from codecup.tournament.programwatch import GAME_NOT_LOGGED, SET_ASIDE, ProgramWatch
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
 from codecup.tournament.resumecheck import check_log
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
-from codecup.tournament.setaside import Archived, SetAside, archived, archived_line, finish_pending
+from codecup.tournament.setaside import (
+    Archived,
+    ErrorsAside,
+    SetAside,
+    archived,
+    archived_line,
+    finish_pending,
+)
 from codecup.tournament.setaside import plan as plan_set_aside
 from codecup.tournament.setaside import set_aside as aside
 from codecup.tournament.spec import TournamentSpec, match_for
@@ -140,11 +148,15 @@ class TournamentResult:
         )
         dead = [g.id for g, r in self.games if is_referee_error(r)]
         if dead:
+            again = (  # a round robin's, a gauntlet's: set aside, not deleted (codecup.tournament.setaside)
+                "the same command with --replay-errors plays them again"
+                if s.format in SET_ASIDE_FORMATS
+                else "delete a game's line from results.jsonl to have it played again"
+            )
             text += (
                 f"\n\nReferee errors: {len(dead)} game{'s' if len(dead) != 1 else ''} whose referee process "
                 "died or failed, whose game plugin failed, or whose programs could not be contained alike"
-                " (no points, left out of the standings and ratings; delete a game's line from results.jsonl"
-                " to have it played again): " + ", ".join(dead)
+                f" (no points, left out of the standings and ratings; {again}): " + ", ".join(dead)
             )
         faults = fault_summary(self.games)
         if faults:
@@ -280,9 +292,11 @@ def run_tournament(
     on_complete: OnComplete | None = None,
     on_playing: OnPlaying | None = None,
     set_aside: Sequence[str] = (),
-    on_set_aside: Callable[[SetAside], None] | None = None,
+    on_set_aside: Callable[[SetAside | ErrorsAside], None] | None = None,
     gives: Gives | None = None,
     on_mended: Callable[[int], None] | None = None,
+    replay_errors: bool = False,
+    on_moved: Callable[[Move], None] | None = None,
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result.
 
@@ -304,38 +318,48 @@ def run_tournament(
     A log that holds games this tournament does not play is refused before anything is written, as
     is a spec ``game`` cannot play (another game's, a variant or a bot it does not have).
     ``set_aside``: the players whose logged games are set aside first (:mod:`~codecup.tournament.setaside`;
-    ``lock`` must be given), once every check passed of the log without them; ``on_set_aside``
-    is told what was done, a player at a time.
+    ``lock`` must be given), once every check passed of the log without them; ``replay_errors``:
+    the logged games that ended in a referee error are set aside so too, and played again;
+    ``on_set_aside`` is told what was done, a player at a time, then of the referee errors.
     ``on_mended(n)``: told of the ``n`` logged games whose records in ``games/`` were not as the log
     says (a crash's: missing, cut, zeroed) and were written again from it
     (:func:`~codecup.tournament.gamefiles.mend_records`).
+    ``on_moved(move)``: told of the move of the contest's folder (players' folders and ``out``
+    together) the run followed, resuming its log where it is now (:mod:`~codecup.tournament.moved`).
     """
     spec.check()
     _check_game_plays(spec, game)
     out.mkdir(parents=True, exist_ok=True)
-    if set_aside and lock is None:
-        raise ValueError("set_aside needs the folder's lock held by the caller")
+    if (set_aside or replay_errors) and lock is None:
+        raise ValueError("set_aside and replay_errors need the folder's lock held by the caller")
     if lock is not None:  # a set-aside a stop cut short, finished or undone before the log is read
         finish_pending(out)
     log = ResultsLog.open(out / LOG_NAME, lock=lock or True, game=game)  # its records checked as read
     try:
         setups: dict[int, str] = {}
-        todo = plan_set_aside(out, set_aside, spec, log.records) if set_aside else None
+        asked = set_aside or replay_errors
+        todo = plan_set_aside(out, set_aside, spec, log.records, replay_errors) if asked else None
         if todo is not None:  # checked as the log is without them: a refused run has moved none (a
             # reviewer's: games were moved, then the folder refused as another format's)
             has_games = bool(log.records)
             for game_id in todo.games:
                 del log.records[game_id]
-            check_log(spec, game, log, out, setups, has_games, gives)
+            check_log(spec, game, log, out, setups, has_games, gives, follow(spec, log.records, out))
             log.close()
             for done in aside(out, todo):
                 if on_set_aside is not None:
                     on_set_aside(done)
             log = ResultsLog.open(out / LOG_NAME, lock=lock or True, game=game)
             setups.clear()
-        check_log(spec, game, log, out, setups, bool(log.records), gives)
+        move = follow(spec, log.records, out)  # the contest's folder moved whole: read where it is now
+        check_log(spec, game, log, out, setups, bool(log.records), gives, move)
         key = results_key_of(game, spec.variant)
+        if move is not None:  # before the schedule's note, which names the files where they are now:
+            note_move(out, move)  # a crash between leaves it naming them where they were, and the
+            # move noted, through which they are read (moved.through)
         note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none
+        if move is not None and on_moved is not None:
+            on_moved(move)
         (out / "games").mkdir(exist_ok=True)
         mended = mend_records(out, log)  # a crash's: each logged game's record as its line says
         if mended and on_mended is not None:

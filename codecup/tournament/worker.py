@@ -1,6 +1,8 @@
 """A pool worker: where one tournament game runs, and how the worker stops.
 
-:func:`play` runs a match in the worker process (its plugin manager is built once per worker).
+:func:`play` runs a match in the worker process (its plugin manager is built once per worker); on
+a Dask worker, whose process runs other games, in a child process of the worker's
+(:mod:`~codecup.tournament.apart`), which :func:`worker_init` sets up and :func:`play_here` plays in.
 :func:`worker_init` sets a worker up so that it never outlives the run: SIGTERM unwinds the
 running match, which closes its bots (their whole process trees), and the worker stops when
 the process that started the pool dies, even by SIGKILL. :func:`stop_games` stops the games
@@ -36,6 +38,7 @@ from codecup.tournament import hang
 if TYPE_CHECKING:
     from codecup.game import Game
     from codecup.sandbox import Limits, Policy, Support
+    from codecup.tournament.apart import Unplayable
     from codecup.tournament.machine import Gives
 
 PlayFn = Callable[[MatchInfo], Record]
@@ -50,29 +53,51 @@ _in_match = False
 
 def play(
     match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = None, run: str = ""
-) -> Record | hang.StuckGame:
+) -> Record | hang.StuckGame | Unplayable:
     """Run one match in this worker (its plugin manager is built once per worker process).
 
     ``hide``: folders the bots must not see (the results, the other players' of a tournament),
     besides each other's; a bot still sees its own folder. ``limits``: what each bot may use
     (default :class:`~codecup.sandbox.Limits`). ``run``: the run it belongs to, which may stop
-    it (:func:`stop_games`).
+    it (:func:`stop_games`). On a Dask worker the match is played in a child process of the
+    worker's (:mod:`~codecup.tournament.apart`): a game stuck past its bound is ended there alone.
     """
-    from codecup.plugins import load_games, make_plugin_manager
-    from codecup.sandbox import Limits, Policy
+    from codecup.plugins import load_games
 
-    global _worker_pm, _in_match
+    game = load_games(plugin_manager()).get(match.game)
+    wanted = _dask_task_wanted()
+    if wanted is not None:  # a Dask worker's: the process is the worker, others' games in it
+        from codecup.tournament import apart
+
+        return apart.play(game, match, hide, limits, run, wanted)
+    return play_here(game, match, hide, limits, run)
+
+
+def plugin_manager() -> pluggy.PluginManager:
+    """This process's plugin manager (built once per worker process)."""
+    from codecup.plugins import make_plugin_manager
+
+    global _worker_pm
     if _worker_pm is None:
         _worker_pm = make_plugin_manager(report=None)  # the command has named any broken plugin
+    return _worker_pm
+
+
+def play_here(
+    game: Game, match: MatchInfo, hide: tuple[str, ...] = (), limits: Limits | None = None, run: str = ""
+) -> Record:
+    """Play ``match`` of ``game`` in this process, a worker of its own (a local pool's, or a Dask
+    worker's child, set up by :func:`worker_init`): a game still running at its bound ends the
+    process (:func:`~codecup.tournament.hang.guard`), as SIGTERM does once its bots are closed."""
+    from codecup.sandbox import Limits, Policy
+
+    global _in_match
+    pm = plugin_manager()
     _in_match = True
     try:
-        game = load_games(_worker_pm).get(match.game)
         policy = Policy(limits=limits or Limits(), hide=hide)
-        wanted = _dask_task_wanted()
-        if wanted is not None:  # a Dask worker's: the process is the worker, others' games in it
-            return _play_guarded(game, match, _worker_pm, policy, run, wanted)
         with hang.guard(hang.bound(match.clock), WORKER_GRACE):
-            return referee_loop.run(_stoppable(game, match, _worker_pm, policy, run, wanted))
+            return referee_loop.run(_stoppable(game, match, pm, policy, run))
     except _Terminate:  # the match has closed its players on the way out: end this worker
         os._exit(hang.STATUS if hang.fired() else 1)
     finally:
@@ -98,7 +123,7 @@ def play_held(
     own = machine_support()
     lacks = machine.otherwise(gives, machine.Gives.of(own))
     if lacks is not None:
-        return machine.GivenOtherwise(_where(), lacks)
+        return machine.GivenOtherwise(where(), lacks)
     held = machine.held(gives, own)
     if held is None:
         return play_fn(*args, **kwargs)
@@ -106,7 +131,7 @@ def play_held(
         return play_fn(*args, **kwargs)
 
 
-def _where() -> str:
+def where() -> str:
     """This Dask worker's address (its name too, where it was given one)."""
     try:
         from distributed import get_worker
@@ -116,36 +141,6 @@ def _where() -> str:
         return "(unknown)"
     name = str(worker.name)
     return str(worker.address) + (f" ({name})" if name != str(worker.address) else "")
-
-
-def _play_guarded(
-    game: Game,
-    match: MatchInfo,
-    pm: pluggy.PluginManager,
-    policy: Policy,
-    run: str,
-    wanted: Callable[[], bool],
-) -> Record | hang.StuckGame:
-    """Play ``match`` on a Dask worker, where a game stuck past its bound is ended alone
-    (:func:`~codecup.tournament.hang.guard_task`), and answered :class:`~codecup.tournament.hang.StuckGame`
-    (the run plays it once more, and records it so if stuck again) rather than ending the worker and
-    every game it runs."""
-    stops: list[Callable[[], object]] = []
-    stuck, heard = threading.Event(), threading.Event()  # heard: its loop ran the stop (it closes its bots)
-    ending = functools.partial(_each, stops)
-    try:
-        with hang.guard_task(hang.bound(match.clock), WORKER_GRACE, ending, heard) as stuck:
-            return referee_loop.run(_stoppable(game, match, pm, policy, run, wanted, stops, heard))
-    except (asyncio.CancelledError, hang.Stuck):
-        if not stuck.is_set():  # stopped by its run, or its task let go of
-            raise
-    return hang.StuckGame(_where())
-
-
-def _each(calls: list[Callable[[], object]]) -> None:
-    for call in calls:
-        with contextlib.suppress(RuntimeError):  # its loop has just closed: the game has ended
-            call()
 
 
 #: How to stop each game running in this process, by the run it belongs to (:func:`stop_games`).
@@ -158,51 +153,22 @@ WANTED_EVERY = 1.0
 
 
 async def _stoppable(
-    game: Game,
-    match: MatchInfo,
-    pm: pluggy.PluginManager,
-    policy: Policy,
-    run: str,
-    wanted: Callable[[], bool] | None = None,
-    stops: list[Callable[[], object]] | None = None,
-    heard: threading.Event | None = None,
+    game: Game, match: MatchInfo, pm: pluggy.PluginManager, policy: Policy, run: str
 ) -> Record:
-    """:func:`~codecup.runner.play_match`, stopped by :func:`stop_games` of its ``run``, or once
-    ``wanted()`` says False (checked every :data:`WANTED_EVERY` seconds): cancelled, it closes its
-    players (their whole process trees) on the way out. ``stops``: given, how to stop it is added
-    there (for its guard), and ``heard`` is set once its loop has run one."""
+    """:func:`~codecup.runner.play_match`, stopped by :func:`stop_games` of its ``run``: cancelled,
+    it closes its players (their whole process trees) on the way out."""
     from codecup.runner import play_match
 
     loop, task = asyncio.get_running_loop(), asyncio.current_task()
     assert task is not None
-
-    def cancel() -> None:
-        if heard is not None:
-            heard.set()
-        task.cancel()
-
-    stop = functools.partial(loop.call_soon_threadsafe, cancel)
+    stop = functools.partial(loop.call_soon_threadsafe, task.cancel)
     with _flights_lock:
         _flights.setdefault(run, set()).add(stop)
-    if stops is not None:
-        stops.append(stop)
-    watch = asyncio.create_task(_watch(wanted, task)) if wanted is not None else None
     try:
         return await play_match(game, match, pm=pm, policy=policy)
     finally:
-        if watch is not None:
-            watch.cancel()
         with _flights_lock:
             _flights[run].discard(stop)
-
-
-async def _watch(wanted: Callable[[], bool], game: asyncio.Task[Record]) -> None:
-    """Cancel ``game`` once it is no longer ``wanted()``."""
-    while True:
-        await asyncio.sleep(WANTED_EVERY)
-        if not wanted():
-            game.cancel()
-            return
 
 
 def _dask_task_wanted() -> Callable[[], bool] | None:

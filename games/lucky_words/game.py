@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from codecup.bots import AnyMaker, made_bot
 from codecup.dialogue import Dialogue, Outcome
 from codecup.errors import ConfigError, SetupError
 from codecup.game import Game, GameInfo, ProvidedFile
-from codecup.rules import replay
+from codecup.rules import made_before, replay, trimmed
 from codecup.session import PlayerSession
 from codecup.terminal import printable
 from codecup_games.lucky_words import view
@@ -100,6 +101,37 @@ def _claims_kept(recorded: dict[str, Any]) -> dict[str, Any]:
     return {**recorded, "reported_score": kept}
 
 
+SIGNS_READ = "0.1.1"
+"""The codecup that first read a signed score line (``+22``) as a number: before it, such a line was
+no number, and its claim judged wrong (a red team's: ``+22`` was wrong while ``022`` was right)."""
+
+
+def _read_then(replayed: Mapping[str, Any]) -> tuple[int, ...]:
+    """The seats whose claim, a signed number, the replay judges right, where the record checked was
+    made before :data:`SIGNS_READ` (:func:`~codecup.rules.made_before`): that codecup judged it wrong.
+    None in a record made since, whose verdicts are compared as they are."""
+    claims, said = replayed.get("reported_score"), replayed.get("reported_score_right")
+    if not (isinstance(claims, list) and isinstance(said, list)) or not made_before(SIGNS_READ):
+        return ()
+    return tuple(
+        seat
+        for seat, (claim, now) in enumerate(zip(claims, said, strict=False))
+        if isinstance(claim, str) and trimmed(claim)[:1] in ("+", "-") and now is True
+    )
+
+
+def _as_read_then(replayed: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``replayed`` with the verdicts of :func:`_read_then`'s seats as the record's codecup gave them:
+    wrong. The record is compared with it as it is (its own verdicts quoted, not rewritten)."""
+    seats = _read_then(replayed)
+    if not seats:
+        return replayed
+    said = list(replayed["reported_score_right"])
+    for seat in seats:
+        said[seat] = False
+    return {**replayed, "reported_score_right": said}
+
+
 def _described_problems(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
     """Where an older record names its list in words (:func:`described_words`), how they are not the
     list the replay used: its size, and the digits of its hash where they say them. Such a record
@@ -160,23 +192,29 @@ class LuckyWords(Game):
 
     def new_player(self, bot: str, variant: str, seed: int, clock: float) -> PlayerSession:
         """A built-in bot speaking the variant's dialogue, or the other one if the referee speaks it."""
-        return self.player_session(lambda c: make_bot(bot, seed, c), variant, clock)
 
-    def player_session(self, make_bot: Callable[[float], Any], variant: str, clock: float) -> PlayerSession:
+        def make(clock: float, variant: str | None = None) -> Bot:
+            return make_bot(bot, seed, clock)  # the variant's rule is set on it before its start
+
+        return self.player_session(make, variant, clock)
+
+    def player_session(self, make_bot: AnyMaker, variant: str, clock: float) -> PlayerSession:
         """The session around a Lucky Words :class:`Bot` (``choose_pick``, ``choose_place``).
 
-        ``make_bot(clock)`` makes the bot, budgeting from the clock it may spend;
-        it is called again if the referee speaks the other dialogue.
+        ``make_bot(clock, variant=...)`` (or ``make_bot(clock)``, a maker that takes no variant:
+        :func:`~codecup.bots.made_bot`) makes the bot, budgeting from the clock it may spend, once
+        the variant is known: told it (``hold_to_variant``), at once, else as the referee's second
+        line shows the dialogue (:meth:`LuckyWordsPlayer.making`).
         """
 
-        def fresh(clock: float) -> Bot:
-            bot = make_bot(clock)
+        def fresh(clock: float, variant: str | None = None) -> Bot:
+            bot = made_bot(make_bot, clock, variant)
             if not isinstance(bot, Bot):
                 kind = type(bot).__name__
                 raise ConfigError(f"a Lucky Words bot subclasses {Bot.__module__}.Bot; a {kind} does not")
             return bot
 
-        return LuckyWordsPlayer(fresh(clock), rules_of(variant), clock=clock, rebuild=fresh)
+        return LuckyWordsPlayer.making(fresh, rules_of(variant), clock=clock)
 
     def result_notes(self, seat: int, extra: Mapping[str, Any]) -> tuple[str, ...]:
         """The 2004 dialogue's score line (spec item 16): what the program claimed, and whether
@@ -198,6 +236,7 @@ class LuckyWords(Game):
         old_record = not isinstance(recorded.get("word_list"), Mapping)
         unasked = _unasked_claims(recorded, replayed)
         recorded = _claims_kept({k: v for k, v in recorded.items() if k not in unasked})
+        replayed = _as_read_then(replayed)
 
         def placeless(extra: Mapping[str, Any]) -> dict[str, Any]:
             listed = extra.get("word_list")
@@ -215,11 +254,12 @@ class LuckyWords(Game):
         with (a list other than the one it was played with fails it, whatever the moves). An older
         record's claims of a game ended by a fault, all null, were read as none: said too."""
         unasked = _unasked_claims(recorded, replayed)
-        older = (
+        older: tuple[str, ...] = (
             (f"older record: its {' and '.join(unasked)} of nulls (no score line asked) read as none",)
             if unasked
             else ()
         )
+        older += self._signs_read_then(recorded, replayed)
         listed = recorded.get("word_list")
         if isinstance(listed, Mapping):
             return older
@@ -245,6 +285,26 @@ class LuckyWords(Game):
             " (--words)",
             *older,
         )
+
+    def _signs_read_then(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[str, ...]:
+        """The note of an older record whose signed claims (the replay's own) it judged wrong, as its
+        codecup did (:func:`_as_read_then`), where its score lines verify only so; none otherwise."""
+        claims = _claims_kept(dict(recorded)).get("reported_score")
+        said, now = recorded.get("reported_score_right"), replayed.get("reported_score")
+        if not (isinstance(claims, list) and isinstance(said, list) and isinstance(now, list)):
+            return ()
+        seats = [
+            s
+            for s in _read_then(replayed)
+            if s < len(said) and said[s] is False and claims[s : s + 1] == [now[s]]
+        ]
+        if not seats or self.extra_problems(recorded, replayed):
+            return ()
+        if len(seats) == 1:
+            whose = f"the {INFO.seats[seats[0]]} player's signed score line was"
+        else:
+            whose = f"the {' and '.join(INFO.seats[s] for s in seats)} players' signed score lines were"
+        return (f"older record: {whose} judged wrong, as its codecup read a sign as no number (right now)",)
 
     def results_key(self, variant: str) -> str | None:
         """The word list in force, by its hash: a folder scored with one is not resumed with another."""

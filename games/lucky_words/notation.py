@@ -83,9 +83,19 @@ def kept_claim(line: str) -> str:
     return line if len(line) <= CLAIM_KEPT else cut_line(line.strip(), CLAIM_KEPT)
 
 
+_CLAIM = re.compile(r"([+-]?)0*([0-9]{1,9})")
+"""A score line read as a whole number: an optional sign, digits 0-9 (leading zeros taken off,
+then at most 9: more is no score a board can have, and is not converted whole)."""
+
+
 def parse_score_line(line: str) -> int | None:
-    """A self-reported score, or ``None`` when the line is not a whole number."""
-    text = trimmed(line)
-    if text.isascii() and text.isdigit():
-        return int(text)
-    return None
+    """A self-reported score, or ``None`` when the line is not a whole number a board may score.
+
+    The line is read as Python's ``int()`` reads a whole number in digits 0-9, with an optional
+    sign, once the blanks around it are taken off as from every line of the dialogue
+    (:func:`~codecup.rules.trimmed`): ``022``, ``+22`` and `` 22`` are 22. ``+22`` was not a number
+    while ``022`` was (a red team's); ``int()``'s other leniencies are not taken (``2_2``, other
+    scripts' digits, a form feed around it), nor a number of more than 9 digits past its leading
+    zeros, which is no board's score (``int()`` refuses one of over 4,300 digits)."""
+    match = _CLAIM.fullmatch(trimmed(line))
+    return None if match is None else int(match[1] + match[2])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from codecup.bots import AnyMaker, made_bot
 from codecup.errors import DialogueError
 from codecup.session import PlayerSession
 from codecup_games.lucky_words.bots.base import Bot, allow_overwrites
@@ -53,27 +54,30 @@ def _letter(text: str, number: int, what: str) -> str:
 class LuckyWordsPlayer(PlayerSession):
     """Speaks the referee's dialogue for a bot; in 2004 it reports its own score at the end.
 
-    ``rules`` is the variant asked for. When the referee speaks the other
-    dialogue, the session switches to that dialogue's plain variant and, if
-    given ``rebuild``, makes a new bot for that variant's clock (never more
-    than ``clock``), so a bot set up for 2004's 30 s does not overspend Word
-    Racer's 10 s. A line that fits neither dialogue (a starting or an
-    opponent's letter that is not one letter A..Z, a second line of neither
-    dialogue) raises :class:`~codecup.errors.DialogueError`.
+    ``rules`` is the variant asked for. When the referee speaks the other dialogue (and the
+    session was not told the variant: :meth:`hold_to_variant`), the session switches to that
+    dialogue's plain variant and its clock (never more than ``clock``). A line that fits neither
+    dialogue (a starting or an opponent's letter that is not one letter A..Z, a second line of
+    neither dialogue) raises :class:`~codecup.errors.DialogueError`.
+
+    ``LuckyWordsPlayer(bot, rules)`` plays a bot already made, in whichever dialogue (given
+    ``rebuild``, the older form, ``rebuild(clock)`` makes it again for the other dialogue's clock);
+    :meth:`making` makes it once the variant is known, for that variant and its clock.
     """
 
     def __init__(
         self,
-        bot: Bot,
+        bot: Bot | None,
         rules: Rules,
         *,
         clock: float | None = None,
         rebuild: Callable[[float], Bot] | None = None,
     ) -> None:
-        self.bot = bot
+        self._bot = bot
+        self._make: AnyMaker | None = None
+        self._rebuild = rebuild  # the older form: a bot made again, for the clock, if line 2 switches
         self.rules = rules
         self.clock = rules.variant.clock if clock is None else clock
-        self._rebuild = rebuild
         self._start: str | None = None
         self._begun = False
         self._finished = False
@@ -81,9 +85,37 @@ class LuckyWordsPlayer(PlayerSession):
         self._words: WordList | None = None  # the list in force as the game began (the score line's)
         self._follows = True  # a line 2 of the other dialogue switches to it (unless told the variant)
 
+    @classmethod
+    def making(cls, make: AnyMaker, rules: Rules, *, clock: float | None = None) -> LuckyWordsPlayer:
+        """A session that makes its bot once, ``make(clock, variant=...)``, when the variant is known:
+        told it (:meth:`hold_to_variant`), at once; else as the referee's second line shows the
+        dialogue (the plain variant of the one heard, with its clock, unless ``clock`` is less).
+
+        A contestant's bot is so told the variant it plays and its clock, and made once: a bot made
+        for the default variant was made again for the other dialogue, still told the default (a
+        red team's: ``init: clock 30.0 variant codecup2004``, then ``clock 10.0 variant
+        codecup2004`` under a Word Racer referee), its tables loaded twice, on Word Racer's clock."""
+        session = cls(None, rules, clock=clock)
+        session._make = make
+        return session
+
+    @property
+    def bot(self) -> Bot:
+        """The bot, once made (see :meth:`making`)."""
+        if self._bot is None:
+            raise RuntimeError("the bot is made once the variant is known: told it, or line 2 heard")
+        return self._bot
+
+    def _made(self) -> None:
+        """Make the bot for the variant now in force, if it is still to be made."""
+        if self._bot is None and self._make is not None:
+            self._bot = made_bot(self._make, self.clock, self.rules.variant.name)
+
     def hold_to_variant(self) -> None:
-        """Told the variant: a line 2 of the other dialogue is a line it cannot follow."""
+        """Told the variant: a line 2 of the other dialogue is a line it cannot follow. The bot is
+        made now, as the variant is known (before any line, as a program starts)."""
         self._follows = False
+        self._made()
 
     @property
     def finished(self) -> bool:
@@ -126,16 +158,17 @@ class LuckyWordsPlayer(PlayerSession):
         return self._follow(_letter(text, self._heard, "the opponent's letter"))
 
     def _start_bot(self, letter: str, first: bool) -> None:
-        """Start the bot's game: the variant's rule set first, then ``start(letter, first)``, the
-        signature a contestant's bot may override."""
+        """Start the bot's game, made now if it is still to be: the variant's rule set first, then
+        ``start(letter, first)``, the signature a contestant's bot may override."""
+        self._made()
         allow_overwrites(self.bot, self.rules.overwrite)
         self.bot.start(letter, first)
 
     def _switch(self, rules: Rules) -> None:
         self.rules = rules
         self.clock = min(self.clock, rules.variant.clock)
-        if self._rebuild is not None:
-            self.bot = self._rebuild(self.clock)
+        if self._rebuild is not None and self._bot is not None:
+            self._bot = self._rebuild(self.clock)
 
     def _pick(self) -> list[str]:
         letter, cell = self.bot.pick()  # as the base class normalised them: upper case, a plain int

@@ -317,14 +317,15 @@ def test_the_figures_names_end_before_their_bars(browser, tmp_path, font):
 
 RTL = "\u05e9\u05d7\u05e7\u05df"  # a Hebrew name
 LONG = "Wm" * 32  # the longest name there is (64 characters)
+LONG_RTL = "בוט עם שם ארוך מאוד בעברית שלא נגמר בכלל"  # a long Hebrew one (RTL not in it: found in text)
 
 
 @pytest.fixture(scope="module", params=["round-robin", "knockout"])
 def named_site(tmp_path_factory, request):
     """(out, game, result) of a Turn Right round robin of a right-to-left name, one that starts
-    with a digit, and a 64-character one: the names that a page drew in the wrong order, or wide;
-    each with a long language, and as a knock-out too (its bracket, and the standings with their
-    languages, overflowed the body: a reviewer's)."""
+    with a digit, a 64-character one and a long right-to-left one: the names that a page drew in
+    the wrong order, or wide; each with a long language, and as a knock-out too (its bracket, and
+    the standings with their languages, overflowed the body: a reviewer's)."""
     import concurrent.futures
     import functools
 
@@ -337,7 +338,9 @@ def named_site(tmp_path_factory, request):
     pm = make_plugin_manager()
     game = load_games(pm).get("turn_right")
     language = "Python 3.12 with numpy and a very long language string"
-    players = tuple(PlayerInfo(name=n, bot="random", language=language) for n in (RTL, "2nd-bot", LONG))
+    players = tuple(
+        PlayerInfo(name=n, bot="random", language=language) for n in (RTL, "2nd-bot", LONG, LONG_RTL)
+    )
     spec = TournamentSpec(
         game="turn_right",
         variant=game.info.default_variant.name,
@@ -366,7 +369,9 @@ NAMES_DRAWN = """([el, names]) => {
             const range = document.createRange();
             range.setStart(node, i);
             range.setEnd(node, i + name.length);
-            at[name] = range.getBoundingClientRect().left;
+            // where it is drawn: a cut name's text runs on out of sight (left of it, right to left)
+            const left = range.getBoundingClientRect().left;
+            at[name] = Math.max(left, node.parentElement.getBoundingClientRect().left);
         }
     }
     return Object.keys(at).sort((a, b) => at[a] - at[b]);
@@ -413,6 +418,84 @@ def test_a_long_name_is_cut_in_the_tables_not_widening_them(named_site, browser)
     assert set(widths) == tables and max(widths.values()) <= body, widths
     assert page.locator(f"#standings td:has(bdi[title='{LONG}'])").evaluate("td => td.offsetWidth") < 300
     assert page.locator(f"#standings bdi[title='{LONG}']").count() == 1
+    assert errors == []
+
+
+@pytest.mark.parametrize("width", [800, 1100])
+def test_each_name_is_drawn_within_its_cell(named_site, browser, width):
+    """A game's two long names, each cut at 16 em, were drawn 88 pixels past their cell in the games
+    list, over its points, where the table had narrowed the cell (a reviewer's)."""
+    out, _game, _result = named_site
+    errors: list[str] = []
+    page = open_page(browser, out / "index.html", errors)
+    page.set_viewport_size({"width": width, "height": 800})
+    past = page.evaluate(
+        """() => [...document.querySelectorAll('td bdi, th bdi')].filter(b => {
+            const cell = b.closest('td, th').getBoundingClientRect();
+            const r = (b.closest('.language') || b).getBoundingClientRect();  // a language: cut by it
+            return r.right > cell.right + 1 || r.left < cell.left - 1;
+        }).map(b => [b.closest('table').id, b.textContent.slice(0, 20)])"""
+    )
+    assert past == []
+    assert errors == []
+
+
+def ellipsis_drawn(bdi) -> bool:
+    """Whether ``bdi`` is drawn cut, on one line, with the ellipsis its style asks: it is drawn
+    otherwise with ``text-overflow: clip``. (Clamped to one line, a right-to-left name was cut with
+    no ellipsis, a reviewer's; the clamp's ellipsis, where it drew one, ignored text-overflow.)"""
+    font = bdi.evaluate("b => parseFloat(getComputedStyle(b).fontSize)")
+    if (
+        not bdi.evaluate("b => b.scrollWidth > b.clientWidth")
+        or bdi.evaluate("b => b.offsetHeight") >= 2 * font
+    ):
+        return False
+    shown = bdi.screenshot()
+    bdi.evaluate("b => { b.style.textOverflow = 'clip'; }")
+    clipped = bdi.screenshot()
+    bdi.evaluate("b => { b.style.textOverflow = ''; }")
+    return shown != clipped
+
+
+@pytest.mark.parametrize("width", [1100, 1400, 1920])
+def test_the_standings_with_a_long_name_and_faults_fit_their_box(named_site, browser, tmp_path, width):
+    """A 64-character name cut at 16 em, beside a faults column: the standings were 1,137 pixels in
+    their 1,100-pixel box at every window width, the faults column out of sight (an organiser's).
+    The long name gives way, cut narrower, whole in its title; the faults column is in the box.
+    Every cut name ends in an ellipsis, a right-to-left one too (it had none: a reviewer's)."""
+    import attrs
+
+    from codecup.site import write_assets, write_final_index
+
+    _out, game, result = named_site
+    faults = ({"timeout": 11, "illegal": 2}, {"invalid": 11}, {"crash": 11})
+    rows = tuple(
+        attrs.evolve(row, faults=faults[i % len(faults)]) for i, row in enumerate(result.standings.rows)
+    )
+    faulty = attrs.evolve(result, standings=attrs.evolve(result.standings, rows=rows))
+    site = tmp_path / "site"
+    site.mkdir()
+    write_assets(site, game)
+    errors: list[str] = []
+    page = open_page(browser, write_final_index(site, game, faulty), errors)
+    page.set_viewport_size({"width": width, "height": 800})
+    table = page.locator("#standings")
+    assert table.evaluate("t => t.scrollWidth <= t.clientWidth"), table.evaluate("t => t.scrollWidth")
+    box = table.evaluate("t => t.getBoundingClientRect().right")
+    ends = table.evaluate(
+        "t => [...t.querySelectorAll('td.fault')].map(c => c.getBoundingClientRect().right)"
+    )
+    assert len(ends) == len(rows) and max(ends) <= box
+    cut = page.locator(f"#standings bdi[title='{LONG}']")
+    assert cut.evaluate("b => b.scrollWidth > b.clientWidth || b.scrollHeight > b.clientHeight")  # cut
+    font = page.locator("#standings td").first.evaluate("c => parseFloat(getComputedStyle(c).fontSize)")
+    assert cut.evaluate("b => b.getBoundingClientRect().height") < 2 * font  # one line
+    for where in ("#standings", "#cross th[scope=row]"):  # each cut name ends in an ellipsis, one line
+        for long in (LONG, LONG_RTL):
+            assert ellipsis_drawn(page.locator(f"{where} bdi[title='{long}']")), (where, long)
+    language = page.locator("#standings .language").first  # a long language: cut by its box, one line
+    assert language.evaluate("s => s.scrollWidth > s.clientWidth && s.getClientRects().length == 1")
+    assert language.evaluate("s => s.getBoundingClientRect().height") < 2 * font
     assert errors == []
 
 

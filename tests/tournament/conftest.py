@@ -36,7 +36,7 @@ def bots():
 def play_tournament(tiny_pm, tiny_game):
     """Run a Twenty-one tournament in threads, with the test plugin manager."""
 
-    def play(players, out, *, on_record=None, on_logged=None, on_playing=None, **options):
+    def play(players, out, *, on_record=None, on_logged=None, on_playing=None, on_moved=None, **options):
         spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=players, **options)
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             return run_tournament(
@@ -49,6 +49,7 @@ def play_tournament(tiny_pm, tiny_game):
                 on_record=on_record,
                 on_logged=on_logged,
                 on_playing=on_playing,
+                on_moved=on_moved,
             )
 
     return play

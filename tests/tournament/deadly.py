@@ -145,3 +145,41 @@ def play_stuck(how: str, match: MatchInfo) -> Record:
     if worker._worker_pm is None:
         worker._worker_pm = make_plugin_manager(load_entry_points=False, plugins=(Plugin(),))
     return worker.play(match)
+
+
+class Blocking(tinygame.TwentyOne):
+    """Twenty-one, named ``blocking``, whose ``points`` block in a call that never returns, having
+    made the file ``marker``: ``asleep`` (``time.sleep(3600)``), ``reading`` (a blocking
+    ``os.read`` of a pipe nobody writes), or ``holding`` (compiled code that holds the interpreter's
+    lock), ``waiting`` (``subprocess.run`` of a child that sleeps, no timeout); ``dying`` SIGKILLs
+    its own process instead."""
+
+    info = tinygame.TwentyOne.info.__class__(
+        name="blocking",
+        title="Blocking Twenty-one",
+        seats=tinygame.TwentyOne.info.seats,
+        variants=tinygame.TwentyOne.info.variants,
+        bots=tinygame.TwentyOne.info.bots,
+    )
+
+    def __init__(self, how: str, marker: str) -> None:
+        self.how = how
+        self.marker = marker
+
+    def points(self, outcome, variant):
+        Path(self.marker).touch()
+        if self.how == "asleep":
+            time.sleep(3600)
+        elif self.how == "reading":
+            r, w = os.pipe()
+            os.read(r, 1)
+            os.close(w)
+        elif self.how == "holding":
+            ctypes.PyDLL(None).sleep(3600)
+        elif self.how == "waiting":  # on a child of its own that never ends, named by the marker
+            import subprocess
+
+            subprocess.run([sys.executable, "-c", "import time; time.sleep(3600)", self.marker], check=False)
+        elif self.how == "dying":
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().points(outcome, variant)

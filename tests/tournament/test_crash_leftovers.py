@@ -143,4 +143,4 @@ def test_a_record_whose_file_is_many_times_its_line_is_kept(tmp_path):
     path = tmp_path / "g.json"
     path.write_bytes(gamefiles.record_bytes(doc))
     assert path.stat().st_size > 4 * len(line)
-    assert gamefiles._holds(path, doc, len(line))
+    assert gamefiles.holds(path, doc, len(line))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
-import threading
 import time
 
 import pytest
@@ -34,20 +33,19 @@ def test_a_stuck_game_on_a_dask_worker_is_ended_alone_and_the_worker_lives_on(
     from tests.support import HOSTILE, processes_with, python_argv
 
     monkeypatch.setattr(worker, "_worker_pm", tiny_pm)
-    monkeypatch.setattr(hang, "BASE", 0.5)  # a bound the never-answering bot's game passes
-    monkeypatch.setattr(hang, "PER_CLOCK", 0.0)
     token = f"codecup-test-{uuid.uuid4().hex}"
-    waits = hang.wait
+    bounds = hang.bound
 
-    def bound_once_started(event, seconds):
-        """The game's bound passes once its bot runs (a loaded machine's had not started in it)."""
-        if seconds == 0.5:
-            deadline = time.monotonic() + 60
-            while not processes_with(token) and not event.is_set() and time.monotonic() < deadline:
-                time.sleep(0.02)
-        return waits(event, seconds)
+    def bound_once_started(clock: float) -> float:
+        """The game's bound (0.5 s) passes once its bot runs (a loaded machine's had not started in it)."""
+        if clock != 600.0:  # the next game's: a real one
+            return bounds(clock)
+        deadline = time.monotonic() + 60
+        while not processes_with(token) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return 0.5
 
-    monkeypatch.setattr(hang, "wait", bound_once_started)
+    monkeypatch.setattr(hang, "bound", bound_once_started)
     never = PlayerInfo("never", command=python_argv(HOSTILE / "timeout.py", token))
     match = new_match(tiny_game, [never, PlayerInfo("bot", bot="random")], seed=1, clock=600.0)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **OPTIONS) as cluster:
@@ -55,62 +53,15 @@ def test_a_stuck_game_on_a_dask_worker_is_ended_alone_and_the_worker_lives_on(
         try:
             game = pool.submit(functools.partial(worker.play, run=owner.token()), match)
             answer = game.result(timeout=60)
-            assert hang.stuck(answer), answer
+            assert isinstance(answer, hang.StuckGame), answer
             assert processes_with(token) == [], "the stuck game's bot outlived it"
             # its close was not cut short: nothing of it is left to a garbage collector's warning
             # the worker plays on
             quick = new_match(tiny_game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")])
             done = pool.submit(functools.partial(worker.play, run=owner.token()), quick).result(timeout=60)
-            assert not hang.stuck(done) and done.moves
+            assert not isinstance(done, hang.StuckGame) and done.moves
         finally:
             pool.shutdown()
-
-
-def test_python_code_that_never_awaits_is_interrupted_in_its_thread():
-    ended, raised = [], []
-
-    def game() -> None:
-        try:
-            with hang.guard_task(0.1, 0.1, lambda: ended.append(True)) as fired:
-                n = 0
-                while True:  # no await: cancelling its task does not reach it
-                    n += 1
-        except hang.Stuck:
-            raised.append(fired.is_set())
-
-    thread = threading.Thread(target=game)
-    thread.start()
-    thread.join(30)
-    assert not thread.is_alive() and ended == [True] and raised == [True]
-
-
-def test_a_stuck_game_closing_its_bots_is_not_interrupted_while_it_closes():
-    """Its loop ran the stop: it is closing its bots (each wait bounded), and an interruption landing
-    there left a bot running (a reviewer's, under load: a close slower than the grace)."""
-    heard, raised, closed = threading.Event(), [], []
-
-    def game() -> None:
-        try:
-            with hang.guard_task(0.05, 0.05, heard.set, heard):
-                while not heard.is_set():
-                    time.sleep(0.005)
-                for _ in range(60):  # closing its bots: slower than the grace, each step short
-                    time.sleep(0.005)
-                closed.append(True)
-        except hang.Stuck:
-            raised.append(True)
-
-    thread = threading.Thread(target=game)
-    thread.start()
-    thread.join(30)
-    assert not thread.is_alive() and closed == [True] and raised == []
-
-
-def test_a_game_that_ends_in_time_leaves_nothing_pending():
-    with hang.guard_task(0.05, 0.05, lambda: pytest.fail("ended")) as fired:
-        pass
-    time.sleep(0.3)  # past bound and grace: nothing fires, nothing is raised here
-    assert not fired.is_set()
 
 
 def _done(result) -> concurrent.futures.Future:
@@ -164,11 +115,9 @@ def test_a_game_stops_once_its_worker_closes(monkeypatch):
 
 
 def test_game_code_looping_for_ever_on_a_dask_worker_is_ended_alone(monkeypatch):
-    """Cancelling its task does not reach code that never awaits: it is interrupted in its thread,
-    by codecup's own stop, which no handler of the plugin's failures takes for the plugin's bug."""
-    from codecup import owner
+    """Cancelling its task does not reach code that never awaits: its process is told to stop
+    (codecup's own stop, which no handler of the plugin's failures takes for the plugin's bug)."""
     from codecup.plugins import make_plugin_manager
-    from codecup.tournament.executor import DaskPool
     from tests.tournament import deadly
 
     class Plugin:
@@ -179,19 +128,163 @@ def test_game_code_looping_for_ever_on_a_dask_worker_is_ended_alone(monkeypatch)
     monkeypatch.setattr(
         worker, "_worker_pm", make_plugin_manager(load_entry_points=False, plugins=(Plugin(),))
     )
-    monkeypatch.setattr(worker, "WORKER_GRACE", 0.2)
-    # its cluster is this process: a thread slow to leave (a loaded machine) must not end pytest
-    exits: list[int] = []
-    monkeypatch.setattr(hang.os, "_exit", exits.append)
-    monkeypatch.setattr(hang, "_fired", threading.Event())
     monkeypatch.setattr(hang, "BASE", 0.3)
     monkeypatch.setattr(hang, "PER_CLOCK", 0.0)
     players = [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")]
     match = new_match(deadly.Stuck("looping"), players, seed=1, clock=5.0)
+    answer = _played_on_one_worker(match, 60)
+    assert isinstance(answer, hang.StuckGame), answer
+
+
+@pytest.mark.parametrize("how", ["asleep", "reading", "holding", "waiting"])
+def test_game_code_blocked_for_ever_on_a_dask_worker_ends_alone_and_the_worker_plays_on(
+    how, tmp_path, monkeypatch
+):
+    """Game code blocked in a call that never returns (``time.sleep(3600)``, a blocking ``os.read``,
+    compiled code holding the interpreter's lock) was freed by no thread: the guard ended the whole
+    worker (here pytest itself, the worker's threads being its own), every game it ran with it.
+    Each game is now played in a child process of the worker's: the stuck one's child is ended, the
+    game beside it on the same worker is recorded normally, and the worker plays on."""
+    from codecup import owner
+    from codecup.plugins import make_plugin_manager
+    from codecup.tournament.executor import DaskPool
+    from tests.support import processes_with
+    from tests.tournament import deadly
+
+    marker = tmp_path / "blocked"
+    blocking, plain = deadly.Blocking(how, str(marker)), deadly.tinygame.TwentyOne()
+
+    class Plugin:
+        @deadly.hookimpl
+        def codecup_register_games(self, register) -> None:
+            register(blocking)
+            register(plain)
+
+    monkeypatch.setattr(
+        worker, "_worker_pm", make_plugin_manager(load_entry_points=False, plugins=(Plugin(),))
+    )
+    bounds = hang.bound
+
+    def bound_once_blocked(clock: float) -> float:
+        """The blocking game's bound (clock 1) passes once its code blocks (a loaded machine's had
+        not reached it in a tiny bound); the other's is a real one."""
+        if clock != 1.0:
+            return bounds(clock)
+        deadline = time.monotonic() + 60
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return 0.2
+
+    monkeypatch.setattr(hang, "bound", bound_once_blocked)
+    players = [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")]
+    stuck = new_match(blocking, players, seed=1, clock=1.0)
+    fine = new_match(plain, players, seed=2, clock=5.0)
+    play = functools.partial(worker.play, run=owner.token())
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, **OPTIONS) as cluster:
+        pool = DaskPool(cluster.scheduler_address)
+        try:
+            (address,) = pool.client.nthreads()
+            games = [(pool.submit(play, stuck), stuck), (pool.submit(play, fine), fine)]
+            done, _ = concurrent.futures.wait([g for g, _ in games], timeout=120)
+            assert len(done) == 2, "a game did not end"
+            (stuck_record, fine_record) = (record_of(g, "g", m, pool, Handed.now(tries=2)) for g, m in games)
+            assert stuck_record is not None and is_referee_error(stuck_record)
+            assert all(hang.MESSAGE in end.message for end in stuck_record.result.termination)
+            assert marker.exists()  # it had blocked there
+            assert processes_with(str(marker)) == [], "what the stuck game's code started outlived it"
+            assert fine_record is not None and not is_referee_error(fine_record) and fine_record.moves
+            # the worker plays on, the same one
+            again = pool.submit(play, new_match(plain, players, seed=3, clock=5.0)).result(timeout=60)
+            assert not isinstance(again, hang.StuckGame) and again.moves
+            assert list(pool.client.nthreads()) == [address]
+        finally:
+            pool.shutdown()
+
+
+def _blocking_pool(monkeypatch, game):
+    """Worker's plugin manager knowing only ``game``."""
+    from codecup.plugins import make_plugin_manager
+    from tests.tournament import deadly
+
+    class Plugin:
+        @deadly.hookimpl
+        def codecup_register_games(self, register) -> None:
+            register(game)
+
+    monkeypatch.setattr(
+        worker, "_worker_pm", make_plugin_manager(load_entry_points=False, plugins=(Plugin(),))
+    )
+
+
+def test_game_code_that_kills_its_process_on_a_dask_worker_is_played_again_then_a_referee_error(
+    tmp_path, monkeypatch
+):
+    """It killed the whole worker (here pytest, the worker's threads being its own); now its child."""
+    from codecup import owner
+    from codecup.tournament.executor import DaskPool
+    from tests.tournament import deadly
+
+    game = deadly.Blocking("dying", str(tmp_path / "reached"))
+    _blocking_pool(monkeypatch, game)
+    players = [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")]
+    match = new_match(game, players, seed=1, clock=5.0)
+    play = functools.partial(worker.play, run=owner.token())
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **OPTIONS) as cluster:
         pool = DaskPool(cluster.scheduler_address)
         try:
-            answer = pool.submit(functools.partial(worker.play, run=owner.token()), match).result(timeout=60)
+            future = pool.submit(play, match)
+            concurrent.futures.wait([future], timeout=120)
+            assert record_of(future, "g", match, pool, Handed.now()) is None  # played once more
+            record = record_of(future, "g", match, pool, Handed.now(tries=2))
+            assert record is not None and is_referee_error(record)
+            assert all("killed by SIGKILL" in end.message for end in record.result.termination)
         finally:
             pool.shutdown()
-    assert hang.stuck(answer), answer
+
+
+def test_a_child_whose_game_code_is_not_the_workers_refuses_the_game(tmp_path, monkeypatch):
+    """The worker's answer (checked by the run) is worked out once per worker process; a child
+    started after the game's files changed runs other code, and refuses to play it."""
+    from codecup.tournament import apart, codekey
+    from tests.tournament import deadly
+
+    game = deadly.Blocking("none", str(tmp_path / "reached"))
+    _blocking_pool(monkeypatch, game)
+    monkeypatch.setitem(codekey._own, codekey.game_module(game), "codecup 0.0.0, code older")
+    match = new_match(game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")], seed=1)
+    answer = _played_on_one_worker(match, 120)
+    assert isinstance(answer, apart.Unplayable), answer
+    files = codekey.prober()(codekey.game_module(game))
+    said = f"runs {files} for game {game.info.name}, not the worker's own codecup 0.0.0, code older"
+    assert said in answer.why
+    assert not (tmp_path / "reached").exists()
+
+
+def test_a_game_object_that_does_not_pickle_is_loaded_by_name_in_its_child(tiny_game, tiny_pm, monkeypatch):
+    """A plugin's game holding a lock or a file cannot be sent to the child: the child loads it by
+    name from its own plugins, as a local pool's worker does."""
+
+    def unpicklable(self, protocol):
+        raise TypeError("cannot pickle '_thread.lock' object")
+
+    monkeypatch.setattr(worker, "_worker_pm", tiny_pm)
+    monkeypatch.setattr(type(tiny_game), "__reduce_ex__", unpicklable)
+    match = new_match(tiny_game, [PlayerInfo("a", bot="random"), PlayerInfo("b", bot="perfect")], seed=4)
+    record = _played_on_one_worker(match, 120)
+    assert not isinstance(record, hang.StuckGame) and record.moves
+
+
+def _played_on_one_worker(match, seconds):
+    """What ``worker.play`` answers of ``match`` on a local cluster of one worker thread (waited
+    for up to ``seconds``: a hang guard, not a bound of the test)."""
+    from codecup import owner
+    from codecup.tournament.executor import DaskPool
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, **OPTIONS) as cluster:
+        pool = DaskPool(cluster.scheduler_address)
+        try:
+            return pool.submit(functools.partial(worker.play, run=owner.token()), match).result(
+                timeout=seconds
+            )
+        finally:
+            pool.shutdown()

@@ -16,6 +16,7 @@ import pytest
 from codecup.cli import main
 from codecup.record import MatchInfo, Record
 from codecup.tournament import worker
+from codecup.tournament.dispatch import referee_error_record
 from codecup.tournament.log import LOG_NAME, logged_ids
 from tests.tournament.conftest import drawn
 
@@ -300,7 +301,7 @@ def test_the_standings_and_the_site_say_the_games_set_aside(fake_games, three, t
     assert main([run[0], str(two), *run[1:], "--set-aside", "p2"]) == 0
     line = "4 games set aside, not in these standings: see set-aside/1 (4 of 'p2')"
     assert json.loads((out / "standings.json").read_text())["set_aside"] == [
-        {"folder": "set-aside/1", "games": 4, "players": ["p2"]}
+        {"folder": "set-aside/1", "games": 4, "players": ["p2"], "referee_errors": 0}
     ]
     assert (out / "standings.txt").read_text().endswith(f"\n\n{line}\n")
     shown = line.replace("'", "&#39;")  # as the site escapes it
@@ -731,6 +732,58 @@ def test_a_refusal_names_the_option_that_resumes_the_folder(fake_games, tmp_path
     assert tournament(gauntlet, tmp_path / "g", "--challenger", "x") == 0
 
 
+def spoil_note(out, note: str) -> None:
+    """The folder's schedule note ``note``: "kept", "missing" (an older codecup's folder, or one
+    copied without its hidden files) or "spoilt" (not JSON)."""
+    if note == "missing":
+        (out / ".codecup-schedule.json").unlink()
+    elif note == "spoilt":
+        (out / ".codecup-schedule.json").write_text("{not json")
+
+
+@pytest.mark.parametrize("set_aside", [False, True], ids=["resumed", "set-aside"])
+@pytest.mark.parametrize("note", ["kept", "missing", "spoilt"])
+def test_a_gauntlet_whose_challenger_is_withdrawn_is_told_another_folder(
+    fake_games, three, tmp_path, capsys, note, set_aside
+):
+    """An organiser's gauntlet, its challenger withdrawn from the list: told to give --set-aside
+    it, then to give --challenger it, which was refused as not one of the players. Every game of a
+    gauntlet is its challenger's: nothing of the folder goes on without it. Without the folder's
+    note of its schedule the refusal told the organiser again to give --set-aside (a reviewer's):
+    a gauntlet's log says its challenger, the one player in every game."""
+    out = tmp_path / "out"
+    assert tournament(three, out, "--format", "gauntlet") == 0  # the challenger: mine, the first
+    spoil_note(out, note)
+    two = tmp_path / "two.yml"
+    two.write_text("".join(line for line in three.read_text().splitlines(True) if "mine" not in line))
+    capsys.readouterr()
+    more = ("--set-aside", "mine") if set_aside else ()
+    assert tournament(two, out, "--format", "gauntlet", *more) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.endswith(
+        ": every game of a gauntlet is its challenger's, and this folder's, 'mine', is not in the"
+        " players list: use another --out folder"
+    ), line
+    assert "give --" not in line
+    assert logged_ids(out / LOG_NAME) and not (out / "set-aside").exists()  # refused: nothing moved
+
+
+@pytest.mark.parametrize("note", ["kept", "missing", "spoilt"])
+def test_a_gauntlet_whose_other_player_is_withdrawn_is_told_set_aside(
+    fake_games, three, tmp_path, capsys, note
+):
+    """A player withdrawn who is not the challenger: --set-aside, as the refusal says, resumes it."""
+    out = tmp_path / "out"
+    assert tournament(three, out, "--format", "gauntlet") == 0
+    spoil_note(out, note)
+    two = tmp_path / "two.yml"
+    two.write_text("".join(line for line in three.read_text().splitlines(True) if "p2" not in line))
+    capsys.readouterr()
+    assert tournament(two, out, "--format", "gauntlet") == 2
+    assert "give --set-aside p2 to set its games aside" in capsys.readouterr().err
+    assert tournament(two, out, "--format", "gauntlet", "--set-aside", "p2") == 0
+
+
 def test_names_swapped_in_the_list_are_said_so_not_folders_moved(fake_games, tmp_path, capsys):
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
@@ -778,3 +831,113 @@ def test_built_in_bots_alone_resume_with_a_seed_given_or_not(fake_games, tmp_pat
     path = names_file(tmp_path / "p.yml", "x")
     assert tournament(path, tmp_path / "out") == 0
     assert tournament(path, tmp_path / "out", "--seed", "0") == 0
+
+
+def _failing(names):
+    """A ``play`` whose games of all of ``names`` end in a referee error (as a dead referee's)."""
+
+    def play(match: MatchInfo, **_: object) -> Record:
+        if set(names) <= {p.name for p in match.players}:
+            return referee_error_record(match, "the referee process died (killed by SIGKILL)")
+        return drawn(match)
+
+    return play
+
+
+def test_replay_errors_sets_the_referee_errors_aside_and_plays_them_again(
+    fake_games, three, tmp_path, monkeypatch, capsys
+):
+    """The way to play again the games whose referee failed (its cause mended): before, the
+    organiser deleted their log lines, and their records and pages stayed in the folder."""
+    out = tmp_path / "out"
+    run = ["tournament", str(three), "--out", str(out), "--quiet", "--jobs", "1"]
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _failing(["p2"]))
+    assert main(run) == 0
+    assert len(list((out / "view").glob("*~p2*.html"))) == 4
+    assert tournament(three, out) == 0  # a resume plays nothing: the errors are logged
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: drawn)
+    capsys.readouterr()
+    assert main([*run, "--replay-errors"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "codecup: set aside the 4 logged games that ended in a referee error (the first rr1~p1~p2) into"
+        f" {out}/set-aside/1/ (their log lines and records): this run plays them again"
+    ]
+    aside = out / "set-aside" / "1"
+    assert logged_ids(aside / LOG_NAME) == {"rr1~p1~p2", "rr1~p2~p1", "rr1~mine~p2", "rr1~p2~mine"}
+    assert len(list((aside / "games").iterdir())) == 4
+    records = [json.loads(p.read_text()) for p in (out / "games").iterdir()]
+    assert len(records) == 6 and all(r["result"]["termination"][0]["kind"] == "normal" for r in records)
+    line = "4 games set aside, not in these standings: see set-aside/1 (4 referee errors)"
+    assert json.loads((out / "standings.json").read_text())["set_aside"] == [
+        {"folder": "set-aside/1", "games": 4, "players": [], "referee_errors": 4}
+    ]
+    assert (out / "standings.txt").read_text().endswith(f"\n\n{line}\n")
+    assert main([*run, "--replay-errors"]) == 0  # the same command again: none left
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "codecup: no logged game of players in the players list ended in a referee error: none set aside"
+    )
+    assert sorted(p.name for p in (out / "set-aside").iterdir()) == ["1"]
+
+
+def test_replay_errors_with_set_aside_makes_one_folder(fake_games, three, tmp_path, monkeypatch, capsys):
+    """A player's games set aside and the referee errors of others, at once: one folder, each said."""
+    out = tmp_path / "out"
+    run = ["tournament", str(three), "--out", str(out), "--quiet", "--jobs", "1"]
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _failing(["p1", "p2"]))
+    assert main(run) == 0
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: drawn)
+    (tmp_path / "mine" / "bot.py").write_text("print('two')\n")
+    capsys.readouterr()
+    assert main([*run, "--set-aside", "mine", "--replay-errors"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "codecup: set aside the 4 logged games of player 'mine' (the first rr1~mine~p2) into"
+        f" {out}/set-aside/1/ (their log lines and records): this run plays them again with its"
+        " program as it is now",
+        "codecup: set aside the 2 logged games that ended in a referee error (the first rr1~p1~p2) into"
+        f" {out}/set-aside/1/ (their log lines and records): this run plays them again",
+    ]
+    assert len(logged_ids(out / "set-aside" / "1" / LOG_NAME)) == 6
+    assert json.loads((out / "standings.json").read_text())["set_aside"] == [
+        {"folder": "set-aside/1", "games": 6, "players": ["mine"], "referee_errors": 2}
+    ]
+    line = "6 games set aside, not in these standings: see set-aside/1 (4 of 'mine', and 2 referee errors)"
+    assert (out / "standings.txt").read_text().endswith(f"\n\n{line}\n")
+
+
+def test_replay_errors_is_refused_where_pairings_depend_on_results(fake_games, three, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert tournament(three, out, "--format", "swiss", "--replay-errors") == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "codecup: error: --replay-errors applies to a round robin or a gauntlet, not a swiss tournament"
+        " (its later games are paired by the results of those set aside): use another --out folder, or"
+        " delete a game's line from results.jsonl to have it played again"
+    ]
+    assert not out.exists()
+
+
+def test_replay_errors_leaves_a_withdrawn_players_errors(fake_games, three, tmp_path, monkeypatch, capsys):
+    """A reviewer's: the referee errors of a player no longer listed were set aside with a line
+    promising "this run plays them again", and were not (they are not in its schedule). They are
+    left to --set-aside of the player, as its other games are."""
+    out = tmp_path / "out"
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: _failing(["p2"]))
+    assert tournament(three, out) == 0
+    monkeypatch.setattr(worker, "play_hiding", lambda *a, **kw: drawn)
+    _without(out / LOG_NAME, "mine")  # mine's games deleted, as before --set-aside: p2's are its errors alone
+    two = tmp_path / "two.yml"
+    two.write_text("".join(line for line in three.read_text().splitlines(True) if "p2" not in line))
+    capsys.readouterr()
+    assert tournament(two, out, "--replay-errors") == 2  # as without the option: its games are logged
+    assert capsys.readouterr().err.splitlines() == [
+        f"codecup: error: {out}/results.jsonl holds game rr1~p1~p2 of a different tournament (player 'p2'"
+        " is not in this players list): give --set-aside p2 to set its games aside, or use another --out"
+        " folder"
+    ]
+    assert not (out / "set-aside").exists()
+    assert tournament(two, out, "--replay-errors", "--set-aside", "p2") == 0
+    assert capsys.readouterr().err.splitlines()[:2] == [
+        "codecup: set aside the 2 logged games of player 'p2' (the first rr1~p1~p2) into"
+        f" {out}/set-aside/1/ (their log lines and records): it is not in the players list, so they are"
+        " not played again",
+        "codecup: no logged game of players in the players list ended in a referee error: none set aside",
+    ]

@@ -291,3 +291,21 @@ def test_the_stop_line_of_a_set_aside_done_already_for_the_program_as_it_is_says
     (tmp_path / FOLDER / PLAYERS).write_text(json.dumps({"r": _version(spec, "r"), "v": None}))
     assert still_to_do(tmp_path, ["r", "v"], spec, 6) is None
     assert "of player 'g' and" in (still_to_do(tmp_path, ["r", "v", "g"], spec, 6) or "")
+
+
+def test_the_stop_line_of_replay_errors_says_what_the_same_command_does(tmp_path):
+    """A run given --replay-errors, stopped before it set them aside: the line says it will (how
+    many there are is not known without reading the log)."""
+    from codecup.tournament.setaside import still_to_do
+
+    spec = _spec("rg")
+    assert still_to_do(tmp_path, [], spec, 6, errors=True) == (
+        f"6 games are logged in {tmp_path}/: the same command, once its checks of the folder pass, sets"
+        " aside those logged as referee errors (if any) and plays them again"
+    )
+    assert still_to_do(tmp_path, ["r", "v"], spec, 6, errors=True) == (
+        f"6 games are logged in {tmp_path}/: the same command, once its checks of the folder pass, sets"
+        " aside the logged games of players 'r' and 'v' and those logged as referee errors (if any) and"
+        " plays them again, but those of player 'v' (not in the players list)"
+    )
+    assert still_to_do(tmp_path, [], spec, 6) is None

@@ -401,6 +401,14 @@ def test_resume_says_which_field_of_a_player_changed(play_tournament, bots, tmp_
     )
 
 
+MOVED_REFUSAL = (
+    "): its players' folders have moved (a game's record names its players' folders): move them"
+    " back to resume it, give --set-aside r1 to play its games again from the new folder, or use"
+    " another --out folder"
+)
+"""How the refusal of a folder whose players' folders moved, not with the results, ends."""
+
+
 def test_resume_of_a_moved_contest_folder_says_what_moved(play_tournament, bots, tmp_path):
     """A red team moved a stopped contest's folder (players file, bots and results together): the
     run said only "use another --out folder", which throws every finished game away."""
@@ -409,27 +417,18 @@ def test_resume_of_a_moved_contest_folder_says_what_moved(play_tournament, bots,
     play_tournament((attrs.evolve(bots[0], directory=str(tmp_path / "a")), bots[1]), tmp_path)
     with pytest.raises(ConfigError) as caught:
         play_tournament((attrs.evolve(bots[0], directory=str(tmp_path / "b")), bots[1]), tmp_path)
-    assert str(caught.value).endswith(
-        "): its players' folders have moved (a game's record names its players' folders): move them"
-        " back to resume it, give --set-aside r1 to play its games again from the new folder, or use"
-        " another --out folder"
-    )
-    # the contest's folder moved whole, its results too: said with the folder it moved with
+    assert str(caught.value).endswith(MOVED_REFUSAL)
+    # the contest's folder moved whole, its results too, its programs the same (a built-in bot's is its
+    # name): resumed where it is now (tests/tournament/test_moved.py; refused before, "run it in c")
     (tmp_path / "c" / "bots" / "a").mkdir(parents=True)
     play_tournament(
         (attrs.evolve(bots[0], directory=str(tmp_path / "c/bots/a")), bots[1]), tmp_path / "c/out"
     )
     (tmp_path / "c").rename(tmp_path / "d")
-    with pytest.raises(ConfigError) as caught:
-        play_tournament(
-            (attrs.evolve(bots[0], directory=str(tmp_path / "d/bots/a")), bots[1]), tmp_path / "d/out"
-        )
-    assert str(caught.value).endswith(
-        f"): its players' folders have moved with the folder {tmp_path / 'c'}, now {tmp_path / 'd'} (a"
-        f" game's record names its players' folders): run it in {tmp_path / 'c'} (or move that folder"
-        " back) to resume it, give --set-aside r1 to play its games again from the new folder, or use"
-        " another --out folder"
+    again = play_tournament(
+        (attrs.evolve(bots[0], directory=str(tmp_path / "d/bots/a")), bots[1]), tmp_path / "d/out"
     )
+    assert again.played == 0 and len(again.games) == 2
     # a player's new version in a folder of the same name, the results where they were: not a folder
     # that moved whole (a reviewer's bots/v1/a now bots/v2/a was told to run it in bots/v1)
     (tmp_path / "v" / "bots" / "v1" / "a").mkdir(parents=True)
@@ -438,11 +437,7 @@ def test_resume_of_a_moved_contest_folder_says_what_moved(play_tournament, bots,
     play_tournament((attrs.evolve(bots[0], directory=str(tmp_path / "v/bots/v1/a")), bots[1]), versions)
     with pytest.raises(ConfigError) as caught:
         play_tournament((attrs.evolve(bots[0], directory=str(tmp_path / "v/bots/v2/a")), bots[1]), versions)
-    assert str(caught.value).endswith(
-        "): its players' folders have moved (a game's record names its players' folders): move them"
-        " back to resume it, give --set-aside r1 to play its games again from the new folder, or use"
-        " another --out folder"
-    )
+    assert str(caught.value).endswith(MOVED_REFUSAL)
     # moved, and another player changed too: moving the folder back would not resume it
     changed = (attrs.evolve(bots[0], directory=str(tmp_path / "b")), attrs.evolve(bots[1], env=(("X", "1"),)))
     with pytest.raises(ConfigError) as caught:

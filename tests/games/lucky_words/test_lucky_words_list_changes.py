@@ -81,8 +81,15 @@ def test_a_game_scored_with_another_list_than_the_runs_is_not_logged(small_words
     from codecup.runner import new_match
 
     class Claimed(LuckyWords):
-        def results_key(self, variant):  # what the run's start check read: another list than the game's
-            return "word list sha256 0123456789ab (2 words)"
+        asked = 0
+
+        def results_key(self, variant):
+            # what the run's start and the game's start read: another list than the game's; the list
+            # in the file's place as the game ends, the game's (a file replaced meanwhile)
+            self.asked += 1
+            return (
+                "word list sha256 0123456789ab (2 words)" if self.asked <= 2 else super().results_key(variant)
+            )
 
     game = Claimed()
     players = (PlayerInfo(name="a", bot="random"), PlayerInfo(name="b", bot="random"))
@@ -144,6 +151,33 @@ def test_a_plugin_that_fails_to_say_what_scored_a_game_makes_it_its_referee_erro
     record = run_loop(play_match(game, match))
     assert [end.kind for end in record.result.termination] == [Termination.REFEREE_ERROR] * 2
     assert "its record_results_key raised RuntimeError" in record.result.termination[0].message
+
+
+def test_a_plugin_whose_two_keys_disagree_with_nothing_changed_makes_the_game_its_referee_error(
+    small_words,
+):
+    """A red team's plugin whose results_key disagreed with its own record_results_key, nothing
+    changed, stopped a tournament and sprt at the first game as the user's mistake (exit 2: "a file
+    changed as the game began"), not naming the plugin. Its results_key gives the run's key after
+    the game as before it: the plugin's bug, that game's referee error naming it."""
+    from codecup.dialogue import Termination
+    from codecup.loop import run as run_loop
+    from codecup.runner import new_match, play_match
+
+    class Disagrees(LuckyWords):
+        def results_key(self, variant):
+            return "other-key"
+
+    game = Disagrees()
+    players = (PlayerInfo(name="a", bot="random"), PlayerInfo(name="b", bot="random"))
+    match = attrs.evolve(new_match(game, players, variant="wordracer", seed=3), results_key="other-key")
+    record = run_loop(play_match(game, match))
+    assert [end.kind for end in record.result.termination] == [Termination.REFEREE_ERROR] * 2
+    message = record.result.termination[0].message
+    assert message.startswith("the lucky_words plugin failed: its record_results_key reads the"), message
+    assert (
+        "where its results_key gives 'other-key', before the game and after it: the two disagree" in message
+    )
 
 
 def test_a_logged_record_whose_list_is_malformed_is_named(small_words, tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -11,7 +12,7 @@ import pytest
 from codecup.errors import BotAnswerError, DialogueError
 from codecup_games.lucky_words.bots.randombot import RandomBot
 from codecup_games.lucky_words.player import LuckyWordsPlayer, dialect_of
-from codecup_games.lucky_words.variants import rules_of
+from codecup_games.lucky_words.variants import RULES, rules_of
 
 
 def test_codecup2004_first_player_picks_with_two_lines(small_words):
@@ -278,13 +279,13 @@ def test_a_cell_of_any_integer_type_is_taken(small_words, make):
 
 
 class Made:
-    """A bot factory that remembers the clocks it was asked for."""
+    """A bot factory that remembers the clocks and variants it was asked for."""
 
     def __init__(self) -> None:
-        self.clocks: list[float] = []
+        self.calls: list[tuple[float, str | None]] = []
 
-    def __call__(self, clock: float) -> RandomBot:
-        self.clocks.append(clock)
+    def __call__(self, clock: float, variant: str | None = None) -> RandomBot:
+        self.calls.append((clock, variant))
         return RandomBot(9)
 
 
@@ -315,13 +316,14 @@ def test_a_second_line_of_neither_dialogue(second):
 
 def test_a_2004_session_under_a_word_racer_referee_speaks_word_racer(small_words):
     made = Made()
-    first = LuckyWordsPlayer(made(30.0), rules_of("codecup2004"), clock=30.0, rebuild=made)
+    first = LuckyWordsPlayer.making(made, rules_of("codecup2004"), clock=30.0)
     first.receive("E")
+    assert made.calls == []  # the dialogue is not known yet
     (pick,) = first.receive("1")
     letter, cell = pick.split(" ")
     assert letter.isupper() and 0 <= int(cell) < 49
     assert first.rules.name == "wordracer"
-    assert made.clocks == [30.0, 10.0]  # rebuilt for Word Racer's 10 s
+    assert made.calls == [(10.0, "wordracer")]  # made once, for Word Racer and its 10 s
     second = LuckyWordsPlayer(RandomBot(4), rules_of("codecup2004"))
     second.receive("E")
     assert second.receive("0") == []
@@ -331,20 +333,116 @@ def test_a_2004_session_under_a_word_racer_referee_speaks_word_racer(small_words
 
 def test_a_word_racer_session_under_a_2004_referee_speaks_2004(small_words):
     made = Made()
-    session = LuckyWordsPlayer(made(5.0), rules_of("wordracer-greedy"), clock=5.0, rebuild=made)
+    session = LuckyWordsPlayer.making(made, rules_of("wordracer-greedy"), clock=5.0)
     session.receive("E")
     letter, cell = session.receive("start")
     assert letter.isalpha() and cell.isdigit()
     assert session.rules.name == "codecup2004"
-    assert made.clocks == [5.0, 5.0]  # never more than the clock given
+    assert made.calls == [(5.0, "codecup2004")]  # never more than the clock given
 
 
 def test_the_variant_asked_for_is_kept_when_the_referee_speaks_it(small_words):
     made = Made()
-    session = LuckyWordsPlayer(made(10.0), rules_of("wordracer-contest"), clock=10.0, rebuild=made)
+    session = LuckyWordsPlayer.making(made, rules_of("wordracer-contest"), clock=10.0)
     session.receive("E")
     session.receive("1")
-    assert session.rules.name == "wordracer-contest" and made.clocks == [10.0]
+    assert session.rules.name == "wordracer-contest" and made.calls == [(10.0, "wordracer-contest")]
+    assert session.bot.overwrites_allowed
+
+
+ALL_VARIANTS = [r.variant.name for r in RULES]
+SECOND_LINES = {"1": "wordracer", "0": "wordracer", "start": "codecup2004", "Q": "codecup2004"}
+
+
+@pytest.mark.parametrize("second", SECOND_LINES)
+@pytest.mark.parametrize("asked", ALL_VARIANTS)
+def test_told_nothing_the_bot_is_made_once_for_the_variant_it_plays(small_words, asked, second):
+    """A bot is made once, as line 2 shows the dialogue, told the variant it plays and its clock
+    (a red team's was made for 2004's 30 s, then again for Word Racer's 10 s, told 2004 both times)."""
+    made, rules = Made(), rules_of(asked)
+    session = LuckyWordsPlayer.making(made, rules, clock=rules.variant.clock)
+    session.receive("E")
+    session.receive(second)
+    heard = rules_of(SECOND_LINES[second])
+    played = asked if heard.dialect is rules.dialect else heard.variant.name
+    assert session.rules.name == played
+    assert made.calls == [(min(rules.variant.clock, rules_of(played).variant.clock), played)]
+    assert session.bot.overwrites_allowed is rules_of(played).overwrite
+
+
+@pytest.mark.parametrize("asked", ALL_VARIANTS)
+def test_told_the_variant_the_bot_is_made_at_once_for_it(small_words, asked):
+    made = Made()
+    session = LuckyWordsPlayer.making(made, rules_of(asked), clock=4.0)
+    session.hold_to_variant()
+    assert made.calls == [(4.0, asked)]  # before any line, as the program starts
+    session.receive("E")
+    session.receive("1" if rules_of(asked).dialect is rules_of("wordracer").dialect else "start")
+    assert made.calls == [(4.0, asked)] and session.bot.overwrites_allowed is rules_of(asked).overwrite
+
+
+def test_the_games_sessions_make_a_bot_once_told_nothing(small_words):
+    """The game's own sessions, a contestant's bot (``player_session``) and a built-in one
+    (``new_player``), told nothing and hearing Word Racer: made once, for its variant and clock."""
+    from codecup_games.lucky_words.bots.strong import StrongBot
+    from codecup_games.lucky_words.game import LuckyWords
+
+    made = Made()
+    session = LuckyWords().player_session(made, "codecup2004", 30.0)
+    session.receive("E")
+    session.receive("0")
+    assert made.calls == [(10.0, "wordracer")]
+    builtin = LuckyWords().new_player("strong", "codecup2004", 1, 30.0)
+    builtin.receive("E")
+    builtin.receive("0")
+    assert isinstance(builtin, LuckyWordsPlayer) and isinstance(builtin.bot, StrongBot)
+    assert builtin.bot.clock == 10.0
+
+
+@pytest.mark.parametrize(("second", "played"), [("start", "codecup2004"), ("0", "wordracer")])
+def test_a_maker_of_the_clock_alone_still_makes_the_bot(small_words, second, played):
+    """``make_bot(clock)``, the form docs/adding-a-game.md gave, is called so (a reviewer's
+    ``lambda c: make_bot("random", 0, c)`` raised a TypeError, asked for the variant)."""
+    from codecup_games.lucky_words.bots import make_bot
+    from codecup_games.lucky_words.game import LuckyWords
+
+    clocks: list[float] = []
+
+    def one(clock: float) -> RandomBot:
+        clocks.append(clock)
+        return make_bot("random", 0, clock)
+
+    session = LuckyWords().player_session(one, "codecup2004", 30.0)
+    session.receive("E")
+    session.receive(second)
+    assert isinstance(session, LuckyWordsPlayer) and session.rules.name == played
+    assert clocks == [rules_of(played).variant.clock]
+
+
+def test_a_makers_own_type_error_is_not_taken_for_its_signature(small_words):
+    from codecup_games.lucky_words.game import LuckyWords
+
+    def broken(clock: float, variant: str | None = None) -> RandomBot:
+        raise TypeError("the bot's own mistake")
+
+    session = LuckyWords().player_session(broken, "codecup2004", 30.0)
+    session.receive("E")
+    with pytest.raises(TypeError, match="the bot's own mistake"):
+        session.receive("start")
+
+
+def test_the_older_rebuild_keyword_still_makes_the_bot_again_for_the_other_dialogue(small_words):
+    clocks: list[float] = []
+
+    def rebuild(clock: float) -> RandomBot:
+        clocks.append(clock)
+        return again
+
+    again = RandomBot(seed=2)
+    session = LuckyWordsPlayer(RandomBot(seed=1), rules_of("codecup2004"), clock=30.0, rebuild=rebuild)
+    session.receive("E")
+    session.receive("0")
+    assert clocks == [10.0] and session.bot is again
 
 
 @pytest.mark.parametrize(
@@ -378,3 +476,30 @@ def test_a_bot_program_told_the_variant_says_so_and_exits_2():
         env={k: v for k, v in os.environ.items() if not k.startswith("CODECUP_")},
     )
     assert untold.returncode == 0 and len(untold.stdout.split()) == 2  # a Word Racer pick: 'L P'
+
+
+def test_a_listed_bot_the_session_makes_at_line_2_is_still_checked_built(small_words):
+    """A reviewer's: the session makes its bot at the referee's line 2, so ``check_bots_built`` and
+    ``demo``'s check, which made a session only, passed a listed bot the plugin cannot build."""
+    import attrs
+
+    from codecup.cli.demo import _built
+    from codecup.errors import PluginError
+    from codecup.game import Game
+    from codecup.testing import check_bots_built
+    from codecup_games.lucky_words.game import INFO, LuckyWords
+
+    class Ghost(LuckyWords):
+        info = attrs.evolve(INFO, bots=(*INFO.bots, "ghost"))
+
+        def new_player(self, bot, variant, seed, clock):
+            if bot != "ghost":
+                return super().new_player(bot, variant, seed, clock)
+            return self.player_session(lambda c: Game.new_bot(self, bot, variant, seed, c), variant, clock)
+
+    unbuilt = re.escape("game 'lucky_words' lists the bot 'ghost' (its GameInfo.bots) but cannot build it")
+    with pytest.raises(AssertionError, match=unbuilt):
+        check_bots_built(Ghost())
+    with pytest.raises(PluginError, match=unbuilt):
+        _built(Ghost(), "ghost", "codecup2004", 3)
+    check_bots_built(LuckyWords())

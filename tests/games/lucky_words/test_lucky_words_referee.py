@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from codecup import __version__
 from codecup.dialogue import Fault, Termination
 from codecup.drive import ScriptedChannel, drive
+from codecup.rules import dated_record
 from codecup_games.lucky_words.game import LuckyWords
+from codecup_games.lucky_words.notation import parse_score_line
 from codecup_games.lucky_words.scorer import Scorer
 from tests.games.lucky_words.lw_support import FREE, scripts
 
@@ -73,6 +76,69 @@ def test_a_claimed_score_after_many_blanks_is_shown_with_its_number(small_words)
     assert GAME.result_notes(0, result.outcome.extra) == (f"claimed score {right} (right)",)
     whole = {**result.outcome.extra, "reported_score": [padded, "x"]}  # an older record's, whole
     assert GAME.result_notes(0, whole) == (f"claimed score {right} (right)",)
+
+
+@pytest.mark.parametrize(
+    ("claim", "right"),
+    [
+        ("{s}", True),
+        ("0{s}", True),
+        ("+{s}", True),  # a red team's: wrong, while 022 was right
+        (" +00{s}\t", True),
+        ("-{t}", False),
+        ("+ {s}", False),
+        ("++{s}", False),
+        ("{s}.0", False),
+        ("{s}_0", False),
+        ("\f{s}", False),  # a form feed is no blank of the dialogue's
+        ("{wide}", False),  # digits of another script
+    ],
+)
+def test_a_claimed_score_is_read_as_a_whole_number_with_an_optional_sign(small_words, claim, right):
+    """docs/games/lucky_words.md, Settled readings: the score line is read as ``int()`` reads a whole
+    number in digits 0-9, an optional sign before them, the blanks around it taken off."""
+    s0, s1 = scripts("codecup2004", LETTERS)
+    score = int(run("codecup2004", [*s0, "0"], [*s1, "0"]).outcome.scores[0])
+    wide = "".join(chr(0xFF10 + int(d)) for d in str(score))
+    line = claim.format(s=score, t=score + 1, wide=wide)
+    result = run("codecup2004", [*s0, line], [*s1, "0"])
+    assert result.outcome.extra["reported_score_right"][0] is right
+
+
+def test_a_claim_of_no_boards_size_is_wrong_however_long(small_words):
+    assert parse_score_line("0" * 5000 + "22") == 22
+    assert parse_score_line("-" + "0" * 5000) == 0
+    assert parse_score_line("9" * 5000) is None  # int() refuses it past 4,300 digits: not read whole
+    assert parse_score_line("1" + "0" * 9) is None and parse_score_line("9" * 9) == 999_999_999
+
+
+def test_an_older_records_signed_claim_judged_wrong_verifies_and_is_said(small_words):
+    """Before codecup 0.1.1 a signed claim (``+22``) was judged wrong: a record of such a codecup is
+    judged as it was (its verdict wrong, and said); one of 0.1.1 or later as now. A reviewer's: a
+    record of this codecup with its right ``+4`` made wrong verified, as "an older record"."""
+    s0, s1 = scripts("codecup2004", LETTERS)
+    score = int(run("codecup2004", [*s0, "0"], [*s1, "0"]).outcome.scores[0])
+    replayed = run("codecup2004", [*s0, f"+{score}"], [*s1, "7"]).outcome.extra
+    older = {**replayed, "reported_score_right": [False, replayed["reported_score_right"][1]]}
+    for version in ("", "0.1.0"):
+        with dated_record(version):
+            assert GAME.extra_problems(older, replayed) == []
+            (said,) = GAME.replay_context(older, replayed)
+            assert said.startswith("older record: the first player's signed score line was judged wrong")
+            assert GAME.extra_problems(replayed, replayed) != []  # then, it was no number: right is made up
+            assert GAME.replay_context(replayed, replayed) == ()
+            claimed = {**older, "reported_score": [f"+{score + 1}", older["reported_score"][1]]}
+            assert GAME.replay_context(claimed, replayed) == ()  # the claim changed: no excuse said
+    for version in (__version__, "0.1.1", "1.0"):
+        with dated_record(version):
+            (problem,) = GAME.extra_problems(older, replayed)
+            assert problem.endswith("the record says [false, false]")  # the record, quoted as it is
+            assert GAME.extra_problems(replayed, replayed) == []
+            assert GAME.replay_context(older, replayed) == ()
+    unsigned = run("codecup2004", [*s0, str(score)], [*s1, "7"]).outcome.extra
+    flipped = {**unsigned, "reported_score_right": [False, unsigned["reported_score_right"][1]]}
+    with dated_record(""):
+        assert GAME.extra_problems(flipped, unsigned) != []
 
 
 def test_codecup2004_reported_score_right_wrong_and_absent(small_words):

@@ -1,0 +1,382 @@
+"""``codecup verify OUT``: a results folder checked as a third party receives it (a red team crowned
+the last player in every standings file, deleted a record and made one up, and ``codecup verify
+OUT/games/*.json`` said ok to all; ``codecup verify OUT`` said "is a folder, not a record")."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codecup.cli.verify import verify_folder
+from codecup.plugins import load_games
+from codecup.record import PlayerInfo
+from codecup.runner import run_match
+from codecup.tournament import TournamentSpec, run_tournament
+from codecup.tournament.dispatch import referee_error_record
+from codecup.tournament.folderverify import NOTE, PLUGIN, PROBLEM, UNREADABLE, FolderCheck, check_folder
+from codecup.tournament.log import LOG_NAME
+from tests.support import TINYGAME_DIST
+
+
+@pytest.fixture
+def registry(tiny_pm):
+    """The installed games with the test game Twenty-one."""
+    return load_games(tiny_pm)
+
+
+@pytest.fixture
+def folder(play_tournament, bots, tmp_path):
+    """A finished round robin of five Twenty-one bots."""
+    out = tmp_path / "out"
+    play_tournament(bots, out, seed=3)
+    return out
+
+
+def _checked(registry, out) -> list[FolderCheck]:
+    found: list[FolderCheck] = []
+    check_folder(registry, out, found.append)
+    return found
+
+
+def _lines(registry, out, kind=None) -> list[str]:
+    return [f.text for c in _checked(registry, out) for f in c.findings if kind is None or f.kind == kind]
+
+
+def _edit_log(out, index, change) -> str:
+    path = out / LOG_NAME
+    lines = path.read_text().splitlines()
+    doc = json.loads(lines[index])
+    change(doc["record"])
+    lines[index] = json.dumps(doc)
+    path.write_text("\n".join(lines) + "\n")
+    return doc["id"]
+
+
+@pytest.mark.parametrize("form", ["round-robin", "gauntlet", "swiss", "knockout"])
+def test_a_finished_folder_verifies(play_tournament, bots, tmp_path, registry, form):
+    out = tmp_path / "out"
+    play_tournament(bots, out, seed=3, format=form)
+    (check,) = _checked(registry, out)
+    assert check.findings == [], check.findings
+    assert check.games == len((out / LOG_NAME).read_text().splitlines())
+    assert check.what == "tournament folder"
+
+
+def test_the_red_teams_crowned_player_deleted_record_and_made_up_one_are_each_said(folder, registry, capsys):
+    doc = json.loads((folder / "standings.json").read_text())
+    first, last = doc["standings"][0]["player"], doc["standings"][-1]["player"]
+    doc["standings"][0]["player"], doc["standings"][-1]["player"] = last, first
+    (folder / "standings.json").write_text(json.dumps(doc))
+    txt = (folder / "standings.txt").read_text()
+    (folder / "standings.txt").write_text(txt.replace(f"  {first} ", f"  {last} ", 1))
+    records = sorted((folder / "games").iterdir())
+    records[0].unlink()
+    shutil.copy(records[-1], folder / "games" / "rr1~fake~game.json")
+    problems = _lines(registry, folder, PROBLEM)
+    assert problems == [
+        f"{records[0]}: missing (the log holds game {records[0].stem}, line"
+        + problems[0].split(", line", 1)[1],
+        f"{folder / 'games'}: 1 record the log ({folder / LOG_NAME}) does not hold (rr1~fake~game.json)",
+        f"{folder / 'standings.json'}: standings[0].player (rank 1: the log's {first!r}): the file says"
+        f" {last!r}, the log gives {first!r}",
+        problems[3],
+    ]
+    assert problems[3].startswith(f"{folder / 'standings.txt'}, line ")
+    assert verify_folder(registry, folder) == {PROBLEM}  # exit status 1
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == f"{folder}: DOES NOT VERIFY (tournament folder, 20 logged games)"
+
+
+def test_a_log_line_edited_does_not_verify_nor_agree_with_its_record_or_the_standings(folder, registry):
+    game_id = _edit_log(folder, 2, lambda r: r["result"].update(points=[100, 0]))
+    problems = _lines(registry, folder, PROBLEM)
+    assert problems[0].startswith(f"{folder / LOG_NAME}, line 3 (game {game_id}): DOES NOT VERIFY: ")
+    line = f"({folder / LOG_NAME}, line 3)"
+    assert problems[1] == f"{folder / 'games' / game_id}.json: not the record of its log line {line}"
+    assert problems[2].startswith(f"{folder / 'standings.json'}: standings[")
+    assert "the file says" in problems[2] and "the log gives" in problems[2]
+
+
+def test_a_records_setup_is_the_one_its_seed_gives(folder, registry):
+    game_id = _edit_log(folder, 0, lambda r: r.update(setup=r["setup"] + " "))
+    problems = _lines(registry, folder, PROBLEM)
+    said = f"{folder / LOG_NAME}: game {game_id}: its record's setup is not the one its seed"
+    assert said in " ".join(problems)
+
+
+EMPTY = '{"schema": "codecup-standings/2", "tournament": {}}'
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        ("standings.json", lambda _: '{"schema": ', "standings.json: not JSON"),
+        ("standings.json", lambda _: "[1]", "not a codecup-standings/2 file"),
+        ("standings.json", lambda _: EMPTY, "not the standings schema: no field 'tournament.entrants'"),
+        (LOG_NAME, lambda log: "no json\n" + log, "line 1: not JSON"),
+        (LOG_NAME, lambda log: log + "[" * 100_000 + "\n", "nested"),
+    ],
+)
+def test_a_file_that_cannot_be_read_is_one_line_and_status_2(folder, registry, name, text, said):
+    (folder / name).write_text(text((folder / LOG_NAME).read_text()))
+    unreadable = _lines(registry, folder, UNREADABLE)
+    assert len(unreadable) == 1 and said in unreadable[0], unreadable
+    assert _lines(registry, folder, PROBLEM) == []  # nothing else taken for tampering
+    assert UNREADABLE in verify_folder(registry, folder)
+
+
+def test_a_record_that_is_a_fifo_is_said_not_waited_for(folder, registry):
+    record = sorted((folder / "games").iterdir())[0]
+    record.unlink()
+    os.mkfifo(record)
+    assert _lines(registry, folder, PROBLEM)[0].startswith(
+        f"{record}: not a regular file (the log holds game"
+    )
+
+
+def test_a_folder_still_being_played_is_said_so_not_taken_for_tampering(folder, registry):
+    for name in ("standings.json", "standings.txt", "standings.csv"):
+        (folder / name).unlink()
+    log = (folder / LOG_NAME).read_bytes()
+    (folder / LOG_NAME).write_bytes(log[:-100])  # killed as it wrote its last line: its record is there
+    with (folder / ".lock").open("ab") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        found = _checked(registry, folder)[0].findings
+    assert {f.kind for f in found} == {NOTE}, found
+    said = " ".join(f.text for f in found)
+    assert "a run is writing it right now" in said and "cut short" in said and "no standings yet" in said
+    assert "1 record the log" in said
+
+
+def test_games_set_aside_are_said_and_not_counted(folder, registry, play_tournament, bots):
+    aside = folder / "set-aside" / "1"
+    (aside / "games").mkdir(parents=True)
+    (aside / LOG_NAME).write_text((folder / LOG_NAME).read_text().splitlines()[0] + "\n")
+    play_tournament(bots, folder, seed=3)  # its standings say the folder set aside
+    found = _lines(registry, folder)
+    assert found == [f"{aside}: 1 game set aside, not counted in the standings (not checked)"]
+
+
+def test_a_folder_that_is_no_results_folder_is_one_line(tmp_path, registry):
+    said = f"{tmp_path}: is a folder, but no results folder (no results.jsonl in it)"
+    assert _lines(registry, tmp_path, UNREADABLE) == [said]
+    assert verify_folder(registry, tmp_path) == {UNREADABLE}
+    assert PLUGIN not in verify_folder(registry, tmp_path)
+
+
+def test_a_demos_folder_has_each_games_folder_checked(play_tournament, bots, tmp_path, registry):
+    demo = tmp_path / "demo"
+    play_tournament(bots[:2], demo / "twentyone", seed=1)
+    (demo / "index.html").write_text("<p>demo</p>")
+    (check,) = _checked(registry, demo)
+    assert check.folder == demo / "twentyone" and check.findings == [] and check.games == 2
+
+
+def test_an_sprt_log_has_its_records_checked(folder, registry):
+    lines = (folder / LOG_NAME).read_text().splitlines()
+    docs = [json.loads(line) | {"id": f"sprt{i // 2}~{i % 2}"} for i, line in enumerate(lines[:4])]
+    sprt = folder.parent / "sprt"
+    sprt.mkdir()
+    (sprt / LOG_NAME).write_text("".join(json.dumps(d) + "\n" for d in docs))
+    (check,) = _checked(registry, sprt)
+    assert (check.what, check.games, check.findings) == ("sprt log", 4, [])
+    docs[1]["record"]["result"]["scores"] = [5, 5]
+    (sprt / LOG_NAME).write_text("".join(json.dumps(d) + "\n" for d in docs))
+    assert _lines(registry, sprt, PROBLEM)[0].startswith(
+        f"{sprt / LOG_NAME}, line 2 (game sprt0~1): DOES NOT VERIFY"
+    )
+
+
+def test_a_standings_file_naming_another_clock_than_its_games_is_said(folder, registry):
+    doc = json.loads((folder / "standings.json").read_text())
+    doc["tournament"]["clock"] = 9
+    (folder / "standings.json").write_text(json.dumps(doc))
+    (problem,) = _lines(registry, folder, PROBLEM)
+    assert (
+        "its record is of twentyone classic, a 2 s clock; the tournament's, twentyone classic, a 9 s clock"
+        in problem
+    )
+
+
+def test_verify_given_the_log_itself_names_its_folder(folder, capsys):
+    """``codecup verify OUT/results.jsonl`` said "not JSON", and no more."""
+    from codecup.cli import main
+
+    assert main(["verify", str(folder / LOG_NAME)]) == 2
+    said = f"is a results log, not a record: codecup verify {folder} checks its folder"
+    assert said in capsys.readouterr().err
+
+
+def test_an_older_codecups_folder_is_compared_on_what_it_wrote(folder, registry):
+    """Records naming no codecup version, standings.json without ``set_aside`` (before 2026-11-27):
+    no tampering; its .txt and .csv, which an older codecup wrote otherwise, are not compared."""
+    lines = [json.loads(line) for line in (folder / LOG_NAME).read_text().splitlines()]
+    for line in lines:
+        line["record"].pop("codecup")
+    (folder / LOG_NAME).write_text("".join(json.dumps(line) + "\n" for line in lines))
+    for line in lines:
+        (folder / "games" / f"{line['id']}.json").write_text(json.dumps(line["record"]))
+    doc = json.loads((folder / "standings.json").read_text())
+    del doc["set_aside"]
+    (folder / "standings.json").write_text(json.dumps(doc))
+    (folder / "standings.txt").write_text("an older codecup's text\n")
+    found = _checked(registry, folder)[0].findings
+    assert [f.kind for f in found] == [NOTE], found
+    assert "20 logged games played by an older codecup" in found[0].text
+
+
+def test_standings_of_schema_1_are_compared_but_for_their_ratings(folder, registry):
+    """Schema 1 differs from 2 only in a gameless player's rating: not a way round the comparison."""
+    doc = json.loads((folder / "standings.json").read_text())
+    doc["schema"] = "codecup-standings/1"
+    doc["ratings"][0]["elo"] = 1234
+    (folder / "standings.json").write_text(json.dumps(doc))
+    assert [f.kind for f in _checked(registry, folder)[0].findings] == [NOTE]
+    doc["standings"][0]["wins"] += 1
+    (folder / "standings.json").write_text(json.dumps(doc))
+    assert _lines(registry, folder, PROBLEM)[0].startswith(f"{folder / 'standings.json'}: standings[0].wins")
+
+
+def _with_referee_errors(tiny_pm, tiny_game, out) -> None:
+    """A round robin whose games with r3 in them each end in a referee error (its referee killed)."""
+
+    def play(match, **kwargs):
+        if any(p.name == "r3" for p in match.players):
+            return referee_error_record(match, "the referee process was killed by SIGKILL")
+        return run_match(match, pm=tiny_pm, **kwargs)
+
+    players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect"), ("r3", "random")])
+    spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=players, seed=3)
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        run_tournament(spec, tiny_game, out, executor=pool, play=play, jobs=2)
+
+
+def test_a_folders_referee_errors_are_a_note_not_tampering(tiny_pm, tiny_game, tmp_path, registry):
+    """A folder of a run in which a referee died said DOES NOT VERIFY for ever (exit 1): its games
+    have no result to check, and the standings (compared) do not count them."""
+    out = tmp_path / "out"
+    _with_referee_errors(tiny_pm, tiny_game, out)
+    (check,) = _checked(registry, out)
+    ((kind, text),) = [(f.kind, f.text) for f in check.findings]
+    assert kind == NOTE and text.startswith(f"{out / LOG_NAME}: 4 games were referee errors (rr1~")
+    assert text.endswith(", ...): no result to check; they are not counted in the standings")
+    assert verify_folder(registry, out) == set()  # exit status 0
+    # standings that count one of them do not agree
+    doc = json.loads((out / "standings.json").read_text())
+    row = next(r for r in doc["standings"] if r["player"] == "r3")
+    row["games"] += 1
+    (out / "standings.json").write_text(json.dumps(doc))
+    assert PROBLEM in verify_folder(registry, out)
+
+
+def test_the_text_files_are_not_skipped_on_the_schema_or_one_records_field(folder, registry):
+    """Schema 1 in standings.json, or one record's version removed, switched the .txt/.csv
+    comparison off (a reviewer's): they are skipped only where every record names no version."""
+    doc = json.loads((folder / "standings.json").read_text())
+    doc["schema"] = "codecup-standings/1"
+    (folder / "standings.json").write_text(json.dumps(doc))
+    (folder / "standings.txt").write_text("a tamperer's text\n")
+    said = f'{folder / "standings.txt"}, line 1: the file says "a tamperer\'s text", the log gives '
+    (problem,) = _lines(registry, folder, PROBLEM)
+    assert problem.startswith(said)
+    doc["schema"] = "codecup-standings/2"
+    (folder / "standings.json").write_text(json.dumps(doc))
+    _edit_log(folder, 0, lambda record: record.pop("codecup"))
+    first = json.loads((folder / LOG_NAME).read_text().splitlines()[0])
+    (folder / "games" / f"{first['id']}.json").write_text(json.dumps(first["record"]))
+    (problem,) = _lines(registry, folder, PROBLEM)
+    assert problem.startswith(said)
+
+
+SETPRIV = shutil.which("setpriv")
+_AS_UNPRIVILEGED = """
+import sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+from pathlib import Path
+import tinygame
+from codecup.plugins import load_games, make_plugin_manager
+from codecup.tournament.folderverify import check_folder
+found = []
+registry = load_games(make_plugin_manager(load_entry_points=False, plugins=(tinygame,)))
+check_folder(registry, Path(sys.argv[3]), found.append)
+for check in found:
+    for f in check.findings:
+        print(f.kind, f.text, sep="\\t")
+"""
+
+
+def _checked_unprivileged(out) -> list[tuple[str, str]]:
+    """The findings of checking ``out`` in a process that cannot read past a file's mode (root
+    without its capabilities to: the tests run as root, whom a mode of 000 does not stop)."""
+    root = Path(__file__).resolve().parents[2]
+    argv = [SETPRIV, "--bounding-set=-dac_override,-dac_read_search", sys.executable, "-c", _AS_UNPRIVILEGED]
+    done = subprocess.run(
+        [*argv, str(root), str(TINYGAME_DIST), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    return [tuple(line.split("\t", 1)) for line in done.stdout.splitlines()]
+
+
+@pytest.mark.skipif(SETPRIV is None or os.geteuid() != 0, reason="needs setpriv, as root")
+@pytest.mark.parametrize(
+    ("what", "said"),
+    [
+        ("games", "cannot read {out}/games: Permission denied (its records not compared)"),
+        ("record", "cannot read {path}: Permission denied (game "),
+        ("standings.txt", "cannot read a standings file {path}: Permission denied"),
+        ("standings.csv", "cannot read a standings file {path}: Permission denied"),
+    ],
+)
+def test_a_file_of_mode_000_cannot_be_read_and_is_no_tampering(folder, what, said):
+    """games/ of mode 000 was exit 4 (a PermissionError), a record of mode 000 taken for another
+    record (exit 1), standings.txt of mode 000 a difference (exit 1): each cannot be read (2)."""
+    path = sorted((folder / "games").iterdir())[0] if what == "record" else folder / what
+    path.chmod(0)
+    found = _checked_unprivileged(folder)
+    assert [kind for kind, _ in found] == [UNREADABLE], found
+    assert found[0][1].startswith(said.format(out=folder, path=path)), found
+
+
+def test_a_standings_text_that_is_a_fifo_cannot_be_read(folder, registry):
+    (folder / "standings.txt").unlink()
+    os.mkfifo(folder / "standings.txt")
+    said = f"{folder / 'standings.txt'}: is a pipe (FIFO), not a standings file (a regular file)"
+    assert [(f.kind, f.text) for c in _checked(registry, folder) for f in c.findings] == [(UNREADABLE, said)]
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            lambda t: t["entrants"][0].update(bot="perfect"),
+            "'r1' is bot 'random'; the tournament's entrant, bot 'perfect'",
+        ),
+        (
+            lambda t: t["entrants"][0].update(bot=None, command=["python3", "strong.py"]),
+            "'r1' is bot 'random'; the tournament's entrant, command ['python3', 'strong.py']",
+        ),
+        (
+            lambda t: t.update(bots_clock_mode="wall"),
+            "clock mode is cpu; the tournament's, wall",
+        ),
+    ],
+)
+def test_the_tournaments_entrants_and_clock_mode_are_the_games(folder, registry, change, said):
+    """The file's ``tournament`` was its own input, never compared with the records: an entrant's
+    command or the clock mode could be rewritten (a reviewer's)."""
+    doc = json.loads((folder / "standings.json").read_text())
+    change(doc["tournament"])
+    (folder / "standings.json").write_text(json.dumps(doc))
+    problems = _lines(registry, folder, PROBLEM)
+    assert problems and said in problems[0], problems
