@@ -1,10 +1,14 @@
-"""A hang guard for a test's command in processor time, not wall time.
+"""A hang guard for a test's command that a loaded machine does not set off.
 
 ``subprocess.run(..., timeout=60)`` turned a healthy command into a failure on a loaded machine (at a
 load of 45 on 2 cores a command gets a twentieth of a processor: 3 s of it in a minute). A hang is
-one of two things, and neither is slowed by a loaded machine: a command that computes for ever (its
-processes' processor time grows past any need), or one blocked for ever (its processor time stands
-still). :func:`run` ends the command on either, and never on wall time alone.
+one of three things: a command that computes for ever (its processes' processor time since the
+guard began grows past any need), one blocked for ever (its processor time stands still for
+:data:`QUIET`), or one that polls for ever (a loop of short sleeps, a little processor time now and
+then: neither of the others ever comes). The last is ended by a wall-time cap, :data:`WALL`, far past
+what a healthy command takes unless the machine is loaded beyond anything seen here. So a hung
+command ends within :data:`WALL` seconds on any machine, and within a minute, or its processor
+budget, on most hangs.
 """
 
 from __future__ import annotations
@@ -24,6 +28,10 @@ taken for blocked: a runnable process gets seconds of a processor in a minute at
 
 STILL = 0.05
 """Seconds of processor time that count as standing still (the kernel counts in ticks)."""
+
+WALL = 600.0
+"""Seconds of wall time after which a command is taken for hung whatever it does: the end of a hang
+that polls. At a load of 50 on 2 cores a command gets 24 s of a processor in that time."""
 
 POLL = 0.5
 """Seconds between two reads of the command's processor time."""
@@ -60,24 +68,36 @@ def tree_cpu(root: int) -> float:
 
 @attrs.define
 class Guard:
-    """A hang guard for the process ``pid`` and its descendants, asked while a test polls it."""
+    """A hang guard for the process ``pid`` and its descendants, asked while a test polls it: it
+    counts their processor time from its own start (not the processes' lifetimes), and the wall
+    time since then."""
 
     pid: int
     cpu: float
-    """Seconds of processor time past which it computes for ever."""
-    _moved: float = attrs.field(factory=time.monotonic)
-    _last: float = 0.0
+    """Seconds of processor time, from the guard's start, past which it computes for ever."""
+    wall: float = WALL
+    """Seconds of wall time, from the guard's start, past which it is hung whatever it does."""
+    _began: float = attrs.field(init=False)
+    _base: float = attrs.field(init=False)
+    _moved: float = attrs.field(init=False)
+    _last: float = attrs.field(init=False, default=0.0)
+
+    def __attrs_post_init__(self) -> None:
+        self._began = self._moved = time.monotonic()
+        self._base = tree_cpu(self.pid)
 
     def hung(self) -> str | None:
-        """Why the tree is taken for hung (it ran :attr:`cpu` seconds, or stood still for
-        :data:`QUIET`); None while it may still be working."""
-        ran, now = tree_cpu(self.pid), time.monotonic()
+        """Why the tree is taken for hung (it ran :attr:`cpu` seconds, stood still for
+        :data:`QUIET`, or :attr:`wall` seconds passed); None while it may still be working."""
+        ran, now = tree_cpu(self.pid) - self._base, time.monotonic()
         if ran - self._last >= STILL:
             self._moved, self._last = now, ran
         if ran > self.cpu:
             return f"{ran:.1f}s of processor time"
         if now - self._moved > QUIET:
             return f"still for {now - self._moved:.0f}s"
+        if now - self._began > self.wall:
+            return f"{now - self._began:.0f}s of wall time"
         return None
 
 
@@ -85,8 +105,8 @@ def run(
     args: Sequence[str], *, cpu: float, check: bool = False, input: str | None = None, **kwargs: Any
 ) -> subprocess.CompletedProcess[Any]:
     """:func:`subprocess.run` with output captured as text, ended as hung once its processes ran
-    ``cpu`` seconds of processor time, or stood still for :data:`QUIET` seconds (raising
-    :class:`subprocess.TimeoutExpired`, as ``timeout`` does)."""
+    ``cpu`` seconds of processor time, stood still for :data:`QUIET` seconds, or ran :data:`WALL`
+    seconds of wall time (raising :class:`subprocess.TimeoutExpired`, as ``timeout`` does)."""
     kwargs.setdefault("stdout", subprocess.PIPE)
     kwargs.setdefault("stderr", subprocess.PIPE)
     kwargs.setdefault("text", True)
