@@ -12,7 +12,9 @@ what its threads ran and waited, summed (threads that ran side by side count twi
 an interval in which a thread ended (what it did since the last look is unknown) counts none; and the
 looker's own waits for a processor count as busy (a load that starves the looker starves the block).
 So a loaded machine makes it smaller, never larger, and a block that sleeps or waits for a real
-clock on an idle machine counts its waiting in full.
+clock on an idle machine counts its waiting in full. The price: on a very loaded machine (the looker
+mostly waiting for a processor) a real wait counts only in part, and a bound on it may let pass
+there a wait it catches on an idle machine.
 """
 
 from __future__ import annotations
@@ -73,9 +75,9 @@ class Idled:
             self.seconds += max(0.0, wall - busy)
 
 
-def tree_times(root: int) -> dict[int, tuple[float, float]] | None:
-    """The times of each thread of ``root`` and of its descendants, by thread id; None when
-    ``root``'s own are not known."""
+def tree_times(root: int, children: bool = True) -> dict[int, tuple[float, float]] | None:
+    """The times of each thread of ``root`` and (with ``children``) of its descendants, by thread
+    id; None when ``root``'s own are not known."""
     found: dict[int, tuple[float, float]] = {}
     pending, seen = [root], set()
     while pending:
@@ -93,8 +95,9 @@ def tree_times(root: int) -> dict[int, tuple[float, float]] | None:
             try:
                 with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
                     ran, waited, _ = f.read().split()
-                with open(f"/proc/{pid}/task/{tid}/children") as f:
-                    pending.extend(int(child) for child in f.read().split())
+                if children:
+                    with open(f"/proc/{pid}/task/{tid}/children") as f:
+                        pending.extend(int(child) for child in f.read().split())
             except (OSError, ValueError):
                 continue  # a thread that has just ended
             found[int(tid)] = (int(ran) / 1e9, int(waited) / 1e9)
@@ -102,18 +105,20 @@ def tree_times(root: int) -> dict[int, tuple[float, float]] | None:
 
 
 @contextlib.contextmanager
-def idling() -> Iterator[Idled]:
+def idling(children: bool = True) -> Iterator[Idled]:
     """Measure the block's real waiting (:class:`Idled`, read as it goes or once the block ended):
-    the wall time in which none of this process's threads, nor its child processes', ran or waited
-    for a processor, and the processor time they ran."""
+    the wall time in which none of this process's threads, nor (with ``children``) its child
+    processes', ran or waited for a processor, and the processor time they ran. Without
+    ``children`` a child's waits (for a processor, or its cgroup's quota) are this process's idling:
+    where the referee's wait for a starved program is what is bounded."""
     done, root = threading.Event(), os.getpid()
     idled = Idled()
-    idled.look(time.monotonic(), tree_times(root))
+    idled.look(time.monotonic(), tree_times(root, children))
 
     def look() -> None:
         idled.looker = threading.get_native_id()
         while not done.wait(LOOK):
-            idled.look(time.monotonic(), tree_times(root))
+            idled.look(time.monotonic(), tree_times(root, children))
 
     looker = threading.Thread(target=look, name="tests-idling", daemon=True)
     looker.start()
@@ -123,4 +128,4 @@ def idling() -> Iterator[Idled]:
         done.set()
         looker.join()
         idled.looker = None  # it has ended: the last look is this thread's
-        idled.look(time.monotonic(), tree_times(root))
+        idled.look(time.monotonic(), tree_times(root, children))

@@ -198,7 +198,8 @@ def test_a_starved_program_still_loses_when_the_backstop_stretches_no_further(
     wait still ends, and the time-out says the machine, not the bot, was the trouble."""
     monkeypatch.setattr("codecup.players.subprocess.STARVED_LIMIT", 1.2)
     allowance = 0.5 + tiny_game.info.default_variant.startup
-    with idling() as idled:
+    # this process's idling alone: the starved program's wait for its quota is the wait bounded
+    with idling(children=False) as idled:
         record = play(tiny_game, python_argv(BURNER, "0", "0.8"), clock=0.5, cpus=0.1)
     end = record.result.termination[0]
     assert end.kind is Termination.TIMEOUT and "the most a wait stretches" in end.message, end
