@@ -118,20 +118,28 @@ def pages_drawn(monkeypatch) -> list[str]:
     return drawn
 
 
-def sleeps_noted(monkeypatch) -> list[float]:
-    """From now on, the seconds of each ``time.sleep`` of this thread, in order (it still sleeps):
-    the real waits a test means when it says "no wait", which a loaded machine does not add to as it
-    does to a wall-clock bound. Other threads' sleeps are not noted (the time module is everyone's)."""
+def sleeps_noted(monkeypatch, module: object) -> list[float]:
+    """From now on, the seconds of each ``time.sleep`` that ``module`` calls from this thread, in
+    order (it still sleeps): the real waits a test means when it says "no wait", which a loaded
+    machine does not add to as it does to a wall-clock bound. Only ``module``'s name ``time`` is
+    replaced (by a stand-in for the time module): the time module itself, everyone's, is left alone,
+    and other threads' sleeps are not noted."""
     import threading
     import time
+    import types
 
     slept: list[float] = []
-    sleep, here = time.sleep, threading.get_ident()
+    here = threading.get_ident()
 
-    def noting(seconds: float) -> None:
-        if threading.get_ident() == here:
-            slept.append(seconds)
-        sleep(seconds)
+    class Noting(types.ModuleType):
+        def __getattr__(self, name: str) -> object:
+            return getattr(time, name)
 
-    monkeypatch.setattr(time, "sleep", noting)
+        @staticmethod
+        def sleep(seconds: float) -> None:
+            if threading.get_ident() == here:
+                slept.append(seconds)
+            time.sleep(seconds)
+
+    monkeypatch.setattr(module, "time", Noting("time"))
     return slept

@@ -59,7 +59,7 @@ def test_a_tree_slow_to_exit_is_waited_for_in_the_event_loop_once(tmp_path, monk
     # machine so loaded that the wait was over by its first.
     looks = [i for i, event in enumerate(events) if event == "look"]
     assert len(looks) == 1 or "tick" in events[looks[0] : looks[-1]], events
-    slept = sleeps_noted(monkeypatch)
+    slept = sleeps_noted(monkeypatch, cgroup)
     assert group.kill(2.0) is False  # it gave up once: no second wait
     assert slept == []
 
@@ -81,7 +81,7 @@ def test_a_cancelled_wait_after_cgroup_kill_is_not_made_again(tmp_path, monkeypa
         await asyncio.gather(waiting, return_exceptions=True)
 
     asyncio.run(main())
-    slept = sleeps_noted(monkeypatch)
+    slept = sleeps_noted(monkeypatch, cgroup)
     assert group.kill(2.0) is False
     assert slept == []  # no wait: a loaded machine's slowness is none
 
