@@ -22,10 +22,11 @@ from tests.idling import Idled, idling
 from tests.support import HOSTILE, processes_with, python_argv
 
 CLOCK = 0.3  # seconds per player; the test game adds a 0.5 s start-up allowance
-AMPLE = 600.0
-"""A clock no load runs out, for the faults that are no time-out: the fault ends the game, and a
-referee that waited for the clock instead would idle far past the bound. (A wall clock of 0.3 s did
-run out at a load of 60 on 2 cores: Python had not started, and a crash was recorded a time-out.)"""
+AMPLE = 30.0
+"""A clock no load seen here runs out, for the faults that are no time-out: the fault ends the game,
+and a referee that waited for the clock instead would idle far past the bound (a wall clock of
+0.8 s did run out at a load of 60 on 2 cores: Python had not started, and a crash was recorded a
+time-out). Not longer: a referee that did wait for it fails each case in 30 s, not in 10 min."""
 
 CASES = [
     # script, extra args, expected termination, message fragment, the longest acceptable run: the
