@@ -1,21 +1,26 @@
-"""tests/idling.py: a block's real waiting, which is never negative and only grows."""
+"""tests/idling.py: a block's real waiting, which is never negative and never counts a wait for a
+processor, even one Linux counts late."""
 
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import subprocess
 import sys
 import threading
 import time
 
-from tests.idling import Idled, idling
+from tests.idling import Idled, Seen, idling
+
+Reading = tuple[float, float] | tuple[float, float, bool]
 
 
-def looked(*looks: tuple[float, dict[int, tuple[float, float]] | None], looker: int | None = None) -> Idled:
+def looked(*looks: tuple[float, dict[int, Reading] | None], looker: int | None = None) -> Idled:
+    """An :class:`Idled` that saw ``looks``: (when, {thread: (ran, waited[, runnable])} or None)."""
     idled = Idled(looker=looker)
     for at, times in looks:
-        idled.look(at, times)
+        idled.look(at, None if times is None else {tid: Seen(*seen) for tid, seen in times.items()})
     return idled
 
 
@@ -53,21 +58,60 @@ def test_times_not_known_are_all_idling():
     assert looked((0.0, None), (2.0, None)).seconds == 2.0
 
 
-def test_random_readings_only_ever_add():
-    """Cumulative readings taken at different moments, threads coming and going, clocks out of step."""
+def test_a_wait_for_a_processor_counted_late_is_taken_back():
+    """Linux adds a wait to a thread's times when it ends: a thread runnable for a second, then given
+    a processor for 10 ms, reads as idle for that second and busy for 1.01 s in the next 20 ms. The
+    second was no idling (it counted as a whole second before)."""
+    idled = looked((0.0, {1: (0.0, 0.0)}), (1.0, {1: (0.0, 0.0)}), (1.02, {1: (0.01, 1.0)}))
+    assert abs(idled.seconds - 0.01) < 1e-9, idled  # 1.02 s less 1.01 s
+    assert idled.ran == 0.01
+
+
+def test_a_late_wait_takes_back_only_what_it_covers_the_latest_first():
+    """A sleep of 2 s, then a wait of 0.5 s counted late: the sleep's last half second is taken back."""
+    idled = looked(
+        (0.0, {1: (0.0, 0.0)}), (1.0, {1: (0.0, 0.0)}), (2.0, {1: (0.0, 0.0)}), (2.1, {1: (0.1, 0.5)})
+    )
+    assert abs(idled.seconds - 1.5) < 1e-9, idled
+
+
+def test_a_runnable_thread_makes_its_intervals_busy():
+    """A thread runnable (state R) at a look waits for a processor, or runs, on either side of it."""
+    idled = looked(
+        (0.0, {1: (0.0, 0.0, True)}),
+        (1.0, {1: (0.0, 0.0, True)}),
+        (2.0, {1: (0.0, 0.0)}),
+        (3.0, {1: (0.0, 0.0)}),
+    )
+    assert idled.seconds == 1.0, idled  # the last second only
+
+
+def test_the_lookers_own_running_state_is_not_busy():
+    idled = looked((0.0, {9: (0.0, 0.0, True)}), (1.0, {9: (0.0, 0.0, True)}), looker=9)
+    assert idled.seconds == 1.0, idled
+
+
+def test_random_readings_never_make_it_negative():
+    """Cumulative readings taken at different moments, threads coming and going, clocks out of step:
+    the idling is never below 0 nor past the wall time, and what ran only grows."""
     rng = random.Random(7)
-    idled, at, times = Idled(), 0.0, {tid: (0.0, 0.0) for tid in range(4)}
+    idled, at, times = Idled(), 0.0, {tid: Seen(0.0, 0.0) for tid in range(4)}
     seen = [(0.0, 0.0)]
     for _ in range(2000):
         at += rng.uniform(-0.01, 0.05)
         times = {
-            tid: (ran + rng.uniform(0, 0.06), waited + rng.uniform(0, 0.03))
-            for tid, (ran, waited) in times.items()
+            tid: Seen(was.ran + rng.uniform(0, 0.06), was.waited + rng.uniform(0, 0.2 * rng.random() ** 4))
+            for tid, was in times.items()
             if rng.random() > 0.02
-        } | ({rng.randrange(100): (rng.uniform(0, 0.01), 0.0)} if rng.random() < 0.05 else {})
+        } | (
+            {rng.randrange(100): Seen(rng.uniform(0, 0.01), 0.0, rng.random() < 0.1)}
+            if rng.random() < 0.05
+            else {}
+        )
         idled.look(at, times if rng.random() > 0.01 else None)
         seen.append((idled.seconds, idled.ran))
-    assert all(b[0] >= a[0] >= 0.0 and b[1] >= a[1] >= 0.0 for a, b in itertools.pairwise(seen))
+    assert all(b[1] >= a[1] >= 0.0 for a, b in itertools.pairwise(seen))
+    assert all(0.0 <= idle <= at + 1e-9 for idle, _ in seen)
 
 
 def spin(seconds: float) -> None:
@@ -94,3 +138,35 @@ def test_a_child_process_is_looked_at_too():
     with idling() as idled:
         subprocess.run([sys.executable, "-c", code], check=True)
     assert idled.ran >= 0.15, idled
+
+
+SPINNER = """\
+import os, sys, time
+os.sched_setaffinity(0, {int(sys.argv[1])})
+os.nice(int(sys.argv[2]))
+end = time.process_time() + float(sys.argv[3])
+while time.process_time() < end:
+    pass
+"""
+
+
+def spinner(cpu: int, nice: int, seconds: float) -> list[str]:
+    return [sys.executable, "-c", SPINNER, str(cpu), str(nice), str(seconds)]
+
+
+def test_a_child_starved_of_a_processor_is_no_idling():
+    """A child that spins at nice 19 on one processor beside two spinners there (nice 0) waits for it
+    most of the time, runnable all the time: none of that is idling (it counted 16.4 s of 21 s).
+    The spinners, started before the block, are not the block's."""
+    cpu = min(os.sched_getaffinity(0))
+    rivals = [subprocess.Popen(spinner(cpu, 0, 1.0)) for _ in range(2)]
+    try:
+        time.sleep(0.05)  # a clock tick: they started before the block
+        with idling() as idled:
+            subprocess.run(spinner(cpu, 19, 0.2), check=True)
+    finally:
+        for rival in rivals:
+            rival.kill()
+            rival.wait()
+    assert idled.seconds < 0.5, idled
+    assert idled.ran < 0.5, idled  # the rivals are not counted
