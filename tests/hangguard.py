@@ -13,7 +13,9 @@ budget, on most hangs.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import time
 from collections.abc import Sequence
@@ -36,6 +38,10 @@ that polls. At a load of 50 on 2 cores a command gets 24 s of a processor in tha
 POLL = 0.5
 """Seconds between two reads of the command's processor time."""
 
+DRAIN = 10.0
+"""Seconds of wall time a hung command's output is read for once its tree is killed: the pipes
+close as soon as the killed processes are gone, unless one escaped the kill."""
+
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -49,21 +55,44 @@ def _stat(pid: int) -> tuple[int, float] | None:
     return int(fields[1]), sum(int(f) for f in fields[11:15]) / _TICK
 
 
-def tree_cpu(root: int) -> float:
-    """Seconds of processor time ``root`` and its live descendants (and the ones they reaped) ran."""
+def _snapshot() -> tuple[dict[int, int], dict[int, float]]:
+    """Every process's parent and the seconds it and its reaped children ran, by pid."""
     parents: dict[int, int] = {}
     ran: dict[int, float] = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit() and (found := _stat(int(entry.name))) is not None:
             parents[int(entry.name)], ran[int(entry.name)] = found
-    total = 0.0
-    for pid, seconds in ran.items():
-        up, steps = pid, 0
-        while up not in (root, 0, 1) and up in parents and steps < 64:  # a snapshot's reused pid
-            up, steps = parents[up], steps + 1
-        if up == root:
-            total += seconds
-    return total
+    return parents, ran
+
+
+def _under(pid: int, root: int, parents: dict[int, int]) -> bool:
+    up, steps = pid, 0
+    while up not in (root, 0, 1) and up in parents and steps < 64:  # a snapshot's reused pid
+        up, steps = parents[up], steps + 1
+    return up == root
+
+
+def tree_cpu(root: int) -> float:
+    """Seconds of processor time ``root`` and its live descendants (and the ones they reaped) ran."""
+    parents, ran = _snapshot()
+    return sum(seconds for pid, seconds in ran.items() if _under(pid, root, parents))
+
+
+def descendants(root: int) -> list[int]:
+    """The live processes under ``root`` (not ``root`` itself)."""
+    parents, _ = _snapshot()
+    return [pid for pid in parents if pid != root and _under(pid, root, parents)]
+
+
+def kill_tree(root: int) -> None:
+    """SIGKILL ``root``, its process group and its descendants (the ones that left the group too),
+    each found before any is killed (a killed parent's children go to another)."""
+    under = descendants(root)
+    with contextlib.suppress(OSError):
+        os.killpg(root, signal.SIGKILL)
+    for pid in (*under, root):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 @attrs.define
@@ -102,27 +131,33 @@ class Guard:
 
 
 def run(
-    args: Sequence[str], *, cpu: float, check: bool = False, input: str | None = None, **kwargs: Any
+    args: Sequence[str], *, cpu: float, check: bool = False, **kwargs: Any
 ) -> subprocess.CompletedProcess[Any]:
     """:func:`subprocess.run` with output captured as text, ended as hung once its processes ran
     ``cpu`` seconds of processor time, stood still for :data:`QUIET` seconds, or ran :data:`WALL`
-    seconds of wall time (raising :class:`subprocess.TimeoutExpired`, as ``timeout`` does)."""
+    seconds of wall time (raising :class:`subprocess.TimeoutExpired`, as ``timeout`` does). The
+    command runs in a session of its own; a hung one is killed with its whole tree, and its output
+    read for at most :data:`DRAIN` seconds more (a process that escaped the kill may hold its pipes)."""
     kwargs.setdefault("stdout", subprocess.PIPE)
     kwargs.setdefault("stderr", subprocess.PIPE)
     kwargs.setdefault("text", True)
-    if input is not None:
-        kwargs["stdin"] = subprocess.PIPE
+    kwargs.setdefault("stdin", subprocess.DEVNULL)
+    kwargs.setdefault("start_new_session", True)
     with subprocess.Popen(args, **kwargs) as process:
         began, guard = time.monotonic(), Guard(process.pid, cpu)
         while True:
             try:
-                out, err = process.communicate(input, timeout=POLL)
+                out, err = process.communicate(timeout=POLL)
                 break
             except subprocess.TimeoutExpired:
                 pass
             if (why := guard.hung()) is not None:
-                process.kill()
-                out, err = process.communicate()
+                kill_tree(process.pid)
+                try:
+                    out, err = process.communicate(timeout=DRAIN)
+                except subprocess.TimeoutExpired:
+                    out, err = "", "(its output not read: a process holds its pipes)"
+                    kill_tree(process.pid)
                 took = time.monotonic() - began
                 raise subprocess.TimeoutExpired(args, took, out, f"{err}\n(hang guard: {why})")
     done = subprocess.CompletedProcess(args, process.returncode, out, err)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
 import types
+import uuid
+
+import pytest
 
 from tests import hangguard
+from tests.support import processes_with
 
 
 class Tree:
@@ -57,3 +64,30 @@ def test_a_blocked_hang_ends_after_a_quiet_minute(monkeypatch):
     assert guard.hung() is None
     tree.tick(wall=2, cpu=0.0)
     assert "still" in (guard.hung() or "")
+
+
+SLEEPER = 120.0
+"""Seconds a hung command's grandchildren sleep, holding its pipes: far past any guard's firing."""
+
+
+def test_a_hung_command_is_killed_with_its_whole_tree_and_its_pipes_are_not_waited_for():
+    """A command that spins, with two grandchildren that hold its pipes: one in its process group,
+    one in a session of its own. The guard fired at 1.5 s of processor time, then waited 20 s for
+    the grandchild to end and close the pipes; now the whole tree is killed."""
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    sleep = f"{sys.executable} -c 'import time; time.sleep({SLEEPER})' {token}"
+    spin = f"{sys.executable} -c 'while True: pass'"
+    script = f"{sleep} & setsid {sleep} & exec {spin}"
+    with pytest.raises(subprocess.TimeoutExpired) as hung:
+        hangguard.run(["sh", "-c", script], cpu=0.5)
+    assert "hang guard: " in str(hung.value.stderr)
+    assert hung.value.timeout < SLEEPER, hung.value.timeout
+    deadline = time.monotonic() + hangguard.QUIET  # a hang guard: killed processes end at once
+    while processes_with(token) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_with(token) == []
+
+
+def test_a_command_does_not_read_the_tests_input():
+    run = hangguard.run([sys.executable, "-c", "import sys; print(repr(sys.stdin.read()))"], cpu=60.0)
+    assert run.stdout == "''\n"
