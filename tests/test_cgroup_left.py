@@ -59,9 +59,10 @@ def test_a_tree_slow_to_exit_is_waited_for_in_the_event_loop_once(tmp_path, monk
     # machine so loaded that the wait was over by its first.
     looks = [i for i, event in enumerate(events) if event == "look"]
     assert len(looks) == 1 or "tick" in events[looks[0] : looks[-1]], events
-    slept = sleeps_noted(monkeypatch, cgroup)
+    slept, looked = sleeps_noted(monkeypatch, cgroup), events.count("look")
     assert group.kill(2.0) is False  # it gave up once: no second wait
     assert slept == []
+    assert events.count("look") - looked <= 1, events  # nor one that spins instead of sleeping
 
 
 def test_a_cancelled_wait_after_cgroup_kill_is_not_made_again(tmp_path, monkeypatch):
@@ -72,7 +73,8 @@ def test_a_cancelled_wait_after_cgroup_kill_is_not_made_again(tmp_path, monkeypa
     from codecup.sandbox import Limits
 
     group = cgroup.BotCgroup(tmp_path, None, None, Limits())
-    monkeypatch.setattr(cgroup.BotCgroup, "populated", lambda self: True)
+    looks: list[None] = []
+    monkeypatch.setattr(cgroup.BotCgroup, "populated", lambda self: looks.append(None) or True)
 
     async def main():
         waiting = asyncio.create_task(group.kill_soon(5.0))
@@ -81,9 +83,10 @@ def test_a_cancelled_wait_after_cgroup_kill_is_not_made_again(tmp_path, monkeypa
         await asyncio.gather(waiting, return_exceptions=True)
 
     asyncio.run(main())
-    slept = sleeps_noted(monkeypatch, cgroup)
+    slept, looked = sleeps_noted(monkeypatch, cgroup), len(looks)
     assert group.kill(2.0) is False
     assert slept == []  # no wait: a loaded machine's slowness is none
+    assert len(looks) - looked <= 1, len(looks) - looked  # nor one that spins instead of sleeping
 
 
 def test_the_shared_parent_a_bot_froze_is_thawed_at_the_next_bots_start(tmp_path):
