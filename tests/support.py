@@ -130,3 +130,30 @@ def pages_drawn(monkeypatch) -> list[str]:
     monkeypatch.setattr(live_module, "write_game_page", noting)
     monkeypatch.setattr(site_module, "write_game_page", noting)
     return drawn
+
+
+def sleeps_noted(monkeypatch, module: object) -> list[float]:
+    """From now on, the seconds of each ``time.sleep`` that ``module`` calls from this thread, in
+    order (it still sleeps): the real waits a test means when it says "no wait", which a loaded
+    machine does not add to as it does to a wall-clock bound. Only ``module``'s name ``time`` is
+    replaced (by a stand-in for the time module): the time module itself, everyone's, is left alone,
+    and other threads' sleeps are not noted."""
+    import threading
+    import time
+    import types
+
+    slept: list[float] = []
+    here = threading.get_ident()
+
+    class Noting(types.ModuleType):
+        def __getattr__(self, name: str) -> object:
+            return getattr(time, name)
+
+        @staticmethod
+        def sleep(seconds: float) -> None:
+            if threading.get_ident() == here:
+                slept.append(seconds)
+            time.sleep(seconds)
+
+    monkeypatch.setattr(module, "time", Noting("time"))
+    return slept

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
 import time
 from pathlib import Path
@@ -24,6 +25,7 @@ from codecup.hookspecs import hookimpl
 from codecup.plugins import make_plugin_manager
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, play_match
+from tests import hangguard
 
 BOTS = [PlayerInfo("a", bot="perfect"), PlayerInfo("b", bot="random")]
 NEVER_ENDS = "of processor time without returning: it never ends"
@@ -140,6 +142,15 @@ def test_a_step_that_returns_in_time_is_left_alone_and_nothing_reaches_its_threa
         pass
 
 
+def joined(threads: list[threading.Thread]) -> None:
+    """Wait for ``threads`` to end, or for the process to be taken for hung (its processor time past
+    a minute, or standing still a minute): a step's bound is processor time, which a loaded machine
+    gives slowly (a fixed join(10) was 0.2 s of it at a twentieth of a processor, twice over)."""
+    guard = hangguard.Guard(os.getpid(), cpu=60.0)
+    while any(thread.is_alive() for thread in threads) and guard.hung() is None:
+        time.sleep(0.1)
+
+
 def test_steps_in_other_threads_are_bounded_each_on_its_own():
     """A tournament on Dask plays games in a worker's threads."""
     seen: list[str] = []
@@ -154,8 +165,7 @@ def test_steps_in_other_threads_are_bounded_each_on_its_own():
     threads = [threading.Thread(target=run, args=(step,)) for step in (spin, lambda: time.sleep(0.3))]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join(10)
+    joined(threads)
     assert sorted(seen) == ["returned", "stopped"]  # sleeping takes no processor time
 
 
@@ -179,8 +189,7 @@ def test_steps_that_end_just_past_their_bound_in_many_threads_leave_the_watch_fr
     threads = [threading.Thread(target=steps, daemon=True) for _ in range(3)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join(120)
+    joined(threads)
     assert not any(thread.is_alive() for thread in threads)
     assert overrun._lock.acquire(timeout=5)
     overrun._lock.release()

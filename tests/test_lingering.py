@@ -15,6 +15,7 @@ import sys
 import textwrap
 
 from codecup import lingering
+from tests import hangguard
 from tests.support import TESTS, TINYGAME_DIST
 
 THREAD_DIST = TESTS / "plugins" / "thread_dist"
@@ -28,12 +29,10 @@ TIMEOUT = 60  # the old code never ended
 
 def codecup(*args: object, **env: str) -> subprocess.CompletedProcess[str]:
     path = os.pathsep.join(filter(None, [str(THREAD_DIST), str(TINYGAME_DIST), os.environ.get("PYTHONPATH")]))
-    return subprocess.run(
+    return hangguard.run(  # the old code never ended: it stood still
         [sys.executable, "-m", "codecup", *map(str, args)],
         env={**os.environ, "PYTHONPATH": path, lingering.GRACE_VARIABLE: str(GRACE), **env},
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
+        cpu=TIMEOUT,
     )
 
 
@@ -126,19 +125,31 @@ def test_one_grace_for_the_exit_callbacks_and_the_wait():
     each took the whole grace (a red team's one second was two)."""
     proc = _python(
         """
-        import atexit, concurrent.futures, sys, threading, time
+        import atexit, concurrent.futures, os, sys, threading, time
         from codecup import lingering
+        def busy():  # seconds the threads ran or waited for a processor (Linux's schedstat)
+            total = 0
+            for task in os.listdir("/proc/self/task"):
+                try:
+                    ran, waited, _ = open(f"/proc/self/task/{task}/schedstat").read().split()
+                except OSError:  # a thread that has just ended
+                    continue
+                total += int(ran) + int(waited)
+            return total / 1e9
         pool = concurrent.futures.ThreadPoolExecutor(1)
         pool.submit(threading.Event().wait)
-        start = time.monotonic()
-        atexit.register(lambda: print(time.monotonic() - start, flush=True))
+        start, busy0 = time.monotonic(), busy()
+        atexit.register(lambda: print(time.monotonic() - start, busy() - busy0, flush=True))
         lingering.end(4, grace=3.0)
         """
     )
     out, err = proc.communicate(timeout=TIMEOUT)
     assert proc.returncode == 4, err
-    # The old code: six seconds at least; 2.9 s of slack for a loaded machine's late wake-ups.
-    assert 3.0 <= float(out) < 5.9
+    # One grace waited, not two (the old code: six seconds at least), in the wall time the threads
+    # neither ran nor waited for a processor: a loaded machine's late wake-ups are not counted (a
+    # fixed 2.9 s of slack was a bound on the machine's load).
+    took, busy = map(float, out.split())
+    assert took >= 3.0 and took - busy < 4.5, (took, busy)
 
 
 def test_exit_handlers_blocked_by_a_thread_left_are_not_waited_for():

@@ -33,6 +33,7 @@ from codecup.runner import new_match, play_match
 from codecup.sandbox import Limits, Policy, quotas
 from codecup.sandbox.box import TEMP_FOLDERS, Box
 from codecup.sandbox.launch import BYTES_PER_INODE, Reporting, inside, read_reason, writer_has_reader
+from tests import hangguard
 from tests.support import TESTS, lacking, processes_with, python_argv
 
 ATTACKER = TESTS / "players" / "attack" / "attacker.py"
@@ -1055,16 +1056,20 @@ def test_every_process_dies_with_a_killed_referee(full_sandbox):
     token = f"codecup-test-{uuid.uuid4().hex}"
     referee = subprocess.Popen([sys.executable, str(TESTS / "players" / "referee_with_attacker.py"), token])
     try:
-        deadline = time.monotonic() + 20
+        # its start, however slow a loaded machine makes it (a fixed 20 s was a bound on the load)
+        guard = hangguard.Guard(referee.pid, cpu=60.0)
         attacker = f"setsid_child\0{token}"  # the attacker and, once it has answered, its grandchild
-        while len(processes_with(attacker)) < 2 and time.monotonic() < deadline:
+        while len(processes_with(attacker)) < 2 and guard.hung() is None:
             time.sleep(0.05)
-        time.sleep(0.5)  # the attacker has answered: its short-lived middle child is gone by now
-        assert len(processes_with(attacker)) == 2, "the attacker's grandchild never started"
+        time.sleep(0.5)  # the attacker has answered: its short-lived middle child is gone by now,
+        while len(processes_with(attacker)) > 2 and guard.hung() is None:  # or soon on a loaded machine
+            time.sleep(0.05)
+        assert len(processes_with(attacker)) == 2, f"the attacker's grandchild never started ({guard.hung()})"
     finally:
         referee.send_signal(signal.SIGKILL)
-        referee.wait(timeout=5)
-    deadline = time.monotonic() + 5
+        referee.wait(timeout=hangguard.QUIET)
+    # A hang guard: the processes are gone as soon as they have run their ends (milliseconds).
+    deadline = time.monotonic() + hangguard.QUIET
     while processes_with(token) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert processes_with(token) == []
@@ -1111,7 +1116,6 @@ def test_a_tournaments_players_cannot_see_each_others_folders(tmp_path, full_san
     the folders the organiser hides (``hide:`` in the file, ``--hide``)."""
     import json
     import os
-    import subprocess
     import sys
 
     from tests.support import TINYGAME_DIST
@@ -1135,16 +1139,13 @@ def test_a_tournaments_players_cannot_see_each_others_folders(tmp_path, full_san
         PYTHONPATH=os.pathsep.join(filter(None, [str(TINYGAME_DIST), os.environ.get("PYTHONPATH")])),
     )
     out = tmp_path / "out"
-    run = subprocess.run(
+    run = hangguard.run(
         [
             *(sys.executable, "-m", "codecup", "tournament", str(tmp_path / "players.yml")),
             *("--out", str(out), "--hide", str(folders["keys"])),
         ],
         env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+        cpu=120.0,
     )
     assert run.returncode == 0, run.stderr
     games = [json.loads(p.read_text()) for p in sorted((out / "games").glob("*.json"))]
