@@ -51,6 +51,8 @@ class DaskExecutor(concurrent.futures.Executor):
             return
         self._shutdown = True
         tasks = list(self._tasks)
+        if not tasks:
+            return
         if wait and not cancel_futures:
             from distributed import wait as wait_for
 

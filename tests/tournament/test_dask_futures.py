@@ -137,3 +137,32 @@ def test_each_way_a_task_ends_answers_its_future():
 
     assert _answered(Cancelled()).cancelled()
     assert _answered(DoneTask(7), cancel_first=True).cancelled()  # cancelled by the run meanwhile: kept
+
+
+_RELEASED = threading.Event()
+
+
+def _blocked() -> None:
+    """A task that runs till the test releases it (the cluster's worker is this process's thread)."""
+    _RELEASED.wait(60)
+
+
+def test_the_executor_runs_tasks_on_a_real_cluster_and_cancels_them_at_shutdown():
+    from codecup.tournament.daskfutures import DaskExecutor
+
+    with distributed.Client(
+        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=":0"
+    ) as client:
+        pool = DaskExecutor(client)
+        assert pool.submit(sum, [1, 2]).result(timeout=120) == 3
+        failed = pool.submit(int, "x")
+        assert isinstance(failed.exception(timeout=120), ValueError)
+        waiting = pool.submit(_blocked)
+        pool.shutdown(wait=False)
+        try:
+            concurrent.futures.wait([waiting], timeout=120)
+            assert waiting.cancelled()
+            with pytest.raises(RuntimeError):
+                pool.submit(sum, [1])
+        finally:
+            _RELEASED.set()
