@@ -82,7 +82,13 @@ def _cancel(future: concurrent.futures.Future[Any]) -> None:
 
 
 def _settle(future: concurrent.futures.Future[Any], how: Callable[[], object]) -> None:
-    """Answer ``future`` by ``how``, unless it has been answered (cancelled by the run, meanwhile)."""
+    """Answer ``future`` by ``how``, unless it has been answered (cancelled by the run, meanwhile:
+    then its waiters are told, as by Dask's own executor; a reviewer's: ``concurrent.futures.wait``
+    never saw a future the run had cancelled)."""
+    if future.cancelled():
+        with contextlib.suppress(RuntimeError):  # told already
+            future.set_running_or_notify_cancel()
+        return
     if future.done():
         return
     with contextlib.suppress(concurrent.futures.InvalidStateError, RuntimeError):

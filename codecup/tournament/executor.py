@@ -546,7 +546,7 @@ class DaskPool(GamePool):
     def abort(self) -> None:
         """Stop the games this run has started on the workers (their bots end), then leave."""
         with contextlib.suppress(Exception):
-            self.executor.shutdown(wait=False)  # Dask's: cancels every future, none queued starts now
+            self.executor.shutdown(wait=False)  # DaskExecutor's: cancels every future, none queued starts now
         stopping = threading.Thread(target=self._stop_games, daemon=True)
         stopping.start()
         stopping.join(STOP_PATIENCE)

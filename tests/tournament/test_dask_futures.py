@@ -136,7 +136,11 @@ def test_each_way_a_task_ends_answers_its_future():
             raise asyncio.CancelledError
 
     assert _answered(Cancelled()).cancelled()
-    assert _answered(DoneTask(7), cancel_first=True).cancelled()  # cancelled by the run meanwhile: kept
+    kept = _answered(DoneTask(7), cancel_first=True)  # cancelled by the run meanwhile: kept
+    assert kept.cancelled()
+    # and its waiters told (a reviewer's: concurrent.futures.wait never saw it done)
+    done, _ = concurrent.futures.wait([kept], timeout=0)
+    assert done == {kept}
 
 
 _RELEASED = threading.Event()
