@@ -39,7 +39,7 @@ from codecup.runner import player_info
 from codecup.terminal import one_line, printable, shown_path
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
-from codecup.tournament.dispatch import WATCH_EVERY, Handed, record_of
+from codecup.tournament.dispatch import WATCH_EVERY, Handed, killed_worker, record_of
 from codecup.tournament.identity import (
     Schedule,
     check_logged_records,
@@ -594,9 +594,15 @@ def _play(
         handed[future] = Handed.now(tries)
         return future
 
+    alone: concurrent.futures.Future[Record] | None = None  # a game played again by itself
+
     try:
         while True:
-            while submitted < max_pairs and 2 * len(futures.keys() - from_log) < max(2, jobs + 1):
+            while (
+                submitted < max_pairs
+                and 2 * len(futures.keys() - from_log) < max(2, jobs + 1)
+                and (alone is None or alone.done())
+            ):
                 k, first, second = next(matches)
                 a, b = _logged(log, f"sprt{k}~0"), _logged(log, f"sprt{k}~1")
                 if a is not None and b is not None:
@@ -623,12 +629,18 @@ def _play(
                         handed.get(future, Handed.now()),
                         logged=args.out is not None,
                     )
+                    killed = record is None and killed_worker(future.exception())
+                    if killed:  # it may have died with a worker another game there killed: played
+                        # again by itself, once the games in flight have finished (as a tournament's)
+                        for other in (f for both in futures.values() for f in both if f is not future):
+                            _wait(pool, other)
                 except (concurrent.futures.BrokenExecutor, CodecupError):
                     # its line says the games finished are logged
                     _log_finished(futures, unchanged(), pool, matches_of)
                     raise
                 if record is None:  # its Dask workers died, maybe before it started: once more
                     again = submit(match, handed[future].tries + 1)
+                    alone = again if killed else None
                     both = futures[next_pair]
                     futures[next_pair] = (again, both[1]) if which == 0 else (both[0], again)
                     break

@@ -16,7 +16,9 @@ a nanny's worker is a daemonic process, whose children :mod:`multiprocessing` re
 one costs its imports (0.7-0.9 s of a core, measured), so a child is kept for the worker's next
 game, one game at a time, as a local pool keeps its workers; one that was ended, or died, is
 replaced at the next game. A kept child ends with the worker (its pipe of games closes, and it
-watches the worker's pid as a pool worker watches its parent's).
+watches the worker's pid as a pool worker watches its parent's: SIGTERM, sent again till its
+handler runs, then, past its grace, SIGKILL to its process group, so a game that killed its worker
+and blocked does not play on as an orphan; :func:`~codecup.tournament.worker._end_orphan`).
 
 The child checks the game's code itself (:func:`~codecup.tournament.codekey.own_code`, once per
 child) against the worker's answer, which the run checked: a child started after the files

@@ -9,7 +9,9 @@ with it, though only one of them is to blame. So the games in flight become
 suspects: the pool is rebuilt and each suspect is played again, alone. One
 whose referee dies again alone gets a "referee error" record (both seats
 :data:`~codecup.dialogue.Termination.REFEREE_ERROR`, no points); the others
-finish normally. No game is tried more than twice, so this always ends.
+finish normally. No game is tried more than twice, so this always ends. On Dask, a game whose
+workers died (``KilledWorker``: a worker dies with every game it runs) is played again alone in
+the same way, once the batch's other games have finished.
 """
 
 from __future__ import annotations
@@ -96,9 +98,9 @@ def is_referee_error(record: Record) -> bool:
     return any(e.kind is Termination.REFEREE_ERROR for e in record.result.termination)
 
 
-def _killed_worker(exc: BaseException) -> bool:
-    # Dask's own verdict after the workers running a task died a few times; not imported, as
-    # Dask is optional.
+def killed_worker(exc: BaseException | None) -> bool:
+    """Whether ``exc`` (a game's failure) is Dask's ``KilledWorker``: its verdict after the workers
+    running the game's task died a few times (known by name: Dask is optional)."""
     return type(exc).__name__ == "KilledWorker"
 
 
@@ -219,7 +221,7 @@ def record_of(
             raise CodecupError(
                 f"game {_game_id(key)} failed on the executor ({type(exc).__name__}: {exc}); {again}"
             ) from None
-        if not _killed_worker(exc):
+        if not killed_worker(exc):
             raise CodecupBug(
                 f"game {_game_id(key)} failed in codecup's own code ({type(exc).__name__}: {exc}):"
                 f" a bug of codecup's, its traceback above; {again}"
@@ -336,15 +338,25 @@ def play_batch(
     """Play every game of ``todo`` (key, match), calling ``on_result(key, record)`` as each finishes.
 
     A framework error in a game (not a bot's fault, which is a record) stops
-    the batch, after the games that did finish were handed on.
+    the batch, after the games that did finish were handed on. A game failed once by Dask's
+    ``KilledWorker`` is played again alone, once the others have finished (it may have died only
+    with a worker that another game there killed).
     """
     batch = _Batch(pool, play, on_result, progress)
     queue = deque((key, match, 1) for key, match in todo)
     flight: dict[concurrent.futures.Future[Record], tuple[K, MatchInfo, Handed]] = {}
     suspects: list[tuple[K, MatchInfo]] = []
+    # failed once by the deaths of the Dask workers running them: played again alone (see below)
+    alone: deque[tuple[K, MatchInfo, int]] = deque()
     broken = False
     try:
-        while queue or flight or suspects:
+        while queue or flight or suspects or alone:
+            if alone and not queue and not flight and not broken:
+                # A game dies with the worker another game there kills (a red team's games of
+                # innocent code were referee errors so, their second try killed by the same
+                # company): its second try is played once the others have finished, by itself,
+                # so that what kills it then is its own.
+                queue.append(alone.popleft())
             if broken and not flight:  # every game of the broken pool has failed: rebuild, try suspects
                 if not pool.restart():
                     which = _game_id(suspects[0][0]) if suspects else "a game"
@@ -382,8 +394,12 @@ def play_batch(
                 except CodecupError as exc:
                     error = error or exc
                     continue
-                if record is None:  # its Dask workers died: maybe before it started, so once more
-                    queue.append((key, match, handed.tries + 1))
+                if record is None:  # its Dask workers died (maybe before it started), or it was stuck
+                    again = (key, match, handed.tries + 1)
+                    if killed_worker(future.exception()):
+                        alone.append(again)
+                    else:  # ended alone as stuck, or its own process died: once more, as it comes
+                        queue.append(again)
                     continue
                 on_result(key, record)
             if error is not None:  # only after handing on every game that did finish

@@ -37,6 +37,7 @@ from codecup.processes import signal_name
 from codecup.record import MatchInfo, Record
 from codecup.sandbox import machine_support, once
 from codecup.tournament import codekey, hang, leftovers
+from codecup.tournament.daskfutures import DaskExecutor
 from codecup.tournament.daskprobe import CONNECT_SECONDS, scheduler_answers
 from codecup.tournament.machine import Gives, record_otherwise
 from codecup.tournament.worker import WORKER_GRACE, play_held, stop_games, worker_init
@@ -436,7 +437,7 @@ def check_scheduler(address: str) -> None:
 
 
 class DaskPool(GamePool):
-    """Games on an existing Dask cluster, through ``Client.get_executor()``.
+    """Games on an existing Dask cluster, as its client's tasks (:class:`~.daskfutures.DaskExecutor`).
 
     Dask reschedules the task of a lost worker itself (and gives up with
     ``KilledWorker`` after a few), so games are all submitted at once.
@@ -478,7 +479,9 @@ class DaskPool(GamePool):
         self._no_workers_since: float | None = None
         self._warned = False
         slots = sum(self.client.nthreads().values()) or 1
-        super().__init__(self.client.get_executor(pure=False), slots)
+        # not Client.get_executor(): a game whose result was lost with its worker, then failed when
+        # computed again, was never answered there, and a red team's run waited for it for good
+        super().__init__(DaskExecutor(self.client), slots)
         # Which code each worker runs, asked before it plays a game of the run (a red team's
         # worker with another codecup and Pillars scoring scored games its way, exit 0: F3).
         self._game = game.info.name if game is not None else ""
@@ -543,7 +546,7 @@ class DaskPool(GamePool):
     def abort(self) -> None:
         """Stop the games this run has started on the workers (their bots end), then leave."""
         with contextlib.suppress(Exception):
-            self.executor.shutdown(wait=False)  # Dask's: cancels every future, none queued starts now
+            self.executor.shutdown(wait=False)  # DaskExecutor's: cancels every future, none queued starts now
         stopping = threading.Thread(target=self._stop_games, daemon=True)
         stopping.start()
         stopping.join(STOP_PATIENCE)

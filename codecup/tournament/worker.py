@@ -49,6 +49,8 @@ WORKER_GRACE = 2.5
 _worker_pm: pluggy.PluginManager | None = None
 #: Whether this worker is running a match (whose players SIGTERM must close before it exits).
 _in_match = False
+#: Set once SIGTERM's handler has run in a match: the worker is unwinding it, and ends by its grace.
+_ending = threading.Event()
 
 
 def play(
@@ -237,7 +239,16 @@ def _kill_self_after(seconds: float) -> None:
     time.sleep(seconds)
     if hang.fired():  # its game was stuck: the tournament says so by this status
         os._exit(hang.STATUS)
-    os.kill(os.getpid(), signal.SIGKILL)
+    _kill_self()
+
+
+def _kill_self() -> None:
+    """SIGKILL this worker, and its process group where it leads one (a Dask worker's child, whose
+    group holds what its game's code started; a local pool's worker is in its run's group)."""
+    me = os.getpid()
+    if os.getpgrp() == me:
+        os.killpg(me, signal.SIGKILL)
+    os.kill(me, signal.SIGKILL)
 
 
 def _on_sigterm(signum: int, frame: object) -> None:
@@ -248,6 +259,7 @@ def _on_sigterm(signum: int, frame: object) -> None:
     """
     if not _in_match:
         os._exit(1)
+    _ending.set()
     # A second SIGTERM (the pool's, and the one a worker sends itself when its parent has gone)
     # must not cut the closing short: the bots' cgroups and scratch folders would stay behind.
     # The worker still ends within WORKER_GRACE, by its own SIGKILL.
@@ -283,7 +295,7 @@ def _on_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
 
 
 def _die_with(pid: int) -> None:
-    """Block until process ``pid`` has ended, then stop this worker as SIGTERM does."""
+    """Block until process ``pid`` has ended, then end this worker (:func:`_end_orphan`)."""
     fd = None
     with contextlib.suppress(AttributeError, OSError):
         fd = os.pidfd_open(pid)  # Linux 5.3: readable once the process has ended, no polling
@@ -295,7 +307,35 @@ def _die_with(pid: int) -> None:
     else:
         while alive(pid):
             time.sleep(0.2)
-    os.kill(os.getpid(), signal.SIGTERM)
+    _end_orphan()
+
+
+#: Seconds between the SIGTERMs a worker whose parent has died sends itself (:func:`_end_orphan`).
+RESEND_EVERY = 0.2
+#: Seconds past :data:`WORKER_GRACE` after which a worker whose parent has died kills itself.
+ORPHAN_KILL_AFTER = 1.0
+
+
+def _end_orphan() -> None:
+    """End this worker, whose parent has died: SIGTERM (its handler unwinds the match, closing its
+    bots) sent again every :data:`RESEND_EVERY` seconds, then, where it is still alive past its
+    grace, SIGKILL (to its process group, where it leads one: a Dask worker's child, whose game's
+    code started what is in it; a local pool's worker is in its run's group, and kills itself
+    alone).
+
+    One SIGTERM was not enough: its handler runs in the main thread between two steps of Python
+    code, and a signal that lands just before that thread blocks (game code's ``time.sleep(3600)``
+    right after it killed its Dask worker) is noted but not run till the call returns. A red
+    team's child so outlived its killed worker, an orphan, till its game's bound 10 minutes later.
+    A signal sent again interrupts the blocked call, and where none can (the main thread blocks
+    it, or is in compiled code that does not return), the SIGKILL ends it."""
+    deadline = time.monotonic() + WORKER_GRACE + ORPHAN_KILL_AFTER
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            os.kill(os.getpid(), signal.SIGTERM)
+        if _ending.wait(RESEND_EVERY):
+            return  # its handler has run: the match unwinds, and the worker ends by its grace
+    _kill_self()
 
 
 def worker_init(parent: int, support: Support | None = None) -> None:

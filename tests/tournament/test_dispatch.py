@@ -304,3 +304,48 @@ def test_a_dask_worker_without_the_game_is_said_to_be_one_not_about_programs():
     said = gone(UnknownGameError("game 'twentyone' is not available"), "sprt0~0", MATCH, remote=True)
     assert "each worker needs the same codecup and game installed as here" in str(said)
     assert "programs and folders" not in str(said)
+
+
+class Crowded(GamePool):
+    """Dask-like: game g0 fails by KilledWorker whenever another game is in flight as it is handed
+    (its worker killed by that company); the others finish once the run checks on the executor."""
+
+    limits_in_flight = False
+    remote = True
+
+    def __init__(self) -> None:
+        super().__init__(concurrent.futures.ThreadPoolExecutor(1), jobs=2)
+        self.pending: list[tuple[concurrent.futures.Future, MatchInfo]] = []
+        self.killer = None
+
+    def submit(self, fn, /, *args, **kwargs):
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        match = args[0]
+        if match.seed == 4:  # the game killed with its worker
+            if any(not f.done() for f, _ in self.pending):
+                future.set_exception(KilledWorker("its workers died"))
+            else:
+                future.set_result(_played(match))
+        else:
+            self.pending.append((future, match))
+        return future
+
+    def check(self) -> None:
+        for future, match in self.pending:
+            if not future.done():
+                future.set_result(_played(match))
+
+
+def test_a_game_killed_by_its_workers_company_is_played_again_alone(monkeypatch):
+    """A red team's games of innocent code died with the Dask worker that another game killed, both
+    tries, and were referee errors: the second try waits for the other games, and is played."""
+    import attrs
+
+    from codecup.tournament import dispatch
+
+    monkeypatch.setattr(dispatch, "WATCH_EVERY", 0.01)
+    results: dict = {}
+    todo = [("g1", MATCH), ("g2", MATCH), ("g0", attrs.evolve(MATCH, seed=4))]
+    play_batch(todo, Crowded(), lambda m: None, results.__setitem__, Progress())
+    assert sorted(results) == ["g0", "g1", "g2"]
+    assert not any(is_referee_error(r) for r in results.values())

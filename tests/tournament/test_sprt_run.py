@@ -770,3 +770,54 @@ def test_a_lost_executor_says_how_the_run_resumes_logged_or_not(games, tmp_path,
     assert (
         capsys.readouterr().err == f"codecup: error: the executor cancelled games it was running; {again}\n"
     )
+
+
+class Crowded(Games):
+    """Pair 0's games die with their Dask worker (KilledWorker) the first time, and again where any
+    other game runs as one starts (the worker killed by that company); the other games run till the
+    run checks on its executor, then NEW wins."""
+
+    def __init__(self):
+        super().__init__(lambda k: "win")
+        self.running = 0
+        self.released = threading.Event()
+
+    def play(self, match: MatchInfo, **_: object) -> Record:
+        k = PAIR_OF[match.seed]
+        with self.lock:
+            company, self.running = self.running, self.running + 1
+            tries = self.played.count(k)
+        try:
+            if k == 0 and (tries < 2 or company):
+                with self.lock:
+                    self.played.append(k)
+                raise KilledWorker(f"the workers running game {k} died")
+            if k != 0:
+                self.released.wait(BLOCK)
+            return super().play(match)
+        finally:
+            with self.lock:
+                self.running -= 1
+
+
+def test_a_game_killed_by_its_workers_company_is_played_again_alone(monkeypatch, tiny_game, capsys):
+    """A red team's games of innocent code died with the Dask worker another game killed, both
+    tries, and were referee errors: its second try waits for the games in flight, and counts."""
+    crowded = Crowded()
+
+    class Pool(ex.GamePool):
+        def __init__(self, jobs):
+            super().__init__(concurrent.futures.ThreadPoolExecutor(8), jobs)  # a game starts at once
+
+        def check(self):
+            crowded.released.set()
+
+    registry = GameRegistry()
+    registry.add(tiny_game)
+    monkeypatch.setattr("codecup.cli.sprt.load_games", lambda: registry)
+    monkeypatch.setattr(ex, "LocalPool", Pool)
+    monkeypatch.setattr(worker, "play", lambda match, **kw: crowded.play(match))
+    monkeypatch.setattr(worker, "play_hiding", lambda out, **kw: crowded.play)
+    assert sprt("--max-games", 4, "--jobs", 2) == 3
+    said = capsys.readouterr().out
+    assert "left out" not in said and "W-D-L 4-0-0" in said
