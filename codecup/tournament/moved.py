@@ -147,6 +147,29 @@ def read_moves(out: Path) -> Moves:
     return Moves(history, folders)
 
 
+def noted_folders(out: Path) -> Folders:
+    """The folders the moves noted in ``out`` map, as a resumed run reads its log through them
+    (:func:`relocate`), but only those its noted moves explain: a row's logged folder taken
+    through the moves from one of them on, each from its ``was`` to its ``now`` (:func:`taken`),
+    is the folder the row says it is now. ``codecup verify OUT`` reads the log so (a moved
+    contest's games name the folders they were played in, its standings the folders of now: it
+    said DOES NOT VERIFY of every honestly moved folder); a row no noted move explains (a
+    hand-written one) is not read, and its games' folders are compared as they are."""
+    moves = read_moves(out)
+    return tuple(row for row in moves.folders if _explained(row, moves.history))
+
+
+def _explained(row: tuple[str, str, str], history: Sequence[Move]) -> bool:
+    _, logged, now = row
+    for start in range(len(history)):
+        place = logged
+        for move in history[start:]:
+            place = taken(place, move.was, move.now)
+        if place == now and place != logged:
+            return True
+    return False
+
+
 def note_move(out: Path, move: Move) -> None:
     """Note in ``out`` that its folder's ``move`` was followed (see the module's docstring)."""
     moves = read_moves(out).then(move)

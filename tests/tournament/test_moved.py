@@ -451,3 +451,63 @@ def test_a_note_of_moves_too_large_is_no_note(tmp_path):
     assert read_moves(tmp_path).folders == (("a", "/c/bots/a", "/d/bots/a"),)
     (tmp_path / MOVED).write_text(doc + " " * MAX_NOTE)
     assert read_moves(tmp_path) == Moves()
+
+
+def test_a_moved_or_copied_contests_folder_verifies_whole(play_tournament, bots, tmp_path, tiny_game):
+    """``codecup verify OUT`` of a contest moved whole and resumed said DOES NOT VERIFY ("its
+    record's 'a' is ... in '/c/bots/a'; the tournament's entrant, ... in '/c2/bots/a'"): its records
+    keep the folders they were played in, the standings name those of now. It reads the log through
+    the note of the moves, as the resume does: moved twice, or copied and both run, each verifies;
+    a folder no noted move explains is still said."""
+    from codecup.plugins import GameRegistry
+    from codecup.tournament.folderverify import NOTE, PROBLEM, check_folder
+
+    registry = GameRegistry()
+    registry.add(tiny_game)
+
+    def players(root: Path) -> tuple:
+        for p in bots[:3]:
+            (root / "bots" / p.name).mkdir(parents=True, exist_ok=True)
+        return tuple(attrs.evolve(p, directory=str(root / "bots" / p.name)) for p in bots[:3])
+
+    def findings(out: Path) -> list[tuple[str, str]]:
+        found: list = []
+        check_folder(registry, out, found.append)
+        return [(f.kind, f.text) for c in found for f in c.findings]
+
+    first, second, third = tmp_path / "contest", tmp_path / "moved", tmp_path / "far" / "third"
+    play_tournament(players(first), first / "out", seed=6, rounds=2)  # 6 games
+    _cut(first / "out" / LOG_NAME, 2)
+    shutil.copytree(first, tmp_path / "copy", symlinks=True)  # cp -a: both run, each where it is
+    play_tournament(players(tmp_path / "copy"), tmp_path / "copy" / "out", seed=6, rounds=2)
+    play_tournament(players(first), first / "out", seed=6, rounds=2)
+    assert findings(first / "out") == []
+    ((kind, text),) = findings(tmp_path / "copy" / "out")
+    assert kind == NOTE and text.startswith(f"{tmp_path / 'copy' / 'out' / MOVED}: 2 logged games name the")
+    _cut(first / "out" / LOG_NAME, 2)
+    shutil.move(first, second)
+    play_tournament(players(second), second / "out", seed=6, rounds=2)
+    _cut(second / "out" / LOG_NAME, 4)  # two games logged in each place
+    shutil.move(second, third)
+    play_tournament(players(third), third / "out", seed=6, rounds=2)
+    out = third / "out"
+    found = findings(out)
+    assert [kind for kind, _ in found] == [NOTE], found
+    assert found[0][1].startswith(f"{out / MOVED}: 4 logged games name the folders of ")
+    # an entrant's folder the moves do not explain does not verify, nor does a hand-made row
+    standings = (out / "standings.json").read_text()
+    doc = json.loads(standings)
+    doc["tournament"]["entrants"][0]["directory"] = str(tmp_path / "elsewhere" / "bots" / "r1")
+    (out / "standings.json").write_text(json.dumps(doc))
+    problems = [text for kind, text in findings(out) if kind == PROBLEM]
+    assert (
+        problems
+        and f"the tournament's entrant, bot 'random' in '{tmp_path}/elsewhere/bots/r1'" in problems[0]
+    )
+    (out / "standings.json").write_text(standings)
+    note = json.loads((out / MOVED).read_text())
+    note["folders"] = [[n, was, f"{tmp_path}/elsewhere/bots/{n}"] for n, was, _ in note["folders"]]
+    (out / MOVED).write_text(json.dumps(note))
+    problems = [text for kind, text in findings(out) if kind == PROBLEM]
+    assert problems and "; the tournament's entrant, bot " in problems[0]
+    assert f"in '{tmp_path}/far/third/bots/" in problems[0] and "elsewhere" not in problems[0]
