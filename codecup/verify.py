@@ -18,7 +18,7 @@ import attrs
 
 from codecup.checked import checked_dialogue, short
 from codecup.dialogue import Fault, Outcome, SeatEnd, Termination, game_bug_outcome
-from codecup.drive import derive_seed, drive
+from codecup.drive import DriveResult, derive_seed, drive
 from codecup.errors import (
     PASS_THROUGH,
     TEXT_LIMIT,
@@ -52,6 +52,7 @@ class ReplayChannel:
     problems: list[str] = attrs.field(factory=list)  # answers on the clock without their charge
     _on_clock: bool = True  # the wait being answered is on the seat's clock
     _faulted: set[int] = attrs.field(factory=set)  # seats whose clock wait got a fault: no more charged
+    ran_out: bool = False  # the referee asked a seat for an answer past the last the record has
 
     @classmethod
     def from_record(cls, record: Record) -> ReplayChannel:
@@ -74,6 +75,7 @@ class ReplayChannel:
     def receive(self, seat: int) -> str | Fault:
         """The seat's next recorded answer."""
         if not self.answers[seat]:
+            self.ran_out = True
             return Fault(Termination.CRASH, "the record has no further answer from this seat")
         i, answer = self.answers[seat].popleft()
         if self._on_clock and seat not in self._faulted:
@@ -112,6 +114,9 @@ class Verdict:
     # a game never played to its end (a referee error, no fault of a seat): its one problem is
     # that there is no result to check (a folder's standings do not count it: verify OUT says so)
     unplayed: bool = False
+    # of those, one whose record says its game plugin failed, which its replay does not now (a
+    # plugin mended since, a bot's session's rules, or the record changed: not told apart)
+    unconfirmed: bool = False
 
     @property
     def verifies(self) -> bool:
@@ -147,8 +152,11 @@ def verdict(game: Game, record: Record) -> Verdict:
         for _ in range(AGAIN):
             if problems and tuple(_problems(game, record)) != problems:
                 raise _PluginFailed("its replays of one record differ: its code is not deterministic")
-        unplayed = problems == (_not_played(record),)
-        return Verdict(problems, notes=() if problems else tuple(notes), unplayed=unplayed)
+        unconfirmed = len(problems) == 1 and problems[0].startswith(_unconfirmed_start(game, record))
+        unplayed = problems == (_not_played(record),) or unconfirmed
+        return Verdict(
+            problems, notes=() if problems else tuple(notes), unplayed=unplayed, unconfirmed=unconfirmed
+        )
     except _PluginFailed as exc:
         failure = (
             f"the {game.info.name} plugin failed while replaying it: {exc} "
@@ -174,6 +182,8 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
     that does not verify has it among its problems)."""
     match = record.match
     check_seats(game, record)
+    if _all_referee_errors(record) and (unlike := referee_error_problem(record)) is not None:
+        return [unlike]
     channel = ReplayChannel.from_record(record)
     try:  # a setup the game refuses (--setup) is no game of it
         bounded("its check_setup", lambda: game.check_setup(match.setup, match.variant))
@@ -203,8 +213,8 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
     except BaseException as exc:  # sys.exit() in its referee's dialogue: only a plugin's code does that
         raise _PluginFailed(f"its referee raised {where(exc, WHOLE)}") from exc
     unfinished = _unfinished(game, record)
-    if unfinished is not None:
-        return [unfinished]
+    if unfinished is not None:  # its referee died, or codecup failed: a record of a whole game?
+        return [_whole_game(record, replay, channel) or unfinished]
     if _says_the_plugin_failed(game, record) and not any(
         end.kind is Termination.REFEREE_ERROR for end in replay.outcome.ends
     ):  # its referee and its rules disagree in the replay, as the referee found after the game?
@@ -221,10 +231,12 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
                 game, record, recorded, own_rules_problem(game, replayed, WHOLE) or recorded
             )
     if _says_the_plugin_failed(game, record):  # the referee does not fail: a session's rules did?
+        whole = _whole_game(record, replay, channel) is not None
         return [
-            f"the record says the {game.info.name} plugin failed ({record.result.termination[0].message});"
-            " its replay does not (a failure of the rules in an in-process bot's session cannot be"
-            " replayed, or the record was changed)"
+            f"{_unconfirmed_start(game, record)}; its replay does not"
+            + (", and plays the game to its end" if whole else "")
+            + " (a failure of the rules in an in-process bot's session cannot be replayed, a plugin"
+            " mended since does not fail, or the record was changed: no result to check)"
         ]
     problems: list[str] = []
     recorded_sent = [(t.seat, t.text) for t in record.transcript if t.dir == TO]
@@ -417,6 +429,60 @@ def _unfinished(game: Game, record: Record) -> str | None:
     if _says_the_plugin_failed(game, record):
         return None
     return _not_played(record)
+
+
+def _unconfirmed_start(game: Game, record: Record) -> str:
+    """How the problem of a record of its plugin's failure that its replay does not meet begins."""
+    message = record.result.termination[0].message if record.result.termination else ""
+    return f"the record says the {game.info.name} plugin failed ({message})"
+
+
+def _all_referee_errors(record: Record) -> bool:
+    ends = record.result.termination
+    return bool(ends) and all(end.kind is Termination.REFEREE_ERROR for end in ends)
+
+
+def referee_error_problem(record: Record) -> str | None:
+    """What contradicts ``record`` being a game not played to its end (a referee error), found
+    without replaying it (None: nothing). Every seat's end is a referee error, with no scores nor
+    points; and a game whose referee sent nothing (no transcript: its referee died, it could not
+    be contained, its plugin failed at once) has no moves and used no clock: every such record a
+    run writes is so, where a finished game's record rewritten as a referee error kept its clocks
+    (a red team's, noted "not checked"). A record with no transcript whose clocks are 0 too
+    cannot be told from a game voided by hand (docs/tournaments.md)."""
+    result = record.result
+    ends = result.termination
+    if not ends or any(end.kind is not Termination.REFEREE_ERROR for end in ends):
+        kinds = ", ".join(end.kind.value for end in ends)
+        return f"the record is no referee error: its game ended otherwise ({kinds})"
+    said = f"the record says the game was not played to its end ({ends[0].message}), but"
+    if any(result.scores) or any(result.points):
+        return f"{said} it has scores {list(result.scores)} and points {list(result.points)}"
+    if record.transcript:
+        return None
+    if record.moves:
+        return f"{said} it has {len(record.moves)} moves and no transcript"
+    if any(record.clock_used):
+        return f"{said} its seats used {list(record.clock_used)} s of their clocks with no line sent"
+    return None
+
+
+def _whole_game(record: Record, replay: DriveResult, channel: ReplayChannel) -> str | None:
+    """What a referee error's record whose transcript replays to the game's end, every recorded
+    line reproduced and every answer asked for, is (None: it replays short of it). A referee that
+    died or failed left the game where it stopped: a record of a finished game with its end
+    rewritten as a referee error (a red team's) is no such record."""
+    if not record.transcript or channel.ran_out or any(channel.answers):
+        return None
+    if any(end.kind is Termination.REFEREE_ERROR for end in replay.outcome.ends):
+        return None
+    if list(replay.sent) != [(t.seat, t.text) for t in record.transcript if t.dir == TO]:
+        return None
+    kinds = ", ".join(end.kind.value for end in replay.outcome.ends)
+    return (
+        f"the record says the game was not played to its end ({record.result.termination[0].message}),"
+        f" but its transcript replays to the game's end ({kinds}): a finished game's record"
+    )
 
 
 def _not_played(record: Record) -> str:

@@ -68,6 +68,7 @@ class FolderCheck:
     games: int = 0
     what: str = ""  # what kind of folder it is ("tournament folder", "sprt log"); empty: none
     unplayed: list[str] = attrs.field(factory=list)  # the logged games that were referee errors
+    unconfirmed: list[str] = attrs.field(factory=list)  # of them: the plugin's failure, not met again
     log_whole: bool = True  # every line of the log read (a record that cannot be read is not its line)
 
     def add(self, kind: str, text: str) -> None:
@@ -156,6 +157,16 @@ def _say_unplayed(out: Path, check: FolderCheck) -> None:
     where = "for neither side" if check.what == "sprt log" else "in the standings"
     they = "they are" if n != 1 else "it is"
     check.add(NOTE, f"{out / LOG_NAME}: {were} ({first}): no result to check; {they} not counted {where}")
+    if check.unconfirmed:
+        k = len(check.unconfirmed)
+        which = ", ".join(check.unconfirmed[:3]) + (", ..." if k > 3 else "")
+        says = f"{k} of them say{'s' if k == 1 else ''}"
+        check.add(
+            NOTE,
+            f"{out / LOG_NAME}: {says} the game plugin failed ({which}), which {'its' if k == 1 else 'their'}"
+            " replay does not now: a plugin mended since (--replay-errors plays them again), a failure of"
+            " the rules in a bot's session, or a record changed (not told apart)",
+        )
 
 
 def _listable(folder: Path, check: FolderCheck) -> bool:
@@ -247,6 +258,8 @@ def _replay(
         check.add(PLUGIN, f"{where}: NOT CHECKED: {found.plugin_failure}")
     elif found.unplayed:  # no result: counted for no one (said once the standings are compared)
         check.unplayed.append(game_id)
+        if found.unconfirmed:
+            check.unconfirmed.append(game_id)
     elif found.problems:
         check.add(PROBLEM, f"{where}: DOES NOT VERIFY: {'; '.join(found.problems)}")
 
