@@ -28,6 +28,7 @@ from codecup.errors import ConfigError, described, said
 from codecup.plugins import GameRegistry
 from codecup.reading import MIB
 from codecup.record import MAX_RECORD, NotJSONError, Record, document
+from codecup.tournament.asidecheck import check_aside
 from codecup.tournament.gamefiles import game_path, holds
 from codecup.tournament.lock import LOCK_NAME
 from codecup.tournament.log import LOG_NAME
@@ -310,10 +311,20 @@ def _check_extra_files(out: Path, logged: dict[str, Logged], check: FolderCheck,
 
 
 def _say_set_aside(out: Path, check: FolderCheck) -> None:
+    """Each folder of games set aside: said, and its log checked against its note (not replayed)."""
     for a in archived(out):
-        whose = f" of {', '.join(repr(p) for p in a.players)}" if a.players else ""
+        whose = f" ({a.whose()})" if a.whose() else ""
         n = f"{a.games} game{'s' if a.games != 1 else ''}"
-        check.add(NOTE, f"{out / a.folder}: {n} set aside{whose}, not counted in the standings (not checked)")
+        check.add(
+            NOTE,
+            f"{out / a.folder}: {n} set aside{whose}, not counted in the standings (checked against its"
+            " note, not replayed)",
+        )
+        found = check_aside(out / a.folder)
+        for line in found.problems:
+            check.add(PROBLEM, line)
+        for line in found.unreadable:
+            check.add(UNREADABLE, line)
     if (out / FOLDER / PENDING).exists():
         check.add(
             NOTE, f"{out / FOLDER / PENDING}: a set-aside not finished (the next run finishes or undoes it)"

@@ -160,10 +160,17 @@ def test_a_folder_still_being_played_is_said_so_not_taken_for_tampering(folder, 
 def test_games_set_aside_are_said_and_not_counted(folder, registry, play_tournament, bots):
     aside = folder / "set-aside" / "1"
     (aside / "games").mkdir(parents=True)
-    (aside / LOG_NAME).write_text((folder / LOG_NAME).read_text().splitlines()[0] + "\n")
+    line = json.loads((folder / LOG_NAME).read_text().splitlines()[0])
+    (aside / LOG_NAME).write_text(json.dumps(line) + "\n")
+    name = line["record"]["players"][0]["name"]
+    note = {"games": [line["id"]], "versions": {name: None}, "errors": []}  # as --set-aside NAME writes it
+    (aside / "set-aside.json").write_text(json.dumps(note))
     play_tournament(bots, folder, seed=3)  # its standings say the folder set aside
     found = _lines(registry, folder)
-    assert found == [f"{aside}: 1 game set aside, not counted in the standings (not checked)"]
+    said = (
+        f"{aside}: 1 game set aside (1 of {name!r}), not counted in the standings (checked against its note"
+    )
+    assert found == [f"{said}, not replayed)"]
 
 
 def test_a_folder_that_is_no_results_folder_is_one_line(tmp_path, registry):
