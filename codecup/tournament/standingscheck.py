@@ -133,9 +133,12 @@ def check_standings(
     # a contest moved whole: its games name the folders they were played in, the standings those
     # of now, as the resume read them through the note of its moves (never rewritten)
     here = dict(records)
-    relocate(here, noted_folders(out))
+    noted = noted_folders(out)
+    relocate(here, noted.folders)
     problems.extend(_game_problems(out, spec, game, here, scheduled))
     notes: tuple[str, ...] = _moved_notes(out, records, here)
+    if noted.refused is not None:
+        notes = (noted.refused, *notes)
     result = recomputed(out, spec, game, log, scheduled)
     given_doc = json.loads(json.dumps(result.to_json(), allow_nan=False))
     # the tournament is what the file names (its games are checked above); set_aside is absent

@@ -511,3 +511,69 @@ def test_a_moved_or_copied_contests_folder_verifies_whole(play_tournament, bots,
     problems = [text for kind, text in findings(out) if kind == PROBLEM]
     assert problems and "; the tournament's entrant, bot " in problems[0]
     assert f"in '{tmp_path}/far/third/bots/" in problems[0] and "elsewhere" not in problems[0]
+
+
+def _note(out: Path, moves: list, folders: list) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MOVED).write_text(json.dumps({"moves": moves, "folders": folders}))
+
+
+def test_only_rows_a_runs_moves_explain_are_read(tmp_path):
+    """A forged row beside a forged move ({"was": C/bots/evil, "now": C/bots/a}) was read: the log's
+    games of 'a' in bots/evil verified as 'a''s (a reviewer's). A run's move takes a folder holding
+    the results folder, and each row it notes is one of its folders."""
+    from codecup.tournament.moved import noted_folders
+
+    c, d = tmp_path / "c", tmp_path / "d"
+    out = d / "out"
+    honest = {"was": str(c), "now": str(d), "folders": [["a", f"{c}/bots/a", f"{d}/bots/a"]]}
+    _note(out, [honest], [["a", f"{c}/bots/a", f"{d}/bots/a"]])
+    assert noted_folders(out).folders == (("a", f"{c}/bots/a", f"{d}/bots/a"),)
+    forged = {"was": f"{d}/bots/evil", "now": f"{d}/bots/a", "folders": []}
+    _note(out, [forged], [["a", f"{d}/bots/evil", f"{d}/bots/a"]])
+    assert noted_folders(out).folders == ()
+    forged["folders"] = [["a", f"{d}/bots/evil", f"{d}/bots/a"]]  # its own row: still no run's move
+    _note(out, [forged], [["a", f"{d}/bots/evil", f"{d}/bots/a"]])
+    assert noted_folders(out).folders == ()
+    # a row no move names, though a move of the whole contest would explain it
+    _note(out, [honest], [["a", f"{c}/bots/a", f"{d}/bots/a"], ["a", f"{c}/bots/evil", f"{d}/bots/evil"]])
+    assert noted_folders(out).folders == (("a", f"{c}/bots/a", f"{d}/bots/a"),)
+
+
+def test_a_note_of_many_moves_is_read_in_linear_time(tmp_path, monkeypatch):
+    """6,000 forged moves kept ``codecup verify OUT`` busy for minutes (each row walked from each
+    move on): a note of more moves than any run writes is not read, said in one line; one within
+    the bounds walks each row once. Counted in steps (each a folder taken through a move)."""
+    from codecup.tournament import moved
+
+    steps = [0]
+    taken = moved.taken
+
+    def counted(path: str, was: str, now: str) -> str:
+        steps[0] += 1
+        return taken(path, was, now)
+
+    out = tmp_path / "c0" / "out"
+    many = [
+        {"was": str(tmp_path / f"c{i}"), "now": str(tmp_path / f"c{i + 1}"), "folders": []}
+        for i in range(6000)
+    ]
+    _note(out, many, [["a", f"{tmp_path}/c0/bots/a", f"{tmp_path}/c6000/bots/a"]])
+    monkeypatch.setattr(moved, "taken", counted)
+    noted = moved.noted_folders(out)
+    assert noted.folders == () and steps[0] == 0
+    assert noted.refused == (
+        f"{out / MOVED}: 6000 moves and 1 folders, more than a run notes (at most {moved.MAX_MOVES} moves"
+        f" and {moved.MAX_FOLDERS} folders are read): not read"
+    )
+    n = moved.MAX_MOVES
+    chain = [
+        {"was": str(tmp_path / f"c{i}"), "now": str(tmp_path / f"c{i + 1}"), "folders": []} for i in range(n)
+    ]
+    rows = [[f"p{k}", f"{tmp_path}/c0/bots/p{k}", f"{tmp_path}/c{n}/bots/p{k}"] for k in range(50)]
+    chain[0]["folders"] = [[p, was, f"{tmp_path}/c1/bots/{p}"] for p, was, _ in rows]
+    out = tmp_path / f"c{n}" / "out"
+    _note(out, chain, rows)
+    noted = moved.noted_folders(out)
+    assert noted.refused is None and len(noted.folders) == 50
+    assert steps[0] <= n * n // 2 + 50 * n  # each move's place through the later moves, each row once
