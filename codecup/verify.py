@@ -117,6 +117,9 @@ class Verdict:
     # of those, one whose record says its game plugin failed, which its replay does not now (a
     # plugin mended since, a bot's session's rules, or the record changed: not told apart)
     unconfirmed: bool = False
+    # of those, one whose record says codecup failed, yet whose transcript replays to the game's
+    # end (codecup failed after its last line, or the record was changed: not told apart)
+    replays_whole: bool = False
 
     @property
     def verifies(self) -> bool:
@@ -153,9 +156,14 @@ def verdict(game: Game, record: Record) -> Verdict:
             if problems and tuple(_problems(game, record)) != problems:
                 raise _PluginFailed("its replays of one record differ: its code is not deterministic")
         unconfirmed = len(problems) == 1 and problems[0].startswith(_unconfirmed_start(game, record))
-        unplayed = problems == (_not_played(record),) or unconfirmed
+        whole = len(problems) == 1 and problems[0].startswith(_whole_start(record))
+        unplayed = problems == (_not_played(record),) or unconfirmed or whole
         return Verdict(
-            problems, notes=() if problems else tuple(notes), unplayed=unplayed, unconfirmed=unconfirmed
+            problems,
+            notes=() if problems else tuple(notes),
+            unplayed=unplayed,
+            unconfirmed=unconfirmed,
+            replays_whole=whole,
         )
     except _PluginFailed as exc:
         failure = (
@@ -449,7 +457,10 @@ def referee_error_problem(record: Record) -> str | None:
     be contained, its plugin failed at once) has no moves and used no clock: every such record a
     run writes is so, where a finished game's record rewritten as a referee error kept its clocks
     (a red team's, noted "not checked"). A record with no transcript whose clocks are 0 too
-    cannot be told from a game voided by hand (docs/tournaments.md)."""
+    cannot be told from a game voided by hand (docs/tournaments.md). Only a record of codecup's or
+    the plugin's failure during the game has a transcript (:func:`failed_in_play`): a lost game's
+    record relabelled as a killed referee's, its transcript kept, passed where it is not replayed
+    (a set-aside's: a reviewer's)."""
     result = record.result
     ends = result.termination
     if not ends or any(end.kind is not Termination.REFEREE_ERROR for end in ends):
@@ -458,6 +469,11 @@ def referee_error_problem(record: Record) -> str | None:
     said = f"the record says the game was not played to its end ({ends[0].message}), but"
     if any(result.scores) or any(result.points):
         return f"{said} it has scores {list(result.scores)} and points {list(result.points)}"
+    if record.transcript and not failed_in_play(ends[0].message):
+        return (
+            f"{said} it has a transcript of {len(record.transcript)} lines, which no such referee error"
+            " has (only codecup's or the game plugin's failure during a game leaves one)"
+        )
     if record.transcript:
         return None
     if record.moves:
@@ -467,11 +483,29 @@ def referee_error_problem(record: Record) -> str | None:
     return None
 
 
+REFEREE_FAILED = "the referee failed: "
+"""How a record of codecup's own failure during a game (:func:`~codecup.dialogue.referee_bug_outcome`)
+says why the game ended."""
+
+
+def failed_in_play(message: str) -> bool:
+    """Whether a referee error's ``message`` is one a game played to where it failed has: codecup's
+    own failure (:data:`REFEREE_FAILED`) or its plugin's (``the GAME plugin failed: ``). Only these
+    records have a transcript; a referee process that died, a program that could not be contained,
+    a Dask worker lost leave none (:func:`~codecup.tournament.dispatch.referee_error_record`)."""
+    return message.startswith(REFEREE_FAILED) or (
+        message.startswith("the ") and " plugin failed: " in message
+    )
+
+
 def _whole_game(record: Record, replay: DriveResult, channel: ReplayChannel) -> str | None:
-    """What a referee error's record whose transcript replays to the game's end, every recorded
-    line reproduced and every answer asked for, is (None: it replays short of it). A referee that
-    died or failed left the game where it stopped: a record of a finished game with its end
-    rewritten as a referee error (a red team's) is no such record."""
+    """What a record of codecup's failure (:data:`REFEREE_FAILED`: the only referee error with a
+    transcript that is not the plugin's) whose transcript replays to the game's end, every recorded
+    line reproduced and every answer asked for, is (None: it replays short of it). Codecup failing
+    after the game's last line (its points, its record) leaves such a record; so does a finished
+    game's record relabelled so by hand. They cannot be told apart, as a finished game's record
+    relabelled as the plugin's failure cannot: a game with no result to check, named in a note
+    (it was a DOES NOT VERIFY that blamed an honest run's folder for codecup's own bug)."""
     if not record.transcript or channel.ran_out or any(channel.answers):
         return None
     if any(end.kind is Termination.REFEREE_ERROR for end in replay.outcome.ends):
@@ -480,8 +514,17 @@ def _whole_game(record: Record, replay: DriveResult, channel: ReplayChannel) -> 
         return None
     kinds = ", ".join(end.kind.value for end in replay.outcome.ends)
     return (
-        f"the record says the game was not played to its end ({record.result.termination[0].message}),"
-        f" but its transcript replays to the game's end ({kinds}): a finished game's record"
+        f"{_whole_start(record)}{kinds}): codecup's own failure after the game's last line, or a record"
+        " changed (not told apart): no result to check"
+    )
+
+
+def _whole_start(record: Record) -> str:
+    """How the problem of a record of codecup's failure that replays to the game's end begins."""
+    message = record.result.termination[0].message if record.result.termination else ""
+    return (
+        f"the record says the game was not played to its end ({message}), yet its transcript replays"
+        " to the game's end ("
     )
 
 

@@ -8,9 +8,12 @@ into a set-aside folder made by hand whose note called it a referee error; the r
 again, and ``codecup verify OUT`` said "not checked". So each line of the folder's log is read,
 and each game is one of its note's games, a game of a player the note names, or a referee error
 the note names, whose record is one (every seat's end a referee error, nothing contradicting it:
-:func:`~codecup.verify.referee_error_problem`). What is not checked: the games are not replayed,
-and a set-aside made by hand of games a note would name (one of a player's games, where a run
-sets aside all of them) cannot be told from a run's (docs/tournaments.md).
+:func:`~codecup.verify.referee_error_problem`: a record with a transcript is one of codecup's or the
+plugin's failure during the game, the only referee errors that have one). What is not checked: the
+games are not replayed (a finished game's record relabelled as codecup's or the plugin's failure,
+its transcript kept, is a note in the log too), and a set-aside made by hand of games a note would
+name (one of a player's games, where a run sets aside all of them) cannot be told from a run's
+(docs/tournaments.md).
 """
 
 from __future__ import annotations
@@ -86,7 +89,7 @@ def _game_problem(note: _Note, game_id: str, record: Record) -> str | None:
         unlike = referee_error_problem(record)
         if unlike is None:
             return None
-        return f"its note ({NOTE}) sets it aside as a referee error, but {unlike.removeprefix('the record ')}"
+        return f"its note ({NOTE}) sets it aside as a referee error; {unlike}"
     if any(p.name in note.players for p in record.match.players):
         return None
     names = ", ".join(repr(p.name) for p in record.match.players)

@@ -70,6 +70,7 @@ class FolderCheck:
     what: str = ""  # what kind of folder it is ("tournament folder", "sprt log"); empty: none
     unplayed: list[str] = attrs.field(factory=list)  # the logged games that were referee errors
     unconfirmed: list[str] = attrs.field(factory=list)  # of them: the plugin's failure, not met again
+    whole: list[str] = attrs.field(factory=list)  # of them: codecup's failure, replayed to the game's end
     log_whole: bool = True  # every line of the log read (a record that cannot be read is not its line)
 
     def add(self, kind: str, text: str) -> None:
@@ -155,18 +156,30 @@ def _say_unplayed(out: Path, check: FolderCheck) -> None:
     n = len(check.unplayed)
     first = ", ".join(check.unplayed[:3]) + (", ..." if n > 3 else "")
     were = f"{n} game{'s were' if n != 1 else ' was'} {'referee errors' if n != 1 else 'a referee error'}"
-    where = "for neither side" if check.what == "sprt log" else "in the standings"
+    sprt = check.what == "sprt log"
+    where = "for either side" if sprt else "in the standings"
     they = "they are" if n != 1 else "it is"
     check.add(NOTE, f"{out / LOG_NAME}: {were} ({first}): no result to check; {they} not counted {where}")
     if check.unconfirmed:
         k = len(check.unconfirmed)
         which = ", ".join(check.unconfirmed[:3]) + (", ..." if k > 3 else "")
         says = f"{k} of them say{'s' if k == 1 else ''}"
+        again = "" if sprt else " (--replay-errors plays them again)"
         check.add(
             NOTE,
             f"{out / LOG_NAME}: {says} the game plugin failed ({which}), which {'its' if k == 1 else 'their'}"
-            " replay does not now: a plugin mended since (--replay-errors plays them again), a failure of"
-            " the rules in a bot's session, or a record changed (not told apart)",
+            f" replay does not now: a plugin mended since{again}, a failure of the rules in a bot's"
+            " session, or a record changed (not told apart)",
+        )
+    if check.whole:
+        k = len(check.whole)
+        which = ", ".join(check.whole[:3]) + (", ..." if k > 3 else "")
+        says = f"{k} of them say{'s' if k == 1 else ''}"
+        check.add(
+            NOTE,
+            f"{out / LOG_NAME}: {says} codecup itself failed ({which}), yet {'its' if k == 1 else 'their'}"
+            " transcript replays to the game's end: codecup's own failure after a game's last line (a bug"
+            " of codecup, to be reported), or a record changed (not told apart)",
         )
 
 
@@ -261,6 +274,8 @@ def _replay(
         check.unplayed.append(game_id)
         if found.unconfirmed:
             check.unconfirmed.append(game_id)
+        if found.replays_whole:
+            check.whole.append(game_id)
     elif found.problems:
         check.add(PROBLEM, f"{where}: DOES NOT VERIFY: {'; '.join(found.problems)}")
 

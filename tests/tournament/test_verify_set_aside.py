@@ -69,8 +69,8 @@ def test_a_finished_game_set_aside_as_a_referee_error_is_said(aside):
     (aside / NOTE).write_text(json.dumps(note))
     problems = check_aside(aside).problems
     said = (
-        f"(game {normal['id']}): its note ({NOTE}) sets it aside as a referee error, but is no referee error:"
-        " its game ended otherwise (normal, normal)"
+        f"(game {normal['id']}): its note ({NOTE}) sets it aside as a referee error; the record is no"
+        " referee error: its game ended otherwise (normal, normal)"
     )
     assert any(p.endswith(said) for p in problems), problems
     assert any("whom its note (set-aside.json) does not set aside (its players: none)" in p for p in problems)
@@ -83,10 +83,42 @@ def test_a_referee_errors_record_that_contradicts_being_one_is_said(aside):
     _write(aside, lines)
     (problem,) = check_aside(aside).problems
     assert problem.endswith(
-        f"(game {error['id']}): its note ({NOTE}) sets it aside as a referee error, but says the game was"
-        " not played to its end (the referee process died (killed by SIGKILL): no fault of either"
-        " player), but its seats used [0.5, 0.25] s of their clocks with no line sent"
+        f"(game {error['id']}): its note ({NOTE}) sets it aside as a referee error; the record says the"
+        " game was not played to its end (the referee process died (killed by SIGKILL): no fault of"
+        " either player), but its seats used [0.5, 0.25] s of their clocks with no line sent"
     )
+
+
+def test_a_lost_game_relabelled_a_killed_referees_its_transcript_kept_is_said(aside):
+    """A reviewer's fpA.sh: a lost game's record relabelled "the referee process was killed by
+    SIGKILL", its transcript, moves and clocks kept, in a set-aside whose note names it a referee
+    error, verified ok (a record with a transcript was taken for one, and set-asides are not
+    replayed). No run writes a transcript for a killed referee: only codecup's or the plugin's
+    failure during the game leaves one."""
+    lines = _lines(aside)
+    normal = next(line for line in lines if line["record"]["result"]["termination"][0]["kind"] == "normal")
+    end = {
+        "kind": "referee-error",
+        "message": "the referee process was killed by SIGKILL: no fault of either player",
+    }
+    normal["record"]["result"].update(termination=[end, end], scores=[0.0, 0.0], points=[0.0, 0.0])
+    normal["record"]["transcript"] = [
+        {"t_us": 0, "seat": 0, "dir": "to", "text": "Start"},
+        {"t_us": 5, "seat": 0, "dir": "from", "text": "1", "used": 0.001},
+    ]
+    _write(aside, lines)
+    note = json.loads((aside / NOTE).read_text())
+    note["errors"].append(normal["id"])
+    note["versions"] = {}
+    (aside / NOTE).write_text(json.dumps(note))
+    problems = [p for p in check_aside(aside).problems if f"(game {normal['id']})" in p]
+    assert problems == [
+        f"{aside / LOG_NAME}, line {lines.index(normal) + 1} (game {normal['id']}): its note ({NOTE}) sets"
+        " it aside as a referee error; the record says the game was not played to its end (the referee"
+        " process was killed by SIGKILL: no fault of either player), but it has a transcript of 2 lines,"
+        " which no such referee error has (only codecup's or the game plugin's failure during a game"
+        " leaves one)"
+    ], problems
 
 
 def test_a_set_aside_without_its_note_is_said(aside):
