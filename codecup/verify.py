@@ -10,6 +10,7 @@ a game that ended normally for both seats over, with the rules' scores.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -488,14 +489,15 @@ REFEREE_FAILED = "the referee failed: "
 says why the game ended."""
 
 
+_PLUGIN_FAILED = re.compile(r"the [^:]+ plugin failed: ")  # game_bug_outcome's start, for any game
+
+
 def failed_in_play(message: str) -> bool:
     """Whether a referee error's ``message`` is one a game played to where it failed has: codecup's
     own failure (:data:`REFEREE_FAILED`) or its plugin's (``the GAME plugin failed: ``). Only these
     records have a transcript; a referee process that died, a program that could not be contained,
     a Dask worker lost leave none (:func:`~codecup.tournament.dispatch.referee_error_record`)."""
-    return message.startswith(REFEREE_FAILED) or (
-        message.startswith("the ") and " plugin failed: " in message
-    )
+    return message.startswith(REFEREE_FAILED) or _PLUGIN_FAILED.match(message) is not None
 
 
 def _whole_game(record: Record, replay: DriveResult, channel: ReplayChannel) -> str | None:
