@@ -162,6 +162,7 @@ class Noted:
 
     folders: Folders = ()
     refused: str | None = None
+    away: str | None = None  # said where the results folder is not where the last move put it
 
 
 def noted_folders(out: Path) -> Noted:
@@ -189,11 +190,19 @@ def noted_folders(out: Path) -> Noted:
     holds = [False] * len(history)  # each move's ``now``, where the later moves took it, holds ``out``
     for i in range(len(history) - 1, -1, -1):
         holds[i] = _within(here, _carried(history[i].now, history[i + 1 :]))
+    away = None
+    if history and not holds[-1]:  # the results folder copied away alone since (a reviewer's:
+        # a third party's copy of it was told DOES NOT VERIFY): where it is tells nothing of the moves
+        holds = [True] * len(history)
+        away = (
+            f"{out / NAME}: the results folder is not inside {history[-1].now}, where the contest's last"
+            " noted move put it (copied away alone?): the note's folders that its moves name are read"
+        )
     first: dict[tuple[str, str], int] = {}
     for i, move in enumerate(history):
         for name, logged, _ in move.folders:
             first.setdefault((name, logged), i)
-    return Noted(tuple(row for row in moves.folders if _explained(row, history, first, holds)))
+    return Noted(tuple(row for row in moves.folders if _explained(row, history, first, holds)), away=away)
 
 
 def _explained(

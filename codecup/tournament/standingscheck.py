@@ -137,8 +137,7 @@ def check_standings(
     relocate(here, noted.folders)
     problems.extend(_game_problems(out, spec, game, here, scheduled))
     notes: tuple[str, ...] = _moved_notes(out, records, here)
-    if noted.refused is not None:
-        notes = (noted.refused, *notes)
+    notes = tuple(said for said in (noted.refused, noted.away) if said is not None) + notes
     result = recomputed(out, spec, game, log, scheduled)
     given_doc = json.loads(json.dumps(result.to_json(), allow_nan=False))
     # the tournament is what the file names (its games are checked above); set_aside is absent

@@ -519,25 +519,44 @@ def _note(out: Path, moves: list, folders: list) -> None:
 
 
 def test_only_rows_a_runs_moves_explain_are_read(tmp_path):
-    """A forged row beside a forged move ({"was": C/bots/evil, "now": C/bots/a}) was read: the log's
-    games of 'a' in bots/evil verified as 'a''s (a reviewer's). A run's move takes a folder holding
-    the results folder, and each row it notes is one of its folders."""
+    """A run's move takes a folder holding the results folder, and each row it notes is one of its
+    folders: a row no move names is not read. A forged move beside its row ({"was": C/bots/evil,
+    "now": C/bots/a}) holds no results folder: it reads as a results folder copied away alone
+    since its contest's last move (a third party's copy of an honest one was told DOES NOT VERIFY:
+    a reviewer's), so it is read, and said (what cannot be told apart: docs/tournaments.md)."""
     from codecup.tournament.moved import noted_folders
 
     c, d = tmp_path / "c", tmp_path / "d"
     out = d / "out"
     honest = {"was": str(c), "now": str(d), "folders": [["a", f"{c}/bots/a", f"{d}/bots/a"]]}
     _note(out, [honest], [["a", f"{c}/bots/a", f"{d}/bots/a"]])
-    assert noted_folders(out).folders == (("a", f"{c}/bots/a", f"{d}/bots/a"),)
+    noted = noted_folders(out)
+    assert noted.folders == (("a", f"{c}/bots/a", f"{d}/bots/a"),) and noted.away is None
     forged = {"was": f"{d}/bots/evil", "now": f"{d}/bots/a", "folders": []}
     _note(out, [forged], [["a", f"{d}/bots/evil", f"{d}/bots/a"]])
-    assert noted_folders(out).folders == ()
-    forged["folders"] = [["a", f"{d}/bots/evil", f"{d}/bots/a"]]  # its own row: still no run's move
-    _note(out, [forged], [["a", f"{d}/bots/evil", f"{d}/bots/a"]])
-    assert noted_folders(out).folders == ()
+    assert noted_folders(out).folders == ()  # a row no move names
+    forged["folders"] = [["a", f"{d}/bots/evil", f"{d}/bots/a"]]  # its own row
+    _note(out, [honest, forged], [["a", f"{d}/bots/evil", f"{d}/bots/a"]])
+    noted = noted_folders(out)
+    assert noted.folders == (("a", f"{d}/bots/evil", f"{d}/bots/a"),)
+    assert noted.away is not None and "copied away alone?" in noted.away
     # a row no move names, though a move of the whole contest would explain it
     _note(out, [honest], [["a", f"{c}/bots/a", f"{d}/bots/a"], ["a", f"{c}/bots/evil", f"{d}/bots/evil"]])
     assert noted_folders(out).folders == (("a", f"{c}/bots/a", f"{d}/bots/a"),)
+
+
+def test_a_results_folder_copied_away_from_its_moved_contest_reads_its_note(tmp_path):
+    """A third party given the results folder of a moved contest alone: its games were played in
+    the folders the note maps to the standings' (a reviewer's: read only in place, it did not verify)."""
+    from codecup.tournament.moved import noted_folders
+
+    c, d = tmp_path / "c", tmp_path / "d"
+    elsewhere = tmp_path / "given" / "out"
+    honest = {"was": str(c), "now": str(d), "folders": [["a", f"{c}/bots/a", f"{d}/bots/a"]]}
+    _note(elsewhere, [honest], [["a", f"{c}/bots/a", f"{d}/bots/a"]])
+    noted = noted_folders(elsewhere)
+    assert noted.folders == (("a", f"{c}/bots/a", f"{d}/bots/a"),)
+    assert noted.away is not None and f"is not inside {d}" in noted.away
 
 
 def test_a_note_of_many_moves_is_read_in_linear_time(tmp_path, monkeypatch):
