@@ -10,6 +10,7 @@ a game that ended normally for both seats over, with the rules' scores.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,7 +19,7 @@ import attrs
 
 from codecup.checked import checked_dialogue, short
 from codecup.dialogue import Fault, Outcome, SeatEnd, Termination, game_bug_outcome
-from codecup.drive import derive_seed, drive
+from codecup.drive import DriveResult, derive_seed, drive
 from codecup.errors import (
     PASS_THROUGH,
     TEXT_LIMIT,
@@ -52,6 +53,7 @@ class ReplayChannel:
     problems: list[str] = attrs.field(factory=list)  # answers on the clock without their charge
     _on_clock: bool = True  # the wait being answered is on the seat's clock
     _faulted: set[int] = attrs.field(factory=set)  # seats whose clock wait got a fault: no more charged
+    ran_out: bool = False  # the referee asked a seat for an answer past the last the record has
 
     @classmethod
     def from_record(cls, record: Record) -> ReplayChannel:
@@ -74,6 +76,7 @@ class ReplayChannel:
     def receive(self, seat: int) -> str | Fault:
         """The seat's next recorded answer."""
         if not self.answers[seat]:
+            self.ran_out = True
             return Fault(Termination.CRASH, "the record has no further answer from this seat")
         i, answer = self.answers[seat].popleft()
         if self._on_clock and seat not in self._faulted:
@@ -112,6 +115,12 @@ class Verdict:
     # a game never played to its end (a referee error, no fault of a seat): its one problem is
     # that there is no result to check (a folder's standings do not count it: verify OUT says so)
     unplayed: bool = False
+    # of those, one whose record says its game plugin failed, which its replay does not now (a
+    # plugin mended since, a bot's session's rules, or the record changed: not told apart)
+    unconfirmed: bool = False
+    # of those, one whose record says codecup failed, yet whose transcript replays to the game's
+    # end (codecup failed after its last line, or the record was changed: not told apart)
+    replays_whole: bool = False
 
     @property
     def verifies(self) -> bool:
@@ -147,8 +156,16 @@ def verdict(game: Game, record: Record) -> Verdict:
         for _ in range(AGAIN):
             if problems and tuple(_problems(game, record)) != problems:
                 raise _PluginFailed("its replays of one record differ: its code is not deterministic")
-        unplayed = problems == (_not_played(record),)
-        return Verdict(problems, notes=() if problems else tuple(notes), unplayed=unplayed)
+        unconfirmed = len(problems) == 1 and problems[0].startswith(_unconfirmed_start(game, record))
+        whole = len(problems) == 1 and problems[0].startswith(_whole_start(record))
+        unplayed = problems == (_not_played(record),) or unconfirmed or whole
+        return Verdict(
+            problems,
+            notes=() if problems else tuple(notes),
+            unplayed=unplayed,
+            unconfirmed=unconfirmed,
+            replays_whole=whole,
+        )
     except _PluginFailed as exc:
         failure = (
             f"the {game.info.name} plugin failed while replaying it: {exc} "
@@ -174,6 +191,8 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
     that does not verify has it among its problems)."""
     match = record.match
     check_seats(game, record)
+    if _all_referee_errors(record) and (unlike := referee_error_problem(record)) is not None:
+        return [unlike]
     channel = ReplayChannel.from_record(record)
     try:  # a setup the game refuses (--setup) is no game of it
         bounded("its check_setup", lambda: game.check_setup(match.setup, match.variant))
@@ -203,8 +222,8 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
     except BaseException as exc:  # sys.exit() in its referee's dialogue: only a plugin's code does that
         raise _PluginFailed(f"its referee raised {where(exc, WHOLE)}") from exc
     unfinished = _unfinished(game, record)
-    if unfinished is not None:
-        return [unfinished]
+    if unfinished is not None:  # its referee died, or codecup failed: a record of a whole game?
+        return [_whole_game(record, replay, channel) or unfinished]
     if _says_the_plugin_failed(game, record) and not any(
         end.kind is Termination.REFEREE_ERROR for end in replay.outcome.ends
     ):  # its referee and its rules disagree in the replay, as the referee found after the game?
@@ -221,10 +240,12 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
                 game, record, recorded, own_rules_problem(game, replayed, WHOLE) or recorded
             )
     if _says_the_plugin_failed(game, record):  # the referee does not fail: a session's rules did?
+        whole = _whole_game(record, replay, channel) is not None
         return [
-            f"the record says the {game.info.name} plugin failed ({record.result.termination[0].message});"
-            " its replay does not (a failure of the rules in an in-process bot's session cannot be"
-            " replayed, or the record was changed)"
+            f"{_unconfirmed_start(game, record)}; its replay does not"
+            + (", and plays the game to its end" if whole else "")
+            + " (a failure of the rules in an in-process bot's session cannot be replayed, a plugin"
+            " mended since does not fail, or the record was changed: no result to check)"
         ]
     problems: list[str] = []
     recorded_sent = [(t.seat, t.text) for t in record.transcript if t.dir == TO]
@@ -417,6 +438,96 @@ def _unfinished(game: Game, record: Record) -> str | None:
     if _says_the_plugin_failed(game, record):
         return None
     return _not_played(record)
+
+
+def _unconfirmed_start(game: Game, record: Record) -> str:
+    """How the problem of a record of its plugin's failure that its replay does not meet begins."""
+    message = record.result.termination[0].message if record.result.termination else ""
+    return f"the record says the {game.info.name} plugin failed ({message})"
+
+
+def _all_referee_errors(record: Record) -> bool:
+    ends = record.result.termination
+    return bool(ends) and all(end.kind is Termination.REFEREE_ERROR for end in ends)
+
+
+def referee_error_problem(record: Record) -> str | None:
+    """What contradicts ``record`` being a game not played to its end (a referee error), found
+    without replaying it (None: nothing). Every seat's end is a referee error, with no scores nor
+    points; and a game whose referee sent nothing (no transcript: its referee died, it could not
+    be contained, its plugin failed at once) has no moves and used no clock: every such record a
+    run writes is so, where a finished game's record rewritten as a referee error kept its clocks
+    (a red team's, noted "not checked"). A record with no transcript whose clocks are 0 too
+    cannot be told from a game voided by hand (docs/tournaments.md). Only a record of codecup's or
+    the plugin's failure during the game has a transcript (:func:`failed_in_play`): a lost game's
+    record relabelled as a killed referee's, its transcript kept, passed where it is not replayed
+    (a set-aside's: a reviewer's)."""
+    result = record.result
+    ends = result.termination
+    if not ends or any(end.kind is not Termination.REFEREE_ERROR for end in ends):
+        kinds = ", ".join(end.kind.value for end in ends)
+        return f"the record is no referee error: its game ended otherwise ({kinds})"
+    said = f"the record says the game was not played to its end ({ends[0].message}), but"
+    if any(result.scores) or any(result.points):
+        return f"{said} it has scores {list(result.scores)} and points {list(result.points)}"
+    if record.transcript and not failed_in_play(ends[0].message):
+        return (
+            f"{said} it has a transcript of {len(record.transcript)} lines, which no such referee error"
+            " has (only codecup's or the game plugin's failure during a game leaves one)"
+        )
+    if record.transcript:
+        return None
+    if record.moves:
+        return f"{said} it has {len(record.moves)} moves and no transcript"
+    if any(record.clock_used):
+        return f"{said} its seats used {list(record.clock_used)} s of their clocks with no line sent"
+    return None
+
+
+REFEREE_FAILED = "the referee failed: "
+"""How a record of codecup's own failure during a game (:func:`~codecup.dialogue.referee_bug_outcome`)
+says why the game ended."""
+
+
+_PLUGIN_FAILED = re.compile(r"the [^:]+ plugin failed: ")  # game_bug_outcome's start, for any game
+
+
+def failed_in_play(message: str) -> bool:
+    """Whether a referee error's ``message`` is one a game played to where it failed has: codecup's
+    own failure (:data:`REFEREE_FAILED`) or its plugin's (``the GAME plugin failed: ``). Only these
+    records have a transcript; a referee process that died, a program that could not be contained,
+    a Dask worker lost leave none (:func:`~codecup.tournament.dispatch.referee_error_record`)."""
+    return message.startswith(REFEREE_FAILED) or _PLUGIN_FAILED.match(message) is not None
+
+
+def _whole_game(record: Record, replay: DriveResult, channel: ReplayChannel) -> str | None:
+    """What a record of codecup's failure (:data:`REFEREE_FAILED`: the only referee error with a
+    transcript that is not the plugin's) whose transcript replays to the game's end, every recorded
+    line reproduced and every answer asked for, is (None: it replays short of it). Codecup failing
+    after the game's last line (its points, its record) leaves such a record; so does a finished
+    game's record relabelled so by hand. They cannot be told apart, as a finished game's record
+    relabelled as the plugin's failure cannot: a game with no result to check, named in a note
+    (it was a DOES NOT VERIFY that blamed an honest run's folder for codecup's own bug)."""
+    if not record.transcript or channel.ran_out or any(channel.answers):
+        return None
+    if any(end.kind is Termination.REFEREE_ERROR for end in replay.outcome.ends):
+        return None
+    if list(replay.sent) != [(t.seat, t.text) for t in record.transcript if t.dir == TO]:
+        return None
+    kinds = ", ".join(end.kind.value for end in replay.outcome.ends)
+    return (
+        f"{_whole_start(record)}{kinds}): codecup's own failure after the game's last line, or a record"
+        " changed (not told apart): no result to check"
+    )
+
+
+def _whole_start(record: Record) -> str:
+    """How the problem of a record of codecup's failure that replays to the game's end begins."""
+    message = record.result.termination[0].message if record.result.termination else ""
+    return (
+        f"the record says the game was not played to its end ({message}), yet its transcript replays"
+        " to the game's end ("
+    )
 
 
 def _not_played(record: Record) -> str:

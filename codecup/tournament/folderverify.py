@@ -28,6 +28,7 @@ from codecup.errors import ConfigError, described, said
 from codecup.plugins import GameRegistry
 from codecup.reading import MIB
 from codecup.record import MAX_RECORD, NotJSONError, Record, document
+from codecup.tournament.asidecheck import check_aside
 from codecup.tournament.gamefiles import game_path, holds
 from codecup.tournament.lock import LOCK_NAME
 from codecup.tournament.log import LOG_NAME
@@ -68,6 +69,8 @@ class FolderCheck:
     games: int = 0
     what: str = ""  # what kind of folder it is ("tournament folder", "sprt log"); empty: none
     unplayed: list[str] = attrs.field(factory=list)  # the logged games that were referee errors
+    unconfirmed: list[str] = attrs.field(factory=list)  # of them: the plugin's failure, not met again
+    whole: list[str] = attrs.field(factory=list)  # of them: codecup's failure, replayed to the game's end
     log_whole: bool = True  # every line of the log read (a record that cannot be read is not its line)
 
     def add(self, kind: str, text: str) -> None:
@@ -153,9 +156,31 @@ def _say_unplayed(out: Path, check: FolderCheck) -> None:
     n = len(check.unplayed)
     first = ", ".join(check.unplayed[:3]) + (", ..." if n > 3 else "")
     were = f"{n} game{'s were' if n != 1 else ' was'} {'referee errors' if n != 1 else 'a referee error'}"
-    where = "for neither side" if check.what == "sprt log" else "in the standings"
+    sprt = check.what == "sprt log"
+    where = "for either side" if sprt else "in the standings"
     they = "they are" if n != 1 else "it is"
     check.add(NOTE, f"{out / LOG_NAME}: {were} ({first}): no result to check; {they} not counted {where}")
+    if check.unconfirmed:
+        k = len(check.unconfirmed)
+        which = ", ".join(check.unconfirmed[:3]) + (", ..." if k > 3 else "")
+        says = f"{k} of them say{'s' if k == 1 else ''}"
+        again = "" if sprt else " (--replay-errors plays them again)"
+        check.add(
+            NOTE,
+            f"{out / LOG_NAME}: {says} the game plugin failed ({which}), which {'its' if k == 1 else 'their'}"
+            f" replay does not now: a plugin mended since{again}, a failure of the rules in a bot's"
+            " session, or a record changed (not told apart)",
+        )
+    if check.whole:
+        k = len(check.whole)
+        which = ", ".join(check.whole[:3]) + (", ..." if k > 3 else "")
+        says = f"{k} of them say{'s' if k == 1 else ''}"
+        check.add(
+            NOTE,
+            f"{out / LOG_NAME}: {says} codecup itself failed ({which}), yet {'its' if k == 1 else 'their'}"
+            " transcript replays to the game's end: codecup's own failure after a game's last line (a bug"
+            " of codecup, to be reported), or a record changed (not told apart)",
+        )
 
 
 def _listable(folder: Path, check: FolderCheck) -> bool:
@@ -247,6 +272,10 @@ def _replay(
         check.add(PLUGIN, f"{where}: NOT CHECKED: {found.plugin_failure}")
     elif found.unplayed:  # no result: counted for no one (said once the standings are compared)
         check.unplayed.append(game_id)
+        if found.unconfirmed:
+            check.unconfirmed.append(game_id)
+        if found.replays_whole:
+            check.whole.append(game_id)
     elif found.problems:
         check.add(PROBLEM, f"{where}: DOES NOT VERIFY: {'; '.join(found.problems)}")
 
@@ -297,10 +326,20 @@ def _check_extra_files(out: Path, logged: dict[str, Logged], check: FolderCheck,
 
 
 def _say_set_aside(out: Path, check: FolderCheck) -> None:
+    """Each folder of games set aside: said, and its log checked against its note (not replayed)."""
     for a in archived(out):
-        whose = f" of {', '.join(repr(p) for p in a.players)}" if a.players else ""
+        whose = f" ({a.whose()})" if a.whose() else ""
         n = f"{a.games} game{'s' if a.games != 1 else ''}"
-        check.add(NOTE, f"{out / a.folder}: {n} set aside{whose}, not counted in the standings (not checked)")
+        check.add(
+            NOTE,
+            f"{out / a.folder}: {n} set aside{whose}, not counted in the standings (checked against its"
+            " note, not replayed)",
+        )
+        found = check_aside(out / a.folder)
+        for line in found.problems:
+            check.add(PROBLEM, line)
+        for line in found.unreadable:
+            check.add(UNREADABLE, line)
     if (out / FOLDER / PENDING).exists():
         check.add(
             NOTE, f"{out / FOLDER / PENDING}: a set-aside not finished (the next run finishes or undoes it)"

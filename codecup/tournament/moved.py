@@ -147,6 +147,88 @@ def read_moves(out: Path) -> Moves:
     return Moves(history, folders)
 
 
+MAX_MOVES = 100
+"""The most moves of a note :func:`noted_folders` reads (a run notes one each time the contest's
+folder moves: a note of more is no run's)."""
+
+MAX_FOLDERS = 10_000
+"""The most folders (its rows and its moves' rows in all) of a note :func:`noted_folders` reads."""
+
+
+@attrs.frozen
+class Noted:
+    """The folders a note of moves maps that its moves explain (:func:`noted_folders`), and why
+    none is read, where the note is too large to be a run's (one line; None: it was read)."""
+
+    folders: Folders = ()
+    refused: str | None = None
+    away: str | None = None  # said where the results folder is not where the last move put it
+
+
+def noted_folders(out: Path) -> Noted:
+    """The folders the moves noted in ``out`` map, as a resumed run reads its log through them
+    (:func:`relocate`), but only those its noted moves explain, as a run writes them: each row's
+    player and logged folder are one of a move's ``folders``, its logged folder taken through the
+    moves from the first such move on, each from its ``was`` to its ``now`` (:func:`taken`), is the
+    folder the row says it is now, and each of those moves' ``now``, taken through the moves after
+    it, holds ``out`` (the results folder moves with the contest's: a move from a bot's folder to
+    another's is no run's). ``codecup verify OUT`` reads the log so (a moved contest's games name
+    the folders they were played in, its standings the folders of now: it said DOES NOT VERIFY of
+    every honestly moved folder); a row no noted move explains (a hand-written one) is not read, and
+    its games' folders are compared as they are. A note of more than :data:`MAX_MOVES` moves or
+    :data:`MAX_FOLDERS` rows is not read at all (said: one of 6,000 forged moves kept verify busy for
+    minutes); each row is walked once through the moves."""
+    moves = read_moves(out)
+    rows = len(moves.folders) + sum(len(m.folders) for m in moves.history)
+    if len(moves.history) > MAX_MOVES or rows > MAX_FOLDERS:
+        return Noted(
+            refused=f"{out / NAME}: {len(moves.history)} moves and {rows} folders, more than a run notes"
+            f" (at most {MAX_MOVES} moves and {MAX_FOLDERS} folders are read): not read"
+        )
+    here = str(_resolved(out))
+    history = moves.history
+    holds = [False] * len(history)  # each move's ``now``, where the later moves took it, holds ``out``
+    for i in range(len(history) - 1, -1, -1):
+        holds[i] = _within(here, _carried(history[i].now, history[i + 1 :]))
+    away = None
+    if history and not holds[-1]:  # the results folder copied away alone since (a reviewer's:
+        # a third party's copy of it was told DOES NOT VERIFY): where it is tells nothing of the moves
+        holds = [True] * len(history)
+        away = (
+            f"{out / NAME}: the results folder is not inside {history[-1].now}, where the contest's last"
+            " noted move put it (copied away alone?): the note's folders that its moves name are read"
+        )
+    first: dict[tuple[str, str], int] = {}
+    for i, move in enumerate(history):
+        for name, logged, _ in move.folders:
+            first.setdefault((name, logged), i)
+    return Noted(tuple(row for row in moves.folders if _explained(row, history, first, holds)), away=away)
+
+
+def _explained(
+    row: tuple[str, str, str],
+    history: Sequence[Move],
+    first: Mapping[tuple[str, str], int],
+    holds: list[bool],
+) -> bool:
+    name, logged, now = row
+    start = first.get((name, logged))
+    if start is None or not all(holds[start:]):
+        return False
+    place = _carried(logged, history[start:])
+    return place == now and place != logged
+
+
+def _carried(path: str, moves: Sequence[Move]) -> str:
+    for move in moves:
+        path = taken(path, move.was, move.now)
+    return path
+
+
+def _within(path: str, folder: str) -> bool:
+    return Path(path).is_relative_to(folder)
+
+
 def note_move(out: Path, move: Move) -> None:
     """Note in ``out`` that its folder's ``move`` was followed (see the module's docstring)."""
     moves = read_moves(out).then(move)

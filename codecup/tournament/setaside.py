@@ -161,12 +161,17 @@ class Archived:
     def said(self) -> str:
         """How the standings' line says it: ``set-aside/1 (4 of 'a')``, ``set-aside/2 (3 referee
         errors)``, ``set-aside/3 (6 of 'a', and 2 referee errors)`` (8 games in all)."""
+        return f"{self.folder} ({self.whose() or self.games})"
+
+    def whose(self) -> str:
+        """Whose games they were: ``4 of 'a'``, ``3 referee errors``, ``6 of 'a', and 2 referee
+        errors`` (empty where its note names neither)."""
         errors = f"{self.referee_errors} referee error{'s' if self.referee_errors != 1 else ''}"
         if not self.players:
-            return f"{self.folder} ({errors if self.referee_errors else self.games})"
+            return errors if self.referee_errors else ""
         names = ", ".join(repr(p) for p in self.players)
         theirs = self.games - self.referee_errors  # a player's game that failed is the player's
-        return f"{self.folder} ({theirs} of {names}{', and ' + errors if self.referee_errors else ''})"
+        return f"{theirs} of {names}{', and ' + errors if self.referee_errors else ''}"
 
 
 def archived(out: Path) -> tuple[Archived, ...]:

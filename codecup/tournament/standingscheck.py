@@ -26,6 +26,8 @@ from codecup.record import PlayerInfo, Record
 from codecup.tournament.dispatch import is_referee_error
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.machine import limits_had
+from codecup.tournament.moved import NAME as MOVED
+from codecup.tournament.moved import noted_folders, relocate
 from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.setaside import archived
@@ -128,8 +130,14 @@ def check_standings(
             f"{out / LOG_NAME}: game {extra[0]} is not one of the tournament's schedule"
             f" ({len(extra)} such game{'s' if len(extra) != 1 else ''})"
         )
-    problems.extend(_game_problems(out, spec, game, records, scheduled))
-    notes: tuple[str, ...] = ()
+    # a contest moved whole: its games name the folders they were played in, the standings those
+    # of now, as the resume read them through the note of its moves (never rewritten)
+    here = dict(records)
+    noted = noted_folders(out)
+    relocate(here, noted.folders)
+    problems.extend(_game_problems(out, spec, game, here, scheduled))
+    notes: tuple[str, ...] = _moved_notes(out, records, here)
+    notes = tuple(said for said in (noted.refused, noted.away) if said is not None) + notes
     result = recomputed(out, spec, game, log, scheduled)
     given_doc = json.loads(json.dumps(result.to_json(), allow_nan=False))
     # the tournament is what the file names (its games are checked above); set_aside is absent
@@ -143,7 +151,7 @@ def check_standings(
     played = [r for r in records.values() if not is_referee_error(r)]
     older = sum(1 for r in played if not r.codecup)
     if doc.get("schema") == OLDER:
-        notes = (
+        notes += (
             f"{out / 'standings.json'}: standings of an older codecup ({OLDER}: its ratings not compared)",
         )
     # an older codecup's folder: every record names no version (a folder resumed by this one is
@@ -193,11 +201,32 @@ def _game_problems(
     return []
 
 
+def _moved_notes(out: Path, records: Mapping[str, Record], here: Mapping[str, Record]) -> tuple[str, ...]:
+    """A note of the logged games read in the folders their contest moved to (none: none was)."""
+    moved = [k for k in records if here[k] is not records[k]]
+    if not moved:
+        return ()
+    names = sorted(
+        {
+            p.name
+            for k in moved
+            for p, q in zip(records[k].match.players, here[k].match.players, strict=True)
+            if p != q
+        }
+    )
+    n = len(moved)
+    whose = ", ".join(repr(name) for name in names[:4]) + (", ..." if len(names) > 4 else "")
+    return (
+        f"{out / MOVED}: {n} logged game{'s name' if n != 1 else ' names'} the folders of {whose} where"
+        " the contest was before it moved: compared with the tournament's entrants where its noted moves"
+        " took them (as its resumed run read them)",
+    )
+
+
 def _who(p: PlayerInfo) -> str:
-    """A player as the run plays it: its built-in bot, or its command (and folder)."""
-    if p.bot is not None:
-        return f"bot {p.bot!r}"
-    return f"command {list(p.command)}" + (f" in {p.directory!r}" if p.directory else "")
+    """A player as the run plays it: its built-in bot, or its command, and its folder."""
+    what = f"bot {p.bot!r}" if p.bot is not None else f"command {list(p.command)}"
+    return what + (f" in {p.directory!r}" if p.directory else "")
 
 
 def _entrant_problem(record: Record, entrants: Sequence[PlayerInfo], spec: TournamentSpec) -> str | None:

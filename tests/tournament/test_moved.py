@@ -451,3 +451,148 @@ def test_a_note_of_moves_too_large_is_no_note(tmp_path):
     assert read_moves(tmp_path).folders == (("a", "/c/bots/a", "/d/bots/a"),)
     (tmp_path / MOVED).write_text(doc + " " * MAX_NOTE)
     assert read_moves(tmp_path) == Moves()
+
+
+def test_a_moved_or_copied_contests_folder_verifies_whole(play_tournament, bots, tmp_path, tiny_game):
+    """``codecup verify OUT`` of a contest moved whole and resumed said DOES NOT VERIFY ("its
+    record's 'a' is ... in '/c/bots/a'; the tournament's entrant, ... in '/c2/bots/a'"): its records
+    keep the folders they were played in, the standings name those of now. It reads the log through
+    the note of the moves, as the resume does: moved twice, or copied and both run, each verifies;
+    a folder no noted move explains is still said."""
+    from codecup.plugins import GameRegistry
+    from codecup.tournament.folderverify import NOTE, PROBLEM, check_folder
+
+    registry = GameRegistry()
+    registry.add(tiny_game)
+
+    def players(root: Path) -> tuple:
+        for p in bots[:3]:
+            (root / "bots" / p.name).mkdir(parents=True, exist_ok=True)
+        return tuple(attrs.evolve(p, directory=str(root / "bots" / p.name)) for p in bots[:3])
+
+    def findings(out: Path) -> list[tuple[str, str]]:
+        found: list = []
+        check_folder(registry, out, found.append)
+        return [(f.kind, f.text) for c in found for f in c.findings]
+
+    first, second, third = tmp_path / "contest", tmp_path / "moved", tmp_path / "far" / "third"
+    play_tournament(players(first), first / "out", seed=6, rounds=2)  # 6 games
+    _cut(first / "out" / LOG_NAME, 2)
+    shutil.copytree(first, tmp_path / "copy", symlinks=True)  # cp -a: both run, each where it is
+    play_tournament(players(tmp_path / "copy"), tmp_path / "copy" / "out", seed=6, rounds=2)
+    play_tournament(players(first), first / "out", seed=6, rounds=2)
+    assert findings(first / "out") == []
+    ((kind, text),) = findings(tmp_path / "copy" / "out")
+    assert kind == NOTE and text.startswith(f"{tmp_path / 'copy' / 'out' / MOVED}: 2 logged games name the")
+    _cut(first / "out" / LOG_NAME, 2)
+    shutil.move(first, second)
+    play_tournament(players(second), second / "out", seed=6, rounds=2)
+    _cut(second / "out" / LOG_NAME, 4)  # two games logged in each place
+    shutil.move(second, third)
+    play_tournament(players(third), third / "out", seed=6, rounds=2)
+    out = third / "out"
+    found = findings(out)
+    assert [kind for kind, _ in found] == [NOTE], found
+    assert found[0][1].startswith(f"{out / MOVED}: 4 logged games name the folders of ")
+    # an entrant's folder the moves do not explain does not verify, nor does a hand-made row
+    standings = (out / "standings.json").read_text()
+    doc = json.loads(standings)
+    doc["tournament"]["entrants"][0]["directory"] = str(tmp_path / "elsewhere" / "bots" / "r1")
+    (out / "standings.json").write_text(json.dumps(doc))
+    problems = [text for kind, text in findings(out) if kind == PROBLEM]
+    assert (
+        problems
+        and f"the tournament's entrant, bot 'random' in '{tmp_path}/elsewhere/bots/r1'" in problems[0]
+    )
+    (out / "standings.json").write_text(standings)
+    note = json.loads((out / MOVED).read_text())
+    note["folders"] = [[n, was, f"{tmp_path}/elsewhere/bots/{n}"] for n, was, _ in note["folders"]]
+    (out / MOVED).write_text(json.dumps(note))
+    problems = [text for kind, text in findings(out) if kind == PROBLEM]
+    assert problems and "; the tournament's entrant, bot " in problems[0]
+    assert f"in '{tmp_path}/far/third/bots/" in problems[0] and "elsewhere" not in problems[0]
+
+
+def _note(out: Path, moves: list, folders: list) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MOVED).write_text(json.dumps({"moves": moves, "folders": folders}))
+
+
+def test_only_rows_a_runs_moves_explain_are_read(tmp_path):
+    """A run's move takes a folder holding the results folder, and each row it notes is one of its
+    folders: a row no move names is not read. A forged move beside its row ({"was": C/bots/evil,
+    "now": C/bots/a}) holds no results folder: it reads as a results folder copied away alone
+    since its contest's last move (a third party's copy of an honest one was told DOES NOT VERIFY:
+    a reviewer's), so it is read, and said (what cannot be told apart: docs/tournaments.md)."""
+    from codecup.tournament.moved import noted_folders
+
+    c, d = tmp_path / "c", tmp_path / "d"
+    out = d / "out"
+    honest = {"was": str(c), "now": str(d), "folders": [["a", f"{c}/bots/a", f"{d}/bots/a"]]}
+    _note(out, [honest], [["a", f"{c}/bots/a", f"{d}/bots/a"]])
+    noted = noted_folders(out)
+    assert noted.folders == (("a", f"{c}/bots/a", f"{d}/bots/a"),) and noted.away is None
+    forged = {"was": f"{d}/bots/evil", "now": f"{d}/bots/a", "folders": []}
+    _note(out, [forged], [["a", f"{d}/bots/evil", f"{d}/bots/a"]])
+    assert noted_folders(out).folders == ()  # a row no move names
+    forged["folders"] = [["a", f"{d}/bots/evil", f"{d}/bots/a"]]  # its own row
+    _note(out, [honest, forged], [["a", f"{d}/bots/evil", f"{d}/bots/a"]])
+    noted = noted_folders(out)
+    assert noted.folders == (("a", f"{d}/bots/evil", f"{d}/bots/a"),)
+    assert noted.away is not None and "copied away alone?" in noted.away
+    # a row no move names, though a move of the whole contest would explain it
+    _note(out, [honest], [["a", f"{c}/bots/a", f"{d}/bots/a"], ["a", f"{c}/bots/evil", f"{d}/bots/evil"]])
+    assert noted_folders(out).folders == (("a", f"{c}/bots/a", f"{d}/bots/a"),)
+
+
+def test_a_results_folder_copied_away_from_its_moved_contest_reads_its_note(tmp_path):
+    """A third party given the results folder of a moved contest alone: its games were played in
+    the folders the note maps to the standings' (a reviewer's: read only in place, it did not verify)."""
+    from codecup.tournament.moved import noted_folders
+
+    c, d = tmp_path / "c", tmp_path / "d"
+    elsewhere = tmp_path / "given" / "out"
+    honest = {"was": str(c), "now": str(d), "folders": [["a", f"{c}/bots/a", f"{d}/bots/a"]]}
+    _note(elsewhere, [honest], [["a", f"{c}/bots/a", f"{d}/bots/a"]])
+    noted = noted_folders(elsewhere)
+    assert noted.folders == (("a", f"{c}/bots/a", f"{d}/bots/a"),)
+    assert noted.away is not None and f"is not inside {d}" in noted.away
+
+
+def test_a_note_of_many_moves_is_read_in_linear_time(tmp_path, monkeypatch):
+    """6,000 forged moves kept ``codecup verify OUT`` busy for minutes (each row walked from each
+    move on): a note of more moves than any run writes is not read, said in one line; one within
+    the bounds walks each row once. Counted in steps (each a folder taken through a move)."""
+    from codecup.tournament import moved
+
+    steps = [0]
+    taken = moved.taken
+
+    def counted(path: str, was: str, now: str) -> str:
+        steps[0] += 1
+        return taken(path, was, now)
+
+    out = tmp_path / "c0" / "out"
+    many = [
+        {"was": str(tmp_path / f"c{i}"), "now": str(tmp_path / f"c{i + 1}"), "folders": []}
+        for i in range(6000)
+    ]
+    _note(out, many, [["a", f"{tmp_path}/c0/bots/a", f"{tmp_path}/c6000/bots/a"]])
+    monkeypatch.setattr(moved, "taken", counted)
+    noted = moved.noted_folders(out)
+    assert noted.folders == () and steps[0] == 0
+    assert noted.refused == (
+        f"{out / MOVED}: 6000 moves and 1 folders, more than a run notes (at most {moved.MAX_MOVES} moves"
+        f" and {moved.MAX_FOLDERS} folders are read): not read"
+    )
+    n = moved.MAX_MOVES
+    chain = [
+        {"was": str(tmp_path / f"c{i}"), "now": str(tmp_path / f"c{i + 1}"), "folders": []} for i in range(n)
+    ]
+    rows = [[f"p{k}", f"{tmp_path}/c0/bots/p{k}", f"{tmp_path}/c{n}/bots/p{k}"] for k in range(50)]
+    chain[0]["folders"] = [[p, was, f"{tmp_path}/c1/bots/{p}"] for p, was, _ in rows]
+    out = tmp_path / f"c{n}" / "out"
+    _note(out, chain, rows)
+    noted = moved.noted_folders(out)
+    assert noted.refused is None and len(noted.folders) == 50
+    assert steps[0] <= n * n // 2 + 50 * n  # each move's place through the later moves, each row once

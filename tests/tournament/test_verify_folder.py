@@ -4,6 +4,7 @@ OUT/games/*.json`` said ok to all; ``codecup verify OUT`` said "is a folder, not
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import fcntl
 import json
@@ -13,11 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 from codecup.cli.verify import verify_folder
 from codecup.plugins import load_games
-from codecup.record import PlayerInfo
+from codecup.record import PlayerInfo, Record
 from codecup.runner import run_match
 from codecup.tournament import TournamentSpec, run_tournament
 from codecup.tournament.dispatch import referee_error_record
@@ -159,10 +161,17 @@ def test_a_folder_still_being_played_is_said_so_not_taken_for_tampering(folder, 
 def test_games_set_aside_are_said_and_not_counted(folder, registry, play_tournament, bots):
     aside = folder / "set-aside" / "1"
     (aside / "games").mkdir(parents=True)
-    (aside / LOG_NAME).write_text((folder / LOG_NAME).read_text().splitlines()[0] + "\n")
+    line = json.loads((folder / LOG_NAME).read_text().splitlines()[0])
+    (aside / LOG_NAME).write_text(json.dumps(line) + "\n")
+    name = line["record"]["players"][0]["name"]
+    note = {"games": [line["id"]], "versions": {name: None}, "errors": []}  # as --set-aside NAME writes it
+    (aside / "set-aside.json").write_text(json.dumps(note))
     play_tournament(bots, folder, seed=3)  # its standings say the folder set aside
     found = _lines(registry, folder)
-    assert found == [f"{aside}: 1 game set aside, not counted in the standings (not checked)"]
+    said = (
+        f"{aside}: 1 game set aside (1 of {name!r}), not counted in the standings (checked against its note"
+    )
+    assert found == [f"{said}, not replayed)"]
 
 
 def test_a_folder_that_is_no_results_folder_is_one_line(tmp_path, registry):
@@ -381,3 +390,133 @@ def test_the_tournaments_entrants_and_clock_mode_are_the_games(folder, registry,
     (folder / "standings.json").write_text(json.dumps(doc))
     problems = _lines(registry, folder, PROBLEM)
     assert problems and said in problems[0], problems
+
+
+def _relabelled(record: dict, *, keep_play: bool, keep_clocks: bool = True) -> None:
+    """A finished game's record rewritten as a dead referee's (a red team's tamper.py)."""
+    end = {"kind": "referee-error", "message": "the referee process died (killed by SIGKILL)"}
+    record["result"].update(termination=[end, end], scores=[0.0, 0.0], points=[0.0, 0.0])
+    if not keep_play:
+        record.update(moves=[], transcript=[])
+    if not keep_clocks:
+        record["clock"] = [0.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("keep_play", "said"),
+    [
+        (
+            True,
+            "which no such referee error has (only codecup's or the game plugin's failure during a game"
+            " leaves one)",
+        ),
+        (False, "s of their clocks with no line sent"),
+    ],
+    ids=["transcript-kept", "clocks-kept"],
+)
+def test_a_finished_game_relabelled_a_referee_error_does_not_verify(folder, registry, keep_play, said):
+    """It was a note ("no result to check"), the folder ok: a game lost taken off the standings."""
+    game_id = _edit_log(folder, 4, lambda r: _relabelled(r, keep_play=keep_play))
+    line = json.loads((folder / LOG_NAME).read_text().splitlines()[4])
+    (folder / "games" / f"{game_id}.json").write_text(json.dumps(line["record"]))
+    problems = _lines(registry, folder, PROBLEM)
+    where = f"{folder / LOG_NAME}, line 5 (game {game_id}): DOES NOT VERIFY: the record says the game"
+    assert problems[0].startswith(where) and problems[0].endswith(said), problems
+
+
+def test_a_referee_errors_record_of_no_play_and_no_clock_is_not_told_from_a_voided_game(folder, tiny_game):
+    """What remains unchecked (docs/tournaments.md): such a record is what a dead referee leaves."""
+    from codecup.record import Record
+    from codecup.verify import verdict
+
+    line = json.loads((folder / LOG_NAME).read_text().splitlines()[4])
+    _relabelled(line["record"], keep_play=False, keep_clocks=False)
+    found = verdict(tiny_game, Record.from_json(line["record"]))
+    assert found.unplayed and not found.unconfirmed
+
+
+def test_a_plugin_failure_still_verifies_once_the_plugin_is_mended(tiny_pm, tiny_game, tmp_path, registry):
+    """Its games said DOES NOT VERIFY once the plugin's bug was fixed (before --replay-errors):
+    "the record says the plugin failed; its replay does not". A referee error of the plugin's has
+    no result to check, mended or not: a note, naming those its replay does not fail now."""
+    from codecup.runner import play_match
+    from codecup.verify import verdict
+
+    class Raises(type(tiny_game)):
+        def referee(self, setup, variant, seed):
+            raise RuntimeError("a bug since fixed")
+
+    def play(match, **kwargs):
+        if any(p.name == "r3" for p in match.players):
+            return asyncio.run(play_match(Raises(), match))
+        return run_match(match, pm=tiny_pm, **kwargs)
+
+    players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect"), ("r3", "random")])
+    spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=players, seed=3)
+    out = tmp_path / "out"
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        run_tournament(spec, tiny_game, out, executor=pool, play=play, jobs=2)
+    (check,) = _checked(registry, out)
+    assert [f.kind for f in check.findings] == [NOTE, NOTE], check.findings
+    assert check.findings[0].text.startswith(f"{out / LOG_NAME}: 4 games were referee errors (rr1~")
+    assert check.findings[1].text.startswith(
+        f"{out / LOG_NAME}: 4 of them say the game plugin failed (rr1~"
+    ) and check.findings[1].text.endswith(
+        "which their replay does not now: a plugin mended since (--replay-errors plays them again), a"
+        " failure of the rules in a bot's session, or a record changed (not told apart)"
+    )
+    assert verify_folder(registry, out) == set()  # exit status 0
+    record = Record.from_json(json.loads((out / "games" / "rr1~r1~r3.json").read_text()))
+    still = verdict(Raises(), record)  # the bug still there
+    assert still.unplayed and not still.unconfirmed
+    mended = verdict(tiny_game, record)
+    assert mended.unplayed and mended.unconfirmed
+    assert mended.problems[0].startswith("the record says the twentyone plugin failed (the twentyone plugin")
+
+
+def test_codecups_own_failure_after_a_games_last_line_is_a_note(tiny_pm, tiny_game, tmp_path, registry):
+    """The runner's points raising after a game's last line (a reviewer's injected KeyError) leaves
+    a referee error whose transcript replays to the game's end: it said DOES NOT VERIFY ("a finished
+    game's record") of an honest run. Such a record cannot be told from a finished game's relabelled
+    so, as one relabelled as the plugin's failure cannot (a note): it is a note, naming them."""
+    from codecup.dialogue import referee_bug_outcome
+    from codecup.record import Result
+
+    def play(match, **kwargs):
+        record = run_match(match, pm=tiny_pm, **kwargs)
+        if not any(p.name == "r3" for p in match.players):
+            return record
+        outcome = referee_bug_outcome(2, "KeyError: 'injected' (at runner.py:545)")  # as the runner does
+        result = Result(scores=outcome.scores, points=(0.0, 0.0), termination=outcome.ends)
+        return attrs.evolve(record, result=result, extra=outcome.extra)
+
+    players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect"), ("r3", "random")])
+    spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=players, seed=3)
+    out = tmp_path / "out"
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        run_tournament(spec, tiny_game, out, executor=pool, play=play, jobs=2)
+    (check,) = _checked(registry, out)
+    assert [f.kind for f in check.findings] == [NOTE, NOTE], check.findings
+    assert check.findings[0].text.startswith(f"{out / LOG_NAME}: 4 games were referee errors (rr1~")
+    assert check.findings[1].text.startswith(f"{out / LOG_NAME}: 4 of them say codecup itself failed (rr1~")
+    assert check.findings[1].text.endswith(
+        "yet their transcript replays to the game's end: codecup's own failure after a game's last line"
+        " (a bug of codecup, to be reported), or a record changed (not told apart)"
+    )
+    assert verify_folder(registry, out) == set()  # exit status 0
+
+
+def test_an_sprt_logs_referee_errors_are_said_in_its_terms(tmp_path):
+    """An sprt log's note advised --replay-errors, which sprt does not have (a reviewer's sc7.sh),
+    and said its games were "not counted for neither side"."""
+    from codecup.tournament.folderverify import _say_unplayed
+
+    check = FolderCheck(tmp_path, what="sprt log", unplayed=["sprt1", "sprt2"], unconfirmed=["sprt2"])
+    _say_unplayed(tmp_path, check)
+    texts = [f.text for f in check.findings]
+    assert texts[0].endswith(": no result to check; they are not counted for either side"), texts
+    assert texts[1].endswith(
+        "which its replay does not now: a plugin mended since, a failure of the rules in a bot's session,"
+        " or a record changed (not told apart)"
+    ), texts
+    assert not any("--replay-errors" in t for t in texts)
