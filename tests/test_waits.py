@@ -531,11 +531,9 @@ def test_thread_states_are_read_from_each_threads_stat(proc):
     assert thread_state(12) == ""  # ended
 
 
-def test_the_time_the_referee_could_not_look_is_told(monkeypatch):
-    """The tree stopped between the referee's last two looks at it: the time between them past the
-    look's own nap (a referee starved on a loaded machine: 0.3 s here) is told as time it could not
-    look (:attr:`Player.unseen`), not the tree's."""
-    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+def _settled_starved(after: float, look: float) -> tuple[float | None, float]:
+    """A fake tree that stops 10 ms after the referee's first look at or past ``after`` seconds,
+    the referee then away 0.3 s (starved) before its next look: the lag and the time unseen."""
 
     async def settle() -> tuple[float | None, float]:
         loop = asyncio.get_running_loop()
@@ -543,19 +541,27 @@ def test_the_time_the_referee_could_not_look_is_told(monkeypatch):
 
         class Starved(FakeCgroup):
             def is_frozen(self) -> bool:
-                if self.clock() >= 0.05 and self.frozen_at == float("inf"):
-                    self.frozen_at = self.clock() + 0.01  # it stops while the referee waits
+                if self.clock() >= after and self.frozen_at == float("inf"):
+                    self.frozen_at = self.clock() + 0.01  # it stops while the referee is away
                     loop.advance(0.3)
                     return False
                 return super().is_frozen()
 
         cgroup = Starved(lambda: loop.time() - began)
-        cgroup.look = 1e-4
+        cgroup.look = look
         player = SubprocessPlayer(("true",))
         player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
         return await player.settled(1.0), player.unseen
 
-    lag, unseen = fakeclock.run(settle())
+    return fakeclock.run(settle())
+
+
+def test_the_time_the_referee_could_not_look_is_told(monkeypatch):
+    """The tree stopped between the referee's last two looks at it: the time between them past the
+    look's own nap (a referee starved on a loaded machine: 0.3 s here) is told as time it could not
+    look (:attr:`Player.unseen`), not the tree's."""
+    monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
+    lag, unseen = _settled_starved(after=0.05, look=1e-4)
     assert lag is not None and 0.35 <= lag < 0.45
     # Less the shortest gap's look (0.1 ms here): gaps run from one look's start to the next's.
     assert unseen == pytest.approx(0.3, abs=1.5e-4)
@@ -626,30 +632,10 @@ def test_a_starved_first_nap_is_told_unseen(monkeypatch):
 
 def test_a_referee_starved_after_its_spin_is_told_unseen(monkeypatch):
     """The referee looks at the tree in a 2 ms spin, yielding between looks, before it naps: starved
-    after the spin's last look (a loaded machine: 40 to 50 ms seen at a load of 50 on 2 cores), it
-    then read the tree's waits and counted the gap from after them, so the time the tree had been
-    stopped unseen meanwhile was charged to the bot as idling, at every answer (an honest bot at a
-    load of 50 to 60 lost on time, told it was idle 2 s in its game)."""
+    after the spin's last look (a loaded machine: away 40 to 57 ms seen at a load of 50 on 2 cores),
+    it then read the tree's waits and counted the gap from after them, so the time the tree had been
+    stopped unseen meanwhile was charged to the bot as idling, at every answer."""
     monkeypatch.setattr(stopped, "so_far", lambda: 0.0)
-
-    async def settle() -> tuple[float | None, float]:
-        loop = asyncio.get_running_loop()
-        began = loop.time()
-
-        class Starved(FakeCgroup):
-            def is_frozen(self) -> bool:
-                if self.frozen_at == float("inf"):  # the spin's first look: then 0.3 s away
-                    self.frozen_at = self.clock() + 0.01
-                    loop.advance(0.3)
-                    return False
-                return super().is_frozen()
-
-        cgroup = Starved(lambda: loop.time() - began)
-        cgroup.look = 1e-5
-        player = SubprocessPlayer(("true",))
-        player.box, player.pid = SimpleNamespace(cgroup=cgroup), 1  # type: ignore[assignment]
-        return await player.settled(1.0), player.unseen
-
-    lag, unseen = fakeclock.run(settle())
+    lag, unseen = _settled_starved(after=0.0, look=1e-5)
     assert lag is not None and 0.3 <= lag < 0.35
     assert unseen == pytest.approx(0.3, abs=2e-3)

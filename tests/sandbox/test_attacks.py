@@ -127,6 +127,21 @@ def assert_normal_game(record: Record) -> None:
     assert [e.kind for e in record.result.termination] == [Termination.NORMAL, Termination.NORMAL]
 
 
+def play_two_attacks(game, arena: Arena, first: tuple[str, str], second: tuple[str, str]) -> Record:
+    """Play one game of two attackers, each ``(name, attack)``, the first in the attacker's folder;
+    check that nothing of either is left and that both ended normally."""
+    token = f"codecup-test-{uuid.uuid4().hex}"
+    players = [
+        PlayerInfo(name, command=python_argv(ATTACKER, attack, token), directory=str(folder))
+        for (name, attack), folder in ((first, arena.attacker), (second, arena.opponent))
+    ]
+    match = new_match(game, players, seed=3, clock=CLOCK, clock_mode=CLOCK_MODE)
+    record = asyncio.run(play_match(game, match, policy=attrs.evolve(POLICY, hide=(str(arena.results),))))
+    assert processes_with(token) == []
+    assert_normal_game(record)
+    return record
+
+
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_setsid_grandchild_dies_with_the_game(tiny_game, arena, seat):
     record = play_attack(tiny_game, arena, "setsid_child", seat=seat)
@@ -407,20 +422,7 @@ def test_what_a_bot_holds_of_uid_0s_quotas_leaves_its_opponent_its_own(tiny_game
     if not full_sandbox.own_quotas:
         message = f"no user namespace per bot here: {full_sandbox.summary()}"
         lacking(message)
-    token = f"codecup-test-{uuid.uuid4().hex}"
-    players = [
-        PlayerInfo(name, command=python_argv(ATTACKER, attack, token), directory=str(folder))
-        for name, attack, folder in (
-            ("holder", "hold_quotas", arena.attacker),
-            ("prober", "probe_quotas", arena.opponent),
-        )
-    ]
-    match = new_match(tiny_game, players, seed=3, clock=CLOCK, clock_mode=CLOCK_MODE)
-    record = asyncio.run(
-        play_match(tiny_game, match, policy=attrs.evolve(POLICY, hide=(str(arena.results),)))
-    )
-    assert processes_with(token) == []
-    assert_normal_game(record)
+    record = play_two_attacks(tiny_game, arena, ("holder", "hold_quotas"), ("prober", "probe_quotas"))
     (held,) = attack_lines(record, 0)
     signals, queues, segments = (int(n) for n in re.findall(r"\d+", held))
     assert 1000 <= signals <= 1024 and queues > 0 and segments > 0, held  # all its limits let it
@@ -432,20 +434,7 @@ def test_the_bots_of_a_game_pass_nothing_through_the_machines_socket_cookies(tin
     ``SO_COOKIE``): a red team's bot took byte(k) cookies at its k-th move and the other bot of its
     game, on the same processor, read how far the counter had moved: 11 bytes of 11. Both bots are
     refused the cookie (``ENOPROTOOPT``, as for an option the kernel has not)."""
-    token = f"codecup-test-{uuid.uuid4().hex}"
-    players = [
-        PlayerInfo(name, command=python_argv(ATTACKER, attack, token), directory=str(folder))
-        for name, attack, folder in (
-            ("sender", "cookie_send", arena.attacker),
-            ("receiver", "cookie_recv", arena.opponent),
-        )
-    ]
-    match = new_match(tiny_game, players, seed=3, clock=CLOCK, clock_mode=CLOCK_MODE)
-    record = asyncio.run(
-        play_match(tiny_game, match, policy=attrs.evolve(POLICY, hide=(str(arena.results),)))
-    )
-    assert processes_with(token) == []
-    assert_normal_game(record)
+    record = play_two_attacks(tiny_game, arena, ("sender", "cookie_send"), ("receiver", "cookie_recv"))
     refused = ["ATTACK: cookie: Protocol not available"]
     assert attack_lines(record, 1) == refused  # it read "cookie advance 67" (C) and so on before
     assert attack_lines(record, 0) == refused

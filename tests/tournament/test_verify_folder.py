@@ -435,6 +435,16 @@ def test_a_referee_errors_record_of_no_play_and_no_clock_is_not_told_from_a_void
     assert found.unplayed and not found.unconfirmed
 
 
+def _three_played(tiny_game, tmp_path, play) -> Path:
+    """A round robin of r1, p1 and r3, each game played by ``play``: its results folder."""
+    players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect"), ("r3", "random")])
+    spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=players, seed=3)
+    out = tmp_path / "out"
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        run_tournament(spec, tiny_game, out, executor=pool, play=play, jobs=2)
+    return out
+
+
 def test_a_plugin_failure_still_verifies_once_the_plugin_is_mended(tiny_pm, tiny_game, tmp_path, registry):
     """Its games said DOES NOT VERIFY once the plugin's bug was fixed (before --replay-errors):
     "the record says the plugin failed; its replay does not". A referee error of the plugin's has
@@ -451,11 +461,7 @@ def test_a_plugin_failure_still_verifies_once_the_plugin_is_mended(tiny_pm, tiny
             return asyncio.run(play_match(Raises(), match))
         return run_match(match, pm=tiny_pm, **kwargs)
 
-    players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect"), ("r3", "random")])
-    spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=players, seed=3)
-    out = tmp_path / "out"
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        run_tournament(spec, tiny_game, out, executor=pool, play=play, jobs=2)
+    out = _three_played(tiny_game, tmp_path, play)
     (check,) = _checked(registry, out)
     assert [f.kind for f in check.findings] == [NOTE, NOTE], check.findings
     assert check.findings[0].text.startswith(f"{out / LOG_NAME}: 4 games were referee errors (rr1~")
@@ -490,11 +496,7 @@ def test_codecups_own_failure_after_a_games_last_line_is_a_note(tiny_pm, tiny_ga
         result = Result(scores=outcome.scores, points=(0.0, 0.0), termination=outcome.ends)
         return attrs.evolve(record, result=result, extra=outcome.extra)
 
-    players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect"), ("r3", "random")])
-    spec = TournamentSpec(game="twentyone", variant="classic", clock=2.0, players=players, seed=3)
-    out = tmp_path / "out"
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        run_tournament(spec, tiny_game, out, executor=pool, play=play, jobs=2)
+    out = _three_played(tiny_game, tmp_path, play)
     (check,) = _checked(registry, out)
     assert [f.kind for f in check.findings] == [NOTE, NOTE], check.findings
     assert check.findings[0].text.startswith(f"{out / LOG_NAME}: 4 games were referee errors (rr1~")
