@@ -28,7 +28,7 @@ import attrs
 from codecup.errors import ConfigError, RecordError, said
 from codecup.reading import MIB, read_file
 from codecup.record import MAX_RECORD, Record
-from codecup.tournament.log import LOG_NAME, entry_of
+from codecup.tournament.log import LOG_NAME, entry_of, raw_lines
 from codecup.verify import referee_error_problem
 
 NOTE = "set-aside.json"
@@ -124,24 +124,11 @@ def _read_note(path: Path) -> _Note:
 
 def _lines(path: Path, unreadable: list[str]) -> Iterator[tuple[int, tuple[str, Record] | str]]:
     """Each line of the set-aside's log: its number, and its game or why it cannot be read."""
-    if not path.is_file():
-        unreadable.append(f"{path}: not a regular file")
-        return
-    try:
-        f = path.open("rb")
-    except OSError as exc:
-        unreadable.append(f"cannot read {path}: {exc.strerror or exc}")
-        return
-    with f:
-        number = 0
-        while raw := f.readline(MAX_RECORD + 1):
-            number += 1
-            if len(raw) > MAX_RECORD:
-                yield number, f"larger than {MAX_RECORD // MIB} MiB; not read"
-                while raw and not raw.endswith(b"\n"):
-                    raw = f.readline(MIB)
-                continue
-            try:
-                yield number, entry_of(raw)
-            except RecordError as exc:
-                yield number, said(exc)
+    for line in raw_lines(path, unreadable.append):
+        if line.raw is None:
+            yield line.number, f"larger than {MAX_RECORD // MIB} MiB; not read"
+            continue
+        try:
+            yield line.number, entry_of(line.raw)
+        except RecordError as exc:
+            yield line.number, said(exc)

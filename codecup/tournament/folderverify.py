@@ -31,7 +31,7 @@ from codecup.record import MAX_RECORD, NotJSONError, Record, document
 from codecup.tournament.asidecheck import check_aside
 from codecup.tournament.gamefiles import game_path, holds
 from codecup.tournament.lock import LOCK_NAME
-from codecup.tournament.log import LOG_NAME
+from codecup.tournament.log import LOG_NAME, raw_lines
 from codecup.tournament.setaside import FOLDER, PENDING, archived
 from codecup.tournament.standingscheck import check_standings, read_standings, spec_of
 from codecup.verify import Verdict, verdict
@@ -212,40 +212,25 @@ def _lock_held(out: Path) -> bool:
 def _read_log(registry: GameRegistry, path: Path, check: FolderCheck) -> Iterator[Logged]:
     """Each whole line of the log read, checked as a record and replayed (problems into ``check``),
     a line at a time, each at most :data:`~codecup.record.MAX_RECORD` bytes."""
-    if not path.is_file():  # a FIFO would block its reader for ever, a folder cannot be read
-        check.unread(f"{path}: not a regular file")
-        return
-    try:
-        f = path.open("rb")
-    except OSError as exc:
-        check.unread(f"cannot read {path}: {exc.strerror or exc}")
-        return
-    with f:
-        number = 0
-        while True:
-            raw = f.readline(MAX_RECORD + 1)
-            if not raw:
+    for line in raw_lines(path, check.unread):
+        number, raw = line.number, line.raw
+        if raw is None:
+            check.unread(f"{path}, line {number}: larger than {MAX_RECORD // MIB} MiB; not read")
+            continue
+        try:
+            game_id, doc, record = _entry(raw)
+        except NotJSONError as exc:
+            if line.cut:  # a write cut short, as a kill leaves it
+                why = "a run killed as it wrote it: the next run drops it and plays that game again"
+                check.add(NOTE, f"{path}, line {number}: cut short ({exc}; {why})")
                 break
-            number += 1
-            if len(raw) > MAX_RECORD:
-                check.unread(f"{path}, line {number}: larger than {MAX_RECORD // MIB} MiB; not read")
-                while raw and not raw.endswith(b"\n"):
-                    raw = f.readline(MIB)
-                continue
-            try:
-                game_id, doc, record = _entry(raw)
-            except NotJSONError as exc:
-                if not raw.endswith(b"\n") and not f.read(1):  # a write cut short, as a kill leaves it
-                    why = "a run killed as it wrote it: the next run drops it and plays that game again"
-                    check.add(NOTE, f"{path}, line {number}: cut short ({exc}; {why})")
-                    break
-                check.unread(f"{path}, line {number}: {said(exc)}")
-                continue
-            except ConfigError as exc:
-                check.unread(f"{path}, line {number}: {said(exc)}")
-                continue
-            _replay(registry, path, number, game_id, record, check)
-            yield Logged(game_id, number, record, len(raw), doc.get("record"))
+            check.unread(f"{path}, line {number}: {said(exc)}")
+            continue
+        except ConfigError as exc:
+            check.unread(f"{path}, line {number}: {said(exc)}")
+            continue
+        _replay(registry, path, number, game_id, record, check)
+        yield Logged(game_id, number, record, len(raw), doc.get("record"))
 
 
 def _entry(raw: bytes) -> tuple[str, Any, Record]:

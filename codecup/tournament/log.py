@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -23,6 +23,7 @@ import attrs
 from codecup import jsonfields as jf
 from codecup.dialogue import Termination
 from codecup.errors import ConfigError, RecordError, naming
+from codecup.reading import MIB
 from codecup.record import MAX_RECORD, NotJSONError, Record, document
 from codecup.tournament.lock import FolderLock
 
@@ -414,3 +415,36 @@ def entry_of(raw: bytes) -> tuple[str, Record]:
     doc = document(raw)  # as a record file is read: its values counted before any is built
     line = jf.obj(doc, "the line")
     return jf.string(line, "id"), Record.from_json(jf.required(line, "record"))
+
+
+@attrs.frozen
+class RawLine:
+    """A line of a log as :func:`raw_lines` reads it."""
+
+    number: int  # from 1
+    raw: bytes | None  # None: longer than MAX_RECORD bytes, not read
+    cut: bool  # the file's last line, with no line end: a write cut short (a kill leaves it so)
+
+
+def raw_lines(path: Path, unread: Callable[[str], None]) -> Iterator[RawLine]:
+    """Each line of the log ``path`` (``codecup verify OUT``: the run's, a set-aside's), a line at
+    a time, at most :data:`~codecup.record.MAX_RECORD` bytes held; where the file cannot be read,
+    why, said to ``unread`` (a FIFO would block its reader for ever, a folder cannot be read)."""
+    if not path.is_file():
+        unread(f"{path}: not a regular file")
+        return
+    try:
+        f = path.open("rb")
+    except OSError as exc:
+        unread(f"cannot read {path}: {exc.strerror or exc}")
+        return
+    with f:
+        number = 0
+        while raw := f.readline(MAX_RECORD + 1):
+            number += 1
+            if len(raw) > MAX_RECORD:
+                while raw and not raw.endswith(b"\n"):
+                    raw = f.readline(MIB)
+                yield RawLine(number, None, cut=False)
+                continue
+            yield RawLine(number, raw, cut=not raw.endswith(b"\n"))
