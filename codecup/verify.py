@@ -191,7 +191,7 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
     that does not verify has it among its problems)."""
     match = record.match
     check_seats(game, record)
-    if _all_referee_errors(record) and (unlike := referee_error_problem(record)) is not None:
+    if _all_referee_errors(record) and (unlike := referee_error_problem(record, replayed=True)) is not None:
         return [unlike]
     channel = ReplayChannel.from_record(record)
     try:  # a setup the game refuses (--setup) is no game of it
@@ -223,6 +223,9 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
         raise _PluginFailed(f"its referee raised {where(exc, WHOLE)}") from exc
     unfinished = _unfinished(game, record)
     if unfinished is not None:  # its referee died, or codecup failed: a record of a whole game?
+        ended_so = all(end.kind is Termination.REFEREE_ERROR for end in replay.outcome.ends)
+        if unlike_its_transcript(record) and not ended_so:  # a transcript only its referee's ending has
+            return [_transcript_problem(record)]
         return [_whole_game(record, replay, channel) or unfinished]
     if _says_the_plugin_failed(game, record) and not any(
         end.kind is Termination.REFEREE_ERROR for end in replay.outcome.ends
@@ -451,7 +454,7 @@ def _all_referee_errors(record: Record) -> bool:
     return bool(ends) and all(end.kind is Termination.REFEREE_ERROR for end in ends)
 
 
-def referee_error_problem(record: Record) -> str | None:
+def referee_error_problem(record: Record, replayed: bool = False) -> str | None:
     """What contradicts ``record`` being a game not played to its end (a referee error), found
     without replaying it (None: nothing). Every seat's end is a referee error, with no scores nor
     points; and a game whose referee sent nothing (no transcript: its referee died, it could not
@@ -461,7 +464,10 @@ def referee_error_problem(record: Record) -> str | None:
     cannot be told from a game voided by hand (docs/tournaments.md). Only a record of codecup's or
     the plugin's failure during the game has a transcript (:func:`failed_in_play`): a lost game's
     record relabelled as a killed referee's, its transcript kept, passed where it is not replayed
-    (a set-aside's: a reviewer's)."""
+    (a set-aside's: a reviewer's). Where the record is ``replayed`` too, that is left to its replay:
+    a plugin's own dialogue may end a game as a referee error after playing it (a reviewer's
+    plugin did, and its honest games were refused), which the replay then gives again, and a
+    relabelled record does not replay to its ends (:func:`unlike_its_transcript`)."""
     result = record.result
     ends = result.termination
     if not ends or any(end.kind is not Termination.REFEREE_ERROR for end in ends):
@@ -470,11 +476,8 @@ def referee_error_problem(record: Record) -> str | None:
     said = f"the record says the game was not played to its end ({ends[0].message}), but"
     if any(result.scores) or any(result.points):
         return f"{said} it has scores {list(result.scores)} and points {list(result.points)}"
-    if record.transcript and not failed_in_play(ends[0].message):
-        return (
-            f"{said} it has a transcript of {len(record.transcript)} lines, which no such referee error"
-            " has (only codecup's or the game plugin's failure during a game leaves one)"
-        )
+    if unlike_its_transcript(record) and not replayed:
+        return _transcript_problem(record)
     if record.transcript:
         return None
     if record.moves:
@@ -482,6 +485,23 @@ def referee_error_problem(record: Record) -> str | None:
     if any(record.clock_used):
         return f"{said} its seats used {list(record.clock_used)} s of their clocks with no line sent"
     return None
+
+
+def _transcript_problem(record: Record) -> str:
+    message = record.result.termination[0].message
+    return (
+        f"the record says the game was not played to its end ({message}), but it has a transcript of"
+        f" {len(record.transcript)} lines, which no such referee error has (only codecup's or the game"
+        " plugin's failure during a game, or its referee's own ending of it, leaves one)"
+    )
+
+
+def unlike_its_transcript(record: Record) -> bool:
+    """Whether a referee error's ``record`` has a transcript that no referee error of codecup's
+    (but its own failure or the plugin's during the game, :func:`failed_in_play`) leaves: only its
+    replay can tell whether the plugin's own dialogue ended it so."""
+    ends = record.result.termination
+    return bool(record.transcript) and bool(ends) and not failed_in_play(ends[0].message)
 
 
 REFEREE_FAILED = "the referee failed: "

@@ -19,7 +19,7 @@ name (one of a player's games, where a run sets aside all of them) cannot be tol
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from codecup.errors import ConfigError, RecordError, said
 from codecup.reading import MIB, read_file
 from codecup.record import MAX_RECORD, Record
 from codecup.tournament.log import LOG_NAME, entry_of, raw_lines
-from codecup.verify import referee_error_problem
+from codecup.verify import referee_error_problem, unlike_its_transcript
 
 NOTE = "set-aside.json"
 """In a set-aside folder: its games, its players' programs and its referee errors."""
@@ -53,8 +53,10 @@ class _Note:
     errors: frozenset[str]
 
 
-def check_aside(folder: Path) -> AsideCheck:
-    """Check the set-aside ``folder``'s log against its note."""
+def check_aside(folder: Path, replayed: Callable[[Record], str | None]) -> AsideCheck:
+    """Check the set-aside ``folder``'s log against its note; ``replayed`` gives a record's first
+    problem in its replay (None: it verifies), asked of the referee errors only a replay can tell
+    (:func:`~codecup.verify.unlike_its_transcript`)."""
     try:
         note = _read_note(folder / NOTE)
     except RecordError as exc:  # before ConfigError, which it is
@@ -70,7 +72,7 @@ def check_aside(folder: Path) -> AsideCheck:
             continue
         game_id, record = item
         logged.add(game_id)
-        found = _game_problem(note, game_id, record)
+        found = _game_problem(note, game_id, record, replayed)
         if found is not None:
             problems.append(f"{folder / LOG_NAME}, line {number} (game {game_id}): {found}")
     missing = sorted(note.errors - logged)
@@ -82,11 +84,15 @@ def check_aside(folder: Path) -> AsideCheck:
     return AsideCheck(tuple(problems), tuple(unreadable))
 
 
-def _game_problem(note: _Note, game_id: str, record: Record) -> str | None:
+def _game_problem(
+    note: _Note, game_id: str, record: Record, replayed: Callable[[Record], str | None]
+) -> str | None:
     if note.games is not None and game_id not in note.games:
         return f"not one of the games its note ({NOTE}) sets aside"
     if game_id in note.errors:
-        unlike = referee_error_problem(record)
+        unlike = referee_error_problem(record, replayed=True)
+        if unlike is None and unlike_its_transcript(record):
+            unlike = replayed(record)
         if unlike is None:
             return None
         return f"its note ({NOTE}) sets it aside as a referee error; {unlike}"

@@ -16,6 +16,7 @@ records checked; a demo's folder has each game's folder checked.
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -140,7 +141,7 @@ def _check_run(registry: GameRegistry, out: Path) -> FolderCheck:
             _check_extra_files(out, logged, check, finished)
     elif not games and not sprt and logged:
         check.add(PROBLEM, f"{out / 'games'}: no folder of records (the log holds {len(logged)} games)")
-    _say_set_aside(out, check)
+    _say_set_aside(registry, out, check)
     if not sprt:
         _check_standings(registry, out, logged, check)
     _say_unplayed(out, check)
@@ -239,6 +240,18 @@ def _entry(raw: bytes) -> tuple[str, Any, Record]:
     return jf.string(line, "id"), line, Record.from_json(jf.required(line, "record"))
 
 
+def _replayed(registry: GameRegistry, record: Record) -> str | None:
+    """The first problem of ``record``'s replay (a set-aside's referee error only a replay tells):
+    None where it verifies."""
+    try:
+        found = verdict(registry.get(record.match.game), record)
+    except Exception as exc:  # the record's contents are input too; the game may be missing here
+        return f"cannot replay the record: {described(exc, None)}"
+    if found.plugin_failure is not None:
+        return found.plugin_failure
+    return found.problems[0] if found.problems else None
+
+
 def _replay(
     registry: GameRegistry, path: Path, number: int, game_id: str, record: Record, check: FolderCheck
 ) -> None:
@@ -310,7 +323,7 @@ def _check_extra_files(out: Path, logged: dict[str, Logged], check: FolderCheck,
         check.add(NOTE, f"{out / 'games'}: {what}: {why}")
 
 
-def _say_set_aside(out: Path, check: FolderCheck) -> None:
+def _say_set_aside(registry: GameRegistry, out: Path, check: FolderCheck) -> None:
     """Each folder of games set aside: said, and its log checked against its note (not replayed)."""
     for a in archived(out):
         whose = f" ({a.whose()})" if a.whose() else ""
@@ -320,7 +333,7 @@ def _say_set_aside(out: Path, check: FolderCheck) -> None:
             f"{out / a.folder}: {n} set aside{whose}, not counted in the standings (checked against its"
             " note, not replayed)",
         )
-        found = check_aside(out / a.folder)
+        found = check_aside(out / a.folder, functools.partial(_replayed, registry))
         for line in found.problems:
             check.add(PROBLEM, line)
         for line in found.unreadable:

@@ -177,7 +177,8 @@ def noted_folders(out: Path) -> Noted:
     every honestly moved folder); a row no noted move explains (a hand-written one) is not read, and
     its games' folders are compared as they are. A note of more than :data:`MAX_MOVES` moves or
     :data:`MAX_FOLDERS` rows is not read at all (said: one of 6,000 forged moves kept verify busy for
-    minutes); each row is walked once through the moves."""
+    minutes); each row is walked through the moves once, from the first that names it (at most
+    rows times moves steps)."""
     moves = read_moves(out)
     rows = len(moves.folders) + sum(len(m.folders) for m in moves.history)
     if len(moves.history) > MAX_MOVES or rows > MAX_FOLDERS:
@@ -196,7 +197,8 @@ def noted_folders(out: Path) -> Noted:
         holds = [True] * len(history)
         away = (
             f"{out / NAME}: the results folder is not inside {history[-1].now}, where the contest's last"
-            " noted move put it (copied away alone?): the note's folders that its moves name are read"
+            " noted move put it (copied away alone, or a move noted by hand: not told apart): the note's"
+            " folders that its moves name are read"
         )
     first: dict[tuple[str, str], int] = {}
     for i, move in enumerate(history):

@@ -18,9 +18,10 @@ import attrs
 import pytest
 
 from codecup.cli.verify import verify_folder
+from codecup.dialogue import Termination
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo, Record
-from codecup.runner import run_match
+from codecup.runner import new_match, run_match
 from codecup.tournament import TournamentSpec, run_tournament
 from codecup.tournament.dispatch import referee_error_record
 from codecup.tournament.folderverify import NOTE, PLUGIN, PROBLEM, UNREADABLE, FolderCheck, check_folder
@@ -407,8 +408,8 @@ def _relabelled(record: dict, *, keep_play: bool, keep_clocks: bool = True) -> N
     [
         (
             True,
-            "which no such referee error has (only codecup's or the game plugin's failure during a game"
-            " leaves one)",
+            "which no such referee error has (only codecup's or the game plugin's failure during a game,"
+            " or its referee's own ending of it, leaves one)",
         ),
         (False, "s of their clocks with no line sent"),
     ],
@@ -522,3 +523,36 @@ def test_an_sprt_logs_referee_errors_are_said_in_its_terms(tmp_path):
         " or a record changed (not told apart)"
     ), texts
     assert not any("--replay-errors" in t for t in texts)
+
+
+def test_a_plugins_own_referee_error_after_playing_verifies(tiny_pm, tiny_game, tmp_path, registry):
+    """A plugin's dialogue may end a game it played as a referee error (the framework records and
+    counts it so): its record has a transcript, and was refused as no referee error has one before
+    its replay was asked (a reviewer's: its honest folder said DOES NOT VERIFY). Its replay gives
+    the same ends: it verifies, a referee error of no result."""
+    from codecup.dialogue import Outcome, SeatEnd
+    from codecup.runner import play_match
+    from codecup.verify import verdict
+
+    class Voids(type(tiny_game)):
+        def referee(self, setup, variant, seed):
+            outcome = yield from super().referee(setup, variant, seed)
+            void = SeatEnd(Termination.REFEREE_ERROR, "the position cannot be scored: game void")
+            return Outcome((0, 0), (void, void), outcome.extra)
+
+    voids = Voids()
+    players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect")])
+    match = new_match(voids, players, seed=3, clock=2.0)
+    record = asyncio.run(play_match(voids, match))
+    assert (
+        record.transcript and [e.kind for e in record.result.termination] == [Termination.REFEREE_ERROR] * 2
+    )
+    found = verdict(voids, record)
+    assert found.unplayed and found.problems == (
+        "the game was not played to its end (the position cannot be scored: game void): there is no"
+        " result to check",
+    )
+    killed = SeatEnd(Termination.REFEREE_ERROR, "the referee process died (killed by SIGKILL)")
+    relabelled = attrs.evolve(record, result=attrs.evolve(record.result, termination=(killed, killed)))
+    (problem,) = verdict(tiny_game, relabelled).problems  # its replay ends normally: no such ending
+    assert "but it has a transcript of" in problem and "which no such referee error has" in problem, problem

@@ -35,6 +35,11 @@ def aside(fake_games, three, tmp_path, monkeypatch):  # noqa: F811
     return out / "set-aside" / "1"
 
 
+def _no_replay(record):
+    """A replay that must not be asked: the records here are fakes, of no game's rules."""
+    raise AssertionError(f"replayed {record.match}")
+
+
 def _lines(path):
     return [json.loads(line) for line in (path / LOG_NAME).read_text().splitlines()]
 
@@ -47,7 +52,7 @@ def test_a_runs_set_aside_agrees_with_its_note_and_is_said_whose_it_is(aside, ti
     """The note said "6 games set aside of 'mine'", 2 of them the others' referee errors."""
     from codecup.plugins import GameRegistry
 
-    assert check_aside(aside) == AsideCheck()
+    assert check_aside(aside, _no_replay) == AsideCheck()
     registry = GameRegistry()
     registry.add(tiny_game)
     found: list[FolderCheck] = []
@@ -67,7 +72,7 @@ def test_a_finished_game_set_aside_as_a_referee_error_is_said(aside):
     note["errors"].append(normal["id"])
     note["versions"] = {}
     (aside / NOTE).write_text(json.dumps(note))
-    problems = check_aside(aside).problems
+    problems = check_aside(aside, _no_replay).problems
     said = (
         f"(game {normal['id']}): its note ({NOTE}) sets it aside as a referee error; the record is no"
         " referee error: its game ended otherwise (normal, normal)"
@@ -81,7 +86,7 @@ def test_a_referee_errors_record_that_contradicts_being_one_is_said(aside):
     error = next(line for line in lines if line["record"]["result"]["termination"][0]["kind"] != "normal")
     error["record"]["clock"] = [0.5, 0.25]  # a finished game's clocks kept: its referee sent nothing
     _write(aside, lines)
-    (problem,) = check_aside(aside).problems
+    (problem,) = check_aside(aside, _no_replay).problems
     assert problem.endswith(
         f"(game {error['id']}): its note ({NOTE}) sets it aside as a referee error; the record says the"
         " game was not played to its end (the referee process died (killed by SIGKILL): no fault of"
@@ -94,7 +99,8 @@ def test_a_lost_game_relabelled_a_killed_referees_its_transcript_kept_is_said(as
     SIGKILL", its transcript, moves and clocks kept, in a set-aside whose note names it a referee
     error, verified ok (a record with a transcript was taken for one, and set-asides are not
     replayed). No run writes a transcript for a killed referee: only codecup's or the plugin's
-    failure during the game leaves one."""
+    failure during the game leaves one; a plugin's own dialogue may end a game so too (a second
+    reviewer's), so it is replayed: a relabelled record does not replay to its ends."""
     lines = _lines(aside)
     normal = next(line for line in lines if line["record"]["result"]["termination"][0]["kind"] == "normal")
     end = {
@@ -111,18 +117,25 @@ def test_a_lost_game_relabelled_a_killed_referees_its_transcript_kept_is_said(as
     note["errors"].append(normal["id"])
     note["versions"] = {}
     (aside / NOTE).write_text(json.dumps(note))
-    problems = [p for p in check_aside(aside).problems if f"(game {normal['id']})" in p]
+    asked = []
+
+    def replayed(record):
+        asked.append(record.match)
+        return "its transcript replays to the game's end (normal, normal): a finished game's record"
+
+    problems = [p for p in check_aside(aside, replayed).problems if f"(game {normal['id']})" in p]
     assert problems == [
         f"{aside / LOG_NAME}, line {lines.index(normal) + 1} (game {normal['id']}): its note ({NOTE}) sets"
-        " it aside as a referee error; the record says the game was not played to its end (the referee"
-        " process was killed by SIGKILL: no fault of either player), but it has a transcript of 2 lines,"
-        " which no such referee error has (only codecup's or the game plugin's failure during a game"
-        " leaves one)"
+        " it aside as a referee error; its transcript replays to the game's end (normal, normal): a"
+        " finished game's record"
     ], problems
+    assert len(asked) == 1  # only it: the others have no transcript, or are no referee error
+    # one whose replay gives it again (a plugin's dialogue ending a game it played so) is kept
+    assert not [p for p in check_aside(aside, lambda record: None).problems if f"(game {normal['id']})" in p]
 
 
 def test_a_set_aside_without_its_note_is_said(aside):
     (aside / NOTE).unlink()
-    assert check_aside(aside).problems == (
+    assert check_aside(aside, _no_replay).problems == (
         f"{aside / NOTE}: missing: its games cannot be told a player's or a referee error",
     )
