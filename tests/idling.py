@@ -17,8 +17,10 @@ a processor), not while it lasts: a thread left runnable but unscheduled for sec
 until then (a nice-19 child spinning beside two other spinners on its processor: 16.4 s of 21 s
 counted as idling). So an interval in which a thread (not the looker) was runnable at either look
 (state ``R`` in its ``stat``) counts none, and a wait or run added later than the interval it was
-in (an interval's thread more than its wall time) is taken back from the idling counted before it,
-the latest first, never below 0.
+in (an interval's thread more than its wall time, by ``late`` seconds) is taken back from the idling
+counted before it, never below 0: from the intervals in the ``late`` seconds of wall time just
+before, where it lay (a thread waits once at a time, and a wait is added when it ends), not from
+idling before those (a sleep before a second left runnable and counted none keeps its idling).
 
 So a loaded machine makes it smaller, never larger, and a block that sleeps or waits for a real
 clock on an idle machine counts its waiting in full. The price: on a very loaded machine (the looker
@@ -59,6 +61,24 @@ Times = Mapping[int, Seen]
 
 
 @attrs.define
+class _Span:
+    """One interval between two looks, as counted."""
+
+    wall: float
+    """Its wall seconds."""
+    idle: float
+    """Its idling as counted (0 for an interval counted none)."""
+    covered: float = 0.0
+    """The wall seconds at its end that a wait added late lay in (the most of all such waits: each
+    lay in an end of it, up to the look after it)."""
+
+    @property
+    def left(self) -> float:
+        """Its idling less what the late waits may have covered of it (all idling, at worst)."""
+        return max(0.0, self.idle - self.covered)
+
+
+@attrs.define
 class Idled:
     """What a block's threads did, added up look by look: never negative; what they ran only grows."""
 
@@ -72,8 +92,9 @@ class Idled:
     """The id of the thread that looks: its waits for a processor count as busy, its running not."""
     _at: float | None = None
     _last: dict[int, Seen] = attrs.field(factory=dict)
-    _idles: list[float] = attrs.field(factory=list)
-    """The idling of each interval counted so far that is above 0, the latest last."""
+    _spans: list[_Span] = attrs.field(factory=list)
+    """Each interval counted so far, the latest last: a late wait is taken back from the ones it
+    lay in."""
 
     def look(self, at: float, times: Times | None) -> None:
         """Add the interval since the last look, ending at ``at`` (a monotonic clock's seconds), in
@@ -83,9 +104,9 @@ class Idled:
             return
         wall, self._at = max(0.0, at - self._at), max(self._at, at)
         if times is None:
-            self._add(wall)
+            self._add(wall, wall)
             return
-        busy, ran, late = 0.0, 0.0, 0.0
+        busy, ran, lates = 0.0, 0.0, []
         ended = any(tid not in times for tid in self._last)
         runnable = False
         for tid, now in times.items():
@@ -99,25 +120,32 @@ class Idled:
                 ran += now.ran - was.ran
                 runnable = runnable or now.runnable or was.runnable
             busy += min(did, wall)
-            late += max(0.0, did - wall)  # it was in the intervals before this one
+            if did > wall:
+                lates.append(did - wall)  # it was in the intervals before this one
         self._last = dict(times)
         self.ran += ran
-        self._take_back(late)
-        if not ended and not runnable:
-            self._add(max(0.0, wall - busy))
+        for late in lates:
+            self._take_back(late)
+        idle = 0.0 if ended or runnable else max(0.0, wall - busy)
+        self._add(wall, idle)
 
-    def _add(self, seconds: float) -> None:
-        if seconds > 0.0:
-            self._idles.append(seconds)
-            self.seconds += seconds
+    def _add(self, wall: float, idle: float) -> None:
+        if wall > 0.0:
+            self._spans.append(_Span(wall, idle))
+            self.seconds += idle
 
-    def _take_back(self, seconds: float) -> None:
-        while seconds > 0.0 and self._idles:
-            took = min(seconds, self._idles[-1])
-            self._idles[-1] -= took
-            self.seconds, seconds = max(0.0, self.seconds - took), seconds - took
-            if self._idles[-1] <= 0.0:
-                self._idles.pop()
+    def _take_back(self, late: float) -> None:
+        """Take back a thread's wait (or run) of ``late`` seconds added after the intervals it was
+        in: it lay in the ``late`` seconds of wall time before this interval (a thread waits once at
+        a time, and the wait is added when it ends), of which each interval's idling may all have
+        been. Late waits side by side lie in the same wall time: it is taken back once."""
+        for span in reversed(self._spans):
+            if late <= 0.0:
+                break
+            left = span.left
+            span.covered = max(span.covered, min(late, span.wall))
+            self.seconds = max(0.0, self.seconds - (left - span.left))
+            late -= span.wall
 
 
 def started(pid: int) -> int | None:

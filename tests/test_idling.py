@@ -75,6 +75,48 @@ def test_a_late_wait_takes_back_only_what_it_covers_the_latest_first():
     assert abs(idled.seconds - 1.5) < 1e-9, idled
 
 
+def test_a_late_wait_after_a_runnable_second_leaves_the_sleep_before_it():
+    """A sleep of 1 s, then runnable 1 s (counted none), then that second's wait counted late: the
+    wait lay in the runnable second, not in the sleep, which stays idling (it was taken back from
+    the sleep, leaving 0.03 s of it)."""
+    runnable = [(1.02 + 0.02 * k, {1: (0.0, 0.0, True)}) for k in range(50)]
+    idled = looked((0.0, {1: (0.0, 0.0)}), (1.0, {1: (0.0, 0.0)}), *runnable, (2.04, {1: (0.01, 1.0)}))
+    assert abs(idled.seconds - 1.0) < 1e-9, idled
+
+
+def test_a_late_wait_takes_back_no_idling_before_the_busy_intervals_it_lay_in():
+    """Thread 1 slept 1 s, then thread 2 was runnable 1 s (counted none), then thread 1 was credited
+    a wait of 0.55 s late: it lay in the last 0.55 s before, in the runnable second, not in the sleep
+    (which it took 0.55 s of)."""
+    idled = looked(
+        (0.0, {1: (0.0, 0.0), 2: (0.0, 0.0)}),
+        (1.0, {1: (0.0, 0.0), 2: (0.0, 0.0)}),  # idle: 1 s
+        (1.5, {1: (0.0, 0.0), 2: (0.0, 0.0, True)}),
+        (2.0, {1: (0.0, 0.0), 2: (0.0, 0.0, True)}),
+        (2.1, {1: (0.05, 0.6), 2: (0.05, 0.0)}),
+    )
+    assert abs(idled.seconds - 1.0) < 1e-9, idled
+
+
+def test_late_waits_side_by_side_take_back_the_wall_time_they_cover_once():
+    """Two threads each credited a wait of 0.5 s late, after a sleep of 2 s: both waits lay in the
+    last half second of it (a thread waits once at a time, its wait ending when credited), which is
+    taken back once, not twice."""
+    idled = looked(
+        (0.0, {1: (0.0, 0.0), 2: (0.0, 0.0)}),
+        (2.0, {1: (0.0, 0.0), 2: (0.0, 0.0)}),
+        (2.1, {1: (0.1, 0.5), 2: (0.1, 0.5)}),
+    )
+    assert abs(idled.seconds - 1.5) < 1e-9, idled
+    idled = looked(  # the same, thread 2's wait added a look later: it lay in 1.5 s to 2.1 s
+        (0.0, {1: (0.0, 0.0), 2: (0.0, 0.0)}),
+        (2.0, {1: (0.0, 0.0), 2: (0.0, 0.0)}),
+        (2.1, {1: (0.1, 0.5), 2: (0.0, 0.0)}),
+        (2.2, {1: (0.1, 0.5), 2: (0.1, 0.6)}),
+    )
+    assert abs(idled.seconds - 1.5) < 1e-9, idled
+
+
 def test_a_runnable_thread_makes_its_intervals_busy():
     """A thread runnable (state R) at a look waits for a processor, or runs, on either side of it."""
     idled = looked(
