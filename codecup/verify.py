@@ -223,9 +223,9 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
         raise _PluginFailed(f"its referee raised {where(exc, WHOLE)}") from exc
     unfinished = _unfinished(game, record)
     if unfinished is not None:  # its referee died, or codecup failed: a record of a whole game?
-        ended_so = all(end.kind is Termination.REFEREE_ERROR for end in replay.outcome.ends)
+        ended_so = tuple(replay.outcome.ends) == tuple(record.result.termination)
         if unlike_its_transcript(record) and not ended_so:  # a transcript only its referee's ending has
-            return [_transcript_problem(record)]
+            return [_transcript_problem(record)]  # (its ends as the record's: a relabelled message is not)
         return [_whole_game(record, replay, channel) or unfinished]
     if _says_the_plugin_failed(game, record) and not any(
         end.kind is Termination.REFEREE_ERROR for end in replay.outcome.ends

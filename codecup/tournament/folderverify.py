@@ -249,6 +249,8 @@ def _replayed(registry: GameRegistry, record: Record) -> str | None:
         return f"cannot replay the record: {described(exc, None)}"
     if found.plugin_failure is not None:
         return found.plugin_failure
+    if found.unplayed:  # a referee error its replay gives again: no result to check, as in the log
+        return None
     return found.problems[0] if found.problems else None
 
 
@@ -324,14 +326,15 @@ def _check_extra_files(out: Path, logged: dict[str, Logged], check: FolderCheck,
 
 
 def _say_set_aside(registry: GameRegistry, out: Path, check: FolderCheck) -> None:
-    """Each folder of games set aside: said, and its log checked against its note (not replayed)."""
+    """Each folder of games set aside: said, and its log checked against its note (replayed only
+    where a referee error's transcript asks it)."""
     for a in archived(out):
         whose = f" ({a.whose()})" if a.whose() else ""
         n = f"{a.games} game{'s' if a.games != 1 else ''}"
         check.add(
             NOTE,
             f"{out / a.folder}: {n} set aside{whose}, not counted in the standings (checked against its"
-            " note, not replayed)",
+            " note; replayed only where a referee error's transcript asks it)",
         )
         found = check_aside(out / a.folder, functools.partial(_replayed, registry))
         for line in found.problems:

@@ -440,11 +440,14 @@ def raw_lines(path: Path, unread: Callable[[str], None]) -> Iterator[RawLine]:
         return
     with f:
         number = 0
-        while raw := f.readline(MAX_RECORD + 1):
-            number += 1
-            if len(raw) > MAX_RECORD:
-                while raw and not raw.endswith(b"\n"):
-                    raw = f.readline(MIB)
-                yield RawLine(number, None, cut=False)
-                continue
-            yield RawLine(number, raw, cut=not raw.endswith(b"\n"))
+        try:
+            while raw := f.readline(MAX_RECORD + 1):
+                number += 1
+                if len(raw) > MAX_RECORD:
+                    while raw and not raw.endswith(b"\n"):
+                        raw = f.readline(MIB)
+                    yield RawLine(number, None, cut=False)
+                    continue
+                yield RawLine(number, raw, cut=not raw.endswith(b"\n"))
+        except OSError as exc:  # a read that fails midway (a link to /proc/self/mem: EIO; a reviewer's)
+            unread(f"cannot read {path} past line {number}: {exc.strerror or exc}")

@@ -172,7 +172,7 @@ def test_games_set_aside_are_said_and_not_counted(folder, registry, play_tournam
     said = (
         f"{aside}: 1 game set aside (1 of {name!r}), not counted in the standings (checked against its note"
     )
-    assert found == [f"{said}, not replayed)"]
+    assert found == [f"{said}; replayed only where a referee error's transcript asks it)"]
 
 
 def test_a_folder_that_is_no_results_folder_is_one_line(tmp_path, registry):
@@ -556,3 +556,32 @@ def test_a_plugins_own_referee_error_after_playing_verifies(tiny_pm, tiny_game, 
     relabelled = attrs.evolve(record, result=attrs.evolve(record.result, termination=(killed, killed)))
     (problem,) = verdict(tiny_game, relabelled).problems  # its replay ends normally: no such ending
     assert "but it has a transcript of" in problem and "which no such referee error has" in problem, problem
+
+
+def test_a_set_asides_referee_error_of_a_plugins_own_ending_is_replayed_and_kept(tiny_game):
+    """A reviewer's: such a record in a set-aside (``--replay-errors``) was replayed, and its replay's
+    "no result to check" taken for a problem. Relabelled (another message), its replay's ends are
+    not the record's: refused, in a set-aside as in the log."""
+    from codecup.dialogue import Outcome, SeatEnd
+    from codecup.plugins import GameRegistry
+    from codecup.runner import play_match
+    from codecup.tournament.folderverify import _replayed
+    from codecup.verify import verdict
+
+    class Voids(type(tiny_game)):
+        def referee(self, setup, variant, seed):
+            outcome = yield from super().referee(setup, variant, seed)
+            void = SeatEnd(Termination.REFEREE_ERROR, "the position cannot be scored: game void")
+            return Outcome((0, 0), (void, void), outcome.extra)
+
+    voids = Voids()
+    registry = GameRegistry()
+    registry.add(voids)
+    players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect")])
+    record = asyncio.run(play_match(voids, new_match(voids, players, seed=5, clock=2.0)))
+    assert _replayed(registry, record) is None
+    killed = SeatEnd(Termination.REFEREE_ERROR, "the referee process died (killed by SIGKILL)")
+    relabelled = attrs.evolve(record, result=attrs.evolve(record.result, termination=(killed, killed)))
+    assert "which no such referee error has" in (_replayed(registry, relabelled) or "")
+    (problem,) = verdict(voids, relabelled).problems
+    assert "which no such referee error has" in problem

@@ -60,7 +60,7 @@ def test_a_runs_set_aside_agrees_with_its_note_and_is_said_whose_it_is(aside, ti
     notes = [f.text for c in found for f in c.findings if f.kind == A_NOTE and f.text.startswith(str(aside))]
     assert notes == [
         f"{aside}: 6 games set aside (4 of 'mine', and 2 referee errors), not counted in the standings"
-        " (checked against its note, not replayed)"
+        " (checked against its note; replayed only where a referee error's transcript asks it)"
     ]
 
 
@@ -139,3 +139,15 @@ def test_a_set_aside_without_its_note_is_said(aside):
     assert check_aside(aside, _no_replay).problems == (
         f"{aside / NOTE}: missing: its games cannot be told a player's or a referee error",
     )
+
+
+def test_a_log_whose_read_fails_midway_is_said_in_one_line(tmp_path):
+    """A reviewer's: a log that is a link to ``/proc/self/mem`` passed as a regular file, and its
+    read's EIO ended verify with "codecup: error: Input/output error", naming no file."""
+    from codecup.tournament.log import raw_lines
+
+    log = tmp_path / LOG_NAME
+    log.symlink_to("/proc/self/mem")
+    said: list[str] = []
+    assert list(raw_lines(log, said.append)) == []
+    assert said == [f"cannot read {log} past line 0: Input/output error"]
