@@ -525,14 +525,9 @@ def test_an_sprt_logs_referee_errors_are_said_in_its_terms(tmp_path):
     assert not any("--replay-errors" in t for t in texts)
 
 
-def test_a_plugins_own_referee_error_after_playing_verifies(tiny_pm, tiny_game, tmp_path, registry):
-    """A plugin's dialogue may end a game it played as a referee error (the framework records and
-    counts it so): its record has a transcript, and was refused as no referee error has one before
-    its replay was asked (a reviewer's: its honest folder said DOES NOT VERIFY). Its replay gives
-    the same ends: it verifies, a referee error of no result."""
+def _voiding(tiny_game):
+    """The tiny game whose referee ends each game it played as a referee error (a plugin may)."""
     from codecup.dialogue import Outcome, SeatEnd
-    from codecup.runner import play_match
-    from codecup.verify import verdict
 
     class Voids(type(tiny_game)):
         def referee(self, setup, variant, seed):
@@ -540,7 +535,19 @@ def test_a_plugins_own_referee_error_after_playing_verifies(tiny_pm, tiny_game, 
             void = SeatEnd(Termination.REFEREE_ERROR, "the position cannot be scored: game void")
             return Outcome((0, 0), (void, void), outcome.extra)
 
-    voids = Voids()
+    return Voids()
+
+
+def test_a_plugins_own_referee_error_after_playing_verifies(tiny_pm, tiny_game, tmp_path, registry):
+    """A plugin's dialogue may end a game it played as a referee error (the framework records and
+    counts it so): its record has a transcript, and was refused as no referee error has one before
+    its replay was asked (a reviewer's: its honest folder said DOES NOT VERIFY). Its replay gives
+    the same ends: it verifies, a referee error of no result."""
+    from codecup.dialogue import SeatEnd
+    from codecup.runner import play_match
+    from codecup.verify import verdict
+
+    voids = _voiding(tiny_game)
     players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect")])
     match = new_match(voids, players, seed=3, clock=2.0)
     record = asyncio.run(play_match(voids, match))
@@ -562,19 +569,13 @@ def test_a_set_asides_referee_error_of_a_plugins_own_ending_is_replayed_and_kept
     """A reviewer's: such a record in a set-aside (``--replay-errors``) was replayed, and its replay's
     "no result to check" taken for a problem. Relabelled (another message), its replay's ends are
     not the record's: refused, in a set-aside as in the log."""
-    from codecup.dialogue import Outcome, SeatEnd
+    from codecup.dialogue import SeatEnd
     from codecup.plugins import GameRegistry
     from codecup.runner import play_match
     from codecup.tournament.folderverify import _replayed
     from codecup.verify import verdict
 
-    class Voids(type(tiny_game)):
-        def referee(self, setup, variant, seed):
-            outcome = yield from super().referee(setup, variant, seed)
-            void = SeatEnd(Termination.REFEREE_ERROR, "the position cannot be scored: game void")
-            return Outcome((0, 0), (void, void), outcome.extra)
-
-    voids = Voids()
+    voids = _voiding(tiny_game)
     registry = GameRegistry()
     registry.add(voids)
     players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect")])
