@@ -17,7 +17,7 @@ from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 from codecup import jsonfields as jf
-from codecup.dialogue import Dialogue, Outcome, SeatEnd
+from codecup.dialogue import Dialogue, Outcome, SeatEnd, Termination
 from codecup.errors import PASS_THROUGH, ConfigError, GameBugError, said, shown, type_name, where
 from codecup.overrun import bounded
 
@@ -108,12 +108,19 @@ def _quoted(key: str, limit: int = 60) -> str:
 
 
 def checked_outcome(outcome: Outcome, seats: int) -> Outcome:
-    """The referee's outcome, with one finite score and one :class:`SeatEnd` per seat and
+    """The referee's outcome, with one finite score and one :class:`SeatEnd` per seat, no score
+    where a seat's end is a referee error (a game not played to its end has no result: a plugin's
+    that kept its scores made a record its own ``codecup verify`` refused; a reviewer's), and
     ``extra`` a mapping of JSON data; else :class:`GameBugError`."""
     scores = per_seat_numbers(outcome.scores, seats, "its referee's outcome")
     ends = outcome.ends
     if not isinstance(ends, Sequence) or len(ends) != seats or not all(isinstance(e, SeatEnd) for e in ends):
         raise GameBugError(f"its referee's outcome gave ends {short(ends)}, not one SeatEnd per seat")
+    if any(e.kind is Termination.REFEREE_ERROR for e in ends) and any(scores):
+        raise GameBugError(
+            f"its referee's outcome gave a referee error with scores {list(scores)}: a game not played"
+            " to its end has no result (scores 0)"
+        )
     if not isinstance(outcome.extra, Mapping):
         raise GameBugError(f"its referee's outcome gave extra {short(outcome.extra)}, not a mapping")
     extra: dict[str, Any] = dict(outcome.extra)

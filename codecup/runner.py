@@ -538,7 +538,9 @@ async def _played(
         await state.stop_started()
         try:
             outcome = await state.run()
-            points = checked_points(game, outcome, info.variant)
+            unplayed = any(end.kind is Termination.REFEREE_ERROR for end in outcome.ends)
+            # a game its referee ended as a referee error has no result: no points either
+            points = (0.0,) * len(players) if unplayed else checked_points(game, outcome, info.variant)
         except GameBugError as exc:  # the game plugin's own failure: no fault of either seat
             outcome = game_bug_outcome(game.info.name, len(players), said(exc))
             points = (0.0,) * len(players)

@@ -525,17 +525,39 @@ def test_an_sprt_logs_referee_errors_are_said_in_its_terms(tmp_path):
     assert not any("--replay-errors" in t for t in texts)
 
 
-def _voiding(tiny_game):
-    """The tiny game whose referee ends each game it played as a referee error (a plugin may)."""
+def _voiding(tiny_game, keep_scores: bool = False):
+    """The tiny game whose referee ends each game it played as a referee error (a plugin may),
+    its scores kept or not."""
     from codecup.dialogue import Outcome, SeatEnd
 
     class Voids(type(tiny_game)):
         def referee(self, setup, variant, seed):
             outcome = yield from super().referee(setup, variant, seed)
             void = SeatEnd(Termination.REFEREE_ERROR, "the position cannot be scored: game void")
-            return Outcome((0, 0), (void, void), outcome.extra)
+            scores = outcome.scores if keep_scores else (0, 0)
+            return Outcome(scores, (void, void), outcome.extra)
 
     return Voids()
+
+
+def test_a_referee_error_with_scores_is_the_plugins_failure_and_verifies_so(tiny_game):
+    """A reviewer's plugin ended its games as referee errors and kept their scores: the runner
+    recorded them (and their points), and ``codecup verify`` refused its own record ("it has
+    scores"). A game not played to its end has no result: such an outcome is the plugin's bug."""
+    from codecup.runner import play_match
+    from codecup.verify import verdict
+
+    keeps = _voiding(tiny_game, keep_scores=True)
+    players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect")])
+    record = asyncio.run(play_match(keeps, new_match(keeps, players, seed=3, clock=2.0)))
+    (end, _) = record.result.termination
+    assert end.kind is Termination.REFEREE_ERROR, end
+    assert end.message.startswith(
+        "the twentyone plugin failed: its referee's outcome gave a referee error"
+    ), end
+    assert record.result.scores == (0.0, 0.0) and record.result.points == (0.0, 0.0)
+    found = verdict(keeps, record)
+    assert found.unplayed and found.plugin_failure is None, found
 
 
 def test_a_plugins_own_referee_error_after_playing_verifies(tiny_pm, tiny_game, tmp_path, registry):
