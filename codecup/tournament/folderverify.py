@@ -15,7 +15,6 @@ records checked; a demo's folder has each game's folder checked.
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import os
 from collections.abc import Callable, Iterator
@@ -31,7 +30,7 @@ from codecup.reading import MIB
 from codecup.record import MAX_RECORD, NotJSONError, Record, document
 from codecup.tournament.asidecheck import check_aside
 from codecup.tournament.gamefiles import game_path, holds
-from codecup.tournament.lock import LOCK_NAME
+from codecup.tournament.lock import held_by_a_run
 from codecup.tournament.log import LOG_NAME, raw_lines
 from codecup.tournament.setaside import FOLDER, PENDING, archived
 from codecup.tournament.standingscheck import check_standings, read_standings, spec_of
@@ -114,7 +113,7 @@ def _entries(out: Path) -> list[Path]:
 def _check_run(registry: GameRegistry, out: Path) -> FolderCheck:
     """A tournament's or an sprt's folder."""
     check = FolderCheck(out)
-    held = _lock_held(out)
+    held = held_by_a_run(out)
     if held:
         check.add(
             NOTE, f"{out}: a run is writing it right now (its lock is held): its games so far are checked"
@@ -193,21 +192,6 @@ def _listable(folder: Path, check: FolderCheck) -> bool:
         check.add(UNREADABLE, f"cannot read {folder}: {exc.strerror or exc} (its records not compared)")
         return False
     return True
-
-
-def _lock_held(out: Path) -> bool:
-    """Whether a run holds ``out``'s lock (looked at with a shared lock, let go at once)."""
-    try:
-        fd = os.open(out / LOCK_NAME, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    finally:
-        os.close(fd)  # the lock goes with it
-    return False
 
 
 def _read_log(registry: GameRegistry, path: Path, check: FolderCheck) -> Iterator[Logged]:

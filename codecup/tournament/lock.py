@@ -27,6 +27,23 @@ LOCK_NAME = ".lock"
 """The file in a results folder that a run holds locked (opened to append, never written)."""
 
 
+def held_by_a_run(folder: Path) -> bool:
+    """Whether a run holds ``folder``'s lock now (looked at with a shared lock, let go at once;
+    never waiting, and taking nothing a run would need: ``codecup verify OUT`` of a folder still
+    being played)."""
+    try:
+        fd = os.open(folder / LOCK_NAME, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # the lock goes with it
+    return False
+
+
 class FolderGone(ConfigError):
     """The results folder is no longer the one whose lock the run holds (removed, moved, or made
     anew by someone else): the run writes nothing more there. ``moved_to``: where it is now, if
