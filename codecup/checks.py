@@ -312,8 +312,12 @@ def search_path(env: Iterable[tuple[str, str]] = (), cwd: Path | None = None) ->
     read it there (a reviewer's: ``PATH: bin:/usr/bin`` was looked up in the referee's folder)."""
     own = dict(env).get("PATH")
     path = own if own is not None else os.environ.get("PATH", os.defpath)
-    if cwd is None:
-        return path
+    return path if cwd is None else rooted(path, cwd)
+
+
+def rooted(path: str, cwd: Path) -> str:
+    """The PATH ``path`` with each relative or empty entry made the folder ``cwd``'s, as ``execvp``
+    and ``env`` read it in a program running there."""
     return os.pathsep.join(e if e.startswith("/") else str(cwd / e) for e in path.split(os.pathsep))
 
 

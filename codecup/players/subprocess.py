@@ -38,7 +38,7 @@ import attrs
 from codecup import stopped
 from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.checked import short
-from codecup.checks import LOOP, is_loop
+from codecup.checks import LOOP, is_loop, rooted
 from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL, wall_backstop
 from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
@@ -271,10 +271,8 @@ last bytes, held back by the pacing; a child of it may keep the pipe open for lo
 def _exec_path(env: Mapping[str, str] | None, cwd: Path | None) -> str:
     """The PATH ``execvp`` searches for a program started with ``env`` in ``cwd``: relative and empty
     entries are ``cwd``'s, where it runs (not the referee's folder)."""
-    entries = os.get_exec_path(env)
-    if cwd is None:
-        return os.pathsep.join(entries)
-    return os.pathsep.join(e if e.startswith("/") else str(cwd / e) for e in entries)
+    path = os.pathsep.join(os.get_exec_path(env))
+    return path if cwd is None else rooted(path, cwd)
 
 
 def _check_program(program: str, cwd: Path | None, env: Mapping[str, str] | None = None) -> None:
