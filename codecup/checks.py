@@ -242,8 +242,11 @@ def _interpreter_missing(line: bytes, env: Iterable[tuple[str, str]], cwd: Path)
         return f"{said} is {'a folder' if interpreter.is_dir() else kind_of(interpreter)}, not a program"
     if not os.access(interpreter, os.X_OK):
         return f"{said} is not executable"
-    named = words[-1]  # by env: a name looked up on PATH, not an option nor a variable setting
-    if len(words) != 2 or interpreter.name != "env" or named.startswith("-") or "=" in named:
+    # By env: the rest of the line, one argument as the kernel passes it (``#!/usr/bin/env
+    # python3 -u`` asks env for a program named "python3 -u": a contestant's bot crashed in every
+    # game); a name looked up on PATH, not an option nor a variable setting.
+    named = _kernel_argument(line)
+    if interpreter.name != "env" or not named or named.startswith("-") or "=" in named:
         return None
     if "/" in named:
         found = (cwd / named).is_file()
@@ -251,7 +254,24 @@ def _interpreter_missing(line: bytes, env: Iterable[tuple[str, str]], cwd: Path)
     else:
         found = shutil.which(named, path=search_path(env, cwd)) is not None
         where = f"on its PATH{_own_path(env)}"
-    return None if found else f"the interpreter its #! line names by env, {named!r}, is not found {where}"
+    if found:
+        return None
+    said = f"the interpreter its #! line names by env, {named!r}, is not found {where}"
+    if named.split()[0] == named:
+        return said
+    return (
+        f"{said}: the system gives env all of the line after it as one name; to pass options,"
+        f" begin it #!{words[0]} -S {named}"
+    )
+
+
+def _kernel_argument(line: bytes) -> str:
+    """The one argument the kernel passes to the interpreter a ``#!`` line ``line`` names: the rest
+    of the line after the interpreter's name, up to a NUL, blanks (spaces and tabs) around it cut,
+    blanks inside kept; empty where there is none."""
+    text = os.fsdecode(line[2:].split(b"\0", 1)[0].split(b"\n", 1)[0]).strip(" \t")
+    parts = re.split("[ \t]", text, maxsplit=1)
+    return parts[1].strip(" \t") if len(parts) == 2 else ""
 
 
 def _not_started(path: Path, head: bytes) -> str | None:

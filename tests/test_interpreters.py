@@ -403,6 +403,12 @@ def test_a_shebang_line_with_a_carriage_return_is_named(first, refused, tmp_path
         (b"#!/no/such/interp -u\n", "the interpreter its #! line names, '/no/such/interp', does not exist"),
         (b"#!/usr/bin/env no-such-interpreter\n", "by env, 'no-such-interpreter', is not found on its PATH"),
         (b"#!/usr/bin/env ./no-such-interpreter\n", "'./no-such-interpreter', is not found from its folder"),
+        # the kernel passes env the rest of the line as one name (a contestant's every game a crash)
+        (b"#!/usr/bin/env python3 -u\n", "by env, 'python3 -u', is not found on its PATH"),
+        (b"#!/usr/bin/env  sh\t-e \n", "as one name; to pass options, begin it #!/usr/bin/env -S sh\t-e"),
+        (b"#!/usr/bin/env ./bin/interp -x\n", "'./bin/interp -x', is not found from its folder"),
+        (b"#!/usr/bin/env\n", ""),  # env alone prints its environment: left to the start
+        (b"#!/usr/bin/env A=1 sh\n", ""),  # a variable setting: left to the start
         # the kernel gives EACCES for these (a reviewer's: the check said only "no file")
         (b"#!/usr/bin\n", "the interpreter its #! line names, '/usr/bin', is a folder, not a program"),
         (b"#!TMP/plain\n", "/plain', is not executable"),
