@@ -594,6 +594,7 @@ def test_a_set_asides_referee_error_of_a_plugins_own_ending_is_replayed_and_kept
     from codecup.dialogue import SeatEnd
     from codecup.plugins import GameRegistry
     from codecup.runner import play_match
+    from codecup.tournament.asidecheck import Replayed
     from codecup.tournament.folderverify import _replayed
     from codecup.verify import verdict
 
@@ -602,9 +603,35 @@ def test_a_set_asides_referee_error_of_a_plugins_own_ending_is_replayed_and_kept
     registry.add(voids)
     players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect")])
     record = asyncio.run(play_match(voids, new_match(voids, players, seed=5, clock=2.0)))
-    assert _replayed(registry, record) is None
+    assert _replayed(registry, record) == Replayed()
     killed = SeatEnd(Termination.REFEREE_ERROR, "the referee process died (killed by SIGKILL)")
     relabelled = attrs.evolve(record, result=attrs.evolve(record.result, termination=(killed, killed)))
-    assert "which no such referee error has" in (_replayed(registry, relabelled) or "")
+    assert "which no such referee error has" in (_replayed(registry, relabelled).problem or "")
     (problem,) = verdict(voids, relabelled).problems
     assert "which no such referee error has" in problem
+
+
+def test_a_set_asides_replay_the_plugin_fails_is_not_checked(folder, registry, tiny_game):
+    """A set-aside's referee error replayed (its transcript asks it): the plugin failing in the
+    replay was counted a problem (DOES NOT VERIFY, exit 1), where a logged game's is NOT CHECKED
+    (exit 3); a game not installed here was a problem too, where a logged game's cannot be read."""
+    from codecup.plugins import GameRegistry
+    from codecup.record import Record
+    from codecup.tournament.asidecheck import Replayed
+    from codecup.tournament.folderverify import _replayed
+
+    class Raises(type(tiny_game)):
+        def referee(self, setup, variant, seed):
+            raise RuntimeError("a bug in the referee")
+
+    line = json.loads((folder / LOG_NAME).read_text().splitlines()[0])
+    record = Record.from_json(line["record"])
+    failing = GameRegistry()
+    failing.add(Raises())
+    found = _replayed(failing, record)
+    assert found.problem is None and found.unreadable is None, found
+    assert found.plugin_failure is not None and "a bug in the referee" in found.plugin_failure, found
+    missing = _replayed(GameRegistry(), record)
+    assert missing.problem is None and missing.plugin_failure is None, missing
+    assert missing.unreadable is not None and "twentyone" in missing.unreadable, missing
+    assert _replayed(registry, record) == Replayed()  # the game as played: nothing wrong

@@ -13,7 +13,7 @@ import pytest
 
 from codecup.cli import main
 from codecup.tournament import worker
-from codecup.tournament.asidecheck import NOTE, AsideCheck, check_aside
+from codecup.tournament.asidecheck import NOTE, AsideCheck, Replayed, check_aside
 from codecup.tournament.folderverify import NOTE as A_NOTE
 from codecup.tournament.folderverify import FolderCheck, check_folder
 from codecup.tournament.log import LOG_NAME
@@ -121,7 +121,7 @@ def test_a_lost_game_relabelled_a_killed_referees_its_transcript_kept_is_said(as
 
     def replayed(record):
         asked.append(record.match)
-        return "its transcript replays to the game's end (normal, normal): a finished game's record"
+        return Replayed("its transcript replays to the game's end (normal, normal): a finished game's record")
 
     problems = [p for p in check_aside(aside, replayed).problems if f"(game {normal['id']})" in p]
     assert problems == [
@@ -131,7 +131,16 @@ def test_a_lost_game_relabelled_a_killed_referees_its_transcript_kept_is_said(as
     ], problems
     assert len(asked) == 1  # only it: the others have no transcript, or are no referee error
     # one whose replay gives it again (a plugin's dialogue ending a game it played so) is kept
-    assert not [p for p in check_aside(aside, lambda record: None).problems if f"(game {normal['id']})" in p]
+    assert not [
+        p for p in check_aside(aside, lambda record: Replayed()).problems if f"(game {normal['id']})" in p
+    ]
+    # one whose replay the game's plugin fails is not checked (exit 3), no problem (it was exit 1)
+    failing = check_aside(aside, lambda record: Replayed(plugin_failure="the game plugin failed: a bug"))
+    assert not [p for p in failing.problems if f"(game {normal['id']})" in p]
+    assert failing.unchecked == (
+        f"{aside / LOG_NAME}, line {lines.index(normal) + 1} (game {normal['id']}): NOT CHECKED: the game"
+        " plugin failed: a bug",
+    )
 
 
 def test_a_set_aside_without_its_note_is_said(aside):
