@@ -216,7 +216,9 @@ class ProvidedFile:
 
 @attrs.frozen
 class Standing:
-    """One player's totals in a tournament, for a game's ranking order."""
+    """One player's totals in a tournament, for a game's ranking order; in a gauntlet, where
+    players play different numbers of games, ``points``, ``score`` and ``irregular_losses`` are
+    given to ``standing_key`` per game played (a fraction)."""
 
     player: str
     games: int = 0
@@ -225,7 +227,7 @@ class Standing:
     losses: int = 0
     points: float = 0.0
     score: float = 0.0
-    irregular_losses: int = 0
+    irregular_losses: float = 0  # a count of games, per game in a gauntlet's ranking
 
 
 class Game(abc.ABC):
