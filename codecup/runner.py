@@ -21,6 +21,7 @@ import pluggy
 
 from codecup import __version__, loop, stopped
 from codecup import matchfields as mf
+from codecup.asking import checked_points, record_results_key_of, results_key_of
 from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
 from codecup.checks import check_clock
@@ -40,7 +41,7 @@ from codecup.errors import (
     shown,
     where,
 )
-from codecup.game import Game, checked_points, record_results_key_of, results_key_of
+from codecup.game import Game
 from codecup.interrupts import interruptible
 from codecup.line_notes import noted_log, refused_line_notes
 from codecup.observers import ObserverFailed, Observers
