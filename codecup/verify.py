@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from codecup.asking import checked_points, lines_of_text
 from codecup.checked import checked_dialogue, short
 from codecup.dialogue import Fault, Outcome, SeatEnd, Termination, game_bug_outcome
 from codecup.drive import DriveResult, derive_seed, drive
@@ -36,7 +37,7 @@ from codecup.errors import (
     shown,
     where,
 )
-from codecup.game import Game, checked_points, lines_of_text
+from codecup.game import Game
 from codecup.overrun import bounded
 from codecup.record import FAULT, FROM, TO, MoveEntry, Record, Result
 from codecup.rules import dated_record, older_wording

@@ -293,7 +293,7 @@ def test_play_survives_a_plugin_whose_result_notes_raise(twentyone):
 )
 def test_result_notes_that_fail_are_said_once_naming_the_plugin(twentyone, capsys, monkeypatch, notes, said):
     """Their failure was silent (and a text was a note per letter)."""
-    from codecup.game import notes_of
+    from codecup.asking import notes_of
 
     monkeypatch.setattr("codecup.plugins._said", set())
 
@@ -391,7 +391,7 @@ def test_play_goes_on_without_drawings_when_render_text_fails(twentyone, capsys,
 )
 def test_what_a_run_keeps_of_the_game_is_checked_before_it_starts(twentyone, method, value, said):
     """A run's notes and results key are asked before a run: a bad one is one line naming the plugin."""
-    from codecup.game import results_key_of, run_notes_of
+    from codecup.asking import results_key_of, run_notes_of
 
     game = type("Buggy", (twentyone,), {method: lambda self, variant: value()})()
     ask = run_notes_of if method == "run_notes" else results_key_of
@@ -432,7 +432,7 @@ def test_what_a_run_keeps_of_the_game_is_checked_before_it_starts(twentyone, met
 def test_the_files_a_game_provides_are_checked_before_a_program_starts(twentyone, tmp_path, files, said):
     """A plugin's provided_files that raised or gave junk was a traceback of `codecup play` and of
     a tournament; a source that is no file failed the program's start, blamed on the player."""
-    from codecup.game import provided_files_of
+    from codecup.asking import provided_files_of
     from codecup.players import SubprocessSettings
     from codecup.players.seat import make_player
     from codecup.sandbox import Policy
@@ -451,7 +451,7 @@ def test_a_provided_files_empty_original_is_none(twentyone, tmp_path):
     """A reviewer's: ``ProvidedFile(original="")`` was taken for the folder ``.`` and refused as
     "not a file", while a :class:`~codecup.sandbox.box.Provision`'s ``""`` is no original: both
     mean none, the source no copy."""
-    from codecup.game import provided_files_of
+    from codecup.asking import provided_files_of
     from codecup.players.seat import provisions_of
 
     (tmp_path / "f").write_text("a file")
@@ -850,7 +850,7 @@ def test_where_names_the_plugins_frame_and_codecups_own_as_such():
 def test_run_notes_of_more_than_one_line_are_the_plugins_failure(twentyone):
     """A run's notes are lines it prints and keeps: a note holding a line break broke the line
     structure of the tournament's output (the result notes were checked so; these were not)."""
-    from codecup.game import run_notes_of
+    from codecup.asking import run_notes_of
 
     for note in ("first\nsecond", "first\x0c", "first\u2028", "\u2028", "first\r"):
 

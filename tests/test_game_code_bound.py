@@ -222,10 +222,10 @@ def test_a_setup_hook_that_spins_fails_naming_the_plugin(twentyone, hook):
 
 @pytest.mark.parametrize("hook", ["run_notes", "results_key", "provided_files"])
 def test_a_variant_hook_that_spins_fails_naming_the_plugin(twentyone, hook):
-    from codecup import game as game_module
+    from codecup import asking
     from codecup.errors import PluginError
 
-    asked = getattr(game_module, f"{hook}_of")
+    asked = getattr(asking, f"{hook}_of")
     failed = f"^the twentyone plugin failed: its {hook} ran 0.2 s {NEVER_ENDS}$"
     with pytest.raises(PluginError, match=failed):
         asked(spinning(twentyone, hook), "classic")
@@ -233,13 +233,13 @@ def test_a_variant_hook_that_spins_fails_naming_the_plugin(twentyone, hook):
 
 def test_a_results_key_remedy_that_spins_leaves_the_advice_the_options_give(twentyone):
     """Bounded as the other methods (docs/hooks.md lists it): a refusal's advice, not a hang."""
-    from codecup.game import results_key_remedy_of
+    from codecup.asking import results_key_remedy_of
 
     assert results_key_remedy_of(spinning(twentyone, "results_key_remedy"), "some key") is None
 
 
 def test_result_notes_that_spin_are_left_out(twentyone, finished):
-    from codecup.game import notes_of
+    from codecup.asking import notes_of
 
     assert notes_of(spinning(twentyone, "result_notes"), 0, finished.extra) == ()
 
@@ -398,7 +398,8 @@ def test_a_presentation_method_that_failed_is_not_asked_again(twentyone, finishe
     """A red team's standing_key that spun was asked again at every redraw of the live standings
     and for the final ones, each time to its bound: a tournament held up for minutes, a SIGTERM
     with it. Its fallback stands once it failed; said once."""
-    from codecup.game import Standing, notes_of, results_key_remedy_of
+    from codecup.asking import notes_of, results_key_remedy_of
+    from codecup.game import Standing
     from codecup.site.drawing import Drawing, frames_of
     from codecup.tournament.standings import ranking_keys
 

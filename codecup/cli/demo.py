@@ -12,12 +12,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from codecup.asking import run_notes_of
 from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
 from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int, site_not_whole
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.errors import PASS_THROUGH, GameBugError, PluginError, said, said_line
-from codecup.game import Game, run_notes_of
+from codecup.game import Game
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.overrun import bounded as bounded_step
 from codecup.plugins import GameRegistry, load_games

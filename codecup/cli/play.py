@@ -14,6 +14,7 @@ from pathlib import Path
 import attrs
 
 from codecup import loop
+from codecup.asking import notes_of, run_notes_of
 from codecup.checked import short
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, output_file, path_arg, text_arg
@@ -23,7 +24,7 @@ from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.drive import new_seat_key
 from codecup.errors import CodecupError, ConfigError, GameBugError, NeverEndsError, how_failed, said
-from codecup.game import Game, notes_of, run_notes_of
+from codecup.game import Game
 from codecup.hookspecs import hookimpl
 from codecup.overrun import bounded
 from codecup.plugins import load_games, make_plugin_manager

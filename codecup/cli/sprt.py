@@ -17,6 +17,7 @@ from pathlib import Path
 import attrs
 
 from codecup import owner
+from codecup.asking import results_key_of, run_notes_of
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir, path_arg, text_arg
 from codecup.cli.stopping import report, stop_on_signals
@@ -31,7 +32,7 @@ from codecup.cli.tournament import (
 from codecup.clock import DEFAULT_CLOCK_MODE, shown_clock
 from codecup.drive import derive_seed, new_seat_key
 from codecup.errors import CodecupError, ConfigError, said_bug
-from codecup.game import Game, Variant, results_key_of, run_notes_of
+from codecup.game import Game, Variant
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from codecup.asking import results_key_of, run_notes_of
 from codecup.checks import LOOP, check_commands, is_loop, is_root
 from codecup.cli.common import Subparsers, clock_seconds, output_dir, path_arg, text_arg
 from codecup.cli.kit import game_and_variant
@@ -22,7 +23,7 @@ from codecup.cli.stopping import report, stop_on_signals
 from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
-from codecup.game import Game, results_key_of, run_notes_of
+from codecup.game import Game
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.players.programs import HiddenFolders, files_outside, hidden_file, shown_files
 from codecup.players.seat import provisions_of

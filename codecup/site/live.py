@@ -228,11 +228,6 @@ class LiveSite:
                 file=sys.stderr,
             )
 
-    def write_index(self) -> None:
-        """The live index: standings and games so far, how far the run is."""
-        with self._lock:
-            self._write_index()
-
     def _write_index(self, stopped: bool = False) -> None:
         """The index; a ``stopped`` one is the last, and replaces the live one whatever it takes."""
         from codecup.site.pages import LiveState, index_page

@@ -23,9 +23,10 @@ from typing import Any, overload
 
 import attrs
 
+from codecup.asking import results_key_of
 from codecup.dialogue import Termination
 from codecup.errors import ConfigError
-from codecup.game import Game, results_key_of
+from codecup.game import Game
 from codecup.record import MatchInfo, Record
 from codecup.terminal import STDERR_LINES, log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
