@@ -12,7 +12,7 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
-from codecup import binfmt
+from codecup import binfmt, shebang
 from codecup.botpath import codecup_bot_args
 from codecup.botsource import definition_problem
 from codecup.errors import ConfigError
@@ -186,66 +186,65 @@ def _shebang_problem(path: Path, env: Iterable[tuple[str, str]], cwd: Path) -> s
     may start.
 
     A ``#!`` line ending in a carriage return (Windows line ends) names an interpreter that is not
-    there (a red team's bot crashed in every game, env saying "'python3\\r': No such file or
-    directory"); an interpreter given options may make what it likes of the carriage return. A
-    byte order mark before the ``#!`` hides it from the kernel, and a file with no ``#!`` that is
-    no ELF binary is no program it runs (a red team's two scripts passed the check, then crashed
-    in every game, "Exec format error"), unless a format registered with binfmt_misc takes it
-    (:mod:`codecup.binfmt`); where those cannot be read, only a text file is refused.
+    there (env saying "'python3\\r': No such file or directory" in every game); an interpreter
+    given options may make what it likes of the carriage return. A byte order mark before the
+    ``#!`` hides it from the kernel, and a file with no ``#!`` that is no ELF binary is no program
+    it runs ("Exec format error" in every game), unless a format registered with binfmt_misc takes
+    it (:mod:`codecup.binfmt`); where those cannot be read, only a text file is refused.
     """
     try:
         if not path.is_file():  # a FIFO found on PATH: its read would wait
             return None
         with path.open("rb") as f:
-            head = f.read(binfmt.HEAD)
+            head = f.read(max(binfmt.HEAD, shebang.BUFFER))
     except OSError:
         return None
     if not head.startswith(b"#!"):
         return _not_started(path, head)
-    line = head[: head.find(b"\n") + 1] if b"\n" in head else head
-    if not line.endswith(b"\r\n"):
-        return _interpreter_missing(line, env, cwd)
-    words = line[2:-2].decode("utf-8", "replace").split()
-    interpreter = words[0] if words else ""
-    if len(words) == 1:
-        missing = not Path(f"{interpreter}\r").exists()
-    elif len(words) == 2 and PurePath(interpreter).name == "env" and not words[1].startswith("-"):
-        missing = shutil.which(f"{words[1]}\r", path=search_path(env, cwd)) is None
-    else:
+    line = shebang.read(head)
+    if line is None:
         return None
-    if not missing:
-        return None
+    problem = _interpreter_missing(line, env, cwd)
+    if problem is None or not (line.interpreter + (line.argument or "")).endswith("\r"):
+        return problem
     return (
         "its #! line ends in a carriage return (Windows line ends), so the interpreter it names is not"
         f" found: convert the file, e.g. dos2unix {shlex.quote(str(path))}"
     )
 
 
-def _interpreter_missing(line: bytes, env: Iterable[tuple[str, str]], cwd: Path) -> str | None:
-    """Why the ``#!`` line ``line`` (without a carriage return) names no interpreter the kernel can
-    start, where that is sure: an absolute path that is no file, or no executable one, or
-    ``/usr/bin/env NAME`` where ``env`` finds no ``NAME`` (on the program's ``PATH``, or, named with
-    a ``/``, from its working folder ``cwd``). A red team's ``#!/no/such/interp`` passed the check,
-    then crashed in every game. A relative interpreter path, or one given options, is left to the
-    start. The line is read as the kernel reads it: bytes up to a NUL, names as the file system's
-    (``os.fsdecode``), split at blanks."""
-    words = os.fsdecode(line[2:].split(b"\0", 1)[0]).split()
-    if not words or not words[0].startswith("/"):
+def _interpreter_missing(line: shebang.Shebang, env: Iterable[tuple[str, str]], cwd: Path) -> str | None:
+    """Why the ``#!`` line ``line`` names no interpreter the kernel can start, or names ``env``
+    so that it cannot start one, where that is sure: an absolute path that is no file, or no
+    executable one; ``/usr/bin/env NAME`` where ``env`` finds no ``NAME`` (on the program's
+    ``PATH``, or, named with a ``/``, from its working folder ``cwd``), ``NAME`` being all of the
+    line after ``env`` (``python3 -u`` included: the kernel gives it as one argument); ``env``
+    with no argument or one holding a ``=`` (a variable setting), where env runs the program
+    itself again, for ever. A relative interpreter path, or ``env`` given options, is left to the
+    start."""
+    if not line.interpreter.startswith("/"):
         return None
-    interpreter = Path(words[0])
-    said = f"the interpreter its #! line names, {words[0]!r},"
+    interpreter = Path(line.interpreter)
+    said = f"the interpreter its #! line names, {line.interpreter!r},"
     if not interpreter.exists():
         return f"{said} does not exist"
     if not interpreter.is_file():
         return f"{said} is {'a folder' if interpreter.is_dir() else kind_of(interpreter)}, not a program"
     if not os.access(interpreter, os.X_OK):
         return f"{said} is not executable"
-    # By env: the rest of the line, one argument as the kernel passes it (``#!/usr/bin/env
-    # python3 -u`` asks env for a program named "python3 -u": a contestant's bot crashed in every
-    # game); a name looked up on PATH, not an option nor a variable setting.
-    named = _kernel_argument(line)
-    if interpreter.name != "env" or not named or named.startswith("-") or "=" in named:
+    named = line.argument
+    if interpreter.name != "env" or (named is not None and named.startswith("-")):
         return None
+    if named is None:
+        return (
+            "its #! line names env and no program for it, so env runs the program itself again, for"
+            f" ever: name its interpreter, e.g. #!{line.interpreter} python3"
+        )
+    if "=" in named:
+        return (
+            f"its #! line gives env {named!r}, which env takes for a variable setting, and then runs the"
+            f" program itself again, for ever: to pass options, begin it #!{line.interpreter} -S {named}"
+        )
     if "/" in named:
         found = (cwd / named).is_file()
         where = f"from its folder {cwd}"
@@ -255,21 +254,12 @@ def _interpreter_missing(line: bytes, env: Iterable[tuple[str, str]], cwd: Path)
     if found:
         return None
     said = f"the interpreter its #! line names by env, {named!r}, is not found {where}"
-    if named.split()[0] == named:
+    if not any(blank in named for blank in " \t"):
         return said
     return (
         f"{said}: the system gives env all of the line after it as one name; to pass options,"
-        f" begin it #!{words[0]} -S {named}"
+        f" begin it #!{line.interpreter} -S {named}"
     )
-
-
-def _kernel_argument(line: bytes) -> str:
-    """The one argument the kernel passes to the interpreter a ``#!`` line ``line`` names: the rest
-    of the line after the interpreter's name, up to a NUL, blanks (spaces and tabs) around it cut,
-    blanks inside kept; empty where there is none."""
-    text = os.fsdecode(line[2:].split(b"\0", 1)[0].split(b"\n", 1)[0]).strip(" \t")
-    parts = re.split("[ \t]", text, maxsplit=1)
-    return parts[1].strip(" \t") if len(parts) == 2 else ""
 
 
 def _not_started(path: Path, head: bytes) -> str | None:
