@@ -344,7 +344,7 @@ F_SETFL = 4
 #: - ``FS_IOC_FIEMAP`` (0xC020660B): with ``FIEMAP_FLAG_SYNC``, a flag in memory the filter cannot
 #:   read, it is ``fsync`` again on a file the bot may only read: a red team's bot wrote out 800 MB
 #:   of others' dirty pages with it, and a child in the call outlived its SIGKILL by 0.4 s
-#:   (``cp`` and ``filefrag``, which use it to find holes, fall back to reading).
+#:   (a program that looks for a file's holes has ``lseek``'s ``SEEK_DATA`` and ``SEEK_HOLE``).
 #: - ext4's extent-status cache, a channel like the page cache's: ``EXT4_IOC_GET_ES_CACHE``
 #:   (0xC020662A) tells whether a file's extents are cached, ``EXT4_IOC_CLEAR_ES_CACHE`` (0x6628,
 #:   for the file's owner) clears them, ``EXT4_IOC_PRECACHE_EXTENTS`` (0x6612) caches them and
