@@ -219,7 +219,7 @@ REFUSED_IOCTLS = (
     (0xC0506617, "eopnotsupp"), (0xC0406618, "eopnotsupp"), (0xC0406619, "eopnotsupp"),
     (0xC080661A, "eopnotsupp"),
     (0x9408, "enotty"), (0x80089418, "enotty"), (0x40089416, "enotty"),
-    (0xC0205826, "enotty"), (0xC020582C, "enotty"), (0xC0305838, "enotty"),
+    (0xC0205826, "enotty"), (0xC020582C, "enotty"), (0xC0205838, "enotty"),
 )  # fmt: skip
 
 

@@ -378,7 +378,7 @@ REFUSED_IOCTLS: tuple[tuple[int, int], ...] = (
     (0x40089416, errno.ENOTTY),  # BTRFS_IOC_WAIT_SYNC
     (0xC0205826, errno.ENOTTY),  # XFS_IOC_GETBMAP
     (0xC020582C, errno.ENOTTY),  # XFS_IOC_GETBMAPA
-    (0xC0305838, errno.ENOTTY),  # XFS_IOC_GETBMAPX
+    (0xC0205838, errno.ENOTTY),  # XFS_IOC_GETBMAPX: _IOWR('X', 56, struct getbmap), 32 bytes
 )
 #: ``preadv2``'s ``RWF_NOWAIT`` (in its sixth argument; x32's, whose position is one 64-bit
 #: argument, in its fifth: see ``Abi.preadv2``): on data not in the cache the
@@ -542,7 +542,7 @@ SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
     "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
     "no dropping or probing of the machine's file cache, no direct I/O or sync (waits no kill ends), "
-    "no marks on the machine's inodes (write hints, ext4's extent cache), no quotactl or kernel log, "
+    "no write hints or extent-cache marks on the machine's files, no quotactl or kernel log, "
     "no netlink or compiled filters (kernel memory no limit counts), no socket protocols a module brings, "
     "no IPv6 flow labels or secret memory, no socket cookies (a counter of the machine's), "
     "no huge pages (the machine's pool, which no memory limit counts)"
