@@ -194,6 +194,80 @@ def test_x32_s_own_preadv2_is_checked_too():
     assert _interpret(program, arch=0xC000003E, nr=x32_preadv2, args=(3, 0, 1, 0, 0, 8)) == "allow"
 
 
+def test_no_write_life_hints_on_the_machines_inodes_in_any_abi():
+    """F_SET_RW_HINT sets a hint kept in the inode, shared by every process, for anyone who owns the
+    file (uid 0 owns most), write access or not: a red team's bot wrote a word in the hints of 56
+    files of the machine, and the other bot of its game, and a bot of a later game, read it back.
+    It (and F_SET_FILE_RW_HINT, where the kernel has it) succeeds and does nothing in every ABI
+    (fcntl and fcntl64); reading a hint, and the other commands, stay allowed."""
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for number in abi.fcntl:
+                for command, expected in ((1036, "noop"), (1038, "noop"), (1035, "allow"), (1037, "allow")):
+                    seen = _interpret(program, arch=abi.arch, nr=number, args=(3, command, 0))
+                    assert seen == expected, (machine, number, command)
+
+
+#: The ioctl commands refused, and the answer: FS_IOC_FIEMAP (with FIEMAP_FLAG_SYNC, in memory, an
+#: fsync); ext4's extent-status cache (get, clear, precache), its inode state, the disk's
+#: allocation map (FS_IOC_GETFSMAP); fscrypt's per-file-system keyring; btrfs's sync, start and
+#: wait; XFS's block maps, which write out dirty pages as FIEMAP_FLAG_SYNC does.
+REFUSED_IOCTLS = (
+    (0xC020660B, "eopnotsupp"), (0xC020662A, "enotty"), (0x6628, "enotty"), (0x6612, "enotty"),
+    (0x40046629, "enotty"), (0xC0C0583B, "enotty"),
+    (0xC0506617, "eopnotsupp"), (0xC0406618, "eopnotsupp"), (0xC0406619, "eopnotsupp"),
+    (0xC080661A, "eopnotsupp"),
+    (0x9408, "enotty"), (0x80089418, "enotty"), (0x40089416, "enotty"),
+    (0xC0205826, "enotty"), (0xC020582C, "enotty"), (0xC0205838, "enotty"),
+)  # fmt: skip
+
+
+def test_no_file_system_ioctls_that_sync_probe_or_mark_the_machines_disk_in_any_abi():
+    """ioctl(FS_IOC_FIEMAP) with FIEMAP_FLAG_SYNC on a file the bot may only read wrote out 800 MB
+    of others' dirty pages and outlived its SIGKILL by 0.4 s: the command is refused as on a file
+    system without it (EOPNOTSUPP). ext4's extent-status cache (EXT4_IOC_GET_ES_CACHE, _CLEAR_,
+    PRECACHE_EXTENTS, GETSTATE) carried a word between the bots of a game and into the next game:
+    refused with ENOTTY, as tmpfs answers a command it has not, with FS_IOC_GETFSMAP (the whole
+    disk's allocation map), btrfs's syncs and XFS's block maps; fscrypt's keyring with EOPNOTSUPP.
+    In every ABI (x32's own ioctl too); the terminal's and the other file commands stay allowed."""
+    tcgets, fionread, getflags, getversion, fiemap = 0x5401, 0x541B, 0x80086601, 0x80087601, 0xC020660B
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            assert abi.number("ioctl") == abi.ioctl[0]
+            for number in abi.ioctl:
+                kept = ((tcgets, "allow"), (fionread, "allow"), (getflags, "allow"), (getversion, "allow"))
+                for command, expected in (*REFUSED_IOCTLS, *kept, (0x660B, "allow")):
+                    seen = _interpret(program, arch=abi.arch, nr=number, args=(3, command, 0))
+                    assert seen == expected, (machine, number, hex(command))
+                # the kernel reads the command as an unsigned int: the high half does not count
+                high = _interpret(program, arch=abi.arch, nr=number, args=(3, fiemap | 1 << 32, 0))
+                assert high == "eopnotsupp", (machine, number)
+    x32_ioctl = 0x40000000 | 514
+    x86_64 = seccomp.program(seccomp.ABIS["x86_64"])
+    assert _interpret(x86_64, arch=0xC000003E, nr=x32_ioctl, args=(3, fiemap, 0)) == "eopnotsupp"
+
+
+def test_no_quota_syncs_and_no_kernel_log_in_any_abi():
+    """quotactl(Q_SYNC) (and quotactl_fd) commit the journal of every ext4 of the machine, for
+    anyone: ENOSYS, as on a kernel without quotas. syslog(2) reads the kernel's log where
+    kernel.dmesg_restrict is 0, which a bot writes by naming a faulting child as it likes: EPERM,
+    what dmesg_restrict gives."""
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for call, expected in (("quotactl", "nosys"), ("quotactl_fd", "nosys"), ("syslog", "deny")):
+                seen = _interpret(program, arch=abi.arch, nr=abi.number(call), args=(3, 0, 0))
+                assert seen == expected, (machine, call)
+    numbers = {
+        "x86_64": (179, 443, 103), "i386": (131, 443, 103), "aarch64": (60, 443, 116), "arm": (131, 443, 103),
+    }  # fmt: skip
+    (x86_64, i386), (aarch64, arm) = seccomp.ABIS["x86_64"], seccomp.ABIS["aarch64"]
+    for name, abi in (("x86_64", x86_64), ("i386", i386), ("aarch64", aarch64), ("arm", arm)):
+        assert tuple(abi.number(call) for call in ("quotactl", "quotactl_fd", "syslog")) == numbers[name]
+
+
 DIRECT = """
 import fcntl, os
 for flags in (os.O_RDONLY | os.O_DIRECT, os.O_RDONLY):
@@ -297,14 +371,15 @@ def test_no_socket_cookies_in_any_abi():
 @pytest.mark.parametrize(("header", "abi"), [("unistd_64.h", 0), ("unistd_32.h", 1)])
 def test_the_socket_option_calls_are_numbered_as_the_kernels_headers_say(header, abi):
     """Where the machine has the kernel's headers for x86-64 and i386, the filter's numbers of
-    getsockopt and setsockopt are theirs (x32's are its own: 542 and 541)."""
+    getsockopt, setsockopt, ioctl, quotactl, quotactl_fd and syslog are theirs (x32's getsockopt,
+    setsockopt and ioctl are its own: 542, 541 and 514)."""
     path = f"/usr/include/{os.uname().machine}-linux-gnu/asm/{header}"
     if os.uname().machine != "x86_64" or not os.path.exists(path):
         pytest.skip(f"no {path}")
     with open(path) as file:
         numbers = dict(line.split()[1:3] for line in file if line.startswith("#define __NR_"))
     checked = seccomp.ABIS["x86_64"][abi]
-    for call in ("getsockopt", "setsockopt"):
+    for call in ("getsockopt", "setsockopt", "ioctl", "quotactl", "quotactl_fd", "syslog"):
         assert int(numbers[f"__NR_{call}"]) == checked.number(call), call
 
 
@@ -350,7 +425,7 @@ def _interpret(program, *, arch, nr, args=(0, 0, 0)):
                 return "allow"
             results = {0: "noop", errno.ENOSYS: "nosys", errno.EINVAL: "einval"}
             results |= {errno.EOPNOTSUPP: "eopnotsupp", errno.EPROTONOSUPPORT: "eprotonosupport"}
-            results[errno.ENOPROTOOPT] = "enoprotoopt"
+            results |= {errno.ENOPROTOOPT: "enoprotoopt", errno.ENOTTY: "enotty"}
             return results.get(k & 0xFFFF, "deny")
         else:
             raise AssertionError(f"an instruction the interpreter does not know: {op:#x}")
