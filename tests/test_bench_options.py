@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -157,3 +159,34 @@ def test_plumbing_unknown_revision_refused(monkeypatch: pytest.MonkeyPatch) -> N
     with pytest.raises(SystemExit) as stop:
         module.parser().parse_args(["nosuchrev", "before"])
     assert stop.value.code == 2
+
+
+HELPERS = [
+    "spaghetti_field",
+    "spaghetti_search_before",
+    "lucky_words_sparring",
+    "lucky_words_strong_v0",
+    "bench_options",
+    "bench_origin",
+]
+
+
+@pytest.mark.parametrize("name", HELPERS)
+def test_helper_run_by_mistake_says_what_it_is(name: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / f"{name}.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(BENCH.parent)},
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith(f"{name}.py is not a bench: ")
+
+
+def test_readme_lists_every_file() -> None:
+    text = (BENCH / "README.md").read_text(encoding="utf-8")
+    missing = [p.name for p in BENCH.glob("*.py") if f"`{p.name}" not in text]
+    assert not missing
