@@ -169,6 +169,8 @@ def options(name: str) -> dict[str, float]:
     opts: dict[str, float] = {}
     for text in name.split(":")[1:]:
         match = _OPTION.fullmatch(text)
+        if match is None and text in OPTIONS:
+            raise UnknownBenchBot(f"{name!r}: option {text!r} needs a number ({text}: {OPTIONS[text]})")
         if match is None or match[1] not in OPTIONS:
             raise UnknownBenchBot(
                 f"{name!r}: unknown option {text!r} (known, each followed by a number: {', '.join(OPTIONS)})"
