@@ -369,7 +369,7 @@ def run_tournament(
         watch = ProgramWatch.of(spec.programs)
         run = _Run(game, spec.variant, key, on_complete, watch, spec.format in SET_ASIDE_FORMATS)
         try:
-            return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups, run)
+            return _run(spec, game, out, log, pool, play, progress or Progress(), tell, setups, run)
         except OSError:  # a write failed as the folder went away: that is what to say, not the file
             log.check_folder()
             raise
@@ -385,7 +385,6 @@ def _run(
     executor: GamePool,
     play: PlayFn,
     progress: Progress,
-    jobs: int,
     tell: _Tell,
     setups: dict[int, str],
     run: _Run,
