@@ -13,8 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
+from codecup.cli.runoptions import add_clock_mode_option, bounded, positive_int
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int, site_not_whole
+from codecup.cli.tournament import play_spec, site_not_whole
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.errors import PASS_THROUGH, GameBugError, PluginError, said, said_line
 from codecup.game import Game, run_notes_of
