@@ -30,6 +30,7 @@ from codecup.tournament.executor import held_stops
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME
 from codecup.tournament.spec import TournamentSpec, check_game_count
+from codecup.tournament.told import RunCallbacks
 from codecup.tournament.tournament import TournamentResult
 
 DESCRIPTION = """\
@@ -250,10 +251,12 @@ def _play(
                 executor=None,
                 quiet=args.quiet,
                 lock=lock,
-                on_record=live,
-                on_logged=live.logged,
-                on_playing=on_playing,
-                on_complete=complete.append,
+                callbacks=RunCallbacks(
+                    on_record=live,
+                    on_logged=live.logged,
+                    on_playing=on_playing,
+                    on_complete=complete.append,
+                ),
             )
         except KeyboardInterrupt as exc:
             if not complete:  # stopped: its index must not say "live"

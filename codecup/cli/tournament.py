@@ -9,7 +9,7 @@ import argparse
 import functools
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,15 +63,8 @@ from codecup.tournament.schedule import FORMATS, ScheduledGame
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
 from codecup.tournament.setaside import ErrorsAside, SetAside, check_set_aside, finish_pending, still_to_do
 from codecup.tournament.spec import TournamentSpec
-from codecup.tournament.tournament import (
-    LoggedGames,
-    OnComplete,
-    OnLogged,
-    OnPlaying,
-    OnRecord,
-    TournamentResult,
-    run_tournament,
-)
+from codecup.tournament.told import LoggedGames, RunCallbacks
+from codecup.tournament.tournament import TournamentResult, run_tournament
 
 DESCRIPTION = """\
 ``codecup tournament FILE``: play a tournament from a players.yml or tournament.yml.
@@ -489,6 +482,15 @@ def _run_in(
         seen.update(g.id for g, _ in (games.slim if isinstance(games, LoggedGames) else games))
         told.logged(games)
 
+    callbacks = RunCallbacks(
+        on_record=on_record,
+        on_logged=on_logged,
+        on_complete=complete.append,
+        on_playing=told.playing,  # the index rewritten before the old standings go
+        on_set_aside=on_set_aside,
+        on_mended=functools.partial(_say_mended, out),
+        on_moved=functools.partial(_say_moved, out),
+    )
     try:
         with stop_on_signals(), released_on_failure(out, created, lock):
             result = play_spec(
@@ -498,19 +500,13 @@ def _run_in(
                 jobs=opts.jobs,
                 executor=opts.executor,
                 quiet=quiet,
-                on_record=on_record,
-                on_logged=on_logged,
                 hide=hidden,
                 limits=limits_of(opts.memory, opts.processes),
                 lock=lock,
-                on_complete=complete.append,
-                on_playing=told.playing,  # the index rewritten before the old standings go
                 set_aside=_set_aside(args),  # once the folder's checks passed (run_tournament)
-                on_set_aside=on_set_aside,
                 gives=gives,
-                on_mended=functools.partial(_say_mended, out),
                 replay_errors=args.replay_errors,
-                on_moved=functools.partial(_say_moved, out),
+                callbacks=callbacks,
             )
     except KeyboardInterrupt as exc:
         if complete:  # it came once every game was played and the standings written: the run is done
@@ -703,26 +699,21 @@ def play_spec(
     jobs: int | None,
     executor: str | None,
     quiet: bool,
-    on_record: OnRecord | None = None,
-    on_logged: OnLogged | None = None,
     hide: Sequence[str] = (),
     limits: Limits | None = None,
     lock: FolderLock | None = None,
-    on_complete: OnComplete | None = None,
-    on_playing: OnPlaying | None = None,
     set_aside: Sequence[str] = (),
-    on_set_aside: Callable[[SetAside | ErrorsAside], None] | None = None,
     gives: Gives | None = None,
-    on_mended: Callable[[int], None] | None = None,
     replay_errors: bool = False,
-    on_moved: Callable[[Move], None] | None = None,
+    callbacks: RunCallbacks | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
     ``hide``: folders no bot may see (but its own), besides the results ``out``; ``limits``:
     what each subprocess bot may use (default :class:`~codecup.sandbox.Limits`); ``lock``:
     ``out``'s, if the caller holds it (else the run takes it); ``gives``: what this machine gives
-    the programs (:func:`machine_gives`: a log whose games had more is refused)."""
+    the programs (:func:`machine_gives`: a log whose games had more is refused); ``callbacks``: whom
+    the run tells what happens (:func:`~codecup.tournament.tournament.run_tournament`)."""
     address = ex.parse_executor(executor)
     progress = make_progress(quiet)
     pool: ex.GamePool
@@ -742,17 +733,11 @@ def play_spec(
             play=worker.play_hiding(out, hide, limits),
             progress=progress,
             jobs=n,
-            on_record=on_record,
-            on_logged=on_logged,
             lock=lock,
-            on_complete=on_complete,
-            on_playing=on_playing,
             set_aside=set_aside,
-            on_set_aside=on_set_aside,
             gives=gives,
-            on_mended=on_mended,
             replay_errors=replay_errors,
-            on_moved=on_moved,
+            callbacks=callbacks,
         )
 
 
