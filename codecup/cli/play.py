@@ -17,9 +17,9 @@ from codecup import loop
 from codecup.checked import short
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, output_file, path_arg, text_arg
+from codecup.cli.provided import provided_notes
 from codecup.cli.runoptions import add_clock_mode_option, add_limit_options, limits_of
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import provided_notes
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.drive import new_seat_key
