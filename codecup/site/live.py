@@ -51,11 +51,8 @@ from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.spec import TournamentSpec
 from codecup.tournament.standings import counted
-from codecup.tournament.tournament import (
-    LoggedGames,
-    TournamentResult,
-    format_standings,
-)
+from codecup.tournament.told import LoggedGames
+from codecup.tournament.tournament import TournamentResult, format_standings
 from codecup.writing import write_atomic
 
 
