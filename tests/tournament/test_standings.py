@@ -73,6 +73,35 @@ def test_a_round_robin_ranks_totals():
     assert row_a.split()[:9] == ["1", "a", "2", "1", "1", "0", "3", "1.50", "3"]  # points per game shown
 
 
+class _Default:
+    """The framework's default standing order, as a game that keeps it ranks."""
+
+    def standing_key(self, s):
+        from codecup.game import Game
+
+        return Game.standing_key(self, s)
+
+
+def _scored(a, b, scores, points, ends=(NORMAL, NORMAL)):
+    return attrs.evolve(game(a, b, points), result=Result(scores=scores, points=points, termination=ends))
+
+
+def test_ties_in_points_rank_by_score_then_fewer_irregular_losses_then_the_players_order():
+    """Each tie-break of the default order decides once; the players are listed against it."""
+    from codecup.dialogue import SeatEnd, Termination
+
+    records = [
+        _scored("a", "b", (10, 30), (1, 1)),  # a and b level on points: b's score is higher
+        _scored("c", "d", (5, 5), (1, 1), (NORMAL, SeatEnd(Termination.TIMEOUT, "x"))),  # d's time-out
+    ]
+    players = ["f", "a", "d", "c", "b", "e"]  # e and f level in everything: listed order kept
+    st = compute_standings(_Default(), players, records)
+    assert st.order == ["b", "a", "c", "d", "f", "e"]
+    assert [r.rank for r in st.rows] == [1, 2, 3, 4, 5, 6]
+    rows = {r.standing.player: r.standing for r in st.rows}
+    assert (rows["d"].irregular_losses, rows["c"].irregular_losses) == (1, 0)
+
+
 def test_standings_csv():
     st = compute_standings(_ByPoints(), ["a", "b,c"], [game("a", "b,c", (2, 0)), game("b,c", "a", (1, 1))])
     rows = list(csv.reader(io.StringIO(st.csv())))
