@@ -102,6 +102,19 @@ def test_ties_in_points_rank_by_score_then_fewer_irregular_losses_then_the_playe
     assert (rows["d"].irregular_losses, rows["c"].irregular_losses) == (1, 0)
 
 
+def test_per_game_rates_rank_irregular_losses_per_game_too():
+    """Level on points and score a game, the challenger's 2 irregular losses in 4 games rank above
+    an opponent's 1 in its 1 game (a rate of 0.5 against 1)."""
+    from codecup.dialogue import SeatEnd, Termination
+
+    out = SeatEnd(Termination.TIMEOUT, "x")
+    ends = {"o1": (out, out), "o2": (out, NORMAL), "o3": (NORMAL, NORMAL), "o4": (NORMAL, NORMAL)}
+    records = [_scored("chal", o, (5, 5), (1, 1), e) for o, e in ends.items()]
+    players = ["chal", "o1", "o2", "o3", "o4"]
+    ranked = compute_standings(_Default(), players, records, rates=True).order
+    assert ranked == ["o2", "o3", "o4", "chal", "o1"]  # by totals (2 > 1) the challenger was last
+
+
 def test_standings_csv():
     st = compute_standings(_ByPoints(), ["a", "b,c"], [game("a", "b,c", (2, 0)), game("b,c", "a", (1, 1))])
     rows = list(csv.reader(io.StringIO(st.csv())))
