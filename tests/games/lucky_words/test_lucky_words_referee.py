@@ -161,10 +161,13 @@ def test_codecup2004_reported_score_right_wrong_and_absent(small_words):
 
 def test_codecup2004_lower_case_and_blanks_accepted(small_words):
     s0, s1 = scripts("codecup2004", LETTERS.lower())
-    s0[1] = " 0 "
+    s0[1] = " 0 "  # the picker's position
+    follow = s1[0]
+    s1[0] = f"  {follow} "  # the other seat's placement: blanks forgiven there too
     result = run("codecup2004", [*s0, Fault(Termination.CRASH, "end of output")], [*s1, "1"])
     assert all(end.kind is Termination.NORMAL for end in result.outcome.ends)
     assert result.outcome.extra["letters"] == LETTERS
+    assert result.outcome.extra["placements"][1][0] == int(follow)
     assert result.sent_to(1)[1] == "C"
 
 
