@@ -139,6 +139,8 @@ def test_an_older_records_signed_claim_judged_wrong_verifies_and_is_said(small_w
     flipped = {**unsigned, "reported_score_right": [False, unsigned["reported_score_right"][1]]}
     with dated_record(""):
         assert GAME.extra_problems(flipped, unsigned) != []
+        assert GAME.extra_problems(unsigned, unsigned) == []  # an unsigned right claim: right then too
+        assert GAME.replay_context(unsigned, unsigned) == ()
 
 
 def test_codecup2004_reported_score_right_wrong_and_absent(small_words):
