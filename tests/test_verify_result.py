@@ -1,0 +1,58 @@
+"""verify compares a record's scores and moves with its replay's: in a game ended by a fault the
+rules' own check of the moves stops short of the scores (the referee's fault rules give them), so
+a changed score or a changed legal move is found by these comparisons alone."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from codecup.cli import main
+from tests.support import HOSTILE
+
+
+@pytest.fixture(scope="module")
+def faulted(tmp_path_factory):
+    """A record of each game whose first seat answered with no move at all."""
+    folder = tmp_path_factory.mktemp("faulted")
+    bot = f"{sys.executable} {HOSTILE / 'garbage.py'}"
+    for game in ("turn_right", "spaghetti"):
+        argv = ["play", game, bot, "bot:random", "--seed", "2", "--clock", "1", "--quiet"]
+        assert main([*argv, "--record", str(folder / f"{game}.json")]) == 0
+    return folder
+
+
+def _verified(tmp_path, capsys, doc) -> tuple[int, str]:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc))
+    capsys.readouterr()
+    return main(["verify", str(path)]), capsys.readouterr().out
+
+
+def test_a_faulted_games_changed_score_does_not_verify(faulted, tmp_path, capsys):
+    """Turn Right's points are its game points (in its data), not its scores: only the scores
+    comparison sees the winner's game score changed."""
+    doc = json.loads((faulted / "turn_right.json").read_text())
+    assert doc["result"]["termination"][0]["kind"] == "invalid"
+    assert _verified(tmp_path, capsys, doc)[0] == 0
+    scores = doc["result"]["scores"]
+    doc["result"]["scores"] = [scores[0], scores[1] - 1]
+    status, out = _verified(tmp_path, capsys, doc)
+    assert status == 1 and "DOES NOT VERIFY" in out, out
+    assert f"scores: rules give {scores}" in out
+
+
+def test_a_faulted_games_changed_legal_move_does_not_verify(faulted, tmp_path, capsys):
+    """Spaghetti's random player takes the faulted seat over: its last move's tile changed is as
+    legal, and the scores in the record are the referee's, not the rules' after the moves."""
+    doc = json.loads((faulted / "spaghetti.json").read_text())
+    assert doc["result"]["termination"][0]["kind"] == "invalid"
+    assert _verified(tmp_path, capsys, doc)[0] == 0
+    last = doc["moves"][-1]
+    changed = last["move"][:-1] + {"l": "s", "s": "r", "r": "l"}[last["move"][-1]]
+    last["move"] = changed
+    status, out = _verified(tmp_path, capsys, doc)
+    assert status == 1 and "DOES NOT VERIFY" in out, out
+    assert f"moves differ at number {len(doc['moves'])}" in out
