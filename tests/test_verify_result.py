@@ -7,9 +7,13 @@ from __future__ import annotations
 import json
 import sys
 
+import attrs
 import pytest
 
 from codecup.cli import main
+from codecup.plugins import load_game
+from codecup.record import Record
+from codecup.verify import consistency_problem
 from tests.support import HOSTILE
 
 
@@ -21,6 +25,8 @@ def faulted(tmp_path_factory):
     for game in ("turn_right", "spaghetti"):
         argv = ["play", game, bot, "bot:random", "--seed", "2", "--clock", "1", "--quiet"]
         assert main([*argv, "--record", str(folder / f"{game}.json")]) == 0
+    argv = ["play", "pillars", "bot:random", "bot:random", "--seed", "2", "--quiet"]
+    assert main([*argv, "--record", str(folder / "pillars.json")]) == 0
     return folder
 
 
@@ -56,3 +62,26 @@ def test_a_faulted_games_changed_legal_move_does_not_verify(faulted, tmp_path, c
     status, out = _verified(tmp_path, capsys, doc)
     assert status == 1 and "DOES NOT VERIFY" in out, out
     assert f"moves differ at number {len(doc['moves'])}" in out
+
+
+def test_points_swapped_between_the_seats_are_not_the_games(faulted):
+    """What a resumed run checks of each logged game without replaying it: the points the game gives
+    for the record's scores and ends, seat by seat (the same sum the other way round is not them)."""
+    record = Record.read(faulted / "pillars.json")
+    game = load_game("pillars")
+    assert consistency_problem(game, record) is None
+    points = record.result.points
+    assert points[0] != points[1]
+    swapped = attrs.evolve(record, result=attrs.evolve(record.result, points=(points[1], points[0])))
+    problem = consistency_problem(game, swapped)
+    assert problem is not None and "are not the game's for its scores and ends" in problem, problem
+
+
+def test_an_answer_the_referee_never_asked_for_does_not_verify(faulted, tmp_path, capsys):
+    """A line from a seat added after the game's end: no replay reads it."""
+    doc = json.loads((faulted / "pillars.json").read_text())
+    last = doc["transcript"][-1]
+    doc["transcript"].append({"t_us": last["t_us"], "seat": 1, "dir": "from", "text": "AaAa"})
+    status, out = _verified(tmp_path, capsys, doc)
+    assert status == 1 and "DOES NOT VERIFY" in out, out
+    assert "the record has answers the referee never asked for (seats [1])" in out
