@@ -656,6 +656,11 @@ def test_a_referee_its_own_rules_cannot_follow_is_the_plugins_failure_not_a_buil
             lambda step: [Played(step.seat, "zz")] if isinstance(step, Played) else [step],
             "its referee and its rules disagree: move 1 'zz' does not apply",
         ),
+        # a move announced as the other seat's (a win credited to the wrong player)
+        (
+            lambda step: [Played(1 - step.seat, step.move)] if isinstance(step, Played) else [step],
+            "by seat 1; seat 0 is to move",
+        ),
         # a normal end whose scores are not its rules' (the seats' swapped)
         (
             lambda step: (
@@ -666,7 +671,7 @@ def test_a_referee_its_own_rules_cannot_follow_is_the_plugins_failure_not_a_buil
             "its referee and its rules disagree: final scores",
         ),
     ],
-    ids=["announced-move", "final-scores"],
+    ids=["announced-move", "announced-seat", "final-scores"],
 )
 def test_a_referee_its_own_rules_disagree_with_after_the_game_is_the_plugins_failure(
     twentyone, change, fragment
