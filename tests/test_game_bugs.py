@@ -685,6 +685,27 @@ def test_a_referee_its_own_rules_disagree_with_after_the_game_is_the_plugins_fai
     assert verify_record(game, record) == [NOT_PLAYED + record.result.termination[0].message + NO_RESULT]
 
 
+def test_a_referee_that_ends_the_game_normally_before_its_rules_do_is_the_plugins_failure(twentyone):
+    """A referee that stopped after the first move with a normal end: a game its rules say is not
+    over counted as finished, its result whatever the referee said."""
+
+    class EndsEarly(twentyone):
+        def referee(self, setup, variant, seed):
+            steps = super().referee(setup, variant, seed)
+            step, reply = next(steps), None
+            while not isinstance(step, Played):
+                reply = yield step
+                step = steps.send(reply)
+            yield step
+            steps.close()
+            return Outcome((0, 0), (NORMAL, NORMAL), {})
+
+    game = EndsEarly()
+    record = play(game)
+    assert_referee_error(record, "the game ended normally after 1 moves, but the position is not over")
+    assert verify_record(game, record) == [NOT_PLAYED + record.result.termination[0].message + NO_RESULT]
+
+
 def _with_outcome(twentyone, change):
     """:func:`_with_lines`, where ``change`` may also change the dialogue's outcome."""
     changed = _with_lines(twentyone, change)
