@@ -40,7 +40,7 @@ from codecup.errors import (
     shown,
     where,
 )
-from codecup.game import Game, checked_points, record_results_key_of, results_key_of
+from codecup.game import Game, record_results_key_of, result_points, results_key_of
 from codecup.interrupts import interruptible
 from codecup.line_notes import noted_log, refused_line_notes
 from codecup.observers import ObserverFailed, Observers
@@ -538,9 +538,8 @@ async def _played(
         await state.stop_started()
         try:
             outcome = await state.run()
-            unplayed = any(end.kind is Termination.REFEREE_ERROR for end in outcome.ends)
             # a game its referee ended as a referee error has no result: no points either
-            points = (0.0,) * len(players) if unplayed else checked_points(game, outcome, info.variant)
+            points = result_points(game, outcome, info.variant)
         except GameBugError as exc:  # the game plugin's own failure: no fault of either seat
             outcome = game_bug_outcome(game.info.name, len(players), said(exc))
             points = (0.0,) * len(players)
