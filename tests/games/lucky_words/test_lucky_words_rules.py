@@ -55,7 +55,10 @@ def test_apply_is_strict(small_words, moves, error):
 def test_the_contest_variant_may_overwrite(small_words):
     state = GAME.new_state("E", "wordracer-contest")
     assert "Z 24" in state.legal_moves()
-    assert state.apply("Z 24").position.boards[0][24] == "Z"
+    state = state.apply("Z 24")
+    assert state.position.boards[0][24] == "Z"
+    assert "24" in state.legal_moves()  # the other seat may overwrite too: its centre
+    assert state.apply("24").position.boards[1][24] == "Z"
 
 
 def test_the_states_of_a_game_end_at_the_referees_boards_and_scores(small_words):
