@@ -12,7 +12,7 @@ import pytest
 from codecup.dialogue import NORMAL
 from codecup.record import MatchInfo, PlayerInfo, Record, Result, TranscriptLine
 from codecup.tournament.spec import TournamentSpec
-from codecup.tournament.standings import CSV_COLUMNS, FORMULA_STARTS, SCHEMA, compute_standings
+from codecup.tournament.standings import CSV_COLUMNS, FORMULA_STARTS, SCHEMA, Cell, compute_standings
 from codecup.tournament.tournament import format_standings
 
 
@@ -69,6 +69,8 @@ def test_a_round_robin_ranks_totals():
     assert st.order == ["a", "b"] and not st.per_game and st.challenger is None
     assert st.to_json()["ranked_by"] == "total"
     assert "per-game rates" not in st.table() and "against each opponent" not in st.table()
+    assert st.cross["a"]["b"] == Cell(games=2, points=3, wins=1, draws=1, losses=0)
+    assert st.cross["b"]["a"] == Cell(games=2, points=1, wins=0, draws=1, losses=1)
     row_a = next(line for line in st.table().splitlines() if " a " in line)
     assert row_a.split()[:9] == ["1", "a", "2", "1", "1", "0", "3", "1.50", "3"]  # points per game shown
 
