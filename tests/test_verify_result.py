@@ -85,3 +85,15 @@ def test_an_answer_the_referee_never_asked_for_does_not_verify(faulted, tmp_path
     status, out = _verified(tmp_path, capsys, doc)
     assert status == 1 and "DOES NOT VERIFY" in out, out
     assert "the record has answers the referee never asked for (seats [1])" in out
+
+
+def test_a_seats_clock_charged_less_than_before_does_not_verify(faulted, tmp_path, capsys):
+    """A seat's clock in all never falls: an early answer's charge raised above a later one's is a
+    record changed (each charge otherwise within the clock, the last one the seat's clock)."""
+    doc = json.loads((faulted / "pillars.json").read_text())
+    answers = [i for i, t in enumerate(doc["transcript"]) if t["seat"] == 0 and t.get("used") is not None]
+    first, second = answers[0], answers[1]
+    doc["transcript"][first]["used"] = doc["transcript"][second]["used"] + 0.25
+    status, out = _verified(tmp_path, capsys, doc)
+    assert status == 1 and "DOES NOT VERIFY" in out, out
+    assert f"clock: transcript[{second}]: seat 0's clock fell from" in out
