@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from codecup.checked import per_seat_numbers, short
-from codecup.dialogue import Outcome
+from codecup.dialogue import Outcome, Termination
 from codecup.errors import (
     PASS_THROUGH,
     ConfigError,
@@ -190,6 +190,17 @@ def checked_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, .
     except BaseException as exc:  # sys.exit() too: the plugin's failure
         raise GameBugError(f"its points raised {where(exc)}") from exc
     return per_seat_numbers(points, len(game.info.seats), "its points")
+
+
+def result_points(game: Game, outcome: Outcome, variant: str) -> tuple[float, ...]:
+    """The points a game's record holds for ``outcome``: none (0 each) where any seat's end is a
+    referee error (a game not played to its end has no result, whatever the game's points hook
+    gives: docs/record-schema.md), else :func:`checked_points`. The runner records them, and
+    ``codecup verify`` and a resumed run's check of its log expect them: one rule for the three
+    (a referee error of one seat only was recorded without points, and refused by both)."""
+    if any(end.kind is Termination.REFEREE_ERROR for end in outcome.ends):
+        return (0.0,) * len(outcome.ends)
+    return checked_points(game, outcome, variant)
 
 
 def game_problems(game: Game) -> list[str]:

@@ -21,7 +21,7 @@ import pluggy
 
 from codecup import __version__, loop, stopped
 from codecup import matchfields as mf
-from codecup.asking import checked_points, record_results_key_of, results_key_of
+from codecup.asking import record_results_key_of, result_points, results_key_of
 from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
 from codecup.checks import check_clock
@@ -491,9 +491,8 @@ async def _played(
         await state.stop_started()
         try:
             outcome = await state.run()
-            unplayed = any(end.kind is Termination.REFEREE_ERROR for end in outcome.ends)
             # a game its referee ended as a referee error has no result: no points either
-            points = (0.0,) * len(players) if unplayed else checked_points(game, outcome, info.variant)
+            points = result_points(game, outcome, info.variant)
         except GameBugError as exc:  # the game plugin's own failure: no fault of either seat
             outcome = game_bug_outcome(game.info.name, len(players), said(exc))
             points = (0.0,) * len(players)

@@ -656,6 +656,11 @@ def test_a_referee_its_own_rules_cannot_follow_is_the_plugins_failure_not_a_buil
             lambda step: [Played(step.seat, "zz")] if isinstance(step, Played) else [step],
             "its referee and its rules disagree: move 1 'zz' does not apply",
         ),
+        # a move announced as the other seat's (a win credited to the wrong player)
+        (
+            lambda step: [Played(1 - step.seat, step.move)] if isinstance(step, Played) else [step],
+            "by seat 1; seat 0 is to move",
+        ),
         # a normal end whose scores are not its rules' (the seats' swapped)
         (
             lambda step: (
@@ -666,7 +671,7 @@ def test_a_referee_its_own_rules_cannot_follow_is_the_plugins_failure_not_a_buil
             "its referee and its rules disagree: final scores",
         ),
     ],
-    ids=["announced-move", "final-scores"],
+    ids=["announced-move", "announced-seat", "final-scores"],
 )
 def test_a_referee_its_own_rules_disagree_with_after_the_game_is_the_plugins_failure(
     twentyone, change, fragment
@@ -677,6 +682,27 @@ def test_a_referee_its_own_rules_disagree_with_after_the_game_is_the_plugins_fai
     game = _with_outcome(twentyone, change)
     record = play(game)
     assert_referee_error(record, fragment)
+    assert verify_record(game, record) == [NOT_PLAYED + record.result.termination[0].message + NO_RESULT]
+
+
+def test_a_referee_that_ends_the_game_normally_before_its_rules_do_is_the_plugins_failure(twentyone):
+    """A referee that stopped after the first move with a normal end: a game its rules say is not
+    over counted as finished, its result whatever the referee said."""
+
+    class EndsEarly(twentyone):
+        def referee(self, setup, variant, seed):
+            steps = super().referee(setup, variant, seed)
+            step, reply = next(steps), None
+            while not isinstance(step, Played):
+                reply = yield step
+                step = steps.send(reply)
+            yield step
+            steps.close()
+            return Outcome((0, 0), (NORMAL, NORMAL), {})
+
+    game = EndsEarly()
+    record = play(game)
+    assert_referee_error(record, "the game ended normally after 1 moves, but the position is not over")
     assert verify_record(game, record) == [NOT_PLAYED + record.result.termination[0].message + NO_RESULT]
 
 

@@ -560,6 +560,39 @@ def test_a_referee_error_with_scores_is_the_plugins_failure_and_verifies_so(tiny
     assert found.unplayed and found.plugin_failure is None, found
 
 
+def test_a_referee_error_of_one_seat_has_no_points_in_the_run_nor_in_verify(tiny_game):
+    """A plugin's referee may end a game it played as a referee error of one seat only; its points
+    hook then gave the other seat the win (as Lucky Words' does for a seat that ended otherwise than
+    normally). The runner recorded no points (a referee error: no result), while verify's replay and
+    a resumed run's check of the log took the hook's: the run's own record did not verify, and its
+    log line was refused as hand-edited. One rule for all three now: no points."""
+    from codecup.dialogue import NORMAL, Outcome, SeatEnd
+    from codecup.runner import play_match
+    from codecup.verify import consistency_problem, verdict
+
+    class VoidsOne(type(tiny_game)):
+        def referee(self, setup, variant, seed):
+            outcome = yield from super().referee(setup, variant, seed)
+            void = SeatEnd(Termination.REFEREE_ERROR, "seat 0's position cannot be scored")
+            return Outcome((0, 0), (void, NORMAL), outcome.extra)
+
+        def points(self, outcome, variant):
+            if outcome.ends[0].kind is not Termination.NORMAL and outcome.ends[1].kind is Termination.NORMAL:
+                return (0.0, 2.0)
+            return super().points(outcome, variant)
+
+    game = VoidsOne()
+    players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect")])
+    record = asyncio.run(play_match(game, new_match(game, players, seed=3, clock=2.0)))
+    assert [e.kind for e in record.result.termination] == [Termination.REFEREE_ERROR, Termination.NORMAL]
+    assert record.result.points == (0.0, 0.0)
+    assert consistency_problem(game, record) is None
+    found = verdict(game, record)
+    assert found.problems == () and found.plugin_failure is None, found
+    given = attrs.evolve(record, result=attrs.evolve(record.result, points=(0.0, 2.0)))
+    assert consistency_problem(game, given) is not None  # the hook's points are not the record's
+
+
 def test_a_plugins_own_referee_error_after_playing_verifies(tiny_pm, tiny_game, tmp_path, registry):
     """A plugin's dialogue may end a game it played as a referee error (the framework records and
     counts it so): its record has a transcript, and was refused as no referee error has one before

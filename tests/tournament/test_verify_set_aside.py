@@ -94,6 +94,32 @@ def test_a_referee_errors_record_that_contradicts_being_one_is_said(aside):
     )
 
 
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            lambda r: r["result"].__setitem__("scores", [3.0, 0.0]),
+            "but it has scores [3.0, 0.0] and points [0.0, 0.0]",
+        ),
+        (
+            lambda r: r.__setitem__("moves", [{"seat": 0, "move": "1", "t_us": 0}]),
+            "but it has 1 moves and no transcript",
+        ),
+    ],
+    ids=["scores", "moves"],
+)
+def test_a_referee_errors_record_with_scores_or_moves_is_said(aside, change, said):
+    """A game its referee never played has no result and no moves: a record of one with them is a
+    played game's, relabelled."""
+    lines = _lines(aside)
+    error = next(line for line in lines if line["record"]["result"]["termination"][0]["kind"] != "normal")
+    assert not error["record"]["transcript"]
+    change(error["record"])
+    _write(aside, lines)
+    (problem,) = check_aside(aside, _no_replay).problems
+    assert problem.endswith(said), problem
+
+
 def test_a_lost_game_relabelled_a_killed_referees_its_transcript_kept_is_said(aside):
     """A reviewer's fpA.sh: a lost game's record relabelled "the referee process was killed by
     SIGKILL", its transcript, moves and clocks kept, in a set-aside whose note names it a referee
