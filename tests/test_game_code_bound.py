@@ -532,3 +532,24 @@ def test_a_failed_method_replaced_since_is_asked_again(twentyone):
     type(game).standing_key = lambda self, standing: (7.0,)
     assert ranking_keys(game, standings) == {"a": (7.0,)}
     assert len(calls) == 1
+
+
+def test_the_watchdog_raises_at_the_bound_and_again_only_after_each_further_second():
+    """The watchdog's own check, on this thread's processor clock: a step past its bound is fired
+    at once (not a second later), and one that caught it is fired again only once AGAIN more has
+    passed since, not at every look (0.05 s). The raise goes to a thread id no thread has."""
+    clock = time.pthread_getcpuclockid(threading.get_ident())
+    nobody = 1  # no thread of the process: the raise reaches nothing
+    now = time.clock_gettime(clock)
+    past = overrun._Step(nobody, clock, limit=1.0, started=now - 1.001)
+    overrun._check(past)
+    assert past.fired is not None and past.fired >= now
+    within = overrun._Step(nobody, clock, limit=10.0, started=now)
+    overrun._check(within)
+    assert within.fired is None
+    caught = overrun._Step(nobody, clock, limit=1.0, started=now - 100.0, fired=now - overrun.AGAIN / 2)
+    overrun._check(caught)
+    assert caught.fired == now - overrun.AGAIN / 2  # not again yet
+    caught.fired = time.clock_gettime(clock) - overrun.AGAIN - 0.001
+    overrun._check(caught)
+    assert caught.fired >= now  # again
