@@ -139,3 +139,17 @@ def test_a_bots_orphan_that_ignores_sigterm_is_killed_and_reaped():
                 proc.wait(timeout=30)
             if proc.stdout is not None:
                 proc.stdout.close()
+
+
+def test_a_dead_child_of_the_referees_own_session_is_left_to_its_owner():
+    """reap_adopted takes the dead children in a bot's session or in a session of their own that no
+    started bot leads, never one in the referee's own session (a subprocess some other part of the
+    referee waits for: its status would be lost)."""
+    mine = os.posix_spawn(sys.executable, [sys.executable, "-c", ""], os.environ)  # our session
+    try:
+        _wait_dead(mine)
+        orphans.reap_adopted(-1)  # (another test's leftovers it may reap: not counted here)
+        assert os.waitpid(mine, os.WNOHANG)[0] == mine  # still ours to reap
+    finally:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(mine, 0)
