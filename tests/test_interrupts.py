@@ -333,3 +333,28 @@ def test_the_third_ctrl_c_kills_every_program_of_every_match_not_ended(monkeypat
         interrupts._on_sigint(signal.SIGINT, None)
     assert ended == [first, second]  # not the done match's: its cleanup ran
     assert interrupts._pending == {} and interrupts._presses == 0
+
+
+def test_matches_whose_ending_overran_have_their_programs_killed(monkeypatch):
+    """The last match a Ctrl-C cancelled waits for the others to end their bots, bounded: past the
+    bound (0 here) the others' programs are killed by the safety net, and the Ctrl-C is delivered."""
+    import asyncio
+
+    from codecup import interrupts
+
+    ended: list[_Player] = []
+    slow = _Player(ended)
+    monkeypatch.setattr(interrupts, "OTHERS_LIMIT", 0.0)
+    monkeypatch.setattr(interrupts, "_pending", {})
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        me = interrupts.Watch(asyncio.current_task(), interrupted=True)  # type: ignore[arg-type]
+        other = interrupts.Watch(_Task(), interrupted=True, players=(slow,))  # type: ignore[arg-type]
+        monkeypatch.setattr(interrupts, "_watches", [me, other])
+        interrupts._pending[loop] = interrupts._Interrupt([me, other])
+        raiser = await me.wait_for_others()
+        return raiser, loop in interrupts._pending
+
+    assert asyncio.run(main()) == (True, False)
+    assert ended == [slow]
