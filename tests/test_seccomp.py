@@ -789,3 +789,95 @@ def test_a_filtered_program_gets_no_huge_pages():
     # Without the filter the kernel answers: ENOMEM or a mapping (a pool), never EPERM. (shmget it
     # refuses with EPERM to a user outside vm.hugetlb_shm_group: not compared.)
     assert unfiltered[0] != f"mmap {denied}" and unfiltered[4] != f"memfd_create {denied}", unfiltered
+
+
+NAMESPACE_FLAG_NAMES = {
+    "CLONE_NEWNS": 0x20000,
+    "CLONE_NEWCGROUP": 0x02000000,
+    "CLONE_NEWUTS": 0x04000000,
+    "CLONE_NEWIPC": 0x08000000,
+    "CLONE_NEWUSER": 0x10000000,
+    "CLONE_NEWPID": 0x20000000,
+    "CLONE_NEWNET": 0x40000000,
+}
+
+
+def test_each_namespace_flag_alone_is_denied_in_any_abi():
+    """Every CLONE_NEW* flag the module names, each alone, in ``clone`` and ``unshare`` of every ABI
+    (the filter's mask is checked against the kernel's flags, not against itself); a plain fork
+    (SIGCHLD) and a thread's flags are allowed."""
+    thread = 0x3D0F00  # CLONE_VM | FS | FILES | SIGHAND | THREAD | SYSVSEM | SETTLS | PARENT_SETTID...
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for call in (abi.clone, abi.unshare):
+                for name, flag in NAMESPACE_FLAG_NAMES.items():
+                    seen = _interpret(program, arch=abi.arch, nr=call, args=(flag | 17,))
+                    assert seen == "deny", (machine, call, name)
+                assert _interpret(program, arch=abi.arch, nr=call, args=(17,)) == "allow", (machine, call)
+                assert _interpret(program, arch=abi.arch, nr=call, args=(thread,)) == "allow", (machine, call)
+
+
+def test_every_record_lock_command_locks_nothing_in_any_abi():
+    """flock and each of fcntl's record-lock commands, by the kernel's numbers (F_SETLK, F_SETLKW,
+    i386's and arm's F_SETLK64 and F_SETLKW64, F_OFD_SETLK, F_OFD_SETLKW), succeed unmade; reading
+    a lock (F_GETLK, F_OFD_GETLK) is allowed; leases and dnotify are denied."""
+    setting = {"F_SETLK": 6, "F_SETLKW": 7, "F_SETLK64": 13, "F_SETLKW64": 14, "F_OFD_SETLK": 37}
+    setting["F_OFD_SETLKW"] = 38
+    assert fcntl.F_SETLK == 6 and fcntl.F_SETLKW == 7
+    assert (fcntl.F_OFD_SETLK, fcntl.F_OFD_SETLKW, fcntl.F_OFD_GETLK) == (37, 38, 36)
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            assert _interpret(program, arch=abi.arch, nr=abi.flock, args=(3, fcntl.LOCK_EX)) == "noop"
+            for number in abi.fcntl:
+                for name, command in setting.items():
+                    seen = _interpret(program, arch=abi.arch, nr=number, args=(3, command, 0x1000))
+                    assert seen == "noop", (machine, number, name)
+                for command in (5, 36, 1, 3):  # F_GETLK, F_OFD_GETLK, F_GETFD, F_GETFL
+                    assert _interpret(program, arch=abi.arch, nr=number, args=(3, command)) == "allow"
+                for command in (1024, 1026):  # F_SETLEASE, F_NOTIFY
+                    assert _interpret(program, arch=abi.arch, nr=number, args=(3, command, 1)) == "deny"
+
+
+def test_the_core_limit_is_kept_whatever_the_pointers_high_halves_say_in_any_abi():
+    """prlimit64(pid, RLIMIT_CORE, new, old) reads all 64 bits of both pointers: a new limit at an
+    address whose low 32 bits are 0 (a bot may map memory there) is still a change (made a no-op,
+    never allowed, else the bot sets the limit to 0 and its crashes start the machine's core
+    helper as root); an old one at such an address, or below 4 GiB, is still asked for (refused:
+    a no-op would leave it unwritten)."""
+    core, high, low = 4, 0x7F00_0000_0000, 0x1000
+    cases = (
+        ((0, core, high, 0), "noop"),
+        ((0, core, high | low, 0), "noop"),
+        ((0, core, low, 0), "noop"),
+        ((0, core, high | low, high), "deny"),
+        ((0, core, high | low, low), "deny"),
+        ((0, core, high | low, high | low), "deny"),
+        ((0, core, 0, high | low), "allow"),  # reading it
+        ((0, core, 0, high), "allow"),
+        ((0, 7, high, high), "allow"),  # RLIMIT_NOFILE
+    )
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for args, expected in cases:
+                seen = _interpret(program, arch=abi.arch, nr=abi.prlimit, args=args)
+                assert seen == expected, (machine, abi.prlimit, [hex(a) for a in args])
+            assert _interpret(program, arch=abi.arch, nr=abi.setrlimit, args=(core, high)) == "noop"
+            assert _interpret(program, arch=abi.arch, nr=abi.setrlimit, args=(7, high)) == "allow"
+
+
+def test_i386_calls_whose_arguments_lie_in_memory_are_denied():
+    """i386's socketcall hides socket's family in memory (a unix socket of the machine through
+    ``int 0x80``) and its old mmap hides MAP_HUGETLB: both denied by their kernel numbers, and the
+    native ABI's socket call with a unix family too."""
+    program = seccomp.program(seccomp.ABIS["x86_64"])
+    i386 = 0x40000003
+    for nr, name in ((102, "socketcall"), (90, "old_mmap")):
+        for call in (1, 3, 0):  # SYS_SOCKET, SYS_CONNECT, ...
+            assert _interpret(program, arch=i386, nr=nr, args=(call, 0x1000)) == "deny", name
+    for nr in (359, 41 | 0x40000000, 41):  # i386's socket, x32's, x86-64's
+        arch = i386 if nr == 359 else 0xC000003E
+        assert _interpret(program, arch=arch, nr=nr, args=(int(socket.AF_UNIX), 1, 0)) == "deny", nr
+        assert _interpret(program, arch=arch, nr=nr, args=(int(socket.AF_INET), 1, 0)) == "allow", nr

@@ -1014,6 +1014,8 @@ def test_a_signal_to_its_own_process_group_reaches_nothing_outside_its_namespace
     SIGUSR1)`` killed it, and the bot with it. Now the bot leads a session of its own."""
     record = play_attack(tiny_game, arena, "signal_own_group", seat=seat)
     assert "ATTACK: signalled its own process group" in attack_lines(record, seat)
+    # Two walls: the keeper ignores the signals, and the bot is in no group of the keeper's.
+    assert "ATTACK: leads a session of its own: True" in attack_lines(record, seat)
     assert_normal_game(record)
 
 

@@ -177,6 +177,7 @@ def signal_own_group():
     """Ignore signals that end a process by default, then send them to its own process group
     (``kill(0, ...)``): outside its pid namespace that group held its keeper, which died of it,
     and the bot with it."""
+    say(f"leads a session of its own: {os.getsid(0) == os.getpid()}")
     caught = (signal.SIGUSR1, signal.SIGUSR2, signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGTSTP)
     for sig in caught:
         signal.signal(sig, signal.SIG_IGN)
