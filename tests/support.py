@@ -157,3 +157,16 @@ def sleeps_noted(monkeypatch, module: object) -> list[float]:
 
     monkeypatch.setattr(module, "time", Noting("time"))
     return slept
+
+
+def verified(tmp_path: Path, capsys: pytest.CaptureFixture[str], doc: object) -> tuple[int, str]:
+    """``codecup verify`` of the record ``doc`` written to ``tmp_path``: its exit status and what it
+    printed."""
+    import json
+
+    from codecup.cli import main
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc))
+    capsys.readouterr()
+    return main(["verify", str(path)]), capsys.readouterr().out

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tarfile
 import tomllib
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -75,15 +76,17 @@ def test_another_package_called_games_on_the_path_hides_nothing(tmp_path):
     assert "failed to load" not in run.stderr
 
 
-def test_both_packages_ship_their_py_typed_marker(tmp_path):
-    """PEP 561: a user's type checker reads the annotations of both (mypy --strict on a script
-    using codecup saw import-untyped and Any: a red team's). Built as setuptools builds a wheel's
-    files, from a copy (the build writes its metadata beside pyproject.toml)."""
-    pytest.importorskip("setuptools", minversion=SETUPTOOLS)
+def _copy_tree(tmp_path: Path, ignore: Callable[[str, list[str]], Iterable[str]]) -> None:
+    """What setuptools builds the packages from, copied to ``tmp_path`` (the build writes its
+    metadata beside pyproject.toml)."""
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, tmp_path / name)
     for folder in ("codecup", "games"):
-        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=ignore)
+
+
+def _build_py(tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """setuptools' ``build_py`` of the copy in ``tmp_path`` into ``tmp_path/out``: the wheel's files."""
     build = [
         sys.executable,
         "-c",
@@ -93,7 +96,16 @@ def test_both_packages_ship_their_py_typed_marker(tmp_path):
         "--build-lib",
         "out",
     ]
-    run = subprocess.run(build, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    return subprocess.run(build, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+
+
+def test_both_packages_ship_their_py_typed_marker(tmp_path):
+    """PEP 561: a user's type checker reads the annotations of both (mypy --strict on a script
+    using codecup saw import-untyped and Any: a red team's). Built as setuptools builds a wheel's
+    files, from a copy (the build writes its metadata beside pyproject.toml)."""
+    pytest.importorskip("setuptools", minversion=SETUPTOOLS)
+    _copy_tree(tmp_path, shutil.ignore_patterns("__pycache__"))
+    run = _build_py(tmp_path)
     assert run.returncode == 0, run.stderr
     # The one warning that says files are missing; not all warnings as errors, which a release of
     # setuptools deprecating something new would turn into a failure of CI (a reviewer's).
@@ -108,23 +120,11 @@ def test_the_wheel_ships_the_packages_data_and_no_stray_file(tmp_path):
     shipped a stray ``words.txt`` or a record ``game.json`` left in a package folder (a red team's).
     The data are named; the wheel's files are the tracked ones, with nothing left by a run."""
     pytest.importorskip("setuptools", minversion=SETUPTOOLS)
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
-        shutil.copy(ROOT / name, tmp_path / name)
-    for folder in ("codecup", "games"):
-        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=LEFT_BY_TOOLS)
+    _copy_tree(tmp_path, LEFT_BY_TOOLS)
     for stray in ("games/lucky_words/words.txt", "games/pillars/game.json", "codecup/site/notes.txt"):
         (tmp_path / stray).write_text("left by a run\n")
     (tmp_path / "codecup/site/game.json").write_text("{}\n")
-    build = [
-        sys.executable,
-        "-c",
-        "from setuptools import setup; setup()",
-        "-q",
-        "build_py",
-        "--build-lib",
-        "out",
-    ]
-    run = subprocess.run(build, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    run = _build_py(tmp_path)
     assert run.returncode == 0, run.stderr
     out = tmp_path / "out"
     data = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file() and p.suffix != ".py"}

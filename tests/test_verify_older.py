@@ -11,7 +11,7 @@ import pytest
 
 from codecup.cli import main
 from codecup.rules import older_wording
-from tests.support import HOSTILE
+from tests.support import HOSTILE, verified
 
 _NOW = "'zzz garbage': not a move: a move is four letters like 'BdCh', not 'zzz garbage'"
 
@@ -50,13 +50,6 @@ def garbage_records(tmp_path_factory):
     return folder
 
 
-def _verified(tmp_path, capsys, doc) -> tuple[int, str]:
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(doc))
-    capsys.readouterr()
-    return main(["verify", str(path)]), capsys.readouterr().out
-
-
 @pytest.mark.parametrize("game", ["pillars", "turn_right", "spaghetti"])
 def test_an_older_records_invalid_move_verifies_and_says_so(garbage_records, tmp_path, capsys, game):
     doc = json.loads((garbage_records / f"{game}.json").read_text())
@@ -66,7 +59,7 @@ def test_an_older_records_invalid_move_verifies_and_says_so(garbage_records, tmp
     for takeover in doc["extra"].get("takeovers", ()):  # Spaghetti's: the same words
         takeover["message"] = _older(takeover["message"], game)
     del doc["codecup"]  # those versions did not name themselves
-    status, out = _verified(tmp_path, capsys, doc)
+    status, out = verified(tmp_path, capsys, doc)
     assert status == 0, out
     assert "; older record: its invalid move's message in an older codecup's words (seat 0))" in out
 
@@ -86,7 +79,7 @@ def test_a_record_naming_its_version_has_no_older_words(garbage_records, tmp_pat
     else:
         takeover = doc["extra"]["takeovers"][0]
         takeover["message"] = _older(takeover["message"], game)
-    status, out = _verified(tmp_path, capsys, doc)
+    status, out = verified(tmp_path, capsys, doc)
     assert status == 1 and "DOES NOT VERIFY" in out, out
     assert ("termination:" if where == "end" else "extra.takeovers") in out
 
@@ -99,12 +92,12 @@ def test_an_older_records_message_naming_another_line_or_reason_does_not_verify(
     del doc["codecup"]  # an older record's: one naming its version is never read in older words
     end = doc["result"]["termination"][0]
     end["message"] = _older(end["message"], game).replace("hello, referee!", "hello, judge!")
-    status, out = _verified(tmp_path, capsys, doc)
+    status, out = verified(tmp_path, capsys, doc)
     assert status == 1 and "DOES NOT VERIFY" in out and "termination:" in out
     if game == "spaghetti":  # a take-over's message alone, too
         doc = json.loads((garbage_records / f"{game}.json").read_text())
         del doc["codecup"]
         takeover = doc["extra"]["takeovers"][0]
         takeover["message"] = _older(takeover["message"], game) + " (changed)"
-        status, out = _verified(tmp_path, capsys, doc)
+        status, out = verified(tmp_path, capsys, doc)
         assert status == 1 and "extra.takeovers" in out

@@ -14,7 +14,7 @@ from codecup.cli import main
 from codecup.plugins import load_game
 from codecup.record import Record
 from codecup.verify import consistency_problem
-from tests.support import HOSTILE
+from tests.support import HOSTILE, verified
 
 
 @pytest.fixture(scope="module")
@@ -30,22 +30,15 @@ def faulted(tmp_path_factory):
     return folder
 
 
-def _verified(tmp_path, capsys, doc) -> tuple[int, str]:
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(doc))
-    capsys.readouterr()
-    return main(["verify", str(path)]), capsys.readouterr().out
-
-
 def test_a_faulted_games_changed_score_does_not_verify(faulted, tmp_path, capsys):
     """Turn Right's points are its game points (in its data), not its scores: only the scores
     comparison sees the winner's game score changed."""
     doc = json.loads((faulted / "turn_right.json").read_text())
     assert doc["result"]["termination"][0]["kind"] == "invalid"
-    assert _verified(tmp_path, capsys, doc)[0] == 0
+    assert verified(tmp_path, capsys, doc)[0] == 0
     scores = doc["result"]["scores"]
     doc["result"]["scores"] = [scores[0], scores[1] - 1]
-    status, out = _verified(tmp_path, capsys, doc)
+    status, out = verified(tmp_path, capsys, doc)
     assert status == 1 and "DOES NOT VERIFY" in out, out
     assert f"scores: rules give {scores}" in out
 
@@ -55,11 +48,11 @@ def test_a_faulted_games_changed_legal_move_does_not_verify(faulted, tmp_path, c
     legal, and the scores in the record are the referee's, not the rules' after the moves."""
     doc = json.loads((faulted / "spaghetti.json").read_text())
     assert doc["result"]["termination"][0]["kind"] == "invalid"
-    assert _verified(tmp_path, capsys, doc)[0] == 0
+    assert verified(tmp_path, capsys, doc)[0] == 0
     last = doc["moves"][-1]
     changed = last["move"][:-1] + {"l": "s", "s": "r", "r": "l"}[last["move"][-1]]
     last["move"] = changed
-    status, out = _verified(tmp_path, capsys, doc)
+    status, out = verified(tmp_path, capsys, doc)
     assert status == 1 and "DOES NOT VERIFY" in out, out
     assert f"moves differ at number {len(doc['moves'])}" in out
 
@@ -82,7 +75,7 @@ def test_an_answer_the_referee_never_asked_for_does_not_verify(faulted, tmp_path
     doc = json.loads((faulted / "pillars.json").read_text())
     last = doc["transcript"][-1]
     doc["transcript"].append({"t_us": last["t_us"], "seat": 1, "dir": "from", "text": "AaAa"})
-    status, out = _verified(tmp_path, capsys, doc)
+    status, out = verified(tmp_path, capsys, doc)
     assert status == 1 and "DOES NOT VERIFY" in out, out
     assert "the record has answers the referee never asked for (seats [1])" in out
 
@@ -94,6 +87,6 @@ def test_a_seats_clock_charged_less_than_before_does_not_verify(faulted, tmp_pat
     answers = [i for i, t in enumerate(doc["transcript"]) if t["seat"] == 0 and t.get("used") is not None]
     first, second = answers[0], answers[1]
     doc["transcript"][first]["used"] = doc["transcript"][second]["used"] + 0.25
-    status, out = _verified(tmp_path, capsys, doc)
+    status, out = verified(tmp_path, capsys, doc)
     assert status == 1 and "DOES NOT VERIFY" in out, out
     assert f"clock: transcript[{second}]: seat 0's clock fell from" in out
