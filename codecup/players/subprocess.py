@@ -42,6 +42,7 @@ from codecup.checks import LOOP, is_loop, rooted
 from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL, wall_backstop
 from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
+from codecup.ownwait import own_delay
 from codecup.players.base import Player, Unstopped
 from codecup.processes import signal_name
 from codecup.sandbox import Box, orphans
@@ -411,6 +412,9 @@ class SubprocessPlayer(Player):
     # Its CPU time read since it was suspended: at the next resume, what it used since is charged
     # to the next answer, not lost (and a frozen tree uses none).
     frozen_cpu: float | None = None
+    # The referee's own waiting for a processor (codecup.ownwait) at its last look for the line it
+    # waits for that found none (None: no such look in this wait).
+    looked: float | None = None
 
     async def start(self) -> None:
         """Start the program in its own session (and so its own process group), then suspend it."""
@@ -580,6 +584,13 @@ class SubprocessPlayer(Player):
         """Bytes of stderr it wrote past the log's cap (read at ``drain_rate`` at most)."""
         return self.protocol.stderr_dropped if self.protocol is not None else 0
 
+    def answer_delay(self) -> float:
+        """After :meth:`receive` gave a line: seconds the referee waited for a processor since its
+        last look for it found none (:mod:`codecup.ownwait`), up to now; read under a cpu clock."""
+        if self.looked is None or (now := own_delay()) is None:
+            return 0.0
+        return max(0.0, now - self.looked)
+
     def waits(self) -> Waits | None:
         """How long the program's tree has waited for a processor so far (None where not measured)."""
         if self.box is not None and self.box.cgroup is not None:
@@ -626,7 +637,7 @@ class SubprocessPlayer(Player):
         """The next line within ``timeout`` seconds (and ``cpu_limit`` CPU seconds since the last
         :meth:`resume`), or a fault; a fault is named after the sandbox limit it broke, if any.
         The program is suspended as soon as its line comes (as the runner would do next)."""
-        self.waiting = False
+        self.waiting, self.looked = False, None
         if self.unstartable is not None:
             return Fault(Termination.CRASH, self.unstartable)
         protocol = self.protocol
@@ -697,6 +708,8 @@ class SubprocessPlayer(Player):
                 left = min(left, max(cpu_left / _CORES, 0.002))
             if sample_at is not None:
                 left = min(left, max(sample_at - now, 0.001))
+            if cpu_limit is not None:  # no line yet: what the referee waits from here is not the tree's
+                self.looked = own_delay()
             await _wait(protocol, loop, left)
             if cpu_limit is not None and not protocol.lines:  # woken by the timer: read the CPU used
                 cpu_left = cpu_limit - ((self.cpu_time() or 0.0) - self.resumed_cpu)
