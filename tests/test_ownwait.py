@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
 import sys
 
 import pytest
@@ -41,30 +40,34 @@ print(3, flush=True)
 def test_an_answers_delay_runs_from_the_referees_last_look_that_found_no_line(monkeypatch):
     """Each reading of the referee's waiting adds a second (a fake): the delay of the answer is the
     reading now less the one at the last look before it came, whatever the looks before; a line
-    there at the first look (written before the wait) has none, nor does a wait on the wall clock."""
-    readings = itertools.count(1.0)
-    monkeypatch.setattr(sp, "own_delay", lambda: next(readings))
+    there at the first look counts from the resume (it can have been written no later), and a wait
+    resumed without ``stalls`` (the wall clock's) has none."""
+    readings: list[float] = []
+    monkeypatch.setattr(sp, "own_delay", lambda: readings.append(len(readings) + 1.0) or readings[-1])
 
     async def delays() -> list[float]:
         player = sp.SubprocessPlayer([sys.executable, "-c", ANSWERS])
         await player.start()
         try:
-            player.resume()
+            player.resume(stalls=True)
             player.send("go")
             assert await player.receive(30.0, cpu_limit=30.0) == "1"
+            looks = len(readings)  # the resume's, and each look's
             after_looks = player.answer_delay()
             player.resume()  # it was suspended at its answer
             for _ in range(6000):  # its second line comes before the wait for it
                 if player.protocol is not None and player.protocol.lines:
                     break
                 await asyncio.sleep(0.01)
+            player.suspend()
+            player.resume(stalls=True)
             assert await player.receive(30.0, cpu_limit=30.0) == "2"
             there = player.answer_delay()
             player.resume()
             player.send("go")
             assert await player.receive(30.0) == "3"
-            return [after_looks, there, player.answer_delay()]
+            return [looks >= 2, after_looks, there, player.answer_delay()]
         finally:
             await player.close()
 
-    assert asyncio.run(delays()) == [1.0, 0.0, 0.0]
+    assert asyncio.run(delays()) == [True, 1.0, 1.0, 0.0]

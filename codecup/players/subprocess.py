@@ -413,7 +413,7 @@ class SubprocessPlayer(Player):
     # to the next answer, not lost (and a frozen tree uses none).
     frozen_cpu: float | None = None
     # The referee's own waiting for a processor (codecup.ownwait) at its last look for the line it
-    # waits for that found none (None: no such look in this wait).
+    # waits for that found none, or at the resume before it (None: not resumed with ``stalls``).
     looked: float | None = None
 
     async def start(self) -> None:
@@ -492,6 +492,9 @@ class SubprocessPlayer(Player):
     def resume(self, stalls: bool = False) -> None:
         """Let the whole tree run again (noting its CPU time so far, where a cgroup measures it, and
         with ``stalls`` its stall time)."""
+        # Its answer can come no sooner: a referee starved (preempted) before its first look for it
+        # may find none there while the answer waits in the pipe, unread.
+        self.looked = own_delay() if stalls else None
         if not self.running and self.pid:
             if self.box is not None and self.box.cgroup is not None:
                 # The reading taken when it was charged after its last answer serves (one cpu.stat
@@ -586,7 +589,8 @@ class SubprocessPlayer(Player):
 
     def answer_delay(self) -> float:
         """After :meth:`receive` gave a line: seconds the referee waited for a processor since its
-        last look for it found none (:mod:`codecup.ownwait`), up to now; read under a cpu clock."""
+        last look for it found none, or since the resume before (:mod:`codecup.ownwait`), up to
+        now; read where it was resumed with ``stalls`` (a cpu clock)."""
         if self.looked is None or (now := own_delay()) is None:
             return 0.0
         return max(0.0, now - self.looked)
@@ -637,7 +641,7 @@ class SubprocessPlayer(Player):
         """The next line within ``timeout`` seconds (and ``cpu_limit`` CPU seconds since the last
         :meth:`resume`), or a fault; a fault is named after the sandbox limit it broke, if any.
         The program is suspended as soon as its line comes (as the runner would do next)."""
-        self.waiting, self.looked = False, None
+        self.waiting = False
         if self.unstartable is not None:
             return Fault(Termination.CRASH, self.unstartable)
         protocol = self.protocol
@@ -708,7 +712,7 @@ class SubprocessPlayer(Player):
                 left = min(left, max(cpu_left / _CORES, 0.002))
             if sample_at is not None:
                 left = min(left, max(sample_at - now, 0.001))
-            if cpu_limit is not None:  # no line yet: what the referee waits from here is not the tree's
+            if self.looked is not None:  # no line yet: what the referee waits from here is not the tree's
                 self.looked = own_delay()
             await _wait(protocol, loop, left)
             if cpu_limit is not None and not protocol.lines:  # woken by the timer: read the CPU used
