@@ -34,6 +34,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import attrs
+from bench_options import name_among, nonnegative_int, positive_float, positive_int
+from bench_origin import print_origin
 
 from codecup.dialogue import Termination
 from codecup.drive import derive_seed
@@ -150,19 +152,35 @@ def run_phase(
                 print(f"  [{phase}] {tally.label} game {i}: ends {outcome.ends}", flush=True)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clock", type=float, default=2.0, help="seconds per seat per game (default 2)")
-    parser.add_argument("--games", type=int, default=2, help="games per bot, seats alternating (default 2)")
+def parser(games: dict[str, Game]) -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any game (``--only`` against ``games``)."""
+    labels = [*sorted(games), *(f"{g}/{b}" for g in sorted(games) for b in games[g].info.bots)]
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--clock", type=positive_float, default=2.0, help="seconds per seat per game (default 2)")
+    p.add_argument(
+        "--games", type=positive_int, default=2, help="games per bot, seats alternating (default 2)"
+    )
     heavy = ", ".join(HEAVY)
-    parser.add_argument("--heavy-games", type=int, default=1, help=f"games for {heavy} (default 1)")
-    parser.add_argument("--load", type=int, default=4, help="busy processes in the loaded phase (default 4)")
-    parser.add_argument("--seed", type=int, default=0, help="first game seed")
-    parser.add_argument("--clock-mode", default="wall", choices=("wall", "cpu"))
-    parser.add_argument("--only", nargs="*", default=[], help="GAME or GAME/BOT to play (default: all)")
-    args = parser.parse_args()
+    p.add_argument("--heavy-games", type=positive_int, default=1, help=f"games for {heavy} (default 1)")
+    p.add_argument(
+        "--load", type=nonnegative_int, default=4, help="busy processes in the loaded phase (default 4)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="first game seed")
+    p.add_argument("--clock-mode", default="wall", choices=("wall", "cpu"))
+    p.add_argument(
+        "--only",
+        nargs="*",
+        type=name_among(labels, "GAME or GAME/BOT"),
+        default=[],
+        help="GAME or GAME/BOT to play (default: all)",
+    )
+    return p
 
+
+def main() -> None:
     games = load_games().games
+    args = parser(games).parse_args()
+    print_origin()
     plan = schedule(games, args.only, args.games, args.heavy_games)
     tallies = {f"{g}/{b}": Tally(f"{g}/{b}") for g, b, _ in plan}
     total = sum(n for *_, n in plan)

@@ -16,6 +16,8 @@ import statistics
 import sys
 from pathlib import Path
 
+from bench_options import int_at_least, nonnegative_float
+from bench_origin import print_origin
 from referee_throughput import ECHO, Ping
 
 from codecup.clock import WALL
@@ -25,11 +27,18 @@ from codecup.runner import new_match, play_match
 SLEEPER = Path(__file__).with_name("sleep_bot.py")
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any game."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sleep-ms", type=nonnegative_float, nargs="+", default=[5.0, 20.0, 50.0])
+    # seat 0 answers every other move and its first answer is left out: 3 moves give one wait
+    p.add_argument("--moves", type=int_at_least(3), default=100, help="moves per game (at least 3)")
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sleep-ms", type=float, nargs="+", default=[5.0, 20.0, 50.0])
-    parser.add_argument("--moves", type=int, default=100)
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     print(f"clock accuracy: seat 0 sleeps N ms per move, seat 1 answers at once; {args.moves} moves per game")
     worst = 0.0
     for n in args.sleep_ms:

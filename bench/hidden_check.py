@@ -16,6 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_options import positive_int
+from bench_origin import print_origin
+
 from codecup.players import programs
 from codecup.record import PlayerInfo
 
@@ -44,11 +47,17 @@ def check_seconds(players: list[PlayerInfo], out: Path) -> float:
     return time.process_time() - start
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any folder is made."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--players", type=positive_int, nargs="+", default=[40, 160, 1000, 10000])
+    return p
+
+
 def main() -> None:
     """Print the seconds for each number of players."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, nargs="+", default=[40, 160, 1000, 10000])
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     for count in args.players:
         with tempfile.TemporaryDirectory() as tmp:
             players = players_in(Path(tmp), count)

@@ -23,20 +23,33 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench_options import names_among, nonnegative_int, positive_float, positive_int
+from bench_origin import print_origin
+
+from codecup_games.lucky_words.game import LuckyWords
 from codecup_games.lucky_words.variants import RULES
 from codecup_games.lucky_words.words import WORDS_ENV
 
 OFFICIAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "words.dat"
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any game."""
+    info = LuckyWords().info
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=positive_int, default=10, help="games per dialogue")
+    p.add_argument("--bots", type=names_among(info.bots, "bot"), default="strong,zracer")
+    p.add_argument(
+        "--variants", type=names_among((r.name for r in RULES), "variant"), default="codecup2004,wordracer"
+    )
+    p.add_argument("--clock", type=positive_float, help="seconds per seat (default: the variant's)")
+    p.add_argument("--busy", type=nonnegative_int, default=0, help="busy processes to run meanwhile")
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10, help="games per dialogue")
-    parser.add_argument("--bots", default="strong,zracer")
-    parser.add_argument("--variants", default="codecup2004,wordracer")
-    parser.add_argument("--clock", type=float, help="seconds per seat (default: the variant's)")
-    parser.add_argument("--busy", type=int, default=0, help="busy processes to run meanwhile")
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
     try:
         _run(args)
@@ -49,11 +62,11 @@ def main() -> None:
 def _run(args: argparse.Namespace) -> None:
     words = os.environ.get(WORDS_ENV) or (str(OFFICIAL.resolve()) if OFFICIAL.is_file() else None)
     print(f"word list: {words or 'default list (not official)'}; {args.busy} busy processes")
-    bots = args.bots.split(",")
+    bots = args.bots
     bot_cmd = f"{shlex.quote(sys.executable)} -m codecup bot lucky_words"
     clocks = {r.name: r.variant.clock for r in RULES}
     with tempfile.TemporaryDirectory() as tmp:
-        for variant in args.variants.split(","):
+        for variant in args.variants:
             used: dict[str, list[float]] = {b: [] for b in bots}
             faults: dict[str, int] = dict.fromkeys(bots, 0)
             clock = args.clock or clocks[variant]

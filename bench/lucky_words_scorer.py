@@ -22,6 +22,9 @@ import random
 import time
 from pathlib import Path
 
+from bench_options import positive_int
+from bench_origin import print_origin
+
 from codecup.drive import play_bots
 from codecup_games.lucky_words import scorer as scorer_mod
 from codecup_games.lucky_words.game import LuckyWords
@@ -95,12 +98,20 @@ def lookups_per_board(words: WordList, boards: list[str]) -> float:
     return count / len(boards)
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any board."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--boards", type=positive_int, default=50_000)
+    p.add_argument(
+        "--games", type=positive_int, default=40, help="bot games whose final boards are re-scored"
+    )
+    p.add_argument("--repeat", type=positive_int, default=3, help="cold runs per scorer; the best is shown")
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", type=int, default=50_000)
-    parser.add_argument("--games", type=int, default=40, help="bot games whose final boards are re-scored")
-    parser.add_argument("--repeat", type=int, default=3, help="cold runs per scorer; the best is shown")
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     if not os.environ.get(WORDS_ENV) and OFFICIAL.is_file():
         os.environ[WORDS_ENV] = str(OFFICIAL.resolve())
     words = load_words()

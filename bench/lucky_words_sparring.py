@@ -160,3 +160,9 @@ def play(names: Sequence[str], seed: int, variant: str) -> DriveResult:
         for seat, name in enumerate(names)
     ]
     return drive(GAME.referee(setup, v.name, derive_seed(seed, "referee")), SessionChannel(sessions))
+
+
+if __name__ == "__main__":
+    from bench_options import not_a_bench
+
+    not_a_bench(__file__, "the sparring bots of bench/lucky_words_strength.py; run that")

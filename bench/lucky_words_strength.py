@@ -35,6 +35,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_options import even_positive_int, name_among, names_among, positive_int
+from bench_origin import print_origin
+
+from codecup_games.lucky_words.game import LuckyWords
 from codecup_games.lucky_words.words import WORDS_ENV, load_words
 
 OFFICIAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "words.dat"
@@ -93,23 +97,40 @@ def _report(
     sys.stdout.flush()
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any game."""
+    from lucky_words_sparring import SPARRING
+
+    info = LuckyWords().info
+    known = (*SPARRING, *info.bots)
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument(
+        "--games", type=even_positive_int, default=200, help="games per pairing and scoring (even)"
+    )
+    p.add_argument("--first", type=int, default=0, help="first seed")
+    p.add_argument("--bot", type=name_among(known, "bot"), default="strong")
+    p.add_argument("--opponents", type=names_among(known, "bot"), default="v0,frame,frame4,zracer-class")
+    p.add_argument(
+        "--variants",
+        type=names_among((v.name for v in info.variants), "variant"),
+        default="wordracer-greedy,wordracer",
+        help="greedy / rule scoring",
+    )
+    p.add_argument("--jobs", type=positive_int, default=2)
+    p.add_argument("--every", type=positive_int, default=50, help="print an interim line every N games")
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="games per pairing and scoring (even)")
-    parser.add_argument("--first", type=int, default=0, help="first seed")
-    parser.add_argument("--bot", default="strong")
-    parser.add_argument("--opponents", default="v0,frame,frame4,zracer-class")
-    parser.add_argument("--variants", default="wordracer-greedy,wordracer", help="greedy / rule scoring")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--every", type=int, default=50, help="print an interim line every N games")
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     if not os.environ.get(WORDS_ENV) and OFFICIAL.is_file():
         os.environ[WORDS_ENV] = str(OFFICIAL.resolve())
     print(load_words().describe())
     print(f"seeds {args.first}..{args.first + args.games // 2 - 1}, each from both seats; jobs {args.jobs}")
     with ProcessPoolExecutor(args.jobs) as pool:
-        for variant in args.variants.split(","):
-            for opponent in args.opponents.split(","):
+        for variant in args.variants:
+            for opponent in args.opponents:
                 jobs = [(args.bot, opponent, variant, args.first + i // 2, i % 2) for i in range(args.games)]
                 start = time.perf_counter()
                 results: list[tuple[float, float, float]] = []

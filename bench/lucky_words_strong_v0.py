@@ -140,3 +140,11 @@ class StrongV0(Bot):
         best = self._rerank(options, self._lookahead(self.look_picks), table)
         self._model_place(best[2])
         return best[2], best[1]
+
+
+if __name__ == "__main__":
+    from bench_options import not_a_bench
+
+    not_a_bench(
+        __file__, "a frozen copy of the old strong bot, for bench/lucky_words_strength.py (v0); run that"
+    )

@@ -14,14 +14,23 @@ import argparse
 import random
 import time
 
+from bench_options import positive_int
+from bench_origin import print_origin
+
 from codecup_games.pillars.engine import Board, legal_masks, random_pillars, random_playout
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any playout."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--games", type=positive_int, default=20_000, help="playouts to run")
+    p.add_argument("--seed", type=int, default=1)
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=20_000, help="playouts to run")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
 
     rng = random.Random(args.seed)
     starts = [Board.start(random_pillars(rng)).empty for _ in range(100)]

@@ -14,18 +14,28 @@ import argparse
 import statistics
 import time
 
+from bench_options import name_among, positive_int
+from bench_origin import print_origin
+
 from codecup.dialogue import Termination
 from codecup.drive import play_bots
 from codecup_games.pillars.game import Pillars
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any game."""
+    bots = name_among(Pillars().info.bots, "Pillars bot")
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--games", type=positive_int, default=200)
+    p.add_argument("--seed", type=int, default=0, help="first game seed")
+    p.add_argument("--bot", type=bots, default="baseline")
+    p.add_argument("--opponent", type=bots, default="random")
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=0, help="first game seed")
-    parser.add_argument("--bot", default="baseline")
-    parser.add_argument("--opponent", default="random")
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
 
     game = Pillars()
     wins = [0, 0]

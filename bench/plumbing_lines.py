@@ -135,9 +135,26 @@ AFTER: dict[str, list[tuple[str, str]]] = {
 }
 
 
+class MissingFile(Exception):
+    """A file the table names is not in the revision."""
+
+
 def source(rev: str, path: str) -> str:
-    """The file at the revision."""
-    return subprocess.run(["git", "show", f"{rev}:{path}"], check=True, capture_output=True, text=True).stdout
+    """The file at the revision (:class:`MissingFile` if it has none)."""
+    done = subprocess.run(["git", "show", f"{rev}:{path}"], capture_output=True, text=True)
+    if done.returncode:
+        raise MissingFile(f"revision {rev!r} has no {path}")
+    return done.stdout
+
+
+def revision(text: str) -> str:
+    """A git revision of the repository in the current folder (an argparse type)."""
+    done = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", f"{text}^{{commit}}"], capture_output=True, text=True
+    )
+    if done.returncode:
+        raise argparse.ArgumentTypeError(f"no git revision {text!r} in the repository of the current folder")
+    return text
 
 
 def _find(body: list[ast.stmt], name: str) -> ast.stmt:
@@ -178,15 +195,30 @@ def count(text: str, symbol: str) -> int:
     return sum(1 for line in lines[first - 1 : node.end_lineno] if line.strip())
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options; the revision is checked before anything is counted."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("rev", type=revision, help="a git revision of the repository in the current folder")
+    p.add_argument("table", choices=("before", "after"), help="which list of plumbing to count")
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rev", help="a git revision")
-    parser.add_argument("table", choices=("before", "after"), help="which list of plumbing to count")
-    args = parser.parse_args()
+    options = parser()
+    args = options.parse_args()
     table = BEFORE if args.table == "before" else AFTER
+    try:
+        sources = {(path, args.rev): source(args.rev, path) for items in table.values() for path, _ in items}
+    except MissingFile as e:
+        options.error(f"{e}: the {args.table!r} table counts another revision's files")
+    commit = subprocess.run(["git", "rev-parse", args.rev], capture_output=True, text=True).stdout.strip()
+    top = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True
+    ).stdout.strip()
+    print(f"lines at git revision {args.rev} ({commit[:12]}) of the repository at {top}")
     total = 0
     for game, items in table.items():
-        n = sum(count(source(args.rev, path), symbol) for path, symbol in items)
+        n = sum(count(sources[(path, args.rev)], symbol) for path, symbol in items)
         total += n
         print(f"{game:11} {n:4}")
     print(f"{'total':11} {total:4}")

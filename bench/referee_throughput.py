@@ -20,6 +20,9 @@ import sys
 import time
 from pathlib import Path
 
+from bench_options import int_at_least, positive_int
+from bench_origin import print_origin
+
 from codecup.dialogue import NORMAL, Dialogue, Outcome, Played, Receive, Send
 from codecup.game import Game, GameInfo, PlayerSession, Variant
 from codecup.record import FROM, PlayerInfo
@@ -64,11 +67,17 @@ class Ping(Game):
         return ""
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any game."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--moves", type=int_at_least(2), default=20000, help="moves per game (at least 2)")
+    p.add_argument("--games", type=positive_int, default=3)
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moves", type=int, default=20000)
-    parser.add_argument("--games", type=int, default=3)
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     game = Ping(args.moves)
     bot = (sys.executable, str(ECHO))
     print(f"referee throughput, 2 subprocess echo bots, {args.games} games x {args.moves} moves")

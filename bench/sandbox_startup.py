@@ -17,6 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_options import positive_int
+from bench_origin import print_origin
+
 from codecup.players import SubprocessPlayer
 from codecup.sandbox import Box, Policy, machine_support
 
@@ -38,10 +41,16 @@ async def one_start(sandboxed: bool, folder: Path) -> tuple[float, float]:
     return t1 - t0, time.perf_counter() - t1
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any start."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--starts", type=positive_int, default=40)
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--starts", type=int, default=40)
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     print(machine_support().summary())
     results: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
     with tempfile.TemporaryDirectory() as folder:

@@ -16,6 +16,8 @@ import json
 import tempfile
 from pathlib import Path
 
+from bench_origin import print_origin
+
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.record import PlayerInfo
 from codecup.runner import new_match, run_match
@@ -24,13 +26,17 @@ from codecup.site import write_assets, write_game_page
 GAMES_100 = 100 * 99  # a 100-player double round robin
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any game."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--bots", choices=("strongest", "random"), default="strongest")
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bots", choices=("strongest", "random"), default="strongest")
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     pm = make_plugin_manager()
     registry = load_games(pm)
     print(f"{'game':<12} {'moves':>5} {'page':>9} {'frames':>9} {'script':>8} {'x9900 games':>12}")

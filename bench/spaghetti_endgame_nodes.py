@@ -16,6 +16,9 @@ import argparse
 import random
 import time
 
+from bench_options import int_between, positive_int
+from bench_origin import print_origin
+
 from codecup_games.spaghetti.bots.playout import safe_move
 from codecup_games.spaghetti.bots.search import SearchBot
 from codecup_games.spaghetti.engine import Position
@@ -57,12 +60,28 @@ def solve(pos: Position, equivalences: bool) -> tuple[int, int, int, float]:
     return move, bot.values[move], bot.nodes, time.perf_counter() - started
 
 
+FEWEST_EMPTIES, MOST_EMPTIES = 2, 12
+"""Empty cells solved: with one the bot plays it without a search; each more multiplies the nodes by
+about 4 (10 cells: minutes a position, more would not end in a bench's time)."""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any search."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument(
+        "--empties",
+        type=int_between(FEWEST_EMPTIES, MOST_EMPTIES),
+        default=9,
+        help=f"empty cells, {FEWEST_EMPTIES} to {MOST_EMPTIES}",
+    )
+    p.add_argument("--positions", type=positive_int, default=20)
+    p.add_argument("--seed", type=int, default=7)
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--empties", type=int, default=9)
-    parser.add_argument("--positions", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     totals = {False: [0, 0.0], True: [0, 0.0]}
     same_value = same_move = 0
     print("position   nodes before  move value |  nodes with  move value")

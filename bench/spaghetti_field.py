@@ -20,10 +20,11 @@ immediate score, like a defender who cares about the margin more than points.
 from __future__ import annotations
 
 import random
+import re
 import sys
 from pathlib import Path
 
-from codecup_games.spaghetti.bots import make_bot, search
+from codecup_games.spaghetti.bots import BOTS, make_bot, search
 from codecup_games.spaghetti.bots.base import Bot
 from codecup_games.spaghetti.bots.budget import PLAN
 from codecup_games.spaghetti.bots.search import SearchBot
@@ -135,9 +136,58 @@ class Unhurried(SearchBot):
         return super().choose(pos, 1e9)
 
 
+OPTIONS: dict[str, str] = {
+    "x": "times the work",
+    "ab": "the opponent's weight in the alpha-beta search",
+    "mc": "the opponent's weight in the playouts",
+    "c": "the UCB constant",
+    "w": "the Monte Carlo width",
+    "e": "alpha-beta at this many empty cells or fewer whatever the work",
+    "p": "the plan search-p<n> (n: " + ", ".join(p.removeprefix("search-p") for p in PLANS) + ")",
+    "r": "the Monte Carlo width against a random opponent",
+    "s": "0: without the endgame's move equivalences",
+    "o": "0: against the random player, playout moves by safe_move",
+    "h": "0: against the random player, the root by UCB1, not successive halving",
+    "hk": "1: successive halving against careful opponents too",
+}
+"""The options of ``search:...`` names (:func:`variant`), the only ones it takes."""
+
+_OPTION = re.compile(r"([a-z]+)(-?[0-9]+(?:\.[0-9]*)?|-?\.[0-9]+)")
+
+
+class UnknownBenchBot(ValueError):
+    """A bench bot name :func:`make` does not know; the message says what it knows."""
+
+
+def options(name: str) -> dict[str, float]:
+    """The options of a ``search:...`` name, checked: an unknown key or a bad value is refused.
+
+    Each option is a key of :data:`OPTIONS` followed by a number (``x2.5``, ``hk1``);
+    a key given twice, a key the code does not read, or a plan that does not exist
+    raises :class:`UnknownBenchBot`, never a bot that quietly plays as ``search``.
+    """
+    opts: dict[str, float] = {}
+    for text in name.split(":")[1:]:
+        match = _OPTION.fullmatch(text)
+        if match is None and text in OPTIONS:
+            raise UnknownBenchBot(f"{name!r}: option {text!r} needs a number ({text}: {OPTIONS[text]})")
+        if match is None or match[1] not in OPTIONS:
+            raise UnknownBenchBot(
+                f"{name!r}: unknown option {text!r} (known, each followed by a number: {', '.join(OPTIONS)})"
+            )
+        key, value = match[1], float(match[2])
+        if key in opts:
+            raise UnknownBenchBot(f"{name!r}: option {key!r} given twice")
+        if key == "p" and f"search-p{value:g}" not in PLANS:
+            raise UnknownBenchBot(f"{name!r}: no plan search-p{value:g} (known: {', '.join(PLANS)})")
+        opts[key] = value
+    return opts
+
+
 def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
     """``search`` with options, e.g. ``search:x2.5:ab1:mc1:c16:w99:e10:p1:r16`` (each optional).
 
+    The options are those of :data:`OPTIONS` (:func:`options` refuses any other):
     ``x``: times the work; ``ab``, ``mc``: the opponent's weight in the alpha-beta
     search and in the playouts; ``c``: the UCB constant; ``w``: the Monte Carlo
     width; ``e``: alpha-beta at this many empty cells or fewer whatever the
@@ -149,7 +199,7 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
     as it was before them); ``hk1``: successive halving against careful opponents too (an
     experiment of 2026-11-26, see docs/games/spaghetti.md). Defaults: ``search``'s.
     """
-    opts = {o.rstrip("0123456789."): float(o.lstrip("abcehkmoprstwx")) for o in name.split(":")[1:]}
+    opts = options(name)
     return Unhurried(
         seed,
         clock,
@@ -159,12 +209,36 @@ def variant(name: str, seed: int, clock: float, scale: float) -> Bot:
         ucb_c=opts.get("c", search.UCB_C),
         mc_width=int(opts.get("w", search.MC_WIDTH)),
         mc_low=int(opts.get("e", search.MC_LOW)),
-        plan=PLANS[f"search-p{int(opts['p'])}"] if "p" in opts else PLAN,
+        plan=PLANS[f"search-p{opts['p']:g}"] if "p" in opts else PLAN,
         random_width=int(opts.get("r", search.RANDOM_WIDTH)),
         equivalences=bool(opts.get("s", 1)),
         random_setup=bool(opts.get("o", search.RANDOM_SETUP)),
         random_halving=bool(opts.get("h", search.RANDOM_HALVING)),
         careful_halving=bool(opts.get("hk", 0)),
+    )
+
+
+NAMED = ("search", "search-blind", "search-diff", "search-before", "spoiler", *PLANS)
+"""The bench's own names (with ``search-w<ab>[/<mc>]``, ``search:<options>`` and the built-in bots)."""
+
+
+def check(name: str) -> str:
+    """``name`` if :func:`make` knows it, else :class:`UnknownBenchBot` saying what it knows."""
+    if name in NAMED or name in BOTS:
+        return name
+    if name.startswith("search:"):
+        options(name)
+        return name
+    if name.startswith("search-w"):
+        ab, _, mc = name[len("search-w") :].partition("/")
+        try:
+            float(ab), float(mc) if mc else None
+        except ValueError:
+            raise UnknownBenchBot(f"{name!r}: search-w<ab> or search-w<ab>/<mc> takes numbers") from None
+        return name
+    raise UnknownBenchBot(
+        f"unknown bot {name!r} (known: {', '.join(sorted({*NAMED, *BOTS}))}, "
+        f"search-w<ab>[/<mc>], search:<options>)"
     )
 
 
@@ -189,4 +263,10 @@ def make(name: str, seed: int, clock: float, scale: float) -> Bot:
         return BeforeSearch(seed, clock, scale)
     if name == "spoiler":
         return SpoilerBot(seed)
-    return make_bot(name, seed, clock)
+    return make_bot(check(name), seed, clock)
+
+
+if __name__ == "__main__":
+    from bench_options import not_a_bench
+
+    not_a_bench(__file__, "the bots of bench/spaghetti_points.py; run that")

@@ -15,18 +15,27 @@ import argparse
 import random
 import time
 
+from bench_options import positive_int
+from bench_origin import print_origin
+
 from codecup.drive import play_bots
 from codecup_games.spaghetti.engine import Position
 from codecup_games.spaghetti.game import Spaghetti
 from codecup_games.spaghetti.jury import random_jury
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any playout."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--games", type=positive_int, default=20_000, help="engine playouts to run")
+    p.add_argument("--dialogue-games", type=positive_int, default=200, help="whole games through the referee")
+    p.add_argument("--seed", type=int, default=1)
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=20_000, help="engine playouts to run")
-    parser.add_argument("--dialogue-games", type=int, default=200, help="whole games through the referee")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
 
     rng = random.Random(args.seed)
     starts = [Position.start(random_jury(rng)) for _ in range(100)]

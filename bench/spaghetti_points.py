@@ -45,7 +45,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from spaghetti_field import make
+from bench_options import comma_list, even_positive_int, positive_float, positive_int
+from bench_origin import print_origin
+from spaghetti_field import NAMED, OPTIONS, UnknownBenchBot, check, make
 
 from codecup.drive import SessionChannel, derive_seed, drive
 from codecup_games.spaghetti.game import CLOCK, Spaghetti
@@ -81,17 +83,50 @@ def mean_ci(xs: list[float]) -> tuple[float, float]:
     return m, Z95 * math.sqrt(var / n)
 
 
+def bench_bot(name: str) -> str:
+    """A bench bot name :func:`spaghetti_field.make` knows (an argparse type)."""
+    try:
+        return check(name)
+    except UnknownBenchBot as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def store_file(text: str) -> str:
+    """A file to keep games in, whose folder exists (an argparse type)."""
+    if not Path(text).resolve().parent.is_dir():
+        raise argparse.ArgumentTypeError(f"no folder {str(Path(text).parent)!r} for the store {text!r}")
+    return text
+
+
+NAMES_HELP = (
+    f"comma separated: {', '.join(NAMED)}, a built-in bot, search-w<ab>[/<mc>], or search:<options> "
+    f"with options (each a key and a number, joined by ':'): "
+    + "; ".join(f"{k}: {v}" for k, v in OPTIONS.items())
+)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The bench's options; every value is checked before any game."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument(
+        "--games", type=even_positive_int, default=200, help="games per pairing (even: both colours)"
+    )
+    p.add_argument("--scale", type=positive_float, default=0.1, help="share of the searches' work")
+    p.add_argument("--jobs", type=positive_int, default=1)
+    p.add_argument("--subjects", type=comma_list(bench_bot), default="search,search-before", help=NAMES_HELP)
+    p.add_argument(
+        "--field", type=comma_list(bench_bot), default="random,greedy,search-fast,search-before,spoiler"
+    )
+    p.add_argument(
+        "--store", type=store_file, help="a file of games' points (JSON lines) to reuse and extend"
+    )
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="games per pairing (even: both colours)")
-    parser.add_argument("--scale", type=float, default=0.1, help="share of the searches' work")
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--subjects", default="search,search-before")
-    parser.add_argument("--field", default="random,greedy,search-fast,search-before,spoiler")
-    parser.add_argument("--store", help="a file of games' points (JSON lines) to reuse and extend")
-    args = parser.parse_args()
-    subjects = args.subjects.split(",")
-    field = args.field.split(",")
+    args = parser().parse_args()
+    subjects, field = args.subjects, args.field
+    print_origin()
     print(
         f"{args.games} games per pairing, colours swapped; searches at {args.scale:g} of their work "
         f"(search-fast at its own 0.05); clock {CLOCK:g} s"

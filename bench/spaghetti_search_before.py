@@ -289,3 +289,12 @@ class SearchBot:
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
         self.table[key] = (depth, flag, best, best_move)
         return best
+
+
+if __name__ == "__main__":
+    from bench_options import not_a_bench
+
+    not_a_bench(
+        __file__,
+        "a frozen copy of the old Spaghetti search, for bench/spaghetti_points.py (search-before); run that",
+    )

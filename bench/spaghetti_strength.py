@@ -22,6 +22,9 @@ import argparse
 import random
 import time
 
+from bench_options import positive_float, positive_int
+from bench_origin import print_origin
+
 from codecup.drive import SessionChannel, derive_seed, drive
 from codecup.session import RulesPlayer
 from codecup_games.spaghetti import player
@@ -64,12 +67,18 @@ def run_pair(first: str, second: str, games: int, scale: float) -> None:
     print(f"  win rate {100 * wins / games:.1f}%, score rate {100 * (wins + draws / 2) / games:.1f}%")
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any game."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--games", type=positive_int, default=200)
+    p.add_argument("--pair", choices=["all", "greedy-random", "search-greedy"], default="all")
+    p.add_argument("--scale", type=positive_float, default=0.1, help="share of search's work")
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--pair", choices=["all", "greedy-random", "search-greedy"], default="all")
-    parser.add_argument("--scale", type=float, default=0.1, help="share of search's work")
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     if args.pair in ("all", "greedy-random"):
         run_pair("greedy", "random", args.games, args.scale)
     if args.pair in ("all", "search-greedy"):

@@ -18,6 +18,9 @@ import os
 import sys
 import time
 
+from bench_options import fraction
+
+from codecup.errors import UnknownGameError
 from codecup.plugins import load_game
 
 
@@ -28,14 +31,27 @@ def burn(seconds: float) -> None:
         sum(range(1000))
 
 
+def parser() -> argparse.ArgumentParser:
+    """The program's options (its game and bot are checked in :func:`main`, before any line is read)."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("game")
+    p.add_argument("bot")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--share", type=fraction, default=0.8, help="share of the clock to spend, in (0, 1] (default 0.8)"
+    )
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game")
-    parser.add_argument("bot")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--share", type=float, default=0.8, help="share of the clock to spend (default 0.8)")
-    args = parser.parse_args()
-    game = load_game(args.game)
+    options = parser()
+    args = options.parse_args()
+    try:
+        game = load_game(args.game)
+    except UnknownGameError as e:
+        options.error(str(e))
+    if args.bot not in game.info.bots:
+        options.error(f"game {args.game!r} has no bot {args.bot!r} (known: {', '.join(game.info.bots)})")
     variant = game.info.variant(os.environ.get("CODECUP_VARIANT")).name
     clock = float(os.environ.get("CODECUP_CLOCK") or game.info.variant(variant).clock)
     session = game.new_player_checked(args.bot, variant, args.seed, clock)

@@ -15,6 +15,8 @@ import argparse
 import random
 import time
 
+from bench_origin import print_origin
+
 from codecup.tournament import schedule as sched
 
 
@@ -49,15 +51,37 @@ def run(n: int, rounds: int, seed: int) -> None:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+def sizes(text: str) -> list[tuple[int, int]]:
+    """``n:rounds,...``: at least 2 players, 1 to ``n - 1`` rounds each (as a tournament takes them)."""
+    out = []
+    for size in text.split(","):
+        n_text, colon, rounds_text = size.partition(":")
+        try:
+            n, rounds = int(n_text), int(rounds_text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{size!r} is not n:rounds (two whole numbers)") from None
+        if not colon or n < 2 or not 1 <= rounds <= n - 1:
+            raise argparse.ArgumentTypeError(
+                f"{size!r}: at least 2 players and 1 to n-1 rounds (no more rounds than opponents)"
+            )
+        out.append((n, rounds))
+    return out
+
+
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any pairing."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument(
+        "--sizes", type=sizes, default="40:39,64:63,200:199,1000:60", help="n:rounds, comma separated"
     )
-    parser.add_argument("--sizes", default="40:39,64:63,200:199,1000:60", help="n:rounds, comma separated")
-    parser.add_argument("--seed", type=int, default=2)
-    args = parser.parse_args()
-    for size in args.sizes.split(","):
-        n, rounds = (int(x) for x in size.split(":"))
+    p.add_argument("--seed", type=int, default=2)
+    return p
+
+
+def main() -> None:
+    args = parser().parse_args()
+    print_origin()
+    for n, rounds in args.sizes:
         run(n, rounds, args.seed)
 
 

@@ -25,21 +25,33 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_options import int_at_least, name_among, positive_float, positive_int
+from bench_origin import print_origin
+
+from codecup.plugins import load_game
 from codecup.record import Record
 
 SPENDER = Path(__file__).with_name("spender_bot.py")
 SPENDING = " spending their clock"
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before the tournament."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--players", type=int_at_least(2), default=6)
+    p.add_argument("--jobs", type=positive_int, default=2)
+    p.add_argument("--clock-mode", default="cpu", choices=("cpu", "wall"))
+    p.add_argument(
+        "--bot", type=name_among(load_game("pillars").info.bots, "Pillars bot"), default="baseline"
+    )
+    p.add_argument("--clock", type=positive_float, help="seconds per seat (default: the game's 5 s)")
+    p.add_argument("--spend", action="store_true", help="players spend most of their clock")
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=6)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--clock-mode", default="cpu", choices=("cpu", "wall"))
-    parser.add_argument("--bot", default="baseline")
-    parser.add_argument("--clock", type=float, help="seconds per seat (default: the game's 5 s)")
-    parser.add_argument("--spend", action="store_true", help="players spend most of their clock")
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory() as folder:
         players = Path(folder, "players.yml")

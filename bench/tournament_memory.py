@@ -23,6 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_options import int_at_least, positive_int
+from bench_origin import print_origin
+
 from codecup.plugins import load_games, make_plugin_manager
 from codecup.record import PlayerInfo, Record
 from codecup.runner import run_match
@@ -80,15 +83,20 @@ def run(out: Path, players: int, rounds: int, jobs: int, sample: bool) -> None:
         )
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any game."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--players", type=int_at_least(2), default=30)
+    p.add_argument("--rounds", type=positive_int, default=2)
+    p.add_argument("--jobs", type=positive_int, default=2)
+    p.add_argument("--resume", type=Path, help=argparse.SUPPRESS)  # the second process's part
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--players", type=int, default=30)
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--resume", type=Path, help=argparse.SUPPRESS)  # the second process's part
-    args = parser.parse_args()
+    args = parser().parse_args()
+    if args.resume is None:
+        print_origin()
     if args.resume is not None:
         start, cpu = time.perf_counter(), time.process_time()
         run(args.resume, args.players, args.rounds, args.jobs, sample=False)

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench_options import positive_int
+from bench_origin import print_origin
 
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo
@@ -34,9 +36,8 @@ BOTS = [
 
 
 def bot_command(bot: str, seed: int) -> tuple[str, ...]:
-    exe = shutil.which("codecup")
-    prefix = (exe,) if exe else (sys.executable, "-m", "codecup")
-    return (*prefix, "bot", "pillars", bot, "--seed", str(seed))
+    """The built-in bot as a program of this interpreter's codecup (not whichever ``codecup`` is on PATH)."""
+    return (sys.executable, "-m", "codecup", "bot", "pillars", bot, "--seed", str(seed))
 
 
 def timed(spec: TournamentSpec, game, jobs: int) -> tuple[float, list]:
@@ -48,11 +49,17 @@ def timed(spec: TournamentSpec, game, jobs: int) -> tuple[float, list]:
         return time.perf_counter() - start, result.records
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any game."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rounds", type=positive_int, default=1, help="double round robins (12 games each)")
+    p.add_argument("--overhead-rounds", type=positive_int, default=5, help="round robins of in-process bots")
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=1, help="double round robins (12 games each)")
-    parser.add_argument("--overhead-rounds", type=int, default=5, help="round robins of in-process bots")
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     game = load_games().get("pillars")
     variant = game.info.default_variant
     players = tuple(PlayerInfo(name=n, command=bot_command(b, s)) for n, b, s in BOTS)

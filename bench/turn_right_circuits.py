@@ -16,6 +16,9 @@ import random
 import time
 from collections import Counter
 
+from bench_options import positive_int
+from bench_origin import print_origin
+
 from codecup.drive import play_bots
 from codecup_games.turn_right.board import FULL
 from codecup_games.turn_right.engine import Position
@@ -30,12 +33,18 @@ def rate(count: int, seconds: float) -> str:
     return f"{count / seconds:12,.0f} /s  ({count:,} in {seconds:.2f} s)"
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any circuit."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--circuits", type=positive_int, default=20000)
+    p.add_argument("--games", type=positive_int, default=200)
+    p.add_argument("--census", action="store_true", help="enumerate every loop (slow)")
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--circuits", type=int, default=20000)
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--census", action="store_true", help="enumerate every loop (slow)")
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     rng = random.Random(2006)
 
     t = time.perf_counter()

@@ -13,17 +13,29 @@ import argparse
 import time
 from collections import Counter
 
+from bench_options import even_positive_int, fraction, name_among
+from bench_origin import print_origin
+
 from codecup.drive import play_bots
 from codecup_games.turn_right.game import TurnRight
 
 
+def parser() -> argparse.ArgumentParser:
+    """The bench's options, every value checked before any game."""
+    bots = name_among(TurnRight().info.bots, "Turn Right bot")
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument(
+        "--games", type=even_positive_int, default=200, help="games in all (even: half per colour)"
+    )
+    p.add_argument("--strong", type=bots, default="baseline")
+    p.add_argument("--weak", type=bots, default="random")
+    p.add_argument("--goal", type=fraction, default=0.90, help="the share of game points to reach")
+    return p
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="games in all (half per colour)")
-    parser.add_argument("--strong", default="baseline")
-    parser.add_argument("--weak", default="random")
-    parser.add_argument("--goal", type=float, default=0.90)
-    args = parser.parse_args()
+    args = parser().parse_args()
+    print_origin()
     game = TurnRight()
     won = lost = 0.0
     record: Counter[str] = Counter()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ast
 import errno
 import math
 import os
@@ -13,20 +12,19 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
-from codecup import binfmt
+from codecup import binfmt, shebang
 from codecup.botpath import codecup_bot_args
+from codecup.botsource import definition_problem
 from codecup.errors import ConfigError
 from codecup.interpreters import Interpreter, script_of
-from codecup.reading import kind_of, read_file
+from codecup.reading import kind_of
 from codecup.record import PlayerInfo
+from codecup.terminal import shortened
 
 #: The longest clock accepted (seconds per player per game). CodeCup clocks are
 #: seconds to minutes; a clock of days is a typo, and an infinite one would let a
 #: hung bot hang the whole run.
 MAX_CLOCK = 24 * 3600.0
-
-#: The largest Python file read to check a bot in it is defined (a program is kilobytes).
-MAX_SOURCE = 16 << 20
 
 #: Script files an interpreter is commonly given (``python3 bot.py``, ``java -jar bot.jar``):
 #: where a known interpreter's script (:mod:`codecup.interpreters`) names one, it must exist.
@@ -188,70 +186,80 @@ def _shebang_problem(path: Path, env: Iterable[tuple[str, str]], cwd: Path) -> s
     may start.
 
     A ``#!`` line ending in a carriage return (Windows line ends) names an interpreter that is not
-    there (a red team's bot crashed in every game, env saying "'python3\\r': No such file or
-    directory"); an interpreter given options may make what it likes of the carriage return. A
-    byte order mark before the ``#!`` hides it from the kernel, and a file with no ``#!`` that is
-    no ELF binary is no program it runs (a red team's two scripts passed the check, then crashed
-    in every game, "Exec format error"), unless a format registered with binfmt_misc takes it
-    (:mod:`codecup.binfmt`); where those cannot be read, only a text file is refused.
+    there (env saying "'python3\\r': No such file or directory" in every game); an interpreter
+    given options may make what it likes of the carriage return. A byte order mark before the
+    ``#!`` hides it from the kernel, and a file with no ``#!`` that is no ELF binary is no program
+    it runs ("Exec format error" in every game), unless a format registered with binfmt_misc takes
+    it (:mod:`codecup.binfmt`); where those cannot be read, only a text file is refused.
     """
     try:
         if not path.is_file():  # a FIFO found on PATH: its read would wait
             return None
         with path.open("rb") as f:
-            head = f.read(binfmt.HEAD)
+            head = f.read(max(binfmt.HEAD, shebang.BUFFER))
     except OSError:
         return None
     if not head.startswith(b"#!"):
         return _not_started(path, head)
-    line = head[: head.find(b"\n") + 1] if b"\n" in head else head
-    if not line.endswith(b"\r\n"):
-        return _interpreter_missing(line, env, cwd)
-    words = line[2:-2].decode("utf-8", "replace").split()
-    interpreter = words[0] if words else ""
-    if len(words) == 1:
-        missing = not Path(f"{interpreter}\r").exists()
-    elif len(words) == 2 and PurePath(interpreter).name == "env" and not words[1].startswith("-"):
-        missing = shutil.which(f"{words[1]}\r", path=search_path(env, cwd)) is None
-    else:
+    line = shebang.read(head)
+    if line is None:
         return None
-    if not missing:
-        return None
+    problem = _interpreter_missing(line, env, cwd)
+    if problem is None or not (line.interpreter + (line.argument or "")).endswith("\r"):
+        return problem
     return (
         "its #! line ends in a carriage return (Windows line ends), so the interpreter it names is not"
         f" found: convert the file, e.g. dos2unix {shlex.quote(str(path))}"
     )
 
 
-def _interpreter_missing(line: bytes, env: Iterable[tuple[str, str]], cwd: Path) -> str | None:
-    """Why the ``#!`` line ``line`` (without a carriage return) names no interpreter the kernel can
-    start, where that is sure: an absolute path that is no file, or no executable one, or
-    ``/usr/bin/env NAME`` where ``env`` finds no ``NAME`` (on the program's ``PATH``, or, named with
-    a ``/``, from its working folder ``cwd``). A red team's ``#!/no/such/interp`` passed the check,
-    then crashed in every game. A relative interpreter path, or one given options, is left to the
-    start. The line is read as the kernel reads it: bytes up to a NUL, names as the file system's
-    (``os.fsdecode``), split at blanks."""
-    words = os.fsdecode(line[2:].split(b"\0", 1)[0]).split()
-    if not words or not words[0].startswith("/"):
+def _interpreter_missing(line: shebang.Shebang, env: Iterable[tuple[str, str]], cwd: Path) -> str | None:
+    """Why the ``#!`` line ``line`` names no interpreter the kernel can start, or names ``env``
+    so that it cannot start one, where that is sure: an absolute path that is no file, or no
+    executable one; ``/usr/bin/env NAME`` where ``env`` finds no ``NAME`` (on the program's
+    ``PATH``, or, named with a ``/``, from its working folder ``cwd``), ``NAME`` being all of the
+    line after ``env`` (``python3 -u`` included: the kernel gives it as one argument); ``env``
+    with no argument or one holding a ``=`` (a variable setting), where env runs the program
+    itself again, for ever. A relative interpreter path, or ``env`` given options, is left to the
+    start."""
+    if not line.interpreter.startswith("/"):
         return None
-    interpreter = Path(words[0])
-    said = f"the interpreter its #! line names, {words[0]!r},"
+    interpreter = Path(line.interpreter)
+    said = f"the interpreter its #! line names, {line.interpreter!r},"
     if not interpreter.exists():
         return f"{said} does not exist"
     if not interpreter.is_file():
         return f"{said} is {'a folder' if interpreter.is_dir() else kind_of(interpreter)}, not a program"
     if not os.access(interpreter, os.X_OK):
         return f"{said} is not executable"
-    named = words[-1]  # by env: a name looked up on PATH, not an option nor a variable setting
-    if len(words) != 2 or interpreter.name != "env" or named.startswith("-") or "=" in named:
+    named = line.argument
+    if interpreter.name != "env" or (named is not None and named.startswith("-")):
         return None
+    if named is None:
+        return (
+            "its #! line names env and no program for it, so env runs the program itself again, for"
+            f" ever: name its interpreter, e.g. #!{line.interpreter} python3"
+        )
+    if "=" in named:
+        return (
+            f"its #! line gives env {named!r}, which env takes for a variable setting, and then runs the"
+            f" program itself again, for ever: to pass options, begin it #!{line.interpreter} -S {named}"
+        )
     if "/" in named:
         found = (cwd / named).is_file()
         where = f"from its folder {cwd}"
     else:
         found = shutil.which(named, path=search_path(env, cwd)) is not None
         where = f"on its PATH{_own_path(env)}"
-    return None if found else f"the interpreter its #! line names by env, {named!r}, is not found {where}"
+    if found:
+        return None
+    said = f"the interpreter its #! line names by env, {named!r}, is not found {where}"
+    if not any(blank in named for blank in " \t"):
+        return said
+    return (
+        f"{said}: the system gives env all of the line after it as one name; to pass options,"
+        f" begin it #!{line.interpreter} -S {named}"
+    )
 
 
 def _not_started(path: Path, head: bytes) -> str | None:
@@ -327,11 +335,6 @@ def _own_path(env: Iterable[tuple[str, str]]) -> str:
     return "" if own is None else f" (its own, from env: {own!r})"
 
 
-def _shortened(text: str, most: int = 200) -> str:
-    """``text``, cut to ``most`` characters (a value quoted in a message, which says why after it)."""
-    return text if len(text) <= most else f"{text[:most]}... ({len(text) - most} more characters)"
-
-
 def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | None:
     """Why ``codecup bot`` with ``args`` cannot play ``game`` (checked before any game is played).
 
@@ -346,8 +349,8 @@ def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | 
     named = bot_arguments(args)
     if isinstance(named, str):
         usage = "codecup bot GAME NAME [options]"
-        command = _shortened(f"codecup bot {shlex.join(args)}")
-        return f"`{command}` is not a command it takes ({_shortened(named)}): {usage}"
+        command = shortened(f"codecup bot {shlex.join(args)}")
+        return f"`{command}` is not a command it takes ({shortened(named)}): {usage}"
     name, bot = named.game, named.name
     said = f"`codecup bot {name} {bot}`"
     if bot.endswith(".py"):  # as `codecup bot` itself says it
@@ -378,7 +381,7 @@ def _codecup_bot_problem(args: list[str], cwd: Path, game: str | None) -> str | 
             return f"{said}: {file!r} in {cwd} is a folder, not a Python file"
         if not (cwd / file).is_file():
             return f"{said}: {_not_a_file(file, cwd)}"
-        return _defines(cwd / file, attribute, said)
+        return definition_problem(cwd / file, attribute, said)
     known = registry.get(name).info.bots
     return None if bot in known else f"{said}: {name} has no bot {bot!r} (known: {', '.join(known)})"
 
@@ -392,211 +395,6 @@ def _not_a_file(name: str, cwd: Path) -> str:
     if (cwd / name).exists():  # a FIFO, a device: there, so "no file" would mislead
         return f"{name!r} in {cwd} is {kind_of(cwd / name)}, not a regular file"
     return f"no file {name!r} in {cwd}"
-
-
-def _defines(path: Path, name: str, said: str) -> str | None:
-    """Whether the Python file defines ``name`` at its top level, read without running it (it is a
-    stranger's program: the referee does not import it)."""
-    try:  # read as every file a user names is: never waiting (/proc/kmsg), never past a cap
-        tree = ast.parse(read_file(path, MAX_SOURCE, "a Python file"), str(path))
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        return f"{said}: {path.name} is not Python that parses ({str(exc) or type(exc).__name__})"
-    except ConfigError as exc:
-        return f"{said}: {exc}"
-    last: dict[str, ast.stmt] = {}  # each name's last binding at the top level: what it is at the end
-    plain: set[int] = set()  # the nodes of those bindings (a name bound anywhere else: it cannot tell)
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            last[node.name] = node
-            plain.add(id(node))
-        elif isinstance(node, ast.Assign) or (isinstance(node, ast.AnnAssign) and node.value is not None):
-            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                if isinstance(target, ast.Name):
-                    last[target.id] = node
-                    plain.add(id(target))
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            for alias in node.names:
-                last[(alias.asname or alias.name).split(".")[0]] = node
-                plain.add(id(alias))
-    if any(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in ast.walk(tree)):
-        return None  # a star import binds what its module holds, also under a try or an if (a reviewer's)
-    if _binds_dynamically(tree):
-        return None  # a module __getattr__, exec, globals()[...] =: run it to know (a red team's)
-    if any(id(binding) not in plain for binding in _bindings(tree, name)):
-        return None  # also bound in a try, an if, a loop, a tuple, a function's global: run it to know
-    bound = last.get(name)
-    value = bound.value if isinstance(bound, ast.Assign | ast.AnnAssign) else None
-    if isinstance(value, _NOT_CALLABLE):  # X = 5: it passed, and every game was the program's crash
-        shown = _shortened(ast.unparse(value), 60)
-        return f"{said}: {path.name} sets {name!r} to {shown}, not a class or function that makes the bot"
-    if bound is not None:
-        return None
-    return f"{said}: {path.name} defines no class or function {name!r} at its top level"
-
-
-_RUNS_CODE = frozenset({"exec", "eval", "compile", "globals", "__import__"})
-"""Built-ins that run text as code or hand out the module's names, counted as bare names only, and
-only where the file never binds the name itself: ``re.compile``, ``from re import compile``, a
-``def eval(...)`` or a local ``eval = ...`` is none of them (a reviewer's: any such turned the check
-off, and a misspelt NAME of an ordinary bot crashed every game)."""
-
-_NAMESPACE_CALLS = frozenset({"vars", "locals"})
-"""Built-ins that hand out the calling scope's names when called with no argument at the module's
-level (``vars(self.cfg)`` is an object's own; ``locals()`` in a function its own locals)."""
-
-_REACHES_MODULES = frozenset(
-    {
-        "modules",
-        "import_module",
-        "builtins",
-        "__builtins__",
-        "f_globals",
-        "f_locals",
-        "__globals__",
-        "getmodule",
-    }
-)
-"""What reaches a module's names or the built-ins from elsewhere: ``sys.modules[__name__]``,
-``importlib.import_module``, ``inspect.getmodule``, ``builtins.exec``, a frame's ``f_globals``, a
-function's ``__globals__``; as a name, an import, or a text fetched (``getattr(sys, "modules")``).
-An attribute ``modules`` counts only on ``sys``, and only where it is written or passed on
-(``'numpy' in sys.modules`` only reads it; ``self.modules`` is the bot's own)."""
-
-
-def _binds_dynamically(tree: ast.Module) -> bool:
-    """Whether the module could bind names at run time, in a way its text does not show: it runs
-    text as code, hands out a namespace (``globals()``, ``vars()``, ``sys.modules``, a frame's
-    ``f_globals``, a function's ``__globals__``, the built-ins), or defines or imports a module
-    ``__getattr__`` (PEP 562), which answers any name asked for. Working bots made so were refused
-    before any game (a red team's); what cannot reach the module's names (``getattr(self, ...)``,
-    ``self.__class__``, ``vars(self.cfg)``, ``re.compile``) does not count."""
-    sys_names = {"sys"} | {
-        alias.asname or alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-        if alias.name == "sys"
-    }
-    own = _names_bound(tree)  # a name the file binds anywhere is its own, not the built-in
-    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-    module_level = {id(node) for node in _module_scope(tree)}
-    for node in ast.walk(tree):
-        match node:
-            case ast.Name(id=name) if name in _RUNS_CODE and name not in own:
-                return True
-            case ast.Name(id=name) if name in _REACHES_MODULES - {"modules"}:
-                return True
-            case ast.Call(func=ast.Name(id=name), args=[], keywords=[]) if name in _NAMESPACE_CALLS:
-                if name not in own and id(node) in module_level:
-                    return True
-            case ast.Attribute(attr="modules", value=ast.Name(id=name)) if name in sys_names:
-                if not _only_read(node, parents):
-                    return True
-            case ast.Attribute(attr=name) if name in _REACHES_MODULES - {"modules"}:
-                return True
-            case ast.Call(args=args) if any(
-                isinstance(arg, ast.Constant) and arg.value in _REACHES_MODULES for arg in args
-            ):
-                return True  # getattr(sys, "modules"); a text 'builtins' merely held is nothing
-            case ast.alias(name=name, asname=asname) if {name.split(".")[0], name, asname} & (
-                _REACHES_MODULES - {"modules"}
-            ):
-                return True
-            case ast.ImportFrom(module=module, names=names) if module == "sys" or module in _REACHES_MODULES:
-                if module != "sys" or any(alias.name in ("modules", "*") for alias in names):
-                    return True
-            case ast.Global(names=names) if "__getattr__" in names:
-                return True
-    return any(_binds(node, "__getattr__") for node in _module_scope(tree))
-
-
-def _names_bound(tree: ast.Module) -> set[str]:
-    """Every name the file binds in any scope: stored to, a def or class, an import, a parameter, an
-    ``except ... as`` name, a pattern's capture."""
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        match node:
-            case ast.Name(id=name, ctx=ast.Store() | ast.Del()):
-                names.add(name)
-            case ast.FunctionDef(name=name) | ast.AsyncFunctionDef(name=name) | ast.ClassDef(name=name):
-                names.add(name)
-            case ast.alias(name=name, asname=asname):
-                names.add((asname or name).split(".")[0])
-            case ast.arg(arg=name):
-                names.add(name)
-            case (
-                ast.ExceptHandler(name=str(name))
-                | ast.MatchAs(name=str(name))
-                | ast.MatchStar(name=str(name))
-            ):
-                names.add(name)
-    return names
-
-
-def _only_read(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
-    """Whether ``sys.modules`` at ``node`` is only asked about, neither written nor handed on: a
-    test of membership, its length, a walk over its names, or its ``keys()`` (``get`` hands a
-    module on: not only read)."""
-    parent = parents.get(id(node))
-    match parent:
-        case ast.Compare(ops=ops, comparators=comparators) if node in comparators:
-            return all(isinstance(op, ast.In | ast.NotIn) for op in ops)
-        case ast.Call(func=ast.Name(id="len"), args=[arg]) if arg is node:
-            return True
-        case ast.For(iter=it) | ast.comprehension(iter=it) if it is node:
-            return True
-        case ast.Attribute(attr="keys" | "__contains__" | "__len__"):
-            return True
-    return False
-
-
-def _module_scope(tree: ast.Module) -> list[ast.AST]:
-    """The nodes of the module's own scope: not those inside a function's or a class's body (a
-    class's ``__getattr__`` is its instances' own)."""
-    found: list[ast.AST] = []
-    stack: list[ast.AST] = list(tree.body)
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            stack.extend(ast.iter_child_nodes(node))
-    return found
-
-
-def _bindings(tree: ast.Module, name: str) -> list[ast.AST]:
-    """Every node of ``tree`` that may bind ``name`` at the module's level (or anywhere: a nested
-    one is counted too, which only makes the check say less)."""
-    annotated = {id(n.target) for n in ast.walk(tree) if isinstance(n, ast.AnnAssign) and n.value is None}
-    return [node for node in ast.walk(tree) if _binds(node, name) and id(node) not in annotated]
-
-
-def _binds(node: ast.AST, name: str) -> bool:
-    """Whether ``node`` binds ``name``: a def or class, a name stored to, an import, a global."""
-    match node:
-        case ast.FunctionDef() | ast.AsyncFunctionDef() | ast.ClassDef() | ast.MatchAs() | ast.MatchStar():
-            return node.name == name
-        case ast.Name(ctx=ast.Store()):
-            return node.id == name
-        case ast.alias():
-            return (node.asname or node.name).split(".")[0] == name
-        case ast.Global() | ast.Nonlocal():
-            return name in node.names
-    return False
-
-
-# Expressions whose value is never callable: a literal, a display, a comprehension, a formatted text.
-_NOT_CALLABLE = (
-    ast.Constant,
-    ast.JoinedStr,
-    ast.List,
-    ast.Tuple,
-    ast.Dict,
-    ast.Set,
-    ast.ListComp,
-    ast.SetComp,
-    ast.DictComp,
-    ast.GeneratorExp,
-)
 
 
 def check_commands(players: Iterable[PlayerInfo], where: str, game: str | None = None) -> None:

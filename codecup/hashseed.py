@@ -88,9 +88,9 @@ def replay_fingerprint(game: Game, record: Record) -> str:
     does): the lines it sends, the moves, the scores, the ends, the points and the game data
     (``extra``; its objects' keys in any order, as verify compares them). A replay that fails is
     digested by its exception's type."""
+    from codecup.asking import checked_points
     from codecup.checked import checked_dialogue
     from codecup.drive import derive_seed, drive
-    from codecup.game import checked_points
     from codecup.verify import ReplayChannel
 
     match = record.match

@@ -30,6 +30,7 @@ import attrs
 import pluggy
 
 from codecup import hookspecs
+from codecup.asking import game_problems
 from codecup.checked import short
 from codecup.errors import (
     PASS_THROUGH,
@@ -42,7 +43,7 @@ from codecup.errors import (
     shown,
     type_name,
 )
-from codecup.game import Game, game_problems
+from codecup.game import Game
 from codecup.overrun import bounded
 from codecup.terminal import printable
 

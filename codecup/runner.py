@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import datetime
 import logging
-import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -22,10 +21,12 @@ import pluggy
 
 from codecup import __version__, loop, stopped
 from codecup import matchfields as mf
+from codecup.asking import record_results_key_of, result_points, results_key_of
 from codecup.budget import IN_PROCESS_CLOCK_MODE
 from codecup.checked import checked_dialogue
 from codecup.checks import check_clock
 from codecup.clock import CPU, DEFAULT_CLOCK_MODE, PASSING, WALL, SeatClock, loop_time, wall_backstop
+from codecup.command import split_command
 from codecup.dialogue import Fault, Outcome, Termination, game_bug_outcome, referee_bug_outcome
 from codecup.dispatch import dispatch
 from codecup.drive import derive_seed
@@ -40,7 +41,7 @@ from codecup.errors import (
     shown,
     where,
 )
-from codecup.game import Game, checked_points, record_results_key_of, results_key_of
+from codecup.game import Game
 from codecup.interrupts import interruptible
 from codecup.line_notes import noted_log, refused_line_notes
 from codecup.observers import ObserverFailed, Observers
@@ -95,54 +96,6 @@ def player_info(name: str, spec: str, directory: str | None = None) -> PlayerInf
     if not argv:
         raise ConfigError(f"player {name!r} has an empty command")
     return PlayerInfo(name=name, command=argv, directory=directory)
-
-
-def split_command(spec: str) -> list[str]:
-    """``spec`` split into words as a POSIX shell splits a simple command: quotes and backslashes
-    work, and a ``#`` that begins a word (unquoted) starts a comment to the end of its line; within
-    a word (``a#b``, ``"a"#b``) it is a letter. ``shlex.split`` passed ``#``, ``my`` and ``comment``
-    of ``bot.sh --fast # my comment`` to the bot (a red team's), and its own ``comments=True``
-    cuts a word at any ``#`` in it. :raises ValueError: a quote not closed."""
-    return shlex.split(_without_comments(spec))
-
-
-_BLANKS = " \t\r\n"
-"""What separates words: ``shlex``'s whitespace."""
-
-
-def _without_comments(spec: str) -> str:
-    """``spec`` with each comment (:func:`split_command`) cut out, up to its line's end."""
-    kept: list[str] = []
-    quote = ""  # the quote open: ' or ", or none
-    starts = True  # the next character begins a word
-    at = 0
-    while at < len(spec):
-        char = spec[at]
-        if not quote and starts and char == "#":
-            end = spec.find("\n", at)
-            at = len(spec) if end < 0 else end  # the newline is kept: it ends the word before
-            continue
-        kept.append(char)
-        if quote == "'":  # nothing is special in single quotes but their end
-            quote = "" if char == "'" else quote
-        elif quote == '"':
-            if char == "\\" and at + 1 < len(spec):  # \" and \\ within: not its end
-                at += 1
-                kept.append(spec[at])
-            elif char == '"':
-                quote = ""
-        elif char == "\\":  # escaped: a letter, whatever it is (\# is one)
-            if at + 1 < len(spec):
-                at += 1
-                kept.append(spec[at])
-            starts = False
-        elif char in _BLANKS:
-            starts = True
-        else:
-            quote = char if char in "'\"" else ""
-            starts = False
-        at += 1
-    return "".join(kept)
 
 
 @attrs.define(eq=False)
@@ -542,9 +495,8 @@ async def _played(
         await state.stop_started()
         try:
             outcome = await state.run()
-            unplayed = any(end.kind is Termination.REFEREE_ERROR for end in outcome.ends)
             # a game its referee ended as a referee error has no result: no points either
-            points = (0.0,) * len(players) if unplayed else checked_points(game, outcome, info.variant)
+            points = result_points(game, outcome, info.variant)
         except GameBugError as exc:  # the game plugin's own failure: no fault of either seat
             outcome = game_bug_outcome(game.info.name, len(players), said(exc))
             points = (0.0,) * len(players)

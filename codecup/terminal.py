@@ -158,3 +158,8 @@ def cut(text: str, limit: int) -> str:
     tail = limit // 4
     left = len(text) - limit
     return f"{text[: limit - tail]} ... ({left} more characters) ... {text[-tail:]}"
+
+
+def shortened(text: str, most: int = 200) -> str:
+    """``text``, cut to ``most`` characters (a value quoted in a message, which says why after it)."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text) - most} more characters)"

@@ -25,11 +25,12 @@ import sys
 from collections.abc import Sequence
 
 from codecup import loop
+from codecup.asking import game_problems
 from codecup.bots import RandomBot
 from codecup.checked import short
 from codecup.dialogue import SeatEnd, Termination
 from codecup.errors import CodecupError, ConfigError, GameBugError, MoveError, described, said, shown
-from codecup.game import Game, game_problems
+from codecup.game import Game
 from codecup.hashseed import check_hash_seed_free
 from codecup.record import PlayerInfo, Record
 from codecup.rules import Accepted, State, judge, replay
@@ -284,7 +285,7 @@ def check_results_key_agrees(game: Game, seed: int = 6) -> None:
     is read by its :meth:`~codecup.game.Game.record_results_key` as scored with that key (or with
     none said). A red team's two disagreed: every check passed, and a tournament stopped at its
     first game, the plugin's bug taken for a file changed under the run."""
-    from codecup.game import record_results_key_of, results_key_of
+    from codecup.asking import record_results_key_of, results_key_of
 
     for variant in game.info.variants:
         try:

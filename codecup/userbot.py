@@ -30,8 +30,9 @@ import attrs
 
 from codecup.botcode import bots_code
 from codecup.bots import BotMaker
+from codecup.botsource import MAX_SOURCE
 from codecup.checked import short
-from codecup.checks import LOOP, MAX_SOURCE, is_loop
+from codecup.checks import LOOP, is_loop
 from codecup.errors import ConfigError
 from codecup.reading import kind_of, read_file
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from codecup.asking import lines_of_text, result_points
 from codecup.checked import checked_dialogue, short
 from codecup.dialogue import Fault, Outcome, SeatEnd, Termination, game_bug_outcome
 from codecup.drive import DriveResult, derive_seed, drive
@@ -36,7 +37,7 @@ from codecup.errors import (
     shown,
     where,
 )
-from codecup.game import Game, checked_points, lines_of_text
+from codecup.game import Game
 from codecup.overrun import bounded
 from codecup.record import FAULT, FROM, TO, MoveEntry, Record, Result
 from codecup.rules import dated_record, older_wording
@@ -208,7 +209,7 @@ def _problems(game: Game, record: Record, notes: list[str] | None = None) -> lis
             lambda: game.replay_referee(match.setup, match.variant, seed, record.extra)
         )
         replay = drive(dialogue, channel, seats=len(match.players), on_wait=channel.waiting)
-        points = list(checked_points(game, replay.outcome, match.variant))
+        points = list(result_points(game, replay.outcome, match.variant))
     except SetupError as exc:  # the record's setup is wrong
         return [f"replay failed: {said(exc, WHOLE)}"]
     except ConfigError:  # nothing wrong with the record: this machine lacks what checks it (a word list)
@@ -412,16 +413,14 @@ def consistency_problem(game: Game, record: Record) -> str | None:
 
 def points_problem(game: Game, record: Record) -> str | None:
     """Whether the record's points are the game's for its own scores and ends (None: they are),
-    as the runner gave them: none (all 0) where the game was not played to its end (every seat's
-    referee error), else the game's :meth:`~codecup.game.Game.points`."""
+    as the runner gave them (:func:`~codecup.asking.result_points`): none (all 0) where the game was
+    not played to its end (a referee error of any seat), else the game's
+    :meth:`~codecup.game.Game.points`."""
     result = record.result
     ends = result.termination
     try:
-        if ends and all(end.kind is Termination.REFEREE_ERROR for end in ends):
-            given: list[float] = [0.0] * len(ends)
-        else:
-            outcome = Outcome(tuple(result.scores), tuple(ends), record.extra)
-            given = list(checked_points(game, outcome, record.match.variant))
+        outcome = Outcome(tuple(result.scores), tuple(ends), record.extra)
+        given = list(result_points(game, outcome, record.match.variant))
     except GameBugError as exc:
         return f"the {game.info.name} plugin's points fail on its result ({said(exc)})"
     if given != list(result.points):

@@ -51,8 +51,8 @@ _games_from_this_checkout()
 @pytest.fixture(autouse=True)
 def fresh_warnings(monkeypatch):
     """Every test starts with no warning about a plugin said, no installed plugin skipped as broken
-    and no plugin's match hooks muted, no plugin's method remembered as failed, and no stop that
-    bounds plugin code short.
+    or held to be named, no plugin's part skipped, no plugin's match hooks muted, no plugin's method
+    remembered as failed, and no stop that bounds plugin code short.
 
     Each is kept for the whole process (a warning is said once, a broken plugin skipped and a
     failing observer muted for good): a test that said one left the next to find it unsaid, and
@@ -62,6 +62,9 @@ def fresh_warnings(monkeypatch):
     monkeypatch.setattr("codecup.plugins._said", set())
     monkeypatch.setattr("codecup.plugins._skipped", {})
     monkeypatch.setattr("codecup.plugins._muted", set())
+    monkeypatch.setattr("codecup.plugins._asked", [])
+    monkeypatch.setattr("codecup.plugins._held", [])
+    monkeypatch.setattr("codecup.extensions._skipped_parts", {})
     monkeypatch.setattr("codecup.failed._failed", {})
     monkeypatch.setattr("codecup.overrun._stop", None)
 

@@ -292,3 +292,49 @@ def test_two_threads_retrying_at_once_each_take_a_folder_once(monkeypatch):
         thread.join(5.0)
     assert errors == [] and tries == ["first"]
     assert cgroup._left_behind == []
+
+
+def test_each_limit_is_written_as_the_tournament_gives_it(tmp_path):
+    """A bot's memory, process and processor limits are the ones asked for, to the byte (no swap
+    beside its memory), not a multiple: a plain folder stands in for its cgroup2 folder."""
+    from codecup.sandbox import Limits
+    from codecup.sandbox.mounts import Hierarchies
+
+    v2 = tmp_path / "bot"
+    v2.mkdir()
+    (v2 / "cgroup.controllers").write_text("cpu memory pids\n")
+    limits = Limits(memory=48 << 20, processes=7, cpus=0.5)
+    group = cgroup.BotCgroup(v2, None, None, limits)
+    group._limit(Hierarchies(v2=tmp_path), "bot")
+    assert (v2 / "memory.max").read_text() == str(48 << 20)
+    assert (v2 / "memory.swap.max").read_text() == "0"
+    assert (v2 / "pids.max").read_text() == "7"
+    assert (v2 / "cpu.max").read_text() == "5000 10000"  # half of each 10 ms period
+    assert (group.memory_v2, group.pids_v2, group.cpu_v2, group.failures) == (True, True, True, [])
+
+
+def test_the_limits_hit_are_read_from_the_kernels_counts(tmp_path):
+    """An OOM kill (``oom_kill``, not the ``oom`` events that killed nothing) and a refused fork
+    are read back, so that the fault names the limit; a plain folder stands in."""
+    from codecup.sandbox import Limits
+
+    group = cgroup.BotCgroup(tmp_path, None, None, Limits(), memory_v2=True, pids_v2=True)
+    (tmp_path / "memory.events").write_text("low 0\nhigh 0\nmax 9\noom 5\noom_kill 2\noom_group_kill 0\n")
+    (tmp_path / "pids.events").write_text("max 3\n")
+    assert group.hits() == cgroup.LimitHits(oom_kills=2, process_refusals=3)
+    assert group.hits().describe(Limits(memory=64 << 20)) == "exceeded its memory limit (64 MiB)"
+    (tmp_path / "memory.events").write_text("oom 0\noom_kill 0\n")
+    assert group.hits().describe(Limits(processes=5)) == "tried to run more than 5 processes or threads"
+
+
+def test_kill_writes_cgroup_kill_and_waits_for_the_tree(tmp_path, monkeypatch):
+    """The blocking kill (a cgroup's removal) writes ``cgroup.kill`` itself, not only the event
+    loop's: a plain folder stands in, its tree empties at the second look."""
+    from codecup.sandbox import Limits
+
+    group = cgroup.BotCgroup(tmp_path, None, None, Limits())
+    looks = iter((True, False))
+    monkeypatch.setattr(cgroup.BotCgroup, "populated", lambda self: next(looks))
+    assert group.kill(30.0) is True
+    assert (tmp_path / "cgroup.kill").read_text() == "1"
+    assert group.outlived_kill is False

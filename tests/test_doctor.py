@@ -152,3 +152,15 @@ def test_every_quota_line_separates_thousands(tmp_path):
         lines = quota_lines(tmp_path, memory=memory, root_user=False, uid=1000)
         assert f"fs.file-max = {quotas.LONG_MAX:,} (" in lines[0]
         assert "fs.epoll.max_user_watches = 1,000,000" in lines[1]
+
+
+def test_a_count_is_lifted_only_at_its_lifted_value():
+    """A count below the lifted value is still one a bot could take (half of LONG_MAX is not
+    lifted); 0, where it means no limit, is lifted only at 0."""
+    files, pipes = (
+        next(q for q in quotas.QUOTAS if q.name == name)
+        for name in ("fs.file-max", "fs.pipe-user-pages-soft")
+    )
+    assert files.is_lifted(quotas.LONG_MAX) and not files.is_lifted(quotas.LONG_MAX // 2)
+    assert not files.is_lifted(9_223_372_036_854_775_806)
+    assert pipes.is_lifted(0) and not pipes.is_lifted(16384)

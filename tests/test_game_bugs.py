@@ -293,7 +293,7 @@ def test_play_survives_a_plugin_whose_result_notes_raise(twentyone):
 )
 def test_result_notes_that_fail_are_said_once_naming_the_plugin(twentyone, capsys, monkeypatch, notes, said):
     """Their failure was silent (and a text was a note per letter)."""
-    from codecup.game import notes_of
+    from codecup.asking import notes_of
 
     monkeypatch.setattr("codecup.plugins._said", set())
 
@@ -391,7 +391,7 @@ def test_play_goes_on_without_drawings_when_render_text_fails(twentyone, capsys,
 )
 def test_what_a_run_keeps_of_the_game_is_checked_before_it_starts(twentyone, method, value, said):
     """A run's notes and results key are asked before a run: a bad one is one line naming the plugin."""
-    from codecup.game import results_key_of, run_notes_of
+    from codecup.asking import results_key_of, run_notes_of
 
     game = type("Buggy", (twentyone,), {method: lambda self, variant: value()})()
     ask = run_notes_of if method == "run_notes" else results_key_of
@@ -432,7 +432,7 @@ def test_what_a_run_keeps_of_the_game_is_checked_before_it_starts(twentyone, met
 def test_the_files_a_game_provides_are_checked_before_a_program_starts(twentyone, tmp_path, files, said):
     """A plugin's provided_files that raised or gave junk was a traceback of `codecup play` and of
     a tournament; a source that is no file failed the program's start, blamed on the player."""
-    from codecup.game import provided_files_of
+    from codecup.asking import provided_files_of
     from codecup.players import SubprocessSettings
     from codecup.players.seat import make_player
     from codecup.sandbox import Policy
@@ -451,7 +451,7 @@ def test_a_provided_files_empty_original_is_none(twentyone, tmp_path):
     """A reviewer's: ``ProvidedFile(original="")`` was taken for the folder ``.`` and refused as
     "not a file", while a :class:`~codecup.sandbox.box.Provision`'s ``""`` is no original: both
     mean none, the source no copy."""
-    from codecup.game import provided_files_of
+    from codecup.asking import provided_files_of
     from codecup.players.seat import provisions_of
 
     (tmp_path / "f").write_text("a file")
@@ -656,6 +656,11 @@ def test_a_referee_its_own_rules_cannot_follow_is_the_plugins_failure_not_a_buil
             lambda step: [Played(step.seat, "zz")] if isinstance(step, Played) else [step],
             "its referee and its rules disagree: move 1 'zz' does not apply",
         ),
+        # a move announced as the other seat's (a win credited to the wrong player)
+        (
+            lambda step: [Played(1 - step.seat, step.move)] if isinstance(step, Played) else [step],
+            "by seat 1; seat 0 is to move",
+        ),
         # a normal end whose scores are not its rules' (the seats' swapped)
         (
             lambda step: (
@@ -666,7 +671,7 @@ def test_a_referee_its_own_rules_cannot_follow_is_the_plugins_failure_not_a_buil
             "its referee and its rules disagree: final scores",
         ),
     ],
-    ids=["announced-move", "final-scores"],
+    ids=["announced-move", "announced-seat", "final-scores"],
 )
 def test_a_referee_its_own_rules_disagree_with_after_the_game_is_the_plugins_failure(
     twentyone, change, fragment
@@ -677,6 +682,27 @@ def test_a_referee_its_own_rules_disagree_with_after_the_game_is_the_plugins_fai
     game = _with_outcome(twentyone, change)
     record = play(game)
     assert_referee_error(record, fragment)
+    assert verify_record(game, record) == [NOT_PLAYED + record.result.termination[0].message + NO_RESULT]
+
+
+def test_a_referee_that_ends_the_game_normally_before_its_rules_do_is_the_plugins_failure(twentyone):
+    """A referee that stopped after the first move with a normal end: a game its rules say is not
+    over counted as finished, its result whatever the referee said."""
+
+    class EndsEarly(twentyone):
+        def referee(self, setup, variant, seed):
+            steps = super().referee(setup, variant, seed)
+            step, reply = next(steps), None
+            while not isinstance(step, Played):
+                reply = yield step
+                step = steps.send(reply)
+            yield step
+            steps.close()
+            return Outcome((0, 0), (NORMAL, NORMAL), {})
+
+    game = EndsEarly()
+    record = play(game)
+    assert_referee_error(record, "the game ended normally after 1 moves, but the position is not over")
     assert verify_record(game, record) == [NOT_PLAYED + record.result.termination[0].message + NO_RESULT]
 
 
@@ -850,7 +876,7 @@ def test_where_names_the_plugins_frame_and_codecups_own_as_such():
 def test_run_notes_of_more_than_one_line_are_the_plugins_failure(twentyone):
     """A run's notes are lines it prints and keeps: a note holding a line break broke the line
     structure of the tournament's output (the result notes were checked so; these were not)."""
-    from codecup.game import run_notes_of
+    from codecup.asking import run_notes_of
 
     for note in ("first\nsecond", "first\x0c", "first\u2028", "\u2028", "first\r"):
 

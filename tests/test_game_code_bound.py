@@ -222,10 +222,10 @@ def test_a_setup_hook_that_spins_fails_naming_the_plugin(twentyone, hook):
 
 @pytest.mark.parametrize("hook", ["run_notes", "results_key", "provided_files"])
 def test_a_variant_hook_that_spins_fails_naming_the_plugin(twentyone, hook):
-    from codecup import game as game_module
+    from codecup import asking
     from codecup.errors import PluginError
 
-    asked = getattr(game_module, f"{hook}_of")
+    asked = getattr(asking, f"{hook}_of")
     failed = f"^the twentyone plugin failed: its {hook} ran 0.2 s {NEVER_ENDS}$"
     with pytest.raises(PluginError, match=failed):
         asked(spinning(twentyone, hook), "classic")
@@ -233,13 +233,13 @@ def test_a_variant_hook_that_spins_fails_naming_the_plugin(twentyone, hook):
 
 def test_a_results_key_remedy_that_spins_leaves_the_advice_the_options_give(twentyone):
     """Bounded as the other methods (docs/hooks.md lists it): a refusal's advice, not a hang."""
-    from codecup.game import results_key_remedy_of
+    from codecup.asking import results_key_remedy_of
 
     assert results_key_remedy_of(spinning(twentyone, "results_key_remedy"), "some key") is None
 
 
 def test_result_notes_that_spin_are_left_out(twentyone, finished):
-    from codecup.game import notes_of
+    from codecup.asking import notes_of
 
     assert notes_of(spinning(twentyone, "result_notes"), 0, finished.extra) == ()
 
@@ -398,7 +398,8 @@ def test_a_presentation_method_that_failed_is_not_asked_again(twentyone, finishe
     """A red team's standing_key that spun was asked again at every redraw of the live standings
     and for the final ones, each time to its bound: a tournament held up for minutes, a SIGTERM
     with it. Its fallback stands once it failed; said once."""
-    from codecup.game import Standing, notes_of, results_key_remedy_of
+    from codecup.asking import notes_of, results_key_remedy_of
+    from codecup.game import Standing
     from codecup.site.drawing import Drawing, frames_of
     from codecup.tournament.standings import ranking_keys
 
@@ -532,3 +533,57 @@ def test_a_failed_method_replaced_since_is_asked_again(twentyone):
     type(game).standing_key = lambda self, standing: (7.0,)
     assert ranking_keys(game, standings) == {"a": (7.0,)}
     assert len(calls) == 1
+
+
+def test_the_watchdog_raises_at_the_bound_and_again_only_after_each_further_second():
+    """The watchdog's own check, on this thread's processor clock: a step past its bound is fired
+    at once (not a second later), and one that caught it is fired again only once AGAIN more has
+    passed since, not at every look (0.05 s). The raise goes to a thread id no thread has."""
+    clock = time.pthread_getcpuclockid(threading.get_ident())
+    nobody = 1  # no thread of the process: the raise reaches nothing
+    now = time.clock_gettime(clock)
+    past = overrun._Step(nobody, clock, limit=1.0, started=now - 1.001)
+    overrun._check(past)
+    assert past.fired is not None and past.fired >= now
+    within = overrun._Step(nobody, clock, limit=10.0, started=now)
+    overrun._check(within)
+    assert within.fired is None
+    caught = overrun._Step(nobody, clock, limit=1.0, started=now - 100.0, fired=now - overrun.AGAIN / 2)
+    overrun._check(caught)
+    assert caught.fired == now - overrun.AGAIN / 2  # not again yet
+    caught.fired = time.clock_gettime(clock) - overrun.AGAIN - 0.001
+    overrun._check(caught)
+    assert caught.fired >= now  # again
+
+
+def test_an_overrun_raised_but_not_yet_seen_is_withdrawn_as_its_step_ends():
+    """The watchdog raised into a step's thread while it was in a system call (not yet seen there),
+    and the step ended meanwhile: its end withdraws the raise, so the thread's later code runs on.
+    A thread blocked reading a pipe stands in for the call (no Python code runs there)."""
+    read, write = os.pipe()
+    seen: list[str] = []
+
+    def thread_body():
+        try:
+            os.read(read, 1)
+            seen.append("ran on")
+        except overrun.Overrun:
+            seen.append("overrun after its end")
+
+    thread = threading.Thread(target=thread_body, daemon=True)
+    thread.start()
+    try:
+        assert thread.ident is not None and thread.native_id is not None
+        stat = Path(f"/proc/self/task/{thread.native_id}/stat")
+        deadline = time.monotonic() + 60  # a hang guard: until it sleeps in its read
+        while stat.read_bytes().rsplit(b")", 1)[1].split()[0] != b"S" and time.monotonic() < deadline:
+            time.sleep(0.001)
+        step = overrun._Step(thread.ident, 0, limit=1.0, started=0.0, fired=1.0)
+        overrun.raise_into(thread.ident, overrun.Overrun)  # pending while it reads
+        overrun._end(step)
+        os.write(write, b"x")
+        thread.join(60)
+    finally:
+        os.close(read)
+        os.close(write)
+    assert seen == ["ran on"]

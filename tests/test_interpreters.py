@@ -403,6 +403,26 @@ def test_a_shebang_line_with_a_carriage_return_is_named(first, refused, tmp_path
         (b"#!/no/such/interp -u\n", "the interpreter its #! line names, '/no/such/interp', does not exist"),
         (b"#!/usr/bin/env no-such-interpreter\n", "by env, 'no-such-interpreter', is not found on its PATH"),
         (b"#!/usr/bin/env ./no-such-interpreter\n", "'./no-such-interpreter', is not found from its folder"),
+        # the kernel passes env the rest of the line as one name (a contestant's every game a crash)
+        (b"#!/usr/bin/env python3 -u\n", "by env, 'python3 -u', is not found on its PATH"),
+        (b"#!/usr/bin/env  sh\t-e \n", "as one name; to pass options, begin it #!/usr/bin/env -S sh\t-e"),
+        (b"#!/usr/bin/env ./bin/interp -x\n", "'./bin/interp -x', is not found from its folder"),
+        # env given no program, or a variable setting, runs the program itself again, for ever
+        (b"#!/usr/bin/env\n", "names env and no program for it, so env runs the program itself again"),
+        (b"#!/usr/bin/env A=1 sh\n", "env 'A=1 sh', which env takes for a variable setting"),
+        (b"#!/usr/bin/env node --max-old-space-size=4096\n", "begin it #!/usr/bin/env -S node --max-old"),
+        # blanks are spaces and tabs only: a form feed is part of a name (it was a traceback)
+        (b"#!/usr/bin/env \f\n", "by env, '\\x0c', is not found on its PATH"),
+        (b"#!/usr/bin/env \xc2\xa0\n", "by env, '\\xa0', is not found on its PATH"),
+        (b"#!/usr/bin/env\vsh\n", "names, '/usr/bin/env\\x0bsh', does not exist"),
+        # blanks before a NUL stay (the kernel cuts them at the line's end only)
+        (b"#!/usr/bin/env sh \x00\n", "by env, 'sh ', is not found"),
+        # no newline in a short file: its end is the buffer's, NULs, so the tab is not cut
+        (b"#!/usr/bin/env sh\t", "by env, 'sh\\t', is not found"),
+        (b"#!/usr/bin/env python3 -u\r\n", "ends in a carriage return"),
+        (b"#!/usr/bin/env -i sh\n", ""),  # env's options: left to the start
+        (b"#!/usr/bin/env sh" + b" " * 238 + b"-e\n", ""),  # byte 255, '-', is dropped: 'sh' runs
+        (b"#!/usr/bin/env sh" + b" " * 237 + b"-e\n", "begin it #!/usr/bin/env -S sh "),
         # the kernel gives EACCES for these (a reviewer's: the check said only "no file")
         (b"#!/usr/bin\n", "the interpreter its #! line names, '/usr/bin', is a folder, not a program"),
         (b"#!TMP/plain\n", "/plain', is not executable"),
@@ -428,7 +448,7 @@ def test_a_shebang_line_naming_no_interpreter_is_refused_before_play(first, said
     (tmp_path / "plain").write_bytes(b"text\n")
     (tmp_path / "plain").chmod(0o644)
     first = first.replace(b"LINK", link).replace(b"TMP", os.fsencode(tmp_path))
-    (tmp_path / "bot").write_bytes(first + b"echo\n")
+    (tmp_path / "bot").write_bytes(first + (b"echo\n" if first.endswith(b"\n") else b""))
     (tmp_path / "bot").chmod(0o755)
     env = (("PATH", "bin:/usr/bin:/bin"),)
     player = PlayerInfo("p", command=("./bot",), directory=str(tmp_path), env=env)

@@ -270,3 +270,91 @@ def test_ctrl_c_in_a_match_under_wait_for_is_raised_once(tmp_path):
         "next run: ok",
         "next run: ok",
     ]
+
+
+class _Loop:
+    def is_running(self):
+        return True
+
+    def call_soon_threadsafe(self, callback):
+        pass
+
+
+class _Task:
+    def __init__(self, done=False):
+        self._done, self.cancelled, self.loop = done, 0, _Loop()
+
+    def done(self):
+        return self._done
+
+    def get_loop(self):
+        return self.loop
+
+    def cancel(self):
+        self.cancelled += 1
+
+
+class _Player:
+    def __init__(self, ended, fails=False):
+        self.ended, self.fails = ended, fails
+
+    def end_now(self):
+        self.ended.append(self)
+        if self.fails:
+            raise OSError("its tree was gone already")
+
+
+def test_the_third_ctrl_c_kills_every_program_of_every_match_not_ended(monkeypatch):
+    """Without a real loop or signal (fakes, the module's state its own for the test): the first
+    Ctrl-C cancels the matches, a second is let be, the third goes through as KeyboardInterrupt,
+    every program of each match not done killed first (one whose kill fails stops no other's)."""
+    import signal
+
+    import pytest
+
+    from codecup import interrupts
+
+    ended: list[_Player] = []
+    first, second, done = _Player(ended, fails=True), _Player(ended), _Player(ended)
+    running, finished = _Task(), _Task(done=True)
+    watches = [
+        interrupts.Watch(running, players=(first, second)),  # type: ignore[arg-type]
+        interrupts.Watch(finished, players=(done,)),  # type: ignore[arg-type]
+    ]
+    monkeypatch.setattr(interrupts, "_watches", watches)
+    monkeypatch.setattr(interrupts, "_pending", {})
+    monkeypatch.setattr(interrupts, "_presses", 0)
+    monkeypatch.setattr(interrupts, "_previous", None)
+    interrupts._on_sigint(signal.SIGINT, None)
+    assert running.cancelled == 1 and finished.cancelled == 0 and ended == []
+    interrupts._on_sigint(signal.SIGINT, None)
+    assert running.cancelled == 1 and ended == []
+    with pytest.raises(KeyboardInterrupt):
+        interrupts._on_sigint(signal.SIGINT, None)
+    assert ended == [first, second]  # not the done match's: its cleanup ran
+    assert interrupts._pending == {} and interrupts._presses == 0
+
+
+def test_matches_whose_ending_overran_have_their_programs_killed(monkeypatch):
+    """The last match a Ctrl-C cancelled waits for the others to end their bots, bounded: past the
+    bound (0 here) the others' programs are killed by the safety net, and the Ctrl-C is delivered."""
+    import asyncio
+
+    from codecup import interrupts
+
+    ended: list[_Player] = []
+    slow = _Player(ended)
+    monkeypatch.setattr(interrupts, "OTHERS_LIMIT", 0.0)
+    monkeypatch.setattr(interrupts, "_pending", {})
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        me = interrupts.Watch(asyncio.current_task(), interrupted=True)  # type: ignore[arg-type]
+        other = interrupts.Watch(_Task(), interrupted=True, players=(slow,))  # type: ignore[arg-type]
+        monkeypatch.setattr(interrupts, "_watches", [me, other])
+        interrupts._pending[loop] = interrupts._Interrupt([me, other])
+        raiser = await me.wait_for_others()
+        return raiser, loop in interrupts._pending
+
+    assert asyncio.run(main()) == (True, False)
+    assert ended == [slow]

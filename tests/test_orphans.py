@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -100,3 +101,55 @@ def test_a_bot_closed_before_its_exit_status_is_known_is_forgotten_once_it_is():
     kept_meanwhile, kept_after = asyncio.run(main())
     assert kept_meanwhile
     assert not kept_after
+
+
+def test_a_bots_orphan_that_ignores_sigterm_is_killed_and_reaped():
+    """kill_orphans: a child of the referee carrying the box's token is killed by SIGKILL (one that
+    ignores SIGTERM, as a bot's daemon may, would live on), and reaped; a child without the token
+    is left alone."""
+    import signal
+    import subprocess
+    import uuid
+
+    token = uuid.uuid4().hex
+    ignoring = (
+        "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nprint(flush=True)\n"
+        "time.sleep(600)"
+    )
+    env = {**os.environ, orphans.TOKEN_VARIABLE: token}
+    orphan = subprocess.Popen([sys.executable, "-c", ignoring], env=env, stdout=subprocess.PIPE)
+    other = subprocess.Popen([sys.executable, "-c", ignoring], stdout=subprocess.PIPE)
+    try:
+        assert orphan.stdout is not None and other.stdout is not None
+        orphan.stdout.readline()  # SIGTERM ignored from now on
+        other.stdout.readline()
+        killing = threading.Thread(target=orphans.kill_orphans, args=(token, 30.0), daemon=True)
+        killing.start()
+        killing.join(60.0)  # a hang guard: a kill that did not take holds its waitpid
+        if killing.is_alive():
+            orphan.kill()  # lets its waitpid return
+            pytest.fail("the orphan outlived its kill")
+        assert not Path(f"/proc/{orphan.pid}").exists()  # killed and reaped
+        assert other.poll() is None
+    finally:
+        for proc in (orphan, other):
+            with contextlib.suppress(OSError):
+                proc.send_signal(signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                proc.wait(timeout=30)
+            if proc.stdout is not None:
+                proc.stdout.close()
+
+
+def test_a_dead_child_of_the_referees_own_session_is_left_to_its_owner():
+    """reap_adopted takes the dead children in a bot's session or in a session of their own that no
+    started bot leads, never one in the referee's own session (a subprocess some other part of the
+    referee waits for: its status would be lost)."""
+    mine = os.posix_spawn(sys.executable, [sys.executable, "-c", ""], os.environ)  # our session
+    try:
+        _wait_dead(mine)
+        orphans.reap_adopted(-1)  # (another test's leftovers it may reap: not counted here)
+        assert os.waitpid(mine, os.WNOHANG)[0] == mine  # still ours to reap
+    finally:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(mine, 0)

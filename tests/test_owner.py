@@ -8,7 +8,6 @@ import stat
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -158,23 +157,29 @@ def test_a_lock_folder_removed_as_soon_as_it_is_made_is_made_again(temp, monkeyp
 
 def test_a_forked_child_does_not_keep_its_parents_locks(temp):
     """A child forked without exec inherited the lock descriptors: a dead parent's leftovers stayed
-    "alive" while the child ran."""
+    "alive" while the child ran. The child lives until the check is done (it waits on a pipe, not a
+    time: an audit's slow machine let a sleeping child exit first, and the test pass without the
+    fix)."""
     folder = temp / f"{owner.TEMP_PREFIX}{owner.token()}-fork"
     owner.hold(folder)
     read, write = os.pipe()
+    hold_read, hold_write = os.pipe()
     child = os.fork()
     if child == 0:
         os.close(read)
+        os.close(hold_write)
         os.write(write, b"x")
-        time.sleep(2)
+        os.read(hold_read, 1)  # until the parent is done (or gone)
         os._exit(0)
     os.close(write)
+    os.close(hold_read)
     try:
         assert os.read(read, 1) == b"x"
         os.close(owner._held.pop(folder))  # the parent lets go, as if it had died
         assert owner.gone(folder)
+        assert os.waitpid(child, os.WNOHANG) == (0, 0)  # checked while the child lived
     finally:
-        os.kill(child, 9)
+        os.close(hold_write)
         os.waitpid(child, 0)
         os.close(read)
         owner.release(folder)

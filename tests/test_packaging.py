@@ -103,6 +103,43 @@ def test_both_packages_ship_their_py_typed_marker(tmp_path):
     assert (tmp_path / "out" / "codecup" / "site" / "templates" / "index.html").is_file()
 
 
+def test_the_wheel_ships_the_packages_data_and_no_stray_file(tmp_path):
+    """package-data was ``"*" = ["*.txt", "*.json", ...]``: it matched no file of ours and would have
+    shipped a stray ``words.txt`` or a record ``game.json`` left in a package folder (a red team's).
+    The data are named; the wheel's files are the tracked ones, with nothing left by a run."""
+    pytest.importorskip("setuptools", minversion=SETUPTOOLS)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    for folder in ("codecup", "games"):
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=LEFT_BY_TOOLS)
+    for stray in ("games/lucky_words/words.txt", "games/pillars/game.json", "codecup/site/notes.txt"):
+        (tmp_path / stray).write_text("left by a run\n")
+    (tmp_path / "codecup/site/game.json").write_text("{}\n")
+    build = [
+        sys.executable,
+        "-c",
+        "from setuptools import setup; setup()",
+        "-q",
+        "build_py",
+        "--build-lib",
+        "out",
+    ]
+    run = subprocess.run(build, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    out = tmp_path / "out"
+    data = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file() and p.suffix != ".py"}
+    templates = {f"codecup/site/templates/{p.name}" for p in (ROOT / "codecup/site/templates").glob("*.html")}
+    assert data == {
+        "codecup/py.typed",
+        "codecup/site/style.css",
+        "codecup/site/text.js",
+        "codecup/site/viewer.js",
+        *templates,
+        "codecup_games/py.typed",
+        *(f"codecup_games/{game}/draw.js" for game in BUILT_IN),
+    }
+
+
 def test_every_string_in_the_code_encodes_to_utf8():
     """Python 3.13 encodes docstrings as UTF-8 as it compiles them: a docstring holding a lone
     surrogate (``\\udcff`` written unescaped) made ``import codecup`` fail there, every command

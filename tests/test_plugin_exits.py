@@ -13,10 +13,10 @@ import asyncio
 import attrs
 import pytest
 
+from codecup.asking import checked_points
 from codecup.dialogue import Termination
 from codecup.errors import GameBugError, PluginError
 from codecup.extensions import Command, Extensions, GameOption
-from codecup.game import checked_points
 from codecup.hookspecs import hookimpl
 from codecup.plugins import BrokenPlugin, load_games, make_plugin_manager
 from codecup.record import PlayerInfo

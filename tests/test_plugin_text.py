@@ -328,7 +328,7 @@ def _script(game, record):
 
 
 def _notes(game, record):
-    from codecup.game import notes_of
+    from codecup.asking import notes_of
 
     class Notes(type(game)):
         def result_notes(self, seat, extra):

@@ -141,6 +141,17 @@ def test_a_wrong_field_is_named(doc, change, message):
     assert message in str(caught.value)
 
 
+@pytest.mark.parametrize("schema", ["codecup-record/2", "codecup-standings/2", None, 1])
+def test_a_document_of_another_schema_is_no_record(doc, schema):
+    """Its fields may read as a record's, but what they mean is another version's (or no record's)."""
+    edited = {**json.loads(json.dumps(doc)), "schema": schema}
+    with pytest.raises(RecordError, match=r"^not a codecup-record/1 record \(schema "):
+        Record.from_json(edited)
+    del edited["schema"]
+    with pytest.raises(RecordError, match=r"^not a codecup-record/1 record \(schema None\)"):
+        Record.from_json(edited)
+
+
 def test_verify_says_it_in_one_line_with_status_2(doc, tmp_path, capsys):
     edited = json.loads(json.dumps(doc))
     edited["moves"][2]["seat"] = "one"

@@ -194,6 +194,80 @@ def test_x32_s_own_preadv2_is_checked_too():
     assert _interpret(program, arch=0xC000003E, nr=x32_preadv2, args=(3, 0, 1, 0, 0, 8)) == "allow"
 
 
+def test_no_write_life_hints_on_the_machines_inodes_in_any_abi():
+    """F_SET_RW_HINT sets a hint kept in the inode, shared by every process, for anyone who owns the
+    file (uid 0 owns most), write access or not: a red team's bot wrote a word in the hints of 56
+    files of the machine, and the other bot of its game, and a bot of a later game, read it back.
+    It (and F_SET_FILE_RW_HINT, where the kernel has it) succeeds and does nothing in every ABI
+    (fcntl and fcntl64); reading a hint, and the other commands, stay allowed."""
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for number in abi.fcntl:
+                for command, expected in ((1036, "noop"), (1038, "noop"), (1035, "allow"), (1037, "allow")):
+                    seen = _interpret(program, arch=abi.arch, nr=number, args=(3, command, 0))
+                    assert seen == expected, (machine, number, command)
+
+
+#: The ioctl commands refused, and the answer: FS_IOC_FIEMAP (with FIEMAP_FLAG_SYNC, in memory, an
+#: fsync); ext4's extent-status cache (get, clear, precache), its inode state, the disk's
+#: allocation map (FS_IOC_GETFSMAP); fscrypt's per-file-system keyring; btrfs's sync, start and
+#: wait; XFS's block maps, which write out dirty pages as FIEMAP_FLAG_SYNC does.
+REFUSED_IOCTLS = (
+    (0xC020660B, "eopnotsupp"), (0xC020662A, "enotty"), (0x6628, "enotty"), (0x6612, "enotty"),
+    (0x40046629, "enotty"), (0xC0C0583B, "enotty"),
+    (0xC0506617, "eopnotsupp"), (0xC0406618, "eopnotsupp"), (0xC0406619, "eopnotsupp"),
+    (0xC080661A, "eopnotsupp"),
+    (0x9408, "enotty"), (0x80089418, "enotty"), (0x40089416, "enotty"),
+    (0xC0205826, "enotty"), (0xC020582C, "enotty"), (0xC0205838, "enotty"),
+)  # fmt: skip
+
+
+def test_no_file_system_ioctls_that_sync_probe_or_mark_the_machines_disk_in_any_abi():
+    """ioctl(FS_IOC_FIEMAP) with FIEMAP_FLAG_SYNC on a file the bot may only read wrote out 800 MB
+    of others' dirty pages and outlived its SIGKILL by 0.4 s: the command is refused as on a file
+    system without it (EOPNOTSUPP). ext4's extent-status cache (EXT4_IOC_GET_ES_CACHE, _CLEAR_,
+    PRECACHE_EXTENTS, GETSTATE) carried a word between the bots of a game and into the next game:
+    refused with ENOTTY, as tmpfs answers a command it has not, with FS_IOC_GETFSMAP (the whole
+    disk's allocation map), btrfs's syncs and XFS's block maps; fscrypt's keyring with EOPNOTSUPP.
+    In every ABI (x32's own ioctl too); the terminal's and the other file commands stay allowed."""
+    tcgets, fionread, getflags, getversion, fiemap = 0x5401, 0x541B, 0x80086601, 0x80087601, 0xC020660B
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            assert abi.number("ioctl") == abi.ioctl[0]
+            for number in abi.ioctl:
+                kept = ((tcgets, "allow"), (fionread, "allow"), (getflags, "allow"), (getversion, "allow"))
+                for command, expected in (*REFUSED_IOCTLS, *kept, (0x660B, "allow")):
+                    seen = _interpret(program, arch=abi.arch, nr=number, args=(3, command, 0))
+                    assert seen == expected, (machine, number, hex(command))
+                # the kernel reads the command as an unsigned int: the high half does not count
+                high = _interpret(program, arch=abi.arch, nr=number, args=(3, fiemap | 1 << 32, 0))
+                assert high == "eopnotsupp", (machine, number)
+    x32_ioctl = 0x40000000 | 514
+    x86_64 = seccomp.program(seccomp.ABIS["x86_64"])
+    assert _interpret(x86_64, arch=0xC000003E, nr=x32_ioctl, args=(3, fiemap, 0)) == "eopnotsupp"
+
+
+def test_no_quota_syncs_and_no_kernel_log_in_any_abi():
+    """quotactl(Q_SYNC) (and quotactl_fd) commit the journal of every ext4 of the machine, for
+    anyone: ENOSYS, as on a kernel without quotas. syslog(2) reads the kernel's log where
+    kernel.dmesg_restrict is 0, which a bot writes by naming a faulting child as it likes: EPERM,
+    what dmesg_restrict gives."""
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for call, expected in (("quotactl", "nosys"), ("quotactl_fd", "nosys"), ("syslog", "deny")):
+                seen = _interpret(program, arch=abi.arch, nr=abi.number(call), args=(3, 0, 0))
+                assert seen == expected, (machine, call)
+    numbers = {
+        "x86_64": (179, 443, 103), "i386": (131, 443, 103), "aarch64": (60, 443, 116), "arm": (131, 443, 103),
+    }  # fmt: skip
+    (x86_64, i386), (aarch64, arm) = seccomp.ABIS["x86_64"], seccomp.ABIS["aarch64"]
+    for name, abi in (("x86_64", x86_64), ("i386", i386), ("aarch64", aarch64), ("arm", arm)):
+        assert tuple(abi.number(call) for call in ("quotactl", "quotactl_fd", "syslog")) == numbers[name]
+
+
 DIRECT = """
 import fcntl, os
 for flags in (os.O_RDONLY | os.O_DIRECT, os.O_RDONLY):
@@ -297,14 +371,15 @@ def test_no_socket_cookies_in_any_abi():
 @pytest.mark.parametrize(("header", "abi"), [("unistd_64.h", 0), ("unistd_32.h", 1)])
 def test_the_socket_option_calls_are_numbered_as_the_kernels_headers_say(header, abi):
     """Where the machine has the kernel's headers for x86-64 and i386, the filter's numbers of
-    getsockopt and setsockopt are theirs (x32's are its own: 542 and 541)."""
+    getsockopt, setsockopt, ioctl, quotactl, quotactl_fd and syslog are theirs (x32's getsockopt,
+    setsockopt and ioctl are its own: 542, 541 and 514)."""
     path = f"/usr/include/{os.uname().machine}-linux-gnu/asm/{header}"
     if os.uname().machine != "x86_64" or not os.path.exists(path):
         pytest.skip(f"no {path}")
     with open(path) as file:
         numbers = dict(line.split()[1:3] for line in file if line.startswith("#define __NR_"))
     checked = seccomp.ABIS["x86_64"][abi]
-    for call in ("getsockopt", "setsockopt"):
+    for call in ("getsockopt", "setsockopt", "ioctl", "quotactl", "quotactl_fd", "syslog"):
         assert int(numbers[f"__NR_{call}"]) == checked.number(call), call
 
 
@@ -350,7 +425,7 @@ def _interpret(program, *, arch, nr, args=(0, 0, 0)):
                 return "allow"
             results = {0: "noop", errno.ENOSYS: "nosys", errno.EINVAL: "einval"}
             results |= {errno.EOPNOTSUPP: "eopnotsupp", errno.EPROTONOSUPPORT: "eprotonosupport"}
-            results[errno.ENOPROTOOPT] = "enoprotoopt"
+            results |= {errno.ENOPROTOOPT: "enoprotoopt", errno.ENOTTY: "enotty"}
             return results.get(k & 0xFFFF, "deny")
         else:
             raise AssertionError(f"an instruction the interpreter does not know: {op:#x}")
@@ -714,3 +789,95 @@ def test_a_filtered_program_gets_no_huge_pages():
     # Without the filter the kernel answers: ENOMEM or a mapping (a pool), never EPERM. (shmget it
     # refuses with EPERM to a user outside vm.hugetlb_shm_group: not compared.)
     assert unfiltered[0] != f"mmap {denied}" and unfiltered[4] != f"memfd_create {denied}", unfiltered
+
+
+NAMESPACE_FLAG_NAMES = {
+    "CLONE_NEWNS": 0x20000,
+    "CLONE_NEWCGROUP": 0x02000000,
+    "CLONE_NEWUTS": 0x04000000,
+    "CLONE_NEWIPC": 0x08000000,
+    "CLONE_NEWUSER": 0x10000000,
+    "CLONE_NEWPID": 0x20000000,
+    "CLONE_NEWNET": 0x40000000,
+}
+
+
+def test_each_namespace_flag_alone_is_denied_in_any_abi():
+    """Every CLONE_NEW* flag the module names, each alone, in ``clone`` and ``unshare`` of every ABI
+    (the filter's mask is checked against the kernel's flags, not against itself); a plain fork
+    (SIGCHLD) and a thread's flags are allowed."""
+    thread = 0x3D0F00  # CLONE_VM | FS | FILES | SIGHAND | THREAD | SYSVSEM | SETTLS | PARENT_SETTID...
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for call in (abi.clone, abi.unshare):
+                for name, flag in NAMESPACE_FLAG_NAMES.items():
+                    seen = _interpret(program, arch=abi.arch, nr=call, args=(flag | 17,))
+                    assert seen == "deny", (machine, call, name)
+                assert _interpret(program, arch=abi.arch, nr=call, args=(17,)) == "allow", (machine, call)
+                assert _interpret(program, arch=abi.arch, nr=call, args=(thread,)) == "allow", (machine, call)
+
+
+def test_every_record_lock_command_locks_nothing_in_any_abi():
+    """flock and each of fcntl's record-lock commands, by the kernel's numbers (F_SETLK, F_SETLKW,
+    i386's and arm's F_SETLK64 and F_SETLKW64, F_OFD_SETLK, F_OFD_SETLKW), succeed unmade; reading
+    a lock (F_GETLK, F_OFD_GETLK) is allowed; leases and dnotify are denied."""
+    setting = {"F_SETLK": 6, "F_SETLKW": 7, "F_SETLK64": 13, "F_SETLKW64": 14, "F_OFD_SETLK": 37}
+    setting["F_OFD_SETLKW"] = 38
+    assert fcntl.F_SETLK == 6 and fcntl.F_SETLKW == 7
+    assert (fcntl.F_OFD_SETLK, fcntl.F_OFD_SETLKW, fcntl.F_OFD_GETLK) == (37, 38, 36)
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            assert _interpret(program, arch=abi.arch, nr=abi.flock, args=(3, fcntl.LOCK_EX)) == "noop"
+            for number in abi.fcntl:
+                for name, command in setting.items():
+                    seen = _interpret(program, arch=abi.arch, nr=number, args=(3, command, 0x1000))
+                    assert seen == "noop", (machine, number, name)
+                for command in (5, 36, 1, 3):  # F_GETLK, F_OFD_GETLK, F_GETFD, F_GETFL
+                    assert _interpret(program, arch=abi.arch, nr=number, args=(3, command)) == "allow"
+                for command in (1024, 1026):  # F_SETLEASE, F_NOTIFY
+                    assert _interpret(program, arch=abi.arch, nr=number, args=(3, command, 1)) == "deny"
+
+
+def test_the_core_limit_is_kept_whatever_the_pointers_high_halves_say_in_any_abi():
+    """prlimit64(pid, RLIMIT_CORE, new, old) reads all 64 bits of both pointers: a new limit at an
+    address whose low 32 bits are 0 (a bot may map memory there) is still a change (made a no-op,
+    never allowed, else the bot sets the limit to 0 and its crashes start the machine's core
+    helper as root); an old one at such an address, or below 4 GiB, is still asked for (refused:
+    a no-op would leave it unwritten)."""
+    core, high, low = 4, 0x7F00_0000_0000, 0x1000
+    cases = (
+        ((0, core, high, 0), "noop"),
+        ((0, core, high | low, 0), "noop"),
+        ((0, core, low, 0), "noop"),
+        ((0, core, high | low, high), "deny"),
+        ((0, core, high | low, low), "deny"),
+        ((0, core, high | low, high | low), "deny"),
+        ((0, core, 0, high | low), "allow"),  # reading it
+        ((0, core, 0, high), "allow"),
+        ((0, 7, high, high), "allow"),  # RLIMIT_NOFILE
+    )
+    for machine, abis in seccomp.ABIS.items():
+        program = seccomp.program(abis)
+        for abi in abis:
+            for args, expected in cases:
+                seen = _interpret(program, arch=abi.arch, nr=abi.prlimit, args=args)
+                assert seen == expected, (machine, abi.prlimit, [hex(a) for a in args])
+            assert _interpret(program, arch=abi.arch, nr=abi.setrlimit, args=(core, high)) == "noop"
+            assert _interpret(program, arch=abi.arch, nr=abi.setrlimit, args=(7, high)) == "allow"
+
+
+def test_i386_calls_whose_arguments_lie_in_memory_are_denied():
+    """i386's socketcall hides socket's family in memory (a unix socket of the machine through
+    ``int 0x80``) and its old mmap hides MAP_HUGETLB: both denied by their kernel numbers, and the
+    native ABI's socket call with a unix family too."""
+    program = seccomp.program(seccomp.ABIS["x86_64"])
+    i386 = 0x40000003
+    for nr, name in ((102, "socketcall"), (90, "old_mmap")):
+        for call in (1, 3, 0):  # SYS_SOCKET, SYS_CONNECT, ...
+            assert _interpret(program, arch=i386, nr=nr, args=(call, 0x1000)) == "deny", name
+    for nr in (359, 41 | 0x40000000, 41):  # i386's socket, x32's, x86-64's
+        arch = i386 if nr == 359 else 0xC000003E
+        assert _interpret(program, arch=arch, nr=nr, args=(int(socket.AF_UNIX), 1, 0)) == "deny", nr
+        assert _interpret(program, arch=arch, nr=nr, args=(int(socket.AF_INET), 1, 0)) == "allow", nr

@@ -45,3 +45,24 @@ def test_a_time_out_on_the_clock_without_its_charge_or_its_time_does_not_verify(
     assert verify_record(tiny_game, older) == []  # its clock run out
     edited = attrs.evolve(older, clock_used=(older.clock_used[0], 0.003))
     assert verify_record(tiny_game, edited) == ["clock: seat 1 timed out having used 0.003s of a 0.3s clock"]
+
+
+def test_an_older_records_clock_past_its_limit_without_a_time_out_does_not_verify(tiny_game):
+    """With no charges kept (an older record), the seat that answered every time in time has its
+    clock within the limit: the other reading of the same check (a clock run out, no time-out)."""
+    older = _uncharged(_timed_out(tiny_game), everywhere=True)
+    edited = attrs.evolve(older, clock_used=(0.5, older.clock_used[1]))
+    assert verify_record(tiny_game, edited) == ["clock: seat 0 used 0.5s of a 0.3s clock without a time-out"]
+
+
+def test_an_answer_charged_past_the_clock_does_not_verify(tiny_game):
+    """An answer comes within its seat's clock: one charged past it is no answer in time, whatever
+    the seat's clock says at the end (a newcomer's record charged 50 s of a 5 s clock early on)."""
+    record = _timed_out(tiny_game)
+    answers = enumerate(record.transcript)
+    i = next(i for i, t in answers if t.dir == "from" and t.seat == 0 and t.used is not None)
+    lines = list(record.transcript)
+    lines[i] = attrs.evolve(lines[i], used=0.5)
+    edited = attrs.evolve(record, transcript=tuple(lines))
+    problems = verify_record(tiny_game, edited)
+    assert f"clock: transcript[{i}]: seat 0 answered in time having used 0.5s of a 0.3s clock" in problems

@@ -639,3 +639,14 @@ def test_a_referee_starved_after_its_spin_is_told_unseen(monkeypatch):
     lag, unseen = _settled_starved(after=0.0, look=1e-5)
     assert lag is not None and 0.3 <= lag < 0.35
     assert unseen == pytest.approx(0.3, abs=2e-3)
+
+
+def test_the_threads_part_is_at_most_twice_the_pressures_growth():
+    """The bound is the documented one, by number (twice the pressure: what the pressure was measured
+    leaving out at most), not only by the constant's name: a larger factor would excuse more of a
+    bot's fooled thread readings (an exec'ing thread's id) as waiting, uncharged idling."""
+    assert waits.excused(1.0, 10.0) == 2.0
+    assert waits.excused(1.0, 1.5) == 1.5
+    assert waits.excused(1.0, 0.5) == 1.0
+    assert waits.excused(0.0, 10.0) == 0.0  # no pressure growth: the threads excuse nothing
+    assert waited(Waits(5.0, {7: 0.0}), Waits(5.1, {7: 3.0})) == pytest.approx(0.2)

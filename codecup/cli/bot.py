@@ -14,6 +14,7 @@ import traceback
 from collections.abc import Iterator
 from typing import BinaryIO
 
+from codecup.asking import run_notes_of
 from codecup.botcode import counting_interrupts, raised_in
 from codecup.botpath import given_by_referee
 from codecup.checks import check_clock
@@ -27,7 +28,7 @@ from codecup.errors import (
     said_line,
     type_name,
 )
-from codecup.game import Game, run_notes_of
+from codecup.game import Game
 from codecup.plugins import load_game
 from codecup.terminal import printable
 from codecup.userbot import UserBot

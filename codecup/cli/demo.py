@@ -12,12 +12,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from codecup.asking import run_notes_of
 from codecup.cli.common import Subparsers, output_dir, path_arg, text_arg
+from codecup.cli.runoptions import add_clock_mode_option, bounded, positive_int
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_clock_mode_option, bounded, play_spec, positive_int, site_not_whole
+from codecup.cli.tournament import play_spec, site_not_whole
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.errors import PASS_THROUGH, GameBugError, PluginError, said, said_line
-from codecup.game import Game, run_notes_of
+from codecup.game import Game
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.overrun import bounded as bounded_step
 from codecup.plugins import GameRegistry, load_games
@@ -29,6 +31,7 @@ from codecup.tournament.executor import held_stops
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME
 from codecup.tournament.spec import TournamentSpec, check_game_count
+from codecup.tournament.told import RunCallbacks
 from codecup.tournament.tournament import TournamentResult
 
 DESCRIPTION = """\
@@ -249,10 +252,12 @@ def _play(
                 executor=None,
                 quiet=args.quiet,
                 lock=lock,
-                on_record=live,
-                on_logged=live.logged,
-                on_playing=on_playing,
-                on_complete=complete.append,
+                callbacks=RunCallbacks(
+                    on_record=live,
+                    on_logged=live.logged,
+                    on_playing=on_playing,
+                    on_complete=complete.append,
+                ),
             )
         except KeyboardInterrupt as exc:
             if not complete:  # stopped: its index must not say "live"

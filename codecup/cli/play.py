@@ -14,16 +14,18 @@ from pathlib import Path
 import attrs
 
 from codecup import loop
+from codecup.asking import notes_of, run_notes_of
 from codecup.checked import short
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, output_file, path_arg, text_arg
+from codecup.cli.provided import provided_notes
+from codecup.cli.runoptions import add_clock_mode_option, add_limit_options, limits_of
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import add_clock_mode_option, add_limit_options, limits_of, provided_notes
 from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.dialogue import Termination
 from codecup.drive import new_seat_key
 from codecup.errors import CodecupError, ConfigError, GameBugError, NeverEndsError, how_failed, said
-from codecup.game import Game, notes_of, run_notes_of
+from codecup.game import Game
 from codecup.hookspecs import hookimpl
 from codecup.overrun import bounded
 from codecup.plugins import load_games, make_plugin_manager
@@ -290,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
     pm = make_plugin_manager(plugins=(view,))
     try:
         with stop_on_signals():
-            policy = Policy(limits=limits_of(args, {}))
+            policy = Policy(limits=limits_of(args.memory, args.processes))
             record = loop.run(play_match(game, match, pm=pm, policy=policy))
     except KeyboardInterrupt as exc:
         return report(exc, "the game was not finished")

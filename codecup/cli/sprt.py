@@ -17,25 +17,21 @@ from pathlib import Path
 import attrs
 
 from codecup import owner
+from codecup.asking import results_key_of, run_notes_of
 from codecup.checks import check_commands
 from codecup.cli.common import Subparsers, clock_seconds, finite_float, output_dir, path_arg, text_arg
+from codecup.cli.runoptions import add_run_options, limits_of, warn_oversubscription
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.cli.tournament import (
-    add_run_options,
-    limits_of,
-    machine_gives,
-    not_a_players_folder,
-    nothing_played,
-    warn_oversubscription,
-)
+from codecup.cli.tournament import machine_gives, not_a_players_folder, nothing_played
 from codecup.clock import DEFAULT_CLOCK_MODE, shown_clock
 from codecup.drive import derive_seed, new_seat_key
 from codecup.errors import CodecupError, ConfigError, said_bug
-from codecup.game import Game, Variant, results_key_of, run_notes_of
+from codecup.game import Game, Variant
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.plugins import load_games
 from codecup.record import MatchInfo, PlayerInfo, Record
 from codecup.runner import player_info
+from codecup.sandbox import Limits
 from codecup.terminal import one_line, printable, shown_path
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
@@ -163,22 +159,44 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
+@attrs.frozen(kw_only=True)
+class SprtOptions:
+    """How a test's games are played, as its command line says (:meth:`of`)."""
+
+    clock: float | None = None  # seconds per player per game; None: the variant's
+    clock_mode: str = DEFAULT_CLOCK_MODE  # as the games get it (this machine's: Gives.clock_mode)
+    seed: int | None = None  # None: 0, and each bot's own seed also drawn in secret
+    limits: Limits = attrs.field(factory=Limits)  # each bot's, as asked
+    out: Path | None = None  # the folder keeping every game (--out), if any
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> SprtOptions:
+        """The options ``codecup sprt``'s command line ``args`` gives."""
+        return cls(
+            clock=args.clock,
+            clock_mode=args.clock_mode or DEFAULT_CLOCK_MODE,
+            seed=args.seed,
+            limits=limits_of(args.memory, args.processes),
+            out=args.out,
+        )
+
+
 def pair_matches(
-    game: Game, args: argparse.Namespace, new: PlayerInfo, old: PlayerInfo, variant: Variant, k: int = 0
+    game: Game, options: SprtOptions, new: PlayerInfo, old: PlayerInfo, variant: Variant, k: int = 0
 ) -> Iterator[tuple[int, MatchInfo, MatchInfo]]:
     """Pair k (from ``k`` on): both games share a start, NEW moves first in the first."""
     while True:
-        yield (k, *pair(game, args, new, old, variant, k))
+        yield (k, *pair(game, options, new, old, variant, k))
         k += 1
 
 
 def pair(
-    game: Game, args: argparse.Namespace, new: PlayerInfo, old: PlayerInfo, variant: Variant, k: int
+    game: Game, options: SprtOptions, new: PlayerInfo, old: PlayerInfo, variant: Variant, k: int
 ) -> tuple[MatchInfo, MatchInfo]:
     """The two matches of pair ``k``."""
-    clock = args.clock or variant.clock
-    clock_mode = args.clock_mode or DEFAULT_CLOCK_MODE
-    seed = derive_seed(args.seed or 0, "sprt", k) % 2**31
+    clock = options.clock or variant.clock
+    clock_mode = options.clock_mode
+    seed = derive_seed(options.seed or 0, "sprt", k) % 2**31
     setup = game.start_position(seed, variant.name)  # its random setup, checked
     first, second = (
         MatchInfo(
@@ -189,7 +207,7 @@ def pair(
             players,
             clock,
             clock_mode,
-            seat_key=new_seat_key(args.seed is not None, players),
+            seat_key=new_seat_key(options.seed is not None, players),
         )
         for players in ((new, old), (old, new))
     )
@@ -324,18 +342,17 @@ def _how_other(logged: MatchInfo, now: MatchInfo) -> tuple[str, str]:
     return f"played with {said}", f"give {said.replace(', ', ' ')} to resume it, or use another --out folder"
 
 
-def settings_of(
-    args: argparse.Namespace, game: Game, variant: Variant, limits: str | None = None
-) -> Schedule:
+def settings_of(options: SprtOptions, game: Game, variant: Variant, limits: str | None = None) -> Schedule:
     """What the games depend on that their records do not say, noted in the ``--out`` folder: each
-    bot's limits and the game's results key (Lucky Words: the word list). The log's games say the
-    rest (players, variant, seed and start, clock and clock mode), and are checked one by one."""
+    bot's limits (``limits``: as this machine gives them, else ``options``'), and the game's results
+    key (Lucky Words: the word list). The log's games say the rest (players, variant, seed and start,
+    clock and clock mode), and are checked one by one."""
     return Schedule(
         format="sprt",
-        seed=args.seed or 0,
+        seed=options.seed or 0,
         rounds=1,
         results_key=results_key_of(game, variant.name),
-        limits=limits_of(args, {}).describe() if limits is None else limits,
+        limits=options.limits.describe() if limits is None else limits,
     )
 
 
@@ -367,20 +384,20 @@ def _run(args: argparse.Namespace) -> int:
     notes = run_notes_of(game, variant.name)  # asked with --quiet too: a plugin failing at it stops any run
     address = ex.parse_executor(args.executor)  # before the folder: a refused run leaves none
     gives = machine_gives((new, old))  # a Dask cluster's workers each give it too, or refuse (play_held)
+    options = SprtOptions.of(args)
     limits = None
     if gives is not None:  # the clock mode and limits the games get here, as a tournament's
-        mode = gives.clock_mode(args.clock_mode or DEFAULT_CLOCK_MODE, (new, old))
-        args = argparse.Namespace(**{**vars(args), "clock_mode": mode})
-        limits = gives.limits(limits_of(args, {}), (new, old))
+        options = attrs.evolve(options, clock_mode=gives.clock_mode(options.clock_mode, (new, old)))
+        limits = gives.limits(options.limits, (new, old))
     noted = settings_of(
-        args, game, variant, limits
+        options, game, variant, limits
     )  # asked before the folder: a plugin failing at it leaves none
     # a bot changed since is refused
     noted = attrs.evolve(noted, programs=program_digests((new, old), warn=_warn))
     pool: ex.GamePool
     if address is None:
         jobs = args.jobs or ex.default_jobs()
-        warn_oversubscription(jobs, args.clock_mode or DEFAULT_CLOCK_MODE)
+        warn_oversubscription(jobs, options.clock_mode)
         pool = ex.LocalPool(jobs)
     else:
         pool = ex.DaskPool(address, game=game, gives=gives)
@@ -398,7 +415,7 @@ def _run(args: argparse.Namespace) -> int:
             with released_on_failure(args.out, created, lock):  # a full disk as it marks the folder
                 if (over := claim_folder(args.out, RunKind.SPRT)) is not None:
                     print(f"codecup: {printable(over)}", file=sys.stderr, flush=True)
-                log = open_log(args.out, lambda k: pair(game, args, new, old, variant, k), lock, gives)
+                log = open_log(args.out, lambda k: pair(game, options, new, old, variant, k), lock, gives)
                 log.check_records(game)  # a hand-edited line: named, before the tally reads it
                 # Games under other limits or another word list: a red team's log held both (F2).
                 root = (
@@ -451,7 +468,7 @@ def _run(args: argparse.Namespace) -> int:
             key = noted.results_key  # each game's match carries the key noted, to be checked as it starts
             watch = ProgramWatch.of(noted.programs)  # a game of a program changed since is not counted
             verdict = _play(
-                pool, jobs, game, args, new, old, variant, tally, log, max_pairs, quiet, key, watch
+                pool, jobs, game, options, new, old, variant, tally, log, max_pairs, quiet, key, watch
             )
     except KeyboardInterrupt as exc:
         resumes = f"; they are logged in {args.out}/, and the same command resumes" if args.out else ""
@@ -533,7 +550,7 @@ def _play(
     pool: ex.GamePool,
     jobs: int,
     game: Game,
-    args: argparse.Namespace,
+    options: SprtOptions,
     new: PlayerInfo,
     old: PlayerInfo,
     variant: Variant,
@@ -549,10 +566,10 @@ def _play(
     started with: a red team's bot replaced as a run went mixed two versions' games in one test."""
     state = tally.state
     futures: Futures = {}
-    limits = limits_of(args, {})
+    limits = options.limits
     play = (
-        worker.play_hiding(args.out, limits=limits)
-        if args.out is not None
+        worker.play_hiding(options.out, limits=limits)
+        if options.out is not None
         else functools.partial(worker.play, limits=limits, run=owner.token())  # so abort stops them
     )
     next_pair = 0
@@ -577,7 +594,7 @@ def _play(
     submitted = next_pair
     matches = (
         (k, attrs.evolve(a, results_key=results_key), attrs.evolve(b, results_key=results_key))
-        for k, a, b in pair_matches(game, args, new, old, variant, next_pair)
+        for k, a, b in pair_matches(game, options, new, old, variant, next_pair)
     )
     from_log: set[int] = set()  # later pairs the log held whole: they take no place in the pool
 
@@ -627,7 +644,7 @@ def _play(
                         match,
                         pool,
                         handed.get(future, Handed.now()),
-                        logged=args.out is not None,
+                        logged=options.out is not None,
                     )
                     killed = record is None and killed_worker(future.exception())
                     if killed:  # it may have died with a worker another game there killed: played

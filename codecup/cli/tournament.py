@@ -9,28 +9,35 @@ import argparse
 import functools
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 
+from codecup.asking import results_key_of, run_notes_of
 from codecup.checks import LOOP, check_commands, is_loop, is_root
 from codecup.cli.common import Subparsers, clock_seconds, output_dir, path_arg, text_arg
 from codecup.cli.kit import game_and_variant
+from codecup.cli.provided import provided_notes
+from codecup.cli.runoptions import (
+    add_run_options,
+    at_least,
+    check_clock_mode,
+    limits_of,
+    positive_int,
+    warn_oversubscription,
+)
 from codecup.cli.stopping import report, stop_on_signals
-from codecup.clock import CLOCK_MODES, DEFAULT_CLOCK_MODE
+from codecup.clock import DEFAULT_CLOCK_MODE
 from codecup.errors import ConfigError
 from codecup.extensions import load_extensions
-from codecup.game import Game, results_key_of, run_notes_of
+from codecup.game import Game
 from codecup.outfolder import RunKind, claim_folder, first_missing, mark_folder, released_on_failure
 from codecup.players.programs import HiddenFolders, files_outside, hidden_file, shown_files
-from codecup.players.seat import provisions_of
 from codecup.plugins import load_games
 from codecup.record import PlayerInfo, Record
 from codecup.sandbox import Limits, machine_support
-from codecup.sandbox.box import OwnKind, own_differing
-from codecup.sandbox.launch import is_original, own_entry
 from codecup.terminal import printable, shown_path
 from codecup.tournament import executor as ex
 from codecup.tournament import worker
@@ -41,8 +48,8 @@ from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, logged_ids, older_logged
 from codecup.tournament.machine import Gives
 from codecup.tournament.moved import Move
+from codecup.tournament.options import RunOptions, given_or
 from codecup.tournament.players import (
-    OPTION_MAXIMUM,
     OPTION_MINIMUM,
     ROOT_HIDDEN,
     composed,
@@ -55,15 +62,8 @@ from codecup.tournament.schedule import FORMATS, ScheduledGame
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
 from codecup.tournament.setaside import ErrorsAside, SetAside, check_set_aside, finish_pending, still_to_do
 from codecup.tournament.spec import TournamentSpec
-from codecup.tournament.tournament import (
-    LoggedGames,
-    OnComplete,
-    OnLogged,
-    OnPlaying,
-    OnRecord,
-    TournamentResult,
-    run_tournament,
-)
+from codecup.tournament.told import LoggedGames, RunCallbacks
+from codecup.tournament.tournament import TournamentResult, run_tournament
 
 DESCRIPTION = """\
 ``codecup tournament FILE``: play a tournament from a players.yml or tournament.yml.
@@ -95,104 +95,6 @@ if TYPE_CHECKING:
     from codecup.site.live import LiveSite
 
 DEFAULT_OUT = "tournament-results"
-
-
-def at_least(least: int, most: int | None = None) -> Callable[[str], int]:
-    """An argparse type for a whole number of at least ``least`` (and at most ``most``: one bound
-    per option, said the same way for every value past it)."""
-
-    def whole_number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"must be at least {least}: {text!r}")
-        if most is not None and value > most:
-            raise argparse.ArgumentTypeError(f"must be at most {most}: {text!r}")
-        return value
-
-    return whole_number
-
-
-def bounded(option: str) -> Callable[[str], int]:
-    """The argparse type of the whole-number ``option``, with its bounds in a tournament file."""
-    return at_least(OPTION_MINIMUM.get(option, 1), OPTION_MAXIMUM.get(option))
-
-
-positive_int = at_least(1)
-"""An argparse type for counts."""
-
-
-def add_clock_mode_option(parser: argparse.ArgumentParser) -> None:
-    """``--clock-mode wall|cpu``: what a seat's clock charges."""
-    parser.add_argument(
-        "--clock-mode",
-        choices=CLOCK_MODES,
-        help=f"charge a bot's wall time or its CPU time (with a wall backstop); default {DEFAULT_CLOCK_MODE}",
-    )
-
-
-def check_clock_mode(value: Any, where: Path) -> str:
-    """A clock mode from a file, checked (a bad one is a :class:`ConfigError`)."""
-    if value not in CLOCK_MODES:
-        raise ConfigError(f"{where}: clock-mode must be one of {', '.join(CLOCK_MODES)}, not {value!r}")
-    return str(value)
-
-
-@functools.cache  # once per run, though demo plays one tournament per game
-def warn_oversubscription(jobs: int, clock_mode: str) -> None:
-    """One line on stderr when ``jobs`` games would share cores (what that costs under ``clock_mode``)."""
-    warning = ex.oversubscription(jobs, clock_mode)
-    if warning:
-        print(f"codecup: {warning}", file=sys.stderr, flush=True)
-
-
-def add_limit_options(parser: argparse.ArgumentParser) -> None:
-    """``--memory MIB`` and ``--processes N``: what each subprocess bot may use."""
-    defaults = Limits()
-    parser.add_argument(
-        "--memory",
-        type=bounded("memory"),
-        metavar="MIB",
-        help=f"memory of each bot, its whole process tree, in MiB (default {defaults.memory >> 20}; "
-        "CodeCup's jury machines gave 64)",
-    )
-    parser.add_argument(
-        "--processes",
-        type=bounded("processes"),
-        metavar="N",
-        help=f"processes and threads of each bot (default {defaults.processes})",
-    )
-
-
-def limits_of(args: argparse.Namespace, file_options: dict[str, Any]) -> Limits:
-    """Each bot's limits: the command line's, else the file's (``memory:``, ``processes:``), else
-    the defaults."""
-    defaults = Limits()
-    memory = _option(args, file_options, "memory", None)
-    processes = _option(args, file_options, "processes", None)
-    return Limits(
-        memory=defaults.memory if memory is None else memory << 20,
-        processes=defaults.processes if processes is None else processes,
-    )
-
-
-def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """Options on how games run (shared with ``codecup sprt``)."""
-    add_clock_mode_option(parser)
-    add_limit_options(parser)
-    parser.add_argument(
-        "--jobs",
-        type=bounded("jobs"),
-        help=f"games at once in the local pool (default: cores, {ex.default_jobs()})",
-    )
-    parser.add_argument(
-        "--executor",
-        type=text_arg,
-        help="local (default) or dask://HOST:PORT (an existing Dask cluster; tcp:// and tls:// also)",
-    )
-    parser.add_argument("--quiet", action="store_true", default=None, help="no progress output")
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -257,11 +159,28 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def _option(args: argparse.Namespace, file_options: dict[str, Any], name: str, default: Any) -> Any:
-    value = getattr(args, name, None)
-    if value is not None:
-        return value
-    return file_options.get(name, default)
+def command_line_options(args: argparse.Namespace) -> RunOptions:
+    """The options ``codecup tournament``'s command line gives (not ``--hide``, whose folders are
+    checked, and added to the file's, as the run's other folders are)."""
+    return RunOptions(
+        game=args.game,
+        variant=args.variant,
+        format=args.format,
+        rounds=args.rounds,
+        clock=args.clock,
+        clock_mode=args.clock_mode,
+        seed=args.seed,
+        jobs=args.jobs,
+        executor=args.executor,
+        out=None if args.out is None else str(args.out),
+        quiet=args.quiet,
+        challenger=args.challenger,
+        swiss_rounds=args.swiss_rounds,
+        top=args.top,
+        no_site=args.no_site,
+        memory=args.memory,
+        processes=args.processes,
+    )
 
 
 def _named(name: str | None, players: Sequence[PlayerInfo]) -> str | None:
@@ -286,16 +205,18 @@ def _folder(path: Path, option: str) -> str:
 FORMAT_OPTIONS = {"swiss_rounds": "swiss", "top": "swiss", "challenger": "gauntlet"}
 
 
-def check_format_options(args: argparse.Namespace, file_options: dict[str, Any], where: Path) -> None:
+def check_format_options(line: RunOptions, file: RunOptions, where: Path) -> None:
     """Refuse an option of another format (``--top`` in a round robin): a user who gives one expects
-    it to change the tournament. The command line's are checked against the format played, the file's
-    against the file's own (a ``--format`` given for one run leaves the file's settings unused)."""
-    played = _option(args, file_options, "format", "round-robin")
-    own = file_options.get("format", "round-robin")
+    it to change the tournament. The command line's (``line``) are checked against the format played,
+    the file's (``file``, read from ``where``) against the file's own (a ``--format`` given for one
+    run leaves the file's settings unused)."""
+    own = given_or(file.format, "round-robin")
+    played = given_or(line.format, own)
+    on_line, in_file = line.given(), file.given()
     for name, owner in FORMAT_OPTIONS.items():
-        if getattr(args, name, None) is not None and owner != played:
+        if name in on_line and owner != played:
             said, fmt = "--" + name.replace("_", "-"), f"this tournament is {played}"
-        elif name in file_options and owner != own:
+        elif name in in_file and owner != own:
             said, fmt = f"{where}: option {name.replace('_', '-')!r}", f"the file's format is {own}"
             if played != own:  # the command line's --format changes this run, not what the file says
                 fmt += f" (--format {played} is this run's only: give --{name.replace('_', '-')} instead)"
@@ -304,120 +225,22 @@ def check_format_options(args: argparse.Namespace, file_options: dict[str, Any],
         raise ConfigError(f"{said} applies to the {owner} format only, and {fmt}")
 
 
-def provided_notes(
-    game: Game, variant: str, players: Sequence[PlayerInfo], hidden: Sequence[str] = (), *, sandboxed: bool
-) -> list[str]:
-    """What the run gives the programs of the files the game provides (Lucky Words' ``words.dat``):
-    which players' folders lack one (it is provided), which hold a link to one out of the folder or
-    into a folder ``hidden`` from the bots nested in it (another player's, one given to hide, the
-    results: it shows nothing in its sandbox, so it is provided too), which hold the file the game's
-    is made from as it is (the organiser's: provided over it, left as it is), which hold their own,
-    unlike the game's, and which an entry of that name that is no file (they get none of the
-    game's). Not ``sandboxed`` (no namespaces: :attr:`~codecup.sandbox.Support.namespaces`), a
-    program given a file runs in a folder of links to its own, and a line says what that costs."""
-    lines = []
-    for provided in provisions_of(game, variant):
-        name = provided.name
-        given, linked, over, own = _Given(), _Given(), _Given(), _Given()
-        for p in players:
-            if p.bot is not None or not p.directory:
-                continue
-            folder = str(Path(p.directory))
-            if is_original(folder, name, provided.original):
-                over.add(p.name, folder)
-            elif own_entry(folder, name, hidden):
-                for differing in own_differing([provided], Path(folder), hidden):
-                    if differing.kind is OwnKind.OTHER:
-                        own.add(p.name, folder)
-                    else:
-                        said = f"{differing.what}, not a file: it is given none of the game's"
-                        lines.append(f"{p.name}'s {name} is {said}")
-            elif (Path(folder) / name).exists():
-                linked.add(p.name, folder)
-            else:
-                given.add(p.name, folder)
-        # A reviewer's: without namespaces a program given the file runs in a temporary folder of
-        # links to its own, and a new file it makes there is gone after its game; now that the
-        # list's own folder (codecup play's) is given the copy too, it is said where it happens.
-        links = ""
-        if not sandboxed and (given or linked or over):
-            who = _Given([*given.names, *linked.names, *over.names], [])
-            links = (
-                f"; without a sandbox {who.pick('it runs', 'they run')} in a folder of links to "
-                f"{who.pick('its', 'their')} own: new files {who.pick('it makes', 'they make')} there "
-                "are not kept"
-            )
-        if given:
-            theirs = given.folders("has", "have")
-            lines.append(f"{name} provided to {given} ({theirs} none){links}")
-        if linked:
-            theirs = f"{linked.pick('its own is a link', 'theirs are links')} out of {linked.folders()}"
-            hidden_ones = linked.pick("a hidden one", "hidden ones")
-            lines.append(f"{name} provided to {linked} ({theirs} or into {hidden_ones}){links}")
-        if over:
-            # The organiser's own list file in a program's folder (codecup play run where the list
-            # is ./words.dat, or --words a/words.dat, or a cp of it): programs were said to read it
-            # as it is (lower case, blanks), and did; they are given the game's copy, as anywhere else.
-            lines.append(
-                f"{name} provided to {over}, over {_owning(over.folders())} {name}, the file it is made "
-                f"from as it is (left as it is): {provided.label}{links}"
-            )
-        if own:
-            lines.append(f"{own} {own.pick('plays with its', 'play with their')} own {name}, not the game's")
-    return lines
-
-
-def _owning(folders: str) -> str:
-    """``its folder's``, ``their folders'``: the possessive of :meth:`_Given.folders`."""
-    return f"{folders}'" if folders.endswith("s") else f"{folders}'s"
-
-
-@attrs.define
-class _Given:
-    """Players a line of :func:`provided_notes` names, and their folders (two may share one)."""
-
-    names: list[str] = attrs.Factory(list)
-    places: list[str] = attrs.Factory(list)
-
-    def add(self, name: str, folder: str) -> None:
-        """One more player, in ``folder``."""
-        self.names.append(name)
-        self.places.append(folder)
-
-    def __bool__(self) -> bool:
-        return bool(self.names)
-
-    def __str__(self) -> str:
-        return ", ".join(self.names)
-
-    def pick(self, one: str, more: str) -> str:
-        """``one`` for a single player, else ``more``."""
-        return one if len(self.names) == 1 else more
-
-    def folders(self, one: str = "", more: str = "") -> str:
-        """Their folders, in words (``its folder``, ``their folder`` when they share one, ``their
-        folders``), followed by ``one`` or ``more`` as there are one or more folders."""
-        many = len(set(self.places)) > 1
-        said = "their folders" if many else self.pick("its folder", "their folder")
-        verb = more if many else one
-        return f"{said} {verb}" if verb else said
-
-
 def run(args: argparse.Namespace) -> int:
     """Play the tournament, print the standings, write the results."""
     extensions = load_extensions()
     # the programs are checked below, once the game is known (`codecup bot GAME NAME` must name it)
     players_file = read_players(args.file, args.base, check=False, plugin_options=extensions.file_keys())
-    opts = dict(players_file.options)
-    out = Path(_option(args, opts, "out", DEFAULT_OUT))
-    if not out.is_absolute() and args.out is None and "out" in opts:
+    file, line = players_file.run_options, command_line_options(args)
+    opts = line.over(file)  # the command line wins
+    out = Path(given_or(opts.out, DEFAULT_OUT))
+    if not out.is_absolute() and line.out is None and file.out is not None:
         out = args.file.parent / out
     # a folder of names spelled decomposed, from before names were composed, resumes as it was
     players_file = attrs.evolve(players_file, players=spelled_as_logged(players_file.players, out / LOG_NAME))
     extensions.apply_file(args, players_file.plugin_options, args.file.parent, args.file)
     registry = load_games()
     game_name, variant_name, kit_notes = game_and_variant(
-        args.game, opts.get("game"), _option(args, opts, "variant", None), registry, args.file
+        line.game, file.game, opts.variant, registry, args.file
     )
     game = registry.get(game_name)
     variant = game.info.variant(variant_name)
@@ -431,29 +254,29 @@ def run(args: argparse.Namespace) -> int:
                     chosen = f" ({args.file} names no game, so it plays {game.info.name}: give --game)"
                 raise ConfigError(f"{args.file}: player {p.name!r}: {exc}{chosen}") from None
     check_commands(players_file.players, f"{args.file}: ", game.info.name)
-    check_format_options(args, opts, args.file)
-    clock_mode = args.clock_mode or check_clock_mode(opts.get("clock_mode", DEFAULT_CLOCK_MODE), args.file)
+    check_format_options(line, file, args.file)
+    clock_mode = line.clock_mode or check_clock_mode(given_or(file.clock_mode, DEFAULT_CLOCK_MODE), args.file)
     spec = TournamentSpec(
         game=game.info.name,
         variant=variant.name,
-        clock=float(_option(args, opts, "clock", variant.clock)),
+        clock=float(given_or(opts.clock, variant.clock)),
         clock_mode=clock_mode,
         players=players_file.players,
-        seed=_option(args, opts, "seed", 0),
-        seeded=args.seed is not None or "seed" in opts,
-        format=_option(args, opts, "format", "round-robin"),
-        rounds=_option(args, opts, "rounds", 1),
-        challenger=_named(_option(args, opts, "challenger", None), players_file.players),
-        swiss_rounds=_option(args, opts, "swiss_rounds", None),
-        top=_option(args, opts, "top", 4),
+        seed=given_or(opts.seed, 0),
+        seeded=opts.seed is not None,
+        format=given_or(opts.format, "round-robin"),
+        rounds=given_or(opts.rounds, 1),
+        challenger=_named(opts.challenger, players_file.players),
+        swiss_rounds=opts.swiss_rounds,
+        top=given_or(opts.top, 4),
         notes=(*kit_notes, *run_notes_of(game, variant.name)),
-        limits=limits_of(args, opts).describe(),
+        limits=limits_of(opts.memory, opts.processes).describe(),
         results_key=results_key_of(game, variant.name),
         programs=program_digests(players_file.players, warn=_warn),
     )
     spec.check()
     check_set_aside(_set_aside(args), spec, args.replay_errors)
-    hidden = [*opts.get("hide", ()), *(_folder(p, "--hide") for p in args.hide or ())]
+    hidden = [*(file.hide or ()), *(_folder(p, "--hide") for p in args.hide or ())]
     hidden += [p.directory for p in spec.players if p.directory]
     folders = HiddenFolders.of([*hidden, str(out)])  # once: each player's check a look-up, not a scan
     for player in spec.players:  # before the first game: a bot that cannot start would crash in each
@@ -462,8 +285,8 @@ def run(args: argparse.Namespace) -> int:
                 f"{args.file}: player {player.name!r}: its program needs {found.said()}, a folder hidden"
                 " from the bots: hide another folder"
             )
-    if args.executor is None and "executor" in opts:  # said here, naming the file it is in
-        address = ex.parse_executor(opts["executor"], option=f"{args.file}: option 'executor'")
+    if line.executor is None and file.executor is not None:  # said here, naming the file it is in
+        address = ex.parse_executor(file.executor, option=f"{args.file}: option 'executor'")
     else:  # before the folder is claimed: a bad one left a marker in the user's folder (a reviewer's)
         address = ex.parse_executor(args.executor)
     if address is not None:  # and a scheduler that does not answer, as an unknown executor
@@ -473,13 +296,13 @@ def run(args: argparse.Namespace) -> int:
     # cpu-clock run's games under the wall clock, and no command resumed the folder)
     gives = machine_gives(spec.players)
     if gives is not None:  # what the games get here, said so in the note and the standings
-        limits = gives.limits(limits_of(args, opts), spec.players)
+        limits = gives.limits(limits_of(opts.memory, opts.processes), spec.players)
         mode = gives.clock_mode(spec.clock_mode, spec.players)
         # built-in bots' games keep the mode asked: their clock needs nothing of the machine
         bots_mode = spec.clock_mode if mode != spec.clock_mode else None
         spec = attrs.evolve(spec, clock_mode=mode, bots_clock_mode=bots_mode, limits=limits)
     created = first_missing(out)
-    said = "--out" if args.out is not None or "out" not in opts else f"{args.file}: option 'out'"
+    said = "--out" if line.out is not None or file.out is None else f"{args.file}: option 'out'"
     not_a_players_folder(out, spec.players, said)
     output_dir(out, said)  # last of the checks: a run refused by one leaves no folder behind
     # Held from before the run looks at the folder: a run refused by it has touched nothing there.
@@ -497,7 +320,7 @@ def machine_gives(players: Sequence[PlayerInfo]) -> Gives | None:
 
 def _run_in(
     args: argparse.Namespace,
-    opts: dict[str, Any],
+    opts: RunOptions,
     spec: TournamentSpec,
     game: Game,
     variant: str,
@@ -514,7 +337,7 @@ def _run_in(
             print(f"codecup: {printable(over)}", file=sys.stderr, flush=True)
         if (finished := finish_pending(out)) is not None:  # said (run_tournament would do it silently)
             _warn(finished)
-    quiet = bool(_option(args, opts, "quiet", False))
+    quiet = bool(opts.quiet)
     for player in spec.players:  # said also when quiet: what the sandbox cannot keep from the bots
         if outside := files_outside(player):
             print(
@@ -529,7 +352,7 @@ def _run_in(
             *provided_notes(game, variant, spec.players, [*hidden, str(out)], sandboxed=sandboxed),
         ):
             print(printable(line), flush=True)
-    site = not _option(args, opts, "no_site", False)
+    site = not opts.no_site
     from codecup.site.live import LiveSite, WithoutSite
 
     # an organiser can watch the standings grow
@@ -559,28 +382,31 @@ def _run_in(
         seen.update(g.id for g, _ in (games.slim if isinstance(games, LoggedGames) else games))
         told.logged(games)
 
+    callbacks = RunCallbacks(
+        on_record=on_record,
+        on_logged=on_logged,
+        on_complete=complete.append,
+        on_playing=told.playing,  # the index rewritten before the old standings go
+        on_set_aside=on_set_aside,
+        on_mended=functools.partial(_say_mended, out),
+        on_moved=functools.partial(_say_moved, out),
+    )
     try:
         with stop_on_signals(), released_on_failure(out, created, lock):
             result = play_spec(
                 spec,
                 game,
                 out,
-                jobs=_option(args, opts, "jobs", None),
-                executor=_option(args, opts, "executor", None),
+                jobs=opts.jobs,
+                executor=opts.executor,
                 quiet=quiet,
-                on_record=on_record,
-                on_logged=on_logged,
                 hide=hidden,
-                limits=limits_of(args, opts),
+                limits=limits_of(opts.memory, opts.processes),
                 lock=lock,
-                on_complete=complete.append,
-                on_playing=told.playing,  # the index rewritten before the old standings go
                 set_aside=_set_aside(args),  # once the folder's checks passed (run_tournament)
-                on_set_aside=on_set_aside,
                 gives=gives,
-                on_mended=functools.partial(_say_mended, out),
                 replay_errors=args.replay_errors,
-                on_moved=functools.partial(_say_moved, out),
+                callbacks=callbacks,
             )
     except KeyboardInterrupt as exc:
         if complete:  # it came once every game was played and the standings written: the run is done
@@ -773,26 +599,21 @@ def play_spec(
     jobs: int | None,
     executor: str | None,
     quiet: bool,
-    on_record: OnRecord | None = None,
-    on_logged: OnLogged | None = None,
     hide: Sequence[str] = (),
     limits: Limits | None = None,
     lock: FolderLock | None = None,
-    on_complete: OnComplete | None = None,
-    on_playing: OnPlaying | None = None,
     set_aside: Sequence[str] = (),
-    on_set_aside: Callable[[SetAside | ErrorsAside], None] | None = None,
     gives: Gives | None = None,
-    on_mended: Callable[[int], None] | None = None,
     replay_errors: bool = False,
-    on_moved: Callable[[Move], None] | None = None,
+    callbacks: RunCallbacks | None = None,
 ) -> TournamentResult:
     """Run a tournament on the chosen executor with the right progress report.
 
     ``hide``: folders no bot may see (but its own), besides the results ``out``; ``limits``:
     what each subprocess bot may use (default :class:`~codecup.sandbox.Limits`); ``lock``:
     ``out``'s, if the caller holds it (else the run takes it); ``gives``: what this machine gives
-    the programs (:func:`machine_gives`: a log whose games had more is refused)."""
+    the programs (:func:`machine_gives`: a log whose games had more is refused); ``callbacks``: whom
+    the run tells what happens (:func:`~codecup.tournament.tournament.run_tournament`)."""
     address = ex.parse_executor(executor)
     progress = make_progress(quiet)
     pool: ex.GamePool
@@ -812,17 +633,11 @@ def play_spec(
             play=worker.play_hiding(out, hide, limits),
             progress=progress,
             jobs=n,
-            on_record=on_record,
-            on_logged=on_logged,
             lock=lock,
-            on_complete=on_complete,
-            on_playing=on_playing,
             set_aside=set_aside,
-            on_set_aside=on_set_aside,
             gives=gives,
-            on_mended=on_mended,
             replay_errors=replay_errors,
-            on_moved=on_moved,
+            callbacks=callbacks,
         )
 
 

@@ -49,7 +49,6 @@ load) is normal and is not reported.
 ``codecup sprt --help`` lost its exit statuses there)."""
 
 HOST = "127.0.0.1"
-LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 SERVED = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",

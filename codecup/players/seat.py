@@ -8,12 +8,13 @@ from pathlib import Path
 
 import attrs
 
+from codecup.asking import provided_files_of
 from codecup.botpath import give_codecup
 from codecup.budget import CLOCK_MODE_VARIABLE
 from codecup.clock import CPU, loop_time
 from codecup.drive import seat_seed
 from codecup.errors import PASS_THROUGH, ConfigError
-from codecup.game import Game, provided_files_of
+from codecup.game import Game
 from codecup.players.answer import AnswerLimits
 from codecup.players.base import Player
 from codecup.players.inprocess import InProcessPlayer
@@ -100,7 +101,7 @@ def make_player(
 
 
 def provisions_of(game: Game, variant: str) -> tuple[Provision, ...]:
-    """The files ``game`` provides its programs (:func:`~codecup.game.provided_files_of`), as the
+    """The files ``game`` provides its programs (:func:`~codecup.asking.provided_files_of`), as the
     sandbox takes them: named in notes by what they are, never by a copy's temporary path."""
     return tuple(
         Provision(f.name, str(f.source), f.about, str(f.original) if f.original not in (None, "") else "")

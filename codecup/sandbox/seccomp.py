@@ -75,7 +75,29 @@ i386 and x32 ones, else a bot could make the calls through ``int 0x80``):
   of the machine the bot may only read, they still wrote out (and waited for)
   what other processes had written to it and not yet to the disk, a wait no
   kill ends, and ``sync_file_range`` started that writing without waiting, to
-  run on in the opponent's turn (a red team's bot).
+  run on in the opponent's turn (a red team's bot). The same waits behind file
+  system commands: ``ioctl(FS_IOC_FIEMAP)``, whose ``FIEMAP_FLAG_SYNC`` lies in
+  memory, fails with ``EOPNOTSUPP``, as on a file system without extent maps (a
+  red team's bot wrote out 800 MB of others' dirty pages with it, and a child
+  in the call outlived its SIGKILL by 0.4 s); btrfs's sync commands and XFS's
+  block maps (which write out first) with ``ENOTTY``, as a file system without
+  them answers (:data:`REFUSED_IOCTLS`); ``quotactl`` and ``quotactl_fd``
+  (``Q_SYNC`` commits the journal of every ext4 of the machine, for anyone) with
+  ``ENOSYS``, as on a kernel without quotas.
+- *Marks on the machine's inodes*: the kernel keeps some state of a file in its
+  inode, shared by every process, and lets anyone who owns the file (a bot, uid
+  0, owns most) set it, write access or not. ``fcntl(F_SET_RW_HINT)`` (a
+  write-life hint) succeeds and does nothing (a red team's bot wrote a word
+  over the hints of 56 files; the other bot of its game, and a bot of a later
+  game, read it back); ext4's extent-status cache commands (get, clear,
+  precache, ``EXT4_IOC_GETSTATE``) fail with ``ENOTTY`` (its bots passed a word
+  through them the same way), and so does ``FS_IOC_GETFSMAP``, the whole disk's
+  allocation map; fscrypt's per-file-system keyring fails with ``EOPNOTSUPP``,
+  like uid 0's keyring (below).
+- *The kernel's log*: ``syslog`` is denied (``EPERM``, what
+  ``kernel.dmesg_restrict`` gives): where that is 0, a bot reads the log, and
+  writes it by naming a child as it likes and faulting it (a "segfault" line),
+  a channel to any later bot.
 - *The machine's asynchronous I/O quota* (``fs.aio-max-nr``): one
   ``io_setup`` could take all of it, and no process of the machine could
   then set up a context: ``io_setup`` fails with ``ENOSYS``, as on a kernel
@@ -202,8 +224,13 @@ NAMESPACE_FLAGS = 0x7E020000
 #: ``fcntl`` commands denied: ``F_SETLEASE`` and ``F_NOTIFY``.
 DENIED_FCNTL = (1024, 1026)
 #: ``fcntl`` commands made no-ops: ``F_SETLK``, ``F_SETLKW``, ``F_SETLK64``, ``F_SETLKW64`` (i386 and
-#: arm), ``F_OFD_SETLK`` and ``F_OFD_SETLKW``.
-NOOP_FCNTL = (6, 7, 13, 14, 37, 38)
+#: arm), ``F_OFD_SETLK`` and ``F_OFD_SETLKW``; and ``F_SET_RW_HINT`` (1036), whose write-life hint
+#: the kernel keeps in the inode, shared by every process, for anyone who owns the file (uid 0 owns
+#: most), write access or not: a red team's bot wrote "FROM-RED-SEAT" in the hints of 56 files of
+#: the machine, 2 bits a file, and the other bot of its game read it back, and so did a bot of a
+#: later game. ``F_SET_FILE_RW_HINT`` (1038) too, where the kernel has it (before Linux 5.18: a hint
+#: of the open file's own; a no-op there and here costs nothing).
+NOOP_FCNTL = (6, 7, 13, 14, 37, 38, 1036, 1038)
 
 #: ``madvise`` advice made a no-op: ``MADV_COLD`` and ``MADV_PAGEOUT``, which take pages of the
 #: machine's file cache (of files every process reads) out of memory, as ``fadvise`` may; and
@@ -309,6 +336,50 @@ PAIR_PROTOCOLS = (0, int(socket.AF_UNIX))
 SYNC_CALLS = ("sync", "syncfs", "fsync", "fdatasync", "sync_file_range", "msync")
 #: ``fcntl``'s ``F_SETFL``: refused (``EINVAL``) when it asks for ``O_DIRECT`` (see ``Abi.o_direct``).
 F_SETFL = 4
+#: ``ioctl`` commands refused, each with what a file system without it answers (``ENOTTY``: tmpfs's
+#: for a command it has not; ``EOPNOTSUPP``: for ``FS_IOC_FIEMAP`` on a file system without extent
+#: maps, and for fscrypt's on ext4 without encryption), on which programs fall back. Each acts on
+#: the machine's shared inode or disk for any caller, with no write access or capability:
+#:
+#: - ``FS_IOC_FIEMAP`` (0xC020660B): with ``FIEMAP_FLAG_SYNC``, a flag in memory the filter cannot
+#:   read, it is ``fsync`` again on a file the bot may only read: a red team's bot wrote out 800 MB
+#:   of others' dirty pages with it, and a child in the call outlived its SIGKILL by 0.4 s
+#:   (a program that looks for a file's holes has ``lseek``'s ``SEEK_DATA`` and ``SEEK_HOLE``).
+#: - ext4's extent-status cache, a channel like the page cache's: ``EXT4_IOC_GET_ES_CACHE``
+#:   (0xC020662A) tells whether a file's extents are cached, ``EXT4_IOC_CLEAR_ES_CACHE`` (0x6628,
+#:   for the file's owner) clears them, ``EXT4_IOC_PRECACHE_EXTENTS`` (0x6612) caches them and
+#:   ``EXT4_IOC_GETSTATE`` (0x40046629) tells that mark: a red team's bots passed "ES-CACHE" between
+#:   the seats of a game and into the next game.
+#: - ``FS_IOC_GETFSMAP`` (0xC0C0583B): the whole disk's allocation map, every file's blocks (XFS
+#:   asks ``CAP_SYS_ADMIN`` for it, ext4 nothing).
+#: - fscrypt's keyring of each file system (``FS_IOC_ADD_ENCRYPTION_KEY``, ``_REMOVE_``,
+#:   ``_REMOVE_..._ALL_USERS``, ``FS_IOC_GET_ENCRYPTION_KEY_STATUS``): where a file system has
+#:   encryption, a key a bot adds there outlives its game and another bot reads its status, as uid
+#:   0's keyring, which the filter denies.
+#: - btrfs's ``BTRFS_IOC_SYNC`` (0x9408), ``BTRFS_IOC_START_SYNC`` and ``BTRFS_IOC_WAIT_SYNC``:
+#:   ``syncfs`` and a wait for the file system's transaction commit, for anyone.
+#: - XFS's ``XFS_IOC_GETBMAP``, ``GETBMAPA`` and ``GETBMAPX``: a block map that first writes out the
+#:   file's dirty pages and waits, as ``FIEMAP_FLAG_SYNC`` does.
+#:
+#: Each struct is the same size in every ABI, so each number is the same (i386's too).
+REFUSED_IOCTLS: tuple[tuple[int, int], ...] = (
+    (0xC020660B, errno.EOPNOTSUPP),  # FS_IOC_FIEMAP
+    (0xC020662A, errno.ENOTTY),  # EXT4_IOC_GET_ES_CACHE
+    (0x6628, errno.ENOTTY),  # EXT4_IOC_CLEAR_ES_CACHE
+    (0x6612, errno.ENOTTY),  # EXT4_IOC_PRECACHE_EXTENTS
+    (0x40046629, errno.ENOTTY),  # EXT4_IOC_GETSTATE
+    (0xC0C0583B, errno.ENOTTY),  # FS_IOC_GETFSMAP
+    (0xC0506617, errno.EOPNOTSUPP),  # FS_IOC_ADD_ENCRYPTION_KEY
+    (0xC0406618, errno.EOPNOTSUPP),  # FS_IOC_REMOVE_ENCRYPTION_KEY
+    (0xC0406619, errno.EOPNOTSUPP),  # FS_IOC_REMOVE_ENCRYPTION_KEY_ALL_USERS
+    (0xC080661A, errno.EOPNOTSUPP),  # FS_IOC_GET_ENCRYPTION_KEY_STATUS
+    (0x9408, errno.ENOTTY),  # BTRFS_IOC_SYNC
+    (0x80089418, errno.ENOTTY),  # BTRFS_IOC_START_SYNC
+    (0x40089416, errno.ENOTTY),  # BTRFS_IOC_WAIT_SYNC
+    (0xC0205826, errno.ENOTTY),  # XFS_IOC_GETBMAP
+    (0xC020582C, errno.ENOTTY),  # XFS_IOC_GETBMAPA
+    (0xC0205838, errno.ENOTTY),  # XFS_IOC_GETBMAPX: _IOWR('X', 56, struct getbmap), 32 bytes
+)
 #: ``preadv2``'s ``RWF_NOWAIT`` (in its sixth argument; x32's, whose position is one 64-bit
 #: argument, in its fifth: see ``Abi.preadv2``): on data not in the cache the
 #: kernel starts the read and returns ``EAGAIN`` at once, so no task of the bot waits for it and
@@ -335,12 +406,14 @@ def _calls(**numbers: int) -> tuple[tuple[str, int], ...]:
 # pages of a big library by reading them and read the marks back: a bot carried what it had
 # learned into its next game, and two bots of one game passed each other a word (narrowed, not
 # closed: see "The machine's file cache, read" above).
+# And quotactl_fd (here; each ABI's quotactl has its own number): Q_SYNC commits the journal of
+# every ext4 of the machine and writes it out, for anyone (a red team's bot did it in a loop).
 # And memfd_secret: each secret page is taken out of the kernel's direct map of memory, splitting
 # its huge pages for good (a red team's bot, mapping and unmapping 960 KiB of it, made the
 # machine's 4 KiB share of the map grow game after game, and it never shrinks back).
 _MISSING = _calls(
     clone3=435, io_uring_setup=425, io_uring_enter=426, io_uring_register=427, openat2=437, cachestat=451,
-    memfd_secret=447,
+    memfd_secret=447, quotactl_fd=443,
 )  # fmt: skip
 
 
@@ -373,6 +446,7 @@ class Abi:
     o_direct: int  # O_DIRECT in this ABI
     sync: tuple[int, ...]  # the SYNC_CALLS, in their order (arm: sync_file_range2): made no-ops
     preadv2: tuple[tuple[int, int], ...]  # preadv2(2) (x86-64: and x32's own), the argument of its flags
+    ioctl: tuple[int, ...]  # ioctl(2) (x86-64: and x32's own): REFUSED_IOCTLS (its second argument) refused
     open: int | None = None  # open(2) where the ABI has it: refused with o_direct (its second argument)
     ipc: int | None = None  # i386's ipc(2) multiplexer: its SHMGET denied with SHM_HUGETLB
     missing: tuple[tuple[str, int], ...] = _MISSING  # (name, number) of each call that gets ENOSYS
@@ -393,7 +467,7 @@ class Abi:
         checked["getsockopt"] = self.getsockopt[0]
         checked |= {"mmap": self.mmap, "shmget": self.shmget, "memfd_create": self.memfd_create}
         checked |= {"openat": self.openat, **dict(zip(SYNC_CALLS, self.sync, strict=True))}
-        checked["preadv2"] = self.preadv2[0][0]
+        checked |= {"preadv2": self.preadv2[0][0], "ioctl": self.ioctl[0]}
         if self.ipc is not None:
             checked["ipc"] = self.ipc
         if self.open is not None:
@@ -401,23 +475,25 @@ class Abi:
         return {**dict(self.calls), **dict(self.missing), **checked}[name]
 
 
-# The calls denied outright, per ABI (keyrings, inotify, fanotify, joining namespaces, and the kernel
-# interfaces most used by exploits that a bot has no use for).
+# The calls denied outright, per ABI (keyrings, inotify, fanotify, joining namespaces, the kernel
+# interfaces most used by exploits that a bot has no use for, and syslog: the kernel's log, which
+# only kernel.dmesg_restrict keeps from uid 0 without capabilities, and which a bot writes by naming
+# a child as it likes and faulting it, a "segfault" line: a channel where dmesg_restrict is 0).
 _DENIED_X86_64 = _calls(
     add_key=248, request_key=249, keyctl=250, inotify_init=253, inotify_init1=294, setns=308,
-    fanotify_init=300, userfaultfd=323, perf_event_open=298, bpf=321, process_madvise=440,
+    fanotify_init=300, userfaultfd=323, perf_event_open=298, bpf=321, process_madvise=440, syslog=103,
 )  # fmt: skip
 _DENIED_I386 = _calls(
     add_key=286, request_key=287, keyctl=288, inotify_init=291, inotify_init1=332, setns=346,
-    fanotify_init=338, userfaultfd=374, perf_event_open=336, bpf=357, process_madvise=440,
+    fanotify_init=338, userfaultfd=374, perf_event_open=336, bpf=357, process_madvise=440, syslog=103,
 )  # fmt: skip
 _DENIED_ARM = _calls(
     add_key=309, request_key=310, keyctl=311, inotify_init=316, inotify_init1=360, setns=375,
-    fanotify_init=367, userfaultfd=388, perf_event_open=364, bpf=386, process_madvise=440,
+    fanotify_init=367, userfaultfd=388, perf_event_open=364, bpf=386, process_madvise=440, syslog=103,
 )  # fmt: skip
 _DENIED_AARCH64 = _calls(
     add_key=217, request_key=218, keyctl=219, inotify_init1=26, fanotify_init=262, setns=268,
-    userfaultfd=282, perf_event_open=241, bpf=280, process_madvise=440,
+    userfaultfd=282, perf_event_open=241, bpf=280, process_madvise=440, syslog=116,
 )  # fmt: skip
 
 # The ABIs each machine runs, native first (aarch64 has no inotify_init, only inotify_init1). Only
@@ -432,15 +508,16 @@ ABIS: dict[str, tuple[Abi, ...]] = {
             memfd_create=319,
             openat=257, o_direct=0o40000, sync=(162, 306, 74, 75, 277, 26), open=2,
             preadv2=((327, 5), (546, 4)),  # x32's: preadv64v2(fd, iov, count, pos, flags)
-            missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543), ("mincore", 27)),
+            ioctl=(16, 514),  # x32's own: 514
+            missing=(*_MISSING, ("io_setup", 206), ("io_setup_x32", 543), ("mincore", 27), ("quotactl", 179)),
             mask=~_X32_BIT & 0xFFFFFFFF),
         Abi(0x40000003, (*_DENIED_I386, ("socketcall", 102), ("old_mmap", 90)), 359, 360, clone=120,
             unshare=310, fcntl=(55, 221), flock=143, setrlimit=75, prlimit=340, fadvise=(250, 272),
             madvise=219, readahead=225, setsockopt=(366,), getsockopt=(365,), seccomp=354, prctl=172,
             mmap=192, shmget=395, memfd_create=356, ipc=117,
             openat=295, o_direct=0o40000, sync=(36, 344, 118, 148, 314, 144), open=5,
-            preadv2=((378, 5),),
-            missing=(*_MISSING, ("io_setup", 245), ("mincore", 218))),
+            preadv2=((378, 5),), ioctl=(54,),
+            missing=(*_MISSING, ("io_setup", 245), ("mincore", 218), ("quotactl", 131))),
     ),
     "aarch64": (
         Abi(0xC00000B7, _DENIED_AARCH64, 198, 199, clone=220, unshare=97, fcntl=(25,), flock=32,
@@ -448,15 +525,15 @@ ABIS: dict[str, tuple[Abi, ...]] = {
             setsockopt=(208,), getsockopt=(209,), seccomp=277, prctl=167, mmap=222, shmget=194,
             memfd_create=279,
             openat=56, o_direct=0o200000, sync=(81, 267, 82, 83, 84, 227),
-            preadv2=((286, 5),),
-            missing=(*_MISSING, ("io_setup", 0), ("mincore", 232))),
+            preadv2=((286, 5),), ioctl=(29,),
+            missing=(*_MISSING, ("io_setup", 0), ("mincore", 232), ("quotactl", 60))),
         Abi(0x40000028, _DENIED_ARM, 281, 288, clone=120, unshare=337, fcntl=(55, 221), flock=143,
             setrlimit=75, prlimit=369, fadvise=(270,), madvise=220, readahead=225,
             setsockopt=(294,), getsockopt=(295,), seccomp=383, prctl=172, mmap=192, shmget=307,
             memfd_create=385,
             openat=322, o_direct=0o200000, sync=(36, 373, 118, 148, 341, 144), open=5,
-            preadv2=((392, 5),),
-            missing=(*_MISSING, ("io_setup", 243), ("mincore", 219))),
+            preadv2=((392, 5),), ioctl=(54,),
+            missing=(*_MISSING, ("io_setup", 243), ("mincore", 219), ("quotactl", 131))),
     ),
 }
 # fmt: on
@@ -465,6 +542,7 @@ SUMMARY = (
     "no unix sockets of the machine, no kernel keyrings, no inotify or fanotify, no new namespaces, "
     "no io_uring or kernel aio, no locks on the machine's files, no core dumps to a helper, "
     "no dropping or probing of the machine's file cache, no direct I/O or sync (waits no kill ends), "
+    "no write hints or extent-cache marks on the machine's files, no quotactl or kernel log, "
     "no netlink or compiled filters (kernel memory no limit counts), no socket protocols a module brings, "
     "no IPv6 flow labels or secret memory, no socket cookies (a counter of the machine's), "
     "no huge pages (the machine's pool, which no memory limit counts)"
@@ -473,8 +551,11 @@ SUMMARY = (
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, constant
 _DENY: Instruction = (_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)
 _Item = tuple[int, str | int, str | int, int | str] | str  # an instruction with labels, or a label
-_RETURNS = ("noop", "nosys", "einval", "eopnotsupp", "eprotonosupport", "enoprotoopt", "allow", "deny")
+_RETURNS = (
+    "noop", "nosys", "einval", "eopnotsupp", "enotty", "eprotonosupport", "enoprotoopt", "allow", "deny",
+)  # fmt: skip
 """The labels of the filter's answers: each ABI's block has its own (:func:`_own_returns`)."""
+_IOCTL_ANSWERS = {errno.ENOTTY: "enotty", errno.EOPNOTSUPP: "eopnotsupp"}  # REFUSED_IOCTLS' errnos' labels
 
 
 def _own_returns(block: list[_Item], i: int) -> list[_Item]:
@@ -492,6 +573,7 @@ def _own_returns(block: list[_Item], i: int) -> list[_Item]:
         "nosys": SECCOMP_RET_ERRNO | errno.ENOSYS,
         "einval": SECCOMP_RET_ERRNO | errno.EINVAL,
         "eopnotsupp": SECCOMP_RET_ERRNO | errno.EOPNOTSUPP,
+        "enotty": SECCOMP_RET_ERRNO | errno.ENOTTY,
         "eprotonosupport": SECCOMP_RET_ERRNO | errno.EPROTONOSUPPORT,
         "enoprotoopt": SECCOMP_RET_ERRNO | errno.ENOPROTOOPT,
         "allow": SECCOMP_RET_ALLOW,
@@ -568,6 +650,7 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
     ``fcntl(F_SETFL)`` with ``O_DIRECT`` fail with ``EINVAL``; ``setrlimit``, and ``prlimit64`` not
     asking for the old limit, setting RLIMIT_CORE, ``flock``, ``fcntl`` with NOOP_FCNTL,
     ``sync``, ``syncfs``, ``fsync``, ``fdatasync``, ``sync_file_range`` and ``msync`` return 0 unmade;
+    ``ioctl`` with REFUSED_IOCTLS fails with each one's ``ENOTTY`` or ``EOPNOTSUPP``;
     ``preadv2`` with RWF_NOWAIT fails with ``EOPNOTSUPP``, ``getsockopt`` of DENIED_SOCKET_READS at
     ``SOL_SOCKET`` with ``ENOPROTOOPT``; the ABI's ``missing`` calls get ``ENOSYS``,
     and everything else is allowed; an ABI the machine does not run gets ``ENOSYS``."""
@@ -589,6 +672,7 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
             *((_JEQ_K, "noop", 0, number) for number in abi.fadvise),
             *((_JEQ_K, "noop", 0, number) for number in abi.sync),
             *((_JEQ_K, f"preadv2{i}_{flags}", 0, number) for number, flags in abi.preadv2),
+            *((_JEQ_K, f"ioctl{i}", 0, number) for number in abi.ioctl),
             (_JEQ_K, f"openat{i}", 0, abi.openat),
             *(() if abi.open is None else ((_JEQ_K, f"open{i}", 0, abi.open),)),
             (_JEQ_K, f"madvise{i}", 0, abi.madvise),
@@ -710,6 +794,10 @@ def program(abis: tuple[Abi, ...]) -> list[Instruction]:
                     (_JSET_K, "eopnotsupp", "allow", RWF_NOWAIT),
                 )
             ),
+            f"ioctl{i}",  # ioctl(fd, command, argument): the kernel reads the command as an unsigned int
+            (_LD_W_ABS, 0, 0, _ARG1),
+            *((_JEQ_K, _IOCTL_ANSWERS[answer], 0, command) for command, answer in REFUSED_IOCTLS),
+            (_RET_K, 0, 0, SECCOMP_RET_ALLOW),
             f"madvise{i}",
             (_LD_W_ABS, 0, 0, _ARG2),
             *((_JEQ_K, "noop", 0, advice) for advice in NOOP_ADVICE),

@@ -51,11 +51,8 @@ from codecup.tournament.ratings import bradley_terry
 from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.spec import TournamentSpec
 from codecup.tournament.standings import counted
-from codecup.tournament.tournament import (
-    LoggedGames,
-    TournamentResult,
-    format_standings,
-)
+from codecup.tournament.told import LoggedGames
+from codecup.tournament.tournament import TournamentResult, format_standings
 from codecup.writing import write_atomic
 
 
@@ -227,11 +224,6 @@ class LiveSite:
                 f"codecup: warning: cannot write the live site in {shown_path(self.out)}: {why}",
                 file=sys.stderr,
             )
-
-    def write_index(self) -> None:
-        """The live index: standings and games so far, how far the run is."""
-        with self._lock:
-            self._write_index()
 
     def _write_index(self, stopped: bool = False) -> None:
         """The index; a ``stopped`` one is the last, and replaces the live one whatever it takes."""

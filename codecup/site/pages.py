@@ -21,8 +21,9 @@ import attrs
 import jinja2
 
 from codecup import __version__
+from codecup.asking import notes_of
 from codecup.dialogue import SeatEnd, Termination
-from codecup.game import Game, notes_of
+from codecup.game import Game
 from codecup.names import shown_language
 from codecup.record import FAULT, Record
 from codecup.site import figures

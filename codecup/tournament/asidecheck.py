@@ -44,6 +44,17 @@ class AsideCheck:
 
     problems: tuple[str, ...] = ()  # what its note does not explain
     unreadable: tuple[str, ...] = ()  # a file that cannot be read
+    unchecked: tuple[str, ...] = ()  # a game whose replay the plugin failed: not checked
+
+
+@attrs.frozen
+class Replayed:
+    """What a record's replay tells: nothing wrong, its first problem, the game's plugin failing
+    in it (so the record is not checked), or the game missing here (it cannot be replayed)."""
+
+    problem: str | None = None
+    plugin_failure: str | None = None
+    unreadable: str | None = None
 
 
 @attrs.frozen
@@ -53,9 +64,9 @@ class _Note:
     errors: frozenset[str]
 
 
-def check_aside(folder: Path, replayed: Callable[[Record], str | None]) -> AsideCheck:
-    """Check the set-aside ``folder``'s log against its note; ``replayed`` gives a record's first
-    problem in its replay (None: it verifies), asked of the referee errors only a replay can tell
+def check_aside(folder: Path, replayed: Callable[[Record], Replayed]) -> AsideCheck:
+    """Check the set-aside ``folder``'s log against its note; ``replayed`` tells what a record's
+    replay finds, asked of the referee errors only a replay can tell
     (:func:`~codecup.verify.unlike_its_transcript`)."""
     try:
         note = _read_note(folder / NOTE)
@@ -65,6 +76,7 @@ def check_aside(folder: Path, replayed: Callable[[Record], str | None]) -> Aside
         return AsideCheck(unreadable=(said(exc),))
     problems: list[str] = []
     unreadable: list[str] = []
+    unchecked: list[str] = []
     logged: set[str] = set()
     for number, item in _lines(folder / LOG_NAME, unreadable):
         if isinstance(item, str):
@@ -73,34 +85,44 @@ def check_aside(folder: Path, replayed: Callable[[Record], str | None]) -> Aside
         game_id, record = item
         logged.add(game_id)
         found = _game_problem(note, game_id, record, replayed)
-        if found is not None:
-            problems.append(f"{folder / LOG_NAME}, line {number} (game {game_id}): {found}")
+        where = f"{folder / LOG_NAME}, line {number} (game {game_id})"
+        if found.problem is not None:
+            problems.append(f"{where}: {found.problem}")
+        if found.plugin_failure is not None:
+            unchecked.append(f"{where}: NOT CHECKED: {found.plugin_failure}")
+        if found.unreadable is not None:
+            unreadable.append(f"{where}: {found.unreadable}")
     missing = sorted(note.errors - logged)
     if missing:
         problems.append(
             f"{folder / NOTE}: names {len(missing)} referee error{'s' if len(missing) != 1 else ''} its log"
             f" does not hold ({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''})"
         )
-    return AsideCheck(tuple(problems), tuple(unreadable))
+    return AsideCheck(tuple(problems), tuple(unreadable), tuple(unchecked))
 
 
 def _game_problem(
-    note: _Note, game_id: str, record: Record, replayed: Callable[[Record], str | None]
-) -> str | None:
+    note: _Note, game_id: str, record: Record, replayed: Callable[[Record], Replayed]
+) -> Replayed:
+    """What one logged game of the set-aside is, against the note: nothing wrong (an empty
+    :class:`Replayed`), a problem, or what its replay could not tell."""
     if note.games is not None and game_id not in note.games:
-        return f"not one of the games its note ({NOTE}) sets aside"
+        return Replayed(f"not one of the games its note ({NOTE}) sets aside")
     if game_id in note.errors:
         unlike = referee_error_problem(record, replayed=True)
         if unlike is None and unlike_its_transcript(record):
-            unlike = replayed(record)
+            found = replayed(record)
+            if found.problem is None:
+                return found
+            unlike = found.problem
         if unlike is None:
-            return None
-        return f"its note ({NOTE}) sets it aside as a referee error; {unlike}"
+            return Replayed()
+        return Replayed(f"its note ({NOTE}) sets it aside as a referee error; {unlike}")
     if any(p.name in note.players for p in record.match.players):
-        return None
+        return Replayed()
     names = ", ".join(repr(p.name) for p in record.match.players)
     theirs = ", ".join(repr(n) for n in sorted(note.players)) or "none"
-    return (
+    return Replayed(
         f"a game of {names}, whom its note ({NOTE}) does not set aside (its players: {theirs}),"
         " and no referee error it names"
     )

@@ -28,7 +28,7 @@ from codecup.errors import ConfigError, described, said
 from codecup.plugins import GameRegistry
 from codecup.reading import MIB
 from codecup.record import MAX_RECORD, NotJSONError, Record, document
-from codecup.tournament.asidecheck import check_aside
+from codecup.tournament.asidecheck import Replayed, check_aside
 from codecup.tournament.gamefiles import game_path, holds
 from codecup.tournament.lock import held_by_a_run
 from codecup.tournament.log import LOG_NAME, raw_lines
@@ -224,18 +224,23 @@ def _entry(raw: bytes) -> tuple[str, Any, Record]:
     return jf.string(line, "id"), line, Record.from_json(jf.required(line, "record"))
 
 
-def _replayed(registry: GameRegistry, record: Record) -> str | None:
-    """The first problem of ``record``'s replay (a set-aside's referee error only a replay tells):
-    None where it verifies."""
+def _replayed(registry: GameRegistry, record: Record) -> Replayed:
+    """What ``record``'s replay finds (a set-aside's referee error only a replay tells), as
+    :func:`_replay` takes it for a logged game: a game missing here is unreadable, the plugin's
+    failure leaves the record not checked (a reviewer's: it was counted a problem)."""
     try:
-        found = verdict(registry.get(record.match.game), record)
-    except Exception as exc:  # the record's contents are input too; the game may be missing here
-        return f"cannot replay the record: {described(exc, None)}"
+        game = registry.get(record.match.game)
+        game.info.variant(record.match.variant)
+        found = verdict(game, record)
+    except ConfigError as exc:
+        return Replayed(unreadable=said(exc, None))
+    except Exception as exc:  # the record's contents are input too
+        return Replayed(f"cannot replay the record: {described(exc, None)}")
     if found.plugin_failure is not None:
-        return found.plugin_failure
+        return Replayed(plugin_failure=found.plugin_failure)
     if found.unplayed:  # a referee error its replay gives again: no result to check, as in the log
-        return None
-    return found.problems[0] if found.problems else None
+        return Replayed()
+    return Replayed(found.problems[0] if found.problems else None)
 
 
 def _replay(
@@ -325,6 +330,8 @@ def _say_set_aside(registry: GameRegistry, out: Path, check: FolderCheck) -> Non
             check.add(PROBLEM, line)
         for line in found.unreadable:
             check.add(UNREADABLE, line)
+        for line in found.unchecked:
+            check.add(PLUGIN, line)
     if (out / FOLDER / PENDING).exists():
         check.add(
             NOTE, f"{out / FOLDER / PENDING}: a set-aside not finished (the next run finishes or undoes it)"

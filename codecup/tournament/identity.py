@@ -386,7 +386,7 @@ def key_remedy(game: Game | str | None, key: str) -> str:
         except CodecupError:
             game = None
     if game is not None and not isinstance(game, str):
-        from codecup.game import results_key_remedy_of
+        from codecup.asking import results_key_remedy_of
 
         if (said := results_key_remedy_of(game, key)) is not None:
             return f"its games were played with {said}: run so"
@@ -574,7 +574,7 @@ def check_logged_keys(game: Game, records: Mapping[str, Record], key: str | None
     run's :meth:`~codecup.game.Game.results_key`): a folder without its noted settings (from before
     them, or copied without its hidden files) was resumed under another word list, and held games
     of two (a reviewer's)."""
-    from codecup.game import record_results_key_of
+    from codecup.asking import record_results_key_of
 
     if key is None:
         return

@@ -42,6 +42,7 @@ from codecup.record import PlayerInfo
 from codecup.runner import player_info
 from codecup.tournament import yamltext
 from codecup.tournament.log import logged_names
+from codecup.tournament.options import RunOptions
 from codecup.tournament.schedule import FORMATS
 
 PLAYER_KEYS = ("name", "command", "directory", "language", "env")
@@ -84,9 +85,14 @@ class PlayersFile:
 
     path: Path
     players: tuple[PlayerInfo, ...]
-    options: Mapping[str, Any] = attrs.field(factory=dict)
+    run_options: RunOptions = attrs.field(factory=RunOptions)  # the options it sets, each checked
     base: Path | None = None  # where directories were resolved (None: no player has one)
     plugin_options: Mapping[str, str] = attrs.field(factory=dict)  # values of options game plugins add
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options it sets, by name (:meth:`RunOptions.given`)."""
+        return self.run_options.given()
 
 
 @attrs.frozen
@@ -372,7 +378,11 @@ def parse_players(
     if len(players) < 2:
         raise PlayersFileError(f"{where}: a tournament needs at least two players (found {len(players)})")
     return PlayersFile(
-        path=Path(where), players=players, options=options, base=folder.path, plugin_options=from_plugins
+        path=Path(where),
+        players=players,
+        run_options=RunOptions.of(options),
+        base=folder.path,
+        plugin_options=from_plugins,
     )
 
 

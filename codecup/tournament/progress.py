@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import attrs
 
 from codecup.dialogue import Termination
 from codecup.record import Record
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as Bar
+    from rich.progress import TaskID
 
 
 @attrs.define(eq=False)
@@ -66,8 +70,8 @@ class RichProgress(Progress):
     """A live bar: games done, running, faults so far and the time left."""
 
     stream: TextIO = attrs.field(factory=lambda: sys.stdout)
-    _bar: object = None
-    _task: object = None
+    _bar: Bar | None = None
+    _task: TaskID | None = None
 
     def start(self, total: int, resumed: int) -> None:
         from rich.console import Console
@@ -97,8 +101,8 @@ class RichProgress(Progress):
         bar.start()
 
     def _update(self) -> None:
-        if self._bar is not None:
-            self._bar.update(  # type: ignore[attr-defined]
+        if self._bar is not None and self._task is not None:
+            self._bar.update(
                 self._task, total=self.total, completed=self.done, running=self.running, faults=self.faults
             )
 
@@ -117,7 +121,7 @@ class RichProgress(Progress):
     def close(self) -> None:
         if self._bar is not None:
             self._update()
-            self._bar.stop()  # type: ignore[attr-defined]
+            self._bar.stop()
             self._bar = None
 
 

@@ -34,9 +34,10 @@ from pathlib import Path
 
 import attrs
 
+from codecup.asking import results_key_of
 from codecup.clock import CLOCK_MODES, CPU, WALL, shown_clock
 from codecup.errors import ConfigError
-from codecup.game import Game, results_key_of
+from codecup.game import Game
 from codecup.record import MatchInfo, PlayerInfo
 from codecup.tournament.identity import (
     Schedule,

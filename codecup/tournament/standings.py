@@ -236,7 +236,7 @@ def rates_of(standing: Standing) -> Standing:
         standing,
         points=standing.points / n,
         score=standing.score / n,
-        irregular_losses=standing.irregular_losses / n,  # type: ignore[arg-type]
+        irregular_losses=standing.irregular_losses / n,
     )
 
 

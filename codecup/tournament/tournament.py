@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
 import attrs
 
+from codecup.asking import results_key_of
 from codecup.dialogue import Termination
 from codecup.errors import ConfigError
-from codecup.game import Game, results_key_of
+from codecup.game import Game
 from codecup.record import MatchInfo, Record
 from codecup.terminal import STDERR_LINES, log_lines, printable, shown_line
 from codecup.tournament import schedule as sched
@@ -36,7 +37,7 @@ from codecup.tournament.identity import note_schedule
 from codecup.tournament.lock import FolderLock
 from codecup.tournament.log import LOG_NAME, ResultsLog
 from codecup.tournament.machine import Gives, limits_had
-from codecup.tournament.moved import Move, follow, note_move
+from codecup.tournament.moved import follow, note_move
 from codecup.tournament.programwatch import GAME_NOT_LOGGED, SET_ASIDE, ProgramWatch
 from codecup.tournament.progress import Progress
 from codecup.tournament.ratings import Rating, bradley_terry, ratings_table
@@ -45,8 +46,6 @@ from codecup.tournament.schedule import ScheduledGame
 from codecup.tournament.setaside import FORMATS as SET_ASIDE_FORMATS
 from codecup.tournament.setaside import (
     Archived,
-    ErrorsAside,
-    SetAside,
     archived,
     archived_line,
     finish_pending,
@@ -56,57 +55,20 @@ from codecup.tournament.setaside import set_aside as aside
 from codecup.tournament.spec import TournamentSpec, match_for
 from codecup.tournament.standings import SCHEMA as STANDINGS_SCHEMA
 from codecup.tournament.standings import Standings, compute_standings, counted, ranker, reorder
+from codecup.tournament.told import (
+    Load,
+    LoggedGames,
+    OnComplete,
+    OnLogged,
+    OnMended,
+    OnMoved,
+    OnPlaying,
+    OnRecord,
+    OnSetAside,
+    RunCallbacks,
+)
 from codecup.tournament.worker import PlayFn
 from codecup.writing import write_atomic
-
-OnRecord = Callable[[ScheduledGame, Record], None]
-"""Told of every game as it is logged (and of the games a resumed run finds in its log, where no
-:data:`OnLogged` is given)."""
-
-OnComplete = Callable[["TournamentResult"], None]
-"""Told of the result once every game is logged and the standings are written (a stop that comes
-later finds the run complete: the site is finished, not marked stopped)."""
-
-Load = Callable[[str], Record]
-"""A logged game's whole record, by its id (read from the results log again)."""
-
-OnLogged = Callable[[Sequence[tuple[ScheduledGame, Record]]], None]
-"""Told of the games a resumed run finds in its log, all of a batch at once, before it plays any
-game of that batch (a results site then never shows part of its log): a :class:`LoggedGames`."""
-
-
-@attrs.frozen
-class LoggedGames(Sequence[tuple[ScheduledGame, Record]]):
-    """The games of a batch a resumed run found in its log, each with its whole record, read from the
-    log as it is taken: a batch's records all held at once took a red team's resume of 3,800 games
-    to 520 MB. ``slim`` holds them slim (:meth:`~codecup.record.Record.slim`), for an index."""
-
-    slim: tuple[tuple[ScheduledGame, Record], ...]
-    load: Load = attrs.field(eq=False)
-
-    def __len__(self) -> int:
-        return len(self.slim)
-
-    @overload
-    def __getitem__(self, index: int) -> tuple[ScheduledGame, Record]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[tuple[ScheduledGame, Record]]: ...
-
-    def __getitem__(
-        self, index: int | slice
-    ) -> tuple[ScheduledGame, Record] | Sequence[tuple[ScheduledGame, Record]]:
-        if isinstance(index, slice):
-            return LoggedGames(self.slim[index], self.load)
-        g = self.slim[index][0]
-        return g, self.load(g.id)
-
-
-OnPlaying = Callable[[], None]
-"""Told once, before a run plays its first game its log does not hold, and before an earlier run's
-standings (of fewer games: a longer run, more rounds) are removed: a results site then never links
-them, gone (a red team's "Finished: 12 games" index, its three links dead while the first new game
-was played, and for good when the run was killed then)."""
 
 
 @attrs.frozen
@@ -292,11 +254,12 @@ def run_tournament(
     on_complete: OnComplete | None = None,
     on_playing: OnPlaying | None = None,
     set_aside: Sequence[str] = (),
-    on_set_aside: Callable[[SetAside | ErrorsAside], None] | None = None,
+    on_set_aside: OnSetAside | None = None,
     gives: Gives | None = None,
-    on_mended: Callable[[int], None] | None = None,
+    on_mended: OnMended | None = None,
     replay_errors: bool = False,
-    on_moved: Callable[[Move], None] | None = None,
+    on_moved: OnMoved | None = None,
+    callbacks: RunCallbacks | None = None,
 ) -> TournamentResult:
     """Play (or finish) the tournament into ``out`` and return its result.
 
@@ -326,7 +289,22 @@ def run_tournament(
     (:func:`~codecup.tournament.gamefiles.mend_records`).
     ``on_moved(move)``: told of the move of the contest's folder (players' folders and ``out``
     together) the run followed, resuming its log where it is now (:mod:`~codecup.tournament.moved`).
+    ``callbacks``: these, in one record (:class:`~codecup.tournament.told.RunCallbacks`), given instead
+    of the ``on_*`` keywords (not both).
     """
+    told = RunCallbacks(
+        on_record=on_record,
+        on_logged=on_logged,
+        on_complete=on_complete,
+        on_playing=on_playing,
+        on_set_aside=on_set_aside,
+        on_mended=on_mended,
+        on_moved=on_moved,
+    )
+    if callbacks is not None:
+        if told != RunCallbacks():
+            raise ValueError("give the callbacks as one record or as on_* keywords, not both")
+        told = callbacks
     spec.check()
     _check_game_plays(spec, game)
     out.mkdir(parents=True, exist_ok=True)
@@ -347,8 +325,7 @@ def run_tournament(
             check_log(spec, game, log, out, setups, has_games, gives, follow(spec, log.records, out))
             log.close()
             for done in aside(out, todo):
-                if on_set_aside is not None:
-                    on_set_aside(done)
+                told.set_aside(done)
             log = ResultsLog.open(out / LOG_NAME, lock=lock or True, game=game)
             setups.clear()
         move = follow(spec, log.records, out)  # the contest's folder moved whole: read where it is now
@@ -358,18 +335,14 @@ def run_tournament(
             note_move(out, move)  # a crash between leaves it naming them where they were, and the
             # move noted, through which they are read (moved.through)
         note_schedule(spec, out, results_key=key)  # only now: a run refused above leaves none
-        if move is not None and on_moved is not None:
-            on_moved(move)
+        told.moved(move)
         (out / "games").mkdir(exist_ok=True)
-        mended = mend_records(out, log)  # a crash's: each logged game's record as its line says
-        if mended and on_mended is not None:
-            on_mended(mended)
+        told.mended(mend_records(out, log))  # a crash's: each logged game's record as its line says
         pool = executor if isinstance(executor, GamePool) else GamePool(executor, jobs)
-        tell = _Tell(on_record, on_logged, on_playing)
         watch = ProgramWatch.of(spec.programs)
-        run = _Run(game, spec.variant, key, on_complete, watch, spec.format in SET_ASIDE_FORMATS)
+        run = _Run(game, spec.variant, key, watch, spec.format in SET_ASIDE_FORMATS)
         try:
-            return _run(spec, game, out, log, pool, play, progress or Progress(), jobs, tell, setups, run)
+            return _run(spec, game, out, log, pool, play, progress or Progress(), told, setups, run)
         except OSError:  # a write failed as the folder went away: that is what to say, not the file
             log.check_folder()
             raise
@@ -385,8 +358,7 @@ def _run(
     executor: GamePool,
     play: PlayFn,
     progress: Progress,
-    jobs: int,
-    tell: _Tell,
+    told: RunCallbacks,
     setups: dict[int, str],
     run: _Run,
 ) -> TournamentResult:
@@ -408,13 +380,13 @@ def _run(
                     logged.append((g, log.records[g.id]))
                 else:
                     todo.append((g, match))
-            tell.logged(LoggedGames(tuple(logged), log.record))
+            told.logged(LoggedGames(tuple(logged), log.record))
             progress.grow(len(scheduled))
             if todo and played == 0:  # an earlier run's standings are of fewer games: gone till the end
-                tell.playing()  # first, so that no index links them once they are gone
+                told.playing()  # first, so that no index links them once they are gone
                 log.check_folder()  # by their path: only the folder locked's (a moved one's were another's)
                 remove_results(out)
-            _run_batch(todo, executor, play, log, points, progress, out, tell.on_record, run)
+            _run_batch(todo, executor, play, log, points, progress, out, told.record, run)
             played += len(todo)
     finally:
         progress.set_running(0)
@@ -429,31 +401,8 @@ def _run(
     log.check_folder()  # the standings only into the folder the run locked (as each game: log.append)
     with held_stops():  # a stop as they are written: raised once the caller knows the run is complete
         write_results(out, result)
-        if run.on_complete is not None:
-            run.on_complete(result)
+        told.complete(result)
     return result
-
-
-@attrs.frozen
-class _Tell:
-    """Whom a run tells of its games."""
-
-    on_record: OnRecord | None
-    on_logged: OnLogged | None
-    on_playing: OnPlaying | None = None
-
-    def playing(self) -> None:
-        """The run plays its first game not in the log (the earlier standings go next)."""
-        if self.on_playing is not None:
-            self.on_playing()
-
-    def logged(self, games: LoggedGames) -> None:
-        """The games of a batch found in the log."""
-        if games and self.on_logged is not None:
-            self.on_logged(games)
-        elif self.on_record is not None:
-            for g, record in games:  # each read whole as it comes
-                self.on_record(g, record)
 
 
 def _run_batch(
@@ -497,7 +446,6 @@ class _Run:
     game: Game
     variant: str
     key: str | None
-    on_complete: OnComplete | None = None  # told once the standings are written
     programs: ProgramWatch | None = None  # the players' program files as the run started
     set_aside: bool = False  # --set-aside applies (a round robin, a gauntlet): said on a change
 

@@ -30,9 +30,3 @@ def format_move(move: int) -> str:
     cell, tile = divmod(move, 3)
     row, col = divmod(cell, COLS)
     return ROW_LETTERS[row] + COL_LETTERS[col] + TILES[tile]
-
-
-def cell_name(cell: int) -> str:
-    """The two-letter name of a cell (``ce``)."""
-    row, col = divmod(cell, COLS)
-    return ROW_LETTERS[row] + COL_LETTERS[col]

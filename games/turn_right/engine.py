@@ -15,7 +15,6 @@ from codecup_games.turn_right.circuit import Circuit
 from codecup_games.turn_right.settled import SETTLED, Settled
 
 WHITE, BLACK = 0, 1
-PIECES = 18
 CIRCUITS = 26
 AUTO_PLACED = SQUARES - 1
 """After this many placements Black's last piece goes on the last free square by itself."""

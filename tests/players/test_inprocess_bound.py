@@ -364,6 +364,7 @@ def _frozen_cgroup() -> Path | None:
     return folder
 
 
+@pytest.mark.slow  # a pause longer than the idling backstop: about 6.5 s each
 @pytest.mark.parametrize("pause", ["sigstop", "cgroup freeze"])
 def test_a_run_paused_while_a_bot_thinks_charges_it_no_idling(tmp_path, pause):
     """A red team paused a tournament (Ctrl-Z, SIGSTOP) for 10 s while a built-in bot thought: the

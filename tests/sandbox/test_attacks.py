@@ -127,12 +127,14 @@ def assert_normal_game(record: Record) -> None:
     assert [e.kind for e in record.result.termination] == [Termination.NORMAL, Termination.NORMAL]
 
 
-def play_two_attacks(game, arena: Arena, first: tuple[str, str], second: tuple[str, str]) -> Record:
-    """Play one game of two attackers, each ``(name, attack)``, the first in the attacker's folder;
-    check that nothing of either is left and that both ended normally."""
+def play_two_attacks(
+    game, arena: Arena, first: tuple[str, str], second: tuple[str, str], *args: str
+) -> Record:
+    """Play one game of two attackers, each ``(name, attack)`` (both given ``args``), the first in the
+    attacker's folder; check that nothing of either is left and that both ended normally."""
     token = f"codecup-test-{uuid.uuid4().hex}"
     players = [
-        PlayerInfo(name, command=python_argv(ATTACKER, attack, token), directory=str(folder))
+        PlayerInfo(name, command=python_argv(ATTACKER, attack, token, *args), directory=str(folder))
         for (name, attack), folder in ((first, arena.attacker), (second, arena.opponent))
     ]
     match = new_match(game, players, seed=3, clock=CLOCK, clock_mode=CLOCK_MODE)
@@ -438,6 +440,87 @@ def test_the_bots_of_a_game_pass_nothing_through_the_machines_socket_cookies(tin
     refused = ["ATTACK: cookie: Protocol not available"]
     assert attack_lines(record, 1) == refused  # it read "cookie advance 67" (C) and so on before
     assert attack_lines(record, 0) == refused
+
+
+HINT_FILES = 64
+"""The files whose write-life hints the attacker's channel uses (``_hint_files`` in attacker.py):
+the first modules of the standard library, files of the machine's that every Python bot sees."""
+
+
+def _hint_files() -> list[Path]:
+    folder = Path(os.__file__).parent
+    return sorted(path for path in folder.iterdir() if path.suffix == ".py")[:HINT_FILES]
+
+
+def _hints(paths: list[Path], *, clear: bool = False) -> list[int]:
+    """Each file's write-life hint (``F_GET_RW_HINT``), read from outside; ``clear``: then set
+    back to none (``F_SET_RW_HINT`` 0, allowed to the owner)."""
+    import fcntl
+    import struct
+
+    hints = []
+    for path in paths:
+        with path.open("rb") as f:
+            hints.append(struct.unpack("=Q", fcntl.fcntl(f.fileno(), 1035, bytes(8)))[0])
+            if clear:
+                fcntl.fcntl(f.fileno(), 1036, struct.pack("=Q", 0))
+    return hints
+
+
+def test_the_bots_pass_nothing_through_the_machines_write_life_hints(tiny_game, arena):
+    """``fcntl(F_SET_RW_HINT)`` sets a hint kept in the inode, shared by every process, for anyone
+    who owns the file (uid 0 owns most), write access or not: a red team's bot wrote a word over 56
+    files' hints, 2 bits a file, and the other bot of its game read it back, and so did a bot of a
+    later game. The filter makes it succeed and do nothing: the other seat reads nothing, and the
+    files' hints are as they were (before: ``hints read: b'CODECUP'``, and the hints set)."""
+    files = _hint_files()
+    if len(files) < HINT_FILES or any(path.stat().st_uid != 0 for path in files):
+        lacking(f"the standard library's first {HINT_FILES} modules are not all uid 0's files here")
+    none = [0] * len(files)
+    if _hints(files) != none:  # a killed run's (or a concurrent one's) hints: cleared first
+        _hints(files, clear=True)
+    try:
+        record = play_two_attacks(
+            tiny_game, arena, ("sender", "hint_send"), ("receiver", "hint_recv"), "CODECUP"
+        )
+        assert attack_lines(record, 0) == ["ATTACK: hints set: done"]
+        assert attack_lines(record, 1) == ["ATTACK: hints read: b''"]
+        assert _hints(files) == none
+    finally:
+        if _hints(files) != none:  # a filter that let the call by: leave no hint behind
+            _hints(files, clear=True)
+
+
+def test_a_bot_writes_out_no_dirty_pages_of_the_machines_files_through_fiemap(tiny_game, arena):
+    """``ioctl(FS_IOC_FIEMAP)`` with ``FIEMAP_FLAG_SYNC`` on a file the bot may only read first
+    writes out what others wrote to it and waits for the disk, as ``fsync`` would (which the filter
+    makes a no-op): a red team's bot wrote out 800 MB of others' dirty pages so, and a child in the
+    call outlived its SIGKILL by 0.4 s. The command is refused as on a file system without extent
+    maps (outside the sandbox the line reads "done" on ext4, XFS, btrfs)."""
+    record = play_attack(tiny_game, arena, "fiemap_sync")
+    assert_normal_game(record)
+    assert attack_lines(record, 0) == ["ATTACK: fiemap sync: Operation not supported"]
+
+
+def test_a_bot_marks_no_extent_cache_syncs_no_journal_and_reads_no_kernel_log(tiny_game, arena):
+    """ext4's extent-status cache of a file of the machine can be read, cleared and filled by any
+    owner of the file (a red team's bots passed a word through it, also into the next game), and
+    ``FS_IOC_GETFSMAP`` reads the whole disk's allocation map: refused as by a file system without
+    them. ``quotactl(Q_SYNC)`` commits every ext4's journal: as on a kernel without quotas.
+    ``syslog`` reads the kernel's log where ``kernel.dmesg_restrict`` is 0: refused, as it would be
+    (outside the sandbox, on ext4, the lines read "done", the map "Invalid argument", and "read")."""
+    record = play_attack(tiny_game, arena, "file_system_marks")
+    assert_normal_game(record)
+    no_ioctl = "Inappropriate ioctl for device"
+    assert attack_lines(record, 0) == [
+        f"ATTACK: get extent cache: {no_ioctl}",
+        f"ATTACK: clear extent cache: {no_ioctl}",
+        f"ATTACK: precache extents: {no_ioctl}",
+        f"ATTACK: inode state: {no_ioctl}",
+        f"ATTACK: disk map: {no_ioctl}",
+        "ATTACK: quota sync: Function not implemented",
+        "ATTACK: kernel log: Operation not permitted",
+    ]
 
 
 @pytest.fixture
@@ -931,6 +1014,8 @@ def test_a_signal_to_its_own_process_group_reaches_nothing_outside_its_namespace
     SIGUSR1)`` killed it, and the bot with it. Now the bot leads a session of its own."""
     record = play_attack(tiny_game, arena, "signal_own_group", seat=seat)
     assert "ATTACK: signalled its own process group" in attack_lines(record, seat)
+    # Two walls: the keeper ignores the signals, and the bot is in no group of the keeper's.
+    assert "ATTACK: leads a session of its own: True" in attack_lines(record, seat)
     assert_normal_game(record)
 
 

@@ -43,7 +43,7 @@ def _reconfigure(found: dynmods.Dynmods, options: tuple[str, ...]) -> None:
     table = dynmods.current()
     assert table.point == found.point
     flags = linux.MS_REMOUNT
-    with open("/proc/self/mounts") as f:
+    with open("/proc/self/mounts", errors="surrogateescape") as f:  # a mount point may be no UTF-8
         for line in f:
             fields = line.split()
             if fields[2] == "cgroup2":

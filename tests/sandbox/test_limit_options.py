@@ -68,3 +68,20 @@ def test_our_own_bot_program_plays_under_a_limit_of_one_process(tmp_path, full_s
     assert run.returncode == 0, run.stderr
     record = json.loads((tmp_path / "g.json").read_text())
     assert [end["kind"] for end in record["result"]["termination"]] == ["normal", "normal"], record["result"]
+
+
+def test_a_boxs_launch_takes_the_policys_file_size_and_open_files(tmp_path):
+    """The limits a bot is launched with are the policy's, not a multiple: its largest file (or its
+    memory limit where none is given) and its open files."""
+    from codecup.sandbox import Limits
+    from codecup.sandbox.box import Box, Policy
+
+    for policy, file_size in (
+        (Policy(file_size=5 << 20, open_files=33), 5 << 20),
+        (Policy(limits=Limits(memory=96 << 20), open_files=33), 96 << 20),
+    ):
+        box = Box.prepare(policy, tmp_path)
+        try:
+            assert (box.launch.file_size, box.launch.open_files) == (file_size, 33)
+        finally:
+            box.remove()

@@ -101,6 +101,17 @@ def test_sprt_bounds_and_statistic():
         SprtSettings(elo0=5, elo1=5)
 
 
+def test_sprt_bounds_with_unequal_error_rates():
+    """H0 is accepted at log(beta / (1 - alpha)), H1 at log((1 - beta) / alpha): alpha and beta
+    swapped give the same bounds when equal (the other tests' 5% each), not otherwise."""
+    settings = SprtSettings(alpha=0.01, beta=0.2)
+    assert settings.bounds == pytest.approx((math.log(0.2 / 0.99), math.log(0.8 / 0.01)))
+    state = SprtState(settings)
+    for _ in range(60):  # drawn pairs: LLR about -1.74, past H0's -1.60 (swapped: -4.38)
+        state.add_pair(0.5, 0.5)
+    assert state.decision() == "H0"
+
+
 def sprt(*args, cwd=None):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TINYGAME_DIST), os.environ.get("PYTHONPATH", "")]))
     return subprocess.run(

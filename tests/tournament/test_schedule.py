@@ -153,6 +153,27 @@ def test_knockout_strongest_wins(n):
     assert players_with_games == set(range(n))
 
 
+@pytest.mark.parametrize("n", [2, 4, 5, 8])
+def test_knockout_ranks_the_final_s_winner_first_whatever_its_seed(n):
+    """The last seed beats everyone: first, its final's opponent second, the rest by round then seed
+    (both finalists reached the last round: the win is what puts one above the other)."""
+    names = [f"k{i}" for i in range(n)]
+    strength = list(range(n))  # the last seed is strongest
+    points, games = {}, []
+    for batch in sched.knockout(names, seed=1, points=points):
+        games += batch
+        points.update(fake_points(batch, strength))
+    order = sched.knockout_ranking(n, games, points)
+    last = max(g.round for g in games)
+    finalists = {p for g in games if g.round == last for p in g.seats}
+    assert n - 1 in finalists and len(finalists) == 2
+    assert order[0] == n - 1
+    assert order[1] == (finalists - {n - 1}).pop()
+    assert sorted(order) == list(range(n))
+    if n == 4:
+        assert order == [3, 2, 0, 1]
+
+
 def test_knockout_replays_ties_then_seed_goes_through():
     names = ["a", "b"]
     points, games = {}, []

@@ -821,3 +821,28 @@ def test_a_game_killed_by_its_workers_company_is_played_again_alone(monkeypatch,
     assert sprt("--max-games", 4, "--jobs", 2) == 3
     said = capsys.readouterr().out
     assert "left out" not in said and "W-D-L 4-0-0" in said
+
+
+def test_a_pair_with_one_game_a_referee_error_is_left_out_whole():
+    """One game of a pair with no result makes the pair say nothing of who is stronger: its other
+    game, a win, is not counted alone (the pair's colours would no longer balance)."""
+    from codecup.tournament.sprt import SprtSettings, SprtState
+    from codecup.tournament.tally import Tally
+
+    def record(points, ends):
+        seats = (PlayerInfo("new", bot="x"), PlayerInfo("old", bot="x"))
+        return Record(
+            match=MatchInfo("g", "v", 1, "", seats, 5.0),
+            moves=(),
+            transcript=(),
+            clock_used=(0.1, 0.1),
+            result=Result(scores=points, points=points, termination=ends),
+        )
+
+    void = SeatEnd(Termination.REFEREE_ERROR, "the referee process died")
+    won, voided = record((2, 0), (NORMAL, NORMAL)), record((0, 0), (void, void))
+    tally = Tally(SprtState(SprtSettings()))
+    assert tally.add(0, (won, voided)) is False
+    assert tally.add(1, (voided, won)) is False
+    assert tally.left_out == [0, 1] and tally.state.n_pairs == 0 and tally.state.wins == 0
+    assert tally.faults == {"NEW": {}, "OLD": {}}

@@ -12,7 +12,7 @@ import pytest
 from codecup.dialogue import NORMAL
 from codecup.record import MatchInfo, PlayerInfo, Record, Result, TranscriptLine
 from codecup.tournament.spec import TournamentSpec
-from codecup.tournament.standings import CSV_COLUMNS, FORMULA_STARTS, SCHEMA, compute_standings
+from codecup.tournament.standings import CSV_COLUMNS, FORMULA_STARTS, SCHEMA, Cell, compute_standings
 from codecup.tournament.tournament import format_standings
 
 
@@ -69,8 +69,52 @@ def test_a_round_robin_ranks_totals():
     assert st.order == ["a", "b"] and not st.per_game and st.challenger is None
     assert st.to_json()["ranked_by"] == "total"
     assert "per-game rates" not in st.table() and "against each opponent" not in st.table()
+    assert st.cross["a"]["b"] == Cell(games=2, points=3, wins=1, draws=1, losses=0)
+    assert st.cross["b"]["a"] == Cell(games=2, points=1, wins=0, draws=1, losses=1)
     row_a = next(line for line in st.table().splitlines() if " a " in line)
     assert row_a.split()[:9] == ["1", "a", "2", "1", "1", "0", "3", "1.50", "3"]  # points per game shown
+
+
+class _Default:
+    """The framework's default standing order, as a game that keeps it ranks."""
+
+    def standing_key(self, s):
+        from codecup.game import Game
+
+        return Game.standing_key(self, s)
+
+
+def _scored(a, b, scores, points, ends=(NORMAL, NORMAL)):
+    return attrs.evolve(game(a, b, points), result=Result(scores=scores, points=points, termination=ends))
+
+
+def test_ties_in_points_rank_by_score_then_fewer_irregular_losses_then_the_players_order():
+    """Each tie-break of the default order decides once; the players are listed against it."""
+    from codecup.dialogue import SeatEnd, Termination
+
+    records = [
+        _scored("a", "b", (10, 30), (1, 1)),  # a and b level on points: b's score is higher
+        _scored("c", "d", (5, 5), (1, 1), (NORMAL, SeatEnd(Termination.TIMEOUT, "x"))),  # d's time-out
+    ]
+    players = ["f", "a", "d", "c", "b", "e"]  # e and f level in everything: listed order kept
+    st = compute_standings(_Default(), players, records)
+    assert st.order == ["b", "a", "c", "d", "f", "e"]
+    assert [r.rank for r in st.rows] == [1, 2, 3, 4, 5, 6]
+    rows = {r.standing.player: r.standing for r in st.rows}
+    assert (rows["d"].irregular_losses, rows["c"].irregular_losses) == (1, 0)
+
+
+def test_per_game_rates_rank_irregular_losses_per_game_too():
+    """Level on points and score a game, the challenger's 2 irregular losses in 4 games rank above
+    an opponent's 1 in its 1 game (a rate of 0.5 against 1)."""
+    from codecup.dialogue import SeatEnd, Termination
+
+    out = SeatEnd(Termination.TIMEOUT, "x")
+    ends = {"o1": (out, out), "o2": (out, NORMAL), "o3": (NORMAL, NORMAL), "o4": (NORMAL, NORMAL)}
+    records = [_scored("chal", o, (5, 5), (1, 1), e) for o, e in ends.items()]
+    players = ["chal", "o1", "o2", "o3", "o4"]
+    ranked = compute_standings(_Default(), players, records, rates=True).order
+    assert ranked == ["o2", "o3", "o4", "chal", "o1"]  # by totals (2 > 1) the challenger was last
 
 
 def test_standings_csv():

@@ -582,3 +582,54 @@ def test_the_standings_schema_names_every_field_of_the_tournament(play_tournamen
     row = next(line for line in schema.splitlines() if line.startswith("| `tournament` |"))
     assert [key for key in doc["tournament"] if f"`{key}`" not in row] == []
     assert [key for key in doc if f"| `{key}` |" not in schema] == []
+
+
+def _final_order(fmt, names, games):
+    """:func:`final_order` of ``games`` (``(id, stage, a, b, points)``) under the default ranking."""
+    import types
+
+    from codecup.dialogue import NORMAL
+    from codecup.game import Game
+    from codecup.record import MatchInfo, Record, Result
+    from codecup.tournament.schedule import ScheduledGame
+    from codecup.tournament.tournament import final_order
+
+    class Ranking:
+        def standing_key(self, s):
+            return Game.standing_key(self, s)
+
+    scheduled, records = [], {}
+    for gid, stage, a, b, points in games:
+        seats = (PlayerInfo(a, bot="x"), PlayerInfo(b, bot="x"))
+        scheduled.append(ScheduledGame(gid, stage, 1, (names.index(a), names.index(b)), 1))
+        records[gid] = Record(
+            match=MatchInfo("g", "v", 1, "", seats, 5.0),
+            moves=(),
+            transcript=(),
+            clock_used=(0.1, 0.1),
+            result=Result(scores=points, points=points, termination=(NORMAL, NORMAL)),
+        )
+    spec = types.SimpleNamespace(names=names, format=fmt)
+    return final_order(Ranking(), spec, scheduled, types.SimpleNamespace(records=records))
+
+
+def test_a_swiss_final_ranks_level_finalists_and_the_others_by_the_swiss_rounds():
+    """The Swiss rounds put d, b, c, a (b before c by the players list, level on all else); the
+    final d - b is level: d first by the Swiss rounds, then b, then c and a by the Swiss rounds,
+    against the players' order a, b, c, d each time."""
+    swiss = [("s1", "s", "d", "a", (2, 0)), ("s2", "s", "d", "c", (2, 0))]
+    swiss += [("s3", "s", "b", "a", (2, 0)), ("s4", "s", "c", "a", (2, 0))]
+    final = [("f1", "f", "d", "b", (1, 1)), ("f2", "f", "b", "d", (1, 1))]
+    order, points = _final_order("swiss", ["a", "b", "c", "d"], swiss + final)
+    assert order == ["d", "b", "c", "a"]
+    assert points == {"d": 2.0, "b": 2.0}
+
+
+def test_a_gauntlets_final_order_ranks_per_game_rates():
+    """The challenger loses every game 9-11: by totals (72 in 8 games) it would be first."""
+    opponents = ["b1", "b2", "b3", "b4"]
+    games = []
+    for o in opponents:
+        games += [(f"g{o}a", "g", "chal", o, (9, 11)), (f"g{o}b", "g", o, "chal", (11, 9))]
+    order, points = _final_order("gauntlet", ["chal", *opponents], games)
+    assert order == [*opponents, "chal"] and points == {}

@@ -560,6 +560,39 @@ def test_a_referee_error_with_scores_is_the_plugins_failure_and_verifies_so(tiny
     assert found.unplayed and found.plugin_failure is None, found
 
 
+def test_a_referee_error_of_one_seat_has_no_points_in_the_run_nor_in_verify(tiny_game):
+    """A plugin's referee may end a game it played as a referee error of one seat only; its points
+    hook then gave the other seat the win (as Lucky Words' does for a seat that ended otherwise than
+    normally). The runner recorded no points (a referee error: no result), while verify's replay and
+    a resumed run's check of the log took the hook's: the run's own record did not verify, and its
+    log line was refused as hand-edited. One rule for all three now: no points."""
+    from codecup.dialogue import NORMAL, Outcome, SeatEnd
+    from codecup.runner import play_match
+    from codecup.verify import consistency_problem, verdict
+
+    class VoidsOne(type(tiny_game)):
+        def referee(self, setup, variant, seed):
+            outcome = yield from super().referee(setup, variant, seed)
+            void = SeatEnd(Termination.REFEREE_ERROR, "seat 0's position cannot be scored")
+            return Outcome((0, 0), (void, NORMAL), outcome.extra)
+
+        def points(self, outcome, variant):
+            if outcome.ends[0].kind is not Termination.NORMAL and outcome.ends[1].kind is Termination.NORMAL:
+                return (0.0, 2.0)
+            return super().points(outcome, variant)
+
+    game = VoidsOne()
+    players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect")])
+    record = asyncio.run(play_match(game, new_match(game, players, seed=3, clock=2.0)))
+    assert [e.kind for e in record.result.termination] == [Termination.REFEREE_ERROR, Termination.NORMAL]
+    assert record.result.points == (0.0, 0.0)
+    assert consistency_problem(game, record) is None
+    found = verdict(game, record)
+    assert found.problems == () and found.plugin_failure is None, found
+    given = attrs.evolve(record, result=attrs.evolve(record.result, points=(0.0, 2.0)))
+    assert consistency_problem(game, given) is not None  # the hook's points are not the record's
+
+
 def test_a_plugins_own_referee_error_after_playing_verifies(tiny_pm, tiny_game, tmp_path, registry):
     """A plugin's dialogue may end a game it played as a referee error (the framework records and
     counts it so): its record has a transcript, and was refused as no referee error has one before
@@ -594,6 +627,7 @@ def test_a_set_asides_referee_error_of_a_plugins_own_ending_is_replayed_and_kept
     from codecup.dialogue import SeatEnd
     from codecup.plugins import GameRegistry
     from codecup.runner import play_match
+    from codecup.tournament.asidecheck import Replayed
     from codecup.tournament.folderverify import _replayed
     from codecup.verify import verdict
 
@@ -602,9 +636,35 @@ def test_a_set_asides_referee_error_of_a_plugins_own_ending_is_replayed_and_kept
     registry.add(voids)
     players = tuple(PlayerInfo(n, bot=b) for n, b in [("r1", "random"), ("p1", "perfect")])
     record = asyncio.run(play_match(voids, new_match(voids, players, seed=5, clock=2.0)))
-    assert _replayed(registry, record) is None
+    assert _replayed(registry, record) == Replayed()
     killed = SeatEnd(Termination.REFEREE_ERROR, "the referee process died (killed by SIGKILL)")
     relabelled = attrs.evolve(record, result=attrs.evolve(record.result, termination=(killed, killed)))
-    assert "which no such referee error has" in (_replayed(registry, relabelled) or "")
+    assert "which no such referee error has" in (_replayed(registry, relabelled).problem or "")
     (problem,) = verdict(voids, relabelled).problems
     assert "which no such referee error has" in problem
+
+
+def test_a_set_asides_replay_the_plugin_fails_is_not_checked(folder, registry, tiny_game):
+    """A set-aside's referee error replayed (its transcript asks it): the plugin failing in the
+    replay was counted a problem (DOES NOT VERIFY, exit 1), where a logged game's is NOT CHECKED
+    (exit 3); a game not installed here was a problem too, where a logged game's cannot be read."""
+    from codecup.plugins import GameRegistry
+    from codecup.record import Record
+    from codecup.tournament.asidecheck import Replayed
+    from codecup.tournament.folderverify import _replayed
+
+    class Raises(type(tiny_game)):
+        def referee(self, setup, variant, seed):
+            raise RuntimeError("a bug in the referee")
+
+    line = json.loads((folder / LOG_NAME).read_text().splitlines()[0])
+    record = Record.from_json(line["record"])
+    failing = GameRegistry()
+    failing.add(Raises())
+    found = _replayed(failing, record)
+    assert found.problem is None and found.unreadable is None, found
+    assert found.plugin_failure is not None and "a bug in the referee" in found.plugin_failure, found
+    missing = _replayed(GameRegistry(), record)
+    assert missing.problem is None and missing.plugin_failure is None, missing
+    assert missing.unreadable is not None and "twentyone" in missing.unreadable, missing
+    assert _replayed(registry, record) == Replayed()  # the game as played: nothing wrong

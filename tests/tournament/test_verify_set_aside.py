@@ -13,7 +13,7 @@ import pytest
 
 from codecup.cli import main
 from codecup.tournament import worker
-from codecup.tournament.asidecheck import NOTE, AsideCheck, check_aside
+from codecup.tournament.asidecheck import NOTE, AsideCheck, Replayed, check_aside
 from codecup.tournament.folderverify import NOTE as A_NOTE
 from codecup.tournament.folderverify import FolderCheck, check_folder
 from codecup.tournament.log import LOG_NAME
@@ -94,6 +94,32 @@ def test_a_referee_errors_record_that_contradicts_being_one_is_said(aside):
     )
 
 
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            lambda r: r["result"].__setitem__("scores", [3.0, 0.0]),
+            "but it has scores [3.0, 0.0] and points [0.0, 0.0]",
+        ),
+        (
+            lambda r: r.__setitem__("moves", [{"seat": 0, "move": "1", "t_us": 0}]),
+            "but it has 1 moves and no transcript",
+        ),
+    ],
+    ids=["scores", "moves"],
+)
+def test_a_referee_errors_record_with_scores_or_moves_is_said(aside, change, said):
+    """A game its referee never played has no result and no moves: a record of one with them is a
+    played game's, relabelled."""
+    lines = _lines(aside)
+    error = next(line for line in lines if line["record"]["result"]["termination"][0]["kind"] != "normal")
+    assert not error["record"]["transcript"]
+    change(error["record"])
+    _write(aside, lines)
+    (problem,) = check_aside(aside, _no_replay).problems
+    assert problem.endswith(said), problem
+
+
 def test_a_lost_game_relabelled_a_killed_referees_its_transcript_kept_is_said(aside):
     """A reviewer's fpA.sh: a lost game's record relabelled "the referee process was killed by
     SIGKILL", its transcript, moves and clocks kept, in a set-aside whose note names it a referee
@@ -121,7 +147,7 @@ def test_a_lost_game_relabelled_a_killed_referees_its_transcript_kept_is_said(as
 
     def replayed(record):
         asked.append(record.match)
-        return "its transcript replays to the game's end (normal, normal): a finished game's record"
+        return Replayed("its transcript replays to the game's end (normal, normal): a finished game's record")
 
     problems = [p for p in check_aside(aside, replayed).problems if f"(game {normal['id']})" in p]
     assert problems == [
@@ -131,7 +157,16 @@ def test_a_lost_game_relabelled_a_killed_referees_its_transcript_kept_is_said(as
     ], problems
     assert len(asked) == 1  # only it: the others have no transcript, or are no referee error
     # one whose replay gives it again (a plugin's dialogue ending a game it played so) is kept
-    assert not [p for p in check_aside(aside, lambda record: None).problems if f"(game {normal['id']})" in p]
+    assert not [
+        p for p in check_aside(aside, lambda record: Replayed()).problems if f"(game {normal['id']})" in p
+    ]
+    # one whose replay the game's plugin fails is not checked (exit 3), no problem (it was exit 1)
+    failing = check_aside(aside, lambda record: Replayed(plugin_failure="the game plugin failed: a bug"))
+    assert not [p for p in failing.problems if f"(game {normal['id']})" in p]
+    assert failing.unchecked == (
+        f"{aside / LOG_NAME}, line {lines.index(normal) + 1} (game {normal['id']}): NOT CHECKED: the game"
+        " plugin failed: a bug",
+    )
 
 
 def test_a_set_aside_without_its_note_is_said(aside):

@@ -68,12 +68,6 @@ def light_move(pos: Position, rand: random.Random) -> int:
     return choices[int(rand.random() * len(choices))]
 
 
-def light_playout(pos: Position, rand: random.Random) -> None:
-    """Play ``pos`` (in place) to the end with :func:`light_move`."""
-    while pos.empties:
-        pos.play(light_move(pos, rand))
-
-
 SAFE_TRIES = 4
 
 

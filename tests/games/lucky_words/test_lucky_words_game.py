@@ -66,6 +66,8 @@ def test_same_seed_same_game(small_words):
         ((5, 5), ("normal", "normal"), "wordracer", (1, 1)),
         ((50, 5), ("illegal", "normal"), "wordracer", (0, 3)),
         ((50, 5), ("normal", "timeout"), "codecup2004", (2, 0)),
+        ((50, 5), ("timeout", "crash"), "codecup2004", (0, 0)),  # both faulty: neither wins
+        ((5, 50), ("crash", "invalid"), "wordracer", (0, 0)),
     ],
 )
 def test_points(scores, kinds, variant, points):

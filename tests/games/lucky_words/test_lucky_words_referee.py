@@ -139,6 +139,8 @@ def test_an_older_records_signed_claim_judged_wrong_verifies_and_is_said(small_w
     flipped = {**unsigned, "reported_score_right": [False, unsigned["reported_score_right"][1]]}
     with dated_record(""):
         assert GAME.extra_problems(flipped, unsigned) != []
+        assert GAME.extra_problems(unsigned, unsigned) == []  # an unsigned right claim: right then too
+        assert GAME.replay_context(unsigned, unsigned) == ()
 
 
 def test_codecup2004_reported_score_right_wrong_and_absent(small_words):
@@ -161,10 +163,13 @@ def test_codecup2004_reported_score_right_wrong_and_absent(small_words):
 
 def test_codecup2004_lower_case_and_blanks_accepted(small_words):
     s0, s1 = scripts("codecup2004", LETTERS.lower())
-    s0[1] = " 0 "
+    s0[1] = " 0 "  # the picker's position
+    follow = s1[0]
+    s1[0] = f"  {follow} "  # the other seat's placement: blanks forgiven there too
     result = run("codecup2004", [*s0, Fault(Termination.CRASH, "end of output")], [*s1, "1"])
     assert all(end.kind is Termination.NORMAL for end in result.outcome.ends)
     assert result.outcome.extra["letters"] == LETTERS
+    assert result.outcome.extra["placements"][1][0] == int(follow)
     assert result.sent_to(1)[1] == "C"
 
 

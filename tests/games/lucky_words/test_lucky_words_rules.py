@@ -55,7 +55,10 @@ def test_apply_is_strict(small_words, moves, error):
 def test_the_contest_variant_may_overwrite(small_words):
     state = GAME.new_state("E", "wordracer-contest")
     assert "Z 24" in state.legal_moves()
-    assert state.apply("Z 24").position.boards[0][24] == "Z"
+    state = state.apply("Z 24")
+    assert state.position.boards[0][24] == "Z"
+    assert "24" in state.legal_moves()  # the other seat may overwrite too: its centre
+    assert state.apply("24").position.boards[1][24] == "Z"
 
 
 def test_the_states_of_a_game_end_at_the_referees_boards_and_scores(small_words):
@@ -64,3 +67,14 @@ def test_the_states_of_a_game_end_at_the_referees_boards_and_scores(small_words)
     assert final.terminal
     assert list(final.position.boards) == result.outcome.extra["boards"]
     assert final.scores() == result.outcome.scores
+
+
+@pytest.mark.parametrize("cell", [-1, 49, 50])
+def test_a_placement_outside_the_board_is_invalid(cell):
+    """The engine's own bound, whatever the notation let through (a cell 49 indexed past the board)."""
+    from codecup_games.lucky_words.engine import EMPTY_BOARD, place
+
+    with pytest.raises(InvalidMoveError, match=r"outside 0\.\.48"):
+        place(EMPTY_BOARD, cell, "A")
+    with pytest.raises(InvalidMoveError, match=r"outside 0\.\.48"):
+        place(EMPTY_BOARD, cell, "A", overwrite=True)

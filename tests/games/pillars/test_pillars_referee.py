@@ -110,6 +110,14 @@ def test_red_first_move_joker_has_no_exception():
     assert result.outcome.extra["jokers"] == [8, None]
 
 
+def test_blue_joker_on_its_second_move_has_no_exception_and_rounds_down():
+    # Red AbAj (81 empty), Blue BaBa (80), Red BcBc (79), Blue !BdBd with 79 empty before it:
+    # J = 7 (79 // 10), not 9 (the exception is Blue's first move only) nor 8 (79 rounded up).
+    result = run(["AbAj", "BcBc", "garbage"], ["BaBa", "!BdBd"])
+    assert result.outcome.extra["jokers"] == [None, 7]
+    assert result.outcome.scores == (0, 18 + 7)
+
+
 def test_second_joker_is_illegal_and_ends_irregularly():
     # Red jokers (J = 9), Blue moves, Red jokers again: Red scores 0, Blue 18 + 76 // 10.
     result = run(["!AbAj", "!CaCb"], ["BaBa"])

@@ -73,6 +73,14 @@ def test_degenerate_loops_rejected(text):
         read_move(text)
 
 
+@pytest.mark.parametrize("text", ["b2-b2-b3-c3-c2", "b2-b3-b3-c3-c2", "b2-b3-c3-c2-c2"])
+def test_a_corner_listed_twice_in_a_row_is_illegal(text):
+    """Not a corner more of the loop b2-b3-c3-c2: a fifth corner would count against the limit
+    and be passed on in the normal form."""
+    with pytest.raises(IllegalMoveError, match="listed twice in a row"):
+        read_move(text)
+
+
 @pytest.mark.parametrize(
     "text", ["", "z9", "a1-", "a1--a2-b2-b1", "A1", "a1 a2", "a0", "a1-a2-b2-b7", "x" * 300]
 )

@@ -36,6 +36,18 @@ def test_no_3x3_checked_during_placement():
     assert has3(pos.white) and pos.winner is None and not pos.over
 
 
+def test_3x3_means_all_nine_squares_of_one_window():
+    """Every 3x3 window filled is one; the same with any one of its nine squares missing is none
+    (nor is the board's 2x2 count of it more than its 4 windows)."""
+    for file in range(4):
+        for rank in range(4):
+            window = [(file + f) * 6 + rank + r for f in range(3) for r in range(3)]
+            full = sum(1 << s for s in window)
+            assert has3(full) and count2(full) == 4
+            for square in window:
+                assert not has3(full & ~(1 << square)), (file, rank, square)
+
+
 def test_occupied_square_and_wrong_phase_are_illegal():
     pos = Position().place(0)
     with pytest.raises(IllegalMoveError, match="occupied"):

@@ -177,6 +177,7 @@ def signal_own_group():
     """Ignore signals that end a process by default, then send them to its own process group
     (``kill(0, ...)``): outside its pid namespace that group held its keeper, which died of it,
     and the bot with it."""
+    say(f"leads a session of its own: {os.getsid(0) == os.getpid()}")
     caught = (signal.SIGUSR1, signal.SIGUSR2, signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGTSTP)
     for sig in caught:
         signal.signal(sig, signal.SIG_IGN)
@@ -1341,6 +1342,98 @@ def cookie_recv():
     EACH_MOVE.append(receive)
 
 
+F_GET_RW_HINT, F_SET_RW_HINT = 1035, 1036
+
+
+def _hint_files():
+    """The files whose write-life hints carry the message: the first 64 modules of the standard
+    library (files of the machine, uid 0's, that every Python bot sees, read-only)."""
+    folder = os.path.dirname(os.__file__)
+    return [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".py")][:64]
+
+
+def hint_send():
+    """Write a word into the machine's inodes: 2 bits a file as its write-life hint (the digit + 1;
+    0 is "not set"), set by ``fcntl(F_SET_RW_HINT)`` on a descriptor opened read-only."""
+    import fcntl
+    import struct
+
+    message = (args[0] if args else "CODECUP").encode()
+    digits = [(byte >> shift) & 3 for byte in message for shift in (0, 2, 4, 6)]
+    try:
+        for path, digit in zip(_hint_files(), digits, strict=False):
+            with open(path, "rb") as f:
+                fcntl.fcntl(f.fileno(), F_SET_RW_HINT, struct.pack("=Q", digit + 1))
+        say("hints set: done")
+    except OSError as exc:
+        say(f"hints set: {exc.strerror}")
+
+
+def hint_recv():
+    """Read the word back from the hints (``F_GET_RW_HINT``), up to the first file without one."""
+    import fcntl
+    import struct
+
+    digits = []
+    for path in _hint_files():
+        with open(path, "rb") as f:
+            (hint,) = struct.unpack("=Q", fcntl.fcntl(f.fileno(), F_GET_RW_HINT, bytes(8)))
+        if hint == 0:
+            break
+        digits.append((hint - 1) & 3)
+    word = bytes(
+        sum(d << (2 * k) for k, d in enumerate(digits[i : i + 4])) for i in range(0, len(digits) - 3, 4)
+    )
+    say(f"hints read: {word!r}")
+
+
+FS_IOC_FIEMAP, FIEMAP_FLAG_SYNC = 0xC020660B, 0x1
+
+
+def _ioctl(fd, command, buffer):
+    """``ioctl(fd, command, buffer)``: "done", or the error's text."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    done = libc.ioctl(fd, ctypes.c_ulong(command), buffer)
+    return "done" if done == 0 else os.strerror(ctypes.get_errno())
+
+
+def fiemap_sync():
+    """Ask a file of the machine it may only read for its extents with ``FIEMAP_FLAG_SYNC``: the
+    kernel first writes out what others wrote to it and waits for the disk, as ``fsync`` would."""
+    import struct
+
+    fiemap = ctypes.create_string_buffer(
+        struct.pack("=QQIIII", 0, 2**64 - 1, FIEMAP_FLAG_SYNC, 0, 8, 0) + bytes(8 * 56)
+    )
+    with open(args[0] if args else os.path.realpath(sys.executable), "rb") as f:
+        say(f"fiemap sync: {_ioctl(f.fileno(), FS_IOC_FIEMAP, fiemap)}")
+
+
+def file_system_marks():
+    """ext4's extent-status cache of a file of the machine (read it, clear it, fill it, read the
+    inode's state), the disk's allocation map; a sync of every ext4's journal (``quotactl(Q_SYNC)``)
+    and the kernel's log (``syslog``)."""
+    import struct
+
+    buffer = ctypes.create_string_buffer(struct.pack("=QQIIII", 0, 2**64 - 1, 0, 0, 8, 0) + bytes(4096))
+    with open(os.path.realpath(sys.executable), "rb") as f:
+        for name, command in (
+            ("get extent cache", 0xC020662A),
+            ("clear extent cache", 0x6628),
+            ("precache extents", 0x6612),
+            ("inode state", 0x40046629),
+            ("disk map", 0xC0C0583B),
+        ):
+            say(f"{name}: {_ioctl(f.fileno(), command, buffer)}")
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    quotactl, syslog = {"x86_64": (179, 103), "aarch64": (60, 116)}[os.uname().machine]
+    done = libc.syscall(ctypes.c_long(quotactl), ctypes.c_uint(0x80000100), None, 0, None)  # Q_SYNC, USRQUOTA
+    say("quota sync: " + ("done" if done == 0 else os.strerror(ctypes.get_errno())))
+    done = libc.syscall(ctypes.c_long(syslog), 10, None, 0)  # SYSLOG_ACTION_SIZE_BUFFER
+    say("kernel log: " + ("read" if done >= 0 else os.strerror(ctypes.get_errno())))
+
+
 ATTACKS = {
     "mount_options": mount_options,
     "setsid_child": lambda: spawn(forever_sleeping),
@@ -1399,6 +1492,10 @@ ATTACKS = {
     "socket_protocols": socket_protocols,
     "cookie_send": cookie_send,
     "cookie_recv": cookie_recv,
+    "hint_send": hint_send,
+    "hint_recv": hint_recv,
+    "fiemap_sync": fiemap_sync,
+    "file_system_marks": file_system_marks,
     "sysv_ipc": sysv_ipc,
     "hostname": hostname,
     "open_files": open_files,
