@@ -7,12 +7,17 @@ answer and freezes it. At a load of 50 on 2 cores the referee's loop, woken by t
 writes), and under the cpu clock all that, less the 0.05 s of passing, was counted as the bot's
 idling: an honest program that computes lost on time, told it was idle 2 s in its game. The
 kernel's ``run_delay`` of the referee's thread (``/proc/thread-self/schedstat``) says how long the
-referee waited; no bot can add to it but by loading the machine, with processor time its clock is
-charged for."""
+referee waited. A bot can make the referee wait (its stderr writes wake the referee's loop cheaply,
+and on a loaded machine each wake waits), so only the wait from the referee's last look for the
+answer that found none is excused (:class:`Look`), and no more of it than the tree itself idled
+meanwhile: a bot that computes on after its answer, until it is frozen, is charged that time (its
+processor time, or its waiting for one) once, not excused it as well."""
 
 from __future__ import annotations
 
 import os
+
+import attrs
 
 SCHEDSTAT = "/proc/thread-self/schedstat"
 """The calling thread's scheduler times: on the CPU, waiting for a processor, timeslices."""
@@ -31,3 +36,24 @@ def own_delay() -> float | None:
         return None
     finally:
         os.close(fd)
+
+
+@attrs.frozen
+class Look:
+    """What the referee read at a look for a program's answer (or at its resume): its own waiting
+    for a processor so far (:func:`own_delay`), the loop's clock, and the program's tree's CPU
+    seconds and waiting for a processor since the resume (the latest readings, taken no later)."""
+
+    delay: float
+    wall: float
+    cpu: float
+    waited: float
+
+
+def excused(look: Look, later: Look) -> float:
+    """Seconds of the wall time from ``look`` to ``later`` not counted as the program's idling: the
+    referee's waiting for a processor in between, but no more than the time in which the tree
+    neither ran nor waited for a processor (what it did is charged, or excused, as it is)."""
+    late = later.delay - look.delay
+    idle = later.wall - look.wall - (later.cpu - look.cpu) - (later.waited - look.waited)
+    return max(0.0, min(late, idle))

@@ -86,9 +86,10 @@ class Player(abc.ABC):
 
     def answer_delay(self) -> float:
         """After :meth:`receive` gave a line: seconds the referee waited for a processor since its
-        last look for that line found none (a loaded machine), up to now. An answer written
-        meanwhile waited that long to be read, and the program with it, asleep or frozen: not its
-        idling. 0 where not known, or where the line was there at the first look."""
+        last look for that line found none, or since the program's resume where the line was there
+        at the first look (a loaded machine), up to now, and no more than the program idled
+        meanwhile (:mod:`codecup.ownwait`). An answer written meanwhile waited that long to be
+        read, and the program with it, asleep or frozen: not its idling. 0 where not known."""
         return 0.0
 
     def hidden_time(self) -> float:
