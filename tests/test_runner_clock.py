@@ -473,6 +473,23 @@ def test_the_time_the_referee_waited_to_read_an_answer_is_not_the_programs_idlin
     assert late.timeouts[1:] == [0.9] * (len(late.timeouts) - 1)  # no idling counted: none shrank
 
 
+def test_the_referees_wait_to_read_an_answer_is_excused_when_the_stop_is_read_again(
+    tiny_game, match, monkeypatch
+):
+    """A program whose processes take 0.3 s to stop after each answer (read again once stopped)
+    while the referee, starved, read each answer 0.3 s late: the stopping is its idling, 0.25 s an
+    answer less the passing, and the referee's wait is not (counted too, 0.55 s an answer, its
+    processes were ended at its third wait's stop, not its fourth's)."""
+    events: list[tuple[float, int, str]] = []
+    late = ReadLate(0, [], events, late=0.3, stops=[0.3] * 6)
+    programs = [late, IdleSlowToStop(1, [0.0] * 6, events)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    cpu_match = attrs.evolve(match, clock=0.2, clock_mode="cpu")
+    record = fakeclock.run(play_match(tiny_game, cpu_match))
+    assert late.timeouts == pytest.approx([1.9, 0.65, 0.4, 0.15])  # 0.9 less 0.25 an answer
+    assert record.result.termination[0].kind is Termination.LIMIT, record.result
+
+
 @attrs.define(eq=False)
 class NapsReadLate(ReadLate):
     """:class:`ReadLate` that sleeps ``nap`` seconds before each answer: the referee's wait to read
