@@ -95,7 +95,8 @@ STARVED_LIMIT = 8.0
 
 PASSING = 0.05
 """Seconds of each wait not counted as the program's idling: passing the lines (the referee's own
-latency, longer on a loaded machine)."""
+latency, longer on a loaded machine; the time it waited for a processor before it read an answer is
+not counted either: :mod:`codecup.ownwait`)."""
 
 IDLE_FLOOR = 0.05
 """The shortest wall-clock wait, once a program has been idle all the game allows."""

@@ -213,6 +213,9 @@ class _Match:
         reply = await player.receive(backstop, cpu_limit=allowance)
         player.suspend()
         used, slack = self.since(player, start, waits0, wall0)
+        # Nor is the time its answer waited for the referee, starved, to read it (codecup.ownwait).
+        late = player.answer_delay() if slack is not None and isinstance(reply, str) else 0.0
+        slack = slack - late if slack is not None else None
         freeze_limit = FREEZE_LIMIT
         if slack is not None:
             left = wall_backstop(allowance, self.backstop_factor, clock.idle + max(0.0, slack))
@@ -220,6 +223,7 @@ class _Match:
         lag = await player.settled(freeze_limit)
         if lag is None or lag > SETTLED_AT_ONCE:  # what it did while it stopped is read again
             used, slack = self.since(player, start, waits0, wall0)
+            slack = slack - late if slack is not None else None
             if slack is not None and lag is not None:  # nor is the time the referee could not look
                 slack -= min(player.unseen, lag)
         elif slack is not None:  # stopped at once: that moment was idle, and it used next to no CPU

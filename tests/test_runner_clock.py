@@ -438,6 +438,92 @@ def test_the_time_the_referee_could_not_look_is_not_the_programs_idling(tiny_gam
 
 
 @attrs.define(eq=False)
+class ReadLate(IdleSlowToStop):
+    """:class:`IdleSlowToStop` that writes each answer at once, which the referee, waiting for a
+    processor all the while (a loaded machine), reads only ``late`` seconds later: the tree, its
+    answer written, waits asleep for its next input."""
+
+    late: float = 0.0
+
+    async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
+        self.timeouts.append(timeout)
+        await asyncio.sleep(self.late)
+        return "3"
+
+    def answer_delay(self) -> float:
+        return self.late
+
+
+def test_the_time_the_referee_waited_to_read_an_answer_is_not_the_programs_idling(
+    tiny_game, match, monkeypatch
+):
+    """At a load of 50 on 2 cores an honest program that computes lost on time, told it "was idle
+    2.054s in this game": each answer it wrote at once waited 0.1 to 0.3 s for the starved referee
+    to read it (measured), and all of that but the 0.05 s of passing counted as its idling, until
+    the idling its clock allowed was spent and a wait was 0.05 s. The time the referee waited for a
+    processor before it read the answer is not the program's: 0.3 s an answer, 1.5 s in all, past
+    the 0.9 s its later answers may idle, leaves it all its idling."""
+    events: list[tuple[float, int, str]] = []
+    late = ReadLate(0, [], events, late=0.3)
+    programs = [late, IdleSlowToStop(1, [0.0] * 6, events)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    cpu_match = attrs.evolve(match, clock=0.2, clock_mode="cpu")
+    record = fakeclock.run(play_match(tiny_game, cpu_match))
+    assert [end.kind for end in record.result.termination] == [Termination.NORMAL] * 2, record.result
+    assert late.timeouts[1:] == [0.9] * (len(late.timeouts) - 1)  # no idling counted: none shrank
+
+
+def test_the_referees_wait_to_read_an_answer_is_excused_when_the_stop_is_read_again(
+    tiny_game, match, monkeypatch
+):
+    """A program whose processes take 0.3 s to stop after each answer (read again once stopped)
+    while the referee, starved, read each answer 0.3 s late: the stopping is its idling, 0.25 s an
+    answer less the passing, and the referee's wait is not (counted too, 0.55 s an answer, its
+    processes were ended at its third wait's stop, not its fourth's)."""
+    events: list[tuple[float, int, str]] = []
+    late = ReadLate(0, [], events, late=0.3, stops=[0.3] * 6)
+    programs = [late, IdleSlowToStop(1, [0.0] * 6, events)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    cpu_match = attrs.evolve(match, clock=0.2, clock_mode="cpu")
+    record = fakeclock.run(play_match(tiny_game, cpu_match))
+    assert late.timeouts == pytest.approx([1.9, 0.65, 0.4, 0.15])  # 0.9 less 0.25 an answer
+    assert record.result.termination[0].kind is Termination.LIMIT, record.result
+
+
+@attrs.define(eq=False)
+class NapsReadLate(ReadLate):
+    """:class:`ReadLate` that sleeps ``nap`` seconds before each answer: the referee's wait to read
+    it excuses no more than that wait."""
+
+    nap: float = 0.0
+
+    async def receive(self, timeout: float, cpu_limit: float | None = None) -> str | Fault:
+        if self.nap > timeout:
+            self.timeouts.append(timeout)
+            await asyncio.sleep(timeout)
+            return Fault(Termination.TIMEOUT, f"no answer within {timeout:.3f}s of idle wall time")
+        await asyncio.sleep(self.nap)
+        return await super().receive(timeout, cpu_limit)
+
+
+def test_a_program_that_naps_before_its_answers_still_runs_out_of_idle_time_when_read_late(
+    tiny_game, match, monkeypatch
+):
+    """The referee's wait to read an answer is taken off that answer's wait alone: a program that
+    naps 0.4 s before each answer still spends the 0.9 s its later answers may idle (0.35 s an answer,
+    its nap less the passing), and loses at its third."""
+    events: list[tuple[float, int, str]] = []
+    napper = NapsReadLate(0, [], events, late=0.25, nap=0.4)
+    programs = [napper, IdleSlowToStop(1, [0.0] * 6, events)]
+    monkeypatch.setattr("codecup.runner.make_player", lambda game, info, seat, *_: programs[seat])
+    cpu_match = attrs.evolve(match, clock=0.2, clock_mode="cpu")
+    record = fakeclock.run(play_match(tiny_game, cpu_match))
+    end = record.result.termination[0]
+    assert end.kind is Termination.TIMEOUT and "idle" in end.message, end
+    assert napper.timeouts == pytest.approx([1.9, 0.55, 0.2])  # 0.4 - 0.05 passing a nap
+
+
+@attrs.define(eq=False)
 class StarvedSlowToStop(IdleSlowToStop):
     """:class:`IdleSlowToStop` whose tasks, not stopped, were seen waiting for a processor."""
 

@@ -84,6 +84,14 @@ class Player(abc.ABC):
         """Bytes of stderr it wrote past what the record keeps (read slowly: its writes wait)."""
         return 0
 
+    def answer_delay(self) -> float:
+        """After :meth:`receive` gave a line: seconds the referee waited for a processor since its
+        last look for that line found none, or since the program's resume where the line was there
+        at the first look (a loaded machine), up to now, and no more than the program idled
+        meanwhile (:mod:`codecup.ownwait`). An answer written meanwhile waited that long to be
+        read, and the program with it, asleep or frozen: not its idling. 0 where not known."""
+        return 0.0
+
     def hidden_time(self) -> float:
         """Seconds of thinking done outside :meth:`receive` since the last call (in-process bots)."""
         return 0.0

@@ -42,6 +42,7 @@ from codecup.checks import LOOP, is_loop, rooted
 from codecup.clock import BACKSTOP_FACTOR, STARVED_LIMIT, WALL, wall_backstop
 from codecup.dialogue import Fault, Termination
 from codecup.errors import ConfigError
+from codecup.ownwait import Look, excused, own_delay
 from codecup.players.base import Player, Unstopped
 from codecup.processes import signal_name
 from codecup.sandbox import Box, orphans
@@ -411,6 +412,9 @@ class SubprocessPlayer(Player):
     # Its CPU time read since it was suspended: at the next resume, what it used since is charged
     # to the next answer, not lost (and a frozen tree uses none).
     frozen_cpu: float | None = None
+    # What the referee read (codecup.ownwait) at its last look for the line it waits for that found
+    # none, or at the resume before it (None: not resumed with ``stalls``, or not known).
+    look: Look | None = None
 
     async def start(self) -> None:
         """Start the program in its own session (and so its own process group), then suspend it."""
@@ -488,6 +492,10 @@ class SubprocessPlayer(Player):
     def resume(self, stalls: bool = False) -> None:
         """Let the whole tree run again (noting its CPU time so far, where a cgroup measures it, and
         with ``stalls`` its stall time)."""
+        # Its answer can come no sooner: a referee starved (preempted) before its first look for it
+        # may find none there while the answer waits in the pipe, unread.
+        delay = own_delay() if stalls else None
+        self.look = None
         if not self.running and self.pid:
             if self.box is not None and self.box.cgroup is not None:
                 # The reading taken when it was charged after its last answer serves (one cpu.stat
@@ -500,6 +508,8 @@ class SubprocessPlayer(Player):
             else:
                 self._signal(signal.SIGCONT)
             self.running = True
+        if delay is not None:
+            self.look = Look(delay, _now(), self.resumed_cpu, 0.0)
 
     async def settled(self, limit: float) -> float | None:
         """After :meth:`suspend`: the seconds until its cgroup said the whole tree was frozen, or
@@ -580,6 +590,17 @@ class SubprocessPlayer(Player):
         """Bytes of stderr it wrote past the log's cap (read at ``drain_rate`` at most)."""
         return self.protocol.stderr_dropped if self.protocol is not None else 0
 
+    def answer_delay(self) -> float:
+        """After :meth:`receive` gave a line: seconds the referee waited for a processor since its
+        last look for it found none, or since the resume before (:mod:`codecup.ownwait`), up to
+        now, no more than the tree neither ran nor waited for one meanwhile; read where it was
+        resumed with ``stalls`` (a cpu clock)."""
+        look = self.look
+        if look is None or (delay := own_delay()) is None or delay <= look.delay:
+            return 0.0
+        # No more than the tree idled meanwhile: what it computed after its answer is charged.
+        return excused(look, Look(delay, _now(), self.cpu_time() or 0.0, self.waited()))
+
     def waits(self) -> Waits | None:
         """How long the program's tree has waited for a processor so far (None where not measured)."""
         if self.box is not None and self.box.cgroup is not None:
@@ -646,6 +667,7 @@ class SubprocessPlayer(Player):
         start = loop.time()
         deadline = start + timeout
         cpu_left = cpu_limit
+        cpu_now = self.resumed_cpu  # the latest reading of its CPU time (the resume's, at first)
         # Under a cpu clock, ``timeout`` bounds the wall time in which the tree neither ran nor
         # waited for a processor (it slept, or waited for input): the time it computed and the
         # time it waited for a processor stretch the wait, up to STARVED_LIMIT times in all.
@@ -697,9 +719,12 @@ class SubprocessPlayer(Player):
                 left = min(left, max(cpu_left / _CORES, 0.002))
             if sample_at is not None:
                 left = min(left, max(sample_at - now, 0.001))
+            if self.look is not None:  # no line yet: what the referee waits from here is not the tree's
+                self.look = self._looked(cpu_now)
             await _wait(protocol, loop, left)
             if cpu_limit is not None and not protocol.lines:  # woken by the timer: read the CPU used
-                cpu_left = cpu_limit - ((self.cpu_time() or 0.0) - self.resumed_cpu)
+                cpu_now = self.cpu_time() or 0.0
+                cpu_left = cpu_limit - (cpu_now - self.resumed_cpu)
                 if sample_at is not None and (now := loop.time()) >= sample_at:
                     sample_at = now + self._sample()
 
@@ -714,6 +739,15 @@ class SubprocessPlayer(Player):
         while not protocol.lines and not protocol.stdout_closed and loop.time() < end:
             await _wait(protocol, loop, end - loop.time())
         return bool(protocol.lines)
+
+    def _looked(self, cpu: float) -> Look | None:
+        """What the referee reads at a look that found no line: its waiting for a processor, the
+        clock, the CPU seconds read last (``cpu``, no later) and the tree's waiting found by its
+        last sampling (no more than it waited by now)."""
+        delay = own_delay()
+        if delay is None:
+            return None
+        return Look(delay, _now(), cpu, self.sampler.found if self.sampler is not None else 0.0)
 
     def _idle_since(self, start: float, now: float, waits0: Waits | None) -> float:
         """Wall seconds since ``start`` in which the tree neither used a processor nor waited for one."""
