@@ -194,6 +194,11 @@ class Sampler:
             self.floor = self.spans[KEPT // 2 - 1][1]  # that would have is counted less, never twice)
             del self.spans[: KEPT // 2]
 
+    def so_far(self, now: float) -> float:
+        """Seconds of waiting found up to the last reading, on :meth:`waited`'s scale (capped as it
+        is), so that no later :meth:`waited` is less: a look's reading, compared with a later one."""
+        return min(excused(self.pressure - self.first.pressure, self.found), max(0.0, now - self.began))
+
     def waited(self, after: Waits | None, now: float) -> float:
         """Seconds the tree waited for a processor from the first reading to ``after``, taken at
         ``now`` (which closes the last interval): the larger of :func:`waited` between the two

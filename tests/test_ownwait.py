@@ -8,7 +8,7 @@ import sys
 import attrs
 import pytest
 
-from codecup import ownwait
+from codecup import ownwait, waits
 from codecup.players import subprocess as sp
 from tests import fakeclock
 
@@ -89,7 +89,7 @@ class Measured(sp.SubprocessPlayer):
     def cpu_time(self) -> float | None:
         return self.cpu
 
-    def waited(self) -> float:
+    def waiting_now(self) -> float | None:
         return self.stalled
 
 
@@ -118,3 +118,45 @@ def test_the_referees_wait_to_read_an_answer_excuses_no_more_than_the_tree_idled
         return player.answer_delay()
 
     assert fakeclock.run(excuse()) == pytest.approx(excused)
+
+
+def test_a_looks_waiting_is_capped_as_a_later_reading_is(monkeypatch):
+    """A thread telling 3 s of waiting where the pressure grew 0.01 s (what an exec'd thread can
+    do): the later reading is capped at twice the pressure's growth, and the look had recorded
+    the raw 3 s, so the difference came out negative and a tree that computed all the while
+    seemed idle (a reviewer's: 0.3 s excused where 0 was due)."""
+    monkeypatch.setattr(sp, "own_delay", lambda: 1.0)
+    monkeypatch.setattr(sp, "_now", lambda: 5.0)
+    player = sp.SubprocessPlayer([sys.executable, "-c", ""])
+    player.sampler = waits.Sampler.start(waits.Waits(0.0, {1: 0.0}), 0.0)
+    assert player.sampler is not None
+    player.sampler.read(waits.Waits(0.01, {1: 3.0}), 5.0)
+    look = player._looked(2.0)
+    assert look is not None and look.waited == pytest.approx(0.02)
+    assert player.sampler.waited(waits.Waits(0.01, {1: 3.0}), 5.0) >= look.waited
+
+
+def test_no_excuse_where_the_trees_waiting_cannot_be_read_at_the_answer(monkeypatch):
+    """The pressure unreadable at the answer: its waiting read as 0 made the tree seem idle for
+    what it had waited before the look (a reviewer's: 0.3 s excused where 0 was due)."""
+    delay = [1.0]
+    monkeypatch.setattr(sp, "own_delay", lambda: delay[0])
+
+    class Unread(sp.SubprocessPlayer):
+        def cpu_time(self) -> float | None:
+            return 2.0
+
+        def waits(self) -> waits.Waits | None:
+            return None
+
+    async def excuse() -> float:
+        player = Unread([sys.executable, "-c", ""])
+        player.sampler = waits.Sampler.start(waits.Waits(0.0, None), asyncio.get_running_loop().time())
+        player.look = ownwait.Look(1.0, asyncio.get_running_loop().time(), 2.0, 0.5)
+        loop = asyncio.get_running_loop()
+        assert isinstance(loop, fakeclock.FakeClockLoop)
+        loop.advance(0.3)
+        delay[0] += 0.3
+        return player.answer_delay()
+
+    assert fakeclock.run(excuse()) == 0.0

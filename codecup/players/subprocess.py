@@ -598,8 +598,12 @@ class SubprocessPlayer(Player):
         look = self.look
         if look is None or (delay := own_delay()) is None or delay <= look.delay:
             return 0.0
-        # No more than the tree idled meanwhile: what it computed after its answer is charged.
-        return excused(look, Look(delay, _now(), self.cpu_time() or 0.0, self.waited()))
+        # No more than the tree idled meanwhile: what it computed after its answer is charged. Its
+        # waiting not read now: nothing excused (read as 0, the tree would seem idle).
+        waited = self.waiting_now()
+        if waited is None:
+            return 0.0
+        return excused(look, Look(delay, _now(), self.cpu_time() or 0.0, waited))
 
     def waits(self) -> Waits | None:
         """How long the program's tree has waited for a processor so far (None where not measured)."""
@@ -609,10 +613,19 @@ class SubprocessPlayer(Player):
 
     def waited(self) -> float:
         """Seconds its tree waited for a processor since it was last resumed with ``stalls``: its
-        threads read through the wait too (:class:`Sampler`), where it was."""
+        threads read through the wait too (:class:`Sampler`), where it was (0 where the reading
+        fails now)."""
+        found = self.waiting_now()
+        return 0.0 if found is None else found
+
+    def waiting_now(self) -> float | None:
+        """:meth:`waited`, or None where it was sampled but its waiting cannot be read now."""
         if self.sampler is None:
             return super().waited()
-        return self.sampler.waited(self.waits(), _now())
+        reading = self.waits()
+        if reading is None:
+            return None
+        return self.sampler.waited(reading, _now())
 
     def _sample(self) -> float:
         """Read the tree's waiting (its pressure, each thread's), for the wait's :class:`Sampler`;
@@ -743,11 +756,13 @@ class SubprocessPlayer(Player):
     def _looked(self, cpu: float) -> Look | None:
         """What the referee reads at a look that found no line: its waiting for a processor, the
         clock, the CPU seconds read last (``cpu``, no later) and the tree's waiting found by its
-        last sampling (no more than it waited by now)."""
+        last sampling, capped as a later reading is (:meth:`Sampler.so_far`: a thread's waiting
+        told past the pressure's bound would make the later reading less, and the tree seem idle)."""
         delay = own_delay()
         if delay is None:
             return None
-        return Look(delay, _now(), cpu, self.sampler.found if self.sampler is not None else 0.0)
+        now = _now()
+        return Look(delay, now, cpu, self.sampler.so_far(now) if self.sampler is not None else 0.0)
 
     def _idle_since(self, start: float, now: float, waits0: Waits | None) -> float:
         """Wall seconds since ``start`` in which the tree neither used a processor nor waited for one."""
